@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+// Installs code-server (a real VS Code: server + web workbench) into an ignored cache folder,
+// without its install scripts, which download binaries from the internet. Idempotent: a stamp
+// file records a finished install, so a second run returns at once.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, copyFileSync, symlinkSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CODE_SERVER_VERSION = '4.100.3';
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const installDir = join(root, '.vscode-test', 'code-server');
+export const codeServerBin = join(installDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const stamp = join(installDir, '.installed');
+
+function run(cmd, args, cwd) {
+  console.log(`[code-server] ${cwd.replace(root, '.')}$ ${cmd} ${args.join(' ')}`);
+  execFileSync(cmd, args, {
+    cwd,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
+  });
+}
+
+function which(name) {
+  try {
+    return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+}
+
+function link(target, path) {
+  rmSync(path, { force: true, recursive: true });
+  symlinkSync(target, path);
+}
+
+export function isInstalled() {
+  return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === CODE_SERVER_VERSION;
+}
+
+export function install() {
+  if (isInstalled()) return;
+  const rg = which('rg');
+  if (!rg) throw new Error('ripgrep (rg) is not on PATH: install the Debian package "ripgrep" first.');
+  mkdirSync(installDir, { recursive: true });
+  writeFileSync(join(installDir, 'package.json'), '{"private":true}\n');
+  run('npm', ['install', '--no-save', '--ignore-scripts', `code-server@${CODE_SERVER_VERSION}`], installDir);
+  const vscodeDir = join(installDir, 'node_modules', 'code-server', 'lib', 'vscode');
+  run('npm', ['install', '--omit=dev', '--ignore-scripts'], vscodeDir);
+  const rgDir = join(vscodeDir, 'node_modules', '@vscode', 'ripgrep', 'bin');
+  mkdirSync(rgDir, { recursive: true });
+  copyFileSync(rg, join(rgDir, 'rg'));
+  run(
+    'npm',
+    ['rebuild', 'kerberos', '@parcel/watcher', '@vscode/spdlog', 'native-watchdog', 'node-pty', '@vscode/deviceid'],
+    vscodeDir,
+  );
+  link('node_modules', join(vscodeDir, 'node_modules.asar'));
+  link('code-linux.sh', join(vscodeDir, 'bin', 'remote-cli', 'code-server'));
+  link('browser-linux.sh', join(vscodeDir, 'bin', 'helpers', 'browser.sh'));
+  run('npm', ['install', '--omit=dev'], join(vscodeDir, 'extensions'));
+  run('npm', ['rebuild', 'argon2'], installDir);
+  writeFileSync(stamp, CODE_SERVER_VERSION + '\n');
+  console.log(`[code-server] installed ${CODE_SERVER_VERSION} in ${installDir}`);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) install();

@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// Runs the test suites (unit, host, e2e; all by default), then prints one closing line that sums
+// them: "N passed, N failed". Exits non-zero if any suite failed or could not run.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const node = process.execPath;
+const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
+const reporter = join(root, 'test', 'support', 'stats-reporter.cjs');
+
+const suites = {
+  build: { cmd: [node, join(root, 'esbuild.mjs')], counted: false },
+  unit: {
+    cmd: [node, mocha, '--import=tsx', '--reporter', reporter, '--timeout', '20000', 'test/unit/**/*.test.ts'],
+  },
+  host: { cmd: [node, join(root, 'test', 'host', 'run.mjs')] },
+  e2e: {
+    cmd: [node, mocha, '--import=tsx', '--reporter', reporter, '--timeout', '180000', 'test/e2e/**/*.test.ts'],
+  },
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const order = wanted.length ? ['build', ...wanted] : ['build', 'unit', 'host', 'e2e'];
+const statsDir = mkdtempSync(join(tmpdir(), 'logbook-stats-'));
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let broken = false;
+
+for (const name of order) {
+  const suite = suites[name];
+  if (!suite) {
+    console.error(`unknown suite "${name}" (choose from ${Object.keys(suites).join(', ')})`);
+    process.exit(2);
+  }
+  const statsFile = join(statsDir, `${name}.json`);
+  console.log(`\n=== ${name} ===`);
+  const res = spawnSync(suite.cmd[0], suite.cmd.slice(1), {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, LOGBOOK_TEST_STATS: statsFile },
+  });
+  if (suite.counted === false) {
+    if (res.status !== 0) {
+      console.error(`${name} failed (exit ${res.status ?? res.signal})`);
+      broken = true;
+      break;
+    }
+    continue;
+  }
+  if (existsSync(statsFile)) {
+    const s = JSON.parse(readFileSync(statsFile, 'utf8'));
+    passed += s.passed;
+    failed += s.failed;
+    skipped += s.skipped;
+    console.log(`${name}: ${s.passed} passed, ${s.failed} failed`);
+  } else {
+    // A suite that could not even report is counted as one failure, so the closing line never hides it.
+    console.error(`${name}: the suite ended without reporting its counts (exit ${res.status ?? res.signal})`);
+    failed += 1;
+    broken = true;
+  }
+  if (res.status !== 0) broken = true;
+}
+
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || broken ? 1 : 0);
