@@ -1,0 +1,161 @@
+/**
+ * JSON codec for events in the OpenHands SDK wire format.
+ *
+ * Round trip: schemas only validate (no defaults, no transforms), and the event object *is* the
+ * parsed JSON, deep-frozen. So key order, nulls and unknown fields survive and `serializeEvent`
+ * writes back what was read.
+ */
+import { type z } from 'zod';
+import { newEventId, nowTimestamp } from './base';
+import { deepFreeze } from './freeze';
+import {
+  EVENT_SCHEMAS,
+  type Event,
+  type EventInput,
+  type EventKind,
+  type EventOfKind,
+  isKnownKind,
+  OPAQUE,
+  OpaqueEventSchema,
+} from './union';
+
+export interface EventParseIssue {
+  readonly path: readonly (string | number)[];
+  readonly message: string;
+}
+
+export interface EventParseError {
+  /** One line naming the record (index/id/kind) and every failing field path. */
+  readonly message: string;
+  readonly index?: number;
+  readonly id?: string;
+  readonly kind?: string;
+  readonly issues: readonly EventParseIssue[];
+}
+
+export type ParseResult = { ok: true; event: Event } | { ok: false; error: EventParseError };
+
+export interface ParseWhere {
+  /** Position of the record in its log, used in error messages. */
+  index?: number;
+}
+
+/**
+ * Parses one event. `json` is JSON text or an already-parsed value (which is copied, never frozen
+ * in place). Unknown kinds give an OpaqueEvent; invalid records give an error, never a throw.
+ */
+export function parseEvent(json: unknown, where: ParseWhere = {}): ParseResult {
+  let value: unknown;
+  try {
+    value = typeof json === 'string' ? JSON.parse(json) : jsonClone(json);
+  } catch (err) {
+    return failure(where, undefined, [{ path: [], message: `not valid JSON (${(err as Error).message})` }]);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
+    return failure(where, undefined, [{ path: [], message: `expected a JSON object, got ${got}` }]);
+  }
+  const record = value as Record<string, unknown>;
+  const schema: z.ZodType = isKnownKind(record.kind) ? EVENT_SCHEMAS[record.kind] : OpaqueEventSchema;
+  const result = schema.safeParse(record);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => ({
+      path: i.path as (string | number)[],
+      message: i.message,
+    }));
+    return failure(where, record, issues);
+  }
+  if (!isKnownKind(record.kind)) {
+    // Non-enumerable, symbol-keyed: invisible to JSON.stringify, so the record round-trips as is.
+    Object.defineProperty(record, OPAQUE, { value: true, enumerable: false });
+  }
+  return { ok: true, event: deepFreeze(record) as unknown as Event };
+}
+
+/** Serializes an event to its wire JSON (one line, no trailing newline). */
+export function serializeEvent(e: Event): string {
+  return JSON.stringify(e);
+}
+
+/** Fields `createEvent` fills when absent, per kind. */
+const DEFAULTS: { [K in EventKind]: Partial<EventInput<K>> } = {
+  SystemPromptEvent: { source: 'agent' },
+  MessageEvent: { activated_skills: [], extended_content: [] },
+  ActionEvent: { source: 'agent', thought: [], thinking_blocks: [], security_risk: 'UNKNOWN' },
+  ObservationEvent: { source: 'environment' },
+  UserRejectObservation: { source: 'user', rejection_source: 'user' },
+  AgentErrorEvent: { source: 'agent' },
+  CondensationSummaryEvent: { source: 'environment' },
+  ConversationStateUpdateEvent: { source: 'environment' },
+  Condensation: { source: 'environment' },
+  CondensationRequest: { source: 'environment' },
+  PauseEvent: { source: 'user' },
+  ConversationErrorEvent: { source: 'environment' },
+};
+
+type KnownKeys<T> = {
+  [P in keyof T as string extends P ? never : number extends P ? never : P]: T[P];
+};
+type Filled = 'kind' | 'id' | 'timestamp' | 'source';
+type Given<K extends EventKind> = KnownKeys<EventInput<K>>;
+/** What a caller passes to `createEvent`: required fields, plus optional overrides of filled ones. */
+export type CreateFields<K extends EventKind> = Omit<Given<K>, Filled | keyof (typeof DEFAULTS)[K]> &
+  Partial<Pick<Given<K>, Extract<keyof Given<K>, Filled | keyof (typeof DEFAULTS)[K]>>>;
+
+/**
+ * Creates a validated, deep-frozen event: fills `id` (random UUID), `timestamp` (ISO with zone),
+ * `source` (a per-kind default; a MessageEvent takes it from its role) and empty defaults.
+ * Throws on invalid fields: creating an invalid event is a programming error.
+ */
+export function createEvent<K extends EventKind>(kind: K, fields: CreateFields<K>): EventOfKind<K> {
+  const given = jsonClone(fields) as Record<string, unknown>;
+  const { id, timestamp, source, ...rest } = given;
+  const record: Record<string, unknown> = {
+    id: id ?? newEventId(),
+    timestamp: timestamp ?? nowTimestamp(),
+    source: source ?? DEFAULTS[kind].source ?? defaultMessageSource(rest),
+    ...(jsonClone(DEFAULTS[kind]) as Record<string, unknown>),
+    ...rest,
+  };
+  delete record.kind;
+  record.kind = kind; // last, as OpenHands writes it
+  const result = EVENT_SCHEMAS[kind].safeParse(record);
+  if (!result.success) {
+    const issues = result.error.issues.map((i) => ({
+      path: i.path as (string | number)[],
+      message: i.message,
+    }));
+    throw new Error(failure({}, record, issues).error.message);
+  }
+  return deepFreeze(record) as unknown as EventOfKind<K>;
+}
+
+function defaultMessageSource(fields: Record<string, unknown>): string {
+  const role = (fields.llm_message as { role?: unknown } | undefined)?.role;
+  return role === 'user' ? 'user' : 'agent';
+}
+
+function jsonClone(value: unknown): unknown {
+  if (value === undefined) return undefined;
+  return JSON.parse(JSON.stringify(value));
+}
+
+function failure(
+  where: ParseWhere,
+  record: Record<string, unknown> | undefined,
+  issues: EventParseIssue[],
+): { ok: false; error: EventParseError } {
+  const id = typeof record?.id === 'string' ? record.id : undefined;
+  const kind = typeof record?.kind === 'string' ? record.kind : undefined;
+  const names = [
+    where.index !== undefined ? `#${where.index}` : undefined,
+    id !== undefined ? `id ${id}` : undefined,
+    kind !== undefined ? `kind ${kind}` : undefined,
+  ].filter((s) => s !== undefined);
+  const label = names.length > 0 ? `Invalid event (${names.join(', ')})` : 'Invalid event';
+  const details = issues.map((i) => `${i.path.length > 0 ? i.path.join('.') : '(root)'}: ${i.message}`);
+  return {
+    ok: false,
+    error: { message: `${label}: ${details.join('; ')}`, index: where.index, id, kind, issues },
+  };
+}

@@ -1,0 +1,32 @@
+/** Events that never reach the LLM: state sync, condensation bookkeeping, control flow. */
+import { z } from 'zod';
+import { EventBaseSchema } from './base';
+
+export const ConversationStateUpdateEventSchema = EventBaseSchema.extend({
+  kind: z.literal('ConversationStateUpdateEvent'),
+  key: z.string(),
+  value: z.unknown(),
+});
+
+export const CondensationSchema = EventBaseSchema.extend({
+  kind: z.literal('Condensation'),
+  forgotten_event_ids: z.array(z.string()),
+  summary: z.string().nullable().optional(),
+  // Where the summary is inserted in the condensed view.
+  summary_offset: z.number().int().min(0).nullable().optional(),
+  llm_response_id: z.string().nullable().optional(),
+});
+
+export const CondensationRequestSchema = EventBaseSchema.extend({
+  kind: z.literal('CondensationRequest'),
+});
+
+export const PauseEventSchema = EventBaseSchema.extend({
+  kind: z.literal('PauseEvent'),
+});
+
+export const ConversationErrorEventSchema = EventBaseSchema.extend({
+  kind: z.literal('ConversationErrorEvent'),
+  code: z.string(),
+  detail: z.string(),
+});

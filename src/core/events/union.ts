@@ -1,0 +1,106 @@
+/**
+ * The event union. Known kinds are validated by their schema; a record of any other kind (a newer
+ * version, another tool) is kept as an OpaqueEvent so it never makes a conversation unreadable.
+ */
+import { z } from 'zod';
+import { EventBaseSchema } from './base';
+import type { DeepReadonly } from './freeze';
+import {
+  CondensationRequestSchema,
+  CondensationSchema,
+  ConversationErrorEventSchema,
+  ConversationStateUpdateEventSchema,
+  PauseEventSchema,
+} from './internal-events';
+import {
+  ActionEventSchema,
+  AgentErrorEventSchema,
+  CondensationSummaryEventSchema,
+  MessageEventSchema,
+  ObservationEventSchema,
+  SystemPromptEventSchema,
+  UserRejectObservationSchema,
+} from './llm-events';
+
+export const EVENT_SCHEMAS = {
+  SystemPromptEvent: SystemPromptEventSchema,
+  MessageEvent: MessageEventSchema,
+  ActionEvent: ActionEventSchema,
+  ObservationEvent: ObservationEventSchema,
+  UserRejectObservation: UserRejectObservationSchema,
+  AgentErrorEvent: AgentErrorEventSchema,
+  CondensationSummaryEvent: CondensationSummaryEventSchema,
+  ConversationStateUpdateEvent: ConversationStateUpdateEventSchema,
+  Condensation: CondensationSchema,
+  CondensationRequest: CondensationRequestSchema,
+  PauseEvent: PauseEventSchema,
+  ConversationErrorEvent: ConversationErrorEventSchema,
+} as const;
+
+export type EventKind = keyof typeof EVENT_SCHEMAS;
+export const EVENT_KINDS = Object.keys(EVENT_SCHEMAS) as EventKind[];
+
+/** Wire shape (what zod accepts) and the immutable event type for each known kind. */
+export type EventInput<K extends EventKind> = z.input<(typeof EVENT_SCHEMAS)[K]>;
+export type EventOfKind<K extends EventKind> = DeepReadonly<z.output<(typeof EVENT_SCHEMAS)[K]>>;
+
+export type SystemPromptEvent = EventOfKind<'SystemPromptEvent'>;
+export type MessageEvent = EventOfKind<'MessageEvent'>;
+export type ActionEvent = EventOfKind<'ActionEvent'>;
+export type ObservationEvent = EventOfKind<'ObservationEvent'>;
+export type UserRejectObservation = EventOfKind<'UserRejectObservation'>;
+export type AgentErrorEvent = EventOfKind<'AgentErrorEvent'>;
+export type CondensationSummaryEvent = EventOfKind<'CondensationSummaryEvent'>;
+export type ConversationStateUpdateEvent = EventOfKind<'ConversationStateUpdateEvent'>;
+export type Condensation = EventOfKind<'Condensation'>;
+export type CondensationRequest = EventOfKind<'CondensationRequest'>;
+export type PauseEvent = EventOfKind<'PauseEvent'>;
+export type ConversationErrorEvent = EventOfKind<'ConversationErrorEvent'>;
+
+export type KnownEvent = { [K in EventKind]: EventOfKind<K> }[EventKind];
+
+/** Brand that separates opaque events from known ones at the type level (never serialized). */
+export const OPAQUE: unique symbol = Symbol.for('logbook.events.opaque');
+
+/** Minimum an unknown-kind record must have to be kept: an id and a string kind. */
+export const OpaqueEventSchema = z.looseObject({
+  id: z.string().min(1),
+  kind: z.string().min(1),
+  timestamp: z.string().optional(),
+  source: z.string().optional(),
+  parent_id: z.string().nullable().optional(),
+});
+export type OpaqueEvent = DeepReadonly<z.output<typeof OpaqueEventSchema>> & { readonly [OPAQUE]: true };
+
+export type Event = KnownEvent | OpaqueEvent;
+
+/** Discriminated union of the known kinds, for callers that want a plain zod schema. */
+export const KnownEventSchema = z.discriminatedUnion('kind', [
+  SystemPromptEventSchema,
+  MessageEventSchema,
+  ActionEventSchema,
+  ObservationEventSchema,
+  UserRejectObservationSchema,
+  AgentErrorEventSchema,
+  CondensationSummaryEventSchema,
+  ConversationStateUpdateEventSchema,
+  CondensationSchema,
+  CondensationRequestSchema,
+  PauseEventSchema,
+  ConversationErrorEventSchema,
+]);
+
+export function isKnownKind(kind: unknown): kind is EventKind {
+  return typeof kind === 'string' && Object.prototype.hasOwnProperty.call(EVENT_SCHEMAS, kind);
+}
+
+export function isOpaque(e: Event): e is OpaqueEvent {
+  return OPAQUE in e;
+}
+
+/** Narrows to one known kind (`e.kind === k` alone cannot exclude opaque events). */
+export function isKind<K extends EventKind>(e: Event, kind: K): e is EventOfKind<K> {
+  return e.kind === kind && !isOpaque(e);
+}
+
+export { EventBaseSchema };
