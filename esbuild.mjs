@@ -67,7 +67,8 @@ if (!production) {
 
 function copyAssets() {
   mkdirSync('dist', { recursive: true });
-  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(join('node_modules/@vscode/codicons/dist', f), join('dist', f));
+  for (const f of ['codicon.css', 'codicon.ttf'])
+    copyFileSync(join('node_modules/@vscode/codicons/dist', f), join('dist', f));
 }
 
 copyAssets();

@@ -17,7 +17,12 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'vscode', message: 'src/core must not depend on VS Code; add a port and implement it in src/host.' }],
+          paths: [
+            {
+              name: 'vscode',
+              message: 'src/core must not depend on VS Code; add a port and implement it in src/host.',
+            },
+          ],
           patterns: [
             { group: ['**/host/**', '**/host'], message: 'src/core must not import host code.' },
             { group: ['**/webview-ui/**'], message: 'src/core must not import the webview.' },

@@ -15,11 +15,29 @@ const reporter = join(root, 'test', 'support', 'stats-reporter.cjs');
 const suites = {
   build: { cmd: [node, join(root, 'esbuild.mjs')], counted: false },
   unit: {
-    cmd: [node, mocha, '--import=tsx', '--reporter', reporter, '--timeout', '20000', 'test/unit/**/*.test.ts'],
+    cmd: [
+      node,
+      mocha,
+      '--import=tsx',
+      '--reporter',
+      reporter,
+      '--timeout',
+      '20000',
+      'test/unit/**/*.test.ts',
+    ],
   },
   host: { cmd: [node, join(root, 'test', 'host', 'run.mjs')] },
   e2e: {
-    cmd: [node, mocha, '--import=tsx', '--reporter', reporter, '--timeout', '180000', 'test/e2e/**/*.test.ts'],
+    cmd: [
+      node,
+      mocha,
+      '--import=tsx',
+      '--reporter',
+      reporter,
+      '--timeout',
+      '180000',
+      'test/e2e/**/*.test.ts',
+    ],
   },
 };
 

@@ -3,7 +3,15 @@
 // without its install scripts, which download binaries from the internet. Idempotent: a stamp
 // file records a finished install, so a second run returns at once.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, copyFileSync, symlinkSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  copyFileSync,
+  symlinkSync,
+  rmSync,
+  writeFileSync,
+  readFileSync,
+} from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,7 +61,15 @@ export function install() {
   copyFileSync(rg, join(rgDir, 'rg'));
   run(
     'npm',
-    ['rebuild', 'kerberos', '@parcel/watcher', '@vscode/spdlog', 'native-watchdog', 'node-pty', '@vscode/deviceid'],
+    [
+      'rebuild',
+      'kerberos',
+      '@parcel/watcher',
+      '@vscode/spdlog',
+      'native-watchdog',
+      'node-pty',
+      '@vscode/deviceid',
+    ],
     vscodeDir,
   );
   link('node_modules', join(vscodeDir, 'node_modules.asar'));

@@ -10,7 +10,8 @@ class StatsReporter extends Mocha.reporters.Spec {
     runner.once('end', () => {
       const file = process.env.LOGBOOK_TEST_STATS;
       const { passes = 0, failures = 0, pending = 0 } = runner.stats || {};
-      if (file) fs.writeFileSync(file, JSON.stringify({ passed: passes, failed: failures, skipped: pending }));
+      if (file)
+        fs.writeFileSync(file, JSON.stringify({ passed: passes, failed: failures, skipped: pending }));
     });
   }
 }

@@ -1,0 +1,169 @@
+// One isolated code-server instance per run: its own user data, extensions, workspace copy and
+// XDG folders, bound to a free port on 127.0.0.1, killed with its whole process group on stop.
+import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { install, codeServerBin } from './install.mjs';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * @param {{ workspaceTemplate?: string, settings?: Record<string, unknown>, env?: Record<string,string>,
+ *           runDir?: string, port?: number, trust?: boolean, reuseWorkspace?: boolean, log?: (line: string) => void }} [opts]
+ */
+export async function startCodeServer(opts = {}) {
+  install();
+  const runDir = opts.runDir ?? mkdtempSync(join(tmpdir(), 'logbook-cs-'));
+  const dirs = {
+    udd: join(runDir, 'udd'),
+    extensions: join(runDir, 'extensions'),
+    ws: join(runDir, 'ws'),
+    xdg: join(runDir, 'xdg'),
+  };
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  // A reused workspace (npm start) keeps the user's changes between runs.
+  if (!(opts.reuseWorkspace && readdirSync(dirs.ws).length > 0)) {
+    const template = opts.workspaceTemplate ?? join(repoRoot, 'test', 'fixtures', 'workspace');
+    cpSync(template, dirs.ws, { recursive: true });
+  }
+  mkdirSync(join(dirs.udd, 'User'), { recursive: true });
+  const settings = {
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'security.workspace.trust.enabled': opts.trust ?? false,
+    'terminal.integrated.shellIntegration.enabled': true,
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'telemetry.telemetryLevel': 'off',
+    'chat.commandCenter.enabled': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    ...opts.settings,
+  };
+  writeFileSync(join(dirs.udd, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  const config = join(runDir, 'config.yaml');
+  writeFileSync(config, 'auth: none\ncert: false\n');
+
+  const args = [
+    codeServerBin,
+    '--config',
+    config,
+    '--bind-addr',
+    `127.0.0.1:${opts.port ?? 0}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    '--user-data-dir',
+    dirs.udd,
+    '--extensions-dir',
+    dirs.extensions,
+  ];
+  if (!opts.trust) args.push('--disable-workspace-trust');
+  const env = {
+    ...process.env,
+    EXTENSIONS_GALLERY: '{}',
+    XDG_CONFIG_HOME: join(dirs.xdg, 'config'),
+    XDG_DATA_HOME: join(dirs.xdg, 'data'),
+    XDG_CACHE_HOME: join(dirs.xdg, 'cache'),
+    ...opts.env,
+  };
+  const child = spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const log = opts.log ?? (() => {});
+  const port = await new Promise((resolvePort, reject) => {
+    let buffered = '';
+    const timer = setTimeout(
+      () => reject(new Error(`code-server did not start in 60 s:\n${buffered}`)),
+      60_000,
+    );
+    const onData = (chunk) => {
+      const text = chunk.toString();
+      buffered += text;
+      for (const line of text.split('\n')) if (line.trim()) log(line);
+      const m = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(buffered);
+      if (m) {
+        clearTimeout(timer);
+        resolvePort(Number(m[1]));
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`code-server exited (${code}) before listening:\n${buffered}`));
+    });
+  });
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    runDir,
+    dirs,
+    port,
+    base,
+    child,
+    /** Workbench URL; `payload` pairs are passed to the workbench like desktop command-line flags. */
+    url(payload = []) {
+      const q = new URLSearchParams({ folder: dirs.ws });
+      if (payload.length) q.set('payload', JSON.stringify(payload));
+      return `${base}/?${q}`;
+    },
+    remoteUri(path) {
+      return `vscode-remote://127.0.0.1:${port}${path}`;
+    },
+    async stop() {
+      await killTree(child.pid);
+    },
+  };
+}
+
+/** Kills a detached process group and any descendant that escaped it (found through /proc). */
+export async function killTree(pid) {
+  if (!pid) return;
+  const victims = new Set([pid, ...descendants(pid)]);
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {}
+  for (const p of victims) {
+    try {
+      process.kill(p, 'SIGTERM');
+    } catch {}
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  for (const p of victims) {
+    try {
+      process.kill(p, 'SIGKILL');
+    } catch {}
+  }
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {}
+}
+
+export function descendants(pid) {
+  const children = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (!children.has(ppid)) children.set(ppid, []);
+      children.get(ppid).push(Number(name));
+    } catch {}
+  }
+  const out = [];
+  const stack = [pid];
+  while (stack.length) {
+    for (const c of children.get(stack.pop()) ?? []) {
+      out.push(c);
+      stack.push(c);
+    }
+  }
+  return out;
+}
+
+export function removeRunDir(runDir) {
+  rmSync(runDir, { recursive: true, force: true });
+}

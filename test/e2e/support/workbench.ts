@@ -1,0 +1,79 @@
+// A real VS Code workbench for end-to-end tests: an isolated code-server instance with the
+// extension under development, opened in headless Chromium. Every step can be captured as a PNG
+// under test-results/e2e/<run>/, a folder the run prints.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FrameLocator, Page } from 'playwright-core';
+import { startCodeServer, repoRoot, removeRunDir } from '../../../scripts/code-server/instance.mjs';
+import { launchBrowser } from '../../../scripts/code-server/browser.mjs';
+
+export const EXTENSION_ID = 'logbook.logbook-agent';
+const runStamp = new Date().toISOString().replace(/[:.]/g, '-');
+export const screenshotRoot = join(repoRoot, 'test-results', 'e2e', runStamp);
+
+export interface WorkbenchOptions {
+  settings?: Record<string, unknown>;
+  env?: Record<string, string>;
+  name: string;
+}
+
+export interface Workbench {
+  page: Page;
+  workspaceDir: string;
+  shot(step: string): Promise<string>;
+  runCommand(title: string): Promise<void>;
+  chatFrame(): FrameLocator;
+  close(): Promise<void>;
+}
+
+export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
+  const server = await startCodeServer({
+    settings: opts.settings,
+    env: { LOGBOOK_TEST_MODE: '1', ...opts.env },
+  });
+  const browser = await launchBrowser();
+  const page = await browser.context.newPage();
+  const shotsDir = join(screenshotRoot, opts.name);
+  mkdirSync(shotsDir, { recursive: true });
+  let step = 0;
+  await page.goto(
+    server.url([
+      ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+      ['skipWelcome', 'true'],
+    ]),
+  );
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  // The activity bar entry appears once the extension's contributions are registered.
+  await page.waitForSelector('.activitybar [aria-label^="Logbook"]', { timeout: 60_000 });
+
+  const wb: Workbench = {
+    page,
+    workspaceDir: server.dirs.ws,
+    async shot(name) {
+      step += 1;
+      const file = join(shotsDir, `${String(step).padStart(2, '0')}-${name}.png`);
+      await page.screenshot({ path: file });
+      return file;
+    },
+    async runCommand(title) {
+      await page.keyboard.press('F1');
+      const input = page.locator('.quick-input-widget .quick-input-box input');
+      await input.waitFor({ state: 'visible' });
+      await input.fill(`>${title}`);
+      const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+      await row.waitFor({ state: 'visible' });
+      await input.press('Enter');
+    },
+    chatFrame() {
+      return page
+        .frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`)
+        .frameLocator('iframe#active-frame');
+    },
+    async close() {
+      await browser.close();
+      await server.stop();
+      removeRunDir(server.runDir);
+    },
+  };
+  return wb;
+}

@@ -1,0 +1,24 @@
+// Entry the extension host loads as `extensionTestsPath`: runs every bundled host suite with mocha
+// and rejects on failure. The closing "N passed, N failed" line is read by test/host/run.mjs.
+import Mocha from 'mocha';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
+  const dir = join(__dirname, 'suite');
+  const only = process.env.LOGBOOK_HOST_GREP;
+  if (only) mocha.grep(only);
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(join(dir, f));
+  return new Promise((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      const { passes = 0 } = runner.stats ?? {};
+      console.log(`${passes} passed, ${failures} failed`);
+      if (failures > 0) reject(new Error(`${failures} host test(s) failed`));
+      else resolve();
+    });
+  });
+}
