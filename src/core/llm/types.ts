@@ -1,0 +1,81 @@
+// The LLM client's contract, independent of the `openai` package's types, so the agent loop and
+// its tests depend only on this.
+import type { ChatMessage } from '../events/to-messages';
+
+export interface ToolDefinition {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+export interface LlmRequest {
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+}
+
+/** Transient output while a reply streams in: shown live, never persisted. */
+export type LlmDelta =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string };
+
+export interface LlmToolCall {
+  id: string;
+  name: string;
+  /** Raw argument text as the model produced it (may be invalid JSON; the agent validates). */
+  arguments: string;
+}
+
+export interface LlmUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  reasoningTokens: number;
+}
+
+export interface LlmResponse {
+  /** The provider's response id, shared by every action of this reply. */
+  id: string;
+  model: string;
+  content: string;
+  reasoning: string | null;
+  toolCalls: LlmToolCall[];
+  finishReason: string | null;
+  usage: LlmUsage | null;
+  /** Cost in USD from the configured price table, 0 when the model has no price. */
+  cost: number;
+  latencyMs: number;
+}
+
+export interface LlmCallOptions {
+  signal?: AbortSignal;
+  onDelta?: (d: LlmDelta) => void;
+}
+
+export interface LlmClient {
+  readonly model: string;
+  complete(req: LlmRequest, opts?: LlmCallOptions): Promise<LlmResponse>;
+}
+
+export type LlmErrorKind =
+  | 'context_window_exceeded'
+  | 'rate_limited'
+  | 'server_error'
+  | 'timeout'
+  | 'aborted'
+  | 'auth'
+  | 'bad_request'
+  | 'connection'
+  | 'empty_response';
+
+/** Every failure of `complete` is an LlmError with a kind the agent can act on. */
+export class LlmError extends Error {
+  constructor(
+    readonly kind: LlmErrorKind,
+    message: string,
+    readonly status?: number,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'LlmError';
+  }
+}

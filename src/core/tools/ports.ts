@@ -1,0 +1,72 @@
+// Ports: the only ways a tool touches the world. Hosts implement them (src/host/vscode with
+// WorkspaceEdit and integrated terminals, src/host/node with fs and child processes), so tool
+// logic in src/core is the same everywhere and testable without VS Code.
+
+/** Files of the workspace. Paths are absolute. */
+export interface FilePort {
+  /** Absolute workspace folder paths. A path under none of them is "outside the workspace". */
+  readonly roots: readonly string[];
+  /** Current text (an open, possibly unsaved, editor buffer wins over the disk); undefined if missing. */
+  readText(path: string): Promise<string | undefined>;
+  /** Replaces the whole text (creating the file and parent folders if needed), undoably where the host can. */
+  writeText(path: string, text: string): Promise<void>;
+  /** Deletes a file the agent created (used to restore a rejected creation). */
+  delete(path: string): Promise<void>;
+  stat(path: string): Promise<{ type: 'file' | 'directory'; size: number } | undefined>;
+  /** Entries of a directory, names only, directories with a trailing '/'. */
+  list(path: string): Promise<string[]>;
+}
+
+/** The result of running, or continuing to read, a command in the agent's terminal. */
+export interface TerminalRunResult {
+  /** Output captured for this call (escape sequences stripped). */
+  output: string;
+  /** The exit code, or null while the command is still running (the tool reports -1). */
+  exitCode: number | null;
+  /** The call returned because its timeout elapsed, not because the command ended. */
+  timedOut: boolean;
+  /** Working directory after the command, when the host knows it. */
+  cwd?: string;
+}
+
+export interface TerminalRunOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+/** One persistent shell per conversation: `cd` and exported variables carry over between commands. */
+export interface TerminalPort {
+  /** Runs a command; resolves when it exits or the timeout elapses (it then keeps running). */
+  run(command: string, opts: TerminalRunOptions): Promise<TerminalRunResult>;
+  /** Sends text to the running command (empty text only collects output produced since the last call). */
+  sendInput(text: string, opts: TerminalRunOptions): Promise<TerminalRunResult>;
+  /** Sends Ctrl+C to the running command. */
+  interrupt(): Promise<void>;
+  /** Kills the shell and starts a fresh one. */
+  reset(): Promise<void>;
+  /** True while a command started by `run` has not exited. */
+  readonly busy: boolean;
+  dispose(): void;
+}
+
+/** Read-only search over the workspace. */
+export interface SearchPort {
+  glob(pattern: string, opts: { cwd: string; limit: number }): Promise<string[]>;
+  grep(
+    pattern: string,
+    opts: { cwd: string; include?: string; limit: number; ignoreCase?: boolean },
+  ): Promise<{ path: string; line: number; text: string }[]>;
+}
+
+/** Where a tool may keep large outputs (e.g. a command's full output) for the agent to read later. */
+export interface ScratchPort {
+  /** Saves text and returns an absolute path the file_editor can `view`. */
+  save(name: string, text: string): Promise<string>;
+}
+
+export interface ToolPorts {
+  files: FilePort;
+  terminal: TerminalPort;
+  search: SearchPort;
+  scratch: ScratchPort;
+}

@@ -1,0 +1,36 @@
+// What a tool is: a name and description for the LLM, a zod schema of its arguments (which also
+// yields the JSON schema sent to the model), and an executor that works only through ports.
+import type { z } from 'zod';
+import type { ToolPorts } from './ports';
+import type { ToolDefinition } from '../llm/types';
+
+export interface ToolContext {
+  ports: ToolPorts;
+  /** The primary workspace folder; relative paths resolve against it. */
+  cwd: string;
+  signal: AbortSignal;
+}
+
+/** An observation payload: `kind` names it (e.g. TerminalObservation); `content` is what the LLM reads. */
+export interface ToolObservation {
+  kind: string;
+  content: { type: 'text'; text: string }[];
+  is_error: boolean;
+  [field: string]: unknown;
+}
+
+export interface ToolSpec<Args = Record<string, unknown>> {
+  /** Name the model calls, e.g. `terminal`, `file_editor`. */
+  name: string;
+  description: string;
+  /** Read-only tools are auto-approved and take no `security_risk`/`summary` arguments. */
+  readOnly: boolean;
+  /** `kind` of the action payload stored in ActionEvent.action, e.g. TerminalAction. */
+  actionKind: string;
+  /** Validates the model's arguments (after JSON parsing). */
+  argsSchema: z.ZodType<Args>;
+  execute(args: Args, ctx: ToolContext): Promise<ToolObservation>;
+}
+
+/** A tool definition as the Chat Completions API expects it. */
+export type ToolDefinitionFor = (spec: ToolSpec) => ToolDefinition;
