@@ -94,3 +94,25 @@ export {
   type ParseWhere,
   serializeEvent,
 } from './codec';
+export {
+  errorOf,
+  FINISH_TOOL_NAME,
+  isFinalResponse,
+  isLlmConvertible,
+  type LlmConvertibleEvent,
+  llmConvertibleEvents,
+  text,
+  thinking,
+  toolCalls,
+} from './accessors';
+export {
+  type ChatAssistantMessage,
+  type ChatImagePart,
+  type ChatMessage,
+  type ChatSystemMessage,
+  type ChatTextPart,
+  type ChatToolCall,
+  type ChatToolMessage,
+  type ChatUserMessage,
+  eventsToMessages,
+} from './to-messages';
