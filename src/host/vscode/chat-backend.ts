@@ -1,0 +1,57 @@
+// What the chat panel needs from the rest of the extension. The conversation service implements
+// it; the chat view only translates protocol messages to these calls and back.
+import type * as vscode from 'vscode';
+
+/** One event as the view sees it: its position in the conversation's log and its JSON. */
+export interface SequencedEvent {
+  seq: number;
+  event: { kind: string; id: string; [field: string]: unknown };
+}
+
+export interface ConversationHeader {
+  id: string;
+  title: string;
+  status: string;
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  cost: number;
+  /** Ids of ActionEvents waiting for Confirm / Reject (exactly the pending batch). */
+  pendingActionIds: string[];
+  readOnly: boolean;
+}
+
+/** Transient output while the model answers: shown live, never persisted. */
+export type StreamDelta =
+  | { type: 'text'; text: string }
+  | { type: 'reasoning'; text: string }
+  | { type: 'tool_call'; index: number; name?: string; argumentsDelta: string }
+  | { type: 'end' };
+
+export interface ChatBackend {
+  /** The conversation the panel shows, or undefined for the empty state. */
+  readonly activeId: string | undefined;
+  header(conversationId: string): ConversationHeader | undefined;
+  /** Events with seq > afterSeq (for resync after the view was hidden or reloaded). */
+  eventsAfter(conversationId: string, afterSeq: number): Promise<SequencedEvent[]>;
+
+  readonly onDidChangeActive: vscode.Event<string | undefined>;
+  readonly onDidAppend: vscode.Event<{ conversationId: string; events: SequencedEvent[] }>;
+  readonly onDidChangeHeader: vscode.Event<ConversationHeader>;
+  readonly onDidStream: vscode.Event<{ conversationId: string; delta: StreamDelta }>;
+
+  sendMessage(text: string, attachments?: { activeFile?: boolean; selection?: boolean }): Promise<void>;
+  startTask(): Promise<void>;
+  approve(conversationId: string, actionIds: string[]): Promise<void>;
+  reject(conversationId: string, actionIds: string[], reason: string): Promise<void>;
+  /** "Always allow" this command prefix, then approve the action. */
+  alwaysAllow(conversationId: string, actionId: string, commandPrefix: string): Promise<void>;
+  pause(conversationId: string): Promise<void>;
+  resume(conversationId: string): Promise<void>;
+  stop(conversationId: string): Promise<void>;
+  /** Fork the conversation so its HEAD is this event, and open the fork. */
+  forkFrom(conversationId: string, eventId: string): Promise<void>;
+  /** Open the diff of a file edit made (or proposed) by this action. */
+  openDiff(conversationId: string, actionId: string): Promise<void>;
+  openInEditor(): Promise<void>;
+}
