@@ -1,0 +1,100 @@
+// Sends one scripted answer (a reply, possibly bent by a fault) over HTTP, streamed or not.
+import { type ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type ChatRequestView } from './chat-request';
+import { completionBody, emptyChoicesBody, planCompletion, streamChunks } from './completion';
+import { sendJson } from './http-io';
+import { faultResponse } from './openai-errors';
+import { type Fault, type Reply } from './scenario';
+import { endEventStream, startEventStream, writeEvent } from './sse';
+
+export interface DeliveryContext {
+  /** Aborted when the client goes away or the server closes; every pause listens to it. */
+  signal: AbortSignal;
+  nextCallId: () => string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Fault effects apply in this order: `slowFirstByteMs` delays everything; an error `status` (or `code`)
+ * replaces the reply; `emptyChoices` replaces it with a choice-less completion; `disconnectAfterChunks`
+ * cuts the reply short.
+ */
+export async function deliverReply(
+  res: ServerResponse,
+  request: ChatRequestView,
+  reply: Reply,
+  fault: Fault | undefined,
+  ctx: DeliveryContext,
+): Promise<void> {
+  if (fault?.slowFirstByteMs) await sleep(fault.slowFirstByteMs, undefined, { signal: ctx.signal });
+
+  if (fault && (fault.status !== undefined || fault.code !== undefined)) {
+    const error = faultResponse(fault);
+    sendJson(res, error.status, error.body, { ...ctx.headers, ...error.headers });
+    return;
+  }
+
+  const plan = planCompletion(reply, request, ctx.nextCallId);
+  if (fault?.emptyChoices) {
+    if (request.stream) {
+      startEventStream(res, ctx.headers);
+      writeEvent(res, emptyChoicesBody(plan, true));
+      endEventStream(res);
+    } else {
+      sendJson(res, 200, emptyChoicesBody(plan, false), ctx.headers);
+    }
+    return;
+  }
+
+  const delayMs = reply.delayMs ?? 0;
+  if (!request.stream) {
+    if (delayMs) await sleep(delayMs, undefined, { signal: ctx.signal });
+    const body = completionBody(plan);
+    if (fault?.disconnectAfterChunks !== undefined) await sendHalfThenDisconnect(res, body, ctx.headers);
+    else sendJson(res, 200, body, ctx.headers);
+    return;
+  }
+
+  const chunks = streamChunks(plan, request.includeUsage);
+  const cutAfter = fault?.disconnectAfterChunks;
+  startEventStream(res, ctx.headers);
+  for (const [i, chunk] of chunks.entries()) {
+    if (i === cutAfter) return disconnect(res);
+    if (i > 0 && delayMs) await sleep(delayMs, undefined, { signal: ctx.signal });
+    if (res.destroyed) return;
+    writeEvent(res, chunk);
+  }
+  // Cutting after the last chunk still withholds `[DONE]`, so the stream never ends cleanly.
+  if (cutAfter !== undefined) return disconnect(res);
+  endEventStream(res);
+}
+
+async function sendHalfThenDisconnect(res: ServerResponse, body: object, headers: Record<string, string>) {
+  const text = JSON.stringify(body);
+  res.writeHead(200, {
+    ...headers,
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(text)),
+  });
+  res.write(text.slice(0, Math.floor(text.length / 2)));
+  await disconnect(res);
+}
+
+/**
+ * Ends the socket rather than only destroying it: `end` flushes what was already written, so the client
+ * receives those chunks first and then sees the connection drop in the middle of the response.
+ */
+function disconnect(res: ServerResponse): Promise<void> {
+  const socket = res.socket;
+  if (!socket) {
+    res.destroy();
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    socket.end(() => {
+      socket.destroy();
+      resolve();
+    });
+  });
+}
