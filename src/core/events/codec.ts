@@ -7,7 +7,7 @@
  */
 import { type z } from 'zod';
 import { newEventId, nowTimestamp } from './base';
-import { deepFreeze } from './freeze';
+import { type DeepReadonly, deepFreeze } from './freeze';
 import {
   EVENT_SCHEMAS,
   type Event,
@@ -99,8 +99,10 @@ type KnownKeys<T> = {
 type Filled = 'kind' | 'id' | 'timestamp' | 'source';
 type Given<K extends EventKind> = KnownKeys<EventInput<K>>;
 /** What a caller passes to `createEvent`: required fields, plus optional overrides of filled ones. */
-export type CreateFields<K extends EventKind> = Omit<Given<K>, Filled | keyof (typeof DEFAULTS)[K]> &
-  Partial<Pick<Given<K>, Extract<keyof Given<K>, Filled | keyof (typeof DEFAULTS)[K]>>>;
+export type CreateFields<K extends EventKind> = DeepReadonly<
+  Omit<Given<K>, Filled | keyof (typeof DEFAULTS)[K]> &
+    Partial<Pick<Given<K>, Extract<keyof Given<K>, Filled | keyof (typeof DEFAULTS)[K]>>>
+>;
 
 /**
  * Creates a validated, deep-frozen event: fills `id` (random UUID), `timestamp` (ISO with zone),

@@ -5,13 +5,15 @@
 
 type Primitive = string | number | boolean | bigint | symbol | null | undefined;
 
-export type DeepReadonly<T> = T extends Primitive
+export type DeepReadonly<T> = unknown extends T // `unknown`/`any` stay as they are (not `{}`)
   ? T
-  : T extends (...args: never[]) => unknown
+  : T extends Primitive
     ? T
-    : T extends readonly (infer U)[]
-      ? readonly DeepReadonly<U>[]
-      : { readonly [K in keyof T]: DeepReadonly<T[K]> };
+    : T extends (...args: never[]) => unknown
+      ? T
+      : T extends readonly (infer U)[]
+        ? readonly DeepReadonly<U>[]
+        : { readonly [K in keyof T]: DeepReadonly<T[K]> };
 
 /** Freezes `value` and everything reachable from it; returns the same reference. */
 export function deepFreeze<T>(value: T): DeepReadonly<T> {

@@ -116,3 +116,26 @@ export {
   type ChatUserMessage,
   eventsToMessages,
 } from './to-messages';
+export {
+  ActionConfirmationStatusSchema,
+  ActionSecurityRiskSchema,
+  type ActionType,
+  ActionTypeSchema,
+  type AgentState,
+  AgentStateSchema,
+  exportV0Trajectory,
+  FileEditSourceSchema,
+  FileReadSourceSchema,
+  importV0Trajectory,
+  type ObservationType,
+  ObservationTypeSchema,
+  RecallTypeSchema,
+  toV0,
+  V0_ACTION_KIND,
+  V0_EVENT_KIND,
+  V0_OBSERVATION_KIND,
+  type V0Event,
+  V0EventSchema,
+  V0EventSourceSchema,
+} from './openhands-v0';
+export { type V0ExportContext } from './openhands-v0-export';
