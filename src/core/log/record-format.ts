@@ -1,0 +1,125 @@
+// One record = one line a person can grep:
+//
+//   <crc32 of the rest, 8 lowercase hex> <seq> <byte length of json> <json>\n
+//
+// `seq` is the record's index in the whole log, so every record says where it belongs: a reader can
+// tell a lost record from a torn one, and a sparse-index entry can be checked against the file.
+// The crc covers "<seq> <length> <json>", so a flipped digit in the header is caught too.
+import zlib from 'node:zlib';
+
+const nativeCrc = (zlib as { crc32?: (data: Uint8Array | string, value?: number) => number }).crc32;
+
+let table: Uint32Array | undefined;
+function tableCrc32(data: Uint8Array): number {
+  if (!table) {
+    table = new Uint32Array(256);
+    for (let n = 0; n < 256; n++) {
+      let c = n;
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      table[n] = c >>> 0;
+    }
+  }
+  let c = 0xffffffff;
+  for (let i = 0; i < data.length; i++) c = table[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+/** zlib.crc32 (Node >= 20.15) when present, else a table-driven fallback with the same result. */
+export function crc32(data: Uint8Array | string): number {
+  if (nativeCrc) return nativeCrc(data) >>> 0;
+  return tableCrc32(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+}
+
+export const NL = 0x0a;
+const SP = 0x20;
+/** 8 hex + space + up to 15 digits + space + up to 15 digits + space */
+export const MAX_HEADER = 8 + 1 + 15 + 1 + 15 + 1;
+
+export function encodeRecord(seq: number, json: string): Buffer {
+  const jsonLen = Buffer.byteLength(json, 'utf8');
+  const head = `${seq} ${jsonLen} `;
+  const size = 9 + head.length + jsonLen + 1;
+  const buf = Buffer.allocUnsafe(size);
+  buf.write(head, 9, 'latin1');
+  buf.write(json, 9 + head.length, 'utf8');
+  buf[size - 1] = NL;
+  const crc = crc32(buf.subarray(9, size - 1));
+  buf.write(crc.toString(16).padStart(8, '0'), 0, 'latin1');
+  buf[8] = SP;
+  return buf;
+}
+
+export interface Framed {
+  seq: number;
+  /** whole record size including header and newline */
+  size: number;
+  /** offset of the json within the buffer */
+  jsonStart: number;
+  jsonLen: number;
+  crc: number;
+}
+
+/** 'short': more bytes are needed to decide; 'bad': these bytes cannot start a record. */
+export type FrameResult = Framed | 'short' | 'bad';
+
+function hexVal(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  return -1;
+}
+
+/** Parses the header at `pos` and checks the trailing newline; does not check the crc. */
+export function frameAt(buf: Uint8Array, pos: number, end: number): FrameResult {
+  if (end - pos < 9) {
+    for (let i = pos; i < end; i++) if (hexVal(buf[i]!) < 0) return 'bad';
+    return 'short';
+  }
+  let crc = 0;
+  for (let i = 0; i < 8; i++) {
+    const v = hexVal(buf[pos + i]!);
+    if (v < 0) return 'bad';
+    crc = crc * 16 + v;
+  }
+  if (buf[pos + 8] !== SP) return 'bad';
+  let p = pos + 9;
+  const seq = readDecimal(buf, p, end);
+  if (typeof seq === 'string') return seq;
+  p = seq.next;
+  const len = readDecimal(buf, p, end);
+  if (typeof len === 'string') return len;
+  p = len.next;
+  const recordEnd = p + len.value;
+  if (recordEnd >= end) return 'short';
+  if (buf[recordEnd] !== NL) return 'bad';
+  return { seq: seq.value, size: recordEnd + 1 - pos, jsonStart: p, jsonLen: len.value, crc };
+}
+
+/** Reads digits followed by one space. */
+function readDecimal(
+  buf: Uint8Array,
+  p: number,
+  end: number,
+): { value: number; next: number } | 'short' | 'bad' {
+  let v = 0;
+  let digits = 0;
+  for (;;) {
+    if (p >= end) return 'short';
+    const c = buf[p]!;
+    if (c === SP) break;
+    if (c < 0x30 || c > 0x39 || digits >= 15) return 'bad';
+    v = v * 10 + (c - 0x30);
+    digits++;
+    p++;
+  }
+  if (digits === 0 || (digits > 1 && buf[p - digits] === 0x30)) return 'bad';
+  return { value: v, next: p + 1 };
+}
+
+/** True when the crc in the header matches the rest of the line. */
+export function crcMatches(buf: Uint8Array, pos: number, f: Framed): boolean {
+  return crc32(buf.subarray(pos + 9, pos + f.size - 1)) === f.crc;
+}
+
+export function jsonOf(buf: Buffer, f: Framed): string {
+  return buf.toString('utf8', f.jsonStart, f.jsonStart + f.jsonLen);
+}

@@ -1,0 +1,117 @@
+// The segment files of one log (segments/000001.log, ...): listing, sizes, positional reads.
+// Sizes are known for the active segment (it is ours) and stat'ed lazily for the others, so
+// opening a long log does not touch every segment.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SEGMENT_NAME = /^(\d{6,})\.log$/;
+
+export function segmentName(no: number): string {
+  return `${String(no).padStart(6, '0')}.log`;
+}
+
+export class SegmentFiles {
+  private nos: number[];
+  private readonly posByNo = new Map<number, number>();
+  private readonly sizes = new Map<number, number>();
+  private readonly fds = new Map<number, number>();
+
+  constructor(readonly dir: string) {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(dir);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    this.nos = names
+      .map((n) => SEGMENT_NAME.exec(n))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .map((m) => Number(m[1]))
+      .sort((a, b) => a - b);
+    this.nos.forEach((no, i) => this.posByNo.set(no, i));
+  }
+
+  get count(): number {
+    return this.nos.length;
+  }
+
+  noAt(pos: number): number {
+    return this.nos[pos]!;
+  }
+
+  /** position of a segment number in the list, or -1 */
+  posOf(no: number): number {
+    return this.posByNo.get(no) ?? -1;
+  }
+
+  pathOf(no: number): string {
+    return path.join(this.dir, segmentName(no));
+  }
+
+  /** A new segment numbered after the last; the caller writes through the returned fd. */
+  create(): { no: number; fd: number } {
+    fs.mkdirSync(this.dir, { recursive: true });
+    const no = (this.nos.length > 0 ? this.nos[this.nos.length - 1]! : 0) + 1;
+    const fd = fs.openSync(this.pathOf(no), 'wx+');
+    this.posByNo.set(no, this.nos.length);
+    this.nos.push(no);
+    this.sizes.set(no, 0);
+    this.fds.set(no, fd);
+    return { no, fd };
+  }
+
+  /** Opens an existing segment for writing in place (positional writes, no O_APPEND). */
+  openForWrite(no: number): number {
+    const old = this.fds.get(no);
+    if (old !== undefined) fs.closeSync(old);
+    const fd = fs.openSync(this.pathOf(no), 'r+');
+    this.fds.set(no, fd);
+    return fd;
+  }
+
+  fdOf(no: number): number {
+    let fd = this.fds.get(no);
+    if (fd === undefined) {
+      fd = fs.openSync(this.pathOf(no), 'r');
+      this.fds.set(no, fd);
+    }
+    return fd;
+  }
+
+  sizeAt(pos: number): number {
+    const no = this.nos[pos]!;
+    let s = this.sizes.get(no);
+    if (s === undefined) {
+      s = fs.fstatSync(this.fdOf(no)).size;
+      this.sizes.set(no, s);
+    }
+    return s;
+  }
+
+  /** The readable size of a segment (the active one grows as we append, shrinks on repair). */
+  setSize(no: number, size: number): void {
+    this.sizes.set(no, size);
+  }
+
+  read(pos: number, buf: Buffer, bufOffset: number, length: number, fileOffset: number): number {
+    let got = 0;
+    const fd = this.fdOf(this.nos[pos]!);
+    while (got < length) {
+      const n = fs.readSync(fd, buf, bufOffset + got, length - got, fileOffset + got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got;
+  }
+
+  closeAll(): void {
+    for (const fd of this.fds.values()) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* already closed */
+      }
+    }
+    this.fds.clear();
+  }
+}

@@ -1,0 +1,61 @@
+// Opaque state snapshots next to a log, so the state layer can open in O(tail).
+//
+//   snapshots/snap-<index, 12 digits>.json  =  "<crc32 hex8> <index> <eventId>\n<json>"
+//
+// Written atomically (temp, fsync, rename, fsync dir). A snapshot is only served if its crc holds
+// and the event now at its index still has the id it was taken after: a snapshot of events that a
+// torn-tail repair removed, or of another history, is skipped rather than trusted.
+import fs from 'node:fs';
+import path from 'node:path';
+import { type Snapshot } from './event-store';
+import { crc32 } from './record-format';
+import { writeFileDurable } from './durable-file';
+
+const NAME = /^snap-(\d{12})\.json$/;
+
+export class SnapshotDir {
+  constructor(readonly dir: string) {}
+
+  write(index: number, eventId: string, json: string): void {
+    fs.mkdirSync(this.dir, { recursive: true });
+    const head = `${crc32(json).toString(16).padStart(8, '0')} ${index} ${eventId}\n`;
+    writeFileDurable(path.join(this.dir, `snap-${String(index).padStart(12, '0')}.json`), head + json);
+  }
+
+  /** Newest snapshot with index <= limit that passes `stillValid(index, eventId)`. */
+  latest(limit: number, stillValid: (index: number, eventId: string) => boolean): Snapshot | undefined {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return undefined;
+    }
+    const found = names
+      .map((n) => ({ n, m: NAME.exec(n) }))
+      .filter((x): x is { n: string; m: RegExpExecArray } => x.m !== null)
+      .map((x) => ({ name: x.n, index: Number(x.m[1]) }))
+      .filter((x) => x.index <= limit)
+      .sort((a, b) => b.index - a.index);
+    for (const f of found) {
+      const s = this.readOne(path.join(this.dir, f.name), f.index);
+      if (s && stillValid(s.index, s.eventId)) return s;
+    }
+    return undefined;
+  }
+
+  private readOne(file: string, index: number): Snapshot | undefined {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    const nl = text.indexOf('\n');
+    if (nl < 0) return undefined;
+    const [crcHex, idx, eventId] = text.slice(0, nl).split(' ');
+    const json = text.slice(nl + 1);
+    if (Number(idx) !== index || !eventId || crcHex !== crc32(json).toString(16).padStart(8, '0'))
+      return undefined;
+    return { index, eventId, json };
+  }
+}
