@@ -1,54 +1,150 @@
-// Every message between the webview and the extension, declared once with zod and validated on
-// both sides. Invalid messages are dropped and logged, never acted on.
+// Every message between the chat webview and the extension, declared once with zod and validated on
+// both sides. Objects are strict (unknown fields reject the message) and every string and array is
+// bounded, so a hostile or buggy peer cannot make the other side act on, or hold, arbitrary data.
 import { z } from 'zod';
 
-/** A log event as the view receives it: its sequence number in the conversation plus the JSON. */
+/** Bounds shared by both sides; the webview uses them to disable inputs before the schema would refuse. */
+export const LIMITS = {
+  id: 200,
+  title: 2_000,
+  status: 100,
+  kind: 200,
+  messageText: 100_000,
+  rejectReason: 10_000,
+  commandPrefix: 1_000,
+  actionIds: 256,
+  eventsPerMessage: 5_000,
+  streamText: 100_000,
+} as const;
+
+const Id = z.string().min(1).max(LIMITS.id);
+const Count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const Money = z.number().nonnegative().max(1e12);
+
+/**
+ * A log event as the view receives it: its sequence number in the conversation plus the JSON.
+ * Only `kind` and `id` are checked; the renderers treat every other field as untrusted `unknown`.
+ */
 export const ViewEvent = z.object({
-  seq: z.number().int().nonnegative(),
-  event: z.looseObject({ kind: z.string() }),
+  seq: Count,
+  event: z.looseObject({ kind: z.string().min(1).max(LIMITS.kind), id: Id }),
 });
 export type ViewEvent = z.infer<typeof ViewEvent>;
+export type EventJson = ViewEvent['event'];
 
-export const ConversationSummary = z.object({
-  id: z.string(),
-  title: z.string(),
-  status: z.string(),
+/** What the panel header shows; mirrors the backend's ConversationHeader. */
+export const ConversationHeader = z.strictObject({
+  id: Id,
+  title: z.string().max(LIMITS.title),
+  status: z.string().max(LIMITS.status),
+  promptTokens: Count,
+  completionTokens: Count,
+  cachedTokens: Count,
+  cost: Money,
+  /** Ids of the ActionEvents waiting for Confirm / Reject: exactly one batch. */
+  pendingActionIds: z.array(Id).max(LIMITS.actionIds),
+  readOnly: z.boolean(),
 });
+export type ConversationHeader = z.infer<typeof ConversationHeader>;
+
+/** Kept for the conversation service and tree, which list conversations by these three fields. */
+export const ConversationSummary = z.object({ id: z.string(), title: z.string(), status: z.string() });
 export type ConversationSummary = z.infer<typeof ConversationSummary>;
+
+/** Transient model output while it answers: shown live, replaced by the real events, never persisted. */
+export const StreamDelta = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('text'), text: z.string().max(LIMITS.streamText) }),
+  z.strictObject({ type: z.literal('reasoning'), text: z.string().max(LIMITS.streamText) }),
+  z.strictObject({
+    type: z.literal('tool_call'),
+    index: z.number().int().min(0).max(1_000),
+    name: z.string().max(LIMITS.kind).optional(),
+    argumentsDelta: z.string().max(LIMITS.streamText),
+  }),
+  z.strictObject({ type: z.literal('end') }),
+]);
+export type StreamDelta = z.infer<typeof StreamDelta>;
 
 /** Extension → webview. */
 export const HostMessage = z.discriminatedUnion('type', [
-  z.object({
-    type: z.literal('conversation'),
-    conversation: ConversationSummary.nullable(),
-  }),
-  z.object({
+  /** The conversation shown changed (or null: the empty state); a different id drops the view's events. */
+  z.strictObject({ type: z.literal('conversation'), header: ConversationHeader.nullable() }),
+  /** Status, tokens, cost or the pending batch of the shown conversation changed. */
+  z.strictObject({ type: z.literal('header'), header: ConversationHeader }),
+  /** New events only (seq > the last one sent); the initial sync comes in several of these. */
+  z.strictObject({
     type: z.literal('events'),
-    conversationId: z.string(),
-    events: z.array(ViewEvent),
+    conversationId: Id,
+    events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
   }),
-  z.object({ type: z.literal('status'), conversationId: z.string(), status: z.string() }),
+  z.strictObject({ type: z.literal('stream'), conversationId: Id, delta: StreamDelta }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
-/** Webview → extension. */
+const inConversation = { conversationId: Id };
+
+/** Webview → extension: the user's intents, plus `ready` (which asks for a resync). */
 export const WebviewMessage = z.discriminatedUnion('type', [
-  z.object({
+  /** Sent on every load: the conversation and last seq the view already holds (-1: none). */
+  z.strictObject({
     type: z.literal('ready'),
-    conversationId: z.string().nullable(),
+    conversationId: Id.nullable(),
     lastSeq: z.number().int().min(-1),
   }),
-  z.object({ type: z.literal('sendMessage'), text: z.string().min(1).max(100_000) }),
-  z.object({ type: z.literal('startTask') }),
+  z.strictObject({
+    type: z.literal('sendMessage'),
+    text: z.string().min(1).max(LIMITS.messageText),
+    attachActiveFile: z.boolean(),
+    attachSelection: z.boolean(),
+  }),
+  z.strictObject({ type: z.literal('startTask') }),
+  z.strictObject({
+    type: z.literal('approve'),
+    ...inConversation,
+    actionIds: z.array(Id).min(1).max(LIMITS.actionIds),
+  }),
+  z.strictObject({
+    type: z.literal('reject'),
+    ...inConversation,
+    actionIds: z.array(Id).min(1).max(LIMITS.actionIds),
+    reason: z.string().max(LIMITS.rejectReason),
+  }),
+  z.strictObject({
+    type: z.literal('alwaysAllow'),
+    ...inConversation,
+    actionId: Id,
+    commandPrefix: z
+      .string()
+      .max(LIMITS.commandPrefix)
+      .refine((s) => s.trim().length > 0, 'empty command prefix'),
+  }),
+  z.strictObject({ type: z.literal('pause'), ...inConversation }),
+  z.strictObject({ type: z.literal('resume'), ...inConversation }),
+  z.strictObject({ type: z.literal('stop'), ...inConversation }),
+  z.strictObject({ type: z.literal('forkFrom'), ...inConversation, eventId: Id }),
+  z.strictObject({ type: z.literal('openDiff'), ...inConversation, actionId: Id }),
+  z.strictObject({ type: z.literal('openInEditor') }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
+export type WebviewMessageType = WebviewMessage['type'];
 
-export function parseWebviewMessage(raw: unknown): WebviewMessage | { error: string } {
-  const r = WebviewMessage.safeParse(raw);
-  return r.success ? r.data : { error: z.prettifyError(r.error) };
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** Error text kept short: it goes to a log line and must not echo a huge hostile payload. */
+function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Parsed<T> {
+  const r = schema.safeParse(raw);
+  if (r.success) return { ok: true, value: r.data };
+  const type =
+    typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string'
+      ? String((raw as { type: string }).type).slice(0, 40)
+      : typeof raw;
+  return { ok: false, error: `(${type}) ${z.prettifyError(r.error).slice(0, 500)}` };
 }
 
-export function parseHostMessage(raw: unknown): HostMessage | { error: string } {
-  const r = HostMessage.safeParse(raw);
-  return r.success ? r.data : { error: z.prettifyError(r.error) };
+export function parseWebviewMessage(raw: unknown): Parsed<WebviewMessage> {
+  return parseWith(WebviewMessage, raw);
+}
+
+export function parseHostMessage(raw: unknown): Parsed<HostMessage> {
+  return parseWith(HostMessage, raw);
 }

@@ -1,77 +1,296 @@
-// The sidebar chat panel: a webview view that renders the active conversation's events and turns
-// the user's intents (validated by src/protocol) into commands.
-import * as vscode from 'vscode';
-import { type HostMessage, parseWebviewMessage, type WebviewMessage } from '../../protocol/messages';
+// The chat panel's host side. `ChatController` binds one webview (the sidebar view or an editor tab)
+// to the ChatBackend: it validates every message from the webview (schema, then intent guard) before
+// calling the backend, and sends the webview only deltas: events after the last seq it holds, header
+// changes and stream deltas. Only type imports of 'vscode' here, so the controller runs in unit tests.
+import type * as vscode from 'vscode';
+import { checkIntent } from '../../protocol/intent-guard';
+import {
+  type ConversationHeader,
+  type HostMessage,
+  LIMITS,
+  parseWebviewMessage,
+  type StreamDelta,
+  type ViewEvent,
+  type WebviewMessage,
+} from '../../protocol/messages';
+import type { ChatBackend, SequencedEvent } from './chat-backend';
 import { renderWebviewHtml } from './webview-html';
-import type { ConversationService } from './conversation-service';
 
-export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
-  static readonly viewId = 'logbook.chat';
-  private view: vscode.WebviewView | undefined;
+/** Events per message during a resync: keeps each postMessage small enough to clone quickly. */
+export const SYNC_CHUNK = 1_000;
+
+/** The part of vscode.Webview the controller uses. */
+export interface WebviewPort {
+  postMessage(message: unknown): Thenable<boolean>;
+  readonly onDidReceiveMessage: vscode.Event<unknown>;
+}
+
+type Log = Pick<vscode.LogOutputChannel, 'info' | 'warn' | 'error'>;
+
+export class ChatController implements vscode.Disposable {
+  /** Conversation the webview displays (after our last 'conversation' message), and the last seq sent. */
+  private shownId: string | undefined;
+  private sentSeq = -1;
+  /** False while the webview is hidden or not yet loaded: posts would be lost, 'ready' resyncs. */
+  private live = false;
+  /** Bumped by every resync so a slow eventsAfter from an older one is ignored. */
+  private generation = 0;
+  private pumping = false;
+  private appendedWhilePumping = false;
+  private streamBuffer: { conversationId: string; delta: StreamDelta } | undefined;
+  private streamTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
-    private readonly extensionUri: vscode.Uri,
-    private readonly service: ConversationService,
-    private readonly log: vscode.LogOutputChannel,
+    private readonly webview: WebviewPort,
+    private readonly backend: ChatBackend,
+    private readonly log: Log,
   ) {
     this.disposables.push(
-      service.onDidAppend(({ conversationId, seq, event }) => {
-        this.post({ type: 'events', conversationId, events: [{ seq, event }] });
-      }),
-      service.onDidChangeActive(() => this.sendSnapshot(-1)),
+      webview.onDidReceiveMessage((raw) => this.receive(raw)),
+      backend.onDidAppend((e) => this.onAppend(e.conversationId, e.events)),
+      backend.onDidChangeActive(() => this.onActiveChanged()),
+      backend.onDidChangeHeader((h) => this.onHeader(h)),
+      backend.onDidStream((e) => this.onStream(e.conversationId, e.delta)),
     );
   }
 
-  resolveWebviewView(view: vscode.WebviewView): void {
-    this.view = view;
-    view.webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist')],
-    };
-    view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, 'Logbook');
-    view.webview.onDidReceiveMessage((raw: unknown) => this.receive(raw), undefined, this.disposables);
-    view.onDidDispose(() => (this.view = undefined), undefined, this.disposables);
+  /** The webview was hidden (its document is destroyed) or shown again (it will send 'ready'). */
+  setVisible(visible: boolean): void {
+    if (!visible) this.live = false;
   }
 
-  private receive(raw: unknown): void {
-    const msg = parseWebviewMessage(raw);
-    if ('error' in msg) {
-      this.log.warn(`Dropped an invalid message from the chat view: ${msg.error}`);
+  receive(raw: unknown): void {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.log.warn(`Chat view: dropped an invalid message ${parsed.error}`);
       return;
     }
-    void this.handle(msg);
+    const msg = parsed.value;
+    if (msg.type === 'ready') {
+      void this.resync(msg.conversationId, msg.lastSeq);
+      return;
+    }
+    const shown = this.shownId;
+    const header = shown !== undefined ? this.readHeader(shown) : undefined;
+    const check = checkIntent(msg, shown, header);
+    if (!check.ok) {
+      this.log.warn(`Chat view: refused "${msg.type}": ${check.reason}`);
+      return;
+    }
+    this.act(msg).catch((err: unknown) => {
+      this.log.error(`Chat view: "${msg.type}" failed: ${err instanceof Error ? err.message : String(err)}`);
+    });
   }
 
-  private async handle(msg: WebviewMessage): Promise<void> {
+  private act(msg: Exclude<WebviewMessage, { type: 'ready' }>): Promise<void> {
+    const b = this.backend;
     switch (msg.type) {
-      case 'ready':
-        this.sendSnapshot(msg.conversationId === this.service.activeId ? msg.lastSeq : -1);
-        return;
       case 'sendMessage':
-        await this.service.sendMessage(msg.text);
-        return;
+        return b.sendMessage(msg.text, { activeFile: msg.attachActiveFile, selection: msg.attachSelection });
       case 'startTask':
-        await vscode.commands.executeCommand('logbook.startTask');
-        return;
+        return b.startTask();
+      case 'approve':
+        return b.approve(msg.conversationId, msg.actionIds);
+      case 'reject':
+        return b.reject(msg.conversationId, msg.actionIds, msg.reason);
+      case 'alwaysAllow':
+        return b.alwaysAllow(msg.conversationId, msg.actionId, msg.commandPrefix.trim());
+      case 'pause':
+        return b.pause(msg.conversationId);
+      case 'resume':
+        return b.resume(msg.conversationId);
+      case 'stop':
+        return b.stop(msg.conversationId);
+      case 'forkFrom':
+        return b.forkFrom(msg.conversationId, msg.eventId);
+      case 'openDiff':
+        return b.openDiff(msg.conversationId, msg.actionId);
+      case 'openInEditor':
+        return b.openInEditor();
     }
   }
 
-  /** Sends the conversation header and every event after `afterSeq` (a resync after hide/reload). */
-  private sendSnapshot(afterSeq: number): void {
-    const active = this.service.active;
-    this.post({ type: 'conversation', conversation: active ? active.summary() : null });
-    if (active) {
-      const events = active.eventsAfter(afterSeq);
-      if (events.length) this.post({ type: 'events', conversationId: active.id, events });
+  /** (Re)loads the webview: header, then every event after what it already holds, in chunks. */
+  private async resync(viewConversationId: string | null, viewLastSeq: number): Promise<void> {
+    this.live = true;
+    this.generation++;
+    const id = this.backend.activeId;
+    const header = id !== undefined ? this.readHeader(id) : undefined;
+    if (id === undefined || !header) {
+      this.shownId = undefined;
+      this.sentSeq = -1;
+      this.post({ type: 'conversation', header: null });
+      return;
     }
+    this.shownId = id;
+    this.sentSeq = viewConversationId === id ? viewLastSeq : -1;
+    this.post({ type: 'conversation', header });
+    await this.pump();
+  }
+
+  /** Sends every event after `sentSeq`; repeats while appends arrived during the fetch. */
+  private async pump(): Promise<void> {
+    if (this.pumping) {
+      this.appendedWhilePumping = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      do {
+        this.appendedWhilePumping = false;
+        const id = this.shownId;
+        const gen = this.generation;
+        if (id === undefined) return;
+        const events = await this.backend.eventsAfter(id, this.sentSeq);
+        if (gen !== this.generation || id !== this.shownId || !this.live) {
+          // A newer resync started meanwhile: let it send (it found `pumping` set, so loop again).
+          this.appendedWhilePumping = this.live && this.shownId !== undefined;
+          continue;
+        }
+        this.postEvents(id, events);
+      } while (this.appendedWhilePumping);
+    } catch (err) {
+      this.log.error(`Chat view: could not read events: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private onAppend(conversationId: string, events: readonly SequencedEvent[]): void {
+    if (!this.live || conversationId !== this.shownId) return;
+    if (this.pumping) {
+      this.appendedWhilePumping = true;
+      return;
+    }
+    this.postEvents(conversationId, events);
+  }
+
+  /** Posts only events the webview does not hold yet (seq > sentSeq), in ascending order, chunked. */
+  private postEvents(conversationId: string, events: readonly SequencedEvent[]): void {
+    const fresh: ViewEvent[] = [];
+    let last = this.sentSeq;
+    for (const e of events) {
+      if (e.seq > last) {
+        fresh.push({ seq: e.seq, event: e.event });
+        last = e.seq;
+      }
+    }
+    if (fresh.length === 0) return;
+    this.flushStream();
+    for (let i = 0; i < fresh.length; i += SYNC_CHUNK) {
+      this.post({ type: 'events', conversationId, events: fresh.slice(i, i + SYNC_CHUNK) });
+    }
+    this.sentSeq = last;
+  }
+
+  private onActiveChanged(): void {
+    if (!this.live) return;
+    const id = this.backend.activeId;
+    if (id === this.shownId) return;
+    // A different conversation: the webview drops what it holds and receives the new one from seq 0.
+    void this.resync(null, -1);
+  }
+
+  private onHeader(header: ConversationHeader): void {
+    if (!this.live || header.id !== this.shownId) return;
+    this.flushStream();
+    this.post({ type: 'header', header: clampHeader(header) });
+  }
+
+  /** Coalesces consecutive text deltas of one kind: a fast model can send hundreds per second. */
+  private onStream(conversationId: string, delta: StreamDelta): void {
+    if (!this.live || conversationId !== this.shownId) return;
+    const buf = this.streamBuffer;
+    if (
+      buf &&
+      buf.conversationId === conversationId &&
+      (delta.type === 'text' || delta.type === 'reasoning') &&
+      buf.delta.type === delta.type &&
+      buf.delta.text.length + delta.text.length <= LIMITS.streamText
+    ) {
+      buf.delta = { type: delta.type, text: buf.delta.text + delta.text };
+    } else {
+      this.flushStream();
+      this.streamBuffer = { conversationId, delta: splitDelta(delta) };
+    }
+    this.streamTimer ??= setTimeout(() => this.flushStream(), 16);
+  }
+
+  private flushStream(): void {
+    if (this.streamTimer !== undefined) clearTimeout(this.streamTimer);
+    this.streamTimer = undefined;
+    const buf = this.streamBuffer;
+    this.streamBuffer = undefined;
+    if (buf && buf.conversationId === this.shownId && this.live)
+      this.post({ type: 'stream', conversationId: buf.conversationId, delta: buf.delta });
+  }
+
+  private readHeader(id: string): ConversationHeader | undefined {
+    const h = this.backend.header(id);
+    return h ? clampHeader(h) : undefined;
   }
 
   private post(msg: HostMessage): void {
-    void this.view?.webview.postMessage(msg);
+    void this.webview.postMessage(msg).then(undefined, (err: unknown) => {
+      this.log.warn(`Chat view: could not post "${msg.type}": ${String(err)}`);
+    });
   }
 
   dispose(): void {
+    this.live = false;
+    if (this.streamTimer !== undefined) clearTimeout(this.streamTimer);
     for (const d of this.disposables) d.dispose();
+    this.disposables.length = 0;
+  }
+}
+
+/** The webview refuses over-long fields; trim them here rather than lose the whole header. */
+function clampHeader(h: ConversationHeader): ConversationHeader {
+  return {
+    ...h,
+    title: h.title.slice(0, LIMITS.title),
+    status: h.status.slice(0, LIMITS.status),
+    pendingActionIds: h.pendingActionIds.slice(0, LIMITS.actionIds),
+  };
+}
+
+/** A single delta longer than the protocol allows is cut (the real event replaces it anyway). */
+function splitDelta(delta: StreamDelta): StreamDelta {
+  if (delta.type === 'text' || delta.type === 'reasoning')
+    return { type: delta.type, text: delta.text.slice(0, LIMITS.streamText) };
+  if (delta.type === 'tool_call')
+    return { ...delta, argumentsDelta: delta.argumentsDelta.slice(0, LIMITS.streamText) };
+  return delta;
+}
+
+/** The sidebar chat view. Constructor shape is fixed: the extension wires it with its backend. */
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  static readonly viewId = 'logbook.chat';
+  private controller: ChatController | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly backend: ChatBackend,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    const dist = this.extensionUri.with({ path: `${this.extensionUri.path}/dist` });
+    view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
+    this.controller?.dispose();
+    const controller = new ChatController(view.webview, this.backend, this.log);
+    this.controller = controller;
+    view.onDidChangeVisibility(() => controller.setVisible(view.visible));
+    view.onDidDispose(() => {
+      controller.dispose();
+      if (this.controller === controller) this.controller = undefined;
+    });
+    view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, 'Logbook', 'sidebar');
+  }
+
+  dispose(): void {
+    this.controller?.dispose();
+    this.controller = undefined;
   }
 }

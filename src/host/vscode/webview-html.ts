@@ -1,31 +1,68 @@
-// The chat webview's document: a strict CSP with a per-load nonce, no inline script, no eval.
+// The chat webview's document: a strict CSP with a per-load nonce, no inline script or style, no eval.
+// `webviewDocument` is pure so the browser tests serve exactly this document (and CSP) too.
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
 
-export function renderWebviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string): string {
-  const nonce = randomBytes(16).toString('base64');
-  const asset = (name: string) =>
-    webview.asWebviewUri(extensionUri.with({ path: `${extensionUri.path}/dist/${name}` }));
-  const csp = [
+/** Where the app runs; the editor tab hides "Open in Editor". */
+export type ChatSurface = 'sidebar' | 'editor';
+
+export interface WebviewDocumentOptions {
+  /** `webview.cspSource`: the origin allowed for styles, fonts and images. */
+  cspSource: string;
+  /** URL of a file in `dist/`. */
+  asset: (name: string) => string;
+  nonce: string;
+  title: string;
+  surface: ChatSurface;
+}
+
+export function contentSecurityPolicy(cspSource: string, nonce: string): string {
+  return [
     `default-src 'none'`,
-    `img-src ${webview.cspSource} data:`,
-    `font-src ${webview.cspSource}`,
-    `style-src ${webview.cspSource}`,
+    `img-src ${cspSource} data:`,
+    `font-src ${cspSource}`,
+    `style-src ${cspSource}`,
     `script-src 'nonce-${nonce}'`,
+    `connect-src 'none'`,
+    `frame-src 'none'`,
+    `form-action 'none'`,
+    `base-uri 'none'`,
   ].join('; ');
+}
+
+const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function webviewDocument(o: WebviewDocumentOptions): string {
+  const { asset, nonce } = o;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(o.cspSource, nonce)}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${asset('codicon.css')}">
-<link rel="stylesheet" href="${asset('webview.css')}">
-<title>${title}</title>
+<link rel="stylesheet" href="${escapeAttr(asset('codicon.css'))}">
+<link rel="stylesheet" href="${escapeAttr(asset('webview.css'))}">
+<title>${escapeAttr(o.title)}</title>
 </head>
-<body>
+<body data-surface="${o.surface}">
 <div id="root"></div>
-<script nonce="${nonce}" src="${asset('webview.js')}"></script>
+<script nonce="${nonce}" src="${escapeAttr(asset('webview.js'))}"></script>
 </body>
 </html>`;
+}
+
+export function renderWebviewHtml(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  title: string,
+  surface: ChatSurface = 'sidebar',
+): string {
+  return webviewDocument({
+    cspSource: webview.cspSource,
+    asset: (name) =>
+      webview.asWebviewUri(extensionUri.with({ path: `${extensionUri.path}/dist/${name}` })).toString(),
+    nonce: randomBytes(16).toString('base64'),
+    title,
+    surface,
+  });
 }

@@ -1,0 +1,231 @@
+// The host side of the panel, without VS Code: a fake webview and a fake backend.
+import assert from 'node:assert/strict';
+import type {
+  ChatBackend,
+  ConversationHeader,
+  SequencedEvent,
+  StreamDelta,
+} from '../../../src/host/vscode/chat-backend';
+import { ChatController, SYNC_CHUNK } from '../../../src/host/vscode/chat-view';
+import type { HostMessage } from '../../../src/protocol/messages';
+
+type Listener<T> = (e: T) => void;
+class Emitter<T> {
+  private listeners = new Set<Listener<T>>();
+  event = (l: Listener<T>) => {
+    this.listeners.add(l);
+    return { dispose: () => this.listeners.delete(l) };
+  };
+  fire(e: T) {
+    for (const l of this.listeners) l(e);
+  }
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+function makeHeader(id: string, pending: string[] = []): ConversationHeader {
+  return {
+    id,
+    title: 'T',
+    status: 'running',
+    promptTokens: 1,
+    completionTokens: 2,
+    cachedTokens: 0,
+    cost: 0,
+    pendingActionIds: pending,
+    readOnly: false,
+  };
+}
+
+function ev(seq: number, kind = 'MessageEvent'): SequencedEvent {
+  return { seq, event: { kind, id: `e${seq}` } };
+}
+
+class FakeBackend implements ChatBackend {
+  activeId: string | undefined = 'c1';
+  log: SequencedEvent[] = [];
+  headers = new Map<string, ConversationHeader>([['c1', makeHeader('c1')]]);
+  calls: unknown[][] = [];
+  /** Resolves eventsAfter only when the test says so (to race appends against a resync). */
+  gate: Promise<void> | undefined;
+  appendE = new Emitter<{ conversationId: string; events: SequencedEvent[] }>();
+  activeE = new Emitter<string | undefined>();
+  headerE = new Emitter<ConversationHeader>();
+  streamE = new Emitter<{ conversationId: string; delta: StreamDelta }>();
+  onDidAppend = this.appendE.event;
+  onDidChangeActive = this.activeE.event;
+  onDidChangeHeader = this.headerE.event;
+  onDidStream = this.streamE.event;
+  header(id: string) {
+    return this.headers.get(id);
+  }
+  async eventsAfter(_id: string, afterSeq: number) {
+    this.calls.push(['eventsAfter', afterSeq]);
+    if (this.gate) await this.gate;
+    return this.log.filter((e) => e.seq > afterSeq);
+  }
+  append(...events: SequencedEvent[]) {
+    this.log.push(...events);
+    this.appendE.fire({ conversationId: 'c1', events });
+  }
+  private record =
+    (name: string) =>
+    async (...args: unknown[]) =>
+      void this.calls.push([name, ...args]);
+  sendMessage = this.record('sendMessage');
+  startTask = this.record('startTask');
+  approve = this.record('approve');
+  reject = this.record('reject');
+  alwaysAllow = this.record('alwaysAllow');
+  pause = this.record('pause');
+  resume = this.record('resume');
+  stop = this.record('stop');
+  forkFrom = this.record('forkFrom');
+  openDiff = this.record('openDiff');
+  openInEditor = this.record('openInEditor');
+}
+
+function setup() {
+  const backend = new FakeBackend();
+  const posted: HostMessage[] = [];
+  const inbox = new Emitter<unknown>();
+  const logs: string[] = [];
+  const log = {
+    info: (m: string) => logs.push(m),
+    warn: (m: string) => logs.push(m),
+    error: (m: string) => logs.push(m),
+  };
+  const webview = {
+    postMessage: async (m: unknown) => (posted.push(structuredClone(m) as HostMessage), true),
+    onDidReceiveMessage: inbox.event,
+  };
+  const controller = new ChatController(webview, backend, log);
+  const seqs = () => posted.flatMap((m) => (m.type === 'events' ? m.events.map((e) => e.seq) : []));
+  return { backend, posted, send: (m: unknown) => inbox.fire(m), logs, controller, seqs };
+}
+
+describe('protocol: chat controller (host side)', () => {
+  it("on ready, sends the header then only the events after the view's last seq, chunked", async () => {
+    const t = setup();
+    t.backend.log = Array.from({ length: SYNC_CHUNK * 2 + 5 }, (_, i) => ev(i));
+    t.send({ type: 'ready', conversationId: 'c1', lastSeq: 9 });
+    await tick();
+    assert.equal(t.posted[0]!.type, 'conversation');
+    assert.deepEqual(t.backend.calls[0], ['eventsAfter', 9]);
+    const chunks = t.posted.filter((m) => m.type === 'events');
+    assert.equal(chunks.length, 2);
+    assert.ok(chunks.every((m) => m.type === 'events' && m.events.length <= SYNC_CHUNK));
+    assert.equal(t.seqs()[0], 10);
+    assert.equal(t.seqs().length, SYNC_CHUNK * 2 + 5 - 10);
+  });
+
+  it('a view that held another conversation gets everything from seq 0', async () => {
+    const t = setup();
+    t.backend.log = [ev(0), ev(1)];
+    t.send({ type: 'ready', conversationId: 'other', lastSeq: 50 });
+    await tick();
+    assert.deepEqual(t.seqs(), [0, 1]);
+  });
+
+  it('posts appended events as deltas, never twice, including appends racing the resync', async () => {
+    const t = setup();
+    t.backend.log = [ev(0), ev(1)];
+    let open!: () => void;
+    t.backend.gate = new Promise((r) => (open = r));
+    t.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    t.backend.append(ev(2)); // arrives while eventsAfter is pending
+    t.backend.gate = undefined;
+    open();
+    await tick();
+    await tick();
+    t.backend.append(ev(3), ev(4));
+    t.backend.append(ev(4));
+    assert.deepEqual(t.seqs(), [0, 1, 2, 3, 4]);
+  });
+
+  it('sends nothing while hidden; the reloaded view resyncs from its last seq', async () => {
+    const t = setup();
+    t.backend.log = [ev(0)];
+    t.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    await tick();
+    t.controller.setVisible(false);
+    t.backend.append(ev(1));
+    t.backend.streamE.fire({ conversationId: 'c1', delta: { type: 'text', text: 'x' } });
+    assert.deepEqual(t.seqs(), [0]);
+    const before = t.posted.length;
+    t.send({ type: 'ready', conversationId: 'c1', lastSeq: 0 });
+    await tick();
+    assert.deepEqual(t.backend.calls.at(-1), ['eventsAfter', 0]);
+    assert.deepEqual(t.seqs(), [0, 1]);
+    assert.ok(t.posted.slice(before).every((m) => m.type !== 'stream'));
+  });
+
+  it('switching the active conversation resets the view and resends from 0', async () => {
+    const t = setup();
+    t.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    await tick();
+    t.backend.headers.set('c2', makeHeader('c2'));
+    t.backend.activeId = 'c2';
+    t.backend.log = [ev(0)];
+    t.backend.activeE.fire('c2');
+    await tick();
+    const conv = t.posted.filter((m) => m.type === 'conversation');
+    assert.equal(conv.at(-1)?.type === 'conversation' && conv.at(-1)?.header?.id, 'c2');
+    t.backend.activeId = undefined;
+    t.backend.activeE.fire(undefined);
+    await tick();
+    const last = t.posted.at(-1);
+    assert.ok(last?.type === 'conversation' && last.header === null);
+  });
+
+  it('forwards header changes and coalesces stream text', async () => {
+    const t = setup();
+    t.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    await tick();
+    t.backend.headerE.fire(makeHeader('c1', ['a1']));
+    t.backend.headerE.fire(makeHeader('zz'));
+    for (const text of ['Hel', 'lo ', 'world'])
+      t.backend.streamE.fire({ conversationId: 'c1', delta: { type: 'text', text } });
+    t.backend.streamE.fire({ conversationId: 'c1', delta: { type: 'end' } });
+    await new Promise((r) => setTimeout(r, 40));
+    const headers = t.posted.filter((m) => m.type === 'header');
+    assert.equal(headers.length, 1);
+    const streams = t.posted.flatMap((m) => (m.type === 'stream' ? [m.delta] : []));
+    assert.deepEqual(streams, [{ type: 'text', text: 'Hello world' }, { type: 'end' }]);
+  });
+
+  it('calls the backend only for valid intents on exactly the pending batch; logs the rest', async () => {
+    const t = setup();
+    t.backend.headers.set('c1', makeHeader('c1', ['a1', 'a2']));
+    t.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    await tick();
+    t.send({ type: 'approve', conversationId: 'c1', actionIds: ['a1'] });
+    t.send({ type: 'approve', conversationId: 'c1', actionIds: ['a1', 'a2'], extra: 1 });
+    t.send({ type: 'reject', conversationId: 'c9', actionIds: ['a1', 'a2'], reason: '' });
+    t.send({ type: 'shell', command: 'rm -rf /' });
+    t.send('x'.repeat(1_000_000));
+    t.send({
+      type: 'sendMessage',
+      text: 'x'.repeat(200_000),
+      attachActiveFile: false,
+      attachSelection: false,
+    });
+    const made = () => t.backend.calls.filter((c) => c[0] !== 'eventsAfter');
+    assert.deepEqual(made(), []);
+    assert.equal(t.logs.length, 6);
+    assert.ok(t.logs.every((l) => l.length < 800));
+    t.send({ type: 'approve', conversationId: 'c1', actionIds: ['a2', 'a1'] });
+    t.send({ type: 'reject', conversationId: 'c1', actionIds: ['a1', 'a2'], reason: 'no' });
+    t.send({ type: 'alwaysAllow', conversationId: 'c1', actionId: 'a1', commandPrefix: '  npm test ' });
+    t.send({ type: 'sendMessage', text: 'hi', attachActiveFile: true, attachSelection: false });
+    t.send({ type: 'forkFrom', conversationId: 'c1', eventId: 'e3' });
+    await tick();
+    assert.deepEqual(made(), [
+      ['approve', 'c1', ['a2', 'a1']],
+      ['reject', 'c1', ['a1', 'a2'], 'no'],
+      ['alwaysAllow', 'c1', 'a1', 'npm test'],
+      ['sendMessage', 'hi', { activeFile: true, selection: false }],
+      ['forkFrom', 'c1', 'e3'],
+    ]);
+  });
+});
