@@ -15,7 +15,7 @@ import {
   type EventKind,
   type EventOfKind,
   isKnownKind,
-  OPAQUE,
+  type OpaqueEvent,
   OpaqueEventSchema,
 } from './union';
 
@@ -65,11 +65,23 @@ export function parseEvent(json: unknown, where: ParseWhere = {}): ParseResult {
     }));
     return failure(where, record, issues);
   }
-  if (!isKnownKind(record.kind)) {
-    // Non-enumerable, symbol-keyed: invisible to JSON.stringify, so the record round-trips as is.
-    Object.defineProperty(record, OPAQUE, { value: true, enumerable: false });
-  }
+  if (!isKnownKind(record.kind)) return { ok: true, event: opaqueEvent(record) };
   return { ok: true, event: deepFreeze(record) as unknown as Event };
+}
+
+function opaqueEvent(record: Record<string, unknown>): OpaqueEvent {
+  const e = {
+    kind: 'OpaqueEvent',
+    id: record.id,
+    timestamp: record.timestamp,
+    source: record.source,
+    ...(record.parent_id !== undefined ? { parent_id: record.parent_id } : {}),
+    original_kind: record.kind,
+    raw: record,
+  };
+  // Writing an opaque event must reproduce the record exactly, even through plain JSON.stringify.
+  Object.defineProperty(e, 'toJSON', { value: () => record, enumerable: false });
+  return deepFreeze(e) as unknown as OpaqueEvent;
 }
 
 /** Serializes an event to its wire JSON (one line, no trailing newline). */

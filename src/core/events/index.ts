@@ -77,7 +77,6 @@ export {
   KnownEventSchema,
   type MessageEvent,
   type ObservationEvent,
-  OPAQUE,
   type OpaqueEvent,
   OpaqueEventSchema,
   type PauseEvent,

@@ -51,7 +51,8 @@ export function exportV0Trajectory(events: readonly Event[]): V0Event[] {
 
 /** One event as a V0 record, or null when V0 has no counterpart. */
 export function toV0(e: Event, ctx: V0ExportContext): V0Event | null {
-  if (isOpaque(e)) return e.kind === V0_EVENT_KIND ? ((e as { v0?: V0Event }).v0 ?? null) : null;
+  if (isOpaque(e))
+    return e.original_kind === V0_EVENT_KIND ? ((e.raw.v0 as V0Event | undefined) ?? null) : null;
   const base = { id: ctx.numbers.get(e.id) ?? 0, timestamp: e.timestamp, source: v0Source(e.source) };
   const body = toV0Body(e, ctx);
   return body ? { ...base, ...body } : null;

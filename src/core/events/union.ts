@@ -59,18 +59,33 @@ export type ConversationErrorEvent = EventOfKind<'ConversationErrorEvent'>;
 
 export type KnownEvent = { [K in EventKind]: EventOfKind<K> }[EventKind];
 
-/** Brand that separates opaque events from known ones at the type level (never serialized). */
-export const OPAQUE: unique symbol = Symbol.for('logbook.events.opaque');
-
-/** Minimum an unknown-kind record must have to be kept: an id and a string kind. */
+/**
+ * Envelope of an event whose kind this version does not know. It must still look like an event
+ * (id, timestamp, source); everything else is unchecked.
+ */
 export const OpaqueEventSchema = z.looseObject({
   id: z.string().min(1),
   kind: z.string().min(1),
-  timestamp: z.string().optional(),
-  source: z.string().optional(),
+  timestamp: z.string(),
+  source: z.string(),
   parent_id: z.string().nullable().optional(),
 });
-export type OpaqueEvent = DeepReadonly<z.output<typeof OpaqueEventSchema>> & { readonly [OPAQUE]: true };
+
+/**
+ * An event of an unknown kind, kept so the conversation stays readable. Its `kind` is the literal
+ * 'OpaqueEvent' (so `e.kind === 'MessageEvent'` narrows the union as usual); the record as read is
+ * in `raw`, and serializing the event (JSON.stringify honours its `toJSON`) writes `raw` back.
+ */
+export interface OpaqueEvent {
+  readonly kind: 'OpaqueEvent';
+  readonly id: string;
+  readonly timestamp: string;
+  readonly source: string;
+  readonly parent_id?: string | null;
+  /** The `kind` written in the record. */
+  readonly original_kind: string;
+  readonly raw: DeepReadonly<Record<string, unknown>>;
+}
 
 export type Event = KnownEvent | OpaqueEvent;
 
@@ -95,12 +110,18 @@ export function isKnownKind(kind: unknown): kind is EventKind {
 }
 
 export function isOpaque(e: Event): e is OpaqueEvent {
-  return OPAQUE in e;
+  return e.kind === 'OpaqueEvent';
 }
 
-/** Narrows to one known kind (`e.kind === k` alone cannot exclude opaque events). */
-export function isKind<K extends EventKind>(e: Event, kind: K): e is EventOfKind<K> {
-  return e.kind === kind && !isOpaque(e);
+/** Narrows to one known kind; same as `e.kind === kind`, usable as a filter callback. */
+export function isKind<K extends EventKind>(kind: K): (e: Event) => e is EventOfKind<K>;
+export function isKind<K extends EventKind>(e: Event, kind: K): e is EventOfKind<K>;
+export function isKind<K extends EventKind>(
+  a: Event | K,
+  b?: K,
+): boolean | ((e: Event) => e is EventOfKind<K>) {
+  if (typeof a === 'string') return (e: Event): e is EventOfKind<K> => e.kind === a;
+  return a.kind === b;
 }
 
 export { EventBaseSchema };

@@ -45,6 +45,13 @@ describe('events codec', () => {
     assert.equal(e.llm_response_id, '0680149d625114e6a97f54b158714212');
   });
 
+  it('narrows the Event union with a plain kind comparison (type-checked)', () => {
+    const e: Event = mustParse(lines[3]);
+    if (e.kind !== 'ActionEvent') return assert.fail('expected an ActionEvent');
+    const args: string = e.tool_call.arguments; // compiles only if OpaqueEvent was narrowed away
+    assert.match(args, /security_risk/);
+  });
+
   it('keeps unknown fields of a known kind', () => {
     const obj = { ...JSON.parse(lines[0] as string), added_in_v2: { deep: [1, 2] } };
     const e = mustParse(JSON.stringify(obj));
@@ -57,7 +64,9 @@ describe('events codec', () => {
       '{"id":"x-1","timestamp":"2030-01-01T00:00:00","source":"robot","kind":"HologramEvent","z":[null]}';
     const e = mustParse(raw);
     assert.ok(isOpaque(e));
-    assert.equal(e.kind, 'HologramEvent');
+    assert.equal(e.kind, 'OpaqueEvent');
+    assert.equal(e.original_kind, 'HologramEvent');
+    assert.equal(JSON.stringify(e), raw, 'plain JSON.stringify writes the record too');
     assert.equal(serializeEvent(e), raw);
     assert.ok(Object.isFrozen(e));
   });

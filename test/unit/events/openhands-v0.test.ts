@@ -97,7 +97,7 @@ describe('OpenHands V0 import/export', () => {
     assert.deepEqual([state.key, state.value], ['execution_status', 'finished']);
     const recall = byV0Id(events, 2);
     assert.ok(isOpaque(recall));
-    assert.equal(recall.kind, V0_EVENT_KIND);
+    assert.equal(recall.original_kind, V0_EVENT_KIND);
     const ipython = byV0Id(events, 13);
     assert.ok(isKind(ipython, 'ActionEvent'));
     assert.equal(ipython.action?.kind, V0_ACTION_KIND);
