@@ -1,0 +1,153 @@
+/**
+ * The shape of ConversationState: everything the UI and the agent loop ask about a conversation,
+ * derived from the event log by `reduce` (reducer.ts) and never stored as a second truth.
+ *
+ * The state is plain JSON (no Map/Set/undefined/-0) so a snapshot is `JSON.stringify(state)` and
+ * restores deep-equal. Treat it as immutable: the reducer returns new objects and shares the
+ * untouched parts with the previous state.
+ */
+import type { ExecutionStatus } from './transitions';
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** One item of the task_tracker tool's list (OpenHands TaskItem). */
+export interface Task {
+  title: string;
+  notes: string;
+  /** 'todo' | 'in_progress' | 'done' in OpenHands; kept open for other trackers. */
+  status: string;
+}
+
+/** An ActionEvent no observation, rejection or error has answered yet. */
+export interface PendingAction {
+  actionId: string;
+  toolCallId: string;
+  toolName: string;
+  llmResponseId: string;
+  /** The task list of a task_tracker `plan` call: becomes `tasks` once its observation succeeds. */
+  plannedTasks: Task[] | null;
+}
+
+export interface LatencyStats {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+  /** The last RECENT_LATENCIES latencies, oldest first (bounded so the state stays small). */
+  recentMs: number[];
+}
+
+export interface TokenTotals {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  reasoningTokens: number;
+  cost: number;
+  calls: number;
+}
+
+/** Usage of one LLM slot (`usage_id`: the agent's LLM, the condenser's...). */
+export interface UsageMetrics extends TokenTotals {
+  usageId: string;
+  model: string | null;
+  latency: LatencyStats;
+}
+
+export interface Metrics {
+  /** Keyed by usage id, in order of first appearance. */
+  byUsage: Record<string, UsageMetrics>;
+  /** Sum over `byUsage`. */
+  total: TokenTotals;
+}
+
+export interface LastError {
+  eventId: string;
+  kind: string;
+  message: string;
+}
+
+export interface ConversationState {
+  /** Conversation id given to `initialState`, or null. */
+  id: string | null;
+  status: ExecutionStatus;
+  /** Number of LLM responses (agent steps) on this branch. */
+  iteration: number;
+  /** Agent steps since the last user message. */
+  iterationsThisRun: number;
+  metrics: Metrics;
+  tasks: Task[];
+  /** Skills activated by any message, in first-activation order. */
+  activatedSkills: string[];
+  pendingActions: PendingAction[];
+  /** Distinct `llm_response_id`s of the pending actions, in order. */
+  pendingBatchIds: string[];
+  /**
+   * Action ids whose execution started (an `action_started` update) with no answer yet. After a
+   * crash these may or may not have had their side effect: the user decides (recovery.ts).
+   */
+  inDoubt: string[];
+  lastUserMessageId: string | null;
+  lastError: LastError | null;
+  /** First user message text, shortened for lists. */
+  title: string | null;
+  /** Events applied, i.e. the length of the current branch. */
+  eventCount: number;
+  /** Timestamp of the first / latest event that has one, as written. */
+  createdAt: string | null;
+  updatedAt: string | null;
+  /** Id of the last applied event: the HEAD of the event tree. */
+  head: string | null;
+  /** Latest `confirmation_policy` update value, as written (OpenHands: `{kind: ...}`). */
+  confirmationPolicy: JsonValue | null;
+  condensations: number;
+  /** Anomalies met while reducing (invalid transitions, orphan answers...), the newest MAX_WARNINGS. */
+  warnings: string[];
+  /**
+   * Bookkeeping for `iteration`: the last few response ids counted, so the calls of one parallel
+   * batch count once. Ids are unique per LLM call and batches do not interleave, so a short window
+   * is exact in practice and keeps every reduce O(1).
+   */
+  recentResponseIds: string[];
+}
+
+export const MAX_WARNINGS = 100;
+export const RECENT_LATENCIES = 32;
+export const RECENT_RESPONSE_IDS = 16;
+
+export function emptyTotals(): TokenTotals {
+  return {
+    promptTokens: 0,
+    completionTokens: 0,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    reasoningTokens: 0,
+    cost: 0,
+    calls: 0,
+  };
+}
+
+export function initialState(id: string | null = null): ConversationState {
+  return {
+    id,
+    status: 'idle',
+    iteration: 0,
+    iterationsThisRun: 0,
+    metrics: { byUsage: {}, total: emptyTotals() },
+    tasks: [],
+    activatedSkills: [],
+    pendingActions: [],
+    pendingBatchIds: [],
+    inDoubt: [],
+    lastUserMessageId: null,
+    lastError: null,
+    title: null,
+    eventCount: 0,
+    createdAt: null,
+    updatedAt: null,
+    head: null,
+    confirmationPolicy: null,
+    condensations: 0,
+    warnings: [],
+    recentResponseIds: [],
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * The pure reducer: `reduce(state, event)` returns the next state. No I/O, no clock, no
+ * randomness; the input state is never mutated (untouched parts are shared with the result), so
+ * the same events always give deep-equal states.
+ *
+ * `reduce` is linear: it ignores `parent_id`. Which events form the current branch of a forked log
+ * is decided by branch.ts; `deriveState` and the holders there feed it that branch.
+ */
+import { z } from 'zod';
+import {
+  type ActionEvent,
+  type AgentErrorEvent,
+  type Event,
+  FINISH_TOOL_NAME,
+  isOpaque,
+  type MessageEvent,
+  type ObservationEvent,
+  textOf,
+  type UserRejectObservation,
+} from '../events';
+import {
+  type ConversationState,
+  type JsonValue,
+  MAX_WARNINGS,
+  type PendingAction,
+  RECENT_RESPONSE_IDS,
+  type Task,
+} from './conversation-state';
+import { applyLlmUsage, applyStats, LLM_USAGE_KEY, STATS_KEY } from './metrics';
+import {
+  type ImplicitTrigger,
+  implicitTransition,
+  isValidTransition,
+  parseExecutionStatus,
+} from './transitions';
+
+export const EXECUTION_STATUS_KEY = 'execution_status';
+export const CONFIRMATION_POLICY_KEY = 'confirmation_policy';
+export const ACTION_STARTED_KEY = 'action_started';
+export const RECOVERY_KEY = 'recovery';
+/** OpenHands sends the whole state under this key; its status, stats and policy are applied. */
+export const FULL_STATE_KEY = 'full_state';
+
+export const TASK_TRACKER_TOOL_NAME = 'task_tracker';
+const TITLE_MAX = 80;
+
+/**
+ * Value of the `action_started` update the runtime appends (and fsyncs) right before a tool runs:
+ * an action started but never answered may have had its side effect before a crash.
+ */
+export const ActionStartedValueSchema = z.looseObject({
+  action_id: z.string().min(1),
+  tool_call_id: z.string().optional(),
+});
+export type ActionStartedValue = z.output<typeof ActionStartedValueSchema>;
+
+const TaskSchema = z.looseObject({
+  title: z.string(),
+  notes: z.string().nullish(),
+  status: z.string().nullish(),
+});
+const TaskTrackerPlanSchema = z.looseObject({
+  command: z.literal('plan'),
+  task_list: z.array(TaskSchema),
+});
+
+export function reduce(state: ConversationState, event: Event): ConversationState {
+  const s = touch(state, event);
+  if (isOpaque(event)) return s;
+  switch (event.kind) {
+    case 'MessageEvent':
+      return onMessage(s, event);
+    case 'ActionEvent':
+      return onAction(s, event);
+    case 'ObservationEvent':
+    case 'UserRejectObservation':
+    case 'AgentErrorEvent':
+      return onAnswer(s, event);
+    case 'ConversationStateUpdateEvent':
+      return onUpdate(s, event.key, event.value, event.id);
+    case 'PauseEvent':
+      return implicit(s, 'pause');
+    case 'ConversationErrorEvent':
+      return {
+        ...implicit(s, 'conversation_error'),
+        lastError: { eventId: event.id, kind: event.kind, message: `${event.code}: ${event.detail}` },
+      };
+    case 'Condensation':
+      return { ...s, condensations: s.condensations + 1 };
+    default:
+      return s;
+  }
+}
+
+/** Bookkeeping every event gets, whatever its kind (opaque and corrupt slots included). */
+function touch(s: ConversationState, e: Event): ConversationState {
+  const ts = typeof e.timestamp === 'string' ? e.timestamp : null;
+  return {
+    ...s,
+    eventCount: s.eventCount + 1,
+    head: e.id,
+    createdAt: s.createdAt ?? ts,
+    updatedAt: ts ?? s.updatedAt,
+  };
+}
+
+function onMessage(state: ConversationState, e: MessageEvent): ConversationState {
+  let s = addSkills(state, e.activated_skills ?? []);
+  if (e.source === 'user') {
+    s = {
+      ...implicit(s, 'user_message'),
+      lastUserMessageId: e.id,
+      iterationsThisRun: 0,
+      title: s.title ?? shortTitle(textOf(e.llm_message.content, ' ')),
+    };
+  } else if (e.source === 'agent') {
+    if (e.llm_response_id) s = countResponse(s, e.llm_response_id);
+    if ((e.llm_message.tool_calls ?? []).length === 0) s = implicit(s, 'agent_final_message');
+  }
+  return s;
+}
+
+function onAction(state: ConversationState, e: ActionEvent): ConversationState {
+  let s = countResponse(state, e.llm_response_id);
+  if (s.pendingActions.some((p) => p.actionId === e.id)) return warn(s, `action ${e.id} appears twice`);
+  let plannedTasks: Task[] | null = null;
+  if (e.tool_name === TASK_TRACKER_TOOL_NAME && e.action) {
+    const plan = TaskTrackerPlanSchema.safeParse(e.action);
+    if (plan.success) {
+      plannedTasks = plan.data.task_list.map((t) => ({
+        title: t.title,
+        notes: t.notes ?? '',
+        status: t.status ?? 'todo',
+      }));
+    } else if ((e.action as { command?: unknown }).command === 'plan') {
+      s = warn(s, `task_tracker plan ${e.id} has an invalid task_list`);
+    }
+  }
+  const pending: PendingAction = {
+    actionId: e.id,
+    toolCallId: e.tool_call_id,
+    toolName: e.tool_name,
+    llmResponseId: e.llm_response_id,
+    plannedTasks,
+  };
+  const pendingActions = [...s.pendingActions, pending];
+  return { ...s, pendingActions, pendingBatchIds: batchIds(pendingActions) };
+}
+
+type Answer = ObservationEvent | UserRejectObservation | AgentErrorEvent;
+
+function onAnswer(state: ConversationState, e: Answer): ConversationState {
+  let s = state;
+  if (e.kind === 'AgentErrorEvent') {
+    // A call that failed validation has no ActionEvent, but its response is still an agent step.
+    if (e.llm_response_id) s = countResponse(s, e.llm_response_id);
+    s = { ...s, lastError: { eventId: e.id, kind: e.kind, message: e.error } };
+  }
+  const at = findAnswered(s.pendingActions, e);
+  if (at < 0) {
+    // Only an AgentErrorEvent may answer nothing (a failed call); other orphans are anomalies.
+    return e.kind === 'AgentErrorEvent' ? s : warn(s, `${e.kind} ${e.id} answers no pending action`);
+  }
+  const answered = s.pendingActions[at]!;
+  const pendingActions = s.pendingActions.filter((_, i) => i !== at);
+  s = {
+    ...s,
+    pendingActions,
+    pendingBatchIds: batchIds(pendingActions),
+    inDoubt: s.inDoubt.includes(answered.actionId)
+      ? s.inDoubt.filter((id) => id !== answered.actionId)
+      : s.inDoubt,
+  };
+  if (e.kind === 'ObservationEvent' && e.observation.is_error !== true) {
+    if (answered.plannedTasks) s = { ...s, tasks: answered.plannedTasks };
+    if (e.tool_name === FINISH_TOOL_NAME) s = implicit(s, 'finish_observation');
+  }
+  return s;
+}
+
+/** By `action_id` first; else the latest pending call with the same `tool_call_id` (ids may repeat). */
+function findAnswered(pending: readonly PendingAction[], e: Answer): number {
+  if (e.kind !== 'AgentErrorEvent') {
+    const byId = pending.findIndex((p) => p.actionId === e.action_id);
+    if (byId >= 0) return byId;
+  }
+  return pending.findLastIndex((p) => p.toolCallId === e.tool_call_id);
+}
+
+function onUpdate(s: ConversationState, key: string, value: unknown, eventId: string): ConversationState {
+  switch (key) {
+    case EXECUTION_STATUS_KEY: {
+      const to = parseExecutionStatus(value);
+      if (!to) return warn(s, `update ${eventId}: unknown execution_status ${JSON.stringify(value)}`);
+      const next = { ...s, status: to };
+      return isValidTransition(s.status, to)
+        ? next
+        : warn(next, `update ${eventId}: transition ${s.status} -> ${to} is not allowed (applied)`);
+    }
+    case LLM_USAGE_KEY: {
+      const metrics = applyLlmUsage(s.metrics, value);
+      return metrics ? { ...s, metrics } : warn(s, `update ${eventId}: invalid llm_usage value`);
+    }
+    case STATS_KEY: {
+      const metrics = applyStats(s.metrics, value);
+      return metrics ? { ...s, metrics } : warn(s, `update ${eventId}: invalid stats value`);
+    }
+    case CONFIRMATION_POLICY_KEY:
+      return { ...s, confirmationPolicy: jsonClone(value) };
+    case ACTION_STARTED_KEY:
+      return onActionStarted(s, value, eventId);
+    case FULL_STATE_KEY: {
+      if (value === null || typeof value !== 'object') return s;
+      const full = value as Record<string, unknown>;
+      let out = s;
+      for (const k of [EXECUTION_STATUS_KEY, STATS_KEY, CONFIRMATION_POLICY_KEY]) {
+        if (Object.hasOwn(full, k)) out = onUpdate(out, k, full[k], eventId);
+      }
+      return out;
+    }
+    default:
+      return s; // `recovery` and unknown keys are informational
+  }
+}
+
+function onActionStarted(s: ConversationState, value: unknown, eventId: string): ConversationState {
+  const parsed = ActionStartedValueSchema.safeParse(value);
+  if (!parsed.success) return warn(s, `update ${eventId}: invalid action_started value`);
+  const id = parsed.data.action_id;
+  if (!s.pendingActions.some((p) => p.actionId === id)) {
+    return warn(s, `update ${eventId}: action ${id} started but is not pending`);
+  }
+  return s.inDoubt.includes(id) ? s : { ...s, inDoubt: [...s.inDoubt, id] };
+}
+
+function implicit(s: ConversationState, trigger: ImplicitTrigger): ConversationState {
+  const status = implicitTransition(s.status, trigger);
+  return status === s.status ? s : { ...s, status };
+}
+
+/** Counts an LLM response once, however many events (parallel calls) carry its id. */
+function countResponse(s: ConversationState, responseId: string): ConversationState {
+  if (s.recentResponseIds.includes(responseId)) return s;
+  const recent = [...s.recentResponseIds, responseId];
+  return {
+    ...s,
+    iteration: s.iteration + 1,
+    iterationsThisRun: s.iterationsThisRun + 1,
+    recentResponseIds: recent.length > RECENT_RESPONSE_IDS ? recent.slice(1) : recent,
+  };
+}
+
+function addSkills(s: ConversationState, skills: readonly string[]): ConversationState {
+  const fresh = skills.filter((k, i) => !s.activatedSkills.includes(k) && skills.indexOf(k) === i);
+  return fresh.length === 0 ? s : { ...s, activatedSkills: [...s.activatedSkills, ...fresh] };
+}
+
+function batchIds(pending: readonly PendingAction[]): string[] {
+  const ids: string[] = [];
+  for (const p of pending) if (!ids.includes(p.llmResponseId)) ids.push(p.llmResponseId);
+  return ids;
+}
+
+function warn(s: ConversationState, message: string): ConversationState {
+  const warnings = [...s.warnings, message];
+  return { ...s, warnings: warnings.length > MAX_WARNINGS ? warnings.slice(1) : warnings };
+}
+
+/** First line-ish of the text, whitespace collapsed, cut at a word near TITLE_MAX code points. */
+export function shortTitle(text: string): string | null {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat === '') return null;
+  const chars = Array.from(flat); // code points, so an emoji is never cut in half
+  if (chars.length <= TITLE_MAX) return flat;
+  const cut = chars.slice(0, TITLE_MAX - 1).join('');
+  const space = cut.lastIndexOf(' ');
+  return (space > TITLE_MAX / 2 ? cut.slice(0, space) : cut) + '…';
+}
+
+/** Detached JSON copy: no shared references into events, no undefined, -0 becomes 0. */
+function jsonClone(value: unknown): JsonValue {
+  if (value === undefined) return null;
+  return JSON.parse(JSON.stringify(value)) as JsonValue;
+}

@@ -1,0 +1,96 @@
+/**
+ * State snapshots as JSON text. A snapshot is only a cache of `deriveState`: when it does not
+ * decode (other version, damaged, written by an older reducer) it is ignored and the state is
+ * replayed from the events, never trusted half-way.
+ */
+import { z } from 'zod';
+import type { ConversationState } from './conversation-state';
+import { EXECUTION_STATUSES } from './transitions';
+
+/**
+ * Bump when the reducer's output for the same events changes (new field, new rule): snapshots of
+ * the previous version then stop being used instead of showing a state today's code would not give.
+ */
+export const SNAPSHOT_VERSION = 1;
+
+const n = z.number();
+const TotalsShape = {
+  promptTokens: n,
+  completionTokens: n,
+  cachedTokens: n,
+  cacheWriteTokens: n,
+  reasoningTokens: n,
+  cost: n,
+  calls: n,
+};
+const TaskSchema = z.object({ title: z.string(), notes: z.string(), status: z.string() });
+const JsonSchema: z.ZodType<unknown> = z.json();
+
+export const ConversationStateSchema = z.object({
+  id: z.string().nullable(),
+  status: z.enum(EXECUTION_STATUSES),
+  iteration: n,
+  iterationsThisRun: n,
+  metrics: z.object({
+    byUsage: z.record(
+      z.string(),
+      z.object({
+        usageId: z.string(),
+        model: z.string().nullable(),
+        ...TotalsShape,
+        latency: z.object({ count: n, totalMs: n, maxMs: n, recentMs: z.array(n) }),
+      }),
+    ),
+    total: z.object(TotalsShape),
+  }),
+  tasks: z.array(TaskSchema),
+  activatedSkills: z.array(z.string()),
+  pendingActions: z.array(
+    z.object({
+      actionId: z.string(),
+      toolCallId: z.string(),
+      toolName: z.string(),
+      llmResponseId: z.string(),
+      plannedTasks: z.array(TaskSchema).nullable(),
+    }),
+  ),
+  pendingBatchIds: z.array(z.string()),
+  inDoubt: z.array(z.string()),
+  lastUserMessageId: z.string().nullable(),
+  lastError: z.object({ eventId: z.string(), kind: z.string(), message: z.string() }).nullable(),
+  title: z.string().nullable(),
+  eventCount: n,
+  createdAt: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+  head: z.string().nullable(),
+  confirmationPolicy: JsonSchema,
+  condensations: n,
+  warnings: z.array(z.string()),
+  recentResponseIds: z.array(z.string()),
+});
+
+// Compile-time guard: the schema and the interface must describe the same object.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const _schemaMatchesState: Same<
+  Omit<z.output<typeof ConversationStateSchema>, 'confirmationPolicy'>,
+  Omit<ConversationState, 'confirmationPolicy'>
+> = true;
+void _schemaMatchesState;
+
+export function encodeSnapshot(state: ConversationState): string {
+  return JSON.stringify({ v: SNAPSHOT_VERSION, state });
+}
+
+/** The state in a snapshot, or null when it is not a valid snapshot of this version. */
+export function decodeSnapshot(json: string): ConversationState | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  const envelope = z
+    .object({ v: z.literal(SNAPSHOT_VERSION), state: ConversationStateSchema })
+    .safeParse(value);
+  return envelope.success ? (envelope.data.state as ConversationState) : null;
+}
