@@ -10,6 +10,8 @@ export interface ToolDefinition {
 export interface LlmRequest {
   messages: ChatMessage[];
   tools?: ToolDefinition[];
+  /** Per-call cap on generated tokens (e.g. for summaries); the client's setting otherwise. */
+  maxOutputTokens?: number;
 }
 
 /** Transient output while a reply streams in: shown live, never persisted. */

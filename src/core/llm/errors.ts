@@ -1,0 +1,121 @@
+/**
+ * Turns whatever a call threw (openai APIError family, undici network errors, our own timers) into
+ * an LlmError the agent can act on, plus whether trying again may help.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { LlmError, type LlmErrorKind } from './types';
+
+export interface ClassifiedError {
+  error: LlmError;
+  retryable: boolean;
+  /** Headers of an HTTP error, for Retry-After. */
+  headers?: { get(name: string): string | null };
+}
+
+export interface ErrorContext {
+  /** The caller's signal fired. */
+  aborted: boolean;
+  /** Our no-progress timer fired. */
+  timedOut: boolean;
+  timeoutMs: number;
+  /** "model at host", for messages. */
+  target: string;
+  /** Strings that must never appear in a message (API key, secret header values). */
+  secrets: readonly string[];
+}
+
+// Wordings used by OpenAI, Azure, vLLM, llama.cpp, Anthropic-compatible gateways and OpenRouter.
+const CONTEXT_WINDOW =
+  /maximum context length|context[ _]length[ _]exceeded|context window|prompt is too long|too many tokens|input (is )?too long|exceeds the (model'?s? )?context/i;
+
+export function classifyError(err: unknown, ctx: ErrorContext): ClassifiedError {
+  // An HTTP error's body may echo the key back, so it is not kept as the cause: the message
+  // already carries its status, code and (redacted) text.
+  const cause = err instanceof APIError && !(err instanceof APIConnectionError) ? undefined : err;
+  const make = (kind: LlmErrorKind, message: string, retryable: boolean, status?: number) => ({
+    error: new LlmError(kind, redact(message, ctx.secrets), status, { cause }),
+    retryable,
+  });
+  if (err instanceof LlmError) return { error: err, retryable: false };
+  if (ctx.aborted) return make('aborted', `LLM request to ${ctx.target} was cancelled.`, false);
+  if (ctx.timedOut || err instanceof APIConnectionTimeoutError) {
+    return make(
+      'timeout',
+      `No data from ${ctx.target} for ${ctx.timeoutMs} ms; the request timed out.`,
+      true,
+    );
+  }
+  if (err instanceof APIUserAbortError)
+    return make('aborted', `LLM request to ${ctx.target} was cancelled.`, false);
+  if (err instanceof APIConnectionError) {
+    return make('connection', `Could not reach ${ctx.target}: ${causeText(err)}.`, true);
+  }
+  if (err instanceof APIError) return { ...classifyApiError(err, ctx, make), headers: err.headers };
+  if (isNetworkError(err)) {
+    return make('connection', `The connection to ${ctx.target} was lost: ${causeText(err)}.`, true);
+  }
+  if (err instanceof SyntaxError) {
+    return make('server_error', `${ctx.target} sent malformed stream data: ${err.message}.`, true);
+  }
+  return make('connection', `LLM request to ${ctx.target} failed: ${causeText(err)}.`, false);
+}
+
+type Make = (kind: LlmErrorKind, message: string, retryable: boolean, status?: number) => ClassifiedError;
+
+function classifyApiError(err: APIError, ctx: ErrorContext, make: Make): ClassifiedError {
+  const status = err.status;
+  const body = (err.error ?? {}) as { message?: unknown; code?: unknown };
+  const providerMessage = typeof body.message === 'string' ? body.message : err.message;
+  const code = err.code ?? (typeof body.code === 'string' ? body.code : undefined);
+  const what = status === undefined ? 'an error in the stream' : `HTTP ${status}`;
+  const message = `${ctx.target} answered ${what}${code ? ` (${code})` : ''}: ${providerMessage}`;
+
+  if (code === 'context_length_exceeded' || (isClientError(status) && CONTEXT_WINDOW.test(providerMessage))) {
+    return make('context_window_exceeded', message, false, status);
+  }
+  if (status === undefined) return make('server_error', message, true);
+  if (status === 401 || status === 403) return make('auth', message, false, status);
+  // insufficient_quota is a billing state, not a burst: waiting will not fix it.
+  if (status === 429) return make('rate_limited', message, code !== 'insufficient_quota', status);
+  if (status === 408) return make('timeout', message, true, status);
+  if (status >= 500) return make('server_error', message, true, status);
+  if (status === 413) return make('context_window_exceeded', message, false, status);
+  return make('bad_request', message, false, status);
+}
+
+function isClientError(status: number | undefined): boolean {
+  return status === undefined || (status >= 400 && status < 500);
+}
+
+const NETWORK_CODES = /^(ECONNRESET|ECONNREFUSED|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|UND_ERR_\w+)$/;
+
+/** undici reports a dropped body as `TypeError: terminated` with the socket error as cause. */
+function isNetworkError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && NETWORK_CODES.test(code)) return true;
+    if (e instanceof TypeError && /terminated|fetch failed|network/i.test(e.message)) return true;
+  }
+  return false;
+}
+
+function causeText(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
+    if (e instanceof Error) {
+      if (!parts.includes(e.message) && e.message) parts.push(e.message);
+      e = e.cause;
+    } else {
+      parts.push(String(e));
+      break;
+    }
+  }
+  return parts.join(': ') || 'unknown error';
+}
+
+/** Replaces every occurrence of each secret (4+ characters) by "[redacted]". */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
+  return out;
+}

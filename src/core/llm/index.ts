@@ -1,0 +1,39 @@
+/** Public API of the LLM client. Import from `src/core/llm`, not from the files inside. */
+export {
+  type LlmCallOptions,
+  type LlmClient,
+  type LlmDelta,
+  LlmError,
+  type LlmErrorKind,
+  type LlmRequest,
+  type LlmResponse,
+  type LlmToolCall,
+  type LlmUsage,
+  type ToolDefinition,
+} from './types';
+export { OpenAiLlmClient, type OpenAiLlmClientDeps } from './openai-client';
+export {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type LlmSettings,
+  LlmSettingsSchema,
+  resolveLlmSettings,
+  type ResolvedLlmSettings,
+} from './settings';
+export {
+  costOf,
+  DEFAULT_PRICES,
+  findPrice,
+  type ModelPrice,
+  ModelPriceSchema,
+  type PriceTable,
+  PriceTableSchema,
+} from './pricing';
+export {
+  backoffDelayMs,
+  type BackoffPolicy,
+  DEFAULT_BACKOFF,
+  realSleep,
+  retryAfterMs,
+  type Sleep,
+} from './retry';

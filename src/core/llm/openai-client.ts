@@ -1,0 +1,251 @@
+/**
+ * LlmClient for any OpenAI-compatible Chat Completions endpoint, on the `openai` package.
+ * Always streams (deltas go to `onDelta`, never to the log), retries by its own policy, and
+ * reports every failure as an LlmError whose message never contains the API key.
+ */
+import OpenAI from 'openai';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionCreateParamsStreaming,
+} from 'openai/resources/chat/completions';
+import { classifyError, type ClassifiedError } from './errors';
+import { costOf, DEFAULT_PRICES, findPrice, type PriceTable } from './pricing';
+import {
+  backoffDelayMs,
+  type BackoffPolicy,
+  DEFAULT_BACKOFF,
+  realSleep,
+  retryAfterMs,
+  type Sleep,
+} from './retry';
+import {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type LlmSettings,
+  type ResolvedLlmSettings,
+  resolveLlmSettings,
+} from './settings';
+import { StreamAssembler } from './stream-assembler';
+import { type LlmCallOptions, type LlmClient, LlmError, type LlmRequest, type LlmResponse } from './types';
+
+/** Seams for tests and hosts; production uses the defaults. */
+export interface OpenAiLlmClientDeps {
+  sleep?: Sleep;
+  random?: () => number;
+  now?: () => number;
+  backoff?: Partial<BackoffPolicy>;
+  /** Replaces global fetch (e.g. a proxy-aware one from the host). */
+  fetch?: typeof fetch;
+}
+
+/** Sent when no key is configured: local servers ignore it, and the SDK refuses an empty one. */
+const PLACEHOLDER_API_KEY = 'no-key';
+/** Larger than any timeoutMs we arm ourselves, so the SDK's own timer never fires first. */
+const SDK_TIMEOUT_MS = 2_147_483_647;
+
+export class OpenAiLlmClient implements LlmClient {
+  readonly model: string;
+  private readonly settings: ResolvedLlmSettings;
+  private readonly sdk: OpenAI;
+  private readonly prices: PriceTable;
+  private readonly secrets: string[];
+  private readonly target: string;
+  private readonly sleep: Sleep;
+  private readonly random: () => number;
+  private readonly now: () => number;
+  private readonly backoff: BackoffPolicy;
+
+  constructor(settings: LlmSettings, deps: OpenAiLlmClientDeps = {}) {
+    this.settings = resolveLlmSettings(settings);
+    this.model = this.settings.model;
+    this.prices = { ...DEFAULT_PRICES, ...(this.settings.prices ?? {}) };
+    this.sleep = deps.sleep ?? realSleep;
+    this.random = deps.random ?? Math.random;
+    this.now = deps.now ?? Date.now;
+    this.backoff = { ...DEFAULT_BACKOFF, ...deps.backoff };
+    const extraHeaders = this.settings.extraHeaders ?? {};
+    this.secrets = [this.settings.apiKey, ...secretHeaderValues(extraHeaders)];
+    this.target = `${this.model} at ${new URL(this.settings.baseUrl).host}`;
+    this.sdk = new OpenAI({
+      baseURL: this.settings.baseUrl,
+      apiKey: this.settings.apiKey || PLACEHOLDER_API_KEY,
+      // Explicit nulls: the SDK would otherwise read OPENAI_ORG_ID/OPENAI_PROJECT_ID from the env.
+      organization: null,
+      project: null,
+      maxRetries: 0,
+      timeout: SDK_TIMEOUT_MS,
+      defaultHeaders: defaultHeaders(this.settings.apiKey, extraHeaders),
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
+  }
+
+  async complete(req: LlmRequest, opts: LlmCallOptions = {}): Promise<LlmResponse> {
+    const started = this.now();
+    const maxRetries = this.settings.maxRetries ?? DEFAULT_MAX_RETRIES;
+    for (let attempt = 0; ; attempt++) {
+      const assembler = new StreamAssembler(opts.onDelta);
+      let failure: ClassifiedError;
+      try {
+        await this.streamOnce(req, assembler, opts.signal);
+        return this.toResponse(assembler, started);
+      } catch (err) {
+        failure =
+          err instanceof LlmError ? { error: err, retryable: false } : this.classify(err, opts.signal);
+      }
+      // Once deltas reached the listener a silent retry would show the reply twice: the agent decides.
+      if (!failure.retryable || assembler.deliveredAnything) throw failure.error;
+      if (attempt >= maxRetries) throw this.gaveUp(failure.error, attempt + 1);
+      const asked = retryAfterMs(failure.headers, this.now());
+      if (asked !== undefined && asked > this.backoff.maxRetryAfterMs) {
+        throw this.withMessage(
+          failure.error,
+          `${failure.error.message} The server asked to retry after ${Math.ceil(asked / 1000)} s, longer than the ${this.backoff.maxRetryAfterMs / 1000} s Logbook waits.`,
+        );
+      }
+      const wait = asked ?? backoffDelayMs(attempt, this.backoff, this.random);
+      try {
+        await this.sleep(wait, opts.signal);
+      } catch (err) {
+        throw this.classify(err, opts.signal).error;
+      }
+    }
+  }
+
+  private async streamOnce(req: LlmRequest, assembler: StreamAssembler, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw new LlmError('aborted', `LLM request to ${this.target} was cancelled.`);
+    const timeoutMs = this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const controller = new AbortController();
+    const state = { timedOut: false };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A no-progress timer rather than a total one: long replies are fine while chunks keep coming.
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        state.timedOut = true;
+        controller.abort();
+      }, timeoutMs);
+    };
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    arm();
+    try {
+      const stream = await this.sdk.chat.completions.create(this.body(req), {
+        signal: controller.signal,
+        maxRetries: 0,
+      });
+      arm();
+      for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
+        arm();
+        assembler.push(chunk);
+      }
+      // The SDK ends the iteration quietly when its signal fires: tell why.
+      if (controller.signal.aborted) throw new StreamInterrupted(state.timedOut);
+    } catch (err) {
+      if (err instanceof StreamInterrupted || !controller.signal.aborted) throw err;
+      throw new StreamInterrupted(state.timedOut, err);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private body(req: LlmRequest): ChatCompletionCreateParamsStreaming {
+    const body: ChatCompletionCreateParamsStreaming = {
+      model: this.model,
+      // ChatMessage is a subset of the SDK's message params (plus reasoning_content, sent as is).
+      messages: req.messages as ChatCompletionCreateParamsStreaming['messages'],
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    if (req.tools && req.tools.length > 0) body.tools = req.tools;
+    const temperature = this.settings.temperature;
+    if (temperature !== null && temperature !== undefined) body.temperature = temperature;
+    const maxTokens = req.maxOutputTokens ?? this.settings.maxOutputTokens;
+    if (maxTokens !== null && maxTokens !== undefined) {
+      // OpenAI reasoning models reject max_tokens; many local servers only know max_tokens.
+      if (usesMaxCompletionTokens(this.model)) body.max_completion_tokens = maxTokens;
+      else body.max_tokens = maxTokens;
+    }
+    return body;
+  }
+
+  private toResponse(assembler: StreamAssembler, started: number): LlmResponse {
+    const reply = assembler.result();
+    if (!reply.sawChoice) {
+      throw new LlmError('empty_response', `${this.target} returned a response without choices.`);
+    }
+    if (reply.content === '' && reply.toolCalls.length === 0) {
+      const why = reply.reasoning !== '' ? 'only reasoning' : 'no content';
+      throw new LlmError(
+        'empty_response',
+        `${this.target} returned ${why} and no tool calls (finish reason: ${reply.finishReason ?? 'none'}).`,
+      );
+    }
+    const model = reply.model ?? this.model;
+    const price = findPrice(model, this.prices) ?? findPrice(this.model, this.prices);
+    return {
+      id: reply.id ?? `local-${started}-${Math.floor(this.random() * 1e9)}`,
+      model,
+      content: reply.content,
+      reasoning: reply.reasoning === '' ? null : reply.reasoning,
+      toolCalls: reply.toolCalls,
+      finishReason: reply.finishReason,
+      usage: reply.usage,
+      cost: costOf(reply.usage, price),
+      latencyMs: this.now() - started,
+    };
+  }
+
+  private classify(err: unknown, signal: AbortSignal | undefined): ClassifiedError {
+    const interrupted = err instanceof StreamInterrupted ? err : undefined;
+    return classifyError(interrupted?.cause ?? err, {
+      aborted: signal?.aborted ?? false,
+      timedOut: interrupted?.timedOut ?? false,
+      timeoutMs: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      target: this.target,
+      secrets: this.secrets,
+    });
+  }
+
+  private gaveUp(error: LlmError, attempts: number): LlmError {
+    return this.withMessage(error, `${error.message} Gave up after ${attempts} attempts.`);
+  }
+
+  private withMessage(error: LlmError, message: string): LlmError {
+    return new LlmError(error.kind, message, error.status, { cause: error.cause });
+  }
+}
+
+/** Our own signal fired during a call (timeout or the caller's abort); `cause` is what the SDK threw. */
+class StreamInterrupted extends Error {
+  constructor(
+    readonly timedOut: boolean,
+    cause?: unknown,
+  ) {
+    super(timedOut ? 'timed out' : 'aborted', { cause });
+  }
+}
+
+function usesMaxCompletionTokens(model: string): boolean {
+  return /^(o\d|gpt-5)/.test(model.replace(/^openai\//, ''));
+}
+
+const SECRET_HEADER = /key|auth|token|secret|cookie/i;
+
+function secretHeaderValues(headers: Record<string, string>): string[] {
+  return Object.entries(headers)
+    .filter(([name]) => SECRET_HEADER.test(name))
+    .map(([, value]) => value.replace(/^Bearer\s+/i, ''));
+}
+
+/**
+ * Extra headers win over the SDK's. With no key but an `api-key` header (Azure), the placeholder
+ * bearer token is left out so the server does not try to validate it.
+ */
+function defaultHeaders(apiKey: string, extra: Record<string, string>): Record<string, string | null> {
+  const headers: Record<string, string | null> = { ...extra };
+  const hasApiKeyHeader = Object.keys(extra).some((name) => name.toLowerCase() === 'api-key');
+  const hasAuthorization = Object.keys(extra).some((name) => name.toLowerCase() === 'authorization');
+  if (!apiKey && hasApiKeyHeader && !hasAuthorization) headers.Authorization = null;
+  return headers;
+}

@@ -1,0 +1,35 @@
+/** Settings of an OpenAI-compatible endpoint, validated once when a client is created. */
+import { z } from 'zod';
+import { PriceTableSchema } from './pricing';
+
+export const LlmSettingsSchema = z.object({
+  /** E.g. "https://api.openai.com/v1" or "http://localhost:11434/v1". */
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  /** May be empty for local servers; a placeholder is sent then. */
+  apiKey: z.string().default(''),
+  model: z.string().min(1),
+  // Nullable because VS Code settings use null for "endpoint default".
+  temperature: z.number().min(0).max(2).nullish(),
+  maxOutputTokens: z.number().int().positive().nullish(),
+  extraHeaders: z.record(z.string().min(1), z.string()).nullish(),
+  /** Longest wait for the first byte and between two chunks of a stream. */
+  timeoutMs: z.number().int().positive().nullish(),
+  /** Retries after the first attempt, for rate limits, 5xx, timeouts and connection errors. */
+  maxRetries: z.number().int().min(0).nullish(),
+  /** Merged over DEFAULT_PRICES. */
+  prices: PriceTableSchema.nullish(),
+});
+
+export type LlmSettings = z.input<typeof LlmSettingsSchema>;
+export type ResolvedLlmSettings = z.output<typeof LlmSettingsSchema>;
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_RETRIES = 4;
+
+/** Throws an Error naming every invalid field (values are not echoed: one of them is a key). */
+export function resolveLlmSettings(settings: LlmSettings): ResolvedLlmSettings {
+  const result = LlmSettingsSchema.safeParse(settings);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((i) => `${i.path.join('.') || '(settings)'}: ${i.message}`);
+  throw new Error(`Invalid LLM settings: ${problems.join('; ')}`);
+}

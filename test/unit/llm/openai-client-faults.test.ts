@@ -1,0 +1,261 @@
+import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
+import {
+  backoffDelayMs,
+  DEFAULT_BACKOFF,
+  type LlmDelta,
+  LlmError,
+  type LlmErrorKind,
+} from '../../../src/core/llm';
+import { API_KEY, rejectionOf, USER, useScriptedLlm } from './harness';
+
+async function llmError(promise: Promise<unknown>, kind: LlmErrorKind): Promise<LlmError> {
+  const err = await rejectionOf(promise);
+  assert.ok(err instanceof LlmError, `expected an LlmError, got ${String(err)}`);
+  assert.equal(err.kind, kind, `kind of: ${err.message}`);
+  return err;
+}
+
+describe('OpenAiLlmClient: faults, retries and cancellation', () => {
+  const h = useScriptedLlm();
+
+  describe('retries', () => {
+    it('retries a 429 after the Retry-After seconds the server asked for', async () => {
+      h.play([{ fault: { status: 429, retryAfter: 3 } }, { reply: { content: 'after the wait' } }]);
+      const res = await h.client().complete({ messages: USER });
+      assert.equal(res.content, 'after the wait');
+      assert.deepEqual(h.sleeps, [3000]);
+      assert.equal(h.bodies().length, 2);
+    });
+
+    it('prefers retry-after-ms when the server sends it', async () => {
+      h.play([{ fault: { status: 429, retryAfter: 3, retryAfterMs: 250 } }, { reply: { content: 'ok' } }]);
+      await h.client().complete({ messages: USER });
+      assert.deepEqual(h.sleeps, [250]);
+    });
+
+    it('retries 500s with exponential backoff until the server recovers', async () => {
+      h.play([{ fault: { status: 500 }, repeat: 3 }, { reply: { content: 'recovered' } }]);
+      const res = await h.client().complete({ messages: USER });
+      assert.equal(res.content, 'recovered');
+      const expected = [0, 1, 2].map((n) => backoffDelayMs(n, DEFAULT_BACKOFF, () => 0.5));
+      assert.deepEqual(h.sleeps, expected);
+      assert.ok(expected[0]! < expected[1]! && expected[1]! < expected[2]!, 'delays grow');
+      assert.equal(h.bodies().length, 4);
+    });
+
+    it('gives up after maxRetries with the status, the provider message and the attempt count', async () => {
+      h.play([{ fault: { status: 503 }, repeat: 3 }, { reply: { content: 'too late' } }]);
+      const err = await llmError(h.client({ maxRetries: 2 }).complete({ messages: USER }), 'server_error');
+      assert.equal(err.status, 503);
+      assert.match(err.message, /HTTP 503/);
+      assert.match(err.message, /The engine is currently overloaded/);
+      assert.match(err.message, /Gave up after 3 attempts/);
+      assert.match(err.message, /test-model at 127\.0\.0\.1:\d+/);
+      assert.equal(h.sleeps.length, 2);
+      assert.equal(h.bodies().length, 3);
+    });
+
+    it('fails at once when the server asks for a wait longer than the limit', async () => {
+      h.play([{ fault: { status: 429, retryAfter: 3600 } }, { reply: { content: 'never' } }]);
+      const err = await llmError(h.client().complete({ messages: USER }), 'rate_limited');
+      assert.match(err.message, /retry after 3600 s/);
+      assert.deepEqual(h.sleeps, []);
+    });
+
+    it('does not retry a quota error', async () => {
+      h.play([
+        { fault: { status: 429, code: 'insufficient_quota', message: 'You exceeded your current quota.' } },
+      ]);
+      const err = await llmError(h.client().complete({ messages: USER }), 'rate_limited');
+      assert.match(err.message, /insufficient_quota.*current quota/);
+      assert.equal(h.bodies().length, 1);
+    });
+  });
+
+  describe('errors that are not retried', () => {
+    it('maps context_length_exceeded to context_window_exceeded', async () => {
+      h.play([{ fault: { status: 400, code: 'context_length_exceeded' } }]);
+      const err = await llmError(h.client().complete({ messages: USER }), 'context_window_exceeded');
+      assert.equal(err.status, 400);
+      assert.match(err.message, /maximum context length is 128000 tokens/);
+      assert.deepEqual(h.sleeps, []);
+      assert.equal(h.bodies().length, 1);
+    });
+
+    it('recognises a context error by its wording when the server sends no code', async () => {
+      h.play([
+        {
+          fault: {
+            status: 400,
+            code: null,
+            message:
+              "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+          },
+        },
+      ]);
+      await llmError(h.client().complete({ messages: USER }), 'context_window_exceeded');
+    });
+
+    it('maps 401 to auth, a plain 400 to bad_request', async () => {
+      h.play([
+        { fault: { status: 401 } },
+        { fault: { status: 400, code: 'invalid_value', message: 'bad role' } },
+      ]);
+      await llmError(h.client().complete({ messages: USER }), 'auth');
+      const err = await llmError(h.client().complete({ messages: USER }), 'bad_request');
+      assert.match(err.message, /HTTP 400 \(invalid_value\): bad role/);
+      assert.equal(h.bodies().length, 2);
+    });
+
+    it('never puts the API key or secret headers in an error message', async () => {
+      const secret = 'azure-header-secret-value';
+      h.play([
+        { fault: { status: 401, message: `Incorrect API key provided: ${API_KEY}.` } },
+        { fault: { status: 400, message: `bad header ${secret} and key ${API_KEY}` } },
+        { fault: { status: 500, message: `echo ${API_KEY}` }, repeat: 2 },
+      ]);
+      const client = h.client({ maxRetries: 1, extraHeaders: { 'api-key': secret } });
+      const errors = [
+        await llmError(client.complete({ messages: USER }), 'auth'),
+        await llmError(client.complete({ messages: USER }), 'bad_request'),
+        await llmError(client.complete({ messages: USER }), 'server_error'),
+      ];
+      for (const err of errors) {
+        assert.ok(!err.message.includes(API_KEY), err.message);
+        assert.ok(!err.message.includes(secret), err.message);
+        const everything = inspect(err, { depth: 10, showHidden: true });
+        assert.ok(!everything.includes(API_KEY), 'nor in the stack, the cause or any field');
+        assert.match(err.message, /\[redacted\]/);
+      }
+    });
+
+    it('fails with empty_response when the server returns no choices', async () => {
+      h.play([{ fault: { emptyChoices: true }, reply: { content: 'hidden' } }]);
+      const err = await llmError(h.client().complete({ messages: USER }), 'empty_response');
+      assert.match(err.message, /without choices/);
+      assert.equal(h.bodies().length, 1);
+    });
+  });
+
+  describe('timeouts and dropped connections', () => {
+    it('times out when the first byte is too slow, then retries', async () => {
+      h.play([
+        { fault: { slowFirstByteMs: 5000 }, reply: { content: 'slow' } },
+        { reply: { content: 'fast' } },
+      ]);
+      const started = Date.now();
+      const res = await h.client({ timeoutMs: 150 }).complete({ messages: USER });
+      assert.equal(res.content, 'fast');
+      assert.ok(Date.now() - started < 2000, 'did not wait for the slow server');
+      assert.equal(h.sleeps.length, 1);
+    });
+
+    it('reports timeout when no attempt is left', async () => {
+      h.play([{ fault: { slowFirstByteMs: 5000 }, reply: { content: 'slow' } }]);
+      const err = await llmError(
+        h.client({ timeoutMs: 100, maxRetries: 0 }).complete({ messages: USER }),
+        'timeout',
+      );
+      assert.match(err.message, /No data from test-model at .* for 100 ms/);
+    });
+
+    it('times out a stream that stalls between chunks', async () => {
+      h.play([{ reply: { content: 'a stalled reply', chunkSize: 2, delayMs: 2000 } }]);
+      const started = Date.now();
+      await llmError(h.client({ timeoutMs: 200, maxRetries: 0 }).complete({ messages: USER }), 'timeout');
+      assert.ok(Date.now() - started < 1500);
+    });
+
+    it('raises connection without retrying when the stream drops after deltas were published', async () => {
+      h.play([
+        {
+          fault: { disconnectAfterChunks: 4 },
+          reply: { content: 'partial answer that is cut', chunkSize: 3 },
+        },
+        { reply: { content: 'must not be requested' } },
+      ]);
+      const deltas: LlmDelta[] = [];
+      const err = await llmError(
+        h.client().complete({ messages: USER }, { onDelta: (d) => deltas.push(d) }),
+        'connection',
+      );
+      assert.match(err.message, /connection .* was lost/);
+      assert.ok(deltas.length > 0);
+      assert.equal(h.bodies().length, 1);
+    });
+
+    it('retries a stream that drops before anything was published', async () => {
+      h.play([
+        { fault: { disconnectAfterChunks: 0 }, reply: { content: 'lost' } },
+        { reply: { content: 'second' } },
+      ]);
+      const res = await h.client().complete({ messages: USER });
+      assert.equal(res.content, 'second');
+      assert.equal(h.bodies().length, 2);
+    });
+
+    it('reports connection when nothing listens at the base URL', async () => {
+      h.play([]);
+      const err = await llmError(
+        h.client({ baseUrl: 'http://127.0.0.1:1/v1', maxRetries: 1 }).complete({ messages: USER }),
+        'connection',
+      );
+      assert.match(err.message, /Could not reach test-model at 127\.0\.0\.1:1/);
+      assert.equal(h.sleeps.length, 1);
+    });
+  });
+
+  describe('cancellation', () => {
+    it('aborts promptly in the middle of a stream', async () => {
+      h.play([{ reply: { content: 'a long answer streamed slowly', chunkSize: 2, delayMs: 100 } }]);
+      const ac = new AbortController();
+      const started = Date.now();
+      const deltas: LlmDelta[] = [];
+      const err = await llmError(
+        h.client().complete(
+          { messages: USER },
+          {
+            signal: ac.signal,
+            onDelta: (d) => {
+              deltas.push(d);
+              if (deltas.length === 2) ac.abort();
+            },
+          },
+        ),
+        'aborted',
+      );
+      assert.match(err.message, /cancelled/);
+      assert.ok(Date.now() - started < 1000, 'did not wait for the rest of the stream');
+      assert.equal(deltas.length, 2, 'no delta after the abort');
+    });
+
+    it('aborts during a backoff sleep', async () => {
+      h.play([{ fault: { status: 429, retryAfter: 30 } }, { reply: { content: 'never' } }]);
+      const ac = new AbortController();
+      const started = Date.now();
+      // The real sleep this time: the abort must cut a 30 s wait short.
+      const client = h.client({}, { sleep: undefined });
+      setTimeout(() => ac.abort(), 100);
+      await llmError(client.complete({ messages: USER }, { signal: ac.signal }), 'aborted');
+      assert.ok(Date.now() - started < 2000);
+      assert.equal(h.bodies().length, 1);
+    });
+
+    it('aborts while waiting for the first byte', async () => {
+      h.play([{ fault: { slowFirstByteMs: 5000 }, reply: { content: 'slow' } }]);
+      const ac = new AbortController();
+      setTimeout(() => ac.abort(), 100);
+      const started = Date.now();
+      await llmError(h.client().complete({ messages: USER }, { signal: ac.signal }), 'aborted');
+      assert.ok(Date.now() - started < 2000);
+      assert.deepEqual(h.sleeps, [], 'an abort is not retried');
+    });
+
+    it('does not send anything when the signal is already aborted', async () => {
+      h.play([{ reply: { content: 'x' } }]);
+      await llmError(h.client().complete({ messages: USER }, { signal: AbortSignal.abort() }), 'aborted');
+      assert.equal(h.bodies().length, 0);
+    });
+  });
+});
