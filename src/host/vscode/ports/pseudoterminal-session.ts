@@ -1,0 +1,195 @@
+// Fallback when shell integration does not activate: a terminal backed by a Pseudoterminal that
+// feeds commands to a persistent shell process (so `cd` and exported variables carry over) and
+// echoes its output for the user. End markers (see shell-sentinel.ts) give exact exit codes.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
+import { StringDecoder } from 'node:string_decoder';
+import * as vscode from 'vscode';
+import { OutputBuffer } from './output-buffer';
+import { commandLine, parseStatusMarker, scanForMarker } from './shell-sentinel';
+import type { CommandExit, RunningCommand, ShellSession } from './terminal-session';
+
+export interface PseudoterminalSessionOptions {
+  name: string;
+  cwd: string;
+  env?: Record<string, string>;
+}
+
+/** Keeps tools that page or buffer when not attached to a TTY from hanging or going quiet. */
+const NON_TTY_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', PYTHONUNBUFFERED: '1', TERM: 'dumb' };
+
+interface Pending {
+  nonce: string;
+  output: OutputBuffer;
+  status?: CommandExit;
+  stderrDone: boolean;
+  resolve: (exit: CommandExit) => void;
+}
+
+export class PseudoterminalSession implements ShellSession {
+  readonly mode = 'pseudoterminal';
+  readonly terminal: vscode.Terminal;
+  private readonly writes = new vscode.EventEmitter<string>();
+  private readonly closes = new vscode.EventEmitter<number | void>();
+  private opened = false;
+  private backlog: string[] = [];
+  private shell?: ChildProcessWithoutNullStreams;
+  private closed = false;
+  private cwd: string;
+  private pending?: Pending;
+  /** Output that arrives while no command runs (background jobs) goes to the last command. */
+  private lastOutput?: OutputBuffer;
+  private carry = { stdout: '', stderr: '' };
+
+  constructor(private readonly options: PseudoterminalSessionOptions) {
+    this.cwd = options.cwd;
+    const pty: vscode.Pseudoterminal = {
+      onDidWrite: this.writes.event,
+      onDidClose: this.closes.event,
+      open: () => {
+        this.opened = true;
+        for (const chunk of this.backlog) this.writes.fire(chunk);
+        this.backlog = [];
+      },
+      close: () => this.shutdown(),
+      handleInput: (data) => this.onUserInput(data),
+    };
+    this.terminal = vscode.window.createTerminal({ name: options.name, pty });
+  }
+
+  get alive(): boolean {
+    return !this.closed;
+  }
+
+  start(command: string): RunningCommand {
+    if (this.closed) throw new Error('The terminal is no longer available');
+    const shell = this.shell ?? this.spawnShell();
+    const output = new OutputBuffer();
+    this.lastOutput = output;
+    this.print(`\x1b[2m$\x1b[0m ${command.replace(/\n/g, '\r\n')}\r\n`);
+    const exit = new Promise<CommandExit>((resolve) => {
+      this.pending = { nonce: randomUUID().replace(/-/g, ''), output, stderrDone: false, resolve };
+    });
+    shell.stdin.write(commandLine(command, this.pending!.nonce));
+    return { output, exit };
+  }
+
+  write(text: string): void {
+    this.shell?.stdin.write(text);
+  }
+
+  interrupt(): void {
+    this.signalShellGroup('SIGINT');
+  }
+
+  dispose(): void {
+    this.shutdown();
+    this.terminal.dispose();
+  }
+
+  private spawnShell(): ChildProcessWithoutNullStreams {
+    const bash = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p));
+    const shell = spawn(bash ?? '/bin/sh', bash ? ['-l'] : [], {
+      cwd: existsSync(this.cwd) ? this.cwd : undefined,
+      env: { ...process.env, ...NON_TTY_ENV, ...this.options.env },
+      // Its own process group: Ctrl+C goes to the shell and its foreground command together.
+      detached: true,
+      stdio: 'pipe',
+    });
+    this.shell = shell;
+    this.carry = { stdout: '', stderr: '' };
+    // A trap (not an ignore, which children would inherit) keeps the non-interactive shell alive
+    // when Ctrl+C interrupts its command.
+    shell.stdin.write(`trap ':' INT\n`);
+    shell.stdin.on('error', () => {}); // EPIPE after the shell exited; the exit handler reports it.
+    const stdout = new StringDecoder('utf8');
+    const stderr = new StringDecoder('utf8');
+    shell.stdout.on('data', (b: Buffer) => this.onData('stdout', stdout.write(b)));
+    shell.stderr.on('data', (b: Buffer) => this.onData('stderr', stderr.write(b)));
+    shell.on('error', (err) => this.print(`\r\n[Logbook could not start a shell: ${err.message}]\r\n`));
+    // 'close', not 'exit': by then stdout and stderr have delivered everything.
+    shell.on('close', (code, signal) => {
+      if (this.shell !== shell) return;
+      this.shell = undefined;
+      const signalCode = signal ? 128 + (constants.signals[signal] ?? 0) : null;
+      this.finish({ exitCode: code ?? signalCode, cwd: this.cwd });
+      if (!this.closed) this.print(`\x1b[2m[shell exited; the next command starts a new one]\x1b[0m\r\n`);
+    });
+    return shell;
+  }
+
+  private onData(stream: 'stdout' | 'stderr', chunk: string): void {
+    const pending = this.pending;
+    let text = chunk;
+    if (pending) {
+      const scan = scanForMarker(this.carry[stream], chunk, pending.nonce);
+      this.carry[stream] = scan.carry;
+      text = scan.text;
+      if (scan.marker !== undefined) {
+        if (stream === 'stdout') pending.status = parseStatusMarker(scan.marker);
+        else pending.stderrDone = true;
+      }
+    }
+    if (text) {
+      (pending?.output ?? this.lastOutput)?.append(text);
+      this.print(text.replace(/\r?\n/g, '\r\n'));
+    }
+    if (pending?.status && pending.stderrDone) this.finish(pending.status);
+  }
+
+  private finish(exit: CommandExit): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = undefined;
+    if (exit.cwd) this.cwd = exit.cwd;
+    if (exit.exitCode) this.print(`\x1b[2m[exit code ${exit.exitCode}]\x1b[0m\r\n`);
+    pending.resolve(exit);
+  }
+
+  private onUserInput(data: string): void {
+    if (data.includes('\x03')) return this.interrupt();
+    if (!this.pending || !this.shell) return;
+    // No TTY line discipline here: echo what the user types and turn Enter into a newline.
+    this.print(data.replace(/\r/g, '\r\n'));
+    this.shell.stdin.write(data.replace(/\r/g, '\n'));
+  }
+
+  private print(text: string): void {
+    if (this.opened) this.writes.fire(text);
+    else this.backlog.push(text);
+  }
+
+  private signalShellGroup(signal: NodeJS.Signals): void {
+    const pid = this.shell?.pid;
+    if (!pid) return;
+    try {
+      process.kill(-pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  private shutdown(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const shell = this.shell;
+    this.signalShellGroup('SIGHUP');
+    this.signalShellGroup('SIGTERM');
+    this.shell = undefined;
+    this.finish({ exitCode: null, cwd: this.cwd });
+    // Background jobs share the group; whatever ignored SIGTERM is killed a moment later.
+    if (shell?.pid) setTimeout(killGroup, 1000, shell.pid).unref();
+    this.writes.dispose();
+    this.closes.dispose();
+  }
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}

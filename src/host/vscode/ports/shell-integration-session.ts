@@ -1,0 +1,120 @@
+// Commands run in a regular integrated terminal through VS Code's shell-integration API: the
+// user sees them typed in their own shell, the output comes from `execution.read()` and the exit
+// code from `onDidEndTerminalShellExecution`.
+import * as vscode from 'vscode';
+import { OutputBuffer } from './output-buffer';
+import { delay, type CommandExit, type RunningCommand, type ShellSession } from './terminal-session';
+
+/** After the end event the read stream may still deliver its last chunks. */
+const STREAM_DRAIN_MS = 1000;
+/** The shell reports its new directory just after the command's end mark. */
+const CWD_REPORT_MS = 250;
+
+/** The terminal's shell integration, or undefined if it does not activate within `timeoutMs`. */
+export function waitForShellIntegration(
+  terminal: vscode.Terminal,
+  timeoutMs: number,
+): Promise<vscode.TerminalShellIntegration | undefined> {
+  if (terminal.shellIntegration) return Promise.resolve(terminal.shellIntegration);
+  return new Promise((resolve) => {
+    const finish = (value: vscode.TerminalShellIntegration | undefined) => {
+      clearTimeout(timer);
+      activated.dispose();
+      closed.dispose();
+      resolve(value);
+    };
+    const timer = setTimeout(() => finish(terminal.shellIntegration), timeoutMs);
+    const activated = vscode.window.onDidChangeTerminalShellIntegration((e) => {
+      if (e.terminal === terminal) finish(e.shellIntegration);
+    });
+    const closed = vscode.window.onDidCloseTerminal((t) => {
+      if (t === terminal) finish(undefined);
+    });
+  });
+}
+
+export class ShellIntegrationSession implements ShellSession {
+  readonly mode = 'shell-integration';
+  private closed = false;
+  private readonly onClose = new vscode.EventEmitter<void>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(readonly terminal: vscode.Terminal) {
+    this.subscriptions = [
+      this.onClose,
+      vscode.window.onDidCloseTerminal((t) => {
+        if (t !== terminal) return;
+        this.closed = true;
+        this.onClose.fire();
+      }),
+    ];
+  }
+
+  get alive(): boolean {
+    return !this.closed && this.terminal.shellIntegration !== undefined;
+  }
+
+  start(command: string): RunningCommand {
+    const integration = this.terminal.shellIntegration;
+    if (!integration || this.closed) throw new Error('The terminal is no longer available');
+    const output = new OutputBuffer();
+    const execution = integration.executeCommand(command);
+    // read() only yields data written after its first call: call it before anything else.
+    const stream = execution.read();
+    const drained = (async () => {
+      try {
+        for await (const data of stream) output.append(data);
+      } catch {
+        // A closed terminal ends the stream; what was read is kept.
+      }
+    })();
+    const exit = this.waitForEnd(execution).then(async (exitCode): Promise<CommandExit> => {
+      await Promise.race([drained, delay(STREAM_DRAIN_MS)]);
+      if (/\b(cd|pushd|popd)\b/.test(command)) await this.cwdReport();
+      const cwd = this.terminal.shellIntegration?.cwd;
+      return { exitCode, ...(cwd ? { cwd: cwd.fsPath } : {}) };
+    });
+    return { output, exit };
+  }
+
+  write(text: string): void {
+    this.terminal.sendText(text, false);
+  }
+
+  interrupt(): void {
+    this.terminal.sendText('\x03', false);
+  }
+
+  dispose(): void {
+    this.terminal.dispose();
+    for (const s of this.subscriptions) s.dispose();
+  }
+
+  private waitForEnd(execution: vscode.TerminalShellExecution): Promise<number | null> {
+    return new Promise((resolve) => {
+      const finish = (code: number | null) => {
+        ended.dispose();
+        closed.dispose();
+        resolve(code);
+      };
+      const ended = vscode.window.onDidEndTerminalShellExecution((e) => {
+        if (e.execution === execution) finish(e.exitCode ?? null);
+      });
+      const closed = this.onClose.event(() => finish(this.terminal.exitStatus?.code ?? null));
+    });
+  }
+
+  private cwdReport(): Promise<void> {
+    return new Promise((resolve) => {
+      const sub = vscode.window.onDidChangeTerminalShellIntegration((e) => {
+        if (e.terminal === this.terminal) done();
+      });
+      const timer = setTimeout(done, CWD_REPORT_MS);
+      function done() {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      }
+    });
+  }
+}

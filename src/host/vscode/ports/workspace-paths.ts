@@ -1,0 +1,49 @@
+// Absolute paths <-> URIs the way the workspace sees them. In a remote window (code-server,
+// Remote-SSH) workspace files are `vscode-remote://` URIs, not `file://`, so a path is turned into
+// a URI by borrowing the scheme and authority of the workspace folders.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+/** File-system paths of the workspace folders this extension host can reach. */
+export function workspaceRoots(): string[] {
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+}
+
+/** Refuses relative paths (ports take absolute paths) and removes `.`/`..` segments. */
+export function normalizeAbsolute(p: string): string {
+  if (!path.isAbsolute(p)) throw new Error(`Expected an absolute path, got "${p}"`);
+  return path.resolve(p);
+}
+
+export function isInside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+export function isInWorkspace(p: string, roots: readonly string[] = workspaceRoots()): boolean {
+  return roots.some((root) => isInside(root, p));
+}
+
+export function pathToUri(p: string): vscode.Uri {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const template = folders.find((f) => isInside(f.uri.fsPath, p))?.uri ?? folders[0]?.uri;
+  if (!template || template.scheme === 'file') return vscode.Uri.file(p);
+  return template.with({ path: vscode.Uri.file(p).path, query: '', fragment: '' });
+}
+
+/** Same resource, whatever the authority casing or the representation of the URI. */
+export function sameResource(a: vscode.Uri, b: vscode.Uri): boolean {
+  return (
+    a.scheme === b.scheme && a.fsPath === b.fsPath && a.authority.toLowerCase() === b.authority.toLowerCase()
+  );
+}
+
+export function openDocument(uri: vscode.Uri): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => !d.isClosed && sameResource(d.uri, uri));
+}
+
+/** Short display form: workspace-relative when possible. */
+export function displayPath(p: string): string {
+  const root = workspaceRoots().find((r) => isInside(r, p));
+  return root ? path.relative(root, p) || path.basename(p) : p;
+}

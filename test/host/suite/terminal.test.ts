@@ -1,0 +1,147 @@
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { IntegratedTerminalPort, type TerminalMode } from '../../../src/host/vscode/ports/terminal-port';
+
+const NODE = JSON.stringify(process.execPath);
+const workspaceRoot = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+const count = (text: string, word: string) => text.split(word).length - 1;
+
+async function setShellIntegration(enabled: boolean | undefined): Promise<void> {
+  await vscode.workspace
+    .getConfiguration('terminal.integrated')
+    .update('shellIntegration.enabled', enabled, vscode.ConfigurationTarget.Global);
+}
+
+/** Behaviour both modes must share; `mode` is the one the port must have chosen. */
+function sharedBehaviour(mode: TerminalMode, title: string) {
+  let port: IntegratedTerminalPort;
+
+  before(() => {
+    port = new IntegratedTerminalPort({ title, shellIntegrationTimeoutMs: 10_000 });
+  });
+  after(() => port.dispose());
+
+  it(`runs a command in the ${mode} mode with its output and exit code`, async () => {
+    const r = await port.run(`echo hi; sh -c 'exit 3'`, { timeoutMs: 20_000 });
+    assert.equal(port.mode, mode);
+    assert.equal(port.terminal?.name, `Logbook: ${title}`);
+    assert.equal(r.timedOut, false);
+    assert.equal(r.exitCode, 3);
+    assert.equal(r.output.trim(), 'hi');
+    assert.equal(port.busy, false);
+    const ok = await port.run('echo second', { timeoutMs: 10_000 });
+    assert.deepEqual([ok.output.trim(), ok.exitCode], ['second', 0]);
+  });
+
+  it('keeps the working directory and exported variables between commands', async () => {
+    const sub = `terminal-${randomUUID().slice(0, 8)}`;
+    const cd = await port.run(`mkdir -p ${sub} && cd ${sub} && export LOGBOOK_PROBE=kept`, {
+      timeoutMs: 10_000,
+    });
+    assert.equal(cd.exitCode, 0);
+    assert.equal(cd.cwd, path.join(workspaceRoot(), sub));
+    const r = await port.run('pwd; echo "$LOGBOOK_PROBE"', { timeoutMs: 10_000 });
+    assert.deepEqual(r.output.trim().split('\n'), [path.join(workspaceRoot(), sub), 'kept']);
+    await port.run(`cd .. && rmdir ${sub}`, { timeoutMs: 10_000 });
+  });
+
+  it('returns at the timeout with the output so far, and sendInput("") collects the rest', async () => {
+    const r = await port.run('echo start; sleep 2; echo end', { timeoutMs: 800 });
+    assert.equal(r.timedOut, true);
+    assert.equal(r.exitCode, null);
+    assert.match(r.output, /start/);
+    assert.doesNotMatch(r.output, /end/);
+    assert.equal(port.busy, true);
+    await assert.rejects(port.run('echo nope', { timeoutMs: 1000 }), /still running/);
+    const rest = await port.sendInput('', { timeoutMs: 10_000 });
+    assert.equal(rest.timedOut, false);
+    assert.equal(rest.exitCode, 0);
+    assert.equal(rest.output.trim(), 'end');
+    assert.equal(port.busy, false);
+  });
+
+  it('sends input text to the running command', async () => {
+    const r = await port.run('read line; echo "got:$line"', { timeoutMs: 800 });
+    assert.equal(r.timedOut, true);
+    const answer = await port.sendInput('hello\n', { timeoutMs: 10_000 });
+    assert.equal(answer.exitCode, 0);
+    assert.match(answer.output, /got:hello/);
+  });
+
+  it('interrupts a running command quickly', async () => {
+    const r = await port.run('sleep 60', { timeoutMs: 800 });
+    assert.equal(r.timedOut, true);
+    const started = Date.now();
+    await port.interrupt();
+    const after = await port.sendInput('', { timeoutMs: 10_000 });
+    assert.equal(after.timedOut, false);
+    assert.notEqual(after.exitCode, null);
+    assert.notEqual(after.exitCode, 0);
+    assert.ok(Date.now() - started < 4000, `interrupt took ${Date.now() - started} ms`);
+    const alive = await port.run('echo alive', { timeoutMs: 10_000 });
+    assert.deepEqual([alive.output.trim(), alive.exitCode], ['alive', 0]);
+  });
+
+  it('lets a long-running process keep running while returning its output so far', async () => {
+    const r = await port.run(`${NODE} -e "setInterval(() => console.log('tick'), 200)"`, { timeoutMs: 1500 });
+    assert.equal(r.timedOut, true);
+    assert.ok(count(r.output, 'tick') >= 2, `output so far: ${JSON.stringify(r.output)}`);
+    const more = await port.sendInput('', { timeoutMs: 1000 });
+    assert.equal(more.exitCode, null);
+    assert.equal(more.timedOut, true);
+    assert.ok(count(more.output, 'tick') >= 2, `more output: ${JSON.stringify(more.output)}`);
+    assert.equal(port.busy, true);
+    await port.interrupt();
+    const end = await port.sendInput('', { timeoutMs: 10_000 });
+    assert.notEqual(end.exitCode, null);
+    assert.equal(port.busy, false);
+  });
+
+  it('starts a fresh shell on reset', async () => {
+    await port.run('export LOGBOOK_RESET=before', { timeoutMs: 10_000 });
+    await port.reset();
+    const r = await port.run('echo "[$LOGBOOK_RESET]"', { timeoutMs: 20_000 });
+    assert.equal(r.output.trim(), '[]');
+  });
+}
+
+describe('terminal: IntegratedTerminalPort with shell integration', function () {
+  this.timeout(60_000);
+  sharedBehaviour('shell-integration', 'shell integration test');
+
+  it('strips escape sequences from the output', async () => {
+    const port = new IntegratedTerminalPort({ title: 'escapes', shellIntegrationTimeoutMs: 10_000 });
+    try {
+      const r = await port.run(`printf '\\033[1;31mred\\033[0m \\033]0;title\\007plain\\n'`, {
+        timeoutMs: 20_000,
+      });
+      assert.equal(port.mode, 'shell-integration');
+      assert.equal(r.output.trim(), 'red plain');
+      assert.doesNotMatch(r.output, /[\x1b\x07]/);
+    } finally {
+      port.dispose();
+    }
+  });
+});
+
+describe('terminal: IntegratedTerminalPort without shell integration', function () {
+  this.timeout(60_000);
+  before(() => setShellIntegration(false));
+  after(() => setShellIntegration(undefined));
+  sharedBehaviour('pseudoterminal', 'fallback test');
+
+  it('reports the exit code of a shell that exits and starts a new one', async () => {
+    const port = new IntegratedTerminalPort({ title: 'exit' });
+    try {
+      const r = await port.run('echo bye; exit 7', { timeoutMs: 10_000 });
+      assert.equal(port.mode, 'pseudoterminal');
+      assert.deepEqual([r.output.trim(), r.exitCode], ['bye', 7]);
+      const next = await port.run('echo again', { timeoutMs: 10_000 });
+      assert.deepEqual([next.output.trim(), next.exitCode], ['again', 0]);
+    } finally {
+      port.dispose();
+    }
+  });
+});
