@@ -10,7 +10,7 @@ import zlib from 'node:zlib';
 const nativeCrc = (zlib as { crc32?: (data: Uint8Array | string, value?: number) => number }).crc32;
 
 let table: Uint32Array | undefined;
-function tableCrc32(data: Uint8Array): number {
+export function tableCrc32(data: Uint8Array): number {
   if (!table) {
     table = new Uint32Array(256);
     for (let n = 0; n < 256; n++) {
