@@ -1,0 +1,14 @@
+/** Public API of the context module. Import from `src/core/context`, not from the files inside. */
+export { View, type ViewLike } from './view';
+export { ViewBuilder } from './view-builder';
+export {
+  type CondensationFields,
+  type CondenseOptions,
+  LlmSummarizingCondenser,
+  type SummarizingCondenserOptions,
+  tokenLimitForContextWindow,
+} from './summarizing-condenser';
+export { type CondensationPlan, type CondensationReason } from './condensation-plan';
+export { SUMMARY_SYSTEM_PROMPT } from './summary-prompt';
+export { CHARS_PER_TOKEN, estimateTokens, estimateTokensOf } from './token-estimate';
+export { benchPromptBuild, benchPromptBuildScaling, type PromptBuildBench } from './bench-prompt';
