@@ -1,0 +1,511 @@
+// A conversation: the event log plus the loop that drives the agent. Every change is an appended
+// event; status, pending actions and metrics are read from the state derived from those events.
+import {
+  createEvent,
+  type ActionEvent,
+  type Event,
+  type EventKind,
+  type CreateFields,
+  type EventOfKind,
+} from '../events';
+import type { EventStore } from '../log/event-store';
+import { isCorruptRecord } from '../log/event-store';
+import { LlmError, type LlmClient, type LlmDelta, type LlmResponse } from '../llm/types';
+import {
+  IncrementalState,
+  LLM_USAGE_KEY,
+  llmUsageValue,
+  type ConversationState,
+  type ExecutionStatus,
+} from '../state';
+import { EXECUTION_STATUS_KEY, ACTION_STARTED_KEY } from '../state';
+import { recoveryEventsOnOpen } from '../state';
+import { toolDefinition, validateToolCall, type ToolPorts, type ToolSpec } from '../tools';
+import type { StoredConversationEvent } from './event-codec';
+import type { ConfirmationGate, HistoryCondenser } from './ports';
+import { buildSystemPrompt } from './system-prompt';
+import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from './settings';
+import { detectStuck } from './stuck-detector';
+import { triggeredSkills, renderSkill, type Skill } from '../skills/skills';
+import { executeAction, interruptedObservation } from './execute-action';
+import { PromptBuilder } from './prompt-builder';
+
+export interface ConversationDeps {
+  id: string;
+  store: EventStore<StoredConversationEvent>;
+  llm: LlmClient;
+  tools: ToolSpec[];
+  ports: ToolPorts;
+  cwd: string;
+  settings?: Partial<AgentSettings>;
+  gate: ConfirmationGate;
+  condenser?: HistoryCondenser;
+  skills?: Skill[];
+  platform?: string;
+}
+
+/** Key of the update recording the user's approval of pending actions (survives a restart). */
+export const APPROVED_KEY = 'approved_actions';
+
+export type EventListener = (event: Event, index: number) => void;
+export type DeltaListener = (delta: LlmDelta | { type: 'end' }) => void;
+
+export class Conversation {
+  readonly id: string;
+  private readonly store: EventStore<StoredConversationEvent>;
+  private readonly derived: IncrementalState;
+  private readonly prompt = new PromptBuilder();
+  private readonly approved = new Set<string>();
+  private settings: AgentSettings;
+  private readonly eventListeners = new Set<EventListener>();
+  private readonly deltaListeners = new Set<DeltaListener>();
+  private runPromise: Promise<ExecutionStatus> | undefined;
+  private abort: AbortController | undefined;
+  private pauseRequested = false;
+  private condenseRequested = false;
+  /** Events since the last user message, for the stuck detector. */
+  private recent: Event[] = [];
+
+  private constructor(private readonly deps: ConversationDeps) {
+    this.id = deps.id;
+    this.store = deps.store;
+    this.settings = { ...DEFAULT_AGENT_SETTINGS, ...deps.settings };
+    this.derived = new IncrementalState(deps.id);
+  }
+
+  /** Opens a conversation from its log: replays it, recovers from a crash, writes the system prompt if new. */
+  static async open(deps: ConversationDeps): Promise<Conversation> {
+    const c = new Conversation(deps);
+    for await (const slot of deps.store.iterate(0)) {
+      if (isCorruptRecord(slot)) continue;
+      c.absorb(slot as Event);
+    }
+    if (!deps.store.readOnly) {
+      if (deps.store.length === 0) {
+        await c.append('SystemPromptEvent', {
+          system_prompt: {
+            type: 'text',
+            text: buildSystemPrompt({
+              cwd: deps.cwd,
+              platform: deps.platform ?? process.platform,
+              skills: deps.skills ?? [],
+              toolsEnabled: c.settings.toolsEnabled,
+            }),
+          },
+          tools: c.activeTools().map((t) => toolDefinition(t) as unknown as Record<string, unknown>),
+        });
+      }
+      const ctx = {
+        newId: () => crypto.randomUUID(),
+        timestamp: new Date().toISOString(),
+        ...(c.state.head ? { parentId: c.state.head } : {}),
+      };
+      for (const e of recoveryEventsOnOpen(c.state, ctx)) {
+        await c.appendEvent(e as Event, true);
+      }
+    }
+    return c;
+  }
+
+  get state(): ConversationState {
+    return this.derived.state;
+  }
+
+  get status(): ExecutionStatus {
+    return this.state.status;
+  }
+
+  get readOnly(): boolean {
+    return this.store.readOnly;
+  }
+
+  get isRunning(): boolean {
+    return this.runPromise !== undefined;
+  }
+
+  updateSettings(patch: Partial<AgentSettings>): void {
+    this.settings = { ...this.settings, ...patch };
+  }
+
+  onEvent(listener: EventListener): () => void {
+    this.eventListeners.add(listener);
+    return () => this.eventListeners.delete(listener);
+  }
+
+  onDelta(listener: DeltaListener): () => void {
+    this.deltaListeners.add(listener);
+    return () => this.deltaListeners.delete(listener);
+  }
+
+  /** Pending actions the user must still confirm (empty when nothing waits). */
+  awaitingConfirmation(): ActionEvent[] {
+    const pending = this.pendingActionEvents().filter((a) => !this.approved.has(a.id));
+    const decisions = this.deps.gate.decide(pending);
+    return pending.filter((a) => decisions.find((d) => d.actionId === a.id)?.confirm);
+  }
+
+  async sendMessage(text: string, opts: { images?: string[] } = {}): Promise<void> {
+    const skills = triggeredSkills(this.deps.skills ?? [], text, this.state.activatedSkills);
+    const content: { type: 'text'; text: string }[] = [{ type: 'text', text }];
+    const llm_message = opts.images?.length
+      ? { role: 'user' as const, content: [...content, { type: 'image' as const, image_urls: opts.images }] }
+      : { role: 'user' as const, content };
+    await this.append(
+      'MessageEvent',
+      {
+        source: 'user',
+        llm_message,
+        activated_skills: skills.map((s) => s.name),
+        extended_content: skills.map((s) => ({ type: 'text' as const, text: renderSkill(s) })),
+      } as CreateFields<'MessageEvent'>,
+      true,
+    );
+  }
+
+  /** Runs the agent until it finishes, waits for confirmation, is paused, gets stuck, fails or hits the limit. */
+  run(): Promise<ExecutionStatus> {
+    if (!this.runPromise) {
+      this.runPromise = this.loop().finally(() => {
+        this.runPromise = undefined;
+        this.abort = undefined;
+      });
+    }
+    return this.runPromise;
+  }
+
+  /** Asks the loop to stop between steps; the current step finishes first. */
+  async pause(): Promise<void> {
+    if (this.runPromise) {
+      this.pauseRequested = true;
+      await this.runPromise;
+      return;
+    }
+    if (this.status !== 'paused' && this.status !== 'finished') await this.recordPause();
+  }
+
+  /** Cancels the LLM call or tool in flight; every action left unanswered gets an error observation. */
+  async interrupt(): Promise<void> {
+    this.pauseRequested = true;
+    this.abort?.abort(new Error('interrupted by the user'));
+    await this.runPromise;
+    for (const a of this.pendingActionEvents()) {
+      await this.append('AgentErrorEvent', {
+        error: 'The user stopped the agent before this action ran.',
+        tool_name: a.tool_name,
+        tool_call_id: a.tool_call_id,
+      } as CreateFields<'AgentErrorEvent'>);
+    }
+    if (this.status !== 'paused') await this.setStatus('paused');
+  }
+
+  /** Approves pending actions (all of the batch by default); call `run` to execute them. */
+  async approve(actionIds?: string[]): Promise<void> {
+    const pending = this.pendingActionEvents();
+    const ids = (actionIds ?? pending.map((a) => a.id)).filter((id) => pending.some((a) => a.id === id));
+    if (!ids.length) return;
+    await this.append(
+      'ConversationStateUpdateEvent',
+      { key: APPROVED_KEY, value: { action_ids: ids } },
+      true,
+    );
+  }
+
+  /** Rejects pending actions with a reason the agent will read; call `run` to let it adapt. */
+  async reject(reason: string, actionIds?: string[]): Promise<void> {
+    const pending = this.pendingActionEvents();
+    const targets = actionIds ? pending.filter((a) => actionIds.includes(a.id)) : pending;
+    for (const a of targets) {
+      await this.append('UserRejectObservation', {
+        rejection_reason: reason || 'The user rejected this action.',
+        action_id: a.id,
+        tool_name: a.tool_name,
+        tool_call_id: a.tool_call_id,
+      } as CreateFields<'UserRejectObservation'>);
+    }
+    if (this.status === 'waiting_for_confirmation' && this.awaitingConfirmation().length === 0) {
+      await this.setStatus('idle');
+    }
+  }
+
+  /** Asks for a condensation of the history before the next LLM call. */
+  requestCondensation(): void {
+    this.condenseRequested = true;
+  }
+
+  async condenseNow(): Promise<boolean> {
+    if (!this.deps.condenser) return false;
+    const fields = await this.deps.condenser.condense(this.prompt.events(), this.deps.llm, { force: true });
+    if (!fields) return false;
+    await this.append('Condensation', fields as CreateFields<'Condensation'>);
+    return true;
+  }
+
+  /** Events from the log, in order, skipping unreadable records. */
+  async events(): Promise<Event[]> {
+    const out: Event[] = [];
+    for await (const slot of this.store.iterate(0)) if (!isCorruptRecord(slot)) out.push(slot as Event);
+    return out;
+  }
+
+  // --- the loop ---------------------------------------------------------------------------
+
+  private async loop(): Promise<ExecutionStatus> {
+    this.pauseRequested = false;
+    if (this.store.readOnly) return this.status;
+    if (this.status === 'waiting_for_confirmation' && this.awaitingConfirmation().length > 0)
+      return this.status;
+    await this.setStatus('running');
+    let steps = 0;
+    for (;;) {
+      if (this.pauseRequested) {
+        await this.recordPause();
+        break;
+      }
+      if (steps >= this.settings.maxIterations) {
+        await this.fail(
+          'iteration_limit',
+          `The agent took ${steps} steps in this run, the limit (logbook.maxIterations). Resume to let it continue.`,
+        );
+        break;
+      }
+      const outcome = await this.step();
+      if (outcome === 'llm') steps++;
+      if (outcome === 'finished' || outcome === 'waiting' || outcome === 'stopped' || outcome === 'error') break;
+      if (await this.overBudget()) break;
+      const verdict = detectStuck(this.recent, this.settings.stuck);
+      if (verdict.kind === 'nudge') {
+        await this.append('MessageEvent', {
+          source: 'environment',
+          llm_message: { role: 'user', content: [{ type: 'text', text: verdict.message }] },
+        } as CreateFields<'MessageEvent'>);
+      } else if (verdict.kind === 'stuck') {
+        await this.append('ConversationStateUpdateEvent', {
+          key: 'stuck',
+          value: { pattern: verdict.pattern, explanation: verdict.explanation },
+        });
+        await this.setStatus('stuck');
+        break;
+      }
+    }
+    return this.status;
+  }
+
+  /** One unit of progress: run approved pending actions, or condense, or ask the LLM. */
+  private async step(): Promise<
+    'llm' | 'executed' | 'condensed' | 'finished' | 'waiting' | 'stopped' | 'error'
+  > {
+    const pending = this.pendingActionEvents();
+    if (pending.length) {
+      if (this.awaitingConfirmation().length) {
+        await this.setStatus('waiting_for_confirmation');
+        return 'waiting';
+      }
+      return this.executeBatch(pending);
+    }
+    if (
+      this.deps.condenser &&
+      (this.condenseRequested || this.deps.condenser.shouldCondense(this.prompt.events()))
+    ) {
+      const force = this.condenseRequested;
+      this.condenseRequested = false;
+      const fields = await this.deps.condenser.condense(this.prompt.events(), this.deps.llm, { force });
+      if (fields) {
+        await this.append('Condensation', fields as CreateFields<'Condensation'>);
+        return 'condensed';
+      }
+    }
+    return this.askLlm();
+  }
+
+  private async askLlm(): Promise<
+    'llm' | 'finished' | 'waiting' | 'stopped' | 'error' | 'executed' | 'condensed'
+  > {
+    this.abort = new AbortController();
+    let response: LlmResponse;
+    try {
+      response = await this.deps.llm.complete(
+        { messages: this.prompt.messages(), tools: this.activeTools().map((t) => toolDefinition(t)) },
+        { signal: this.abort.signal, onDelta: (d) => this.emitDelta(d) },
+      );
+    } catch (err) {
+      this.emitDelta({ type: 'end' });
+      return this.llmFailed(err);
+    }
+    this.emitDelta({ type: 'end' });
+    await this.append('ConversationStateUpdateEvent', {
+      key: LLM_USAGE_KEY,
+      value: llmUsageValue('agent', response),
+    });
+
+    if (!response.toolCalls.length) {
+      await this.append('MessageEvent', {
+        source: 'agent',
+        llm_message: {
+          role: 'assistant',
+          content: [{ type: 'text', text: response.content }],
+          ...(response.reasoning ? { reasoning_content: response.reasoning } : {}),
+        },
+        llm_response_id: response.id,
+      } as CreateFields<'MessageEvent'>);
+      await this.setStatus('finished');
+      return 'finished';
+    }
+
+    const batch: ActionEvent[] = [];
+    for (const [i, call] of response.toolCalls.entries()) {
+      const toolCall = { id: call.id, name: call.name, arguments: call.arguments, origin: 'completion' };
+      const v = this.settings.toolsEnabled
+        ? validateToolCall(this.activeTools(), call.name, call.arguments)
+        : ({ ok: false, error: 'Tools are disabled because this workspace is not trusted.' } as const);
+      if (!v.ok) {
+        await this.append('AgentErrorEvent', {
+          error: v.error,
+          tool_name: call.name,
+          tool_call_id: call.id,
+          tool_call: toolCall,
+          llm_response_id: response.id,
+        } as CreateFields<'AgentErrorEvent'>);
+        continue;
+      }
+      const first = batch.length === 0 && i === 0;
+      batch.push(
+        await this.append('ActionEvent', {
+          thought: first && response.content ? [{ type: 'text', text: response.content }] : [],
+          reasoning_content: first ? response.reasoning : null,
+          action: v.action,
+          tool_name: call.name,
+          tool_call_id: call.id,
+          tool_call: toolCall,
+          llm_response_id: response.id,
+          security_risk: v.security_risk,
+          summary: v.summary,
+        } as CreateFields<'ActionEvent'>),
+      );
+    }
+    return 'llm';
+  }
+
+  private async executeBatch(actions: ActionEvent[]): Promise<'executed' | 'finished' | 'stopped'> {
+    this.abort = new AbortController();
+    for (const action of actions) {
+      if (this.abort.signal.aborted) {
+        await this.append(
+          'ObservationEvent',
+          interruptedObservation(action) as CreateFields<'ObservationEvent'>,
+        );
+        continue;
+      }
+      await this.append(
+        'ConversationStateUpdateEvent',
+        { key: ACTION_STARTED_KEY, value: { action_id: action.id } },
+        true,
+      );
+      const observation = await executeAction(action, this.activeTools(), {
+        ports: this.deps.ports,
+        cwd: this.deps.cwd,
+        signal: this.abort.signal,
+      });
+      await this.append('ObservationEvent', observation as CreateFields<'ObservationEvent'>);
+    }
+    if (this.abort.signal.aborted) return 'stopped';
+    if (this.status === 'finished') return 'finished';
+    return 'executed';
+  }
+
+  private async llmFailed(err: unknown): Promise<'stopped' | 'error' | 'condensed'> {
+    const e =
+      err instanceof LlmError
+        ? err
+        : new LlmError('connection', err instanceof Error ? err.message : String(err));
+    if (e.kind === 'aborted') return 'stopped';
+    if (e.kind === 'context_window_exceeded' && this.deps.condenser) {
+      await this.append('CondensationRequest', {} as CreateFields<'CondensationRequest'>);
+      this.condenseRequested = true;
+      return 'condensed';
+    }
+    await this.fail(`llm_${e.kind}`, e.message);
+    return 'error';
+  }
+
+  private async overBudget(): Promise<boolean> {
+    const t = this.state.metrics.total;
+    const { maxTokens, maxCost } = this.settings;
+    if (maxTokens !== null && t.promptTokens + t.completionTokens > maxTokens) {
+      await this.fail(
+        'token_budget',
+        `The conversation used ${t.promptTokens + t.completionTokens} tokens, over its budget of ${maxTokens}.`,
+      );
+      return true;
+    }
+    if (maxCost !== null && t.cost > maxCost) {
+      await this.fail(
+        'cost_budget',
+        `The conversation cost $${t.cost.toFixed(4)}, over its budget of $${maxCost}.`,
+      );
+      return true;
+    }
+    return false;
+  }
+
+  private async fail(code: string, detail: string): Promise<void> {
+    await this.append('ConversationErrorEvent', { code, detail } as CreateFields<'ConversationErrorEvent'>);
+    await this.setStatus('error');
+  }
+
+  private async recordPause(): Promise<void> {
+    await this.append('PauseEvent', {} as CreateFields<'PauseEvent'>);
+    await this.setStatus('paused');
+  }
+
+  private async setStatus(status: ExecutionStatus): Promise<void> {
+    if (this.status === status) return;
+    await this.append('ConversationStateUpdateEvent', { key: EXECUTION_STATUS_KEY, value: status });
+  }
+
+  // --- events ---------------------------------------------------------------------------
+
+  private activeTools(): ToolSpec[] {
+    return this.settings.toolsEnabled ? this.deps.tools : [];
+  }
+
+  private pendingActionEvents(): ActionEvent[] {
+    return this.state.pendingActions
+      .map((p) => this.prompt.action(p.actionId))
+      .filter((a): a is ActionEvent => a !== undefined);
+  }
+
+  private async append<K extends EventKind>(
+    kind: K,
+    fields: CreateFields<K>,
+    durable = false,
+  ): Promise<EventOfKind<K>> {
+    const event = createEvent(kind, {
+      ...(fields as object),
+      parent_id: this.state.head,
+    } as unknown as CreateFields<K>);
+    await this.appendEvent(event as Event, durable);
+    return event;
+  }
+
+  private async appendEvent(event: Event, durable: boolean): Promise<void> {
+    const index = await this.store.append(event as StoredConversationEvent, { durable });
+    this.absorb(event);
+    for (const l of this.eventListeners) l(event, index);
+  }
+
+  /** Folds one event into everything derived in memory. */
+  private absorb(event: Event): void {
+    this.derived.apply(event);
+    this.prompt.add(event);
+    if (event.kind === 'MessageEvent' && event.source === 'user') this.recent = [];
+    else this.recent.push(event);
+    if (event.kind === 'ConversationStateUpdateEvent' && event.key === APPROVED_KEY) {
+      const ids = (event.value as { action_ids?: unknown } | null)?.action_ids;
+      if (Array.isArray(ids)) for (const id of ids) if (typeof id === 'string') this.approved.add(id);
+    }
+  }
+
+  private emitDelta(d: LlmDelta | { type: 'end' }): void {
+    for (const l of this.deltaListeners) l(d);
+  }
+}

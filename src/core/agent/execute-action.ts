@@ -1,0 +1,63 @@
+// Runs one approved action with its tool and turns the outcome into ObservationEvent fields.
+// A tool that throws, or an action that no longer validates, still gets an observation, so
+// every call the model made is answered exactly once.
+import type { ActionEvent } from '../events';
+import { validateToolCall, type ToolContext, type ToolObservation, type ToolSpec } from '../tools';
+
+export interface ObservationFields {
+  observation: ToolObservation;
+  action_id: string;
+  tool_name: string;
+  tool_call_id: string;
+}
+
+export async function executeAction(
+  action: ActionEvent,
+  tools: readonly ToolSpec[],
+  ctx: ToolContext,
+): Promise<ObservationFields> {
+  const v = validateToolCall(tools, action.tool_name, action.tool_call.arguments);
+  let observation: ToolObservation;
+  if (!v.ok) {
+    observation = errorObservation(action, v.error);
+  } else {
+    try {
+      observation = await v.spec.execute(v.args, ctx);
+    } catch (err) {
+      const reason = ctx.signal.aborted
+        ? 'The user stopped the agent while this action ran.'
+        : errorText(err);
+      observation = errorObservation(action, reason);
+    }
+  }
+  return {
+    observation,
+    action_id: action.id,
+    tool_name: action.tool_name,
+    tool_call_id: action.tool_call_id,
+  };
+}
+
+export function interruptedObservation(action: ActionEvent): ObservationFields {
+  return {
+    observation: errorObservation(action, 'The user stopped the agent before this action ran.'),
+    action_id: action.id,
+    tool_name: action.tool_name,
+    tool_call_id: action.tool_call_id,
+  };
+}
+
+function errorObservation(action: ActionEvent, message: string): ToolObservation {
+  const actionKind = (action.action as { kind?: string } | null)?.kind ?? 'Action';
+  return {
+    kind: actionKind.endsWith('Action')
+      ? `${actionKind.slice(0, -'Action'.length)}Observation`
+      : 'ToolErrorObservation',
+    content: [{ type: 'text', text: message }],
+    is_error: true,
+  };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? `The tool failed: ${err.message}` : `The tool failed: ${String(err)}`;
+}

@@ -1,0 +1,36 @@
+// What the conversation loop needs besides the log, the LLM and the tools: small interfaces so
+// confirmation rules and history condensation can evolve (and be tested) on their own.
+import type { ActionEvent, Event } from '../events';
+import type { LlmClient } from '../llm/types';
+
+export interface ConfirmationDecision {
+  actionId: string;
+  confirm: boolean;
+  risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN';
+  reasons: string[];
+}
+
+/** Decides which actions of a batch must wait for the user's Confirm. */
+export interface ConfirmationGate {
+  decide(actions: readonly ActionEvent[]): ConfirmationDecision[];
+}
+
+/** The fields of a Condensation event to append. */
+export interface CondensationFields {
+  forgotten_event_ids: string[];
+  summary: string | null;
+  summary_offset: number | null;
+  llm_response_id: string | null;
+}
+
+/** Keeps the prompt within the model's limits by summarizing old events. */
+export interface HistoryCondenser {
+  /** True when the view of these events is too large and should be condensed before the next call. */
+  shouldCondense(events: readonly Event[]): boolean;
+  /** `force`: after a context-window error or a manual request; condense even below the limits. */
+  condense(
+    events: readonly Event[],
+    llm: LlmClient,
+    opts: { force: boolean; signal?: AbortSignal },
+  ): Promise<CondensationFields | null>;
+}

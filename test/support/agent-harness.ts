@@ -1,0 +1,90 @@
+// Builds a real conversation for tests: the scripted LLM server through the real openai client,
+// a real event store, and the Node ports on a temporary workspace.
+import { mkdtempSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startScriptedLlm, type Scenario, type ScriptedLlm } from './llm-server';
+import { Conversation, type ConversationDeps } from '../../src/core/agent/conversation';
+import { PolicyGate } from '../../src/core/agent/policy-gate';
+import type { StoredConversationEvent } from '../../src/core/agent/event-codec';
+import { conversationEventCodec } from '../../src/core/agent/event-codec';
+import type { AgentSettings } from '../../src/core/agent/settings';
+import { OpenAiLlmClient } from '../../src/core/llm';
+import { MemoryEventStore } from '../../src/core/log/memory-store';
+import type { EventStore } from '../../src/core/log/event-store';
+import { SegmentEventStore } from '../../src/core/log/segment-store';
+import { defaultTools } from '../../src/core/tools';
+import type { ToolPorts } from '../../src/core/tools';
+import { NodeFilePort } from '../../src/host/node/ports/node-file-port';
+import { NodeTerminalPort } from '../../src/host/node/ports/node-terminal-port';
+import { TempScratchPort } from '../../src/host/node/ports/temp-scratch-port';
+import { NodeSearchPort } from '../../src/host/node/ports/node-search-port';
+
+export interface Harness {
+  llm: ScriptedLlm;
+  workspace: string;
+  ports: ToolPorts;
+  open(opts?: {
+    store?: EventStore<StoredConversationEvent>;
+    settings?: Partial<AgentSettings>;
+  }): Promise<Conversation>;
+  persistentStore(): Promise<EventStore<StoredConversationEvent>>;
+  close(): Promise<void>;
+}
+
+export async function createHarness(
+  scenario: Scenario,
+  settings: Partial<AgentSettings> = {},
+): Promise<Harness> {
+  const llm = await startScriptedLlm({ scenario });
+  const root = mkdtempSync(join(tmpdir(), 'logbook-agent-'));
+  const workspace = join(root, 'ws');
+  mkdirSync(workspace);
+  const ports: ToolPorts = {
+    files: new NodeFilePort([workspace]),
+    terminal: new NodeTerminalPort({ cwd: workspace }),
+    search: new NodeSearchPort(),
+    scratch: new TempScratchPort(join(root, 'scratch')),
+  };
+  const tools = defaultTools();
+  const client = new OpenAiLlmClient(
+    { baseUrl: llm.baseUrl, apiKey: 'test-key', model: 'scripted-model', maxRetries: 1 },
+    { sleep: async () => {} },
+  );
+  const stores: EventStore<StoredConversationEvent>[] = [];
+  return {
+    llm,
+    workspace,
+    ports,
+    async persistentStore() {
+      const store = await SegmentEventStore.open<StoredConversationEvent>(join(root, 'conversation'), {
+        codec: conversationEventCodec,
+      });
+      stores.push(store);
+      return store;
+    },
+    async open(opts = {}) {
+      const effective = { ...settings, ...opts.settings };
+      const store = opts.store ?? new MemoryEventStore<StoredConversationEvent>();
+      const deps: ConversationDeps = {
+        id: 'test-conversation',
+        store,
+        llm: client,
+        tools,
+        ports,
+        cwd: workspace,
+        settings: effective,
+        gate: new PolicyGate(
+          () => tools,
+          () => effective.confirmationMode ?? 'never',
+        ),
+      };
+      return Conversation.open(deps);
+    },
+    async close() {
+      ports.terminal.dispose();
+      for (const s of stores) await s.close().catch(() => {});
+      await llm.close();
+    },
+  };
+}

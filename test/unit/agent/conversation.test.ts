@@ -1,0 +1,332 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Event } from '../../../src/core/events';
+import { observationText } from '../../../src/core/events';
+import { createHarness, type Harness } from '../../support/agent-harness';
+import type { Scenario } from '../../support/llm-server';
+
+const kinds = (events: readonly Event[]) => events.map((e) => e.kind);
+const ofKind = <K extends Event['kind']>(events: readonly Event[], k: K) =>
+  events.filter((e): e is Extract<Event, { kind: K }> => e.kind === k);
+
+describe('Conversation: the agent loop against the scripted LLM', function () {
+  this.timeout(30_000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('runs a multi-step task: creates a file, runs a command, reads its output, finishes', async () => {
+    const scenario: Scenario = {
+      name: 'multi-step',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'greeting' },
+          reply: {
+            content: 'I will create the file.',
+            toolCalls: [
+              {
+                id: 'call_create',
+                name: 'file_editor',
+                arguments: {
+                  command: 'create',
+                  path: 'hello.txt',
+                  file_text: 'hello logbook\n',
+                  security_risk: 'LOW',
+                  summary: 'create hello.txt',
+                },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_cat',
+                name: 'terminal',
+                arguments: {
+                  command: 'cat hello.txt && exit_code_check=1',
+                  security_risk: 'LOW',
+                  summary: 'show the file',
+                },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'hello logbook' },
+          reply: {
+            toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Created hello.txt.' } }],
+          },
+        },
+      ],
+    };
+    h = await createHarness(scenario);
+    const c = await h.open();
+    await c.sendMessage('Write a greeting to hello.txt');
+    const status = await c.run();
+    assert.equal(status, 'finished');
+    assert.equal(readFileSync(join(h.workspace, 'hello.txt'), 'utf8'), 'hello logbook\n');
+    const events = await c.events();
+    const observations = ofKind(events, 'ObservationEvent');
+    assert.equal(observations.length, 3);
+    const terminal = observations.find((o) => o.tool_name === 'terminal')!;
+    assert.match(observationText(terminal.observation), /hello logbook/);
+    assert.equal(terminal.observation['exit_code'], 0);
+    assert.equal(h.llm.remainingTurns(), 0);
+    // The server validated every request; the last one carried all three tool results in order.
+    const last = h.llm.completionBodies().at(-1)!.messages as { role: string; tool_call_id?: string }[];
+    assert.deepEqual(
+      last.filter((m) => m.role === 'tool').map((m) => m.tool_call_id),
+      ['call_create', 'call_cat'],
+    );
+    assert.equal(c.state.metrics.total.calls, 3);
+    assert.ok(c.state.metrics.total.promptTokens > 0);
+  });
+
+  it('executes parallel tool calls of one reply as one batch and answers each once', async () => {
+    h = await createHarness({
+      name: 'parallel',
+      turns: [
+        {
+          reply: {
+            content: 'Two things at once.',
+            toolCalls: [
+              {
+                id: 'call_a',
+                name: 'terminal',
+                arguments: { command: 'echo A', security_risk: 'LOW', summary: 'a' },
+              },
+              {
+                id: 'call_b',
+                name: 'terminal',
+                arguments: { command: 'echo B', security_risk: 'LOW', summary: 'b' },
+              },
+            ],
+          },
+        },
+        { match: { lastRole: 'tool', toolResultIncludes: 'B' }, reply: { content: 'Both ran.' } },
+      ],
+    });
+    const c = await h.open();
+    await c.sendMessage('run two commands');
+    assert.equal(await c.run(), 'finished');
+    const events = await c.events();
+    const actions = ofKind(events, 'ActionEvent');
+    assert.equal(actions.length, 2);
+    assert.equal(actions[0]!.llm_response_id, actions[1]!.llm_response_id);
+    assert.equal(actions[0]!.thought[0]?.text, 'Two things at once.');
+    assert.deepEqual(actions[1]!.thought, []);
+    const assistant = (
+      h.llm.completionBodies()[1]!.messages as { role: string; tool_calls?: unknown[] }[]
+    ).filter((m) => m.role === 'assistant');
+    assert.equal(assistant.length, 1);
+    assert.equal(assistant[0]!.tool_calls?.length, 2);
+  });
+
+  it('answers a malformed argument JSON and an unknown tool with AgentErrorEvents and keeps going', async () => {
+    h = await createHarness({
+      name: 'bad-calls',
+      turns: [
+        {
+          reply: {
+            toolCalls: [
+              { id: 'call_bad', name: 'terminal', arguments: '{"command": "ls", ' },
+              { id: 'call_unknown', name: 'browse_web', arguments: { url: 'x' } },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'does not exist' },
+          reply: { content: 'Recovered.' },
+        },
+      ],
+    });
+    const c = await h.open();
+    await c.sendMessage('go');
+    assert.equal(await c.run(), 'finished');
+    const errors = ofKind(await c.events(), 'AgentErrorEvent');
+    assert.deepEqual(
+      errors.map((e) => e.tool_call_id),
+      ['call_bad', 'call_unknown'],
+    );
+    assert.match(errors[0]!.error, /Invalid arguments/);
+  });
+
+  it('stops with a clear ConversationErrorEvent when the LLM keeps failing, keeping what was recorded', async () => {
+    h = await createHarness({ name: 'down', turns: [{ fault: { status: 500 }, repeat: 5 }] });
+    const c = await h.open();
+    await c.sendMessage('hello');
+    assert.equal(await c.run(), 'error');
+    const events = await c.events();
+    const err = ofKind(events, 'ConversationErrorEvent')[0]!;
+    assert.equal(err.code, 'llm_server_error');
+    assert.match(err.detail, /500/);
+    assert.equal(ofKind(events, 'MessageEvent')[0]!.source, 'user');
+  });
+
+  it('waits for confirmation on a risky command, then runs it once approved', async () => {
+    h = await createHarness(
+      {
+        name: 'confirm',
+        turns: [
+          {
+            reply: {
+              toolCalls: [
+                {
+                  id: 'call_rm',
+                  name: 'terminal',
+                  arguments: {
+                    command: 'rm -rf build && echo removed',
+                    security_risk: 'HIGH',
+                    summary: 'clean build',
+                  },
+                },
+              ],
+            },
+          },
+          { match: { lastRole: 'tool', toolResultIncludes: 'removed' }, reply: { content: 'Cleaned.' } },
+        ],
+      },
+      { confirmationMode: 'risky' },
+    );
+    const c = await h.open();
+    await c.sendMessage('clean the build');
+    assert.equal(await c.run(), 'waiting_for_confirmation');
+    assert.equal(c.awaitingConfirmation().length, 1);
+    assert.equal(ofKind(await c.events(), 'ObservationEvent').length, 0, 'nothing ran before approval');
+    await c.approve();
+    assert.equal(await c.run(), 'finished');
+    assert.equal(ofKind(await c.events(), 'ObservationEvent').length, 1);
+  });
+
+  it('rejects with a reason the agent reads, and the agent adapts', async () => {
+    h = await createHarness(
+      {
+        name: 'reject',
+        turns: [
+          {
+            reply: {
+              toolCalls: [
+                {
+                  id: 'call_push',
+                  name: 'terminal',
+                  arguments: { command: 'git push --force', security_risk: 'HIGH', summary: 'push' },
+                },
+              ],
+            },
+          },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'never force-push' },
+            reply: { content: 'Understood, I will not push.' },
+          },
+        ],
+      },
+      { confirmationMode: 'risky' },
+    );
+    const c = await h.open();
+    await c.sendMessage('publish it');
+    assert.equal(await c.run(), 'waiting_for_confirmation');
+    await c.reject('never force-push');
+    assert.equal(await c.run(), 'finished');
+    const rejections = ofKind(await c.events(), 'UserRejectObservation');
+    assert.equal(rejections.length, 1);
+    assert.equal(rejections[0]!.rejection_reason, 'never force-push');
+  });
+
+  it('keeps a wait for confirmation across a process restart and resumes from the log', async () => {
+    const scenario: Scenario = {
+      name: 'restart',
+      turns: [
+        {
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_mk',
+                name: 'terminal',
+                arguments: { command: 'mkdir made && echo ok', security_risk: 'MEDIUM', summary: 'mkdir' },
+              },
+            ],
+          },
+        },
+        { match: { lastRole: 'tool', toolResultIncludes: 'ok' }, reply: { content: 'Made it.' } },
+      ],
+    };
+    h = await createHarness(scenario, { confirmationMode: 'risky' });
+    const store1 = await h.persistentStore();
+    const first = await h.open({ store: store1 });
+    await first.sendMessage('make a dir');
+    assert.equal(await first.run(), 'waiting_for_confirmation');
+    await store1.close();
+
+    const second = await h.open({ store: await h.persistentStore() });
+    assert.equal(second.status, 'waiting_for_confirmation');
+    assert.equal(second.awaitingConfirmation()[0]?.tool_call_id, 'call_mk');
+    await second.approve();
+    assert.equal(await second.run(), 'finished');
+    assert.ok(existsSync(join(h.workspace, 'made')));
+  });
+
+  it('pauses between steps and resumes where it left off', async () => {
+    h = await createHarness({
+      name: 'pause',
+      turns: [
+        {
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_sleep',
+                name: 'terminal',
+                arguments: { command: 'sleep 0.3; echo slept', security_risk: 'LOW', summary: 'wait' },
+              },
+            ],
+          },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Done after pause.' } },
+      ],
+    });
+    const c = await h.open();
+    await c.sendMessage('wait a bit');
+    const running = c.run();
+    await new Promise((r) => setTimeout(r, 100));
+    await c.pause();
+    assert.equal(await running, 'paused');
+    assert.ok(kinds(await c.events()).includes('PauseEvent'));
+    assert.equal(await c.run(), 'finished');
+  });
+
+  it('detects an agent repeating the same action with the same result and stops as stuck', async () => {
+    const same = {
+      toolCalls: [
+        { name: 'terminal', arguments: { command: 'echo same', security_risk: 'LOW', summary: 'again' } },
+      ],
+    };
+    h = await createHarness({ name: 'stuck', turns: [{ reply: same, repeat: 6 }] });
+    const c = await h.open();
+    await c.sendMessage('loop');
+    assert.equal(await c.run(), 'stuck');
+    const stuck = ofKind(await c.events(), 'ConversationStateUpdateEvent').find((e) => e.key === 'stuck')!;
+    assert.equal((stuck.value as { pattern: string }).pattern, 'repeated_action_observation');
+    assert.equal(ofKind(await c.events(), 'ActionEvent').length, 4);
+  });
+
+  it('stops at the iteration limit with an explanation', async () => {
+    let n = 0;
+    const turns = Array.from({ length: 3 }, () => ({
+      reply: {
+        toolCalls: [
+          { name: 'terminal', arguments: { command: `echo step${n++}`, security_risk: 'LOW', summary: 's' } },
+        ],
+      },
+    }));
+    h = await createHarness({ name: 'limit', turns }, { maxIterations: 2 });
+    const c = await h.open();
+    await c.sendMessage('go on forever');
+    assert.equal(await c.run(), 'error');
+    assert.equal(ofKind(await c.events(), 'ConversationErrorEvent')[0]!.code, 'iteration_limit');
+  });
+});
