@@ -66,8 +66,11 @@ export function planCondensation(
   } else {
     tailStart = head;
     if (view.size > limits.maxSize) {
+      // Keep at most this many: the cut moves forward to a safe point, or back if there is none.
       const keepInTail = Math.max(0, Math.floor(limits.maxSize / 2) - head - 1);
-      tailStart = Math.max(tailStart, lastSafeUpTo(real.length - keepInTail, head));
+      let cut = firstSafeFrom(real.length - keepInTail);
+      if (cut > real.length) cut = lastSafeUpTo(real.length - keepInTail, head);
+      tailStart = Math.max(tailStart, cut);
     }
     if (limits.maxTokens !== undefined && view.estimatedTokens > limits.maxTokens) {
       tailStart = Math.max(tailStart, tokenTailStart(real, safe, head, limits));
