@@ -191,6 +191,20 @@ describe('state: metrics', () => {
     assert.equal(u.calls, 2, 'one call per update that raised the totals');
   });
 
+  it('-0 in a stats value becomes 0, so the state survives a JSON round trip deep-equal', () => {
+    // Parsed from text: createEvent's JSON copy would already have turned -0 into 0.
+    const r = parseEvent(
+      '{"id":"00000000-0000-4000-8000-000000000001","timestamp":"2026-01-01T00:00:00Z","source":"environment",' +
+        '"key":"stats","value":{"usage_to_metrics":{"a":{"accumulated_cost":-0,' +
+        '"accumulated_token_usage":{"prompt_tokens":-0}}}},"kind":"ConversationStateUpdateEvent"}',
+    );
+    if (!r.ok) assert.fail(r.error.message);
+    const s = deriveState([r.event]);
+    assert.ok(Object.is(s.metrics.byUsage.a!.cost, 0));
+    assert.ok(Object.is(s.metrics.byUsage.a!.promptTokens, 0));
+    assert.deepStrictEqual(JSON.parse(JSON.stringify(s)), s);
+  });
+
   it('stats with response_latencies take calls and latencies from that list (seconds)', () => {
     const b = new LogBuilder();
     const value = stats({ agent: { prompt: 1, completion: 1 } });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Event } from '../../../src/core/events';
+import { MemoryEventStore, type StoredEvent } from '../../../src/core/log';
 import {
   type ConversationState,
   decodeSnapshot,
@@ -114,6 +115,21 @@ describe('state: timeline (time travel)', () => {
     assert.deepStrictEqual(timeline.stateAt(150), deriveState(events.slice(0, 151), { id: 'c' }));
     assert.deepStrictEqual(timeline.stateAt(120), deriveState(events.slice(0, 121), { id: 'c' }));
     assert.ok(timeline.lastReplayLength <= 100);
+  });
+
+  it('an EventStore is a SnapshotSink: snapshots written to a MemoryEventStore reopen the timeline', async () => {
+    const events = longLinearLog(260);
+    const store = new MemoryEventStore();
+    for (const e of events) await store.append(e as unknown as StoredEvent);
+    const sink: SnapshotSink = store;
+    const t = new StateTimeline({ id: 'c', interval: 100, sink });
+    for (const e of events) t.append(e);
+    assert.deepEqual(await t.flush(), []);
+    assert.equal((await store.latestSnapshot())?.index, 199);
+    const { timeline, snapshot } = await StateTimeline.load(events, { id: 'c', interval: 100, sink: store });
+    assert.deepEqual(snapshot, { used: true, index: 199 });
+    assert.equal(timeline.lastReplayLength, 60);
+    assert.deepStrictEqual(timeline.state, t.state);
   });
 
   it('ignores a stale, unreadable or foreign snapshot and replays instead', async () => {
