@@ -55,7 +55,11 @@ function sharedBehaviour(mode: TerminalMode, title: string) {
     assert.doesNotMatch(r.output, /end/);
     assert.equal(port.busy, true);
     await assert.rejects(port.run('echo nope', { timeoutMs: 1000 }), /still running/);
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(port.busy, true, 'busy until the end of the command was returned');
+    const started = Date.now();
     const rest = await port.sendInput('', { timeoutMs: 10_000 });
+    assert.ok(Date.now() - started < 1000, 'the ended command returns at once');
     assert.equal(rest.timedOut, false);
     assert.equal(rest.exitCode, 0);
     assert.equal(rest.output.trim(), 'end');

@@ -32,6 +32,8 @@ interface CurrentCommand {
   command: RunningCommand;
   exit?: CommandExit;
   ended: Promise<void>;
+  /** The end (exit code and last output) was returned to the caller. */
+  reported: boolean;
 }
 
 export class IntegratedTerminalPort implements TerminalPort {
@@ -39,6 +41,8 @@ export class IntegratedTerminalPort implements TerminalPort {
   private starting?: Promise<ShellSession>;
   private current?: CurrentCommand;
   private disposed = false;
+  /** A run is waiting for its terminal; a second run must not start meanwhile. */
+  private launching = false;
 
   constructor(private readonly options: IntegratedTerminalPortOptions) {}
 
@@ -52,24 +56,32 @@ export class IntegratedTerminalPort implements TerminalPort {
     return (this.session as { terminal?: vscode.Terminal } | undefined)?.terminal;
   }
 
+  /** Stays true after the command ended until a call returned its end, so late output is not lost. */
   get busy(): boolean {
-    return this.current !== undefined && this.current.exit === undefined;
+    return this.current !== undefined && !this.current.reported;
   }
 
   async run(command: string, opts: TerminalRunOptions): Promise<TerminalRunResult> {
     opts.signal?.throwIfAborted();
-    if (this.busy) {
+    if (this.busy || this.launching) {
       throw new Error(
-        'A command is still running in this terminal: send it input, interrupt it, or wait for it first.',
+        'The previous command is still running, or its end has not been read yet: read it with ' +
+          "sendInput(''), send it input or interrupt it first.",
       );
     }
-    const session = await this.ensureSession();
-    const running = session.start(command);
+    let running: RunningCommand;
+    this.launching = true;
+    try {
+      running = (await this.ensureSession()).start(command);
+    } finally {
+      this.launching = false;
+    }
     const current: CurrentCommand = {
       command: running,
       ended: running.exit.then((exit) => {
         current.exit = exit;
       }),
+      reported: false,
     };
     this.current = current;
     return this.collect(current, opts);
@@ -108,8 +120,10 @@ export class IntegratedTerminalPort implements TerminalPort {
     opts.signal?.removeEventListener('abort', onAbort);
     const exit = current.exit;
     const output = current.command.output.take(exit !== undefined);
-    if (exit)
+    if (exit) {
+      current.reported = true;
       return { output, exitCode: exit.exitCode, timedOut: false, ...(exit.cwd ? { cwd: exit.cwd } : {}) };
+    }
     return { output, exitCode: null, timedOut: !opts.signal?.aborted };
   }
 

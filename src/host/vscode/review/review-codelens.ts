@@ -1,0 +1,72 @@
+// "Accept | Reject" above each hunk and "Accept All | Reject All" at the top of a file under review.
+import * as vscode from 'vscode';
+import type { Hunk } from './hunks';
+import type { FileRef, HunkRef, ReviewCommandIds } from './review-commands';
+
+export interface ReviewedDocument {
+  conversationId: string;
+  path: string;
+  hunks: Hunk[];
+}
+
+export class ReviewCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changes = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changes.event;
+  private readonly registration: vscode.Disposable;
+
+  constructor(
+    private readonly commands: ReviewCommandIds,
+    private readonly reviewOf: (document: vscode.TextDocument) => ReviewedDocument | undefined,
+  ) {
+    this.registration = vscode.languages.registerCodeLensProvider({ pattern: '**' }, this);
+  }
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    const review = this.reviewOf(document);
+    if (!review || review.hunks.length === 0) return [];
+    const file: FileRef = { conversationId: review.conversationId, path: review.path };
+    const top = new vscode.Range(0, 0, 0, 0);
+    const count = review.hunks.length;
+    const lenses = [
+      new vscode.CodeLens(top, {
+        title: `$(check-all) Accept All (${count} change${count === 1 ? '' : 's'})`,
+        command: this.commands.acceptFile,
+        arguments: [file],
+        tooltip: 'Keep every change the agent made to this file',
+      }),
+      new vscode.CodeLens(top, {
+        title: '$(discard) Reject All',
+        command: this.commands.rejectFile,
+        arguments: [file],
+        tooltip: 'Restore this file as it was before the agent changed it',
+      }),
+    ];
+    const lastLine = Math.max(0, document.lineCount - 1);
+    for (const h of review.hunks) {
+      const at = new vscode.Range(Math.min(h.newLine, lastLine), 0, Math.min(h.newLine, lastLine), 0);
+      const ref: HunkRef = { ...file, oldStart: h.oldStart, oldText: h.oldText, newText: h.newText };
+      lenses.push(
+        new vscode.CodeLens(at, {
+          title: '$(check) Accept',
+          command: this.commands.acceptHunk,
+          arguments: [ref],
+        }),
+        new vscode.CodeLens(at, {
+          title: '$(close) Reject',
+          command: this.commands.rejectHunk,
+          arguments: [ref],
+        }),
+      );
+    }
+    return lenses;
+  }
+
+  refresh(): void {
+    this.changes.fire();
+  }
+
+  dispose(): void {
+    this.registration.dispose();
+    this.changes.dispose();
+  }
+}

@@ -1,0 +1,432 @@
+// Inline review of the agent's edits. Per conversation it keeps each file's baseline (its text
+// before the agent's first edit); hunks are always recomputed between that baseline and the
+// document as it is now, so edits the user makes meanwhile simply show up in the diff. Accepting a
+// hunk folds it into the baseline; rejecting one writes the baseline text back through a
+// WorkspaceEdit (undoable) and saves.
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import { replaceDocumentText } from '../ports/workspace-file-port';
+import { displayPath, openDocument, pathToUri, sameResource } from '../ports/workspace-paths';
+import { acceptIntoBaseline, briefDiff, computeHunks, findHunk, revertInCurrent, type Hunk } from './hunks';
+import { Proposals, type ProposalDecision, type ProposalRequest } from './proposals';
+import { ReviewCodeLensProvider, type ReviewedDocument } from './review-codelens';
+import { reviewCommandIds, type FileRef, type HunkRef, type ReviewCommandIds } from './review-commands';
+import { ReviewDecorations, type AppliedDecorations } from './review-decorations';
+import { ReviewState, type FileReview, type RecordedEdit, type ReviewSnapshot } from './review-state';
+import { BASELINE_SCHEME, baselineUri, VirtualDocumentProvider } from './virtual-documents';
+
+export interface ReviewControllerOptions {
+  /** Prefix of the command ids the CodeLenses invoke (default `logbook.review`). */
+  commandPrefix?: string;
+}
+
+/** Typing in a reviewed file recomputes its hunks at most this often. */
+const RECOMPUTE_DELAY_MS = 150;
+
+export class ReviewController implements vscode.Disposable {
+  readonly commands: ReviewCommandIds;
+  private readonly state = new ReviewState();
+  /** Latest text seen per reviewed path (null: deleted by the review), kept after its editor closes. */
+  private readonly lastSeen = new Map<string, string | null>();
+  private readonly changed = new vscode.EventEmitter<string>();
+  /** Fires with a conversation id whenever its review state changed (persist `toJSON(id)` then). */
+  readonly onDidChange = this.changed.event;
+  private readonly decorations = new ReviewDecorations();
+  private readonly codeLenses: ReviewCodeLensProvider;
+  private readonly baselines: VirtualDocumentProvider;
+  private readonly proposals = new Proposals();
+  private readonly subscriptions: vscode.Disposable[];
+  private readonly pendingRecompute = new Map<string, NodeJS.Timeout>();
+
+  constructor(options: ReviewControllerOptions = {}) {
+    this.commands = reviewCommandIds(options.commandPrefix);
+    this.codeLenses = new ReviewCodeLensProvider(this.commands, (doc) => this.reviewOf(doc));
+    this.baselines = new VirtualDocumentProvider(BASELINE_SCHEME, ({ path, params }) => {
+      const review = this.state.get(params.get('conversation') ?? '', path);
+      return review ? (review.baseline ?? '') : undefined;
+    });
+    this.subscriptions = [
+      vscode.workspace.onDidChangeTextDocument((e) => this.onDocumentChanged(e.document)),
+      vscode.workspace.onDidCloseTextDocument((doc) => this.remember(doc)),
+      vscode.window.onDidChangeVisibleTextEditors(() => this.redecorate()),
+    ];
+  }
+
+  // ---- recording -------------------------------------------------------------------------------
+
+  /** Records an edit the agent made (after it was written). The first edit of a file sets its baseline. */
+  recordEdit(edit: RecordedEdit): void {
+    this.state.record(edit);
+    this.lastSeen.set(edit.path, edit.after);
+    this.baselines.refresh(this.baselineUri(edit.conversationId, edit.path));
+    this.refresh(edit.conversationId);
+  }
+
+  /** Hunks between the baseline and the current text of `path`, for the given or owning conversation. */
+  hunks(path: string, conversationId?: string): Hunk[] {
+    const found = this.find(path, conversationId);
+    const current = found && this.currentText(path, found.review);
+    if (!found || typeof current !== 'string') return [];
+    return computeHunks(found.review.baseline ?? '', current);
+  }
+
+  /** Files of a conversation (or of all) that still differ from their baseline. */
+  changedFiles(conversationId?: string): { conversationId: string; path: string }[] {
+    return this.state
+      .list(conversationId)
+      .filter(({ review }) => this.currentText(review.path, review) !== (review.baseline ?? null))
+      .map(({ conversationId: id, review }) => ({ conversationId: id, path: review.path }));
+  }
+
+  baselineUri(conversationId: string, path: string): vscode.Uri {
+    return baselineUri(conversationId, path);
+  }
+
+  /** The baseline of a file under review; null when the agent created it, undefined when not under review. */
+  baselineText(conversationId: string, path: string): string | null | undefined {
+    return this.state.get(conversationId, path)?.baseline;
+  }
+
+  /** Decorations last applied to an editor showing `uri` (tests, status). */
+  decorationsOf(uri: vscode.Uri): AppliedDecorations | undefined {
+    return this.decorations.appliedTo(uri);
+  }
+
+  // ---- accept / reject ---------------------------------------------------------------------------
+
+  async acceptHunk(ref: HunkRef): Promise<boolean> {
+    const review = this.state.get(ref.conversationId, ref.path);
+    if (!review) return false;
+    const document = await vscode.workspace.openTextDocument(pathToUri(ref.path));
+    const hunk = findHunk(computeHunks(review.baseline ?? '', document.getText()), ref);
+    if (!hunk) return false;
+    review.baseline = acceptIntoBaseline(review.baseline ?? '', hunk);
+    this.afterReviewChange(ref.conversationId, ref.path);
+    return true;
+  }
+
+  async rejectHunk(ref: HunkRef): Promise<boolean> {
+    const review = this.state.get(ref.conversationId, ref.path);
+    if (!review) return false;
+    const document = await vscode.workspace.openTextDocument(pathToUri(ref.path));
+    const current = document.getText();
+    const hunk = findHunk(computeHunks(review.baseline ?? '', current), ref);
+    if (!hunk) return false;
+    if (review.baseline === null && revertInCurrent(current, hunk) === '') {
+      await this.deleteCreatedFile(review);
+    } else {
+      const edit = new vscode.WorkspaceEdit();
+      const range = new vscode.Range(
+        document.positionAt(hunk.newStart),
+        document.positionAt(hunk.newStart + hunk.newText.length),
+      );
+      edit.replace(document.uri, range, hunk.oldText, {
+        label: 'Reject agent change',
+        needsConfirmation: false,
+      });
+      if (!(await vscode.workspace.applyEdit(edit)))
+        throw new Error(`Could not revert a change in ${ref.path}`);
+      await saveOrThrow(document);
+    }
+    this.afterReviewChange(ref.conversationId, ref.path);
+    return true;
+  }
+
+  async acceptFile(ref: FileRef): Promise<void> {
+    const review = this.state.get(ref.conversationId, ref.path);
+    if (!review) return;
+    const document = await vscode.workspace.openTextDocument(pathToUri(ref.path));
+    review.baseline = document.getText();
+    this.afterReviewChange(ref.conversationId, ref.path);
+  }
+
+  async rejectFile(ref: FileRef): Promise<void> {
+    const review = this.state.get(ref.conversationId, ref.path);
+    if (!review) return;
+    if (review.baseline === null) {
+      await this.deleteCreatedFile(review);
+    } else {
+      const document = await vscode.workspace.openTextDocument(pathToUri(ref.path));
+      await replaceDocumentText(document, review.baseline);
+      await saveOrThrow(document);
+    }
+    this.afterReviewChange(ref.conversationId, ref.path);
+  }
+
+  /** Accepts every change of a conversation, or of all conversations. */
+  async acceptAll(conversationId?: string): Promise<void> {
+    for (const file of this.changedFiles(conversationId)) await this.acceptFile(file);
+  }
+
+  async rejectAll(conversationId?: string): Promise<void> {
+    for (const file of this.changedFiles(conversationId)) await this.rejectFile(file);
+  }
+
+  /** The review that owns `path` in the editor (for commands run from the palette). */
+  fileRefFor(path: string): FileRef | undefined {
+    const owner = this.state.owner(path);
+    return owner && { conversationId: owner.conversationId, path };
+  }
+
+  // ---- user edits ------------------------------------------------------------------------------
+
+  /**
+   * Describes the reviewed files the user changed (typing, rejecting hunks) since the agent's last
+   * write, once each: the next call only reports newer changes.
+   */
+  takeUserEdits(conversationId: string): string[] {
+    const notes: string[] = [];
+    for (const { review } of this.state.list(conversationId)) {
+      const current = this.currentText(review.path, review);
+      const name = displayPath(review.path);
+      if (current === null) {
+        notes.push(
+          `${name} was deleted by the user after your last edit (your creation of it was rejected).`,
+        );
+        this.state.remove(conversationId, review.path);
+        continue;
+      }
+      if (current !== undefined && !sameIgnoringLineEndings(current, review.agentText)) {
+        notes.push(
+          review.baseline !== null && current === review.baseline
+            ? `${name}: the user rejected all your changes; it is back to its original text.`
+            : `${name} was changed by the user after your last edit:\n${briefDiff(review.agentText, current)}`,
+        );
+        review.agentText = current;
+      }
+      this.pruneIfSettled(conversationId, review);
+    }
+    if (notes.length) this.changed.fire(conversationId);
+    return notes;
+  }
+
+  // ---- review changes / proposals ---------------------------------------------------------------
+
+  /** Opens every file the conversation changed against its baseline (one multi-file diff). */
+  async showChanges(conversationId?: string): Promise<void> {
+    const files = this.changedFiles(conversationId);
+    if (files.length === 0) {
+      void vscode.window.showInformationMessage('Logbook: no agent changes to review.');
+      return;
+    }
+    const resources = files.map(({ conversationId: id, path }) => {
+      const review = this.state.get(id, path)!;
+      const file = pathToUri(path);
+      return [file, review.baseline === null ? undefined : this.baselineUri(id, path), file] as const;
+    });
+    const all = await vscode.commands.getCommands(true);
+    if (all.includes('vscode.changes')) {
+      await vscode.commands.executeCommand('vscode.changes', 'Logbook: Agent Changes', resources);
+      return;
+    }
+    for (const [file, original] of resources) {
+      const left = original ?? this.baselineUri(files[0]!.conversationId, file.fsPath);
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        left,
+        file,
+        `${displayPath(file.fsPath)} (Logbook changes)`,
+        {
+          preview: false,
+        },
+      );
+    }
+  }
+
+  /**
+   * Shows a proposed edit as a diff (baseline, or current text, against the proposal) and resolves
+   * with the decision passed later to `closeProposal` (or given from the diff editor's title).
+   */
+  async proposeEdit(
+    path: string,
+    newText: string,
+    options: { id?: string; conversationId?: string } = {},
+  ): Promise<ProposalDecision> {
+    return this.proposals.propose(await this.proposalRequest(path, newText, options));
+  }
+
+  /** Opens the diff of a proposal without waiting for a decision. */
+  async showProposal(request: {
+    id: string;
+    path: string;
+    newText: string;
+    conversationId?: string;
+  }): Promise<void> {
+    await this.proposals.show(await this.proposalRequest(request.path, request.newText, request));
+  }
+
+  /** Closes a proposal's diff; with a decision, resolves its pending `proposeEdit`. */
+  closeProposal(id: string, decision?: ProposalDecision): Promise<void> {
+    return this.proposals.close(id, decision);
+  }
+
+  /** Fires when a proposal is decided, wherever the decision came from. */
+  get onDidDecideProposal(): vscode.Event<{ id: string; decision: ProposalDecision }> {
+    return this.proposals.onDidDecide;
+  }
+
+  proposalIdOf(uri: vscode.Uri): string | undefined {
+    return this.proposals.idOf(uri);
+  }
+
+  // ---- persistence -----------------------------------------------------------------------------
+
+  toJSON(conversationId?: string): ReviewSnapshot {
+    return this.state.toJSON(conversationId);
+  }
+
+  /** Restores saved review state (e.g. after a window reload) and redraws it. */
+  fromJSON(snapshot: unknown): void {
+    for (const id of this.state.restore(snapshot)) this.refresh(id);
+  }
+
+  /** Forgets a conversation's review (e.g. when the conversation is deleted). */
+  clear(conversationId: string): void {
+    this.state.clear(conversationId);
+    this.refresh(conversationId);
+  }
+
+  dispose(): void {
+    for (const timer of this.pendingRecompute.values()) clearTimeout(timer);
+    for (const d of [
+      ...this.subscriptions,
+      this.decorations,
+      this.codeLenses,
+      this.baselines,
+      this.proposals,
+    ])
+      d.dispose();
+    this.changed.dispose();
+  }
+
+  // ---- internals -------------------------------------------------------------------------------
+
+  private find(
+    path: string,
+    conversationId?: string,
+  ): { conversationId: string; review: FileReview } | undefined {
+    if (conversationId === undefined) return this.state.owner(path);
+    const review = this.state.get(conversationId, path);
+    return review && { conversationId, review };
+  }
+
+  /** Current text: the open document, else the last text seen, else what the agent wrote. */
+  private currentText(path: string, review: FileReview): string | null | undefined {
+    const open = openDocument(pathToUri(path));
+    if (open) return open.getText();
+    return this.lastSeen.has(path) ? this.lastSeen.get(path) : review.agentText;
+  }
+
+  private reviewOf(document: vscode.TextDocument): ReviewedDocument | undefined {
+    const path = reviewedPath(document.uri);
+    const owner = path === undefined ? undefined : this.state.owner(path);
+    if (!owner || path === undefined) return undefined;
+    return {
+      conversationId: owner.conversationId,
+      path,
+      hunks: computeHunks(owner.review.baseline ?? '', document.getText()),
+    };
+  }
+
+  private async deleteCreatedFile(review: FileReview): Promise<void> {
+    const edit = new vscode.WorkspaceEdit();
+    edit.deleteFile(
+      pathToUri(review.path),
+      { ignoreIfNotExists: true },
+      { label: 'Reject agent file', needsConfirmation: false },
+    );
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not delete ${review.path}`);
+    this.lastSeen.set(review.path, null);
+  }
+
+  private afterReviewChange(conversationId: string, path: string): void {
+    this.baselines.refresh(this.baselineUri(conversationId, path));
+    const review = this.state.get(conversationId, path);
+    if (review) this.pruneIfSettled(conversationId, review);
+    this.refresh(conversationId);
+  }
+
+  /** Drops a file whose changes are all decided and whose user changes were all reported. */
+  private pruneIfSettled(conversationId: string, review: FileReview): void {
+    const current = this.currentText(review.path, review);
+    if (
+      current === (review.baseline ?? null) &&
+      (current === null || sameIgnoringLineEndings(current, review.agentText))
+    ) {
+      this.state.remove(conversationId, review.path);
+    }
+  }
+
+  private async proposalRequest(
+    path: string,
+    newText: string,
+    options: { id?: string; conversationId?: string },
+  ): Promise<ProposalRequest> {
+    const id = options.id ?? randomUUID();
+    const found = this.find(path, options.conversationId);
+    if (found && found.review.baseline !== null) {
+      return { id, path, newText, original: this.baselineUri(found.conversationId, path) };
+    }
+    return { id, path, newText, before: found ? '' : ((await readCurrentText(path)) ?? '') };
+  }
+
+  private refresh(conversationId: string): void {
+    this.redecorate();
+    this.codeLenses.refresh();
+    this.changed.fire(conversationId);
+  }
+
+  private redecorate(): void {
+    for (const editor of vscode.window.visibleTextEditors) {
+      const review = this.reviewOf(editor.document);
+      if (review?.hunks.length) this.decorations.apply(editor, review.hunks);
+      else if (this.decorations.appliedTo(editor.document.uri)) this.decorations.clear(editor);
+    }
+  }
+
+  private onDocumentChanged(document: vscode.TextDocument): void {
+    const path = reviewedPath(document.uri);
+    if (path === undefined || !this.state.owner(path)) return;
+    const key = document.uri.toString();
+    clearTimeout(this.pendingRecompute.get(key));
+    this.pendingRecompute.set(
+      key,
+      setTimeout(() => {
+        this.pendingRecompute.delete(key);
+        this.remember(document);
+        this.redecorate();
+        this.codeLenses.refresh();
+      }, RECOMPUTE_DELAY_MS),
+    );
+  }
+
+  private remember(document: vscode.TextDocument): void {
+    const path = reviewedPath(document.uri);
+    if (path !== undefined && this.state.owner(path)) this.lastSeen.set(path, document.getText());
+  }
+}
+
+/** The file path of a workspace document (not of our virtual documents or untitled buffers). */
+function reviewedPath(uri: vscode.Uri): string | undefined {
+  if (uri.scheme === 'untitled' || uri.scheme.startsWith('logbook-')) return undefined;
+  return sameResource(pathToUri(uri.fsPath), uri) ? uri.fsPath : undefined;
+}
+
+function sameIgnoringLineEndings(a: string, b: string): boolean {
+  return a === b || a.replace(/\r\n/g, '\n') === b.replace(/\r\n/g, '\n');
+}
+
+async function saveOrThrow(document: vscode.TextDocument): Promise<void> {
+  if (document.isDirty && !(await document.save())) throw new Error(`Could not save ${document.uri.fsPath}`);
+}
+
+async function readCurrentText(path: string): Promise<string | undefined> {
+  const uri = pathToUri(path);
+  const open = openDocument(uri);
+  if (open) return open.getText();
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,308 @@
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { WorkspaceFilePort } from '../../../src/host/vscode/ports/workspace-file-port';
+import { pathToUri } from '../../../src/host/vscode/ports/workspace-paths';
+import { registerReview, type ReviewController } from '../../../src/host/vscode/review';
+
+// Its own command prefix, so this controller never collides with the extension's.
+const PREFIX = 'logbook.test.review';
+const workspaceRoot = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+const files = new WorkspaceFilePort({ confirmOutside: async () => false });
+
+async function diskBytes(p: string): Promise<Buffer | undefined> {
+  try {
+    return Buffer.from(await vscode.workspace.fs.readFile(pathToUri(p)));
+  } catch {
+    return undefined;
+  }
+}
+
+async function eventually<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  ms = 4000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function lenses(file: string): Promise<vscode.CodeLens[]> {
+  const all = await vscode.commands.executeCommand<vscode.CodeLens[]>(
+    'vscode.executeCodeLensProvider',
+    pathToUri(file),
+  );
+  return all.filter((l) => l.command?.command.startsWith(PREFIX));
+}
+
+async function runLens(lens: vscode.CodeLens): Promise<unknown> {
+  return vscode.commands.executeCommand(lens.command!.command, ...(lens.command!.arguments ?? []));
+}
+
+describe('review: inline diff review of agent edits', function () {
+  this.timeout(30_000);
+  let context: { subscriptions: vscode.Disposable[] };
+  let review: ReviewController;
+  let dir: string;
+  let conversation: string;
+
+  const start = () => {
+    context = { subscriptions: [] };
+    review = registerReview(context, { commandPrefix: PREFIX });
+  };
+  const stop = () => {
+    for (const d of context.subscriptions) d.dispose();
+  };
+
+  async function seed(name: string, text: string): Promise<string> {
+    const file = path.join(dir, name);
+    await vscode.workspace.fs.writeFile(pathToUri(file), Buffer.from(text, 'utf8'));
+    return file;
+  }
+
+  async function agentWrite(file: string, after: string, conversationId = conversation): Promise<void> {
+    const before = await files.readText(file);
+    await files.writeText(file, after);
+    review.recordEdit({ conversationId, actionId: randomUUID(), path: file, before, after });
+  }
+
+  before(start);
+  after(stop);
+  beforeEach(async () => {
+    conversation = `conv-${randomUUID().slice(0, 8)}`;
+    dir = path.join(workspaceRoot(), `review-test-${randomUUID().slice(0, 8)}`);
+    await vscode.workspace.fs.createDirectory(pathToUri(dir));
+  });
+  afterEach(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(pathToUri(dir), { recursive: true, useTrash: false });
+  });
+
+  it('decorates added and removed lines and provides CodeLenses per hunk and per file', async () => {
+    const file = await seed('shapes.txt', 'one\ntwo\nthree\nfour\nfive\n');
+    await agentWrite(file, 'one\nTWO\nthree\nfive\nsix\n');
+    const editor = await vscode.window.showTextDocument(pathToUri(file));
+
+    const applied = await eventually(() => review.decorationsOf(editor.document.uri), 'decorations');
+    assert.deepEqual(
+      applied.added.map((r) => [r.start.line, r.end.line]),
+      [
+        [1, 1],
+        [4, 4],
+      ],
+    );
+    // "two" replaced on line 1, "four" removed just below line 2.
+    assert.deepEqual(
+      applied.removed.map((r) => r.start.line),
+      [1, 2],
+    );
+
+    const found = await lenses(file);
+    const titles = found.map((l) => `${l.range.start.line}:${l.command!.title}`);
+    assert.ok(titles.includes('0:$(check-all) Accept All (3 changes)'), titles.join(', '));
+    assert.ok(titles.includes('0:$(discard) Reject All'));
+    for (const line of [1, 3, 4]) {
+      assert.ok(
+        titles.includes(`${line}:$(check) Accept`),
+        `accept lens on line ${line}: ${titles.join(', ')}`,
+      );
+      assert.ok(titles.includes(`${line}:$(close) Reject`), `reject lens on line ${line}`);
+    }
+  });
+
+  it('rejects each hunk of a CRLF file without a final newline back to the exact bytes', async () => {
+    const original = 'a\r\nb\r\nc\r\nd\r\ne';
+    const file = await seed('crlf.txt', original);
+    await agentWrite(file, 'top\r\na\r\nB\r\nc\r\nd\r\nnew\r\ne!');
+    await vscode.window.showTextDocument(pathToUri(file));
+    assert.equal((await lenses(file)).filter((l) => l.command!.title.includes('Reject')).length, 4);
+
+    for (let i = 0; i < 3; i++) {
+      const reject = (await lenses(file)).find((l) => l.command!.title === '$(close) Reject');
+      assert.ok(reject, `hunk ${i} has a reject lens`);
+      assert.equal(await runLens(reject), true);
+    }
+    assert.deepEqual(await diskBytes(file), Buffer.from(original, 'utf8'));
+    assert.equal((await lenses(file)).length, 0, 'no lens once every hunk is rejected');
+    const doc = await vscode.workspace.openTextDocument(pathToUri(file));
+    assert.equal(doc.isDirty, false);
+    assert.deepEqual(review.decorationsOf(doc.uri), undefined);
+  });
+
+  it('restores a missing or an added final newline exactly', async () => {
+    const noNewline = await seed('no-newline.txt', 'x\ny');
+    await agentWrite(noNewline, 'x\ny\nz\n');
+    assert.equal(review.hunks(noNewline).length, 1);
+    await vscode.commands.executeCommand(`${PREFIX}.rejectHunk`, {
+      conversationId: conversation,
+      path: noNewline,
+      ...review.hunks(noNewline)[0]!,
+    });
+    assert.deepEqual(await diskBytes(noNewline), Buffer.from('x\ny'));
+
+    const withNewline = await seed('with-newline.txt', 'p\nq\n');
+    await agentWrite(withNewline, 'p\nq');
+    const [hunk] = review.hunks(withNewline);
+    assert.ok(hunk);
+    assert.equal(await review.rejectHunk({ conversationId: conversation, path: withNewline, ...hunk }), true);
+    assert.deepEqual(await diskBytes(withNewline), Buffer.from('p\nq\n'));
+  });
+
+  it('keeps an accepted hunk and folds it into the baseline served by logbook-baseline', async () => {
+    const file = await seed('accept.txt', 'l1\nl2\nl3\nl4\n');
+    await agentWrite(file, 'L1\nl2\nl3\nL4\n');
+    const baseline = await vscode.workspace.openTextDocument(review.baselineUri(conversation, file));
+    assert.equal(baseline.getText(), 'l1\nl2\nl3\nl4\n');
+
+    await vscode.window.showTextDocument(pathToUri(file));
+    const accept = (await lenses(file)).find(
+      (l) => l.command!.title === '$(check) Accept' && l.range.start.line === 0,
+    );
+    assert.ok(accept);
+    assert.equal(await runLens(accept), true);
+    assert.deepEqual(
+      await diskBytes(file),
+      Buffer.from('L1\nl2\nl3\nL4\n'),
+      'accepting does not touch the file',
+    );
+    assert.equal(review.baselineText(conversation, file), 'L1\nl2\nl3\nl4\n');
+    await eventually(() => baseline.getText() === 'L1\nl2\nl3\nl4\n', 'the baseline document to update');
+    assert.equal(review.hunks(file).length, 1);
+
+    const reject = (await lenses(file)).find((l) => l.command!.title === '$(close) Reject');
+    assert.ok(reject);
+    await runLens(reject);
+    assert.deepEqual(await diskBytes(file), Buffer.from('L1\nl2\nl3\nl4\n'));
+  });
+
+  it('rejectAll restores and deletes created files; acceptAll keeps, per conversation', async () => {
+    const edited = await seed('edited.txt', 'keep me\n');
+    const created = path.join(dir, 'nested', 'created.txt');
+    await agentWrite(edited, 'changed\n');
+    await agentWrite(created, 'brand new\n');
+    const other = `other-${conversation}`;
+    const otherFile = await seed('other.txt', 'before\n');
+    await agentWrite(otherFile, 'after\n', other);
+
+    await vscode.commands.executeCommand(`${PREFIX}.rejectAll`, conversation);
+    assert.deepEqual(await diskBytes(edited), Buffer.from('keep me\n'));
+    assert.equal(await diskBytes(created), undefined, 'the created file is deleted');
+    assert.deepEqual(await diskBytes(otherFile), Buffer.from('after\n'), 'another conversation is untouched');
+    assert.deepEqual(review.changedFiles(conversation), []);
+
+    await vscode.commands.executeCommand(`${PREFIX}.acceptAll`, other);
+    assert.deepEqual(await diskBytes(otherFile), Buffer.from('after\n'));
+    assert.deepEqual(review.hunks(otherFile, other), []);
+    assert.equal(review.baselineText(other, otherFile), undefined, 'an accepted file leaves the review');
+
+    // Per-file commands from the CodeLens at the top of the file.
+    await agentWrite(otherFile, 'after, again\n', other);
+    await vscode.window.showTextDocument(pathToUri(otherFile));
+    const rejectAll = (await lenses(otherFile)).find((l) => l.command!.title === '$(discard) Reject All');
+    assert.ok(rejectAll);
+    await runLens(rejectAll);
+    assert.deepEqual(await diskBytes(otherFile), Buffer.from('after\n'));
+  });
+
+  it('reports files the user changed since the agent last wrote them, once', async () => {
+    const file = await seed('user.txt', 'alpha\nbeta\n');
+    await agentWrite(file, 'alpha\nBETA\n');
+    assert.deepEqual(review.takeUserEdits(conversation), []);
+
+    const editor = await vscode.window.showTextDocument(pathToUri(file));
+    await editor.edit((b) => b.insert(new vscode.Position(2, 0), 'gamma (user)\n'));
+    const [note, ...rest] = review.takeUserEdits(conversation);
+    assert.deepEqual(rest, []);
+    assert.ok(note?.includes(path.relative(workspaceRoot(), file)), note);
+    assert.match(note!, /\+gamma \(user\)/);
+    assert.deepEqual(review.takeUserEdits(conversation), [], 'reported once');
+    // The user's line is also a change against the baseline, so it is reviewed like the agent's.
+    assert.equal(review.hunks(file).length, 1);
+
+    await review.rejectFile({ conversationId: conversation, path: file });
+    const [rejected] = review.takeUserEdits(conversation);
+    assert.match(rejected!, /rejected all your changes/);
+  });
+
+  it('opens the changes of a conversation against its baselines', async () => {
+    const a = await seed('a.txt', 'a\n');
+    const b = await seed('b.txt', 'b\n');
+    await agentWrite(a, 'A\n');
+    await agentWrite(b, 'B\n');
+    await vscode.commands.executeCommand(`${PREFIX}.showChanges`, conversation);
+    const tab = await eventually(
+      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => /Logbook/.test(t.label)),
+      'a changes tab',
+    );
+    assert.ok(tab.label.includes('Logbook'), tab.label);
+  });
+
+  it('shows a proposed edit as a diff and resolves with the decision', async () => {
+    const file = await seed('proposal.txt', 'now\n');
+    const decided = review.proposeEdit(file, 'proposed\n', { id: 'action-1', conversationId: conversation });
+    const tab = await eventually(
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find(
+            (t) =>
+              t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'logbook-proposed',
+          ),
+      'a proposal diff',
+    );
+    const input = tab.input as vscode.TabInputTextDiff;
+    assert.equal((await vscode.workspace.openTextDocument(input.modified)).getText(), 'proposed\n');
+    assert.equal((await vscode.workspace.openTextDocument(input.original)).getText(), 'now\n');
+    assert.deepEqual(await diskBytes(file), Buffer.from('now\n'), 'nothing is written before the decision');
+
+    await review.closeProposal('action-1', 'confirm');
+    assert.equal(await decided, 'confirm');
+    const stillOpen = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .some(
+        (t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'logbook-proposed',
+      );
+    assert.equal(stillOpen, false);
+
+    const second = review.proposeEdit(file, 'other\n', { id: 'action-2' });
+    await eventually(
+      () => vscode.window.activeTextEditor?.document.uri.scheme === 'logbook-proposed',
+      'the diff',
+    );
+    await vscode.commands.executeCommand(
+      `${PREFIX}.rejectProposal`,
+      vscode.window.activeTextEditor!.document.uri,
+    );
+    assert.equal(await second, 'reject');
+  });
+
+  it('serializes its state and restores it in a new controller after a reload', async () => {
+    const file = await seed('restore.txt', 'r1\r\nr2\r\nr3');
+    await agentWrite(file, 'r1\r\nR2\r\nr3\r\nr4');
+    const snapshot: unknown = JSON.parse(JSON.stringify(review.toJSON()));
+    const hunksBefore = review.hunks(file);
+    assert.equal(hunksBefore.length, 1);
+
+    stop(); // the window reloads: providers and commands go away
+    start();
+    assert.deepEqual(review.hunks(file), []);
+    assert.throws(() => review.fromJSON({ version: 2 }));
+    review.fromJSON(snapshot);
+    assert.deepEqual(review.hunks(file), hunksBefore);
+    assert.equal(
+      (await vscode.workspace.openTextDocument(review.baselineUri(conversation, file))).getText(),
+      'r1\r\nr2\r\nr3',
+    );
+    await vscode.window.showTextDocument(pathToUri(file));
+    const reject = (await lenses(file)).find((l) => l.command!.title === '$(close) Reject');
+    assert.ok(reject, 'lenses come back');
+    await runLens(reject);
+    assert.deepEqual(await diskBytes(file), Buffer.from('r1\r\nr2\r\nr3'));
+  });
+});
