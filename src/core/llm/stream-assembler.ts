@@ -17,6 +17,7 @@ interface ToolCallSlot {
 /** Fields some OpenAI-compatible servers add to a delta. */
 interface ExtendedDelta {
   content?: string | null;
+  refusal?: string | null;
   reasoning_content?: unknown;
   reasoning?: unknown;
   tool_calls?: ChatCompletionChunk.Choice.Delta.ToolCall[];
@@ -76,9 +77,11 @@ export class StreamAssembler {
         this.reasoning += reasoning;
         this.publish({ type: 'reasoning', text: reasoning });
       }
-      if (typeof delta.content === 'string' && delta.content !== '') {
-        this.content += delta.content;
-        this.publish({ type: 'text', text: delta.content });
+      // A refusal is the model's answer too: shown as text rather than lost as an "empty" reply.
+      for (const piece of [delta.content, delta.refusal]) {
+        if (typeof piece !== 'string' || piece === '') continue;
+        this.content += piece;
+        this.publish({ type: 'text', text: piece });
       }
       for (const call of delta.tool_calls ?? []) this.pushToolCall(call);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;

@@ -55,6 +55,12 @@ describe('StreamAssembler', () => {
     assert.match(calls[2]!.id, /^call_[0-9a-f]{24}$/);
   });
 
+  it('keeps a refusal as the reply text', () => {
+    const a = new StreamAssembler();
+    a.push(chunk({ role: 'assistant', content: null, refusal: "I can't help with that." }));
+    assert.equal(a.result().content, "I can't help with that.");
+  });
+
   it('keeps the name once when a server repeats it in every fragment', () => {
     const a = new StreamAssembler();
     a.push(chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{' } }] }));
