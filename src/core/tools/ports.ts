@@ -44,7 +44,10 @@ export interface TerminalPort {
   interrupt(): Promise<void>;
   /** Kills the shell and starts a fresh one. */
   reset(): Promise<void>;
-  /** True while a command started by `run` has not exited. */
+  /**
+   * True while a command started by `run` has not exited. A host may keep it true until the end of
+   * the command has been returned by `sendInput('')`, so output printed after a timeout is not lost.
+   */
   readonly busy: boolean;
   dispose(): void;
 }

@@ -30,6 +30,17 @@ export interface ToolSpec<Args = Record<string, unknown>> {
   /** Validates the model's arguments (after JSON parsing). */
   argsSchema: z.ZodType<Args>;
   execute(args: Args, ctx: ToolContext): Promise<ToolObservation>;
+  /** `kind` of the observation payloads `execute` returns, e.g. TerminalObservation. */
+  observationKind?: string;
+  /**
+   * The action payload stored in ActionEvent.action (without `kind`). Defaults to the arguments
+   * minus `security_risk`/`summary`, which live on the ActionEvent itself.
+   */
+  toActionFields?(args: Args): Record<string, unknown>;
+  /** Validates stored action payloads of `actionKind` (lenient: imported OpenHands payloads must pass). */
+  actionPayloadSchema?: z.ZodType;
+  /** Validates stored observation payloads of `observationKind`. */
+  observationPayloadSchema?: z.ZodType;
 }
 
 /** A tool definition as the Chat Completions API expects it. */

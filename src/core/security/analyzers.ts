@@ -1,0 +1,127 @@
+// Security analyzers rate an action; `analyzeAction` runs them all and keeps the highest rating.
+// The model's own rating (security_risk) is one analyzer, the rule-based checks of commands and
+// paths another. An analyzer that throws counts as HIGH: failing open would defeat the point.
+import { isAbsolute, resolve } from 'node:path';
+import { normaliseSecurityRisk } from '../tools/security-args';
+import { commandRisk } from './command-risk';
+import { isInsideRoot, pathRisk } from './path-risk';
+import { maxRisk, type RiskAssessment, riskRank, type SecurityRisk } from './risk';
+import { secretReason } from './sensitive-paths';
+
+export interface AnalyzerContext {
+  /** Workspace folders. */
+  roots: readonly string[];
+  /** Folders the agent may read without concern besides the workspace (e.g. its scratch folder). */
+  readableRoots: readonly string[];
+}
+
+export interface Analyzer {
+  name: string;
+  /** UNKNOWN means "no opinion" (e.g. a tool the analyzer does not know). */
+  analyze(toolName: string, args: Readonly<Record<string, unknown>>, ctx: AnalyzerContext): RiskAssessment;
+}
+
+export interface AnalyzerResult extends RiskAssessment {
+  analyzer: string;
+}
+
+export interface ActionAnalysis extends RiskAssessment {
+  /** Each analyzer's own verdict, for display and for policies that weigh them differently. */
+  byAnalyzer: AnalyzerResult[];
+}
+
+export interface AnalyzeOptions {
+  analyzers?: readonly Analyzer[];
+  readableRoots?: readonly string[];
+}
+
+/** The model's rating, from the `security_risk` argument it sent. */
+export const llmRiskAnalyzer: Analyzer = {
+  name: 'llm',
+  analyze(_toolName, args) {
+    const risk = normaliseSecurityRisk(args.security_risk);
+    return risk === 'UNKNOWN'
+      ? { risk, reasons: ['the model gave no security_risk'] }
+      : { risk, reasons: [`the model rated it ${risk}`] };
+  },
+};
+
+/** Rule-based checks: terminal commands by their parsed structure, file paths by location. */
+export const ruleAnalyzer: Analyzer = {
+  name: 'rules',
+  analyze(toolName, args, ctx) {
+    // Tool names are the OpenHands ones (see src/core/tools).
+    switch (toolName) {
+      case 'terminal':
+        return terminalRisk(args, ctx);
+      case 'file_editor': {
+        if (typeof args.path !== 'string') return { risk: 'UNKNOWN', reasons: ['no path to check'] };
+        return args.command === 'view' ? readRisk(args.path, ctx) : pathRisk(args.path, ctx.roots);
+      }
+      case 'glob':
+      case 'grep':
+        return typeof args.path === 'string'
+          ? readRisk(args.path, ctx)
+          : { risk: 'LOW', reasons: ['searches the workspace'] };
+      case 'think':
+      case 'finish':
+      case 'task_tracker':
+        return { risk: 'LOW', reasons: [`${toolName} changes nothing outside the conversation`] };
+      default:
+        return { risk: 'UNKNOWN', reasons: [`no rules for the tool ${toolName}`] };
+    }
+  },
+};
+
+export const DEFAULT_ANALYZERS: readonly Analyzer[] = [llmRiskAnalyzer, ruleAnalyzer];
+
+export function analyzeAction(
+  toolName: string,
+  args: Readonly<Record<string, unknown>>,
+  roots: readonly string[],
+  options: AnalyzeOptions = {},
+): ActionAnalysis {
+  const ctx: AnalyzerContext = { roots, readableRoots: options.readableRoots ?? [] };
+  const byAnalyzer = (options.analyzers ?? DEFAULT_ANALYZERS).map((analyzer): AnalyzerResult => {
+    try {
+      return { analyzer: analyzer.name, ...analyzer.analyze(toolName, args, ctx) };
+    } catch (err) {
+      return {
+        analyzer: analyzer.name,
+        risk: 'HIGH',
+        reasons: [`the ${analyzer.name} analyzer failed: ${(err as Error).message}`],
+      };
+    }
+  });
+  const risk = byAnalyzer.reduce<SecurityRisk>((top, r) => maxRisk(top, r.risk), 'UNKNOWN');
+  const reasons =
+    risk === 'UNKNOWN'
+      ? byAnalyzer.flatMap((r) => r.reasons)
+      : byAnalyzer.filter((r) => riskRank(r.risk) === riskRank(risk)).flatMap((r) => r.reasons);
+  return { risk, reasons, byAnalyzer };
+}
+
+function terminalRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerContext): RiskAssessment {
+  const command = typeof args.command === 'string' ? args.command : '';
+  if (args.is_input === true) {
+    if (command === '') return { risk: 'LOW', reasons: ['only reads more output'] };
+    if (/^C-[a-z]$/i.test(command.trim()))
+      return { risk: 'LOW', reasons: [`sends ${command.trim()} to the running command`] };
+    return { risk: 'MEDIUM', reasons: ['types text into the running command, which cannot be checked'] };
+  }
+  if (command.trim() === '') {
+    return { risk: 'LOW', reasons: [args.reset === true ? 'restarts the shell' : 'there is nothing to run'] };
+  }
+  return commandRisk(command, { roots: ctx.roots });
+}
+
+/** Reading: secrets are HIGH, reading outside the workspace MEDIUM, the rest LOW. */
+function readRisk(path: string, ctx: AnalyzerContext): RiskAssessment {
+  const absolute = isAbsolute(path) ? resolve(path) : resolve(ctx.roots[0] ?? '.', path);
+  const secret = secretReason(absolute);
+  if (secret) return { risk: 'HIGH', reasons: [`reads a secret file: ${secret}`] };
+  if ([...ctx.roots, ...ctx.readableRoots].some((root) => isInsideRoot(absolute, root))) {
+    return { risk: 'LOW', reasons: ['reads inside the workspace'] };
+  }
+  return { risk: 'MEDIUM', reasons: [`reads ${absolute}, outside the workspace`] };
+}

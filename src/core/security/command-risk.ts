@@ -1,0 +1,163 @@
+// Risk of a terminal command, judged from its parsed structure: every simple command, including
+// those in pipelines, substitutions, `bash -c` scripts and behind sudo/env/xargs, is rated by the
+// program rules; the highest finding wins. Unknown programs are MEDIUM.
+import { isAbsolute, relative, resolve } from 'node:path';
+import { type Finding, high, low, medium, type RiskAssessment, summarize } from './risk';
+import {
+  type Redirect,
+  type ShellScript,
+  type SimpleCommand,
+  hasSubstitution,
+  parseShell,
+} from './shell-parse';
+import { isDiskDevice, isHarmlessSink, protectedWriteReason, secretReason } from './sensitive-paths';
+import { programFindings } from './program-rules';
+
+export interface CommandRiskOptions {
+  /** Workspace folders: writes outside them are HIGH. Without them, absolute writes are MEDIUM. */
+  roots?: readonly string[];
+}
+
+/** Where a command sits: what feeds its stdin decides whether `sh` runs checked text or not. */
+export interface CommandSite {
+  /** Commands before it in its pipeline (their output is its input). */
+  upstream: readonly SimpleCommand[];
+}
+
+/** What program rules may ask of the analysis. */
+export interface RuleContext {
+  readonly roots: readonly string[];
+  /** Findings for shell text run by the command itself (`bash -c`, `eval`, a heredoc fed to sh). */
+  analyzeText(text: string): Finding[];
+  /** Findings for a command line run by the command (`sudo ...`, `xargs ...`, `find -exec ...`). */
+  analyzeArgv(argv: readonly string[], site: CommandSite, command: SimpleCommand): Finding[];
+  /** Findings for writing to `target`. */
+  writeTarget(target: string, verb?: string): Finding[];
+}
+
+const MAX_DEPTH = 8;
+const DANGEROUS_VARIABLES =
+  /^(PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|IFS|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|GIT_SSH_COMMAND|GIT_EXEC_PATH)$/;
+const INPUT_OPS = new Set(['<', '<<', '<<<', '<&', '<>']);
+
+export function commandRisk(command: string, options: CommandRiskOptions = {}): RiskAssessment {
+  try {
+    const script = parseShell(command);
+    const findings = scriptFindings(script, createContext(options.roots ?? [], 0));
+    return summarize(findings, low('there is nothing to run'));
+  } catch (err) {
+    return { risk: 'HIGH', reasons: [`the command could not be analysed (${(err as Error).message})`] };
+  }
+}
+
+/** Findings of one simple command alone (not its substitutions), for allow-rule decisions. */
+export function simpleCommandRisk(
+  command: SimpleCommand,
+  site: CommandSite,
+  options: CommandRiskOptions = {},
+): RiskAssessment {
+  try {
+    const findings = ownFindings(command, site, createContext(options.roots ?? [], 0));
+    return summarize(findings, low('there is nothing to run'));
+  } catch (err) {
+    return { risk: 'HIGH', reasons: [`the command could not be analysed (${(err as Error).message})`] };
+  }
+}
+
+/** Calls `visit` for every simple command of a script, substitutions included, with its site. */
+export function forEachCommand(
+  script: ShellScript,
+  visit: (command: SimpleCommand, site: CommandSite) => void,
+): void {
+  for (const pipeline of script.pipelines) {
+    pipeline.forEach((command, index) => {
+      visit(command, { upstream: pipeline.slice(0, index) });
+      for (const nested of command.substitutions) forEachCommand(nested, visit);
+    });
+  }
+}
+
+function scriptFindings(script: ShellScript, ctx: RuleContext): Finding[] {
+  const findings: Finding[] = [];
+  if (script.incomplete)
+    findings.push(medium('an unclosed quote or substitution makes it unclear what runs'));
+  forEachCommand(script, (command, site) => findings.push(...ownFindings(command, site, ctx)));
+  return findings;
+}
+
+function ownFindings(command: SimpleCommand, site: CommandSite, ctx: RuleContext): Finding[] {
+  const findings: Finding[] = [];
+  if (command.definesFunction !== undefined) {
+    findings.push(
+      medium(`defines the shell function ${command.definesFunction}, whose calls cannot be checked`),
+    );
+  }
+  for (const assignment of command.assignments) {
+    const name = assignment.slice(0, assignment.indexOf('=')).replace(/\+$/, '');
+    if (DANGEROUS_VARIABLES.test(name))
+      findings.push(medium(`sets ${name}, which changes what programs run`));
+  }
+  for (const redirect of command.redirects) findings.push(...redirectFindings(redirect, command, ctx));
+  if (command.argv.length > 0) findings.push(...ctx.analyzeArgv(command.argv, site, command));
+  else if (command.assignments.length > 0 && findings.length === 0)
+    findings.push(low('only sets shell variables'));
+  return findings;
+}
+
+function redirectFindings(redirect: Redirect, command: SimpleCommand, ctx: RuleContext): Finding[] {
+  if (INPUT_OPS.has(redirect.op)) {
+    const secret = redirect.op === '<' ? secretReason(redirect.target) : undefined;
+    return secret ? [high(`reads a secret file: ${secret}`)] : [];
+  }
+  // `>&2` and `2>&1` duplicate descriptors; `>& file` writes a file.
+  if (redirect.op === '>&' && /^\d+-?$|^-$/.test(redirect.target)) return [];
+  if (command.argv.length === 0 && redirect.op === '>' && !isHarmlessSink(redirect.target)) {
+    return ctx.writeTarget(redirect.target, 'empties');
+  }
+  return ctx.writeTarget(redirect.target);
+}
+
+function createContext(roots: readonly string[], depth: number): RuleContext {
+  const ctx: RuleContext = {
+    roots,
+    analyzeText(text) {
+      if (depth + 1 > MAX_DEPTH) return [high('shell code is nested too deeply to analyse')];
+      return scriptFindings(parseShell(text), createContext(roots, depth + 1));
+    },
+    analyzeArgv(argv, site, command) {
+      // No depth check needed: each wrapper (sudo, env, xargs...) hands on a shorter argv.
+      const args = argv.slice(1);
+      const found = programFindings(argv[0] ?? '', args, { ctx, site, command });
+      // Secrets named anywhere in the arguments: reading them sends them to the model, writing
+      // or committing them spreads them.
+      for (const arg of args) {
+        const secret = secretReason(arg);
+        if (secret) found.push(high(`uses a secret file: ${secret}`));
+      }
+      return found;
+    },
+    writeTarget(target, verb = 'writes to') {
+      if (isHarmlessSink(target)) return [];
+      if (isDiskDevice(target)) return [high(`${verb} the disk device ${target} directly`)];
+      const protectedReason = protectedWriteReason(target);
+      if (protectedReason) return [high(`${verb} a protected location: ${protectedReason}`)];
+      if (hasSubstitution(target) || target.includes('$')) {
+        return [medium(`${verb} ${target}, a path decided at run time`)];
+      }
+      if (target.startsWith('~')) return [high(`${verb} ${target}, outside the workspace`)];
+      if (isAbsolute(target)) {
+        if (/^\/(tmp|var\/tmp|private\/tmp)(\/|$)/.test(target)) return [low(`${verb} a temporary file`)];
+        if (roots.length > 0 && !roots.some((root) => isInside(target, root))) {
+          return [high(`${verb} ${target}, outside the workspace`)];
+        }
+      }
+      return [medium(`${verb} ${target}`)];
+    },
+  };
+  return ctx;
+}
+
+function isInside(path: string, root: string): boolean {
+  const rel = relative(resolve(root), resolve(path));
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}

@@ -1,0 +1,82 @@
+// When the agent must ask before acting. Pure: the same policy and analyses give the same answers.
+//   never  - never ask.
+//   always - ask before every action that is not read-only (allow rules still apply).
+//   risky  - ask when the combined risk reaches the threshold (default MEDIUM) or is UNKNOWN.
+// Read-only tools never ask. Allow rules approve terminal commands whose every sub-command they
+// cover, but never over a HIGH rating from the rule-based analyzer: a prefix rule such as
+// `rm -rf build` must not let `rm -rf build /` through.
+import type { ActionAnalysis } from './analyzers';
+import { matchAllowRules } from './allow-rules';
+import { type RiskLevel, riskRank, type SecurityRisk } from './risk';
+
+export type ConfirmationMode = 'never' | 'always' | 'risky';
+
+export interface ConfirmationPolicy {
+  mode: ConfirmationMode;
+  /** In `risky` mode, the lowest risk that needs confirmation (default MEDIUM). */
+  threshold?: RiskLevel;
+  /** Command prefixes the user allowed (terminal tool only). */
+  allowRules?: readonly string[];
+  /** Workspace folders, for judging what allowed commands write. */
+  roots?: readonly string[];
+}
+
+export interface ActionForReview {
+  toolName: string;
+  readOnly: boolean;
+  /** The action's arguments (for the terminal, `command` and `is_input`). */
+  args: Readonly<Record<string, unknown>>;
+  analysis: ActionAnalysis;
+}
+
+export interface ConfirmationDecision {
+  confirm: boolean;
+  /** Why, in words the user can read. */
+  reason: string;
+  risk: SecurityRisk;
+  /** Allow rules that approved the action, when they did. */
+  matchedRules?: string[];
+}
+
+export const DEFAULT_THRESHOLD: RiskLevel = 'MEDIUM';
+
+export function needsConfirmation(
+  policy: ConfirmationPolicy,
+  actions: readonly ActionForReview[],
+): ConfirmationDecision[] {
+  return actions.map((action) => decide(policy, action));
+}
+
+function decide(policy: ConfirmationPolicy, action: ActionForReview): ConfirmationDecision {
+  const { risk, reasons } = action.analysis;
+  const because = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
+  if (action.readOnly) return { confirm: false, reason: `${action.toolName} is read-only`, risk };
+  if (policy.mode === 'never') return { confirm: false, reason: 'confirmation is turned off', risk };
+
+  const allowed = allowedByRules(policy, action);
+  if (allowed)
+    return {
+      confirm: false,
+      reason: `allowed by ${allowed.map((r) => `"${r}"`).join(', ')}`,
+      risk,
+      matchedRules: allowed,
+    };
+
+  if (policy.mode === 'always')
+    return { confirm: true, reason: `every action needs confirmation (${risk} risk${because})`, risk };
+  if (risk === 'UNKNOWN') return { confirm: true, reason: `the risk is unknown${because}`, risk };
+  const threshold = policy.threshold ?? DEFAULT_THRESHOLD;
+  if (riskRank(risk) >= riskRank(threshold)) return { confirm: true, reason: `${risk} risk${because}`, risk };
+  return { confirm: false, reason: `${risk} risk is below the ${threshold} threshold`, risk };
+}
+
+function allowedByRules(policy: ConfirmationPolicy, action: ActionForReview): string[] | undefined {
+  const rules = policy.allowRules ?? [];
+  const command = action.args.command;
+  if (rules.length === 0 || action.toolName !== 'terminal' || typeof command !== 'string') return undefined;
+  if (action.args.is_input === true || command.trim() === '') return undefined;
+  const ruleRisk = action.analysis.byAnalyzer.filter((r) => r.analyzer !== 'llm').map((r) => r.risk);
+  if (ruleRisk.includes('HIGH')) return undefined;
+  const match = matchAllowRules(command, rules, { roots: policy.roots ?? [] });
+  return match.allowed ? match.matchedRules : undefined;
+}

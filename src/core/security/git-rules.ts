@@ -1,0 +1,124 @@
+// git: reading commands are LOW; history rewrites, forced pushes and discarding work are HIGH;
+// everything else changes the repository (MEDIUM).
+import { hasOption, operands, shortFlags } from './argv-options';
+import { type Finding, high, low, medium } from './risk';
+import type { ProgramRule } from './rule-types';
+
+const GLOBAL_WITH_VALUE = new Set([
+  '-C',
+  '-c',
+  '--git-dir',
+  '--work-tree',
+  '--namespace',
+  '--exec-path',
+  '--config-env',
+]);
+
+const READ_ONLY = new Set([
+  'status', 'diff', 'log', 'show', 'blame', 'annotate', 'grep', 'describe', 'shortlog', 'rev-parse', 'rev-list',
+  'ls-files', 'ls-tree', 'ls-remote', 'cat-file', 'merge-base', 'name-rev', 'check-ignore', 'check-attr',
+  'count-objects', 'whatchanged', 'var', 'help', 'version', 'for-each-ref', 'show-ref', 'show-branch',
+  'cherry', 'range-diff', 'diff-tree', 'diff-files', 'diff-index', 'verify-commit', 'verify-tag', 'fsck',
+]); // prettier-ignore
+
+/** Subcommand and its arguments, after global options such as `-C dir` or `--no-pager`. */
+function subcommand(args: readonly string[]): { sub: string; rest: string[] } {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (GLOBAL_WITH_VALUE.has(arg)) {
+      i++;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    return { sub: arg, rest: args.slice(i + 1) };
+  }
+  return { sub: '', rest: [] };
+}
+
+function push(rest: readonly string[]): Finding[] {
+  const flags = shortFlags(rest);
+  if (flags.has('f') || hasOption(rest, null, 'force', 'force-with-lease', 'force-if-includes', 'mirror')) {
+    return [high('force-pushes, which can overwrite history on the remote')];
+  }
+  if (flags.has('d') || hasOption(rest, null, 'delete', 'prune'))
+    return [high('deletes branches or tags on the remote')];
+  const refspecs = operands(rest, ['-o', '--push-option', '--repo']).slice(1);
+  if (refspecs.some((r) => r.startsWith('+')))
+    return [high('force-pushes a refspec (+), overwriting remote history')];
+  if (refspecs.some((r) => r.startsWith(':'))) return [high('deletes a branch on the remote')];
+  return [medium('pushes commits to a remote')];
+}
+
+function checkoutOrRestore(sub: string, rest: readonly string[]): Finding[] {
+  const discards =
+    sub === 'restore'
+      ? !hasOption(rest, 'S', 'staged') || hasOption(rest, 'W', 'worktree')
+      : hasOption(rest, 'f', 'force') || rest.includes('--') || rest.includes('.');
+  if (discards) return [high(`git ${sub} discards uncommitted changes, which cannot be recovered`)];
+  return [medium(`git ${sub} changes the working tree`)];
+}
+
+export const git: ProgramRule = (args) => {
+  if (args.length === 0 || (args.length === 1 && (args[0] === '--version' || args[0] === '--help'))) {
+    return [low('git only prints information')];
+  }
+  const { sub, rest } = subcommand(args);
+  if (READ_ONLY.has(sub)) return [low(`git ${sub} only reads`)];
+  switch (sub) {
+    case 'push':
+      return push(rest);
+    case 'reset':
+      return hasOption(rest, null, 'hard', 'merge', 'keep')
+        ? [high('git reset --hard discards uncommitted changes, which cannot be recovered')]
+        : [medium('git reset moves the branch or unstages changes')];
+    case 'clean':
+      return shortFlags(rest).has('f') || hasOption(rest, null, 'force')
+        ? [high('git clean deletes untracked files, which cannot be recovered')]
+        : [low('git clean without -f only previews')];
+    case 'checkout':
+    case 'restore':
+      return checkoutOrRestore(sub, rest);
+    case 'filter-branch':
+    case 'filter-repo':
+      return [high('rewrites the whole history of the repository')];
+    case 'update-ref':
+      return shortFlags(rest).has('d') ? [high('deletes a ref directly')] : [medium('moves a ref directly')];
+    case 'stash':
+      if (rest[0] === 'list' || rest[0] === 'show') return [low('git stash only reads')];
+      return rest[0] === 'clear' || rest[0] === 'drop'
+        ? [high('deletes stashed work')]
+        : [medium('git stash changes the working tree')];
+    case 'branch':
+    case 'tag':
+      if (hasOption(rest, 'D') || (hasOption(rest, 'd', 'delete') && hasOption(rest, 'f', 'force'))) {
+        return [high(`force-deletes a ${sub}`)];
+      }
+      return operands(rest).length === 0 && !hasOption(rest, 'd', 'delete', 'move', 'copy', 'set-upstream-to')
+        ? [low(`git ${sub} only lists`)]
+        : [medium(`git ${sub} creates, moves or deletes ${sub === 'tag' ? 'tags' : 'branches'}`)];
+    case 'remote':
+      return rest.length === 0 || rest[0] === '-v' || rest[0] === 'show' || rest[0] === 'get-url'
+        ? [low('git remote only lists')]
+        : [medium('changes git remotes')];
+    case 'config':
+      if (hasOption(rest, 'l', 'list', 'get', 'get-all', 'get-regexp') || operands(rest).length <= 1) {
+        return [low('git config only reads')];
+      }
+      return hasOption(rest, null, 'global', 'system')
+        ? [medium('changes git settings for every repository')]
+        : [medium('changes git settings')];
+    case 'reflog':
+      return rest[0] === 'expire' || rest[0] === 'delete'
+        ? [high('deletes reflog entries (the safety net)')]
+        : [low('git reflog only reads')];
+    case 'gc':
+    case 'prune':
+      return hasOption(rest, null, 'prune') || sub === 'prune'
+        ? [high('prunes unreachable commits for good')]
+        : [medium('repacks the repository')];
+    case 'worktree':
+      return rest[0] === 'list' ? [low('git worktree only lists')] : [medium('changes worktrees')];
+    default:
+      return [medium(`git ${sub} changes the repository`)];
+  }
+};

@@ -1,0 +1,33 @@
+/** Public API of the security checks. Import from `src/core/security`, not from the files inside. */
+export {
+  type Finding,
+  maxRisk,
+  type RiskAssessment,
+  type RiskLevel,
+  riskRank,
+  type SecurityRisk,
+} from './risk';
+export { commandRisk, type CommandRiskOptions } from './command-risk';
+export { isInsideRoot, pathRisk } from './path-risk';
+export { isDiskDevice, protectedWriteReason, secretReason } from './sensitive-paths';
+export { allCommands, parseShell, type Redirect, type ShellScript, type SimpleCommand } from './shell-parse';
+export {
+  type ActionAnalysis,
+  analyzeAction,
+  type AnalyzeOptions,
+  type Analyzer,
+  type AnalyzerContext,
+  type AnalyzerResult,
+  DEFAULT_ANALYZERS,
+  llmRiskAnalyzer,
+  ruleAnalyzer,
+} from './analyzers';
+export { type AllowRuleMatch, type AllowRuleOptions, matchAllowRules, parseAllowRule } from './allow-rules';
+export {
+  type ActionForReview,
+  type ConfirmationDecision,
+  type ConfirmationMode,
+  type ConfirmationPolicy,
+  DEFAULT_THRESHOLD,
+  needsConfirmation,
+} from './confirmation-policy';

@@ -1,0 +1,73 @@
+// Which paths are sensitive, judged from the text of a path (commands give raw words such as
+// `~/.ssh/id_rsa` or `$HOME/.bashrc`; file tools give absolute paths). Pure: no file system access.
+
+const SECRET_NAMES = [
+  /^\.env(\..+)?$/, // .env, .env.local... (templates are excluded below)
+  /\.(pem|key|p12|pfx|keystore|jks)$/,
+  /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/,
+  /^\.(npmrc|pypirc|netrc|git-credentials|pgpass)$/,
+  /^credentials(\.json|\.ya?ml)?$/,
+  /^(secrets?|service-account)\.(json|ya?ml|toml)$/,
+];
+const SECRET_TEMPLATES = /^\.env\.(example|sample|template|dist|defaults?)$/;
+const SECRET_DIRS = ['.ssh', '.aws', '.gnupg', '.kube', '.docker', '.azure', '.password-store'];
+/** Shell startup and tool configuration files: writing them changes what later commands do. */
+const STARTUP_FILES =
+  /^\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|cshrc|tcshrc|inputrc|gitconfig|vimrc|npmrc|yarnrc)$/;
+const HOME_PREFIX = /^(~|\$HOME|\$\{HOME\}|\/root|\/home\/[^/]+|\/Users\/[^/]+)(\/|$)/;
+const SYSTEM_DIRS =
+  /^\/(etc|usr|bin|sbin|lib|lib32|lib64|boot|sys|proc|opt|System|Library|private\/etc)(\/|$)/;
+const DISK_DEVICES = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|mapper\/|md\d)/;
+
+function segments(path: string): string[] {
+  return path.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
+}
+
+/** Why a path may hold secrets (keys, tokens, passwords), or undefined. */
+export function secretReason(path: string): string | undefined {
+  const parts = segments(path);
+  const name = parts[parts.length - 1] ?? '';
+  const dir = parts.find((p) => SECRET_DIRS.includes(p));
+  if (dir) return `${path} is in ${dir}/, which holds credentials`;
+  if (SECRET_TEMPLATES.test(name)) return undefined;
+  if (SECRET_NAMES.some((re) => re.test(name))) return `${path} may hold secrets`;
+  return undefined;
+}
+
+/** Why writing to a path is dangerous beyond the file itself, or undefined. */
+export function protectedWriteReason(path: string): string | undefined {
+  const secret = secretReason(path);
+  if (secret) return secret;
+  const parts = segments(path);
+  const name = parts[parts.length - 1] ?? '';
+  if (STARTUP_FILES.test(name)) return `${path} is a shell or tool startup file`;
+  if (HOME_PREFIX.test(path) && parts.some((p, i) => i > 0 && p.startsWith('.'))) {
+    return `${path} is a settings file in the home folder`;
+  }
+  if (parts.includes('.git')) return `${path} is inside .git (repository internals and hooks)`;
+  if (SYSTEM_DIRS.test(path)) return `${path} is a system location`;
+  return undefined;
+}
+
+export function isDiskDevice(path: string): boolean {
+  return DISK_DEVICES.test(path);
+}
+
+/** Targets writing to which has no lasting effect. */
+export function isHarmlessSink(path: string): boolean {
+  return /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/.test(path) || /^&?\d$/.test(path) || path === '-';
+}
+
+/** The home folder or the file system root themselves (as a deletion target, the worst case). */
+export function isRootOrHome(path: string): boolean {
+  const trimmed = path.replace(/\/+\*?$/, '') || '/';
+  return (
+    trimmed === '/' ||
+    /^(~|\$HOME|\$\{HOME\}|\/root|\/home|\/home\/[^/]+|\/Users|\/Users\/[^/]+)$/.test(trimmed)
+  );
+}
+
+/** True for words that are paths the shell expands in place (globs, variables, home). */
+export function isExpandedAtRunTime(word: string): boolean {
+  return /[*?[]/.test(word) || word.includes('$') || word.startsWith('~');
+}

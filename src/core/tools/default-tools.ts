@@ -1,0 +1,42 @@
+// The tool set a conversation starts with. Each call makes fresh instances, because some tools
+// keep per-conversation memory (file_editor's undo history, terminal's last working directory).
+import { registerActionSchema, registerObservationSchema } from '../events';
+import type { ToolSpec } from './tool';
+import { createTerminalTool, type TerminalToolOptions } from './terminal-tool';
+import { createFileEditorTool, type FileEditorToolOptions } from './file-editor-tool';
+import { createTaskTrackerTool, type TaskTrackerToolOptions } from './task-tracker-tool';
+import { createFinishTool } from './finish-tool';
+import { createThinkTool } from './think-tool';
+import { createGlobTool, type SearchToolOptions } from './glob-tool';
+import { createGrepTool } from './grep-tool';
+
+export interface DefaultToolsOptions {
+  terminal?: TerminalToolOptions;
+  fileEditor?: FileEditorToolOptions;
+  taskTracker?: TaskTrackerToolOptions;
+  search?: SearchToolOptions;
+}
+
+export function defaultTools(options: DefaultToolsOptions = {}): ToolSpec[] {
+  const tools = [
+    createTerminalTool(options.terminal),
+    createFileEditorTool(options.fileEditor),
+    createTaskTrackerTool(options.taskTracker),
+    createGlobTool(options.search),
+    createGrepTool(options.search),
+    createThinkTool(),
+    createFinishTool(),
+  ] as ToolSpec[];
+  registerToolPayloadSchemas(tools);
+  return tools;
+}
+
+/** Lets the event codec validate stored payloads of these tools (re-registering is harmless). */
+export function registerToolPayloadSchemas(tools: readonly ToolSpec[]): void {
+  for (const tool of tools) {
+    if (tool.actionPayloadSchema) registerActionSchema(tool.actionKind, tool.actionPayloadSchema);
+    if (tool.observationKind && tool.observationPayloadSchema) {
+      registerObservationSchema(tool.observationKind, tool.observationPayloadSchema);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+// `glob` (OpenHands GlobAction): find files by name pattern, read-only, through SearchPort.
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import type { ToolContext, ToolObservation, ToolSpec } from './tool';
+import { errorMessage, errorObservation, observation } from './observation';
+import { resolveToolPath } from './resolve-path';
+
+export const GLOB_TOOL_NAME = 'glob';
+const OBSERVATION_KIND = 'GlobObservation';
+
+const GlobArgsSchema = z.object({
+  pattern: z.string().min(1).describe('A glob such as "**/*.ts" or "src/**/test_*.py".'),
+  path: z.string().optional().describe('Directory to search in (default: the workspace folder).'),
+});
+export type GlobArgs = z.infer<typeof GlobArgsSchema>;
+
+export interface SearchToolOptions {
+  /** Most results returned per call (default 100). */
+  limit?: number;
+}
+
+export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobArgs> {
+  const limit = options.limit ?? 100;
+
+  async function execute(args: GlobArgs, ctx: ToolContext): Promise<ToolObservation> {
+    const searchPath = resolveToolPath(args.path ?? ctx.cwd, ctx.cwd);
+    const fields = { pattern: args.pattern, search_path: searchPath };
+    try {
+      const stat = await ctx.ports.files.stat(searchPath);
+      if (stat?.type !== 'directory') {
+        return errorObservation(OBSERVATION_KIND, `${searchPath} is not a directory.`, {
+          ...fields,
+          files: [],
+          truncated: false,
+        });
+      }
+      // One more than the limit tells whether there were more.
+      const found = await ctx.ports.search.glob(args.pattern, { cwd: searchPath, limit: limit + 1 });
+      const truncated = found.length > limit;
+      const files = found.slice(0, limit).map((f) => (isAbsolute(f) ? f : resolve(searchPath, f)));
+      const text =
+        files.length === 0
+          ? `No files match ${args.pattern} in ${searchPath}.`
+          : [
+              `${files.length}${truncated ? '+' : ''} file${files.length === 1 ? '' : 's'} match ${args.pattern} in ${searchPath}:`,
+              ...files,
+              ...(truncated ? [`[Only the first ${limit} are shown; narrow the pattern or the path.]`] : []),
+            ].join('\n');
+      return observation(OBSERVATION_KIND, text, { ...fields, files, truncated });
+    } catch (err) {
+      return errorObservation(OBSERVATION_KIND, `glob failed: ${errorMessage(err)}`, {
+        ...fields,
+        files: [],
+        truncated: false,
+      });
+    }
+  }
+
+  return {
+    name: GLOB_TOOL_NAME,
+    description:
+      'Find files whose path matches a glob pattern ("**/*.ts", "src/**/*.test.js"). Files ignored by ' +
+      '.gitignore, hidden files and node_modules are skipped. Returns absolute paths.',
+    readOnly: true,
+    actionKind: 'GlobAction',
+    observationKind: OBSERVATION_KIND,
+    argsSchema: GlobArgsSchema,
+    execute,
+    toActionFields: (args) => ({ pattern: args.pattern, path: args.path ?? null }),
+    actionPayloadSchema: z.looseObject({ pattern: z.string(), path: z.string().nullable().optional() }),
+  };
+}

@@ -1,0 +1,85 @@
+// `grep` (OpenHands GrepAction): search file contents with a regular expression, read-only,
+// through SearchPort.
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+import type { ToolContext, ToolObservation, ToolSpec } from './tool';
+import { errorMessage, errorObservation, observation } from './observation';
+import { resolveToolPath } from './resolve-path';
+import type { SearchToolOptions } from './glob-tool';
+
+export const GREP_TOOL_NAME = 'grep';
+const OBSERVATION_KIND = 'GrepObservation';
+const MAX_LINE_CHARS = 300;
+
+const GrepArgsSchema = z.object({
+  pattern: z.string().min(1).describe('A regular expression, e.g. "function\\s+load" or "TODO".'),
+  path: z.string().optional().describe('Directory or file to search (default: the workspace folder).'),
+  include: z
+    .string()
+    .optional()
+    .describe('Only search files matching this glob, e.g. "*.ts" or "*.{js,jsx}".'),
+});
+export type GrepArgs = z.infer<typeof GrepArgsSchema>;
+
+export function createGrepTool(options: SearchToolOptions = {}): ToolSpec<GrepArgs> {
+  const limit = options.limit ?? 100;
+
+  async function execute(args: GrepArgs, ctx: ToolContext): Promise<ToolObservation> {
+    const searchPath = resolveToolPath(args.path ?? ctx.cwd, ctx.cwd);
+    const fields = { pattern: args.pattern, search_path: searchPath, include_pattern: args.include ?? null };
+    const fail = (text: string) =>
+      errorObservation(OBSERVATION_KIND, text, { ...fields, matches: [], truncated: false });
+    try {
+      new RegExp(args.pattern);
+    } catch (err) {
+      return fail(`The pattern is not a valid regular expression: ${errorMessage(err)}`);
+    }
+    try {
+      if (!(await ctx.ports.files.stat(searchPath))) return fail(`${searchPath} does not exist.`);
+      const found = await ctx.ports.search.grep(args.pattern, {
+        cwd: searchPath,
+        limit: limit + 1,
+        ...(args.include ? { include: args.include } : {}),
+      });
+      const truncated = found.length > limit;
+      const matches = found.slice(0, limit).map((m) => ({
+        path: isAbsolute(m.path) ? m.path : resolve(searchPath, m.path),
+        line: m.line,
+        text: m.text.length > MAX_LINE_CHARS ? `${m.text.slice(0, MAX_LINE_CHARS)} [...]` : m.text,
+      }));
+      const where = `${searchPath}${args.include ? ` (files matching ${args.include})` : ''}`;
+      const text =
+        matches.length === 0
+          ? `No matches for ${args.pattern} in ${where}.`
+          : [
+              `${matches.length}${truncated ? '+' : ''} match${matches.length === 1 ? '' : 'es'} for ${args.pattern} in ${where}:`,
+              ...matches.map((m) => `${m.path}:${m.line}: ${m.text}`),
+              ...(truncated
+                ? [`[Only the first ${limit} are shown; narrow the pattern, the path or include.]`]
+                : []),
+            ].join('\n');
+      return observation(OBSERVATION_KIND, text, { ...fields, matches, truncated });
+    } catch (err) {
+      return fail(`grep failed: ${errorMessage(err)}`);
+    }
+  }
+
+  return {
+    name: GREP_TOOL_NAME,
+    description:
+      'Search file contents with a regular expression and list matching lines as path:line: text. ' +
+      'Files ignored by .gitignore, hidden files and node_modules are skipped. Use include to limit ' +
+      'the file types.',
+    readOnly: true,
+    actionKind: 'GrepAction',
+    observationKind: OBSERVATION_KIND,
+    argsSchema: GrepArgsSchema,
+    execute,
+    toActionFields: (args) => ({
+      pattern: args.pattern,
+      path: args.path ?? null,
+      include: args.include ?? null,
+    }),
+    actionPayloadSchema: z.looseObject({ pattern: z.string() }),
+  };
+}

@@ -1,0 +1,59 @@
+// FilePort on the local disk (CLI, benchmarks, tests). No editor buffers here: the disk is the truth.
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { FilePort } from '../../../core/tools/ports';
+
+export class NodeFilePort implements FilePort {
+  readonly roots: readonly string[];
+
+  constructor(roots: readonly string[]) {
+    this.roots = roots.map((root) => resolve(root));
+  }
+
+  async readText(path: string): Promise<string | undefined> {
+    try {
+      return await readFile(path, 'utf8');
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async writeText(path: string, text: string): Promise<void> {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, text, 'utf8');
+  }
+
+  async delete(path: string): Promise<void> {
+    await rm(path, { force: true });
+  }
+
+  async stat(path: string): Promise<{ type: 'file' | 'directory'; size: number } | undefined> {
+    try {
+      const info = await stat(path);
+      return { type: info.isDirectory() ? 'directory' : 'file', size: info.size };
+    } catch (err) {
+      if (isMissing(err)) return undefined;
+      throw err;
+    }
+  }
+
+  async list(path: string): Promise<string[]> {
+    const entries = await readdir(path, { withFileTypes: true });
+    const names = await Promise.all(
+      entries.map(async (entry) => {
+        let isDirectory = entry.isDirectory();
+        // A symlink to a directory lists as a directory, like `ls -F` after following it.
+        if (entry.isSymbolicLink())
+          isDirectory = (await this.stat(resolve(path, entry.name)))?.type === 'directory';
+        return isDirectory ? `${entry.name}/` : entry.name;
+      }),
+    );
+    return names.sort();
+  }
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

@@ -1,0 +1,270 @@
+// TerminalPort for plain Node: one persistent bash per conversation, talking over pipes.
+//
+// Why interactive bash (`-i`) without a terminal: on Ctrl+C (SIGINT to its process group) an
+// interactive shell abandons the running command list and keeps going, whether the command is a
+// child process (`sleep 100`) or a loop inside the shell itself; a non-interactive one would die.
+// `--noediting` keeps readline from echoing input, and each command runs through `eval` so a syntax
+// error is reported instead of ending the shell. The shell reads the whole `eval ...; printf marker`
+// line before running it, so whatever is sent later reaches the command's stdin (prompts, `read`).
+// POSIX only: it relies on process groups.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { constants } from 'node:os';
+import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
+import { stripTerminalControls } from '../../../core/tools/terminal-text';
+import { type CommandEnd, ShellSentinel, shellQuote } from './shell-sentinel';
+
+export interface NodeTerminalPortOptions {
+  /** Directory the shell starts in (and restarts in after `reset`). */
+  cwd: string;
+  /** Shell executable (default `bash`); it must understand bash's options. */
+  shell?: string;
+  /** Extra environment variables on top of the process environment. */
+  env?: Record<string, string>;
+  /** Output kept while nobody reads it; beyond this the middle is dropped (default 5,000,000). */
+  maxBufferChars?: number;
+  /** How long `interrupt` waits for the command to end after Ctrl+C before asking for the marker again (default 300 ms). */
+  interruptGraceMs?: number;
+}
+
+/** Makes commands behave in a pipe: no pagers, no colour-hungry terminal, no credential prompts. */
+const QUIET_ENV: Record<string, string> = {
+  TERM: 'dumb',
+  PAGER: 'cat',
+  GIT_PAGER: 'cat',
+  MANPAGER: 'cat',
+  GIT_TERMINAL_PROMPT: '0',
+};
+
+const SHELL_SETUP = "exec 2>&1; set +H +o history; PS1=''; PS2=''; PS0=''; PROMPT_COMMAND=''; unset HISTFILE";
+const STARTUP_TIMEOUT_MS = 10_000;
+
+interface ActiveRun {
+  id: number;
+  end?: CommandEnd;
+}
+
+export class NodeTerminalPort implements TerminalPort {
+  private readonly sentinel: ShellSentinel;
+  private readonly maxBufferChars: number;
+  private readonly interruptGraceMs: number;
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private starting: Promise<void> | undefined;
+  private runCount = 0;
+  private active: ActiveRun | undefined;
+  /** Output of the active run (or printed while idle) not yet returned. */
+  private pending = '';
+  private cwd: string;
+  private lastExitCode = 0;
+  /** Callbacks of pending waits, called whenever output arrives or the shell exits. */
+  private readonly wakers = new Set<() => void>();
+  private disposed = false;
+
+  constructor(private readonly options: NodeTerminalPortOptions) {
+    this.sentinel = new ShellSentinel(randomBytes(6).toString('hex'));
+    this.maxBufferChars = options.maxBufferChars ?? 5_000_000;
+    this.interruptGraceMs = options.interruptGraceMs ?? 300;
+    this.cwd = options.cwd;
+  }
+
+  /** True from `run` until the command's end has been returned (see TerminalPort.busy). */
+  get busy(): boolean {
+    return this.active !== undefined;
+  }
+
+  async run(command: string, opts: TerminalRunOptions): Promise<TerminalRunResult> {
+    if (this.active) throw new Error('A command is still running; read its output or interrupt it first.');
+    const child = await this.ensureShell();
+    const id = ++this.runCount;
+    this.active = { id };
+    // The whole line is parsed before it runs, so later input goes to the command, not the shell.
+    child.stdin.write(`eval ${shellQuote(command.replace(/\0/g, ''))}; ${this.sentinel.printCommand(id)}\n`);
+    return this.collect(opts);
+  }
+
+  async sendInput(text: string, opts: TerminalRunOptions): Promise<TerminalRunResult> {
+    if (!this.active) {
+      if (text !== '') throw new Error('No command is running to send input to.');
+      return { output: this.takeAll(), exitCode: this.lastExitCode, timedOut: false, cwd: this.cwd };
+    }
+    if (text !== '' && !this.active.end) this.child?.stdin.write(text);
+    return this.collect(opts);
+  }
+
+  async interrupt(): Promise<void> {
+    const run = this.active;
+    const child = this.child;
+    if (!run || run.end || !child?.pid) return;
+    signalGroup(child.pid, 'SIGINT');
+    if (await this.waitForEnd(run, this.interruptGraceMs)) return;
+    // The shell gave up the command list (so no marker will come from it): ask for the marker again.
+    // If the command ignored SIGINT and reads stdin, this line is its input; nothing better exists
+    // without a real terminal.
+    if (this.child === child) child.stdin.write(`${this.sentinel.printCommand(run.id)}\n`);
+    await this.waitForEnd(run, 2_000);
+  }
+
+  async reset(): Promise<void> {
+    this.killShell();
+    this.active = undefined;
+    this.pending = '';
+    this.cwd = this.options.cwd;
+    await this.ensureShell();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.killShell();
+    this.active = undefined;
+    this.wakeAll();
+  }
+
+  private ensureShell(): Promise<ChildProcessWithoutNullStreams> {
+    if (this.disposed) return Promise.reject(new Error('The terminal has been disposed.'));
+    if (this.child) return Promise.resolve(this.child);
+    this.starting ??= this.startShell().finally(() => (this.starting = undefined));
+    return this.starting.then(() => {
+      if (!this.child) throw new Error('The shell did not start.');
+      return this.child;
+    });
+  }
+
+  private async startShell(): Promise<void> {
+    const child = spawn(this.options.shell ?? 'bash', ['--noprofile', '--norc', '--noediting', '-i'], {
+      cwd: this.cwd,
+      env: { ...process.env, ...QUIET_ENV, ...this.options.env },
+      // Its own process group, so Ctrl+C and kills reach the shell and everything it started.
+      detached: true,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout.setEncoding('utf8');
+    child.stderr.setEncoding('utf8');
+    child.stdout.on('data', (data: string) => this.onOutput(child, data));
+    child.stderr.on('data', (data: string) => this.onOutput(child, data));
+    child.stdin.on('error', () => undefined); // EPIPE when the shell died; 'exit' reports it.
+    child.on('exit', (code, signal) => this.onShellExit(child, code, signal));
+
+    const ready: ActiveRun = { id: 0 };
+    this.active = ready;
+    child.stdin.write(`${SHELL_SETUP}; ${this.sentinel.printCommand(0)}\n`);
+    const started = await new Promise<boolean>((resolve) => {
+      child.once('error', () => resolve(false));
+      void this.waitForEnd(ready, STARTUP_TIMEOUT_MS).then(resolve);
+    });
+    this.active = undefined;
+    this.pending = ''; // bash's "no job control" warnings
+    if (!started || this.child !== child) {
+      this.killShell();
+      throw new Error(`Could not start ${this.options.shell ?? 'bash'} in ${this.cwd}.`);
+    }
+  }
+
+  private onOutput(child: ChildProcessWithoutNullStreams, data: string): void {
+    if (child !== this.child) return;
+    const { text, ends } = this.sentinel.extract(this.pending + data);
+    this.pending = this.bounded(text);
+    for (const end of ends) {
+      if (this.active && end.runId === this.active.id && !this.active.end) {
+        this.active.end = end;
+        this.cwd = end.cwd;
+      }
+    }
+    this.wakeAll();
+  }
+
+  private onShellExit(
+    child: ChildProcessWithoutNullStreams,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): void {
+    if (child !== this.child) return;
+    this.child = undefined;
+    if (this.active && !this.active.end) {
+      this.pending += '\n[The shell exited; the next command starts a new one.]\n';
+      this.active.end = {
+        runId: this.active.id,
+        exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1),
+        cwd: this.cwd,
+      };
+    }
+    this.wakeAll();
+  }
+
+  /** Waits until the run ends or `ms` elapse; true if it ended. */
+  private async waitForEnd(run: ActiveRun, ms: number, signal?: AbortSignal): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (!run.end && !this.disposed && !signal?.aborted) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => done(), left);
+        const onAbort = () => done();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          this.wakers.delete(done);
+          resolve();
+        };
+        this.wakers.add(done);
+      });
+    }
+    return run.end !== undefined;
+  }
+
+  private wakeAll(): void {
+    for (const wake of [...this.wakers]) wake();
+  }
+
+  private async collect(opts: TerminalRunOptions): Promise<TerminalRunResult> {
+    const run = this.active;
+    if (!run) return { output: this.takeAll(), exitCode: this.lastExitCode, timedOut: false, cwd: this.cwd };
+    await this.waitForEnd(run, opts.timeoutMs, opts.signal);
+    if (run.end) {
+      this.active = undefined;
+      this.lastExitCode = run.end.exitCode;
+      return { output: this.takeAll(), exitCode: run.end.exitCode, timedOut: false, cwd: this.cwd };
+    }
+    const keep = this.sentinel.incompleteTail(this.pending);
+    const output = this.pending.slice(0, this.pending.length - keep);
+    this.pending = this.pending.slice(this.pending.length - keep);
+    return { output: stripTerminalControls(output), exitCode: null, timedOut: true, cwd: this.cwd };
+  }
+
+  private takeAll(): string {
+    const output = this.pending;
+    this.pending = '';
+    return stripTerminalControls(output);
+  }
+
+  /** Drops the middle of output nobody has read once it grows past the limit. */
+  private bounded(text: string): string {
+    if (text.length <= this.maxBufferChars) return text;
+    const half = Math.floor(this.maxBufferChars / 2);
+    const dropped = text.length - 2 * half;
+    return `${text.slice(0, half)}\n[... ${dropped} characters dropped: nobody read them in time ...]\n${text.slice(-half)}`;
+  }
+
+  private killShell(): void {
+    const child = this.child;
+    this.child = undefined;
+    if (!child) return;
+    if (child.pid) signalGroup(child.pid, 'SIGKILL');
+    child.stdin.destroy();
+    child.stdout.destroy();
+    child.stderr.destroy();
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
