@@ -1,0 +1,92 @@
+// Serves the chat webview outside VS Code: the document (and CSP) the extension really renders, the
+// built bundle from dist/, and the harness files. Only 127.0.0.1, only files under those folders.
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import { webviewDocument } from '../../../src/host/vscode/webview-html';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const MOUNTS: Record<string, string> = {
+  '/dist/': join(ROOT, 'dist'),
+  '/harness/': __dirname,
+};
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.ttf': 'font/ttf',
+  '.map': 'application/json',
+  '.html': 'text/html',
+};
+
+export interface HarnessServer {
+  origin: string;
+  /** URL of the panel page; theme is dark, light or high-contrast. */
+  pageUrl(opts?: { theme?: string; surface?: 'sidebar' | 'editor' }): string;
+  close(): Promise<void>;
+}
+
+/** The real document plus, before the app's script, the harness theme sheet and fake host (same nonce). */
+export function harnessDocument(origin: string, surface: 'sidebar' | 'editor'): string {
+  const nonce = randomBytes(16).toString('base64');
+  const html = webviewDocument({
+    cspSource: origin,
+    asset: (n) => `${origin}/dist/${n}`,
+    nonce,
+    title: 'Logbook',
+    surface,
+  });
+  const inject =
+    `<link rel="stylesheet" href="${origin}/harness/themes.css">\n` +
+    `<script nonce="${nonce}" src="${origin}/harness/fake-vscode-api.js"></script>\n`;
+  const at = html.indexOf(`<script nonce="${nonce}"`);
+  if (at < 0) throw new Error('the webview document has no nonce script');
+  return html.slice(0, at) + inject + html.slice(at);
+}
+
+export async function startHarnessServer(): Promise<HarnessServer> {
+  let origin = '';
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', origin);
+      if (url.pathname === '/' || url.pathname === '/index.html') {
+        const surface = url.searchParams.get('surface') === 'editor' ? 'editor' : 'sidebar';
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        res.end(harnessDocument(origin, surface));
+        return;
+      }
+      const mount = Object.keys(MOUNTS).find((m) => url.pathname.startsWith(m));
+      if (mount) {
+        const base = MOUNTS[mount]!;
+        const file = normalize(join(base, decodeURIComponent(url.pathname.slice(mount.length))));
+        if (file.startsWith(base + sep)) {
+          try {
+            const body = await readFile(file);
+            res.writeHead(200, {
+              'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+              'cache-control': 'no-store',
+            });
+            res.end(body);
+            return;
+          } catch {
+            /* fall through to 404 */
+          }
+        }
+      }
+      res.writeHead(404).end();
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    pageUrl: ({ theme = 'dark', surface = 'sidebar' } = {}) =>
+      `${origin}/index.html?theme=${theme}&surface=${surface}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

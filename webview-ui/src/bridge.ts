@@ -1,0 +1,41 @@
+// Messages from the extension: validated against the protocol, then applied to the store. Anything
+// invalid is dropped with a console line; nothing from the host is ever executed or injected as HTML.
+import { type HostMessage, parseHostMessage } from '../../src/protocol/messages';
+import { schedulePersist } from './state/persist';
+import { appendEvents, onAppended, showConversation, shownConversation, updateHeader } from './state/store';
+import { applyDelta, clearStream } from './state/stream';
+
+function apply(msg: HostMessage): void {
+  switch (msg.type) {
+    case 'conversation':
+      if ((msg.header?.id ?? null) !== shownConversation()) clearStream();
+      showConversation(msg.header);
+      schedulePersist();
+      return;
+    case 'header':
+      updateHeader(msg.header);
+      return;
+    case 'events':
+      appendEvents(msg.conversationId, msg.events);
+      return;
+    case 'stream':
+      if (msg.conversationId === shownConversation()) applyDelta(msg.delta);
+      return;
+  }
+}
+
+export function listenToHost(): void {
+  onAppended((agentSpoke) => {
+    // The real events replace the live preview as soon as the agent's part of them arrives.
+    if (agentSpoke) clearStream();
+    schedulePersist();
+  });
+  window.addEventListener('message', (e: MessageEvent<unknown>) => {
+    const r = parseHostMessage(e.data);
+    if (!r.ok) {
+      console.warn(`Logbook: dropped an invalid message from the extension ${r.error}`);
+      return;
+    }
+    apply(r.value);
+  });
+}

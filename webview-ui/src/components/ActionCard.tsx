@@ -1,0 +1,70 @@
+// One tool call: tool, summary, risk, approval state, the model's thinking (collapsed), then a body
+// specific to the tool (terminal command and output, file diff, or generic arguments) with its result.
+import { contentText, obj, splitThink, str } from '../lib/fields';
+import { header, isLatestBatch, type Row } from '../state/store';
+import { Collapsible } from './Collapsible';
+import { FileEditBody } from './FileEditBody';
+import { GenericToolBody, InvalidCallBody } from './GenericToolBody';
+import { Icon } from './Icon';
+import { Markdown } from './Markdown';
+import { RiskBadge } from './RiskBadge';
+import { TerminalBody } from './TerminalBody';
+
+const TOOL_ICONS: Record<string, string> = {
+  terminal: 'terminal',
+  file_editor: 'file-code',
+  finish: 'check-all',
+  think: 'lightbulb',
+  task_tracker: 'checklist',
+  glob: 'search',
+  grep: 'search',
+};
+
+export function toolIcon(tool: string): string {
+  return TOOL_ICONS[tool] ?? 'tools';
+}
+
+export function ActionCard({ row, rev }: { row: Row; rev: number }) {
+  const e = row.event;
+  const tool = str(e.tool_name) ?? 'tool';
+  const action = obj(e.action);
+  const { visible, thinking } = splitThink(contentText(e.thought));
+  const reasoning = str(e.reasoning_content)?.trim() || thinking;
+  const h = header.value;
+  const pending = h?.pendingActionIds.includes(e.id) ?? false;
+  const waiting = !pending && !row.result && h?.status === 'running' && isLatestBatch(e);
+  const kind = str(action?.kind);
+  return (
+    <div class={`card action${pending ? ' pending' : ''}`}>
+      {visible && <Markdown class="thought" text={visible.slice(0, 100_000)} />}
+      <div class="card-head">
+        <Icon name={toolIcon(tool)} class="tool-icon" />
+        <span class="tool-name">{tool}</span>
+        {str(e.summary) && <span class="summary">{str(e.summary)}</span>}
+        <span class="spacer" />
+        {pending && (
+          <span class="badge pending-badge">
+            <Icon name="shield" />
+            Awaiting approval
+          </span>
+        )}
+        {waiting && <Icon name="loading" spin class="running" />}
+        <RiskBadge risk={str(e.security_risk)} />
+      </div>
+      {reasoning && (
+        <Collapsible id={`${e.id}:reasoning`} row={row} label="Thinking" class="reasoning">
+          {() => <Markdown class="muted" text={reasoning.slice(0, 100_000)} />}
+        </Collapsible>
+      )}
+      {!action ? (
+        <InvalidCallBody row={row} />
+      ) : tool === 'terminal' || kind === 'TerminalAction' ? (
+        <TerminalBody action={action} row={row} />
+      ) : tool === 'file_editor' || kind === 'FileEditorAction' ? (
+        <FileEditBody action={action} row={row} rev={rev} />
+      ) : (
+        <GenericToolBody action={action} row={row} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,147 @@
+// Confirm / Reject for the pending batch (header.pendingActionIds), pinned above the composer so it
+// is always in reach. Each intent names exactly that batch; the bar hides as soon as the user decides
+// and returns only for a different batch (or if the host has not moved on after a while).
+import { signal } from '@preact/signals';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { LIMITS } from '../../../src/protocol/messages';
+import { commandPrefix } from '../lib/command-prefix';
+import { obj, str } from '../lib/fields';
+import { plural } from '../lib/format';
+import { actionRow, header, version } from '../state/store';
+import { send } from '../vscode-api';
+import { toolIcon } from './ActionCard';
+import { Button } from './Button';
+import { Icon } from './Icon';
+import { InlineInput } from './InlineInput';
+
+/** The batch the user already answered (ids joined), so its buttons do not come back. */
+const decided = signal<string | null>(null);
+const RETRY_AFTER_MS = 15_000;
+
+type Mode = { t: 'ask' } | { t: 'reject' } | { t: 'allow'; actionId: string; prefix: string };
+
+function describe(actionId: string): { tool: string; text: string; command?: string } {
+  const e = actionRow(actionId)?.event;
+  if (!e) return { tool: 'tool', text: 'an action' };
+  const action = obj(e.action);
+  const tool = str(e.tool_name) ?? 'tool';
+  const command = tool === 'terminal' ? str(action?.command) : undefined;
+  const text = command ?? str(e.summary) ?? str(action?.path) ?? tool;
+  return { tool, text: text.length > 200 ? `${text.slice(0, 200)}…` : text, command };
+}
+
+export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
+  const h = header.value;
+  void version.value; // the pending actions' details may arrive after the header
+  const pending = h?.pendingActionIds ?? [];
+  const key = pending.join('\n');
+  const [mode, setMode] = useState<Mode>({ t: 'ask' });
+  const rejectButton = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => setMode({ t: 'ask' }), [key]);
+  useEffect(() => {
+    if (decided.value !== key) return;
+    const t = setTimeout(() => {
+      if (decided.value === key) decided.value = null;
+    }, RETRY_AFTER_MS);
+    return () => clearTimeout(t);
+  }, [key, decided.value]);
+
+  if (!h || h.readOnly || pending.length === 0 || decided.value === key) return null;
+  const conversationId = h.id;
+  const done = () => {
+    decided.value = key;
+    focusComposer();
+  };
+  const items = pending.map((id) => ({ id, ...describe(id) }));
+
+  return (
+    <section class="approval" aria-label="Approval needed">
+      <div class="approval-title" role="status">
+        <Icon name="shield" />
+        <span>
+          The agent wants to run {plural(pending.length, 'action')}. Allow{' '}
+          {pending.length === 1 ? 'it' : 'them'}?
+        </span>
+      </div>
+      <ul class="approval-list">
+        {items.map((it) => (
+          <li key={it.id}>
+            <Icon name={toolIcon(it.tool)} />
+            <code class="approval-text" title={it.text}>
+              {it.text}
+            </code>
+            {it.command !== undefined && mode.t === 'ask' && (
+              <button
+                type="button"
+                class="link-button"
+                aria-label={`Always allow commands like: ${it.text.slice(0, 80)}`}
+                onClick={() =>
+                  setMode({ t: 'allow', actionId: it.id, prefix: commandPrefix(it.command ?? '') })
+                }
+              >
+                Always allow…
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {mode.t === 'reject' ? (
+        <InlineInput
+          label="Reason for rejecting (optional, sent to the agent)"
+          placeholder="e.g. Run the unit tests only"
+          submitLabel="Reject"
+          submitIcon="close"
+          maxLength={LIMITS.rejectReason}
+          onSubmit={(reason) => {
+            send({ type: 'reject', conversationId, actionIds: pending, reason: reason.trim() });
+            done();
+          }}
+          onCancel={() => {
+            setMode({ t: 'ask' });
+            requestAnimationFrame(() => rejectButton.current?.focus());
+          }}
+        />
+      ) : mode.t === 'allow' ? (
+        <InlineInput
+          label="Always allow commands starting with"
+          initial={mode.prefix}
+          submitLabel="Allow and run"
+          submitIcon="check"
+          required
+          maxLength={LIMITS.commandPrefix}
+          onSubmit={(prefix) => {
+            send({
+              type: 'alwaysAllow',
+              conversationId,
+              actionId: mode.actionId,
+              commandPrefix: prefix.trim(),
+            });
+            done();
+          }}
+          onCancel={() => setMode({ t: 'ask' })}
+        />
+      ) : (
+        <div class="approval-actions">
+          <Button
+            icon="check"
+            onClick={() => {
+              send({ type: 'approve', conversationId, actionIds: pending });
+              done();
+            }}
+          >
+            Confirm
+          </Button>
+          <Button
+            kind="secondary"
+            icon="close"
+            buttonRef={rejectButton}
+            onClick={() => setMode({ t: 'reject' })}
+          >
+            Reject…
+          </Button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+// A compact unified diff: changed lines with a little context, long stretches folded. Very long diffs
+// show their first lines and a count of the rest (the full diff is one click away in "Open diff").
+import { useMemo } from 'preact/hooks';
+import { type Diff, lineDiff } from '../lib/diff';
+import { highlight } from '../lib/highlight';
+import { plural } from '../lib/format';
+import { isOpen, type Row, toggleOpen } from '../state/store';
+
+const SHOWN_LINES = 60;
+const cache = new Map<string, Diff>();
+
+function cachedDiff(key: string, before: string, after: string): Diff {
+  let d = cache.get(key);
+  if (!d) {
+    if (cache.size > 200) cache.delete(cache.keys().next().value!);
+    d = lineDiff(before, after);
+    cache.set(key, d);
+  }
+  return d;
+}
+
+interface Props {
+  id: string;
+  row?: Row;
+  before: string;
+  after: string;
+  lang?: string;
+  numbered: boolean;
+}
+
+export function DiffView({ id, row, before, after, lang, numbered }: Props) {
+  const diff = useMemo(() => cachedDiff(id, before, after), [id, before, after]);
+  const all = isOpen(`${id}:all`);
+  const lines = all ? diff.lines : diff.lines.slice(0, SHOWN_LINES);
+  const rest = diff.lines.length - lines.length;
+  return (
+    <div class="diff">
+      <div class="diff-stats">
+        <span class="diff-added">+{diff.added}</span> <span class="diff-removed">−{diff.removed}</span>
+      </div>
+      <div class="diff-body code" tabIndex={0}>
+        {lines.map((l, i) =>
+          l.t === 'fold' ? (
+            <div class="diff-line diff-fold" key={i}>
+              <span>⋯ {plural(l.count, 'unchanged line')}</span>
+            </div>
+          ) : (
+            <div class={`diff-line diff-${l.t}`} key={i}>
+              {numbered && <span class="diff-no">{l.t === 'add' ? '' : l.oldNo}</span>}
+              {numbered && <span class="diff-no">{l.t === 'del' ? '' : l.newNo}</span>}
+              <span class="diff-sign">{l.t === 'add' ? '+' : l.t === 'del' ? '−' : ' '}</span>
+              <span class="diff-text" dangerouslySetInnerHTML={{ __html: highlight(l.text, lang) || ' ' }} />
+            </div>
+          ),
+        )}
+      </div>
+      {(rest > 0 || all) && diff.lines.length > SHOWN_LINES && (
+        <button
+          type="button"
+          class="link-button"
+          aria-expanded={all}
+          onClick={() => toggleOpen(`${id}:all`, row)}
+        >
+          {all ? 'Show less' : `Show ${plural(rest, 'more line')}`}
+        </button>
+      )}
+    </div>
+  );
+}

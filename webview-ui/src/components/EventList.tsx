@@ -1,0 +1,95 @@
+// The conversation as a virtualized feed: only the rows near the viewport exist in the DOM (so 10k
+// events paint as fast as 10), row heights are measured as they render, and the list follows new
+// events while the user is at the bottom. The live stream is the last row when present.
+// Positioning uses two CSSOM writes (total height, offset of the first rendered row): CSSOM is not
+// an inline style attribute in markup, so the CSP needs no 'unsafe-inline'.
+import { useCallback, useLayoutEffect, useRef } from 'preact/hooks';
+import { estimateHeight } from '../state/classify';
+import { rows, version } from '../state/store';
+import { live } from '../state/stream';
+import { useVirtualizer } from '../lib/use-virtualizer';
+import { EventRow } from './EventRow';
+import { Icon } from './Icon';
+import { StreamView } from './StreamView';
+
+const STREAM_KEY = 'live-stream';
+
+export function EventList() {
+  void version.value; // re-render when rows change
+  const stream = live.value;
+  const count = rows.length + (stream ? 1 : 0);
+  const scroller = useRef<HTMLDivElement>(null);
+  const sizer = useRef<HTMLDivElement>(null);
+  const window_ = useRef<HTMLDivElement>(null);
+
+  const v = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: (i) => (i < rows.length ? estimateHeight(rows[i]!.view) : 80),
+    getItemKey: (i) => (i < rows.length ? rows[i]!.key : STREAM_KEY),
+    overscan: 4,
+    anchorTo: 'end',
+    followOnAppend: true,
+    scrollEndThreshold: 32,
+  });
+  const items = v.getVirtualItems();
+  const total = v.getTotalSize();
+  const offset = items[0]?.start ?? 0;
+
+  useLayoutEffect(() => {
+    sizer.current?.style.setProperty('height', `${total}px`);
+    window_.current?.style.setProperty('transform', `translateY(${offset}px)`);
+  }, [total, offset]);
+
+  const measure = useCallback((el: HTMLElement | null) => v.measureElement(el), [v]);
+  const atEnd = count === 0 || v.isAtEnd(48);
+
+  return (
+    <div class="feed-wrap">
+      <div
+        class="feed"
+        ref={scroller}
+        role="feed"
+        aria-label="Conversation"
+        aria-busy={stream ? !stream.ended : false}
+        tabIndex={0}
+      >
+        <div class="feed-sizer" ref={sizer}>
+          <div class="feed-window" ref={window_}>
+            {items.map((item) => {
+              const row = rows[item.index];
+              return (
+                <div class="vrow" key={item.key} data-index={item.index} ref={measure}>
+                  {row ? (
+                    <EventRow row={row} rev={row.rev} position={item.index + 1} total={rows.length} />
+                  ) : (
+                    stream && (
+                      <article
+                        class="row row-stream"
+                        aria-label="The agent is answering"
+                        aria-posinset={count}
+                        aria-setsize={count}
+                      >
+                        <StreamView stream={stream} />
+                      </article>
+                    )
+                  )}
+                </div>
+              );
+            })}
+          </div>
+        </div>
+      </div>
+      {!atEnd && (
+        <button
+          type="button"
+          class="jump-latest"
+          onClick={() => v.scrollToEnd()}
+          aria-label="Jump to the latest event"
+        >
+          <Icon name="arrow-down" />
+        </button>
+      )}
+    </div>
+  );
+}

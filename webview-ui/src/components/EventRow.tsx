@@ -1,0 +1,80 @@
+// One row of the conversation: the event's view inside an error boundary, plus "Continue from here".
+// Memoized on (row, rev): a row redraws only when its own content changed (e.g. its result arrived).
+import { memo } from 'preact/compat';
+import { send } from '../vscode-api';
+import { header, type Row } from '../state/store';
+import { ActionCard } from './ActionCard';
+import { CondensationView } from './CondensationView';
+import { IconButton } from './IconButton';
+import { MessageView } from './MessageView';
+import { Notice } from './Notice';
+import { RowBoundary } from './RowBoundary';
+import { StandaloneResult } from './StandaloneResult';
+import { SystemPromptView } from './SystemPromptView';
+
+// `rev` is passed down although unused: components that read signals skip re-rendering when their
+// props are shallow-equal, and rows are mutated in place, so the revision is what tells them apart.
+function Content({ row, rev }: { row: Row; rev: number }) {
+  switch (row.view) {
+    case 'message':
+      return <MessageView row={row} />;
+    case 'action':
+      return <ActionCard row={row} rev={rev} />;
+    case 'result':
+      return <StandaloneResult row={row} />;
+    case 'condensation':
+      return <CondensationView row={row} />;
+    case 'system':
+      return <SystemPromptView row={row} />;
+    default:
+      return <Notice row={row} />;
+  }
+}
+
+const LABELS: Record<string, string> = {
+  message: 'Message',
+  action: 'Tool call',
+  result: 'Tool result',
+  condensation: 'Condensation',
+  system: 'System prompt',
+};
+
+interface Props {
+  row: Row;
+  rev: number;
+  position: number;
+  total: number;
+}
+
+function EventRowView({ row, position, total }: Props) {
+  const conversationId = header.value?.id;
+  const forkable = conversationId !== undefined && row.view !== 'corrupt';
+  return (
+    <article
+      class={`row row-${row.view}`}
+      aria-posinset={position}
+      aria-setsize={total}
+      aria-label={`${LABELS[row.view] ?? 'Event'} ${position} of ${total}`}
+      data-kind={row.event.kind}
+      data-seq={row.seq}
+    >
+      <RowBoundary kind={row.event.kind}>
+        <Content row={row} rev={row.rev} />
+      </RowBoundary>
+      {forkable && (
+        <div class="row-tools">
+          <IconButton
+            icon="repo-forked"
+            label="Continue from here"
+            onClick={() => send({ type: 'forkFrom', conversationId, eventId: row.event.id })}
+          />
+        </div>
+      )}
+    </article>
+  );
+}
+
+export const EventRow = memo(
+  EventRowView,
+  (a, b) => a.row === b.row && a.rev === b.rev && a.position === b.position && a.total === b.total,
+);

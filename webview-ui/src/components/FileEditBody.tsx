@@ -1,0 +1,79 @@
+// A file_editor action: path and command, a compact diff of the edit (from the observation's full
+// before/after when present, else from the action's old_str/new_str), and "Open diff" for edits.
+import { send } from '../vscode-api';
+import { languageOf } from '../lib/highlight';
+import { obj, str, type Json } from '../lib/fields';
+import { header, type Row } from '../state/store';
+import { Button } from './Button';
+import { DiffView } from './DiffView';
+import { Icon } from './Icon';
+import { ResultView } from './ResultView';
+
+const VERBS: Record<string, string> = {
+  view: 'View',
+  create: 'Create',
+  str_replace: 'Edit',
+  insert: 'Insert into',
+  undo_edit: 'Undo edit of',
+};
+
+function editTexts(
+  action: Json,
+  obs: Json | undefined,
+): { before: string; after: string; numbered: boolean } | null {
+  const oldContent = obs && str(obs.old_content);
+  const newContent = obs && str(obs.new_content);
+  if (obs && obs.is_error !== true && (oldContent !== undefined || newContent !== undefined))
+    return { before: oldContent ?? '', after: newContent ?? '', numbered: true };
+  const command = str(action.command);
+  if (command === 'create') return { before: '', after: str(action.file_text) ?? '', numbered: false };
+  if (command === 'str_replace')
+    return { before: str(action.old_str) ?? '', after: str(action.new_str) ?? '', numbered: false };
+  if (command === 'insert') return { before: '', after: str(action.new_str) ?? '', numbered: false };
+  return null;
+}
+
+/** `rev` only makes the props differ when the row changed (see EventRow). */
+export function FileEditBody({ action, row }: { action: Json; row: Row; rev: number }) {
+  const path = str(action.path) ?? '';
+  const command = str(action.command) ?? '';
+  const result = row.result;
+  const obs = result?.kind === 'ObservationEvent' ? obj(result.observation) : undefined;
+  const edit = command === 'view' ? null : editTexts(action, obs);
+  const conversationId = header.value?.id;
+  const name = path.split(/[\\/]/).pop() ?? path;
+  return (
+    <div class="file-edit">
+      <div class="file-line">
+        <Icon name={command === 'view' ? 'eye' : command === 'create' ? 'file-add' : 'file-code'} />
+        <span class="file-verb">{VERBS[command] ?? command}</span>
+        <span class="file-path" title={path}>
+          {path}
+        </span>
+        {edit && conversationId && (
+          <Button
+            kind="secondary"
+            icon="diff"
+            label={`Open diff of ${name}`}
+            onClick={() => send({ type: 'openDiff', conversationId, actionId: row.event.id })}
+          >
+            Open diff
+          </Button>
+        )}
+      </div>
+      {edit && (
+        <DiffView
+          id={row.event.id}
+          row={row}
+          before={edit.before}
+          after={edit.after}
+          lang={languageOf(path)}
+          numbered={edit.numbered}
+        />
+      )}
+      {result && !(edit && result.kind === 'ObservationEvent' && obs?.is_error !== true) && (
+        <ResultView result={result} row={row} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+// Any other tool: its arguments as a short list (finish/think messages as markdown), then the result.
+import { obj, str, type Json } from '../lib/fields';
+import type { Row } from '../state/store';
+import { Markdown } from './Markdown';
+import { ResultView } from './ResultView';
+
+const PROSE_FIELDS = new Set(['message', 'thought', 'text']);
+
+function preview(v: unknown): string {
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
+  return s.length > 400 ? `${s.slice(0, 400)}…` : s;
+}
+
+export function GenericToolBody({ action, row }: { action: Json; row: Row }) {
+  const entries = Object.entries(action).filter(
+    ([k, v]) => k !== 'kind' && v !== null && v !== undefined && v !== '',
+  );
+  const prose = entries.filter(([k, v]) => PROSE_FIELDS.has(k) && typeof v === 'string');
+  const args = entries.filter(([k, v]) => !(PROSE_FIELDS.has(k) && typeof v === 'string'));
+  return (
+    <div class="generic-tool">
+      {prose.map(([k, v]) => (
+        <Markdown key={k} text={(v as string).slice(0, 100_000)} />
+      ))}
+      {args.length > 0 && (
+        <dl class="args">
+          {args.map(([k, v]) => (
+            <div class="arg" key={k}>
+              <dt>{k}</dt>
+              <dd>{preview(v)}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {row.result && <ResultView result={row.result} row={row} />}
+    </div>
+  );
+}
+
+/** An ActionEvent whose call could not be parsed into an action: show the raw arguments. */
+export function InvalidCallBody({ row }: { row: Row }) {
+  const raw = str(obj(row.event.tool_call)?.arguments) ?? '';
+  return (
+    <div class="generic-tool">
+      <div class="note">The model's call could not be turned into an action. Its arguments:</div>
+      <pre class="code" tabIndex={0}>
+        {raw.slice(0, 4_000)}
+      </pre>
+      {row.result && <ResultView result={row.result} row={row} />}
+    </div>
+  );
+}

@@ -1,0 +1,104 @@
+// Title, status, token use and cost of the shown conversation, and its run controls.
+import type { ConversationHeader } from '../../../src/protocol/messages';
+import { formatCost, formatTokens, statusLook } from '../lib/format';
+import { send } from '../vscode-api';
+import { Icon } from './Icon';
+import { IconButton } from './IconButton';
+
+const PAUSABLE = new Set(['running', 'waiting_for_confirmation']);
+const STOPPABLE = new Set(['running', 'paused', 'waiting_for_confirmation', 'stuck']);
+
+export function Header({ header, surface }: { header: ConversationHeader | null; surface: string }) {
+  const openInEditor =
+    surface !== 'editor' ? (
+      <IconButton
+        icon="link-external"
+        label="Open in Editor"
+        onClick={() => send({ type: 'openInEditor' })}
+      />
+    ) : null;
+  if (!header)
+    return (
+      <header class="header">
+        <div class="header-line">
+          <span class="title">Logbook</span>
+          <span class="spacer" />
+          {openInEditor}
+        </div>
+      </header>
+    );
+  const { id: conversationId, status, readOnly } = header;
+  const look = statusLook(status);
+  const paused = status === 'paused';
+  return (
+    <header class="header">
+      <div class="header-line">
+        <span class="title" title={header.title}>
+          {header.title || 'Untitled conversation'}
+        </span>
+        <span class="spacer" />
+        {!readOnly &&
+          (paused ? (
+            <IconButton
+              icon="debug-continue"
+              label="Resume"
+              onClick={() => send({ type: 'resume', conversationId })}
+            />
+          ) : (
+            <IconButton
+              icon="debug-pause"
+              label="Pause"
+              disabled={!PAUSABLE.has(status)}
+              onClick={() => send({ type: 'pause', conversationId })}
+            />
+          ))}
+        {!readOnly && (
+          <IconButton
+            icon="debug-stop"
+            label="Stop"
+            disabled={!STOPPABLE.has(status)}
+            onClick={() => send({ type: 'stop', conversationId })}
+          />
+        )}
+        {openInEditor}
+      </div>
+      <div class="header-line meta">
+        <span class={`status tone-${look.tone}`} role="status">
+          <Icon name={look.icon} spin={look.tone === 'busy'} />
+          {look.label}
+        </span>
+        {readOnly && (
+          <span class="badge">
+            <Icon name="lock" />
+            Read-only
+          </span>
+        )}
+        <span class="spacer" />
+        <span
+          class="metrics"
+          title={`${header.promptTokens.toLocaleString('en-US')} prompt, ${header.completionTokens.toLocaleString('en-US')} completion, ${header.cachedTokens.toLocaleString('en-US')} cached tokens`}
+        >
+          <span class="metric">
+            <Icon name="arrow-up" />
+            <span class="sr-only">Prompt tokens </span>
+            {formatTokens(header.promptTokens)}
+          </span>
+          <span class="metric">
+            <Icon name="arrow-down" />
+            <span class="sr-only">Completion tokens </span>
+            {formatTokens(header.completionTokens)}
+          </span>
+          <span class="metric">
+            <Icon name="database" />
+            <span class="sr-only">Cached tokens </span>
+            {formatTokens(header.cachedTokens)}
+          </span>
+          <span class="metric cost">
+            <span class="sr-only">Cost </span>
+            {formatCost(header.cost)}
+          </span>
+        </span>
+      </div>
+    </header>
+  );
+}

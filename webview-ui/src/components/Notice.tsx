@@ -1,0 +1,86 @@
+// Small one-line events: status changes, pauses, condensation requests, conversation errors (stuck
+// explanations among them), unreadable records and kinds this version does not know.
+import type { EventJson } from '../../../src/protocol/messages';
+import { num, str } from '../lib/fields';
+import { statusLook } from '../lib/format';
+import type { Row } from '../state/store';
+import { Collapsible } from './Collapsible';
+import { Icon } from './Icon';
+
+interface Line {
+  icon: string;
+  text: string;
+  tone: 'neutral' | 'warn' | 'error';
+  detail?: string;
+}
+
+function shortValue(v: unknown): string {
+  const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
+  return s.length > 80 ? `${s.slice(0, 80)}…` : s;
+}
+
+function describe(e: EventJson): Line {
+  switch (e.kind) {
+    case 'ConversationStateUpdateEvent': {
+      const key = str(e.key) ?? '';
+      if (key === 'execution_status') {
+        const look = statusLook(str(e.value) ?? '');
+        const tone = look.tone === 'error' ? 'error' : look.tone === 'warn' ? 'warn' : 'neutral';
+        return { icon: look.tone === 'busy' ? 'play' : look.icon, text: `Status: ${look.label}`, tone };
+      }
+      if (key === 'full_state') return { icon: 'sync', text: 'Conversation state restored', tone: 'neutral' };
+      return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };
+    }
+    case 'PauseEvent':
+      return { icon: 'debug-pause', text: 'Paused', tone: 'neutral' };
+    case 'CondensationRequest':
+      return { icon: 'fold', text: 'Condensation of earlier events requested', tone: 'neutral' };
+    case 'ConversationErrorEvent': {
+      const code = str(e.code) ?? 'error';
+      const detail = str(e.detail) ?? '';
+      if (/stuck/i.test(code))
+        return { icon: 'warning', text: 'The agent stopped: it seems stuck', tone: 'warn', detail };
+      return { icon: 'error', text: `Conversation error: ${code}`, tone: 'error', detail };
+    }
+    case 'CorruptRecord':
+      return {
+        icon: 'bracket-error',
+        text: `Record ${num(e.index) ?? '?'} could not be read`,
+        tone: 'error',
+        detail: str(e.reason),
+      };
+    default: {
+      const explanation = str(e.explanation) ?? str(e.detail) ?? str(e.reason);
+      if (/stuck/i.test(e.kind))
+        return { icon: 'warning', text: 'The agent seems stuck', tone: 'warn', detail: explanation };
+      return {
+        icon: 'question',
+        text: `Event of an unknown kind: ${e.kind.slice(0, 80)}`,
+        tone: 'neutral',
+        detail: JSON.stringify(e, null, 2),
+      };
+    }
+  }
+}
+
+export function Notice({ row }: { row: Row }) {
+  const line = describe(row.event);
+  const detail = line.detail?.trim();
+  return (
+    <div class={`notice tone-${line.tone}`}>
+      <Icon name={line.icon} />
+      {detail ? (
+        <Collapsible
+          id={`${row.key}:detail`}
+          row={row}
+          label={line.text}
+          defaultOpen={line.tone !== 'neutral' && detail.length < 400}
+        >
+          {() => <pre class="code detail">{detail.slice(0, 20_000)}</pre>}
+        </Collapsible>
+      ) : (
+        <span>{line.text}</span>
+      )}
+    </div>
+  );
+}

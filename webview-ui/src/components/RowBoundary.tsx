@@ -1,0 +1,30 @@
+// Keeps one malformed event from taking the panel down: its row says so and the rest renders.
+import { Component, type ComponentChildren } from 'preact';
+import { Icon } from './Icon';
+
+interface Props {
+  kind: string;
+  children: ComponentChildren;
+}
+
+export class RowBoundary extends Component<Props, { failed: boolean }> {
+  override state = { failed: false };
+
+  static override getDerivedStateFromError(): { failed: boolean } {
+    return { failed: true };
+  }
+
+  override componentDidCatch(error: unknown): void {
+    console.error(`Logbook: could not render a ${this.props.kind} event`, error);
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <div class="notice tone-error">
+        <Icon name="error" />
+        <span>This {this.props.kind.slice(0, 80)} event could not be displayed.</span>
+      </div>
+    );
+  }
+}

@@ -1,0 +1,36 @@
+// A terminal observation: how the command ended (exit code, timeout, error) and its output.
+import { num, obj, contentText, type Json } from '../lib/fields';
+import type { Row } from '../state/store';
+import { Icon } from './Icon';
+import { OutputBlock } from './OutputBlock';
+
+function ending(obs: Json): { icon: string; text: string; tone: 'ok' | 'error' | 'warn' } {
+  const exit = num(obs.exit_code) ?? num(obj(obs.metadata)?.exit_code);
+  if (obs.timeout === true || (exit === -1 && obs.is_error !== true))
+    return { icon: 'watch', text: 'Still running (the call timed out)', tone: 'warn' };
+  if (exit !== undefined && exit >= 0)
+    return exit === 0
+      ? { icon: 'pass', text: 'Exit code 0', tone: 'ok' }
+      : { icon: 'error', text: `Exit code ${exit}`, tone: 'error' };
+  return obs.is_error === true
+    ? { icon: 'error', text: 'The command did not run', tone: 'error' }
+    : { icon: 'info', text: 'Finished', tone: 'ok' };
+}
+
+export function TerminalResult({ obs, id, row }: { obs: Json; id: string; row?: Row }) {
+  const end = ending(obs);
+  return (
+    <div class="terminal-result">
+      <OutputBlock
+        text={contentText(obs.content)}
+        id={`${id}:out`}
+        row={row}
+        tone={end.tone === 'error' ? 'error' : 'normal'}
+      />
+      <div class={`result-note tone-${end.tone}`} data-exit={num(obs.exit_code) ?? ''}>
+        <Icon name={end.icon} />
+        <span>{end.text}</span>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+// Numbers and labels as a person reads them.
+
+export function formatTokens(n: number): string {
+  if (n < 1_000) return String(n);
+  if (n < 1_000_000) return `${(n / 1_000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+export function formatCost(usd: number): string {
+  if (usd === 0) return '$0.00';
+  if (usd < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+export interface StatusLook {
+  label: string;
+  icon: string;
+  tone: 'neutral' | 'busy' | 'warn' | 'error' | 'ok';
+}
+
+const STATUS: Record<string, StatusLook> = {
+  idle: { label: 'Idle', icon: 'circle-large-outline', tone: 'neutral' },
+  running: { label: 'Running', icon: 'loading', tone: 'busy' },
+  paused: { label: 'Paused', icon: 'debug-pause', tone: 'warn' },
+  waiting_for_confirmation: { label: 'Waiting for approval', icon: 'shield', tone: 'warn' },
+  finished: { label: 'Finished', icon: 'pass', tone: 'ok' },
+  error: { label: 'Error', icon: 'error', tone: 'error' },
+  stuck: { label: 'Stuck', icon: 'warning', tone: 'error' },
+};
+
+export function statusLook(status: string): StatusLook {
+  return (
+    STATUS[status] ?? {
+      label: status.replace(/_/g, ' ') || 'Unknown',
+      icon: 'circle-large-outline',
+      tone: 'neutral',
+    }
+  );
+}
+
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/** Local time of an ISO timestamp (OpenHands writes zone-less local times), or '' if unreadable. */
+export function formatTime(ts: unknown): string {
+  if (typeof ts !== 'string') return '';
+  const d = new Date(ts);
+  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+}

@@ -1,0 +1,56 @@
+// Which presentation each event gets. Results (observations, rejections, tool errors) are folded
+// into the card of the action they answer; `stats` state updates only feed the header, so they get no
+// row of their own.
+import type { EventJson } from '../../../src/protocol/messages';
+import { str } from '../lib/fields';
+
+export type RowView =
+  'message' | 'action' | 'result' | 'condensation' | 'system' | 'notice' | 'corrupt' | 'unknown' | 'hidden';
+
+/** Payload-free bookkeeping updates: they move numbers in the header, they are not steps. */
+const SILENT_STATE_KEYS = new Set(['stats', 'usage', 'metrics']);
+
+export function classify(e: EventJson): RowView {
+  switch (e.kind) {
+    case 'MessageEvent':
+      return 'message';
+    case 'ActionEvent':
+      return 'action';
+    case 'ObservationEvent':
+    case 'UserRejectObservation':
+    case 'AgentErrorEvent':
+      return 'result';
+    case 'Condensation':
+    case 'CondensationSummaryEvent':
+      return 'condensation';
+    case 'SystemPromptEvent':
+      return 'system';
+    case 'ConversationStateUpdateEvent':
+      return SILENT_STATE_KEYS.has(str(e.key) ?? '') ? 'hidden' : 'notice';
+    case 'PauseEvent':
+    case 'CondensationRequest':
+    case 'ConversationErrorEvent':
+      return 'notice';
+    case 'CorruptRecord':
+      return 'corrupt';
+    default:
+      return 'unknown';
+  }
+}
+
+/** Rough row heights before measurement; close guesses keep the scrollbar from jumping. */
+export function estimateHeight(view: RowView): number {
+  switch (view) {
+    case 'message':
+      return 72;
+    case 'action':
+      return 120;
+    case 'result':
+      return 64;
+    case 'condensation':
+    case 'system':
+      return 34;
+    default:
+      return 26;
+  }
+}

@@ -1,0 +1,68 @@
+// What survives the webview being hidden or reloaded (VS Code destroys a hidden webview's document;
+// we do not ask it to retain it): the conversation id, the last seq held, the events themselves while
+// they fit a budget, and the composer draft. On load the view asks the host only for events after
+// that seq. Over the budget, only the id is kept and lastSeq is -1: the host resends (chunked).
+import { z } from 'zod';
+import { ViewEvent } from '../../../src/protocol/messages';
+import { loadState, saveState } from '../vscode-api';
+import { held, lastSeqHeld, shownConversation } from './store';
+
+const CACHE_BUDGET_CHARS = 4_000_000;
+const DEBOUNCE_MS = 400;
+
+const Saved = z.object({
+  v: z.literal(1),
+  conversationId: z.string().nullable(),
+  lastSeq: z.number().int().min(-1),
+  events: z.array(ViewEvent),
+  draft: z.string().max(100_000),
+});
+type Saved = z.infer<typeof Saved>;
+
+const EMPTY: Saved = { v: 1, conversationId: null, lastSeq: -1, events: [], draft: '' };
+
+let draft = '';
+let overBudgetFor: string | null | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+export function restoreState(): Saved {
+  const r = Saved.safeParse(loadState());
+  if (!r.success) return EMPTY;
+  draft = r.data.draft;
+  // Events must be contiguous up to lastSeq to be trusted; otherwise start over for that conversation.
+  const last = r.data.events.at(-1)?.seq ?? -1;
+  return last === r.data.lastSeq ? r.data : { ...r.data, lastSeq: -1, events: [] };
+}
+
+export function savedDraft(): string {
+  return draft;
+}
+
+export function setDraft(text: string): void {
+  draft = text;
+  schedulePersist();
+}
+
+export function schedulePersist(): void {
+  clearTimeout(timer);
+  timer = setTimeout(() => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(persistNow, { timeout: 1_000 });
+    else persistNow();
+  }, DEBOUNCE_MS);
+}
+
+export function persistNow(): void {
+  clearTimeout(timer);
+  const conversationId = shownConversation();
+  const base: Saved = { v: 1, conversationId, lastSeq: -1, events: [], draft };
+  if (conversationId !== null && overBudgetFor !== conversationId) {
+    const events = held.slice();
+    // Measured once per save; a conversation found too large stops being cached (no repeated cost).
+    if (JSON.stringify(events).length <= CACHE_BUDGET_CHARS) {
+      saveState({ ...base, lastSeq: lastSeqHeld(), events });
+      return;
+    }
+    overBudgetFor = conversationId;
+  }
+  saveState(base);
+}

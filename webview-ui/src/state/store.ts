@@ -1,0 +1,125 @@
+// The view's state: the shown conversation's header, the events received so far (as rows), and what
+// the user has expanded. Everything here is derived from what the host sent; nothing the log lacks.
+// Rows live in a plain array mutated in place (10k events must not be copied per append); the
+// `version` signal tells components it changed, and a row's `rev` tells its memoized view to redraw.
+import { signal } from '@preact/signals';
+import type { ConversationHeader, EventJson, ViewEvent } from '../../../src/protocol/messages';
+import { actionIdOf, source, str, toolCallIdOf } from '../lib/fields';
+import { classify, type RowView } from './classify';
+
+export interface Row {
+  key: string;
+  seq: number;
+  event: EventJson;
+  view: Exclude<RowView, 'hidden'>;
+  /** For action rows: the observation, rejection or tool error that answered it. */
+  result?: EventJson;
+  rev: number;
+}
+
+export const header = signal<ConversationHeader | null>(null);
+export const version = signal(0);
+export const rows: Row[] = [];
+/** Every event held, in order: what the persisted cache is made of. */
+export const held: ViewEvent[] = [];
+
+let conversationId: string | null = null;
+/** llm_response_id of the newest ActionEvent: only that batch can still be running. */
+let latestBatch: string | undefined;
+let lastSeq = -1;
+const actionRows = new Map<string, Row>();
+const actionByCall = new Map<string, string>();
+const openKeys = new Set<string>();
+const listeners = new Set<(agentSpoke: boolean) => void>();
+
+export const shownConversation = (): string | null => conversationId;
+export const lastSeqHeld = (): number => lastSeq;
+
+/** Called after each batch of appended events (the stream clears itself, the cache persists). */
+export function onAppended(listener: (agentSpoke: boolean) => void): void {
+  listeners.add(listener);
+}
+
+/** Shows a conversation (or none). A different id than the one held drops every row. */
+export function showConversation(next: ConversationHeader | null): void {
+  const id = next?.id ?? null;
+  if (id !== conversationId) {
+    rows.length = 0;
+    held.length = 0;
+    actionRows.clear();
+    actionByCall.clear();
+    openKeys.clear();
+    latestBatch = undefined;
+    lastSeq = -1;
+    conversationId = id;
+    version.value++;
+  }
+  header.value = next;
+}
+
+export function updateHeader(next: ConversationHeader): void {
+  if (next.id === conversationId) header.value = next;
+}
+
+/** Appends events newer than the last one held; returns how many were new. */
+export function appendEvents(forConversation: string, events: readonly ViewEvent[]): number {
+  if (forConversation !== conversationId) return 0;
+  let added = 0;
+  let agentSpoke = false;
+  for (const item of events) {
+    if (item.seq <= lastSeq) continue;
+    lastSeq = item.seq;
+    held.push(item);
+    ingest(item);
+    added++;
+    if (source(item.event) === 'agent' || item.event.kind === 'AgentErrorEvent') agentSpoke = true;
+  }
+  if (added) {
+    version.value++;
+    for (const l of listeners) l(agentSpoke);
+  }
+  return added;
+}
+
+function ingest({ seq, event }: ViewEvent): void {
+  const view = classify(event);
+  if (view === 'hidden') return;
+  if (view === 'result') {
+    const actionId = actionIdOf(event) ?? actionByCall.get(toolCallIdOf(event) ?? '');
+    const owner = actionId !== undefined ? actionRows.get(actionId) : undefined;
+    if (owner && !owner.result) {
+      owner.result = event;
+      owner.rev++;
+      return;
+    }
+  }
+  // Keys must be unique even if a log repeats an id (e.g. two corrupt records): seq makes them so.
+  const row: Row = { key: `${seq}:${event.id}`, seq, event, view, rev: 0 };
+  rows.push(row);
+  if (view === 'action') {
+    latestBatch = str(event.llm_response_id);
+    actionRows.set(event.id, row);
+    const callId = str(event.tool_call_id);
+    if (callId) actionByCall.set(callId, event.id);
+  }
+}
+
+export function isLatestBatch(e: EventJson): boolean {
+  return latestBatch !== undefined && str(e.llm_response_id) === latestBatch;
+}
+
+export function actionRow(actionId: string): Row | undefined {
+  return actionRows.get(actionId);
+}
+
+/** Expanded/collapsed state lives here, not in components: virtualized rows unmount and remount. */
+export function isOpen(key: string, fallback = false): boolean {
+  return openKeys.has(key) ? !fallback : fallback;
+}
+
+export function toggleOpen(key: string, row: Row | undefined): void {
+  if (openKeys.has(key)) openKeys.delete(key);
+  else openKeys.add(key);
+  if (row) row.rev++;
+  version.value++;
+}
