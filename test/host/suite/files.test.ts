@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import fc from 'fast-check';
 import * as vscode from 'vscode';
+import { minimalReplacement } from '../../../src/host/vscode/ports/text-edits';
 import { OutsideWorkspaceError, WorkspaceFilePort } from '../../../src/host/vscode/ports/workspace-file-port';
 import { pathToUri } from '../../../src/host/vscode/ports/workspace-paths';
 
@@ -123,5 +125,36 @@ describe('files: WorkspaceFilePort', () => {
   it('refuses relative paths', async () => {
     const port = new WorkspaceFilePort({ confirmOutside: refuseOutside });
     await assert.rejects(port.writeText('relative.txt', 'x'), /absolute path/);
+  });
+});
+
+describe('files: minimal replacement (pure)', () => {
+  const text = fc
+    .array(fc.constantFrom('a', 'b', '\r\n', '\n', '\r', '😀', 'é'), { maxLength: 30 })
+    .map((parts) => parts.join(''));
+
+  it('turns the old text into the new one without splitting a CRLF or a surrogate pair', () => {
+    fc.assert(
+      fc.property(text, text, (oldText, newText) => {
+        const r = minimalReplacement(oldText, newText);
+        assert.equal(oldText.slice(0, r.start) + r.text + oldText.slice(r.end), newText);
+        for (const at of [r.start, r.end]) {
+          const pair = oldText.slice(at - 1, at + 1);
+          assert.ok(
+            at === 0 ||
+              at === oldText.length ||
+              (pair !== '\r\n' && !/^[\ud800-\udbff][\udc00-\udfff]$/.test(pair)),
+          );
+        }
+      }),
+    );
+  });
+
+  it('replaces only the changed middle', () => {
+    assert.deepEqual(minimalReplacement('one\ntwo\nthree\n', 'one\nTWO\nthree\n'), {
+      start: 4,
+      end: 7,
+      text: 'TWO',
+    });
   });
 });

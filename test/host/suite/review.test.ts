@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
+import fc from 'fast-check';
 import * as vscode from 'vscode';
+import { acceptIntoBaseline, computeHunks, revertInCurrent } from '../../../src/host/vscode/review/hunks';
 import { WorkspaceFilePort } from '../../../src/host/vscode/ports/workspace-file-port';
 import { pathToUri } from '../../../src/host/vscode/ports/workspace-paths';
 import { registerReview, type ReviewController } from '../../../src/host/vscode/review';
@@ -304,5 +306,50 @@ describe('review: inline diff review of agent edits', function () {
     assert.ok(reject, 'lenses come back');
     await runLens(reject);
     assert.deepEqual(await diskBytes(file), Buffer.from('r1\r\nr2\r\nr3'));
+  });
+});
+
+describe('review: hunks (pure)', () => {
+  const lines = fc
+    .array(fc.tuple(fc.constantFrom('a', 'b', 'c', 'dd', ''), fc.constantFrom('\n', '\r\n')), {
+      maxLength: 12,
+    })
+    .chain((ls) =>
+      fc.boolean().map((finalNewline) => {
+        const text = ls.map(([l, eol]) => l + eol).join('');
+        return finalNewline ? text : text.replace(/\r?\n$/, '');
+      }),
+    );
+
+  it('rejecting every hunk gives the baseline back and accepting every hunk gives the current text', () => {
+    fc.assert(
+      fc.property(lines, lines, (baseline, current) => {
+        const hunks = computeHunks(baseline, current);
+        assert.equal(hunks.length === 0, baseline === current);
+        // Later hunks first, so earlier offsets stay valid.
+        const reverted = [...hunks].reverse().reduce((text, h) => revertInCurrent(text, h), current);
+        assert.equal(reverted, baseline);
+        const accepted = [...hunks].reverse().reduce((text, h) => acceptIntoBaseline(text, h), baseline);
+        assert.equal(accepted, current);
+      }),
+    );
+  });
+
+  it('rejecting any single hunk leaves the other hunks in place', () => {
+    fc.assert(
+      fc.property(lines, lines, fc.nat(), (baseline, current, pick) => {
+        const hunks = computeHunks(baseline, current);
+        if (hunks.length === 0) return;
+        const chosen = hunks[pick % hunks.length]!;
+        const after = revertInCurrent(current, chosen);
+        // The other hunks are untouched: only their offsets after the chosen one move.
+        const delta = chosen.oldText.length - chosen.newText.length;
+        const rest = hunks
+          .filter((h) => h !== chosen)
+          .map((h) => (h.newStart > chosen.newStart ? { ...h, newStart: h.newStart + delta } : h));
+        const backToBaseline = rest.reverse().reduce((text, h) => revertInCurrent(text, h), after);
+        assert.equal(backToBaseline, baseline);
+      }),
+    );
   });
 });

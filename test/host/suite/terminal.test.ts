@@ -1,7 +1,11 @@
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
+import fc from 'fast-check';
 import * as vscode from 'vscode';
+import { OutputBuffer } from '../../../src/host/vscode/ports/output-buffer';
+import { commandLine, parseStatusMarker, scanForMarker } from '../../../src/host/vscode/ports/shell-sentinel';
+import { stripAnsi } from '../../../src/host/vscode/ports/strip-ansi';
 import { IntegratedTerminalPort, type TerminalMode } from '../../../src/host/vscode/ports/terminal-port';
 
 const NODE = JSON.stringify(process.execPath);
@@ -72,6 +76,18 @@ function sharedBehaviour(mode: TerminalMode, title: string) {
     const answer = await port.sendInput('hello\n', { timeoutMs: 10_000 });
     assert.equal(answer.exitCode, 0);
     assert.match(answer.output, /got:hello/);
+  });
+
+  it('stops waiting when the signal aborts, leaving the command running', async () => {
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 300);
+    const started = Date.now();
+    const r = await port.run('sleep 3; echo late', { timeoutMs: 20_000, signal: abort.signal });
+    assert.ok(Date.now() - started < 2000, 'returned at the abort');
+    assert.deepEqual([r.exitCode, r.timedOut, port.busy], [null, false, true]);
+    const rest = await port.sendInput('', { timeoutMs: 10_000 });
+    assert.deepEqual([rest.output.trim(), rest.exitCode], ['late', 0]);
+    await assert.rejects(port.run('echo x', { timeoutMs: 1000, signal: AbortSignal.abort() }));
   });
 
   it('interrupts a running command quickly', async () => {
@@ -147,5 +163,82 @@ describe('terminal: IntegratedTerminalPort without shell integration', function 
     } finally {
       port.dispose();
     }
+  });
+});
+
+describe('terminal: escape stripping and the fallback protocol (pure)', () => {
+  it('strips CSI, OSC 633/133, charset and 8-bit sequences and renders carriage returns', () => {
+    const cases: [string, string][] = [
+      ['\x1b]633;C\x07hi\r\n\x1b]633;D;0\x07', 'hi\n'],
+      ['\x1b]133;A\x1b\\$ \x1b]133;B\x1b\\', '$ '],
+      ['\x1b[1;31mred\x1b[0m \x1b[?2004hplain\x1b[K', 'red plain'],
+      ['\x1b(Bx\x1b=y\x1b>', 'xy'],
+      ['\x9b31mx\x9d0;t\x9cy', 'xy'],
+      ['10%\r50%\r100%\r\n', '100%\n'],
+      ['abc\b\bX\n', 'aXc\n'],
+      ['tab\there\x00\x07\x7f', 'tab\there'],
+      ['\x1bP1$r0m\x1b\\text', 'text'],
+    ];
+    for (const [raw, plain] of cases) assert.equal(stripAnsi(raw), plain, JSON.stringify(raw));
+  });
+
+  const token = fc.oneof(
+    fc.stringMatching(/^[a-z %$:/.-]{1,8}$/),
+    fc.constantFrom('\n', '\r\n', '\t', 'é', '😀'),
+    fc.constantFrom('\x1b[0m', '\x1b[38;5;196m', '\x1b[?25l', '\x1b[2K', '\x1b(B', '\x1b7'),
+    fc.constantFrom('\x1b]633;E;echo hi;nonce\x07', '\x1b]633;P;Cwd=/tmp\x1b\\', '\x1b]0;title\x07'),
+  );
+
+  it('strips streamed output the same however it is chunked', () => {
+    fc.assert(
+      fc.property(
+        fc.array(token, { maxLength: 40 }),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        (tokens, cuts) => {
+          const raw = tokens.join('');
+          const points = [...new Set(cuts.map((c) => c % (raw.length + 1)))].sort((a, b) => a - b);
+          const buffer = new OutputBuffer();
+          let streamed = '';
+          let from = 0;
+          for (const p of [...points, raw.length]) {
+            buffer.append(raw.slice(from, p));
+            streamed += buffer.take();
+            from = p;
+          }
+          streamed += buffer.take(true);
+          assert.equal(streamed, stripAnsi(raw));
+        },
+      ),
+    );
+  });
+
+  it('finds the end marker split across chunks and keeps the rest of the output', () => {
+    const nonce = 'abc123';
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.string(),
+        fc.integer({ min: 0, max: 300 }),
+        fc.nat(),
+        (before, after, code, cutSeed) => {
+          const clean = (t: string) => t.replace(/\x1e/g, '');
+          const stream = `${clean(before)}\x1eLB${nonce};${code};/work dir\x1e${clean(after)}`;
+          const cut = cutSeed % (stream.length + 1);
+          const first = scanForMarker('', stream.slice(0, cut), nonce);
+          const second = scanForMarker(first.carry, stream.slice(cut), nonce);
+          const marker = first.marker ?? second.marker;
+          assert.ok(marker !== undefined);
+          assert.deepEqual(parseStatusMarker(marker), { exitCode: code, cwd: '/work dir' });
+          assert.equal(first.text + second.text + second.carry, clean(before) + clean(after));
+        },
+      ),
+    );
+  });
+
+  it('sends each command as one line, quoted for the shell', () => {
+    const line = commandLine(`echo 'it''s'\nls`, 'n1');
+    assert.equal(line.split('\n').length, 3, 'the embedded newline stays inside the quotes');
+    assert.ok(line.startsWith(`eval 'echo '\\''it'\\'''\\''s'\\''\nls'; `), line);
+    assert.ok(line.endsWith('\n'));
   });
 });

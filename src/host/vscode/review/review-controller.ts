@@ -29,7 +29,7 @@ export class ReviewController implements vscode.Disposable {
   /** Latest text seen per reviewed path (null: deleted by the review), kept after its editor closes. */
   private readonly lastSeen = new Map<string, string | null>();
   private readonly changed = new vscode.EventEmitter<string>();
-  /** Fires with a conversation id whenever its review state changed (persist `toJSON(id)` then). */
+  /** Fires with a conversation id whenever its review state changed (persist `snapshot(id)` then). */
   readonly onDidChange = this.changed.event;
   private readonly decorations = new ReviewDecorations();
   private readonly codeLenses: ReviewCodeLensProvider;
@@ -271,7 +271,13 @@ export class ReviewController implements vscode.Disposable {
 
   // ---- persistence -----------------------------------------------------------------------------
 
-  toJSON(conversationId?: string): ReviewSnapshot {
+  /** Every conversation's review state (also what JSON.stringify(controller) writes). */
+  toJSON(): ReviewSnapshot {
+    return this.state.toJSON();
+  }
+
+  /** One conversation's review state, to save with that conversation. */
+  snapshot(conversationId: string): ReviewSnapshot {
     return this.state.toJSON(conversationId);
   }
 
