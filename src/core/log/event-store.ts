@@ -13,11 +13,14 @@ export interface StoredEvent {
 export interface EventCodec<E extends StoredEvent> {
   encode(e: E): string;
   decode(line: string, index: number): E;
+  /** true if encode() can never emit a newline (JSON.stringify without indentation cannot) */
+  readonly oneLine?: boolean;
 }
 
 /** JSON codec; `decode` checks the two fields the store relies on. */
 export function jsonCodec<E extends StoredEvent = StoredEvent>(): EventCodec<E> {
   return {
+    oneLine: true,
     encode: (e) => JSON.stringify(e),
     decode: (line, index) => {
       const v: unknown = JSON.parse(line);
@@ -195,7 +198,7 @@ export function encodeChecked<E extends StoredEvent>(codec: EventCodec<E>, e: E)
       cause: err,
     });
   }
-  if (typeof text !== 'string' || text.includes('\n')) {
+  if (typeof text !== 'string' || (!codec.oneLine && text.includes('\n'))) {
     throw new EventStoreError('INVALID_EVENT', `event ${e.id}: the codec must return one line of text`);
   }
   return text;

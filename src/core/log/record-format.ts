@@ -36,17 +36,33 @@ const SP = 0x20;
 export const MAX_HEADER = 8 + 1 + 15 + 1 + 15 + 1;
 
 export function encodeRecord(seq: number, json: string): Buffer {
-  const jsonLen = Buffer.byteLength(json, 'utf8');
-  const head = `${seq} ${jsonLen} `;
-  const size = 9 + head.length + jsonLen + 1;
-  const buf = Buffer.allocUnsafe(size);
-  buf.write(head, 9, 'latin1');
-  buf.write(json, 9 + head.length, 'utf8');
-  buf[size - 1] = NL;
-  const crc = crc32(buf.subarray(9, size - 1));
-  buf.write(crc.toString(16).padStart(8, '0'), 0, 'latin1');
-  buf[8] = SP;
-  return buf;
+  return Buffer.from(new RecordEncoder().encode(seq, json));
+}
+
+/**
+ * Encodes records into one reusable buffer (appends are the hot path; a fresh Buffer per record
+ * is mostly garbage-collector work). The returned view is valid until the next encode().
+ */
+export class RecordEncoder {
+  private buf = Buffer.allocUnsafeSlow(64 * 1024);
+
+  encode(seq: number, json: string): Buffer {
+    // Worst case 3 UTF-8 bytes per UTF-16 unit; the json goes after room for the longest header,
+    // and the header is then written right-aligned against it, so the string is converted once.
+    const need = MAX_HEADER + json.length * 3 + 1;
+    if (this.buf.length < need) this.buf = Buffer.allocUnsafeSlow(Math.max(need, this.buf.length * 2));
+    const b = this.buf;
+    const jsonLen = b.write(json, MAX_HEADER, 'utf8');
+    const head = `${seq} ${jsonLen} `;
+    const start = MAX_HEADER - head.length - 9;
+    b.write(head, start + 9, 'latin1');
+    const end = MAX_HEADER + jsonLen + 1;
+    b[end - 1] = NL;
+    const crc = crc32(b.subarray(start + 9, end - 1));
+    b.write(crc.toString(16).padStart(8, '0'), start, 'latin1');
+    b[start + 8] = SP;
+    return b.subarray(start, end);
+  }
 }
 
 export interface Framed {

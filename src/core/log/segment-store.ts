@@ -44,7 +44,7 @@ import { type HeldLock, type LockInfo, acquireLock } from './lock';
 import { PosTable } from './pos-table';
 import { Quarantine } from './quarantine';
 import { RecentIds } from './recent-ids';
-import { encodeRecord } from './record-format';
+import { RecordEncoder } from './record-format';
 import { type CursorGarbage, type CursorRecord, SegmentCursor } from './segment-cursor';
 import { SegmentFiles } from './segment-files';
 import { type ScanStart, cutTail, scanForward, staleAsGarbage, validatedStart } from './segment-recovery';
@@ -146,6 +146,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   private readonly snapshots: SnapshotDir;
   private readonly committer: GroupCommit;
   private readonly io: SegmentIo;
+  private readonly encoder = new RecordEncoder();
   private readonly opts: Required<
     Pick<SegmentStoreOptions<E>, 'segmentBytes' | 'checkpointRecords' | 'checkpointBytes'>
   >;
@@ -158,7 +159,8 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   private activeFd = -1;
   private activeSize = 0;
   private readonly dirtyFds = new Set<number>();
-  private dirDirty = false;
+  /** directories whose new entries must be fsynced before the next sync completes */
+  private readonly dirsToSync = new Set<string>();
   private bytesSinceCheckpoint = 0;
   private checkpointing: Promise<void> | null = null;
   private failure: unknown = null;
@@ -252,7 +254,12 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       if (this.checkpoint > this.len) this.checkpoint = this.len;
 
       if (this.writable) {
-        if (this.files.count === 0) this.files.create();
+        if (this.files.count === 0) {
+          // A new log: the segment, the segments directory and the conversation directory are all
+          // new entries in their parents, and must be on disk before a durable append is.
+          this.files.create();
+          for (const d of [this.files.dir, dir, path.dirname(path.resolve(dir))]) this.dirsToSync.add(d);
+        }
         this.activeNo = this.files.noAt(this.files.count - 1);
         this.activeFd = this.files.openForWrite(this.activeNo);
         this.activeSize = this.files.sizeAt(this.files.count - 1);
@@ -317,12 +324,13 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     const failed = this.failure ?? this.committer.failed;
     if (failed) throw ioError(failed);
     checkShape(e);
-    const at = this.findId(e.id);
+    const hash = idHash(e.id);
+    const at = this.findId(e.id, hash);
     if (at >= 0) throw duplicateError(e.id, at);
     const parent = e.parent_id;
     if (typeof parent === 'string' && this.findId(parent) < 0) throw unknownParentError(e.id, parent);
     const seq = this.len;
-    const rec = encodeRecord(seq, encodeChecked(this.codec, e));
+    const rec = this.encoder.encode(seq, encodeChecked(this.codec, e));
     if (this.activeSize > 0 && this.activeSize + rec.length > this.opts.segmentBytes) this.roll();
     const pos = this.activeSize;
     try {
@@ -343,7 +351,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     this.files.setSize(this.activeNo, this.activeSize);
     this.table.push(this.activeNo, pos, rec.length);
     this.sparse.add(seq, this.activeNo, pos);
-    this.ids!.add(idHash(e.id));
+    this.ids!.add(hash);
     this.recent.add(e.id, seq);
     this.len = seq + 1;
     this.dirtyFds.add(this.activeFd);
@@ -368,21 +376,21 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     this.activeFd = fd;
     this.activeSize = 0;
     // The new file's directory entry must reach the disk before anything in it is durable.
-    this.dirDirty = true;
+    this.dirsToSync.add(this.files.dir);
   }
 
   private async syncAll(): Promise<void> {
     const fds = [...this.dirtyFds];
     this.dirtyFds.clear();
-    const dir = this.dirDirty;
-    this.dirDirty = false;
+    const dirs = [...this.dirsToSync];
+    this.dirsToSync.clear();
     // Index files trail the log and are only synced at checkpoints; writing them here keeps
     // the in-memory backlog small.
     this.sparse.writePending();
     this.ids?.writePending();
     await Promise.all(fds.map((fd) => this.io.fdatasync(fd)));
-    if (dir) {
-      const d = await fs.promises.open(this.files.dir, 'r');
+    for (const dir of dirs) {
+      const d = await fs.promises.open(dir, 'r');
       try {
         await d.sync();
       } finally {
@@ -443,10 +451,10 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     return ids;
   }
 
-  private findId(id: string): number {
+  private findId(id: string, hash = idHash(id)): number {
     const r = this.recent.get(id);
     if (r !== undefined) return r;
-    for (const c of this.ensureIds().candidates(idHash(id))) {
+    for (const c of this.ensureIds().candidates(hash)) {
       if (this.corrupt.has(c)) continue;
       if (this.readOne(c).id === id) return c;
     }
