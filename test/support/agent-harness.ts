@@ -9,6 +9,7 @@ import { PolicyGate } from '../../src/core/agent/policy-gate';
 import type { StoredConversationEvent } from '../../src/core/agent/event-codec';
 import { conversationEventCodec } from '../../src/core/agent/event-codec';
 import type { AgentSettings } from '../../src/core/agent/settings';
+import type { HistoryCondenser } from '../../src/core/agent/ports';
 import { OpenAiLlmClient } from '../../src/core/llm';
 import { MemoryEventStore } from '../../src/core/log/memory-store';
 import type { EventStore } from '../../src/core/log/event-store';
@@ -32,9 +33,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+export interface HarnessOptions {
+  condenser?: HistoryCondenser;
+  /** A second scripted server answering the condenser's summary requests. */
+  summarizer?: ScriptedLlm;
+}
+
 export async function createHarness(
   scenario: Scenario,
   settings: Partial<AgentSettings> = {},
+  options: HarnessOptions = {},
 ): Promise<Harness> {
   const llm = await startScriptedLlm({ scenario });
   const root = mkdtempSync(join(tmpdir(), 'logbook-agent-'));
@@ -74,9 +82,27 @@ export async function createHarness(
         ports,
         cwd: workspace,
         settings: effective,
+        ...(options.condenser ? { condenser: options.condenser } : {}),
+        ...(options.summarizer
+          ? {
+              condenserLlm: new OpenAiLlmClient(
+                {
+                  baseUrl: options.summarizer.baseUrl,
+                  apiKey: 'test-key',
+                  model: 'scripted-model',
+                  maxRetries: 0,
+                },
+                { sleep: async () => {} },
+              ),
+            }
+          : {}),
         gate: new PolicyGate(
           () => tools,
-          () => effective.confirmationMode ?? 'never',
+          () => ({
+            mode: effective.confirmationMode ?? 'never',
+            allowRules: effective.allowRules ?? [],
+            roots: [workspace],
+          }),
         ),
       };
       return Conversation.open(deps);
@@ -85,6 +111,7 @@ export async function createHarness(
       ports.terminal.dispose();
       for (const s of stores) await s.close().catch(() => {});
       await llm.close();
+      await options.summarizer?.close();
     },
   };
 }

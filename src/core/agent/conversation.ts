@@ -40,6 +40,8 @@ export interface ConversationDeps {
   settings?: Partial<AgentSettings>;
   gate: ConfirmationGate;
   condenser?: HistoryCondenser;
+  /** Model used for summaries (OpenHands' separate condenser LLM); default: the agent's. */
+  condenserLlm?: LlmClient;
   skills?: Skill[];
   platform?: string;
 }
@@ -234,7 +236,11 @@ export class Conversation {
 
   async condenseNow(): Promise<boolean> {
     if (!this.deps.condenser) return false;
-    const fields = await this.deps.condenser.condense(this.prompt.events(), this.deps.llm, { force: true });
+    const fields = await this.deps.condenser.condense(
+      this.prompt.view,
+      this.deps.condenserLlm ?? this.deps.llm,
+      { force: true },
+    );
     if (!fields) return false;
     await this.append('Condensation', fields as CreateFields<'Condensation'>);
     return true;
@@ -270,7 +276,8 @@ export class Conversation {
       }
       const outcome = await this.step();
       if (outcome === 'llm') steps++;
-      if (outcome === 'finished' || outcome === 'waiting' || outcome === 'stopped' || outcome === 'error') break;
+      if (outcome === 'finished' || outcome === 'waiting' || outcome === 'stopped' || outcome === 'error')
+        break;
       if (await this.overBudget()) break;
       const verdict = detectStuck(this.recent, this.settings.stuck);
       if (verdict.kind === 'nudge') {
@@ -304,14 +311,26 @@ export class Conversation {
     }
     if (
       this.deps.condenser &&
-      (this.condenseRequested || this.deps.condenser.shouldCondense(this.prompt.events()))
+      (this.condenseRequested || this.deps.condenser.shouldCondense(this.prompt.view))
     ) {
       const force = this.condenseRequested;
       this.condenseRequested = false;
-      const fields = await this.deps.condenser.condense(this.prompt.events(), this.deps.llm, { force });
+      const fields = await this.deps.condenser.condense(
+        this.prompt.view,
+        this.deps.condenserLlm ?? this.deps.llm,
+        { force },
+      );
       if (fields) {
         await this.append('Condensation', fields as CreateFields<'Condensation'>);
         return 'condensed';
+      }
+      if (force) {
+        // Retrying the same prompt would hit the same limit: stop with a clear reason instead.
+        await this.fail(
+          'llm_context_window_exceeded',
+          "The conversation no longer fits the model's context window and there is nothing left to condense.",
+        );
+        return 'error';
       }
     }
     return this.askLlm();

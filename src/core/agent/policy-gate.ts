@@ -1,35 +1,46 @@
-// The default ConfirmationGate: the user's confirmation mode and allow rules applied to each
-// action's assessed risk. Read-only tools never wait.
+// The default ConfirmationGate: every action is rated by the security analyzers (the model's own
+// rating and the rule-based checks of commands and paths, the highest wins), then the user's
+// confirmation policy (mode, threshold, allow rules) decides. Read-only tools never wait.
 import type { ActionEvent } from '../events';
+import { analyzeAction, needsConfirmation, type ConfirmationPolicy } from '../security';
 import type { ToolSpec } from '../tools';
 import type { ConfirmationDecision, ConfirmationGate } from './ports';
-import type { ConfirmationMode } from './settings';
-
-export type RiskAssessor = (action: ActionEvent) => { risk: ConfirmationDecision['risk']; reasons: string[] };
 
 export class PolicyGate implements ConfirmationGate {
   constructor(
     private readonly tools: () => readonly ToolSpec[],
-    private readonly mode: () => ConfirmationMode,
-    private readonly assess: RiskAssessor = (a) => ({ risk: a.security_risk ?? 'UNKNOWN', reasons: [] }),
-    private readonly allowed: (a: ActionEvent) => boolean = () => false,
+    private readonly policy: () => ConfirmationPolicy,
   ) {}
 
   decide(actions: readonly ActionEvent[]): ConfirmationDecision[] {
-    const mode = this.mode();
-    return actions.map((a) => {
-      const readOnly = this.tools().find((t) => t.name === a.tool_name)?.readOnly ?? false;
-      if (readOnly) return { actionId: a.id, confirm: false, risk: 'LOW', reasons: ['read-only tool'] };
-      let assessed: { risk: ConfirmationDecision['risk']; reasons: string[] };
-      try {
-        assessed = this.assess(a);
-      } catch (err) {
-        // An analyzer that fails must not let an action through unchecked.
-        assessed = { risk: 'HIGH', reasons: [`risk analysis failed: ${(err as Error).message}`] };
-      }
-      const confirm =
-        mode === 'always' ? true : mode === 'never' ? false : assessed.risk !== 'LOW' && !this.allowed(a);
-      return { actionId: a.id, confirm, ...assessed };
+    const policy = this.policy();
+    const roots = policy.roots ?? [];
+    const reviews = actions.map((a) => {
+      const args = argumentsOf(a);
+      return {
+        toolName: a.tool_name,
+        readOnly: this.tools().find((t) => t.name === a.tool_name)?.readOnly ?? false,
+        args,
+        analysis: analyzeAction(a.tool_name, args, roots),
+      };
     });
+    return needsConfirmation(policy, reviews).map((d, i) => ({
+      actionId: actions[i]!.id,
+      confirm: d.confirm,
+      risk: d.risk,
+      reasons: [d.reason],
+    }));
   }
+}
+
+/** The model's arguments (including its security_risk), falling back to the validated action. */
+function argumentsOf(a: ActionEvent): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(a.tool_call.arguments);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // fall through: the stored action is what was validated
+  }
+  return { ...(a.action as Record<string, unknown> | null), security_risk: a.security_risk };
 }

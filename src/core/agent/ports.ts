@@ -1,6 +1,7 @@
 // What the conversation loop needs besides the log, the LLM and the tools: small interfaces so
 // confirmation rules and history condensation can evolve (and be tested) on their own.
-import type { ActionEvent, Event } from '../events';
+import type { ViewLike } from '../context';
+import type { ActionEvent } from '../events';
 import type { LlmClient } from '../llm/types';
 
 export interface ConfirmationDecision {
@@ -25,11 +26,11 @@ export interface CondensationFields {
 
 /** Keeps the prompt within the model's limits by summarizing old events. */
 export interface HistoryCondenser {
-  /** True when the view of these events is too large and should be condensed before the next call. */
-  shouldCondense(events: readonly Event[]): boolean;
+  /** True when the view is too large and should be condensed before the next call. */
+  shouldCondense(view: ViewLike): boolean;
   /** `force`: after a context-window error or a manual request; condense even below the limits. */
   condense(
-    events: readonly Event[],
+    view: ViewLike,
     llm: LlmClient,
     opts: { force: boolean; signal?: AbortSignal },
   ): Promise<CondensationFields | null>;

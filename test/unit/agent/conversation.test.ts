@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { Event } from '../../../src/core/events';
 import { observationText } from '../../../src/core/events';
 import { createHarness, type Harness } from '../../support/agent-harness';
-import type { Scenario } from '../../support/llm-server';
+import { LlmSummarizingCondenser } from '../../../src/core/context';
+import { startScriptedLlm, type Scenario } from '../../support/llm-server';
 
 const kinds = (events: readonly Event[]) => events.map((e) => e.kind);
 const ofKind = <K extends Event['kind']>(events: readonly Event[], k: K) =>
@@ -328,5 +329,99 @@ describe('Conversation: the agent loop against the scripted LLM', function () {
     await c.sendMessage('go on forever');
     assert.equal(await c.run(), 'error');
     assert.equal(ofKind(await c.events(), 'ConversationErrorEvent')[0]!.code, 'iteration_limit');
+  });
+});
+
+describe('Conversation: condensation', function () {
+  this.timeout(60_000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('turns a context-window error into a condensation, then retries the step with the summary', async () => {
+    const steps = Array.from({ length: 5 }, (_, i) => ({
+      reply: {
+        toolCalls: [
+          {
+            id: `call_${i}`,
+            name: 'terminal',
+            arguments: { command: `echo step${i}`, security_risk: 'LOW', summary: `step ${i}` },
+          },
+        ],
+      },
+    }));
+    h = await createHarness(
+      {
+        name: 'context-window',
+        turns: [
+          ...steps,
+          { fault: { code: 'context_length_exceeded' } },
+          { match: { hasTools: false }, reply: { content: 'SUMMARY: ran echo step0..step4.' } },
+          { match: { lastRole: 'tool' }, reply: { content: 'All steps done.' } },
+        ],
+      },
+      {},
+      { condenser: new LlmSummarizingCondenser({ maxSize: 1000, keepFirst: 2 }) },
+    );
+    const c = await h.open();
+    await c.sendMessage('run five steps');
+    assert.equal(await c.run(), 'finished');
+    const events = await c.events();
+    assert.ok(kinds(events).includes('CondensationRequest'));
+    const condensation = ofKind(events, 'Condensation')[0]!;
+    assert.ok(condensation.forgotten_event_ids.length > 0);
+    assert.match(condensation.summary ?? '', /SUMMARY/);
+    // The retried request carried the summary instead of the forgotten events.
+    const last = h.llm.completionBodies().at(-1)!.messages as { role: string; content: unknown }[];
+    assert.ok(JSON.stringify(last).includes('SUMMARY: ran echo step0..step4.'));
+    assert.ok(last.filter((m) => m.role === 'tool').length < 5);
+  });
+
+  it('condenses a 300-event conversation so every prompt stays under the size limit', async () => {
+    const turns = Array.from({ length: 100 }, (_, i) => ({
+      reply: {
+        toolCalls: [
+          {
+            id: `call_${i}`,
+            name: 'terminal',
+            arguments: { command: `echo line${i}`, security_risk: 'LOW', summary: `line ${i}` },
+          },
+        ],
+      },
+    }));
+    const summarizer = await startScriptedLlm({
+      scenario: { name: 'summaries', turns: [], fallback: { content: 'SUMMARY of earlier steps.' } },
+    });
+    h = await createHarness(
+      { name: 'long', turns, fallback: { content: 'Finished the long task.' } },
+      {
+        maxIterations: 200,
+        stuck: {
+          repeatedActionObservation: 99,
+          repeatedActionError: 99,
+          monologue: 99,
+          alternatingPattern: 99,
+        },
+      },
+      { condenser: new LlmSummarizingCondenser({ maxSize: 40, keepFirst: 2 }), summarizer },
+    );
+    const c = await h.open();
+    await c.sendMessage('a long task');
+    const status = await c.run();
+    const events = await c.events();
+    assert.equal(status, 'finished');
+    assert.ok(events.length >= 300, `only ${events.length} events`);
+    assert.ok(ofKind(events, 'Condensation').length >= 3);
+    assert.ok(summarizer.completionBodies().length >= 3);
+    for (const body of h.llm.completionBodies()) {
+      const n = (body.messages as unknown[]).length;
+      assert.ok(n <= 45, `a prompt had ${n} messages`);
+    }
+    // The newest prompt still has the latest summary and the latest step.
+    const last = JSON.stringify(h.llm.completionBodies().at(-1)!.messages);
+    assert.ok(last.includes('SUMMARY of earlier steps.'));
+    assert.ok(last.includes('line99'));
   });
 });
