@@ -49,8 +49,8 @@ export function insertAfterLine(text: string, after: number, insert: string): In
   const added = splitLines(insert);
   if (added.length === 0) added.push('');
   lines.splice(after, 0, ...added);
-  // Keep the file's final-newline convention (an empty file takes the inserted text's).
-  const endsWithNewline = text === '' ? insert.endsWith('\n') : text.endsWith('\n');
+  // Keep the file's final-newline convention; an empty file gets newline-terminated lines.
+  const endsWithNewline = text === '' || text.endsWith('\n');
   return {
     ok: true,
     text: lines.join('\n') + (endsWithNewline ? '\n' : ''),

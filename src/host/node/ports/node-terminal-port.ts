@@ -139,9 +139,10 @@ export class NodeTerminalPort implements TerminalPort {
     });
     this.child = child;
     child.stdout.setEncoding('utf8');
-    child.stderr.setEncoding('utf8');
     child.stdout.on('data', (data: string) => this.onOutput(child, data));
-    child.stderr.on('data', (data: string) => this.onOutput(child, data));
+    // Only bash's startup noise (job-control warnings, the first prompt) ever reaches this pipe:
+    // the setup line's `exec 2>&1` sends everything after it to stdout, in order.
+    child.stderr.resume();
     child.stdin.on('error', () => undefined); // EPIPE when the shell died; 'exit' reports it.
     child.on('exit', (code, signal) => this.onShellExit(child, code, signal));
 
@@ -153,7 +154,7 @@ export class NodeTerminalPort implements TerminalPort {
       void this.waitForEnd(ready, STARTUP_TIMEOUT_MS).then(resolve);
     });
     this.active = undefined;
-    this.pending = ''; // bash's "no job control" warnings
+    this.pending = '';
     if (!started || this.child !== child) {
       this.killShell();
       throw new Error(`Could not start ${this.options.shell ?? 'bash'} in ${this.cwd}.`);

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { NodeFilePort, NodeTerminalPort, TempScratchPort } from '../../../src/host/node/ports';
+
+describe('Node host ports', () => {
+  let dir: string;
+  beforeEach(() => (dir = realpathSync(mkdtempSync(join(tmpdir(), 'logbook-ports-')))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  describe('NodeFilePort', () => {
+    it('reads, writes (creating folders), stats, lists and deletes', async () => {
+      const files = new NodeFilePort([dir]);
+      assert.deepEqual(files.roots, [dir]);
+      assert.equal(await files.readText(join(dir, 'missing.txt')), undefined);
+      assert.equal(await files.stat(join(dir, 'missing.txt')), undefined);
+      await files.writeText(join(dir, 'a/b/c.txt'), 'hello');
+      assert.equal(readFileSync(join(dir, 'a/b/c.txt'), 'utf8'), 'hello');
+      assert.deepEqual(await files.stat(join(dir, 'a/b/c.txt')), { type: 'file', size: 5 });
+      assert.equal((await files.stat(join(dir, 'a')))?.type, 'directory');
+      symlinkSync(join(dir, 'a/b'), join(dir, 'link'));
+      assert.deepEqual(await files.list(dir), ['a/', 'link/']);
+      await files.delete(join(dir, 'a/b/c.txt'));
+      assert.equal(await files.readText(join(dir, 'a/b/c.txt')), undefined);
+    });
+  });
+
+  describe('TempScratchPort', () => {
+    it('saves under its folder with unique, safe names and never overwrites', async () => {
+      const scratch = new TempScratchPort(join(dir, 'scratch'));
+      const first = await scratch.save('../../evil name.txt', 'one');
+      const second = await scratch.save('../../evil name.txt', 'two');
+      assert.notEqual(first, second);
+      for (const path of [first, second]) assert.equal(dirname(path), join(dir, 'scratch'));
+      assert.equal(readFileSync(first, 'utf8'), 'one');
+      // Another port on the same folder (e.g. after a restart) skips numbers already taken.
+      const again = await new TempScratchPort(join(dir, 'scratch')).save('x.txt', 'three');
+      assert.ok(![first, second].includes(again));
+    });
+  });
+
+  describe('NodeTerminalPort', function () {
+    this.timeout(15_000);
+    it('runs in its cwd, refuses a second command while busy, and returns idle output on sendInput("")', async () => {
+      mkdirSync(join(dir, 'work'));
+      writeFileSync(join(dir, 'work', 'x'), '');
+      const terminal = new NodeTerminalPort({ cwd: join(dir, 'work') });
+      try {
+        const ls = await terminal.run('ls', { timeoutMs: 5000 });
+        assert.deepEqual(ls, { output: 'x\n', exitCode: 0, timedOut: false, cwd: join(dir, 'work') });
+        await terminal.run('sleep 5', { timeoutMs: 100 });
+        await assert.rejects(terminal.run('echo no', { timeoutMs: 1000 }), /still running/);
+        await terminal.interrupt();
+        const after = await terminal.sendInput('', { timeoutMs: 2000 });
+        assert.equal(after.exitCode, 130);
+        assert.equal(terminal.busy, false);
+        await assert.rejects(terminal.sendInput('text', { timeoutMs: 100 }), /No command is running/);
+      } finally {
+        terminal.dispose();
+      }
+      await assert.rejects(terminal.run('echo', { timeoutMs: 100 }), /disposed/);
+    });
+
+    it('stops waiting when the signal aborts, leaving the command running', async () => {
+      const terminal = new NodeTerminalPort({ cwd: dir });
+      try {
+        const controller = new AbortController();
+        setTimeout(() => controller.abort(), 100);
+        const started = Date.now();
+        const result = await terminal.run('sleep 3; echo end', {
+          timeoutMs: 10_000,
+          signal: controller.signal,
+        });
+        assert.ok(Date.now() - started < 2000);
+        assert.equal(result.exitCode, null);
+        assert.equal(terminal.busy, true);
+      } finally {
+        terminal.dispose();
+      }
+    });
+  });
+});
