@@ -1,24 +1,13 @@
-// `logbook`: the same core as the extension, without VS Code.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// `logbook`: the same core as the extension, without VS Code. Commands live in ./cli/.
+import { main } from './cli/main';
+import { processIo } from './cli/io';
 
-const USAGE = `Usage: logbook <command> [options]
-
-Commands:
-  --version     print the version
-  --help        print this help`;
-
-export function main(argv: string[]): number {
-  const [cmd] = argv;
-  if (cmd === '--version' || cmd === '-v') {
-    const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as {
-      version: string;
-    };
-    console.log(pkg.version);
-    return 0;
-  }
-  console.log(USAGE);
-  return cmd === undefined || cmd === '--help' || cmd === '-h' ? 0 : 2;
-}
-
-process.exitCode = main(process.argv.slice(2));
+main(process.argv.slice(2), processIo()).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`logbook: ${String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

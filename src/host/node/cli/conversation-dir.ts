@@ -1,0 +1,70 @@
+// Finding, checking and reading conversation directories (segment logs and OpenHands layouts).
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import type { Event } from '../../../core/events';
+import { detectBackend, type EventStore, isCorruptRecord, openEventStore } from '../../../core/log';
+import type { CliIo } from './io';
+import { readSessionInfo } from './session-file';
+
+/** base_state.json of an imported OpenHands conversation, kept verbatim for export. */
+export const IMPORTED_BASE_STATE = 'openhands-base-state.json';
+
+export function resolvePath(io: CliIo, p: string): string {
+  return resolve(io.cwd, p);
+}
+
+/** Throws unless `dir` holds a conversation log of either layout. */
+export function assertConversationDir(dir: string): void {
+  if (!isDirectory(dir)) throw new Error(`${dir} is not a directory.`);
+  const has = (p: string): boolean => existsSync(join(dir, p));
+  if (!has('segments') && !has('events') && !has('base_state.json')) {
+    throw new Error(`${dir} holds no conversation (no segments/ or events/ folder).`);
+  }
+}
+
+/** Throws unless `dir` is absent or an empty directory: commands that create one never merge. */
+export function assertFreshDir(dir: string, what: string): void {
+  if (!existsSync(dir)) return;
+  if (!isDirectory(dir)) throw new Error(`${what} ${dir} exists and is not a directory.`);
+  if (readdirSync(dir).length > 0) throw new Error(`${what} ${dir} is not empty.`);
+}
+
+export function isDirectory(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Opens without taking the writer lock, so a running agent keeps writing undisturbed. */
+export function openReadOnly(dir: string): Promise<EventStore<StoredConversationEvent>> {
+  return openEventStore<StoredConversationEvent>(dir, { codec: conversationEventCodec, readOnly: true });
+}
+
+export async function readEvents(
+  store: EventStore<StoredConversationEvent>,
+): Promise<{ events: Event[]; corrupt: number }> {
+  const events: Event[] = [];
+  let corrupt = 0;
+  for await (const slot of store.iterate(0)) {
+    if (isCorruptRecord(slot)) corrupt++;
+    else events.push(slot as Event);
+  }
+  return { events, corrupt };
+}
+
+/** The id the CLI started it with, else the OpenHands id, else the directory's name. */
+export function conversationId(dir: string): string {
+  const session = readSessionInfo(dir);
+  if (session) return session.id;
+  const ohFile = detectBackend(dir) === 'openhands' ? 'base_state.json' : IMPORTED_BASE_STATE;
+  try {
+    const id = (JSON.parse(readFileSync(join(dir, ohFile), 'utf8')) as { id?: unknown }).id;
+    if (typeof id === 'string' && id !== '') return id;
+  } catch {
+    // no (readable) OpenHands state: fall back to the name
+  }
+  return basename(dir);
+}

@@ -1,0 +1,72 @@
+// `logbook approve` / `logbook reject`: answer the actions a conversation waits on, in a new
+// process, and continue the run in the workspace recorded by `run`.
+import { openNodeConversation } from '../node-session';
+import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
+import { assertConversationDir, isDirectory, resolvePath } from './conversation-dir';
+import { driveToStop } from './drive';
+import { eventPrinter, note } from './event-printer';
+import { EXIT, UsageError } from './exit-codes';
+import { COMMAND_HELP } from './help';
+import type { CliIo } from './io';
+import { llmSettingsFromEnv } from './llm-env';
+import { readSessionInfo, SESSION_FILE } from './session-file';
+
+export async function approveCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  return decide('approve', argv, io);
+}
+
+export async function rejectCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  return decide('reject', argv, io);
+}
+
+async function decide(command: 'approve' | 'reject', argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs(command, argv, {
+    json: { type: 'boolean' },
+    ...(command === 'reject' ? { reason: { type: 'string' } as const } : {}),
+  });
+  if (values.help) {
+    io.out(COMMAND_HELP[command]);
+    return EXIT.ok;
+  }
+  const [dirArg] = expectPositionals(command, positionals, ['CONV_DIR']);
+  const reason = nonEmpty(command, 'reason', (values as { reason?: string }).reason);
+  if (command === 'reject' && reason === undefined) {
+    throw new UsageError('logbook reject: --reason TEXT is required (the agent reads it to adapt).');
+  }
+  const dir = resolvePath(io, dirArg!);
+  assertConversationDir(dir);
+  const info = readSessionInfo(dir);
+  if (!info) {
+    throw new Error(
+      `${dir} has no ${SESSION_FILE}: only conversations started by \`logbook run\` can continue.`,
+    );
+  }
+  if (!isDirectory(info.workspace)) throw new Error(`The workspace ${info.workspace} no longer exists.`);
+  const mode = { json: values.json === true };
+  note(io, mode, `conversation: ${dir}`);
+
+  const session = await openNodeConversation({
+    storeDir: dir,
+    workspace: info.workspace,
+    llmSettings: llmSettingsFromEnv(io.env, info.model ?? undefined),
+    confirmationMode: info.confirmation,
+    id: info.id,
+    ...(info.max_iterations !== null ? { maxIterations: info.max_iterations } : {}),
+    onEvent: eventPrinter(io, mode),
+  });
+  try {
+    const { conversation } = session;
+    const waiting = conversation.awaitingConfirmation();
+    if (conversation.status !== 'waiting_for_confirmation' || waiting.length === 0) {
+      throw new Error(
+        `Nothing to ${command}: the conversation is ${conversation.status}, not waiting for confirmation.`,
+      );
+    }
+    // The whole pending batch: a rejected call's siblings may depend on it, so they go with it.
+    if (command === 'approve') await conversation.approve();
+    else await conversation.reject(reason!);
+    return await driveToStop(io, mode, conversation, dir);
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,102 @@
+// One human-readable line per event, e.g. `[agent] terminal: npm test (risk LOW)` or
+// `[env] exit 0: 12 passing`. Lines are for people skimming a run; --json gives the full record.
+import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../../../core/events';
+import { EXECUTION_STATUS_KEY, LLM_USAGE_KEY } from '../../../core/state';
+
+const MAX_CHARS = 160;
+
+export function eventLine(e: Event): string {
+  switch (e.kind) {
+    case 'SystemPromptEvent':
+      return `[system] system prompt, ${e.tools.length} tool${e.tools.length === 1 ? '' : 's'}`;
+    case 'MessageEvent': {
+      const who = e.source === 'environment' ? 'env' : e.source;
+      return `[${who}] ${clip(textOf(e.llm_message.content, ' '))}`;
+    }
+    case 'ActionEvent':
+      return `[agent] ${actionText(e)}`;
+    case 'ObservationEvent':
+      return `[env] ${observationLine(e)}`;
+    case 'UserRejectObservation':
+      return `[${e.rejection_source ?? 'user'}] rejected ${e.tool_name}: ${clip(e.rejection_reason)}`;
+    case 'AgentErrorEvent':
+      return `[agent] error in ${e.tool_name}: ${clip(e.error)}`;
+    case 'ConversationStateUpdateEvent':
+      return stateUpdateLine(e.key, e.value);
+    case 'ConversationErrorEvent':
+      return `[error] ${e.code}: ${clip(e.detail)}`;
+    case 'PauseEvent':
+      return '[user] paused';
+    case 'Condensation':
+      return `[context] condensed: ${e.forgotten_event_ids.length} event(s) forgotten`;
+    case 'CondensationRequest':
+      return '[context] condensation requested';
+    case 'CondensationSummaryEvent':
+      return `[context] summary: ${clip(e.summary)}`;
+    case 'OpaqueEvent':
+      return `[${e.source}] ${e.original_kind} (not known to this version)`;
+  }
+}
+
+export function actionText(e: ActionEvent): string {
+  const risk = READ_ONLY_TOOLS.has(e.tool_name) ? '' : ` (risk ${e.security_risk ?? 'UNKNOWN'})`;
+  return `${e.tool_name}: ${actionWhat(e)}${risk}`;
+}
+
+/** Tools that never ask (their actions carry no risk rating worth showing). */
+const READ_ONLY_TOOLS = new Set(['think', 'finish', 'task_tracker', 'glob', 'grep']);
+
+/** The argument that says what a call of each known tool does. */
+const MAIN_ARGUMENT: Record<string, string> = {
+  terminal: 'command',
+  think: 'thought',
+  finish: 'message',
+  task_tracker: 'command',
+  glob: 'pattern',
+  grep: 'pattern',
+};
+
+/** What an action does, in a few words: the command, the file, or the model's own summary. */
+export function actionWhat(e: ActionEvent): string {
+  const a = (e.action ?? {}) as Record<string, unknown>;
+  const str = (k: string | undefined): string | undefined =>
+    k !== undefined && typeof a[k] === 'string' ? (a[k] as string) : undefined;
+  let what =
+    e.tool_name === 'file_editor'
+      ? [str('command'), str('path')].filter(Boolean).join(' ')
+      : str(MAIN_ARGUMENT[e.tool_name]);
+  what ||= e.summary ?? undefined;
+  what ||= e.tool_call.arguments;
+  return clip(what);
+}
+
+function observationLine(e: ObservationEvent): string {
+  const o = e.observation as Record<string, unknown> & typeof e.observation;
+  const first = firstLine(textOf(o.content));
+  if (e.tool_name === 'terminal' && typeof o.exit_code === 'number') {
+    const head = o.exit_code === -1 ? 'still running' : `exit ${o.exit_code}`;
+    return `${head}: ${first}`;
+  }
+  return `${e.tool_name}${o.is_error ? ' error' : ''}: ${first}`;
+}
+
+function stateUpdateLine(key: string, value: unknown): string {
+  if (key === EXECUTION_STATUS_KEY) return `[state] status ${String(value)}`;
+  if (key === LLM_USAGE_KEY && value && typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    return `[llm] ${String(v.model)}: ${Number(v.prompt_tokens)} prompt + ${Number(v.completion_tokens)} completion tokens, ${Math.round(Number(v.latency_ms))} ms`;
+  }
+  return `[state] ${key}`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n').find((l) => l.trim() !== '') ?? '';
+  return clip(line.trim());
+}
+
+/** One line, at most MAX_CHARS characters (code points, so nothing is cut in half). */
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = Array.from(flat);
+  return chars.length <= MAX_CHARS ? flat : chars.slice(0, MAX_CHARS - 1).join('') + '…';
+}

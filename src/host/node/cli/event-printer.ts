@@ -1,0 +1,20 @@
+// Prints events as they are appended: a summary line each, or (--json) the record as stored.
+import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import type { Event } from '../../../core/events';
+import { eventLine } from './event-line';
+import type { CliIo } from './io';
+
+export interface OutputMode {
+  json: boolean;
+}
+
+export function eventPrinter(io: CliIo, mode: OutputMode): (event: Event) => void {
+  if (mode.json) return (e) => io.out(conversationEventCodec.encode(e as StoredConversationEvent));
+  return (e) => io.out(eventLine(e));
+}
+
+/** Notes for people (the conversation directory, hints): stdout, or stderr when stdout is JSON. */
+export function note(io: CliIo, mode: OutputMode, line: string): void {
+  if (mode.json) io.err(line);
+  else io.out(line);
+}

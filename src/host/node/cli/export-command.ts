@@ -1,0 +1,96 @@
+// `logbook export-openhands`: a conversation into the OpenHands SDK layout, one file per event.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import { writeFileDurable } from '../../../core/log/durable-file';
+import { copyEvents, OpenHandsDirStore } from '../../../core/log';
+import { deriveState } from '../../../core/state';
+import { expectPositionals, parseCommandArgs } from './args';
+import {
+  assertConversationDir,
+  assertFreshDir,
+  conversationId,
+  IMPORTED_BASE_STATE,
+  openReadOnly,
+  readEvents,
+  resolvePath,
+} from './conversation-dir';
+import { EXIT } from './exit-codes';
+import { COMMAND_HELP } from './help';
+import type { CliIo } from './io';
+import { readSessionInfo } from './session-file';
+
+export async function exportCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('export-openhands', argv, {});
+  if (values.help) {
+    io.out(COMMAND_HELP['export-openhands']);
+    return EXIT.ok;
+  }
+  const [convArg, dirArg] = expectPositionals('export-openhands', positionals, ['CONV_DIR', 'DIR']);
+  const from = resolvePath(io, convArg!);
+  const to = resolvePath(io, dirArg!);
+  assertConversationDir(from);
+  assertFreshDir(to, 'The target');
+
+  const source = await openReadOnly(from);
+  const created = !existsSync(to);
+  mkdirSync(to, { recursive: true });
+  let count: number;
+  try {
+    const target = await OpenHandsDirStore.open<StoredConversationEvent>(to, {
+      codec: conversationEventCodec,
+    });
+    try {
+      count = await copyEvents(source, target);
+    } finally {
+      await target.close();
+    }
+    writeFileDurable(join(to, 'base_state.json'), await baseState(from, to, source));
+  } catch (err) {
+    if (created) rmSync(to, { recursive: true, force: true });
+    throw err;
+  } finally {
+    await source.close();
+  }
+  io.out(`Exported ${count} event${count === 1 ? '' : 's'} to ${to}`);
+  return EXIT.ok;
+}
+
+/**
+ * The imported base_state.json byte for byte; otherwise a minimal one with what the log knows.
+ * The SDK needs its agent configuration to resume a conversation, which Logbook does not have, so
+ * a synthesized state is for reading and replaying the events, not for resuming in OpenHands.
+ */
+async function baseState(
+  from: string,
+  to: string,
+  source: Awaited<ReturnType<typeof openReadOnly>>,
+): Promise<string> {
+  const imported = join(from, IMPORTED_BASE_STATE);
+  if (existsSync(imported)) return readFileSync(imported, 'utf8');
+  const { events } = await readEvents(source);
+  const state = deriveState(events);
+  const session = readSessionInfo(from);
+  const policy = { never: 'NeverConfirm', always: 'AlwaysConfirm', risky: 'ConfirmRisky' } as const;
+  return (
+    JSON.stringify(
+      {
+        id: conversationId(from),
+        workspace: { working_dir: session?.workspace ?? null, kind: 'LocalWorkspace' },
+        persistence_dir: to,
+        max_iterations: session?.max_iterations ?? 100,
+        stuck_detection: true,
+        execution_status: state.status,
+        confirmation_policy: { kind: policy[session?.confirmation ?? 'never'] },
+        activated_knowledge_skills: state.activatedSkills,
+        blocked_actions: {},
+        blocked_messages: {},
+        stats: { usage_to_metrics: {} },
+        secret_registry: { secret_sources: {} },
+        agent_state: {},
+      },
+      null,
+      2,
+    ) + '\n'
+  );
+}

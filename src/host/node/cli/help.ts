@@ -1,0 +1,94 @@
+// Help texts: one per command, and the overview `logbook --help` prints.
+export const EXIT_CODES_HELP = `Exit codes:
+  0    the agent finished
+  1    usage error or other failure (the message says which)
+  2    the agent waits for confirmation: continue with approve or reject
+  3    the agent stopped on an error (LLM failure, iteration limit) or got stuck
+  130  interrupted with Ctrl+C (the conversation is paused)`;
+
+const LLM_ENV_HELP = `Environment:
+  OPENAI_BASE_URL   OpenAI-compatible endpoint (default https://api.openai.com/v1)
+  OPENAI_API_KEY    its API key (never printed or stored)
+  LOGBOOK_MODEL     model name (default gpt-4o-mini; approve/reject reuse the run's model)`;
+
+export const COMMAND_HELP = {
+  run: `Usage: logbook run --workspace DIR --task TEXT [options]
+
+Starts a conversation in DIR, sends TEXT as the first message and runs the agent, printing each
+event as it is recorded.
+
+Options:
+  --workspace DIR        folder the agent works in (required)
+  --task TEXT            what the agent should do (required)
+  --confirm MODE         never | risky | always: when to stop and ask before acting (default risky)
+  --store DIR            conversation directory (default DIR/.logbook/conversations/<new id>)
+  --max-iterations N     agent steps before it stops (default 100)
+  --json                 print each event as its stored JSON, one per line (the conversation
+                         directory goes to stderr)
+  -h, --help             show this help
+
+${LLM_ENV_HELP}
+
+${EXIT_CODES_HELP}`,
+  show: `Usage: logbook show CONV_DIR [--json]
+
+Prints the state of a conversation derived from its log: status, pending actions, tasks, metrics.
+Reads without locking, so it works while an agent is running.
+
+Options:
+  --json       one JSON object: id, status, event_count, metrics, pending_actions, title, tasks...
+  -h, --help   show this help`,
+  approve: `Usage: logbook approve CONV_DIR [--json]
+
+Approves the actions a conversation is waiting on and continues the run in the same workspace,
+printing events as \`run\` does.
+
+Options:
+  --json       print events as JSON lines
+  -h, --help   show this help
+
+${EXIT_CODES_HELP}`,
+  reject: `Usage: logbook reject CONV_DIR --reason TEXT [--json]
+
+Rejects the actions a conversation is waiting on, telling the agent why, and lets it continue.
+
+Options:
+  --reason TEXT   why the actions were rejected; the agent reads it (required)
+  --json          print events as JSON lines
+  -h, --help      show this help
+
+${EXIT_CODES_HELP}`,
+  'import-openhands': `Usage: logbook import-openhands DIR --store STORE
+
+Copies an OpenHands SDK conversation (DIR/base_state.json and DIR/events/event-NNNNN-<id>.json)
+into a new Logbook conversation directory STORE. Events are copied as they are.
+
+Options:
+  --store STORE   new conversation directory (must not hold a conversation yet) (required)
+  -h, --help      show this help`,
+  'export-openhands': `Usage: logbook export-openhands CONV_DIR DIR
+
+Writes a Logbook conversation in the OpenHands SDK layout into DIR (new or empty): one file per
+event, and base_state.json (the imported one if there was one, otherwise a minimal one).
+
+Options:
+  -h, --help   show this help`,
+} as const;
+
+export type CommandName = keyof typeof COMMAND_HELP;
+
+export const OVERVIEW = `Usage: logbook <command> [options]
+
+Commands:
+  run                 run the agent on a task in a workspace
+  show                print a conversation's state
+  approve             approve the waiting actions and continue
+  reject              reject the waiting actions and continue
+  import-openhands    import an OpenHands SDK conversation
+  export-openhands    export a conversation in the OpenHands SDK layout
+
+Options:
+  -h, --help      show help (also: logbook <command> --help)
+  -v, --version   print the version
+
+${EXIT_CODES_HELP}`;

@@ -1,0 +1,55 @@
+// Dispatches `logbook <command>` and turns every failure into a message and exit code 1: users
+// see what went wrong and what to do, never a stack trace (LOGBOOK_DEBUG=1 shows it).
+import { version } from '../../../../package.json';
+import { ConversationBusyError } from '../node-session';
+import { approveCommand, rejectCommand } from './decide-command';
+import { EXIT, UsageError } from './exit-codes';
+import { exportCommand } from './export-command';
+import { OVERVIEW } from './help';
+import { importCommand } from './import-command';
+import type { CliIo } from './io';
+import { runCommand } from './run-command';
+import { showCommand } from './show-command';
+
+type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
+
+const COMMANDS: Record<string, Command> = {
+  run: runCommand,
+  show: showCommand,
+  approve: approveCommand,
+  reject: rejectCommand,
+  'import-openhands': importCommand,
+  'export-openhands': exportCommand,
+};
+
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === '--version' || name === '-v') {
+    io.out(version);
+    return EXIT.ok;
+  }
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.out(OVERVIEW);
+    return EXIT.ok;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    io.err(`logbook: unknown command "${name}".`);
+    io.err(`Commands: ${Object.keys(COMMANDS).join(', ')}. See logbook --help.`);
+    return EXIT.failure;
+  }
+  try {
+    return await command(rest, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(err.message);
+      io.err(`See logbook ${name} --help.`);
+    } else if (err instanceof ConversationBusyError || err instanceof Error) {
+      io.err(`logbook ${name}: ${err.message}`);
+      if (io.env.LOGBOOK_DEBUG) io.err(err.stack ?? '');
+    } else {
+      io.err(`logbook ${name}: ${String(err)}`);
+    }
+    return EXIT.failure;
+  }
+}

@@ -1,0 +1,95 @@
+// `logbook run`: start (or continue) a conversation in a workspace with a task, and run the agent.
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { ConfirmationMode } from '../../../core/agent/settings';
+import { resolveLlmSettings } from '../../../core/llm';
+import { openNodeConversation } from '../node-session';
+import { expectPositionals, nonEmpty, parseCommandArgs, positiveInt } from './args';
+import { isDirectory, resolvePath } from './conversation-dir';
+import { driveToStop } from './drive';
+import { eventPrinter, note } from './event-printer';
+import { EXIT, UsageError } from './exit-codes';
+import { COMMAND_HELP } from './help';
+import type { CliIo } from './io';
+import { llmSettingsFromEnv } from './llm-env';
+import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
+
+const MODES: readonly ConfirmationMode[] = ['never', 'risky', 'always'];
+
+export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('run', argv, {
+    workspace: { type: 'string' },
+    task: { type: 'string' },
+    confirm: { type: 'string' },
+    store: { type: 'string' },
+    'max-iterations': { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) {
+    io.out(COMMAND_HELP.run);
+    return EXIT.ok;
+  }
+  expectPositionals('run', positionals, []);
+  const workspaceArg = nonEmpty('run', 'workspace', values.workspace);
+  const task = nonEmpty('run', 'task', values.task);
+  if (workspaceArg === undefined) throw new UsageError('logbook run: --workspace DIR is required.');
+  if (task === undefined) throw new UsageError('logbook run: --task TEXT is required.');
+  const confirm = (values.confirm ?? 'risky') as ConfirmationMode;
+  if (!MODES.includes(confirm)) {
+    throw new UsageError(
+      `logbook run: --confirm must be one of ${MODES.join(', ')}, got "${values.confirm}".`,
+    );
+  }
+  const maxIterations = positiveInt('run', 'max-iterations', values['max-iterations']);
+  const workspace = resolvePath(io, workspaceArg);
+  if (!isDirectory(workspace))
+    throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
+  const llmSettings = llmSettingsFromEnv(io.env);
+  resolveLlmSettings(llmSettings); // fail on a bad OPENAI_BASE_URL before creating anything
+
+  // An existing --store continues that conversation (same workspace); otherwise a new one.
+  const newId = randomUUID();
+  const storeDir = values.store
+    ? resolvePath(io, values.store)
+    : join(workspace, '.logbook', 'conversations', newId);
+  const previous = readSessionInfo(storeDir);
+  if (previous && previous.workspace !== workspace) {
+    throw new UsageError(
+      `logbook run: ${storeDir} belongs to the workspace ${previous.workspace}, not ${workspace}.`,
+    );
+  }
+  const id = previous?.id ?? newId;
+  const mode = { json: values.json === true };
+  note(io, mode, `conversation: ${storeDir}`);
+
+  const session = await openNodeConversation({
+    storeDir,
+    workspace,
+    llmSettings,
+    confirmationMode: confirm,
+    id,
+    ...(maxIterations !== undefined ? { maxIterations } : {}),
+    onEvent: eventPrinter(io, mode),
+  });
+  try {
+    const settings = {
+      confirmation: confirm,
+      max_iterations: maxIterations ?? null,
+      model: llmSettings.model,
+    };
+    writeSessionInfo(storeDir, {
+      ...(previous ?? newSessionInfo({ id, workspace, ...settings })),
+      ...settings,
+    });
+    const { conversation } = session;
+    if (conversation.status === 'waiting_for_confirmation') {
+      throw new UsageError(
+        `logbook run: the conversation in ${storeDir} waits for confirmation; use approve or reject first.`,
+      );
+    }
+    await conversation.sendMessage(task);
+    return await driveToStop(io, mode, conversation, storeDir);
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,49 @@
+// session.json in a conversation directory: what `approve`/`reject` need to continue a run in
+// another process (the workspace above all). Holds no secret. Not named meta.json: the segment
+// log keeps its own meta.json in the same directory.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileDurable } from '../../../core/log/durable-file';
+
+export const SESSION_FILE = 'session.json';
+
+const SessionInfoSchema = z.object({
+  format: z.literal('logbook-cli-session'),
+  version: z.literal(1),
+  id: z.string().min(1),
+  /** Absolute path of the workspace the agent works in. */
+  workspace: z.string().min(1),
+  confirmation: z.enum(['never', 'risky', 'always']),
+  max_iterations: z.number().int().positive().nullable(),
+  model: z.string().min(1).nullable(),
+  created_at: z.string(),
+});
+
+export type SessionInfo = z.infer<typeof SessionInfoSchema>;
+
+export function newSessionInfo(fields: Omit<SessionInfo, 'format' | 'version' | 'created_at'>): SessionInfo {
+  return { format: 'logbook-cli-session', version: 1, ...fields, created_at: new Date().toISOString() };
+}
+
+export function writeSessionInfo(dir: string, info: SessionInfo): void {
+  writeFileDurable(join(dir, SESSION_FILE), JSON.stringify(info, null, 2) + '\n');
+}
+
+/** undefined when the directory has no session.json; throws when it has a damaged one. */
+export function readSessionInfo(dir: string): SessionInfo | undefined {
+  const file = join(dir, SESSION_FILE);
+  if (!existsSync(file)) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const r = SessionInfoSchema.safeParse(json);
+  if (!r.success) {
+    const problems = r.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new Error(`${file} is damaged: ${problems.join('; ')}`);
+  }
+  return r.data;
+}

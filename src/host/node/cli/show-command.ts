@@ -1,0 +1,43 @@
+// `logbook show`: the state derived from a conversation's log, read without taking its lock.
+import { deriveState } from '../../../core/state';
+import { expectPositionals, parseCommandArgs } from './args';
+import {
+  assertConversationDir,
+  conversationId,
+  openReadOnly,
+  readEvents,
+  resolvePath,
+} from './conversation-dir';
+import { EXIT } from './exit-codes';
+import { COMMAND_HELP } from './help';
+import type { CliIo } from './io';
+import { readSessionInfo } from './session-file';
+import { reportLines, stateReport } from './state-report';
+
+export async function showCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('show', argv, { json: { type: 'boolean' } });
+  if (values.help) {
+    io.out(COMMAND_HELP.show);
+    return EXIT.ok;
+  }
+  const [dirArg] = expectPositionals('show', positionals, ['CONV_DIR']);
+  const dir = resolvePath(io, dirArg!);
+  assertConversationDir(dir);
+  const store = await openReadOnly(dir);
+  let read: Awaited<ReturnType<typeof readEvents>>;
+  try {
+    read = await readEvents(store);
+  } finally {
+    await store.close();
+  }
+  const id = conversationId(dir);
+  const report = stateReport(deriveState(read.events, { id }), read.events, {
+    id,
+    dir,
+    workspace: readSessionInfo(dir)?.workspace ?? null,
+    corrupt: read.corrupt,
+  });
+  if (values.json) io.out(JSON.stringify(report));
+  else for (const line of reportLines(report)) io.out(line);
+  return EXIT.ok;
+}

@@ -1,0 +1,88 @@
+// What `show` reports: the derived state in a stable snake_case JSON shape, and as text.
+import type { ActionEvent, Event } from '../../../core/events';
+import type { ConversationState } from '../../../core/state';
+import { actionWhat } from './event-line';
+
+export interface PendingActionReport {
+  id: string;
+  tool: string;
+  summary: string;
+  risk: string;
+  tool_call_id: string;
+}
+
+export interface StateReport {
+  id: string;
+  dir: string;
+  status: string;
+  title: string | null;
+  event_count: number;
+  corrupt_records: number;
+  iteration: number;
+  created_at: string | null;
+  updated_at: string | null;
+  workspace: string | null;
+  pending_actions: PendingActionReport[];
+  tasks: ConversationState['tasks'];
+  metrics: ConversationState['metrics'];
+  last_error: ConversationState['lastError'];
+  warnings: string[];
+}
+
+export function stateReport(
+  state: ConversationState,
+  events: readonly Event[],
+  extra: { id: string; dir: string; workspace: string | null; corrupt: number },
+): StateReport {
+  const actions = new Map<string, ActionEvent>();
+  for (const e of events) if (e.kind === 'ActionEvent') actions.set(e.id, e);
+  return {
+    id: extra.id,
+    dir: extra.dir,
+    status: state.status,
+    title: state.title,
+    event_count: state.eventCount,
+    corrupt_records: extra.corrupt,
+    iteration: state.iteration,
+    created_at: state.createdAt,
+    updated_at: state.updatedAt,
+    workspace: extra.workspace,
+    pending_actions: state.pendingActions.map((p) => {
+      const a = actions.get(p.actionId);
+      return {
+        id: p.actionId,
+        tool: p.toolName,
+        // The model's summary when it gave one; else what the action does (command, file...).
+        summary: a ? (a.summary ?? actionWhat(a)) : '',
+        risk: a?.security_risk ?? 'UNKNOWN',
+        tool_call_id: p.toolCallId,
+      };
+    }),
+    tasks: state.tasks,
+    metrics: state.metrics,
+    last_error: state.lastError,
+    warnings: state.warnings,
+  };
+}
+
+export function reportLines(r: StateReport): string[] {
+  const t = r.metrics.total;
+  const lines = [
+    `conversation ${r.id}${r.title ? `: ${r.title}` : ''}`,
+    `  dir        ${r.dir}`,
+    ...(r.workspace ? [`  workspace  ${r.workspace}`] : []),
+    `  status     ${r.status}`,
+    `  events     ${r.event_count}${r.corrupt_records ? ` (${r.corrupt_records} unreadable)` : ''}, ${r.iteration} agent step(s)`,
+    `  tokens     ${t.promptTokens} prompt, ${t.completionTokens} completion, ${t.calls} call(s), $${t.cost.toFixed(4)}`,
+  ];
+  if (r.last_error) lines.push(`  last error ${r.last_error.kind}: ${r.last_error.message}`);
+  if (r.pending_actions.length) {
+    lines.push('pending actions:');
+    for (const p of r.pending_actions) lines.push(`  ${p.id}  ${p.tool}: ${p.summary} (risk ${p.risk})`);
+  }
+  if (r.tasks.length) {
+    lines.push('tasks:');
+    for (const task of r.tasks) lines.push(`  [${task.status}] ${task.title}`);
+  }
+  return lines;
+}

@@ -1,0 +1,105 @@
+// A conversation assembled from Node parts: the segment log in a directory, the OpenAI-compatible
+// client, the default tools on the Node ports, and the policy gate.
+// The CLI uses it; anything else that runs the agent outside VS Code can too.
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Conversation } from '../../core/agent/conversation';
+import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
+import { PolicyGate } from '../../core/agent/policy-gate';
+import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings';
+import type { Event } from '../../core/events';
+import { type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
+import { SegmentEventStore } from '../../core/log';
+import { defaultTools } from '../../core/tools';
+import { createNodePorts } from './ports';
+
+export interface NodeSessionOptions {
+  /** Directory of the conversation's segment log (created if missing). */
+  storeDir: string;
+  /** Workspace folder: the terminal starts there and relative paths resolve against it. */
+  workspace: string;
+  llmSettings: LlmSettings;
+  confirmationMode?: ConfirmationMode;
+  maxIterations?: number;
+  /** Conversation id put in the derived state (default: the store directory's name). */
+  id?: string;
+  /** Other agent settings; confirmationMode/maxIterations above win over these. */
+  settings?: Partial<AgentSettings>;
+  /** Where large tool outputs are kept (default `<storeDir>/scratch`, so they survive restarts). */
+  scratchDir?: string;
+  /**
+   * Called for every event appended from now on, including the ones `Conversation.open` writes
+   * (system prompt, crash recovery) before a listener could be added to the conversation.
+   */
+  onEvent?: (event: Event, index: number) => void;
+  llmDeps?: OpenAiLlmClientDeps;
+}
+
+export interface NodeSession {
+  conversation: Conversation;
+  store: SegmentEventStore<StoredConversationEvent>;
+  /** Stops the shell and flushes and unlocks the log. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** The log is locked by another process: this one may only read it. */
+export class ConversationBusyError extends Error {
+  override name = 'ConversationBusyError';
+}
+
+export async function openNodeConversation(opts: NodeSessionOptions): Promise<NodeSession> {
+  const storeDir = resolve(opts.storeDir);
+  const workspace = resolve(opts.workspace);
+  const scratchDir = resolve(opts.scratchDir ?? join(storeDir, 'scratch'));
+  // Built first: invalid settings fail before any file or process is created.
+  const llm = new OpenAiLlmClient(opts.llmSettings, opts.llmDeps);
+  mkdirSync(storeDir, { recursive: true });
+  const store = await SegmentEventStore.open<StoredConversationEvent>(storeDir, {
+    codec: conversationEventCodec,
+  });
+  if (store.readOnly) {
+    await store.close();
+    throw new ConversationBusyError(
+      `The conversation in ${storeDir} is in use: ${store.lockHeldBy ?? 'another process holds its lock'}.`,
+    );
+  }
+  const unsubscribe = opts.onEvent
+    ? store.subscribe((e, i) => opts.onEvent!(e as Event, i))
+    : () => undefined;
+  const ports = createNodePorts({ roots: [workspace], scratchDir });
+  const tools = defaultTools();
+  const mode = opts.confirmationMode ?? 'risky';
+  const settings: Partial<AgentSettings> = {
+    ...opts.settings,
+    confirmationMode: mode,
+    ...(opts.maxIterations !== undefined ? { maxIterations: opts.maxIterations } : {}),
+  };
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    unsubscribe();
+    ports.terminal.dispose();
+    await store.close();
+  };
+  try {
+    const conversation = await Conversation.open({
+      id: opts.id ?? storeDir.split(/[\\/]/).pop()!,
+      store,
+      llm,
+      tools,
+      ports,
+      cwd: workspace,
+      settings,
+      // The gate rates each action by the model's rating and the rule-based checks together.
+      gate: new PolicyGate(
+        () => tools,
+        () => ({ mode, roots: [workspace], allowRules: settings.allowRules ?? [] }),
+      ),
+    });
+    return { conversation, store, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}

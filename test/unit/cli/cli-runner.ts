@@ -1,0 +1,93 @@
+// Runs the real `logbook` CLI as a child process. The CLI is bundled once per test run with the
+// same esbuild options as dist/cli.js (into a temp dir, so concurrent runs never share a file):
+// starting a single bundled file is much cheaper than transpiling ~150 modules with tsx per spawn.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout split into lines, without the trailing empty one. */
+  lines: string[];
+}
+
+const repoRoot = join(__dirname, '..', '..', '..');
+let bundled: Promise<string> | undefined;
+let bundleDir: string | undefined;
+
+function cliBundle(): Promise<string> {
+  bundled ??= (async () => {
+    bundleDir = mkdtempSync(join(tmpdir(), 'logbook-cli-bundle-'));
+    const outfile = join(bundleDir, 'cli.js');
+    await build({
+      entryPoints: [join(repoRoot, 'src/host/node/cli.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      sourcemap: 'inline',
+      logLevel: 'silent',
+    });
+    return outfile;
+  })();
+  return bundled;
+}
+
+export function removeCliBundle(): void {
+  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+  bundled = undefined;
+  bundleDir = undefined;
+}
+
+/**
+ * Spawns the CLI (asynchronously: the scripted LLM server answers from this process's event loop).
+ * `env` is added to a clean environment that carries no real OpenAI settings.
+ */
+export async function runCli(
+  args: readonly string[],
+  opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  const cli = await cliBundle();
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !/^(OPENAI_|LOGBOOK_)/.test(k)) env[k] = v;
+  }
+  Object.assign(env, opts.env);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: opts.cwd ?? repoRoot, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`logbook ${args.join(' ')} timed out\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, opts.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr, lines: stdout.split('\n').filter((l) => l !== '') });
+    });
+  });
+}
+
+/** Parses --json output: one event object per line. */
+export function jsonLines(r: CliResult): Record<string, unknown>[] {
+  return r.lines.map((l, i) => {
+    try {
+      return JSON.parse(l) as Record<string, unknown>;
+    } catch {
+      throw new Error(`stdout line ${i} is not JSON: ${l}\nstderr:\n${r.stderr}`);
+    }
+  });
+}
+
+/** Message for assertion failures: everything the CLI printed. */
+export function printed(r: CliResult): string {
+  return `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`;
+}

@@ -1,0 +1,59 @@
+// Shared set-up for the CLI tests: temp workspaces, the scripted LLM, and the CLI's environment.
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
+
+/** Must never appear in any output or file. */
+export const SECRET_KEY = 'sk-test-DO-NOT-LEAK-4242';
+
+export class CliFixture {
+  private readonly dirs: string[] = [];
+  llm: ScriptedLlm | undefined;
+
+  tmp(prefix = 'logbook-cli-'): string {
+    const dir = mkdtempSync(join(tmpdir(), prefix));
+    this.dirs.push(dir);
+    return dir;
+  }
+
+  async startLlm(scenario: Scenario): Promise<Record<string, string>> {
+    this.llm = await startScriptedLlm({ scenario });
+    return this.env();
+  }
+
+  env(): Record<string, string> {
+    if (!this.llm) throw new Error('start the scripted LLM first');
+    return { OPENAI_BASE_URL: this.llm.baseUrl, OPENAI_API_KEY: SECRET_KEY, LOGBOOK_MODEL: 'scripted-model' };
+  }
+
+  async cleanup(): Promise<void> {
+    await this.llm?.close();
+    this.llm = undefined;
+    for (const d of this.dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  }
+}
+
+/** Every file under `dir` whose content contains `needle`. */
+export function filesContaining(dir: string, needle: string): string[] {
+  const hits: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) hits.push(...filesContaining(p, needle));
+    else if (readFileSync(p).includes(needle)) hits.push(p);
+  }
+  return hits;
+}
+
+/** The one conversation directory `run` created under the workspace. */
+export function onlyConversationDir(workspace: string): string {
+  const root = join(workspace, '.logbook', 'conversations');
+  const dirs = readdirSync(root);
+  if (dirs.length !== 1) throw new Error(`expected one conversation in ${root}, found ${dirs.length}`);
+  return join(root, dirs[0]!);
+}
+
+/** A terminal tool call as the scripted LLM sends it. */
+export function terminalCall(id: string, command: string, risk: 'LOW' | 'MEDIUM' | 'HIGH' = 'LOW') {
+  return { id, name: 'terminal', arguments: { command, security_risk: risk, summary: command } };
+}
