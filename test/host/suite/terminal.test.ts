@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { OutputBuffer } from '../../../src/host/vscode/ports/output-buffer';
 import { commandLine, parseStatusMarker, scanForMarker } from '../../../src/host/vscode/ports/shell-sentinel';
 import { stripAnsi } from '../../../src/host/vscode/ports/strip-ansi';
+import { ConversationTerminals } from '../../../src/host/vscode/ports/conversation-terminals';
 import { IntegratedTerminalPort, type TerminalMode } from '../../../src/host/vscode/ports/terminal-port';
 
 const NODE = JSON.stringify(process.execPath);
@@ -142,6 +143,36 @@ describe('terminal: IntegratedTerminalPort with shell integration', function () 
       assert.doesNotMatch(r.output, /[\x1b\x07]/);
     } finally {
       port.dispose();
+    }
+  });
+});
+
+describe('terminal: one terminal per conversation', function () {
+  this.timeout(60_000);
+
+  it('gives each conversation its own shell and closes it with the conversation', async () => {
+    const terminals = new ConversationTerminals({ shellIntegrationTimeoutMs: 10_000 });
+    try {
+      const a = terminals.get('conv-a', 'Task A');
+      assert.equal(terminals.get('conv-a', 'Task A'), a);
+      const b = terminals.get('conv-b', 'Task B');
+      assert.notEqual(b, a);
+      await a.run('export WHO=a', { timeoutMs: 20_000 });
+      const r = await b.run('echo "[$WHO]"', { timeoutMs: 20_000 });
+      assert.equal(r.output.trim(), '[]', 'shells are separate');
+      assert.equal(b.terminal?.name, 'Logbook: Task B');
+      const closed = new Promise<vscode.Terminal>((resolve) => {
+        const sub = vscode.window.onDidCloseTerminal((t) => {
+          sub.dispose();
+          resolve(t);
+        });
+      });
+      const terminalA = a.terminal;
+      terminals.close('conv-a');
+      assert.equal(await closed, terminalA);
+      assert.notEqual(terminals.get('conv-a', 'Task A'), a, 'a closed conversation gets a fresh port');
+    } finally {
+      terminals.dispose();
     }
   });
 });

@@ -108,14 +108,21 @@ export class PseudoterminalSession implements ShellSession {
     const stderr = new StringDecoder('utf8');
     shell.stdout.on('data', (b: Buffer) => this.onData('stdout', stdout.write(b)));
     shell.stderr.on('data', (b: Buffer) => this.onData('stderr', stderr.write(b)));
-    shell.on('error', (err) => this.print(`\r\n[Logbook could not start a shell: ${err.message}]\r\n`));
-    // 'close', not 'exit': by then stdout and stderr have delivered everything.
-    shell.on('close', (code, signal) => {
+    const ended = (exitCode: number | null) => {
       if (this.shell !== shell) return;
       this.shell = undefined;
-      const signalCode = signal ? 128 + (constants.signals[signal] ?? 0) : null;
-      this.finish({ exitCode: code ?? signalCode, cwd: this.cwd });
+      this.finish({ exitCode, cwd: this.cwd });
       if (!this.closed) this.print(`\x1b[2m[shell exited; the next command starts a new one]\x1b[0m\r\n`);
+    };
+    shell.on('error', (err) => {
+      this.print(`\r\n[Logbook could not run the shell: ${err.message}]\r\n`);
+      ended(null);
+    });
+    // Prefer 'close' (stdout and stderr fully read); a background job holding the pipes open would
+    // delay it forever, so 'exit' settles it shortly after anyway.
+    shell.on('close', (code, signal) => ended(code ?? signalExitCode(signal)));
+    shell.on('exit', (code, signal) => {
+      setTimeout(() => ended(code ?? signalExitCode(signal)), 300).unref();
     });
     return shell;
   }
@@ -192,4 +199,9 @@ function killGroup(pid: number): void {
   } catch {
     // Already gone.
   }
+}
+
+/** The shell convention for a process killed by a signal: 128 + its number. */
+function signalExitCode(signal: NodeJS.Signals | null): number | null {
+  return signal ? 128 + (constants.signals[signal] ?? 0) : null;
 }

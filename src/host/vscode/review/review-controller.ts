@@ -5,8 +5,9 @@
 // WorkspaceEdit (undoable) and saves.
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { replaceDocumentText } from '../ports/workspace-file-port';
 import { displayPath, openDocument, pathToUri, sameResource } from '../ports/workspace-paths';
+import { openChanges } from './changes-view';
+import { deleteCreatedFile, readCurrentText, restoreText, revertHunk } from './document-edits';
 import { acceptIntoBaseline, briefDiff, computeHunks, findHunk, revertInCurrent, type Hunk } from './hunks';
 import { Proposals, type ProposalDecision, type ProposalRequest } from './proposals';
 import { ReviewCodeLensProvider, type ReviewedDocument } from './review-codelens';
@@ -112,22 +113,9 @@ export class ReviewController implements vscode.Disposable {
     const current = document.getText();
     const hunk = findHunk(computeHunks(review.baseline ?? '', current), ref);
     if (!hunk) return false;
-    if (review.baseline === null && revertInCurrent(current, hunk) === '') {
-      await this.deleteCreatedFile(review);
-    } else {
-      const edit = new vscode.WorkspaceEdit();
-      const range = new vscode.Range(
-        document.positionAt(hunk.newStart),
-        document.positionAt(hunk.newStart + hunk.newText.length),
-      );
-      edit.replace(document.uri, range, hunk.oldText, {
-        label: 'Reject agent change',
-        needsConfirmation: false,
-      });
-      if (!(await vscode.workspace.applyEdit(edit)))
-        throw new Error(`Could not revert a change in ${ref.path}`);
-      await saveOrThrow(document);
-    }
+    // Rejecting the last hunk of a file the agent created rejects the creation.
+    if (review.baseline === null && revertInCurrent(current, hunk) === '') await this.deleteCreated(review);
+    else await revertHunk(document, hunk);
     this.afterReviewChange(ref.conversationId, ref.path);
     return true;
   }
@@ -143,13 +131,8 @@ export class ReviewController implements vscode.Disposable {
   async rejectFile(ref: FileRef): Promise<void> {
     const review = this.state.get(ref.conversationId, ref.path);
     if (!review) return;
-    if (review.baseline === null) {
-      await this.deleteCreatedFile(review);
-    } else {
-      const document = await vscode.workspace.openTextDocument(pathToUri(ref.path));
-      await replaceDocumentText(document, review.baseline);
-      await saveOrThrow(document);
-    }
+    if (review.baseline === null) await this.deleteCreated(review);
+    else await restoreText(await vscode.workspace.openTextDocument(pathToUri(ref.path)), review.baseline);
     this.afterReviewChange(ref.conversationId, ref.path);
   }
 
@@ -209,28 +192,13 @@ export class ReviewController implements vscode.Disposable {
       void vscode.window.showInformationMessage('Logbook: no agent changes to review.');
       return;
     }
-    const resources = files.map(({ conversationId: id, path }) => {
-      const review = this.state.get(id, path)!;
-      const file = pathToUri(path);
-      return [file, review.baseline === null ? undefined : this.baselineUri(id, path), file] as const;
-    });
-    const all = await vscode.commands.getCommands(true);
-    if (all.includes('vscode.changes')) {
-      await vscode.commands.executeCommand('vscode.changes', 'Logbook: Agent Changes', resources);
-      return;
-    }
-    for (const [file, original] of resources) {
-      const left = original ?? this.baselineUri(files[0]!.conversationId, file.fsPath);
-      await vscode.commands.executeCommand(
-        'vscode.diff',
-        left,
-        file,
-        `${displayPath(file.fsPath)} (Logbook changes)`,
-        {
-          preview: false,
-        },
-      );
-    }
+    await openChanges(
+      files.map(({ conversationId: id, path }) => ({
+        file: pathToUri(path),
+        original: this.state.get(id, path)?.baseline === null ? undefined : this.baselineUri(id, path),
+        empty: this.baselineUri(id, path),
+      })),
+    );
   }
 
   /**
@@ -334,14 +302,8 @@ export class ReviewController implements vscode.Disposable {
     };
   }
 
-  private async deleteCreatedFile(review: FileReview): Promise<void> {
-    const edit = new vscode.WorkspaceEdit();
-    edit.deleteFile(
-      pathToUri(review.path),
-      { ignoreIfNotExists: true },
-      { label: 'Reject agent file', needsConfirmation: false },
-    );
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not delete ${review.path}`);
+  private async deleteCreated(review: FileReview): Promise<void> {
+    await deleteCreatedFile(review.path);
     this.lastSeen.set(review.path, null);
   }
 
@@ -420,19 +382,4 @@ function reviewedPath(uri: vscode.Uri): string | undefined {
 
 function sameIgnoringLineEndings(a: string, b: string): boolean {
   return a === b || a.replace(/\r\n/g, '\n') === b.replace(/\r\n/g, '\n');
-}
-
-async function saveOrThrow(document: vscode.TextDocument): Promise<void> {
-  if (document.isDirty && !(await document.save())) throw new Error(`Could not save ${document.uri.fsPath}`);
-}
-
-async function readCurrentText(path: string): Promise<string | undefined> {
-  const uri = pathToUri(path);
-  const open = openDocument(uri);
-  if (open) return open.getText();
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return undefined;
-  }
 }

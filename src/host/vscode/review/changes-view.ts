@@ -1,0 +1,29 @@
+// "Review Changes": every changed file against its baseline in one multi-file diff editor
+// (`vscode.changes`), or one diff editor per file where that command does not exist.
+import * as vscode from 'vscode';
+import { displayPath } from '../ports/workspace-paths';
+
+export interface ChangedResource {
+  file: vscode.Uri;
+  /** Baseline document; undefined for a file the agent created. */
+  original: vscode.Uri | undefined;
+  /** Shown on the left of a single diff when there is no original (an empty document). */
+  empty: vscode.Uri;
+}
+
+export const CHANGES_TITLE = 'Logbook: Agent Changes';
+
+export async function openChanges(resources: readonly ChangedResource[]): Promise<void> {
+  const commands = await vscode.commands.getCommands(true);
+  if (commands.includes('vscode.changes')) {
+    const list = resources.map((r) => [r.file, r.original, r.file]);
+    await vscode.commands.executeCommand('vscode.changes', CHANGES_TITLE, list);
+    return;
+  }
+  for (const r of resources) {
+    const title = `${displayPath(r.file.fsPath)} (Logbook changes)`;
+    await vscode.commands.executeCommand('vscode.diff', r.original ?? r.empty, r.file, title, {
+      preview: false,
+    });
+  }
+}
