@@ -50,7 +50,7 @@ import { SegmentFiles } from './segment-files';
 import { type ScanStart, cutTail, scanForward, staleAsGarbage, validatedStart } from './segment-recovery';
 import { SnapshotDir } from './snapshot-dir';
 import { SparseIndex, fdatasync } from './sparse-index';
-import { TMP_SUFFIX, writeFileDurableAsync } from './durable-file';
+import { TMP_SUFFIX, fsyncDirSync, writeFileDurable, writeFileDurableAsync } from './durable-file';
 
 export interface SegmentIo {
   write(fd: number, buf: Uint8Array, offset: number, length: number, position: number): number;
@@ -252,6 +252,14 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       for (const g of cut.elsewhere) this.quarantine.add(g, -1, 0);
       this.len = scan.next;
       if (this.checkpoint > this.len) this.checkpoint = this.len;
+      if (this.writable && this.checkpoint < this.len) {
+        // Not closed cleanly: the last writer may have died with records in the page cache only,
+        // possibly in several segments. Sync them now, so a later power cut cannot open a hole
+        // under records we will append (and acknowledge) after them.
+        for (let p = from.segPos; p < this.files.count; p++)
+          fs.fdatasyncSync(this.files.fdOf(this.files.noAt(p)));
+        fsyncDirSync(this.files.dir);
+      }
 
       if (this.writable) {
         if (this.files.count === 0) {
@@ -259,6 +267,8 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
           // new entries in their parents, and must be on disk before a durable append is.
           this.files.create();
           for (const d of [this.files.dir, dir, path.dirname(path.resolve(dir))]) this.dirsToSync.add(d);
+          // meta.json from the start, so "missing" later means deleted, not "never checkpointed".
+          if (meta === 'missing') this.writeMetaSync(0);
         }
         this.activeNo = this.files.noAt(this.files.count - 1);
         this.activeFd = this.files.openForWrite(this.activeNo);
@@ -285,9 +295,21 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         openMs: performance.now() - t0,
       };
     } catch (err) {
+      const partial = this as unknown as { files?: SegmentFiles; sparse?: SparseIndex };
+      partial.files?.closeAll();
+      partial.sparse?.close();
       lock?.release();
       throw err;
     }
+  }
+
+  private metaText(checkpoint: number): string {
+    const meta: Meta = { format: 'logbook-segment-log', version: 1, stride: this.stride, checkpoint };
+    return JSON.stringify(meta) + '\n';
+  }
+
+  private writeMetaSync(checkpoint: number): void {
+    writeFileDurable(path.join(this.dir, META), this.metaText(checkpoint));
   }
 
   get length(): number {
@@ -422,8 +444,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     this.ids!.writePending();
     await this.sparse.sync();
     await this.ids!.sync();
-    const meta: Meta = { format: 'logbook-segment-log', version: 1, stride: this.stride, checkpoint: mark };
-    await writeFileDurableAsync(path.join(this.dir, META), JSON.stringify(meta) + '\n', false);
+    await writeFileDurableAsync(path.join(this.dir, META), this.metaText(mark), false);
     this.checkpoint = Math.max(this.checkpoint, mark);
   }
 
