@@ -1,51 +1,131 @@
 // Command palette entries. Each accepts its input as arguments too, so tests and other
-// extensions can drive Logbook without UI prompts.
+// extensions can drive Logbook without prompts.
 import * as vscode from 'vscode';
+import { API_KEY_SECRET } from './config';
 import type { ConversationService } from './conversation-service';
 import { ChatViewProvider } from './chat-view';
+import { exportConversation } from './export';
+import type { ReviewController } from './review/review-controller';
 
 export function registerCommands(
+  context: vscode.ExtensionContext,
   service: ConversationService,
+  review: ReviewController,
   log: vscode.LogOutputChannel,
 ): vscode.Disposable[] {
   const revealChat = () => vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
+  const active = async (idArg?: unknown) => {
+    const id = typeof idArg === 'string' ? idArg : service.activeId;
+    if (!id) {
+      void vscode.window.showInformationMessage('Logbook: no conversation is open.');
+      return undefined;
+    }
+    return service.session(id);
+  };
+  const register = (id: string, fn: (...args: unknown[]) => unknown) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        return await fn(...args);
+      } catch (err) {
+        log.error(`${id} failed: ${(err as Error).stack ?? String(err)}`);
+        void vscode.window.showErrorMessage(`Logbook: ${(err as Error).message}`);
+        return undefined;
+      }
+    });
+
   return [
-    vscode.commands.registerCommand('logbook.startTask', async (taskArg?: unknown) => {
-      const task =
-        typeof taskArg === 'string' && taskArg.trim()
-          ? taskArg
-          : await vscode.window.showInputBox({
-              title: 'Logbook: Start Agent Task',
-              prompt: 'What should the agent do?',
-              placeHolder: 'e.g. Add input validation to src/math.js and run the tests',
-              ignoreFocusOut: true,
-            });
+    register('logbook.startTask', async (taskArg?: unknown) => {
+      let task = typeof taskArg === 'string' && taskArg.trim() ? taskArg : undefined;
+      if (!task) {
+        const editor = vscode.window.activeTextEditor;
+        const selection =
+          editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
+        task = await vscode.window.showInputBox({
+          title: 'Logbook: Start Agent Task',
+          prompt: 'What should the agent do?',
+          placeHolder: 'e.g. Add input validation to src/math.js and run the tests',
+          ignoreFocusOut: true,
+        });
+        if (task?.trim() && selection) {
+          const path = vscode.workspace.asRelativePath(editor!.document.uri);
+          task += `\n\nSelected in ${path}:\n\`\`\`\n${selection}\n\`\`\``;
+        }
+      }
       if (!task?.trim()) return undefined;
-      const handle = await service.startTask(task);
-      log.info(`Started conversation ${handle.id}: ${handle.title}`);
+      const id = await service.startTaskWith(task);
+      log.info(`Started conversation ${id}`);
       await revealChat();
-      return handle.id;
+      return id;
     }),
-    vscode.commands.registerCommand('logbook.newConversation', async () => {
-      service.setActive(undefined);
+    register('logbook.newConversation', async () => {
+      await service.setActive(undefined);
       await revealChat();
     }),
-    vscode.commands.registerCommand('logbook.openConversation', async (idArg?: unknown) => {
+    register('logbook.openConversation', async (idArg?: unknown) => {
       let id = typeof idArg === 'string' ? idArg : undefined;
       if (!id) {
         const pick = await vscode.window.showQuickPick(
-          service.list().map((c) => ({ label: c.title, description: c.status, id: c.id })),
+          service.list().map((c) => ({
+            label: c.title ?? 'Untitled conversation',
+            description: c.status,
+            detail: c.updated ? new Date(c.updated).toLocaleString() : undefined,
+            id: c.id,
+          })),
           { title: 'Logbook: Open Conversation', placeHolder: 'Choose a conversation' },
         );
         id = pick?.id;
       }
-      const handle = id ? service.get(id) : undefined;
-      if (!handle) return;
-      service.setActive(handle);
+      if (!id) return;
+      await service.setActive(id);
       await revealChat();
     }),
-    vscode.commands.registerCommand('logbook.pause', () => log.info('Pause requested')),
-    vscode.commands.registerCommand('logbook.resume', () => log.info('Resume requested')),
-    vscode.commands.registerCommand('logbook.stop', () => log.info('Stop requested')),
+    register('logbook.pause', async (id?: unknown) => (await active(id))?.pause()),
+    register('logbook.resume', async (id?: unknown) => (await active(id))?.startRun()),
+    register('logbook.stop', async (id?: unknown) => (await active(id))?.stop()),
+    register('logbook.approvePending', async (id?: unknown) => {
+      const s = await active(id);
+      if (s) await s.approve(s.header().pendingActionIds);
+    }),
+    register('logbook.rejectPending', async (id?: unknown, reasonArg?: unknown) => {
+      const s = await active(id);
+      if (!s) return;
+      const reason =
+        typeof reasonArg === 'string'
+          ? reasonArg
+          : await vscode.window.showInputBox({
+              title: 'Logbook: Reject',
+              prompt: 'Why? (the agent reads this)',
+            });
+      if (reason === undefined) return;
+      await s.reject(s.header().pendingActionIds, reason);
+    }),
+    register('logbook.reviewChanges', async (id?: unknown) =>
+      review.showChanges(typeof id === 'string' ? id : service.activeId),
+    ),
+    register('logbook.setApiKey', async (keyArg?: unknown) => {
+      const key =
+        typeof keyArg === 'string'
+          ? keyArg
+          : await vscode.window.showInputBox({
+              title: 'Logbook: Set API Key',
+              prompt:
+                'Stored in VS Code secret storage; never written to settings or logs. Leave empty to remove it.',
+              password: true,
+              ignoreFocusOut: true,
+            });
+      if (key === undefined) return;
+      if (key.trim()) await context.secrets.store(API_KEY_SECRET, key.trim());
+      else await context.secrets.delete(API_KEY_SECRET);
+      void vscode.window.showInformationMessage(
+        key.trim() ? 'Logbook: API key saved.' : 'Logbook: API key removed.',
+      );
+    }),
+    register('logbook.exportConversation', async (id?: unknown, formatArg?: unknown, targetArg?: unknown) => {
+      const s = await active(id);
+      if (!s) return undefined;
+      return exportConversation(s, formatArg, targetArg);
+    }),
+    register('logbook.showLog', () => log.show()),
+    register('logbook.openInEditor', () => service.openInEditor()),
   ];
 }

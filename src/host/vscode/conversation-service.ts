@@ -1,115 +1,299 @@
-// Owns the workspace's conversations and which one is active; the chat view, the tree and the
-// commands all go through it, so there is one place that knows what is open.
-import * as vscode from 'vscode';
+// Owns the workspace's conversations: which exist (the index), which are open, which one the chat
+// panel shows. Implements the ChatBackend the panel talks to, and is what the commands, the tree
+// and the status bar read. Conversations live under the extension's workspace storage.
 import { randomUUID } from 'node:crypto';
-import type { ConversationSummary, ViewEvent } from '../../protocol/messages';
+import { readdir, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import {
+  deriveState,
+  entryFromState,
+  upsertEntry,
+  ConversationIndexFile,
+  type ConversationIndex,
+  type IndexEntry,
+} from '../../core/state';
+import { loadSkills, type Skill } from '../../core/skills/skills';
+import { openEventStore } from '../../core/log';
+import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
+import { isCorruptRecord } from '../../core/log/event-store';
+import type { Event } from '../../core/events';
+import { NodeFilePort } from '../node/ports';
+import type { ChatBackend, ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import { addAllowRule } from './config';
+import { ConfiguredLlm } from './configured-llm';
+import { ConversationSession } from './conversation-session';
+import { forkConversation } from './fork';
 
-type EventJson = ViewEvent['event'];
+const ACTIVE_KEY = 'logbook.activeConversation';
 
-export class ConversationHandle {
-  private readonly events: EventJson[] = [];
-  status = 'idle';
+export class ConversationService implements ChatBackend, vscode.Disposable {
+  private readonly sessions = new Map<string, ConversationSession>();
+  private readonly opening = new Map<string, Promise<ConversationSession>>();
+  private index: ConversationIndex = { entries: [] };
+  private activeConversationId: string | undefined;
+  private readonly llm: ConfiguredLlm;
+  private skills: Skill[] | undefined;
+  private readonly indexFile: ConversationIndexFile;
 
-  constructor(
-    readonly id: string,
-    readonly title: string,
-    readonly created: Date,
-    private readonly onAppend: (seq: number, event: EventJson) => void,
-  ) {}
-
-  append(event: EventJson): void {
-    this.events.push(event);
-    this.onAppend(this.events.length - 1, event);
-  }
-
-  get length(): number {
-    return this.events.length;
-  }
-
-  eventsAfter(seq: number): ViewEvent[] {
-    return this.events.slice(seq + 1).map((event, i) => ({ seq: seq + 1 + i, event }));
-  }
-
-  summary(): ConversationSummary {
-    return { id: this.id, title: this.title, status: this.status };
-  }
-}
-
-export class ConversationService implements vscode.Disposable {
-  private readonly conversations = new Map<string, ConversationHandle>();
-  private activeConversation: ConversationHandle | undefined;
+  private readonly activeEmitter = new vscode.EventEmitter<string | undefined>();
   private readonly appendEmitter = new vscode.EventEmitter<{
     conversationId: string;
-    seq: number;
-    event: EventJson;
+    events: SequencedEvent[];
   }>();
-  private readonly activeEmitter = new vscode.EventEmitter<ConversationHandle | undefined>();
+  private readonly headerEmitter = new vscode.EventEmitter<ConversationHeader>();
+  private readonly streamEmitter = new vscode.EventEmitter<{ conversationId: string; delta: StreamDelta }>();
   private readonly listEmitter = new vscode.EventEmitter<void>();
-  readonly onDidAppend = this.appendEmitter.event;
   readonly onDidChangeActive = this.activeEmitter.event;
+  readonly onDidAppend = this.appendEmitter.event;
+  readonly onDidChangeHeader = this.headerEmitter.event;
+  readonly onDidStream = this.streamEmitter.event;
   readonly onDidChangeList = this.listEmitter.event;
 
-  get active(): ConversationHandle | undefined {
-    return this.activeConversation;
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: vscode.LogOutputChannel,
+    private readonly hooks: {
+      openInEditor(): Promise<void>;
+      openDiff(conversationId: string, actionId: string): Promise<void>;
+    },
+  ) {
+    this.llm = new ConfiguredLlm(context.secrets);
+    const base = context.storageUri ?? context.globalStorageUri;
+    this.root = join(base.fsPath, 'conversations');
+    this.indexFile = new ConversationIndexFile(join(this.root, 'index.json'));
+    this.activeConversationId = context.workspaceState.get<string>(ACTIVE_KEY);
   }
 
-  get activeId(): string | null {
-    return this.activeConversation?.id ?? null;
-  }
+  readonly root: string;
 
-  list(): ConversationHandle[] {
-    return [...this.conversations.values()].sort((a, b) => b.created.getTime() - a.created.getTime());
-  }
-
-  get(id: string): ConversationHandle | undefined {
-    return this.conversations.get(id);
-  }
-
-  create(title: string): ConversationHandle {
-    const id = randomUUID();
-    const handle = new ConversationHandle(id, title, new Date(), (seq, event) =>
-      this.appendEmitter.fire({ conversationId: id, seq, event }),
-    );
-    this.conversations.set(id, handle);
+  /** Loads the conversation list (rebuilding the index from the folders if it is missing or damaged). */
+  async initialize(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    const load = await this.indexFile.load(() => this.scanFolders());
+    if (load.source === 'rebuilt' && load.reason === 'corrupt') {
+      this.log.warn(
+        `The conversation index was damaged (${load.detail}); rebuilt it from the conversation folders.`,
+      );
+    }
+    this.index = load.index;
     this.listEmitter.fire();
-    this.setActive(handle);
-    return handle;
+    if (this.activeConversationId && !this.index.entries.some((e) => e.id === this.activeConversationId)) {
+      this.activeConversationId = undefined;
+    }
+    if (this.activeConversationId) {
+      await this.session(this.activeConversationId).catch((err: unknown) =>
+        this.log.error(`Could not reopen the conversation: ${String(err)}`),
+      );
+      this.activeEmitter.fire(this.activeConversationId);
+    }
   }
 
-  setActive(handle: ConversationHandle | undefined): void {
-    this.activeConversation = handle;
-    this.activeEmitter.fire(handle);
+  get activeId(): string | undefined {
+    return this.activeConversationId;
   }
 
-  async startTask(task: string): Promise<ConversationHandle> {
-    const handle = this.create(titleOf(task));
-    await this.sendMessageTo(handle, task);
-    return handle;
+  get activeSession(): ConversationSession | undefined {
+    return this.activeConversationId ? this.sessions.get(this.activeConversationId) : undefined;
   }
 
-  async sendMessage(text: string): Promise<void> {
-    const handle = this.activeConversation ?? this.create(titleOf(text));
-    await this.sendMessageTo(handle, text);
+  list(): IndexEntry[] {
+    return this.index.entries;
   }
 
-  private async sendMessageTo(handle: ConversationHandle, text: string): Promise<void> {
-    handle.append({
-      kind: 'MessageEvent',
-      id: randomUUID(),
-      timestamp: new Date().toISOString(),
-      source: 'user',
-      llm_message: { role: 'user', content: [{ type: 'text', text }] },
+  header(conversationId: string): ConversationHeader | undefined {
+    return this.sessions.get(conversationId)?.header();
+  }
+
+  async eventsAfter(conversationId: string, afterSeq: number): Promise<SequencedEvent[]> {
+    const s = await this.session(conversationId);
+    return s.eventsAfter(afterSeq);
+  }
+
+  async setActive(id: string | undefined): Promise<void> {
+    if (id) await this.session(id);
+    this.activeConversationId = id;
+    await this.context.workspaceState.update(ACTIVE_KEY, id);
+    this.activeEmitter.fire(id);
+    this.listEmitter.fire();
+  }
+
+  /** Creates a conversation, makes it active and starts the agent on the task. */
+  async startTaskWith(task: string): Promise<string> {
+    const s = await this.create();
+    await this.setActive(s.id);
+    await s.send(task);
+    await this.refreshEntry(s);
+    return s.id;
+  }
+
+  async create(): Promise<ConversationSession> {
+    const id = randomUUID();
+    const s = await this.session(id);
+    await this.refreshEntry(s);
+    return s;
+  }
+
+  // --- ChatBackend intents ------------------------------------------------------------------
+
+  async sendMessage(
+    text: string,
+    attachments?: { activeFile?: boolean; selection?: boolean },
+  ): Promise<void> {
+    const full = text + attachmentText(attachments);
+    const s = this.activeSession ?? (await this.create());
+    if (!this.activeConversationId) await this.setActive(s.id);
+    await s.send(full);
+    await this.refreshEntry(s);
+  }
+
+  async startTask(): Promise<void> {
+    await vscode.commands.executeCommand('logbook.startTask');
+  }
+
+  async approve(conversationId: string, actionIds: string[]): Promise<void> {
+    await (await this.session(conversationId)).approve(actionIds);
+  }
+
+  async reject(conversationId: string, actionIds: string[], reason: string): Promise<void> {
+    await (await this.session(conversationId)).reject(actionIds, reason);
+  }
+
+  async alwaysAllow(conversationId: string, actionId: string, commandPrefix: string): Promise<void> {
+    await addAllowRule(commandPrefix);
+    this.log.info(`Added the allow rule "${commandPrefix}"`);
+    await this.approve(conversationId, [actionId]);
+  }
+
+  async pause(conversationId: string): Promise<void> {
+    await (await this.session(conversationId)).pause();
+  }
+
+  async resume(conversationId: string): Promise<void> {
+    (await this.session(conversationId)).startRun();
+  }
+
+  async stop(conversationId: string): Promise<void> {
+    await (await this.session(conversationId)).stop();
+  }
+
+  async forkFrom(conversationId: string, eventId: string): Promise<void> {
+    const source = await this.session(conversationId);
+    const id = randomUUID();
+    await forkConversation(source, eventId, join(this.root, id));
+    const s = await this.session(id);
+    await this.refreshEntry(s);
+    await this.setActive(id);
+  }
+
+  async openDiff(conversationId: string, actionId: string): Promise<void> {
+    await this.hooks.openDiff(conversationId, actionId);
+  }
+
+  async openInEditor(): Promise<void> {
+    await this.hooks.openInEditor();
+  }
+
+  // --- sessions ---------------------------------------------------------------------------
+
+  /** Opens (once) the session of a conversation. */
+  session(id: string): Promise<ConversationSession> {
+    const open = this.sessions.get(id);
+    if (open) return Promise.resolve(open);
+    let pending = this.opening.get(id);
+    if (!pending) {
+      pending = this.openSession(id).finally(() => this.opening.delete(id));
+      this.opening.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async openSession(id: string): Promise<ConversationSession> {
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.root;
+    this.skills ??= await loadSkills(new NodeFilePort([cwd]), cwd).catch(() => []);
+    const session = await ConversationSession.open({
+      id,
+      dir: join(this.root, id),
+      cwd,
+      llm: this.llm,
+      skills: this.skills,
+      log: this.log,
+      onAppend: (events) => this.appendEmitter.fire({ conversationId: id, events }),
+      onHeader: () => {
+        const s = this.sessions.get(id);
+        if (!s) return;
+        this.headerEmitter.fire(s.header());
+        void this.refreshEntry(s);
+      },
+      onStream: (delta) => this.streamEmitter.fire({ conversationId: id, delta }),
     });
+    if (session.readOnly) {
+      void vscode.window.showWarningMessage(
+        'Logbook: this conversation is open in another window, so it is read-only here.',
+      );
+    }
+    this.sessions.set(id, session);
+    return session;
   }
 
-  dispose(): void {
-    this.appendEmitter.dispose();
+  private refreshing = Promise.resolve();
+
+  /** Updates the index entry of a session from its state (serialized: one index write at a time). */
+  private refreshEntry(s: ConversationSession): Promise<void> {
+    const entry = entryFromState(s.id, s.conversation.state);
+    this.refreshing = this.refreshing
+      .then(async () => {
+        const before = this.index.entries.find((e) => e.id === s.id);
+        if (before && JSON.stringify(before) === JSON.stringify(entry)) return;
+        this.index = upsertEntry(this.index, entry);
+        this.listEmitter.fire();
+        await this.indexFile.save(this.index);
+      })
+      .catch((err: unknown) => this.log.error(`Could not save the conversation index: ${String(err)}`));
+    return this.refreshing;
+  }
+
+  /** One index entry per conversation folder, read-only (never takes a writer lock). */
+  private async scanFolders(): Promise<IndexEntry[]> {
+    const entries: IndexEntry[] = [];
+    for (const name of await readdir(this.root).catch(() => [] as string[])) {
+      if (name === 'index.json' || name.endsWith('.tmp')) continue;
+      try {
+        const store = await openEventStore<StoredConversationEvent>(join(this.root, name), {
+          codec: conversationEventCodec,
+          readOnly: true,
+        });
+        const events: Event[] = [];
+        for await (const slot of store.iterate(0)) if (!isCorruptRecord(slot)) events.push(slot as Event);
+        await store.close();
+        entries.push(entryFromState(name, deriveState(events, { id: name })));
+      } catch (err) {
+        this.log.warn(`Skipped ${name} while rebuilding the index: ${String(err)}`);
+      }
+    }
+    return entries;
+  }
+
+  async dispose(): Promise<void> {
+    for (const s of this.sessions.values()) await s.dispose().catch(() => {});
     this.activeEmitter.dispose();
+    this.appendEmitter.dispose();
+    this.headerEmitter.dispose();
+    this.streamEmitter.dispose();
     this.listEmitter.dispose();
   }
 }
 
-export function titleOf(task: string): string {
-  const line = task.trim().split('\n')[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || 'New conversation';
+/** The active file or selection, attached to a message as context the agent can read. */
+function attachmentText(attachments?: { activeFile?: boolean; selection?: boolean }): string {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || !attachments) return '';
+  const path = vscode.workspace.asRelativePath(editor.document.uri);
+  if (attachments.selection && !editor.selection.isEmpty) {
+    const text = editor.document.getText(editor.selection);
+    const from = editor.selection.start.line + 1;
+    return `\n\nSelected in ${path} (from line ${from}):\n\`\`\`\n${text}\n\`\`\``;
+  }
+  if (attachments.activeFile) return `\n\nThe file I am looking at: ${path}`;
+  return '';
 }

@@ -1,25 +1,41 @@
-// The "Conversations" tree: the workspace's conversations, newest first, with their status.
+// The "Conversations" tree: the workspace's conversations, newest first, with status and date.
 import * as vscode from 'vscode';
-import type { ConversationHandle, ConversationService } from './conversation-service';
+import type { IndexEntry } from '../../core/state';
+import type { ConversationService } from './conversation-service';
 
-export class ConversationsTree implements vscode.TreeDataProvider<ConversationHandle> {
+const STATUS_ICONS: Record<string, string> = {
+  running: 'loading~spin',
+  waiting_for_confirmation: 'question',
+  paused: 'debug-pause',
+  finished: 'pass',
+  error: 'error',
+  stuck: 'warning',
+  idle: 'comment',
+};
+
+export class ConversationsTree implements vscode.TreeDataProvider<IndexEntry> {
   readonly onDidChangeTreeData: vscode.Event<void>;
 
   constructor(private readonly service: ConversationService) {
     this.onDidChangeTreeData = service.onDidChangeList;
   }
 
-  getChildren(element?: ConversationHandle): ConversationHandle[] {
+  getChildren(element?: IndexEntry): IndexEntry[] {
     return element ? [] : this.service.list();
   }
 
-  getTreeItem(c: ConversationHandle): vscode.TreeItem {
-    const item = new vscode.TreeItem(c.title, vscode.TreeItemCollapsibleState.None);
+  getTreeItem(c: IndexEntry): vscode.TreeItem {
+    const item = new vscode.TreeItem(
+      c.title ?? 'Untitled conversation',
+      vscode.TreeItemCollapsibleState.None,
+    );
     item.id = c.id;
-    item.description = `${c.status} · ${c.created.toLocaleString()}`;
-    item.iconPath = new vscode.ThemeIcon(c.id === this.service.activeId ? 'comment-discussion' : 'comment');
+    const when = c.updated ? new Date(c.updated).toLocaleString() : '';
+    item.description = `${c.status.replace(/_/g, ' ')}${when ? ` · ${when}` : ''}`;
+    item.tooltip = `${c.title ?? ''}\n${c.eventCount} events · $${c.cost.toFixed(4)}`;
+    item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[c.status] ?? 'comment');
     item.command = { command: 'logbook.openConversation', title: 'Open Conversation', arguments: [c.id] };
-    item.contextValue = 'conversation';
+    item.contextValue = c.id === this.service.activeId ? 'conversation.active' : 'conversation';
     return item;
   }
 }

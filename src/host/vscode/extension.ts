@@ -1,31 +1,54 @@
-// Extension entry point: wires the VS Code adapters around the conversation service. Kept cheap:
-// activation only constructs objects; nothing is read from disk or the network until used.
+// Extension entry point: wires the VS Code adapters around the conversation service. Activation
+// only constructs objects and reads the small conversation index; no network until a task runs.
 import * as vscode from 'vscode';
 import { ChatViewProvider } from './chat-view';
+import { openChatInEditor } from './chat-panel';
 import { registerCommands } from './commands';
 import { ConversationService } from './conversation-service';
 import { ConversationsTree } from './conversations-tree';
+import { registerReview } from './review/register-review';
+import { createStatusBar } from './status-bar';
+import { connectReview } from './review-bridge';
 
 export interface LogbookApi {
   readonly service: ConversationService;
+  readonly ready: Promise<void>;
 }
 
 export function activate(context: vscode.ExtensionContext): LogbookApi {
   const log = vscode.window.createOutputChannel('Logbook', { log: true });
-  const service = new ConversationService();
+  const review = registerReview(context);
+  let service: ConversationService;
+  service = new ConversationService(context, log, {
+    openInEditor: async () => {
+      openChatInEditor(context, service, log);
+    },
+    openDiff: async (conversationId) => review.showChanges(conversationId),
+  });
   const chat = new ChatViewProvider(context.extensionUri, service, log);
   context.subscriptions.push(
     log,
-    service,
+    { dispose: () => void service.dispose() },
     chat,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat),
     vscode.window.createTreeView('logbook.conversations', {
       treeDataProvider: new ConversationsTree(service),
     }),
-    ...registerCommands(service, log),
+    createStatusBar(service),
+    connectReview(service, review, context),
+    ...registerCommands(context, service, review, log),
+    vscode.workspace.onDidGrantWorkspaceTrust(() =>
+      log.info('Workspace trusted: tools are enabled for the next step.'),
+    ),
   );
+  if (!vscode.workspace.isTrusted) {
+    log.info('This workspace is not trusted: Logbook can chat but runs no tool and makes no edit.');
+  }
+  const ready = service
+    .initialize()
+    .catch((err: unknown) => log.error(`Could not load conversations: ${String(err)}`));
   log.info('Logbook activated');
-  return { service };
+  return { service, ready };
 }
 
 export function deactivate(): void {}

@@ -1,55 +1,81 @@
 import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { LogbookApi } from '../../../src/host/vscode/extension';
-
-const EXTENSION_ID = 'logbook.logbook-agent';
-
-async function api(): Promise<LogbookApi> {
-  const ext = vscode.extensions.getExtension<LogbookApi>(EXTENSION_ID);
-  assert.ok(ext, `${EXTENSION_ID} is not installed in this extension host`);
-  return ext.activate();
-}
+import type { ScriptedLlm } from '../../support/llm-server';
+import { EXTENSION_ID, logbook, scriptedModel, workspaceRoot } from './helpers';
 
 describe('Logbook: Start Agent Task', () => {
-  it('contributes its commands to the command palette and registers them on activation', async () => {
-    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const contributed = (ext.packageJSON.contributes.commands as { command: string; title: string }[]).map(
-      (c) => c.command,
-    );
-    assert.ok(contributed.includes('logbook.startTask'));
-    await api();
-    const all = await vscode.commands.getCommands(true);
-    for (const id of [
-      'logbook.startTask',
-      'logbook.newConversation',
-      'logbook.openConversation',
-      'logbook.pause',
-      'logbook.resume',
-      'logbook.stop',
-    ]) {
-      assert.ok(all.includes(id), `command ${id} is not registered`);
-    }
+  let llm: ScriptedLlm | undefined;
+  afterEach(async () => {
+    await llm?.close();
+    llm = undefined;
   });
 
-  it('starts a conversation whose first event is the task, and makes it active', async () => {
-    const { service } = await api();
+  it('contributes its commands to the command palette and registers them on activation', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const contributed = (ext.packageJSON.contributes.commands as { command: string }[]).map((c) => c.command);
+    assert.ok(contributed.includes('logbook.startTask'));
+    await logbook();
+    const all = await vscode.commands.getCommands(true);
+    for (const id of contributed) assert.ok(all.includes(id), `command ${id} is not registered`);
+  });
+
+  it('starts a conversation from the task argument and the agent edits the workspace through VS Code', async () => {
+    llm = await scriptedModel({
+      name: 'host-start-task',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'subtract' },
+          reply: {
+            content: 'Adding the function.',
+            toolCalls: [
+              {
+                id: 'call_edit',
+                name: 'file_editor',
+                arguments: {
+                  command: 'str_replace',
+                  path: 'src/math.js',
+                  old_str: 'module.exports = { add };',
+                  new_str:
+                    'function subtract(a, b) {\n  return a - b;\n}\n\nmodule.exports = { add, subtract };',
+                  security_risk: 'LOW',
+                  summary: 'add subtract()',
+                },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'subtract' },
+          reply: {
+            toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Added subtract().' } }],
+          },
+        },
+      ],
+    });
+    const { service } = await logbook();
     const before = service.list().length;
     const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Add a subtract function');
     assert.equal(typeof id, 'string');
-    assert.equal(service.list().length, before + 1);
     assert.equal(service.activeId, id);
-    const [first] = service.active!.eventsAfter(-1);
-    assert.equal(first?.event.kind, 'MessageEvent');
-    assert.equal(first?.event['source'], 'user');
-    assert.deepEqual((first?.event['llm_message'] as { content: unknown }).content, [
-      { type: 'text', text: 'Add a subtract function' },
-    ]);
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'finished');
+    assert.equal(service.list().length, before + 1);
+    const text = readFileSync(join(workspaceRoot(), 'src', 'math.js'), 'utf8');
+    assert.match(text, /function subtract\(a, b\)/);
+    const kinds = (await session.conversation.events()).map((e) => e.kind);
+    assert.deepEqual(
+      kinds.filter((k) => ['MessageEvent', 'ActionEvent', 'ObservationEvent'].includes(k)),
+      ['MessageEvent', 'ActionEvent', 'ObservationEvent', 'ActionEvent', 'ObservationEvent'],
+    );
+    assert.ok(existsSync(join(service.root, id)), 'the conversation is stored under the workspace storage');
+    assert.equal(llm.remainingTurns(), 0);
   });
 
-  it('does nothing when given an empty task', async () => {
-    const { service } = await api();
+  it('does nothing when the task prompt is dismissed', async () => {
+    const { service } = await logbook();
     const before = service.list().length;
-    // An all-blank argument falls back to the input box; dismissing it must start nothing.
     const pending = vscode.commands.executeCommand<string | undefined>('logbook.startTask', '   ');
     await new Promise((r) => setTimeout(r, 500));
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');

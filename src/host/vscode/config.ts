@@ -1,0 +1,58 @@
+// Reads the `logbook.*` settings (and the API key from SecretStorage) into the core's settings
+// objects. Read at each use, so a change in Settings applies to the next step without a reload.
+import * as vscode from 'vscode';
+import { DEFAULT_AGENT_SETTINGS, type AgentSettings, type ConfirmationMode } from '../../core/agent/settings';
+import type { LlmSettings } from '../../core/llm';
+
+export const API_KEY_SECRET = 'logbook.llm.apiKey';
+
+function cfg() {
+  return vscode.workspace.getConfiguration('logbook');
+}
+
+export function readAgentSettings(): AgentSettings {
+  const c = cfg();
+  const positiveOrNull = (v: unknown) => (typeof v === 'number' && v > 0 ? v : null);
+  return {
+    ...DEFAULT_AGENT_SETTINGS,
+    confirmationMode: c.get<ConfirmationMode>('confirmation.mode', DEFAULT_AGENT_SETTINGS.confirmationMode),
+    allowRules: c
+      .get<string[]>('confirmation.allowRules', [])
+      .filter((r) => typeof r === 'string' && r.trim()),
+    maxIterations: c.get<number>('maxIterations', DEFAULT_AGENT_SETTINGS.maxIterations),
+    maxTokens: positiveOrNull(c.get('budget.maxTokens')),
+    maxCost: positiveOrNull(c.get('budget.maxCost')),
+    toolsEnabled: vscode.workspace.isTrusted,
+  };
+}
+
+export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<LlmSettings> {
+  const c = cfg();
+  const apiKey = (await secrets.get(API_KEY_SECRET)) ?? process.env['OPENAI_API_KEY'] ?? '';
+  return {
+    baseUrl: c.get<string>('llm.baseUrl', 'https://api.openai.com/v1'),
+    apiKey,
+    model: c.get<string>('llm.model', 'gpt-4o-mini'),
+    temperature: c.get<number | null>('llm.temperature', null),
+    maxOutputTokens: c.get<number | null>('llm.maxOutputTokens', null),
+    extraHeaders: c.get<Record<string, string>>('llm.extraHeaders', {}),
+  };
+}
+
+export function terminalTimeoutSeconds(): number {
+  return cfg().get<number>('terminal.timeoutSeconds', 30);
+}
+
+/** Adds an allow rule to the workspace's settings ("Always allow" on a command). */
+export async function addAllowRule(prefix: string): Promise<void> {
+  const rules = cfg().get<string[]>('confirmation.allowRules', []);
+  if (rules.includes(prefix)) return;
+  await cfg().update('confirmation.allowRules', [...rules, prefix], vscode.ConfigurationTarget.Workspace);
+}
+
+export function readCondenserSettings(): { maxSize: number; keepFirst: number } {
+  return {
+    maxSize: cfg().get<number>('condenser.maxSize', 120),
+    keepFirst: cfg().get<number>('condenser.keepFirst', 4),
+  };
+}

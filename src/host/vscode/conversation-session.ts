@@ -1,0 +1,214 @@
+// One open conversation in the editor: the core Conversation on a segment log under the
+// workspace storage, with the VS Code ports (workspace edits, an integrated terminal). Runs are
+// started here and never awaited by UI code; their failures become events or log lines.
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { Conversation } from '../../core/agent/conversation';
+import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
+import { PolicyGate } from '../../core/agent/policy-gate';
+import type { Event } from '../../core/events';
+import { isCorruptRecord, type EventStore } from '../../core/log/event-store';
+import { SegmentEventStore } from '../../core/log/segment-store';
+import type { ExecutionStatus } from '../../core/state';
+import { defaultTools, type ToolSpec } from '../../core/tools';
+import type { Skill } from '../../core/skills/skills';
+import { NodeSearchPort, TempScratchPort } from '../node/ports';
+import type { ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import { readAgentSettings, readCondenserSettings, terminalTimeoutSeconds } from './config';
+import { LlmSummarizingCondenser } from '../../core/context';
+import type { ConfiguredLlm } from './configured-llm';
+import { IntegratedTerminalPort } from './ports/terminal-port';
+import { WorkspaceFilePort } from './ports/workspace-file-port';
+
+export interface SessionDeps {
+  id: string;
+  dir: string;
+  cwd: string;
+  llm: ConfiguredLlm;
+  skills: Skill[];
+  log: vscode.LogOutputChannel;
+  onAppend(events: SequencedEvent[]): void;
+  onHeader(): void;
+  onStream(delta: StreamDelta): void;
+}
+
+export class ConversationSession {
+  readonly id: string;
+  readonly dir: string;
+  private terminal: IntegratedTerminalPort | undefined;
+  private running: Promise<ExecutionStatus> | undefined;
+
+  private constructor(
+    private readonly deps: SessionDeps,
+    readonly conversation: Conversation,
+    private readonly store: EventStore<StoredConversationEvent>,
+    private readonly tools: ToolSpec[],
+  ) {
+    this.id = deps.id;
+    this.dir = deps.dir;
+  }
+
+  static async open(deps: SessionDeps): Promise<ConversationSession> {
+    const store = await SegmentEventStore.open<StoredConversationEvent>(deps.dir, {
+      codec: conversationEventCodec,
+    });
+    if (store.openReport.quarantined.length || store.openReport.truncatedBytes) {
+      deps.log.warn(
+        `Conversation ${deps.id}: recovered its log on open (${JSON.stringify(store.openReport)})`,
+      );
+    }
+    const tools = defaultTools({ terminal: { defaultTimeoutSec: terminalTimeoutSeconds() } });
+    let terminal: IntegratedTerminalPort | undefined;
+    const lazyTerminal = () => (terminal ??= new IntegratedTerminalPort({ title: 'Logbook', cwd: deps.cwd }));
+    const ports = {
+      files: new WorkspaceFilePort(),
+      get terminal() {
+        return lazyTerminal();
+      },
+      search: new NodeSearchPort(),
+      scratch: new TempScratchPort(join(deps.dir, 'scratch')),
+    };
+    const settings = readAgentSettings();
+    const conversation = await Conversation.open({
+      id: deps.id,
+      store,
+      llm: deps.llm,
+      tools,
+      ports,
+      cwd: deps.cwd,
+      settings,
+      skills: deps.skills,
+      condenser: new LlmSummarizingCondenser(readCondenserSettings()),
+      gate: new PolicyGate(
+        () => tools,
+        () => {
+          const s = readAgentSettings();
+          return { mode: s.confirmationMode, allowRules: s.allowRules, roots: workspaceRoots(deps.cwd) };
+        },
+      ),
+    });
+    const session = new ConversationSession(deps, conversation, store, tools);
+    session.terminal = terminal;
+    conversation.onEvent((event, seq) => {
+      deps.onAppend([{ seq, event: toViewJson(event) }]);
+      deps.onHeader();
+    });
+    conversation.onDelta((d) =>
+      deps.onStream(
+        d.type === 'tool_call'
+          ? {
+              type: 'tool_call',
+              index: d.index,
+              ...(d.name ? { name: d.name } : {}),
+              argumentsDelta: d.argumentsDelta,
+            }
+          : d,
+      ),
+    );
+    return session;
+  }
+
+  get readOnly(): boolean {
+    return this.store.readOnly;
+  }
+
+  header(): ConversationHeader {
+    const s = this.conversation.state;
+    const t = s.metrics.total;
+    return {
+      id: this.id,
+      title: s.title ?? 'New conversation',
+      status: s.status,
+      promptTokens: t.promptTokens,
+      completionTokens: t.completionTokens,
+      cachedTokens: t.cachedTokens,
+      cost: t.cost,
+      pendingActionIds: this.conversation.awaitingConfirmation().map((a) => a.id),
+      readOnly: this.readOnly,
+    };
+  }
+
+  async eventsAfter(afterSeq: number): Promise<SequencedEvent[]> {
+    const out: SequencedEvent[] = [];
+    let seq = afterSeq + 1;
+    for await (const slot of this.store.iterate(seq)) {
+      out.push({ seq, event: isCorruptRecord(slot) ? { ...slot } : toViewJson(slot as Event) });
+      seq++;
+    }
+    return out;
+  }
+
+  async send(text: string): Promise<void> {
+    this.ensureWritable();
+    await this.conversation.sendMessage(text);
+    this.startRun();
+  }
+
+  /** Starts (or joins) a run in the background with the current settings. */
+  startRun(): void {
+    if (this.running || this.readOnly) return;
+    this.conversation.updateSettings(readAgentSettings());
+    this.running = this.conversation
+      .run()
+      .catch((err: unknown) => {
+        this.deps.log.error(
+          `Conversation ${this.id}: the run failed: ${(err as Error).stack ?? String(err)}`,
+        );
+        return this.conversation.status;
+      })
+      .finally(() => {
+        this.running = undefined;
+        this.deps.onHeader();
+      });
+  }
+
+  /** Resolves when the current run (if any) ends. */
+  async settled(): Promise<ExecutionStatus> {
+    return (await this.running) ?? this.conversation.status;
+  }
+
+  async approve(ids: string[]): Promise<void> {
+    this.ensureWritable();
+    await this.conversation.approve(ids);
+    this.startRun();
+  }
+
+  async reject(ids: string[], reason: string): Promise<void> {
+    this.ensureWritable();
+    await this.conversation.reject(reason, ids);
+    this.startRun();
+  }
+
+  async pause(): Promise<void> {
+    await this.conversation.pause();
+  }
+
+  async stop(): Promise<void> {
+    await this.conversation.interrupt();
+    await this.terminal?.interrupt().catch(() => {});
+  }
+
+  async dispose(): Promise<void> {
+    await this.conversation.pause().catch(() => {});
+    this.terminal?.dispose();
+    await this.store.close();
+  }
+
+  private ensureWritable(): void {
+    if (this.readOnly) {
+      throw new Error(
+        `This conversation is open in another window (${this.store.lockHeldBy ?? 'unknown'}); it is read-only here.`,
+      );
+    }
+  }
+}
+
+/** Events cross to the webview as plain JSON (opaque events keep their original record). */
+function toViewJson(event: Event): SequencedEvent['event'] {
+  return JSON.parse(JSON.stringify(event)) as SequencedEvent['event'];
+}
+
+function workspaceRoots(cwd: string): string[] {
+  const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
+  return folders.length ? folders : [cwd];
+}

@@ -1,0 +1,98 @@
+// Export Conversation: the log as OpenHands-style JSON (one event per array item) or as a
+// readable Markdown transcript. Events never hold the API key, so neither does an export.
+import * as vscode from 'vscode';
+import { observationText, textOf, type Event } from '../../core/events';
+import type { ConversationSession } from './conversation-session';
+
+export type ExportFormat = 'json' | 'markdown';
+
+export async function exportConversation(
+  session: ConversationSession,
+  formatArg?: unknown,
+  targetArg?: unknown,
+): Promise<string | undefined> {
+  let format: ExportFormat | undefined =
+    formatArg === 'json' || formatArg === 'markdown' ? formatArg : undefined;
+  if (!format) {
+    const pick = await vscode.window.showQuickPick(
+      [
+        { label: 'JSON', description: 'every event, OpenHands wire format', format: 'json' as const },
+        { label: 'Markdown', description: 'a readable transcript', format: 'markdown' as const },
+      ],
+      { title: 'Logbook: Export Conversation' },
+    );
+    format = pick?.format;
+  }
+  if (!format) return undefined;
+  const events = await session.conversation.events();
+  const text =
+    format === 'json' ? `${JSON.stringify(events, null, 2)}\n` : toMarkdown(session.header().title, events);
+  let target = typeof targetArg === 'string' ? vscode.Uri.file(targetArg) : undefined;
+  if (!target) {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    target = await vscode.window.showSaveDialog({
+      ...(folder
+        ? {
+            defaultUri: vscode.Uri.joinPath(
+              folder,
+              `conversation-${session.id.slice(0, 8)}.${format === 'json' ? 'json' : 'md'}`,
+            ),
+          }
+        : {}),
+      filters: format === 'json' ? { JSON: ['json'] } : { Markdown: ['md'] },
+    });
+  }
+  if (!target) return undefined;
+  await vscode.workspace.fs.writeFile(target, Buffer.from(text, 'utf8'));
+  return target.fsPath;
+}
+
+export function toMarkdown(title: string, events: readonly Event[]): string {
+  const out = [`# ${title}`, ''];
+  for (const e of events) {
+    switch (e.kind) {
+      case 'MessageEvent':
+        out.push(`**${e.source === 'user' ? 'User' : 'Agent'}:** ${textOf(e.llm_message.content)}`, '');
+        break;
+      case 'ActionEvent': {
+        const thought = textOf(e.thought);
+        if (thought) out.push(`_${thought}_`, '');
+        out.push(
+          `**Action** \`${e.tool_name}\`${e.summary ? ` — ${e.summary}` : ''} (risk ${e.security_risk ?? 'UNKNOWN'})`,
+        );
+        out.push('```json', e.tool_call.arguments, '```', '');
+        break;
+      }
+      case 'ObservationEvent':
+        out.push(
+          `**Result** of \`${e.tool_name}\`:`,
+          '```',
+          observationText(e.observation).slice(0, 4000),
+          '```',
+          '',
+        );
+        break;
+      case 'UserRejectObservation':
+        out.push(`**Rejected by the user:** ${e.rejection_reason}`, '');
+        break;
+      case 'AgentErrorEvent':
+        out.push(`**Error** (${e.tool_name}): ${e.error}`, '');
+        break;
+      case 'ConversationErrorEvent':
+        out.push(`**Conversation error** \`${e.code}\`: ${e.detail}`, '');
+        break;
+      case 'Condensation':
+        out.push(
+          `_${e.forgotten_event_ids.length} earlier events summarized${e.summary ? `: ${e.summary}` : ''}_`,
+          '',
+        );
+        break;
+      case 'PauseEvent':
+        out.push('_Paused._', '');
+        break;
+      default:
+        break;
+    }
+  }
+  return out.join('\n');
+}

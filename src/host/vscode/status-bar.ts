@@ -1,0 +1,39 @@
+// Status bar item: the active conversation's status, tokens and cost; click to show the chat.
+import * as vscode from 'vscode';
+import type { ConversationHeader } from './chat-backend';
+import type { ConversationService } from './conversation-service';
+
+export function createStatusBar(service: ConversationService): vscode.Disposable {
+  const item = vscode.window.createStatusBarItem('logbook.status', vscode.StatusBarAlignment.Left, 50);
+  item.name = 'Logbook';
+  item.command = 'logbook.chat.focus';
+  const render = (h: ConversationHeader | undefined) => {
+    if (!h) {
+      item.text = '$(book) Logbook';
+      item.tooltip = 'Logbook: no conversation open';
+    } else {
+      const tokens = h.promptTokens + h.completionTokens;
+      const icon =
+        h.status === 'running'
+          ? '$(loading~spin)'
+          : h.status === 'waiting_for_confirmation'
+            ? '$(question)'
+            : '$(book)';
+      item.text = `${icon} ${h.status.replace(/_/g, ' ')} · ${formatTokens(tokens)} · $${h.cost.toFixed(2)}`;
+      item.tooltip = `Logbook: ${h.title}\n${h.promptTokens} prompt (${h.cachedTokens} cached) + ${h.completionTokens} completion tokens, $${h.cost.toFixed(4)}`;
+    }
+    item.show();
+  };
+  render(undefined);
+  const subs = [
+    service.onDidChangeHeader((h) => {
+      if (h.id === service.activeId) render(h);
+    }),
+    service.onDidChangeActive((id) => render(id ? service.header(id) : undefined)),
+  ];
+  return vscode.Disposable.from(item, ...subs);
+}
+
+function formatTokens(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(1)}k tok` : `${n} tok`;
+}

@@ -1,0 +1,36 @@
+// Shared by host suites: the activated extension's API and a scripted model wired into settings.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { LogbookApi } from '../../../src/host/vscode/extension';
+import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
+
+export const EXTENSION_ID = 'logbook.logbook-agent';
+
+export async function logbook(): Promise<LogbookApi> {
+  const ext = vscode.extensions.getExtension<LogbookApi>(EXTENSION_ID);
+  assert.ok(ext, `${EXTENSION_ID} is not installed in this extension host`);
+  const api = await ext.activate();
+  await api.ready;
+  return api;
+}
+
+/** Starts a scripted model and points Logbook's settings at it; `close` restores the settings. */
+export async function scriptedModel(scenario: Scenario): Promise<ScriptedLlm> {
+  const llm = await startScriptedLlm({ scenario });
+  const cfg = vscode.workspace.getConfiguration('logbook');
+  await cfg.update('llm.baseUrl', llm.baseUrl, vscode.ConfigurationTarget.Global);
+  await cfg.update('llm.model', 'scripted-model', vscode.ConfigurationTarget.Global);
+  const close = llm.close.bind(llm);
+  llm.close = async () => {
+    await cfg.update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await cfg.update('llm.model', undefined, vscode.ConfigurationTarget.Global);
+    await close();
+  };
+  return llm;
+}
+
+export function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the host tests need a workspace folder');
+  return folder.uri.fsPath;
+}
