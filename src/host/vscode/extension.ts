@@ -18,8 +18,7 @@ export interface LogbookApi {
 export function activate(context: vscode.ExtensionContext): LogbookApi {
   const log = vscode.window.createOutputChannel('Logbook', { log: true });
   const review = registerReview(context);
-  let service: ConversationService;
-  service = new ConversationService(context, log, {
+  const service: ConversationService = new ConversationService(context, log, {
     openInEditor: async () => {
       openChatInEditor(context, service, log);
     },
