@@ -105,13 +105,13 @@ const awk: ProgramRule = (args) => {
 
 const find: ProgramRule = (args, env) => {
   const findings: Finding[] = [];
-  const roots = args.filter(
-    (a, i) => !a.startsWith('-') && !a.startsWith('(') && (i === 0 || !args[i - 1]?.startsWith('-')),
-  );
+  // Search roots come before the first expression word (-name, (, !...).
+  const firstExpression = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
+  const roots = firstExpression === -1 ? args : args.slice(0, firstExpression);
+  const wide = roots.some((r) => isRootOrHome(r));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '-delete') {
-      const wide = roots.some((r) => isRootOrHome(r));
       findings.push(
         wide
           ? high('deletes everything find matches under / or the home folder')
@@ -120,7 +120,12 @@ const find: ProgramRule = (args, env) => {
     } else if (['-exec', '-execdir', '-ok', '-okdir'].includes(arg)) {
       const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+'));
       const inner = args.slice(i + 1, end === -1 ? args.length : end);
-      if (inner.length > 0) findings.push(...env.ctx.analyzeArgv(inner, env.site, env.command));
+      const innerFindings = inner.length > 0 ? env.ctx.analyzeArgv(inner, env.site, env.command) : [];
+      findings.push(...innerFindings);
+      // `{}` stands for every file found: under / or the home folder, that is everything.
+      if (wide && innerFindings.some((f) => f.risk !== 'LOW')) {
+        findings.push(high(`runs ${inner[0] ?? 'a command'} on every file under ${roots.join(' ')}`));
+      }
       i = end === -1 ? args.length : end;
     } else if (/^-f(print0?|printf|ls)$/.test(arg)) {
       findings.push(...env.ctx.writeTarget(args[i + 1] ?? ''));

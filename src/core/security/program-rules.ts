@@ -201,7 +201,8 @@ export function programFindings(word: string, args: readonly string[], env: Rule
   if (hasSubstitution(word) || word.startsWith('$'))
     return [high('runs a program whose name is decided at run time')];
   const name = programName(word);
-  const rule = RULES[name];
+  // Own properties only: a command named `toString` or `constructor` must not find Object's.
+  const rule = Object.hasOwn(RULES, name) ? RULES[name] : undefined;
   if (rule) return rule(args, env, name);
   if (SHELLS.has(name)) return shell(args, env, name);
   if (INTERPRETER.test(name)) return interpreter(args, env, name);

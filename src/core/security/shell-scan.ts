@@ -57,14 +57,25 @@ export function scanShell(source: string): ScannedShell {
         i += 2; // line continuation
         continue;
       }
+      if (quote === '"' && (next === '`' || next === '\\')) {
+        // shell-quote keeps the backslash of \` and \\ inside double quotes (bash drops it), so
+        // step out of the quotes for this one escape: "a"\`"b" is the same word, read right.
+        out += `"\\${next}"`;
+        i += 2;
+        continue;
+      }
       out += source.slice(i, i + 2);
       i += 2;
       continue;
     }
     if (ch === '$' && next === '(' && source[i + 2] === '(') {
-      // Arithmetic $((...)): no command runs; a number stands in for it.
+      // Arithmetic $((...)) runs nothing itself (bash does not fall back to a subshell), but
+      // substitutions inside it do: a number stands in, followed by their placeholders.
       const end = findParenEnd(source, i + 2);
+      const body = source.slice(i + 3, end === -1 ? source.length : end - 1);
       out += '1';
+      for (const inner of scanShell(body).substitutions) out += placeholder(substitutions.push(inner) - 1);
+      if (end === -1) incomplete = true;
       i = end === -1 ? source.length : end + 1;
       continue;
     }

@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import { analyzeAction, type Analyzer } from '../../../src/core/security';
+
+const ROOTS = ['/work/project'];
+
+describe('analyzeAction', () => {
+  it('takes the highest of the model rating and the rules', () => {
+    const modelHigher = analyzeAction('terminal', { command: 'ls', security_risk: 'HIGH' }, ROOTS);
+    assert.equal(modelHigher.risk, 'HIGH');
+    assert.deepEqual(modelHigher.reasons, ['the model rated it HIGH']);
+    const rulesHigher = analyzeAction('terminal', { command: 'rm -rf /', security_risk: 'LOW' }, ROOTS);
+    assert.equal(rulesHigher.risk, 'HIGH');
+    assert.deepEqual(
+      rulesHigher.byAnalyzer.map((r) => [r.analyzer, r.risk]),
+      [
+        ['llm', 'LOW'],
+        ['rules', 'HIGH'],
+      ],
+    );
+  });
+
+  it('lets a rule rating decide when the model gave none (UNKNOWN is no opinion)', () => {
+    assert.equal(analyzeAction('terminal', { command: 'ls' }, ROOTS).risk, 'LOW');
+    assert.equal(analyzeAction('mcp_tool', { x: 1 }, ROOTS).risk, 'UNKNOWN');
+  });
+
+  it('counts an analyzer that throws as HIGH', () => {
+    const broken: Analyzer = {
+      name: 'broken',
+      analyze() {
+        throw new Error('boom');
+      },
+    };
+    const result = analyzeAction('terminal', { command: 'ls' }, ROOTS, { analyzers: [broken] });
+    assert.equal(result.risk, 'HIGH');
+    assert.match(result.reasons[0]!, /broken analyzer failed: boom/);
+  });
+
+  it('rates file_editor writes by path and reads more leniently', () => {
+    const write = (path: string) =>
+      analyzeAction('file_editor', { command: 'str_replace', path }, ROOTS).risk;
+    const view = (path: string, readableRoots: string[] = []) =>
+      analyzeAction('file_editor', { command: 'view', path }, ROOTS, { readableRoots }).risk;
+    assert.equal(write('src/a.ts'), 'LOW');
+    assert.equal(write('/etc/hosts'), 'HIGH');
+    assert.equal(write('.git/config'), 'HIGH');
+    assert.equal(view('src/a.ts'), 'LOW');
+    assert.equal(view('/etc/hosts'), 'MEDIUM');
+    assert.equal(view('.env'), 'HIGH');
+    assert.equal(view('/scratch/terminal-output.txt', ['/scratch']), 'LOW');
+  });
+
+  it('rates terminal input by what it does', () => {
+    assert.equal(analyzeAction('terminal', { command: '', is_input: true }, ROOTS).risk, 'LOW');
+    assert.equal(analyzeAction('terminal', { command: 'C-c', is_input: true }, ROOTS).risk, 'LOW');
+    assert.equal(analyzeAction('terminal', { command: 'yes', is_input: true }, ROOTS).risk, 'MEDIUM');
+    assert.equal(analyzeAction('terminal', { command: '', reset: true }, ROOTS).risk, 'LOW');
+  });
+});
