@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { acceptIntoBaseline, computeHunks, revertInCurrent } from '../../../src/host/vscode/review/hunks';
 import { WorkspaceFilePort } from '../../../src/host/vscode/ports/workspace-file-port';
 import { pathToUri } from '../../../src/host/vscode/ports/workspace-paths';
-import { registerReview, type ReviewController } from '../../../src/host/vscode/review';
+import { registerReview, ReviewingFilePort, type ReviewController } from '../../../src/host/vscode/review';
 
 // Its own command prefix, so this controller never collides with the extension's.
 const PREFIX = 'logbook.test.review';
@@ -68,10 +68,12 @@ describe('review: inline diff review of agent edits', function () {
     return file;
   }
 
+  // Agent writes go through the reviewing port, as the extension wires it.
   async function agentWrite(file: string, after: string, conversationId = conversation): Promise<void> {
-    const before = await files.readText(file);
-    await files.writeText(file, after);
-    review.recordEdit({ conversationId, actionId: randomUUID(), path: file, before, after });
+    await new ReviewingFilePort(files, review, { conversationId, actionId: () => randomUUID() }).writeText(
+      file,
+      after,
+    );
   }
 
   before(start);
@@ -210,6 +212,39 @@ describe('review: inline diff review of agent edits', function () {
     assert.ok(rejectAll);
     await runLens(rejectAll);
     assert.deepEqual(await diskBytes(otherFile), Buffer.from('after\n'));
+  });
+
+  it('records edits given by the caller, and forgets a creation the agent deleted itself', async () => {
+    const file = await seed('manual.txt', 'old\n');
+    await files.writeText(file, 'new\n');
+    review.recordEdit({
+      conversationId: conversation,
+      actionId: 'a1',
+      path: file,
+      before: 'old\n',
+      after: 'new\n',
+    });
+    review.recordEdit({
+      conversationId: conversation,
+      actionId: 'a2',
+      path: file,
+      before: 'new\n',
+      after: 'new\n',
+    });
+    assert.equal(review.baselineText(conversation, file), 'old\n', 'the first edit sets the baseline');
+    const saved = review.snapshot(conversation).conversations[conversation]!;
+    assert.deepEqual(
+      saved.map((f) => f.actionIds),
+      [['a1', 'a2']],
+    );
+
+    const created = path.join(dir, 'scratch.txt');
+    const port = new ReviewingFilePort(files, review, { conversationId: conversation, actionId: () => 'a3' });
+    await port.writeText(created, 'temp\n');
+    assert.equal(review.baselineText(conversation, created), null);
+    await port.delete(created);
+    assert.equal(review.baselineText(conversation, created), undefined);
+    assert.deepEqual(review.takeUserEdits(conversation), []);
   });
 
   it('reports files the user changed since the agent last wrote them, once', async () => {

@@ -1,6 +1,7 @@
 // The inline diff review: what the extension wires (see register-review.ts for the commands).
 export { registerReview } from './register-review';
 export { ReviewController, type ReviewControllerOptions } from './review-controller';
+export { ReviewingFilePort, type ReviewingFilePortOptions } from './reviewing-file-port';
 export {
   reviewCommandIds,
   DEFAULT_REVIEW_COMMAND_PREFIX,

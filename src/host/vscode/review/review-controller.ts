@@ -254,6 +254,14 @@ export class ReviewController implements vscode.Disposable {
     for (const id of this.state.restore(snapshot)) this.refresh(id);
   }
 
+  /** Drops the review of a file the agent created and then deleted itself. */
+  forgetCreatedFile(conversationId: string, path: string): void {
+    if (this.state.get(conversationId, path)?.baseline !== null) return;
+    this.state.remove(conversationId, path);
+    this.lastSeen.delete(path);
+    this.refresh(conversationId);
+  }
+
   /** Forgets a conversation's review (e.g. when the conversation is deleted). */
   clear(conversationId: string): void {
     this.state.clear(conversationId);
