@@ -244,6 +244,19 @@ async function main(): Promise<void> {
     `${fmtMs(pct(ord.lat, 50))} / ${fmtMs(pct(ord.lat, 99))}`,
   );
 
+  // Reference ceiling: encoding alone, the part of an append no JSON-based store can skip.
+  const encRuns: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const s = now();
+    for (const e of events) JSON.stringify(e);
+    encRuns.push(N / ((now() - s) / 1000));
+  }
+  row(
+    'W1 append 10k',
+    'reference: JSON.stringify of the same events alone (median of 3)',
+    `${int(median(encRuns))} events/s`,
+  );
+
   const DN = 2000;
   const dv = await durableVsRaw(events.slice(0, DN));
   const dRatio = median(dv.ours) / median(dv.raw);
