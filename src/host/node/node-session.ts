@@ -1,11 +1,13 @@
 // A conversation assembled from Node parts: the segment log in a directory, the OpenAI-compatible
-// client, the default tools on the Node ports, and the policy gate.
+// client, the default tools on the Node ports, the policy gate and the summarizing condenser.
 // The CLI uses it; anything else that runs the agent outside VS Code can too.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Conversation } from '../../core/agent/conversation';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { PolicyGate } from '../../core/agent/policy-gate';
+import type { HistoryCondenser } from '../../core/agent/ports';
+import { LlmSummarizingCondenser } from '../../core/context';
 import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings';
 import type { Event } from '../../core/events';
 import { type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
@@ -33,6 +35,8 @@ export interface NodeSessionOptions {
    */
   onEvent?: (event: Event, index: number) => void;
   llmDeps?: OpenAiLlmClientDeps;
+  /** Summarizes old history when the prompt grows too large; null for none. Default: summarizing. */
+  condenser?: HistoryCondenser | null;
 }
 
 export interface NodeSession {
@@ -74,6 +78,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     confirmationMode: mode,
     ...(opts.maxIterations !== undefined ? { maxIterations: opts.maxIterations } : {}),
   };
+  const condenser = opts.condenser === undefined ? new LlmSummarizingCondenser() : opts.condenser;
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
@@ -91,6 +96,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       ports,
       cwd: workspace,
       settings,
+      ...(condenser ? { condenser } : {}),
       // The gate rates each action by the model's rating and the rule-based checks together.
       gate: new PolicyGate(
         () => tools,

@@ -1,7 +1,7 @@
 // Runs the real `logbook` CLI as a child process. The CLI is bundled once per test run with the
 // same esbuild options as dist/cli.js (into a temp dir, so concurrent runs never share a file):
 // starting a single bundled file is much cheaper than transpiling ~150 modules with tsx per spawn.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,11 +17,12 @@ export interface CliResult {
 
 const repoRoot = join(__dirname, '..', '..', '..');
 let bundled: Promise<string> | undefined;
-let bundleDir: string | undefined;
 
 function cliBundle(): Promise<string> {
   bundled ??= (async () => {
-    bundleDir = mkdtempSync(join(tmpdir(), 'logbook-cli-bundle-'));
+    const bundleDir = mkdtempSync(join(tmpdir(), 'logbook-cli-bundle-'));
+    // One bundle for every test file of the run; gone when mocha exits.
+    process.once('exit', () => rmSync(bundleDir, { recursive: true, force: true }));
     const outfile = join(bundleDir, 'cli.js');
     await build({
       entryPoints: [join(repoRoot, 'src/host/node/cli.ts')],
@@ -38,19 +39,18 @@ function cliBundle(): Promise<string> {
   return bundled;
 }
 
-export function removeCliBundle(): void {
-  if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
-  bundled = undefined;
-  bundleDir = undefined;
-}
-
 /**
  * Spawns the CLI (asynchronously: the scripted LLM server answers from this process's event loop).
  * `env` is added to a clean environment that carries no real OpenAI settings.
  */
 export async function runCli(
   args: readonly string[],
-  opts: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+  opts: {
+    env?: Record<string, string>;
+    cwd?: string;
+    timeoutMs?: number;
+    onSpawn?: (child: ChildProcess) => void;
+  } = {},
 ): Promise<CliResult> {
   const cli = await cliBundle();
   const env: Record<string, string> = {};
@@ -60,6 +60,7 @@ export async function runCli(
   Object.assign(env, opts.env);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd: opts.cwd ?? repoRoot, env });
+    opts.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
 import { openEventStore } from '../../../src/core/log';
 import type { Scenario } from '../../support/llm-server';
-import { jsonLines, printed, removeCliBundle, runCli } from './cli-runner';
+import { jsonLines, printed, runCli } from './cli-runner';
 import { CliFixture, filesContaining, onlyConversationDir, SECRET_KEY, terminalCall } from './fixtures';
 
 const multiStep: Scenario = {
@@ -47,7 +47,6 @@ describe('logbook run', function () {
   this.timeout(60_000);
   const fx = new CliFixture();
   afterEach(() => fx.cleanup());
-  after(() => removeCliBundle());
 
   it('--json: runs a multi-step task (edit, command, finish), prints each stored event, exits 0', async () => {
     const env = await fx.startLlm(multiStep);
@@ -165,5 +164,29 @@ describe('logbook run', function () {
       r.lines.some((l) => l.startsWith('[error] iteration_limit')),
       printed(r),
     );
+  });
+
+  it('Ctrl+C interrupts the agent: the log records the pause and the exit code is 130', async () => {
+    const env = await fx.startLlm({
+      name: 'cli-interrupt',
+      turns: [{ reply: { content: 'This reply streams very slowly.', chunkSize: 1, delayMs: 200 } }],
+    });
+    const ws = fx.tmp();
+    const store = join(fx.tmp(), 'conv');
+    const r = await runCli(['run', '--workspace', ws, '--task', 'slow', '--store', store, '--json'], {
+      env,
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (fx.llm!.completionBodies().length === 0) return;
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }, 50);
+        child.once('exit', () => clearInterval(poll));
+      },
+    });
+    assert.equal(r.code, 130, printed(r));
+    assert.match(r.stderr, /Interrupting/);
+    const show = JSON.parse((await runCli(['show', store, '--json'])).stdout) as { status: string };
+    assert.equal(show.status, 'paused');
   });
 });

@@ -87,6 +87,15 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
         `logbook run: the conversation in ${storeDir} waits for confirmation; use approve or reject first.`,
       );
     }
+    // Conversation.run would execute them again unasked; their side effect may already have happened.
+    const inDoubt = conversation.state.inDoubt;
+    if (inDoubt.length > 0) {
+      throw new Error(
+        `${inDoubt.length} action(s) of this conversation started before a crash and have no recorded ` +
+          `result (${inDoubt.join(', ')}), and the CLI will not run them again unasked. Check the ` +
+          'workspace (`logbook show` lists them) and start a new conversation.',
+      );
+    }
     await conversation.sendMessage(task);
     return await driveToStop(io, mode, conversation, storeDir);
   } finally {

@@ -23,6 +23,8 @@ export interface StateReport {
   updated_at: string | null;
   workspace: string | null;
   pending_actions: PendingActionReport[];
+  /** Pending actions that started before a crash with no recorded result. */
+  in_doubt: string[];
   tasks: ConversationState['tasks'];
   metrics: ConversationState['metrics'];
   last_error: ConversationState['lastError'];
@@ -58,6 +60,7 @@ export function stateReport(
         tool_call_id: p.toolCallId,
       };
     }),
+    in_doubt: state.inDoubt,
     tasks: state.tasks,
     metrics: state.metrics,
     last_error: state.lastError,
@@ -78,7 +81,10 @@ export function reportLines(r: StateReport): string[] {
   if (r.last_error) lines.push(`  last error ${r.last_error.kind}: ${r.last_error.message}`);
   if (r.pending_actions.length) {
     lines.push('pending actions:');
-    for (const p of r.pending_actions) lines.push(`  ${p.id}  ${p.tool}: ${p.summary} (risk ${p.risk})`);
+    for (const p of r.pending_actions) {
+      const doubt = r.in_doubt.includes(p.id) ? ' [started before a crash, result unknown]' : '';
+      lines.push(`  ${p.id}  ${p.tool}: ${p.summary} (risk ${p.risk})${doubt}`);
+    }
   }
   if (r.tasks.length) {
     lines.push('tasks:');

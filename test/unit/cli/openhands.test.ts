@@ -1,0 +1,91 @@
+import * as assert from 'node:assert/strict';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { eventFileName } from '../../../src/core/log';
+import { printed, runCli } from './cli-runner';
+import { CliFixture } from './fixtures';
+
+// The real OpenHands SDK conversation shared next to the repository (as test/unit/log uses it).
+const FIXTURES = join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'openhands');
+
+function fixtureEvents(): Record<string, unknown>[] {
+  return readFileSync(join(FIXTURES, 'real-events.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** The fixture laid out as the OpenHands SDK persists a conversation. */
+function openHandsDir(root: string): string {
+  const dir = join(root, 'oh');
+  mkdirSync(join(dir, 'events'), { recursive: true });
+  copyFileSync(join(FIXTURES, 'base_state.json'), join(dir, 'base_state.json'));
+  readFileSync(join(FIXTURES, 'real-events.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .forEach((line, i) => {
+      const id = (JSON.parse(line) as { id: string }).id;
+      writeFileSync(join(dir, 'events', eventFileName(i, id)), line);
+    });
+  return dir;
+}
+
+function readOpenHandsEvents(dir: string): Record<string, unknown>[] {
+  return readdirSync(join(dir, 'events'))
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((n) => JSON.parse(readFileSync(join(dir, 'events', n), 'utf8')) as Record<string, unknown>);
+}
+
+describe('logbook import-openhands / export-openhands', function () {
+  this.timeout(60_000);
+  const fx = new CliFixture();
+  afterEach(() => fx.cleanup());
+
+  it('imports the real OpenHands fixture and exports it back: same events, same base_state', async () => {
+    const root = fx.tmp();
+    const source = openHandsDir(root);
+    const store = join(root, 'imported');
+    const imported = await runCli(['import-openhands', source, '--store', store]);
+    assert.equal(imported.code, 0, printed(imported));
+    assert.match(imported.stdout, /Imported 10 events/);
+    assert.ok(existsSync(join(store, 'segments')), 'a segment log, not a copy of the layout');
+
+    const show = await runCli(['show', store, '--json']);
+    assert.equal(show.code, 0, printed(show));
+    const state = JSON.parse(show.stdout) as Record<string, unknown>;
+    assert.equal(state.id, '11111111-2222-3333-4444-555555555555');
+    assert.equal(state.event_count, 10);
+    assert.equal(state.corrupt_records, 0);
+
+    const out = join(root, 'exported');
+    const exported = await runCli(['export-openhands', store, out]);
+    assert.equal(exported.code, 0, printed(exported));
+    assert.deepEqual(readOpenHandsEvents(out), fixtureEvents());
+    assert.deepEqual(
+      readdirSync(join(out, 'events')).sort(),
+      readdirSync(join(source, 'events')).sort(),
+      'same file names: index and id',
+    );
+    assert.deepEqual(
+      JSON.parse(readFileSync(join(out, 'base_state.json'), 'utf8')),
+      JSON.parse(readFileSync(join(FIXTURES, 'base_state.json'), 'utf8')),
+    );
+    assert.ok(!existsSync(join(out, 'LOCK')), 'the export leaves no lock behind');
+  });
+
+  it('refuses to import into a non-empty store or from a directory that is not OpenHands', async () => {
+    const root = fx.tmp();
+    const source = openHandsDir(root);
+    const busy = join(root, 'busy');
+    mkdirSync(busy);
+    writeFileSync(join(busy, 'something'), 'x');
+    const r1 = await runCli(['import-openhands', source, '--store', busy]);
+    assert.equal(r1.code, 1);
+    assert.match(r1.stderr, /not empty/);
+    const r2 = await runCli(['import-openhands', busy, '--store', join(root, 'new')]);
+    assert.equal(r2.code, 1);
+    assert.match(r2.stderr, /not an OpenHands conversation/);
+    assert.ok(!existsSync(join(root, 'new')));
+  });
+});
