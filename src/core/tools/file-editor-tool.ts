@@ -45,7 +45,9 @@ const FileEditorArgsSchema = z
       .optional()
       .describe('insert: new_str goes after this line (0 inserts at the top of the file).'),
     view_range: z
-      .tuple([z.number().int(), z.number().int()])
+      // A plain 2-item array rather than a tuple: `prefixItems` trips up some OpenAI-compatible servers.
+      .array(z.number().int())
+      .length(2)
       .optional()
       .describe(
         'view of a file: [first, last] line numbers, 1-based and inclusive; last -1 reads to the end.',
@@ -165,7 +167,7 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     files: FilePort,
     path: string,
     type: 'file' | 'directory' | undefined,
-    viewRange: readonly [number, number] | undefined,
+    viewRange: readonly number[] | undefined,
     fields: Record<string, unknown>,
     fail: (text: string, prevExist?: boolean) => ToolObservation,
   ): Promise<ToolObservation> {
@@ -179,7 +181,8 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     }
     const text = await files.readText(path);
     if (text === undefined) return fail(`${path} does not exist.`);
-    const shown = viewFileText(path, text.replace(/\r\n/g, '\n'), viewRange, viewLimits);
+    const range = viewRange ? ([viewRange[0], viewRange[1]] as [number, number]) : undefined;
+    const shown = viewFileText(path, text.replace(/\r\n/g, '\n'), range, viewLimits);
     if (!shown.ok) return fail(shown.error, true);
     return observation(OBSERVATION_KIND, shown.text, { ...fields, prev_exist: true });
   }

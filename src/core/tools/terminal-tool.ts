@@ -152,7 +152,11 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolSpec<
     const capped = await capOutput(output, ctx);
     const running = result.exitCode === null;
     const notes: string[] = [];
-    if (running) {
+    if (running && ctx.signal.aborted) {
+      notes.push(
+        '[Stopped waiting because the agent was stopped; the command is still running (exit code -1).]',
+      );
+    } else if (running) {
       notes.push(
         `[The command is still running after ${waitedSec} s (exit code -1). Send an empty command with ` +
           'is_input true to read more output, text with is_input true to answer a prompt, or "C-c" with ' +

@@ -105,6 +105,15 @@ describe('terminal tool (Node bash port)', function () {
     assert.match(textOf(await run('echo $KEEP')), /^yes/);
   });
 
+  it('stops waiting when the agent is stopped, saying the command still runs', async () => {
+    const obs = await terminal.execute(
+      { command: 'sleep 2; echo late', is_input: false, reset: false, timeout: 30 },
+      { ...ws.ctx, signal: AbortSignal.timeout(200) },
+    );
+    assert.equal(obs.exit_code, -1);
+    assert.match(textOf(obs), /Stopped waiting because the agent was stopped/);
+  });
+
   it('refuses is_input when nothing runs', async () => {
     const obs = await input('hello');
     assert.equal(obs.is_error, true);

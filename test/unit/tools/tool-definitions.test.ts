@@ -35,6 +35,7 @@ describe('tool definitions', () => {
       assert.equal(params.type, 'object');
       assert.equal('$schema' in params, false);
       assert.doesNotMatch(JSON.stringify(params), /9007199254740991/, 'no noise bounds');
+      assert.doesNotMatch(JSON.stringify(params), /prefixItems/, 'no tuples: some servers reject them');
     }
     const terminal = toolDefinition(tools[0]!).function.parameters as Schema;
     assert.deepEqual(Object.keys(terminal.properties), [
