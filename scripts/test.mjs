@@ -27,6 +27,18 @@ const suites = {
     ],
   },
   host: { cmd: [node, join(root, 'test', 'host', 'run.mjs')] },
+  webview: {
+    cmd: [
+      node,
+      mocha,
+      '--import=tsx',
+      '--reporter',
+      reporter,
+      '--timeout',
+      '120000',
+      'test/webview/*.test.ts',
+    ],
+  },
   e2e: {
     cmd: [
       node,

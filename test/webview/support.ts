@@ -54,8 +54,36 @@ export class Panel {
     const page = await h.context.newPage();
     const panel = new Panel(page);
     await page.goto(h.server.pageUrl(opts));
-    await page.waitForFunction('window.__harness && window.__harness.posted.length > 0');
+    await panel.waitForReady();
     return panel;
+  }
+
+  /** Waits for the app's first message (`ready`). Predicates are functions: string ones need eval. */
+  async waitForReady(): Promise<void> {
+    await this.page.waitForFunction(
+      () => ((globalThis as unknown as Partial<Harnessed>).__harness?.posted.length ?? 0) > 0,
+    );
+  }
+
+  async state(): Promise<SavedState | null> {
+    return (await this.page.evaluate(() =>
+      (globalThis as unknown as Harnessed).__harness.state(),
+    )) as SavedState | null;
+  }
+
+  /** Waits until the saved state satisfies `check` (the app saves it after a short debounce). */
+  async waitForState(
+    check: (state: SavedState | null) => boolean,
+    timeoutMs = 5_000,
+  ): Promise<SavedState | null> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const state = await this.state();
+      if (check(state)) return state;
+      if (Date.now() > until)
+        throw new Error(`saved state never matched: ${JSON.stringify(state)?.slice(0, 300)}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   /** Delivers a message as the extension would (through window 'message' events). */
@@ -96,6 +124,13 @@ export class Panel {
   row(kind: string) {
     return this.page.locator(`article.row[data-kind="${kind}"]`);
   }
+}
+
+export interface SavedState {
+  conversationId: string | null;
+  lastSeq: number;
+  events: ViewEvent[];
+  draft: string;
 }
 
 /** The harness globals, typed for page.evaluate callbacks (the test tsconfig has no DOM types). */

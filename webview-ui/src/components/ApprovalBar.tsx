@@ -2,7 +2,7 @@
 // is always in reach. Each intent names exactly that batch; the bar hides as soon as the user decides
 // and returns only for a different batch (or if the host has not moved on after a while).
 import { signal } from '@preact/signals';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../../src/protocol/messages';
 import { commandPrefix } from '../lib/command-prefix';
 import { obj, str } from '../lib/fields';
@@ -37,6 +37,14 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
   const key = pending.join('\n');
   const [mode, setMode] = useState<Mode>({ t: 'ask' });
   const rejectButton = useRef<HTMLButtonElement>(null);
+  const refocusReject = useRef(false);
+  // After "Cancel" the Reject button is back in the DOM: focus it before the next keystroke.
+  useLayoutEffect(() => {
+    if (refocusReject.current && mode.t === 'ask') {
+      refocusReject.current = false;
+      rejectButton.current?.focus();
+    }
+  });
 
   useEffect(() => setMode({ t: 'ask' }), [key]);
   useEffect(() => {
@@ -98,8 +106,8 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
             done();
           }}
           onCancel={() => {
+            refocusReject.current = true;
             setMode({ t: 'ask' });
-            requestAnimationFrame(() => rejectButton.current?.focus());
           }}
         />
       ) : mode.t === 'allow' ? (

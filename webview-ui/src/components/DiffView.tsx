@@ -1,8 +1,8 @@
 // A compact unified diff: changed lines with a little context, long stretches folded. Very long diffs
 // show their first lines and a count of the rest (the full diff is one click away in "Open diff").
+// No token colors here: on the tinted added/removed backgrounds they lose contrast in some themes.
 import { useMemo } from 'preact/hooks';
 import { type Diff, lineDiff } from '../lib/diff';
-import { highlight } from '../lib/highlight';
 import { plural } from '../lib/format';
 import { isOpen, type Row, toggleOpen } from '../state/store';
 
@@ -24,11 +24,10 @@ interface Props {
   row?: Row;
   before: string;
   after: string;
-  lang?: string;
   numbered: boolean;
 }
 
-export function DiffView({ id, row, before, after, lang, numbered }: Props) {
+export function DiffView({ id, row, before, after, numbered }: Props) {
   const diff = useMemo(() => cachedDiff(id, before, after), [id, before, after]);
   const all = isOpen(`${id}:all`);
   const lines = all ? diff.lines : diff.lines.slice(0, SHOWN_LINES);
@@ -49,7 +48,7 @@ export function DiffView({ id, row, before, after, lang, numbered }: Props) {
               {numbered && <span class="diff-no">{l.t === 'add' ? '' : l.oldNo}</span>}
               {numbered && <span class="diff-no">{l.t === 'del' ? '' : l.newNo}</span>}
               <span class="diff-sign">{l.t === 'add' ? '+' : l.t === 'del' ? '−' : ' '}</span>
-              <span class="diff-text" dangerouslySetInnerHTML={{ __html: highlight(l.text, lang) || ' ' }} />
+              <span class="diff-text">{l.text || ' '}</span>
             </div>
           ),
         )}

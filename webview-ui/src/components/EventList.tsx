@@ -5,7 +5,7 @@
 // an inline style attribute in markup, so the CSP needs no 'unsafe-inline'.
 import { useCallback, useLayoutEffect, useRef } from 'preact/hooks';
 import { estimateHeight } from '../state/classify';
-import { rows, version } from '../state/store';
+import { lastSeqHeld, rows, version } from '../state/store';
 import { live } from '../state/stream';
 import { useVirtualizer } from '../lib/use-virtualizer';
 import { EventRow } from './EventRow';
@@ -53,6 +53,7 @@ export function EventList() {
         aria-label="Conversation"
         aria-busy={stream ? !stream.ended : false}
         tabIndex={0}
+        data-last-seq={lastSeqHeld()}
       >
         <div class="feed-sizer" ref={sizer}>
           <div class="feed-window" ref={window_}>

@@ -1,7 +1,6 @@
 // A file_editor action: path and command, a compact diff of the edit (from the observation's full
 // before/after when present, else from the action's old_str/new_str), and "Open diff" for edits.
 import { send } from '../vscode-api';
-import { languageOf } from '../lib/highlight';
 import { obj, str, type Json } from '../lib/fields';
 import { header, type Row } from '../state/store';
 import { Button } from './Button';
@@ -67,7 +66,7 @@ export function FileEditBody({ action, row }: { action: Json; row: Row; rev: num
           row={row}
           before={edit.before}
           after={edit.after}
-          lang={languageOf(path)}
+
           numbered={edit.numbered}
         />
       )}

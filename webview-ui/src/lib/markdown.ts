@@ -30,6 +30,8 @@ purify.addHook('afterSanitizeAttributes', (node) => {
     if (!SAFE_URL.test(href.trim())) node.removeAttribute('href');
     node.setAttribute('rel', 'noopener noreferrer nofollow');
   }
+  // Code blocks scroll sideways: keyboard users must be able to focus them to scroll.
+  if (node.nodeName === 'PRE') node.setAttribute('tabindex', '0');
 });
 
 const CONFIG = {

@@ -75,10 +75,27 @@ export function appendEvents(forConversation: string, events: readonly ViewEvent
     if (source(item.event) === 'agent' || item.event.kind === 'AgentErrorEvent') agentSpoke = true;
   }
   if (added) {
-    version.value++;
+    bumpSoon();
     for (const l of listeners) l(agentSpoke);
   }
   return added;
+}
+
+/**
+ * One re-render per frame however many messages arrive (a resync comes in 1,000-event chunks):
+ * rows are appended at once, only the signal that repaints them waits for the frame.
+ */
+let bumpScheduled = false;
+function bumpSoon(): void {
+  if (bumpScheduled) return;
+  bumpScheduled = true;
+  const run = () => {
+    if (!bumpScheduled) return;
+    bumpScheduled = false;
+    version.value++;
+  };
+  requestAnimationFrame(run);
+  setTimeout(run, 50); // rAF does not run in a hidden page
 }
 
 function ingest({ seq, event }: ViewEvent): void {

@@ -1,0 +1,120 @@
+// In-page timings shared by the 10k-event test and scripts/bench-webview.mjs. Messages are delivered
+// with window.postMessage, one per chunk as the extension sends them, so structured cloning, parsing
+// and each task boundary are inside the measurement, as in VS Code.
+import type { Page } from 'playwright-core';
+import type { ConversationHeader, ViewEvent } from '../../../src/protocol/messages';
+
+export interface PaintResult {
+  /** From the first postMessage to the animation frame after the rows are in the DOM. */
+  paintMs: number;
+  rowsInDom: number;
+}
+
+export interface ScrollResult {
+  frames: number;
+  meanMs: number;
+  p95Ms: number;
+  maxMs: number;
+  /** Frames longer than 1.5 × 16.7 ms (one missed vsync or more). */
+  jankFrames: number;
+  rowsMax: number;
+}
+
+/** The page side: a function source run with page.evaluate (never as a page script: the CSP forbids eval). */
+function paintInPage(arg: { header: unknown; events: unknown[]; chunk: number; selector: string }) {
+  const g = globalThis as unknown as {
+    postMessage(m: unknown, o: string): void;
+    performance: { now(): number };
+    requestAnimationFrame(cb: () => void): number;
+    document: { querySelectorAll(s: string): { length: number } };
+  };
+  return new Promise<{ paintMs: number; rowsInDom: number }>((resolve) => {
+    const t0 = g.performance.now();
+    g.postMessage({ type: 'conversation', header: arg.header }, '*');
+    for (let i = 0; i < arg.events.length; i += arg.chunk)
+      g.postMessage(
+        {
+          type: 'events',
+          conversationId: (arg.header as { id: string }).id,
+          events: arg.events.slice(i, i + arg.chunk),
+        },
+        '*',
+      );
+    const last = (arg.events.at(-1) as { seq: number }).seq;
+    // Done in the first frame where the feed holds the last event and rows are in the DOM.
+    const check = () => {
+      const rows = g.document.querySelectorAll(arg.selector).length;
+      if (rows > 0 && g.document.querySelectorAll(`.feed[data-last-seq="${last}"]`).length > 0)
+        resolve({ paintMs: g.performance.now() - t0, rowsInDom: rows });
+      else g.requestAnimationFrame(check);
+    };
+    g.requestAnimationFrame(check);
+  });
+}
+
+/** tsx keeps function names with an `__name(fn)` helper that the page lacks; give it an identity one. */
+async function withNameHelper(page: Page): Promise<void> {
+  await page.evaluate('globalThis.__name ??= (f) => f');
+}
+
+export async function measurePaint(
+  page: Page,
+  header: ConversationHeader,
+  events: ViewEvent[],
+  chunk = 1_000,
+): Promise<PaintResult> {
+  await withNameHelper(page);
+  return page.evaluate(paintInPage, { header, events, chunk, selector: 'article.row' });
+}
+
+function scrollInPage(arg: { selector: string; step: number; frames: number; rowSelector: string }) {
+  const g = globalThis as unknown as {
+    performance: { now(): number };
+    requestAnimationFrame(cb: (t: number) => void): number;
+    document: {
+      querySelector(s: string): { scrollTop: number; scrollHeight: number; clientHeight: number } | null;
+      querySelectorAll(s: string): { length: number };
+    };
+  };
+  return new Promise<{ deltas: number[]; rowsMax: number }>((resolve) => {
+    const el = g.document.querySelector(arg.selector)!;
+    const deltas: number[] = [];
+    let rowsMax = 0;
+    let prev = -1;
+    let dir = -1;
+    let n = 0;
+    const frame = (t: number) => {
+      if (prev >= 0) deltas.push(t - prev);
+      prev = t;
+      rowsMax = Math.max(rowsMax, g.document.querySelectorAll(arg.rowSelector).length);
+      if (n++ >= arg.frames) return resolve({ deltas, rowsMax });
+      // Bounce between the ends so every frame scrolls.
+      if (el.scrollTop <= 0) dir = 1;
+      else if (el.scrollTop + el.clientHeight >= el.scrollHeight - 1) dir = -1;
+      el.scrollTop += dir * arg.step;
+      g.requestAnimationFrame(frame);
+    };
+    g.requestAnimationFrame(frame);
+  });
+}
+
+export async function measureScroll(
+  page: Page,
+  selector: string,
+  rowSelector: string,
+  step = 120,
+  frames = 240,
+): Promise<ScrollResult> {
+  await withNameHelper(page);
+  const { deltas, rowsMax } = await page.evaluate(scrollInPage, { selector, step, frames, rowSelector });
+  const sorted = [...deltas].sort((a, b) => a - b);
+  const mean = deltas.reduce((s, d) => s + d, 0) / Math.max(1, deltas.length);
+  return {
+    frames: deltas.length,
+    meanMs: mean,
+    p95Ms: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+    maxMs: sorted.at(-1) ?? 0,
+    jankFrames: deltas.filter((d) => d > 25).length,
+    rowsMax,
+  };
+}

@@ -1,0 +1,137 @@
+// The view holds only what the host sent, survives a reload from its saved state, asks for exactly
+// the events after its last seq, and drops anything malformed the host (or anyone) posts.
+import assert from 'node:assert/strict';
+import type { ViewEvent } from '../../src/protocol/messages';
+import { agentMessage, CONVERSATION_ID, eid, makeHeader, userMessage } from './harness/events';
+import { type Harness, type Harnessed, Panel, startHarness } from './support';
+
+const ev = (seq: number, text = `message ${seq}`): ViewEvent => ({
+  seq,
+  event: (seq % 2 ? agentMessage(eid(seq), text) : userMessage(eid(seq), text)) as ViewEvent['event'],
+});
+
+describe('webview: sync and resync', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let p: Panel;
+  before(async () => (h = await startHarness({ width: 420, height: 2_000 })));
+  after(async () => h?.close());
+  beforeEach(async () => (p = await Panel.open(h)));
+  afterEach(async () => {
+    assert.deepEqual(p.errors, []);
+    await p.page.evaluate('sessionStorage.clear()');
+    await p.page.close();
+  });
+
+  const messages = () => p.page.locator('.event.message .body').allInnerTexts();
+
+  it('after a reload it restores its events and asks only for those after its last seq', async () => {
+    await p.showConversation([ev(0), ev(1), ev(2)]);
+    await p.waitForState((s) => s?.lastSeq === 2);
+    await p.page.reload();
+    await p.waitForReady();
+    assert.deepEqual((await p.posted())[0], { type: 'ready', conversationId: CONVERSATION_ID, lastSeq: 2 });
+    await p.settle();
+    assert.deepEqual(
+      await messages(),
+      ['message 0', 'message 1', 'message 2'],
+      'shown before the host answers',
+    );
+    // The host answers with the header and the events after seq 2 (one repeated, which is ignored).
+    await p.host({ type: 'conversation', header: makeHeader() });
+    await p.host({ type: 'events', conversationId: CONVERSATION_ID, events: [ev(2, 'dup'), ev(3), ev(4)] });
+    await p.settle();
+    assert.deepEqual(await messages(), ['message 0', 'message 1', 'message 2', 'message 3', 'message 4']);
+  });
+
+  it('keeps the composer draft across a reload', async () => {
+    await p.showConversation([ev(0)]);
+    await p.page.getByRole('textbox', { name: 'Message to the agent' }).fill('half-written thought');
+    await p.waitForState((s) => s?.draft === 'half-written thought');
+    await p.page.reload();
+    assert.equal(
+      await p.page.getByRole('textbox', { name: 'Message to the agent' }).inputValue(),
+      'half-written thought',
+    );
+  });
+
+  it('a different conversation replaces the rows; the empty state clears them', async () => {
+    await p.showConversation([ev(0), ev(1)]);
+    const other = makeHeader({ id: 'another-conversation', title: 'Other' });
+    await p.showConversation([ev(0, 'other 0')], other);
+    assert.deepEqual(await messages(), ['other 0']);
+    await p.host({
+      type: 'events',
+      conversationId: CONVERSATION_ID,
+      events: [ev(5, 'late event of the old one')],
+    });
+    await p.settle();
+    assert.deepEqual(await messages(), ['other 0'], 'events for a conversation not shown are ignored');
+    await p.host({ type: 'conversation', header: null });
+    await p.settle();
+    assert.equal(await p.page.getByRole('button', { name: 'Start Agent Task' }).count(), 1);
+  });
+
+  it('appends events in seq order only: duplicates and older ones are ignored', async () => {
+    await p.showConversation([ev(0), ev(1)]);
+    await p.host({
+      type: 'events',
+      conversationId: CONVERSATION_ID,
+      events: [ev(1, 'again'), ev(0, 'older'), ev(2)],
+    });
+    await p.settle();
+    assert.deepEqual(await messages(), ['message 0', 'message 1', 'message 2']);
+  });
+
+  it('drops hostile or malformed host messages with a log line and keeps working', async () => {
+    await p.showConversation([ev(0)]);
+    const hostile: unknown[] = [
+      'just a string',
+      null,
+      { type: 'eval', code: 'window.__xss = 1' },
+      {
+        type: 'events',
+        conversationId: CONVERSATION_ID,
+        events: [{ seq: 'one', event: { kind: 'MessageEvent', id: 'x' } }],
+      },
+      {
+        type: 'events',
+        conversationId: CONVERSATION_ID,
+        events: [{ seq: 1, event: { kind: 'K'.repeat(10_000), id: 'x' } }],
+      },
+      {
+        type: 'events',
+        conversationId: CONVERSATION_ID,
+        events: [{ seq: 1, event: { kind: 'MessageEvent' } }],
+      },
+      { type: 'header', header: { ...makeHeader(), cost: 'free' } },
+      {
+        type: 'header',
+        header: { ...makeHeader(), title: '<img src=x onerror=window.__xss=1>'.repeat(1_000) },
+      },
+      { type: 'conversation', header: makeHeader(), extra: true },
+      { type: 'stream', conversationId: CONVERSATION_ID, delta: { type: 'html', html: '<b>x</b>' } },
+    ];
+    for (const m of hostile) await p.host(m);
+    await p.settle();
+    const warnings = p.console.filter((l) => l.includes('dropped an invalid message'));
+    assert.equal(warnings.length, hostile.length);
+    assert.ok(
+      warnings.every((w) => w.length < 1_000),
+      'log lines stay short',
+    );
+    assert.deepEqual(await messages(), ['message 0']);
+    assert.equal(await p.page.evaluate(() => (globalThis as unknown as Harnessed).__xss), undefined);
+    await p.host({ type: 'events', conversationId: CONVERSATION_ID, events: [ev(1)] });
+    await p.settle();
+    assert.deepEqual(await messages(), ['message 0', 'message 1']);
+  });
+
+  it('a conversation too large to cache is resynced from the start instead', async () => {
+    const huge = 'x'.repeat(4_500_000);
+    await p.showConversation([ev(0), ev(1, huge)]);
+    const s = await p.waitForState((state) => state !== null);
+    assert.equal(s?.conversationId, CONVERSATION_ID);
+    assert.equal(s?.lastSeq, -1);
+  });
+});
