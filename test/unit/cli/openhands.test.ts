@@ -74,7 +74,7 @@ describe('logbook import-openhands / export-openhands', function () {
     assert.ok(!existsSync(join(out, 'LOCK')), 'the export leaves no lock behind');
   });
 
-  it('refuses to import into a non-empty store or from a directory that is not OpenHands', async () => {
+  it('refuses to import into a non-empty store, from a non-OpenHands directory, or to run on the layout', async () => {
     const root = fx.tmp();
     const source = openHandsDir(root);
     const busy = join(root, 'busy');
@@ -87,5 +87,10 @@ describe('logbook import-openhands / export-openhands', function () {
     assert.equal(r2.code, 1);
     assert.match(r2.stderr, /not an OpenHands conversation/);
     assert.ok(!existsSync(join(root, 'new')));
+    // Running on the OpenHands layout itself would hide its events behind a new segment log.
+    const r3 = await runCli(['run', '--workspace', root, '--task', 'x', '--store', source]);
+    assert.equal(r3.code, 1, printed(r3));
+    assert.match(r3.stderr, /import it first/);
+    assert.ok(!existsSync(join(source, 'segments')));
   });
 });

@@ -12,6 +12,13 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
+  // A reader that goes away (`logbook run ... | head`) must not kill the agent mid-step: the run
+  // goes on, its events are in the log, and only the printing stops.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+    });
+  }
   return {
     // Synchronous writes: stdout/stderr on Linux pipes and files are, so lines are never lost
     // when the process exits right after.

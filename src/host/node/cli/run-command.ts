@@ -1,11 +1,13 @@
 // `logbook run`: start (or continue) a conversation in a workspace with a task, and run the agent.
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfirmationMode } from '../../../core/agent/settings';
 import { resolveLlmSettings } from '../../../core/llm';
+import { detectBackend } from '../../../core/log';
 import { openNodeConversation } from '../node-session';
 import { expectPositionals, nonEmpty, parseCommandArgs, positiveInt } from './args';
-import { isDirectory, resolvePath } from './conversation-dir';
+import { conversationId, IMPORTED_BASE_STATE, isDirectory, resolvePath } from './conversation-dir';
 import { driveToStop } from './drive';
 import { eventPrinter, note } from './event-printer';
 import { EXIT, UsageError } from './exit-codes';
@@ -58,7 +60,12 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       `logbook run: ${storeDir} belongs to the workspace ${previous.workspace}, not ${workspace}.`,
     );
   }
-  const id = previous?.id ?? newId;
+  if (values.store && detectBackend(storeDir) === 'openhands') {
+    throw new UsageError(`logbook run: ${storeDir} is an OpenHands conversation; import it first.`);
+  }
+  // An imported conversation keeps its OpenHands id.
+  const imported = values.store !== undefined && existsSync(join(storeDir, IMPORTED_BASE_STATE));
+  const id = previous?.id ?? (imported ? conversationId(storeDir) : newId);
   const mode = { json: values.json === true };
   note(io, mode, `conversation: ${storeDir}`);
 
@@ -72,15 +79,6 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     onEvent: eventPrinter(io, mode),
   });
   try {
-    const settings = {
-      confirmation: confirm,
-      max_iterations: maxIterations ?? null,
-      model: llmSettings.model,
-    };
-    writeSessionInfo(storeDir, {
-      ...(previous ?? newSessionInfo({ id, workspace, ...settings })),
-      ...settings,
-    });
     const { conversation } = session;
     if (conversation.status === 'waiting_for_confirmation') {
       throw new UsageError(
@@ -96,6 +94,15 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
           'workspace (`logbook show` lists them) and start a new conversation.',
       );
     }
+    const settings = {
+      confirmation: confirm,
+      max_iterations: maxIterations ?? null,
+      model: llmSettings.model,
+    };
+    writeSessionInfo(storeDir, {
+      ...(previous ?? newSessionInfo({ id, workspace, ...settings })),
+      ...settings,
+    });
     await conversation.sendMessage(task);
     return await driveToStop(io, mode, conversation, storeDir);
   } finally {
