@@ -109,10 +109,11 @@ describe('logbook run --confirm, show, approve, reject (a new process each)', fu
     assert.equal(fx.llm!.remainingTurns(), 0);
   });
 
-  it('show reads a conversation while its agent runs, without taking the writer lock', async () => {
+  it('show reads a conversation while its agent runs, without taking the writer lock; a second writer is refused', async () => {
     const env = await fx.startLlm({
       name: 'cli-slow',
-      turns: [{ reply: { content: 'Slowly answering.', chunkSize: 4, delayMs: 150 } }],
+      // About 2.7 s of streaming: time for show and approve to run meanwhile, even on a busy machine.
+      turns: [{ reply: { content: 'Slowly answering.', chunkSize: 2, delayMs: 300 } }],
     });
     const ws = fx.tmp();
     const store = join(fx.tmp(), 'conv');
@@ -125,6 +126,10 @@ describe('logbook run --confirm, show, approve, reject (a new process each)', fu
     const show = await runCli(['show', store, '--json']);
     assert.equal(show.code, 0, printed(show));
     assert.equal((JSON.parse(show.stdout) as { status: string }).status, 'running');
+    // A second writer is turned away with a clear message instead of corrupting the log.
+    const approve = await runCli(['approve', store], { env });
+    assert.equal(approve.code, 1, printed(approve));
+    assert.match(approve.stderr, /is in use/);
     const run = await running;
     assert.equal(run.code, 0, printed(run));
     assert.ok(run.lines.includes('[agent] Slowly answering.'), printed(run));

@@ -1,7 +1,6 @@
 // Dispatches `logbook <command>` and turns every failure into a message and exit code 1: users
 // see what went wrong and what to do, never a stack trace (LOGBOOK_DEBUG=1 shows it).
 import { version } from '../../../../package.json';
-import { ConversationBusyError } from '../node-session';
 import { approveCommand, rejectCommand } from './decide-command';
 import { EXIT, UsageError } from './exit-codes';
 import { exportCommand } from './export-command';
@@ -44,7 +43,8 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     if (err instanceof UsageError) {
       io.err(err.message);
       io.err(`See logbook ${name} --help.`);
-    } else if (err instanceof ConversationBusyError || err instanceof Error) {
+    } else if (err instanceof Error) {
+      // Expected failures (locked conversation, missing directory, bad settings) read as one line.
       io.err(`logbook ${name}: ${err.message}`);
       if (io.env.LOGBOOK_DEBUG) io.err(err.stack ?? '');
     } else {
