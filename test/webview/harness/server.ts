@@ -8,10 +8,7 @@ import { extname, join, normalize, sep } from 'node:path';
 import { webviewDocument } from '../../../src/host/vscode/webview-html';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const MOUNTS: Record<string, string> = {
-  '/dist/': join(ROOT, 'dist'),
-  '/harness/': __dirname,
-};
+const DIST = join(ROOT, 'dist');
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript',
   '.css': 'text/css',
@@ -45,7 +42,9 @@ export function harnessDocument(origin: string, surface: 'sidebar' | 'editor'): 
   return html.slice(0, at) + inject + html.slice(at);
 }
 
-export async function startHarnessServer(): Promise<HarnessServer> {
+/** `distDir` serves another build of the webview in place of dist/ (the benchmark's baseline). */
+export async function startHarnessServer(opts: { distDir?: string } = {}): Promise<HarnessServer> {
+  const mounts: Record<string, string> = { '/dist/': opts.distDir ?? DIST, '/harness/': __dirname };
   let origin = '';
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -56,9 +55,9 @@ export async function startHarnessServer(): Promise<HarnessServer> {
         res.end(harnessDocument(origin, surface));
         return;
       }
-      const mount = Object.keys(MOUNTS).find((m) => url.pathname.startsWith(m));
+      const mount = Object.keys(mounts).find((m) => url.pathname.startsWith(m));
       if (mount) {
-        const base = MOUNTS[mount]!;
+        const base = mounts[mount]!;
         const file = normalize(join(base, decodeURIComponent(url.pathname.slice(mount.length))));
         if (file.startsWith(base + sep)) {
           try {

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// Benchmark of the chat webview in headless Chromium: time from posting 10,000 events (1,000 per
+// message, as the extension sends a resync) to the first frame after they render, and frame times
+// while scrolling through them. The same run measures a naive baseline (one plain DOM row per event,
+// no virtualization) for comparison. Prints a table and writes bench/webview/RESULTS.md.
+//   node scripts/bench-webview.mjs [--runs 5] [--events 10000] [--build]
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+// The harness is TypeScript: run under tsx (re-exec once if it is not loaded).
+if (!process.execArgv.some((a) => a.includes('tsx'))) {
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      stdio: 'inherit',
+      cwd: root,
+    },
+  );
+  process.exit(r.status ?? 1);
+}
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const RUNS = arg('runs', 5);
+const COUNT = arg('events', 10_000);
+const TARGET_PAINT_MS = 500;
+const FRAME_MS = 1000 / 60;
+
+if (process.argv.includes('--build') || !existsSync(join(root, 'dist', 'webview.js'))) {
+  const b = spawnSync(process.execPath, [join(root, 'esbuild.mjs')], { stdio: 'inherit', cwd: root });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+
+/** The webview bundle with the virtualized EventList replaced by one that renders every row. */
+async function buildFullListBundle() {
+  const esbuild = await import('esbuild');
+  const out = mkdtempSync(join(tmpdir(), 'logbook-bench-webview-'));
+  const fullList = join(root, 'bench', 'webview', 'full-list.tsx');
+  await esbuild.build({
+    entryPoints: { webview: join(root, 'webview-ui', 'src', 'main.tsx') },
+    outdir: out,
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
+    logLevel: 'warning',
+    plugins: [
+      {
+        name: 'full-list',
+        setup(b) {
+          b.onResolve({ filter: /\/EventList$/ }, (a) =>
+            a.importer === fullList ? undefined : { path: fullList },
+          );
+        },
+      },
+    ],
+  });
+  for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(join(root, 'dist', f), join(out, f));
+  return out;
+}
+
+const { startHarnessServer } = await import('../test/webview/harness/server.ts');
+const { longConversation, makeHeader } = await import('../test/webview/harness/events.ts');
+const { measurePaint, measureScroll } = await import('../test/webview/harness/measure.ts');
+const { measureNaivePaint } = await import('../test/webview/harness/naive-baseline.ts');
+const { launchBrowser } = await import('./code-server/browser.mjs');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+const loadBefore = loadavg()[0];
+const fullDist = await buildFullListBundle();
+const server = await startHarnessServer();
+const fullServer = await startHarnessServer({ distDir: fullDist });
+const browser = await launchBrowser({ viewport: { width: 420, height: 900 } });
+const events = longConversation(COUNT);
+const app = [];
+const full = [];
+const naive = [];
+try {
+  for (let run = 0; run < RUNS; run++) {
+    for (const [kind, out] of [
+      ['app', app],
+      ['full', full],
+      ['naive', naive],
+    ]) {
+      const page = await browser.context.newPage();
+      await page.goto((kind === 'full' ? fullServer : server).pageUrl({ theme: 'dark' }));
+      await page.waitForFunction(() => (globalThis.__harness?.posted.length ?? 0) > 0);
+      const paint =
+        kind === 'naive'
+          ? await measureNaivePaint(page, events)
+          : await measurePaint(page, makeHeader(), events);
+      await page.waitForTimeout(300);
+      const scroll =
+        kind === 'naive'
+          ? await measureScroll(page, '.naive', '.naive-row', 150, 180)
+          : await measureScroll(page, '.feed', 'article.row', 150, 180);
+      out.push({ ...paint, ...scroll });
+      process.stdout.write(
+        `run ${run + 1}/${RUNS} ${kind.padEnd(5)} paint ${paint.paintMs.toFixed(0).padStart(5)} ms, ` +
+          `frames mean ${scroll.meanMs.toFixed(1)} p95 ${scroll.p95Ms.toFixed(1)} ms, long ${scroll.jankFrames}/${scroll.frames}, rows ${Math.max(paint.rowsInDom, scroll.rowsMax)}\n`,
+      );
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  await server.close();
+  await fullServer.close();
+  rmSync(fullDist, { recursive: true, force: true });
+}
+const loadAfter = loadavg()[0];
+
+const summary = (xs) => ({
+  paint: median(xs.map((x) => x.paintMs)),
+  paintMin: Math.min(...xs.map((x) => x.paintMs)),
+  mean: median(xs.map((x) => x.meanMs)),
+  p95: median(xs.map((x) => x.p95Ms)),
+  jank: median(xs.map((x) => (100 * x.jankFrames) / Math.max(1, x.frames))),
+  rows: Math.max(...xs.map((x) => Math.max(x.rowsInDom, x.rowsMax))),
+});
+const a = summary(app);
+const f = summary(full);
+const n = summary(naive);
+const ratio = (x, y) => (y > 0 ? `${(x / y).toFixed(2)}×` : '—');
+const line = (label, target, pick, digits, targetValue) => [
+  label,
+  target,
+  pick(a).toFixed(digits),
+  ratio(pick(a), targetValue),
+  pick(f).toFixed(digits),
+  ratio(pick(a), pick(f)),
+  pick(n).toFixed(digits),
+  ratio(pick(a), pick(n)),
+];
+const rows = [
+  line(
+    'First paint after 10k events (ms, median)',
+    `≤ ${TARGET_PAINT_MS}`,
+    (s) => s.paint,
+    0,
+    TARGET_PAINT_MS,
+  ),
+  line('First paint, best run (ms)', `≤ ${TARGET_PAINT_MS}`, (s) => s.paintMin, 0, TARGET_PAINT_MS),
+  line('Scroll: mean frame (ms)', `${FRAME_MS.toFixed(1)} (60 Hz)`, (s) => s.mean, 1, FRAME_MS),
+  line('Scroll: p95 frame (ms)', `≤ ${(2 * FRAME_MS).toFixed(1)}`, (s) => s.p95, 1, 2 * FRAME_MS),
+  line('Scroll: frames > 25 ms (%)', '≤ 5', (s) => s.jank, 1, 5),
+  line('Rows in the DOM (max)', '< 200', (s) => s.rows, 0, 200),
+];
+const head = [
+  'Metric',
+  'Target',
+  'Logbook',
+  'vs target',
+  'Same rows, not virtualized',
+  'vs it',
+  'Plain-text rows',
+  'vs it',
+];
+const table = [head, head.map(() => '---'), ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n');
+const chromium =
+  spawnSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).stdout?.trim() || 'Chromium';
+const env = `${new Date().toISOString().slice(0, 16)}Z · ${chromium} headless (--disable-gpu) · ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}) · load average ${loadBefore.toFixed(1)} → ${loadAfter.toFixed(1)} · ${RUNS} runs, medians`;
+console.log(`\n${table}\n\n${env}`);
+
+const md = `# Chat webview benchmark
+
+\`node scripts/bench-webview.mjs\` (${RUNS} runs of ${COUNT.toLocaleString('en-US')} events). ${env}.
+
+${table}
+
+How it is measured:
+- **First paint**: in the page, from the first \`postMessage\` (a \`conversation\` header, then ${Math.ceil(COUNT / 1000)} \`events\` messages of 1,000 events, structured-cloned like VS Code delivers them) to the first \`requestAnimationFrame\` in which the feed holds the last event and its rows are in the DOM. The events are a realistic mix (messages with markdown and code, terminal calls with 1–30 lines of output, file edits with diffs, state updates): \`longConversation()\` in \`test/webview/harness/events.ts\`.
+- **Scroll**: ${180} frames of programmatic scrolling (150 px per frame, bouncing between the ends), frame-to-frame times from \`requestAnimationFrame\`. "Frames > 25 ms" are frames that missed at least one 60 Hz vsync.
+- **Same rows, not virtualized**: the panel built with \`bench/webview/full-list.tsx\` in place of the virtualized list: the same components, markdown, diffs and CSS, every row in the DOM. This is what virtualization saves.
+- **Plain-text rows**: the same events and delivery, one plain-text DOM row each (no markdown, no components): \`test/webview/harness/naive-baseline.ts\`. A floor for any non-virtualized panel.
+- Ratios are Logbook ÷ the other column (below 1× is better for Logbook).
+- Headless Chromium on a shared machine: absolute numbers move with the load average shown above; the ratio to the baseline measured in the same run is the steadier figure.
+`;
+writeFileSync(join(root, 'bench', 'webview', 'RESULTS.md'), md);
+console.log('\nwrote bench/webview/RESULTS.md');
