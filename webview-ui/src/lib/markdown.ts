@@ -85,7 +85,7 @@ export function renderMarkdown(text: string): string {
   const html =
     text.length > MAX_MARKDOWN
       ? `<pre class="code">${escapeHtml(text)}</pre>`
-      : sanitize(marked.parse(text, { async: false }));
+      : sanitize(marked.parse(text, { async: false }).trim());
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
   cache.set(text, html);
   return html;

@@ -1,0 +1,108 @@
+// The webview's pure helpers, in Node: line diff, highlighter, "Always allow" prefix, formatting.
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { commandPrefix } from '../../webview-ui/src/lib/command-prefix';
+import { lineDiff } from '../../webview-ui/src/lib/diff';
+import { splitThink } from '../../webview-ui/src/lib/fields';
+import { formatCost, formatTokens, statusLook } from '../../webview-ui/src/lib/format';
+import { escapeHtml, highlight } from '../../webview-ui/src/lib/highlight';
+
+describe('webview lib', () => {
+  it('lineDiff: shows the change with context and folds the rest', () => {
+    const before = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n');
+    const after = before.replace('line 10', 'line ten');
+    const d = lineDiff(before, after);
+    assert.equal(d.added, 1);
+    assert.equal(d.removed, 1);
+    assert.deepEqual(
+      d.lines.map((l) => (l.t === 'fold' ? `…${l.count}` : `${l.t}:${l.text}`)),
+      ['…8', 'ctx:line 8', 'ctx:line 9', 'del:line 10', 'add:line ten', 'ctx:line 11', 'ctx:line 12', '…7'],
+    );
+    const del = d.lines.find((l) => l.t === 'del');
+    assert.ok(del && del.t === 'del' && del.oldNo === 11);
+  });
+
+  it('lineDiff: replaying the script rebuilds both texts (property)', () => {
+    const line = fc.constantFrom('a', 'b', 'c', 'd', '');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 30 }), fc.array(line, { maxLength: 30 }), (a, b) => {
+        const before = a.map((x) => `${x}\n`).join('');
+        const after = b.map((x) => `${x}\n`).join('');
+        const d = lineDiff(before, after, 1_000);
+        const olds = d.lines.flatMap((l) => (l.t === 'ctx' || l.t === 'del' ? [l.text] : []));
+        const news = d.lines.flatMap((l) => (l.t === 'ctx' || l.t === 'add' ? [l.text] : []));
+        assert.deepEqual(olds, a);
+        assert.deepEqual(news, b);
+      }),
+    );
+  });
+
+  it('lineDiff: a huge rewrite falls back to removed-then-added without building a huge table', () => {
+    const a = Array.from({ length: 3_000 }, (_, i) => `a${i}`).join('\n');
+    const b = Array.from({ length: 3_000 }, (_, i) => `b${i}`).join('\n');
+    const t = Date.now();
+    const d = lineDiff(a, b);
+    assert.ok(Date.now() - t < 500);
+    assert.equal(d.added + d.removed, 6_000);
+  });
+
+  it('highlight: escapes everything and marks tokens', () => {
+    const html = highlight(`const x = "<b>" + 42; // done`, 'ts');
+    assert.match(html, /<span class="tk-k">const<\/span>/);
+    assert.match(html, /<span class="tk-s">&#34;&#60;b&#62;&#34;<\/span>/);
+    assert.match(html, /<span class="tk-n">42<\/span>/);
+    assert.match(html, /<span class="tk-c">\/\/ done<\/span>/);
+    assert.equal(highlight('<img onerror=x>', 'unknown-lang'), '&#60;img onerror=x&#62;');
+  });
+
+  it('highlight: output never contains markup from the input (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.constantFrom('js', 'py', 'sh', 'json', 'css', 'html', 'diff', 'sql', 'yaml', 'c', undefined),
+        (code, lang) => {
+          const html = highlight(code, lang);
+          const stripped = html.replace(/<span class="tk-[a-z]+">|<\/span>/g, '');
+          assert.ok(!/[<>"']/.test(stripped), html);
+          assert.equal(
+            stripped.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))),
+            code,
+          );
+        },
+      ),
+    );
+    assert.equal(escapeHtml(`<a href="x">'&`), '&#60;a href=&#34;x&#34;&#62;&#39;&#38;');
+  });
+
+  it('commandPrefix: the program and its subcommand, not the changing arguments', () => {
+    assert.equal(commandPrefix('npm test -- --grep math'), 'npm test');
+    assert.equal(commandPrefix('git status --short'), 'git status');
+    assert.equal(commandPrefix('ls -la src'), 'ls');
+    assert.equal(commandPrefix('  cargo build --release && cargo test'), 'cargo build');
+    assert.equal(commandPrefix('FOO=1 sudo make install'), 'make install');
+    assert.equal(commandPrefix('python3 scripts/x.py'), 'python3');
+    assert.equal(commandPrefix('cat README.md | head'), 'cat README.md');
+    assert.equal(commandPrefix(''), '');
+  });
+
+  it('formats tokens, cost and statuses', () => {
+    assert.equal(formatTokens(999), '999');
+    assert.equal(formatTokens(1_155), '1.2k');
+    assert.equal(formatTokens(71_474), '71k');
+    assert.equal(formatTokens(2_500_000), '2.5M');
+    assert.equal(formatCost(0), '$0.00');
+    assert.equal(formatCost(0.0042), '$0.0042');
+    assert.equal(formatCost(1.5), '$1.50');
+    assert.equal(statusLook('waiting_for_confirmation').label, 'Waiting for approval');
+    assert.equal(statusLook('something_new').label, 'something new');
+  });
+
+  it('splitThink separates inline <think> blocks from the visible thought', () => {
+    assert.deepEqual(splitThink('<think>plan it</think>\n\nDoing it.'), {
+      visible: 'Doing it.',
+      thinking: 'plan it',
+    });
+    assert.deepEqual(splitThink('no tags'), { visible: 'no tags', thinking: '' });
+    assert.deepEqual(splitThink('<think>unclosed'), { visible: '', thinking: 'unclosed' });
+  });
+});
