@@ -29,6 +29,12 @@ describe('webview lib', () => {
         const before = a.map((x) => `${x}\n`).join('');
         const after = b.map((x) => `${x}\n`).join('');
         const d = lineDiff(before, after, 1_000);
+        if (before === after) {
+          // Nothing changed: nothing to show but the folded count.
+          assert.equal(d.added + d.removed, 0);
+          assert.ok(d.lines.every((l) => l.t === 'fold'));
+          return;
+        }
         const olds = d.lines.flatMap((l) => (l.t === 'ctx' || l.t === 'del' ? [l.text] : []));
         const news = d.lines.flatMap((l) => (l.t === 'ctx' || l.t === 'add' ? [l.text] : []));
         assert.deepEqual(olds, a);

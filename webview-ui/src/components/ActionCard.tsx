@@ -41,15 +41,16 @@ export function ActionCard({ row, rev }: { row: Row; rev: number }) {
         <Icon name={toolIcon(tool)} class="tool-icon" />
         <span class="tool-name">{tool}</span>
         {str(e.summary) && <span class="summary">{str(e.summary)}</span>}
-        <span class="spacer" />
-        {pending && (
-          <span class="badge pending-badge">
-            <Icon name="shield" />
-            Awaiting approval
-          </span>
-        )}
-        {waiting && <Icon name="loading" spin class="running" />}
-        <RiskBadge risk={str(e.security_risk)} />
+        <span class="card-badges">
+          {pending && (
+            <span class="badge pending-badge">
+              <Icon name="shield" />
+              Awaiting approval
+            </span>
+          )}
+          {waiting && <Icon name="loading" spin class="running" />}
+          <RiskBadge risk={str(e.security_risk)} />
+        </span>
       </div>
       {reasoning && (
         <Collapsible id={`${e.id}:reasoning`} row={row} label="Thinking" class="reasoning">

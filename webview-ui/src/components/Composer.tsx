@@ -39,11 +39,7 @@ export function Composer({ readOnly, inputRef }: Props) {
         ref={inputRef}
         class="composer-input"
         aria-label="Message to the agent"
-        placeholder={
-          readOnly
-            ? 'This conversation is read-only'
-            : 'Ask Logbook to do something… (Shift+Enter for a new line)'
-        }
+        placeholder={readOnly ? 'This conversation is read-only' : 'Ask Logbook to do something…'}
         rows={1}
         maxLength={LIMITS.messageText}
         disabled={readOnly}

@@ -73,7 +73,6 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
             Read-only
           </span>
         )}
-        <span class="spacer" />
         <span
           class="metrics"
           title={`${header.promptTokens.toLocaleString('en-US')} prompt, ${header.completionTokens.toLocaleString('en-US')} completion, ${header.cachedTokens.toLocaleString('en-US')} cached tokens`}
