@@ -138,6 +138,13 @@ describe('webview: rendering', function () {
     assert.match(await card.innerText(), /line 499/);
     await card.getByRole('button', { name: 'Show less' }).click();
     assert.doesNotMatch(await card.innerText(), /line 499/);
+    // The whole output folds away and comes back.
+    const toggle = card.getByRole('button', { name: 'Output · 500 lines' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    await toggle.click();
+    assert.doesNotMatch(await card.innerText(), /line 0/);
+    await toggle.click();
+    assert.match(await card.innerText(), /line 0/);
   });
 
   it('survives malformed events of known kinds', async () => {

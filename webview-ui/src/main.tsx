@@ -10,20 +10,11 @@ import { send } from './vscode-api';
 import './styles/index.css';
 
 const saved = restoreState();
-if (saved.conversationId !== null && saved.lastSeq >= 0) {
-  // A placeholder header until the host's arrives; it only carries the id the cache belongs to.
-  showConversation({
-    id: saved.conversationId,
-    title: '',
-    status: 'idle',
-    promptTokens: 0,
-    completionTokens: 0,
-    cachedTokens: 0,
-    cost: 0,
-    pendingActionIds: [],
-    readOnly: false,
-  });
-  appendEvents(saved.conversationId, saved.events);
+if (saved.header && saved.header.id === saved.conversationId && saved.lastSeq >= 0) {
+  // Shown at once from the saved state; the host's answer to 'ready' brings the header up to date.
+  // No pending batch until then: a saved one may already be decided.
+  showConversation({ ...saved.header, pendingActionIds: [] });
+  appendEvents(saved.header.id, saved.events);
 }
 listenToHost();
 render(<App surface={document.body.dataset.surface ?? 'sidebar'} />, document.getElementById('root')!);

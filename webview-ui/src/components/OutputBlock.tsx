@@ -1,5 +1,5 @@
-// Tool output in a monospace block: long output shows its first lines with "Show all", and even
-// expanded it is capped so a multi-megabyte log cannot flood the DOM.
+// Tool output in a monospace block under a toggle that hides it; long output shows its first lines
+// with "Show all", and even expanded it is capped so a multi-megabyte log cannot flood the DOM.
 import { useMemo } from 'preact/hooks';
 import { highlight } from '../lib/highlight';
 import { plural } from '../lib/format';
@@ -36,27 +36,39 @@ function head(s: string): string {
 }
 
 export function OutputBlock({ text, id, row, lang, tone = 'normal', label = 'Output' }: Props) {
-  const body = text.replace(/\s+$/, '');
+  const body = text.trimEnd();
   const { lines, short } = useMemo(() => {
     const lines = countLines(body);
     return { lines, short: head(body) };
   }, [body]);
   const truncated = short.length < body.length;
   const open = truncated && isOpen(id);
+  const hidden = isOpen(`${id}:hidden`);
   const shown = open ? body.slice(0, EXPANDED_CHARS) : short;
   if (!body) return <div class="output-empty">(no output)</div>;
   return (
     <div class={`output tone-${tone}`}>
-      <pre class="code" tabIndex={0} data-label={label}>
-        <code dangerouslySetInnerHTML={{ __html: highlight(shown, lang) }} />
-      </pre>
-      {truncated && (
+      <button
+        type="button"
+        class="collapsible-toggle output-toggle"
+        aria-expanded={!hidden}
+        onClick={() => toggleOpen(`${id}:hidden`, row)}
+      >
+        <Icon name={hidden ? 'chevron-right' : 'chevron-down'} />
+        {label} · {plural(lines, 'line')}
+      </button>
+      {!hidden && (
+        <pre class="code" tabIndex={0}>
+          <code dangerouslySetInnerHTML={{ __html: highlight(shown, lang) }} />
+        </pre>
+      )}
+      {!hidden && truncated && (
         <button type="button" class="link-button" aria-expanded={open} onClick={() => toggleOpen(id, row)}>
           <Icon name={open ? 'fold' : 'unfold'} />
           {open ? 'Show less' : `Show all ${plural(lines, 'line')}`}
         </button>
       )}
-      {open && body.length > EXPANDED_CHARS && (
+      {!hidden && open && body.length > EXPANDED_CHARS && (
         <div class="note">
           Showing the first {EXPANDED_CHARS.toLocaleString('en-US')} of {body.length.toLocaleString('en-US')}{' '}
           characters.

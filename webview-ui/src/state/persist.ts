@@ -1,11 +1,11 @@
 // What survives the webview being hidden or reloaded (VS Code destroys a hidden webview's document;
-// we do not ask it to retain it): the conversation id, the last seq held, the events themselves while
-// they fit a budget, and the composer draft. On load the view asks the host only for events after
+// we do not ask it to retain it): the conversation id and header, the last seq held, the events
+// themselves while they fit a budget, and the composer draft. On load the view asks the host only for events after
 // that seq. Over the budget, only the id is kept and lastSeq is -1: the host resends (chunked).
 import { z } from 'zod';
-import { ViewEvent } from '../../../src/protocol/messages';
+import { ConversationHeader, ViewEvent } from '../../../src/protocol/messages';
 import { loadState, saveState } from '../vscode-api';
-import { held, lastSeqHeld, shownConversation } from './store';
+import { header, held, lastSeqHeld, shownConversation } from './store';
 
 const CACHE_BUDGET_CHARS = 4_000_000;
 const DEBOUNCE_MS = 400;
@@ -13,13 +13,14 @@ const DEBOUNCE_MS = 400;
 const Saved = z.object({
   v: z.literal(1),
   conversationId: z.string().nullable(),
+  header: ConversationHeader.nullable(),
   lastSeq: z.number().int().min(-1),
   events: z.array(ViewEvent),
   draft: z.string().max(100_000),
 });
 type Saved = z.infer<typeof Saved>;
 
-const EMPTY: Saved = { v: 1, conversationId: null, lastSeq: -1, events: [], draft: '' };
+const EMPTY: Saved = { v: 1, conversationId: null, header: null, lastSeq: -1, events: [], draft: '' };
 
 let draft = '';
 let overBudgetFor: string | null | undefined;
@@ -54,7 +55,15 @@ export function schedulePersist(): void {
 export function persistNow(): void {
   clearTimeout(timer);
   const conversationId = shownConversation();
-  const base: Saved = { v: 1, conversationId, lastSeq: -1, events: [], draft };
+  const h = header.value;
+  const base: Saved = {
+    v: 1,
+    conversationId,
+    header: h?.id === conversationId ? h : null,
+    lastSeq: -1,
+    events: [],
+    draft,
+  };
   if (conversationId !== null && overBudgetFor !== conversationId) {
     const events = held.slice();
     // Measured once per save; a conversation found too large stops being cached (no repeated cost).
