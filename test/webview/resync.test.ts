@@ -37,6 +37,7 @@ describe('webview: sync and resync', function () {
       ['message 0', 'message 1', 'message 2'],
       'shown before the host answers',
     );
+    assert.equal(await p.page.locator('header .title').innerText(), makeHeader().title);
     // The host answers with the header and the events after seq 2 (one repeated, which is ignored).
     await p.host({ type: 'conversation', header: makeHeader() });
     await p.host({ type: 'events', conversationId: CONVERSATION_ID, events: [ev(2, 'dup'), ev(3), ev(4)] });
