@@ -23,7 +23,8 @@ const Money = z.number().nonnegative().max(1e12);
 
 export type EventJson = { kind: string; id: string; [field: string]: unknown };
 
-function isEventJson(v: unknown): v is EventJson {
+/** What the protocol requires of an event: an object with a short non-empty string `kind` and `id`. */
+export function isEventJson(v: unknown): v is EventJson {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const { kind, id } = v as { kind?: unknown; id?: unknown };
   return (

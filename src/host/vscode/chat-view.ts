@@ -7,6 +7,7 @@ import { checkIntent } from '../../protocol/intent-guard';
 import {
   type ConversationHeader,
   type HostMessage,
+  isEventJson,
   LIMITS,
   parseWebviewMessage,
   type StreamDelta,
@@ -172,7 +173,7 @@ export class ChatController implements vscode.Disposable {
     let last = this.sentSeq;
     for (const e of events) {
       if (e.seq > last) {
-        fresh.push({ seq: e.seq, event: e.event });
+        fresh.push({ seq: e.seq, event: isEventJson(e.event) ? e.event : unreadable(e.seq) });
         last = e.seq;
       }
     }
@@ -245,13 +246,32 @@ export class ChatController implements vscode.Disposable {
   }
 }
 
-/** The webview refuses over-long fields; trim them here rather than lose the whole header. */
+/** The webview refuses out-of-bounds fields; fix them here rather than lose the whole header. */
 function clampHeader(h: ConversationHeader): ConversationHeader {
+  const count = (n: number) =>
+    Number.isFinite(n) && n > 0 ? Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER) : 0;
   return {
-    ...h,
+    id: h.id,
     title: h.title.slice(0, LIMITS.title),
     status: h.status.slice(0, LIMITS.status),
-    pendingActionIds: h.pendingActionIds.slice(0, LIMITS.actionIds),
+    promptTokens: count(h.promptTokens),
+    completionTokens: count(h.completionTokens),
+    cachedTokens: count(h.cachedTokens),
+    cost: Number.isFinite(h.cost) && h.cost > 0 ? Math.min(h.cost, 1e12) : 0,
+    pendingActionIds: h.pendingActionIds
+      .filter((id) => id.length > 0 && id.length <= LIMITS.id)
+      .slice(0, LIMITS.actionIds),
+    readOnly: h.readOnly,
+  };
+}
+
+/** An event the protocol cannot carry (no usable kind or id) goes as an unreadable record, not dropped. */
+function unreadable(seq: number): ViewEvent['event'] {
+  return {
+    kind: 'CorruptRecord',
+    id: `invalid-${seq}`,
+    index: seq,
+    reason: 'the event has no valid "kind" or "id"',
   };
 }
 
@@ -260,7 +280,12 @@ function splitDelta(delta: StreamDelta): StreamDelta {
   if (delta.type === 'text' || delta.type === 'reasoning')
     return { type: delta.type, text: delta.text.slice(0, LIMITS.streamText) };
   if (delta.type === 'tool_call')
-    return { ...delta, argumentsDelta: delta.argumentsDelta.slice(0, LIMITS.streamText) };
+    return {
+      type: 'tool_call',
+      index: Math.min(Math.max(0, Math.floor(delta.index)), 1_000),
+      ...(delta.name !== undefined ? { name: delta.name.slice(0, LIMITS.kind) } : {}),
+      argumentsDelta: delta.argumentsDelta.slice(0, LIMITS.streamText),
+    };
   return delta;
 }
 

@@ -7,7 +7,7 @@ import type {
   StreamDelta,
 } from '../../../src/host/vscode/chat-backend';
 import { ChatController, SYNC_CHUNK } from '../../../src/host/vscode/chat-view';
-import type { HostMessage } from '../../../src/protocol/messages';
+import { type HostMessage, parseHostMessage } from '../../../src/protocol/messages';
 
 type Listener<T> = (e: T) => void;
 class Emitter<T> {
@@ -96,7 +96,13 @@ function setup() {
     error: (m: string) => logs.push(m),
   };
   const webview = {
-    postMessage: async (m: unknown) => (posted.push(structuredClone(m) as HostMessage), true),
+    postMessage: async (m: unknown) => {
+      // Everything the host sends must pass the webview's own validation.
+      const checked = parseHostMessage(structuredClone(m));
+      assert.ok(checked.ok, checked.ok ? '' : checked.error);
+      posted.push(checked.value);
+      return true;
+    },
     onDidReceiveMessage: inbox.event,
   };
   const controller = new ChatController(webview, backend, log);
@@ -227,5 +233,42 @@ describe('protocol: chat controller (host side)', () => {
       ['sendMessage', 'hi', { activeFile: true, selection: false }],
       ['forkFrom', 'c1', 'e3'],
     ]);
+  });
+
+  it('repairs what the webview would refuse: malformed events, out-of-range header numbers, long names', async () => {
+    const t = setup();
+    t.backend.headers.set('c1', {
+      ...makeHeader('c1', ['a'.repeat(500), 'a1']),
+      cost: Number.NaN,
+      promptTokens: -3,
+      title: 'T'.repeat(5_000),
+    });
+    t.backend.log = [
+      ev(0),
+      { seq: 1, event: { kind: '', id: 'x' } },
+      { seq: 2, event: { kind: 'K', id: 'i'.repeat(300) } },
+      ev(3),
+    ];
+    t.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    await tick();
+    const conv = t.posted[0];
+    assert.ok(conv?.type === 'conversation' && conv.header);
+    assert.equal(conv.header.cost, 0);
+    assert.equal(conv.header.promptTokens, 0);
+    assert.deepEqual(conv.header.pendingActionIds, ['a1']);
+    const events = t.posted.flatMap((m) => (m.type === 'events' ? m.events : []));
+    assert.deepEqual(
+      events.map((e) => e.event.kind),
+      ['MessageEvent', 'CorruptRecord', 'CorruptRecord', 'MessageEvent'],
+    );
+    t.backend.streamE.fire({
+      conversationId: 'c1',
+      delta: { type: 'tool_call', index: 0, name: 'n'.repeat(400), argumentsDelta: '{' },
+    });
+    await new Promise((r) => setTimeout(r, 30));
+    const stream = t.posted.at(-1);
+    assert.ok(
+      stream?.type === 'stream' && stream.delta.type === 'tool_call' && stream.delta.name?.length === 200,
+    );
   });
 });
