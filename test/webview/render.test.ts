@@ -188,6 +188,7 @@ describe('webview: rendering', function () {
   });
 
   it('streams text, reasoning and tool arguments live, then replaces them with the real events', async () => {
+    await p.page.setViewportSize({ width: 420, height: 600 });
     await p.showConversation(everyKind().events.slice(0, 2));
     const stream = (delta: unknown) => p.host({ type: 'stream', conversationId: CONVERSATION_ID, delta });
     await stream({ type: 'reasoning', text: 'Thinking about ' });
@@ -210,10 +211,16 @@ describe('webview: rendering', function () {
     await p.host({
       type: 'events',
       conversationId: CONVERSATION_ID,
-      events: [{ seq: 2, event: agentMessage(eid(50), 'Hello **world**') }],
+      events: [
+        { seq: 2, event: agentMessage(eid(50), `Hello **world**${'\n\nA longer final answer.'.repeat(40)}`) },
+      ],
     });
     await p.settle();
     assert.equal(await live.count(), 0, 'the live row is gone');
+    const atBottom = await p.page
+      .locator('.feed')
+      .evaluate((el) => el.scrollTop + el.clientHeight >= el.scrollHeight - 2);
+    assert.ok(atBottom, 'the list still shows the newest row');
     assert.match(await p.page.locator('article.row').last().innerText(), /Hello world/);
     // A stream for another conversation is ignored.
     await p.host({ type: 'stream', conversationId: 'someone-else', delta: { type: 'text', text: 'nope' } });
