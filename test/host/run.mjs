@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { startCodeServer, repoRoot, removeRunDir } from '../../scripts/code-server/instance.mjs';
 import { launchBrowser } from '../../scripts/code-server/browser.mjs';
 
+// Workbench chatter forwarded with the suite's output; none of it is about the tests.
+const WORKBENCH_NOISE =
+  /^(Ignoring fetching additional builtin extensions|Creating a socket|Resolving connection token|Resolved connection token|\[Service Worker\]|ChatSessionStore:|Updating additional builtin extensions cache|Creation of workbench contribution|Started local extension host|Extension host \(|Started initializing default profile extensions|Completed initializing default profile extensions)/;
 const TIMEOUT_MS = Number(process.env.LOGBOOK_HOST_TIMEOUT_MS ?? 15 * 60_000);
 let server;
 let browser;
@@ -32,6 +35,7 @@ try {
   });
   await page.exposeFunction('codeAutomationLog', (type, args) => {
     const line = format(...args);
+    if (WORKBENCH_NOISE.test(line)) return;
     const m = /^(\d+) passed, (\d+) failed$/.exec(line.trim());
     if (m) {
       passed = Number(m[1]);

@@ -6,12 +6,15 @@ import { join } from 'node:path';
 import type { FrameLocator, Page } from 'playwright-core';
 import { startCodeServer, repoRoot, removeRunDir } from '../../../scripts/code-server/instance.mjs';
 import { launchBrowser } from '../../../scripts/code-server/browser.mjs';
+import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
 
 export const EXTENSION_ID = 'logbook.logbook-agent';
 const runStamp = new Date().toISOString().replace(/[:.]/g, '-');
 export const screenshotRoot = join(repoRoot, 'test-results', 'e2e', runStamp);
 
 export interface WorkbenchOptions {
+  /** A scripted model for the run; its URL goes into the user settings. */
+  scenario?: Scenario;
   settings?: Record<string, unknown>;
   env?: Record<string, string>;
   name: string;
@@ -19,6 +22,7 @@ export interface WorkbenchOptions {
 
 export interface Workbench {
   page: Page;
+  llm: ScriptedLlm | undefined;
   workspaceDir: string;
   shot(step: string): Promise<string>;
   runCommand(title: string): Promise<void>;
@@ -27,28 +31,47 @@ export interface Workbench {
 }
 
 export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
-  const server = await startCodeServer({
-    settings: opts.settings,
-    env: { LOGBOOK_TEST_MODE: '1', ...opts.env },
-  });
-  const browser = await launchBrowser();
-  const page = await browser.context.newPage();
+  const llm = opts.scenario ? await startScriptedLlm({ scenario: opts.scenario }) : undefined;
+  const settings = {
+    ...(llm ? { 'logbook.llm.baseUrl': llm.baseUrl, 'logbook.llm.model': 'scripted-model' } : {}),
+    ...opts.settings,
+  };
+  let server: Awaited<ReturnType<typeof startCodeServer>> | undefined;
+  let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
+  const teardown = async () => {
+    await browser?.close();
+    await server?.stop();
+    if (server) removeRunDir(server.runDir);
+    await llm?.close();
+  };
+  let page: Page;
+  try {
+    server = await startCodeServer({ settings, env: { LOGBOOK_TEST_MODE: '1', ...opts.env } });
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    await page.goto(
+      server.url([
+        ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+        ['skipWelcome', 'true'],
+      ]),
+    );
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    // The activity bar entry appears once the extension's contributions are registered.
+    await page.waitForSelector('.activitybar [aria-label^="Logbook"]', { timeout: 60_000 });
+  } catch (err) {
+    // A run must leave no process behind, even when the workbench never came up.
+    await teardown();
+    throw err;
+  }
   const shotsDir = join(screenshotRoot, opts.name);
   mkdirSync(shotsDir, { recursive: true });
   let step = 0;
-  await page.goto(
-    server.url([
-      ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
-      ['skipWelcome', 'true'],
-    ]),
-  );
-  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  // The activity bar entry appears once the extension's contributions are registered.
-  await page.waitForSelector('.activitybar [aria-label^="Logbook"]', { timeout: 60_000 });
+  const workspaceDir = server.dirs.ws;
 
   const wb: Workbench = {
     page,
-    workspaceDir: server.dirs.ws,
+    llm,
+    workspaceDir,
     async shot(name) {
       step += 1;
       const file = join(shotsDir, `${String(step).padStart(2, '0')}-${name}.png`);
@@ -70,9 +93,7 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
         .frameLocator('iframe#active-frame');
     },
     async close() {
-      await browser.close();
-      await server.stop();
-      removeRunDir(server.runDir);
+      await teardown();
     },
   };
   return wb;
