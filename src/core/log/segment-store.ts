@@ -101,6 +101,8 @@ interface Meta {
   version: 1;
   stride: number;
   checkpoint: number;
+  /** written by a clean close only: where the log ended and where its last record starts */
+  end?: { segNo: number; offset: number; last: number };
 }
 
 const META = 'meta.json';
@@ -163,6 +165,8 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   private readonly dirsToSync = new Set<string>();
   private bytesSinceCheckpoint = 0;
   private checkpointing: Promise<void> | null = null;
+  /** meta.json on disk holds an `end` that matches the log (set by a clean open, cleared by appends) */
+  private metaHasEnd = false;
   private failure: unknown = null;
   private closed = false;
 
@@ -221,46 +225,28 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       if (meta === 'invalid') rebuildReason = 'meta.json is damaged';
       else if (meta === 'missing' && this.files.count > 0) rebuildReason = 'meta.json is missing';
       else if (this.sparse.count < wantEntries) rebuildReason = 'sparse index is missing or short';
-      let start: ScanStart | null = { segPos: 0, offset: 0, seq: 0 };
-      if (!rebuildReason && this.sparse.count > 0) {
-        start = validatedStart(this.files, this.sparse);
-        if (!start) rebuildReason = 'sparse index does not match the segments';
+      const clean = !rebuildReason && typeof meta === 'object' ? this.cleanTail(meta) : null;
+      let scan: { bytes: number; truncatedBytes: number };
+      if (clean) {
+        this.table = new PosTable(clean.seq);
+        this.table.push(clean.segNo, clean.offset, clean.size);
+        this.len = clean.seq + 1;
+        this.metaHasEnd = true;
+        scan = { bytes: clean.size, truncatedBytes: 0 };
+      } else {
+        let start: ScanStart | null = { segPos: 0, offset: 0, seq: 0 };
+        if (!rebuildReason && this.sparse.count > 0) {
+          start = validatedStart(this.files, this.sparse);
+          if (!start) rebuildReason = 'sparse index does not match the segments';
+        }
+        if (rebuildReason || !start) {
+          this.sparse.truncate(0);
+          this.checkpoint = 0;
+          start = { segPos: 0, offset: 0, seq: 0 };
+        }
+        this.table = new PosTable(start.seq);
+        scan = this.recoverFrom(start);
       }
-      if (rebuildReason) {
-        this.sparse.truncate(0);
-        this.checkpoint = 0;
-        start = { segPos: 0, offset: 0, seq: 0 };
-      }
-      const from = start ?? { segPos: 0, offset: 0, seq: 0 };
-      this.table = new PosTable(from.seq);
-
-      const scan = scanForward(this.files, from, {
-        record: (seq, segNo, offset, size) => {
-          this.table.push(segNo, offset, size);
-          this.sparse.add(seq, segNo, offset);
-        },
-        gap: (a, b, garbage, at) => {
-          this.registerGap(a, b, garbage);
-          const where = this.gapStart(garbage, at);
-          for (let s = a; s < b; s++) {
-            this.table.push(where.segNo, where.offset, 0);
-            this.sparse.add(s, where.segNo, where.offset);
-          }
-        },
-      });
-      const cut = cutTail(this.files, scan.trailing, this.writable);
-      for (const g of cut.elsewhere) this.quarantine.add(g, -1, 0);
-      this.len = scan.next;
-      if (this.checkpoint > this.len) this.checkpoint = this.len;
-      if (this.writable && this.checkpoint < this.len) {
-        // Not closed cleanly: the last writer may have died with records in the page cache only,
-        // possibly in several segments. Sync them now, so a later power cut cannot open a hole
-        // under records we will append (and acknowledge) after them.
-        for (let p = from.segPos; p < this.files.count; p++)
-          fs.fdatasyncSync(this.files.fdOf(this.files.noAt(p)));
-        fsyncDirSync(this.files.dir);
-      }
-
       if (this.writable) {
         if (this.files.count === 0) {
           // A new log: the segment, the segments directory and the conversation directory are all
@@ -287,7 +273,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         readOnly: this.readOnly,
         lockHeldBy: heldBy,
         tookOverStaleLock: lock?.tookOver ?? null,
-        truncatedBytes: cut.truncatedBytes,
+        truncatedBytes: scan.truncatedBytes,
         quarantined: [...this.quarantine.entries],
         indexRebuilt: rebuildReason !== null,
         rebuildReason,
@@ -303,13 +289,70 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     }
   }
 
-  private metaText(checkpoint: number): string {
-    const meta: Meta = { format: 'logbook-segment-log', version: 1, stride: this.stride, checkpoint };
+  private metaText(checkpoint: number, end?: Meta['end']): string {
+    const meta: Meta = {
+      format: 'logbook-segment-log',
+      version: 1,
+      stride: this.stride,
+      checkpoint,
+      ...(end ? { end } : {}),
+    };
     return JSON.stringify(meta) + '\n';
   }
 
   private writeMetaSync(checkpoint: number): void {
     writeFileDurable(path.join(this.dir, META), this.metaText(checkpoint));
+  }
+
+  /**
+   * The log exactly as the last clean close left it (meta.json's `end` matches the last segment's
+   * size, and the last record is valid and has the expected seq): nothing else to validate.
+   */
+  private cleanTail(meta: Meta): { seq: number; segNo: number; offset: number; size: number } | null {
+    const end = meta.end;
+    const last = this.files.count - 1;
+    if (!end || meta.checkpoint === 0 || last < 0) return null;
+    if (this.files.noAt(last) !== end.segNo || this.files.sizeAt(last) !== end.offset) return null;
+    const item = new SegmentCursor(this.files, last, end.last, 64 * 1024).next();
+    if (
+      item?.type !== 'record' ||
+      item.seq !== meta.checkpoint - 1 ||
+      item.offset + item.size !== end.offset
+    ) {
+      return null;
+    }
+    return { seq: item.seq, segNo: end.segNo, offset: item.offset, size: item.size };
+  }
+
+  /** Validates every record from `start` to the end, cutting a torn tail and recording holes. */
+  private recoverFrom(start: ScanStart): { bytes: number; truncatedBytes: number } {
+    const scan = scanForward(this.files, start, {
+      record: (seq, segNo, offset, size) => {
+        this.table.push(segNo, offset, size);
+        this.sparse.add(seq, segNo, offset);
+      },
+      gap: (a, b, garbage, at) => {
+        this.registerGap(a, b, garbage);
+        const where = this.gapStart(garbage, at);
+        for (let s = a; s < b; s++) {
+          this.table.push(where.segNo, where.offset, 0);
+          this.sparse.add(s, where.segNo, where.offset);
+        }
+      },
+    });
+    const cut = cutTail(this.files, scan.trailing, this.writable);
+    for (const g of cut.elsewhere) this.quarantine.add(g, -1, 0);
+    this.len = scan.next;
+    if (this.checkpoint > this.len) this.checkpoint = this.len;
+    if (this.writable && this.checkpoint < this.len) {
+      // Not closed cleanly: the last writer may have died with records in the page cache only,
+      // possibly in several segments. Sync them now, so a later power cut cannot open a hole
+      // under records we will append (and acknowledge) after them.
+      for (let p = start.segPos; p < this.files.count; p++)
+        fs.fdatasyncSync(this.files.fdOf(this.files.noAt(p)));
+      fsyncDirSync(this.files.dir);
+    }
+    return { bytes: scan.bytes, truncatedBytes: cut.truncatedBytes };
   }
 
   get length(): number {
@@ -438,13 +481,16 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   }
 
   /** Syncs the index files, then records in meta.json that records [0, mark) are covered by them. */
-  private async writeCheckpoint(mark: number): Promise<void> {
+  private async writeCheckpoint(mark: number, end?: Meta['end']): Promise<void> {
     this.bytesSinceCheckpoint = 0;
     this.sparse.writePending();
-    this.ids!.writePending();
+    this.ids?.writePending();
     await this.sparse.sync();
-    await this.ids!.sync();
-    await writeFileDurableAsync(path.join(this.dir, META), this.metaText(mark), false);
+    // No id index loaded means no append since open, so ids.idx already covers the checkpoint.
+    await this.ids?.sync();
+    this.metaHasEnd = false;
+    await writeFileDurableAsync(path.join(this.dir, META), this.metaText(mark, end), false);
+    if (end) this.metaHasEnd = true;
     this.checkpoint = Math.max(this.checkpoint, mark);
   }
 
@@ -672,9 +718,10 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       if (this.writable && !this.failure && !this.committer.failed) {
         await this.committer.flush();
         await this.checkpointing;
-        if (this.checkpoint < this.len) {
-          this.ensureIds();
-          await this.writeCheckpoint(this.len);
+        // Leave meta.json saying exactly where the log ends, so the next open validates one record.
+        if (!this.metaHasEnd || this.checkpoint < this.len) {
+          if (this.checkpoint < this.len) this.ensureIds();
+          await this.writeCheckpoint(this.len, this.endMarker());
         }
       }
     } finally {
@@ -688,6 +735,14 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       this.lock?.release();
       this.listeners.clear();
     }
+  }
+
+  /** The `end` a clean close records, when the last record is a readable one in the active segment. */
+  private endMarker(): Meta['end'] {
+    const last = this.len - 1;
+    if (last < 0 || !this.table.has(last) || this.table.size(last) === 0) return undefined;
+    if (this.table.segNo(last) !== this.activeNo) return undefined;
+    return { segNo: this.activeNo, offset: this.activeSize, last: this.table.offset(last) };
   }
 
   private removeStrayTemps(): void {

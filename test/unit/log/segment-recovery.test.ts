@@ -18,6 +18,15 @@ async function ids(s: SegmentEventStore<TestEvent>): Promise<string[]> {
   return (await s.slice()).map((e) => e.id);
 }
 
+/** Removes the clean-close marker from meta.json, as if the last writer had crashed. */
+function forgetCleanClose(dir: string): void {
+  const metaFile = path.join(dir, 'meta.json');
+  const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as { end?: unknown };
+  assert.ok(meta.end, 'a clean close leaves an end marker');
+  delete meta.end;
+  fs.writeFileSync(metaFile, JSON.stringify(meta));
+}
+
 const range = (a: number, b: number, f = (i: number) => `e${i}`) =>
   Array.from({ length: b - a }, (_, k) => f(a + k));
 
@@ -90,6 +99,7 @@ describe('SegmentEventStore recovery', () => {
     const starts = lineOffsets(file);
     const original = fs.readFileSync(file).subarray(starts[35]!, starts[36]!);
     flipByteInLine(file, starts[35]!);
+    forgetCleanClose(dir); // after a clean close only the last record is checked at open
     const s = await open(dir);
     assert.equal(s.length, 40);
     assert.equal(s.openReport.truncatedBytes, 0);
@@ -230,10 +240,27 @@ describe('SegmentEventStore recovery', () => {
     await s.close();
   });
 
+  it('after a clean close, reopening validates only the last record', async () => {
+    await build(dir, 300);
+    const s = await open(dir);
+    const lastLine = fs.readFileSync(segmentPath(dir), 'utf8').trimEnd().split('\n').pop()!;
+    assert.equal(s.openReport.scannedBytes, Buffer.byteLength(lastLine) + 1);
+    assert.equal((await s.get(299)).id, 'e299');
+    await s.append(ev('more'));
+    await s.close();
+    const s2 = await open(dir);
+    assert.equal(s2.length, 301);
+    assert.equal((await s2.slice(-2)).map((e) => e.id).join(), 'e299,more');
+    await s2.close();
+  });
+
   it('keeps open cost bounded by the tail, not the history', async () => {
     const small = tmpDir('small');
     await build(small, 100, { sparseStride: 32 });
     await build(dir, 5000, { sparseStride: 32 });
+    // As after a crash: open must walk from the last index entry.
+    forgetCleanClose(small);
+    forgetCleanClose(dir);
     const a = await open(small);
     const b = await open(dir);
     assert.ok(b.openReport.scannedBytes > 0);
