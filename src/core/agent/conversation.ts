@@ -44,6 +44,8 @@ export interface ConversationDeps {
   condenserLlm?: LlmClient;
   skills?: Skill[];
   platform?: string;
+  /** Descriptions of edits the user made to the agent's changes since the last call (from the review). */
+  userEditNotes?: () => string[];
 }
 
 /** Key of the update recording the user's approval of pending actions (survives a restart). */
@@ -143,7 +145,16 @@ export class Conversation {
   awaitingConfirmation(): ActionEvent[] {
     const pending = this.pendingActionEvents().filter((a) => !this.approved.has(a.id));
     const decisions = this.deps.gate.decide(pending);
-    return pending.filter((a) => decisions.find((d) => d.actionId === a.id)?.confirm);
+    // An action that started before a crash may have had its effect: only the user may re-run
+    // (approve) or skip (reject) it, whatever the confirmation policy says.
+    const inDoubt = new Set(this.state.inDoubt);
+    return pending.filter((a) => inDoubt.has(a.id) || decisions.find((d) => d.actionId === a.id)?.confirm);
+  }
+
+  /** Pending actions that started before a crash and have no recorded result. */
+  inDoubtActions(): ActionEvent[] {
+    const ids = new Set(this.state.inDoubt);
+    return this.pendingActionEvents().filter((a) => ids.has(a.id));
   }
 
   async sendMessage(text: string, opts: { images?: string[] } = {}): Promise<void> {
@@ -190,14 +201,20 @@ export class Conversation {
     this.pauseRequested = true;
     this.abort?.abort(new Error('interrupted by the user'));
     await this.runPromise;
+    await this.answerDangling('The user stopped the agent before this action ran.');
+    if (this.status !== 'paused') await this.recordPause();
+  }
+
+  /** Answers every pending action with an error, so no call the model made stays open. */
+  private async answerDangling(reason: string): Promise<void> {
     for (const a of this.pendingActionEvents()) {
       await this.append('AgentErrorEvent', {
-        error: 'The user stopped the agent before this action ran.',
+        error: reason,
         tool_name: a.tool_name,
         tool_call_id: a.tool_call_id,
+        llm_response_id: a.llm_response_id,
       } as CreateFields<'AgentErrorEvent'>);
     }
-    if (this.status !== 'paused') await this.setStatus('paused');
   }
 
   /** Approves pending actions (all of the batch by default); call `run` to execute them. */
@@ -275,9 +292,13 @@ export class Conversation {
         break;
       }
       const outcome = await this.step();
-      if (outcome === 'llm') steps++;
-      if (outcome === 'finished' || outcome === 'waiting' || outcome === 'stopped' || outcome === 'error')
+      if (outcome === 'stopped') {
+        await this.answerDangling('The user stopped the agent before this action ran.');
+        await this.recordPause();
         break;
+      }
+      if (outcome === 'llm') steps++;
+      if (outcome === 'finished' || outcome === 'waiting' || outcome === 'error') break;
       if (await this.overBudget()) break;
       const verdict = detectStuck(this.recent, this.settings.stuck);
       if (verdict.kind === 'nudge') {
@@ -424,6 +445,15 @@ export class Conversation {
         cwd: this.deps.cwd,
         signal: this.abort.signal,
       });
+      const notes = this.deps.userEditNotes?.() ?? [];
+      if (notes.length) {
+        // The user changed files while reviewing: the agent must know before it edits them again.
+        const note = `Note: since your last change the user edited these files themselves:\n${notes.join('\n')}`;
+        observation.observation = {
+          ...observation.observation,
+          content: [...observation.observation.content, { type: 'text', text: note }],
+        };
+      }
       await this.append('ObservationEvent', observation as CreateFields<'ObservationEvent'>);
     }
     if (this.abort.signal.aborted) return 'stopped';

@@ -10,6 +10,8 @@ export class PolicyGate implements ConfirmationGate {
   constructor(
     private readonly tools: () => readonly ToolSpec[],
     private readonly policy: () => ConfirmationPolicy,
+    /** Folders besides the workspace the agent may read freely (e.g. where full command output is kept). */
+    private readonly readableRoots: () => readonly string[] = () => [],
   ) {}
 
   decide(actions: readonly ActionEvent[]): ConfirmationDecision[] {
@@ -21,7 +23,7 @@ export class PolicyGate implements ConfirmationGate {
         toolName: a.tool_name,
         readOnly: this.tools().find((t) => t.name === a.tool_name)?.readOnly ?? false,
         args,
-        analysis: analyzeAction(a.tool_name, args, roots),
+        analysis: analyzeAction(a.tool_name, args, roots, { readableRoots: this.readableRoots() }),
       };
     });
     return needsConfirmation(policy, reviews).map((d, i) => ({

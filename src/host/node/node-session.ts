@@ -101,6 +101,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       gate: new PolicyGate(
         () => tools,
         () => ({ mode, roots: [workspace], allowRules: settings.allowRules ?? [] }),
+        () => [scratchDir],
       ),
     });
     return { conversation, store, close };

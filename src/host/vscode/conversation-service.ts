@@ -56,6 +56,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     private readonly hooks: {
       openInEditor(): Promise<void>;
       openDiff(conversationId: string, actionId: string): Promise<void>;
+      userEditNotes(conversationId: string): string[];
     },
   ) {
     this.llm = new ConfiguredLlm(context.secrets);
@@ -226,6 +227,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
         void this.refreshEntry(s);
       },
       onStream: (delta) => this.streamEmitter.fire({ conversationId: id, delta }),
+      userEditNotes: () => this.hooks.userEditNotes(id),
     });
     if (session.readOnly) {
       void vscode.window.showWarningMessage(

@@ -30,6 +30,8 @@ export interface SessionDeps {
   onAppend(events: SequencedEvent[]): void;
   onHeader(): void;
   onStream(delta: StreamDelta): void;
+  /** Edits the user made to the agent's changes since the last call (from the inline review). */
+  userEditNotes(): string[];
 }
 
 export class ConversationSession {
@@ -85,7 +87,9 @@ export class ConversationSession {
           const s = readAgentSettings();
           return { mode: s.confirmationMode, allowRules: s.allowRules, roots: workspaceRoots(deps.cwd) };
         },
+        () => [join(deps.dir, 'scratch')],
       ),
+      userEditNotes: () => deps.userEditNotes(),
     });
     const session = new ConversationSession(deps, conversation, store, tools);
     session.terminal = terminal;

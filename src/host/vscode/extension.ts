@@ -23,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
       openChatInEditor(context, service, log);
     },
     openDiff: async (conversationId) => review.showChanges(conversationId),
+    userEditNotes: (conversationId) => review.takeUserEdits(conversationId),
   });
   const chat = new ChatViewProvider(context.extensionUri, service, log);
   context.subscriptions.push(

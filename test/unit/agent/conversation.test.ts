@@ -425,3 +425,108 @@ describe('Conversation: condensation', function () {
     assert.ok(last.includes('line99'));
   });
 });
+
+describe('Conversation: interruptions and crashes', function () {
+  this.timeout(30_000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('interrupt cancels the LLM call in flight and leaves the conversation paused', async () => {
+    h = await createHarness({
+      name: 'slow',
+      turns: [
+        { reply: { content: 'a very slow answer that streams for a long time', chunkSize: 1, delayMs: 100 } },
+      ],
+    });
+    const c = await h.open();
+    await c.sendMessage('say something slowly');
+    const running = c.run();
+    await new Promise((r) => setTimeout(r, 300));
+    await c.interrupt();
+    assert.equal(await running, 'paused');
+    assert.equal(c.status, 'paused');
+    assert.ok(kinds(await c.events()).includes('PauseEvent'));
+  });
+
+  it('interrupt during a tool answers the running action and pauses', async () => {
+    h = await createHarness({
+      name: 'long-tool',
+      turns: [
+        {
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_sleep',
+                name: 'terminal',
+                arguments: { command: 'sleep 20', security_risk: 'LOW', summary: 'sleep' },
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const c = await h.open();
+    await c.sendMessage('sleep');
+    const running = c.run();
+    await new Promise((r) => setTimeout(r, 600));
+    const t0 = Date.now();
+    await c.interrupt();
+    assert.equal(await running, 'paused');
+    assert.ok(Date.now() - t0 < 10_000, 'interrupt returned promptly');
+    assert.equal(c.state.pendingActions.length, 0, 'no call is left unanswered');
+  });
+
+  it('never silently re-runs an action that started before a crash: the user re-runs or skips it', async () => {
+    const scenario: Scenario = {
+      name: 'crash',
+      turns: [
+        {
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_side',
+                name: 'terminal',
+                arguments: {
+                  command: 'echo ran >> side-effect.txt',
+                  security_risk: 'LOW',
+                  summary: 'side effect',
+                },
+              },
+            ],
+          },
+        },
+        { match: { lastContentIncludes: 'continue' }, reply: { content: 'ok' } },
+      ],
+    };
+    h = await createHarness(scenario);
+    const store = await h.persistentStore();
+    const first = await h.open({ store });
+    await first.sendMessage('do it');
+    // Simulate a crash right after the action started: record the start, then stop writing.
+    const originalAppend = store.append.bind(store);
+    let crashed = false;
+    store.append = async (e, o) => {
+      if (crashed) throw new Error('process died');
+      const i = await originalAppend(e, o);
+      if (e.kind === 'ConversationStateUpdateEvent' && (e as { key?: string }).key === 'action_started')
+        crashed = true;
+      return i;
+    };
+    await first.run().catch(() => undefined);
+    await store.close();
+
+    const second = await h.open({ store: await h.persistentStore() });
+    assert.equal(second.status, 'paused', 'a conversation found running is paused on open');
+    assert.equal(second.inDoubtActions().length, 1);
+    await second.sendMessage('continue');
+    assert.equal(await second.run(), 'waiting_for_confirmation');
+    // It ran once before the crash; it must not have run a second time on its own.
+    assert.equal(readFileSync(join(h.workspace, 'side-effect.txt'), 'utf8'), 'ran\n');
+    await second.reject('skipped after the crash');
+    assert.equal(await second.run(), 'finished');
+    assert.equal(readFileSync(join(h.workspace, 'side-effect.txt'), 'utf8'), 'ran\n');
+  });
+});
