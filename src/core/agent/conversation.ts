@@ -29,6 +29,7 @@ import { detectStuck } from './stuck-detector';
 import { triggeredSkills, renderSkill, type Skill } from '../skills/skills';
 import { executeAction, interruptedObservation } from './execute-action';
 import { PromptBuilder } from './prompt-builder';
+import { forkInto } from './fork';
 
 export interface ConversationDeps {
   id: string;
@@ -261,6 +262,14 @@ export class Conversation {
     if (!fields) return false;
     await this.append('Condensation', fields as CreateFields<'Condensation'>);
     return true;
+  }
+
+  /**
+   * Writes a fork of this conversation into an empty store: its branch up to `fromEventId`, ready
+   * to continue from there. Open the fork with `Conversation.open` on that store.
+   */
+  async fork(fromEventId: string, target: EventStore<StoredConversationEvent>): Promise<void> {
+    await forkInto({ id: this.id, events: await this.events() }, fromEventId, target);
   }
 
   /** Events from the log, in order, skipping unreadable records. */

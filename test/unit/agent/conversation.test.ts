@@ -5,6 +5,8 @@ import type { Event } from '../../../src/core/events';
 import { observationText } from '../../../src/core/events';
 import { createHarness, type Harness } from '../../support/agent-harness';
 import { LlmSummarizingCondenser } from '../../../src/core/context';
+import { MemoryEventStore } from '../../../src/core/log/memory-store';
+import type { StoredConversationEvent } from '../../../src/core/agent/event-codec';
 import { startScriptedLlm, type Scenario } from '../../support/llm-server';
 
 const kinds = (events: readonly Event[]) => events.map((e) => e.kind);
@@ -528,5 +530,48 @@ describe('Conversation: interruptions and crashes', function () {
     await second.reject('skipped after the crash');
     assert.equal(await second.run(), 'finished');
     assert.equal(readFileSync(join(h.workspace, 'side-effect.txt'), 'utf8'), 'ran\n');
+  });
+});
+
+describe('Conversation: fork', function () {
+  this.timeout(30_000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('continues from an earlier event in a new log, leaving the source unchanged', async () => {
+    h = await createHarness({
+      name: 'fork',
+      turns: [
+        { reply: { content: 'First answer.' } },
+        { reply: { content: 'Second answer.' } },
+        { match: { lastContentIncludes: 'instead' }, reply: { content: 'Answer on the fork.' } },
+      ],
+    });
+    const source = await h.open();
+    await source.sendMessage('first question');
+    await source.run();
+    const firstAnswer = ofKind(await source.events(), 'MessageEvent').find((e) => e.source === 'agent')!;
+    await source.sendMessage('second question');
+    await source.run();
+    const sourceEvents = await source.events();
+
+    const target = new MemoryEventStore<StoredConversationEvent>();
+    await source.fork(firstAnswer.id, target);
+    const fork = await h.open({ store: target });
+    assert.equal(fork.status, 'idle');
+    const forkEvents = await fork.events();
+    assert.ok(forkEvents.some((e) => e.id === firstAnswer.id));
+    assert.ok(
+      !forkEvents.some((e) => e.kind === 'MessageEvent' && JSON.stringify(e).includes('second question')),
+    );
+    await fork.sendMessage('ask this instead');
+    assert.equal(await fork.run(), 'finished');
+    // The model saw the fork's history: the first exchange, not the second.
+    const sent = JSON.stringify(h.llm.completionBodies().at(-1)!.messages);
+    assert.ok(sent.includes('First answer.') && !sent.includes('Second answer.'));
+    assert.deepEqual(await source.events(), sourceEvents);
   });
 });

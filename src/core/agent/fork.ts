@@ -1,0 +1,35 @@
+// Forking: a new log whose events are a conversation's branch up to a chosen event, copied
+// verbatim (ids and parent links kept), then a record of where it came from and an idle status.
+// The source log is never changed.
+import { createEvent, type Event } from '../events';
+import type { EventStore } from '../log/event-store';
+import { branchOf, EXECUTION_STATUS_KEY } from '../state';
+import type { StoredConversationEvent } from './event-codec';
+
+export const FORKED_FROM_KEY = 'forked_from';
+
+export async function forkInto(
+  source: { id: string; events: readonly Event[] },
+  fromEventId: string,
+  target: EventStore<StoredConversationEvent>,
+): Promise<void> {
+  if (!source.events.some((e) => e.id === fromEventId)) {
+    throw new Error(`Conversation ${source.id} has no event ${fromEventId} to continue from.`);
+  }
+  if (target.length > 0) throw new Error('A fork must be written into an empty log.');
+  const branch = branchOf(source.events, fromEventId);
+  for (const e of branch) await target.append(e as StoredConversationEvent);
+  const forked = createEvent('ConversationStateUpdateEvent', {
+    key: FORKED_FROM_KEY,
+    value: { conversation_id: source.id, event_id: fromEventId },
+    parent_id: branch.at(-1)!.id,
+  });
+  await target.append(forked as Event as StoredConversationEvent);
+  // Whatever the source was doing at that point, the fork waits for the user.
+  const idle = createEvent('ConversationStateUpdateEvent', {
+    key: EXECUTION_STATUS_KEY,
+    value: 'idle',
+    parent_id: forked.id,
+  });
+  await target.append(idle as Event as StoredConversationEvent, { durable: true });
+}
