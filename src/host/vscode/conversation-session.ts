@@ -37,7 +37,7 @@ export interface SessionDeps {
 export class ConversationSession {
   readonly id: string;
   readonly dir: string;
-  private terminal: IntegratedTerminalPort | undefined;
+  private terminalRef: { port?: IntegratedTerminalPort } = {};
   private running: Promise<ExecutionStatus> | undefined;
 
   private constructor(
@@ -60,8 +60,10 @@ export class ConversationSession {
       );
     }
     const tools = defaultTools({ terminal: { defaultTimeoutSec: terminalTimeoutSeconds() } });
-    let terminal: IntegratedTerminalPort | undefined;
-    const lazyTerminal = () => (terminal ??= new IntegratedTerminalPort({ title: 'Logbook', cwd: deps.cwd }));
+    // One integrated terminal per conversation, named after it, created when the agent first runs a command.
+    const terminal: { port?: IntegratedTerminalPort; title: () => string } = { title: () => 'Agent' };
+    const lazyTerminal = () =>
+      (terminal.port ??= new IntegratedTerminalPort({ title: terminal.title(), cwd: deps.cwd }));
     const ports = {
       files: new WorkspaceFilePort(),
       get terminal() {
@@ -92,7 +94,8 @@ export class ConversationSession {
       userEditNotes: () => deps.userEditNotes(),
     });
     const session = new ConversationSession(deps, conversation, store, tools);
-    session.terminal = terminal;
+    terminal.title = () => conversation.state.title ?? 'Agent';
+    session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
       deps.onAppend([{ seq, event: toViewJson(event) }]);
       deps.onHeader();
@@ -189,12 +192,12 @@ export class ConversationSession {
 
   async stop(): Promise<void> {
     await this.conversation.interrupt();
-    await this.terminal?.interrupt().catch(() => {});
+    await this.terminalRef.port?.interrupt().catch(() => {});
   }
 
   async dispose(): Promise<void> {
     await this.conversation.pause().catch(() => {});
-    this.terminal?.dispose();
+    this.terminalRef.port?.dispose();
     await this.store.close();
   }
 

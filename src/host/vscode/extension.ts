@@ -9,6 +9,7 @@ import { ConversationsTree } from './conversations-tree';
 import { registerReview } from './review/register-review';
 import { createStatusBar } from './status-bar';
 import { connectReview } from './review-bridge';
+import { connectEditProposals } from './edit-proposals';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -36,6 +37,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     }),
     createStatusBar(service),
     connectReview(service, review, context),
+    connectEditProposals(service, review),
     ...registerCommands(context, service, review, log),
     vscode.workspace.onDidGrantWorkspaceTrust(() =>
       log.info('Workspace trusted: tools are enabled for the next step.'),

@@ -1,0 +1,88 @@
+// Confirmation mode for file edits: a pending file_editor edit opens as a diff (current text vs
+// the proposed text) before it is applied. Confirm / Reject in the diff editor's title, in the
+// chat panel or from the palette all decide the same pending action.
+import { isAbsolute, join } from 'node:path';
+import * as vscode from 'vscode';
+import { insertAfterLine, replaceUnique } from '../../core/tools/file-edits';
+import type { ConversationService } from './conversation-service';
+import type { ReviewController } from './review/review-controller';
+
+interface EditArgs {
+  command?: string;
+  path?: string;
+  file_text?: string;
+  old_str?: string;
+  new_str?: string;
+  insert_line?: number;
+}
+
+/** The text a file_editor action would leave, or undefined when it is not an edit or would fail. */
+export function proposedText(args: EditArgs, current: string | undefined): string | undefined {
+  switch (args.command) {
+    case 'create':
+      return current === undefined ? (args.file_text ?? '') : undefined;
+    case 'str_replace': {
+      if (current === undefined || args.old_str === undefined) return undefined;
+      const r = replaceUnique(current.replace(/\r\n/g, '\n'), args.old_str, args.new_str ?? '');
+      return r.ok ? r.text : undefined;
+    }
+    case 'insert': {
+      if (current === undefined || args.insert_line === undefined) return undefined;
+      const r = insertAfterLine(current.replace(/\r\n/g, '\n'), args.insert_line, args.new_str ?? '');
+      return r.ok ? r.text : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+export function connectEditProposals(
+  service: ConversationService,
+  review: ReviewController,
+): vscode.Disposable {
+  const shown = new Map<string, string>(); // action id -> conversation id
+  const subs = [
+    service.onDidChangeHeader(async (header) => {
+      const pending = new Set(header.pendingActionIds);
+      for (const [actionId, conversationId] of shown) {
+        if (conversationId === header.id && !pending.has(actionId)) {
+          shown.delete(actionId);
+          await review.closeProposal(actionId);
+        }
+      }
+      if (!pending.size) return;
+      const session = await service.session(header.id);
+      for (const action of session.conversation.awaitingConfirmation()) {
+        if (action.tool_name !== 'file_editor' || shown.has(action.id)) continue;
+        const args = action.action as EditArgs | null;
+        if (!args?.path) continue;
+        const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+        const path = isAbsolute(args.path) ? args.path : join(cwd, args.path);
+        const current = await readCurrent(path);
+        const next = proposedText(args, current);
+        if (next === undefined) continue;
+        shown.set(action.id, header.id);
+        await review.showProposal({ id: action.id, path, newText: next, conversationId: header.id });
+      }
+    }),
+    review.onDidDecideProposal(async ({ id, decision }) => {
+      const conversationId = shown.get(id);
+      if (!conversationId) return;
+      shown.delete(id);
+      if (decision === 'confirm') await service.approve(conversationId, [id]);
+      else
+        await service.reject(conversationId, [id], 'The user rejected the proposed edit in the diff view.');
+    }),
+  ];
+  return vscode.Disposable.from(...subs);
+}
+
+async function readCurrent(path: string): Promise<string | undefined> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === path);
+  if (open) return open.getText();
+  try {
+    return Buffer.from(await vscode.workspace.fs.readFile(vscode.Uri.file(path))).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}
