@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import { type CursorGarbage, SegmentCursor } from './segment-cursor';
 import { type SegmentFiles } from './segment-files';
+import { type Meta } from './segment-meta';
 import { type SparseIndex } from './sparse-index';
 
 export interface ScanStart {
@@ -102,4 +103,23 @@ export function cutTail(
   }
   files.setSize(no, cutAt);
   return { truncatedBytes: size - cutAt, elsewhere };
+}
+
+/**
+ * The log exactly as the last clean close left it (meta.json's `end` matches the last segment's
+ * size, and the last record is valid and has the expected seq): nothing else to validate.
+ */
+export function cleanTail(
+  files: SegmentFiles,
+  meta: Meta,
+): { seq: number; segNo: number; offset: number; size: number } | null {
+  const end = meta.end;
+  const last = files.count - 1;
+  if (!end || meta.checkpoint === 0 || last < 0) return null;
+  if (files.noAt(last) !== end.segNo || files.sizeAt(last) !== end.offset) return null;
+  const item = new SegmentCursor(files, last, end.last, 64 * 1024).next();
+  if (item?.type !== 'record' || item.seq !== meta.checkpoint - 1 || item.offset + item.size !== end.offset) {
+    return null;
+  }
+  return { seq: item.seq, segNo: end.segNo, offset: item.offset, size: item.size };
 }

@@ -8,16 +8,16 @@
 //   snapshots/            opaque state snapshots (snapshot-dir.ts)
 //   quarantine/           copies of unreadable bytes found in the middle of the log
 //
-// Opening reads meta.json and the index tails and validates only the records after the last
-// checkpointed sparse entry, so it costs the same for 100 or 1,000,000 events (after a crash, at
-// most the records since the last checkpoint). Appends write synchronously (in call order) and share
-// fdatasyncs through group commit; see AppendOptions for what a resolved append guarantees.
+// Opening reads meta.json and validates only the tail: after a clean close the last record (meta.json
+// says where the log ended), otherwise the records after the last checkpointed sparse entry. So it
+// costs the same for 100 or 1,000,000 events. Appends write synchronously, in call order
+// (segment-writer.ts), and share fdatasyncs through group commit (group-commit.ts); see
+// AppendOptions for what a resolved append guarantees. Reads: segment-reader.ts. Format: FORMAT.md.
 import fs from 'node:fs';
 import path from 'node:path';
 import {
   type AppendListener,
   type AppendOptions,
-  type CorruptRecord,
   type EventCodec,
   type EventStore,
   type QuarantineEntry,
@@ -28,7 +28,6 @@ import {
   checkIndex,
   checkShape,
   closedError,
-  corruptRecord,
   defaultListenerError,
   duplicateError,
   encodeChecked,
@@ -39,23 +38,21 @@ import {
   unknownParentError,
 } from './event-store';
 import { GroupCommit } from './group-commit';
+import { META, type Meta, metaText, readMeta } from './segment-meta';
 import { IdIndex, idHash } from './id-index';
 import { type HeldLock, type LockInfo, acquireLock } from './lock';
 import { PosTable } from './pos-table';
 import { Quarantine } from './quarantine';
 import { RecentIds } from './recent-ids';
-import { RecordEncoder } from './record-format';
-import { type CursorGarbage, type CursorRecord, SegmentCursor } from './segment-cursor';
 import { SegmentFiles } from './segment-files';
-import { type ScanStart, cutTail, scanForward, staleAsGarbage, validatedStart } from './segment-recovery';
+import { type ScanStart, cleanTail, cutTail, scanForward, validatedStart } from './segment-recovery';
 import { SnapshotDir } from './snapshot-dir';
-import { SparseIndex, fdatasync } from './sparse-index';
+import { SegmentReader } from './segment-reader';
+import { type SegmentIo, SegmentWriter, defaultIo } from './segment-writer';
+import { SparseIndex } from './sparse-index';
 import { TMP_SUFFIX, fsyncDirSync, writeFileDurable, writeFileDurableAsync } from './durable-file';
 
-export interface SegmentIo {
-  write(fd: number, buf: Uint8Array, offset: number, length: number, position: number): number;
-  fdatasync(fd: number): Promise<void>;
-}
+export type { SegmentIo } from './segment-writer';
 
 export interface SegmentStoreOptions<E extends StoredEvent> {
   codec?: EventCodec<E>;
@@ -96,37 +93,9 @@ export interface OpenReport {
   openMs: number;
 }
 
-interface Meta {
-  format: 'logbook-segment-log';
-  version: 1;
-  stride: number;
-  checkpoint: number;
-  /** written by a clean close only: where the log ended and where its last record starts */
-  end?: { segNo: number; offset: number; last: number };
-}
-
-const META = 'meta.json';
 const SPARSE = 'sparse.idx';
 const IDS = 'ids.idx';
 const SEGMENTS = 'segments';
-
-function readMeta(file: string): Meta | 'missing' | 'invalid' {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'invalid';
-  }
-  try {
-    const m = JSON.parse(text) as Partial<Meta>;
-    if (m.format !== 'logbook-segment-log' || m.version !== 1) return 'invalid';
-    if (!Number.isInteger(m.stride) || m.stride! < 1 || !Number.isInteger(m.checkpoint) || m.checkpoint! < 0)
-      return 'invalid';
-    return m as Meta;
-  } catch {
-    return 'invalid';
-  }
-}
 
 export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements EventStore<E> {
   readonly readOnly: boolean;
@@ -141,14 +110,13 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   private readonly sparse: SparseIndex;
   private readonly stride: number;
   private readonly quarantine: Quarantine;
-  private readonly corrupt = new Map<number, CorruptRecord>();
-  private readonly table: PosTable;
+  private readonly reader: SegmentReader<E>;
   private readonly recent = new RecentIds(32_768);
   private readonly listeners = new Set<AppendListener<E>>();
   private readonly snapshots: SnapshotDir;
   private readonly committer: GroupCommit;
   private readonly io: SegmentIo;
-  private readonly encoder = new RecordEncoder();
+  private readonly writer: SegmentWriter | null = null;
   private readonly opts: Required<
     Pick<SegmentStoreOptions<E>, 'segmentBytes' | 'checkpointRecords' | 'checkpointBytes'>
   >;
@@ -157,17 +125,10 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   private ids: IdIndex | null = null;
   private len = 0;
   private checkpoint: number;
-  private activeNo = 0;
-  private activeFd = -1;
-  private activeSize = 0;
-  private readonly dirtyFds = new Set<number>();
-  /** directories whose new entries must be fsynced before the next sync completes */
-  private readonly dirsToSync = new Set<string>();
   private bytesSinceCheckpoint = 0;
   private checkpointing: Promise<void> | null = null;
   /** meta.json on disk holds an `end` that matches the log (set by a clean open, cleared by appends) */
   private metaHasEnd = false;
-  private failure: unknown = null;
   private closed = false;
 
   /** Opens (creating if needed) the log in `dir`. */
@@ -188,10 +149,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       checkpointRecords: options.checkpointRecords ?? 4096,
       checkpointBytes: options.checkpointBytes ?? 8 * 1024 * 1024,
     };
-    this.io = {
-      write: options.io?.write ?? ((fd, b, o, l, p) => fs.writeSync(fd, b, o, l, p)),
-      fdatasync: options.io?.fdatasync ?? fdatasync,
-    };
+    this.io = { ...defaultIo, ...options.io };
 
     let lock: HeldLock | null = null;
     let heldBy: string | null = null;
@@ -221,15 +179,23 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
 
       const wantEntries = Math.ceil(this.checkpoint / this.stride);
       this.sparse = SparseIndex.open(path.join(dir, SPARSE), this.stride, this.writable, wantEntries);
+      this.reader = new SegmentReader<E>(
+        this.files,
+        this.sparse,
+        this.stride,
+        this.codec,
+        this.quarantine,
+        this.writable,
+      );
       let rebuildReason: string | null = null;
       if (meta === 'invalid') rebuildReason = 'meta.json is damaged';
       else if (meta === 'missing' && this.files.count > 0) rebuildReason = 'meta.json is missing';
       else if (this.sparse.count < wantEntries) rebuildReason = 'sparse index is missing or short';
-      const clean = !rebuildReason && typeof meta === 'object' ? this.cleanTail(meta) : null;
+      const clean = !rebuildReason && typeof meta === 'object' ? cleanTail(this.files, meta) : null;
       let scan: { bytes: number; truncatedBytes: number };
       if (clean) {
-        this.table = new PosTable(clean.seq);
-        this.table.push(clean.segNo, clean.offset, clean.size);
+        this.reader.table = new PosTable(clean.seq);
+        this.reader.table.push(clean.segNo, clean.offset, clean.size);
         this.len = clean.seq + 1;
         this.metaHasEnd = true;
         scan = { bytes: clean.size, truncatedBytes: 0 };
@@ -244,21 +210,19 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
           this.checkpoint = 0;
           start = { segPos: 0, offset: 0, seq: 0 };
         }
-        this.table = new PosTable(start.seq);
+        this.reader.table = new PosTable(start.seq);
         scan = this.recoverFrom(start);
       }
       if (this.writable) {
-        if (this.files.count === 0) {
-          // A new log: the segment, the segments directory and the conversation directory are all
-          // new entries in their parents, and must be on disk before a durable append is.
-          this.files.create();
-          for (const d of [this.files.dir, dir, path.dirname(path.resolve(dir))]) this.dirsToSync.add(d);
+        const isNew = this.files.count === 0;
+        this.writer = new SegmentWriter(this.files, this.io, this.opts.segmentBytes);
+        if (isNew) {
+          // A new log: the segments directory and the conversation directory are new entries in
+          // their parents too, and must be on disk before a durable append is.
+          this.writer.syncDirs([dir, path.dirname(path.resolve(dir))]);
           // meta.json from the start, so "missing" later means deleted, not "never checkpointed".
           if (meta === 'missing') this.writeMetaSync(0);
         }
-        this.activeNo = this.files.noAt(this.files.count - 1);
-        this.activeFd = this.files.openForWrite(this.activeNo);
-        this.activeSize = this.files.sizeAt(this.files.count - 1);
       }
       this.committer = new GroupCommit({
         sync: () => this.syncAll(),
@@ -289,57 +253,13 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     }
   }
 
-  private metaText(checkpoint: number, end?: Meta['end']): string {
-    const meta: Meta = {
-      format: 'logbook-segment-log',
-      version: 1,
-      stride: this.stride,
-      checkpoint,
-      ...(end ? { end } : {}),
-    };
-    return JSON.stringify(meta) + '\n';
-  }
-
   private writeMetaSync(checkpoint: number): void {
-    writeFileDurable(path.join(this.dir, META), this.metaText(checkpoint));
-  }
-
-  /**
-   * The log exactly as the last clean close left it (meta.json's `end` matches the last segment's
-   * size, and the last record is valid and has the expected seq): nothing else to validate.
-   */
-  private cleanTail(meta: Meta): { seq: number; segNo: number; offset: number; size: number } | null {
-    const end = meta.end;
-    const last = this.files.count - 1;
-    if (!end || meta.checkpoint === 0 || last < 0) return null;
-    if (this.files.noAt(last) !== end.segNo || this.files.sizeAt(last) !== end.offset) return null;
-    const item = new SegmentCursor(this.files, last, end.last, 64 * 1024).next();
-    if (
-      item?.type !== 'record' ||
-      item.seq !== meta.checkpoint - 1 ||
-      item.offset + item.size !== end.offset
-    ) {
-      return null;
-    }
-    return { seq: item.seq, segNo: end.segNo, offset: item.offset, size: item.size };
+    writeFileDurable(path.join(this.dir, META), metaText(this.stride, checkpoint));
   }
 
   /** Validates every record from `start` to the end, cutting a torn tail and recording holes. */
   private recoverFrom(start: ScanStart): { bytes: number; truncatedBytes: number } {
-    const scan = scanForward(this.files, start, {
-      record: (seq, segNo, offset, size) => {
-        this.table.push(segNo, offset, size);
-        this.sparse.add(seq, segNo, offset);
-      },
-      gap: (a, b, garbage, at) => {
-        this.registerGap(a, b, garbage);
-        const where = this.gapStart(garbage, at);
-        for (let s = a; s < b; s++) {
-          this.table.push(where.segNo, where.offset, 0);
-          this.sparse.add(s, where.segNo, where.offset);
-        }
-      },
-    });
+    const scan = scanForward(this.files, start, this.reader.scanHooks(true));
     const cut = cutTail(this.files, scan.trailing, this.writable);
     for (const g of cut.elsewhere) this.quarantine.add(g, -1, 0);
     this.len = scan.next;
@@ -386,24 +306,20 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   private appendSync(e: E): { seq: number; bytes: number } {
     if (this.closed) throw closedError();
     if (!this.writable) throw readOnlyError(this.lockHeldBy);
-    const failed = this.failure ?? this.committer.failed;
+    const failed = this.writer?.failure ?? this.committer.failed;
     if (failed) throw ioError(failed);
     checkShape(e);
     const hash = idHash(e.id);
-    const at = this.findId(e.id, hash);
-    if (at >= 0) throw duplicateError(e.id, at);
+    const dup = this.findId(e.id, hash);
+    if (dup >= 0) throw duplicateError(e.id, dup);
     const parent = e.parent_id;
     if (typeof parent === 'string' && this.findId(parent) < 0) throw unknownParentError(e.id, parent);
     const seq = this.len;
-    const rec = this.encoder.encode(seq, encodeChecked(this.codec, e));
-    if (this.activeSize > 0 && this.activeSize + rec.length > this.opts.segmentBytes) this.roll();
-    const pos = this.activeSize;
+    const json = encodeChecked(this.codec, e);
+    let at: { segNo: number; offset: number; size: number };
     try {
-      let done = 0;
-      while (done < rec.length)
-        done += this.io.write(this.activeFd, rec, done, rec.length - done, pos + done);
+      at = this.writer!.write(seq, json);
     } catch (err) {
-      this.undoPartialWrite(pos);
       throw new EventStoreError(
         'IO_FAILED',
         `append of event ${e.id} failed, nothing was recorded: ${String(err)}`,
@@ -412,56 +328,22 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         },
       );
     }
-    this.activeSize = pos + rec.length;
-    this.files.setSize(this.activeNo, this.activeSize);
-    this.table.push(this.activeNo, pos, rec.length);
-    this.sparse.add(seq, this.activeNo, pos);
+    this.reader.table.push(at.segNo, at.offset, at.size);
+    this.sparse.add(seq, at.segNo, at.offset);
     this.ids!.add(hash);
     this.recent.add(e.id, seq);
     this.len = seq + 1;
-    this.dirtyFds.add(this.activeFd);
-    this.bytesSinceCheckpoint += rec.length;
+    this.bytesSinceCheckpoint += at.size;
     notifyAll(this.listeners, e, seq, this.onListenerError);
-    return { seq, bytes: rec.length };
-  }
-
-  /** A failed write may have left part of the record: cut it so it is never counted or read. */
-  private undoPartialWrite(pos: number): void {
-    try {
-      fs.ftruncateSync(this.activeFd, pos);
-    } catch (err) {
-      // Cannot restore a clean end: refuse further appends; reopening repairs the tail.
-      this.failure = err;
-    }
-  }
-
-  private roll(): void {
-    const { no, fd } = this.files.create();
-    this.activeNo = no;
-    this.activeFd = fd;
-    this.activeSize = 0;
-    // The new file's directory entry must reach the disk before anything in it is durable.
-    this.dirsToSync.add(this.files.dir);
+    return { seq, bytes: at.size };
   }
 
   private async syncAll(): Promise<void> {
-    const fds = [...this.dirtyFds];
-    this.dirtyFds.clear();
-    const dirs = [...this.dirsToSync];
-    this.dirsToSync.clear();
     // Index files trail the log and are only synced at checkpoints; writing them here keeps
     // the in-memory backlog small.
     this.sparse.writePending();
     this.ids?.writePending();
-    await Promise.all(fds.map((fd) => this.io.fdatasync(fd)));
-    for (const dir of dirs) {
-      const d = await fs.promises.open(dir, 'r');
-      try {
-        await d.sync();
-      } finally {
-        await d.close();
-      }
-    }
+    await this.writer!.sync();
   }
 
   private maybeCheckpoint(mark: number): void {
@@ -489,7 +371,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     // No id index loaded means no append since open, so ids.idx already covers the checkpoint.
     await this.ids?.sync();
     this.metaHasEnd = false;
-    await writeFileDurableAsync(path.join(this.dir, META), this.metaText(mark, end), false);
+    await writeFileDurableAsync(path.join(this.dir, META), metaText(this.stride, mark, end), false);
     if (end) this.metaHasEnd = true;
     this.checkpoint = Math.max(this.checkpoint, mark);
   }
@@ -506,8 +388,8 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     if (this.ids) return this.ids;
     const ids = IdIndex.load(path.join(this.dir, IDS), this.writable, Math.min(this.checkpoint, this.len));
     if (ids.coveredCount < this.len) {
-      this.walk(ids.coveredCount, this.len, (seq, slot) => {
-        if (this.corrupt.has(seq)) ids.add(0);
+      this.reader.walk(ids.coveredCount, this.len, (seq, slot) => {
+        if (this.reader.corrupt.has(seq)) ids.add(0);
         else {
           ids.add(idHash(slot.id));
           this.recent.add(slot.id, seq);
@@ -522,8 +404,8 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     const r = this.recent.get(id);
     if (r !== undefined) return r;
     for (const c of this.ensureIds().candidates(hash)) {
-      if (this.corrupt.has(c)) continue;
-      if (this.readOne(c).id === id) return c;
+      if (this.reader.corrupt.has(c)) continue;
+      if (this.reader.readOne(c).id === id) return c;
     }
     return -1;
   }
@@ -533,12 +415,12 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   async get(index: number): Promise<Slot<E>> {
     if (this.closed) throw closedError();
     checkIndex(index, this.len);
-    return this.readOne(index);
+    return this.reader.readOne(index);
   }
 
   async getById(id: string): Promise<E | undefined> {
     const i = await this.indexOf(id);
-    return i < 0 ? undefined : (this.readOne(i) as E);
+    return i < 0 ? undefined : (this.reader.readOne(i) as E);
   }
 
   async indexOf(id: string): Promise<number> {
@@ -550,7 +432,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     if (this.closed) throw closedError();
     const [a, b] = sliceBounds(this.len, from, to);
     const out: Slot<E>[] = [];
-    if (b > a) this.walk(a, b, (_seq, slot) => out.push(slot));
+    if (b > a) this.reader.walk(a, b, (_seq, slot) => out.push(slot));
     return out;
   }
 
@@ -561,128 +443,6 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       for (const s of batch) yield s;
       i += batch.length;
     }
-  }
-
-  private readOne(index: number): Slot<E> {
-    let out: Slot<E> | undefined;
-    this.walk(index, index + 1, (_s, slot) => (out = slot));
-    return out!;
-  }
-
-  /** Emits slots [from, to) in order, reading sequentially from the nearest known position. */
-  private walk(from: number, to: number, emit: (seq: number, slot: Slot<E>) => void): void {
-    let seq = from;
-    while (seq < to) {
-      const c = this.corrupt.get(seq);
-      if (c) {
-        emit(seq, c);
-        seq++;
-      } else seq = this.walkRun(seq, to, emit);
-    }
-  }
-
-  private walkRun(from: number, to: number, emit: (seq: number, slot: Slot<E>) => void): number {
-    const start = this.locate(from);
-    const cur = new SegmentCursor(this.files, start.segPos, start.offset, 256 * 1024);
-    let expected = start.seq;
-    let pending: CursorGarbage[] = [];
-    let seq = from;
-    while (seq < to) {
-      const item = cur.next();
-      if (!item) {
-        this.registerGap(expected, to, pending, 'record missing');
-        for (; seq < to; seq++) emit(seq, this.corrupt.get(seq)!);
-        return seq;
-      }
-      if (item.type === 'garbage') {
-        pending.push(item);
-        continue;
-      }
-      if (item.seq < expected) {
-        pending.push(staleAsGarbage(item.segPos, item.offset, item.size, item.seq));
-        continue;
-      }
-      if (item.seq > expected || pending.length > 0) {
-        this.registerGap(expected, item.seq, pending);
-        pending = [];
-        for (; seq < item.seq && seq < to; seq++) emit(seq, this.corrupt.get(seq)!);
-      }
-      expected = item.seq + 1;
-      if (item.seq === seq && seq < to) {
-        emit(seq, this.decode(item));
-        seq++;
-      }
-    }
-    return seq;
-  }
-
-  private locate(seq: number): ScanStart {
-    if (this.table.has(seq)) {
-      const segPos = this.files.posOf(this.table.segNo(seq));
-      if (segPos >= 0) return { segPos, offset: this.table.offset(seq), seq };
-    }
-    const k = Math.floor(seq / this.stride);
-    let e = this.sparse.get(k);
-    if (!e || this.files.posOf(e.segNo) < 0) {
-      this.rebuildSparse();
-      e = this.sparse.get(k);
-    }
-    if (!e || this.files.posOf(e.segNo) < 0) {
-      throw new EventStoreError('CORRUPT', `cannot locate record ${seq}: the sparse index cannot be rebuilt`);
-    }
-    return { segPos: this.files.posOf(e.segNo), offset: e.offset, seq: e.seq };
-  }
-
-  /** A damaged entry was found by a read: rebuild the whole sparse index from the segments. */
-  private rebuildSparse(): void {
-    this.sparse.truncate(0);
-    scanForward(
-      this.files,
-      { segPos: 0, offset: 0, seq: 0 },
-      {
-        record: (seq, segNo, offset) => this.sparse.add(seq, segNo, offset),
-        gap: (a, b, garbage, at) => {
-          this.registerGap(a, b, garbage);
-          const where = this.gapStart(garbage, at);
-          for (let s = a; s < b; s++) this.sparse.add(s, where.segNo, where.offset);
-        },
-      },
-    );
-    if (this.writable) this.sparse.writePending();
-  }
-
-  private decode(item: CursorRecord): Slot<E> {
-    const text = item.buf.toString('utf8', item.jsonStart, item.jsonStart + item.jsonLen);
-    try {
-      return this.codec.decode(text, item.seq);
-    } catch (err) {
-      const c = corruptRecord(item.seq, `record cannot be decoded: ${String(err)}`);
-      this.corrupt.set(item.seq, c);
-      return c;
-    }
-  }
-
-  /**
-   * Where a lost slot "is": the first garbage byte (so a later read finds the garbage again and
-   * reports why) or, when records are simply missing, the next valid record.
-   */
-  private gapStart(
-    garbage: CursorGarbage[],
-    at: { segNo: number; offset: number },
-  ): { segNo: number; offset: number } {
-    const g = garbage[0];
-    return g ? { segNo: this.files.noAt(g.segPos), offset: g.offset } : at;
-  }
-
-  /** Slots [from, to) are unreadable because of `garbage` (or simply absent). */
-  private registerGap(from: number, to: number, garbage: CursorGarbage[], missing = 'record missing'): void {
-    const reason = garbage[0]?.reason ?? missing;
-    for (let s = from; s < to; s++) {
-      if (!this.corrupt.has(s)) this.corrupt.set(s, corruptRecord(s, reason));
-    }
-    garbage.forEach((g, i) =>
-      this.quarantine.add(g, i === 0 && to > from ? from : -1, i === 0 ? to - from : 0),
-    );
   }
 
   // ---- subscriptions, snapshots, lifecycle ----
@@ -696,8 +456,8 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     if (this.closed) throw closedError();
     if (!this.writable) throw readOnlyError(this.lockHeldBy);
     checkIndex(index, this.len);
-    const e = this.readOne(index);
-    if (this.corrupt.has(index)) {
+    const e = this.reader.readOne(index);
+    if (this.reader.corrupt.has(index)) {
       throw new EventStoreError('CORRUPT', `no snapshot at ${index}: that record is unreadable`);
     }
     // The snapshot must never be on disk while the events it covers are not.
@@ -709,13 +469,16 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     if (this.closed) throw closedError();
     const limit = Math.min(atOrBefore ?? this.len - 1, this.len - 1);
     if (limit < 0) return undefined;
-    return this.snapshots.latest(limit, (i, id) => !this.corrupt.has(i) && this.readOne(i).id === id);
+    return this.snapshots.latest(
+      limit,
+      (i, id) => !this.reader.corrupt.has(i) && this.reader.readOne(i).id === id,
+    );
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     try {
-      if (this.writable && !this.failure && !this.committer.failed) {
+      if (this.writable && !this.writer?.failure && !this.committer.failed) {
         await this.committer.flush();
         await this.checkpointing;
         // Leave meta.json saying exactly where the log ends, so the next open validates one record.
@@ -740,9 +503,10 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   /** The `end` a clean close records, when the last record is a readable one in the active segment. */
   private endMarker(): Meta['end'] {
     const last = this.len - 1;
-    if (last < 0 || !this.table.has(last) || this.table.size(last) === 0) return undefined;
-    if (this.table.segNo(last) !== this.activeNo) return undefined;
-    return { segNo: this.activeNo, offset: this.activeSize, last: this.table.offset(last) };
+    const t = this.reader.table;
+    if (!this.writer || last < 0 || !t.has(last) || t.size(last) === 0) return undefined;
+    if (t.segNo(last) !== this.writer.segNo) return undefined;
+    return { segNo: this.writer.segNo, offset: this.writer.offset, last: t.offset(last) };
   }
 
   private removeStrayTemps(): void {
