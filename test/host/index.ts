@@ -9,10 +9,13 @@ export function run(): Promise<void> {
   const dir = join(__dirname, 'suite');
   const only = process.env.LOGBOOK_HOST_GREP;
   if (only) mocha.grep(only);
-  for (const f of readdirSync(dir)
+  // The untrusted profile runs only the *.untrusted suites, the trusted one everything else.
+  const untrusted = process.env.LOGBOOK_HOST_PROFILE === 'untrusted';
+  const files = readdirSync(dir)
     .filter((n) => n.endsWith('.test.js'))
-    .sort())
-    mocha.addFile(join(dir, f));
+    .filter((n) => n.endsWith('.untrusted.test.js') === untrusted)
+    .sort();
+  for (const f of files) mocha.addFile(join(dir, f));
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
       const { passes = 0 } = runner.stats ?? {};

@@ -2,8 +2,10 @@
 // Runs the host suites (test/host/suite/*.test.ts, built to out/test/host) inside a real VS Code
 // extension host: an isolated code-server instance, opened by headless Chromium with the
 // extension under development and the mocha entry passed in the workbench URL.
+// Two profiles, each its own instance: `trusted` (most suites) and `untrusted` (workspace trust
+// on and never granted, for *.untrusted.test.ts).
 import { format } from 'node:util';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer, repoRoot, removeRunDir } from '../../scripts/code-server/instance.mjs';
 import { launchBrowser } from '../../scripts/code-server/browser.mjs';
@@ -12,60 +14,85 @@ import { launchBrowser } from '../../scripts/code-server/browser.mjs';
 const WORKBENCH_NOISE =
   /^(Ignoring fetching additional builtin extensions|Creating a socket|Resolving connection token|Resolved connection token|\[Service Worker\]|ChatSessionStore:|Updating additional builtin extensions cache|Creation of workbench contribution|Started local extension host|Extension host \(|Started initializing default profile extensions|Completed initializing default profile extensions)/;
 const TIMEOUT_MS = Number(process.env.LOGBOOK_HOST_TIMEOUT_MS ?? 15 * 60_000);
-let server;
-let browser;
-let passed = 0;
-let failed = 0;
-let exitCode = 1;
+const PROFILES = [
+  { name: 'trusted', trust: false },
+  { name: 'untrusted', trust: true },
+];
 
+let active = { server: undefined, browser: undefined };
 async function cleanup() {
-  await browser?.close();
-  await server?.stop();
-  if (server && !process.env.LOGBOOK_KEEP_RUN) removeRunDir(server.runDir);
+  await active.browser?.close();
+  await active.server?.stop();
+  if (active.server && !process.env.LOGBOOK_KEEP_RUN) removeRunDir(active.server.runDir);
+  active = { server: undefined, browser: undefined };
 }
 process.on('SIGINT', () => cleanup().finally(() => process.exit(130)));
 process.on('SIGTERM', () => cleanup().finally(() => process.exit(143)));
 
-try {
-  server = await startCodeServer({ env: { LOGBOOK_TEST_MODE: '1' } });
-  browser = await launchBrowser();
-  const page = await browser.context.newPage();
-  const done = new Promise((resolve) => {
-    page.exposeFunction('codeAutomationExit', (code) => resolve(code));
-  });
-  await page.exposeFunction('codeAutomationLog', (type, args) => {
-    const line = format(...args);
-    if (WORKBENCH_NOISE.test(line)) return;
-    const m = /^(\d+) passed, (\d+) failed$/.exec(line.trim());
-    if (m) {
-      passed = Number(m[1]);
-      failed = Number(m[2]);
+/** Runs one profile; resolves to its counts. */
+async function runProfile(profile) {
+  let passed = 0;
+  let failed = 0;
+  let exitCode = 1;
+  console.log(`\n--- host profile: ${profile.name} ---`);
+  try {
+    active.server = await startCodeServer({
+      trust: profile.trust,
+      env: { LOGBOOK_TEST_MODE: '1', LOGBOOK_HOST_PROFILE: profile.name },
+    });
+    active.browser = await launchBrowser();
+    const page = await active.browser.context.newPage();
+    const done = new Promise((resolve) => {
+      page.exposeFunction('codeAutomationExit', (code) => resolve(code));
+    });
+    await page.exposeFunction('codeAutomationLog', (type, args) => {
+      const line = format(...args);
+      if (WORKBENCH_NOISE.test(line)) return;
+      const m = /^(\d+) passed, (\d+) failed$/.exec(line.trim());
+      if (m) {
+        passed = Number(m[1]);
+        failed = Number(m[2]);
+      }
+      (type === 'error' ? process.stderr : process.stdout).write(line + '\n');
+    });
+    const payload = [
+      ['extensionDevelopmentPath', active.server.remoteUri(repoRoot)],
+      ['extensionTestsPath', active.server.remoteUri(join(repoRoot, 'out', 'test', 'host', 'index.js'))],
+      ['skipWelcome', 'true'],
+    ];
+    await page.goto(active.server.url(payload));
+    const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), TIMEOUT_MS).unref());
+    const result = await Promise.race([done, timeout]);
+    if (result === 'timeout') {
+      console.error(`host tests (${profile.name}) did not finish within ${TIMEOUT_MS / 1000} s`);
+      mkdirSync(join(repoRoot, 'test-results'), { recursive: true });
+      await page
+        .screenshot({ path: join(repoRoot, 'test-results', `host-timeout-${profile.name}.png`) })
+        .catch(() => {});
+      failed += 1;
+    } else {
+      exitCode = Number(result);
     }
-    (type === 'error' ? process.stderr : process.stdout).write(line + '\n');
-  });
-  const payload = [
-    ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
-    ['extensionTestsPath', server.remoteUri(join(repoRoot, 'out', 'test', 'host', 'index.js'))],
-    ['skipWelcome', 'true'],
-  ];
-  await page.goto(server.url(payload));
-  const timeout = new Promise((resolve) => setTimeout(() => resolve('timeout'), TIMEOUT_MS).unref());
-  const result = await Promise.race([done, timeout]);
-  if (result === 'timeout') {
-    console.error(`host tests did not finish within ${TIMEOUT_MS / 1000} s`);
-    await page.screenshot({ path: join(repoRoot, 'test-results', 'host-timeout.png') }).catch(() => {});
+  } catch (err) {
+    console.error(`host test run (${profile.name}) failed:`, err);
     failed += 1;
-  } else {
-    exitCode = Number(result);
+  } finally {
+    await cleanup();
   }
-} catch (err) {
-  console.error('host test run failed:', err);
-  failed += 1;
-} finally {
-  await cleanup();
+  if (exitCode !== 0 && failed === 0) failed = 1; // a non-zero exit must never read as green
+  return { passed, failed };
+}
+
+const only = process.env.LOGBOOK_HOST_PROFILE;
+let passed = 0;
+let failed = 0;
+for (const profile of PROFILES.filter((p) => !only || p.name === only)) {
+  const r = await runProfile(profile);
+  passed += r.passed;
+  failed += r.failed;
 }
 if (process.env.LOGBOOK_TEST_STATS) {
   writeFileSync(process.env.LOGBOOK_TEST_STATS, JSON.stringify({ passed, failed, skipped: 0 }));
 }
 console.log(`host: ${passed} passed, ${failed} failed`);
-process.exit(exitCode === 0 && failed === 0 ? 0 : 1);
+process.exit(failed === 0 ? 0 : 1);
