@@ -24,8 +24,7 @@ if (useDemo) {
       'tsx',
       join(repoRoot, 'test/support/llm-server/cli.ts'),
       '--scenario',
-      join(repoRoot, 'test/fixtures/scenarios/demo.json'),
-      '--loop',
+      join(repoRoot, 'test/fixtures/scenarios/start-demo.json'),
     ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
   );
