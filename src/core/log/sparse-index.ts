@@ -99,11 +99,6 @@ export class SparseIndex {
     this.pending = [];
   }
 
-  /** entries durable after the next sync() */
-  get writtenCount(): number {
-    return this.fileCount;
-  }
-
   sync(): Promise<void> {
     return this.writable ? fdatasync(this.fd) : Promise.resolve();
   }
