@@ -213,5 +213,9 @@ Every run (\`app\` = Logbook, \`full\` = same rows not virtualized, \`naive\` = 
 ${perRun.join('\n')}
 \`\`\`
 `;
-writeFileSync(join(root, 'bench', 'webview', 'RESULTS.md'), md);
+const resultsFile = join(root, 'bench', 'webview', 'RESULTS.md');
+// Written as the project's formatter would, so \`prettier --check .\` stays clean.
+const prettier = await import('prettier');
+const options = (await prettier.resolveConfig(resultsFile)) ?? {};
+writeFileSync(resultsFile, await prettier.format(md, { ...options, filepath: resultsFile }));
 console.log('\nwrote bench/webview/RESULTS.md');
