@@ -27,6 +27,23 @@ export function unregisterPayloadSchema(which: 'action' | 'observation', kind: s
   return (which === 'action' ? actionSchemas : observationSchemas).delete(kind);
 }
 
+/**
+ * Test support: saves both registries and returns a function that puts back exactly that state, so a
+ * test can (un)register schemas without leaking them into tests that run later in the same process.
+ */
+export function savePayloadSchemas(): () => void {
+  const saved: [Map<string, AnySchema>, Map<string, AnySchema>][] = [
+    [actionSchemas, new Map(actionSchemas)],
+    [observationSchemas, new Map(observationSchemas)],
+  ];
+  return () => {
+    for (const [live, copy] of saved) {
+      live.clear();
+      for (const [kind, schema] of copy) live.set(kind, schema);
+    }
+  };
+}
+
 function checkRegistered(registry: Map<string, AnySchema>) {
   return (value: { kind: string }, ctx: z.core.$RefinementCtx) => {
     const schema = registry.get(value.kind);

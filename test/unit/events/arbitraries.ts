@@ -30,13 +30,89 @@ const toolCallArb = fc.record(
   { id: str, name: str, arguments: fc.json(), origin: fc.constantFrom('completion', 'responses') },
   { requiredKeys: ['id', 'name', 'arguments'] },
 );
-const payloadArb = (suffix: string) =>
+/** Payloads of kinds no tool registers a schema for: any fields are valid. */
+const openPayloadArb = (suffix: string) =>
   fc
     .tuple(
-      fc.constantFrom('Terminal', 'FileEditor', 'Think', 'Mcp'),
+      fc.constantFrom('XyzTest', 'FutureTool'),
       fc.dictionary(fc.constantFrom('a', 'b', 'command'), fc.jsonValue(), { maxKeys: 3 }),
     )
     .map(([name, fields]) => ({ ...fields, kind: name + suffix }));
+/**
+ * Payloads of the real tools' kinds, valid for the schemas the tools register (src/core/tools/*-tool.ts),
+ * so they parse whether or not those schemas are registered; `a`/`b` are extra fields they keep.
+ */
+const toolPayloadArb = (kind: string, model: Record<string, fc.Arbitrary<unknown>>, required: string[]) =>
+  fc
+    .tuple(
+      fc.dictionary(fc.constantFrom('a', 'b'), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 2 }),
+      fc.record(model, { requiredKeys: required }),
+    )
+    .map(([extra, fields]) => ({ ...extra, ...fields, kind }));
+const nullableNat = fc.option(fc.nat(1000), { nil: null });
+const taskListArb = fc.array(
+  fc.record(
+    { title: str, notes: str, status: fc.constantFrom('todo', 'in_progress', 'done') },
+    { requiredKeys: ['title'] },
+  ),
+  { maxLength: 3 },
+);
+const toolActionArb = fc.oneof(
+  toolPayloadArb(
+    'TerminalAction',
+    { command: str, is_input: fc.boolean(), timeout: nullableNat, reset: fc.boolean() },
+    ['command'],
+  ),
+  toolPayloadArb(
+    'FileEditorAction',
+    {
+      command: fc.constantFrom('view', 'create', 'str_replace', 'insert', 'undo_edit'),
+      path: str,
+      file_text: nullableStr,
+      old_str: nullableStr,
+      new_str: nullableStr,
+      insert_line: nullableNat,
+      view_range: fc.option(fc.array(fc.integer({ min: -1, max: 500 }), { maxLength: 2 }), { nil: null }),
+    },
+    ['command', 'path'],
+  ),
+  toolPayloadArb('TaskTrackerAction', { command: fc.constantFrom('plan', 'view'), task_list: taskListArb }, [
+    'command',
+  ]),
+  toolPayloadArb('GlobAction', { pattern: str, path: nullableStr }, ['pattern']),
+  toolPayloadArb('GrepAction', { pattern: str, path: nullableStr, include: nullableStr }, ['pattern']),
+  toolPayloadArb('ThinkAction', { thought: str }, ['thought']),
+  toolPayloadArb('FinishAction', { message: str }, ['message']),
+);
+const toolObservationArb = fc.oneof(
+  toolPayloadArb(
+    'TerminalObservation',
+    {
+      command: nullableStr,
+      exit_code: fc.option(fc.integer({ min: -1, max: 255 }), { nil: null }),
+      timeout: fc.boolean(),
+      metadata: fc.dictionary(str, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 }),
+      full_output_save_dir: nullableStr,
+      full_output_path: nullableStr,
+    },
+    [],
+  ),
+  toolPayloadArb(
+    'FileEditorObservation',
+    {
+      command: str,
+      path: nullableStr,
+      prev_exist: fc.boolean(),
+      old_content: nullableStr,
+      new_content: nullableStr,
+    },
+    [],
+  ),
+  toolPayloadArb('TaskTrackerObservation', { command: str, task_list: taskListArb }, []),
+  ...['Glob', 'Grep', 'Think', 'Finish'].map((name) => toolPayloadArb(`${name}Observation`, {}, [])),
+);
+const payloadArb = (suffix: 'Action' | 'Observation') =>
+  fc.oneof(openPayloadArb(suffix), suffix === 'Action' ? toolActionArb : toolObservationArb);
 /** Fields a newer version might add: prefixed so they never collide with known ones. */
 const extrasArb = fc.dictionary(
   str.map((s) => `x_${s}`),

@@ -13,6 +13,7 @@ import {
   serializeEvent,
   unregisterPayloadSchema,
 } from '../../../src/core/events';
+import { savePayloadSchemas } from '../../../src/core/events/payloads';
 
 const FIXTURE = join(__dirname, 'fixtures', 'openhands-real-events.jsonl');
 const lines = readFileSync(FIXTURE, 'utf8')
@@ -129,20 +130,21 @@ describe('events codec', () => {
   });
 
   it('validates action payloads against registered tool schemas', () => {
-    registerActionSchema('TerminalAction', z.looseObject({ command: z.string(), is_input: z.boolean() }));
+    // Other test files may have registered the real terminal schema: start from none, restore after.
+    const restore = savePayloadSchemas();
     try {
-      assert.ok(parseEvent(lines[3]).ok);
+      unregisterPayloadSchema('action', 'TerminalAction');
       const obj = JSON.parse(lines[3] as string);
       obj.action.is_input = 'no';
+      assert.ok(parseEvent(obj).ok, 'without a registered schema the payload is open');
+      registerActionSchema('TerminalAction', z.looseObject({ command: z.string(), is_input: z.boolean() }));
+      assert.ok(parseEvent(lines[3]).ok);
       const r = parseEvent(obj);
       assert.equal(r.ok, false);
       if (!r.ok) assert.match(r.error.message, /action\.is_input/);
     } finally {
-      unregisterPayloadSchema('action', 'TerminalAction');
+      restore();
     }
-    const obj = JSON.parse(lines[3] as string);
-    obj.action.is_input = 'no';
-    assert.ok(parseEvent(obj).ok, 'without a registered schema the payload is open');
   });
 
   it('accepts an ActionEvent whose action could not be validated (null)', () => {

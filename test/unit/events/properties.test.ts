@@ -16,6 +16,7 @@ import { validateMessages } from '../../support/llm-server/validate-messages';
 import { anyWireEventArb, wireEventArb } from './arbitraries';
 import { action, agentMsg, execError, failedCall, observation, reject, userMsg } from './builders';
 import { chatProblems } from './chat-checker';
+import { pinToolPayloadSchemas } from './payload-schemas';
 
 function assertValid(messages: ChatMessage[]): void {
   assert.deepEqual(chatProblems(messages), []);
@@ -23,21 +24,29 @@ function assertValid(messages: ChatMessage[]): void {
 }
 
 describe('event properties', () => {
-  it('every valid event of every kind round-trips through JSON unchanged', () => {
-    for (const kind of EVENT_KINDS) {
-      fc.assert(
-        fc.property(wireEventArb(kind), (obj) => {
-          const json = JSON.stringify(obj);
-          const r = parseEvent(json);
-          if (!r.ok) throw new Error(r.error.message);
-          assert.equal(isOpaque(r.event), false);
-          assert.equal(serializeEvent(r.event), json);
-          assert.ok(Object.isFrozen(r.event));
-        }),
-        { numRuns: 60 },
-      );
-    }
-  });
+  // Payloads of the real tools' kinds are validated only while their schemas are registered, so
+  // the round trip runs in both registry states, independent of what ran before in this process.
+  for (const mode of ['unregistered', 'registered'] as const) {
+    describe(`with the tool payload schemas ${mode}`, () => {
+      pinToolPayloadSchemas(mode);
+
+      it('every valid event of every kind round-trips through JSON unchanged', () => {
+        for (const kind of EVENT_KINDS) {
+          fc.assert(
+            fc.property(wireEventArb(kind), (obj) => {
+              const json = JSON.stringify(obj);
+              const r = parseEvent(json);
+              if (!r.ok) throw new Error(r.error.message);
+              assert.equal(isOpaque(r.event), false);
+              assert.equal(serializeEvent(r.event), json);
+              assert.ok(Object.isFrozen(r.event));
+            }),
+            { numRuns: 60 },
+          );
+        }
+      });
+    });
+  }
 
   it('an unknown kind is kept opaque and round-trips unchanged', () => {
     const renamed = fc

@@ -80,7 +80,12 @@ export function materialize(ops: readonly Op[], forks = true): Event[] {
           const call = `call-${rid}-${i}`;
           if (o.plan && i === 0) actions.push(b.plan(call, `r${rid}`, [`task ${rid}`, 'next']));
           else if (o.finish && i === o.n - 1)
-            actions.push(b.action(call, `r${rid}`, { tool: 'finish', payload: { kind: 'FinishAction' } }));
+            actions.push(
+              b.action(call, `r${rid}`, {
+                tool: 'finish',
+                payload: { kind: 'FinishAction', message: 'done' },
+              }),
+            );
           else actions.push(b.action(call, `r${rid}`));
         }
         break;

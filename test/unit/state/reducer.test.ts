@@ -9,11 +9,14 @@ import {
   RECENT_RESPONSE_IDS,
   shortTitle,
 } from '../../../src/core/state';
+import { pinToolPayloadSchemas, withoutPayloadSchema } from '../events/payload-schemas';
 import { LogBuilder, timestamp } from './builders';
 
 const derive = (b: LogBuilder): ConversationState => deriveState(b.events, { id: 'c1' });
 
 describe('state: reducer', () => {
+  pinToolPayloadSchemas('registered');
+
   describe('iteration', () => {
     it('counts LLM responses: a parallel batch once, agent messages with a response id once each', () => {
       const b = new LogBuilder();
@@ -176,21 +179,27 @@ describe('state: reducer', () => {
       );
     });
 
-    it('fills defaults for missing notes/status and warns about an invalid plan', () => {
-      const b = new LogBuilder();
-      const p = b.action('t1', 'r1', {
-        tool: 'task_tracker',
-        payload: { kind: 'TaskTrackerAction', command: 'plan', task_list: [{ title: 'only a title' }] },
+    describe('when no task_tracker action schema is registered', () => {
+      // The registered schema rejects a task_list that is not a list; without it the event parses
+      // and the reducer must cope. Pinned here so it does not depend on what ran before.
+      withoutPayloadSchema('action', 'TaskTrackerAction');
+
+      it('fills defaults for missing notes/status and warns about an invalid plan', () => {
+        const b = new LogBuilder();
+        const p = b.action('t1', 'r1', {
+          tool: 'task_tracker',
+          payload: { kind: 'TaskTrackerAction', command: 'plan', task_list: [{ title: 'only a title' }] },
+        });
+        b.observe(p);
+        b.action('t2', 'r2', {
+          tool: 'task_tracker',
+          payload: { kind: 'TaskTrackerAction', command: 'plan', task_list: 'not a list' },
+        });
+        const s = derive(b);
+        assert.deepEqual(s.tasks, [{ title: 'only a title', notes: '', status: 'todo' }]);
+        assert.equal(s.warnings.length, 1);
+        assert.match(s.warnings[0]!, /invalid task_list/);
       });
-      b.observe(p);
-      b.action('t2', 'r2', {
-        tool: 'task_tracker',
-        payload: { kind: 'TaskTrackerAction', command: 'plan', task_list: 'not a list' },
-      });
-      const s = derive(b);
-      assert.deepEqual(s.tasks, [{ title: 'only a title', notes: '', status: 'todo' }]);
-      assert.equal(s.warnings.length, 1);
-      assert.match(s.warnings[0]!, /invalid task_list/);
     });
   });
 

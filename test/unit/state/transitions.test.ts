@@ -12,6 +12,7 @@ import {
   parseExecutionStatus,
   reduce,
 } from '../../../src/core/state';
+import { pinToolPayloadSchemas } from '../events/payload-schemas';
 import { LogBuilder } from './builders';
 
 // Written out independently of src/core/state/transitions.ts: a change there must show up here.
@@ -83,6 +84,8 @@ function triggerEvents(trigger: ImplicitTrigger): Event[] {
 }
 
 describe('state: status transitions', () => {
+  pinToolPayloadSchemas('registered');
+
   it('the explicit table allows exactly the documented transitions (all 49 pairs)', () => {
     let checked = 0;
     for (const from of EXECUTION_STATUSES) {
@@ -132,7 +135,7 @@ describe('state: status transitions', () => {
     b.agent('calling', 'r1', true);
     const t = b.action('c-t', 'r2');
     b.observe(t);
-    const f = b.action('c-f', 'r3', { tool: 'finish', payload: { kind: 'FinishAction' } });
+    const f = b.action('c-f', 'r3', { tool: 'finish', payload: { kind: 'FinishAction', message: 'failed' } });
     b.observe(f, { isError: true });
     const s = b.events.reduce(reduce, stateIn('running'));
     assert.equal(s.status, 'running');
