@@ -54,7 +54,7 @@ const suites = {
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const order = wanted.length ? ['build', ...wanted] : ['build', 'unit', 'host', 'e2e'];
+const order = wanted.length ? ['build', ...wanted] : ['build', 'unit', 'webview', 'host', 'e2e'];
 const statsDir = mkdtempSync(join(tmpdir(), 'logbook-stats-'));
 let passed = 0;
 let failed = 0;
