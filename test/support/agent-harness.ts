@@ -10,7 +10,8 @@ import type { StoredConversationEvent } from '../../src/core/agent/event-codec';
 import { conversationEventCodec } from '../../src/core/agent/event-codec';
 import type { AgentSettings } from '../../src/core/agent/settings';
 import type { HistoryCondenser } from '../../src/core/agent/ports';
-import { OpenAiLlmClient } from '../../src/core/llm';
+import { OpenAiLlmClient, type LlmSettings, type OpenAiLlmClientDeps } from '../../src/core/llm';
+import type { Skill } from '../../src/core/skills/skills';
 import { MemoryEventStore } from '../../src/core/log/memory-store';
 import type { EventStore } from '../../src/core/log/event-store';
 import { SegmentEventStore } from '../../src/core/log/segment-store';
@@ -37,6 +38,12 @@ export interface HarnessOptions {
   condenser?: HistoryCondenser;
   /** A second scripted server answering the condenser's summary requests. */
   summarizer?: ScriptedLlm;
+  /** Skills handed to every conversation opened (always-on ones go into the system prompt). */
+  skills?: Skill[];
+  /** Overrides of the agent client's settings, e.g. `prices` or `maxRetries`. */
+  llmSettings?: Partial<LlmSettings>;
+  /** Seams of the agent client; by default `sleep` returns at once. */
+  clientDeps?: OpenAiLlmClientDeps;
 }
 
 export async function createHarness(
@@ -56,8 +63,14 @@ export async function createHarness(
   };
   const tools = defaultTools();
   const client = new OpenAiLlmClient(
-    { baseUrl: llm.baseUrl, apiKey: 'test-key', model: 'scripted-model', maxRetries: 1 },
-    { sleep: async () => {} },
+    {
+      baseUrl: llm.baseUrl,
+      apiKey: 'test-key',
+      model: 'scripted-model',
+      maxRetries: 1,
+      ...options.llmSettings,
+    },
+    { sleep: async () => {}, ...options.clientDeps },
   );
   const stores: EventStore<StoredConversationEvent>[] = [];
   return {
@@ -83,6 +96,7 @@ export async function createHarness(
         cwd: workspace,
         settings: effective,
         ...(options.condenser ? { condenser: options.condenser } : {}),
+        ...(options.skills ? { skills: options.skills } : {}),
         ...(options.summarizer
           ? {
               condenserLlm: new OpenAiLlmClient(

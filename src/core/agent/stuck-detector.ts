@@ -39,6 +39,8 @@ interface Step {
   result: string;
   error: boolean;
   tool: string;
+  /** Index (in the detector's input) of the event that answered the action. */
+  at: number;
 }
 
 /** Events from the last user message on (the detector's whole input). */
@@ -55,11 +57,13 @@ export function detectStuck(
   thresholds: StuckThresholds = DEFAULT_STUCK_THRESHOLDS,
 ): StuckVerdict {
   const steps = pairSteps(recent);
-  const nudged = recent.some(isNudge);
 
   const errorRun = trailingRun(steps, (a, b) => a.error && b.error && same(a, b));
   if (errorRun >= thresholds.repeatedActionError && steps.at(-1)?.error) {
     const last = steps.at(-1)!;
+    // Only a warning given during this run counts: one about an earlier, different mistake does not.
+    const runStart = steps[steps.length - errorRun]!.at;
+    const nudged = recent.slice(runStart + 1).some(isNudge);
     if (!nudged) {
       return {
         kind: 'nudge',
@@ -111,7 +115,7 @@ function isNudge(e: Event): boolean {
 function pairSteps(events: readonly Event[]): Step[] {
   const actions = new Map<string, { action: string; tool: string }>();
   const steps: Step[] = [];
-  for (const e of events) {
+  for (const [at, e] of events.entries()) {
     if (e.kind === 'ActionEvent') {
       actions.set(e.tool_call_id, {
         action: `${e.tool_name}:${canonical(e.action ?? e.tool_call.arguments)}`,
@@ -120,13 +124,13 @@ function pairSteps(events: readonly Event[]): Step[] {
     } else if (e.kind === 'ObservationEvent') {
       const a = actions.get(e.tool_call_id);
       const error = e.observation['is_error'] === true;
-      if (a) steps.push({ ...a, result: observationText(e.observation), error });
+      if (a) steps.push({ ...a, result: observationText(e.observation), error, at });
     } else if (e.kind === 'AgentErrorEvent') {
       const a = actions.get(e.tool_call_id) ?? {
         action: `${e.tool_name}:${canonical(e.tool_call?.arguments ?? '')}`,
         tool: e.tool_name,
       };
-      steps.push({ ...a, result: e.error, error: true });
+      steps.push({ ...a, result: e.error, error: true, at });
     }
   }
   return steps;

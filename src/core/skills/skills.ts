@@ -33,9 +33,11 @@ export async function loadSkills(files: FilePort, root: string): Promise<Skill[]
   return skills;
 }
 
-/** Parses the small YAML subset skill files use: `name:`, and `triggers:` as a list or inline array. */
+/** Parses the small YAML subset skill files use: `name:`, and `triggers:` as a list, an inline array or one value. */
 export function parseSkill(text: string, source: string): Skill {
   const fallbackName = source.split('/').pop()!.replace(/\.md$/, '');
+  // Editors on Windows may save a byte-order mark, which would hide the frontmatter.
+  text = text.replace(/^\uFEFF/, '');
   const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
   if (!m) return { name: fallbackName, triggers: [], content: clip(text.trim()), source };
   const front = m[1]!;
@@ -50,7 +52,11 @@ export function parseSkill(text: string, source: string): Skill {
       const value = key[2]!.trim();
       if (key[1] === 'name' && value) name = unquote(value);
       if (inTriggers && value.startsWith('[')) {
-        triggers.push(...value.slice(1, value.lastIndexOf(']')).split(',').map(unquote).filter(Boolean));
+        triggers.push(...value.slice(1, value.lastIndexOf(']')).split(',').map(unquote));
+        inTriggers = false;
+      } else if (inTriggers && value) {
+        // `triggers: deploy`, a single trigger; ignoring it would make the skill always on.
+        triggers.push(unquote(value));
         inTriggers = false;
       }
       continue;
@@ -58,7 +64,9 @@ export function parseSkill(text: string, source: string): Skill {
     const item = /^\s*-\s*(.+)$/.exec(line);
     if (inTriggers && item) triggers.push(unquote(item[1]!.trim()));
   }
-  return { name, triggers: triggers.map((t) => t.toLowerCase()), content: clip(body), source };
+  // An empty trigger (`- ""`, a dash with trailing spaces) would match every message.
+  const words = triggers.map((t) => t.toLowerCase()).filter((t) => t.trim() !== '');
+  return { name, triggers: words, content: clip(body), source };
 }
 
 /** Skills whose triggers appear in the message (case-insensitive), skipping those already active. */
