@@ -363,6 +363,8 @@ export class Conversation {
         return 'error';
       }
     }
+    // A conversation over its budget makes no further LLM call, also when resumed or given a new message.
+    if (await this.overBudget()) return 'error';
     return this.askLlm();
   }
 

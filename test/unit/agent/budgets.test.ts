@@ -126,3 +126,23 @@ describe('Conversation: token and cost budgets', function () {
     assert.ok(c.state.metrics.total.cost > 1.5 && c.state.metrics.total.cost < 2);
   });
 });
+
+describe('budgets: no LLM call once over budget', function () {
+  this.timeout(30_000);
+  it('a new message to a conversation over its token budget stops before calling the model', async () => {
+    const h = await createHarness(
+      { name: 'over', turns: [], fallback: { content: 'more', usage: { prompt: 1000, completion: 500 } } },
+      { maxTokens: 1200 },
+    );
+    try {
+      const c = await h.open();
+      await c.sendMessage('answer');
+      assert.equal(await c.run(), 'finished');
+      await c.sendMessage('one more question');
+      assert.equal(await c.run(), 'error');
+      assert.equal(h.llm.completionBodies().length, 1);
+    } finally {
+      await h.close();
+    }
+  });
+});

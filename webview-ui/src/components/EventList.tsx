@@ -44,6 +44,20 @@ export function EventList() {
   const measure = useCallback((el: HTMLElement | null) => v.measureElement(el), [v]);
   const atEnd = count === 0 || v.isAtEnd(48);
 
+  // When the feed gets shorter (the approval bar or a taller composer appears) or taller, a reader
+  // who was following the latest event keeps following it.
+  const following = useRef(true);
+  following.current = atEnd;
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (following.current) v.scrollToEnd();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [v]);
+
   return (
     <div class="feed-wrap">
       <div

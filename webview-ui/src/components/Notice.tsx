@@ -29,6 +29,23 @@ function describe(e: EventJson): Line {
         return { icon: look.tone === 'busy' ? 'play' : look.icon, text: `Status: ${look.label}`, tone };
       }
       if (key === 'full_state') return { icon: 'sync', text: 'Conversation state restored', tone: 'neutral' };
+      const value = (e.value ?? {}) as Record<string, unknown>;
+      if (key === 'stuck')
+        return {
+          icon: 'warning',
+          text: 'The agent stopped: it seems stuck',
+          tone: 'warn',
+          detail: str(value['explanation']),
+        };
+      if (key === 'recovery')
+        return {
+          icon: 'debug-restart',
+          text: 'Recovered after Logbook stopped unexpectedly',
+          tone: 'warn',
+          detail: str(value['reason']),
+        };
+      if (key === 'forked_from')
+        return { icon: 'repo-forked', text: 'Continued from an earlier conversation', tone: 'neutral' };
       return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };
     }
     case 'PauseEvent':

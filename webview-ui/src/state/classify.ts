@@ -7,8 +7,18 @@ import { str } from '../lib/fields';
 export type RowView =
   'message' | 'action' | 'result' | 'condensation' | 'system' | 'notice' | 'corrupt' | 'unknown' | 'hidden';
 
-/** Payload-free bookkeeping updates: they move numbers in the header, they are not steps. */
-const SILENT_STATE_KEYS = new Set(['stats', 'usage', 'metrics']);
+/**
+ * Bookkeeping updates: they move numbers in the header or record runtime facts (an LLM call's
+ * usage, an action starting, an approval already shown by its card), they are not steps.
+ */
+const SILENT_STATE_KEYS = new Set([
+  'stats',
+  'usage',
+  'metrics',
+  'llm_usage',
+  'action_started',
+  'approved_actions',
+]);
 
 export function classify(e: EventJson): RowView {
   switch (e.kind) {
