@@ -195,8 +195,15 @@ export class ConversationSession {
     await this.terminalRef.port?.interrupt().catch(() => {});
   }
 
+  /**
+   * Window closing: a run in flight is interrupted (recorded as a pause); a conversation that waits
+   * for confirmation keeps waiting, so a reload shows the same Confirm / Reject.
+   */
   async dispose(): Promise<void> {
-    await this.conversation.pause().catch(() => {});
+    if (this.running) {
+      const stopped = this.conversation.interrupt().catch(() => {});
+      await Promise.race([stopped, new Promise((r) => setTimeout(r, 2_000))]);
+    }
     this.terminalRef.port?.dispose();
     await this.store.close();
   }

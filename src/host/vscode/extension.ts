@@ -29,7 +29,6 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
   const chat = new ChatViewProvider(context.extensionUri, service, log);
   context.subscriptions.push(
     log,
-    { dispose: () => void service.dispose() },
     chat,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat),
     vscode.window.createTreeView('logbook.conversations', {
@@ -50,7 +49,14 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     .initialize()
     .catch((err: unknown) => log.error(`Could not load conversations: ${String(err)}`));
   log.info('Logbook activated');
+  activeService = service;
   return { service, ready };
 }
 
-export function deactivate(): void {}
+let activeService: ConversationService | undefined;
+
+/** Closes every open log (releasing its writer lock) so a reloaded window can take over at once. */
+export async function deactivate(): Promise<void> {
+  await activeService?.dispose();
+  activeService = undefined;
+}

@@ -26,6 +26,8 @@ export interface Workbench {
   workspaceDir: string;
   shot(step: string): Promise<string>;
   runCommand(title: string): Promise<void>;
+  /** Shows the Logbook sidebar (after a reload the workbench may open on another view). */
+  openLogbookView(): Promise<void>;
   chatFrame(): FrameLocator;
   close(): Promise<void>;
 }
@@ -86,6 +88,12 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
       await row.waitFor({ state: 'visible' });
       await input.press('Enter');
+    },
+    async openLogbookView() {
+      const tab = page.getByRole('tab', { name: /^Logbook/ });
+      await tab.waitFor({ timeout: 60_000 });
+      const selected = await tab.getAttribute('aria-selected');
+      if (selected !== 'true') await tab.click();
     },
     chatFrame() {
       return page

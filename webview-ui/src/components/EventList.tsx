@@ -44,19 +44,43 @@ export function EventList() {
   const measure = useCallback((el: HTMLElement | null) => v.measureElement(el), [v]);
   const atEnd = count === 0 || v.isAtEnd(48);
 
-  // When the feed gets shorter (the approval bar or a taller composer appears) or taller, a reader
-  // who was following the latest event keeps following it.
+  // Follow the latest event until the reader scrolls away on purpose (wheel, keys, dragging the
+  // scrollbar); reaching the end again, or "Jump to latest", resumes following. Layout changes
+  // (the approval bar appearing or going, a taller composer) never stop it.
   const following = useRef(true);
-  following.current = atEnd;
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => {
-      if (following.current) v.scrollToEnd();
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
+    if (!el) return;
+    let userScrolling = false;
+    const markUser = () => (userScrolling = true);
+    const onScroll = () => {
+      if (userScrolling) following.current = v.isAtEnd(48);
+      userScrolling = false;
+    };
+    el.addEventListener('wheel', markUser, { passive: true });
+    el.addEventListener('touchmove', markUser, { passive: true });
+    el.addEventListener('keydown', markUser);
+    el.addEventListener('pointerdown', markUser);
+    el.addEventListener('scroll', onScroll, { passive: true });
+    const observer =
+      typeof ResizeObserver === 'undefined'
+        ? undefined
+        : new ResizeObserver(() => {
+            if (following.current) v.scrollToEnd();
+          });
+    observer?.observe(el);
+    return () => {
+      observer?.disconnect();
+      el.removeEventListener('wheel', markUser);
+      el.removeEventListener('touchmove', markUser);
+      el.removeEventListener('keydown', markUser);
+      el.removeEventListener('pointerdown', markUser);
+      el.removeEventListener('scroll', onScroll);
+    };
   }, [v]);
+  useLayoutEffect(() => {
+    if (following.current && count > 0) v.scrollToEnd();
+  }, [count, total, v]);
 
   return (
     <div class="feed-wrap">
@@ -99,7 +123,10 @@ export function EventList() {
         <button
           type="button"
           class="jump-latest"
-          onClick={() => v.scrollToEnd()}
+          onClick={() => {
+            following.current = true;
+            v.scrollToEnd();
+          }}
           aria-label="Jump to the latest event"
         >
           <Icon name="arrow-down" />

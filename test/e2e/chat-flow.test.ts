@@ -1,0 +1,143 @@
+import * as assert from 'node:assert/strict';
+import { openWorkbench, screenshotRoot, type Workbench } from './support/workbench';
+
+const TASK = 'Run the tests, then tidy up';
+const SECOND_TASK = 'Say hello';
+
+describe('e2e: the chat panel drives a conversation end to end', function () {
+  let wb: Workbench;
+
+  before(async function () {
+    console.log(`    screenshots: ${screenshotRoot}`);
+    wb = await openWorkbench({
+      name: 'chat-flow',
+      settings: { 'logbook.confirmation.mode': 'risky' },
+      scenario: {
+        name: 'e2e-chat-flow',
+        turns: [
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'Run the tests' },
+            reply: {
+              content: 'First I will run the tests.',
+              toolCalls: [
+                {
+                  id: 'call_test',
+                  name: 'terminal',
+                  arguments: { command: 'npm test', security_risk: 'LOW', summary: 'Run the test suite' },
+                },
+              ],
+              chunkSize: 5,
+              delayMs: 15,
+            },
+          },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'ok' },
+            reply: {
+              toolCalls: [
+                {
+                  id: 'call_clean',
+                  name: 'terminal',
+                  arguments: {
+                    command: 'rm -rf node_modules && echo cleaned',
+                    security_risk: 'HIGH',
+                    summary: 'Delete node_modules',
+                  },
+                },
+              ],
+            },
+          },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'Keep node_modules' },
+            reply: {
+              content: 'Understood: I left node_modules alone. The tests pass.',
+              chunkSize: 5,
+              delayMs: 15,
+            },
+          },
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'hello' },
+            reply: { content: 'Hello from the second conversation.' },
+          },
+        ],
+      },
+    });
+  });
+
+  after(async () => {
+    await wb?.close();
+  });
+
+  it('starts a task from the palette; the stream appears and the command waits for confirmation', async () => {
+    await wb.runCommand('Logbook: Start Agent Task');
+    const box = wb.page.locator('.quick-input-widget .quick-input-box input');
+    await box.waitFor();
+    await box.fill(TASK);
+    await box.press('Enter');
+    const chat = wb.chatFrame();
+    await chat.getByText('First I will run the tests.').first().waitFor({ timeout: 30_000 });
+    await chat.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 30_000 });
+    await chat.getByText('npm test').first().waitFor();
+    await wb.shot('waiting-for-confirmation');
+  });
+
+  it('keeps the pending confirmation across a window reload', async () => {
+    await wb.page.reload();
+    await wb.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await wb.openLogbookView();
+    const chat = wb.chatFrame();
+    await chat.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 60_000 });
+    await chat.getByText('First I will run the tests.').first().waitFor();
+    await wb.shot('reloaded-still-waiting');
+  });
+
+  it('Confirm runs the command in the integrated terminal and its output shows in the stream', async () => {
+    const chat = wb.chatFrame();
+    await chat.getByRole('button', { name: 'Confirm' }).click();
+    await chat
+      .getByText(/exit 0|exit code 0|Exit 0/i)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await chat.getByText('Delete node_modules').first().waitFor({ timeout: 30_000 });
+    // The command ran in a terminal named after the conversation.
+    await wb.page.getByText(`Logbook: ${TASK}`).first().waitFor({ timeout: 30_000 });
+    await wb.shot('confirmed-command-ran');
+  });
+
+  it('Reject with a reason: the agent reads it and adapts', async () => {
+    const chat = wb.chatFrame();
+    await chat
+      .getByRole('button', { name: /^Reject/ })
+      .first()
+      .click();
+    const reason = chat.getByPlaceholder('e.g. Run the unit tests only');
+    await reason.fill('Keep node_modules');
+    await wb.shot('reject-reason');
+    await chat.getByRole('button', { name: 'Reject', exact: true }).click();
+    await chat
+      .getByText('Understood: I left node_modules alone. The tests pass.')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    assert.equal(await chat.getByRole('button', { name: 'Confirm' }).count(), 0, 'the approval bar is gone');
+    await wb.shot('rejected-and-adapted');
+  });
+
+  it('a second conversation, then the history opens the older one', async () => {
+    await wb.runCommand('Logbook: Start Agent Task');
+    const box = wb.page.locator('.quick-input-widget .quick-input-box input');
+    await box.waitFor();
+    await box.fill(SECOND_TASK);
+    await box.press('Enter');
+    const chat = wb.chatFrame();
+    await chat.getByText('Hello from the second conversation.').first().waitFor({ timeout: 30_000 });
+    await wb.shot('second-conversation');
+    const older = wb.page.locator('.monaco-list-row', { hasText: TASK }).first();
+    await older.click();
+    await chat
+      .getByText('Understood: I left node_modules alone. The tests pass.')
+      .first()
+      .waitFor({ timeout: 30_000 });
+    assert.equal(await chat.getByText('Hello from the second conversation.').count(), 0);
+    await wb.shot('history-opened-older');
+    assert.equal(wb.llm?.remainingTurns(), 0);
+  });
+});
