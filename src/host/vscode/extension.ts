@@ -10,6 +10,7 @@ import { registerReview } from './review/register-review';
 import { createStatusBar } from './status-bar';
 import { connectReview } from './review-bridge';
 import { connectEditProposals } from './edit-proposals';
+import { openActionDiff } from './open-diff';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -23,7 +24,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     openInEditor: async () => {
       openChatInEditor(context, service, log);
     },
-    openDiff: async (conversationId) => review.showChanges(conversationId),
+    openDiff: (conversationId, actionId) => openActionDiff(service, review, conversationId, actionId),
     userEditNotes: (conversationId) => review.takeUserEdits(conversationId),
   });
   const chat = new ChatViewProvider(context.extensionUri, service, log);

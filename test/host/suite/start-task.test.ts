@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { EXTENSION_ID, logbook, scriptedModel, workspaceRoot } from './helpers';
+import { BASELINE_SCHEME } from '../../../src/host/vscode/review/virtual-documents';
 
 describe('Logbook: Start Agent Task', () => {
   let llm: ScriptedLlm | undefined;
@@ -70,6 +71,18 @@ describe('Logbook: Start Agent Task', () => {
       ['MessageEvent', 'ActionEvent', 'ObservationEvent', 'ActionEvent', 'ObservationEvent'],
     );
     assert.ok(existsSync(join(service.root, id)), 'the conversation is stored under the workspace storage');
+    // "Open diff" on the edit shows the file before the agent against now.
+    const edit = (await session.conversation.events()).find(
+      (e) => e.kind === 'ActionEvent' && e.tool_name === 'file_editor',
+    )!;
+    await service.openDiff(id, edit.id);
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    assert.ok(input instanceof vscode.TabInputTextDiff, 'a diff editor is open');
+    assert.equal(input.original.scheme, BASELINE_SCHEME);
+    assert.equal(input.modified.fsPath, join(workspaceRoot(), 'src', 'math.js'));
+    const original = await vscode.workspace.openTextDocument(input.original);
+    assert.doesNotMatch(original.getText(), /subtract/);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     assert.equal(llm.remainingTurns(), 0);
   });
 
