@@ -140,4 +140,21 @@ describe('e2e: the chat panel drives a conversation end to end', function () {
     await wb.shot('history-opened-older');
     assert.equal(wb.llm?.remainingTurns(), 0);
   });
+
+  it('"Continue from here" forks the conversation at that event into a new one', async () => {
+    const chat = wb.chatFrame();
+    const firstAnswer = chat.locator('article', { hasText: 'First I will run the tests.' }).first();
+    await firstAnswer.hover();
+    await firstAnswer.getByRole('button', { name: 'Continue from here' }).click();
+    // The fork is active: it has the first answer but not what came after it.
+    await chat.getByText('First I will run the tests.').first().waitFor({ timeout: 30_000 });
+    await chat.getByText('Continued from an earlier conversation').first().waitFor({ timeout: 30_000 });
+    assert.equal(await chat.getByText('Understood: I left node_modules alone. The tests pass.').count(), 0);
+    assert.equal(
+      await wb.page.locator('.monaco-list-row', { hasText: TASK }).count(),
+      2,
+      'the fork is listed',
+    );
+    await wb.shot('forked');
+  });
 });
