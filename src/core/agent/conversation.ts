@@ -19,7 +19,7 @@ import {
   type ExecutionStatus,
 } from '../state';
 import { EXECUTION_STATUS_KEY, ACTION_STARTED_KEY } from '../state';
-import { recoveryEventsOnOpen } from '../state';
+import { encodeSnapshot, recoveryEventsOnOpen } from '../state';
 import { toolDefinition, validateToolCall, type ToolPorts, type ToolSpec } from '../tools';
 import type { StoredConversationEvent } from './event-codec';
 import type { ConfirmationGate, HistoryCondenser } from './ports';
@@ -48,6 +48,9 @@ export interface ConversationDeps {
   /** Descriptions of edits the user made to the agent's changes since the last call (from the review). */
   userEditNotes?: () => string[];
 }
+
+/** Events between two persisted state snapshots. */
+export const SNAPSHOT_EVERY = 1000;
 
 /** Key of the update recording the user's approval of pending actions (survives a restart). */
 export const APPROVED_KEY = 'approved_actions';
@@ -550,6 +553,10 @@ export class Conversation {
   private async appendEvent(event: Event, durable: boolean): Promise<void> {
     const index = await this.store.append(event as StoredConversationEvent, { durable });
     this.absorb(event);
+    // Periodic state snapshots let a long log be opened from the newest one plus its tail.
+    if ((index + 1) % SNAPSHOT_EVERY === 0) {
+      await this.store.writeSnapshot(index, encodeSnapshot(this.state)).catch(() => undefined);
+    }
     for (const l of this.eventListeners) l(event, index);
   }
 
