@@ -318,7 +318,15 @@ async function main(): Promise<void> {
     log(
       `W2 ${label}: generated in ${f1((now() - g0) / 1000)} s (${f1(dirBytes(segDir) / 2 ** 20)} MiB segments)`,
     );
-    coldOpen('segments', segDir, 1); // first touch of the files after writing, not measured
+    // Let the kernel write back the ~1 GB just generated first, so measurements do not race it.
+    try {
+      execFileSync('sync');
+    } catch {
+      /* no sync(1) here: measure anyway */
+    }
+    // One unmeasured open of each, so both start from the same warm page cache.
+    coldOpen('segments', segDir, 1);
+    coldOpen('openhands', ohDir, 1);
     const seg = coldOpen('segments', segDir, 5);
     const ohr = coldOpen('openhands', ohDir, 3);
     const segMs = median(seg.ms);
@@ -412,7 +420,8 @@ async function main(): Promise<void> {
     '- OpenHands layout: `OpenHandsDirStore.append` (temp file, fsync, rename, one file per event).',
     '- W2: the conversation is written once; each measurement is a fresh `node` process that opens the store',
     '  as a writer (taking the lock) and reads the last 200 events; module loading is not timed. The files',
-    '  are in the page cache (dropping caches needs root), so this is a warm-cache cold *process* start.',
+    '  are in the page cache (dropping caches needs root; the data is synced and each backend opened once',
+    '  unmeasured first), so this is a warm-cache cold *process* start.',
     '  RSS growth = RSS after reading minus RSS before opening, in that process.',
     '',
   ].join('\n');
