@@ -178,10 +178,8 @@ export function unknownParentError(id: string, parent: string): EventStoreError 
 }
 
 export function readOnlyError(heldBy: string | null): EventStoreError {
-  return new EventStoreError(
-    'READ_ONLY',
-    `this store is read-only: ${heldBy ?? 'another writer holds the lock'}; appends are refused`,
-  );
+  const why = heldBy ? `the writer lock is held: ${heldBy}` : 'it was opened read-only';
+  return new EventStoreError('READ_ONLY', `this store is read-only (${why}); appends are refused`);
 }
 
 export function closedError(): EventStoreError {
