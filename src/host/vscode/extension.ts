@@ -2,7 +2,7 @@
 // only constructs objects and reads the small conversation index; no network until a task runs.
 import * as vscode from 'vscode';
 import { ChatViewProvider } from './chat-view';
-import { openChatInEditor } from './chat-panel';
+import { openChatInEditor, registerChatPanelSerializer } from './chat-panel';
 import { registerCommands } from './commands';
 import { ConversationService } from './conversation-service';
 import { ConversationsTree } from './conversations-tree';
@@ -32,6 +32,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     log,
     chat,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat),
+    registerChatPanelSerializer(context, service, log),
     vscode.window.createTreeView('logbook.conversations', {
       treeDataProvider: new ConversationsTree(service),
     }),

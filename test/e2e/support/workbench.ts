@@ -85,9 +85,14 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       const input = page.locator('.quick-input-widget .quick-input-box input');
       await input.waitFor({ state: 'visible' });
       await input.fill(`>${title}`);
-      const row = page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first();
+      // Click the exact entry: Enter would run whichever row happens to be focused while the
+      // list is still filtering.
+      const row = page
+        .locator('.quick-input-widget .monaco-list-row')
+        .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) })
+        .first();
       await row.waitFor({ state: 'visible' });
-      await input.press('Enter');
+      await row.click();
     },
     async openLogbookView() {
       const tab = page.getByRole('tab', { name: /^Logbook/ });
@@ -105,4 +110,8 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
     },
   };
   return wb;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
