@@ -50,6 +50,7 @@ export {
 } from './reducer';
 export { branchHeads, branchOf, buildTree, forkPoints, LogTree, type TreeNode } from './branch';
 export { type DeriveOptions, deriveState, IncrementalState } from './derive';
+export { type StateFromStoreOptions, type StateSource, stateFromStore, type StoreState } from './open-state';
 export { ConversationStateSchema, decodeSnapshot, encodeSnapshot, SNAPSHOT_VERSION } from './snapshot';
 export {
   DEFAULT_SNAPSHOT_INTERVAL,
