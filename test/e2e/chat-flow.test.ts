@@ -63,6 +63,10 @@ describe('e2e: the chat panel drives a conversation end to end', function () {
     });
   });
 
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.shot(`FAILED-${this.currentTest.title.slice(0, 40)}`);
+  });
+
   after(async () => {
     await wb?.close();
   });

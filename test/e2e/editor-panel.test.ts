@@ -14,6 +14,10 @@ describe('e2e: the chat in an editor tab', function () {
     });
   });
 
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.shot(`FAILED-${this.currentTest.title.slice(0, 40)}`);
+  });
+
   after(async () => {
     await wb?.close();
   });

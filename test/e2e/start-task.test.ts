@@ -47,6 +47,10 @@ describe('e2e: start an agent task from the command palette', function () {
     });
   });
 
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.shot(`FAILED-${this.currentTest.title.slice(0, 40)}`);
+  });
+
   after(async () => {
     await wb?.close();
   });

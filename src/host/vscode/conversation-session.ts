@@ -51,9 +51,7 @@ export class ConversationSession {
   }
 
   static async open(deps: SessionDeps): Promise<ConversationSession> {
-    const store = await SegmentEventStore.open<StoredConversationEvent>(deps.dir, {
-      codec: conversationEventCodec,
-    });
+    const store = await openWritable(deps.dir);
     if (store.openReport.quarantined.length || store.openReport.truncatedBytes) {
       deps.log.warn(
         `Conversation ${deps.id}: recovered its log on open (${JSON.stringify(store.openReport)})`,
@@ -225,4 +223,24 @@ function toViewJson(event: Event): SequencedEvent['event'] {
 function workspaceRoots(cwd: string): string[] {
   const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
   return folders.length ? folders : [cwd];
+}
+
+/** How long to wait for a lock held by a window that is closing (a reload replaces the extension host). */
+const LOCK_WAIT_MS = 10_000;
+
+/**
+ * Opens the log for writing, waiting a little while another process holds its lock: after a window
+ * reload the previous extension host may still be shutting down. Still locked after that, it is
+ * opened read-only (another window really has it open).
+ */
+async function openWritable(dir: string): Promise<SegmentEventStore<StoredConversationEvent>> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    const store = await SegmentEventStore.open<StoredConversationEvent>(dir, {
+      codec: conversationEventCodec,
+    });
+    if (!store.readOnly || Date.now() >= deadline) return store;
+    await store.close();
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }

@@ -97,8 +97,13 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
     async openLogbookView() {
       const tab = page.getByRole('tab', { name: /^Logbook/ });
       await tab.waitFor({ timeout: 60_000 });
-      const selected = await tab.getAttribute('aria-selected');
-      if (selected !== 'true') await tab.click();
+      // The workbench restores the last open view on its own after a reload; clicking an already
+      // selected container would close the sidebar, so give it a moment and click only if needed.
+      const selected = async () => (await tab.getAttribute('aria-selected')) === 'true';
+      const deadline = Date.now() + 5_000;
+      while (!(await selected()) && Date.now() < deadline) await page.waitForTimeout(250);
+      if (!(await selected())) await tab.click();
+      await page.locator('.part.sidebar').waitFor({ state: 'visible', timeout: 30_000 });
     },
     chatFrame() {
       return page
