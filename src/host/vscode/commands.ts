@@ -46,9 +46,12 @@ export function registerCommands(
           placeHolder: 'e.g. Add input validation to src/math.js and run the tests',
           ignoreFocusOut: true,
         });
-        if (task?.trim() && selection) {
-          const path = vscode.workspace.asRelativePath(editor!.document.uri);
-          task += `\n\nSelected in ${path}:\n\`\`\`\n${selection}\n\`\`\``;
+        // The editor's context goes with the task: the selection, or else which file is open.
+        if (task?.trim() && editor && editor.document.uri.scheme === 'file') {
+          const path = vscode.workspace.asRelativePath(editor.document.uri);
+          task += selection
+            ? `\n\nSelected in ${path}:\n\`\`\`\n${selection}\n\`\`\``
+            : `\n\nThe file I am looking at: ${path}`;
         }
       }
       if (!task?.trim()) return undefined;
