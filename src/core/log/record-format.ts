@@ -36,32 +36,60 @@ const SP = 0x20;
 export const MAX_HEADER = 8 + 1 + 15 + 1 + 15 + 1;
 
 export function encodeRecord(seq: number, json: string): Buffer {
-  return Buffer.from(new RecordEncoder().encode(seq, json));
+  const enc = new RecordEncoder();
+  const size = enc.encodeInPlace(seq, json);
+  return Buffer.from(enc.buf.subarray(enc.start, enc.start + size));
+}
+
+const HEX = Buffer.from('0123456789abcdef', 'latin1');
+
+/** Writes `v` (a non-negative safe integer) in decimal so that it ends just before `end`; returns its start. */
+function decimalBefore(b: Buffer, end: number, v: number): number {
+  let p = end;
+  do {
+    const d = v % 10;
+    b[--p] = 0x30 + d;
+    v = (v - d) / 10;
+  } while (v > 0);
+  return p;
 }
 
 /**
  * Encodes records into one reusable buffer (appends are the hot path; a fresh Buffer per record
- * is mostly garbage-collector work). The returned view is valid until the next encode().
+ * is mostly garbage-collector work). The json is converted to UTF-8 once, after room for the
+ * longest header; the header is then written byte by byte right-aligned against it.
  */
 export class RecordEncoder {
-  private buf = Buffer.allocUnsafeSlow(64 * 1024);
+  buf = Buffer.allocUnsafeSlow(64 * 1024);
+  /** where the last encoded record starts in `buf` */
+  start = 0;
 
-  encode(seq: number, json: string): Buffer {
-    // Worst case 3 UTF-8 bytes per UTF-16 unit; the json goes after room for the longest header,
-    // and the header is then written right-aligned against it, so the string is converted once.
+  /** Encodes into `buf` at `start`; returns the record's size. Valid until the next encode. */
+  encodeInPlace(seq: number, json: string): number {
+    // Worst case 3 UTF-8 bytes per UTF-16 unit.
     const need = MAX_HEADER + json.length * 3 + 1;
     if (this.buf.length < need) this.buf = Buffer.allocUnsafeSlow(Math.max(need, this.buf.length * 2));
     const b = this.buf;
-    const jsonLen = b.write(json, MAX_HEADER, 'utf8');
-    const head = `${seq} ${jsonLen} `;
-    const start = MAX_HEADER - head.length - 9;
-    b.write(head, start + 9, 'latin1');
-    const end = MAX_HEADER + jsonLen + 1;
-    b[end - 1] = NL;
-    const crc = crc32(b.subarray(start + 9, end - 1));
-    b.write(crc.toString(16).padStart(8, '0'), start, 'latin1');
-    b[start + 8] = SP;
-    return b.subarray(start, end);
+    const end = MAX_HEADER + b.write(json, MAX_HEADER, 'utf8');
+    b[end] = NL;
+    b[MAX_HEADER - 1] = SP;
+    let p = decimalBefore(b, MAX_HEADER - 1, end - MAX_HEADER);
+    b[--p] = SP;
+    p = decimalBefore(b, p, seq);
+    let crc = crc32(b.subarray(p, end));
+    b[--p] = SP;
+    for (let i = 0; i < 8; i++) {
+      b[--p] = HEX[crc & 15]!;
+      crc >>>= 4;
+    }
+    this.start = p;
+    return end + 1 - p;
+  }
+
+  /** The record as a view of the reused buffer, valid until the next encode. */
+  encode(seq: number, json: string): Buffer {
+    const size = this.encodeInPlace(seq, json);
+    return this.buf.subarray(this.start, this.start + size);
   }
 }
 

@@ -316,9 +316,10 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     if (typeof parent === 'string' && this.findId(parent) < 0) throw unknownParentError(e.id, parent);
     const seq = this.len;
     const json = encodeChecked(this.codec, e);
-    let at: { segNo: number; offset: number; size: number };
+    const writer = this.writer!;
+    let size: number;
     try {
-      at = this.writer!.write(seq, json);
+      size = writer.write(seq, json);
     } catch (err) {
       throw new EventStoreError(
         'IO_FAILED',
@@ -328,14 +329,16 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         },
       );
     }
-    this.reader.table.push(at.segNo, at.offset, at.size);
-    this.sparse.add(seq, at.segNo, at.offset);
+    const segNo = writer.segNo;
+    const offset = writer.lastOffset;
+    this.reader.table.push(segNo, offset, size);
+    this.sparse.add(seq, segNo, offset);
     this.ids!.add(hash);
     this.recent.add(e.id, seq);
     this.len = seq + 1;
-    this.bytesSinceCheckpoint += at.size;
+    this.bytesSinceCheckpoint += size;
     notifyAll(this.listeners, e, seq, this.onListenerError);
-    return { seq, bytes: at.size };
+    return { seq, bytes: size };
   }
 
   private async syncAll(): Promise<void> {

@@ -23,6 +23,10 @@ export class SegmentWriter {
   private readonly encoder = new RecordEncoder();
   private readonly dirtyFds = new Set<number>();
   private readonly dirsToSync = new Set<string>();
+  /** the active segment has writes that the next sync must cover (its fd is in dirtyFds) */
+  private activeDirty = false;
+  /** offset of the record written by the last write() */
+  lastOffset = 0;
   /** set when a failed write could not be cut off again: the file end is unknown */
   failure: unknown = null;
 
@@ -55,17 +59,20 @@ export class SegmentWriter {
   }
 
   /**
-   * Writes record `seq` at the end of the log. On failure, whatever part was written is cut off
-   * again before the error is rethrown, so a failed append never leaves half a record.
+   * Writes record `seq` at the end of the log and returns its size; it starts at `lastOffset` of
+   * segment `segNo`. On failure, whatever part was written is cut off again before the error is
+   * rethrown, so a failed append never leaves half a record.
    */
-  write(seq: number, json: string): { segNo: number; offset: number; size: number } {
-    const rec = this.encoder.encode(seq, json);
-    if (this.size > 0 && this.size + rec.length > this.segmentBytes) this.roll();
+  write(seq: number, json: string): number {
+    const enc = this.encoder;
+    const len = enc.encodeInPlace(seq, json);
+    if (this.size > 0 && this.size + len > this.segmentBytes) this.roll();
     const pos = this.size;
+    const buf = enc.buf;
+    const start = enc.start;
     try {
       let done = 0;
-      while (done < rec.length)
-        done += this.io.write(this.activeFd, rec, done, rec.length - done, pos + done);
+      while (done < len) done += this.io.write(this.activeFd, buf, start + done, len - done, pos + done);
     } catch (err) {
       try {
         fs.ftruncateSync(this.activeFd, pos);
@@ -74,16 +81,21 @@ export class SegmentWriter {
       }
       throw err;
     }
-    this.size = pos + rec.length;
+    this.lastOffset = pos;
+    this.size = pos + len;
     this.files.setSize(this.activeNo, this.size);
-    this.dirtyFds.add(this.activeFd);
-    return { segNo: this.activeNo, offset: pos, size: rec.length };
+    if (!this.activeDirty) {
+      this.activeDirty = true;
+      this.dirtyFds.add(this.activeFd);
+    }
+    return len;
   }
 
   private roll(): void {
     const { no, fd } = this.files.create();
     this.activeNo = no;
     this.activeFd = fd;
+    this.activeDirty = false;
     this.size = 0;
     // The new file's directory entry must reach the disk before anything in it is durable.
     this.dirsToSync.add(this.files.dir);
@@ -93,6 +105,7 @@ export class SegmentWriter {
   async sync(): Promise<void> {
     const fds = [...this.dirtyFds];
     this.dirtyFds.clear();
+    this.activeDirty = false;
     const dirs = [...this.dirsToSync];
     this.dirsToSync.clear();
     await Promise.all(fds.map((fd) => this.io.fdatasync(fd)));
