@@ -12,6 +12,8 @@ export function idHash(id: string): number {
   return crc32(id);
 }
 
+const NONE: readonly number[] = [];
+
 /** hash -> record indices; linear probing, load factor <= 1/2 */
 class HashSlots {
   private keys: Uint32Array;
@@ -41,14 +43,16 @@ class HashSlots {
     this.count++;
   }
 
-  find(h: number): number[] {
-    const out: number[] = [];
+  /** every index stored under `h` (a shared empty array when there is none, the common case) */
+  find(h: number): readonly number[] {
+    let out: number[] | null = null;
+    const { keys, vals, mask } = this;
     let p = this.start(h);
-    while (this.vals[p] !== -1) {
-      if (this.keys[p] === h) out.push(this.vals[p]!);
-      p = (p + 1) & this.mask;
+    while (vals[p] !== -1) {
+      if (keys[p] === h) (out ??= []).push(vals[p]!);
+      p = (p + 1) & mask;
     }
-    return out;
+    return out ?? NONE;
   }
 
   private grow(): void {

@@ -288,13 +288,11 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
 
   append(e: E, opts?: AppendOptions): Promise<number> {
     let seq: number;
-    let bytes: number;
     try {
-      ({ seq, bytes } = this.appendSync(e));
+      seq = this.appendSync(e);
     } catch (err) {
       return Promise.reject(err);
     }
-    this.committer.wrote(this.len, bytes);
     if (opts?.durable)
       return this.committer.durable(seq + 1).then(
         () => seq,
@@ -303,7 +301,8 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     return Promise.resolve(seq);
   }
 
-  private appendSync(e: E): { seq: number; bytes: number } {
+  /** Validates, writes and indexes one record, notifies listeners and tells group commit; returns its seq. */
+  private appendSync(e: E): number {
     if (this.closed) throw closedError();
     if (!this.writable) throw readOnlyError(this.lockHeldBy);
     const failed = this.writer?.failure ?? this.committer.failed;
@@ -337,8 +336,9 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     this.recent.add(e.id, seq);
     this.len = seq + 1;
     this.bytesSinceCheckpoint += size;
-    notifyAll(this.listeners, e, seq, this.onListenerError);
-    return { seq, bytes: size };
+    if (this.listeners.size > 0) notifyAll(this.listeners, e, seq, this.onListenerError);
+    this.committer.wrote(this.len, size);
+    return seq;
   }
 
   private async syncAll(): Promise<void> {
@@ -406,7 +406,9 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   private findId(id: string, hash = idHash(id)): number {
     const r = this.recent.get(id);
     if (r !== undefined) return r;
-    for (const c of this.ensureIds().candidates(hash)) {
+    const cands = this.ensureIds().candidates(hash);
+    for (let i = 0; i < cands.length; i++) {
+      const c = cands[i]!;
       if (this.reader.corrupt.has(c)) continue;
       if (this.reader.readOne(c).id === id) return c;
     }
