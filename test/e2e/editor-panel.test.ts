@@ -45,6 +45,9 @@ describe('e2e: the chat in an editor tab', function () {
     await editorChat().getByText('Answer shown in the editor tab.').first().waitFor({ timeout: 30_000 });
     await wb.shot('editor-tab');
 
+    // The workbench saves which editors are open a moment after they change; a reload within that
+    // moment would lose the tab whatever the extension does.
+    await wb.page.waitForTimeout(5_000);
     await wb.page.reload();
     await wb.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     await wb.page
