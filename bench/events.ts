@@ -8,7 +8,8 @@ export interface BenchEvent extends StoredEvent {
   timestamp: string;
 }
 
-function rng(seed: number): () => number {
+/** A small deterministic generator (xorshift32), so every run writes the same data. */
+export function rng(seed: number): () => number {
   let s = seed >>> 0 || 1;
   return () => {
     s ^= s << 13;

@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 // Snapshots are written at Conversation's interval (every 1000 events).
 import { SNAPSHOT_EVERY } from '../src/core/agent/conversation';
+import { rng } from './events';
 import { conversationEventCodec, type StoredConversationEvent } from '../src/core/agent/event-codec';
 import { benchPromptBuildScaling } from '../src/core/context/bench-prompt';
 import { createEvent, type Event, serializeEvent } from '../src/core/events';
@@ -63,18 +64,6 @@ function pct(xs: readonly number[], p: number): number {
 const median = (xs: readonly number[]) => pct(xs, 50);
 
 // ---------------- a realistic conversation ----------------
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 0x100000000;
-  };
-}
 
 const WORDS =
   'the agent reads file src index test build error fix function return value const let await async import export module package json config run command output line column warning pass fail npm tsc "quoted" path/to/file.ts:42:7 {"key": 1}'.split(
