@@ -40,8 +40,8 @@ const TerminalArgsSchema = z.object({
     .positive()
     .optional()
     .describe(
-      'Seconds to wait before returning while the command keeps running (default 30). Raise it for ' +
-        'builds or test suites you expect to take longer.',
+      'A hard limit in seconds: a command still running then is stopped with Ctrl+C. Leave it out to ' +
+        'get the output so far after the default wait (30 s) while the command keeps running.',
     ),
   reset: z
     .boolean()
@@ -55,7 +55,8 @@ const TerminalArgsSchema = z.object({
 export type TerminalArgs = z.infer<typeof TerminalArgsSchema>;
 
 const DESCRIPTION = `Run a command in a persistent bash shell. The working directory and exported variables carry over from one call to the next; several commands can be chained with && or ; or written on separate lines.
-* Long-running commands: a call returns after \`timeout\` seconds (default 30) with what was printed so far; the command keeps running (exit code -1). Call again with is_input true and an empty command to read more output, or with command "C-c" to stop it. A new command cannot start while one is running.
+* Long-running commands: without \`timeout\`, a call returns after 30 s with what was printed so far and the command keeps running (exit code -1). Call again with is_input true and an empty command to read more output, or with command "C-c" to stop it. A new command cannot start while one is running.
+* With \`timeout\` (seconds), a command still running then is stopped with Ctrl+C.
 * Servers and watchers: start them in the background with their output redirected, e.g. \`npm run dev > dev.log 2>&1 &\`.
 * Interactive programs: prefer non-interactive flags (-y, --no-pager, CI=1). To answer a prompt, send the text with is_input true.
 * Output longer than the limit is cut in the middle; the full output is saved to a file whose path is given, which you can read with file_editor view or search with grep.
@@ -135,7 +136,28 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolSpec<
             'is_input true to read its output, "C-c" with is_input true to stop it, or use reset true.',
         );
       }
-      return render(command, await terminal.run(command, run), timeoutSec, ctx);
+      const result = await terminal.run(command, run);
+      if (result.exitCode === null && typeof args.timeout === 'number' && !ctx.signal.aborted) {
+        // An explicit timeout is a hard limit: stop the command with Ctrl+C and report what it printed.
+        // Without one, the soft wait leaves servers and watchers running for the agent to read later.
+        await terminal.interrupt();
+        const rest = await terminal.sendInput('', { ...run, timeoutMs: interruptWaitMs });
+        const stopped: TerminalRunResult = {
+          ...rest,
+          output: result.output + rest.output,
+          timedOut: true,
+          ...((rest.cwd ?? result.cwd) ? { cwd: rest.cwd ?? result.cwd } : {}),
+        };
+        return render(
+          command,
+          stopped,
+          timeoutSec,
+          ctx,
+          '',
+          `[Timed out after ${timeoutSec} s: sent Ctrl+C.]`,
+        );
+      }
+      return render(command, result, timeoutSec, ctx);
     } catch (err) {
       return fail(`The terminal failed: ${errorMessage(err)}`);
     }
@@ -147,11 +169,12 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolSpec<
     waitedSec: number,
     ctx: ToolContext,
     prefix = '',
+    note?: string,
   ): Promise<ToolObservation> {
     const output = result.output.replace(/\n$/, '');
     const capped = await capOutput(output, ctx);
     const running = result.exitCode === null;
-    const notes: string[] = [];
+    const notes: string[] = note ? [note] : [];
     if (running && ctx.signal.aborted) {
       notes.push(
         '[Stopped waiting because the agent was stopped; the command is still running (exit code -1).]',

@@ -13,7 +13,7 @@ describe('terminal tool (Node bash port)', function () {
 
   beforeEach(() => {
     ws = createWorkspace();
-    terminal = createTerminalTool({ interruptWaitSec: 5 });
+    terminal = createTerminalTool({ interruptWaitSec: 5, defaultTimeoutSec: 0.3 });
   });
   afterEach(() => ws.dispose());
 
@@ -56,7 +56,7 @@ describe('terminal tool (Node bash port)', function () {
   });
 
   it('returns after the timeout with exit -1, then reads the rest with an empty is_input', async () => {
-    const first = await run('echo start; sleep 0.8; echo done', { timeout: 0.3 });
+    const first = await run('echo start; sleep 0.8; echo done', { timeout: undefined });
     assert.equal(first.exit_code, -1);
     assert.equal(first.timeout, true);
     assert.match(
@@ -75,8 +75,21 @@ describe('terminal tool (Node bash port)', function () {
     assert.equal(ws.ports.terminal.busy, false);
   });
 
+  it('an explicit timeout is a hard limit: the command is stopped with Ctrl+C', async () => {
+    const started = Date.now();
+    const obs = await run('echo begun; sleep 100; echo not-reached', { timeout: 0.5 });
+    assert.equal(obs.timeout, true);
+    assert.equal(obs.exit_code, 130);
+    assert.match(textOf(obs), /^begun\n/);
+    assert.match(textOf(obs), /Timed out after 0\.5 s: sent Ctrl\+C/);
+    assert.doesNotMatch(textOf(obs), /not-reached/);
+    assert.ok(Date.now() - started < 8000);
+    assert.equal(ws.ports.terminal.busy, false, 'the shell is free for the next command');
+    assert.match(textOf(await run('echo next')), /^next/);
+  });
+
   it('sends input to a command waiting for it', async () => {
-    const prompt = await run('read -r name; echo "hello $name"', { timeout: 0.3 });
+    const prompt = await run('read -r name; echo "hello $name"', { timeout: undefined });
     assert.equal(prompt.exit_code, -1);
     const answered = await input('world');
     assert.equal(answered.exit_code, 0);
@@ -86,7 +99,7 @@ describe('terminal tool (Node bash port)', function () {
   it('interrupts `sleep 100` with C-c and keeps the shell', async () => {
     await run('cd /tmp');
     const started = Date.now();
-    const sleeping = await run('sleep 100; echo not-reached', { timeout: 0.3 });
+    const sleeping = await run('sleep 100; echo not-reached', { timeout: undefined });
     assert.equal(sleeping.exit_code, -1);
     const stopped = await input('C-c');
     assert.equal(stopped.exit_code, 130);
@@ -98,7 +111,7 @@ describe('terminal tool (Node bash port)', function () {
 
   it('interrupts a loop running inside the shell itself', async () => {
     await run('export KEEP=yes');
-    const loop = await run('while true; do :; done', { timeout: 0.3 });
+    const loop = await run('while true; do :; done', { timeout: undefined });
     assert.equal(loop.exit_code, -1);
     const stopped = await input('C-c');
     assert.notEqual(stopped.exit_code, -1);
@@ -151,7 +164,7 @@ describe('terminal tool (Node bash port)', function () {
   });
 
   it('reset stops a running command', async () => {
-    await run('sleep 100', { timeout: 0.2 });
+    await run('sleep 100', { timeout: undefined });
     assert.equal(ws.ports.terminal.busy, true);
     const obs = await run('echo fresh', { reset: true });
     assert.match(textOf(obs), /^\[The terminal was reset\.\]\nfresh/);
