@@ -7,6 +7,7 @@ import path from 'node:path';
 import { OpenHandsDirStore, SegmentEventStore, eventFileName } from '../src/core/log';
 import { encodeRecord } from '../src/core/log/record-format';
 import { type BenchEvent, generateEvents } from './events';
+import { resultsTable, type Row } from './report';
 
 const root = path.resolve(__dirname, '..');
 const jsonOut = (() => {
@@ -29,13 +30,6 @@ const fresh = (name: string) => {
 };
 const log = (s: string) => process.stderr.write(s + '\n');
 
-interface Row {
-  workload: string;
-  metric: string;
-  value: string;
-  target: string;
-  pass: boolean | null;
-}
 const rows: Row[] = [];
 const raw: Record<string, unknown> = {};
 function row(
@@ -202,15 +196,6 @@ function machine(): Record<string, string> {
     date: new Date().toISOString(),
     'load average at start / end (1 min; other engineers share these cores)': `${loadAtStart[0]!.toFixed(1)} / ${os.loadavg()[0]!.toFixed(1)}`,
   };
-}
-
-function table(): string {
-  const head = '| workload | metric | measured | target | result |\n|---|---|---|---|---|';
-  const lines = rows.map(
-    (r) =>
-      `| ${r.workload} | ${r.metric} | ${r.value} | ${r.target} | ${r.pass === null ? '' : r.pass ? 'PASS' : 'FAIL'} |`,
-  );
-  return [head, ...lines].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -394,7 +379,7 @@ async function main(): Promise<void> {
     '',
     '## Results',
     '',
-    table(),
+    resultsTable(rows),
     '',
     '## Notes',
     '',
@@ -427,7 +412,7 @@ async function main(): Promise<void> {
   ].join('\n');
   fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), md);
   if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(raw, null, 2));
-  process.stdout.write('\n' + table() + '\n\n');
+  process.stdout.write('\n' + resultsTable(rows) + '\n\n');
   process.stdout.write(
     `machine: ${m.cpu}, ${m.cores} cores, node ${m.node}; ${f1(total)} s; wrote bench/RESULTS.md\n`,
   );

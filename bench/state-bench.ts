@@ -35,6 +35,7 @@ import {
   stateFromStore,
 } from '../src/core/state';
 import { defaultTools, toolDefinition } from '../src/core/tools';
+import { resultsTable, type Row } from './report';
 
 type Stored = StoredConversationEvent;
 
@@ -408,14 +409,6 @@ function coldOpens(mode: string, dir: string, runs: number): OpenResult[] {
 
 // ---------------- report ----------------
 
-interface Row {
-  workload: string;
-  metric: string;
-  value: string;
-  target: string;
-  pass: boolean | null;
-}
-
 function machine(loadAtStart: number[]): Record<string, string> {
   const cpus = os.cpus();
   const [l1, l5, l15] = os.loadavg();
@@ -431,15 +424,6 @@ function machine(loadAtStart: number[]): Record<string, string> {
       .join(' / '),
     'load average at end (1 / 5 / 15 min)': [l1, l5, l15].map((x) => x!.toFixed(1)).join(' / '),
   };
-}
-
-function table(rows: Row[]): string {
-  const head = '| workload | metric | measured | target | result |\n|---|---|---|---|---|';
-  const lines = rows.map(
-    (r) =>
-      `| ${r.workload} | ${r.metric} | ${r.value} | ${r.target} | ${r.pass === null ? '' : r.pass ? 'PASS' : 'FAIL'} |`,
-  );
-  return [head, ...lines].join('\n');
 }
 
 async function main(): Promise<void> {
@@ -581,7 +565,7 @@ async function main(): Promise<void> {
     const mdFile = path.join(__dirname, 'STATE-RESULTS.md');
     fs.writeFileSync(mdFile, await prettierMarkdown(mdFile, report(m, rows, sets, genS, total)));
     if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify(raw, null, 2));
-    process.stdout.write('\n' + table(rows) + '\n\n');
+    process.stdout.write('\n' + resultsTable(rows) + '\n\n');
     process.stdout.write(
       `machine: ${m.cpu}, ${m.cores} cores, node ${m.node}; load ${loadAtStart[0]!.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)}; ${f1(total)} s; wrote bench/STATE-RESULTS.md\n`,
     );
@@ -621,7 +605,7 @@ function report(
     '',
     '## Results',
     '',
-    table(rows),
+    resultsTable(rows),
     '',
     '## How it is measured',
     '',

@@ -12,45 +12,17 @@ const node = process.execPath;
 const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const reporter = join(root, 'test', 'support', 'stats-reporter.cjs');
 
+/** A suite of TypeScript mocha tests run under tsx, reporting its counts through the stats reporter. */
+function mochaSuite(glob, timeoutMs) {
+  return { cmd: [node, mocha, '--import=tsx', '--reporter', reporter, '--timeout', String(timeoutMs), glob] };
+}
+
 const suites = {
   build: { cmd: [node, join(root, 'esbuild.mjs')], counted: false },
-  unit: {
-    cmd: [
-      node,
-      mocha,
-      '--import=tsx',
-      '--reporter',
-      reporter,
-      '--timeout',
-      '20000',
-      'test/unit/**/*.test.ts',
-    ],
-  },
+  unit: mochaSuite('test/unit/**/*.test.ts', 20_000),
   host: { cmd: [node, join(root, 'test', 'host', 'run.mjs')] },
-  webview: {
-    cmd: [
-      node,
-      mocha,
-      '--import=tsx',
-      '--reporter',
-      reporter,
-      '--timeout',
-      '120000',
-      'test/webview/*.test.ts',
-    ],
-  },
-  e2e: {
-    cmd: [
-      node,
-      mocha,
-      '--import=tsx',
-      '--reporter',
-      reporter,
-      '--timeout',
-      '180000',
-      'test/e2e/**/*.test.ts',
-    ],
-  },
+  webview: mochaSuite('test/webview/*.test.ts', 120_000),
+  e2e: mochaSuite('test/e2e/**/*.test.ts', 180_000),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
