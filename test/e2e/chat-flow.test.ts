@@ -133,9 +133,15 @@ describe('e2e: the chat panel drives a conversation end to end', function () {
     await box.press('Enter');
     const chat = wb.chatFrame();
     await chat.getByText('Hello from the second conversation.').first().waitFor({ timeout: 30_000 });
+    // The tree catches up a moment after the chat (its refreshes are debounced); a click while a
+    // row is being re-rendered can be lost, so wait until it shows the finished second task.
+    await wb
+      .conversationRows(SECOND_TASK)
+      .filter({ hasText: 'finished' })
+      .first()
+      .waitFor({ timeout: 30_000 });
     await wb.shot('second-conversation');
-    const older = wb.page.locator('.monaco-list-row', { hasText: TASK }).first();
-    await older.click();
+    await wb.conversationRows(TASK).first().click();
     await chat
       .getByText('Understood: I left node_modules alone. The tests pass.')
       .first()
@@ -154,11 +160,8 @@ describe('e2e: the chat panel drives a conversation end to end', function () {
     await chat.getByText('First I will run the tests.').first().waitFor({ timeout: 30_000 });
     await chat.getByText('Continued from an earlier conversation').first().waitFor({ timeout: 30_000 });
     assert.equal(await chat.getByText('Understood: I left node_modules alone. The tests pass.').count(), 0);
-    assert.equal(
-      await wb.page.locator('.monaco-list-row', { hasText: TASK }).count(),
-      2,
-      'the fork is listed',
-    );
+    await wb.conversationRows(TASK).nth(1).waitFor({ timeout: 30_000 });
+    assert.equal(await wb.conversationRows(TASK).count(), 2, 'the fork is listed');
     await wb.shot('forked');
   });
 });

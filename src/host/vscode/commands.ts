@@ -69,7 +69,7 @@ export function registerCommands(
       if (!id) {
         const pick = await vscode.window.showQuickPick(
           service.list().map((c) => ({
-            label: c.title ?? 'Untitled conversation',
+            label: c.title ?? 'New conversation',
             description: c.status,
             detail: c.updated ? new Date(c.updated).toLocaleString() : undefined,
             id: c.id,

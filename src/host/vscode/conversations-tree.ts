@@ -25,10 +25,7 @@ export class ConversationsTree implements vscode.TreeDataProvider<IndexEntry> {
   }
 
   getTreeItem(c: IndexEntry): vscode.TreeItem {
-    const item = new vscode.TreeItem(
-      c.title ?? 'Untitled conversation',
-      vscode.TreeItemCollapsibleState.None,
-    );
+    const item = new vscode.TreeItem(c.title ?? 'New conversation', vscode.TreeItemCollapsibleState.None);
     item.id = c.id;
     const when = c.updated ? new Date(c.updated).toLocaleString() : '';
     item.description = `${c.status.replace(/_/g, ' ')}${when ? ` · ${when}` : ''}`;

@@ -3,7 +3,7 @@
 // under test-results/e2e/<run>/, a folder the run prints.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FrameLocator, Page } from 'playwright-core';
+import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startCodeServer, repoRoot, removeRunDir } from '../../../scripts/code-server/instance.mjs';
 import { launchBrowser } from '../../../scripts/code-server/browser.mjs';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
@@ -29,6 +29,8 @@ export interface Workbench {
   /** Shows the Logbook sidebar (after a reload the workbench may open on another view). */
   openLogbookView(): Promise<void>;
   chatFrame(): FrameLocator;
+  /** The rows of the Conversations view (not other lists such as terminal tabs) holding `text`. */
+  conversationRows(text: string): Locator;
   close(): Promise<void>;
 }
 
@@ -109,6 +111,12 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       return page
         .frameLocator(`iframe.webview[src*="extensionId=${EXTENSION_ID}"]`)
         .frameLocator('iframe#active-frame');
+    },
+    conversationRows(text) {
+      return page
+        .locator('.pane')
+        .filter({ has: page.locator('.pane-header h3.title', { hasText: /^Conversations$/i }) })
+        .locator('.monaco-list-row', { hasText: text });
     },
     async close() {
       await teardown();
