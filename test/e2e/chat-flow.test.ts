@@ -72,11 +72,7 @@ describe('e2e: the chat panel drives a conversation end to end', function () {
   });
 
   it('starts a task from the palette; the stream appears and the command waits for confirmation', async () => {
-    await wb.runCommand('Logbook: Start Agent Task');
-    const box = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await box.waitFor();
-    await box.fill(TASK);
-    await box.press('Enter');
+    await wb.startTask(TASK);
     const chat = wb.chatFrame();
     await chat.getByText('First I will run the tests.').first().waitFor({ timeout: 30_000 });
     await chat.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 30_000 });
@@ -126,11 +122,7 @@ describe('e2e: the chat panel drives a conversation end to end', function () {
   });
 
   it('a second conversation, then the history opens the older one', async () => {
-    await wb.runCommand('Logbook: Start Agent Task');
-    const box = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await box.waitFor();
-    await box.fill(SECOND_TASK);
-    await box.press('Enter');
+    await wb.startTask(SECOND_TASK);
     const chat = wb.chatFrame();
     await chat.getByText('Hello from the second conversation.').first().waitFor({ timeout: 30_000 });
     // The tree catches up a moment after the chat (its refreshes are debounced); a click while a

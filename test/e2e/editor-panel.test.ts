@@ -30,11 +30,7 @@ describe('e2e: the chat in an editor tab', function () {
       .frameLocator('iframe#active-frame');
 
   it('"Open in Editor" shows the active conversation in a tab, and the tab comes back after a reload', async () => {
-    await wb.runCommand('Logbook: Start Agent Task');
-    const box = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await box.waitFor();
-    await box.fill('Answer in a tab');
-    await box.press('Enter');
+    await wb.startTask('Answer in a tab');
     await wb.chatFrame().getByText('Answer shown in the editor tab.').first().waitFor({ timeout: 30_000 });
 
     await wb.runCommand('Logbook: Open in Editor');

@@ -63,12 +63,7 @@ describe('e2e: start an agent task from the command palette', function () {
   });
 
   it('runs "Logbook: Start Agent Task" from the palette; the agent edits the file and the chat shows every step', async () => {
-    await wb.runCommand('Logbook: Start Agent Task');
-    const box = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await wb.page.locator('.quick-input-widget', { hasText: 'What should the agent do?' }).waitFor();
-    await wb.shot('task-prompt');
-    await box.fill(TASK);
-    await box.press('Enter');
+    await wb.startTask(TASK, () => wb.shot('task-prompt'));
     const chat = wb.chatFrame();
     await chat.getByText(TASK, { exact: true }).first().waitFor({ timeout: 30_000 });
     await chat.getByText('Done: src/math.js now exports subtract().').first().waitFor({ timeout: 30_000 });

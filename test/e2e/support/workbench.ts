@@ -26,6 +26,8 @@ export interface Workbench {
   workspaceDir: string;
   shot(step: string): Promise<string>;
   runCommand(title: string): Promise<void>;
+  /** Runs "Logbook: Start Agent Task" and answers its prompt with `task`. */
+  startTask(task: string, beforeEnter?: () => Promise<unknown>): Promise<void>;
   /** Shows the Logbook sidebar (after a reload the workbench may open on another view). */
   openLogbookView(): Promise<void>;
   chatFrame(): FrameLocator;
@@ -95,6 +97,16 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
         .first();
       await row.waitFor({ state: 'visible' });
       await row.click();
+    },
+    async startTask(task, beforeEnter) {
+      await wb.runCommand('Logbook: Start Agent Task');
+      // The palette and the prompt share one widget: wait for the prompt itself, or the text
+      // could land in the palette that is still closing.
+      await page.locator('.quick-input-widget', { hasText: 'What should the agent do?' }).waitFor();
+      const box = page.locator('.quick-input-widget .quick-input-box input');
+      await box.fill(task);
+      await beforeEnter?.();
+      await box.press('Enter');
     },
     async openLogbookView() {
       const tab = page.getByRole('tab', { name: /^Logbook/ });
