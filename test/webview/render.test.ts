@@ -123,6 +123,24 @@ describe('webview: rendering', function () {
     assert.equal(await p.row('ObservationEvent').count(), 1);
   });
 
+  it('says when a conversation was renamed or continued from another one', async () => {
+    const updates: [string, unknown][] = [
+      ['forked_from', { conversation_id: 'c0', event_id: 'e0' }],
+      ['title', 'Parser flake'],
+    ];
+    await p.showConversation(
+      updates.map(([key, value], seq) => ({
+        seq,
+        event: { kind: 'ConversationStateUpdateEvent', id: `u-${seq}`, source: 'user', key, value },
+      })),
+    );
+    assert.equal(
+      await p.row('ConversationStateUpdateEvent').nth(0).innerText(),
+      'Continued from an earlier conversation',
+    );
+    assert.equal(await p.row('ConversationStateUpdateEvent').nth(1).innerText(), 'Renamed to “Parser flake”');
+  });
+
   it('truncates long output and expands it on request', async () => {
     const a = eid(1);
     const output = Array.from({ length: 500 }, (_, i) => `line ${i}`).join('\n');

@@ -18,7 +18,7 @@ import {
   type ConversationState,
   type ExecutionStatus,
 } from '../state';
-import { EXECUTION_STATUS_KEY, ACTION_STARTED_KEY } from '../state';
+import { EXECUTION_STATUS_KEY, ACTION_STARTED_KEY, TITLE_KEY, shortTitle } from '../state';
 import { encodeSnapshot, recoveryEventsOnOpen } from '../state';
 import { toolDefinition, validateToolCall, type ToolPorts, type ToolSpec } from '../tools';
 import type { StoredConversationEvent } from './event-codec';
@@ -62,6 +62,7 @@ export class Conversation {
   readonly id: string;
   private readonly store: EventStore<StoredConversationEvent>;
   private readonly derived: IncrementalState;
+  private appendQueue: Promise<unknown> = Promise.resolve();
   private readonly prompt = new PromptBuilder();
   private readonly approved = new Set<string>();
   private settings: AgentSettings;
@@ -231,6 +232,12 @@ export class Conversation {
       { key: APPROVED_KEY, value: { action_ids: ids } },
       true,
     );
+  }
+
+  /** Gives the conversation a title of the user's choosing (recorded as an event, like every change). */
+  async rename(title: string): Promise<void> {
+    if (!shortTitle(title)) throw new Error('A conversation title cannot be empty.');
+    await this.append('ConversationStateUpdateEvent', { key: TITLE_KEY, value: title.trim() }, true);
   }
 
   /** Rejects pending actions with a reason the agent will read; call `run` to let it adapt. */
@@ -537,17 +544,27 @@ export class Conversation {
       .filter((a): a is ActionEvent => a !== undefined);
   }
 
-  private async append<K extends EventKind>(
+  /**
+   * Appends one event after the current HEAD. Appends are queued: an event's parent is read only
+   * once the append before it is in the state, so a user action during a run (a rename while the
+   * agent's durable append waits for its fsync) never gives two events the same parent.
+   */
+  private append<K extends EventKind>(
     kind: K,
     fields: CreateFields<K>,
     durable = false,
   ): Promise<EventOfKind<K>> {
-    const event = createEvent(kind, {
-      ...(fields as object),
-      parent_id: this.state.head,
-    } as unknown as CreateFields<K>);
-    await this.appendEvent(event as Event, durable);
-    return event;
+    const write = async (): Promise<EventOfKind<K>> => {
+      const event = createEvent(kind, {
+        ...(fields as object),
+        parent_id: this.state.head,
+      } as unknown as CreateFields<K>);
+      await this.appendEvent(event as Event, durable);
+      return event;
+    };
+    const appended = this.appendQueue.then(write);
+    this.appendQueue = appended.catch(() => undefined);
+    return appended;
   }
 
   private async appendEvent(event: Event, durable: boolean): Promise<void> {

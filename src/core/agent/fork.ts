@@ -3,7 +3,7 @@
 // The source log is never changed.
 import { createEvent, type Event } from '../events';
 import type { EventStore } from '../log/event-store';
-import { branchOf, EXECUTION_STATUS_KEY } from '../state';
+import { branchOf, deriveState, EXECUTION_STATUS_KEY, TITLE_KEY } from '../state';
 import type { StoredConversationEvent } from './event-codec';
 
 export const FORKED_FROM_KEY = 'forked_from';
@@ -25,11 +25,23 @@ export async function forkInto(
     parent_id: branch.at(-1)!.id,
   });
   await target.append(forked as Event as StoredConversationEvent);
+  // The fork is told apart from its source in the history by its title.
+  let head: Event = forked;
+  const sourceTitle = deriveState(branch).title;
+  if (sourceTitle) {
+    const titled = createEvent('ConversationStateUpdateEvent', {
+      key: TITLE_KEY,
+      value: `${sourceTitle.replace(/ \(continued\)$/, '')} (continued)`,
+      parent_id: forked.id,
+    });
+    await target.append(titled as Event as StoredConversationEvent);
+    head = titled;
+  }
   // Whatever the source was doing at that point, the fork waits for the user.
   const idle = createEvent('ConversationStateUpdateEvent', {
     key: EXECUTION_STATUS_KEY,
     value: 'idle',
-    parent_id: forked.id,
+    parent_id: head.id,
   });
   await target.append(idle as Event as StoredConversationEvent, { durable: true });
 }

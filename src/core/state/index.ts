@@ -43,6 +43,7 @@ export {
   CONFIRMATION_POLICY_KEY,
   EXECUTION_STATUS_KEY,
   FULL_STATE_KEY,
+  TITLE_KEY,
   RECOVERY_KEY,
   reduce,
   shortTitle,

@@ -40,6 +40,8 @@ export const ACTION_STARTED_KEY = 'action_started';
 export const RECOVERY_KEY = 'recovery';
 /** OpenHands sends the whole state under this key; its status, stats and policy are applied. */
 export const FULL_STATE_KEY = 'full_state';
+/** A title the user gave the conversation (it replaces the one taken from the first message). */
+export const TITLE_KEY = 'title';
 
 export const TASK_TRACKER_TOOL_NAME = 'task_tracker';
 const TITLE_MAX = 80;
@@ -209,6 +211,10 @@ function onUpdate(s: ConversationState, key: string, value: unknown, eventId: st
       return { ...s, confirmationPolicy: jsonClone(value) };
     case ACTION_STARTED_KEY:
       return onActionStarted(s, value, eventId);
+    case TITLE_KEY: {
+      const title = typeof value === 'string' ? shortTitle(value) : null;
+      return title ? { ...s, title } : warn(s, `update ${eventId}: a title must be non-empty text`);
+    }
     case FULL_STATE_KEY: {
       if (value === null || typeof value !== 'object') return s;
       const full = value as Record<string, unknown>;

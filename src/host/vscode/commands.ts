@@ -15,7 +15,7 @@ export function registerCommands(
 ): vscode.Disposable[] {
   const revealChat = () => vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
   const active = async (idArg?: unknown) => {
-    const id = typeof idArg === 'string' ? idArg : service.activeId;
+    const id = conversationIdOf(idArg) ?? service.activeId;
     if (!id) {
       void vscode.window.showInformationMessage('Logbook: no conversation is open.');
       return undefined;
@@ -65,7 +65,7 @@ export function registerCommands(
       await revealChat();
     }),
     register('logbook.openConversation', async (idArg?: unknown) => {
-      let id = typeof idArg === 'string' ? idArg : undefined;
+      let id = conversationIdOf(idArg);
       if (!id) {
         const pick = await vscode.window.showQuickPick(
           service.list().map((c) => ({
@@ -81,6 +81,46 @@ export function registerCommands(
       if (!id) return;
       await service.setActive(id);
       await revealChat();
+    }),
+    register('logbook.renameConversation', async (idArg?: unknown, titleArg?: unknown) => {
+      const id = conversationIdOf(idArg) ?? service.activeId;
+      const entry = service.list().find((e) => e.id === id);
+      if (!id || !entry) {
+        void vscode.window.showInformationMessage('Logbook: no conversation to rename.');
+        return;
+      }
+      const title =
+        typeof titleArg === 'string'
+          ? titleArg
+          : await vscode.window.showInputBox({
+              title: 'Logbook: Rename Conversation',
+              value: entry.title ?? '',
+              prompt: 'The new name, shown in the history and the chat header',
+              validateInput: (v) => (v.trim() ? undefined : 'A name cannot be empty.'),
+            });
+      if (title === undefined) return;
+      await service.rename(id, title);
+    }),
+    register('logbook.deleteConversation', async (idArg?: unknown, confirmedArg?: unknown) => {
+      const id = conversationIdOf(idArg) ?? service.activeId;
+      const entry = service.list().find((e) => e.id === id);
+      if (!id || !entry) {
+        void vscode.window.showInformationMessage('Logbook: no conversation to delete.');
+        return;
+      }
+      if (confirmedArg !== true) {
+        const choice = await vscode.window.showWarningMessage(
+          `Delete the conversation "${entry.title ?? 'New conversation'}"?`,
+          {
+            modal: true,
+            detail: 'Its event log is removed from disk. Changes the agent made to your files stay.',
+          },
+          'Delete',
+        );
+        if (choice !== 'Delete') return;
+      }
+      await service.delete(id);
+      log.info(`Deleted conversation ${id}`);
     }),
     register('logbook.pause', async (id?: unknown) => (await active(id))?.pause()),
     register('logbook.resume', async (id?: unknown) => (await active(id))?.startRun()),
@@ -103,7 +143,7 @@ export function registerCommands(
       await s.reject(s.header().pendingActionIds, reason);
     }),
     register('logbook.reviewChanges', async (id?: unknown) =>
-      review.showChanges(typeof id === 'string' ? id : service.activeId),
+      review.showChanges(conversationIdOf(id) ?? service.activeId),
     ),
     register('logbook.setApiKey', async (keyArg?: unknown) => {
       const key =
@@ -131,4 +171,11 @@ export function registerCommands(
     register('logbook.showLog', () => log.show()),
     register('logbook.openInEditor', () => service.openInEditor()),
   ];
+}
+
+/** A conversation id given as a command argument: the id itself, or a Conversations tree item. */
+function conversationIdOf(arg: unknown): string | undefined {
+  if (typeof arg === 'string' && arg) return arg;
+  const id = (arg as { id?: unknown } | null | undefined)?.id;
+  return typeof id === 'string' && id ? id : undefined;
 }

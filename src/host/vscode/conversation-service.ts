@@ -2,12 +2,13 @@
 // panel shows. Implements the ChatBackend the panel talks to, and is what the commands, the tree
 // and the status bar read. Conversations live under the extension's workspace storage.
 import { randomUUID } from 'node:crypto';
-import { readdir, mkdir } from 'node:fs/promises';
+import { readdir, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import {
   deriveState,
   entryFromState,
+  removeEntry,
   upsertEntry,
   ConversationIndexFile,
   type ConversationIndex,
@@ -44,6 +45,10 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   private readonly headerEmitter = new vscode.EventEmitter<ConversationHeader>();
   private readonly streamEmitter = new vscode.EventEmitter<{ conversationId: string; delta: StreamDelta }>();
   private readonly listEmitter = new vscode.EventEmitter<void>();
+  private readonly deleteEmitter = new vscode.EventEmitter<string>();
+  /** conversations deleted in this window: late updates from their closing sessions are ignored */
+  private readonly deleted = new Set<string>();
+  readonly onDidDelete = this.deleteEmitter.event;
   readonly onDidChangeActive = this.activeEmitter.event;
   readonly onDidAppend = this.appendEmitter.event;
   readonly onDidChangeHeader = this.headerEmitter.event;
@@ -187,6 +192,40 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await this.setActive(id);
   }
 
+  async rename(conversationId: string, title: string): Promise<void> {
+    const s = await this.session(conversationId);
+    await s.rename(title);
+    await this.refreshEntry(s);
+  }
+
+  /**
+   * Deletes a conversation: stops its run, closes its terminal and log, removes its folder and its
+   * index entry. Refused while another window has it open. Files the agent changed stay as they are.
+   */
+  async delete(conversationId: string): Promise<void> {
+    if (!this.sessions.has(conversationId) && !this.index.entries.some((e) => e.id === conversationId)) {
+      throw new Error(`There is no conversation ${conversationId}.`);
+    }
+    const s = await this.session(conversationId);
+    if (s.readOnly) {
+      throw new Error('This conversation is open in another window; close it there before deleting it.');
+    }
+    this.deleted.add(conversationId);
+    await s.dispose();
+    this.sessions.delete(conversationId);
+    await rm(join(this.root, conversationId), { recursive: true, force: true });
+    if (this.activeConversationId === conversationId) await this.setActive(undefined);
+    this.refreshing = this.refreshing
+      .then(async () => {
+        this.index = removeEntry(this.index, conversationId);
+        this.listEmitter.fire();
+        await this.indexFile.save(this.index);
+      })
+      .catch((err: unknown) => this.log.error(`Could not save the conversation index: ${String(err)}`));
+    await this.refreshing;
+    this.deleteEmitter.fire(conversationId);
+  }
+
   async openDiff(conversationId: string, actionId: string): Promise<void> {
     await this.hooks.openDiff(conversationId, actionId);
   }
@@ -199,6 +238,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
 
   /** Opens (once) the session of a conversation. */
   session(id: string): Promise<ConversationSession> {
+    if (this.deleted.has(id)) return Promise.reject(new Error('This conversation was deleted.'));
     const open = this.sessions.get(id);
     if (open) return Promise.resolve(open);
     let pending = this.opening.get(id);
@@ -245,6 +285,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     const entry = entryFromState(s.id, s.conversation.state);
     this.refreshing = this.refreshing
       .then(async () => {
+        if (this.deleted.has(s.id)) return;
         const before = this.index.entries.find((e) => e.id === s.id);
         if (before && JSON.stringify(before) === JSON.stringify(entry)) return;
         this.index = upsertEntry(this.index, entry);
@@ -283,6 +324,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.headerEmitter.dispose();
     this.streamEmitter.dispose();
     this.listEmitter.dispose();
+    this.deleteEmitter.dispose();
   }
 }
 

@@ -184,6 +184,11 @@ export class ConversationSession {
     this.startRun();
   }
 
+  async rename(title: string): Promise<void> {
+    this.ensureWritable();
+    await this.conversation.rename(title);
+  }
+
   async pause(): Promise<void> {
     await this.conversation.pause();
   }

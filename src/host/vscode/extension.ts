@@ -7,6 +7,7 @@ import { registerCommands } from './commands';
 import { ConversationService } from './conversation-service';
 import { ConversationsTree } from './conversations-tree';
 import { registerReview } from './review/register-review';
+import type { ReviewController } from './review/review-controller';
 import { createStatusBar } from './status-bar';
 import { connectReview } from './review-bridge';
 import { connectEditProposals } from './edit-proposals';
@@ -14,6 +15,8 @@ import { openActionDiff } from './open-diff';
 
 export interface LogbookApi {
   readonly service: ConversationService;
+  /** the inline review of agent edits (what each conversation changed) */
+  readonly review: ReviewController;
   readonly ready: Promise<void>;
 }
 
@@ -38,6 +41,8 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     }),
     createStatusBar(service),
     connectReview(service, review, context),
+    // A deleted conversation's edits stay in the files; its review decorations go with it.
+    service.onDidDelete((id) => review.clear(id)),
     connectEditProposals(service, review),
     ...registerCommands(context, service, review, log),
     vscode.workspace.onDidGrantWorkspaceTrust(() =>
@@ -52,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     .catch((err: unknown) => log.error(`Could not load conversations: ${String(err)}`));
   log.info('Logbook activated');
   activeService = service;
-  return { service, ready };
+  return { service, review, ready };
 }
 
 let activeService: ConversationService | undefined;

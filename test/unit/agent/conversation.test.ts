@@ -573,6 +573,69 @@ describe('Conversation: fork', function () {
     const sent = JSON.stringify(h.llm.completionBodies().at(-1)!.messages);
     assert.ok(sent.includes('First answer.') && !sent.includes('Second answer.'));
     assert.deepEqual(await source.events(), sourceEvents);
+    assert.equal(source.state.title, 'first question');
+    assert.equal(fork.state.title, 'first question (continued)');
+    // A fork of a fork does not pile up suffixes.
+    const again = new MemoryEventStore<StoredConversationEvent>();
+    await fork.fork(firstAnswer.id, again);
+    assert.equal((await h.open({ store: again })).state.title, 'first question (continued)');
+  });
+});
+
+describe('Conversation: rename', function () {
+  this.timeout(30_000);
+  let h: Harness | undefined;
+  afterEach(async () => {
+    await h?.close();
+    h = undefined;
+  });
+
+  it('records the new title as an event that survives a reopen, and refuses an empty one', async () => {
+    h = await createHarness({ name: 'rename', turns: [{ reply: { content: 'Done.' } }] });
+    const store = new MemoryEventStore<StoredConversationEvent>();
+    const c = await h.open({ store });
+    await c.sendMessage('fix the flaky test in the parser');
+    await c.run();
+    await c.rename('  Parser flake  ');
+    assert.equal(c.state.title, 'Parser flake');
+    const last = (await c.events()).at(-1)!;
+    assert.equal(last.kind, 'ConversationStateUpdateEvent');
+    assert.deepEqual(
+      [(last as { key?: unknown }).key, (last as { value?: unknown }).value],
+      ['title', 'Parser flake'],
+    );
+    assert.equal((await h.open({ store })).state.title, 'Parser flake');
+    await assert.rejects(c.rename('   '), /cannot be empty/);
+    assert.equal(c.state.title, 'Parser flake');
+  });
+
+  it('a rename during a run never gives two events the same parent', async () => {
+    h = await createHarness({
+      name: 'rename-race',
+      turns: [
+        {
+          reply: {
+            content: 'Thinking it over.',
+            toolCalls: [{ id: 'call_t', name: 'think', arguments: { thought: 'plan' } }],
+          },
+        },
+        { reply: { content: 'Finished.' } },
+      ],
+    });
+    const c = await h.open();
+    await c.sendMessage('do it');
+    const run = c.run();
+    // Renames fired while the run appends its own events.
+    const renames = [c.rename('one'), c.rename('two')];
+    await new Promise((r) => setTimeout(r, 5));
+    renames.push(c.rename('three'));
+    await Promise.all(renames);
+    assert.equal(await run, 'finished');
+    const events = await c.events();
+    const parents = events.map((e) => e.parent_id).filter((p) => p);
+    assert.equal(new Set(parents).size, parents.length, 'each event has its own parent');
+    for (let i = 1; i < events.length; i++) assert.equal(events[i]!.parent_id, events[i - 1]!.id);
+    assert.equal(c.state.title, 'three');
   });
 });
 

@@ -237,6 +237,20 @@ describe('state: reducer', () => {
       assert.equal(shortTitle('😀'.repeat(100))!.length, 79 * 2 + 1, 'cut between code points');
     });
 
+    it('title: a title update replaces it (before or after the first message); an empty one is a warning', () => {
+      const b = new LogBuilder();
+      b.update('title', 'Named first');
+      b.user('the task itself');
+      assert.equal(derive(b).title, 'Named first');
+      b.update('title', '  Renamed\n later ');
+      assert.equal(derive(b).title, 'Renamed later');
+      b.update('title', '   ');
+      b.update('title', 42);
+      const s = derive(b);
+      assert.equal(s.title, 'Renamed later');
+      assert.equal(s.warnings.filter((w) => w.includes('title')).length, 2);
+    });
+
     it('activatedSkills: union in first-activation order', () => {
       const b = new LogBuilder();
       b.user('a', ['git', 'python']);

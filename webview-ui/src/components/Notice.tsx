@@ -44,6 +44,8 @@ function describe(e: EventJson): Line {
           tone: 'warn',
           detail: str(value['reason']),
         };
+      if (key === 'title')
+        return { icon: 'edit', text: `Renamed to “${shortValue(e.value)}”`, tone: 'neutral' };
       if (key === 'forked_from')
         return { icon: 'repo-forked', text: 'Continued from an earlier conversation', tone: 'neutral' };
       return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };
