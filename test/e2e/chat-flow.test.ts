@@ -156,4 +156,28 @@ describe('e2e: the chat panel drives a conversation end to end', function () {
     assert.equal(await wb.conversationRows(TASK).count(), 2, 'the fork is listed');
     await wb.shot('forked');
   });
+
+  it('renames and deletes a conversation from its context menu in the Conversations view', async () => {
+    const fork = wb.conversationRows(`${TASK} (continued)`).first();
+    await fork.waitFor({ timeout: 30_000 });
+    await wb.contextMenu(fork, 'Rename Conversation');
+    await wb.page.locator('.quick-input-widget', { hasText: 'Logbook: Rename Conversation' }).waitFor();
+    const box = wb.page.locator('.quick-input-widget .quick-input-box input');
+    await box.fill('Fork without cleanup');
+    await box.press('Enter');
+    const renamed = wb.conversationRows('Fork without cleanup').first();
+    await renamed.waitFor({ timeout: 30_000 });
+    // The chat shows the fork, so its header follows the new title.
+    await wb.chatFrame().getByText('Fork without cleanup').first().waitFor({ timeout: 30_000 });
+    await wb.shot('renamed');
+
+    await wb.contextMenu(renamed, 'Delete Conversation');
+    const dialog = wb.page.locator('.monaco-dialog-box', { hasText: 'Fork without cleanup' });
+    await dialog.waitFor({ timeout: 30_000 });
+    await wb.shot('delete-asks-first');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await renamed.waitFor({ state: 'detached', timeout: 30_000 });
+    assert.equal(await wb.conversationRows(TASK).count(), 1, 'the original conversation stays');
+    await wb.shot('deleted');
+  });
 });

@@ -1,5 +1,5 @@
 // Forking: a new log whose events are a conversation's branch up to a chosen event, copied
-// verbatim (ids and parent links kept), then a record of where it came from and an idle status.
+// verbatim (ids and parent links kept), then a record of where it came from, a title and a status that waits for the user.
 // The source log is never changed.
 import { createEvent, type Event } from '../events';
 import type { EventStore } from '../log/event-store';
@@ -27,7 +27,8 @@ export async function forkInto(
   await target.append(forked as Event as StoredConversationEvent);
   // The fork is told apart from its source in the history by its title.
   let head: Event = forked;
-  const sourceTitle = deriveState(branch).title;
+  const atFork = deriveState(branch);
+  const sourceTitle = atFork.title;
   if (sourceTitle) {
     const titled = createEvent('ConversationStateUpdateEvent', {
       key: TITLE_KEY,
@@ -37,11 +38,13 @@ export async function forkInto(
     await target.append(titled as Event as StoredConversationEvent);
     head = titled;
   }
-  // Whatever the source was doing at that point, the fork waits for the user.
-  const idle = createEvent('ConversationStateUpdateEvent', {
+  // Whatever the source was doing at that point, the fork waits for the user: to approve or
+  // reject the actions it ends with (continuing from an action means deciding it again), or else
+  // for a message.
+  const waiting = createEvent('ConversationStateUpdateEvent', {
     key: EXECUTION_STATUS_KEY,
-    value: 'idle',
+    value: atFork.pendingActions.length > 0 ? 'waiting_for_confirmation' : 'idle',
     parent_id: head.id,
   });
-  await target.append(idle as Event as StoredConversationEvent, { durable: true });
+  await target.append(waiting as Event as StoredConversationEvent, { durable: true });
 }

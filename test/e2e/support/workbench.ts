@@ -1,6 +1,7 @@
 // A real VS Code workbench for end-to-end tests: an isolated code-server instance with the
 // extension under development, opened in headless Chromium. Every step can be captured as a PNG
 // under test-results/e2e/<run>/, a folder the run prints.
+import * as assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
@@ -33,6 +34,8 @@ export interface Workbench {
   chatFrame(): FrameLocator;
   /** The rows of the Conversations view (not other lists such as terminal tabs) holding `text`. */
   conversationRows(text: string): Locator;
+  /** Right-clicks `target` and chooses `item` from its context menu. */
+  contextMenu(target: Locator, item: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -129,6 +132,18 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
         .locator('.pane')
         .filter({ has: page.locator('.pane-header h3.title', { hasText: /^Conversations$/i }) })
         .locator('.monaco-list-row', { hasText: text });
+    },
+    async contextMenu(target, item) {
+      await target.click({ button: 'right' });
+      const entry = page.getByRole('menuitem', { name: item });
+      await entry.waitFor();
+      // A menu ignores a click that comes right after it opened (so the right-click's own release
+      // cannot pick an item); click again while it is still open.
+      for (let attempt = 0; attempt < 5 && (await entry.isVisible()); attempt++) {
+        await entry.click().catch(() => undefined);
+        await entry.waitFor({ state: 'hidden', timeout: 1_000 }).catch(() => undefined);
+      }
+      assert.ok(!(await entry.isVisible()), `the context menu did not take "${item}"`);
     },
     async close() {
       await teardown();

@@ -582,6 +582,58 @@ describe('Conversation: fork', function () {
   });
 });
 
+describe('Conversation: fork at an action', function () {
+  this.timeout(30_000);
+  it('asks again for the action it ends with; approving runs it in the fork only', async () => {
+    const h = await createHarness(
+      {
+        name: 'fork-action',
+        turns: [
+          {
+            match: { lastRole: 'user' },
+            reply: {
+              content: 'Listing files.',
+              toolCalls: [
+                {
+                  id: 'call_ls',
+                  name: 'terminal',
+                  arguments: { command: 'echo listed', security_risk: 'HIGH', summary: 'List' },
+                },
+              ],
+            },
+          },
+          { match: { lastRole: 'tool', toolResultIncludes: 'rejected' }, reply: { content: 'Skipped it.' } },
+          { match: { lastRole: 'tool', toolResultIncludes: 'listed' }, reply: { content: 'Listed them.' } },
+        ],
+      },
+      { confirmationMode: 'risky' },
+    );
+    try {
+      const source = await h.open();
+      await source.sendMessage('list the files');
+      assert.equal(await source.run(), 'waiting_for_confirmation');
+      const action = ofKind(await source.events(), 'ActionEvent')[0]!;
+      await source.reject('not now');
+      assert.equal(await source.run(), 'finished');
+
+      const target = new MemoryEventStore<StoredConversationEvent>();
+      await source.fork(action.id, target);
+      const fork = await h.open({ store: target });
+      assert.equal(fork.status, 'waiting_for_confirmation');
+      assert.deepEqual(
+        fork.awaitingConfirmation().map((a) => a.id),
+        [action.id],
+      );
+      await fork.approve();
+      assert.equal(await fork.run(), 'finished');
+      assert.match(JSON.stringify(await fork.events()), /Listed them\./);
+      assert.doesNotMatch(JSON.stringify(await source.events()), /Listed them\./);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('Conversation: rename', function () {
   this.timeout(30_000);
   let h: Harness | undefined;
