@@ -215,14 +215,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.sessions.delete(conversationId);
     await rm(join(this.root, conversationId), { recursive: true, force: true });
     if (this.activeConversationId === conversationId) await this.setActive(undefined);
-    this.refreshing = this.refreshing
-      .then(async () => {
-        this.index = removeEntry(this.index, conversationId);
-        this.listEmitter.fire();
-        await this.indexFile.save(this.index);
-      })
-      .catch((err: unknown) => this.log.error(`Could not save the conversation index: ${String(err)}`));
-    await this.refreshing;
+    await this.updateIndex((index) => removeEntry(index, conversationId));
     this.deleteEmitter.fire(conversationId);
   }
 
@@ -278,22 +271,35 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     return session;
   }
 
-  private refreshing = Promise.resolve();
+  private indexing = Promise.resolve();
 
-  /** Updates the index entry of a session from its state (serialized: one index write at a time). */
+  /** Updates the index entry of a session from its state. */
   private refreshEntry(s: ConversationSession): Promise<void> {
     const entry = entryFromState(s.id, s.conversation.state);
-    this.refreshing = this.refreshing
+    return this.updateIndex((index) => {
+      if (this.deleted.has(s.id)) return undefined;
+      const before = index.entries.find((e) => e.id === s.id);
+      return before && JSON.stringify(before) === JSON.stringify(entry)
+        ? undefined
+        : upsertEntry(index, entry);
+    });
+  }
+
+  /**
+   * Applies a change to the index (undefined: nothing changed), tells the tree and saves it.
+   * Serialized, so the file is written once at a time and in order.
+   */
+  private updateIndex(change: (index: ConversationIndex) => ConversationIndex | undefined): Promise<void> {
+    this.indexing = this.indexing
       .then(async () => {
-        if (this.deleted.has(s.id)) return;
-        const before = this.index.entries.find((e) => e.id === s.id);
-        if (before && JSON.stringify(before) === JSON.stringify(entry)) return;
-        this.index = upsertEntry(this.index, entry);
+        const next = change(this.index);
+        if (!next) return;
+        this.index = next;
         this.listEmitter.fire();
         await this.indexFile.save(this.index);
       })
       .catch((err: unknown) => this.log.error(`Could not save the conversation index: ${String(err)}`));
-    return this.refreshing;
+    return this.indexing;
   }
 
   /** One index entry per conversation folder, read-only (never takes a writer lock). */
