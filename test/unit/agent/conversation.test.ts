@@ -7,9 +7,11 @@ import { createHarness, type Harness } from '../../support/agent-harness';
 import { LlmSummarizingCondenser } from '../../../src/core/context';
 import { MemoryEventStore } from '../../../src/core/log/memory-store';
 import type { StoredConversationEvent } from '../../../src/core/agent/event-codec';
-import { startScriptedLlm, type Scenario } from '../../support/llm-server';
+import { loadScenarioFile, startScriptedLlm, type Scenario } from '../../support/llm-server';
 
 const kinds = (events: readonly Event[]) => events.map((e) => e.kind);
+const SCENARIOS = join(__dirname, '..', '..', 'fixtures', 'scenarios');
+
 const ofKind = <K extends Event['kind']>(events: readonly Event[], k: K) =>
   events.filter((e): e is Extract<Event, { kind: K }> => e.kind === k);
 
@@ -22,52 +24,8 @@ describe('Conversation: the agent loop against the scripted LLM', function () {
   });
 
   it('runs a multi-step task: creates a file, runs a command, reads its output, finishes', async () => {
-    const scenario: Scenario = {
-      name: 'multi-step',
-      turns: [
-        {
-          match: { lastRole: 'user', lastContentIncludes: 'greeting' },
-          reply: {
-            content: 'I will create the file.',
-            toolCalls: [
-              {
-                id: 'call_create',
-                name: 'file_editor',
-                arguments: {
-                  command: 'create',
-                  path: 'hello.txt',
-                  file_text: 'hello logbook\n',
-                  security_risk: 'LOW',
-                  summary: 'create hello.txt',
-                },
-              },
-            ],
-          },
-        },
-        {
-          match: { lastRole: 'tool' },
-          reply: {
-            toolCalls: [
-              {
-                id: 'call_cat',
-                name: 'terminal',
-                arguments: {
-                  command: 'cat hello.txt && exit_code_check=1',
-                  security_risk: 'LOW',
-                  summary: 'show the file',
-                },
-              },
-            ],
-          },
-        },
-        {
-          match: { lastRole: 'tool', toolResultIncludes: 'hello logbook' },
-          reply: {
-            toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Created hello.txt.' } }],
-          },
-        },
-      ],
-    };
+    // Shared with the CLI's run test: create a file, show it in the terminal, finish.
+    const scenario = await loadScenarioFile(join(SCENARIOS, 'create-show-finish.json'));
     h = await createHarness(scenario);
     const c = await h.open();
     await c.sendMessage('Write a greeting to hello.txt');
@@ -694,9 +652,7 @@ describe('Conversation: rename', function () {
 describe('Conversation: the npm start demo model', function () {
   this.timeout(30_000);
   it('plans, runs the tests, reads, asks before editing, and finishes once confirmed', async () => {
-    const scenario = JSON.parse(
-      readFileSync(join(__dirname, '..', '..', 'fixtures', 'scenarios', 'start-demo.json'), 'utf8'),
-    ) as Scenario;
+    const scenario = JSON.parse(readFileSync(join(SCENARIOS, 'start-demo.json'), 'utf8')) as Scenario;
     const h = await createHarness(scenario, { confirmationMode: 'risky' });
     try {
       cpSync(join(__dirname, '..', '..', 'fixtures', 'workspace'), h.workspace, { recursive: true });

@@ -3,41 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
 import { openEventStore } from '../../../src/core/log';
-import type { Scenario } from '../../support/llm-server';
+import { loadScenarioFile } from '../../support/llm-server';
 import { jsonLines, printed, runCli } from './cli-runner';
 import { CliFixture, filesContaining, onlyConversationDir, SECRET_KEY, terminalCall } from './fixtures';
 
-const multiStep: Scenario = {
-  name: 'cli-multi-step',
-  turns: [
-    {
-      match: { lastRole: 'user', lastContentIncludes: 'greeting' },
-      reply: {
-        content: 'I will create the file.',
-        toolCalls: [
-          {
-            id: 'call_create',
-            name: 'file_editor',
-            arguments: {
-              command: 'create',
-              path: 'hello.txt',
-              file_text: 'hello logbook\n',
-              security_risk: 'LOW',
-              summary: 'create hello.txt',
-            },
-          },
-        ],
-      },
-    },
-    { match: { lastRole: 'tool' }, reply: { toolCalls: [terminalCall('call_cat', 'cat hello.txt')] } },
-    {
-      match: { lastRole: 'tool', toolResultIncludes: 'hello logbook' },
-      reply: {
-        toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Created hello.txt.' } }],
-      },
-    },
-  ],
-};
+/** Create a file, show it in the terminal, finish (shared with the Conversation test). */
+const multiStepFile = join(__dirname, '..', '..', 'fixtures', 'scenarios', 'create-show-finish.json');
 
 /** Kinds without the state-sync updates, which interleave everywhere. */
 const mainKinds = (events: Record<string, unknown>[]) =>
@@ -49,7 +20,7 @@ describe('logbook run', function () {
   afterEach(() => fx.cleanup());
 
   it('--json: runs a multi-step task (edit, command, finish), prints each stored event, exits 0', async () => {
-    const env = await fx.startLlm(multiStep);
+    const env = await fx.startLlm(await loadScenarioFile(multiStepFile));
     const ws = fx.tmp();
     const store = join(fx.tmp(), 'conv');
     const r = await runCli(
