@@ -6,6 +6,7 @@ import { corruptRecord, type EventCodec, type StoredEvent } from '../log/event-s
 export type StoredConversationEvent = Event & StoredEvent;
 
 export const conversationEventCodec: EventCodec<StoredConversationEvent> = {
+  oneLine: true,
   encode: (e) => serializeEvent(e),
   decode: (line, index) => {
     const r = parseEvent(line, { index });

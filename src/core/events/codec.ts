@@ -6,6 +6,7 @@
  * writes back what was read.
  */
 import { type z } from 'zod';
+import { stringifyJson } from '../json/stringify';
 import { newEventId, nowTimestamp } from './base';
 import { type DeepReadonly, deepFreeze } from './freeze';
 import {
@@ -86,7 +87,7 @@ function opaqueEvent(record: Record<string, unknown>): OpaqueEvent {
 
 /** Serializes an event to its wire JSON (one line, no trailing newline). */
 export function serializeEvent(e: Event): string {
-  return JSON.stringify(e);
+  return stringifyJson(e)!;
 }
 
 /** Fields `createEvent` fills when absent, per kind. */

@@ -2,6 +2,8 @@
 // Stores are generic over the record type so this folder never depends on the event schemas:
 // it only needs `id`, `kind` and an optional `parent_id`, plus a codec to turn records into text.
 
+import { stringifyJson } from '../json/stringify';
+
 export interface StoredEvent {
   id: string;
   kind: string;
@@ -13,7 +15,7 @@ export interface StoredEvent {
 export interface EventCodec<E extends StoredEvent> {
   encode(e: E): string;
   decode(line: string, index: number): E;
-  /** true if encode() can never emit a newline (JSON.stringify without indentation cannot) */
+  /** true if encode() can never emit a newline (JSON without indentation cannot) */
   readonly oneLine?: boolean;
 }
 
@@ -21,7 +23,7 @@ export interface EventCodec<E extends StoredEvent> {
 export function jsonCodec<E extends StoredEvent = StoredEvent>(): EventCodec<E> {
   return {
     oneLine: true,
-    encode: (e) => JSON.stringify(e),
+    encode: (e) => stringifyJson(e)!,
     decode: (line, index) => {
       const v: unknown = JSON.parse(line);
       if (!isStoredEvent(v)) throw new Error(`record ${index} has no string "id" and "kind"`);
