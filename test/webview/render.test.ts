@@ -123,10 +123,15 @@ describe('webview: rendering', function () {
     assert.equal(await p.row('ObservationEvent').count(), 1);
   });
 
-  it('says when a conversation was renamed or continued from another one', async () => {
+  it('says when a conversation was continued or renamed; consecutive status changes share one line', async () => {
     const updates: [string, unknown][] = [
       ['forked_from', { conversation_id: 'c0', event_id: 'e0' }],
-      ['title', 'Parser flake'],
+      ['title', 'Parser flake (continued)'],
+      ['execution_status', 'waiting_for_confirmation'],
+      ['execution_status', 'idle'],
+      ['execution_status', 'running'],
+      ['title', 'Parser flake, for real'],
+      ['execution_status', 'finished'],
     ];
     await p.showConversation(
       updates.map(([key, value], seq) => ({
@@ -134,11 +139,39 @@ describe('webview: rendering', function () {
         event: { kind: 'ConversationStateUpdateEvent', id: `u-${seq}`, source: 'user', key, value },
       })),
     );
-    assert.equal(
-      await p.row('ConversationStateUpdateEvent').nth(0).innerText(),
-      'Continued from an earlier conversation',
-    );
-    assert.equal(await p.row('ConversationStateUpdateEvent').nth(1).innerText(), 'Renamed to “Parser flake”');
+    const lines = p.row('ConversationStateUpdateEvent');
+    assert.deepEqual(await lines.allInnerTexts(), [
+      'Continued from an earlier conversation as “Parser flake (continued)”',
+      'Status: Waiting for approval → Idle → Running',
+      'Renamed to “Parser flake, for real”',
+      'Status: Finished',
+    ]);
+    // Continuing from a folded line continues after the newest event on it: nothing shown is dropped.
+    await lines.nth(1).getByRole('button', { name: 'Continue from here' }).click();
+    assert.deepEqual((await p.posted()).at(-1), {
+      type: 'forkFrom',
+      conversationId: CONVERSATION_ID,
+      eventId: 'u-4',
+    });
+    // A status change that arrives live joins the line before it.
+    await p.host({
+      type: 'events',
+      conversationId: CONVERSATION_ID,
+      events: [
+        {
+          seq: updates.length,
+          event: {
+            kind: 'ConversationStateUpdateEvent',
+            id: 'u-live',
+            source: 'environment',
+            key: 'execution_status',
+            value: 'idle',
+          },
+        },
+      ],
+    });
+    await p.page.getByText('Status: Finished → Idle').waitFor();
+    assert.equal(await lines.count(), 4);
   });
 
   it('truncates long output and expands it on request', async () => {

@@ -82,8 +82,31 @@ function describe(e: EventJson): Line {
   }
 }
 
-export function Notice({ row }: { row: Row }) {
+/** Status changes shown on one line: the newest few, oldest first. */
+const MAX_TRAIL = 5;
+
+/** One line for a row and the events folded into it (see foldIntoPrevious in the store). */
+function describeRow(row: Row): Line {
   const line = describe(row.event);
+  const earlier = row.folded ?? [];
+  if (earlier.length === 0) return line;
+  const key = str(row.event.key);
+  if (key === 'execution_status') {
+    const labels = [...earlier, row.event].map((e) => statusLook(str(e.value) ?? '').label);
+    const shown = labels.length > MAX_TRAIL ? ['…', ...labels.slice(-MAX_TRAIL)] : labels;
+    return { ...line, text: `Status: ${shown.join(' → ')}` };
+  }
+  if (key === 'title')
+    return {
+      icon: 'repo-forked',
+      text: `Continued from an earlier conversation as “${shortValue(row.event.value)}”`,
+      tone: 'neutral',
+    };
+  return line;
+}
+
+export function Notice({ row }: { row: Row }) {
+  const line = describeRow(row);
   const detail = line.detail?.trim();
   return (
     <div class={`notice tone-${line.tone}`}>

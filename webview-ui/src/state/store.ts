@@ -14,6 +14,11 @@ export interface Row {
   view: Exclude<RowView, 'hidden'>;
   /** For action rows: the observation, rejection or tool error that answered it. */
   result?: EventJson;
+  /**
+   * For notice rows: earlier events shown on this same line (consecutive status changes; a fork's
+   * title after its "continued from" record). `event` is the newest, so forking here keeps them all.
+   */
+  folded?: EventJson[];
   rev: number;
 }
 
@@ -110,6 +115,7 @@ function ingest({ seq, event }: ViewEvent): void {
       return;
     }
   }
+  if (view === 'notice' && foldIntoPrevious(event)) return;
   // Keys must be unique even if a log repeats an id (e.g. two corrupt records): seq makes them so.
   const row: Row = { key: `${seq}:${event.id}`, seq, event, view, rev: 0 };
   rows.push(row);
@@ -119,6 +125,28 @@ function ingest({ seq, event }: ViewEvent): void {
     const callId = str(event.tool_call_id);
     if (callId) actionByCall.set(callId, event.id);
   }
+}
+
+const stateKey = (e: EventJson): string | undefined =>
+  e.kind === 'ConversationStateUpdateEvent' ? str(e.key) : undefined;
+
+/**
+ * A status change right after another one (Waiting for approval, Idle, Running...) or a fork's
+ * title right after its "continued from" record joins the line before it instead of adding one.
+ */
+function foldIntoPrevious(event: EventJson): boolean {
+  const prev = rows.at(-1);
+  if (!prev || prev.view !== 'notice') return false;
+  const key = stateKey(event);
+  const prevKey = stateKey(prev.event);
+  const joins =
+    (key === 'execution_status' && prevKey === 'execution_status') ||
+    (key === 'title' && prevKey === 'forked_from');
+  if (!joins) return false;
+  (prev.folded ??= []).push(prev.event);
+  prev.event = event;
+  prev.rev++;
+  return true;
 }
 
 export function isLatestBatch(e: EventJson): boolean {
