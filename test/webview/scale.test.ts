@@ -1,13 +1,12 @@
-// 10,000 events: painted within the budget after the data arrives, with a bounded DOM wherever the
-// user scrolls, and the rows at both ends right.
+// 10,000 events: painted with a bounded DOM wherever the user scrolls, and the rows at both ends
+// right. The paint and scroll times are logged here; their targets are checked by `npm run
+// bench:webview`, not by a timed test.
 import assert from 'node:assert/strict';
 import { longConversation, makeHeader } from './harness/events';
 import { measurePaint, measureScroll } from './harness/measure';
 import { type Harness, Panel, startHarness } from './support';
 
 const COUNT = 10_000;
-/** The target is 500 ms; the test allows headroom for a loaded CI machine, the bench reports the real number. */
-const PAINT_LIMIT_MS = Number(process.env.LOGBOOK_PAINT_LIMIT_MS ?? 1_000);
 const MAX_ROWS = 200;
 
 describe('webview: 10,000 events', function () {
@@ -22,13 +21,12 @@ describe('webview: 10,000 events', function () {
     await p.page.close();
   });
 
-  it(`paints within ${PAINT_LIMIT_MS} ms and keeps fewer than ${MAX_ROWS} rows in the DOM`, async () => {
+  it(`paints the newest events and keeps fewer than ${MAX_ROWS} rows in the DOM`, async () => {
     const events = longConversation(COUNT);
     const { paintMs, rowsInDom } = await measurePaint(p.page, makeHeader(), events);
     console.log(
       `      10k events: first paint ${paintMs.toFixed(0)} ms after the first message, ${rowsInDom} rows in the DOM`,
     );
-    assert.ok(paintMs <= PAINT_LIMIT_MS, `paint took ${paintMs.toFixed(0)} ms`);
     assert.ok(rowsInDom > 0 && rowsInDom < MAX_ROWS);
     // It opened at the bottom: the newest events are on screen.
     assert.equal(
