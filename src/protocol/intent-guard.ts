@@ -58,6 +58,7 @@ export function checkIntent(
       return header.readOnly ? refuse('the conversation is read-only') : OK;
     case 'forkFrom':
     case 'openDiff':
+    case 'loadEarlier':
       return OK;
   }
 }

@@ -95,6 +95,17 @@ export const HostMessage = z.discriminatedUnion('type', [
     events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
   }),
   z.strictObject({ type: z.literal('stream'), conversationId: Id, delta: StreamDelta }),
+  /**
+   * The view gets only the newest events of a long conversation: drop every event held and expect
+   * them from `firstSeq` on; earlier ones come on request ('loadEarlier').
+   */
+  z.strictObject({ type: z.literal('window'), conversationId: Id, firstSeq: Count }),
+  /** Answer to 'loadEarlier': the events just before the first one the view holds, in order. */
+  z.strictObject({
+    type: z.literal('earlier'),
+    conversationId: Id,
+    events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
+  }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -141,6 +152,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('forkFrom'), ...inConversation, eventId: Id }),
   z.strictObject({ type: z.literal('openDiff'), ...inConversation, actionId: Id }),
   z.strictObject({ type: z.literal('openInEditor') }),
+  /** Asks for the events before `beforeSeq` (the first one the view holds). */
+  z.strictObject({ type: z.literal('loadEarlier'), ...inConversation, beforeSeq: Count }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 export type WebviewMessageType = WebviewMessage['type'];

@@ -135,4 +135,81 @@ describe('webview: sync and resync', function () {
     assert.equal(s?.conversationId, CONVERSATION_ID);
     assert.equal(s?.lastSeq, -1);
   });
+
+  it('a long conversation shows its newest events and loads earlier ones a page at a time', async () => {
+    const feed = p.page.locator('.feed');
+    await p.host({ type: 'conversation', header: makeHeader() });
+    await p.host({ type: 'window', conversationId: CONVERSATION_ID, firstSeq: 400 });
+    await p.host({
+      type: 'events',
+      conversationId: CONVERSATION_ID,
+      events: Array.from({ length: 100 }, (_, i) => ev(400 + i)),
+    });
+    await p.settle();
+    assert.equal(await feed.getAttribute('data-last-seq'), '499');
+    await feed.evaluate((el) => (el.scrollTop = 0));
+    await p.settle();
+    const more = p.page.getByRole('button', { name: /Show earlier events \(400 not shown\)/ });
+    await more.click();
+    assert.deepEqual((await p.posted()).at(-1), {
+      type: 'loadEarlier',
+      conversationId: CONVERSATION_ID,
+      beforeSeq: 400,
+    });
+
+    // A page that does not end where the view starts is refused; the right one goes above.
+    await p.host({ type: 'earlier', conversationId: CONVERSATION_ID, events: [ev(10), ev(11)] });
+    await p.host({
+      type: 'earlier',
+      conversationId: CONVERSATION_ID,
+      events: Array.from({ length: 390 }, (_, i) => ev(10 + i)),
+    });
+    await p.settle();
+    await p.settle();
+    // The row that was first (message 400) is still at the top of the view.
+    const feedTop = (await feed.boundingBox())!.y;
+    const rendered = p.page.locator('article.row');
+    let top: string | null = null;
+    for (let i = 0; i < (await rendered.count()) && top === null; i++) {
+      const box = await rendered.nth(i).boundingBox();
+      if (box && box.y + box.height > feedTop + 1) top = await rendered.nth(i).getAttribute('data-seq');
+    }
+    assert.equal(top, '400');
+    await feed.evaluate((el) => (el.scrollTop = 0));
+    await p.settle();
+    await p.page.getByRole('button', { name: /Show earlier events \(10 not shown\)/ }).waitFor();
+
+    // The saved state keeps the whole run from seq 10; a reload shows it and asks for what follows.
+    await p.waitForState((s) => s?.events[0]?.seq === 10 && s.lastSeq === 499);
+    await p.page.reload();
+    await p.waitForReady();
+    assert.deepEqual((await p.posted())[0], { type: 'ready', conversationId: CONVERSATION_ID, lastSeq: 499 });
+    await p.settle();
+    assert.equal((await messages()).at(-1), 'message 499', 'restored, at the bottom');
+    await feed.evaluate((el) => (el.scrollTop = 0));
+    await p.settle();
+    await p.page.getByRole('button', { name: /Show earlier events \(10 not shown\)/ }).waitFor();
+
+    // The last page: no more button, and all 500 events are there in order.
+    await p.host({ type: 'conversation', header: makeHeader() });
+    await p.host({
+      type: 'earlier',
+      conversationId: CONVERSATION_ID,
+      events: Array.from({ length: 10 }, (_, i) => ev(i)),
+    });
+    await p.settle();
+    assert.equal(await p.page.getByRole('button', { name: /Show earlier events/ }).count(), 0);
+    // Rows are virtualized: what the app saved is every event it holds.
+    const saved = await p.waitForState((s) => s?.events.length === 500);
+    assert.deepEqual(
+      saved?.events.map((e) => e.seq),
+      Array.from({ length: 500 }, (_, i) => i),
+    );
+
+    // A new window (the host found the view too far behind) drops everything held.
+    await p.host({ type: 'window', conversationId: CONVERSATION_ID, firstSeq: 600 });
+    await p.host({ type: 'events', conversationId: CONVERSATION_ID, events: [ev(600), ev(601)] });
+    await p.settle();
+    assert.deepEqual(await messages(), ['message 600', 'message 601']);
+  });
 });

@@ -2,7 +2,15 @@
 // invalid is dropped with a console line; nothing from the host is ever executed or injected as HTML.
 import { type HostMessage, parseHostMessage } from '../../src/protocol/messages';
 import { schedulePersist } from './state/persist';
-import { appendEvents, onAppended, showConversation, shownConversation, updateHeader } from './state/store';
+import {
+  appendEvents,
+  onAppended,
+  prependEvents,
+  showConversation,
+  shownConversation,
+  startWindow,
+  updateHeader,
+} from './state/store';
 import { applyDelta, clearStream } from './state/stream';
 
 function apply(msg: HostMessage): void {
@@ -20,6 +28,14 @@ function apply(msg: HostMessage): void {
       return;
     case 'stream':
       if (msg.conversationId === shownConversation()) applyDelta(msg.delta);
+      return;
+    case 'window':
+      startWindow(msg.conversationId, msg.firstSeq);
+      schedulePersist();
+      return;
+    case 'earlier':
+      if (prependEvents(msg.conversationId, msg.events) > 0) schedulePersist();
+      else console.warn('Logbook: dropped earlier events that do not end where the view starts');
       return;
   }
 }

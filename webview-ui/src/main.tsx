@@ -5,7 +5,7 @@ import { render } from 'preact';
 import { listenToHost } from './bridge';
 import { App } from './components/App';
 import { restoreState } from './state/persist';
-import { appendEvents, showConversation } from './state/store';
+import { appendEvents, showConversation, startWindow } from './state/store';
 import { send } from './vscode-api';
 import './styles/index.css';
 
@@ -14,6 +14,7 @@ if (saved.header && saved.header.id === saved.conversationId && saved.lastSeq >=
   // Shown at once from the saved state; the host's answer to 'ready' brings the header up to date.
   // No pending batch until then: a saved one may already be decided.
   showConversation({ ...saved.header, pendingActionIds: [] });
+  startWindow(saved.header.id, saved.firstSeq);
   appendEvents(saved.header.id, saved.events);
 }
 listenToHost();

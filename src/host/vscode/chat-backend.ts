@@ -34,6 +34,10 @@ export interface ChatBackend {
   header(conversationId: string): ConversationHeader | undefined;
   /** Events with seq > afterSeq (for resync after the view was hidden or reloaded). */
   eventsAfter(conversationId: string, afterSeq: number): Promise<SequencedEvent[]>;
+  /** The last `max` events (at most) with seq < beforeSeq, in order. */
+  eventsBefore(conversationId: string, beforeSeq: number, max: number): Promise<SequencedEvent[]>;
+  /** How many events the conversation's log holds. */
+  eventCount(conversationId: string): Promise<number>;
 
   readonly onDidChangeActive: vscode.Event<string | undefined>;
   readonly onDidAppend: vscode.Event<{ conversationId: string; events: SequencedEvent[] }>;

@@ -19,6 +19,13 @@ import { renderWebviewHtml } from './webview-html';
 
 /** Events per message during a resync: keeps each postMessage small enough to clone quickly. */
 export const SYNC_CHUNK = 1_000;
+/**
+ * A view starting from nothing gets at most this many of the newest events; "Show earlier events"
+ * brings the rest a page at a time. Opening a long conversation then costs the same as a short one,
+ * and the webview never has to hold a whole 100k-event log.
+ */
+export const VIEW_WINDOW = 2_000;
+export const EARLIER_PAGE = 2_000;
 
 /** The part of vscode.Webview the controller uses. */
 export interface WebviewPort {
@@ -72,6 +79,16 @@ export class ChatController implements vscode.Disposable {
       void this.resync(msg.conversationId, msg.lastSeq);
       return;
     }
+    if (msg.type === 'loadEarlier') {
+      if (msg.conversationId !== this.shownId) {
+        this.log.warn(
+          `Chat view: refused "loadEarlier": conversation ${msg.conversationId} is not the one shown`,
+        );
+        return;
+      }
+      void this.sendEarlier(msg.conversationId, msg.beforeSeq);
+      return;
+    }
     const shown = this.shownId;
     const header = shown !== undefined ? this.readHeader(shown) : undefined;
     const check = checkIntent(msg, shown, header);
@@ -84,7 +101,7 @@ export class ChatController implements vscode.Disposable {
     });
   }
 
-  private act(msg: Exclude<WebviewMessage, { type: 'ready' }>): Promise<void> {
+  private act(msg: Exclude<WebviewMessage, { type: 'ready' | 'loadEarlier' }>): Promise<void> {
     const b = this.backend;
     switch (msg.type) {
       case 'sendMessage':
@@ -112,22 +129,63 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  /** (Re)loads the webview: header, then every event after what it already holds, in chunks. */
+  /**
+   * (Re)loads the webview: header, then every event after what it already holds, in chunks. A view
+   * that holds nothing of this conversation, or too little to build on, gets only the newest
+   * VIEW_WINDOW events (a 'window' message first tells it where they start).
+   */
   private async resync(viewConversationId: string | null, viewLastSeq: number): Promise<void> {
-    this.live = true;
-    this.generation++;
+    const gen = ++this.generation;
     const id = this.backend.activeId;
     const header = id !== undefined ? this.readHeader(id) : undefined;
     if (id === undefined || !header) {
+      this.live = true;
       this.shownId = undefined;
       this.sentSeq = -1;
       this.post({ type: 'conversation', header: null });
       return;
     }
+    let count: number;
+    try {
+      count = await this.backend.eventCount(id);
+    } catch (err) {
+      this.log.error(`Chat view: could not read events: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    // Until the view is told what it shows, appends are not posted (the pump below fetches them).
+    if (gen !== this.generation) return;
+    this.live = true;
     this.shownId = id;
-    this.sentSeq = viewConversationId === id ? viewLastSeq : -1;
-    this.post({ type: 'conversation', header });
+    const held = viewConversationId === id ? viewLastSeq : -1;
+    const start = Math.max(0, count - VIEW_WINDOW);
+    this.post({ type: 'conversation', header: this.readHeader(id) ?? header });
+    if (held >= 0 && held >= start - 1) {
+      this.sentSeq = held;
+    } else {
+      this.sentSeq = start - 1;
+      this.post({ type: 'window', conversationId: id, firstSeq: start });
+    }
     await this.pump();
+  }
+
+  /** Answers "Show earlier events": the page of events just before the first one the view holds. */
+  private async sendEarlier(id: string, beforeSeq: number): Promise<void> {
+    try {
+      const events = await this.backend.eventsBefore(id, beforeSeq, EARLIER_PAGE);
+      if (id !== this.shownId || !this.live || events.length === 0) return;
+      this.post({
+        type: 'earlier',
+        conversationId: id,
+        events: events.map((e) => ({
+          seq: e.seq,
+          event: isEventJson(e.event) ? e.event : unreadable(e.seq),
+        })),
+      });
+    } catch (err) {
+      this.log.error(
+        `Chat view: could not read earlier events: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
   }
 
   /** Sends every event after `sentSeq`; repeats while appends arrived during the fetch. */

@@ -116,6 +116,15 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     return s.eventsAfter(afterSeq);
   }
 
+  async eventsBefore(conversationId: string, beforeSeq: number, max: number): Promise<SequencedEvent[]> {
+    const s = await this.session(conversationId);
+    return s.eventsBefore(beforeSeq, max);
+  }
+
+  async eventCount(conversationId: string): Promise<number> {
+    return (await this.session(conversationId)).eventCount;
+  }
+
   async setActive(id: string | undefined): Promise<void> {
     if (id) await this.session(id);
     this.activeConversationId = id;

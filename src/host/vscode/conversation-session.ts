@@ -7,7 +7,7 @@ import { Conversation } from '../../core/agent/conversation';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { PolicyGate } from '../../core/agent/policy-gate';
 import type { Event } from '../../core/events';
-import { isCorruptRecord, type EventStore } from '../../core/log/event-store';
+import { isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { SegmentEventStore } from '../../core/log/segment-store';
 import type { ExecutionStatus } from '../../core/state';
 import { defaultTools, type ToolSpec } from '../../core/tools';
@@ -137,10 +137,22 @@ export class ConversationSession {
     const out: SequencedEvent[] = [];
     let seq = afterSeq + 1;
     for await (const slot of this.store.iterate(seq)) {
-      out.push({ seq, event: isCorruptRecord(slot) ? { ...slot } : toViewJson(slot as Event) });
+      out.push({ seq, event: viewJsonOf(slot) });
       seq++;
     }
     return out;
+  }
+
+  /** The last `max` events before `beforeSeq`, in order. */
+  async eventsBefore(beforeSeq: number, max: number): Promise<SequencedEvent[]> {
+    const to = Math.min(Math.max(0, beforeSeq), this.store.length);
+    const from = Math.max(0, to - Math.max(0, max));
+    const slots = await this.store.slice(from, to);
+    return slots.map((slot, i) => ({ seq: from + i, event: viewJsonOf(slot) }));
+  }
+
+  get eventCount(): number {
+    return this.store.length;
   }
 
   async send(text: string): Promise<void> {
@@ -248,4 +260,8 @@ async function openWritable(dir: string): Promise<SegmentEventStore<StoredConver
     await store.close();
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'] {
+  return isCorruptRecord(slot) ? { ...slot } : toViewJson(slot as Event);
 }

@@ -6,7 +6,7 @@ import type {
   SequencedEvent,
   StreamDelta,
 } from '../../../src/host/vscode/chat-backend';
-import { ChatController, SYNC_CHUNK } from '../../../src/host/vscode/chat-view';
+import { ChatController, EARLIER_PAGE, SYNC_CHUNK, VIEW_WINDOW } from '../../../src/host/vscode/chat-view';
 import { type HostMessage, parseHostMessage } from '../../../src/protocol/messages';
 
 type Listener<T> = (e: T) => void;
@@ -63,6 +63,13 @@ class FakeBackend implements ChatBackend {
     this.calls.push(['eventsAfter', afterSeq]);
     if (this.gate) await this.gate;
     return this.log.filter((e) => e.seq > afterSeq);
+  }
+  async eventsBefore(_id: string, beforeSeq: number, max: number) {
+    this.calls.push(['eventsBefore', beforeSeq, max]);
+    return this.log.filter((e) => e.seq < beforeSeq).slice(-max);
+  }
+  async eventCount() {
+    return this.log.length;
   }
   append(...events: SequencedEvent[]) {
     this.log.push(...events);
@@ -123,6 +130,61 @@ describe('protocol: chat controller (host side)', () => {
     assert.ok(chunks.every((m) => m.type === 'events' && m.events.length <= SYNC_CHUNK));
     assert.equal(t.seqs()[0], 10);
     assert.equal(t.seqs().length, SYNC_CHUNK * 2 + 5 - 10);
+  });
+
+  it('a view starting from nothing gets only the newest events of a long conversation', async () => {
+    const t = setup();
+    const count = VIEW_WINDOW + 1_234;
+    t.backend.log = Array.from({ length: count }, (_, i) => ev(i));
+    t.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    await tick();
+    assert.deepEqual(
+      t.posted.slice(0, 2).map((m) => m.type),
+      ['conversation', 'window'],
+    );
+    assert.deepEqual(t.posted[1], { type: 'window', conversationId: 'c1', firstSeq: 1_234 });
+    assert.equal(t.seqs()[0], 1_234);
+    assert.equal(t.seqs().length, VIEW_WINDOW);
+
+    // A reloaded view that holds too old a prefix starts over from the window too.
+    t.send({ type: 'ready', conversationId: 'c1', lastSeq: 10 });
+    await tick();
+    const again = t.posted.filter((m) => m.type === 'window');
+    assert.equal(again.length, 2);
+    // One that holds a recent part only gets what it lacks.
+    const before = t.posted.length;
+    t.send({ type: 'ready', conversationId: 'c1', lastSeq: count - 3 });
+    await tick();
+    assert.ok(t.posted.slice(before).every((m) => m.type !== 'window'));
+    assert.deepEqual(t.seqs().slice(-2), [count - 2, count - 1]);
+  });
+
+  it('answers "Show earlier events" with the page before the first event held, for the shown conversation only', async () => {
+    const t = setup();
+    t.backend.log = Array.from({ length: VIEW_WINDOW + EARLIER_PAGE + 10 }, (_, i) => ev(i));
+    t.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    await tick();
+    const first = EARLIER_PAGE + 10;
+    t.send({ type: 'loadEarlier', conversationId: 'c1', beforeSeq: first });
+    await tick();
+    const earlier = t.posted.at(-1);
+    assert.ok(earlier?.type === 'earlier');
+    assert.equal(earlier.events.length, EARLIER_PAGE);
+    assert.deepEqual([earlier.events[0]!.seq, earlier.events.at(-1)!.seq], [10, first - 1]);
+    t.send({ type: 'loadEarlier', conversationId: 'c1', beforeSeq: 10 });
+    await tick();
+    const rest = t.posted.at(-1);
+    assert.ok(rest?.type === 'earlier');
+    assert.deepEqual(
+      rest.events.map((e) => e.seq),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    );
+    const calls = t.backend.calls.length;
+    t.send({ type: 'loadEarlier', conversationId: 'other', beforeSeq: 5 });
+    t.send({ type: 'loadEarlier', conversationId: 'c1', beforeSeq: -1 });
+    await tick();
+    assert.equal(t.backend.calls.length, calls, 'refused before reaching the backend');
+    assert.equal(t.logs.filter((l) => /loadEarlier/.test(l)).length, 2);
   });
 
   it('a view that held another conversation gets everything from seq 0', async () => {

@@ -5,7 +5,8 @@
 // an inline style attribute in markup, so the CSP needs no 'unsafe-inline'.
 import { useCallback, useLayoutEffect, useRef } from 'preact/hooks';
 import { estimateHeight } from '../state/classify';
-import { lastSeqHeld, rows, version } from '../state/store';
+import { firstSeqHeld, keepInView, lastSeqHeld, rows, shownConversation, version } from '../state/store';
+import { send } from '../vscode-api';
 import { live } from '../state/stream';
 import { useVirtualizer } from '../lib/use-virtualizer';
 import { EventRow } from './EventRow';
@@ -13,11 +14,32 @@ import { Icon } from './Icon';
 import { StreamView } from './StreamView';
 
 const STREAM_KEY = 'live-stream';
+const EARLIER_KEY = 'earlier-events';
+
+/** The first line of a long conversation held from its newest events on. */
+function EarlierButton({ first }: { first: number }) {
+  const id = shownConversation();
+  return (
+    <div class="earlier">
+      <button
+        type="button"
+        class="link-button"
+        onClick={() => id !== null && send({ type: 'loadEarlier', conversationId: id, beforeSeq: first })}
+      >
+        <Icon name="fold-up" />
+        Show earlier events ({first.toLocaleString('en-US')} not shown)
+      </button>
+    </div>
+  );
+}
 
 export function EventList() {
   void version.value; // re-render when rows change
   const stream = live.value;
-  const count = rows.length + (stream ? 1 : 0);
+  const first = firstSeqHeld();
+  const lead = first > 0 ? 1 : 0;
+  const count = lead + rows.length + (stream ? 1 : 0);
+  const rowAt = (i: number) => (i >= lead ? rows[i - lead] : undefined);
   const scroller = useRef<HTMLDivElement>(null);
   const sizer = useRef<HTMLDivElement>(null);
   const window_ = useRef<HTMLDivElement>(null);
@@ -25,8 +47,8 @@ export function EventList() {
   const v = useVirtualizer({
     count,
     getScrollElement: () => scroller.current,
-    estimateSize: (i) => (i < rows.length ? estimateHeight(rows[i]!.view) : 80),
-    getItemKey: (i) => (i < rows.length ? rows[i]!.key : STREAM_KEY),
+    estimateSize: (i) => (i < lead ? 36 : i - lead < rows.length ? estimateHeight(rows[i - lead]!.view) : 80),
+    getItemKey: (i) => (i < lead ? EARLIER_KEY : i - lead < rows.length ? rows[i - lead]!.key : STREAM_KEY),
     overscan: 4,
     anchorTo: 'end',
     followOnAppend: true,
@@ -82,6 +104,17 @@ export function EventList() {
     if (following.current && count > 0) v.scrollToEnd();
   }, [count, total, v]);
 
+  // Earlier events were added above: the row that was first stays at the top of the view.
+  const anchorKey = keepInView.value;
+  useLayoutEffect(() => {
+    if (anchorKey === null) return;
+    keepInView.value = null;
+    const index = rows.findIndex((r) => r.key === anchorKey);
+    if (index < 0) return;
+    following.current = false;
+    v.scrollToIndex(lead + index, { align: 'start' });
+  }, [anchorKey, lead, v]);
+
   return (
     <div class="feed-wrap">
       <div
@@ -96,11 +129,13 @@ export function EventList() {
         <div class="feed-sizer" ref={sizer}>
           <div class="feed-window" ref={window_}>
             {items.map((item) => {
-              const row = rows[item.index];
+              const row = rowAt(item.index);
               return (
                 <div class="vrow" key={item.key} data-index={item.index} ref={measure}>
-                  {row ? (
-                    <EventRow row={row} rev={row.rev} position={item.index + 1} total={rows.length} />
+                  {item.index < lead ? (
+                    <EarlierButton first={first} />
+                  ) : row ? (
+                    <EventRow row={row} rev={row.rev} position={item.index - lead + 1} total={rows.length} />
                   ) : (
                     stream && (
                       <article

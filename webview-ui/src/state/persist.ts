@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { ConversationHeader, ViewEvent } from '../../../src/protocol/messages';
 import { loadState, saveState } from '../vscode-api';
-import { header, held, lastSeqHeld, shownConversation } from './store';
+import { firstSeqHeld, header, held, lastSeqHeld, shownConversation } from './store';
 
 const CACHE_BUDGET_CHARS = 4_000_000;
 const DEBOUNCE_MS = 400;
@@ -15,12 +15,22 @@ const Saved = z.object({
   conversationId: z.string().nullable(),
   header: ConversationHeader.nullable(),
   lastSeq: z.number().int().min(-1),
+  /** seq of the first saved event (a long conversation is held from its newest events on) */
+  firstSeq: z.number().int().min(0).default(0),
   events: z.array(ViewEvent),
   draft: z.string().max(100_000),
 });
 type Saved = z.infer<typeof Saved>;
 
-const EMPTY: Saved = { v: 1, conversationId: null, header: null, lastSeq: -1, events: [], draft: '' };
+const EMPTY: Saved = {
+  v: 1,
+  conversationId: null,
+  header: null,
+  lastSeq: -1,
+  firstSeq: 0,
+  events: [],
+  draft: '',
+};
 
 let draft = '';
 let overBudgetFor: string | null | undefined;
@@ -30,9 +40,11 @@ export function restoreState(): Saved {
   const r = Saved.safeParse(loadState());
   if (!r.success) return EMPTY;
   draft = r.data.draft;
-  // Events must be contiguous up to lastSeq to be trusted; otherwise start over for that conversation.
-  const last = r.data.events.at(-1)?.seq ?? -1;
-  return last === r.data.lastSeq ? r.data : { ...r.data, lastSeq: -1, events: [] };
+  // Events must run without a gap from firstSeq to lastSeq to be trusted; otherwise start over.
+  const { events, firstSeq, lastSeq } = r.data;
+  const whole =
+    events.length > 0 && events.every((e, i) => e.seq === firstSeq + i) && events.at(-1)!.seq === lastSeq;
+  return whole ? r.data : { ...r.data, lastSeq: -1, firstSeq: 0, events: [] };
 }
 
 export function savedDraft(): string {
@@ -61,6 +73,7 @@ export function persistNow(): void {
     conversationId,
     header: h?.id === conversationId ? h : null,
     lastSeq: -1,
+    firstSeq: 0,
     events: [],
     draft,
   };
@@ -68,7 +81,7 @@ export function persistNow(): void {
     const events = held.slice();
     // Measured once per save; a conversation found too large stops being cached (no repeated cost).
     if (JSON.stringify(events).length <= CACHE_BUDGET_CHARS) {
-      saveState({ ...base, lastSeq: lastSeqHeld(), events });
+      saveState({ ...base, lastSeq: lastSeqHeld(), firstSeq: firstSeqHeld(), events });
       return;
     }
     overBudgetFor = conversationId;

@@ -29,6 +29,10 @@ export const rows: Row[] = [];
 export const held: ViewEvent[] = [];
 
 let conversationId: string | null = null;
+/** Seq of the first event held: a long conversation starts with only its newest events. */
+let firstSeq = 0;
+/** After earlier events were added above: the key of the row that was first, to keep it in view. */
+export const keepInView = signal<string | null>(null);
 /** llm_response_id of the newest ActionEvent: only that batch can still be running. */
 let latestBatch: string | undefined;
 let lastSeq = -1;
@@ -39,6 +43,7 @@ const listeners = new Set<(agentSpoke: boolean) => void>();
 
 export const shownConversation = (): string | null => conversationId;
 export const lastSeqHeld = (): number => lastSeq;
+export const firstSeqHeld = (): number => firstSeq;
 
 /** Called after each batch of appended events (the stream clears itself, the cache persists). */
 export function onAppended(listener: (agentSpoke: boolean) => void): void {
@@ -49,17 +54,56 @@ export function onAppended(listener: (agentSpoke: boolean) => void): void {
 export function showConversation(next: ConversationHeader | null): void {
   const id = next?.id ?? null;
   if (id !== conversationId) {
-    rows.length = 0;
+    dropRows();
     held.length = 0;
-    actionRows.clear();
-    actionByCall.clear();
     openKeys.clear();
-    latestBatch = undefined;
+    firstSeq = 0;
     lastSeq = -1;
     conversationId = id;
     version.value++;
   }
   header.value = next;
+}
+
+function dropRows(): void {
+  rows.length = 0;
+  actionRows.clear();
+  actionByCall.clear();
+  latestBatch = undefined;
+}
+
+/** The host will send this conversation's events from `first` on: whatever is held is dropped. */
+export function startWindow(forConversation: string, first: number): void {
+  if (forConversation !== conversationId) return;
+  dropRows();
+  held.length = 0;
+  firstSeq = first;
+  lastSeq = first - 1;
+  version.value++;
+}
+
+/**
+ * Adds the events just before the first one held ("Show earlier events"). Only a contiguous run
+ * ending right before it is taken; the rows are rebuilt in order, so results still pair with their
+ * actions and status lines still fold. Returns how many were added.
+ */
+export function prependEvents(forConversation: string, events: readonly ViewEvent[]): number {
+  if (forConversation !== conversationId || events.length === 0) return 0;
+  const first = events[0]!.seq;
+  const contiguous = events.every((e, i) => e.seq === first + i);
+  if (!contiguous || first + events.length !== firstSeq) return 0;
+  const previousFirst = rows[0]?.key ?? null;
+  const all = [...events, ...held];
+  dropRows();
+  held.length = 0;
+  for (const item of all) {
+    held.push(item);
+    ingest(item);
+  }
+  firstSeq = first;
+  keepInView.value = previousFirst;
+  version.value++;
+  return events.length;
 }
 
 export function updateHeader(next: ConversationHeader): void {
