@@ -21,11 +21,12 @@ import { renderWebviewHtml } from './webview-html';
 export const SYNC_CHUNK = 1_000;
 /**
  * A view starting from nothing gets at most this many of the newest events; "Show earlier events"
- * brings the rest a page at a time. Opening a long conversation then costs the same as a short one,
- * and the webview never has to hold a whole 100k-event log.
+ * brings the rest a page at a time. The panel's part of opening a long conversation then costs the
+ * same as a short one's, and the webview never has to hold a whole 100k-event log.
  */
 export const VIEW_WINDOW = 2_000;
-export const EARLIER_PAGE = 2_000;
+/** One page of "Show earlier events": one message of the size a resync chunk has. */
+export const EARLIER_PAGE = SYNC_CHUNK;
 
 /** The part of vscode.Webview the controller uses. */
 export interface WebviewPort {
