@@ -47,6 +47,16 @@ export class CallPairing {
     }
   }
 
+  /** The ActionEvent with this id was added (answered or not). */
+  knows(actionId: string): boolean {
+    return this.answered.has(actionId);
+  }
+
+  /** The ActionEvent with this id was added and nothing answered it yet. */
+  isPending(actionId: string): boolean {
+    return this.answered.get(actionId) === false;
+  }
+
   private answer(actionId: string, toolCallId: string): CallRole {
     this.answered.set(actionId, true);
     const list = this.pending.get(toolCallId);

@@ -1,6 +1,6 @@
 /** Public API of the context module. Import from `src/core/context`, not from the files inside. */
 export { View, type ViewLike } from './view';
-export { ViewBuilder } from './view-builder';
+export { ViewBuilder, type ViewCheckpoint } from './view-builder';
 export {
   type CondensationFields,
   type CondenseOptions,

@@ -4,6 +4,11 @@
  * boundaries (see boundaries.ts); closed segments are converted by `eventsToMessages` once and
  * their messages kept, only the open tail is converted per prompt. A Condensation, or a forgotten
  * result whose action is already shown, marks the view for one rebuild from the events in memory.
+ *
+ * Memory stays bounded by the view, not the log: a rebuild lets go of every event that can never
+ * be shown again (forgotten, dropped with its pair, or an orphan), keeping only those that are shown
+ * or may still be (an action waiting for its result). For the same reason a `checkpoint()` (a few
+ * ids) is enough to `restore` an equal builder later from those events alone.
  */
 import {
   type ChatMessage,
@@ -25,6 +30,18 @@ import { droppedActions, hasSummary, isKept, summaryEvent, type ViewLike } from 
 interface Entry {
   e: LlmConvertibleEvent;
   role: CallRole;
+}
+
+/** What `ViewBuilder.restore` needs, besides the events it names, to equal the builder it came from. */
+export interface ViewCheckpoint {
+  /** Ids of the events that are shown or may still be, in log order. */
+  entries: string[];
+  /** The Condensation whose summary is shown, and how many of `entries` precede it in the log. */
+  summary: { id: string; before: number } | null;
+  /** A CondensationRequest came after the last Condensation. */
+  request: boolean;
+  /** Forgotten ids that still matter: of retained events, or of events not in the log yet. */
+  forgotten: string[];
 }
 
 export class ViewBuilder implements ViewLike {
@@ -74,6 +91,70 @@ export class ViewBuilder implements ViewLike {
       return;
     }
     if (isKept(e, role, this.forgotten, this.dropped)) this.show(e, role);
+  }
+
+  /**
+   * What a later `restore` needs to rebuild this builder from a handful of events: the kept ones and
+   * the actions still waiting for a result. Its size follows the view, not the log.
+   */
+  checkpoint(): ViewCheckpoint {
+    this.refresh();
+    const source = this.summarySource;
+    const entries: string[] = [];
+    let before = 0;
+    this.log.forEach((entry, i) => {
+      if (!this.mayShowLater(entry)) return;
+      entries.push(entry.e.id);
+      if (source && i < source.logLength) before++;
+    });
+    const logIds = new Set(this.log.map(({ e }) => e.id));
+    const retained = new Set(entries);
+    return {
+      entries,
+      summary: source ? { id: source.condensation.id, before } : null,
+      request: this.unhandledRequest,
+      forgotten: [...this.forgotten].filter((id) => retained.has(id) || !logIds.has(id)),
+    };
+  }
+
+  /**
+   * A builder equal to the one `checkpoint` was taken from, given the events it names (by id).
+   * Undefined when one is missing or is not what the checkpoint says it is.
+   *
+   * Equal for every event appended afterwards but one kind: a result naming, by \`action_id\`, an
+   * answered action the checkpoint let go of. The full builder knows that action and treats the
+   * result as an orphan; a restored one does not know it (see `referencesUnknownAction`).
+   */
+  static restore(cp: ViewCheckpoint, eventById: (id: string) => Event | undefined): ViewBuilder | undefined {
+    const b = new ViewBuilder();
+    for (const id of cp.forgotten) b.forgotten.add(id);
+    for (const id of cp.entries) {
+      const e = eventById(id);
+      if (!e || e.id !== id || !isLlmConvertible(e)) return undefined;
+      b.log.push({ e, role: b.pairing.add(e) });
+    }
+    if (cp.summary) {
+      const c = eventById(cp.summary.id);
+      const before = cp.summary.before;
+      if (!c || !isKind(c, 'Condensation') || !hasSummary(c)) return undefined;
+      if (!Number.isInteger(before) || before < 0 || before > b.log.length) return undefined;
+      b.summarySource = { condensation: c, logLength: before };
+    }
+    b.unhandledRequest = cp.request;
+    b.stale = true;
+    return b;
+  }
+
+  /**
+   * True when `e` is a result that names by \`action_id\` an action this builder has not seen: after
+   * a `restore`, appending it may differ from the full builder if that action was in the log before
+   * the checkpoint. The runtime never writes such results (it answers pending actions only).
+   */
+  referencesUnknownAction(e: Event): boolean {
+    return (
+      (e.kind === 'ObservationEvent' || e.kind === 'UserRejectObservation') &&
+      !this.pairing.knows(e.action_id)
+    );
   }
 
   appendAll(events: Iterable<Event>): this {
@@ -128,6 +209,37 @@ export class ViewBuilder implements ViewLike {
     if (this.stale) this.rebuild();
   }
 
+  /** Shown now, or may be later: an action still waiting for its result. */
+  private mayShowLater({ e, role }: Entry): boolean {
+    return (
+      isKept(e, role, this.forgotten, this.dropped) ||
+      (role.type === 'action' && this.pairing.isPending(e.id))
+    );
+  }
+
+  /**
+   * Lets go of the events that can never be shown again. Whether an event is shown only changes
+   * through its own id or its pair's, and a retained event's pair is retained too, so the view is
+   * the same without them; their ids leave `forgotten` with them (ids never repeat in a log).
+   */
+  private compact(): void {
+    const source = this.summarySource;
+    const retained: Entry[] = [];
+    let before = 0;
+    this.log.forEach((entry, i) => {
+      if (this.mayShowLater(entry)) {
+        retained.push(entry);
+        if (source && i < source.logLength) before++;
+      } else {
+        this.forgotten.delete(entry.e.id);
+      }
+    });
+    if (retained.length === this.log.length) return;
+    this.log.length = 0;
+    this.log.push(...retained);
+    if (source) this.summarySource = { ...source, logLength: before };
+  }
+
   /** Recomputes the view from the events in memory: after a condensation, O(events) once. */
   private rebuild(): void {
     this.stale = false;
@@ -140,6 +252,7 @@ export class ViewBuilder implements ViewLike {
     this.tailMessages = undefined;
     this.dropped.clear();
     for (const id of droppedActions(this.log, this.forgotten)) this.dropped.add(id);
+    this.compact();
 
     const source = this.summarySource;
     let keptBeforeSource = 0;

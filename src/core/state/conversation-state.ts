@@ -86,6 +86,8 @@ export interface ConversationState {
    * crash these may or may not have had their side effect: the user decides (recovery.ts).
    */
   inDoubt: string[];
+  /** Pending action ids the user approved (an `approved_actions` update) that have no answer yet. */
+  approved: string[];
   lastUserMessageId: string | null;
   lastError: LastError | null;
   /** First user message text, shortened for lists. */
@@ -138,6 +140,7 @@ export function initialState(id: string | null = null): ConversationState {
     pendingActions: [],
     pendingBatchIds: [],
     inDoubt: [],
+    approved: [],
     lastUserMessageId: null,
     lastError: null,
     title: null,

@@ -38,6 +38,7 @@ export {
 } from './metrics';
 export {
   ACTION_STARTED_KEY,
+  APPROVED_ACTIONS_KEY,
   type ActionStartedValue,
   ActionStartedValueSchema,
   CONFIRMATION_POLICY_KEY,
@@ -51,8 +52,21 @@ export {
 } from './reducer';
 export { branchHeads, branchOf, buildTree, forkPoints, LogTree, type TreeNode } from './branch';
 export { type DeriveOptions, deriveState, IncrementalState } from './derive';
-export { type StateFromStoreOptions, type StateSource, stateFromStore, type StoreState } from './open-state';
-export { ConversationStateSchema, decodeSnapshot, encodeSnapshot, SNAPSHOT_VERSION } from './snapshot';
+export {
+  type StateFromStoreOptions,
+  type StateSource,
+  stateFromStore,
+  type StoreState,
+  type UsableSnapshot,
+  usableSnapshot,
+} from './open-state';
+export {
+  ConversationStateSchema,
+  decodeSnapshot,
+  decodeSnapshotEnvelope,
+  encodeSnapshot,
+  SNAPSHOT_VERSION,
+} from './snapshot';
 export {
   DEFAULT_SNAPSHOT_INTERVAL,
   type SnapshotLoad,

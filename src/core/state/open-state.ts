@@ -21,7 +21,7 @@ import { type EventStore, isCorruptRecord, type StoredEvent } from '../log/event
 import { type ConversationState, initialState } from './conversation-state';
 import { deriveState } from './derive';
 import { reduce } from './reducer';
-import { decodeSnapshot } from './snapshot';
+import { decodeSnapshotEnvelope } from './snapshot';
 
 /**
  * What `stateFromStore` reads from an EventStore. Its records must decode to events
@@ -80,11 +80,15 @@ export async function stateFromStore(
   return { state: deriveState(events, { id }), fromSnapshot: null, replayed: events.length };
 }
 
+export interface UsableSnapshot {
+  index: number;
+  state: ConversationState;
+  /** The snapshot's opaque `resume` value (undefined when it has none). */
+  resume: unknown;
+}
+
 /** The newest snapshot at or before `at` that can be trusted, walking back past unusable ones. */
-async function usableSnapshot(
-  store: StateSource,
-  at: number,
-): Promise<{ index: number; state: ConversationState } | undefined> {
+export async function usableSnapshot(store: StateSource, at: number): Promise<UsableSnapshot | undefined> {
   let limit = at;
   while (limit >= 0) {
     let found;
@@ -94,8 +98,8 @@ async function usableSnapshot(
       return undefined; // unreadable snapshot directory: replay
     }
     if (!found || !Number.isInteger(found.index) || found.index < 0 || found.index > limit) return undefined;
-    const state = await checkSnapshot(store, found);
-    if (state) return { index: found.index, state };
+    const decoded = await checkSnapshot(store, found);
+    if (decoded) return { index: found.index, ...decoded };
     limit = found.index - 1;
   }
   return undefined;
@@ -104,12 +108,13 @@ async function usableSnapshot(
 async function checkSnapshot(
   store: StateSource,
   snap: { index: number; eventId: string; json: string },
-): Promise<ConversationState | null> {
-  const state = decodeSnapshot(snap.json);
+): Promise<{ state: ConversationState; resume: unknown } | null> {
+  const decoded = decodeSnapshotEnvelope(snap.json);
+  const state = decoded?.state;
   if (!state || state.head !== snap.eventId || state.eventCount > snap.index + 1) return null;
   try {
     const slot = await store.get(snap.index);
-    return !isCorruptRecord(slot) && slot.id === snap.eventId ? state : null;
+    return !isCorruptRecord(slot) && slot.id === snap.eventId ? decoded : null;
   } catch {
     return null;
   }

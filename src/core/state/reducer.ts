@@ -40,6 +40,8 @@ export const ACTION_STARTED_KEY = 'action_started';
 export const RECOVERY_KEY = 'recovery';
 /** OpenHands sends the whole state under this key; its status, stats and policy are applied. */
 export const FULL_STATE_KEY = 'full_state';
+/** The user approved these pending actions (`{action_ids: [...]}`); the runtime may run them. */
+export const APPROVED_ACTIONS_KEY = 'approved_actions';
 /** A title the user gave the conversation (it replaces the one taken from the first message). */
 export const TITLE_KEY = 'title';
 
@@ -169,9 +171,8 @@ function onAnswer(state: ConversationState, e: Answer): ConversationState {
     ...s,
     pendingActions,
     pendingBatchIds: batchIds(pendingActions),
-    inDoubt: s.inDoubt.includes(answered.actionId)
-      ? s.inDoubt.filter((id) => id !== answered.actionId)
-      : s.inDoubt,
+    inDoubt: without(s.inDoubt, answered.actionId),
+    approved: without(s.approved, answered.actionId),
   };
   if (e.kind === 'ObservationEvent' && e.observation.is_error !== true) {
     if (answered.plannedTasks) s = { ...s, tasks: answered.plannedTasks };
@@ -211,6 +212,8 @@ function onUpdate(s: ConversationState, key: string, value: unknown, eventId: st
       return { ...s, confirmationPolicy: jsonClone(value) };
     case ACTION_STARTED_KEY:
       return onActionStarted(s, value, eventId);
+    case APPROVED_ACTIONS_KEY:
+      return onApproved(s, value, eventId);
     case TITLE_KEY: {
       const title = typeof value === 'string' ? shortTitle(value) : null;
       return title ? { ...s, title } : warn(s, `update ${eventId}: a title must be non-empty text`);
@@ -237,6 +240,23 @@ function onActionStarted(s: ConversationState, value: unknown, eventId: string):
     return warn(s, `update ${eventId}: action ${id} started but is not pending`);
   }
   return s.inDoubt.includes(id) ? s : { ...s, inDoubt: [...s.inDoubt, id] };
+}
+
+const ApprovedValueSchema = z.looseObject({ action_ids: z.array(z.string()) });
+
+/** Approvals count for pending actions only; an answered action cannot be approved again. */
+function onApproved(s: ConversationState, value: unknown, eventId: string): ConversationState {
+  const parsed = ApprovedValueSchema.safeParse(value);
+  if (!parsed.success) return warn(s, `update ${eventId}: invalid approved_actions value`);
+  const fresh = parsed.data.action_ids.filter(
+    (id, i, ids) =>
+      ids.indexOf(id) === i && !s.approved.includes(id) && s.pendingActions.some((p) => p.actionId === id),
+  );
+  return fresh.length ? { ...s, approved: [...s.approved, ...fresh] } : s;
+}
+
+function without(ids: string[], id: string): string[] {
+  return ids.includes(id) ? ids.filter((x) => x !== id) : ids;
 }
 
 function implicit(s: ConversationState, trigger: ImplicitTrigger): ConversationState {

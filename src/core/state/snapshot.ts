@@ -11,7 +11,7 @@ import { EXECUTION_STATUSES } from './transitions';
  * Bump when the reducer's output for the same events changes (new field, new rule): snapshots of
  * the previous version then stop being used instead of showing a state today's code would not give.
  */
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
 
 const n = z.number();
 const TotalsShape = {
@@ -56,6 +56,7 @@ export const ConversationStateSchema = z.object({
   ),
   pendingBatchIds: z.array(z.string()),
   inDoubt: z.array(z.string()),
+  approved: z.array(z.string()),
   lastUserMessageId: z.string().nullable(),
   lastError: z.object({ eventId: z.string(), kind: z.string(), message: z.string() }).nullable(),
   title: z.string().nullable(),
@@ -77,12 +78,23 @@ const _schemaMatchesState: Same<
 > = true;
 void _schemaMatchesState;
 
-export function encodeSnapshot(state: ConversationState): string {
-  return JSON.stringify({ v: SNAPSHOT_VERSION, state });
+/**
+ * `resume` is what a runtime needs besides the state to carry on from this point without reading
+ * the events before it (the Conversation's prompt view); the state layer keeps it opaque.
+ */
+export function encodeSnapshot(state: ConversationState, resume?: unknown): string {
+  return JSON.stringify(
+    resume === undefined ? { v: SNAPSHOT_VERSION, state } : { v: SNAPSHOT_VERSION, state, resume },
+  );
 }
 
 /** The state in a snapshot, or null when it is not a valid snapshot of this version. */
 export function decodeSnapshot(json: string): ConversationState | null {
+  return decodeSnapshotEnvelope(json)?.state ?? null;
+}
+
+/** The state and the opaque `resume` value of a snapshot, or null when it is not a valid one. */
+export function decodeSnapshotEnvelope(json: string): { state: ConversationState; resume: unknown } | null {
   let value: unknown;
   try {
     value = JSON.parse(json);
@@ -90,7 +102,13 @@ export function decodeSnapshot(json: string): ConversationState | null {
     return null;
   }
   const envelope = z
-    .object({ v: z.literal(SNAPSHOT_VERSION), state: ConversationStateSchema })
+    .object({
+      v: z.literal(SNAPSHOT_VERSION),
+      state: ConversationStateSchema,
+      resume: z.unknown().optional(),
+    })
     .safeParse(value);
-  return envelope.success ? (envelope.data.state as ConversationState) : null;
+  return envelope.success
+    ? { state: envelope.data.state as ConversationState, resume: envelope.data.resume }
+    : null;
 }

@@ -6,8 +6,8 @@ import fc from 'fast-check';
 import { View, ViewBuilder } from '../../../src/core/context';
 import { type ActionEvent, type Event, eventsToMessages, isLlmConvertible } from '../../../src/core/events';
 import { validateMessages } from '../../support/llm-server';
-import { agentMsg, Ids, userMsg } from './events';
-import { materialize, opArb } from './random-log';
+import { agentMsg, condensation, Ids, userMsg } from './events';
+import { materialize, type Op, opArb } from './random-log';
 
 /**
  * The View's rules written out naively and independently of its code: pair each result with its
@@ -81,6 +81,84 @@ describe('ViewBuilder (property)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('restores from a checkpoint to a builder that agrees with the full one on every later append', () => {
+    let restoredRuns = 0;
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 40 }), fc.nat(), (ops, cut) => {
+        const events = materialize(ops);
+        const at = events.length ? cut % (events.length + 1) : 0;
+        const full = new ViewBuilder().appendAll(events.slice(0, at));
+        const cp = JSON.parse(JSON.stringify(full.checkpoint())) as ReturnType<ViewBuilder['checkpoint']>;
+        const byId = new Map(events.slice(0, at).map((e) => [e.id, e]));
+        const restored = ViewBuilder.restore(cp, (id) => byId.get(id));
+        assert.ok(restored, 'a checkpoint restores from the events it names');
+        // Only what may still be shown is named, never the whole prefix.
+        const shown = new Set(full.events.map((e) => e.id));
+        for (const id of cp.entries) {
+          const e = byId.get(id)!;
+          assert.ok(shown.has(id) || e.kind === 'ActionEvent', 'a retained event is shown or an action');
+        }
+        for (let i = at; i < events.length; i++) {
+          const e = events[i]!;
+          // The one documented difference: a result naming an answered action the checkpoint dropped.
+          if (restored.referencesUnknownAction(e) && byId.has((e as { action_id: string }).action_id)) return;
+          restored.append(e);
+          full.append(e);
+          assert.deepEqual(
+            restored.events.map((x) => x.id),
+            full.events.map((x) => x.id),
+          );
+          assert.equal(restored.unhandledCondensationRequest, full.unhandledCondensationRequest);
+          assert.deepEqual(restored.messages(), full.messages());
+        }
+        assert.deepEqual(restored.messages(), View.fromEvents(events).messages());
+        assert.equal(restored.estimatedTokens, full.estimatedTokens);
+        restoredRuns++;
+      }),
+      { numRuns: 400 },
+    );
+    assert.ok(restoredRuns > 200, `most runs compare to the end (${restoredRuns})`);
+  });
+
+  it('refuses a checkpoint whose events are missing or of the wrong kind', () => {
+    const ids = new Ids();
+    const events = materialize([{ op: 'user' }, { op: 'batch', size: 1, reuseCallId: false }]);
+    const cp = new ViewBuilder().appendAll(events).checkpoint();
+    assert.equal(cp.entries.length, 2);
+    assert.equal(
+      ViewBuilder.restore(cp, () => undefined),
+      undefined,
+    );
+    const other = userMsg(ids, 'not the action');
+    const byId = new Map(events.map((e) => [e.id, e]));
+    assert.equal(
+      ViewBuilder.restore(cp, (id) => (id === cp.entries[1] ? other : byId.get(id))),
+      undefined,
+    );
+    assert.ok(ViewBuilder.restore(cp, (id) => byId.get(id)));
+  });
+
+  it('lets go of forgotten events: what it keeps follows the view, not the log', () => {
+    const ops: Op[] = [];
+    for (let i = 0; i < 200; i++) ops.push({ op: 'user' }, { op: 'agent' });
+    const events = materialize(ops);
+    const builder = new ViewBuilder().appendAll(events);
+    const ids = new Ids();
+    for (let i = 0; i < events.length + 1; i++) ids.next();
+    const forget = condensation(
+      ids,
+      events.slice(2).map((e) => e.id),
+      'summary',
+      1,
+    );
+    builder.append(forget);
+    assert.equal(builder.size, 3, 'two kept events and the summary');
+    const cp = builder.checkpoint();
+    assert.deepEqual(cp.entries, [events[0]!.id, events[1]!.id]);
+    assert.deepEqual(cp.summary, { id: forget.id, before: 2 });
+    assert.ok(cp.forgotten.length <= 1, `only the condensation's own id may remain (${cp.forgotten.length})`);
   });
 
   it('never mutates messages it handed out', () => {

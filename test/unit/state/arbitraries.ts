@@ -11,6 +11,7 @@ type Op =
   | { t: 'batch'; n: number; plan: boolean; finish: boolean }
   | { t: 'answer'; which: number; how: 'obs' | 'obsError' | 'reject' | 'error' | 'byCallId' }
   | { t: 'started'; which: number }
+  | { t: 'approved'; which: number }
   | { t: 'status'; s: string }
   | { t: 'usage'; usage: number; prompt: number; cents: number; latency: number }
   | { t: 'stats'; prompt: number }
@@ -43,6 +44,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
     weight: 4,
   },
   fc.record({ t: fc.constant('started' as const), which: fc.nat() }),
+  fc.record({ t: fc.constant('approved' as const), which: fc.nat() }),
   fc.record({ t: fc.constant('status' as const), s: fc.constantFrom(...EXECUTION_STATUSES, 'bogus') }),
   fc.record({
     t: fc.constant('usage' as const),
@@ -103,6 +105,11 @@ export function materialize(ops: readonly Op[], forks = true): Event[] {
       case 'started': {
         const a = actions[o.which % Math.max(1, actions.length)];
         if (a) b.started(a);
+        break;
+      }
+      case 'approved': {
+        const a = actions[o.which % Math.max(1, actions.length)];
+        if (a) b.update('approved_actions', { action_ids: [a.id] });
         break;
       }
       case 'status':

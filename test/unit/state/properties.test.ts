@@ -24,6 +24,8 @@ function checkInvariants(s: ConversationState): void {
   assert.deepEqual(s.pendingBatchIds, [...new Set(s.pendingActions.map((p) => p.llmResponseId))]);
   for (const id of s.inDoubt) assert.ok(pendingIds.includes(id), 'in doubt implies pending');
   assert.equal(new Set(s.inDoubt).size, s.inDoubt.length);
+  for (const id of s.approved) assert.ok(pendingIds.includes(id), 'approved implies pending');
+  assert.equal(new Set(s.approved).size, s.approved.length);
   assert.ok(s.iterationsThisRun <= s.iteration);
   assert.ok(s.metrics.total.calls >= 0 && s.metrics.total.cost >= 0);
   assert.ok(ConversationStateSchema.safeParse(s).success, 'matches the snapshot schema');

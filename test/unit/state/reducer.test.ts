@@ -67,6 +67,24 @@ describe('state: reducer', () => {
   });
 
   describe('pending actions', () => {
+    it('keeps approvals of pending actions until they are answered; ignores others', () => {
+      const b = new LogBuilder();
+      const a1 = b.action('c1', 'r1');
+      const a2 = b.action('c2', 'r1');
+      b.update('approved_actions', { action_ids: [a2.id, 'not-pending', a2.id] });
+      assert.deepEqual(derive(b).approved, [a2.id]);
+      b.update('approved_actions', { action_ids: [a1.id] });
+      assert.deepEqual(derive(b).approved, [a2.id, a1.id]);
+      b.observe(a2);
+      assert.deepEqual(derive(b).approved, [a1.id]);
+      b.update('approved_actions', { action_ids: [a2.id] });
+      assert.deepEqual(derive(b).approved, [a1.id], 'an answered action cannot be approved');
+      b.update('approved_actions', 'everything');
+      const s = derive(b);
+      assert.deepEqual(s.approved, [a1.id]);
+      assert.match(s.warnings.at(-1)!, /invalid approved_actions/);
+    });
+
     it('tracks a parallel batch answered partially, by observation, rejection and error', () => {
       const b = new LogBuilder();
       const a1 = b.action('c1', 'r1');
