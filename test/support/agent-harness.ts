@@ -29,6 +29,7 @@ export interface Harness {
   open(opts?: {
     store?: EventStore<StoredConversationEvent>;
     settings?: Partial<AgentSettings>;
+    snapshotEvery?: number;
   }): Promise<Conversation>;
   persistentStore(): Promise<EventStore<StoredConversationEvent>>;
   close(): Promise<void>;
@@ -95,6 +96,7 @@ export async function createHarness(
         ports,
         cwd: workspace,
         settings: effective,
+        ...(opts.snapshotEvery ? { snapshotEvery: opts.snapshotEvery } : {}),
         ...(options.condenser ? { condenser: options.condenser } : {}),
         ...(options.skills ? { skills: options.skills } : {}),
         ...(options.summarizer

@@ -12,7 +12,7 @@ import type { EventStore } from '../log/event-store';
 import { isCorruptRecord } from '../log/event-store';
 import { LlmError, type LlmClient, type LlmDelta, type LlmResponse } from '../llm/types';
 import {
-  IncrementalState,
+  APPROVED_ACTIONS_KEY,
   LLM_USAGE_KEY,
   llmUsageValue,
   type ConversationState,
@@ -28,7 +28,7 @@ import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from './settings';
 import { detectStuck } from './stuck-detector';
 import { triggeredSkills, renderSkill, type Skill } from '../skills/skills';
 import { executeAction, interruptedObservation } from './execute-action';
-import { PromptBuilder } from './prompt-builder';
+import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversation-memory';
 import { forkInto } from './fork';
 
 export interface ConversationDeps {
@@ -47,13 +47,11 @@ export interface ConversationDeps {
   platform?: string;
   /** Descriptions of edits the user made to the agent's changes since the last call (from the review). */
   userEditNotes?: () => string[];
+  /** Events between two persisted snapshots; default SNAPSHOT_EVERY. */
+  snapshotEvery?: number;
 }
 
-/** Events between two persisted state snapshots. */
-export const SNAPSHOT_EVERY = 1000;
-
-/** Key of the update recording the user's approval of pending actions (survives a restart). */
-export const APPROVED_KEY = 'approved_actions';
+export { SNAPSHOT_EVERY };
 
 export type EventListener = (event: Event, index: number) => void;
 export type DeltaListener = (delta: LlmDelta | { type: 'end' }) => void;
@@ -61,10 +59,12 @@ export type DeltaListener = (delta: LlmDelta | { type: 'end' }) => void;
 export class Conversation {
   readonly id: string;
   private readonly store: EventStore<StoredConversationEvent>;
-  private readonly derived: IncrementalState;
+  /** Everything derived from the log that the loop reads: state, prompt view, pending actions. */
+  private readonly memory: ConversationMemory;
+  /** How `open` got here: the snapshot it started from (null: a full replay) and the events read after it. */
+  readonly opened: { fromSnapshot: number | null; replayed: number };
+  private readonly snapshotEvery: number;
   private appendQueue: Promise<unknown> = Promise.resolve();
-  private readonly prompt = new PromptBuilder();
-  private readonly approved = new Set<string>();
   private settings: AgentSettings;
   private readonly eventListeners = new Set<EventListener>();
   private readonly deltaListeners = new Set<DeltaListener>();
@@ -72,24 +72,29 @@ export class Conversation {
   private abort: AbortController | undefined;
   private pauseRequested = false;
   private condenseRequested = false;
-  /** Events since the last user message, for the stuck detector. */
-  private recent: Event[] = [];
 
-  private constructor(private readonly deps: ConversationDeps) {
+  private constructor(
+    private readonly deps: ConversationDeps,
+    load: MemoryLoad,
+  ) {
     this.id = deps.id;
     this.store = deps.store;
     this.settings = { ...DEFAULT_AGENT_SETTINGS, ...deps.settings };
-    this.derived = new IncrementalState(deps.id);
+    this.memory = load.memory;
+    this.opened = { fromSnapshot: load.fromSnapshot, replayed: load.replayed };
+    this.snapshotEvery = Math.max(1, Math.floor(deps.snapshotEvery ?? SNAPSHOT_EVERY));
   }
 
-  /** Opens a conversation from its log: replays it, recovers from a crash, writes the system prompt if new. */
+  /**
+   * Opens a conversation from its log (from the newest snapshot plus the events after it, so a
+   * long log opens as fast as a short one), recovers from a crash, writes the system prompt if new.
+   */
   static async open(deps: ConversationDeps): Promise<Conversation> {
-    const c = new Conversation(deps);
-    for await (const slot of deps.store.iterate(0)) {
-      if (isCorruptRecord(slot)) continue;
-      c.absorb(slot as Event);
-    }
+    const load = await ConversationMemory.load(deps.store, deps.id);
+    const c = new Conversation(deps, load);
     if (!deps.store.readOnly) {
+      // A long log opened without a usable snapshot (written by an older version): snapshot it now.
+      if (load.fromSnapshot === null && load.replayed >= c.snapshotEvery) await c.snapshotHead();
       if (deps.store.length === 0) {
         await c.append('SystemPromptEvent', {
           system_prompt: {
@@ -117,7 +122,7 @@ export class Conversation {
   }
 
   get state(): ConversationState {
-    return this.derived.state;
+    return this.memory.state;
   }
 
   get status(): ExecutionStatus {
@@ -148,7 +153,8 @@ export class Conversation {
 
   /** Pending actions the user must still confirm (empty when nothing waits). */
   awaitingConfirmation(): ActionEvent[] {
-    const pending = this.pendingActionEvents().filter((a) => !this.approved.has(a.id));
+    const approved = new Set(this.state.approved);
+    const pending = this.pendingActionEvents().filter((a) => !approved.has(a.id));
     const decisions = this.deps.gate.decide(pending);
     // An action that started before a crash may have had its effect: only the user may re-run
     // (approve) or skip (reject) it, whatever the confirmation policy says.
@@ -229,7 +235,7 @@ export class Conversation {
     if (!ids.length) return;
     await this.append(
       'ConversationStateUpdateEvent',
-      { key: APPROVED_KEY, value: { action_ids: ids } },
+      { key: APPROVED_ACTIONS_KEY, value: { action_ids: ids } },
       true,
     );
   }
@@ -265,7 +271,7 @@ export class Conversation {
   async condenseNow(): Promise<boolean> {
     if (!this.deps.condenser) return false;
     const fields = await this.deps.condenser.condense(
-      this.prompt.view,
+      this.memory.prompt.view,
       this.deps.condenserLlm ?? this.deps.llm,
       { force: true },
     );
@@ -319,7 +325,7 @@ export class Conversation {
       if (outcome === 'llm') steps++;
       if (outcome === 'finished' || outcome === 'waiting' || outcome === 'error') break;
       if (await this.overBudget()) break;
-      const verdict = detectStuck(this.recent, this.settings.stuck);
+      const verdict = detectStuck(this.memory.recent, this.settings.stuck);
       if (verdict.kind === 'nudge') {
         await this.append('MessageEvent', {
           source: 'environment',
@@ -351,12 +357,12 @@ export class Conversation {
     }
     if (
       this.deps.condenser &&
-      (this.condenseRequested || this.deps.condenser.shouldCondense(this.prompt.view))
+      (this.condenseRequested || this.deps.condenser.shouldCondense(this.memory.prompt.view))
     ) {
       const force = this.condenseRequested;
       this.condenseRequested = false;
       const fields = await this.deps.condenser.condense(
-        this.prompt.view,
+        this.memory.prompt.view,
         this.deps.condenserLlm ?? this.deps.llm,
         { force },
       );
@@ -385,7 +391,7 @@ export class Conversation {
     let response: LlmResponse;
     try {
       response = await this.deps.llm.complete(
-        { messages: this.prompt.messages(), tools: this.activeTools().map((t) => toolDefinition(t)) },
+        { messages: this.memory.prompt.messages(), tools: this.activeTools().map((t) => toolDefinition(t)) },
         { signal: this.abort.signal, onDelta: (d) => this.emitDelta(d) },
       );
     } catch (err) {
@@ -540,7 +546,7 @@ export class Conversation {
 
   private pendingActionEvents(): ActionEvent[] {
     return this.state.pendingActions
-      .map((p) => this.prompt.action(p.actionId))
+      .map((p) => this.memory.pendingAction(p.actionId))
       .filter((a): a is ActionEvent => a !== undefined);
   }
 
@@ -569,24 +575,23 @@ export class Conversation {
 
   private async appendEvent(event: Event, durable: boolean): Promise<void> {
     const index = await this.store.append(event as StoredConversationEvent, { durable });
-    this.absorb(event);
-    // Periodic state snapshots let a long log be opened from the newest one plus its tail.
-    if ((index + 1) % SNAPSHOT_EVERY === 0) {
-      await this.store.writeSnapshot(index, encodeSnapshot(this.state)).catch(() => undefined);
-    }
+    this.memory.absorb(event);
+    // Periodic snapshots let a long log be opened from the newest one plus its tail.
+    if ((index + 1) % this.snapshotEvery === 0) await this.snapshotAt(index);
     for (const l of this.eventListeners) l(event, index);
   }
 
-  /** Folds one event into everything derived in memory. */
-  private absorb(event: Event): void {
-    this.derived.apply(event);
-    this.prompt.add(event);
-    if (event.kind === 'MessageEvent' && event.source === 'user') this.recent = [];
-    else this.recent.push(event);
-    if (event.kind === 'ConversationStateUpdateEvent' && event.key === APPROVED_KEY) {
-      const ids = (event.value as { action_ids?: unknown } | null)?.action_ids;
-      if (Array.isArray(ids)) for (const id of ids) if (typeof id === 'string') this.approved.add(id);
-    }
+  /** A snapshot at the last event, when that event is the head (not an unreadable record). */
+  private async snapshotHead(): Promise<void> {
+    const last = this.store.length - 1;
+    const slot = last >= 0 ? await this.store.get(last) : undefined;
+    if (slot && !isCorruptRecord(slot) && slot.id === this.state.head) await this.snapshotAt(last);
+  }
+
+  /** Best effort: a snapshot that cannot be written only makes the next open slower. */
+  private async snapshotAt(index: number): Promise<void> {
+    const json = encodeSnapshot(this.state, this.memory.resumeData());
+    await this.store.writeSnapshot(index, json).catch(() => undefined);
   }
 
   private emitDelta(d: LlmDelta | { type: 'end' }): void {

@@ -5,8 +5,8 @@ import { eventFileName } from '../../../src/core/log';
 import { printed, runCli } from './cli-runner';
 import { CliFixture } from './fixtures';
 
-// The real OpenHands SDK conversation shared next to the repository (as test/unit/log uses it).
-const FIXTURES = join(__dirname, '..', '..', '..', '..', 'shared', 'fixtures', 'openhands');
+// The real OpenHands SDK conversation in test/fixtures/openhands (as test/unit/log uses it).
+const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'openhands');
 
 function fixtureEvents(): Record<string, unknown>[] {
   return readFileSync(join(FIXTURES, 'real-events.jsonl'), 'utf8')

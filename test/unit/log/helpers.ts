@@ -6,7 +6,8 @@ import path from 'node:path';
 import { type StoredEvent } from '../../../src/core/log';
 
 export const repoRoot = path.resolve(__dirname, '..', '..', '..');
-export const fixturesDir = path.join(repoRoot, '..', 'shared', 'fixtures', 'openhands');
+/** A real conversation recorded by the OpenHands SDK (its event files, one JSON per line, and base_state.json). */
+export const fixturesDir = path.join(repoRoot, 'test', 'fixtures', 'openhands');
 
 const made: string[] = [];
 

@@ -1,0 +1,179 @@
+// Opening a long conversation reads its newest snapshot and the events after it, never the whole
+// log, and gives the same memory as a full replay: state, next prompt, pending actions, the events
+// the stuck detector reads. The log here is written by the real agent loop (scripted LLM server,
+// summarizing condenser) with a snapshot every few dozen events, then reopened at many lengths.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConversationMemory } from '../../../src/core/agent/conversation-memory';
+import type { StoredConversationEvent } from '../../../src/core/agent/event-codec';
+import { conversationEventCodec } from '../../../src/core/agent/event-codec';
+import { LlmSummarizingCondenser } from '../../../src/core/context';
+import type { Event } from '../../../src/core/events';
+import { isCorruptRecord } from '../../../src/core/log/event-store';
+import { MemoryEventStore } from '../../../src/core/log/memory-store';
+import { SegmentEventStore } from '../../../src/core/log/segment-store';
+import { encodeSnapshot } from '../../../src/core/state';
+import { createHarness, type Harness } from '../../support/agent-harness';
+import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
+
+const EVERY = 37;
+const ID = 'test-conversation';
+
+/** Replies of a long task: mostly `think` steps, some parallel pairs and shell commands. */
+function longTask(steps: number): Scenario['turns'] {
+  return Array.from({ length: steps }, (_, i) => {
+    const think = (n: string) => ({
+      id: `call_${i}_${n}`,
+      name: 'think',
+      arguments: { thought: `step ${i} ${n}` },
+    });
+    const echo = {
+      id: `call_${i}_sh`,
+      name: 'terminal',
+      arguments: { command: `echo out${i}`, security_risk: 'LOW', summary: `echo ${i}` },
+    };
+    const calls = i % 9 === 4 ? [think('a'), think('b')] : i % 13 === 6 ? [echo] : [think('a')];
+    return { reply: { content: i % 5 === 0 ? `Working on step ${i}.` : '', toolCalls: calls } };
+  });
+}
+
+async function memoryEquals(store: MemoryEventStore<StoredConversationEvent>, events: Event[], what: string) {
+  const load = await ConversationMemory.load(store, ID);
+  const full = ConversationMemory.fromEvents(events, ID);
+  assert.deepEqual(load.memory.state, full.state, `${what}: state`);
+  assert.deepEqual(load.memory.prompt.messages(), full.prompt.messages(), `${what}: next prompt`);
+  assert.deepEqual(
+    load.memory.recent.map((e) => e.id),
+    full.recent.map((e) => e.id),
+    `${what}: recent events`,
+  );
+  for (const p of full.state.pendingActions) {
+    assert.equal(load.memory.pendingAction(p.actionId)?.id, p.actionId, `${what}: pending action`);
+  }
+  return load;
+}
+
+describe('Conversation: open from the newest snapshot', function () {
+  this.timeout(120_000);
+  let h: Harness | undefined;
+  let summarizer: ScriptedLlm | undefined;
+  afterEach(async () => {
+    await h?.close();
+    await summarizer?.close();
+    h = undefined;
+    summarizer = undefined;
+  });
+
+  it('gives the same state, prompt, pending actions and recent events as a full replay, at every length', async () => {
+    summarizer = await startScriptedLlm({
+      scenario: { name: 'summaries', turns: [], fallback: { content: 'SUMMARY of earlier steps.' } },
+    });
+    h = await createHarness(
+      {
+        name: 'long',
+        turns: [
+          ...longTask(60),
+          { reply: { content: 'Part one done.' } },
+          ...longTask(40),
+          { reply: { content: 'Part two done.' } },
+          { match: { lastRole: 'user' }, reply: { toolCalls: [riskyCall] } },
+        ],
+        fallback: { content: 'Done.' },
+      },
+      { maxIterations: 500, confirmationMode: 'risky' },
+      { condenser: new LlmSummarizingCondenser({ maxSize: 30, keepFirst: 2 }), summarizer },
+    );
+    const store = await h.persistentStore();
+    const c = await h.open({ store, snapshotEvery: EVERY });
+    await c.sendMessage('a long task');
+    assert.equal(await c.run(), 'finished');
+    await c.sendMessage('and a second part');
+    assert.equal(await c.run(), 'finished');
+    await c.sendMessage('now clean up');
+    assert.equal(await c.run(), 'waiting_for_confirmation');
+    await c.approve();
+
+    const events = (await store.slice(0)).filter((s) => !isCorruptRecord(s)) as Event[];
+    assert.ok(events.length > 10 * EVERY, `only ${events.length} events`);
+    assert.ok(events.filter((e) => e.kind === 'Condensation').length >= 5, 'several condensations');
+
+    // Reopen at many lengths: a store with the first n events and the snapshots the runtime wrote.
+    for (let n = 1; n <= events.length; n += n < 3 * EVERY ? 1 : 7) {
+      const copy = new MemoryEventStore<StoredConversationEvent>();
+      for (const e of events.slice(0, n)) await copy.append(e as StoredConversationEvent);
+      const snap = await store.latestSnapshot(n - 1);
+      if (snap) await copy.writeSnapshot(snap.index, snap.json);
+      const load = await memoryEquals(copy, events.slice(0, n), `first ${n} events`);
+      if (n >= EVERY) {
+        assert.equal(load.fromSnapshot, snap!.index, `first ${n} events: opened from the snapshot`);
+        assert.ok(load.replayed < EVERY, `first ${n} events: read ${load.replayed} after it`);
+      }
+    }
+
+    // The conversation itself reopens from its snapshot and still knows the approval.
+    await store.close();
+    const reopenedStore = await SegmentEventStore.open<StoredConversationEvent>(
+      (store as SegmentEventStore<StoredConversationEvent>).dir,
+      {
+        codec: conversationEventCodec,
+      },
+    );
+    const again = await h.open({ store: reopenedStore, snapshotEvery: EVERY });
+    assert.notEqual(again.opened.fromSnapshot, null);
+    assert.ok(again.opened.replayed < EVERY);
+    assert.equal(again.status, 'waiting_for_confirmation');
+    assert.equal(again.awaitingConfirmation().length, 0, 'the approval was recorded before the restart');
+    assert.equal(await again.run(), 'finished');
+    await reopenedStore.close();
+  });
+
+  it('replays a log without usable snapshots once, then snapshots it so the next open is fast', async () => {
+    h = await createHarness(
+      { name: 'thinks', turns: longTask(40), fallback: { content: 'Done.' } },
+      {
+        maxIterations: 500,
+      },
+    );
+    const dir = mkdtempSync(join(tmpdir(), 'logbook-open-'));
+    const openStore = () =>
+      SegmentEventStore.open<StoredConversationEvent>(join(dir, 'c'), { codec: conversationEventCodec });
+    let store = await openStore();
+    const c = await h.open({ store, snapshotEvery: EVERY });
+    await c.sendMessage('think a lot');
+    assert.equal(await c.run(), 'finished');
+    const length = store.length;
+    assert.ok(length > 2 * EVERY);
+    // A snapshot of an older version (or one without a view checkpoint) cannot be resumed from.
+    await store.writeSnapshot(length - 1, encodeSnapshot(c.state).replace('"v":2', '"v":1'));
+    await store.close();
+    removeSnapshotsExceptNewest(join(dir, 'c'));
+
+    store = await openStore();
+    const first = await h.open({ store, snapshotEvery: EVERY });
+    assert.deepEqual(first.opened, { fromSnapshot: null, replayed: length });
+    await store.close();
+
+    store = await openStore();
+    const second = await h.open({ store, snapshotEvery: EVERY });
+    assert.deepEqual(second.opened, { fromSnapshot: length - 1, replayed: 0 });
+    assert.deepEqual(second.state, first.state);
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+const riskyCall = {
+  id: 'call_rm',
+  name: 'terminal',
+  arguments: { command: 'rm -rf build', security_risk: 'HIGH', summary: 'clean build' },
+};
+
+/** Leaves only the newest snapshot file of a segment store, the stale one written by the test. */
+function removeSnapshotsExceptNewest(dir: string): void {
+  const snapDir = readdirSync(dir).find((f) => f.includes('snap'));
+  if (!snapDir) throw new Error(`no snapshot folder in ${dir}: ${readdirSync(dir).join(', ')}`);
+  const files = readdirSync(join(dir, snapDir)).sort();
+  for (const f of files.slice(0, -1)) rmSync(join(dir, snapDir, f));
+}
