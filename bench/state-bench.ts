@@ -10,8 +10,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-// Snapshots are written at Conversation's interval (every 1000 events).
-import { SNAPSHOT_EVERY } from '../src/core/agent/conversation';
+// Snapshots are written at Conversation's interval (every 1000 events), with its resume data.
+import { ConversationMemory, SNAPSHOT_EVERY } from '../src/core/agent/conversation-memory';
+import { type CondensationPlan, LlmSummarizingCondenser } from '../src/core/context';
 import { rng } from './events';
 import { conversationEventCodec, type StoredConversationEvent } from '../src/core/agent/event-codec';
 import { benchPromptBuildScaling } from '../src/core/context/bench-prompt';
@@ -31,7 +32,6 @@ import {
   initialState,
   LLM_USAGE_KEY,
   ACTION_STARTED_KEY,
-  reduce,
   stateFromStore,
 } from '../src/core/state';
 import { defaultTools, toolDefinition } from '../src/core/tools';
@@ -43,6 +43,8 @@ const CONVERSATION_ID = 'bench-conversation';
 const SIZES = [10_000, 100_000] as const;
 const RUNS = 5;
 const W3_PICKS = 20;
+/** The full-replay Conversation baseline takes seconds at 100k: fewer runs. */
+const CONVERSATION_REPLAY_RUNS = 3;
 
 // The extension registers the tools' payload schemas, so stored payloads are validated on read.
 const TOOLS = defaultTools();
@@ -97,6 +99,24 @@ class ConversationGenerator {
   next(): Event {
     if (this.queue.length === 0) this.refill();
     return this.queue.shift()!;
+  }
+
+  /** Between two agent steps: where the runtime asks its condenser whether to condense. */
+  get betweenSteps(): boolean {
+    return this.queue.length === 0 && this.n > 0;
+  }
+
+  /** The Condensation the runtime would append for this plan, with a 1–2 KB summary. */
+  condense(plan: CondensationPlan): void {
+    this.push(
+      createEvent('Condensation', {
+        ...this.base(),
+        forgotten_event_ids: plan.forgotten.map((e) => e.id),
+        summary: this.text(1000, 2000),
+        summary_offset: plan.summaryOffset,
+        llm_response_id: `chatcmpl-${this.uuid()}`,
+      }),
+    );
   }
 
   private text(min: number, max: number, logUniform = false): string {
@@ -262,11 +282,18 @@ async function generate(work: string): Promise<Dataset[]> {
   );
   const oh = path.join(work, `openhands-${label(big)}`);
   fs.mkdirSync(path.join(oh, 'events'), { recursive: true });
-  let state = initialState(CONVERSATION_ID);
+  // What Conversation keeps while it runs: the state, and the view its condenser watches.
+  const memory = ConversationMemory.empty(initialState(CONVERSATION_ID));
+  const condenser = new LlmSummarizingCondenser();
   let bytes = 0;
   for (let i = 0; i < big; i++) {
+    if (gen.betweenSteps) {
+      const plan = condenser.plan(memory.prompt.view);
+      if (plan) gen.condense(plan);
+    }
     const e = gen.next();
-    state = reduce(state, e);
+    memory.absorb(e, i);
+    const state = memory.state;
     const json = serializeEvent(e);
     bytes += Buffer.byteLength(json);
     // The OpenHands layout written directly (no fsync): only the resulting files matter here.
@@ -274,7 +301,9 @@ async function generate(work: string): Promise<Dataset[]> {
     for (let k = 0; k < sets.length; k++) {
       if (i >= sets[k]!.n) continue;
       await stores[k]!.append(e as Stored);
-      if ((i + 1) % SNAPSHOT_EVERY === 0) await stores[k]!.writeSnapshot(i, encodeSnapshot(state));
+      if ((i + 1) % SNAPSHOT_EVERY === 0) {
+        await stores[k]!.writeSnapshot(i, encodeSnapshot(state, memory.resumeData()));
+      }
       if (i === sets[k]!.n - 2) sets[k]!.stateBeforeLast = digest(state);
       if (i === sets[k]!.n - 1) {
         sets[k]!.bytes = bytes;
@@ -289,6 +318,8 @@ async function generate(work: string): Promise<Dataset[]> {
 // ---------------- child processes ----------------
 
 interface OpenResult {
+  /** sha1 of the next prompt's messages (Conversation modes only) */
+  prompt?: string;
   ms: number;
   rssMB: number;
   state: string;
@@ -310,7 +341,21 @@ async function childOpen(mode: string, dir: string): Promise<OpenResult> {
       : await SegmentEventStore.open<Stored>(dir, { codec: conversationEventCodec });
   let opened: { state: ConversationState; fromSnapshot: number | null; replayed: number };
   let tail: Slot<Stored>[];
-  if (mode === 'snapshot' || mode === 'snapshot-worst') {
+  let prompt: string | undefined;
+  if (mode.startsWith('conversation')) {
+    // What Conversation.open reads: state, next prompt, pending actions, recent events.
+    let load;
+    if (mode === 'conversation-replay') {
+      const events = readable(await store.slice(0));
+      const memory = ConversationMemory.fromEvents(events, CONVERSATION_ID);
+      load = { memory, fromSnapshot: null, replayed: events.length };
+    } else {
+      load = await ConversationMemory.load(store, CONVERSATION_ID);
+    }
+    opened = { state: load.memory.state, fromSnapshot: load.fromSnapshot, replayed: load.replayed };
+    tail = await store.slice(-200);
+    prompt = crypto.createHash('sha1').update(JSON.stringify(load.memory.prompt.messages())).digest('hex');
+  } else if (mode === 'snapshot' || mode === 'snapshot-worst') {
     // worst: the state after the event before the last, i.e. after the most events past a snapshot
     const atIndex = mode === 'snapshot-worst' ? store.length - 2 : undefined;
     opened = await stateFromStore(store, {
@@ -335,6 +380,7 @@ async function childOpen(mode: string, dir: string): Promise<OpenResult> {
   await store.close(); // not part of opening
   if (tail.length !== Math.min(200, length)) throw new Error('short tail read');
   return {
+    ...(prompt ? { prompt } : {}),
     ms,
     rssMB,
     state: digest(opened.state),
@@ -405,6 +451,25 @@ function spawnChild<T>(...args: string[]): T {
 
 function coldOpens(mode: string, dir: string, runs: number): OpenResult[] {
   return Array.from({ length: runs }, () => spawnChild<OpenResult>(mode, dir));
+}
+
+/**
+ * Conversation's worst case: its newest snapshot set aside (untimed, put back after), so the open
+ * starts from the one SNAPSHOT_EVERY events earlier and reads every event after it.
+ */
+function withoutNewestSnapshot<T>(dir: string, run: () => T): T {
+  const snaps = path.join(dir, 'snapshots');
+  const newest = fs
+    .readdirSync(snaps)
+    .filter((f) => /^snap-\d{12}\.json$/.test(f))
+    .sort()
+    .at(-1)!;
+  fs.renameSync(path.join(snaps, newest), path.join(snaps, `${newest}.aside`));
+  try {
+    return run();
+  } finally {
+    fs.renameSync(path.join(snaps, `${newest}.aside`), path.join(snaps, newest));
+  }
 }
 
 // ---------------- report ----------------
@@ -521,6 +586,51 @@ async function main(): Promise<void> {
         );
         entry.openhands = oh;
       }
+
+      // What the extension waits for when it opens a conversation: Conversation's whole memory.
+      const conv: OpenResult[] = [];
+      const convWorst: OpenResult[] = [];
+      const convReplay: OpenResult[] = [];
+      for (let r = 0; r < RUNS; r++) {
+        conv.push(...coldOpens('conversation', set.seg, 1));
+        convWorst.push(...withoutNewestSnapshot(set.seg, () => coldOpens('conversation', set.seg, 1)));
+        if (r < CONVERSATION_REPLAY_RUNS) convReplay.push(...coldOpens('conversation-replay', set.seg, 1));
+      }
+      const prompts = new Set([...conv, ...convWorst, ...convReplay].map((r) => r.prompt));
+      if (prompts.size !== 1) throw new Error(`W2 ${L}: Conversation opens built different prompts`);
+      for (const r of [...conv, ...convWorst, ...convReplay]) {
+        if (r.state !== set.state) throw new Error(`W2 ${L}: a Conversation open gave another state`);
+      }
+      const cMs = ms(conv);
+      const cwMs = ms(convWorst);
+      const crMs = ms(convReplay);
+      log(`W2 ${L}: Conversation memory ${f2(cMs)} ms, worst ${f2(cwMs)} ms, full replay ${f2(crMs)} ms`);
+      for (const [what, rs] of [
+        ['from the snapshot at the last event', conv],
+        ['worst case: newest snapshot set aside, the one before it + every later event', convWorst],
+      ] as const) {
+        row(
+          `W2 open ${L}`,
+          `Conversation (state, next prompt, pending actions, recent events) + read last 200, ${what} (snapshot ${rs[0]!.fromSnapshot} + ${rs[0]!.replayed} read); median of ${RUNS} fresh processes`,
+          `${f2(ms(rs))} ms (runs: ${runs(rs, (r) => r.ms)}); RSS +${f1(rss(rs))} MB`,
+          ...target('≤ 200 ms', ms(rs) <= 200),
+        );
+      }
+      row(
+        `W2 open ${L}`,
+        `baseline: Conversation memory by a full replay of all ${int(set.n)} events (what opening did before snapshots carried the prompt view; median of ${CONVERSATION_REPLAY_RUNS})`,
+        `${f2(crMs)} ms (runs: ${runs(convReplay, (r) => r.ms)}); RSS +${f1(rss(convReplay))} MB`,
+      );
+      row(
+        `W2 open ${L}`,
+        'Conversation: full replay ÷ snapshot open (last event / worst case)',
+        `${f1(crMs / cMs)}× / ${f1(crMs / cwMs)}×`,
+      );
+      Object.assign(entry, {
+        conversation: conv,
+        conversationWorst: convWorst,
+        conversationReplay: convReplay,
+      });
       w2[L] = entry;
     }
     for (const set of sets) if (set.oh) fs.rmSync(set.oh, { recursive: true, force: true });
@@ -613,9 +723,10 @@ function report(
     '  the runtime writes it: system prompt, then turns of a user message (0.2–4 KB), an execution_status update',
     '  and 3–42 agent steps (ActionEvent with a 0.3–5 KB thought, action_started update, ObservationEvent of',
     '  0.2–50 KB log-uniform, llm_usage update; sometimes an agent message), each naming the previous event as',
-    '  parent. The 10k conversation is its first 10,000 events, in its own store. Written once per run into',
+    '  parent, with a Condensation whenever the condenser would make one. The 10k conversation is its first',
+    '  10,000 events, in its own store. Written once per run into',
     `  SegmentEventStores (conversationEventCodec, real tool payload schemas registered) with a snapshot every`,
-    `  ${int(SNAPSHOT_EVERY)} events (\`reduce\` + \`encodeSnapshot\` while writing, as Conversation does), and in the`,
+    `  ${int(SNAPSHOT_EVERY)} events (state and view checkpoint kept while writing, as Conversation does), and in the`,
     '  OpenHands layout (one JSON file per event) for the 100k comparison; deleted at the end.',
     '- W2: each measurement is a fresh `node` process (module loading not timed) that opens the store as the',
     '  writer, gets the state and reads the last 200 events; the clock stops before `close`. RSS growth = RSS',
@@ -626,6 +737,13 @@ function report(
     '  events has a snapshot at its last event (nothing to replay). The worst case asks for the state after',
     `  event n-2, ${SNAPSHOT_EVERY - 1} events past the previous snapshot: the most any open replays. The ≥ 20× target is`,
     '  judged on the worst case.',
+    '- W2 Conversation rows: what the extension waits for when it opens a conversation, `ConversationMemory.load`',
+    "  (the read part of `Conversation.open`): the state, the prompt view restored from the snapshot's view",
+    '  checkpoint (the events it names are read by id), the pending actions and the recent events for the stuck',
+    "  detector, then the last 200 events for the chat. The data has the Condensations the runtime's condenser",
+    '  would write (default limits: 120 view events, first 4 kept, 1–2 KB summaries), planned by the real',
+    "  condenser while generating. Every process checks the state against the writer's and the next prompt",
+    '  (sha1 of the messages) across all Conversation opens, full replay included.',
     '- OpenHands layout: `OpenHandsDirStore.open` (lists the events directory, parses the names), reads and',
     '  parses every event file with the same codec, `deriveState`. The OpenHands SDK itself also keeps a',
     '  `base_state.json` with its own state fields; this baseline measures what knowing *our* state from that',

@@ -21,22 +21,32 @@ import { PromptBuilder } from './prompt-builder';
 export const SNAPSHOT_EVERY = 1000;
 
 /**
- * Most events the stuck detector is given: far more than any pattern needs (its thresholds are a
- * handful of steps), and it keeps each check O(1) in a long run.
+ * Most events the stuck detector is given: far more than any of its patterns needs (a handful of
+ * steps each), and it keeps each check cheap in a long run.
  */
-export const RECENT_LIMIT = 1000;
+export const RECENT_LIMIT = 500;
 
 /** Events read per `slice` while opening. */
-const CHUNK = 256;
+const CHUNK = 64;
+/** Positions this close together are read in one `slice` rather than one by one. */
+const RUN_GAP = 32;
 
 const ViewCheckpointSchema: z.ZodType<ViewCheckpoint> = z.object({
   entries: z.array(z.string()),
-  summary: z.object({ id: z.string(), before: z.number().int().nonnegative() }).nullable(),
+  at: z.array(z.number().int().nonnegative().nullable()),
+  summary: z
+    .object({
+      id: z.string(),
+      before: z.number().int().nonnegative(),
+      at: z.number().int().nonnegative().nullable(),
+    })
+    .nullable(),
   request: z.boolean(),
   forgotten: z.array(z.string()),
 });
 /** What a Conversation stores in each snapshot besides the state. */
 const ResumeSchema = z.object({ view: ViewCheckpointSchema });
+type ResumeData = z.output<typeof ResumeSchema>;
 
 type Store = EventStore<StoredConversationEvent>;
 
@@ -68,14 +78,26 @@ export class ConversationMemory {
     return (await ConversationMemory.resume(store, id)) ?? (await replayAll(store, id));
   }
 
+  /**
+   * The memory after a full replay of `events` (each with its index in the log): the state of the
+   * last event's branch, every event seen in order.
+   */
+  static fromEvents(events: readonly Event[], id: string, indices?: readonly number[]): ConversationMemory {
+    const m = new ConversationMemory(deriveState(events, { id }), new PromptBuilder());
+    events.forEach((e, i) => m.see(e, indices?.[i] ?? i));
+    m.dropAnswered();
+    m.trimRecent();
+    return m;
+  }
+
   get state(): ConversationState {
     return this.current;
   }
 
-  /** Folds one event appended after the current head. */
-  absorb(event: Event): void {
+  /** Folds the event appended at `index`, right after the current head. */
+  absorb(event: Event, index: number): void {
     this.current = reduce(this.current, event);
-    this.see(event);
+    this.see(event, index);
     if (isAnswer(event)) this.dropAnswered();
   }
 
@@ -85,18 +107,18 @@ export class ConversationMemory {
   }
 
   /** What a snapshot needs besides the state so that `load` can start from it. */
-  resumeData(): z.output<typeof ResumeSchema> {
+  resumeData(): ResumeData {
     return { view: this.prompt.view.checkpoint() };
   }
 
   /** Everything but the state: the prompt, pending actions' events, recent events. */
-  private see(event: Event): void {
-    this.prompt.add(event);
+  private see(event: Event, index: number): void {
+    this.prompt.add(event, index);
     if (event.kind === 'ActionEvent') this.pending.set(event.id, event);
     if (event.kind === 'MessageEvent' && event.source === 'user') this.recent = [];
     else {
       this.recent.push(event);
-      if (this.recent.length > RECENT_LIMIT * 2) this.recent = this.recent.slice(-RECENT_LIMIT);
+      if (this.recent.length > RECENT_LIMIT * 2) this.trimRecent();
     }
   }
 
@@ -109,15 +131,6 @@ export class ConversationMemory {
     if (this.recent.length > RECENT_LIMIT) this.recent = this.recent.slice(-RECENT_LIMIT);
   }
 
-  /** Replays the whole log: the state of its last event's branch, every event seen in order. */
-  static fromEvents(events: readonly Event[], id: string): ConversationMemory {
-    const m = new ConversationMemory(deriveState(events, { id }), new PromptBuilder());
-    for (const e of events) m.see(e);
-    m.dropAnswered();
-    m.trimRecent();
-    return m;
-  }
-
   /**
    * The memory from the newest usable snapshot plus the events after it; undefined when there is no
    * snapshot with a usable view checkpoint, or when the tail holds what a snapshot cannot carry on
@@ -128,9 +141,13 @@ export class ConversationMemory {
     if (last < 0) return undefined;
     const snap = await usableSnapshot(store, last);
     if (!snap) return undefined;
+    const parsed = ResumeSchema.safeParse(snap.resume);
+    if (!parsed.success) return undefined;
+    const restored = await restoreView(store, parsed.data.view);
+    if (!restored) return undefined;
+    const { view, events: named } = restored;
     const state = snap.state.id === id ? snap.state : { ...snap.state, id };
-    const memory = await ConversationMemory.atSnapshot(store, state, snap.resume);
-    if (!memory) return undefined;
+    const memory = new ConversationMemory(state, new PromptBuilder(view));
 
     let replayed = 0;
     let userMessage = false;
@@ -144,51 +161,31 @@ export class ConversationMemory {
           const j = await store.indexOf(parent);
           if (j >= 0 && j < from + k) return undefined; // a fork: the branch rules need the whole log
         }
-        if (memory.prompt.view.referencesUnknownAction(e)) {
+        if (view.referencesUnknownAction(e)) {
           const j = await store.indexOf((e as { action_id: string }).action_id);
           if (j >= 0 && j <= snap.index) return undefined;
         }
-        memory.absorb(e);
+        memory.absorb(e, from + k);
         replayed++;
         if (e.kind === 'MessageEvent' && e.source === 'user') userMessage = true;
       }
     }
-    await memory.fillFrom(store, snap.index, userMessage);
+    await memory.readPendingActions(store, named);
+    if (!userMessage) memory.recent = [...(await recentBefore(store, snap.index)), ...memory.recent];
+    memory.trimRecent();
     return { memory, fromSnapshot: snap.index, replayed };
   }
 
-  /** Completes a memory restored at a snapshot once its tail is absorbed (see resume). */
-  private async fillFrom(store: Store, snapshotIndex: number, tailHadUserMessage: boolean): Promise<void> {
+  /**
+   * The events of pending actions appended before the snapshot: the view checkpoint names every
+   * action still waiting for a result, so they are normally among `known` already.
+   */
+  private async readPendingActions(store: Store, known: ReadonlyMap<string, Event>): Promise<void> {
     for (const p of this.current.pendingActions) {
       if (this.pending.has(p.actionId)) continue;
-      const e = await store.getById(p.actionId);
-      if (e && !isCorruptRecord(e) && e.kind === 'ActionEvent')
-        this.pending.set(p.actionId, e as ActionEvent);
+      const e = known.get(p.actionId) ?? (await readById(store, p.actionId));
+      if (e?.kind === 'ActionEvent') this.pending.set(p.actionId, e);
     }
-    if (!tailHadUserMessage) {
-      const before = await recentBefore(store, snapshotIndex, RECENT_LIMIT - this.recent.length);
-      this.recent = [...before, ...this.recent];
-    }
-    this.trimRecent();
-  }
-
-  /** A memory at a snapshot: its state and a prompt restored from its view checkpoint. */
-  private static async atSnapshot(
-    store: Store,
-    state: ConversationState,
-    resume: unknown,
-  ): Promise<ConversationMemory | undefined> {
-    const parsed = ResumeSchema.safeParse(resume);
-    if (!parsed.success) return undefined;
-    const cp = parsed.data.view;
-    const named = new Map<string, Event>();
-    for (const id of cp.summary ? [...cp.entries, cp.summary.id] : cp.entries) {
-      const e = await store.getById(id).catch(() => undefined);
-      if (!e || isCorruptRecord(e)) return undefined;
-      named.set(id, e as Event);
-    }
-    const view = ViewBuilder.restore(cp, (id) => named.get(id));
-    return view ? new ConversationMemory(state, new PromptBuilder(view)) : undefined;
   }
 }
 
@@ -198,22 +195,75 @@ function isAnswer(e: Event): boolean {
 
 async function replayAll(store: Store, id: string): Promise<MemoryLoad> {
   const events: Event[] = [];
-  for await (const slot of store.iterate(0)) if (!isCorruptRecord(slot)) events.push(slot as Event);
-  return { memory: ConversationMemory.fromEvents(events, id), fromSnapshot: null, replayed: events.length };
+  const indices: number[] = [];
+  let index = 0;
+  for await (const slot of store.iterate(0)) {
+    if (!isCorruptRecord(slot)) {
+      events.push(slot as Event);
+      indices.push(index);
+    }
+    index++;
+  }
+  return {
+    memory: ConversationMemory.fromEvents(events, id, indices),
+    fromSnapshot: null,
+    replayed: events.length,
+  };
 }
 
-/** Up to `max` readable events at or before `index`, after the last user message there, in order. */
-async function recentBefore(store: Store, index: number, max: number): Promise<Event[]> {
+/**
+ * The view a checkpoint describes, its events read back from the store: where positions are known
+ * (always, for checkpoints the runtime writes) in runs of nearby events, each checked by id; any
+ * other by id. Undefined when one cannot be read.
+ */
+async function restoreView(
+  store: Store,
+  cp: ViewCheckpoint,
+): Promise<{ view: ViewBuilder; events: Map<string, Event> } | undefined> {
+  const wanted = cp.entries.map((id, i) => ({ id, at: cp.at[i] ?? null }));
+  if (cp.summary) wanted.push({ id: cp.summary.id, at: cp.summary.at });
+  const found = new Map<string, Event>();
+  const positioned = wanted.filter((w) => w.at !== null && w.at < store.length).sort((a, b) => a.at! - b.at!);
+  for (let i = 0; i < positioned.length;) {
+    let j = i;
+    while (j + 1 < positioned.length && positioned[j + 1]!.at! - positioned[j]!.at! <= RUN_GAP) j++;
+    const from = positioned[i]!.at!;
+    const slots = await store.slice(from, positioned[j]!.at! + 1);
+    for (; i <= j; i++) {
+      const slot = slots[positioned[i]!.at! - from];
+      if (slot && !isCorruptRecord(slot) && slot.id === positioned[i]!.id) found.set(slot.id, slot as Event);
+    }
+  }
+  for (const w of wanted) {
+    if (found.has(w.id)) continue;
+    const e = await readById(store, w.id);
+    if (!e) return undefined;
+    found.set(w.id, e);
+  }
+  const view = ViewBuilder.restore(cp, (id) => found.get(id));
+  return view ? { view, events: found } : undefined;
+}
+
+/** The readable event with this id, or undefined (absent, unreadable, or the read failed). */
+async function readById(store: Store, id: string): Promise<Event | undefined> {
+  const e = await store.getById(id).catch(() => undefined);
+  return e && !isCorruptRecord(e) ? (e as Event) : undefined;
+}
+
+/**
+ * The readable events at or before `index` that follow the last user message there, at most
+ * RECENT_LIMIT of them, in order.
+ */
+async function recentBefore(store: Store, index: number): Promise<Event[]> {
   const out: Event[] = [];
-  for (let to = index + 1; to > 0 && out.length < max; to -= CHUNK) {
+  for (let to = index + 1; to > 0 && out.length < RECENT_LIMIT; to -= CHUNK) {
     const slots = await store.slice(Math.max(0, to - CHUNK), to);
-    for (let k = slots.length - 1; k >= 0; k--) {
+    for (let k = slots.length - 1; k >= 0 && out.length < RECENT_LIMIT; k--) {
       const slot = slots[k]!;
       if (isCorruptRecord(slot)) continue;
       const e = slot as Event;
       if (e.kind === 'MessageEvent' && e.source === 'user') return out.reverse();
       out.push(e);
-      if (out.length >= max) break;
     }
   }
   return out.reverse();

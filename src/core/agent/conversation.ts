@@ -575,7 +575,7 @@ export class Conversation {
 
   private async appendEvent(event: Event, durable: boolean): Promise<void> {
     const index = await this.store.append(event as StoredConversationEvent, { durable });
-    this.memory.absorb(event);
+    this.memory.absorb(event, index);
     // Periodic snapshots let a long log be opened from the newest one plus its tail.
     if ((index + 1) % this.snapshotEvery === 0) await this.snapshotAt(index);
     for (const l of this.eventListeners) l(event, index);

@@ -7,8 +7,9 @@ import type { ChatMessage } from '../events/to-messages';
 export class PromptBuilder {
   constructor(readonly view = new ViewBuilder()) {}
 
-  add(event: Event): void {
-    this.view.append(event);
+  /** `at`: the event's index in the log, kept so a snapshot can say where to read it back. */
+  add(event: Event, at?: number): void {
+    this.view.append(event, at);
   }
 
   messages(): ChatMessage[] {

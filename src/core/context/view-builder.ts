@@ -30,14 +30,18 @@ import { droppedActions, hasSummary, isKept, summaryEvent, type ViewLike } from 
 interface Entry {
   e: LlmConvertibleEvent;
   role: CallRole;
+  /** Where the event is in its log, when the caller said (see `append`). */
+  at: number | undefined;
 }
 
 /** What `ViewBuilder.restore` needs, besides the events it names, to equal the builder it came from. */
 export interface ViewCheckpoint {
   /** Ids of the events that are shown or may still be, in log order. */
   entries: string[];
-  /** The Condensation whose summary is shown, and how many of `entries` precede it in the log. */
-  summary: { id: string; before: number } | null;
+  /** Their positions in the log (null where `append` was not told), so a restore can read them in runs. */
+  at: (number | null)[];
+  /** The Condensation whose summary is shown, how many of `entries` precede it, and its position. */
+  summary: { id: string; before: number; at: number | null } | null;
   /** A CondensationRequest came after the last Condensation. */
   request: boolean;
   /** Forgotten ids that still matter: of retained events, or of events not in the log yet. */
@@ -51,7 +55,8 @@ export class ViewBuilder implements ViewLike {
   private readonly forgotten = new Set<string>();
   private readonly dropped = new Set<string>();
   /** Latest Condensation with a summary, and how many log entries preceded it. */
-  private summarySource: { condensation: Condensation; logLength: number } | undefined;
+  private summarySource:
+    { condensation: Condensation; logLength: number; at: number | undefined } | undefined;
   private unhandledRequest = false;
   private stale = false;
 
@@ -63,11 +68,12 @@ export class ViewBuilder implements ViewLike {
   private tail: LlmConvertibleEvent[] = [];
   private tailMessages: readonly ChatMessage[] | undefined;
 
-  append(e: Event): void {
+  /** Adds the next event of the log; `at`, its index there, only serves `checkpoint`. */
+  append(e: Event, at?: number): void {
     if (isKind(e, 'Condensation')) {
       for (const id of e.forgotten_event_ids) this.forgotten.add(id);
       this.forgotten.add(e.id);
-      if (hasSummary(e)) this.summarySource = { condensation: e, logLength: this.log.length };
+      if (hasSummary(e)) this.summarySource = { condensation: e, logLength: this.log.length, at };
       this.unhandledRequest = false;
       this.stale = true;
       return;
@@ -78,7 +84,7 @@ export class ViewBuilder implements ViewLike {
     }
     if (!isLlmConvertible(e)) return;
     const role = this.pairing.add(e);
-    this.log.push({ e, role });
+    this.log.push({ e, role, at });
     if (this.stale) return; // the coming rebuild sees it
 
     if (this.forgotten.has(e.id)) {
@@ -101,17 +107,20 @@ export class ViewBuilder implements ViewLike {
     this.refresh();
     const source = this.summarySource;
     const entries: string[] = [];
+    const at: (number | null)[] = [];
     let before = 0;
     this.log.forEach((entry, i) => {
       if (!this.mayShowLater(entry)) return;
       entries.push(entry.e.id);
+      at.push(entry.at ?? null);
       if (source && i < source.logLength) before++;
     });
     const logIds = new Set(this.log.map(({ e }) => e.id));
     const retained = new Set(entries);
     return {
       entries,
-      summary: source ? { id: source.condensation.id, before } : null,
+      at,
+      summary: source ? { id: source.condensation.id, before, at: source.at ?? null } : null,
       request: this.unhandledRequest,
       forgotten: [...this.forgotten].filter((id) => retained.has(id) || !logIds.has(id)),
     };
@@ -128,17 +137,17 @@ export class ViewBuilder implements ViewLike {
   static restore(cp: ViewCheckpoint, eventById: (id: string) => Event | undefined): ViewBuilder | undefined {
     const b = new ViewBuilder();
     for (const id of cp.forgotten) b.forgotten.add(id);
-    for (const id of cp.entries) {
+    for (const [i, id] of cp.entries.entries()) {
       const e = eventById(id);
       if (!e || e.id !== id || !isLlmConvertible(e)) return undefined;
-      b.log.push({ e, role: b.pairing.add(e) });
+      b.log.push({ e, role: b.pairing.add(e), at: cp.at[i] ?? undefined });
     }
     if (cp.summary) {
       const c = eventById(cp.summary.id);
       const before = cp.summary.before;
       if (!c || !isKind(c, 'Condensation') || !hasSummary(c)) return undefined;
       if (!Number.isInteger(before) || before < 0 || before > b.log.length) return undefined;
-      b.summarySource = { condensation: c, logLength: before };
+      b.summarySource = { condensation: c, logLength: before, at: cp.summary.at ?? undefined };
     }
     b.unhandledRequest = cp.request;
     b.stale = true;

@@ -91,6 +91,12 @@ export class ConversationSession {
       ),
       userEditNotes: () => deps.userEditNotes(),
     });
+    const { fromSnapshot, replayed } = conversation.opened;
+    deps.log.info(
+      fromSnapshot === null
+        ? `Conversation ${deps.id}: opened by replaying its ${replayed} events`
+        : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
+    );
     const session = new ConversationSession(deps, conversation, store, tools);
     terminal.title = () => conversation.state.title ?? 'Agent';
     session.terminalRef = terminal;

@@ -112,6 +112,18 @@ describe('Conversation: open from the newest snapshot', function () {
       }
     }
 
+    // Snapshots say where the view's events are; wrong positions only cost a lookup by id.
+    const newest = (await store.latestSnapshot())!;
+    const envelope = JSON.parse(newest.json) as { resume: { view: { at: (number | null)[] } } };
+    assert.ok(envelope.resume.view.at.length > 0);
+    assert.ok(envelope.resume.view.at.every((n) => typeof n === 'number'));
+    envelope.resume.view.at = envelope.resume.view.at.map((n) => (n! * 7) % events.length);
+    const misplaced = new MemoryEventStore<StoredConversationEvent>();
+    for (const e of events.slice(0, newest.index + 1)) await misplaced.append(e as StoredConversationEvent);
+    await misplaced.writeSnapshot(newest.index, JSON.stringify(envelope));
+    const load = await memoryEquals(misplaced, events.slice(0, newest.index + 1), 'misplaced positions');
+    assert.equal(load.fromSnapshot, newest.index);
+
     // The conversation itself reopens from its snapshot and still knows the approval.
     await store.close();
     const reopenedStore = await SegmentEventStore.open<StoredConversationEvent>(

@@ -144,7 +144,8 @@ describe('ViewBuilder (property)', () => {
     const ops: Op[] = [];
     for (let i = 0; i < 200; i++) ops.push({ op: 'user' }, { op: 'agent' });
     const events = materialize(ops);
-    const builder = new ViewBuilder().appendAll(events);
+    const builder = new ViewBuilder();
+    events.forEach((e, at) => builder.append(e, at));
     const ids = new Ids();
     for (let i = 0; i < events.length + 1; i++) ids.next();
     const forget = condensation(
@@ -153,11 +154,12 @@ describe('ViewBuilder (property)', () => {
       'summary',
       1,
     );
-    builder.append(forget);
+    builder.append(forget, events.length);
     assert.equal(builder.size, 3, 'two kept events and the summary');
     const cp = builder.checkpoint();
     assert.deepEqual(cp.entries, [events[0]!.id, events[1]!.id]);
-    assert.deepEqual(cp.summary, { id: forget.id, before: 2 });
+    assert.deepEqual(cp.at, [0, 1], 'where to read them back');
+    assert.deepEqual(cp.summary, { id: forget.id, before: 2, at: events.length });
     assert.ok(cp.forgotten.length <= 1, `only the condensation's own id may remain (${cp.forgotten.length})`);
   });
 
