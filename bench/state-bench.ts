@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-// Snapshots are written at Conversation's interval (every 1000 events), with its resume data.
+// Snapshots are written at Conversation's interval (SNAPSHOT_EVERY events), with its resume data.
 import { ConversationMemory, SNAPSHOT_EVERY } from '../src/core/agent/conversation-memory';
 import { type CondensationPlan, LlmSummarizingCondenser } from '../src/core/context';
 import { rng } from './events';
@@ -265,7 +265,7 @@ interface Dataset {
 
 /**
  * Writes the 100k conversation once into a segment store (and its first 10k into another one, and
- * all of it in the OpenHands layout), with a snapshot every 1000 events computed while writing.
+ * all of it in the OpenHands layout), with a snapshot every SNAPSHOT_EVERY events computed while writing.
  */
 async function generate(work: string): Promise<Dataset[]> {
   const gen = new ConversationGenerator(7);

@@ -17,8 +17,11 @@ import { type ConversationState, deriveState, reduce, usableSnapshot } from '../
 import type { StoredConversationEvent } from './event-codec';
 import { PromptBuilder } from './prompt-builder';
 
-/** Events between two persisted state snapshots. */
-export const SNAPSHOT_EVERY = 1000;
+/**
+ * Events between two persisted snapshots: an open reads fewer than this many after the newest
+ * one, and so does a state at any index (time travel). A snapshot costs one small file and a sync.
+ */
+export const SNAPSHOT_EVERY = 500;
 
 /**
  * Most events the stuck detector is given: far more than any of its patterns needs (a handful of

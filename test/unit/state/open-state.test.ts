@@ -232,7 +232,7 @@ describe('state: stateFromStore (open from the newest snapshot plus the tail)', 
     assert.deepStrictEqual(r, { state: deriveState(events, { id: 'c' }), fromSnapshot: null, replayed: 300 });
   });
 
-  it('replays at most interval - 1 events with a snapshot every 1000 (the Conversation interval)', async () => {
+  it('replays at most interval - 1 events with a snapshot every 1000', async () => {
     const events = longLinearLog(2500);
     const store = await memoryStore(events);
     assert.deepEqual(await writeSnapshots(store, events, 1000), [999, 1999]);
