@@ -6,10 +6,10 @@ import { readdir, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import {
-  deriveState,
   entryFromState,
   removeEntry,
   upsertEntry,
+  stateFromStore,
   ConversationIndexFile,
   type ConversationIndex,
   type IndexEntry,
@@ -17,8 +17,6 @@ import {
 import { loadSkills, type Skill } from '../../core/skills/skills';
 import { openEventStore } from '../../core/log';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
-import { isCorruptRecord } from '../../core/log/event-store';
-import type { Event } from '../../core/events';
 import { NodeFilePort } from '../node/ports';
 import type { ChatBackend, ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
 import { addAllowRule } from './config';
@@ -321,10 +319,9 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
           codec: conversationEventCodec,
           readOnly: true,
         });
-        const events: Event[] = [];
-        for await (const slot of store.iterate(0)) if (!isCorruptRecord(slot)) events.push(slot as Event);
-        await store.close();
-        entries.push(entryFromState(name, deriveState(events, { id: name })));
+        // From the newest snapshot plus the events after it: rebuilding never reads whole logs.
+        const { state } = await stateFromStore(store, { id: name }).finally(() => store.close());
+        entries.push(entryFromState(name, state));
       } catch (err) {
         this.log.warn(`Skipped ${name} while rebuilding the index: ${String(err)}`);
       }

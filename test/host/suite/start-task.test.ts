@@ -61,7 +61,7 @@ describe('Logbook: Start Agent Task', () => {
     assert.equal(typeof id, 'string');
     assert.equal(service.activeId, id);
     const session = await service.session(id);
-    assert.equal(await session.settled(), 'finished');
+    assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
     assert.equal(service.list().length, before + 1);
     const text = readFileSync(join(workspaceRoot(), 'src', 'math.js'), 'utf8');
     assert.match(text, /function subtract\(a, b\)/);

@@ -243,6 +243,20 @@ describe('terminal: escape stripping and the fallback protocol (pure)', () => {
     );
   });
 
+  it('drops the echo of the command line at the start of its output, and nothing else', () => {
+    const echoed = new OutputBuffer('echo second');
+    echoed.append('\x1b[0mecho second\r\nsecond\r\n');
+    assert.equal(echoed.take(true), 'second\n');
+    const plain = new OutputBuffer('echo second');
+    plain.append('second\n');
+    assert.equal(plain.take(), 'second\n');
+    plain.append('echo second\n');
+    assert.equal(plain.take(), 'echo second\n', 'only the first output can be the echo');
+    const prefix = new OutputBuffer('ls');
+    prefix.append('lsof\n');
+    assert.equal(prefix.take(), 'lsof\n', 'a line that only starts like the command stays');
+  });
+
   it('finds the end marker split across chunks and keeps the rest of the output', () => {
     const nonce = 'abc123';
     fc.assert(

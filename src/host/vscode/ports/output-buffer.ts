@@ -9,6 +9,13 @@ export class OutputBuffer {
   private unread = '';
   private droppedChars = 0;
 
+  /**
+   * @param echo the command line, when the terminal may echo it into the output: a shell that gets
+   * the command while still drawing its prompt prints the typed line after the start mark. The
+   * first line of output is dropped when it is exactly that line.
+   */
+  constructor(private echo?: string) {}
+
   append(raw: string): void {
     this.unread += raw;
     if (this.unread.length > MAX_UNREAD) {
@@ -24,7 +31,11 @@ export class OutputBuffer {
     this.unread = pending;
     const dropped = this.droppedChars;
     this.droppedChars = 0;
-    const text = stripAnsi(complete);
+    let text = stripAnsi(complete);
+    if (this.echo !== undefined && text !== '') {
+      if (text.startsWith(this.echo + '\n')) text = text.slice(this.echo.length + 1);
+      this.echo = undefined;
+    }
     return dropped ? `[... ${dropped} characters of output dropped ...]\n${text}` : text;
   }
 }

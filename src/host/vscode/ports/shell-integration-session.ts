@@ -57,7 +57,7 @@ export class ShellIntegrationSession implements ShellSession {
   start(command: string): RunningCommand {
     const integration = this.terminal.shellIntegration;
     if (!integration || this.closed) throw new Error('The terminal is no longer available');
-    const output = new OutputBuffer();
+    const output = new OutputBuffer(command.includes('\n') ? undefined : command);
     const execution = integration.executeCommand(command);
     // read() only yields data written after its first call: call it before anything else.
     const stream = execution.read();

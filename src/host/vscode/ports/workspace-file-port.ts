@@ -4,7 +4,14 @@
 import * as vscode from 'vscode';
 import type { FilePort } from '../../../core/tools/ports';
 import { lineEndingStyle, minimalReplacement } from './text-edits';
-import { isInWorkspace, normalizeAbsolute, openDocument, pathToUri, workspaceRoots } from './workspace-paths';
+import {
+  isInWorkspace,
+  normalizeAbsolute,
+  openDocument,
+  pathToUri,
+  saveToDisk,
+  workspaceRoots,
+} from './workspace-paths';
 
 export interface WorkspaceFilePortOptions {
   /**
@@ -58,7 +65,7 @@ export class WorkspaceFilePort implements FilePort {
     await replaceDocumentText(document, text);
     // Saving also writes the user's unsaved text the edit was based on: the disk must hold what
     // the agent saw, or the commands it runs next would test something else.
-    if (document.isDirty && !(await document.save())) throw new Error(`Could not save ${abs}`);
+    await saveToDisk(document);
   }
 
   async delete(path: string): Promise<void> {

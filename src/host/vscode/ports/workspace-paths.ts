@@ -47,3 +47,20 @@ export function displayPath(p: string): string {
   const root = workspaceRoots().find((r) => isInside(r, p));
   return root ? path.relative(root, p) || path.basename(p) : p;
 }
+
+/**
+ * Saves a dirty document so that the disk holds its text. VS Code's `save()` can resolve false for
+ * a save that did happen (seen in code-server when the save is slow): the document is then clean
+ * and the file holds its text, which is all a caller needs. Throws when that is not so.
+ */
+export async function saveToDisk(document: vscode.TextDocument): Promise<void> {
+  if (!document.isDirty || (await document.save())) return;
+  if (!document.isDirty) {
+    const disk = await vscode.workspace.fs.readFile(document.uri).then(
+      (bytes) => new TextDecoder().decode(bytes),
+      () => undefined,
+    );
+    if (disk === document.getText()) return;
+  }
+  throw new Error(`Could not save ${document.uri.fsPath}`);
+}

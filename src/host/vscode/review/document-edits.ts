@@ -2,7 +2,7 @@
 // and saved so the disk (what the agent's next command sees) matches the editor.
 import * as vscode from 'vscode';
 import { replaceDocumentText } from '../ports/workspace-file-port';
-import { openDocument, pathToUri } from '../ports/workspace-paths';
+import { openDocument, pathToUri, saveToDisk } from '../ports/workspace-paths';
 import type { Hunk } from './hunks';
 
 /** Puts a hunk's baseline text back in place of its current text. */
@@ -15,12 +15,12 @@ export async function revertHunk(document: vscode.TextDocument, hunk: Hunk): Pro
   edit.replace(document.uri, range, hunk.oldText, { label: 'Reject agent change', needsConfirmation: false });
   if (!(await vscode.workspace.applyEdit(edit)))
     throw new Error(`Could not revert a change in ${document.uri.fsPath}`);
-  await saveOrThrow(document);
+  await saveToDisk(document);
 }
 
 export async function restoreText(document: vscode.TextDocument, text: string): Promise<void> {
   await replaceDocumentText(document, text);
-  await saveOrThrow(document);
+  await saveToDisk(document);
 }
 
 /** Removes a file the agent created (rejecting its creation). */
@@ -32,10 +32,6 @@ export async function deleteCreatedFile(path: string): Promise<void> {
     { label: 'Reject agent file', needsConfirmation: false },
   );
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not delete ${path}`);
-}
-
-async function saveOrThrow(document: vscode.TextDocument): Promise<void> {
-  if (document.isDirty && !(await document.save())) throw new Error(`Could not save ${document.uri.fsPath}`);
 }
 
 /** The open buffer's text, else the file's, else undefined when it does not exist. */
