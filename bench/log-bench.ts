@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { OpenHandsDirStore, SegmentEventStore, eventFileName } from '../src/core/log';
-import { encodeRecord } from '../src/core/log/record-format';
+import { encodeRecord, RecordEncoder } from '../src/core/log/record-format';
 import { stringifyJson } from '../src/core/json/stringify';
 import { type BenchEvent, generateEvents } from './events';
 import { resultsTable, type Row } from './report';
@@ -94,7 +94,7 @@ async function appendRun(
 
 /** The real OpenHands events of the test fixtures, repeated to `n` with fresh ids and a linear parent chain. */
 function realSampleEvents(n: number): BenchEvent[] {
-  const file = path.join(root, 'test', 'unit', 'events', 'fixtures', 'openhands-real-events.jsonl');
+  const file = path.join(root, 'test', 'fixtures', 'openhands', 'real-events.jsonl');
   const sample = fs
     .readFileSync(file, 'utf8')
     .split('\n')
@@ -287,6 +287,31 @@ async function main(): Promise<void> {
     `${int(encoderRate)} events/s (${f2(encoderRate / stringifyRate)}× JSON.stringify)`,
   );
 
+  // The floor under any append that writes one JSON record per event: encode and frame each event
+  // as the store does, and write it with one positional write into a new plain file. No ids, no
+  // index, no group commit. The store's ordinary appends as a fraction of it show what is left.
+  const floorRuns: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const file = path.join(work, `floor-${r}.log`);
+    const enc = new RecordEncoder();
+    const fd = fs.openSync(file, 'w');
+    const s = now();
+    let pos = 0;
+    events.forEach((e, i) => {
+      const len = enc.encodeInPlace(i, stringifyJson(e)!);
+      pos += fs.writeSync(fd, enc.buf, enc.start, len, pos);
+    });
+    floorRuns.push(N / ((now() - s) / 1000));
+    fs.closeSync(fd);
+    fs.rmSync(file);
+  }
+  const floorRate = median(floorRuns);
+  row(
+    'W1 append 10k',
+    'reference: encode + frame + write() of the same events into a plain file, no store (median of 3)',
+    `${int(floorRate)} events/s (ordinary appends: ${f2(ord.eps / floorRate)}× of it)`,
+  );
+
   // Informational: events sized like the real OpenHands sample the tests use (10 events, cycled with
   // fresh ids). It shows how much of the gap to the target is the generator's larger mean size.
   const sample = realSampleEvents(N);
@@ -428,6 +453,7 @@ async function main(): Promise<void> {
     seconds: total,
     w1: {
       ordinary: ord.eps,
+      floor: floorRate,
       ordinaryFlushed: ord.epsFlushed,
       ordinaryFlushMs: ord.flushMs,
       mixed: mixed.epsFlushed,

@@ -15,7 +15,7 @@ import {
 } from '../../../src/core/events';
 import { savePayloadSchemas } from '../../../src/core/events/payloads';
 
-const FIXTURE = join(__dirname, 'fixtures', 'openhands-real-events.jsonl');
+const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'openhands', 'real-events.jsonl');
 const lines = readFileSync(FIXTURE, 'utf8')
   .split('\n')
   .filter((l) => l.trim() !== '');

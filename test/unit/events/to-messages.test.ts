@@ -196,7 +196,10 @@ describe('eventsToMessages', () => {
   });
 
   it('projects the real OpenHands fixture into a valid list', () => {
-    const text = readFileSync(join(__dirname, 'fixtures', 'openhands-real-events.jsonl'), 'utf8');
+    const text = readFileSync(
+      join(__dirname, '..', '..', 'fixtures', 'openhands', 'real-events.jsonl'),
+      'utf8',
+    );
     const events = text
       .split('\n')
       .filter((l) => l !== '')

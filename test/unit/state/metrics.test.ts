@@ -13,7 +13,7 @@ import {
 } from '../../../src/core/state';
 import { LogBuilder } from './builders';
 
-const FIXTURE = join(__dirname, '..', 'events', 'fixtures', 'openhands-real-events.jsonl');
+const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'openhands', 'real-events.jsonl');
 
 function fixtureEvents(): Event[] {
   return readFileSync(FIXTURE, 'utf8')

@@ -75,7 +75,7 @@ describe('tool definitions', () => {
 
     it('still accepts the real OpenHands events', () => {
       const lines = readFileSync(
-        join(__dirname, '..', 'events', 'fixtures', 'openhands-real-events.jsonl'),
+        join(__dirname, '..', '..', 'fixtures', 'openhands', 'real-events.jsonl'),
         'utf8',
       )
         .split('\n')

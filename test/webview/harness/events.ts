@@ -293,7 +293,7 @@ export function everyKind(): { events: ViewEvent[]; ids: Record<string, string> 
 
 /** The real OpenHands events kept in the repository (terminal actions, observations, state updates). */
 export function realFixtureEvents(): ViewEvent[] {
-  const file = join(__dirname, '..', '..', 'unit', 'events', 'fixtures', 'openhands-real-events.jsonl');
+  const file = join(__dirname, '..', '..', 'fixtures', 'openhands', 'real-events.jsonl');
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
