@@ -1,6 +1,6 @@
 // Builds a real conversation for tests: the scripted LLM server through the real openai client,
 // a real event store, and the Node ports on a temporary workspace.
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from './llm-server';
@@ -128,6 +128,7 @@ export async function createHarness(
       for (const s of stores) await s.close().catch(() => {});
       await llm.close();
       await options.summarizer?.close();
+      rmSync(root, { recursive: true, force: true });
     },
   };
 }

@@ -71,8 +71,9 @@ export class ViewBuilder implements ViewLike {
   /** Adds the next event of the log; `at`, its index there, only serves `checkpoint`. */
   append(e: Event, at?: number): void {
     if (isKind(e, 'Condensation')) {
+      // Its own id is not noted (View.fromEvents does): a Condensation is never shown, and ids
+      // are unique, so it would only make `forgotten` and every checkpoint grow with the log.
       for (const id of e.forgotten_event_ids) this.forgotten.add(id);
-      this.forgotten.add(e.id);
       if (hasSummary(e)) this.summarySource = { condensation: e, logLength: this.log.length, at };
       this.unhandledRequest = false;
       this.stale = true;
@@ -130,7 +131,7 @@ export class ViewBuilder implements ViewLike {
    * A builder equal to the one `checkpoint` was taken from, given the events it names (by id).
    * Undefined when one is missing or is not what the checkpoint says it is.
    *
-   * Equal for every event appended afterwards but one kind: a result naming, by \`action_id\`, an
+   * Equal for every event appended afterwards but one kind: a result naming, by `action_id`, an
    * answered action the checkpoint let go of. The full builder knows that action and treats the
    * result as an orphan; a restored one does not know it (see `referencesUnknownAction`).
    */
@@ -155,7 +156,7 @@ export class ViewBuilder implements ViewLike {
   }
 
   /**
-   * True when `e` is a result that names by \`action_id\` an action this builder has not seen: after
+   * True when `e` is a result that names by `action_id` an action this builder has not seen: after
    * a `restore`, appending it may differ from the full builder if that action was in the log before
    * the checkpoint. The runtime never writes such results (it answers pending actions only).
    */
