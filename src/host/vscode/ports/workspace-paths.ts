@@ -50,17 +50,28 @@ export function displayPath(p: string): string {
 
 /**
  * Saves a dirty document so that the disk holds its text. VS Code's `save()` can resolve false for
- * a save that did happen (seen in code-server when the save is slow): the document is then clean
- * and the file holds its text, which is all a caller needs. Throws when that is not so.
+ * a save that does happen (seen in code-server under load: the document turned clean and the file
+ * held its text a moment later). So a false result is followed by a short wait for the document to
+ * turn clean and, if it has not, a second save; it fails only when the text is not on disk then.
  */
 export async function saveToDisk(document: vscode.TextDocument): Promise<void> {
   if (!document.isDirty || (await document.save())) return;
-  if (!document.isDirty) {
-    const disk = await vscode.workspace.fs.readFile(document.uri).then(
-      (bytes) => new TextDecoder().decode(bytes),
-      () => undefined,
-    );
-    if (disk === document.getText()) return;
-  }
-  throw new Error(`Could not save ${document.uri.fsPath}`);
+  await untilClean(document, SAVE_SETTLE_MS);
+  if (document.isDirty) await document.save();
+  const disk = await vscode.workspace.fs.readFile(document.uri).then(
+    (bytes) => new TextDecoder().decode(bytes),
+    () => undefined,
+  );
+  if (!document.isDirty && disk === document.getText()) return;
+  const why = document.isDirty
+    ? 'the editor still has unsaved changes'
+    : 'the file on disk differs from the editor';
+  throw new Error(`Could not save ${document.uri.fsPath}: ${why}.`);
+}
+
+const SAVE_SETTLE_MS = 3_000;
+
+async function untilClean(document: vscode.TextDocument, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (document.isDirty && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
 }
