@@ -113,6 +113,15 @@ function newInfo(): LockInfo {
   };
 }
 
+/** unlink, where a file already gone is fine (cheaper than rmSync, which is built for trees) */
+function removeFile(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+}
+
 /** Creates `file` with `info` atomically; false if it already exists. */
 function createExclusive(file: string, info: LockInfo): boolean {
   const tmp = `${file}.${info.token}.tmp`;
@@ -124,7 +133,7 @@ function createExclusive(file: string, info: LockInfo): boolean {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
   } finally {
-    fs.rmSync(tmp, { force: true });
+    removeFile(tmp);
   }
 }
 
@@ -141,7 +150,7 @@ function held(file: string, info: LockInfo, tookOver: LockInfo | null): HeldLock
       heldTokens.delete(info.token);
       // Only remove the file if it is still ours.
       const cur = readLock(file);
-      if (cur !== 'missing' && cur?.token === info.token) fs.rmSync(file, { force: true });
+      if (cur !== 'missing' && cur?.token === info.token) removeFile(file);
     },
   };
 }
@@ -176,7 +185,7 @@ function clearDeadTakeover(takeover: string): void {
       /* someone created a new one meanwhile; theirs stands */
     }
   }
-  fs.rmSync(aside, { force: true });
+  removeFile(aside);
 }
 
 /**
@@ -205,10 +214,10 @@ export function acquireLock(dir: string, fileName = LOCK_FILE): LockResult {
       const again = readLock(file);
       if (again === 'missing' || (again !== null && cur !== null && again.token !== cur.token)) continue;
       if (!isStale(again)) return { acquired: false, heldBy: again, message: describeLock(again) };
-      fs.rmSync(file, { force: true });
+      removeFile(file);
       if (createExclusive(file, info)) return { acquired: true, lock: held(file, info, cur) };
     } finally {
-      fs.rmSync(takeover, { force: true });
+      removeFile(takeover);
     }
   }
   const last = readLock(file);
