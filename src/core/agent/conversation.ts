@@ -114,7 +114,9 @@ export class Conversation {
         timestamp: new Date().toISOString(),
         ...(c.state.head ? { parentId: c.state.head } : {}),
       };
-      for (const e of recoveryEventsOnOpen(c.state, ctx)) {
+      for (const e of recoveryEventsOnOpen(c.state, ctx, {
+        truncatedBytes: deps.store.truncatedOnOpen ?? 0,
+      })) {
         await c.appendEvent(e as Event, true);
       }
     }

@@ -118,6 +118,8 @@ export interface EventStore<E extends StoredEvent = StoredEvent> {
   readonly readOnly: boolean;
   /** who holds the lock when readOnly, for messages */
   readonly lockHeldBy: string | null;
+  /** bytes of a torn last record cut off when the store was opened (absent: the backend has none) */
+  readonly truncatedOnOpen?: number;
   readonly length: number;
   /** Appends in call order; resolves to the new index (see AppendOptions for when). */
   append(e: E, opts?: AppendOptions): Promise<number>;

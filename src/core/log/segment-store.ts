@@ -279,6 +279,10 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     return this.len;
   }
 
+  get truncatedOnOpen(): number {
+    return this.openReport.truncatedBytes;
+  }
+
   /** every quarantined range known so far (open-time ones plus those found by later reads) */
   get quarantined(): readonly QuarantineEntry[] {
     return this.quarantine.entries;

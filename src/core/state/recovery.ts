@@ -31,15 +31,26 @@ export interface EventContext {
 
 export const SKIPPED_AFTER_CRASH = 'skipped after a crash by the user';
 
+/** What the log store repaired when it was opened, for the recovery message. */
+export interface OpenRepairs {
+  /** bytes of a last record that was only partly written (the write never completed) and was cut off */
+  truncatedBytes?: number;
+}
+
 /** Events to append when a conversation is opened: [] unless it was left `running`. */
 export function recoveryEventsOnOpen(
   state: ConversationState,
   ctx: EventContext,
+  repairs: OpenRepairs = {},
 ): ConversationStateUpdateEvent[] {
   if (state.status !== 'running') return [];
   const n = state.inDoubt.length;
+  const torn = repairs.truncatedBytes ?? 0;
   const reason =
     'The conversation was running when Logbook stopped (crash or closed window), so it was paused.' +
+    (torn > 0
+      ? ` The log's last record had been only partly written (${torn} bytes) and was cut off; it had never been confirmed as saved.`
+      : '') +
     (n > 0 ? ` ${n} action(s) had started without a recorded result: re-run or skip each.` : '');
   const value: RecoveryValue = { reason, in_doubt_action_ids: [...state.inDoubt] };
   return chain(ctx, [

@@ -1,11 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, readFileSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Event } from '../../../src/core/events';
 import { observationText } from '../../../src/core/events';
 import { createHarness, type Harness } from '../../support/agent-harness';
 import { LlmSummarizingCondenser } from '../../../src/core/context';
 import { MemoryEventStore } from '../../../src/core/log/memory-store';
+import { type SegmentEventStore } from '../../../src/core/log/segment-store';
+import { RecoveryValueSchema } from '../../../src/core/state';
 import type { StoredConversationEvent } from '../../../src/core/agent/event-codec';
 import { loadScenarioFile, startScriptedLlm, type Scenario } from '../../support/llm-server';
 
@@ -488,6 +490,48 @@ describe('Conversation: interruptions and crashes', function () {
     await second.reject('skipped after the crash');
     assert.equal(await second.run(), 'finished');
     assert.equal(readFileSync(join(h.workspace, 'side-effect.txt'), 'utf8'), 'ran\n');
+  });
+  it('a record the crash left half written is cut off, and the recovery message says so', async () => {
+    h = await createHarness({
+      name: 'torn',
+      turns: [{ reply: { content: 'slow', chunkSize: 1, delayMs: 200 } }],
+    });
+    const store = (await h.persistentStore()) as SegmentEventStore<StoredConversationEvent>;
+    const first = await h.open({ store });
+    await first.sendMessage('start');
+    const running = first.run();
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(first.status, 'running');
+    const before = await first.events();
+    // The process dies in the middle of writing a record: only its first bytes reach the file.
+    const segments = join(store.dir, 'segments');
+    const last = readdirSync(segments).sort().at(-1)!;
+    const torn = '0badc0de 99 5000 {"kind":"MessageEvent","id":"half';
+    await first.interrupt().catch(() => undefined);
+    await running.catch(() => undefined);
+    await store.close();
+    // Undo what the clean stop wrote after the crash point, then tear the tail.
+    const file = join(segments, last);
+    const lines = readFileSync(file, 'utf8').split('\n').slice(0, before.length);
+    writeFileSync(file, lines.join('\n') + '\n' + torn);
+    rmSync(join(store.dir, 'meta.json'), { force: true });
+    rmSync(join(store.dir, 'snapshots'), { recursive: true, force: true });
+
+    const reopened = await h.persistentStore();
+    const second = await h.open({ store: reopened });
+    assert.equal(second.status, 'paused');
+    const events = await second.events();
+    assert.deepEqual(
+      events.slice(0, before.length).map((e) => e.id),
+      before.map((e) => e.id),
+      'every event written before the crash is still there',
+    );
+    const recovery = events.find(
+      (e) => e.kind === 'ConversationStateUpdateEvent' && (e as { key?: string }).key === 'recovery',
+    ) as { value: unknown } | undefined;
+    assert.ok(recovery, 'a recovery update was appended');
+    const { reason } = RecoveryValueSchema.parse(recovery.value);
+    assert.match(reason, new RegExp(`partly written \\(${Buffer.byteLength(torn)} bytes\\) and was cut off`));
   });
 });
 

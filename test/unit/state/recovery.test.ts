@@ -101,6 +101,21 @@ describe('state: in-doubt actions and crash recovery', () => {
     assert.deepEqual(RecoveryValueSchema.parse(events[0]!.value).in_doubt_action_ids, []);
   });
 
+  it('the recovery message mentions a torn last record only when the store cut one off', () => {
+    const b = new LogBuilder();
+    b.user('hi');
+    b.status('running');
+    const s = deriveState(b.events);
+    const reasonOf = (events: ReturnType<typeof recoveryEventsOnOpen>) =>
+      RecoveryValueSchema.parse(events[0]!.value).reason;
+    assert.match(
+      reasonOf(recoveryEventsOnOpen(s, ctx(), { truncatedBytes: 42 })),
+      /partly written \(42 bytes\)/,
+    );
+    assert.doesNotMatch(reasonOf(recoveryEventsOnOpen(s, ctx(), { truncatedBytes: 0 })), /partly written/);
+    assert.doesNotMatch(reasonOf(recoveryEventsOnOpen(s, ctx())), /partly written/);
+  });
+
   it('nothing to recover unless the status is running', () => {
     for (const status of [
       'idle',
