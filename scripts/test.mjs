@@ -2,7 +2,7 @@
 // Runs the test suites (unit, host, e2e; all by default), then prints one closing line that sums
 // them: "N passed, N failed". Exits non-zero if any suite failed or could not run.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,5 +69,6 @@ for (const name of order) {
   if (res.status !== 0) broken = true;
 }
 
+rmSync(statsDir, { recursive: true, force: true });
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 process.exit(failed > 0 || broken ? 1 : 0);

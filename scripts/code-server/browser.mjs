@@ -1,7 +1,7 @@
 // Headless Debian Chromium driven by playwright-core, with the flags this offline machine needs
 // and a throwaway profile, so a run never touches the user's browser or the network.
 import { chromium } from 'playwright-core';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { killTree, descendants } from './instance.mjs';
@@ -41,6 +41,8 @@ export async function launchBrowser({ profileDir, viewport = { width: 1400, heig
       // Chromium's crash handler can outlive the browser: end whatever still holds our profile.
       if (browserPid) await killTree(browserPid);
       for (const pid of processesMentioning(dir)) await killTree(pid);
+      // A profile made here is throwaway; one the caller passed is theirs to keep.
+      if (!profileDir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

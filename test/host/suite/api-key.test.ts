@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -37,9 +37,15 @@ describe('API key', () => {
     }
     const settings = JSON.stringify(vscode.workspace.getConfiguration('logbook'));
     assert.ok(!settings.includes(KEY));
-    const exported = join(tmpdir(), `logbook-export-${Date.now()}.json`);
-    await vscode.commands.executeCommand('logbook.exportConversation', id, 'json', exported);
-    const text = readFileSync(exported, 'utf8');
+    const exportDir = mkdtempSync(join(tmpdir(), 'logbook-export-'));
+    const exported = join(exportDir, 'conversation.json');
+    let text: string;
+    try {
+      await vscode.commands.executeCommand('logbook.exportConversation', id, 'json', exported);
+      text = readFileSync(exported, 'utf8');
+    } finally {
+      rmSync(exportDir, { recursive: true, force: true });
+    }
     assert.ok(text.includes('Key check done.'), 'the export has the conversation');
     assert.ok(!text.includes(KEY), 'the export has no key');
   });
