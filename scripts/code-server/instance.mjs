@@ -70,6 +70,7 @@ export async function startCodeServer(opts = {}) {
     XDG_CONFIG_HOME: join(dirs.xdg, 'config'),
     XDG_DATA_HOME: join(dirs.xdg, 'data'),
     XDG_CACHE_HOME: join(dirs.xdg, 'cache'),
+    ...runtimeDirEnv(join(dirs.xdg, 'run')),
     ...opts.env,
   };
   const child = spawn(process.execPath, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -117,6 +118,17 @@ export async function startCodeServer(opts = {}) {
       await killTree(child.pid);
     },
   };
+}
+
+/**
+ * VS Code and its git extension put their IPC sockets in XDG_RUNTIME_DIR (else the system temp
+ * folder, where they stay after the run). Pointed into the run folder they go away with it; but a
+ * socket path must fit in 108 bytes, so a deep run folder keeps the default.
+ */
+function runtimeDirEnv(dir) {
+  if (dir.length > 48) return {};
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return { XDG_RUNTIME_DIR: dir };
 }
 
 /** Kills a detached process group and any descendant that escaped it (found through /proc). */
