@@ -28,7 +28,14 @@ export {
   type OpenHandsOpenReport,
   eventFileName,
 } from './openhands-dir-store';
-export { acquireLock, isProcessAlive, type LockInfo, type LockResult, type HeldLock } from './lock';
+export {
+  acquireLock,
+  hasLiveWriter,
+  isProcessAlive,
+  type LockInfo,
+  type LockResult,
+  type HeldLock,
+} from './lock';
 export { crc32 } from './record-format';
 
 export type Backend = 'segments' | 'openhands';

@@ -224,3 +224,13 @@ export function acquireLock(dir: string, fileName = LOCK_FILE): LockResult {
   const heldBy = last === 'missing' ? null : last;
   return { acquired: false, heldBy, message: `${describeLock(heldBy)} (lock contended)` };
 }
+
+/**
+ * Whether a live process holds the writer lock of `dir` (this one included). A missing lock, or one
+ * whose owner is gone, means nobody is writing: a log that still says `running` was left by a
+ * process that died. Read-only: never takes or removes the lock.
+ */
+export function hasLiveWriter(dir: string, fileName = LOCK_FILE): boolean {
+  const cur = readLock(path.join(dir, fileName));
+  return cur !== 'missing' && !isStale(cur);
+}

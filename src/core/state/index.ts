@@ -83,6 +83,7 @@ export {
   resolveInDoubt,
   SKIPPED_AFTER_CRASH,
 } from './recovery';
+export { INTERRUPTED_REASON, type ReaderStatus, statusForReader } from './interrupted';
 export {
   type ConversationIndex,
   ConversationIndexFile,
