@@ -1,12 +1,20 @@
 // `logbook import-openhands`: an OpenHands SDK conversation directory into a new segment log.
 // Events are copied record for record (unknown kinds too, as opaque events), and base_state.json
-// is kept verbatim next to the log so an export gives it back.
+// is kept verbatim next to the log so an export gives it back. Snapshots are written as the events
+// are copied, so the first `show` or VS Code open of a long import reads only the newest one's tail.
 import { copyFileSync, existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import { followWithSnapshots } from '../../../core/agent/snapshot-follower';
 import { copyEvents, detectBackend, OpenHandsDirStore, SegmentEventStore } from '../../../core/log';
 import { expectPositionals, parseCommandArgs } from './args';
-import { assertFreshDir, IMPORTED_BASE_STATE, isDirectory, resolvePath } from './conversation-dir';
+import {
+  assertFreshDir,
+  conversationId,
+  IMPORTED_BASE_STATE,
+  isDirectory,
+  resolvePath,
+} from './conversation-dir';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
@@ -38,7 +46,9 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
       codec: conversationEventCodec,
     });
     try {
+      const snapshots = followWithSnapshots(target, conversationId(from));
       count = await copyEvents(source, target);
+      await snapshots.finish();
     } finally {
       await target.close();
     }

@@ -1,16 +1,11 @@
-// `logbook show`: the state derived from a conversation's log, read without taking its lock.
-import { deriveState } from '../../../core/state';
+// `logbook show`: the state derived from a conversation's log, read without taking its lock, from
+// the newest snapshot plus the events after it (read-state.ts).
 import { expectPositionals, parseCommandArgs } from './args';
-import {
-  assertConversationDir,
-  conversationId,
-  openReadOnly,
-  readEvents,
-  resolvePath,
-} from './conversation-dir';
+import { assertConversationDir, conversationId, openReadOnly, resolvePath } from './conversation-dir';
 import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { type ReadState, readState } from './read-state';
 import { readSessionInfo } from './session-file';
 import { reportLines, stateReport } from './state-report';
 
@@ -23,15 +18,15 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
   const [dirArg] = expectPositionals('show', positionals, ['CONV_DIR']);
   const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
+  const id = conversationId(dir);
   const store = await openReadOnly(dir);
-  let read: Awaited<ReturnType<typeof readEvents>>;
+  let read: ReadState;
   try {
-    read = await readEvents(store);
+    read = await readState(store, id);
   } finally {
     await store.close();
   }
-  const id = conversationId(dir);
-  const report = stateReport(deriveState(read.events, { id }), read.events, {
+  const report = stateReport(read.state, read.actions, {
     id,
     dir,
     workspace: readSessionInfo(dir)?.workspace ?? null,

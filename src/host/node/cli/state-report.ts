@@ -1,5 +1,5 @@
 // What `show` reports: the derived state in a stable snake_case JSON shape, and as text.
-import type { ActionEvent, Event } from '../../../core/events';
+import type { ActionEvent } from '../../../core/events';
 import type { ConversationState } from '../../../core/state';
 import { actionWhat } from './event-line';
 
@@ -33,11 +33,10 @@ export interface StateReport {
 
 export function stateReport(
   state: ConversationState,
-  events: readonly Event[],
+  /** The ActionEvents of the pending actions, by id. */
+  actions: ReadonlyMap<string, ActionEvent>,
   extra: { id: string; dir: string; workspace: string | null; corrupt: number },
 ): StateReport {
-  const actions = new Map<string, ActionEvent>();
-  for (const e of events) if (e.kind === 'ActionEvent') actions.set(e.id, e);
   return {
     id: extra.id,
     dir: extra.dir,
