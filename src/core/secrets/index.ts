@@ -1,0 +1,13 @@
+/** Keeping Logbook's own secrets away from the agent: its shell's environment and every event. */
+export {
+  agentEnvironment,
+  type AgentEnvironment,
+  type AgentEnvironmentOptions,
+  isLogbookVariable,
+  MIN_SECRET_LENGTH,
+  parseVariableNames,
+} from './agent-environment';
+export { llmSecrets } from './llm-secrets';
+export { type NamedSecret, SecretRedactor, secretMarker } from './redact-secrets';
+export { StreamRedactor, type StreamEvent } from './redact-stream';
+export { SecretGuard } from './secret-guard';

@@ -1,0 +1,96 @@
+// The second line of defence behind a clean shell environment: whatever the host knows to be a
+// secret (the API key the client uses, secret header values) is replaced by a marker before an
+// event is appended, so it never reaches the log, the chat, an export or the next request.
+import { MIN_SECRET_LENGTH } from './agent-environment';
+
+export interface NamedSecret {
+  /** Shown in the marker, e.g. `OPENAI_API_KEY`; never the value. */
+  name: string;
+  value: string;
+}
+
+export function secretMarker(name: string): string {
+  return `[redacted ${name}]`;
+}
+
+interface Needle {
+  text: string;
+  marker: string;
+}
+
+export class SecretRedactor {
+  private readonly needles: readonly Needle[];
+
+  constructor(secrets: readonly NamedSecret[]) {
+    const needles = new Map<string, string>();
+    for (const { name, value } of secrets) {
+      if (value.length < MIN_SECRET_LENGTH) continue;
+      const marker = secretMarker(name);
+      // Inside a JSON string (a tool call's raw arguments) quotes and backslashes appear escaped.
+      for (const text of [value, JSON.stringify(value).slice(1, -1)]) {
+        if (!needles.has(text)) needles.set(text, marker);
+      }
+    }
+    // Longest first: a secret that contains another is replaced whole.
+    this.needles = [...needles]
+      .map(([text, marker]) => ({ text, marker }))
+      .sort((a, b) => b.text.length - a.text.length);
+  }
+
+  get empty(): boolean {
+    return this.needles.length === 0;
+  }
+
+  redactText(text: string): string {
+    let out = text;
+    for (const n of this.needles) if (out.includes(n.text)) out = out.split(n.text).join(n.marker);
+    return out;
+  }
+
+  /** A JSON-like value with every string (and key) redacted; the very same value when none held a secret. */
+  redactValue<T>(value: T): T {
+    if (this.empty) return value;
+    return this.walk(value) as T;
+  }
+
+  /**
+   * How many characters at the end of `text` could be the start of a secret: a streamed chunk may
+   * end in the middle of one, so those are held back until the next chunk shows what follows.
+   */
+  heldBackLength(text: string): number {
+    let longest = 0;
+    for (const { text: secret } of this.needles) {
+      // Earliest start first, so the first match is the longest.
+      for (let p = Math.max(0, text.length - secret.length + 1); p < text.length - longest; p++) {
+        if (text[p] === secret[0] && secret.startsWith(text.slice(p))) {
+          longest = text.length - p;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
+
+  private walk(value: unknown): unknown {
+    if (typeof value === 'string') return this.redactText(value);
+    if (Array.isArray(value)) {
+      let copy: unknown[] | undefined;
+      value.forEach((item, i) => {
+        const r = this.walk(item);
+        if (r !== item) (copy ??= [...value])[i] = r;
+      });
+      return copy ?? value;
+    }
+    if (value !== null && typeof value === 'object') {
+      let changed = false;
+      const entries = Object.entries(value).map(([k, v]) => {
+        const key = this.redactText(k);
+        const r = this.walk(v);
+        if (key !== k || r !== v) changed = true;
+        return [key, r] as const;
+      });
+      return changed ? Object.fromEntries(entries) : value;
+    }
+    return value;
+  }
+}
