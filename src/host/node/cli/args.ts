@@ -3,9 +3,13 @@
 import { parseArgs } from 'node:util';
 import { UsageError } from './exit-codes';
 
-type OptionSpec = { type: 'string' | 'boolean'; short?: string };
+type OptionSpec = { type: 'string' | 'boolean'; short?: string; multiple?: boolean };
 type Values<O extends Record<string, OptionSpec>> = {
-  [K in keyof O]?: O[K]['type'] extends 'boolean' ? boolean : string;
+  [K in keyof O]?: O[K]['type'] extends 'boolean'
+    ? boolean
+    : O[K]['multiple'] extends true
+      ? string[]
+      : string;
 };
 
 export interface Parsed<O extends Record<string, OptionSpec>> {
