@@ -28,6 +28,7 @@ import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from './settings';
 import { detectStuck } from './stuck-detector';
 import { triggeredSkills, renderSkill, type Skill } from '../skills/skills';
 import { executeAction, interruptedObservation } from './execute-action';
+import { effectiveCap, overCapError } from './tool-call-cap';
 import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversation-memory';
 import { forkInto } from './fork';
 
@@ -421,11 +422,16 @@ export class Conversation {
     }
 
     const batch: ActionEvent[] = [];
+    const cap = effectiveCap(this.settings.maxToolCallsPerReply);
+    const total = response.toolCalls.length;
     for (const [i, call] of response.toolCalls.entries()) {
       const toolCall = { id: call.id, name: call.name, arguments: call.arguments, origin: 'completion' };
-      const v = this.settings.toolsEnabled
-        ? validateToolCall(this.activeTools(), call.name, call.arguments)
-        : ({ ok: false, error: 'Tools are disabled because this workspace is not trusted.' } as const);
+      const v =
+        i >= cap
+          ? ({ ok: false, error: overCapError(total, cap) } as const)
+          : this.settings.toolsEnabled
+            ? validateToolCall(this.activeTools(), call.name, call.arguments)
+            : ({ ok: false, error: 'Tools are disabled because this workspace is not trusted.' } as const);
       if (!v.ok) {
         await this.append('AgentErrorEvent', {
           error: v.error,

@@ -9,6 +9,11 @@ export interface AgentSettings {
   allowRules: string[];
   /** Agent steps per run before it stops and asks to continue. */
   maxIterations: number;
+  /**
+   * Tool calls of one model reply that may run; the calls past it are answered with an error and
+   * never executed, so a reply with a thousand calls cannot flood a step or the confirmations.
+   */
+  maxToolCallsPerReply: number;
   /** Stop with an error once the conversation has used this many tokens (prompt + completion). */
   maxTokens: number | null;
   /** Stop with an error once the conversation has cost this much (USD). */
@@ -22,6 +27,7 @@ export const DEFAULT_AGENT_SETTINGS: AgentSettings = {
   confirmationMode: 'risky',
   allowRules: [],
   maxIterations: 100,
+  maxToolCallsPerReply: 32,
   maxTokens: null,
   maxCost: null,
   stuck: DEFAULT_STUCK_THRESHOLDS,

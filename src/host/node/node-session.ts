@@ -23,9 +23,11 @@ export interface NodeSessionOptions {
   llmSettings: LlmSettings;
   confirmationMode?: ConfirmationMode;
   maxIterations?: number;
+  /** Tool calls of one model reply that run (the default setting when absent). */
+  maxToolCallsPerReply?: number;
   /** Conversation id put in the derived state (default: the store directory's name). */
   id?: string;
-  /** Other agent settings; confirmationMode/maxIterations above win over these. */
+  /** Other agent settings; the options above win over these. */
   settings?: Partial<AgentSettings>;
   /** Where large tool outputs are kept (default `<storeDir>/scratch`, so they survive restarts). */
   scratchDir?: string;
@@ -77,6 +79,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     ...opts.settings,
     confirmationMode: mode,
     ...(opts.maxIterations !== undefined ? { maxIterations: opts.maxIterations } : {}),
+    ...(opts.maxToolCallsPerReply !== undefined ? { maxToolCallsPerReply: opts.maxToolCallsPerReply } : {}),
   };
   const condenser = opts.condenser === undefined ? new LlmSummarizingCondenser() : opts.condenser;
   let closed = false;

@@ -20,6 +20,7 @@ export function readAgentSettings(): AgentSettings {
       .get<string[]>('confirmation.allowRules', [])
       .filter((r) => typeof r === 'string' && r.trim()),
     maxIterations: c.get<number>('maxIterations', DEFAULT_AGENT_SETTINGS.maxIterations),
+    maxToolCallsPerReply: c.get<number>('maxToolCallsPerReply', DEFAULT_AGENT_SETTINGS.maxToolCallsPerReply),
     maxTokens: positiveOrNull(c.get('budget.maxTokens')),
     maxCost: positiveOrNull(c.get('budget.maxCost')),
     toolsEnabled: vscode.workspace.isTrusted,

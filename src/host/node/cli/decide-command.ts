@@ -8,6 +8,7 @@ import { eventPrinter, note } from './event-printer';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 
@@ -42,6 +43,7 @@ async function decide(command: 'approve' | 'reject', argv: readonly string[], io
     );
   }
   if (!isDirectory(info.workspace)) throw new Error(`The workspace ${info.workspace} no longer exists.`);
+  const maxToolCalls = maxToolCallsFromEnv(command, io.env) ?? info.max_tool_calls_per_reply ?? undefined;
   const mode = { json: values.json === true };
   note(io, mode, `conversation: ${dir}`);
 
@@ -52,6 +54,7 @@ async function decide(command: 'approve' | 'reject', argv: readonly string[], io
     confirmationMode: info.confirmation,
     id: info.id,
     ...(info.max_iterations !== null ? { maxIterations: info.max_iterations } : {}),
+    ...(maxToolCalls !== undefined ? { maxToolCallsPerReply: maxToolCalls } : {}),
     onEvent: eventPrinter(io, mode),
   });
   try {

@@ -9,7 +9,9 @@ export const EXIT_CODES_HELP = `Exit codes:
 const LLM_ENV_HELP = `Environment:
   OPENAI_BASE_URL   OpenAI-compatible endpoint (default https://api.openai.com/v1)
   OPENAI_API_KEY    its API key (never printed or stored)
-  LOGBOOK_MODEL     model name (default gpt-4o-mini; approve/reject reuse the run's model)`;
+  LOGBOOK_MODEL     model name (default gpt-4o-mini; approve/reject reuse the run's model)
+  LOGBOOK_MAX_TOOL_CALLS  tool calls of one model reply that run (default 32; approve/reject
+                    reuse the run's)`;
 
 export const COMMAND_HELP = {
   run: `Usage: logbook run --workspace DIR --task TEXT [options]
@@ -23,6 +25,8 @@ Options:
   --confirm MODE         never | risky | always: when to stop and ask before acting (default risky)
   --store DIR            conversation directory (default DIR/.logbook/conversations/<new id>)
   --max-iterations N     agent steps before it stops (default 100)
+  --max-tool-calls N     tool calls of one model reply that run; the others get an error (default
+                         32, or LOGBOOK_MAX_TOOL_CALLS)
   --json                 print each event as its stored JSON, one per line (the conversation
                          directory goes to stderr)
   -h, --help             show this help

@@ -13,6 +13,7 @@ import { eventPrinter, note } from './event-printer';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
 
@@ -25,6 +26,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     confirm: { type: 'string' },
     store: { type: 'string' },
     'max-iterations': { type: 'string' },
+    'max-tool-calls': { type: 'string' },
     json: { type: 'boolean' },
   });
   if (values.help) {
@@ -43,6 +45,8 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     );
   }
   const maxIterations = positiveInt('run', 'max-iterations', values['max-iterations']);
+  const maxToolCalls =
+    positiveInt('run', 'max-tool-calls', values['max-tool-calls']) ?? maxToolCallsFromEnv('run', io.env);
   const workspace = resolvePath(io, workspaceArg);
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
@@ -76,6 +80,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     confirmationMode: confirm,
     id,
     ...(maxIterations !== undefined ? { maxIterations } : {}),
+    ...(maxToolCalls !== undefined ? { maxToolCallsPerReply: maxToolCalls } : {}),
     onEvent: eventPrinter(io, mode),
   });
   try {
@@ -97,6 +102,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     const settings = {
       confirmation: confirm,
       max_iterations: maxIterations ?? null,
+      max_tool_calls_per_reply: maxToolCalls ?? null,
       model: llmSettings.model,
     };
     writeSessionInfo(storeDir, {

@@ -16,6 +16,8 @@ const SessionInfoSchema = z.object({
   workspace: z.string().min(1),
   confirmation: z.enum(['never', 'risky', 'always']),
   max_iterations: z.number().int().positive().nullable(),
+  /** Absent in files written before the cap existed. */
+  max_tool_calls_per_reply: z.number().int().positive().nullable().optional(),
   model: z.string().min(1).nullable(),
   created_at: z.string(),
 });
