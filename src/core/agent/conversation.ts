@@ -31,6 +31,7 @@ import { executeAction, interruptedObservation } from './execute-action';
 import { effectiveCap, overCapError } from './tool-call-cap';
 import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversation-memory';
 import { forkInto } from './fork';
+import { type NamedSecret, SecretGuard } from '../secrets';
 
 export interface ConversationDeps {
   id: string;
@@ -50,6 +51,12 @@ export interface ConversationDeps {
   userEditNotes?: () => string[];
   /** Events between two persisted snapshots; default SNAPSHOT_EVERY. */
   snapshotEvery?: number;
+  /**
+   * Secrets the host knows (the API key the client uses...): replaced by a marker in every event
+   * before it is appended and in the streamed deltas. Read at each use; return the same array while
+   * the list does not change.
+   */
+  secrets?: () => readonly NamedSecret[];
 }
 
 export { SNAPSHOT_EVERY };
@@ -73,6 +80,7 @@ export class Conversation {
   private abort: AbortController | undefined;
   private pauseRequested = false;
   private condenseRequested = false;
+  private readonly secretGuard: SecretGuard;
 
   private constructor(
     private readonly deps: ConversationDeps,
@@ -84,6 +92,7 @@ export class Conversation {
     this.memory = load.memory;
     this.opened = { fromSnapshot: load.fromSnapshot, replayed: load.replayed };
     this.snapshotEvery = Math.max(1, Math.floor(deps.snapshotEvery ?? SNAPSHOT_EVERY));
+    this.secretGuard = new SecretGuard(deps.secrets);
   }
 
   /**
@@ -573,20 +582,22 @@ export class Conversation {
         ...(fields as object),
         parent_id: this.state.head,
       } as unknown as CreateFields<K>);
-      await this.appendEvent(event as Event, durable);
-      return event;
+      return (await this.appendEvent(event as Event, durable)) as EventOfKind<K>;
     };
     const appended = this.appendQueue.then(write);
     this.appendQueue = appended.catch(() => undefined);
     return appended;
   }
 
-  private async appendEvent(event: Event, durable: boolean): Promise<void> {
+  /** The one place events are appended; returns the event as stored (secrets redacted). */
+  private async appendEvent(given: Event, durable: boolean): Promise<Event> {
+    const event = this.secretGuard.event(given);
     const index = await this.store.append(event as StoredConversationEvent, { durable });
     this.memory.absorb(event, index);
     // Periodic snapshots let a long log be opened from the newest one plus its tail.
     if ((index + 1) % this.snapshotEvery === 0) await this.snapshotAt(index);
     for (const l of this.eventListeners) l(event, index);
+    return event;
   }
 
   /** A snapshot at the last event, when that event is the head (not an unreadable record). */
@@ -603,6 +614,6 @@ export class Conversation {
   }
 
   private emitDelta(d: LlmDelta | { type: 'end' }): void {
-    for (const l of this.deltaListeners) l(d);
+    for (const shown of this.secretGuard.delta(d)) for (const l of this.deltaListeners) l(shown);
   }
 }

@@ -12,6 +12,7 @@ import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings'
 import type { Event } from '../../core/events';
 import { type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
 import { SegmentEventStore } from '../../core/log';
+import { llmSecrets } from '../../core/secrets';
 import { defaultTools } from '../../core/tools';
 import { createNodePorts } from './ports';
 
@@ -39,6 +40,8 @@ export interface NodeSessionOptions {
   llmDeps?: OpenAiLlmClientDeps;
   /** Summarizes old history when the prompt grows too large; null for none. Default: summarizing. */
   condenser?: HistoryCondenser | null;
+  /** Variables of Logbook's own (OPENAI_API_KEY, LOGBOOK_*) the agent's shell may see anyway. */
+  passEnvironment?: readonly string[];
 }
 
 export interface NodeSession {
@@ -72,7 +75,16 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   const unsubscribe = opts.onEvent
     ? store.subscribe((e, i) => opts.onEvent!(e as Event, i))
     : () => undefined;
-  const ports = createNodePorts({ roots: [workspace], scratchDir });
+  // The client's key never reaches the shell's environment, and is redacted from every event.
+  const secrets = llmSecrets(opts.llmSettings);
+  const ports = createNodePorts({
+    roots: [workspace],
+    scratchDir,
+    terminal: {
+      passEnvironment: opts.passEnvironment ?? [],
+      secretValues: secrets.map((s) => s.value),
+    },
+  });
   const tools = defaultTools();
   const mode = opts.confirmationMode ?? 'risky';
   const settings: Partial<AgentSettings> = {
@@ -100,6 +112,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       cwd: workspace,
       settings,
       ...(condenser ? { condenser } : {}),
+      secrets: () => secrets,
       // The gate rates each action by the model's rating and the rule-based checks together.
       gate: new PolicyGate(
         () => tools,

@@ -10,6 +10,7 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
+import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 
 export async function approveCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -23,6 +24,7 @@ export async function rejectCommand(argv: readonly string[], io: CliIo): Promise
 async function decide(command: 'approve' | 'reject', argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs(command, argv, {
     json: { type: 'boolean' },
+    ...PASS_ENV_OPTION,
     ...(command === 'reject' ? { reason: { type: 'string' } as const } : {}),
   });
   if (values.help) {
@@ -34,6 +36,7 @@ async function decide(command: 'approve' | 'reject', argv: readonly string[], io
   if (command === 'reject' && reason === undefined) {
     throw new UsageError('logbook reject: --reason TEXT is required (the agent reads it to adapt).');
   }
+  const passEnv = passEnvironment(command, values['pass-env'], io.env);
   const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
   const info = readSessionInfo(dir);
@@ -56,6 +59,7 @@ async function decide(command: 'approve' | 'reject', argv: readonly string[], io
     ...(info.max_iterations !== null ? { maxIterations: info.max_iterations } : {}),
     ...(maxToolCalls !== undefined ? { maxToolCallsPerReply: maxToolCalls } : {}),
     onEvent: eventPrinter(io, mode),
+    passEnvironment: passEnv,
   });
   try {
     const { conversation } = session;

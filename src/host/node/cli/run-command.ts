@@ -15,6 +15,7 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
+import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
 
 const MODES: readonly ConfirmationMode[] = ['never', 'risky', 'always'];
@@ -28,6 +29,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     'max-iterations': { type: 'string' },
     'max-tool-calls': { type: 'string' },
     json: { type: 'boolean' },
+    ...PASS_ENV_OPTION,
   });
   if (values.help) {
     io.out(COMMAND_HELP.run);
@@ -51,6 +53,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
   const llmSettings = llmSettingsFromEnv(io.env);
+  const passEnv = passEnvironment('run', values['pass-env'], io.env);
   resolveLlmSettings(llmSettings); // fail on a bad OPENAI_BASE_URL before creating anything
 
   // An existing --store continues that conversation (same workspace); otherwise a new one.
@@ -82,6 +85,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     ...(maxIterations !== undefined ? { maxIterations } : {}),
     ...(maxToolCalls !== undefined ? { maxToolCallsPerReply: maxToolCalls } : {}),
     onEvent: eventPrinter(io, mode),
+    passEnvironment: passEnv,
   });
   try {
     const { conversation } = session;

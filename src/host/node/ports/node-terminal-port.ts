@@ -10,6 +10,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
+import { agentEnvironment } from '../../../core/secrets';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { stripTerminalControls } from '../../../core/tools/terminal-text';
 import { type CommandEnd, ShellSentinel, shellQuote } from './shell-sentinel';
@@ -19,8 +20,12 @@ export interface NodeTerminalPortOptions {
   cwd: string;
   /** Shell executable (default `bash`); it must understand bash's options. */
   shell?: string;
-  /** Extra environment variables on top of the process environment. */
+  /** Extra environment variables on top of the process environment (without Logbook's secrets). */
   env?: Record<string, string>;
+  /** Variables of Logbook's own (OPENAI_API_KEY, LOGBOOK_*) the user lets the shell see anyway. */
+  passEnvironment?: readonly string[];
+  /** Secret values the host knows: a variable holding one is left out of the shell's environment. */
+  secretValues?: readonly string[];
   /** Output kept while nobody reads it; beyond this the middle is dropped (default 5,000,000). */
   maxBufferChars?: number;
   /** How long `interrupt` waits for the command to end after Ctrl+C before asking for the marker again (default 300 ms). */
@@ -132,7 +137,7 @@ export class NodeTerminalPort implements TerminalPort {
   private async startShell(): Promise<void> {
     const child = spawn(this.options.shell ?? 'bash', ['--noprofile', '--norc', '--noediting', '-i'], {
       cwd: this.cwd,
-      env: { ...process.env, ...QUIET_ENV, ...this.options.env },
+      env: { ...this.inheritedEnv(), ...QUIET_ENV, ...this.options.env },
       // Its own process group, so Ctrl+C and kills reach the shell and everything it started.
       detached: true,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -159,6 +164,14 @@ export class NodeTerminalPort implements TerminalPort {
       this.killShell();
       throw new Error(`Could not start ${this.options.shell ?? 'bash'} in ${this.cwd}.`);
     }
+  }
+
+  /** The process environment minus what the agent must not read (`env`, `set`, /proc/self/environ). */
+  private inheritedEnv(): Record<string, string> {
+    return agentEnvironment(process.env, {
+      pass: this.options.passEnvironment ?? [],
+      secretValues: this.options.secretValues ?? [],
+    }).env;
   }
 
   private onOutput(child: ChildProcessWithoutNullStreams, data: string): void {
