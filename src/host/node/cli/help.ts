@@ -11,7 +11,14 @@ const LLM_ENV_HELP = `Environment:
   OPENAI_API_KEY    its API key (never printed or stored)
   LOGBOOK_MODEL     model name (default gpt-4o-mini; approve/reject reuse the run's model)
   LOGBOOK_MAX_TOOL_CALLS  tool calls of one model reply that run (default 32; approve/reject
-                    reuse the run's)`;
+                    reuse the run's)
+  LOGBOOK_PASS_ENV  variable names (comma-separated) the agent's shell may see, as --pass-env
+
+The agent's shell starts without OPENAI_API_KEY, any LOGBOOK_* variable or any variable holding
+the key, and the key is replaced by [redacted OPENAI_API_KEY] in everything recorded.`;
+
+const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME although it is Logbook's own
+                         (OPENAI_API_KEY, LOGBOOK_*); repeat for more names`;
 
 export const COMMAND_HELP = {
   run: `Usage: logbook run --workspace DIR --task TEXT [options]
@@ -29,6 +36,7 @@ Options:
                          32, or LOGBOOK_MAX_TOOL_CALLS)
   --json                 print each event as its stored JSON, one per line (the conversation
                          directory goes to stderr)
+${PASS_ENV_HELP}
   -h, --help             show this help
 
 ${LLM_ENV_HELP}
@@ -48,8 +56,9 @@ Approves the actions a conversation is waiting on and continues the run in the s
 printing events as \`run\` does.
 
 Options:
-  --json       print events as JSON lines
-  -h, --help   show this help
+  --json                 print events as JSON lines
+${PASS_ENV_HELP}
+  -h, --help             show this help
 
 ${EXIT_CODES_HELP}`,
   reject: `Usage: logbook reject CONV_DIR --reason TEXT [--json]
@@ -57,9 +66,10 @@ ${EXIT_CODES_HELP}`,
 Rejects the actions a conversation is waiting on, telling the agent why, and lets it continue.
 
 Options:
-  --reason TEXT   why the actions were rejected; the agent reads it (required)
-  --json          print events as JSON lines
-  -h, --help      show this help
+  --reason TEXT          why the actions were rejected; the agent reads it (required)
+  --json                 print events as JSON lines
+${PASS_ENV_HELP}
+  -h, --help             show this help
 
 ${EXIT_CODES_HELP}`,
   'import-openhands': `Usage: logbook import-openhands DIR --store STORE
