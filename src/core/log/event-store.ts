@@ -3,6 +3,7 @@
 // it only needs `id`, `kind` and an optional `parent_id`, plus a codec to turn records into text.
 
 import { stringifyJson } from '../json/stringify';
+import type { LostEvents } from './lost-events';
 
 export interface StoredEvent {
   id: string;
@@ -69,7 +70,9 @@ export type EventStoreErrorCode =
   | 'IO_FAILED'
   | 'OUT_OF_RANGE'
   | 'CORRUPT'
-  | 'LOCKED';
+  | 'LOCKED'
+  /** events the log held are gone; a writable open is refused until the loss is accepted */
+  | 'LOST_DATA';
 
 export class EventStoreError extends Error {
   readonly code: EventStoreErrorCode;
@@ -120,6 +123,11 @@ export interface EventStore<E extends StoredEvent = StoredEvent> {
   readonly lockHeldBy: string | null;
   /** bytes of a torn last record cut off when the store was opened (absent: the backend has none) */
   readonly truncatedOnOpen?: number;
+  /**
+   * Events the log once held that were found gone when it was opened (lost-events.ts); a writable
+   * store only has them when the loss was accepted at open. Absent: the backend cannot tell.
+   */
+  readonly lostOnOpen?: LostEvents | null;
   readonly length: number;
   /** Appends in call order; resolves to the new index (see AppendOptions for when). */
   append(e: E, opts?: AppendOptions): Promise<number>;

@@ -35,6 +35,11 @@ export class SegmentFiles {
     return this.nos.length;
   }
 
+  /** segment numbers present, ascending */
+  get numbers(): readonly number[] {
+    return this.nos;
+  }
+
   noAt(pos: number): number {
     return this.nos[pos]!;
   }

@@ -38,6 +38,19 @@ import {
   unknownParentError,
 } from './event-store';
 import { GroupCommit } from './group-commit';
+import {
+  type AcceptedLoss,
+  type LogEvidence,
+  type LostEvents,
+  type LostRange,
+  acceptedSegmentNos,
+  describeLostEvents,
+  findLostEvents,
+  missingSegmentNos,
+  readAcceptedLosses,
+  recordAcceptedLoss,
+  segmentsGone,
+} from './lost-events';
 import { META, type Meta, metaText, readMeta } from './segment-meta';
 import { IdIndex, idHash } from './id-index';
 import { type HeldLock, type LockInfo, acquireLock } from './lock';
@@ -72,6 +85,12 @@ export interface SegmentStoreOptions<E extends StoredEvent> {
   onListenerError?: (err: unknown) => void;
   /** called for every quarantined range, at open and when found later by a read */
   onQuarantine?: (q: QuarantineEntry) => void;
+  /**
+   * Open for writing although events the log once held are gone (see lost-events.ts): the loss is
+   * recorded in lost.json and reported in `openReport.lostEvents`. Without it such a writable open
+   * throws LOST_DATA and writes nothing.
+   */
+  acceptLostEvents?: boolean;
   /** fault injection for tests */
   io?: Partial<SegmentIo>;
 }
@@ -88,6 +107,14 @@ export interface OpenReport {
   quarantined: QuarantineEntry[];
   indexRebuilt: boolean;
   rebuildReason: string | null;
+  /**
+   * Events that meta.json, the indexes or the snapshots say the log held and its segments no longer
+   * have. Read-only: reported as found. Writable: only when opened with `acceptLostEvents`, and then
+   * accepted by this open (also listed in `acceptedLosses`).
+   */
+  lostEvents: LostEvents | null;
+  /** every loss accepted so far (lost.json), oldest first */
+  acceptedLosses: AcceptedLoss[];
   /** bytes validated at open */
   scannedBytes: number;
   openMs: number;
@@ -166,6 +193,12 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     try {
       if (this.writable) this.removeStrayTemps();
       const meta = readMeta(path.join(dir, META));
+      // Everything that says how far the log reached is read before the segments are listed: a
+      // writer appending meanwhile can only make the segments longer than what was read here.
+      this.snapshots = new SnapshotDir(path.join(dir, 'snapshots'));
+      const newestSnapshot = this.snapshots.newestIndex();
+      const idsCount = fileSize(path.join(dir, IDS)) >> 2;
+      let accepted = readAcceptedLosses(dir);
       this.files = new SegmentFiles(path.join(dir, SEGMENTS));
       this.stride = typeof meta === 'object' ? meta.stride : (options.sparseStride ?? 32);
       this.checkpoint = typeof meta === 'object' ? meta.checkpoint : 0;
@@ -175,7 +208,6 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         this.writable,
         options.onQuarantine,
       );
-      this.snapshots = new SnapshotDir(path.join(dir, 'snapshots'));
 
       const wantEntries = Math.ceil(this.checkpoint / this.stride);
       this.sparse = SparseIndex.open(path.join(dir, SPARSE), this.stride, this.writable, wantEntries);
@@ -187,12 +219,35 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         this.quarantine,
         this.writable,
       );
+      const lastSparse = wantEntries > 0 ? this.sparse.get(wantEntries - 1) : null;
+      const evidence: LogEvidence = {
+        present: this.files.numbers,
+        metaCheckpoint: typeof meta === 'object' ? meta.checkpoint : 0,
+        metaEndSegNo: typeof meta === 'object' ? (meta.end?.segNo ?? null) : null,
+        lastSparse,
+        newestSnapshot,
+        idsCount,
+        accepted: acceptedSegmentNos(accepted),
+      };
+      if (this.writable && !options.acceptLostEvents && segmentsGone(evidence)) {
+        // Refused before anything is repaired or re-indexed, so the refusal writes nothing; a
+        // read-only open of the same log says exactly what is gone.
+        const probe = new SegmentEventStore<E>(dir, { ...options, readOnly: true });
+        const found = probe.openReport.lostEvents;
+        probe.disposeSync();
+        if (found) throw lostDataError(dir, found);
+      }
+      const lastPresent = this.files.count > 0 ? this.files.noAt(this.files.count - 1) : 0;
+      const missingBefore = missingSegmentNos(evidence).filter((no) => no < lastPresent);
       let rebuildReason: string | null = null;
-      if (meta === 'invalid') rebuildReason = 'meta.json is damaged';
+      // A segment gone from the middle: only a full scan finds which records it held.
+      if (missingBefore.length > 0) rebuildReason = 'a segment is missing';
+      else if (meta === 'invalid') rebuildReason = 'meta.json is damaged';
       else if (meta === 'missing' && this.files.count > 0) rebuildReason = 'meta.json is missing';
       else if (this.sparse.count < wantEntries) rebuildReason = 'sparse index is missing or short';
       const clean = !rebuildReason && typeof meta === 'object' ? cleanTail(this.files, meta) : null;
       let scan: { bytes: number; truncatedBytes: number };
+      const holes: LostRange[] = [];
       if (clean) {
         this.reader.table = new PosTable(clean.seq);
         this.reader.table.push(clean.segNo, clean.offset, clean.size);
@@ -211,7 +266,17 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
           start = { segPos: 0, offset: 0, seq: 0 };
         }
         this.reader.table = new PosTable(start.seq);
-        scan = this.recoverFrom(start);
+        scan = this.recoverFrom(start, holes);
+      }
+      const lost = findLostEvents(
+        evidence,
+        // A torn last record that was cut is reported as such (truncatedBytes), not again as lost.
+        this.len + (scan.truncatedBytes > 0 ? 1 : 0),
+        holes.filter((h) => !accepted.some((a) => a.ranges.some((r) => r.from <= h.from && h.to <= r.to))),
+      );
+      if (lost && this.writable) {
+        if (!options.acceptLostEvents) throw lostDataError(dir, lost);
+        accepted = [...accepted, this.acceptLoss(lost)];
       }
       if (this.writable) {
         const isNew = this.files.count === 0;
@@ -241,6 +306,8 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         quarantined: [...this.quarantine.entries],
         indexRebuilt: rebuildReason !== null,
         rebuildReason,
+        lostEvents: lost,
+        acceptedLosses: accepted,
         scannedBytes: scan.bytes,
         openMs: performance.now() - t0,
       };
@@ -253,13 +320,44 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     }
   }
 
+  /** Closes a read-only store that nothing has read from yet, synchronously. */
+  private disposeSync(): void {
+    this.closed = true;
+    this.committer.dispose();
+    this.files.closeAll();
+    this.sparse.close();
+  }
+
   private writeMetaSync(checkpoint: number): void {
     writeFileDurable(path.join(this.dir, META), metaText(this.stride, checkpoint));
   }
 
-  /** Validates every record from `start` to the end, cutting a torn tail and recording holes. */
-  private recoverFrom(start: ScanStart): { bytes: number; truncatedBytes: number } {
-    const scan = scanForward(this.files, start, this.reader.scanHooks(true));
+  /**
+   * Records the user's choice to go on without `lost`: lost.json says so, the snapshots of the
+   * lost events move to lost/snapshots, and meta.json stops claiming them (checkpoint 0: the next
+   * open scans the log once and checkpoints it again). Returns the entry added to lost.json.
+   */
+  private acceptLoss(lost: LostEvents): AcceptedLoss {
+    const entry = recordAcceptedLoss(this.dir, lost);
+    this.snapshots.moveFrom(this.len, path.join(this.dir, 'lost', 'snapshots'));
+    this.checkpoint = 0;
+    this.writeMetaSync(0);
+    return entry;
+  }
+
+  /**
+   * Validates every record from `start` to the end, cutting a torn tail and recording holes (and,
+   * in `missing`, the ranges of records simply absent: no damaged bytes where they were).
+   */
+  private recoverFrom(start: ScanStart, missing: LostRange[]): { bytes: number; truncatedBytes: number } {
+    const hooks = this.reader.scanHooks(true);
+    const scan = scanForward(this.files, start, {
+      record: hooks.record,
+      gap: (from, to, garbage, at) => {
+        if (garbage.length === 0 && to > from) missing.push({ from, to });
+        hooks.gap(from, to, garbage, at);
+      },
+    });
     const cut = cutTail(this.files, scan.trailing, this.writable);
     for (const g of cut.elsewhere) this.quarantine.add(g, -1, 0);
     this.len = scan.next;
@@ -281,6 +379,10 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
 
   get truncatedOnOpen(): number {
     return this.openReport.truncatedBytes;
+  }
+
+  get lostOnOpen(): LostEvents | null {
+    return this.openReport.lostEvents;
   }
 
   /** every quarantined range known so far (open-time ones plus those found by later reads) */
@@ -523,6 +625,22 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       if (name.startsWith('.') && name.endsWith(TMP_SUFFIX))
         fs.rmSync(path.join(this.dir, name), { force: true });
     }
+  }
+}
+
+function lostDataError(dir: string, lost: LostEvents): EventStoreError {
+  return new EventStoreError(
+    'LOST_DATA',
+    `events of the log in ${dir} are lost: ${describeLostEvents(lost)}. It is not opened for ` +
+      'writing, so nothing is written over them, until the loss is accepted.',
+  );
+}
+
+function fileSize(file: string): number {
+  try {
+    return fs.statSync(file).size;
+  } catch {
+    return 0;
   }
 }
 

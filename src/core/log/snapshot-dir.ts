@@ -24,16 +24,7 @@ export class SnapshotDir {
 
   /** Newest snapshot with index <= limit that passes `stillValid(index, eventId)`. */
   latest(limit: number, stillValid: (index: number, eventId: string) => boolean): Snapshot | undefined {
-    let names: string[];
-    try {
-      names = fs.readdirSync(this.dir);
-    } catch {
-      return undefined;
-    }
-    const found = names
-      .map((n) => ({ n, m: NAME.exec(n) }))
-      .filter((x): x is { n: string; m: RegExpExecArray } => x.m !== null)
-      .map((x) => ({ name: x.n, index: Number(x.m[1]) }))
+    const found = this.list()
       .filter((x) => x.index <= limit)
       .sort((a, b) => b.index - a.index);
     for (const f of found) {
@@ -41,6 +32,35 @@ export class SnapshotDir {
       if (s && stillValid(s.index, s.eventId)) return s;
     }
     return undefined;
+  }
+
+  /** Index of the newest snapshot file, valid or not (its name alone says the log reached it). */
+  newestIndex(): number | null {
+    let newest: number | null = null;
+    for (const f of this.list()) if (newest === null || f.index > newest) newest = f.index;
+    return newest;
+  }
+
+  /** Moves the snapshots taken at `from` or later into `toDir` (they describe events now lost). */
+  moveFrom(from: number, toDir: string): void {
+    for (const f of this.list()) {
+      if (f.index < from) continue;
+      fs.mkdirSync(toDir, { recursive: true });
+      fs.renameSync(path.join(this.dir, f.name), path.join(toDir, f.name));
+    }
+  }
+
+  private list(): { name: string; index: number }[] {
+    let names: string[];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return [];
+    }
+    return names
+      .map((n) => ({ n, m: NAME.exec(n) }))
+      .filter((x): x is { n: string; m: RegExpExecArray } => x.m !== null)
+      .map((x) => ({ name: x.n, index: Number(x.m[1]) }));
   }
 
   private readOne(file: string, index: number): Snapshot | undefined {

@@ -220,7 +220,9 @@ describe('SegmentEventStore recovery', () => {
     const victim = path.join(dir, 'segments', segs[2]!);
     const lost = lineOffsets(victim).length;
     fs.rmSync(victim);
-    const s = await open(dir);
+    await assert.rejects(open(dir), /segments\/000003\.log is missing/);
+    const s = await open(dir, { acceptLostEvents: true });
+    assert.equal(s.openReport.lostEvents?.count, lost);
     const all = await s.slice();
     assert.equal(all.length, 200);
     const corrupt = all.filter((e) => isCorruptRecord(e));
