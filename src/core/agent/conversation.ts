@@ -19,7 +19,7 @@ import {
   type ExecutionStatus,
 } from '../state';
 import { EXECUTION_STATUS_KEY, ACTION_STARTED_KEY, TITLE_KEY, shortTitle } from '../state';
-import { encodeSnapshot, recoveryEventsOnOpen } from '../state';
+import { encodeSnapshot, recoveryEventsOnOpen, SKIPPED_AFTER_CRASH } from '../state';
 import { toolDefinition, validateToolCall, type ToolPorts, type ToolSpec } from '../tools';
 import type { StoredConversationEvent } from './event-codec';
 import type { ConfirmationGate, HistoryCondenser } from './ports';
@@ -272,6 +272,26 @@ export class Conversation {
     }
     if (this.status === 'waiting_for_confirmation' && this.awaitingConfirmation().length === 0) {
       await this.setStatus('idle');
+    }
+  }
+
+  /**
+   * Carries out the user's choice for the actions in doubt after a crash (started, no recorded
+   * result): 'rerun' approves them, so the next run executes them again; 'skip' answers each as
+   * skipped, so the model learns it did not run again. Call `run` to continue.
+   */
+  async resolveInDoubt(choice: 'rerun' | 'skip', actionIds?: readonly string[]): Promise<void> {
+    const targets = this.inDoubtActions().filter((a) => !actionIds || actionIds.includes(a.id));
+    if (choice === 'rerun') {
+      await this.approve(targets.map((a) => a.id));
+      return;
+    }
+    for (const a of targets) {
+      await this.append('AgentErrorEvent', {
+        error: SKIPPED_AFTER_CRASH,
+        tool_name: a.tool_name,
+        tool_call_id: a.tool_call_id,
+      } as CreateFields<'AgentErrorEvent'>);
     }
   }
 

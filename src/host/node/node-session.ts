@@ -47,6 +47,11 @@ export interface NodeSessionOptions {
 export interface NodeSession {
   conversation: Conversation;
   store: SegmentEventStore<StoredConversationEvent>;
+  /**
+   * Stops the command running in the shell, if any, the way Ctrl+C does, so the tool records how it
+   * ended. What ignores Ctrl+C is killed with the shell's whole process group by `close`.
+   */
+  stopCommand(): Promise<void>;
   /** Stops the shell and flushes and unlocks the log. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -94,14 +99,19 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     ...(opts.maxToolCallsPerReply !== undefined ? { maxToolCallsPerReply: opts.maxToolCallsPerReply } : {}),
   };
   const condenser = opts.condenser === undefined ? new LlmSummarizingCondenser() : opts.condenser;
+  // Whatever ends this process (a second Ctrl+C, process.exit), the shell's process group goes too.
+  const killShellOnExit = (): void => ports.terminal.dispose();
+  process.once('exit', killShellOnExit);
   let closed = false;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
     unsubscribe();
+    process.off('exit', killShellOnExit);
     ports.terminal.dispose();
     await store.close();
   };
+  const stopCommand = (): Promise<void> => ports.terminal.interrupt();
   try {
     const conversation = await Conversation.open({
       id: opts.id ?? storeDir.split(/[\\/]/).pop()!,
@@ -120,7 +130,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         () => [scratchDir],
       ),
     });
-    return { conversation, store, close };
+    return { conversation, store, stopCommand, close };
   } catch (err) {
     await close();
     throw err;

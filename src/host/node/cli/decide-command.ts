@@ -1,9 +1,11 @@
-// `logbook approve` / `logbook reject`: answer the actions a conversation waits on, in a new
-// process, and continue the run in the workspace recorded by `run`.
+// `logbook approve` / `reject` / `resolve`: answer the actions a conversation waits on (or, after a
+// crash, decide on the ones in doubt), in a new process, and continue the run in the workspace
+// recorded by `run`.
 import { openNodeConversation } from '../node-session';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { assertConversationDir, isDirectory, resolvePath } from './conversation-dir';
 import { driveToStop } from './drive';
+import { IN_DOUBT_OPTIONS, inDoubtChoice, resolveHint } from './in-doubt';
 import { eventPrinter, note } from './event-printer';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
@@ -21,11 +23,21 @@ export async function rejectCommand(argv: readonly string[], io: CliIo): Promise
   return decide('reject', argv, io);
 }
 
-async function decide(command: 'approve' | 'reject', argv: readonly string[], io: CliIo): Promise<number> {
+/** `logbook resolve CONV_DIR --rerun | --skip`: the user's choice for the actions in doubt. */
+export async function resolveCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  return decide('resolve', argv, io);
+}
+
+async function decide(
+  command: 'approve' | 'reject' | 'resolve',
+  argv: readonly string[],
+  io: CliIo,
+): Promise<number> {
   const { values, positionals } = parseCommandArgs(command, argv, {
     json: { type: 'boolean' },
     ...PASS_ENV_OPTION,
     ...(command === 'reject' ? { reason: { type: 'string' } as const } : {}),
+    ...(command === 'resolve' ? IN_DOUBT_OPTIONS : {}),
   });
   if (values.help) {
     io.out(COMMAND_HELP[command]);
@@ -36,6 +48,8 @@ async function decide(command: 'approve' | 'reject', argv: readonly string[], io
   if (command === 'reject' && reason === undefined) {
     throw new UsageError('logbook reject: --reason TEXT is required (the agent reads it to adapt).');
   }
+  const choice =
+    command === 'resolve' ? inDoubtChoice(values as { rerun?: boolean; skip?: boolean }) : undefined;
   const passEnv = passEnvironment(command, values['pass-env'], io.env);
   const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
@@ -63,16 +77,28 @@ async function decide(command: 'approve' | 'reject', argv: readonly string[], io
   });
   try {
     const { conversation } = session;
+    if (choice) {
+      if (conversation.inDoubtActions().length === 0) {
+        throw new Error(
+          `Nothing in doubt: no action of this conversation (${conversation.status}) started without a recorded result.`,
+        );
+      }
+      await conversation.resolveInDoubt(choice);
+      return await driveToStop(io, mode, session, dir);
+    }
     const waiting = conversation.awaitingConfirmation();
     if (conversation.status !== 'waiting_for_confirmation' || waiting.length === 0) {
+      const inDoubt = conversation.state.inDoubt.length
+        ? ` Actions in doubt after a crash wait for your decision: ${resolveHint(dir)}.`
+        : '';
       throw new Error(
-        `Nothing to ${command}: the conversation is ${conversation.status}, not waiting for confirmation.`,
+        `Nothing to ${command}: the conversation is ${conversation.status}, not waiting for confirmation.${inDoubt}`,
       );
     }
     // The whole pending batch: a rejected call's siblings may depend on it, so they go with it.
     if (command === 'approve') await conversation.approve();
     else await conversation.reject(reason!);
-    return await driveToStop(io, mode, conversation, dir);
+    return await driveToStop(io, mode, session, dir);
   } finally {
     await session.close();
   }

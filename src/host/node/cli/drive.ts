@@ -1,22 +1,34 @@
-// Runs a conversation to its next stop and turns the result into an exit code, for run, approve
-// and reject alike. Ctrl+C interrupts the agent (the log records it as paused); a second one quits.
+// Runs a conversation to its next stop and turns the result into an exit code, for run, approve,
+// reject and resolve alike. Ctrl+C, SIGTERM and SIGHUP interrupt the agent: the command in the
+// shell is stopped (its whole process group, when the session closes), and the log records the
+// result and the pause, so nothing is left in doubt. A second signal quits at once.
+import { constants } from 'node:os';
 import type { Conversation } from '../../../core/agent/conversation';
 import type { ExecutionStatus } from '../../../core/state';
-import { EXIT, exitCodeFor } from './exit-codes';
+import type { NodeSession } from '../node-session';
+import { exitCodeFor } from './exit-codes';
 import { note, type OutputMode } from './event-printer';
-import type { CliIo } from './io';
+import type { CliIo, StopSignal } from './io';
 
 export async function driveToStop(
   io: CliIo,
   mode: OutputMode,
-  conversation: Conversation,
+  session: Pick<NodeSession, 'conversation' | 'stopCommand'>,
   convDir: string,
 ): Promise<number> {
+  const { conversation } = session;
   let interrupting: Promise<void> | undefined;
-  const removeHandler = io.onInterrupt(() => {
-    if (interrupting) process.exit(EXIT.interrupted);
-    io.err('Interrupting the agent (Ctrl+C again to quit at once)...');
-    interrupting = conversation.interrupt();
+  let stoppedBy: StopSignal | undefined;
+  const removeHandler = io.onInterrupt((signal) => {
+    // The session's exit hook still kills the shell's process group.
+    if (interrupting) process.exit(signalExitCode(signal));
+    stoppedBy = signal;
+    io.err(
+      signal === 'SIGINT'
+        ? 'Interrupting the agent (Ctrl+C again to quit at once)...'
+        : `Received ${signal}: interrupting the agent and stopping its command...`,
+    );
+    interrupting = stop(session);
   });
   try {
     await conversation.run();
@@ -27,7 +39,21 @@ export async function driveToStop(
   }
   const status: ExecutionStatus = conversation.status;
   for (const line of outcomeLines(status, conversation, convDir)) note(io, mode, line);
-  return exitCodeFor(status);
+  return stoppedBy && status === 'paused' ? signalExitCode(stoppedBy) : exitCodeFor(status);
+}
+
+/**
+ * The command first, with Ctrl+C to its process group, while the tool still waits for it: its
+ * observation then says how it ended. Then the agent, which records the pause.
+ */
+async function stop(session: Pick<NodeSession, 'conversation' | 'stopCommand'>): Promise<void> {
+  await session.stopCommand().catch(() => undefined);
+  await session.conversation.interrupt();
+}
+
+/** 128 + the signal's number, as shells report it: 130 for Ctrl+C, 143 for SIGTERM, 129 for SIGHUP. */
+export function signalExitCode(signal: StopSignal): number {
+  return 128 + constants.signals[signal];
 }
 
 function outcomeLines(status: ExecutionStatus, c: Conversation, dir: string): string[] {
@@ -55,6 +81,6 @@ function outcomeLines(status: ExecutionStatus, c: Conversation, dir: string): st
 }
 
 /** Quotes a path for the hint lines only when the shell would need it. */
-function shellQuote(s: string): string {
+export function shellQuote(s: string): string {
   return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

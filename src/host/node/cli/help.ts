@@ -4,7 +4,7 @@ export const EXIT_CODES_HELP = `Exit codes:
   1    usage error or other failure (the message says which)
   2    the agent waits for confirmation: continue with approve or reject
   3    the agent stopped on an error (LLM failure, iteration limit) or got stuck
-  130  interrupted with Ctrl+C (the conversation is paused)`;
+  130  interrupted with Ctrl+C (the conversation is paused); 143 for SIGTERM, 129 for SIGHUP`;
 
 const LLM_ENV_HELP = `Environment:
   OPENAI_BASE_URL   OpenAI-compatible endpoint (default https://api.openai.com/v1)
@@ -45,7 +45,9 @@ ${EXIT_CODES_HELP}`,
   show: `Usage: logbook show CONV_DIR [--json]
 
 Prints the state of a conversation derived from its log: status, pending actions, tasks, metrics.
-Reads without locking, so it works while an agent is running.
+Reads without locking, so it works while an agent is running. A conversation whose process is gone
+(killed or crashed during a step) shows as paused, "interrupted"; actions it left in doubt are
+decided with \`logbook resolve\`.
 
 Options:
   --json       one JSON object: id, status, event_count, metrics, pending_actions, title, tasks...
@@ -70,6 +72,20 @@ Options:
   --json                 print events as JSON lines
 ${PASS_ENV_HELP}
   -h, --help             show this help
+
+${EXIT_CODES_HELP}`,
+  resolve: `Usage: logbook resolve CONV_DIR --rerun | --skip [--json]
+
+Decides on the actions a crash left in doubt (\`show\` lists them: they started, but their result
+was never recorded, so they may or may not have had their effect), then continues the run as
+approve does. Nothing else runs them again. A run stopped with Ctrl+C, SIGTERM or SIGHUP leaves
+nothing in doubt: continue it with \`logbook run --store CONV_DIR\`.
+
+Options:
+  --rerun      run them again
+  --skip       do not run them; the agent reads that they were skipped
+  --json       print events as JSON lines
+  -h, --help   show this help
 
 ${EXIT_CODES_HELP}`,
   'import-openhands': `Usage: logbook import-openhands DIR --store STORE
@@ -98,6 +114,7 @@ Commands:
   show                print a conversation's state
   approve             approve the waiting actions and continue
   reject              reject the waiting actions and continue
+  resolve             re-run or skip the actions a crash left in doubt, and continue
   import-openhands    import an OpenHands SDK conversation
   export-openhands    export a conversation in the OpenHands SDK layout
 

@@ -1,4 +1,13 @@
 // The process as the commands see it, so they can be driven in-process without a real terminal.
+
+/**
+ * Signals that stop a run the way Ctrl+C does: SIGTERM is what `timeout`, systemd and `kill` send,
+ * SIGHUP what a closed terminal sends. Without a handler Node would exit on them at once, leaving
+ * the command's process group running and the log saying `running`.
+ */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+export type StopSignal = (typeof STOP_SIGNALS)[number];
+
 export interface CliIo {
   /** One line to stdout (the newline is added). */
   out(line: string): void;
@@ -7,16 +16,16 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Resolves relative paths given on the command line. */
   cwd: string;
-  /** Registers a Ctrl+C handler; returns a function that removes it. */
-  onInterrupt(handler: () => void): () => void;
+  /** Registers a handler of the stop signals (Ctrl+C and the like); returns a function that removes it. */
+  onInterrupt(handler: (signal: StopSignal) => void): () => void;
 }
 
 export function processIo(): CliIo {
-  // A reader that goes away (`logbook run ... | head`) must not kill the agent mid-step: the run
-  // goes on, its events are in the log, and only the printing stops.
+  // A reader that goes away (`logbook run ... | head`, or a closed terminal: EIO) must not kill the
+  // agent mid-step: the run goes on, its events are in the log, and only the printing stops.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code !== 'EPIPE') throw err;
+      if (err.code !== 'EPIPE' && err.code !== 'EIO') throw err;
     });
   }
   return {
@@ -27,8 +36,12 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     onInterrupt(handler) {
-      process.on('SIGINT', handler);
-      return () => void process.off('SIGINT', handler);
+      const listeners = STOP_SIGNALS.map((signal) => {
+        const listener = () => handler(signal);
+        process.on(signal, listener);
+        return () => void process.off(signal, listener);
+      });
+      return () => listeners.forEach((off) => off());
     },
   };
 }

@@ -1,7 +1,7 @@
 // Dispatches `logbook <command>` and turns every failure into a message and exit code 1: users
 // see what went wrong and what to do, never a stack trace (LOGBOOK_DEBUG=1 shows it).
 import { version } from '../../../../package.json';
-import { approveCommand, rejectCommand } from './decide-command';
+import { approveCommand, rejectCommand, resolveCommand } from './decide-command';
 import { EXIT, UsageError } from './exit-codes';
 import { exportCommand } from './export-command';
 import { OVERVIEW } from './help';
@@ -17,6 +17,7 @@ const COMMANDS: Record<string, Command> = {
   show: showCommand,
   approve: approveCommand,
   reject: rejectCommand,
+  resolve: resolveCommand,
   'import-openhands': importCommand,
   'export-openhands': exportCommand,
 };

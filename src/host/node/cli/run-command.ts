@@ -9,6 +9,7 @@ import { openNodeConversation } from '../node-session';
 import { expectPositionals, nonEmpty, parseCommandArgs, positiveInt } from './args';
 import { conversationId, IMPORTED_BASE_STATE, isDirectory, resolvePath } from './conversation-dir';
 import { driveToStop } from './drive';
+import { resolveHint } from './in-doubt';
 import { eventPrinter, note } from './event-printer';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
@@ -100,7 +101,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       throw new Error(
         `${inDoubt.length} action(s) of this conversation started before a crash and have no recorded ` +
           `result (${inDoubt.join(', ')}), and the CLI will not run them again unasked. Check the ` +
-          'workspace (`logbook show` lists them) and start a new conversation.',
+          `workspace (\`logbook show\` lists them), then decide: ${resolveHint(storeDir)}.`,
       );
     }
     const settings = {
@@ -114,7 +115,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       ...settings,
     });
     await conversation.sendMessage(task);
-    return await driveToStop(io, mode, conversation, storeDir);
+    return await driveToStop(io, mode, session, storeDir);
   } finally {
     await session.close();
   }

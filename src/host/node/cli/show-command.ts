@@ -1,5 +1,6 @@
 // `logbook show`: the state derived from a conversation's log, read without taking its lock, from
 // the newest snapshot plus the events after it (read-state.ts).
+import { hasLiveWriter } from '../../../core/log';
 import { expectPositionals, parseCommandArgs } from './args';
 import { assertConversationDir, conversationId, openReadOnly, resolvePath } from './conversation-dir';
 import { EXIT } from './exit-codes';
@@ -7,7 +8,7 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { type ReadState, readState } from './read-state';
 import { readSessionInfo } from './session-file';
-import { reportLines, stateReport } from './state-report';
+import { reportLines, stateReport, withWriterLiveness } from './state-report';
 
 export async function showCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('show', argv, { json: { type: 'boolean' } });
@@ -19,6 +20,8 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
   const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
   const id = conversationId(dir);
+  // Before reading: a run that ends while we read is then reported as it ended, not as interrupted.
+  const writerAlive = hasLiveWriter(dir);
   const store = await openReadOnly(dir);
   let read: ReadState;
   try {
@@ -32,7 +35,8 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     workspace: readSessionInfo(dir)?.workspace ?? null,
     corrupt: read.corrupt,
   });
-  if (values.json) io.out(JSON.stringify(report));
-  else for (const line of reportLines(report)) io.out(line);
+  const seen = withWriterLiveness(report, writerAlive);
+  if (values.json) io.out(JSON.stringify(seen));
+  else for (const line of reportLines(seen)) io.out(line);
   return EXIT.ok;
 }

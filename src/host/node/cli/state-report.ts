@@ -1,7 +1,8 @@
 // What `show` reports: the derived state in a stable snake_case JSON shape, and as text.
 import type { ActionEvent } from '../../../core/events';
-import type { ConversationState } from '../../../core/state';
+import { type ConversationState, type ExecutionStatus, statusForReader } from '../../../core/state';
 import { actionWhat } from './event-line';
+import { resolveHint } from './in-doubt';
 
 export interface PendingActionReport {
   id: string;
@@ -15,6 +16,8 @@ export interface StateReport {
   id: string;
   dir: string;
   status: string;
+  /** Why `status` is not the log's own (the process that ran it is gone); null when it is. */
+  interrupted: string | null;
   title: string | null;
   event_count: number;
   corrupt_records: number;
@@ -41,6 +44,7 @@ export function stateReport(
     id: extra.id,
     dir: extra.dir,
     status: state.status,
+    interrupted: null,
     title: state.title,
     event_count: state.eventCount,
     corrupt_records: extra.corrupt,
@@ -67,13 +71,19 @@ export function stateReport(
   };
 }
 
+/** The report as a reader sees it: a log left `running` by a process that is gone is paused, interrupted. */
+export function withWriterLiveness(r: StateReport, writerAlive: boolean): StateReport {
+  const seen = statusForReader(r.status as ExecutionStatus, writerAlive);
+  return { ...r, status: seen.status, interrupted: seen.interrupted };
+}
+
 export function reportLines(r: StateReport): string[] {
   const t = r.metrics.total;
   const lines = [
     `conversation ${r.id}${r.title ? `: ${r.title}` : ''}`,
     `  dir        ${r.dir}`,
     ...(r.workspace ? [`  workspace  ${r.workspace}`] : []),
-    `  status     ${r.status}`,
+    `  status     ${r.status}${r.interrupted ? ` (${r.interrupted})` : ''}`,
     `  events     ${r.event_count}${r.corrupt_records ? ` (${r.corrupt_records} unreadable)` : ''}, ${r.iteration} agent step(s)`,
     `  tokens     ${t.promptTokens} prompt, ${t.completionTokens} completion, ${t.calls} call(s), $${t.cost.toFixed(4)}`,
   ];
@@ -84,6 +94,7 @@ export function reportLines(r: StateReport): string[] {
       const doubt = r.in_doubt.includes(p.id) ? ' [started before a crash, result unknown]' : '';
       lines.push(`  ${p.id}  ${p.tool}: ${p.summary} (risk ${p.risk})${doubt}`);
     }
+    if (r.in_doubt.length) lines.push(`decide on the actions in doubt: ${resolveHint(r.dir)}`);
   }
   if (r.tasks.length) {
     lines.push('tasks:');
