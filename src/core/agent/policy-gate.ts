@@ -1,6 +1,7 @@
 // The default ConfirmationGate: every action is rated by the security analyzers (the model's own
 // rating and the rule-based checks of commands and paths, the highest wins), then the user's
-// confirmation policy (mode, threshold, allow rules) decides. Read-only tools never wait.
+// confirmation policy (mode, threshold, allow rules) decides. Read-only tools wait only when the
+// path rules rate what they read MEDIUM or more (outside the workspace, secrets).
 import type { ActionEvent } from '../events';
 import { analyzeAction, needsConfirmation, type ConfirmationPolicy } from '../security';
 import type { ToolSpec } from '../tools';

@@ -1,12 +1,10 @@
 // Security analyzers rate an action; `analyzeAction` runs them all and keeps the highest rating.
 // The model's own rating (security_risk) is one analyzer, the rule-based checks of commands and
 // paths another. An analyzer that throws counts as HIGH: failing open would defeat the point.
-import { isAbsolute, resolve } from 'node:path';
 import { normaliseSecurityRisk } from '../tools/security-args';
 import { commandRisk } from './command-risk';
-import { isInsideRoot, pathRisk } from './path-risk';
+import { pathRisk, readPathRisk } from './path-risk';
 import { maxRisk, type RiskAssessment, riskRank, type SecurityRisk } from './risk';
-import { secretReason } from './sensitive-paths';
 
 export interface AnalyzerContext {
   /** Workspace folders. */
@@ -56,12 +54,14 @@ export const ruleAnalyzer: Analyzer = {
         return terminalRisk(args, ctx);
       case 'file_editor': {
         if (typeof args.path !== 'string') return { risk: 'UNKNOWN', reasons: ['no path to check'] };
-        return args.command === 'view' ? readRisk(args.path, ctx) : pathRisk(args.path, ctx.roots);
+        return args.command === 'view'
+          ? readPathRisk(args.path, ctx.roots, ctx.readableRoots)
+          : pathRisk(args.path, ctx.roots);
       }
       case 'glob':
       case 'grep':
         return typeof args.path === 'string'
-          ? readRisk(args.path, ctx)
+          ? readPathRisk(args.path, ctx.roots, ctx.readableRoots)
           : { risk: 'LOW', reasons: ['searches the workspace'] };
       case 'think':
       case 'finish':
@@ -113,15 +113,4 @@ function terminalRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerCont
     return { risk: 'LOW', reasons: [args.reset === true ? 'restarts the shell' : 'there is nothing to run'] };
   }
   return commandRisk(command, { roots: ctx.roots });
-}
-
-/** Reading: secrets are HIGH, reading outside the workspace MEDIUM, the rest LOW. */
-function readRisk(path: string, ctx: AnalyzerContext): RiskAssessment {
-  const absolute = isAbsolute(path) ? resolve(path) : resolve(ctx.roots[0] ?? '.', path);
-  const secret = secretReason(absolute);
-  if (secret) return { risk: 'HIGH', reasons: [`reads a secret file: ${secret}`] };
-  if ([...ctx.roots, ...ctx.readableRoots].some((root) => isInsideRoot(absolute, root))) {
-    return { risk: 'LOW', reasons: ['reads inside the workspace'] };
-  }
-  return { risk: 'MEDIUM', reasons: [`reads ${absolute}, outside the workspace`] };
 }

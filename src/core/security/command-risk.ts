@@ -1,7 +1,7 @@
 // Risk of a terminal command, judged from its parsed structure: every simple command, including
 // those in pipelines, substitutions, `bash -c` scripts and behind sudo/env/xargs, is rated by the
-// program rules; the highest finding wins. Unknown programs are MEDIUM.
-import { isAbsolute, relative, resolve } from 'node:path';
+// program rules; the highest finding wins. Unknown programs are MEDIUM. Paths are judged where
+// they lead (shell-paths.ts), never by their raw text alone.
 import { type Finding, high, low, medium, type RiskAssessment, summarize } from './risk';
 import {
   type Redirect,
@@ -12,9 +12,14 @@ import {
 } from './shell-parse';
 import { isDiskDevice, isHarmlessSink, protectedWriteReason, secretReason } from './sensitive-paths';
 import { programFindings } from './program-rules';
+import { isInsideAny } from './resolve-path';
+import { locateWord, sensitiveReadOfWord, type WordLocation } from './shell-paths';
 
 export interface CommandRiskOptions {
-  /** Workspace folders: writes outside them are HIGH. Without them, absolute writes are MEDIUM. */
+  /**
+   * Workspace folders: writes outside them are HIGH (MEDIUM in a temporary folder). Without them,
+   * absolute writes are MEDIUM.
+   */
   roots?: readonly string[];
 }
 
@@ -31,8 +36,12 @@ export interface RuleContext {
   analyzeText(text: string): Finding[];
   /** Findings for a command line run by the command (`sudo ...`, `xargs ...`, `find -exec ...`). */
   analyzeArgv(argv: readonly string[], site: CommandSite, command: SimpleCommand): Finding[];
-  /** Findings for writing to `target`. */
+  /** Findings for writing to `target`: where it lands, or MEDIUM for an ordinary write. */
   writeTarget(target: string, verb?: string): Finding[];
+  /** Only the findings about where a write lands (outside the workspace, protected); [] inside. */
+  writeBoundary(target: string, verb?: string): Finding[];
+  /** Where a path word leads (see shell-paths.ts), or undefined when decided at run time. */
+  locate(word: string): WordLocation | undefined;
 }
 
 const MAX_DEPTH = 8;
@@ -105,10 +114,7 @@ function ownFindings(command: SimpleCommand, site: CommandSite, ctx: RuleContext
 }
 
 function redirectFindings(redirect: Redirect, command: SimpleCommand, ctx: RuleContext): Finding[] {
-  if (INPUT_OPS.has(redirect.op)) {
-    const secret = redirect.op === '<' ? secretReason(redirect.target) : undefined;
-    return secret ? [high(`reads a secret file: ${secret}`)] : [];
-  }
+  if (INPUT_OPS.has(redirect.op)) return redirect.op === '<' ? readFindings(redirect.target, ctx) : [];
   // `>&2` and `2>&1` duplicate descriptors; `>& file` writes a file.
   if (redirect.op === '>&' && /^\d+-?$|^-$/.test(redirect.target)) return [];
   if (command.argv.length === 0 && redirect.op === '>' && !isHarmlessSink(redirect.target)) {
@@ -128,36 +134,50 @@ function createContext(roots: readonly string[], depth: number): RuleContext {
       // No depth check needed: each wrapper (sudo, env, xargs...) hands on a shorter argv.
       const args = argv.slice(1);
       const found = programFindings(argv[0] ?? '', args, { ctx, site, command });
-      // Secrets named anywhere in the arguments: reading them sends them to the model, writing
-      // or committing them spreads them.
-      for (const arg of args) {
-        const secret = secretReason(arg);
-        if (secret) found.push(high(`uses a secret file: ${secret}`));
-      }
+      // Secrets and private files named anywhere in the arguments: reading them sends them to
+      // the model, writing or committing them spreads them.
+      for (const arg of args) found.push(...readFindings(arg, ctx));
       return found;
     },
     writeTarget(target, verb = 'writes to') {
       if (isHarmlessSink(target)) return [];
-      if (isDiskDevice(target)) return [high(`${verb} the disk device ${target} directly`)];
-      const protectedReason = protectedWriteReason(target);
-      if (protectedReason) return [high(`${verb} a protected location: ${protectedReason}`)];
+      const boundary = ctx.writeBoundary(target, verb);
+      if (boundary.length > 0) return boundary;
       if (hasSubstitution(target) || target.includes('$')) {
         return [medium(`${verb} ${target}, a path decided at run time`)];
       }
-      if (target.startsWith('~')) return [high(`${verb} ${target}, outside the workspace`)];
-      if (isAbsolute(target)) {
-        if (/^\/(tmp|var\/tmp|private\/tmp)(\/|$)/.test(target)) return [low(`${verb} a temporary file`)];
-        if (roots.length > 0 && !roots.some((root) => isInside(target, root))) {
-          return [high(`${verb} ${target}, outside the workspace`)];
-        }
-      }
       return [medium(`${verb} ${target}`)];
     },
+    writeBoundary(target, verb = 'writes to') {
+      if (isHarmlessSink(target)) return [];
+      const place = ctx.locate(target);
+      const forms = place ? [target, place.path, place.real] : [target];
+      const device = forms.find(isDiskDevice);
+      if (device) return [high(`${verb} the disk device ${device} directly`)];
+      const protectedReason = forms.map(protectedWriteReason).find((r) => r !== undefined);
+      if (protectedReason) return [high(`${verb} a protected location: ${protectedReason}`)];
+      if (target.startsWith('~')) return [high(`${verb} ${target}, outside the workspace`)];
+      if (!place || roots.length === 0 || isInsideAny(place.real, roots)) return [];
+      const name = place.real === place.path ? place.real : `${target} (which leads to ${place.real})`;
+      // A temporary folder outside the workspace is not the user's data, but it is outside what
+      // the user handed over: ask (MEDIUM), without the alarm of HIGH.
+      if (TEMP_DIRS.test(place.real))
+        return [medium(`${verb} ${name}, a temporary file outside the workspace`)];
+      return [high(`${verb} ${name}, outside the workspace`)];
+    },
+    locate: (word) => locateWord(word, roots),
   };
   return ctx;
 }
 
-function isInside(path: string, root: string): boolean {
-  const rel = relative(resolve(root), resolve(path));
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+const TEMP_DIRS = /^\/(tmp|var\/tmp|private\/tmp|private\/var\/tmp)(\/|$)/;
+
+/** A secret file is HIGH; private data outside the workspace (shadow, process environments, histories) MEDIUM. */
+function readFindings(word: string, ctx: RuleContext): Finding[] {
+  const place = ctx.locate(word);
+  const secret = secretReason(word) ?? (place ? secretReason(place.real) : undefined);
+  if (secret) return [high(`uses a secret file: ${secret}`)];
+  const inside = (real: string) => ctx.roots.length > 0 && isInsideAny(real, ctx.roots);
+  const sensitive = sensitiveReadOfWord(word, ctx.roots, inside);
+  return sensitive ? [medium(`reads ${sensitive}`)] : [];
 }

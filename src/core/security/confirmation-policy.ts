@@ -1,13 +1,16 @@
 // When the agent must ask before acting. Pure: the same policy and analyses give the same answers.
 //   never  - never ask.
-//   always - ask before every action that is not read-only (allow rules still apply).
+//   always - ask before every action that is not read-only, and before a read-only one that reads
+//            outside the workspace (allow rules still apply to commands).
 //   risky  - ask when the combined risk reaches the threshold (default MEDIUM) or is UNKNOWN.
-// Read-only tools never ask. Allow rules approve terminal commands whose every sub-command they
-// cover, but never over a HIGH rating from the rule-based analyzer: a prefix rule such as
-// `rm -rf build` must not let `rm -rf build /` through.
+// Read-only tools are judged by the path rules alone (they take no rating from the model): reading
+// inside the workspace never asks, reading outside it (MEDIUM) or a secret (HIGH) asks like any
+// other action, so `grep` cannot carry /etc/shadow to the model unasked. Allow rules approve
+// terminal commands whose every sub-command they cover, but never over a HIGH rating from the
+// rule-based analyzer: a prefix rule such as `rm -rf build` must not let `rm -rf build /` through.
 import type { ActionAnalysis } from './analyzers';
 import { matchAllowRules } from './allow-rules';
-import { type RiskLevel, riskRank, type SecurityRisk } from './risk';
+import { maxRisk, type RiskLevel, riskRank, type SecurityRisk } from './risk';
 
 export type ConfirmationMode = 'never' | 'always' | 'risky';
 
@@ -50,8 +53,8 @@ export function needsConfirmation(
 function decide(policy: ConfirmationPolicy, action: ActionForReview): ConfirmationDecision {
   const { risk, reasons } = action.analysis;
   const because = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
-  if (action.readOnly) return { confirm: false, reason: `${action.toolName} is read-only`, risk };
   if (policy.mode === 'never') return { confirm: false, reason: 'confirmation is turned off', risk };
+  if (action.readOnly) return decideReadOnly(policy, action);
 
   const allowed = allowedByRules(policy, action);
   if (allowed)
@@ -68,6 +71,22 @@ function decide(policy: ConfirmationPolicy, action: ActionForReview): Confirmati
   const threshold = policy.threshold ?? DEFAULT_THRESHOLD;
   if (riskRank(risk) >= riskRank(threshold)) return { confirm: true, reason: `${risk} risk${because}`, risk };
   return { confirm: false, reason: `${risk} risk is below the ${threshold} threshold`, risk };
+}
+
+/** A read-only tool asks only when the path rules rate what it reads MEDIUM or more. */
+function decideReadOnly(policy: ConfirmationPolicy, action: ActionForReview): ConfirmationDecision {
+  const ruled = action.analysis.byAnalyzer.filter((r) => r.analyzer !== 'llm');
+  const risk = ruled.reduce<SecurityRisk>((top, r) => maxRisk(top, r.risk), 'UNKNOWN');
+  const threshold =
+    policy.mode === 'risky' ? maxLevel(policy.threshold ?? DEFAULT_THRESHOLD, 'MEDIUM') : 'MEDIUM';
+  if (risk === 'UNKNOWN' || riskRank(risk) < riskRank(threshold))
+    return { confirm: false, reason: `${action.toolName} is read-only and reads inside the workspace`, risk };
+  const reasons = ruled.filter((r) => r.risk === risk).flatMap((r) => r.reasons);
+  return { confirm: true, reason: `${risk} risk: ${reasons.join('; ')}`, risk };
+}
+
+function maxLevel(a: RiskLevel, b: RiskLevel): RiskLevel {
+  return riskRank(b) > riskRank(a) ? b : a;
 }
 
 function allowedByRules(policy: ConfirmationPolicy, action: ActionForReview): string[] | undefined {

@@ -14,9 +14,12 @@ const rm: ProgramRule = (args, { ctx }) => {
   if (hasOption(args, null, 'no-preserve-root')) findings.push(high('deletes with --no-preserve-root'));
   const how = recursive ? `recursively${force ? ' and without asking' : ''}` : '';
   for (const target of targets) {
-    const protectedReason = protectedWriteReason(target);
+    // Judged as written and where it leads: `rm -rf /tmp/..` deletes /.
+    const real = ctx.locate(target)?.real;
+    const protectedReason = protectedWriteReason(target) ?? (real && protectedWriteReason(real));
     if (
       isRootOrHome(target) ||
+      (real !== undefined && isRootOrHome(real)) ||
       target === '*' ||
       target === '.' ||
       target === '..' ||
@@ -40,11 +43,8 @@ const rm: ProgramRule = (args, { ctx }) => {
   return findings;
 };
 
-const deleteFiles: ProgramRule = (args, _env, name) => {
-  const findings = operands(args).flatMap((target) => {
-    const reason = protectedWriteReason(target);
-    return reason ? [high(`deletes from a protected location: ${reason}`)] : [];
-  });
+const deleteFiles: ProgramRule = (args, { ctx }, name) => {
+  const findings = operands(args).flatMap((target) => ctx.writeBoundary(target, 'deletes from'));
   return [...findings, medium(`${name} deletes ${operands(args).join(' ') || 'files'}`)];
 };
 
@@ -57,17 +57,15 @@ const copyOrMove: ProgramRule = (args, { ctx }, name) => {
   const written = name === 'mv' ? targets : targets.slice(-1);
   if (dir) written.push(dir);
   const verb = name === 'mv' ? 'moves files in or out of' : 'writes to';
-  const findings = written.flatMap((target) =>
-    ctx.writeTarget(target, verb).filter((f) => f.risk === 'HIGH'),
-  );
+  const findings = written.flatMap((target) => ctx.writeBoundary(target, verb));
   return [...findings, medium(`${name} changes files (${targets.join(' ')})`)];
 };
 
 /** touch and mkdir create things; only where they create matters. */
 const create: ProgramRule = (args, { ctx }, name) => {
-  const findings = operands(args, ['-m', '-d', '-r', '-t'])
-    .flatMap((target) => ctx.writeTarget(target, 'creates'))
-    .filter((f) => f.risk === 'HIGH');
+  const findings = operands(args, ['-m', '-d', '-r', '-t']).flatMap((target) =>
+    ctx.writeBoundary(target, 'creates'),
+  );
   return [...findings, low(`${name} only creates files or folders`)];
 };
 
@@ -89,7 +87,7 @@ const sed: ProgramRule = (args, { ctx }) => {
   const hasScriptOption = hasOption(args, 'e', 'expression') || hasOption(args, 'f', 'file');
   const files = hasScriptOption ? words : words.slice(1);
   return [
-    ...files.flatMap((file) => ctx.writeTarget(file, 'edits in place')).filter((f) => f.risk === 'HIGH'),
+    ...files.flatMap((file) => ctx.writeBoundary(file, 'edits in place')),
     medium(`edits ${files.join(' ') || 'files'} in place`),
   ];
 };
@@ -108,7 +106,7 @@ const find: ProgramRule = (args, env) => {
   // Search roots come before the first expression word (-name, (, !...).
   const firstExpression = args.findIndex((a) => a.startsWith('-') || a === '(' || a === '!');
   const roots = firstExpression === -1 ? args : args.slice(0, firstExpression);
-  const wide = roots.some((r) => isRootOrHome(r));
+  const wide = roots.some((r) => isRootOrHome(r) || isRootOrHome(env.ctx.locate(r)?.real ?? r));
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '-delete') {
@@ -147,7 +145,7 @@ const chmod: ProgramRule = (args, { ctx }) => {
     findings.push(high(`makes ${targets.join(' ')} writable by everyone, recursively`));
   for (const target of targets) {
     if (isRootOrHome(target)) findings.push(high(`changes permissions of ${target}`));
-    else findings.push(...ctx.writeTarget(target, 'changes permissions of').filter((f) => f.risk === 'HIGH'));
+    else findings.push(...ctx.writeBoundary(target, 'changes permissions of'));
   }
   findings.push(
     worldWritable ? medium('makes files writable by everyone') : medium('changes file permissions'),
@@ -163,7 +161,7 @@ const chown: ProgramRule = (args, { ctx }, name) => {
     if (isRootOrHome(target) || (recursive && isExpandedAtRunTime(target))) {
       findings.push(high(`${name} changes the owner of ${target}${recursive ? ' recursively' : ''}`));
     } else {
-      findings.push(...ctx.writeTarget(target, 'changes the owner of').filter((f) => f.risk === 'HIGH'));
+      findings.push(...ctx.writeBoundary(target, 'changes the owner of'));
     }
   }
   return [...findings, medium('changes file ownership')];

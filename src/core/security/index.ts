@@ -8,8 +8,18 @@ export {
   type SecurityRisk,
 } from './risk';
 export { commandRisk, type CommandRiskOptions } from './command-risk';
-export { isInsideRoot, pathRisk } from './path-risk';
-export { isDiskDevice, protectedWriteReason, secretReason } from './sensitive-paths';
+export { pathRisk, readPathRisk } from './path-risk';
+export {
+  diskLookup,
+  isInsideAny,
+  isInsideRoot,
+  type PathLookup,
+  type ResolvedPath,
+  realPath,
+  realRoots,
+  resolveToolPath,
+} from './resolve-path';
+export { isDiskDevice, protectedWriteReason, secretReason, sensitiveReadReason } from './sensitive-paths';
 export { allCommands, parseShell, type Redirect, type ShellScript, type SimpleCommand } from './shell-parse';
 export {
   type ActionAnalysis,

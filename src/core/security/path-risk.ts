@@ -1,28 +1,60 @@
-// Risk of a file path a tool touches: outside the workspace, inside .git, or a secret file is HIGH.
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+// Risk of a file path a tool touches, judged where the path really leads (see resolve-path.ts):
+// writing outside the workspace, inside .git, or to a secret file is HIGH; reading a secret is
+// HIGH, reading anywhere else outside the workspace MEDIUM.
+import { sep } from 'node:path';
 import type { RiskAssessment } from './risk';
-import { secretReason } from './sensitive-paths';
+import { isInsideAny, type PathLookup, resolveToolPath, diskLookup } from './resolve-path';
+import { secretReason, sensitiveReadReason } from './sensitive-paths';
 
-export function isInsideRoot(path: string, root: string): boolean {
-  const rel = relative(resolve(root), resolve(path));
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+/** How a resolved path is named in reasons: its real location too when a symlink leads elsewhere. */
+function described(path: string, real: string): string {
+  return real === path ? path : `${path} (a symlink to ${real})`;
 }
 
 /**
- * HIGH when `path` is outside every workspace root, inside a `.git` folder, or a file that may hold
- * secrets; LOW otherwise. Relative paths resolve against the first root. Judged from the text only:
- * a symlink inside the workspace pointing out of it is not detected.
+ * HIGH when `path` leads outside every workspace root, into a `.git` folder, or to a file that may
+ * hold secrets; LOW otherwise. Relative paths resolve against the first root. A path the tools
+ * refuse (control characters, empty) is LOW: it is answered with an error and touches nothing.
  */
-export function pathRisk(path: string, roots: readonly string[]): RiskAssessment {
-  const absolute = isAbsolute(path) ? resolve(path) : resolve(roots[0] ?? '.', path);
+export function pathRisk(
+  path: string,
+  roots: readonly string[],
+  lookup: PathLookup = diskLookup,
+): RiskAssessment {
+  const resolved = resolveToolPath(path, roots[0] ?? '.', lookup);
+  if (!resolved.ok) return { risk: 'LOW', reasons: [`refused without touching anything: ${resolved.error}`] };
+  const { real } = resolved;
+  const name = described(resolved.path, real);
   const reasons: string[] = [];
-  if (!roots.some((root) => isInsideRoot(absolute, root)))
-    reasons.push(`${absolute} is outside the workspace`);
-  const parts = absolute.split(sep);
-  if (parts.includes('.git')) reasons.push(`${absolute} is inside .git (repository internals and hooks)`);
-  const secret = secretReason(absolute);
+  if (!isInsideAny(real, roots, lookup)) reasons.push(`${name} is outside the workspace`);
+  if ([resolved.path, real].some((p) => p.split(sep).includes('.git')))
+    reasons.push(`${name} is inside .git (repository internals and hooks)`);
+  const secret = secretReason(resolved.path) ?? secretReason(real);
   if (secret) reasons.push(secret);
   return reasons.length > 0
     ? { risk: 'HIGH', reasons }
-    : { risk: 'LOW', reasons: [`${absolute} is an ordinary workspace file`] };
+    : { risk: 'LOW', reasons: [`${resolved.path} is an ordinary workspace file`] };
+}
+
+/** Reading: secrets are HIGH; elsewhere outside the workspace and `readable` folders MEDIUM; the rest LOW. */
+export function readPathRisk(
+  path: string,
+  roots: readonly string[],
+  readable: readonly string[],
+  lookup: PathLookup = diskLookup,
+): RiskAssessment {
+  const resolved = resolveToolPath(path, roots[0] ?? '.', lookup);
+  if (!resolved.ok) return { risk: 'LOW', reasons: [`refused without touching anything: ${resolved.error}`] };
+  const { real } = resolved;
+  const name = described(resolved.path, real);
+  const secret = secretReason(resolved.path) ?? secretReason(real);
+  if (secret) return { risk: 'HIGH', reasons: [`reads a secret file: ${secret}`] };
+  if (!isInsideAny(real, [...roots, ...readable], lookup)) {
+    const sensitive = sensitiveReadReason(real);
+    return {
+      risk: 'MEDIUM',
+      reasons: [sensitive ? `reads ${sensitive}` : `reads ${name}, outside the workspace`],
+    };
+  }
+  return { risk: 'LOW', reasons: ['reads inside the workspace'] };
 }

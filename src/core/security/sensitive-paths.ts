@@ -49,6 +49,46 @@ export function protectedWriteReason(path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Files outside any project whose content is private to the machine or the user: password hashes,
+ * the environment and command lines of processes (API keys live there), kernel memory, shell and
+ * REPL histories. Reading them is never routine for a coding task.
+ */
+const PRIVATE_SYSTEM_FILES =
+  /^\/(etc\/(g?shadow-?|sudoers|master\.passwd|security\/opasswd)|etc\/sudoers\.d\/.+|proc\/[^/]+\/(environ|cmdline|mem|auxv)|proc\/[^/]+\/task\/[^/]+\/environ|proc\/kcore|dev\/k?mem|root\/.*)$/;
+const HISTORY_FILES = /^\.([a-z_]+_)?history$|^\.(lesshst|viminfo)$|^fish_history$/;
+
+/** Why reading a path exposes private data of the machine or the user, or undefined. */
+export function sensitiveReadReason(path: string): string | undefined {
+  if (PRIVATE_SYSTEM_FILES.test(path)) return `${path}, private data of the machine or its processes`;
+  const parts = segments(path);
+  if (HISTORY_FILES.test(parts[parts.length - 1] ?? '')) return `${path}, a history of typed commands`;
+  return undefined;
+}
+
+/** Paths `sensitiveReadReason` knows, for telling whether a glob such as /etc/shado? reaches one. */
+export const SENSITIVE_READ_EXAMPLES = [
+  '/etc/shadow',
+  '/etc/gshadow',
+  '/etc/shadow-',
+  '/etc/sudoers',
+  '/etc/master.passwd',
+  '/proc/self/environ',
+  '/proc/1/environ',
+  '/proc/self/cmdline',
+  '/proc/self/mem',
+  '/dev/mem',
+  '/root/.bash_history',
+  '~/.bash_history',
+  '~/.zsh_history',
+  '~/.python_history',
+  '~/.node_repl_history',
+  '~/.psql_history',
+  '~/.mysql_history',
+  '$HOME/.bash_history',
+  '$HOME/.zsh_history',
+];
+
 export function isDiskDevice(path: string): boolean {
   return DISK_DEVICES.test(path);
 }

@@ -6,7 +6,7 @@ import type { FilePort } from './ports';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { securityArgsShape } from './security-args';
 import { errorMessage, errorObservation, observation } from './observation';
-import { resolveToolPath } from './resolve-path';
+import { resolveToolPath } from '../security/resolve-path';
 import { insertAfterLine, replaceUnique, snippetAround, splitLines } from './file-edits';
 import { DEFAULT_VIEW_LIMITS, viewDirectory, viewFileText, type ViewLimits } from './file-editor-view';
 
@@ -114,7 +114,18 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
   };
 
   async function execute(args: FileEditorArgs, ctx: ToolContext): Promise<ToolObservation> {
-    const path = resolveToolPath(args.path, ctx.cwd);
+    // The same resolution the risk rules judged: the path used is the path that was rated.
+    const resolved = resolveToolPath(args.path, ctx.cwd);
+    if (!resolved.ok) {
+      return errorObservation(OBSERVATION_KIND, resolved.error, {
+        command: args.command,
+        path: args.path,
+        prev_exist: false,
+        old_content: null,
+        new_content: null,
+      });
+    }
+    const path = resolved.path;
     const files = ctx.ports.files;
     const fields = { command: args.command, path, prev_exist: false, old_content: null, new_content: null };
     const fail = (text: string, prevExist = false) =>

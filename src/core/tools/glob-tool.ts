@@ -3,7 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
-import { resolveToolPath } from './resolve-path';
+import { resolveToolPath } from '../security/resolve-path';
 
 export const GLOB_TOOL_NAME = 'glob';
 const OBSERVATION_KIND = 'GlobObservation';
@@ -23,7 +23,17 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobAr
   const limit = options.limit ?? 100;
 
   async function execute(args: GlobArgs, ctx: ToolContext): Promise<ToolObservation> {
-    const searchPath = resolveToolPath(args.path ?? ctx.cwd, ctx.cwd);
+    // The same resolution the risk rules judged: the folder searched is the folder that was rated.
+    const resolved = resolveToolPath(args.path ?? ctx.cwd, ctx.cwd);
+    if (!resolved.ok) {
+      return errorObservation(OBSERVATION_KIND, resolved.error, {
+        pattern: args.pattern,
+        search_path: args.path ?? null,
+        files: [],
+        truncated: false,
+      });
+    }
+    const searchPath = resolved.path;
     const fields = { pattern: args.pattern, search_path: searchPath };
     try {
       const stat = await ctx.ports.files.stat(searchPath);

@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
-import { resolveToolPath } from './resolve-path';
+import { resolveToolPath } from '../security/resolve-path';
 import type { SearchToolOptions } from './glob-tool';
 
 export const GREP_TOOL_NAME = 'grep';
@@ -25,29 +25,32 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolSpec<GrepAr
   const limit = options.limit ?? 100;
 
   async function execute(args: GrepArgs, ctx: ToolContext): Promise<ToolObservation> {
-    const searchPath = resolveToolPath(args.path ?? ctx.cwd, ctx.cwd);
+    // The same resolution the risk rules judged: what is searched is what was rated.
+    const resolved = resolveToolPath(args.path ?? ctx.cwd, ctx.cwd);
+    const searchPath = resolved.ok ? resolved.path : (args.path ?? null);
     const fields = { pattern: args.pattern, search_path: searchPath, include_pattern: args.include ?? null };
     const fail = (text: string) =>
       errorObservation(OBSERVATION_KIND, text, { ...fields, matches: [], truncated: false });
+    if (!resolved.ok) return fail(resolved.error);
     try {
       new RegExp(args.pattern);
     } catch (err) {
       return fail(`The pattern is not a valid regular expression: ${errorMessage(err)}`);
     }
     try {
-      if (!(await ctx.ports.files.stat(searchPath))) return fail(`${searchPath} does not exist.`);
+      if (!(await ctx.ports.files.stat(resolved.path))) return fail(`${resolved.path} does not exist.`);
       const found = await ctx.ports.search.grep(args.pattern, {
-        cwd: searchPath,
+        cwd: resolved.path,
         limit: limit + 1,
         ...(args.include ? { include: args.include } : {}),
       });
       const truncated = found.length > limit;
       const matches = found.slice(0, limit).map((m) => ({
-        path: isAbsolute(m.path) ? m.path : resolve(searchPath, m.path),
+        path: isAbsolute(m.path) ? m.path : resolve(resolved.path, m.path),
         line: m.line,
         text: m.text.length > MAX_LINE_CHARS ? `${m.text.slice(0, MAX_LINE_CHARS)} [...]` : m.text,
       }));
-      const where = `${searchPath}${args.include ? ` (files matching ${args.include})` : ''}`;
+      const where = `${resolved.path}${args.include ? ` (files matching ${args.include})` : ''}`;
       const text =
         matches.length === 0
           ? `No matches for ${args.pattern} in ${where}.`

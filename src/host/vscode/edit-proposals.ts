@@ -1,8 +1,8 @@
 // Confirmation mode for file edits: a pending file_editor edit opens as a diff (current text vs
 // the proposed text) before it is applied. Confirm / Reject in the diff editor's title, in the
 // chat panel or from the palette all decide the same pending action.
-import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
+import { resolveToolPath } from '../../core/security/resolve-path';
 import { insertAfterLine, replaceUnique } from '../../core/tools/file-edits';
 import type { ConversationService } from './conversation-service';
 import type { ReviewController } from './review/review-controller';
@@ -57,7 +57,10 @@ export function connectEditProposals(
         const args = action.action as EditArgs | null;
         if (!args?.path) continue;
         const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
-        const path = isAbsolute(args.path) ? args.path : join(cwd, args.path);
+        // The path the tool will write, resolved as the tool and the risk rules resolve it.
+        const resolved = resolveToolPath(args.path, cwd);
+        if (!resolved.ok) continue;
+        const path = resolved.path;
         const current = await readCurrent(path);
         const next = proposedText(args, current);
         if (next === undefined) continue;

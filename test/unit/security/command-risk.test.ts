@@ -23,7 +23,6 @@ const TABLE: [string, SecurityRisk, string?][] = [
   ['npm ls', 'LOW'],
   ["sh -c 'ls; git status'", 'LOW'],
   ['ls 2>/dev/null; pwd >&2', 'LOW'],
-  ['ls > /tmp/listing.txt', 'LOW'],
   ['cat .env.example', 'LOW'],
   ['echo "rm -rf /"', 'LOW', 'echo'],
   ["echo '$(rm -rf /)'", 'LOW'],

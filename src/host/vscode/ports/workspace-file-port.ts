@@ -2,6 +2,7 @@
 // with unsaved changes) is edited in place and the user can undo the agent with Ctrl+Z; reads
 // prefer the open buffer, which is what the user sees.
 import * as vscode from 'vscode';
+import { realPath } from '../../../core/security/resolve-path';
 import type { FilePort } from '../../../core/tools/ports';
 import { lineEndingStyle, minimalReplacement } from './text-edits';
 import {
@@ -15,8 +16,9 @@ import {
 
 export interface WorkspaceFilePortOptions {
   /**
-   * Asked before the agent writes or deletes a path outside every workspace folder; the write is
-   * refused unless it resolves true. Default: a modal warning the user must answer.
+   * Asked before the agent writes or deletes a path outside every workspace folder (judged where
+   * it really leads, symlinks followed); the write is refused unless it resolves true. Default: a
+   * modal warning the user must answer.
    */
   confirmOutside?: (path: string) => Promise<boolean>;
 }
@@ -98,10 +100,14 @@ export class WorkspaceFilePort implements FilePort {
   }
 
   private async ensureAllowed(abs: string): Promise<void> {
-    if (isInWorkspace(abs) || this.allowedOutside.has(abs)) return;
+    if (isInWorkspace(abs)) return;
+    // Remembered by where it leads, so a symlink retargeted later is asked about again.
+    const real = realPath(abs);
+    if (this.allowedOutside.has(real)) return;
     const confirm = this.options.confirmOutside ?? askToWriteOutside;
-    if (!(await confirm(abs))) throw new OutsideWorkspaceError(abs);
-    this.allowedOutside.add(abs);
+    if (!(await confirm(real === abs ? abs : `${abs} (a symlink to ${real})`)))
+      throw new OutsideWorkspaceError(abs);
+    this.allowedOutside.add(real);
   }
 }
 

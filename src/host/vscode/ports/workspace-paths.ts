@@ -3,6 +3,7 @@
 // a URI by borrowing the scheme and authority of the workspace folders.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { isInsideAny, realPath } from '../../../core/security/resolve-path';
 
 /** File-system paths of the workspace folders this extension host can reach. */
 export function workspaceRoots(): string[] {
@@ -20,8 +21,13 @@ export function isInside(root: string, p: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/**
+ * Whether `p` really lies in a workspace folder: judged where it leads (symlinks of its existing
+ * ancestors followed, the folders by their real locations), so a symlink out of the workspace is
+ * outside. The same resolution the risk rules use.
+ */
 export function isInWorkspace(p: string, roots: readonly string[] = workspaceRoots()): boolean {
-  return roots.some((root) => isInside(root, p));
+  return isInsideAny(realPath(p), roots);
 }
 
 export function pathToUri(p: string): vscode.Uri {

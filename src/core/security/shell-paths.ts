@@ -1,0 +1,134 @@
+// Paths in shell words, judged where they lead: `~` and `$HOME` expanded, `.`, `..` and `//`
+// resolved, symlinks of existing ancestors followed (the same `realPath` the file tools are judged
+// by), so `/tmp/../etc/x` is /etc/x. Words the shell expands (globs, variables, substitutions)
+// are matched against the sensitive files they could reach.
+import { homedir } from 'node:os';
+import { isAbsolute, resolve } from 'node:path';
+import { type PathLookup, realPath } from './resolve-path';
+import { SENSITIVE_READ_EXAMPLES, sensitiveReadReason } from './sensitive-paths';
+import { hasSubstitution } from './shell-parse';
+import { PLACEHOLDER } from './shell-scan';
+
+export interface WordLocation {
+  /** The absolute path the shell opens for the word (from the first workspace folder if relative). */
+  path: string;
+  /** Where that path really leads. */
+  real: string;
+}
+
+const HOME_WORD = /^(~|\$HOME|\$\{HOME\})(?=\/|$)/;
+const GLOB = /[*?[]/;
+const MAX_BRACE_WORDS = 64;
+/** Stands for a variable or substitution in a word: it may expand to anything, slashes included. */
+const ANYTHING = '\u0000';
+
+/**
+ * Where a plain path word leads, or undefined for words decided at run time (variables other than
+ * HOME, substitutions, `~user`) and relative words when there is no workspace folder to start from.
+ * Glob characters are kept as literal names: the existing part before them is still resolved.
+ */
+export function locateWord(
+  word: string,
+  roots: readonly string[],
+  lookup?: PathLookup,
+): WordLocation | undefined {
+  const expanded = word.replace(HOME_WORD, () => homedir());
+  if (expanded.includes('$') || hasSubstitution(expanded) || expanded.startsWith('~') || expanded === '') {
+    return undefined;
+  }
+  const base = roots[0];
+  if (!isAbsolute(expanded) && base === undefined) return undefined;
+  const path = isAbsolute(expanded) ? resolve(expanded) : resolve(base!, expanded);
+  return { path, real: realPath(path, lookup) };
+}
+
+/**
+ * Why reading what `word` names exposes private data (shadow files, process environments,
+ * shell histories), counting what globs, braces and variables in it could expand to; undefined
+ * when it cannot reach such a file or the file is inside the workspace (`inside` decides).
+ */
+export function sensitiveReadOfWord(
+  word: string,
+  roots: readonly string[],
+  inside: (real: string) => boolean,
+  lookup?: PathLookup,
+): string | undefined {
+  for (const candidate of expandBraces(valueOf(word))) {
+    const place = locateWord(candidate, roots, lookup);
+    if (place && !GLOB.test(candidate)) {
+      if (inside(place.real)) continue;
+      const reason = sensitiveReadReason(place.real) ?? sensitiveReadReason(place.path);
+      if (reason) return reason;
+      continue;
+    }
+    // Decided at run time: anything a glob could match, and anything at all where a variable or
+    // substitution stands (a word that is only those and slashes is not judged: it could be any file).
+    const dynamic = candidate
+      .replace(/\$\{[^}]*\}|\$\w+|\$\$|\$[?!#@*-]/g, ANYTHING)
+      .replace(new RegExp(PLACEHOLDER.source, 'g'), ANYTHING);
+    if (dynamic.replaceAll(ANYTHING, '').replaceAll('/', '') === '') continue;
+    const patterns = [dynamic, ...(place ? [place.path, place.real] : [])].map(globRegex);
+    const reached = sensitiveExamples().find((example) => patterns.some((p) => p.test(example)));
+    if (reached) return `${word}, which can expand to ${sensitiveReadReason(reached) ?? reached}`;
+  }
+  return undefined;
+}
+
+/** `if=/etc/shadow`, `--file=/etc/shadow`: the value after the first `=`; other words as they are. */
+function valueOf(word: string): string {
+  const eq = word.indexOf('=');
+  return eq > 0 && !word.startsWith('/') && !word.startsWith('~') ? word.slice(eq + 1) : word;
+}
+
+function sensitiveExamples(): string[] {
+  const home = homedir();
+  return [
+    ...SENSITIVE_READ_EXAMPLES,
+    ...SENSITIVE_READ_EXAMPLES.filter((e) => e.startsWith('~/')).map((e) => home + e.slice(1)),
+  ];
+}
+
+/** Bash brace expansion of comma lists (`/etc/{shadow,passwd}`), bounded. */
+export function expandBraces(word: string): string[] {
+  const match = /\{([^{}]*,[^{}]*)\}/.exec(word);
+  if (!match) return [word];
+  const before = word.slice(0, match.index);
+  const after = word.slice(match.index + match[0].length);
+  const words: string[] = [];
+  for (const option of match[1]!.split(',')) {
+    for (const rest of expandBraces(before + option + after)) {
+      if (words.length >= MAX_BRACE_WORDS) return words;
+      words.push(rest);
+    }
+  }
+  return words;
+}
+
+/**
+ * A bash glob (without globstar: `*` stays within one folder, and does not match a leading dot) as
+ * a regular expression; the ANYTHING mark matches any text.
+ */
+export function globRegex(glob: string): RegExp {
+  let source = '';
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i]!;
+    const segmentStart = i === 0 || glob[i - 1] === '/';
+    if (ch === ANYTHING) source += '.*';
+    else if (ch === '*') source += segmentStart ? '(?!\\.)[^/]*' : '[^/]*';
+    else if (ch === '?') source += segmentStart ? '[^/.]' : '[^/]';
+    else if (ch === '[') {
+      const end = glob.indexOf(']', i + 2);
+      if (end === -1) {
+        source += '\\[';
+        continue;
+      }
+      const body = glob
+        .slice(i + 1, end)
+        .replace(/^!/, '^')
+        .replace(/\\/g, '\\\\');
+      source += `[${body}]`;
+      i = end;
+    } else source += ch.replace(/[.+^${}()|\\\]]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
