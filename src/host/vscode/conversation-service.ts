@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import {
   entryFromState,
   removeEntry,
+  statusForReader,
   upsertEntry,
   stateFromStore,
   ConversationIndexFile,
@@ -15,7 +16,7 @@ import {
   type IndexEntry,
 } from '../../core/state';
 import { loadSkills, type Skill } from '../../core/skills/skills';
-import { openEventStore } from '../../core/log';
+import { hasLiveWriter, openEventStore } from '../../core/log';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { NodeFilePort } from '../node/ports';
 import type { ChatBackend, ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
@@ -25,6 +26,12 @@ import { ConversationSession } from './conversation-session';
 import { forkConversation } from './fork';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
+
+/** A conversation as the list shows it. */
+export type ListedConversation = IndexEntry & {
+  /** Why it shows as paused although its log says running (the process that ran it is gone). */
+  interrupted?: string;
+};
 
 export class ConversationService implements ChatBackend, vscode.Disposable {
   private readonly sessions = new Map<string, ConversationSession>();
@@ -101,8 +108,19 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     return this.activeConversationId ? this.sessions.get(this.activeConversationId) : undefined;
   }
 
-  list(): IndexEntry[] {
-    return this.index.entries;
+  list(): ListedConversation[] {
+    return this.index.entries.map((e) => this.asSeen(e));
+  }
+
+  /**
+   * An entry as this window shows it: one whose log says running while no live process holds it
+   * (the window or CLI that ran it was killed) is paused, interrupted. Opening it records the
+   * recovery, and its in-doubt actions wait for the user's choice.
+   */
+  private asSeen(e: IndexEntry): ListedConversation {
+    if (e.status !== 'running' || this.sessions.get(e.id)?.readOnly === false) return e;
+    const seen = statusForReader(e.status, hasLiveWriter(join(this.root, e.id)));
+    return seen.interrupted ? { ...e, status: seen.status, interrupted: seen.interrupted } : e;
   }
 
   header(conversationId: string): ConversationHeader | undefined {
@@ -275,6 +293,8 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       );
     }
     this.sessions.set(id, session);
+    // Opening may have recorded a recovery (it was left running): the list shows the new status.
+    void this.refreshEntry(session);
     return session;
   }
 

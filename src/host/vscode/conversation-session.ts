@@ -8,8 +8,9 @@ import { conversationEventCodec, type StoredConversationEvent } from '../../core
 import { PolicyGate } from '../../core/agent/policy-gate';
 import type { Event } from '../../core/events';
 import { isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
+import { hasLiveWriter } from '../../core/log/lock';
 import { SegmentEventStore } from '../../core/log/segment-store';
-import type { ExecutionStatus } from '../../core/state';
+import { type ExecutionStatus, statusForReader } from '../../core/state';
 import { defaultTools, type ToolSpec } from '../../core/tools';
 import type { Skill } from '../../core/skills/skills';
 import { NodeSearchPort, TempScratchPort } from '../node/ports';
@@ -129,7 +130,8 @@ export class ConversationSession {
     return {
       id: this.id,
       title: s.title ?? 'New conversation',
-      status: s.status,
+      // Read-only here: another process writes it, or wrote it and died (then it is interrupted).
+      status: this.readOnly ? statusForReader(s.status, hasLiveWriter(this.dir)).status : s.status,
       promptTokens: t.promptTokens,
       completionTokens: t.completionTokens,
       cachedTokens: t.cachedTokens,

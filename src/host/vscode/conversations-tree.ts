@@ -1,7 +1,6 @@
 // The "Conversations" tree: the workspace's conversations, newest first, with status and date.
 import * as vscode from 'vscode';
-import type { IndexEntry } from '../../core/state';
-import type { ConversationService } from './conversation-service';
+import type { ConversationService, ListedConversation } from './conversation-service';
 
 const STATUS_ICONS: Record<string, string> = {
   running: 'loading~spin',
@@ -13,23 +12,28 @@ const STATUS_ICONS: Record<string, string> = {
   idle: 'comment',
 };
 
-export class ConversationsTree implements vscode.TreeDataProvider<IndexEntry> {
+export class ConversationsTree implements vscode.TreeDataProvider<ListedConversation> {
   readonly onDidChangeTreeData: vscode.Event<void>;
 
   constructor(private readonly service: ConversationService) {
     this.onDidChangeTreeData = service.onDidChangeList;
   }
 
-  getChildren(element?: IndexEntry): IndexEntry[] {
+  getChildren(element?: ListedConversation): ListedConversation[] {
     return element ? [] : this.service.list();
   }
 
-  getTreeItem(c: IndexEntry): vscode.TreeItem {
+  getTreeItem(c: ListedConversation): vscode.TreeItem {
     const item = new vscode.TreeItem(c.title ?? 'New conversation', vscode.TreeItemCollapsibleState.None);
     item.id = c.id;
     const when = c.updated ? new Date(c.updated).toLocaleString() : '';
-    item.description = `${c.status.replace(/_/g, ' ')}${when ? ` · ${when}` : ''}`;
-    item.tooltip = `${c.title ?? ''}\n${c.eventCount} events · $${c.cost.toFixed(4)}`;
+    const status = `${c.status.replace(/_/g, ' ')}${c.interrupted ? ', interrupted' : ''}`;
+    item.description = `${status}${when ? ` · ${when}` : ''}`;
+    item.tooltip =
+      `${c.title ?? ''}\n${c.eventCount} events · $${c.cost.toFixed(4)}` +
+      (c.interrupted
+        ? `\n${c.status} (${c.interrupted}): open it to re-run or skip what it left in doubt`
+        : '');
     item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[c.status] ?? 'comment');
     item.command = { command: 'logbook.openConversation', title: 'Open Conversation', arguments: [c.id] };
     item.contextValue = c.id === this.service.activeId ? 'conversation.active' : 'conversation';
