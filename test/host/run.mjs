@@ -38,7 +38,13 @@ async function runProfile(profile) {
   try {
     active.server = await startCodeServer({
       trust: profile.trust,
-      env: { LOGBOOK_TEST_MODE: '1', LOGBOOK_HOST_PROFILE: profile.name },
+      // A key in the window's environment, as when VS Code is started from a shell that exports
+      // one: the agent's terminal must not see it (terminal-secrets.test.ts).
+      env: {
+        LOGBOOK_TEST_MODE: '1',
+        LOGBOOK_HOST_PROFILE: profile.name,
+        OPENAI_API_KEY: 'sk-host-window-env-1a2b3c4d-KEEP-OUT',
+      },
     });
     active.browser = await launchBrowser();
     const page = await active.browser.context.newPage();

@@ -44,6 +44,14 @@ export function terminalTimeoutSeconds(): number {
   return cfg().get<number>('terminal.timeoutSeconds', 30);
 }
 
+/** Variables of Logbook's own (OPENAI_API_KEY, LOGBOOK_*) the user lets the agent's terminal see. */
+export function terminalPassEnvironment(): string[] {
+  const names = cfg().get<unknown>('terminal.passEnvironment', []);
+  return Array.isArray(names)
+    ? names.filter((n): n is string => typeof n === 'string' && n.trim() !== '')
+    : [];
+}
+
 /** Adds an allow rule to the workspace's settings ("Always allow" on a command). */
 export async function addAllowRule(prefix: string): Promise<void> {
   const rules = cfg().get<string[]>('confirmation.allowRules', []);

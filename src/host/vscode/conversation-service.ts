@@ -351,6 +351,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
 
   async dispose(): Promise<void> {
     for (const s of this.sessions.values()) await s.dispose().catch(() => {});
+    this.llm.knownSecrets.dispose();
     this.activeEmitter.dispose();
     this.appendEmitter.dispose();
     this.headerEmitter.dispose();

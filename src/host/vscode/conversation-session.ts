@@ -13,9 +13,15 @@ import { SegmentEventStore } from '../../core/log/segment-store';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
 import { defaultTools, type ToolSpec } from '../../core/tools';
 import type { Skill } from '../../core/skills/skills';
+import type { NamedSecret } from '../../core/secrets';
 import { NodeSearchPort, TempScratchPort } from '../node/ports';
 import type { ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
-import { readAgentSettings, readCondenserSettings, terminalTimeoutSeconds } from './config';
+import {
+  readAgentSettings,
+  readCondenserSettings,
+  terminalPassEnvironment,
+  terminalTimeoutSeconds,
+} from './config';
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { ConfiguredLlm } from './configured-llm';
 import { IntegratedTerminalPort } from './ports/terminal-port';
@@ -61,8 +67,17 @@ export class ConversationSession {
     const tools = defaultTools({ terminal: { defaultTimeoutSec: terminalTimeoutSeconds() } });
     // One integrated terminal per conversation, named after it, created when the agent first runs a command.
     const terminal: { port?: IntegratedTerminalPort; title: () => string } = { title: () => 'Agent' };
+    const knownSecrets = deps.llm.knownSecrets;
     const lazyTerminal = () =>
-      (terminal.port ??= new IntegratedTerminalPort({ title: terminal.title(), cwd: deps.cwd }));
+      (terminal.port ??= new IntegratedTerminalPort({
+        title: terminal.title(),
+        cwd: deps.cwd,
+        // The shell starts without the key (and LOGBOOK_*), unless the user passes a name on.
+        environment: async () => {
+          await knownSecrets.refresh();
+          return { pass: terminalPassEnvironment(), secretValues: knownSecrets.current.map((s) => s.value) };
+        },
+      }));
     const ports = {
       files: new WorkspaceFilePort(),
       get terminal() {
@@ -91,6 +106,7 @@ export class ConversationSession {
         () => [join(deps.dir, 'scratch')],
       ),
       userEditNotes: () => deps.userEditNotes(),
+      secrets: () => knownSecrets.current,
     });
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
@@ -122,6 +138,11 @@ export class ConversationSession {
 
   get readOnly(): boolean {
     return this.store.readOnly;
+  }
+
+  /** The secrets this window knows, to redact from anything shown or written outside the log. */
+  get secrets(): readonly NamedSecret[] {
+    return this.deps.llm.knownSecrets.current;
   }
 
   header(): ConversationHeader {

@@ -14,6 +14,8 @@ import type { CommandExit, RunningCommand, ShellSession } from './terminal-sessi
 export interface PseudoterminalSessionOptions {
   name: string;
   cwd: string;
+  /** The environment the shell inherits (this process's without Logbook's secrets); default process.env. */
+  inherited?: Record<string, string>;
   env?: Record<string, string>;
 }
 
@@ -93,7 +95,7 @@ export class PseudoterminalSession implements ShellSession {
     const bash = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p));
     const shell = spawn(bash ?? '/bin/sh', bash ? ['-l'] : [], {
       cwd: existsSync(this.cwd) ? this.cwd : undefined,
-      env: { ...process.env, ...NON_TTY_ENV, ...this.options.env },
+      env: { ...(this.options.inherited ?? process.env), ...NON_TTY_ENV, ...this.options.env },
       // Its own process group: Ctrl+C goes to the shell and its foreground command together.
       detached: true,
       stdio: 'pipe',

@@ -3,6 +3,7 @@
 // a pseudoterminal fallback. Either way a call waits for the command to end or for its timeout,
 // and the command keeps running after a timeout: `sendInput('')` collects what it prints next.
 import * as vscode from 'vscode';
+import { agentEnvironment, type AgentEnvironmentOptions } from '../../../core/secrets';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { PseudoterminalSession } from './pseudoterminal-session';
 import { ShellIntegrationSession, waitForShellIntegration } from './shell-integration-session';
@@ -22,8 +23,13 @@ export interface IntegratedTerminalPortOptions {
   title: string;
   /** Where the shell starts; default the first workspace folder. */
   cwd?: string;
-  /** Extra environment for the shell. */
+  /** Extra environment for the shell (on top of the window's, without Logbook's secrets). */
   env?: Record<string, string>;
+  /**
+   * Asked when a shell starts: the variables of Logbook's own the user lets it see, and the secret
+   * values it must not inherit. Either way OPENAI_API_KEY and LOGBOOK_* are left out by default.
+   */
+  environment?: () => Promise<AgentEnvironmentOptions>;
   /** How long to wait for shell integration before falling back (default 4000 ms). */
   shellIntegrationTimeoutMs?: number;
 }
@@ -155,11 +161,13 @@ export class IntegratedTerminalPort implements TerminalPort {
     const enabled = vscode.workspace
       .getConfiguration('terminal.integrated')
       .get<boolean>('shellIntegration.enabled', true);
+    const envOptions = (await this.options.environment?.()) ?? {};
+    const inherited = agentEnvironment(process.env, envOptions);
     if (enabled) {
       const terminal = vscode.window.createTerminal({
         name,
         cwd,
-        ...(this.options.env ? { env: this.options.env } : {}),
+        env: { ...withoutSecrets(inherited.removed, envOptions.pass ?? []), ...this.options.env },
       });
       terminal.show(true);
       const integration = await waitForShellIntegration(
@@ -172,6 +180,7 @@ export class IntegratedTerminalPort implements TerminalPort {
     const session = new PseudoterminalSession({
       name,
       cwd,
+      inherited: inherited.env,
       ...(this.options.env ? { env: this.options.env } : {}),
     });
     session.terminal.show(true);
@@ -183,4 +192,15 @@ export class IntegratedTerminalPort implements TerminalPort {
     this.session = undefined;
     this.current = undefined;
   }
+}
+
+/**
+ * The `env` of a VS Code terminal that deletes these variables (a null value deletes one from the
+ * environment the window starts terminals with). The terminal's environment is the window's, not
+ * this process's, so the key is deleted even when this process does not have it.
+ */
+function withoutSecrets(removed: readonly string[], pass: readonly string[]): Record<string, null> {
+  const names = new Set([...removed, 'OPENAI_API_KEY']);
+  for (const name of pass) names.delete(name);
+  return Object.fromEntries([...names].map((n) => [n, null]));
 }
