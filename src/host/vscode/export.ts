@@ -1,7 +1,9 @@
 // Export Conversation: the log as OpenHands-style JSON (one event per array item) or as a
-// readable Markdown transcript. Events never hold the API key, so neither does an export.
+// readable Markdown transcript. Events are redacted as they are appended; the export is redacted
+// again, for conversations recorded before that.
 import * as vscode from 'vscode';
 import { observationText, textOf, type Event } from '../../core/events';
+import { SecretRedactor } from '../../core/secrets';
 import type { ConversationSession } from './conversation-session';
 
 export type ExportFormat = 'json' | 'markdown';
@@ -25,8 +27,12 @@ export async function exportConversation(
   }
   if (!format) return undefined;
   const events = await session.conversation.events();
+  const redactor = new SecretRedactor(session.secrets);
+  const redacted = events.map((e) => redactor.redactValue(e));
   const text =
-    format === 'json' ? `${JSON.stringify(events, null, 2)}\n` : toMarkdown(session.header().title, events);
+    format === 'json'
+      ? `${JSON.stringify(redacted, null, 2)}\n`
+      : toMarkdown(redactor.redactText(session.header().title), redacted);
   let target = typeof targetArg === 'string' ? vscode.Uri.file(targetArg) : undefined;
   if (!target) {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
