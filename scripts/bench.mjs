@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// npm run bench [-- --json FILE]: runs the event-log benchmark (bench/log-bench.ts) and the state
-// benchmark (bench/state-bench.ts) under tsx. The chat panel's is `npm run bench:webview`.
-// It prints a results table and writes bench/RESULTS.md.
+// npm run bench [-- --json FILE]: runs the event-log benchmark (bench/log-bench.ts), the state
+// benchmark (bench/state-bench.ts) and the open benchmark (bench/open-bench.ts: `logbook show` and
+// VS Code opening a huge imported conversation) under tsx. The chat panel's is `npm run bench:webview`.
+// Each prints a results table and writes its file in bench/ (RESULTS.md, STATE-RESULTS.md, OPEN-RESULTS.md).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +28,18 @@ if (res.status === 0)
         .slice(2)
         .map((a, i, all) => (all[i - 1] === '--json' ? a.replace(/(\.json)?$/, '.state.json') : a)),
     ],
+    { cwd: root, stdio: 'inherit' },
+  ).status;
+/** The benchmark's own --json file: FILE.json becomes FILE.<kind>.json. */
+const jsonFor = (kind) =>
+  process.argv
+    .slice(2)
+    .map((a, i, all) => (all[i - 1] === '--json' ? a.replace(/(\.json)?$/, `.${kind}.json`) : a));
+// The open benchmark (O1 `logbook show`, O2 VS Code) last: it builds the extension and starts code-server.
+if (res.status === 0)
+  res.status = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench', 'open-bench.ts'), ...jsonFor('open')],
     { cwd: root, stdio: 'inherit' },
   ).status;
 process.exit(res.status ?? 1);

@@ -1,0 +1,75 @@
+// The open benchmark's data: the generated conversation written in the OpenHands layout, and the
+// `logbook` CLI bundled as it ships, to import it and show it as a user would.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { serializeEvent } from '../src/core/events';
+import { eventFileName } from '../src/core/log';
+import { generateConversation } from './conversation-generator';
+
+const repoRoot = path.resolve(__dirname, '..');
+
+/** dist/cli.js as `npm run package` builds it (minified, no source map), into `dir`. */
+export async function bundleCli(dir: string): Promise<string> {
+  const outfile = path.join(dir, 'cli.js');
+  await build({
+    entryPoints: [path.join(repoRoot, 'src/host/node/cli.ts')],
+    outfile,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+export interface OpenHandsLayout {
+  dir: string;
+  count: number;
+  bytes: number;
+  /** Index of the newest event the chat shows as a row of its own (a message, an action, a condensation). */
+  lastRowSeq: number;
+}
+
+const OWN_ROW = new Set(['MessageEvent', 'ActionEvent', 'Condensation', 'SystemPromptEvent']);
+
+/** The index of the newest event of these kinds that the chat shows as a row of its own. */
+export function lastRowSeq(kinds: readonly string[]): number {
+  return kinds.findLastIndex((k) => OWN_ROW.has(k));
+}
+
+/** `n` events of the benchmarks' conversation as the OpenHands SDK lays one out, with a base_state.json. */
+export async function writeOpenHandsLayout(dir: string, n: number, seed: number): Promise<OpenHandsLayout> {
+  fs.mkdirSync(path.join(dir, 'events'), { recursive: true });
+  fs.copyFileSync(
+    path.join(repoRoot, 'test', 'fixtures', 'openhands', 'base_state.json'),
+    path.join(dir, 'base_state.json'),
+  );
+  let bytes = 0;
+  let lastRowSeq = -1;
+  await generateConversation(n, seed, 'bench-import', (e, i) => {
+    const json = serializeEvent(e);
+    bytes += Buffer.byteLength(json);
+    if (OWN_ROW.has(e.kind)) lastRowSeq = i;
+    fs.writeFileSync(path.join(dir, 'events', eventFileName(i, e.id)), json);
+  });
+  return { dir, count: n, bytes, lastRowSeq };
+}
+
+/** Runs `logbook import-openhands`; the wall time of the whole process in ms. */
+export function importWithCli(cli: string, from: string, store: string): number {
+  const t0 = performance.now();
+  execFileSync(process.execPath, [cli, 'import-openhands', from, '--store', store], { stdio: 'pipe' });
+  return performance.now() - t0;
+}
+
+/** A copy of an imported conversation without its snapshots: what an import wrote before it made them. */
+export function copyWithoutSnapshots(store: string, to: string): string {
+  fs.cpSync(store, to, { recursive: true });
+  fs.rmSync(path.join(to, 'snapshots'), { recursive: true, force: true });
+  return to;
+}
