@@ -18,6 +18,7 @@ import {
   stateFromStore,
   upsertEntry,
 } from '../../../src/core/state';
+import type { ConversationService } from '../../../src/host/vscode/conversation-service';
 import { ConversationsTree } from '../../../src/host/vscode/conversations-tree';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { EXTENSION_ID, logbook, scriptedModel, workspaceRoot } from './helpers';
@@ -32,12 +33,17 @@ describe('A conversation whose process was killed during a terminal command', ()
     scratch = undefined;
   });
 
-  it('shows as interrupted, not running, after a reload; opened, it is recovered and its command runs again only when approved', async () => {
+  /**
+   * A conversation in this window's storage whose writer was killed while its command ran, and the
+   * index entry that writer kept: running. `nextTurn` is the model's reply after the decision.
+   */
+  async function killedWriter(nextTurn: { toolResultIncludes: string; content: string }) {
     const { service } = await logbook();
-    scratch = join(workspaceRoot(), `killed-writer-${randomUUID().slice(0, 8)}`);
-    mkdirSync(scratch);
-    writeFileSync(join(scratch, 'delay'), '30\n');
-    const command = `echo run >> ${scratch}/runs.log; echo $$ > ${scratch}/shell.pid; sleep $(cat ${scratch}/delay)`;
+    const ws = join(workspaceRoot(), `killed-writer-${randomUUID().slice(0, 8)}`);
+    scratch = ws;
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'delay'), '30\n');
+    const command = `echo run >> ${ws}/runs.log; echo $$ > ${ws}/shell.pid; sleep $(cat ${ws}/delay)`;
     llm = await scriptedModel({
       name: 'host-killed-writer',
       turns: [
@@ -53,28 +59,16 @@ describe('A conversation whose process was killed during a terminal command', ()
             ],
           },
         },
-        { match: { toolResultIncludes: 'exit code 0' }, reply: { content: 'It ran again.' } },
+        { match: { toolResultIncludes: nextTurn.toolResultIncludes }, reply: { content: nextTurn.content } },
       ],
     });
 
-    // The writer: runs the command in a conversation under this window's storage, killed mid-command.
     const id = randomUUID();
     const dir = join(service.root, id);
     const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
     const child = spawn(
       process.execPath,
-      [
-        cli,
-        'run',
-        '--workspace',
-        scratch,
-        '--store',
-        dir,
-        '--confirm',
-        'never',
-        '--task',
-        'run the long command',
-      ],
+      [cli, 'run', '--workspace', ws, '--store', dir, '--confirm', 'never', '--task', 'run the long command'],
       {
         env: {
           ...process.env,
@@ -87,13 +81,12 @@ describe('A conversation whose process was killed during a terminal command', ()
       },
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    await until(() => existsSync(join(scratch!, 'shell.pid')), 20_000, 'the command to start');
+    await until(() => existsSync(join(ws, 'shell.pid')), 20_000, 'the command to start');
     child.kill('SIGKILL');
     await exited;
     // What the dead writer left running is stopped, as a user would.
-    killGroup(Number(readFileSync(join(scratch, 'shell.pid'), 'utf8')));
+    killGroup(Number(readFileSync(join(ws, 'shell.pid'), 'utf8')));
 
-    // Its index entry, as the killed writer kept it: running.
     const store = await openEventStore<StoredConversationEvent>(dir, {
       codec: conversationEventCodec,
       readOnly: true,
@@ -105,7 +98,29 @@ describe('A conversation whose process was killed during a terminal command', ()
     const stored = await indexFile.read();
     assert.ok(stored.ok);
     await indexFile.save(upsertEntry(stored.index, entryFromState(id, state)));
+    return { service, id, ws };
+  }
 
+  /** Opens it for writing: the recovery is recorded, the command is in doubt and not run again. */
+  async function openRecovered(service: ConversationService, id: string, ws: string) {
+    const session = await service.session(id);
+    assert.equal(session.readOnly, false);
+    assert.equal(session.header().status, 'paused');
+    const events = await session.conversation.events();
+    assert.ok(events.some((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === RECOVERY_KEY));
+    const action = events.find((e) => e.kind === 'ActionEvent')!;
+    assert.deepEqual(session.header().pendingActionIds, [action.id], 'the user is asked about it');
+    await until(() => service.list().find((e) => e.id === id)?.interrupted === undefined, 5_000, 'the list');
+    assert.equal(service.list().find((e) => e.id === id)?.status, 'paused');
+    assert.equal(readFileSync(join(ws, 'runs.log'), 'utf8'), 'run\n', 'not run again on open');
+    return { session, action };
+  }
+
+  it('shows as interrupted, not running, after a reload; opened, its command runs again only when approved', async () => {
+    const { service, id, ws } = await killedWriter({
+      toolResultIncludes: 'exit code 0',
+      content: 'It ran again.',
+    });
     // Reload: the list is read from the index again.
     await service.initialize();
     const listed = service.list().find((e) => e.id === id);
@@ -116,28 +131,31 @@ describe('A conversation whose process was killed during a terminal command', ()
     assert.doesNotMatch(String(item.description), /running/);
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'debug-pause');
 
-    // Opening it for writing records the recovery; the command is in doubt and does not run again.
-    const session = await service.session(id);
+    const { session } = await openRecovered(service, id, ws);
     try {
-      assert.equal(session.readOnly, false);
-      assert.equal(session.header().status, 'paused');
-      const events = await session.conversation.events();
-      assert.ok(events.some((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === RECOVERY_KEY));
-      const action = events.find((e) => e.kind === 'ActionEvent')!;
-      assert.deepEqual(session.header().pendingActionIds, [action.id], 'the user is asked about it');
-      await until(
-        () => service.list().find((e) => e.id === id)?.interrupted === undefined,
-        5_000,
-        'the list',
-      );
-      assert.equal(service.list().find((e) => e.id === id)?.status, 'paused');
-      assert.equal(readFileSync(join(scratch, 'runs.log'), 'utf8'), 'run\n', 'not run again on open');
-
       // The user decides to run it again (Approve Pending); the agent then goes on.
-      writeFileSync(join(scratch, 'delay'), '0\n');
+      writeFileSync(join(ws, 'delay'), '0\n');
       await vscode.commands.executeCommand('logbook.approvePending', id);
       assert.equal(await session.settled(), 'finished');
-      assert.equal(readFileSync(join(scratch, 'runs.log'), 'utf8'), 'run\nrun\n', 'run again once');
+      assert.equal(readFileSync(join(ws, 'runs.log'), 'utf8'), 'run\nrun\n', 'run again once');
+    } finally {
+      await service.delete(id);
+    }
+  });
+
+  it('opened after a reload, its command is skipped when the user rejects it, and the agent goes on', async () => {
+    const { service, id, ws } = await killedWriter({
+      toolResultIncludes: 'already ran before the crash',
+      content: 'Skipped it.',
+    });
+    await service.initialize();
+    const { session, action } = await openRecovered(service, id, ws);
+    try {
+      await vscode.commands.executeCommand('logbook.rejectPending', id, 'already ran before the crash');
+      assert.equal(await session.settled(), 'finished');
+      assert.equal(readFileSync(join(ws, 'runs.log'), 'utf8'), 'run\n', 'never run again');
+      const events = await session.conversation.events();
+      assert.ok(events.some((e) => e.kind === 'UserRejectObservation' && e.action_id === action.id));
     } finally {
       await service.delete(id);
     }
