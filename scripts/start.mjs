@@ -1,59 +1,46 @@
 #!/usr/bin/env node
 // `npm start`: builds the extension and opens it in a real VS Code (code-server on 127.0.0.1) on
-// a sample workspace. Prints the URL to open. With no model configured, a local demo model
-// (the scripted test server) answers, so the extension can be tried without an API key.
-import { spawn, execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+// a fresh copy of the sample workspace. Prints the URL to open. With no model configured, a local
+// demo model answers, so the extension can be tried without an API key.
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { startCodeServer, repoRoot } from './code-server/instance.mjs';
+import { repoRoot } from './code-server/instance.mjs';
+import { startSampleSession } from './code-server/sample-session.mjs';
+import { missingSystemPackages } from './code-server/system-packages.mjs';
+import { isInstalled } from './code-server/install.mjs';
 
 const port = Number(process.env.LOGBOOK_PORT ?? 8750);
 const useDemo = !process.env.OPENAI_API_KEY && !process.env.OPENAI_BASE_URL;
 
-execFileSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { stdio: 'inherit', cwd: repoRoot });
-
-const stateDir = join(repoRoot, '.vscode-test', 'start');
-mkdirSync(stateDir, { recursive: true });
-const settings = {};
-let demo;
-if (useDemo) {
-  demo = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(repoRoot, 'test/support/llm-server/cli.ts'),
-      '--scenario',
-      join(repoRoot, 'test/fixtures/scenarios/start-demo.json'),
-    ],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+// Said before the build, so a missing package is the first thing a new user reads.
+const missing = isInstalled() ? [] : missingSystemPackages();
+if (missing.length > 0) {
+  console.error(
+    `\nnpm start installs code-server once (into .vscode-test/) and builds its native modules,\n` +
+      `which needs these system packages: ${missing.join(', ')}\n\n` +
+      `  sudo apt-get install ${missing.join(' ')}\n`,
   );
-  const baseUrl = await new Promise((resolve, reject) => {
-    demo.once('exit', (code) => reject(new Error(`demo model exited (${code})`)));
-    demo.stdout.on('data', (d) => {
-      const m = /listening on (\S+)/.exec(d.toString());
-      if (m) resolve(m[1]);
-    });
-  });
-  settings['logbook.llm.baseUrl'] = baseUrl;
-  settings['logbook.llm.model'] = 'demo';
+  process.exit(1);
 }
 
-const server = await startCodeServer({
-  runDir: stateDir,
-  port,
-  settings,
-  reuseWorkspace: true,
-  log: (line) => {
-    if (/error/i.test(line)) console.error(`[code-server] ${line}`);
-  },
-});
-const url = server.url([
-  ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
-  ['skipWelcome', 'true'],
-]);
-console.log('\nLogbook is running in VS Code (code-server). Open:\n');
-console.log(`  ${url}\n`);
+execFileSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { stdio: 'inherit', cwd: repoRoot });
+
+let session;
+try {
+  session = await startSampleSession({
+    runDir: join(repoRoot, '.vscode-test', 'start'),
+    port,
+    demo: useDemo,
+    log: (line) => {
+      if (/error/i.test(line)) console.error(`[code-server] ${line}`);
+    },
+  });
+} catch (err) {
+  console.error(`\nnpm start could not open VS Code: ${err instanceof Error ? err.message : err}`);
+  process.exit(1);
+}
+console.log('\nLogbook is running in VS Code (code-server) on a fresh copy of the sample workspace. Open:\n');
+console.log(`  ${session.url}\n`);
 console.log(
   useDemo
     ? 'Model: the local demo model (set OPENAI_API_KEY / OPENAI_BASE_URL to use a real one).'
@@ -62,8 +49,7 @@ console.log(
 console.log('Press Ctrl+C to stop.');
 
 async function stop() {
-  await server.stop();
-  demo?.kill();
+  await session.stop();
   process.exit(0);
 }
 process.on('SIGINT', stop);

@@ -14,6 +14,7 @@ import {
 } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { requireSystemPackages } from './system-packages.mjs';
 
 export const CODE_SERVER_VERSION = '4.100.3';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -49,8 +50,8 @@ export function isInstalled() {
 
 export function install() {
   if (isInstalled()) return;
+  requireSystemPackages();
   const rg = which('rg');
-  if (!rg) throw new Error('ripgrep (rg) is not on PATH: install the Debian package "ripgrep" first.');
   mkdirSync(installDir, { recursive: true });
   writeFileSync(join(installDir, 'package.json'), '{"private":true}\n');
   run('npm', ['install', '--no-save', '--ignore-scripts', `code-server@${CODE_SERVER_VERSION}`], installDir);

@@ -11,7 +11,7 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '
 
 /**
  * @param {{ workspaceTemplate?: string, settings?: Record<string, unknown>, env?: Record<string,string>,
- *           runDir?: string, port?: number, trust?: boolean, reuseWorkspace?: boolean, log?: (line: string) => void }} [opts]
+ *           runDir?: string, port?: number, trust?: boolean, log?: (line: string) => void }} [opts]
  */
 export async function startCodeServer(opts = {}) {
   install();
@@ -23,11 +23,11 @@ export async function startCodeServer(opts = {}) {
     xdg: join(runDir, 'xdg'),
   };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  // A reused workspace (npm start) keeps the user's changes between runs.
-  if (!(opts.reuseWorkspace && readdirSync(dirs.ws).length > 0)) {
-    const template = opts.workspaceTemplate ?? join(repoRoot, 'test', 'fixtures', 'workspace');
-    cpSync(template, dirs.ws, { recursive: true });
-  }
+  // Every start begins from a fresh copy of the workspace, even in a reused run folder.
+  rmSync(dirs.ws, { recursive: true, force: true });
+  cpSync(opts.workspaceTemplate ?? join(repoRoot, 'test', 'fixtures', 'workspace'), dirs.ws, {
+    recursive: true,
+  });
   mkdirSync(join(dirs.udd, 'User'), { recursive: true });
   const settings = {
     'workbench.startupEditor': 'none',
@@ -41,6 +41,8 @@ export async function startCodeServer(opts = {}) {
     'telemetry.telemetryLevel': 'off',
     'chat.commandCenter.enabled': false,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    // A run folder inside this repository (npm start) would otherwise ask about the parent repository.
+    'git.openRepositoryInParentFolders': 'never',
     ...opts.settings,
   };
   writeFileSync(join(dirs.udd, 'User', 'settings.json'), JSON.stringify(settings, null, 2));

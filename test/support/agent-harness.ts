@@ -3,7 +3,12 @@
 import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startScriptedLlm, type Scenario, type ScriptedLlm } from './llm-server';
+import {
+  startScriptedLlm,
+  type Scenario,
+  type ScriptedLlm,
+  type StartScriptedLlmOptions,
+} from './llm-server';
 import { Conversation, type ConversationDeps } from '../../src/core/agent/conversation';
 import { PolicyGate } from '../../src/core/agent/policy-gate';
 import type { StoredConversationEvent } from '../../src/core/agent/event-codec';
@@ -45,6 +50,8 @@ export interface HarnessOptions {
   llmSettings?: Partial<LlmSettings>;
   /** Seams of the agent client; by default `sleep` returns at once. */
   clientDeps?: OpenAiLlmClientDeps;
+  /** A model that reads each request instead of playing the scenario's turns (the demo model). */
+  respond?: StartScriptedLlmOptions['respond'];
 }
 
 export async function createHarness(
@@ -52,7 +59,7 @@ export async function createHarness(
   settings: Partial<AgentSettings> = {},
   options: HarnessOptions = {},
 ): Promise<Harness> {
-  const llm = await startScriptedLlm({ scenario });
+  const llm = await startScriptedLlm({ scenario, respond: options.respond });
   const root = mkdtempSync(join(tmpdir(), 'logbook-agent-'));
   const workspace = join(root, 'ws');
   mkdirSync(workspace);

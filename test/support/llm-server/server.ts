@@ -3,11 +3,11 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { toRequestView } from './chat-request';
+import { type ChatRequestView, toRequestView } from './chat-request';
 import { deliverReply } from './deliver-reply';
 import { BodyTooLargeError, parseBody, readBodyText, sendJson } from './http-io';
 import { errorBody, invalidRequest } from './openai-errors';
-import { loadScenarioFile, parseScenario, type Scenario, ScenarioFormatError } from './scenario';
+import { loadScenarioFile, parseScenario, type Reply, type Scenario, ScenarioFormatError } from './scenario';
 import { ScriptCursor } from './script-cursor';
 import { validateChatRequest } from './validate-messages';
 
@@ -43,6 +43,11 @@ export interface StartScriptedLlmOptions {
   scenarioFile?: string;
   /** 0 or absent picks a free port. */
   port?: number;
+  /**
+   * Answers every chat request by reading it, instead of playing the scenario's turns (the
+   * scenario still names the models); for a model that follows the conversation, like the demo.
+   */
+  respond?: (request: ChatRequestView) => Reply;
 }
 
 const EMPTY_SCENARIO: Scenario = { name: 'empty', turns: [] };
@@ -55,7 +60,7 @@ export async function startScriptedLlm(opts: StartScriptedLlmOptions = {}): Prom
   const scenario = opts.scenarioFile
     ? await loadScenarioFile(opts.scenarioFile)
     : parseScenario(opts.scenario ?? EMPTY_SCENARIO);
-  const server = new ScriptedLlmServer(scenario);
+  const server = new ScriptedLlmServer(scenario, opts.respond);
   await server.listen(opts.port ?? 0);
   return server;
 }
@@ -68,7 +73,10 @@ class ScriptedLlmServer implements ScriptedLlm {
   private readonly http = createServer((req, res) => void this.handle(req, res));
   private address: AddressInfo | undefined;
 
-  constructor(scenario: Scenario) {
+  constructor(
+    scenario: Scenario,
+    private readonly respond?: (request: ChatRequestView) => Reply,
+  ) {
     this.cursor = new ScriptCursor(scenario);
   }
 
@@ -193,6 +201,13 @@ class ScriptedLlmServer implements ScriptedLlm {
       return sendJson(res, error.status, error.body, headers);
     }
     const request = toRequestView(parsed.value as Record<string, unknown>);
+    if (this.respond) {
+      return deliverReply(res, request, this.respond(request), undefined, {
+        signal,
+        headers,
+        nextCallId: () => `call_scripted_${++this.callIdCounter}`,
+      });
+    }
     const step = this.cursor.next(request);
     if (step.kind === 'mismatch' || step.kind === 'exhausted') {
       const error = invalidRequest(

@@ -1,0 +1,64 @@
+// What `npm start` opens: code-server on a fresh copy of the sample workspace with the extension
+// under development, and, when no model is configured, the local demo model answering it.
+// Shared with the e2e test that starts it twice in a row.
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { startCodeServer, repoRoot } from './instance.mjs';
+
+/**
+ * @param {{ runDir: string, port?: number, demo: boolean, env?: Record<string, string>, log?: (line: string) => void }} opts
+ */
+export async function startSampleSession(opts) {
+  // Nothing carries over from the last run: workspace, conversations and window state start fresh.
+  rmSync(opts.runDir, { recursive: true, force: true });
+  const settings = {};
+  const demo = opts.demo ? await startDemoModel() : undefined;
+  if (demo) {
+    settings['logbook.llm.baseUrl'] = demo.baseUrl;
+    settings['logbook.llm.model'] = 'demo';
+  }
+  let server;
+  try {
+    server = await startCodeServer({
+      runDir: opts.runDir,
+      port: opts.port,
+      settings,
+      env: opts.env,
+      log: opts.log,
+    });
+  } catch (err) {
+    demo?.child.kill();
+    throw err;
+  }
+  return {
+    server,
+    url: server.url([
+      ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+      ['skipWelcome', 'true'],
+    ]),
+    async stop() {
+      await server.stop();
+      demo?.child.kill();
+    },
+  };
+}
+
+async function startDemoModel() {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(repoRoot, 'test/support/demo-model/cli.ts')],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const baseUrl = await new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the demo model exited (${code}) before listening`)));
+    child.stdout.on('data', (d) => {
+      const m = /listening on (\S+)/.exec(d.toString());
+      if (m) resolve(m[1]);
+    });
+  });
+  return { child, baseUrl };
+}

@@ -1,0 +1,50 @@
+// What the demo model reads from a chat request: the user's latest task and the tool calls made
+// since, each with its result, so every reply follows what actually happened.
+import { type ChatMessage, type ChatRequestView, messageText } from '../llm-server/chat-request';
+
+export interface CallOutcome {
+  name: string;
+  id: string;
+  /** The tool message that answered the call; undefined while unanswered. */
+  result: string | undefined;
+}
+
+export interface DemoReading {
+  /** The user's latest message, without the editor context attached after a blank line. */
+  task: string;
+  /** How many user messages came before the latest one (0 for the first task). */
+  earlierTasks: number;
+  /** Tool calls since the latest user message, oldest first. */
+  calls: CallOutcome[];
+}
+
+export function readConversation(request: ChatRequestView): DemoReading {
+  const { messages } = request;
+  const userIndexes = messages.flatMap((m, i) => (m.role === 'user' && !isNudge(m) ? [i] : []));
+  const last = userIndexes.at(-1) ?? -1;
+  const task = last >= 0 ? firstParagraph(messageText(messages[last]?.content)) : '';
+  const calls: CallOutcome[] = [];
+  for (const m of messages.slice(last + 1)) {
+    if (m.role === 'assistant') {
+      for (const c of m.tool_calls ?? []) calls.push({ name: c.function.name, id: c.id, result: undefined });
+    } else if (m.role === 'tool') {
+      const call = calls.find((c) => c.id === m.tool_call_id);
+      if (call) call.result = messageText(m.content);
+    }
+  }
+  return { task, earlierTasks: Math.max(0, userIndexes.length - 1), calls };
+}
+
+/** "The user rejected this action: REASON" as the agent words a rejection for the model. */
+export function rejectionOf(result: string | undefined): { reason: string } | undefined {
+  const m = /^(?:The user|A hook) rejected this action(?:: ([\s\S]*))?\.?$/.exec(result?.trim() ?? '');
+  return m ? { reason: (m[1] ?? '').trim() } : undefined;
+}
+
+function firstParagraph(text: string): string {
+  return (text.split(/\n\s*\n/)[0] ?? '').trim();
+}
+
+function isNudge(m: ChatMessage): boolean {
+  return messageText(m.content).startsWith('[logbook:');
+}
