@@ -505,7 +505,7 @@ export class Conversation {
         true,
       );
       const observation = await executeAction(action, this.activeTools(), {
-        ports: this.deps.ports,
+        ports: this.secretGuard.ports(this.deps.ports),
         cwd: this.deps.cwd,
         signal: this.abort.signal,
       });

@@ -1,6 +1,7 @@
 // What a Conversation holds to keep secrets out of what it records and streams: the host's
 // current list (read at each use: a key set in VS Code applies at once) turned into a redactor.
 import { deepFreeze } from '../events/freeze';
+import type { ToolPorts } from '../tools/ports';
 import { type NamedSecret, SecretRedactor } from './redact-secrets';
 import { StreamRedactor, type StreamEvent } from './redact-stream';
 
@@ -17,6 +18,26 @@ export class SecretGuard {
   event<T>(event: T): T {
     const redacted = this.redactor().redactValue(event);
     return redacted === event ? event : (deepFreeze(redacted) as T);
+  }
+
+  /**
+   * The ports with the scratch folder redacted too: a long output is saved there whole (next to
+   * the log) before the event that points to it is appended.
+   */
+  ports(ports: ToolPorts): ToolPorts {
+    const redact = (text: string) => this.redactor().redactText(text);
+    return {
+      get files() {
+        return ports.files;
+      },
+      get terminal() {
+        return ports.terminal;
+      },
+      get search() {
+        return ports.search;
+      },
+      scratch: { save: (name, text) => ports.scratch.save(name, redact(text)) },
+    };
   }
 
   /** The streamed deltas to show for `d`. */

@@ -88,10 +88,14 @@ describe('hostile model: the API key never reaches the agent (issue 19, item 4)'
         {
           match: { lastRole: 'user' },
           reply: {
-            toolCalls: [terminalCall('call_echo', 'echo "key=[$OPENAI_API_KEY] flag=[$LOGBOOK_FLAG]"')],
+            toolCalls: [
+              terminalCall('call_echo', 'echo "key=[$OPENAI_API_KEY] flag=[$LOGBOOK_FLAG]"'),
+              // Past the output cap: the whole output is saved in the scratch folder, redacted too.
+              terminalCall('call_long', 'for i in $(seq 3000); do echo "$OPENAI_API_KEY"; done'),
+            ],
           },
         },
-        { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
+        { match: { lastRole: 'tool', toolResultIncludes: 'full output' }, reply: { content: 'Done.' } },
       ],
     });
     const ws = fx.tmp();
@@ -105,6 +109,8 @@ describe('hostile model: the API key never reaches the agent (issue 19, item 4)'
     );
     assert.equal(r.code, 0, printed(r));
     assert.ok(r.stdout.includes(`key=[${MARKER}] flag=[visible-flag]`), printed(r));
+    const saved = filesContaining(onlyConversationDir(ws), MARKER).filter((f) => f.includes('scratch'));
+    assert.equal(saved.length, 1, 'the long output was saved, redacted');
     assertNoKey(fx, [r], [ws]);
 
     // Without the flag (LOGBOOK_PASS_ENV is the same list from the environment) neither is there.
