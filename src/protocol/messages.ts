@@ -79,6 +79,8 @@ export const StreamDelta = z.discriminatedUnion('type', [
     argumentsDelta: z.string().max(LIMITS.streamText),
   }),
   z.strictObject({ type: z.literal('end') }),
+  /** The attempt that streamed so far failed and is retried: drop what was shown of it. */
+  z.strictObject({ type: z.literal('discard') }),
 ]);
 export type StreamDelta = z.infer<typeof StreamDelta>;
 

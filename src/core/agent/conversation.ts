@@ -11,6 +11,7 @@ import {
 import type { EventStore } from '../log/event-store';
 import { isCorruptRecord } from '../log/event-store';
 import { LlmError, type LlmClient, type LlmDelta, type LlmResponse } from '../llm/types';
+import { LLM_RETRY_KEY, llmRetryValue } from './llm-retry';
 import {
   APPROVED_ACTIONS_KEY,
   LLM_USAGE_KEY,
@@ -424,7 +425,17 @@ export class Conversation {
     try {
       response = await this.deps.llm.complete(
         { messages: this.memory.prompt.messages(), tools: this.activeTools().map((t) => toolDefinition(t)) },
-        { signal: this.abort.signal, onDelta: (d) => this.emitDelta(d) },
+        {
+          signal: this.abort.signal,
+          onDelta: (d) => this.emitDelta(d),
+          // Recorded before the wait, so the chat says what is happening instead of just "Running".
+          onRetry: async (notice) => {
+            await this.append('ConversationStateUpdateEvent', {
+              key: LLM_RETRY_KEY,
+              value: llmRetryValue(notice),
+            });
+          },
+        },
       );
     } catch (err) {
       this.emitDelta({ type: 'end' });

@@ -18,8 +18,12 @@ export interface ErrorContext {
   /** Our no-progress timer fired. */
   timedOut: boolean;
   timeoutMs: number;
-  /** "model at host", for messages. */
-  target: string;
+  /**
+   * The base URL called (without credentials): errors name where the request went, which is what
+   * the user can fix, rather than the model (a model name left over from another endpoint misleads).
+   */
+  endpoint: string;
+  model: string;
   /** Strings that must never appear in a message (API key, secret header values). */
   secrets: readonly string[];
 }
@@ -37,27 +41,32 @@ export function classifyError(err: unknown, ctx: ErrorContext): ClassifiedError 
     retryable,
   });
   if (err instanceof LlmError) return { error: err, retryable: false };
-  if (ctx.aborted) return make('aborted', `LLM request to ${ctx.target} was cancelled.`, false);
+  const cancelled = `The request to ${ctx.endpoint} was cancelled.`;
+  if (ctx.aborted) return make('aborted', cancelled, false);
   if (ctx.timedOut || err instanceof APIConnectionTimeoutError) {
     return make(
       'timeout',
-      `No data from ${ctx.target} for ${ctx.timeoutMs} ms; the request timed out.`,
+      `${ctx.endpoint} sent nothing of the reply for ${duration(ctx.timeoutMs)}; the request timed out.`,
       true,
     );
   }
-  if (err instanceof APIUserAbortError)
-    return make('aborted', `LLM request to ${ctx.target} was cancelled.`, false);
+  if (err instanceof APIUserAbortError) return make('aborted', cancelled, false);
   if (err instanceof APIConnectionError) {
-    return make('connection', `Could not reach ${ctx.target}: ${causeText(err)}.`, true);
+    return make('connection', `Could not reach ${ctx.endpoint}: ${causeText(err)}.`, true);
   }
   if (err instanceof APIError) return { ...classifyApiError(err, ctx, make), headers: err.headers };
   if (isNetworkError(err)) {
-    return make('connection', `The connection to ${ctx.target} was lost: ${causeText(err)}.`, true);
+    return make('connection', `The connection to ${ctx.endpoint} was lost: ${causeText(err)}.`, true);
   }
   if (err instanceof SyntaxError) {
-    return make('server_error', `${ctx.target} sent malformed stream data: ${err.message}.`, true);
+    return make('server_error', `${ctx.endpoint} sent malformed stream data: ${err.message}.`, true);
   }
-  return make('connection', `LLM request to ${ctx.target} failed: ${causeText(err)}.`, false);
+  return make('connection', `The request to ${ctx.endpoint} failed: ${causeText(err)}.`, false);
+}
+
+/** "250 ms" below 10 s, whole seconds above. */
+export function duration(ms: number): string {
+  return ms < 10_000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`;
 }
 
 type Make = (kind: LlmErrorKind, message: string, retryable: boolean, status?: number) => ClassifiedError;
@@ -68,7 +77,7 @@ function classifyApiError(err: APIError, ctx: ErrorContext, make: Make): Classif
   const providerMessage = typeof body.message === 'string' ? body.message : err.message;
   const code = err.code ?? (typeof body.code === 'string' ? body.code : undefined);
   const what = status === undefined ? 'an error in the stream' : `HTTP ${status}`;
-  const message = `${ctx.target} answered ${what}${code ? ` (${code})` : ''}: ${providerMessage}`;
+  const message = `${ctx.endpoint} (model "${ctx.model}") answered ${what}${code ? ` (${code})` : ''}: ${providerMessage}`;
 
   if (code === 'context_length_exceeded' || (isClientError(status) && CONTEXT_WINDOW.test(providerMessage))) {
     return make('context_window_exceeded', message, false, status);

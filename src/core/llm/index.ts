@@ -7,13 +7,16 @@ export {
   type LlmErrorKind,
   type LlmRequest,
   type LlmResponse,
+  type LlmRetryNotice,
   type LlmToolCall,
   type LlmUsage,
   type ToolDefinition,
 } from './types';
 export { OpenAiLlmClient, type OpenAiLlmClientDeps } from './openai-client';
 export {
+  DEFAULT_MAX_REPLY_BYTES,
   DEFAULT_MAX_RETRIES,
+  DEFAULT_REPLY_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   type LlmSettings,
   LlmSettingsSchema,

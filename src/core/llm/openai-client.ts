@@ -1,6 +1,7 @@
 /**
  * LlmClient for any OpenAI-compatible Chat Completions endpoint, on the `openai` package.
- * Always streams (deltas go to `onDelta`, never to the log), retries by its own policy, and
+ * Always streams (deltas go to `onDelta`, never to the log), bounds each attempt in time and size,
+ * retries by its own policy (a stream dropped mid-reply too: its deltas are discarded first), and
  * reports every failure as an LlmError whose message never contains the API key.
  */
 import OpenAI from 'openai';
@@ -8,7 +9,7 @@ import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
-import { classifyError, type ClassifiedError } from './errors';
+import { classifyError, type ClassifiedError, duration } from './errors';
 import { costOf, DEFAULT_PRICES, findPrice, type PriceTable } from './pricing';
 import {
   backoffDelayMs,
@@ -19,14 +20,31 @@ import {
   type Sleep,
 } from './retry';
 import {
+  AttemptWatch,
+  maxLineBytesFor,
+  type ReplyLimits,
+  SseLineTooLong,
+  type StopReason,
+  withLineCap,
+} from './reply-limits';
+import {
+  DEFAULT_MAX_REPLY_BYTES,
   DEFAULT_MAX_RETRIES,
+  DEFAULT_REPLY_TIMEOUT_MS,
   DEFAULT_TIMEOUT_MS,
   type LlmSettings,
   type ResolvedLlmSettings,
   resolveLlmSettings,
 } from './settings';
 import { StreamAssembler } from './stream-assembler';
-import { type LlmCallOptions, type LlmClient, LlmError, type LlmRequest, type LlmResponse } from './types';
+import {
+  type LlmCallOptions,
+  type LlmClient,
+  type LlmDelta,
+  LlmError,
+  type LlmRequest,
+  type LlmResponse,
+} from './types';
 
 /** Seams for tests and hosts; production uses the defaults. */
 export interface OpenAiLlmClientDeps {
@@ -49,7 +67,8 @@ export class OpenAiLlmClient implements LlmClient {
   private readonly sdk: OpenAI;
   private readonly prices: PriceTable;
   private readonly secrets: string[];
-  private readonly target: string;
+  private readonly endpoint: string;
+  private readonly limits: ReplyLimits;
   private readonly sleep: Sleep;
   private readonly random: () => number;
   private readonly now: () => number;
@@ -65,7 +84,12 @@ export class OpenAiLlmClient implements LlmClient {
     this.backoff = { ...DEFAULT_BACKOFF, ...deps.backoff };
     const extraHeaders = this.settings.extraHeaders ?? {};
     this.secrets = [this.settings.apiKey, ...secretHeaderValues(extraHeaders)];
-    this.target = `${this.model} at ${new URL(this.settings.baseUrl).host}`;
+    this.endpoint = publicEndpoint(this.settings.baseUrl);
+    this.limits = {
+      noProgressMs: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      replyMs: this.settings.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
+      maxBytes: this.settings.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
+    };
     this.sdk = new OpenAI({
       baseURL: this.settings.baseUrl,
       apiKey: this.settings.apiKey || PLACEHOLDER_API_KEY,
@@ -75,7 +99,7 @@ export class OpenAiLlmClient implements LlmClient {
       maxRetries: 0,
       timeout: SDK_TIMEOUT_MS,
       defaultHeaders: defaultHeaders(this.settings.apiKey, extraHeaders),
-      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+      fetch: withLineCap(deps.fetch ?? globalThis.fetch, maxLineBytesFor(this.limits.maxBytes)),
     });
   }
 
@@ -92,8 +116,10 @@ export class OpenAiLlmClient implements LlmClient {
         failure =
           err instanceof LlmError ? { error: err, retryable: false } : this.classify(err, opts.signal);
       }
-      // Once deltas reached the listener a silent retry would show the reply twice: the agent decides.
-      if (!failure.retryable || assembler.deliveredAnything) throw failure.error;
+      // A failed attempt's partial reply is never used: whoever showed it must drop it, retry or not.
+      const discarded = assembler.deliveredAnything;
+      if (discarded) publishDiscard(opts.onDelta);
+      if (!failure.retryable) throw failure.error;
       if (attempt >= maxRetries) throw this.gaveUp(failure.error, attempt + 1);
       const asked = retryAfterMs(failure.headers, this.now());
       if (asked !== undefined && asked > this.backoff.maxRetryAfterMs) {
@@ -104,6 +130,14 @@ export class OpenAiLlmClient implements LlmClient {
       }
       const wait = asked ?? backoffDelayMs(attempt, this.backoff, this.random);
       try {
+        await opts.onRetry?.({
+          error: failure.error,
+          endpoint: this.endpoint,
+          attempt: attempt + 2,
+          attempts: maxRetries + 1,
+          delayMs: wait,
+          discardedPartialReply: discarded,
+        });
         await this.sleep(wait, opts.signal);
       } catch (err) {
         throw this.classify(err, opts.signal).error;
@@ -112,41 +146,52 @@ export class OpenAiLlmClient implements LlmClient {
   }
 
   private async streamOnce(req: LlmRequest, assembler: StreamAssembler, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) throw new LlmError('aborted', `LLM request to ${this.target} was cancelled.`);
-    const timeoutMs = this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const controller = new AbortController();
-    const state = { timedOut: false };
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    // A no-progress timer rather than a total one: long replies are fine while chunks keep coming.
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => {
-        state.timedOut = true;
-        controller.abort();
-      }, timeoutMs);
-    };
-    const onAbort = () => controller.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    arm();
+    if (signal?.aborted) throw new LlmError('aborted', `The request to ${this.endpoint} was cancelled.`);
+    const watch = new AttemptWatch(this.limits, signal);
     try {
       const stream = await this.sdk.chat.completions.create(this.body(req), {
-        signal: controller.signal,
+        signal: watch.signal,
         maxRetries: 0,
       });
-      arm();
+      watch.progress();
       for await (const chunk of stream as AsyncIterable<ChatCompletionChunk>) {
-        arm();
-        assembler.push(chunk);
+        if (assembler.push(chunk)) watch.progress();
+        watch.checkSize(assembler.size);
+        if (watch.signal.aborted) break;
       }
       // The SDK ends the iteration quietly when its signal fires: tell why.
-      if (controller.signal.aborted) throw new StreamInterrupted(state.timedOut);
+      if (watch.signal.aborted) throw new StreamInterrupted(watch.stopped);
     } catch (err) {
-      if (err instanceof StreamInterrupted || !controller.signal.aborted) throw err;
-      throw new StreamInterrupted(state.timedOut, err);
+      if (err instanceof StreamInterrupted) throw this.stoppedError(err) ?? err;
+      if (err instanceof SseLineTooLong) throw this.tooLarge(err.maxBytes);
+      if (!watch.signal.aborted) throw err;
+      const interrupted = new StreamInterrupted(watch.stopped, err);
+      throw this.stoppedError(interrupted) ?? interrupted;
     } finally {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      watch.dispose();
     }
+  }
+
+  /**
+   * A reply stopped at the time or size limit fails for good: the same request would likely run
+   * away again, and each try costs the tokens it streamed. A stall is retried like a network error.
+   */
+  private stoppedError(interrupted: StreamInterrupted): LlmError | undefined {
+    if (interrupted.reason === 'too_long') {
+      return new LlmError(
+        'timeout',
+        `The reply from ${this.endpoint} was still streaming after ${duration(this.limits.replyMs)}, the time limit for one reply; it was stopped.`,
+      );
+    }
+    if (interrupted.reason === 'too_large') return this.tooLarge(this.limits.maxBytes);
+    return undefined;
+  }
+
+  private tooLarge(bytes: number): LlmError {
+    return new LlmError(
+      'timeout',
+      `The reply from ${this.endpoint} passed ${sizeText(bytes)}, the size limit for one reply; it was stopped.`,
+    );
   }
 
   private body(req: LlmRequest): ChatCompletionCreateParamsStreaming {
@@ -172,13 +217,16 @@ export class OpenAiLlmClient implements LlmClient {
   private toResponse(assembler: StreamAssembler, started: number): LlmResponse {
     const reply = assembler.result();
     if (!reply.sawChoice) {
-      throw new LlmError('empty_response', `${this.target} returned a response without choices.`);
+      throw new LlmError(
+        'empty_response',
+        `${this.endpoint} returned a response without choices for model "${this.model}".`,
+      );
     }
     if (reply.content === '' && reply.toolCalls.length === 0) {
       const why = reply.reasoning !== '' ? 'only reasoning' : 'no content';
       throw new LlmError(
         'empty_response',
-        `${this.target} returned ${why} and no tool calls (finish reason: ${reply.finishReason ?? 'none'}).`,
+        `${this.endpoint} returned ${why} and no tool calls for model "${this.model}" (finish reason: ${reply.finishReason ?? 'none'}).`,
       );
     }
     const model = reply.model ?? this.model;
@@ -200,9 +248,10 @@ export class OpenAiLlmClient implements LlmClient {
     const interrupted = err instanceof StreamInterrupted ? err : undefined;
     return classifyError(interrupted?.cause ?? err, {
       aborted: signal?.aborted ?? false,
-      timedOut: interrupted?.timedOut ?? false,
-      timeoutMs: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      target: this.target,
+      timedOut: interrupted?.reason === 'stalled',
+      timeoutMs: this.limits.noProgressMs,
+      endpoint: this.endpoint,
+      model: this.model,
       secrets: this.secrets,
     });
   }
@@ -216,14 +265,38 @@ export class OpenAiLlmClient implements LlmClient {
   }
 }
 
-/** Our own signal fired during a call (timeout or the caller's abort); `cause` is what the SDK threw. */
+/** Our own signal fired during a call (a limit or the caller's abort); `cause` is what the SDK threw. */
 class StreamInterrupted extends Error {
   constructor(
-    readonly timedOut: boolean,
+    readonly reason: StopReason | undefined,
     cause?: unknown,
   ) {
-    super(timedOut ? 'timed out' : 'aborted', { cause });
+    super(reason ?? 'aborted', { cause });
   }
+}
+
+/** Tells a listener to drop the deltas of a failed attempt (a failing listener is ignored). */
+function publishDiscard(onDelta: ((d: LlmDelta) => void) | undefined): void {
+  try {
+    onDelta?.({ type: 'discard' });
+  } catch {
+    // As in the assembler: a closed webview must not change the call's outcome.
+  }
+}
+
+function sizeText(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+  if (bytes >= 1024) return `${+(bytes / 1024).toFixed(1)} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** The base URL without credentials or a trailing slash, for messages. */
+function publicEndpoint(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  url.username = '';
+  url.password = '';
+  url.search = '';
+  return url.toString().replace(/\/+$/, '');
 }
 
 function usesMaxCompletionTokens(model: string): boolean {

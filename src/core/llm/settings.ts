@@ -12,8 +12,12 @@ export const LlmSettingsSchema = z.object({
   temperature: z.number().min(0).max(2).nullish(),
   maxOutputTokens: z.number().int().positive().nullish(),
   extraHeaders: z.record(z.string().min(1), z.string()).nullish(),
-  /** Longest wait for the first byte and between two chunks of a stream. */
+  /** Longest wait for the first byte and between two chunks that carry part of the reply. */
   timeoutMs: z.number().int().positive().nullish(),
+  /** Longest one attempt may stream, from the request to the last chunk, however steady. */
+  replyTimeoutMs: z.number().int().positive().nullish(),
+  /** Largest reply (text, reasoning and tool calls, in UTF-8 bytes) one attempt may bring. */
+  maxReplyBytes: z.number().int().positive().nullish(),
   /** Retries after the first attempt, for rate limits, 5xx, timeouts and connection errors. */
   maxRetries: z.number().int().min(0).nullish(),
   /** Merged over DEFAULT_PRICES. */
@@ -25,6 +29,10 @@ export type ResolvedLlmSettings = z.output<typeof LlmSettingsSchema>;
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_RETRIES = 4;
+/** Long enough for a slow local model's longest answer; a runaway stream ends here. */
+export const DEFAULT_REPLY_TIMEOUT_MS = 600_000;
+/** About eight times the longest reply a model with a 128k-token output limit can write. */
+export const DEFAULT_MAX_REPLY_BYTES = 4 * 1024 * 1024;
 
 /** Throws an Error naming every invalid field (values are not echoed: one of them is a key). */
 export function resolveLlmSettings(settings: LlmSettings): ResolvedLlmSettings {

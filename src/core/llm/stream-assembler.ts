@@ -56,6 +56,7 @@ export class StreamAssembler {
   private usage: LlmUsage | null = null;
   private sawChoice = false;
   private published = false;
+  private bytes = 0;
 
   constructor(private readonly onDelta?: (d: LlmDelta) => void) {}
 
@@ -64,7 +65,18 @@ export class StreamAssembler {
     return this.published;
   }
 
-  push(chunk: ChatCompletionChunk): void {
+  /** UTF-8 bytes of the reply so far: text, reasoning, tool names and arguments. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  /**
+   * Adds a chunk; true when it carried part of the reply (text, a tool-call fragment, the finish
+   * reason or usage). A chunk with an empty delta is a heartbeat, not progress.
+   */
+  push(chunk: ChatCompletionChunk): boolean {
+    const before = this.bytes;
+    const hadFinish = this.finishReason;
     if (chunk.id && !this.id) this.id = chunk.id;
     if (chunk.model && !this.model) this.model = chunk.model;
     if (chunk.usage) this.usage = toUsage(chunk.usage as ExtendedUsage);
@@ -75,17 +87,20 @@ export class StreamAssembler {
       const reasoning = textField(delta.reasoning_content) ?? textField(delta.reasoning);
       if (reasoning) {
         this.reasoning += reasoning;
+        this.bytes += Buffer.byteLength(reasoning);
         this.publish({ type: 'reasoning', text: reasoning });
       }
       // A refusal is the model's answer too: shown as text rather than lost as an "empty" reply.
       for (const piece of [delta.content, delta.refusal]) {
         if (typeof piece !== 'string' || piece === '') continue;
         this.content += piece;
+        this.bytes += Buffer.byteLength(piece);
         this.publish({ type: 'text', text: piece });
       }
       for (const call of delta.tool_calls ?? []) this.pushToolCall(call);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;
     }
+    return this.bytes > before || this.finishReason !== hadFinish || Boolean(chunk.usage);
   }
 
   result(): AssembledReply {
@@ -123,6 +138,7 @@ export class StreamAssembler {
       if (!slot.name && name) slot.name = name; // some servers repeat the name in every fragment
     }
     slot.arguments += args;
+    this.bytes += Buffer.byteLength(args) + (isNew ? Buffer.byteLength(name) : 0);
     const delta: LlmDelta = { type: 'tool_call', index: position!, argumentsDelta: args };
     if (isNew && id) delta.id = id;
     if (isNew && name) delta.name = name;

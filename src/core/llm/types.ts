@@ -14,11 +14,15 @@ export interface LlmRequest {
   maxOutputTokens?: number;
 }
 
-/** Transient output while a reply streams in: shown live, never persisted. */
+/**
+ * Transient output while a reply streams in: shown live, never persisted. `discard` says the attempt
+ * that published the deltas so far failed and will be retried: forget them, the retry starts afresh.
+ */
 export type LlmDelta =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
-  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string };
+  | { type: 'tool_call'; index: number; id?: string; name?: string; argumentsDelta: string }
+  | { type: 'discard' };
 
 export interface LlmToolCall {
   id: string;
@@ -48,9 +52,25 @@ export interface LlmResponse {
   latencyMs: number;
 }
 
+/** A failed attempt that will be tried again after `delayMs`. */
+export interface LlmRetryNotice {
+  /** Why the attempt failed; its message names the endpoint. */
+  error: LlmError;
+  /** The base URL called, without credentials. */
+  endpoint: string;
+  /** Number of the attempt about to be made (2 for the first retry) and how many there may be. */
+  attempt: number;
+  attempts: number;
+  delayMs: number;
+  /** True when the failed attempt had published deltas (a `discard` delta preceded this notice). */
+  discardedPartialReply: boolean;
+}
+
 export interface LlmCallOptions {
   signal?: AbortSignal;
   onDelta?: (d: LlmDelta) => void;
+  /** Awaited before the wait that precedes a retry, so a caller can record it first. */
+  onRetry?: (notice: LlmRetryNotice) => void | Promise<void>;
 }
 
 export interface LlmClient {

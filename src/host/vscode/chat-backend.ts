@@ -26,7 +26,9 @@ export type StreamDelta =
   | { type: 'text'; text: string }
   | { type: 'reasoning'; text: string }
   | { type: 'tool_call'; index: number; name?: string; argumentsDelta: string }
-  | { type: 'end' };
+  | { type: 'end' }
+  /** The attempt streamed so far failed and is retried: the view drops what it showed. */
+  | { type: 'discard' };
 
 export interface ChatBackend {
   /** The conversation the panel shows, or undefined for the empty state. */

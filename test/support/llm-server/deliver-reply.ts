@@ -1,11 +1,18 @@
 // Sends one scripted answer (a reply, possibly bent by a fault) over HTTP, streamed or not.
 import { type ServerResponse } from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { once } from 'node:events';
+import { setImmediate, setTimeout as sleep } from 'node:timers/promises';
 import { type ChatRequestView } from './chat-request';
-import { completionBody, emptyChoicesBody, planCompletion, streamChunks } from './completion';
+import {
+  completionBody,
+  type CompletionPlan,
+  emptyChoicesBody,
+  planCompletion,
+  streamChunks,
+} from './completion';
 import { sendJson } from './http-io';
 import { faultResponse } from './openai-errors';
-import { type Fault, type Reply } from './scenario';
+import { type EndlessKind, type Fault, type Reply } from './scenario';
 import { endEventStream, startEventStream, writeEvent } from './sse';
 
 export interface DeliveryContext {
@@ -17,8 +24,8 @@ export interface DeliveryContext {
 
 /**
  * Fault effects apply in this order: `slowFirstByteMs` delays everything; an error `status` (or `code`)
- * replaces the reply; `emptyChoices` replaces it with a choice-less completion; `disconnectAfterChunks`
- * cuts the reply short.
+ * replaces the reply; `emptyChoices` replaces it with a choice-less completion; `endless` streams
+ * forever; `disconnectAfterChunks` cuts the reply short and `stallAfterChunks` stops it mid-way.
  */
 export async function deliverReply(
   res: ServerResponse,
@@ -56,11 +63,18 @@ export async function deliverReply(
     return;
   }
 
+  if (fault?.endless) {
+    startEventStream(res, ctx.headers);
+    return streamForever(res, fault.endless, plan, reply.delayMs, ctx.signal);
+  }
+
   const chunks = streamChunks(plan, request.includeUsage);
   const cutAfter = fault?.disconnectAfterChunks;
+  const stallAfter = fault?.stallAfterChunks;
   startEventStream(res, ctx.headers);
   for (const [i, chunk] of chunks.entries()) {
     if (i === cutAfter) return disconnect(res);
+    if (i === stallAfter) return holdOpen(ctx.signal);
     if (i > 0 && delayMs) await sleep(delayMs, undefined, { signal: ctx.signal });
     if (res.destroyed) return;
     writeEvent(res, chunk);
@@ -68,6 +82,55 @@ export async function deliverReply(
   // Cutting after the last chunk still withholds `[DONE]`, so the stream never ends cleanly.
   if (cutAfter !== undefined) return disconnect(res);
   endEventStream(res);
+}
+
+/** Never returns on its own: ends when the client goes away or the server closes. */
+function holdOpen(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/**
+ * Writes the same piece over and over until the client leaves. Waits for 'drain' when the socket's
+ * buffer is full (the client's pace), and yields to the event loop between writes either way.
+ */
+async function streamForever(
+  res: ServerResponse,
+  kind: EndlessKind,
+  plan: CompletionPlan,
+  delayMs: number | undefined,
+  signal: AbortSignal,
+): Promise<void> {
+  const piece = endlessPiece(kind, plan);
+  if (kind === 'one-line') res.write('data: {"choices":[{"index":0,"delta":{"content":"');
+  const pace = delayMs ?? (kind === 'keep-alive' || kind === 'empty-chunks' ? 20 : 0);
+  try {
+    while (!signal.aborted && !res.destroyed) {
+      if (!res.write(piece)) await once(res, 'drain', { signal });
+      if (pace) await sleep(pace, undefined, { signal });
+      else await setImmediate(undefined, { signal });
+    }
+  } catch (err) {
+    if (!signal.aborted) throw err;
+  }
+}
+
+function endlessPiece(kind: EndlessKind, plan: CompletionPlan): string {
+  const header = { id: plan.id, object: 'chat.completion.chunk', created: plan.created, model: plan.model };
+  const chunk = (delta: object) =>
+    `data: ${JSON.stringify({ ...header, choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] })}\n\n`;
+  switch (kind) {
+    case 'content':
+      return chunk({ content: plan.content || 'x' });
+    case 'empty-chunks':
+      return chunk({});
+    case 'keep-alive':
+      return ': keep-alive\n\n';
+    case 'one-line':
+      return (plan.content || 'x').repeat(16 * 1024);
+  }
 }
 
 async function sendHalfThenDisconnect(res: ServerResponse, body: object, headers: Record<string, string>) {

@@ -9,6 +9,7 @@ export {
   loadScenarioFile,
   parseScenario,
   ScenarioFormatError,
+  type EndlessKind,
   type Fault,
   type FinishReason,
   type Reply,

@@ -84,7 +84,18 @@ export interface Fault {
   disconnectAfterChunks?: number;
   /** Answer with a well-formed completion whose `choices` is empty. */
   emptyChoices?: boolean;
+  /** Send this many SSE chunks of the turn's reply, then nothing more, holding the connection open. */
+  stallAfterChunks?: number;
+  /**
+   * A stream that never ends, paced by the reply's `delayMs` (default: as fast as the client reads):
+   * `content` repeats the reply's content (or "x") as deltas; `keep-alive` sends only SSE comments;
+   * `empty-chunks` sends chunks with an empty delta; `one-line` starts a data line and never ends it.
+   */
+  endless?: EndlessKind;
 }
+
+export type EndlessKind = 'content' | 'keep-alive' | 'empty-chunks' | 'one-line';
+const ENDLESS_KINDS: readonly EndlessKind[] = ['content', 'keep-alive', 'empty-chunks', 'one-line'];
 
 export const ROLES: readonly Role[] = ['system', 'developer', 'user', 'assistant', 'tool'];
 const FINISH_REASONS: readonly FinishReason[] = ['stop', 'tool_calls', 'length', 'content_filter'];
@@ -190,7 +201,13 @@ function checkToolCall(value: unknown, path: string, fail: Fail): void {
 function checkFault(value: unknown, path: string, fail: Fail): void {
   const fault = expectObject(value, path, fail);
   const keys = ['status', 'message', 'type', 'code', 'param', 'retryAfter', 'retryAfterMs'] as const;
-  const effects = ['slowFirstByteMs', 'disconnectAfterChunks', 'emptyChoices'] as const;
+  const effects = [
+    'slowFirstByteMs',
+    'disconnectAfterChunks',
+    'emptyChoices',
+    'stallAfterChunks',
+    'endless',
+  ] as const;
   expectKeys(fault, [...keys, ...effects], path, fail);
   if (![...effects, 'status', 'code'].some((k) => fault[k] !== undefined)) {
     fail(path, `needs at least one of status, code, ${effects.join(', ')}`);
@@ -204,10 +221,16 @@ function checkFault(value: unknown, path: string, fail: Fail): void {
   for (const key of ['code', 'param'] as const) {
     optional(fault[key], (v) => (v === null ? undefined : expectString(v, `${path}.${key}`, fail)));
   }
-  for (const key of ['retryAfter', 'retryAfterMs', 'slowFirstByteMs', 'disconnectAfterChunks'] as const) {
-    optional(fault[key], (v) => expectInteger(v, `${path}.${key}`, 0, fail));
-  }
+  const counts = [
+    'retryAfter',
+    'retryAfterMs',
+    'slowFirstByteMs',
+    'disconnectAfterChunks',
+    'stallAfterChunks',
+  ] as const;
+  for (const key of counts) optional(fault[key], (v) => expectInteger(v, `${path}.${key}`, 0, fail));
   optional(fault.emptyChoices, (v) => expectBoolean(v, `${path}.emptyChoices`, fail));
+  optional(fault.endless, (v) => expectOneOf(v, ENDLESS_KINDS, `${path}.endless`, fail));
 }
 
 function optional(value: unknown, check: (value: unknown) => void): void {

@@ -122,7 +122,56 @@ describe('Conversation: LLM faults', function () {
     assert.equal(h!.llm.completionBodies().length, 2);
   });
 
-  it('ends in error on a disconnect mid-stream, losing nothing recorded before', async () => {
+  it('retries a stream dropped after one delta: one reply, the retry recorded, a valid request', async () => {
+    const shown: string[] = [];
+    const scenario: Scenario = {
+      name: 'drop-after-one-delta',
+      turns: [
+        {
+          fault: { disconnectAfterChunks: 2 },
+          reply: { content: 'Half of an answer that never ends.', chunkSize: 8 },
+        },
+        { reply: { content: 'The whole answer.' } },
+      ],
+    };
+    h = await createHarness(scenario);
+    const c = await h.open();
+    // What a chat shows: the streamed text, cleared when told to discard it.
+    c.onDelta((d) => {
+      if (d.type === 'text') shown.push(d.text);
+      if (d.type === 'discard') shown.length = 0;
+    });
+    await c.sendMessage('explain');
+    assert.equal(await c.run(), 'finished');
+    assert.equal(shown.join(''), 'The whole answer.', 'the partial reply was cleared, not shown twice');
+    const events = await c.events();
+    const replies = ofKind(events, 'MessageEvent').filter((m) => m.source === 'agent');
+    assert.equal(replies.length, 1);
+    assert.match(JSON.stringify(replies[0]!.llm_message.content), /The whole answer\./);
+    assert.doesNotMatch(JSON.stringify(events), /Half of an answer/, 'the partial reply is never recorded');
+    const retries = ofKind(events, 'ConversationStateUpdateEvent').filter((e) => e.key === 'llm_retry');
+    assert.equal(retries.length, 1);
+    assert.deepEqual(
+      { ...(retries[0]!.value as object), delay_ms: 0, endpoint: '', error: '' },
+      {
+        kind: 'connection',
+        error: '',
+        endpoint: '',
+        attempt: 2,
+        attempts: 2,
+        delay_ms: 0,
+        discarded_partial_reply: true,
+      },
+    );
+    assert.match((retries[0]!.value as { error: string }).error, /connection to .* was lost/);
+    assert.equal(ofKind(events, 'ConversationErrorEvent').length, 0);
+    // The server validates every request like the real API: a 400 would have failed the run.
+    const bodies = h.llm.completionBodies();
+    assert.equal(bodies.length, 2);
+    assert.deepEqual(bodies[1]!.messages, bodies[0]!.messages, 'the retry asks the same question');
+  });
+
+  it('ends in error once a mid-stream drop outlasts the retries, losing nothing recorded before', async () => {
     const deltas: string[] = [];
     const scenario: Scenario = {
       name: 'drop-mid-stream',
@@ -144,12 +193,15 @@ describe('Conversation: LLM faults', function () {
     assert.equal(await c.run(), 'error');
     const events = await c.events();
     const err = ofKind(events, 'ConversationErrorEvent')[0]!;
-    assert.match(err.code, /^llm_/);
     assert.equal(err.code, 'llm_connection');
-    assert.match(err.detail, /connection to scripted-model .* was lost/);
-    // The partial reply reached the listener, so it was not retried silently (it would show twice).
-    assert.ok(deltas.includes('text') && deltas.at(-1) === 'end', JSON.stringify(deltas));
-    assert.equal(h.llm.completionBodies().length, 2);
+    assert.match(err.detail, /connection to http:\/\/127\.0\.0\.1:\d+\/v1 was lost/);
+    assert.match(err.detail, /Gave up after 2 attempts/);
+    // Each partial reply reached the listener and was then discarded.
+    assert.equal(deltas.filter((d) => d === 'discard').length, 2, JSON.stringify(deltas));
+    assert.equal(deltas.at(-1), 'end');
+    assert.equal(h.llm.completionBodies().length, 3);
+    const retries = ofKind(events, 'ConversationStateUpdateEvent').filter((e) => e.key === 'llm_retry');
+    assert.equal(retries.length, 1);
     // Nothing partial was recorded, and nothing before was lost.
     assert.equal(ofKind(events, 'MessageEvent').filter((m) => m.source === 'agent').length, 0);
     assert.ok(events.length > before);
@@ -172,7 +224,7 @@ describe('Conversation: LLM faults', function () {
     const err = ofKind(events, 'ConversationErrorEvent')[0]!;
     assert.equal(err.code, 'llm_empty_response');
     assert.match(err.detail, /without choices/);
-    assert.match(err.detail, /scripted-model/);
+    assert.match(err.detail, /127\.0\.0\.1:\d+\/v1/);
   });
 
   it('ends in error on a context-window overflow when there is no condenser', async () => {

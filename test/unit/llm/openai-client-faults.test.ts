@@ -6,6 +6,7 @@ import {
   type LlmDelta,
   LlmError,
   type LlmErrorKind,
+  type LlmRetryNotice,
 } from '../../../src/core/llm';
 import { API_KEY, rejectionOf, USER, useScriptedLlm } from './harness';
 
@@ -51,7 +52,7 @@ describe('OpenAiLlmClient: faults, retries and cancellation', () => {
       assert.match(err.message, /HTTP 503/);
       assert.match(err.message, /The engine is currently overloaded/);
       assert.match(err.message, /Gave up after 3 attempts/);
-      assert.match(err.message, /test-model at 127\.0\.0\.1:\d+/);
+      assert.match(err.message, /http:\/\/127\.0\.0\.1:\d+\/v1 \(model "test-model"\) answered HTTP 503/);
       assert.equal(h.sleeps.length, 2);
       assert.equal(h.bodies().length, 3);
     });
@@ -157,7 +158,7 @@ describe('OpenAiLlmClient: faults, retries and cancellation', () => {
         h.client({ timeoutMs: 100, maxRetries: 0 }).complete({ messages: USER }),
         'timeout',
       );
-      assert.match(err.message, /No data from test-model at .* for 100 ms/);
+      assert.match(err.message, /127\.0\.0\.1:\d+\/v1 sent nothing of the reply for 100 ms/);
     });
 
     it('times out a stream that stalls between chunks', async () => {
@@ -167,22 +168,78 @@ describe('OpenAiLlmClient: faults, retries and cancellation', () => {
       assert.ok(Date.now() - started < 1500);
     });
 
-    it('raises connection without retrying when the stream drops after deltas were published', async () => {
+    it('retries a stream that drops after deltas were published, discarding them first', async () => {
       h.play([
         {
           fault: { disconnectAfterChunks: 4 },
           reply: { content: 'partial answer that is cut', chunkSize: 3 },
         },
-        { reply: { content: 'must not be requested' } },
+        { reply: { content: 'the whole answer' } },
       ]);
-      const deltas: LlmDelta[] = [];
+      const seen: string[] = [];
+      const notices: LlmRetryNotice[] = [];
+      const res = await h.client().complete(
+        { messages: USER },
+        {
+          onDelta: (d) => seen.push(d.type === 'text' ? d.text : `<${d.type}>`),
+          onRetry: (n) => {
+            notices.push(n);
+            seen.push('<retry>');
+          },
+        },
+      );
+      assert.equal(res.content, 'the whole answer');
+      const cut = seen.indexOf('<discard>');
+      assert.ok(cut > 0, `partial deltas, then a discard: ${JSON.stringify(seen)}`);
+      assert.equal(seen[cut + 1], '<retry>', 'the discard comes before the retry notice');
+      assert.equal(seen.slice(cut + 2).join(''), 'the whole answer', 'after it, only the new reply');
+      assert.equal(notices.length, 1);
+      assert.equal(notices[0]!.error.kind, 'connection');
+      assert.match(notices[0]!.error.message, /connection to .* was lost/);
+      assert.deepEqual(
+        [notices[0]!.attempt, notices[0]!.attempts, notices[0]!.discardedPartialReply],
+        [2, 5, true],
+      );
+      assert.equal(notices[0]!.endpoint, h.llm.baseUrl);
+      assert.equal(h.bodies().length, 2);
+      assert.deepEqual(h.bodies()[1]!.messages, h.bodies()[0]!.messages, 'the retry sends the same request');
+    });
+
+    it('gives up on a stream that keeps dropping after deltas, discarding each partial reply', async () => {
+      h.play([
+        {
+          fault: { disconnectAfterChunks: 2 },
+          reply: { content: 'cut again and again', chunkSize: 4 },
+          repeat: 3,
+        },
+      ]);
+      const kinds: string[] = [];
       const err = await llmError(
-        h.client().complete({ messages: USER }, { onDelta: (d) => deltas.push(d) }),
+        h.client({ maxRetries: 2 }).complete({ messages: USER }, { onDelta: (d) => kinds.push(d.type) }),
         'connection',
       );
-      assert.match(err.message, /connection .* was lost/);
-      assert.ok(deltas.length > 0);
-      assert.equal(h.bodies().length, 1);
+      assert.match(err.message, /Gave up after 3 attempts/);
+      assert.equal(kinds.filter((k) => k === 'discard').length, 3, JSON.stringify(kinds));
+      assert.equal(kinds.at(-1), 'discard', 'the last partial reply is dropped too');
+    });
+
+    it('retries a stream that stalls mid-reply past the no-progress timeout', async () => {
+      h.play([
+        { fault: { stallAfterChunks: 3 }, reply: { content: 'stalls in the middle', chunkSize: 4 } },
+        { reply: { content: 'second try' } },
+      ]);
+      const notices: LlmRetryNotice[] = [];
+      const kinds: string[] = [];
+      const res = await h
+        .client({ timeoutMs: 200 })
+        .complete(
+          { messages: USER },
+          { onDelta: (d) => kinds.push(d.type), onRetry: (n) => void notices.push(n) },
+        );
+      assert.equal(res.content, 'second try');
+      assert.equal(notices[0]!.error.kind, 'timeout');
+      assert.ok(notices[0]!.discardedPartialReply);
+      assert.ok(kinds.includes('discard'));
     });
 
     it('retries a stream that drops before anything was published', async () => {
@@ -201,7 +258,12 @@ describe('OpenAiLlmClient: faults, retries and cancellation', () => {
         h.client({ baseUrl: 'http://127.0.0.1:1/v1', maxRetries: 1 }).complete({ messages: USER }),
         'connection',
       );
-      assert.match(err.message, /Could not reach test-model at 127\.0\.0\.1:1/);
+      assert.match(err.message, /Could not reach http:\/\/127\.0\.0\.1:1\/v1/);
+      assert.doesNotMatch(
+        err.message,
+        /test-model/,
+        'a connection error is about the endpoint, not the model',
+      );
       assert.equal(h.sleeps.length, 1);
     });
   });
@@ -227,7 +289,11 @@ describe('OpenAiLlmClient: faults, retries and cancellation', () => {
       );
       assert.match(err.message, /cancelled/);
       assert.ok(Date.now() - started < 1000, 'did not wait for the rest of the stream');
-      assert.equal(deltas.length, 2, 'no delta after the abort');
+      assert.deepEqual(
+        deltas.slice(2).map((d) => d.type),
+        ['discard'],
+        'after the abort only the discard of what was shown',
+      );
     });
 
     it('aborts during a backoff sleep', async () => {

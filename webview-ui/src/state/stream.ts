@@ -43,6 +43,11 @@ function schedule(): void {
 const cap = (s: string) => (s.length > MAX_CHARS ? s.slice(0, MAX_CHARS) : s);
 
 export function applyDelta(delta: StreamDelta): void {
+  // A failed attempt's partial reply is never recorded: the retry's stream replaces it.
+  if (delta.type === 'discard') {
+    clearStream();
+    return;
+  }
   if (delta.type === 'end') {
     if (!draft) return;
     draft.ended = true;
