@@ -1,16 +1,44 @@
 // How events are stored: the OpenHands JSON of each event, one per record. A record that is not a
 // valid event decodes to a CorruptRecord slot (shown to the user as an error), never a crash.
-import { parseEvent, serializeEvent, type Event } from '../events';
+// The conversation's own log stores a long tool argument once (see shared-arguments); a log meant
+// for OpenHands (an export) stores every event exactly as OpenHands writes it.
+import {
+  parseEvent,
+  parseOwnedEvent,
+  restoreLongArguments,
+  serializeEvent,
+  shareLongArguments,
+  type Event,
+} from '../events';
 import { corruptRecord, type EventCodec, type StoredEvent } from '../log/event-store';
 
 export type StoredConversationEvent = Event & StoredEvent;
 
+function decode(line: string, index: number): StoredConversationEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+    restoreLongArguments(value);
+  } catch (err) {
+    // parseEvent words the JSON error; a note that does not fit is named as it is.
+    const r = value === undefined ? parseEvent(line, { index }) : undefined;
+    const reason = r && !r.ok ? r.error.message : (err as Error).message;
+    return corruptRecord(index, reason) as unknown as StoredConversationEvent;
+  }
+  const r = parseOwnedEvent(value, { index });
+  if (r.ok) return r.event as StoredConversationEvent;
+  return corruptRecord(index, r.error.message) as unknown as StoredConversationEvent;
+}
+
 export const conversationEventCodec: EventCodec<StoredConversationEvent> = {
   oneLine: true,
+  encode: (e) => serializeEvent(shareLongArguments(e) as Event),
+  decode,
+};
+
+/** Every event whole, as the OpenHands SDK writes it (reads both forms). */
+export const openHandsEventCodec: EventCodec<StoredConversationEvent> = {
+  oneLine: true,
   encode: (e) => serializeEvent(e),
-  decode: (line, index) => {
-    const r = parseEvent(line, { index });
-    if (r.ok) return r.event as StoredConversationEvent;
-    return corruptRecord(index, r.error.message) as unknown as StoredConversationEvent;
-  },
+  decode,
 };

@@ -89,10 +89,18 @@ export {
   type EventParseError,
   type EventParseIssue,
   parseEvent,
+  parseOwnedEvent,
   type ParseResult,
   type ParseWhere,
   serializeEvent,
 } from './codec';
+export { MIN_SHARED_CHARS, restoreLongArguments, shareLongArguments } from './shared-arguments';
+export {
+  NEW_CONTENT_FROM_ACTION,
+  newContentSource,
+  observationNewContent,
+  ObservationRefResolver,
+} from './observation-refs';
 export {
   errorOf,
   FINISH_TOOL_NAME,

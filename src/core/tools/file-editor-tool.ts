@@ -1,10 +1,12 @@
 // `file_editor` (OpenHands FileEditorAction / FileEditorObservation): view, create, str_replace,
 // insert, undo_edit. Edits go through FilePort; observations carry the old and new content so the
-// user can review an edit and the host can restore it.
+// user can review an edit and the host can restore it (a create's new content is the action's
+// file_text, which the observation refers to instead of repeating).
 import { z } from 'zod';
 import type { FilePort } from './ports';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { securityArgsShape } from './security-args';
+import { NEW_CONTENT_FROM_ACTION } from '../events/observation-refs';
 import { errorMessage, errorObservation, observation } from './observation';
 import { resolveToolPath } from '../security/resolve-path';
 import { insertAfterLine, replaceUnique, snippetAround, splitLines } from './file-edits';
@@ -147,9 +149,10 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
         await files.writeText(path, text);
         remember(path, { existed: false, text: '' });
         const lines = splitLines(text).length;
+        // The text is the action's file_text: stored once, there (see observation-refs).
         return observation(OBSERVATION_KIND, `Created ${path} (${lines} line${lines === 1 ? '' : 's'}).`, {
           ...fields,
-          new_content: text,
+          [NEW_CONTENT_FROM_ACTION]: 'file_text',
         });
       }
 

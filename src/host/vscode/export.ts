@@ -2,7 +2,7 @@
 // readable Markdown transcript. Events are redacted as they are appended; the export is redacted
 // again, for conversations recorded before that.
 import * as vscode from 'vscode';
-import { observationText, textOf, type Event } from '../../core/events';
+import { observationText, ObservationRefResolver, textOf, type Event } from '../../core/events';
 import { SecretRedactor } from '../../core/secrets';
 import type { ConversationSession } from './conversation-session';
 
@@ -26,7 +26,9 @@ export async function exportConversation(
     format = pick?.format;
   }
   if (!format) return undefined;
-  const events = await session.conversation.events();
+  // As OpenHands writes them: an observation that refers to its action's text gets it back.
+  const refs = new ObservationRefResolver();
+  const events = (await session.conversation.events()).map((e) => refs.resolve(e));
   const redactor = new SecretRedactor(session.secrets);
   const redacted = events.map((e) => redactor.redactValue(e));
   const text =

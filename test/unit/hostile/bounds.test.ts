@@ -4,9 +4,10 @@
 // valid), a flood never turns into a flood of confirmations, and a created file's text is stored
 // once, with review and undo still able to read it.
 import * as assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
+import { observationNewContent } from '../../../src/core/events';
 import { isCorruptRecord, openEventStore } from '../../../src/core/log';
 import { jsonLines, printed, runCli } from '../cli/cli-runner';
 import { CliFixture } from '../cli/fixtures';
@@ -15,6 +16,25 @@ type Json = Record<string, unknown>;
 
 const FLOOD = 1000;
 const DEFAULT_CAP = 32;
+const repoRoot = join(__dirname, '..', '..', '..');
+
+/** About `chars` characters of real TypeScript (quotes, newlines, indentation), cycled. */
+function sourceText(chars: number): string {
+  const dir = join(repoRoot, 'src', 'core', 'agent');
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+    .map((f) => readFileSync(join(dir, f), 'utf8'));
+  let text = '';
+  for (let i = 0; text.length < chars; i++) text += files[i % files.length]!;
+  return text.slice(0, chars);
+}
+
+/** Bytes of the conversation's log: its segment files. */
+function logBytes(store: string): number {
+  const dir = join(store, 'segments');
+  return readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
+}
 
 function createCall(i: number, risk: 'LOW' | 'MEDIUM' = 'LOW') {
   const name = `f${String(i).padStart(4, '0')}.txt`;
@@ -143,5 +163,118 @@ describe('hostile model: bounds of one step', function () {
     assert.equal(approve.code, 0, printed(approve).slice(0, 4000));
     assert.equal(readdirSync(join(ws, 'out')).length, 5);
     assertPaired(fx.llm!.completionBodies().at(-1)!.messages as Json[]);
+  });
+
+  it('a create of a multi-MB file: the log holds its text once; the file, the next request and the export are whole', async () => {
+    // Under the 4 MiB a reply may bring (the LLM client's size limit) once JSON-escaped.
+    const text = sourceText(3_000_000);
+    const args = {
+      command: 'create',
+      path: 'gen/big.ts',
+      file_text: text,
+      security_risk: 'LOW',
+      summary: 'big',
+    };
+    const env = await fx.startLlm({
+      name: 'hostile-big-create',
+      turns: [
+        {
+          reply: { chunkSize: 65_536, toolCalls: [{ id: 'call_big', name: 'file_editor', arguments: args }] },
+        },
+        { match: { lastRole: 'tool', toolResultIncludes: 'Created' }, reply: { content: 'Created it.' } },
+      ],
+    });
+    const ws = fx.tmp();
+    const store = join(fx.tmp(), 'conv');
+    const r = await runCli(
+      ['run', '--workspace', ws, '--task', 'write a big file', '--confirm', 'never', '--store', store],
+      { env, timeoutMs: 90_000 },
+    );
+    assert.equal(r.code, 0, printed(r).slice(0, 4000));
+    assert.equal(readFileSync(join(ws, 'gen', 'big.ts'), 'utf8'), text);
+
+    // About one copy: the tool call's arguments, the action and the observation used to hold three.
+    const size = Buffer.byteLength(text);
+    const bytes = logBytes(store);
+    assert.ok(bytes < 1.5 * size, `the log holds ${bytes} bytes for a ${size}-byte file`);
+
+    // The next request repeats the model's call exactly as it was sent.
+    const assistant = (fx.llm!.completionBodies()[1]!.messages as Json[]).find(
+      (m) => m.role === 'assistant',
+    )!;
+    const call = (assistant.tool_calls as { function: { arguments: string } }[])[0]!;
+    assert.equal(call.function.arguments, JSON.stringify(args));
+
+    // The review reads the created text from the log (the observation refers to its action).
+    const events = await storedEvents(store);
+    const action = events.find((e) => e.kind === 'ActionEvent')!;
+    const observation = events.find((e) => e.kind === 'ObservationEvent')!;
+    assert.equal(observationNewContent(observation.observation as Json, action), text);
+    assert.equal((action.tool_call as Json).arguments, JSON.stringify(args));
+
+    // OpenHands gets every copy back.
+    const out = join(fx.tmp(), 'export');
+    const exported = await runCli(['export-openhands', store, out]);
+    assert.equal(exported.code, 0, printed(exported));
+    const files = readdirSync(join(out, 'events')).map(
+      (f) => JSON.parse(readFileSync(join(out, 'events', f), 'utf8')) as Json,
+    );
+    const obs = files.find((e) => e.kind === 'ObservationEvent')!.observation as Json;
+    assert.equal(obs.new_content, text);
+    assert.ok(!('new_content_from_action' in obs));
+    const act = files.find((e) => e.kind === 'ActionEvent')!;
+    assert.equal((act.tool_call as Json).arguments, JSON.stringify(args));
+    assert.equal((act.action as Json).file_text, text);
+  });
+
+  it('undo_edit of a large created file still deletes it, and the creation stays readable in the log', async () => {
+    const text = sourceText(200_000);
+    const env = await fx.startLlm({
+      name: 'hostile-create-undo',
+      turns: [
+        {
+          reply: {
+            chunkSize: 65_536,
+            toolCalls: [
+              {
+                id: 'call_new',
+                name: 'file_editor',
+                arguments: { command: 'create', path: 'x.ts', file_text: text },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'Created' },
+          reply: {
+            toolCalls: [
+              { id: 'call_undo', name: 'file_editor', arguments: { command: 'undo_edit', path: 'x.ts' } },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'Reverted the creation' },
+          reply: { content: 'Undone.' },
+        },
+      ],
+    });
+    const ws = fx.tmp();
+    const store = join(fx.tmp(), 'conv');
+    const r = await runCli(
+      ['run', '--workspace', ws, '--task', 'create, then undo', '--confirm', 'never', '--store', store],
+      {
+        env,
+        timeoutMs: 90_000,
+      },
+    );
+    assert.equal(r.code, 0, printed(r).slice(0, 4000));
+    assert.ok(!existsSync(join(ws, 'x.ts')), 'undo_edit deleted the created file');
+    const events = await storedEvents(store);
+    const [create, undo] = events.filter((e) => e.kind === 'ObservationEvent');
+    const action = events.find((e) => e.kind === 'ActionEvent')!;
+    assert.equal(observationNewContent(create!.observation as Json, action), text);
+    const undone = undo!.observation as Json;
+    assert.equal(undone.is_error, false);
+    assert.equal(undone.old_content, text, 'the undo records what it removed, for the review');
   });
 });

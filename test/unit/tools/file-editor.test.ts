@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { observationNewContent } from '../../../src/core/events';
 import { createFileEditorTool, type FileEditorArgs } from '../../../src/core/tools';
 import { createWorkspace, type TestWorkspace, textOf } from './workspace';
 
@@ -86,13 +87,18 @@ describe('file_editor tool', () => {
   });
 
   describe('create', () => {
-    it('creates a file (and its folders) and reports the new content', async () => {
+    it("creates a file (and its folders); the new content is the action's file_text, not repeated", async () => {
       const obs = await run({ command: 'create', path: 'deep/new.txt', file_text: 'hello\n' });
       assert.equal(obs.is_error, false);
       assert.equal(read('deep/new.txt'), 'hello\n');
       assert.equal(obs.prev_exist, false);
       assert.equal(obs.old_content, null);
-      assert.equal(obs.new_content, 'hello\n');
+      assert.equal(obs.new_content, null);
+      assert.equal(obs.new_content_from_action, 'file_text');
+      assert.equal(
+        observationNewContent(obs, { action: { kind: 'FileEditorAction', file_text: 'hello\n' } }),
+        'hello\n',
+      );
     });
 
     it('refuses to overwrite an existing file', async () => {

@@ -1,6 +1,6 @@
-// Prints events as they are appended: a summary line each, or (--json) the record as stored.
-import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
-import type { Event } from '../../../core/events';
+// Prints events as they are appended: a summary line each, or (--json) the event's OpenHands JSON
+// (the record as stored, with a long argument the log keeps once written out in full).
+import { type Event, serializeEvent } from '../../../core/events';
 import { eventLine } from './event-line';
 import type { CliIo } from './io';
 
@@ -9,7 +9,7 @@ export interface OutputMode {
 }
 
 export function eventPrinter(io: CliIo, mode: OutputMode): (event: Event) => void {
-  if (mode.json) return (e) => io.out(conversationEventCodec.encode(e as StoredConversationEvent));
+  if (mode.json) return (e) => io.out(serializeEvent(e));
   return (e) => io.out(eventLine(e));
 }
 

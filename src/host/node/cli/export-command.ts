@@ -1,9 +1,10 @@
 // `logbook export-openhands`: a conversation into the OpenHands SDK layout, one file per event.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import { openHandsEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import { ObservationRefResolver } from '../../../core/events';
 import { writeFileDurable } from '../../../core/log/durable-file';
-import { copyEvents, OpenHandsDirStore } from '../../../core/log';
+import { type EventStore, EventStoreError, isCorruptRecord, OpenHandsDirStore } from '../../../core/log';
 import { deriveState } from '../../../core/state';
 import { expectPositionals, parseCommandArgs } from './args';
 import {
@@ -38,10 +39,10 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   let count: number;
   try {
     const target = await OpenHandsDirStore.open<StoredConversationEvent>(to, {
-      codec: conversationEventCodec,
+      codec: openHandsEventCodec,
     });
     try {
-      count = await copyEvents(source, target);
+      count = await copyForOpenHands(source, target);
     } finally {
       await target.close();
     }
@@ -54,6 +55,23 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   }
   io.out(`Exported ${count} event${count === 1 ? '' : 's'} to ${to}`);
   return EXIT.ok;
+}
+
+/** Copies every event as OpenHands writes it: an observation that refers to its action's text gets it back. */
+async function copyForOpenHands(
+  from: EventStore<StoredConversationEvent>,
+  to: EventStore<StoredConversationEvent>,
+): Promise<number> {
+  const refs = new ObservationRefResolver();
+  let n = 0;
+  for await (const e of from.iterate(0)) {
+    if (isCorruptRecord(e))
+      throw new EventStoreError('CORRUPT', `record ${n} is unreadable (${e.reason}); fix or skip it first`);
+    await to.append(refs.resolve(e) as StoredConversationEvent);
+    n++;
+  }
+  await to.flush();
+  return n;
 }
 
 /**
