@@ -37,7 +37,14 @@ export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<Ll
     temperature: c.get<number | null>('llm.temperature', null),
     maxOutputTokens: c.get<number | null>('llm.maxOutputTokens', null),
     extraHeaders: c.get<Record<string, string>>('llm.extraHeaders', {}),
+    replyTimeoutMs: positiveInteger(c.get('llm.replyTimeoutSeconds'), 1000),
+    maxReplyBytes: positiveInteger(c.get('llm.maxReplyBytes'), 1),
   };
+}
+
+/** A hand-edited settings.json can hold anything: a bad value means the default, not a failed call. */
+function positiveInteger(v: unknown, scale: number): number | null {
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v * scale : null;
 }
 
 export function terminalTimeoutSeconds(): number {

@@ -1,6 +1,7 @@
 // One human-readable line per event, e.g. `[agent] terminal: npm test (risk LOW)` or
 // `[env] exit 0: 12 passing`. Lines are for people skimming a run; --json gives the full record.
 import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../../../core/events';
+import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry';
 import { EXECUTION_STATUS_KEY, LLM_USAGE_KEY } from '../../../core/state';
 
 const MAX_CHARS = 160;
@@ -85,6 +86,11 @@ function stateUpdateLine(key: string, value: unknown): string {
   if (key === LLM_USAGE_KEY && value && typeof value === 'object') {
     const v = value as Record<string, unknown>;
     return `[llm] ${String(v.model)}: ${Number(v.prompt_tokens)} prompt + ${Number(v.completion_tokens)} completion tokens, ${Math.round(Number(v.latency_ms))} ms`;
+  }
+  if (key === LLM_RETRY_KEY && value && typeof value === 'object') {
+    const v = value as Partial<LlmRetryValue>;
+    const wait = Math.ceil(Number(v.delay_ms) / 1000);
+    return `[llm] ${clip(String(v.error))} Retrying in ${wait} s (${Number(v.attempt)} of ${Number(v.attempts)}).`;
   }
   return `[state] ${key}`;
 }

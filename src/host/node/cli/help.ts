@@ -13,6 +13,8 @@ const LLM_ENV_HELP = `Environment:
   LOGBOOK_MAX_TOOL_CALLS  tool calls of one model reply that run (default 32; approve/reject
                     reuse the run's)
   LOGBOOK_PASS_ENV  variable names (comma-separated) the agent's shell may see, as --pass-env
+  LOGBOOK_REPLY_TIMEOUT_SECONDS  longest one model reply may stream (default 600)
+  LOGBOOK_MAX_REPLY_BYTES        largest model reply, in bytes (default 4194304, 4 MiB)
 
 The agent's shell starts without OPENAI_API_KEY, any LOGBOOK_* variable or any variable holding
 the key, and the key is replaced by [redacted OPENAI_API_KEY] in everything recorded.`;
