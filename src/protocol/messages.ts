@@ -15,6 +15,7 @@ export const LIMITS = {
   actionIds: 256,
   eventsPerMessage: 5_000,
   streamText: 100_000,
+  riskReason: 1_000,
 } as const;
 
 const Id = z.string().min(1).max(LIMITS.id);
@@ -49,6 +50,14 @@ export const ViewEvent = z.object({
 });
 export type ViewEvent = z.infer<typeof ViewEvent>;
 
+/** A pending action's risk once the rule-based analyzers had their say, and why. */
+export const PendingRisk = z.strictObject({
+  actionId: Id,
+  risk: z.enum(['LOW', 'MEDIUM', 'HIGH', 'UNKNOWN']),
+  reason: z.string().max(LIMITS.riskReason),
+});
+export type PendingRisk = z.infer<typeof PendingRisk>;
+
 /** What the panel header shows; mirrors the backend's ConversationHeader. */
 export const ConversationHeader = z.strictObject({
   id: Id,
@@ -60,6 +69,8 @@ export const ConversationHeader = z.strictObject({
   cost: Money,
   /** Ids of the ActionEvents waiting for Confirm / Reject: exactly one batch. */
   pendingActionIds: z.array(Id).max(LIMITS.actionIds),
+  /** The effective risk of each pending action (the card shows it when it differs from the model's). */
+  pendingRisks: z.array(PendingRisk).max(LIMITS.actionIds).optional(),
   readOnly: z.boolean(),
 });
 export type ConversationHeader = z.infer<typeof ConversationHeader>;

@@ -32,6 +32,7 @@ export class PolicyGate implements ConfirmationGate {
       confirm: d.confirm,
       risk: d.risk,
       reasons: [d.reason],
+      riskReasons: reviews[i]!.analysis.reasons,
     }));
   }
 }

@@ -9,6 +9,8 @@ export interface ConfirmationDecision {
   confirm: boolean;
   risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN';
   reasons: string[];
+  /** Why the risk is what it is: the findings of the analyzers that rated it highest. */
+  riskReasons?: string[];
 }
 
 /** Decides which actions of a batch must wait for the user's Confirm. */

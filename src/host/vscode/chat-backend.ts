@@ -18,6 +18,8 @@ export interface ConversationHeader {
   cost: number;
   /** Ids of ActionEvents waiting for Confirm / Reject (exactly the pending batch). */
   pendingActionIds: string[];
+  /** The effective risk of each pending action and why (the rules may rate it above the model). */
+  pendingRisks?: { actionId: string; risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN'; reason: string }[];
   readOnly: boolean;
 }
 

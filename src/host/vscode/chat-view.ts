@@ -320,6 +320,12 @@ function clampHeader(h: ConversationHeader): ConversationHeader {
     pendingActionIds: h.pendingActionIds
       .filter((id) => id.length > 0 && id.length <= LIMITS.id)
       .slice(0, LIMITS.actionIds),
+    ...(h.pendingRisks && {
+      pendingRisks: h.pendingRisks
+        .filter((r) => r.actionId.length > 0 && r.actionId.length <= LIMITS.id)
+        .slice(0, LIMITS.actionIds)
+        .map((r) => ({ ...r, reason: r.reason.slice(0, LIMITS.riskReason) })),
+    }),
     readOnly: h.readOnly,
   };
 }

@@ -36,6 +36,7 @@ export function registerCommands(
   return [
     register('logbook.startTask', async (taskArg?: unknown) => {
       let task = typeof taskArg === 'string' && taskArg.trim() ? taskArg : undefined;
+      let context = '';
       if (!task) {
         const editor = vscode.window.activeTextEditor;
         const selection =
@@ -49,13 +50,13 @@ export function registerCommands(
         // The editor's context goes with the task: the selection, or else which file is open.
         if (task?.trim() && editor && editor.document.uri.scheme === 'file') {
           const path = vscode.workspace.asRelativePath(editor.document.uri);
-          task += selection
+          context = selection
             ? `\n\nSelected in ${path}:\n\`\`\`\n${selection}\n\`\`\``
             : `\n\nThe file I am looking at: ${path}`;
         }
       }
       if (!task?.trim()) return undefined;
-      const id = await service.startTaskWith(task);
+      const id = await service.startTaskWith(task, context);
       log.info(`Started conversation ${id}`);
       await revealChat();
       return id;

@@ -149,13 +149,23 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.listEmitter.fire();
   }
 
-  /** Creates a conversation, makes it active and starts the agent on the task. */
-  async startTaskWith(task: string): Promise<string> {
+  /** Creates a conversation, makes it active and starts the agent on the task (and its editor context). */
+  async startTaskWith(task: string, context = ''): Promise<string> {
     const s = await this.create();
     await this.setActive(s.id);
-    await s.send(task);
+    await this.sendTask(s, task, context);
     await this.refreshEntry(s);
     return s.id;
+  }
+
+  /**
+   * Sends the task with the context attached to it; a conversation's first task becomes its title
+   * (and its terminal's name) without that context.
+   */
+  private async sendTask(s: ConversationSession, task: string, context: string): Promise<void> {
+    const untitled = s.conversation.state.title === null;
+    await s.send(task + context);
+    if (context && untitled) await s.rename(task);
   }
 
   async create(): Promise<ConversationSession> {
@@ -171,10 +181,9 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     text: string,
     attachments?: { activeFile?: boolean; selection?: boolean },
   ): Promise<void> {
-    const full = text + attachmentText(attachments);
     const s = this.activeSession ?? (await this.create());
     if (!this.activeConversationId) await this.setActive(s.id);
-    await s.send(full);
+    await this.sendTask(s, text, attachmentText(attachments));
     await this.refreshEntry(s);
   }
 

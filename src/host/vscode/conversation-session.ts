@@ -52,6 +52,8 @@ export class ConversationSession {
     readonly conversation: Conversation,
     private readonly store: EventStore<StoredConversationEvent>,
     private readonly tools: ToolSpec[],
+    /** The gate the conversation asks; the header reads its decisions for the pending risks. */
+    private readonly gate: PolicyGate,
   ) {
     this.id = deps.id;
     this.dir = deps.dir;
@@ -87,6 +89,14 @@ export class ConversationSession {
       scratch: new TempScratchPort(join(deps.dir, 'scratch')),
     };
     const settings = readAgentSettings();
+    const gate = new PolicyGate(
+      () => tools,
+      () => {
+        const s = readAgentSettings();
+        return { mode: s.confirmationMode, allowRules: s.allowRules, roots: workspaceRoots(deps.cwd) };
+      },
+      () => [join(deps.dir, 'scratch')],
+    );
     const conversation = await Conversation.open({
       id: deps.id,
       store,
@@ -97,14 +107,7 @@ export class ConversationSession {
       settings,
       skills: deps.skills,
       condenser: new LlmSummarizingCondenser(readCondenserSettings()),
-      gate: new PolicyGate(
-        () => tools,
-        () => {
-          const s = readAgentSettings();
-          return { mode: s.confirmationMode, allowRules: s.allowRules, roots: workspaceRoots(deps.cwd) };
-        },
-        () => [join(deps.dir, 'scratch')],
-      ),
+      gate,
       userEditNotes: () => deps.userEditNotes(),
       secrets: () => knownSecrets.current,
     });
@@ -114,7 +117,7 @@ export class ConversationSession {
         ? `Conversation ${deps.id}: opened by replaying its ${replayed} events`
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
-    const session = new ConversationSession(deps, conversation, store, tools);
+    const session = new ConversationSession(deps, conversation, store, tools, gate);
     terminal.title = () => conversation.state.title ?? 'Agent';
     session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
@@ -148,6 +151,7 @@ export class ConversationSession {
   header(): ConversationHeader {
     const s = this.conversation.state;
     const t = s.metrics.total;
+    const pending = this.conversation.awaitingConfirmation();
     return {
       id: this.id,
       title: s.title ?? 'New conversation',
@@ -157,7 +161,12 @@ export class ConversationSession {
       completionTokens: t.completionTokens,
       cachedTokens: t.cachedTokens,
       cost: t.cost,
-      pendingActionIds: this.conversation.awaitingConfirmation().map((a) => a.id),
+      pendingActionIds: pending.map((a) => a.id),
+      pendingRisks: this.gate.decide(pending).map((d) => ({
+        actionId: d.actionId,
+        risk: d.risk,
+        reason: (d.riskReasons ?? d.reasons).join('; '),
+      })),
       readOnly: this.readOnly,
     };
   }

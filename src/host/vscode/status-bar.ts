@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { ConversationHeader } from './chat-backend';
 import type { ConversationService } from './conversation-service';
+import { formatTokens } from '../../protocol/token-count';
 
 export function createStatusBar(service: ConversationService): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('logbook.status', vscode.StatusBarAlignment.Left, 50);
@@ -12,14 +13,15 @@ export function createStatusBar(service: ConversationService): vscode.Disposable
       item.text = '$(book) Logbook';
       item.tooltip = 'Logbook: no conversation open';
     } else {
-      const tokens = h.promptTokens + h.completionTokens;
       const icon =
         h.status === 'running'
           ? '$(loading~spin)'
           : h.status === 'waiting_for_confirmation'
             ? '$(question)'
             : '$(book)';
-      item.text = `${icon} ${h.status.replace(/_/g, ' ')} · ${formatTokens(tokens)} · $${h.cost.toFixed(2)}`;
+      // The same counts, rounded the same way, as the chat header's.
+      const tokens = `$(arrow-up)${formatTokens(h.promptTokens)} $(arrow-down)${formatTokens(h.completionTokens)}`;
+      item.text = `${icon} ${h.status.replace(/_/g, ' ')} · ${tokens} · $${h.cost.toFixed(2)}`;
       item.tooltip = `Logbook: ${h.title}\n${h.promptTokens} prompt (${h.cachedTokens} cached) + ${h.completionTokens} completion tokens, $${h.cost.toFixed(4)}`;
     }
     item.show();
@@ -32,8 +34,4 @@ export function createStatusBar(service: ConversationService): vscode.Disposable
     service.onDidChangeActive((id) => render(id ? service.header(id) : undefined)),
   ];
   return vscode.Disposable.from(item, ...subs);
-}
-
-function formatTokens(n: number): string {
-  return n >= 1000 ? `${(n / 1000).toFixed(1)}k tok` : `${n} tok`;
 }

@@ -1,13 +1,14 @@
 // One tool call: tool, summary, risk, approval state, the model's thinking (collapsed), then a body
 // specific to the tool (terminal command and output, file diff, or generic arguments) with its result.
 import { contentText, obj, splitThink, str } from '../lib/fields';
+import { isSideEffectFree } from '../lib/side-effects';
 import { header, isLatestBatch, type Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { FileEditBody } from './FileEditBody';
 import { GenericToolBody, InvalidCallBody } from './GenericToolBody';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
-import { RiskBadge } from './RiskBadge';
+import { RiskBadge, RiskLine } from './RiskBadge';
 import { TerminalBody } from './TerminalBody';
 
 const TOOL_ICONS: Record<string, string> = {
@@ -34,6 +35,11 @@ export function ActionCard({ row, rev }: { row: Row; rev: number }) {
   const pending = h?.pendingActionIds.includes(e.id) ?? false;
   const waiting = !pending && !row.result && h?.status === 'running' && isLatestBatch(e);
   const kind = str(action?.kind);
+  const modelRisk = str(e.security_risk);
+  const effective = pending ? h?.pendingRisks?.find((r) => r.actionId === e.id) : undefined;
+  // The rules rated it above the model: say what counts and why, in one line under the head.
+  const raised = effective && effective.risk !== modelRisk ? effective : undefined;
+  const badge = !isSideEffectFree(tool, action) && !raised;
   return (
     <div class={`card action${pending ? ' pending' : ''}`}>
       {visible && <Markdown class="thought" text={visible.slice(0, 100_000)} />}
@@ -49,9 +55,10 @@ export function ActionCard({ row, rev }: { row: Row; rev: number }) {
             </span>
           )}
           {waiting && <Icon name="loading" spin class="running" />}
-          <RiskBadge risk={str(e.security_risk)} />
+          {badge && <RiskBadge risk={modelRisk} />}
         </span>
       </div>
+      {raised && <RiskLine risk={raised.risk} reason={raised.reason} modelRisk={modelRisk} />}
       {reasoning && (
         <Collapsible id={`${e.id}:reasoning`} row={row} label="Thinking" class="reasoning">
           {() => <Markdown class="muted" text={reasoning.slice(0, 100_000)} />}

@@ -68,8 +68,7 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
       <div class="approval-title" role="status">
         <Icon name="shield" />
         <span>
-          The agent wants to run {plural(pending.length, 'action')}. Allow{' '}
-          {pending.length === 1 ? 'it' : 'them'}?
+          {pending.length === 1 ? 'Allow this action?' : `Allow these ${plural(pending.length, 'action')}?`}
         </span>
       </div>
       <ul class="approval-list">

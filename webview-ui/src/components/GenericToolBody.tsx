@@ -1,5 +1,5 @@
 // Any other tool: its arguments as a short list (finish/think messages as markdown), then the result.
-import { obj, str, type Json } from '../lib/fields';
+import { contentText, obj, str, type Json } from '../lib/fields';
 import type { Row } from '../state/store';
 import { Markdown } from './Markdown';
 import { ResultView } from './ResultView';
@@ -32,9 +32,17 @@ export function GenericToolBody({ action, row }: { action: Json; row: Row }) {
           ))}
         </dl>
       )}
-      {row.result && <ResultView result={row.result} row={row} />}
+      {row.result && !repeatsProse(row.result, prose) && <ResultView result={row.result} row={row} />}
     </div>
   );
+}
+
+/** A result that only says again what the card shows as prose (finish's message) is not shown twice. */
+function repeatsProse(result: Json, prose: [string, unknown][]): boolean {
+  const obs = obj(result.observation);
+  if (!obs || obs.is_error === true || result.kind !== 'ObservationEvent') return false;
+  const text = contentText(obs.content).trim();
+  return prose.some(([, v]) => (v as string).trim() === text);
 }
 
 /** An ActionEvent whose call could not be parsed into an action: show the raw arguments. */

@@ -1,17 +1,40 @@
-// The security risk the model (or analyzer) gave an action. Color sits on the border and icon only,
-// the text stays in the foreground color so it is readable in every theme.
+// The security risk of an action. Color sits on the border and icon only, the text stays in the
+// foreground color so it is readable in every theme.
 import { Icon } from './Icon';
 
 const RISKS = new Set(['LOW', 'MEDIUM', 'HIGH', 'UNKNOWN']);
 
+function levelOf(risk: string | undefined): string {
+  return risk && RISKS.has(risk) ? risk : 'UNKNOWN';
+}
+
+function riskIcon(level: string): string {
+  return level === 'HIGH' ? 'warning' : level === 'MEDIUM' ? 'info' : level === 'LOW' ? 'shield' : 'question';
+}
+
+/** The risk the model gave an action. */
 export function RiskBadge({ risk }: { risk: string | undefined }) {
-  const level = risk && RISKS.has(risk) ? risk : 'UNKNOWN';
-  const icon =
-    level === 'HIGH' ? 'warning' : level === 'MEDIUM' ? 'info' : level === 'LOW' ? 'shield' : 'question';
+  const level = levelOf(risk);
   return (
     <span class={`badge risk risk-${level.toLowerCase()}`} title={`Security risk: ${level.toLowerCase()}`}>
-      <Icon name={icon} />
+      <Icon name={riskIcon(level)} />
       {level}
     </span>
+  );
+}
+
+/** The risk that counts once the rules had their say, with their reason: "MEDIUM: runs package scripts". */
+export function RiskLine({ risk, reason, modelRisk }: { risk: string; reason: string; modelRisk?: string }) {
+  const level = levelOf(risk);
+  return (
+    <div
+      class={`risk-line risk-${level.toLowerCase()}`}
+      title={`The model rated it ${modelRisk ? modelRisk : 'without a risk'}; the rules rate it ${level}.`}
+    >
+      <Icon name={riskIcon(level)} />
+      <span>
+        <span class="risk-level">{level}:</span> {reason}
+      </span>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 // A terminal observation: how the command ended (exit code, timeout, error) and its output.
-import { num, obj, contentText, type Json } from '../lib/fields';
+import { num, obj, contentText, str, type Json } from '../lib/fields';
+import { cleanTerminalOutput } from '../lib/terminal-output';
 import type { Row } from '../state/store';
 import { Icon } from './Icon';
 import { OutputBlock } from './OutputBlock';
@@ -19,10 +20,11 @@ function ending(obs: Json): { icon: string; text: string; tone: 'ok' | 'error' |
 
 export function TerminalResult({ obs, id, row }: { obs: Json; id: string; row?: Row }) {
   const end = ending(obs);
+  const command = str(obs.command) ?? str(obj(row?.event.action)?.command);
   return (
     <div class="terminal-result">
       <OutputBlock
-        text={contentText(obs.content)}
+        text={cleanTerminalOutput(contentText(obs.content), command)}
         id={`${id}:out`}
         row={row}
         tone={end.tone === 'error' ? 'error' : 'normal'}

@@ -1,10 +1,6 @@
 // Numbers and labels as a person reads them.
 
-export function formatTokens(n: number): string {
-  if (n < 1_000) return String(n);
-  if (n < 1_000_000) return `${(n / 1_000).toFixed(n < 10_000 ? 1 : 0)}k`;
-  return `${(n / 1_000_000).toFixed(1)}M`;
-}
+export { formatTokens } from '../../../src/protocol/token-count';
 
 export function formatCost(usd: number): string {
   if (usd === 0) return '$0.00';

@@ -1,0 +1,11 @@
+// Tools that change nothing outside the conversation: they never ask, so a risk badge on them
+// says nothing (and without a model rating it read UNKNOWN, which looked alarming).
+import { str, type Json } from './fields';
+
+const SIDE_EFFECT_FREE = new Set(['finish', 'think', 'task_tracker', 'glob', 'grep']);
+const READING_COMMANDS = new Set(['view']);
+
+export function isSideEffectFree(tool: string, action: Json | undefined): boolean {
+  if (SIDE_EFFECT_FREE.has(tool)) return true;
+  return tool === 'file_editor' && READING_COMMANDS.has(str(action?.command) ?? '');
+}
