@@ -9,7 +9,7 @@ import {
   type EventOfKind,
 } from '../events';
 import type { EventStore } from '../log/event-store';
-import { isCorruptRecord } from '../log/event-store';
+import { EventStoreError, isCorruptRecord } from '../log/event-store';
 import { LlmError, type LlmClient, type LlmDelta, type LlmResponse } from '../llm/types';
 import { LLM_RETRY_KEY, llmRetryValue } from './llm-retry';
 import {
@@ -32,6 +32,7 @@ import { executeAction, interruptedObservation } from './execute-action';
 import { effectiveCap, overCapError } from './tool-call-cap';
 import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversation-memory';
 import { forkInto } from './fork';
+import { lostEventsNotice } from '../state/lost-events-notice';
 import { type NamedSecret, SecretGuard } from '../secrets';
 
 export interface ConversationDeps {
@@ -106,32 +107,40 @@ export class Conversation {
     if (!deps.store.readOnly) {
       // A long log opened without a usable snapshot (written by an older version): snapshot it now.
       if (load.fromSnapshot === null && load.replayed >= c.snapshotEvery) await c.snapshotHead();
-      if (deps.store.length === 0) {
-        await c.append('SystemPromptEvent', {
-          system_prompt: {
-            type: 'text',
-            text: buildSystemPrompt({
-              cwd: deps.cwd,
-              platform: deps.platform ?? process.platform,
-              skills: deps.skills ?? [],
-              toolsEnabled: c.settings.toolsEnabled,
-            }),
-          },
-          tools: c.activeTools().map((t) => toolDefinition(t) as unknown as Record<string, unknown>),
-        });
-      }
-      const ctx = {
+      // A new log gets its system prompt; so does one whose record of it is unreadable or gone
+      // (re-derived from the current settings, as a new conversation makes it): no request goes
+      // without one.
+      if (deps.store.length === 0 || !c.memory.prompt.hasSystemPrompt()) await c.appendSystemPrompt();
+      const ctx = () => ({
         newId: () => crypto.randomUUID(),
         timestamp: new Date().toISOString(),
         ...(c.state.head ? { parentId: c.state.head } : {}),
-      };
-      for (const e of recoveryEventsOnOpen(c.state, ctx, {
+      });
+      // The store only opens a log with lost events for writing once the user accepted the loss.
+      const lost = deps.store.lostOnOpen;
+      for (const e of lost ? lostEventsNotice(lost, ctx()) : []) await c.appendEvent(e as Event, true);
+      for (const e of recoveryEventsOnOpen(c.state, ctx(), {
         truncatedBytes: deps.store.truncatedOnOpen ?? 0,
       })) {
         await c.appendEvent(e as Event, true);
       }
     }
     return c;
+  }
+
+  private async appendSystemPrompt(): Promise<void> {
+    await this.append('SystemPromptEvent', {
+      system_prompt: {
+        type: 'text',
+        text: buildSystemPrompt({
+          cwd: this.deps.cwd,
+          platform: this.deps.platform ?? process.platform,
+          skills: this.deps.skills ?? [],
+          toolsEnabled: this.settings.toolsEnabled,
+        }),
+      },
+      tools: this.activeTools().map((t) => toolDefinition(t) as unknown as Record<string, unknown>),
+    });
   }
 
   get state(): ConversationState {
@@ -202,12 +211,30 @@ export class Conversation {
   /** Runs the agent until it finishes, waits for confirmation, is paused, gets stuck, fails or hits the limit. */
   run(): Promise<ExecutionStatus> {
     if (!this.runPromise) {
-      this.runPromise = this.loop().finally(() => {
-        this.runPromise = undefined;
-        this.abort = undefined;
-      });
+      this.runPromise = this.loop()
+        .catch((err: unknown) => this.stopOnLogFailure(err))
+        .finally(() => {
+          this.runPromise = undefined;
+          this.abort = undefined;
+        });
     }
     return this.runPromise;
+  }
+
+  /**
+   * An append failed (a full disk...), so the loop cannot go on. The failure is recorded if the log
+   * takes it now (after ENOSPC the segment store frees a reserve for this), so no reader finds the
+   * conversation still `running`; if it does not, the error goes to the caller as it was.
+   */
+  private async stopOnLogFailure(err: unknown): Promise<ExecutionStatus> {
+    if (!(err instanceof EventStoreError) || err.code !== 'IO_FAILED') throw err;
+    await this.fail(
+      'log_write_failed',
+      `The conversation's log could not be written, so the agent stopped (${err.message}). ` +
+        'Free disk space, then resume the conversation.',
+    ).catch(() => undefined);
+    if (this.status !== 'error') throw err;
+    return this.status;
   }
 
   /** Asks the loop to stop between steps; the current step finishes first. */

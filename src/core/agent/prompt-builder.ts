@@ -13,6 +13,17 @@ export class PromptBuilder {
   }
 
   messages(): ChatMessage[] {
-    return this.view.messages();
+    const messages = this.view.messages();
+    if (messages.length === 0 || messages[0]!.role === 'system') return messages;
+    // The system prompt leads every request, also one re-derived after the log's record of it was
+    // lost and appended later (Conversation.open).
+    const i = messages.findIndex((m) => m.role === 'system');
+    if (i < 0) return messages;
+    return [messages[i]!, ...messages.slice(0, i), ...messages.slice(i + 1)];
+  }
+
+  /** Whether the next request would carry a system prompt. */
+  hasSystemPrompt(): boolean {
+    return this.messages()[0]?.role === 'system';
   }
 }

@@ -121,6 +121,12 @@ export interface OpenReport {
 }
 
 const SPARSE = 'sparse.idx';
+/**
+ * Space set aside for a full disk: freed when an append fails with ENOSPC, so the few records that
+ * say the conversation stopped, and why, still fit (a reader must not find it still running).
+ */
+const RESERVE = 'reserve';
+const RESERVE_BYTES = 32 * 1024;
 const IDS = 'ids.idx';
 const SEGMENTS = 'segments';
 
@@ -279,6 +285,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         accepted = [...accepted, this.acceptLoss(lost)];
       }
       if (this.writable) {
+        keepReserve(path.join(dir, RESERVE));
         const isNew = this.files.count === 0;
         this.writer = new SegmentWriter(this.files, this.io, this.opts.segmentBytes);
         if (isNew) {
@@ -426,6 +433,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     try {
       size = writer.write(seq, json);
     } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOSPC') releaseReserve(path.join(this.dir, RESERVE));
       throw new EventStoreError(
         'IO_FAILED',
         `append of event ${e.id} failed, nothing was recorded: ${String(err)}`,
@@ -449,9 +457,14 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
 
   private async syncAll(): Promise<void> {
     // Index files trail the log and are only synced at checkpoints; writing them here keeps
-    // the in-memory backlog small.
-    this.sparse.writePending();
-    this.ids?.writePending();
+    // the in-memory backlog small. They are caches: a failed write (a full disk) is retried at the
+    // next sync and must not fail the log's own sync.
+    try {
+      this.sparse.writePending();
+      this.ids?.writePending();
+    } catch {
+      /* retried later; open re-derives what never got written */
+    }
     await this.writer!.sync();
   }
 
@@ -595,7 +608,9 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         // Leave meta.json saying exactly where the log ends, so the next open validates one record.
         if (!this.metaHasEnd || this.checkpoint < this.len) {
           if (this.checkpoint < this.len) this.ensureIds();
-          await this.writeCheckpoint(this.len, this.endMarker());
+          // The records are synced; the checkpoint only saves the next open a scan, so a full disk
+          // here costs that scan, not the close.
+          await this.writeCheckpoint(this.len, this.endMarker()).catch(() => undefined);
         }
       }
     } finally {
@@ -634,6 +649,25 @@ function lostDataError(dir: string, lost: LostEvents): EventStoreError {
     `events of the log in ${dir} are lost: ${describeLostEvents(lost)}. It is not opened for ` +
       'writing, so nothing is written over them, until the loss is accepted.',
   );
+}
+
+/** Creates the reserve file if it is missing; on a disk too full for it, goes without. */
+function keepReserve(file: string): void {
+  if (fs.existsSync(file)) return;
+  try {
+    // Not zeros: a filesystem that compresses or dedups them would set nothing aside.
+    fs.writeFileSync(file, Buffer.alloc(RESERVE_BYTES, 'logbook reserve\n'));
+  } catch {
+    fs.rmSync(file, { force: true });
+  }
+}
+
+function releaseReserve(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    /* already used */
+  }
 }
 
 function fileSize(file: string): number {
