@@ -20,7 +20,8 @@ function ending(obs: Json): { icon: string; text: string; tone: 'ok' | 'error' |
 
 export function TerminalResult({ obs, id, row }: { obs: Json; id: string; row?: Row }) {
   const end = ending(obs);
-  const command = str(obs.command) ?? str(obj(row?.event.action)?.command);
+  // The command the card shows (its action's), whose echo the output need not repeat.
+  const command = str(obj(row?.event.action)?.command) ?? str(obs.command);
   return (
     <div class="terminal-result">
       <OutputBlock

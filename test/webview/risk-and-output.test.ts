@@ -1,0 +1,205 @@
+// Risk labels that mean something, and output that reads like what the terminal settled on: no
+// risk badge on tools without side effects, the effective risk with the rule's reason on a pending
+// action the rules rate above the model, spinner frames and escape sequences gone from terminal
+// output, the finish message once, and output in the editor's foreground.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventJson, ViewEvent } from '../../src/protocol/messages';
+import { eid, makeHeader, terminalAction, terminalObservation, text } from './harness/events';
+import { type Harness, Panel, ROOT, SHOTS, startHarness } from './support';
+
+const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+
+function toolAction(id: string, tool: string, action: Record<string, unknown>, risk?: string): EventJson {
+  return {
+    kind: 'ActionEvent',
+    id,
+    source: 'agent',
+    thought: [],
+    action: { kind: `${tool}_action`, ...action },
+    tool_name: tool,
+    tool_call_id: `call-${id}`,
+    tool_call: { id: `call-${id}`, name: tool, arguments: JSON.stringify(action), origin: 'completion' },
+    llm_response_id: `resp-${id}`,
+    ...(risk ? { security_risk: risk } : {}),
+  };
+}
+
+function observation(id: string, actionId: string, tool: string, output: string): EventJson {
+  return {
+    kind: 'ObservationEvent',
+    id,
+    source: 'environment',
+    tool_name: tool,
+    tool_call_id: `call-${actionId}`,
+    action_id: actionId,
+    observation: { kind: `${tool}_observation`, content: text(output), is_error: false },
+  };
+}
+
+const seqd = (events: EventJson[]): ViewEvent[] => events.map((event, seq) => ({ seq, event }));
+const card = (p: Panel, hasText: string) =>
+  p.page.locator('article[data-kind="ActionEvent"]').filter({ hasText });
+
+describe('webview: risk labels and readable output', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let p: Panel;
+  before(async () => (h = await startHarness({ width: 300, height: 3_000 })));
+  after(async () => h?.close());
+  beforeEach(async () => (p = await Panel.open(h, { theme: 'light' })));
+  afterEach(async () => {
+    assert.deepEqual(p.errors, [], 'no uncaught page errors');
+    await p.page.close();
+  });
+
+  it('tools without side effects show no risk badge; a command the model gave no risk still does', async () => {
+    await p.showConversation(
+      seqd([
+        toolAction(eid(1), 'think', { thought: 'Plan the change first' }),
+        toolAction(eid(2), 'task_tracker', { command: 'view' }),
+        toolAction(eid(3), 'file_editor', { command: 'view', path: 'src/math.js' }),
+        toolAction(eid(4), 'grep', { pattern: 'add' }),
+        toolAction(eid(5), 'finish', { message: 'All done here.' }),
+        toolAction(eid(6), 'terminal', { command: 'make deploy' }),
+      ]),
+      makeHeader({ status: 'finished' }),
+    );
+    for (const hasText of [
+      'Plan the change first',
+      'task_tracker',
+      'src/math.js',
+      'grep',
+      'All done here.',
+    ]) {
+      assert.equal(await card(p, hasText).locator('.risk').count(), 0, `no risk badge on "${hasText}"`);
+    }
+    assert.equal(await card(p, 'make deploy').locator('.risk').innerText(), 'UNKNOWN');
+  });
+
+  it('a pending action the rules rate above the model shows the effective risk and the reason in one line', async () => {
+    const pending = eid(10);
+    await p.showConversation(
+      seqd([terminalAction(pending, 'npm test', { summary: 'Run the tests', risk: 'LOW' })]),
+      makeHeader({
+        status: 'waiting_for_confirmation',
+        pendingActionIds: [pending],
+        pendingRisks: [
+          { actionId: pending, risk: 'MEDIUM', reason: 'npm test runs project scripts or installs packages' },
+        ],
+      }),
+    );
+    const c = card(p, 'Run the tests');
+    const line = c.locator('.risk-line');
+    assert.equal(
+      (await line.innerText()).replace(/\s+/g, ' ').trim(),
+      'MEDIUM: npm test runs project scripts or installs packages',
+    );
+    const box = await line.boundingBox();
+    assert.ok(box && box.height < 48, 'the risk and its reason fit a line or two at 300 px');
+    assert.equal(
+      await c.getByText('LOW', { exact: true }).count(),
+      0,
+      "the model's lower label is not shown",
+    );
+  });
+
+  for (const theme of ['dark', 'light', 'high-contrast']) {
+    it(`${theme}: the risk line, spinner-free output and the finish card pass axe`, async () => {
+      const q = await Panel.open(h, { theme });
+      const pending = eid(40);
+      const term = eid(41);
+      await q.showConversation(
+        seqd([
+          terminalAction(term, 'npm install', { summary: 'Install' }),
+          terminalObservation(eid(42), term, '⠋\r⠙\radded 3 packages\n', 0),
+          toolAction(eid(43), 'finish', { message: 'Done.' }),
+          terminalAction(pending, 'npm test', { summary: 'Run the tests', risk: 'LOW' }),
+        ]),
+        makeHeader({
+          status: 'waiting_for_confirmation',
+          pendingActionIds: [pending],
+          pendingRisks: [{ actionId: pending, risk: 'MEDIUM', reason: 'npm test runs project scripts' }],
+        }),
+      );
+      await q.page.screenshot({ path: join(SHOTS, `${theme}-risk-line.png`) });
+      await q.page.evaluate(AXE);
+      const r = (await q.page.evaluate('axe.run(document, { resultTypes: ["violations"] })')) as {
+        violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+      };
+      const serious = r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(
+        serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+        [],
+      );
+      await q.page.close();
+    });
+  }
+
+  it('the same risk as the model gave shows just the badge', async () => {
+    const pending = eid(11);
+    await p.showConversation(
+      seqd([terminalAction(pending, 'rm -rf build', { summary: 'Clean', risk: 'HIGH' })]),
+      makeHeader({
+        status: 'waiting_for_confirmation',
+        pendingActionIds: [pending],
+        pendingRisks: [{ actionId: pending, risk: 'HIGH', reason: 'the model rated it HIGH' }],
+      }),
+    );
+    assert.equal(await card(p, 'Clean').locator('.risk-line').count(), 0);
+    assert.equal(await card(p, 'Clean').locator('.risk').innerText(), 'HIGH');
+  });
+
+  it('terminal output with spinner frames, cursor controls and the echoed command renders as it settled', async () => {
+    const id = eid(20);
+    const spun =
+      'npm install\n\x1b[?25l⠋\r⠙\r⠹ reify: timing\r\x1b[2K\x1b[1Gadded 3 packages\n' +
+      '⠙\n\x1b[32mok\x1b[0m\r\nprogress 10%\rprogress 100%\n';
+    await p.showConversation(
+      seqd([
+        terminalAction(id, 'npm install', { summary: 'Install' }),
+        terminalObservation(eid(21), id, spun, 0),
+      ]),
+      makeHeader({ status: 'finished' }),
+    );
+    const output = await card(p, 'Install').locator('.output pre').innerText();
+    assert.equal(output, 'added 3 packages\nok\nprogress 100%');
+    assert.doesNotMatch(output, /[\u2800-\u28ff]/, 'no spinner frame left');
+    assert.equal(
+      (await card(p, 'Install').innerText()).split('npm install').length - 1,
+      1,
+      'the command shows once',
+    );
+  });
+
+  it('the finish message shows once, in the foreground color; output code is not preformatted red', async () => {
+    // VS Code's default webview stylesheet colors every <code> with textPreformat (red in Light).
+    await p.page.evaluate(() => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync('code { color: rgb(255, 0, 0); }');
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    });
+    const fin = eid(30);
+    const term = eid(32);
+    await p.showConversation(
+      seqd([
+        terminalAction(term, 'npm test', { summary: 'Test' }),
+        terminalObservation(eid(33), term, 'ok', 0),
+        toolAction(fin, 'finish', { message: 'Done. Everything passes.' }),
+        observation(eid(31), fin, 'finish', 'Done. Everything passes.'),
+      ]),
+      makeHeader({ status: 'finished' }),
+    );
+    assert.equal(await p.page.getByText('Done. Everything passes.').count(), 1);
+    const colors = await card(p, 'Test').evaluate((el) => {
+      const pre = el.querySelector('.output pre.code')!;
+      const code = pre.querySelector('code')!;
+      const command = el.querySelector('pre.command code')!;
+      return [getComputedStyle(pre).color, getComputedStyle(code).color, getComputedStyle(command).color];
+    });
+    assert.notEqual(colors[1], 'rgb(255, 0, 0)', 'output is not in the preformatted color');
+    assert.equal(colors[1], colors[0], "output reads in the block's (editor) foreground");
+    assert.notEqual(colors[2], 'rgb(255, 0, 0)', 'the command is not in the preformatted color');
+  });
+});
