@@ -175,11 +175,11 @@ describe('webview: risk labels and readable output', function () {
 
   it('the finish message shows once, in the foreground color; output code is not preformatted red', async () => {
     // VS Code's default webview stylesheet colors every <code> with textPreformat (red in Light).
-    await p.page.evaluate(() => {
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync('code { color: rgb(255, 0, 0); }');
-      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
-    });
+    // (A string: the test tsconfig has no DOM types.)
+    await p.page.evaluate(
+      `{ const sheet = new CSSStyleSheet(); sheet.replaceSync('code { color: rgb(255, 0, 0); }');
+         document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet]; }`,
+    );
     const fin = eid(30);
     const term = eid(32);
     await p.showConversation(
@@ -193,10 +193,10 @@ describe('webview: risk labels and readable output', function () {
     );
     assert.equal(await p.page.getByText('Done. Everything passes.').count(), 1);
     const colors = await card(p, 'Test').evaluate((el) => {
-      const pre = el.querySelector('.output pre.code')!;
-      const code = pre.querySelector('code')!;
-      const command = el.querySelector('pre.command code')!;
-      return [getComputedStyle(pre).color, getComputedStyle(code).color, getComputedStyle(command).color];
+      const css = (globalThis as unknown as { getComputedStyle(n: unknown): { color: string } })
+        .getComputedStyle;
+      const nodes = ['.output pre.code', '.output pre.code code', 'pre.command code'];
+      return nodes.map((sel) => css(el.querySelector(sel)).color);
     });
     assert.notEqual(colors[1], 'rgb(255, 0, 0)', 'output is not in the preformatted color');
     assert.equal(colors[1], colors[0], "output reads in the block's (editor) foreground");

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
 import { startCodeServer, repoRoot, removeRunDir } from '../../../scripts/code-server/instance.mjs';
 import { launchBrowser } from '../../../scripts/code-server/browser.mjs';
+import { startSampleSession } from '../../../scripts/code-server/sample-session.mjs';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
 
 export const EXTENSION_ID = 'logbook.logbook-agent';
@@ -19,6 +20,8 @@ export interface WorkbenchOptions {
   settings?: Record<string, unknown>;
   env?: Record<string, string>;
   name: string;
+  /** Opens what `npm start` opens (a fresh sample workspace and the demo model) in this run folder. */
+  sampleRunDir?: string;
 }
 
 export interface Workbench {
@@ -46,16 +49,23 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
     ...opts.settings,
   };
   let server: Awaited<ReturnType<typeof startCodeServer>> | undefined;
+  let sample: Awaited<ReturnType<typeof startSampleSession>> | undefined;
   let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
   const teardown = async () => {
     await browser?.close();
-    await server?.stop();
+    await (sample ? sample.stop() : server?.stop());
     if (server) removeRunDir(server.runDir);
     await llm?.close();
   };
   let page: Page;
   try {
-    server = await startCodeServer({ settings, env: { LOGBOOK_TEST_MODE: '1', ...opts.env } });
+    const env = { LOGBOOK_TEST_MODE: '1', ...opts.env };
+    if (opts.sampleRunDir) {
+      sample = await startSampleSession({ runDir: opts.sampleRunDir, demo: true, env });
+      server = sample.server;
+    } else {
+      server = await startCodeServer({ settings, env });
+    }
     browser = await launchBrowser();
     page = await browser.context.newPage();
     await page.goto(

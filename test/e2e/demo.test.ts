@@ -1,0 +1,81 @@
+// What a new user meets after `npm start` without a model: the demo, twice in a row from a fresh
+// start (the second start must not find the first run's edit), a rejection it answers without
+// claiming the edit, and a second task in the same window that gets a short, useful reply.
+import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEMO_TASK } from '../support/demo-model/demo-model';
+import { openWorkbench, screenshotRoot, type Workbench } from './support/workbench';
+
+describe('e2e: the npm start demo, run again from a fresh start', function () {
+  // One run folder for both starts, as `npm start` reuses .vscode-test/start.
+  const runDir = join(mkdtempSync(join(tmpdir(), 'logbook-demo-')), 'start');
+  let wb: Workbench | undefined;
+
+  before(() => console.log(`    screenshots: ${screenshotRoot}`));
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.shot(`FAILED-${this.currentTest.title.slice(0, 40)}`);
+    await wb?.close();
+    wb = undefined;
+  });
+  after(() => rmSync(join(runDir, '..'), { recursive: true, force: true }));
+
+  async function confirmNext(w: Workbench): Promise<void> {
+    const chat = w.chatFrame();
+    await chat.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 60_000 });
+    await chat.getByRole('button', { name: 'Confirm' }).click();
+    await chat.getByRole('button', { name: 'Confirm' }).waitFor({ state: 'hidden', timeout: 30_000 });
+  }
+
+  it('first start: the walkthrough runs the tests, edits on Confirm and finishes', async () => {
+    wb = await openWorkbench({ name: 'demo-first-start', sampleRunDir: runDir });
+    await wb.startTask(DEMO_TASK);
+    await confirmNext(wb); // npm test
+    await confirmNext(wb); // the edit
+    const chat = wb.chatFrame();
+    await chat
+      .getByText(/now exports subtract/)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    assert.match(readFileSync(join(wb.workspaceDir, 'src', 'math.js'), 'utf8'), /function subtract/);
+    await wb.shot('walkthrough-finished');
+
+    // A second task in the same window: a short reply about what the demo shows, no script end.
+    await wb.startTask('Now write a README');
+    await chat
+      .getByText(/no script for "Now write a README"/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    assert.equal(await chat.getByText(/script has ended/).count(), 0);
+    await wb.shot('second-task');
+  });
+
+  it('second start: a fresh workspace; a rejected edit is answered, not claimed', async () => {
+    wb = await openWorkbench({ name: 'demo-second-start', sampleRunDir: runDir });
+    assert.doesNotMatch(
+      readFileSync(join(wb.workspaceDir, 'src', 'math.js'), 'utf8'),
+      /subtract/,
+      'the workspace starts fresh',
+    );
+    await wb.startTask(DEMO_TASK);
+    await confirmNext(wb); // npm test
+    const chat = wb.chatFrame();
+    await chat.getByText("I'll add a subtract function next to add().").first().waitFor({ timeout: 60_000 });
+    await chat.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 60_000 });
+    await chat.getByRole('button', { name: /^Reject/ }).click();
+    await chat.getByPlaceholder('e.g. Run the unit tests only').fill('Name it minus instead');
+    await chat.getByRole('button', { name: 'Reject', exact: true }).click();
+    await chat
+      .getByText(/I left src\/math\.js unchanged/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    await chat
+      .getByText(/Name it minus instead/)
+      .first()
+      .waitFor();
+    assert.equal(await chat.getByText(/now exports subtract/).count(), 0, 'the edit is not claimed');
+    assert.doesNotMatch(readFileSync(join(wb.workspaceDir, 'src', 'math.js'), 'utf8'), /subtract/);
+    await wb.shot('rejected-and-answered');
+  });
+});
