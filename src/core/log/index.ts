@@ -37,6 +37,13 @@ export {
   type HeldLock,
 } from './lock';
 export { crc32 } from './record-format';
+export {
+  type AcceptedLoss,
+  type LostEvents,
+  type LostRange,
+  describeLostEvents,
+  readAcceptedLosses,
+} from './lost-events';
 
 export type Backend = 'segments' | 'openhands';
 

@@ -17,6 +17,9 @@ const echo = (id: string, text: string) => ({
   arguments: { command: `echo ${text}`, security_risk: 'LOW', summary: `echo ${text}` },
 });
 
+type Message = { role: string; content: unknown };
+const requestMessages = (h: Harness, i: number) => h.llm.completionBodies()[i]!.messages as Message[];
+
 function noSpace(): Error {
   return Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
 }
@@ -55,7 +58,7 @@ describe('Conversation: when the log fails it', function () {
     assert.equal(await c.run(), 'finished');
     await store.close();
     const before = await ids();
-    assert.equal(h.llm.completionBodies()[0]?.messages[0]?.role, 'system');
+    assert.equal(requestMessages(h, 0)[0]?.role, 'system');
 
     // The system prompt is the first record; damage it so that it no longer decodes.
     const file = segmentPath(dir);
@@ -67,7 +70,7 @@ describe('Conversation: when the log fails it', function () {
     assert.equal(await c.run(), 'finished');
     await store.close();
 
-    const second = h.llm.completionBodies()[1]!.messages;
+    const second = requestMessages(h, 1);
     assert.equal(second[0]?.role, 'system', 'the resumed request leads with a system message');
     assert.match(String(second[0]?.content), /You are Logbook/);
     assert.equal(second.filter((m) => m.role === 'system').length, 1);

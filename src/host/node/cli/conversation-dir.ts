@@ -18,9 +18,22 @@ export function resolvePath(io: CliIo, p: string): string {
 export function assertConversationDir(dir: string): void {
   if (!isDirectory(dir)) throw new Error(`${dir} is not a directory.`);
   const has = (p: string): boolean => existsSync(join(dir, p));
-  if (!has('segments') && !has('events') && !has('base_state.json')) {
+  // meta.json alone: a segment log whose segments are gone (show reports them as lost).
+  if (!has('segments') && !has('meta.json') && !has('events') && !has('base_state.json')) {
     throw new Error(`${dir} holds no conversation (no segments/ or events/ folder).`);
   }
+}
+
+/** Whether `dir` holds any file of a segment log (so a missing log is not taken for a new one). */
+export function hasSegmentLog(dir: string): boolean {
+  const has = (p: string): boolean => existsSync(join(dir, p));
+  let segments: string[] = [];
+  try {
+    segments = readdirSync(join(dir, 'segments'));
+  } catch {
+    // no segments folder
+  }
+  return segments.some((n) => n.endsWith('.log')) || has('meta.json');
 }
 
 /** Throws unless `dir` is absent or an empty directory: commands that create one never merge. */

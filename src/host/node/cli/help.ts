@@ -49,10 +49,12 @@ ${EXIT_CODES_HELP}`,
 Prints the state of a conversation derived from its log: status, pending actions, tasks, metrics.
 Reads without locking, so it works while an agent is running. A conversation whose process is gone
 (killed or crashed during a step) shows as paused, "interrupted"; actions it left in doubt are
-decided with \`logbook resolve\`.
+decided with \`logbook resolve\`. Events the log recorded and no longer has (a deleted segment file)
+are reported as lost, with status data_lost, until \`logbook repair\` records the loss.
 
 Options:
-  --json       one JSON object: id, status, event_count, metrics, pending_actions, title, tasks...
+  --json       one JSON object: id, status, event_count, metrics, pending_actions, title, tasks,
+               lost_events, accepted_losses...
   -h, --help   show this help`,
   approve: `Usage: logbook approve CONV_DIR [--json]
 
@@ -105,6 +107,19 @@ event, and base_state.json (the imported one if there was one, otherwise a minim
 
 Options:
   -h, --help   show this help`,
+  repair: `Usage: logbook repair CONV_DIR [--accept-lost-events]
+
+Checks a conversation's log for lost events: ones that meta.json, the indexes or the snapshots say
+it held and whose segment files are gone (deleted, or restored from an older backup). Until the
+loss is accepted, run, approve and reject refuse to write to the conversation, so nothing new is
+written in place of the lost events. Restoring the missing files from a backup is the better fix.
+
+Options:
+  --accept-lost-events   record the loss (lost.json and a lost_events event in the conversation)
+                         and let the conversation continue without those events
+  -h, --help             show this help
+
+Exit codes: 0 nothing lost or the loss recorded; 1 events are lost and nothing was changed.`,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -119,6 +134,7 @@ Commands:
   resolve             re-run or skip the actions a crash left in doubt, and continue
   import-openhands    import an OpenHands SDK conversation
   export-openhands    export a conversation in the OpenHands SDK layout
+  repair              report events a conversation's log lost; accept the loss to continue
 
 Options:
   -h, --help      show help (also: logbook <command> --help)

@@ -5,6 +5,9 @@ import { approveCommand, rejectCommand, resolveCommand } from './decide-command'
 import { EXIT, UsageError } from './exit-codes';
 import { exportCommand } from './export-command';
 import { OVERVIEW } from './help';
+import { EventStoreError } from '../../../core/log';
+import { repairHint } from './lost-report';
+import { repairCommand } from './repair-command';
 import { importCommand } from './import-command';
 import type { CliIo } from './io';
 import { runCommand } from './run-command';
@@ -20,6 +23,7 @@ const COMMANDS: Record<string, Command> = {
   resolve: resolveCommand,
   'import-openhands': importCommand,
   'export-openhands': exportCommand,
+  repair: repairCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
@@ -47,6 +51,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     } else if (err instanceof Error) {
       // Expected failures (locked conversation, missing directory, bad settings) read as one line.
       io.err(`logbook ${name}: ${err.message}`);
+      if (err instanceof EventStoreError && err.code === 'LOST_DATA') io.err(repairHint('CONV_DIR'));
       if (io.env.LOGBOOK_DEBUG) io.err(err.stack ?? '');
     } else {
       io.err(`logbook ${name}: ${String(err)}`);

@@ -7,7 +7,13 @@ import { resolveLlmSettings } from '../../../core/llm';
 import { detectBackend } from '../../../core/log';
 import { openNodeConversation } from '../node-session';
 import { expectPositionals, nonEmpty, parseCommandArgs, positiveInt } from './args';
-import { conversationId, IMPORTED_BASE_STATE, isDirectory, resolvePath } from './conversation-dir';
+import {
+  conversationId,
+  hasSegmentLog,
+  IMPORTED_BASE_STATE,
+  isDirectory,
+  resolvePath,
+} from './conversation-dir';
 import { driveToStop } from './drive';
 import { resolveHint } from './in-doubt';
 import { eventPrinter, note } from './event-printer';
@@ -70,6 +76,13 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   }
   if (values.store && detectBackend(storeDir) === 'openhands') {
     throw new UsageError(`logbook run: ${storeDir} is an OpenHands conversation; import it first.`);
+  }
+  // A directory `run` used before whose log is gone is not a place to start over unasked.
+  if (previous && !hasSegmentLog(storeDir)) {
+    throw new Error(
+      `${storeDir} held conversation ${previous.id}, but its log is gone (no segments/ or meta.json). ` +
+        'Nothing was written. Restore it from a backup, or start a new conversation in another directory.',
+    );
   }
   // An imported conversation keeps its OpenHands id.
   const imported = values.store !== undefined && existsSync(join(storeDir, IMPORTED_BASE_STATE));

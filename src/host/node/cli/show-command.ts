@@ -8,6 +8,7 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { type ReadState, readState } from './read-state';
 import { readSessionInfo } from './session-file';
+import { withLostEvents, withLostLines } from './lost-report';
 import { reportLines, stateReport, withWriterLiveness } from './state-report';
 
 export async function showCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -35,8 +36,8 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     workspace: readSessionInfo(dir)?.workspace ?? null,
     corrupt: read.corrupt,
   });
-  const seen = withWriterLiveness(report, writerAlive);
+  const seen = withLostEvents(withWriterLiveness(report, writerAlive), store, dir);
   if (values.json) io.out(JSON.stringify(seen));
-  else for (const line of reportLines(seen)) io.out(line);
+  else for (const line of withLostLines(reportLines(seen), seen)) io.out(line);
   return EXIT.ok;
 }
