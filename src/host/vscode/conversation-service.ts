@@ -16,13 +16,13 @@ import {
   type IndexEntry,
 } from '../../core/state';
 import { loadSkills, type Skill } from '../../core/skills/skills';
-import { hasLiveWriter, openEventStore } from '../../core/log';
+import { EventStoreError, hasLiveWriter, openEventStore } from '../../core/log';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { NodeFilePort } from '../node/ports';
 import type { ChatBackend, ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
 import { addAllowRule } from './config';
 import { ConfiguredLlm } from './configured-llm';
-import { ConversationSession } from './conversation-session';
+import { ConversationSession, type SessionDeps } from './conversation-session';
 import { forkConversation } from './fork';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
@@ -279,7 +279,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   private async openSession(id: string): Promise<ConversationSession> {
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.root;
     this.skills ??= await loadSkills(new NodeFilePort([cwd]), cwd).catch(() => []);
-    const session = await ConversationSession.open({
+    const deps: SessionDeps = {
       id,
       dir: join(this.root, id),
       cwd,
@@ -295,6 +295,22 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       },
       onStream: (delta) => this.streamEmitter.fire({ conversationId: id, delta }),
       userEditNotes: () => this.hooks.userEditNotes(id),
+    };
+    const session = await ConversationSession.open(deps).catch(async (err: unknown) => {
+      if (!(err instanceof EventStoreError) || err.code !== 'LOST_DATA') throw err;
+      // Lost events are never written over unasked: the user restores the files or goes on without.
+      const goOn = 'Continue Without Them';
+      const choice = await vscode.window.showErrorMessage(
+        `Logbook: ${err.message}`,
+        {
+          modal: true,
+          detail:
+            'Restore the missing files from a backup to keep those events. Continuing records the loss in the conversation and goes on after the events that are left.',
+        },
+        goOn,
+      );
+      if (choice !== goOn) throw err;
+      return ConversationSession.open({ ...deps, acceptLostEvents: true });
     });
     if (session.readOnly) {
       void vscode.window.showWarningMessage(

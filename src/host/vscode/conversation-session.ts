@@ -39,6 +39,8 @@ export interface SessionDeps {
   onStream(delta: StreamDelta): void;
   /** Edits the user made to the agent's changes since the last call (from the inline review). */
   userEditNotes(): string[];
+  /** The user chose to continue without events the log lost (see SegmentStoreOptions). */
+  acceptLostEvents?: boolean;
 }
 
 export class ConversationSession {
@@ -60,7 +62,7 @@ export class ConversationSession {
   }
 
   static async open(deps: SessionDeps): Promise<ConversationSession> {
-    const store = await openWritable(deps.dir);
+    const store = await openWritable(deps.dir, deps.acceptLostEvents === true);
     if (store.openReport.quarantined.length || store.openReport.truncatedBytes) {
       deps.log.warn(
         `Conversation ${deps.id}: recovered its log on open (${JSON.stringify(store.openReport)})`,
@@ -288,11 +290,15 @@ const LOCK_WAIT_MS = 10_000;
  * reload the previous extension host may still be shutting down. Still locked after that, it is
  * opened read-only (another window really has it open).
  */
-async function openWritable(dir: string): Promise<SegmentEventStore<StoredConversationEvent>> {
+async function openWritable(
+  dir: string,
+  acceptLostEvents: boolean,
+): Promise<SegmentEventStore<StoredConversationEvent>> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const store = await SegmentEventStore.open<StoredConversationEvent>(dir, {
       codec: conversationEventCodec,
+      acceptLostEvents,
     });
     if (!store.readOnly || Date.now() >= deadline) return store;
     await store.close();

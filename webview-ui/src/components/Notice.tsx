@@ -44,6 +44,13 @@ function describe(e: EventJson): Line {
           tone: 'warn',
           detail: str(value['reason']),
         };
+      if (key === 'lost_events')
+        return {
+          icon: 'error',
+          text: `Events of this conversation were lost (${num(value['count']) ?? '?'}); it continues without them`,
+          tone: 'error',
+          detail: str(value['reason']),
+        };
       if (key === 'title')
         return { icon: 'edit', text: `Renamed to “${shortValue(e.value)}”`, tone: 'neutral' };
       if (key === 'forked_from')
