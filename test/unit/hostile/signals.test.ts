@@ -115,6 +115,46 @@ describe('hostile model: signals and kills of the CLI during a tool call', funct
     });
   }
 
+  it('a second SIGTERM quits at once, and still takes the whole process group with it', async () => {
+    const env = await fx.startLlm({
+      name: 'hostile-sigterm-twice',
+      turns: [
+        {
+          match: { lastContentIncludes: 'long command' },
+          // The foreground child ignores Ctrl+C, so the first stop waits for it.
+          reply: {
+            toolCalls: [terminalCall('call_long', LONG_COMMAND.replace("sh -c '", 'sh -c \'trap "" INT; '))],
+          },
+        },
+      ],
+    });
+    const ws = workspace(30);
+    const store = join(fx.tmp(), 'conv');
+    const started = Date.now();
+    const r = await runCli(
+      ['run', '--workspace', ws, '--store', store, '--confirm', 'never', '--task', 'run the long command'],
+      {
+        env,
+        onSpawn: (child) => {
+          signalWhenStarted(ws, 'SIGTERM')(child);
+          const poll = setInterval(() => {
+            if (child.exitCode !== null || !existsSync(join(ws, 'fg.pid'))) return;
+            clearInterval(poll);
+            setTimeout(() => child.kill('SIGTERM'), 200);
+          }, 25);
+          child.once('exit', () => clearInterval(poll));
+        },
+      },
+    );
+    orphans.push(Number(readFileSync(join(ws, 'shell.pid'), 'utf8')));
+    assert.equal(r.code, 143, printed(r));
+    assert.ok(Date.now() - started < 15_000, 'it did not wait for the command');
+    for (const f of PID_FILES) {
+      const pid = Number(readFileSync(join(ws, f), 'utf8'));
+      assert.ok(await gone(pid), `${f} (pid ${pid}) still runs after a second SIGTERM\n${printed(r)}`);
+    }
+  });
+
   /**
    * Runs the long command under the CLI and kills the CLI with SIGKILL while it runs, then stops
    * what the dead CLI left running (as a user would). Returns the workspace, store and the action.
