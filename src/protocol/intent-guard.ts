@@ -22,7 +22,8 @@ export function isExactBatch(ids: readonly string[], pending: readonly string[])
 
 /**
  * `activeId` is the conversation the panel shows and `header` its current header (undefined when the
- * backend does not know it). `ready`, `startTask` and `openInEditor` carry no target and always pass.
+ * backend does not know it). `ready`, `startTask`, `openInEditor`, `openSettings` and `setApiKey`
+ * carry no target and always pass.
  */
 export function checkIntent(
   msg: WebviewMessage,
@@ -33,6 +34,8 @@ export function checkIntent(
     case 'ready':
     case 'startTask':
     case 'openInEditor':
+    case 'openSettings':
+    case 'setApiKey':
       return OK;
     case 'sendMessage':
       return header?.readOnly ? refuse('the conversation is read-only') : OK;

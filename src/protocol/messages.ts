@@ -124,6 +124,16 @@ export type HostMessage = z.infer<typeof HostMessage>;
 
 const inConversation = { conversationId: Id };
 
+/** The settings the chat may open, for the error card of a failed model call. */
+export const LLM_SETTING_IDS = [
+  'logbook.llm',
+  'logbook.llm.baseUrl',
+  'logbook.llm.model',
+  'logbook.llm.replyTimeoutSeconds',
+  'logbook.llm.maxReplyBytes',
+] as const;
+export type LlmSettingId = (typeof LLM_SETTING_IDS)[number];
+
 /** Webview → extension: the user's intents, plus `ready` (which asks for a resync). */
 export const WebviewMessage = z.discriminatedUnion('type', [
   /** Sent on every load: the conversation and last seq the view already holds (-1: none). */
@@ -165,6 +175,10 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('forkFrom'), ...inConversation, eventId: Id }),
   z.strictObject({ type: z.literal('openDiff'), ...inConversation, actionId: Id }),
   z.strictObject({ type: z.literal('openInEditor') }),
+  /** "Open Settings" on a failed model call: only the model's own settings can be asked for. */
+  z.strictObject({ type: z.literal('openSettings'), setting: z.enum(LLM_SETTING_IDS) }),
+  /** "Set API Key" on a refused key: runs the command that asks for it (the key never crosses here). */
+  z.strictObject({ type: z.literal('setApiKey') }),
   /** Asks for the events before `beforeSeq` (the first one the view holds). */
   z.strictObject({ type: z.literal('loadEarlier'), ...inConversation, beforeSeq: Count }),
 ]);

@@ -112,7 +112,9 @@ function causeText(err: unknown): string {
   const parts: string[] = [];
   for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 4; depth++) {
     if (e instanceof Error) {
-      if (!parts.includes(e.message) && e.message) parts.push(e.message);
+      // "Connection error." then "fetch failed": joined as one sentence, without the inner stop.
+      const text = e.message.replace(/\.$/, '');
+      if (!parts.includes(text) && text) parts.push(text);
       e = e.cause;
     } else {
       parts.push(String(e));

@@ -1,6 +1,7 @@
 // What the chat panel needs from the rest of the extension. The conversation service implements
 // it; the chat view only translates protocol messages to these calls and back.
 import type * as vscode from 'vscode';
+import type { LlmSettingId } from '../../protocol/messages';
 
 /** One event as the view sees it: its position in the conversation's log and its JSON. */
 export interface SequencedEvent {
@@ -62,4 +63,8 @@ export interface ChatBackend {
   /** Open the diff of a file edit made (or proposed) by this action. */
   openDiff(conversationId: string, actionId: string): Promise<void>;
   openInEditor(): Promise<void>;
+  /** Shows one of the model's settings in the Settings editor (from a failed call's error card). */
+  openSettings(setting: LlmSettingId): Promise<void>;
+  /** Runs "Logbook: Set API Key". */
+  setApiKey(): Promise<void>;
 }

@@ -127,6 +127,10 @@ export class ChatController implements vscode.Disposable {
         return b.openDiff(msg.conversationId, msg.actionId);
       case 'openInEditor':
         return b.openInEditor();
+      case 'openSettings':
+        return b.openSettings(msg.setting);
+      case 'setApiKey':
+        return b.setApiKey();
     }
   }
 

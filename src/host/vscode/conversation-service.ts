@@ -20,6 +20,7 @@ import { EventStoreError, hasLiveWriter, openEventStore } from '../../core/log';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { NodeFilePort } from '../node/ports';
 import type { ChatBackend, ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import type { LlmSettingId } from '../../protocol/messages';
 import { addAllowRule } from './config';
 import { ConfiguredLlm } from './configured-llm';
 import { ConversationSession, type SessionDeps } from './conversation-session';
@@ -259,6 +260,14 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
 
   async openInEditor(): Promise<void> {
     await this.hooks.openInEditor();
+  }
+
+  async openSettings(setting: LlmSettingId): Promise<void> {
+    await vscode.commands.executeCommand('workbench.action.openSettings', setting);
+  }
+
+  async setApiKey(): Promise<void> {
+    await vscode.commands.executeCommand('logbook.setApiKey');
   }
 
   // --- sessions ---------------------------------------------------------------------------

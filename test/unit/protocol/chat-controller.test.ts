@@ -90,6 +90,8 @@ class FakeBackend implements ChatBackend {
   forkFrom = this.record('forkFrom');
   openDiff = this.record('openDiff');
   openInEditor = this.record('openInEditor');
+  openSettings = this.record('openSettings');
+  setApiKey = this.record('setApiKey');
 }
 
 function setup() {
@@ -295,6 +297,17 @@ describe('protocol: chat controller (host side)', () => {
       ['sendMessage', 'hi', { activeFile: true, selection: false }],
       ['forkFrom', 'c1', 'e3'],
     ]);
+  });
+
+  it("opens only the model's settings and the API key command from a failed call's error card", async () => {
+    const t = setup();
+    t.send({ type: 'openSettings', setting: 'logbook.llm.baseUrl' });
+    t.send({ type: 'setApiKey' });
+    t.send({ type: 'openSettings', setting: 'terminal.integrated.shell.linux' });
+    t.send({ type: 'setApiKey', key: 'sk-from-the-webview' });
+    await tick();
+    assert.deepEqual(t.backend.calls, [['openSettings', 'logbook.llm.baseUrl'], ['setApiKey']]);
+    assert.equal(t.logs.filter((l) => /dropped an invalid message/.test(l)).length, 2);
   });
 
   it('repairs what the webview would refuse: malformed events, out-of-range header numbers, long names', async () => {

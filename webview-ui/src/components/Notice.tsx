@@ -3,15 +3,19 @@
 import type { EventJson } from '../../../src/protocol/messages';
 import { num, str } from '../lib/fields';
 import { statusLook } from '../lib/format';
+import { isLlmFailure, retryNoticeText } from '../lib/llm-failure';
 import type { Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
+import { LlmErrorCard } from './LlmErrorCard';
 
 interface Line {
   icon: string;
   text: string;
   tone: 'neutral' | 'warn' | 'error';
   detail?: string;
+  /** The detail starts folded even when short (a retry's error repeats what the line says). */
+  folded?: boolean;
 }
 
 function shortValue(v: unknown): string {
@@ -53,6 +57,14 @@ function describe(e: EventJson): Line {
         };
       if (key === 'title')
         return { icon: 'edit', text: `Renamed to “${shortValue(e.value)}”`, tone: 'neutral' };
+      if (key === 'llm_retry')
+        return {
+          icon: 'sync',
+          text: retryNoticeText(e.value),
+          tone: 'warn',
+          detail: str(value['error']),
+          folded: true,
+        };
       if (key === 'forked_from')
         return { icon: 'repo-forked', text: 'Continued from an earlier conversation', tone: 'neutral' };
       return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };
@@ -113,6 +125,8 @@ function describeRow(row: Row): Line {
 }
 
 export function Notice({ row }: { row: Row }) {
+  if (row.event.kind === 'ConversationErrorEvent' && isLlmFailure(str(row.event['code']) ?? ''))
+    return <LlmErrorCard row={row} />;
   const line = describeRow(row);
   const detail = line.detail?.trim();
   return (
@@ -123,7 +137,7 @@ export function Notice({ row }: { row: Row }) {
           id={`${row.key}:detail`}
           row={row}
           label={line.text}
-          defaultOpen={line.tone !== 'neutral' && detail.length < 400}
+          defaultOpen={!line.folded && line.tone !== 'neutral' && detail.length < 400}
         >
           {() => <pre class="code detail">{detail.slice(0, 20_000)}</pre>}
         </Collapsible>
