@@ -33,6 +33,8 @@ export interface OpenHandsLayout {
   bytes: number;
   /** Index of the newest event the chat shows as a row of its own (a message, an action, a condensation). */
   lastRowSeq: number;
+  /** JSON bytes of each event, in order. */
+  sizes: number[];
 }
 
 const OWN_ROW = new Set(['MessageEvent', 'ActionEvent', 'Condensation', 'SystemPromptEvent']);
@@ -51,13 +53,15 @@ export async function writeOpenHandsLayout(dir: string, n: number, seed: number)
   );
   let bytes = 0;
   let lastRowSeq = -1;
+  const sizes: number[] = [];
   await generateConversation(n, seed, 'bench-import', (e, i) => {
     const json = serializeEvent(e);
-    bytes += Buffer.byteLength(json);
+    sizes.push(Buffer.byteLength(json));
+    bytes += sizes[i]!;
     if (OWN_ROW.has(e.kind)) lastRowSeq = i;
     fs.writeFileSync(path.join(dir, 'events', eventFileName(i, e.id)), json);
   });
-  return { dir, count: n, bytes, lastRowSeq };
+  return { dir, count: n, bytes, lastRowSeq, sizes };
 }
 
 /** Runs `logbook import-openhands`; the wall time of the whole process in ms. */

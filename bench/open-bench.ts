@@ -20,7 +20,13 @@ import {
   writeOpenHandsLayout,
 } from './imported-conversation';
 import { resultsTable, type Row } from './report';
-import { measureVsCodeOpens, vscodeAvailable, type VsCodeOpens } from './vscode-open';
+import {
+  type ChatMarks,
+  measureVsCodeOpens,
+  type OpenRun,
+  vscodeAvailable,
+  type VsCodeOpens,
+} from './vscode-open';
 
 const EVENTS = 100_000;
 const SEED = 7;
@@ -28,6 +34,8 @@ const RUNS = 5;
 const TARGET_SHOW_MS = 500;
 const TARGET_SHOW_MB = 150;
 const TARGET_VSCODE_MS = 1000;
+/** The newest events a long conversation opens on in the chat (VIEW_WINDOW in src/host/vscode/chat-view.ts). */
+const CHAT_WINDOW = 2000;
 
 const now = () => performance.now();
 const log = (s: string) => process.stderr.write(s + '\n');
@@ -165,26 +173,31 @@ async function main(): Promise<void> {
       );
     } else {
       vscode = await measureVsCodeOpens({ work, cli, store, bare, lastRowSeq: oh.lastRowSeq, log });
-      const v = median(vscode.imported);
-      const small = median(vscode.small);
-      const old = median(vscode.bare);
-      log(`O2 VS Code: ${f0(v)} ms, small ${f0(small)} ms, without snapshots ${f0(old)} ms`);
+      const opens = (rs: OpenRun[]) => rs.map((r) => r.ms);
+      const [v, small, old] = [vscode.imported, vscode.small, vscode.bare].map((rs) => median(opens(rs)));
+      log(`O2 VS Code: ${f0(v!)} ms, small ${f0(small!)} ms, without snapshots ${f0(old!)} ms`);
       row(
         `O2 VS Code ${L}`,
         `"Logbook: Open Conversation" on the imported conversation, from choosing it until the chat shows its newest event (row ${int(oh.lastRowSeq)}); a fresh VS Code per run, median of ${vscode.imported.length}`,
-        `${f0(v)} ms (runs: ${runs(vscode.imported, f0)})`,
+        `${f0(v!)} ms (runs: ${runs(opens(vscode.imported), f0)})`,
         `≤ ${TARGET_VSCODE_MS} ms`,
-        v <= TARGET_VSCODE_MS,
+        v! <= TARGET_VSCODE_MS,
+      );
+      const phase = (k: keyof ChatMarks) => median(vscode!.imported.map((r) => r[k] ?? NaN));
+      row(
+        `O2 VS Code ${L}`,
+        `where it goes (medians, the webview's clock): the header arrives (the log is open) / the first of the chat's window arrive (its newest ${int(CHAT_WINDOW)} events, ${f1(mib(oh.sizes.slice(-CHAT_WINDOW).reduce((a, b) => a + b, 0)))} MiB of JSON here, in two messages) / the last ones arrive / the newest row is visible`,
+        `${f0(phase('header'))} / ${f0(phase('firstEvents'))} / ${f0(phase('lastEvents'))} / ${f0(v!)} ms`,
       );
       row(
         `O2 VS Code ${L}`,
         `baseline: the same open of a ${vscode.smallCount}-event conversation (the real OpenHands fixture, imported); ${L} ÷ it`,
-        `${f0(small)} ms (runs: ${runs(vscode.small, f0)}); ${f1(v / small)}×`,
+        `${f0(small!)} ms (runs: ${runs(opens(vscode.small), f0)}); ${f1(v! / small!)}×`,
       );
       row(
         `O2 VS Code ${L}`,
-        `baseline: the same open of the import without its snapshots (every event replayed, then snapshotted); ÷ ours`,
-        `${f0(old)} ms (runs: ${runs(vscode.bare, f0)}); ${f1(old / v)}×`,
+        'baseline: the same open of the import without its snapshots (every event replayed, then snapshotted); ÷ ours',
+        `${f0(old!)} ms (runs: ${runs(opens(vscode.bare), f0)}); ${f1(old! / v!)}×`,
       );
     }
 
@@ -284,6 +297,11 @@ function report(
     '  webview and rendering them. Playwright polls, so a reading can be late by a frame or so. The',
     '  small-conversation baseline is the fixed cost of the same path; the runs without snapshots',
     '  show what a first open cost before imports wrote them.',
+    '- O2 "where it goes": the webview notes when the host\'s messages reach it (a listener added before',
+    '  the click, on its own clock). Until the header arrives the extension host opens the conversation',
+    '  (the log from its newest snapshot, the prompt view, the pending actions); after it, it reads the',
+    "  chat's window from the log and posts it, and the webview validates and renders it. Only the",
+    '  first part depends on how the log is opened; the rest is the size of the window.',
     '',
   ].join('\n');
 }

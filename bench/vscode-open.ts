@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { chromiumPath, launchBrowser } from '../scripts/code-server/browser.mjs';
 import { isInstalled } from '../scripts/code-server/install.mjs';
 import { repoRoot, startCodeServer } from '../scripts/code-server/instance.mjs';
@@ -19,10 +19,10 @@ const RUNS = 5;
 const BARE_RUNS = 3;
 
 export interface VsCodeOpens {
-  /** ms per run: the imported conversation, the same without snapshots, the small fixture */
-  imported: number[];
-  bare: number[];
-  small: number[];
+  /** Every run of the imported conversation, of the same without snapshots, of the small fixture. */
+  imported: OpenRun[];
+  bare: OpenRun[];
+  small: OpenRun[];
   smallCount: number;
 }
 
@@ -66,9 +66,11 @@ export async function measureVsCodeOpens(opts: {
   for (let r = 0; r < RUNS; r++) {
     for (const v of variants) {
       if (v.name === 'bare' && r >= BARE_RUNS) continue;
-      const ms = await timedOpen(opts.work, v);
-      opts.log(`O2 run ${r + 1}: ${v.name} ${ms.toFixed(0)} ms`);
-      out[v.name].push(ms);
+      const run = await timedOpen(opts.work, v);
+      opts.log(
+        `O2 run ${r + 1}: ${v.name} ${JSON.stringify(run, (_, x: unknown) => (typeof x === 'number' ? Math.round(x) : x))}`,
+      );
+      out[v.name].push(run);
     }
   }
   return out;
@@ -96,7 +98,7 @@ function importFixture(work: string, cli: string): { store: string; count: numbe
  * workspace storage before the extension activates, so it finds it when it builds its index; the
  * Logbook sidebar opened; then the timed open.
  */
-async function timedOpen(work: string, v: Variant): Promise<number> {
+async function timedOpen(work: string, v: Variant): Promise<OpenRun> {
   const runDir = fs.mkdtempSync(path.join(work, 'cs-'));
   const server = await startCodeServer({ runDir, env: { LOGBOOK_TEST_MODE: '1' } });
   const browser = await launchBrowser();
@@ -125,16 +127,66 @@ async function timedOpen(work: string, v: Variant): Promise<number> {
     await rows.first().waitFor({ state: 'visible' });
     if ((await rows.count()) !== 1) throw new Error('expected the one conversation in the list');
     const newest = chatFrame(page).locator(`article[data-seq="${v.lastRowSeq}"]`);
+    const chat = await chatDocument(page);
+    await chat.evaluate(WATCH_MESSAGES);
     const t0 = performance.now();
     await page.keyboard.press('Enter');
     await newest.waitFor({ state: 'visible', timeout: 120_000 });
-    return performance.now() - t0;
+    const ms = performance.now() - t0;
+    const marks = (await chat.evaluate('window.logbookBench')) as ChatMarks;
+    return { ms, ...marks };
   } finally {
     await browser.close();
     await server.stop();
     fs.rmSync(runDir, { recursive: true, force: true });
   }
 }
+
+/** When the chat webview received what (ms after the user chose the conversation, its own clock). */
+export interface ChatMarks {
+  /** the 'conversation' message: the host opened the log and sent its header */
+  header: number | null;
+  /** the first and the last 'events' message of the window */
+  firstEvents: number | null;
+  lastEvents: number | null;
+}
+
+export interface OpenRun extends ChatMarks {
+  /** from choosing the conversation until the newest event's row is visible */
+  ms: number;
+}
+
+/**
+ * The chat webview's inner document (the one showing the empty state; the last such frame, as a
+ * webview can keep the document it replaced for a moment).
+ */
+async function chatDocument(page: Page): Promise<Frame> {
+  let found: Frame | undefined;
+  for (const f of page.frames()) {
+    if (await f.evaluate(`document.querySelector('.empty') !== null`).catch(() => false)) found = f;
+  }
+  if (!found) throw new Error('the chat webview was not found');
+  return found;
+}
+
+/**
+ * Runs in the chat webview (plain JS: this project type-checks without the DOM): notes when the
+ * host's messages arrive, before the webview handles them, into `window.logbookBench`.
+ */
+const WATCH_MESSAGES = `(() => {
+  const t0 = performance.now();
+  const marks = { header: null, firstEvents: null, lastEvents: null };
+  window.logbookBench = marks;
+  window.addEventListener('message', (e) => {
+    const at = performance.now() - t0;
+    const type = e.data && e.data.type;
+    if (type === 'conversation' && marks.header === null) marks.header = at;
+    if (type === 'events') {
+      if (marks.firstEvents === null) marks.firstEvents = at;
+      marks.lastEvents = at;
+    }
+  }, true);
+})()`;
 
 /** The workspace storage folder the workbench made for this run (its name hashes the folder's inode). */
 async function workspaceStorage(runDir: string): Promise<string> {
