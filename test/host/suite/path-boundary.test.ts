@@ -1,0 +1,101 @@
+// The path boundary in the real extension host: a model that writes through a leading-space
+// absolute path, a symlinked folder that leads out of the workspace, or `..`, waits for the user's
+// confirmation in the default `risky` mode, and nothing is written outside, through the VS Code
+// file port as through the agent.
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import * as vscode from 'vscode';
+import type { ScriptedLlm } from '../../support/llm-server';
+import { OutsideWorkspaceError, WorkspaceFilePort } from '../../../src/host/vscode/ports/workspace-file-port';
+import { logbook, scriptedModel, workspaceRoot } from './helpers';
+
+describe('path boundary: escapes wait for confirmation and write nothing outside', () => {
+  let llm: ScriptedLlm | undefined;
+  let outside: string;
+  let link: string;
+
+  beforeEach(() => {
+    outside = mkdtempSync(join(tmpdir(), 'logbook-host-outside-'));
+    link = join(workspaceRoot(), `boundary-link-${randomUUID().slice(0, 8)}`);
+    symlinkSync(outside, link);
+  });
+  afterEach(async () => {
+    await llm?.close();
+    llm = undefined;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    unlinkSync(link);
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  const cases: [string, () => string][] = [
+    ['a leading-space absolute path', () => ` ${join(outside, 'space.txt')}`],
+    ['a symlinked folder out of the workspace', () => `${relative(workspaceRoot(), link)}/linked.txt`],
+    ['a .. path out of the workspace', () => relative(workspaceRoot(), join(outside, 'dotdot.txt'))],
+  ];
+
+  for (const [label, pathOf] of cases) {
+    it(`file_editor create through ${label} waits; rejected, nothing is written`, async () => {
+      const path = pathOf();
+      llm = await scriptedModel({
+        name: `host-path-boundary-${label}`,
+        turns: [
+          {
+            match: { lastRole: 'user' },
+            reply: {
+              toolCalls: [
+                {
+                  id: 'call_escape',
+                  name: 'file_editor',
+                  arguments: {
+                    command: 'create',
+                    path,
+                    file_text: 'escaped\n',
+                    security_risk: 'LOW',
+                    summary: 'write a note',
+                  },
+                },
+              ],
+            },
+          },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'not allowed' },
+            reply: { content: 'Understood.' },
+          },
+        ],
+      });
+      const { service } = await logbook();
+      const id = await vscode.commands.executeCommand<string>('logbook.startTask', `Write a note (${label})`);
+      const session = await service.session(id);
+      assert.equal(await session.settled(), 'waiting_for_confirmation');
+      const pending = session.conversation.awaitingConfirmation();
+      assert.equal(pending.length, 1);
+      assert.deepEqual(readdirSync(outside), [], 'nothing may be written before the user confirms');
+
+      await service.reject(id, [pending[0]!.id], 'Writing outside the workspace is not allowed.');
+      assert.equal(await session.settled(), 'finished');
+      assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the workspace');
+      const events = await session.conversation.events();
+      assert.ok(!events.some((e) => e.kind === 'ObservationEvent'), 'the action never ran');
+      assert.ok(events.some((e) => e.kind === 'UserRejectObservation'));
+      assert.equal(llm.remainingTurns(), 0);
+    });
+  }
+
+  it('the file port asks before writing through a symlink out of the workspace, and refuses when not allowed', async () => {
+    const asked: string[] = [];
+    const port = new WorkspaceFilePort({
+      confirmOutside: async (p) => {
+        asked.push(p);
+        return false;
+      },
+    });
+    await assert.rejects(port.writeText(join(link, 'port.txt'), 'x'), OutsideWorkspaceError);
+    await assert.rejects(port.delete(join(link, 'port.txt')), OutsideWorkspaceError);
+    assert.equal(asked.length, 2);
+    assert.match(asked[0]!, /a symlink to .*logbook-host-outside-.*port\.txt/);
+    assert.deepEqual(readdirSync(outside), []);
+  });
+});
