@@ -35,7 +35,9 @@ const TARGET_SHOW_MS = 500;
 const TARGET_SHOW_MB = 150;
 const TARGET_VSCODE_MS = 1000;
 /** The newest events a long conversation opens on in the chat (VIEW_WINDOW in src/host/vscode/chat-view.ts). */
-const CHAT_WINDOW = 2000;
+const CHAT_WINDOW = 1000;
+/** Events per message the chat is sent (SYNC_CHUNK there). */
+const CHAT_CHUNK = 1000;
 
 const now = () => performance.now();
 const log = (s: string) => process.stderr.write(s + '\n');
@@ -186,7 +188,7 @@ async function main(): Promise<void> {
       const phase = (k: keyof ChatMarks) => median(vscode!.imported.map((r) => r[k] ?? NaN));
       row(
         `O2 VS Code ${L}`,
-        `where it goes (medians, the webview's clock): the header arrives (the log is open) / the first of the chat's window arrive (its newest ${int(CHAT_WINDOW)} events, ${f1(mib(oh.sizes.slice(-CHAT_WINDOW).reduce((a, b) => a + b, 0)))} MiB of JSON here, in two messages) / the last ones arrive / the newest row is visible`,
+        `where it goes (medians, the webview's clock): the header arrives (the log is open) / the first of the chat's window arrive (its newest ${int(CHAT_WINDOW)} events, ${f1(mib(oh.sizes.slice(-CHAT_WINDOW).reduce((a, b) => a + b, 0)))} MiB of JSON here, in ${Math.ceil(CHAT_WINDOW / CHAT_CHUNK)} message(s)) / the last ones arrive / the newest row is visible`,
         `${f0(phase('header'))} / ${f0(phase('firstEvents'))} / ${f0(phase('lastEvents'))} / ${f0(v!)} ms`,
       );
       row(
@@ -293,7 +295,7 @@ function report(
     '  the Logbook sidebar shows its chat, the clock starts at the click on the conversation in "Logbook:',
     '  Open Conversation" and stops when the chat webview has the row of the newest event that has a row',
     "  of its own (`article[data-seq]`, as Playwright's locator sees it), scrolled into view at the bottom.",
-    '  That covers opening the log (newest snapshot and tail), sending the newest 2,000 events to the',
+    '  That covers opening the log (newest snapshot and tail), sending the newest 1,000 events to the',
     '  webview and rendering them. Playwright polls, so a reading can be late by a frame or so. The',
     '  small-conversation baseline is the fixed cost of the same path; the runs without snapshots',
     '  show what a first open cost before imports wrote them.',

@@ -122,16 +122,19 @@ function setup() {
 describe('protocol: chat controller (host side)', () => {
   it("on ready, sends the header then only the events after the view's last seq, chunked", async () => {
     const t = setup();
-    t.backend.log = Array.from({ length: SYNC_CHUNK * 2 + 5 }, (_, i) => ev(i));
+    // The view holds up to seq 9 and is still inside the window: it gets exactly what follows.
+    const count = VIEW_WINDOW + 5;
+    t.backend.log = Array.from({ length: count }, (_, i) => ev(i));
     t.send({ type: 'ready', conversationId: 'c1', lastSeq: 9 });
     await tick();
     assert.equal(t.posted[0]!.type, 'conversation');
+    assert.ok(!t.posted.some((m) => m.type === 'window'));
     assert.deepEqual(t.backend.calls[0], ['eventsAfter', 9]);
     const chunks = t.posted.filter((m) => m.type === 'events');
-    assert.equal(chunks.length, 2);
+    assert.equal(chunks.length, Math.ceil((count - 10) / SYNC_CHUNK));
     assert.ok(chunks.every((m) => m.type === 'events' && m.events.length <= SYNC_CHUNK));
     assert.equal(t.seqs()[0], 10);
-    assert.equal(t.seqs().length, SYNC_CHUNK * 2 + 5 - 10);
+    assert.equal(t.seqs().length, count - 10);
   });
 
   it('a view starting from nothing gets only the newest events of a long conversation', async () => {
