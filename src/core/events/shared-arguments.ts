@@ -24,7 +24,8 @@ export function shareLongArguments(e: Event): Event | Record<string, unknown> {
   const cuts: { start: number; end: number; ref: ArgumentsRef }[] = [];
   for (const [field, value] of Object.entries(e.action)) {
     if (typeof value !== 'string' || value.length < MIN_SHARED_CHARS) continue;
-    for (const ascii of [false, true]) {
+    // The \u-escaped form only differs from the plain one when the text has non-ASCII characters.
+    for (const ascii of NON_ASCII.test(value) ? [false, true] : [false]) {
       const literal = literalOf(value, ascii);
       const start = args.indexOf(literal);
       if (start < 0) continue;
@@ -76,6 +77,8 @@ export function restoreLongArguments(record: unknown): void {
   call.arguments = args + stored.slice(from);
   delete call.arguments_refs;
 }
+
+const NON_ASCII = /[^\u0000-\u007f]/;
 
 function literalOf(value: string, ascii: boolean): string {
   // JSON.stringify, not the log's quoteJson: same bytes, and far faster on text full of escapes.
