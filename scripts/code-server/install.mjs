@@ -11,6 +11,7 @@ import {
   rmSync,
   writeFileSync,
   readFileSync,
+  renameSync,
 } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +50,10 @@ export function isInstalled() {
 }
 
 export function install() {
-  if (isInstalled()) return;
+  if (isInstalled()) {
+    patchWorkbench(); // an install made before a patch was added gets it too
+    return;
+  }
   requireSystemPackages();
   const rg = which('rg');
   mkdirSync(installDir, { recursive: true });
@@ -78,8 +82,48 @@ export function install() {
   link('browser-linux.sh', join(vscodeDir, 'bin', 'helpers', 'browser.sh'));
   run('npm', ['install', '--omit=dev'], join(vscodeDir, 'extensions'));
   run('npm', ['rebuild', 'argon2'], installDir);
+  patchWorkbench();
   writeFileSync(stamp, CODE_SERVER_VERSION + '\n');
   console.log(`[code-server] installed ${CODE_SERVER_VERSION} in ${installDir}`);
+}
+
+/**
+ * code-server keeps the user settings on the server, under `<user-data-dir>/User`, but its web
+ * workbench names that folder `vscode-remote:/…/User`, without the window's remote authority,
+ * while the server reports file changes as `vscode-remote://127.0.0.1:PORT/…`. The workbench never
+ * matches a change of `User/settings.json` to its settings file, so an edit made on disk (another
+ * editor, a script, the agent) applied only after a reload; the workspace's `.vscode/settings.json`
+ * carries the authority and always worked. Naming the folder with the authority, as VS Code does
+ * for every other remote file, makes the edit apply at once, as a change in the Settings UI does.
+ * Idempotent; the file is replaced in one rename, so a window loading it meanwhile reads either.
+ */
+const WORKBENCH_PATCHES = [
+  {
+    file: join('out', 'vs', 'code', 'browser', 'workbench', 'workbench.js'),
+    what: 'user settings edited on disk apply without a reload',
+    from: 'get userRoamingDataHome(){return Ze(N.file(this.userDataPath).with({scheme:K.vscodeRemote}),"User")}',
+    to: 'get userRoamingDataHome(){return Ze(N.file(this.userDataPath).with({scheme:K.vscodeRemote,authority:this.options.remoteAuthority}),"User")}',
+  },
+];
+
+export function patchWorkbench() {
+  const vscodeDir = join(installDir, 'node_modules', 'code-server', 'lib', 'vscode');
+  for (const patch of WORKBENCH_PATCHES) {
+    const path = join(vscodeDir, patch.file);
+    const text = readFileSync(path, 'utf8');
+    if (text.includes(patch.to)) continue;
+    const at = text.indexOf(patch.from);
+    if (at < 0 || text.indexOf(patch.from, at + 1) >= 0) {
+      console.warn(
+        `[code-server] cannot patch ${patch.file} (${patch.what}): the code it changes is not there once`,
+      );
+      continue;
+    }
+    const tmp = `${path}.${process.pid}.tmp`;
+    writeFileSync(tmp, text.slice(0, at) + patch.to + text.slice(at + patch.from.length));
+    renameSync(tmp, path);
+    console.log(`[code-server] patched ${patch.file}: ${patch.what}`);
+  }
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) install();
