@@ -1,10 +1,9 @@
 // Risk of a file path a tool touches, judged where the path really leads (see resolve-path.ts):
-// writing outside the workspace, inside .git, or to a secret file is HIGH; reading a secret is
+// writing outside the workspace, inside .git or .logbook, or to a secret file is HIGH; reading a secret is
 // HIGH, reading anywhere else outside the workspace MEDIUM.
-import { sep } from 'node:path';
 import type { RiskAssessment } from './risk';
 import { isInsideAny, type PathLookup, resolveToolPath, diskLookup } from './resolve-path';
-import { secretReason, sensitiveReadReason } from './sensitive-paths';
+import { internalsReason, secretReason, sensitiveReadReason } from './sensitive-paths';
 
 /** How a resolved path is named in reasons: its real location too when a symlink leads elsewhere. */
 function described(path: string, real: string): string {
@@ -12,7 +11,7 @@ function described(path: string, real: string): string {
 }
 
 /**
- * HIGH when `path` leads outside every workspace root, into a `.git` folder, or to a file that may
+ * HIGH when `path` leads outside every workspace root, into a `.git` or `.logbook` folder, or to a file that may
  * hold secrets; LOW otherwise. Relative paths resolve against the first root. A path the tools
  * refuse (control characters, empty) is LOW: it is answered with an error and touches nothing.
  */
@@ -27,8 +26,8 @@ export function pathRisk(
   const name = described(resolved.path, real);
   const reasons: string[] = [];
   if (!isInsideAny(real, roots, lookup)) reasons.push(`${name} is outside the workspace`);
-  if ([resolved.path, real].some((p) => p.split(sep).includes('.git')))
-    reasons.push(`${name} is inside .git (repository internals and hooks)`);
+  const internal = internalsReason(resolved.path) ?? internalsReason(real);
+  if (internal) reasons.push(internal);
   const secret = secretReason(resolved.path) ?? secretReason(real);
   if (secret) reasons.push(secret);
   return reasons.length > 0

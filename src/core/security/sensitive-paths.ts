@@ -34,6 +34,18 @@ export function secretReason(path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Folders whose files are not the project's own: repository internals (a hook runs at the next
+ * commit) and Logbook's conversation logs, which the CLI keeps in the workspace by default (the
+ * agent rewriting its own record would defeat the point of keeping one).
+ */
+export function internalsReason(path: string): string | undefined {
+  const parts = segments(path);
+  if (parts.includes('.git')) return `${path} is inside .git (repository internals and hooks)`;
+  if (parts.includes('.logbook')) return `${path} is inside .logbook (Logbook's own conversation logs)`;
+  return undefined;
+}
+
 /** Why writing to a path is dangerous beyond the file itself, or undefined. */
 export function protectedWriteReason(path: string): string | undefined {
   const secret = secretReason(path);
@@ -44,7 +56,8 @@ export function protectedWriteReason(path: string): string | undefined {
   if (HOME_PREFIX.test(path) && parts.some((p, i) => i > 0 && p.startsWith('.'))) {
     return `${path} is a settings file in the home folder`;
   }
-  if (parts.includes('.git')) return `${path} is inside .git (repository internals and hooks)`;
+  const internal = internalsReason(path);
+  if (internal) return internal;
   if (SYSTEM_DIRS.test(path)) return `${path} is a system location`;
   return undefined;
 }

@@ -82,6 +82,7 @@ const TABLE: [string, SecurityRisk, string?][] = [
   ['echo "alias ls=rm" >> ~/.bashrc', 'HIGH'],
   ['cat key.pub >> ~/.ssh/authorized_keys', 'HIGH', '.ssh'],
   ['cp evil .git/hooks/pre-commit', 'HIGH', '.git'],
+  ['echo {} > .logbook/conversations/c1/session.json', 'HIGH', 'conversation logs'],
   ['tee -a ~/.profile < line', 'HIGH'],
   ['npm publish', 'HIGH', 'publish'],
   ['pnpm publish --access public', 'HIGH'],

@@ -15,6 +15,8 @@ describe('pathRisk', () => {
     ['/work/project/../../etc/hosts', 'HIGH', 'outside the workspace'],
     ['/work/project/.git/config', 'HIGH', '.git'],
     ['.git/hooks/pre-commit', 'HIGH', '.git'],
+    ['.logbook/conversations/c1/segments/00000001.log', 'HIGH', 'conversation logs'],
+    ['/work/project/.logbook/conversations/c1/session.json', 'HIGH', 'conversation logs'],
     ['/work/project/.env', 'HIGH', 'secrets'],
     ['/work/project/.env.local', 'HIGH', 'secrets'],
     ['/work/project/certs/server.pem', 'HIGH', 'secrets'],
