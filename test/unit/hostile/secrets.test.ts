@@ -81,6 +81,26 @@ describe('hostile model: the API key never reaches the agent (issue 19, item 4)'
     assertNoKey(fx, [run, show, exported], [ws, exportDir]);
   });
 
+  it('export-openhands redacts the key from a log recorded while it was not known', async () => {
+    const env = await fx.startLlm({
+      name: 'hostile-secrets-old-log',
+      turns: [{ match: { lastRole: 'user' }, reply: { content: `An old log that holds ${KEY}.` } }],
+    });
+    const ws = fx.tmp();
+    // Recorded under another key: nothing told the run that KEY is a secret, so the log holds it.
+    const run = await runCli(['run', '--workspace', ws, '--task', 'say it', '--confirm', 'never'], {
+      env: { ...env, OPENAI_API_KEY: 'sk-another-key-0000000000' },
+    });
+    assert.equal(run.code, 0, printed(run));
+    const dir = onlyConversationDir(ws);
+    assert.notDeepEqual(filesContaining(dir, KEY), [], 'the log holds the key (the premise of the test)');
+    const exportDir = join(fx.tmp(), 'export');
+    const exported = await runCli(['export-openhands', dir, exportDir], { env: { OPENAI_API_KEY: KEY } });
+    assert.equal(exported.code, 0, printed(exported));
+    assert.deepEqual(filesContaining(exportDir, KEY), [], 'the export holds the key');
+    assert.notDeepEqual(filesContaining(exportDir, MARKER), [], 'the export holds the marker in its place');
+  });
+
   it('--pass-env lets the user hand a variable to the shell; a passed key is still redacted', async () => {
     const env = await fx.startLlm({
       name: 'hostile-secrets-opt-in',

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { openHandsEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
 import { ObservationRefResolver } from '../../../core/events';
+import { llmSecrets, SecretRedactor } from '../../../core/secrets';
 import { writeFileDurable } from '../../../core/log/durable-file';
 import { type EventStore, EventStoreError, isCorruptRecord, OpenHandsDirStore } from '../../../core/log';
 import { deriveState } from '../../../core/state';
@@ -42,7 +43,9 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
       codec: openHandsEventCodec,
     });
     try {
-      count = await copyForOpenHands(source, target);
+      // Events are redacted as they are appended; this also covers logs recorded before that was so.
+      const redactor = new SecretRedactor(llmSecrets({ apiKey: io.env.OPENAI_API_KEY ?? '' }));
+      count = await copyForOpenHands(source, target, redactor);
     } finally {
       await target.close();
     }
@@ -61,13 +64,14 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
 async function copyForOpenHands(
   from: EventStore<StoredConversationEvent>,
   to: EventStore<StoredConversationEvent>,
+  redactor: SecretRedactor,
 ): Promise<number> {
   const refs = new ObservationRefResolver();
   let n = 0;
   for await (const e of from.iterate(0)) {
     if (isCorruptRecord(e))
       throw new EventStoreError('CORRUPT', `record ${n} is unreadable (${e.reason}); fix or skip it first`);
-    await to.append(refs.resolve(e) as StoredConversationEvent);
+    await to.append(redactor.redactValue(refs.resolve(e)) as StoredConversationEvent);
     n++;
   }
   await to.flush();
