@@ -18,6 +18,8 @@ export class CliFixture {
   }
 
   async startLlm(scenario: Scenario): Promise<Record<string, string>> {
+    // A test may start several in turn: one left listening would keep mocha from exiting.
+    await this.llm?.close();
     this.llm = await startScriptedLlm({ scenario });
     return this.env();
   }
