@@ -123,6 +123,36 @@ describe('webview: rendering', function () {
     assert.equal(await p.row('ObservationEvent').count(), 1);
   });
 
+  it('warns that a cost cap cannot count a model of unknown cost, with what limits the run instead', async () => {
+    const message = (then: string) => `The cost of model "llama3" is unknown. ${then}`;
+    const updates: [string, unknown][] = [
+      [
+        'cost_unknown',
+        { model: 'llama3', max_cost: 1, max_tokens: 5000, message: message('The token budget is enforced.') },
+      ],
+      [
+        'cost_unknown',
+        { model: 'llama3', max_cost: 1, max_tokens: null, message: message('It cannot be enforced.') },
+      ],
+    ];
+    await p.showConversation(
+      updates.map(([key, value], seq) => ({
+        seq,
+        event: { kind: 'ConversationStateUpdateEvent', id: `c-${seq}`, source: 'environment', key, value },
+      })),
+    );
+    const lines = p.row('ConversationStateUpdateEvent');
+    assert.match(
+      await lines.nth(0).innerText(),
+      /The cost of this model is unknown: the token budget is enforced instead[\s\S]*The token budget is enforced\./,
+    );
+    assert.match(
+      await lines.nth(1).innerText(),
+      /The cost cap cannot be enforced: this model has no price[\s\S]*It cannot be enforced\./,
+    );
+    assert.equal(await lines.locator('.notice.tone-warn').count(), 2, 'shown as warnings');
+  });
+
   it('says when a conversation was continued or renamed; consecutive status changes share one line', async () => {
     const updates: [string, unknown][] = [
       ['forked_from', { conversation_id: 'c0', event_id: 'e0' }],

@@ -12,6 +12,7 @@ import type { EventStore } from '../log/event-store';
 import { EventStoreError, isCorruptRecord } from '../log/event-store';
 import { LlmError, type LlmClient, type LlmDelta, type LlmResponse } from '../llm/types';
 import { LLM_RETRY_KEY, llmRetryValue } from './llm-retry';
+import { COST_UNKNOWN_KEY, costUnknownNotice } from './cost-cap';
 import {
   APPROVED_ACTIONS_KEY,
   LLM_USAGE_KEY,
@@ -83,6 +84,8 @@ export class Conversation {
   private pauseRequested = false;
   private condenseRequested = false;
   private readonly secretGuard: SecretGuard;
+  /** Models whose unknown cost this conversation object already said a cost cap cannot count. */
+  private readonly costUnknownSaid = new Set<string>();
 
   private constructor(
     private readonly deps: ConversationDeps,
@@ -473,6 +476,7 @@ export class Conversation {
       key: LLM_USAGE_KEY,
       value: llmUsageValue('agent', response),
     });
+    await this.sayIfCostUnknown(response);
 
     if (!response.toolCalls.length) {
       await this.append('MessageEvent', {
@@ -596,6 +600,16 @@ export class Conversation {
       return true;
     }
     return false;
+  }
+
+  /** A cost cap cannot count a reply of unknown cost: said once per model, before the budget check. */
+  private async sayIfCostUnknown(response: LlmResponse): Promise<void> {
+    const model = this.deps.llm.model;
+    if (this.costUnknownSaid.has(model)) return;
+    const notice = costUnknownNotice(response, model, this.settings);
+    if (!notice) return;
+    this.costUnknownSaid.add(model);
+    await this.append('ConversationStateUpdateEvent', { key: COST_UNKNOWN_KEY, value: notice });
   }
 
   private async fail(code: string, detail: string): Promise<void> {

@@ -10,6 +10,7 @@ export {
   type LlmRetryNotice,
   type LlmToolCall,
   type LlmUsage,
+  type CostSource,
   type ToolDefinition,
 } from './types';
 export { OpenAiLlmClient, type OpenAiLlmClientDeps } from './openai-client';
@@ -31,6 +32,8 @@ export {
   ModelPriceSchema,
   type PriceTable,
   PriceTableSchema,
+  readPriceTable,
+  replyCost,
 } from './pricing';
 export {
   backoffDelayMs,

@@ -10,7 +10,7 @@ import type {
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
 import { classifyError, type ClassifiedError, duration } from './errors';
-import { costOf, DEFAULT_PRICES, findPrice, type PriceTable } from './pricing';
+import { DEFAULT_PRICES, findPrice, replyCost, type PriceTable } from './pricing';
 import {
   backoffDelayMs,
   type BackoffPolicy,
@@ -231,6 +231,7 @@ export class OpenAiLlmClient implements LlmClient {
     }
     const model = reply.model ?? this.model;
     const price = findPrice(model, this.prices) ?? findPrice(this.model, this.prices);
+    const { cost, source } = replyCost(reply.usage, price);
     return {
       id: reply.id ?? `local-${started}-${Math.floor(this.random() * 1e9)}`,
       model,
@@ -239,7 +240,8 @@ export class OpenAiLlmClient implements LlmClient {
       toolCalls: reply.toolCalls,
       finishReason: reply.finishReason,
       usage: reply.usage,
-      cost: costOf(reply.usage, price),
+      cost,
+      costSource: source,
       latencyMs: this.now() - started,
     };
   }

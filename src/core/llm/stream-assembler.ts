@@ -30,6 +30,8 @@ interface ExtendedUsage {
   prompt_tokens_details?: { cached_tokens?: number | null } | null;
   completion_tokens_details?: { reasoning_tokens?: number | null } | null;
   prompt_cache_hit_tokens?: number;
+  /** OpenRouter: what the call cost, in USD (credits). */
+  cost?: unknown;
 }
 
 export interface AssembledReply {
@@ -166,5 +168,6 @@ function toUsage(u: ExtendedUsage): LlmUsage {
     completionTokens: u.completion_tokens ?? 0,
     cachedTokens: u.prompt_tokens_details?.cached_tokens ?? u.prompt_cache_hit_tokens ?? 0,
     reasoningTokens: u.completion_tokens_details?.reasoning_tokens ?? 0,
+    ...(typeof u.cost === 'number' && Number.isFinite(u.cost) && u.cost >= 0 ? { providerCost: u.cost } : {}),
   };
 }

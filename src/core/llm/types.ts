@@ -36,7 +36,15 @@ export interface LlmUsage {
   completionTokens: number;
   cachedTokens: number;
   reasoningTokens: number;
+  /** USD the provider itself reported for the call (OpenRouter's `usage.cost`), when it did. */
+  providerCost?: number;
 }
+
+/**
+ * Where a reply's cost came from: the provider's own figure, the price table, or nowhere (the model
+ * has no price and the provider reported none, so the cost is unknown and counted as 0).
+ */
+export type CostSource = 'provider' | 'price' | 'unknown';
 
 export interface LlmResponse {
   /** The provider's response id, shared by every action of this reply. */
@@ -47,8 +55,10 @@ export interface LlmResponse {
   toolCalls: LlmToolCall[];
   finishReason: string | null;
   usage: LlmUsage | null;
-  /** Cost in USD from the configured price table, 0 when the model has no price. */
+  /** Cost in USD: the provider's figure, else from the price table; 0 when unknown. */
   cost: number;
+  /** Absent from clients that do not say; treated as known. */
+  costSource?: CostSource;
   latencyMs: number;
 }
 

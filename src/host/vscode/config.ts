@@ -2,7 +2,7 @@
 // objects. Read at each use, so a change in Settings applies to the next step without a reload.
 import * as vscode from 'vscode';
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings, type ConfirmationMode } from '../../core/agent/settings';
-import type { LlmSettings } from '../../core/llm';
+import { readPriceTable, type LlmSettings } from '../../core/llm';
 
 export const API_KEY_SECRET = 'logbook.llm.apiKey';
 
@@ -39,6 +39,8 @@ export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<Ll
     extraHeaders: c.get<Record<string, string>>('llm.extraHeaders', {}),
     replyTimeoutMs: positiveInteger(c.get('llm.replyTimeoutSeconds'), 1000),
     maxReplyBytes: positiveInteger(c.get('llm.maxReplyBytes'), 1),
+    // Entries the settings schema flags as invalid are left out; the others still price their models.
+    prices: readPriceTable(c.get('llm.pricing')).table,
   };
 }
 

@@ -19,6 +19,8 @@ export interface UsageBody {
     accepted_prediction_tokens: number;
     rejected_prediction_tokens: number;
   };
+  /** USD, as OpenRouter reports it; only when the scenario gives one. */
+  cost?: number;
 }
 
 export interface PlannedToolCall {
@@ -94,6 +96,7 @@ function usageFor(
       accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,
     },
+    ...(reply.usage?.cost !== undefined ? { cost: reply.usage.cost } : {}),
   };
 }
 

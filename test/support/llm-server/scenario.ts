@@ -65,6 +65,8 @@ export interface ScriptedUsage {
   completion: number;
   cached: number;
   reasoning: number;
+  /** USD the provider says the call cost, sent as `usage.cost` as OpenRouter does; absent by default. */
+  cost: number;
 }
 
 export interface Fault {
@@ -182,8 +184,11 @@ function checkReply(value: unknown, path: string, fail: Fail): void {
   });
   optional(reply.usage, (v) => {
     const usage = expectObject(v, `${path}.usage`, fail);
-    expectKeys(usage, ['prompt', 'completion', 'cached', 'reasoning'], `${path}.usage`, fail);
-    for (const [key, count] of Object.entries(usage)) expectInteger(count, `${path}.usage.${key}`, 0, fail);
+    expectKeys(usage, ['prompt', 'completion', 'cached', 'reasoning', 'cost'], `${path}.usage`, fail);
+    for (const [key, count] of Object.entries(usage)) {
+      if (key === 'cost') expectCost(count, `${path}.usage.cost`, fail);
+      else expectInteger(count, `${path}.usage.${key}`, 0, fail);
+    }
   });
 }
 
@@ -263,6 +268,10 @@ function expectBoolean(value: unknown, path: string, fail: Fail): void {
 
 function expectInteger(value: unknown, path: string, min: number, fail: Fail): void {
   if (!Number.isInteger(value) || (value as number) < min) fail(path, `must be an integer >= ${min}`);
+}
+
+function expectCost(value: unknown, path: string, fail: Fail): void {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) fail(path, 'must be a number >= 0');
 }
 
 function expectOneOf(value: unknown, allowed: readonly string[], path: string, fail: Fail): void {

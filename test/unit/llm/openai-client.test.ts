@@ -99,15 +99,26 @@ describe('OpenAiLlmClient: replies', () => {
       cachedTokens: 400,
       reasoningTokens: 50,
     });
+    assert.equal(res.costSource, 'price');
     // 600 uncached * $1 + 400 cached * $0.5 + 200 out * $2, per million tokens.
     assert.equal(res.cost, (600 + 200 + 400) / 1_000_000);
   });
 
-  it('costs nothing for a model missing from the price table', async () => {
+  it('costs nothing for a model missing from the price table, and says the cost is unknown', async () => {
     h.play([{ reply: { content: 'ok', usage: { prompt: 1000, completion: 200 } } }]);
     const res = await h.client().complete({ messages: USER });
     assert.equal(res.usage?.promptTokens, 1000);
     assert.equal(res.cost, 0);
+    assert.equal(res.costSource, 'unknown');
+  });
+
+  it('takes the cost the provider reports in usage.cost over the price table (OpenRouter)', async () => {
+    h.play([{ reply: { content: 'ok', usage: { prompt: 1000, completion: 200, cost: 0.0123 } } }]);
+    const client = h.client({ prices: { [MODEL]: { input: 1, output: 2 } } });
+    const res = await client.complete({ messages: USER });
+    assert.equal(res.cost, 0.0123);
+    assert.equal(res.costSource, 'provider');
+    assert.equal(res.usage?.providerCost, 0.0123);
   });
 
   it('sends model, stream options, sampling settings, extra headers and the key', async () => {

@@ -5,7 +5,9 @@ import {
   DEFAULT_BACKOFF,
   DEFAULT_PRICES,
   findPrice,
+  readPriceTable,
   realSleep,
+  replyCost,
   retryAfterMs,
 } from '../../../src/core/llm';
 
@@ -40,6 +42,31 @@ describe('pricing', () => {
   it('ships defaults for common OpenAI models only', () => {
     assert.ok(findPrice('gpt-4o-mini', DEFAULT_PRICES));
     assert.equal(findPrice('qwen2.5-coder:7b', DEFAULT_PRICES), undefined);
+  });
+});
+
+describe('pricing from settings and from the provider', () => {
+  const usage = { promptTokens: 1000, completionTokens: 500, cachedTokens: 0, reasoningTokens: 0 };
+
+  it('reads a price table as written in logbook.llm.pricing, naming each invalid entry', () => {
+    const { table, problems } = readPriceTable({
+      'my-model': { input: 3, cachedInput: 0.3, output: 15 },
+      broken: { input: 3 },
+      negative: { input: -1, output: 1 },
+    });
+    assert.deepEqual(table, { 'my-model': { input: 3, cachedInput: 0.3, output: 15 } });
+    assert.equal(problems.length, 2);
+    assert.match(problems[0]!, /"broken": needs input and output/);
+    assert.deepEqual(readPriceTable(undefined), { table: {}, problems: [] });
+    assert.equal(readPriceTable([1]).problems.length, 1);
+  });
+
+  it("takes the provider's cost first, then the price, and calls a reply with neither unknown", () => {
+    const price = { input: 1000, output: 1000 };
+    assert.deepEqual(replyCost({ ...usage, providerCost: 0.25 }, price), { cost: 0.25, source: 'provider' });
+    assert.deepEqual(replyCost(usage, price), { cost: 1.5, source: 'price' });
+    assert.deepEqual(replyCost(usage, undefined), { cost: 0, source: 'unknown' });
+    assert.deepEqual(replyCost({ ...usage, providerCost: 0 }, undefined), { cost: 0, source: 'provider' });
   });
 });
 

@@ -65,6 +65,16 @@ function describe(e: EventJson): Line {
           detail: str(value['error']),
           folded: true,
         };
+      if (key === 'cost_unknown')
+        return {
+          icon: 'warning',
+          text:
+            value['max_tokens'] === null
+              ? 'The cost cap cannot be enforced: this model has no price'
+              : 'The cost of this model is unknown: the token budget is enforced instead',
+          tone: 'warn',
+          detail: str(value['message']),
+        };
       if (key === 'forked_from')
         return { icon: 'repo-forked', text: 'Continued from an earlier conversation', tone: 'neutral' };
       return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };

@@ -19,3 +19,35 @@ export function maxToolCallsFromEnv(
     );
   }
 }
+
+export const MAX_TOKENS_ENV = 'LOGBOOK_MAX_TOKENS';
+export const MAX_COST_ENV = 'LOGBOOK_MAX_COST';
+
+/**
+ * The budgets `logbook.budget.maxTokens` and `logbook.budget.maxCost` set in VS Code:
+ * LOGBOOK_MAX_TOKENS (a positive integer) and LOGBOOK_MAX_COST (USD, a number above 0).
+ */
+export function budgetsFromEnv(
+  command: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { maxTokens?: number; maxCost?: number } {
+  const out: { maxTokens?: number; maxCost?: number } = {};
+  const tokens = env[MAX_TOKENS_ENV]?.trim();
+  if (tokens) {
+    if (!/^\d+$/.test(tokens) || Number(tokens) === 0)
+      throw new UsageError(
+        `logbook ${command}: ${MAX_TOKENS_ENV} must be a positive integer, got "${tokens.slice(0, 40)}".`,
+      );
+    out.maxTokens = Number(tokens);
+  }
+  const cost = env[MAX_COST_ENV]?.trim();
+  if (cost) {
+    const n = Number(cost);
+    if (!/^\d*\.?\d+$/.test(cost) || !(n > 0))
+      throw new UsageError(
+        `logbook ${command}: ${MAX_COST_ENV} must be a number of USD above 0, got "${cost.slice(0, 40)}".`,
+      );
+    out.maxCost = n;
+  }
+  return out;
+}

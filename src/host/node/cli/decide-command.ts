@@ -10,7 +10,7 @@ import { eventPrinter, note } from './event-printer';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
-import { maxToolCallsFromEnv } from './agent-env';
+import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
 import { readSessionInfo, SESSION_FILE } from './session-file';
@@ -61,6 +61,7 @@ async function decide(
   }
   if (!isDirectory(info.workspace)) throw new Error(`The workspace ${info.workspace} no longer exists.`);
   const maxToolCalls = maxToolCallsFromEnv(command, io.env) ?? info.max_tool_calls_per_reply ?? undefined;
+  const budgets = budgetsFromEnv(command, io.env);
   const mode = { json: values.json === true };
   note(io, mode, `conversation: ${dir}`);
 
@@ -74,6 +75,7 @@ async function decide(
     ...(maxToolCalls !== undefined ? { maxToolCallsPerReply: maxToolCalls } : {}),
     onEvent: eventPrinter(io, mode),
     passEnvironment: passEnv,
+    settings: budgets,
   });
   try {
     const { conversation } = session;

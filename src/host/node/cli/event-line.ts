@@ -2,6 +2,7 @@
 // `[env] exit 0: 12 passing`. Lines are for people skimming a run; --json gives the full record.
 import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../../../core/events';
 import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry';
+import { COST_UNKNOWN_KEY, type CostUnknownValue } from '../../../core/agent/cost-cap';
 import { EXECUTION_STATUS_KEY, LLM_USAGE_KEY } from '../../../core/state';
 
 const MAX_CHARS = 160;
@@ -91,6 +92,10 @@ function stateUpdateLine(key: string, value: unknown): string {
     const v = value as Partial<LlmRetryValue>;
     const wait = Math.ceil(Number(v.delay_ms) / 1000);
     return `[llm] ${clip(String(v.error))} Retrying in ${wait} s (${Number(v.attempt)} of ${Number(v.attempts)}).`;
+  }
+  if (key === COST_UNKNOWN_KEY && value && typeof value === 'object') {
+    // In full: it says what limits the run now, or that nothing does.
+    return `[budget] ${String((value as Partial<CostUnknownValue>).message)}`;
   }
   return `[state] ${key}`;
 }

@@ -15,6 +15,14 @@ const LLM_ENV_HELP = `Environment:
   LOGBOOK_PASS_ENV  variable names (comma-separated) the agent's shell may see, as --pass-env
   LOGBOOK_REPLY_TIMEOUT_SECONDS  longest one model reply may stream (default 600)
   LOGBOOK_MAX_REPLY_BYTES        largest model reply, in bytes (default 4194304, 4 MiB)
+  LOGBOOK_MAX_TOKENS  stop once the conversation used this many tokens (prompt + completion)
+  LOGBOOK_MAX_COST    stop once the conversation cost this many USD
+  LOGBOOK_PRICING     prices in USD per 1M tokens, JSON keyed by model name (added to the built-in
+                    prices of a few OpenAI models), e.g.
+                    {"my-model":{"input":3,"cachedInput":0.3,"output":15}}
+                    A cost the provider reports (OpenRouter's usage.cost) wins over a price. For a
+                    model with neither, a [budget] line says LOGBOOK_MAX_COST cannot count it and
+                    only LOGBOOK_MAX_TOKENS limits the run.
 
 The agent's shell starts without OPENAI_API_KEY, any LOGBOOK_* variable or any variable holding
 the key, and the key is replaced by [redacted OPENAI_API_KEY] in everything recorded.`;

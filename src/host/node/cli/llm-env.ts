@@ -1,6 +1,6 @@
 // LLM settings from the environment. The key is only ever passed to the client: never printed,
 // never written to the conversation directory.
-import type { LlmSettings } from '../../../core/llm';
+import { readPriceTable, type LlmSettings, type PriceTable } from '../../../core/llm';
 import { UsageError } from './exit-codes';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -17,7 +17,30 @@ export function llmSettingsFromEnv(
     model: nonBlank(env.LOGBOOK_MODEL) ?? storedModel ?? DEFAULT_MODEL,
     replyTimeoutMs: wholeNumber(env, 'LOGBOOK_REPLY_TIMEOUT_SECONDS', 'seconds', 1000),
     maxReplyBytes: wholeNumber(env, 'LOGBOOK_MAX_REPLY_BYTES', 'bytes', 1),
+    prices: pricesFromEnv(env),
   };
+}
+
+export const PRICING_ENV = 'LOGBOOK_PRICING';
+
+/**
+ * LOGBOOK_PRICING, the CLI's `logbook.llm.pricing`: JSON keyed by model name, e.g.
+ * `{"my-model":{"input":3,"cachedInput":0.3,"output":15}}` (USD per 1M tokens). Null when unset.
+ */
+export function pricesFromEnv(env: Readonly<Record<string, string | undefined>>): PriceTable | null {
+  const raw = nonBlank(env[PRICING_ENV]);
+  if (raw === undefined) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new UsageError(
+      `${PRICING_ENV} must be JSON such as {"my-model":{"input":3,"cachedInput":0.3,"output":15}} (USD per 1M tokens).`,
+    );
+  }
+  const { table, problems } = readPriceTable(value);
+  if (problems.length > 0) throw new UsageError(`${PRICING_ENV}: ${problems.join('; ')}.`);
+  return table;
 }
 
 /** A positive whole number from the environment, times `scale`; null when unset. */

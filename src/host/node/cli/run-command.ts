@@ -20,7 +20,7 @@ import { eventPrinter, note } from './event-printer';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
-import { maxToolCallsFromEnv } from './agent-env';
+import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
@@ -87,6 +87,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   // An imported conversation keeps its OpenHands id.
   const imported = values.store !== undefined && existsSync(join(storeDir, IMPORTED_BASE_STATE));
   const id = previous?.id ?? (imported ? conversationId(storeDir) : newId);
+  const budgets = budgetsFromEnv('run', io.env);
   const mode = { json: values.json === true };
   note(io, mode, `conversation: ${storeDir}`);
 
@@ -100,6 +101,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     ...(maxToolCalls !== undefined ? { maxToolCallsPerReply: maxToolCalls } : {}),
     onEvent: eventPrinter(io, mode),
     passEnvironment: passEnv,
+    settings: budgets,
   });
   try {
     const { conversation } = session;
