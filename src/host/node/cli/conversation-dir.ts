@@ -2,13 +2,14 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import { IMPORTED_BASE_STATE } from '../../../core/agent/import-openhands';
 import type { Event } from '../../../core/events';
 import { detectBackend, type EventStore, isCorruptRecord, openEventStore } from '../../../core/log';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
 
 /** base_state.json of an imported OpenHands conversation, kept verbatim for export. */
-export const IMPORTED_BASE_STATE = 'openhands-base-state.json';
+export { IMPORTED_BASE_STATE };
 
 export function resolvePath(io: CliIo, p: string): string {
   return resolve(io.cwd, p);

@@ -100,10 +100,13 @@ Options:
   -h, --help   show this help
 
 ${EXIT_CODES_HELP}`,
-  'import-openhands': `Usage: logbook import-openhands DIR --store STORE
+  'import-openhands': `Usage: logbook import-openhands DIR|FILE --store STORE
 
-Copies an OpenHands SDK conversation (DIR/base_state.json and DIR/events/event-NNNNN-<id>.json)
-into a new Logbook conversation directory STORE. Events are copied as they are.
+Imports an OpenHands conversation into a new Logbook conversation directory STORE, from either
+  DIR    an OpenHands SDK conversation (DIR/base_state.json and DIR/events/event-NNNNN-<id>.json):
+         events are copied as they are
+  FILE   an OpenHands V0 trajectory (a JSON array of V0 events, as OpenHands saves a trajectory):
+         each event becomes its Logbook equivalent (commands, file edits, messages, observations)
 
 Options:
   --store STORE   new conversation directory (must not hold a conversation yet) (required)
@@ -140,7 +143,7 @@ Commands:
   approve             approve the waiting actions and continue
   reject              reject the waiting actions and continue
   resolve             re-run or skip the actions a crash left in doubt, and continue
-  import-openhands    import an OpenHands SDK conversation
+  import-openhands    import an OpenHands SDK conversation or V0 trajectory
   export-openhands    export a conversation in the OpenHands SDK layout
   repair              report events a conversation's log lost; accept the loss to continue
 
