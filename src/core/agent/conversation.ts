@@ -7,6 +7,7 @@ import {
   type EventKind,
   type CreateFields,
   type EventOfKind,
+  type SecurityRisk,
 } from '../events';
 import type { EventStore } from '../log/event-store';
 import { EventStoreError, isCorruptRecord } from '../log/event-store';
@@ -20,7 +21,7 @@ import {
   type ConversationState,
   type ExecutionStatus,
 } from '../state';
-import { EXECUTION_STATUS_KEY, ACTION_STARTED_KEY, TITLE_KEY, shortTitle } from '../state';
+import { EXECUTION_STATUS_KEY, ACTION_STARTED_KEY, RECONFIRM_KEY, TITLE_KEY, shortTitle } from '../state';
 import { encodeSnapshot, recoveryEventsOnOpen, SKIPPED_AFTER_CRASH } from '../state';
 import { toolDefinition, validateToolCall, type ToolPorts, type ToolSpec } from '../tools';
 import type { StoredConversationEvent } from './event-codec';
@@ -30,6 +31,7 @@ import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from './settings';
 import { detectStuck } from './stuck-detector';
 import { triggeredSkills, renderSkill, type Skill } from '../skills/skills';
 import { executeAction, interruptedObservation } from './execute-action';
+import { recheckBeforeRun } from './recheck';
 import { effectiveCap, overCapError } from './tool-call-cap';
 import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversation-memory';
 import { forkInto } from './fork';
@@ -271,14 +273,19 @@ export class Conversation {
     }
   }
 
-  /** Approves pending actions (all of the batch by default); call `run` to execute them. */
+  /**
+   * Approves pending actions (all of the batch by default); call `run` to execute them. Each is
+   * approved at the risk it is rated now: should its rating rise before it runs, it asks again.
+   */
   async approve(actionIds?: string[]): Promise<void> {
     const pending = this.pendingActionEvents();
     const ids = (actionIds ?? pending.map((a) => a.id)).filter((id) => pending.some((a) => a.id === id));
     if (!ids.length) return;
+    const approving = pending.filter((a) => ids.includes(a.id));
+    const risks = Object.fromEntries(this.deps.gate.decide(approving).map((d) => [d.actionId, d.risk]));
     await this.append(
       'ConversationStateUpdateEvent',
-      { key: APPROVED_ACTIONS_KEY, value: { action_ids: ids } },
+      { key: APPROVED_ACTIONS_KEY, value: { action_ids: ids, risks } },
       true,
     );
   }
@@ -531,7 +538,9 @@ export class Conversation {
     return 'llm';
   }
 
-  private async executeBatch(actions: ActionEvent[]): Promise<'executed' | 'finished' | 'stopped'> {
+  private async executeBatch(
+    actions: ActionEvent[],
+  ): Promise<'executed' | 'finished' | 'stopped' | 'waiting'> {
     this.abort = new AbortController();
     for (const action of actions) {
       if (this.abort.signal.aborted) {
@@ -540,6 +549,14 @@ export class Conversation {
           interruptedObservation(action) as CreateFields<'ObservationEvent'>,
         );
         continue;
+      }
+      // What ran before it in this batch may have changed where its paths lead: rated again, an
+      // action whose risk rose past its approval waits for the user, and so does the rest.
+      const again = recheckBeforeRun(this.deps.gate, action, this.approvedRisk(action.id));
+      if (again) {
+        await this.append('ConversationStateUpdateEvent', { key: RECONFIRM_KEY, value: again }, true);
+        await this.setStatus('waiting_for_confirmation');
+        return 'waiting';
       }
       await this.append(
         'ConversationStateUpdateEvent',
@@ -631,6 +648,13 @@ export class Conversation {
 
   private activeTools(): ToolSpec[] {
     return this.settings.toolsEnabled ? this.deps.tools : [];
+  }
+
+  /** The risk a pending action was approved at: the user's approval, else LOW (let through unasked). */
+  private approvedRisk(actionId: string): SecurityRisk {
+    const { approved, approvedRisks } = this.state;
+    if (!approved.includes(actionId) || !Object.hasOwn(approvedRisks, actionId)) return 'LOW';
+    return approvedRisks[actionId]!;
   }
 
   private pendingActionEvents(): ActionEvent[] {

@@ -6,6 +6,7 @@
  * restores deep-equal. Treat it as immutable: the reducer returns new objects and shares the
  * untouched parts with the previous state.
  */
+import type { SecurityRisk } from '../events';
 import type { ExecutionStatus } from './transitions';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -88,6 +89,11 @@ export interface ConversationState {
   inDoubt: string[];
   /** Pending action ids the user approved (an `approved_actions` update) that have no answer yet. */
   approved: string[];
+  /**
+   * The risk each approved action had when the user approved it (from its `approved_actions`
+   * update). Before an approved action runs it is rated again: a higher rating asks again.
+   */
+  approvedRisks: Record<string, SecurityRisk>;
   lastUserMessageId: string | null;
   lastError: LastError | null;
   /** First user message text, shortened for lists. */
@@ -141,6 +147,7 @@ export function initialState(id: string | null = null): ConversationState {
     pendingBatchIds: [],
     inDoubt: [],
     approved: [],
+    approvedRisks: {},
     lastUserMessageId: null,
     lastError: null,
     title: null,

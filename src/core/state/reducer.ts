@@ -14,6 +14,7 @@ import {
   FINISH_TOOL_NAME,
   isOpaque,
   type MessageEvent,
+  SecurityRiskSchema,
   type ObservationEvent,
   textOf,
   type UserRejectObservation,
@@ -42,6 +43,13 @@ export const RECOVERY_KEY = 'recovery';
 export const FULL_STATE_KEY = 'full_state';
 /** The user approved these pending actions (`{action_ids: [...]}`); the runtime may run them. */
 export const APPROVED_ACTIONS_KEY = 'approved_actions';
+/**
+ * An approved or auto-approved action was rated again right before it ran, and now needs
+ * confirmation at a higher risk than it was approved at (an earlier action of its batch made a
+ * symlink, say): its approval is withdrawn and it waits for the user again. Value:
+ * `{action_id, risk, approved_risk, reasons}` (see ReconfirmValueSchema).
+ */
+export const RECONFIRM_KEY = 'reconfirm';
 /** A title the user gave the conversation (it replaces the one taken from the first message). */
 export const TITLE_KEY = 'title';
 
@@ -173,6 +181,7 @@ function onAnswer(state: ConversationState, e: Answer): ConversationState {
     pendingBatchIds: batchIds(pendingActions),
     inDoubt: without(s.inDoubt, answered.actionId),
     approved: without(s.approved, answered.actionId),
+    approvedRisks: withoutKey(s.approvedRisks, answered.actionId),
   };
   if (e.kind === 'ObservationEvent' && e.observation.is_error !== true) {
     if (answered.plannedTasks) s = { ...s, tasks: answered.plannedTasks };
@@ -214,6 +223,8 @@ function onUpdate(s: ConversationState, key: string, value: unknown, eventId: st
       return onActionStarted(s, value, eventId);
     case APPROVED_ACTIONS_KEY:
       return onApproved(s, value, eventId);
+    case RECONFIRM_KEY:
+      return onReconfirm(s, value, eventId);
     case TITLE_KEY: {
       const title = typeof value === 'string' ? shortTitle(value) : null;
       return title ? { ...s, title } : warn(s, `update ${eventId}: a title must be non-empty text`);
@@ -242,7 +253,11 @@ function onActionStarted(s: ConversationState, value: unknown, eventId: string):
   return s.inDoubt.includes(id) ? s : { ...s, inDoubt: [...s.inDoubt, id] };
 }
 
-const ApprovedValueSchema = z.looseObject({ action_ids: z.array(z.string()) });
+const ApprovedValueSchema = z.looseObject({
+  action_ids: z.array(z.string()),
+  /** The risk each action had when approved; an approval recorded without one counts as LOW. */
+  risks: z.record(z.string(), SecurityRiskSchema).optional(),
+});
 
 /** Approvals count for pending actions only; an answered action cannot be approved again. */
 function onApproved(s: ConversationState, value: unknown, eventId: string): ConversationState {
@@ -252,11 +267,44 @@ function onApproved(s: ConversationState, value: unknown, eventId: string): Conv
     (id, i, ids) =>
       ids.indexOf(id) === i && !s.approved.includes(id) && s.pendingActions.some((p) => p.actionId === id),
   );
-  return fresh.length ? { ...s, approved: [...s.approved, ...fresh] } : s;
+  if (!fresh.length) return s;
+  const risks = parsed.data.risks ?? {};
+  const approvedRisks = Object.fromEntries([
+    ...Object.entries(s.approvedRisks),
+    ...fresh.map((id) => [id, Object.hasOwn(risks, id) ? risks[id]! : 'LOW'] as const),
+  ]);
+  return { ...s, approved: [...s.approved, ...fresh], approvedRisks };
+}
+
+export const ReconfirmValueSchema = z.looseObject({
+  action_id: z.string().min(1),
+  /** The rating right before it was to run. */
+  risk: SecurityRiskSchema,
+  /** The rating it was approved at (LOW when it was approved without asking). */
+  approved_risk: SecurityRiskSchema,
+  reasons: z.array(z.string()),
+});
+export type ReconfirmValue = z.output<typeof ReconfirmValueSchema>;
+
+/** The action's approval no longer stands: it waits for the user's decision again. */
+function onReconfirm(s: ConversationState, value: unknown, eventId: string): ConversationState {
+  const parsed = ReconfirmValueSchema.safeParse(value);
+  if (!parsed.success) return warn(s, `update ${eventId}: invalid reconfirm value`);
+  const id = parsed.data.action_id;
+  if (!s.pendingActions.some((p) => p.actionId === id)) {
+    return warn(s, `update ${eventId}: action ${id} asks again but is not pending`);
+  }
+  return { ...s, approved: without(s.approved, id), approvedRisks: withoutKey(s.approvedRisks, id) };
 }
 
 function without(ids: string[], id: string): string[] {
   return ids.includes(id) ? ids.filter((x) => x !== id) : ids;
+}
+
+function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
+  if (!Object.hasOwn(record, key)) return record;
+  const { [key]: _removed, ...rest } = record;
+  return rest;
 }
 
 function implicit(s: ConversationState, trigger: ImplicitTrigger): ConversationState {

@@ -4,6 +4,7 @@
  * replayed from the events, never trusted half-way.
  */
 import { z } from 'zod';
+import { SecurityRiskSchema } from '../events';
 import type { ConversationState } from './conversation-state';
 import { EXECUTION_STATUSES } from './transitions';
 
@@ -11,7 +12,7 @@ import { EXECUTION_STATUSES } from './transitions';
  * Bump when the reducer's output for the same events changes (new field, new rule): snapshots of
  * the previous version then stop being used instead of showing a state today's code would not give.
  */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 
 const n = z.number();
 const TotalsShape = {
@@ -57,6 +58,7 @@ export const ConversationStateSchema = z.object({
   pendingBatchIds: z.array(z.string()),
   inDoubt: z.array(z.string()),
   approved: z.array(z.string()),
+  approvedRisks: z.record(z.string(), SecurityRiskSchema),
   lastUserMessageId: z.string().nullable(),
   lastError: z.object({ eventId: z.string(), kind: z.string(), message: z.string() }).nullable(),
   title: z.string().nullable(),

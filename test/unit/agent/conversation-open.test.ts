@@ -14,7 +14,7 @@ import type { Event } from '../../../src/core/events';
 import { isCorruptRecord } from '../../../src/core/log/event-store';
 import { MemoryEventStore } from '../../../src/core/log/memory-store';
 import { SegmentEventStore } from '../../../src/core/log/segment-store';
-import { encodeSnapshot } from '../../../src/core/state';
+import { encodeSnapshot, SNAPSHOT_VERSION } from '../../../src/core/state';
 import { createHarness, type Harness } from '../../support/agent-harness';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
 
@@ -158,7 +158,10 @@ describe('Conversation: open from the newest snapshot', function () {
     const length = store.length;
     assert.ok(length > 2 * EVERY);
     // A snapshot of an older version (or one without a view checkpoint) cannot be resumed from.
-    await store.writeSnapshot(length - 1, encodeSnapshot(c.state).replace('"v":2', '"v":1'));
+    await store.writeSnapshot(
+      length - 1,
+      encodeSnapshot(c.state).replace(`"v":${SNAPSHOT_VERSION}`, '"v":1'),
+    );
     await store.close();
     removeSnapshotsExceptNewest(join(dir, 'c'));
 

@@ -65,6 +65,17 @@ function describe(e: EventJson): Line {
           detail: str(value['error']),
           folded: true,
         };
+      if (key === 'reconfirm') {
+        const reasons = Array.isArray(value['reasons'])
+          ? value['reasons'].filter((r) => typeof r === 'string')
+          : [];
+        return {
+          icon: 'shield',
+          text: `Asks again before running: ${str(value['risk']) ?? 'higher'} risk now (approved at ${str(value['approved_risk']) ?? 'LOW'})`,
+          tone: 'warn',
+          detail: reasons.join('\n'),
+        };
+      }
       if (key === 'cost_unknown')
         return {
           icon: 'warning',

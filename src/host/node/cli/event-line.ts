@@ -3,7 +3,12 @@
 import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../../../core/events';
 import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry';
 import { COST_UNKNOWN_KEY, type CostUnknownValue } from '../../../core/agent/cost-cap';
-import { EXECUTION_STATUS_KEY, LLM_USAGE_KEY } from '../../../core/state';
+import {
+  EXECUTION_STATUS_KEY,
+  LLM_USAGE_KEY,
+  RECONFIRM_KEY,
+  ReconfirmValueSchema,
+} from '../../../core/state';
 
 const MAX_CHARS = 160;
 
@@ -92,6 +97,12 @@ function stateUpdateLine(key: string, value: unknown): string {
     const v = value as Partial<LlmRetryValue>;
     const wait = Math.ceil(Number(v.delay_ms) / 1000);
     return `[llm] ${clip(String(v.error))} Retrying in ${wait} s (${Number(v.attempt)} of ${Number(v.attempts)}).`;
+  }
+  if (key === RECONFIRM_KEY) {
+    const v = ReconfirmValueSchema.safeParse(value);
+    if (v.success)
+      // In full, not clipped: the path it would now reach is what the user must read.
+      return `[policy] action ${v.data.action_id} waits for confirmation again, ${v.data.risk} risk now (approved at ${v.data.approved_risk}): ${v.data.reasons.join('; ').replace(/\s+/g, ' ')}`;
   }
   if (key === COST_UNKNOWN_KEY && value && typeof value === 'object') {
     // In full: it says what limits the run now, or that nothing does.
