@@ -169,6 +169,30 @@ export function registerCommands(
       if (!s) return undefined;
       return exportConversation(s, formatArg, targetArg);
     }),
+    register('logbook.importConversation', async (source?: unknown) => {
+      let uri =
+        source instanceof vscode.Uri
+          ? source
+          : typeof source === 'string' && source
+            ? vscode.Uri.file(source)
+            : undefined;
+      if (!uri) {
+        const picked = await vscode.window.showOpenDialog({
+          title: 'Logbook: Import Conversation (an OpenHands conversation folder or V0 trajectory file)',
+          openLabel: 'Import',
+          canSelectFiles: true,
+          canSelectFolders: true,
+          canSelectMany: false,
+          defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri,
+        });
+        uri = picked?.[0];
+      }
+      if (!uri) return undefined;
+      const id = await service.importConversation(uri.fsPath);
+      log.info(`Imported ${uri.fsPath} as conversation ${id}`);
+      await revealChat();
+      return id;
+    }),
     register('logbook.showLog', () => log.show()),
     register('logbook.openInEditor', () => service.openInEditor()),
   ];

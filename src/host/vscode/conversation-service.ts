@@ -25,6 +25,7 @@ import { addAllowRule } from './config';
 import { ConfiguredLlm } from './configured-llm';
 import { ConversationSession, type SessionDeps } from './conversation-session';
 import { forkConversation } from './fork';
+import { importOpenHands } from '../../core/agent/import-openhands';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
 
@@ -225,6 +226,19 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     const s = await this.session(id);
     await this.refreshEntry(s);
     await this.setActive(id);
+  }
+
+  /**
+   * Imports an OpenHands SDK conversation folder or V0 trajectory file as a new conversation of this
+   * workspace and shows it in the chat; resolves to its id.
+   */
+  async importConversation(from: string): Promise<string> {
+    const id = randomUUID();
+    await importOpenHands(from, join(this.root, id), { id });
+    const s = await this.session(id);
+    await this.refreshEntry(s);
+    await this.setActive(id);
+    return id;
   }
 
   async rename(conversationId: string, title: string): Promise<void> {
