@@ -127,6 +127,7 @@ describe('e2e: the chat panel drives a conversation end to end', function () {
     await chat.getByText('Hello from the second conversation.').first().waitFor({ timeout: 30_000 });
     // The tree catches up a moment after the chat (its refreshes are debounced); a click while a
     // row is being re-rendered can be lost, so wait until it shows the finished second task.
+    await wb.showConversations();
     await wb
       .conversationRows(SECOND_TASK)
       .filter({ hasText: 'finished' })

@@ -94,7 +94,7 @@ describe('webview: rendering', function () {
     assert.match(await text('Condensation'), /The agent read the code/);
     assert.equal(await text('PauseEvent'), 'Paused');
     assert.match(await text('ConversationErrorEvent', 0), /it seems stuck[\s\S]*failed 3 times/);
-    assert.match(await text('ConversationErrorEvent', 1), /Conversation error: llm_error[\s\S]*503/);
+    assert.match(await text('ConversationErrorEvent', 1), /The model call failed[\s\S]*returned 503/);
     assert.equal(await text('ConversationStateUpdateEvent'), 'Status: Paused');
     assert.equal(await p.row('ConversationStateUpdateEvent').count(), 1, 'stats updates get no row');
     assert.match(await text('BrowserScreenshotEvent'), /unknown kind: BrowserScreenshotEvent/);

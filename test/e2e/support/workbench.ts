@@ -37,6 +37,8 @@ export interface Workbench {
   chatFrame(): FrameLocator;
   /** The rows of the Conversations view (not other lists such as terminal tabs) holding `text`. */
   conversationRows(text: string): Locator;
+  /** Expands the Conversations view (it starts collapsed, so the chat gets the sidebar's height). */
+  showConversations(): Promise<void>;
   /** Right-clicks `target` and chooses `item` from its context menu. */
   contextMenu(target: Locator, item: string): Promise<void>;
   close(): Promise<void>;
@@ -142,6 +144,17 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
         .locator('.pane')
         .filter({ has: page.locator('.pane-header h3.title', { hasText: /^Conversations$/i }) })
         .locator('.monaco-list-row', { hasText: text });
+    },
+    async showConversations() {
+      const header = page
+        .locator('.pane-header')
+        .filter({ has: page.locator('h3.title', { hasText: /^Conversations$/i }) });
+      await header.waitFor({ timeout: 30_000 });
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+      await page
+        .locator('.pane-header[aria-expanded="true"]')
+        .filter({ has: page.locator('h3.title', { hasText: /^Conversations$/i }) })
+        .waitFor({ timeout: 10_000 });
     },
     async contextMenu(target, item) {
       await target.click({ button: 'right' });

@@ -52,7 +52,10 @@ describe('A damaged conversation log', () => {
     try {
       assert.equal(session.readOnly, false);
       const served = await session.eventsAfter(-1);
-      assert.equal(served.length, written.length, 'no slot is dropped');
+      // The log was written without a system prompt: opening it re-derives one and appends it.
+      assert.equal(served.length, written.length + 1, 'no slot is dropped');
+      const prompt = served.at(-1)!.event;
+      assert.equal(prompt.kind, 'SystemPromptEvent');
       const bad = served[3]!.event as { kind: string; index?: number; reason?: string };
       assert.equal(bad.kind, 'CorruptRecord');
       assert.equal(bad.index, 3);
@@ -61,8 +64,8 @@ describe('A damaged conversation log', () => {
       const quarantine = join(dir, 'quarantine');
       assert.ok(existsSync(quarantine) && readdirSync(quarantine).length === 1, 'the damaged bytes are kept');
       // The conversation carries on after the damage: its state counts the readable events.
-      assert.equal(session.conversation.state.eventCount, written.length - 1);
-      assert.equal(session.conversation.state.head, written.at(-1)!.id);
+      assert.equal(session.conversation.state.eventCount, written.length - 1 + 1);
+      assert.equal(session.conversation.state.head, prompt.id);
       await session.rename('Survived a damaged record');
       assert.equal(session.header().title, 'Survived a damaged record');
     } finally {
