@@ -12,14 +12,13 @@ export function idHash(id: string): number {
   return crc32(id);
 }
 
-const NONE: readonly number[] = [];
-
 /** hash -> record indices; linear probing, load factor <= 1/2 */
 class HashSlots {
   private keys: Uint32Array;
   private vals: Int32Array;
   private mask: number;
   private count = 0;
+  private readonly found: number[] = [];
 
   constructor(expected: number) {
     let cap = 1024;
@@ -43,16 +42,20 @@ class HashSlots {
     this.count++;
   }
 
-  /** every index stored under `h` (a shared empty array when there is none, the common case) */
+  /**
+   * every index stored under `h`, in one array reused by the next call (appends look up two ids
+   * each, and a fresh array per lookup was garbage for the collector)
+   */
   find(h: number): readonly number[] {
-    let out: number[] | null = null;
+    const out = this.found;
+    out.length = 0;
     const { keys, vals, mask } = this;
     let p = this.start(h);
     while (vals[p] !== -1) {
-      if (keys[p] === h) (out ??= []).push(vals[p]!);
+      if (keys[p] === h) out.push(vals[p]!);
       p = (p + 1) & mask;
     }
-    return out ?? NONE;
+    return out;
   }
 
   private grow(): void {
@@ -120,7 +123,7 @@ export class IdIndex {
     this.covered++;
   }
 
-  /** Indices whose id has this hash (to be confirmed by the caller). */
+  /** Indices whose id has this hash (to be confirmed by the caller), valid until the next call. */
   candidates(hash: number): readonly number[] {
     return this.table.find(hash);
   }

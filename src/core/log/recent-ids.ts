@@ -1,33 +1,31 @@
-// Exact id -> index for the most recent records (bounded), so the common checks at append, a
-// duplicate of a recent id or a parent_id naming a recent event, never touch the disk.
-// The ring grows with use instead of being allocated at full size: opening a log to read it
-// should not pay for 32k slots it may never fill.
+// The ids of the most recent records, by seq (a bounded ring), so the common checks at append, a
+// duplicate of a recent id or a parent_id naming a recent event, confirm an id-index candidate
+// without reading its record from disk. Keyed by seq, not by id: the id index already maps an id's
+// hash to its candidate seqs, and a Map from id strings cost more per append (W1) than all the
+// other id checks together. The slots are allocated on the first add: opening a log only to read
+// it should not pay for them.
 export class RecentIds {
-  private readonly map = new Map<string, number>();
-  private readonly ids: string[] = [];
-  private readonly seqs: number[] = [];
-  /** next slot to overwrite once the ring is full */
-  private next = 0;
+  private ids: (string | undefined)[] | null = null;
+  /** the seq whose id each slot holds, -1 for none */
+  private seqs: Float64Array | null = null;
 
   constructor(private readonly capacity: number) {}
 
+  /** Remembers the id of record `seq`, forgetting the one `capacity` seqs before it. */
   add(id: string, seq: number): void {
-    if (this.ids.length < this.capacity) {
-      this.ids.push(id);
-      this.seqs.push(seq);
-    } else {
-      const slot = this.next;
-      const old = this.ids[slot]!;
-      // Only forget the old id if no later add re-pointed it.
-      if (this.map.get(old) === this.seqs[slot]) this.map.delete(old);
-      this.ids[slot] = id;
-      this.seqs[slot] = seq;
-      this.next = slot + 1 === this.capacity ? 0 : slot + 1;
+    if (!this.ids || !this.seqs) {
+      this.ids = new Array<string | undefined>(this.capacity).fill(undefined);
+      this.seqs = new Float64Array(this.capacity).fill(-1);
     }
-    this.map.set(id, seq);
+    const slot = seq % this.capacity;
+    this.ids[slot] = id;
+    this.seqs[slot] = seq;
   }
 
-  get(id: string): number | undefined {
-    return this.map.get(id);
+  /** The id of record `seq` if it was added and no later seq took its slot; else undefined. */
+  idAt(seq: number): string | undefined {
+    if (!this.ids || !this.seqs) return undefined;
+    const slot = seq % this.capacity;
+    return this.seqs[slot] === seq ? this.ids[slot] : undefined;
   }
 }

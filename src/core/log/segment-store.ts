@@ -523,13 +523,12 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   }
 
   private findId(id: string, hash = idHash(id)): number {
-    const r = this.recent.get(id);
-    if (r !== undefined) return r;
     const cands = this.ensureIds().candidates(hash);
     for (let i = 0; i < cands.length; i++) {
       const c = cands[i]!;
       if (this.reader.corrupt.has(c)) continue;
-      if (this.reader.readOne(c).id === id) return c;
+      // A recent record's id is known without reading the record (the common case at append).
+      if ((this.recent.idAt(c) ?? this.reader.readOne(c).id) === id) return c;
     }
     return -1;
   }
