@@ -137,6 +137,24 @@ describe('webview: risk labels and readable output', function () {
     });
   }
 
+  it("the task tracker's plan reads as a list of titles, not raw JSON", async () => {
+    await p.showConversation(
+      seqd([
+        toolAction(eid(1), 'task_tracker', {
+          command: 'plan',
+          task_list: [
+            { title: 'Run the tests', notes: 'npm test', status: 'in_progress' },
+            { title: 'Add subtract()', notes: '', status: 'todo' },
+          ],
+        }),
+      ]),
+      makeHeader({ status: 'running' }),
+    );
+    const items = card(p, 'task_tracker').locator('.arg-items li');
+    assert.deepEqual(await items.allInnerTexts(), ['[~] Run the tests', '[ ] Add subtract()']);
+    assert.doesNotMatch(await card(p, 'task_tracker').innerText(), /"title"|"status"/);
+  });
+
   it('the same risk as the model gave shows just the badge', async () => {
     const pending = eid(11);
     await p.showConversation(

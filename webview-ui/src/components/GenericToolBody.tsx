@@ -6,6 +6,35 @@ import { ResultView } from './ResultView';
 
 const PROSE_FIELDS = new Set(['message', 'thought', 'text']);
 
+/** Marks of task_tracker statuses (todo, in_progress, done), as its own output writes them. */
+const STATUS_MARK: Record<string, string> = { todo: '[ ]', in_progress: '[~]', done: '[x]' };
+
+/** A list of items that have titles (task_tracker's plan): their titles, one a line, not raw JSON. */
+function titledItems(v: unknown): string[] | undefined {
+  if (!Array.isArray(v) || v.length === 0) return undefined;
+  const lines: string[] = [];
+  for (const item of v) {
+    const o = obj(item);
+    const title = str(o?.title);
+    if (title === undefined) return undefined;
+    const mark = STATUS_MARK[str(o?.status) ?? ''];
+    lines.push(mark ? `${mark} ${title}` : title);
+  }
+  return lines;
+}
+
+function ArgValue({ value }: { value: unknown }) {
+  const items = titledItems(value);
+  if (!items) return <>{preview(value)}</>;
+  return (
+    <ul class="arg-items">
+      {items.slice(0, 50).map((line, i) => (
+        <li key={i}>{line}</li>
+      ))}
+    </ul>
+  );
+}
+
 function preview(v: unknown): string {
   const s = typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v));
   return s.length > 400 ? `${s.slice(0, 400)}…` : s;
@@ -27,7 +56,9 @@ export function GenericToolBody({ action, row }: { action: Json; row: Row }) {
           {args.map(([k, v]) => (
             <div class="arg" key={k}>
               <dt>{k}</dt>
-              <dd>{preview(v)}</dd>
+              <dd>
+                <ArgValue value={v} />
+              </dd>
             </div>
           ))}
         </dl>
