@@ -11,7 +11,8 @@ import { LlmSummarizingCondenser } from '../../core/context';
 import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings';
 import type { Event } from '../../core/events';
 import { type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
-import { SegmentEventStore } from '../../core/log';
+import { type EventStore, SegmentEventStore } from '../../core/log';
+import { type SigningIdentity, openSignedStore } from '../../core/signing';
 import { llmSecrets } from '../../core/secrets';
 import { defaultTools } from '../../core/tools';
 import { createNodePorts } from './ports';
@@ -42,11 +43,13 @@ export interface NodeSessionOptions {
   condenser?: HistoryCondenser | null;
   /** Variables of Logbook's own (OPENAI_API_KEY, LOGBOOK_*) the agent's shell may see anyway. */
   passEnvironment?: readonly string[];
+  /** Signs and chains every event appended (signatures.log beside the segments); none: unsigned. */
+  signing?: SigningIdentity;
 }
 
 export interface NodeSession {
   conversation: Conversation;
-  store: SegmentEventStore<StoredConversationEvent>;
+  store: EventStore<StoredConversationEvent>;
   /**
    * Stops the command running in the shell, if any, the way Ctrl+C does, so the tool records how it
    * ended. What ignores Ctrl+C is killed with the shell's whole process group by `close`.
@@ -68,9 +71,12 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   // Built first: invalid settings fail before any file or process is created.
   const llm = new OpenAiLlmClient(opts.llmSettings, opts.llmDeps);
   mkdirSync(storeDir, { recursive: true });
-  const store = await SegmentEventStore.open<StoredConversationEvent>(storeDir, {
-    codec: conversationEventCodec,
-  });
+  const store = opts.signing
+    ? await openSignedStore<StoredConversationEvent>(storeDir, {
+        codec: conversationEventCodec,
+        identity: opts.signing,
+      })
+    : await SegmentEventStore.open<StoredConversationEvent>(storeDir, { codec: conversationEventCodec });
   if (store.readOnly) {
     await store.close();
     throw new ConversationBusyError(

@@ -2,10 +2,11 @@
 // same esbuild options as dist/cli.js (into a temp dir, so concurrent runs never share a file):
 // starting a single bundled file is much cheaper than transpiling ~150 modules with tsx per spawn.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { newSigningKeyPem } from '../../../src/core/signing';
 
 export interface CliResult {
   code: number | null;
@@ -39,6 +40,18 @@ function cliBundle(): Promise<string> {
   return bundled;
 }
 
+let signingKey: string | undefined;
+
+/** One signing key for the run's CLI children, so none writes one into the user's ~/.config. */
+export function testSigningKey(): string {
+  if (signingKey) return signingKey;
+  const dir = mkdtempSync(join(tmpdir(), 'logbook-cli-key-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  signingKey = join(dir, 'signing-key.pem');
+  writeFileSync(signingKey, newSigningKeyPem(), { mode: 0o600 });
+  return signingKey;
+}
+
 /**
  * Spawns the CLI (asynchronously: the scripted LLM server answers from this process's event loop).
  * `env` is added to a clean environment that carries no real OpenAI settings.
@@ -57,6 +70,7 @@ export async function runCli(
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && !/^(OPENAI_|LOGBOOK_)/.test(k)) env[k] = v;
   }
+  env.LOGBOOK_SIGNING_KEY = testSigningKey();
   Object.assign(env, opts.env);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd: opts.cwd ?? repoRoot, env });

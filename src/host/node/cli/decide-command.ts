@@ -2,6 +2,7 @@
 // crash, decide on the ones in doubt), in a new process, and continue the run in the workspace
 // recorded by `run`.
 import { openNodeConversation } from '../node-session';
+import { cliSigningIdentity } from './signing';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { assertConversationDir, isDirectory, resolvePath } from './conversation-dir';
 import { driveToStop } from './drive';
@@ -76,6 +77,7 @@ async function decide(
     onEvent: eventPrinter(io, mode),
     passEnvironment: passEnv,
     settings: budgets,
+    signing: cliSigningIdentity(io),
   });
   try {
     const { conversation } = session;

@@ -131,6 +131,23 @@ Options:
   -h, --help             show this help
 
 Exit codes: 0 nothing lost or the loss recorded; 1 events are lost and nothing was changed.`,
+  verify: `Usage: logbook verify CONV_DIR [--json] [--signer DID]...
+
+Checks that a conversation is the one its signers wrote: every event's record against the hash
+chain in signatures.log, and the chain against the Ed25519 signatures of the did:key that signed
+it. \`run\`, \`approve\`, \`reject\` and \`resolve\` sign every event they write with the key in
+$LOGBOOK_SIGNING_KEY, else $XDG_CONFIG_HOME/logbook/signing-key.pem (~/.config/...), created the
+first time (mode 0600). Names the first bad event (index and id) and why: content changed,
+removed, inserted, reordered, signature invalid, unknown signer, unsigned; a record whose checksum
+fails is reported as corrupt (damage, not tampering).
+
+Options:
+  --json         print the result as one JSON object
+  --signer DID   trust only this signer (repeatable); a signature by another is "unknown signer"
+  -h, --help     show this help
+
+Exit codes: 0 every event verified; 1 a bad event (tampered or corrupt) or the check could not
+run; 3 intact but not every event was signed when written (an older, unsigned conversation).`,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -146,6 +163,7 @@ Commands:
   import-openhands    import an OpenHands SDK conversation or V0 trajectory
   export-openhands    export a conversation in the OpenHands SDK layout
   repair              report events a conversation's log lost; accept the loss to continue
+  verify              check a conversation's signatures: no event changed, removed or reordered
 
 Options:
   -h, --help      show help (also: logbook <command> --help)

@@ -12,6 +12,7 @@ import { importCommand } from './import-command';
 import type { CliIo } from './io';
 import { runCommand } from './run-command';
 import { showCommand } from './show-command';
+import { verifyCommand } from './verify-command';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, Command> = {
   'import-openhands': importCommand,
   'export-openhands': exportCommand,
   repair: repairCommand,
+  verify: verifyCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

@@ -6,6 +6,7 @@ import type { ConfirmationMode } from '../../../core/agent/settings';
 import { resolveLlmSettings } from '../../../core/llm';
 import { detectBackend } from '../../../core/log';
 import { openNodeConversation } from '../node-session';
+import { cliSigningIdentity } from './signing';
 import { expectPositionals, nonEmpty, parseCommandArgs, positiveInt } from './args';
 import {
   conversationId,
@@ -102,6 +103,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     onEvent: eventPrinter(io, mode),
     passEnvironment: passEnv,
     settings: budgets,
+    signing: cliSigningIdentity(io),
   });
   try {
     const { conversation } = session;

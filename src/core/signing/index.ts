@@ -1,0 +1,15 @@
+// Signed, tamper-evident conversations: Ed25519 identities named by did:key, a hash chain over every
+// record with signatures over its head (signed-store.ts), and verification (verify.ts).
+export { base58Decode, base58Encode } from './base58';
+export { didKeyOf, publicKeyOfDid, rawPublicKey } from './did-key';
+export {
+  type SigningIdentity,
+  SigningKeyError,
+  identityFromPem,
+  newSigningKeyPem,
+  signingIdentity,
+} from './identity';
+export { SIGNATURES_FILE, eventHash, signablePayload } from './chain';
+export { SignedEventStore, openSignedStore, type SignedStoreOptions } from './signed-store';
+export { type BadEvent, type BadReason, type VerifyResult, verifyConversation } from './verify';
+export { eventProofs, type EventProof } from './proof';

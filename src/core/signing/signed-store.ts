@@ -1,0 +1,310 @@
+// A segment log whose every event is hash-chained and signed (FORMAT.md, "Signatures"). It wraps
+// the store rather than changing it: the codec passes each record's JSON through (so the hash is of
+// the exact bytes written, at no second serialization), an append listener chains the record once
+// it is written, and signatures are made at every durable append, every flush and close, and 5 ms
+// after an ordinary append, like group commit. An unsigned store does none of this.
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  type AppendListener,
+  type AppendOptions,
+  type EventCodec,
+  type EventStore,
+  type Slot,
+  type Snapshot,
+  type StoredEvent,
+  EventStoreError,
+  jsonCodec,
+} from '../log/event-store';
+import { readAcceptedLosses } from '../log/lost-events';
+import { SegmentEventStore, type SegmentStoreOptions } from '../log/segment-store';
+import {
+  SIGNATURES_FILE,
+  SIGNATURES_HEADER,
+  ZERO_HEAD,
+  b64,
+  eventHash,
+  nextHead,
+  parseChainFile,
+  signedMessage,
+} from './chain';
+import type { SigningIdentity } from './identity';
+import { rawRecords } from './raw-records';
+
+const SIGN_DELAY_MS = 5;
+
+export interface SignedStoreOptions<E extends StoredEvent> extends SegmentStoreOptions<E> {
+  identity: SigningIdentity;
+}
+
+/** Keeps the chain of one writable log and writes signatures.log. */
+class ChainWriter {
+  private head: Buffer = ZERO_HEAD;
+  private count = 0;
+  private signedCount = 0;
+  private pending = '';
+  private offset = 0;
+  private timer: NodeJS.Timeout | null = null;
+  failure: Error | null = null;
+
+  private constructor(
+    private readonly fd: number,
+    private readonly identity: SigningIdentity,
+  ) {}
+
+  /**
+   * Opens signatures.log and chains the records it lacks (`length` in all), marked `l` (late): they
+   * were in the log before this signer saw them (an older conversation, or a crash before signing).
+   */
+  static open(dir: string, identity: SigningIdentity, length: number): ChainWriter {
+    const file = path.join(dir, SIGNATURES_FILE);
+    let text = readText(file);
+    let parsed = parseChainFile(text);
+    if (parsed.hashes.length > length && readAcceptedLosses(dir).length > 0) {
+      // The user accepted that the log lost events (lost.json): the chain over them cannot
+      // continue. It is kept aside and a new one starts, treating what is left as late.
+      fs.mkdirSync(path.join(dir, 'lost'), { recursive: true });
+      fs.renameSync(file, path.join(dir, 'lost', `${SIGNATURES_FILE}.${Date.now()}`));
+      text = '';
+      parsed = parseChainFile(text);
+    }
+    if (parsed.malformed) {
+      throw new EventStoreError(
+        'CORRUPT',
+        `${file} line ${parsed.malformed.line} is not a valid signature line; nothing is appended (logbook verify says more)`,
+      );
+    }
+    if (parsed.hashes.length > length) {
+      throw new EventStoreError(
+        'CORRUPT',
+        `${file} signs ${parsed.hashes.length} events but the log holds ${length}; nothing is appended (logbook verify says more)`,
+      );
+    }
+    const late: Buffer[] = [];
+    if (length > parsed.hashes.length) {
+      let i = 0;
+      for (const r of rawRecords(dir)) {
+        if (i >= length) break;
+        if (!r.ok)
+          throw new EventStoreError(
+            'CORRUPT',
+            `record ${i} is unreadable (${r.reason}); it cannot be signed`,
+          );
+        if (i >= parsed.hashes.length) late.push(eventHash(r.bytes));
+        i++;
+      }
+      if (parsed.hashes.length + late.length < length) {
+        throw new EventStoreError(
+          'CORRUPT',
+          `only ${i} of ${length} records could be read; nothing is signed`,
+        );
+      }
+    }
+    // Cut a torn last line, so the next line starts on its own.
+    const keep = text.lastIndexOf('\n') + 1;
+    const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
+    const w = new ChainWriter(fd, identity);
+    try {
+      fs.ftruncateSync(fd, keep);
+      w.offset = keep;
+      if (keep === 0) w.pending = SIGNATURES_HEADER + '\n';
+      for (const h of parsed.hashes) w.head = nextHead(w.head, Buffer.from(h, 'base64url'));
+      w.count = parsed.hashes.length;
+      w.signedCount = parsed.signatures.at(-1)?.count ?? 0;
+      if (late.length > 0) {
+        w.pending += `l ${w.count} ${length - 1}\n`;
+        for (const h of late) w.add(h);
+      }
+      w.writeOut();
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+    return w;
+  }
+
+  add(hash: Buffer): void {
+    this.head = nextHead(this.head, hash);
+    this.pending += `h ${this.count} ${b64(hash)}\n`;
+    this.count++;
+    if (!this.timer) {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        try {
+          this.commit();
+        } catch {
+          // kept in `failure`: the next append, flush or close reports it
+        }
+      }, SIGN_DELAY_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Signs the head, if anything is unsigned, and writes what is pending. */
+  commit(): void {
+    if (this.failure) throw this.failure;
+    if (this.count > this.signedCount) {
+      const sig = this.identity.sign(signedMessage(this.count, this.head));
+      this.pending += `s ${this.count} ${b64(this.head)} ${this.identity.did} ${b64(sig)}\n`;
+      this.signedCount = this.count;
+    }
+    this.writeOut();
+  }
+
+  private writeOut(): void {
+    if (this.pending === '') return;
+    const buf = Buffer.from(this.pending, 'utf8');
+    try {
+      let done = 0;
+      while (done < buf.length)
+        done += fs.writeSync(this.fd, buf, done, buf.length - done, this.offset + done);
+      this.offset += buf.length;
+      this.pending = '';
+    } catch (err) {
+      this.failure = new EventStoreError('IO_FAILED', `signatures could not be written: ${String(err)}`, {
+        cause: err,
+      });
+      throw this.failure;
+    }
+  }
+
+  sync(): Promise<void> {
+    return new Promise((resolve, reject) => fs.fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    fs.closeSync(this.fd);
+  }
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return '';
+  }
+}
+
+/**
+ * Opens `dir` as a SegmentEventStore whose appends are signed by `identity`. A read-only open
+ * (another process writes) signs nothing and reads as usual.
+ */
+export async function openSignedStore<E extends StoredEvent>(
+  dir: string,
+  opts: SignedStoreOptions<E>,
+): Promise<SignedEventStore<E>> {
+  const codec = opts.codec ?? jsonCodec<E>();
+  let last: { e: E; json: string } | null = null;
+  const passing: EventCodec<E> = {
+    oneLine: codec.oneLine ?? false,
+    decode: (line, index) => codec.decode(line, index),
+    encode: (e) => {
+      const json = codec.encode(e);
+      last = { e, json };
+      return json;
+    },
+  };
+  const { identity, ...rest } = opts;
+  const inner = await SegmentEventStore.open<E>(dir, { ...rest, codec: passing });
+  if (inner.readOnly) return new SignedEventStore(inner, null, identity.did);
+  let chain: ChainWriter;
+  try {
+    chain = ChainWriter.open(dir, identity, inner.length);
+  } catch (err) {
+    await inner.close();
+    throw err;
+  }
+  inner.subscribe((e) => {
+    const l = last;
+    last = null;
+    // The codec saw this event just before it was written: hash exactly those bytes.
+    chain.add(eventHash(l && l.e === e ? l.json : codec.encode(e)));
+  });
+  return new SignedEventStore(inner, chain, identity.did);
+}
+
+export class SignedEventStore<E extends StoredEvent = StoredEvent> implements EventStore<E> {
+  constructor(
+    readonly inner: SegmentEventStore<E>,
+    private readonly chain: ChainWriter | null,
+    readonly signerDid: string,
+  ) {}
+
+  get readOnly(): boolean {
+    return this.inner.readOnly;
+  }
+  get lockHeldBy(): string | null {
+    return this.inner.lockHeldBy;
+  }
+  get truncatedOnOpen(): number {
+    return this.inner.truncatedOnOpen;
+  }
+  get lostOnOpen() {
+    return this.inner.lostOnOpen;
+  }
+  get length(): number {
+    return this.inner.length;
+  }
+  get openReport() {
+    return this.inner.openReport;
+  }
+
+  append(e: E, opts?: AppendOptions): Promise<number> {
+    if (this.chain?.failure) return Promise.reject(this.chain.failure);
+    const appended = this.inner.append(e, opts);
+    if (!opts?.durable || !this.chain) return appended;
+    // The record is written and chained by now: sign, and sync both files side by side.
+    let synced: Promise<void>;
+    try {
+      this.chain.commit();
+      synced = this.chain.sync();
+    } catch (err) {
+      synced = Promise.reject(err);
+    }
+    return Promise.all([appended, synced]).then(([i]) => i);
+  }
+
+  get(index: number): Promise<Slot<E>> {
+    return this.inner.get(index);
+  }
+  getById(id: string): Promise<E | undefined> {
+    return this.inner.getById(id);
+  }
+  indexOf(id: string): Promise<number> {
+    return this.inner.indexOf(id);
+  }
+  slice(from?: number, to?: number): Promise<Slot<E>[]> {
+    return this.inner.slice(from, to);
+  }
+  iterate(from?: number): AsyncIterableIterator<Slot<E>> {
+    return this.inner.iterate(from);
+  }
+  subscribe(listener: AppendListener<E>): () => void {
+    return this.inner.subscribe(listener);
+  }
+  async flush(): Promise<void> {
+    if (!this.chain) return this.inner.flush();
+    this.chain.commit();
+    await Promise.all([this.inner.flush(), this.chain.sync()]);
+  }
+  writeSnapshot(index: number, json: string): Promise<void> {
+    return this.inner.writeSnapshot(index, json);
+  }
+  latestSnapshot(atOrBefore?: number): Promise<Snapshot | undefined> {
+    return this.inner.latestSnapshot(atOrBefore);
+  }
+  async close(): Promise<void> {
+    try {
+      if (this.chain && !this.chain.failure) {
+        this.chain.commit();
+        await this.chain.sync();
+      }
+    } finally {
+      this.chain?.close();
+      await this.inner.close();
+    }
+  }
+}

@@ -1,0 +1,45 @@
+// The CLI's signing key: an Ed25519 private key (PKCS#8 PEM) in a file only its owner can read,
+// at $LOGBOOK_SIGNING_KEY, else $XDG_CONFIG_HOME/logbook/signing-key.pem (~/.config by default).
+// Created the first time it is needed; a file that is not an Ed25519 private key is an error, so
+// nothing is ever appended unsigned in its place. The agent's shell never sees LOGBOOK_* variables.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type SigningIdentity, SigningKeyError, identityFromPem, newSigningKeyPem } from '../../core/signing';
+
+export function signingKeyPath(env: Readonly<Record<string, string | undefined>>): string {
+  if (env.LOGBOOK_SIGNING_KEY) return path.resolve(env.LOGBOOK_SIGNING_KEY);
+  const config = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
+  return path.join(config, 'logbook', 'signing-key.pem');
+}
+
+/** Loads the key at `file`, creating it (mode 0600, folder 0700) when there is none. */
+export function loadOrCreateSigningKey(file: string): { identity: SigningIdentity; created: boolean } {
+  let created = false;
+  if (!fs.existsSync(file)) {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const pem = newSigningKeyPem();
+    try {
+      // O_EXCL: two processes starting at once end up with one key, the one written first.
+      const fd = fs.openSync(file, 'wx', 0o600);
+      try {
+        fs.writeFileSync(fd, pem);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      created = true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
+  const where = `The signing key ${file}`;
+  const st = fs.statSync(file);
+  if (!st.isFile()) throw new SigningKeyError(`${where} is not a file.`);
+  if ((st.mode & 0o077) !== 0) {
+    throw new SigningKeyError(
+      `${where} can be read by other users (mode ${(st.mode & 0o777).toString(8)}); run chmod 600 on it.`,
+    );
+  }
+  return { identity: identityFromPem(fs.readFileSync(file, 'utf8'), where), created };
+}

@@ -1,0 +1,267 @@
+// Signed conversations: did:key naming, the signed store's chain, and verification that names the
+// first bad event and why, also when an attacker recomputes the record checksums.
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { crc32, encodeRecord } from '../../../src/core/log/record-format';
+import {
+  SIGNATURES_FILE,
+  base58Decode,
+  base58Encode,
+  didKeyOf,
+  eventHash,
+  eventProofs,
+  identityFromPem,
+  newSigningKeyPem,
+  openSignedStore,
+  publicKeyOfDid,
+  signablePayload,
+  verifyConversation,
+} from '../../../src/core/signing';
+import { SegmentEventStore } from '../../../src/core/log';
+import { cleanupTmp, ev, segmentPath, tmpDir } from '../log/helpers';
+
+const identity = identityFromPem(newSigningKeyPem());
+
+async function signedLog(n: number, durableEvery = 0): Promise<string> {
+  const dir = tmpDir('sign');
+  const store = await openSignedStore(dir, { identity });
+  for (let i = 0; i < n; i++) {
+    await store.append(ev(`e${i}`, { text: `event number ${i}` }), {
+      durable: durableEvery > 0 && i % durableEvery === 0,
+    });
+  }
+  await store.close();
+  return dir;
+}
+
+/** The JSON of each record, in order. */
+function recordJsons(dir: string): string[] {
+  return fs
+    .readFileSync(segmentPath(dir), 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => l.split(' ').slice(3).join(' '));
+}
+
+/** Rewrites the segment from JSONs, with seq and checksum recomputed as an attacker would. */
+function rewrite(dir: string, jsons: string[]): void {
+  fs.writeFileSync(segmentPath(dir), Buffer.concat(jsons.map((j, i) => encodeRecord(i, j))));
+}
+
+describe('signing', () => {
+  after(cleanupTmp);
+
+  it('base58 round-trips, with leading zero bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 40 }), (bytes) => {
+        assert.deepEqual(base58Decode(base58Encode(bytes)), bytes);
+      }),
+    );
+    assert.equal(base58Encode(Buffer.from('hello world')), 'StV1DL6CwTryKyV');
+    assert.equal(base58Encode(Uint8Array.of(0, 0, 1)), '112');
+  });
+
+  it('names an Ed25519 key did:key:z6Mk… and gets the key back from the name', () => {
+    // The did:key spec's test vector: this raw public key has this name.
+    const raw = Buffer.from('2e6fcce36701dc791488e0d0b1745cc1e33a4c1c9fcc41c63bd343dbbe0970e6', 'hex');
+    const key = crypto.createPublicKey({
+      key: Buffer.concat([Buffer.from('302a300506032b6570032100', 'hex'), raw]),
+      format: 'der',
+      type: 'spki',
+    });
+    assert.equal(didKeyOf(key), 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK');
+    assert.match(identity.did, /^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]{44}$/);
+    const back = publicKeyOfDid(identity.did)!;
+    const sig = identity.sign(Buffer.from('m'));
+    assert.ok(crypto.verify(null, Buffer.from('m'), back, sig));
+    assert.equal(publicKeyOfDid('did:key:zQ3s'), null);
+  });
+
+  it('refuses a key that is not Ed25519, or not a key', () => {
+    const rsa = crypto
+      .generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ format: 'pem', type: 'pkcs8' });
+    assert.throws(() => identityFromPem(rsa.toString()), /is a ec key; Logbook signs with Ed25519 keys only/);
+    assert.throws(
+      () => identityFromPem('-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n'),
+      /could not be read as a PEM private key/,
+    );
+  });
+
+  it('pins the signable payload and the chain: the record JSON, sha256, head over the hashes', async () => {
+    const json = '{"id":"e0","kind":"TestEvent","text":"event number 0"}';
+    assert.equal(signablePayload(json).toString('utf8'), json);
+    assert.equal(eventHash(json).toString('hex'), crypto.createHash('sha256').update(json).digest('hex'));
+    const dir = await signedLog(1);
+    const lines = fs.readFileSync(path.join(dir, SIGNATURES_FILE), 'utf8').split('\n');
+    assert.equal(lines[0], 'logbook-signatures 1');
+    assert.equal(lines[1], `h 0 ${eventHash(json).toString('base64url')}`);
+    const head = crypto.createHash('sha256').update(Buffer.alloc(32)).update(eventHash(json)).digest();
+    const [tag, count, headText, did, sig] = lines[2]!.split(' ');
+    assert.deepEqual([tag, count, headText, did], ['s', '1', head.toString('base64url'), identity.did]);
+    const message = Buffer.from(`logbook-chain 1 1 ${head.toString('base64url')}`);
+    assert.ok(crypto.verify(null, message, publicKeyOfDid(identity.did)!, Buffer.from(sig!, 'base64url')));
+  });
+
+  it('verifies an intact log, and gives each event its proof', async () => {
+    const dir = await signedLog(50, 7);
+    const r = verifyConversation(dir);
+    assert.equal(r.status, 'verified');
+    assert.equal(r.events, 50);
+    assert.equal(r.verified, 50);
+    assert.deepEqual(r.signers, [identity.did]);
+    const proofs = eventProofs(dir);
+    assert.equal(proofs.length, 50);
+    assert.ok(proofs.every((p) => p.isSigned && p.signerDid === identity.did && p.verifySignature()));
+    const jsons = recordJsons(dir);
+    jsons[3] = jsons[3]!.replace('number 3', 'number 9');
+    rewrite(dir, jsons);
+    assert.equal(eventProofs(dir)[3]!.verifySignature(), false);
+    assert.equal(eventProofs(dir)[4]!.verifySignature(), true);
+  });
+
+  it('signs a durable append before it resolves', async () => {
+    const dir = tmpDir('sign');
+    const store = await openSignedStore(dir, { identity });
+    await store.append(ev('a'), { durable: true });
+    const text = fs.readFileSync(path.join(dir, SIGNATURES_FILE), 'utf8');
+    assert.match(text, /\ns 1 /);
+    await store.close();
+  });
+
+  it('reports an unsigned conversation as unsigned, and signs one continued later from there on', async () => {
+    const dir = tmpDir('sign');
+    const plain = await SegmentEventStore.open(dir);
+    await plain.append(ev('old0'));
+    await plain.append(ev('old1'));
+    await plain.close();
+    const r = verifyConversation(dir);
+    assert.equal(r.status, 'unsigned');
+    assert.equal(r.firstBad?.reason, 'unsigned');
+    const store = await openSignedStore(dir, { identity });
+    await store.append(ev('new2'));
+    await store.close();
+    const r2 = verifyConversation(dir);
+    assert.equal(r2.status, 'unsigned');
+    assert.deepEqual(r2.late, [{ from: 0, to: 1 }]);
+    assert.equal(r2.verified, 3);
+  });
+
+  it('reports a damaged record as corrupt, not as tampering', async () => {
+    const dir = await signedLog(5);
+    const file = segmentPath(dir);
+    const buf = fs.readFileSync(file);
+    const at = buf.indexOf('number 2');
+    buf[at] = 'N'.charCodeAt(0); // the checksum is left as it was
+    fs.writeFileSync(file, buf);
+    const r = verifyConversation(dir);
+    assert.equal(r.status, 'broken');
+    assert.equal(r.firstBad?.reason, 'corrupt');
+    assert.equal(r.firstBad?.index, 2);
+  });
+
+  it('catches a signed hash rewritten in signatures.log as an invalid signature', async () => {
+    const dir = await signedLog(5);
+    const file = path.join(dir, SIGNATURES_FILE);
+    const jsons = recordJsons(dir);
+    jsons[2] = jsons[2]!.replace('number 2', 'number 7');
+    rewrite(dir, jsons);
+    const text = fs
+      .readFileSync(file, 'utf8')
+      .replace(/^h 2 .*$/m, `h 2 ${eventHash(jsons[2]!).toString('base64url')}`);
+    fs.writeFileSync(file, text);
+    const r = verifyConversation(dir);
+    assert.equal(r.status, 'broken');
+    assert.equal(r.firstBad?.reason, 'signature invalid');
+  });
+
+  it('names an untrusted signer', async () => {
+    const dir = await signedLog(3);
+    const r = verifyConversation(dir, {
+      trusted: ['did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK'],
+    });
+    assert.equal(r.firstBad?.reason, 'unknown signer');
+    assert.equal(r.firstBad?.index, 0);
+  });
+
+  describe('properties: tampering with records (checksums recomputed) is caught at the right event', () => {
+    const N = 12;
+    let base: string;
+    before(async () => {
+      base = await signedLog(N, 4);
+    });
+    const copy = (): string => {
+      const d = tmpDir('tamper');
+      fs.cpSync(base, d, { recursive: true });
+      return d;
+    };
+
+    it('any single-byte change to an event JSON', () => {
+      const jsons = recordJsons(base);
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: N - 1 }),
+          fc.nat(),
+          fc.integer({ min: 1, max: 255 }),
+          (i, pos, delta) => {
+            const b = Buffer.from(jsons[i]!, 'utf8');
+            const at = pos % b.length;
+            b[at] = (b[at]! + delta) % 256;
+            if (b.includes(0x0a)) return; // a newline is no longer one record: framing, tested as corrupt
+            const changed = [...jsons];
+            changed[i] = b.toString('latin1');
+            const d = copy();
+            fs.writeFileSync(
+              segmentPath(d),
+              Buffer.concat(changed.map((j, k) => (k === i ? encodeRaw(k, b) : encodeRecord(k, j)))),
+            );
+            const r = verifyConversation(d);
+            assert.equal(r.status, 'broken');
+            assert.equal(r.firstBad?.index, i);
+            assert.equal(r.firstBad?.reason, 'content changed');
+            fs.rmSync(d, { recursive: true, force: true });
+          },
+        ),
+        { numRuns: 60 },
+      );
+    });
+
+    it('any deletion, insertion or swap of records', () => {
+      const jsons = recordJsons(base);
+      const op = fc.oneof(
+        fc.record({ t: fc.constant('delete' as const), i: fc.integer({ min: 0, max: N - 1 }) }),
+        fc.record({ t: fc.constant('insert' as const), i: fc.integer({ min: 0, max: N - 1 }) }),
+        fc.record({ t: fc.constant('swap' as const), i: fc.integer({ min: 0, max: N - 2 }) }),
+      );
+      fc.assert(
+        fc.property(op, (o) => {
+          const changed = [...jsons];
+          if (o.t === 'delete') changed.splice(o.i, 1);
+          if (o.t === 'insert')
+            changed.splice(o.i, 0, '{"id":"forged","kind":"TestEvent","text":"not signed"}');
+          if (o.t === 'swap') [changed[o.i], changed[o.i + 1]] = [changed[o.i + 1]!, changed[o.i]!];
+          const d = copy();
+          rewrite(d, changed);
+          const r = verifyConversation(d);
+          assert.notEqual(r.status, 'verified');
+          assert.equal(r.firstBad?.index, o.i);
+          const want = { delete: 'removed', insert: 'inserted', swap: 'reordered' }[o.t];
+          assert.equal(r.firstBad?.reason, want);
+          if (o.t === 'insert') assert.equal(r.firstBad?.id, 'forged');
+          fs.rmSync(d, { recursive: true, force: true });
+        }),
+        { numRuns: 60 },
+      );
+    });
+  });
+});
+
+/** A record around bytes that may not be valid UTF-8 (encodeRecord takes a string). */
+function encodeRaw(seq: number, json: Buffer): Buffer {
+  const body = Buffer.concat([Buffer.from(`${seq} ${json.length} `), json]);
+  const crc = (crc32(body) >>> 0).toString(16).padStart(8, '0');
+  return Buffer.concat([Buffer.from(crc + ' '), body, Buffer.from('\n')]);
+}
