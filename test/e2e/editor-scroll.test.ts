@@ -4,7 +4,7 @@
 // test-results/.
 import * as assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
-import { EXTENSION_ID, openWorkbench, screenshotRoot, type Workbench } from './support/workbench';
+import { EXTENSION_ID, openWorkbench, screenshotRoot, type Workbench, setTheme } from './support/workbench';
 
 const STEPS = 12;
 const LAST_TEXT = 'All twelve steps are done; this is the newest event.';
@@ -167,16 +167,3 @@ describe('e2e: a long conversation opens on its newest event', function () {
     await wb.shot('sidebar-shown-again');
   });
 });
-
-async function setTheme(wb: Workbench, theme: string): Promise<void> {
-  await wb.runCommand('Preferences: Color Theme');
-  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-  await input.fill(theme);
-  const row = wb.page
-    .locator('.quick-input-widget .monaco-list-row')
-    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) })
-    .first();
-  await row.waitFor({ state: 'visible' });
-  await row.click();
-  await wb.page.waitForTimeout(800);
-}

@@ -4,7 +4,13 @@
 // 300 px sidebar.
 import * as assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { openWorkbench, screenshotRoot, type Workbench } from './support/workbench';
+import {
+  openWorkbench,
+  screenshotRoot,
+  type Workbench,
+  setSidebarWidth,
+  setTheme,
+} from './support/workbench';
 
 const SIDEBAR_WIDTH = 300;
 const THEMES = [
@@ -111,28 +117,3 @@ describe('e2e: an unreachable model endpoint', function () {
     assert.equal(await card().first().getByRole('button').count(), 0, 'a running retry has no buttons');
   });
 });
-
-async function setSidebarWidth(wb: Workbench, width: number): Promise<void> {
-  const sidebar = await wb.page.locator('.part.sidebar').boundingBox();
-  assert.ok(sidebar, 'the sidebar is shown');
-  const edge = sidebar.x + sidebar.width;
-  const y = sidebar.y + sidebar.height / 2;
-  await wb.page.mouse.move(edge, y);
-  await wb.page.mouse.down();
-  await wb.page.mouse.move(edge + 20, y, { steps: 4 });
-  await wb.page.mouse.move(sidebar.x + width, y, { steps: 8 });
-  await wb.page.mouse.up();
-}
-
-async function setTheme(wb: Workbench, theme: string): Promise<void> {
-  await wb.runCommand('Preferences: Color Theme');
-  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-  await input.fill(theme);
-  const row = wb.page
-    .locator('.quick-input-widget .monaco-list-row')
-    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) })
-    .first();
-  await row.waitFor({ state: 'visible' });
-  await row.click();
-  await wb.page.waitForTimeout(800);
-}

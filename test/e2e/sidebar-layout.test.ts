@@ -5,7 +5,14 @@ import * as assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import { startScriptedLlm, type ScriptedLlm } from '../support/llm-server';
 import { DEMO_TASK, demoReply } from '../support/demo-model/demo-model';
-import { EXTENSION_ID, openWorkbench, screenshotRoot, type Workbench } from './support/workbench';
+import {
+  EXTENSION_ID,
+  openWorkbench,
+  screenshotRoot,
+  type Workbench,
+  setSidebarWidth,
+  setTheme,
+} from './support/workbench';
 
 const SIDEBAR_WIDTH = 300;
 const THEMES = ['Light Modern', 'Dark Modern', 'Dark High Contrast'];
@@ -142,30 +149,6 @@ describe('e2e: the sidebar at 300 px with an approval pending', function () {
     }
   });
 });
-
-async function setSidebarWidth(wb: Workbench, width: number): Promise<void> {
-  const sidebar = await box(wb.page.locator('.part.sidebar'));
-  const edge = sidebar.x + sidebar.width;
-  const y = sidebar.y + sidebar.height / 2;
-  await wb.page.mouse.move(edge, y);
-  await wb.page.mouse.down();
-  await wb.page.mouse.move(edge + 20, y, { steps: 4 });
-  await wb.page.mouse.move(sidebar.x + width, y, { steps: 8 });
-  await wb.page.mouse.up();
-}
-
-async function setTheme(wb: Workbench, theme: string): Promise<void> {
-  await wb.runCommand('Preferences: Color Theme');
-  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-  await input.fill(theme);
-  const row = wb.page
-    .locator('.quick-input-widget .monaco-list-row')
-    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) })
-    .first();
-  await row.waitFor({ state: 'visible' });
-  await row.click();
-  await wb.page.waitForTimeout(800);
-}
 
 function slug(text: string): string {
   return text.toLowerCase().replace(/[^a-z]+/g, '-');

@@ -178,3 +178,30 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** Picks a colour theme by its name in "Preferences: Color Theme", then lets the workbench repaint. */
+export async function setTheme(wb: Workbench, theme: string): Promise<void> {
+  await wb.runCommand('Preferences: Color Theme');
+  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+  await input.fill(theme);
+  const row = wb.page
+    .locator('.quick-input-widget .monaco-list-row')
+    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${theme}$`) }) })
+    .first();
+  await row.waitFor({ state: 'visible' });
+  await row.click();
+  await wb.page.waitForTimeout(800);
+}
+
+/** Drags the sidebar's edge until the sidebar is `width` px wide. */
+export async function setSidebarWidth(wb: Workbench, width: number): Promise<void> {
+  const sidebar = await wb.page.locator('.part.sidebar').boundingBox();
+  assert.ok(sidebar, 'the sidebar is shown');
+  const edge = sidebar.x + sidebar.width;
+  const y = sidebar.y + sidebar.height / 2;
+  await wb.page.mouse.move(edge, y);
+  await wb.page.mouse.down();
+  await wb.page.mouse.move(edge + 20, y, { steps: 4 });
+  await wb.page.mouse.move(sidebar.x + width, y, { steps: 8 });
+  await wb.page.mouse.up();
+}

@@ -2,6 +2,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
+import { openEventStore } from '../../../src/core/log';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
 
 /** Must never appear in any output or file. */
@@ -58,4 +60,19 @@ export function onlyConversationDir(workspace: string): string {
 /** A terminal tool call as the scripted LLM sends it. */
 export function terminalCall(id: string, command: string, risk: 'LOW' | 'MEDIUM' | 'HIGH' = 'LOW') {
   return { id, name: 'terminal', arguments: { command, security_risk: risk, summary: command } };
+}
+
+/** Every slot of a conversation's log as plain JSON (corrupt records included), read-only. */
+export async function readLogJson(dir: string): Promise<Record<string, unknown>[]> {
+  const store = await openEventStore<StoredConversationEvent>(dir, {
+    codec: conversationEventCodec,
+    readOnly: true,
+  });
+  try {
+    const out: Record<string, unknown>[] = [];
+    for await (const slot of store.iterate(0)) out.push(slot as unknown as Record<string, unknown>);
+    return out;
+  } finally {
+    await store.close();
+  }
 }

@@ -7,10 +7,8 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
-import { openEventStore } from '../../../src/core/log';
 import { type CliResult, jsonLines, printed, runCli } from '../cli/cli-runner';
-import { CliFixture } from '../cli/fixtures';
+import { CliFixture, readLogJson } from '../cli/fixtures';
 
 type Json = Record<string, unknown>;
 
@@ -73,7 +71,7 @@ describe('hostile model: a batch whose first call redirects the path of the next
     assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the workspace');
     assert.match(approve.stderr, /Waiting for confirmation of 1 action/);
 
-    const log = await readLog(store);
+    const log = await readLogJson(store);
     const create = log.find((e) => e.kind === 'ActionEvent' && e.tool_call_id === 'call_create')!;
     const again = log.filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'reconfirm');
     assert.equal(again.length, 1, 'the new rating is recorded');
@@ -100,7 +98,7 @@ describe('hostile model: a batch whose first call redirects the path of the next
     const reject = await runCli(['reject', store, '--reason', 'not through that link', '--json'], { env });
     assert.equal(reject.code, 0, printed(reject));
     assert.deepEqual(readdirSync(outside), [], 'the rejected create never wrote outside');
-    const after = await readLog(store);
+    const after = await readLogJson(store);
     assert.deepEqual(observedCalls(after), ['call_ln']);
     assert.ok(
       after.some((e) => e.kind === 'UserRejectObservation' && e.tool_call_id === 'call_create'),
@@ -126,19 +124,5 @@ function assertNothingLost(results: readonly CliResult[], log: readonly Json[]):
     for (const e of jsonLines(r).filter((x) => typeof x.id === 'string')) {
       assert.ok(ids.has(e.id), `event ${String(e.id)} was printed but is not in the log`);
     }
-  }
-}
-
-async function readLog(dir: string): Promise<Json[]> {
-  const store = await openEventStore<StoredConversationEvent>(dir, {
-    codec: conversationEventCodec,
-    readOnly: true,
-  });
-  try {
-    const out: Json[] = [];
-    for await (const slot of store.iterate(0)) out.push(slot as unknown as Json);
-    return out;
-  } finally {
-    await store.close();
   }
 }

@@ -15,10 +15,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
-import { openEventStore } from '../../../src/core/log';
 import { type CliResult, jsonLines, printed, runCli } from '../cli/cli-runner';
-import { CliFixture, filesContaining, terminalCall } from '../cli/fixtures';
+import { CliFixture, filesContaining, terminalCall, readLogJson } from '../cli/fixtures';
 
 /** The content of the stand-in for /etc/shadow: it must never reach the log or the model. */
 const PLANTED = 'root:$6$PLANTED-HASH-q8Zr41:19000:0:99999:7:::';
@@ -80,7 +78,7 @@ describe('hostile model: paths out of the workspace', function () {
   /** The CLI asked instead of acting, nothing leaked, and everything it printed is in the log. */
   async function assertAsked(r: CliResult): Promise<Json[]> {
     assert.equal(r.code, 2, printed(r));
-    const log = await readLog(store);
+    const log = await readLogJson(store);
     assert.ok(!log.some((e) => e.kind === 'ObservationEvent'), 'the action must not have run');
     const show = await runCli(['show', store, '--json']);
     const state = JSON.parse(show.stdout) as Json;
@@ -180,7 +178,7 @@ describe('hostile model: paths out of the workspace', function () {
       const lastRequest = JSON.stringify(fx.llm!.completionBodies().at(-1));
       assert.match(lastRequest, /control or invisible character U\+000A/);
       assert.deepEqual(readdirSync(ws).sort(), ['.git', 'README.md', 'dangling.txt', 'link', 'notes.txt']);
-      assertNothingLost(r, await readLog(store));
+      assertNothingLost(r, await readLogJson(store));
     });
   });
 
@@ -240,17 +238,3 @@ describe('hostile model: paths out of the workspace', function () {
     });
   });
 });
-
-async function readLog(dir: string): Promise<Json[]> {
-  const store = await openEventStore<StoredConversationEvent>(dir, {
-    codec: conversationEventCodec,
-    readOnly: true,
-  });
-  try {
-    const out: Json[] = [];
-    for await (const slot of store.iterate(0)) out.push(slot as unknown as Json);
-    return out;
-  } finally {
-    await store.close();
-  }
-}

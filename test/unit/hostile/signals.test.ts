@@ -8,10 +8,8 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
-import { openEventStore } from '../../../src/core/log';
 import { jsonLines, printed, runCli } from '../cli/cli-runner';
-import { CliFixture, terminalCall } from '../cli/fixtures';
+import { CliFixture, terminalCall, readLogJson } from '../cli/fixtures';
 
 /**
  * Appends a line to runs.log each time it starts; leaves the shell's pid, a background child's
@@ -86,7 +84,7 @@ describe('hostile model: signals and kills of the CLI during a tool call', funct
 
       // The log holds every event printed, in order, and records the stop and the pause.
       const printedIds = jsonLines(r).map((e) => e.id);
-      const logged = await readLog(store);
+      const logged = await readLogJson(store);
       assert.deepEqual(
         logged.map((e) => e.id),
         printedIds,
@@ -192,7 +190,7 @@ describe('hostile model: signals and kills of the CLI during a tool call', funct
     const json = JSON.parse((await runCli(['show', store, '--json'])).stdout) as Json;
     assert.equal(json.status, 'paused');
     assert.match(String(json.interrupted), /the process that ran it is gone/);
-    const action = (await readLog(store)).find((e) => e.kind === 'ActionEvent')!;
+    const action = (await readLogJson(store)).find((e) => e.kind === 'ActionEvent')!;
     assert.deepEqual(json.in_doubt, [action.id]);
     assert.match(text.stdout, /logbook resolve/, 'show says how to decide');
 
@@ -221,7 +219,7 @@ describe('hostile model: signals and kills of the CLI during a tool call', funct
     const r = await runCli(['resolve', store, '--skip', '--json'], { env });
     assert.equal(r.code, 0, printed(r));
     assert.equal(readFileSync(join(ws, 'runs.log'), 'utf8'), 'run\n');
-    const logged = await readLog(store);
+    const logged = await readLogJson(store);
     const answer = logged.find((e) => e.kind === 'AgentErrorEvent' && e.tool_call_id === 'call_long');
     assert.match(String(answer?.error), /skipped after a crash by the user/);
     assert.ok(!logged.some((e) => e.kind === 'ObservationEvent' && e.action_id === action.id));
@@ -239,7 +237,7 @@ describe('hostile model: signals and kills of the CLI during a tool call', funct
     const r = await runCli(['resolve', store, '--rerun', '--json'], { env });
     assert.equal(r.code, 0, printed(r));
     assert.equal(readFileSync(join(ws, 'runs.log'), 'utf8'), 'run\nrun\n', 'run once more, not twice');
-    const logged = await readLog(store);
+    const logged = await readLogJson(store);
     const observation = logged.find((e) => e.kind === 'ObservationEvent' && e.action_id === action.id);
     assert.equal((observation?.observation as Json | undefined)?.exit_code, 0);
     const show = JSON.parse((await runCli(['show', store, '--json'])).stdout) as Json;
@@ -267,20 +265,6 @@ describe('hostile model: signals and kills of the CLI during a tool call', funct
     assert.equal(both.code, 1, printed(both));
   });
 });
-
-async function readLog(dir: string): Promise<Json[]> {
-  const store = await openEventStore<StoredConversationEvent>(dir, {
-    codec: conversationEventCodec,
-    readOnly: true,
-  });
-  try {
-    const out: Json[] = [];
-    for await (const slot of store.iterate(0)) out.push(slot as unknown as Json);
-    return out;
-  } finally {
-    await store.close();
-  }
-}
 
 /** True once `pid` has exited (a zombie nobody has reaped yet counts as exited), waiting up to 3 s. */
 async function gone(pid: number): Promise<boolean> {
