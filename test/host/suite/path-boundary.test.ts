@@ -1,14 +1,15 @@
 // The path boundary in the real extension host: a model that writes through a leading-space
-// absolute path, a symlinked folder that leads out of the workspace, or `..`, waits for the user's
-// confirmation in the default `risky` mode, and nothing is written outside, through the VS Code
-// file port as through the agent.
+// absolute path, a symlinked folder that leads out of the workspace, or `..`, with file_editor or
+// a terminal redirection, or reads /etc/shadow from the terminal, waits for the user's confirmation
+// in the default `risky` mode, and nothing is written outside, through the VS Code file and
+// terminal ports as through the agent.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
-import type { ScriptedLlm } from '../../support/llm-server';
+import type { ScriptedLlm, ScriptedToolCall } from '../../support/llm-server';
 import { OutsideWorkspaceError, WorkspaceFilePort } from '../../../src/host/vscode/ports/workspace-file-port';
 import { logbook, scriptedModel, workspaceRoot } from './helpers';
 
@@ -36,51 +37,64 @@ describe('path boundary: escapes wait for confirmation and write nothing outside
     ['a .. path out of the workspace', () => relative(workspaceRoot(), join(outside, 'dotdot.txt'))],
   ];
 
+  /** Runs one call the model rates LOW; it must wait, and after a rejection nothing is outside. */
+  async function assertWaitsAndWritesNothing(label: string, call: ScriptedToolCall): Promise<void> {
+    llm = await scriptedModel({
+      name: `host-path-boundary-${label}`,
+      turns: [
+        { match: { lastRole: 'user' }, reply: { toolCalls: [call] } },
+        { match: { lastRole: 'tool', toolResultIncludes: 'not allowed' }, reply: { content: 'Understood.' } },
+      ],
+    });
+    const { service } = await logbook();
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', `Tidy up (${label})`);
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'waiting_for_confirmation');
+    const pending = session.conversation.awaitingConfirmation();
+    assert.equal(pending.length, 1);
+    assert.deepEqual(readdirSync(outside), [], 'nothing may be written before the user confirms');
+
+    await service.reject(id, [pending[0]!.id], 'Going outside the workspace is not allowed.');
+    assert.equal(await session.settled(), 'finished');
+    assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the workspace');
+    const events = await session.conversation.events();
+    assert.ok(!events.some((e) => e.kind === 'ObservationEvent'), 'the action never ran');
+    assert.ok(events.some((e) => e.kind === 'UserRejectObservation'));
+    assert.equal(llm.remainingTurns(), 0);
+  }
+
+  // The terminal port: the same escapes written as shell redirections, and a private file read.
+  const commands: [string, () => string][] = [
+    ['a redirect through /tmp/..', () => `echo escaped > /tmp/..${join(outside, 'term.txt')}`],
+    [
+      'a redirect through a symlinked folder',
+      () => `echo escaped > ${relative(workspaceRoot(), link)}/t.txt`,
+    ],
+    ['a read of /etc/shadow', () => 'cat /etc/shadow'],
+  ];
+  for (const [label, commandOf] of commands) {
+    it(`the terminal with ${label} waits; rejected, nothing runs`, async () => {
+      await assertWaitsAndWritesNothing(label, {
+        id: 'call_escape',
+        name: 'terminal',
+        arguments: { command: commandOf(), security_risk: 'LOW', summary: 'tidy up' },
+      });
+    });
+  }
+
   for (const [label, pathOf] of cases) {
     it(`file_editor create through ${label} waits; rejected, nothing is written`, async () => {
-      const path = pathOf();
-      llm = await scriptedModel({
-        name: `host-path-boundary-${label}`,
-        turns: [
-          {
-            match: { lastRole: 'user' },
-            reply: {
-              toolCalls: [
-                {
-                  id: 'call_escape',
-                  name: 'file_editor',
-                  arguments: {
-                    command: 'create',
-                    path,
-                    file_text: 'escaped\n',
-                    security_risk: 'LOW',
-                    summary: 'write a note',
-                  },
-                },
-              ],
-            },
-          },
-          {
-            match: { lastRole: 'tool', toolResultIncludes: 'not allowed' },
-            reply: { content: 'Understood.' },
-          },
-        ],
+      await assertWaitsAndWritesNothing(label, {
+        id: 'call_escape',
+        name: 'file_editor',
+        arguments: {
+          command: 'create',
+          path: pathOf(),
+          file_text: 'escaped\n',
+          security_risk: 'LOW',
+          summary: 'write a note',
+        },
       });
-      const { service } = await logbook();
-      const id = await vscode.commands.executeCommand<string>('logbook.startTask', `Write a note (${label})`);
-      const session = await service.session(id);
-      assert.equal(await session.settled(), 'waiting_for_confirmation');
-      const pending = session.conversation.awaitingConfirmation();
-      assert.equal(pending.length, 1);
-      assert.deepEqual(readdirSync(outside), [], 'nothing may be written before the user confirms');
-
-      await service.reject(id, [pending[0]!.id], 'Writing outside the workspace is not allowed.');
-      assert.equal(await session.settled(), 'finished');
-      assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the workspace');
-      const events = await session.conversation.events();
-      assert.ok(!events.some((e) => e.kind === 'ObservationEvent'), 'the action never ran');
-      assert.ok(events.some((e) => e.kind === 'UserRejectObservation'));
-      assert.equal(llm.remainingTurns(), 0);
     });
   }
 
