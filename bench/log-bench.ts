@@ -7,6 +7,14 @@ import path from 'node:path';
 import { OpenHandsDirStore, SegmentEventStore, eventFileName } from '../src/core/log';
 import { encodeRecord, RecordEncoder } from '../src/core/log/record-format';
 import { stringifyJson } from '../src/core/json/stringify';
+import {
+  type SigningIdentity,
+  identityFromPem,
+  newSigningKeyPem,
+  openSignedStore,
+  verifyConversation,
+} from '../src/core/signing';
+import { rawRecords } from '../src/core/signing/raw-records';
 import { type BenchEvent, generateEvents } from './events';
 import { resultsTable, type Row } from './report';
 
@@ -187,6 +195,72 @@ function rewriteBaseline(events: BenchEvent[]): { eps: number; samples: { at: nu
   }
   const avg = samples.reduce((a, x) => a + x.ms, 0) / samples.length;
   return { eps: 1000 / avg, samples };
+}
+
+// ---------------- S: signed conversations ----------------
+
+/** S1's target: signed ordinary appends reach this share of the unsigned store (median of the pairs). */
+const S1_SIGNED_SHARE = 0.6;
+/** S1's target: signed durable append p50 at most this many times the unsigned durable p50. */
+const S1_DURABLE_RATIO = 1.1;
+/** S2's target, absolute, on this machine: verify of a 100,000-event conversation. */
+const S2_VERIFY_MS = 1500;
+const S2_RUNS = 5;
+
+/** A key made for this run only, held in memory (no key file). */
+const benchIdentity: SigningIdentity = identityFromPem(newSigningKeyPem(), 'the bench key');
+const openSigned = (d: string) => openSignedStore<BenchEvent>(d, { identity: benchIdentity });
+
+/**
+ * Signed vs unsigned durable appends of the same events, alternating event by event between the two
+ * stores (each in its own directory), the signed one going first on odd events: fdatasync latency on
+ * a shared disk drifts, and alternating gives both the same conditions.
+ */
+async function durableSignedVsUnsigned(
+  events: BenchEvent[],
+): Promise<{ signed: number[]; unsigned: number[] }> {
+  const signed: number[] = [];
+  const unsigned: number[] = [];
+  const u = await SegmentEventStore.open<BenchEvent>(fresh('s1-durable-unsigned'));
+  const sg = await openSigned(fresh('s1-durable-signed'));
+  const timed = async (store: typeof u | typeof sg, e: BenchEvent, into: number[]): Promise<void> => {
+    const s = now();
+    await store.append(e, { durable: true });
+    into.push(now() - s);
+  };
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (i % 2 === 1) await timed(sg, e, signed);
+    await timed(u, e, unsigned);
+    if (i % 2 === 0) await timed(sg, e, signed);
+  }
+  await u.close();
+  await sg.close();
+  fs.rmSync(path.join(work, 's1-durable-unsigned'), { recursive: true, force: true });
+  fs.rmSync(path.join(work, 's1-durable-signed'), { recursive: true, force: true });
+  return { signed, unsigned };
+}
+
+/** Reading the log without verifying: every record's bytes in file order, framing and crc32 checked. */
+function rawReadAll(dir: string): number {
+  let n = 0;
+  for (const r of rawRecords(dir)) {
+    if (!r.ok) throw new Error(`unreadable record in ${r.segment} at ${r.offset}`);
+    n++;
+  }
+  return n;
+}
+
+/** Reading the log through the store: open it (read-only) and decode every event. */
+async function storeReadAll(dir: string): Promise<number> {
+  const store = await SegmentEventStore.open<BenchEvent>(dir, { readOnly: true });
+  let n = 0;
+  for await (const slot of store.iterate()) {
+    if (slot.kind === 'CorruptRecord') throw new Error(`corrupt record at ${n}`);
+    n++;
+  }
+  await store.close();
+  return n;
 }
 
 // ---------------- W2: cold open ----------------
@@ -420,6 +494,60 @@ async function main(): Promise<void> {
   );
   row('W1 append 10k', 'realistic mix ÷ OpenHands layout (informational)', `${f2(ohMixed)}×`);
 
+  // S1: signed appends against the unsigned store, in this same run. Ordinary appends: each signed
+  // run paired with an unsigned run next to it, taking turns at going first; the verdict is the
+  // median of the pairwise ratios, so the machine's drift affects both sides of each pair alike.
+  const loadAtS1 = os.loadavg()[0]!;
+  await appendRun(events, () => false, openSigned, 's1-warmup');
+  const sPairs: { signed: number; unsigned: number }[] = [];
+  for (let r = 0; r < W1_PAIRS; r++) {
+    const unsignedFirst =
+      r % 2 === 1 ? (await appendRun(events, () => false, openSeg, 's1-unsigned')).eps : undefined;
+    const signedEps = (await appendRun(events, () => false, openSigned, 's1-signed')).eps;
+    const unsignedEps = unsignedFirst ?? (await appendRun(events, () => false, openSeg, 's1-unsigned')).eps;
+    sPairs.push({ signed: signedEps, unsigned: unsignedEps });
+  }
+  const sRatios = sPairs.map((p) => p.signed / p.unsigned);
+  const sRatio = median(sRatios);
+  const sSigned = median(sPairs.map((p) => p.signed));
+  const sUnsigned = median(sPairs.map((p) => p.unsigned));
+  log(`S1 signed ordinary ÷ unsigned: ${sRatios.map(f2).join(', ')}`);
+  row(
+    'S1 signed append 10k',
+    `signed ordinary appends ÷ unsigned ordinary appends (same events, default policy, awaited one by one), paired runs taking turns at going first; median of ${W1_PAIRS} pairs`,
+    `${f2(sRatio)}× (pairs: ${[...sRatios]
+      .sort((a, b) => a - b)
+      .map(f2)
+      .join(' / ')})`,
+    `≥ ${f2(S1_SIGNED_SHARE)}×`,
+    sRatio >= S1_SIGNED_SHARE,
+  );
+  row(
+    'S1 signed append 10k',
+    `informational: signed / unsigned ordinary appends, median of the ${W1_PAIRS} runs of each`,
+    `${int(sSigned)} / ${int(sUnsigned)} events/s`,
+  );
+  const sd = await durableSignedVsUnsigned(events.slice(0, DN));
+  const sdRatio = median(sd.signed) / median(sd.unsigned);
+  log(`  signed durable p50 ${fmtMs(median(sd.signed))} vs unsigned ${fmtMs(median(sd.unsigned))}`);
+  row(
+    'S1 signed append',
+    `signed durable append p50 / p99 (first ${DN} events, all durable, alternating event by event with the unsigned store)`,
+    `${fmtMs(median(sd.signed))} / ${fmtMs(pct(sd.signed, 99))}`,
+  );
+  row(
+    'S1 signed append',
+    'unsigned durable append p50 / p99 (the same events, alternating)',
+    `${fmtMs(median(sd.unsigned))} / ${fmtMs(pct(sd.unsigned, 99))}`,
+  );
+  row(
+    'S1 signed append',
+    'signed durable p50 ÷ unsigned durable p50',
+    `${f2(sdRatio)}×`,
+    `≤ ${f2(S1_DURABLE_RATIO)}×`,
+    sdRatio <= S1_DURABLE_RATIO,
+  );
+
   // W2
   const big = generateEvents(100_000, 7).events;
   const sets: [string, BenchEvent[]][] = [
@@ -482,6 +610,99 @@ async function main(): Promise<void> {
     fs.rmSync(segDir, { recursive: true, force: true });
   }
 
+  // S2: verify a signed 100,000-event conversation (the W2 events), interleaved with reading the same
+  // log without verifying, the order rotating each round so drift affects every side alike.
+  const loadAtS2 = os.loadavg()[0]!;
+  const sigDir = fresh('s2-signed-100k');
+  let sigBytes = 0;
+  {
+    const g0 = now();
+    const st = await openSigned(sigDir);
+    for (const e of big) await st.append(e);
+    await st.close();
+    sigBytes = dirBytes(sigDir);
+    log(`S2: signed 100k written in ${f1((now() - g0) / 1000)} s (${f1(sigBytes / 2 ** 20)} MiB)`);
+  }
+  try {
+    execFileSync('sync');
+  } catch {
+    /* no sync(1) here: measure anyway */
+  }
+  const verifyOnce = (): number => {
+    const s = now();
+    const r = verifyConversation(sigDir);
+    const ms = now() - s;
+    if (r.status !== 'verified' || r.events !== big.length || r.verified !== big.length)
+      throw new Error(`verify: ${r.status}, ${r.verified}/${r.events} (${r.firstBad?.detail ?? ''})`);
+    return ms;
+  };
+  const rawOnce = (): number => {
+    const s = now();
+    if (rawReadAll(sigDir) !== big.length) throw new Error('raw read: short');
+    return now() - s;
+  };
+  const storeOnce = async (): Promise<number> => {
+    const s = now();
+    if ((await storeReadAll(sigDir)) !== big.length) throw new Error('store read: short');
+    return now() - s;
+  };
+  // Unmeasured once each: page cache and JIT warm for all three.
+  verifyOnce();
+  rawOnce();
+  await storeOnce();
+  const vMs: number[] = [];
+  const rawMs: number[] = [];
+  const storeMs: number[] = [];
+  const vOverRaw: number[] = [];
+  const vOverStore: number[] = [];
+  for (let r = 0; r < S2_RUNS; r++) {
+    const res: Record<'v' | 'raw' | 'store', number> = { v: 0, raw: 0, store: 0 };
+    const order = (['v', 'raw', 'store'] as const).map((_, k, a) => a[(k + r) % 3]!);
+    for (const which of order) {
+      res[which] = which === 'v' ? verifyOnce() : which === 'raw' ? rawOnce() : await storeOnce();
+    }
+    vMs.push(res.v);
+    rawMs.push(res.raw);
+    storeMs.push(res.store);
+    vOverRaw.push(res.v / res.raw);
+    vOverStore.push(res.v / res.store);
+  }
+  fs.rmSync(sigDir, { recursive: true, force: true });
+  const vMed = median(vMs);
+  log(
+    `  verify ${vMs.map((x) => x.toFixed(0)).join(', ')} ms; raw read ${rawMs.map((x) => x.toFixed(0)).join(', ')} ms; store read ${storeMs.map((x) => x.toFixed(0)).join(', ')} ms`,
+  );
+  const msList = (xs: number[]) =>
+    [...xs]
+      .sort((a, b) => a - b)
+      .map((x) => x.toFixed(0))
+      .join(' / ');
+  row(
+    'S2 verify 100k',
+    `verifyConversation (what \`logbook verify\` runs) of a signed 100,000-event conversation, in process, warm page cache, on this machine; median of ${S2_RUNS}`,
+    `${int(vMed)} ms (runs: ${msList(vMs)})`,
+    `≤ ${int(S2_VERIFY_MS)} ms`,
+    vMed <= S2_VERIFY_MS,
+  );
+  row(
+    'S2 verify 100k',
+    `baseline: reading the same log without verifying (every record's bytes in file order, framing and crc32 checked); median of ${S2_RUNS}, each run next to a verify run`,
+    `${int(median(rawMs))} ms (runs: ${msList(rawMs)})`,
+  );
+  row(
+    'S2 verify 100k',
+    'verify ÷ reading without verifying (median of the per-round ratios)',
+    `${f2(median(vOverRaw))}× (rounds: ${[...vOverRaw]
+      .sort((a, b) => a - b)
+      .map(f2)
+      .join(' / ')})`,
+  );
+  row(
+    'S2 verify 100k',
+    `baseline: reading every event through the store (open read-only, iterate, JSON.parse each); median of ${S2_RUNS}, each run next to a verify run`,
+    `${int(median(storeMs))} ms (runs: ${msList(storeMs)}); verify ÷ this ${f2(median(vOverStore))}×`,
+  );
+
   const m = machine();
   const total = (now() - t0) / 1000;
   Object.assign(raw, {
@@ -501,6 +722,16 @@ async function main(): Promise<void> {
       openhands: oh.eps,
     },
     w2,
+    signed: {
+      ordinaryPairs: sPairs,
+      ordinarySignedOverUnsigned: sRatio,
+      durableSignedP50: median(sd.signed),
+      durableUnsignedP50: median(sd.unsigned),
+      durableRatio: sdRatio,
+      verifyMs: vMs,
+      rawReadMs: rawMs,
+      storeReadMs: storeMs,
+    },
     rows,
   });
   const md = [
@@ -545,6 +776,20 @@ async function main(): Promise<void> {
     `- Realistic mix: ${f2(ohMixed)}× the OpenHands layout. Each durable append (${durable.filter(Boolean).length} of ${N} here)`,
     '  costs one fdatasync, like the OpenHands layout costs one fsync per event; the gain comes from',
     '  the ordinary events, which share group commits.',
+    `- S1 and S2 are the signing targets (issue #14), each against the unsigned store or an unsigned read in this`,
+    `  same run. Signed ordinary appends ran at ${f2(sRatio)}× the unsigned store, the median of ${W1_PAIRS} pairs`,
+    `  (${sRatio >= S1_SIGNED_SHARE ? 'PASS' : 'FAIL'} against ≥ ${f2(S1_SIGNED_SHARE)}×); the signed durable append p50 is ${f2(sdRatio)}× the unsigned one`,
+    `  (${sdRatio <= S1_DURABLE_RATIO ? 'PASS' : 'FAIL'} against ≤ ${f2(S1_DURABLE_RATIO)}×): it signs the chain head and fdatasyncs signatures.log side by side`,
+    '  with the segment before it resolves. Load average (1 min) when S1 began: ' +
+      loadAtS1.toFixed(1) +
+      ', when S2 began: ' +
+      loadAtS2.toFixed(1) +
+      '.',
+    `- S2's target is absolute and holds for this machine only: verify of the 100,000-event conversation`,
+    `  (${f1(sigBytes / 2 ** 20 / 1024)} GiB on disk) took ${int(vMed)} ms, median of ${S2_RUNS} (${vMed <= S2_VERIFY_MS ? 'PASS' : 'FAIL'} against ≤ ${int(S2_VERIFY_MS)} ms).`,
+    `  The ratio to reading the same log without verifying (${f2(median(vOverRaw))}×, per-round ratios) depends less on the`,
+    "  machine's speed (the rounds are listed, since load moves it too): verify reads the same bytes, then hashes",
+    '  each record (sha256), follows the chain and checks each Ed25519 signature over its head.',
     '',
     '## How it is measured',
     '',
@@ -562,6 +807,14 @@ async function main(): Promise<void> {
     '  are in the page cache (dropping caches needs root; the data is synced and each backend opened once',
     '  unmeasured first), so this is a warm-cache cold *process* start.',
     '  RSS growth = RSS after reading minus RSS before opening, in that process.',
+    '- S1: the signed store is `openSignedStore` with a key made for the run (held in memory), the same',
+    '  events and policy as W1; one untimed signed warm-up run precedes the pairs. Durable: the first',
+    `  ${DN} events appended durable to a signed and an unsigned store in turn, event by event, the signed one going first on odd events.`,
+    '- S2: the W2 100k events appended once to a signed store and closed (every event chained, signed at',
+    '  commit points); then, after one unmeasured pass of each, rounds of `verifyConversation(dir)` (in process:',
+    "  Node's start and module loading not timed), a raw read (every record's bytes in file order with",
+    '  framing and crc32 checked, as verify reads them) and a read through the store (decoding each event),',
+    '  the order rotating each round. The files are in the page cache.',
     '',
   ].join('\n');
   fs.writeFileSync(path.join(__dirname, 'RESULTS.md'), md);
