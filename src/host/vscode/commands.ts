@@ -6,6 +6,7 @@ import type { ConversationService } from './conversation-service';
 import { ChatViewProvider } from './chat-view';
 import { exportConversation } from './export';
 import type { ReviewController } from './review/review-controller';
+import { verifyAndShow } from './verify';
 
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -192,6 +193,22 @@ export function registerCommands(
       log.info(`Imported ${uri.fsPath} as conversation ${id}`);
       await revealChat();
       return id;
+    }),
+    register('logbook.verifyConversation', async (idArg?: unknown) => {
+      let id = conversationIdOf(idArg) ?? service.activeId;
+      if (!id) {
+        const pick = await vscode.window.showQuickPick(
+          service.list().map((c) => ({
+            label: c.title ?? 'New conversation',
+            description: c.status,
+            id: c.id,
+          })),
+          { title: 'Logbook: Verify Conversation', placeHolder: 'Choose a conversation to verify' },
+        );
+        id = pick?.id;
+      }
+      if (!id) return undefined;
+      return verifyAndShow(service, id);
     }),
     register('logbook.showLog', () => log.show()),
     register('logbook.openInEditor', () => service.openInEditor()),

@@ -26,6 +26,8 @@ import { ConfiguredLlm } from './configured-llm';
 import { ConversationSession, type SessionDeps } from './conversation-session';
 import { forkConversation } from './fork';
 import { importOpenHands } from '../../core/agent/import-openhands';
+import { type VerifyResult, verifyConversation } from '../../core/signing';
+import { SecretSigningKey } from './signing-key';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
 
@@ -43,6 +45,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   private readonly llm: ConfiguredLlm;
   private skills: Skill[] | undefined;
   private readonly indexFile: ConversationIndexFile;
+  private readonly signingKey: SecretSigningKey;
 
   private readonly activeEmitter = new vscode.EventEmitter<string | undefined>();
   private readonly appendEmitter = new vscode.EventEmitter<{
@@ -72,6 +75,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     },
   ) {
     this.llm = new ConfiguredLlm(context.secrets);
+    this.signingKey = new SecretSigningKey(context.secrets, log);
     const base = context.storageUri ?? context.globalStorageUri;
     this.root = join(base.fsPath, 'conversations');
     this.indexFile = new ConversationIndexFile(join(this.root, 'index.json'));
@@ -222,7 +226,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   async forkFrom(conversationId: string, eventId: string): Promise<void> {
     const source = await this.session(conversationId);
     const id = randomUUID();
-    await forkConversation(source, eventId, join(this.root, id));
+    await forkConversation(source, eventId, join(this.root, id), await this.signingKey.identity());
     const s = await this.session(id);
     await this.refreshEntry(s);
     await this.setActive(id);
@@ -239,6 +243,18 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await this.refreshEntry(s);
     await this.setActive(id);
     return id;
+  }
+
+  /**
+   * Checks a conversation's events against its signed hash chain, as `logbook verify` does. An open
+   * conversation is flushed first, so the signature over its newest events is on disk.
+   */
+  async verify(conversationId: string): Promise<VerifyResult> {
+    if (!this.index.entries.some((e) => e.id === conversationId) && !this.sessions.has(conversationId)) {
+      throw new Error(`There is no conversation ${conversationId}.`);
+    }
+    await this.sessions.get(conversationId)?.flush();
+    return verifyConversation(join(this.root, conversationId));
   }
 
   async rename(conversationId: string, title: string): Promise<void> {
@@ -302,7 +318,9 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   private async openSession(id: string): Promise<ConversationSession> {
     const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.root;
     this.skills ??= await loadSkills(new NodeFilePort([cwd]), cwd).catch(() => []);
+    const signing = await this.signingKey.identity();
     const deps: SessionDeps = {
+      signing,
       id,
       dir: join(this.root, id),
       cwd,

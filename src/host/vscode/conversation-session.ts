@@ -7,9 +7,10 @@ import { Conversation } from '../../core/agent/conversation';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { PolicyGate } from '../../core/agent/policy-gate';
 import type { Event } from '../../core/events';
-import { isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
-import { hasLiveWriter } from '../../core/log/lock';
+import { EventStoreError, isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { SegmentEventStore } from '../../core/log/segment-store';
+import { hasLiveWriter } from '../../core/log/lock';
+import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../core/signing';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
 import { defaultTools, type ToolSpec } from '../../core/tools';
 import type { Skill } from '../../core/skills/skills';
@@ -41,6 +42,8 @@ export interface SessionDeps {
   userEditNotes(): string[];
   /** The user chose to continue without events the log lost (see SegmentStoreOptions). */
   acceptLostEvents?: boolean;
+  /** Signs and chains every event appended (signatures.log beside the segments). */
+  signing: SigningIdentity;
 }
 
 export class ConversationSession {
@@ -62,7 +65,12 @@ export class ConversationSession {
   }
 
   static async open(deps: SessionDeps): Promise<ConversationSession> {
-    const store = await openWritable(deps.dir, deps.acceptLostEvents === true);
+    const store = await openWritable(deps.dir, deps.signing, deps.acceptLostEvents === true, (why) => {
+      deps.log.warn(`Conversation ${deps.id}: not signed from here on: ${why}`);
+      void vscode.window.showWarningMessage(
+        `Logbook: this conversation has a damaged record written before signing (${why}), so its new events are not signed. Logbook: Verify Conversation names the record.`,
+      );
+    });
     if (store.openReport.quarantined.length || store.openReport.truncatedBytes) {
       deps.log.warn(
         `Conversation ${deps.id}: recovered its log on open (${JSON.stringify(store.openReport)})`,
@@ -143,6 +151,11 @@ export class ConversationSession {
 
   get readOnly(): boolean {
     return this.store.readOnly;
+  }
+
+  /** Writes what is pending, the signature over the chain head included (a no-op when read-only). */
+  async flush(): Promise<void> {
+    if (!this.store.readOnly) await this.store.flush();
   }
 
   /** The secrets this window knows, to redact from anything shown or written outside the log. */
@@ -292,18 +305,39 @@ const LOCK_WAIT_MS = 10_000;
  */
 async function openWritable(
   dir: string,
+  identity: SigningIdentity,
   acceptLostEvents: boolean,
-): Promise<SegmentEventStore<StoredConversationEvent>> {
+  unsigned: (why: string) => void,
+): Promise<SignedEventStore<StoredConversationEvent> | SegmentEventStore<StoredConversationEvent>> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
-    const store = await SegmentEventStore.open<StoredConversationEvent>(dir, {
-      codec: conversationEventCodec,
-      acceptLostEvents,
-    });
+    const options = { codec: conversationEventCodec, acceptLostEvents };
+    const store = await openSignedStore<StoredConversationEvent>(dir, { ...options, identity }).catch(
+      (err: unknown) => {
+        if (!isUnsignableDamage(err)) throw err;
+        // A record that was never chained and no longer reads (damage in a log written before
+        // signing, kept aside on open) cannot be signed. The conversation goes on unsigned, and says
+        // so: Verify reports the damaged record, never "verified".
+        unsigned(err.message);
+        return SegmentEventStore.open<StoredConversationEvent>(dir, options);
+      },
+    );
     if (!store.readOnly || Date.now() >= deadline) return store;
     await store.close();
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/**
+ * The signer refused because a record it would chain late is unreadable (signed-store.ts). Any
+ * other refusal (a malformed signatures.log, a chain longer than the log) stays an error.
+ */
+function isUnsignableDamage(err: unknown): err is EventStoreError {
+  return (
+    err instanceof EventStoreError &&
+    err.code === 'CORRUPT' &&
+    /it cannot be signed$|could be read; nothing is signed$/.test(err.message)
+  );
 }
 
 function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'] {

@@ -1,14 +1,19 @@
-// "Continue from here" in the editor: the fork is a new conversation folder next to the source.
+// "Continue from here" in the editor: the fork is a new conversation folder next to the source,
+// signed by this window's key from its first event.
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
-import { SegmentEventStore } from '../../core/log/segment-store';
+import { type SigningIdentity, openSignedStore } from '../../core/signing';
 import type { ConversationSession } from './conversation-session';
 
 export async function forkConversation(
   source: ConversationSession,
   eventId: string,
   dir: string,
+  identity: SigningIdentity,
 ): Promise<void> {
-  const store = await SegmentEventStore.open<StoredConversationEvent>(dir, { codec: conversationEventCodec });
+  const store = await openSignedStore<StoredConversationEvent>(dir, {
+    codec: conversationEventCodec,
+    identity,
+  });
   try {
     await source.conversation.fork(eventId, store);
   } finally {

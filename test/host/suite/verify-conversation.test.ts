@@ -1,0 +1,140 @@
+import * as assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
+import { createEvent } from '../../../src/core/events';
+import { encodeRecord } from '../../../src/core/log/record-format';
+import { SegmentEventStore } from '../../../src/core/log/segment-store';
+import type { VerifyOutcome } from '../../../src/host/vscode/verify';
+import type { ScriptedLlm } from '../../support/llm-server';
+import { logbook, scriptedModel } from './helpers';
+
+/** Every file under `dir`, with its text. */
+function filesUnder(dir: string): { file: string; text: string }[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const file = join(dir, d.name);
+    if (d.isDirectory()) return filesUnder(file);
+    return d.isFile() ? [{ file, text: readFileSync(file, 'latin1') }] : [];
+  });
+}
+
+/**
+ * What an attacker with write access does: changes one letter of the first record holding `needle`
+ * and writes the record's checksum again, so the log itself reads as sound. Returns the record's seq.
+ */
+function rewriteRecord(dir: string, needle: string): number {
+  const segments = join(dir, 'segments');
+  for (const name of readdirSync(segments).sort()) {
+    const file = join(segments, name);
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes(needle));
+    if (at < 0) continue;
+    const [, seq, , ...rest] = lines[at]!.split(' ');
+    const json = rest.join(' ');
+    const i = json.indexOf(needle);
+    const changed = json.slice(0, i) + needle.replace('a', 'e') + json.slice(i + needle.length);
+    assert.notEqual(changed, json);
+    lines[at] = encodeRecord(Number(seq), changed).toString('utf8').replace(/\n$/, '');
+    writeFileSync(file, lines.join('\n'));
+    return Number(seq);
+  }
+  throw new Error(`no record holds ${needle}`);
+}
+
+/** A conversation as Logbook wrote them before signing: a log and no signatures.log. */
+async function writeUnsigned(dir: string, messages: number): Promise<void> {
+  const store = await SegmentEventStore.open<StoredConversationEvent>(dir, { codec: conversationEventCodec });
+  for (let i = 0; i < messages; i++) {
+    const e = createEvent('MessageEvent', {
+      source: 'user',
+      llm_message: { role: 'user', content: [{ type: 'text', text: `unsigned message number ${i}` }] },
+      parent_id: null,
+    });
+    await store.append(e as StoredConversationEvent);
+  }
+  await store.close();
+}
+
+describe('Logbook: Verify Conversation', () => {
+  let llm: ScriptedLlm | undefined;
+  afterEach(async () => {
+    await llm?.close();
+    llm = undefined;
+  });
+
+  it('says a conversation written here is verified and signed, then names the event rewritten on disk', async () => {
+    const task = `Say hello ${randomUUID().slice(0, 8)}`;
+    llm = await scriptedModel({
+      name: 'host-verify',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'Say hello' },
+          reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Hello.' } }] },
+        },
+      ],
+    });
+    const { service } = await logbook();
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', task);
+    const session = await service.session(id);
+    try {
+      assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
+      const events = await session.conversation.events();
+
+      const ok = await vscode.commands.executeCommand<VerifyOutcome>('logbook.verifyConversation', id);
+      assert.equal(ok.result.status, 'verified', ok.message);
+      assert.equal(ok.result.events, events.length);
+      assert.equal(ok.result.verified, events.length);
+      assert.equal(ok.result.signers.length, 1);
+      assert.match(ok.result.signers[0]!, /^did:key:z6Mk/);
+      assert.equal(ok.message, `${events.length} events verified, signed by ${ok.result.signers[0]}.`);
+      // Without an argument it verifies the active conversation.
+      assert.equal(service.activeId, id);
+      const again = await vscode.commands.executeCommand<VerifyOutcome>('logbook.verifyConversation');
+      assert.equal(again.result.status, 'verified');
+
+      const dir = join(service.root, id);
+      for (const { file, text } of filesUnder(dir)) {
+        assert.doesNotMatch(text, /PRIVATE KEY/, `${file} holds no private key`);
+      }
+
+      const seq = rewriteRecord(dir, task);
+      const user = events[seq]!;
+      assert.equal(user.kind, 'MessageEvent');
+      const broken = await vscode.commands.executeCommand<VerifyOutcome>('logbook.verifyConversation', id);
+      assert.equal(broken.result.status, 'broken', broken.message);
+      assert.equal(broken.result.firstBad?.index, seq);
+      assert.equal(broken.result.firstBad?.id, user.id);
+      assert.equal(broken.result.firstBad?.reason, 'content changed');
+      assert.ok(
+        broken.message.includes(`broken at event ${seq} (${user.id}): content changed`),
+        broken.message,
+      );
+    } finally {
+      await service.delete(id);
+    }
+  });
+
+  it('says "unsigned", not broken, for a conversation written before signing; signs what is added to it', async () => {
+    const { service } = await logbook();
+    const id = randomUUID();
+    await writeUnsigned(join(service.root, id), 4);
+    const session = await service.session(id);
+    try {
+      const out = await vscode.commands.executeCommand<VerifyOutcome>('logbook.verifyConversation', id);
+      assert.equal(out.result.status, 'unsigned', out.message);
+      assert.equal(out.result.firstBad?.index, 0);
+      assert.match(out.message, /unsigned/);
+      assert.doesNotMatch(out.message, /broken/);
+      // Opening it appended its system prompt, signed by this window's key.
+      const events = await session.conversation.events();
+      assert.equal(events.length, 5);
+      // The four old events are chained late (intact from here on) and never count as signed when written.
+      assert.deepEqual(out.result.late, [{ from: 0, to: 3 }]);
+      assert.match(out.result.signers[0] ?? '', /^did:key:z6Mk/);
+    } finally {
+      await service.delete(id);
+    }
+  });
+});
