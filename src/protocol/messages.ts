@@ -72,6 +72,8 @@ export const ConversationHeader = z.strictObject({
   /** The effective risk of each pending action (the card shows it when it differs from the model's). */
   pendingRisks: z.array(PendingRisk).max(LIMITS.actionIds).optional(),
   readOnly: z.boolean(),
+  /** What Logbook: Verify Conversation found when last run on it in this window; absent: not checked. */
+  signature: z.enum(['verified', 'broken', 'unsigned']).optional(),
 });
 export type ConversationHeader = z.infer<typeof ConversationHeader>;
 

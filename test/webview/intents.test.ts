@@ -190,6 +190,17 @@ describe('webview: intents', function () {
     assert.equal(await p.page.getByRole('button', { name: 'Pause' }).count(), 0);
   });
 
+  it('the header shows what Verify Conversation last found: no badge before, then verified, then broken', async () => {
+    await p.showConversation(batch);
+    const badge = p.page.locator('.badge.signature');
+    assert.equal(await badge.count(), 0);
+    await p.host({ type: 'header', header: makeHeader({ signature: 'verified' }) });
+    await badge.getByText('Verified').waitFor();
+    await p.host({ type: 'header', header: makeHeader({ signature: 'broken' }) });
+    await badge.getByText('Broken').waitFor();
+    assert.match((await badge.getAttribute('title')) ?? '', /changed, removed, inserted or reordered/);
+  });
+
   it('in an editor tab there is no "Open in Editor"', async () => {
     const tab = await Panel.open(h, { surface: 'editor' });
     await tab.showConversation(batch);

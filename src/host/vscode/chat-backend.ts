@@ -22,6 +22,8 @@ export interface ConversationHeader {
   /** The effective risk of each pending action and why (the rules may rate it above the model). */
   pendingRisks?: { actionId: string; risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN'; reason: string }[];
   readOnly: boolean;
+  /** What Logbook: Verify Conversation found when last run on it in this window; absent: not checked. */
+  signature?: 'verified' | 'broken' | 'unsigned';
 }
 
 /** Transient output while the model answers: shown live, never persisted. */

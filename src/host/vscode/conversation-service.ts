@@ -253,8 +253,11 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     if (!this.index.entries.some((e) => e.id === conversationId) && !this.sessions.has(conversationId)) {
       throw new Error(`There is no conversation ${conversationId}.`);
     }
-    await this.sessions.get(conversationId)?.flush();
-    return verifyConversation(join(this.root, conversationId));
+    const session = this.sessions.get(conversationId);
+    await session?.flush();
+    const result = verifyConversation(join(this.root, conversationId));
+    session?.setSignature(result.status);
+    return result;
   }
 
   async rename(conversationId: string, title: string): Promise<void> {

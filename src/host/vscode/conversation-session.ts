@@ -51,6 +51,8 @@ export class ConversationSession {
   readonly dir: string;
   private terminalRef: { port?: IntegratedTerminalPort } = {};
   private running: Promise<ExecutionStatus> | undefined;
+  /** The last verification's verdict, shown as a badge in the chat header. */
+  private signature: 'verified' | 'broken' | 'unsigned' | undefined;
 
   private constructor(
     private readonly deps: SessionDeps,
@@ -158,6 +160,12 @@ export class ConversationSession {
     if (!this.store.readOnly) await this.store.flush();
   }
 
+  /** Records what verifying the log found, for the header's badge. */
+  setSignature(status: 'verified' | 'broken' | 'unsigned'): void {
+    this.signature = status;
+    this.deps.onHeader();
+  }
+
   /** The secrets this window knows, to redact from anything shown or written outside the log. */
   get secrets(): readonly NamedSecret[] {
     return this.deps.llm.knownSecrets.current;
@@ -183,6 +191,7 @@ export class ConversationSession {
         reason: (d.riskReasons ?? d.reasons).join('; '),
       })),
       readOnly: this.readOnly,
+      ...(this.signature ? { signature: this.signature } : {}),
     };
   }
 

@@ -89,6 +89,7 @@ describe('Logbook: Verify Conversation', () => {
       assert.equal(ok.result.signers.length, 1);
       assert.match(ok.result.signers[0]!, /^did:key:z6Mk/);
       assert.equal(ok.message, `${events.length} events verified, signed by ${ok.result.signers[0]}.`);
+      assert.equal(session.header().signature, 'verified', 'the chat header shows the verified badge');
       // Without an argument it verifies the active conversation.
       assert.equal(service.activeId, id);
       const again = await vscode.commands.executeCommand<VerifyOutcome>('logbook.verifyConversation');
@@ -107,6 +108,7 @@ describe('Logbook: Verify Conversation', () => {
       assert.equal(broken.result.firstBad?.index, seq);
       assert.equal(broken.result.firstBad?.id, user.id);
       assert.equal(broken.result.firstBad?.reason, 'content changed');
+      assert.equal(session.header().signature, 'broken', 'the badge turns to broken');
       assert.ok(
         broken.message.includes(`broken at event ${seq} (${user.id}): content changed`),
         broken.message,
@@ -126,6 +128,7 @@ describe('Logbook: Verify Conversation', () => {
       assert.equal(out.result.status, 'unsigned', out.message);
       assert.equal(out.result.firstBad?.index, 0);
       assert.match(out.message, /unsigned/);
+      assert.equal(session.header().signature, 'unsigned');
       assert.doesNotMatch(out.message, /broken/);
       // Opening it appended its system prompt, signed by this window's key.
       const events = await session.conversation.events();

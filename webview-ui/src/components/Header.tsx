@@ -73,6 +73,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
             Read-only
           </span>
         )}
+        {header.signature && <SignatureBadge signature={header.signature} />}
         <span
           class="metrics"
           title={`${header.promptTokens.toLocaleString('en-US')} prompt, ${header.completionTokens.toLocaleString('en-US')} completion, ${header.cachedTokens.toLocaleString('en-US')} cached tokens`}
@@ -99,5 +100,35 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
         </span>
       </div>
     </header>
+  );
+}
+
+const SIGNATURE_LOOK = {
+  verified: { icon: 'verified', tone: 'ok', label: 'Verified', note: 'Every event is intact and signed' },
+  broken: {
+    icon: 'error',
+    tone: 'error',
+    label: 'Broken',
+    note: 'An event was changed, removed, inserted or reordered after it was signed',
+  },
+  unsigned: {
+    icon: 'unverified',
+    tone: 'warn',
+    label: 'Unsigned',
+    note: 'Intact as far as signed, but some events were written before signing',
+  },
+} as const;
+
+/** What Logbook: Verify Conversation found when it last ran on this conversation. */
+function SignatureBadge({ signature }: { signature: 'verified' | 'broken' | 'unsigned' }) {
+  const look = SIGNATURE_LOOK[signature];
+  return (
+    <span
+      class={`badge signature tone-${look.tone}`}
+      title={`${look.note} (as of the last Logbook: Verify Conversation)`}
+    >
+      <Icon name={look.icon} />
+      {look.label}
+    </span>
   );
 }
