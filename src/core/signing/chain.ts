@@ -9,6 +9,9 @@
 // head(0) = 32 zero bytes; head(i + 1) = sha256(head(i) || hash(i)). A signature covers the
 // message `logbook-chain 1 <count> <head base64url>`, so it vouches for every event before it.
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { publicKeyOfDid } from './did-key';
 
 export const SIGNATURES_FILE = 'signatures.log';
 export const SIGNATURES_HEADER = 'logbook-signatures 1';
@@ -60,6 +63,27 @@ export interface ChainFile {
   late: { from: number; to: number }[];
   /** a line that does not parse, or an `h` line out of order: the file itself was altered */
   malformed: { line: number; text: string } | null;
+}
+
+/** Whether `s` is a valid signature, by the key its DID names, over `head` (the chain head at its count). */
+export function signatureHolds(s: ChainSignature, head: Uint8Array): boolean {
+  const key = publicKeyOfDid(s.did);
+  if (key === null || b64(head) !== s.head) return false;
+  try {
+    return crypto.verify(null, signedMessage(s.count, head), key, Buffer.from(s.signature, 'base64url'));
+  } catch {
+    return false;
+  }
+}
+
+/** The text of a conversation's signatures.log, or null when it has none. */
+export function readChainText(dir: string): string | null {
+  try {
+    return fs.readFileSync(path.join(dir, SIGNATURES_FILE), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return null;
+  }
 }
 
 /** Parses signatures.log. A torn last line (no newline) is ignored: the writer died mid-write. */

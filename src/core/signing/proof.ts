@@ -1,10 +1,6 @@
 // The seed's per-event API over the chain: whether an event is signed, by whom, and whether it still
 // verifies (its bytes hash to what the chain holds at its position, and a valid signature covers it).
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { SIGNATURES_FILE, ZERO_HEAD, b64, eventHash, nextHead, parseChainFile, signedMessage } from './chain';
-import { publicKeyOfDid } from './did-key';
+import { ZERO_HEAD, b64, eventHash, nextHead, parseChainFile, readChainText, signatureHolds } from './chain';
 import { rawRecords } from './raw-records';
 
 export interface EventProof {
@@ -18,13 +14,7 @@ export interface EventProof {
 }
 
 export function eventProofs(dir: string): EventProof[] {
-  let text = '';
-  try {
-    text = fs.readFileSync(path.join(dir, SIGNATURES_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  const chain = parseChainFile(text);
+  const chain = parseChainFile(readChainText(dir) ?? '');
   // signer of each position, for the signatures that verify
   const signer: (string | null)[] = [];
   const valid: boolean[] = [];
@@ -32,16 +22,7 @@ export function eventProofs(dir: string): EventProof[] {
   let at = 0;
   for (const s of chain.signatures) {
     for (; at < s.count; at++) head = nextHead(head, Buffer.from(chain.hashes[at]!, 'base64url'));
-    const key = publicKeyOfDid(s.did);
-    let ok = false;
-    try {
-      ok =
-        key !== null &&
-        b64(head) === s.head &&
-        crypto.verify(null, signedMessage(s.count, head), key, Buffer.from(s.signature, 'base64url'));
-    } catch {
-      ok = false;
-    }
+    const ok = signatureHolds(s, head);
     for (let i = signer.length; i < s.count; i++) {
       signer.push(s.did);
       valid.push(ok);

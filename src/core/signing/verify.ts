@@ -2,11 +2,16 @@
 // chain holds for its position, the chain against each signature, each signature against its
 // signer's did:key. Reports the first bad event and why; a record whose checksum fails is reported
 // as corrupt (damage), not as tampering.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
-import { SIGNATURES_FILE, ZERO_HEAD, b64, eventHash, nextHead, parseChainFile, signedMessage } from './chain';
-import { publicKeyOfDid } from './did-key';
+import {
+  SIGNATURES_FILE,
+  ZERO_HEAD,
+  b64,
+  eventHash,
+  nextHead,
+  parseChainFile,
+  readChainText,
+  signatureHolds,
+} from './chain';
 import { rawRecords } from './raw-records';
 
 export type BadReason =
@@ -72,12 +77,7 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
     hashes.push(b64(eventHash(r.bytes)));
   }
   const n = jsons.length;
-  let text: string | null = null;
-  try {
-    text = fs.readFileSync(path.join(dir, SIGNATURES_FILE), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+  const text = readChainText(dir);
   const result = (
     status: VerifyResult['status'],
     verified: number,
@@ -126,7 +126,6 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
   let signedUpTo = 0;
   for (const s of chain.signatures) {
     for (; at < s.count; at++) head = nextHead(head, Buffer.from(chain.hashes[at]!, 'base64url'));
-    const key = publicKeyOfDid(s.did);
     const from = signedUpTo;
     const rangeBad = (reason: BadReason, detail: string): void => {
       bad.push({ index: from, id: idOf(jsons[from]), reason, detail });
@@ -138,16 +137,7 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
       );
       break;
     }
-    let ok = false;
-    try {
-      ok =
-        key !== null &&
-        b64(head) === s.head &&
-        crypto.verify(null, signedMessage(s.count, head), key, Buffer.from(s.signature, 'base64url'));
-    } catch {
-      ok = false;
-    }
-    if (!ok) {
+    if (!signatureHolds(s, head)) {
       rangeBad(
         'signature invalid',
         `the signature on ${SIGNATURES_FILE} line ${s.line} (events ${from}–${s.count - 1}) does not match: the signed hashes were altered`,
