@@ -10,6 +10,24 @@ function described(path: string, real: string): string {
   return real === path ? path : `${path} (a symlink to ${real})`;
 }
 
+interface ResolvedForRisk {
+  path: string;
+  real: string;
+  /** how reasons name it */
+  name: string;
+}
+
+/** Resolves as the tools will; a path they refuse is LOW (answered with an error, touching nothing). */
+function resolveForRisk(
+  path: string,
+  roots: readonly string[],
+  lookup: PathLookup,
+): ResolvedForRisk | RiskAssessment {
+  const resolved = resolveToolPath(path, roots[0] ?? '.', lookup);
+  if (!resolved.ok) return { risk: 'LOW', reasons: [`refused without touching anything: ${resolved.error}`] };
+  return { path: resolved.path, real: resolved.real, name: described(resolved.path, resolved.real) };
+}
+
 /**
  * HIGH when `path` leads outside every workspace root, into a `.git` or `.logbook` folder, or to a file that may
  * hold secrets; LOW otherwise. Relative paths resolve against the first root. A path the tools
@@ -20,10 +38,9 @@ export function pathRisk(
   roots: readonly string[],
   lookup: PathLookup = diskLookup,
 ): RiskAssessment {
-  const resolved = resolveToolPath(path, roots[0] ?? '.', lookup);
-  if (!resolved.ok) return { risk: 'LOW', reasons: [`refused without touching anything: ${resolved.error}`] };
-  const { real } = resolved;
-  const name = described(resolved.path, real);
+  const resolved = resolveForRisk(path, roots, lookup);
+  if ('risk' in resolved) return resolved;
+  const { real, name } = resolved;
   const reasons: string[] = [];
   if (!isInsideAny(real, roots, lookup)) reasons.push(`${name} is outside the workspace`);
   const internal = internalsReason(resolved.path) ?? internalsReason(real);
@@ -42,10 +59,9 @@ export function readPathRisk(
   readable: readonly string[],
   lookup: PathLookup = diskLookup,
 ): RiskAssessment {
-  const resolved = resolveToolPath(path, roots[0] ?? '.', lookup);
-  if (!resolved.ok) return { risk: 'LOW', reasons: [`refused without touching anything: ${resolved.error}`] };
-  const { real } = resolved;
-  const name = described(resolved.path, real);
+  const resolved = resolveForRisk(path, roots, lookup);
+  if ('risk' in resolved) return resolved;
+  const { real, name } = resolved;
   const secret = secretReason(resolved.path) ?? secretReason(real);
   if (secret) return { risk: 'HIGH', reasons: [`reads a secret file: ${secret}`] };
   if (!isInsideAny(real, [...roots, ...readable], lookup)) {
