@@ -87,7 +87,6 @@ export class Conversation {
   private condenseRequested = false;
   private readonly secretGuard: SecretGuard;
   /** Models whose unknown cost this conversation object already said a cost cap cannot count. */
-  private readonly costUnknownSaid = new Set<string>();
 
   private constructor(
     private readonly deps: ConversationDeps,
@@ -619,13 +618,12 @@ export class Conversation {
     return false;
   }
 
-  /** A cost cap cannot count a reply of unknown cost: said once per model, before the budget check. */
+  /** A cost cap cannot count a reply of unknown cost: said once per model and conversation (the log knows). */
   private async sayIfCostUnknown(response: LlmResponse): Promise<void> {
     const model = this.deps.llm.model;
-    if (this.costUnknownSaid.has(model)) return;
+    if (this.state.costUnknownModels.includes(model)) return;
     const notice = costUnknownNotice(response, model, this.settings);
     if (!notice) return;
-    this.costUnknownSaid.add(model);
     await this.append('ConversationStateUpdateEvent', { key: COST_UNKNOWN_KEY, value: notice });
   }
 

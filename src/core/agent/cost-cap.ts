@@ -5,7 +5,7 @@
 import type { LlmResponse } from '../llm';
 import type { AgentSettings } from './settings';
 
-export const COST_UNKNOWN_KEY = 'cost_unknown';
+export { COST_UNKNOWN_KEY } from '../state';
 
 /** Value of the `cost_unknown` state update; `message` is what the chat and the CLI show. */
 export interface CostUnknownValue {

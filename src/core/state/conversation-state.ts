@@ -94,6 +94,8 @@ export interface ConversationState {
    * update). Before an approved action runs it is rated again: a higher rating asks again.
    */
   approvedRisks: Record<string, SecurityRisk>;
+  /** Models the conversation has said it cannot price (a `cost_unknown` update), so it says so once. */
+  costUnknownModels: string[];
   lastUserMessageId: string | null;
   lastError: LastError | null;
   /** First user message text, shortened for lists. */
@@ -148,6 +150,7 @@ export function initialState(id: string | null = null): ConversationState {
     inDoubt: [],
     approved: [],
     approvedRisks: {},
+    costUnknownModels: [],
     lastUserMessageId: null,
     lastError: null,
     title: null,

@@ -45,6 +45,7 @@ export {
   EXECUTION_STATUS_KEY,
   FULL_STATE_KEY,
   RECONFIRM_KEY,
+  COST_UNKNOWN_KEY,
   type ReconfirmValue,
   ReconfirmValueSchema,
   TITLE_KEY,

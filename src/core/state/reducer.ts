@@ -50,6 +50,8 @@ export const APPROVED_ACTIONS_KEY = 'approved_actions';
  * `{action_id, risk, approved_risk, reasons}` (see ReconfirmValueSchema).
  */
 export const RECONFIRM_KEY = 'reconfirm';
+/** A cost cap could not price the model's replies (value: `{ model, ... }`, see agent/cost-cap.ts). */
+export const COST_UNKNOWN_KEY = 'cost_unknown';
 /** A title the user gave the conversation (it replaces the one taken from the first message). */
 export const TITLE_KEY = 'title';
 
@@ -225,6 +227,14 @@ function onUpdate(s: ConversationState, key: string, value: unknown, eventId: st
       return onApproved(s, value, eventId);
     case RECONFIRM_KEY:
       return onReconfirm(s, value, eventId);
+    case COST_UNKNOWN_KEY: {
+      const model = (value as { model?: unknown } | null)?.model;
+      if (typeof model !== 'string')
+        return warn(s, `update ${eventId}: a cost_unknown update names no model`);
+      return s.costUnknownModels.includes(model)
+        ? s
+        : { ...s, costUnknownModels: [...s.costUnknownModels, model] };
+    }
     case TITLE_KEY: {
       const title = typeof value === 'string' ? shortTitle(value) : null;
       return title ? { ...s, title } : warn(s, `update ${eventId}: a title must be non-empty text`);

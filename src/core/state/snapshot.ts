@@ -59,6 +59,7 @@ export const ConversationStateSchema = z.object({
   inDoubt: z.array(z.string()),
   approved: z.array(z.string()),
   approvedRisks: z.record(z.string(), SecurityRiskSchema),
+  costUnknownModels: z.array(z.string()).default([]),
   lastUserMessageId: z.string().nullable(),
   lastError: z.object({ eventId: z.string(), kind: z.string(), message: z.string() }).nullable(),
   title: z.string().nullable(),

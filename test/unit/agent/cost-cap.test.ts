@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import type { Event } from '../../../src/core/events';
 import { COST_UNKNOWN_KEY } from '../../../src/core/agent/cost-cap';
+import type { StoredConversationEvent } from '../../../src/core/agent/event-codec';
+import { MemoryEventStore } from '../../../src/core/log';
 import type { Reply, Scenario } from '../../support/llm-server';
 import { createHarness, type Harness } from '../../support/agent-harness';
 
@@ -68,6 +70,20 @@ describe('Conversation: a cost cap on a model whose cost is unknown', function (
     assert.equal(err.code, 'token_budget');
     assert.equal(h.llm.completionBodies().length, 3);
     assert.equal(c.state.metrics.total.cost, 0);
+  });
+
+  it('says it once per conversation, also after the conversation is opened again', async () => {
+    h = await createHarness(scenario([step(1, 300, 100)]), { maxCost: 0.01 });
+    const store = new MemoryEventStore<StoredConversationEvent>();
+    const first = await h.open({ store });
+    await first.sendMessage('spend');
+    assert.equal(await first.run(), 'finished');
+    assert.equal(notices(await first.events()).length, 1);
+    const reopened = await h.open({ store });
+    await reopened.sendMessage('spend again');
+    assert.equal(await reopened.run(), 'finished');
+    assert.equal(notices(await reopened.events()).length, 1, 'the log already says it');
+    assert.deepEqual(reopened.state.costUnknownModels, ['scripted-model']);
   });
 
   it('says the cost cap cannot be enforced when no token budget is set', async () => {
