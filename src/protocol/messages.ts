@@ -66,6 +66,8 @@ export const ConversationHeader = z.strictObject({
   promptTokens: Count,
   completionTokens: Count,
   cachedTokens: Count,
+  /** Completion tokens a reasoning model spent thinking (absent from older hosts). */
+  reasoningTokens: Count.optional(),
   cost: Money,
   /** Ids of the ActionEvents waiting for Confirm / Reject: exactly one batch. */
   pendingActionIds: z.array(Id).max(LIMITS.actionIds),

@@ -460,7 +460,11 @@ export class Conversation {
     let response: LlmResponse;
     try {
       response = await this.deps.llm.complete(
-        { messages: this.memory.prompt.messages(), tools: this.activeTools().map((t) => toolDefinition(t)) },
+        {
+          messages: this.memory.prompt.messages(),
+          tools: this.activeTools().map((t) => toolDefinition(t)),
+          cacheKey: this.id,
+        },
         {
           signal: this.abort.signal,
           onDelta: (d) => this.emitDelta(d),

@@ -16,6 +16,7 @@ export interface ConversationHeader {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
+  reasoningTokens?: number;
   cost: number;
   /** Ids of ActionEvents waiting for Confirm / Reject (exactly the pending batch). */
   pendingActionIds: string[];

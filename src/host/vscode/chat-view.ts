@@ -322,6 +322,7 @@ function clampHeader(h: ConversationHeader): ConversationHeader {
     promptTokens: count(h.promptTokens),
     completionTokens: count(h.completionTokens),
     cachedTokens: count(h.cachedTokens),
+    reasoningTokens: count(h.reasoningTokens ?? 0),
     cost: Number.isFinite(h.cost) && h.cost > 0 ? Math.min(h.cost, 1e12) : 0,
     pendingActionIds: h.pendingActionIds
       .filter((id) => id.length > 0 && id.length <= LIMITS.id)

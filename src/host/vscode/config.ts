@@ -2,7 +2,14 @@
 // objects. Read at each use, so a change in Settings applies to the next step without a reload.
 import * as vscode from 'vscode';
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings, type ConfirmationMode } from '../../core/agent/settings';
-import { readPriceTable, type LlmSettings } from '../../core/llm';
+import {
+  PROMPT_CACHING_MODES,
+  type PromptCaching,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+  readPriceTable,
+  type LlmSettings,
+} from '../../core/llm';
 
 export const API_KEY_SECRET = 'logbook.llm.apiKey';
 
@@ -41,7 +48,14 @@ export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<Ll
     maxReplyBytes: positiveInteger(c.get('llm.maxReplyBytes'), 1),
     // Entries the settings schema flags as invalid are left out; the others still price their models.
     prices: readPriceTable(c.get('llm.pricing')).table,
+    promptCaching: oneOf<PromptCaching>(c.get('llm.promptCaching'), PROMPT_CACHING_MODES),
+    // "default" in Settings: the endpoint decides, and no field is sent.
+    reasoningEffort: oneOf<ReasoningEffort>(c.get('llm.reasoningEffort'), REASONING_EFFORTS),
   };
+}
+
+function oneOf<T extends string>(v: unknown, choices: readonly T[]): T | null {
+  return typeof v === 'string' && (choices as readonly string[]).includes(v) ? (v as T) : null;
 }
 
 /** A hand-edited settings.json can hold anything: a bad value means the default, not a failed call. */

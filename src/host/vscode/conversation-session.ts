@@ -183,6 +183,7 @@ export class ConversationSession {
       promptTokens: t.promptTokens,
       completionTokens: t.completionTokens,
       cachedTokens: t.cachedTokens,
+      reasoningTokens: t.reasoningTokens,
       cost: t.cost,
       pendingActionIds: pending.map((a) => a.id),
       pendingRisks: this.gate.decide(pending).map((d) => ({
