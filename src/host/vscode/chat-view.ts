@@ -133,6 +133,8 @@ export class ChatController implements vscode.Disposable {
         return b.openSettings(msg.setting);
       case 'setApiKey':
         return b.setApiKey();
+      case 'selectModel':
+        return b.selectModel();
     }
   }
 
@@ -334,6 +336,10 @@ function clampHeader(h: ConversationHeader): ConversationHeader {
         .map((r) => ({ ...r, reason: r.reason.slice(0, LIMITS.riskReason) })),
     }),
     readOnly: h.readOnly,
+    ...(h.signature && { signature: h.signature }),
+    ...(h.model && {
+      model: { name: h.model.name.slice(0, LIMITS.title), provider: h.model.provider },
+    }),
   };
 }
 

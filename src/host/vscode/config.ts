@@ -34,6 +34,18 @@ export function readAgentSettings(): AgentSettings {
   };
 }
 
+export type LlmProvider = 'openai' | 'vscode';
+
+/** Which models Logbook talks to: an OpenAI-compatible endpoint, or the editor's own. */
+export function readLlmProvider(): LlmProvider {
+  return cfg().get<string>('llm.provider') === 'vscode' ? 'vscode' : 'openai';
+}
+
+/** The editor model to use with provider "vscode": an id or a family; empty: the first one offered. */
+export function readEditorModel(): string {
+  return cfg().get<string>('llm.editorModel', '').trim();
+}
+
 export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<LlmSettings> {
   const c = cfg();
   const apiKey = (await secrets.get(API_KEY_SECRET)) ?? process.env['OPENAI_API_KEY'] ?? '';

@@ -303,6 +303,16 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await vscode.commands.executeCommand('logbook.setApiKey');
   }
 
+  async selectModel(): Promise<void> {
+    await vscode.commands.executeCommand('logbook.selectModel');
+  }
+
+  /** The header names the model: a change of the model settings shows at once. */
+  private readonly configListener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (!e.affectsConfiguration('logbook.llm')) return;
+    for (const s of this.sessions.values()) this.headerEmitter.fire(s.header());
+  });
+
   // --- sessions ---------------------------------------------------------------------------
 
   /** Opens (once) the session of a conversation. */
@@ -421,6 +431,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   async dispose(): Promise<void> {
     for (const s of this.sessions.values()) await s.dispose().catch(() => {});
     this.llm.knownSecrets.dispose();
+    this.configListener.dispose();
     this.activeEmitter.dispose();
     this.appendEmitter.dispose();
     this.headerEmitter.dispose();

@@ -18,8 +18,11 @@ import type { NamedSecret } from '../../core/secrets';
 import { NodeSearchPort, TempScratchPort } from '../node/ports';
 import type { ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
 import {
+  type LlmProvider,
   readAgentSettings,
   readCondenserSettings,
+  readEditorModel,
+  readLlmProvider,
   terminalPassEnvironment,
   terminalTimeoutSeconds,
 } from './config';
@@ -193,6 +196,7 @@ export class ConversationSession {
       })),
       readOnly: this.readOnly,
       ...(this.signature ? { signature: this.signature } : {}),
+      model: configuredModel(),
     };
   }
 
@@ -352,4 +356,14 @@ function isUnsignableDamage(err: unknown): err is EventStoreError {
 
 function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'] {
   return isCorruptRecord(slot) ? { ...slot } : toViewJson(slot as Event);
+}
+
+/** The model the next step will use, as the settings say (the header's model button). */
+function configuredModel(): { name: string; provider: LlmProvider } {
+  const provider = readLlmProvider();
+  if (provider === 'vscode') return { name: readEditorModel() || 'editor model', provider };
+  return {
+    name: vscode.workspace.getConfiguration('logbook').get<string>('llm.model', 'gpt-4o-mini'),
+    provider,
+  };
 }

@@ -75,6 +75,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
           </span>
         )}
         {header.signature && <SignatureBadge signature={header.signature} />}
+        {header.model && <ModelButton model={header.model} />}
         <span class="metrics" title={metricsTitle(header)}>
           <span class="metric">
             <Icon name="arrow-up" />
@@ -105,6 +106,24 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
         </span>
       </div>
     </header>
+  );
+}
+
+/** The model the next step uses; a click opens Logbook: Select Model (the host's quick pick). */
+function ModelButton({ model }: { model: NonNullable<ConversationHeader['model']> }) {
+  const where = model.provider === 'vscode' ? 'an editor model' : 'the OpenAI-compatible endpoint';
+  return (
+    <button
+      type="button"
+      class="model-button"
+      title={`Model: ${model.name}, ${where}. Click to choose another.`}
+      aria-label={`Model: ${model.name}. Choose another model`}
+      onClick={() => send({ type: 'selectModel' })}
+    >
+      <Icon name={model.provider === 'vscode' ? 'vscode' : 'sparkle'} />
+      <span class="model-name">{model.name}</span>
+      <Icon name="chevron-down" />
+    </button>
   );
 }
 
