@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { NamedSecret } from '../../core/secrets';
 import {
   entryFromState,
   removeEntry,
@@ -104,6 +105,11 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       );
       this.activeEmitter.fire(this.activeConversationId);
     }
+  }
+
+  /** The secrets this window knows (redacted from events and from the Output channel). */
+  get knownSecrets(): readonly NamedSecret[] {
+    return this.llm.knownSecrets.current;
   }
 
   get activeId(): string | undefined {
