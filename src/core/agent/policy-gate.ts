@@ -13,6 +13,8 @@ export class PolicyGate implements ConfirmationGate {
     private readonly policy: () => ConfirmationPolicy,
     /** Folders besides the workspace the agent may read freely (e.g. where full command output is kept). */
     private readonly readableRoots: () => readonly string[] = () => [],
+    /** Where the agent's shell is now: commands are judged from there (see trackShellCwd). */
+    private readonly shellCwd: () => string | undefined = () => undefined,
   ) {}
 
   decide(actions: readonly ActionEvent[]): ConfirmationDecision[] {
@@ -24,7 +26,10 @@ export class PolicyGate implements ConfirmationGate {
         toolName: a.tool_name,
         readOnly: this.tools().find((t) => t.name === a.tool_name)?.readOnly ?? false,
         args,
-        analysis: analyzeAction(a.tool_name, args, roots, { readableRoots: this.readableRoots() }),
+        analysis: analyzeAction(a.tool_name, args, roots, {
+          readableRoots: this.readableRoots(),
+          shellCwd: this.shellCwd(),
+        }),
       };
     });
     return needsConfirmation(policy, reviews).map((d, i) => ({

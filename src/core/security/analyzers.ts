@@ -11,6 +11,8 @@ export interface AnalyzerContext {
   roots: readonly string[];
   /** Folders the agent may read without concern besides the workspace (e.g. its scratch folder). */
   readableRoots: readonly string[];
+  /** Where the agent's shell is now (an earlier command may have cd'd away); the first root if absent. */
+  shellCwd?: string;
 }
 
 export interface Analyzer {
@@ -31,6 +33,7 @@ export interface ActionAnalysis extends RiskAssessment {
 export interface AnalyzeOptions {
   analyzers?: readonly Analyzer[];
   readableRoots?: readonly string[];
+  shellCwd?: string;
 }
 
 /** The model's rating, from the `security_risk` argument it sent. */
@@ -81,7 +84,11 @@ export function analyzeAction(
   roots: readonly string[],
   options: AnalyzeOptions = {},
 ): ActionAnalysis {
-  const ctx: AnalyzerContext = { roots, readableRoots: options.readableRoots ?? [] };
+  const ctx: AnalyzerContext = {
+    roots,
+    readableRoots: options.readableRoots ?? [],
+    ...(options.shellCwd ? { shellCwd: options.shellCwd } : {}),
+  };
   const byAnalyzer = (options.analyzers ?? DEFAULT_ANALYZERS).map((analyzer): AnalyzerResult => {
     try {
       return { analyzer: analyzer.name, ...analyzer.analyze(toolName, args, ctx) };
@@ -112,5 +119,5 @@ function terminalRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerCont
   if (command.trim() === '') {
     return { risk: 'LOW', reasons: [args.reset === true ? 'restarts the shell' : 'there is nothing to run'] };
   }
-  return commandRisk(command, { roots: ctx.roots });
+  return commandRisk(command, { roots: ctx.roots, ...(ctx.shellCwd ? { cwd: ctx.shellCwd } : {}) });
 }

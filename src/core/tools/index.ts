@@ -45,3 +45,4 @@ export { createGlobTool, GLOB_TOOL_NAME, type GlobArgs, type SearchToolOptions }
 export { createGrepTool, GREP_TOOL_NAME, type GrepArgs } from './grep-tool';
 export { capMiddle, DEFAULT_MAX_OUTPUT_CHARS } from './output-cap';
 export { stripTerminalControls } from './terminal-text';
+export { type ShellCwd, trackShellCwd } from './shell-cwd';

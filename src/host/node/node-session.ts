@@ -14,7 +14,7 @@ import { type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../
 import { type EventStore, SegmentEventStore } from '../../core/log';
 import { type SigningIdentity, openSignedStore } from '../../core/signing';
 import { llmSecrets } from '../../core/secrets';
-import { defaultTools } from '../../core/tools';
+import { defaultTools, trackShellCwd } from '../../core/tools';
 import { createNodePorts } from './ports';
 
 export interface NodeSessionOptions {
@@ -88,7 +88,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     : () => undefined;
   // The client's key never reaches the shell's environment, and is redacted from every event.
   const secrets = llmSecrets(opts.llmSettings);
-  const ports = createNodePorts({
+  const nodePorts = createNodePorts({
     roots: [workspace],
     scratchDir,
     terminal: {
@@ -96,6 +96,9 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       secretValues: secrets.map((s) => s.value),
     },
   });
+  // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
+  const shell = trackShellCwd(nodePorts.terminal, workspace);
+  const ports = { ...nodePorts, terminal: shell };
   const tools = defaultTools();
   const mode = opts.confirmationMode ?? 'risky';
   const settings: Partial<AgentSettings> = {
@@ -134,6 +137,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         () => tools,
         () => ({ mode, roots: [workspace], allowRules: settings.allowRules ?? [] }),
         () => [scratchDir],
+        () => shell.cwd,
       ),
     });
     return { conversation, store, stopCommand, close };

@@ -12,7 +12,13 @@ import { SegmentEventStore } from '../../core/log/segment-store';
 import { hasLiveWriter } from '../../core/log/lock';
 import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../core/signing';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
-import { defaultTools, type ToolSpec } from '../../core/tools';
+import {
+  defaultTools,
+  type ShellCwd,
+  type TerminalPort,
+  trackShellCwd,
+  type ToolSpec,
+} from '../../core/tools';
 import type { Skill } from '../../core/skills/skills';
 import type { NamedSecret } from '../../core/secrets';
 import { NodeSearchPort, TempScratchPort } from '../node/ports';
@@ -85,7 +91,10 @@ export class ConversationSession {
     // One integrated terminal per conversation, named after it, created when the agent first runs a command.
     const terminal: { port?: IntegratedTerminalPort; title: () => string } = { title: () => 'Agent' };
     const knownSecrets = deps.llm.knownSecrets;
-    const lazyTerminal = () =>
+    // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
+    let shell: (TerminalPort & ShellCwd) | undefined;
+    const lazyTerminal = () => (shell ??= trackShellCwd(lazyIntegratedTerminal(), deps.cwd));
+    const lazyIntegratedTerminal = () =>
       (terminal.port ??= new IntegratedTerminalPort({
         title: terminal.title(),
         cwd: deps.cwd,
@@ -111,6 +120,7 @@ export class ConversationSession {
         return { mode: s.confirmationMode, allowRules: s.allowRules, roots: workspaceRoots(deps.cwd) };
       },
       () => [join(deps.dir, 'scratch')],
+      () => shell?.cwd,
     );
     const conversation = await Conversation.open({
       id: deps.id,

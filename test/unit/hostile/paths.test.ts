@@ -200,6 +200,61 @@ describe('hostile model: paths out of the workspace', function () {
       });
     }
 
+    it('a cd carries over to the next command: cat shadow after cd /etc asks', async () => {
+      store = join(base, `store-${++attempts}`);
+      const env = await fx.startLlm({
+        name: 'hostile-path-cd',
+        turns: [
+          { match: { lastRole: 'user' }, reply: { toolCalls: [terminalCall('call_cd', 'cd /etc')] } },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'Working directory is now /etc' },
+            reply: { toolCalls: [terminalCall('call_read', 'cat shadow')] },
+          },
+          { match: { lastRole: 'tool' }, reply: { content: 'done' } },
+        ],
+      });
+      const r = await runCli(
+        ['run', '--workspace', ws, '--store', store, '--confirm', 'risky', '--json', '--task', 'look around'],
+        { env },
+      );
+      assert.equal(r.code, 2, printed(r));
+      const log = await readLogJson(store);
+      const ran = log.filter((e) => e.kind === 'ObservationEvent');
+      assert.equal(ran.length, 1, 'only the cd ran');
+      const show = JSON.parse((await runCli(['show', store, '--json'])).stdout) as Json;
+      const pending = show.pending_actions as Json[];
+      assert.equal(pending.length, 1);
+      assert.match(JSON.stringify(pending[0]), /cat shadow/);
+      assertNothingLost(r, log);
+    });
+
+    it('cd /etc then cat shadow in one reply: the read is rated again after the cd and asks', async () => {
+      store = join(base, `store-${++attempts}`);
+      const env = await fx.startLlm({
+        name: 'hostile-path-cd-batch',
+        turns: [
+          {
+            match: { lastRole: 'user' },
+            reply: {
+              toolCalls: [terminalCall('call_cd', 'cd /etc'), terminalCall('call_read', 'cat shadow')],
+            },
+          },
+          { match: { lastRole: 'tool' }, reply: { content: 'done' } },
+        ],
+      });
+      const r = await runCli(
+        ['run', '--workspace', ws, '--store', store, '--confirm', 'risky', '--json', '--task', 'look around'],
+        { env },
+      );
+      assert.equal(r.code, 2, printed(r));
+      const log = await readLogJson(store);
+      assert.equal(log.filter((e) => e.kind === 'ObservationEvent').length, 1, 'only the cd ran');
+      const again = log.filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'reconfirm');
+      assert.equal(again.length, 1, printed(r));
+      assert.match(JSON.stringify(again[0]), /\/etc\/shadow/);
+      assertNothingLost(r, log);
+    });
+
     for (const command of [
       'cat /etc/shadow',
       'cat /etc/shado?',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { analyzeAction, type Analyzer } from '../../../src/core/security';
+import { type TerminalPort, trackShellCwd } from '../../../src/core/tools';
 
 const ROOTS = ['/work/project'];
 
@@ -55,5 +56,40 @@ describe('analyzeAction', () => {
     assert.equal(analyzeAction('terminal', { command: 'C-c', is_input: true }, ROOTS).risk, 'LOW');
     assert.equal(analyzeAction('terminal', { command: 'yes', is_input: true }, ROOTS).risk, 'MEDIUM');
     assert.equal(analyzeAction('terminal', { command: '', reset: true }, ROOTS).risk, 'LOW');
+  });
+});
+
+describe('analyzeAction: the shell’s working directory', () => {
+  const read = { command: 'cat shadow', security_risk: 'LOW' };
+
+  it('judges relative words of a command from where an earlier command left the shell', () => {
+    assert.equal(analyzeAction('terminal', read, ['/work/project']).risk, 'LOW');
+    const moved = analyzeAction('terminal', read, ['/work/project'], { shellCwd: '/etc' });
+    assert.equal(moved.risk, 'MEDIUM');
+    assert.match(moved.reasons.join(' '), /\/etc\/shadow/);
+  });
+});
+
+describe('trackShellCwd', () => {
+  it('remembers the folder each result reports and goes back to the start on reset', async () => {
+    const reported: (string | undefined)[] = ['/etc', undefined, '/srv'];
+    const port: TerminalPort = {
+      busy: false,
+      run: async () => ({ output: '', exitCode: 0, timedOut: false, cwd: reported.shift() }),
+      sendInput: async () => ({ output: '', exitCode: 0, timedOut: false, cwd: reported.shift() }),
+      interrupt: async () => {},
+      reset: async () => {},
+      dispose: () => {},
+    };
+    const shell = trackShellCwd(port, '/work/project');
+    assert.equal(shell.cwd, '/work/project');
+    await shell.run('cd /etc', { timeoutMs: 1 });
+    assert.equal(shell.cwd, '/etc');
+    await shell.run('true', { timeoutMs: 1 });
+    assert.equal(shell.cwd, '/etc', 'a result without a folder leaves it');
+    await shell.sendInput('', { timeoutMs: 1 });
+    assert.equal(shell.cwd, '/srv');
+    await shell.reset();
+    assert.equal(shell.cwd, '/work/project');
   });
 });
