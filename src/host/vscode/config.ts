@@ -27,6 +27,11 @@ export function readAgentSettings(): AgentSettings {
   };
 }
 
+/** logbook.agent.defaultMode: the mode a new conversation starts in (plan: read only, answer with a plan). */
+export function readDefaultMode(): 'plan' | 'act' {
+  return cfg().get<string>('agent.defaultMode', 'act') === 'plan' ? 'plan' : 'act';
+}
+
 export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<LlmSettings> {
   const c = cfg();
   const apiKey = (await secrets.get(API_KEY_SECRET)) ?? process.env['OPENAI_API_KEY'] ?? '';

@@ -1,6 +1,7 @@
 // One open conversation in the editor: the core Conversation on a segment log under the
 // workspace storage, with the VS Code ports (workspace edits, an integrated terminal). Runs are
 // started here and never awaited by UI code; their failures become events or log lines.
+import type { AgentMode } from '../../core/state';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Conversation } from '../../core/agent/conversation';
@@ -191,6 +192,7 @@ export class ConversationSession {
         reason: (d.riskReasons ?? d.reasons).join('; '),
       })),
       readOnly: this.readOnly,
+      mode: s.mode,
       ...(this.signature ? { signature: this.signature } : {}),
     };
   }
@@ -249,6 +251,19 @@ export class ConversationSession {
   async approve(ids: string[]): Promise<void> {
     this.ensureWritable();
     await this.conversation.approve(ids);
+    this.startRun();
+  }
+
+  async setMode(mode: AgentMode): Promise<void> {
+    this.ensureWritable();
+    await this.conversation.setMode(mode);
+    this.deps.onHeader();
+  }
+
+  /** Act mode, the plan (as the user approved it) as the next message, and a run to carry it out. */
+  async approvePlan(tasks: readonly { title: string; notes: string }[]): Promise<void> {
+    this.ensureWritable();
+    await this.conversation.approvePlan(tasks.map((t) => ({ ...t, status: 'todo' })));
     this.startRun();
   }
 
