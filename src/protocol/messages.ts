@@ -31,6 +31,8 @@ export type AgentMode = z.infer<typeof AgentMode>;
 export const PlanItem = z.strictObject({
   title: z.string().min(1).max(LIMITS.planTitle),
   notes: z.string().max(LIMITS.planNotes),
+  /** As the plan said (a step done while planning stays done); absent: to do. */
+  status: z.enum(['todo', 'in_progress', 'done']).optional(),
 });
 export type PlanItem = z.infer<typeof PlanItem>;
 

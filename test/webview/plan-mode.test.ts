@@ -83,7 +83,7 @@ describe('webview: plan mode', function () {
       type: 'approvePlan',
       conversationId: CONVERSATION_ID,
       tasks: [
-        { title: 'Read src/math.js and its tests', notes: 'find every caller of add()' },
+        { title: 'Read src/math.js and its tests', notes: 'find every caller of add()', status: 'done' },
         { title: 'Reject non-numbers in add() with a TypeError', notes: 'keep mul() as it is' },
         { title: 'Add a test for add("1", 2) and run npm test', notes: '' },
       ],
@@ -112,7 +112,7 @@ describe('webview: plan mode', function () {
       type: 'approvePlan',
       conversationId: CONVERSATION_ID,
       tasks: [
-        { title: 'Read src/math.js and its tests', notes: 'find every caller of add()' },
+        { title: 'Read src/math.js and its tests', notes: 'find every caller of add()', status: 'done' },
         { title: 'Reject non-numbers and NaN in add()', notes: 'keep mul() as it is' },
         { title: 'Run npm test', notes: 'all of it' },
       ],

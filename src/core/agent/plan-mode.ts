@@ -81,7 +81,8 @@ export function withPlanModePrompt(messages: readonly ChatMessage[]): ChatMessag
 export function approvedPlanMessage(tasks: readonly Task[]): string {
   const lines = tasks.map((t, i) => {
     const notes = t.notes.trim() ? `\n   ${t.notes.trim().replace(/\n/g, '\n   ')}` : '';
-    return `${i + 1}. ${t.title}${notes}`;
+    // A step already done while planning (reading, say) is not to be done again.
+    return `${i + 1}. ${t.title}${t.status === 'done' ? ' (done)' : ''}${notes}`;
   });
   return [
     'I approve this plan. You are in act mode now: carry it out step by step, keeping the task list up to date with task_tracker.',

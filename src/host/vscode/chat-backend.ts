@@ -37,6 +37,13 @@ export type StreamDelta =
   /** The attempt streamed so far failed and is retried: the view drops what it showed. */
   | { type: 'discard' };
 
+/** One step of a plan the user approved (maybe edited); `status` as the plan had it. */
+export interface PlanStep {
+  title: string;
+  notes: string;
+  status?: 'todo' | 'in_progress' | 'done';
+}
+
 export interface ChatBackend {
   /** The conversation the panel shows, or undefined for the empty state. */
   readonly activeId: string | undefined;
@@ -63,7 +70,7 @@ export interface ChatBackend {
   /** Switches the conversation between plan mode (read only) and act mode. */
   setMode?(conversationId: string, mode: 'plan' | 'act'): Promise<void>;
   /** Approves the plan (as the user may have edited it): act mode, the plan as the next message, run. */
-  approvePlan?(conversationId: string, tasks: { title: string; notes: string }[]): Promise<void>;
+  approvePlan?(conversationId: string, tasks: PlanStep[]): Promise<void>;
   startTask(): Promise<void>;
   approve(conversationId: string, actionIds: string[]): Promise<void>;
   reject(conversationId: string, actionIds: string[], reason: string): Promise<void>;

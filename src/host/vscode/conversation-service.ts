@@ -20,7 +20,7 @@ import { loadSkills, type Skill } from '../../core/skills/skills';
 import { EventStoreError, hasLiveWriter, openEventStore } from '../../core/log';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { NodeFilePort } from '../node/ports';
-import type { ChatBackend, ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import type { ChatBackend, ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
 import type { LlmSettingId } from '../../protocol/messages';
 import { addAllowRule, readDefaultMode } from './config';
 import { ConfiguredLlm } from './configured-llm';
@@ -207,7 +207,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await (await this.session(conversationId)).setMode(mode);
   }
 
-  async approvePlan(conversationId: string, tasks: { title: string; notes: string }[]): Promise<void> {
+  async approvePlan(conversationId: string, tasks: PlanStep[]): Promise<void> {
     await (await this.session(conversationId)).approvePlan(tasks);
   }
 

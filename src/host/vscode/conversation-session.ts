@@ -17,7 +17,7 @@ import { defaultTools, type ToolSpec } from '../../core/tools';
 import type { Skill } from '../../core/skills/skills';
 import type { NamedSecret } from '../../core/secrets';
 import { NodeSearchPort, TempScratchPort } from '../node/ports';
-import type { ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import type { ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
 import {
   readAgentSettings,
   readCondenserSettings,
@@ -261,9 +261,11 @@ export class ConversationSession {
   }
 
   /** Act mode, the plan (as the user approved it) as the next message, and a run to carry it out. */
-  async approvePlan(tasks: readonly { title: string; notes: string }[]): Promise<void> {
+  async approvePlan(tasks: readonly PlanStep[]): Promise<void> {
     this.ensureWritable();
-    await this.conversation.approvePlan(tasks.map((t) => ({ ...t, status: 'todo' })));
+    await this.conversation.approvePlan(
+      tasks.map((t) => ({ title: t.title, notes: t.notes, status: t.status ?? 'todo' })),
+    );
     this.startRun();
   }
 

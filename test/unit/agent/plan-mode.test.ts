@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { planModeRefusal, PLAN_MODE_PROMPT } from '../../../src/core/agent/plan-mode';
+import { approvedPlanMessage, planModeRefusal, PLAN_MODE_PROMPT } from '../../../src/core/agent/plan-mode';
 import type { Event } from '../../../src/core/events';
 import { MemoryEventStore } from '../../../src/core/log/memory-store';
 import type { StoredConversationEvent } from '../../../src/core/agent/event-codec';
@@ -107,6 +107,20 @@ describe('planModeRefusal', () => {
       assert.match(refusal, /plan mode/);
       assert.match(refusal, why);
     }
+  });
+});
+
+describe('approvedPlanMessage', () => {
+  it('lists the steps in order with their notes, marking those already done', () => {
+    const text = approvedPlanMessage([
+      { title: 'Read the code', notes: 'done while planning', status: 'done' },
+      { title: 'Change it', notes: 'line one\nline two', status: 'todo' },
+    ]);
+    assert.match(text, /^I approve this plan\. You are in act mode now/);
+    assert.match(
+      text,
+      /1\. Read the code \(done\)\n {3}done while planning\n2\. Change it\n {3}line one\n {3}line two$/,
+    );
   });
 });
 

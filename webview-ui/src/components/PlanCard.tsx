@@ -10,8 +10,9 @@ import { Button } from './Button';
 import { Icon } from './Icon';
 import { IconButton } from './IconButton';
 
+type Status = NonNullable<PlanItem['status']>;
 interface Task extends PlanItem {
-  status: string;
+  status: Status;
 }
 
 const LOOK: Record<string, { icon: string; label: string }> = {
@@ -27,7 +28,9 @@ export function tasksOf(action: unknown): Task[] {
   return arr(obj(action)?.task_list).flatMap((t) => {
     const o = obj(t);
     const title = str(o?.title)?.trim();
-    return title ? [{ title, notes: str(o?.notes) ?? '', status: str(o?.status) ?? 'todo' }] : [];
+    const status = str(o?.status);
+    const known: Status = status === 'done' || status === 'in_progress' ? status : 'todo';
+    return title ? [{ title, notes: str(o?.notes) ?? '', status: known }] : [];
   });
 }
 
@@ -57,6 +60,8 @@ export function PlanCard({ row }: { row: Row; rev: number }) {
       .map((t) => ({
         title: t.title.trim().slice(0, LIMITS.planTitle),
         notes: t.notes.slice(0, LIMITS.planNotes),
+        // Only "done" is worth carrying: the agent need not redo what it did while planning.
+        ...(t.status === 'done' ? { status: t.status } : {}),
       }))
       .filter((t) => t.title !== '')
       .slice(0, LIMITS.planItems);
@@ -158,7 +163,9 @@ export function PlanCard({ row }: { row: Row; rev: number }) {
               <Button
                 kind="secondary"
                 icon="edit"
-                onClick={() => setDraft(tasks.map((t) => ({ title: t.title, notes: t.notes })))}
+                onClick={() =>
+                  setDraft(tasks.map((t) => ({ title: t.title, notes: t.notes, status: t.status })))
+                }
               >
                 Edit
               </Button>
