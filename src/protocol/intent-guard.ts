@@ -56,6 +56,11 @@ export function checkIntent(
     case 'alwaysAllow':
       if (header.readOnly) return refuse('the conversation is read-only');
       return header.pendingActionIds.includes(msg.actionId) ? OK : refuse('the action is not pending');
+    case 'setMode':
+      return header.readOnly ? refuse('the conversation is read-only') : OK;
+    case 'approvePlan':
+      if (header.readOnly) return refuse('the conversation is read-only');
+      return header.mode === 'plan' ? OK : refuse('the conversation is not in plan mode');
     case 'pause':
     case 'resume':
     case 'stop':

@@ -16,11 +16,25 @@ export const LIMITS = {
   eventsPerMessage: 5_000,
   streamText: 100_000,
   riskReason: 1_000,
+  planItems: 100,
+  planTitle: 500,
+  planNotes: 5_000,
 } as const;
 
 const Id = z.string().min(1).max(LIMITS.id);
 const Count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
 const Money = z.number().nonnegative().max(1e12);
+/** plan: the agent only reads and answers with a plan; act: it may change things. */
+export const AgentMode = z.enum(['plan', 'act']);
+export type AgentMode = z.infer<typeof AgentMode>;
+/** One step of a plan as the user approves it (possibly edited in the chat). */
+export const PlanItem = z.strictObject({
+  title: z.string().min(1).max(LIMITS.planTitle),
+  notes: z.string().max(LIMITS.planNotes),
+  /** As the plan said (a step done while planning stays done); absent: to do. */
+  status: z.enum(['todo', 'in_progress', 'done']).optional(),
+});
+export type PlanItem = z.infer<typeof PlanItem>;
 
 export type EventJson = { kind: string; id: string; [field: string]: unknown };
 
@@ -74,6 +88,8 @@ export const ConversationHeader = z.strictObject({
   /** The effective risk of each pending action (the card shows it when it differs from the model's). */
   pendingRisks: z.array(PendingRisk).max(LIMITS.actionIds).optional(),
   readOnly: z.boolean(),
+  /** The conversation's agent mode (absent: act). */
+  mode: AgentMode.optional(),
   /** What Logbook: Verify Conversation found when last run on it in this window; absent: not checked. */
   signature: z.enum(['verified', 'broken', 'unsigned']).optional(),
   /** The model the next step will use, and where it runs (settings; Logbook: Select Model). */
@@ -106,7 +122,12 @@ export type StreamDelta = z.infer<typeof StreamDelta>;
 /** Extension → webview. */
 export const HostMessage = z.discriminatedUnion('type', [
   /** The conversation shown changed (or null: the empty state); a different id drops the view's events. */
-  z.strictObject({ type: z.literal('conversation'), header: ConversationHeader.nullable() }),
+  z.strictObject({
+    type: z.literal('conversation'),
+    header: ConversationHeader.nullable(),
+    /** The mode a new conversation starts in (logbook.agent.defaultMode), for the composer's toggle. */
+    defaultMode: AgentMode.optional(),
+  }),
   /** Status, tokens, cost or the pending batch of the shown conversation changed. */
   z.strictObject({ type: z.literal('header'), header: ConversationHeader }),
   /** New events only (seq > the last one sent); the initial sync comes in several of these. */
@@ -155,6 +176,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
     text: z.string().min(1).max(LIMITS.messageText),
     attachActiveFile: z.boolean(),
     attachSelection: z.boolean(),
+    /** The composer's Plan/Act choice; the conversation switches to it before the message. */
+    mode: AgentMode.optional(),
   }),
   z.strictObject({ type: z.literal('startTask') }),
   z.strictObject({
@@ -176,6 +199,14 @@ export const WebviewMessage = z.discriminatedUnion('type', [
       .string()
       .max(LIMITS.commandPrefix)
       .refine((s) => s.trim().length > 0, 'empty command prefix'),
+  }),
+  /** The composer's Plan/Act toggle on the shown conversation. */
+  z.strictObject({ type: z.literal('setMode'), ...inConversation, mode: AgentMode }),
+  /** "Approve plan": act mode, and the plan (as shown, maybe edited) as the next message. */
+  z.strictObject({
+    type: z.literal('approvePlan'),
+    ...inConversation,
+    tasks: z.array(PlanItem).min(1).max(LIMITS.planItems),
   }),
   z.strictObject({ type: z.literal('pause'), ...inConversation }),
   z.strictObject({ type: z.literal('resume'), ...inConversation }),

@@ -150,9 +150,13 @@ describe('webview: risk labels and readable output', function () {
       ]),
       makeHeader({ status: 'running' }),
     );
-    const items = card(p, 'task_tracker').locator('.arg-items li');
-    assert.deepEqual(await items.allInnerTexts(), ['[~] Run the tests', '[ ] Add subtract()']);
-    assert.doesNotMatch(await card(p, 'task_tracker').innerText(), /"title"|"status"/);
+    // A checklist card (see plan-mode.test.ts), each step with its status for screen readers.
+    const plan = p.page.locator('.plan-card');
+    assert.deepEqual(await plan.locator('.plan-title').allTextContents(), [
+      'Run the tests (in progress)',
+      'Add subtract() (to do)',
+    ]);
+    assert.doesNotMatch(await plan.innerText(), /"title"|"status"/);
   });
 
   it('the same risk as the model gave shows just the badge', async () => {

@@ -4,6 +4,7 @@ import { type HostMessage, parseHostMessage } from '../../src/protocol/messages'
 import { schedulePersist } from './state/persist';
 import {
   appendEvents,
+  defaultMode,
   onAppended,
   prependEvents,
   showConversation,
@@ -18,6 +19,7 @@ function apply(msg: HostMessage): void {
     case 'conversation':
       if ((msg.header?.id ?? null) !== shownConversation()) clearStream();
       showConversation(msg.header);
+      if (msg.defaultMode) defaultMode.value = msg.defaultMode;
       schedulePersist();
       return;
     case 'header':

@@ -30,13 +30,15 @@ import { buildSystemPrompt } from './system-prompt';
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from './settings';
 import { detectStuck } from './stuck-detector';
 import { triggeredSkills, renderSkill, type Skill } from '../skills/skills';
-import { executeAction, interruptedObservation } from './execute-action';
+import { executeAction, interruptedObservation, refusedObservation } from './execute-action';
 import { recheckBeforeRun } from './recheck';
 import { effectiveCap, overCapError } from './tool-call-cap';
 import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversation-memory';
 import { forkInto } from './fork';
 import { lostEventsNotice } from '../state/lost-events-notice';
 import { type NamedSecret, SecretGuard } from '../secrets';
+import { AGENT_MODE_KEY, type AgentMode, type Task } from '../state';
+import { approvedPlanMessage, planModeRefusal, withPlanModePrompt } from './plan-mode';
 
 export interface ConversationDeps {
   id: string;
@@ -295,6 +297,23 @@ export class Conversation {
     await this.append('ConversationStateUpdateEvent', { key: TITLE_KEY, value: title.trim() }, true);
   }
 
+  /** Switches between plan mode (read only, answer with a plan) and act mode; recorded as an event. */
+  async setMode(mode: AgentMode): Promise<void> {
+    if (this.state.mode === mode) return;
+    await this.append('ConversationStateUpdateEvent', { key: AGENT_MODE_KEY, value: mode }, true);
+  }
+
+  /**
+   * Approves the plan: act mode from now on, and a user message with the plan (as the user may
+   * have edited it; default: the current task list) so the agent carries it out. Call `run` next.
+   */
+  async approvePlan(tasks?: readonly Task[]): Promise<void> {
+    const plan = tasks ?? this.state.tasks;
+    if (plan.length === 0) throw new Error('There is no plan to approve: the task list is empty.');
+    await this.setMode('act');
+    await this.sendMessage(approvedPlanMessage(plan));
+  }
+
   /** Rejects pending actions with a reason the agent will read; call `run` to let it adapt. */
   async reject(reason: string, actionIds?: string[]): Promise<void> {
     const pending = this.pendingActionEvents();
@@ -461,7 +480,7 @@ export class Conversation {
     try {
       response = await this.deps.llm.complete(
         {
-          messages: this.memory.prompt.messages(),
+          messages: this.promptMessages(),
           tools: this.activeTools().map((t) => toolDefinition(t)),
           cacheKey: this.id,
         },
@@ -507,12 +526,16 @@ export class Conversation {
     const total = response.toolCalls.length;
     for (const [i, call] of response.toolCalls.entries()) {
       const toolCall = { id: call.id, name: call.name, arguments: call.arguments, origin: 'completion' };
-      const v =
+      const checked =
         i >= cap
           ? ({ ok: false, error: overCapError(total, cap) } as const)
           : this.settings.toolsEnabled
             ? validateToolCall(this.activeTools(), call.name, call.arguments)
             : ({ ok: false, error: 'Tools are disabled because this workspace is not trusted.' } as const);
+      // Plan mode refuses a write before it is recorded as an action, so it is never run or asked about.
+      const refusal =
+        checked.ok && this.state.mode === 'plan' ? this.planRefusal(checked.spec, checked.args) : null;
+      const v = refusal ? ({ ok: false, error: refusal } as const) : checked;
       if (!v.ok) {
         await this.append('AgentErrorEvent', {
           error: v.error,
@@ -550,6 +573,15 @@ export class Conversation {
         await this.append(
           'ObservationEvent',
           interruptedObservation(action) as CreateFields<'ObservationEvent'>,
+        );
+        continue;
+      }
+      // Recorded in act mode, approved after a switch to plan mode: plan mode still only reads.
+      const refusal = this.state.mode === 'plan' ? this.planRefusalOf(action) : null;
+      if (refusal) {
+        await this.append(
+          'ObservationEvent',
+          refusedObservation(action, refusal) as CreateFields<'ObservationEvent'>,
         );
         continue;
       }
@@ -647,6 +679,21 @@ export class Conversation {
   }
 
   // --- events ---------------------------------------------------------------------------
+
+  private promptMessages() {
+    const messages = this.memory.prompt.messages();
+    return this.state.mode === 'plan' ? withPlanModePrompt(messages) : messages;
+  }
+
+  private planRefusal(spec: ToolSpec, args: Record<string, unknown>): string | null {
+    return planModeRefusal(spec, args, [this.deps.cwd]);
+  }
+
+  /** The refusal for a recorded action (re-validated, as it is when it runs). */
+  private planRefusalOf(action: ActionEvent): string | null {
+    const v = validateToolCall(this.activeTools(), action.tool_name, action.tool_call.arguments);
+    return v.ok ? this.planRefusal(v.spec, v.args) : null;
+  }
 
   private activeTools(): ToolSpec[] {
     return this.settings.toolsEnabled ? this.deps.tools : [];

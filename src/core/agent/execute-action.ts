@@ -47,6 +47,16 @@ export function interruptedObservation(action: ActionEvent): ObservationFields {
   };
 }
 
+/** The answer to an action that was not run, with the reason the model reads. */
+export function refusedObservation(action: ActionEvent, reason: string): ObservationFields {
+  return {
+    observation: errorObservation(action, reason),
+    action_id: action.id,
+    tool_name: action.tool_name,
+    tool_call_id: action.tool_call_id,
+  };
+}
+
 function errorObservation(action: ActionEvent, message: string): ToolObservation {
   const actionKind = (action.action as { kind?: string } | null)?.kind ?? 'Action';
   return {

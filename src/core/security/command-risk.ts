@@ -65,6 +65,33 @@ export function commandRisk(command: string, options: CommandRiskOptions = {}): 
   }
 }
 
+/** Whether a command only reads, and if not, why (the first thing it would change or risk). */
+export interface ReadOnlyVerdict {
+  readOnly: boolean;
+  reason: string;
+}
+
+/**
+ * Strict: read-only only when every command in it (pipelines, substitutions, `bash -c` text and
+ * wrapped commands included) is rated LOW and none of those LOW ratings still changes something
+ * (mkdir, alias...). A redirection into a file is a write; one to /dev/null or another descriptor is not.
+ */
+export function commandReadOnly(command: string, options: CommandRiskOptions = {}): ReadOnlyVerdict {
+  let findings: Finding[];
+  try {
+    const script = parseShell(command);
+    if (script.incomplete)
+      return { readOnly: false, reason: 'an unclosed quote or substitution makes it unclear what runs' };
+    findings = scriptFindings(script, createContext(options.roots ?? [], 0));
+  } catch (err) {
+    return { readOnly: false, reason: `the command could not be analysed (${(err as Error).message})` };
+  }
+  const writes = findings.find((f) => f.risk !== 'LOW') ?? findings.find((f) => f.changes === true);
+  return writes
+    ? { readOnly: false, reason: writes.reason }
+    : { readOnly: true, reason: findings[0]?.reason ?? 'there is nothing to run' };
+}
+
 /** Findings of one simple command alone (not its substitutions), for allow-rule decisions. */
 export function simpleCommandRisk(
   command: SimpleCommand,

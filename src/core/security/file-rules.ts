@@ -1,6 +1,6 @@
 // Programs that change files: deleting, moving, permissions, in-place edits, raw disk writes.
 import { hasOption, operands, optionValue, shortFlags } from './argv-options';
-import { type Finding, high, low, medium } from './risk';
+import { type Finding, high, low, lowChange, medium } from './risk';
 import type { ProgramRule } from './rule-types';
 import { isExpandedAtRunTime, isRootOrHome, protectedWriteReason } from './sensitive-paths';
 import { hasSubstitution } from './shell-parse';
@@ -68,7 +68,7 @@ const create: ProgramRule = (args, { ctx }, name) => {
   const findings = operands(args, ['-m', '-d', '-r', '-t']).flatMap((target) =>
     ctx.writeBoundary(target, 'creates'),
   );
-  return [...findings, low(`${name} only creates files or folders`)];
+  return [...findings, lowChange(`${name} only creates files or folders`)];
 };
 
 const tee: ProgramRule = (args, { ctx }) => {
@@ -84,7 +84,14 @@ const truncate: ProgramRule = (args, { ctx }) =>
 const sed: ProgramRule = (args, { ctx }) => {
   const inPlace =
     args.some((a) => /^-[a-zA-Z]*i/.test(a) && !a.startsWith('--')) || hasOption(args, null, 'in-place');
-  if (!inPlace) return [low('sed only prints')];
+  if (!inPlace) {
+    // The w/W commands and the s///w flag write files, GNU's e command runs one.
+    const script = operands(args, ['-e', '-f', '--expression', '--file', '-l'])[0] ?? '';
+    const scripts = [script, ...args.filter((_, i) => /^(-e|--expression)$/.test(args[i - 1] ?? ''))];
+    if (hasOption(args, 'f', 'file') || scripts.some((s) => SED_WRITES.test(s)))
+      return [medium('the sed script may write files or run commands')];
+    return [low('sed only prints')];
+  }
   const words = operands(args, ['-e', '-f', '--expression', '--file', '-l']);
   const hasScriptOption = hasOption(args, 'e', 'expression') || hasOption(args, 'f', 'file');
   const files = hasScriptOption ? words : words.slice(1);
@@ -93,6 +100,8 @@ const sed: ProgramRule = (args, { ctx }) => {
     medium(`edits ${files.join(' ') || 'files'} in place`),
   ];
 };
+
+const SED_WRITES = /(^|[;{}\s\d$/!])[wWe](\s|$)|\/[gpIi\d]*w\s/;
 
 const awk: ProgramRule = (args) => {
   if (args.includes('inplace') || hasOption(args, null, 'in-place')) return [medium('edits files in place')];
@@ -189,6 +198,17 @@ const sort: ProgramRule = (args, { ctx }) => {
   return output === undefined ? [low('sort only prints')] : ctx.writeTarget(output);
 };
 
+/** `uniq IN OUT` and `xxd IN OUT` write their second operand. */
+const secondOperandOutput: ProgramRule = (args, { ctx }, name) => {
+  const out = operands(args, ['-f', '-s', '-w', '-c', '-g', '-l', '-o', '-n'])[1];
+  return out === undefined ? [low(`${name} only prints`)] : ctx.writeTarget(out);
+};
+
+const tree: ProgramRule = (args, { ctx }) => {
+  const output = optionValue(args, 'o', 'output');
+  return output === undefined ? [low('tree only reads')] : ctx.writeTarget(output);
+};
+
 const unzip: ProgramRule = (args) =>
   hasOption(args, 'l') || hasOption(args, 'v') ? [low('only lists an archive')] : [medium('unpacks files')];
 
@@ -221,4 +241,7 @@ export const FILE_RULES: Record<string, ProgramRule> = {
   tar,
   unzip,
   sort,
+  uniq: secondOperandOutput,
+  xxd: secondOperandOutput,
+  tree,
 };

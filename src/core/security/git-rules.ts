@@ -21,6 +21,10 @@ const READ_ONLY = new Set([
   'cherry', 'range-diff', 'diff-tree', 'diff-files', 'diff-index', 'verify-commit', 'verify-tag', 'fsck',
 ]); // prettier-ignore
 
+function isConfigOverride(arg: string): boolean {
+  return arg === '-c' || arg === '--config-env' || arg.startsWith('--config-env=');
+}
+
 /** Subcommand and its arguments, after global options such as `-C dir` or `--no-pager`. */
 function subcommand(args: readonly string[]): { sub: string; rest: string[] } {
   for (let i = 0; i < args.length; i++) {
@@ -63,7 +67,16 @@ export const git: ProgramRule = (args) => {
     return [low('git only prints information')];
   }
   const { sub, rest } = subcommand(args);
-  if (READ_ONLY.has(sub)) return [low(`git ${sub} only reads`)];
+  // core.pager, core.fsmonitor, alias.*: a setting given on the command line can run any program.
+  if (args.slice(0, args.indexOf(sub) === -1 ? args.length : args.indexOf(sub)).some(isConfigOverride))
+    return [medium('git -c overrides settings, which can run other programs')];
+  if (READ_ONLY.has(sub)) {
+    const output = rest.find((a) => a === '--output' || a.startsWith('--output='));
+    if (output !== undefined) return [medium(`git ${sub} --output writes a file`)];
+    if (sub === 'fsck' && rest.includes('--lost-found'))
+      return [medium('git fsck --lost-found writes into .git')];
+    return [low(`git ${sub} only reads`)];
+  }
   switch (sub) {
     case 'push':
       return push(rest);
@@ -101,7 +114,21 @@ export const git: ProgramRule = (args) => {
         ? [low('git remote only lists')]
         : [medium('changes git remotes')];
     case 'config':
-      if (hasOption(rest, 'l', 'list', 'get', 'get-all', 'get-regexp') || operands(rest).length <= 1) {
+      if (
+        !hasOption(
+          rest,
+          null,
+          'unset',
+          'unset-all',
+          'add',
+          'replace-all',
+          'remove-section',
+          'rename-section',
+          'edit',
+        ) &&
+        !hasOption(rest, 'e') &&
+        (hasOption(rest, 'l', 'list', 'get', 'get-all', 'get-regexp') || operands(rest).length <= 1)
+      ) {
         return [low('git config only reads')];
       }
       return hasOption(rest, null, 'global', 'system')

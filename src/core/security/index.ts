@@ -7,7 +7,7 @@ export {
   riskRank,
   type SecurityRisk,
 } from './risk';
-export { commandRisk, type CommandRiskOptions } from './command-risk';
+export { commandReadOnly, commandRisk, type CommandRiskOptions, type ReadOnlyVerdict } from './command-risk';
 export { pathRisk, readPathRisk } from './path-risk';
 export {
   diskLookup,

@@ -35,6 +35,7 @@ const nodePackageManager: ProgramRule = (args, _env, name) => {
       ? [low(`${name} config only reads`)]
       : [medium(`changes ${name} settings`)];
   }
+  if (sub === 'audit' && rest.includes('fix')) return [medium(`${name} audit fix changes dependencies`)];
   if (NODE_READ_ONLY.has(sub)) return [low(`${name} ${sub} only reads`)];
   if (sub === 'dlx' || sub === 'exec' || sub === 'x')
     return [medium(`${name} ${sub} runs a package that may be downloaded`)];
@@ -56,7 +57,11 @@ function toolchain(publish: readonly string[], readOnly: readonly string[]): Pro
     const sub = operands(args)[0] ?? '';
     if (publish.includes(sub))
       return [high(`${name} ${sub} publishes a package or changes registry credentials`)];
-    if (readOnly.includes(sub)) return [low(`${name} ${sub} only reads`)];
+    if (readOnly.includes(sub)) {
+      if (name === 'go' && sub === 'env' && (hasOption(args, 'w') || hasOption(args, 'u')))
+        return [medium('go env -w/-u changes Go settings')];
+      return [low(`${name} ${sub} only reads`)];
+    }
     return [medium(`${sub ? `${name} ${sub}` : name} installs packages or runs project code`)];
   };
 }
@@ -122,7 +127,9 @@ const gh: ProgramRule = (args) => {
     return [high(`gh ${group} ${action} deletes or changes credentials`)];
   if (group === 'release' && action === 'create') return [high('gh release create publishes a release')];
   if (group === 'api')
-    return hasOption(args, 'X', 'method')
+    return hasOption(args, 'X', 'method') ||
+      hasOption(args, 'f', 'field', 'raw-field', 'input') ||
+      hasOption(args, 'F')
       ? [medium('gh api may change things on GitHub')]
       : [low('gh api reads from GitHub')];
   return [medium(`gh ${group} ${action} changes things on GitHub`)];

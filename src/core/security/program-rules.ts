@@ -1,7 +1,7 @@
 // Rates one program invocation by name. Wrappers (sudo, env, timeout, xargs...) are unwrapped and
 // the wrapped command rated too; shells and interpreters are judged by where their code comes from.
-import { afterOptions, hasOption, operands, programName } from './argv-options';
-import { type Finding, high, low, medium } from './risk';
+import { afterOptions, hasOption, operands, optionValue, programName } from './argv-options';
+import { type Finding, high, low, lowChange, medium } from './risk';
 import type { ProgramRule, RuleEnv } from './rule-types';
 import { hasSubstitution } from './shell-parse';
 import { FILE_RULES } from './file-rules';
@@ -27,6 +27,33 @@ const SHELL_BUILTINS = new Set([
   'local', 'readonly', 'wait', 'jobs', 'fg', 'bg', 'disown', 'hash', 'type', 'exit', 'return', 'shift', 'break',
   'continue', 'history', 'help', 'trap', 'umask', 'ulimit', 'let', 'getopts', 'caller', 'compgen', 'complete',
 ]); // prettier-ignore
+
+/**
+ * Builtins that change how later commands behave (an alias or trap runs other code under a
+ * harmless name, hash points a name elsewhere) or write the history file: not reads.
+ */
+const SHELL_CHANGES = new Set([
+  'alias',
+  'unalias',
+  'trap',
+  'hash',
+  'history',
+  'shopt',
+  'umask',
+  'ulimit',
+  'complete',
+]);
+
+/** Read-only programs that write after all with these options (`less -o log`, `yq -i`, `date -s`). */
+const WRITING_OPTIONS: Record<string, (args: readonly string[], env: RuleEnv) => Finding[]> = {
+  less: (args, env) => {
+    const log = optionValue(args, 'o', 'log-file') ?? optionValue(args, 'O', 'LOG-FILE');
+    return log === undefined ? [] : env.ctx.writeTarget(log);
+  },
+  yq: (args) => (hasOption(args, 'i', 'inplace') ? [medium('yq -i edits files in place')] : []),
+  date: (args) => (hasOption(args, 's', 'set') ? [medium('date -s sets the system clock')] : []),
+  hostname: (args) => (operands(args).length > 0 ? [medium('hostname renames the machine')] : []),
+};
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh']);
 const INTERPRETER =
@@ -207,8 +234,12 @@ export function programFindings(word: string, args: readonly string[], env: Rule
   if (SHELLS.has(name)) return shell(args, env, name);
   if (INTERPRETER.test(name)) return interpreter(args, env, name);
   if (name.startsWith('mkfs.')) return [high(`${name} creates a file system, erasing the device`)];
-  if (READ_ONLY.has(name)) return [low(`${name} only reads`)];
-  if (SHELL_BUILTINS.has(name)) return [low(`${name} only affects the shell`)];
+  if (READ_ONLY.has(name)) {
+    const writes = Object.hasOwn(WRITING_OPTIONS, name) ? WRITING_OPTIONS[name]!(args, env) : [];
+    return writes.length > 0 ? writes : [low(`${name} only reads`)];
+  }
+  if (SHELL_BUILTINS.has(name))
+    return [(SHELL_CHANGES.has(name) ? lowChange : low)(`${name} only affects the shell`)];
   if (word.includes('/')) return [medium(`runs ${word}, which cannot be checked`)];
   return [medium(`${name} is not a command known to be safe`)];
 }

@@ -8,6 +8,11 @@ export type RiskLevel = Exclude<SecurityRisk, 'UNKNOWN'>;
 export interface Finding {
   risk: RiskLevel;
   reason: string;
+  /**
+   * Set on a LOW finding whose command still changes something (creates a folder in the workspace,
+   * defines an alias): harmless enough to run unasked, but not a read (plan mode refuses it).
+   */
+  changes?: true;
 }
 
 export interface RiskAssessment {
@@ -40,5 +45,7 @@ export function summarize(findings: readonly Finding[], fallback: Finding): Risk
 }
 
 export const low = (reason: string): Finding => ({ risk: 'LOW', reason });
+/** LOW, yet not read-only (see Finding.changes). */
+export const lowChange = (reason: string): Finding => ({ risk: 'LOW', reason, changes: true });
 export const medium = (reason: string): Finding => ({ risk: 'MEDIUM', reason });
 export const high = (reason: string): Finding => ({ risk: 'HIGH', reason });

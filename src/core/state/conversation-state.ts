@@ -19,6 +19,9 @@ export interface Task {
   status: string;
 }
 
+/** Plan mode: the agent may only read and answers with a plan; act mode: it may change things. */
+export type AgentMode = 'plan' | 'act';
+
 /** An ActionEvent no observation, rejection or error has answered yet. */
 export interface PendingAction {
   actionId: string;
@@ -96,6 +99,8 @@ export interface ConversationState {
   approvedRisks: Record<string, SecurityRisk>;
   /** Models the conversation has said it cannot price (a `cost_unknown` update), so it says so once. */
   costUnknownModels: string[];
+  /** The latest `agent_mode` update ('act' when there is none). */
+  mode: AgentMode;
   lastUserMessageId: string | null;
   lastError: LastError | null;
   /** First user message text, shortened for lists. */
@@ -151,6 +156,7 @@ export function initialState(id: string | null = null): ConversationState {
     approved: [],
     approvedRisks: {},
     costUnknownModels: [],
+    mode: 'act',
     lastUserMessageId: null,
     lastError: null,
     title: null,

@@ -8,6 +8,7 @@ export {
   type LatencyStats,
   MAX_WARNINGS,
   type Metrics,
+  type AgentMode,
   type PendingAction,
   RECENT_LATENCIES,
   RECENT_RESPONSE_IDS,
@@ -38,6 +39,7 @@ export {
 } from './metrics';
 export {
   ACTION_STARTED_KEY,
+  AGENT_MODE_KEY,
   APPROVED_ACTIONS_KEY,
   type ActionStartedValue,
   ActionStartedValueSchema,

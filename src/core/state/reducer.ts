@@ -52,6 +52,11 @@ export const APPROVED_ACTIONS_KEY = 'approved_actions';
 export const RECONFIRM_KEY = 'reconfirm';
 /** A cost cap could not price the model's replies (value: `{ model, ... }`, see agent/cost-cap.ts). */
 export const COST_UNKNOWN_KEY = 'cost_unknown';
+/**
+ * The agent's mode from here on (value `"plan"` or `"act"`): in plan mode it may only read and
+ * answers with a plan (agent/plan-mode.ts). OpenHands keeps unknown keys as they are.
+ */
+export const AGENT_MODE_KEY = 'agent_mode';
 /** A title the user gave the conversation (it replaces the one taken from the first message). */
 export const TITLE_KEY = 'title';
 
@@ -235,6 +240,10 @@ function onUpdate(s: ConversationState, key: string, value: unknown, eventId: st
         ? s
         : { ...s, costUnknownModels: [...s.costUnknownModels, model] };
     }
+    case AGENT_MODE_KEY:
+      return value === 'plan' || value === 'act'
+        ? { ...s, mode: value }
+        : warn(s, `update ${eventId}: agent_mode must be "plan" or "act"`);
     case TITLE_KEY: {
       const title = typeof value === 'string' ? shortTitle(value) : null;
       return title ? { ...s, title } : warn(s, `update ${eventId}: a title must be non-empty text`);

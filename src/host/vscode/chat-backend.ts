@@ -23,6 +23,8 @@ export interface ConversationHeader {
   /** The effective risk of each pending action and why (the rules may rate it above the model). */
   pendingRisks?: { actionId: string; risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN'; reason: string }[];
   readOnly: boolean;
+  /** The conversation's agent mode (absent: act). */
+  mode?: 'plan' | 'act';
   /** What Logbook: Verify Conversation found when last run on it in this window; absent: not checked. */
   signature?: 'verified' | 'broken' | 'unsigned';
   /** The model the next step will use, and where it runs. */
@@ -37,6 +39,13 @@ export type StreamDelta =
   | { type: 'end' }
   /** The attempt streamed so far failed and is retried: the view drops what it showed. */
   | { type: 'discard' };
+
+/** One step of a plan the user approved (maybe edited); `status` as the plan had it. */
+export interface PlanStep {
+  title: string;
+  notes: string;
+  status?: 'todo' | 'in_progress' | 'done';
+}
 
 export interface ChatBackend {
   /** The conversation the panel shows, or undefined for the empty state. */
@@ -54,7 +63,17 @@ export interface ChatBackend {
   readonly onDidChangeHeader: vscode.Event<ConversationHeader>;
   readonly onDidStream: vscode.Event<{ conversationId: string; delta: StreamDelta }>;
 
-  sendMessage(text: string, attachments?: { activeFile?: boolean; selection?: boolean }): Promise<void>;
+  sendMessage(
+    text: string,
+    attachments?: { activeFile?: boolean; selection?: boolean },
+    mode?: 'plan' | 'act',
+  ): Promise<void>;
+  /** The mode a new conversation starts in (logbook.agent.defaultMode); absent: act. */
+  defaultMode?(): 'plan' | 'act';
+  /** Switches the conversation between plan mode (read only) and act mode. */
+  setMode?(conversationId: string, mode: 'plan' | 'act'): Promise<void>;
+  /** Approves the plan (as the user may have edited it): act mode, the plan as the next message, run. */
+  approvePlan?(conversationId: string, tasks: PlanStep[]): Promise<void>;
   startTask(): Promise<void>;
   approve(conversationId: string, actionIds: string[]): Promise<void>;
   reject(conversationId: string, actionIds: string[], reason: string): Promise<void>;

@@ -107,8 +107,16 @@ export class ChatController implements vscode.Disposable {
   private act(msg: Exclude<WebviewMessage, { type: 'ready' | 'loadEarlier' }>): Promise<void> {
     const b = this.backend;
     switch (msg.type) {
-      case 'sendMessage':
-        return b.sendMessage(msg.text, { activeFile: msg.attachActiveFile, selection: msg.attachSelection });
+      case 'sendMessage': {
+        const attachments = { activeFile: msg.attachActiveFile, selection: msg.attachSelection };
+        return msg.mode
+          ? b.sendMessage(msg.text, attachments, msg.mode)
+          : b.sendMessage(msg.text, attachments);
+      }
+      case 'setMode':
+        return b.setMode ? b.setMode(msg.conversationId, msg.mode) : Promise.resolve();
+      case 'approvePlan':
+        return b.approvePlan ? b.approvePlan(msg.conversationId, msg.tasks) : Promise.resolve();
       case 'startTask':
         return b.startTask();
       case 'approve':
@@ -151,7 +159,7 @@ export class ChatController implements vscode.Disposable {
       this.live = true;
       this.shownId = undefined;
       this.sentSeq = -1;
-      this.post({ type: 'conversation', header: null });
+      this.post({ type: 'conversation', header: null, ...this.defaultMode() });
       return;
     }
     let count: number;
@@ -167,7 +175,7 @@ export class ChatController implements vscode.Disposable {
     this.shownId = id;
     const held = viewConversationId === id ? viewLastSeq : -1;
     const start = Math.max(0, count - VIEW_WINDOW);
-    this.post({ type: 'conversation', header: this.readHeader(id) ?? header });
+    this.post({ type: 'conversation', header: this.readHeader(id) ?? header, ...this.defaultMode() });
     if (held >= 0 && held >= start - 1) {
       this.sentSeq = held;
     } else {
@@ -294,6 +302,11 @@ export class ChatController implements vscode.Disposable {
       this.post({ type: 'stream', conversationId: buf.conversationId, delta: buf.delta });
   }
 
+  private defaultMode(): { defaultMode?: 'plan' | 'act' } {
+    const mode = this.backend.defaultMode?.();
+    return mode ? { defaultMode: mode } : {};
+  }
+
   private readHeader(id: string): ConversationHeader | undefined {
     const h = this.backend.header(id);
     return h ? clampHeader(h) : undefined;
@@ -340,6 +353,7 @@ function clampHeader(h: ConversationHeader): ConversationHeader {
     ...(h.model && {
       model: { name: h.model.name.slice(0, LIMITS.title), provider: h.model.provider },
     }),
+    ...(h.mode === 'plan' || h.mode === 'act' ? { mode: h.mode } : {}),
   };
 }
 

@@ -46,6 +46,11 @@ export function readEditorModel(): string {
   return cfg().get<string>('llm.editorModel', '').trim();
 }
 
+/** logbook.agent.defaultMode: the mode a new conversation starts in (plan: read only, answer with a plan). */
+export function readDefaultMode(): 'plan' | 'act' {
+  return cfg().get<string>('agent.defaultMode', 'act') === 'plan' ? 'plan' : 'act';
+}
+
 export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<LlmSettings> {
   const c = cfg();
   const apiKey = (await secrets.get(API_KEY_SECRET)) ?? process.env['OPENAI_API_KEY'] ?? '';

@@ -1,6 +1,7 @@
 // Owns the workspace's conversations: which exist (the index), which are open, which one the chat
 // panel shows. Implements the ChatBackend the panel talks to, and is what the commands, the tree
 // and the status bar read. Conversations live under the extension's workspace storage.
+import type { AgentMode } from '../../core/state';
 import { randomUUID } from 'node:crypto';
 import { readdir, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,9 +21,9 @@ import { loadSkills, type Skill } from '../../core/skills/skills';
 import { EventStoreError, hasLiveWriter, openEventStore } from '../../core/log';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { NodeFilePort } from '../node/ports';
-import type { ChatBackend, ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import type { ChatBackend, ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
 import type { LlmSettingId } from '../../protocol/messages';
-import { addAllowRule } from './config';
+import { addAllowRule, readDefaultMode } from './config';
 import { ConfiguredLlm } from './configured-llm';
 import { ConversationSession, type SessionDeps } from './conversation-session';
 import { forkConversation } from './fork';
@@ -192,11 +193,28 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   async sendMessage(
     text: string,
     attachments?: { activeFile?: boolean; selection?: boolean },
+    mode?: AgentMode,
   ): Promise<void> {
-    const s = this.activeSession ?? (await this.create());
+    const existing = this.activeSession;
+    const s = existing ?? (await this.create());
     if (!this.activeConversationId) await this.setActive(s.id);
+    // The composer's choice; a new conversation without one starts in logbook.agent.defaultMode.
+    const wanted = mode ?? (existing ? undefined : readDefaultMode());
+    if (wanted) await s.setMode(wanted);
     await this.sendTask(s, text, attachmentText(attachments));
     await this.refreshEntry(s);
+  }
+
+  defaultMode(): AgentMode {
+    return readDefaultMode();
+  }
+
+  async setMode(conversationId: string, mode: AgentMode): Promise<void> {
+    await (await this.session(conversationId)).setMode(mode);
+  }
+
+  async approvePlan(conversationId: string, tasks: PlanStep[]): Promise<void> {
+    await (await this.session(conversationId)).approvePlan(tasks);
   }
 
   async startTask(): Promise<void> {

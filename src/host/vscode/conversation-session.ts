@@ -1,6 +1,7 @@
 // One open conversation in the editor: the core Conversation on a segment log under the
 // workspace storage, with the VS Code ports (workspace edits, an integrated terminal). Runs are
 // started here and never awaited by UI code; their failures become events or log lines.
+import type { AgentMode } from '../../core/state';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Conversation } from '../../core/agent/conversation';
@@ -22,7 +23,7 @@ import {
 import type { Skill } from '../../core/skills/skills';
 import type { NamedSecret } from '../../core/secrets';
 import { NodeSearchPort, TempScratchPort } from '../node/ports';
-import type { ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import type { ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
 import {
   type LlmProvider,
   readAgentSettings,
@@ -205,6 +206,7 @@ export class ConversationSession {
         reason: (d.riskReasons ?? d.reasons).join('; '),
       })),
       readOnly: this.readOnly,
+      mode: s.mode,
       ...(this.signature ? { signature: this.signature } : {}),
       model: configuredModel(),
     };
@@ -264,6 +266,21 @@ export class ConversationSession {
   async approve(ids: string[]): Promise<void> {
     this.ensureWritable();
     await this.conversation.approve(ids);
+    this.startRun();
+  }
+
+  async setMode(mode: AgentMode): Promise<void> {
+    this.ensureWritable();
+    await this.conversation.setMode(mode);
+    this.deps.onHeader();
+  }
+
+  /** Act mode, the plan (as the user approved it) as the next message, and a run to carry it out. */
+  async approvePlan(tasks: readonly PlanStep[]): Promise<void> {
+    this.ensureWritable();
+    await this.conversation.approvePlan(
+      tasks.map((t) => ({ title: t.title, notes: t.notes, status: t.status ?? 'todo' })),
+    );
     this.startRun();
   }
 

@@ -86,6 +86,21 @@ describe('protocol: intent guard', () => {
     assert.ok(checkIntent({ type: 'openDiff', conversationId: 'c1', actionId: 'a1' }, 'c1', ro).ok);
   });
 
+  it('plan mode: the toggle needs a writable conversation; a plan is approved only while it plans', () => {
+    const tasks = [{ title: 'Step', notes: '' }];
+    const planning = { ...header, mode: 'plan' as const };
+    assert.ok(checkIntent({ type: 'setMode', conversationId: 'c1', mode: 'plan' }, 'c1', header).ok);
+    assert.equal(
+      checkIntent({ type: 'setMode', conversationId: 'c1', mode: 'act' }, 'c1', { ...header, readOnly: true })
+        .ok,
+      false,
+    );
+    assert.ok(checkIntent({ type: 'approvePlan', conversationId: 'c1', tasks }, 'c1', planning).ok);
+    for (const h of [header, { ...header, mode: 'act' as const }, { ...planning, readOnly: true }])
+      assert.equal(checkIntent({ type: 'approvePlan', conversationId: 'c1', tasks }, 'c1', h).ok, false);
+    assert.equal(checkIntent({ type: 'approvePlan', conversationId: 'c2', tasks }, 'c1', planning).ok, false);
+  });
+
   it('isExactBatch is set equality without duplicates (property)', () => {
     fc.assert(
       fc.property(

@@ -2,10 +2,22 @@
 // or the selection (the host reads them; the view only passes the flags). The draft survives reloads.
 import { useState } from 'preact/hooks';
 import type { Ref } from 'preact';
-import { LIMITS } from '../../../src/protocol/messages';
+import { type AgentMode, LIMITS } from '../../../src/protocol/messages';
+import { defaultMode, header } from '../state/store';
+import { Icon } from './Icon';
 import { savedDraft, setDraft } from '../state/persist';
 import { send } from '../vscode-api';
 import { IconButton } from './IconButton';
+
+const MODES: { mode: AgentMode; label: string; icon: string; title: string }[] = [
+  {
+    mode: 'plan',
+    label: 'Plan',
+    icon: 'checklist',
+    title: 'Plan mode: the agent only reads and answers with a plan for you to approve',
+  },
+  { mode: 'act', label: 'Act', icon: 'play', title: 'Act mode: the agent may change files and run commands' },
+];
 
 interface Props {
   readOnly: boolean;
@@ -16,11 +28,28 @@ export function Composer({ readOnly, inputRef }: Props) {
   const [text, setText] = useState(savedDraft);
   const [file, setFile] = useState(false);
   const [selection, setSelection] = useState(false);
+  // Before a conversation exists the choice is kept here; afterwards the log holds it (header.mode).
+  const [choice, setChoice] = useState<AgentMode | null>(null);
   const empty = text.trim() === '';
+  const h = header.value;
+  const mode: AgentMode = h ? (h.mode ?? 'act') : (choice ?? defaultMode.value);
+  const choose = (next: AgentMode) => {
+    if (h) {
+      if (!h.readOnly && next !== mode) send({ type: 'setMode', conversationId: h.id, mode: next });
+    } else setChoice(next);
+  };
 
   const submit = () => {
     if (empty || readOnly) return;
-    send({ type: 'sendMessage', text, attachActiveFile: file, attachSelection: selection });
+    // A shown conversation already holds its mode; a new one starts in the mode chosen here, or the default.
+    send({
+      type: 'sendMessage',
+      text,
+      attachActiveFile: file,
+      attachSelection: selection,
+      ...(!h && choice ? { mode: choice } : {}),
+    });
+    setChoice(null);
     setText('');
     setDraft('');
     setFile(false);
@@ -29,7 +58,7 @@ export function Composer({ readOnly, inputRef }: Props) {
 
   return (
     <form
-      class="composer"
+      class={`composer mode-${mode}`}
       onSubmit={(e) => {
         e.preventDefault();
         submit();
@@ -39,7 +68,13 @@ export function Composer({ readOnly, inputRef }: Props) {
         ref={inputRef}
         class="composer-input"
         aria-label="Message to the agent"
-        placeholder={readOnly ? 'This conversation is read-only' : 'Ask Logbook to do something…'}
+        placeholder={
+          readOnly
+            ? 'This conversation is read-only'
+            : mode === 'plan'
+              ? 'Describe what to plan (the agent only reads)…'
+              : 'Ask Logbook to do something…'
+        }
         rows={1}
         maxLength={LIMITS.messageText}
         disabled={readOnly}
@@ -56,6 +91,22 @@ export function Composer({ readOnly, inputRef }: Props) {
         }}
       />
       <div class="composer-bar">
+        <div class="mode-toggle" role="group" aria-label="Agent mode">
+          {MODES.map((m) => (
+            <button
+              key={m.mode}
+              type="button"
+              class={`mode-option${mode === m.mode ? ' selected' : ''}`}
+              aria-pressed={mode === m.mode}
+              title={m.title}
+              disabled={readOnly}
+              onClick={() => choose(m.mode)}
+            >
+              <Icon name={m.icon} />
+              <span>{m.label}</span>
+            </button>
+          ))}
+        </div>
         <IconButton
           icon="file"
           label="Attach the active file"

@@ -2,7 +2,8 @@
 // Memoized on (row, rev): a row redraws only when its own content changed (e.g. its result arrived).
 import { memo } from 'preact/compat';
 import { send } from '../vscode-api';
-import { header, type Row } from '../state/store';
+import { header, isPlanAction, type Row } from '../state/store';
+import { PlanCard } from './PlanCard';
 import { ActionCard } from './ActionCard';
 import { CondensationView } from './CondensationView';
 import { IconButton } from './IconButton';
@@ -19,7 +20,7 @@ function Content({ row, rev }: { row: Row; rev: number }) {
     case 'message':
       return <MessageView row={row} />;
     case 'action':
-      return <ActionCard row={row} rev={rev} />;
+      return isPlanAction(row.event) ? <PlanCard row={row} rev={rev} /> : <ActionCard row={row} rev={rev} />;
     case 'result':
       return <StandaloneResult row={row} />;
     case 'condensation':

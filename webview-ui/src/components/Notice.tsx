@@ -86,6 +86,14 @@ function describe(e: EventJson): Line {
           tone: 'warn',
           detail: str(value['message']),
         };
+      if (key === 'agent_mode')
+        return e.value === 'plan'
+          ? {
+              icon: 'checklist',
+              text: 'Plan mode: the agent only reads and answers with a plan',
+              tone: 'neutral',
+            }
+          : { icon: 'play', text: 'Act mode: the agent may change files and run commands', tone: 'neutral' };
       if (key === 'forked_from')
         return { icon: 'repo-forked', text: 'Continued from an earlier conversation', tone: 'neutral' };
       return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };

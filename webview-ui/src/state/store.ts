@@ -3,7 +3,7 @@
 // Rows live in a plain array mutated in place (10k events must not be copied per append); the
 // `version` signal tells components it changed, and a row's `rev` tells its memoized view to redraw.
 import { signal } from '@preact/signals';
-import type { ConversationHeader, EventJson, ViewEvent } from '../../../src/protocol/messages';
+import type { AgentMode, ConversationHeader, EventJson, ViewEvent } from '../../../src/protocol/messages';
 import { actionIdOf, source, str, toolCallIdOf } from '../lib/fields';
 import { classify, type RowView } from './classify';
 
@@ -23,6 +23,10 @@ export interface Row {
 }
 
 export const header = signal<ConversationHeader | null>(null);
+/** The mode a new conversation starts in (logbook.agent.defaultMode), as the host last said. */
+export const defaultMode = signal<AgentMode>('act');
+/** Id of the newest task_tracker plan: only that one can be approved. */
+export const latestPlanId = signal<string | null>(null);
 export const version = signal(0);
 export const rows: Row[] = [];
 /** Every event held, in order: what the persisted cache is made of. */
@@ -70,6 +74,7 @@ function dropRows(): void {
   actionRows.clear();
   actionByCall.clear();
   latestBatch = undefined;
+  latestPlanId.value = null;
 }
 
 /** The host will send this conversation's events from `first` on: whatever is held is dropped. */
@@ -168,6 +173,7 @@ function ingest({ seq, event }: ViewEvent): void {
     actionRows.set(event.id, row);
     const callId = str(event.tool_call_id);
     if (callId) actionByCall.set(callId, event.id);
+    if (isPlanAction(event)) latestPlanId.value = event.id;
   }
 }
 
@@ -191,6 +197,17 @@ function foldIntoPrevious(event: EventJson): boolean {
   prev.event = event;
   prev.rev++;
   return true;
+}
+
+/** A task_tracker call that sets the plan (command "plan"): shown as a checklist card. */
+export function isPlanAction(e: EventJson): boolean {
+  const action = e.action as { command?: unknown; task_list?: unknown } | null | undefined;
+  return (
+    e.kind === 'ActionEvent' &&
+    str(e.tool_name) === 'task_tracker' &&
+    action?.command === 'plan' &&
+    Array.isArray(action.task_list)
+  );
 }
 
 export function isLatestBatch(e: EventJson): boolean {

@@ -9,6 +9,7 @@ import type { NodeSession } from '../node-session';
 import { exitCodeFor } from './exit-codes';
 import { note, type OutputMode } from './event-printer';
 import type { CliIo, StopSignal } from './io';
+import { readSessionInfo } from './session-file';
 
 export async function driveToStop(
   io: CliIo,
@@ -60,7 +61,7 @@ function outcomeLines(status: ExecutionStatus, c: Conversation, dir: string): st
   const quoted = shellQuote(dir);
   switch (status) {
     case 'finished':
-      return ['Finished.'];
+      return c.state.mode === 'plan' && c.state.tasks.length > 0 ? planReadyLines(c, dir) : ['Finished.'];
     case 'waiting_for_confirmation': {
       const n = c.awaitingConfirmation().length;
       return [
@@ -78,6 +79,19 @@ function outcomeLines(status: ExecutionStatus, c: Conversation, dir: string): st
     default:
       return [`Stopped with status ${status}.`];
   }
+}
+
+/** Plan mode ended with a plan: how to approve it, or ask for changes, from the shell. */
+function planReadyLines(c: Conversation, dir: string): string[] {
+  const n = c.state.tasks.length;
+  const ws = readSessionInfo(dir)?.workspace;
+  const base = `logbook run${ws ? ` --workspace ${shellQuote(ws)}` : ''} --store ${shellQuote(dir)}`;
+  return [
+    `Plan ready (${n} step${n === 1 ? '' : 's'}, plan mode: nothing was changed). Approve it and carry it out with:`,
+    `  ${base} --mode act`,
+    'or ask for changes with:',
+    `  ${base} --task "..."`,
+  ];
 }
 
 /** Quotes a path for the hint lines only when the shell would need it. */

@@ -4,6 +4,7 @@ import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../
 import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry';
 import { COST_UNKNOWN_KEY, type CostUnknownValue } from '../../../core/agent/cost-cap';
 import {
+  AGENT_MODE_KEY,
   EXECUTION_STATUS_KEY,
   LLM_USAGE_KEY,
   RECONFIRM_KEY,
@@ -104,6 +105,10 @@ function stateUpdateLine(key: string, value: unknown): string {
       // In full, not clipped: the path it would now reach is what the user must read.
       return `[policy] action ${v.data.action_id} waits for confirmation again, ${v.data.risk} risk now (approved at ${v.data.approved_risk}): ${v.data.reasons.join('; ').replace(/\s+/g, ' ')}`;
   }
+  if (key === AGENT_MODE_KEY)
+    return value === 'plan'
+      ? '[mode] plan: the agent only reads and answers with a plan to approve'
+      : `[mode] ${String(value)}`;
   if (key === COST_UNKNOWN_KEY && value && typeof value === 'object') {
     // In full: it says what limits the run now, or that nothing does.
     return `[budget] ${String((value as Partial<CostUnknownValue>).message)}`;

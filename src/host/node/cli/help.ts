@@ -37,6 +37,7 @@ const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME a
 
 export const COMMAND_HELP = {
   run: `Usage: logbook run --workspace DIR --task TEXT [options]
+       logbook run --workspace DIR --store CONV_DIR --mode act   (approve its plan)
 
 Starts a conversation in DIR, sends TEXT as the first message and runs the agent, printing each
 event as it is recorded.
@@ -45,6 +46,10 @@ Options:
   --workspace DIR        folder the agent works in (required)
   --task TEXT            what the agent should do (required)
   --confirm MODE         never | risky | always: when to stop and ask before acting (default risky)
+  --mode plan|act        plan: the agent may only read and answers with a plan (a task list) to
+                         approve; act: it may change things (default: the conversation's mode,
+                         act for a new one). With --store and no --task, --mode act approves the
+                         plan the conversation holds and carries it out
   --store DIR            conversation directory (default DIR/.logbook/conversations/<new id>)
   --max-iterations N     agent steps before it stops (default 100)
   --max-tool-calls N     tool calls of one model reply that run; the others get an error (default

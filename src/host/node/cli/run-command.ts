@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfirmationMode } from '../../../core/agent/settings';
+import { type AgentMode, isAgentMode } from '../../../core/agent/plan-mode';
 import { resolveLlmSettings } from '../../../core/llm';
 import { detectBackend } from '../../../core/log';
 import { openNodeConversation } from '../node-session';
@@ -33,6 +34,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     workspace: { type: 'string' },
     task: { type: 'string' },
     confirm: { type: 'string' },
+    mode: { type: 'string' },
     store: { type: 'string' },
     'max-iterations': { type: 'string' },
     'max-tool-calls': { type: 'string' },
@@ -47,7 +49,13 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const workspaceArg = nonEmpty('run', 'workspace', values.workspace);
   const task = nonEmpty('run', 'task', values.task);
   if (workspaceArg === undefined) throw new UsageError('logbook run: --workspace DIR is required.');
-  if (task === undefined) throw new UsageError('logbook run: --task TEXT is required.');
+  const agentMode = values.mode === undefined ? undefined : (values.mode as AgentMode);
+  if (agentMode !== undefined && !isAgentMode(agentMode)) {
+    throw new UsageError(`logbook run: --mode must be plan or act, got "${values.mode}".`);
+  }
+  // `--mode act` on a conversation in plan mode without a task approves its plan.
+  if (task === undefined && !(agentMode === 'act' && values.store !== undefined))
+    throw new UsageError('logbook run: --task TEXT is required.');
   const confirm = (values.confirm ?? 'risky') as ConfirmationMode;
   if (!MODES.includes(confirm)) {
     throw new UsageError(
@@ -131,7 +139,17 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       ...(previous ?? newSessionInfo({ id, workspace, ...settings })),
       ...settings,
     });
-    await conversation.sendMessage(task);
+    if (task === undefined) {
+      if (conversation.state.mode !== 'plan' || conversation.state.tasks.length === 0) {
+        throw new UsageError(
+          `logbook run: the conversation in ${storeDir} has no plan to approve; give --task TEXT.`,
+        );
+      }
+      await conversation.approvePlan();
+    } else {
+      if (agentMode !== undefined) await conversation.setMode(agentMode);
+      await conversation.sendMessage(task);
+    }
     return await driveToStop(io, mode, session, storeDir);
   } finally {
     await session.close();

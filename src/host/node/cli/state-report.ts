@@ -28,6 +28,8 @@ export interface StateReport {
   pending_actions: PendingActionReport[];
   /** Pending actions that started before a crash with no recorded result. */
   in_doubt: string[];
+  /** plan: the agent only reads and answers with a plan; act: it may change things. */
+  mode: ConversationState['mode'];
   tasks: ConversationState['tasks'];
   metrics: ConversationState['metrics'];
   last_error: ConversationState['lastError'];
@@ -64,6 +66,7 @@ export function stateReport(
       };
     }),
     in_doubt: state.inDoubt,
+    mode: state.mode,
     tasks: state.tasks,
     metrics: state.metrics,
     last_error: state.lastError,
@@ -84,6 +87,7 @@ export function reportLines(r: StateReport): string[] {
     `  dir        ${r.dir}`,
     ...(r.workspace ? [`  workspace  ${r.workspace}`] : []),
     `  status     ${r.status}${r.interrupted ? ` (${r.interrupted})` : ''}`,
+    `  mode       ${r.mode}${r.mode === 'plan' ? ' (the agent only reads and answers with a plan)' : ''}`,
     `  events     ${r.event_count}${r.corrupt_records ? ` (${r.corrupt_records} unreadable)` : ''}, ${r.iteration} agent step(s)`,
     `  tokens     ${t.promptTokens} prompt, ${t.completionTokens} completion, ${t.calls} call(s), $${t.cost.toFixed(4)}`,
   ];

@@ -1,0 +1,185 @@
+// A task_tracker plan as a checklist. The newest plan of a conversation in plan mode can be
+// approved (the conversation switches to act mode with the plan as the next message) or edited
+// first, item by item; "Request changes" goes to the message box, where the agent keeps planning.
+import { useState } from 'preact/hooks';
+import { LIMITS, type PlanItem } from '../../../src/protocol/messages';
+import { arr, obj, str } from '../lib/fields';
+import { header, latestPlanId, type Row } from '../state/store';
+import { send } from '../vscode-api';
+import { Button } from './Button';
+import { Icon } from './Icon';
+import { IconButton } from './IconButton';
+
+type Status = NonNullable<PlanItem['status']>;
+interface Task extends PlanItem {
+  status: Status;
+}
+
+const LOOK: Record<string, { icon: string; label: string }> = {
+  done: { icon: 'pass-filled', label: 'done' },
+  in_progress: { icon: 'circle-large-filled', label: 'in progress' },
+  todo: { icon: 'circle-large-outline', label: 'to do' },
+};
+
+/** Edits survive the row scrolling out of view (rows of the virtual list unmount). */
+const drafts = new Map<string, PlanItem[]>();
+
+export function tasksOf(action: unknown): Task[] {
+  return arr(obj(action)?.task_list).flatMap((t) => {
+    const o = obj(t);
+    const title = str(o?.title)?.trim();
+    const status = str(o?.status);
+    const known: Status = status === 'done' || status === 'in_progress' ? status : 'todo';
+    return title ? [{ title, notes: str(o?.notes) ?? '', status: known }] : [];
+  });
+}
+
+export function PlanCard({ row }: { row: Row; rev: number }) {
+  const e = row.event;
+  const tasks = tasksOf(e.action);
+  const h = header.value;
+  const approvable =
+    h !== null &&
+    h.mode === 'plan' &&
+    !h.readOnly &&
+    h.status !== 'running' &&
+    latestPlanId.value === e.id &&
+    tasks.length > 0;
+  const [draft, setDraftState] = useState<PlanItem[] | undefined>(() => drafts.get(e.id));
+  const setDraft = (next: PlanItem[] | undefined) => {
+    if (next) drafts.set(e.id, next);
+    else drafts.delete(e.id);
+    setDraftState(next);
+  };
+  const editing = approvable && draft !== undefined;
+  const failed = obj(row.result?.observation)?.is_error === true || row.result?.kind === 'AgentErrorEvent';
+  const done = tasks.filter((t) => t.status === 'done').length;
+
+  const approve = () => {
+    const items = (draft ?? tasks)
+      .map((t) => ({
+        title: t.title.trim().slice(0, LIMITS.planTitle),
+        notes: t.notes.slice(0, LIMITS.planNotes),
+        // Only "done" is worth carrying: the agent need not redo what it did while planning.
+        ...(t.status === 'done' ? { status: t.status } : {}),
+      }))
+      .filter((t) => t.title !== '')
+      .slice(0, LIMITS.planItems);
+    if (!h || items.length === 0) return;
+    send({ type: 'approvePlan', conversationId: h.id, tasks: items });
+    setDraft(undefined);
+  };
+  const update = (i: number, patch: Partial<PlanItem>) =>
+    setDraft((draft ?? []).map((t, j) => (j === i ? { ...t, ...patch } : t)));
+
+  return (
+    <div class={`card plan-card${approvable ? ' pending' : ''}`}>
+      <div class="card-head">
+        <Icon name="checklist" class="tool-icon" />
+        <span class="tool-name">Plan</span>
+        <span class="summary">
+          {tasks.length} step{tasks.length === 1 ? '' : 's'}
+          {done > 0 ? `, ${done} done` : ''}
+        </span>
+        {approvable && (
+          <span class="card-badges">
+            <span class="badge pending-badge">
+              <Icon name="shield" />
+              Awaiting approval
+            </span>
+          </span>
+        )}
+      </div>
+      {editing ? (
+        <ol class="plan-items editing" aria-label="Plan steps (editing)">
+          {draft!.map((t, i) => (
+            <li key={i} class="plan-item">
+              <div class="plan-edit">
+                <input
+                  class="plan-title-input"
+                  aria-label={`Step ${i + 1} title`}
+                  maxLength={LIMITS.planTitle}
+                  value={t.title}
+                  onInput={(ev) => update(i, { title: ev.currentTarget.value })}
+                />
+                <textarea
+                  class="plan-notes-input"
+                  aria-label={`Step ${i + 1} notes`}
+                  rows={1}
+                  maxLength={LIMITS.planNotes}
+                  value={t.notes}
+                  onInput={(ev) => update(i, { notes: ev.currentTarget.value })}
+                />
+              </div>
+              <IconButton
+                icon="trash"
+                label={`Remove step ${i + 1}`}
+                onClick={() => setDraft(draft!.filter((_, j) => j !== i))}
+              />
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <ol class="plan-items" aria-label="Plan steps">
+          {tasks.map((t, i) => {
+            const look = LOOK[t.status] ?? LOOK.todo!;
+            return (
+              <li key={i} class={`plan-item status-${look === LOOK.todo ? 'todo' : t.status}`}>
+                <Icon name={look.icon} class="plan-mark" />
+                <span class="plan-text">
+                  <span class="plan-title">
+                    {t.title}
+                    <span class="sr-only"> ({look.label})</span>
+                  </span>
+                  {t.notes.trim() && <span class="plan-notes">{t.notes.trim()}</span>}
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {failed && <div class="result-note">The plan was not accepted by the tool; see the next step.</div>}
+      {approvable && (
+        <div class="plan-actions">
+          <Button icon="check" onClick={approve} disabled={editing && draft!.every((t) => !t.title.trim())}>
+            Approve plan
+          </Button>
+          {editing ? (
+            <>
+              <Button
+                kind="secondary"
+                icon="add"
+                onClick={() => setDraft([...draft!, { title: '', notes: '' }])}
+                disabled={draft!.length >= LIMITS.planItems}
+              >
+                Add step
+              </Button>
+              <Button kind="secondary" onClick={() => setDraft(undefined)}>
+                Discard edits
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button
+                kind="secondary"
+                icon="edit"
+                onClick={() =>
+                  setDraft(tasks.map((t) => ({ title: t.title, notes: t.notes, status: t.status })))
+                }
+              >
+                Edit
+              </Button>
+              <Button
+                kind="secondary"
+                icon="comment"
+                onClick={() => document.querySelector<HTMLTextAreaElement>('.composer-input')?.focus()}
+              >
+                Request changes
+              </Button>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
