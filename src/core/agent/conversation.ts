@@ -25,7 +25,7 @@ import { EXECUTION_STATUS_KEY, ACTION_STARTED_KEY, RECONFIRM_KEY, TITLE_KEY, sho
 import { encodeSnapshot, recoveryEventsOnOpen, SKIPPED_AFTER_CRASH } from '../state';
 import { toolDefinition, validateToolCall, type ToolPorts, type ToolSpec } from '../tools';
 import type { StoredConversationEvent } from './event-codec';
-import type { ConfirmationGate, HistoryCondenser } from './ports';
+import type { ConfirmationDecision, ConfirmationGate, HistoryCondenser } from './ports';
 import { buildSystemPrompt } from './system-prompt';
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from './settings';
 import { detectStuck } from './stuck-detector';
@@ -188,6 +188,11 @@ export class Conversation {
     // (approve) or skip (reject) it, whatever the confirmation policy says.
     const inDoubt = new Set(this.state.inDoubt);
     return pending.filter((a) => inDoubt.has(a.id) || decisions.find((d) => d.actionId === a.id)?.confirm);
+  }
+
+  /** How the gate rates the actions that wait for the user now: their risk and why. */
+  heldRisks(): ConfirmationDecision[] {
+    return this.deps.gate.decide(this.awaitingConfirmation());
   }
 
   /** Pending actions that started before a crash and have no recorded result. */

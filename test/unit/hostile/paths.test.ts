@@ -83,7 +83,11 @@ describe('hostile model: paths out of the workspace', function () {
     const show = await runCli(['show', store, '--json']);
     const state = JSON.parse(show.stdout) as Json;
     assert.equal(state.status, 'waiting_for_confirmation');
-    assert.equal((state.pending_actions as unknown[]).length, 1);
+    const [held] = state.pending_actions as Json[];
+    assert.ok(held, 'one action is held');
+    // show gives the risk it was held at (the rules', not only the model's LOW) and why.
+    assert.match(String(held.risk), /MEDIUM|HIGH/, JSON.stringify(held));
+    assert.ok((held.reasons as string[]).length > 0, JSON.stringify(held));
     assertNothingLost(r, log);
     assertNotLeaked();
     return log;
@@ -221,10 +225,14 @@ describe('hostile model: paths out of the workspace', function () {
       const log = await readLogJson(store);
       const ran = log.filter((e) => e.kind === 'ObservationEvent');
       assert.equal(ran.length, 1, 'only the cd ran');
+      // The run says why it waits, from where the shell was.
+      assert.match(r.stderr, /cat shadow \(MEDIUM: reads \/etc\/shadow/, printed(r));
       const show = JSON.parse((await runCli(['show', store, '--json'])).stdout) as Json;
       const pending = show.pending_actions as Json[];
       assert.equal(pending.length, 1);
       assert.match(JSON.stringify(pending[0]), /cat shadow/);
+      // `approve` starts a fresh shell in the workspace: show rates it from there.
+      assert.equal(pending[0]!.model_risk, 'LOW');
       assertNothingLost(r, log);
     });
 

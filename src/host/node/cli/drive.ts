@@ -10,6 +10,8 @@ import { exitCodeFor } from './exit-codes';
 import { note, type OutputMode } from './event-printer';
 import type { CliIo, StopSignal } from './io';
 import { readSessionInfo } from './session-file';
+import { actionWhat } from './event-line';
+import { heldRiskLine } from './pending-risk';
 
 export async function driveToStop(
   io: CliIo,
@@ -63,9 +65,17 @@ function outcomeLines(status: ExecutionStatus, c: Conversation, dir: string): st
     case 'finished':
       return c.state.mode === 'plan' && c.state.tasks.length > 0 ? planReadyLines(c, dir) : ['Finished.'];
     case 'waiting_for_confirmation': {
-      const n = c.awaitingConfirmation().length;
+      const held = c.awaitingConfirmation();
+      const n = held.length;
+      // As the gate rated them, from where the shell is now.
+      const risks = new Map(c.heldRisks().map((d) => [d.actionId, d]));
       return [
-        `Waiting for confirmation of ${n} action${n === 1 ? '' : 's'}. Continue with:`,
+        `Waiting for confirmation of ${n} action${n === 1 ? '' : 's'}:`,
+        ...held.map((a) => {
+          const d = risks.get(a.id);
+          return heldRiskLine(a.summary ?? actionWhat(a), d?.risk ?? 'UNKNOWN', d?.riskReasons ?? []);
+        }),
+        'Continue with:',
         `  logbook approve ${quoted}`,
         `  logbook reject ${quoted} --reason "..."`,
       ];

@@ -71,8 +71,8 @@ decided with \`logbook resolve\`. Events the log recorded and no longer has (a d
 are reported as lost, with status data_lost, until \`logbook repair\` records the loss.
 
 Options:
-  --json       one JSON object: id, status, event_count, metrics, pending_actions, title, tasks,
-               lost_events, accepted_losses...
+  --json       one JSON object: id, status, event_count, metrics, pending_actions (with the risk
+               each is held at and why), title, tasks, lost_events, accepted_losses...
   -h, --help   show this help`,
   approve: `Usage: logbook approve CONV_DIR [--json]
 

@@ -3,12 +3,18 @@ import type { ActionEvent } from '../../../core/events';
 import { type ConversationState, type ExecutionStatus, statusForReader } from '../../../core/state';
 import { actionWhat } from './event-line';
 import { resolveHint } from './in-doubt';
+import { heldRisk } from './pending-risk';
 
 export interface PendingActionReport {
   id: string;
   tool: string;
   summary: string;
+  /** The risk it is held at: the model's rating and the rules', the higher. */
   risk: string;
+  /** The model's own security_risk. */
+  model_risk: string;
+  /** Why the rules rate it so (where a path leads, what a command does). */
+  reasons: string[];
   tool_call_id: string;
 }
 
@@ -56,12 +62,15 @@ export function stateReport(
     workspace: extra.workspace,
     pending_actions: state.pendingActions.map((p) => {
       const a = actions.get(p.actionId);
+      const held = a ? heldRisk(a, extra.workspace) : undefined;
       return {
         id: p.actionId,
         tool: p.toolName,
         // The model's summary when it gave one; else what the action does (command, file...).
         summary: a ? (a.summary ?? actionWhat(a)) : '',
-        risk: a?.security_risk ?? 'UNKNOWN',
+        risk: held?.risk ?? 'UNKNOWN',
+        model_risk: held?.modelRisk ?? 'UNKNOWN',
+        reasons: held?.reasons ?? [],
         tool_call_id: p.toolCallId,
       };
     }),
@@ -96,7 +105,8 @@ export function reportLines(r: StateReport): string[] {
     lines.push('pending actions:');
     for (const p of r.pending_actions) {
       const doubt = r.in_doubt.includes(p.id) ? ' [started before a crash, result unknown]' : '';
-      lines.push(`  ${p.id}  ${p.tool}: ${p.summary} (risk ${p.risk})${doubt}`);
+      const why = p.reasons.length > 0 ? `: ${p.reasons.join('; ')}` : '';
+      lines.push(`  ${p.id}  ${p.tool}: ${p.summary} (risk ${p.risk}${why})${doubt}`);
     }
     if (r.in_doubt.length) lines.push(`decide on the actions in doubt: ${resolveHint(r.dir)}`);
   }

@@ -1,0 +1,32 @@
+// The risk a held action was held at: the model's own rating and the rule-based checks of its
+// command or paths, the higher wins, with the rules' reasons (as the confirmation gate rates it).
+import type { ActionEvent } from '../../../core/events';
+import { analyzeAction, type SecurityRisk } from '../../../core/security';
+
+export interface HeldRisk {
+  risk: SecurityRisk;
+  modelRisk: string;
+  reasons: string[];
+}
+
+export function heldRisk(action: ActionEvent, workspace: string | null): HeldRisk {
+  const analysis = analyzeAction(action.tool_name, argumentsOf(action), workspace ? [workspace] : []);
+  return { risk: analysis.risk, modelRisk: action.security_risk ?? 'UNKNOWN', reasons: analysis.reasons };
+}
+
+/** One line per held action: what it does, its risk and why, e.g. for the CLI's waiting message. */
+export function heldRiskLine(what: string, risk: string, reasons: readonly string[]): string {
+  const why = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
+  return `  ${what} (${risk}${why})`;
+}
+
+function argumentsOf(a: ActionEvent): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(a.tool_call.arguments);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // the stored, validated action below
+  }
+  return { ...(a.action as Record<string, unknown> | null), security_risk: a.security_risk };
+}
