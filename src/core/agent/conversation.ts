@@ -37,6 +37,7 @@ import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversat
 import { forkInto } from './fork';
 import { lostEventsNotice } from '../state/lost-events-notice';
 import { type NamedSecret, SecretGuard } from '../secrets';
+import { projectImages } from '../attachments/project-images';
 
 export interface ConversationDeps {
   id: string;
@@ -62,6 +63,11 @@ export interface ConversationDeps {
    * the list does not change.
    */
   secrets?: () => readonly NamedSecret[];
+  /**
+   * Whether the model takes images (read at each call) and where stored images are loaded from.
+   * Absent: images are sent, and a stored image no one can load is replaced by a note.
+   */
+  images?: { supportsImages(): boolean; load(url: string): Promise<string | undefined> };
 }
 
 export { SNAPSHOT_EVERY };
@@ -194,11 +200,23 @@ export class Conversation {
     return this.pendingActionEvents().filter((a) => ids.has(a.id));
   }
 
-  async sendMessage(text: string, opts: { images?: string[] } = {}): Promise<void> {
+  /**
+   * Records the user's message. `attachments` are the texts of what the user attached (each with its
+   * own header), kept in the message's content after the text, so the log holds what the model saw;
+   * `images` are image URLs (stored-image URLs, data or web URLs).
+   */
+  async sendMessage(
+    text: string,
+    opts: { images?: readonly string[]; attachments?: readonly string[] } = {},
+  ): Promise<void> {
     const skills = triggeredSkills(this.deps.skills ?? [], text, this.state.activatedSkills);
     const content: { type: 'text'; text: string }[] = [{ type: 'text', text }];
+    for (const a of opts.attachments ?? []) content.push({ type: 'text', text: a });
     const llm_message = opts.images?.length
-      ? { role: 'user' as const, content: [...content, { type: 'image' as const, image_urls: opts.images }] }
+      ? {
+          role: 'user' as const,
+          content: [...content, { type: 'image' as const, image_urls: [...opts.images] }],
+        }
       : { role: 'user' as const, content };
     await this.append(
       'MessageEvent',
@@ -459,8 +477,12 @@ export class Conversation {
     this.abort = new AbortController();
     let response: LlmResponse;
     try {
+      const messages = await projectImages(this.memory.prompt.messages(), {
+        supportsImages: this.deps.images?.supportsImages() ?? true,
+        load: (url) => this.deps.images?.load(url) ?? Promise.resolve(undefined),
+      });
       response = await this.deps.llm.complete(
-        { messages: this.memory.prompt.messages(), tools: this.activeTools().map((t) => toolDefinition(t)) },
+        { messages, tools: this.activeTools().map((t) => toolDefinition(t)) },
         {
           signal: this.abort.signal,
           onDelta: (d) => this.emitDelta(d),

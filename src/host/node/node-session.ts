@@ -16,6 +16,7 @@ import { type SigningIdentity, openSignedStore } from '../../core/signing';
 import { llmSecrets } from '../../core/secrets';
 import { defaultTools } from '../../core/tools';
 import { createNodePorts } from './ports';
+import { ImageStore } from '../../core/attachments/image-store';
 
 export interface NodeSessionOptions {
   /** Directory of the conversation's segment log (created if missing). */
@@ -96,6 +97,8 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       secretValues: secrets.map((s) => s.value),
     },
   });
+  // Images a tool views are stored once in the conversation's folder (events refer to them).
+  const images = new ImageStore(storeDir);
   const tools = defaultTools();
   const mode = opts.confirmationMode ?? 'risky';
   const settings: Partial<AgentSettings> = {
@@ -124,7 +127,8 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       store,
       llm,
       tools,
-      ports,
+      ports: { ...ports, images },
+      images: { supportsImages: () => true, load: (url) => images.dataUrl(url) },
       cwd: workspace,
       settings,
       ...(condenser ? { condenser } : {}),
