@@ -36,6 +36,7 @@ export function checkIntent(
     case 'openInEditor':
     case 'openSettings':
     case 'setApiKey':
+    case 'mentionQuery':
       return OK;
     case 'sendMessage':
       return header?.readOnly ? refuse('the conversation is read-only') : OK;
@@ -62,6 +63,7 @@ export function checkIntent(
     case 'forkFrom':
     case 'openDiff':
     case 'loadEarlier':
+    case 'loadImage':
       return OK;
   }
 }

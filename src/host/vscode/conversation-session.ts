@@ -17,7 +17,9 @@ import type { Skill } from '../../core/skills/skills';
 import type { NamedSecret } from '../../core/secrets';
 import { NodeSearchPort, TempScratchPort } from '../node/ports';
 import type { ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import { ImageStore } from '../../core/attachments/image-store';
 import {
+  llmSupportsImages,
   readAgentSettings,
   readCondenserSettings,
   terminalPassEnvironment,
@@ -61,6 +63,7 @@ export class ConversationSession {
     private readonly tools: ToolSpec[],
     /** The gate the conversation asks; the header reads its decisions for the pending risks. */
     private readonly gate: PolicyGate,
+    private readonly imageStore: ImageStore,
   ) {
     this.id = deps.id;
     this.dir = deps.dir;
@@ -92,7 +95,10 @@ export class ConversationSession {
           return { pass: terminalPassEnvironment(), secretValues: knownSecrets.current.map((s) => s.value) };
         },
       }));
+    // Images the user attaches or a tool views are kept once in the conversation's folder.
+    const images = new ImageStore(deps.dir);
     const ports = {
+      images,
       files: new WorkspaceFilePort(),
       get terminal() {
         return lazyTerminal();
@@ -122,6 +128,7 @@ export class ConversationSession {
       gate,
       userEditNotes: () => deps.userEditNotes(),
       secrets: () => knownSecrets.current,
+      images: { supportsImages: () => llmSupportsImages(), load: (url) => images.dataUrl(url) },
     });
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
@@ -129,7 +136,7 @@ export class ConversationSession {
         ? `Conversation ${deps.id}: opened by replaying its ${replayed} events`
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
-    const session = new ConversationSession(deps, conversation, store, tools, gate);
+    const session = new ConversationSession(deps, conversation, store, tools, gate, images);
     terminal.title = () => conversation.state.title ?? 'Agent';
     session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
@@ -217,9 +224,20 @@ export class ConversationSession {
     return this.store.length;
   }
 
-  async send(text: string): Promise<void> {
+  /** Where this conversation's images are stored (its folder's `attachments/`). */
+  get images(): ImageStore {
+    return this.imageStore;
+  }
+
+  async send(
+    text: string,
+    attached?: { texts: readonly string[]; images: readonly string[] },
+  ): Promise<void> {
     this.ensureWritable();
-    await this.conversation.sendMessage(text);
+    await this.conversation.sendMessage(
+      text,
+      attached ? { attachments: attached.texts, images: attached.images } : {},
+    );
     this.startRun();
   }
 
