@@ -7,7 +7,7 @@ export function htmlToText(html: string): string {
   return html
     .replace(/<(script|style|noscript|template|svg|head)\b[\s\S]*?<\/\1\s*>/gi, '')
     .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(br|\/p|\/div|\/li|\/h[1-6]|\/tr|\/pre|\/section|\/article|hr)\b[^>]*>/gi, '\n')
+    .replace(/<(br|\/p|\/div|\/h[1-6]|\/tr|\/pre|\/section|\/article|hr)\b[^>]*>/gi, '\n')
     .replace(/<li\b[^>]*>/gi, '\n- ')
     .replace(/<[^>]+>/g, '')
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, code: string) => {
