@@ -234,6 +234,8 @@ export class ConversationSession {
     attached?: { texts: readonly string[]; images: readonly string[] },
   ): Promise<void> {
     this.ensureWritable();
+    // An attached file may hold the key just set: the redactor must know it before this is recorded.
+    await this.deps.llm.knownSecrets.refresh();
     await this.conversation.sendMessage(
       text,
       attached ? { attachments: attached.texts, images: attached.images } : {},

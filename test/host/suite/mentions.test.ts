@@ -2,7 +2,11 @@
 // VS Code's own API), the last terminal command's output (shell integration) and a pasted image are
 // read when the message is sent, recorded in the MessageEvent, and reach the scripted model's server.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ScriptedLlm } from '../../support/llm-server';
@@ -173,5 +177,138 @@ describe('mentions: attachments read on the host', function () {
       folders.some((i) => i.kind === 'folder' && i.path === 'src'),
       JSON.stringify(folders),
     );
+  });
+});
+
+describe('mentions: what is attached only with care', function () {
+  this.timeout(60_000);
+  let llm: ScriptedLlm | undefined;
+  const cleanup: (() => void)[] = [];
+  afterEach(async () => {
+    await llm?.close();
+    llm = undefined;
+    for (const c of cleanup.splice(0)) c();
+  });
+
+  async function resolveWith(attachments: Attachment[], answer: boolean) {
+    const { resolveAttachments } = await import('../../../src/host/vscode/mentions/resolve-attachments');
+    const { ImageStore } = await import('../../../src/core/attachments/image-store');
+    const { TerminalHistory } = await import('../../../src/host/vscode/mentions/terminal-history');
+    const terminals = new TerminalHistory();
+    cleanup.push(() => terminals.dispose());
+    const asked: string[] = [];
+    const dir = mkdtempSync(join(tmpdir(), 'logbook-mentions-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const resolved = await resolveAttachments(attachments, {
+      images: new ImageStore(dir),
+      terminals,
+      confirm: async (message) => {
+        asked.push(message);
+        return answer;
+      },
+    });
+    return { ...resolved, asked };
+  }
+
+  it('a symlink in the workspace that leads outside it is judged by its target, and asks first', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'logbook-outside-'));
+    writeFileSync(join(outside, 'private.txt'), 'outside-the-workspace-text');
+    const link = join(workspaceRoot(), 'src', 'looks-local.txt');
+    symlinkSync(join(outside, 'private.txt'), link);
+    cleanup.push(() => {
+      rmSync(link, { force: true });
+      rmSync(outside, { recursive: true, force: true });
+    });
+    const declined = await resolveWith([{ kind: 'file', path: 'src/looks-local.txt' }], false);
+    assert.equal(declined.asked.length, 1);
+    assert.match(
+      declined.asked[0]!,
+      /Attach src\/looks-local\.txt .* It leads to .*private\.txt, outside the workspace/,
+    );
+    assert.equal(declined.texts.length, 1);
+    assert.match(declined.texts[0]!, /\[Not attached: the user chose not to attach it/);
+    assert.ok(!declined.texts[0]!.includes('outside-the-workspace-text'));
+    const allowed = await resolveWith([{ kind: 'file', path: 'src/looks-local.txt' }], true);
+    assert.match(allowed.texts[0]!, /outside-the-workspace-text/);
+    // A file inside the workspace is attached without a question.
+    const plain = await resolveWith([{ kind: 'file', path: 'src/math.js' }], false);
+    assert.deepEqual(plain.asked, []);
+    assert.match(plain.texts[0]!, /function add/);
+  });
+
+  it('a file dropped from the explorer (a URI) is attached by its workspace path; a foreign scheme is refused', async () => {
+    const folder = vscode.workspace.workspaceFolders![0]!.uri;
+    const dropped = vscode.Uri.joinPath(folder, 'src', 'math.js').toString();
+    const { texts, asked } = await resolveWith([{ kind: 'file', path: dropped }], false);
+    assert.deepEqual(asked, []);
+    assert.match(texts[0]!, /^--- Attached file src\/math\.js \(\d+ lines\) ---\n```js\nfunction add/);
+    const foreign = await resolveWith([{ kind: 'file', path: 'https://example.com/x.ts' }], true);
+    assert.match(
+      foreign.texts[0]!,
+      /\[Not attached: https:\/\/example\.com\/x\.ts is not a file of this machine\]/,
+    );
+  });
+
+  it("a URL is fetched only after the user confirms; the page's text comes without its markup", async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        '<html><head><script>steal()</script></head><body><h1>Release notes</h1><p>Version 2 &amp; more</p></body></html>',
+      );
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(() => server.close());
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/notes`;
+    let hits = 0;
+    server.on('request', () => hits++);
+    const declined = await resolveWith([{ kind: 'url', url }], false);
+    assert.equal(hits, 0, 'nothing is fetched before the user says so');
+    assert.match(declined.texts[0]!, /Not attached: the user chose not to fetch it/);
+    const fetched = await resolveWith([{ kind: 'url', url }], true);
+    assert.equal(hits, 1);
+    assert.equal(
+      fetched.texts[0],
+      `--- Attached page ${url} (HTTP 200, text/html) ---\nRelease notes\nVersion 2 & more`,
+    );
+  });
+
+  it('the git diff of the working tree comes from git, with untracked files named', async function () {
+    const root = workspaceRoot();
+    if (existsSync(join(root, '.git'))) this.skip();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' });
+    git('init', '-q');
+    cleanup.push(() => rmSync(join(root, '.git'), { recursive: true, force: true }));
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'add', 'src/math.js');
+    git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'base');
+    const original = readFileSync(join(root, 'src', 'math.js'), 'utf8');
+    writeFileSync(join(root, 'src', 'math.js'), original.replace('return a + b;', 'return a + b + 0;'));
+    cleanup.push(() => writeFileSync(join(root, 'src', 'math.js'), original));
+    const { texts } = await resolveWith([{ kind: 'diff' }], false);
+    assert.match(
+      texts[0]!,
+      /^--- Attached git diff of the working tree against HEAD ---\n```diff\ndiff --git a\/src\/math\.js b\/src\/math\.js/,
+    );
+    assert.match(texts[0]!, /-  return a \+ b;\n\+  return a \+ b \+ 0;/);
+    assert.match(texts[0]!, /untracked files:\n(.*\n)*.*package\.json/);
+  });
+
+  it('a stored API key in a mentioned file is redacted before the message is recorded or sent', async () => {
+    const key = 'sk-mentioned-9f8e7d6c5b4a-KEEP-OUT';
+    await vscode.commands.executeCommand('logbook.setApiKey', key);
+    cleanup.push(() => void vscode.commands.executeCommand('logbook.setApiKey', ''));
+    const file = join(workspaceRoot(), 'src', 'notes.txt');
+    writeFileSync(file, `the key is ${key}\n`);
+    cleanup.push(() => rmSync(file, { force: true }));
+    llm = await scriptedModel({ name: 'mentions-secret', turns: [{ reply: { content: 'ok' } }] });
+    const { service } = await logbook();
+    const s = await service.create();
+    await service.setActive(s.id);
+    await service.sendMessage('Read @src/notes.txt', { mentions: [{ kind: 'file', path: 'src/notes.txt' }] });
+    assert.equal(await s.settled(), 'finished', s.conversation.state.lastError?.message);
+    const sent = JSON.stringify(llm.completionBodies()[0]);
+    assert.ok(!sent.includes(key), 'the key never reaches the model');
+    assert.match(sent, /the key is \[redacted OPENAI_API_KEY\]/);
+    const recorded = JSON.stringify(await s.conversation.events());
+    assert.ok(!recorded.includes(key), 'nor the log');
   });
 });

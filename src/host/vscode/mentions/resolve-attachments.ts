@@ -311,6 +311,10 @@ function git(args: string[], cwd: string): Promise<string> {
 }
 
 async function diffText(): Promise<string> {
+  // A repository's own config can make git run programs (fsmonitor, diff drivers): not in a
+  // workspace the user has not trusted, as VS Code's git support is off there too.
+  if (!vscode.workspace.isTrusted)
+    return attachmentText('git diff', '[Not attached: git does not run in an untrusted workspace.]');
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
   if (folders.length === 0)
     return attachmentText('git diff', '[Not attached: there is no local workspace folder.]');
@@ -318,7 +322,10 @@ async function diffText(): Promise<string> {
   for (const f of folders) {
     const cwd = f.uri.fsPath;
     try {
-      const diff = await git(['diff', 'HEAD', '--no-color', '--no-ext-diff'], cwd);
+      const diff = await git(
+        ['-c', 'core.fsmonitor=false', 'diff', 'HEAD', '--no-color', '--no-ext-diff', '--no-textconv'],
+        cwd,
+      );
       const untracked = (await git(['ls-files', '--others', '--exclude-standard'], cwd)).trim();
       const name = folders.length > 1 ? `${f.name}: ` : '';
       parts.push(

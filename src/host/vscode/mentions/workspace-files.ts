@@ -18,7 +18,9 @@ export class WorkspaceFiles implements vscode.Disposable {
   private listing: Promise<WorkspaceEntry[]> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor() {
+  /** Watches for files coming and going once a listing exists (nothing is watched before a mention). */
+  private watch(): void {
+    if (this.disposables.length > 0) return;
     const watcher = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     const stale = () => (this.listing = undefined);
     this.disposables.push(
@@ -43,6 +45,7 @@ export class WorkspaceFiles implements vscode.Disposable {
   }
 
   entries(): Promise<WorkspaceEntry[]> {
+    this.watch();
     this.listing ??= list().catch((err: unknown) => {
       this.listing = undefined;
       throw err;
@@ -52,6 +55,7 @@ export class WorkspaceFiles implements vscode.Disposable {
 
   dispose(): void {
     for (const d of this.disposables) d.dispose();
+    this.disposables.length = 0;
   }
 }
 
