@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MentionItem, ViewEvent, WebviewMessage } from '../../src/protocol/messages';
-import { CONVERSATION_ID, eid, userMessage } from './harness/events';
+import { CONVERSATION_ID, editAction, editObservation, eid, userMessage } from './harness/events';
 import { type Harness, type Harnessed, Panel, ROOT, startHarness, SHOTS } from './support';
 
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -253,6 +253,55 @@ describe('webview: mentions and attachments', function () {
     assert.equal(await imgs.getAttribute('src'), `data:image/png;base64,${PNG_1PX}`);
     assert.equal(await row.getByRole('img', { name: 'Attached image (not available)' }).count(), 2);
     await p.page.screenshot({ path: `${SHOTS}/mentions-sent-dark.png` });
+  });
+
+  it('an image file the agent viewed shows as a thumbnail in the tool result', async () => {
+    const ref = `logbook-image:${'d'.repeat(64)}.png`;
+    const action = {
+      ...editAction(eid(3), 'shot.png', '', ''),
+      action: { kind: 'FileEditorAction', command: 'view', path: 'shot.png' },
+      security_risk: 'LOW',
+      summary: 'View shot.png',
+    };
+    const observation = {
+      ...editObservation(eid(4), eid(3), 'shot.png', '', ''),
+      observation: {
+        kind: 'FileEditorObservation',
+        content: [
+          { type: 'text', text: 'The image shot.png (image/png, 69 bytes):' },
+          { type: 'image', image_urls: [ref] },
+        ],
+        is_error: false,
+        command: 'view',
+        path: 'shot.png',
+        prev_exist: true,
+      },
+    };
+    await p.clearPosted();
+    await p.host({
+      type: 'events',
+      conversationId: CONVERSATION_ID,
+      events: [
+        { seq: 1, event: action },
+        { seq: 2, event: observation },
+      ],
+    });
+    await p.settle();
+    const card = p.page.locator('article.row').last();
+    const toggle = card.getByRole('button', { expanded: false }).first();
+    if ((await card.locator('.generic-result').count()) === 0 && (await toggle.count()) > 0)
+      await toggle.click();
+    await card.locator('.generic-result').waitFor();
+    assert.deepEqual(
+      (await p.posted()).filter((m) => m.type === 'loadImage'),
+      [{ type: 'loadImage', conversationId: CONVERSATION_ID, url: ref }],
+    );
+    await p.host({ type: 'image', url: ref, dataUrl: `data:image/png;base64,${PNG_1PX}` });
+    await p.settle();
+    assert.equal(
+      await card.locator('.generic-result img').getAttribute('src'),
+      `data:image/png;base64,${PNG_1PX}`,
+    );
   });
 
   it('looks right at 300 px in Light, Dark and High Contrast', async () => {

@@ -63,7 +63,8 @@ export function MessageAttachments({ row, content }: { row: Row; content: unknow
   );
 }
 
-function Thumbnail({ url }: { url: string }) {
+/** One image: a data URL as it is, a stored image as the host serves it, anything else a placeholder. */
+export function Thumbnail({ url }: { url: string }) {
   const conversation = shownConversation();
   let src: string | null | undefined;
   if (SAFE_IMAGE.test(url)) src = url;
