@@ -59,6 +59,11 @@ describe('mentions: attachments read on the host', function () {
     );
     assert.ok(message?.kind === 'MessageEvent');
     assert.equal(message.llm_message.content.length, 2, 'the text, then the attachment as its own part');
+    assert.equal(
+      (await service.session(id)).conversation.state.title,
+      'Explain @src/math.js',
+      'the title is what the user typed, not the attachment',
+    );
     assert.match(
       message.llm_message.content[1]!.type === 'text' ? message.llm_message.content[1]!.text : '',
       /^--- Attached file src\/math\.js/,
