@@ -158,6 +158,16 @@ describe('mentions: attachments read on the host', function () {
     assert.ok(existsSync(join(service.root, id, 'attachments', name)), 'stored in the conversation folder');
     assert.ok(!JSON.stringify(message).includes(PNG_1PX), 'not inline in the event');
     assert.equal(await service.imageDataUrl(id, image.image_urls[0]!), `data:image/png;base64,${PNG_1PX}`);
+    // The JSON export stands alone: the image is inline there, as OpenHands reads image_urls.
+    const target = join(mkdtempSync(join(tmpdir(), 'logbook-export-')), 'conversation.json');
+    await vscode.commands.executeCommand('logbook.exportConversation', id, 'json', target);
+    const exported = JSON.parse(readFileSync(target, 'utf8')) as {
+      kind: string;
+      llm_message?: { content: unknown[] };
+    }[];
+    const inline = exported.find((e) => e.kind === 'MessageEvent')?.llm_message?.content.at(-1);
+    assert.deepEqual(inline, { type: 'image', image_urls: [`data:image/png;base64,${PNG_1PX}`] });
+    rmSync(target, { force: true });
   });
 
   it('with logbook.llm.supportsImages off, the model reads a note instead of the image', async () => {

@@ -16,7 +16,14 @@ interface Props {
 
 export function MentionList({ items, active, onPick, onHover }: Props) {
   return (
-    <ul class="mention-list" id={MENTION_LIST_ID} role="listbox" aria-label="Attach to the message">
+    <ul
+      class="mention-list"
+      id={MENTION_LIST_ID}
+      role="listbox"
+      aria-label="Attach to the message"
+      // Scrolling the list with the mouse must not take focus from the message box (that closes it).
+      onMouseDown={(e) => e.preventDefault()}
+    >
       {items.length === 0 && (
         <li class="mention-empty" role="presentation">
           Nothing matches
