@@ -11,7 +11,8 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '
 
 /**
  * @param {{ workspaceTemplate?: string, settings?: Record<string, unknown>, env?: Record<string,string>,
- *           runDir?: string, port?: number, trust?: boolean, log?: (line: string) => void }} [opts]
+ *           runDir?: string, port?: number, trust?: boolean, log?: (line: string) => void,
+ *           installExtensions?: string[] }} [opts]
  */
 export async function startCodeServer(opts = {}) {
   install();
@@ -23,6 +24,13 @@ export async function startCodeServer(opts = {}) {
     xdg: join(runDir, 'xdg'),
   };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  // Extensions installed from folders (the workbench URL takes one extension under development).
+  for (const folder of opts.installExtensions ?? []) {
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    cpSync(folder, join(dirs.extensions, `${manifest.publisher}.${manifest.name}-${manifest.version}`), {
+      recursive: true,
+    });
+  }
   // Every start begins from a fresh copy of the workspace, even in a reused run folder.
   rmSync(dirs.ws, { recursive: true, force: true });
   cpSync(opts.workspaceTemplate ?? join(repoRoot, 'test', 'fixtures', 'workspace'), dirs.ws, {

@@ -22,7 +22,7 @@ export function isExactBatch(ids: readonly string[], pending: readonly string[])
 
 /**
  * `activeId` is the conversation the panel shows and `header` its current header (undefined when the
- * backend does not know it). `ready`, `startTask`, `openInEditor`, `openSettings` and `setApiKey`
+ * backend does not know it). `ready`, `startTask`, `openInEditor`, `openSettings`, `setApiKey` and `selectModel`
  * carry no target and always pass.
  */
 export function checkIntent(
@@ -37,6 +37,7 @@ export function checkIntent(
     case 'openSettings':
     case 'setApiKey':
     case 'mentionQuery':
+    case 'selectModel':
       return OK;
     case 'sendMessage':
       return header?.readOnly ? refuse('the conversation is read-only') : OK;

@@ -75,6 +75,8 @@ export const ConversationHeader = z.strictObject({
   promptTokens: Count,
   completionTokens: Count,
   cachedTokens: Count,
+  /** Completion tokens a reasoning model spent thinking (absent from older hosts). */
+  reasoningTokens: Count.optional(),
   cost: Money,
   /** Ids of the ActionEvents waiting for Confirm / Reject: exactly one batch. */
   pendingActionIds: z.array(Id).max(LIMITS.actionIds),
@@ -83,6 +85,10 @@ export const ConversationHeader = z.strictObject({
   readOnly: z.boolean(),
   /** What Logbook: Verify Conversation found when last run on it in this window; absent: not checked. */
   signature: z.enum(['verified', 'broken', 'unsigned']).optional(),
+  /** The model the next step will use, and where it runs (settings; Logbook: Select Model). */
+  model: z
+    .strictObject({ name: z.string().max(LIMITS.title), provider: z.enum(['openai', 'vscode']) })
+    .optional(),
 });
 export type ConversationHeader = z.infer<typeof ConversationHeader>;
 
@@ -268,6 +274,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('openSettings'), setting: z.enum(LLM_SETTING_IDS) }),
   /** "Set API Key" on a refused key: runs the command that asks for it (the key never crosses here). */
   z.strictObject({ type: z.literal('setApiKey') }),
+  /** The model name in the header: runs Logbook: Select Model. */
+  z.strictObject({ type: z.literal('selectModel') }),
   /** Asks for the events before `beforeSeq` (the first one the view holds). */
   z.strictObject({ type: z.literal('loadEarlier'), ...inConversation, beforeSeq: Count }),
 ]);

@@ -38,6 +38,7 @@ async function runProfile(profile) {
   try {
     active.server = await startCodeServer({
       trust: profile.trust,
+      installExtensions: [join(repoRoot, 'test', 'support', 'editor-model-extension')],
       // A key in the window's environment, as when VS Code is started from a shell that exports
       // one: the agent's terminal must not see it (terminal-secrets.test.ts).
       env: {
@@ -63,6 +64,9 @@ async function runProfile(profile) {
     });
     const payload = [
       ['extensionDevelopmentPath', active.server.remoteUri(repoRoot)],
+      // The test extension contributing a chat model (editor-model.test.ts) needs the
+      // `chatProvider` proposed API: an empty list here allows proposed APIs to every extension.
+      ['enableProposedApi', ''],
       ['extensionTestsPath', active.server.remoteUri(join(repoRoot, 'out', 'test', 'host', 'index.js'))],
       ['skipWelcome', 'true'],
     ];

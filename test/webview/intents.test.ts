@@ -175,6 +175,25 @@ describe('webview: intents', function () {
     assert.ok(await p.page.getByRole('button', { name: 'Stop' }).isDisabled());
   });
 
+  it('the model button names the model and opens the model picker, by mouse and keyboard', async () => {
+    const hostile = '<img src=x onerror="window.__pwned=1">gpt-4o';
+    await p.showConversation(batch, makeHeader({ model: { name: hostile, provider: 'openai' } }));
+    const button = p.page.getByRole('button', { name: /^Model: .*Choose another model$/ });
+    assert.equal(await button.locator('.model-name').innerText(), hostile, 'shown as text');
+    assert.equal(await p.page.evaluate('window.__pwned'), undefined);
+    await button.click();
+    assert.deepEqual(await last(), { type: 'selectModel' });
+    await p.clearPosted();
+    await button.focus();
+    await p.page.keyboard.press('Enter');
+    assert.deepEqual(await last(), { type: 'selectModel' });
+    await p.host({
+      type: 'header',
+      header: makeHeader({ model: { name: 'copilot-gpt-4o', provider: 'vscode' } }),
+    });
+    assert.match((await button.getAttribute('title')) ?? '', /copilot-gpt-4o, an editor model/);
+  });
+
   it('"Continue from here" forks from that event', async () => {
     await p.showConversation(batch);
     const row = p.row('ActionEvent').nth(1);

@@ -33,6 +33,18 @@ describe('webview: rendering', function () {
     assert.deepEqual((await p.posted()).at(-1), { type: 'startTask' });
   });
 
+  it('shows reasoning tokens in the header only when a model spent any, with the cache in the tooltip', async () => {
+    const { events } = everyKind();
+    await p.showConversation(events, makeHeader({ reasoningTokens: 2_048 }));
+    const metrics = p.page.locator('header .metrics');
+    assert.match(await metrics.innerText(), /Reasoning tokens\s*2(\.0)?k/i);
+    const title = (await metrics.getAttribute('title')) ?? '';
+    assert.match(title, /34,536 read from the provider's cache/);
+    assert.match(title, /1,155 completion tokens \(2,048 reasoning\)/);
+    await p.showConversation(events, makeHeader({ reasoningTokens: 0 }));
+    assert.doesNotMatch(await p.page.locator('header .metrics').innerText(), /Reasoning/);
+  });
+
   it('renders one event of every kind', async () => {
     const { events, ids } = everyKind();
     await p.showConversation(events, makeHeader({ status: 'paused' }));

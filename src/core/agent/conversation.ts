@@ -482,7 +482,11 @@ export class Conversation {
         load: (url) => this.deps.images?.load(url) ?? Promise.resolve(undefined),
       });
       response = await this.deps.llm.complete(
-        { messages, tools: this.activeTools().map((t) => toolDefinition(t)) },
+        {
+          messages,
+          tools: this.activeTools().map((t) => toolDefinition(t)),
+          cacheKey: this.id,
+        },
         {
           signal: this.abort.signal,
           onDelta: (d) => this.emitDelta(d),

@@ -36,6 +36,16 @@ export {
   replyCost,
 } from './pricing';
 export {
+  cachingStyle,
+  endpointFamily,
+  type EndpointFamily,
+  PROMPT_CACHING_MODES,
+  type PromptCaching,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+  withRequestHints,
+} from './request-hints';
+export {
   backoffDelayMs,
   type BackoffPolicy,
   DEFAULT_BACKOFF,

@@ -36,6 +36,7 @@ import {
   type ResolvedLlmSettings,
   resolveLlmSettings,
 } from './settings';
+import { endpointFamily, type EndpointFamily, withRequestHints } from './request-hints';
 import { StreamAssembler } from './stream-assembler';
 import {
   type LlmCallOptions,
@@ -68,6 +69,7 @@ export class OpenAiLlmClient implements LlmClient {
   private readonly prices: PriceTable;
   private readonly secrets: string[];
   private readonly endpoint: string;
+  private readonly family: EndpointFamily;
   private readonly limits: ReplyLimits;
   private readonly sleep: Sleep;
   private readonly random: () => number;
@@ -85,6 +87,7 @@ export class OpenAiLlmClient implements LlmClient {
     const extraHeaders = this.settings.extraHeaders ?? {};
     this.secrets = [this.settings.apiKey, ...secretHeaderValues(extraHeaders)];
     this.endpoint = publicEndpoint(this.settings.baseUrl);
+    this.family = endpointFamily(this.settings.baseUrl);
     this.limits = {
       noProgressMs: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       replyMs: this.settings.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
@@ -211,7 +214,13 @@ export class OpenAiLlmClient implements LlmClient {
       if (usesMaxCompletionTokens(this.model)) body.max_completion_tokens = maxTokens;
       else body.max_tokens = maxTokens;
     }
-    return body;
+    return withRequestHints(body, {
+      family: this.family,
+      model: this.model,
+      caching: this.settings.promptCaching ?? 'auto',
+      reasoningEffort: this.settings.reasoningEffort ?? null,
+      cacheKey: req.cacheKey,
+    });
   }
 
   private toResponse(assembler: StreamAssembler, started: number): LlmResponse {

@@ -1,6 +1,7 @@
 /** Settings of an OpenAI-compatible endpoint, validated once when a client is created. */
 import { z } from 'zod';
 import { PriceTableSchema } from './pricing';
+import { PromptCachingSchema, ReasoningEffortSchema } from './request-hints';
 
 export const LlmSettingsSchema = z.object({
   /** E.g. "https://api.openai.com/v1" or "http://localhost:11434/v1". */
@@ -22,6 +23,10 @@ export const LlmSettingsSchema = z.object({
   maxRetries: z.number().int().min(0).nullish(),
   /** Merged over DEFAULT_PRICES. */
   prices: PriceTableSchema.nullish(),
+  /** Prompt-cache hints sent to the endpoint (see request-hints.ts); `auto` when absent. */
+  promptCaching: PromptCachingSchema.nullish(),
+  /** Sent to models that take it; the endpoint's default when absent. */
+  reasoningEffort: ReasoningEffortSchema.nullish(),
 });
 
 export type LlmSettings = z.input<typeof LlmSettingsSchema>;

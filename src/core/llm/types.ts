@@ -12,6 +12,8 @@ export interface LlmRequest {
   tools?: ToolDefinition[];
   /** Per-call cap on generated tokens (e.g. for summaries); the client's setting otherwise. */
   maxOutputTokens?: number;
+  /** Stable per conversation: lets the provider route its requests to the same prompt cache. */
+  cacheKey?: string;
 }
 
 /**

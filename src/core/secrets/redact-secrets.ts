@@ -18,6 +18,25 @@ interface Needle {
   marker: string;
 }
 
+/**
+ * The secret as hex (both cases) and as base64 (standard and URL-safe) at each of the three byte
+ * alignments it can have inside longer encoded text: only the characters its own bits decide, so
+ * the form is found whatever bytes surround the secret.
+ */
+export function encodedForms(value: string): string[] {
+  const bytes = Buffer.from(value, 'utf8');
+  const hex = bytes.toString('hex');
+  const forms = [hex, hex.toUpperCase()];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    const first = Math.ceil((offset * 8) / 6);
+    const end = Math.floor(((offset + bytes.length) * 8) / 6);
+    const form = encoded.slice(first, end);
+    forms.push(form, form.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return forms.filter((f) => f.length >= MIN_SECRET_LENGTH);
+}
+
 export class SecretRedactor {
   private readonly needles: readonly Needle[];
 
@@ -26,8 +45,9 @@ export class SecretRedactor {
     for (const { name, value } of secrets) {
       if (value.length < MIN_SECRET_LENGTH) continue;
       const marker = secretMarker(name);
-      // Inside a JSON string (a tool call's raw arguments) quotes and backslashes appear escaped.
-      for (const text of [value, JSON.stringify(value).slice(1, -1)]) {
+      // Inside a JSON string (a tool call's raw arguments) quotes and backslashes appear escaped;
+      // `base64`, `xxd -p` or `od` in the agent's shell turn it into encodings of itself.
+      for (const text of [value, JSON.stringify(value).slice(1, -1), ...encodedForms(value)]) {
         if (!needles.has(text)) needles.set(text, marker);
       }
     }

@@ -21,6 +21,8 @@ export interface CommandRiskOptions {
    * absolute writes are MEDIUM.
    */
   roots?: readonly string[];
+  /** The shell's working directory before the command (the first root when absent). */
+  cwd?: string;
 }
 
 /** Where a command sits: what feeds its stdin decides whether `sh` runs checked text or not. */
@@ -42,6 +44,10 @@ export interface RuleContext {
   writeBoundary(target: string, verb?: string): Finding[];
   /** Where a path word leads (see shell-paths.ts), or undefined when decided at run time. */
   locate(word: string): WordLocation | undefined;
+  /** The shell's working directory here (after the script's `cd`s); null: decided at run time. */
+  readonly cwd: string | null | undefined;
+  /** The same analysis from another working directory. */
+  at(cwd: string | null): RuleContext;
 }
 
 const MAX_DEPTH = 8;
@@ -52,7 +58,7 @@ const INPUT_OPS = new Set(['<', '<<', '<<<', '<&', '<>']);
 export function commandRisk(command: string, options: CommandRiskOptions = {}): RiskAssessment {
   try {
     const script = parseShell(command);
-    const findings = scriptFindings(script, createContext(options.roots ?? [], 0));
+    const findings = scriptFindings(script, createContext(options.roots ?? [], 0, options.cwd));
     return summarize(findings, low('there is nothing to run'));
   } catch (err) {
     return { risk: 'HIGH', reasons: [`the command could not be analysed (${(err as Error).message})`] };
@@ -66,7 +72,7 @@ export function simpleCommandRisk(
   options: CommandRiskOptions = {},
 ): RiskAssessment {
   try {
-    const findings = ownFindings(command, site, createContext(options.roots ?? [], 0));
+    const findings = ownFindings(command, site, createContext(options.roots ?? [], 0, options.cwd));
     return summarize(findings, low('there is nothing to run'));
   } catch (err) {
     return { risk: 'HIGH', reasons: [`the command could not be analysed (${(err as Error).message})`] };
@@ -90,8 +96,36 @@ function scriptFindings(script: ShellScript, ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
   if (script.incomplete)
     findings.push(medium('an unclosed quote or substitution makes it unclear what runs'));
-  forEachCommand(script, (command, site) => findings.push(...ownFindings(command, site, ctx)));
+  commandsFrom(script, ctx, findings);
   return findings;
+}
+
+/**
+ * Rates the commands in order, following `cd`: `cd /etc && cat shadow` reads /etc/shadow. A `cd`
+ * alone in its pipeline moves the shell; one in a pipeline runs in a subshell and does not.
+ */
+function commandsFrom(script: ShellScript, start: RuleContext, findings: Finding[]): void {
+  let ctx = start;
+  for (const pipeline of script.pipelines) {
+    pipeline.forEach((command, index) => {
+      findings.push(...ownFindings(command, { upstream: pipeline.slice(0, index) }, ctx));
+      for (const nested of command.substitutions) commandsFrom(nested, ctx, findings);
+    });
+    const only = pipeline.length === 1 ? pipeline[0] : undefined;
+    if (only && CHANGES_DIRECTORY.has(only.argv[0] ?? '')) ctx = ctx.at(directoryAfter(only.argv, ctx));
+  }
+}
+
+const CHANGES_DIRECTORY = new Set(['cd', 'pushd', 'popd']);
+
+/** Where `cd`/`pushd`/`popd` leave the shell, or null when only the run can tell. */
+function directoryAfter(argv: readonly string[], ctx: RuleContext): string | null {
+  const [name, ...args] = argv;
+  if (name === 'popd') return null;
+  const operands = args.filter((a) => !/^-[LPe@]+$/.test(a));
+  const target = operands.length === 0 ? '~' : operands[0]!;
+  if (target === '-' || operands.length > 1) return null;
+  return ctx.locate(target)?.real ?? null;
 }
 
 function ownFindings(command: SimpleCommand, site: CommandSite, ctx: RuleContext): Finding[] {
@@ -123,12 +157,15 @@ function redirectFindings(redirect: Redirect, command: SimpleCommand, ctx: RuleC
   return ctx.writeTarget(redirect.target);
 }
 
-function createContext(roots: readonly string[], depth: number): RuleContext {
+function createContext(roots: readonly string[], depth: number, cwd?: string | null): RuleContext {
   const ctx: RuleContext = {
     roots,
+    cwd,
+    at: (next) => createContext(roots, depth, next),
     analyzeText(text) {
       if (depth + 1 > MAX_DEPTH) return [high('shell code is nested too deeply to analyse')];
-      return scriptFindings(parseShell(text), createContext(roots, depth + 1));
+      // `bash -c` and `eval` run where the shell is.
+      return scriptFindings(parseShell(text), createContext(roots, depth + 1, cwd));
     },
     analyzeArgv(argv, site, command) {
       // No depth check needed: each wrapper (sudo, env, xargs...) hands on a shorter argv.
@@ -165,7 +202,7 @@ function createContext(roots: readonly string[], depth: number): RuleContext {
         return [medium(`${verb} ${name}, a temporary file outside the workspace`)];
       return [high(`${verb} ${name}, outside the workspace`)];
     },
-    locate: (word) => locateWord(word, roots),
+    locate: (word) => locateWord(word, roots, undefined, cwd),
   };
   return ctx;
 }
@@ -178,6 +215,6 @@ function readFindings(word: string, ctx: RuleContext): Finding[] {
   const secret = secretReason(word) ?? (place ? secretReason(place.real) : undefined);
   if (secret) return [high(`uses a secret file: ${secret}`)];
   const inside = (real: string) => ctx.roots.length > 0 && isInsideAny(real, ctx.roots);
-  const sensitive = sensitiveReadOfWord(word, ctx.roots, inside);
+  const sensitive = sensitiveReadOfWord(word, ctx.roots, inside, undefined, ctx.cwd);
   return sensitive ? [medium(`reads ${sensitive}`)] : [];
 }

@@ -36,6 +36,8 @@ const rm: ProgramRule = (args, { ctx }) => {
       findings.push(...ctx.writeTarget(target, `deletes (${how})`));
       findings.push(medium(`deletes ${target} ${how}`));
     } else {
+      // A relative path outside the workspace after a `cd` (cd /srv && rm -rf data) is judged there.
+      findings.push(...ctx.writeBoundary(target, 'deletes'));
       findings.push(medium(`deletes ${target}${how ? ` ${how}` : ''}`));
     }
   }

@@ -31,12 +31,14 @@ export function locateWord(
   word: string,
   roots: readonly string[],
   lookup?: PathLookup,
+  /** The shell's working directory when the word is used; null: decided at run time. */
+  cwd?: string | null,
 ): WordLocation | undefined {
   const expanded = word.replace(HOME_WORD, () => homedir());
   if (expanded.includes('$') || hasSubstitution(expanded) || expanded.startsWith('~') || expanded === '') {
     return undefined;
   }
-  const base = roots[0];
+  const base = cwd === null ? undefined : (cwd ?? roots[0]);
   if (!isAbsolute(expanded) && base === undefined) return undefined;
   const path = isAbsolute(expanded) ? resolve(expanded) : resolve(base!, expanded);
   return { path, real: realPath(path, lookup) };
@@ -52,9 +54,13 @@ export function sensitiveReadOfWord(
   roots: readonly string[],
   inside: (real: string) => boolean,
   lookup?: PathLookup,
+  cwd?: string | null,
 ): string | undefined {
-  for (const candidate of expandBraces(valueOf(word))) {
-    const place = locateWord(candidate, roots, lookup);
+  const value = valueOf(word);
+  // In a folder decided at run time a relative word may be anywhere: match it as `*/word`.
+  const anchored = cwd === null && !isAbsolute(value) && !/^(~|\$)/.test(value) ? `$CWD/${value}` : value;
+  for (const candidate of expandBraces(anchored)) {
+    const place = locateWord(candidate, roots, lookup, cwd);
     if (place && !GLOB.test(candidate)) {
       if (inside(place.real)) continue;
       const reason = sensitiveReadReason(place.real) ?? sensitiveReadReason(place.path);

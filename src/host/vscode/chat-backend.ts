@@ -16,6 +16,7 @@ export interface ConversationHeader {
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
+  reasoningTokens?: number;
   cost: number;
   /** Ids of ActionEvents waiting for Confirm / Reject (exactly the pending batch). */
   pendingActionIds: string[];
@@ -24,6 +25,8 @@ export interface ConversationHeader {
   readOnly: boolean;
   /** What Logbook: Verify Conversation found when last run on it in this window; absent: not checked. */
   signature?: 'verified' | 'broken' | 'unsigned';
+  /** The model the next step will use, and where it runs. */
+  model?: { name: string; provider: 'openai' | 'vscode' };
 }
 
 /** Transient output while the model answers: shown live, never persisted. */
@@ -76,4 +79,6 @@ export interface ChatBackend {
   openSettings(setting: LlmSettingId): Promise<void>;
   /** Runs "Logbook: Set API Key". */
   setApiKey(): Promise<void>;
+  /** Runs "Logbook: Select Model". */
+  selectModel(): Promise<void>;
 }

@@ -173,6 +173,8 @@ export class ChatController implements vscode.Disposable {
         return b.openSettings(msg.setting);
       case 'setApiKey':
         return b.setApiKey();
+      case 'selectModel':
+        return b.selectModel();
     }
   }
 
@@ -362,6 +364,7 @@ function clampHeader(h: ConversationHeader): ConversationHeader {
     promptTokens: count(h.promptTokens),
     completionTokens: count(h.completionTokens),
     cachedTokens: count(h.cachedTokens),
+    reasoningTokens: count(h.reasoningTokens ?? 0),
     cost: Number.isFinite(h.cost) && h.cost > 0 ? Math.min(h.cost, 1e12) : 0,
     pendingActionIds: h.pendingActionIds
       .filter((id) => id.length > 0 && id.length <= LIMITS.id)
@@ -373,6 +376,10 @@ function clampHeader(h: ConversationHeader): ConversationHeader {
         .map((r) => ({ ...r, reason: r.reason.slice(0, LIMITS.riskReason) })),
     }),
     readOnly: h.readOnly,
+    ...(h.signature && { signature: h.signature }),
+    ...(h.model && {
+      model: { name: h.model.name.slice(0, LIMITS.title), provider: h.model.provider },
+    }),
   };
 }
 

@@ -6,6 +6,7 @@ import type { ConversationService } from './conversation-service';
 import { ChatViewProvider } from './chat-view';
 import { exportConversation } from './export';
 import type { ReviewController } from './review/review-controller';
+import { selectModel } from './lm/select-model';
 import { verifyAndShow } from './verify';
 
 export function registerCommands(
@@ -147,6 +148,7 @@ export function registerCommands(
     register('logbook.reviewChanges', async (id?: unknown) =>
       review.showChanges(conversationIdOf(id) ?? service.activeId),
     ),
+    register('logbook.selectModel', () => selectModel()),
     register('logbook.setApiKey', async (keyArg?: unknown) => {
       const key =
         typeof keyArg === 'string'

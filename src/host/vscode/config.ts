@@ -2,7 +2,14 @@
 // objects. Read at each use, so a change in Settings applies to the next step without a reload.
 import * as vscode from 'vscode';
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings, type ConfirmationMode } from '../../core/agent/settings';
-import { readPriceTable, type LlmSettings } from '../../core/llm';
+import {
+  PROMPT_CACHING_MODES,
+  type PromptCaching,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+  readPriceTable,
+  type LlmSettings,
+} from '../../core/llm';
 
 export const API_KEY_SECRET = 'logbook.llm.apiKey';
 
@@ -27,6 +34,18 @@ export function readAgentSettings(): AgentSettings {
   };
 }
 
+export type LlmProvider = 'openai' | 'vscode';
+
+/** Which models Logbook talks to: an OpenAI-compatible endpoint, or the editor's own. */
+export function readLlmProvider(): LlmProvider {
+  return cfg().get<string>('llm.provider') === 'vscode' ? 'vscode' : 'openai';
+}
+
+/** The editor model to use with provider "vscode": an id or a family; empty: the first one offered. */
+export function readEditorModel(): string {
+  return cfg().get<string>('llm.editorModel', '').trim();
+}
+
 export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<LlmSettings> {
   const c = cfg();
   const apiKey = (await secrets.get(API_KEY_SECRET)) ?? process.env['OPENAI_API_KEY'] ?? '';
@@ -41,7 +60,14 @@ export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<Ll
     maxReplyBytes: positiveInteger(c.get('llm.maxReplyBytes'), 1),
     // Entries the settings schema flags as invalid are left out; the others still price their models.
     prices: readPriceTable(c.get('llm.pricing')).table,
+    promptCaching: oneOf<PromptCaching>(c.get('llm.promptCaching'), PROMPT_CACHING_MODES),
+    // "default" in Settings: the endpoint decides, and no field is sent.
+    reasoningEffort: oneOf<ReasoningEffort>(c.get('llm.reasoningEffort'), REASONING_EFFORTS),
   };
+}
+
+function oneOf<T extends string>(v: unknown, choices: readonly T[]): T | null {
+  return typeof v === 'string' && (choices as readonly string[]).includes(v) ? (v as T) : null;
 }
 
 /** A hand-edited settings.json can hold anything: a bad value means the default, not a failed call. */

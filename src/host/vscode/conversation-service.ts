@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { NamedSecret } from '../../core/secrets';
 import {
   entryFromState,
   removeEntry,
@@ -113,6 +114,11 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       );
       this.activeEmitter.fire(this.activeConversationId);
     }
+  }
+
+  /** The secrets this window knows (redacted from events and from the Output channel). */
+  get knownSecrets(): readonly NamedSecret[] {
+    return this.llm.knownSecrets.current;
   }
 
   get activeId(): string | undefined {
@@ -334,6 +340,16 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await vscode.commands.executeCommand('logbook.setApiKey');
   }
 
+  async selectModel(): Promise<void> {
+    await vscode.commands.executeCommand('logbook.selectModel');
+  }
+
+  /** The header names the model: a change of the model settings shows at once. */
+  private readonly configListener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (!e.affectsConfiguration('logbook.llm')) return;
+    for (const s of this.sessions.values()) this.headerEmitter.fire(s.header());
+  });
+
   // --- sessions ---------------------------------------------------------------------------
 
   /** Opens (once) the session of a conversation. */
@@ -454,6 +470,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.terminals.dispose();
     for (const s of this.sessions.values()) await s.dispose().catch(() => {});
     this.llm.knownSecrets.dispose();
+    this.configListener.dispose();
     this.activeEmitter.dispose();
     this.appendEmitter.dispose();
     this.headerEmitter.dispose();

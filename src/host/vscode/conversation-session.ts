@@ -20,8 +20,11 @@ import type { ConversationHeader, SequencedEvent, StreamDelta } from './chat-bac
 import { ImageStore } from '../../core/attachments/image-store';
 import {
   llmSupportsImages,
+  type LlmProvider,
   readAgentSettings,
   readCondenserSettings,
+  readEditorModel,
+  readLlmProvider,
   terminalPassEnvironment,
   terminalTimeoutSeconds,
 } from './config';
@@ -128,7 +131,11 @@ export class ConversationSession {
       gate,
       userEditNotes: () => deps.userEditNotes(),
       secrets: () => knownSecrets.current,
-      images: { supportsImages: () => llmSupportsImages(), load: (url) => images.dataUrl(url) },
+      images: {
+        // The editor's Language Model API takes text only: its models get the note, not the bytes.
+        supportsImages: () => llmSupportsImages() && readLlmProvider() !== 'vscode',
+        load: (url) => images.dataUrl(url),
+      },
     });
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
@@ -190,6 +197,7 @@ export class ConversationSession {
       promptTokens: t.promptTokens,
       completionTokens: t.completionTokens,
       cachedTokens: t.cachedTokens,
+      reasoningTokens: t.reasoningTokens,
       cost: t.cost,
       pendingActionIds: pending.map((a) => a.id),
       pendingRisks: this.gate.decide(pending).map((d) => ({
@@ -199,6 +207,7 @@ export class ConversationSession {
       })),
       readOnly: this.readOnly,
       ...(this.signature ? { signature: this.signature } : {}),
+      model: configuredModel(),
     };
   }
 
@@ -371,4 +380,14 @@ function isUnsignableDamage(err: unknown): err is EventStoreError {
 
 function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'] {
   return isCorruptRecord(slot) ? { ...slot } : toViewJson(slot as Event);
+}
+
+/** The model the next step will use, as the settings say (the header's model button). */
+function configuredModel(): { name: string; provider: LlmProvider } {
+  const provider = readLlmProvider();
+  if (provider === 'vscode') return { name: readEditorModel() || 'editor model', provider };
+  return {
+    name: vscode.workspace.getConfiguration('logbook').get<string>('llm.model', 'gpt-4o-mini'),
+    provider,
+  };
 }

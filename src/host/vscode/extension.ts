@@ -12,16 +12,24 @@ import { createStatusBar } from './status-bar';
 import { connectReview } from './review-bridge';
 import { connectEditProposals } from './edit-proposals';
 import { openActionDiff } from './open-diff';
+import { redactingLog } from './redacting-log';
+import type { NamedSecret } from '../../core/secrets';
 
 export interface LogbookApi {
   readonly service: ConversationService;
   /** the inline review of agent edits (what each conversation changed) */
   readonly review: ReviewController;
   readonly ready: Promise<void>;
+  /** The Output channel, secrets redacted from every line */
+  readonly log: vscode.LogOutputChannel;
+  /** this window's log folder for the extension (the channel's file is under its parent) */
+  readonly logUri: vscode.Uri;
 }
 
 export function activate(context: vscode.ExtensionContext): LogbookApi {
-  const log = vscode.window.createOutputChannel('Logbook', { log: true });
+  // Bound late: the secrets are known to the service, which itself logs to this channel.
+  let knownSecrets: () => readonly NamedSecret[] = () => [];
+  const log = redactingLog(vscode.window.createOutputChannel('Logbook', { log: true }), () => knownSecrets());
   const review = registerReview(context);
   const service: ConversationService = new ConversationService(context, log, {
     openInEditor: async () => {
@@ -30,6 +38,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     openDiff: (conversationId, actionId) => openActionDiff(service, review, conversationId, actionId),
     userEditNotes: (conversationId) => review.takeUserEdits(conversationId),
   });
+  knownSecrets = () => service.knownSecrets;
   const chat = new ChatViewProvider(context.extensionUri, service, log);
   context.subscriptions.push(
     log,
@@ -57,7 +66,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     .catch((err: unknown) => log.error(`Could not load conversations: ${String(err)}`));
   log.info('Logbook activated');
   activeService = service;
-  return { service, review, ready };
+  return { service, review, ready, log, logUri: context.logUri };
 }
 
 let activeService: ConversationService | undefined;

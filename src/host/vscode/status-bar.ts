@@ -22,7 +22,7 @@ export function createStatusBar(service: ConversationService): vscode.Disposable
       // The same counts, rounded the same way, as the chat header's.
       const tokens = `$(arrow-up)${formatTokens(h.promptTokens)} $(arrow-down)${formatTokens(h.completionTokens)}`;
       item.text = `${icon} ${h.status.replace(/_/g, ' ')} · ${tokens} · $${h.cost.toFixed(2)}`;
-      item.tooltip = `Logbook: ${h.title}\n${h.promptTokens} prompt (${h.cachedTokens} cached) + ${h.completionTokens} completion tokens, $${h.cost.toFixed(4)}`;
+      item.tooltip = `Logbook: ${h.title}\n${h.promptTokens} prompt (${h.cachedTokens} cached) + ${h.completionTokens} completion${h.reasoningTokens ? ` (${h.reasoningTokens} reasoning)` : ''} tokens, $${h.cost.toFixed(4)}`;
     }
     item.show();
   };

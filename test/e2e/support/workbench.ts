@@ -22,6 +22,8 @@ export interface WorkbenchOptions {
   name: string;
   /** Opens what `npm start` opens (a fresh sample workspace and the demo model) in this run folder. */
   sampleRunDir?: string;
+  /** Installs the test extension that offers a chat model to VS Code's Language Model API. */
+  editorModels?: boolean;
 }
 
 export interface Workbench {
@@ -66,7 +68,13 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       sample = await startSampleSession({ runDir: opts.sampleRunDir, demo: true, env });
       server = sample.server;
     } else {
-      server = await startCodeServer({ settings, env });
+      server = await startCodeServer({
+        settings,
+        env,
+        installExtensions: opts.editorModels
+          ? [join(repoRoot, 'test', 'support', 'editor-model-extension')]
+          : [],
+      });
     }
     browser = await launchBrowser();
     page = await browser.context.newPage();
@@ -74,6 +82,8 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       server.url([
         ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
         ['skipWelcome', 'true'],
+        // The test chat model needs the `chatProvider` proposed API.
+        ...(opts.editorModels ? [['enableProposedApi', ''] as [string, string]] : []),
       ]),
     );
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });

@@ -100,6 +100,7 @@ class FakeBackend implements ChatBackend {
     this.calls.push(['imageDataUrl', id, url]);
     return 'data:image/png;base64,iVBORw0K';
   }
+  selectModel = this.record('selectModel');
 }
 
 function setup() {
@@ -353,6 +354,15 @@ describe('protocol: chat controller (host side)', () => {
     await tick();
     assert.deepEqual(t.backend.calls, [['openSettings', 'logbook.llm.baseUrl'], ['setApiKey']]);
     assert.equal(t.logs.filter((l) => /dropped an invalid message/.test(l)).length, 2);
+  });
+
+  it('opens the model picker from the header, with no model name taken from the webview', async () => {
+    const t = setup();
+    t.send({ type: 'selectModel' });
+    t.send({ type: 'selectModel', model: 'attacker-model' });
+    await tick();
+    assert.deepEqual(t.backend.calls, [['selectModel']]);
+    assert.equal(t.logs.filter((l) => /dropped an invalid message/.test(l)).length, 1);
   });
 
   it('repairs what the webview would refuse: malformed events, out-of-range header numbers, long names', async () => {

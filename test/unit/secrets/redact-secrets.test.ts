@@ -147,3 +147,40 @@ describe('SecretGuard', () => {
     assert.equal(guard.event({ t: KEY }).t, MARKER);
   });
 });
+
+describe('SecretRedactor: encoded forms of a secret', () => {
+  const r = new SecretRedactor(secrets);
+  const leaks = (text: string) => {
+    const out = r.redactText(text);
+    // What is left decodes to no copy of the key.
+    const decoded = [
+      Buffer.from(out.replace(/[^A-Za-z0-9+/=]/g, ''), 'base64').toString('latin1'),
+      Buffer.from(out.replace(/[^A-Za-z0-9\-_]/g, ''), 'base64url').toString('latin1'),
+      Buffer.from(out.replace(/[^0-9a-fA-F]/g, ''), 'hex').toString('latin1'),
+    ];
+    return { out, leaked: decoded.some((d) => d.includes(KEY)) };
+  };
+
+  it('catches the key as base64 and base64url whatever bytes come before it, and as hex', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 7 }), fc.uint8Array({ maxLength: 7 }), (before, after) => {
+        const raw = Buffer.concat([Buffer.from(before), Buffer.from(KEY), Buffer.from(after)]);
+        for (const text of [
+          raw.toString('base64'),
+          raw.toString('base64url'),
+          raw.toString('hex'),
+          raw.toString('hex').toUpperCase(),
+        ]) {
+          const { out, leaked } = leaks(text);
+          assert.ok(out.includes(MARKER), `no marker in ${out}`);
+          assert.ok(!leaked, `the key still decodes from ${out}`);
+        }
+      }),
+    );
+  });
+
+  it('leaves ordinary base64 and hex alone', () => {
+    const text = `${Buffer.from('hello world, nothing secret here').toString('base64')} ${Buffer.from('abc').toString('hex')}`;
+    assert.equal(r.redactText(text), text);
+  });
+});

@@ -77,6 +77,43 @@ describe('commandRisk: paths judged where they lead', () => {
     });
   }
 
+  describe('after cd: relative words are judged from where the shell moved', () => {
+    const CD_TABLE: [string, SecurityRisk, string?][] = [
+      ['cd /etc && cat shadow', 'MEDIUM', '/etc/shadow'],
+      ['cd /etc; cat gshadow', 'MEDIUM'],
+      ['cd /proc/self && cat environ', 'MEDIUM', 'environ'],
+      ['cd ~ && cat .bash_history', 'MEDIUM', 'history'],
+      ['cd && cat .bash_history', 'MEDIUM'],
+      ['pushd /etc && cat shadow', 'MEDIUM'],
+      ['cd /etc && echo x > passwd', 'HIGH', '/etc/passwd'],
+      ['cd /srv && rm -rf data', 'HIGH', 'outside the workspace'],
+      ['cd /tmp && touch x', 'MEDIUM', 'temporary'],
+      ['bash -c "cd /etc && cat shadow"', 'MEDIUM'],
+      ['cd /etc && bash -c "cat shadow"', 'MEDIUM'],
+      ['cd /etc && cat $(echo shadow)', 'MEDIUM'],
+      // Decided at run time: a relative word may name any file of that name.
+      ['cd "$DIR" && cat shadow', 'MEDIUM', 'can expand to /etc/shadow'],
+      ['cd - && cat .bash_history', 'MEDIUM'],
+      ['cd /etc && cd - && cat shadow', 'MEDIUM'],
+      // A cd in a pipeline runs in a subshell; one into the workspace keeps reads LOW.
+      ['cd /etc | cat shadow', 'LOW'],
+      ['cd src && cat index.ts', 'LOW'],
+      ['cd src && cd .. && cat README.md', 'LOW'],
+      ['cd "$DIR" && cat index.ts', 'LOW'],
+    ];
+    for (const [command, expected, word] of CD_TABLE) {
+      it(`${JSON.stringify(command)} is ${expected}`, () => {
+        const result = commandRisk(command, { roots: ROOTS });
+        assert.equal(result.risk, expected, `reasons: ${result.reasons.join(' | ')}`);
+        if (word)
+          assert.ok(
+            result.reasons.join(' ').includes(word),
+            `"${word}" not in: ${result.reasons.join(' | ')}`,
+          );
+      });
+    }
+  });
+
   it('the real /etc/shadow and the home folder history by its absolute path', () => {
     assert.equal(commandRisk(`cat ${homedir()}/.bash_history`, { roots: ROOTS }).risk, 'MEDIUM');
     assert.equal(commandRisk('cat /etc/shadow').risk, 'MEDIUM', 'also without workspace folders');

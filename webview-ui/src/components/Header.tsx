@@ -30,6 +30,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
   const { id: conversationId, status, readOnly } = header;
   const look = statusLook(status);
   const paused = status === 'paused';
+  const reasoning = header.reasoningTokens ?? 0;
   return (
     <header class="header">
       <div class="header-line">
@@ -74,10 +75,8 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
           </span>
         )}
         {header.signature && <SignatureBadge signature={header.signature} />}
-        <span
-          class="metrics"
-          title={`${header.promptTokens.toLocaleString('en-US')} prompt, ${header.completionTokens.toLocaleString('en-US')} completion, ${header.cachedTokens.toLocaleString('en-US')} cached tokens`}
-        >
+        {header.model && <ModelButton model={header.model} />}
+        <span class="metrics" title={metricsTitle(header)}>
           <span class="metric">
             <Icon name="arrow-up" />
             <span class="sr-only">Prompt tokens </span>
@@ -93,6 +92,13 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
             <span class="sr-only">Cached tokens </span>
             {formatTokens(header.cachedTokens)}
           </span>
+          {reasoning > 0 && (
+            <span class="metric">
+              <Icon name="lightbulb" />
+              <span class="sr-only">Reasoning tokens </span>
+              {formatTokens(reasoning)}
+            </span>
+          )}
           <span class="metric cost">
             <span class="sr-only">Cost </span>
             {formatCost(header.cost)}
@@ -101,6 +107,33 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
       </div>
     </header>
   );
+}
+
+/** The model the next step uses; a click opens Logbook: Select Model (the host's quick pick). */
+function ModelButton({ model }: { model: NonNullable<ConversationHeader['model']> }) {
+  const where = model.provider === 'vscode' ? 'an editor model' : 'the OpenAI-compatible endpoint';
+  return (
+    <button
+      type="button"
+      class="model-button"
+      title={`Model: ${model.name}, ${where}. Click to choose another.`}
+      aria-label={`Model: ${model.name}. Choose another model`}
+      onClick={() => send({ type: 'selectModel' })}
+    >
+      <Icon name={model.provider === 'vscode' ? 'vscode' : 'sparkle'} />
+      <span class="model-name">{model.name}</span>
+      <Icon name="chevron-down" />
+    </button>
+  );
+}
+
+function metricsTitle(h: ConversationHeader): string {
+  const n = (v: number) => v.toLocaleString('en-US');
+  const parts = [
+    `${n(h.promptTokens)} prompt tokens (${n(h.cachedTokens)} read from the provider's cache)`,
+    `${n(h.completionTokens)} completion tokens${h.reasoningTokens ? ` (${n(h.reasoningTokens)} reasoning)` : ''}`,
+  ];
+  return parts.join(', ');
 }
 
 const SIGNATURE_LOOK = {

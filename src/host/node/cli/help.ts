@@ -23,6 +23,11 @@ const LLM_ENV_HELP = `Environment:
                     A cost the provider reports (OpenRouter's usage.cost) wins over a price. For a
                     model with neither, a [budget] line says LOGBOOK_MAX_COST cannot count it and
                     only LOGBOOK_MAX_TOKENS limits the run.
+  LOGBOOK_REASONING_EFFORT  none, minimal, low, medium, high or xhigh, for models that take it
+                    (default: the endpoint's)
+  LOGBOOK_PROMPT_CACHING    auto (default), key, breakpoints or off: the prompt-cache hints sent
+                    (auto: a cache key to OpenAI and Azure, breakpoints to Anthropic and Gemini
+                    models on OpenRouter)
 
 The agent's shell starts without OPENAI_API_KEY, any LOGBOOK_* variable or any variable holding
 the key, and the key is replaced by [redacted OPENAI_API_KEY] in everything recorded.`;

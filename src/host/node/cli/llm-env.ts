@@ -1,6 +1,14 @@
 // LLM settings from the environment. The key is only ever passed to the client: never printed,
 // never written to the conversation directory.
-import { readPriceTable, type LlmSettings, type PriceTable } from '../../../core/llm';
+import {
+  PROMPT_CACHING_MODES,
+  type PromptCaching,
+  REASONING_EFFORTS,
+  type ReasoningEffort,
+  readPriceTable,
+  type LlmSettings,
+  type PriceTable,
+} from '../../../core/llm';
 import { UsageError } from './exit-codes';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -18,7 +26,27 @@ export function llmSettingsFromEnv(
     replyTimeoutMs: wholeNumber(env, 'LOGBOOK_REPLY_TIMEOUT_SECONDS', 'seconds', 1000),
     maxReplyBytes: wholeNumber(env, 'LOGBOOK_MAX_REPLY_BYTES', 'bytes', 1),
     prices: pricesFromEnv(env),
+    promptCaching: choiceFromEnv(env, 'LOGBOOK_PROMPT_CACHING', PROMPT_CACHING_MODES) as PromptCaching | null,
+    reasoningEffort: choiceFromEnv(
+      env,
+      'LOGBOOK_REASONING_EFFORT',
+      REASONING_EFFORTS,
+    ) as ReasoningEffort | null,
   };
+}
+
+/** One of `choices` from the environment; null when unset. */
+function choiceFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  choices: readonly string[],
+): string | null {
+  const raw = nonBlank(env[name]);
+  if (raw === undefined) return null;
+  if (!choices.includes(raw)) {
+    throw new UsageError(`${name} must be one of ${choices.join(', ')}, not "${raw.slice(0, 40)}".`);
+  }
+  return raw;
 }
 
 export const PRICING_ENV = 'LOGBOOK_PRICING';

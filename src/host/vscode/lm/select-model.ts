@@ -1,0 +1,101 @@
+// Logbook: Select Model: one list of the OpenAI-compatible endpoint's model and the editor's own
+// models (Language Model API). Picking one writes logbook.llm.provider and logbook.llm.model.
+import * as vscode from 'vscode';
+import { readEditorModel, readLlmProvider, type LlmProvider } from '../config';
+import { findLmApi, isLmApi } from './lm-api';
+
+interface ModelItem extends vscode.QuickPickItem {
+  choice?: { provider: LlmProvider; model: string } | 'enter' | 'explain';
+  why?: string;
+}
+
+export async function selectModel(): Promise<{ provider: LlmProvider; model: string } | undefined> {
+  const cfg = vscode.workspace.getConfiguration('logbook');
+  const provider = readLlmProvider();
+  const endpointModel = cfg.get<string>('llm.model', 'gpt-4o-mini');
+  const editorModel = readEditorModel();
+  const current = provider === 'vscode' ? editorModel : endpointModel;
+  const baseUrl = cfg.get<string>('llm.baseUrl', 'https://api.openai.com/v1');
+  const mark = (p: LlmProvider, m: string) => (p === provider && m === current ? '$(check) ' : '');
+  const items: ModelItem[] = [
+    { label: `OpenAI-compatible endpoint`, kind: vscode.QuickPickItemKind.Separator },
+    {
+      label: `${mark('openai', endpointModel)}${endpointModel}`,
+      description: hostOf(baseUrl),
+      choice: { provider: 'openai', model: endpointModel },
+    },
+    { label: '$(edit) Another model of this endpoint…', choice: 'enter' },
+    { label: 'Editor models', kind: vscode.QuickPickItemKind.Separator },
+    ...(await editorModelItems(mark)),
+  ];
+  const picked = await vscode.window.showQuickPick(items, {
+    title: 'Logbook: Select Model',
+    placeHolder: `Now: ${current || 'the first editor model'} (${provider === 'vscode' ? 'editor model' : hostOf(baseUrl)})`,
+    matchOnDescription: true,
+  });
+  if (!picked?.choice) return undefined;
+  if (picked.choice === 'explain') {
+    void vscode.window.showInformationMessage(`Logbook: ${picked.why ?? 'no editor models'}`);
+    return undefined;
+  }
+  let choice = picked.choice;
+  if (choice === 'enter') {
+    const model = await vscode.window.showInputBox({
+      title: 'Logbook: Select Model',
+      prompt: `Model name as ${hostOf(baseUrl)} knows it`,
+      value: endpointModel,
+      ignoreFocusOut: true,
+    });
+    if (!model?.trim()) return undefined;
+    choice = { provider: 'openai', model: model.trim() };
+  }
+  await write(cfg, 'llm.provider', choice.provider);
+  await write(cfg, choice.provider === 'vscode' ? 'llm.editorModel' : 'llm.model', choice.model);
+  return choice;
+}
+
+async function editorModelItems(mark: (p: LlmProvider, m: string) => string): Promise<ModelItem[]> {
+  const api = findLmApi(vscode);
+  if (!isLmApi(api)) {
+    return [
+      {
+        label: '$(info) Not available in this VS Code',
+        detail: api.missing,
+        choice: 'explain',
+        why: `${api.missing}.`,
+      },
+    ];
+  }
+  const models = await api.selectChatModels();
+  if (models.length === 0) {
+    const why = 'No extension offers chat models here (GitHub Copilot Chat, for one, does).';
+    return [{ label: '$(info) No editor models installed', detail: why, choice: 'explain', why }];
+  }
+  return models.map((m) => ({
+    label: `${mark('vscode', m.id)}${m.name}`,
+    description: `${m.vendor} · ${m.id}`,
+    detail:
+      m.maxInputTokens > 0 ? `${m.maxInputTokens.toLocaleString('en-US')} tokens of context` : undefined,
+    choice: { provider: 'vscode' as const, model: m.id },
+  }));
+}
+
+/** Where the setting is set now (workspace wins over user), else the user's settings. */
+async function write(cfg: vscode.WorkspaceConfiguration, key: string, value: string): Promise<void> {
+  const seen = cfg.inspect(key);
+  const target =
+    seen?.workspaceFolderValue !== undefined
+      ? vscode.ConfigurationTarget.WorkspaceFolder
+      : seen?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+  await cfg.update(key, value, target);
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
