@@ -191,7 +191,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   ): Promise<void> {
     const untitled = s.conversation.state.title === null;
     await s.send(task + context, attached);
-    if ((context || attached?.texts.length) && untitled) await s.rename(task);
+    if (context && untitled) await s.rename(task);
   }
 
   async create(): Promise<ConversationSession> {
