@@ -36,6 +36,7 @@ export function checkIntent(
     case 'openInEditor':
     case 'openSettings':
     case 'setApiKey':
+    case 'mentionQuery':
     case 'selectModel':
       return OK;
     case 'sendMessage':
@@ -68,6 +69,7 @@ export function checkIntent(
     case 'forkFrom':
     case 'openDiff':
     case 'loadEarlier':
+    case 'loadImage':
       return OK;
   }
 }

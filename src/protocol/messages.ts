@@ -19,6 +19,15 @@ export const LIMITS = {
   planItems: 100,
   planTitle: 500,
   planNotes: 5_000,
+  /** Attachments (mentions, dropped files, pasted images) on one message. */
+  attachments: 20,
+  images: 4,
+  /** Base64 of the largest image (5 MiB), with room for padding. */
+  imageBase64: 7_000_000,
+  mentionQuery: 500,
+  mentionItems: 50,
+  path: 4_096,
+  url: 2_048,
 } as const;
 
 const Id = z.string().min(1).max(LIMITS.id);
@@ -119,6 +128,54 @@ export const StreamDelta = z.discriminatedUnion('type', [
 ]);
 export type StreamDelta = z.infer<typeof StreamDelta>;
 
+const Path = z.string().min(1).max(LIMITS.path);
+
+/**
+ * Something the user attached to a message; the host reads it when the message is sent. A path is
+ * relative to the workspace (from completion) or a URI (a file dropped from the explorer).
+ */
+export const Attachment = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('file'), path: Path }),
+  z.strictObject({ kind: z.literal('folder'), path: Path }),
+  z.strictObject({ kind: z.literal('selection') }),
+  /** Problems of one file, or of the whole workspace without a path. */
+  z.strictObject({ kind: z.literal('problems'), path: Path.optional() }),
+  /** The last command's output in a terminal (shell integration). */
+  z.strictObject({ kind: z.literal('terminal') }),
+  /** The working tree's changes against HEAD. */
+  z.strictObject({ kind: z.literal('diff') }),
+  /** A web page's text: fetched only after the user confirms it on the host. */
+  z.strictObject({
+    kind: z.literal('url'),
+    url: z
+      .string()
+      .max(LIMITS.url)
+      .regex(/^https?:\/\/[^\s]+$/, 'an http(s) URL'),
+  }),
+  /** A pasted or dropped image: its bytes, base64 (the host checks what they are). */
+  z.strictObject({
+    kind: z.literal('image'),
+    data: z
+      .string()
+      .min(1)
+      .max(LIMITS.imageBase64)
+      .regex(/^[A-Za-z0-9+/]+=*$/, 'base64'),
+    name: z.string().max(300).optional(),
+  }),
+]);
+export type Attachment = z.infer<typeof Attachment>;
+
+/** One line of the mention completion list. */
+export const MentionItem = z.strictObject({
+  kind: z.enum(['file', 'folder', 'selection', 'problems', 'terminal', 'diff', 'url']),
+  /** What the list and the chip show (a path, "Problems in src/a.ts", a URL...). */
+  label: z.string().min(1).max(LIMITS.path),
+  detail: z.string().max(LIMITS.title).optional(),
+  /** The file or folder (workspace-relative), or the URL; absent for the others. */
+  path: Path.optional(),
+});
+export type MentionItem = z.infer<typeof MentionItem>;
+
 /** Extension → webview. */
 export const HostMessage = z.discriminatedUnion('type', [
   /** The conversation shown changed (or null: the empty state); a different id drops the view's events. */
@@ -147,6 +204,22 @@ export const HostMessage = z.discriminatedUnion('type', [
     type: z.literal('earlier'),
     conversationId: Id,
     events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
+  }),
+  /** Answer to 'mentionQuery' (only the newest request's answer is shown). */
+  z.strictObject({
+    type: z.literal('mentionResults'),
+    requestId: Count,
+    items: z.array(MentionItem).max(LIMITS.mentionItems),
+  }),
+  /** Answer to 'loadImage': the stored image as a data URL, or null when it cannot be read. */
+  z.strictObject({
+    type: z.literal('image'),
+    url: z.string().max(LIMITS.url),
+    dataUrl: z
+      .string()
+      .max(LIMITS.imageBase64 + 100)
+      .regex(/^data:image\/(png|jpeg|webp|gif);base64,/)
+      .nullable(),
   }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
@@ -178,7 +251,21 @@ export const WebviewMessage = z.discriminatedUnion('type', [
     attachSelection: z.boolean(),
     /** The composer's Plan/Act choice; the conversation switches to it before the message. */
     mode: AgentMode.optional(),
+    /** Mentions, dropped files and pasted images, resolved by the host when it records the message. */
+    attachments: z
+      .array(Attachment)
+      .max(LIMITS.attachments)
+      .refine((a) => a.filter((x) => x.kind === 'image').length <= LIMITS.images, 'too many images')
+      .optional(),
   }),
+  /** Completion for "@" / "#" in the message box: what matches `query` (debounced by the view). */
+  z.strictObject({
+    type: z.literal('mentionQuery'),
+    requestId: Count,
+    query: z.string().max(LIMITS.mentionQuery),
+  }),
+  /** Asks for a stored image of the shown conversation, for its thumbnail. */
+  z.strictObject({ type: z.literal('loadImage'), ...inConversation, url: z.string().max(LIMITS.url) }),
   z.strictObject({ type: z.literal('startTask') }),
   z.strictObject({
     type: z.literal('approve'),

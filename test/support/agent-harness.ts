@@ -35,6 +35,10 @@ export interface Harness {
     store?: EventStore<StoredConversationEvent>;
     settings?: Partial<AgentSettings>;
     snapshotEvery?: number;
+    /** Whether the model takes images and where stored ones load from (ConversationDeps.images). */
+    images?: ConversationDeps['images'];
+    /** Extra ports (the image store file_editor keeps viewed images in). */
+    ports?: Partial<ToolPorts>;
   }): Promise<Conversation>;
   persistentStore(): Promise<EventStore<StoredConversationEvent>>;
   close(): Promise<void>;
@@ -100,9 +104,10 @@ export async function createHarness(
         store,
         llm: client,
         tools,
-        ports,
+        ports: { ...ports, ...opts.ports },
         cwd: workspace,
         settings: effective,
+        ...(opts.images ? { images: opts.images } : {}),
         ...(opts.snapshotEvery ? { snapshotEvery: opts.snapshotEvery } : {}),
         ...(options.condenser ? { condenser: options.condenser } : {}),
         ...(options.skills ? { skills: options.skills } : {}),

@@ -6,8 +6,19 @@ import { lineDiff } from '../../webview-ui/src/lib/diff';
 import { splitThink } from '../../webview-ui/src/lib/fields';
 import { formatCost, formatTokens, statusLook } from '../../webview-ui/src/lib/format';
 import { escapeHtml, highlight } from '../../webview-ui/src/lib/highlight';
+import { mentionAt } from '../../webview-ui/src/lib/mention-trigger';
 
 describe('webview lib', () => {
+  it('mentionAt: the word before the caret when it starts with @ or #, nothing inside words', () => {
+    assert.deepEqual(mentionAt('fix @src/ap', 11), { start: 4, trigger: '@', query: 'src/ap' });
+    assert.deepEqual(mentionAt('#', 1), { start: 0, trigger: '#', query: '' });
+    assert.deepEqual(mentionAt('see #prob and', 9), { start: 4, trigger: '#', query: 'prob' });
+    assert.equal(mentionAt('mail me@example.com', 19), undefined, 'an e-mail address is not a mention');
+    assert.equal(mentionAt('issue a#1', 9), undefined);
+    assert.equal(mentionAt('@done then text', 15), undefined, 'the caret left the mention');
+    assert.deepEqual(mentionAt('line\n@x', 7), { start: 5, trigger: '@', query: 'x' });
+  });
+
   it('lineDiff: shows the change with context and folds the rest', () => {
     const before = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n');
     const after = before.replace('line 10', 'line ten');

@@ -13,6 +13,7 @@ import {
   updateHeader,
 } from './state/store';
 import { applyDelta, clearStream } from './state/stream';
+import { receiveImage, receiveMentions } from './state/mentions';
 
 function apply(msg: HostMessage): void {
   switch (msg.type) {
@@ -38,6 +39,12 @@ function apply(msg: HostMessage): void {
     case 'earlier':
       if (prependEvents(msg.conversationId, msg.events) > 0) schedulePersist();
       else console.warn('Logbook: dropped earlier events that do not end where the view starts');
+      return;
+    case 'mentionResults':
+      receiveMentions(msg.requestId, msg.items);
+      return;
+    case 'image':
+      receiveImage(msg.url, msg.dataUrl);
       return;
   }
 }

@@ -39,6 +39,7 @@ import { lostEventsNotice } from '../state/lost-events-notice';
 import { type NamedSecret, SecretGuard } from '../secrets';
 import { AGENT_MODE_KEY, type AgentMode, type Task } from '../state';
 import { approvedPlanMessage, planModeRefusal, withPlanModePrompt } from './plan-mode';
+import { projectImages } from '../attachments/project-images';
 
 export interface ConversationDeps {
   id: string;
@@ -64,6 +65,11 @@ export interface ConversationDeps {
    * the list does not change.
    */
   secrets?: () => readonly NamedSecret[];
+  /**
+   * Whether the model takes images (read at each call) and where stored images are loaded from.
+   * Absent: images are sent, and a stored image no one can load is replaced by a note.
+   */
+  images?: { supportsImages(): boolean; load(url: string): Promise<string | undefined> };
 }
 
 export { SNAPSHOT_EVERY };
@@ -201,11 +207,23 @@ export class Conversation {
     return this.pendingActionEvents().filter((a) => ids.has(a.id));
   }
 
-  async sendMessage(text: string, opts: { images?: string[] } = {}): Promise<void> {
+  /**
+   * Records the user's message. `attachments` are the texts of what the user attached (each with its
+   * own header), kept in the message's content after the text, so the log holds what the model saw;
+   * `images` are image URLs (stored-image URLs, data or web URLs).
+   */
+  async sendMessage(
+    text: string,
+    opts: { images?: readonly string[]; attachments?: readonly string[] } = {},
+  ): Promise<void> {
     const skills = triggeredSkills(this.deps.skills ?? [], text, this.state.activatedSkills);
     const content: { type: 'text'; text: string }[] = [{ type: 'text', text }];
+    for (const a of opts.attachments ?? []) content.push({ type: 'text', text: a });
     const llm_message = opts.images?.length
-      ? { role: 'user' as const, content: [...content, { type: 'image' as const, image_urls: opts.images }] }
+      ? {
+          role: 'user' as const,
+          content: [...content, { type: 'image' as const, image_urls: [...opts.images] }],
+        }
       : { role: 'user' as const, content };
     await this.append(
       'MessageEvent',
@@ -483,9 +501,13 @@ export class Conversation {
     this.abort = new AbortController();
     let response: LlmResponse;
     try {
+      const messages = await projectImages(this.promptMessages(), {
+        supportsImages: this.deps.images?.supportsImages() ?? true,
+        load: (url) => this.deps.images?.load(url) ?? Promise.resolve(undefined),
+      });
       response = await this.deps.llm.complete(
         {
-          messages: this.promptMessages(),
+          messages,
           tools: this.activeTools().map((t) => toolDefinition(t)),
           cacheKey: this.id,
         },

@@ -243,8 +243,27 @@ function emit(items: Item[]): ChatMessage[] {
     if (item.reasoning !== '') assistant.reasoning_content = item.reasoning;
     out.push(assistant);
     for (const c of answered) out.push({ role: 'tool', tool_call_id: c.id, content: resultText(c.answer!) });
+    const images = resultImages(answered);
+    if (images) out.push(images);
   }
   return out;
+}
+
+/**
+ * Tool messages carry text only, so images a tool returned (file_editor viewing a PNG) follow the
+ * batch's results as one user message that says where they come from.
+ */
+function resultImages(calls: readonly Call[]): ChatUserMessage | undefined {
+  const parts: (ChatTextPart | ChatImagePart)[] = [];
+  for (const c of calls) {
+    const r = c.answer;
+    if (r?.kind !== 'ObservationEvent') continue;
+    const urls = (r.observation.content ?? []).flatMap((p) => (p.type === 'image' ? p.image_urls : []));
+    if (urls.length === 0) continue;
+    parts.push({ type: 'text', text: `The image returned by the ${c.name} call ${c.id}:` });
+    for (const url of urls) parts.push({ type: 'image_url', image_url: { url } });
+  }
+  return parts.length > 0 ? { role: 'user', content: parts } : undefined;
 }
 
 /** Consecutive user messages become one (some servers demand alternating roles). */

@@ -37,6 +37,7 @@ export class SecretGuard {
         return ports.search;
       },
       scratch: { save: (name, text) => ports.scratch.save(name, redact(text)) },
+      ...(ports.images ? { images: ports.images } : {}),
     };
   }
 

@@ -130,7 +130,9 @@ function onMessage(state: ConversationState, e: MessageEvent): ConversationState
       ...implicit(s, 'user_message'),
       lastUserMessageId: e.id,
       iterationsThisRun: 0,
-      title: s.title ?? shortTitle(textOf(e.llm_message.content, ' ')),
+      // The first text part is what the user typed; later ones are attachments (file text...).
+      title:
+        s.title ?? shortTitle(textOf(e.llm_message.content.filter((c) => c.type === 'text').slice(0, 1))),
     };
   } else if (e.source === 'agent') {
     if (e.llm_response_id) s = countResponse(s, e.llm_response_id);

@@ -98,6 +98,9 @@ const ObservationPayloadSchema = z.looseObject({
   new_content: z.string().nullable().optional(),
 });
 
+/** Image files `view` returns as image content (as OpenHands does), not as text. */
+const IMAGE_FILE = /\.(png|jpe?g|webp|gif)$/i;
+
 interface UndoEntry {
   existed: boolean;
   text: string;
@@ -134,7 +137,8 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
       errorObservation(OBSERVATION_KIND, text, { ...fields, prev_exist: prevExist });
     try {
       const stat = await files.stat(path);
-      if (args.command === 'view') return await view(files, path, stat?.type, args.view_range, fields, fail);
+      if (args.command === 'view')
+        return await view(files, path, stat?.type, args.view_range, fields, fail, ctx);
       if (args.command === 'undo_edit') return await undo(files, path, fields, fail);
       if (stat?.type === 'directory')
         return fail(`${path} is a directory; ${args.command} works on files.`, true);
@@ -184,6 +188,7 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     viewRange: readonly number[] | undefined,
     fields: Record<string, unknown>,
     fail: (text: string, prevExist?: boolean) => ToolObservation,
+    ctx: ToolContext,
   ): Promise<ToolObservation> {
     if (type === undefined) return fail(`${path} does not exist.`);
     if (type === 'directory') {
@@ -192,6 +197,22 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
         ...fields,
         prev_exist: true,
       });
+    }
+    const images = ctx.ports.images;
+    if (images && IMAGE_FILE.test(path)) {
+      if (viewRange) return fail('view_range applies to text files, not images.', true);
+      const stored = await images.putFile(path);
+      if (!stored.ok) return fail(`${path} cannot be viewed as an image: ${stored.error}.`, true);
+      return {
+        ...observation(OBSERVATION_KIND, `The image ${path} (${stored.mime}, ${stored.bytes} bytes):`, {
+          ...fields,
+          prev_exist: true,
+        }),
+        content: [
+          { type: 'text', text: `The image ${path} (${stored.mime}, ${stored.bytes} bytes):` },
+          { type: 'image', image_urls: [stored.url] },
+        ],
+      };
     }
     const text = await files.readText(path);
     if (text === undefined) return fail(`${path} does not exist.`);

@@ -67,9 +67,19 @@ export interface ScratchPort {
   save(name: string, text: string): Promise<string>;
 }
 
+/** Where images a tool reads are kept once, so events refer to them instead of carrying their bytes. */
+export interface ImagePort {
+  /** Stores the image file at `path`; refuses what is not a PNG, JPEG, WebP or GIF, or too large. */
+  putFile(
+    path: string,
+  ): Promise<{ ok: true; url: string; mime: string; bytes: number } | { ok: false; error: string }>;
+}
+
 export interface ToolPorts {
   files: FilePort;
   terminal: TerminalPort;
   search: SearchPort;
   scratch: ScratchPort;
+  /** Absent: file_editor views an image file as text would be refused (a binary file). */
+  images?: ImagePort;
 }

@@ -14,7 +14,7 @@ export interface ToolContext {
 /** An observation payload: `kind` names it (e.g. TerminalObservation); `content` is what the LLM reads. */
 export interface ToolObservation {
   kind: string;
-  content: { type: 'text'; text: string }[];
+  content: ({ type: 'text'; text: string } | { type: 'image'; image_urls: string[] })[];
   is_error: boolean;
   [field: string]: unknown;
 }

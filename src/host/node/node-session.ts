@@ -16,6 +16,7 @@ import { type SigningIdentity, openSignedStore } from '../../core/signing';
 import { llmSecrets } from '../../core/secrets';
 import { defaultTools, trackShellCwd } from '../../core/tools';
 import { createNodePorts } from './ports';
+import { ImageStore } from '../../core/attachments/image-store';
 
 export interface NodeSessionOptions {
   /** Directory of the conversation's segment log (created if missing). */
@@ -99,6 +100,8 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
   const shell = trackShellCwd(nodePorts.terminal, workspace);
   const ports = { ...nodePorts, terminal: shell };
+  // Images a tool views are stored once in the conversation's folder (events refer to them).
+  const images = new ImageStore(storeDir);
   const tools = defaultTools();
   const mode = opts.confirmationMode ?? 'risky';
   const settings: Partial<AgentSettings> = {
@@ -127,7 +130,8 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       store,
       llm,
       tools,
-      ports,
+      ports: { ...ports, images },
+      images: { supportsImages: () => true, load: (url) => images.dataUrl(url) },
       cwd: workspace,
       settings,
       ...(condenser ? { condenser } : {}),

@@ -1,7 +1,7 @@
 // What the chat panel needs from the rest of the extension. The conversation service implements
 // it; the chat view only translates protocol messages to these calls and back.
 import type * as vscode from 'vscode';
-import type { LlmSettingId } from '../../protocol/messages';
+import type { Attachment, LlmSettingId, MentionItem } from '../../protocol/messages';
 
 /** One event as the view sees it: its position in the conversation's log and its JSON. */
 export interface SequencedEvent {
@@ -65,7 +65,7 @@ export interface ChatBackend {
 
   sendMessage(
     text: string,
-    attachments?: { activeFile?: boolean; selection?: boolean },
+    attachments?: { activeFile?: boolean; selection?: boolean; mentions?: Attachment[] },
     mode?: 'plan' | 'act',
   ): Promise<void>;
   /** The mode a new conversation starts in (logbook.agent.defaultMode); absent: act. */
@@ -74,6 +74,10 @@ export interface ChatBackend {
   setMode?(conversationId: string, mode: 'plan' | 'act'): Promise<void>;
   /** Approves the plan (as the user may have edited it): act mode, the plan as the next message, run. */
   approvePlan?(conversationId: string, tasks: PlanStep[]): Promise<void>;
+  /** What a mention being typed ("@src/ap", "#prob") may complete to, best first. */
+  mentionCandidates(query: string): Promise<MentionItem[]>;
+  /** A stored image of a conversation as a data URL (for its thumbnail); undefined when unreadable. */
+  imageDataUrl(conversationId: string, url: string): Promise<string | undefined>;
   startTask(): Promise<void>;
   approve(conversationId: string, actionIds: string[]): Promise<void>;
   reject(conversationId: string, actionIds: string[], reason: string): Promise<void>;

@@ -9,6 +9,7 @@ import {
   type HostMessage,
   isEventJson,
   LIMITS,
+  type MentionItem,
   parseWebviewMessage,
   type StreamDelta,
   type ViewEvent,
@@ -92,6 +93,15 @@ export class ChatController implements vscode.Disposable {
       void this.sendEarlier(msg.conversationId, msg.beforeSeq);
       return;
     }
+    if (msg.type === 'mentionQuery') {
+      void this.answerMention(msg.requestId, msg.query);
+      return;
+    }
+    if (msg.type === 'loadImage') {
+      if (msg.conversationId !== this.shownId) return;
+      void this.sendImage(msg.conversationId, msg.url);
+      return;
+    }
     const shown = this.shownId;
     const header = shown !== undefined ? this.readHeader(shown) : undefined;
     const check = checkIntent(msg, shown, header);
@@ -104,11 +114,41 @@ export class ChatController implements vscode.Disposable {
     });
   }
 
-  private act(msg: Exclude<WebviewMessage, { type: 'ready' | 'loadEarlier' }>): Promise<void> {
+  /** Completion for a mention being typed; a failure answers with no items (the list closes). */
+  private async answerMention(requestId: number, query: string): Promise<void> {
+    let items: MentionItem[] = [];
+    try {
+      items = (await this.backend.mentionCandidates(query)).slice(0, LIMITS.mentionItems);
+    } catch (err) {
+      this.log.warn(
+        `Chat view: mention completion failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+    if (this.live) this.post({ type: 'mentionResults', requestId, items });
+  }
+
+  /** A stored image of the shown conversation, for its thumbnail. */
+  private async sendImage(conversationId: string, url: string): Promise<void> {
+    const dataUrl = await this.backend.imageDataUrl(conversationId, url).catch(() => undefined);
+    if (this.live && conversationId === this.shownId)
+      this.post({
+        type: 'image',
+        url,
+        dataUrl: dataUrl && dataUrl.length <= LIMITS.imageBase64 + 100 ? dataUrl : null,
+      });
+  }
+
+  private act(
+    msg: Exclude<WebviewMessage, { type: 'ready' | 'loadEarlier' | 'mentionQuery' | 'loadImage' }>,
+  ): Promise<void> {
     const b = this.backend;
     switch (msg.type) {
       case 'sendMessage': {
-        const attachments = { activeFile: msg.attachActiveFile, selection: msg.attachSelection };
+        const attachments = {
+          activeFile: msg.attachActiveFile,
+          selection: msg.attachSelection,
+          ...(msg.attachments?.length ? { mentions: msg.attachments } : {}),
+        };
         return msg.mode
           ? b.sendMessage(msg.text, attachments, msg.mode)
           : b.sendMessage(msg.text, attachments);

@@ -80,6 +80,11 @@ function positiveInteger(v: unknown, scale: number): number | null {
   return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v * scale : null;
 }
 
+/** `logbook.llm.supportsImages`: whether attached images are sent to the model (else a note says so). */
+export function llmSupportsImages(): boolean {
+  return vscode.workspace.getConfiguration('logbook').get<boolean>('llm.supportsImages', true) !== false;
+}
+
 export function terminalTimeoutSeconds(): number {
   return cfg().get<number>('terminal.timeoutSeconds', 30);
 }

@@ -26,6 +26,10 @@ import type { LlmSettingId } from '../../protocol/messages';
 import { addAllowRule, readDefaultMode } from './config';
 import { ConfiguredLlm } from './configured-llm';
 import { ConversationSession, type SessionDeps } from './conversation-session';
+import type { Attachment, MentionItem } from '../../protocol/messages';
+import { MentionSource } from './mentions/mention-source';
+import { type ResolvedAttachments, resolveAttachments } from './mentions/resolve-attachments';
+import { TerminalHistory } from './mentions/terminal-history';
 import { forkConversation } from './fork';
 import { importOpenHands } from '../../core/agent/import-openhands';
 import { type VerifyResult, verifyConversation } from '../../core/signing';
@@ -82,9 +86,14 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.root = join(base.fsPath, 'conversations');
     this.indexFile = new ConversationIndexFile(join(this.root, 'index.json'));
     this.activeConversationId = context.workspaceState.get<string>(ACTIVE_KEY);
+    this.terminals = new TerminalHistory();
+    this.mentions = new MentionSource(this.terminals);
   }
 
   readonly root: string;
+  /** Terminal commands and workspace files, for mentions in the composer. */
+  private readonly terminals: TerminalHistory;
+  private readonly mentions: MentionSource;
 
   /** Loads the conversation list (rebuilding the index from the folders if it is missing or damaged). */
   async initialize(): Promise<void> {
@@ -175,9 +184,14 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
    * Sends the task with the context attached to it; a conversation's first task becomes its title
    * (and its terminal's name) without that context.
    */
-  private async sendTask(s: ConversationSession, task: string, context: string): Promise<void> {
+  private async sendTask(
+    s: ConversationSession,
+    task: string,
+    context: string,
+    attached?: ResolvedAttachments,
+  ): Promise<void> {
     const untitled = s.conversation.state.title === null;
-    await s.send(task + context);
+    await s.send(task + context, attached);
     if (context && untitled) await s.rename(task);
   }
 
@@ -192,7 +206,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
 
   async sendMessage(
     text: string,
-    attachments?: { activeFile?: boolean; selection?: boolean },
+    attachments?: { activeFile?: boolean; selection?: boolean; mentions?: Attachment[] },
     mode?: AgentMode,
   ): Promise<void> {
     const existing = this.activeSession;
@@ -201,7 +215,16 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     // The composer's choice; a new conversation without one starts in logbook.agent.defaultMode.
     const wanted = mode ?? (existing ? undefined : readDefaultMode());
     if (wanted) await s.setMode(wanted);
-    await this.sendTask(s, text, attachmentText(attachments));
+    // Mentions are read now, as the message is recorded: the log keeps what the model will see.
+    const mentioned = attachments?.mentions?.length
+      ? await resolveAttachments(attachments.mentions, {
+          images: s.images,
+          terminals: this.terminals,
+          confirm: async (message, action) =>
+            (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action,
+        })
+      : undefined;
+    await this.sendTask(s, text, attachmentText(attachments), mentioned);
     await this.refreshEntry(s);
   }
 
@@ -215,6 +238,14 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
 
   async approvePlan(conversationId: string, tasks: PlanStep[]): Promise<void> {
     await (await this.session(conversationId)).approvePlan(tasks);
+  }
+
+  async mentionCandidates(query: string): Promise<MentionItem[]> {
+    return this.mentions.candidates(query);
+  }
+
+  async imageDataUrl(conversationId: string, url: string): Promise<string | undefined> {
+    return (await this.session(conversationId)).images.dataUrl(url);
   }
 
   async startTask(): Promise<void> {
@@ -453,6 +484,8 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
+    this.mentions.dispose();
+    this.terminals.dispose();
     for (const s of this.sessions.values()) await s.dispose().catch(() => {});
     this.llm.knownSecrets.dispose();
     this.configListener.dispose();

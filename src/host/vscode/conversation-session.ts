@@ -24,7 +24,9 @@ import type { Skill } from '../../core/skills/skills';
 import type { NamedSecret } from '../../core/secrets';
 import { NodeSearchPort, TempScratchPort } from '../node/ports';
 import type { ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
+import { ImageStore } from '../../core/attachments/image-store';
 import {
+  llmSupportsImages,
   type LlmProvider,
   readAgentSettings,
   readCondenserSettings,
@@ -71,6 +73,7 @@ export class ConversationSession {
     private readonly tools: ToolSpec[],
     /** The gate the conversation asks; the header reads its decisions for the pending risks. */
     private readonly gate: PolicyGate,
+    private readonly imageStore: ImageStore,
   ) {
     this.id = deps.id;
     this.dir = deps.dir;
@@ -105,7 +108,10 @@ export class ConversationSession {
           return { pass: terminalPassEnvironment(), secretValues: knownSecrets.current.map((s) => s.value) };
         },
       }));
+    // Images the user attaches or a tool views are kept once in the conversation's folder.
+    const images = new ImageStore(deps.dir);
     const ports = {
+      images,
       files: new WorkspaceFilePort(),
       get terminal() {
         return lazyTerminal();
@@ -136,6 +142,11 @@ export class ConversationSession {
       gate,
       userEditNotes: () => deps.userEditNotes(),
       secrets: () => knownSecrets.current,
+      images: {
+        // The editor's Language Model API takes text only: its models get the note, not the bytes.
+        supportsImages: () => llmSupportsImages() && readLlmProvider() !== 'vscode',
+        load: (url) => images.dataUrl(url),
+      },
     });
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
@@ -143,7 +154,7 @@ export class ConversationSession {
         ? `Conversation ${deps.id}: opened by replaying its ${replayed} events`
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
-    const session = new ConversationSession(deps, conversation, store, tools, gate);
+    const session = new ConversationSession(deps, conversation, store, tools, gate, images);
     terminal.title = () => conversation.state.title ?? 'Agent';
     session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
@@ -234,9 +245,22 @@ export class ConversationSession {
     return this.store.length;
   }
 
-  async send(text: string): Promise<void> {
+  /** Where this conversation's images are stored (its folder's `attachments/`). */
+  get images(): ImageStore {
+    return this.imageStore;
+  }
+
+  async send(
+    text: string,
+    attached?: { texts: readonly string[]; images: readonly string[] },
+  ): Promise<void> {
     this.ensureWritable();
-    await this.conversation.sendMessage(text);
+    // An attached file may hold the key just set: the redactor must know it before this is recorded.
+    await this.deps.llm.knownSecrets.refresh();
+    await this.conversation.sendMessage(
+      text,
+      attached ? { attachments: attached.texts, images: attached.images } : {},
+    );
     this.startRun();
   }
 

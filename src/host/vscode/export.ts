@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import { observationText, ObservationRefResolver, textOf, type Event } from '../../core/events';
 import { SecretRedactor } from '../../core/secrets';
 import type { ConversationSession } from './conversation-session';
+import { ImageStore } from '../../core/attachments/image-store';
+import { inlineImages } from '../../core/attachments/inline-images';
 
 export type ExportFormat = 'json' | 'markdown';
 
@@ -28,7 +30,13 @@ export async function exportConversation(
   if (!format) return undefined;
   // As OpenHands writes them: an observation that refers to its action's text gets it back.
   const refs = new ObservationRefResolver();
-  const events = (await session.conversation.events()).map((e) => refs.resolve(e));
+  const images = new ImageStore(session.dir);
+  const events: Event[] = [];
+  for (const e of await session.conversation.events()) {
+    // The JSON stands alone: stored images go inline as data URLs, as OpenHands expects them.
+    const resolved = refs.resolve(e);
+    events.push(format === 'json' ? await inlineImages(resolved, (url) => images.dataUrl(url)) : resolved);
+  }
   const redactor = new SecretRedactor(session.secrets);
   const redacted = events.map((e) => redactor.redactValue(e));
   const text =

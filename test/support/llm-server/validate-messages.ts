@@ -76,6 +76,8 @@ export function validateMessages(messages: unknown): RequestProblem[] {
 
     if (role === 'system' || role === 'developer' || role === 'user') {
       problems.push(...checkContent(message.content, `${at}.content`, true));
+      if (role === 'user') problems.push(...checkImageParts(message.content, `${at}.content`));
+      else problems.push(...refuseImageParts(message.content, `${at}.content`, role));
     } else if (role === 'assistant') {
       const toolCalls = message.tool_calls;
       const hasToolCalls = toolCalls !== undefined && toolCalls !== null;
@@ -93,6 +95,7 @@ export function validateMessages(messages: unknown): RequestProblem[] {
       }
     } else if (role === 'tool') {
       problems.push(...checkContent(message.content, `${at}.content`, true));
+      problems.push(...refuseImageParts(message.content, `${at}.content`, role));
       const id = message.tool_call_id;
       if (id === undefined || id === null) problems.push(missing(`${at}.tool_call_id`));
       else if (typeof id !== 'string') problems.push(invalidType(`${at}.tool_call_id`, 'a string', id));
@@ -203,6 +206,46 @@ function checkContent(content: unknown, at: string, required: boolean): RequestP
   if (content.length === 0) return [emptyArray(at)];
   return content.flatMap((part: unknown, k) =>
     isObject(part) && typeof part.type === 'string' ? [] : [missing(`${at}[${k}].type`)],
+  );
+}
+
+/** Image parts as the real API takes them: an http(s) URL or a base64 data URL of an image type. */
+function checkImageParts(content: unknown, at: string): RequestProblem[] {
+  if (!Array.isArray(content)) return [];
+  const problems: RequestProblem[] = [];
+  content.forEach((part: unknown, k) => {
+    if (!isObject(part) || part.type !== 'image_url') return;
+    const image = part.image_url;
+    const url = isObject(image) ? image.url : undefined;
+    if (typeof url !== 'string') {
+      problems.push(missing(`${at}[${k}].image_url.url`));
+      return;
+    }
+    if (/^https?:\/\//.test(url)) return;
+    if (/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/.test(url)) return;
+    problems.push(
+      problem(
+        `Invalid '${at}[${k}].image_url.url'. Expected a base64-encoded data URL with an image MIME type (e.g. 'data:image/png;base64,aW1nIGJ5dGVzIGhlcmU='), but got a value that is not one.`,
+        `${at}[${k}].image_url.url`,
+        'invalid_value',
+      ),
+    );
+  });
+  return problems;
+}
+
+function refuseImageParts(content: unknown, at: string, role: unknown): RequestProblem[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((part: unknown, k) =>
+    isObject(part) && part.type === 'image_url'
+      ? [
+          problem(
+            `Invalid '${at}[${k}]'. Image URLs are only allowed for messages with role 'user', but this message with role '${String(role)}' contains an image URL.`,
+            `${at}[${k}]`,
+            'invalid_value',
+          ),
+        ]
+      : [],
   );
 }
 

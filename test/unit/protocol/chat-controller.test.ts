@@ -92,6 +92,14 @@ class FakeBackend implements ChatBackend {
   openInEditor = this.record('openInEditor');
   openSettings = this.record('openSettings');
   setApiKey = this.record('setApiKey');
+  async mentionCandidates(query: string) {
+    this.calls.push(['mentionCandidates', query]);
+    return [{ kind: 'file' as const, label: `src/${query}.ts`, path: `src/${query}.ts` }];
+  }
+  async imageDataUrl(id: string, url: string) {
+    this.calls.push(['imageDataUrl', id, url]);
+    return 'data:image/png;base64,iVBORw0K';
+  }
   selectModel = this.record('selectModel');
 }
 
@@ -301,6 +309,40 @@ describe('protocol: chat controller (host side)', () => {
       ['sendMessage', 'hi', { activeFile: true, selection: false }],
       ['forkFrom', 'c1', 'e3'],
     ]);
+  });
+
+  it('answers mention queries with their request id, passes attachments on, serves images of the shown conversation only', async () => {
+    const t = setup();
+    t.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    await tick();
+    t.send({ type: 'mentionQuery', requestId: 7, query: 'app' });
+    await tick();
+    assert.deepEqual(t.posted.at(-1), {
+      type: 'mentionResults',
+      requestId: 7,
+      items: [{ kind: 'file', label: 'src/app.ts', path: 'src/app.ts' }],
+    });
+    const attachments = [{ kind: 'file', path: 'src/app.ts' }, { kind: 'problems' }, { kind: 'terminal' }];
+    t.send({
+      type: 'sendMessage',
+      text: 'fix',
+      attachActiveFile: false,
+      attachSelection: false,
+      attachments,
+    });
+    t.send({ type: 'loadImage', conversationId: 'c9', url: 'logbook-image:x.png' });
+    t.send({ type: 'loadImage', conversationId: 'c1', url: 'logbook-image:y.png' });
+    await tick();
+    const made = t.backend.calls.filter((c) => c[0] !== 'eventsAfter');
+    assert.deepEqual(made.slice(1), [
+      ['sendMessage', 'fix', { activeFile: false, selection: false, mentions: attachments }],
+      ['imageDataUrl', 'c1', 'logbook-image:y.png'],
+    ]);
+    assert.deepEqual(t.posted.at(-1), {
+      type: 'image',
+      url: 'logbook-image:y.png',
+      dataUrl: 'data:image/png;base64,iVBORw0K',
+    });
   });
 
   it("opens only the model's settings and the API key command from a failed call's error card", async () => {

@@ -102,6 +102,38 @@ describe('protocol: messages', () => {
       { type: 'sendMessage', text: { toString: 1 }, attachActiveFile: false, attachSelection: false },
     ],
     ['flags not booleans', { type: 'sendMessage', text: 'x', attachActiveFile: 'yes', attachSelection: 0 }],
+    ...(
+      [
+        ['an unknown attachment kind', { kind: 'command', path: 'rm -rf /' }],
+        ['a file attachment without a path', { kind: 'file', path: '' }],
+        ['a non-http URL', { kind: 'url', url: 'file:///etc/passwd' }],
+        ['a URL with spaces', { kind: 'url', url: 'https://a b' }],
+        ['an image that is not base64', { kind: 'image', data: '<svg onload=alert(1)>' }],
+        ['an image over the size limit', { kind: 'image', data: 'A'.repeat(LIMITS.imageBase64 + 4) }],
+        ['an attachment with an extra field', { kind: 'diff', command: 'x' }],
+      ] as const
+    ).map(([what, attachment]): [string, unknown] => [
+      what,
+      {
+        type: 'sendMessage',
+        text: 'x',
+        attachActiveFile: false,
+        attachSelection: false,
+        attachments: [attachment],
+      },
+    ]),
+    [
+      'too many images',
+      {
+        type: 'sendMessage',
+        text: 'x',
+        attachActiveFile: false,
+        attachSelection: false,
+        attachments: Array(LIMITS.images + 1).fill({ kind: 'image', data: 'iVBORw0K' }),
+      },
+    ],
+    ['a mention query too long', { type: 'mentionQuery', requestId: 1, query: big(LIMITS.mentionQuery + 1) }],
+    ['loadImage without conversation', { type: 'loadImage', url: 'logbook-image:x' }],
     ['approve without ids', { type: 'approve', conversationId: CID, actionIds: [] }],
     ['approve with a number id', { type: 'approve', conversationId: CID, actionIds: [1] }],
     [

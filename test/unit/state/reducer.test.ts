@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { deepFreeze } from '../../../src/core/events';
+import { createEvent, deepFreeze } from '../../../src/core/events';
 import {
   type ConversationState,
   deriveState,
@@ -253,6 +253,25 @@ describe('state: reducer', () => {
       assert.ok(Array.from(t).length <= 80);
       assert.ok(!t.includes('  '));
       assert.equal(shortTitle('😀'.repeat(100))!.length, 79 * 2 + 1, 'cut between code points');
+    });
+
+    it('title: only the text the user typed, not what they attached after it', () => {
+      const b = new LogBuilder();
+      b.append(
+        createEvent('MessageEvent', {
+          id: '00000000-0000-4000-8000-00000000aaaa',
+          timestamp: timestamp(1),
+          source: 'user',
+          llm_message: {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Explain @src/math.js' },
+              { type: 'text', text: '--- Attached file src/math.js (5 lines) ---\nfunction add() {}' },
+            ],
+          },
+        } as never),
+      );
+      assert.equal(derive(b).title, 'Explain @src/math.js');
     });
 
     it('title: a title update replaces it (before or after the first message); an empty one is a warning', () => {

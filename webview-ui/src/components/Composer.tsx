@@ -1,13 +1,21 @@
 // The message box: Enter sends, Shift+Enter starts a new line, and two toggles attach the active file
 // or the selection (the host reads them; the view only passes the flags). The draft survives reloads.
-import { useState } from 'preact/hooks';
+// Typing "@" or "#" opens completion of files, folders, problems, terminal output, the git diff and
+// URLs; a picked item, a pasted image or a file dropped from the explorer becomes a removable chip.
+// The host reads each attachment when the message is sent.
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Ref } from 'preact';
-import { type AgentMode, LIMITS } from '../../../src/protocol/messages';
+import { type AgentMode, LIMITS, type MentionItem } from '../../../src/protocol/messages';
+import { type Chip, chipFor, droppedUris, fileChip, imageChip, mentionToken } from '../lib/attachments';
+import { mentionAt, type MentionTrigger } from '../lib/mention-trigger';
+import { cancelMentions, mentionItems, queryMentions } from '../state/mentions';
 import { defaultMode, header } from '../state/store';
 import { Icon } from './Icon';
 import { savedDraft, setDraft } from '../state/persist';
 import { send } from '../vscode-api';
+import { AttachmentChips } from './AttachmentChips';
 import { IconButton } from './IconButton';
+import { MENTION_LIST_ID, MentionList, optionId } from './MentionList';
 
 const MODES: { mode: AgentMode; label: string; icon: string; title: string }[] = [
   {
@@ -39,6 +47,98 @@ export function Composer({ readOnly, inputRef }: Props) {
     } else setChoice(next);
   };
 
+  const [chips, setChips] = useState<Chip[]>([]);
+  const [problem, setProblem] = useState('');
+  const [mention, setMention] = useState<MentionTrigger | undefined>(undefined);
+  const [active, setActive] = useState(0);
+  const box = useRef<HTMLTextAreaElement | null>(null);
+  const answer = mentionItems.value;
+  const items = mention && answer ? answer.items : [];
+  const listOpen = mention !== undefined && answer !== null;
+
+  useEffect(() => setActive(0), [answer]);
+  /** Where the caret goes once a picked mention is in the box (set right after that render). */
+  const caretAfterPick = useRef<number | undefined>(undefined);
+  useLayoutEffect(() => {
+    const at = caretAfterPick.current;
+    if (at === undefined || !box.current) return;
+    caretAfterPick.current = undefined;
+    box.current.focus();
+    box.current.setSelectionRange(at, at);
+  });
+
+  const setRefs = (el: HTMLTextAreaElement | null) => {
+    box.current = el;
+    if (typeof inputRef === 'function') inputRef(el);
+    else if (inputRef) inputRef.current = el;
+  };
+
+  const update = (value: string) => {
+    setText(value);
+    setDraft(value);
+  };
+
+  /** Opens, updates or closes completion for the word at the caret. */
+  const track = (value: string, caret: number) => {
+    const m = mentionAt(value, caret);
+    if (!m || m.query.length > LIMITS.mentionQuery) {
+      if (mention) closeMentions();
+      return;
+    }
+    setMention(m);
+    queryMentions(m.query);
+  };
+
+  const closeMentions = () => {
+    setMention(undefined);
+    cancelMentions();
+  };
+
+  const addChips = (added: Chip[]) => {
+    if (added.length === 0) return;
+    setChips((now) => {
+      const next = [...now];
+      for (const c of added) {
+        const images = next.filter((x) => x.attachment.kind === 'image').length;
+        if (next.length >= LIMITS.attachments) {
+          setProblem(`A message takes at most ${LIMITS.attachments} attachments.`);
+          break;
+        }
+        if (c.attachment.kind === 'image' && images >= LIMITS.images) {
+          setProblem(`A message takes at most ${LIMITS.images} images.`);
+          continue;
+        }
+        if (!next.some((x) => JSON.stringify(x.attachment) === JSON.stringify(c.attachment))) next.push(c);
+      }
+      return next;
+    });
+  };
+
+  const pick = (item: MentionItem) => {
+    const m = mention;
+    const el = box.current;
+    closeMentions();
+    if (!m || !el) return;
+    const caret = el.selectionStart ?? text.length;
+    const token = `${m.trigger}${mentionToken(item)} `;
+    const value = text.slice(0, m.start) + token + text.slice(caret);
+    update(value);
+    addChips([chipFor(item)]);
+    caretAfterPick.current = m.start + token.length;
+  };
+
+  const addFiles = async (files: readonly File[]) => {
+    const errors: string[] = [];
+    const added: Chip[] = [];
+    for (const f of files) {
+      const read = await imageChip(f);
+      if (read.ok) added.push(read.chip);
+      else errors.push(read.error);
+    }
+    addChips(added);
+    setProblem(errors.length ? `Not attached: ${errors.join('; ')}.` : '');
+  };
+
   const submit = () => {
     if (empty || readOnly) return;
     // A shown conversation already holds its mode; a new one starts in the mode chosen here, or the default.
@@ -48,14 +148,43 @@ export function Composer({ readOnly, inputRef }: Props) {
       attachActiveFile: file,
       attachSelection: selection,
       ...(!h && choice ? { mode: choice } : {}),
+      ...(chips.length ? { attachments: chips.map((c) => c.attachment) } : {}),
     });
     setChoice(null);
-    setText('');
-    setDraft('');
+    update('');
     setFile(false);
     setSelection(false);
+    setChips([]);
+    setProblem('');
+    closeMentions();
   };
 
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (listOpen) {
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        if (items.length) setActive((active + (e.key === 'ArrowDown' ? 1 : items.length - 1)) % items.length);
+        return;
+      }
+      if ((e.key === 'Enter' || e.key === 'Tab') && !e.shiftKey && items[active]) {
+        e.preventDefault();
+        pick(items[active]);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        closeMentions();
+        return;
+      }
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      submit();
+    }
+  };
+
+  const notes = [file && 'active file', selection && 'selection'].filter(Boolean).join(' and ');
   return (
     <form
       class={`composer mode-${mode}`}
@@ -63,32 +192,56 @@ export function Composer({ readOnly, inputRef }: Props) {
         e.preventDefault();
         submit();
       }}
+      onDragOver={(e) => {
+        if (readOnly || !e.dataTransfer) return;
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+      }}
+      onDrop={(e) => {
+        if (readOnly || !e.dataTransfer) return;
+        e.preventDefault();
+        const images = [...e.dataTransfer.files].filter((f) => f.type.startsWith('image/'));
+        const uris = droppedUris(e.dataTransfer);
+        addChips(uris.map(fileChip).filter((c): c is Chip => c !== undefined));
+        if (images.length) void addFiles(images);
+        else if (uris.length === 0 && e.dataTransfer.files.length > 0)
+          setProblem('Only images can be dropped from outside the editor; drop files from the Explorer.');
+      }}
     >
+      {listOpen && <MentionList items={items} active={active} onPick={pick} onHover={setActive} />}
+      <AttachmentChips chips={chips} onRemove={(key) => setChips(chips.filter((c) => c.key !== key))} />
       <textarea
-        ref={inputRef}
+        ref={setRefs}
         class="composer-input"
         aria-label="Message to the agent"
+        aria-autocomplete="list"
+        aria-controls={listOpen ? MENTION_LIST_ID : undefined}
+        aria-activedescendant={listOpen && items[active] ? optionId(active) : undefined}
         placeholder={
           readOnly
             ? 'This conversation is read-only'
             : mode === 'plan'
-              ? 'Describe what to plan (the agent only reads)…'
-              : 'Ask Logbook to do something…'
+              ? 'What to plan (the agent only reads)… @ to attach'
+              : 'Ask Logbook… type @ to attach'
         }
         rows={1}
         maxLength={LIMITS.messageText}
         disabled={readOnly}
         value={text}
         onInput={(e) => {
-          setText(e.currentTarget.value);
-          setDraft(e.currentTarget.value);
+          update(e.currentTarget.value);
+          track(e.currentTarget.value, e.currentTarget.selectionStart ?? e.currentTarget.value.length);
         }}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
-            e.preventDefault();
-            submit();
-          }
+        onClick={(e) => mention && track(text, e.currentTarget.selectionStart ?? text.length)}
+        onBlur={() => mention && closeMentions()}
+        onPaste={(e) => {
+          // Images become chips; everything else is pasted as plain text by the box itself.
+          const images = [...(e.clipboardData?.files ?? [])].filter((f) => f.type.startsWith('image/'));
+          if (images.length === 0) return;
+          e.preventDefault();
+          void addFiles(images);
         }}
+        onKeyDown={onKeyDown}
       />
       <div class="composer-bar">
         <div class="mode-toggle" role="group" aria-label="Agent mode">
@@ -122,8 +275,7 @@ export function Composer({ readOnly, inputRef }: Props) {
           onClick={() => setSelection(!selection)}
         />
         <span class="attach-note" aria-live="polite">
-          {[file && 'active file', selection && 'selection'].filter(Boolean).join(' and ')}
-          {file || selection ? ' attached' : ''}
+          {problem || (notes ? `${notes} attached` : '')}
         </span>
         <span class="spacer" />
         <button

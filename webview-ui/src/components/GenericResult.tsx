@@ -1,12 +1,13 @@
-// Any other observation: its text for the model, marked when it is an error; images are only counted.
-import { contentText, imageCount, type Json } from '../lib/fields';
-import { plural } from '../lib/format';
+// Any other observation: its text for the model, marked when it is an error, and its images
+// (file_editor viewing a PNG) as thumbnails.
+import { contentText, type Json } from '../lib/fields';
 import type { Row } from '../state/store';
 import { Icon } from './Icon';
 import { OutputBlock } from './OutputBlock';
+import { imageUrls, Thumbnail } from './MessageAttachments';
 
 export function GenericResult({ obs, id, row }: { obs: Json; id: string; row?: Row }) {
-  const images = imageCount(obs.content);
+  const images = imageUrls(obs.content);
   const error = obs.is_error === true;
   return (
     <div class="generic-result">
@@ -22,7 +23,13 @@ export function GenericResult({ obs, id, row }: { obs: Json; id: string; row?: R
         row={row}
         tone={error ? 'error' : 'normal'}
       />
-      {images > 0 && <div class="note">{plural(images, 'image')} not shown</div>}
+      {images.length > 0 && (
+        <div class="message-images">
+          {images.slice(0, 20).map((url, i) => (
+            <Thumbnail key={`${i}:${url.slice(0, 80)}`} url={url} />
+          ))}
+        </div>
+      )}
     </div>
   );
 }

@@ -6,6 +6,13 @@ import type { Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
+import { attachmentParts, MessageAttachments } from './MessageAttachments';
+import { ATTACHMENT_HEADER } from '../../../src/core/attachments/attachment-text';
+
+const isAttachmentPart = (c: unknown): boolean => {
+  const text = obj(c)?.type === 'text' ? str(obj(c)?.text) : undefined;
+  return text !== undefined && ATTACHMENT_HEADER.test(text);
+};
 
 const STUCK_NUDGE = '[logbook:stuck-nudge]';
 const MAX_TEXT = 200_000;
@@ -13,8 +20,15 @@ const MAX_TEXT = 200_000;
 export function MessageView({ row }: { row: Row }) {
   const e = row.event;
   const message = obj(e.llm_message) ?? {};
-  const text = contentText(message.content, '\n\n');
-  const images = imageCount(message.content);
+  // A user message's attachments are shown under it (collapsed), not as part of its text.
+  const attached = str(e.source) === 'user' ? attachmentParts(message.content).length : 0;
+  const text = attached
+    ? contentText(
+        arr(message.content).filter((c, i) => i === 0 || !isAttachmentPart(c)),
+        '\n\n',
+      )
+    : contentText(message.content, '\n\n');
+  const images = str(e.source) === 'user' ? 0 : imageCount(message.content);
   const from = str(e.source) ?? '';
   if (text.startsWith(STUCK_NUDGE))
     return (
@@ -39,6 +53,7 @@ export function MessageView({ row }: { row: Row }) {
         </Collapsible>
       )}
       <Markdown class="body" text={text.slice(0, MAX_TEXT)} />
+      {user && <MessageAttachments row={row} content={message.content} />}
       {(images > 0 || skills.length > 0) && (
         <div class="note">
           {images > 0 && `${plural(images, 'image')} attached. `}

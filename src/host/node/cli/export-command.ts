@@ -19,6 +19,8 @@ import {
 } from './conversation-dir';
 import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
+import { ImageStore } from '../../../core/attachments/image-store';
+import { inlineImages } from '../../../core/attachments/inline-images';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
 
@@ -45,7 +47,7 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
     try {
       // Events are redacted as they are appended; this also covers logs recorded before that was so.
       const redactor = new SecretRedactor(llmSecrets({ apiKey: io.env.OPENAI_API_KEY ?? '' }));
-      count = await copyForOpenHands(source, target, redactor);
+      count = await copyForOpenHands(source, target, redactor, new ImageStore(from));
     } finally {
       await target.close();
     }
@@ -65,13 +67,16 @@ async function copyForOpenHands(
   from: EventStore<StoredConversationEvent>,
   to: EventStore<StoredConversationEvent>,
   redactor: SecretRedactor,
+  images: ImageStore,
 ): Promise<number> {
   const refs = new ObservationRefResolver();
   let n = 0;
   for await (const e of from.iterate(0)) {
     if (isCorruptRecord(e))
       throw new EventStoreError('CORRUPT', `record ${n} is unreadable (${e.reason}); fix or skip it first`);
-    await to.append(redactor.redactValue(refs.resolve(e)) as StoredConversationEvent);
+    // OpenHands sends image_urls as they are: stored images go inline, as data URLs.
+    const whole = await inlineImages(refs.resolve(e), (url) => images.dataUrl(url));
+    await to.append(redactor.redactValue(whole) as StoredConversationEvent);
     n++;
   }
   await to.flush();

@@ -1,0 +1,68 @@
+// Mention completion on the host: the typed query against the workspace's files and folders and
+// the other things a message can carry (selection, problems, terminal output, git diff, a URL).
+import * as vscode from 'vscode';
+import { fuzzyScore } from '../../../core/mentions/fuzzy-rank';
+import type { MentionItem } from '../../../protocol/messages';
+import type { TerminalHistory } from './terminal-history';
+import { WorkspaceFiles } from './workspace-files';
+
+/** Items one answer holds at most. */
+export const MAX_MENTION_ITEMS = 30;
+
+export class MentionSource implements vscode.Disposable {
+  readonly files = new WorkspaceFiles();
+
+  constructor(private readonly terminals: TerminalHistory) {}
+
+  async candidates(query: string): Promise<MentionItem[]> {
+    const q = query.trim();
+    if (/^https?:\/\/\S+$/i.test(q))
+      return [{ kind: 'url', label: q, path: q, detail: 'Fetch this page (asks first)' }];
+    const specials = this.specials().filter((s) => q === '' || matches(q, s.label) || matches(q, s.kind));
+    const room = MAX_MENTION_ITEMS - specials.length;
+    const files = (await this.files.search(q, room)).map((e): MentionItem => ({
+      kind: e.folder ? 'folder' : 'file',
+      label: e.path,
+      path: e.path.replace(/\/$/, '') || e.path,
+    }));
+    // An empty query shows the special items first; a typed one shows files first, then specials.
+    return (q === '' ? [...specials, ...files] : [...files, ...specials]).slice(0, MAX_MENTION_ITEMS);
+  }
+
+  private specials(): MentionItem[] {
+    const items: MentionItem[] = [];
+    const editor = vscode.window.activeTextEditor;
+    if (editor && !editor.selection.isEmpty)
+      items.push({
+        kind: 'selection',
+        label: 'Selection',
+        detail: `${vscode.workspace.asRelativePath(editor.document.uri)}, line ${editor.selection.start.line + 1}`,
+      });
+    const all = vscode.languages.getDiagnostics().filter(([, d]) => d.length > 0);
+    const total = all.reduce((n, [, d]) => n + d.length, 0);
+    items.push({ kind: 'problems', label: 'Problems', detail: `${total} in the workspace` });
+    for (const [uri, d] of all.slice(0, 10))
+      items.push({
+        kind: 'problems',
+        label: `Problems in ${vscode.workspace.asRelativePath(uri)}`,
+        detail: `${d.length}`,
+        path: vscode.workspace.asRelativePath(uri, (vscode.workspace.workspaceFolders?.length ?? 0) > 1),
+      });
+    const last = this.terminals.latest();
+    items.push({
+      kind: 'terminal',
+      label: 'Terminal',
+      detail: last ? `output of ${last.command.slice(0, 80)}` : "the last command's output",
+    });
+    items.push({ kind: 'diff', label: 'Git diff', detail: 'changes of the working tree' });
+    return items;
+  }
+
+  dispose(): void {
+    this.files.dispose();
+  }
+}
+
+function matches(query: string, text: string): boolean {
+  return fuzzyScore(query.toLowerCase(), text) >= 0;
+}

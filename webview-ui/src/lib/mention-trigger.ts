@@ -1,0 +1,16 @@
+// Where a mention is being typed: the word before the caret, when it starts with "@" or "#" (an
+// e-mail address or a "#" inside a word is not a mention).
+export interface MentionTrigger {
+  /** Index of the "@" or "#". */
+  start: number;
+  trigger: '@' | '#';
+  query: string;
+}
+
+export function mentionAt(text: string, caret: number): MentionTrigger | undefined {
+  let i = caret;
+  while (i > 0 && !/\s/.test(text[i - 1]!)) i--;
+  const first = text[i];
+  if (first !== '@' && first !== '#') return undefined;
+  return { start: i, trigger: first, query: text.slice(i + 1, caret) };
+}
