@@ -2,6 +2,7 @@
 // verifies (its bytes hash to what the chain holds at its position, and a valid signature covers it).
 import { ZERO_HEAD, b64, eventHash, nextHead, parseChainFile, readChainText, signatureHolds } from './chain';
 import { rawRecords } from './raw-records';
+import { checkSourceProof } from './verify';
 
 export interface EventProof {
   index: number;
@@ -28,16 +29,29 @@ export function eventProofs(dir: string): EventProof[] {
       valid.push(ok);
     }
   }
+  const records = [...rawRecords(dir)].flatMap((r) => (r.ok ? [r] : []));
+  if (chain.fork) {
+    // A fork's copies are signed by its source, when the copied proof holds.
+    const proof = checkSourceProof(
+      chain.fork,
+      chain.hashes,
+      records.map((r) => r.bytes),
+    );
+    for (let i = 0; i < chain.fork.copies && i < signer.length; i++) {
+      const by = 'bad' in proof ? undefined : proof.signedBy.find((s) => s.from <= i && i <= s.to);
+      signer[i] = by?.did ?? null;
+      if (!by) valid[i] = false;
+    }
+  }
   const out: EventProof[] = [];
-  for (const r of rawRecords(dir)) {
-    if (!r.ok) break;
+  for (const r of records) {
     const index = out.length;
     const json = r.json;
     const hash = b64(eventHash(r.bytes));
     out.push({
       index,
       json,
-      isSigned: index < signer.length,
+      isSigned: (signer[index] ?? null) !== null,
       signerDid: signer[index] ?? null,
       verifySignature: () => valid[index] === true && chain.hashes[index] === hash,
     });

@@ -15,6 +15,7 @@ import {
   type StoredEvent,
   EventStoreError,
   jsonCodec,
+  readOnlyError,
 } from '../log/event-store';
 import { readAcceptedLosses } from '../log/lost-events';
 import { SegmentEventStore, type SegmentStoreOptions } from '../log/segment-store';
@@ -26,6 +27,8 @@ import {
   eventHash,
   nextHead,
   parseChainFile,
+  readChainText,
+  signatureHolds,
   signedMessage,
 } from './chain';
 import type { SigningIdentity } from './identity';
@@ -35,6 +38,18 @@ const SIGN_DELAY_MS = 5;
 
 export interface SignedStoreOptions<E extends StoredEvent> extends SegmentStoreOptions<E> {
   identity: SigningIdentity;
+  /**
+   * What records already in the log without a hash are: `late` (written before a signer saw them:
+   * an older conversation, or a crash before signing) or `imported` (an import just wrote them).
+   */
+  unchainedAre?: 'late' | 'imported';
+}
+
+/** Where a fork's copies come from: the source's folder, id, and each copy's index in its log. */
+export interface CopySource {
+  dir: string;
+  id: string;
+  indices: readonly number[];
 }
 
 /** Keeps the chain of one writable log and writes signatures.log. */
@@ -56,7 +71,12 @@ class ChainWriter {
    * Opens signatures.log and chains the records it lacks (`length` in all), marked `l` (late): they
    * were in the log before this signer saw them (an older conversation, or a crash before signing).
    */
-  static open(dir: string, identity: SigningIdentity, length: number): ChainWriter {
+  static open(
+    dir: string,
+    identity: SigningIdentity,
+    length: number,
+    unchainedAre: 'late' | 'imported' = 'late',
+  ): ChainWriter {
     const file = path.join(dir, SIGNATURES_FILE);
     let text = readText(file);
     let parsed = parseChainFile(text);
@@ -112,7 +132,7 @@ class ChainWriter {
       w.count = parsed.hashes.length;
       w.signedCount = parsed.signatures.at(-1)?.count ?? 0;
       if (late.length > 0) {
-        w.pending += `l ${w.count} ${length - 1}\n`;
+        w.pending += `${unchainedAre === 'late' ? 'l' : 'i'} ${w.count} ${length - 1}\n`;
         for (const h of late) w.add(h);
       }
       w.writeOut();
@@ -121,6 +141,15 @@ class ChainWriter {
       throw err;
     }
     return w;
+  }
+
+  /** Writes lines that must come before the next event's hash (a fork's proof, an `l` or `i` range). */
+  before(lines: string): void {
+    this.pending += lines;
+  }
+
+  get chained(): number {
+    return this.count;
   }
 
   add(hash: Buffer): void {
@@ -207,12 +236,12 @@ export async function openSignedStore<E extends StoredEvent>(
       return json;
     },
   };
-  const { identity, ...rest } = opts;
+  const { identity, unchainedAre, ...rest } = opts;
   const inner = await SegmentEventStore.open<E>(dir, { ...rest, codec: passing });
-  if (inner.readOnly) return new SignedEventStore(inner, null, identity.did);
+  if (inner.readOnly) return new SignedEventStore(inner, null, identity.did, passing.encode);
   let chain: ChainWriter;
   try {
-    chain = ChainWriter.open(dir, identity, inner.length);
+    chain = ChainWriter.open(dir, identity, inner.length, unchainedAre);
   } catch (err) {
     await inner.close();
     throw err;
@@ -223,7 +252,7 @@ export async function openSignedStore<E extends StoredEvent>(
     // The codec saw this event just before it was written: hash exactly those bytes.
     chain.add(eventHash(l && l.e === e ? l.json : codec.encode(e)));
   });
-  return new SignedEventStore(inner, chain, identity.did);
+  return new SignedEventStore(inner, chain, identity.did, (e) => codec.encode(e));
 }
 
 export class SignedEventStore<E extends StoredEvent = StoredEvent> implements EventStore<E> {
@@ -231,7 +260,34 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
     readonly inner: SegmentEventStore<E>,
     private readonly chain: ChainWriter | null,
     readonly signerDid: string,
+    private readonly encode: (e: E) => string,
   ) {}
+
+  get dir(): string {
+    return this.inner.dir;
+  }
+
+  /**
+   * Appends a fork's copies of its source's events into this empty log, with the proof that the
+   * source signed them (its chain and signatures, FORMAT.md "Forks"), so they verify as signed by
+   * the source's did:key. Copies the source never signed (an unsigned or tampered source, events
+   * after its last signature) are chained as late.
+   */
+  async appendCopies(events: readonly E[], source: CopySource): Promise<void> {
+    if (this.inner.length > 0) throw new Error('Copies are written into an empty log only.');
+    const chain = this.chain;
+    if (!chain) throw readOnlyError(this.lockHeldBy);
+    const plan = planSourceProof(
+      source,
+      events.map((e) => b64(eventHash(this.encode(e)))),
+    );
+    if (plan.block) chain.before(plan.block);
+    for (let k = 0; k < events.length; k++) {
+      const mark = plan.marks.get(k);
+      if (mark) chain.before(mark);
+      await this.append(events[k]!);
+    }
+  }
 
   get readOnly(): boolean {
     return this.inner.readOnly;
@@ -307,4 +363,64 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
       await this.inner.close();
     }
   }
+}
+
+/**
+ * The proof lines a fork starts with, and the `l`/`i` lines before some copies: the longest run of
+ * copies from the first whose bytes hash to what the source chained at their index, under a valid
+ * source signature, and not late there. Later copies are late; copies the source imported stay imported.
+ */
+function planSourceProof(
+  source: CopySource,
+  hashes: readonly string[],
+): { block: string; marks: Map<number, string> } {
+  const marks = new Map<number, string>();
+  const n = hashes.length;
+  const lateFrom = (k: number): { block: string; marks: Map<number, string> } => {
+    if (k < n) marks.set(k, `l ${k} ${n - 1}\n`);
+    return { block: '', marks };
+  };
+  const text = readChainText(source.dir);
+  if (text === null) return lateFrom(0);
+  const chain = parseChainFile(text);
+  if (chain.malformed) return lateFrom(0);
+  // The source's signatures that hold, from the first; the chain is trusted up to the last of them.
+  const valid: typeof chain.signatures = [];
+  let head: Buffer = ZERO_HEAD;
+  let at = 0;
+  for (const s of chain.signatures) {
+    for (; at < s.count; at++) head = nextHead(head, Buffer.from(chain.hashes[at]!, 'base64url'));
+    if (!signatureHolds(s, head)) break;
+    valid.push(s);
+  }
+  const signedCount = valid.at(-1)?.count ?? 0;
+  const inRange = (rs: { from: number; to: number }[], i: number): boolean =>
+    rs.some((r) => r.from <= i && i <= r.to);
+  let k = 0;
+  let prev = -1;
+  for (; k < n; k++) {
+    const src = source.indices[k];
+    if (src === undefined || src <= prev || src >= signedCount) break;
+    if (chain.hashes[src] !== hashes[k] || inRange(chain.late, src)) break;
+    prev = src;
+  }
+  if (k === 0) return lateFrom(0);
+  // Runs of copies the source had imported stay imported.
+  for (let t = 0; t < k;) {
+    if (!inRange(chain.imported, source.indices[t]!)) {
+      t++;
+      continue;
+    }
+    let u = t;
+    while (u + 1 < k && inRange(chain.imported, source.indices[u + 1]!)) u++;
+    marks.set(t, `i ${t} ${u}\n`);
+    t = u + 1;
+  }
+  const cover = valid.find((s) => s.count > prev)!;
+  let block = `f ${k} ${source.id.replace(/\s/g, '_') || '-'}\n`;
+  for (let i = 0; i < cover.count; i++) block += `p ${chain.hashes[i]}\n`;
+  for (const s of valid)
+    if (s.count <= cover.count) block += `q ${s.count} ${s.head} ${s.did} ${s.signature}\n`;
+  lateFrom(k);
+  return { block, marks };
 }

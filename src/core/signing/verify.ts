@@ -11,6 +11,7 @@ import {
   parseChainFile,
   readChainText,
   signatureHolds,
+  type SourceProof,
 } from './chain';
 import { rawRecords } from './raw-records';
 
@@ -39,6 +40,10 @@ export interface VerifyResult {
   /** events whose bytes match a signed chain */
   verified: number;
   signers: string[];
+  /** who signed which events (inclusive ranges, in order); a fork's copies name its source's signer */
+  signedBy: { did: string; from: number; to: number }[];
+  /** events imported unsigned (from an OpenHands conversation), signed from the import on */
+  imported: number;
   /** events chained late (already in the log when a signer first saw them), inclusive ranges */
   late: { from: number; to: number }[];
   firstBad: BadEvent | null;
@@ -88,6 +93,8 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
     events: n + (corrupt ? 1 : 0),
     verified,
     signers: [],
+    signedBy: [],
+    imported: 0,
     late: [],
     firstBad,
     ...extra,
@@ -121,6 +128,7 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
   }
   // The chain itself: each signature must be over the head of the stored hashes at its count.
   const signers = new Set<string>();
+  const signedBy: VerifyResult['signedBy'] = [];
   let head: Buffer = ZERO_HEAD;
   let at = 0;
   let signedUpTo = 0;
@@ -145,7 +153,21 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
       break;
     }
     signers.add(s.did);
+    addRange(signedBy, s.did, from, s.count - 1);
     signedUpTo = s.count;
+  }
+  // A fork's copies: signed by its source, as the source's own chain and signatures show.
+  let sourceSigners: string[] = [];
+  if (chain.fork) {
+    const proof = checkSourceProof(chain.fork, chain.hashes, jsons);
+    if ('bad' in proof) bad.push(proof.bad);
+    else {
+      sourceSigners = proof.signers;
+      const own = signedBy.splice(0);
+      signedBy.push(...proof.signedBy);
+      for (const r of own)
+        if (r.to >= chain.fork.copies) addRange(signedBy, r.did, Math.max(r.from, chain.fork.copies), r.to);
+    }
   }
   // Each record against the hash signed for its position.
   const stored = chain.hashes;
@@ -190,7 +212,15 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
   const first = (xs: BadEvent[]): BadEvent | null =>
     xs.reduce<BadEvent | null>((m, b) => (m === null || b.index < m.index ? b : m), null);
   const verified = Math.min(signedUpTo, first(bad)?.index ?? Infinity, n);
-  const extra = { signers: [...signers], late: chain.late };
+  const imported = chain.imported.reduce((k, r) => k + Math.min(r.to, n - 1) - r.from + 1, 0);
+  const extra = {
+    signers: [...new Set([...sourceSigners, ...signers])],
+    signedBy: signedBy
+      .filter((r) => r.from < verified)
+      .map((r) => ({ ...r, to: Math.min(r.to, verified - 1) })),
+    imported: Math.max(0, imported),
+    late: chain.late,
+  };
   if (tampering.length > 0) return result('broken', verified, first(tampering), extra);
   if (bad.length > 0) return result('unsigned', verified, first(bad), extra);
   if (chain.late.length > 0) {
@@ -208,6 +238,52 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
     );
   }
   return result('verified', verified, null, extra);
+}
+
+function addRange(out: VerifyResult['signedBy'], did: string, from: number, to: number): void {
+  if (to < from) return;
+  const last = out.at(-1);
+  if (last && last.did === did && last.to + 1 === from) last.to = to;
+  else out.push({ did, from, to });
+}
+
+/**
+ * Checks a fork's proof that its first events were signed by its source: the source's signatures
+ * over the source's chain, and each copy's hash found in that chain, in order, under a signature.
+ */
+export function checkSourceProof(
+  proof: SourceProof,
+  hashes: readonly string[],
+  jsons: readonly Buffer[],
+): { signedBy: VerifyResult['signedBy']; signers: string[] } | { bad: BadEvent } {
+  const fail = (index: number, detail: string): { bad: BadEvent } => ({
+    bad: { index, id: idOf(jsons[index]), reason: 'signature invalid', detail },
+  });
+  let head: Buffer = ZERO_HEAD;
+  let at = 0;
+  for (const s of proof.signatures) {
+    for (; at < s.count; at++) head = nextHead(head, Buffer.from(proof.hashes[at]!, 'base64url'));
+    if (!signatureHolds(s, head))
+      return fail(
+        0,
+        `the signature of the source conversation ${proof.source} on ${SIGNATURES_FILE} line ${s.line} does not match its chain: the copied proof was altered`,
+      );
+  }
+  const signedBy: VerifyResult['signedBy'] = [];
+  const signers = new Set<string>();
+  let j = 0;
+  let q = 0;
+  for (let k = 0; k < Math.min(proof.copies, hashes.length); k++) {
+    while (j < proof.hashes.length && proof.hashes[j] !== hashes[k]) j++;
+    while (q < proof.signatures.length && proof.signatures[q]!.count <= j) q++;
+    if (j >= proof.hashes.length || q >= proof.signatures.length)
+      return fail(k, `event ${k} is a copy, but its source ${proof.source} did not sign it`);
+    const did = proof.signatures[q]!.did;
+    signers.add(did);
+    addRange(signedBy, did, k, k);
+    j++;
+  }
+  return { signedBy, signers: [...signers] };
 }
 
 /** Why the record at `i` is not the one signed there. */
