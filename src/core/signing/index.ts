@@ -13,3 +13,4 @@ export { SIGNATURES_FILE, chainSigners, eventHash, signablePayload } from './cha
 export { type CopySource, SignedEventStore, openSignedStore, type SignedStoreOptions } from './signed-store';
 export { type BadEvent, type BadReason, type VerifyResult, verifyConversation } from './verify';
 export { eventProofs, type EventProof } from './proof';
+export { signedByText, unsignedText, verifiedText } from './summary';

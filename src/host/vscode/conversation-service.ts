@@ -238,7 +238,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
    */
   async importConversation(from: string): Promise<string> {
     const id = randomUUID();
-    await importOpenHands(from, join(this.root, id), { id });
+    await importOpenHands(from, join(this.root, id), { id, identity: await this.signingKey.identity() });
     const s = await this.session(id);
     await this.refreshEntry(s);
     await this.setActive(id);
