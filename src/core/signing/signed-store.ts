@@ -107,7 +107,7 @@ class ChainWriter {
         if (i >= length) break;
         if (!r.ok)
           throw new EventStoreError(
-            'CORRUPT',
+            'UNSIGNABLE',
             `record ${i} is unreadable (${r.reason}); it cannot be signed`,
           );
         if (i >= parsed.hashes.length) late.push(eventHash(r.bytes));
@@ -115,7 +115,7 @@ class ChainWriter {
       }
       if (parsed.hashes.length + late.length < length) {
         throw new EventStoreError(
-          'CORRUPT',
+          'UNSIGNABLE',
           `only ${i} of ${length} records could be read; nothing is signed`,
         );
       }

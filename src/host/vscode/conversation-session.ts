@@ -342,11 +342,7 @@ async function openWritable(
  * other refusal (a malformed signatures.log, a chain longer than the log) stays an error.
  */
 function isUnsignableDamage(err: unknown): err is EventStoreError {
-  return (
-    err instanceof EventStoreError &&
-    err.code === 'CORRUPT' &&
-    /it cannot be signed$|could be read; nothing is signed$/.test(err.message)
-  );
+  return err instanceof EventStoreError && err.code === 'UNSIGNABLE';
 }
 
 function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'] {

@@ -150,6 +150,23 @@ describe('signing', () => {
     assert.equal(r2.verified, 3);
   });
 
+  it('refuses to sign over an unreadable record written before signing, with the UNSIGNABLE code', async () => {
+    const dir = tmpDir('sign');
+    const plain = await SegmentEventStore.open(dir);
+    for (let i = 0; i < 3; i++) await plain.append(ev(`old${i}`, { text: `old number ${i}` }));
+    await plain.close();
+    const file = segmentPath(dir);
+    const buf = fs.readFileSync(file);
+    buf[buf.indexOf('number 1')] = 'N'.charCodeAt(0); // the checksum no longer matches
+    fs.writeFileSync(file, buf);
+    await assert.rejects(openSignedStore(dir, { identity }), (err: unknown) => {
+      assert.equal((err as { code?: string }).code, 'UNSIGNABLE');
+      assert.match((err as Error).message, /record 1 is unreadable/);
+      return true;
+    });
+    assert.equal(fs.existsSync(path.join(dir, SIGNATURES_FILE)), false, 'nothing signed');
+  });
+
   it('reports a damaged record as corrupt, not as tampering', async () => {
     const dir = await signedLog(5);
     const file = segmentPath(dir);
@@ -187,7 +204,8 @@ describe('signing', () => {
     assert.equal(r.firstBad?.index, 0);
   });
 
-  describe('properties: tampering with records (checksums recomputed) is caught at the right event', () => {
+  describe('properties: tampering with records (checksums recomputed) is caught at the right event', function () {
+    this.timeout(60_000); // 60 runs each, with a copy of the log per run, on a shared machine
     const N = 12;
     let base: string;
     before(async () => {
