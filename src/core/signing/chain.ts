@@ -34,13 +34,23 @@ export function signablePayload(recordJson: string): Buffer {
 
 /** sha256 of the record's JSON bytes (a string is taken as UTF-8, as the store writes it). */
 export function eventHash(recordJson: string | Uint8Array): Buffer {
-  return typeof recordJson === 'string'
-    ? crypto.createHash('sha256').update(recordJson, 'utf8').digest()
-    : crypto.createHash('sha256').update(recordJson).digest();
+  return crypto.hash('sha256', recordJson, 'buffer');
 }
 
+/** head||hash, reused: the chain is walked one link at a time and each link is hashed at once. */
+const link = Buffer.alloc(64);
+
 export function nextHead(head: Uint8Array, hash: Uint8Array): Buffer {
-  return crypto.createHash('sha256').update(head).update(hash).digest();
+  link.set(head, 0);
+  link.set(hash, 32);
+  return crypto.hash('sha256', link, 'buffer');
+}
+
+/** nextHead with the event's hash as signatures.log writes it (base64url). */
+export function nextHeadOf(head: Uint8Array, hash: string): Buffer {
+  link.set(head, 0);
+  link.write(hash, 32, 'base64url');
+  return crypto.hash('sha256', link, 'buffer');
 }
 
 export function signedMessage(count: number, head: Uint8Array): Buffer {
@@ -106,6 +116,7 @@ export function readChainText(dir: string): string | null {
 
 /** Parses signatures.log. A torn last line (no newline) is ignored: the writer died mid-write. */
 export function parseChainFile(text: string): ChainFile {
+  text = withoutZeroTail(text);
   const out: ChainFile = {
     hashes: [],
     signatures: [],
@@ -159,6 +170,15 @@ export function parseChainFile(text: string): ChainFile {
     } else return bad();
   }
   return out;
+}
+
+/**
+ * The text before a run of NUL bytes that ends the file: what a power cut can leave where the last
+ * lines were (the size was kept, their data was not). Treated like a torn last line.
+ */
+export function withoutZeroTail(text: string): string {
+  const at = text.indexOf('\0');
+  return at >= 0 && /^\0*$/.test(text.slice(at)) ? text.slice(0, at) : text;
 }
 
 /** The did:keys named by a conversation's signature lines, in the order they first sign, unverified. */

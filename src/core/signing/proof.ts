@@ -1,6 +1,14 @@
 // The seed's per-event API over the chain: whether an event is signed, by whom, and whether it still
 // verifies (its bytes hash to what the chain holds at its position, and a valid signature covers it).
-import { ZERO_HEAD, b64, eventHash, nextHead, parseChainFile, readChainText, signatureHolds } from './chain';
+import {
+  ZERO_HEAD,
+  b64,
+  eventHash,
+  nextHeadOf,
+  parseChainFile,
+  readChainText,
+  signatureHolds,
+} from './chain';
 import { rawRecords } from './raw-records';
 import { checkSourceProof } from './verify';
 
@@ -22,7 +30,7 @@ export function eventProofs(dir: string): EventProof[] {
   let head: Buffer = ZERO_HEAD;
   let at = 0;
   for (const s of chain.signatures) {
-    for (; at < s.count; at++) head = nextHead(head, Buffer.from(chain.hashes[at]!, 'base64url'));
+    for (; at < s.count; at++) head = nextHeadOf(head, chain.hashes[at]!);
     const ok = signatureHolds(s, head);
     for (let i = signer.length; i < s.count; i++) {
       signer.push(s.did);
@@ -32,11 +40,14 @@ export function eventProofs(dir: string): EventProof[] {
   const records = [...rawRecords(dir)].flatMap((r) => (r.ok ? [r] : []));
   if (chain.fork) {
     // A fork's copies are signed by its source, when the copied proof holds.
-    const proof = checkSourceProof(
-      chain.fork,
-      chain.hashes,
-      records.map((r) => r.bytes),
-    );
+    const proof = checkSourceProof(chain.fork, chain.hashes, (i) => {
+      try {
+        const id = (JSON.parse(records[i]?.json ?? 'null') as { id?: unknown } | null)?.id;
+        return typeof id === 'string' ? id : null;
+      } catch {
+        return null;
+      }
+    });
     for (let i = 0; i < chain.fork.copies && i < signer.length; i++) {
       const by = 'bad' in proof ? undefined : proof.signedBy.find((s) => s.from <= i && i <= s.to);
       signer[i] = by?.did ?? null;

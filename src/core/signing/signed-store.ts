@@ -26,10 +26,12 @@ import {
   b64,
   eventHash,
   nextHead,
+  nextHeadOf,
   parseChainFile,
   readChainText,
   signatureHolds,
   signedMessage,
+  withoutZeroTail,
 } from './chain';
 import type { SigningIdentity } from './identity';
 import { rawRecords } from './raw-records';
@@ -120,15 +122,15 @@ class ChainWriter {
         );
       }
     }
-    // Cut a torn last line, so the next line starts on its own.
-    const keep = text.lastIndexOf('\n') + 1;
+    // Cut a torn last line (or the zeros a power cut left), so the next line starts on its own.
+    const keep = withoutZeroTail(text).lastIndexOf('\n') + 1;
     const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
     const w = new ChainWriter(fd, identity);
     try {
       fs.ftruncateSync(fd, keep);
       w.offset = keep;
       if (keep === 0) w.pending = SIGNATURES_HEADER + '\n';
-      for (const h of parsed.hashes) w.head = nextHead(w.head, Buffer.from(h, 'base64url'));
+      for (const h of parsed.hashes) w.head = nextHeadOf(w.head, h);
       w.count = parsed.hashes.length;
       w.signedCount = parsed.signatures.at(-1)?.count ?? 0;
       if (late.length > 0) {
@@ -199,6 +201,15 @@ class ChainWriter {
 
   sync(): Promise<void> {
     return new Promise((resolve, reject) => fs.fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
+  }
+
+  /** Starts a sync not waited for; a failure is kept and reported by the next append, flush or close. */
+  syncInBackground(): void {
+    this.sync().catch((err: unknown) => {
+      this.failure ??= new EventStoreError('IO_FAILED', `signatures could not be synced: ${String(err)}`, {
+        cause: err,
+      });
+    });
   }
 
   close(): void {
@@ -312,15 +323,17 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
     if (this.chain?.failure) return Promise.reject(this.chain.failure);
     const appended = this.inner.append(e, opts);
     if (!opts?.durable || !this.chain) return appended;
-    // The record is written and chained by now: sign, and sync both files side by side.
-    let synced: Promise<void>;
+    // The record is written and chained by now: sign, write the signature, and start its sync
+    // beside the segment's. The append waits for the segment's sync only (FORMAT.md, "Durable
+    // appends"): a power cut in between can lose the signature line, never the event, and events
+    // whose signature was lost verify as late, not as signed and not as broken.
     try {
       this.chain.commit();
-      synced = this.chain.sync();
+      this.chain.syncInBackground();
     } catch (err) {
-      synced = Promise.reject(err);
+      return appended.then(() => Promise.reject(err));
     }
-    return Promise.all([appended, synced]).then(([i]) => i);
+    return appended;
   }
 
   get(index: number): Promise<Slot<E>> {
@@ -389,7 +402,7 @@ function planSourceProof(
   let head: Buffer = ZERO_HEAD;
   let at = 0;
   for (const s of chain.signatures) {
-    for (; at < s.count; at++) head = nextHead(head, Buffer.from(chain.hashes[at]!, 'base64url'));
+    for (; at < s.count; at++) head = nextHeadOf(head, chain.hashes[at]!);
     if (!signatureHolds(s, head)) break;
     valid.push(s);
   }

@@ -132,6 +132,33 @@ describe('signing', () => {
     await store.close();
   });
 
+  it('after a power cut lost the last signature lines (zeros where they were): unsigned, never broken', async () => {
+    const dir = await signedLog(3, 1);
+    const file = path.join(dir, SIGNATURES_FILE);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const kept =
+      lines
+        .slice(
+          0,
+          lines.findIndex((l) => l.startsWith('h 1 ')),
+        )
+        .join('\n') + '\n';
+    fs.writeFileSync(file, Buffer.concat([Buffer.from(kept), Buffer.alloc(300)]));
+    const r = verifyConversation(dir);
+    assert.equal(r.status, 'unsigned');
+    assert.equal(r.firstBad?.index, 1);
+    assert.equal(r.verified, 1);
+    // The writer opens it again, cuts the zeros and chains the two events late.
+    const store = await openSignedStore(dir, { identity });
+    await store.append(ev('e3'));
+    await store.close();
+    assert.doesNotMatch(fs.readFileSync(file, 'latin1'), /\0/);
+    const again = verifyConversation(dir);
+    assert.equal(again.status, 'unsigned');
+    assert.deepEqual(again.late, [{ from: 1, to: 2 }]);
+    assert.equal(again.verified, 4);
+  });
+
   it('reports an unsigned conversation as unsigned, and signs one continued later from there on', async () => {
     const dir = tmpDir('sign');
     const plain = await SegmentEventStore.open(dir);
