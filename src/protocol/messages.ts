@@ -16,6 +16,7 @@ export const LIMITS = {
   eventsPerMessage: 5_000,
   streamText: 100_000,
   riskReason: 1_000,
+  signers: 64,
 } as const;
 
 const Id = z.string().min(1).max(LIMITS.id);
@@ -72,8 +73,14 @@ export const ConversationHeader = z.strictObject({
   /** The effective risk of each pending action (the card shows it when it differs from the model's). */
   pendingRisks: z.array(PendingRisk).max(LIMITS.actionIds).optional(),
   readOnly: z.boolean(),
-  /** What Logbook: Verify Conversation found when last run on it in this window; absent: not checked. */
+  /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */
   signature: z.enum(['verified', 'broken', 'unsigned']).optional(),
+  /** The did:keys that signed it, as the last check found them. */
+  signers: z.array(z.string().max(LIMITS.id)).max(LIMITS.signers).optional(),
+  /** When broken: the first bad event, which the chat reveals and marks. */
+  brokenAt: z
+    .strictObject({ seq: Count, id: Id.nullable(), reason: z.string().max(LIMITS.status) })
+    .optional(),
 });
 export type ConversationHeader = z.infer<typeof ConversationHeader>;
 

@@ -22,8 +22,12 @@ export interface ConversationHeader {
   /** The effective risk of each pending action and why (the rules may rate it above the model). */
   pendingRisks?: { actionId: string; risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN'; reason: string }[];
   readOnly: boolean;
-  /** What Logbook: Verify Conversation found when last run on it in this window; absent: not checked. */
+  /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */
   signature?: 'verified' | 'broken' | 'unsigned';
+  /** The did:keys that signed it, as the last check found them. */
+  signers?: string[];
+  /** When broken: the first bad event, which the chat reveals and marks. */
+  brokenAt?: { seq: number; id: string | null; reason: string };
 }
 
 /** Transient output while the model answers: shown live, never persisted. */

@@ -333,6 +333,17 @@ function clampHeader(h: ConversationHeader): ConversationHeader {
         .map((r) => ({ ...r, reason: r.reason.slice(0, LIMITS.riskReason) })),
     }),
     readOnly: h.readOnly,
+    ...(h.signature && { signature: h.signature }),
+    ...(h.signers && {
+      signers: h.signers.filter((d) => d.length <= LIMITS.id).slice(0, LIMITS.signers),
+    }),
+    ...(h.brokenAt && {
+      brokenAt: {
+        seq: count(h.brokenAt.seq),
+        id: h.brokenAt.id && h.brokenAt.id.length <= LIMITS.id ? h.brokenAt.id : null,
+        reason: h.brokenAt.reason.slice(0, LIMITS.status),
+      },
+    }),
   };
 }
 

@@ -10,7 +10,12 @@ import type { Event } from '../../core/events';
 import { EventStoreError, isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { SegmentEventStore } from '../../core/log/segment-store';
 import { hasLiveWriter } from '../../core/log/lock';
-import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../core/signing';
+import {
+  type SignedEventStore,
+  type SigningIdentity,
+  type VerifyResult,
+  openSignedStore,
+} from '../../core/signing';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
 import { defaultTools, type ToolSpec } from '../../core/tools';
 import type { Skill } from '../../core/skills/skills';
@@ -52,7 +57,7 @@ export class ConversationSession {
   private terminalRef: { port?: IntegratedTerminalPort } = {};
   private running: Promise<ExecutionStatus> | undefined;
   /** The last verification's verdict, shown as a badge in the chat header. */
-  private signature: 'verified' | 'broken' | 'unsigned' | undefined;
+  private signature: VerifyResult | undefined;
 
   private constructor(
     private readonly deps: SessionDeps,
@@ -160,10 +165,19 @@ export class ConversationSession {
     if (!this.store.readOnly) await this.store.flush();
   }
 
-  /** Records what verifying the log found, for the header's badge. */
-  setSignature(status: 'verified' | 'broken' | 'unsigned'): void {
-    this.signature = status;
+  /** Records what verifying the log found, for the header's badge and the first bad event. */
+  setSignature(result: VerifyResult): void {
+    this.signature = result;
     this.deps.onHeader();
+  }
+
+  get verified(): VerifyResult | undefined {
+    return this.signature;
+  }
+
+  /** Events in the log (the signed store's length), to tell whether any were added while verifying. */
+  get length(): number {
+    return this.store.length;
   }
 
   /** The secrets this window knows, to redact from anything shown or written outside the log. */
@@ -191,7 +205,7 @@ export class ConversationSession {
         reason: (d.riskReasons ?? d.reasons).join('; '),
       })),
       readOnly: this.readOnly,
-      ...(this.signature ? { signature: this.signature } : {}),
+      ...(this.signature ? signatureFields(this.signature) : {}),
     };
   }
 
@@ -335,6 +349,16 @@ async function openWritable(
     await store.close();
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** The header's view of a verification: the badge, the signers, and where it broke. */
+function signatureFields(r: VerifyResult): Pick<ConversationHeader, 'signature' | 'signers' | 'brokenAt'> {
+  const bad = r.status === 'broken' ? r.firstBad : null;
+  return {
+    signature: r.status,
+    signers: r.signers.slice(0, 64),
+    ...(bad ? { brokenAt: { seq: bad.index, id: bad.id, reason: bad.reason } } : {}),
+  };
 }
 
 /**
