@@ -59,20 +59,23 @@ async function writeUnsigned(dir: string, messages: number): Promise<void> {
 }
 
 /** A conversation signed by a key of its own (as another machine would), with `messages` messages. */
-async function writeSigned(dir: string, messages: number): Promise<void> {
+async function writeSigned(dir: string, messages: number, identity = identityFromPem(newSigningKeyPem())) {
   const store = await openSignedStore<StoredConversationEvent>(dir, {
     codec: conversationEventCodec,
-    identity: identityFromPem(newSigningKeyPem()),
+    identity,
   });
+  const ids: string[] = [];
   for (let i = 0; i < messages; i++) {
     const e = createEvent('MessageEvent', {
       source: 'user',
       llm_message: { role: 'user', content: [{ type: 'text', text: `signed message number ${i}` }] },
-      parent_id: null,
+      parent_id: ids.at(-1) ?? null,
     });
+    ids.push(e.id);
     await store.append(e as StoredConversationEvent);
   }
   await store.close();
+  return ids;
 }
 
 describe('Logbook: Verify Conversation', () => {
@@ -160,6 +163,32 @@ describe('Logbook: Verify Conversation', () => {
       assert.equal(header.brokenAt?.reason, 'content changed');
       assert.equal(service.list().find((e) => e.id === id)?.verified?.firstBad?.index, 3);
     } finally {
+      await service.delete(id);
+    }
+  });
+
+  it('a fork keeps the signatures of the events it copies: verify names their signer and this window', async () => {
+    const { service } = await logbook();
+    const id = randomUUID();
+    const elsewhere = identityFromPem(newSigningKeyPem());
+    const ids = await writeSigned(join(service.root, id), 6, elsewhere);
+    await service.session(id);
+    let forkId: string | undefined;
+    try {
+      await service.forkFrom(id, ids[3]!);
+      forkId = service.activeId;
+      assert.ok(forkId && forkId !== id, 'the fork is shown');
+      const out = await vscode.commands.executeCommand<VerifyOutcome>('logbook.verifyConversation', forkId);
+      assert.equal(out.result.status, 'verified', out.message);
+      assert.equal(out.result.signers[0], elsewhere.did);
+      assert.equal(out.result.signers.length, 2);
+      assert.deepEqual(out.result.signedBy[0], { did: elsewhere.did, from: 0, to: 3 });
+      assert.match(
+        out.message,
+        new RegExp(`signed by ${elsewhere.did} \\(events 0–3\\), did:key:z6Mk\\w+ \\(events 4–`),
+      );
+    } finally {
+      if (forkId && forkId !== id) await service.delete(forkId);
       await service.delete(id);
     }
   });
