@@ -130,7 +130,16 @@ class ChainWriter {
       fs.ftruncateSync(fd, keep);
       w.offset = keep;
       if (keep === 0) w.pending = SIGNATURES_HEADER + '\n';
-      for (const h of parsed.hashes) w.head = nextHeadOf(w.head, h);
+      // Resume from the head the last signature states (an altered one only makes later signatures
+      // fail to verify), so opening a long chain does not hash every link again.
+      const last = parsed.signatures.at(-1);
+      const resumed = last ? Buffer.from(last.head, 'base64url') : null;
+      let from = 0;
+      if (last && resumed?.length === 32) {
+        w.head = resumed;
+        from = last.count;
+      }
+      for (let i = from; i < parsed.hashes.length; i++) w.head = nextHeadOf(w.head, parsed.hashes[i]!);
       w.count = parsed.hashes.length;
       w.signedCount = parsed.signatures.at(-1)?.count ?? 0;
       if (late.length > 0) {

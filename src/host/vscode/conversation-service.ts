@@ -40,7 +40,7 @@ export type ListedConversation = IndexEntry & {
 };
 
 /** How long after opening a conversation its signatures are checked: its first paint goes first. */
-const VERIFY_AFTER_OPEN_MS = 300;
+const VERIFY_AFTER_OPEN_MS = 1_500;
 
 export class ConversationService implements ChatBackend, vscode.Disposable {
   private readonly sessions = new Map<string, ConversationSession>();

@@ -222,6 +222,28 @@ describe('signing', () => {
     assert.equal(r.firstBad?.reason, 'signature invalid');
   });
 
+  it('a writer resumes from the head its last signature states; an altered head is still caught', async () => {
+    const dir = await signedLog(4);
+    const store = await openSignedStore(dir, { identity });
+    await store.append(ev('e4', { text: 'after reopening' }));
+    await store.close();
+    assert.equal(verifyConversation(dir).status, 'verified');
+    // The last signature's head replaced (another valid-looking head): what is signed after it fails.
+    const file = path.join(dir, SIGNATURES_FILE);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const at = lines.findLastIndex((l) => l.startsWith('s '));
+    const f = lines[at]!.split(' ');
+    f[2] = eventHash('not the head').toString('base64url');
+    lines[at] = f.join(' ');
+    fs.writeFileSync(file, lines.join('\n'));
+    const again = await openSignedStore(dir, { identity });
+    await again.append(ev('e5'));
+    await again.close();
+    const r = verifyConversation(dir);
+    assert.equal(r.status, 'broken');
+    assert.equal(r.firstBad?.reason, 'signature invalid');
+  });
+
   it('names an untrusted signer', async () => {
     const dir = await signedLog(3);
     const r = verifyConversation(dir, {
