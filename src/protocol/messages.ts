@@ -28,6 +28,7 @@ export const LIMITS = {
   mentionItems: 50,
   path: 4_096,
   url: 2_048,
+  signers: 64,
 } as const;
 
 const Id = z.string().min(1).max(LIMITS.id);
@@ -99,11 +100,17 @@ export const ConversationHeader = z.strictObject({
   readOnly: z.boolean(),
   /** The conversation's agent mode (absent: act). */
   mode: AgentMode.optional(),
-  /** What Logbook: Verify Conversation found when last run on it in this window; absent: not checked. */
-  signature: z.enum(['verified', 'broken', 'unsigned']).optional(),
   /** The model the next step will use, and where it runs (settings; Logbook: Select Model). */
   model: z
     .strictObject({ name: z.string().max(LIMITS.title), provider: z.enum(['openai', 'vscode']) })
+    .optional(),
+  /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */
+  signature: z.enum(['verified', 'broken', 'unsigned']).optional(),
+  /** The did:keys that signed it, as the last check found them. */
+  signers: z.array(z.string().max(LIMITS.id)).max(LIMITS.signers).optional(),
+  /** When broken: the first bad event, which the chat reveals and marks. */
+  brokenAt: z
+    .strictObject({ seq: Count, id: Id.nullable(), reason: z.string().max(LIMITS.status) })
     .optional(),
 });
 export type ConversationHeader = z.infer<typeof ConversationHeader>;

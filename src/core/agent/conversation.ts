@@ -396,7 +396,24 @@ export class Conversation {
    * to continue from there. Open the fork with `Conversation.open` on that store.
    */
   async fork(fromEventId: string, target: EventStore<StoredConversationEvent>): Promise<void> {
-    await forkInto({ id: this.id, events: await this.events() }, fromEventId, target);
+    // Signed first, so the fork can carry this log's signatures over everything it copies.
+    if (!this.store.readOnly) await this.store.flush();
+    const events: Event[] = [];
+    const indices: number[] = [];
+    let index = 0;
+    for await (const slot of this.store.iterate(0)) {
+      if (!isCorruptRecord(slot)) {
+        events.push(slot as Event);
+        indices.push(index);
+      }
+      index++;
+    }
+    const dir = (this.store as { dir?: unknown }).dir;
+    await forkInto(
+      { id: this.id, events, indices, ...(typeof dir === 'string' ? { dir } : {}) },
+      fromEventId,
+      target,
+    );
   }
 
   /** Events from the log, in order, skipping unreadable records. */

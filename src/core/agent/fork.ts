@@ -8,8 +8,26 @@ import type { StoredConversationEvent } from './event-codec';
 
 export const FORKED_FROM_KEY = 'forked_from';
 
+/** A store that copies a source's events with their signatures (signing/SignedEventStore). */
+interface CopyingStore {
+  appendCopies(
+    events: readonly StoredConversationEvent[],
+    source: { dir: string; id: string; indices: readonly number[] },
+  ): Promise<void>;
+}
+
+function copies(target: object): target is CopyingStore {
+  return typeof (target as Partial<CopyingStore>).appendCopies === 'function';
+}
+
 export async function forkInto(
-  source: { id: string; events: readonly Event[] },
+  source: {
+    id: string;
+    events: readonly Event[];
+    /** the log index of each of `events`, and the log's folder: a signed target keeps the source's signatures */
+    indices?: readonly number[];
+    dir?: string;
+  },
   fromEventId: string,
   target: EventStore<StoredConversationEvent>,
 ): Promise<void> {
@@ -18,7 +36,16 @@ export async function forkInto(
   }
   if (target.length > 0) throw new Error('A fork must be written into an empty log.');
   const branch = branchOf(source.events, fromEventId);
-  for (const e of branch) await target.append(e as StoredConversationEvent);
+  if (copies(target) && source.dir !== undefined && source.indices !== undefined) {
+    const at = new Map(source.events.map((e, i) => [e.id, source.indices![i]!]));
+    await target.appendCopies(branch as StoredConversationEvent[], {
+      dir: source.dir,
+      id: source.id,
+      indices: branch.map((e) => at.get(e.id)!),
+    });
+  } else {
+    for (const e of branch) await target.append(e as StoredConversationEvent);
+  }
   const forked = createEvent('ConversationStateUpdateEvent', {
     key: FORKED_FROM_KEY,
     value: { conversation_id: source.id, event_id: fromEventId },

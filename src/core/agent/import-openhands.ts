@@ -8,16 +8,33 @@
  *   by importV0Trajectory.
  * Snapshots are written as the events are appended, so the first open of a long import reads only
  * the newest one's tail. A failed import leaves nothing behind.
+ *
+ * The import itself is recorded as the log's next event, a ConversationStateUpdateEvent whose key
+ * is `imported_from` (OpenHands accepts any key and an export carries it as it is). With a signing
+ * identity, the imported events are chained as imported (`i`, FORMAT.md "Imports") and everything
+ * from the import event on is signed; a folder exported by Logbook keeps its signatures in
+ * EXPORTED_SIGNATURES, and when the imported events are byte for byte what they signed, the import
+ * keeps them, so the conversation still verifies as signed by its first author.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { importV0Trajectory } from '../events';
+import { createEvent, type Event, importV0Trajectory } from '../events';
 import { copyEvents, detectBackend, OpenHandsDirStore, SegmentEventStore } from '../log';
+import type { EventStore } from '../log/event-store';
+import { SIGNATURES_FILE, type SigningIdentity, eventHash, openSignedStore } from '../signing';
+import { parseChainFile } from '../signing/chain';
+import { rawRecords } from '../signing/raw-records';
 import { conversationEventCodec, type StoredConversationEvent } from './event-codec';
 import { followWithSnapshots } from './snapshot-follower';
 
 /** The OpenHands base_state.json of an imported SDK conversation, kept next to its log. */
 export const IMPORTED_BASE_STATE = 'openhands-base-state.json';
+
+/** The signatures of a conversation exported by Logbook, beside the OpenHands files (which OpenHands ignores). */
+export const EXPORTED_SIGNATURES = 'logbook-signatures.log';
+
+/** The key of the event that records an import. */
+export const IMPORTED_FROM_KEY = 'imported_from';
 
 export type ImportFormat = 'openhands-sdk' | 'openhands-v0';
 
@@ -27,6 +44,8 @@ export interface ImportResult {
   count: number;
   /** The conversation id its snapshots were written for. */
   id: string;
+  /** Whether the source's own signatures (a Logbook export) were kept and still hold its events. */
+  signaturesKept: boolean;
 }
 
 /** What `path` holds: an OpenHands SDK conversation folder or a V0 trajectory file; throws otherwise. */
@@ -74,7 +93,7 @@ export function readV0Trajectory(file: string): unknown[] {
 export async function importOpenHands(
   from: string,
   to: string,
-  opts: { id?: string } = {},
+  opts: { id?: string; identity?: SigningIdentity } = {},
 ): Promise<ImportResult> {
   const format = detectImportFormat(from);
   // Read and checked before anything is created: a bad file leaves no empty conversation behind.
@@ -103,7 +122,14 @@ export async function importOpenHands(
     if (!v0 && existsSync(join(from, 'base_state.json'))) {
       copyFileSync(join(from, 'base_state.json'), join(to, IMPORTED_BASE_STATE));
     }
-    return { format, count, id };
+    const signaturesKept = !v0 && opts.identity !== undefined && keepExportedSignatures(from, to);
+    await recordImport(to, opts.identity, {
+      format,
+      source: basename(from),
+      events: count,
+      signatures_kept: signaturesKept,
+    });
+    return { format, count, id, signaturesKept };
   } catch (err) {
     // Half an import is worse than none: the user fixes the source and runs it again.
     if (created) rmSync(to, { recursive: true, force: true });
@@ -124,6 +150,60 @@ async function copySdkEvents(
   } finally {
     await source.close();
   }
+}
+
+/**
+ * Appends the event that records the import. Signed, the events before it are chained as imported
+ * (or as the exported signatures had them) and it is the first event signed by `identity`.
+ */
+async function recordImport(
+  to: string,
+  identity: SigningIdentity | undefined,
+  value: Record<string, unknown>,
+): Promise<void> {
+  const store: EventStore<StoredConversationEvent> = identity
+    ? await openSignedStore<StoredConversationEvent>(to, {
+        codec: conversationEventCodec,
+        identity,
+        unchainedAre: 'imported',
+      })
+    : await SegmentEventStore.open<StoredConversationEvent>(to, { codec: conversationEventCodec });
+  try {
+    const last = store.length > 0 ? await store.get(store.length - 1) : undefined;
+    const event = createEvent('ConversationStateUpdateEvent', {
+      key: IMPORTED_FROM_KEY,
+      value,
+      parent_id: last && 'id' in last ? last.id : null,
+    });
+    await store.append(event as Event as StoredConversationEvent, { durable: true });
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * Puts the exported signatures of a Logbook conversation in place when every event they chain is
+ * byte for byte the event imported at that index; otherwise the import is treated as unsigned.
+ */
+function keepExportedSignatures(from: string, to: string): boolean {
+  let text: string;
+  try {
+    text = readFileSync(join(from, EXPORTED_SIGNATURES), 'utf8');
+  } catch {
+    return false;
+  }
+  text = text.slice(0, text.lastIndexOf('\n') + 1);
+  const chain = parseChainFile(text);
+  if (chain.malformed || chain.hashes.length === 0) return false;
+  let i = 0;
+  for (const r of rawRecords(to)) {
+    if (i >= chain.hashes.length) break;
+    if (!r.ok || eventHash(r.bytes).toString('base64url') !== chain.hashes[i]) return false;
+    i++;
+  }
+  if (i < chain.hashes.length) return false;
+  writeFileSync(join(to, SIGNATURES_FILE), text);
+  return true;
 }
 
 /** The id in an SDK folder's base_state.json, else the folder's name. */

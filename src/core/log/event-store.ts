@@ -72,7 +72,9 @@ export type EventStoreErrorCode =
   | 'CORRUPT'
   | 'LOCKED'
   /** events the log held are gone; a writable open is refused until the loss is accepted */
-  | 'LOST_DATA';
+  | 'LOST_DATA'
+  /** a record a signer would chain (one written before signing) cannot be read, so it cannot be signed */
+  | 'UNSIGNABLE';
 
 export class EventStoreError extends Error {
   readonly code: EventStoreErrorCode;

@@ -1,13 +1,19 @@
 // The hash chain and its signatures, kept beside the segments in `signatures.log` (FORMAT.md,
-// "Signatures"). One line per event and one per signature:
+// "Signatures"). One line per chain entry and one per signature:
 //
 //   logbook-signatures 1
 //   h <index> <sha256 of the record's JSON, base64url>
 //   s <count> <chain head after `count` events, base64url> <did:key> <Ed25519 signature, base64url>
 //   l <from> <to>       events from..to (inclusive) were in the log before this signer saw them
+//   i <from> <to>       events from..to were imported unsigned; whoever imported them signed them
 //
 // head(0) = 32 zero bytes; head(i + 1) = sha256(head(i) || hash(i)). A signature covers the
 // message `logbook-chain 1 <count> <head base64url>`, so it vouches for every event before it.
+//
+// A fork starts its file with the proof that its first events were signed by its source:
+//   f <copies> <source conversation id>   events 0..copies-1 are copies of source events
+//   p <hash>                              the source's chain, one line per source event
+//   q <count> <head> <did:key> <signature>   the source's signatures over it
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,13 +34,23 @@ export function signablePayload(recordJson: string): Buffer {
 
 /** sha256 of the record's JSON bytes (a string is taken as UTF-8, as the store writes it). */
 export function eventHash(recordJson: string | Uint8Array): Buffer {
-  return typeof recordJson === 'string'
-    ? crypto.createHash('sha256').update(recordJson, 'utf8').digest()
-    : crypto.createHash('sha256').update(recordJson).digest();
+  return crypto.hash('sha256', recordJson, 'buffer');
 }
 
+/** head||hash, reused: the chain is walked one link at a time and each link is hashed at once. */
+const link = Buffer.alloc(64);
+
 export function nextHead(head: Uint8Array, hash: Uint8Array): Buffer {
-  return crypto.createHash('sha256').update(head).update(hash).digest();
+  link.set(head, 0);
+  link.set(hash, 32);
+  return crypto.hash('sha256', link, 'buffer');
+}
+
+/** nextHead with the event's hash as signatures.log writes it (base64url). */
+export function nextHeadOf(head: Uint8Array, hash: string): Buffer {
+  link.set(head, 0);
+  link.write(hash, 32, 'base64url');
+  return crypto.hash('sha256', link, 'buffer');
 }
 
 export function signedMessage(count: number, head: Uint8Array): Buffer {
@@ -61,8 +77,20 @@ export interface ChainFile {
   signatures: ChainSignature[];
   /** ranges of events hashed when a signer found them already in the log (inclusive) */
   late: { from: number; to: number }[];
+  /** ranges of events imported unsigned, hashed and signed by whoever imported them (inclusive) */
+  imported: { from: number; to: number }[];
+  /** a fork's proof that its first `copies` events were signed by its source */
+  fork: SourceProof | null;
   /** a line that does not parse, or an `h` line out of order: the file itself was altered */
   malformed: { line: number; text: string } | null;
+}
+
+export interface SourceProof {
+  copies: number;
+  source: string;
+  /** the source's event hashes, in its order */
+  hashes: string[];
+  signatures: ChainSignature[];
 }
 
 /** Whether `s` is a valid signature, by the key its DID names, over `head` (the chain head at its count). */
@@ -88,7 +116,15 @@ export function readChainText(dir: string): string | null {
 
 /** Parses signatures.log. A torn last line (no newline) is ignored: the writer died mid-write. */
 export function parseChainFile(text: string): ChainFile {
-  const out: ChainFile = { hashes: [], signatures: [], late: [], malformed: null };
+  text = withoutZeroTail(text);
+  const out: ChainFile = {
+    hashes: [],
+    signatures: [],
+    late: [],
+    imported: [],
+    fork: null,
+    malformed: null,
+  };
   const lines = text.split('\n');
   lines.pop(); // after the last newline: empty, or a torn line
   if (lines.length === 0) return out;
@@ -96,8 +132,22 @@ export function parseChainFile(text: string): ChainFile {
     out.malformed = { line: 1, text: lines[0]! };
     return out;
   }
+  let lastCount = 0;
   for (let n = 1; n < lines.length; n++) {
     const line = lines[n]!;
+    // The common line, `h <index> <hash>`, without splitting it: a 100k-event chain opens in a blink.
+    if (line.charCodeAt(0) === 0x68 && line.charCodeAt(1) === 0x20) {
+      const sp = line.indexOf(' ', 2);
+      if (
+        sp > 2 &&
+        line.length === sp + 44 &&
+        line.indexOf(' ', sp + 1) < 0 &&
+        line.slice(2, sp) === String(out.hashes.length)
+      ) {
+        out.hashes.push(line.slice(sp + 1));
+        continue;
+      }
+    }
     const f = line.split(' ');
     const bad = (): ChainFile => {
       out.malformed = { line: n + 1, text: line };
@@ -108,15 +158,51 @@ export function parseChainFile(text: string): ChainFile {
       out.hashes.push(f[2]!);
     } else if (f[0] === 's' && f.length === 5) {
       const count = Number(f[1]);
-      if (!Number.isSafeInteger(count) || count < 1 || count > out.hashes.length) return bad();
+      if (!Number.isSafeInteger(count) || count < lastCount || count < 1 || count > out.hashes.length)
+        return bad();
+      lastCount = count;
       out.signatures.push({ count, head: f[2]!, did: f[3]!, signature: f[4]!, line: n + 1 });
-    } else if (f[0] === 'l' && f.length === 3) {
+    } else if (f[0] === 'f' && f.length === 3 && n === 1) {
+      const copies = Number(f[1]);
+      if (!Number.isSafeInteger(copies) || copies < 1) return bad();
+      out.fork = { copies, source: f[2]!, hashes: [], signatures: [] };
+    } else if (f[0] === 'p' && f.length === 2 && out.fork && out.hashes.length === 0) {
+      if (f[1]!.length !== 43 || out.fork.signatures.length > 0) return bad();
+      out.fork.hashes.push(f[1]!);
+    } else if (f[0] === 'q' && f.length === 5 && out.fork && out.hashes.length === 0) {
+      const count = Number(f[1]);
+      const last = out.fork.signatures.at(-1)?.count ?? 1;
+      if (!Number.isSafeInteger(count) || count < last || count > out.fork.hashes.length) return bad();
+      out.fork.signatures.push({ count, head: f[2]!, did: f[3]!, signature: f[4]!, line: n + 1 });
+    } else if ((f[0] === 'l' || f[0] === 'i') && f.length === 3) {
       const from = Number(f[1]);
       const to = Number(f[2]);
       if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from > to || from !== out.hashes.length)
         return bad();
-      out.late.push({ from, to });
+      (f[0] === 'l' ? out.late : out.imported).push({ from, to });
     } else return bad();
   }
   return out;
+}
+
+/**
+ * The text before a run of NUL bytes that ends the file: what a power cut can leave where the last
+ * lines were (the size was kept, their data was not). Treated like a torn last line.
+ */
+export function withoutZeroTail(text: string): string {
+  const at = text.indexOf('\0');
+  return at >= 0 && /^\0*$/.test(text.slice(at)) ? text.slice(0, at) : text;
+}
+
+/** The did:keys named by a conversation's signature lines, in the order they first sign, unverified. */
+export function chainSigners(dir: string): string[] {
+  const text = readChainText(dir);
+  if (text === null) return [];
+  const seen = new Set<string>();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('s ') && !line.startsWith('q ')) continue;
+    const did = line.split(' ')[3];
+    if (did) seen.add(did);
+  }
+  return [...seen];
 }

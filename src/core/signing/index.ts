@@ -9,7 +9,14 @@ export {
   newSigningKeyPem,
   signingIdentity,
 } from './identity';
-export { SIGNATURES_FILE, eventHash, signablePayload } from './chain';
-export { SignedEventStore, openSignedStore, type SignedStoreOptions } from './signed-store';
-export { type BadEvent, type BadReason, type VerifyResult, verifyConversation } from './verify';
+export { SIGNATURES_FILE, chainSigners, eventHash, signablePayload } from './chain';
+export { type CopySource, SignedEventStore, openSignedStore, type SignedStoreOptions } from './signed-store';
+export {
+  type BadEvent,
+  type BadReason,
+  type VerifyResult,
+  verifyConversation,
+  verifyConversationInSteps,
+} from './verify';
 export { eventProofs, type EventProof } from './proof';
+export { signedByText, unsignedText, verifiedText } from './summary';

@@ -1,7 +1,16 @@
 // The seed's per-event API over the chain: whether an event is signed, by whom, and whether it still
 // verifies (its bytes hash to what the chain holds at its position, and a valid signature covers it).
-import { ZERO_HEAD, b64, eventHash, nextHead, parseChainFile, readChainText, signatureHolds } from './chain';
+import {
+  ZERO_HEAD,
+  b64,
+  eventHash,
+  nextHeadOf,
+  parseChainFile,
+  readChainText,
+  signatureHolds,
+} from './chain';
 import { rawRecords } from './raw-records';
+import { checkSourceProof } from './verify';
 
 export interface EventProof {
   index: number;
@@ -21,23 +30,39 @@ export function eventProofs(dir: string): EventProof[] {
   let head: Buffer = ZERO_HEAD;
   let at = 0;
   for (const s of chain.signatures) {
-    for (; at < s.count; at++) head = nextHead(head, Buffer.from(chain.hashes[at]!, 'base64url'));
+    for (; at < s.count; at++) head = nextHeadOf(head, chain.hashes[at]!);
     const ok = signatureHolds(s, head);
     for (let i = signer.length; i < s.count; i++) {
       signer.push(s.did);
       valid.push(ok);
     }
   }
+  const records = [...rawRecords(dir)].flatMap((r) => (r.ok ? [r] : []));
+  if (chain.fork) {
+    // A fork's copies are signed by its source, when the copied proof holds.
+    const proof = checkSourceProof(chain.fork, chain.hashes, (i) => {
+      try {
+        const id = (JSON.parse(records[i]?.json ?? 'null') as { id?: unknown } | null)?.id;
+        return typeof id === 'string' ? id : null;
+      } catch {
+        return null;
+      }
+    });
+    for (let i = 0; i < chain.fork.copies && i < signer.length; i++) {
+      const by = 'bad' in proof ? undefined : proof.signedBy.find((s) => s.from <= i && i <= s.to);
+      signer[i] = by?.did ?? null;
+      if (!by) valid[i] = false;
+    }
+  }
   const out: EventProof[] = [];
-  for (const r of rawRecords(dir)) {
-    if (!r.ok) break;
+  for (const r of records) {
     const index = out.length;
     const json = r.json;
     const hash = b64(eventHash(r.bytes));
     out.push({
       index,
       json,
-      isSigned: index < signer.length,
+      isSigned: (signer[index] ?? null) !== null,
       signerDid: signer[index] ?? null,
       verifySignature: () => valid[index] === true && chain.hashes[index] === hash,
     });

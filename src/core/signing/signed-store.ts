@@ -15,6 +15,7 @@ import {
   type StoredEvent,
   EventStoreError,
   jsonCodec,
+  readOnlyError,
 } from '../log/event-store';
 import { readAcceptedLosses } from '../log/lost-events';
 import { SegmentEventStore, type SegmentStoreOptions } from '../log/segment-store';
@@ -25,8 +26,12 @@ import {
   b64,
   eventHash,
   nextHead,
+  nextHeadOf,
   parseChainFile,
+  readChainText,
+  signatureHolds,
   signedMessage,
+  withoutZeroTail,
 } from './chain';
 import type { SigningIdentity } from './identity';
 import { rawRecords } from './raw-records';
@@ -35,6 +40,18 @@ const SIGN_DELAY_MS = 5;
 
 export interface SignedStoreOptions<E extends StoredEvent> extends SegmentStoreOptions<E> {
   identity: SigningIdentity;
+  /**
+   * What records already in the log without a hash are: `late` (written before a signer saw them:
+   * an older conversation, or a crash before signing) or `imported` (an import just wrote them).
+   */
+  unchainedAre?: 'late' | 'imported';
+}
+
+/** Where a fork's copies come from: the source's folder, id, and each copy's index in its log. */
+export interface CopySource {
+  dir: string;
+  id: string;
+  indices: readonly number[];
 }
 
 /** Keeps the chain of one writable log and writes signatures.log. */
@@ -56,7 +73,12 @@ class ChainWriter {
    * Opens signatures.log and chains the records it lacks (`length` in all), marked `l` (late): they
    * were in the log before this signer saw them (an older conversation, or a crash before signing).
    */
-  static open(dir: string, identity: SigningIdentity, length: number): ChainWriter {
+  static open(
+    dir: string,
+    identity: SigningIdentity,
+    length: number,
+    unchainedAre: 'late' | 'imported' = 'late',
+  ): ChainWriter {
     const file = path.join(dir, SIGNATURES_FILE);
     let text = readText(file);
     let parsed = parseChainFile(text);
@@ -87,7 +109,7 @@ class ChainWriter {
         if (i >= length) break;
         if (!r.ok)
           throw new EventStoreError(
-            'CORRUPT',
+            'UNSIGNABLE',
             `record ${i} is unreadable (${r.reason}); it cannot be signed`,
           );
         if (i >= parsed.hashes.length) late.push(eventHash(r.bytes));
@@ -95,24 +117,33 @@ class ChainWriter {
       }
       if (parsed.hashes.length + late.length < length) {
         throw new EventStoreError(
-          'CORRUPT',
+          'UNSIGNABLE',
           `only ${i} of ${length} records could be read; nothing is signed`,
         );
       }
     }
-    // Cut a torn last line, so the next line starts on its own.
-    const keep = text.lastIndexOf('\n') + 1;
+    // Cut a torn last line (or the zeros a power cut left), so the next line starts on its own.
+    const keep = withoutZeroTail(text).lastIndexOf('\n') + 1;
     const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
     const w = new ChainWriter(fd, identity);
     try {
       fs.ftruncateSync(fd, keep);
       w.offset = keep;
       if (keep === 0) w.pending = SIGNATURES_HEADER + '\n';
-      for (const h of parsed.hashes) w.head = nextHead(w.head, Buffer.from(h, 'base64url'));
+      // Resume from the head the last signature states (an altered one only makes later signatures
+      // fail to verify), so opening a long chain does not hash every link again.
+      const last = parsed.signatures.at(-1);
+      const resumed = last ? Buffer.from(last.head, 'base64url') : null;
+      let from = 0;
+      if (last && resumed?.length === 32) {
+        w.head = resumed;
+        from = last.count;
+      }
+      for (let i = from; i < parsed.hashes.length; i++) w.head = nextHeadOf(w.head, parsed.hashes[i]!);
       w.count = parsed.hashes.length;
       w.signedCount = parsed.signatures.at(-1)?.count ?? 0;
       if (late.length > 0) {
-        w.pending += `l ${w.count} ${length - 1}\n`;
+        w.pending += `${unchainedAre === 'late' ? 'l' : 'i'} ${w.count} ${length - 1}\n`;
         for (const h of late) w.add(h);
       }
       w.writeOut();
@@ -121,6 +152,15 @@ class ChainWriter {
       throw err;
     }
     return w;
+  }
+
+  /** Writes lines that must come before the next event's hash (a fork's proof, an `l` or `i` range). */
+  before(lines: string): void {
+    this.pending += lines;
+  }
+
+  get chained(): number {
+    return this.count;
   }
 
   add(hash: Buffer): void {
@@ -172,6 +212,15 @@ class ChainWriter {
     return new Promise((resolve, reject) => fs.fdatasync(this.fd, (err) => (err ? reject(err) : resolve())));
   }
 
+  /** Starts a sync not waited for; a failure is kept and reported by the next append, flush or close. */
+  syncInBackground(): void {
+    this.sync().catch((err: unknown) => {
+      this.failure ??= new EventStoreError('IO_FAILED', `signatures could not be synced: ${String(err)}`, {
+        cause: err,
+      });
+    });
+  }
+
   close(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
@@ -207,12 +256,12 @@ export async function openSignedStore<E extends StoredEvent>(
       return json;
     },
   };
-  const { identity, ...rest } = opts;
+  const { identity, unchainedAre, ...rest } = opts;
   const inner = await SegmentEventStore.open<E>(dir, { ...rest, codec: passing });
-  if (inner.readOnly) return new SignedEventStore(inner, null, identity.did);
+  if (inner.readOnly) return new SignedEventStore(inner, null, identity.did, passing.encode);
   let chain: ChainWriter;
   try {
-    chain = ChainWriter.open(dir, identity, inner.length);
+    chain = ChainWriter.open(dir, identity, inner.length, unchainedAre);
   } catch (err) {
     await inner.close();
     throw err;
@@ -223,7 +272,7 @@ export async function openSignedStore<E extends StoredEvent>(
     // The codec saw this event just before it was written: hash exactly those bytes.
     chain.add(eventHash(l && l.e === e ? l.json : codec.encode(e)));
   });
-  return new SignedEventStore(inner, chain, identity.did);
+  return new SignedEventStore(inner, chain, identity.did, (e) => codec.encode(e));
 }
 
 export class SignedEventStore<E extends StoredEvent = StoredEvent> implements EventStore<E> {
@@ -231,7 +280,34 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
     readonly inner: SegmentEventStore<E>,
     private readonly chain: ChainWriter | null,
     readonly signerDid: string,
+    private readonly encode: (e: E) => string,
   ) {}
+
+  get dir(): string {
+    return this.inner.dir;
+  }
+
+  /**
+   * Appends a fork's copies of its source's events into this empty log, with the proof that the
+   * source signed them (its chain and signatures, FORMAT.md "Forks"), so they verify as signed by
+   * the source's did:key. Copies the source never signed (an unsigned or tampered source, events
+   * after its last signature) are chained as late.
+   */
+  async appendCopies(events: readonly E[], source: CopySource): Promise<void> {
+    if (this.inner.length > 0) throw new Error('Copies are written into an empty log only.');
+    const chain = this.chain;
+    if (!chain) throw readOnlyError(this.lockHeldBy);
+    const plan = planSourceProof(
+      source,
+      events.map((e) => b64(eventHash(this.encode(e)))),
+    );
+    if (plan.block) chain.before(plan.block);
+    for (let k = 0; k < events.length; k++) {
+      const mark = plan.marks.get(k);
+      if (mark) chain.before(mark);
+      await this.append(events[k]!);
+    }
+  }
 
   get readOnly(): boolean {
     return this.inner.readOnly;
@@ -256,15 +332,17 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
     if (this.chain?.failure) return Promise.reject(this.chain.failure);
     const appended = this.inner.append(e, opts);
     if (!opts?.durable || !this.chain) return appended;
-    // The record is written and chained by now: sign, and sync both files side by side.
-    let synced: Promise<void>;
+    // The record is written and chained by now: sign, write the signature, and start its sync
+    // beside the segment's. The append waits for the segment's sync only (FORMAT.md, "Durable
+    // appends"): a power cut in between can lose the signature line, never the event, and events
+    // whose signature was lost verify as late, not as signed and not as broken.
     try {
       this.chain.commit();
-      synced = this.chain.sync();
+      this.chain.syncInBackground();
     } catch (err) {
-      synced = Promise.reject(err);
+      return appended.then(() => Promise.reject(err));
     }
-    return Promise.all([appended, synced]).then(([i]) => i);
+    return appended;
   }
 
   get(index: number): Promise<Slot<E>> {
@@ -307,4 +385,64 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
       await this.inner.close();
     }
   }
+}
+
+/**
+ * The proof lines a fork starts with, and the `l`/`i` lines before some copies: the longest run of
+ * copies from the first whose bytes hash to what the source chained at their index, under a valid
+ * source signature, and not late there. Later copies are late; copies the source imported stay imported.
+ */
+function planSourceProof(
+  source: CopySource,
+  hashes: readonly string[],
+): { block: string; marks: Map<number, string> } {
+  const marks = new Map<number, string>();
+  const n = hashes.length;
+  const lateFrom = (k: number): { block: string; marks: Map<number, string> } => {
+    if (k < n) marks.set(k, `l ${k} ${n - 1}\n`);
+    return { block: '', marks };
+  };
+  const text = readChainText(source.dir);
+  if (text === null) return lateFrom(0);
+  const chain = parseChainFile(text);
+  if (chain.malformed) return lateFrom(0);
+  // The source's signatures that hold, from the first; the chain is trusted up to the last of them.
+  const valid: typeof chain.signatures = [];
+  let head: Buffer = ZERO_HEAD;
+  let at = 0;
+  for (const s of chain.signatures) {
+    for (; at < s.count; at++) head = nextHeadOf(head, chain.hashes[at]!);
+    if (!signatureHolds(s, head)) break;
+    valid.push(s);
+  }
+  const signedCount = valid.at(-1)?.count ?? 0;
+  const inRange = (rs: { from: number; to: number }[], i: number): boolean =>
+    rs.some((r) => r.from <= i && i <= r.to);
+  let k = 0;
+  let prev = -1;
+  for (; k < n; k++) {
+    const src = source.indices[k];
+    if (src === undefined || src <= prev || src >= signedCount) break;
+    if (chain.hashes[src] !== hashes[k] || inRange(chain.late, src)) break;
+    prev = src;
+  }
+  if (k === 0) return lateFrom(0);
+  // Runs of copies the source had imported stay imported.
+  for (let t = 0; t < k;) {
+    if (!inRange(chain.imported, source.indices[t]!)) {
+      t++;
+      continue;
+    }
+    let u = t;
+    while (u + 1 < k && inRange(chain.imported, source.indices[u + 1]!)) u++;
+    marks.set(t, `i ${t} ${u}\n`);
+    t = u + 1;
+  }
+  const cover = valid.find((s) => s.count > prev)!;
+  let block = `f ${k} ${source.id.replace(/\s/g, '_') || '-'}\n`;
+  for (let i = 0; i < cover.count; i++) block += `p ${chain.hashes[i]}\n`;
+  for (const s of valid)
+    if (s.count <= cover.count) block += `q ${s.count} ${s.head} ${s.did} ${s.signature}\n`;
+  lateFrom(k);
+  return { block, marks };
 }

@@ -2,17 +2,21 @@
 // chain holds for its position, the chain against each signature, each signature against its
 // signer's did:key. Reports the first bad event and why; a record whose checksum fails is reported
 // as corrupt (damage), not as tampering.
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { crcMatches, frameAt } from '../log/record-format';
 import {
+  type ChainFile,
   SIGNATURES_FILE,
   ZERO_HEAD,
-  b64,
-  eventHash,
-  nextHead,
+  nextHeadOf,
   parseChainFile,
   readChainText,
   signatureHolds,
+  type SourceProof,
 } from './chain';
-import { rawRecords } from './raw-records';
+import { rawRecords, segmentPaths } from './raw-records';
 
 export type BadReason =
   | 'content changed'
@@ -39,6 +43,10 @@ export interface VerifyResult {
   /** events whose bytes match a signed chain */
   verified: number;
   signers: string[];
+  /** who signed which events (inclusive ranges, in order); a fork's copies name its source's signer */
+  signedBy: { did: string; from: number; to: number }[];
+  /** events imported unsigned (from an OpenHands conversation), signed from the import on */
+  imported: number;
   /** events chained late (already in the log when a signer first saw them), inclusive ranges */
   late: { from: number; to: number }[];
   firstBad: BadEvent | null;
@@ -49,35 +57,115 @@ export interface VerifyOptions {
   trusted?: readonly string[];
 }
 
-function idOf(json: Uint8Array | undefined): string | null {
-  if (json === undefined) return null;
-  try {
-    const id = (JSON.parse(Buffer.from(json).toString('utf8')) as { id?: unknown }).id;
-    return typeof id === 'string' ? id : null;
-  } catch {
-    return null;
+/** The id of the event at `index`, read again from the log (needed only for the events reported). */
+function idReader(dir: string): (index: number) => string | null {
+  const cache = new Map<number, string | null>();
+  return (index) => {
+    if (cache.has(index)) return cache.get(index)!;
+    let id: string | null = null;
+    let i = 0;
+    for (const r of rawRecords(dir)) {
+      if (!r.ok) break;
+      if (i++ < index) continue;
+      try {
+        const v = (JSON.parse(r.json) as { id?: unknown }).id;
+        id = typeof v === 'string' ? v : null;
+      } catch {
+        id = null;
+      }
+      break;
+    }
+    cache.set(index, id);
+    return id;
+  };
+}
+
+/** Records scanned between two yields of the background verifier (~2.5 MB of the bench's events). */
+const RECORDS_PER_STEP = 500;
+
+/**
+ * Hashes every record in file order. The checksum is checked only for a record whose hash is not
+ * the one chained at its position: a matching sha256 already proves its bytes, and a mismatch is
+ * then told apart as damage (checksum fails) or a change (checksum recomputed, or never broken).
+ * One read buffer is reused across segments, and no record is kept: only its hash.
+ */
+function* scanRecords(
+  dir: string,
+  expected: readonly string[],
+): Generator<void, { hashes: string[]; corrupt: BadEvent | null }> {
+  const hashes: string[] = [];
+  let buf = Buffer.alloc(0);
+  for (const file of segmentPaths(dir)) {
+    const fd = fs.openSync(file, 'r');
+    let size: number;
+    try {
+      size = fs.fstatSync(fd).size;
+      if (buf.length < size) buf = Buffer.allocUnsafe(size);
+      let got = 0;
+      while (got < size) {
+        const k = fs.readSync(fd, buf, got, size - got, got);
+        if (k === 0) break;
+        got += k;
+      }
+      size = got;
+    } finally {
+      fs.closeSync(fd);
+    }
+    let pos = 0;
+    while (pos < size) {
+      const f = frameAt(buf, pos, size);
+      const damaged = (reason: string): { hashes: string[]; corrupt: BadEvent } => ({
+        hashes,
+        corrupt: {
+          index: hashes.length,
+          id: null,
+          reason: 'corrupt',
+          detail: `the record in segment ${path.basename(file)} at byte ${pos} is damaged (${reason}), not readable as an event`,
+        },
+      });
+      if (f === 'short') return damaged('a torn record');
+      if (f === 'bad') return damaged('bytes that are no record');
+      const hash = crypto.hash('sha256', buf.subarray(f.jsonStart, f.jsonStart + f.jsonLen), 'base64url');
+      if (hash !== expected[hashes.length] && !crcMatches(buf, pos, f))
+        return damaged('its checksum does not match');
+      hashes.push(hash);
+      pos += f.size;
+      if (hashes.length % RECORDS_PER_STEP === 0) yield;
+    }
+  }
+  return { hashes, corrupt: null };
+}
+
+/** Verifies a conversation at once (the CLI). */
+export function verifyConversation(dir: string, opts: VerifyOptions = {}): VerifyResult {
+  const steps = verifySteps(dir, opts);
+  for (;;) {
+    const s = steps.next();
+    if (s.done) return s.value;
   }
 }
 
-export function verifyConversation(dir: string, opts: VerifyOptions = {}): VerifyResult {
-  const jsons: Buffer[] = [];
-  const hashes: string[] = [];
-  let corrupt: BadEvent | null = null;
-  for (const r of rawRecords(dir)) {
-    if (!r.ok) {
-      corrupt = {
-        index: jsons.length,
-        id: null,
-        reason: 'corrupt',
-        detail: `the record in segment ${r.segment} at byte ${r.offset} is damaged (${r.reason}), not readable as an event`,
-      };
-      break;
-    }
-    jsons.push(r.bytes);
-    hashes.push(b64(eventHash(r.bytes)));
+/** The same check in slices, giving the event loop back between them (the editor, on open). */
+export async function verifyConversationInSteps(
+  dir: string,
+  opts: VerifyOptions = {},
+): Promise<VerifyResult> {
+  const steps = verifySteps(dir, opts);
+  for (;;) {
+    const s = steps.next();
+    if (s.done) return s.value;
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  const n = jsons.length;
+}
+
+function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyResult> {
+  // The chain first: records a live writer appends meanwhile then show as not yet signed, never
+  // as signed hashes whose records are missing.
   const text = readChainText(dir);
+  const chain: ChainFile | null = text === null ? null : parseChainFile(text);
+  const { hashes, corrupt } = yield* scanRecords(dir, chain?.hashes ?? []);
+  const idOf = idReader(dir);
+  const n = hashes.length;
   const result = (
     status: VerifyResult['status'],
     verified: number,
@@ -88,11 +176,13 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
     events: n + (corrupt ? 1 : 0),
     verified,
     signers: [],
+    signedBy: [],
+    imported: 0,
     late: [],
     firstBad,
     ...extra,
   });
-  if (text === null) {
+  if (chain === null) {
     if (corrupt) return result('broken', 0, corrupt);
     return result(
       'unsigned',
@@ -100,35 +190,38 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
       n > 0
         ? {
             index: 0,
-            id: idOf(jsons[0]),
+            id: idOf(0),
             reason: 'unsigned',
             detail: 'the conversation was written without signatures',
           }
         : null,
     );
   }
-  const chain = parseChainFile(text);
   const bad: BadEvent[] = [];
   if (corrupt) bad.push(corrupt);
   if (chain.malformed) {
     const at = chain.hashes.length;
     bad.push({
       index: at,
-      id: idOf(jsons[at]),
+      id: idOf(at),
       reason: 'signature invalid',
       detail: `${SIGNATURES_FILE} line ${chain.malformed.line} is not a valid signature line`,
     });
   }
   // The chain itself: each signature must be over the head of the stored hashes at its count.
   const signers = new Set<string>();
+  const signedBy: VerifyResult['signedBy'] = [];
   let head: Buffer = ZERO_HEAD;
   let at = 0;
   let signedUpTo = 0;
   for (const s of chain.signatures) {
-    for (; at < s.count; at++) head = nextHead(head, Buffer.from(chain.hashes[at]!, 'base64url'));
+    for (; at < s.count; at++) {
+      head = nextHeadOf(head, chain.hashes[at]!);
+      if (at % (8 * RECORDS_PER_STEP) === 0) yield;
+    }
     const from = signedUpTo;
     const rangeBad = (reason: BadReason, detail: string): void => {
-      bad.push({ index: from, id: idOf(jsons[from]), reason, detail });
+      bad.push({ index: from, id: idOf(from), reason, detail });
     };
     if (opts.trusted && !opts.trusted.includes(s.did)) {
       rangeBad(
@@ -145,7 +238,21 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
       break;
     }
     signers.add(s.did);
+    addRange(signedBy, s.did, from, s.count - 1);
     signedUpTo = s.count;
+  }
+  // A fork's copies: signed by its source, as the source's own chain and signatures show.
+  let sourceSigners: string[] = [];
+  if (chain.fork) {
+    const proof = checkSourceProof(chain.fork, chain.hashes, idOf);
+    if ('bad' in proof) bad.push(proof.bad);
+    else {
+      sourceSigners = proof.signers;
+      const own = signedBy.splice(0);
+      signedBy.push(...proof.signedBy);
+      for (const r of own)
+        if (r.to >= chain.fork.copies) addRange(signedBy, r.did, Math.max(r.from, chain.fork.copies), r.to);
+    }
   }
   // Each record against the hash signed for its position.
   const stored = chain.hashes;
@@ -166,13 +273,13 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
     if (i >= stored.length) {
       bad.push({
         index: i,
-        id: idOf(jsons[i]),
+        id: idOf(i),
         reason: 'unsigned',
         detail: `events ${i}–${n - 1} are in the log but not in the signed chain`,
       });
       break;
     }
-    bad.push({ index: i, id: idOf(jsons[i]), ...classify(i, hashes, stored, firstAt) });
+    bad.push({ index: i, id: idOf(i), ...classify(i, hashes, stored, firstAt) });
     break;
   }
   if (
@@ -181,7 +288,7 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
   ) {
     bad.push({
       index: signedUpTo,
-      id: idOf(jsons[signedUpTo]),
+      id: idOf(signedUpTo),
       reason: 'unsigned',
       detail: `events ${signedUpTo}–${stored.length - 1} were chained but no signature covers them (the writer stopped before signing)`,
     });
@@ -190,7 +297,15 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
   const first = (xs: BadEvent[]): BadEvent | null =>
     xs.reduce<BadEvent | null>((m, b) => (m === null || b.index < m.index ? b : m), null);
   const verified = Math.min(signedUpTo, first(bad)?.index ?? Infinity, n);
-  const extra = { signers: [...signers], late: chain.late };
+  const imported = chain.imported.reduce((k, r) => k + Math.min(r.to, n - 1) - r.from + 1, 0);
+  const extra = {
+    signers: [...new Set([...sourceSigners, ...signers])],
+    signedBy: signedBy
+      .filter((r) => r.from < verified)
+      .map((r) => ({ ...r, to: Math.min(r.to, verified - 1) })),
+    imported: Math.max(0, imported),
+    late: chain.late,
+  };
   if (tampering.length > 0) return result('broken', verified, first(tampering), extra);
   if (bad.length > 0) return result('unsigned', verified, first(bad), extra);
   if (chain.late.length > 0) {
@@ -200,7 +315,7 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
       verified,
       {
         index: l.from,
-        id: idOf(jsons[l.from]),
+        id: idOf(l.from),
         reason: 'unsigned',
         detail: `events ${l.from}–${l.to} were written before they were signed (an older conversation, or the writer stopped before signing), and signed later`,
       },
@@ -208,6 +323,52 @@ export function verifyConversation(dir: string, opts: VerifyOptions = {}): Verif
     );
   }
   return result('verified', verified, null, extra);
+}
+
+function addRange(out: VerifyResult['signedBy'], did: string, from: number, to: number): void {
+  if (to < from) return;
+  const last = out.at(-1);
+  if (last && last.did === did && last.to + 1 === from) last.to = to;
+  else out.push({ did, from, to });
+}
+
+/**
+ * Checks a fork's proof that its first events were signed by its source: the source's signatures
+ * over the source's chain, and each copy's hash found in that chain, in order, under a signature.
+ */
+export function checkSourceProof(
+  proof: SourceProof,
+  hashes: readonly string[],
+  idOf: (index: number) => string | null,
+): { signedBy: VerifyResult['signedBy']; signers: string[] } | { bad: BadEvent } {
+  const fail = (index: number, detail: string): { bad: BadEvent } => ({
+    bad: { index, id: idOf(index), reason: 'signature invalid', detail },
+  });
+  let head: Buffer = ZERO_HEAD;
+  let at = 0;
+  for (const s of proof.signatures) {
+    for (; at < s.count; at++) head = nextHeadOf(head, proof.hashes[at]!);
+    if (!signatureHolds(s, head))
+      return fail(
+        0,
+        `the signature of the source conversation ${proof.source} on ${SIGNATURES_FILE} line ${s.line} does not match its chain: the copied proof was altered`,
+      );
+  }
+  const signedBy: VerifyResult['signedBy'] = [];
+  const signers = new Set<string>();
+  let j = 0;
+  let q = 0;
+  for (let k = 0; k < Math.min(proof.copies, hashes.length); k++) {
+    while (j < proof.hashes.length && proof.hashes[j] !== hashes[k]) j++;
+    while (q < proof.signatures.length && proof.signatures[q]!.count <= j) q++;
+    if (j >= proof.hashes.length || q >= proof.signatures.length)
+      return fail(k, `event ${k} is a copy, but its source ${proof.source} did not sign it`);
+    const did = proof.signatures[q]!.did;
+    signers.add(did);
+    addRange(signedBy, did, k, k);
+    j++;
+  }
+  return { signedBy, signers: [...signers] };
 }
 
 /** Why the record at `i` is not the one signed there. */

@@ -25,8 +25,12 @@ export interface ConversationHeader {
   readOnly: boolean;
   /** The conversation's agent mode (absent: act). */
   mode?: 'plan' | 'act';
-  /** What Logbook: Verify Conversation found when last run on it in this window; absent: not checked. */
+  /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */
   signature?: 'verified' | 'broken' | 'unsigned';
+  /** The did:keys that signed it, as the last check found them. */
+  signers?: string[];
+  /** When broken: the first bad event, which the chat reveals and marks. */
+  brokenAt?: { seq: number; id: string | null; reason: string };
   /** The model the next step will use, and where it runs. */
   model?: { name: string; provider: 'openai' | 'vscode' };
 }

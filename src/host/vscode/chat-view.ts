@@ -394,6 +394,16 @@ function clampHeader(h: ConversationHeader): ConversationHeader {
       model: { name: h.model.name.slice(0, LIMITS.title), provider: h.model.provider },
     }),
     ...(h.mode === 'plan' || h.mode === 'act' ? { mode: h.mode } : {}),
+    ...(h.signers && {
+      signers: h.signers.filter((d) => d.length <= LIMITS.id).slice(0, LIMITS.signers),
+    }),
+    ...(h.brokenAt && {
+      brokenAt: {
+        seq: count(h.brokenAt.seq),
+        id: h.brokenAt.id && h.brokenAt.id.length <= LIMITS.id ? h.brokenAt.id : null,
+        reason: h.brokenAt.reason.slice(0, LIMITS.status),
+      },
+    }),
   };
 }
 

@@ -32,7 +32,7 @@ import { type ResolvedAttachments, resolveAttachments } from './mentions/resolve
 import { TerminalHistory } from './mentions/terminal-history';
 import { forkConversation } from './fork';
 import { importOpenHands } from '../../core/agent/import-openhands';
-import { type VerifyResult, verifyConversation } from '../../core/signing';
+import { type VerifyResult, verifyConversationInSteps } from '../../core/signing';
 import { SecretSigningKey } from './signing-key';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
@@ -41,7 +41,12 @@ const ACTIVE_KEY = 'logbook.activeConversation';
 export type ListedConversation = IndexEntry & {
   /** Why it shows as paused although its log says running (the process that ran it is gone). */
   interrupted?: string;
+  /** What verifying its signatures last found in this window (on open, or the command). */
+  verified?: VerifyResult;
 };
+
+/** How long after opening a conversation its signatures are checked: its first paint goes first. */
+const VERIFY_AFTER_OPEN_MS = 1_500;
 
 export class ConversationService implements ChatBackend, vscode.Disposable {
   private readonly sessions = new Map<string, ConversationSession>();
@@ -52,6 +57,8 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   private skills: Skill[] | undefined;
   private readonly indexFile: ConversationIndexFile;
   private readonly signingKey: SecretSigningKey;
+  /** The last verification of each conversation in this window. */
+  private readonly checks = new Map<string, VerifyResult>();
 
   private readonly activeEmitter = new vscode.EventEmitter<string | undefined>();
   private readonly appendEmitter = new vscode.EventEmitter<{
@@ -131,7 +138,11 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   }
 
   list(): ListedConversation[] {
-    return this.index.entries.map((e) => this.asSeen(e));
+    return this.index.entries.map((e) => {
+      const seen = this.asSeen(e);
+      const verified = this.checks.get(e.id);
+      return verified ? { ...seen, verified } : seen;
+    });
   }
 
   /**
@@ -293,7 +304,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
    */
   async importConversation(from: string): Promise<string> {
     const id = randomUUID();
-    await importOpenHands(from, join(this.root, id), { id });
+    await importOpenHands(from, join(this.root, id), { id, identity: await this.signingKey.identity() });
     const s = await this.session(id);
     await this.refreshEntry(s);
     await this.setActive(id);
@@ -310,9 +321,37 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     }
     const session = this.sessions.get(conversationId);
     await session?.flush();
-    const result = verifyConversation(join(this.root, conversationId));
-    session?.setSignature(result.status);
+    const result = await verifyConversationInSteps(join(this.root, conversationId));
+    this.recordCheck(conversationId, result);
     return result;
+  }
+
+  private recordCheck(id: string, result: VerifyResult): void {
+    this.checks.set(id, result);
+    this.sessions.get(id)?.setSignature(result);
+    this.listEmitter.fire();
+  }
+
+  /**
+   * Verifies a conversation just opened, in slices that leave the window responsive (opening does
+   * not wait for it). Events appended meanwhile are not in the chain it read: then it checks again.
+   */
+  private verifyAfterOpen(s: ConversationSession): void {
+    const run = async (): Promise<void> => {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (this.sessions.get(s.id) !== s) return;
+        await s.flush();
+        const before = s.length;
+        const result = await verifyConversationInSteps(s.dir);
+        if (this.sessions.get(s.id) !== s) return; // closed or deleted meanwhile
+        if (s.length !== before && result.status !== 'broken') continue;
+        this.recordCheck(s.id, result);
+        return;
+      }
+    };
+    setTimeout(() => {
+      run().catch((err: unknown) => this.log.warn(`Could not verify conversation ${s.id}: ${String(err)}`));
+    }, VERIFY_AFTER_OPEN_MS);
   }
 
   async rename(conversationId: string, title: string): Promise<void> {
@@ -336,6 +375,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.deleted.add(conversationId);
     await s.dispose();
     this.sessions.delete(conversationId);
+    this.checks.delete(conversationId);
     await rm(join(this.root, conversationId), { recursive: true, force: true });
     if (this.activeConversationId === conversationId) await this.setActive(undefined);
     await this.updateIndex((index) => removeEntry(index, conversationId));
@@ -429,6 +469,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.sessions.set(id, session);
     // Opening may have recorded a recovery (it was left running): the list shows the new status.
     void this.refreshEntry(session);
+    this.verifyAfterOpen(session);
     return session;
   }
 

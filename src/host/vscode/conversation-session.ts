@@ -11,7 +11,12 @@ import type { Event } from '../../core/events';
 import { EventStoreError, isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { SegmentEventStore } from '../../core/log/segment-store';
 import { hasLiveWriter } from '../../core/log/lock';
-import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../core/signing';
+import {
+  type SignedEventStore,
+  type SigningIdentity,
+  type VerifyResult,
+  openSignedStore,
+} from '../../core/signing';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
 import {
   defaultTools,
@@ -64,7 +69,7 @@ export class ConversationSession {
   private terminalRef: { port?: IntegratedTerminalPort } = {};
   private running: Promise<ExecutionStatus> | undefined;
   /** The last verification's verdict, shown as a badge in the chat header. */
-  private signature: 'verified' | 'broken' | 'unsigned' | undefined;
+  private signature: VerifyResult | undefined;
 
   private constructor(
     private readonly deps: SessionDeps,
@@ -185,10 +190,19 @@ export class ConversationSession {
     if (!this.store.readOnly) await this.store.flush();
   }
 
-  /** Records what verifying the log found, for the header's badge. */
-  setSignature(status: 'verified' | 'broken' | 'unsigned'): void {
-    this.signature = status;
+  /** Records what verifying the log found, for the header's badge and the first bad event. */
+  setSignature(result: VerifyResult): void {
+    this.signature = result;
     this.deps.onHeader();
+  }
+
+  get verified(): VerifyResult | undefined {
+    return this.signature;
+  }
+
+  /** Events in the log (the signed store's length), to tell whether any were added while verifying. */
+  get length(): number {
+    return this.store.length;
   }
 
   /** The secrets this window knows, to redact from anything shown or written outside the log. */
@@ -218,7 +232,7 @@ export class ConversationSession {
       })),
       readOnly: this.readOnly,
       mode: s.mode,
-      ...(this.signature ? { signature: this.signature } : {}),
+      ...(this.signature ? signatureFields(this.signature) : {}),
       model: configuredModel(),
     };
   }
@@ -393,16 +407,22 @@ async function openWritable(
   }
 }
 
+/** The header's view of a verification: the badge, the signers, and where it broke. */
+function signatureFields(r: VerifyResult): Pick<ConversationHeader, 'signature' | 'signers' | 'brokenAt'> {
+  const bad = r.status === 'broken' ? r.firstBad : null;
+  return {
+    signature: r.status,
+    signers: r.signers.slice(0, 64),
+    ...(bad ? { brokenAt: { seq: bad.index, id: bad.id, reason: bad.reason } } : {}),
+  };
+}
+
 /**
  * The signer refused because a record it would chain late is unreadable (signed-store.ts). Any
  * other refusal (a malformed signatures.log, a chain longer than the log) stays an error.
  */
 function isUnsignableDamage(err: unknown): err is EventStoreError {
-  return (
-    err instanceof EventStoreError &&
-    err.code === 'CORRUPT' &&
-    /it cannot be signed$|could be read; nothing is signed$/.test(err.message)
-  );
+  return err instanceof EventStoreError && err.code === 'UNSIGNABLE';
 }
 
 function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'] {

@@ -1,6 +1,11 @@
-// The "Conversations" tree: the workspace's conversations, newest first, with status and date.
+// The "Conversations" tree: the workspace's conversations, newest first, with status and date, and
+// what verifying their signatures found once checked (on open, or Logbook: Verify Conversation).
 import * as vscode from 'vscode';
 import type { ConversationService, ListedConversation } from './conversation-service';
+import { verifyMessage } from './verify';
+
+/** The word the description starts with once the signatures were checked. */
+const SIGNATURE_WORDS = { verified: '✓ verified', broken: '✗ broken', unsigned: 'unsigned' } as const;
 
 const STATUS_ICONS: Record<string, string> = {
   running: 'loading~spin',
@@ -28,13 +33,20 @@ export class ConversationsTree implements vscode.TreeDataProvider<ListedConversa
     item.id = c.id;
     const when = c.updated ? new Date(c.updated).toLocaleString() : '';
     const status = `${c.status.replace(/_/g, ' ')}${c.interrupted ? ', interrupted' : ''}`;
-    item.description = `${status}${when ? ` · ${when}` : ''}`;
+    const check = c.verified;
+    const signature = check ? `${SIGNATURE_WORDS[check.status]} · ` : '';
+    item.description = `${signature}${status}${when ? ` · ${when}` : ''}`;
     item.tooltip =
       `${c.title ?? ''}\n${c.eventCount} events · $${c.cost.toFixed(4)}` +
       (c.interrupted
         ? `\n${c.status} (${c.interrupted}): open it to re-run or skip what it left in doubt`
-        : '');
-    item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[c.status] ?? 'comment');
+        : '') +
+      (check ? `\nSignatures: ${verifyMessage(check)}` : '');
+    // A conversation changed after it was signed shows it in place of its status icon.
+    item.iconPath =
+      check?.status === 'broken'
+        ? new vscode.ThemeIcon('workspace-untrusted', new vscode.ThemeColor('errorForeground'))
+        : new vscode.ThemeIcon(STATUS_ICONS[c.status] ?? 'comment');
     item.command = { command: 'logbook.openConversation', title: 'Open Conversation', arguments: [c.id] };
     item.contextValue = c.id === this.service.activeId ? 'conversation.active' : 'conversation';
     return item;

@@ -1,6 +1,6 @@
 // Logbook: Verify Conversation: the check `logbook verify` makes (core/signing), said in a message.
 import * as vscode from 'vscode';
-import type { VerifyResult } from '../../core/signing';
+import { type VerifyResult, unsignedText, verifiedText } from '../../core/signing';
 import type { ConversationService } from './conversation-service';
 
 export interface VerifyOutcome {
@@ -11,17 +11,11 @@ export interface VerifyOutcome {
 
 /** The message for a result, in the words of `logbook verify`. */
 export function verifyMessage(r: VerifyResult): string {
-  const n = r.events.toLocaleString('en-US');
-  const by = r.signers.length > 0 ? `signed by ${r.signers.join(', ')}` : 'no signature';
-  if (r.status === 'verified') return `${n} events verified, ${by}.`;
+  if (r.status === 'verified') return `${verifiedText(r)}.`;
+  if (r.status === 'unsigned') return `${unsignedText(r)}.`;
   const bad = r.firstBad!;
   const what = `event ${bad.index}${bad.id ? ` (${bad.id})` : ''}`;
-  if (r.status === 'unsigned') {
-    return r.signers.length === 0 && r.verified === 0
-      ? `${n} events, unsigned: ${bad.detail}.`
-      : `${n} events, unsigned from ${what}: ${bad.detail}; ${r.verified.toLocaleString('en-US')} verified, ${by}.`;
-  }
-  return `${n} events, broken at ${what}: ${bad.reason}. ${bad.detail}.`;
+  return `${r.events.toLocaleString('en-US')} events, broken at ${what}: ${bad.reason}. ${bad.detail}.`;
 }
 
 export async function verifyAndShow(service: ConversationService, id: string): Promise<VerifyOutcome> {

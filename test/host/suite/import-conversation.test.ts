@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import trajectory from '../../unit/events/fixtures/openhands-v0-trajectory.json';
 import { importV0Trajectory } from '../../../src/core/events';
+import type { VerifyOutcome } from '../../../src/host/vscode/verify';
 import { logbook } from './helpers';
 
 describe('Logbook: Import Conversation', () => {
@@ -47,6 +48,15 @@ describe('Logbook: Import Conversation', () => {
     const first = events.find((e) => e.kind === 'MessageEvent' && e.source === 'user');
     assert.ok(first, 'the user message of the trajectory');
     assert.ok((await service.eventCount(id)) >= expected.length);
+    // The import is recorded as an event, and everything from it on is signed by this window's key.
+    assert.ok(events.some((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'imported_from'));
+    const check = await vscode.commands.executeCommand<VerifyOutcome>('logbook.verifyConversation', id);
+    assert.equal(check.result.status, 'verified', check.message);
+    assert.equal(check.result.imported, expected.length);
+    assert.match(
+      check.message,
+      new RegExp(`^${expected.length} imported unsigned events, then \\d+ verified`),
+    );
   });
 
   it('refuses a file that is no trajectory and creates no conversation', async () => {

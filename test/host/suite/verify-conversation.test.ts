@@ -7,6 +7,7 @@ import { conversationEventCodec, type StoredConversationEvent } from '../../../s
 import { createEvent } from '../../../src/core/events';
 import { encodeRecord } from '../../../src/core/log/record-format';
 import { SegmentEventStore } from '../../../src/core/log/segment-store';
+import { identityFromPem, newSigningKeyPem, openSignedStore } from '../../../src/core/signing';
 import type { VerifyOutcome } from '../../../src/host/vscode/verify';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel } from './helpers';
@@ -55,6 +56,26 @@ async function writeUnsigned(dir: string, messages: number): Promise<void> {
     await store.append(e as StoredConversationEvent);
   }
   await store.close();
+}
+
+/** A conversation signed by a key of its own (as another machine would), with `messages` messages. */
+async function writeSigned(dir: string, messages: number, identity = identityFromPem(newSigningKeyPem())) {
+  const store = await openSignedStore<StoredConversationEvent>(dir, {
+    codec: conversationEventCodec,
+    identity,
+  });
+  const ids: string[] = [];
+  for (let i = 0; i < messages; i++) {
+    const e = createEvent('MessageEvent', {
+      source: 'user',
+      llm_message: { role: 'user', content: [{ type: 'text', text: `signed message number ${i}` }] },
+      parent_id: ids.at(-1) ?? null,
+    });
+    ids.push(e.id);
+    await store.append(e as StoredConversationEvent);
+  }
+  await store.close();
+  return ids;
 }
 
 describe('Logbook: Verify Conversation', () => {
@@ -109,11 +130,65 @@ describe('Logbook: Verify Conversation', () => {
       assert.equal(broken.result.firstBad?.id, user.id);
       assert.equal(broken.result.firstBad?.reason, 'content changed');
       assert.equal(session.header().signature, 'broken', 'the badge turns to broken');
+      // The chat is told which event to reveal and mark; the Conversations view shows it too.
+      assert.deepEqual(session.header().brokenAt, { seq, id: user.id, reason: 'content changed' });
+      const listed = service.list().find((e) => e.id === id);
+      assert.equal(listed?.verified?.status, 'broken');
       assert.ok(
         broken.message.includes(`broken at event ${seq} (${user.id}): content changed`),
         broken.message,
       );
     } finally {
+      await service.delete(id);
+    }
+  });
+
+  it('verifies a conversation when it opens, without being asked, and finds one changed on disk', async () => {
+    const { service } = await logbook();
+    const id = randomUUID();
+    const dir = join(service.root, id);
+    await writeSigned(dir, 6);
+    rewriteRecord(dir, 'signed message number 3');
+    const started = Date.now();
+    const session = await service.session(id);
+    try {
+      assert.ok(Date.now() - started < 5_000, 'opening does not wait for the check');
+      const deadline = Date.now() + 20_000;
+      while (session.header().signature === undefined && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const header = session.header();
+      assert.equal(header.signature, 'broken');
+      assert.equal(header.brokenAt?.seq, 3);
+      assert.equal(header.brokenAt?.reason, 'content changed');
+      assert.equal(service.list().find((e) => e.id === id)?.verified?.firstBad?.index, 3);
+    } finally {
+      await service.delete(id);
+    }
+  });
+
+  it('a fork keeps the signatures of the events it copies: verify names their signer and this window', async () => {
+    const { service } = await logbook();
+    const id = randomUUID();
+    const elsewhere = identityFromPem(newSigningKeyPem());
+    const ids = await writeSigned(join(service.root, id), 6, elsewhere);
+    await service.session(id);
+    let forkId: string | undefined;
+    try {
+      await service.forkFrom(id, ids[3]!);
+      forkId = service.activeId;
+      assert.ok(forkId && forkId !== id, 'the fork is shown');
+      const out = await vscode.commands.executeCommand<VerifyOutcome>('logbook.verifyConversation', forkId);
+      assert.equal(out.result.status, 'verified', out.message);
+      assert.equal(out.result.signers[0], elsewhere.did);
+      assert.equal(out.result.signers.length, 2);
+      assert.deepEqual(out.result.signedBy[0], { did: elsewhere.did, from: 0, to: 3 });
+      assert.match(
+        out.message,
+        new RegExp(`signed by ${elsewhere.did} \\(events 0–3\\), did:key:z6Mk\\w+ \\(events 4–`),
+      );
+    } finally {
+      if (forkId && forkId !== id) await service.delete(forkId);
       await service.delete(id);
     }
   });

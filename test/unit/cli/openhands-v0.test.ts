@@ -40,7 +40,11 @@ describe('logbook import-openhands: OpenHands V0 trajectories', function () {
     assert.match(r.stdout, new RegExp(`Imported ${expected.length} events from an OpenHands V0 trajectory`));
     assert.ok(existsSync(join(store, 'segments')));
 
-    const events = await storedEvents(store);
+    const stored = await storedEvents(store);
+    // The import is recorded as the last event.
+    const last = stored.pop()!;
+    assert.equal(last.key, 'imported_from');
+    const events = stored;
     assert.deepEqual(
       events,
       expected.map((e) => JSON.parse(serializeEvent(e)) as Record<string, unknown>),
@@ -54,11 +58,17 @@ describe('logbook import-openhands: OpenHands V0 trajectories', function () {
     const show = await runCli(['show', store, '--json']);
     assert.equal(show.code, 0, printed(show));
     const state = JSON.parse(show.stdout) as Record<string, unknown>;
-    assert.equal(state.event_count, expected.length);
+    assert.equal(state.event_count, expected.length + 1);
     assert.equal(state.corrupt_records, 0);
     const text = await runCli(['show', store]);
     assert.equal(text.code, 0, printed(text));
     assert.match(text.stdout, /status/);
+    const v = await runCli(['verify', store]);
+    assert.equal(v.code, 0, printed(v));
+    assert.match(
+      v.stdout,
+      new RegExp(`^${expected.length} imported unsigned events, then 1 verified, signed by did:key:`),
+    );
   });
 
   it('accepts a trajectory wrapped as {"history": [...]}, and refuses a file that is no trajectory', async () => {

@@ -55,15 +55,31 @@ describe('logbook import-openhands / export-openhands', function () {
     assert.equal(show.code, 0, printed(show));
     const state = JSON.parse(show.stdout) as Record<string, unknown>;
     assert.equal(state.id, '11111111-2222-3333-4444-555555555555');
-    assert.equal(state.event_count, 10);
+    // The ten imported events, then the event that records the import.
+    assert.equal(state.event_count, 11);
     assert.equal(state.corrupt_records, 0);
+    const verified = await runCli(['verify', store]);
+    assert.equal(verified.code, 0, printed(verified));
+    assert.match(
+      verified.stdout,
+      /^10 imported unsigned events, then 1 verified, signed by did:key:z6Mk\w+\n$/,
+    );
 
     const out = join(root, 'exported');
     const exported = await runCli(['export-openhands', store, out]);
     assert.equal(exported.code, 0, printed(exported));
-    assert.deepEqual(readOpenHandsEvents(out), fixtureEvents());
+    const events = readOpenHandsEvents(out);
+    assert.deepEqual(events.slice(0, 10), fixtureEvents());
     assert.deepEqual(
-      readdirSync(join(out, 'events')).sort(),
+      { kind: events[10]!.kind, key: events[10]!.key, value: events[10]!.value },
+      {
+        kind: 'ConversationStateUpdateEvent',
+        key: 'imported_from',
+        value: { format: 'openhands-sdk', source: 'oh', events: 10, signatures_kept: false },
+      },
+    );
+    assert.deepEqual(
+      readdirSync(join(out, 'events')).sort().slice(0, 10),
       readdirSync(join(source, 'events')).sort(),
       'same file names: index and id',
     );
@@ -72,6 +88,40 @@ describe('logbook import-openhands / export-openhands', function () {
       JSON.parse(readFileSync(join(FIXTURES, 'base_state.json'), 'utf8')),
     );
     assert.ok(!existsSync(join(out, 'LOCK')), 'the export leaves no lock behind');
+
+    // Imported again, the export keeps its signatures: verify still passes, through both imports.
+    assert.ok(existsSync(join(out, 'logbook-signatures.log')));
+    const again = join(root, 'again');
+    const reimported = await runCli(['import-openhands', out, '--store', again]);
+    assert.equal(reimported.code, 0, printed(reimported));
+    assert.match(reimported.stdout, /their signatures kept/);
+    const twice = await runCli(['verify', again, '--json']);
+    assert.equal(twice.code, 0, printed(twice));
+    const r = JSON.parse(twice.stdout) as {
+      status: string;
+      events: number;
+      imported: number;
+      verified: number;
+    };
+    assert.deepEqual([r.status, r.events, r.imported, r.verified], ['verified', 12, 10, 12]);
+  });
+
+  it('imports an export whose events were changed as unsigned: the old signatures are not kept', async () => {
+    const root = fx.tmp();
+    const store = join(root, 'imported');
+    assert.equal((await runCli(['import-openhands', openHandsDir(root), '--store', store])).code, 0);
+    const out = join(root, 'exported');
+    assert.equal((await runCli(['export-openhands', store, out])).code, 0);
+    const file = join(out, 'events', readdirSync(join(out, 'events')).sort()[2]!);
+    const event = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    writeFileSync(file, JSON.stringify({ ...event, timestamp: '2020-01-01T00:00:00' }));
+    const again = join(root, 'again');
+    const r = await runCli(['import-openhands', out, '--store', again]);
+    assert.equal(r.code, 0, printed(r));
+    assert.match(r.stdout, /unsigned as imported/);
+    const v = await runCli(['verify', again]);
+    assert.equal(v.code, 0, printed(v));
+    assert.match(v.stdout, /^11 imported unsigned events, then 1 verified/);
   });
 
   it('refuses to import into a non-empty store, from a non-OpenHands directory, or to run on the layout', async () => {

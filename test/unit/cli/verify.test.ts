@@ -51,7 +51,13 @@ describe('logbook verify', function () {
     assert.equal(ok.code, 0, printed(ok));
     assert.match(ok.stdout, /^\d+ events verified, signed by did:key:z6Mk\w+\n$/);
     const json = await runCli(['verify', store, '--json']);
-    assert.equal((JSON.parse(json.stdout) as { status: string }).status, 'verified');
+    const result = JSON.parse(json.stdout) as { status: string; signers: string[] };
+    assert.equal(result.status, 'verified');
+    // The conversation names who signed it, in show too.
+    const show = await runCli(['show', store]);
+    assert.match(show.stdout, new RegExp(`\n  signed by  ${result.signers[0]}\n`));
+    const shown = JSON.parse((await runCli(['show', store, '--json'])).stdout) as { signers: string[] };
+    assert.deepEqual(shown.signers, result.signers);
 
     const { index, id } = tamper(store, 'hello logbook', (j) => j.replace('hello logbook', 'hello attacker'));
     const bad = await runCli(['verify', store]);

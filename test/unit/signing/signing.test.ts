@@ -132,6 +132,33 @@ describe('signing', () => {
     await store.close();
   });
 
+  it('after a power cut lost the last signature lines (zeros where they were): unsigned, never broken', async () => {
+    const dir = await signedLog(3, 1);
+    const file = path.join(dir, SIGNATURES_FILE);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const kept =
+      lines
+        .slice(
+          0,
+          lines.findIndex((l) => l.startsWith('h 1 ')),
+        )
+        .join('\n') + '\n';
+    fs.writeFileSync(file, Buffer.concat([Buffer.from(kept), Buffer.alloc(300)]));
+    const r = verifyConversation(dir);
+    assert.equal(r.status, 'unsigned');
+    assert.equal(r.firstBad?.index, 1);
+    assert.equal(r.verified, 1);
+    // The writer opens it again, cuts the zeros and chains the two events late.
+    const store = await openSignedStore(dir, { identity });
+    await store.append(ev('e3'));
+    await store.close();
+    assert.doesNotMatch(fs.readFileSync(file, 'latin1'), /\0/);
+    const again = verifyConversation(dir);
+    assert.equal(again.status, 'unsigned');
+    assert.deepEqual(again.late, [{ from: 1, to: 2 }]);
+    assert.equal(again.verified, 4);
+  });
+
   it('reports an unsigned conversation as unsigned, and signs one continued later from there on', async () => {
     const dir = tmpDir('sign');
     const plain = await SegmentEventStore.open(dir);
@@ -148,6 +175,23 @@ describe('signing', () => {
     assert.equal(r2.status, 'unsigned');
     assert.deepEqual(r2.late, [{ from: 0, to: 1 }]);
     assert.equal(r2.verified, 3);
+  });
+
+  it('refuses to sign over an unreadable record written before signing, with the UNSIGNABLE code', async () => {
+    const dir = tmpDir('sign');
+    const plain = await SegmentEventStore.open(dir);
+    for (let i = 0; i < 3; i++) await plain.append(ev(`old${i}`, { text: `old number ${i}` }));
+    await plain.close();
+    const file = segmentPath(dir);
+    const buf = fs.readFileSync(file);
+    buf[buf.indexOf('number 1')] = 'N'.charCodeAt(0); // the checksum no longer matches
+    fs.writeFileSync(file, buf);
+    await assert.rejects(openSignedStore(dir, { identity }), (err: unknown) => {
+      assert.equal((err as { code?: string }).code, 'UNSIGNABLE');
+      assert.match((err as Error).message, /record 1 is unreadable/);
+      return true;
+    });
+    assert.equal(fs.existsSync(path.join(dir, SIGNATURES_FILE)), false, 'nothing signed');
   });
 
   it('reports a damaged record as corrupt, not as tampering', async () => {
@@ -178,6 +222,28 @@ describe('signing', () => {
     assert.equal(r.firstBad?.reason, 'signature invalid');
   });
 
+  it('a writer resumes from the head its last signature states; an altered head is still caught', async () => {
+    const dir = await signedLog(4);
+    const store = await openSignedStore(dir, { identity });
+    await store.append(ev('e4', { text: 'after reopening' }));
+    await store.close();
+    assert.equal(verifyConversation(dir).status, 'verified');
+    // The last signature's head replaced (another valid-looking head): what is signed after it fails.
+    const file = path.join(dir, SIGNATURES_FILE);
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const at = lines.findLastIndex((l) => l.startsWith('s '));
+    const f = lines[at]!.split(' ');
+    f[2] = eventHash('not the head').toString('base64url');
+    lines[at] = f.join(' ');
+    fs.writeFileSync(file, lines.join('\n'));
+    const again = await openSignedStore(dir, { identity });
+    await again.append(ev('e5'));
+    await again.close();
+    const r = verifyConversation(dir);
+    assert.equal(r.status, 'broken');
+    assert.equal(r.firstBad?.reason, 'signature invalid');
+  });
+
   it('names an untrusted signer', async () => {
     const dir = await signedLog(3);
     const r = verifyConversation(dir, {
@@ -187,7 +253,8 @@ describe('signing', () => {
     assert.equal(r.firstBad?.index, 0);
   });
 
-  describe('properties: tampering with records (checksums recomputed) is caught at the right event', () => {
+  describe('properties: tampering with records (checksums recomputed) is caught at the right event', function () {
+    this.timeout(60_000); // 60 runs each, with a copy of the log per run, on a shared machine
     const N = 12;
     let base: string;
     before(async () => {

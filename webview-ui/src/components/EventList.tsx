@@ -5,7 +5,16 @@
 // an inline style attribute in markup, so the CSP needs no 'unsafe-inline'.
 import { useCallback, useLayoutEffect, useRef } from 'preact/hooks';
 import { estimateHeight } from '../state/classify';
-import { firstSeqHeld, keepInView, lastSeqHeld, rows, shownConversation, version } from '../state/store';
+import {
+  brokenEvent,
+  brokenRow,
+  firstSeqHeld,
+  keepInView,
+  lastSeqHeld,
+  rows,
+  shownConversation,
+  version,
+} from '../state/store';
 import { send } from '../vscode-api';
 import { live } from '../state/stream';
 import { useVirtualizer } from '../lib/use-virtualizer';
@@ -114,6 +123,35 @@ export function EventList() {
     following.current = false;
     v.scrollToIndex(lead + index, { align: 'start' });
   }, [anchorKey, lead, v]);
+
+  // A conversation found broken: bring its first bad event into view (asking for earlier events
+  // until it is held), once per finding.
+  const broken = brokenEvent.value;
+  const revealed = useRef<string | null>(null);
+  const askedBefore = useRef<number | null>(null);
+  const held = version.value;
+  useLayoutEffect(() => {
+    if (!broken) {
+      revealed.current = null;
+      return;
+    }
+    const key = `${broken.seq} ${broken.id ?? ''} ${broken.reason}`;
+    if (revealed.current === key) return;
+    const firstHeld = firstSeqHeld();
+    const id = shownConversation();
+    if (broken.seq < firstHeld) {
+      if (id !== null && askedBefore.current !== firstHeld) {
+        askedBefore.current = firstHeld;
+        send({ type: 'loadEarlier', conversationId: id, beforeSeq: firstHeld });
+      }
+      return;
+    }
+    const { index } = brokenRow(broken);
+    if (index < 0) return;
+    revealed.current = key;
+    following.current = false;
+    v.scrollToIndex(lead + index, { align: 'center' });
+  }, [broken, held, lead, v]);
 
   return (
     <div class="feed-wrap">

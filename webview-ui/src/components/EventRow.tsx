@@ -2,7 +2,8 @@
 // Memoized on (row, rev): a row redraws only when its own content changed (e.g. its result arrived).
 import { memo } from 'preact/compat';
 import { send } from '../vscode-api';
-import { header, isPlanAction, type Row } from '../state/store';
+import { brokenEvent, brokenRow, header, isPlanAction, rows, type Row } from '../state/store';
+import { Icon } from './Icon';
 import { PlanCard } from './PlanCard';
 import { ActionCard } from './ActionCard';
 import { CondensationView } from './CondensationView';
@@ -50,15 +51,28 @@ interface Props {
 function EventRowView({ row, position, total }: Props) {
   const conversationId = header.value?.id;
   const forkable = conversationId !== undefined && row.view !== 'corrupt';
+  // The first event that is not as it was signed is marked on its row (or, when it has no row of
+  // its own, on the row before it).
+  const bad = brokenEvent.value;
+  const at = bad ? brokenRow(bad) : null;
+  const marked = bad !== null && at !== null && at.index >= 0 && rows[at.index] === row;
   return (
     <article
-      class={`row row-${row.view}`}
+      class={`row row-${row.view}${marked ? ' row-tampered' : ''}`}
       aria-posinset={position}
       aria-setsize={total}
       aria-label={`${LABELS[row.view] ?? 'Event'} ${position} of ${total}`}
       data-kind={row.event.kind}
       data-seq={row.seq}
     >
+      {marked && (
+        <div class="tamper-note" role="alert">
+          <Icon name="workspace-untrusted" />
+          {at.exact
+            ? `Not as signed: ${bad.reason} (event ${bad.seq})`
+            : `Not as signed right after this: event ${bad.seq}, ${bad.reason}`}
+        </div>
+      )}
       <RowBoundary kind={row.event.kind}>
         <Content row={row} rev={row.rev} />
       </RowBoundary>

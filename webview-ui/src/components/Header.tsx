@@ -74,7 +74,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
             Read-only
           </span>
         )}
-        {header.signature && <SignatureBadge signature={header.signature} />}
+        {header.signature && <SignatureBadge signature={header.signature} signers={header.signers ?? []} />}
         {header.model && <ModelButton model={header.model} />}
         <span class="metrics" title={metricsTitle(header)}>
           <span class="metric">
@@ -152,14 +152,18 @@ const SIGNATURE_LOOK = {
   },
 } as const;
 
-/** What Logbook: Verify Conversation found when it last ran on this conversation. */
-function SignatureBadge({ signature }: { signature: 'verified' | 'broken' | 'unsigned' }) {
+/** What verifying this conversation last found (when it was opened, or Logbook: Verify Conversation). */
+function SignatureBadge({
+  signature,
+  signers,
+}: {
+  signature: 'verified' | 'broken' | 'unsigned';
+  signers: readonly string[];
+}) {
   const look = SIGNATURE_LOOK[signature];
+  const by = signers.length > 0 ? `\nSigned by ${signers.join(', ')}` : '';
   return (
-    <span
-      class={`badge signature tone-${look.tone}`}
-      title={`${look.note} (as of the last Logbook: Verify Conversation)`}
-    >
+    <span class={`badge signature tone-${look.tone}`} title={`${look.note} (as of the last check)${by}`}>
       <Icon name={look.icon} />
       {look.label}
     </span>

@@ -27,6 +27,8 @@ export const header = signal<ConversationHeader | null>(null);
 export const defaultMode = signal<AgentMode>('act');
 /** Id of the newest task_tracker plan: only that one can be approved. */
 export const latestPlanId = signal<string | null>(null);
+/** The first bad event of a conversation found broken: the feed scrolls to its row and marks it. */
+export const brokenEvent = signal<NonNullable<ConversationHeader['brokenAt']> | null>(null);
 export const version = signal(0);
 export const rows: Row[] = [];
 /** Every event held, in order: what the persisted cache is made of. */
@@ -67,6 +69,35 @@ export function showConversation(next: ConversationHeader | null): void {
     version.value++;
   }
   header.value = next;
+  setBroken(next?.brokenAt);
+}
+
+function setBroken(next: ConversationHeader['brokenAt']): void {
+  const now = brokenEvent.value;
+  if (!next) {
+    if (now) brokenEvent.value = null;
+  } else if (!now || now.seq !== next.seq || now.id !== next.id || now.reason !== next.reason) {
+    brokenEvent.value = next;
+  }
+}
+
+/**
+ * The row that shows the broken event: the one it is (or whose result or folded line it is), else
+ * the last row before it (the event itself has no row of its own). -1 while it is not held.
+ */
+export function brokenRow(bad: { seq: number; id: string | null }): { index: number; exact: boolean } {
+  if (bad.seq < firstSeq) return { index: -1, exact: false };
+  let before = -1;
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i]!;
+    if (r.seq === bad.seq || (bad.id !== null && rowHolds(r, bad.id))) return { index: i, exact: true };
+    if (r.seq < bad.seq) before = i;
+  }
+  return { index: before, exact: false };
+}
+
+function rowHolds(r: Row, id: string): boolean {
+  return r.event.id === id || r.result?.id === id || (r.folded?.some((e) => e.id === id) ?? false);
 }
 
 function dropRows(): void {
@@ -112,7 +143,9 @@ export function prependEvents(forConversation: string, events: readonly ViewEven
 }
 
 export function updateHeader(next: ConversationHeader): void {
-  if (next.id === conversationId) header.value = next;
+  if (next.id !== conversationId) return;
+  header.value = next;
+  setBroken(next.brokenAt);
 }
 
 /** Appends events newer than the last one held; returns how many were new. */

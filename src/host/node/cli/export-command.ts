@@ -7,6 +7,8 @@ import { llmSecrets, SecretRedactor } from '../../../core/secrets';
 import { writeFileDurable } from '../../../core/log/durable-file';
 import { type EventStore, EventStoreError, isCorruptRecord, OpenHandsDirStore } from '../../../core/log';
 import { deriveState } from '../../../core/state';
+import { EXPORTED_SIGNATURES } from '../../../core/agent/import-openhands';
+import { readChainText } from '../../../core/signing/chain';
 import { expectPositionals, parseCommandArgs } from './args';
 import {
   assertConversationDir,
@@ -52,6 +54,10 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
       await target.close();
     }
     writeFileDurable(join(to, 'base_state.json'), await baseState(from, to, source));
+    // The signatures travel beside the OpenHands files, which OpenHands does not read; an import
+    // puts them back.
+    const signatures = readChainText(from);
+    if (signatures !== null) writeFileDurable(join(to, EXPORTED_SIGNATURES), signatures);
   } catch (err) {
     if (created) rmSync(to, { recursive: true, force: true });
     throw err;

@@ -5,6 +5,7 @@ import { expectPositionals, parseCommandArgs } from './args';
 import { assertFreshDir, resolvePath } from './conversation-dir';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
+import { cliSigningIdentity } from './signing';
 import type { CliIo } from './io';
 
 export async function importCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -18,8 +19,13 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
   const from = resolvePath(io, dirArg!);
   const to = resolvePath(io, values.store);
   assertFreshDir(to, 'The store');
-  const { count, format } = await importOpenHands(from, to);
+  const { count, format, signaturesKept } = await importOpenHands(from, to, {
+    identity: cliSigningIdentity(io),
+  });
   const what = format === 'openhands-v0' ? ' from an OpenHands V0 trajectory' : '';
-  io.out(`Imported ${count} event${count === 1 ? '' : 's'}${what} into ${to}`);
+  const signed = signaturesKept
+    ? 'their signatures kept, the import signed'
+    : 'unsigned as imported, signed from the import on';
+  io.out(`Imported ${count} event${count === 1 ? '' : 's'}${what} into ${to} (${signed})`);
   return EXIT.ok;
 }

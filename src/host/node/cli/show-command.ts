@@ -1,6 +1,7 @@
 // `logbook show`: the state derived from a conversation's log, read without taking its lock, from
 // the newest snapshot plus the events after it (read-state.ts).
 import { hasLiveWriter } from '../../../core/log';
+import { chainSigners } from '../../../core/signing';
 import { expectPositionals, parseCommandArgs } from './args';
 import { assertConversationDir, conversationId, openReadOnly, resolvePath } from './conversation-dir';
 import { EXIT } from './exit-codes';
@@ -37,7 +38,14 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     corrupt: read.corrupt,
   });
   const seen = withLostEvents(withWriterLiveness(report, writerAlive), store, dir);
-  if (values.json) io.out(JSON.stringify(seen));
-  else for (const line of withLostLines(reportLines(seen), seen)) io.out(line);
+  // Who signed it, as signatures.log names them; `logbook verify` checks the signatures.
+  const signers = chainSigners(dir);
+  if (values.json) io.out(JSON.stringify({ ...seen, signers }));
+  else {
+    const lines = withLostLines(reportLines(seen), seen);
+    const at = lines.findIndex((l) => l.startsWith('  tokens'));
+    lines.splice(at + 1, 0, `  signed by  ${signers.length > 0 ? signers.join(', ') : 'nobody (unsigned)'}`);
+    for (const line of lines) io.out(line);
+  }
   return EXIT.ok;
 }

@@ -1,6 +1,6 @@
 // `logbook verify`: checks a conversation's records against its signed hash chain (core/signing).
 import { detectBackend } from '../../../core/log';
-import { verifyConversation } from '../../../core/signing';
+import { unsignedText, verifiedText, verifyConversation } from '../../../core/signing';
 import { expectPositionals, parseCommandArgs } from './args';
 import { assertConversationDir, resolvePath } from './conversation-dir';
 import { EXIT } from './exit-codes';
@@ -32,21 +32,16 @@ export async function verifyCommand(argv: readonly string[], io: CliIo): Promise
     return code;
   }
   const n = r.events.toLocaleString('en-US');
-  const by = r.signers.length > 0 ? `signed by ${r.signers.join(', ')}` : 'no signature';
   if (r.status === 'verified') {
-    io.out(`${n} events verified, ${by}`);
+    io.out(verifiedText(r));
+    return code;
+  }
+  if (r.status === 'unsigned') {
+    io.out(unsignedText(r));
     return code;
   }
   const bad = r.firstBad!;
   const what = `event ${bad.index}${bad.id ? ` (${bad.id})` : ''}`;
-  if (r.status === 'unsigned') {
-    io.out(
-      r.signers.length === 0 && r.verified === 0
-        ? `${n} events, unsigned: ${bad.detail}`
-        : `${n} events, unsigned from ${what}: ${bad.detail}; ${r.verified.toLocaleString('en-US')} verified, ${by}`,
-    );
-    return code;
-  }
   io.err(`${what}: ${bad.reason}. ${bad.detail}.`);
   io.out(`${n} events, broken at ${what}: ${bad.reason}`);
   return code;
