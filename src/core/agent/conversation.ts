@@ -37,6 +37,8 @@ import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversat
 import { forkInto } from './fork';
 import { lostEventsNotice } from '../state/lost-events-notice';
 import { type NamedSecret, SecretGuard } from '../secrets';
+import { CHECKPOINT_KEY, checkpointBefore, type CheckpointPort } from '../checkpoints/record';
+import type { CheckpointEventValue } from '../checkpoints/types';
 
 export interface ConversationDeps {
   id: string;
@@ -62,6 +64,8 @@ export interface ConversationDeps {
    * the list does not change.
    */
   secrets?: () => readonly NamedSecret[];
+  /** Records the workspace's files before each action that can change them; none: no checkpoints. */
+  checkpoints?: CheckpointPort;
 }
 
 export { SNAPSHOT_EVERY };
@@ -86,6 +90,8 @@ export class Conversation {
   private pauseRequested = false;
   private condenseRequested = false;
   private readonly secretGuard: SecretGuard;
+  /** The workspace could not be checkpointed and the user was told (once per open conversation). */
+  private checkpointNoticeGiven = false;
   /** Models whose unknown cost this conversation object already said a cost cap cannot count. */
 
   private constructor(
@@ -332,6 +338,11 @@ export class Conversation {
     }
   }
 
+  /** Records a restore of the workspace's files: the checkpoint of the files before it, so it can be undone. */
+  async recordRestore(value: CheckpointEventValue): Promise<Event> {
+    return this.append('ConversationStateUpdateEvent', { key: CHECKPOINT_KEY, value }, true);
+  }
+
   /** Asks for a condensation of the history before the next LLM call. */
   requestCondensation(): void {
     this.condenseRequested = true;
@@ -557,6 +568,7 @@ export class Conversation {
         await this.setStatus('waiting_for_confirmation');
         return 'waiting';
       }
+      await this.checkpointBefore(action);
       await this.append(
         'ConversationStateUpdateEvent',
         { key: ACTION_STARTED_KEY, value: { action_id: action.id } },
@@ -581,6 +593,23 @@ export class Conversation {
     if (this.abort.signal.aborted) return 'stopped';
     if (this.status === 'finished') return 'finished';
     return 'executed';
+  }
+
+  /** The files as they are before an action that can change them, recorded and bound to it. */
+  private async checkpointBefore(action: ActionEvent): Promise<void> {
+    const port = this.deps.checkpoints;
+    // After the notice the agent goes on without: trying again before every action would only cost time.
+    if (!port || this.checkpointNoticeGiven) return;
+    const update = await checkpointBefore(
+      port,
+      this.id,
+      action,
+      this.activeTools(),
+      this.checkpointNoticeGiven,
+    );
+    if (!update) return;
+    if (update.key !== CHECKPOINT_KEY) this.checkpointNoticeGiven = true;
+    await this.append('ConversationStateUpdateEvent', update);
   }
 
   private async llmFailed(err: unknown): Promise<'stopped' | 'error' | 'condensed'> {

@@ -65,7 +65,8 @@ export interface CheckpointRequest {
  * the caller tells the user once and goes on without checkpoints.
  */
 export interface CheckpointPort {
-  record(req: CheckpointRequest): Promise<CheckpointRecord>;
+  /** null: checkpoints are turned off (the setting), so nothing is recorded. */
+  record(req: CheckpointRequest): Promise<CheckpointRecord | null>;
 }
 
 /** The workspace cannot be checkpointed; `message` says why and what the user can do. */

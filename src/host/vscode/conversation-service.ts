@@ -1,6 +1,8 @@
 // Owns the workspace's conversations: which exist (the index), which are open, which one the chat
 // panel shows. Implements the ChatBackend the panel talks to, and is what the commands, the tree
 // and the status bar read. Conversations live under the extension's workspace storage.
+import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
+import { checkpointStoreFor } from './checkpoints';
 import { randomUUID } from 'node:crypto';
 import { readdir, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -59,6 +61,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   /** conversations deleted in this window: late updates from their closing sessions are ignored */
   private readonly deleted = new Set<string>();
   readonly onDidDelete = this.deleteEmitter.event;
+  private checkpoints: GitCheckpointStore | undefined;
   readonly onDidChangeActive = this.activeEmitter.event;
   readonly onDidAppend = this.appendEmitter.event;
   readonly onDidChangeHeader = this.headerEmitter.event;
@@ -282,6 +285,15 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await s.dispose();
     this.sessions.delete(conversationId);
     await rm(join(this.root, conversationId), { recursive: true, force: true });
+    // Its checkpoints go; what other conversations' checkpoints share stays.
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (folder) {
+      await this.checkpointStore(folder)
+        .release(conversationId)
+        .catch((err: unknown) =>
+          this.log.warn(`Releasing the checkpoints of ${conversationId} failed: ${String(err)}`),
+        );
+    }
     if (this.activeConversationId === conversationId) await this.setActive(undefined);
     await this.updateIndex((index) => removeEntry(index, conversationId));
     this.deleteEmitter.fire(conversationId);
@@ -303,6 +315,11 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await vscode.commands.executeCommand('logbook.setApiKey');
   }
 
+  /** The workspace's checkpoint store (beside the conversations in the workspace storage). */
+  checkpointStore(folder: string): GitCheckpointStore {
+    return (this.checkpoints ??= checkpointStoreFor(this.root, folder));
+  }
+
   // --- sessions ---------------------------------------------------------------------------
 
   /** Opens (once) the session of a conversation. */
@@ -319,7 +336,8 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   }
 
   private async openSession(id: string): Promise<ConversationSession> {
-    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.root;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const cwd = folder ?? this.root;
     this.skills ??= await loadSkills(new NodeFilePort([cwd]), cwd).catch(() => []);
     const signing = await this.signingKey.identity();
     const deps: SessionDeps = {
@@ -339,6 +357,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       },
       onStream: (delta) => this.streamEmitter.fire({ conversationId: id, delta }),
       userEditNotes: () => this.hooks.userEditNotes(id),
+      ...(folder ? { checkpoints: this.checkpointStore(folder) } : {}),
     };
     const session = await ConversationSession.open(deps).catch(async (err: unknown) => {
       if (!(err instanceof EventStoreError) || err.code !== 'LOST_DATA') throw err;

@@ -11,6 +11,7 @@ import {
   mkdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   rmdirSync,
   rmSync,
   statSync,
@@ -48,8 +49,8 @@ export interface GitCheckpointStoreOptions {
   workspace: string;
   /** Where this workspace's store lives (created on first use); see `storeDirFor`. */
   storeDir: string;
-  /** gitignore patterns left out besides the workspace's own .gitignore files. */
-  exclude?: readonly string[];
+  /** gitignore patterns left out besides the workspace's own .gitignore files (read at each checkpoint). */
+  exclude?: readonly string[] | (() => readonly string[]);
   limits?: Partial<CheckpointLimits>;
 }
 
@@ -90,14 +91,17 @@ export class GitCheckpointStore implements CheckpointPort {
   readonly workspace: string;
   readonly storeDir: string;
   readonly limits: CheckpointLimits;
-  private readonly exclude: readonly string[];
+  private readonly exclude: () => readonly string[];
   private readonly paths: GitPaths;
   private initialized = false;
+  /** Each conversation's newest checkpoint and its tree, as this object last wrote or read them. */
+  private readonly heads = new Map<string, { commit: string; tree: string }>();
 
   constructor(opts: GitCheckpointStoreOptions) {
     this.workspace = resolve(opts.workspace);
     this.storeDir = resolve(opts.storeDir);
-    this.exclude = opts.exclude ?? [];
+    const exclude = opts.exclude ?? [];
+    this.exclude = typeof exclude === 'function' ? exclude : () => exclude;
     this.limits = { ...DEFAULT_LIMITS, ...opts.limits };
     this.paths = {
       gitDir: join(this.storeDir, 'git'),
@@ -186,8 +190,10 @@ export class GitCheckpointStore implements CheckpointPort {
   private async recordNow(req: CheckpointRequest): Promise<CheckpointRecord> {
     const started = performance.now();
     const { tree, skipped } = await this.scan();
+    const known = this.heads.get(req.conversationId);
+    // Another process may have moved the ref: the cache is used only while it still matches.
     const prev = await this.headOf(req.conversationId);
-    const prevTree = prev ? await this.treeOf(prev) : undefined;
+    const prevTree = prev ? (known?.commit === prev ? known.tree : await this.treeOf(prev)) : undefined;
     let id = prev;
     let changes: CheckpointChange[] = [];
     let filesChanged: number;
@@ -196,15 +202,17 @@ export class GitCheckpointStore implements CheckpointPort {
     } else {
       const message = `${req.reason}${req.actionId ? ` ${req.actionId}` : ''}\n`;
       const commitArgs = ['commit-tree', tree, ...(prev ? ['-p', prev] : [])];
-      id = (await runGit(this.paths, commitArgs, { input: message })).stdout.toString().trim();
-      await runGit(this.paths, ['update-ref', refOf(req.conversationId), id, ...(prev ? [prev] : [])]);
-      if (prevTree) {
-        changes = await this.diffTrees(prevTree, tree, true);
-        filesChanged = changes.length;
-      } else {
-        filesChanged = this.indexEntries();
-      }
+      // The commit and the list of changes do not wait for each other.
+      const [commit, diff] = await Promise.all([
+        runGit(this.paths, commitArgs, { input: message }),
+        prevTree ? this.diffTrees(prevTree, tree, true) : Promise.resolve(undefined),
+      ]);
+      id = commit.stdout.toString().trim();
+      this.writeRef(req.conversationId, id);
+      changes = diff ?? [];
+      filesChanged = diff ? diff.length : this.indexEntries();
     }
+    this.heads.set(req.conversationId, { commit: id!, tree });
     return {
       id: id!,
       filesChanged,
@@ -264,8 +272,12 @@ export class GitCheckpointStore implements CheckpointPort {
       );
     }
     if (drop.length) await this.git(['update-index', '--force-remove', '-z', '--stdin'], nulJoin(drop));
-    if (add.length)
-      await this.git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], nulJoin(add));
+    // The first checkpoint writes every file: stored without zlib it takes half the time (later
+    // ones write few objects, compressed).
+    const bulk = this.indexEntries() === 0 ? ['core.looseCompression=0'] : [];
+    if (add.length) {
+      await this.git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], nulJoin(add), bulk);
+    }
     const tree = (await this.git(['write-tree'])).stdout.toString().trim();
     skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
     return { tree, skipped };
@@ -426,10 +438,30 @@ export class GitCheckpointStore implements CheckpointPort {
   }
 
   private async headOf(conversationId: string): Promise<string | undefined> {
+    // Refs are never packed here (no gc): the loose file is the ref; git only when it is not there.
+    try {
+      const loose = readFileSync(join(this.paths.gitDir, refOf(conversationId)), 'utf8').trim();
+      if (/^[0-9a-f]{40,64}$/.test(loose)) return loose;
+    } catch {
+      if (!existsSync(join(this.paths.gitDir, 'packed-refs'))) return undefined;
+    }
     const r = await runGit(this.paths, ['rev-parse', '-q', '--verify', refOf(conversationId)], {
       okCodes: [1],
     });
     return r.code === 0 ? r.stdout.toString().trim() : undefined;
+  }
+
+  /**
+   * Points the conversation's ref at `commit`. Written as a loose ref file (temp file, rename):
+   * one conversation is recorded by one process at a time (its log's lock), so no other writer races
+   * this ref, and it saves starting git once per checkpoint.
+   */
+  private writeRef(conversationId: string, commit: string): void {
+    const file = join(this.paths.gitDir, refOf(conversationId));
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, commit + '\n');
+    renameSync(tmp, file);
   }
 
   /** Entries in the store's index (its header says), i.e. files the last tree holds. */
@@ -443,10 +475,14 @@ export class GitCheckpointStore implements CheckpointPort {
   }
 
   /** Runs git on the index, retrying while another process holds its lock. */
-  private async git(args: readonly string[], input?: string): Promise<{ stdout: Buffer }> {
+  private async git(
+    args: readonly string[],
+    input?: string,
+    config: readonly string[] = [],
+  ): Promise<{ stdout: Buffer }> {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await runGit(this.paths, args, input === undefined ? {} : { input });
+        return await runGit(this.paths, args, { ...(input === undefined ? {} : { input }), config });
       } catch (err) {
         if (!(err instanceof GitError) || !/index\.lock/.test(err.stderr) || attempt >= 50) throw err;
         await new Promise((r) => setTimeout(r, 100));
@@ -472,7 +508,7 @@ export class GitCheckpointStore implements CheckpointPort {
 
   /** The store's exclude file: Logbook's own folder, the setting, and the workspace repo's info/exclude. */
   private writeExcludes(): void {
-    const lines = ['# Written by Logbook at each checkpoint.', ...ALWAYS_EXCLUDED, ...this.exclude];
+    const lines = ['# Written by Logbook at each checkpoint.', ...ALWAYS_EXCLUDED, ...this.exclude()];
     const repoExclude = join(this.workspace, '.git', 'info', 'exclude');
     try {
       if (statSync(repoExclude).isFile()) lines.push(readFileSync(repoExclude, 'utf8'));

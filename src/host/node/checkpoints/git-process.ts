@@ -18,6 +18,8 @@ export interface GitPaths {
 const SAFE_CONFIG = [
   `core.hooksPath=${devNull}`,
   'core.fsmonitor=false',
+  'core.untrackedCache=false',
+
   'core.autocrlf=false',
   'core.safecrlf=false',
   'core.symlinks=true',
@@ -88,6 +90,8 @@ export interface GitRunOptions {
   okCodes?: readonly number[];
   /** Without the work tree and index (`init` refuses a work tree for a bare repository). */
   bare?: boolean;
+  /** More `-c name=value` settings for this call (they win over the defaults). */
+  config?: readonly string[];
 }
 
 export interface GitResult {
@@ -107,7 +111,7 @@ export function runGit(
       delete env.GIT_WORK_TREE;
       delete env.GIT_INDEX_FILE;
     }
-    const child = spawn('git', [...SAFE_CONFIG, ...args], {
+    const child = spawn('git', [...SAFE_CONFIG, ...(opts.config ?? []).flatMap((c) => ['-c', c]), ...args], {
       cwd: opts.bare ? paths.gitDir : paths.workTree,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],

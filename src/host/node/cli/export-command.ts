@@ -21,6 +21,7 @@ import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
+import { WorkspaceOnlyEvents } from '../../../core/checkpoints/export';
 
 export async function exportCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('export-openhands', argv, {});
@@ -67,11 +68,16 @@ async function copyForOpenHands(
   redactor: SecretRedactor,
 ): Promise<number> {
   const refs = new ObservationRefResolver();
+  const workspaceOnly = new WorkspaceOnlyEvents();
   let n = 0;
+  let i = 0;
   for await (const e of from.iterate(0)) {
     if (isCorruptRecord(e))
-      throw new EventStoreError('CORRUPT', `record ${n} is unreadable (${e.reason}); fix or skip it first`);
-    await to.append(redactor.redactValue(refs.resolve(e)) as StoredConversationEvent);
+      throw new EventStoreError('CORRUPT', `record ${i} is unreadable (${e.reason}); fix or skip it first`);
+    i++;
+    const kept = workspaceOnly.keep(e);
+    if (!kept) continue;
+    await to.append(redactor.redactValue(refs.resolve(kept)) as StoredConversationEvent);
     n++;
   }
   await to.flush();
