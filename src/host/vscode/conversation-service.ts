@@ -3,6 +3,8 @@
 // and the status bar read. Conversations live under the extension's workspace storage.
 import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
 import { checkpointStoreFor } from './checkpoints';
+import { checkpointEntries } from '../../core/checkpoints/timeline';
+import { restoreFilesTo, type RestoreOutcome, type RestoreUi } from './restore-files';
 import { randomUUID } from 'node:crypto';
 import { readdir, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -227,12 +229,50 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   }
 
   async forkFrom(conversationId: string, eventId: string): Promise<void> {
+    await this.fork(conversationId, eventId);
+  }
+
+  /** Forks and opens the fork; resolves to its session. */
+  private async fork(conversationId: string, eventId: string): Promise<ConversationSession> {
     const source = await this.session(conversationId);
     const id = randomUUID();
     await forkConversation(source, eventId, join(this.root, id), await this.signingKey.identity());
     const s = await this.session(id);
+    await this.adoptCheckpoints(s);
     await this.refreshEntry(s);
     await this.setActive(id);
+    return s;
+  }
+
+  /** The fork's copied checkpoint events stay restorable when the conversation it came from is deleted. */
+  private async adoptCheckpoints(fork: ConversationSession): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const last = checkpointEntries(await fork.conversation.events()).pop();
+    if (!folder || !last) return;
+    await this.checkpointStore(folder)
+      .adopt(fork.id, last.value.checkpoint)
+      .catch((err: unknown) =>
+        this.log.warn(`Keeping the checkpoints of fork ${fork.id} failed: ${String(err)}`),
+      );
+  }
+
+  /**
+   * "Restore files to here": previews what a restore to the event changes, asks, restores (or forks
+   * and restores), recorded in the conversation so it can be undone. `ui`: the questions (tests
+   * script them); the editor's dialogs by default.
+   */
+  async restoreFiles(conversationId: string, eventId: string, ui?: RestoreUi): Promise<RestoreOutcome> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!folder) throw new Error('Restoring files needs a workspace folder.');
+    const session = await this.session(conversationId);
+    if (session.conversation.isRunning) {
+      throw new Error('The agent is running in this conversation: pause or stop it before restoring files.');
+    }
+    return restoreFilesTo(
+      { session, store: this.checkpointStore(folder), fork: (id) => this.fork(conversationId, id) },
+      eventId,
+      ui,
+    );
   }
 
   /**

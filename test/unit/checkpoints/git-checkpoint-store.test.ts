@@ -283,6 +283,19 @@ describe('GitCheckpointStore', function () {
     assert.ok(await store.fileAt(a.id, 'shared.txt'), "b's checkpoint keeps the object a used too");
   });
 
+  it("a fork that adopts its parent's checkpoint keeps it after the parent is released", async () => {
+    writeFileSync(join(ws, 'f.txt'), 'v1');
+    const parent = await store.record({ conversationId: 'parent', reason: 'action' });
+    await store.adopt('fork', parent.id);
+    writeFileSync(join(ws, 'f.txt'), 'v2');
+    const next = await store.record({ conversationId: 'fork', reason: 'action' });
+    assert.deepEqual(await store.held('fork'), [next.id, parent.id], "the fork's chain starts at the adopted one");
+    await store.release('parent');
+    assert.ok((await store.held('fork')).includes(parent.id), 'still reachable through the fork');
+    await store.restore(parent.id, 'fork');
+    assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'v1');
+  });
+
   it('refuses a store inside the workspace', () => {
     assert.throws(
       () => new GitCheckpointStore({ workspace: ws, storeDir: join(ws, '.cache', 'ckpt') }),

@@ -49,6 +49,11 @@ interface Props {
 function EventRowView({ row, position, total }: Props) {
   const conversationId = header.value?.id;
   const forkable = conversationId !== undefined && row.view !== 'corrupt';
+  // The files as they were at a user's message or before an action: what a checkpoint holds.
+  const restorable =
+    forkable &&
+    (row.view === 'action' ||
+      (row.view === 'message' && (row.event as { source?: unknown }).source === 'user'));
   return (
     <article
       class={`row row-${row.view}`}
@@ -68,6 +73,13 @@ function EventRowView({ row, position, total }: Props) {
             label="Continue from here"
             onClick={() => send({ type: 'forkFrom', conversationId, eventId: row.event.id })}
           />
+          {restorable && (
+            <IconButton
+              icon="discard"
+              label="Restore files to here"
+              onClick={() => send({ type: 'restoreFiles', conversationId, eventId: row.event.id })}
+            />
+          )}
         </div>
       )}
     </article>

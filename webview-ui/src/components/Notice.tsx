@@ -86,6 +86,19 @@ function describe(e: EventJson): Line {
           tone: 'warn',
           detail: str(value['message']),
         };
+      if (key === 'checkpoint')
+        return {
+          icon: 'history',
+          text: `Files restored to an earlier point (${num(value['files_changed']) ?? 0} changed since the checkpoint before); Restore files to here undoes it`,
+          tone: 'neutral',
+        };
+      if (key === 'checkpoint_unavailable')
+        return {
+          icon: 'warning',
+          text: 'No checkpoints for this workspace',
+          tone: 'warn',
+          detail: str(value['message']),
+        };
       if (key === 'forked_from')
         return { icon: 'repo-forked', text: 'Continued from an earlier conversation', tone: 'neutral' };
       return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };
