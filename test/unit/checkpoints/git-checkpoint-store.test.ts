@@ -289,7 +289,11 @@ describe('GitCheckpointStore', function () {
     await store.adopt('fork', parent.id);
     writeFileSync(join(ws, 'f.txt'), 'v2');
     const next = await store.record({ conversationId: 'fork', reason: 'action' });
-    assert.deepEqual(await store.held('fork'), [next.id, parent.id], "the fork's chain starts at the adopted one");
+    assert.deepEqual(
+      await store.held('fork'),
+      [next.id, parent.id],
+      "the fork's chain starts at the adopted one",
+    );
     await store.release('parent');
     assert.ok((await store.held('fork')).includes(parent.id), 'still reachable through the fork');
     await store.restore(parent.id, 'fork');
