@@ -53,7 +53,9 @@ function EventRowView({ row, position, total }: Props) {
   const restorable =
     forkable &&
     (row.view === 'action' ||
-      (row.view === 'message' && (row.event as { source?: unknown }).source === 'user'));
+      (row.view === 'message' && (row.event as { source?: unknown }).source === 'user') ||
+      // A restore's own line: back to the files as they were before it (undo).
+      (row.view === 'notice' && (row.event as { key?: unknown }).key === 'checkpoint'));
   return (
     <article
       class={`row row-${row.view}`}

@@ -89,8 +89,10 @@ function describe(e: EventJson): Line {
       if (key === 'checkpoint')
         return {
           icon: 'history',
-          text: `Files restored to an earlier point (${num(value['files_changed']) ?? 0} changed since the checkpoint before); Restore files to here undoes it`,
+          text: 'Files restored to an earlier point',
           tone: 'neutral',
+          detail:
+            'The files as they were just before are kept: Restore files to here on this line brings them back.',
         };
       if (key === 'checkpoint_unavailable')
         return {
