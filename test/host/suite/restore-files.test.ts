@@ -151,6 +151,27 @@ describe('Restore files to here', function () {
     assert.equal(restores.length, 2, 'the restore and its undo are recorded');
   });
 
+  it('Review Changes shows the files a command changed or created, against the checkpoint before it', async () => {
+    const { id } = await agentRun();
+    const { review } = await logbook();
+    await waitFor("the review to take the command's files", () => review.changedFiles(id).length === 2);
+    assert.deepEqual(
+      review
+        .changedFiles(id)
+        .map((f) => f.path)
+        .sort(),
+      [path('restore-a.txt'), path('restore-new.txt')],
+    );
+    assert.equal(
+      review.baselineText(id, path('restore-a.txt')),
+      'original\n',
+      "the original is the checkpoint's",
+    );
+    assert.equal(review.baselineText(id, path('restore-new.txt')), null, 'made by the command');
+    await vscode.commands.executeCommand('logbook.review.acceptAll', id);
+    assert.deepEqual(review.changedFiles(id), []);
+  });
+
   it('declining to save an unsaved buffer restores nothing and keeps the buffer', async () => {
     const { id, actionId } = await agentRun();
     const { service } = await logbook();
