@@ -3,7 +3,9 @@ import { execSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { folderHash, treeHashes } from '../checkpoints/tree-hash';
-import { printed, runCli } from './cli-runner';
+import { GitCheckpointStore, storeDirFor } from '../../../src/host/node/checkpoints/git-checkpoint-store';
+import { readSessionInfo } from '../../../src/host/node/cli/session-file';
+import { printed, runCli, testCheckpointsDir } from './cli-runner';
 import { CliFixture, readLogJson, terminalCall } from './fixtures';
 
 const GIT_ENV = { GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'U', GIT_AUTHOR_EMAIL: 'u@example.com' };
@@ -144,6 +146,16 @@ describe('logbook checkpoints / restore', function () {
     const undo = await runCli(['restore', conv, '--at', restores[0]!.id, '--yes']);
     assert.equal(undo.code, 0, printed(undo));
     assert.deepEqual(treeHashes(ws), final, 'the first restore is undone');
+
+    // Before deleting the conversation: its checkpoints are released (its ref goes; objects other
+    // refs reach stay, the rest are pruned once older than an hour).
+    const store = new GitCheckpointStore({ workspace: ws, storeDir: storeDirFor(testCheckpointsDir(), ws) });
+    const convId = readSessionInfo(conv)!.id;
+    assert.equal((await store.held(convId)).length, 10);
+    const released = await runCli(['checkpoints', conv, '--release']);
+    assert.equal(released.code, 0, printed(released));
+    assert.match(released.stdout, /Released the 10 checkpoints/);
+    assert.deepEqual(await store.held(convId), []);
   });
 
   it('lists what a restore will change and asks; "n" changes nothing, "y" restores', async () => {

@@ -162,7 +162,7 @@ Options:
 
 Exit codes: 0 every event verified; 1 a bad event (tampered or corrupt) or the check could not
 run; 3 intact but not every event was signed when written (an older, unsigned conversation).`,
-  checkpoints: `Usage: logbook checkpoints CONV_DIR [--json]
+  checkpoints: `Usage: logbook checkpoints CONV_DIR [--json | --release]
 
 Lists the workspace checkpoints a conversation recorded: the files as they were before each action
 that could change them (and before each restore). Per checkpoint: the index and id of its event,
@@ -170,6 +170,8 @@ its time, how many files differ from the checkpoint before, and the action it pr
 
 Options:
   --json       print them as one JSON array
+  --release    let go of the conversation's checkpoints (before deleting its folder); what other
+               conversations' checkpoints share stays in the store
   -h, --help   show this help
 
 ${CHECKPOINT_ENV_HELP}`,
