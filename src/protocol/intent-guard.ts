@@ -65,6 +65,7 @@ export function checkIntent(
     case 'pause':
     case 'resume':
     case 'stop':
+    case 'restoreFiles':
       return header.readOnly ? refuse('the conversation is read-only') : OK;
     case 'forkFrom':
     case 'openDiff':

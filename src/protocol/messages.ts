@@ -306,6 +306,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('resume'), ...inConversation }),
   z.strictObject({ type: z.literal('stop'), ...inConversation }),
   z.strictObject({ type: z.literal('forkFrom'), ...inConversation, eventId: Id }),
+  /** "Restore files to here": the workspace's files as they were at this event (previewed, asked first). */
+  z.strictObject({ type: z.literal('restoreFiles'), ...inConversation, eventId: Id }),
   z.strictObject({ type: z.literal('openDiff'), ...inConversation, actionId: Id }),
   z.strictObject({ type: z.literal('openInEditor') }),
   /** "Open Settings" on a failed model call: only the model's own settings can be asked for. */

@@ -40,6 +40,8 @@ import { type NamedSecret, SecretGuard } from '../secrets';
 import { AGENT_MODE_KEY, type AgentMode, type Task } from '../state';
 import { approvedPlanMessage, planModeRefusal, withPlanModePrompt } from './plan-mode';
 import { projectImages } from '../attachments/project-images';
+import { CHECKPOINT_KEY, checkpointBefore, type CheckpointPort } from '../checkpoints/record';
+import type { CheckpointEventValue } from '../checkpoints/types';
 
 export interface ConversationDeps {
   id: string;
@@ -70,6 +72,8 @@ export interface ConversationDeps {
    * Absent: images are sent, and a stored image no one can load is replaced by a note.
    */
   images?: { supportsImages(): boolean; load(url: string): Promise<string | undefined> };
+  /** Records the workspace's files before each action that can change them; none: no checkpoints. */
+  checkpoints?: CheckpointPort;
 }
 
 export { SNAPSHOT_EVERY };
@@ -94,6 +98,8 @@ export class Conversation {
   private pauseRequested = false;
   private condenseRequested = false;
   private readonly secretGuard: SecretGuard;
+  /** The workspace could not be checkpointed and the user was told (once per open conversation). */
+  private checkpointNoticeGiven = false;
   /** Models whose unknown cost this conversation object already said a cost cap cannot count. */
 
   private constructor(
@@ -374,6 +380,11 @@ export class Conversation {
     }
   }
 
+  /** Records a restore of the workspace's files: the checkpoint of the files before it, so it can be undone. */
+  async recordRestore(value: CheckpointEventValue): Promise<Event> {
+    return this.append('ConversationStateUpdateEvent', { key: CHECKPOINT_KEY, value }, true);
+  }
+
   /** Asks for a condensation of the history before the next LLM call. */
   requestCondensation(): void {
     this.condenseRequested = true;
@@ -637,6 +648,7 @@ export class Conversation {
         await this.setStatus('waiting_for_confirmation');
         return 'waiting';
       }
+      await this.checkpointBefore(action);
       await this.append(
         'ConversationStateUpdateEvent',
         { key: ACTION_STARTED_KEY, value: { action_id: action.id } },
@@ -661,6 +673,23 @@ export class Conversation {
     if (this.abort.signal.aborted) return 'stopped';
     if (this.status === 'finished') return 'finished';
     return 'executed';
+  }
+
+  /** The files as they are before an action that can change them, recorded and bound to it. */
+  private async checkpointBefore(action: ActionEvent): Promise<void> {
+    const port = this.deps.checkpoints;
+    // After the notice the agent goes on without: trying again before every action would only cost time.
+    if (!port || this.checkpointNoticeGiven) return;
+    const update = await checkpointBefore(
+      port,
+      this.id,
+      action,
+      this.activeTools(),
+      this.checkpointNoticeGiven,
+    );
+    if (!update) return;
+    if (update.key !== CHECKPOINT_KEY) this.checkpointNoticeGiven = true;
+    await this.append('ConversationStateUpdateEvent', update);
   }
 
   private async llmFailed(err: unknown): Promise<'stopped' | 'error' | 'condensed'> {

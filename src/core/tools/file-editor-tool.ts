@@ -249,6 +249,7 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     name: FILE_EDITOR_TOOL_NAME,
     description: DESCRIPTION,
     readOnly: false,
+    changesNoFiles: (action) => action.command === 'view',
     actionKind: ACTION_KIND,
     observationKind: OBSERVATION_KIND,
     argsSchema: FileEditorArgsSchema,

@@ -25,6 +25,8 @@ export interface ToolSpec<Args = Record<string, unknown>> {
   description: string;
   /** Read-only tools are auto-approved and take no `security_risk`/`summary` arguments. */
   readOnly: boolean;
+  /** A call of a tool that can change files but this one does not (file_editor's view): no checkpoint. */
+  changesNoFiles?(action: Readonly<Record<string, unknown>>): boolean;
   /** `kind` of the action payload stored in ActionEvent.action, e.g. TerminalAction. */
   actionKind: string;
   /** Validates the model's arguments (after JSON parsing). */

@@ -17,6 +17,7 @@ import { llmSecrets } from '../../core/secrets';
 import { defaultTools, trackShellCwd } from '../../core/tools';
 import { createNodePorts } from './ports';
 import { ImageStore } from '../../core/attachments/image-store';
+import type { CheckpointPort } from '../../core/checkpoints/types';
 
 export interface NodeSessionOptions {
   /** Directory of the conversation's segment log (created if missing). */
@@ -46,6 +47,8 @@ export interface NodeSessionOptions {
   passEnvironment?: readonly string[];
   /** Signs and chains every event appended (signatures.log beside the segments); none: unsigned. */
   signing?: SigningIdentity;
+  /** Records the workspace before each action that can change files; none: no checkpoints. */
+  checkpoints?: CheckpointPort;
 }
 
 export interface NodeSession {
@@ -136,6 +139,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       settings,
       ...(condenser ? { condenser } : {}),
       secrets: () => secrets,
+      ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
       // The gate rates each action by the model's rating and the rule-based checks together.
       gate: new PolicyGate(
         () => tools,

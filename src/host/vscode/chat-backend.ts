@@ -92,6 +92,8 @@ export interface ChatBackend {
   stop(conversationId: string): Promise<void>;
   /** Fork the conversation so its HEAD is this event, and open the fork. */
   forkFrom(conversationId: string, eventId: string): Promise<void>;
+  /** "Restore files to here": preview the files a restore to this event changes, ask, restore. */
+  restoreFiles(conversationId: string, eventId: string): Promise<unknown>;
   /** Open the diff of a file edit made (or proposed) by this action. */
   openDiff(conversationId: string, actionId: string): Promise<void>;
   openInEditor(): Promise<void>;

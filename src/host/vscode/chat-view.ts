@@ -173,6 +173,8 @@ export class ChatController implements vscode.Disposable {
         return b.stop(msg.conversationId);
       case 'forkFrom':
         return b.forkFrom(msg.conversationId, msg.eventId);
+      case 'restoreFiles':
+        return b.restoreFiles(msg.conversationId, msg.eventId).then(() => undefined);
       case 'openDiff':
         return b.openDiff(msg.conversationId, msg.actionId);
       case 'openInEditor':

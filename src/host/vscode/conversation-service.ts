@@ -2,6 +2,10 @@
 // panel shows. Implements the ChatBackend the panel talks to, and is what the commands, the tree
 // and the status bar read. Conversations live under the extension's workspace storage.
 import type { AgentMode } from '../../core/state';
+import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
+import { checkpointStoreFor } from './checkpoints';
+import { checkpointEntries } from '../../core/checkpoints/timeline';
+import { restoreFilesTo, type RestoreOutcome, type RestoreUi } from './restore-files';
 import { randomUUID } from 'node:crypto';
 import { readdir, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -72,6 +76,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   /** conversations deleted in this window: late updates from their closing sessions are ignored */
   private readonly deleted = new Set<string>();
   readonly onDidDelete = this.deleteEmitter.event;
+  private checkpoints: GitCheckpointStore | undefined;
   readonly onDidChangeActive = this.activeEmitter.event;
   readonly onDidAppend = this.appendEmitter.event;
   readonly onDidChangeHeader = this.headerEmitter.event;
@@ -290,12 +295,50 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   }
 
   async forkFrom(conversationId: string, eventId: string): Promise<void> {
+    await this.fork(conversationId, eventId);
+  }
+
+  /** Forks and opens the fork; resolves to its session. */
+  private async fork(conversationId: string, eventId: string): Promise<ConversationSession> {
     const source = await this.session(conversationId);
     const id = randomUUID();
     await forkConversation(source, eventId, join(this.root, id), await this.signingKey.identity());
     const s = await this.session(id);
+    await this.adoptCheckpoints(s);
     await this.refreshEntry(s);
     await this.setActive(id);
+    return s;
+  }
+
+  /** The fork's copied checkpoint events stay restorable when the conversation it came from is deleted. */
+  private async adoptCheckpoints(fork: ConversationSession): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const last = checkpointEntries(await fork.conversation.events()).pop();
+    if (!folder || !last) return;
+    await this.checkpointStore(folder)
+      .adopt(fork.id, last.value.checkpoint)
+      .catch((err: unknown) =>
+        this.log.warn(`Keeping the checkpoints of fork ${fork.id} failed: ${String(err)}`),
+      );
+  }
+
+  /**
+   * "Restore files to here": previews what a restore to the event changes, asks, restores (or forks
+   * and restores), recorded in the conversation so it can be undone. `ui`: the questions (tests
+   * script them); the editor's dialogs by default.
+   */
+  async restoreFiles(conversationId: string, eventId: string, ui?: RestoreUi): Promise<RestoreOutcome> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (!folder) throw new Error('Restoring files needs a workspace folder.');
+    const session = await this.session(conversationId);
+    if (session.conversation.isRunning) {
+      throw new Error('The agent is running in this conversation: pause or stop it before restoring files.');
+    }
+    return restoreFilesTo(
+      { session, store: this.checkpointStore(folder), fork: (id) => this.fork(conversationId, id) },
+      eventId,
+      ui,
+    );
   }
 
   /**
@@ -377,6 +420,15 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.sessions.delete(conversationId);
     this.checks.delete(conversationId);
     await rm(join(this.root, conversationId), { recursive: true, force: true });
+    // Its checkpoints go; what other conversations' checkpoints share stays.
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    if (folder) {
+      await this.checkpointStore(folder)
+        .release(conversationId)
+        .catch((err: unknown) =>
+          this.log.warn(`Releasing the checkpoints of ${conversationId} failed: ${String(err)}`),
+        );
+    }
     if (this.activeConversationId === conversationId) await this.setActive(undefined);
     await this.updateIndex((index) => removeEntry(index, conversationId));
     this.deleteEmitter.fire(conversationId);
@@ -408,6 +460,11 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     for (const s of this.sessions.values()) this.headerEmitter.fire(s.header());
   });
 
+  /** The workspace's checkpoint store (beside the conversations in the workspace storage). */
+  checkpointStore(folder: string): GitCheckpointStore {
+    return (this.checkpoints ??= checkpointStoreFor(this.root, folder));
+  }
+
   // --- sessions ---------------------------------------------------------------------------
 
   /** Opens (once) the session of a conversation. */
@@ -424,7 +481,8 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   }
 
   private async openSession(id: string): Promise<ConversationSession> {
-    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.root;
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const cwd = folder ?? this.root;
     this.skills ??= await loadSkills(new NodeFilePort([cwd]), cwd).catch(() => []);
     const signing = await this.signingKey.identity();
     const deps: SessionDeps = {
@@ -444,6 +502,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       },
       onStream: (delta) => this.streamEmitter.fire({ conversationId: id, delta }),
       userEditNotes: () => this.hooks.userEditNotes(id),
+      ...(folder ? { checkpoints: this.checkpointStore(folder) } : {}),
     };
     const session = await ConversationSession.open(deps).catch(async (err: unknown) => {
       if (!(err instanceof EventStoreError) || err.code !== 'LOST_DATA') throw err;

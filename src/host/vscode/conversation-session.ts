@@ -44,6 +44,8 @@ import { LlmSummarizingCondenser } from '../../core/context';
 import type { ConfiguredLlm } from './configured-llm';
 import { IntegratedTerminalPort } from './ports/terminal-port';
 import { WorkspaceFilePort } from './ports/workspace-file-port';
+import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
+import { settingAwarePort } from './checkpoints';
 
 export interface SessionDeps {
   id: string;
@@ -61,6 +63,8 @@ export interface SessionDeps {
   acceptLostEvents?: boolean;
   /** Signs and chains every event appended (signatures.log beside the segments). */
   signing: SigningIdentity;
+  /** The workspace's checkpoint store; none (no workspace folder): no checkpoints. */
+  checkpoints?: GitCheckpointStore;
 }
 
 export class ConversationSession {
@@ -152,6 +156,7 @@ export class ConversationSession {
         supportsImages: () => llmSupportsImages() && readLlmProvider() !== 'vscode',
         load: (url) => images.dataUrl(url),
       },
+      ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
     });
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(

@@ -1,6 +1,10 @@
-// Feeds the agent's file edits (from file_editor observations) into the inline review, and keeps
+// Feeds the agent's file edits (from file_editor observations, and for other tools such as terminal
+// commands the files changed since the checkpoint before them) into the inline review, and keeps
 // each conversation's review state in workspace storage so it survives a window reload.
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { CHECKPOINT_KEY } from '../../core/checkpoints/types';
 import { newContentSource, observationNewContent } from '../../core/events';
 import type { SequencedEvent } from './chat-backend';
 import type { ConversationService } from './conversation-service';
@@ -44,9 +48,36 @@ export function connectReview(
     });
   };
 
+  // Checkpoints bound to actions of other tools (a terminal command): the files they held are the
+  // originals of what the command changed.
+  const checkpoints = new Map<string, string>();
+
   const subs = [
     service.onDidAppend(({ conversationId, events }) => {
       for (const { event } of events) {
+        if (event.kind === 'ConversationStateUpdateEvent' && event['key'] === CHECKPOINT_KEY) {
+          const v = event['value'] as Json | null;
+          if (
+            v?.['reason'] === 'action' &&
+            typeof v['action_id'] === 'string' &&
+            typeof v['checkpoint'] === 'string'
+          )
+            checkpoints.set(v['action_id'], v['checkpoint']);
+          continue;
+        }
+        if (event.kind === 'ObservationEvent' && event['tool_name'] !== 'file_editor') {
+          const checkpoint = checkpoints.get(String(event['action_id']));
+          checkpoints.delete(String(event['action_id']));
+          if (checkpoint)
+            void recordCommandChanges(
+              service,
+              review,
+              conversationId,
+              String(event['action_id']),
+              checkpoint,
+            );
+          continue;
+        }
         if (event['tool_name'] !== 'file_editor') continue;
         if (event.kind === 'ActionEvent') {
           const action = event['action'] as Json | null;
@@ -67,6 +98,59 @@ export function connectReview(
     review.onDidChange(() => void context.workspaceState.update(REVIEW_KEY, review.toJSON())),
   ];
   return vscode.Disposable.from(...subs);
+}
+
+/** Largest file a command changed that the review takes (as text) from a checkpoint. */
+const MAX_REVIEW_BYTES = 1024 * 1024;
+
+/**
+ * Puts the text files a command changed or created under review, with the checkpoint taken before it
+ * as their original. Binary and large files, and deletions, are left to Restore files to here.
+ */
+async function recordCommandChanges(
+  service: ConversationService,
+  review: ReviewController,
+  conversationId: string,
+  actionId: string,
+  checkpoint: string,
+): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!folder) return;
+  try {
+    const store = service.checkpointStore(folder);
+    // plan() compares the files now with the checkpoint: D = made by the command, M = changed.
+    const { changes } = await store.plan(checkpoint);
+    for (const c of changes) {
+      if (c.status !== 'M' && c.status !== 'D') continue;
+      const path = join(folder, c.path);
+      const after = readText(path);
+      if (after === undefined) continue;
+      const before = c.status === 'M' ? decodeText(await store.fileAt(checkpoint, c.path)) : undefined;
+      if (c.status === 'M' && before === undefined) continue;
+      review.recordEdit({ conversationId, actionId, path, before, after });
+    }
+  } catch {
+    // No checkpoint store (released, or git gone): the review simply lacks the command's changes.
+  }
+}
+
+function readText(path: string): string | undefined {
+  try {
+    if (statSync(path).size > MAX_REVIEW_BYTES) return undefined;
+    return decodeText(readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** UTF-8 text, or undefined for bytes that are not (a binary file). */
+function decodeText(bytes: Buffer | undefined): string | undefined {
+  if (!bytes || bytes.length > MAX_REVIEW_BYTES || bytes.includes(0)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
 }
 
 async function actionFromLog(

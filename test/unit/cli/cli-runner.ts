@@ -52,6 +52,17 @@ export function testSigningKey(): string {
   return signingKey;
 }
 
+let checkpointsDir: string | undefined;
+
+/** The checkpoint stores' root for the run's CLI children. */
+export function testCheckpointsDir(): string {
+  if (checkpointsDir) return checkpointsDir;
+  checkpointsDir = mkdtempSync(join(tmpdir(), 'logbook-cli-checkpoints-'));
+  const dir = checkpointsDir;
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return checkpointsDir;
+}
+
 /**
  * Spawns the CLI (asynchronously: the scripted LLM server answers from this process's event loop).
  * `env` is added to a clean environment that carries no real OpenAI settings.
@@ -71,6 +82,8 @@ export async function runCli(
     if (v !== undefined && !/^(OPENAI_|LOGBOOK_)/.test(k)) env[k] = v;
   }
   env.LOGBOOK_SIGNING_KEY = testSigningKey();
+  // Workspace checkpoints go to a folder of the run, never to the user's ~/.local/state.
+  env.LOGBOOK_CHECKPOINTS_DIR = testCheckpointsDir();
   Object.assign(env, opts.env);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [cli, ...args], { cwd: opts.cwd ?? repoRoot, env });

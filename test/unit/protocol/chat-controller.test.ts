@@ -88,6 +88,7 @@ class FakeBackend implements ChatBackend {
   resume = this.record('resume');
   stop = this.record('stop');
   forkFrom = this.record('forkFrom');
+  restoreFiles = this.record('restoreFiles');
   openDiff = this.record('openDiff');
   openInEditor = this.record('openInEditor');
   openSettings = this.record('openSettings');
@@ -301,6 +302,8 @@ describe('protocol: chat controller (host side)', () => {
     t.send({ type: 'alwaysAllow', conversationId: 'c1', actionId: 'a1', commandPrefix: '  npm test ' });
     t.send({ type: 'sendMessage', text: 'hi', attachActiveFile: true, attachSelection: false });
     t.send({ type: 'forkFrom', conversationId: 'c1', eventId: 'e3' });
+    t.send({ type: 'restoreFiles', conversationId: 'c1', eventId: 'e3' });
+    t.send({ type: 'restoreFiles', conversationId: 'c2', eventId: 'e3' });
     await tick();
     assert.deepEqual(made(), [
       ['approve', 'c1', ['a2', 'a1']],
@@ -308,6 +311,7 @@ describe('protocol: chat controller (host side)', () => {
       ['alwaysAllow', 'c1', 'a1', 'npm test'],
       ['sendMessage', 'hi', { activeFile: true, selection: false }],
       ['forkFrom', 'c1', 'e3'],
+      ['restoreFiles', 'c1', 'e3'],
     ]);
   });
 

@@ -56,6 +56,13 @@ function EventRowView({ row, position, total }: Props) {
   const bad = brokenEvent.value;
   const at = bad ? brokenRow(bad) : null;
   const marked = bad !== null && at !== null && at.index >= 0 && rows[at.index] === row;
+  // The files as they were at a user's message or before an action: what a checkpoint holds.
+  const restorable =
+    forkable &&
+    (row.view === 'action' ||
+      (row.view === 'message' && (row.event as { source?: unknown }).source === 'user') ||
+      // A restore's own line: back to the files as they were before it (undo).
+      (row.view === 'notice' && (row.event as { key?: unknown }).key === 'checkpoint'));
   return (
     <article
       class={`row row-${row.view}${marked ? ' row-tampered' : ''}`}
@@ -83,6 +90,13 @@ function EventRowView({ row, position, total }: Props) {
             label="Continue from here"
             onClick={() => send({ type: 'forkFrom', conversationId, eventId: row.event.id })}
           />
+          {restorable && (
+            <IconButton
+              icon="discard"
+              label="Restore files to here"
+              onClick={() => send({ type: 'restoreFiles', conversationId, eventId: row.event.id })}
+            />
+          )}
         </div>
       )}
     </article>

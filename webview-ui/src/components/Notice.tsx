@@ -94,6 +94,21 @@ function describe(e: EventJson): Line {
               tone: 'neutral',
             }
           : { icon: 'play', text: 'Act mode: the agent may change files and run commands', tone: 'neutral' };
+      if (key === 'checkpoint')
+        return {
+          icon: 'history',
+          text: 'Files restored to an earlier point',
+          tone: 'neutral',
+          detail:
+            'The files as they were just before are kept: Restore files to here on this line brings them back.',
+        };
+      if (key === 'checkpoint_unavailable')
+        return {
+          icon: 'warning',
+          text: 'No checkpoints for this workspace',
+          tone: 'warn',
+          detail: str(value['message']),
+        };
       if (key === 'forked_from')
         return { icon: 'repo-forked', text: 'Continued from an earlier conversation', tone: 'neutral' };
       return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };

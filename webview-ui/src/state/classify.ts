@@ -36,6 +36,9 @@ export function classify(e: EventJson): RowView {
     case 'SystemPromptEvent':
       return 'system';
     case 'ConversationStateUpdateEvent':
+      // A checkpoint before an action is bookkeeping; the one a restore records is a step.
+      if (e.key === 'checkpoint')
+        return (e.value as { reason?: unknown } | null)?.reason === 'restore' ? 'notice' : 'hidden';
       return SILENT_STATE_KEYS.has(str(e.key) ?? '') ? 'hidden' : 'notice';
     case 'PauseEvent':
     case 'CondensationRequest':

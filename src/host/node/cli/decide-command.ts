@@ -15,6 +15,7 @@ import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
 import { readSessionInfo, SESSION_FILE } from './session-file';
+import { agentCheckpoints } from './checkpoint-env';
 
 export async function approveCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return decide('approve', argv, io);
@@ -78,6 +79,7 @@ async function decide(
     passEnvironment: passEnv,
     settings: budgets,
     signing: cliSigningIdentity(io),
+    ...checkpointOption(command, info.workspace, io),
   });
   try {
     const { conversation } = session;
@@ -106,4 +108,13 @@ async function decide(
   } finally {
     await session.close();
   }
+}
+
+function checkpointOption(
+  command: string,
+  workspace: string,
+  io: CliIo,
+): { checkpoints?: ReturnType<typeof agentCheckpoints> } {
+  const checkpoints = agentCheckpoints(command, workspace, io.env);
+  return checkpoints ? { checkpoints } : {};
 }

@@ -4,6 +4,11 @@ import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../
 import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry';
 import { COST_UNKNOWN_KEY, type CostUnknownValue } from '../../../core/agent/cost-cap';
 import {
+  CHECKPOINT_KEY,
+  CHECKPOINT_UNAVAILABLE_KEY,
+  type CheckpointEventValue,
+} from '../../../core/checkpoints/types';
+import {
   AGENT_MODE_KEY,
   EXECUTION_STATUS_KEY,
   LLM_USAGE_KEY,
@@ -112,6 +117,15 @@ function stateUpdateLine(key: string, value: unknown): string {
   if (key === COST_UNKNOWN_KEY && value && typeof value === 'object') {
     // In full: it says what limits the run now, or that nothing does.
     return `[budget] ${String((value as Partial<CostUnknownValue>).message)}`;
+  }
+  if (key === CHECKPOINT_KEY && value && typeof value === 'object') {
+    const v = value as Partial<CheckpointEventValue>;
+    const skipped = v.skipped?.length ? `, ${v.skipped.length} over the size cap skipped` : '';
+    const what = v.reason === 'restore' ? 'before the restore' : `${Number(v.files_changed)} file(s) changed`;
+    return `[checkpoint] ${String(v.checkpoint).slice(0, 12)}: ${what}${skipped}`;
+  }
+  if (key === CHECKPOINT_UNAVAILABLE_KEY && value && typeof value === 'object') {
+    return `[checkpoint] ${String((value as { message?: unknown }).message)}`;
   }
   return `[state] ${key}`;
 }

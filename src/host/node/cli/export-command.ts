@@ -25,6 +25,7 @@ import { ImageStore } from '../../../core/attachments/image-store';
 import { inlineImages } from '../../../core/attachments/inline-images';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
+import { WorkspaceOnlyEvents } from '../../../core/checkpoints/export';
 
 export async function exportCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('export-openhands', argv, {});
@@ -76,12 +77,17 @@ async function copyForOpenHands(
   images: ImageStore,
 ): Promise<number> {
   const refs = new ObservationRefResolver();
+  const workspaceOnly = new WorkspaceOnlyEvents();
   let n = 0;
+  let i = 0;
   for await (const e of from.iterate(0)) {
     if (isCorruptRecord(e))
-      throw new EventStoreError('CORRUPT', `record ${n} is unreadable (${e.reason}); fix or skip it first`);
+      throw new EventStoreError('CORRUPT', `record ${i} is unreadable (${e.reason}); fix or skip it first`);
+    i++;
+    const kept = workspaceOnly.keep(e);
+    if (!kept) continue;
     // OpenHands sends image_urls as they are: stored images go inline, as data URLs.
-    const whole = await inlineImages(refs.resolve(e), (url) => images.dataUrl(url));
+    const whole = await inlineImages(refs.resolve(kept), (url) => images.dataUrl(url));
     await to.append(redactor.redactValue(whole) as StoredConversationEvent);
     n++;
   }

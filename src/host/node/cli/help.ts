@@ -32,6 +32,17 @@ const LLM_ENV_HELP = `Environment:
 The agent's shell starts without OPENAI_API_KEY, any LOGBOOK_* variable or any variable holding
 the key, and the key is replaced by [redacted OPENAI_API_KEY] in everything recorded.`;
 
+const CHECKPOINT_ENV_HELP = `Checkpoints: before each action that can change files the workspace's files are recorded
+(logbook checkpoints lists them, logbook restore puts them back), in a git object store of
+Logbook's own outside the workspace; the workspace's .git is never touched.
+  LOGBOOK_CHECKPOINTS=off            record none
+  LOGBOOK_CHECKPOINTS_DIR            where the stores are (default $XDG_STATE_HOME/logbook/checkpoints,
+                                     ~/.local/state/logbook/checkpoints), one per workspace
+  LOGBOOK_CHECKPOINTS_EXCLUDE        gitignore patterns (comma-separated) left out besides .gitignore
+  LOGBOOK_CHECKPOINTS_MAX_FILE_MB    larger files are skipped, and listed as such (default 5)
+  LOGBOOK_CHECKPOINTS_MAX_FILES      a workspace with more files gets no checkpoints, and one notice
+                                     saying so; the agent works on (default 100000)`;
+
 const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME although it is Logbook's own
                          (OPENAI_API_KEY, LOGBOOK_*); repeat for more names`;
 
@@ -56,10 +67,13 @@ Options:
                          32, or LOGBOOK_MAX_TOOL_CALLS)
   --json                 print each event as its stored JSON, one per line (the conversation
                          directory goes to stderr)
+  --no-checkpoints       record no workspace checkpoints (also LOGBOOK_CHECKPOINTS=off)
 ${PASS_ENV_HELP}
   -h, --help             show this help
 
 ${LLM_ENV_HELP}
+
+${CHECKPOINT_ENV_HELP}
 
 ${EXIT_CODES_HELP}`,
   show: `Usage: logbook show CONV_DIR [--json]
@@ -158,6 +172,33 @@ Options:
 
 Exit codes: 0 every event verified; 1 a bad event (tampered or corrupt) or the check could not
 run; 3 intact but not every event was signed when written (an older, unsigned conversation).`,
+  checkpoints: `Usage: logbook checkpoints CONV_DIR [--json | --release]
+
+Lists the workspace checkpoints a conversation recorded: the files as they were before each action
+that could change them (and before each restore). Per checkpoint: the index and id of its event,
+its time, how many files differ from the checkpoint before, and the action it precedes.
+
+Options:
+  --json       print them as one JSON array
+  --release    let go of the conversation's checkpoints (before deleting its folder); what other
+               conversations' checkpoints share stays in the store
+  -h, --help   show this help
+
+${CHECKPOINT_ENV_HELP}`,
+  restore: `Usage: logbook restore CONV_DIR --at EVENT_ID [--yes]
+
+Puts the files of the workspace the conversation ran in back as they were at EVENT_ID: a checkpoint
+event, an action (the files before it ran) or any other event (the first checkpoint after it).
+Lists what it will create, overwrite and delete, then asks. Files the checkpoint does not hold
+(ignored, excluded, over the size cap) stay as they are. The files as they were before are recorded
+as a new checkpoint event, so a restore can be undone with another restore.
+
+Options:
+  --at EVENT_ID   where to go back to (required; logbook checkpoints lists the ids)
+  -y, --yes       restore without asking
+  -h, --help      show this help
+
+Exit codes: 0 restored (or nothing to restore); 1 not confirmed, or a failure.`,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -174,6 +215,8 @@ Commands:
   export-openhands    export a conversation in the OpenHands SDK layout
   repair              report events a conversation's log lost; accept the loss to continue
   verify              check a conversation's signatures: no event changed, removed or reordered
+  checkpoints         list the workspace checkpoints a conversation recorded
+  restore             put the workspace's files back as they were at an event
 
 Options:
   -h, --help      show help (also: logbook <command> --help)

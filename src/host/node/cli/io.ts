@@ -1,4 +1,5 @@
 // The process as the commands see it, so they can be driven in-process without a real terminal.
+import { createInterface } from 'node:readline';
 
 /**
  * Signals that stop a run the way Ctrl+C does: SIGTERM is what `timeout`, systemd and `kill` send,
@@ -18,6 +19,8 @@ export interface CliIo {
   cwd: string;
   /** Registers a handler of the stop signals (Ctrl+C and the like); returns a function that removes it. */
   onInterrupt(handler: (signal: StopSignal) => void): () => void;
+  /** Asks on stderr and reads one line of stdin; undefined when stdin ends first. */
+  ask?(question: string): Promise<string | undefined>;
 }
 
 export function processIo(): CliIo {
@@ -35,6 +38,7 @@ export function processIo(): CliIo {
     err: (line) => void process.stderr.write(line + '\n'),
     env: process.env,
     cwd: process.cwd(),
+    ask: (question) => askLine(question),
     onInterrupt(handler) {
       const listeners = STOP_SIGNALS.map((signal) => {
         const listener = () => handler(signal);
@@ -44,4 +48,20 @@ export function processIo(): CliIo {
       return () => listeners.forEach((off) => off());
     },
   };
+}
+
+function askLine(question: string): Promise<string | undefined> {
+  process.stderr.write(question);
+  return new Promise((resolve) => {
+    const rl = createInterface({ input: process.stdin });
+    let answered = false;
+    rl.once('line', (line) => {
+      answered = true;
+      rl.close();
+      resolve(line);
+    });
+    rl.once('close', () => {
+      if (!answered) resolve(undefined);
+    });
+  });
 }

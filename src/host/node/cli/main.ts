@@ -13,6 +13,8 @@ import type { CliIo } from './io';
 import { runCommand } from './run-command';
 import { showCommand } from './show-command';
 import { verifyCommand } from './verify-command';
+import { checkpointsCommand } from './checkpoints-command';
+import { restoreCommand } from './restore-command';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -26,6 +28,8 @@ const COMMANDS: Record<string, Command> = {
   'export-openhands': exportCommand,
   repair: repairCommand,
   verify: verifyCommand,
+  checkpoints: checkpointsCommand,
+  restore: restoreCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

@@ -26,6 +26,7 @@ import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
+import { agentCheckpoints } from './checkpoint-env';
 
 const MODES: readonly ConfirmationMode[] = ['never', 'risky', 'always'];
 
@@ -39,6 +40,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     'max-iterations': { type: 'string' },
     'max-tool-calls': { type: 'string' },
     json: { type: 'boolean' },
+    'no-checkpoints': { type: 'boolean' },
     ...PASS_ENV_OPTION,
   });
   if (values.help) {
@@ -70,6 +72,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
   const llmSettings = llmSettingsFromEnv(io.env);
   const passEnv = passEnvironment('run', values['pass-env'], io.env);
+  const checkpoints = agentCheckpoints('run', workspace, io.env, values['no-checkpoints'] === true);
   resolveLlmSettings(llmSettings); // fail on a bad OPENAI_BASE_URL before creating anything
 
   // An existing --store continues that conversation (same workspace); otherwise a new one.
@@ -112,6 +115,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     passEnvironment: passEnv,
     settings: budgets,
     signing: cliSigningIdentity(io),
+    ...(checkpoints ? { checkpoints } : {}),
   });
   try {
     const { conversation } = session;

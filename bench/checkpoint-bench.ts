@@ -1,0 +1,347 @@
+// Workspace checkpoint benchmark: a generated workspace of 5,000 files / 200 MB.
+//   C1 first checkpoint (empty store)            target ≤ 3 s
+//   C2 later checkpoint, 10 files changed        target ≤ 150 ms (median of 10 rounds)
+//   C3 storage growth over those rounds          target ≤ 1.2 × the bytes of the changed files
+//   C4 restore of 100 changed files              target ≤ 1 s (recording the state before included)
+// Same run: the baseline copies the workspace per checkpoint (and copies it back to restore), and
+// the other candidate, a content-addressed store written in Node (bench/cas-prototype.ts).
+// Run: node --import tsx bench/checkpoint-bench.ts [--json FILE] [--files N --mb M]. Writes
+// bench/CHECKPOINT-RESULTS.md (not with a smaller --files/--mb: a trial run).
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { GitCheckpointStore } from '../src/host/node/checkpoints/git-checkpoint-store';
+import { treeHashes } from '../test/unit/checkpoints/tree-hash';
+import { CasPrototype } from './cas-prototype';
+import { rng } from './events';
+import { resultsTable, type Row } from './report';
+
+const args = process.argv.slice(2);
+const arg = (name: string): string | undefined => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const FILES = Number(arg('files') ?? 5000);
+const TOTAL_MB = Number(arg('mb') ?? 200);
+const TRIAL = FILES !== 5000 || TOTAL_MB !== 200;
+const PER_DIR = 100;
+const ROUNDS = 10;
+const CHANGED_PER_ROUND = 10;
+const RESTORE_CHANGES = 100;
+const CONV = 'bench';
+
+const now = (): number => performance.now();
+const ms = (n: number): string => `${n.toFixed(1)} ms`;
+const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(2)} MB`;
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+
+/** Text-like content (base64 lines) of `size` bytes: about as compressible as source code is not, on purpose. */
+function content(size: number): Buffer {
+  const b64 = randomBytes(Math.ceil((size * 3) / 4)).toString('base64');
+  return Buffer.from(b64.replace(/(.{76})/g, '$1\n').slice(0, size));
+}
+
+function fileName(i: number): string {
+  return path.join(
+    `d${String(Math.floor(i / PER_DIR)).padStart(3, '0')}`,
+    `f${String(i).padStart(5, '0')}.txt`,
+  );
+}
+
+function generate(ws: string): number {
+  const r = rng(42);
+  const avg = (TOTAL_MB * 1024 * 1024) / FILES;
+  let total = 0;
+  for (let i = 0; i < FILES; i++) {
+    const size = Math.max(1, Math.round(avg * (0.2 + 1.6 * r())));
+    const p = path.join(ws, fileName(i));
+    if (i % PER_DIR === 0) mkdirSync(path.dirname(p), { recursive: true });
+    writeFileSync(p, content(size));
+    total += size;
+  }
+  writeFileSync(path.join(ws, '.gitignore'), 'node_modules/\n*.log\n');
+  return total;
+}
+
+function folderBytes(dir: string): { bytes: number; blocks: number } {
+  let bytes = 0;
+  let blocks = 0;
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else {
+        const st = lstatSync(p);
+        bytes += st.size;
+        blocks += st.blocks * 512;
+      }
+    }
+  };
+  walk(dir);
+  return { bytes, blocks };
+}
+
+/** Rewrites `n` distinct files with new content of about the same size; returns the bytes written. */
+function changeFiles(ws: string, pick: () => number, n: number): number {
+  const chosen = new Set<number>();
+  while (chosen.size < n) chosen.add(Math.floor(pick() * FILES));
+  let bytes = 0;
+  for (const i of chosen) {
+    const p = path.join(ws, fileName(i));
+    const size = lstatSync(p).size;
+    writeFileSync(p, content(size));
+    bytes += size;
+  }
+  return bytes;
+}
+
+async function main(): Promise<void> {
+  const loadAtStart = os.loadavg();
+  const started = now();
+  const root = mkdtempSync(path.join(os.tmpdir(), 'logbook-ckpt-bench-'));
+  const rows: Row[] = [];
+  const json: Record<string, number> = {};
+  try {
+    const ws = path.join(root, 'ws');
+    mkdirSync(ws);
+    const genStart = now();
+    const total = generate(ws);
+    const genMs = now() - genStart;
+    const workload = `${FILES} files / ${mb(total)}`;
+    process.stdout.write(`generated ${workload} in ${(genMs / 1000).toFixed(1)} s\n`);
+
+    // --- git store (the choice) ---------------------------------------------------------------
+    const store = new GitCheckpointStore({ workspace: ws, storeDir: path.join(root, 'git-store') });
+    let t = now();
+    const first = await store.record({ conversationId: CONV, reason: 'action' });
+    const firstMs = now() - t;
+    const afterFirst = folderBytes(store.storeDir);
+    if (first.files !== FILES + 1)
+      throw new Error(`first checkpoint holds ${first.files} files, not ${FILES + 1}`);
+
+    const pick = rng(7);
+    const laterMs: number[] = [];
+    let changedBytes = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      changedBytes += changeFiles(ws, pick, CHANGED_PER_ROUND);
+      t = now();
+      const rec = await store.record({ conversationId: CONV, reason: 'action' });
+      laterMs.push(now() - t);
+      if (rec.filesChanged !== CHANGED_PER_ROUND)
+        throw new Error(`round ${round}: ${rec.filesChanged} changed`);
+    }
+    const afterRounds = folderBytes(store.storeDir);
+    const growth = afterRounds.bytes - afterFirst.bytes;
+    const growthBlocks = afterRounds.blocks - afterFirst.blocks;
+
+    // Restore: 100 files changed since the checkpoint (60 rewritten, 20 deleted, 20 created).
+    const base = await store.record({ conversationId: CONV, reason: 'action' });
+    const expected = treeHashes(ws);
+    changeFiles(ws, pick, 60);
+    for (let i = 0, gone = 0; gone < 20; i++) {
+      const p = path.join(ws, fileName(FILES - 1 - i * 7));
+      rmSync(p, { force: true });
+      gone++;
+    }
+    for (let i = 0; i < 20; i++) writeFileSync(path.join(ws, 'd000', `new${i}.txt`), content(40_000));
+    t = now();
+    const restored = await store.restore(base.id, CONV);
+    const restoreMs = now() - t;
+    if (restored.changes.length < RESTORE_CHANGES - 5)
+      throw new Error(`restore changed ${restored.changes.length}`);
+    const same = JSON.stringify([...treeHashes(ws)]) === JSON.stringify([...expected]);
+    if (!same) throw new Error('the restored workspace differs from the checkpoint');
+
+    // --- baseline: a copy of the workspace per checkpoint ------------------------------------
+    const copies = path.join(root, 'copies');
+    mkdirSync(copies);
+    t = now();
+    cpSync(ws, path.join(copies, '1'), { recursive: true });
+    const copyMs = now() - t;
+    changeFiles(ws, pick, CHANGED_PER_ROUND);
+    t = now();
+    cpSync(ws, path.join(copies, '2'), { recursive: true });
+    const copyLaterMs = now() - t;
+    const copyGrowth = folderBytes(path.join(copies, '2')).bytes;
+    t = now();
+    for (const e of readdirSync(ws)) rmSync(path.join(ws, e), { recursive: true, force: true });
+    cpSync(path.join(copies, '1'), ws, { recursive: true });
+    const copyRestoreMs = now() - t;
+    rmSync(copies, { recursive: true, force: true });
+
+    // --- the other candidate: a content-addressed store in Node -------------------------------
+    const cas = new CasPrototype(ws, path.join(root, 'cas'));
+    t = now();
+    cas.record();
+    const casFirstMs = now() - t;
+    const casAfterFirst = folderBytes(path.join(root, 'cas')).bytes;
+    const casLater: number[] = [];
+    let casChanged = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      casChanged += changeFiles(ws, pick, CHANGED_PER_ROUND);
+      t = now();
+      cas.record();
+      casLater.push(now() - t);
+    }
+    const casGrowth = folderBytes(path.join(root, 'cas')).bytes - casAfterFirst;
+
+    // What starting one git process costs in this run: a later checkpoint starts four in a row.
+    const spawnMs: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      t = now();
+      execFileSync('git', ['--version']);
+      spawnMs.push(now() - t);
+    }
+    const later = median(laterMs);
+    const ratio = growth / changedBytes;
+    Object.assign(json, {
+      first_ms: firstMs,
+      later_median_ms: later,
+      later_max_ms: Math.max(...laterMs),
+      git_spawn_ms: median(spawnMs),
+      growth_ratio: ratio,
+      restore_ms: restoreMs,
+      copy_first_ms: copyMs,
+      copy_later_ms: copyLaterMs,
+      copy_restore_ms: copyRestoreMs,
+      cas_first_ms: casFirstMs,
+      cas_later_median_ms: median(casLater),
+      cas_growth_ratio: casGrowth / casChanged,
+    });
+    const W = workload;
+    rows.push(
+      {
+        workload: W,
+        metric: 'C1 first checkpoint (empty store): git store',
+        value: ms(firstMs),
+        target: '≤ 3000 ms',
+        pass: firstMs <= 3000,
+      },
+      {
+        workload: W,
+        metric: 'C1 baseline: copy of the workspace',
+        value: `${ms(copyMs)} (git ÷ copy: ${(firstMs / copyMs).toFixed(2)}×)`,
+        target: '',
+        pass: null,
+      },
+      {
+        workload: W,
+        metric: 'C1 other candidate: content-addressed store in Node',
+        value: `${ms(casFirstMs)} (git ÷ cas: ${(firstMs / casFirstMs).toFixed(2)}×)`,
+        target: '',
+        pass: null,
+      },
+      {
+        workload: W,
+        metric: 'first checkpoint store size (git; stored without zlib)',
+        value: `${mb(afterFirst.bytes)} (${mb(afterFirst.blocks)} on disk) for ${mb(total)} of files`,
+        target: '',
+        pass: null,
+      },
+      {
+        workload: W,
+        metric: `C2 later checkpoint, ${CHANGED_PER_ROUND} files changed: git store, median of ${ROUNDS} (max)`,
+        value: `${ms(later)} (${ms(Math.max(...laterMs))}); runs ${laterMs.map((x) => x.toFixed(0)).join(' / ')}`,
+        target: '≤ 150 ms',
+        pass: later <= 150,
+      },
+      {
+        workload: W,
+        metric:
+          'starting one git process in this run (git --version, median of 10); a later checkpoint starts 4 in a row',
+        value: ms(median(spawnMs)),
+        target: '',
+        pass: null,
+      },
+      {
+        workload: W,
+        metric: 'C2 baseline: copy of the workspace',
+        value: `${ms(copyLaterMs)} (copy ÷ git: ${(copyLaterMs / later).toFixed(1)}×)`,
+        target: '',
+        pass: null,
+      },
+      {
+        workload: W,
+        metric: 'C2 other candidate: content-addressed store in Node, median',
+        value: `${ms(median(casLater))} (git ÷ cas: ${(later / median(casLater)).toFixed(2)}×)`,
+        target: '',
+        pass: null,
+      },
+      {
+        workload: W,
+        metric: `C3 storage growth over ${ROUNDS} checkpoints ÷ bytes of the changed files`,
+        value: `${ratio.toFixed(3)}× (${mb(growth)} for ${mb(changedBytes)}; on disk ${mb(growthBlocks)})`,
+        target: '≤ 1.2×',
+        pass: ratio <= 1.2,
+      },
+      {
+        workload: W,
+        metric: 'C3 baseline: copy per checkpoint, growth ÷ bytes changed',
+        value: `${(copyGrowth / (changedBytes / ROUNDS)).toFixed(0)}× (${mb(copyGrowth)} per checkpoint)`,
+        target: '',
+        pass: null,
+      },
+      {
+        workload: W,
+        metric: 'C3 other candidate: content-addressed store, growth ÷ bytes changed',
+        value: `${(casGrowth / casChanged).toFixed(3)}× (uncompressed)`,
+        target: '',
+        pass: null,
+      },
+      {
+        workload: W,
+        metric: `C4 restore of ${restored.changes.length} changed files (60 rewritten, 20 deleted, 20 created), state before recorded first; tree verified`,
+        value: ms(restoreMs),
+        target: '≤ 1000 ms',
+        pass: restoreMs <= 1000,
+      },
+      {
+        workload: W,
+        metric: 'C4 baseline: delete the workspace, copy the checkpoint back',
+        value: `${ms(copyRestoreMs)} (copy ÷ git: ${(copyRestoreMs / restoreMs).toFixed(1)}×)`,
+        target: '',
+        pass: null,
+      },
+    );
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  const table = resultsTable(rows);
+  process.stdout.write(`\n${table}\n`);
+  const load = os.loadavg();
+  const doc = [
+    '# Workspace checkpoint benchmark results',
+    '',
+    'Generated by `node --import tsx bench/checkpoint-bench.ts` (bench/checkpoint-bench.ts, part of',
+    '`npm run bench`). Every ratio compares numbers measured in the same run on the same machine. Do not',
+    'edit by hand; rerun the bench. The choice these numbers support: src/core/checkpoints/DESIGN.md.',
+    '',
+    '## Machine',
+    '',
+    `- cpu: ${os.cpus()[0]?.model ?? 'unknown'}`,
+    `- cores: ${os.cpus().length}`,
+    `- node: ${process.version}`,
+    `- os: ${os.type()} ${os.release()}`,
+    `- date: ${new Date().toISOString()}`,
+    `- load average at start / end (1 min; others share these cores): ${loadAtStart[0]!.toFixed(1)} / ${load[0]!.toFixed(1)}`,
+    `- bench wall time: ${((now() - started) / 1000).toFixed(1)} s`,
+    '',
+    '## Results',
+    '',
+    table,
+    '',
+  ].join('\n');
+  if (!TRIAL) writeFileSync(path.join(__dirname, 'CHECKPOINT-RESULTS.md'), doc);
+  const jsonFile = arg('json');
+  if (jsonFile) writeFileSync(jsonFile, JSON.stringify(json, null, 2) + '\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

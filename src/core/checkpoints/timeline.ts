@@ -1,0 +1,50 @@
+// Reading checkpoints back from a conversation's events: the list the CLI and the chat show, and
+// which checkpoint "restore to here" means for any event.
+import type { Event } from '../events';
+import { CHECKPOINT_KEY, type CheckpointEventValue } from './types';
+
+export interface CheckpointEntry {
+  /** Index of the checkpoint event in the log. */
+  index: number;
+  /** The checkpoint event's id. */
+  eventId: string;
+  timestamp: string;
+  value: CheckpointEventValue;
+}
+
+function isCheckpointValue(v: unknown): v is CheckpointEventValue {
+  const o = v as Partial<CheckpointEventValue> | null;
+  return (
+    !!o && typeof o === 'object' && typeof o.checkpoint === 'string' && typeof o.files_changed === 'number'
+  );
+}
+
+/** The checkpoint events of `events` (in log order, with their index in it). */
+export function checkpointEntries(events: readonly Event[], indices?: readonly number[]): CheckpointEntry[] {
+  const out: CheckpointEntry[] = [];
+  events.forEach((e, i) => {
+    if (e.kind !== 'ConversationStateUpdateEvent' || e.key !== CHECKPOINT_KEY) return;
+    if (!isCheckpointValue(e.value)) return;
+    out.push({
+      index: indices?.[i] ?? i,
+      eventId: e.id,
+      timestamp: e.timestamp,
+      value: e.value as CheckpointEventValue,
+    });
+  });
+  return out;
+}
+
+/**
+ * The checkpoint that holds the files as they were at `eventId`: the event's own checkpoint, the one
+ * bound to it (an action), or else the first recorded after it (nothing changed the files between).
+ * Undefined when no checkpoint follows: the files have not changed through the agent since.
+ */
+export function checkpointAt(events: readonly Event[], eventId: string): CheckpointEntry | undefined | null {
+  const at = events.findIndex((e) => e.id === eventId);
+  if (at < 0) return null;
+  const entries = checkpointEntries(events);
+  const bound = entries.find((c) => c.value.action_id === eventId);
+  if (bound) return bound;
+  return entries.find((c) => c.index >= at);
+}

@@ -1,0 +1,94 @@
+// Workspace checkpoints: the state of the workspace's files recorded before an action that can
+// change them, so the files can go back to any point of a conversation. The core only knows this
+// port and the event value; hosts implement the store (src/host/node/checkpoints: git plumbing).
+
+/** The key of the ConversationStateUpdateEvent that records a checkpoint. */
+export const CHECKPOINT_KEY = 'checkpoint';
+
+/** How one path differs from the previous checkpoint. */
+export interface CheckpointChange {
+  /** A added, M modified (content or mode), D deleted, R renamed (from `from`), T type changed. */
+  status: 'A' | 'M' | 'D' | 'R' | 'T';
+  path: string;
+  from?: string;
+}
+
+/** A file left out of the checkpoint because it is larger than the size cap. */
+export interface SkippedFile {
+  path: string;
+  size: number;
+}
+
+/** What the store recorded: enough to restore, and to tell the user what it holds. */
+export interface CheckpointRecord {
+  /** The store's id of the checkpoint (a git commit id). */
+  id: string;
+  /** Files whose state differs from the conversation's previous checkpoint (the first: every file). */
+  filesChanged: number;
+  /** The first changes, at most CHANGES_SHOWN of them. */
+  changes: CheckpointChange[];
+  /** Files over the size cap, left as they are by a restore. */
+  skipped: SkippedFile[];
+  /** Files the checkpoint holds. */
+  files: number;
+  ms: number;
+}
+
+/** At most this many changes are kept in the event; `files_changed` counts them all. */
+export const CHANGES_SHOWN = 50;
+
+/** Why a checkpoint was taken. */
+export type CheckpointReason = 'action' | 'restore';
+
+/** The value of a checkpoint event (snake_case, like the rest of the wire format). */
+export interface CheckpointEventValue {
+  checkpoint: string;
+  reason: CheckpointReason;
+  /** The action about to run (reason 'action'). */
+  action_id?: string;
+  /** The event whose checkpoint was restored (reason 'restore'): this one holds the files before. */
+  restored_to?: string;
+  files: number;
+  files_changed: number;
+  changes: CheckpointChange[];
+  skipped: SkippedFile[];
+}
+
+export interface CheckpointRequest {
+  conversationId: string;
+  reason: CheckpointReason;
+  actionId?: string;
+}
+
+/**
+ * Records the workspace. Fails with CheckpointUnavailableError when it cannot (too large, no git):
+ * the caller tells the user once and goes on without checkpoints.
+ */
+export interface CheckpointPort {
+  /** null: checkpoints are turned off (the setting), so nothing is recorded. */
+  record(req: CheckpointRequest): Promise<CheckpointRecord | null>;
+}
+
+/** The workspace cannot be checkpointed; `message` says why and what the user can do. */
+export class CheckpointUnavailableError extends Error {
+  override name = 'CheckpointUnavailableError';
+}
+
+/** The key of the one notice a conversation gets when its workspace cannot be checkpointed. */
+export const CHECKPOINT_UNAVAILABLE_KEY = 'checkpoint_unavailable';
+
+export function checkpointEventValue(
+  rec: CheckpointRecord,
+  req: Omit<CheckpointRequest, 'conversationId'> & { restoredTo?: string },
+): CheckpointEventValue {
+  return {
+    checkpoint: rec.id,
+    reason: req.reason,
+    ...(req.actionId ? { action_id: req.actionId } : {}),
+    ...(req.restoredTo ? { restored_to: req.restoredTo } : {}),
+    files: rec.files,
+    files_changed: rec.filesChanged,
+    changes: rec.changes.slice(0, CHANGES_SHOWN),
+    skipped: rec.skipped,
+  };
+}

@@ -1,0 +1,103 @@
+// `logbook restore CONV_DIR --at EVENT_ID [--yes]`: puts the files of the workspace the conversation
+// ran in back as they were at that event. Shows what it will change and asks first; the files as
+// they were before are recorded as a checkpoint event of the conversation, so the restore can be undone.
+import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import { checkpointEventValue, CHECKPOINT_KEY, type CheckpointChange } from '../../../core/checkpoints/types';
+import { checkpointAt } from '../../../core/checkpoints/timeline';
+import { createEvent, type CreateFields, type Event } from '../../../core/events';
+import { openSignedStore } from '../../../core/signing';
+import { deriveState } from '../../../core/state';
+import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
+import { checkpointStore } from './checkpoint-env';
+import { assertConversationDir, isDirectory, readEvents, resolvePath } from './conversation-dir';
+import { EXIT, UsageError } from './exit-codes';
+import { COMMAND_HELP } from './help';
+import type { CliIo } from './io';
+import { readSessionInfo, SESSION_FILE } from './session-file';
+import { cliSigningIdentity } from './signing';
+
+const VERB: Record<CheckpointChange['status'], string> = {
+  A: 'create',
+  M: 'overwrite',
+  T: 'replace',
+  D: 'delete',
+  R: 'rename',
+};
+
+export async function restoreCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseCommandArgs('restore', argv, {
+    at: { type: 'string' },
+    yes: { type: 'boolean', short: 'y' },
+  });
+  if (values.help) {
+    io.out(COMMAND_HELP.restore);
+    return EXIT.ok;
+  }
+  const [dirArg] = expectPositionals('restore', positionals, ['CONV_DIR']);
+  const at = nonEmpty('restore', 'at', values.at);
+  if (at === undefined) throw new UsageError('logbook restore: --at EVENT_ID is required.');
+  const dir = resolvePath(io, dirArg!);
+  assertConversationDir(dir);
+  const info = readSessionInfo(dir);
+  if (!info)
+    throw new Error(`${dir} has no ${SESSION_FILE}: the CLI does not know which workspace it ran in.`);
+  if (!isDirectory(info.workspace)) throw new Error(`The workspace ${info.workspace} no longer exists.`);
+
+  // Writable from the start: a conversation in use by a running agent is not restored under it.
+  const log = await openSignedStore<StoredConversationEvent>(dir, {
+    codec: conversationEventCodec,
+    identity: cliSigningIdentity(io),
+  });
+  try {
+    if (log.readOnly) {
+      throw new Error(
+        `The conversation in ${dir} is in use: ${log.lockHeldBy ?? 'another process holds its lock'}.`,
+      );
+    }
+    const { events } = await readEvents(log);
+    const entry = checkpointAt(events, at);
+    if (entry === null)
+      throw new Error(`No event ${at} in this conversation (see logbook checkpoints ${dirArg}).`);
+    if (entry === undefined) {
+      io.out(
+        `No checkpoint at or after event ${at}: the agent has changed no files since. Nothing to restore.`,
+      );
+      return EXIT.ok;
+    }
+    const store = checkpointStore('restore', info.workspace, io.env);
+    const plan = await store.plan(entry.value.checkpoint);
+    io.out(
+      `Restoring ${info.workspace} to checkpoint ${entry.value.checkpoint.slice(0, 12)} ` +
+        `(event ${entry.index}, ${entry.eventId}, ${entry.timestamp}).`,
+    );
+    if (!plan.changes.length) {
+      io.out('The files already match that checkpoint. Nothing to restore.');
+      return EXIT.ok;
+    }
+    for (const c of plan.changes) io.out(`  ${VERB[c.status].padEnd(9)} ${c.path}`);
+    io.out(
+      `${plan.changes.length} file${plan.changes.length === 1 ? '' : 's'} will change. ` +
+        'Ignored, excluded and over-the-size-cap files stay as they are.',
+    );
+    if (!values.yes) {
+      const answer = io.ask ? await io.ask('Restore these files? [y/N] ') : undefined;
+      if (!answer || !/^y(es)?$/i.test(answer.trim())) {
+        io.err('Nothing restored. Answer y to restore, or pass --yes.');
+        return EXIT.failure;
+      }
+    }
+    const result = await store.restore(entry.value.checkpoint, info.id);
+    const head = deriveState(events).head;
+    const event = createEvent('ConversationStateUpdateEvent', {
+      key: CHECKPOINT_KEY,
+      value: checkpointEventValue(result.before, { reason: 'restore', restoredTo: entry.eventId }),
+      parent_id: head,
+    } as CreateFields<'ConversationStateUpdateEvent'>) as Event;
+    await log.append(event as StoredConversationEvent, { durable: true });
+    io.out(`Restored ${result.changes.length} file${result.changes.length === 1 ? '' : 's'}.`);
+    io.out(`To undo: logbook restore ${dirArg} --at ${event.id}`);
+    return EXIT.ok;
+  } finally {
+    await log.close();
+  }
+}

@@ -1,0 +1,237 @@
+// "Restore files to here" in the editor: the workspace's files as a checkpoint recorded them, at a
+// user's message or before an action. First a preview (each file with a diff against the
+// checkpoint), unsaved buffers asked about (saved first, so the restore can be undone with them),
+// files changed after the conversation's last step named as such; then the restore, recorded in
+// the conversation as a checkpoint of the files before it, with Undo.
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { checkpointAt } from '../../core/checkpoints/timeline';
+import { checkpointEventValue, type CheckpointChange } from '../../core/checkpoints/types';
+import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
+import type { ConversationSession } from './conversation-session';
+
+export const CHECKPOINT_SCHEME = 'logbook-checkpoint';
+
+export interface PreviewFile {
+  path: string;
+  status: CheckpointChange['status'];
+  /** Open in an editor with unsaved changes. */
+  unsaved: boolean;
+  /** Changed on disk after the conversation's last event: an edit of the user's, most likely. */
+  editedAfter: boolean;
+}
+
+export interface RestorePreview {
+  checkpoint: string;
+  workspace: string;
+  files: PreviewFile[];
+  /** Forking is offered ("Continue from here and restore files"). */
+  canFork: boolean;
+}
+
+/** The questions a restore asks. The editor's answer is the default; tests script their own. */
+export interface RestoreUi {
+  preview(
+    p: RestorePreview,
+    showDiff: (f: PreviewFile) => Promise<void>,
+  ): Promise<'restore' | 'fork' | undefined>;
+  /** Unsaved buffers among the files: true to save them and go on, false to stop. */
+  saveUnsaved(paths: string[]): Promise<boolean>;
+  /** Says what was done and offers Undo, which calls `undo`. */
+  done(message: string, undo: () => Promise<void>): void;
+  info(message: string): void;
+}
+
+export interface RestoreDeps {
+  session: ConversationSession;
+  store: GitCheckpointStore;
+  /** "Continue from here": forks at the event and returns the new conversation's session. */
+  fork(eventId: string): Promise<ConversationSession>;
+}
+
+export interface RestoreOutcome {
+  restored: number;
+  /** The conversation the restore was recorded in (the fork's, when forking). */
+  conversationId?: string;
+  /** The checkpoint holding the files as they were before: restoring it undoes the restore. */
+  before?: string;
+}
+
+const VERB: Record<CheckpointChange['status'], string> = {
+  A: 'create',
+  M: 'overwrite',
+  T: 'replace',
+  D: 'delete',
+  R: 'rename',
+};
+
+export async function restoreFilesTo(
+  deps: RestoreDeps,
+  eventId: string,
+  ui: RestoreUi = editorRestoreUi,
+): Promise<RestoreOutcome> {
+  const { session, store } = deps;
+  const events = await session.conversation.events();
+  const entry = checkpointAt(events, eventId);
+  if (!entry) {
+    ui.info(
+      entry === null
+        ? 'Logbook: this event is not in the conversation.'
+        : 'Logbook: the agent has changed no files since this point (no checkpoint after it): nothing to restore.',
+    );
+    return { restored: 0 };
+  }
+  const plan = await store.plan(entry.value.checkpoint);
+  if (!plan.changes.length) {
+    ui.info('Logbook: the files already match this point.');
+    return { restored: 0 };
+  }
+  const lastStep = Date.parse(events[events.length - 1]?.timestamp ?? '');
+  const files = plan.changes.map((c) => describe(store.workspace, c, lastStep));
+  const checkpoint = entry.value.checkpoint;
+  const choice = await ui.preview({ checkpoint, workspace: store.workspace, files, canFork: true }, (f) =>
+    showDiff(store, checkpoint, f),
+  );
+  if (!choice) return { restored: 0 };
+  const unsaved = files.filter((f) => f.unsaved).map((f) => f.path);
+  if (unsaved.length) {
+    if (!(await ui.saveUnsaved(unsaved))) return { restored: 0 };
+    for (const p of unsaved) await openDocument(store.workspace, p)?.save();
+  }
+  const target = choice === 'fork' ? await deps.fork(entry.eventId) : session;
+  const result = await store.restore(checkpoint, target.id);
+  await target.conversation.recordRestore(
+    checkpointEventValue(result.before, { reason: 'restore', restoredTo: entry.eventId }),
+  );
+  const n = result.changes.length;
+  ui.done(`Logbook: restored ${n} file${n === 1 ? '' : 's'} to this point.`, async () => {
+    const back = await store.restore(result.before.id, target.id);
+    await target.conversation.recordRestore(
+      checkpointEventValue(back.before, { reason: 'restore', restoredTo: entry.eventId }),
+    );
+    ui.info(`Logbook: the restore is undone (${back.changes.length} files back).`);
+  });
+  return { restored: n, conversationId: target.id, before: result.before.id };
+}
+
+function describe(workspace: string, c: CheckpointChange, lastStep: number): PreviewFile {
+  const doc = openDocument(workspace, c.path);
+  let editedAfter = false;
+  try {
+    editedAfter = Number.isFinite(lastStep) && statSync(join(workspace, c.path)).mtimeMs > lastStep + 1000;
+  } catch {
+    editedAfter = false; // not there now
+  }
+  return { path: c.path, status: c.status, unsaved: doc?.isDirty === true, editedAfter };
+}
+
+function openDocument(workspace: string, path: string): vscode.TextDocument | undefined {
+  const fsPath = vscode.Uri.file(join(workspace, path)).fsPath;
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === fsPath);
+}
+
+/** The file as the checkpoint holds it (left) against the file now (right). */
+async function showDiff(store: GitCheckpointStore, checkpoint: string, f: PreviewFile): Promise<void> {
+  ensureProvider(store);
+  const query = new URLSearchParams({ checkpoint }).toString();
+  const left = vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: '/' + f.path, query });
+  const now = vscode.Uri.file(join(store.workspace, f.path));
+  const right = f.status === 'A' ? left.with({ query: 'missing=1' }) : now;
+  await vscode.commands.executeCommand('vscode.diff', left, right, `${f.path} (checkpoint ↔ now)`, {
+    preview: true,
+    preserveFocus: true,
+  });
+}
+
+let provider: { store: GitCheckpointStore; registration: vscode.Disposable } | undefined;
+
+/** Serves `logbook-checkpoint:/path?checkpoint=<id>` from the store (empty where it holds no such file). */
+function ensureProvider(store: GitCheckpointStore): void {
+  if (provider?.store === store) return;
+  provider?.registration.dispose();
+  provider = {
+    store,
+    registration: vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
+      async provideTextDocumentContent(uri) {
+        const q = new URLSearchParams(uri.query);
+        const id = q.get('checkpoint');
+        if (!id) return '';
+        const bytes = await store.fileAt(id, uri.path.replace(/^\//, ''));
+        return bytes ? bytes.toString('utf8') : '';
+      },
+    }),
+  };
+}
+
+/** The editor's questions: a Quick Pick preview (pick a file for its diff), modal dialogs. */
+export const editorRestoreUi: RestoreUi = {
+  preview(p, diff) {
+    return new Promise((resolve) => {
+      const qp = vscode.window.createQuickPick<
+        vscode.QuickPickItem & { file?: PreviewFile; choice?: 'restore' | 'fork' }
+      >();
+      qp.title = `Restore files to here: ${p.files.length} file${p.files.length === 1 ? '' : 's'} will change`;
+      qp.placeholder = 'Pick a file to see its diff (checkpoint ↔ now), or choose what to do';
+      qp.ignoreFocusOut = true;
+      qp.matchOnDescription = true;
+      qp.items = [
+        { label: '$(discard) Restore Files', description: `${p.files.length} files`, choice: 'restore' },
+        ...(p.canFork
+          ? [{ label: '$(repo-forked) Continue from Here and Restore Files', choice: 'fork' as const }]
+          : []),
+        { label: '', kind: vscode.QuickPickItemKind.Separator },
+        ...p.files.map((f) => ({
+          label: `${icon(f.status)} ${f.path}`,
+          description: [
+            VERB[f.status],
+            f.unsaved ? 'has unsaved changes' : '',
+            f.editedAfter ? 'edited after the agent’s last step' : '',
+          ]
+            .filter(Boolean)
+            .join(' · '),
+          file: f,
+        })),
+      ];
+      let settled = false;
+      const finish = (v: 'restore' | 'fork' | undefined): void => {
+        if (settled) return;
+        settled = true;
+        resolve(v);
+        qp.dispose();
+      };
+      qp.onDidAccept(() => {
+        const item = qp.selectedItems[0];
+        if (item?.choice) finish(item.choice);
+        else if (item?.file) void diff(item.file);
+      });
+      qp.onDidHide(() => finish(undefined));
+      qp.show();
+    });
+  },
+  async saveUnsaved(paths) {
+    const answer = await vscode.window.showWarningMessage(
+      `${paths.length} file${paths.length === 1 ? ' has' : 's have'} unsaved changes the restore would overwrite: ${paths.join(', ')}. Save ${paths.length === 1 ? 'it' : 'them'} first (the restore can then be undone with ${paths.length === 1 ? 'it' : 'them'})?`,
+      { modal: true },
+      'Save and Restore',
+    );
+    return answer === 'Save and Restore';
+  },
+  done(message, undo) {
+    void vscode.window.showInformationMessage(message, 'Undo').then(async (a) => {
+      if (a !== 'Undo') return;
+      await undo().catch((err: unknown) =>
+        vscode.window.showErrorMessage(
+          `Logbook: the undo failed: ${err instanceof Error ? err.message : String(err)}`,
+        ),
+      );
+    });
+  },
+  info(message) {
+    void vscode.window.showInformationMessage(message);
+  },
+};
+
+function icon(status: CheckpointChange['status']): string {
+  return status === 'A' ? '$(diff-added)' : status === 'D' ? '$(diff-removed)' : '$(diff-modified)';
+}

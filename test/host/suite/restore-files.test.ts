@@ -1,0 +1,190 @@
+// "Restore files to here" in the real extension host: a terminal command of the agent changed,
+// created and deleted files; the user has an unsaved edit open. The restore previews the files
+// (the unsaved one marked), saves it when told, puts the files back (the editor follows), and the
+// undo brings back the state before, the user's saved edit included.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { PreviewFile, RestorePreview, RestoreUi } from '../../../src/host/vscode/restore-files';
+import type { ScriptedLlm } from '../../support/llm-server';
+import { logbook, scriptedModel, workspaceRoot } from './helpers';
+
+const FILES = ['restore-a.txt', 'restore-gone.txt', 'restore-new.txt'];
+
+/** Answers the restore's questions as a user would, and keeps what it was shown. */
+class ScriptedUi implements RestoreUi {
+  shown: RestorePreview | undefined;
+  askedToSave: string[] = [];
+  undo: (() => Promise<void>) | undefined;
+  messages: string[] = [];
+  constructor(
+    private readonly choice: 'restore' | 'fork' | undefined,
+    private readonly save: boolean,
+  ) {}
+  async preview(p: RestorePreview, showDiff: (f: PreviewFile) => Promise<void>) {
+    this.shown = p;
+    const a = p.files.find((f) => f.path === 'restore-a.txt');
+    if (a) await showDiff(a);
+    return this.choice;
+  }
+  async saveUnsaved(paths: string[]) {
+    this.askedToSave = paths;
+    return this.save;
+  }
+  done(message: string, undo: () => Promise<void>) {
+    this.messages.push(message);
+    this.undo = undo;
+  }
+  info(message: string) {
+    this.messages.push(message);
+  }
+}
+
+async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('Restore files to here', function () {
+  this.timeout(120_000);
+  let llm: ScriptedLlm | undefined;
+  const path = (p: string) => join(workspaceRoot(), p);
+  afterEach(async () => {
+    await llm?.close();
+    llm = undefined;
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    for (const f of FILES) rmSync(path(f), { force: true });
+  });
+
+  async function agentRun(): Promise<{ id: string; actionId: string }> {
+    writeFileSync(path('restore-a.txt'), 'original\n');
+    writeFileSync(path('restore-gone.txt'), 'will be deleted\n');
+    llm = await scriptedModel({
+      name: 'host-restore-files',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_change',
+                name: 'terminal',
+                arguments: {
+                  command: 'echo agent > restore-a.txt && rm restore-gone.txt && echo new > restore-new.txt',
+                  security_risk: 'LOW',
+                  summary: 'change files',
+                },
+              },
+            ],
+          },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Changed them.' } },
+      ],
+    });
+    const { service } = await logbook();
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Change the files');
+    const session = await service.session(id);
+    // `rm` asks first in the default mode: the user approves it.
+    if ((await session.settled()) === 'waiting_for_confirmation') {
+      await session.approve(session.conversation.awaitingConfirmation().map((a) => a.id));
+    }
+    assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
+    assert.equal(readFileSync(path('restore-a.txt'), 'utf8'), 'agent\n');
+    const events = await session.conversation.events();
+    const action = events.find((e) => e.kind === 'ActionEvent');
+    assert.ok(action);
+    const checkpoint = events.find(
+      (e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'checkpoint',
+    ) as { value: { action_id: string } } | undefined;
+    assert.equal(checkpoint?.value.action_id, action.id, 'a checkpoint bound to the command');
+    return { id, actionId: action.id };
+  }
+
+  it('with an unsaved buffer open: previews, saves it when told, restores disk and editor; Undo goes back', async () => {
+    const { id, actionId } = await agentRun();
+    const { service } = await logbook();
+    // The user types into restore-a.txt and does not save.
+    const doc = await vscode.workspace.openTextDocument(path('restore-a.txt'));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'typed by the user\n'));
+    assert.ok(doc.isDirty);
+
+    const ui = new ScriptedUi('restore', true);
+    const outcome = await service.restoreFiles(id, actionId, ui);
+    assert.deepEqual(
+      ui.shown?.files.map((f) => `${f.status} ${f.path}${f.unsaved ? ' unsaved' : ''}`).sort(),
+      ['A restore-gone.txt', 'D restore-new.txt', 'M restore-a.txt unsaved'],
+    );
+    assert.deepEqual(ui.askedToSave, ['restore-a.txt']);
+    assert.ok(
+      vscode.window.tabGroups.all.some((g) =>
+        g.tabs.some((t) => t.label.includes('restore-a.txt (checkpoint ↔ now)')),
+      ),
+      'the preview opened the diff of a file',
+    );
+    assert.equal(outcome.restored, 3);
+    assert.equal(readFileSync(path('restore-a.txt'), 'utf8'), 'original\n');
+    assert.equal(readFileSync(path('restore-gone.txt'), 'utf8'), 'will be deleted\n');
+    assert.ok(!existsSync(path('restore-new.txt')));
+    await waitFor('the editor to show the restored text', () => doc.getText() === 'original\n');
+    assert.ok(!doc.isDirty);
+
+    // Undo: the files as they were just before the restore, the user's saved text included.
+    assert.ok(ui.undo, 'Undo is offered');
+    await ui.undo();
+    assert.equal(readFileSync(path('restore-a.txt'), 'utf8'), 'agent\ntyped by the user\n');
+    assert.ok(!existsSync(path('restore-gone.txt')));
+    assert.equal(readFileSync(path('restore-new.txt'), 'utf8'), 'new\n');
+    await waitFor('the editor to show the undone text', () => doc.getText() === 'agent\ntyped by the user\n');
+
+    const session = await service.session(id);
+    const restores = (await session.conversation.events()).filter(
+      (e) =>
+        e.kind === 'ConversationStateUpdateEvent' &&
+        e.key === 'checkpoint' &&
+        (e.value as { reason?: string }).reason === 'restore',
+    );
+    assert.equal(restores.length, 2, 'the restore and its undo are recorded');
+  });
+
+  it('Review Changes shows the files a command changed or created, against the checkpoint before it', async () => {
+    const { id } = await agentRun();
+    const { review } = await logbook();
+    await waitFor("the review to take the command's files", () => review.changedFiles(id).length === 2);
+    assert.deepEqual(
+      review
+        .changedFiles(id)
+        .map((f) => f.path)
+        .sort(),
+      [path('restore-a.txt'), path('restore-new.txt')],
+    );
+    assert.equal(
+      review.baselineText(id, path('restore-a.txt')),
+      'original\n',
+      "the original is the checkpoint's",
+    );
+    assert.equal(review.baselineText(id, path('restore-new.txt')), null, 'made by the command');
+    await vscode.commands.executeCommand('logbook.review.acceptAll', id);
+    assert.deepEqual(review.changedFiles(id), []);
+  });
+
+  it('declining to save an unsaved buffer restores nothing and keeps the buffer', async () => {
+    const { id, actionId } = await agentRun();
+    const { service } = await logbook();
+    const doc = await vscode.workspace.openTextDocument(path('restore-a.txt'));
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'unsaved '));
+    const ui = new ScriptedUi('restore', false);
+    const outcome = await service.restoreFiles(id, actionId, ui);
+    assert.equal(outcome.restored, 0);
+    assert.ok(doc.isDirty);
+    assert.equal(doc.getText(), 'unsaved agent\n');
+    assert.equal(readFileSync(path('restore-a.txt'), 'utf8'), 'agent\n');
+    assert.ok(existsSync(path('restore-new.txt')));
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  });
+});
