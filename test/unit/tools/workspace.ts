@@ -55,5 +55,5 @@ export function createWorkspace(options: { rg?: boolean } = {}): TestWorkspace {
 }
 
 export function textOf(observation: ToolObservation): string {
-  return observation.content.map((c) => c.text).join('\n');
+  return observation.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
