@@ -279,6 +279,8 @@ export class Conversation {
    * approved at the risk it is rated now: should its rating rise before it runs, it asks again.
    */
   async approve(actionIds?: string[]): Promise<void> {
+    // Tools from outside rate their own calls: they must be there before a risk is recorded.
+    await this.prepareToolSource();
     const pending = this.pendingActionEvents();
     const ids = (actionIds ?? pending.map((a) => a.id)).filter((id) => pending.some((a) => a.id === id));
     if (!ids.length) return;

@@ -3,6 +3,7 @@
 import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../../../core/events';
 import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry';
 import { COST_UNKNOWN_KEY, type CostUnknownValue } from '../../../core/agent/cost-cap';
+import { TOOL_SOURCE_KEY, type ToolSourceNotice } from '../../../core/agent/ports';
 import {
   EXECUTION_STATUS_KEY,
   LLM_USAGE_KEY,
@@ -107,6 +108,10 @@ function stateUpdateLine(key: string, value: unknown): string {
   if (key === COST_UNKNOWN_KEY && value && typeof value === 'object') {
     // In full: it says what limits the run now, or that nothing does.
     return `[budget] ${String((value as Partial<CostUnknownValue>).message)}`;
+  }
+  if (key === TOOL_SOURCE_KEY && value && typeof value === 'object') {
+    // In full: which server failed and why is what the user must act on.
+    return `[tools] ${String((value as Partial<ToolSourceNotice>).message)}`;
   }
   return `[state] ${key}`;
 }

@@ -28,7 +28,9 @@ The agent's shell starts without OPENAI_API_KEY, any LOGBOOK_* variable or any v
 the key, and the key is replaced by [redacted OPENAI_API_KEY] in everything recorded.`;
 
 const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME although it is Logbook's own
-                         (OPENAI_API_KEY, LOGBOOK_*); repeat for more names`;
+                         (OPENAI_API_KEY, LOGBOOK_*); repeat for more names
+  --mcp-config FILE      MCP servers whose tools the agent may use, in the {"mcpServers": {...}}
+                         shape of Claude Desktop and Cline; approve/reject reuse the run's file`;
 
 export const COMMAND_HELP = {
   run: `Usage: logbook run --workspace DIR --task TEXT [options]

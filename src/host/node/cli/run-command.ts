@@ -24,6 +24,7 @@ import type { CliIo } from './io';
 import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
+import { MCP_CONFIG_OPTION, mcpConfigFrom, mcpLog } from './mcp-option';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
 
 const MODES: readonly ConfirmationMode[] = ['never', 'risky', 'always'];
@@ -38,6 +39,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     'max-tool-calls': { type: 'string' },
     json: { type: 'boolean' },
     ...PASS_ENV_OPTION,
+    ...MCP_CONFIG_OPTION,
   });
   if (values.help) {
     io.out(COMMAND_HELP.run);
@@ -63,6 +65,9 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const llmSettings = llmSettingsFromEnv(io.env);
   const passEnv = passEnvironment('run', values['pass-env'], io.env);
   resolveLlmSettings(llmSettings); // fail on a bad OPENAI_BASE_URL before creating anything
+  const mcpConfigPath =
+    values['mcp-config'] !== undefined ? resolvePath(io, values['mcp-config']) : undefined;
+  const mcpServers = mcpConfigFrom('run', mcpConfigPath);
 
   // An existing --store continues that conversation (same workspace); otherwise a new one.
   const newId = randomUUID();
@@ -104,6 +109,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     passEnvironment: passEnv,
     settings: budgets,
     signing: cliSigningIdentity(io),
+    ...(mcpServers ? { mcpServers, onMcpLog: mcpLog(io) } : {}),
   });
   try {
     const { conversation } = session;
@@ -126,6 +132,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       max_iterations: maxIterations ?? null,
       max_tool_calls_per_reply: maxToolCalls ?? null,
       model: llmSettings.model,
+      mcp_config: mcpConfigPath ?? null,
     };
     writeSessionInfo(storeDir, {
       ...(previous ?? newSessionInfo({ id, workspace, ...settings })),

@@ -247,3 +247,20 @@ export class McpHub {
     return { id: ++this.problemIds, message };
   }
 }
+
+/**
+ * Two secret lists as one, the same array while neither changes (the conversation's redactor is
+ * cached by identity).
+ */
+export function joinSecrets(
+  a: () => readonly NamedSecret[],
+  b: () => readonly NamedSecret[],
+): () => readonly NamedSecret[] {
+  let last:
+    { a: readonly NamedSecret[]; b: readonly NamedSecret[]; list: readonly NamedSecret[] } | undefined;
+  return () => {
+    const [x, y] = [a(), b()];
+    if (last?.a !== x || last.b !== y) last = { a: x, b: y, list: y.length ? [...x, ...y] : x };
+    return last.list;
+  };
+}
