@@ -34,6 +34,8 @@ type Part = ToolObservation['content'][number];
 
 export interface ResultContext {
   server: string;
+  /** Who answered, as error messages name it (default: the MCP server "NAME"). */
+  from?: string;
   /** The tool's own name on the server (OpenHands records it as `tool_name`). */
   tool: string;
   limits: ResultLimits;
@@ -45,14 +47,14 @@ export async function observationFromResult(raw: unknown, rc: ResultContext): Pr
   if (size > rc.limits.maxResultBytes)
     return mcpError(
       rc.tool,
-      `The MCP server "${rc.server}" returned a result of ${mib(size)} for ${rc.tool}, over the ` +
+      `${origin(rc)} returned a result of ${mib(size)} for ${rc.tool}, over the ` +
         `${mib(rc.limits.maxResultBytes)} a result may have; it was dropped.`,
     );
   const parsed = ResultSchema.safeParse(raw);
   if (!parsed.success || (!parsed.data.content && !parsed.data.structuredContent))
     return mcpError(
       rc.tool,
-      `The MCP server "${rc.server}" returned a malformed result for ${rc.tool}: ` +
+      `${origin(rc)} returned a malformed result for ${rc.tool}: ` +
         (parsed.success ? 'it has no content.' : parsed.error.issues.map((i) => i.message).join('; ')),
     );
   const { content = [], structuredContent, isError = false } = parsed.data;
@@ -65,6 +67,10 @@ export async function observationFromResult(raw: unknown, rc: ResultContext): Pr
     is_error: isError,
     tool_name: rc.tool,
   };
+}
+
+function origin(rc: ResultContext): string {
+  return rc.from ?? `The MCP server "${rc.server}"`;
 }
 
 export function mcpError(tool: string, text: string): ToolObservation {

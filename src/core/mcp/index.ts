@@ -10,4 +10,10 @@ export {
   type ResultLimits,
 } from './call-result';
 export { argumentsSchema } from './json-arguments';
-export { createMcpTool, MCP_ACTION_KIND, type McpToolOptions } from './mcp-tool';
+export {
+  createMcpTool,
+  MCP_ACTION_KIND,
+  McpActionPayloadSchema,
+  McpObservationPayloadSchema,
+  type McpToolOptions,
+} from './mcp-tool';

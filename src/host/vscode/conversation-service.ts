@@ -28,6 +28,7 @@ import { forkConversation } from './fork';
 import { importOpenHands } from '../../core/agent/import-openhands';
 import { type VerifyResult, verifyConversation } from '../../core/signing';
 import { SecretSigningKey } from './signing-key';
+import { EditorMcpServers } from './mcp/editor-mcp-servers';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
 
@@ -46,6 +47,8 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   private skills: Skill[] | undefined;
   private readonly indexFile: ConversationIndexFile;
   private readonly signingKey: SecretSigningKey;
+  /** The window's MCP servers; they stop with the window. */
+  readonly mcp: EditorMcpServers;
 
   private readonly activeEmitter = new vscode.EventEmitter<string | undefined>();
   private readonly appendEmitter = new vscode.EventEmitter<{
@@ -76,6 +79,9 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   ) {
     this.llm = new ConfiguredLlm(context.secrets);
     this.signingKey = new SecretSigningKey(context.secrets, log);
+    this.mcp = new EditorMcpServers(context.secrets, log, () =>
+      this.llm.knownSecrets.current.map((s) => s.value),
+    );
     const base = context.storageUri ?? context.globalStorageUri;
     this.root = join(base.fsPath, 'conversations');
     this.indexFile = new ConversationIndexFile(join(this.root, 'index.json'));
@@ -339,6 +345,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       },
       onStream: (delta) => this.streamEmitter.fire({ conversationId: id, delta }),
       userEditNotes: () => this.hooks.userEditNotes(id),
+      mcp: this.mcp,
     };
     const session = await ConversationSession.open(deps).catch(async (err: unknown) => {
       if (!(err instanceof EventStoreError) || err.code !== 'LOST_DATA') throw err;
@@ -420,6 +427,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
 
   async dispose(): Promise<void> {
     for (const s of this.sessions.values()) await s.dispose().catch(() => {});
+    await this.mcp.dispose().catch(() => {});
     this.llm.knownSecrets.dispose();
     this.activeEmitter.dispose();
     this.appendEmitter.dispose();

@@ -27,6 +27,10 @@ import { LlmSummarizingCondenser } from '../../core/context';
 import type { ConfiguredLlm } from './configured-llm';
 import { IntegratedTerminalPort } from './ports/terminal-port';
 import { WorkspaceFilePort } from './ports/workspace-file-port';
+import type { EditorMcpServers } from './mcp/editor-mcp-servers';
+import { joinSecrets } from '../node/mcp';
+import { joinToolSources } from '../../core/agent/tool-sources';
+import { editorToolSource } from './editor-tools';
 
 export interface SessionDeps {
   id: string;
@@ -44,6 +48,8 @@ export interface SessionDeps {
   acceptLostEvents?: boolean;
   /** Signs and chains every event appended (signatures.log beside the segments). */
   signing: SigningIdentity;
+  /** The window's MCP servers, whose tools the conversation may use. */
+  mcp?: EditorMcpServers;
 }
 
 export class ConversationSession {
@@ -101,8 +107,21 @@ export class ConversationSession {
       scratch: new TempScratchPort(join(deps.dir, 'scratch')),
     };
     const settings = readAgentSettings();
+    const mcpSource = deps.mcp?.source();
+    const editor = editorToolSource(
+      () => [...tools.map((t) => t.name), ...(mcpSource?.tools() ?? []).map((t) => t.name)],
+      deps.log,
+    );
+    const toolSource = joinToolSources(mcpSource ? [mcpSource, editor] : [editor]);
+    const mcp = deps.mcp;
+    const secrets = mcp
+      ? joinSecrets(
+          () => knownSecrets.current,
+          () => mcp.knownSecrets(),
+        )
+      : () => knownSecrets.current;
     const gate = new PolicyGate(
-      () => tools,
+      () => [...tools, ...toolSource.tools()],
       () => {
         const s = readAgentSettings();
         return { mode: s.confirmationMode, allowRules: s.allowRules, roots: workspaceRoots(deps.cwd) };
@@ -121,7 +140,8 @@ export class ConversationSession {
       condenser: new LlmSummarizingCondenser(readCondenserSettings()),
       gate,
       userEditNotes: () => deps.userEditNotes(),
-      secrets: () => knownSecrets.current,
+      secrets,
+      toolSource,
     });
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
@@ -130,6 +150,12 @@ export class ConversationSession {
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
     const session = new ConversationSession(deps, conversation, store, tools, gate);
+    // Reopened while an action waits: its server must run for its tool to be rated and shown.
+    if (conversation.status === 'waiting_for_confirmation')
+      void toolSource.prepare().then(
+        () => deps.onHeader(),
+        () => undefined,
+      );
     terminal.title = () => conversation.state.title ?? 'Agent';
     session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
@@ -168,7 +194,9 @@ export class ConversationSession {
 
   /** The secrets this window knows, to redact from anything shown or written outside the log. */
   get secrets(): readonly NamedSecret[] {
-    return this.deps.llm.knownSecrets.current;
+    const own = this.deps.llm.knownSecrets.current;
+    const mcp = this.deps.mcp?.knownSecrets() ?? [];
+    return mcp.length ? [...own, ...mcp] : own;
   }
 
   header(): ConversationHeader {

@@ -12,6 +12,7 @@ import { createStatusBar } from './status-bar';
 import { connectReview } from './review-bridge';
 import { connectEditProposals } from './edit-proposals';
 import { openActionDiff } from './open-diff';
+import { addMcpServer } from './mcp/add-mcp-server';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -45,6 +46,12 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     service.onDidDelete((id) => review.clear(id)),
     connectEditProposals(service, review),
     ...registerCommands(context, service, review, log),
+    vscode.commands.registerCommand('logbook.addMcpServer', (arg?: unknown) =>
+      addMcpServer(context.secrets, arg).catch((err: unknown) => {
+        void vscode.window.showErrorMessage(`Logbook: ${(err as Error).message}`);
+        return undefined;
+      }),
+    ),
     vscode.workspace.onDidGrantWorkspaceTrust(() =>
       log.info('Workspace trusted: tools are enabled for the next step.'),
     ),

@@ -319,4 +319,48 @@ describe('MCP hub: what a stdio server is given', function () {
   });
 });
 
+describe('MCP hub: configuration changes', function () {
+  this.timeout(30_000);
+  it('restarts a server whose entry changed, keeps an unchanged one, stops a removed one', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { parseMcpServers } = await import('../../../src/host/node/mcp');
+    const t = await hubFor({ a: faultStdio(), b: faultStdio() }, mkdtempSync(`${tmpdir()}/mcp-cwd-`));
+    try {
+      const source = t.hub.source();
+      await source.prepare();
+      const before = source.tools();
+      const bShout = before.find((s) => s.name === 'b_shout');
+      assert.ok(bShout);
+      await t.hub.configure(parseMcpServers({ mcpServers: { a: faultStdio({ timeout: 5 }) } }));
+      assert.deepEqual(t.hub.running(), [], 'a (changed) and b (removed) stopped');
+      assert.ok(
+        t.logs.some((l) => /"a" stopped: its configuration changed/.test(l)),
+        t.logs.join('\n'),
+      );
+      assert.ok(t.logs.some((l) => /"b" stopped: it was removed/.test(l)));
+      await source.prepare();
+      assert.deepEqual(
+        t.hub.running().map((r) => r.server),
+        ['a'],
+      );
+      // The removed server's tool is gone; the old spec answers with an error, not a hang.
+      assert.ok(!source.tools().some((s) => s.name.endsWith('_shout')));
+      const obs = await bShout.execute(
+        { text: 'x' },
+        { ports: {} as never, cwd: '.', signal: new AbortController().signal },
+      );
+      assert.equal(obs.is_error, true);
+      await t.hub.configure(parseMcpServers({ mcpServers: { a: faultStdio({ timeout: 5 }) } }));
+      assert.deepEqual(
+        t.hub.running().map((r) => r.server),
+        ['a'],
+        'an unchanged entry keeps running',
+      );
+    } finally {
+      await t.hub.close();
+    }
+  });
+});
+
 const FAULT_ARGS = faultStdio().args[0]!;

@@ -175,3 +175,34 @@ describe('MCP configuration', () => {
     );
   });
 });
+
+describe('joinToolSources', () => {
+  it('offers every source, the same array while none changes, and gathers their notices', async () => {
+    const { joinToolSources } = await import('../../../src/core/agent/tool-sources');
+    const a = [createMcpTool(server, { name: 'x', inputSchema: schema }, { exposedName: 'x' })];
+    let b = [createMcpTool(server, { name: 'y', inputSchema: schema }, { exposedName: 'y' })];
+    let prepared = 0;
+    const joined = joinToolSources([
+      {
+        prepare: async () => void prepared++,
+        tools: () => a as never,
+        takeNotices: () => [{ source: 'a', message: 'm' }],
+      },
+      { prepare: async () => void prepared++, tools: () => b as never, takeNotices: () => [] },
+    ]);
+    await joined.prepare();
+    assert.equal(prepared, 2);
+    const first = joined.tools();
+    assert.deepEqual(
+      first.map((t) => t.name),
+      ['x', 'y'],
+    );
+    assert.equal(joined.tools(), first);
+    b = [];
+    assert.deepEqual(
+      joined.tools().map((t) => t.name),
+      ['x'],
+    );
+    assert.deepEqual(joined.takeNotices(), [{ source: 'a', message: 'm' }]);
+  });
+});
