@@ -114,6 +114,22 @@ describe('MCP tools in a conversation (real servers, scripted model)', function 
     }
   });
 
+  it('falls back to HTTP+SSE for a server that only speaks it', async () => {
+    const server = await startEverythingHttp('sse');
+    try {
+      const c = await setup({ old: { url: server.url } }, [
+        { reply: { toolCalls: [{ id: 'call_echo', name: 'echo', arguments: { message: 'over sse' } }] } },
+        { match: { lastRole: 'tool', toolResultIncludes: 'Echo: over sse' }, reply: { content: 'Done.' } },
+      ]);
+      await c.sendMessage('echo');
+      assert.equal(await c.run(), 'finished');
+      assert.equal(h!.llm.remainingTurns(), 0);
+    } finally {
+      await t?.hub.close();
+      await server.stop();
+    }
+  });
+
   it('asks before a tool without annotations, and runs it once approved', async () => {
     const c = await setup(
       { faults: faultStdio() },

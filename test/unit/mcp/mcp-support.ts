@@ -58,17 +58,19 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The reference server over Streamable HTTP; resolves once it listens. */
-export async function startEverythingHttp(): Promise<{ url: string; stop(): Promise<void> }> {
+/** The reference server over Streamable HTTP (or the older HTTP+SSE); resolves once it listens. */
+export async function startEverythingHttp(
+  transport: 'streamableHttp' | 'sse' = 'streamableHttp',
+): Promise<{ url: string; stop(): Promise<void> }> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+  const child: ChildProcess = spawn(process.execPath, [EVERYTHING, transport], {
     env: { ...process.env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the HTTP server did not start')), 20_000);
     const check = (chunk: Buffer) => {
-      if (/listening on port/i.test(chunk.toString())) {
+      if (/listening on port|running on port/i.test(chunk.toString())) {
         clearTimeout(timer);
         resolve();
       }
@@ -78,7 +80,7 @@ export async function startEverythingHttp(): Promise<{ url: string; stop(): Prom
     child.once('exit', (code) => reject(new Error(`the HTTP server exited (${code})`)));
   });
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${port}/${transport === 'sse' ? 'sse' : 'mcp'}`,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

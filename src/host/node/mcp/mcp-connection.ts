@@ -34,6 +34,7 @@ export class McpConnection implements McpServerPort {
   private closing = false;
   private stderrTail = '';
   private lost = false;
+  private connected = false;
   /** The last error the transport reported (an answer past the stdio buffer, a broken stream). */
   private transportError: string | undefined;
 
@@ -76,7 +77,8 @@ export class McpConnection implements McpServerPort {
         return;
       } catch (err) {
         // A 4xx answer to the first POST is how an older server says it only speaks HTTP+SSE.
-        if (type !== undefined || !/\b(400|404|405)\b/.test(String((err as Error).message))) throw err;
+        const status = (err as { code?: unknown }).code;
+        if (type !== undefined || !(status === 400 || status === 404 || status === 405)) throw err;
       }
     }
     await this.start(
@@ -93,11 +95,13 @@ export class McpConnection implements McpServerPort {
       this.transportError ??= err.message; // the first one: what follows is its aftermath
     };
     this.client.onclose = () => {
-      if (this.closing || this.lost) return;
+      // A transport given up during the start (Streamable HTTP before the SSE fallback) is no loss.
+      if (!this.connected || this.closing || this.lost) return;
       this.lost = true;
       opts.onLost(this.withStderr(this.closedBecause()));
     };
     await this.client.connect(transport, { timeout: opts.startTimeoutMs });
+    this.connected = true;
   }
 
   async listTools(): Promise<McpToolInfo[]> {
