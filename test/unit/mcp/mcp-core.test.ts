@@ -206,3 +206,17 @@ describe('joinToolSources', () => {
     assert.deepEqual(joined.takeNotices(), [{ source: 'a', message: 'm' }]);
   });
 });
+
+describe('MCP error text', () => {
+  it('reduces an HTML error page to its text and clips long messages', async () => {
+    const { readable } = await import('../../../src/host/node/mcp/mcp-connection');
+    assert.equal(
+      readable(
+        'Error POSTing to endpoint: <!DOCTYPE html>\n<html><body><pre>Cannot POST /sse</pre></body></html>\n',
+      ),
+      'Error POSTing to endpoint: Cannot POST /sse',
+    );
+    assert.equal(readable('x'.repeat(1000)).length, 600);
+    assert.equal(readable('a < b and c > d'), 'a < b and c > d');
+  });
+});

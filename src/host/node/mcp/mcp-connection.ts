@@ -136,7 +136,9 @@ export class McpConnection implements McpServerPort {
       const message = err instanceof Error ? err.message : String(err);
       if (/timed out|timeout/i.test(message))
         throw new Error(`no answer within ${this.callTimeoutMs / 1000} s (the server's "timeout")`);
-      throw new Error(this.lost ? this.withStderr(`${message} (${this.closedBecause()})`) : message);
+      throw new Error(
+        this.lost ? this.withStderr(`${readable(message)} (${this.closedBecause()})`) : readable(message),
+      );
     }
   }
 
@@ -170,7 +172,17 @@ export class McpConnection implements McpServerPort {
 function startError(err: unknown, timeoutMs: number): string {
   const message = err instanceof Error ? err.message : String(err);
   if (/timed out|timeout/i.test(message)) return `it did not answer within ${timeoutMs / 1000} s`;
-  return message;
+  return readable(message);
+}
+
+/** Most characters of a server's error kept in a message. */
+const ERROR_CHARS = 600;
+
+/** An error as a line worth reading: an HTML error page reduced to its text, long text clipped. */
+export function readable(message: string): string {
+  const text = /<\/?[a-z][^>]*>/i.test(message) ? message.replace(/<[^>]*>/g, ' ') : message;
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > ERROR_CHARS ? `${flat.slice(0, ERROR_CHARS - 1)}…` : flat;
 }
 
 /** The SSE stream's GET carries the configured headers too. */
