@@ -220,3 +220,27 @@ describe('MCP error text', () => {
     assert.equal(readable('a < b and c > d'), 'a < b and c > d');
   });
 });
+
+describe('MCP events in an OpenHands V0 trajectory', () => {
+  it('become call_tool_mcp actions and mcp observations', async () => {
+    const { exportV0Trajectory } = await import('../../../src/core/events');
+    const action = actionFor('echo', { message: 'hi' });
+    const obs = createEvent('ObservationEvent', {
+      observation: {
+        kind: 'MCPToolObservation',
+        content: [{ type: 'text', text: 'Echo: hi' }],
+        is_error: false,
+        tool_name: 'echo',
+      },
+      action_id: action.id,
+      tool_name: 'echo',
+      tool_call_id: 'call_1',
+    } as never);
+    const [a, o] = exportV0Trajectory([action, obs as never]);
+    assert.equal(a!.action, 'call_tool_mcp');
+    assert.deepEqual(a!.args, { name: 'echo', arguments: { message: 'hi' }, thought: '' });
+    assert.equal(o!.observation, 'mcp');
+    assert.equal(o!.content, 'Echo: hi');
+    assert.deepEqual(o!.extras, { name: 'echo', arguments: {} });
+  });
+});
