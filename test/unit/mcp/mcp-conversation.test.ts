@@ -154,9 +154,9 @@ describe('MCP tools in a conversation (real servers, scripted model)', function 
     assert.equal(await c.run(), 'finished');
   });
 
-  it('lets an alwaysAllow tool run unasked, and a read-only one', async () => {
+  it('lets an alwaysAllow (autoApprove) tool run unasked, and a read-only one', async () => {
     const c = await setup(
-      { faults: faultStdio({ alwaysAllow: ['plain'] }) },
+      { faults: faultStdio({ autoApprove: ['plain'] }) },
       [
         {
           reply: {

@@ -8,6 +8,8 @@ import { z } from 'zod';
 const Common = {
   /** Tool names (the server's own) that run without asking. */
   alwaysAllow: z.array(z.string()).optional(),
+  /** The same list under the name newer Cline files use. */
+  autoApprove: z.array(z.string()).optional(),
   disabled: z.boolean().optional(),
   /** Seconds a call may take (default 60). */
   timeout: z.number().positive().optional(),

@@ -228,7 +228,9 @@ export class McpHub {
       const entry = this.entries.get(a.server)!;
       const spec = createMcpTool(a.conn, a.tool, {
         exposedName: a.exposed,
-        alwaysAllow: entry.config.alwaysAllow?.includes(a.tool.name) ?? false,
+        alwaysAllow: [...(entry.config.alwaysAllow ?? []), ...(entry.config.autoApprove ?? [])].includes(
+          a.tool.name,
+        ),
         limits: this.opts.limits ?? DEFAULT_RESULT_LIMITS,
       }) as ToolSpec;
       this.serverOf.set(spec, a.server);
