@@ -379,4 +379,35 @@ describe('MCP hub: configuration changes', function () {
   });
 });
 
+describe('MCP hub: a server that never answers its start', function () {
+  this.timeout(30_000);
+  it('does not hold up close, and its start ends in a clear failure', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const silent = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] };
+    const t = await hubFor({ silent }, mkdtempSync(`${tmpdir()}/mcp-cwd-`), { startTimeoutMs: 1_500 });
+    const source = t.hub.source();
+    const starting = source.prepare();
+    await new Promise((r) => setTimeout(r, 200));
+    const began = Date.now();
+    await t.hub.close();
+    assert.ok(Date.now() - began < 1_000, `close took ${Date.now() - began} ms`);
+    await starting;
+    assert.deepEqual(t.hub.running(), []);
+
+    // Without a close, the same server is reported as not answering.
+    const u = await hubFor({ silent }, mkdtempSync(`${tmpdir()}/mcp-cwd-`), { startTimeoutMs: 1_000 });
+    try {
+      const view = u.hub.source();
+      await view.prepare();
+      assert.match(
+        view.takeNotices()[0]?.message ?? '',
+        /"silent" could not start: it did not answer within 1 s/,
+      );
+    } finally {
+      await u.hub.close();
+    }
+  });
+});
+
 const FAULT_ARGS = faultStdio().args[0]!;

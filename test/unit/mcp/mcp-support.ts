@@ -32,7 +32,7 @@ export interface TestHub {
 export async function hubFor(
   servers: Record<string, unknown>,
   cwd: string,
-  opts: { reserved?: string[]; baseEnv?: Record<string, string | undefined> } = {},
+  opts: { reserved?: string[]; baseEnv?: Record<string, string | undefined>; startTimeoutMs?: number } = {},
 ): Promise<TestHub> {
   const logs: string[] = [];
   const hub = new McpHub({
@@ -41,7 +41,7 @@ export async function hubFor(
     resolve: environmentResolver(process.env),
     reservedNames: opts.reserved ?? [],
     log: (line) => logs.push(line),
-    startTimeoutMs: 20_000,
+    startTimeoutMs: opts.startTimeoutMs ?? 20_000,
   });
   await hub.configure(parseMcpServers({ mcpServers: servers }));
   return { hub, logs };

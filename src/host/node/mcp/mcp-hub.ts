@@ -175,6 +175,10 @@ export class McpHub {
         await conn.close();
         throw err;
       });
+      if (entry.stale || this.closed) {
+        await conn.close();
+        return;
+      }
       entry.state = { kind: 'ready', conn, tools };
       this.opts.log(
         `MCP server "${name}" started with ${tools.length} tool${tools.length === 1 ? '' : 's'}.`,
@@ -198,8 +202,8 @@ export class McpHub {
 
   private async stop(name: string, entry: Entry, why: string | null): Promise<void> {
     entry.stale = true;
-    const state = entry.state;
-    if (state.kind === 'starting') await state.done;
+    // A server still starting is not waited for (a hung start would hold up the window's close):
+    // `start` closes what it opened once it sees the entry is stale.
     const now = entry.state;
     if (now.kind === 'ready') {
       await now.conn.close();
