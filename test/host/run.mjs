@@ -5,7 +5,8 @@
 // Two profiles, each its own instance: `trusted` (most suites) and `untrusted` (workspace trust
 // on and never granted, for *.untrusted.test.ts).
 import { format } from 'node:util';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startCodeServer, repoRoot, removeRunDir } from '../../scripts/code-server/instance.mjs';
 import { launchBrowser } from '../../scripts/code-server/browser.mjs';
@@ -36,7 +37,16 @@ async function runProfile(profile) {
   let exitCode = 1;
   console.log(`\n--- host profile: ${profile.name} ---`);
   try {
+    // A second extension, installed in the instance's extensions folder: it contributes a
+    // language-model tool for the editor-tools suite.
+    const runDir = mkdtempSync(join(tmpdir(), 'logbook-cs-'));
+    cpSync(
+      join(repoRoot, 'test', 'host', 'fixtures', 'lm-tool-extension'),
+      join(runDir, 'extensions', 'logbook-test.logbook-test-lm-tool-0.0.1'),
+      { recursive: true },
+    );
     active.server = await startCodeServer({
+      runDir,
       trust: profile.trust,
       installExtensions: [join(repoRoot, 'test', 'support', 'editor-model-extension')],
       // A key in the window's environment, as when VS Code is started from a shell that exports

@@ -14,7 +14,7 @@ import { PolicyGate } from '../../src/core/agent/policy-gate';
 import type { StoredConversationEvent } from '../../src/core/agent/event-codec';
 import { conversationEventCodec } from '../../src/core/agent/event-codec';
 import type { AgentSettings } from '../../src/core/agent/settings';
-import type { HistoryCondenser } from '../../src/core/agent/ports';
+import type { HistoryCondenser, ToolSource } from '../../src/core/agent/ports';
 import { OpenAiLlmClient, type LlmSettings, type OpenAiLlmClientDeps } from '../../src/core/llm';
 import type { Skill } from '../../src/core/skills/skills';
 import { MemoryEventStore } from '../../src/core/log/memory-store';
@@ -56,6 +56,8 @@ export interface HarnessOptions {
   clientDeps?: OpenAiLlmClientDeps;
   /** A model that reads each request instead of playing the scenario's turns (the demo model). */
   respond?: StartScriptedLlmOptions['respond'];
+  /** Tools from outside (an MCP hub's view), offered besides the built-in ones. */
+  toolSource?: ToolSource;
 }
 
 export async function createHarness(
@@ -111,6 +113,7 @@ export async function createHarness(
         ...(opts.snapshotEvery ? { snapshotEvery: opts.snapshotEvery } : {}),
         ...(options.condenser ? { condenser: options.condenser } : {}),
         ...(options.skills ? { skills: options.skills } : {}),
+        ...(options.toolSource ? { toolSource: options.toolSource } : {}),
         ...(options.summarizer
           ? {
               condenserLlm: new OpenAiLlmClient(
@@ -125,7 +128,7 @@ export async function createHarness(
             }
           : {}),
         gate: new PolicyGate(
-          () => tools,
+          () => [...tools, ...(options.toolSource?.tools() ?? [])],
           () => ({
             mode: effective.confirmationMode ?? 'never',
             allowRules: effective.allowRules ?? [],

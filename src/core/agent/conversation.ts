@@ -25,7 +25,13 @@ import { EXECUTION_STATUS_KEY, ACTION_STARTED_KEY, RECONFIRM_KEY, TITLE_KEY, sho
 import { encodeSnapshot, recoveryEventsOnOpen, SKIPPED_AFTER_CRASH } from '../state';
 import { toolDefinition, validateToolCall, type ToolPorts, type ToolSpec } from '../tools';
 import type { StoredConversationEvent } from './event-codec';
-import type { ConfirmationDecision, ConfirmationGate, HistoryCondenser } from './ports';
+import {
+  type ConfirmationDecision,
+  type ConfirmationGate,
+  type HistoryCondenser,
+  TOOL_SOURCE_KEY,
+  type ToolSource,
+} from './ports';
 import { buildSystemPrompt } from './system-prompt';
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from './settings';
 import { detectStuck } from './stuck-detector';
@@ -74,6 +80,8 @@ export interface ConversationDeps {
   images?: { supportsImages(): boolean; load(url: string): Promise<string | undefined> };
   /** Records the workspace's files before each action that can change them; none: no checkpoints. */
   checkpoints?: CheckpointPort;
+  /** Tools from outside (MCP servers), started when a run starts; their problems are recorded. */
+  toolSource?: ToolSource;
 }
 
 export { SNAPSHOT_EVERY };
@@ -308,6 +316,8 @@ export class Conversation {
    * approved at the risk it is rated now: should its rating rise before it runs, it asks again.
    */
   async approve(actionIds?: string[]): Promise<void> {
+    // Tools from outside rate their own calls: they must be there before a risk is recorded.
+    await this.prepareToolSource();
     const pending = this.pendingActionEvents();
     const ids = (actionIds ?? pending.map((a) => a.id)).filter((id) => pending.some((a) => a.id === id));
     if (!ids.length) return;
@@ -442,6 +452,7 @@ export class Conversation {
     if (this.status === 'waiting_for_confirmation' && this.awaitingConfirmation().length > 0)
       return this.status;
     await this.setStatus('running');
+    await this.prepareToolSource();
     let steps = 0;
     for (;;) {
       if (this.pauseRequested) {
@@ -456,6 +467,7 @@ export class Conversation {
         break;
       }
       const outcome = await this.step();
+      await this.recordToolSourceNotices();
       if (outcome === 'stopped') {
         await this.answerDangling('The user stopped the agent before this action ran.');
         await this.recordPause();
@@ -769,7 +781,21 @@ export class Conversation {
   }
 
   private activeTools(): ToolSpec[] {
-    return this.settings.toolsEnabled ? this.deps.tools : [];
+    if (!this.settings.toolsEnabled) return [];
+    const outside = this.deps.toolSource?.tools() ?? [];
+    return outside.length ? [...this.deps.tools, ...outside] : this.deps.tools;
+  }
+
+  /** Starts the tools from outside (only with tools enabled: an untrusted workspace starts nothing). */
+  private async prepareToolSource(): Promise<void> {
+    if (!this.deps.toolSource || !this.settings.toolsEnabled) return;
+    await this.deps.toolSource.prepare();
+    await this.recordToolSourceNotices();
+  }
+
+  private async recordToolSourceNotices(): Promise<void> {
+    for (const n of this.deps.toolSource?.takeNotices() ?? [])
+      await this.append('ConversationStateUpdateEvent', { key: TOOL_SOURCE_KEY, value: n });
   }
 
   /** The risk a pending action was approved at: the user's approval, else LOW (let through unasked). */

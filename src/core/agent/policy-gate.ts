@@ -3,7 +3,13 @@
 // confirmation policy (mode, threshold, allow rules) decides. Read-only tools wait only when the
 // path rules rate what they read MEDIUM or more (outside the workspace, secrets).
 import type { ActionEvent } from '../events';
-import { analyzeAction, needsConfirmation, type ConfirmationPolicy } from '../security';
+import {
+  analyzeAction,
+  llmRiskAnalyzer,
+  needsConfirmation,
+  type Analyzer,
+  type ConfirmationPolicy,
+} from '../security';
 import type { ToolSpec } from '../tools';
 import type { ConfirmationDecision, ConfirmationGate } from './ports';
 
@@ -20,26 +26,37 @@ export class PolicyGate implements ConfirmationGate {
   decide(actions: readonly ActionEvent[]): ConfirmationDecision[] {
     const policy = this.policy();
     const roots = policy.roots ?? [];
-    const reviews = actions.map((a) => {
+    const specs = actions.map((a) => this.tools().find((t) => t.name === a.tool_name));
+    const reviews = actions.map((a, i) => {
       const args = argumentsOf(a);
+      const spec = specs[i];
       return {
         toolName: a.tool_name,
-        readOnly: this.tools().find((t) => t.name === a.tool_name)?.readOnly ?? false,
+        readOnly: spec?.readOnly ?? false,
         args,
         analysis: analyzeAction(a.tool_name, args, roots, {
           readableRoots: this.readableRoots(),
           shellCwd: this.shellCwd(),
+          ...(spec?.ruleRisk ? { analyzers: ownRules(spec) } : {}),
         }),
       };
     });
-    return needsConfirmation(policy, reviews).map((d, i) => ({
-      actionId: actions[i]!.id,
-      confirm: d.confirm,
-      risk: d.risk,
-      reasons: [d.reason],
-      riskReasons: reviews[i]!.analysis.reasons,
-    }));
+    return needsConfirmation(policy, reviews).map((d, i) => {
+      const allowed = specs[i]?.alwaysAllow === true && d.confirm;
+      return {
+        actionId: actions[i]!.id,
+        confirm: allowed ? false : d.confirm,
+        risk: d.risk,
+        reasons: [allowed ? `${actions[i]!.tool_name} is always allowed by the user` : d.reason],
+        riskReasons: reviews[i]!.analysis.reasons,
+      };
+    });
   }
+}
+
+/** A tool that rates its own calls (an MCP tool, by its annotations) in place of the built-in rules. */
+function ownRules(spec: ToolSpec): Analyzer[] {
+  return [llmRiskAnalyzer, { name: 'rules', analyze: (_name, args) => spec.ruleRisk!(args) }];
 }
 
 /** The model's arguments (including its security_risk), falling back to the validated action. */

@@ -3,6 +3,7 @@
 import type { ViewLike } from '../context';
 import type { ActionEvent } from '../events';
 import type { LlmClient } from '../llm/types';
+import type { ToolSpec } from '../tools';
 
 export interface ConfirmationDecision {
   actionId: string;
@@ -37,3 +38,24 @@ export interface HistoryCondenser {
     opts: { force: boolean; signal?: AbortSignal },
   ): Promise<CondensationFields | null>;
 }
+
+/** A problem with tools from outside that the log records (a server that failed or stopped). */
+export interface ToolSourceNotice {
+  /** Who: e.g. `mcp:github`. */
+  source: string;
+  message: string;
+}
+
+/**
+ * Tools besides the built-in ones, whose set can change during a conversation (MCP servers that
+ * start, crash or are reconfigured). `prepare` starts what is needed, once per run; `tools` is read
+ * at every step; notices are taken once, each recorded as a `tool_source` update.
+ */
+export interface ToolSource {
+  prepare(): Promise<void>;
+  tools(): readonly ToolSpec[];
+  takeNotices(): ToolSourceNotice[];
+}
+
+/** Key of the ConversationStateUpdateEvent that records a ToolSourceNotice. */
+export const TOOL_SOURCE_KEY = 'tool_source';

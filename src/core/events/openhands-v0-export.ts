@@ -73,7 +73,7 @@ function toV0Body(e: KnownEvent, ctx: V0ExportContext): Partial<V0Event> | null 
       return { action: 'system', args: { content: e.system_prompt.text, tools: e.tools } };
     case 'ActionEvent':
       return {
-        ...actionBody(e.action, textOf(e.thought), e.security_risk),
+        ...actionBody(e.action, textOf(e.thought), e.security_risk, e.tool_name),
         tool_call_metadata: {
           function_name: e.tool_call.name,
           tool_call_id: e.tool_call_id,
@@ -117,6 +117,7 @@ function actionBody(
   action: Readonly<Args> | null,
   thought: string,
   risk: Parameters<typeof riskToV0>[0],
+  toolName: string,
 ): Partial<V0Event> {
   const security_risk = riskToV0(risk);
   const a = (action ?? { kind: '' }) as Args;
@@ -170,6 +171,8 @@ function actionBody(
         action: 'finish',
         args: { final_thought: a.message, task_completed: 'true', outputs: {}, thought },
       };
+    case 'MCPToolAction':
+      return { action: 'call_tool_mcp', args: { name: toolName, arguments: a.data ?? {}, thought } };
     case V0_ACTION_KIND:
       return { action: String(a.action), args: (a.args ?? {}) as Args };
     default:
@@ -199,6 +202,8 @@ function observationBody(o: Readonly<Args> & { kind: string }): Partial<V0Event>
     }
     case 'ThinkObservation':
       return { observation: 'think', content, extras: {} };
+    case 'MCPToolObservation':
+      return { observation: 'mcp', content, extras: { name: o.tool_name ?? '', arguments: {} } };
     case V0_OBSERVATION_KIND:
       return { observation: String(o.observation), content, extras: (o.extras ?? {}) as Args };
     default:

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { ToolDefinition } from '../llm/types';
 import type { ToolSpec } from './tool';
-import { SECURITY_ARG_NAMES } from './security-args';
+import { SECURITY_ARG_NAMES, securityArgsShape } from './security-args';
 
 type JsonObject = Record<string, unknown>;
 
@@ -17,7 +17,9 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition {
 
 /** The JSON schema of a tool's arguments, as sent to the model. */
 export function parametersOf(spec: ToolSpec): JsonObject {
-  const schema = tidy(z.toJSONSchema(spec.argsSchema, { io: 'input', unrepresentable: 'any' })) as JsonObject;
+  const schema = spec.jsonSchema
+    ? withSecurityArgs(spec)
+    : (tidy(z.toJSONSchema(spec.argsSchema, { io: 'input', unrepresentable: 'any' })) as JsonObject);
   delete schema.$schema;
   if (!spec.readOnly) {
     const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
@@ -40,4 +42,17 @@ function tidy(node: unknown): unknown {
     out[key] = tidy(value);
   }
   return out;
+}
+
+/**
+ * A schema from outside, with the model's risk rating and summary added as optional properties
+ * when the tool has side effects (they are taken off before the call reaches the tool).
+ */
+function withSecurityArgs(spec: ToolSpec): JsonObject {
+  const schema: JsonObject = { type: 'object', ...spec.jsonSchema };
+  if (spec.readOnly) return schema;
+  const own = (schema.properties ?? {}) as JsonObject;
+  const added = z.toJSONSchema(z.object(securityArgsShape), { io: 'input' }) as JsonObject;
+  schema.properties = { ...(added.properties as JsonObject), ...own };
+  return schema;
 }

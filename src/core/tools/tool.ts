@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { ToolPorts } from './ports';
 import type { ToolDefinition } from '../llm/types';
+import type { RiskAssessment } from '../security/risk';
 
 export interface ToolContext {
   ports: ToolPorts;
@@ -14,6 +15,7 @@ export interface ToolContext {
 /** An observation payload: `kind` names it (e.g. TerminalObservation); `content` is what the LLM reads. */
 export interface ToolObservation {
   kind: string;
+  /** Text for the model; images (data URLs) only tools from outside return (MCP). */
   content: ({ type: 'text'; text: string } | { type: 'image'; image_urls: string[] })[];
   is_error: boolean;
   [field: string]: unknown;
@@ -43,6 +45,18 @@ export interface ToolSpec<Args = Record<string, unknown>> {
   actionPayloadSchema?: z.ZodType;
   /** Validates stored observation payloads of `observationKind`. */
   observationPayloadSchema?: z.ZodType;
+  /**
+   * The JSON schema of the arguments as given by a tool from outside (an MCP server), sent to the
+   * model as it is instead of one derived from `argsSchema`.
+   */
+  jsonSchema?: Record<string, unknown>;
+  /**
+   * The rule-based rating of a call, for tools the built-in rules do not know (an MCP tool's
+   * annotations). Combined with the model's own rating: the higher wins.
+   */
+  ruleRisk?(args: Readonly<Record<string, unknown>>): RiskAssessment;
+  /** The user allowed every call of this tool without asking (an MCP server's `alwaysAllow`). */
+  alwaysAllow?: boolean;
 }
 
 /** A tool definition as the Chat Completions API expects it. */

@@ -18,6 +18,7 @@ import { defaultTools, trackShellCwd } from '../../core/tools';
 import { createNodePorts } from './ports';
 import { ImageStore } from '../../core/attachments/image-store';
 import type { CheckpointPort } from '../../core/checkpoints/types';
+import { environmentResolver, joinSecrets, McpHub, type ParsedMcpConfig } from './mcp';
 
 export interface NodeSessionOptions {
   /** Directory of the conversation's segment log (created if missing). */
@@ -49,6 +50,10 @@ export interface NodeSessionOptions {
   signing?: SigningIdentity;
   /** Records the workspace before each action that can change files; none: no checkpoints. */
   checkpoints?: CheckpointPort;
+  /** MCP servers whose tools the agent may use; they start with the run and stop with `close`. */
+  mcpServers?: ParsedMcpConfig;
+  /** Where to say what happens with the MCP servers (started, renamed tools, failures). */
+  onMcpLog?: (line: string) => void;
 }
 
 export interface NodeSession {
@@ -106,6 +111,19 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   // Images a tool views are stored once in the conversation's folder (events refer to them).
   const images = new ImageStore(storeDir);
   const tools = defaultTools();
+  const mcp = opts.mcpServers
+    ? new McpHub({
+        cwd: workspace,
+        baseEnv: process.env,
+        passEnvironment: opts.passEnvironment ?? [],
+        secretValues: () => secrets.map((s) => s.value),
+        resolve: environmentResolver(process.env),
+        reservedNames: tools.map((t) => t.name),
+        log: opts.onMcpLog ?? (() => undefined),
+      })
+    : undefined;
+  await mcp?.configure(opts.mcpServers!);
+  const toolSource = mcp?.source();
   const mode = opts.confirmationMode ?? 'risky';
   const settings: Partial<AgentSettings> = {
     ...opts.settings,
@@ -124,6 +142,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     unsubscribe();
     process.off('exit', killShellOnExit);
     ports.terminal.dispose();
+    await mcp?.close();
     await store.close();
   };
   const stopCommand = (): Promise<void> => ports.terminal.interrupt();
@@ -138,16 +157,25 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       cwd: workspace,
       settings,
       ...(condenser ? { condenser } : {}),
-      secrets: () => secrets,
+      secrets: mcp
+        ? joinSecrets(
+            () => secrets,
+            () => mcp.secrets(),
+          )
+        : () => secrets,
+      ...(toolSource ? { toolSource } : {}),
       ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
       // The gate rates each action by the model's rating and the rule-based checks together.
       gate: new PolicyGate(
-        () => tools,
+        () => (toolSource ? [...tools, ...toolSource.tools()] : tools),
         () => ({ mode, roots: [workspace], allowRules: settings.allowRules ?? [] }),
         () => [scratchDir],
         () => shell.cwd,
       ),
     });
+    // The CLI opens a conversation to run or to answer it: the servers start now, so the pending
+    // actions of their tools are rated by their annotations before anything is decided.
+    await toolSource?.prepare();
     return { conversation, store, stopCommand, close };
   } catch (err) {
     await close();

@@ -38,6 +38,7 @@ import { forkConversation } from './fork';
 import { importOpenHands } from '../../core/agent/import-openhands';
 import { type VerifyResult, verifyConversationInSteps } from '../../core/signing';
 import { SecretSigningKey } from './signing-key';
+import { EditorMcpServers } from './mcp/editor-mcp-servers';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
 
@@ -63,6 +64,8 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   private readonly signingKey: SecretSigningKey;
   /** The last verification of each conversation in this window. */
   private readonly checks = new Map<string, VerifyResult>();
+  /** The window's MCP servers; they stop with the window. */
+  readonly mcp: EditorMcpServers;
 
   private readonly activeEmitter = new vscode.EventEmitter<string | undefined>();
   private readonly appendEmitter = new vscode.EventEmitter<{
@@ -94,6 +97,9 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   ) {
     this.llm = new ConfiguredLlm(context.secrets);
     this.signingKey = new SecretSigningKey(context.secrets, log);
+    this.mcp = new EditorMcpServers(context.secrets, log, () =>
+      this.llm.knownSecrets.current.map((s) => s.value),
+    );
     const base = context.storageUri ?? context.globalStorageUri;
     this.root = join(base.fsPath, 'conversations');
     this.indexFile = new ConversationIndexFile(join(this.root, 'index.json'));
@@ -503,6 +509,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       onStream: (delta) => this.streamEmitter.fire({ conversationId: id, delta }),
       userEditNotes: () => this.hooks.userEditNotes(id),
       ...(folder ? { checkpoints: this.checkpointStore(folder) } : {}),
+      mcp: this.mcp,
     };
     const session = await ConversationSession.open(deps).catch(async (err: unknown) => {
       if (!(err instanceof EventStoreError) || err.code !== 'LOST_DATA') throw err;
@@ -587,6 +594,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.mentions.dispose();
     this.terminals.dispose();
     for (const s of this.sessions.values()) await s.dispose().catch(() => {});
+    await this.mcp.dispose().catch(() => {});
     this.llm.knownSecrets.dispose();
     this.configListener.dispose();
     this.activeEmitter.dispose();

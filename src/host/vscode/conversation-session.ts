@@ -46,6 +46,10 @@ import { IntegratedTerminalPort } from './ports/terminal-port';
 import { WorkspaceFilePort } from './ports/workspace-file-port';
 import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
 import { settingAwarePort } from './checkpoints';
+import type { EditorMcpServers } from './mcp/editor-mcp-servers';
+import { joinSecrets } from '../node/mcp';
+import { joinToolSources } from '../../core/agent/tool-sources';
+import { editorToolSource } from './editor-tools';
 
 export interface SessionDeps {
   id: string;
@@ -65,6 +69,8 @@ export interface SessionDeps {
   signing: SigningIdentity;
   /** The workspace's checkpoint store; none (no workspace folder): no checkpoints. */
   checkpoints?: GitCheckpointStore;
+  /** The window's MCP servers, whose tools the conversation may use. */
+  mcp?: EditorMcpServers;
 }
 
 export class ConversationSession {
@@ -129,8 +135,21 @@ export class ConversationSession {
       scratch: new TempScratchPort(join(deps.dir, 'scratch')),
     };
     const settings = readAgentSettings();
+    const mcpSource = deps.mcp?.source();
+    const editor = editorToolSource(
+      () => [...tools.map((t) => t.name), ...(mcpSource?.tools() ?? []).map((t) => t.name)],
+      deps.log,
+    );
+    const toolSource = joinToolSources(mcpSource ? [mcpSource, editor] : [editor]);
+    const mcp = deps.mcp;
+    const secrets = mcp
+      ? joinSecrets(
+          () => knownSecrets.current,
+          () => mcp.knownSecrets(),
+        )
+      : () => knownSecrets.current;
     const gate = new PolicyGate(
-      () => tools,
+      () => [...tools, ...toolSource.tools()],
       () => {
         const s = readAgentSettings();
         return { mode: s.confirmationMode, allowRules: s.allowRules, roots: workspaceRoots(deps.cwd) };
@@ -150,7 +169,8 @@ export class ConversationSession {
       condenser: new LlmSummarizingCondenser(readCondenserSettings()),
       gate,
       userEditNotes: () => deps.userEditNotes(),
-      secrets: () => knownSecrets.current,
+      secrets,
+      toolSource,
       images: {
         // The editor's Language Model API takes text only: its models get the note, not the bytes.
         supportsImages: () => llmSupportsImages() && readLlmProvider() !== 'vscode',
@@ -165,6 +185,12 @@ export class ConversationSession {
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
     const session = new ConversationSession(deps, conversation, store, tools, gate, images);
+    // Reopened while an action waits: its server must run for its tool to be rated and shown.
+    if (conversation.status === 'waiting_for_confirmation')
+      void toolSource.prepare().then(
+        () => deps.onHeader(),
+        () => undefined,
+      );
     terminal.title = () => conversation.state.title ?? 'Agent';
     session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
@@ -212,7 +238,9 @@ export class ConversationSession {
 
   /** The secrets this window knows, to redact from anything shown or written outside the log. */
   get secrets(): readonly NamedSecret[] {
-    return this.deps.llm.knownSecrets.current;
+    const own = this.deps.llm.knownSecrets.current;
+    const mcp = this.deps.mcp?.knownSecrets() ?? [];
+    return mcp.length ? [...own, ...mcp] : own;
   }
 
   header(): ConversationHeader {

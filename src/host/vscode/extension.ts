@@ -14,6 +14,7 @@ import { connectEditProposals } from './edit-proposals';
 import { openActionDiff } from './open-diff';
 import { redactingLog } from './redacting-log';
 import type { NamedSecret } from '../../core/secrets';
+import { addMcpServer } from './mcp/add-mcp-server';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -54,6 +55,12 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     service.onDidDelete((id) => review.clear(id)),
     connectEditProposals(service, review),
     ...registerCommands(context, service, review, log),
+    vscode.commands.registerCommand('logbook.addMcpServer', (arg?: unknown) =>
+      addMcpServer(context.secrets, arg).catch((err: unknown) => {
+        void vscode.window.showErrorMessage(`Logbook: ${(err as Error).message}`);
+        return undefined;
+      }),
+    ),
     vscode.workspace.onDidGrantWorkspaceTrust(() =>
       log.info('Workspace trusted: tools are enabled for the next step.'),
     ),

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { logbook, scriptedModel, workspaceRoot } from './helpers';
+import { EXTENSION_ID, logbook, scriptedModel, workspaceRoot } from './helpers';
 
 describe('untrusted workspace', () => {
   let llm: ScriptedLlm | undefined;
@@ -55,5 +55,41 @@ describe('untrusted workspace', () => {
     const errors = (await session.conversation.events()).filter((e) => e.kind === 'AgentErrorEvent');
     assert.equal(errors.length, 1);
     assert.match(JSON.stringify(errors[0]), /not trusted/);
+  });
+
+  it('starts no MCP server, even one in the user settings', async () => {
+    await vscode.workspace.getConfiguration('logbook').update(
+      'mcp.servers',
+      {
+        // A working server: only the trust check keeps it from starting.
+        faults: {
+          command: process.execPath,
+          args: [
+            join(
+              vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath,
+              'test',
+              'support',
+              'mcp-fault-server.mjs',
+            ),
+          ],
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      await llm?.close();
+      llm = await scriptedModel({ name: 'untrusted-mcp', turns: [{ reply: { content: 'Hello.' } }] });
+      const { service } = await logbook();
+      await service.mcp.settled();
+      const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Say hello');
+      assert.equal(await (await service.session(id)).settled(), 'finished');
+      assert.deepEqual(service.mcp.running(), []);
+      const offered = JSON.stringify(llm.completionBodies()[0]?.['tools'] ?? []);
+      assert.doesNotMatch(offered, /shout/);
+    } finally {
+      await vscode.workspace
+        .getConfiguration('logbook')
+        .update('mcp.servers', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });

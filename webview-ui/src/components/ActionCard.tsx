@@ -8,6 +8,7 @@ import { FileEditBody } from './FileEditBody';
 import { GenericToolBody, InvalidCallBody } from './GenericToolBody';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
+import { McpToolBody } from './McpToolBody';
 import { RiskBadge, RiskLine } from './RiskBadge';
 import { TerminalBody } from './TerminalBody';
 
@@ -39,7 +40,9 @@ export function ActionCard({ row, rev }: { row: Row; rev: number }) {
   const effective = pending ? h?.pendingRisks?.find((r) => r.actionId === e.id) : undefined;
   // The rules rated it above the model: say what counts and why, in one line under the head.
   const raised = effective && effective.risk !== modelRisk ? effective : undefined;
-  const badge = !isSideEffectFree(tool, action) && !raised;
+  // An MCP tool the server marks read-only takes no rating from the model: no UNKNOWN badge.
+  const unrated = kind === 'MCPToolAction' && modelRisk === 'UNKNOWN';
+  const badge = !isSideEffectFree(tool, action) && !raised && !unrated;
   return (
     <div class={`card action${pending ? ' pending' : ''}`}>
       {visible && <Markdown class="thought" text={visible.slice(0, 100_000)} />}
@@ -70,6 +73,8 @@ export function ActionCard({ row, rev }: { row: Row; rev: number }) {
         <TerminalBody action={action} row={row} />
       ) : tool === 'file_editor' || kind === 'FileEditorAction' ? (
         <FileEditBody action={action} row={row} rev={rev} />
+      ) : kind === 'MCPToolAction' ? (
+        <McpToolBody action={action} row={row} />
       ) : (
         <GenericToolBody action={action} row={row} />
       )}

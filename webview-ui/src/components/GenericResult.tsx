@@ -1,13 +1,21 @@
-// Any other observation: its text for the model, marked when it is an error, and its images
-// (file_editor viewing a PNG) as thumbnails.
+// Any other observation: its text for the model, marked when it is an error, and its images as
+// thumbnails: file_editor viewing a PNG (stored with the conversation) or an MCP tool's result
+// (data URLs). SVG can carry script, so it and other kinds are only counted.
 import { contentText, type Json } from '../lib/fields';
+import { plural } from '../lib/format';
 import type { Row } from '../state/store';
 import { Icon } from './Icon';
 import { OutputBlock } from './OutputBlock';
 import { imageUrls, Thumbnail } from './MessageAttachments';
 
+/** Images shown per result; the rest are counted. */
+const MAX_IMAGES = 4;
+const SHOWABLE = /^(data:image\/(png|jpeg|gif|webp|bmp);base64,|logbook-image:)/i;
+
 export function GenericResult({ obs, id, row }: { obs: Json; id: string; row?: Row }) {
-  const images = imageUrls(obs.content);
+  const all = imageUrls(obs.content);
+  const shown = all.filter((u) => SHOWABLE.test(u)).slice(0, MAX_IMAGES);
+  const hidden = all.length - shown.length;
   const error = obs.is_error === true;
   return (
     <div class="generic-result">
@@ -23,13 +31,14 @@ export function GenericResult({ obs, id, row }: { obs: Json; id: string; row?: R
         row={row}
         tone={error ? 'error' : 'normal'}
       />
-      {images.length > 0 && (
-        <div class="message-images">
-          {images.slice(0, 20).map((url, i) => (
+      {shown.length > 0 && (
+        <div class="result-images message-images">
+          {shown.map((url, i) => (
             <Thumbnail key={`${i}:${url.slice(0, 80)}`} url={url} />
           ))}
         </div>
       )}
+      {hidden > 0 && <div class="note">{plural(hidden, 'image')} not shown</div>}
     </div>
   );
 }

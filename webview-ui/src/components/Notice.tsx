@@ -109,6 +109,18 @@ function describe(e: EventJson): Line {
           tone: 'warn',
           detail: str(value['message']),
         };
+      if (key === 'tool_source') {
+        // A server of tools from outside failed or stopped (`source` is `mcp:NAME`, or `mcp`).
+        const server = /^mcp:(.+)$/.exec(str(value['source']) ?? '')?.[1];
+        return {
+          icon: 'plug',
+          text: server
+            ? `MCP server “${server.slice(0, 60)}” is unavailable; the agent goes on without its tools`
+            : 'An MCP server entry was left out',
+          tone: 'warn',
+          detail: str(value['message']),
+        };
+      }
       if (key === 'forked_from')
         return { icon: 'repo-forked', text: 'Continued from an earlier conversation', tone: 'neutral' };
       return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };

@@ -14,6 +14,7 @@ import type { CliIo } from './io';
 import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
+import { MCP_CONFIG_OPTION, mcpConfigFrom, mcpLog } from './mcp-option';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import { agentCheckpoints } from './checkpoint-env';
 
@@ -38,6 +39,7 @@ async function decide(
   const { values, positionals } = parseCommandArgs(command, argv, {
     json: { type: 'boolean' },
     ...PASS_ENV_OPTION,
+    ...MCP_CONFIG_OPTION,
     ...(command === 'reject' ? { reason: { type: 'string' } as const } : {}),
     ...(command === 'resolve' ? IN_DOUBT_OPTIONS : {}),
   });
@@ -65,6 +67,11 @@ async function decide(
   const maxToolCalls = maxToolCallsFromEnv(command, io.env) ?? info.max_tool_calls_per_reply ?? undefined;
   const budgets = budgetsFromEnv(command, io.env);
   const mode = { json: values.json === true };
+  const mcpArg = values['mcp-config'];
+  const mcpServers = mcpConfigFrom(
+    command,
+    mcpArg !== undefined ? resolvePath(io, mcpArg) : (info.mcp_config ?? undefined),
+  );
   note(io, mode, `conversation: ${dir}`);
 
   const session = await openNodeConversation({
@@ -80,6 +87,7 @@ async function decide(
     settings: budgets,
     signing: cliSigningIdentity(io),
     ...checkpointOption(command, info.workspace, io),
+    ...(mcpServers ? { mcpServers, onMcpLog: mcpLog(io) } : {}),
   });
   try {
     const { conversation } = session;

@@ -3,6 +3,7 @@
 import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../../../core/events';
 import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry';
 import { COST_UNKNOWN_KEY, type CostUnknownValue } from '../../../core/agent/cost-cap';
+import { TOOL_SOURCE_KEY, type ToolSourceNotice } from '../../../core/agent/ports';
 import {
   CHECKPOINT_KEY,
   CHECKPOINT_UNAVAILABLE_KEY,
@@ -126,6 +127,10 @@ function stateUpdateLine(key: string, value: unknown): string {
   }
   if (key === CHECKPOINT_UNAVAILABLE_KEY && value && typeof value === 'object') {
     return `[checkpoint] ${String((value as { message?: unknown }).message)}`;
+  }
+  if (key === TOOL_SOURCE_KEY && value && typeof value === 'object') {
+    // In full: which server failed and why is what the user must act on.
+    return `[tools] ${String((value as Partial<ToolSourceNotice>).message)}`;
   }
   return `[state] ${key}`;
 }

@@ -44,7 +44,9 @@ Logbook's own outside the workspace; the workspace's .git is never touched.
                                      saying so; the agent works on (default 100000)`;
 
 const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME although it is Logbook's own
-                         (OPENAI_API_KEY, LOGBOOK_*); repeat for more names`;
+                         (OPENAI_API_KEY, LOGBOOK_*); repeat for more names
+  --mcp-config FILE      MCP servers whose tools the agent may use, in the {"mcpServers": {...}}
+                         shape of Claude Desktop and Cline; approve/reject reuse the run's file`;
 
 export const COMMAND_HELP = {
   run: `Usage: logbook run --workspace DIR --task TEXT [options]

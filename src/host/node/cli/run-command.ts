@@ -25,6 +25,7 @@ import type { CliIo } from './io';
 import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
+import { MCP_CONFIG_OPTION, mcpConfigFrom, mcpLog } from './mcp-option';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
 import { agentCheckpoints } from './checkpoint-env';
 
@@ -42,6 +43,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     json: { type: 'boolean' },
     'no-checkpoints': { type: 'boolean' },
     ...PASS_ENV_OPTION,
+    ...MCP_CONFIG_OPTION,
   });
   if (values.help) {
     io.out(COMMAND_HELP.run);
@@ -74,6 +76,9 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const passEnv = passEnvironment('run', values['pass-env'], io.env);
   const checkpoints = agentCheckpoints('run', workspace, io.env, values['no-checkpoints'] === true);
   resolveLlmSettings(llmSettings); // fail on a bad OPENAI_BASE_URL before creating anything
+  const mcpConfigPath =
+    values['mcp-config'] !== undefined ? resolvePath(io, values['mcp-config']) : undefined;
+  const mcpServers = mcpConfigFrom('run', mcpConfigPath);
 
   // An existing --store continues that conversation (same workspace); otherwise a new one.
   const newId = randomUUID();
@@ -116,6 +121,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     settings: budgets,
     signing: cliSigningIdentity(io),
     ...(checkpoints ? { checkpoints } : {}),
+    ...(mcpServers ? { mcpServers, onMcpLog: mcpLog(io) } : {}),
   });
   try {
     const { conversation } = session;
@@ -138,6 +144,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       max_iterations: maxIterations ?? null,
       max_tool_calls_per_reply: maxToolCalls ?? null,
       model: llmSettings.model,
+      mcp_config: mcpConfigPath ?? null,
     };
     writeSessionInfo(storeDir, {
       ...(previous ?? newSessionInfo({ id, workspace, ...settings })),

@@ -19,6 +19,8 @@ const SessionInfoSchema = z.object({
   /** Absent in files written before the cap existed. */
   max_tool_calls_per_reply: z.number().int().positive().nullable().optional(),
   model: z.string().min(1).nullable(),
+  /** Absolute path of the --mcp-config file of the run; approve/reject start the same servers. */
+  mcp_config: z.string().min(1).nullable().optional(),
   created_at: z.string(),
 });
 

@@ -1,0 +1,192 @@
+// One running MCP server, on the official SDK: a child process over stdio, or a URL over Streamable
+// HTTP (falling back to the older HTTP+SSE transport when the server does not speak it). The
+// connection reports its own end (a crash, a closed stream) once, with what the server last said
+// on stderr, so the agent can drop its tools and say why.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpCallOptions, McpServerPort, McpToolInfo } from '../../../core/mcp';
+import { isStdio, type McpServerConfig } from './mcp-config';
+
+export interface ConnectOptions {
+  /** Environment of a stdio server: the scrubbed agent environment plus the entry's own `env`. */
+  env: Record<string, string>;
+  /** Headers of an HTTP server, references filled in. */
+  headers: Record<string, string>;
+  /** Working folder of a stdio server without its own `cwd`. */
+  cwd: string;
+  /** Longest the start (spawn/connect and the MCP handshake) may take. */
+  startTimeoutMs: number;
+  /** Called once when the connection ends without `close` (a crash, a dropped stream). */
+  onLost: (reason: string) => void;
+}
+
+const CLIENT_INFO = { name: 'logbook', version: '0.1.0' };
+/** Most pages of `tools/list` read: a server listing more is misbehaving. */
+const MAX_TOOL_PAGES = 20;
+/** The tail of a server's stderr kept for error messages. */
+const STDERR_TAIL = 2_000;
+const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+export class McpConnection implements McpServerPort {
+  private closing = false;
+  private stderrTail = '';
+  private lost = false;
+  private connected = false;
+  /** The last error the transport reported (an answer past the stdio buffer, a broken stream). */
+  private transportError: string | undefined;
+
+  private constructor(
+    readonly name: string,
+    private readonly client: Client,
+    private readonly callTimeoutMs: number,
+  ) {}
+
+  static async connect(name: string, config: McpServerConfig, opts: ConnectOptions): Promise<McpConnection> {
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const conn = new McpConnection(name, client, (config.timeout ?? DEFAULT_CALL_TIMEOUT_MS / 1000) * 1000);
+    try {
+      if (isStdio(config)) {
+        const transport = new StdioClientTransport({
+          command: config.command,
+          args: config.args ?? [],
+          env: opts.env,
+          cwd: config.cwd ?? opts.cwd,
+          stderr: 'pipe',
+        });
+        transport.stderr?.on('data', (chunk: Buffer) => conn.keepStderr(chunk.toString('utf8')));
+        await conn.start(transport, opts);
+      } else {
+        await conn.startHttp(config.url, config.type, opts);
+      }
+    } catch (err) {
+      conn.closing = true;
+      await client.close().catch(() => undefined);
+      throw new Error(conn.withStderr(startError(err, opts.startTimeoutMs)));
+    }
+    return conn;
+  }
+
+  private async startHttp(url: string, type: string | undefined, opts: ConnectOptions): Promise<void> {
+    const requestInit = { headers: opts.headers };
+    if (type !== 'sse') {
+      try {
+        await this.start(new StreamableHTTPClientTransport(new URL(url), { requestInit }), opts);
+        return;
+      } catch (err) {
+        // A 4xx answer to the first POST is how an older server says it only speaks HTTP+SSE.
+        const status = (err as { code?: unknown }).code;
+        if (type !== undefined || !(status === 400 || status === 404 || status === 405)) throw err;
+      }
+    }
+    await this.start(
+      new SSEClientTransport(new URL(url), {
+        requestInit,
+        eventSourceInit: { fetch: withHeaders(opts.headers) },
+      }),
+      opts,
+    );
+  }
+
+  private async start(transport: Transport, opts: ConnectOptions): Promise<void> {
+    this.client.onerror = (err) => {
+      this.transportError ??= err.message; // the first one: what follows is its aftermath
+    };
+    this.client.onclose = () => {
+      // A transport given up during the start (Streamable HTTP before the SSE fallback) is no loss.
+      if (!this.connected || this.closing || this.lost) return;
+      this.lost = true;
+      opts.onLost(this.withStderr(this.closedBecause()));
+    };
+    await this.client.connect(transport, { timeout: opts.startTimeoutMs });
+    this.connected = true;
+  }
+
+  async listTools(): Promise<McpToolInfo[]> {
+    if (!this.client.getServerCapabilities()?.tools) return [];
+    const tools: McpToolInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await this.client.listTools(cursor ? { cursor } : undefined, {
+        timeout: this.callTimeoutMs,
+      });
+      for (const t of result.tools)
+        tools.push({
+          name: t.name,
+          ...(t.description !== undefined ? { description: t.description } : {}),
+          inputSchema: t.inputSchema as Record<string, unknown>,
+          ...(t.annotations ? { annotations: t.annotations } : {}),
+        });
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  async callTool(tool: string, args: Record<string, unknown>, opts: McpCallOptions): Promise<unknown> {
+    if (this.lost) throw new Error('the server is no longer running');
+    try {
+      return await this.client.callTool({ name: tool, arguments: args }, undefined, {
+        signal: opts.signal,
+        timeout: this.callTimeoutMs,
+      });
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (/timed out|timeout/i.test(message))
+        throw new Error(`no answer within ${this.callTimeoutMs / 1000} s (the server's "timeout")`);
+      throw new Error(
+        this.lost ? this.withStderr(`${readable(message)} (${this.closedBecause()})`) : readable(message),
+      );
+    }
+  }
+
+  get alive(): boolean {
+    return !this.lost && !this.closing;
+  }
+
+  async close(): Promise<void> {
+    if (this.closing) return;
+    this.closing = true;
+    await this.client.close().catch(() => undefined);
+  }
+
+  private closedBecause(): string {
+    const e = this.transportError;
+    if (e && /ReadBuffer exceeded maximum size of (\d+)/.test(e))
+      return `its answer was larger than the ${Math.round(Number(/(\d+) bytes/.exec(e)?.[1]) / 1024 / 1024)} MiB a message may have, so the connection was closed`;
+    return e ? `the connection closed after: ${e}` : 'the connection closed';
+  }
+
+  private keepStderr(text: string): void {
+    this.stderrTail = (this.stderrTail + text).slice(-STDERR_TAIL);
+  }
+
+  private withStderr(message: string): string {
+    const tail = this.stderrTail.trim();
+    return tail ? `${message}; the server said: ${tail.split('\n').slice(-5).join('\n')}` : message;
+  }
+}
+
+function startError(err: unknown, timeoutMs: number): string {
+  const message = err instanceof Error ? err.message : String(err);
+  if (/timed out|timeout/i.test(message)) return `it did not answer within ${timeoutMs / 1000} s`;
+  return readable(message);
+}
+
+/** Most characters of a server's error kept in a message. */
+const ERROR_CHARS = 600;
+
+/** An error as a line worth reading: an HTML error page reduced to its text, long text clipped. */
+export function readable(message: string): string {
+  const text = /<\/?[a-z][^>]*>/i.test(message) ? message.replace(/<[^>]*>/g, ' ') : message;
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > ERROR_CHARS ? `${flat.slice(0, ERROR_CHARS - 1)}…` : flat;
+}
+
+/** The SSE stream's GET carries the configured headers too. */
+function withHeaders(headers: Record<string, string>): typeof fetch {
+  return (input, init) =>
+    fetch(input, { ...init, headers: { ...headers, ...(init?.headers as Record<string, string>) } });
+}

@@ -1,0 +1,272 @@
+// The MCP servers of a CLI run or a VS Code window. Servers start when a conversation's run starts
+// (not when Logbook starts), in parallel; each conversation gets a ToolSource view that offers the
+// tools of the servers running now and tells it, once, about each server that failed to start or
+// stopped. A changed configuration restarts only the servers whose entry changed; `close` stops all.
+import { agentEnvironment, type NamedSecret } from '../../../core/secrets';
+import type { ToolSource, ToolSourceNotice } from '../../../core/agent/ports';
+import {
+  assignToolNames,
+  createMcpTool,
+  DEFAULT_RESULT_LIMITS,
+  type McpToolInfo,
+  type ResultLimits,
+} from '../../../core/mcp';
+import { registerToolPayloadSchemas, type ToolSpec } from '../../../core/tools';
+import { McpConnection } from './mcp-connection';
+import { isStdio, type McpServerConfig, type ParsedMcpConfig, sameServer } from './mcp-config';
+import { expandReferences, type ReferenceResolver } from './references';
+
+export interface McpHubOptions {
+  /** Working folder of stdio servers (the workspace). */
+  cwd: string;
+  /** The environment stdio servers start from, scrubbed like the agent's terminal. */
+  baseEnv: Readonly<Record<string, string | undefined>>;
+  /** Variables of Logbook's own the user lets through anyway. */
+  passEnvironment?: readonly string[];
+  /** Secret values a server's environment must not carry (the API key). */
+  secretValues?: () => readonly string[];
+  /** Fills in `${secret:NAME}` / `${env:NAME}` references. */
+  resolve: ReferenceResolver;
+  /** Names of the built-in tools: an MCP tool of the same name gets its server's name in front. */
+  reservedNames: readonly string[];
+  /** Where to say what happened (Output channel, stderr). */
+  log: (line: string) => void;
+  startTimeoutMs?: number;
+  limits?: ResultLimits;
+}
+
+type ServerState =
+  | { kind: 'idle' }
+  | { kind: 'starting'; done: Promise<void> }
+  | { kind: 'ready'; conn: McpConnection; tools: McpToolInfo[] }
+  | { kind: 'failed'; problem: Problem };
+
+interface Problem {
+  /** Distinguishes one failure from the next (a view says each once). */
+  id: number;
+  message: string;
+}
+
+interface Entry {
+  config: McpServerConfig;
+  state: ServerState;
+  /** Values references stood for: redacted from the log. */
+  secrets: string[];
+  /** The server was reconfigured or removed while starting: drop what it started. */
+  stale?: boolean;
+}
+
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+
+export class McpHub {
+  private readonly entries = new Map<string, Entry>();
+  private configProblems: Problem[] = [];
+  private specs: ToolSpec[] = [];
+  private problemIds = 0;
+  private readonly loggedNotes = new Set<string>();
+  private secretList: NamedSecret[] = [];
+  private closed = false;
+
+  constructor(private readonly opts: McpHubOptions) {}
+
+  /** Takes a new configuration: removed or changed servers stop; new ones start at the next run. */
+  async configure(config: ParsedMcpConfig): Promise<void> {
+    this.configProblems = config.problems.map((message) => this.problem(message));
+    for (const p of this.configProblems) this.opts.log(p.message);
+    const stops: Promise<void>[] = [];
+    for (const [name, entry] of this.entries) {
+      const next = config.servers.get(name);
+      if (next && sameServer(next, entry.config)) continue;
+      this.entries.delete(name);
+      stops.push(this.stop(name, entry, next ? 'its configuration changed' : 'it was removed'));
+    }
+    for (const [name, cfg] of config.servers)
+      if (!this.entries.has(name))
+        this.entries.set(name, { config: cfg, state: { kind: 'idle' }, secrets: [] });
+    await Promise.all(stops);
+    this.rebuild();
+  }
+
+  /** A view for one conversation. */
+  source(): ToolSource {
+    const told = new Set<number>();
+    return {
+      prepare: () => this.startIdle(),
+      tools: () => this.specs,
+      takeNotices: () => {
+        const out: ToolSourceNotice[] = [];
+        const tell = (source: string, p: Problem) => {
+          if (told.has(p.id)) return;
+          told.add(p.id);
+          out.push({ source, message: p.message });
+        };
+        for (const p of this.configProblems) tell('mcp', p);
+        for (const [name, e] of this.entries)
+          if (e.state.kind === 'failed') tell(`mcp:${name}`, e.state.problem);
+        return out;
+      },
+    };
+  }
+
+  /** The values `${secret:...}` and `${env:...}` references stood for, to redact from events. */
+  secrets(): readonly NamedSecret[] {
+    return this.secretList;
+  }
+
+  /** Names of servers running now, with their tools' names as offered. */
+  running(): { server: string; tools: string[] }[] {
+    return [...this.entries]
+      .filter(([, e]) => e.state.kind === 'ready')
+      .map(([server]) => ({
+        server,
+        tools: this.specs.filter((s) => this.serverOf.get(s) === server).map((s) => s.name),
+      }));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.entries];
+    this.entries.clear();
+    this.specs = [];
+    await Promise.all(all.map(([name, e]) => this.stop(name, e, null)));
+  }
+
+  // --- starting and stopping ---------------------------------------------------------------
+
+  private async startIdle(): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const [name, entry] of this.entries) {
+      if (entry.state.kind === 'idle') {
+        const done = this.start(name, entry);
+        entry.state = { kind: 'starting', done };
+      }
+      if (entry.state.kind === 'starting') waits.push(entry.state.done);
+    }
+    await Promise.all(waits);
+  }
+
+  private async start(name: string, entry: Entry): Promise<void> {
+    const cfg = entry.config;
+    try {
+      const env = isStdio(cfg)
+        ? await expandReferences(cfg.env, this.opts.resolve)
+        : { values: {}, secrets: [] };
+      const headers = isStdio(cfg)
+        ? { values: {}, secrets: [] }
+        : await expandReferences(cfg.headers, this.opts.resolve);
+      entry.secrets = [...env.secrets, ...headers.secrets];
+      this.rebuildSecrets();
+      const scrubbed = agentEnvironment(this.opts.baseEnv, {
+        pass: this.opts.passEnvironment ?? [],
+        secretValues: this.opts.secretValues?.() ?? [],
+      }).env;
+      const conn = await McpConnection.connect(name, cfg, {
+        env: { ...scrubbed, ...env.values },
+        headers: headers.values,
+        cwd: this.opts.cwd,
+        startTimeoutMs: this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+        onLost: (reason) => this.lost(name, entry, reason),
+      });
+      if (entry.stale || this.closed) {
+        await conn.close();
+        return;
+      }
+      const tools = await conn.listTools().catch(async (err: unknown) => {
+        await conn.close();
+        throw err;
+      });
+      if (entry.stale || this.closed) {
+        await conn.close();
+        return;
+      }
+      entry.state = { kind: 'ready', conn, tools };
+      this.opts.log(
+        `MCP server "${name}" started with ${tools.length} tool${tools.length === 1 ? '' : 's'}.`,
+      );
+      this.rebuild();
+    } catch (err) {
+      if (entry.stale || this.closed) return;
+      const message = `The MCP server "${name}" could not start: ${err instanceof Error ? err.message : String(err)}. The conversation continues without its tools.`;
+      entry.state = { kind: 'failed', problem: this.problem(message) };
+      this.opts.log(message);
+    }
+  }
+
+  private lost(name: string, entry: Entry, reason: string): void {
+    if (this.entries.get(name) !== entry || entry.state.kind !== 'ready') return;
+    const message = `The MCP server "${name}" stopped (${reason}). Its tools are no longer offered; the conversation continues without them.`;
+    entry.state = { kind: 'failed', problem: this.problem(message) };
+    this.opts.log(message);
+    this.rebuild();
+  }
+
+  private async stop(name: string, entry: Entry, why: string | null): Promise<void> {
+    entry.stale = true;
+    // A server still starting is not waited for (a hung start would hold up the window's close):
+    // `start` closes what it opened once it sees the entry is stale.
+    const now = entry.state;
+    if (now.kind === 'ready') {
+      await now.conn.close();
+      if (why) this.opts.log(`MCP server "${name}" stopped: ${why}.`);
+    }
+  }
+
+  // --- the tools offered --------------------------------------------------------------------
+
+  private serverOf = new WeakMap<ToolSpec, string>();
+
+  /** The tool specs of every running server, named without clashes, in configuration order. */
+  private rebuild(): void {
+    const named = [...this.entries].flatMap(([server, e]) => {
+      const s = e.state;
+      return s.kind === 'ready' ? s.tools.map((tool) => ({ server, tool, conn: s.conn })) : [];
+    });
+    const { assigned, notes } = assignToolNames(this.opts.reservedNames, named);
+    for (const note of notes) {
+      if (this.loggedNotes.has(note)) continue;
+      this.loggedNotes.add(note);
+      this.opts.log(note);
+    }
+    this.serverOf = new WeakMap();
+    this.specs = assigned.map((a) => {
+      const entry = this.entries.get(a.server)!;
+      const spec = createMcpTool(a.conn, a.tool, {
+        exposedName: a.exposed,
+        alwaysAllow: [...(entry.config.alwaysAllow ?? []), ...(entry.config.autoApprove ?? [])].includes(
+          a.tool.name,
+        ),
+        limits: this.opts.limits ?? DEFAULT_RESULT_LIMITS,
+      }) as ToolSpec;
+      this.serverOf.set(spec, a.server);
+      return spec;
+    });
+    registerToolPayloadSchemas(this.specs.slice(0, 1));
+  }
+
+  private rebuildSecrets(): void {
+    this.secretList = [...this.entries].flatMap(([name, e]) =>
+      e.secrets.map((value) => ({ name: `MCP ${name} secret`, value })),
+    );
+  }
+
+  private problem(message: string): Problem {
+    return { id: ++this.problemIds, message };
+  }
+}
+
+/**
+ * Two secret lists as one, the same array while neither changes (the conversation's redactor is
+ * cached by identity).
+ */
+export function joinSecrets(
+  a: () => readonly NamedSecret[],
+  b: () => readonly NamedSecret[],
+): () => readonly NamedSecret[] {
+  let last:
+    { a: readonly NamedSecret[]; b: readonly NamedSecret[]; list: readonly NamedSecret[] } | undefined;
+  return () => {
+    const [x, y] = [a(), b()];
+    if (last?.a !== x || last.b !== y) last = { a: x, b: y, list: y.length ? [...x, ...y] : x };
+    return last.list;
+  };
+}

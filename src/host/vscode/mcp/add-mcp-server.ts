@@ -1,0 +1,163 @@
+// `Logbook: Add MCP Server`: asks for a stdio command or an HTTP URL and writes the entry into
+// `logbook.mcp.servers`. A secret (an API token in an env variable or a header) goes to
+// SecretStorage and the setting holds `${secret:NAME}` instead. Takes its input as an argument
+// too, so tests and other extensions can add a server without prompts.
+import { parse } from 'shell-quote';
+import * as vscode from 'vscode';
+import { MCP_SECRET_PREFIX, MCP_SERVERS_SETTING } from './editor-mcp-servers';
+
+export interface AddMcpServerInput {
+  name: string;
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+  /** Values to keep in SecretStorage, by secret name; refer to them as `${secret:NAME}`. */
+  secrets?: Record<string, string>;
+  target?: 'user' | 'workspace';
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,40}$/;
+
+export async function addMcpServer(
+  secrets: vscode.SecretStorage,
+  arg?: unknown,
+): Promise<string | undefined> {
+  const input = isInput(arg) ? arg : await ask();
+  if (!input) return undefined;
+  if (!NAME.test(input.name))
+    throw new Error('an MCP server name may only hold letters, digits, ".", "_" and "-" (at most 40).');
+  if (!input.command === !input.url) throw new Error('an MCP server needs either a command or a URL.');
+  for (const [name, value] of Object.entries(input.secrets ?? {}))
+    await secrets.store(MCP_SECRET_PREFIX + name, value);
+  const entry = input.command
+    ? {
+        command: input.command,
+        args: input.args ?? [],
+        ...(input.env && Object.keys(input.env).length ? { env: input.env } : {}),
+      }
+    : {
+        url: input.url!,
+        ...(input.headers && Object.keys(input.headers).length ? { headers: input.headers } : {}),
+      };
+  const cfg = vscode.workspace.getConfiguration('logbook');
+  const target =
+    input.target === 'workspace' && vscode.workspace.workspaceFolders?.length
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+  const inspected = cfg.inspect<Record<string, unknown>>(MCP_SERVERS_SETTING);
+  const current =
+    (target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.globalValue) ??
+    {};
+  await cfg.update(MCP_SERVERS_SETTING, { ...current, [input.name]: entry }, target);
+  return input.name;
+}
+
+function isInput(v: unknown): v is AddMcpServerInput {
+  return typeof v === 'object' && v !== null && typeof (v as AddMcpServerInput).name === 'string';
+}
+
+async function ask(): Promise<AddMcpServerInput | undefined> {
+  const title = 'Logbook: Add MCP Server';
+  const kind = await vscode.window.showQuickPick(
+    [
+      {
+        label: 'Command (stdio)',
+        description: 'a program Logbook starts, e.g. npx -y @modelcontextprotocol/server-memory',
+        id: 'stdio' as const,
+      },
+      {
+        label: 'URL (HTTP)',
+        description: 'a server already running, spoken to over Streamable HTTP or SSE',
+        id: 'http' as const,
+      },
+    ],
+    { title, placeHolder: 'How is the server reached?', ignoreFocusOut: true },
+  );
+  if (!kind) return undefined;
+  const name = await vscode.window.showInputBox({
+    title,
+    prompt: 'A short name for the server (tools whose names clash get it in front)',
+    placeHolder: 'e.g. memory',
+    ignoreFocusOut: true,
+    validateInput: (v) => (NAME.test(v) ? undefined : 'Letters, digits, ".", "_" and "-", at most 40.'),
+  });
+  if (!name) return undefined;
+  const secrets: Record<string, string> = {};
+  let input: AddMcpServerInput;
+  if (kind.id === 'stdio') {
+    const line = await vscode.window.showInputBox({
+      title,
+      prompt: 'The command and its arguments',
+      placeHolder: 'e.g. npx -y @modelcontextprotocol/server-memory',
+      ignoreFocusOut: true,
+      validateInput: (v) => (words(v).length ? undefined : 'Enter a command.'),
+    });
+    if (!line) return undefined;
+    const [command, ...args] = words(line);
+    input = { name, command: command!, args };
+    const secret = await askSecret(name, 'an environment variable', 'e.g. GITHUB_TOKEN');
+    if (secret === null) return undefined;
+    if (secret) {
+      input.env = { [secret.key]: `\${secret:${secret.secretName}}` };
+      secrets[secret.secretName] = secret.value;
+    }
+  } else {
+    const url = await vscode.window.showInputBox({
+      title,
+      prompt: 'The server URL',
+      placeHolder: 'e.g. http://localhost:3001/mcp',
+      ignoreFocusOut: true,
+      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : 'Enter an http(s) URL.'),
+    });
+    if (!url) return undefined;
+    input = { name, url: url.trim() };
+    const secret = await askSecret(name, 'a header', 'e.g. Authorization');
+    if (secret === null) return undefined;
+    if (secret) {
+      input.headers = { [secret.key]: `\${secret:${secret.secretName}}` };
+      secrets[secret.secretName] = secret.value;
+    }
+  }
+  const where = vscode.workspace.workspaceFolders?.length
+    ? await vscode.window.showQuickPick(
+        [
+          { label: 'User settings', id: 'user' as const },
+          { label: 'Workspace settings', id: 'workspace' as const },
+        ],
+        { title, placeHolder: 'Where to save the server?', ignoreFocusOut: true },
+      )
+    : { id: 'user' as const };
+  if (!where) return undefined;
+  return { ...input, secrets, target: where.id };
+}
+
+/** undefined: no secret; null: cancelled. */
+async function askSecret(
+  server: string,
+  what: string,
+  example: string,
+): Promise<{ key: string; value: string; secretName: string } | undefined | null> {
+  const key = await vscode.window.showInputBox({
+    title: 'Logbook: Add MCP Server',
+    prompt: `Does the server need a secret in ${what}? Its name (leave empty for none)`,
+    placeHolder: example,
+    ignoreFocusOut: true,
+  });
+  if (key === undefined) return null;
+  if (!key.trim()) return undefined;
+  const value = await vscode.window.showInputBox({
+    title: 'Logbook: Add MCP Server',
+    prompt: `The value of ${key.trim()} (kept in VS Code's secret storage, not in settings)`,
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (!value) return null;
+  const secretName = `${server}.${key.trim()}`.replace(/[^A-Za-z0-9_.-]/g, '_');
+  return { key: key.trim(), value, secretName };
+}
+
+function words(line: string): string[] {
+  return parse(line).filter((w): w is string => typeof w === 'string');
+}

@@ -1,0 +1,93 @@
+// The MCP servers of this window, from the `logbook.mcp.servers` setting. One hub for every
+// conversation of the window: a server starts when the first conversation runs, restarts when its
+// entry changes, and stops with the window. An untrusted workspace starts none (the setting is
+// also restricted there, so a workspace cannot name a command to run).
+import { homedir } from 'node:os';
+import * as vscode from 'vscode';
+import type { ToolSource } from '../../../core/agent/ports';
+import type { NamedSecret } from '../../../core/secrets';
+import { defaultTools } from '../../../core/tools';
+import { McpHub, parseMcpServers } from '../../node/mcp';
+import { terminalPassEnvironment } from '../config';
+
+/** SecretStorage key of `${secret:NAME}`. */
+export const MCP_SECRET_PREFIX = 'logbook.mcp.secret.';
+export const MCP_SERVERS_SETTING = 'mcp.servers';
+
+export class EditorMcpServers implements vscode.Disposable {
+  private readonly hub: McpHub;
+  private readonly subscriptions: vscode.Disposable[];
+  /** Configurations are applied one after the other. */
+  private applying: Promise<void>;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly log: vscode.LogOutputChannel,
+    /** Values the servers' environment must not carry (the API key). */
+    secretValues: () => readonly string[],
+  ) {
+    this.hub = new McpHub({
+      cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir(),
+      baseEnv: process.env,
+      passEnvironment: terminalPassEnvironment(),
+      secretValues,
+      resolve: async (kind, name) =>
+        kind === 'secret' ? await secrets.get(MCP_SECRET_PREFIX + name) : process.env[name],
+      reservedNames: defaultTools().map((t) => t.name),
+      log: (line) => log.info(line),
+    });
+    this.applying = this.apply();
+    this.subscriptions = [
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(`logbook.${MCP_SERVERS_SETTING}`)) this.reapply();
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.reapply()),
+    ];
+  }
+
+  /** A conversation's view of the servers: starting them waits for the configuration in effect. */
+  source(): ToolSource {
+    const view = this.hub.source();
+    return {
+      prepare: async () => {
+        await this.applying;
+        if (vscode.workspace.isTrusted) await view.prepare();
+      },
+      tools: () => (vscode.workspace.isTrusted ? view.tools() : []),
+      takeNotices: () => view.takeNotices(),
+    };
+  }
+
+  /** What `${secret:...}` references stood for, to redact. */
+  knownSecrets(): readonly NamedSecret[] {
+    return this.hub.secrets();
+  }
+
+  running(): { server: string; tools: string[] }[] {
+    return this.hub.running();
+  }
+
+  /** Resolves once the setting as it is now is in effect (the servers it changed are stopped). */
+  settled(): Promise<void> {
+    return this.applying;
+  }
+
+  private reapply(): void {
+    this.applying = this.applying.then(() => this.apply());
+  }
+
+  private async apply(): Promise<void> {
+    const value = vscode.workspace.isTrusted
+      ? vscode.workspace.getConfiguration('logbook').get<unknown>(MCP_SERVERS_SETTING, {})
+      : {};
+    await this.hub.configure(parseMcpServers(value)).catch((err: unknown) => {
+      this.log.error(`MCP servers could not be configured: ${String(err)}`);
+    });
+  }
+
+  async dispose(): Promise<void> {
+    for (const s of this.subscriptions) s.dispose();
+    await this.applying;
+    await this.hub.close();
+  }
+}

@@ -1,0 +1,117 @@
+// MCP servers from `logbook.mcp.servers` in the real extension host: the server starts when a
+// conversation runs, its unannotated tool waits for the confirmation the chat sends, the call
+// round-trips, a changed entry restarts it and a removed one stops it; Add MCP Server writes the
+// setting and keeps the secret out of it.
+import * as assert from 'node:assert/strict';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ScriptedLlm } from '../../support/llm-server';
+import { EXTENSION_ID, logbook, scriptedModel } from './helpers';
+
+const faultServer = () =>
+  join(
+    vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath,
+    'test',
+    'support',
+    'mcp-fault-server.mjs',
+  );
+const cfg = () => vscode.workspace.getConfiguration('logbook');
+
+describe('MCP servers from logbook.mcp.servers', function () {
+  this.timeout(60_000);
+  let llm: ScriptedLlm | undefined;
+  afterEach(async () => {
+    await llm?.close();
+    llm = undefined;
+    await cfg().update('mcp.servers', undefined, vscode.ConfigurationTarget.Global);
+    await (await logbook()).service.mcp.settled();
+  });
+
+  it('starts the configured server, asks before its unannotated tool, runs it once the chat confirms', async () => {
+    const { service } = await logbook();
+    await cfg().update(
+      'mcp.servers',
+      { faults: { command: process.execPath, args: [faultServer()] } },
+      vscode.ConfigurationTarget.Global,
+    );
+    llm = await scriptedModel({
+      name: 'host-mcp',
+      turns: [
+        {
+          match: { lastContentIncludes: 'note it' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_plain',
+                name: 'plain',
+                arguments: { note: 'from vscode', security_risk: 'LOW', summary: 'note' },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'noted: from vscode' },
+          reply: { content: 'Noted.' },
+        },
+      ],
+    });
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'note it');
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'waiting_for_confirmation');
+    const tools = (llm.completionBodies()[0]!['tools'] as { function: { name: string } }[]).map(
+      (t) => t.function.name,
+    );
+    assert.ok(tools.includes('plain') && tools.includes('shout'), tools.join(', '));
+    assert.deepEqual(
+      service.mcp.running().map((r) => r.server),
+      ['faults'],
+    );
+    const header = service.header(id)!;
+    assert.equal(header.pendingActionIds.length, 1);
+    assert.equal(header.pendingRisks?.[0]?.risk, 'MEDIUM');
+    // What the chat's Confirm sends.
+    await service.approve(id, header.pendingActionIds);
+    assert.equal(await session.settled(), 'finished');
+    const events = await session.conversation.events();
+    const obs = events.find((e) => e.kind === 'ObservationEvent');
+    assert.ok(obs && obs.kind === 'ObservationEvent');
+    assert.equal(obs.observation.kind, 'MCPToolObservation');
+    assert.match(JSON.stringify(obs.observation.content), /noted: from vscode/);
+    assert.equal(llm.remainingTurns(), 0);
+
+    // A removed entry stops the server.
+    await cfg().update('mcp.servers', {}, vscode.ConfigurationTarget.Global);
+    await service.mcp.settled();
+    assert.deepEqual(service.mcp.running(), []);
+  });
+
+  it('Add MCP Server writes the entry with a ${secret:} reference and keeps the value in secret storage', async () => {
+    const { service } = await logbook();
+    const name = await vscode.commands.executeCommand<string>('logbook.addMcpServer', {
+      name: 'docs',
+      url: 'http://127.0.0.1:9/mcp',
+      headers: { Authorization: '${secret:docs.token}' },
+      secrets: { 'docs.token': 'Bearer host-test-token-123' },
+    });
+    assert.equal(name, 'docs');
+    const written = cfg().inspect<Record<string, unknown>>('mcp.servers')?.globalValue;
+    assert.deepEqual(written, {
+      docs: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: '${secret:docs.token}' } },
+    });
+    assert.doesNotMatch(JSON.stringify(cfg().get('mcp.servers')), /host-test-token/);
+    await service.mcp.settled();
+    // Nothing listens there: the conversation says the server could not start and goes on.
+    llm = await scriptedModel({ name: 'host-mcp-down', turns: [{ reply: { content: 'No tools needed.' } }] });
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'hello');
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'finished');
+    const notice = (await session.conversation.events()).find(
+      (e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'tool_source',
+    );
+    assert.ok(notice, 'the failure is recorded');
+    assert.match(JSON.stringify(notice), /The MCP server \\"docs\\" could not start/);
+    // The reference was filled in from secret storage: what failed is the connection, not the secret.
+    assert.doesNotMatch(JSON.stringify(notice), /is not set/);
+    assert.doesNotMatch(JSON.stringify(await session.conversation.events()), /host-test-token/);
+  });
+});
