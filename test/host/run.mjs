@@ -5,8 +5,7 @@
 // Two profiles, each its own instance: `trusted` (most suites) and `untrusted` (workspace trust
 // on and never granted, for *.untrusted.test.ts).
 import { format } from 'node:util';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer, repoRoot, removeRunDir } from '../../scripts/code-server/instance.mjs';
 import { launchBrowser } from '../../scripts/code-server/browser.mjs';
@@ -37,18 +36,14 @@ async function runProfile(profile) {
   let exitCode = 1;
   console.log(`\n--- host profile: ${profile.name} ---`);
   try {
-    // A second extension, installed in the instance's extensions folder: it contributes a
-    // language-model tool for the editor-tools suite.
-    const runDir = mkdtempSync(join(tmpdir(), 'logbook-cs-'));
-    cpSync(
-      join(repoRoot, 'test', 'host', 'fixtures', 'lm-tool-extension'),
-      join(runDir, 'extensions', 'logbook-test.logbook-test-lm-tool-0.0.1'),
-      { recursive: true },
-    );
     active.server = await startCodeServer({
-      runDir,
       trust: profile.trust,
-      installExtensions: [join(repoRoot, 'test', 'support', 'editor-model-extension')],
+      // Test extensions beside Logbook: a language-model tool (editor-tools suite) and a chat
+      // model (editor-model suite).
+      installExtensions: [
+        join(repoRoot, 'test', 'host', 'fixtures', 'lm-tool-extension'),
+        join(repoRoot, 'test', 'support', 'editor-model-extension'),
+      ],
       // A key in the window's environment, as when VS Code is started from a shell that exports
       // one: the agent's terminal must not see it (terminal-secrets.test.ts).
       env: {
