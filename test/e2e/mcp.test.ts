@@ -38,7 +38,8 @@ describe('e2e: an MCP tool call confirmed from the chat', function () {
             reply: { toolCalls: [{ id: 'call_shout', name: 'shout', arguments: { text: 'done' } }] },
           },
           {
-            match: { lastRole: 'tool', toolResultIncludes: 'DONE' },
+            // shout's image follows its result as a user message (tool messages take text only).
+            match: { lastRole: 'user', lastContentIncludes: 'returned by the shout call' },
             reply: { content: 'The note is written.' },
           },
         ],
