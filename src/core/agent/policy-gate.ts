@@ -60,7 +60,7 @@ function ownRules(spec: ToolSpec): Analyzer[] {
 }
 
 /** The model's arguments (including its security_risk), falling back to the validated action. */
-function argumentsOf(a: ActionEvent): Record<string, unknown> {
+export function argumentsOf(a: ActionEvent): Record<string, unknown> {
   try {
     const parsed: unknown = JSON.parse(a.tool_call.arguments);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))

@@ -14,6 +14,15 @@ export interface CheckpointChange {
 }
 
 /** A file left out of the checkpoint because it is larger than the size cap. */
+/** What a restore does to a file of each change status, as the preview says it. */
+export const RESTORE_VERB: Record<CheckpointChange['status'], string> = {
+  A: 'create',
+  M: 'overwrite',
+  T: 'replace',
+  D: 'delete',
+  R: 'rename',
+};
+
 export interface SkippedFile {
   path: string;
   size: number;

@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { checkpointAt } from '../../core/checkpoints/timeline';
-import { checkpointEventValue, type CheckpointChange } from '../../core/checkpoints/types';
+import { checkpointEventValue, type CheckpointChange, RESTORE_VERB } from '../../core/checkpoints/types';
 import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
 import type { ConversationSession } from './conversation-session';
 
@@ -57,14 +57,6 @@ export interface RestoreOutcome {
   /** The checkpoint holding the files as they were before: restoring it undoes the restore. */
   before?: string;
 }
-
-const VERB: Record<CheckpointChange['status'], string> = {
-  A: 'create',
-  M: 'overwrite',
-  T: 'replace',
-  D: 'delete',
-  R: 'rename',
-};
 
 export async function restoreFilesTo(
   deps: RestoreDeps,
@@ -184,7 +176,7 @@ export const editorRestoreUi: RestoreUi = {
         ...p.files.map((f) => ({
           label: `${icon(f.status)} ${f.path}`,
           description: [
-            VERB[f.status],
+            RESTORE_VERB[f.status],
             f.unsaved ? 'has unsaved changes' : '',
             f.editedAfter ? 'edited after the agent’s last step' : '',
           ]

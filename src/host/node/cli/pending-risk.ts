@@ -1,6 +1,7 @@
 // The risk a held action was held at: the model's own rating and the rule-based checks of its
 // command or paths, the higher wins, with the rules' reasons (as the confirmation gate rates it).
 import type { ActionEvent } from '../../../core/events';
+import { argumentsOf } from '../../../core/agent/policy-gate';
 import { analyzeAction, type SecurityRisk } from '../../../core/security';
 
 export interface HeldRisk {
@@ -18,15 +19,4 @@ export function heldRisk(action: ActionEvent, workspace: string | null): HeldRis
 export function heldRiskLine(what: string, risk: string, reasons: readonly string[]): string {
   const why = reasons.length > 0 ? `: ${reasons.join('; ')}` : '';
   return `  ${what} (${risk}${why})`;
-}
-
-function argumentsOf(a: ActionEvent): Record<string, unknown> {
-  try {
-    const parsed: unknown = JSON.parse(a.tool_call.arguments);
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
-  } catch {
-    // the stored, validated action below
-  }
-  return { ...(a.action as Record<string, unknown> | null), security_risk: a.security_risk };
 }

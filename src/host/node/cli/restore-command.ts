@@ -2,7 +2,7 @@
 // ran in back as they were at that event. Shows what it will change and asks first; the files as
 // they were before are recorded as a checkpoint event of the conversation, so the restore can be undone.
 import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
-import { checkpointEventValue, CHECKPOINT_KEY, type CheckpointChange } from '../../../core/checkpoints/types';
+import { checkpointEventValue, CHECKPOINT_KEY, RESTORE_VERB } from '../../../core/checkpoints/types';
 import { checkpointAt } from '../../../core/checkpoints/timeline';
 import { createEvent, type CreateFields, type Event } from '../../../core/events';
 import { openSignedStore } from '../../../core/signing';
@@ -15,14 +15,6 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import { cliSigningIdentity } from './signing';
-
-const VERB: Record<CheckpointChange['status'], string> = {
-  A: 'create',
-  M: 'overwrite',
-  T: 'replace',
-  D: 'delete',
-  R: 'rename',
-};
 
 export async function restoreCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('restore', argv, {
@@ -74,7 +66,7 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
       io.out('The files already match that checkpoint. Nothing to restore.');
       return EXIT.ok;
     }
-    for (const c of plan.changes) io.out(`  ${VERB[c.status].padEnd(9)} ${c.path}`);
+    for (const c of plan.changes) io.out(`  ${RESTORE_VERB[c.status].padEnd(9)} ${c.path}`);
     io.out(
       `${plan.changes.length} file${plan.changes.length === 1 ? '' : 's'} will change. ` +
         'Ignored, excluded and over-the-size-cap files stay as they are.',
