@@ -109,6 +109,7 @@ describe('Restore files to here', function () {
     const { service } = await logbook();
     // The user types into restore-a.txt and does not save.
     const doc = await vscode.workspace.openTextDocument(path('restore-a.txt'));
+    await waitFor('the document to show the agent’s write', () => doc.getText() === 'agent\n');
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'typed by the user\n'));
     assert.ok(doc.isDirty);
@@ -176,6 +177,9 @@ describe('Restore files to here', function () {
     const { id, actionId } = await agentRun();
     const { service } = await logbook();
     const doc = await vscode.workspace.openTextDocument(path('restore-a.txt'));
+    // A model of the file from an earlier test may still hold its old text until the file watcher
+    // reports the command's write.
+    await waitFor('the document to show the agent’s write', () => doc.getText() === 'agent\n');
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'unsaved '));
     const ui = new ScriptedUi('restore', false);
