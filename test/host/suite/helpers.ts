@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { LogbookApi } from '../../../src/host/vscode/extension';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
+import { type HostMessage, parseHostMessage } from '../../../src/protocol/messages';
 
 export const EXTENSION_ID = 'logbook.logbook-agent';
 
@@ -34,3 +35,33 @@ export function workspaceRoot(): string {
   assert.ok(folder, 'the host tests need a workspace folder');
   return folder.uri.fsPath;
 }
+
+/** A webview stand-in that records what the controller posts (after the webview's own validation). */
+export function recordingWebview() {
+  const posted: HostMessage[] = [];
+  let deliver: (m: unknown) => void = () => undefined;
+  return {
+    posted,
+    send: (m: unknown) => deliver(m),
+    port: {
+      postMessage: async (m: unknown) => {
+        const checked = parseHostMessage(structuredClone(m));
+        assert.ok(checked.ok, checked.ok ? '' : checked.error);
+        posted.push(checked.value);
+        return true;
+      },
+      onDidReceiveMessage: (listener: (m: unknown) => void) => {
+        deliver = listener;
+        return { dispose: () => (deliver = () => undefined) };
+      },
+    },
+  };
+}
+
+export const until = async (check: () => boolean, what: string) => {
+  const end = Date.now() + 20_000;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};

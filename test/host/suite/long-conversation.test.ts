@@ -1,37 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { ChatController, EARLIER_PAGE, VIEW_WINDOW } from '../../../src/host/vscode/chat-view';
-import { type HostMessage, parseHostMessage } from '../../../src/protocol/messages';
-import { logbook } from './helpers';
-
-/** A webview stand-in that records what the controller posts (after the webview's own validation). */
-function recordingWebview() {
-  const posted: HostMessage[] = [];
-  let deliver: (m: unknown) => void = () => undefined;
-  return {
-    posted,
-    send: (m: unknown) => deliver(m),
-    port: {
-      postMessage: async (m: unknown) => {
-        const checked = parseHostMessage(structuredClone(m));
-        assert.ok(checked.ok, checked.ok ? '' : checked.error);
-        posted.push(checked.value);
-        return true;
-      },
-      onDidReceiveMessage: (listener: (m: unknown) => void) => {
-        deliver = listener;
-        return { dispose: () => (deliver = () => undefined) };
-      },
-    },
-  };
-}
-
-const until = async (check: () => boolean, what: string) => {
-  const end = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { logbook, recordingWebview, until } from './helpers';
 
 describe('A long conversation in the chat view', () => {
   it('sends the newest events first and the earlier ones a page at a time, read from the log', async () => {

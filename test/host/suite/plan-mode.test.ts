@@ -7,38 +7,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../../src/host/vscode/chat-view';
-import { type HostMessage, parseHostMessage } from '../../../src/protocol/messages';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { logbook, scriptedModel, workspaceRoot } from './helpers';
-
-function recordingWebview() {
-  const posted: HostMessage[] = [];
-  let deliver: (m: unknown) => void = () => undefined;
-  return {
-    posted,
-    send: (m: unknown) => deliver(m),
-    port: {
-      postMessage: async (m: unknown) => {
-        const checked = parseHostMessage(structuredClone(m));
-        assert.ok(checked.ok, checked.ok ? '' : checked.error);
-        posted.push(checked.value);
-        return true;
-      },
-      onDidReceiveMessage: (listener: (m: unknown) => void) => {
-        deliver = listener;
-        return { dispose: () => (deliver = () => undefined) };
-      },
-    },
-  };
-}
-
-const until = async (check: () => boolean, what: string) => {
-  const end = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
 
 const create = {
   id: 'call_create',
