@@ -123,17 +123,48 @@ describe('signing', () => {
     assert.equal(eventProofs(dir)[4]!.verifySignature(), true);
   });
 
-  it('signs a durable append before it resolves', async () => {
+  it('signs a durable append within the group-commit delay, and syncs the signature soon after', async () => {
     const dir = tmpDir('sign');
     const store = await openSignedStore(dir, { identity });
     await store.append(ev('a'), { durable: true });
-    const text = fs.readFileSync(path.join(dir, SIGNATURES_FILE), 'utf8');
-    assert.match(text, /\ns 1 /);
+    const file = path.join(dir, SIGNATURES_FILE);
+    await new Promise((r) => setTimeout(r, 80));
+    assert.match(fs.readFileSync(file, 'utf8'), /\nh 0 [^\n]+\ns 1 /);
+    assert.equal(verifyConversation(dir).status, 'verified');
     await store.close();
   });
 
+  it('a writer opening a log whose last hashes no signature covers chains them late, never signs them as its own', async () => {
+    const dir = tmpDir('sign');
+    const first = await openSignedStore(dir, { identity });
+    await first.append(ev('e0'));
+    await first.flush();
+    await first.append(ev('e1'));
+    await first.append(ev('e2'));
+    await first.close();
+    // As if the writer stopped after writing the last hashes but before their signature.
+    const file = path.join(dir, SIGNATURES_FILE);
+    const text = fs.readFileSync(file, 'utf8');
+    const lastSig = text.lastIndexOf('\ns ');
+    fs.writeFileSync(file, text.slice(0, lastSig + 1));
+    assert.match(fs.readFileSync(file, 'utf8'), /\nh 2 [^\n]+\n$/);
+    const next = await openSignedStore(dir, { identity });
+    await next.append(ev('e3'));
+    await next.close();
+    const r = verifyConversation(dir);
+    assert.equal(r.status, 'unsigned');
+    assert.deepEqual(r.late, [{ from: 1, to: 2 }]);
+    assert.equal(r.verified, 4);
+  });
+
   it('after a power cut lost the last signature lines (zeros where they were): unsigned, never broken', async () => {
-    const dir = await signedLog(3, 1);
+    const dir = tmpDir('sign');
+    const writer = await openSignedStore(dir, { identity });
+    for (let i = 0; i < 3; i++) {
+      await writer.append(ev(`e${i}`, { text: `event number ${i}` }), { durable: true });
+      await writer.flush();
+    }
+    await writer.close();
     const file = path.join(dir, SIGNATURES_FILE);
     const lines = fs.readFileSync(file, 'utf8').split('\n');
     const kept =
