@@ -97,6 +97,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   ) {
     this.llm = new ConfiguredLlm(context.secrets);
     this.signingKey = new SecretSigningKey(context.secrets, log);
+    context.subscriptions.push(this.signingKey);
     this.mcp = new EditorMcpServers(context.secrets, log, () =>
       this.llm.knownSecrets.current.map((s) => s.value),
     );

@@ -7,15 +7,28 @@ import { type SigningIdentity, identityFromPem, newSigningKeyPem } from '../../c
 
 export const SIGNING_KEY_SECRET = 'logbook.signingKey';
 
-export class SecretSigningKey {
+export class SecretSigningKey implements vscode.Disposable {
   private loading: Promise<SigningIdentity> | undefined;
+  private readonly watch: vscode.Disposable;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
     private readonly log: vscode.LogOutputChannel,
-  ) {}
+  ) {
+    // Another window created or replaced the key: the next conversation opened signs with that one.
+    this.watch = secrets.onDidChange((e) => {
+      if (e.key === SIGNING_KEY_SECRET) this.loading = undefined;
+    });
+  }
 
-  /** The identity, loaded once per window; a stored key that is not Ed25519 is an error, never replaced. */
+  dispose(): void {
+    this.watch.dispose();
+  }
+
+  /**
+   * The identity, loaded once per window (again when the stored key changes); a stored key that is
+   * not Ed25519 is an error, never replaced.
+   */
   identity(): Promise<SigningIdentity> {
     this.loading ??= this.load().catch((err: unknown) => {
       this.loading = undefined;

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -8,6 +8,7 @@ import { createEvent } from '../../../src/core/events';
 import { encodeRecord } from '../../../src/core/log/record-format';
 import { SegmentEventStore } from '../../../src/core/log/segment-store';
 import { identityFromPem, newSigningKeyPem, openSignedStore } from '../../../src/core/signing';
+import { SIGNING_KEY_SECRET } from '../../../src/host/vscode/signing-key';
 import type { VerifyOutcome } from '../../../src/host/vscode/verify';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel } from './helpers';
@@ -213,6 +214,44 @@ describe('Logbook: Verify Conversation', () => {
       assert.match(out.result.signers[0] ?? '', /^did:key:z6Mk/);
     } finally {
       await service.delete(id);
+    }
+  });
+
+  it('a signing key of another type in secret storage: a clear error, nothing written, the key kept as it is', async () => {
+    const { service } = await logbook();
+    // The extension's own SecretStorage (VS Code's), reached through the service for this test only.
+    const secrets = service['context'].secrets;
+    const mine = await secrets.get(SIGNING_KEY_SECRET);
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString();
+    const before = new Set(readdirSync(service.root));
+    const shown: string[] = [];
+    const original = vscode.window.showErrorMessage;
+    // Records what the user is told; the message still goes to VS Code.
+    (vscode.window as { showErrorMessage: unknown }).showErrorMessage = (msg: string, ...rest: never[]) => {
+      shown.push(msg);
+      return original(msg, ...rest);
+    };
+    try {
+      await secrets.store(SIGNING_KEY_SECRET, rsa);
+      const id = await vscode.commands.executeCommand<string | undefined>(
+        'logbook.startTask',
+        'Sign this with the wrong key',
+      );
+      assert.equal(id, undefined);
+      assert.ok(
+        shown.some((m) =>
+          /signing key in VS Code secret storage is a rsa key; Logbook signs with Ed25519/.test(m),
+        ),
+        shown.join('\n'),
+      );
+      assert.deepEqual(new Set(readdirSync(service.root)), before, 'no conversation folder was written');
+      assert.equal(await secrets.get(SIGNING_KEY_SECRET), rsa, 'the stored key is not replaced');
+    } finally {
+      (vscode.window as { showErrorMessage: unknown }).showErrorMessage = original;
+      if (mine) await secrets.store(SIGNING_KEY_SECRET, mine);
+      else await secrets.delete(SIGNING_KEY_SECRET);
     }
   });
 });
