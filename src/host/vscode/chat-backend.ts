@@ -91,7 +91,7 @@ export interface ChatBackend {
   resume(conversationId: string): Promise<void>;
   stop(conversationId: string): Promise<void>;
   /** Fork the conversation so its HEAD is this event, and open the fork. */
-  forkFrom(conversationId: string, eventId: string): Promise<void>;
+  forkFrom(conversationId: string, eventId: string): Promise<unknown>;
   /** "Restore files to here": preview the files a restore to this event changes, ask, restore. */
   restoreFiles(conversationId: string, eventId: string): Promise<unknown>;
   /** Open the diff of a file edit made (or proposed) by this action. */

@@ -172,7 +172,7 @@ export class ChatController implements vscode.Disposable {
       case 'stop':
         return b.stop(msg.conversationId);
       case 'forkFrom':
-        return b.forkFrom(msg.conversationId, msg.eventId);
+        return b.forkFrom(msg.conversationId, msg.eventId).then(() => undefined);
       case 'restoreFiles':
         return b.restoreFiles(msg.conversationId, msg.eventId).then(() => undefined);
       case 'openDiff':

@@ -4,7 +4,7 @@
 import type { AgentMode } from '../../core/state';
 import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
 import { checkpointStoreFor } from './checkpoints';
-import { checkpointEntries } from '../../core/checkpoints/timeline';
+import { checkpointAt, checkpointEntries } from '../../core/checkpoints/timeline';
 import { restoreFilesTo, type RestoreOutcome, type RestoreUi } from './restore-files';
 import { randomUUID } from 'node:crypto';
 import { readdir, mkdir, rm } from 'node:fs/promises';
@@ -301,8 +301,40 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await (await this.session(conversationId)).stop();
   }
 
-  async forkFrom(conversationId: string, eventId: string): Promise<void> {
-    await this.fork(conversationId, eventId);
+  /**
+   * "Continue from here": forks at the event. When the files have changed since that point the user
+   * is offered to restore them too ("and restore files"), without being stopped to answer.
+   * `ui`: the offer and the restore's questions (tests script them); the editor's by default.
+   */
+  async forkFrom(
+    conversationId: string,
+    eventId: string,
+    ui: { offerRestore?: (files: number) => Promise<boolean>; restore?: RestoreUi } = {},
+  ): Promise<{ forkId: string; offer?: Promise<RestoreOutcome | undefined> }> {
+    const source = await this.session(conversationId);
+    const fork = await this.fork(conversationId, eventId);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    // The checkpoint of "here" is in the source: an action's is recorded just after it.
+    const entry = folder ? checkpointAt(await source.conversation.events(), eventId) : undefined;
+    if (!folder || !entry) return { forkId: fork.id };
+    const store = this.checkpointStore(folder);
+    const plan = await store.plan(entry.value.checkpoint).catch(() => undefined);
+    if (!plan?.changes.length) return { forkId: fork.id };
+    const offerRestore = ui.offerRestore ?? offerRestoreAfterFork;
+    const offer = offerRestore(plan.changes.length).then((yes) =>
+      yes
+        ? restoreFilesTo(
+            { session: source, store, fork: () => Promise.resolve(fork), recordIn: fork },
+            eventId,
+            ui.restore,
+          )
+        : undefined,
+    );
+    offer.catch((err: unknown) => {
+      this.log.error(`Restoring files after continuing from here failed: ${String(err)}`);
+      void vscode.window.showErrorMessage(`Logbook: ${(err as Error).message}`);
+    });
+    return { forkId: fork.id, offer };
   }
 
   /** Forks and opens the fork; resolves to its session. */
@@ -619,4 +651,14 @@ function attachmentText(attachments?: { activeFile?: boolean; selection?: boolea
   }
   if (attachments.activeFile) return `\n\nThe file I am looking at: ${path}`;
   return '';
+}
+
+/** The editor's offer after "Continue from here": a notification, answered whenever the user likes. */
+async function offerRestoreAfterFork(files: number): Promise<boolean> {
+  const restore = 'Restore Files…';
+  const choice = await vscode.window.showInformationMessage(
+    `Logbook: continued from here. ${files} file${files === 1 ? ' has' : 's have'} changed since this point.`,
+    restore,
+  );
+  return choice === restore;
 }

@@ -48,6 +48,8 @@ export interface RestoreDeps {
   store: GitCheckpointStore;
   /** "Continue from here": forks at the event and returns the new conversation's session. */
   fork(eventId: string): Promise<ConversationSession>;
+  /** The fork "Continue from here" just made: the restore is recorded there, and no fork is offered. */
+  recordIn?: ConversationSession;
 }
 
 export interface RestoreOutcome {
@@ -82,8 +84,9 @@ export async function restoreFilesTo(
   const lastStep = Date.parse(events[events.length - 1]?.timestamp ?? '');
   const files = plan.changes.map((c) => describe(store.workspace, c, lastStep));
   const checkpoint = entry.value.checkpoint;
-  const choice = await ui.preview({ checkpoint, workspace: store.workspace, files, canFork: true }, (f) =>
-    showDiff(store, checkpoint, f),
+  const choice = await ui.preview(
+    { checkpoint, workspace: store.workspace, files, canFork: !deps.recordIn },
+    (f) => showDiff(store, checkpoint, f),
   );
   if (!choice) return { restored: 0 };
   const unsaved = files.filter((f) => f.unsaved).map((f) => f.path);
@@ -91,7 +94,7 @@ export async function restoreFilesTo(
     if (!(await ui.saveUnsaved(unsaved))) return { restored: 0 };
     for (const p of unsaved) await openDocument(store.workspace, p)?.save();
   }
-  const target = choice === 'fork' ? await deps.fork(entry.eventId) : session;
+  const target = deps.recordIn ?? (choice === 'fork' ? await deps.fork(entry.eventId) : session);
   const result = await store.restore(checkpoint, target.id);
   await target.conversation.recordRestore(
     checkpointEventValue(result.before, { reason: 'restore', restoredTo: entry.eventId }),
