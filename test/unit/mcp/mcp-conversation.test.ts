@@ -381,6 +381,64 @@ describe('MCP hub: configuration changes', function () {
   });
 });
 
+describe('MCP hub: a secret a server uses changes', function () {
+  this.timeout(30_000);
+  it('restarts the servers that refer to it, with the new value, and only those', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { McpHub, parseMcpServers } = await import('../../../src/host/node/mcp');
+    const cwd = mkdtempSync(`${tmpdir()}/mcp-cwd-`);
+    const secrets = new Map([['tok', 'first-token-value']]);
+    const logs: string[] = [];
+    const hub = new McpHub({
+      cwd,
+      baseEnv: { PATH: process.env.PATH },
+      resolve: async (kind, name) => (kind === 'secret' ? secrets.get(name) : undefined),
+      reservedNames: [],
+      log: (line) => logs.push(line),
+    });
+    await hub.configure(
+      parseMcpServers({
+        mcpServers: {
+          everything: { ...everythingStdio, env: { TOKEN: '${secret:tok}' } },
+          other: faultStdio(),
+        },
+      }),
+    );
+    const tokenSeen = async (): Promise<string> => {
+      const getEnv = source.tools().find((s) => s.name === 'get-env')!;
+      const obs = await getEnv.execute({}, { ports: {} as never, cwd, signal: new AbortController().signal });
+      const text = obs.content.map((c) => (c.type === 'text' ? c.text : '')).join('');
+      return /"TOKEN": "([^"]*)"/.exec(text)?.[1] ?? '(none)';
+    };
+    const source = hub.source();
+    try {
+      await source.prepare();
+      assert.equal(await tokenSeen(), 'first-token-value');
+      secrets.set('tok', 'second-token-value');
+      await hub.secretChanged('unrelated');
+      assert.deepEqual(
+        hub.running().map((r) => r.server),
+        ['everything', 'other'],
+        'a secret no server uses restarts nothing',
+      );
+      await hub.secretChanged('tok');
+      assert.deepEqual(
+        hub.running().map((r) => r.server),
+        ['other'],
+      );
+      assert.ok(
+        logs.some((l) => /"everything" stopped: the secret "tok" it uses changed/.test(l)),
+        logs.join('\n'),
+      );
+      await source.prepare();
+      assert.equal(await tokenSeen(), 'second-token-value');
+    } finally {
+      await hub.close();
+    }
+  });
+});
+
 describe('MCP hub: a server that never answers its start', function () {
   this.timeout(30_000);
   it('does not hold up close, and its start ends in a clear failure', async () => {

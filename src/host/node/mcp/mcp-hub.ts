@@ -14,7 +14,7 @@ import {
 import { registerToolPayloadSchemas, type ToolSpec } from '../../../core/tools';
 import { McpConnection } from './mcp-connection';
 import { isStdio, type McpServerConfig, type ParsedMcpConfig, sameServer } from './mcp-config';
-import { expandReferences, type ReferenceResolver } from './references';
+import { expandReferences, type ReferenceResolver, secretNames } from './references';
 
 export interface McpHubOptions {
   /** Working folder of stdio servers (the workspace). */
@@ -83,6 +83,23 @@ export class McpHub {
     for (const [name, cfg] of config.servers)
       if (!this.entries.has(name))
         this.entries.set(name, { config: cfg, state: { kind: 'idle' }, secrets: [] });
+    await Promise.all(stops);
+    this.rebuild();
+  }
+
+  /**
+   * The value of `${secret:NAME}` changed: the servers that use it stop, and start again with the
+   * new value at the next run (a server started with the old token would go on failing).
+   */
+  async secretChanged(name: string): Promise<void> {
+    const stops: Promise<void>[] = [];
+    for (const [server, entry] of this.entries) {
+      const cfg = entry.config;
+      if (entry.state.kind === 'idle' || !secretNames(isStdio(cfg) ? cfg.env : cfg.headers).has(name))
+        continue;
+      this.entries.set(server, { config: cfg, state: { kind: 'idle' }, secrets: [] });
+      stops.push(this.stop(server, entry, `the secret "${name}" it uses changed`));
+    }
     await Promise.all(stops);
     this.rebuild();
   }

@@ -40,6 +40,14 @@ export async function expandReferences(
   return { values: out, secrets };
 }
 
+/** The names of the `${secret:NAME}` references among `values`. */
+export function secretNames(values: Readonly<Record<string, string>> | undefined): Set<string> {
+  const names = new Set<string>();
+  for (const value of Object.values(values ?? {}))
+    for (const m of value.matchAll(REFERENCE)) if (m[1] === 'secret') names.add(m[2]!.trim());
+  return names;
+}
+
 /** A resolver for plain Node (the CLI): `${env:NAME}` from the environment; no secret store. */
 export function environmentResolver(env: Readonly<Record<string, string | undefined>>): ReferenceResolver {
   return async (kind, name) => {

@@ -1,6 +1,6 @@
 // The MCP servers of this window, from the `logbook.mcp.servers` setting. One hub for every
 // conversation of the window: a server starts when the first conversation runs, restarts when its
-// entry changes, and stops with the window. An untrusted workspace starts none (the setting is
+// entry or a secret it uses changes, and stops with the window. An untrusted workspace starts none (the setting is
 // also restricted there, so a workspace cannot name a command to run).
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
@@ -42,6 +42,11 @@ export class EditorMcpServers implements vscode.Disposable {
         if (e.affectsConfiguration(`logbook.${MCP_SERVERS_SETTING}`)) this.reapply();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.reapply()),
+      secrets.onDidChange((e) => {
+        if (!e.key.startsWith(MCP_SECRET_PREFIX)) return;
+        const name = e.key.slice(MCP_SECRET_PREFIX.length);
+        this.applying = this.applying.then(() => this.hub.secretChanged(name));
+      }),
     ];
   }
 
