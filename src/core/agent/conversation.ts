@@ -771,7 +771,7 @@ export class Conversation {
   }
 
   private planRefusal(spec: ToolSpec, args: Record<string, unknown>): string | null {
-    return planModeRefusal(spec, args, [this.deps.cwd]);
+    return planModeRefusal(spec, args, [this.deps.cwd], this.deps.gate.shellCwdNow?.());
   }
 
   /** The refusal for a recorded action (re-validated, as it is when it runs). */

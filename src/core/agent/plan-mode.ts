@@ -29,8 +29,10 @@ export function planModeRefusal(
   spec: ToolSpec,
   args: Readonly<Record<string, unknown>>,
   roots: readonly string[],
+  /** Where the agent's shell is now: a command's relative paths lead from there. */
+  shellCwd?: string,
 ): string | null {
-  const why = writeReason(spec, args, roots);
+  const why = writeReason(spec, args, roots, shellCwd);
   if (why === null) return null;
   return (
     `Refused: the conversation is in plan mode, where you may only read. This ${spec.name} call was not run: ${why}. ` +
@@ -42,17 +44,19 @@ function writeReason(
   spec: ToolSpec,
   args: Readonly<Record<string, unknown>>,
   roots: readonly string[],
+  shellCwd: string | undefined,
 ): string | null {
   if (spec.readOnly) return null;
   if (spec.name === 'file_editor')
     return args.command === 'view' ? null : `file_editor ${String(args.command)} changes files`;
-  if (spec.name === 'terminal') return terminalWriteReason(args, roots);
+  if (spec.name === 'terminal') return terminalWriteReason(args, roots, shellCwd);
   return `${spec.name} is not a read-only tool`;
 }
 
 function terminalWriteReason(
   args: Readonly<Record<string, unknown>>,
   roots: readonly string[],
+  shellCwd: string | undefined,
 ): string | null {
   const command = typeof args.command === 'string' ? args.command : '';
   if (args.reset === true) return 'restarting the shell stops what runs in it';
@@ -62,7 +66,7 @@ function terminalWriteReason(
       ? null
       : 'typing into a running command cannot be checked';
   }
-  const verdict = commandReadOnly(command, { roots });
+  const verdict = commandReadOnly(command, { roots, ...(shellCwd ? { cwd: shellCwd } : {}) });
   return verdict.readOnly ? null : `\`${command}\` is not read-only (${verdict.reason})`;
 }
 

@@ -23,6 +23,10 @@ export class PolicyGate implements ConfirmationGate {
     private readonly shellCwd: () => string | undefined = () => undefined,
   ) {}
 
+  shellCwdNow(): string | undefined {
+    return this.shellCwd();
+  }
+
   decide(actions: readonly ActionEvent[]): ConfirmationDecision[] {
     const policy = this.policy();
     const roots = policy.roots ?? [];

@@ -17,6 +17,8 @@ export interface ConfirmationDecision {
 /** Decides which actions of a batch must wait for the user's Confirm. */
 export interface ConfirmationGate {
   decide(actions: readonly ActionEvent[]): ConfirmationDecision[];
+  /** Where the agent's shell is now, when known: commands are judged from there. */
+  shellCwdNow?(): string | undefined;
 }
 
 /** The fields of a Condensation event to append. */

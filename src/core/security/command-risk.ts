@@ -82,7 +82,7 @@ export function commandReadOnly(command: string, options: CommandRiskOptions = {
     const script = parseShell(command);
     if (script.incomplete)
       return { readOnly: false, reason: 'an unclosed quote or substitution makes it unclear what runs' };
-    findings = scriptFindings(script, createContext(options.roots ?? [], 0));
+    findings = scriptFindings(script, createContext(options.roots ?? [], 0, options.cwd));
   } catch (err) {
     return { readOnly: false, reason: `the command could not be analysed (${(err as Error).message})` };
   }

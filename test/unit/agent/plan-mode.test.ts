@@ -92,6 +92,15 @@ describe('planModeRefusal', () => {
     assert.equal(planModeRefusal(tool('terminal'), { command: 'C-c', is_input: true }, ROOTS), null);
   });
 
+  it('judges a command from where the shell is now, not from the workspace folder', () => {
+    const cat = { command: 'cat shadow', is_input: false };
+    assert.equal(planModeRefusal(tool('terminal'), cat, ROOTS, '/ws/src'), null);
+    const refusal = planModeRefusal(tool('terminal'), cat, ROOTS, '/etc');
+    assert.ok(refusal, 'reading /etc/shadow after a cd there is not a plain read');
+    assert.match(refusal, /`cat shadow` is not read-only/);
+    assert.equal(planModeRefusal(tool('terminal'), cat, ROOTS), null, 'from the workspace folder it is');
+  });
+
   it('refuses writes, typing into a command and tools that are not read-only, saying it is plan mode', () => {
     const cases: [ToolSpec, Record<string, unknown>, RegExp][] = [
       [tool('file_editor'), { command: 'create', path: 'a.ts', file_text: 'x' }, /file_editor create/],
