@@ -101,6 +101,11 @@ export interface ConversationState {
   costUnknownModels: string[];
   /** The latest `agent_mode` update ('act' when there is none). */
   mode: AgentMode;
+  /**
+   * Where the agent's shell was after its last terminal command (the observation's
+   * `metadata.working_dir`), or null: a shell started again for this conversation starts there.
+   */
+  shellCwd: string | null;
   lastUserMessageId: string | null;
   lastError: LastError | null;
   /** First user message text, shortened for lists. */
@@ -157,6 +162,7 @@ export function initialState(id: string | null = null): ConversationState {
     approvedRisks: {},
     costUnknownModels: [],
     mode: 'act',
+    shellCwd: null,
     lastUserMessageId: null,
     lastError: null,
     title: null,

@@ -92,6 +92,7 @@ export function reduce(state: ConversationState, event: Event): ConversationStat
     case 'ActionEvent':
       return onAction(s, event);
     case 'ObservationEvent':
+      return onAnswer(withShellCwd(s, event.observation), event);
     case 'UserRejectObservation':
     case 'AgentErrorEvent':
       return onAnswer(s, event);
@@ -169,6 +170,13 @@ function onAction(state: ConversationState, e: ActionEvent): ConversationState {
 }
 
 type Answer = ObservationEvent | UserRejectObservation | AgentErrorEvent;
+
+/** A terminal command's observation says where the shell ended up. */
+function withShellCwd(s: ConversationState, observation: unknown): ConversationState {
+  const o = observation as { kind?: unknown; metadata?: { working_dir?: unknown } } | null;
+  const dir = o?.kind === 'TerminalObservation' ? o.metadata?.working_dir : undefined;
+  return typeof dir === 'string' && dir !== '' && dir !== s.shellCwd ? { ...s, shellCwd: dir } : s;
+}
 
 function onAnswer(state: ConversationState, e: Answer): ConversationState {
   let s = state;

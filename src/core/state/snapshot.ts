@@ -61,6 +61,7 @@ export const ConversationStateSchema = z.object({
   approvedRisks: z.record(z.string(), SecurityRiskSchema),
   costUnknownModels: z.array(z.string()).default([]),
   mode: z.enum(['plan', 'act']).default('act'),
+  shellCwd: z.string().nullable().default(null),
   lastUserMessageId: z.string().nullable(),
   lastError: z.object({ eventId: z.string(), kind: z.string(), message: z.string() }).nullable(),
   title: z.string().nullable(),

@@ -8,15 +8,17 @@ export interface ShellCwd {
   readonly cwd: string;
 }
 
-export function trackShellCwd(port: TerminalPort, start: string): TerminalPort & ShellCwd {
-  let cwd = start;
+/** `start`: where the shell starts (asked again after a reset, as the conversation may say where). */
+export function trackShellCwd(port: TerminalPort, start: string | (() => string)): TerminalPort & ShellCwd {
+  const startDir = typeof start === 'string' ? () => start : start;
+  let reported: string | undefined;
   const seen = (result: TerminalRunResult): TerminalRunResult => {
-    if (result.cwd) cwd = result.cwd;
+    if (result.cwd) reported = result.cwd;
     return result;
   };
   return {
     get cwd() {
-      return cwd;
+      return reported ?? startDir();
     },
     get busy() {
       return port.busy;
@@ -26,7 +28,7 @@ export function trackShellCwd(port: TerminalPort, start: string): TerminalPort &
     interrupt: () => port.interrupt(),
     reset: async () => {
       await port.reset();
-      cwd = start;
+      reported = undefined;
     },
     dispose: () => port.dispose(),
   };

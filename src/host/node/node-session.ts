@@ -15,6 +15,7 @@ import { type EventStore, SegmentEventStore } from '../../core/log';
 import { type SigningIdentity, openSignedStore } from '../../core/signing';
 import { llmSecrets } from '../../core/secrets';
 import { defaultTools, trackShellCwd } from '../../core/tools';
+import { shellStartDir } from './ports/shell-start';
 import { createNodePorts } from './ports';
 import { ImageStore } from '../../core/attachments/image-store';
 import type { CheckpointPort } from '../../core/checkpoints/types';
@@ -106,7 +107,9 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     },
   });
   // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
-  const shell = trackShellCwd(nodePorts.terminal, workspace);
+  // Until the conversation is open it is not known where its shell last was.
+  let startDir = (): string => workspace;
+  const shell = trackShellCwd(nodePorts.terminal, () => startDir());
   const ports = { ...nodePorts, terminal: shell };
   // Images a tool views are stored once in the conversation's folder (events refer to them).
   const images = new ImageStore(storeDir);
@@ -173,6 +176,9 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         () => shell.cwd,
       ),
     });
+    // A resumed conversation's shell starts where its last command left it (a cd the model remembers).
+    startDir = () => shellStartDir(conversation.state.shellCwd, workspace);
+    nodePorts.terminal.startIn(startDir());
     // The CLI opens a conversation to run or to answer it: the servers start now, so the pending
     // actions of their tools are rated by their annotations before anything is decided.
     await toolSource?.prepare();

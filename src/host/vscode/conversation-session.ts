@@ -43,6 +43,7 @@ import {
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { ConfiguredLlm } from './configured-llm';
 import { IntegratedTerminalPort } from './ports/terminal-port';
+import { shellStartDir } from '../node/ports/shell-start';
 import { WorkspaceFilePort } from './ports/workspace-file-port';
 import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
 import { settingAwarePort } from './checkpoints';
@@ -108,15 +109,18 @@ export class ConversationSession {
     }
     const tools = defaultTools({ terminal: { defaultTimeoutSec: terminalTimeoutSeconds() } });
     // One integrated terminal per conversation, named after it, created when the agent first runs a command.
-    const terminal: { port?: IntegratedTerminalPort; title: () => string } = { title: () => 'Agent' };
+    const terminal: { port?: IntegratedTerminalPort; title: () => string; startDir: () => string } = {
+      title: () => 'Agent',
+      startDir: () => deps.cwd,
+    };
     const knownSecrets = deps.llm.knownSecrets;
     // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
     let shell: (TerminalPort & ShellCwd) | undefined;
-    const lazyTerminal = () => (shell ??= trackShellCwd(lazyIntegratedTerminal(), deps.cwd));
+    const lazyTerminal = () => (shell ??= trackShellCwd(lazyIntegratedTerminal(), () => terminal.startDir()));
     const lazyIntegratedTerminal = () =>
       (terminal.port ??= new IntegratedTerminalPort({
         title: terminal.title(),
-        cwd: deps.cwd,
+        cwd: terminal.startDir(),
         // The shell starts without the key (and LOGBOOK_*), unless the user passes a name on.
         environment: async () => {
           await knownSecrets.refresh();
@@ -155,7 +159,7 @@ export class ConversationSession {
         return { mode: s.confirmationMode, allowRules: s.allowRules, roots: workspaceRoots(deps.cwd) };
       },
       () => [join(deps.dir, 'scratch')],
-      () => shell?.cwd,
+      () => shell?.cwd ?? terminal.startDir(),
     );
     const conversation = await Conversation.open({
       id: deps.id,
@@ -192,6 +196,7 @@ export class ConversationSession {
         () => undefined,
       );
     terminal.title = () => conversation.state.title ?? 'Agent';
+    terminal.startDir = () => shellStartDir(conversation.state.shellCwd, deps.cwd);
     session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
       deps.onAppend([{ seq, event: toViewJson(event) }]);

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
 import { createEvent, type Event } from '../../../src/core/events';
 import { SegmentEventStore } from '../../../src/core/log';
 import { jsonLines, printed, runCli } from './cli-runner';
-import { CliFixture } from './fixtures';
+import { CliFixture, terminalCall } from './fixtures';
 
 describe('logbook run --store on an existing conversation', function () {
   this.timeout(60_000);
@@ -40,6 +40,40 @@ describe('logbook run --store on an existing conversation', function () {
     const c = await runCli(['run', '--workspace', other, '--task', 'x', '--store', store], { env });
     assert.equal(c.code, 1);
     assert.match(c.stderr, /belongs to the workspace/);
+  });
+
+  it("a continued conversation's shell starts where its last command left it", async () => {
+    const env = await fx.startLlm({
+      name: 'cli-continue-cwd',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'go into sub' },
+          reply: { toolCalls: [terminalCall('call_cd', 'mkdir -p sub && cd sub')] },
+        },
+        { match: { lastRole: 'tool', toolResultIncludes: '' }, reply: { content: 'In sub now.' } },
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'where are you' },
+          reply: { toolCalls: [terminalCall('call_pwd', 'pwd')] },
+        },
+      ],
+    });
+    const ws = fx.tmp();
+    const store = join(fx.tmp(), 'conv');
+    const run = (task: string) =>
+      runCli(['run', '--workspace', ws, '--task', task, '--store', store, '--confirm', 'never', '--json'], {
+        env,
+      });
+    const a = await run('go into sub');
+    assert.equal(a.code, 0, printed(a));
+    const b = await run('where are you');
+    const pwd = jsonLines(b).find(
+      (e) =>
+        e.kind === 'ObservationEvent' && (e.observation as { kind?: string }).kind === 'TerminalObservation',
+    ) as { observation: { content: { text?: string }[]; metadata: { working_dir: string } } } | undefined;
+    assert.ok(pwd, printed(b));
+    const printedDir = pwd.observation.content.map((c) => c.text ?? '').join('');
+    assert.equal(realpathSync(printedDir.split('\n')[0]!.trim()), realpathSync(join(ws, 'sub')));
+    assert.equal(realpathSync(pwd.observation.metadata.working_dir), realpathSync(join(ws, 'sub')));
   });
 
   it('refuses to continue after a crash left an action in doubt, and never re-runs it', async () => {

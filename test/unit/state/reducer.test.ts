@@ -9,6 +9,8 @@ import {
   RECENT_RESPONSE_IDS,
   shortTitle,
 } from '../../../src/core/state';
+import { decodeSnapshot, encodeSnapshot } from '../../../src/core/state/snapshot';
+import type { ActionEvent } from '../../../src/core/events';
 import { pinToolPayloadSchemas, withoutPayloadSchema } from '../events/payload-schemas';
 import { LogBuilder, timestamp } from './builders';
 
@@ -286,6 +288,32 @@ describe('state: reducer', () => {
       const s = derive(b);
       assert.equal(s.title, 'Renamed later');
       assert.equal(s.warnings.filter((w) => w.includes('title')).length, 2);
+    });
+
+    it('shellCwd: where the last terminal command left the shell; other observations leave it; snapshots keep it', () => {
+      const b = new LogBuilder();
+      b.user('go');
+      const observed = (a: ActionEvent, kind: string, dir: string) =>
+        createEvent('ObservationEvent', {
+          parent_id: b.events.at(-1)!.id,
+          observation: { kind, content: [], is_error: false, metadata: { exit_code: 0, working_dir: dir } },
+          action_id: a.id,
+          tool_name: a.tool_name,
+          tool_call_id: a.tool_call_id,
+        });
+      const cd = b.action('c1', 'r1');
+      const grep = b.action('c2', 'r2');
+      const s = [
+        observed(cd, 'TerminalObservation', '/ws/sub'),
+        observed(grep, 'GrepObservation', '/else'),
+      ].reduce((st, e) => reduce(st, e), derive(b));
+      assert.equal(s.shellCwd, '/ws/sub');
+      assert.equal(initialState().shellCwd, null);
+      assert.equal(decodeSnapshot(encodeSnapshot(s))?.shellCwd, '/ws/sub');
+      // A snapshot written before the field existed reads as "not known".
+      const old = JSON.parse(encodeSnapshot(s)) as { state: Record<string, unknown> };
+      delete old.state.shellCwd;
+      assert.equal(decodeSnapshot(JSON.stringify(old))?.shellCwd, null);
     });
 
     it('activatedSkills: union in first-activation order', () => {

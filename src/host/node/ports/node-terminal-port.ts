@@ -109,6 +109,14 @@ export class NodeTerminalPort implements TerminalPort {
     await this.waitForEnd(run, 2_000);
   }
 
+  /**
+   * Where the shell starts, when it has not started yet (a resumed conversation's last folder);
+   * a reset still starts it in the workspace folder.
+   */
+  startIn(dir: string): void {
+    if (!this.child) this.cwd = dir;
+  }
+
   async reset(): Promise<void> {
     this.killShell();
     this.active = undefined;
