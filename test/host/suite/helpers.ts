@@ -1,5 +1,7 @@
 // Shared by host suites: the activated extension's API and a scripted model wired into settings.
 import * as assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { LogbookApi } from '../../../src/host/vscode/extension';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
@@ -28,6 +30,24 @@ export async function scriptedModel(scenario: Scenario): Promise<ScriptedLlm> {
     await close();
   };
   return llm;
+}
+
+/**
+ * The `logbook` CLI of this extension (the same core and log) run as its own process against the
+ * scripted model, as another window or a terminal would run it.
+ */
+export function spawnCli(args: string[], llm: ScriptedLlm): ChildProcess {
+  const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+  return spawn(process.execPath, [cli, ...args], {
+    env: {
+      ...process.env,
+      ELECTRON_RUN_AS_NODE: '1',
+      OPENAI_BASE_URL: llm.baseUrl,
+      OPENAI_API_KEY: 'test-key',
+      LOGBOOK_MODEL: 'scripted-model',
+    },
+    stdio: 'ignore',
+  });
 }
 
 export function workspaceRoot(): string {

@@ -4,7 +4,6 @@
 // the conversation in this window's storage and is killed with SIGKILL while its command runs;
 // the index entry it would have kept up to date says `running`, and the window reloads its list.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +20,7 @@ import {
 import type { ConversationService } from '../../../src/host/vscode/conversation-service';
 import { ConversationsTree } from '../../../src/host/vscode/conversations-tree';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { EXTENSION_ID, logbook, scriptedModel, workspaceRoot } from './helpers';
+import { logbook, scriptedModel, spawnCli, workspaceRoot } from './helpers';
 
 describe('A conversation whose process was killed during a terminal command', () => {
   let llm: ScriptedLlm | undefined;
@@ -65,20 +64,9 @@ describe('A conversation whose process was killed during a terminal command', ()
 
     const id = randomUUID();
     const dir = join(service.root, id);
-    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const child = spawn(
-      process.execPath,
-      [cli, 'run', '--workspace', ws, '--store', dir, '--confirm', 'never', '--task', 'run the long command'],
-      {
-        env: {
-          ...process.env,
-          ELECTRON_RUN_AS_NODE: '1',
-          OPENAI_BASE_URL: llm.baseUrl,
-          OPENAI_API_KEY: 'test-key',
-          LOGBOOK_MODEL: 'scripted-model',
-        },
-        stdio: 'ignore',
-      },
+    const child = spawnCli(
+      ['run', '--workspace', ws, '--store', dir, '--confirm', 'never', '--task', 'run the long command'],
+      llm,
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     await until(() => existsSync(join(ws, 'shell.pid')), 20_000, 'the command to start');

@@ -3,13 +3,11 @@
 // model believes it is. The first part is written by a real `logbook` CLI process (the same core and
 // log), as a previous window would have.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import * as vscode from 'vscode';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { EXTENSION_ID, logbook, scriptedModel, workspaceRoot } from './helpers';
+import { logbook, scriptedModel, spawnCli, workspaceRoot } from './helpers';
 
 describe('A conversation opened again keeps where its shell was', function () {
   this.timeout(120_000);
@@ -47,11 +45,8 @@ describe('A conversation opened again keeps where its shell was', function () {
       ],
     });
     const id = randomUUID();
-    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const child = spawn(
-      process.execPath,
+    const child = spawnCli(
       [
-        cli,
         'run',
         '--workspace',
         ws,
@@ -62,16 +57,7 @@ describe('A conversation opened again keeps where its shell was', function () {
         '--task',
         'go into sub',
       ],
-      {
-        env: {
-          ...process.env,
-          ELECTRON_RUN_AS_NODE: '1',
-          OPENAI_BASE_URL: llm.baseUrl,
-          OPENAI_API_KEY: 'test-key',
-          LOGBOOK_MODEL: 'scripted-model',
-        },
-        stdio: 'ignore',
-      },
+      llm,
     );
     const code = await new Promise((resolve) => child.once('exit', resolve));
     assert.equal(code, 0, 'the first part ran to the end');
