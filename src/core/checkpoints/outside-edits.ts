@@ -52,18 +52,21 @@ export function outsideEditPairs(events: readonly Event[], target: CheckpointEnt
   let complete = true;
   /** The state the agent (or a restore) left, not yet compared with what followed. */
   let left: string | undefined;
+  let previous: string | undefined;
   for (const e of events.slice(start)) {
     const cp = checkpointOf(e, CHECKPOINT_KEY);
     if (!cp) continue;
+    // A restore leaves the workspace's recorded files as the checkpoint it restored held.
+    const restored = cp.reason === 'restore' ? checkpointById.get(cp.restored_to ?? '') : undefined;
     if (left !== undefined) pairs.push({ from: left, to: cp.checkpoint });
-    else if (e.id !== target.eventId) complete = false; // what led to this checkpoint is unknown
+    else if (e.id !== target.eventId && !(restored !== undefined && restored === previous)) {
+      // What led to this checkpoint is unknown; unless it is a restore to the checkpoint just
+      // before (a fork made at a checkpoint, then restored to it): what happened in between is gone.
+      complete = false;
+    }
     left =
-      cp.reason === 'restore'
-        ? // A restore leaves the workspace's recorded files as the checkpoint it restored held.
-          checkpointById.get(cp.restored_to ?? '')
-        : cp.action_id !== undefined
-          ? afterOf.get(cp.action_id)
-          : undefined;
+      cp.reason === 'restore' ? restored : cp.action_id !== undefined ? afterOf.get(cp.action_id) : undefined;
+    previous = cp.checkpoint;
   }
   if (left !== undefined) pairs.push({ from: left, to: null });
   else complete = false;

@@ -11,6 +11,8 @@ import { checkpointAt } from '../../../src/core/checkpoints/timeline';
 import type { Event } from '../../../src/core/events';
 import { editedOutsideAgent } from '../../../src/host/node/checkpoints/edited-outside';
 import { GitCheckpointStore, storeDirFor } from '../../../src/host/node/checkpoints/git-checkpoint-store';
+import type { StoredConversationEvent } from '../../../src/core/agent/event-codec';
+import { MemoryEventStore } from '../../../src/core/log/memory-store';
 import { createHarness, type Harness } from '../../support/agent-harness';
 import type { Scenario } from '../../support/llm-server';
 
@@ -161,6 +163,46 @@ describe('Files edited outside the agent, from the recorded after-states', funct
     const edited = await editedOutsideAgent(store, now, checkpointAt(now, actions[0]!.id)!, plan);
     assert.equal(edited.source, 'log');
     assert.deepEqual([...edited.paths].sort(), ['between.txt', 'untouched.txt']);
+  });
+
+  it('in a fork made at a checkpoint and restored to it ("Continue from here and restore files"), still from the log', async () => {
+    const { c, ws } = await run();
+    const events = await c.events();
+    const actions = events.filter((e) => e.kind === 'ActionEvent');
+    const second = checkpointAt(events, actions[1]!.id)!;
+    const forked = new MemoryEventStore<StoredConversationEvent>();
+    await c.fork(second.eventId, forked);
+    const f = await h!.open({ store: forked, checkpoints: store });
+    const restored = await store.restore(second.value.checkpoint, 'fork');
+    await f.recordRestore({
+      checkpoint: restored.before.id,
+      reason: 'restore',
+      restored_to: second.eventId,
+      files: restored.before.files,
+      files_changed: restored.before.filesChanged,
+      changes: [],
+      skipped: [],
+    });
+    writeFileSync(join(ws, 'untouched.txt'), 'edited in the fork\n');
+    const inFork = await f.events();
+    assert.ok(
+      !inFork.some(
+        (e) =>
+          e.kind === 'ConversationStateUpdateEvent' &&
+          e.key === 'action_started' &&
+          (e.value as { action_id: string }).action_id === actions[1]!.id,
+      ),
+      'the fork ends at the checkpoint',
+    );
+    const first = checkpointAt(inFork, actions[0]!.id)!;
+    const plan = await store.plan(first.value.checkpoint);
+    const edited = await editedOutsideAgent(store, inFork, first, plan);
+    assert.equal(edited.source, 'log');
+    assert.deepEqual([...edited.paths].sort(), ['between.txt', 'untouched.txt']);
+    assert.ok(
+      plan.changes.some((x) => x.path === 'agent.txt'),
+      'the first command’s file changes, unmarked',
+    );
   });
 
   it('a log without after-states (an older conversation) falls back to modification times', async () => {
