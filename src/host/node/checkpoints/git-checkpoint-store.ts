@@ -204,17 +204,16 @@ export class GitCheckpointStore implements CheckpointPort {
   ): Promise<{ paths: Set<string>; missing: string[] }> {
     await this.init();
     const paths = new Set<string>();
-    const ids = [...new Set(pairs.flatMap((p) => [p.from, p.to]))];
-    for (const id of ids) {
-      if (!/^[0-9a-f]{40,64}$/.test(id)) throw new Error(`"${id}" is not a checkpoint id.`);
-    }
-    if (!ids.length) return { paths, missing: [] };
+    const all = [...new Set(pairs.flatMap((p) => [p.from, p.to]))];
+    // Ids come from the log: one that names no object (edited by hand) counts as not held.
+    const ids = all.filter((id) => /^[0-9a-f]{40,64}$/.test(id));
+    const missing = all.filter((id) => !ids.includes(id));
+    if (!ids.length) return { paths, missing };
     // diff-tree --stdin compares two trees on a line (two commit ids would mean commit and parent).
     const check = await runGit(this.paths, ['cat-file', '--batch-check'], {
       input: ids.map((id) => `${id}^{tree}\n`).join(''),
     });
     const trees = new Map<string, string>();
-    const missing: string[] = [];
     splitLines(check.stdout).forEach((line, i) => {
       const m = /^([0-9a-f]{40,64}) tree /.exec(line);
       if (m) trees.set(ids[i]!, m[1]!);
