@@ -290,6 +290,12 @@ describe('GitCheckpointStore', function () {
     const afterRef = join(store.storeDir, 'git', 'refs', 'logbook', 'after', CONV);
     assert.equal(readFileSync(afterRef, 'utf8').trim(), after1.id);
     assert.equal((await store.fileAt(after1.id, 'a.txt'))?.toString(), 'two');
+    // What the first action changed, from its after-state: the files now do not matter.
+    writeFileSync(join(ws, 'c.txt'), 'the user, later');
+    assert.deepEqual(
+      (await store.planFrom(after1.id, before1.id)).changes.map((c) => `${c.status} ${c.path}`),
+      ['M a.txt', 'D b.txt'],
+    );
 
     // A fork adopts the newest after-state too; releasing a conversation lets go of both chains.
     await store.adopt('fork', before2.id, after1.id);

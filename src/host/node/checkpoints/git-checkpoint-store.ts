@@ -133,6 +133,16 @@ export class GitCheckpointStore implements CheckpointPort {
   }
 
   /**
+   * What restoring `checkpoint` would change in the files as the checkpoint `state` holds them (a
+   * plan against a recorded state instead of the files now: what an action changed, from its
+   * after-state, with no scan of the workspace).
+   */
+  async planFrom(state: string, checkpoint: string): Promise<RestorePlan> {
+    const [current, target] = await Promise.all([this.treeOf(state), this.treeOf(checkpoint)]);
+    return { current, target, changes: await this.diffTrees(current, target) };
+  }
+
+  /**
    * Puts the workspace's files back as `checkpoint` recorded them: writes what differs (content and
    * mode), deletes what it did not hold. Files it never recorded (ignored, excluded, over the size
    * cap) stay as they are. The state before is recorded first, so the restore can be undone.
