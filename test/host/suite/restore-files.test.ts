@@ -10,7 +10,13 @@ import type { PreviewFile, RestorePreview, RestoreUi } from '../../../src/host/v
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel, workspaceRoot } from './helpers';
 
-const FILES = ['restore-a.txt', 'restore-gone.txt', 'restore-new.txt', 'restore-user.txt'];
+const FILES = [
+  'restore-a.txt',
+  'restore-gone.txt',
+  'restore-new.txt',
+  'restore-user.txt',
+  'restore-fork-user.txt',
+];
 
 /** Answers the restore's questions as a user would, and keeps what it was shown. */
 class ScriptedUi implements RestoreUi {
@@ -218,6 +224,24 @@ describe('Restore files to here', function () {
     assert.equal(
       readFileSync(path('restore-user.txt'), 'utf8'),
       'the user’s file\ntyped between the steps\n',
+    );
+  });
+
+  it('Continue from Here and Restore Files: the fork has the files of that point and still knows what the user changed', async () => {
+    const { id, actionId } = await agentRun();
+    const { service } = await logbook();
+    const outcome = await service.restoreFiles(id, actionId, new ScriptedUi('fork', true));
+    assert.equal(outcome.restored, 3);
+    assert.ok(outcome.conversationId && outcome.conversationId !== id, 'restored in a new conversation');
+    assert.equal(readFileSync(path('restore-a.txt'), 'utf8'), 'original\n');
+    // In the fork, the user writes a file; a preview back to the same point names it, from the log.
+    writeFileSync(path('restore-fork-user.txt'), 'the user, in the fork\n');
+    const ui = new ScriptedUi(undefined, false);
+    await service.restoreFiles(outcome.conversationId, actionId, ui);
+    assert.equal(ui.shown?.editedBy, 'log');
+    assert.deepEqual(
+      ui.shown?.files.map((f) => `${f.status} ${f.path}${f.editedAfter ? ' edited outside the agent' : ''}`),
+      ['D restore-fork-user.txt edited outside the agent'],
     );
   });
 
