@@ -28,7 +28,10 @@ export async function editedOutsideAgent(
   plan: RestorePlan,
 ): Promise<EditedOutside> {
   const { pairs, complete } = outsideEditPairs(events, target);
-  const compared = await store.changedBetween(pairs.map((p) => ({ from: p.from, to: p.to ?? plan.current })));
+  // The preview must not fail over its marks: if git cannot compare, the guess below stands in.
+  const compared = await store
+    .changedBetween(pairs.map((p) => ({ from: p.from, to: p.to ?? plan.current })))
+    .catch(() => ({ paths: new Set<string>(), missing: ['(comparison failed)'] }));
   const changed = new Set(plan.changes.map((c) => c.path));
   const paths = new Set([...compared.paths].filter((p) => changed.has(p)));
   if (complete && !compared.missing.length) return { paths, source: 'log' };
