@@ -123,4 +123,25 @@ describe('e2e: Restore files to here from the chat', function () {
       await wb.shot(`restore-button-${theme.replace(/\s+/g, '-').toLowerCase()}`);
     }
   });
+
+  it('marks a file the user changed after the agent as edited outside the agent, in each theme', async () => {
+    writeFileSync(join(wb.workspaceDir, 'mine-e2e.txt'), 'written by the user\n');
+    const chat = wb.chatFrame();
+    const action = chat.locator('article', { hasText: 'Rewrite the note' }).last();
+    for (const theme of ['Dark Modern', 'Dark High Contrast', 'Light Modern']) {
+      await setTheme(wb, theme);
+      await action.hover();
+      await action.getByRole('button', { name: 'Restore files to here' }).click();
+      const picker = wb.page.locator('.quick-input-widget', { hasText: 'Restore files to here' });
+      await picker.getByText('3 files will change').waitFor({ timeout: 30_000 });
+      const mine = picker.locator('.monaco-list-row', { hasText: 'mine-e2e.txt' });
+      await mine.getByText('Edited outside the agent after this point').waitFor();
+      const note = picker.locator('.monaco-list-row', { hasText: 'note-e2e.txt' });
+      assert.equal(await note.getByText('Edited outside the agent').count(), 0, "the agent's file");
+      await wb.shot(`restore-preview-edited-outside-${theme.replace(/\s+/g, '-').toLowerCase()}`);
+      await wb.page.keyboard.press('Escape');
+      await picker.waitFor({ state: 'hidden' });
+    }
+    assert.equal(readFileSync(join(wb.workspaceDir, 'mine-e2e.txt'), 'utf8'), 'written by the user\n');
+  });
 });

@@ -39,6 +39,8 @@ export interface Harness {
     images?: ConversationDeps['images'];
     /** Extra ports (the image store file_editor keeps viewed images in). */
     ports?: Partial<ToolPorts>;
+    /** Where the workspace's checkpoints are recorded (a real store); none: no checkpoints. */
+    checkpoints?: ConversationDeps['checkpoints'];
   }): Promise<Conversation>;
   persistentStore(): Promise<EventStore<StoredConversationEvent>>;
   close(): Promise<void>;
@@ -110,6 +112,7 @@ export async function createHarness(
         cwd: workspace,
         settings: effective,
         ...(opts.images ? { images: opts.images } : {}),
+        ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
         ...(opts.snapshotEvery ? { snapshotEvery: opts.snapshotEvery } : {}),
         ...(options.condenser ? { condenser: options.condenser } : {}),
         ...(options.skills ? { skills: options.skills } : {}),

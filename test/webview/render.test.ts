@@ -165,6 +165,24 @@ describe('webview: rendering', function () {
     assert.equal(await lines.locator('.notice.tone-warn').count(), 2, 'shown as warnings');
   });
 
+  it('shows a restore as a step; the checkpoints before and after an action are bookkeeping', async () => {
+    const cp = { checkpoint: 'a'.repeat(40), files: 3, files_changed: 1, changes: [], skipped: [] };
+    const updates: [string, unknown][] = [
+      ['checkpoint', { ...cp, reason: 'action', action_id: 'x1' }],
+      ['checkpoint_after', { ...cp, reason: 'after', action_id: 'x1' }],
+      ['checkpoint', { ...cp, reason: 'restore', restored_to: 'k-0' }],
+    ];
+    await p.showConversation(
+      updates.map(([key, value], seq) => ({
+        seq,
+        event: { kind: 'ConversationStateUpdateEvent', id: `k-${seq}`, source: 'environment', key, value },
+      })),
+    );
+    const lines = p.row('ConversationStateUpdateEvent');
+    assert.equal(await lines.count(), 1);
+    assert.match(await lines.innerText(), /Files restored to an earlier point/);
+  });
+
   it('says when a conversation was continued or renamed; consecutive status changes share one line', async () => {
     const updates: [string, unknown][] = [
       ['forked_from', { conversation_id: 'c0', event_id: 'e0' }],

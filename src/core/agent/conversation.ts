@@ -46,7 +46,13 @@ import { type NamedSecret, SecretGuard } from '../secrets';
 import { AGENT_MODE_KEY, type AgentMode, type Task } from '../state';
 import { approvedPlanMessage, planModeRefusal, withPlanModePrompt } from './plan-mode';
 import { projectImages } from '../attachments/project-images';
-import { CHECKPOINT_KEY, checkpointBefore, type CheckpointPort } from '../checkpoints/record';
+import {
+  CHECKPOINT_KEY,
+  checkpointAfter,
+  checkpointBefore,
+  type CheckpointOutcome,
+  type CheckpointPort,
+} from '../checkpoints/record';
 import type { CheckpointEventValue } from '../checkpoints/types';
 
 export interface ConversationDeps {
@@ -106,8 +112,13 @@ export class Conversation {
   private pauseRequested = false;
   private condenseRequested = false;
   private readonly secretGuard: SecretGuard;
-  /** The workspace could not be checkpointed and the user was told (once per open conversation). */
-  private checkpointNoticeGiven = false;
+  /**
+   * Recording the workspace failed while this object was open: it does not try again before every
+   * action (a workspace over the limits would be scanned each time). Whether the user was told is
+   * the state's (`checkpointsUnavailable`, from the logged notice), so a reopened conversation tries
+   * once more (the cause may be gone) but never repeats the notice.
+   */
+  private checkpointsFailed = false;
   /** Models whose unknown cost this conversation object already said a cost cap cannot count. */
 
   private constructor(
@@ -660,7 +671,7 @@ export class Conversation {
         await this.setStatus('waiting_for_confirmation');
         return 'waiting';
       }
-      await this.checkpointBefore(action);
+      const checkpointed = await this.checkpointBefore(action);
       await this.append(
         'ConversationStateUpdateEvent',
         { key: ACTION_STARTED_KEY, value: { action_id: action.id } },
@@ -671,6 +682,8 @@ export class Conversation {
         cwd: this.deps.cwd,
         signal: this.abort.signal,
       });
+      // Also when it failed or was interrupted: whatever it left is the agent's, not the user's.
+      if (checkpointed) await this.checkpointAfter(action);
       const notes = this.deps.userEditNotes?.() ?? [];
       if (notes.length) {
         // The user changed files while reviewing: the agent must know before it edits them again.
@@ -688,20 +701,28 @@ export class Conversation {
   }
 
   /** The files as they are before an action that can change them, recorded and bound to it. */
-  private async checkpointBefore(action: ActionEvent): Promise<void> {
+  private async checkpointBefore(action: ActionEvent): Promise<boolean> {
     const port = this.deps.checkpoints;
-    // After the notice the agent goes on without: trying again before every action would only cost time.
-    if (!port || this.checkpointNoticeGiven) return;
-    const update = await checkpointBefore(
-      port,
-      this.id,
-      action,
-      this.activeTools(),
-      this.checkpointNoticeGiven,
+    if (!port || this.checkpointsFailed) return false;
+    const noticeGiven = this.state.checkpointsUnavailable;
+    return this.appendCheckpoint(
+      await checkpointBefore(port, this.id, action, this.activeTools(), noticeGiven),
     );
-    if (!update) return;
-    if (update.key !== CHECKPOINT_KEY) this.checkpointNoticeGiven = true;
-    await this.append('ConversationStateUpdateEvent', update);
+  }
+
+  /** The files as the action left them: what changes after this is not the agent's doing. */
+  private async checkpointAfter(action: ActionEvent): Promise<void> {
+    const port = this.deps.checkpoints;
+    if (!port || this.checkpointsFailed) return;
+    await this.appendCheckpoint(
+      await checkpointAfter(port, this.id, action, this.state.checkpointsUnavailable),
+    );
+  }
+
+  private async appendCheckpoint(outcome: CheckpointOutcome): Promise<boolean> {
+    if (outcome.failed) this.checkpointsFailed = true;
+    if (outcome.update) await this.append('ConversationStateUpdateEvent', outcome.update);
+    return outcome.recorded;
   }
 
   private async llmFailed(err: unknown): Promise<'stopped' | 'error' | 'condensed'> {

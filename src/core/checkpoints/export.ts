@@ -2,9 +2,9 @@
 // (OpenHands has no such state, and they would restore nothing elsewhere). The event after one is
 // re-parented to the one before, so the exported events still form one chain.
 import type { Event } from '../events';
-import { CHECKPOINT_KEY, CHECKPOINT_UNAVAILABLE_KEY } from './types';
+import { CHECKPOINT_AFTER_KEY, CHECKPOINT_KEY, CHECKPOINT_UNAVAILABLE_KEY } from './types';
 
-const WORKSPACE_KEYS = new Set([CHECKPOINT_KEY, CHECKPOINT_UNAVAILABLE_KEY]);
+const WORKSPACE_KEYS = new Set([CHECKPOINT_KEY, CHECKPOINT_AFTER_KEY, CHECKPOINT_UNAVAILABLE_KEY]);
 
 export function isWorkspaceOnlyEvent(e: Event): boolean {
   return e.kind === 'ConversationStateUpdateEvent' && WORKSPACE_KEYS.has(e.key);

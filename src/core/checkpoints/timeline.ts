@@ -1,7 +1,7 @@
 // Reading checkpoints back from a conversation's events: the list the CLI and the chat show, and
 // which checkpoint "restore to here" means for any event.
 import type { Event } from '../events';
-import { CHECKPOINT_KEY, type CheckpointEventValue } from './types';
+import { CHECKPOINT_AFTER_KEY, CHECKPOINT_KEY, type CheckpointEventValue } from './types';
 
 export interface CheckpointEntry {
   /** Index of the checkpoint event in the log. */
@@ -47,4 +47,18 @@ export function checkpointAt(events: readonly Event[], eventId: string): Checkpo
   const bound = entries.find((c) => c.value.action_id === eventId);
   if (bound) return bound;
   return entries.find((c) => c.index >= at);
+}
+
+/** The checkpoint id of the newest after-state (`checkpoint_after`) in `events`, if any. */
+export function lastAfterState(events: readonly Event[]): string | undefined {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (
+      e.kind === 'ConversationStateUpdateEvent' &&
+      e.key === CHECKPOINT_AFTER_KEY &&
+      isCheckpointValue(e.value)
+    )
+      return e.value.checkpoint;
+  }
+  return undefined;
 }

@@ -13,7 +13,6 @@ export interface CheckpointChange {
   from?: string;
 }
 
-/** A file left out of the checkpoint because it is larger than the size cap. */
 /** What a restore does to a file of each change status, as the preview says it. */
 export const RESTORE_VERB: Record<CheckpointChange['status'], string> = {
   A: 'create',
@@ -23,6 +22,7 @@ export const RESTORE_VERB: Record<CheckpointChange['status'], string> = {
   R: 'rename',
 };
 
+/** A file left out of the checkpoint because it is larger than the size cap. */
 export interface SkippedFile {
   path: string;
   size: number;
@@ -32,7 +32,10 @@ export interface SkippedFile {
 export interface CheckpointRecord {
   /** The store's id of the checkpoint (a git commit id). */
   id: string;
-  /** Files whose state differs from the conversation's previous checkpoint (the first: every file). */
+  /**
+   * Files whose state differs from the conversation's previous checkpoint (the first: every file);
+   * for an after-state, from the checkpoint taken before its action (what the action changed).
+   */
   filesChanged: number;
   /** The first changes, at most CHANGES_SHOWN of them. */
   changes: CheckpointChange[];
@@ -46,14 +49,24 @@ export interface CheckpointRecord {
 /** At most this many changes are kept in the event; `files_changed` counts them all. */
 export const CHANGES_SHOWN = 50;
 
-/** Why a checkpoint was taken. */
-export type CheckpointReason = 'action' | 'restore';
+/**
+ * Why a checkpoint was taken: before an action, before a restore, or after an action finished (the
+ * `checkpoint_after` event: what the action left, so later changes by anyone else can be told apart).
+ */
+export type CheckpointReason = 'action' | 'restore' | 'after';
+
+/**
+ * The key of the ConversationStateUpdateEvent that records the files right after a file-changing
+ * action finished. A key of its own, not a `checkpoint` with another reason: it is no restore target,
+ * and readers that predate it (lists, "restore to here") leave it alone.
+ */
+export const CHECKPOINT_AFTER_KEY = 'checkpoint_after';
 
 /** The value of a checkpoint event (snake_case, like the rest of the wire format). */
 export interface CheckpointEventValue {
   checkpoint: string;
   reason: CheckpointReason;
-  /** The action about to run (reason 'action'). */
+  /** The action about to run (reason 'action'), or that just finished (reason 'after'). */
   action_id?: string;
   /** The event whose checkpoint was restored (reason 'restore'): this one holds the files before. */
   restored_to?: string;

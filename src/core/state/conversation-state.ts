@@ -99,6 +99,11 @@ export interface ConversationState {
   approvedRisks: Record<string, SecurityRisk>;
   /** Models the conversation has said it cannot price (a `cost_unknown` update), so it says so once. */
   costUnknownModels: string[];
+  /**
+   * The conversation said its workspace cannot be checkpointed (a `checkpoint_unavailable` notice)
+   * and no checkpoint was recorded since: the notice is not given again, also after a reopen.
+   */
+  checkpointsUnavailable: boolean;
   /** The latest `agent_mode` update ('act' when there is none). */
   mode: AgentMode;
   /**
@@ -161,6 +166,7 @@ export function initialState(id: string | null = null): ConversationState {
     approved: [],
     approvedRisks: {},
     costUnknownModels: [],
+    checkpointsUnavailable: false,
     mode: 'act',
     shellCwd: null,
     lastUserMessageId: null,

@@ -19,6 +19,7 @@ import {
   textOf,
   type UserRejectObservation,
 } from '../events';
+import { CHECKPOINT_AFTER_KEY, CHECKPOINT_KEY, CHECKPOINT_UNAVAILABLE_KEY } from '../checkpoints/types';
 import {
   type ConversationState,
   type JsonValue,
@@ -250,6 +251,12 @@ function onUpdate(s: ConversationState, key: string, value: unknown, eventId: st
         ? s
         : { ...s, costUnknownModels: [...s.costUnknownModels, model] };
     }
+    case CHECKPOINT_UNAVAILABLE_KEY:
+      return s.checkpointsUnavailable ? s : { ...s, checkpointsUnavailable: true };
+    case CHECKPOINT_KEY:
+    case CHECKPOINT_AFTER_KEY:
+      // A checkpoint recorded after the notice: the workspace can be checkpointed again.
+      return s.checkpointsUnavailable ? { ...s, checkpointsUnavailable: false } : s;
     case AGENT_MODE_KEY:
       return value === 'plan' || value === 'act'
         ? { ...s, mode: value }

@@ -60,6 +60,7 @@ export const ConversationStateSchema = z.object({
   approved: z.array(z.string()),
   approvedRisks: z.record(z.string(), SecurityRiskSchema),
   costUnknownModels: z.array(z.string()).default([]),
+  checkpointsUnavailable: z.boolean().default(false),
   mode: z.enum(['plan', 'act']).default('act'),
   shellCwd: z.string().nullable().default(null),
   lastUserMessageId: z.string().nullable(),

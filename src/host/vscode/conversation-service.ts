@@ -4,7 +4,7 @@
 import type { AgentMode } from '../../core/state';
 import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
 import { checkpointStoreFor } from './checkpoints';
-import { checkpointAt, checkpointEntries } from '../../core/checkpoints/timeline';
+import { checkpointAt, checkpointEntries, lastAfterState } from '../../core/checkpoints/timeline';
 import { restoreFilesTo, type RestoreOutcome, type RestoreUi } from './restore-files';
 import { randomUUID } from 'node:crypto';
 import { readdir, mkdir, rm } from 'node:fs/promises';
@@ -352,10 +352,13 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   /** The fork's copied checkpoint events stay restorable when the conversation it came from is deleted. */
   private async adoptCheckpoints(fork: ConversationSession): Promise<void> {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-    const last = checkpointEntries(await fork.conversation.events()).pop();
+    const events = await fork.conversation.events();
+    const last = checkpointEntries(events).pop();
     if (!folder || !last) return;
+    // And the newest after-state it copied: the restore preview compares them to name user edits.
+    const after = lastAfterState(events);
     await this.checkpointStore(folder)
-      .adopt(fork.id, last.value.checkpoint)
+      .adopt(fork.id, last.value.checkpoint, after)
       .catch((err: unknown) =>
         this.log.warn(`Keeping the checkpoints of fork ${fork.id} failed: ${String(err)}`),
       );

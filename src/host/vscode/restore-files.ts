@@ -1,13 +1,13 @@
 // "Restore files to here" in the editor: the workspace's files as a checkpoint recorded them, at a
 // user's message or before an action. First a preview (each file with a diff against the
 // checkpoint), unsaved buffers asked about (saved first, so the restore can be undone with them),
-// files changed after the conversation's last step named as such; then the restore, recorded in
+// files changed outside the agent after the checkpoint named as such; then the restore, recorded in
 // the conversation as a checkpoint of the files before it, with Undo.
-import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { checkpointAt } from '../../core/checkpoints/timeline';
 import { checkpointEventValue, type CheckpointChange, RESTORE_VERB } from '../../core/checkpoints/types';
+import { editedOutsideAgent } from '../node/checkpoints/edited-outside';
 import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
 import type { ConversationSession } from './conversation-session';
 
@@ -18,7 +18,7 @@ export interface PreviewFile {
   status: CheckpointChange['status'];
   /** Open in an editor with unsaved changes. */
   unsaved: boolean;
-  /** Changed on disk after the conversation's last event: an edit of the user's, most likely. */
+  /** Changed by someone other than the agent after the checkpoint (see `RestorePreview.editedBy`). */
   editedAfter: boolean;
 }
 
@@ -26,6 +26,11 @@ export interface RestorePreview {
   checkpoint: string;
   workspace: string;
   files: PreviewFile[];
+  /**
+   * How `editedAfter` is known: 'log' from the states recorded after each action (exact); 'time'
+   * guessed from modification times (a conversation recorded before after-states existed).
+   */
+  editedBy: 'log' | 'time';
   /** Forking is offered ("Continue from here and restore files"). */
   canFork: boolean;
 }
@@ -81,11 +86,11 @@ export async function restoreFilesTo(
     ui.info('Logbook: the files already match this point.');
     return { restored: 0 };
   }
-  const lastStep = Date.parse(events[events.length - 1]?.timestamp ?? '');
-  const files = plan.changes.map((c) => describe(store.workspace, c, lastStep));
+  const edited = await editedOutsideAgent(store, events, entry, plan);
+  const files = plan.changes.map((c) => describe(store.workspace, c, edited.paths.has(c.path)));
   const checkpoint = entry.value.checkpoint;
   const choice = await ui.preview(
-    { checkpoint, workspace: store.workspace, files, canFork: !deps.recordIn },
+    { checkpoint, workspace: store.workspace, files, editedBy: edited.source, canFork: !deps.recordIn },
     (f) => showDiff(store, checkpoint, f),
   );
   if (!choice) return { restored: 0 };
@@ -96,28 +101,23 @@ export async function restoreFilesTo(
   }
   const target = deps.recordIn ?? (choice === 'fork' ? await deps.fork(entry.eventId) : session);
   const result = await store.restore(checkpoint, target.id);
-  await target.conversation.recordRestore(
+  const recorded = await target.conversation.recordRestore(
     checkpointEventValue(result.before, { reason: 'restore', restoredTo: entry.eventId }),
   );
   const n = result.changes.length;
   ui.done(`Logbook: restored ${n} file${n === 1 ? '' : 's'} to this point.`, async () => {
     const back = await store.restore(result.before.id, target.id);
+    // The undo restored the checkpoint the restore recorded: the files it left are that one's.
     await target.conversation.recordRestore(
-      checkpointEventValue(back.before, { reason: 'restore', restoredTo: entry.eventId }),
+      checkpointEventValue(back.before, { reason: 'restore', restoredTo: recorded.id }),
     );
     ui.info(`Logbook: the restore is undone (${back.changes.length} files back).`);
   });
   return { restored: n, conversationId: target.id, before: result.before.id };
 }
 
-function describe(workspace: string, c: CheckpointChange, lastStep: number): PreviewFile {
+function describe(workspace: string, c: CheckpointChange, editedAfter: boolean): PreviewFile {
   const doc = openDocument(workspace, c.path);
-  let editedAfter = false;
-  try {
-    editedAfter = Number.isFinite(lastStep) && statSync(join(workspace, c.path)).mtimeMs > lastStep + 1000;
-  } catch {
-    editedAfter = false; // not there now
-  }
   return { path: c.path, status: c.status, unsaved: doc?.isDirty === true, editedAfter };
 }
 
@@ -178,13 +178,11 @@ export const editorRestoreUi: RestoreUi = {
         { label: '', kind: vscode.QuickPickItemKind.Separator },
         ...p.files.map((f) => ({
           label: `${icon(f.status)} ${f.path}`,
-          description: [
-            RESTORE_VERB[f.status],
-            f.unsaved ? 'has unsaved changes' : '',
-            f.editedAfter ? 'edited after the agent’s last step' : '',
-          ]
+          description: [RESTORE_VERB[f.status], f.unsaved ? 'has unsaved changes' : '']
             .filter(Boolean)
             .join(' · '),
+          // A line of its own: a description this long is cut off in a narrow window.
+          ...(f.editedAfter ? { detail: EDITED_AFTER[p.editedBy] } : {}),
           file: f,
         })),
       ];
@@ -225,6 +223,12 @@ export const editorRestoreUi: RestoreUi = {
   info(message) {
     void vscode.window.showInformationMessage(message);
   },
+};
+
+/** How a file someone other than the agent changed is marked, by how that is known. */
+export const EDITED_AFTER: Record<RestorePreview['editedBy'], string> = {
+  log: '$(warning) Edited outside the agent after this point',
+  time: '$(warning) Changed after the agent’s last step',
 };
 
 function icon(status: CheckpointChange['status']): string {

@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { CHECKPOINT_KEY } from '../../core/checkpoints/types';
+import { CHECKPOINT_AFTER_KEY, CHECKPOINT_KEY } from '../../core/checkpoints/types';
 import { newContentSource, observationNewContent } from '../../core/events';
 import type { SequencedEvent } from './chat-backend';
 import type { ConversationService } from './conversation-service';
@@ -49,8 +49,9 @@ export function connectReview(
   };
 
   // Checkpoints bound to actions of other tools (a terminal command): the files they held are the
-  // originals of what the command changed.
+  // originals of what the command changed; the after-states, the files as it left them.
   const checkpoints = new Map<string, string>();
+  const afters = new Map<string, string>();
 
   const subs = [
     service.onDidAppend(({ conversationId, events }) => {
@@ -65,17 +66,20 @@ export function connectReview(
             checkpoints.set(v['action_id'], v['checkpoint']);
           continue;
         }
+        if (event.kind === 'ConversationStateUpdateEvent' && event['key'] === CHECKPOINT_AFTER_KEY) {
+          const v = event['value'] as Json | null;
+          if (typeof v?.['action_id'] === 'string' && typeof v['checkpoint'] === 'string')
+            afters.set(v['action_id'], v['checkpoint']);
+          continue;
+        }
         if (event.kind === 'ObservationEvent' && event['tool_name'] !== 'file_editor') {
-          const checkpoint = checkpoints.get(String(event['action_id']));
-          checkpoints.delete(String(event['action_id']));
+          const actionId = String(event['action_id']);
+          const checkpoint = checkpoints.get(actionId);
+          const after = afters.get(actionId);
+          checkpoints.delete(actionId);
+          afters.delete(actionId);
           if (checkpoint)
-            void recordCommandChanges(
-              service,
-              review,
-              conversationId,
-              String(event['action_id']),
-              checkpoint,
-            );
+            void recordCommandChanges(service, review, conversationId, actionId, checkpoint, after);
           continue;
         }
         if (event['tool_name'] !== 'file_editor') continue;
@@ -106,6 +110,8 @@ const MAX_REVIEW_BYTES = 1024 * 1024;
 /**
  * Puts the text files a command changed or created under review, with the checkpoint taken before it
  * as their original. Binary and large files, and deletions, are left to Restore files to here.
+ * `afterState`: the files as the command left them; without one (checkpoints recorded before
+ * after-states existed) the files now are compared, which also takes what the user changed since.
  */
 async function recordCommandChanges(
   service: ConversationService,
@@ -113,17 +119,20 @@ async function recordCommandChanges(
   conversationId: string,
   actionId: string,
   checkpoint: string,
+  afterState: string | undefined,
 ): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!folder) return;
   try {
     const store = service.checkpointStore(folder);
-    // plan() compares the files now with the checkpoint: D = made by the command, M = changed.
-    const { changes } = await store.plan(checkpoint);
+    // Compared with the checkpoint before the command: D = made by the command, M = changed.
+    const { changes } = afterState
+      ? await store.planFrom(afterState, checkpoint)
+      : await store.plan(checkpoint);
     for (const c of changes) {
       if (c.status !== 'M' && c.status !== 'D') continue;
       const path = join(folder, c.path);
-      const after = readText(path);
+      const after = afterState ? decodeText(await store.fileAt(afterState, c.path)) : readText(path);
       if (after === undefined) continue;
       const before = c.status === 'M' ? decodeText(await store.fileAt(checkpoint, c.path)) : undefined;
       if (c.status === 'M' && before === undefined) continue;

@@ -10,7 +10,13 @@ import type { PreviewFile, RestorePreview, RestoreUi } from '../../../src/host/v
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel, workspaceRoot } from './helpers';
 
-const FILES = ['restore-a.txt', 'restore-gone.txt', 'restore-new.txt'];
+const FILES = [
+  'restore-a.txt',
+  'restore-gone.txt',
+  'restore-new.txt',
+  'restore-user.txt',
+  'restore-fork-user.txt',
+];
 
 /** Answers the restore's questions as a user would, and keeps what it was shown. */
 class ScriptedUi implements RestoreUi {
@@ -121,6 +127,12 @@ describe('Restore files to here', function () {
       ['A restore-gone.txt', 'D restore-new.txt', 'M restore-a.txt unsaved'],
     );
     assert.deepEqual(ui.askedToSave, ['restore-a.txt']);
+    assert.equal(ui.shown?.editedBy, 'log', 'known from the states recorded after each action');
+    assert.deepEqual(
+      ui.shown?.files.filter((f) => f.editedAfter),
+      [],
+      'an unsaved edit is not on disk yet: no file was edited outside the agent',
+    );
     assert.ok(
       vscode.window.tabGroups.all.some((g) =>
         g.tabs.some((t) => t.label.includes('restore-a.txt (checkpoint ↔ now)')),
@@ -150,6 +162,87 @@ describe('Restore files to here', function () {
         (e.value as { reason?: string }).reason === 'restore',
     );
     assert.equal(restores.length, 2, 'the restore and its undo are recorded');
+  });
+
+  it('names a file the user edited and saved between two of the agent’s steps, not the ones the agent changed', async () => {
+    writeFileSync(path('restore-a.txt'), 'original\n');
+    writeFileSync(path('restore-user.txt'), 'the user’s file\n');
+    const command = (id: string, cmd: string, risk: string) => ({
+      id,
+      name: 'terminal',
+      arguments: { command: cmd, security_risk: risk, summary: id },
+    });
+    llm = await scriptedModel({
+      name: 'host-restore-user-edit',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: { toolCalls: [command('call_one', 'echo agent > restore-a.txt', 'LOW')] },
+        },
+        {
+          match: { lastRole: 'tool' },
+          reply: { toolCalls: [command('call_two', 'echo new > restore-new.txt', 'HIGH')] },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Both done.' } },
+      ],
+    });
+    const { service } = await logbook();
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Two steps');
+    const session = await service.session(id);
+    const approveAll = () => session.approve(session.conversation.awaitingConfirmation().map((a) => a.id));
+    const waiting = () => session.conversation.awaitingConfirmation()[0]?.tool_call_id;
+    // The first step may ask too (a redirect writes a file): approved; the second always asks.
+    let status = await session.settled();
+    while (status === 'waiting_for_confirmation' && waiting() === 'call_one') {
+      await approveAll();
+      status = await session.settled();
+    }
+    assert.equal(status, 'waiting_for_confirmation', 'the second step waits');
+    assert.equal(waiting(), 'call_two');
+    // Between the steps the user edits a file in the editor and saves it.
+    const doc = await vscode.workspace.openTextDocument(path('restore-user.txt'));
+    await waitFor('the document to show the file', () => doc.getText() === 'the user’s file\n');
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'typed between the steps\n'));
+    assert.ok(await doc.save());
+    await approveAll();
+    assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
+
+    const events = await session.conversation.events();
+    const first = events.find((e) => e.kind === 'ActionEvent');
+    assert.ok(first);
+    const ui = new ScriptedUi(undefined, false);
+    const outcome = await service.restoreFiles(id, first.id, ui);
+    assert.equal(outcome.restored, 0, 'the preview was dismissed');
+    assert.equal(ui.shown?.editedBy, 'log');
+    assert.deepEqual(
+      ui.shown?.files
+        .map((f) => `${f.status} ${f.path}${f.editedAfter ? ' edited outside the agent' : ''}`)
+        .sort(),
+      ['D restore-new.txt', 'M restore-a.txt', 'M restore-user.txt edited outside the agent'],
+    );
+    assert.equal(
+      readFileSync(path('restore-user.txt'), 'utf8'),
+      'the user’s file\ntyped between the steps\n',
+    );
+  });
+
+  it('Continue from Here and Restore Files: the fork has the files of that point and still knows what the user changed', async () => {
+    const { id, actionId } = await agentRun();
+    const { service } = await logbook();
+    const outcome = await service.restoreFiles(id, actionId, new ScriptedUi('fork', true));
+    assert.equal(outcome.restored, 3);
+    assert.ok(outcome.conversationId && outcome.conversationId !== id, 'restored in a new conversation');
+    assert.equal(readFileSync(path('restore-a.txt'), 'utf8'), 'original\n');
+    // In the fork, the user writes a file; a preview back to the same point names it, from the log.
+    writeFileSync(path('restore-fork-user.txt'), 'the user, in the fork\n');
+    const ui = new ScriptedUi(undefined, false);
+    await service.restoreFiles(outcome.conversationId, actionId, ui);
+    assert.equal(ui.shown?.editedBy, 'log');
+    assert.deepEqual(
+      ui.shown?.files.map((f) => `${f.status} ${f.path}${f.editedAfter ? ' edited outside the agent' : ''}`),
+      ['D restore-fork-user.txt edited outside the agent'],
+    );
   });
 
   it('Review Changes shows the files a command changed or created, against the checkpoint before it', async () => {

@@ -270,6 +270,43 @@ describe('GitCheckpointStore', function () {
     );
   });
 
+  it("records after-states on a chain of their own: the checkpoints' chain and change lists stay as they were", async () => {
+    writeFileSync(join(ws, 'a.txt'), 'one');
+    const before1 = await store.record({ conversationId: CONV, reason: 'action', actionId: 'x1' });
+    writeFileSync(join(ws, 'a.txt'), 'two');
+    writeFileSync(join(ws, 'b.txt'), 'new');
+    const after1 = await store.record({ conversationId: CONV, reason: 'after', actionId: 'x1' });
+    assert.deepEqual(
+      after1.changes.map((c) => `${c.status} ${c.path}`),
+      ['M a.txt', 'A b.txt'],
+      'what the action changed',
+    );
+    const before2 = await store.record({ conversationId: CONV, reason: 'action', actionId: 'x2' });
+    assert.equal(before2.filesChanged, 2, 'counted from the checkpoint before, as without after-states');
+    const after2 = await store.record({ conversationId: CONV, reason: 'after', actionId: 'x2' });
+    assert.equal(after2.id, before2.id, 'an action that changed nothing: the checkpoint before it again');
+    assert.equal(after2.filesChanged, 0);
+    assert.deepEqual(await store.held(CONV), [before2.id, before1.id]);
+    const afterRef = join(store.storeDir, 'git', 'refs', 'logbook', 'after', CONV);
+    assert.equal(readFileSync(afterRef, 'utf8').trim(), after1.id);
+    assert.equal((await store.fileAt(after1.id, 'a.txt'))?.toString(), 'two');
+    // What the first action changed, from its after-state: the files now do not matter.
+    writeFileSync(join(ws, 'c.txt'), 'the user, later');
+    assert.deepEqual(
+      (await store.planFrom(after1.id, before1.id)).changes.map((c) => `${c.status} ${c.path}`),
+      ['M a.txt', 'D b.txt'],
+    );
+
+    // A fork adopts the newest after-state too; releasing a conversation lets go of both chains.
+    await store.adopt('fork', before2.id, after1.id);
+    assert.equal(
+      readFileSync(join(store.storeDir, 'git', 'refs', 'logbook', 'after', 'fork'), 'utf8').trim(),
+      after1.id,
+    );
+    await store.release(CONV);
+    assert.ok(!existsSync(afterRef));
+  });
+
   it("deleting one conversation's checkpoints keeps another's, and what they share", async () => {
     writeFileSync(join(ws, 'shared.txt'), 'shared');
     const a = await store.record({ conversationId: 'a', reason: 'action' });

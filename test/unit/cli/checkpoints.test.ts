@@ -186,14 +186,18 @@ describe('logbook checkpoints / restore', function () {
     );
     assert.equal(run.code, 0, printed(run));
     const [entry] = JSON.parse((await runCli(['checkpoints', conv, '--json'])).stdout) as { id: string }[];
+    // The user writes a file after the agent's command: the preview names it before deleting it.
+    writeFileSync(join(ws, 'mine.txt'), 'mine\n');
     const after = treeHashes(ws);
 
     const no = await runCli(['restore', conv, '--at', entry!.id], { onSpawn: (c) => c.stdin!.end('n\n') });
     assert.equal(no.code, 1, printed(no));
-    assert.match(no.stdout, /create\s+stale\.txt/);
-    assert.match(no.stdout, /overwrite\s+tracked\.txt/);
-    assert.match(no.stdout, /delete\s+new\.txt/);
-    assert.match(no.stdout, /3 files will change/);
+    assert.match(no.stdout, /create\s+stale\.txt\n/);
+    assert.match(no.stdout, /overwrite\s+tracked\.txt\n/, 'changed by the agent: not marked');
+    assert.match(no.stdout, /delete\s+new\.txt\n/);
+    assert.match(no.stdout, /delete\s+mine\.txt {2}\(edited outside the agent after this point\)\n/);
+    assert.match(no.stdout, /4 files will change/);
+    assert.match(no.stdout, /1 of them was edited outside the agent after this point\.\n/);
     assert.match(no.stderr, /Nothing restored/);
     assert.deepEqual(treeHashes(ws), after);
 
@@ -243,14 +247,18 @@ describe('logbook checkpoints / restore', function () {
       log.some((e) => e.key === 'checkpoint'),
       'the log has a checkpoint',
     );
+    assert.ok(
+      log.some((e) => e.key === 'checkpoint_after'),
+      'and the files after the action',
+    );
     const out = join(root, 'export');
     const ex = await runCli(['export-openhands', conv, out]);
     assert.equal(ex.code, 0, printed(ex));
     const exported = readdirSync(join(out, 'events'))
       .sort()
       .map((n) => JSON.parse(readFileSync(join(out, 'events', n), 'utf8')) as Record<string, unknown>);
-    assert.equal(exported.length, log.length - 1);
-    assert.ok(!exported.some((e) => e.key === 'checkpoint'));
+    assert.equal(exported.length, log.length - 2);
+    assert.ok(!exported.some((e) => e.key === 'checkpoint' || e.key === 'checkpoint_after'));
     const ids = new Set(exported.map((e) => e.id));
     for (const e of exported.slice(1))
       assert.ok(ids.has(e.parent_id as string), `parent of ${String(e.id)} is exported`);

@@ -18,6 +18,8 @@ const SILENT_STATE_KEYS = new Set([
   'llm_usage',
   'action_started',
   'approved_actions',
+  // The files as an action left them: bookkeeping for the restore preview.
+  'checkpoint_after',
 ]);
 
 export function classify(e: EventJson): RowView {

@@ -70,6 +70,7 @@ export interface RestoreResult {
 }
 
 const REF_PREFIX = 'refs/logbook/conversations/';
+const AFTER_REF_PREFIX = 'refs/logbook/after/';
 /** Never recorded: the conversations' own logs when they live in the workspace. */
 const ALWAYS_EXCLUDED = ['/.logbook/'];
 
@@ -94,7 +95,7 @@ export class GitCheckpointStore implements CheckpointPort {
   private readonly exclude: () => readonly string[];
   private readonly paths: GitPaths;
   private initialized = false;
-  /** Each conversation's newest checkpoint and its tree, as this object last wrote or read them. */
+  /** Each ref's commit and its tree, as this object last wrote or read them. */
   private readonly heads = new Map<string, { commit: string; tree: string }>();
 
   constructor(opts: GitCheckpointStoreOptions) {
@@ -132,6 +133,16 @@ export class GitCheckpointStore implements CheckpointPort {
   }
 
   /**
+   * What restoring `checkpoint` would change in the files as the checkpoint `state` holds them (a
+   * plan against a recorded state instead of the files now: what an action changed, from its
+   * after-state, with no scan of the workspace).
+   */
+  async planFrom(state: string, checkpoint: string): Promise<RestorePlan> {
+    const [current, target] = await Promise.all([this.treeOf(state), this.treeOf(checkpoint)]);
+    return { current, target, changes: await this.diffTrees(current, target) };
+  }
+
+  /**
    * Puts the workspace's files back as `checkpoint` recorded them: writes what differs (content and
    * mode), deletes what it did not hold. Files it never recorded (ignored, excluded, over the size
    * cap) stay as they are. The state before is recorded first, so the restore can be undone.
@@ -156,7 +167,7 @@ export class GitCheckpointStore implements CheckpointPort {
   /** The checkpoints still held for a conversation, newest first. */
   async held(conversationId: string): Promise<string[]> {
     if (!existsSync(this.paths.gitDir)) return [];
-    const head = await this.headOf(conversationId);
+    const head = await this.readRef(refOf(conversationId));
     if (!head) return [];
     return splitLines((await runGit(this.paths, ['rev-list', '--first-parent', head])).stdout);
   }
@@ -170,19 +181,81 @@ export class GitCheckpointStore implements CheckpointPort {
       if (!existsSync(this.paths.gitDir)) return;
       await this.init();
       await runGit(this.paths, ['update-ref', '-d', refOf(conversationId)]);
+      await runGit(this.paths, ['update-ref', '-d', afterRefOf(conversationId)]);
       // Objects younger than an hour stay: a checkpoint in another process may be about to name them.
       await runGit(this.paths, ['prune', '--expire=1.hour.ago']);
     });
   }
 
-  /** Makes `conversationId` hold `checkpoint` too (a fork starts from its parent's checkpoints). */
-  adopt(conversationId: string, checkpoint: string): Promise<void> {
+  /**
+   * Makes `conversationId` hold `checkpoint` too (a fork starts from its parent's checkpoints), and
+   * `after`, the newest after-state among the events it copied, with the after-states before it.
+   */
+  adopt(conversationId: string, checkpoint: string, after?: string): Promise<void> {
     return this.serialized(async () => {
       await this.init();
-      const head = await this.headOf(conversationId);
-      if (head) return;
-      await runGit(this.paths, ['update-ref', refOf(conversationId), checkpoint]);
+      for (const [ref, commit] of [
+        [refOf(conversationId), checkpoint],
+        [afterRefOf(conversationId), after],
+      ] as const) {
+        if (!commit || (await this.readRef(ref))) continue;
+        await runGit(this.paths, ['update-ref', ref, commit]);
+      }
     });
+  }
+
+  /**
+   * The paths that differ between the two states of each pair (checkpoint ids or trees), all pairs
+   * in one `diff-tree --stdin`. `missing`: ids the store no longer holds (released), whose pairs
+   * could not be compared.
+   */
+  async changedBetween(
+    pairs: readonly { from: string; to: string }[],
+  ): Promise<{ paths: Set<string>; missing: string[] }> {
+    await this.init();
+    const paths = new Set<string>();
+    const all = [...new Set(pairs.flatMap((p) => [p.from, p.to]))];
+    // Ids come from the log: one that names no object (edited by hand) counts as not held.
+    const ids = all.filter((id) => /^[0-9a-f]{40,64}$/.test(id));
+    const missing = all.filter((id) => !ids.includes(id));
+    if (!ids.length) return { paths, missing };
+    // diff-tree --stdin compares two trees on a line (two commit ids would mean commit and parent).
+    const check = await runGit(this.paths, ['cat-file', '--batch-check'], {
+      input: ids.map((id) => `${id}^{tree}\n`).join(''),
+    });
+    const trees = new Map<string, string>();
+    splitLines(check.stdout).forEach((line, i) => {
+      const m = /^([0-9a-f]{40,64}) tree /.exec(line);
+      if (m) trees.set(ids[i]!, m[1]!);
+      else missing.push(ids[i]!);
+    });
+    const lines = pairs
+      .map((p) => [trees.get(p.from), trees.get(p.to)])
+      .filter((t): t is [string, string] => !!t[0] && !!t[1] && t[0] !== t[1])
+      .map(([a, b]) => `${a} ${b}`);
+    if (!lines.length) return { paths, missing };
+    const out = await runGit(
+      this.paths,
+      ['diff-tree', '--stdin', '-r', '-z', '--name-only', '--no-renames', '--no-commit-id'],
+      { input: lines.map((l) => l + '\n').join('') },
+    );
+    // Each pair's output starts with its input line echoed, then its paths, each NUL-terminated.
+    const text = out.stdout.toString('utf8');
+    let at = 0;
+    let next = 0;
+    while (at < text.length) {
+      const header = next < lines.length ? lines[next]! + '\n' : undefined;
+      if (header && text.startsWith(header, at)) {
+        at += header.length;
+        next++;
+        continue;
+      }
+      const end = text.indexOf('\0', at);
+      if (end < 0) break;
+      paths.add(text.slice(at, end));
+      at = end + 1;
+    }
+    return { paths, missing };
   }
 
   // --- recording ---------------------------------------------------------------------------
@@ -190,37 +263,53 @@ export class GitCheckpointStore implements CheckpointPort {
   private async recordNow(req: CheckpointRequest): Promise<CheckpointRecord> {
     const started = performance.now();
     const { tree, skipped } = await this.scan();
-    const known = this.heads.get(req.conversationId);
-    // Another process may have moved the ref: the cache is used only while it still matches.
-    const prev = await this.headOf(req.conversationId);
-    const prevTree = prev ? (known?.commit === prev ? known.tree : await this.treeOf(prev)) : undefined;
-    let id = prev;
+    const main = refOf(req.conversationId);
+    // Another process may have moved a ref: the cache is used only while it still matches.
+    const prev = await this.headAt(main);
+    // An after-state goes on a chain of its own (so the checkpoints' chain and what each lists stay
+    // as they were), and counts its changes from the checkpoint taken before its action.
+    const after = req.reason === 'after';
+    const chainRef = after ? afterRefOf(req.conversationId) : main;
+    const parent = after ? await this.headAt(chainRef) : prev;
+    let id: string;
     let changes: CheckpointChange[] = [];
     let filesChanged: number;
-    if (prev && prevTree === tree) {
+    if (prev && prev.tree === tree) {
+      id = prev.commit; // nothing changed: the previous checkpoint again
       filesChanged = 0;
     } else {
       const message = `${req.reason}${req.actionId ? ` ${req.actionId}` : ''}\n`;
-      const commitArgs = ['commit-tree', tree, ...(prev ? ['-p', prev] : [])];
+      const commitArgs = ['commit-tree', tree, ...(parent ? ['-p', parent.commit] : [])];
       // The commit and the list of changes do not wait for each other.
       const [commit, diff] = await Promise.all([
         runGit(this.paths, commitArgs, { input: message }),
-        prevTree ? this.diffTrees(prevTree, tree, true) : Promise.resolve(undefined),
+        prev ? this.diffTrees(prev.tree, tree, true) : Promise.resolve(undefined),
       ]);
       id = commit.stdout.toString().trim();
-      this.writeRef(req.conversationId, id);
+      this.writeRef(chainRef, id);
+      this.heads.set(chainRef, { commit: id, tree });
       changes = diff ?? [];
       filesChanged = diff ? diff.length : this.indexEntries();
     }
-    this.heads.set(req.conversationId, { commit: id!, tree });
     return {
-      id: id!,
+      id,
       filesChanged,
       changes: changes.slice(0, CHANGES_SHOWN),
       skipped,
       files: this.indexEntries(),
       ms: Math.round(performance.now() - started),
     };
+  }
+
+  /** The commit a ref points at and its tree (cached while the ref still names the same commit). */
+  private async headAt(ref: string): Promise<{ commit: string; tree: string } | undefined> {
+    const commit = await this.readRef(ref);
+    if (!commit) return undefined;
+    const known = this.heads.get(ref);
+    if (known?.commit === commit) return known;
+    const head = { commit, tree: await this.treeOf(commit) };
+    this.heads.set(ref, head);
+    return head;
   }
 
   /**
@@ -437,27 +526,25 @@ export class GitCheckpointStore implements CheckpointPort {
     return tree;
   }
 
-  private async headOf(conversationId: string): Promise<string | undefined> {
+  private async readRef(ref: string): Promise<string | undefined> {
     // Refs are never packed here (no gc): the loose file is the ref; git only when it is not there.
     try {
-      const loose = readFileSync(join(this.paths.gitDir, refOf(conversationId)), 'utf8').trim();
+      const loose = readFileSync(join(this.paths.gitDir, ref), 'utf8').trim();
       if (/^[0-9a-f]{40,64}$/.test(loose)) return loose;
     } catch {
       if (!existsSync(join(this.paths.gitDir, 'packed-refs'))) return undefined;
     }
-    const r = await runGit(this.paths, ['rev-parse', '-q', '--verify', refOf(conversationId)], {
-      okCodes: [1],
-    });
+    const r = await runGit(this.paths, ['rev-parse', '-q', '--verify', ref], { okCodes: [1] });
     return r.code === 0 ? r.stdout.toString().trim() : undefined;
   }
 
   /**
-   * Points the conversation's ref at `commit`. Written as a loose ref file (temp file, rename):
+   * Points a conversation's ref at `commit`. Written as a loose ref file (temp file, rename):
    * one conversation is recorded by one process at a time (its log's lock), so no other writer races
    * this ref, and it saves starting git once per checkpoint.
    */
-  private writeRef(conversationId: string, commit: string): void {
-    const file = join(this.paths.gitDir, refOf(conversationId));
+  private writeRef(ref: string, commit: string): void {
+    const file = join(this.paths.gitDir, ref);
     mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, commit + '\n');
@@ -539,10 +626,19 @@ export class GitCheckpointStore implements CheckpointPort {
 }
 
 function refOf(conversationId: string): string {
+  return REF_PREFIX + checkedId(conversationId);
+}
+
+/** The chain of a conversation's after-states (the files as each file-changing action left them). */
+function afterRefOf(conversationId: string): string {
+  return AFTER_REF_PREFIX + checkedId(conversationId);
+}
+
+function checkedId(conversationId: string): string {
   if (!/^[A-Za-z0-9._-]+$/.test(conversationId) || conversationId.includes('..')) {
     throw new Error(`"${conversationId}" cannot name a conversation's checkpoints.`);
   }
-  return REF_PREFIX + conversationId;
+  return conversationId;
 }
 
 function nulJoin(paths: readonly string[]): string {

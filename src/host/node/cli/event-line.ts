@@ -5,6 +5,7 @@ import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry
 import { COST_UNKNOWN_KEY, type CostUnknownValue } from '../../../core/agent/cost-cap';
 import { TOOL_SOURCE_KEY, type ToolSourceNotice } from '../../../core/agent/ports';
 import {
+  CHECKPOINT_AFTER_KEY,
   CHECKPOINT_KEY,
   CHECKPOINT_UNAVAILABLE_KEY,
   type CheckpointEventValue,
@@ -124,6 +125,10 @@ function stateUpdateLine(key: string, value: unknown): string {
     const skipped = v.skipped?.length ? `, ${v.skipped.length} over the size cap skipped` : '';
     const what = v.reason === 'restore' ? 'before the restore' : `${Number(v.files_changed)} file(s) changed`;
     return `[checkpoint] ${String(v.checkpoint).slice(0, 12)}: ${what}${skipped}`;
+  }
+  if (key === CHECKPOINT_AFTER_KEY && value && typeof value === 'object') {
+    const v = value as Partial<CheckpointEventValue>;
+    return `[checkpoint] ${String(v.checkpoint).slice(0, 12)}: after the action, ${Number(v.files_changed)} file(s) changed by it`;
   }
   if (key === CHECKPOINT_UNAVAILABLE_KEY && value && typeof value === 'object') {
     return `[checkpoint] ${String((value as { message?: unknown }).message)}`;

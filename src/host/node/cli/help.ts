@@ -191,7 +191,9 @@ ${CHECKPOINT_ENV_HELP}`,
 
 Puts the files of the workspace the conversation ran in back as they were at EVENT_ID: a checkpoint
 event, an action (the files before it ran) or any other event (the first checkpoint after it).
-Lists what it will create, overwrite and delete, then asks. Files the checkpoint does not hold
+Lists what it will create, overwrite and delete, marking files edited outside the agent after that
+point (by the user or another program, known from the files recorded after each action), then asks.
+Files the checkpoint does not hold
 (ignored, excluded, over the size cap) stay as they are. The files as they were before are recorded
 as a new checkpoint event, so a restore can be undone with another restore.
 

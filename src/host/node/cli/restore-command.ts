@@ -4,6 +4,7 @@
 import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
 import { checkpointEventValue, CHECKPOINT_KEY, RESTORE_VERB } from '../../../core/checkpoints/types';
 import { checkpointAt } from '../../../core/checkpoints/timeline';
+import { editedOutsideAgent } from '../checkpoints/edited-outside';
 import { createEvent, type CreateFields, type Event } from '../../../core/events';
 import { openSignedStore } from '../../../core/signing';
 import { deriveState } from '../../../core/state';
@@ -66,11 +67,29 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
       io.out('The files already match that checkpoint. Nothing to restore.');
       return EXIT.ok;
     }
-    for (const c of plan.changes) io.out(`  ${RESTORE_VERB[c.status].padEnd(9)} ${c.path}`);
+    const edited = await editedOutsideAgent(store, events, entry, plan);
+    const mark =
+      edited.source === 'log'
+        ? 'edited outside the agent after this point'
+        : 'changed after the agent’s last step';
+    for (const c of plan.changes) {
+      io.out(
+        `  ${RESTORE_VERB[c.status].padEnd(9)} ${c.path}${edited.paths.has(c.path) ? `  (${mark})` : ''}`,
+      );
+    }
     io.out(
       `${plan.changes.length} file${plan.changes.length === 1 ? '' : 's'} will change. ` +
         'Ignored, excluded and over-the-size-cap files stay as they are.',
     );
+    if (edited.paths.size) {
+      const n = edited.paths.size;
+      io.out(
+        `${n} of them ${n === 1 ? 'was' : 'were'} ${mark}` +
+          (edited.source === 'log'
+            ? '.'
+            : ' (by modification time: this conversation did not record the files after each action).'),
+      );
+    }
     if (!values.yes) {
       const answer = io.ask ? await io.ask('Restore these files? [y/N] ') : undefined;
       if (!answer || !/^y(es)?$/i.test(answer.trim())) {
