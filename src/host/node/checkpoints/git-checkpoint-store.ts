@@ -22,12 +22,12 @@ import {
   CHANGES_SHOWN,
   CheckpointUnavailableError,
   type CheckpointChange,
-  type CheckpointPort,
   type CheckpointRecord,
   type CheckpointRequest,
   type SkippedFile,
 } from '../../../core/checkpoints/types';
 import { GitError, runGit, splitNul, type GitPaths } from './git-process';
+import type { WorkspaceCheckpointStore } from './workspace-store';
 
 export interface CheckpointLimits {
   /** Files larger than this are not recorded (and reported as skipped). Default 5 MB. */
@@ -88,7 +88,7 @@ export function storeDirFor(root: string, workspace: string): string {
 /** Serializes the store's git calls within this process (index.lock guards across processes). */
 const queues = new Map<string, Promise<unknown>>();
 
-export class GitCheckpointStore implements CheckpointPort {
+export class GitCheckpointStore implements WorkspaceCheckpointStore {
   readonly workspace: string;
   readonly storeDir: string;
   readonly limits: CheckpointLimits;
@@ -116,6 +116,11 @@ export class GitCheckpointStore implements CheckpointPort {
         `The checkpoint store ${this.storeDir} must be outside the workspace ${this.workspace}.`,
       );
     }
+  }
+
+  /** Where a path of a checkpoint's changes is on disk. */
+  absolutePath(path: string): string {
+    return join(this.workspace, path);
   }
 
   /** Records the workspace now, as the next checkpoint of the conversation. */

@@ -1,0 +1,244 @@
+// The checkpoint store of a whole workspace. A window with one folder has one GitCheckpointStore; a
+// multi-root window has one per folder, behind MultiFolderCheckpointStore: a checkpoint is then the
+// checkpoints of every folder taken together, under one id, and each path names its folder
+// (`<folder name>/<path in it>`, as VS Code names files of a multi-root workspace).
+import { isAbsolute, join } from 'node:path';
+import {
+  CheckpointUnavailableError,
+  type CheckpointChange,
+  type CheckpointPort,
+  type CheckpointRecord,
+  type CheckpointRequest,
+  type SkippedFile,
+} from '../../../core/checkpoints/types';
+import type { GitCheckpointStore, RestorePlan, RestoreResult } from './git-checkpoint-store';
+
+/** What the editor and the CLI do with a workspace's checkpoints. */
+export interface WorkspaceCheckpointStore extends CheckpointPort {
+  /** The workspace folder (the first one of a multi-root window). */
+  readonly workspace: string;
+  /** Where a path of a checkpoint's changes is on disk. */
+  absolutePath(path: string): string;
+  record(req: CheckpointRequest): Promise<CheckpointRecord>;
+  plan(checkpoint: string): Promise<RestorePlan>;
+  planFrom(state: string, checkpoint: string): Promise<RestorePlan>;
+  restore(checkpoint: string, conversationId: string): Promise<RestoreResult>;
+  fileAt(checkpoint: string, path: string): Promise<Buffer | undefined>;
+  held(conversationId: string): Promise<string[]>;
+  release(conversationId: string): Promise<void>;
+  adopt(conversationId: string, checkpoint: string, after?: string): Promise<void>;
+  changedBetween(
+    pairs: readonly { from: string; to: string }[],
+  ): Promise<{ paths: Set<string>; missing: string[] }>;
+}
+
+/** A folder of a multi-root workspace: its name in paths, and its store. */
+export interface FolderStore {
+  name: string;
+  store: GitCheckpointStore;
+}
+
+const MULTI_PREFIX = 'multi:';
+
+/**
+ * A multi-root workspace's checkpoints. Ids are `multi:` + base64url of `[[folder name, id], ...]`;
+ * an id without the prefix (recorded while the window had one folder) is the first folder's.
+ */
+export class MultiFolderCheckpointStore implements WorkspaceCheckpointStore {
+  private readonly folders: FolderStore[];
+
+  constructor(folders: readonly FolderStore[]) {
+    if (folders.length === 0) throw new Error('A workspace checkpoint store needs a folder.');
+    const names = new Set<string>();
+    this.folders = folders.map((f) => {
+      // A name is the first segment of a path: no slashes, and each folder's its own.
+      let name = f.name.replace(/[\\/]/g, '_') || 'folder';
+      for (let n = 2; names.has(name); n++) name = `${f.name.replace(/[\\/]/g, '_')} (${n})`;
+      names.add(name);
+      return { name, store: f.store };
+    });
+  }
+
+  get workspace(): string {
+    return this.folders[0]!.store.workspace;
+  }
+
+  absolutePath(path: string): string {
+    if (isAbsolute(path)) return path;
+    const { folder, rest } = this.split(path);
+    return join(folder.store.workspace, rest);
+  }
+
+  async record(req: CheckpointRequest): Promise<CheckpointRecord> {
+    const started = Date.now();
+    const recs: CheckpointRecord[] = [];
+    // One folder after the other: each is a few git processes, and the cores are shared.
+    for (const f of this.folders) {
+      try {
+        recs.push(await f.store.record(req));
+      } catch (err) {
+        if (err instanceof CheckpointUnavailableError)
+          throw new CheckpointUnavailableError(`Folder "${f.name}": ${err.message}`);
+        throw err;
+      }
+    }
+    return {
+      id: encode(this.folders.map((f, i) => [f.name, recs[i]!.id])),
+      filesChanged: sum(recs.map((r) => r.filesChanged)),
+      changes: recs.flatMap((r, i) => r.changes.map((c) => this.named(this.folders[i]!, c))),
+      skipped: recs.flatMap((r, i) =>
+        r.skipped.map((s): SkippedFile => ({ ...s, path: `${this.folders[i]!.name}/${s.path}` })),
+      ),
+      files: sum(recs.map((r) => r.files)),
+      ms: Date.now() - started,
+    };
+  }
+
+  async plan(checkpoint: string): Promise<RestorePlan> {
+    return this.merged(checkpoint, (f, id) => f.store.plan(id));
+  }
+
+  async planFrom(state: string, checkpoint: string): Promise<RestorePlan> {
+    const states = this.parts(state);
+    return this.merged(checkpoint, (f, id) => {
+      const from = states.get(f.name);
+      if (!from) throw new Error(`The recorded state holds no files of folder "${f.name}".`);
+      return f.store.planFrom(from, id);
+    });
+  }
+
+  async restore(checkpoint: string, conversationId: string): Promise<RestoreResult> {
+    const parts = this.parts(checkpoint);
+    const started = Date.now();
+    const results: { f: FolderStore; r: RestoreResult }[] = [];
+    for (const f of this.folders) {
+      const id = parts.get(f.name);
+      // A folder added after the checkpoint: its files are recorded (for undo) and left as they are.
+      const r = id
+        ? await f.store.restore(id, conversationId)
+        : { before: await f.store.record({ conversationId, reason: 'restore' }), changes: [] };
+      results.push({ f, r });
+    }
+    const befores = results.map(({ r }) => r.before);
+    return {
+      before: {
+        id: encode(results.map(({ f, r }) => [f.name, r.before.id])),
+        filesChanged: sum(befores.map((b) => b.filesChanged)),
+        changes: results.flatMap(({ f, r }) => r.before.changes.map((c) => this.named(f, c))),
+        skipped: results.flatMap(({ f, r }) =>
+          r.before.skipped.map((s) => ({ ...s, path: `${f.name}/${s.path}` })),
+        ),
+        files: sum(befores.map((b) => b.files)),
+        ms: Date.now() - started,
+      },
+      changes: results.flatMap(({ f, r }) => r.changes.map((c) => this.named(f, c))),
+    };
+  }
+
+  async fileAt(checkpoint: string, path: string): Promise<Buffer | undefined> {
+    const { folder, rest } = this.split(path);
+    const id = this.parts(checkpoint).get(folder.name);
+    return id ? folder.store.fileAt(id, rest) : undefined;
+  }
+
+  async held(conversationId: string): Promise<string[]> {
+    // Per folder, newest first; the counts of the folders together.
+    const lists = await Promise.all(this.folders.map((f) => f.store.held(conversationId)));
+    return lists.flat();
+  }
+
+  async release(conversationId: string): Promise<void> {
+    for (const f of this.folders) await f.store.release(conversationId);
+  }
+
+  async adopt(conversationId: string, checkpoint: string, after?: string): Promise<void> {
+    const ids = this.parts(checkpoint);
+    const afters = after ? this.parts(after) : new Map<string, string>();
+    for (const f of this.folders) {
+      const id = ids.get(f.name);
+      if (id) await f.store.adopt(conversationId, id, afters.get(f.name));
+    }
+  }
+
+  async changedBetween(
+    pairs: readonly { from: string; to: string }[],
+  ): Promise<{ paths: Set<string>; missing: string[] }> {
+    const split = pairs.map((p) => ({ from: this.parts(p.from), to: this.parts(p.to), p }));
+    const paths = new Set<string>();
+    const missing: string[] = [];
+    for (const f of this.folders) {
+      const own: { from: string; to: string }[] = [];
+      for (const { from, to, p } of split) {
+        const a = from.get(f.name);
+        const b = to.get(f.name);
+        if (a && b) own.push({ from: a, to: b });
+        else if (a || b) missing.push(a ? p.to : p.from); // the folder was added or removed between them
+      }
+      if (!own.length) continue;
+      const r = await f.store.changedBetween(own);
+      for (const path of r.paths) paths.add(`${f.name}/${path}`);
+      missing.push(...r.missing);
+    }
+    return { paths, missing: [...new Set(missing)] };
+  }
+
+  /** Each folder's id in a checkpoint id of this workspace. */
+  private parts(id: string): Map<string, string> {
+    if (!id.startsWith(MULTI_PREFIX)) return new Map([[this.folders[0]!.name, id]]);
+    let pairs: unknown;
+    try {
+      pairs = JSON.parse(Buffer.from(id.slice(MULTI_PREFIX.length), 'base64url').toString('utf8'));
+    } catch {
+      throw new Error(`"${id.slice(0, 40)}…" is not a checkpoint of this workspace.`);
+    }
+    if (
+      !Array.isArray(pairs) ||
+      !pairs.every((p) => Array.isArray(p) && typeof p[0] === 'string' && typeof p[1] === 'string')
+    )
+      throw new Error(`"${id.slice(0, 40)}…" is not a checkpoint of this workspace.`);
+    return new Map(pairs as [string, string][]);
+  }
+
+  /** The changes of every folder the checkpoint holds, named by folder. */
+  private async merged(
+    checkpoint: string,
+    plan: (f: FolderStore, id: string) => Promise<RestorePlan>,
+  ): Promise<RestorePlan> {
+    const parts = this.parts(checkpoint);
+    const current: [string, string][] = [];
+    const target: [string, string][] = [];
+    const changes: CheckpointChange[] = [];
+    for (const f of this.folders) {
+      const id = parts.get(f.name);
+      if (!id) continue; // added after the checkpoint: a restore leaves it as it is
+      const p = await plan(f, id);
+      current.push([f.name, p.current]);
+      target.push([f.name, p.target]);
+      changes.push(...p.changes.map((c) => this.named(f, c)));
+    }
+    return { current: encode(current), target: encode(target), changes };
+  }
+
+  private named(f: FolderStore, c: CheckpointChange): CheckpointChange {
+    return {
+      ...c,
+      path: `${f.name}/${c.path}`,
+      ...(c.from !== undefined ? { from: `${f.name}/${c.from}` } : {}),
+    };
+  }
+
+  private split(path: string): { folder: FolderStore; rest: string } {
+    const at = path.indexOf('/');
+    const folder = at > 0 ? this.folders.find((f) => f.name === path.slice(0, at)) : undefined;
+    if (!folder) throw new Error(`${path} is in no folder of this workspace.`);
+    return { folder, rest: path.slice(at + 1) };
+  }
+}
+
+function encode(pairs: readonly (readonly [string, string])[]): string {
+  return MULTI_PREFIX + Buffer.from(JSON.stringify(pairs), 'utf8').toString('base64url');
+}
+
+function sum(xs: readonly number[]): number {
+  return xs.reduce((a, b) => a + b, 0);
+}
