@@ -207,7 +207,7 @@ describe('webview: mentions and attachments', function () {
       'true',
     );
     await p.page
-      .getByText(/Paste again: big\.png \(pasted images over 1\.4 MB in all are not kept/)
+      .getByText(/Paste again: big\.png\. Pasted images over 1\.4 MB in all are not kept/)
       .waitFor();
 
     await box().press('Enter');
@@ -234,6 +234,17 @@ describe('webview: mentions and attachments', function () {
       await p.page.getByRole('button', { name: 'Attach the selection' }).getAttribute('aria-pressed'),
       'false',
     );
+  });
+
+  it('typing is saved within a moment, and at once when focus leaves the composer', async () => {
+    await box().click();
+    await p.page.keyboard.type('half a thought');
+    await p.page.keyboard.press('Tab');
+    assert.equal((await p.state())?.draft, 'half a thought');
+    await box().click();
+    await p.page.keyboard.type(', and more');
+    // Without leaving the box: the view being torn down right now must find it saved already.
+    await p.waitForState((s) => s?.draft === 'half a thought, and more', 1_000);
   });
 
   it('pasted HTML stays text, and hostile names in completions, chips and dropped files stay inert', async () => {

@@ -12,7 +12,14 @@ import { mentionAt, type MentionTrigger } from '../lib/mention-trigger';
 import { cancelMentions, mentionItems, queryMentions } from '../state/mentions';
 import { defaultMode, header } from '../state/store';
 import { Icon } from './Icon';
-import { IMAGE_BUDGET_CHARS, savedComposer, savedDraft, setComposer, setDraft } from '../state/persist';
+import {
+  flushPersist,
+  IMAGE_BUDGET_CHARS,
+  savedComposer,
+  savedDraft,
+  setComposer,
+  setDraft,
+} from '../state/persist';
 import { send } from '../vscode-api';
 import { AttachmentChips } from './AttachmentChips';
 import { IconButton } from './IconButton';
@@ -242,7 +249,10 @@ export function Composer({ readOnly, inputRef }: Props) {
           track(e.currentTarget.value, e.currentTarget.selectionStart ?? e.currentTarget.value.length);
         }}
         onClick={(e) => mention && track(text, e.currentTarget.selectionStart ?? text.length)}
-        onBlur={() => mention && closeMentions()}
+        onBlur={() => {
+          if (mention) closeMentions();
+          flushPersist();
+        }}
         onPaste={(e) => {
           // Images become chips; everything else is pasted as plain text by the box itself.
           const images = [...(e.clipboardData?.files ?? [])].filter((f) => f.type.startsWith('image/'));
@@ -252,6 +262,10 @@ export function Composer({ readOnly, inputRef }: Props) {
         }}
         onKeyDown={onKeyDown}
       />
+      {/* A sentence, not a label: on its own line, the full width of the box. */}
+      <div class="composer-problem" aria-live="polite">
+        {problem}
+      </div>
       <div class="composer-bar">
         <div class="mode-toggle" role="group" aria-label="Agent mode">
           {MODES.map((m) => (
@@ -284,7 +298,7 @@ export function Composer({ readOnly, inputRef }: Props) {
           onClick={() => setSelection(!selection)}
         />
         <span class="attach-note" aria-live="polite">
-          {problem || (notes ? `${notes} attached` : '')}
+          {notes ? `${notes} attached` : ''}
         </span>
         <span class="spacer" />
         <button
@@ -305,5 +319,5 @@ export function Composer({ readOnly, inputRef }: Props) {
 function unsavedNote(names: string[]): string {
   if (names.length === 0) return '';
   const mb = (IMAGE_BUDGET_CHARS * 0.75) / 1024 / 1024;
-  return `Paste again: ${names.join(', ')} (pasted images over ${mb.toFixed(1)} MB in all are not kept when the panel reloads).`;
+  return `Paste again: ${names.join(', ')}. Pasted images over ${mb.toFixed(1)} MB in all are not kept when the panel reloads.`;
 }

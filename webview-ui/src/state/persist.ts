@@ -14,6 +14,11 @@ const CACHE_BUDGET_CHARS = 4_000_000;
 /** Base64 of pasted images kept across a reload: every save writes them again, so keep it small. */
 export const IMAGE_BUDGET_CHARS = 2_000_000;
 const DEBOUNCE_MS = 400;
+/**
+ * Typing is saved within this long (not debounced: VS Code may tear the view down right after a
+ * keystroke, e.g. on a click in the activity bar, which takes no focus from the view).
+ */
+const DRAFT_DELAY_MS = 100;
 
 const SavedChip = z.object({
   attachment: Attachment,
@@ -60,6 +65,9 @@ let draft = '';
 let composer: Composer = NO_COMPOSER;
 let overBudgetFor: string | null | undefined;
 let timer: ReturnType<typeof setTimeout> | undefined;
+let draftTimer: ReturnType<typeof setTimeout> | undefined;
+/** The events held when last measured within the budget: measured again only once they change. */
+let fitting: { conversationId: string; firstSeq: number; lastSeq: number; events: ViewEvent[] } | undefined;
 
 export function restoreState(): Saved {
   const r = Saved.safeParse(loadState());
@@ -79,7 +87,8 @@ export function savedDraft(): string {
 
 export function setDraft(text: string): void {
   draft = text;
-  schedulePersist();
+  unsaved = true;
+  draftTimer ??= setTimeout(persistNow, DRAFT_DELAY_MS);
 }
 
 export interface ComposerDraft {
@@ -124,7 +133,11 @@ export function setComposer(next: Omit<ComposerDraft, 'unsaved'>): void {
   persistNow();
 }
 
+/** Whether a change waits for the debounced save. */
+let unsaved = false;
+
 export function schedulePersist(): void {
+  unsaved = true;
   clearTimeout(timer);
   timer = setTimeout(() => {
     if (typeof requestIdleCallback === 'function') requestIdleCallback(persistNow, { timeout: 1_000 });
@@ -132,8 +145,19 @@ export function schedulePersist(): void {
   }, DEBOUNCE_MS);
 }
 
+/**
+ * Saves at once what waits for the debounce: called when focus leaves the composer or the page is
+ * hidden, the moments before VS Code may tear the view down (the last keystrokes must not be lost).
+ */
+export function flushPersist(): void {
+  if (unsaved) persistNow();
+}
+
 export function persistNow(): void {
+  unsaved = false;
   clearTimeout(timer);
+  clearTimeout(draftTimer);
+  draftTimer = undefined;
   const conversationId = shownConversation();
   const h = header.value;
   const base: Saved = {
@@ -147,13 +171,26 @@ export function persistNow(): void {
     composer,
   };
   if (conversationId !== null && overBudgetFor !== conversationId) {
-    const events = held.slice();
-    // Measured once per save; a conversation found too large stops being cached (no repeated cost).
-    if (JSON.stringify(events).length <= CACHE_BUDGET_CHARS) {
-      saveState({ ...base, lastSeq: lastSeqHeld(), firstSeq: firstSeqHeld(), events });
+    const firstSeq = firstSeqHeld();
+    const lastSeq = lastSeqHeld();
+    const same =
+      fitting?.conversationId === conversationId &&
+      fitting.firstSeq === firstSeq &&
+      fitting.lastSeq === lastSeq;
+    if (!same) {
+      // Measured once per change of the events held (a draft's keystrokes do not re-measure); a
+      // conversation found too large stops being cached (no repeated cost).
+      const events = held.slice();
+      fitting =
+        JSON.stringify(events).length <= CACHE_BUDGET_CHARS
+          ? { conversationId, firstSeq, lastSeq, events }
+          : undefined;
+      if (!fitting) overBudgetFor = conversationId;
+    }
+    if (fitting) {
+      saveState({ ...base, lastSeq, firstSeq, events: fitting.events });
       return;
     }
-    overBudgetFor = conversationId;
   }
   saveState(base);
 }
