@@ -1,6 +1,7 @@
 // Mentions end to end in the real workbench: "@mat" in the sidebar's composer is completed by the
 // extension from the workspace's files, the pick becomes a chip, a pasted image another one, and the
-// model's server receives the file's text and the image. Screenshots at 300 px in three themes.
+// model's server receives the file's text and the image; the draft with its chips comes back after the
+// view is hidden and after a window reload. Screenshots at 300 px in three themes.
 import * as assert from 'node:assert/strict';
 import {
   openWorkbench,
@@ -79,6 +80,21 @@ describe('e2e: mentions and images in the composer', function () {
     assert.deepEqual(await chips.allInnerTexts(), ['src/math.js', 'pixel.png']);
     await box().pressSequentially('and this image');
     await wb.shot('chips');
+    // The draft, chips included, survives the view being hidden (its document is torn down) and
+    // the window reloading.
+    await wb.page.getByRole('tab', { name: /^Explorer/ }).click();
+    await wb.chatFrame().locator('body').waitFor({ state: 'detached', timeout: 15_000 });
+    await wb.openLogbookView();
+    await chips.nth(1).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await chips.allInnerTexts(), ['src/math.js', 'pixel.png']);
+    assert.equal(await box().inputValue(), 'Explain @src/math.js and this image');
+    await wb.page.reload();
+    await wb.page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    await wb.openLogbookView();
+    await chips.nth(1).waitFor({ timeout: 30_000 });
+    assert.deepEqual(await chips.allInnerTexts(), ['src/math.js', 'pixel.png']);
+    assert.equal(await box().inputValue(), 'Explain @src/math.js and this image');
+    await wb.shot('chips-after-reload');
     await box().press('Enter');
     const chat = wb.chatFrame();
     await chat.getByText(/a single red pixel/).waitFor({ timeout: 30_000 });

@@ -135,7 +135,10 @@ describe('e2e: the sidebar at 300 px with an approval pending', function () {
     const chat = wb.chatFrame();
     for (let i = 0; i < 2; i++) {
       await chat.getByRole('button', { name: 'Confirm' }).click();
-      if (i === 0) await chat.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 60_000 });
+      if (i === 0) {
+        await chat.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 60_000 });
+        await pendingEditHovered();
+      }
     }
     await chat
       .getByText(/now exports subtract/)
@@ -148,6 +151,43 @@ describe('e2e: the sidebar at 300 px with an approval pending', function () {
       await wb.shot(`finished-${slug(theme)}`);
     }
   });
+
+  /**
+   * The edit waiting for approval, hovered in every theme: its head is one line (the shield, then
+   * the risk badge), and its tools show beside the badges without covering them.
+   */
+  async function pendingEditHovered(): Promise<void> {
+    const chat = wb.chatFrame();
+    const card = chat
+      .locator('article.row-action')
+      .filter({ has: chat.locator('.card.pending') })
+      .last();
+    const head = card.locator('.card-head');
+    await head.locator('.risk').waitFor({ timeout: 30_000 });
+    for (const theme of THEMES) {
+      await setTheme(wb, theme);
+      await head.hover();
+      const fork = head.getByRole('button', { name: 'Continue from here' });
+      await fork.waitFor();
+      const risk = await box(head.locator('.risk'));
+      const pending = await box(head.locator('.pending-badge'));
+      const name = await box(head.locator('.tool-name'));
+      const middle = (b: Box) => b.y + b.height / 2;
+      assert.ok(Math.abs(middle(pending) - middle(name)) < 3, 'the pending badge is on the head line');
+      assert.ok(Math.abs(middle(risk) - middle(name)) < 3, 'the risk badge is on the head line');
+      for (const label of ['Continue from here', 'Restore files to here']) {
+        const b = await box(head.getByRole('button', { name: label }));
+        assert.ok(b.width >= 20, `${label} is shown`);
+        for (const badge of [risk, pending])
+          assert.ok(
+            b.x + b.width <= badge.x || badge.x + badge.width <= b.x,
+            `${label} ${JSON.stringify(b)} overlaps a badge ${JSON.stringify(badge)}`,
+          );
+      }
+      await wb.shot(`pending-edit-hovered-${slug(theme)}`);
+    }
+    await setTheme(wb, THEMES[0]!);
+  }
 });
 
 function slug(text: string): string {

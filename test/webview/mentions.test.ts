@@ -168,6 +168,85 @@ describe('webview: mentions and attachments', function () {
     ]);
   });
 
+  it('the draft comes back with its chips, toggles and pasted image after the panel reloads; a large image is named to paste again', async () => {
+    await box().click();
+    await p.page.keyboard.type('look at @ap');
+    await answer('ap');
+    await p.page.keyboard.press('Enter');
+    await p.page.keyboard.type('and #pro');
+    await answer('pro');
+    await p.page.keyboard.press('ArrowDown');
+    await p.page.keyboard.press('ArrowDown');
+    await p.page.keyboard.press('ArrowDown');
+    await p.page.keyboard.press('Enter');
+    await p.page.getByRole('button', { name: 'Attach the selection' }).click();
+    await p.page.evaluate(`(() => {
+      const png = Uint8Array.from(atob('${PNG_1PX}'), (c) => c.charCodeAt(0));
+      const big = new Uint8Array(1_600_000);
+      big.set(png);
+      const dt = new DataTransfer();
+      dt.items.add(new File([png], 'shot.png', { type: 'image/png' }));
+      dt.items.add(new File([big], 'big.png', { type: 'image/png' }));
+      document.querySelector('.composer-input').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    })()`);
+    const chips = p.page.getByRole('list', { name: 'Attachments' }).getByRole('listitem');
+    await chips.nth(3).waitFor();
+    const state = await p.waitForState(
+      (s) => (s as { composer?: { chips: unknown[] } } | null)?.composer?.chips.length === 3,
+    );
+    assert.ok(JSON.stringify(state).length < 100_000, 'the large image is not written into the saved state');
+
+    await p.page.reload();
+    await p.waitForReady();
+    await p.settle();
+    assert.equal(await box().inputValue(), 'look at @src/app.ts and #problems ');
+    assert.deepEqual(await chips.allInnerTexts(), ['src/app.ts', 'Problems', 'shot.png']);
+    assert.equal(await chips.nth(2).locator('img').getAttribute('src'), `data:image/png;base64,${PNG_1PX}`);
+    assert.equal(
+      await p.page.getByRole('button', { name: 'Attach the selection' }).getAttribute('aria-pressed'),
+      'true',
+    );
+    await p.page
+      .getByText(/Paste again: big\.png\. Pasted images over 1\.4 MB in all are not kept/)
+      .waitFor();
+
+    await box().press('Enter');
+    assert.deepEqual((await sent()).at(-1), {
+      type: 'sendMessage',
+      text: 'look at @src/app.ts and #problems ',
+      attachActiveFile: false,
+      attachSelection: true,
+      attachments: [
+        { kind: 'file', path: 'src/app.ts' },
+        { kind: 'problems' },
+        { kind: 'image', data: PNG_1PX, name: 'shot.png' },
+      ],
+    });
+    // Sent: an empty draft is what survives the next reload.
+    await p.waitForState(
+      (s) => (s as { composer?: { chips: unknown[] } } | null)?.composer?.chips.length === 0,
+    );
+    await p.page.reload();
+    await p.waitForReady();
+    await p.settle();
+    assert.equal(await chips.count(), 0);
+    assert.equal(
+      await p.page.getByRole('button', { name: 'Attach the selection' }).getAttribute('aria-pressed'),
+      'false',
+    );
+  });
+
+  it('typing is saved within a moment, and at once when focus leaves the composer', async () => {
+    await box().click();
+    await p.page.keyboard.type('half a thought');
+    await p.page.keyboard.press('Tab');
+    assert.equal((await p.state())?.draft, 'half a thought');
+    await box().click();
+    await p.page.keyboard.type(', and more');
+    // Without leaving the box: the view being torn down right now must find it saved already.
+    await p.waitForState((s) => s?.draft === 'half a thought, and more', 1_000);
+  });
+
   it('pasted HTML stays text, and hostile names in completions, chips and dropped files stay inert', async () => {
     await box().click();
     const html = PAYLOADS.slice(0, 6).join('');

@@ -4,7 +4,7 @@ import './zod-config';
 import { render } from 'preact';
 import { listenToHost } from './bridge';
 import { App } from './components/App';
-import { restoreState } from './state/persist';
+import { flushPersist, restoreState } from './state/persist';
 import { appendEvents, showConversation, startWindow } from './state/store';
 import { send } from './vscode-api';
 import './styles/index.css';
@@ -18,5 +18,10 @@ if (saved.header && saved.header.id === saved.conversationId && saved.lastSeq >=
   appendEvents(saved.header.id, saved.events);
 }
 listenToHost();
+// VS Code tears a hidden view down: save what waits for the debounce while the page is still there
+// (focus leaving the view comes first when the user switches views or reloads the window).
+window.addEventListener('blur', flushPersist);
+document.addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && flushPersist());
+window.addEventListener('pagehide', flushPersist);
 render(<App surface={document.body.dataset.surface ?? 'sidebar'} />, document.getElementById('root')!);
 send({ type: 'ready', conversationId: saved.conversationId, lastSeq: saved.lastSeq });

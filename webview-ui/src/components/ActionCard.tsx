@@ -1,5 +1,6 @@
 // One tool call: tool, summary, risk, approval state, the model's thinking (collapsed), then a body
 // specific to the tool (terminal command and output, file diff, or generic arguments) with its result.
+import type { ComponentChildren } from 'preact';
 import { contentText, obj, splitThink, str } from '../lib/fields';
 import { isSideEffectFree } from '../lib/side-effects';
 import { header, isLatestBatch, type Row } from '../state/store';
@@ -9,7 +10,7 @@ import { GenericToolBody, InvalidCallBody } from './GenericToolBody';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
 import { McpToolBody } from './McpToolBody';
-import { RiskBadge, RiskLine } from './RiskBadge';
+import { PendingBadge, RiskBadge, RiskLine } from './RiskBadge';
 import { TerminalBody } from './TerminalBody';
 
 const TOOL_ICONS: Record<string, string> = {
@@ -26,7 +27,7 @@ export function toolIcon(tool: string): string {
   return TOOL_ICONS[tool] ?? 'tools';
 }
 
-export function ActionCard({ row, rev }: { row: Row; rev: number }) {
+export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?: ComponentChildren }) {
   const e = row.event;
   const tool = str(e.tool_name) ?? 'tool';
   const action = obj(e.action);
@@ -49,14 +50,14 @@ export function ActionCard({ row, rev }: { row: Row; rev: number }) {
       <div class="card-head">
         <Icon name={toolIcon(tool)} class="tool-icon" />
         <span class="tool-name">{tool}</span>
-        {str(e.summary) && <span class="summary">{str(e.summary)}</span>}
+        {str(e.summary) && (
+          <span class="summary" title={str(e.summary)}>
+            {str(e.summary)}
+          </span>
+        )}
+        {tools}
         <span class="card-badges">
-          {pending && (
-            <span class="badge pending-badge">
-              <Icon name="shield" />
-              Awaiting approval
-            </span>
-          )}
+          {pending && <PendingBadge />}
           {waiting && <Icon name="loading" spin class="running" />}
           {badge && <RiskBadge risk={modelRisk} />}
         </span>

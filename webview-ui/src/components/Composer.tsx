@@ -1,5 +1,6 @@
 // The message box: Enter sends, Shift+Enter starts a new line, and two toggles attach the active file
-// or the selection (the host reads them; the view only passes the flags). The draft survives reloads.
+// or the selection (the host reads them; the view only passes the flags). The draft (text, chips and
+// toggles) survives the panel being hidden or reloaded.
 // Typing "@" or "#" opens completion of files, folders, problems, terminal output, the git diff and
 // URLs; a picked item, a pasted image or a file dropped from the explorer becomes a removable chip.
 // The host reads each attachment when the message is sent.
@@ -11,7 +12,14 @@ import { mentionAt, type MentionTrigger } from '../lib/mention-trigger';
 import { cancelMentions, mentionItems, queryMentions } from '../state/mentions';
 import { defaultMode, header } from '../state/store';
 import { Icon } from './Icon';
-import { savedDraft, setDraft } from '../state/persist';
+import {
+  flushPersist,
+  IMAGE_BUDGET_CHARS,
+  savedComposer,
+  savedDraft,
+  setComposer,
+  setDraft,
+} from '../state/persist';
 import { send } from '../vscode-api';
 import { AttachmentChips } from './AttachmentChips';
 import { IconButton } from './IconButton';
@@ -33,9 +41,11 @@ interface Props {
 }
 
 export function Composer({ readOnly, inputRef }: Props) {
+  // What was being written before the panel was hidden or reloaded: text, chips and toggles.
+  const [restored] = useState(savedComposer);
   const [text, setText] = useState(savedDraft);
-  const [file, setFile] = useState(false);
-  const [selection, setSelection] = useState(false);
+  const [file, setFile] = useState(restored.file);
+  const [selection, setSelection] = useState(restored.selection);
   // Before a conversation exists the choice is kept here; afterwards the log holds it (header.mode).
   const [choice, setChoice] = useState<AgentMode | null>(null);
   const empty = text.trim() === '';
@@ -47,8 +57,14 @@ export function Composer({ readOnly, inputRef }: Props) {
     } else setChoice(next);
   };
 
-  const [chips, setChips] = useState<Chip[]>([]);
-  const [problem, setProblem] = useState('');
+  const [chips, setChips] = useState<Chip[]>(restored.chips);
+  const [problem, setProblem] = useState(() => unsavedNote(restored.unsaved));
+  const saved = useRef(true);
+  useEffect(() => {
+    if (saved.current)
+      saved.current = false; // as restored: nothing new to save
+    else setComposer({ chips, file, selection });
+  }, [chips, file, selection]);
   const [mention, setMention] = useState<MentionTrigger | undefined>(undefined);
   const [active, setActive] = useState(0);
   const box = useRef<HTMLTextAreaElement | null>(null);
@@ -233,7 +249,10 @@ export function Composer({ readOnly, inputRef }: Props) {
           track(e.currentTarget.value, e.currentTarget.selectionStart ?? e.currentTarget.value.length);
         }}
         onClick={(e) => mention && track(text, e.currentTarget.selectionStart ?? text.length)}
-        onBlur={() => mention && closeMentions()}
+        onBlur={() => {
+          if (mention) closeMentions();
+          flushPersist();
+        }}
         onPaste={(e) => {
           // Images become chips; everything else is pasted as plain text by the box itself.
           const images = [...(e.clipboardData?.files ?? [])].filter((f) => f.type.startsWith('image/'));
@@ -243,6 +262,10 @@ export function Composer({ readOnly, inputRef }: Props) {
         }}
         onKeyDown={onKeyDown}
       />
+      {/* A sentence, not a label: on its own line, the full width of the box. */}
+      <div class="composer-problem" aria-live="polite">
+        {problem}
+      </div>
       <div class="composer-bar">
         <div class="mode-toggle" role="group" aria-label="Agent mode">
           {MODES.map((m) => (
@@ -275,7 +298,7 @@ export function Composer({ readOnly, inputRef }: Props) {
           onClick={() => setSelection(!selection)}
         />
         <span class="attach-note" aria-live="polite">
-          {problem || (notes ? `${notes} attached` : '')}
+          {notes ? `${notes} attached` : ''}
         </span>
         <span class="spacer" />
         <button
@@ -290,4 +313,11 @@ export function Composer({ readOnly, inputRef }: Props) {
       </div>
     </form>
   );
+}
+
+/** Says which pasted images did not come back after a reload (they were too large to keep). */
+function unsavedNote(names: string[]): string {
+  if (names.length === 0) return '';
+  const mb = (IMAGE_BUDGET_CHARS * 0.75) / 1024 / 1024;
+  return `Paste again: ${names.join(', ')}. Pasted images over ${mb.toFixed(1)} MB in all are not kept when the panel reloads.`;
 }

@@ -1,27 +1,32 @@
 // One row of the conversation: the event's view inside an error boundary, plus "Continue from here".
 // Memoized on (row, rev): a row redraws only when its own content changed (e.g. its result arrived).
+import type { ComponentChildren } from 'preact';
 import { memo } from 'preact/compat';
-import { send } from '../vscode-api';
 import { brokenEvent, brokenRow, header, isPlanAction, rows, type Row } from '../state/store';
 import { Icon } from './Icon';
 import { PlanCard } from './PlanCard';
 import { ActionCard } from './ActionCard';
 import { CondensationView } from './CondensationView';
-import { IconButton } from './IconButton';
 import { MessageView } from './MessageView';
 import { Notice } from './Notice';
 import { RowBoundary } from './RowBoundary';
+import { RowTools } from './RowTools';
 import { StandaloneResult } from './StandaloneResult';
 import { SystemPromptView } from './SystemPromptView';
 
 // `rev` is passed down although unused: components that read signals skip re-rendering when their
 // props are shallow-equal, and rows are mutated in place, so the revision is what tells them apart.
-function Content({ row, rev }: { row: Row; rev: number }) {
+// Cards take the row's tools into their head; other rows show them at their top right.
+function Content({ row, rev, tools }: { row: Row; rev: number; tools: ComponentChildren }) {
   switch (row.view) {
     case 'message':
       return <MessageView row={row} />;
     case 'action':
-      return isPlanAction(row.event) ? <PlanCard row={row} rev={rev} /> : <ActionCard row={row} rev={rev} />;
+      return isPlanAction(row.event) ? (
+        <PlanCard row={row} rev={rev} tools={tools} />
+      ) : (
+        <ActionCard row={row} rev={rev} tools={tools} />
+      );
     case 'result':
       return <StandaloneResult row={row} />;
     case 'condensation':
@@ -56,16 +61,11 @@ function EventRowView({ row, position, total }: Props) {
   const bad = brokenEvent.value;
   const at = bad ? brokenRow(bad) : null;
   const marked = bad !== null && at !== null && at.index >= 0 && rows[at.index] === row;
-  // The files as they were at a user's message or before an action: what a checkpoint holds.
-  const restorable =
-    forkable &&
-    (row.view === 'action' ||
-      (row.view === 'message' && (row.event as { source?: unknown }).source === 'user') ||
-      // A restore's own line: back to the files as they were before it (undo).
-      (row.view === 'notice' && (row.event as { key?: unknown }).key === 'checkpoint'));
+  const tools = forkable ? <RowTools row={row} conversationId={conversationId} /> : null;
+  const inHead = row.view === 'action';
   return (
     <article
-      class={`row row-${row.view}${marked ? ' row-tampered' : ''}`}
+      class={`row row-${row.view}${marked ? ' row-tampered' : ''}${tools ? ' has-tools' : ''}`}
       aria-posinset={position}
       aria-setsize={total}
       aria-label={`${LABELS[row.view] ?? 'Event'} ${position} of ${total}`}
@@ -80,25 +80,10 @@ function EventRowView({ row, position, total }: Props) {
             : `Not as signed right after this: event ${bad.seq}, ${bad.reason}`}
         </div>
       )}
-      <RowBoundary kind={row.event.kind}>
-        <Content row={row} rev={row.rev} />
+      <RowBoundary kind={row.event.kind} fallback={inHead ? tools : null}>
+        <Content row={row} rev={row.rev} tools={inHead ? tools : null} />
       </RowBoundary>
-      {forkable && (
-        <div class="row-tools">
-          <IconButton
-            icon="repo-forked"
-            label="Continue from here"
-            onClick={() => send({ type: 'forkFrom', conversationId, eventId: row.event.id })}
-          />
-          {restorable && (
-            <IconButton
-              icon="discard"
-              label="Restore files to here"
-              onClick={() => send({ type: 'restoreFiles', conversationId, eventId: row.event.id })}
-            />
-          )}
-        </div>
-      )}
+      {!inHead && tools}
     </article>
   );
 }

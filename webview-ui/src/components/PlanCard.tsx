@@ -1,6 +1,7 @@
 // A task_tracker plan as a checklist. The newest plan of a conversation in plan mode can be
 // approved (the conversation switches to act mode with the plan as the next message) or edited
 // first, item by item; "Request changes" goes to the message box, where the agent keeps planning.
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { LIMITS, type PlanItem } from '../../../src/protocol/messages';
 import { arr, obj, str } from '../lib/fields';
@@ -9,6 +10,7 @@ import { send } from '../vscode-api';
 import { Button } from './Button';
 import { Icon } from './Icon';
 import { IconButton } from './IconButton';
+import { PendingBadge } from './RiskBadge';
 
 type Status = NonNullable<PlanItem['status']>;
 interface Task extends PlanItem {
@@ -34,7 +36,7 @@ export function tasksOf(action: unknown): Task[] {
   });
 }
 
-export function PlanCard({ row }: { row: Row; rev: number }) {
+export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: ComponentChildren }) {
   const e = row.event;
   const tasks = tasksOf(e.action);
   const h = header.value;
@@ -81,12 +83,10 @@ export function PlanCard({ row }: { row: Row; rev: number }) {
           {tasks.length} step{tasks.length === 1 ? '' : 's'}
           {done > 0 ? `, ${done} done` : ''}
         </span>
+        {tools}
         {approvable && (
           <span class="card-badges">
-            <span class="badge pending-badge">
-              <Icon name="shield" />
-              Awaiting approval
-            </span>
+            <PendingBadge />
           </span>
         )}
       </div>

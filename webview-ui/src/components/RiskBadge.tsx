@@ -38,3 +38,16 @@ export function RiskLine({ risk, reason, modelRisk }: { risk: string; reason: st
     </div>
   );
 }
+
+/**
+ * An action or plan waiting for the user's decision. On a narrow card only the shield shows (the
+ * card's border and the approval bar say the rest); the words stay for screen readers and the tooltip.
+ */
+export function PendingBadge() {
+  return (
+    <span class="badge pending-badge" title="Awaiting approval">
+      <Icon name="shield" />
+      <span class="pending-label">Awaiting approval</span>
+    </span>
+  );
+}

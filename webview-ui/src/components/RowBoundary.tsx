@@ -5,6 +5,8 @@ import { Icon } from './Icon';
 interface Props {
   kind: string;
   children: ComponentChildren;
+  /** Shown after the failure line: what the failed view would have held besides the event (its row's tools). */
+  fallback?: ComponentChildren;
 }
 
 export class RowBoundary extends Component<Props, { failed: boolean }> {
@@ -21,10 +23,13 @@ export class RowBoundary extends Component<Props, { failed: boolean }> {
   override render() {
     if (!this.state.failed) return this.props.children;
     return (
-      <div class="notice tone-error">
-        <Icon name="error" />
-        <span>This {this.props.kind.slice(0, 80)} event could not be displayed.</span>
-      </div>
+      <>
+        <div class="notice tone-error">
+          <Icon name="error" />
+          <span>This {this.props.kind.slice(0, 80)} event could not be displayed.</span>
+        </div>
+        {this.props.fallback}
+      </>
     );
   }
 }

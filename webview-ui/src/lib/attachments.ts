@@ -49,6 +49,26 @@ export function chipFor(item: MentionItem): Chip {
   return { key: key(), attachment, label: item.label, icon: ICONS[item.kind] };
 }
 
+/** The icon of an attachment's chip, by its kind. */
+export function attachmentIcon(a: Attachment): string {
+  return a.kind === 'image' ? 'file-media' : ICONS[a.kind];
+}
+
+/** The image type of a chip's preview (`data:image/png;base64,...`), if it has one. */
+export function thumbType(chip: Chip): string | undefined {
+  const type = /^data:([^;,]+);base64,/.exec(chip.thumb ?? '')?.[1];
+  return type && IMAGE_TYPES.includes(type) ? type : undefined;
+}
+
+/** A chip again from what was saved of it (a reloaded panel): a new key, its icon and preview rebuilt. */
+export function restoredChip(attachment: Attachment, label: string, type?: string): Chip {
+  const thumb =
+    attachment.kind === 'image' && type && IMAGE_TYPES.includes(type)
+      ? `data:${type};base64,${attachment.data}`
+      : undefined;
+  return { key: key(), attachment, label, icon: attachmentIcon(attachment), ...(thumb ? { thumb } : {}) };
+}
+
 /** What the message text gets where the mention was typed: a readable reference to the chip. */
 export function mentionToken(item: MentionItem): string {
   switch (item.kind) {

@@ -1,6 +1,7 @@
 // Which presentation each event gets. Results (observations, rejections, tool errors) are folded
-// into the card of the action they answer; `stats` state updates only feed the header, so they get no
-// row of their own.
+// into the card of the action they answer; `stats` state updates only feed the header, and the run
+// starting or going idle says nothing the rows do not, so those get no row of their own (they stay
+// in the log).
 import type { EventJson } from '../../../src/protocol/messages';
 import { str } from '../lib/fields';
 
@@ -22,6 +23,13 @@ const SILENT_STATE_KEYS = new Set([
   'checkpoint_after',
 ]);
 
+/**
+ * Statuses that tell the reader nothing the feed does not already show: the run starting (the next
+ * rows are the agent at work) or going idle (the user's turn). They stay in the log and in the
+ * header; paused, waiting for approval, finished, error and stuck keep their line.
+ */
+const QUIET_STATUSES = new Set(['running', 'idle']);
+
 export function classify(e: EventJson): RowView {
   switch (e.kind) {
     case 'MessageEvent':
@@ -41,6 +49,8 @@ export function classify(e: EventJson): RowView {
       // A checkpoint before an action is bookkeeping; the one a restore records is a step.
       if (e.key === 'checkpoint')
         return (e.value as { reason?: unknown } | null)?.reason === 'restore' ? 'notice' : 'hidden';
+      if (e.key === 'execution_status' && QUIET_STATUSES.has((str(e.value) ?? '').toLowerCase()))
+        return 'hidden';
       return SILENT_STATE_KEYS.has(str(e.key) ?? '') ? 'hidden' : 'notice';
     case 'PauseEvent':
     case 'CondensationRequest':

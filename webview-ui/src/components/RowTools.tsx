@@ -1,0 +1,31 @@
+// What can be done from a row: continue the conversation from it, put the files back as they were
+// there. Shown while the row is hovered or holds keyboard focus; in a card's head they take room from
+// the summary (as inline actions do in the Source Control view), never from the badges.
+import { send } from '../vscode-api';
+import type { Row } from '../state/store';
+import { IconButton } from './IconButton';
+
+export function RowTools({ row, conversationId }: { row: Row; conversationId: string }) {
+  // The files as they were at a user's message or before an action: what a checkpoint holds.
+  const restorable =
+    row.view === 'action' ||
+    (row.view === 'message' && (row.event as { source?: unknown }).source === 'user') ||
+    // A restore's own line: back to the files as they were before it (undo).
+    (row.view === 'notice' && (row.event as { key?: unknown }).key === 'checkpoint');
+  return (
+    <span class="row-tools">
+      <IconButton
+        icon="repo-forked"
+        label="Continue from here"
+        onClick={() => send({ type: 'forkFrom', conversationId, eventId: row.event.id })}
+      />
+      {restorable && (
+        <IconButton
+          icon="discard"
+          label="Restore files to here"
+          onClick={() => send({ type: 'restoreFiles', conversationId, eventId: row.event.id })}
+        />
+      )}
+    </span>
+  );
+}
