@@ -20,7 +20,7 @@ import { GitCheckpointStore } from '../src/host/node/checkpoints/git-checkpoint-
 import { treeHashes } from '../test/unit/checkpoints/tree-hash';
 import { CasPrototype } from './cas-prototype';
 import { rng } from './events';
-import { resultsTable, type Row } from './report';
+import { prettierMarkdown, resultsTable, type Row } from './report';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -365,7 +365,8 @@ async function main(): Promise<void> {
     table,
     '',
   ].join('\n');
-  if (!TRIAL) writeFileSync(path.join(__dirname, 'CHECKPOINT-RESULTS.md'), doc);
+  const mdFile = path.join(__dirname, 'CHECKPOINT-RESULTS.md');
+  if (!TRIAL) writeFileSync(mdFile, await prettierMarkdown(mdFile, doc));
   const jsonFile = arg('json');
   if (jsonFile) writeFileSync(jsonFile, JSON.stringify(json, null, 2) + '\n');
 }

@@ -19,7 +19,7 @@ import {
   importWithCli,
   writeOpenHandsLayout,
 } from './imported-conversation';
-import { resultsTable, type Row } from './report';
+import { prettierMarkdown, resultsTable, type Row } from './report';
 import {
   type ChatMarks,
   measureVsCodeOpens,
@@ -241,16 +241,6 @@ function machine(loadAtStart: number[]): Record<string, string> {
       .map((x) => x.toFixed(1))
       .join(' / '),
   };
-}
-
-/** The report as `prettier --write` would leave it, so the generated file passes `npm run lint`. */
-async function prettierMarkdown(file: string, md: string): Promise<string> {
-  try {
-    const prettier = await import('prettier');
-    return await prettier.format(md, { ...(await prettier.resolveConfig(file)), filepath: file });
-  } catch {
-    return md;
-  }
 }
 
 function report(

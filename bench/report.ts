@@ -17,3 +17,13 @@ export function resultsTable(rows: readonly Row[]): string {
   );
   return [head, ...lines].join('\n');
 }
+
+/** The report as `prettier --write` would leave it, so the generated file passes `npm run lint`. */
+export async function prettierMarkdown(file: string, md: string): Promise<string> {
+  try {
+    const prettier = await import('prettier');
+    return await prettier.format(md, { ...(await prettier.resolveConfig(file)), filepath: file });
+  } catch {
+    return md;
+  }
+}

@@ -26,7 +26,7 @@ import {
   type Slot,
 } from '../src/core/log';
 import { type ConversationState, deriveState, encodeSnapshot, stateFromStore } from '../src/core/state';
-import { resultsTable, type Row } from './report';
+import { prettierMarkdown, resultsTable, type Row } from './report';
 
 type Stored = StoredConversationEvent;
 
@@ -489,16 +489,6 @@ async function main(): Promise<void> {
     );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
-  }
-}
-
-/** The report as `prettier --write` would leave it, so the generated file passes `npm run lint`. */
-async function prettierMarkdown(file: string, md: string): Promise<string> {
-  try {
-    const prettier = await import('prettier');
-    return await prettier.format(md, { ...(await prettier.resolveConfig(file)), filepath: file });
-  } catch {
-    return md;
   }
 }
 

@@ -12,7 +12,9 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '
 /**
  * @param {{ workspaceTemplate?: string, settings?: Record<string, unknown>, env?: Record<string,string>,
  *           runDir?: string, port?: number, trust?: boolean, log?: (line: string) => void,
- *           installExtensions?: string[] }} [opts]
+ *           installExtensions?: string[], secondFolder?: boolean }} [opts]
+ * `secondFolder`: the window opens a multi-root workspace of the workspace copy and an empty
+ * second folder (`dirs.ws2`), through a `.code-workspace` file.
  */
 export async function startCodeServer(opts = {}) {
   install();
@@ -36,6 +38,25 @@ export async function startCodeServer(opts = {}) {
   cpSync(opts.workspaceTemplate ?? join(repoRoot, 'test', 'fixtures', 'workspace'), dirs.ws, {
     recursive: true,
   });
+  const workspaceFile = opts.secondFolder ? join(runDir, 'multi-root.code-workspace') : undefined;
+  if (workspaceFile) {
+    dirs.ws2 = join(runDir, 'ws2');
+    rmSync(dirs.ws2, { recursive: true, force: true });
+    mkdirSync(dirs.ws2);
+    writeFileSync(
+      workspaceFile,
+      JSON.stringify(
+        {
+          folders: [
+            { path: dirs.ws, name: 'app' },
+            { path: dirs.ws2, name: 'lib' },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+  }
   mkdirSync(join(dirs.udd, 'User'), { recursive: true });
   const settings = {
     'workbench.startupEditor': 'none',
@@ -117,7 +138,7 @@ export async function startCodeServer(opts = {}) {
     child,
     /** Workbench URL; `payload` pairs are passed to the workbench like desktop command-line flags. */
     url(payload = []) {
-      const q = new URLSearchParams({ folder: dirs.ws });
+      const q = new URLSearchParams(workspaceFile ? { workspace: workspaceFile } : { folder: dirs.ws });
       if (payload.length) q.set('payload', JSON.stringify(payload));
       return `${base}/?${q}`;
     },

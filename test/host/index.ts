@@ -9,11 +9,13 @@ export function run(): Promise<void> {
   const dir = join(__dirname, 'suite');
   const only = process.env.LOGBOOK_HOST_GREP;
   if (only) mocha.grep(only);
-  // The untrusted profile runs only the *.untrusted suites, the trusted one everything else.
-  const untrusted = process.env.LOGBOOK_HOST_PROFILE === 'untrusted';
+  // The untrusted and multiroot profiles run only their own suites (*.untrusted, *.multiroot), the
+  // trusted one everything else.
+  const profile = process.env.LOGBOOK_HOST_PROFILE ?? 'trusted';
+  const own = (n: string) => /\.(untrusted|multiroot)\.test\.js$/.exec(n)?.[1] ?? 'trusted';
   const files = readdirSync(dir)
     .filter((n) => n.endsWith('.test.js'))
-    .filter((n) => n.endsWith('.untrusted.test.js') === untrusted)
+    .filter((n) => own(n) === profile)
     .sort();
   for (const f of files) mocha.addFile(join(dir, f));
   return new Promise((resolve, reject) => {

@@ -2,8 +2,9 @@
 // Runs the host suites (test/host/suite/*.test.ts, built to out/test/host) inside a real VS Code
 // extension host: an isolated code-server instance, opened by headless Chromium with the
 // extension under development and the mocha entry passed in the workbench URL.
-// Two profiles, each its own instance: `trusted` (most suites) and `untrusted` (workspace trust
-// on and never granted, for *.untrusted.test.ts).
+// Three profiles, each its own instance: `trusted` (most suites), `untrusted` (workspace trust on
+// and never granted, for *.untrusted.test.ts) and `multiroot` (a window of two folders, for
+// *.multiroot.test.ts).
 import { format } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ const TIMEOUT_MS = Number(process.env.LOGBOOK_HOST_TIMEOUT_MS ?? 15 * 60_000);
 const PROFILES = [
   { name: 'trusted', trust: false },
   { name: 'untrusted', trust: true },
+  // A multi-root window (the workspace folder and a second one), for *.multiroot.test.ts.
+  { name: 'multiroot', trust: false, secondFolder: true },
 ];
 
 let active = { server: undefined, browser: undefined };
@@ -38,6 +41,7 @@ async function runProfile(profile) {
   try {
     active.server = await startCodeServer({
       trust: profile.trust,
+      secondFolder: profile.secondFolder ?? false,
       // Test extensions beside Logbook: a language-model tool (editor-tools suite) and a chat
       // model (editor-model suite).
       installExtensions: [

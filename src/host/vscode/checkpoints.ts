@@ -4,6 +4,10 @@ import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { CheckpointPort } from '../../core/checkpoints/types';
 import { GitCheckpointStore, storeDirFor } from '../node/checkpoints/git-checkpoint-store';
+import {
+  MultiFolderCheckpointStore,
+  type WorkspaceCheckpointStore,
+} from '../node/checkpoints/workspace-store';
 
 export interface CheckpointSettings {
   enabled: boolean;
@@ -24,19 +28,29 @@ export function readCheckpointSettings(): CheckpointSettings {
   };
 }
 
-/** The store of `workspace`, under the storage folder that holds `conversationsRoot`. */
-export function checkpointStoreFor(conversationsRoot: string, workspace: string): GitCheckpointStore {
+/**
+ * The store of the window's folders, under the storage folder that holds `conversationsRoot`: one
+ * git store per folder (named by its path, so a folder keeps its checkpoints when the window gains
+ * or loses another), together when there are several.
+ */
+export function checkpointStoreFor(
+  conversationsRoot: string,
+  folders: readonly { name: string; path: string }[],
+): WorkspaceCheckpointStore {
   const s = readCheckpointSettings();
-  return new GitCheckpointStore({
-    workspace,
-    storeDir: storeDirFor(join(dirname(conversationsRoot), 'checkpoints'), workspace),
-    exclude: () => readCheckpointSettings().exclude,
-    limits: { maxFileBytes: s.maxFileBytes },
-  });
+  const storeOf = (workspace: string) =>
+    new GitCheckpointStore({
+      workspace,
+      storeDir: storeDirFor(join(dirname(conversationsRoot), 'checkpoints'), workspace),
+      exclude: () => readCheckpointSettings().exclude,
+      limits: { maxFileBytes: s.maxFileBytes },
+    });
+  if (folders.length === 1) return storeOf(folders[0]!.path);
+  return new MultiFolderCheckpointStore(folders.map((f) => ({ name: f.name, store: storeOf(f.path) })));
 }
 
 /** What the conversation records through: nothing while `logbook.checkpoints.enabled` is off. */
-export function settingAwarePort(store: GitCheckpointStore): CheckpointPort {
+export function settingAwarePort(store: WorkspaceCheckpointStore): CheckpointPort {
   return {
     record: (req) => (readCheckpointSettings().enabled ? store.record(req) : Promise.resolve(null)),
   };

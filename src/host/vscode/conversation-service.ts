@@ -2,7 +2,7 @@
 // panel shows. Implements the ChatBackend the panel talks to, and is what the commands, the tree
 // and the status bar read. Conversations live under the extension's workspace storage.
 import type { AgentMode } from '../../core/state';
-import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
+import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import { checkpointStoreFor } from './checkpoints';
 import { checkpointAt, checkpointEntries, lastAfterState } from '../../core/checkpoints/timeline';
 import { restoreFilesTo, type RestoreOutcome, type RestoreUi } from './restore-files';
@@ -79,7 +79,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   /** conversations deleted in this window: late updates from their closing sessions are ignored */
   private readonly deleted = new Set<string>();
   readonly onDidDelete = this.deleteEmitter.event;
-  private checkpoints: GitCheckpointStore | undefined;
+  private checkpoints: { key: string; store: WorkspaceCheckpointStore } | undefined;
   readonly onDidChangeActive = this.activeEmitter.event;
   readonly onDidAppend = this.appendEmitter.event;
   readonly onDidChangeHeader = this.headerEmitter.event;
@@ -317,7 +317,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     // The checkpoint of "here" is in the source: an action's is recorded just after it.
     const entry = folder ? checkpointAt(await source.conversation.events(), eventId) : undefined;
     if (!folder || !entry) return { forkId: fork.id };
-    const store = this.checkpointStore(folder);
+    const store = this.checkpointStore();
     const plan = await store.plan(entry.value.checkpoint).catch(() => undefined);
     if (!plan?.changes.length) return { forkId: fork.id };
     const offerRestore = ui.offerRestore ?? offerRestoreAfterFork;
@@ -357,7 +357,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     if (!folder || !last) return;
     // And the newest after-state it copied: the restore preview compares them to name user edits.
     const after = lastAfterState(events);
-    await this.checkpointStore(folder)
+    await this.checkpointStore()
       .adopt(fork.id, last.value.checkpoint, after)
       .catch((err: unknown) =>
         this.log.warn(`Keeping the checkpoints of fork ${fork.id} failed: ${String(err)}`),
@@ -377,7 +377,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       throw new Error('The agent is running in this conversation: pause or stop it before restoring files.');
     }
     return restoreFilesTo(
-      { session, store: this.checkpointStore(folder), fork: (id) => this.fork(conversationId, id) },
+      { session, store: this.checkpointStore(), fork: (id) => this.fork(conversationId, id) },
       eventId,
       ui,
     );
@@ -465,7 +465,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     // Its checkpoints go; what other conversations' checkpoints share stays.
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     if (folder) {
-      await this.checkpointStore(folder)
+      await this.checkpointStore()
         .release(conversationId)
         .catch((err: unknown) =>
           this.log.warn(`Releasing the checkpoints of ${conversationId} failed: ${String(err)}`),
@@ -503,8 +503,16 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   });
 
   /** The workspace's checkpoint store (beside the conversations in the workspace storage). */
-  checkpointStore(folder: string): GitCheckpointStore {
-    return (this.checkpoints ??= checkpointStoreFor(this.root, folder));
+  /** The checkpoints of the window's folders (every folder of a multi-root window). */
+  checkpointStore(): WorkspaceCheckpointStore {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+      name: f.name,
+      path: f.uri.fsPath,
+    }));
+    const key = folders.map((f) => f.path).join('\n');
+    if (this.checkpoints?.key !== key)
+      this.checkpoints = { key, store: checkpointStoreFor(this.root, folders) };
+    return this.checkpoints.store;
   }
 
   // --- sessions ---------------------------------------------------------------------------
@@ -544,7 +552,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       },
       onStream: (delta) => this.streamEmitter.fire({ conversationId: id, delta }),
       userEditNotes: () => this.hooks.userEditNotes(id),
-      ...(folder ? { checkpoints: this.checkpointStore(folder) } : {}),
+      ...(folder ? { checkpoints: this.checkpointStore() } : {}),
       mcp: this.mcp,
     };
     const session = await ConversationSession.open(deps).catch(async (err: unknown) => {

@@ -45,7 +45,7 @@ import type { ConfiguredLlm } from './configured-llm';
 import { IntegratedTerminalPort } from './ports/terminal-port';
 import { shellStartDir } from '../node/ports/shell-start';
 import { WorkspaceFilePort } from './ports/workspace-file-port';
-import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
+import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import { settingAwarePort } from './checkpoints';
 import type { EditorMcpServers } from './mcp/editor-mcp-servers';
 import { joinSecrets } from '../node/mcp';
@@ -69,7 +69,7 @@ export interface SessionDeps {
   /** Signs and chains every event appended (signatures.log beside the segments). */
   signing: SigningIdentity;
   /** The workspace's checkpoint store; none (no workspace folder): no checkpoints. */
-  checkpoints?: GitCheckpointStore;
+  checkpoints?: WorkspaceCheckpointStore;
   /** The window's MCP servers, whose tools the conversation may use. */
   mcp?: EditorMcpServers;
 }

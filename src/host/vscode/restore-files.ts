@@ -3,12 +3,11 @@
 // checkpoint), unsaved buffers asked about (saved first, so the restore can be undone with them),
 // files changed outside the agent after the checkpoint named as such; then the restore, recorded in
 // the conversation as a checkpoint of the files before it, with Undo.
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { checkpointAt } from '../../core/checkpoints/timeline';
 import { checkpointEventValue, type CheckpointChange, RESTORE_VERB } from '../../core/checkpoints/types';
 import { editedOutsideAgent } from '../node/checkpoints/edited-outside';
-import type { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
+import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import type { ConversationSession } from './conversation-session';
 
 export const CHECKPOINT_SCHEME = 'logbook-checkpoint';
@@ -50,7 +49,7 @@ export interface RestoreUi {
 
 export interface RestoreDeps {
   session: ConversationSession;
-  store: GitCheckpointStore;
+  store: WorkspaceCheckpointStore;
   /** "Continue from here": forks at the event and returns the new conversation's session. */
   fork(eventId: string): Promise<ConversationSession>;
   /** The fork "Continue from here" just made: the restore is recorded there, and no fork is offered. */
@@ -87,7 +86,7 @@ export async function restoreFilesTo(
     return { restored: 0 };
   }
   const edited = await editedOutsideAgent(store, events, entry, plan);
-  const files = plan.changes.map((c) => describe(store.workspace, c, edited.paths.has(c.path)));
+  const files = plan.changes.map((c) => describe(store, c, edited.paths.has(c.path)));
   const checkpoint = entry.value.checkpoint;
   const choice = await ui.preview(
     { checkpoint, workspace: store.workspace, files, editedBy: edited.source, canFork: !deps.recordIn },
@@ -97,7 +96,7 @@ export async function restoreFilesTo(
   const unsaved = files.filter((f) => f.unsaved).map((f) => f.path);
   if (unsaved.length) {
     if (!(await ui.saveUnsaved(unsaved))) return { restored: 0 };
-    for (const p of unsaved) await openDocument(store.workspace, p)?.save();
+    for (const p of unsaved) await openDocument(store, p)?.save();
   }
   const target = deps.recordIn ?? (choice === 'fork' ? await deps.fork(entry.eventId) : session);
   const result = await store.restore(checkpoint, target.id);
@@ -116,22 +115,22 @@ export async function restoreFilesTo(
   return { restored: n, conversationId: target.id, before: result.before.id };
 }
 
-function describe(workspace: string, c: CheckpointChange, editedAfter: boolean): PreviewFile {
-  const doc = openDocument(workspace, c.path);
+function describe(store: WorkspaceCheckpointStore, c: CheckpointChange, editedAfter: boolean): PreviewFile {
+  const doc = openDocument(store, c.path);
   return { path: c.path, status: c.status, unsaved: doc?.isDirty === true, editedAfter };
 }
 
-function openDocument(workspace: string, path: string): vscode.TextDocument | undefined {
-  const fsPath = vscode.Uri.file(join(workspace, path)).fsPath;
+function openDocument(store: WorkspaceCheckpointStore, path: string): vscode.TextDocument | undefined {
+  const fsPath = vscode.Uri.file(store.absolutePath(path)).fsPath;
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === fsPath);
 }
 
 /** The file as the checkpoint holds it (left) against the file now (right). */
-async function showDiff(store: GitCheckpointStore, checkpoint: string, f: PreviewFile): Promise<void> {
+async function showDiff(store: WorkspaceCheckpointStore, checkpoint: string, f: PreviewFile): Promise<void> {
   ensureProvider(store);
   const query = new URLSearchParams({ checkpoint }).toString();
   const left = vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: '/' + f.path, query });
-  const now = vscode.Uri.file(join(store.workspace, f.path));
+  const now = vscode.Uri.file(store.absolutePath(f.path));
   const right = f.status === 'A' ? left.with({ query: 'missing=1' }) : now;
   await vscode.commands.executeCommand('vscode.diff', left, right, `${f.path} (checkpoint ↔ now)`, {
     preview: true,
@@ -139,10 +138,10 @@ async function showDiff(store: GitCheckpointStore, checkpoint: string, f: Previe
   });
 }
 
-let provider: { store: GitCheckpointStore; registration: vscode.Disposable } | undefined;
+let provider: { store: WorkspaceCheckpointStore; registration: vscode.Disposable } | undefined;
 
 /** Serves `logbook-checkpoint:/path?checkpoint=<id>` from the store (empty where it holds no such file). */
-function ensureProvider(store: GitCheckpointStore): void {
+function ensureProvider(store: WorkspaceCheckpointStore): void {
   if (provider?.store === store) return;
   provider?.registration.dispose();
   provider = {

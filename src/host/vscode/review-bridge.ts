@@ -2,7 +2,6 @@
 // commands the files changed since the checkpoint before them) into the inline review, and keeps
 // each conversation's review state in workspace storage so it survives a window reload.
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { CHECKPOINT_AFTER_KEY, CHECKPOINT_KEY } from '../../core/checkpoints/types';
 import { newContentSource, observationNewContent } from '../../core/events';
@@ -124,14 +123,14 @@ async function recordCommandChanges(
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!folder) return;
   try {
-    const store = service.checkpointStore(folder);
+    const store = service.checkpointStore();
     // Compared with the checkpoint before the command: D = made by the command, M = changed.
     const { changes } = afterState
       ? await store.planFrom(afterState, checkpoint)
       : await store.plan(checkpoint);
     for (const c of changes) {
       if (c.status !== 'M' && c.status !== 'D') continue;
-      const path = join(folder, c.path);
+      const path = store.absolutePath(c.path);
       const after = afterState ? decodeText(await store.fileAt(afterState, c.path)) : readText(path);
       if (after === undefined) continue;
       const before = c.status === 'M' ? decodeText(await store.fileAt(checkpoint, c.path)) : undefined;

@@ -3,12 +3,11 @@
 // (core/checkpoints/outside-edits.ts) where the log has them; guessed from modification times
 // where it does not.
 import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Event } from '../../../core/events';
 import { outsideEditPairs } from '../../../core/checkpoints/outside-edits';
 import type { CheckpointEntry } from '../../../core/checkpoints/timeline';
-import type { CheckpointChange } from '../../../core/checkpoints/types';
-import type { GitCheckpointStore, RestorePlan } from './git-checkpoint-store';
+import type { RestorePlan } from './git-checkpoint-store';
+import type { WorkspaceCheckpointStore } from './workspace-store';
 
 export interface EditedOutside {
   /** Paths (of the plan's changes) changed outside the agent after the checkpoint. */
@@ -22,7 +21,7 @@ export interface EditedOutside {
 }
 
 export async function editedOutsideAgent(
-  store: GitCheckpointStore,
+  store: WorkspaceCheckpointStore,
   events: readonly Event[],
   target: CheckpointEntry,
   plan: RestorePlan,
@@ -39,14 +38,14 @@ export async function editedOutsideAgent(
   // to what the recorded states do tell. It misses edits made between the agent's steps and flags
   // files a program touched after the last step.
   const lastStep = Date.parse(events[events.length - 1]?.timestamp ?? '');
-  for (const c of plan.changes) if (modifiedAfter(store.workspace, c, lastStep)) paths.add(c.path);
+  for (const c of plan.changes) if (modifiedAfter(store.absolutePath(c.path), lastStep)) paths.add(c.path);
   return { paths, source: 'time' };
 }
 
-function modifiedAfter(workspace: string, c: CheckpointChange, lastStep: number): boolean {
+function modifiedAfter(file: string, lastStep: number): boolean {
   if (!Number.isFinite(lastStep)) return false;
   try {
-    return statSync(join(workspace, c.path)).mtimeMs > lastStep + 1000;
+    return statSync(file).mtimeMs > lastStep + 1000;
   } catch {
     return false; // not there now
   }

@@ -40,6 +40,11 @@ export interface FolderStore {
 
 const MULTI_PREFIX = 'multi:';
 
+/** Whether a checkpoint id is a multi-root window's (the CLI, run in one folder, cannot restore it). */
+export function isMultiFolderCheckpoint(id: string): boolean {
+  return id.startsWith(MULTI_PREFIX);
+}
+
 /**
  * A multi-root workspace's checkpoints. Ids are `multi:` + base64url of `[[folder name, id], ...]`;
  * an id without the prefix (recorded while the window had one folder) is the first folder's.

@@ -9,6 +9,7 @@ import { createEvent, type CreateFields, type Event } from '../../../core/events
 import { openSignedStore } from '../../../core/signing';
 import { deriveState } from '../../../core/state';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
+import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
 import { checkpointStore } from './checkpoint-env';
 import { assertConversationDir, isDirectory, readEvents, resolvePath } from './conversation-dir';
 import { EXIT, UsageError } from './exit-codes';
@@ -57,6 +58,10 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
       );
       return EXIT.ok;
     }
+    if (isMultiFolderCheckpoint(entry.value.checkpoint))
+      throw new Error(
+        `Checkpoint ${entry.eventId} covers the folders of a multi-root VS Code window; restore it there (Restore files to here).`,
+      );
     const store = checkpointStore('restore', info.workspace, io.env);
     const plan = await store.plan(entry.value.checkpoint);
     io.out(
