@@ -78,9 +78,15 @@ describe('webview: accessibility and themes', function () {
       const bottom = await axe(p);
       assert.equal(bottom.length, 0, report(bottom));
 
-      // The top of the conversation, with the reasoning and the file diff open.
-      await p.page.locator('.feed').evaluate((el) => (el.scrollTop = 0));
+      // The top of the conversation, with the reasoning and the file diff open, scrolled to as a
+      // reader does: the wheel stops the feed following the newest event (setting scrollTop would
+      // not, and the feed would go back to the end).
+      const feed = p.page.locator('.feed');
+      await feed.hover();
+      await p.page.mouse.wheel(0, -100_000);
       await p.settle();
+      await p.page.waitForTimeout(100);
+      assert.equal(await feed.evaluate((el) => Math.round(el.scrollTop)), 0, 'the feed shows its top');
       await p.row('MessageEvent').nth(1).getByRole('button', { name: 'Thinking' }).click();
       await p.settle();
       await p.page.screenshot({ path: join(SHOTS, `${theme}-top.png`) });
