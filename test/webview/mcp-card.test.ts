@@ -66,6 +66,26 @@ const events = (): ViewEvent[] =>
       key: 'tool_source',
       value: { source: 'mcp:tracker', message: 'The MCP server "tracker" stopped (the connection closed).' },
     },
+    {
+      kind: 'ConversationStateUpdateEvent',
+      id: eid(8),
+      source: 'environment',
+      key: 'tools_offered',
+      value: {
+        tools: ['echo', 'get-tiny-image', 'create_issue'].map((name) => ({
+          type: 'function',
+          function: { name, description: `The ${name} tool (MCP server "everything")`, parameters: {} },
+        })),
+        sha256: 'a'.repeat(64),
+      },
+    },
+    {
+      kind: 'ConversationStateUpdateEvent',
+      id: eid(9),
+      source: 'environment',
+      key: 'tools_offered',
+      value: { tools: [], sha256: null },
+    },
   ].map((event, seq) => ({ seq, event }));
 
 const card = (p: Panel, tool: string) =>
@@ -110,6 +130,14 @@ describe('webview: MCP tool cards', function () {
         await p.page.locator('.notice').filter({ hasText: 'tracker' }).innerText(),
         /MCP server “tracker” is unavailable/,
       );
+      // What the model was offered from outside, as recorded: the tools by name, then none.
+      const offered = p.page.locator('.notice').filter({ hasText: 'offered' });
+      assert.equal(await offered.count(), 2);
+      assert.match(
+        await offered.nth(0).innerText(),
+        /Tools from outside offered: echo, get-tiny-image, create_issue/,
+      );
+      assert.match(await offered.nth(1).innerText(), /No tools from outside offered from here on/);
       assert.deepEqual(p.errors, []);
     } finally {
       await p.page.close();

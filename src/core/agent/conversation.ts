@@ -45,6 +45,7 @@ import { lostEventsNotice } from '../state/lost-events-notice';
 import { type NamedSecret, SecretGuard } from '../secrets';
 import { AGENT_MODE_KEY, type AgentMode, type Task } from '../state';
 import { approvedPlanMessage, planModeRefusal, withPlanModePrompt } from './plan-mode';
+import { toolsOfferedUpdate } from './offered-tools';
 import { projectImages } from '../attachments/project-images';
 import {
   CHECKPOINT_KEY,
@@ -549,6 +550,7 @@ export class Conversation {
   private async askLlm(): Promise<
     'llm' | 'finished' | 'waiting' | 'stopped' | 'error' | 'executed' | 'condensed'
   > {
+    await this.recordToolsOffered();
     this.abort = new AbortController();
     let response: LlmResponse;
     try {
@@ -812,6 +814,13 @@ export class Conversation {
     if (!this.deps.toolSource || !this.settings.toolsEnabled) return;
     await this.deps.toolSource.prepare();
     await this.recordToolSourceNotices();
+  }
+
+  /** Records the tools from outside the next request offers, when they changed (offered-tools.ts). */
+  private async recordToolsOffered(): Promise<void> {
+    const outside = this.settings.toolsEnabled ? (this.deps.toolSource?.tools() ?? []) : [];
+    const update = toolsOfferedUpdate(outside, this.state.toolsOfferedSha);
+    if (update) await this.append('ConversationStateUpdateEvent', update);
   }
 
   private async recordToolSourceNotices(): Promise<void> {

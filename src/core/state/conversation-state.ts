@@ -111,6 +111,8 @@ export interface ConversationState {
    * `metadata.working_dir`), or null: a shell started again for this conversation starts there.
    */
   shellCwd: string | null;
+  /** The sha256 of the tools from outside last recorded as offered (a `tools_offered` update), or null. */
+  toolsOfferedSha: string | null;
   lastUserMessageId: string | null;
   lastError: LastError | null;
   /** First user message text, shortened for lists. */
@@ -169,6 +171,7 @@ export function initialState(id: string | null = null): ConversationState {
     checkpointsUnavailable: false,
     mode: 'act',
     shellCwd: null,
+    toolsOfferedSha: null,
     lastUserMessageId: null,
     lastError: null,
     title: null,

@@ -51,6 +51,7 @@ export {
   type ReconfirmValue,
   ReconfirmValueSchema,
   TITLE_KEY,
+  TOOLS_OFFERED_KEY,
   RECOVERY_KEY,
   reduce,
   shortTitle,

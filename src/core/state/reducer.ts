@@ -60,6 +60,11 @@ export const COST_UNKNOWN_KEY = 'cost_unknown';
 export const AGENT_MODE_KEY = 'agent_mode';
 /** A title the user gave the conversation (it replaces the one taken from the first message). */
 export const TITLE_KEY = 'title';
+/**
+ * The tools from outside (MCP servers, the editor's) offered to the model from then on, recorded
+ * when the set changes (agent/offered-tools.ts): `{tools: [definitions], sha256}`.
+ */
+export const TOOLS_OFFERED_KEY = 'tools_offered';
 
 export const TASK_TRACKER_TOOL_NAME = 'task_tracker';
 const TITLE_MAX = 80;
@@ -257,6 +262,12 @@ function onUpdate(s: ConversationState, key: string, value: unknown, eventId: st
     case CHECKPOINT_AFTER_KEY:
       // A checkpoint recorded after the notice: the workspace can be checkpointed again.
       return s.checkpointsUnavailable ? { ...s, checkpointsUnavailable: false } : s;
+    case TOOLS_OFFERED_KEY: {
+      const sha = (value as { sha256?: unknown } | null)?.sha256;
+      return sha === null || typeof sha === 'string'
+        ? { ...s, toolsOfferedSha: sha }
+        : warn(s, `update ${eventId}: a tools_offered update without its sha256`);
+    }
     case AGENT_MODE_KEY:
       return value === 'plan' || value === 'act'
         ? { ...s, mode: value }

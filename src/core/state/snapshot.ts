@@ -63,6 +63,7 @@ export const ConversationStateSchema = z.object({
   checkpointsUnavailable: z.boolean().default(false),
   mode: z.enum(['plan', 'act']).default('act'),
   shellCwd: z.string().nullable().default(null),
+  toolsOfferedSha: z.string().nullable().default(null),
   lastUserMessageId: z.string().nullable(),
   lastError: z.object({ eventId: z.string(), kind: z.string(), message: z.string() }).nullable(),
   title: z.string().nullable(),

@@ -65,6 +65,45 @@ describe('MCP tools in a conversation (real servers, scripted model)', function 
     assert.equal(action.security_risk, 'UNKNOWN');
   });
 
+  it('records the tools from outside the model is offered, once per change, before the request', async () => {
+    const c = await setup({ faults: faultStdio() }, [
+      { match: { lastContentIncludes: 'first' }, reply: { content: 'One.' } },
+      { match: { lastContentIncludes: 'second' }, reply: { content: 'Two.' } },
+      { match: { lastContentIncludes: 'third' }, reply: { content: 'Three.' } },
+    ]);
+    const offered = async () =>
+      (await c.events()).filter(
+        (e): e is Extract<typeof e, { kind: 'ConversationStateUpdateEvent' }> =>
+          e.kind === 'ConversationStateUpdateEvent' && e.key === 'tools_offered',
+      );
+    await c.sendMessage('first');
+    assert.equal(await c.run(), 'finished');
+    const [first] = await offered();
+    assert.ok(first, 'the offered tools are recorded');
+    const names = (first.value as { tools: { function: { name: string } }[] }).tools.map(
+      (x) => x.function.name,
+    );
+    assert.ok(names.includes('plain') && names.includes('shout'), names.join(', '));
+    const events = await c.events();
+    const firstLlm = events.findIndex(
+      (e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'llm_usage',
+    );
+    assert.ok(events.indexOf(first) < firstLlm, 'recorded before the request that offered them');
+    assert.equal(c.state.toolsOfferedSha, (first.value as { sha256: string }).sha256);
+
+    await c.sendMessage('second');
+    assert.equal(await c.run(), 'finished');
+    assert.equal((await offered()).length, 1, 'the same tools again: nothing new recorded');
+
+    const { parseMcpServers } = await import('../../../src/host/node/mcp');
+    await t!.hub.configure(parseMcpServers({ mcpServers: {} }));
+    await c.sendMessage('third');
+    assert.equal(await c.run(), 'finished');
+    const all = await offered();
+    assert.equal(all.length, 2);
+    assert.deepEqual(all[1]!.value, { tools: [], sha256: null }, 'the server went: none offered now');
+  });
+
   it('keeps images and embedded resources of a result', async () => {
     const c = await setup({ everything: everythingStdio }, [
       {

@@ -121,6 +121,26 @@ function describe(e: EventJson): Line {
           detail: str(value['message']),
         };
       }
+      if (key === 'tools_offered') {
+        // Which tools from outside (MCP servers, the editor's) the model is offered from here on.
+        const tools = Array.isArray(value['tools']) ? value['tools'] : [];
+        const named = tools.map((t) => {
+          const f = (t as { function?: { name?: unknown; description?: unknown } } | null)?.function;
+          return { name: str(f?.name) ?? '?', description: str(f?.description) ?? '' };
+        });
+        return {
+          icon: 'plug',
+          text: named.length
+            ? `Tools from outside offered: ${named
+                .slice(0, 6)
+                .map((n) => n.name)
+                .join(', ')}${named.length > 6 ? ` and ${named.length - 6} more` : ''}`
+            : 'No tools from outside offered from here on',
+          tone: 'neutral',
+          detail: named.map((n) => `${n.name}: ${n.description}`).join('\n') || undefined,
+          folded: true,
+        };
+      }
       if (key === 'forked_from')
         return { icon: 'repo-forked', text: 'Continued from an earlier conversation', tone: 'neutral' };
       return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };

@@ -4,6 +4,7 @@ import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../
 import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry';
 import { COST_UNKNOWN_KEY, type CostUnknownValue } from '../../../core/agent/cost-cap';
 import { TOOL_SOURCE_KEY, type ToolSourceNotice } from '../../../core/agent/ports';
+import { TOOLS_OFFERED_KEY, type ToolsOfferedValue } from '../../../core/agent/offered-tools';
 import {
   CHECKPOINT_AFTER_KEY,
   CHECKPOINT_KEY,
@@ -111,6 +112,12 @@ function stateUpdateLine(key: string, value: unknown): string {
     if (v.success)
       // In full, not clipped: the path it would now reach is what the user must read.
       return `[policy] action ${v.data.action_id} waits for confirmation again, ${v.data.risk} risk now (approved at ${v.data.approved_risk}): ${v.data.reasons.join('; ').replace(/\s+/g, ' ')}`;
+  }
+  if (key === TOOLS_OFFERED_KEY && value && typeof value === 'object') {
+    const names = ((value as Partial<ToolsOfferedValue>).tools ?? []).map((t) => t.function?.name ?? '?');
+    return names.length
+      ? `[tools] offered from outside from now on: ${names.join(', ')}`
+      : '[tools] no tools from outside offered from now on';
   }
   if (key === AGENT_MODE_KEY)
     return value === 'plan'
