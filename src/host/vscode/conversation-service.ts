@@ -309,7 +309,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   async forkFrom(
     conversationId: string,
     eventId: string,
-    ui: { offerRestore?: (files: number) => Promise<boolean>; restore?: RestoreUi } = {},
+    ui: { offerRestore?: (paths: string[]) => Promise<boolean>; restore?: RestoreUi } = {},
   ): Promise<{ forkId: string; offer?: Promise<RestoreOutcome | undefined> }> {
     const source = await this.session(conversationId);
     const fork = await this.fork(conversationId, eventId);
@@ -321,7 +321,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     const plan = await store.plan(entry.value.checkpoint).catch(() => undefined);
     if (!plan?.changes.length) return { forkId: fork.id };
     const offerRestore = ui.offerRestore ?? offerRestoreAfterFork;
-    const offer = offerRestore(plan.changes.length).then((yes) =>
+    const offer = offerRestore(plan.changes.map((c) => c.path)).then((yes) =>
       yes
         ? restoreFilesTo(
             { session: source, store, fork: () => Promise.resolve(fork), recordIn: fork },
@@ -665,7 +665,8 @@ function attachmentText(attachments?: { activeFile?: boolean; selection?: boolea
 }
 
 /** The editor's offer after "Continue from here": a notification, answered whenever the user likes. */
-async function offerRestoreAfterFork(files: number): Promise<boolean> {
+async function offerRestoreAfterFork(paths: string[]): Promise<boolean> {
+  const files = paths.length;
   const restore = 'Restore Files…';
   const choice = await vscode.window.showInformationMessage(
     `Logbook: continued from here. ${files} file${files === 1 ? ' has' : 's have'} changed since this point.`,
