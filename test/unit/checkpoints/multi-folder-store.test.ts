@@ -121,6 +121,17 @@ describe('MultiFolderCheckpointStore', function () {
     );
   });
 
+  it('refuses to restore a checkpoint holding a folder the window no longer has, naming it', async () => {
+    const rec = await multi.record({ conversationId: CONV, reason: 'action' });
+    writeFileSync(join(app, 'main.ts'), 'app v2\n');
+    const appOnly = new MultiFolderCheckpointStore([{ name: 'app', store: single }]);
+    await assert.rejects(appOnly.plan(rec.id), /holds the files of "lib", not open in this window/);
+    await assert.rejects(appOnly.restore(rec.id, CONV), /"lib", not open/);
+    // A window of that one folder alone (a plain store) says the same kind of thing.
+    await assert.rejects(single.plan(rec.id), /several folders \(recorded in a multi-root window\)/);
+    assert.equal(readFileSync(join(app, 'main.ts'), 'utf8'), 'app v2\n', 'nothing restored');
+  });
+
   it('rejects ids and paths that are not of this workspace, with a clear error', async () => {
     await assert.rejects(multi.plan('multi:not-json'), /not a checkpoint of this workspace/);
     assert.throws(() => multi.absolutePath('elsewhere/x.ts'), /in no folder of this workspace/);

@@ -27,7 +27,7 @@ import {
   type SkippedFile,
 } from '../../../core/checkpoints/types';
 import { GitError, runGit, splitNul, type GitPaths } from './git-process';
-import type { WorkspaceCheckpointStore } from './workspace-store';
+import { isMultiFolderCheckpoint, type WorkspaceCheckpointStore } from './workspace-store';
 
 export interface CheckpointLimits {
   /** Files larger than this are not recorded (and reported as skipped). Default 5 MB. */
@@ -518,6 +518,10 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
 
   private async treeOf(checkpoint: string): Promise<string> {
     await this.init();
+    if (isMultiFolderCheckpoint(checkpoint))
+      throw new Error(
+        'This checkpoint holds the files of several folders (recorded in a multi-root window): open that workspace again to restore it.',
+      );
     if (!/^[0-9a-f]{40,64}$/.test(checkpoint)) throw new Error(`"${checkpoint}" is not a checkpoint id.`);
     const r = await runGit(this.paths, ['rev-parse', '-q', '--verify', `${checkpoint}^{tree}`], {
       okCodes: [1, 128],

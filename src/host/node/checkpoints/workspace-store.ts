@@ -113,7 +113,7 @@ export class MultiFolderCheckpointStore implements WorkspaceCheckpointStore {
   }
 
   async restore(checkpoint: string, conversationId: string): Promise<RestoreResult> {
-    const parts = this.parts(checkpoint);
+    const parts = this.openParts(checkpoint);
     const started = Date.now();
     const results: { f: FolderStore; r: RestoreResult }[] = [];
     for (const f of this.folders) {
@@ -204,12 +204,26 @@ export class MultiFolderCheckpointStore implements WorkspaceCheckpointStore {
     return new Map(pairs as [string, string][]);
   }
 
+  /**
+   * The parts of a checkpoint to restore. One that holds a folder this window does not have open is
+   * refused whole: restoring the other folders alone would leave the workspace in no state it was in.
+   */
+  private openParts(id: string): Map<string, string> {
+    const parts = this.parts(id);
+    const closed = [...parts.keys()].filter((name) => !this.folders.some((f) => f.name === name));
+    if (closed.length)
+      throw new Error(
+        `This checkpoint also holds the files of ${closed.map((n) => `"${n}"`).join(', ')}, not open in this window: add ${closed.length === 1 ? 'that folder' : 'those folders'} to the workspace again to restore it.`,
+      );
+    return parts;
+  }
+
   /** The changes of every folder the checkpoint holds, named by folder. */
   private async merged(
     checkpoint: string,
     plan: (f: FolderStore, id: string) => Promise<RestorePlan>,
   ): Promise<RestorePlan> {
-    const parts = this.parts(checkpoint);
+    const parts = this.openParts(checkpoint);
     const current: [string, string][] = [];
     const target: [string, string][] = [];
     const changes: CheckpointChange[] = [];
