@@ -151,6 +151,12 @@ export const Attachment = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('terminal') }),
   /** The working tree's changes against HEAD. */
   z.strictObject({ kind: z.literal('diff') }),
+  /** A resource of a running MCP server, read when the message is sent. */
+  z.strictObject({
+    kind: z.literal('resource'),
+    server: z.string().min(1).max(LIMITS.kind),
+    uri: z.string().min(1).max(LIMITS.url),
+  }),
   /** A web page's text: fetched only after the user confirms it on the host. */
   z.strictObject({
     kind: z.literal('url'),
@@ -174,12 +180,14 @@ export type Attachment = z.infer<typeof Attachment>;
 
 /** One line of the mention completion list. */
 export const MentionItem = z.strictObject({
-  kind: z.enum(['file', 'folder', 'selection', 'problems', 'terminal', 'diff', 'url']),
+  kind: z.enum(['file', 'folder', 'selection', 'problems', 'terminal', 'diff', 'url', 'resource']),
   /** What the list and the chip show (a path, "Problems in src/a.ts", a URL...). */
   label: z.string().min(1).max(LIMITS.path),
   detail: z.string().max(LIMITS.title).optional(),
-  /** The file or folder (workspace-relative), or the URL; absent for the others. */
+  /** The file or folder (workspace-relative), the URL, or an MCP resource's URI; absent for the others. */
   path: Path.optional(),
+  /** The MCP server of a resource. */
+  server: z.string().min(1).max(LIMITS.kind).optional(),
 });
 export type MentionItem = z.infer<typeof MentionItem>;
 

@@ -97,6 +97,32 @@ describe('webview: mentions and attachments', function () {
     assert.equal(await chips.count(), 0, 'sent: the chips are cleared');
   });
 
+  it('an MCP resource is offered by name with its server, picked as a chip, and sent as server + URI', async () => {
+    await box().click();
+    await p.page.keyboard.type('read @readme');
+    await answer('readme', [
+      {
+        kind: 'resource',
+        label: 'Project readme',
+        detail: 'MCP “docs” · The project readme',
+        path: 'docs://project/readme.md',
+        server: 'docs',
+      },
+    ]);
+    const option = list().getByRole('option', { selected: true });
+    assert.match(await option.innerText(), /Project readme/);
+    assert.match(await option.innerText(), /MCP “docs”/);
+    await p.page.keyboard.press('Enter');
+    assert.equal(await box().inputValue(), 'read @Project-readme ');
+    const chips = p.page.getByRole('list', { name: 'Attachments' });
+    assert.equal(await chips.getByRole('listitem').innerText(), 'Project readme');
+    assert.equal(await chips.locator('.codicon-plug').count(), 1);
+    await p.page.keyboard.press('Enter');
+    assert.deepEqual((await sent()).at(-1)?.attachments, [
+      { kind: 'resource', server: 'docs', uri: 'docs://project/readme.md' },
+    ]);
+  });
+
   it('"#" completes too; Tab picks, Escape closes without picking, a stale answer is ignored', async () => {
     await box().click();
     await p.page.keyboard.type('see #pro');

@@ -106,7 +106,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.indexFile = new ConversationIndexFile(join(this.root, 'index.json'));
     this.activeConversationId = context.workspaceState.get<string>(ACTIVE_KEY);
     this.terminals = new TerminalHistory();
-    this.mentions = new MentionSource(this.terminals);
+    this.mentions = new MentionSource(this.terminals, this.mcp);
   }
 
   readonly root: string;
@@ -245,6 +245,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
           terminals: this.terminals,
           confirm: async (message, action) =>
             (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action,
+          readResource: (server, uri) => this.mcp.readResource(server, uri),
         })
       : undefined;
     await this.sendTask(s, text, attachmentText(attachments), mentioned);

@@ -114,4 +114,54 @@ describe('MCP servers from logbook.mcp.servers', function () {
     assert.doesNotMatch(JSON.stringify(notice), /is not set/);
     assert.doesNotMatch(JSON.stringify(await session.conversation.events()), /host-test-token/);
   });
+
+  it('a resource of a running server is offered after @ and attached, read, when the message is sent', async () => {
+    const { service } = await logbook();
+    const everything = join(
+      vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath,
+      'node_modules',
+      '@modelcontextprotocol',
+      'server-everything',
+      'dist',
+      'index.js',
+    );
+    await cfg().update(
+      'mcp.servers',
+      { everything: { command: process.execPath, args: [everything, 'stdio'] } },
+      vscode.ConfigurationTarget.Global,
+    );
+    await service.mcp.settled();
+    assert.ok(
+      !(await service.mentionCandidates('')).some((m) => m.kind === 'resource'),
+      'no server runs before a conversation does: typing @ starts none',
+    );
+    llm = await scriptedModel({
+      name: 'host-mcp-resource',
+      turns: [
+        { match: { lastContentIncludes: 'start' }, reply: { content: 'Started.' } },
+        { match: { lastContentIncludes: '--- Attached resource' }, reply: { content: 'Read it.' } },
+      ],
+    });
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'start');
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'finished');
+
+    const items = (await service.mentionCandidates('')).filter((m) => m.kind === 'resource');
+    assert.ok(items.length > 0, 'the running server’s resources are offered');
+    const item = items.find((m) => /text/i.test(m.detail ?? '') || /\/1$/.test(m.path ?? '')) ?? items[0]!;
+    assert.equal(item.server, 'everything');
+    await service.sendMessage('read this', {
+      mentions: [{ kind: 'resource', server: 'everything', uri: item.path! }],
+    });
+    assert.equal(await session.settled(), 'finished');
+    const users = (await session.conversation.events()).filter(
+      (e) => e.kind === 'MessageEvent' && e.source === 'user',
+    );
+    const last = JSON.stringify(users.at(-1));
+    assert.ok(
+      last.includes(`--- Attached resource ${item.path} of MCP server \\"everything\\" ---`),
+      last.slice(0, 400),
+    );
+    assert.equal(llm.remainingTurns(), 0, 'the model read the attached resource');
+  });
 });

@@ -510,3 +510,37 @@ describe('MCP hub: a server that never answers its start', function () {
 });
 
 const FAULT_ARGS = faultStdio().args[0]!;
+
+describe('MCP hub: resources, for mentions', function () {
+  this.timeout(30_000);
+  it('lists the running servers’ resources by server and reads one, text as text and binary by size', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const t = await hubFor(
+      { everything: everythingStdio, faults: faultStdio() },
+      mkdtempSync(`${tmpdir()}/mcp-cwd-`),
+    );
+    try {
+      assert.deepEqual(await t.hub.resources(), [], 'no server runs yet: nothing is started to list');
+      await t.hub.source().prepare();
+      const all = await t.hub.resources();
+      assert.ok(all.length > 0);
+      assert.ok(
+        all.every((r) => r.server === 'everything'),
+        'the fault server has no resources',
+      );
+      const text = all.find((r) => r.mimeType?.startsWith('text/'));
+      assert.ok(text, JSON.stringify(all.slice(0, 3)));
+      const read = await t.hub.readResource('everything', text.uri);
+      assert.ok(read.text.length > 0);
+      const blob = all.find((r) => r.mimeType && !r.mimeType.startsWith('text/'));
+      if (blob) {
+        const b = await t.hub.readResource('everything', blob.uri);
+        assert.ok(b.binary.length > 0 && b.binary[0]!.bytes > 0, JSON.stringify(b));
+      }
+      await assert.rejects(t.hub.readResource('nope', text.uri), /"nope" is not running/);
+    } finally {
+      await t.hub.close();
+    }
+  });
+});

@@ -25,6 +25,7 @@ const ICONS: Record<MentionItem['kind'], string> = {
   terminal: 'terminal',
   diff: 'git-compare',
   url: 'link',
+  resource: 'plug',
 };
 
 export function mentionIcon(kind: MentionItem['kind']): string {
@@ -42,6 +43,8 @@ export function chipFor(item: MentionItem): Chip {
         return item.path ? { kind: 'problems', path: item.path } : { kind: 'problems' };
       case 'url':
         return { kind: 'url', url: item.path ?? item.label };
+      case 'resource':
+        return { kind: 'resource', server: item.server ?? '', uri: item.path ?? item.label };
       default:
         return { kind: item.kind };
     }
@@ -78,6 +81,8 @@ export function mentionToken(item: MentionItem): string {
       return item.path ?? item.label;
     case 'problems':
       return item.path ? `problems:${item.path}` : 'problems';
+    case 'resource':
+      return item.label.replace(/\s+/g, '-');
     default:
       return item.kind;
   }

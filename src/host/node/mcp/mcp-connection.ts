@@ -26,6 +26,15 @@ export interface ConnectOptions {
 const CLIENT_INFO = { name: 'logbook', version: '0.1.0' };
 /** Most pages of `tools/list` read: a server listing more is misbehaving. */
 const MAX_TOOL_PAGES = 20;
+const MAX_RESOURCE_PAGES = 3;
+
+/** A resource a server offers, as a mention lists it. */
+export interface McpResourceInfo {
+  uri: string;
+  name: string;
+  description?: string;
+  mimeType?: string;
+}
 /** The tail of a server's stderr kept for error messages. */
 const STDERR_TAIL = 2_000;
 const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -123,6 +132,45 @@ export class McpConnection implements McpServerPort {
       if (!cursor) break;
     }
     return tools;
+  }
+
+  /** The resources the server lists (first pages only: a mention list shows a few dozen at most). */
+  async listResources(): Promise<McpResourceInfo[]> {
+    if (this.lost || !this.client.getServerCapabilities()?.resources) return [];
+    const out: McpResourceInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_RESOURCE_PAGES; page++) {
+      const result = await this.client.listResources(cursor ? { cursor } : undefined, {
+        timeout: this.callTimeoutMs,
+      });
+      for (const r of result.resources)
+        out.push({
+          uri: r.uri,
+          name: r.name,
+          ...(r.description !== undefined ? { description: r.description } : {}),
+          ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}),
+        });
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return out;
+  }
+
+  /** A resource's contents: text parts as they are, binary ones by their type and size. */
+  async readResource(uri: string): Promise<{ text: string; binary: { mimeType: string; bytes: number }[] }> {
+    if (this.lost) throw new Error('the server is no longer running');
+    const result = await this.client.readResource({ uri }, { timeout: this.callTimeoutMs });
+    const texts: string[] = [];
+    const binary: { mimeType: string; bytes: number }[] = [];
+    for (const c of result.contents) {
+      if ('text' in c && typeof c.text === 'string') texts.push(c.text);
+      else if ('blob' in c && typeof c.blob === 'string')
+        binary.push({
+          mimeType: c.mimeType ?? 'application/octet-stream',
+          bytes: Math.floor((c.blob.length * 3) / 4),
+        });
+    }
+    return { text: texts.join('\n'), binary };
   }
 
   async callTool(tool: string, args: Record<string, unknown>, opts: McpCallOptions): Promise<unknown> {

@@ -12,7 +12,7 @@ import {
   type ResultLimits,
 } from '../../../core/mcp';
 import { registerToolPayloadSchemas, type ToolSpec } from '../../../core/tools';
-import { McpConnection } from './mcp-connection';
+import { McpConnection, type McpResourceInfo } from './mcp-connection';
 import { isStdio, type McpServerConfig, type ParsedMcpConfig, sameServer } from './mcp-config';
 import { expandReferences, type ReferenceResolver, secretNames } from './references';
 
@@ -123,6 +123,34 @@ export class McpHub {
         return out;
       },
     };
+  }
+
+  /**
+   * The resources of the servers running now, each with its server's name (a server that does not
+   * answer within `timeoutMs`, or fails, lists none: a mention list must not wait on it).
+   */
+  async resources(timeoutMs = 1_500): Promise<(McpResourceInfo & { server: string })[]> {
+    const ready = [...this.entries].flatMap(([server, e]) =>
+      e.state.kind === 'ready' ? [{ server, conn: e.state.conn }] : [],
+    );
+    const lists = await Promise.all(
+      ready.map(({ server, conn }) =>
+        withTimeout(conn.listResources(), timeoutMs)
+          .then((rs) => rs.map((r) => ({ ...r, server })))
+          .catch(() => []),
+      ),
+    );
+    return lists.flat();
+  }
+
+  /** A resource's contents from the named server (which must be running). */
+  async readResource(
+    server: string,
+    uri: string,
+  ): Promise<{ text: string; binary: { mimeType: string; bytes: number }[] }> {
+    const e = this.entries.get(server);
+    if (!e || e.state.kind !== 'ready') throw new Error(`the MCP server "${server}" is not running`);
+    return e.state.conn.readResource(uri);
   }
 
   /** The values `${secret:...}` and `${env:...}` references stood for, to redact from events. */
@@ -286,4 +314,20 @@ export function joinSecrets(
     if (last?.a !== x || last.b !== y) last = { a: x, b: y, list: y.length ? [...x, ...y] : x };
     return last.list;
   };
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('timed out')), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err instanceof Error ? err : new Error(String(err)));
+      },
+    );
+  });
 }

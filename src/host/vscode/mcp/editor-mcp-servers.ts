@@ -68,6 +68,19 @@ export class EditorMcpServers implements vscode.Disposable {
     return this.hub.secrets();
   }
 
+  /**
+   * The resources of the servers running now, for mentions (none in an untrusted workspace). The
+   * servers are not started for this: they start when a conversation runs.
+   */
+  async resources(): Promise<Awaited<ReturnType<McpHub['resources']>>> {
+    return vscode.workspace.isTrusted ? this.hub.resources() : [];
+  }
+
+  readResource(server: string, uri: string): ReturnType<McpHub['readResource']> {
+    if (!vscode.workspace.isTrusted) return Promise.reject(new Error('the workspace is not trusted'));
+    return this.hub.readResource(server, uri);
+  }
+
   running(): { server: string; tools: string[] }[] {
     return this.hub.running();
   }

@@ -12,13 +12,25 @@ export const MAX_MENTION_ITEMS = 30;
 export class MentionSource implements vscode.Disposable {
   readonly files = new WorkspaceFiles();
 
-  constructor(private readonly terminals: TerminalHistory) {}
+  constructor(
+    private readonly terminals: TerminalHistory,
+    /** Resources of the window's running MCP servers. */
+    private readonly mcp?: {
+      resources(): Promise<{ server: string; uri: string; name: string; description?: string }[]>;
+    },
+  ) {}
 
   async candidates(query: string): Promise<MentionItem[]> {
     const q = query.trim();
     if (/^https?:\/\/\S+$/i.test(q))
       return [{ kind: 'url', label: q, path: q, detail: 'Fetch this page (asks first)' }];
-    const specials = this.specials().filter((s) => q === '' || matches(q, s.label) || matches(q, s.kind));
+    const specials = [...this.specials(), ...(await this.resources())].filter(
+      (s) =>
+        q === '' ||
+        matches(q, s.label) ||
+        matches(q, s.kind) ||
+        (s.kind === 'resource' && matches(q, s.path ?? '')),
+    );
     const room = MAX_MENTION_ITEMS - specials.length;
     const files = (await this.files.search(q, room)).map((e): MentionItem => ({
       kind: e.folder ? 'folder' : 'file',
@@ -27,6 +39,20 @@ export class MentionSource implements vscode.Disposable {
     }));
     // An empty query shows the special items first; a typed one shows files first, then specials.
     return (q === '' ? [...specials, ...files] : [...files, ...specials]).slice(0, MAX_MENTION_ITEMS);
+  }
+
+  /** Resources of the running MCP servers (a server that is slow to answer lists none). */
+  private async resources(): Promise<MentionItem[]> {
+    const found = await this.mcp?.resources().catch(() => []);
+    // What the protocol cannot carry (a URI longer than a URL may be, a long server name) is left out.
+    const carried = (found ?? []).filter((r) => r.uri.length <= 2_048 && r.server.length <= 200);
+    return carried.slice(0, MAX_MENTION_ITEMS).map((r) => ({
+      kind: 'resource' as const,
+      label: r.name.slice(0, 200) || r.uri.slice(0, 200),
+      detail: `MCP “${r.server}” · ${r.description ?? r.uri}`.slice(0, 200),
+      path: r.uri,
+      server: r.server,
+    }));
   }
 
   private specials(): MentionItem[] {

@@ -25,6 +25,11 @@ export interface AttachmentDeps {
   terminals: TerminalHistory;
   /** Asks the user (a modal); resolves true when `action` was chosen. */
   confirm(message: string, action: string): Promise<boolean>;
+  /** Reads a resource of a running MCP server (absent: no MCP servers in this window). */
+  readResource?(
+    server: string,
+    uri: string,
+  ): Promise<{ text: string; binary: { mimeType: string; bytes: number }[] }>;
 }
 
 export interface ResolvedAttachments {
@@ -68,6 +73,8 @@ function describe(a: Attachment): string {
       return 'git diff';
     case 'selection':
       return 'selection';
+    case 'resource':
+      return `resource ${a.uri} of MCP server "${a.server}"`;
   }
 }
 
@@ -93,6 +100,16 @@ async function resolveOne(a: Attachment, deps: AttachmentDeps, out: ResolvedAtta
     case 'url':
       out.texts.push(await pageText(a.url, deps));
       return;
+    case 'resource': {
+      if (!deps.readResource) throw new Error('no MCP server runs in this window');
+      const r = await deps.readResource(a.server, a.uri);
+      // Binary contents are named, not inlined: the model reads text here.
+      const notes = r.binary.map(
+        (b) => `[A binary part (${b.mimeType}, ${b.bytes.toLocaleString('en-US')} bytes) is not attached.]`,
+      );
+      out.texts.push(attachmentText(describe(a), [r.text, ...notes].filter(Boolean).join('\n') || '(empty)'));
+      return;
+    }
     case 'image': {
       const stored = await deps.images.put(Buffer.from(a.data, 'base64'));
       if (stored.ok) out.images.push(stored.url);
