@@ -151,6 +151,12 @@ export const Attachment = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('terminal') }),
   /** The working tree's changes against HEAD. */
   z.strictObject({ kind: z.literal('diff') }),
+  /** A prompt of a running MCP server (one without required arguments), got when the message is sent. */
+  z.strictObject({
+    kind: z.literal('prompt'),
+    server: z.string().min(1).max(LIMITS.kind),
+    name: z.string().min(1).max(LIMITS.kind),
+  }),
   /** A resource of a running MCP server, read when the message is sent. */
   z.strictObject({
     kind: z.literal('resource'),
@@ -180,7 +186,7 @@ export type Attachment = z.infer<typeof Attachment>;
 
 /** One line of the mention completion list. */
 export const MentionItem = z.strictObject({
-  kind: z.enum(['file', 'folder', 'selection', 'problems', 'terminal', 'diff', 'url', 'resource']),
+  kind: z.enum(['file', 'folder', 'selection', 'problems', 'terminal', 'diff', 'url', 'resource', 'prompt']),
   /** What the list and the chip show (a path, "Problems in src/a.ts", a URL...). */
   label: z.string().min(1).max(LIMITS.path),
   detail: z.string().max(LIMITS.title).optional(),
@@ -278,6 +284,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
     type: z.literal('mentionQuery'),
     requestId: Count,
     query: z.string().max(LIMITS.mentionQuery),
+    /** A "/" that starts the message: the MCP servers' prompts are asked for, nothing else. */
+    prompts: z.literal(true).optional(),
   }),
   /** Asks for a stored image of the shown conversation, for its thumbnail. */
   z.strictObject({ type: z.literal('loadImage'), ...inConversation, url: z.string().max(LIMITS.url) }),

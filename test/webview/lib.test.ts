@@ -19,6 +19,14 @@ describe('webview lib', () => {
     assert.deepEqual(mentionAt('line\n@x', 7), { start: 5, trigger: '@', query: 'x' });
   });
 
+  it('mentionAt: a "/" that starts the message is a prompt; one anywhere else is text', () => {
+    assert.deepEqual(mentionAt('/sim', 4), { start: 0, trigger: '/', query: 'sim' });
+    assert.deepEqual(mentionAt('/', 1), { start: 0, trigger: '/', query: '' });
+    assert.equal(mentionAt('see /etc', 8), undefined, 'a path in the text is not a prompt');
+    assert.equal(mentionAt('/review then', 12), undefined, 'the caret left the command');
+    assert.deepEqual(mentionAt('@/etc', 5), { start: 0, trigger: '@', query: '/etc' });
+  });
+
   it('lineDiff: shows the change with context and folds the rest', () => {
     const before = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n');
     const after = before.replace('line 10', 'line ten');

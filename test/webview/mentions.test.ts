@@ -123,6 +123,42 @@ describe('webview: mentions and attachments', function () {
     ]);
   });
 
+  it('a "/" that starts the message asks for MCP prompts; the picked prompt is sent by server and name', async () => {
+    await box().click();
+    await p.page.keyboard.type('/sim');
+    let query: WebviewMessage | undefined;
+    for (let i = 0; i < 100 && !query; i++) {
+      query = (await p.posted()).find((m) => m.type === 'mentionQuery' && m.query === 'sim');
+      if (!query) await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.deepEqual(query && { ...query, requestId: 0 }, {
+      type: 'mentionQuery',
+      requestId: 0,
+      query: 'sim',
+      prompts: true,
+    });
+    await answer('sim', [
+      {
+        kind: 'prompt',
+        label: 'simple_prompt',
+        detail: 'MCP “everything”',
+        path: 'simple_prompt',
+        server: 'everything',
+      },
+    ]);
+    await p.page.keyboard.press('Enter');
+    assert.equal(await box().inputValue(), '/simple_prompt ');
+    assert.equal(
+      await p.page.getByRole('list', { name: 'Attachments' }).locator('.codicon-comment-discussion').count(),
+      1,
+    );
+    await p.page.keyboard.type('on this repo');
+    await p.page.keyboard.press('Enter');
+    const last = (await sent()).at(-1);
+    assert.equal(last?.text, '/simple_prompt on this repo');
+    assert.deepEqual(last?.attachments, [{ kind: 'prompt', server: 'everything', name: 'simple_prompt' }]);
+  });
+
   it('"#" completes too; Tab picks, Escape closes without picking, a stale answer is ignored', async () => {
     await box().click();
     await p.page.keyboard.type('see #pro');

@@ -79,7 +79,8 @@ export interface ChatBackend {
   /** Approves the plan (as the user may have edited it): act mode, the plan as the next message, run. */
   approvePlan?(conversationId: string, tasks: PlanStep[]): Promise<void>;
   /** What a mention being typed ("@src/ap", "#prob") may complete to, best first. */
-  mentionCandidates(query: string): Promise<MentionItem[]>;
+  /** `prompts`: a "/" starts the message, and the MCP servers' prompts are what is asked for. */
+  mentionCandidates(query: string, prompts?: boolean): Promise<MentionItem[]>;
   /** A stored image of a conversation as a data URL (for its thumbnail); undefined when unreadable. */
   imageDataUrl(conversationId: string, url: string): Promise<string | undefined>;
   startTask(): Promise<void>;

@@ -94,7 +94,7 @@ export class ChatController implements vscode.Disposable {
       return;
     }
     if (msg.type === 'mentionQuery') {
-      void this.answerMention(msg.requestId, msg.query);
+      void this.answerMention(msg.requestId, msg.query, msg.prompts === true);
       return;
     }
     if (msg.type === 'loadImage') {
@@ -115,10 +115,10 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** Completion for a mention being typed; a failure answers with no items (the list closes). */
-  private async answerMention(requestId: number, query: string): Promise<void> {
+  private async answerMention(requestId: number, query: string, prompts: boolean): Promise<void> {
     let items: MentionItem[] = [];
     try {
-      items = (await this.backend.mentionCandidates(query)).slice(0, LIMITS.mentionItems);
+      items = (await this.backend.mentionCandidates(query, prompts)).slice(0, LIMITS.mentionItems);
     } catch (err) {
       this.log.warn(
         `Chat view: mention completion failed: ${err instanceof Error ? err.message : String(err)}`,

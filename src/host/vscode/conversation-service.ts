@@ -246,6 +246,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
           confirm: async (message, action) =>
             (await vscode.window.showWarningMessage(message, { modal: true }, action)) === action,
           readResource: (server, uri) => this.mcp.readResource(server, uri),
+          getPrompt: (server, name) => this.mcp.getPrompt(server, name),
         })
       : undefined;
     await this.sendTask(s, text, attachmentText(attachments), mentioned);
@@ -264,8 +265,8 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await (await this.session(conversationId)).approvePlan(tasks);
   }
 
-  async mentionCandidates(query: string): Promise<MentionItem[]> {
-    return this.mentions.candidates(query);
+  async mentionCandidates(query: string, prompts = false): Promise<MentionItem[]> {
+    return prompts ? this.mentions.prompts(query) : this.mentions.candidates(query);
   }
 
   async imageDataUrl(conversationId: string, url: string): Promise<string | undefined> {

@@ -115,7 +115,7 @@ describe('MCP servers from logbook.mcp.servers', function () {
     assert.doesNotMatch(JSON.stringify(await session.conversation.events()), /host-test-token/);
   });
 
-  it('a resource of a running server is offered after @ and attached, read, when the message is sent', async () => {
+  it('a running server’s resources (after @) and prompts (after a leading /) are offered and attached when the message is sent', async () => {
     const { service } = await logbook();
     const everything = join(
       vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath,
@@ -163,5 +163,30 @@ describe('MCP servers from logbook.mcp.servers', function () {
       last.slice(0, 400),
     );
     assert.equal(llm.remainingTurns(), 0, 'the model read the attached resource');
+
+    // A "/" that starts the message: the prompts that need no arguments, got when it is sent.
+    const prompts = await service.mentionCandidates('', true);
+    assert.ok(prompts.length > 0 && prompts.every((m) => m.kind === 'prompt'), JSON.stringify(prompts));
+    const prompt = prompts[0]!;
+    await llm.close();
+    llm = await scriptedModel({
+      name: 'host-mcp-prompt',
+      turns: [{ match: { lastContentIncludes: '--- Attached prompt' }, reply: { content: 'Prompted.' } }],
+    });
+    await service.sendMessage(`/${prompt.label} now`, {
+      mentions: [{ kind: 'prompt', server: 'everything', name: prompt.path! }],
+    });
+    assert.equal(await session.settled(), 'finished');
+    const lastUser = JSON.stringify(
+      (await session.conversation.events())
+        .filter((e) => e.kind === 'MessageEvent' && e.source === 'user')
+        .at(-1),
+    );
+    assert.ok(
+      lastUser.includes(`--- Attached prompt \\"${prompt.path}\\" of MCP server`),
+      lastUser.slice(0, 400),
+    );
+    assert.match(lastUser, /user: /);
+    assert.equal(llm.remainingTurns(), 0);
   });
 });

@@ -511,7 +511,7 @@ describe('MCP hub: a server that never answers its start', function () {
 
 const FAULT_ARGS = faultStdio().args[0]!;
 
-describe('MCP hub: resources, for mentions', function () {
+describe('MCP hub: resources and prompts, for mentions', function () {
   this.timeout(30_000);
   it('lists the running servers’ resources by server and reads one, text as text and binary by size', async () => {
     const { mkdtempSync } = await import('node:fs');
@@ -539,6 +539,15 @@ describe('MCP hub: resources, for mentions', function () {
         assert.ok(b.binary.length > 0 && b.binary[0]!.bytes > 0, JSON.stringify(b));
       }
       await assert.rejects(t.hub.readResource('nope', text.uri), /"nope" is not running/);
+      // Prompts too, with the arguments they require.
+      const prompts = await t.hub.prompts();
+      const simple = prompts.find((p) => p.required.length === 0);
+      assert.ok(simple, JSON.stringify(prompts));
+      assert.ok(
+        prompts.some((p) => p.required.length > 0),
+        'a prompt that needs arguments says so',
+      );
+      assert.match(await t.hub.getPrompt('everything', simple.name), /^user: \S/);
     } finally {
       await t.hub.close();
     }

@@ -102,7 +102,7 @@ export function Composer({ readOnly, inputRef }: Props) {
       return;
     }
     setMention(m);
-    queryMentions(m.query);
+    queryMentions(m.query, m.trigger === '/');
   };
 
   const closeMentions = () => {

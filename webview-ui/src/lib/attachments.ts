@@ -26,6 +26,7 @@ const ICONS: Record<MentionItem['kind'], string> = {
   diff: 'git-compare',
   url: 'link',
   resource: 'plug',
+  prompt: 'comment-discussion',
 };
 
 export function mentionIcon(kind: MentionItem['kind']): string {
@@ -45,6 +46,8 @@ export function chipFor(item: MentionItem): Chip {
         return { kind: 'url', url: item.path ?? item.label };
       case 'resource':
         return { kind: 'resource', server: item.server ?? '', uri: item.path ?? item.label };
+      case 'prompt':
+        return { kind: 'prompt', server: item.server ?? '', name: item.path ?? item.label };
       default:
         return { kind: item.kind };
     }
@@ -83,6 +86,8 @@ export function mentionToken(item: MentionItem): string {
       return item.path ? `problems:${item.path}` : 'problems';
     case 'resource':
       return item.label.replace(/\s+/g, '-');
+    case 'prompt':
+      return item.path ?? item.label;
     default:
       return item.kind;
   }

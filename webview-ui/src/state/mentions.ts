@@ -11,13 +11,13 @@ let nextRequest = 1;
 let latest = 0;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
-/** Asks the host for completions of `query`, after a short pause in typing. */
-export function queryMentions(query: string): void {
+/** Asks the host for completions of `query` (the MCP prompts, for `prompts`), after a short pause in typing. */
+export function queryMentions(query: string, prompts = false): void {
   if (timer !== undefined) clearTimeout(timer);
   timer = setTimeout(() => {
     timer = undefined;
     latest = nextRequest++;
-    send({ type: 'mentionQuery', requestId: latest, query });
+    send({ type: 'mentionQuery', requestId: latest, query, ...(prompts ? { prompts: true as const } : {}) });
   }, QUERY_DEBOUNCE_MS);
 }
 

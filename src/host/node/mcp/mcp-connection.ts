@@ -28,6 +28,13 @@ const CLIENT_INFO = { name: 'logbook', version: '0.1.0' };
 const MAX_TOOL_PAGES = 20;
 const MAX_RESOURCE_PAGES = 3;
 
+/** A prompt a server offers: its required arguments say whether it can be sent as it is. */
+export interface McpPromptInfo {
+  name: string;
+  description?: string;
+  required: string[];
+}
+
 /** A resource a server offers, as a mention lists it. */
 export interface McpResourceInfo {
   uri: string;
@@ -154,6 +161,45 @@ export class McpConnection implements McpServerPort {
       if (!cursor) break;
     }
     return out;
+  }
+
+  /** The prompts the server lists (first pages only), with their arguments. */
+  async listPrompts(): Promise<McpPromptInfo[]> {
+    if (this.lost || !this.client.getServerCapabilities()?.prompts) return [];
+    const out: McpPromptInfo[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_RESOURCE_PAGES; page++) {
+      const result = await this.client.listPrompts(cursor ? { cursor } : undefined, {
+        timeout: this.callTimeoutMs,
+      });
+      for (const p of result.prompts)
+        out.push({
+          name: p.name,
+          ...(p.description !== undefined ? { description: p.description } : {}),
+          required: (p.arguments ?? []).filter((a) => a.required).map((a) => a.name),
+        });
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return out;
+  }
+
+  /** A prompt's messages as text (`role: text`), images and resources named, not inlined. */
+  async getPrompt(name: string): Promise<string> {
+    if (this.lost) throw new Error('the server is no longer running');
+    const result = await this.client.getPrompt({ name }, { timeout: this.callTimeoutMs });
+    return result.messages
+      .map((m) => {
+        const c = m.content as { type: string; text?: string; resource?: { uri?: string; text?: string } };
+        const body =
+          c.type === 'text'
+            ? (c.text ?? '')
+            : c.type === 'resource'
+              ? (c.resource?.text ?? `[resource ${c.resource?.uri ?? ''}]`)
+              : `[${c.type} content not attached]`;
+        return `${m.role}: ${body}`;
+      })
+      .join('\n\n');
   }
 
   /** A resource's contents: text parts as they are, binary ones by their type and size. */

@@ -12,7 +12,7 @@ import {
   type ResultLimits,
 } from '../../../core/mcp';
 import { registerToolPayloadSchemas, type ToolSpec } from '../../../core/tools';
-import { McpConnection, type McpResourceInfo } from './mcp-connection';
+import { McpConnection, type McpPromptInfo, type McpResourceInfo } from './mcp-connection';
 import { isStdio, type McpServerConfig, type ParsedMcpConfig, sameServer } from './mcp-config';
 import { expandReferences, type ReferenceResolver, secretNames } from './references';
 
@@ -141,6 +141,28 @@ export class McpHub {
       ),
     );
     return lists.flat();
+  }
+
+  /** The prompts of the servers running now, each with its server's name (as `resources`). */
+  async prompts(timeoutMs = 1_500): Promise<(McpPromptInfo & { server: string })[]> {
+    const ready = [...this.entries].flatMap(([server, e]) =>
+      e.state.kind === 'ready' ? [{ server, conn: e.state.conn }] : [],
+    );
+    const lists = await Promise.all(
+      ready.map(({ server, conn }) =>
+        withTimeout(conn.listPrompts(), timeoutMs)
+          .then((ps) => ps.map((p) => ({ ...p, server })))
+          .catch(() => []),
+      ),
+    );
+    return lists.flat();
+  }
+
+  /** A prompt's messages as text, from the named server (which must be running). */
+  async getPrompt(server: string, name: string): Promise<string> {
+    const e = this.entries.get(server);
+    if (!e || e.state.kind !== 'ready') throw new Error(`the MCP server "${server}" is not running`);
+    return e.state.conn.getPrompt(name);
   }
 
   /** A resource's contents from the named server (which must be running). */

@@ -76,6 +76,15 @@ export class EditorMcpServers implements vscode.Disposable {
     return vscode.workspace.isTrusted ? this.hub.resources() : [];
   }
 
+  async prompts(): Promise<Awaited<ReturnType<McpHub['prompts']>>> {
+    return vscode.workspace.isTrusted ? this.hub.prompts() : [];
+  }
+
+  getPrompt(server: string, name: string): Promise<string> {
+    if (!vscode.workspace.isTrusted) return Promise.reject(new Error('the workspace is not trusted'));
+    return this.hub.getPrompt(server, name);
+  }
+
   readResource(server: string, uri: string): ReturnType<McpHub['readResource']> {
     if (!vscode.workspace.isTrusted) return Promise.reject(new Error('the workspace is not trusted'));
     return this.hub.readResource(server, uri);

@@ -17,6 +17,7 @@ export class MentionSource implements vscode.Disposable {
     /** Resources of the window's running MCP servers. */
     private readonly mcp?: {
       resources(): Promise<{ server: string; uri: string; name: string; description?: string }[]>;
+      prompts(): Promise<{ server: string; name: string; description?: string; required: string[] }[]>;
     },
   ) {}
 
@@ -39,6 +40,26 @@ export class MentionSource implements vscode.Disposable {
     }));
     // An empty query shows the special items first; a typed one shows files first, then specials.
     return (q === '' ? [...specials, ...files] : [...files, ...specials]).slice(0, MAX_MENTION_ITEMS);
+  }
+
+  /**
+   * The prompts of the running MCP servers that can be sent as they are (no required arguments),
+   * for a "/" that starts the message.
+   */
+  async prompts(query: string): Promise<MentionItem[]> {
+    const q = query.trim();
+    const found = (await this.mcp?.prompts().catch(() => [])) ?? [];
+    return found
+      .filter((p) => p.required.length === 0 && p.name.length <= 200 && p.server.length <= 200)
+      .filter((p) => q === '' || matches(q, p.name))
+      .slice(0, MAX_MENTION_ITEMS)
+      .map((p) => ({
+        kind: 'prompt' as const,
+        label: p.name,
+        detail: `MCP “${p.server}”${p.description ? ` · ${p.description}` : ''}`.slice(0, 200),
+        path: p.name,
+        server: p.server,
+      }));
   }
 
   /** Resources of the running MCP servers (a server that is slow to answer lists none). */

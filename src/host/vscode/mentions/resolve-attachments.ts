@@ -30,6 +30,8 @@ export interface AttachmentDeps {
     server: string,
     uri: string,
   ): Promise<{ text: string; binary: { mimeType: string; bytes: number }[] }>;
+  /** A prompt of a running MCP server, its messages as text. */
+  getPrompt?(server: string, name: string): Promise<string>;
 }
 
 export interface ResolvedAttachments {
@@ -75,6 +77,8 @@ function describe(a: Attachment): string {
       return 'selection';
     case 'resource':
       return `resource ${a.uri} of MCP server "${a.server}"`;
+    case 'prompt':
+      return `prompt "${a.name}" of MCP server "${a.server}"`;
   }
 }
 
@@ -100,6 +104,11 @@ async function resolveOne(a: Attachment, deps: AttachmentDeps, out: ResolvedAtta
     case 'url':
       out.texts.push(await pageText(a.url, deps));
       return;
+    case 'prompt': {
+      if (!deps.getPrompt) throw new Error('no MCP server runs in this window');
+      out.texts.push(attachmentText(describe(a), (await deps.getPrompt(a.server, a.name)) || '(empty)'));
+      return;
+    }
     case 'resource': {
       if (!deps.readResource) throw new Error('no MCP server runs in this window');
       const r = await deps.readResource(a.server, a.uri);
