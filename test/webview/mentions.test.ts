@@ -475,6 +475,13 @@ describe('webview: mentions and attachments', function () {
             path: 'x',
           },
           { kind: 'terminal', label: 'Terminal', detail: 'output of npm test' },
+          {
+            kind: 'resource',
+            label: 'Architecture decision records',
+            detail: 'MCP “docs” · The team’s decision records, newest first',
+            path: 'docs://adr/index',
+            server: 'docs',
+          },
         ],
       });
       await q.settle();
