@@ -70,6 +70,13 @@ export interface LastError {
   message: string;
 }
 
+/** A tool from outside's own rating (an MCP tool's annotations), as `tools_offered` records it. */
+export interface ToolRating {
+  risk: SecurityRisk;
+  reasons: string[];
+  read_only: boolean;
+}
+
 export interface ConversationState {
   /** Conversation id given to `initialState`, or null. */
   id: string | null;
@@ -113,6 +120,8 @@ export interface ConversationState {
   shellCwd: string | null;
   /** The sha256 of the tools from outside last recorded as offered (a `tools_offered` update), or null. */
   toolsOfferedSha: string | null;
+  /** Each tool from outside's own rating, as the last `tools_offered` update recorded it, by name. */
+  toolRatings: Record<string, ToolRating>;
   lastUserMessageId: string | null;
   lastError: LastError | null;
   /** First user message text, shortened for lists. */
@@ -172,6 +181,7 @@ export function initialState(id: string | null = null): ConversationState {
     mode: 'act',
     shellCwd: null,
     toolsOfferedSha: null,
+    toolRatings: {},
     lastUserMessageId: null,
     lastError: null,
     title: null,

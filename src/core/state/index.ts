@@ -14,6 +14,7 @@ export {
   RECENT_RESPONSE_IDS,
   type Task,
   type TokenTotals,
+  type ToolRating,
   type UsageMetrics,
 } from './conversation-state';
 export {

@@ -65,6 +65,10 @@ export const TITLE_KEY = 'title';
  * when the set changes (agent/offered-tools.ts): `{tools: [definitions], sha256}`.
  */
 export const TOOLS_OFFERED_KEY = 'tools_offered';
+const ToolRatingsSchema = z.record(
+  z.string(),
+  z.object({ risk: SecurityRiskSchema, reasons: z.array(z.string()), read_only: z.boolean() }),
+);
 
 export const TASK_TRACKER_TOOL_NAME = 'task_tracker';
 const TITLE_MAX = 80;
@@ -263,10 +267,16 @@ function onUpdate(s: ConversationState, key: string, value: unknown, eventId: st
       // A checkpoint recorded after the notice: the workspace can be checkpointed again.
       return s.checkpointsUnavailable ? { ...s, checkpointsUnavailable: false } : s;
     case TOOLS_OFFERED_KEY: {
-      const sha = (value as { sha256?: unknown } | null)?.sha256;
-      return sha === null || typeof sha === 'string'
-        ? { ...s, toolsOfferedSha: sha }
-        : warn(s, `update ${eventId}: a tools_offered update without its sha256`);
+      const v = value as { sha256?: unknown; ratings?: unknown } | null;
+      const sha = v?.sha256;
+      if (sha !== null && typeof sha !== 'string')
+        return warn(s, `update ${eventId}: a tools_offered update without its sha256`);
+      const ratings = ToolRatingsSchema.safeParse(v?.ratings ?? {});
+      return {
+        ...s,
+        toolsOfferedSha: sha,
+        toolRatings: ratings.success ? ratings.data : {},
+      };
     }
     case AGENT_MODE_KEY:
       return value === 'plan' || value === 'act'

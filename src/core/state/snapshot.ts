@@ -64,6 +64,12 @@ export const ConversationStateSchema = z.object({
   mode: z.enum(['plan', 'act']).default('act'),
   shellCwd: z.string().nullable().default(null),
   toolsOfferedSha: z.string().nullable().default(null),
+  toolRatings: z
+    .record(
+      z.string(),
+      z.object({ risk: SecurityRiskSchema, reasons: z.array(z.string()), read_only: z.boolean() }),
+    )
+    .default({}),
   lastUserMessageId: z.string().nullable(),
   lastError: z.object({ eventId: z.string(), kind: z.string(), message: z.string() }).nullable(),
   title: z.string().nullable(),

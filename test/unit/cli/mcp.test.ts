@@ -59,6 +59,18 @@ describe('logbook run --mcp-config', function () {
         { data: { note: 'n1' }, kind: 'MCPToolAction' },
       ],
     );
+    // `show` starts no server: it rates the held call by what the log recorded of the tool (no
+    // annotations: MEDIUM, whatever the model said), as the gate held it.
+    const shown = JSON.parse((await runCli(['show', store, '--json'])).stdout) as {
+      pending_actions: { tool: string; risk: string; model_risk: string; reasons: string[] }[];
+    };
+    const held = shown.pending_actions.find((p) => p.tool === 'plain');
+    assert.equal(held?.risk, 'MEDIUM', JSON.stringify(shown.pending_actions));
+    assert.equal(held?.model_risk, 'LOW');
+    assert.ok(
+      held?.reasons.some((r) => /faults gives no hints about this tool/.test(r)),
+      JSON.stringify(held),
+    );
     const second = await runCli(['approve', store, '--json'], { env });
     assert.equal(second.code, 0, printed(second));
     const observations = jsonLines(second).filter((e) => e.kind === 'ObservationEvent');

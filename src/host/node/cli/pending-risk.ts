@@ -2,7 +2,8 @@
 // command or paths, the higher wins, with the rules' reasons (as the confirmation gate rates it).
 import type { ActionEvent } from '../../../core/events';
 import { argumentsOf } from '../../../core/agent/policy-gate';
-import { analyzeAction, type SecurityRisk } from '../../../core/security';
+import { analyzeAction, llmRiskAnalyzer, type SecurityRisk } from '../../../core/security';
+import type { ToolRating } from '../../../core/state';
 
 export interface HeldRisk {
   risk: SecurityRisk;
@@ -10,8 +11,29 @@ export interface HeldRisk {
   reasons: string[];
 }
 
-export function heldRisk(action: ActionEvent, workspace: string | null): HeldRisk {
-  const analysis = analyzeAction(action.tool_name, argumentsOf(action), workspace ? [workspace] : []);
+/**
+ * `ratings`: the own ratings of the tools from outside as the log recorded them (an MCP tool's
+ * annotations), weighed against the model's rating as the gate does, instead of the built-in rules.
+ */
+export function heldRisk(
+  action: ActionEvent,
+  workspace: string | null,
+  ratings: Readonly<Record<string, ToolRating>> = {},
+): HeldRisk {
+  const own = Object.hasOwn(ratings, action.tool_name) ? ratings[action.tool_name] : undefined;
+  const analysis = analyzeAction(
+    action.tool_name,
+    argumentsOf(action),
+    workspace ? [workspace] : [],
+    own
+      ? {
+          analyzers: [
+            llmRiskAnalyzer,
+            { name: 'rules', analyze: () => ({ risk: own.risk, reasons: own.reasons }) },
+          ],
+        }
+      : {},
+  );
   return { risk: analysis.risk, modelRisk: action.security_risk ?? 'UNKNOWN', reasons: analysis.reasons };
 }
 

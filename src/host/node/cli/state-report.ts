@@ -62,7 +62,7 @@ export function stateReport(
     workspace: extra.workspace,
     pending_actions: state.pendingActions.map((p) => {
       const a = actions.get(p.actionId);
-      const held = a ? heldRisk(a, extra.workspace) : undefined;
+      const held = a ? heldRisk(a, extra.workspace, state.toolRatings) : undefined;
       return {
         id: p.actionId,
         tool: p.toolName,
