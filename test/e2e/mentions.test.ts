@@ -80,6 +80,9 @@ describe('e2e: mentions and images in the composer', function () {
     assert.deepEqual(await chips.allInnerTexts(), ['src/math.js', 'pixel.png']);
     await box().pressSequentially('and this image');
     await wb.shot('chips');
+    // The draft is saved within 100 ms of the last key; give the save a moment to reach the
+    // workbench before the view goes (a hide in the very instant after typing can still lose it).
+    await wb.page.waitForTimeout(500);
     // The draft, chips included, survives the view being hidden (its document is torn down) and
     // the window reloading.
     await wb.page.getByRole('tab', { name: /^Explorer/ }).click();
