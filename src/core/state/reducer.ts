@@ -65,7 +65,7 @@ export const TITLE_KEY = 'title';
  * when the set changes (agent/offered-tools.ts): `{tools: [definitions], sha256}`.
  */
 export const TOOLS_OFFERED_KEY = 'tools_offered';
-const ToolRatingsSchema = z.record(
+export const ToolRatingsSchema = z.record(
   z.string(),
   z.object({ risk: SecurityRiskSchema, reasons: z.array(z.string()), read_only: z.boolean() }),
 );

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { SecurityRiskSchema } from '../events';
 import type { ConversationState } from './conversation-state';
+import { ToolRatingsSchema } from './reducer';
 import { EXECUTION_STATUSES } from './transitions';
 
 /**
@@ -64,12 +65,7 @@ export const ConversationStateSchema = z.object({
   mode: z.enum(['plan', 'act']).default('act'),
   shellCwd: z.string().nullable().default(null),
   toolsOfferedSha: z.string().nullable().default(null),
-  toolRatings: z
-    .record(
-      z.string(),
-      z.object({ risk: SecurityRiskSchema, reasons: z.array(z.string()), read_only: z.boolean() }),
-    )
-    .default({}),
+  toolRatings: ToolRatingsSchema.default({}),
   lastUserMessageId: z.string().nullable(),
   lastError: z.object({ eventId: z.string(), kind: z.string(), message: z.string() }).nullable(),
   title: z.string().nullable(),

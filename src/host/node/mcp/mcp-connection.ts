@@ -122,63 +122,67 @@ export class McpConnection implements McpServerPort {
 
   async listTools(): Promise<McpToolInfo[]> {
     if (!this.client.getServerCapabilities()?.tools) return [];
-    const tools: McpToolInfo[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
-      const result = await this.client.listTools(cursor ? { cursor } : undefined, {
-        timeout: this.callTimeoutMs,
-      });
-      for (const t of result.tools)
-        tools.push({
+    return this.pages(MAX_TOOL_PAGES, async (params, opts) => {
+      const r = await this.client.listTools(params, opts);
+      return {
+        nextCursor: r.nextCursor,
+        items: r.tools.map((t) => ({
           name: t.name,
           ...(t.description !== undefined ? { description: t.description } : {}),
           inputSchema: t.inputSchema as Record<string, unknown>,
           ...(t.annotations ? { annotations: t.annotations } : {}),
-        });
-      cursor = result.nextCursor;
-      if (!cursor) break;
-    }
-    return tools;
+        })),
+      };
+    });
   }
 
   /** The resources the server lists (first pages only: a mention list shows a few dozen at most). */
   async listResources(): Promise<McpResourceInfo[]> {
     if (this.lost || !this.client.getServerCapabilities()?.resources) return [];
-    const out: McpResourceInfo[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_RESOURCE_PAGES; page++) {
-      const result = await this.client.listResources(cursor ? { cursor } : undefined, {
-        timeout: this.callTimeoutMs,
-      });
-      for (const r of result.resources)
-        out.push({
-          uri: r.uri,
-          name: r.name,
-          ...(r.description !== undefined ? { description: r.description } : {}),
-          ...(r.mimeType !== undefined ? { mimeType: r.mimeType } : {}),
-        });
-      cursor = result.nextCursor;
-      if (!cursor) break;
-    }
-    return out;
+    return this.pages(MAX_RESOURCE_PAGES, async (params, opts) => {
+      const r = await this.client.listResources(params, opts);
+      return {
+        nextCursor: r.nextCursor,
+        items: r.resources.map((x) => ({
+          uri: x.uri,
+          name: x.name,
+          ...(x.description !== undefined ? { description: x.description } : {}),
+          ...(x.mimeType !== undefined ? { mimeType: x.mimeType } : {}),
+        })),
+      };
+    });
   }
 
   /** The prompts the server lists (first pages only), with their arguments. */
   async listPrompts(): Promise<McpPromptInfo[]> {
     if (this.lost || !this.client.getServerCapabilities()?.prompts) return [];
-    const out: McpPromptInfo[] = [];
+    return this.pages(MAX_RESOURCE_PAGES, async (params, opts) => {
+      const r = await this.client.listPrompts(params, opts);
+      return {
+        nextCursor: r.nextCursor,
+        items: r.prompts.map((x) => ({
+          name: x.name,
+          ...(x.description !== undefined ? { description: x.description } : {}),
+          required: (x.arguments ?? []).filter((a) => a.required).map((a) => a.name),
+        })),
+      };
+    });
+  }
+
+  /** Up to `max` pages of a paginated MCP list, following its cursor. */
+  private async pages<T>(
+    max: number,
+    page: (
+      params: { cursor: string } | undefined,
+      opts: { timeout: number },
+    ) => Promise<{ items: T[]; nextCursor?: string | undefined }>,
+  ): Promise<T[]> {
+    const out: T[] = [];
     let cursor: string | undefined;
-    for (let page = 0; page < MAX_RESOURCE_PAGES; page++) {
-      const result = await this.client.listPrompts(cursor ? { cursor } : undefined, {
-        timeout: this.callTimeoutMs,
-      });
-      for (const p of result.prompts)
-        out.push({
-          name: p.name,
-          ...(p.description !== undefined ? { description: p.description } : {}),
-          required: (p.arguments ?? []).filter((a) => a.required).map((a) => a.name),
-        });
-      cursor = result.nextCursor;
+    for (let n = 0; n < max; n++) {
+      const r = await page(cursor ? { cursor } : undefined, { timeout: this.callTimeoutMs });
+      out.push(...r.items);
+      cursor = r.nextCursor;
       if (!cursor) break;
     }
     return out;

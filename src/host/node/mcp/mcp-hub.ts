@@ -130,39 +130,41 @@ export class McpHub {
    * answer within `timeoutMs`, or fails, lists none: a mention list must not wait on it).
    */
   async resources(timeoutMs = 1_500): Promise<(McpResourceInfo & { server: string })[]> {
-    const ready = [...this.entries].flatMap(([server, e]) =>
-      e.state.kind === 'ready' ? [{ server, conn: e.state.conn }] : [],
-    );
-    const lists = await Promise.all(
-      ready.map(({ server, conn }) =>
-        withTimeout(conn.listResources(), timeoutMs)
-          .then((rs) => rs.map((r) => ({ ...r, server })))
-          .catch(() => []),
-      ),
-    );
-    return lists.flat();
+    return this.fromRunning((conn) => conn.listResources(), timeoutMs);
   }
 
   /** The prompts of the servers running now, each with its server's name (as `resources`). */
   async prompts(timeoutMs = 1_500): Promise<(McpPromptInfo & { server: string })[]> {
-    const ready = [...this.entries].flatMap(([server, e]) =>
-      e.state.kind === 'ready' ? [{ server, conn: e.state.conn }] : [],
-    );
+    return this.fromRunning((conn) => conn.listPrompts(), timeoutMs);
+  }
+
+  /** What each running server lists, with its name; one that fails or is slow lists nothing. */
+  private async fromRunning<T extends object>(
+    list: (conn: McpConnection) => Promise<T[]>,
+    timeoutMs: number,
+  ): Promise<(T & { server: string })[]> {
     const lists = await Promise.all(
-      ready.map(({ server, conn }) =>
-        withTimeout(conn.listPrompts(), timeoutMs)
-          .then((ps) => ps.map((p) => ({ ...p, server })))
-          .catch(() => []),
+      [...this.entries].map(([server, e]) =>
+        e.state.kind === 'ready'
+          ? withTimeout(list(e.state.conn), timeoutMs)
+              .then((items) => items.map((item) => ({ ...item, server })))
+              .catch(() => [])
+          : [],
       ),
     );
     return lists.flat();
   }
 
-  /** A prompt's messages as text, from the named server (which must be running). */
-  async getPrompt(server: string, name: string): Promise<string> {
+  /** The connection of a running server, or an error saying it is not running. */
+  private connectionOf(server: string): McpConnection {
     const e = this.entries.get(server);
     if (!e || e.state.kind !== 'ready') throw new Error(`the MCP server "${server}" is not running`);
-    return e.state.conn.getPrompt(name);
+    return e.state.conn;
+  }
+
+  /** A prompt's messages as text, from the named server (which must be running). */
+  async getPrompt(server: string, name: string): Promise<string> {
+    return this.connectionOf(server).getPrompt(name);
   }
 
   /** A resource's contents from the named server (which must be running). */
@@ -170,9 +172,7 @@ export class McpHub {
     server: string,
     uri: string,
   ): Promise<{ text: string; binary: { mimeType: string; bytes: number }[] }> {
-    const e = this.entries.get(server);
-    if (!e || e.state.kind !== 'ready') throw new Error(`the MCP server "${server}" is not running`);
-    return e.state.conn.readResource(uri);
+    return this.connectionOf(server).readResource(uri);
   }
 
   /** The values `${secret:...}` and `${env:...}` references stood for, to redact from events. */
