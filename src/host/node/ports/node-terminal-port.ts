@@ -8,11 +8,13 @@
 // line before running it, so whatever is sent later reaches the command's stdin (prompts, `read`).
 // POSIX only: it relies on process groups.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import { agentEnvironment } from '../../../core/secrets';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { stripTerminalControls } from '../../../core/tools/terminal-text';
+import { blockedHostsText, type CommandSandbox } from '../sandbox';
 import { type CommandEnd, ShellSentinel, shellQuote } from './shell-sentinel';
 
 export interface NodeTerminalPortOptions {
@@ -30,6 +32,16 @@ export interface NodeTerminalPortOptions {
   maxBufferChars?: number;
   /** How long `interrupt` waits for the command to end after Ctrl+C before asking for the marker again (default 300 ms). */
   interruptGraceMs?: number;
+  /** Runs the shell inside the conversation's sandbox (when one can start; see CommandSandbox). */
+  sandbox?: TerminalSandbox;
+}
+
+export interface TerminalSandbox {
+  sandbox: CommandSandbox;
+  /** Workspace folders: writable in act mode. */
+  workspaces: readonly string[];
+  /** Plan mode: the workspace is mounted read-only too; a change of mode starts a new shell. */
+  readOnly: () => boolean;
 }
 
 /** Makes commands behave in a pipe: no pagers, no colour-hungry terminal, no credential prompts. */
@@ -54,6 +66,10 @@ export class NodeTerminalPort implements TerminalPort {
   private readonly maxBufferChars: number;
   private readonly interruptGraceMs: number;
   private child: ChildProcessWithoutNullStreams | undefined;
+  /** The sandboxed shell's process group inside bwrap (Ctrl+C goes there, not to bwrap itself). */
+  private innerGroup: number | undefined;
+  /** Whether the running shell's workspace is read-only (plan mode), when sandboxed. */
+  private shellReadOnly: boolean | undefined;
   private starting: Promise<void> | undefined;
   private runCount = 0;
   private active: ActiveRun | undefined;
@@ -79,6 +95,13 @@ export class NodeTerminalPort implements TerminalPort {
 
   async run(command: string, opts: TerminalRunOptions): Promise<TerminalRunResult> {
     if (this.active) throw new Error('A command is still running; read its output or interrupt it first.');
+    // Mounts are fixed when the sandbox starts: a new mode needs a new shell (in the same folder).
+    if (
+      this.child &&
+      this.shellReadOnly !== undefined &&
+      this.shellReadOnly !== this.options.sandbox?.readOnly()
+    )
+      this.killShell();
     const child = await this.ensureShell();
     const id = ++this.runCount;
     this.active = { id };
@@ -100,7 +123,7 @@ export class NodeTerminalPort implements TerminalPort {
     const run = this.active;
     const child = this.child;
     if (!run || run.end || !child?.pid) return;
-    signalGroup(child.pid, 'SIGINT');
+    signalGroup(this.innerGroup ?? child.pid, 'SIGINT');
     if (await this.waitForEnd(run, this.interruptGraceMs)) return;
     // The shell gave up the command list (so no marker will come from it): ask for the marker again.
     // If the command ignored SIGINT and reads stdin, this line is its input; nothing better exists
@@ -143,14 +166,38 @@ export class NodeTerminalPort implements TerminalPort {
   }
 
   private async startShell(): Promise<void> {
-    const child = spawn(this.options.shell ?? 'bash', ['--noprofile', '--norc', '--noediting', '-i'], {
+    const argv = [this.options.shell ?? 'bash', '--noprofile', '--norc', '--noediting', '-i'];
+    const box = this.options.sandbox;
+    const readOnly = box?.readOnly() ?? false;
+    const launch = box
+      ? await box.sandbox.launch({
+          argv,
+          workspaces: box.workspaces,
+          readOnly,
+          cwd: this.cwd,
+          pass: this.options.passEnvironment ?? [],
+          extraEnv: { ...QUIET_ENV, ...this.options.env },
+          // Its own session inside: Ctrl+C goes to the shell's group, never to bwrap.
+          newSession: true,
+          infoFd: 3,
+        })
+      : undefined;
+    const sandboxed = launch?.sandboxed === true;
+    const spawned = spawn(launch?.file ?? argv[0]!, launch?.args ?? argv.slice(1), {
       cwd: this.cwd,
-      env: { ...this.inheritedEnv(), ...QUIET_ENV, ...this.options.env },
+      // A sandboxed shell gets the environment bwrap builds from scratch; this is only bwrap's own.
+      env: sandboxed
+        ? { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }
+        : { ...this.inheritedEnv(), ...QUIET_ENV, ...this.options.env },
       // Its own process group, so Ctrl+C and kills reach the shell and everything it started.
       detached: true,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: sandboxed ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
     });
+    const child = spawned as ChildProcessWithoutNullStreams;
     this.child = child;
+    this.innerGroup = undefined;
+    this.shellReadOnly = sandboxed ? readOnly : undefined;
+    if (sandboxed) this.readInnerGroup(child, spawned.stdio[3] as Readable | null);
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (data: string) => this.onOutput(child, data));
     // Only bash's startup noise (job-control warnings, the first prompt) ever reaches this pipe:
@@ -172,6 +219,18 @@ export class NodeTerminalPort implements TerminalPort {
       this.killShell();
       throw new Error(`Could not start ${this.options.shell ?? 'bash'} in ${this.cwd}.`);
     }
+  }
+
+  /** bwrap writes `{"child-pid": N}` once its namespaces are set up; N leads the inner group. */
+  private readInnerGroup(child: ChildProcessWithoutNullStreams, info: Readable | null): void {
+    let text = '';
+    info?.setEncoding('utf8');
+    info?.on('data', (d: string) => {
+      text += d;
+      const pid = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      if (pid && this.child === child) this.innerGroup = Number(pid[1]);
+    });
+    info?.on('error', () => undefined);
   }
 
   /** The process environment minus what the agent must not read (`env`, `set`, /proc/self/environ). */
@@ -251,13 +310,24 @@ export class NodeTerminalPort implements TerminalPort {
     const keep = this.sentinel.incompleteTail(this.pending);
     const output = this.pending.slice(0, this.pending.length - keep);
     this.pending = this.pending.slice(this.pending.length - keep);
-    return { output: stripTerminalControls(output), exitCode: null, timedOut: true, cwd: this.cwd };
+    return {
+      output: stripTerminalControls(output) + this.blockedHostsNote(),
+      exitCode: null,
+      timedOut: true,
+      cwd: this.cwd,
+    };
   }
 
   private takeAll(): string {
     const output = this.pending;
     this.pending = '';
-    return stripTerminalControls(output);
+    return stripTerminalControls(output) + this.blockedHostsNote();
+  }
+
+  /** Programs often print only "403": the model reads which host the sandbox turned away, and why. */
+  private blockedHostsNote(): string {
+    const hosts = this.options.sandbox?.sandbox.takeDeniedHosts() ?? [];
+    return hosts.length ? `\n${blockedHostsText(hosts)}\n` : '';
   }
 
   /** Drops the middle of output nobody has read once it grows past the limit. */
@@ -272,6 +342,8 @@ export class NodeTerminalPort implements TerminalPort {
     const child = this.child;
     this.child = undefined;
     if (!child) return;
+    if (this.innerGroup) signalGroup(this.innerGroup, 'SIGKILL');
+    this.innerGroup = undefined;
     if (child.pid) signalGroup(child.pid, 'SIGKILL');
     child.stdin.destroy();
     child.stdout.destroy();

@@ -1,0 +1,164 @@
+// One conversation's sandbox: decides whether commands run inside one (the user's setting and
+// what this machine can do), and turns a command line into the bubblewrap command that runs it,
+// with the filtering proxy started on first use. The hosts (the CLI's shell, the integrated
+// terminal, MCP servers) all start their processes through this.
+import { statSync } from 'node:fs';
+import { bwrapArguments } from './bwrap-arguments';
+import { hostAllowed, NetworkProxy } from './network-proxy';
+import { BRIDGE_PORT, withBridge } from './network-bridge';
+import { PROXY_SOCKET_INSIDE } from './bwrap-arguments';
+import { PROTECTED_WORKSPACE_PATHS, type SandboxProfile } from './sandbox-profile';
+import { sandboxAvailability, type SandboxAvailability, type SandboxSetting } from './sandbox-probe';
+import { sandboxEnvironment } from './sandbox-environment';
+import { secretLocations } from './secret-locations';
+
+export interface CommandSandboxOptions {
+  setting: SandboxSetting;
+  /** Hosts commands may reach (`logbook.sandbox.allowedHosts`); read at each connection. */
+  allowedHosts: () => readonly string[];
+  /** Asked for a host not on the list (VS Code asks the user); absent: turned away. */
+  askHost?: (host: string) => Promise<boolean>;
+  /** The user's additions to the unreadable list. */
+  denyRead?: readonly string[];
+  /** Folders besides the workspace that commands may write (`logbook.sandbox.writable`). */
+  writable?: readonly string[];
+  /** Logbook's own secret places outside the default list (a signing key set by variable, say). */
+  ownSecrets?: readonly string[];
+  /** The host's environment the few base variables are taken from (default process.env). */
+  hostEnv?: Readonly<Record<string, string | undefined>>;
+  /** The bwrap to use (default: from PATH). */
+  bwrap?: string;
+  /** The Node (or Electron) binary that runs the network bridge inside (default process.execPath). */
+  node?: string;
+}
+
+/** How commands run now; what the chat, `logbook run` and the diagnostics say. */
+export type SandboxState =
+  | { kind: 'on'; bwrap: string; version: string }
+  | { kind: 'off' }
+  | { kind: 'unavailable'; required: boolean; problem: string; fix: string };
+
+export interface SandboxedLaunch {
+  /** Whether the command runs in a sandbox (false: unsandboxed, as `auto` allows when none can start). */
+  sandboxed: boolean;
+  file: string;
+  args: string[];
+  /** Only for an unsandboxed launch: the caller's environment applies. */
+  env?: Record<string, string>;
+}
+
+export interface LaunchRequest {
+  argv: readonly string[];
+  workspaces: readonly string[];
+  /** Plan mode: the workspace is read-only too. */
+  readOnly: boolean;
+  cwd: string;
+  /** Variables the user chose to pass (taken from the host's environment). */
+  pass?: readonly string[];
+  /** Set on top of the built environment. */
+  extraEnv?: Readonly<Record<string, string>>;
+  /** See bwrap-arguments.ts. */
+  newSession: boolean;
+  /** A descriptor of the spawned process that receives bwrap's JSON with the inner process id. */
+  infoFd?: number;
+}
+
+/** `logbook.sandbox` is `required` and no sandbox can start: nothing runs. */
+export class SandboxRequiredError extends Error {
+  override name = 'SandboxRequiredError';
+}
+
+export class CommandSandbox {
+  private proxy?: Promise<NetworkProxy>;
+  private readonly denied = new Set<string>();
+
+  constructor(private readonly opts: CommandSandboxOptions) {}
+
+  get state(): SandboxState {
+    if (this.opts.setting === 'off') return { kind: 'off' };
+    const found: SandboxAvailability = sandboxAvailability(this.opts.bwrap);
+    if (found.available) return { kind: 'on', bwrap: found.bwrap, version: found.version };
+    return {
+      kind: 'unavailable',
+      required: this.opts.setting === 'required',
+      problem: found.problem,
+      fix: found.fix,
+    };
+  }
+
+  /** Whether commands are contained: the confirmation policy relaxes only then. */
+  get active(): boolean {
+    return this.state.kind === 'on';
+  }
+
+  /** Hosts turned away since the last call (each once), for the command's observation. */
+  takeDeniedHosts(): string[] {
+    const hosts = [...this.denied];
+    this.denied.clear();
+    return hosts;
+  }
+
+  async launch(req: LaunchRequest): Promise<SandboxedLaunch> {
+    const state = this.state;
+    if (state.kind !== 'on') {
+      if (state.kind === 'unavailable' && state.required)
+        throw new SandboxRequiredError(
+          `logbook.sandbox is "required" and no sandbox can start: ${state.problem} ${state.fix}`,
+        );
+      return { sandboxed: false, file: req.argv[0]!, args: req.argv.slice(1) };
+    }
+    const proxy = await this.startProxy();
+    const profile: SandboxProfile = {
+      workspaces: req.workspaces,
+      readOnlyWorkspace: req.readOnly,
+      writable: this.opts.writable ?? [],
+      protectedInWorkspace: PROTECTED_WORKSPACE_PATHS,
+      hidden: secretLocations({
+        ...(this.opts.hostEnv?.['HOME'] ? { home: this.opts.hostEnv['HOME'] } : {}),
+        ...(this.opts.hostEnv?.['XDG_CONFIG_HOME']
+          ? { configHome: this.opts.hostEnv['XDG_CONFIG_HOME'] }
+          : {}),
+        extra: this.opts.denyRead ?? [],
+        own: this.opts.ownSecrets ?? [],
+      }),
+      env: sandboxEnvironment(this.opts.hostEnv ?? process.env, {
+        pass: req.pass ?? [],
+        ...(req.extraEnv ? { extra: req.extraEnv } : {}),
+        proxyUrl: `http://127.0.0.1:${BRIDGE_PORT}`,
+      }),
+      cwd: req.cwd,
+      proxySocket: proxy.socketPath,
+    };
+    const args = bwrapArguments(profile, {
+      kind: pathKind,
+      newSession: req.newSession,
+      ...(req.infoFd !== undefined ? { infoFd: req.infoFd } : {}),
+    });
+    const inner = withBridge(this.opts.node ?? process.execPath, PROXY_SOCKET_INSIDE, req.argv);
+    return { sandboxed: true, file: state.bwrap, args: [...args, '--', ...inner] };
+  }
+
+  async dispose(): Promise<void> {
+    const proxy = this.proxy;
+    this.proxy = undefined;
+    await (await proxy?.catch(() => undefined))?.close();
+  }
+
+  private startProxy(): Promise<NetworkProxy> {
+    this.proxy ??= NetworkProxy.start({
+      allow: async (host) =>
+        hostAllowed(host, this.opts.allowedHosts()) || ((await this.opts.askHost?.(host)) ?? false),
+      onDenied: (host) => this.denied.add(host),
+    });
+    return this.proxy;
+  }
+}
+
+function pathKind(p: string): 'dir' | 'file' | undefined {
+  try {
+    const st = statSync(p);
+    return st.isDirectory() ? 'dir' : 'file';
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,40 @@
+// The words for how commands run: one place, so the chat, `logbook run` and the diagnostics
+// command say the same thing.
+import type { SandboxState } from './command-sandbox';
+
+export interface SandboxDescription {
+  /** One line: what holds the boundary. */
+  headline: string;
+  /** What to do about it, when something is wrong. */
+  fix?: string;
+  /** Whether this is a warning the user should see once, prominently. */
+  warn: boolean;
+}
+
+export function describeSandbox(state: SandboxState): SandboxDescription {
+  switch (state.kind) {
+    case 'on':
+      return {
+        headline: `Commands run in a sandbox (${state.version}): only the workspace is writable, secrets are hidden, the network is closed but for allowed hosts.`,
+        warn: false,
+      };
+    case 'off':
+      return {
+        headline:
+          'The sandbox is off (logbook.sandbox is "off"): commands run with your permissions, and every command asks first.',
+        warn: true,
+      };
+    case 'unavailable':
+      return state.required
+        ? {
+            headline: `No command can run: logbook.sandbox is "required" and no sandbox can start. ${state.problem}`,
+            fix: state.fix,
+            warn: true,
+          }
+        : {
+            headline: `Commands run without a sandbox, so every command asks first. ${state.problem}`,
+            fix: state.fix,
+            warn: true,
+          };
+  }
+}

@@ -1,0 +1,19 @@
+export {
+  CommandSandbox,
+  SandboxRequiredError,
+  type CommandSandboxOptions,
+  type LaunchRequest,
+  type SandboxState,
+  type SandboxedLaunch,
+} from './command-sandbox';
+export {
+  sandboxAvailability,
+  probeSandbox,
+  type SandboxAvailability,
+  type SandboxSetting,
+} from './sandbox-probe';
+export { secretLocations, expandHome } from './secret-locations';
+export { hostAllowed, deniedText, blockedHostsText, NetworkProxy } from './network-proxy';
+export { bwrapArguments } from './bwrap-arguments';
+export { sandboxEnvironment } from './sandbox-environment';
+export { describeSandbox } from './describe-sandbox';

@@ -1,0 +1,132 @@
+// Whether a sandbox can start on this machine, and if not, why and how to fix it. Checked once per
+// process by starting a real one (the only reliable test: distributions restrict user namespaces
+// in several ways), then remembered.
+import { spawnSync } from 'node:child_process';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+export type SandboxSetting = 'auto' | 'required' | 'off';
+
+export type SandboxAvailability =
+  { available: true; bwrap: string; version: string } | { available: false; problem: string; fix: string };
+
+let cached: Map<string, SandboxAvailability> | undefined;
+
+/** The cached answer for this bwrap (default: the first `bwrap` on PATH). */
+export function sandboxAvailability(bwrap?: string): SandboxAvailability {
+  cached ??= new Map();
+  const key = bwrap ?? '';
+  let found = cached.get(key);
+  if (!found) {
+    found = probeSandbox(bwrap);
+    cached.set(key, found);
+  }
+  return found;
+}
+
+export function probeSandbox(
+  bwrapPath?: string,
+  platform: NodeJS.Platform = process.platform,
+): SandboxAvailability {
+  if (platform !== 'linux') {
+    return {
+      available: false,
+      problem: `Logbook has no sandbox for ${platformName(platform)} yet, so the agent's commands run with your permissions.`,
+      fix:
+        platform === 'win32'
+          ? 'Open the folder in WSL (Remote - WSL) and install bubblewrap there: sudo apt install bubblewrap.'
+          : 'Run VS Code on Linux (a dev container or a remote machine) to have commands sandboxed.',
+    };
+  }
+  const bwrap = bwrapPath ?? findOnPath('bwrap');
+  if (!bwrap) {
+    return {
+      available: false,
+      problem: "bubblewrap (bwrap) is not installed, so the agent's commands cannot be sandboxed.",
+      fix: 'Install it: sudo apt install bubblewrap (Debian, Ubuntu), sudo dnf install bubblewrap (Fedora), sudo pacman -S bubblewrap (Arch).',
+    };
+  }
+  const version = spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: 5000 });
+  if (version.error || version.status !== 0) {
+    return {
+      available: false,
+      problem: `${bwrap} did not run (${version.error?.message ?? `exit ${version.status}`}).`,
+      fix: 'Reinstall bubblewrap: sudo apt install --reinstall bubblewrap.',
+    };
+  }
+  const trial = spawnSync(
+    bwrap,
+    [
+      '--unshare-user',
+      '--unshare-pid',
+      '--unshare-net',
+      '--cap-drop',
+      'ALL',
+      '--ro-bind',
+      '/',
+      '/',
+      '--proc',
+      '/proc',
+      '--dev',
+      '/dev',
+      '--',
+      'true',
+    ],
+    { encoding: 'utf8', timeout: 10_000 },
+  );
+  if (trial.status === 0) return { available: true, bwrap, version: version.stdout.trim() };
+  return { available: false, ...namespaceProblem(`${trial.stderr || trial.error?.message || ''}`.trim()) };
+}
+
+/** Why bubblewrap could not create its namespaces, read from the kernel's settings. */
+function namespaceProblem(stderr: string): { problem: string; fix: string } {
+  const said = stderr ? ` (bwrap: ${stderr.split('\n')[0]})` : '';
+  if (readSysctl('kernel/apparmor_restrict_unprivileged_userns') === '1') {
+    return {
+      problem: `AppArmor stops bubblewrap from creating a user namespace${said}.`,
+      fix: 'Allow bwrap an AppArmor profile with the userns permission (Ubuntu 24.04: sudo apt install apparmor-profiles, then sudo ln -s /usr/share/apparmor/extra-profiles/bwrap-userns-restrict /etc/apparmor.d/ && sudo systemctl reload apparmor), or turn the restriction off: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0.',
+    };
+  }
+  if (readSysctl('kernel/unprivileged_userns_clone') === '0') {
+    return {
+      problem: `Unprivileged user namespaces are turned off on this machine${said}.`,
+      fix: 'Turn them on: sudo sysctl -w kernel.unprivileged_userns_clone=1 (add it to /etc/sysctl.d/ to keep it).',
+    };
+  }
+  if (readSysctl('user/max_user_namespaces') === '0') {
+    return {
+      problem: `User namespaces are limited to none on this machine${said}.`,
+      fix: 'Allow some: sudo sysctl -w user.max_user_namespaces=10000.',
+    };
+  }
+  return {
+    problem: `bubblewrap could not create its namespaces${said}. In a container this needs the container's permission.`,
+    fix: 'In Docker, run the container with --security-opt seccomp=unconfined --security-opt apparmor=unconfined, or install bubblewrap setuid: sudo chmod u+s $(which bwrap).',
+  };
+}
+
+function readSysctl(name: string): string | undefined {
+  try {
+    return readFileSync(`/proc/sys/${name}`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function findOnPath(name: string): string | undefined {
+  const dirs = (process.env['PATH'] ?? '').split(delimiter).filter(Boolean);
+  for (const dir of [...dirs, '/usr/bin', '/bin']) {
+    const p = join(dir, name);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {
+      // next
+    }
+  }
+  return undefined;
+}
+
+function platformName(platform: NodeJS.Platform): string {
+  return platform === 'win32' ? 'Windows' : platform === 'darwin' ? 'macOS' : platform;
+}
