@@ -43,7 +43,14 @@ import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversat
 import { forkInto } from './fork';
 import { lostEventsNotice } from '../state/lost-events-notice';
 import { type NamedSecret, SecretGuard } from '../secrets';
-import { AGENT_MODE_KEY, type AgentMode, type Task } from '../state';
+import {
+  AGENT_MODE_KEY,
+  type AgentMode,
+  SANDBOX_KEY,
+  type SandboxNotice,
+  sandboxNoticeChanged,
+  type Task,
+} from '../state';
 import { approvedPlanMessage, planModeRefusal, withPlanModePrompt } from './plan-mode';
 import { toolsOfferedUpdate } from './offered-tools';
 import { projectImages } from '../attachments/project-images';
@@ -89,6 +96,11 @@ export interface ConversationDeps {
   checkpoints?: CheckpointPort;
   /** Tools from outside (MCP servers), started when a run starts; their problems are recorded. */
   toolSource?: ToolSource;
+  /**
+   * The boundary the agent's commands run in now (the host's sandbox): recorded in the log before
+   * a request whenever it differs from what was recorded, so the user is told once, and the log says it.
+   */
+  sandbox?: () => SandboxNotice;
 }
 
 export { SNAPSHOT_EVERY };
@@ -550,6 +562,7 @@ export class Conversation {
   private async askLlm(): Promise<
     'llm' | 'finished' | 'waiting' | 'stopped' | 'error' | 'executed' | 'condensed'
   > {
+    await this.recordSandbox();
     await this.recordToolsOffered();
     this.abort = new AbortController();
     let response: LlmResponse;
@@ -814,6 +827,14 @@ export class Conversation {
     if (!this.deps.toolSource || !this.settings.toolsEnabled) return;
     await this.deps.toolSource.prepare();
     await this.recordToolSourceNotices();
+  }
+
+  /** Records the sandbox's state when it is not what the log says (only where tools run at all). */
+  private async recordSandbox(): Promise<void> {
+    if (!this.settings.toolsEnabled || !this.deps.sandbox) return;
+    const now = this.deps.sandbox();
+    if (sandboxNoticeChanged(this.state.sandbox, now))
+      await this.append('ConversationStateUpdateEvent', { key: SANDBOX_KEY, value: now });
   }
 
   /** Records the tools from outside the next request offers, when they changed (offered-tools.ts). */

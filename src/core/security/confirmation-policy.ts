@@ -22,6 +22,12 @@ export interface ConfirmationPolicy {
   allowRules?: readonly string[];
   /** Workspace folders, for judging what allowed commands write. */
   roots?: readonly string[];
+  /**
+   * Whether the agent's commands run inside an OS sandbox. false (none could start, or the user
+   * turned it off): every command asks, as in `always`, since nothing but these rules holds the
+   * boundary. Absent: not known, the rules alone decide.
+   */
+  commandsSandboxed?: boolean;
 }
 
 export interface ActionForReview {
@@ -67,6 +73,12 @@ function decide(policy: ConfirmationPolicy, action: ActionForReview): Confirmati
 
   if (policy.mode === 'always')
     return { confirm: true, reason: `every action needs confirmation (${risk} risk${because})`, risk };
+  if (policy.commandsSandboxed === false && runsCommand(action))
+    return {
+      confirm: true,
+      reason: `no sandbox contains commands, so each one asks (${risk} risk${because})`,
+      risk,
+    };
   if (risk === 'UNKNOWN') return { confirm: true, reason: `the risk is unknown${because}`, risk };
   const threshold = policy.threshold ?? DEFAULT_THRESHOLD;
   if (riskRank(risk) >= riskRank(threshold)) return { confirm: true, reason: `${risk} risk${because}`, risk };
@@ -83,6 +95,13 @@ function decideReadOnly(policy: ConfirmationPolicy, action: ActionForReview): Co
     return { confirm: false, reason: `${action.toolName} is read-only and reads inside the workspace`, risk };
   const reasons = ruled.filter((r) => r.risk === risk).flatMap((r) => r.reasons);
   return { confirm: true, reason: `${risk} risk: ${reasons.join('; ')}`, risk };
+}
+
+/** A terminal command, or input typed into a running one (reading its output asks nothing). */
+function runsCommand(action: ActionForReview): boolean {
+  if (action.toolName !== 'terminal') return false;
+  const command = action.args.command;
+  return !(action.args.is_input === true && (typeof command !== 'string' || command === ''));
 }
 
 function maxLevel(a: RiskLevel, b: RiskLevel): RiskLevel {

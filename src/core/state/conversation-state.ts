@@ -7,6 +7,7 @@
  * untouched parts with the previous state.
  */
 import type { SecurityRisk } from '../events';
+import type { SandboxNotice } from './sandbox-notice';
 import type { ExecutionStatus } from './transitions';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -113,6 +114,8 @@ export interface ConversationState {
   checkpointsUnavailable: boolean;
   /** The latest `agent_mode` update ('act' when there is none). */
   mode: AgentMode;
+  /** The boundary the agent's commands run in, as the latest `sandbox` update recorded it. */
+  sandbox: SandboxNotice | null;
   /**
    * Where the agent's shell was after its last terminal command (the observation's
    * `metadata.working_dir`), or null: a shell started again for this conversation starts there.
@@ -179,6 +182,7 @@ export function initialState(id: string | null = null): ConversationState {
     costUnknownModels: [],
     checkpointsUnavailable: false,
     mode: 'act',
+    sandbox: null,
     shellCwd: null,
     toolsOfferedSha: null,
     toolRatings: {},

@@ -107,3 +107,4 @@ export {
   serializeIndex,
   upsertEntry,
 } from './conversation-index';
+export { SANDBOX_KEY, type SandboxNotice, SandboxNoticeSchema, sandboxNoticeChanged } from './sandbox-notice';

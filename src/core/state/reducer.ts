@@ -29,6 +29,7 @@ import {
   type Task,
 } from './conversation-state';
 import { applyLlmUsage, applyStats, LLM_USAGE_KEY, STATS_KEY } from './metrics';
+import { SANDBOX_KEY, SandboxNoticeSchema } from './sandbox-notice';
 import {
   type ImplicitTrigger,
   implicitTransition,
@@ -277,6 +278,12 @@ function onUpdate(s: ConversationState, key: string, value: unknown, eventId: st
         toolsOfferedSha: sha,
         toolRatings: ratings.success ? ratings.data : {},
       };
+    }
+    case SANDBOX_KEY: {
+      const notice = SandboxNoticeSchema.safeParse(value);
+      return notice.success
+        ? { ...s, sandbox: notice.data }
+        : warn(s, `update ${eventId}: a sandbox update needs a state and a message`);
     }
     case AGENT_MODE_KEY:
       return value === 'plan' || value === 'act'

@@ -4,6 +4,7 @@
  * replayed from the events, never trusted half-way.
  */
 import { z } from 'zod';
+import { SandboxNoticeSchema } from './sandbox-notice';
 import { SecurityRiskSchema } from '../events';
 import type { ConversationState } from './conversation-state';
 import { ToolRatingsSchema } from './reducer';
@@ -63,6 +64,7 @@ export const ConversationStateSchema = z.object({
   costUnknownModels: z.array(z.string()).default([]),
   checkpointsUnavailable: z.boolean().default(false),
   mode: z.enum(['plan', 'act']).default('act'),
+  sandbox: SandboxNoticeSchema.nullable().default(null),
   shellCwd: z.string().nullable().default(null),
   toolsOfferedSha: z.string().nullable().default(null),
   toolRatings: ToolRatingsSchema.default({}),

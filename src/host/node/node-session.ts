@@ -20,6 +20,7 @@ import { createNodePorts } from './ports';
 import { ImageStore } from '../../core/attachments/image-store';
 import type { CheckpointPort } from '../../core/checkpoints/types';
 import { environmentResolver, joinSecrets, McpHub, type ParsedMcpConfig } from './mcp';
+import { type CommandSandbox, sandboxNotice } from './sandbox';
 
 export interface NodeSessionOptions {
   /** Directory of the conversation's segment log (created if missing). */
@@ -55,6 +56,8 @@ export interface NodeSessionOptions {
   mcpServers?: ParsedMcpConfig;
   /** Where to say what happens with the MCP servers (started, renamed tools, failures). */
   onMcpLog?: (line: string) => void;
+  /** The sandbox the agent's shell starts in (disposed with the session); none: unsandboxed, as before. */
+  sandbox?: CommandSandbox;
 }
 
 export interface NodeSession {
@@ -98,12 +101,16 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     : () => undefined;
   // The client's key never reaches the shell's environment, and is redacted from every event.
   const secrets = llmSecrets(opts.llmSettings);
+  const sandbox = opts.sandbox;
+  // The mode is the conversation's, which opens after the terminal exists: read late.
+  let planMode = (): boolean => false;
   const nodePorts = createNodePorts({
     roots: [workspace],
     scratchDir,
     terminal: {
       passEnvironment: opts.passEnvironment ?? [],
       secretValues: secrets.map((s) => s.value),
+      ...(sandbox ? { sandbox: { sandbox, workspaces: [workspace], readOnly: () => planMode() } } : {}),
     },
   });
   // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
@@ -146,6 +153,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     process.off('exit', killShellOnExit);
     ports.terminal.dispose();
     await mcp?.close();
+    await sandbox?.dispose();
     await store.close();
   };
   const stopCommand = (): Promise<void> => ports.terminal.interrupt();
@@ -168,16 +176,23 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         : () => secrets,
       ...(toolSource ? { toolSource } : {}),
       ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
+      ...(sandbox ? { sandbox: () => sandboxNotice(sandbox.state) } : {}),
       // The gate rates each action by the model's rating and the rule-based checks together.
       gate: new PolicyGate(
         () => (toolSource ? [...tools, ...toolSource.tools()] : tools),
-        () => ({ mode, roots: [workspace], allowRules: settings.allowRules ?? [] }),
+        () => ({
+          mode,
+          roots: [workspace],
+          allowRules: settings.allowRules ?? [],
+          ...(sandbox ? { commandsSandboxed: sandbox.active } : {}),
+        }),
         () => [scratchDir],
         () => shell.cwd,
       ),
     });
     // A resumed conversation's shell starts where its last command left it (a cd the model remembers).
     startDir = () => shellStartDir(conversation.state.shellCwd, workspace);
+    planMode = () => conversation.state.mode === 'plan';
     nodePorts.terminal.startIn(startDir());
     // The CLI opens a conversation to run or to answer it: the servers start now, so the pending
     // actions of their tools are rated by their annotations before anything is decided.

@@ -14,6 +14,7 @@ import type { CliIo } from './io';
 import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
+import { cliSandbox, printSandboxState, SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION, mcpConfigFrom, mcpLog } from './mcp-option';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import { agentCheckpoints } from './checkpoint-env';
@@ -40,6 +41,7 @@ async function decide(
     json: { type: 'boolean' },
     ...PASS_ENV_OPTION,
     ...MCP_CONFIG_OPTION,
+    ...SANDBOX_OPTION,
     ...(command === 'reject' ? { reason: { type: 'string' } as const } : {}),
     ...(command === 'resolve' ? IN_DOUBT_OPTIONS : {}),
   });
@@ -72,7 +74,9 @@ async function decide(
     command,
     mcpArg !== undefined ? resolvePath(io, mcpArg) : (info.mcp_config ?? undefined),
   );
+  const sandbox = cliSandbox(command, values, io.env);
   note(io, mode, `conversation: ${dir}`);
+  printSandboxState(io, mode, sandbox);
 
   const session = await openNodeConversation({
     storeDir: dir,
@@ -88,6 +92,7 @@ async function decide(
     signing: cliSigningIdentity(io),
     ...checkpointOption(command, info.workspace, io),
     ...(mcpServers ? { mcpServers, onMcpLog: mcpLog(io) } : {}),
+    sandbox,
   });
   try {
     const { conversation } = session;

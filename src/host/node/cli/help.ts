@@ -46,9 +46,29 @@ Logbook's own outside the workspace; the workspace's .git is never touched.
 const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME although it is Logbook's own
                          (OPENAI_API_KEY, LOGBOOK_*); repeat for more names
   --mcp-config FILE      MCP servers whose tools the agent may use, in the {"mcpServers": {...}}
-                         shape of Claude Desktop and Cline; approve/reject reuse the run's file`;
+                         shape of Claude Desktop and Cline; approve/reject reuse the run's file
+  --sandbox MODE         auto | required | off: commands (and MCP servers) run in a bubblewrap
+                         sandbox; auto runs them unsandboxed, each asking first, where none can
+                         start; required runs none then (default auto, or LOGBOOK_SANDBOX)
+  --allow-host HOST      a host commands may reach through the sandbox (*.example.com for every
+                         name under it); repeat for more (also LOGBOOK_SANDBOX_ALLOW_HOSTS)
+  --deny-read PATH       hide PATH from commands besides the built-in secret locations (~/.ssh,
+                         ~/.aws, ~/.config/logbook...); repeat (also LOGBOOK_SANDBOX_DENY_READ)
+  --writable DIR         let commands write DIR besides the workspace (a cache, say); repeat
+                         (also LOGBOOK_SANDBOX_WRITABLE); LOGBOOK_BWRAP names another bwrap`;
 
 export const COMMAND_HELP = {
+  sandbox: `Usage: logbook sandbox [--workspace DIR] [--sandbox MODE] [--json]
+
+Says whether the agent's commands can run in a sandbox here, and if not, why and how to fix it;
+then lists what the sandbox allows: writable folders, hidden secret locations, allowed hosts.
+Exit code 0 when a sandbox starts, 1 when none can (the message names the fix).
+
+Options:
+  --workspace DIR        the workspace to describe (default: the current folder)
+  --sandbox, --allow-host, --deny-read, --writable  as for run
+  --json                 one JSON object
+  -h, --help             show this help`,
   run: `Usage: logbook run --workspace DIR --task TEXT [options]
        logbook run --workspace DIR --store CONV_DIR --mode act   (approve its plan)
 
@@ -221,6 +241,7 @@ Commands:
   verify              check a conversation's signatures: no event changed, removed or reordered
   checkpoints         list the workspace checkpoints a conversation recorded
   restore             put the workspace's files back as they were at an event
+  sandbox             say whether commands run sandboxed here, what it allows, how to fix it
 
 Options:
   -h, --help      show help (also: logbook <command> --help)

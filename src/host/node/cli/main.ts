@@ -15,6 +15,7 @@ import { showCommand } from './show-command';
 import { verifyCommand } from './verify-command';
 import { checkpointsCommand } from './checkpoints-command';
 import { restoreCommand } from './restore-command';
+import { sandboxCommand } from './sandbox-command';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -30,6 +31,7 @@ const COMMANDS: Record<string, Command> = {
   verify: verifyCommand,
   checkpoints: checkpointsCommand,
   restore: restoreCommand,
+  sandbox: sandboxCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

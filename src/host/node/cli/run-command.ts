@@ -25,6 +25,7 @@ import type { CliIo } from './io';
 import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
 import { llmSettingsFromEnv } from './llm-env';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
+import { cliSandbox, printSandboxState, SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION, mcpConfigFrom, mcpLog } from './mcp-option';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
 import { agentCheckpoints } from './checkpoint-env';
@@ -44,6 +45,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     'no-checkpoints': { type: 'boolean' },
     ...PASS_ENV_OPTION,
     ...MCP_CONFIG_OPTION,
+    ...SANDBOX_OPTION,
   });
   if (values.help) {
     io.out(COMMAND_HELP.run);
@@ -106,7 +108,9 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const id = previous?.id ?? (imported ? conversationId(storeDir) : newId);
   const budgets = budgetsFromEnv('run', io.env);
   const mode = { json: values.json === true };
+  const sandbox = cliSandbox('run', values, io.env);
   note(io, mode, `conversation: ${storeDir}`);
+  printSandboxState(io, mode, sandbox);
 
   const session = await openNodeConversation({
     storeDir,
@@ -122,6 +126,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     signing: cliSigningIdentity(io),
     ...(checkpoints ? { checkpoints } : {}),
     ...(mcpServers ? { mcpServers, onMcpLog: mcpLog(io) } : {}),
+    sandbox,
   });
   try {
     const { conversation } = session;

@@ -11,6 +11,7 @@ import { PROTECTED_WORKSPACE_PATHS, type SandboxProfile } from './sandbox-profil
 import { sandboxAvailability, type SandboxAvailability, type SandboxSetting } from './sandbox-probe';
 import { sandboxEnvironment } from './sandbox-environment';
 import { secretLocations } from './secret-locations';
+import { type SandboxReport, sandboxReport } from './sandbox-report';
 
 export interface CommandSandboxOptions {
   setting: SandboxSetting;
@@ -96,6 +97,27 @@ export class CommandSandbox {
     const hosts = [...this.denied];
     this.denied.clear();
     return hosts;
+  }
+
+  /** Every location the sandbox hides (see secret-locations.ts). */
+  hiddenLocations(): string[] {
+    return secretLocations({
+      ...(this.opts.hostEnv?.['HOME'] ? { home: this.opts.hostEnv['HOME'] } : {}),
+      ...(this.opts.hostEnv?.['XDG_CONFIG_HOME'] ? { configHome: this.opts.hostEnv['XDG_CONFIG_HOME'] } : {}),
+      extra: this.opts.denyRead ?? [],
+      own: this.opts.ownSecrets ?? [],
+    });
+  }
+
+  /** What the diagnostics list for these workspaces. */
+  report(workspaces: readonly string[]): SandboxReport {
+    return sandboxReport({
+      state: this.state,
+      workspaces,
+      writable: this.opts.writable ?? [],
+      hidden: this.hiddenLocations(),
+      allowedHosts: this.opts.allowedHosts(),
+    });
   }
 
   async launch(req: LaunchRequest): Promise<SandboxedLaunch> {

@@ -1,5 +1,6 @@
 // The words for how commands run: one place, so the chat, `logbook run` and the diagnostics
 // command say the same thing.
+import type { SandboxNotice } from '../../../core/state';
 import type { SandboxState } from './command-sandbox';
 
 export interface SandboxDescription {
@@ -37,4 +38,15 @@ export function describeSandbox(state: SandboxState): SandboxDescription {
             warn: true,
           };
   }
+}
+
+/** The notice the log records (a `sandbox` update), in the same words. */
+export function sandboxNotice(state: SandboxState): SandboxNotice {
+  const text = describeSandbox(state);
+  return {
+    state: state.kind,
+    ...(state.kind === 'unavailable' ? { required: state.required } : {}),
+    message: text.headline,
+    ...(text.fix ? { fix: text.fix } : {}),
+  };
 }

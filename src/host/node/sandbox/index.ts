@@ -16,4 +16,5 @@ export { secretLocations, expandHome } from './secret-locations';
 export { hostAllowed, deniedText, blockedHostsText, NetworkProxy } from './network-proxy';
 export { bwrapArguments } from './bwrap-arguments';
 export { sandboxEnvironment } from './sandbox-environment';
-export { describeSandbox } from './describe-sandbox';
+export { describeSandbox, sandboxNotice } from './describe-sandbox';
+export { sandboxReport, sandboxReportText, type SandboxReport } from './sandbox-report';

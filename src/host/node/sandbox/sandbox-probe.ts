@@ -39,7 +39,7 @@ export function probeSandbox(
     };
   }
   const bwrap = bwrapPath ?? findOnPath('bwrap');
-  if (!bwrap) {
+  if (!bwrap || !isExecutable(bwrap)) {
     return {
       available: false,
       problem: "bubblewrap (bwrap) is not installed, so the agent's commands cannot be sandboxed.",
@@ -110,6 +110,15 @@ function readSysctl(name: string): string | undefined {
     return readFileSync(`/proc/sys/${name}`, 'utf8').trim();
   } catch {
     return undefined;
+  }
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
   }
 }
 
