@@ -2,7 +2,6 @@
 // variables: `--sandbox auto|required|off` (LOGBOOK_SANDBOX), `--allow-host HOST`
 // (LOGBOOK_SANDBOX_ALLOW_HOSTS), `--deny-read PATH` (LOGBOOK_SANDBOX_DENY_READ) and
 // `--writable DIR` (LOGBOOK_SANDBOX_WRITABLE); lists in variables are comma or space separated.
-import { dirname } from 'node:path';
 import { CommandSandbox, type SandboxSetting } from '../sandbox';
 import { signingKeyPath } from '../signing-key';
 import { UsageError } from './exit-codes';
@@ -44,8 +43,8 @@ export function cliSandbox(
     allowedHosts: () => allowed,
     denyRead: list(flags['deny-read'], env.LOGBOOK_SANDBOX_DENY_READ),
     writable: list(flags.writable, env.LOGBOOK_SANDBOX_WRITABLE),
-    // Wherever the signing key lives (LOGBOOK_SIGNING_KEY may put it anywhere), its folder is hidden.
-    ownSecrets: [dirname(signingKeyPath(env))],
+    // Wherever the signing key lives (LOGBOOK_SIGNING_KEY may put it anywhere), it is hidden.
+    ownSecrets: [signingKeyPath(env)],
     hostEnv: env,
     // Another bubblewrap than the one on PATH (a build of your own, say).
     ...(env.LOGBOOK_BWRAP ? { bwrap: env.LOGBOOK_BWRAP } : {}),

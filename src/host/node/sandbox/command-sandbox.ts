@@ -8,7 +8,12 @@ import { hostAllowed, NetworkProxy } from './network-proxy';
 import { BRIDGE_PORT, withBridge } from './network-bridge';
 import { PROXY_SOCKET_INSIDE } from './bwrap-arguments';
 import { PROTECTED_WORKSPACE_PATHS, type SandboxProfile } from './sandbox-profile';
-import { sandboxAvailability, type SandboxAvailability, type SandboxSetting } from './sandbox-probe';
+import {
+  findExecutable,
+  sandboxAvailability,
+  type SandboxAvailability,
+  type SandboxSetting,
+} from './sandbox-probe';
 import { sandboxEnvironment } from './sandbox-environment';
 import { secretLocations } from './secret-locations';
 import { type SandboxReport, sandboxReport } from './sandbox-report';
@@ -31,6 +36,8 @@ export interface CommandSandboxOptions {
   bwrap?: string;
   /** The Node (or Electron) binary that runs the network bridge inside (default process.execPath). */
   node?: string;
+  /** socat for the bridge (default: from PATH); null: use Node even where socat is installed. */
+  socat?: string | null;
 }
 
 /** How commands run now; what the chat, `logbook run` and the diagnostics say. */
@@ -156,7 +163,12 @@ export class CommandSandbox {
       newSession: req.newSession,
       ...(req.infoFd !== undefined ? { infoFd: req.infoFd } : {}),
     });
-    const inner = withBridge(this.opts.node ?? process.execPath, PROXY_SOCKET_INSIDE, req.argv);
+    const socatPath = this.opts.socat === undefined ? socat() : (this.opts.socat ?? undefined);
+    const inner = withBridge(
+      { node: this.opts.node ?? process.execPath, ...(socatPath ? { socat: socatPath } : {}) },
+      PROXY_SOCKET_INSIDE,
+      req.argv,
+    );
     return { sandboxed: true, file: state.bwrap, args: [...args, '--', ...inner] };
   }
 
@@ -174,6 +186,14 @@ export class CommandSandbox {
     });
     return this.proxy;
   }
+}
+
+let socatPath: string | null | undefined;
+
+/** socat on this machine, looked up once. */
+function socat(): string | undefined {
+  if (socatPath === undefined) socatPath = findExecutable('socat') ?? null;
+  return socatPath ?? undefined;
 }
 
 function pathKind(p: string): 'dir' | 'file' | undefined {

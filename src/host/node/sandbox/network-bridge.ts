@@ -1,14 +1,15 @@
-// Inside the sandbox only loopback exists. A tiny Node program started there listens on a
-// loopback port and passes each connection to the proxy's socket mounted from the host, so that
-// programs honouring HTTP(S)_PROXY reach allowed hosts. It ignores Ctrl+C: an interrupted command
-// must not take the way out down with it.
+// Inside the sandbox only loopback exists. A bridge started there listens on a loopback port and
+// passes each connection to the proxy's socket mounted from the host, so that programs honouring
+// HTTP(S)_PROXY reach allowed hosts. socat when the machine has it (it starts in a millisecond or
+// two), else a few lines of Node (tens of milliseconds, more on a loaded machine). The bridge runs
+// in a session of its own, so Ctrl+C to the command does not take the way out down with it, and
+// the command starts once the bridge listens, so its first connection cannot find nothing there.
 
 /** The loopback port the bridge listens on inside the sandbox (its network is private). */
 export const BRIDGE_PORT = 3128;
 
-const BRIDGE_PROGRAM = [
+const NODE_BRIDGE = [
   "const net = require('net');",
-  "process.on('SIGINT', () => {});",
   'const [sock, port] = process.argv.slice(1);',
   'net.createServer((c) => {',
   '  const u = net.connect(sock);',
@@ -17,12 +18,31 @@ const BRIDGE_PROGRAM = [
   "}).listen(Number(port), '127.0.0.1');",
 ].join('\n');
 
+export interface BridgeProgram {
+  /** socat's path, when the machine has it. */
+  socat?: string;
+  /** Node (or Electron, run as Node) otherwise. */
+  node: string;
+}
+
 /**
- * The command line that starts the bridge in the background and then becomes `argv`: the shell
- * execs, so `argv` keeps its process (and its signals) and the bridge ends with the sandbox.
+ * The command line that starts the bridge, waits (at most two seconds) until it listens, then
+ * becomes `argv` (exec: `argv` keeps the process and its signals; the bridge ends with the sandbox).
  */
-export function withBridge(node: string, socketInside: string, argv: readonly string[]): string[] {
-  const script =
-    'ELECTRON_RUN_AS_NODE=1 "$1" -e "$2" "$3" "$4" </dev/null >/dev/null 2>&1 & shift 4; exec "$@"';
-  return ['/bin/sh', '-c', script, 'sh', node, BRIDGE_PROGRAM, socketInside, String(BRIDGE_PORT), ...argv];
+export function withBridge(program: BridgeProgram, socketInside: string, argv: readonly string[]): string[] {
+  const bridge = program.socat
+    ? [
+        program.socat,
+        `TCP-LISTEN:${BRIDGE_PORT},bind=127.0.0.1,fork,reuseaddr`,
+        `UNIX-CONNECT:${socketInside}`,
+      ]
+    : ['env', 'ELECTRON_RUN_AS_NODE=1', program.node, '-e', NODE_BRIDGE, socketInside, String(BRIDGE_PORT)];
+  const script = [
+    `n=${bridge.length}`,
+    'setsid "${@:1:n}" </dev/null >/dev/null 2>&1 &',
+    'shift "$n"',
+    'for _ in $(seq 400); do (: <"/dev/tcp/127.0.0.1/$0") 2>/dev/null && break; sleep 0.005; done',
+    'exec "$@"',
+  ].join('\n');
+  return ['/bin/bash', '-c', script, String(BRIDGE_PORT), ...bridge, ...argv];
 }

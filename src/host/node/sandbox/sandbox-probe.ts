@@ -38,7 +38,7 @@ export function probeSandbox(
           : 'Run VS Code on Linux (a dev container or a remote machine) to have commands sandboxed.',
     };
   }
-  const bwrap = bwrapPath ?? findOnPath('bwrap');
+  const bwrap = bwrapPath ?? findExecutable('bwrap');
   if (!bwrap || !isExecutable(bwrap)) {
     return {
       available: false,
@@ -122,7 +122,8 @@ function isExecutable(p: string): boolean {
   }
 }
 
-function findOnPath(name: string): string | undefined {
+/** The first executable `name` on PATH (or in /usr/bin, /bin). */
+export function findExecutable(name: string): string | undefined {
   const dirs = (process.env['PATH'] ?? '').split(delimiter).filter(Boolean);
   for (const dir of [...dirs, '/usr/bin', '/bin']) {
     const p = join(dir, name);

@@ -1,0 +1,133 @@
+// The agent's shell (the Node port) inside the sandbox: the network, the mode switch, Ctrl+C,
+// and what the probe says where no sandbox can start.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
+import { CommandSandbox, probeSandbox, SandboxRequiredError } from '../../../src/host/node/sandbox';
+
+describe('sandbox: the agent shell inside it', function () {
+  this.timeout(30_000);
+  let origin: http.Server;
+  let port: number;
+  let ws: string;
+  const cleanup: (() => unknown)[] = [];
+
+  before(async () => {
+    origin = http.createServer((req, res) => res.end(`origin saw ${req.url}`));
+    await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+    port = (origin.address() as AddressInfo).port;
+  });
+  after(() => origin.close());
+  beforeEach(() => {
+    ws = mkdtempSync(join(tmpdir(), 'logbook-sbx-ws-'));
+  });
+  afterEach(async () => {
+    for (const c of cleanup.splice(0)) await c();
+    rmSync(ws, { recursive: true, force: true });
+  });
+
+  function shell(allowed: string[], readOnly: () => boolean = () => false, socat?: null): NodeTerminalPort {
+    const sandbox = new CommandSandbox({
+      setting: 'required',
+      allowedHosts: () => allowed,
+      ...(socat === null ? { socat } : {}),
+    });
+    const t = new NodeTerminalPort({ cwd: ws, sandbox: { sandbox, workspaces: [ws], readOnly } });
+    cleanup.push(
+      () => t.dispose(),
+      () => sandbox.dispose(),
+    );
+    return t;
+  }
+
+  /** A request through the sandbox's proxy, as any proxy-aware program makes it. */
+  const viaProxy = (path: string) =>
+    `node -e "require('http').get({host:'127.0.0.1',port:3128,path:'http://127.0.0.1:${port}${path}'},r=>{let b='';r.on('data',d=>b+=d);r.on('end',()=>console.log(r.statusCode,b))})"`;
+
+  it('reaches an allowed host through the proxy, and names a host it turned away', async () => {
+    const open = await shell(['127.0.0.1']).run(viaProxy('/ok'), { timeoutMs: 15_000 });
+    assert.match(open.output, /200 origin saw \/ok/);
+    const closed = await shell([]).run(viaProxy('/no'), { timeoutMs: 15_000 });
+    assert.match(closed.output, /^403 /m);
+    assert.match(closed.output, /sandbox blocked network access to 127\.0\.0\.1/);
+    assert.doesNotMatch(closed.output, /origin saw/);
+  });
+
+  it('bridges with Node where the machine has no socat', async () => {
+    const open = await shell(['127.0.0.1'], () => false, null).run(viaProxy('/node'), { timeoutMs: 15_000 });
+    assert.match(open.output, /200 origin saw \/node/);
+  });
+
+  it('has no other way out: a direct connection to the host finds nothing', async () => {
+    const t = shell(['127.0.0.1']);
+    const r = await t.run(
+      `node -e "require('http').get('http://127.0.0.1:${port}/direct',r=>console.log('reached',r.statusCode)).on('error',e=>console.log('failed',e.code))"`,
+      { timeoutMs: 15_000 },
+    );
+    assert.match(r.output, /failed ECONNREFUSED/);
+  });
+
+  it('starts a new shell, read-only, when the conversation switches to plan mode', async () => {
+    let plan = false;
+    const t = shell([], () => plan);
+    await t.run('cd sub 2>/dev/null; echo one > a.txt', { timeoutMs: 10_000 });
+    assert.ok(existsSync(join(ws, 'a.txt')));
+    plan = true;
+    const r = await t.run('echo two > b.txt', { timeoutMs: 10_000 });
+    assert.match(r.output, /Read-only file system/);
+    assert.ok(!existsSync(join(ws, 'b.txt')));
+    plan = false;
+    await t.run('echo three > c.txt', { timeoutMs: 10_000 });
+    assert.ok(existsSync(join(ws, 'c.txt')));
+  });
+
+  it('interrupts the command, not the sandbox: the shell and its folder stay', async () => {
+    const t = shell([]);
+    await t.run('mkdir -p d && cd d', { timeoutMs: 10_000 });
+    const long = t.run('sleep 20; echo finished', { timeoutMs: 15_000 });
+    setTimeout(() => void t.interrupt(), 300);
+    const r = await long;
+    assert.notEqual(r.exitCode, 0);
+    assert.doesNotMatch(r.output, /finished/);
+    const after = await t.run('pwd', { timeoutMs: 10_000 });
+    assert.equal(after.output.trim(), join(ws, 'd'));
+  });
+
+  it('refuses to run under "required" where no sandbox can start, and runs unsandboxed under "auto"', async () => {
+    writeFileSync(join(ws, 'f'), 'x');
+    const missing = { allowedHosts: () => [], bwrap: join(ws, 'no-bwrap-here') };
+    const required = new CommandSandbox({ setting: 'required', ...missing });
+    assert.equal(required.state.kind, 'unavailable');
+    const refused = new NodeTerminalPort({
+      cwd: ws,
+      sandbox: { sandbox: required, workspaces: [ws], readOnly: () => false },
+    });
+    cleanup.push(() => refused.dispose());
+    await assert.rejects(refused.run('true', { timeoutMs: 5000 }), SandboxRequiredError);
+    const auto = new CommandSandbox({ setting: 'auto', ...missing });
+    assert.equal(auto.active, false);
+    const t = new NodeTerminalPort({
+      cwd: ws,
+      sandbox: { sandbox: auto, workspaces: [ws], readOnly: () => false },
+    });
+    cleanup.push(() => t.dispose());
+    assert.equal((await t.run('cat f', { timeoutMs: 5000 })).output.trim(), 'x');
+  });
+
+  it('says why and how to fix it when bwrap is missing, or on another system', () => {
+    const missing = probeSandbox(join(tmpdir(), 'no-such-bwrap'));
+    assert.equal(missing.available, false);
+    if (!missing.available) {
+      assert.match(missing.problem, /bubblewrap \(bwrap\) is not installed/);
+      assert.match(missing.fix, /apt install bubblewrap/);
+    }
+    const windows = probeSandbox(undefined, 'win32');
+    assert.ok(!windows.available && /Windows/.test(windows.problem) && /WSL/.test(windows.fix));
+    const here = probeSandbox();
+    assert.equal(here.available, true, 'this machine runs the sandbox (the test suite needs bubblewrap)');
+  });
+});
