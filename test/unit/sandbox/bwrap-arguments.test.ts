@@ -24,9 +24,13 @@ function mounts(args: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
-    if (a === '--bind' || a === '--ro-bind') (out.push(`${a} ${args[i + 2]}`), (i += 2));
-    else if (a === '--tmpfs' || a === '--dir' || a === '--remount-ro')
-      (out.push(`${a} ${args[i + 1]}`), (i += 1));
+    if (a === '--bind' || a === '--ro-bind') {
+      out.push(`${a} ${args[i + 2]}`);
+      i += 2;
+    } else if (a === '--tmpfs' || a === '--dir' || a === '--remount-ro') {
+      out.push(`${a} ${args[i + 1]}`);
+      i += 1;
+    }
   }
   return out;
 }
