@@ -27,6 +27,14 @@ type Json = Record<string, unknown>;
 describe('hostile model: signals and kills of the CLI during a tool call', function () {
   this.timeout(120_000);
   const fx = new CliFixture();
+  /**
+   * These read the pids the shell writes, which only mean something outside a PID namespace: the
+   * shell runs unsandboxed here (the sandbox's own stop is tested in test/unit/cli/sandbox.test.ts).
+   */
+  const startLlm = async (scenario: Parameters<CliFixture['startLlm']>[0]) => ({
+    ...(await fx.startLlm(scenario)),
+    LOGBOOK_SANDBOX: 'off',
+  });
   /** Process groups of shells a killed CLI left behind: no test leaves them running. */
   const orphans: number[] = [];
   afterEach(async () => {
@@ -54,7 +62,7 @@ describe('hostile model: signals and kills of the CLI during a tool call', funct
 
   for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
     it(`${signal}: pauses, stops the command's process group, records it, and can be continued`, async () => {
-      const env = await fx.startLlm({
+      const env = await startLlm({
         name: `hostile-${signal}`,
         turns: [
           {
@@ -114,7 +122,7 @@ describe('hostile model: signals and kills of the CLI during a tool call', funct
   }
 
   it('a second SIGTERM quits at once, and still takes the whole process group with it', async () => {
-    const env = await fx.startLlm({
+    const env = await startLlm({
       name: 'hostile-sigterm-twice',
       turns: [
         {
@@ -158,7 +166,7 @@ describe('hostile model: signals and kills of the CLI during a tool call', funct
    * what the dead CLI left running (as a user would). Returns the workspace, store and the action.
    */
   async function killedDuringToolCall(nextTurn: { toolResultIncludes: string; content: string }) {
-    const env = await fx.startLlm({
+    const env = await startLlm({
       name: 'hostile-kill-9',
       turns: [
         {
@@ -247,7 +255,7 @@ describe('hostile model: signals and kills of the CLI during a tool call', funct
   });
 
   it('resolve is refused when nothing is in doubt and needs exactly one of --rerun and --skip', async () => {
-    const env = await fx.startLlm({
+    const env = await startLlm({
       name: 'hostile-resolve-usage',
       turns: [{ reply: { content: 'Done.' } }],
     });

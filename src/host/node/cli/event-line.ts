@@ -17,6 +17,8 @@ import {
   LLM_USAGE_KEY,
   RECONFIRM_KEY,
   ReconfirmValueSchema,
+  SANDBOX_KEY,
+  SandboxNoticeSchema,
 } from '../../../core/state';
 
 const MAX_CHARS = 160;
@@ -139,6 +141,12 @@ function stateUpdateLine(key: string, value: unknown): string {
   }
   if (key === CHECKPOINT_UNAVAILABLE_KEY && value && typeof value === 'object') {
     return `[checkpoint] ${String((value as { message?: unknown }).message)}`;
+  }
+  if (key === SANDBOX_KEY) {
+    const notice = SandboxNoticeSchema.safeParse(value);
+    if (notice.success)
+      // In full: the fix is what the user must act on.
+      return `[sandbox] ${notice.data.message}${notice.data.fix ? ` Fix: ${notice.data.fix}` : ''}`;
   }
   if (key === TOOL_SOURCE_KEY && value && typeof value === 'object') {
     // In full: which server failed and why is what the user must act on.
