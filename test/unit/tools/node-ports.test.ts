@@ -57,7 +57,7 @@ describe('Node host ports', () => {
       await replaceFile(join(dir, 'new.txt'), 'x');
       assert.equal(statSync(join(dir, 'new.txt')).mode & 0o777, 0o666 & ~process.umask());
       mkdirSync(join(dir, 'folder'));
-      await assert.rejects(replaceFile(join(dir, 'folder'), 'x'), /is a directory/);
+      await assert.rejects(replaceFile(join(dir, 'folder'), 'x'), /EISDIR/);
       await assert.rejects(replaceFile(join(dir, 'missing', 'x.txt'), 'x'), /ENOENT/);
       assert.deepEqual(readdirSync(dir).sort(), ['folder', 'new.txt']);
     });

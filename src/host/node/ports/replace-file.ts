@@ -4,16 +4,18 @@
 // new file, and the other links keep the old content. A symlink is followed (its target is
 // replaced, the link stays), as the risk rules judged it.
 import { randomBytes } from 'node:crypto';
-import { chmod, constants, copyFile, lstat, rename, rm, utimes, writeFile } from 'node:fs/promises';
+import { chmod, chown, constants, copyFile, lstat, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { realPath } from '../../../core/security/resolve-path';
 
-/** Replaces the file's content (keeping its mode), or creates it; never writes into the old file. */
+/** Replaces a file's content (keeping its mode), or creates it; never writes into the old file. */
 export async function replaceFile(path: string, text: string): Promise<void> {
   const target = realPath(path);
   const old = await lstatOrUndefined(target);
-  if (old?.isDirectory()) throw new Error(`${path} is a directory`);
+  // Only a regular file is replaced. A device or a pipe is written as before (renaming over
+  // /dev/null would replace the device); writeFile refuses a folder.
+  if (old && !old.isFile()) return writeFile(target, text, 'utf8');
   // Until the mode is copied, the new file is readable by its owner only: the old one may be private.
   const mode = old ? 0o600 : 0o666;
   await replaceWith(target, old, (temp) => writeFile(temp, text, { encoding: 'utf8', mode, flag: 'wx' }));
@@ -46,7 +48,12 @@ async function replaceWith(
   );
   try {
     await write(temp);
-    if (old) await chmod(temp, old.mode & 0o7777);
+    if (old) {
+      // The owner too where allowed (as root); otherwise the new file is the writer's, as any
+      // editor that saves by renaming leaves it. chown first: it may clear setuid bits.
+      await chown(temp, old.uid, old.gid).catch(() => undefined);
+      await chmod(temp, old.mode & 0o7777);
+    }
     await rename(temp, target);
   } catch (err) {
     await rm(temp, { force: true });
