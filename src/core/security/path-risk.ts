@@ -1,6 +1,7 @@
 // Risk of a file path a tool touches, judged where the path really leads (see resolve-path.ts):
-// writing outside the workspace, inside .git or .logbook, or to a secret file is HIGH; reading a secret is
-// HIGH, reading anywhere else outside the workspace MEDIUM.
+// writing outside the workspace, inside .git or .logbook, or to a secret file is HIGH; writing a
+// file with more than one hard link MEDIUM; reading a secret is HIGH, reading anywhere else
+// outside the workspace MEDIUM.
 import type { RiskAssessment } from './risk';
 import { isInsideAny, type PathLookup, resolveToolPath, diskLookup } from './resolve-path';
 import { internalsReason, secretReason, sensitiveReadReason } from './sensitive-paths';
@@ -30,8 +31,9 @@ function resolveForRisk(
 
 /**
  * HIGH when `path` leads outside every workspace root, into a `.git` or `.logbook` folder, or to a file that may
- * hold secrets; LOW otherwise. Relative paths resolve against the first root. A path the tools
- * refuse (control characters, empty) is LOW: it is answered with an error and touches nothing.
+ * hold secrets; MEDIUM when it is a file with other hard links; LOW otherwise. Relative paths
+ * resolve against the first root. A path the tools refuse (control characters, empty) is LOW: it
+ * is answered with an error and touches nothing.
  */
 export function pathRisk(
   path: string,
@@ -47,9 +49,25 @@ export function pathRisk(
   if (internal) reasons.push(internal);
   const secret = secretReason(resolved.path) ?? secretReason(real);
   if (secret) reasons.push(secret);
-  return reasons.length > 0
-    ? { risk: 'HIGH', reasons }
-    : { risk: 'LOW', reasons: [`${resolved.path} is an ordinary workspace file`] };
+  if (reasons.length > 0) return { risk: 'HIGH', reasons };
+  const shared = sharedFileReason(name, real, lookup);
+  if (shared) return { risk: 'MEDIUM', reasons: [shared] };
+  return { risk: 'LOW', reasons: [`${resolved.path} is an ordinary workspace file`] };
+}
+
+/**
+ * A file with more than one hard link is the same file under another name, which may be anywhere
+ * (`ln /etc/x ws/x`); finding the other names would take a scan of the disk, so any second link
+ * asks. The file ports write a new file and rename it over the path, which leaves the other names
+ * as they were, but the user should know the workspace file stops being shared.
+ */
+function sharedFileReason(name: string, real: string, lookup: PathLookup): string | undefined {
+  const links = lookup.hardLinks?.(real);
+  if (links === undefined || links < 2) return undefined;
+  return (
+    `${name} has ${links} hard links: writing it in place would also change the same file elsewhere; ` +
+    'Logbook writes a new copy instead, and the other links keep the old content'
+  );
 }
 
 /** Reading: secrets are HIGH; elsewhere outside the workspace and `readable` folders MEDIUM; the rest LOW. */

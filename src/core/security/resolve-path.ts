@@ -11,6 +11,11 @@ export interface PathLookup {
   /** The kind of the entry itself (a symlink is not followed); undefined when it cannot be seen. */
   kind(path: string): 'symlink' | 'directory' | 'other' | undefined;
   readlink(path: string): string;
+  /**
+   * How many hard links (names) the regular file at `path` has, the entry itself and not where a
+   * symlink leads; undefined for anything else, or when it cannot be seen.
+   */
+  hardLinks?(path: string): number | undefined;
 }
 
 export const diskLookup: PathLookup = {
@@ -23,6 +28,14 @@ export const diskLookup: PathLookup = {
     }
   },
   readlink: (path) => readlinkSync(path),
+  hardLinks(path) {
+    try {
+      const st = lstatSync(path);
+      return st.isFile() ? st.nlink : undefined;
+    } catch {
+      return undefined;
+    }
+  },
 };
 
 export type ResolvedPath = { ok: true; path: string; real: string } | { ok: false; error: string };

@@ -7,6 +7,7 @@
 import * as assert from 'node:assert/strict';
 import {
   existsSync,
+  linkSync,
   mkdirSync,
   readdirSync,
   readFileSync,
@@ -166,6 +167,22 @@ describe('hostile model: paths out of the workspace', function () {
         ),
       );
       await assertAsked(await attempt(editorCall({ command: 'view', path: 'notes.txt' })));
+    });
+
+    it('str_replace of a hard link to the file outside asks, naming the links', async () => {
+      linkSync(join(outside, 'shadow'), join(ws, 'shared.txt')); // made before the agent ran
+      await assertAsked(
+        await attempt(
+          editorCall({ command: 'str_replace', path: 'shared.txt', old_str: 'root', new_str: 'toor' }),
+        ),
+      );
+      const state = JSON.parse((await runCli(['show', store, '--json'])).stdout) as Json;
+      const [held] = state.pending_actions as Json[];
+      assert.equal(held?.risk, 'MEDIUM', JSON.stringify(held));
+      assert.match(
+        (held?.reasons as string[]).join(' | '),
+        /shared\.txt has 2 hard links: writing it in place would also change the same file elsewhere/,
+      );
     });
 
     it('insert with .. out of the workspace asks', async () => {

@@ -1,9 +1,16 @@
 // The one path resolution the file tools use and the risk rules judge, on real symlinks in a temp dir.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { analyzeAction, pathRisk, readPathRisk, realPath, resolveToolPath } from '../../../src/core/security';
+import {
+  analyzeAction,
+  diskLookup,
+  pathRisk,
+  readPathRisk,
+  realPath,
+  resolveToolPath,
+} from '../../../src/core/security';
 
 describe('resolveToolPath and realPath', () => {
   let base: string;
@@ -103,6 +110,33 @@ describe('resolveToolPath and realPath', () => {
     assert.equal(pathRisk(join(ws, 'src', 'a.ts'), [alias]).risk, 'LOW');
     assert.equal(pathRisk('src/a.ts', [alias]).risk, 'LOW');
     assert.equal(pathRisk(join(alias, 'link', 'x'), [alias]).risk, 'HIGH');
+  });
+
+  it('a write to a file with another hard link is MEDIUM, however it is reached; reading it stays LOW', () => {
+    writeFileSync(join(ws, 'src', 'lone.ts'), 'x');
+    assert.equal(diskLookup.hardLinks?.(join(ws, 'src', 'lone.ts')), 1);
+    assert.equal(diskLookup.hardLinks?.(join(ws, 'src')), undefined, 'a folder');
+    assert.equal(diskLookup.hardLinks?.(join(ws, 'notes.txt')), undefined, 'a symlink is not followed');
+    linkSync(join(outside, 'shadow'), join(ws, 'src', 'linked'));
+    symlinkSync('linked', join(ws, 'src', 'to-linked'));
+    assert.equal(diskLookup.hardLinks?.(join(ws, 'src', 'linked')), 2);
+    for (const p of ['src/linked', join(ws, 'src', 'linked'), 'src/to-linked', ' src/./linked']) {
+      const r = pathRisk(p, [ws]);
+      assert.equal(r.risk, 'MEDIUM', `${p}: ${r.reasons.join(' | ')}`);
+      assert.match(
+        r.reasons[0]!,
+        /has 2 hard links: writing it in place would also change the same file elsewhere/,
+      );
+    }
+    assert.match(
+      pathRisk('src/to-linked', [ws]).reasons[0]!,
+      /to-linked \(a symlink to .*src\/linked\) has 2/,
+    );
+    assert.equal(readPathRisk('src/linked', [ws], []).risk, 'LOW');
+    // Outside the workspace is still HIGH, for that reason.
+    const out = pathRisk(join(outside, 'shadow'), [ws]);
+    assert.equal(out.risk, 'HIGH');
+    assert.match(out.reasons.join(' '), /outside the workspace/);
   });
 
   it('glob and grep: a path argument through a symlink out of the workspace asks', () => {

@@ -1,16 +1,22 @@
 import assert from 'node:assert/strict';
 import {
+  chmodSync,
+  linkSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { NodeFilePort, NodeTerminalPort, TempScratchPort } from '../../../src/host/node/ports';
+import { replaceFile, separateHardLink } from '../../../src/host/node/ports/replace-file';
 
 describe('Node host ports', () => {
   let dir: string;
@@ -31,6 +37,50 @@ describe('Node host ports', () => {
       assert.deepEqual(await files.list(dir), ['a/', 'link/']);
       await files.delete(join(dir, 'a/b/c.txt'));
       assert.equal(await files.readText(join(dir, 'a/b/c.txt')), undefined);
+    });
+  });
+
+  describe('replaceFile and separateHardLink', () => {
+    it('replaceFile renames a new file over the path: other hard links keep their content, the mode is kept', async () => {
+      const file = join(dir, 'f.sh');
+      writeFileSync(file, 'old');
+      chmodSync(file, 0o750);
+      linkSync(file, join(dir, 'other'));
+      await replaceFile(file, 'new');
+      assert.equal(readFileSync(file, 'utf8'), 'new');
+      assert.equal(readFileSync(join(dir, 'other'), 'utf8'), 'old');
+      assert.equal(statSync(file).mode & 0o7777, 0o750);
+      assert.deepEqual(readdirSync(dir).sort(), ['f.sh', 'other'], 'no temporary file is left');
+    });
+
+    it('replaceFile creates a missing file with the usual mode, and leaves no temporary file when it fails', async () => {
+      await replaceFile(join(dir, 'new.txt'), 'x');
+      assert.equal(statSync(join(dir, 'new.txt')).mode & 0o777, 0o666 & ~process.umask());
+      mkdirSync(join(dir, 'folder'));
+      await assert.rejects(replaceFile(join(dir, 'folder'), 'x'), /EISDIR/);
+      await assert.rejects(replaceFile(join(dir, 'missing', 'x.txt'), 'x'), /ENOENT/);
+      assert.deepEqual(readdirSync(dir).sort(), ['folder', 'new.txt']);
+    });
+
+    it('separateHardLink copies a linked file over itself (content, mode and times kept); a lone file is untouched', async () => {
+      const file = join(dir, 'linked.txt');
+      writeFileSync(file, 'shared');
+      chmodSync(file, 0o604);
+      utimesSync(file, new Date('2020-01-02T03:04:05Z'), new Date('2021-01-02T03:04:05Z'));
+      linkSync(file, join(dir, 'elsewhere.txt'));
+      const before = statSync(file);
+      assert.equal(await separateHardLink(file), true);
+      const after = statSync(file);
+      assert.notEqual(after.ino, before.ino);
+      assert.equal(after.nlink, 1);
+      assert.equal(after.mode, before.mode);
+      assert.equal(after.mtimeMs, before.mtimeMs);
+      assert.equal(readFileSync(file, 'utf8'), 'shared');
+      writeFileSync(file, 'changed in place');
+      assert.equal(readFileSync(join(dir, 'elsewhere.txt'), 'utf8'), 'shared');
+      assert.equal(await separateHardLink(file), false, 'now a file of its own');
+      assert.equal(statSync(file).ino, after.ino);
+      assert.equal(await separateHardLink(join(dir, 'missing.txt')), false);
     });
   });
 

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { realPath } from '../../../core/security/resolve-path';
 import type { FilePort } from '../../../core/tools/ports';
+import { separateHardLink } from '../../node/ports/replace-file';
 import { lineEndingStyle, minimalReplacement } from './text-edits';
 import {
   isInWorkspace,
@@ -56,6 +57,9 @@ export class WorkspaceFilePort implements FilePort {
   async writeText(path: string, text: string): Promise<void> {
     const abs = normalizeAbsolute(path);
     await this.ensureAllowed(abs);
+    // VS Code saves in place, which would also change every other hard link of the file (maybe one
+    // outside the workspace): the path is made a file of its own first. An open buffer is kept.
+    await separateHardLink(abs);
     const uri = pathToUri(abs);
     let document = openDocument(uri);
     if (!document) {
