@@ -4,6 +4,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { LlmError, type LlmErrorKind } from './types';
+import { redactUrlCredentials } from '../secrets/url-secrets';
 
 export interface ClassifiedError {
   error: LlmError;
@@ -124,9 +125,9 @@ function causeText(err: unknown): string {
   return parts.join(': ') || 'unknown error';
 }
 
-/** Replaces every occurrence of each secret (4+ characters) by "[redacted]". */
+/** Replaces every occurrence of each secret (4+ characters), and any URL's `user:password@`, by "[redacted]". */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
+  let out = redactUrlCredentials(text);
   for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join('[redacted]');
   return out;
 }

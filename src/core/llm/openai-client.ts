@@ -38,6 +38,7 @@ import {
 } from './settings';
 import { endpointFamily, type EndpointFamily, withRequestHints } from './request-hints';
 import { StreamAssembler } from './stream-assembler';
+import { llmSecrets } from '../secrets/llm-secrets';
 import {
   type LlmCallOptions,
   type LlmClient,
@@ -85,7 +86,8 @@ export class OpenAiLlmClient implements LlmClient {
     this.now = deps.now ?? Date.now;
     this.backoff = { ...DEFAULT_BACKOFF, ...deps.backoff };
     const extraHeaders = this.settings.extraHeaders ?? {};
-    this.secrets = [this.settings.apiKey, ...secretHeaderValues(extraHeaders)];
+    // The key, secret header values and the base URL's credentials (the HTTP stack quotes the URL).
+    this.secrets = llmSecrets(this.settings).map((s) => s.value);
     this.endpoint = publicEndpoint(this.settings.baseUrl);
     this.family = endpointFamily(this.settings.baseUrl);
     this.limits = {
@@ -312,14 +314,6 @@ function publicEndpoint(baseUrl: string): string {
 
 function usesMaxCompletionTokens(model: string): boolean {
   return /^(o\d|gpt-5)/.test(model.replace(/^openai\//, ''));
-}
-
-const SECRET_HEADER = /key|auth|token|secret|cookie/i;
-
-function secretHeaderValues(headers: Record<string, string>): string[] {
-  return Object.entries(headers)
-    .filter(([name]) => SECRET_HEADER.test(name))
-    .map(([, value]) => value.replace(/^Bearer\s+/i, ''));
 }
 
 /**

@@ -11,3 +11,4 @@ export { llmSecrets } from './llm-secrets';
 export { type NamedSecret, SecretRedactor, secretMarker } from './redact-secrets';
 export { StreamRedactor, type StreamEvent } from './redact-stream';
 export { SecretGuard } from './secret-guard';
+export { redactUrlCredentials, URL_CREDENTIALS_MARKER, urlSecrets } from './url-secrets';

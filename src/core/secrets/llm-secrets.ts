@@ -1,11 +1,15 @@
-// The secrets an LLM client's settings carry: its API key and secret-looking header values.
+// The secrets an LLM client's settings carry: its API key, secret-looking header values and the
+// credentials written into its base URL.
 import type { LlmSettings } from '../llm/settings';
 import type { NamedSecret } from './redact-secrets';
+import { urlSecrets } from './url-secrets';
 
 /** Header names that carry credentials (the LLM client keeps their values out of errors too). */
 const SECRET_HEADER = /key|auth|token|secret|cookie/i;
 
-export function llmSecrets(settings: Pick<LlmSettings, 'apiKey' | 'extraHeaders'>): NamedSecret[] {
+export function llmSecrets(
+  settings: Pick<LlmSettings, 'apiKey' | 'extraHeaders'> & { baseUrl?: string },
+): NamedSecret[] {
   const out: NamedSecret[] = [];
   if (settings.apiKey) out.push({ name: 'OPENAI_API_KEY', value: settings.apiKey });
   for (const [header, value] of Object.entries(settings.extraHeaders ?? {})) {
@@ -14,5 +18,6 @@ export function llmSecrets(settings: Pick<LlmSettings, 'apiKey' | 'extraHeaders'
     const bearer = value.replace(/^Bearer\s+/i, '');
     if (bearer !== value) out.push({ name: `${header} header`, value: bearer });
   }
+  if (settings.baseUrl) out.push(...urlSecrets(settings.baseUrl, 'base URL'));
   return out;
 }

@@ -2,6 +2,7 @@
 // secret (the API key the client uses, secret header values) is replaced by a marker before an
 // event is appended, so it never reaches the log, the chat, an export or the next request.
 import { MIN_SECRET_LENGTH } from './agent-environment';
+import { redactUrlCredentials } from './url-secrets';
 
 export interface NamedSecret {
   /** Shown in the marker, e.g. `OPENAI_API_KEY`; never the value. */
@@ -57,19 +58,38 @@ export class SecretRedactor {
       .sort((a, b) => b.text.length - a.text.length);
   }
 
+  /** No known secret (a URL's `user:password@` is still rewritten). */
   get empty(): boolean {
     return this.needles.length === 0;
   }
 
   redactText(text: string): string {
-    let out = text;
+    // Credentials first: a known password inside them would otherwise leave the user name behind.
+    let out = redactUrlCredentials(text);
     for (const n of this.needles) if (out.includes(n.text)) out = out.split(n.text).join(n.marker);
     return out;
   }
 
+  /**
+   * Text that may be JSON, such as a tool call's raw `arguments`: a secret written with escapes
+   * (`\u0073k-...`, `\/`) is not in the text as such. Parsed, the values are redacted and written
+   * again; text that does not parse is also read with its `\uXXXX` escapes decoded.
+   */
+  redactJsonText(text: string): string {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      const decoded = decodeJsonEscapes(text);
+      const redacted = this.redactText(decoded);
+      return redacted !== decoded ? redacted : this.redactText(text);
+    }
+    const redacted = this.walk(parsed);
+    return redacted === parsed ? this.redactText(text) : JSON.stringify(redacted);
+  }
+
   /** A JSON-like value with every string (and key) redacted; the very same value when none held a secret. */
   redactValue<T>(value: T): T {
-    if (this.empty) return value;
     return this.walk(value) as T;
   }
 
@@ -105,7 +125,8 @@ export class SecretRedactor {
       let changed = false;
       const entries = Object.entries(value).map(([k, v]) => {
         const key = this.redactText(k);
-        const r = this.walk(v);
+        // A tool call's raw arguments, wherever an event carries one.
+        const r = k === 'arguments' && typeof v === 'string' ? this.redactJsonText(v) : this.walk(v);
         if (key !== k || r !== v) changed = true;
         return [key, r] as const;
       });
@@ -113,4 +134,23 @@ export class SecretRedactor {
     }
     return value;
   }
+}
+
+/** `\uXXXX`, `\/` and the other JSON escapes of a text that is not valid JSON, decoded where found. */
+function decodeJsonEscapes(text: string): string {
+  const simple: Record<string, string> = {
+    '\\': '\\',
+    '/': '/',
+    '"': '"',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+  };
+  return text.replace(
+    /\\(?:u([0-9a-fA-F]{4})|([\\/"bfnrt]))/g,
+    (_, hex: string | undefined, c: string | undefined) =>
+      hex ? String.fromCharCode(parseInt(hex, 16)) : simple[c!]!,
+  );
 }

@@ -1,13 +1,26 @@
 // `logbook`: the same core as the extension, without VS Code. Commands live in ./cli/.
-import { main } from './cli/main';
 import { processIo } from './cli/io';
+import { receiveSecrets, relaunchWithoutSecrets } from './cli/secret-handoff';
 
-main(process.argv.slice(2), processIo()).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (err: unknown) => {
-    process.stderr.write(`logbook: ${String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+function run(): void {
+  // Loaded only here: a launcher (see secret-handoff.ts) never evaluates the rest of the CLI.
+  import('./cli/main')
+    .then(({ main }) => main(process.argv.slice(2), processIo()))
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err: unknown) => {
+        process.stderr.write(`logbook: ${String(err)}\n`);
+        process.exitCode = 1;
+      },
+    );
+}
+
+// Started with the key in its environment, the CLI runs as a second process without it.
+try {
+  if (receiveSecrets() || !relaunchWithoutSecrets()) run();
+} catch (err) {
+  process.stderr.write(`logbook: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+}

@@ -1,5 +1,5 @@
 // The secrets this window knows: the API key from SecretStorage or the environment and the
-// credential headers of the LLM settings. Conversations redact them from every event, and the
+// credential headers and base URL credentials of the LLM settings. Conversations redact them from every event, and the
 // agent's terminals start without any variable holding one. Kept as a list that only grows (a key
 // replaced in Settings may still sit in a file the agent reads) and only changes when a new one
 // is seen, so the core can cache its redactor.
@@ -24,7 +24,7 @@ export class KnownSecrets implements vscode.Disposable {
   }
 
   /** Notes the secrets of the settings the LLM client is about to use. */
-  note(settings: Pick<LlmSettings, 'apiKey' | 'extraHeaders'>): void {
+  note(settings: Pick<LlmSettings, 'apiKey' | 'extraHeaders' | 'baseUrl'>): void {
     const envKey = process.env['OPENAI_API_KEY'];
     const seen = [...llmSecrets(settings), ...(envKey ? [{ name: 'OPENAI_API_KEY', value: envKey }] : [])];
     const fresh = seen.filter((s) => !this.list.some((known) => known.value === s.value));

@@ -112,8 +112,9 @@ describe('logbook run --confirm, show, approve, reject (a new process each)', fu
   it('show reads a conversation while its agent runs, without taking the writer lock; a second writer is refused', async () => {
     const env = await fx.startLlm({
       name: 'cli-slow',
-      // About 2.7 s of streaming: time for show and approve to run meanwhile, even on a busy machine.
-      turns: [{ reply: { content: 'Slowly answering.', chunkSize: 2, delayMs: 300 } }],
+      // About 5 s of streaming: time for show and approve to run meanwhile, even on a busy machine
+      // (approve, started with the key, runs as a second process: see secret-handoff.ts).
+      turns: [{ reply: { content: 'Slowly answering.', chunkSize: 2, delayMs: 600 } }],
     });
     const ws = fx.tmp();
     const store = join(fx.tmp(), 'conv');

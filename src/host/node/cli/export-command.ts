@@ -49,7 +49,9 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
     });
     try {
       // Events are redacted as they are appended; this also covers logs recorded before that was so.
-      const redactor = new SecretRedactor(llmSecrets({ apiKey: io.env.OPENAI_API_KEY ?? '' }));
+      const redactor = new SecretRedactor(
+        llmSecrets({ apiKey: io.env.OPENAI_API_KEY ?? '', baseUrl: io.env.OPENAI_BASE_URL }),
+      );
       count = await copyForOpenHands(source, target, redactor, new ImageStore(from));
     } finally {
       await target.close();

@@ -9,6 +9,14 @@ import { createInterface } from 'node:readline';
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
+/**
+ * The same signal again within this time is the same stop: a relaunched CLI (secret-handoff.ts)
+ * gets a terminal's Ctrl+C both from the terminal and from its launcher, and a second one would
+ * quit at once. Far shorter than a person takes to press Ctrl+C twice.
+ */
+const SAME_SIGNAL_MS = 100;
+const lastSignalAt = new Map<StopSignal, number>();
+
 export interface CliIo {
   /** One line to stdout (the newline is added). */
   out(line: string): void;
@@ -41,7 +49,12 @@ export function processIo(): CliIo {
     ask: (question) => askLine(question),
     onInterrupt(handler) {
       const listeners = STOP_SIGNALS.map((signal) => {
-        const listener = () => handler(signal);
+        const listener = () => {
+          const now = Date.now();
+          if (now - (lastSignalAt.get(signal) ?? -Infinity) < SAME_SIGNAL_MS) return;
+          lastSignalAt.set(signal, now);
+          handler(signal);
+        };
         process.on(signal, listener);
         return () => void process.off(signal, listener);
       });
