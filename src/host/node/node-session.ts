@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { Conversation } from '../../core/agent/conversation';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { PolicyGate } from '../../core/agent/policy-gate';
+import type { AgentMode } from '../../core/agent/plan-mode';
 import type { HistoryCondenser } from '../../core/agent/ports';
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings';
@@ -20,6 +21,7 @@ import { createNodePorts } from './ports';
 import { ImageStore } from '../../core/attachments/image-store';
 import type { CheckpointPort } from '../../core/checkpoints/types';
 import { environmentResolver, joinSecrets, McpHub, type ParsedMcpConfig } from './mcp';
+import type { CommandSandbox } from './sandbox';
 
 export interface NodeSessionOptions {
   /** Directory of the conversation's segment log (created if missing). */
@@ -55,6 +57,11 @@ export interface NodeSessionOptions {
   mcpServers?: ParsedMcpConfig;
   /** Where to say what happens with the MCP servers (started, renamed tools, failures). */
   onMcpLog?: (line: string) => void;
+  /**
+   * The sandbox the shell and the stdio MCP servers start in (the workspace writable, read-only
+   * in plan mode for the shell); none: they run with the user's permissions. The caller disposes it.
+   */
+  sandbox?: CommandSandbox;
 }
 
 export interface NodeSession {
@@ -98,12 +105,23 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     : () => undefined;
   // The client's key never reaches the shell's environment, and is redacted from every event.
   const secrets = llmSecrets(opts.llmSettings);
+  // The shell starts before the conversation exists; its mode is asked for at each (re)start.
+  let conversationMode = (): AgentMode => 'act';
   const nodePorts = createNodePorts({
     roots: [workspace],
     scratchDir,
     terminal: {
       passEnvironment: opts.passEnvironment ?? [],
       secretValues: secrets.map((s) => s.value),
+      ...(opts.sandbox
+        ? {
+            sandbox: {
+              sandbox: opts.sandbox,
+              workspaces: [workspace],
+              readOnly: () => conversationMode() === 'plan',
+            },
+          }
+        : {}),
     },
   });
   // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
@@ -123,6 +141,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         resolve: environmentResolver(process.env),
         reservedNames: tools.map((t) => t.name),
         log: opts.onMcpLog ?? (() => undefined),
+        ...(opts.sandbox ? { sandbox: opts.sandbox, workspaces: [workspace] } : {}),
       })
     : undefined;
   await mcp?.configure(opts.mcpServers!);
@@ -176,6 +195,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         () => shell.cwd,
       ),
     });
+    conversationMode = () => conversation.state.mode;
     // A resumed conversation's shell starts where its last command left it (a cd the model remembers).
     startDir = () => shellStartDir(conversation.state.shellCwd, workspace);
     nodePorts.terminal.startIn(startDir());
