@@ -56,7 +56,7 @@ export interface NodeSessionOptions {
   mcpServers?: ParsedMcpConfig;
   /** Where to say what happens with the MCP servers (started, renamed tools, failures). */
   onMcpLog?: (line: string) => void;
-  /** The sandbox the agent's shell starts in (disposed with the session); none: unsandboxed, as before. */
+  /** The sandbox the shell and the stdio MCP servers start in (disposed with the session); none: unsandboxed. */
   sandbox?: CommandSandbox;
 }
 
@@ -130,6 +130,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         resolve: environmentResolver(process.env),
         reservedNames: tools.map((t) => t.name),
         log: opts.onMcpLog ?? (() => undefined),
+        ...(opts.sandbox ? { sandbox: opts.sandbox, workspaces: [workspace] } : {}),
       })
     : undefined;
   await mcp?.configure(opts.mcpServers!);

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { McpHub, parseMcpServers } from '../../../src/host/node/mcp';
 import { environmentResolver } from '../../../src/host/node/mcp/references';
+import type { CommandSandbox } from '../../../src/host/node/sandbox';
 
 const ROOT = join(__dirname, '..', '..', '..');
 export const EVERYTHING = join(
@@ -16,11 +17,18 @@ export const EVERYTHING = join(
   'index.js',
 );
 export const FAULT_SERVER = join(ROOT, 'test', 'support', 'mcp-fault-server.mjs');
+export const PROBE_SERVER = join(ROOT, 'test', 'support', 'mcp-probe-server.mjs');
 
 export const everythingStdio = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
 export const faultStdio = (extra: Record<string, unknown> = {}) => ({
   command: process.execPath,
   args: [FAULT_SERVER],
+  ...extra,
+});
+
+export const probeStdio = (extra: Record<string, unknown> = {}) => ({
+  command: process.execPath,
+  args: [PROBE_SERVER],
   ...extra,
 });
 
@@ -32,7 +40,13 @@ export interface TestHub {
 export async function hubFor(
   servers: Record<string, unknown>,
   cwd: string,
-  opts: { reserved?: string[]; baseEnv?: Record<string, string | undefined>; startTimeoutMs?: number } = {},
+  opts: {
+    reserved?: string[];
+    baseEnv?: Record<string, string | undefined>;
+    startTimeoutMs?: number;
+    sandbox?: CommandSandbox;
+    passEnvironment?: string[];
+  } = {},
 ): Promise<TestHub> {
   const logs: string[] = [];
   const hub = new McpHub({
@@ -42,6 +56,8 @@ export async function hubFor(
     reservedNames: opts.reserved ?? [],
     log: (line) => logs.push(line),
     startTimeoutMs: opts.startTimeoutMs ?? 20_000,
+    ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+    ...(opts.passEnvironment ? { passEnvironment: opts.passEnvironment } : {}),
   });
   await hub.configure(parseMcpServers({ mcpServers: servers }));
   return { hub, logs };

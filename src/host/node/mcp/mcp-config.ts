@@ -1,7 +1,8 @@
 // The MCP server configuration: the shape Claude Desktop, Cline and others use,
 // `{"mcpServers": {"name": {"command", "args", "env"} | {"url", "headers"}}}`, plus the few
-// optional fields Logbook reads (`alwaysAllow`, `disabled`, `timeout`). The same shape comes from
-// the CLI's --mcp-config file and from the `logbook.mcp.servers` setting.
+// optional fields Logbook reads (`alwaysAllow`, `disabled`, `timeout`, and for a stdio server
+// `sandbox` and `allowedHosts`). The same shape comes from the CLI's --mcp-config file and from the
+// `logbook.mcp.servers` setting.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
@@ -15,12 +16,20 @@ const Common = {
   timeout: z.number().positive().optional(),
 };
 
+/** A host name, `*.example.com` for every name under it, or `*` for any (as `logbook.sandbox.allowedHosts`). */
+const HOST_PATTERN = /^(\*|(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*)$/;
+const HOST_MESSAGE = 'a host is a name like "api.example.com" or "*.example.com" (no scheme, port or path)';
+
 const StdioServerSchema = z.looseObject({
   type: z.literal('stdio').optional(),
   command: z.string().min(1, 'command must not be empty'),
   args: z.array(z.string()).optional(),
   env: z.record(z.string(), z.string()).optional(),
   cwd: z.string().optional(),
+  /** `false`: the server runs outside the command sandbox, with the user's permissions. */
+  sandbox: z.boolean().optional(),
+  /** Hosts this server may reach besides `logbook.sandbox.allowedHosts` (when sandboxed). */
+  allowedHosts: z.array(z.string().regex(HOST_PATTERN, HOST_MESSAGE)).optional(),
   ...Common,
 });
 

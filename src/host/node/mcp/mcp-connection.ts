@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpCallOptions, McpServerPort, McpToolInfo } from '../../../core/mcp';
 import { isStdio, type McpServerConfig } from './mcp-config';
+import type { StdioLaunch } from './server-sandbox';
 
 export interface ConnectOptions {
   /** Environment of a stdio server: the scrubbed agent environment plus the entry's own `env`. */
@@ -17,6 +18,8 @@ export interface ConnectOptions {
   headers: Record<string, string>;
   /** Working folder of a stdio server without its own `cwd`. */
   cwd: string;
+  /** What a stdio server spawns instead of its entry's command and `env` (the sandbox's command line). */
+  launch?: StdioLaunch;
   /** Longest the start (spawn/connect and the MCP handshake) may take. */
   startTimeoutMs: number;
   /** Called once when the connection ends without `close` (a crash, a dropped stream). */
@@ -65,10 +68,11 @@ export class McpConnection implements McpServerPort {
     const conn = new McpConnection(name, client, (config.timeout ?? DEFAULT_CALL_TIMEOUT_MS / 1000) * 1000);
     try {
       if (isStdio(config)) {
+        const how = opts.launch ?? { command: config.command, args: config.args ?? [], env: opts.env };
         const transport = new StdioClientTransport({
-          command: config.command,
-          args: config.args ?? [],
-          env: opts.env,
+          command: how.command,
+          args: how.args,
+          env: how.env,
           cwd: config.cwd ?? opts.cwd,
           stderr: 'pipe',
         });

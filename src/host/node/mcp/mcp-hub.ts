@@ -2,6 +2,7 @@
 // (not when Logbook starts), in parallel; each conversation gets a ToolSource view that offers the
 // tools of the servers running now and tells it, once, about each server that failed to start or
 // stopped. A changed configuration restarts only the servers whose entry changed; `close` stops all.
+// Given a CommandSandbox, stdio servers start inside it (see server-sandbox.ts).
 import { agentEnvironment, type NamedSecret } from '../../../core/secrets';
 import type { ToolSource, ToolSourceNotice } from '../../../core/agent/ports';
 import {
@@ -15,6 +16,8 @@ import { registerToolPayloadSchemas, type ToolSpec } from '../../../core/tools';
 import { McpConnection, type McpPromptInfo, type McpResourceInfo } from './mcp-connection';
 import { isStdio, type McpServerConfig, type ParsedMcpConfig, sameServer } from './mcp-config';
 import { expandReferences, type ReferenceResolver, secretNames } from './references';
+import type { CommandSandbox } from '../sandbox';
+import { serverLaunch, type ServerLaunch } from './server-sandbox';
 
 export interface McpHubOptions {
   /** Working folder of stdio servers (the workspace). */
@@ -33,6 +36,13 @@ export interface McpHubOptions {
   log: (line: string) => void;
   startTimeoutMs?: number;
   limits?: ResultLimits;
+  /**
+   * Starts stdio servers inside this sandbox, each with a network of its own; an entry with
+   * `"sandbox": false` opts out. Absent: servers run with the user's permissions, as they did.
+   */
+  sandbox?: CommandSandbox;
+  /** Folders a sandboxed server may write (default: `cwd`). */
+  workspaces?: readonly string[];
 }
 
 type ServerState =
@@ -54,6 +64,8 @@ interface Entry {
   secrets: string[];
   /** The server was reconfigured or removed while starting: drop what it started. */
   stale?: boolean;
+  /** Stops what the server's sandbox holds (its proxy) once the server is gone. */
+  release?: () => Promise<void>;
 }
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
@@ -214,6 +226,7 @@ export class McpHub {
 
   private async start(name: string, entry: Entry): Promise<void> {
     const cfg = entry.config;
+    let launched: ServerLaunch | undefined;
     try {
       const env = isStdio(cfg)
         ? await expandReferences(cfg.env, this.opts.resolve)
@@ -227,15 +240,29 @@ export class McpHub {
         pass: this.opts.passEnvironment ?? [],
         secretValues: this.opts.secretValues?.() ?? [],
       }).env;
+      if (isStdio(cfg) && this.opts.sandbox) {
+        launched = await serverLaunch(name, cfg, {
+          sandbox: this.opts.sandbox,
+          workspaces: this.opts.workspaces ?? [this.opts.cwd],
+          cwd: this.opts.cwd,
+          pass: this.opts.passEnvironment ?? [],
+          env: env.values,
+          log: this.opts.log,
+        });
+        entry.release = launched.release;
+        if (launched.unsandboxed) this.opts.log(launched.unsandboxed);
+      }
       const conn = await McpConnection.connect(name, cfg, {
         env: { ...scrubbed, ...env.values },
         headers: headers.values,
         cwd: this.opts.cwd,
+        ...(launched?.launch ? { launch: launched.launch } : {}),
         startTimeoutMs: this.opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
         onLost: (reason) => this.lost(name, entry, reason),
       });
       if (entry.stale || this.closed) {
         await conn.close();
+        await this.release(entry);
         return;
       }
       const tools = await conn.listTools().catch(async (err: unknown) => {
@@ -244,14 +271,16 @@ export class McpHub {
       });
       if (entry.stale || this.closed) {
         await conn.close();
+        await this.release(entry);
         return;
       }
       entry.state = { kind: 'ready', conn, tools };
       this.opts.log(
-        `MCP server "${name}" started with ${tools.length} tool${tools.length === 1 ? '' : 's'}.`,
+        `MCP server "${name}" started with ${tools.length} tool${tools.length === 1 ? '' : 's'}${launched?.launch ? ', in the sandbox' : ''}.`,
       );
       this.rebuild();
     } catch (err) {
+      await this.release(entry);
       if (entry.stale || this.closed) return;
       const message = `The MCP server "${name}" could not start: ${err instanceof Error ? err.message : String(err)}. The conversation continues without its tools.`;
       entry.state = { kind: 'failed', problem: this.problem(message) };
@@ -264,6 +293,7 @@ export class McpHub {
     const message = `The MCP server "${name}" stopped (${reason}). Its tools are no longer offered; the conversation continues without them.`;
     entry.state = { kind: 'failed', problem: this.problem(message) };
     this.opts.log(message);
+    void this.release(entry);
     this.rebuild();
   }
 
@@ -274,8 +304,15 @@ export class McpHub {
     const now = entry.state;
     if (now.kind === 'ready') {
       await now.conn.close();
+      await this.release(entry);
       if (why) this.opts.log(`MCP server "${name}" stopped: ${why}.`);
     }
+  }
+
+  private async release(entry: Entry): Promise<void> {
+    const release = entry.release;
+    entry.release = undefined;
+    await release?.().catch(() => undefined);
   }
 
   // --- the tools offered --------------------------------------------------------------------

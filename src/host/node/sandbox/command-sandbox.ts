@@ -24,6 +24,8 @@ export interface CommandSandboxOptions {
   allowedHosts: () => readonly string[];
   /** Asked for a host not on the list (VS Code asks the user); absent: turned away. */
   askHost?: (host: string) => Promise<boolean>;
+  /** Told of each host turned away, as it happens (besides `takeDeniedHosts`). */
+  onDenied?: (host: string) => void;
   /** The user's additions to the unreadable list. */
   denyRead?: readonly string[];
   /** Folders besides the workspace that commands may write (`logbook.sandbox.writable`). */
@@ -172,6 +174,25 @@ export class CommandSandbox {
     return { sandboxed: true, file: state.bwrap, args: [...args, '--', ...inner] };
   }
 
+  /**
+   * A sandbox with the same setting and mounts but a network of its own: its own proxy, which also
+   * lets `allowedHosts` through and tells `onDenied` (not the user) what it turns away. For a
+   * long-running process (an MCP server): its hosts neither widen the commands' list nor show up
+   * in their output. The caller disposes it.
+   */
+  withOwnNetwork(own: {
+    allowedHosts?: readonly string[];
+    onDenied?: (host: string) => void;
+  }): CommandSandbox {
+    const { askHost: _notAsked, onDenied: _notTold, ...same } = this.opts;
+    const extra = own.allowedHosts ?? [];
+    return new CommandSandbox({
+      ...same,
+      allowedHosts: () => [...this.opts.allowedHosts(), ...extra],
+      ...(own.onDenied ? { onDenied: own.onDenied } : {}),
+    });
+  }
+
   async dispose(): Promise<void> {
     const proxy = this.proxy;
     this.proxy = undefined;
@@ -182,7 +203,10 @@ export class CommandSandbox {
     this.proxy ??= NetworkProxy.start({
       allow: async (host) =>
         hostAllowed(host, this.opts.allowedHosts()) || ((await this.opts.askHost?.(host)) ?? false),
-      onDenied: (host) => this.denied.add(host),
+      onDenied: (host) => {
+        this.denied.add(host);
+        this.opts.onDenied?.(host);
+      },
     });
     return this.proxy;
   }
