@@ -2,7 +2,7 @@
 // npm run bench [-- --json FILE]: runs the event-log benchmark (bench/log-bench.ts), the state
 // benchmark (bench/state-bench.ts) and the open benchmark (bench/open-bench.ts: `logbook show` and
 // VS Code opening a huge imported conversation) under tsx. The chat panel's is `npm run bench:webview`.
-// Each prints a results table and writes its file in bench/ (RESULTS.md, STATE-RESULTS.md, CHECKPOINT-RESULTS.md, OPEN-RESULTS.md).
+// Each prints a results table and writes its file in bench/ (RESULTS.md, STATE-RESULTS.md, SANDBOX-RESULTS.md, CHECKPOINT-RESULTS.md, OPEN-RESULTS.md).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +35,13 @@ const jsonFor = (kind) =>
   process.argv
     .slice(2)
     .map((a, i, all) => (all[i - 1] === '--json' ? a.replace(/(\.json)?$/, `.${kind}.json`) : a));
+// The sandbox benchmark (S1 shell start, S2 a 200-command session: sandboxed against unsandboxed).
+if (res.status === 0)
+  res.status = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench', 'sandbox-bench.ts'), ...jsonFor('sandbox')],
+    { cwd: root, stdio: 'inherit' },
+  ).status;
 // The workspace checkpoint benchmark (C1-C4: a 5,000-file / 200 MB workspace).
 if (res.status === 0)
   res.status = spawnSync(

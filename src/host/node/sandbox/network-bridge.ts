@@ -44,5 +44,7 @@ export function withBridge(program: BridgeProgram, socketInside: string, argv: r
     'for _ in $(seq 400); do (: <"/dev/tcp/127.0.0.1/$0") 2>/dev/null && break; sleep 0.005; done',
     'exec "$@"',
   ].join('\n');
-  return ['/bin/bash', '-c', script, String(BRIDGE_PORT), ...bridge, ...argv];
+  // --norc: bash reads ~/.bashrc when its stdin is a socket (it takes that for rshd), and Node's
+  // pipes are sockets: a user's bashrc would add its variables and its startup time here.
+  return ['/bin/bash', '--norc', '--noprofile', '-c', script, String(BRIDGE_PORT), ...bridge, ...argv];
 }
