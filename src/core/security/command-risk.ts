@@ -12,6 +12,12 @@ import {
 } from './shell-parse';
 import { isDiskDevice, isHarmlessSink, protectedWriteReason, secretReason } from './sensitive-paths';
 import { programFindings } from './program-rules';
+import {
+  assignedName,
+  defaultAssignments,
+  isDangerousVariable,
+  setsVariableReason,
+} from './dangerous-variables';
 import { isInsideAny } from './resolve-path';
 import { locateWord, sensitiveReadOfWord, type WordLocation } from './shell-paths';
 
@@ -51,8 +57,6 @@ export interface RuleContext {
 }
 
 const MAX_DEPTH = 8;
-const DANGEROUS_VARIABLES =
-  /^(PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|IFS|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|GIT_SSH_COMMAND|GIT_EXEC_PATH)$/;
 const INPUT_OPS = new Set(['<', '<<', '<<<', '<&', '<>']);
 
 export function commandRisk(command: string, options: CommandRiskOptions = {}): RiskAssessment {
@@ -162,10 +166,15 @@ function ownFindings(command: SimpleCommand, site: CommandSite, ctx: RuleContext
       medium(`defines the shell function ${command.definesFunction}, whose calls cannot be checked`),
     );
   }
-  for (const assignment of command.assignments) {
-    const name = assignment.slice(0, assignment.indexOf('=')).replace(/\+$/, '');
-    if (DANGEROUS_VARIABLES.test(name))
-      findings.push(medium(`sets ${name}, which changes what programs run`));
+  // `X=1 cmd`, `X=1`, and `${X:=1}` inside any word or redirection target.
+  const set = [
+    ...command.assignments.map(assignedName),
+    ...[...command.assignments, ...command.argv, ...command.redirects.map((r) => r.target)].flatMap(
+      defaultAssignments,
+    ),
+  ];
+  for (const name of new Set(set)) {
+    if (name !== undefined && isDangerousVariable(name)) findings.push(medium(setsVariableReason(name)));
   }
   for (const redirect of command.redirects) findings.push(...redirectFindings(redirect, command, ctx));
   if (command.argv.length > 0) findings.push(...ctx.analyzeArgv(command.argv, site, command));

@@ -8,6 +8,7 @@ import { FILE_RULES } from './file-rules';
 import { git } from './git-rules';
 import { PACKAGE_RULES } from './package-rules';
 import { DOWNLOADERS, SYSTEM_RULES } from './system-rules';
+import { VARIABLE_RULES } from './variable-rules';
 
 /** Programs that only read or print (their arguments are still checked for secret files). */
 const READ_ONLY = new Set([
@@ -58,8 +59,6 @@ const WRITING_OPTIONS: Record<string, (args: readonly string[], env: RuleEnv) =>
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh']);
 const INTERPRETER =
   /^(python[\d.]*|pypy3?|node|nodejs|deno|ruby|perl|php|lua|Rscript|tsx|ts-node|osascript|pwsh)$/;
-const DANGEROUS_VARIABLE =
-  /^(PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|NODE_OPTIONS|PYTHONPATH)$/;
 
 /** `sudo -u bob cmd`: HIGH in itself, and the wrapped command is rated as well. */
 const sudo: ProgramRule = (args, env, name) => {
@@ -88,30 +87,6 @@ function wrapper(withValue: readonly string[], skipOperands = 0): ProgramRule {
     return env.ctx.analyzeArgv(rest, env.site, env.command);
   };
 }
-
-const envCommand: ProgramRule = (args, envRule) => {
-  const split = args.findIndex((a) => a === '-S' || a === '--split-string');
-  if (split !== -1) return envRule.ctx.analyzeText(args.slice(split + 1).join(' '));
-  let rest = afterOptions(args, ['-u', '--unset', '-C', '--chdir']);
-  const findings: Finding[] = [];
-  while (rest[0] && /^[A-Za-z_]\w*=/.test(rest[0])) {
-    const name = rest[0].slice(0, rest[0].indexOf('='));
-    if (DANGEROUS_VARIABLE.test(name)) findings.push(medium(`sets ${name}, which changes what programs run`));
-    rest = rest.slice(1);
-  }
-  if (rest.length === 0)
-    return [...findings, medium('prints environment variables, which may include secrets')];
-  return [...findings, ...envRule.ctx.analyzeArgv(rest, envRule.site, envRule.command)];
-};
-
-const exportCommand: ProgramRule = (args) => {
-  const assignments = args.filter((a) => !a.startsWith('-'));
-  if (assignments.length === 0) return [medium('prints environment variables, which may include secrets')];
-  const risky = assignments.filter((a) => DANGEROUS_VARIABLE.test(a.split('=')[0] ?? ''));
-  return risky.length > 0
-    ? risky.map((a) => medium(`sets ${a.split('=')[0]}, which changes what programs run`))
-    : [low('only sets shell variables')];
-};
 
 /** Whether text run as code is decided at run time (a substitution or a bare variable). */
 function isDynamic(text: string): boolean {
@@ -192,9 +167,8 @@ const RULES: Record<string, ProgramRule> = {
   sudo,
   doas: sudo,
   su: () => [high('switches to another user')],
-  env: envCommand,
+  ...VARIABLE_RULES,
   printenv: () => [medium('prints environment variables, which may include secrets')],
-  export: exportCommand,
   nohup: wrapper([]),
   time: wrapper([]),
   builtin: wrapper([]),
