@@ -57,7 +57,8 @@ export interface RuleContext {
 }
 
 const MAX_DEPTH = 8;
-const INPUT_OPS = new Set(['<', '<<', '<<<', '<&', '<>']);
+// `<>` opens for reading and writing (and creates the file): a write, not an input.
+const INPUT_OPS = new Set(['<', '<<', '<<<', '<&']);
 
 export function commandRisk(command: string, options: CommandRiskOptions = {}): RiskAssessment {
   try {
@@ -187,6 +188,8 @@ function redirectFindings(redirect: Redirect, command: SimpleCommand, ctx: RuleC
   if (INPUT_OPS.has(redirect.op)) return redirect.op === '<' ? readFindings(redirect.target, ctx) : [];
   // `>&2` and `2>&1` duplicate descriptors; `>& file` writes a file.
   if (redirect.op === '>&' && /^\d+-?$|^-$/.test(redirect.target)) return [];
+  if (redirect.op === '<>')
+    return [...readFindings(redirect.target, ctx), ...ctx.writeTarget(redirect.target)];
   if (command.argv.length === 0 && redirect.op === '>' && !isHarmlessSink(redirect.target)) {
     return ctx.writeTarget(redirect.target, 'empties');
   }

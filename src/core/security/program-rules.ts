@@ -107,6 +107,13 @@ function stdinCode(env: RuleEnv, name: string, isShell: boolean, args: readonly 
   const heredoc = env.command.redirects.find((r) => r.heredoc !== undefined);
   if (heredoc)
     return isShell ? env.ctx.analyzeText(heredoc.heredoc ?? '') : [medium(`runs inline ${name} code`)];
+  const hereString = env.command.redirects.find((r) => r.op === '<<<');
+  if (hereString) {
+    if (!isShell) return [medium(`runs inline ${name} code`)];
+    return isDynamic(hereString.target)
+      ? [high(`${name} runs code built at run time, which cannot be checked`)]
+      : env.ctx.analyzeText(hereString.target);
+  }
   const file = env.command.redirects.find((r) => r.op === '<');
   if (file) return [medium(`runs the script ${file.target}`)];
   return [medium(args.length > 0 ? `runs ${name} ${args.join(' ')}` : `starts an interactive ${name}`)];
