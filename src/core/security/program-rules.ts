@@ -7,6 +7,7 @@ import { hasSubstitution } from './shell-parse';
 import { FILE_RULES } from './file-rules';
 import { git } from './git-rules';
 import { PACKAGE_RULES } from './package-rules';
+import { programOptionFindings } from './program-options';
 import { DOWNLOADERS, SYSTEM_RULES } from './system-rules';
 import { VARIABLE_RULES } from './variable-rules';
 
@@ -161,6 +162,39 @@ const interpreter: ProgramRule = (args, env, name) => {
   return [medium(`runs ${script} with ${name}`)];
 };
 
+/** `watch cmd args`: the words are joined and run by `sh -c` (as given with -x/--exec). */
+const watch: ProgramRule = (args, env, name) => {
+  const rest = afterOptions(args, ['-n', '--interval', '-d', '-q', '--equexit']);
+  if (rest.length === 0) return [low(`${name} alone does nothing risky`)];
+  if (hasOption(args, 'x', 'exec')) return env.ctx.analyzeArgv(rest, env.site, env.command);
+  return env.ctx.analyzeText(rest.join(' '));
+};
+
+/**
+ * alias and trap store shell code that runs later, under a harmless name or on a signal: the code
+ * is judged now, and storing it is at least MEDIUM since later commands cannot be judged by name.
+ */
+const storesCode: ProgramRule = (args, env, name) => {
+  const options = args.filter((a) => a.startsWith('-'));
+  const words = args.filter((a) => !a.startsWith('-'));
+  if (name === 'alias') {
+    const bodies = words.filter((w) => w.includes('=')).map((w) => w.slice(w.indexOf('=') + 1));
+    if (bodies.length === 0) return [low('alias only lists aliases')];
+    return [
+      medium('defines an alias, which changes what later commands run'),
+      ...bodies.flatMap((b) => env.ctx.analyzeText(b)),
+    ];
+  }
+  if (words.length < 2 || options.some((o) => /^-[lp]$/.test(o)))
+    return [lowChange('trap only lists or resets')];
+  const code = words[0]!;
+  if (code === '-' || code === '') return [lowChange('trap only resets a signal handler')];
+  const judged = isDynamic(code)
+    ? [high('trap runs code built at run time, which cannot be checked')]
+    : env.ctx.analyzeText(code);
+  return [medium('sets a trap, which runs code later'), ...judged];
+};
+
 const commandBuiltin: ProgramRule = (args, env, name) => {
   if (args[0] === '-v' || args[0] === '-V') return [low(`${name} -v only looks a command up`)];
   return wrapper([])(args, env, name);
@@ -185,7 +219,9 @@ const RULES: Record<string, ProgramRule> = {
   ionice: wrapper(['-c', '-n', '-p', '-t']),
   stdbuf: wrapper(['-i', '-o', '-e']),
   timeout: wrapper(['-s', '-k', '--signal', '--kill-after'], 1),
-  watch: wrapper(['-n', '--interval', '-d']),
+  watch,
+  alias: storesCode,
+  trap: storesCode,
   xargs: wrapper([
     '-I',
     '-n',
@@ -206,6 +242,14 @@ const RULES: Record<string, ProgramRule> = {
 
 export function programFindings(word: string, args: readonly string[], env: RuleEnv): Finding[] {
   if (word === '') return [];
+  const own = ruleFindings(word, args, env);
+  return [...own, ...programOptionFindings(programName(word), args)];
+}
+
+function ruleFindings(word: string, args: readonly string[], env: RuleEnv): Finding[] {
+  // `{rm,-rf,~}` is brace-expanded into the words `rm -rf ~`.
+  const braced = /^\{([^{}]*,[^{}]*)\}$/.exec(word);
+  if (braced) return env.ctx.analyzeArgv([...braced[1]!.split(','), ...args], env.site, env.command);
   if (hasSubstitution(word) || word.startsWith('$'))
     return [high('runs a program whose name is decided at run time')];
   const name = programName(word);
