@@ -46,6 +46,8 @@ export interface RuleContext {
   analyzeArgv(argv: readonly string[], site: CommandSite, command: SimpleCommand): Finding[];
   /** Findings for writing to `target`: where it lands, or MEDIUM for an ordinary write. */
   writeTarget(target: string, verb?: string): Finding[];
+  /** Findings for reading `target` (a secret, private data outside the workspace); [] otherwise. */
+  readTarget(target: string): Finding[];
   /** Only the findings about where a write lands (outside the workspace, protected); [] inside. */
   writeBoundary(target: string, verb?: string): Finding[];
   /** Where a path word leads (see shell-paths.ts), or undefined when decided at run time. */
@@ -242,6 +244,7 @@ function createContext(roots: readonly string[], depth: number, cwd?: string | n
       return [high(`${verb} ${name}, outside the workspace`)];
     },
     locate: (word) => locateWord(word, roots, undefined, cwd),
+    readTarget: (word) => readFindings(word, ctx),
   };
   return ctx;
 }

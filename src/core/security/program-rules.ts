@@ -8,6 +8,7 @@ import { FILE_RULES } from './file-rules';
 import { git } from './git-rules';
 import { PACKAGE_RULES } from './package-rules';
 import { programOptionFindings } from './program-options';
+import { sedScriptFindings } from './sed-script';
 import { DOWNLOADERS, SYSTEM_RULES } from './system-rules';
 import { VARIABLE_RULES } from './variable-rules';
 
@@ -243,7 +244,9 @@ const RULES: Record<string, ProgramRule> = {
 export function programFindings(word: string, args: readonly string[], env: RuleEnv): Finding[] {
   if (word === '') return [];
   const own = ruleFindings(word, args, env);
-  return [...own, ...programOptionFindings(programName(word), args)];
+  const name = programName(word);
+  const script = name === 'sed' || name === 'gsed' ? sedScriptFindings(args, env.ctx) : [];
+  return [...own, ...script, ...programOptionFindings(name, args)];
 }
 
 function ruleFindings(word: string, args: readonly string[], env: RuleEnv): Finding[] {
