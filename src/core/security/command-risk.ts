@@ -29,6 +29,12 @@ export interface CommandRiskOptions {
   roots?: readonly string[];
   /** The shell's working directory before the command (the first root when absent). */
   cwd?: string;
+  /**
+   * The config key (e.g. `core.fsmonitor`) with which the git repository around a folder starts
+   * programs of its own, or undefined. Supplied by the host (see git-config-programs.ts); without
+   * it, repository settings are not considered.
+   */
+  gitConfigRunsPrograms?: (cwd: string) => string | undefined;
 }
 
 /** Where a command sits: what feeds its stdin decides whether `sh` runs checked text or not. */
@@ -54,6 +60,11 @@ export interface RuleContext {
   locate(word: string): WordLocation | undefined;
   /** The shell's working directory here (after the script's `cd`s); null: decided at run time. */
   readonly cwd: string | null | undefined;
+  /**
+   * Why git run in `dir` (absolute; the shell's directory when undefined, null when decided at run
+   * time) may start programs its repository configures, or undefined.
+   */
+  gitConfigRunsPrograms(dir?: string | null): string | undefined;
   /** The same analysis from another working directory. */
   at(cwd: string | null): RuleContext;
 }
@@ -65,7 +76,7 @@ const INPUT_OPS = new Set(['<', '<<', '<<<', '<&']);
 export function commandRisk(command: string, options: CommandRiskOptions = {}): RiskAssessment {
   try {
     const script = parseShell(command);
-    const findings = scriptFindings(script, createContext(options.roots ?? [], 0, options.cwd));
+    const findings = scriptFindings(script, createContext(options, 0, options.cwd));
     return summarize(findings, low('there is nothing to run'));
   } catch (err) {
     return { risk: 'HIGH', reasons: [`the command could not be analysed (${(err as Error).message})`] };
@@ -89,7 +100,7 @@ export function commandReadOnly(command: string, options: CommandRiskOptions = {
     const script = parseShell(command);
     if (script.incomplete)
       return { readOnly: false, reason: 'an unclosed quote or substitution makes it unclear what runs' };
-    findings = scriptFindings(script, createContext(options.roots ?? [], 0, options.cwd));
+    findings = scriptFindings(script, createContext(options, 0, options.cwd));
   } catch (err) {
     return { readOnly: false, reason: `the command could not be analysed (${(err as Error).message})` };
   }
@@ -106,7 +117,7 @@ export function simpleCommandRisk(
   options: CommandRiskOptions = {},
 ): RiskAssessment {
   try {
-    const findings = ownFindings(command, site, createContext(options.roots ?? [], 0, options.cwd));
+    const findings = ownFindings(command, site, createContext(options, 0, options.cwd));
     return summarize(findings, low('there is nothing to run'));
   } catch (err) {
     return { risk: 'HIGH', reasons: [`the command could not be analysed (${(err as Error).message})`] };
@@ -198,15 +209,23 @@ function redirectFindings(redirect: Redirect, command: SimpleCommand, ctx: RuleC
   return ctx.writeTarget(redirect.target);
 }
 
-function createContext(roots: readonly string[], depth: number, cwd?: string | null): RuleContext {
+function createContext(options: CommandRiskOptions, depth: number, cwd?: string | null): RuleContext {
+  const roots = options.roots ?? [];
   const ctx: RuleContext = {
     roots,
     cwd,
-    at: (next) => createContext(roots, depth, next),
+    at: (next) => createContext(options, depth, next),
+    gitConfigRunsPrograms(dir) {
+      const check = options.gitConfigRunsPrograms;
+      if (!check) return undefined;
+      const where = dir === undefined ? (cwd === undefined ? roots[0] : cwd) : dir;
+      if (where === null) return 'the repository is in a folder decided at run time';
+      return where === undefined ? undefined : check(where);
+    },
     analyzeText(text) {
       if (depth + 1 > MAX_DEPTH) return [high('shell code is nested too deeply to analyse')];
       // `bash -c` and `eval` run where the shell is.
-      return scriptFindings(parseShell(text), createContext(roots, depth + 1, cwd));
+      return scriptFindings(parseShell(text), createContext(options, depth + 1, cwd));
     },
     analyzeArgv(argv, site, command) {
       // No depth check needed: each wrapper (sudo, env, xargs...) hands on a shorter argv.
