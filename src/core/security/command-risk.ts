@@ -19,7 +19,12 @@ import {
   setsVariableReason,
 } from './dangerous-variables';
 import { isInsideAny } from './resolve-path';
-import { locateWord, sensitiveReadOfWord, type WordLocation } from './shell-paths';
+import {
+  locateWord,
+  readsOtherProcessEnvironment,
+  sensitiveReadOfWord,
+  type WordLocation,
+} from './shell-paths';
 
 export interface CommandRiskOptions {
   /**
@@ -275,6 +280,8 @@ function readFindings(word: string, ctx: RuleContext): Finding[] {
   const place = ctx.locate(word);
   const secret = secretReason(word) ?? (place ? secretReason(place.real) : undefined);
   if (secret) return [high(`uses a secret file: ${secret}`)];
+  if (readsOtherProcessEnvironment(word, place))
+    return [high(`reads ${word}, the environment of another process, where secrets live`)];
   const inside = (real: string) => ctx.roots.length > 0 && isInsideAny(real, ctx.roots);
   const sensitive = sensitiveReadOfWord(word, ctx.roots, inside, undefined, ctx.cwd);
   return sensitive ? [medium(`reads ${sensitive}`)] : [];

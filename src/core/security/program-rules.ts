@@ -7,6 +7,7 @@ import { hasSubstitution } from './shell-parse';
 import { FILE_RULES } from './file-rules';
 import { git } from './git-rules';
 import { PACKAGE_RULES } from './package-rules';
+import { PROCESS_RULES } from './process-rules';
 import { programOptionFindings } from './program-options';
 import { sedScriptFindings } from './sed-script';
 import { DOWNLOADERS, SYSTEM_RULES } from './system-rules';
@@ -210,6 +211,7 @@ const RULES: Record<string, ProgramRule> = {
   doas: sudo,
   su: () => [high('switches to another user')],
   ...VARIABLE_RULES,
+  ...PROCESS_RULES,
   printenv: () => [medium('prints environment variables, which may include secrets')],
   nohup: wrapper([]),
   time: wrapper([]),
