@@ -12,6 +12,7 @@ import {
 } from './shell-parse';
 import { isDiskDevice, isHarmlessSink, protectedWriteReason, secretReason } from './sensitive-paths';
 import { programFindings } from './program-rules';
+import { secretReasonOfWord } from './secret-globs';
 import {
   assignedName,
   defaultAssignments,
@@ -278,7 +279,7 @@ const TEMP_DIRS = /^\/(tmp|var\/tmp|private\/tmp|private\/var\/tmp)(\/|$)/;
 /** A secret file is HIGH; private data outside the workspace (shadow, process environments, histories) MEDIUM. */
 function readFindings(word: string, ctx: RuleContext): Finding[] {
   const place = ctx.locate(word);
-  const secret = secretReason(word) ?? (place ? secretReason(place.real) : undefined);
+  const secret = secretReasonOfWord(word) ?? (place ? secretReason(place.real) : undefined);
   if (secret) return [high(`uses a secret file: ${secret}`)];
   if (readsOtherProcessEnvironment(word, place))
     return [high(`reads ${word}, the environment of another process, where secrets live`)];
