@@ -33,9 +33,12 @@ export function assignedName(word: string): string | undefined {
   return /^([A-Za-z_]\w*)(?:\[[^\]]*\])?\+?=/.exec(word)?.[1];
 }
 
-/** Names a word sets through `${NAME:=value}` or `${NAME=value}` when it is expanded. */
+/**
+ * Names a word sets through `${NAME:=value}` or `${NAME=value}` when it is expanded (the parser
+ * hands these on as `$NAME:=value`).
+ */
 export function defaultAssignments(word: string): string[] {
-  return [...word.matchAll(/\$\{([A-Za-z_]\w*):?=/g)].map((m) => m[1]!);
+  return [...word.matchAll(/\$\{?([A-Za-z_]\w*):?=/g)].map((m) => m[1]!);
 }
 
 export function setsVariableReason(name: string): string {
