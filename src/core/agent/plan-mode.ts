@@ -3,7 +3,7 @@
 // replay, resume and fork keep it; this module decides which calls plan mode lets through and what
 // the model is told.
 import type { ChatMessage } from '../events/to-messages';
-import { commandReadOnly } from '../security';
+import { commandReadOnly, gitConfigRunsPrograms } from '../security';
 import type { AgentMode, Task } from '../state';
 import type { ToolSpec } from '../tools';
 
@@ -66,7 +66,11 @@ function terminalWriteReason(
       ? null
       : 'typing into a running command cannot be checked';
   }
-  const verdict = commandReadOnly(command, { roots, ...(shellCwd ? { cwd: shellCwd } : {}) });
+  const verdict = commandReadOnly(command, {
+    roots,
+    ...(shellCwd ? { cwd: shellCwd } : {}),
+    gitConfigRunsPrograms,
+  });
   return verdict.readOnly ? null : `\`${command}\` is not read-only (${verdict.reason})`;
 }
 

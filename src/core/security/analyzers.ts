@@ -3,6 +3,7 @@
 // paths another. An analyzer that throws counts as HIGH: failing open would defeat the point.
 import { normaliseSecurityRisk } from '../tools/security-args';
 import { commandRisk } from './command-risk';
+import { gitConfigRunsPrograms } from './git-config-programs';
 import { pathRisk, readPathRisk } from './path-risk';
 import { maxRisk, type RiskAssessment, riskRank, type SecurityRisk } from './risk';
 
@@ -13,6 +14,8 @@ export interface AnalyzerContext {
   readableRoots: readonly string[];
   /** Where the agent's shell is now (an earlier command may have cd'd away); the first root if absent. */
   shellCwd?: string;
+  /** Which repository settings start programs (see CommandRiskOptions); read from disk by default. */
+  gitConfigRunsPrograms?: (cwd: string) => string | undefined;
 }
 
 export interface Analyzer {
@@ -34,6 +37,8 @@ export interface AnalyzeOptions {
   analyzers?: readonly Analyzer[];
   readableRoots?: readonly string[];
   shellCwd?: string;
+  /** Defaults to reading the repository's own config files (git-config-programs.ts). */
+  gitConfigRunsPrograms?: (cwd: string) => string | undefined;
 }
 
 /** The model's rating, from the `security_risk` argument it sent. */
@@ -88,6 +93,7 @@ export function analyzeAction(
     roots,
     readableRoots: options.readableRoots ?? [],
     ...(options.shellCwd ? { shellCwd: options.shellCwd } : {}),
+    gitConfigRunsPrograms: options.gitConfigRunsPrograms ?? gitConfigRunsPrograms,
   };
   const byAnalyzer = (options.analyzers ?? DEFAULT_ANALYZERS).map((analyzer): AnalyzerResult => {
     try {
@@ -119,5 +125,9 @@ function terminalRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerCont
   if (command.trim() === '') {
     return { risk: 'LOW', reasons: [args.reset === true ? 'restarts the shell' : 'there is nothing to run'] };
   }
-  return commandRisk(command, { roots: ctx.roots, ...(ctx.shellCwd ? { cwd: ctx.shellCwd } : {}) });
+  return commandRisk(command, {
+    roots: ctx.roots,
+    ...(ctx.shellCwd ? { cwd: ctx.shellCwd } : {}),
+    ...(ctx.gitConfigRunsPrograms ? { gitConfigRunsPrograms: ctx.gitConfigRunsPrograms } : {}),
+  });
 }

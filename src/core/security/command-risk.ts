@@ -12,8 +12,20 @@ import {
 } from './shell-parse';
 import { isDiskDevice, isHarmlessSink, protectedWriteReason, secretReason } from './sensitive-paths';
 import { programFindings } from './program-rules';
+import { secretReasonOfWord } from './secret-globs';
+import {
+  assignedName,
+  defaultAssignments,
+  isDangerousVariable,
+  setsVariableReason,
+} from './dangerous-variables';
 import { isInsideAny } from './resolve-path';
-import { locateWord, sensitiveReadOfWord, type WordLocation } from './shell-paths';
+import {
+  locateWord,
+  readsOtherProcessEnvironment,
+  sensitiveReadOfWord,
+  type WordLocation,
+} from './shell-paths';
 
 export interface CommandRiskOptions {
   /**
@@ -23,6 +35,12 @@ export interface CommandRiskOptions {
   roots?: readonly string[];
   /** The shell's working directory before the command (the first root when absent). */
   cwd?: string;
+  /**
+   * The config key (e.g. `core.fsmonitor`) with which the git repository around a folder starts
+   * programs of its own, or undefined. Supplied by the host (see git-config-programs.ts); without
+   * it, repository settings are not considered.
+   */
+  gitConfigRunsPrograms?: (cwd: string) => string | undefined;
 }
 
 /** Where a command sits: what feeds its stdin decides whether `sh` runs checked text or not. */
@@ -40,25 +58,31 @@ export interface RuleContext {
   analyzeArgv(argv: readonly string[], site: CommandSite, command: SimpleCommand): Finding[];
   /** Findings for writing to `target`: where it lands, or MEDIUM for an ordinary write. */
   writeTarget(target: string, verb?: string): Finding[];
+  /** Findings for reading `target` (a secret, private data outside the workspace); [] otherwise. */
+  readTarget(target: string): Finding[];
   /** Only the findings about where a write lands (outside the workspace, protected); [] inside. */
   writeBoundary(target: string, verb?: string): Finding[];
   /** Where a path word leads (see shell-paths.ts), or undefined when decided at run time. */
   locate(word: string): WordLocation | undefined;
   /** The shell's working directory here (after the script's `cd`s); null: decided at run time. */
   readonly cwd: string | null | undefined;
+  /**
+   * Why git run in `dir` (absolute; the shell's directory when undefined, null when decided at run
+   * time) may start programs its repository configures, or undefined.
+   */
+  gitConfigRunsPrograms(dir?: string | null): string | undefined;
   /** The same analysis from another working directory. */
   at(cwd: string | null): RuleContext;
 }
 
 const MAX_DEPTH = 8;
-const DANGEROUS_VARIABLES =
-  /^(PATH|LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|IFS|NODE_OPTIONS|PYTHONPATH|PYTHONSTARTUP|GIT_SSH_COMMAND|GIT_EXEC_PATH)$/;
-const INPUT_OPS = new Set(['<', '<<', '<<<', '<&', '<>']);
+// `<>` opens for reading and writing (and creates the file): a write, not an input.
+const INPUT_OPS = new Set(['<', '<<', '<<<', '<&']);
 
 export function commandRisk(command: string, options: CommandRiskOptions = {}): RiskAssessment {
   try {
     const script = parseShell(command);
-    const findings = scriptFindings(script, createContext(options.roots ?? [], 0, options.cwd));
+    const findings = scriptFindings(script, createContext(options, 0, options.cwd));
     return summarize(findings, low('there is nothing to run'));
   } catch (err) {
     return { risk: 'HIGH', reasons: [`the command could not be analysed (${(err as Error).message})`] };
@@ -82,7 +106,7 @@ export function commandReadOnly(command: string, options: CommandRiskOptions = {
     const script = parseShell(command);
     if (script.incomplete)
       return { readOnly: false, reason: 'an unclosed quote or substitution makes it unclear what runs' };
-    findings = scriptFindings(script, createContext(options.roots ?? [], 0, options.cwd));
+    findings = scriptFindings(script, createContext(options, 0, options.cwd));
   } catch (err) {
     return { readOnly: false, reason: `the command could not be analysed (${(err as Error).message})` };
   }
@@ -99,7 +123,7 @@ export function simpleCommandRisk(
   options: CommandRiskOptions = {},
 ): RiskAssessment {
   try {
-    const findings = ownFindings(command, site, createContext(options.roots ?? [], 0, options.cwd));
+    const findings = ownFindings(command, site, createContext(options, 0, options.cwd));
     return summarize(findings, low('there is nothing to run'));
   } catch (err) {
     return { risk: 'HIGH', reasons: [`the command could not be analysed (${(err as Error).message})`] };
@@ -162,10 +186,15 @@ function ownFindings(command: SimpleCommand, site: CommandSite, ctx: RuleContext
       medium(`defines the shell function ${command.definesFunction}, whose calls cannot be checked`),
     );
   }
-  for (const assignment of command.assignments) {
-    const name = assignment.slice(0, assignment.indexOf('=')).replace(/\+$/, '');
-    if (DANGEROUS_VARIABLES.test(name))
-      findings.push(medium(`sets ${name}, which changes what programs run`));
+  // `X=1 cmd`, `X=1`, and `${X:=1}` inside any word or redirection target.
+  const set = [
+    ...command.assignments.map(assignedName),
+    ...[...command.assignments, ...command.argv, ...command.redirects.map((r) => r.target)].flatMap(
+      defaultAssignments,
+    ),
+  ];
+  for (const name of new Set(set)) {
+    if (name !== undefined && isDangerousVariable(name)) findings.push(medium(setsVariableReason(name)));
   }
   for (const redirect of command.redirects) findings.push(...redirectFindings(redirect, command, ctx));
   if (command.argv.length > 0) findings.push(...ctx.analyzeArgv(command.argv, site, command));
@@ -178,21 +207,31 @@ function redirectFindings(redirect: Redirect, command: SimpleCommand, ctx: RuleC
   if (INPUT_OPS.has(redirect.op)) return redirect.op === '<' ? readFindings(redirect.target, ctx) : [];
   // `>&2` and `2>&1` duplicate descriptors; `>& file` writes a file.
   if (redirect.op === '>&' && /^\d+-?$|^-$/.test(redirect.target)) return [];
+  if (redirect.op === '<>')
+    return [...readFindings(redirect.target, ctx), ...ctx.writeTarget(redirect.target)];
   if (command.argv.length === 0 && redirect.op === '>' && !isHarmlessSink(redirect.target)) {
     return ctx.writeTarget(redirect.target, 'empties');
   }
   return ctx.writeTarget(redirect.target);
 }
 
-function createContext(roots: readonly string[], depth: number, cwd?: string | null): RuleContext {
+function createContext(options: CommandRiskOptions, depth: number, cwd?: string | null): RuleContext {
+  const roots = options.roots ?? [];
   const ctx: RuleContext = {
     roots,
     cwd,
-    at: (next) => createContext(roots, depth, next),
+    at: (next) => createContext(options, depth, next),
+    gitConfigRunsPrograms(dir) {
+      const check = options.gitConfigRunsPrograms;
+      if (!check) return undefined;
+      const where = dir === undefined ? (cwd === undefined ? roots[0] : cwd) : dir;
+      if (where === null) return 'the repository is in a folder decided at run time';
+      return where === undefined ? undefined : check(where);
+    },
     analyzeText(text) {
       if (depth + 1 > MAX_DEPTH) return [high('shell code is nested too deeply to analyse')];
       // `bash -c` and `eval` run where the shell is.
-      return scriptFindings(parseShell(text), createContext(roots, depth + 1, cwd));
+      return scriptFindings(parseShell(text), createContext(options, depth + 1, cwd));
     },
     analyzeArgv(argv, site, command) {
       // No depth check needed: each wrapper (sudo, env, xargs...) hands on a shorter argv.
@@ -230,6 +269,7 @@ function createContext(roots: readonly string[], depth: number, cwd?: string | n
       return [high(`${verb} ${name}, outside the workspace`)];
     },
     locate: (word) => locateWord(word, roots, undefined, cwd),
+    readTarget: (word) => readFindings(word, ctx),
   };
   return ctx;
 }
@@ -239,8 +279,10 @@ const TEMP_DIRS = /^\/(tmp|var\/tmp|private\/tmp|private\/var\/tmp)(\/|$)/;
 /** A secret file is HIGH; private data outside the workspace (shadow, process environments, histories) MEDIUM. */
 function readFindings(word: string, ctx: RuleContext): Finding[] {
   const place = ctx.locate(word);
-  const secret = secretReason(word) ?? (place ? secretReason(place.real) : undefined);
+  const secret = secretReasonOfWord(word) ?? (place ? secretReason(place.real) : undefined);
   if (secret) return [high(`uses a secret file: ${secret}`)];
+  if (readsOtherProcessEnvironment(word, place))
+    return [high(`reads ${word}, the environment of another process, where secrets live`)];
   const inside = (real: string) => ctx.roots.length > 0 && isInsideAny(real, ctx.roots);
   const sensitive = sensitiveReadOfWord(word, ctx.roots, inside, undefined, ctx.cwd);
   return sensitive ? [medium(`reads ${sensitive}`)] : [];

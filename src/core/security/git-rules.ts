@@ -2,6 +2,7 @@
 // everything else changes the repository (MEDIUM).
 import { hasOption, operands, shortFlags } from './argv-options';
 import { type Finding, high, low, medium } from './risk';
+import type { RuleContext } from './command-risk';
 import type { ProgramRule } from './rule-types';
 
 const GLOBAL_WITH_VALUE = new Set([
@@ -62,11 +63,53 @@ function checkoutOrRestore(sub: string, rest: readonly string[]): Finding[] {
   return [medium(`git ${sub} changes the working tree`)];
 }
 
-export const git: ProgramRule = (args) => {
+/** Read-only subcommands' options that start a program (`git grep -O cmd`, `ls-remote --upload-pack`). */
+function startsProgram(sub: string, rest: readonly string[]): string | undefined {
+  if (sub === 'grep' && rest.some((a) => /^(-O|--open-files-in-pager)/.test(a)))
+    return '--open-files-in-pager';
+  if (sub === 'ls-remote' && rest.some((a) => /^(-u|--upload-pack)/.test(a))) return '--upload-pack';
+  if (sub === 'help' && hasOption(rest, 'w', 'web')) return '--web';
+  return undefined;
+}
+
+/**
+ * The folder git finds its repository from: the shell's, moved by each `-C dir`, or `--git-dir`;
+ * null when a variable or substitution decides it.
+ */
+function repositoryDir(globals: readonly string[], ctx: RuleContext): string | null | undefined {
+  let dir: string | null | undefined = ctx.cwd === undefined ? ctx.roots[0] : ctx.cwd;
+  for (let i = 0; i < globals.length; i++) {
+    const arg = globals[i]!;
+    const value =
+      arg === '-C' || arg === '--git-dir'
+        ? globals[++i]
+        : arg.startsWith('--git-dir=')
+          ? arg.slice(10)
+          : undefined;
+    if (value === undefined) continue;
+    dir = dir === null ? null : (ctx.at(dir ?? null).locate(value)?.path ?? null);
+  }
+  return dir;
+}
+
+export const git: ProgramRule = (args, env) => {
   if (args.length === 0 || (args.length === 1 && (args[0] === '--version' || args[0] === '--help'))) {
     return [low('git only prints information')];
   }
   const { sub, rest } = subcommand(args);
+  const globals = args.slice(0, args.length - rest.length - (sub === '' ? 0 : 1));
+  // A repository's own settings (core.fsmonitor, core.pager, a diff driver...) start programs.
+  const key = env.ctx.gitConfigRunsPrograms(repositoryDir(globals, env.ctx));
+  const configured =
+    key === undefined ? [] : [medium(`the repository's git settings start other programs (${key})`)];
+  return [...configured, ...subcommandFindings(args, sub, rest)];
+};
+
+function subcommandFindings(args: readonly string[], sub: string, rest: readonly string[]): Finding[] {
+  if (args.some((a) => /^--exec-path=./.test(a)) || (args.includes('--exec-path') && sub !== ''))
+    return [medium('git --exec-path runs git programs from another folder')];
+  const program = startsProgram(sub, rest);
+  if (program) return [medium(`git ${sub} ${program} starts another program`)];
   // core.pager, core.fsmonitor, alias.*: a setting given on the command line can run any program.
   if (args.slice(0, args.indexOf(sub) === -1 ? args.length : args.indexOf(sub)).some(isConfigOverride))
     return [medium('git -c overrides settings, which can run other programs')];
@@ -148,4 +191,4 @@ export const git: ProgramRule = (args) => {
     default:
       return [medium(`git ${sub} changes the repository`)];
   }
-};
+}

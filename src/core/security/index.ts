@@ -8,6 +8,7 @@ export {
   type SecurityRisk,
 } from './risk';
 export { commandReadOnly, commandRisk, type CommandRiskOptions, type ReadOnlyVerdict } from './command-risk';
+export { findGitDir, gitConfigRunsPrograms, programKeyInConfig } from './git-config-programs';
 export { pathRisk, readPathRisk } from './path-risk';
 export {
   diskLookup,

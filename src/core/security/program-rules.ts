@@ -7,7 +7,11 @@ import { hasSubstitution } from './shell-parse';
 import { FILE_RULES } from './file-rules';
 import { git } from './git-rules';
 import { PACKAGE_RULES } from './package-rules';
+import { PROCESS_RULES } from './process-rules';
+import { programOptionFindings } from './program-options';
+import { sedScriptFindings } from './sed-script';
 import { DOWNLOADERS, SYSTEM_RULES } from './system-rules';
+import { VARIABLE_RULES } from './variable-rules';
 
 /** Programs that only read or print (their arguments are still checked for secret files). */
 const READ_ONLY = new Set([
@@ -58,8 +62,6 @@ const WRITING_OPTIONS: Record<string, (args: readonly string[], env: RuleEnv) =>
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'mksh', 'ash', 'fish', 'csh', 'tcsh']);
 const INTERPRETER =
   /^(python[\d.]*|pypy3?|node|nodejs|deno|ruby|perl|php|lua|Rscript|tsx|ts-node|osascript|pwsh)$/;
-const DANGEROUS_VARIABLE =
-  /^(PATH|LD_PRELOAD|LD_LIBRARY_PATH|DYLD_\w+|BASH_ENV|ENV|PROMPT_COMMAND|NODE_OPTIONS|PYTHONPATH)$/;
 
 /** `sudo -u bob cmd`: HIGH in itself, and the wrapped command is rated as well. */
 const sudo: ProgramRule = (args, env, name) => {
@@ -89,30 +91,6 @@ function wrapper(withValue: readonly string[], skipOperands = 0): ProgramRule {
   };
 }
 
-const envCommand: ProgramRule = (args, envRule) => {
-  const split = args.findIndex((a) => a === '-S' || a === '--split-string');
-  if (split !== -1) return envRule.ctx.analyzeText(args.slice(split + 1).join(' '));
-  let rest = afterOptions(args, ['-u', '--unset', '-C', '--chdir']);
-  const findings: Finding[] = [];
-  while (rest[0] && /^[A-Za-z_]\w*=/.test(rest[0])) {
-    const name = rest[0].slice(0, rest[0].indexOf('='));
-    if (DANGEROUS_VARIABLE.test(name)) findings.push(medium(`sets ${name}, which changes what programs run`));
-    rest = rest.slice(1);
-  }
-  if (rest.length === 0)
-    return [...findings, medium('prints environment variables, which may include secrets')];
-  return [...findings, ...envRule.ctx.analyzeArgv(rest, envRule.site, envRule.command)];
-};
-
-const exportCommand: ProgramRule = (args) => {
-  const assignments = args.filter((a) => !a.startsWith('-'));
-  if (assignments.length === 0) return [medium('prints environment variables, which may include secrets')];
-  const risky = assignments.filter((a) => DANGEROUS_VARIABLE.test(a.split('=')[0] ?? ''));
-  return risky.length > 0
-    ? risky.map((a) => medium(`sets ${a.split('=')[0]}, which changes what programs run`))
-    : [low('only sets shell variables')];
-};
-
 /** Whether text run as code is decided at run time (a substitution or a bare variable). */
 function isDynamic(text: string): boolean {
   return hasSubstitution(text) || /^\s*("?\$\{?\w+\}?"?\s*)+$/.test(text);
@@ -132,6 +110,13 @@ function stdinCode(env: RuleEnv, name: string, isShell: boolean, args: readonly 
   const heredoc = env.command.redirects.find((r) => r.heredoc !== undefined);
   if (heredoc)
     return isShell ? env.ctx.analyzeText(heredoc.heredoc ?? '') : [medium(`runs inline ${name} code`)];
+  const hereString = env.command.redirects.find((r) => r.op === '<<<');
+  if (hereString) {
+    if (!isShell) return [medium(`runs inline ${name} code`)];
+    return isDynamic(hereString.target)
+      ? [high(`${name} runs code built at run time, which cannot be checked`)]
+      : env.ctx.analyzeText(hereString.target);
+  }
   const file = env.command.redirects.find((r) => r.op === '<');
   if (file) return [medium(`runs the script ${file.target}`)];
   return [medium(args.length > 0 ? `runs ${name} ${args.join(' ')}` : `starts an interactive ${name}`)];
@@ -179,6 +164,39 @@ const interpreter: ProgramRule = (args, env, name) => {
   return [medium(`runs ${script} with ${name}`)];
 };
 
+/** `watch cmd args`: the words are joined and run by `sh -c` (as given with -x/--exec). */
+const watch: ProgramRule = (args, env, name) => {
+  const rest = afterOptions(args, ['-n', '--interval', '-d', '-q', '--equexit']);
+  if (rest.length === 0) return [low(`${name} alone does nothing risky`)];
+  if (hasOption(args, 'x', 'exec')) return env.ctx.analyzeArgv(rest, env.site, env.command);
+  return env.ctx.analyzeText(rest.join(' '));
+};
+
+/**
+ * alias and trap store shell code that runs later, under a harmless name or on a signal: the code
+ * is judged now, and storing it is at least MEDIUM since later commands cannot be judged by name.
+ */
+const storesCode: ProgramRule = (args, env, name) => {
+  const options = args.filter((a) => a.startsWith('-'));
+  const words = args.filter((a) => !a.startsWith('-'));
+  if (name === 'alias') {
+    const bodies = words.filter((w) => w.includes('=')).map((w) => w.slice(w.indexOf('=') + 1));
+    if (bodies.length === 0) return [low('alias only lists aliases')];
+    return [
+      medium('defines an alias, which changes what later commands run'),
+      ...bodies.flatMap((b) => env.ctx.analyzeText(b)),
+    ];
+  }
+  if (words.length < 2 || options.some((o) => /^-[lp]$/.test(o)))
+    return [lowChange('trap only lists or resets')];
+  const code = words[0]!;
+  if (code === '-' || code === '') return [lowChange('trap only resets a signal handler')];
+  const judged = isDynamic(code)
+    ? [high('trap runs code built at run time, which cannot be checked')]
+    : env.ctx.analyzeText(code);
+  return [medium('sets a trap, which runs code later'), ...judged];
+};
+
 const commandBuiltin: ProgramRule = (args, env, name) => {
   if (args[0] === '-v' || args[0] === '-V') return [low(`${name} -v only looks a command up`)];
   return wrapper([])(args, env, name);
@@ -192,9 +210,9 @@ const RULES: Record<string, ProgramRule> = {
   sudo,
   doas: sudo,
   su: () => [high('switches to another user')],
-  env: envCommand,
+  ...VARIABLE_RULES,
+  ...PROCESS_RULES,
   printenv: () => [medium('prints environment variables, which may include secrets')],
-  export: exportCommand,
   nohup: wrapper([]),
   time: wrapper([]),
   builtin: wrapper([]),
@@ -204,7 +222,9 @@ const RULES: Record<string, ProgramRule> = {
   ionice: wrapper(['-c', '-n', '-p', '-t']),
   stdbuf: wrapper(['-i', '-o', '-e']),
   timeout: wrapper(['-s', '-k', '--signal', '--kill-after'], 1),
-  watch: wrapper(['-n', '--interval', '-d']),
+  watch,
+  alias: storesCode,
+  trap: storesCode,
   xargs: wrapper([
     '-I',
     '-n',
@@ -225,6 +245,16 @@ const RULES: Record<string, ProgramRule> = {
 
 export function programFindings(word: string, args: readonly string[], env: RuleEnv): Finding[] {
   if (word === '') return [];
+  const own = ruleFindings(word, args, env);
+  const name = programName(word);
+  const script = name === 'sed' || name === 'gsed' ? sedScriptFindings(args, env.ctx) : [];
+  return [...own, ...script, ...programOptionFindings(name, args)];
+}
+
+function ruleFindings(word: string, args: readonly string[], env: RuleEnv): Finding[] {
+  // `{rm,-rf,~}` is brace-expanded into the words `rm -rf ~`.
+  const braced = /^\{([^{}]*,[^{}]*)\}$/.exec(word);
+  if (braced) return env.ctx.analyzeArgv([...braced[1]!.split(','), ...args], env.site, env.command);
   if (hasSubstitution(word) || word.startsWith('$'))
     return [high('runs a program whose name is decided at run time')];
   const name = programName(word);

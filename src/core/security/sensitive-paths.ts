@@ -9,8 +9,22 @@ const SECRET_NAMES = [
   /^credentials(\.json|\.ya?ml)?$/,
   /^(secrets?|service-account)\.(json|ya?ml|toml)$/,
 ];
+/** Names the patterns above match, for telling whether a glob (`id_*`, `signing-key?pem`) can reach one. */
+export const SECRET_NAME_EXAMPLES = [
+  '.env', '.env.local', '.env.production', 'id_rsa', 'id_dsa', 'id_ecdsa', 'id_ed25519', '.npmrc', '.pypirc',
+  '.netrc', '.git-credentials', '.pgpass', 'credentials', 'credentials.json', 'credentials.yml', 'secrets.json',
+  'secret.yaml', 'secrets.toml', 'service-account.json', 'signing-key.pem', 'server.key', 'cert.p12', 'cert.pfx',
+  'release.keystore', 'release.jks',
+]; // prettier-ignore
+export const SECRET_EXTENSIONS = ['.pem', '.key', '.p12', '.pfx', '.keystore', '.jks'];
 const SECRET_TEMPLATES = /^\.env\.(example|sample|template|dist|defaults?)$/;
-const SECRET_DIRS = ['.ssh', '.aws', '.gnupg', '.kube', '.docker', '.azure', '.password-store'];
+export const SECRET_DIRS = ['.ssh', '.aws', '.gnupg', '.kube', '.docker', '.azure', '.password-store'];
+/**
+ * Folders under ~/.config (or $XDG_CONFIG_HOME) that hold credentials: Logbook's own (its signing
+ * key, see src/host/node/signing-key.ts), the GitHub CLI's token, gcloud's.
+ */
+export const SECRET_CONFIG_DIRS = ['logbook', 'gh', 'gcloud'];
+const CONFIG_HOME = /^(\.config|\$XDG_CONFIG_HOME|\$\{XDG_CONFIG_HOME\})$/;
 /** Shell startup and tool configuration files: writing them changes what later commands do. */
 const STARTUP_FILES =
   /^\.(bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zshenv|zprofile|zlogin|cshrc|tcshrc|inputrc|gitconfig|vimrc|npmrc|yarnrc)$/;
@@ -29,6 +43,11 @@ export function secretReason(path: string): string | undefined {
   const name = parts[parts.length - 1] ?? '';
   const dir = parts.find((p) => SECRET_DIRS.includes(p));
   if (dir) return `${path} is in ${dir}/, which holds credentials`;
+  const config = parts.findIndex(
+    (p, i) => CONFIG_HOME.test(p) && SECRET_CONFIG_DIRS.includes(parts[i + 1] ?? ''),
+  );
+  if (config !== -1)
+    return `${path} is in ${parts.slice(config, config + 2).join('/')}/, which holds credentials`;
   if (SECRET_TEMPLATES.test(name)) return undefined;
   if (SECRET_NAMES.some((re) => re.test(name))) return `${path} may hold secrets`;
   return undefined;

@@ -80,6 +80,31 @@ export function sensitiveReadOfWord(
   return undefined;
 }
 
+/** The shell's own process, whose environment is the agent's (LOGBOOK_* and keys are kept out of it). */
+const OWN_PROCESS = /^\/proc\/(self|thread-self|\$\$|\$\{\$\}|\$BASHPID|\$\{BASHPID\})\//;
+const OTHER_ENVIRONS = ['/proc/1/environ', '/proc/1/task/1/environ'];
+const OTHER_ENVIRON = /^\/proc\/[^/]+\/(task\/[^/]+\/)?environ$/;
+
+/**
+ * Whether `word` (a glob, braces and variables counted) can name the environment of another process
+ * (`/proc/1/environ`, `/proc/$PPID/environ`, a glob over /proc): the agent's parent holds the
+ * API key there.
+ */
+export function readsOtherProcessEnvironment(word: string, place?: WordLocation): boolean {
+  // The path as written, not where it leads: /proc/self leads to the analysing process, not the shell.
+  const candidates = [...expandBraces(valueOf(word)), ...(place ? [place.path] : [])];
+  return candidates.some((candidate) => {
+    // After `cd /proc/self`, the folder was resolved here, to this process's own number.
+    if (OWN_PROCESS.test(candidate) || candidate.startsWith(`/proc/${process.pid}/`)) return false;
+    const dynamic = candidate
+      .replace(/\$\{[^}]*\}|\$\w+|\$\$|\$[?!#@*-]/g, ANYTHING)
+      .replace(new RegExp(PLACEHOLDER.source, 'g'), ANYTHING);
+    if (dynamic.replaceAll(ANYTHING, '').replaceAll('/', '') === '') return false; // could be any file
+    const pattern = globRegex(dynamic);
+    return OTHER_ENVIRON.test(candidate) || OTHER_ENVIRONS.some((example) => pattern.test(example));
+  });
+}
+
 /** `if=/etc/shadow`, `--file=/etc/shadow`: the value after the first `=`; other words as they are. */
 function valueOf(word: string): string {
   const eq = word.indexOf('=');

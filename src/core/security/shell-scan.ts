@@ -115,7 +115,13 @@ export function scanShell(source: string): ScannedShell {
       }
       continue;
     }
-    if (ch === '<' && next === '<' && source[i + 2] !== '<') {
+    if (ch === '<' && next === '<' && source[i + 2] === '<') {
+      // A here-string: its word follows as an ordinary word (not a heredoc delimiter).
+      out += '<<<';
+      i += 3;
+      continue;
+    }
+    if (ch === '<' && next === '<') {
       const heredoc = readHeredocOperator(source, i);
       if (heredoc) {
         const index = heredocs.push('') - 1;

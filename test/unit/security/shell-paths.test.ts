@@ -47,9 +47,10 @@ const TABLE: [string, SecurityRisk, string?][] = [
   ['cat < /etc/shadow', 'MEDIUM'],
   ['dd if=/etc/shadow of=/dev/stdout', 'MEDIUM'],
   ['cat /proc/self/environ', 'MEDIUM', 'environ'],
-  ['cat /proc/*/environ', 'MEDIUM'],
+  // Another process's environment (the agent's parent holds the API key there) is HIGH.
+  ['cat /proc/*/environ', 'HIGH', 'another process'],
   ['cat /proc/$$/environ', 'MEDIUM'],
-  ['tr "\\0" "\\n" < /proc/1/environ', 'MEDIUM'],
+  ['tr "\\0" "\\n" < /proc/1/environ', 'HIGH'],
   ['cat ~/.bash_history', 'MEDIUM', 'history'],
   ['cat $HOME/.zsh_history', 'MEDIUM'],
   ['cat ~/.bash_hist*', 'MEDIUM'],
