@@ -41,6 +41,7 @@ export class PolicyGate implements ConfirmationGate {
         analysis: analyzeAction(a.tool_name, args, roots, {
           readableRoots: this.readableRoots(),
           shellCwd: this.shellCwd(),
+          ...(policy.commandsSandboxed ? { commandsSandboxed: true } : {}),
           ...(spec?.ruleRisk ? { analyzers: ownRules(spec) } : {}),
         }),
       };

@@ -16,6 +16,8 @@ export interface AnalyzerContext {
   shellCwd?: string;
   /** Which repository settings start programs (see CommandRiskOptions); read from disk by default. */
   gitConfigRunsPrograms?: (cwd: string) => string | undefined;
+  /** Commands run inside an OS sandbox (see CommandRiskOptions.sandboxed). */
+  commandsSandboxed?: boolean;
 }
 
 export interface Analyzer {
@@ -39,6 +41,8 @@ export interface AnalyzeOptions {
   shellCwd?: string;
   /** Defaults to reading the repository's own config files (git-config-programs.ts). */
   gitConfigRunsPrograms?: (cwd: string) => string | undefined;
+  /** Commands run inside an OS sandbox: what it contains counts as LOW. */
+  commandsSandboxed?: boolean;
 }
 
 /** The model's rating, from the `security_risk` argument it sent. */
@@ -94,6 +98,7 @@ export function analyzeAction(
     readableRoots: options.readableRoots ?? [],
     ...(options.shellCwd ? { shellCwd: options.shellCwd } : {}),
     gitConfigRunsPrograms: options.gitConfigRunsPrograms ?? gitConfigRunsPrograms,
+    ...(options.commandsSandboxed ? { commandsSandboxed: true } : {}),
   };
   const byAnalyzer = (options.analyzers ?? DEFAULT_ANALYZERS).map((analyzer): AnalyzerResult => {
     try {
@@ -129,5 +134,6 @@ function terminalRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerCont
     roots: ctx.roots,
     ...(ctx.shellCwd ? { cwd: ctx.shellCwd } : {}),
     ...(ctx.gitConfigRunsPrograms ? { gitConfigRunsPrograms: ctx.gitConfigRunsPrograms } : {}),
+    ...(ctx.commandsSandboxed ? { sandboxed: true } : {}),
   });
 }

@@ -2,7 +2,7 @@
 // those in pipelines, substitutions, `bash -c` scripts and behind sudo/env/xargs, is rated by the
 // program rules; the highest finding wins. Unknown programs are MEDIUM. Paths are judged where
 // they lead (shell-paths.ts), never by their raw text alone.
-import { type Finding, high, low, medium, type RiskAssessment, summarize } from './risk';
+import { contained, type Finding, high, low, medium, type RiskAssessment, summarize, underSandbox } from './risk';
 import {
   type Redirect,
   type ShellScript,
@@ -41,6 +41,11 @@ export interface CommandRiskOptions {
    * it, repository settings are not considered.
    */
   gitConfigRunsPrograms?: (cwd: string) => string | undefined;
+  /**
+   * The command runs inside an OS sandbox: what it contains (writes outside the workspace, other
+   * processes' environments) is LOW. Never for plan mode's read-only verdict.
+   */
+  sandboxed?: boolean;
 }
 
 /** Where a command sits: what feeds its stdin decides whether `sh` runs checked text or not. */
@@ -83,7 +88,7 @@ export function commandRisk(command: string, options: CommandRiskOptions = {}): 
   try {
     const script = parseShell(command);
     const findings = scriptFindings(script, createContext(options, 0, options.cwd));
-    return summarize(findings, low('there is nothing to run'));
+    return summarize(options.sandboxed ? underSandbox(findings) : findings, low('there is nothing to run'));
   } catch (err) {
     return { risk: 'HIGH', reasons: [`the command could not be analysed (${(err as Error).message})`] };
   }
@@ -255,18 +260,23 @@ function createContext(options: CommandRiskOptions, depth: number, cwd?: string 
       if (isHarmlessSink(target)) return [];
       const place = ctx.locate(target);
       const forms = place ? [target, place.path, place.real] : [target];
+      const outside = place !== undefined && roots.length > 0 && !isInsideAny(place.real, roots);
       const device = forms.find(isDiskDevice);
-      if (device) return [high(`${verb} the disk device ${device} directly`)];
+      // The sandbox's /dev holds no disks, and everything outside the workspace is read-only there.
+      if (device) return [contained(high(`${verb} the disk device ${device} directly`))];
       const protectedReason = forms.map(protectedWriteReason).find((r) => r !== undefined);
-      if (protectedReason) return [high(`${verb} a protected location: ${protectedReason}`)];
+      if (protectedReason) {
+        const finding = high(`${verb} a protected location: ${protectedReason}`);
+        return [outside ? contained(finding) : finding];
+      }
       if (target.startsWith('~')) return [high(`${verb} ${target}, outside the workspace`)];
-      if (!place || roots.length === 0 || isInsideAny(place.real, roots)) return [];
+      if (!place || !outside) return [];
       const name = place.real === place.path ? place.real : `${target} (which leads to ${place.real})`;
       // A temporary folder outside the workspace is not the user's data, but it is outside what
       // the user handed over: ask (MEDIUM), without the alarm of HIGH.
       if (TEMP_DIRS.test(place.real))
-        return [medium(`${verb} ${name}, a temporary file outside the workspace`)];
-      return [high(`${verb} ${name}, outside the workspace`)];
+        return [contained(medium(`${verb} ${name}, a temporary file outside the workspace`))];
+      return [contained(high(`${verb} ${name}, outside the workspace`))];
     },
     locate: (word) => locateWord(word, roots, undefined, cwd),
     readTarget: (word) => readFindings(word, ctx),
@@ -282,7 +292,7 @@ function readFindings(word: string, ctx: RuleContext): Finding[] {
   const secret = secretReasonOfWord(word) ?? (place ? secretReason(place.real) : undefined);
   if (secret) return [high(`uses a secret file: ${secret}`)];
   if (readsOtherProcessEnvironment(word, place))
-    return [high(`reads ${word}, the environment of another process, where secrets live`)];
+    return [contained(high(`reads ${word}, the environment of another process, where secrets live`))];
   const inside = (real: string) => ctx.roots.length > 0 && isInsideAny(real, ctx.roots);
   const sensitive = sensitiveReadOfWord(word, ctx.roots, inside, undefined, ctx.cwd);
   return sensitive ? [medium(`reads ${sensitive}`)] : [];

@@ -3,10 +3,12 @@
 // caught by redacting their known values (a listing may transform them), so those are HIGH.
 // Full command lines (`pgrep -a`, `top -c`) may carry secrets passed as arguments: MEDIUM.
 import { hasOption } from './argv-options';
-import { high, low, medium } from './risk';
+import { contained, type Finding, high, low, medium } from './risk';
 import type { ProgramRule } from './rule-types';
 
 const SHOWS_ENVIRONMENT = 'shows the environment of other processes, where secrets live';
+/** A sandbox shows no other process (its own PID namespace): contained. */
+const showsEnvironment = (what: string): Finding[] => [contained(high(`${what} ${SHOWS_ENVIRONMENT}`))];
 /** Options taking a value: UNIX style (after -) and BSD style (no dash). */
 const UNIX_VALUE = 'oOpuUgGtCsqk';
 const BSD_VALUE = 'oOpUtkN';
@@ -18,7 +20,7 @@ const ps: ProgramRule = (args) => {
       const [name, inline] = arg.slice(2).split(/=(.*)/s);
       const value = inline ?? args[i + 1] ?? '';
       if (/^(format|o)$/.test(name!) && /env/i.test(value))
-        return [high(`ps --format ${value} ${SHOWS_ENVIRONMENT}`)];
+        return showsEnvironment(`ps --format ${value}`);
       continue;
     }
     const dashed = arg.startsWith('-');
@@ -27,10 +29,10 @@ const ps: ProgramRule = (args) => {
     for (let j = 0; j < letters.length; j++) {
       const letter = letters[j]!;
       if ((dashed && letter === 'E') || (!dashed && letter === 'e'))
-        return [high(`ps ${arg} ${SHOWS_ENVIRONMENT}`)];
+        return showsEnvironment(`ps ${arg}`);
       if ((dashed ? UNIX_VALUE : BSD_VALUE).includes(letter)) {
         const value = j + 1 < letters.length ? letters.slice(j + 1) : (args[++i] ?? '');
-        if ('oO'.includes(letter) && /env/i.test(value)) return [high(`ps -o ${value} ${SHOWS_ENVIRONMENT}`)];
+        if ('oO'.includes(letter) && /env/i.test(value)) return showsEnvironment(`ps -o ${value}`);
         break;
       }
     }

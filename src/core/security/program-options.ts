@@ -4,7 +4,7 @@
 // program's own rule says. GNU tools accept any unambiguous abbreviation of a long option
 // (`tar --to-com=sh`), so those are matched by prefix.
 import { operands } from './argv-options';
-import { type Finding, medium } from './risk';
+import { type Finding, medium, printsEnvironment } from './risk';
 
 interface LongOption {
   name: string;
@@ -93,7 +93,7 @@ export function programOptionFindings(name: string, args: readonly string[]): Fi
   const findings = found.map((o) => medium(`${name} ${o} starts another program, which cannot be checked`));
   if (AWK.has(name)) findings.push(...awkFindings(args));
   if ((name === 'jq' || name === 'yq') && /\benv\b|\$ENV\b|\bstrenv\b/.test(operands(args)[0] ?? ''))
-    findings.push(medium(`${name} prints environment variables, which may include secrets`));
+    findings.push(printsEnvironment(name));
   return findings;
 }
 

@@ -1,7 +1,7 @@
 // Rates one program invocation by name. Wrappers (sudo, env, timeout, xargs...) are unwrapped and
 // the wrapped command rated too; shells and interpreters are judged by where their code comes from.
 import { afterOptions, hasOption, operands, optionValue, programName } from './argv-options';
-import { type Finding, high, low, lowChange, medium } from './risk';
+import { type Finding, high, low, lowChange, medium, printsEnvironment } from './risk';
 import type { ProgramRule, RuleEnv } from './rule-types';
 import { hasSubstitution } from './shell-parse';
 import { FILE_RULES } from './file-rules';
@@ -212,7 +212,7 @@ const RULES: Record<string, ProgramRule> = {
   su: () => [high('switches to another user')],
   ...VARIABLE_RULES,
   ...PROCESS_RULES,
-  printenv: () => [medium('prints environment variables, which may include secrets')],
+  printenv: () => [printsEnvironment()],
   nohup: wrapper([]),
   time: wrapper([]),
   builtin: wrapper([]),

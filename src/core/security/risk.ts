@@ -13,6 +13,11 @@ export interface Finding {
    * defines an alias): harmless enough to run unasked, but not a read (plan mode refuses it).
    */
   changes?: true;
+  /**
+   * Set on a finding an OS sandbox makes moot: a write outside the workspace (read-only there), or
+   * a read of another process's environment (invisible there). Inside a sandbox it counts as LOW.
+   */
+  contained?: true;
 }
 
 export interface RiskAssessment {
@@ -49,3 +54,20 @@ export const low = (reason: string): Finding => ({ risk: 'LOW', reason });
 export const lowChange = (reason: string): Finding => ({ risk: 'LOW', reason, changes: true });
 export const medium = (reason: string): Finding => ({ risk: 'MEDIUM', reason });
 export const high = (reason: string): Finding => ({ risk: 'HIGH', reason });
+
+/** The same finding, marked as one a sandbox contains (see Finding.contained). */
+export const contained = (f: Finding): Finding => ({ ...f, contained: true });
+
+/** Inside a sandbox: each contained finding becomes LOW, saying why. */
+export function underSandbox(findings: readonly Finding[]): Finding[] {
+  return findings.map((f) =>
+    f.contained ? { risk: 'LOW', reason: `${f.reason} (the sandbox stops this)`, changes: true } : f,
+  );
+}
+
+/**
+ * Printing the environment (`env`, `printenv`, `export`): MEDIUM, as it may hold secrets; the
+ * sandbox builds its environment from scratch, without them, so it contains this.
+ */
+export const printsEnvironment = (who?: string): Finding =>
+  contained(medium(`${who ? `${who} ` : ''}prints environment variables, which may include secrets`));

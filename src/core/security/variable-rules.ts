@@ -2,7 +2,7 @@
 // Setting a variable that picks programs (see dangerous-variables.ts) is MEDIUM however it is spelt.
 import { afterOptions } from './argv-options';
 import { assignedName, isDangerousVariable, setsVariableReason } from './dangerous-variables';
-import { type Finding, low, medium } from './risk';
+import { type Finding, low, medium, printsEnvironment } from './risk';
 import type { ProgramRule } from './rule-types';
 
 /** MEDIUM findings for the dangerous names among `names`. */
@@ -17,7 +17,6 @@ function nameOf(word: string): string | undefined {
   return assignedName(word) ?? (/^[A-Za-z_]\w*$/.test(word) ? word : undefined);
 }
 
-const printsEnvironment = () => medium('prints environment variables, which may include secrets');
 
 export const exportCommand: ProgramRule = (args) => {
   const words = args.filter((a) => !a.startsWith('-'));
