@@ -72,6 +72,9 @@ describe('logbook run: the key is not left in the CLI`s own environment', functi
         },
       ],
     });
+    // Where no sandbox runs: inside one the shell's parent is the sandbox's own process, and no
+    // process of the host is visible at all (test/unit/hostile/sandbox.test.ts).
+    env.LOGBOOK_SANDBOX = 'off';
     const store = join(fx.tmp(), 'conv');
     const seen = new Map<number, string[]>();
     let launcher = 0;

@@ -2,7 +2,9 @@
 // with the workspace writable, secrets hidden and a network of its own (a proxy that lets through
 // `logbook.sandbox.allowedHosts` plus the entry's `allowedHosts`, and logs what it turns away).
 // An entry with `"sandbox": false` runs as before, and the log says so.
-import type { CommandSandbox, SandboxState } from '../sandbox';
+import { accessSync, constants } from 'node:fs';
+import { resolve } from 'node:path';
+import { type CommandSandbox, findExecutable, type SandboxState } from '../sandbox';
 import type { StdioServerConfig } from './mcp-config';
 
 /** What a stdio server's transport spawns instead of the entry's own command. */
@@ -36,6 +38,27 @@ export interface ServerSandboxOptions {
 
 const NOTHING_TO_RELEASE = async (): Promise<void> => undefined;
 
+/**
+ * Inside the sandbox a missing program is only an exit code of bwrap's; outside it is the spawn
+ * error users know (ENOENT), which the hub reports with the server's name. So look first.
+ */
+function assertRunnable(command: string, cwd: string, path: string | undefined): void {
+  const found = command.includes('/')
+    ? isExecutable(resolve(cwd, command))
+    : findExecutable(command, path) !== undefined;
+  if (found) return;
+  throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT', path: command });
+}
+
+function isExecutable(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export async function serverLaunch(
   name: string,
   cfg: StdioServerConfig,
@@ -46,6 +69,7 @@ export async function serverLaunch(
       release: NOTHING_TO_RELEASE,
       unsandboxed: `MCP server "${name}" runs unsandboxed ("sandbox": false in its entry): it has your permissions, files and network.`,
     };
+  assertRunnable(cfg.command, cfg.cwd ?? opts.cwd, opts.env['PATH']);
   const turnedAway = new Set<string>();
   const box = opts.sandbox.withOwnNetwork({
     allowedHosts: cfg.allowedHosts ?? [],

@@ -7,6 +7,7 @@ export {
   type SandboxedLaunch,
 } from './command-sandbox';
 export {
+  findExecutable,
   sandboxAvailability,
   probeSandbox,
   type SandboxAvailability,

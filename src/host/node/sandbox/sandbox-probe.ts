@@ -123,8 +123,11 @@ function isExecutable(p: string): boolean {
 }
 
 /** The first executable `name` on PATH (or in /usr/bin, /bin). */
-export function findExecutable(name: string): string | undefined {
-  const dirs = (process.env['PATH'] ?? '').split(delimiter).filter(Boolean);
+export function findExecutable(
+  name: string,
+  path: string | undefined = process.env['PATH'],
+): string | undefined {
+  const dirs = (path ?? '').split(delimiter).filter(Boolean);
   for (const dir of [...dirs, '/usr/bin', '/bin']) {
     const p = join(dir, name);
     try {
