@@ -23,20 +23,15 @@ if (missing.length > 0) {
   process.exit(1);
 }
 
-// Not needed to start, but without it the agent's commands run unsandboxed, each asking first.
-const sandboxMissing = ['bwrap', 'socat'].filter((c) => {
-  try {
-    execFileSync('sh', ['-c', `command -v ${c}`], { stdio: 'ignore' });
-    return false;
-  } catch {
-    return true;
-  }
-});
-if (sandboxMissing.length > 0)
+// Not needed to start, but without bwrap the agent's commands run unsandboxed, each asking first.
+try {
+  execFileSync('sh', ['-c', 'command -v bwrap'], { stdio: 'ignore' });
+} catch {
   console.error(
-    `\nThe agent's commands will run without a sandbox (each asks first): ${sandboxMissing.join(' and ')} missing.\n` +
+    `\nThe agent's commands will run without a sandbox (each asks first): bubblewrap is missing.\n` +
       `  sudo apt-get install bubblewrap socat\n`,
   );
+}
 
 execFileSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { stdio: 'inherit', cwd: repoRoot });
 
