@@ -172,7 +172,7 @@ describe('MCP hub: a sandbox that cannot start', function () {
         ['probe'],
       );
       assert.ok(
-        t.logs.some((l) => /"probe" runs unsandboxed: .*did not run/.test(l)),
+        t.logs.some((l) => /"probe" runs unsandboxed: .*bubblewrap \(bwrap\) is not installed/.test(l)),
         t.logs.join('\n'),
       );
     } finally {
