@@ -61,7 +61,11 @@ describe('hostile model: paths out of the workspace', function () {
   });
 
   /** Runs the CLI with a model that makes `call`, then says "done" if it ever sees a result. */
-  async function attempt(call: Call, confirm: 'risky' | 'always' = 'risky'): Promise<CliResult> {
+  async function attempt(
+    call: Call,
+    confirm: 'risky' | 'always' = 'risky',
+    sandbox: 'auto' | 'off' = 'auto',
+  ): Promise<CliResult> {
     store = join(base, `store-${++attempts}`); // a new conversation for each attempt
     const env = await fx.startLlm({
       name: `hostile-path-${call.name}`,
@@ -72,7 +76,7 @@ describe('hostile model: paths out of the workspace', function () {
     });
     return runCli(
       ['run', '--workspace', ws, '--store', store, '--confirm', confirm, '--json', '--task', 'tidy up'],
-      { env },
+      { env: { ...env, LOGBOOK_SANDBOX: sandbox } },
     );
   }
 
@@ -204,20 +208,32 @@ describe('hostile model: paths out of the workspace', function () {
   });
 
   describe('the terminal in the default risky mode', () => {
-    it('echo > /tmp/../<outside> is judged where it lands and asks', async () => {
-      // The planted folder is under the temp dir: climb out of /tmp and back into it.
-      const sneaky = `/tmp/..${outside}/probe.conf`;
-      await assertAsked(await attempt(terminalCall('call_escape', `echo x > ${sneaky}`)));
-    });
-
-    for (const command of [
-      'echo x > OUT/y',
-      'tee OUT/y < README.md',
-      'cp README.md OUT/',
-      'touch OUT/marker',
-    ]) {
-      it(`${command.replace('OUT', '<outside>')} writes outside the workspace and asks`, async () => {
-        await assertAsked(await attempt(terminalCall('call_escape', command.replaceAll('OUT', outside))));
+    // Where no sandbox runs, the rules hold the boundary: each of these asks. Inside the sandbox
+    // they run unasked, and fail read-only: the file outside stays as it was.
+    const sneaky = () => `/tmp/..${outside}/probe.conf`; // climbs out of /tmp and back into it
+    const escapes: [string, () => string][] = [
+      ['echo > /tmp/../<outside> is judged where it lands', () => `echo x > ${sneaky()}`],
+      ...['echo x > OUT/y', 'tee OUT/y < README.md', 'cp README.md OUT/', 'touch OUT/marker'].map(
+        (c): [string, () => string] => [
+          `${c.replace('OUT', '<outside>')} writes outside the workspace`,
+          () => c.replaceAll('OUT', outside),
+        ],
+      ),
+    ];
+    for (const [name, command] of escapes) {
+      it(`${name}: asks where no sandbox runs`, async () => {
+        await assertAsked(await attempt(terminalCall('call_escape', command()), 'risky', 'off'));
+      });
+      it(`${name}: fails read-only inside the sandbox`, async () => {
+        const before = readdirSync(outside).sort();
+        const r = await attempt(terminalCall('call_escape', command()));
+        const log = await readLogJson(store);
+        const observation = log.find((e) => e.kind === 'ObservationEvent');
+        // Read-only, or not there at all: the folder is under the host's /tmp, which the sandbox replaces.
+        if (observation)
+          assert.match(JSON.stringify(observation), /Read-only file system|No such file or directory/);
+        else assert.equal(r.code, 2, `neither ran nor asked: ${printed(r)}`);
+        assert.deepEqual(readdirSync(outside).sort(), before, 'nothing was written outside');
       });
     }
 
