@@ -501,6 +501,10 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await vscode.commands.executeCommand('logbook.selectModel');
   }
 
+  async showSandboxStatus(): Promise<void> {
+    await vscode.commands.executeCommand('logbook.showSandboxStatus');
+  }
+
   /** The header names the model: a change of the model settings shows at once. */
   private readonly configListener = vscode.workspace.onDidChangeConfiguration((e) => {
     if (!e.affectsConfiguration('logbook.llm')) return;
