@@ -22,8 +22,8 @@ export function isExactBatch(ids: readonly string[], pending: readonly string[])
 
 /**
  * `activeId` is the conversation the panel shows and `header` its current header (undefined when the
- * backend does not know it). `ready`, `startTask`, `openInEditor`, `openSettings`, `setApiKey` and `selectModel`
- * carry no target and always pass.
+ * backend does not know it). `ready`, `startTask`, `openInEditor`, `openSettings`, `setApiKey`, `selectModel` and
+ * `showSandboxStatus` carry no target and always pass.
  */
 export function checkIntent(
   msg: WebviewMessage,
@@ -38,6 +38,7 @@ export function checkIntent(
     case 'setApiKey':
     case 'mentionQuery':
     case 'selectModel':
+    case 'showSandboxStatus':
       return OK;
     case 'sendMessage':
       return header?.readOnly ? refuse('the conversation is read-only') : OK;

@@ -332,6 +332,8 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('setApiKey') }),
   /** The model name in the header: runs Logbook: Select Model. */
   z.strictObject({ type: z.literal('selectModel') }),
+  /** "Show Sandbox Status" on the notice that commands run without a sandbox. */
+  z.strictObject({ type: z.literal('showSandboxStatus') }),
   /** Asks for the events before `beforeSeq` (the first one the view holds). */
   z.strictObject({ type: z.literal('loadEarlier'), ...inConversation, beforeSeq: Count }),
 ]);

@@ -9,7 +9,7 @@ export const SANDBOX_KEY = 'sandbox';
 export const SandboxNoticeSchema = z.object({
   /** on: commands are contained; off: the user turned it off; unavailable: none can start here. */
   state: z.enum(['on', 'off', 'unavailable']),
-  /** `logbook.sandbox` is "required": without a sandbox no command runs. */
+  /** `logbook.sandbox.mode` is "required": without a sandbox no command runs. */
   required: z.boolean().optional(),
   /** One sentence a user reads. */
   message: z.string(),

@@ -104,4 +104,6 @@ export interface ChatBackend {
   setApiKey(): Promise<void>;
   /** Runs "Logbook: Select Model". */
   selectModel(): Promise<void>;
+  /** Runs "Logbook: Show Sandbox Status". */
+  showSandboxStatus(): Promise<void>;
 }

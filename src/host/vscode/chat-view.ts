@@ -185,6 +185,8 @@ export class ChatController implements vscode.Disposable {
         return b.setApiKey();
       case 'selectModel':
         return b.selectModel();
+      case 'showSandboxStatus':
+        return b.showSandboxStatus();
     }
   }
 

@@ -39,6 +39,8 @@ import { importOpenHands } from '../../core/agent/import-openhands';
 import { type VerifyResult, verifyConversationInSteps } from '../../core/signing';
 import { SecretSigningKey } from './signing-key';
 import { EditorMcpServers } from './mcp/editor-mcp-servers';
+import { createEditorSandbox } from './sandbox/editor-sandbox';
+import { SandboxWarning } from './sandbox/sandbox-status';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
 
@@ -66,6 +68,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   private readonly checks = new Map<string, VerifyResult>();
   /** The window's MCP servers; they stop with the window. */
   readonly mcp: EditorMcpServers;
+  private readonly sandboxWarning = new SandboxWarning();
 
   private readonly activeEmitter = new vscode.EventEmitter<string | undefined>();
   private readonly appendEmitter = new vscode.EventEmitter<{
@@ -498,6 +501,10 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await vscode.commands.executeCommand('logbook.selectModel');
   }
 
+  async showSandboxStatus(): Promise<void> {
+    await vscode.commands.executeCommand('logbook.showSandboxStatus');
+  }
+
   /** The header names the model: a change of the model settings shows at once. */
   private readonly configListener = vscode.workspace.onDidChangeConfiguration((e) => {
     if (!e.affectsConfiguration('logbook.llm')) return;
@@ -537,6 +544,9 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     const cwd = folder ?? this.root;
     this.skills ??= await loadSkills(new NodeFilePort([cwd]), cwd).catch(() => []);
     const signing = await this.signingKey.identity();
+    const sandbox = createEditorSandbox(this.context);
+    // Where tools run at all: an untrusted window runs no command, so there is nothing to warn of.
+    if (vscode.workspace.isTrusted) this.sandboxWarning.maybeWarn(sandbox.sandbox.state);
     const deps: SessionDeps = {
       signing,
       id,
@@ -556,6 +566,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       userEditNotes: () => this.hooks.userEditNotes(id),
       ...(folder ? { checkpoints: this.checkpointStore() } : {}),
       mcp: this.mcp,
+      sandbox,
     };
     const session = await ConversationSession.open(deps).catch(async (err: unknown) => {
       if (!(err instanceof EventStoreError) || err.code !== 'LOST_DATA') throw err;

@@ -42,7 +42,7 @@ import {
 } from './config';
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { ConfiguredLlm } from './configured-llm';
-import { IntegratedTerminalPort } from './ports/terminal-port';
+import { IntegratedTerminalPort, type TerminalMode } from './ports/terminal-port';
 import { shellStartDir } from '../node/ports/shell-start';
 import { WorkspaceFilePort } from './ports/workspace-file-port';
 import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
@@ -51,6 +51,8 @@ import type { EditorMcpServers } from './mcp/editor-mcp-servers';
 import { joinSecrets } from '../node/mcp';
 import { joinToolSources } from '../../core/agent/tool-sources';
 import { editorToolSource } from './editor-tools';
+import { sandboxNotice } from '../node/sandbox';
+import type { EditorSandbox } from './sandbox/editor-sandbox';
 
 export interface SessionDeps {
   id: string;
@@ -72,6 +74,8 @@ export interface SessionDeps {
   checkpoints?: WorkspaceCheckpointStore;
   /** The window's MCP servers, whose tools the conversation may use. */
   mcp?: EditorMcpServers;
+  /** The sandbox the agent's commands run in (disposed with the session); none: unsandboxed. */
+  sandbox?: EditorSandbox;
 }
 
 export class ConversationSession {
@@ -114,6 +118,9 @@ export class ConversationSession {
       startDir: () => deps.cwd,
     };
     const knownSecrets = deps.llm.knownSecrets;
+    const box = deps.sandbox;
+    // The mode is the conversation's, which opens after the terminal port exists: read late.
+    let planMode = (): boolean => false;
     // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
     let shell: (TerminalPort & ShellCwd) | undefined;
     const lazyTerminal = () => (shell ??= trackShellCwd(lazyIntegratedTerminal(), () => terminal.startDir()));
@@ -126,6 +133,16 @@ export class ConversationSession {
           await knownSecrets.refresh();
           return { pass: terminalPassEnvironment(), secretValues: knownSecrets.current.map((s) => s.value) };
         },
+        ...(box
+          ? {
+              sandbox: {
+                sandbox: box.sandbox,
+                workspaces: () => workspaceRoots(deps.cwd),
+                readOnly: () => planMode(),
+                launcherDir: box.launcherDir,
+              },
+            }
+          : {}),
       }));
     // Images the user attaches or a tool views are kept once in the conversation's folder.
     const images = new ImageStore(deps.dir);
@@ -156,7 +173,12 @@ export class ConversationSession {
       () => [...tools, ...toolSource.tools()],
       () => {
         const s = readAgentSettings();
-        return { mode: s.confirmationMode, allowRules: s.allowRules, roots: workspaceRoots(deps.cwd) };
+        return {
+          mode: s.confirmationMode,
+          allowRules: s.allowRules,
+          roots: workspaceRoots(deps.cwd),
+          ...(box ? { commandsSandboxed: box.sandbox.active } : {}),
+        };
       },
       () => [join(deps.dir, 'scratch')],
       () => shell?.cwd ?? terminal.startDir(),
@@ -181,6 +203,7 @@ export class ConversationSession {
         load: (url) => images.dataUrl(url),
       },
       ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
+      ...(box ? { sandbox: () => sandboxNotice(box.sandbox.state) } : {}),
     });
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
@@ -197,6 +220,7 @@ export class ConversationSession {
       );
     terminal.title = () => conversation.state.title ?? 'Agent';
     terminal.startDir = () => shellStartDir(conversation.state.shellCwd, deps.cwd);
+    planMode = () => conversation.state.mode === 'plan';
     session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
       deps.onAppend([{ seq, event: toViewJson(event) }]);
@@ -219,6 +243,11 @@ export class ConversationSession {
 
   get readOnly(): boolean {
     return this.store.readOnly;
+  }
+
+  /** How the agent's terminal runs commands (shell integration or the fallback); undefined before its first. */
+  get terminalMode(): TerminalMode | undefined {
+    return this.terminalRef.port?.mode;
   }
 
   /** Writes what is pending, the signature over the chain head included (a no-op when read-only). */
@@ -390,6 +419,7 @@ export class ConversationSession {
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 2_000))]);
     }
     this.terminalRef.port?.dispose();
+    await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);
     await this.store.close();
   }
 

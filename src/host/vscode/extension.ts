@@ -15,6 +15,7 @@ import { openActionDiff } from './open-diff';
 import { redactingLog } from './redacting-log';
 import type { NamedSecret } from '../../core/secrets';
 import { addMcpServer } from './mcp/add-mcp-server';
+import { registerSandboxStatus } from './sandbox/sandbox-status';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -55,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     service.onDidDelete((id) => review.clear(id)),
     connectEditProposals(service, review),
     ...registerCommands(context, service, review, log),
+    registerSandboxStatus(context),
     vscode.commands.registerCommand('logbook.addMcpServer', (arg?: unknown) =>
       addMcpServer(context.secrets, arg).catch((err: unknown) => {
         void vscode.window.showErrorMessage(`Logbook: ${(err as Error).message}`);

@@ -102,6 +102,7 @@ class FakeBackend implements ChatBackend {
     return 'data:image/png;base64,iVBORw0K';
   }
   selectModel = this.record('selectModel');
+  showSandboxStatus = this.record('showSandboxStatus');
 }
 
 function setup() {
@@ -366,6 +367,15 @@ describe('protocol: chat controller (host side)', () => {
     t.send({ type: 'selectModel', model: 'attacker-model' });
     await tick();
     assert.deepEqual(t.backend.calls, [['selectModel']]);
+    assert.equal(t.logs.filter((l) => /dropped an invalid message/.test(l)).length, 1);
+  });
+
+  it('shows the sandbox status from the chat`s notice, taking nothing else from the webview', async () => {
+    const t = setup();
+    t.send({ type: 'showSandboxStatus' });
+    t.send({ type: 'showSandboxStatus', setting: 'off' });
+    await tick();
+    assert.deepEqual(t.backend.calls, [['showSandboxStatus']]);
     assert.equal(t.logs.filter((l) => /dropped an invalid message/.test(l)).length, 1);
   });
 

@@ -8,6 +8,7 @@ import type { Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
 import { LlmErrorCard } from './LlmErrorCard';
+import { isSandboxWarning, SandboxWarning } from './SandboxWarning';
 
 interface Line {
   icon: string;
@@ -101,6 +102,15 @@ function describe(e: EventJson): Line {
           tone: 'neutral',
           detail:
             'The files as they were just before are kept: Restore files to here on this line brings them back.',
+        };
+      if (key === 'sandbox')
+        // Only "on" reaches here (the others are SandboxWarning): a quiet line, the details folded.
+        return {
+          icon: 'shield',
+          text: 'Commands run in a sandbox',
+          tone: 'neutral',
+          detail: str(value['message']),
+          folded: true,
         };
       if (key === 'checkpoint_unavailable')
         return {
@@ -203,6 +213,7 @@ function describeRow(row: Row): Line {
 export function Notice({ row }: { row: Row }) {
   if (row.event.kind === 'ConversationErrorEvent' && isLlmFailure(str(row.event['code']) ?? ''))
     return <LlmErrorCard row={row} />;
+  if (isSandboxWarning(row)) return <SandboxWarning row={row} />;
   const line = describeRow(row);
   const detail = line.detail?.trim();
   return (

@@ -73,7 +73,7 @@ export interface LaunchRequest {
   infoFd?: number;
 }
 
-/** `logbook.sandbox` is `required` and no sandbox can start: nothing runs. */
+/** `logbook.sandbox.mode` is `required` and no sandbox can start: nothing runs. */
 export class SandboxRequiredError extends Error {
   override name = 'SandboxRequiredError';
 }
@@ -134,7 +134,7 @@ export class CommandSandbox {
     if (state.kind !== 'on') {
       if (state.kind === 'unavailable' && state.required)
         throw new SandboxRequiredError(
-          `logbook.sandbox is "required" and no sandbox can start: ${state.problem} ${state.fix}`,
+          `logbook.sandbox.mode is "required" and no sandbox can start: ${state.problem} ${state.fix}`,
         );
       return { sandboxed: false, file: req.argv[0]!, args: req.argv.slice(1) };
     }

@@ -22,13 +22,13 @@ export function describeSandbox(state: SandboxState): SandboxDescription {
     case 'off':
       return {
         headline:
-          'The sandbox is off (logbook.sandbox is "off"): commands run with your permissions, and every command asks first.',
+          'The sandbox is off (logbook.sandbox.mode is "off"): commands run with your permissions, and every command asks first.',
         warn: true,
       };
     case 'unavailable':
       return state.required
         ? {
-            headline: `No command can run: logbook.sandbox is "required" and no sandbox can start. ${state.problem}`,
+            headline: `No command can run: logbook.sandbox.mode is "required" and no sandbox can start. ${state.problem}`,
             fix: state.fix,
             warn: true,
           }

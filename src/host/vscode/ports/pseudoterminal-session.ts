@@ -1,12 +1,16 @@
 // Fallback when shell integration does not activate: a terminal backed by a Pseudoterminal that
 // feeds commands to a persistent shell process (so `cd` and exported variables carry over) and
 // echoes its output for the user. End markers (see shell-sentinel.ts) give exact exit codes.
+// Sandboxed, the shell runs inside bubblewrap in its own session; Ctrl+C goes to its process group
+// there (bwrap reports its pid on a fourth pipe), never to bwrap.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import * as vscode from 'vscode';
+import type { SandboxedLaunch } from '../../node/sandbox';
 import { OutputBuffer } from './output-buffer';
 import { commandLine, parseStatusMarker, scanForMarker } from './shell-sentinel';
 import type { CommandExit, RunningCommand, ShellSession } from './terminal-session';
@@ -17,10 +21,21 @@ export interface PseudoterminalSessionOptions {
   /** The environment the shell inherits (this process's without Logbook's secrets); default process.env. */
   inherited?: Record<string, string>;
   env?: Record<string, string>;
+  /**
+   * The shell's sandboxed launch (of `pseudoterminalShell()`, with `infoFd: 3`); its environment
+   * is the one the launch built, and a restarted shell starts in the launch's folder again.
+   */
+  sandboxed?: SandboxedLaunch;
 }
 
 /** Keeps tools that page or buffer when not attached to a TTY from hanging or going quiet. */
-const NON_TTY_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', PYTHONUNBUFFERED: '1', TERM: 'dumb' };
+export const NON_TTY_ENV = { PAGER: 'cat', GIT_PAGER: 'cat', PYTHONUNBUFFERED: '1', TERM: 'dumb' };
+
+/** The shell the fallback runs: a login bash where there is one. */
+export function pseudoterminalShell(): string[] {
+  const bash = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p));
+  return bash ? [bash, '-l'] : ['/bin/sh'];
+}
 
 interface Pending {
   nonce: string;
@@ -38,6 +53,8 @@ export class PseudoterminalSession implements ShellSession {
   private opened = false;
   private backlog: string[] = [];
   private shell?: ChildProcessWithoutNullStreams;
+  /** The sandboxed shell's process group inside bwrap. */
+  private innerGroup: number | undefined;
   private closed = false;
   private cwd: string;
   private pending?: Pending;
@@ -92,15 +109,22 @@ export class PseudoterminalSession implements ShellSession {
   }
 
   private spawnShell(): ChildProcessWithoutNullStreams {
-    const bash = ['/bin/bash', '/usr/bin/bash'].find((p) => existsSync(p));
-    const shell = spawn(bash ?? '/bin/sh', bash ? ['-l'] : [], {
+    const argv = pseudoterminalShell();
+    const sandboxed = this.options.sandboxed;
+    const spawned = spawn(sandboxed?.file ?? argv[0]!, sandboxed?.args ?? argv.slice(1), {
       cwd: existsSync(this.cwd) ? this.cwd : undefined,
-      env: { ...(this.options.inherited ?? process.env), ...NON_TTY_ENV, ...this.options.env },
+      // A sandboxed shell gets the environment bwrap builds from scratch; this is only bwrap's own.
+      env: sandboxed
+        ? { PATH: process.env['PATH'] ?? '/usr/bin:/bin' }
+        : { ...(this.options.inherited ?? process.env), ...NON_TTY_ENV, ...this.options.env },
       // Its own process group: Ctrl+C goes to the shell and its foreground command together.
       detached: true,
-      stdio: 'pipe',
+      stdio: sandboxed ? ['pipe', 'pipe', 'pipe', 'pipe'] : 'pipe',
     });
+    const shell = spawned as ChildProcessWithoutNullStreams;
     this.shell = shell;
+    this.innerGroup = undefined;
+    if (sandboxed) this.readInnerGroup(shell, spawned.stdio[3] as Readable | null);
     this.carry = { stdout: '', stderr: '' };
     // A trap (not an ignore, which children would inherit) keeps the non-interactive shell alive
     // when Ctrl+C interrupts its command.
@@ -170,8 +194,22 @@ export class PseudoterminalSession implements ShellSession {
     else this.backlog.push(text);
   }
 
+  /** bwrap writes `{"child-pid": N}` once its namespaces are set up; N leads the inner group. */
+  private readInnerGroup(shell: ChildProcessWithoutNullStreams, info: Readable | null): void {
+    let text = '';
+    info?.setEncoding('utf8');
+    info?.on('data', (d: string) => {
+      text += d;
+      const pid = /"child-pid"\s*:\s*(\d+)/.exec(text);
+      if (pid && this.shell === shell) this.innerGroup = Number(pid[1]);
+    });
+    info?.on('error', () => undefined);
+  }
+
+  /** The shell's group (inside the sandbox when there is one, else the shell's own). */
   private signalShellGroup(signal: NodeJS.Signals): void {
-    const pid = this.shell?.pid;
+    if (!this.shell) return;
+    const pid = this.innerGroup ?? this.shell.pid;
     if (!pid) return;
     try {
       process.kill(-pid, signal);
@@ -188,7 +226,8 @@ export class PseudoterminalSession implements ShellSession {
     this.signalShellGroup('SIGTERM');
     this.shell = undefined;
     this.finish({ exitCode: null, cwd: this.cwd });
-    // Background jobs share the group; whatever ignored SIGTERM is killed a moment later.
+    // Background jobs share the group; whatever ignored SIGTERM is killed a moment later (with
+    // bwrap, the whole sandbox: every process in its namespace ends with it).
     if (shell?.pid) setTimeout(killGroup, 1000, shell.pid).unref();
     this.writes.dispose();
     this.closes.dispose();

@@ -2,10 +2,14 @@
 // shell integration; if that never comes (disabled, unsupported shell) the terminal is replaced by
 // a pseudoterminal fallback. Either way a call waits for the command to end or for its timeout,
 // and the command keeps running after a timeout: `sendInput('')` collects what it prints next.
+// With a sandbox, the shell itself starts inside it (either way), and a change of the
+// conversation's mode starts a new shell: its mounts (plan mode: a read-only workspace) are fixed.
 import * as vscode from 'vscode';
 import { agentEnvironment, type AgentEnvironmentOptions } from '../../../core/secrets';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
-import { PseudoterminalSession } from './pseudoterminal-session';
+import { blockedHostsText, type CommandSandbox } from '../../node/sandbox';
+import { LAUNCHER_INNER_ARGV, writeShellLauncher, type ShellLauncher } from '../sandbox/sandboxed-shell';
+import { NON_TTY_ENV, PseudoterminalSession, pseudoterminalShell } from './pseudoterminal-session';
 import { ShellIntegrationSession, waitForShellIntegration } from './shell-integration-session';
 import {
   delay,
@@ -32,6 +36,18 @@ export interface IntegratedTerminalPortOptions {
   environment?: () => Promise<AgentEnvironmentOptions>;
   /** How long to wait for shell integration before falling back (default 4000 ms). */
   shellIntegrationTimeoutMs?: number;
+  /** Runs the shell inside the conversation's sandbox (when one can start; see CommandSandbox). */
+  sandbox?: TerminalSandbox;
+}
+
+export interface TerminalSandbox {
+  sandbox: CommandSandbox;
+  /** Workspace folders: writable in act mode. */
+  workspaces: () => readonly string[];
+  /** Plan mode: the workspace is read-only too; a change of mode starts a new shell. */
+  readOnly: () => boolean;
+  /** A private folder for the scripts that start a terminal's shell in the sandbox. */
+  launcherDir: string;
 }
 
 interface CurrentCommand {
@@ -49,6 +65,11 @@ export class IntegratedTerminalPort implements TerminalPort {
   private disposed = false;
   /** A run is waiting for its terminal; a second run must not start meanwhile. */
   private launching = false;
+  /** Whether the session's workspace is read-only (plan mode), when its shell is sandboxed. */
+  private sessionReadOnly: boolean | undefined;
+  /** Where the last command left the shell: a new shell for a new mode starts there. */
+  private lastCwd: string | undefined;
+  private launcher: ShellLauncher | undefined;
 
   constructor(private readonly options: IntegratedTerminalPortOptions) {}
 
@@ -75,6 +96,9 @@ export class IntegratedTerminalPort implements TerminalPort {
           "sendInput(''), send it input or interrupt it first.",
       );
     }
+    // Mounts are fixed when the sandbox starts: a new mode needs a new shell (in the same folder).
+    if (this.sessionReadOnly !== undefined && this.sessionReadOnly !== this.options.sandbox?.readOnly())
+      this.closeSession();
     let running: RunningCommand;
     this.launching = true;
     try {
@@ -109,6 +133,7 @@ export class IntegratedTerminalPort implements TerminalPort {
 
   async reset(): Promise<void> {
     this.closeSession();
+    this.lastCwd = undefined;
   }
 
   dispose(): void {
@@ -125,9 +150,10 @@ export class IntegratedTerminalPort implements TerminalPort {
     stopWaiting.abort();
     opts.signal?.removeEventListener('abort', onAbort);
     const exit = current.exit;
-    const output = current.command.output.take(exit !== undefined);
+    const output = current.command.output.take(exit !== undefined) + this.blockedHostsNote();
     if (exit) {
       current.reported = true;
+      if (exit.cwd) this.lastCwd = exit.cwd;
       return { output, exitCode: exit.exitCode, timedOut: false, ...(exit.cwd ? { cwd: exit.cwd } : {}) };
     }
     return { output, exitCode: null, timedOut: !opts.signal?.aborted };
@@ -157,40 +183,78 @@ export class IntegratedTerminalPort implements TerminalPort {
 
   private async openSession(): Promise<ShellSession> {
     const name = `Logbook: ${this.options.title}`;
-    const cwd = this.options.cwd ?? workspaceRoots()[0] ?? process.cwd();
+    const cwd = this.lastCwd ?? this.options.cwd ?? workspaceRoots()[0] ?? process.cwd();
     const enabled = vscode.workspace
       .getConfiguration('terminal.integrated')
       .get<boolean>('shellIntegration.enabled', true);
     const envOptions = (await this.options.environment?.()) ?? {};
     const inherited = agentEnvironment(process.env, envOptions);
+    const box = this.options.sandbox;
+    const readOnly = box?.readOnly() ?? false;
+    const launch = (argv: readonly string[], env: Record<string, string>, newSession: boolean) =>
+      box!.sandbox.launch({
+        argv,
+        workspaces: box!.workspaces(),
+        readOnly,
+        cwd,
+        pass: envOptions.pass ?? [],
+        extraEnv: env,
+        newSession,
+        ...(newSession ? { infoFd: 3 } : {}),
+      });
     if (enabled) {
+      // The terminal's shell keeps its controlling terminal (no new session): job control and
+      // Ctrl+C work as in any terminal.
+      const sandboxed = box ? await launch(LAUNCHER_INNER_ARGV, { ...this.options.env }, false) : undefined;
+      this.launcher?.dispose();
+      this.launcher = sandboxed?.sandboxed ? writeShellLauncher(box!.launcherDir, sandboxed) : undefined;
       const terminal = vscode.window.createTerminal({
         name,
         cwd,
         env: { ...withoutSecrets(inherited.removed, envOptions.pass ?? []), ...this.options.env },
+        // Not revived after a reload: its launcher ran once, and the conversation starts a new one.
+        ...(this.launcher ? { shellPath: this.launcher.path, isTransient: true } : {}),
       });
       terminal.show(true);
       const integration = await waitForShellIntegration(
         terminal,
         this.options.shellIntegrationTimeoutMs ?? 4000,
       );
-      if (integration) return new ShellIntegrationSession(terminal);
+      if (integration) {
+        this.sessionReadOnly = this.launcher ? readOnly : undefined;
+        return new ShellIntegrationSession(terminal);
+      }
       terminal.dispose();
     }
+    const argv = pseudoterminalShell();
+    const env = { ...NON_TTY_ENV, ...this.options.env };
+    // Its own session inside: Ctrl+C goes to the shell's group, never to bwrap.
+    const sandboxed = box ? await launch(argv, env, true) : undefined;
     const session = new PseudoterminalSession({
       name,
       cwd,
       inherited: inherited.env,
       ...(this.options.env ? { env: this.options.env } : {}),
+      ...(sandboxed?.sandboxed ? { sandboxed } : {}),
     });
+    this.sessionReadOnly = sandboxed?.sandboxed ? readOnly : undefined;
     session.terminal.show(true);
     return session;
+  }
+
+  /** Programs often print only "403": the model reads which host the sandbox turned away, and why. */
+  private blockedHostsNote(): string {
+    const hosts = this.options.sandbox?.sandbox.takeDeniedHosts() ?? [];
+    return hosts.length ? `\n${blockedHostsText(hosts)}\n` : '';
   }
 
   private closeSession(): void {
     this.session?.dispose();
     this.session = undefined;
     this.current = undefined;
+    this.sessionReadOnly = undefined;
+    this.launcher?.dispose();
+    this.launcher = undefined;
   }
 }
 
