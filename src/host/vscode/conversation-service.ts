@@ -101,8 +101,12 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.llm = new ConfiguredLlm(context.secrets);
     this.signingKey = new SecretSigningKey(context.secrets, log);
     context.subscriptions.push(this.signingKey);
-    this.mcp = new EditorMcpServers(context.secrets, log, () =>
-      this.llm.knownSecrets.current.map((s) => s.value),
+    this.mcp = new EditorMcpServers(
+      context.secrets,
+      log,
+      () => this.llm.knownSecrets.current.map((s) => s.value),
+      // One sandbox for the window's servers, from the settings as the window opens.
+      createEditorSandbox(context).sandbox,
     );
     const base = context.storageUri ?? context.globalStorageUri;
     this.root = join(base.fsPath, 'conversations');

@@ -118,7 +118,7 @@ export async function serverLaunch(
 }
 
 function whyUnsandboxed(state: SandboxState): string {
-  if (state.kind === 'off') return 'logbook.sandbox is "off".';
+  if (state.kind === 'off') return 'logbook.sandbox.mode is "off".';
   if (state.kind === 'unavailable') return `${state.problem} ${state.fix}`;
   return 'no sandbox started.';
 }

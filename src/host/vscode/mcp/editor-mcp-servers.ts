@@ -8,6 +8,7 @@ import type { ToolSource } from '../../../core/agent/ports';
 import type { NamedSecret } from '../../../core/secrets';
 import { defaultTools } from '../../../core/tools';
 import { McpHub, parseMcpServers } from '../../node/mcp';
+import type { CommandSandbox } from '../../node/sandbox';
 import { terminalPassEnvironment } from '../config';
 
 /** SecretStorage key of `${secret:NAME}`. */
@@ -25,9 +26,16 @@ export class EditorMcpServers implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
     /** Values the servers' environment must not carry (the API key). */
     secretValues: () => readonly string[],
+    /**
+     * The window's sandbox the stdio servers start in (an entry's `"sandbox": false` opts out).
+     * Writable: the workspace folders only, never the home folder a window without one falls back to.
+     */
+    private readonly sandbox?: CommandSandbox,
   ) {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     this.hub = new McpHub({
-      cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? homedir(),
+      cwd: folders[0] ?? homedir(),
+      ...(sandbox ? { sandbox, workspaces: folders } : {}),
       baseEnv: process.env,
       passEnvironment: terminalPassEnvironment(),
       secretValues,
@@ -116,5 +124,6 @@ export class EditorMcpServers implements vscode.Disposable {
     for (const s of this.subscriptions) s.dispose();
     await this.applying;
     await this.hub.close();
+    await this.sandbox?.dispose();
   }
 }
