@@ -2,9 +2,8 @@
 // with the workspace writable, secrets hidden and a network of its own (a proxy that lets through
 // `logbook.sandbox.allowedHosts` plus the entry's `allowedHosts`, and logs what it turns away).
 // An entry with `"sandbox": false` runs as before, and the log says so.
-import { accessSync, constants } from 'node:fs';
 import { resolve } from 'node:path';
-import { type CommandSandbox, findExecutable, type SandboxState } from '../sandbox';
+import { type CommandSandbox, findExecutable, isExecutable, type SandboxState } from '../sandbox';
 import type { StdioServerConfig } from './mcp-config';
 
 /** What a stdio server's transport spawns instead of the entry's own command. */
@@ -48,15 +47,6 @@ function assertRunnable(command: string, cwd: string, path: string | undefined):
     : findExecutable(command, path) !== undefined;
   if (found) return;
   throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT', path: command });
-}
-
-function isExecutable(p: string): boolean {
-  try {
-    accessSync(p, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export async function serverLaunch(

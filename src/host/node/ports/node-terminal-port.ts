@@ -14,7 +14,7 @@ import { constants } from 'node:os';
 import { agentEnvironment } from '../../../core/secrets';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { stripTerminalControls } from '../../../core/tools/terminal-text';
-import { blockedHostsText, type CommandSandbox } from '../sandbox';
+import { blockedHostsText, type CommandSandbox, readInnerProcessGroup } from '../sandbox';
 import { type CommandEnd, ShellSentinel, shellQuote } from './shell-sentinel';
 
 export interface NodeTerminalPortOptions {
@@ -197,7 +197,10 @@ export class NodeTerminalPort implements TerminalPort {
     this.child = child;
     this.innerGroup = undefined;
     this.shellReadOnly = sandboxed ? readOnly : undefined;
-    if (sandboxed) this.readInnerGroup(child, spawned.stdio[3] as Readable | null);
+    if (sandboxed)
+      readInnerProcessGroup(spawned.stdio[3] as Readable | null, (pid) => {
+        if (this.child === child) this.innerGroup = pid;
+      });
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (data: string) => this.onOutput(child, data));
     // Only bash's startup noise (job-control warnings, the first prompt) ever reaches this pipe:
@@ -219,18 +222,6 @@ export class NodeTerminalPort implements TerminalPort {
       this.killShell();
       throw new Error(`Could not start ${this.options.shell ?? 'bash'} in ${this.cwd}.`);
     }
-  }
-
-  /** bwrap writes `{"child-pid": N}` once its namespaces are set up; N leads the inner group. */
-  private readInnerGroup(child: ChildProcessWithoutNullStreams, info: Readable | null): void {
-    let text = '';
-    info?.setEncoding('utf8');
-    info?.on('data', (d: string) => {
-      text += d;
-      const pid = /"child-pid"\s*:\s*(\d+)/.exec(text);
-      if (pid && this.child === child) this.innerGroup = Number(pid[1]);
-    });
-    info?.on('error', () => undefined);
   }
 
   /** The process environment minus what the agent must not read (`env`, `set`, /proc/self/environ). */

@@ -8,6 +8,7 @@ export {
 } from './command-sandbox';
 export {
   findExecutable,
+  isExecutable,
   sandboxAvailability,
   probeSandbox,
   type SandboxAvailability,
@@ -19,3 +20,4 @@ export { bwrapArguments } from './bwrap-arguments';
 export { sandboxEnvironment } from './sandbox-environment';
 export { describeSandbox, sandboxNotice } from './describe-sandbox';
 export { sandboxReport, sandboxReportText, type SandboxReport } from './sandbox-report';
+export { readInnerProcessGroup } from './inner-process-group';

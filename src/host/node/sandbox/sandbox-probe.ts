@@ -113,7 +113,8 @@ function readSysctl(name: string): string | undefined {
   }
 }
 
-function isExecutable(p: string): boolean {
+/** Whether `p` is a file this process may execute. */
+export function isExecutable(p: string): boolean {
   try {
     accessSync(p, constants.X_OK);
     return true;

@@ -10,7 +10,7 @@ import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import * as vscode from 'vscode';
-import type { SandboxedLaunch } from '../../node/sandbox';
+import { readInnerProcessGroup, type SandboxedLaunch } from '../../node/sandbox';
 import { OutputBuffer } from './output-buffer';
 import { commandLine, parseStatusMarker, scanForMarker } from './shell-sentinel';
 import type { CommandExit, RunningCommand, ShellSession } from './terminal-session';
@@ -124,7 +124,10 @@ export class PseudoterminalSession implements ShellSession {
     const shell = spawned as ChildProcessWithoutNullStreams;
     this.shell = shell;
     this.innerGroup = undefined;
-    if (sandboxed) this.readInnerGroup(shell, spawned.stdio[3] as Readable | null);
+    if (sandboxed)
+      readInnerProcessGroup(spawned.stdio[3] as Readable | null, (pid) => {
+        if (this.shell === shell) this.innerGroup = pid;
+      });
     this.carry = { stdout: '', stderr: '' };
     // A trap (not an ignore, which children would inherit) keeps the non-interactive shell alive
     // when Ctrl+C interrupts its command.
@@ -192,18 +195,6 @@ export class PseudoterminalSession implements ShellSession {
   private print(text: string): void {
     if (this.opened) this.writes.fire(text);
     else this.backlog.push(text);
-  }
-
-  /** bwrap writes `{"child-pid": N}` once its namespaces are set up; N leads the inner group. */
-  private readInnerGroup(shell: ChildProcessWithoutNullStreams, info: Readable | null): void {
-    let text = '';
-    info?.setEncoding('utf8');
-    info?.on('data', (d: string) => {
-      text += d;
-      const pid = /"child-pid"\s*:\s*(\d+)/.exec(text);
-      if (pid && this.shell === shell) this.innerGroup = Number(pid[1]);
-    });
-    info?.on('error', () => undefined);
   }
 
   /** The shell's group (inside the sandbox when there is one, else the shell's own). */
