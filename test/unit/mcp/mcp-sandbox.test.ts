@@ -156,7 +156,7 @@ describe('MCP hub: a sandbox that cannot start', function () {
       assert.deepEqual(t.hub.running(), []);
       const notices = source.takeNotices().map((n) => n.message);
       assert.ok(
-        notices.some((m) => /"probe" could not start: logbook.sandbox is "required"/.test(m)),
+        notices.some((m) => /"probe" could not start: logbook.sandbox.mode is "required"/.test(m)),
         notices.join('\n'),
       );
     } finally {

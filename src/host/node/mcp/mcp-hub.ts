@@ -282,7 +282,8 @@ export class McpHub {
     } catch (err) {
       await this.release(entry);
       if (entry.stale || this.closed) return;
-      const message = `The MCP server "${name}" could not start: ${err instanceof Error ? err.message : String(err)}. The conversation continues without its tools.`;
+      const why = (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
+      const message = `The MCP server "${name}" could not start: ${why}. The conversation continues without its tools.`;
       entry.state = { kind: 'failed', problem: this.problem(message) };
       this.opts.log(message);
     }
