@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
@@ -116,6 +116,35 @@ describe('sandbox: the agent shell inside it', function () {
     });
     cleanup.push(() => t.dispose());
     assert.equal((await t.run('cat f', { timeoutMs: 5000 })).output.trim(), 'x');
+  });
+
+  it('starts with a workspace inside a hidden folder and a hidden file inside a hidden folder', async () => {
+    // As in an editor's test profile: the config folder (hidden) holds the key (hidden) and the workspace.
+    const config = join(ws, 'config');
+    const inner = join(config, 'logbook', 'project');
+    mkdirSync(inner, { recursive: true });
+    writeFileSync(join(config, 'logbook', 'signing-key.pem'), 'secret-key');
+    writeFileSync(join(inner, 'visible.txt'), 'visible');
+    const sandbox = new CommandSandbox({
+      setting: 'required',
+      allowedHosts: () => [],
+      denyRead: [join(config, 'logbook')],
+      ownSecrets: [join(config, 'logbook', 'signing-key.pem')],
+    });
+    const t = new NodeTerminalPort({
+      cwd: inner,
+      sandbox: { sandbox, workspaces: [inner], readOnly: () => false },
+    });
+    cleanup.push(
+      () => t.dispose(),
+      () => sandbox.dispose(),
+    );
+    const r = await t.run('cat visible.txt; echo; cat ../signing-key.pem; echo written > new.txt', {
+      timeoutMs: 10_000,
+    });
+    assert.match(r.output, /^visible$/m);
+    assert.doesNotMatch(r.output, /secret-key/);
+    assert.ok(existsSync(join(inner, 'new.txt')), 'the workspace stays writable inside the hidden folder');
   });
 
   it('says why and how to fix it when bwrap is missing, or on another system', () => {

@@ -205,7 +205,12 @@ export class NodeTerminalPort implements TerminalPort {
     child.stdout.on('data', (data: string) => this.onOutput(child, data));
     // Only bash's startup noise (job-control warnings, the first prompt) ever reaches this pipe:
     // the setup line's `exec 2>&1` sends everything after it to stdout, in order.
-    child.stderr.resume();
+    // Kept (briefly) for the one case it matters: bwrap saying why the sandbox did not start.
+    let startupNoise = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (d: string) => {
+      if (startupNoise.length < 2000) startupNoise += d;
+    });
     child.stdin.on('error', () => undefined); // EPIPE when the shell died; 'exit' reports it.
     child.on('exit', (code, signal) => this.onShellExit(child, code, signal));
 
@@ -220,7 +225,10 @@ export class NodeTerminalPort implements TerminalPort {
     this.pending = '';
     if (!started || this.child !== child) {
       this.killShell();
-      throw new Error(`Could not start ${this.options.shell ?? 'bash'} in ${this.cwd}.`);
+      const said = sandboxed ? /bwrap: .*/.exec(startupNoise)?.[0] : undefined;
+      throw new Error(
+        `Could not start ${this.options.shell ?? 'bash'} in ${this.cwd}${said ? ` (${said})` : ''}.`,
+      );
     }
   }
 

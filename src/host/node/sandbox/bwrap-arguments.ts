@@ -59,19 +59,30 @@ export function bwrapArguments(profile: SandboxProfile, opts: BwrapOptions): str
       }
     }
   }
+  // Made read-only only after every mount: a mount point inside (a workspace in a hidden folder)
+  // cannot be created in a tmpfs that is read-only already.
+  const readOnlyLast: string[] = [];
+  const hiddenDirs = profile.hidden.filter((p) => opts.kind(p) === 'dir');
   for (const p of profile.hidden) {
+    // Inside a folder hidden whole already: nothing more to hide.
+    if (hiddenDirs.some((d) => d !== p && isInside(p, d))) continue;
     const kind = opts.kind(p);
-    if (kind === 'dir') mounts.push({ dest: p, args: ['--tmpfs', p, '--remount-ro', p] });
-    else if (kind === 'file') mounts.push({ dest: p, args: ['--ro-bind', '/dev/null', p] });
+    if (kind === 'dir') {
+      mounts.push({ dest: p, args: ['--tmpfs', p] });
+      readOnlyLast.push('--remount-ro', p);
+    } else if (kind === 'file') mounts.push({ dest: p, args: ['--ro-bind', '/dev/null', p] });
   }
   if (profile.proxySocket) {
     mounts.push({ dest: dirname(PROXY_SOCKET_INSIDE), args: ['--dir', dirname(PROXY_SOCKET_INSIDE)] });
     mounts.push({ dest: PROXY_SOCKET_INSIDE, args: ['--bind', profile.proxySocket, PROXY_SOCKET_INSIDE] });
   }
-  const ordered = mounts
-    .map((m, i) => ({ ...m, i }))
-    .sort((a, b) => depth(a.dest) - depth(b.dest) || a.i - b.i)
-    .flatMap((m) => m.args);
+  const ordered = [
+    ...mounts
+      .map((m, i) => ({ ...m, i }))
+      .sort((a, b) => depth(a.dest) - depth(b.dest) || a.i - b.i)
+      .flatMap((m) => m.args),
+    ...readOnlyLast,
+  ];
 
   const env = Object.entries(profile.env).flatMap(([k, v]) => ['--setenv', k, v]);
   return [
@@ -92,6 +103,10 @@ export function bwrapArguments(profile: SandboxProfile, opts: BwrapOptions): str
     '--chdir',
     profile.cwd,
   ];
+}
+
+function isInside(p: string, dir: string): boolean {
+  return p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }
 
 function depth(p: string): number {
