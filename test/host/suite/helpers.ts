@@ -36,7 +36,7 @@ export async function scriptedModel(scenario: Scenario): Promise<ScriptedLlm> {
  * The `logbook` CLI of this extension (the same core and log) run as its own process against the
  * scripted model, as another window or a terminal would run it.
  */
-export function spawnCli(args: string[], llm: ScriptedLlm): ChildProcess {
+export function spawnCli(args: string[], llm: ScriptedLlm, env: Record<string, string> = {}): ChildProcess {
   const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
   return spawn(process.execPath, [cli, ...args], {
     env: {
@@ -45,6 +45,7 @@ export function spawnCli(args: string[], llm: ScriptedLlm): ChildProcess {
       OPENAI_BASE_URL: llm.baseUrl,
       OPENAI_API_KEY: 'test-key',
       LOGBOOK_MODEL: 'scripted-model',
+      ...env,
     },
     stdio: 'ignore',
   });

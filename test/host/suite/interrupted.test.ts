@@ -67,6 +67,9 @@ describe('A conversation whose process was killed during a terminal command', ()
     const child = spawnCli(
       ['run', '--workspace', ws, '--store', dir, '--confirm', 'never', '--task', 'run the long command'],
       llm,
+      // The test stops what the dead writer left by the shell's pid, which only means something
+      // outside a PID namespace (in the sandbox, bwrap's --die-with-parent ends it with the CLI).
+      { LOGBOOK_SANDBOX: 'off' },
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));
     await until(() => existsSync(join(ws, 'shell.pid')), 20_000, 'the command to start');

@@ -63,24 +63,62 @@ describe('path boundary: escapes wait for confirmation and write nothing outside
     assert.equal(llm.remainingTurns(), 0);
   }
 
-  // The terminal port: the same escapes written as shell redirections, and a private file read.
-  const commands: [string, () => string][] = [
+  /**
+   * Runs a command the sandbox contains: it runs unasked (the rules' finding is LOW inside the
+   * sandbox, with its reason kept) and fails there, so nothing lands outside.
+   */
+  async function assertRunsContained(label: string, command: string): Promise<void> {
+    llm = await scriptedModel({
+      name: `host-path-contained-${label}`,
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_escape',
+                name: 'terminal',
+                arguments: { command, security_risk: 'LOW', summary: 'tidy up' },
+              },
+            ],
+          },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Understood.' } },
+      ],
+    });
+    const { service } = await logbook();
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', `Tidy up (${label})`);
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'finished');
+    const events = await session.conversation.events();
+    const observation = JSON.stringify(events.find((e) => e.kind === 'ObservationEvent'));
+    // Read-only, or not there: the folder is under /tmp, which the sandbox replaces with its own.
+    assert.match(observation, /Read-only file system|No such file or directory/);
+    assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the workspace');
+    assert.equal(llm.remainingTurns(), 0);
+  }
+
+  // The terminal port: the same escapes written as shell redirections run contained in the
+  // sandbox; a private file read is not contained (the sandbox hides secrets, not every file) and waits.
+  const contained: [string, () => string][] = [
     ['a redirect through /tmp/..', () => `echo escaped > /tmp/..${join(outside, 'term.txt')}`],
     [
       'a redirect through a symlinked folder',
       () => `echo escaped > ${relative(workspaceRoot(), link)}/t.txt`,
     ],
-    ['a read of /etc/shadow', () => 'cat /etc/shadow'],
   ];
-  for (const [label, commandOf] of commands) {
-    it(`the terminal with ${label} waits; rejected, nothing runs`, async () => {
-      await assertWaitsAndWritesNothing(label, {
-        id: 'call_escape',
-        name: 'terminal',
-        arguments: { command: commandOf(), security_risk: 'LOW', summary: 'tidy up' },
-      });
+  for (const [label, commandOf] of contained) {
+    it(`the terminal with ${label} runs in the sandbox and writes nothing outside`, async () => {
+      await assertRunsContained(label, commandOf());
     });
   }
+  it('the terminal with a read of /etc/shadow waits; rejected, nothing runs', async () => {
+    await assertWaitsAndWritesNothing('a read of /etc/shadow', {
+      id: 'call_escape',
+      name: 'terminal',
+      arguments: { command: 'cat /etc/shadow', security_risk: 'LOW', summary: 'tidy up' },
+    });
+  });
 
   for (const [label, pathOf] of cases) {
     it(`file_editor create through ${label} waits; rejected, nothing is written`, async () => {
