@@ -2,7 +2,16 @@
 // those in pipelines, substitutions, `bash -c` scripts and behind sudo/env/xargs, is rated by the
 // program rules; the highest finding wins. Unknown programs are MEDIUM. Paths are judged where
 // they lead (shell-paths.ts), never by their raw text alone.
-import { contained, type Finding, high, low, medium, type RiskAssessment, summarize, underSandbox } from './risk';
+import {
+  contained,
+  type Finding,
+  high,
+  low,
+  medium,
+  type RiskAssessment,
+  summarize,
+  underSandbox,
+} from './risk';
 import {
   type Redirect,
   type ShellScript,

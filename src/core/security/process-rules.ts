@@ -19,8 +19,7 @@ const ps: ProgramRule = (args) => {
     if (arg.startsWith('--')) {
       const [name, inline] = arg.slice(2).split(/=(.*)/s);
       const value = inline ?? args[i + 1] ?? '';
-      if (/^(format|o)$/.test(name!) && /env/i.test(value))
-        return showsEnvironment(`ps --format ${value}`);
+      if (/^(format|o)$/.test(name!) && /env/i.test(value)) return showsEnvironment(`ps --format ${value}`);
       continue;
     }
     const dashed = arg.startsWith('-');
@@ -28,8 +27,7 @@ const ps: ProgramRule = (args) => {
     const letters = dashed ? arg.slice(1) : arg;
     for (let j = 0; j < letters.length; j++) {
       const letter = letters[j]!;
-      if ((dashed && letter === 'E') || (!dashed && letter === 'e'))
-        return showsEnvironment(`ps ${arg}`);
+      if ((dashed && letter === 'E') || (!dashed && letter === 'e')) return showsEnvironment(`ps ${arg}`);
       if ((dashed ? UNIX_VALUE : BSD_VALUE).includes(letter)) {
         const value = j + 1 < letters.length ? letters.slice(j + 1) : (args[++i] ?? '');
         if ('oO'.includes(letter) && /env/i.test(value)) return showsEnvironment(`ps -o ${value}`);

@@ -17,7 +17,6 @@ function nameOf(word: string): string | undefined {
   return assignedName(word) ?? (/^[A-Za-z_]\w*$/.test(word) ? word : undefined);
 }
 
-
 export const exportCommand: ProgramRule = (args) => {
   const words = args.filter((a) => !a.startsWith('-'));
   if (words.length === 0) return [printsEnvironment()];
