@@ -144,14 +144,7 @@ export class CommandSandbox {
       readOnlyWorkspace: req.readOnly,
       writable: this.opts.writable ?? [],
       protectedInWorkspace: PROTECTED_WORKSPACE_PATHS,
-      hidden: secretLocations({
-        ...(this.opts.hostEnv?.['HOME'] ? { home: this.opts.hostEnv['HOME'] } : {}),
-        ...(this.opts.hostEnv?.['XDG_CONFIG_HOME']
-          ? { configHome: this.opts.hostEnv['XDG_CONFIG_HOME'] }
-          : {}),
-        extra: this.opts.denyRead ?? [],
-        own: this.opts.ownSecrets ?? [],
-      }),
+      hidden: this.hiddenLocations(),
       env: sandboxEnvironment(this.opts.hostEnv ?? process.env, {
         pass: req.pass ?? [],
         ...(req.extraEnv ? { extra: req.extraEnv } : {}),
