@@ -209,7 +209,12 @@ const S2_RUNS = 5;
 
 /** A key made for this run only, held in memory (no key file). */
 const benchIdentity: SigningIdentity = identityFromPem(newSigningKeyPem(), 'the bench key');
-const openSigned = (d: string) => openSignedStore<BenchEvent>(d, { identity: benchIdentity });
+/** Signed as the hosts sign: with the head kept outside the folder (here, beside it in the run's dir). */
+const openSigned = (d: string) =>
+  openSignedStore<BenchEvent>(d, {
+    identity: benchIdentity,
+    headFile: path.join(work, 'heads', `${path.basename(d)}.json`),
+  });
 
 /**
  * Signed vs unsigned durable appends of the same events, alternating event by event between the two

@@ -105,9 +105,13 @@ export const ConversationHeader = z.strictObject({
     .strictObject({ name: z.string().max(LIMITS.title), provider: z.enum(['openai', 'vscode']) })
     .optional(),
   /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */
-  signature: z.enum(['verified', 'broken', 'unsigned']).optional(),
+  signature: z.enum(['verified', 'broken', 'unsigned', 'truncated', 'unknown-signer']).optional(),
   /** The did:keys that signed it, as the last check found them. */
   signers: z.array(z.string().max(LIMITS.id)).max(LIMITS.signers).optional(),
+  /** The signers as the badge names them: "you", a name from the trust list, or "… (unknown signer)". */
+  signerNames: z.array(z.string().max(LIMITS.title)).max(LIMITS.signers).optional(),
+  /** What the last check said, in the words of logbook verify (the badge's tooltip). */
+  signatureNote: z.string().max(LIMITS.title).optional(),
   /** When broken: the first bad event, which the chat reveals and marks. */
   brokenAt: z
     .strictObject({ seq: Count, id: Id.nullable(), reason: z.string().max(LIMITS.status) })

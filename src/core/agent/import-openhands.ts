@@ -23,6 +23,7 @@ import { copyEvents, detectBackend, OpenHandsDirStore, SegmentEventStore } from 
 import type { EventStore } from '../log/event-store';
 import { SIGNATURES_FILE, type SigningIdentity, eventHash, openSignedStore } from '../signing';
 import { parseChainFile } from '../signing/chain';
+import { chainIdToken } from '../signing/chain-head';
 import { rawRecords } from '../signing/raw-records';
 import { conversationEventCodec, type StoredConversationEvent } from './event-codec';
 import { followWithSnapshots } from './snapshot-follower';
@@ -93,7 +94,7 @@ export function readV0Trajectory(file: string): unknown[] {
 export async function importOpenHands(
   from: string,
   to: string,
-  opts: { id?: string; identity?: SigningIdentity } = {},
+  opts: { id?: string; identity?: SigningIdentity; headFile?: string } = {},
 ): Promise<ImportResult> {
   const format = detectImportFormat(from);
   // Read and checked before anything is created: a bad file leaves no empty conversation behind.
@@ -122,13 +123,18 @@ export async function importOpenHands(
     if (!v0 && existsSync(join(from, 'base_state.json'))) {
       copyFileSync(join(from, 'base_state.json'), join(to, IMPORTED_BASE_STATE));
     }
-    const signaturesKept = !v0 && opts.identity !== undefined && keepExportedSignatures(from, to);
-    await recordImport(to, opts.identity, {
-      format,
-      source: basename(from),
-      events: count,
-      signatures_kept: signaturesKept,
-    });
+    const signaturesKept = !v0 && opts.identity !== undefined && keepExportedSignatures(from, to, id);
+    await recordImport(
+      to,
+      opts.identity,
+      { conversationId: id, headFile: opts.headFile },
+      {
+        format,
+        source: basename(from),
+        events: count,
+        signatures_kept: signaturesKept,
+      },
+    );
     return { format, count, id, signaturesKept };
   } catch (err) {
     // Half an import is worse than none: the user fixes the source and runs it again.
@@ -159,6 +165,7 @@ async function copySdkEvents(
 async function recordImport(
   to: string,
   identity: SigningIdentity | undefined,
+  chain: { conversationId: string; headFile: string | undefined },
   value: Record<string, unknown>,
 ): Promise<void> {
   const store: EventStore<StoredConversationEvent> = identity
@@ -166,6 +173,8 @@ async function recordImport(
         codec: conversationEventCodec,
         identity,
         unchainedAre: 'imported',
+        conversationId: chain.conversationId,
+        ...(chain.headFile !== undefined ? { headFile: chain.headFile } : {}),
       })
     : await SegmentEventStore.open<StoredConversationEvent>(to, { codec: conversationEventCodec });
   try {
@@ -183,9 +192,10 @@ async function recordImport(
 
 /**
  * Puts the exported signatures of a Logbook conversation in place when every event they chain is
- * byte for byte the event imported at that index; otherwise the import is treated as unsigned.
+ * byte for byte the event imported at that index, and a version-2 chain is bound to the id it is
+ * imported as; otherwise the import is treated as unsigned.
  */
-function keepExportedSignatures(from: string, to: string): boolean {
+function keepExportedSignatures(from: string, to: string, id: string): boolean {
   let text: string;
   try {
     text = readFileSync(join(from, EXPORTED_SIGNATURES), 'utf8');
@@ -195,6 +205,7 @@ function keepExportedSignatures(from: string, to: string): boolean {
   text = text.slice(0, text.lastIndexOf('\n') + 1);
   const chain = parseChainFile(text);
   if (chain.malformed || chain.hashes.length === 0) return false;
+  if (chain.version === 2 && chain.conversation !== chainIdToken(id)) return false;
   let i = 0;
   for (const r of rawRecords(to)) {
     if (i >= chain.hashes.length) break;
@@ -204,6 +215,18 @@ function keepExportedSignatures(from: string, to: string): boolean {
   if (i < chain.hashes.length) return false;
   writeFileSync(join(to, SIGNATURES_FILE), text);
   return true;
+}
+
+/**
+ * The conversation id a Logbook export's signatures are bound to (version 2), or null: importing it
+ * under that id keeps its signatures.
+ */
+export function exportedChainId(from: string): string | null {
+  try {
+    return parseChainFile(readFileSync(join(from, EXPORTED_SIGNATURES), 'utf8')).conversation;
+  } catch {
+    return null;
+  }
 }
 
 /** The id in an SDK folder's base_state.json, else the folder's name. */

@@ -1,18 +1,21 @@
 // The hash chain and its signatures, kept beside the segments in `signatures.log` (FORMAT.md,
 // "Signatures"). One line per chain entry and one per signature:
 //
-//   logbook-signatures 1
+//   logbook-signatures 2 <conversation id>    (version 1: no id, head(0) = zeros)
 //   h <index> <sha256 of the record's JSON, base64url>
 //   s <count> <chain head after `count` events, base64url> <did:key> <Ed25519 signature, base64url>
 //   l <from> <to>       events from..to (inclusive) were in the log before this signer saw them
 //   i <from> <to>       events from..to were imported unsigned; whoever imported them signed them
 //
-// head(0) = 32 zero bytes; head(i + 1) = sha256(head(i) || hash(i)). A signature covers the
-// message `logbook-chain 1 <count> <head base64url>`, so it vouches for every event before it.
+// head(0) = the genesis (chain-head.ts: the conversation's id in version 2, zeros in version 1);
+// head(i + 1) = sha256(head(i) || hash(i)), with version 2's `l`/`i` lines linked in too. A signature
+// covers the message `logbook-chain 1 <count> <head base64url>`, so it vouches for every event before it.
 //
 // A fork starts its file with the proof that its first events were signed by its source:
-//   f <copies> <source conversation id>   events 0..copies-1 are copies of source events
+//   f <copies> <source conversation id> [2]   events 0..copies-1 are copies of source events; 2: the
+//                                         source's chain is version 2 (its genesis binds the id)
 //   p <hash>                              the source's chain, one line per source event
+//   m <l|i> <from> <to>                   a version-2 source's marker lines, where they were
 //   q <count> <head> <did:key> <signature>   the source's signatures over it
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -21,6 +24,8 @@ import { publicKeyOfDid } from './did-key';
 
 export const SIGNATURES_FILE = 'signatures.log';
 export const SIGNATURES_HEADER = 'logbook-signatures 1';
+/** Version 2's first line: the chain's genesis binds the conversation's id. */
+export const SIGNATURES_HEADER_V2 = 'logbook-signatures 2';
 export const ZERO_HEAD = Buffer.alloc(32);
 
 /**
@@ -71,7 +76,18 @@ export interface ChainSignature {
   line: number;
 }
 
+/** An `l` or `i` line: events from..to are late or imported; written before event `from`'s hash. */
+export interface ChainMarker {
+  kind: 'l' | 'i';
+  from: number;
+  to: number;
+}
+
 export interface ChainFile {
+  /** 1: head(0) is zeros and markers are not chained; 2: head(0) binds `conversation`, markers chained */
+  version: 1 | 2;
+  /** the conversation id a version-2 chain is bound to */
+  conversation: string | null;
   /** base64url hash of event i at position i */
   hashes: string[];
   signatures: ChainSignature[];
@@ -79,6 +95,8 @@ export interface ChainFile {
   late: { from: number; to: number }[];
   /** ranges of events imported unsigned, hashed and signed by whoever imported them (inclusive) */
   imported: { from: number; to: number }[];
+  /** every `l` and `i` line, in file order */
+  markers: ChainMarker[];
   /** a fork's proof that its first `copies` events were signed by its source */
   fork: SourceProof | null;
   /** a line that does not parse, or an `h` line out of order: the file itself was altered */
@@ -88,8 +106,12 @@ export interface ChainFile {
 export interface SourceProof {
   copies: number;
   source: string;
+  /** the version of the source's chain (2: its genesis binds `source`, its markers are chained) */
+  version: 1 | 2;
   /** the source's event hashes, in its order */
   hashes: string[];
+  /** a version-2 source's markers (`m` lines) */
+  markers: ChainMarker[];
   signatures: ChainSignature[];
 }
 
@@ -118,18 +140,30 @@ export function readChainText(dir: string): string | null {
 export function parseChainFile(text: string): ChainFile {
   text = withoutZeroTail(text);
   const out: ChainFile = {
+    version: 1,
+    conversation: null,
     hashes: [],
     signatures: [],
     late: [],
     imported: [],
+    markers: [],
     fork: null,
     malformed: null,
   };
   const lines = text.split('\n');
   lines.pop(); // after the last newline: empty, or a torn line
   if (lines.length === 0) return out;
-  if (lines[0] !== SIGNATURES_HEADER) {
-    out.malformed = { line: 1, text: lines[0]! };
+  const header = lines[0]!;
+  if (header.startsWith(SIGNATURES_HEADER_V2 + ' ') && header.length > SIGNATURES_HEADER_V2.length + 1) {
+    const id = header.slice(SIGNATURES_HEADER_V2.length + 1);
+    if (/\s/.test(id)) {
+      out.malformed = { line: 1, text: header };
+      return out;
+    }
+    out.version = 2;
+    out.conversation = id;
+  } else if (header !== SIGNATURES_HEADER) {
+    out.malformed = { line: 1, text: header };
     return out;
   }
   let lastCount = 0;
@@ -162,27 +196,44 @@ export function parseChainFile(text: string): ChainFile {
         return bad();
       lastCount = count;
       out.signatures.push({ count, head: f[2]!, did: f[3]!, signature: f[4]!, line: n + 1 });
-    } else if (f[0] === 'f' && f.length === 3 && n === 1) {
+    } else if (f[0] === 'f' && (f.length === 3 || (f.length === 4 && f[3] === '2')) && n === 1) {
       const copies = Number(f[1]);
       if (!Number.isSafeInteger(copies) || copies < 1) return bad();
-      out.fork = { copies, source: f[2]!, hashes: [], signatures: [] };
+      const version = f.length === 4 ? 2 : 1;
+      out.fork = { copies, source: f[2]!, version, hashes: [], markers: [], signatures: [] };
     } else if (f[0] === 'p' && f.length === 2 && out.fork && out.hashes.length === 0) {
       if (f[1]!.length !== 43 || out.fork.signatures.length > 0) return bad();
       out.fork.hashes.push(f[1]!);
+    } else if (f[0] === 'm' && f.length === 4 && out.fork?.version === 2 && out.hashes.length === 0) {
+      const marker = markerOf(f.slice(1));
+      if (!marker || marker.from !== out.fork.hashes.length || out.fork.signatures.length > 0) return bad();
+      out.fork.markers.push(marker);
     } else if (f[0] === 'q' && f.length === 5 && out.fork && out.hashes.length === 0) {
       const count = Number(f[1]);
       const last = out.fork.signatures.at(-1)?.count ?? 1;
       if (!Number.isSafeInteger(count) || count < last || count > out.fork.hashes.length) return bad();
       out.fork.signatures.push({ count, head: f[2]!, did: f[3]!, signature: f[4]!, line: n + 1 });
     } else if ((f[0] === 'l' || f[0] === 'i') && f.length === 3) {
-      const from = Number(f[1]);
-      const to = Number(f[2]);
-      if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from > to || from !== out.hashes.length)
-        return bad();
-      (f[0] === 'l' ? out.late : out.imported).push({ from, to });
+      const marker = markerOf(f);
+      if (!marker || marker.from !== out.hashes.length) return bad();
+      (marker.kind === 'l' ? out.late : out.imported).push({ from: marker.from, to: marker.to });
+      out.markers.push(marker);
     } else return bad();
   }
   return out;
+}
+
+/** `l|i <from> <to>` split into its fields, or null when they are not a range. */
+function markerOf(f: string[]): ChainMarker | null {
+  const from = Number(f[1]);
+  const to = Number(f[2]);
+  if ((f[0] !== 'l' && f[0] !== 'i') || !Number.isSafeInteger(from) || !Number.isSafeInteger(to)) return null;
+  if (from < 0 || from > to) return null;
+  return { kind: f[0], from, to };
+}
+
+export function markerLine(m: ChainMarker): string {
+  return `${m.kind} ${m.from} ${m.to}`;
 }
 
 /**

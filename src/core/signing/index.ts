@@ -9,7 +9,14 @@ export {
   newSigningKeyPem,
   signingIdentity,
 } from './identity';
-export { SIGNATURES_FILE, chainSigners, eventHash, signablePayload } from './chain';
+export {
+  SIGNATURES_FILE,
+  chainSigners,
+  eventHash,
+  parseChainFile,
+  readChainText,
+  signablePayload,
+} from './chain';
 export { type CopySource, SignedEventStore, openSignedStore, type SignedStoreOptions } from './signed-store';
 export {
   type BadEvent,
@@ -19,4 +26,20 @@ export {
   verifyConversationInSteps,
 } from './verify';
 export { eventProofs, type EventProof } from './proof';
-export { signedByText, unsignedText, verifiedText } from './summary';
+export {
+  type SignerStanding,
+  type SignerTrust,
+  type Verdict,
+  type VerifyReport,
+  completenessText,
+  signedByText,
+  signerName,
+  standingOf,
+  unknownSigners,
+  unsignedText,
+  verdictOf,
+  verifiedText,
+  verifyReport,
+} from './summary';
+export { type Completeness, truncatedText } from './completeness';
+export { type HeadRecord, folderKey, readHeadRecord } from './head-record';

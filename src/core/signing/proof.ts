@@ -1,14 +1,7 @@
 // The seed's per-event API over the chain: whether an event is signed, by whom, and whether it still
 // verifies (its bytes hash to what the chain holds at its position, and a valid signature covers it).
-import {
-  ZERO_HEAD,
-  b64,
-  eventHash,
-  nextHeadOf,
-  parseChainFile,
-  readChainText,
-  signatureHolds,
-} from './chain';
+import { b64, eventHash, parseChainFile, readChainText, signatureHolds } from './chain';
+import { ChainWalker } from './chain-head';
 import { rawRecords } from './raw-records';
 import { checkSourceProof } from './verify';
 
@@ -27,11 +20,9 @@ export function eventProofs(dir: string): EventProof[] {
   // signer of each position, for the signatures that verify
   const signer: (string | null)[] = [];
   const valid: boolean[] = [];
-  let head: Buffer = ZERO_HEAD;
-  let at = 0;
+  const walker = new ChainWalker(chain);
   for (const s of chain.signatures) {
-    for (; at < s.count; at++) head = nextHeadOf(head, chain.hashes[at]!);
-    const ok = signatureHolds(s, head);
+    const ok = signatureHolds(s, walker.advanceTo(s.count));
     for (let i = signer.length; i < s.count; i++) {
       signer.push(s.did);
       valid.push(ok);

@@ -20,19 +20,21 @@ import {
 import { readAcceptedLosses } from '../log/lost-events';
 import { SegmentEventStore, type SegmentStoreOptions } from '../log/segment-store';
 import {
+  type ChainMarker,
   SIGNATURES_FILE,
-  SIGNATURES_HEADER,
-  ZERO_HEAD,
+  SIGNATURES_HEADER_V2,
   b64,
   eventHash,
+  markerLine,
   nextHead,
-  nextHeadOf,
   parseChainFile,
   readChainText,
   signatureHolds,
   signedMessage,
   withoutZeroTail,
 } from './chain';
+import { ChainWalker, chainIdToken, markerLink } from './chain-head';
+import { HeadRecorder, folderKey, readHeadRecord } from './head-record';
 import type { SigningIdentity } from './identity';
 import { rawRecords } from './raw-records';
 
@@ -51,6 +53,13 @@ export interface SignedStoreOptions<E extends StoredEvent> extends SegmentStoreO
    * an older conversation, or a crash before signing) or `imported` (an import just wrote them).
    */
   unchainedAre?: 'late' | 'imported';
+  /** The conversation's id: a chain started here (version 2) binds it. Defaults to the folder's name. */
+  conversationId?: string;
+  /**
+   * Where this conversation's signed head is kept outside its folder (head-record.ts), rewritten
+   * after each sync of signatures.log; none: not kept (verify then cannot prove completeness).
+   */
+  headFile?: string;
 }
 
 /** Where a fork's copies come from: the source's folder, id, and each copy's index in its log. */
@@ -60,9 +69,18 @@ export interface CopySource {
   indices: readonly number[];
 }
 
+interface ChainWriterOptions {
+  unchainedAre: 'late' | 'imported';
+  conversationId: string;
+  headFile: string | undefined;
+}
+
 /** Keeps the chain of one writable log and writes signatures.log. */
 class ChainWriter {
-  private head: Buffer = ZERO_HEAD;
+  private head: Buffer = Buffer.alloc(32);
+  /** version 2: markers written since the last hash, linked before the next one */
+  private unlinked: ChainMarker[] = [];
+  private version: 1 | 2 = 2;
   private count = 0;
   private signedCount = 0;
   private pending = '';
@@ -73,23 +91,29 @@ class ChainWriter {
   private syncing: Promise<void> | null = null;
   /** A durable append was made since signatures.log was last synced. */
   private durableUnsynced = false;
+  /** Events known to be on disk: a durable append resolved for the last of them. */
+  private durableCount = 0;
+  /** Signatures written since the head was last recorded outside the folder. */
+  private unrecorded: { count: number; head: string }[] = [];
+  /**
+   * The head recorded outside the folder is not one of this chain's signatures (the log was cut
+   * back or rewritten): it is left as it is, the evidence, and never overwritten from here.
+   */
+  private pinned = false;
   failure: Error | null = null;
 
   private constructor(
     private readonly fd: number,
     private readonly identity: SigningIdentity,
+    private readonly heads: { recorder: HeadRecorder; conversation: string; dir: string } | null,
   ) {}
 
   /**
    * Opens signatures.log and chains the records it lacks (`length` in all), marked `l` (late): they
    * were in the log before this signer saw them (an older conversation, or a crash before signing).
    */
-  static open(
-    dir: string,
-    identity: SigningIdentity,
-    length: number,
-    unchainedAre: 'late' | 'imported' = 'late',
-  ): ChainWriter {
+  static open(dir: string, identity: SigningIdentity, length: number, opts: ChainWriterOptions): ChainWriter {
+    const { unchainedAre, conversationId, headFile } = opts;
     const file = path.join(dir, SIGNATURES_FILE);
     let text = readText(file);
     let parsed = parseChainFile(text);
@@ -105,9 +129,11 @@ class ChainWriter {
     }
     if (parsed.hashes.length > length && readAcceptedLosses(dir).length > 0) {
       // The user accepted that the log lost events (lost.json): the chain over them cannot
-      // continue. It is kept aside and a new one starts, treating what is left as late.
+      // continue. It is kept aside and a new one starts, treating what is left as late. The head
+      // recorded outside goes too: the user chose this shorter log.
       fs.mkdirSync(path.join(dir, 'lost'), { recursive: true });
       fs.renameSync(file, path.join(dir, 'lost', `${SIGNATURES_FILE}.${Date.now()}`));
+      if (headFile) fs.rmSync(headFile, { force: true });
       text = '';
       parsed = parseChainFile(text);
     }
@@ -146,25 +172,33 @@ class ChainWriter {
     // Cut a torn last line (or the zeros a power cut left), so the next line starts on its own.
     const keep = withoutZeroTail(text).lastIndexOf('\n') + 1;
     const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
-    const w = new ChainWriter(fd, identity);
+    const recorder = headFile ? new HeadRecorder(headFile) : null;
+    const w = new ChainWriter(
+      fd,
+      identity,
+      recorder && { recorder, conversation: conversationId, dir: folderKey(dir) },
+    );
     try {
       fs.ftruncateSync(fd, keep);
       w.offset = keep;
-      if (keep === 0) w.pending = SIGNATURES_HEADER + '\n';
+      // A new chain is version 2, bound to the conversation; an older one goes on as it started.
+      const chain =
+        keep === 0 ? { ...parsed, version: 2 as const, conversation: chainIdToken(conversationId) } : parsed;
+      if (keep === 0) w.pending = `${SIGNATURES_HEADER_V2} ${chain.conversation}\n`;
+      w.version = chain.version;
       // Resume from the head the last signature states (an altered one only makes later signatures
       // fail to verify), so opening a long chain does not hash every link again.
+      const walker = new ChainWalker(chain);
       const last = parsed.signatures.at(-1);
       const resumed = last ? Buffer.from(last.head, 'base64url') : null;
-      let from = 0;
-      if (last && resumed?.length === 32) {
-        w.head = resumed;
-        from = last.count;
-      }
-      for (let i = from; i < parsed.hashes.length; i++) w.head = nextHeadOf(w.head, parsed.hashes[i]!);
+      if (last && resumed?.length === 32) walker.resume(last.count, resumed);
+      w.head = walker.advanceTo(parsed.hashes.length);
+      w.unlinked = walker.unlinked();
       w.count = parsed.hashes.length;
       w.signedCount = parsed.signatures.at(-1)?.count ?? 0;
+      if (headFile) w.pinned = !extendsRecordedHead(headFile, folderKey(dir), parsed.signatures);
       if (late.length > 0) {
-        w.pending += `${unchainedAre === 'late' ? 'l' : 'i'} ${w.count} ${length - 1}\n`;
+        w.marker({ kind: unchainedAre === 'late' ? 'l' : 'i', from: w.count, to: length - 1 });
         for (const h of late) w.add(h);
       }
       w.writeOut();
@@ -175,9 +209,15 @@ class ChainWriter {
     return w;
   }
 
-  /** Writes lines that must come before the next event's hash (a fork's proof, an `l` or `i` range). */
+  /** Writes a fork's proof, which comes before its first event's hash. */
   before(lines: string): void {
     this.pending += lines;
+  }
+
+  /** Writes an `l` or `i` range, just before the hash of event `from`; version 2 chains it too. */
+  marker(m: ChainMarker): void {
+    this.pending += markerLine(m) + '\n';
+    if (this.version === 2) this.unlinked.push(m);
   }
 
   get chained(): number {
@@ -185,6 +225,8 @@ class ChainWriter {
   }
 
   add(hash: Buffer): void {
+    for (const m of this.unlinked) this.head = nextHead(this.head, markerLink(m));
+    this.unlinked = [];
     this.head = nextHead(this.head, hash);
     this.pending += `h ${this.count} ${b64(hash)}\n`;
     this.count++;
@@ -208,6 +250,7 @@ class ChainWriter {
       const sig = this.identity.sign(signedMessage(this.count, this.head));
       this.pending += `s ${this.count} ${b64(this.head)} ${this.identity.did} ${b64(sig)}\n`;
       this.signedCount = this.count;
+      if (this.heads && !this.pinned) this.unrecorded.push({ count: this.count, head: b64(this.head) });
     }
     this.writeOut();
     if (this.durableUnsynced) {
@@ -242,12 +285,41 @@ class ChainWriter {
     this.durableUnsynced = true;
   }
 
+  /** A durable append resolved: events 0..count-1 are on disk. */
+  durableThrough(count: number): void {
+    this.durableCount = Math.max(this.durableCount, count);
+  }
+
+  /**
+   * Hands the newest signature synced so far, whose events are all on disk (`upTo` of them), to the
+   * head recorder. Called after a sync of signatures.log, off the append path; the write is
+   * coalesced and never awaited by an append.
+   */
+  private recordHead(synced: number, upTo: number): void {
+    if (!this.heads || this.pinned) return;
+    let pick = -1;
+    for (let k = 0; k < synced; k++) if (this.unrecorded[k]!.count <= upTo) pick = k;
+    if (pick < 0) return;
+    const { count, head } = this.unrecorded[pick]!;
+    this.unrecorded.splice(0, pick + 1);
+    const { recorder, conversation, dir } = this.heads;
+    recorder.record({ conversation, dir, count, head, did: this.identity.did });
+  }
+
+  /** After a flush: every signature is synced and every event on disk; waits for the head's write. */
+  async recordHeadNow(): Promise<void> {
+    this.recordHead(this.unrecorded.length, Infinity);
+    await this.heads?.recorder.settled();
+  }
+
   /** Starts one sync, within SIGNATURE_SYNC_DELAY_MS, for every signature written until then. */
   private syncSoon(): void {
     if (this.syncTimer) return;
     this.syncTimer = setTimeout(() => {
       this.syncTimer = null;
+      const synced = this.unrecorded.length;
       const run: Promise<void> = this.sync()
+        .then(() => this.recordHead(synced, this.durableCount))
         .catch((err: unknown) => {
           this.failure ??= new EventStoreError(
             'IO_FAILED',
@@ -304,6 +376,21 @@ function unsignedTailAt(text: string, parsed: ReturnType<typeof parseChainFile>)
   return null;
 }
 
+/**
+ * Whether this chain still holds the head recorded outside the folder (a signature line at its count
+ * stating that head), or nothing was recorded for this folder. A record of another folder (the
+ * conversation was copied or moved) is taken over.
+ */
+function extendsRecordedHead(
+  headFile: string,
+  dir: string,
+  signatures: readonly { count: number; head: string }[],
+): boolean {
+  const rec = readHeadRecord(headFile);
+  if (rec === null || rec === 'unreadable' || rec.dir !== dir) return true;
+  return signatures.some((s) => s.count === rec.count && s.head === rec.head);
+}
+
 function readText(file: string): string {
   try {
     return fs.readFileSync(file, 'utf8');
@@ -332,12 +419,16 @@ export async function openSignedStore<E extends StoredEvent>(
       return json;
     },
   };
-  const { identity, unchainedAre, ...rest } = opts;
+  const { identity, unchainedAre, conversationId, headFile, ...rest } = opts;
   const inner = await SegmentEventStore.open<E>(dir, { ...rest, codec: passing });
   if (inner.readOnly) return new SignedEventStore(inner, null, identity.did, passing.encode);
   let chain: ChainWriter;
   try {
-    chain = ChainWriter.open(dir, identity, inner.length, unchainedAre);
+    chain = ChainWriter.open(dir, identity, inner.length, {
+      unchainedAre: unchainedAre ?? 'late',
+      conversationId: conversationId ?? path.basename(path.resolve(dir)),
+      headFile,
+    });
   } catch (err) {
     await inner.close();
     throw err;
@@ -380,7 +471,7 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
     if (plan.block) chain.before(plan.block);
     for (let k = 0; k < events.length; k++) {
       const mark = plan.marks.get(k);
-      if (mark) chain.before(mark);
+      if (mark) chain.marker(mark);
       await this.append(events[k]!);
     }
   }
@@ -410,7 +501,14 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
     // resolves, cost 0.10–0.15× of this machine's durable p50 (FORMAT.md, "Durable appends");
     // events a crash leaves unsigned are chained as late when the log is opened again.
     if (opts?.durable) this.chain?.durableAppended();
-    return this.inner.append(e, opts);
+    const appended = this.inner.append(e, opts);
+    const chain = this.chain;
+    if (opts?.durable && chain)
+      appended.then(
+        (index) => chain.durableThrough(index + 1),
+        () => undefined,
+      );
+    return appended;
   }
 
   get(index: number): Promise<Slot<E>> {
@@ -435,6 +533,7 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
     if (!this.chain) return this.inner.flush();
     this.chain.commit();
     await Promise.all([this.inner.flush(), this.chain.syncNow()]);
+    await this.chain.recordHeadNow();
   }
   writeSnapshot(index: number, json: string): Promise<void> {
     return this.inner.writeSnapshot(index, json);
@@ -446,7 +545,8 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
     try {
       if (this.chain && !this.chain.failure) {
         this.chain.commit();
-        await this.chain.syncNow();
+        await Promise.all([this.inner.flush(), this.chain.syncNow()]);
+        await this.chain.recordHeadNow();
       }
     } finally {
       this.chain?.close();
@@ -456,18 +556,19 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
 }
 
 /**
- * The proof lines a fork starts with, and the `l`/`i` lines before some copies: the longest run of
+ * The proof lines a fork starts with, and the `l`/`i` ranges before some copies: the longest run of
  * copies from the first whose bytes hash to what the source chained at their index, under a valid
  * source signature, and not late there. Later copies are late; copies the source imported stay imported.
+ * A version-2 source's proof names its bound id and carries its markers (`m`), which its heads link.
  */
 function planSourceProof(
   source: CopySource,
   hashes: readonly string[],
-): { block: string; marks: Map<number, string> } {
-  const marks = new Map<number, string>();
+): { block: string; marks: Map<number, ChainMarker> } {
+  const marks = new Map<number, ChainMarker>();
   const n = hashes.length;
-  const lateFrom = (k: number): { block: string; marks: Map<number, string> } => {
-    if (k < n) marks.set(k, `l ${k} ${n - 1}\n`);
+  const lateFrom = (k: number): { block: string; marks: Map<number, ChainMarker> } => {
+    if (k < n) marks.set(k, { kind: 'l', from: k, to: n - 1 });
     return { block: '', marks };
   };
   const text = readChainText(source.dir);
@@ -476,11 +577,9 @@ function planSourceProof(
   if (chain.malformed) return lateFrom(0);
   // The source's signatures that hold, from the first; the chain is trusted up to the last of them.
   const valid: typeof chain.signatures = [];
-  let head: Buffer = ZERO_HEAD;
-  let at = 0;
+  const walker = new ChainWalker(chain);
   for (const s of chain.signatures) {
-    for (; at < s.count; at++) head = nextHeadOf(head, chain.hashes[at]!);
-    if (!signatureHolds(s, head)) break;
+    if (!signatureHolds(s, walker.advanceTo(s.count))) break;
     valid.push(s);
   }
   const signedCount = valid.at(-1)?.count ?? 0;
@@ -503,12 +602,18 @@ function planSourceProof(
     }
     let u = t;
     while (u + 1 < k && inRange(chain.imported, source.indices[u + 1]!)) u++;
-    marks.set(t, `i ${t} ${u}\n`);
+    marks.set(t, { kind: 'i', from: t, to: u });
     t = u + 1;
   }
   const cover = valid.find((s) => s.count > prev)!;
-  let block = `f ${k} ${source.id.replace(/\s/g, '_') || '-'}\n`;
-  for (let i = 0; i < cover.count; i++) block += `p ${chain.hashes[i]}\n`;
+  const v2 = chain.version === 2;
+  let block = v2 ? `f ${k} ${chain.conversation} 2\n` : `f ${k} ${chainIdToken(source.id)}\n`;
+  const markers = v2 ? chain.markers.filter((m) => m.from < cover.count) : [];
+  let m = 0;
+  for (let i = 0; i < cover.count; i++) {
+    for (; m < markers.length && markers[m]!.from === i; m++) block += `m ${markerLine(markers[m]!)}\n`;
+    block += `p ${chain.hashes[i]}\n`;
+  }
   for (const s of valid)
     if (s.count <= cover.count) block += `q ${s.count} ${s.head} ${s.did} ${s.signature}\n`;
   lateFrom(k);

@@ -8,14 +8,16 @@ import path from 'node:path';
 import { crcMatches, frameAt } from '../log/record-format';
 import {
   type ChainFile,
+  type ChainSignature,
   SIGNATURES_FILE,
-  ZERO_HEAD,
-  nextHeadOf,
   parseChainFile,
   readChainText,
   signatureHolds,
   type SourceProof,
 } from './chain';
+import { ChainWalker, chainIdToken } from './chain-head';
+import { type Completeness, judgeCompleteness } from './completeness';
+import { folderKey, readHeadRecord } from './head-record';
 import { rawRecords, segmentPaths } from './raw-records';
 
 export type BadReason =
@@ -25,7 +27,8 @@ export type BadReason =
   | 'reordered'
   | 'signature invalid'
   | 'unsigned'
-  | 'unknown signer'
+  | 'spliced'
+  | 'rewritten'
   | 'corrupt';
 
 export interface BadEvent {
@@ -37,8 +40,11 @@ export interface BadEvent {
 }
 
 export interface VerifyResult {
-  /** verified: every event signed when written and intact; unsigned: intact as far as signed, some never signed */
-  status: 'verified' | 'broken' | 'unsigned';
+  /**
+   * verified: every event signed when written and intact; unsigned: intact as far as signed, some
+   * never signed; truncated: intact, but signed events recorded outside the folder are gone
+   */
+  status: 'verified' | 'broken' | 'unsigned' | 'truncated';
   events: number;
   /** events whose bytes match a signed chain */
   verified: number;
@@ -50,11 +56,17 @@ export interface VerifyResult {
   /** events chained late (already in the log when a signer first saw them), inclusive ranges */
   late: { from: number; to: number }[];
   firstBad: BadEvent | null;
+  /** the conversation id a version-2 chain binds (null: version 1, or no chain) */
+  conversation: string | null;
+  /** whether the log still holds every event signed, as the head kept outside the folder says */
+  completeness: Completeness;
 }
 
 export interface VerifyOptions {
-  /** when given, a signature by any other did:key is "unknown signer" */
-  trusted?: readonly string[];
+  /** the id the host knows the conversation by: a version-2 chain bound to another is "spliced" */
+  expectedId?: string;
+  /** where the host keeps this conversation's head outside its folder (head-record.ts) */
+  headFile?: string;
 }
 
 /** The id of the event at `index`, read again from the log (needed only for the events reported). */
@@ -180,6 +192,8 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
     imported: 0,
     late: [],
     firstBad,
+    conversation: chain?.conversation ?? null,
+    completeness: { state: 'unproven', reason: 'the conversation is not signed' },
     ...extra,
   });
   if (chain === null) {
@@ -211,25 +225,19 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
   // The chain itself: each signature must be over the head of the stored hashes at its count.
   const signers = new Set<string>();
   const signedBy: VerifyResult['signedBy'] = [];
-  let head: Buffer = ZERO_HEAD;
-  let at = 0;
+  const walker = new ChainWalker(chain);
+  const valid: ChainSignature[] = [];
   let signedUpTo = 0;
   for (const s of chain.signatures) {
-    for (; at < s.count; at++) {
-      head = nextHeadOf(head, chain.hashes[at]!);
-      if (at % (8 * RECORDS_PER_STEP) === 0) yield;
+    while (walker.at < s.count) {
+      walker.advanceTo(Math.min(s.count, walker.at + 8 * RECORDS_PER_STEP));
+      yield;
     }
+    const head = walker.head;
     const from = signedUpTo;
     const rangeBad = (reason: BadReason, detail: string): void => {
       bad.push({ index: from, id: idOf(from), reason, detail });
     };
-    if (opts.trusted && !opts.trusted.includes(s.did)) {
-      rangeBad(
-        'unknown signer',
-        `events ${from}–${s.count - 1} are signed by ${s.did}, which is not a trusted signer`,
-      );
-      break;
-    }
     if (!signatureHolds(s, head)) {
       rangeBad(
         'signature invalid',
@@ -240,6 +248,7 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
     signers.add(s.did);
     addRange(signedBy, s.did, from, s.count - 1);
     signedUpTo = s.count;
+    valid.push(s);
   }
   // A fork's copies: signed by its source, as the source's own chain and signatures show.
   let sourceSigners: string[] = [];
@@ -282,10 +291,7 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
     bad.push({ index: i, id: idOf(i), ...classify(i, hashes, stored, firstAt) });
     break;
   }
-  if (
-    signedUpTo < stored.length &&
-    !bad.some((b) => b.reason === 'signature invalid' || b.reason === 'unknown signer')
-  ) {
+  if (signedUpTo < stored.length && !bad.some((b) => b.reason === 'signature invalid')) {
     bad.push({
       index: signedUpTo,
       id: idOf(signedUpTo),
@@ -293,10 +299,39 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
       detail: `events ${signedUpTo}–${stored.length - 1} were chained but no signature covers them (the writer stopped before signing)`,
     });
   }
-  const tampering = bad.filter((b) => b.reason !== 'unsigned');
   const first = (xs: BadEvent[]): BadEvent | null =>
     xs.reduce<BadEvent | null>((m, b) => (m === null || b.index < m.index ? b : m), null);
   const verified = Math.min(signedUpTo, first(bad)?.index ?? Infinity, n);
+  // Against the head kept outside the folder: a cut tail, or a chain rewritten and signed again.
+  const record = opts.headFile === undefined ? null : readHeadRecord(opts.headFile);
+  const completeness =
+    opts.headFile === undefined
+      ? ({ state: 'unproven', reason: 'no head is kept outside the folder here' } as const)
+      : judgeCompleteness(record, folderKey(dir), valid, verified);
+  if (completeness.state === 'diverged') {
+    bad.push({
+      index: 0,
+      id: idOf(0),
+      reason: 'rewritten',
+      detail: `the chain at event ${completeness.recorded - 1} is not the one signed there when it was written (the head kept outside the folder differs): the log was rewritten and signed again`,
+    });
+  }
+  // A version-2 chain names its conversation: another's chain (with its events) put in this folder.
+  const vouched = completeness.state === 'complete';
+  if (
+    opts.expectedId !== undefined &&
+    chain.version === 2 &&
+    chain.conversation !== chainIdToken(opts.expectedId) &&
+    !vouched
+  ) {
+    bad.push({
+      index: 0,
+      id: idOf(0),
+      reason: 'spliced',
+      detail: `${SIGNATURES_FILE} is bound to conversation ${chain.conversation}, not to this conversation (${opts.expectedId}): its events were signed for another conversation`,
+    });
+  }
+  const tampering = bad.filter((b) => b.reason !== 'unsigned');
   const imported = chain.imported.reduce((k, r) => k + Math.min(r.to, n - 1) - r.from + 1, 0);
   const extra = {
     signers: [...new Set([...sourceSigners, ...signers])],
@@ -305,8 +340,10 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
       .map((r) => ({ ...r, to: Math.min(r.to, verified - 1) })),
     imported: Math.max(0, imported),
     late: chain.late,
+    completeness,
   };
   if (tampering.length > 0) return result('broken', verified, first(tampering), extra);
+  if (completeness.state === 'truncated') return result('truncated', verified, null, extra);
   if (bad.length > 0) return result('unsigned', verified, first(bad), extra);
   if (chain.late.length > 0) {
     const l = chain.late[0]!;
@@ -344,11 +381,9 @@ export function checkSourceProof(
   const fail = (index: number, detail: string): { bad: BadEvent } => ({
     bad: { index, id: idOf(index), reason: 'signature invalid', detail },
   });
-  let head: Buffer = ZERO_HEAD;
-  let at = 0;
+  const walker = new ChainWalker({ ...proof, conversation: proof.source });
   for (const s of proof.signatures) {
-    for (; at < s.count; at++) head = nextHeadOf(head, proof.hashes[at]!);
-    if (!signatureHolds(s, head))
+    if (!signatureHolds(s, walker.advanceTo(s.count)))
       return fail(
         0,
         `the signature of the source conversation ${proof.source} on ${SIGNATURES_FILE} line ${s.line} does not match its chain: the copied proof was altered`,

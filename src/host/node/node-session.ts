@@ -50,6 +50,8 @@ export interface NodeSessionOptions {
   passEnvironment?: readonly string[];
   /** Signs and chains every event appended (signatures.log beside the segments); none: unsigned. */
   signing?: SigningIdentity;
+  /** With `signing`: where the conversation's signed head is kept outside its folder. */
+  signedHeadFile?: string;
   /** Records the workspace before each action that can change files; none: no checkpoints. */
   checkpoints?: CheckpointPort;
   /** MCP servers whose tools the agent may use; they start with the run and stop with `close`. */
@@ -88,6 +90,8 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     ? await openSignedStore<StoredConversationEvent>(storeDir, {
         codec: conversationEventCodec,
         identity: opts.signing,
+        ...(opts.id !== undefined ? { conversationId: opts.id } : {}),
+        ...(opts.signedHeadFile !== undefined ? { headFile: opts.signedHeadFile } : {}),
       })
     : await SegmentEventStore.open<StoredConversationEvent>(storeDir, { codec: conversationEventCodec });
   if (store.readOnly) {

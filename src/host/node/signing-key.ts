@@ -3,14 +3,22 @@
 // Created the first time it is needed; a file that is not an Ed25519 private key is an error, so
 // nothing is ever appended unsigned in its place. The agent's shell never sees LOGBOOK_* variables.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { type SigningIdentity, SigningKeyError, identityFromPem, newSigningKeyPem } from '../../core/signing';
+import { logbookConfigDir } from './config-dir';
 
 export function signingKeyPath(env: Readonly<Record<string, string | undefined>>): string {
   if (env.LOGBOOK_SIGNING_KEY) return path.resolve(env.LOGBOOK_SIGNING_KEY);
-  const config = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
-  return path.join(config, 'logbook', 'signing-key.pem');
+  return path.join(logbookConfigDir(env), 'signing-key.pem');
+}
+
+/** The did:key of the key at `file`, without creating one; null when there is none or it is unusable. */
+export function existingKeyDid(file: string): string | null {
+  try {
+    return identityFromPem(fs.readFileSync(file, 'utf8')).did;
+  } catch {
+    return null;
+  }
 }
 
 /** Loads the key at `file`, creating it (mode 0600, folder 0700) when there is none. */

@@ -26,9 +26,13 @@ export interface ConversationHeader {
   /** The conversation's agent mode (absent: act). */
   mode?: 'plan' | 'act';
   /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */
-  signature?: 'verified' | 'broken' | 'unsigned';
+  signature?: 'verified' | 'broken' | 'unsigned' | 'truncated' | 'unknown-signer';
   /** The did:keys that signed it, as the last check found them. */
   signers?: string[];
+  /** The signers as the badge names them: "you", a name from the trust list, or "… (unknown signer)". */
+  signerNames?: string[];
+  /** What the last check said, in the words of logbook verify (the badge's tooltip). */
+  signatureNote?: string;
   /** When broken: the first bad event, which the chat reveals and marks. */
   brokenAt?: { seq: number; id: string | null; reason: string };
   /** The model the next step will use, and where it runs. */

@@ -8,6 +8,7 @@ import { checkpointAt, checkpointEntries, lastAfterState } from '../../core/chec
 import { restoreFilesTo, type RestoreOutcome, type RestoreUi } from './restore-files';
 import { randomUUID } from 'node:crypto';
 import { readdir, mkdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { NamedSecret } from '../../core/secrets';
@@ -36,7 +37,9 @@ import { type ResolvedAttachments, resolveAttachments } from './mentions/resolve
 import { TerminalHistory } from './mentions/terminal-history';
 import { forkConversation } from './fork';
 import { importOpenHands } from '../../core/agent/import-openhands';
-import { type VerifyResult, verifyConversationInSteps } from '../../core/signing';
+import { verifyConversationInSteps } from '../../core/signing';
+import { type SignatureCheck, editorSignerTrust, signatureCheck } from './verify';
+import { exportedChainId } from '../../core/agent/import-openhands';
 import { SecretSigningKey } from './signing-key';
 import { EditorMcpServers } from './mcp/editor-mcp-servers';
 import { createEditorSandbox } from './sandbox/editor-sandbox';
@@ -49,7 +52,7 @@ export type ListedConversation = IndexEntry & {
   /** Why it shows as paused although its log says running (the process that ran it is gone). */
   interrupted?: string;
   /** What verifying its signatures last found in this window (on open, or the command). */
-  verified?: VerifyResult;
+  verified?: SignatureCheck;
 };
 
 /** How long after opening a conversation its signatures are checked: its first paint goes first. */
@@ -65,7 +68,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   private readonly indexFile: ConversationIndexFile;
   private readonly signingKey: SecretSigningKey;
   /** The last verification of each conversation in this window. */
-  private readonly checks = new Map<string, VerifyResult>();
+  private readonly checks = new Map<string, SignatureCheck>();
   /** The window's MCP servers; they stop with the window. */
   readonly mcp: EditorMcpServers;
   private readonly sandboxWarning = new SandboxWarning();
@@ -350,7 +353,10 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   private async fork(conversationId: string, eventId: string): Promise<ConversationSession> {
     const source = await this.session(conversationId);
     const id = randomUUID();
-    await forkConversation(source, eventId, join(this.root, id), await this.signingKey.identity());
+    await forkConversation(source, eventId, join(this.root, id), await this.signingKey.identity(), {
+      conversationId: id,
+      headFile: this.headFile(id),
+    });
     const s = await this.session(id);
     await this.adoptCheckpoints(s);
     await this.refreshEntry(s);
@@ -397,8 +403,14 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
    * workspace and shows it in the chat; resolves to its id.
    */
   async importConversation(from: string): Promise<string> {
-    const id = randomUUID();
-    await importOpenHands(from, join(this.root, id), { id, identity: await this.signingKey.identity() });
+    // A Logbook export keeps its signatures when imported under the id they are bound to.
+    const bound = exportedChainId(from);
+    const id = bound && /^[\w.-]+$/.test(bound) && !existsSync(join(this.root, bound)) ? bound : randomUUID();
+    await importOpenHands(from, join(this.root, id), {
+      id,
+      identity: await this.signingKey.identity(),
+      headFile: this.headFile(id),
+    });
     const s = await this.session(id);
     await this.refreshEntry(s);
     await this.setActive(id);
@@ -409,18 +421,36 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
    * Checks a conversation's events against its signed hash chain, as `logbook verify` does. An open
    * conversation is flushed first, so the signature over its newest events is on disk.
    */
-  async verify(conversationId: string): Promise<VerifyResult> {
+  /**
+   * Where a conversation's signed head is kept outside its folder: one small file per conversation
+   * in the extension's global storage (conversations may live in a workspace's storage).
+   */
+  headFile(conversationId: string): string {
+    return join(this.context.globalStorageUri.fsPath, 'heads', `${conversationId}.json`);
+  }
+
+  /** Verifies against the head kept outside, and judges the signers by this window's key and the trust list. */
+  private async check(id: string, dir: string): Promise<SignatureCheck> {
+    const result = await verifyConversationInSteps(dir, { expectedId: id, headFile: this.headFile(id) });
+    const me = await this.signingKey.identity();
+    return signatureCheck(
+      result,
+      editorSignerTrust(me.did, (m) => this.log.warn(m)),
+    );
+  }
+
+  async verify(conversationId: string): Promise<SignatureCheck> {
     if (!this.index.entries.some((e) => e.id === conversationId) && !this.sessions.has(conversationId)) {
       throw new Error(`There is no conversation ${conversationId}.`);
     }
     const session = this.sessions.get(conversationId);
     await session?.flush();
-    const result = await verifyConversationInSteps(join(this.root, conversationId));
+    const result = await this.check(conversationId, join(this.root, conversationId));
     this.recordCheck(conversationId, result);
     return result;
   }
 
-  private recordCheck(id: string, result: VerifyResult): void {
+  private recordCheck(id: string, result: SignatureCheck): void {
     this.checks.set(id, result);
     this.sessions.get(id)?.setSignature(result);
     this.listEmitter.fire();
@@ -436,7 +466,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
         if (this.sessions.get(s.id) !== s) return;
         await s.flush();
         const before = s.length;
-        const result = await verifyConversationInSteps(s.dir);
+        const result = await this.check(s.id, s.dir);
         if (this.sessions.get(s.id) !== s) return; // closed or deleted meanwhile
         if (s.length !== before && result.status !== 'broken') continue;
         this.recordCheck(s.id, result);
@@ -553,6 +583,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     if (vscode.workspace.isTrusted) this.sandboxWarning.maybeWarn(sandbox.sandbox.state);
     const deps: SessionDeps = {
       signing,
+      headFile: this.headFile(id),
       id,
       dir: join(this.root, id),
       cwd,

@@ -1,6 +1,7 @@
 // One open conversation in the editor: the core Conversation on a segment log under the
 // workspace storage, with the VS Code ports (workspace edits, an integrated terminal). Runs are
 // started here and never awaited by UI code; their failures become events or log lines.
+import type { SignatureCheck } from './verify';
 import type { AgentMode } from '../../core/state';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -11,12 +12,7 @@ import type { Event } from '../../core/events';
 import { EventStoreError, isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { SegmentEventStore } from '../../core/log/segment-store';
 import { hasLiveWriter } from '../../core/log/lock';
-import {
-  type SignedEventStore,
-  type SigningIdentity,
-  type VerifyResult,
-  openSignedStore,
-} from '../../core/signing';
+import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../core/signing';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
 import {
   defaultTools,
@@ -70,6 +66,8 @@ export interface SessionDeps {
   acceptLostEvents?: boolean;
   /** Signs and chains every event appended (signatures.log beside the segments). */
   signing: SigningIdentity;
+  /** Where the conversation's signed head is kept outside its folder (the extension's global storage). */
+  headFile: string;
   /** The workspace's checkpoint store; none (no workspace folder): no checkpoints. */
   checkpoints?: WorkspaceCheckpointStore;
   /** The window's MCP servers, whose tools the conversation may use. */
@@ -84,7 +82,7 @@ export class ConversationSession {
   private terminalRef: { port?: IntegratedTerminalPort } = {};
   private running: Promise<ExecutionStatus> | undefined;
   /** The last verification's verdict, shown as a badge in the chat header. */
-  private signature: VerifyResult | undefined;
+  private signature: SignatureCheck | undefined;
 
   private constructor(
     private readonly deps: SessionDeps,
@@ -100,7 +98,8 @@ export class ConversationSession {
   }
 
   static async open(deps: SessionDeps): Promise<ConversationSession> {
-    const store = await openWritable(deps.dir, deps.signing, deps.acceptLostEvents === true, (why) => {
+    const chain = { conversationId: deps.id, headFile: deps.headFile };
+    const store = await openWritable(deps.dir, deps.signing, chain, deps.acceptLostEvents === true, (why) => {
       deps.log.warn(`Conversation ${deps.id}: not signed from here on: ${why}`);
       void vscode.window.showWarningMessage(
         `Logbook: this conversation has a damaged record written before signing (${why}), so its new events are not signed. Logbook: Verify Conversation names the record.`,
@@ -256,12 +255,12 @@ export class ConversationSession {
   }
 
   /** Records what verifying the log found, for the header's badge and the first bad event. */
-  setSignature(result: VerifyResult): void {
+  setSignature(result: SignatureCheck): void {
     this.signature = result;
     this.deps.onHeader();
   }
 
-  get verified(): VerifyResult | undefined {
+  get verified(): SignatureCheck | undefined {
     return this.signature;
   }
 
@@ -453,22 +452,25 @@ const LOCK_WAIT_MS = 10_000;
 async function openWritable(
   dir: string,
   identity: SigningIdentity,
+  chain: { conversationId: string; headFile: string },
   acceptLostEvents: boolean,
   unsigned: (why: string) => void,
 ): Promise<SignedEventStore<StoredConversationEvent> | SegmentEventStore<StoredConversationEvent>> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const options = { codec: conversationEventCodec, acceptLostEvents };
-    const store = await openSignedStore<StoredConversationEvent>(dir, { ...options, identity }).catch(
-      (err: unknown) => {
-        if (!isUnsignableDamage(err)) throw err;
-        // A record that was never chained and no longer reads (damage in a log written before
-        // signing, kept aside on open) cannot be signed. The conversation goes on unsigned, and says
-        // so: Verify reports the damaged record, never "verified".
-        unsigned(err.message);
-        return SegmentEventStore.open<StoredConversationEvent>(dir, options);
-      },
-    );
+    const store = await openSignedStore<StoredConversationEvent>(dir, {
+      ...options,
+      ...chain,
+      identity,
+    }).catch((err: unknown) => {
+      if (!isUnsignableDamage(err)) throw err;
+      // A record that was never chained and no longer reads (damage in a log written before
+      // signing, kept aside on open) cannot be signed. The conversation goes on unsigned, and says
+      // so: Verify reports the damaged record, never "verified".
+      unsigned(err.message);
+      return SegmentEventStore.open<StoredConversationEvent>(dir, options);
+    });
     if (!store.readOnly || Date.now() >= deadline) return store;
     await store.close();
     await new Promise((r) => setTimeout(r, 250));
@@ -476,11 +478,15 @@ async function openWritable(
 }
 
 /** The header's view of a verification: the badge, the signers, and where it broke. */
-function signatureFields(r: VerifyResult): Pick<ConversationHeader, 'signature' | 'signers' | 'brokenAt'> {
+function signatureFields(
+  r: SignatureCheck,
+): Pick<ConversationHeader, 'signature' | 'signers' | 'signerNames' | 'signatureNote' | 'brokenAt'> {
   const bad = r.status === 'broken' ? r.firstBad : null;
   return {
-    signature: r.status,
+    signature: r.verdict,
     signers: r.signers.slice(0, 64),
+    signerNames: r.signerNames.slice(0, 64),
+    signatureNote: r.message.slice(0, 2_000),
     ...(bad ? { brokenAt: { seq: bad.index, id: bad.id, reason: bad.reason } } : {}),
   };
 }

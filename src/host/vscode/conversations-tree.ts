@@ -5,7 +5,13 @@ import type { ConversationService, ListedConversation } from './conversation-ser
 import { verifyMessage } from './verify';
 
 /** The word the description starts with once the signatures were checked. */
-const SIGNATURE_WORDS = { verified: '✓ verified', broken: '✗ broken', unsigned: 'unsigned' } as const;
+const SIGNATURE_WORDS = {
+  verified: '✓ verified',
+  broken: '✗ broken',
+  unsigned: 'unsigned',
+  truncated: '✗ truncated',
+  'unknown-signer': '? unknown signer',
+} as const;
 
 const STATUS_ICONS: Record<string, string> = {
   running: 'loading~spin',
@@ -34,7 +40,7 @@ export class ConversationsTree implements vscode.TreeDataProvider<ListedConversa
     const when = c.updated ? new Date(c.updated).toLocaleString() : '';
     const status = `${c.status.replace(/_/g, ' ')}${c.interrupted ? ', interrupted' : ''}`;
     const check = c.verified;
-    const signature = check ? `${SIGNATURE_WORDS[check.status]} · ` : '';
+    const signature = check ? `${SIGNATURE_WORDS[check.verdict]} · ` : '';
     item.description = `${signature}${status}${when ? ` · ${when}` : ''}`;
     item.tooltip =
       `${c.title ?? ''}\n${c.eventCount} events · $${c.cost.toFixed(4)}` +
@@ -44,7 +50,7 @@ export class ConversationsTree implements vscode.TreeDataProvider<ListedConversa
       (check ? `\nSignatures: ${verifyMessage(check)}` : '');
     // A conversation changed after it was signed shows it in place of its status icon.
     item.iconPath =
-      check?.status === 'broken'
+      check?.verdict === 'broken' || check?.verdict === 'truncated'
         ? new vscode.ThemeIcon('workspace-untrusted', new vscode.ThemeColor('errorForeground'))
         : new vscode.ThemeIcon(STATUS_ICONS[c.status] ?? 'comment');
     item.command = { command: 'logbook.openConversation', title: 'Open Conversation', arguments: [c.id] };

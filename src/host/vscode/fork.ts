@@ -9,10 +9,12 @@ export async function forkConversation(
   eventId: string,
   dir: string,
   identity: SigningIdentity,
+  chain: { conversationId: string; headFile: string },
 ): Promise<void> {
   const store = await openSignedStore<StoredConversationEvent>(dir, {
     codec: conversationEventCodec,
     identity,
+    ...chain,
   });
   try {
     await source.conversation.fork(eventId, store);

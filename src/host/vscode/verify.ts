@@ -1,27 +1,62 @@
-// Logbook: Verify Conversation: the check `logbook verify` makes (core/signing), said in a message.
+// Logbook: Verify Conversation: the check `logbook verify` makes (core/signing), said in a message,
+// with this window's key as "you" and the user's trust list (the CLI's file) naming known signers.
 import * as vscode from 'vscode';
-import { type VerifyResult, unsignedText, verifiedText } from '../../core/signing';
+import {
+  type SignerTrust,
+  type Verdict,
+  type VerifyResult,
+  signerName,
+  verifyReport,
+} from '../../core/signing';
+import { readTrustList, trustListPath } from '../node/trust-list';
 import type { ConversationService } from './conversation-service';
 
+/** A verification as the editor keeps it: the result, and what it means for whom this window trusts. */
+export interface SignatureCheck extends VerifyResult {
+  verdict: Verdict;
+  /** each signer as the badge's tooltip names it: "you", "Alice (did:key:…)", "did:key:… (unknown signer)" */
+  signerNames: string[];
+  /** what the user is told */
+  message: string;
+}
+
 export interface VerifyOutcome {
-  result: VerifyResult;
+  result: SignatureCheck;
   /** what the user was told */
   message: string;
 }
 
-/** The message for a result, in the words of `logbook verify`. */
-export function verifyMessage(r: VerifyResult): string {
-  if (r.status === 'verified') return `${verifiedText(r)}.`;
-  if (r.status === 'unsigned') return `${unsignedText(r)}.`;
-  const bad = r.firstBad!;
-  const what = `event ${bad.index}${bad.id ? ` (${bad.id})` : ''}`;
-  return `${r.events.toLocaleString('en-US')} events, broken at ${what}: ${bad.reason}. ${bad.detail}.`;
+/**
+ * Whom this window trusts: its own key, and the signers on the trust list in the user's config
+ * folder, shared with `logbook trust` (a setting could come from a workspace, which must not vouch
+ * for a key). An unreadable list is reported and counts as empty.
+ */
+export function editorSignerTrust(did: string, warn: (msg: string) => void): SignerTrust {
+  let known = new Map<string, string>();
+  try {
+    known = new Map(readTrustList(trustListPath(process.env)).map((s) => [s.did, s.name]));
+  } catch (err) {
+    warn(`The trust list could not be read: ${(err as Error).message}`);
+  }
+  return { you: [did], known };
+}
+
+export function signatureCheck(r: VerifyResult, trust: SignerTrust): SignatureCheck {
+  const report = verifyReport(r, trust);
+  const message = `${report.summary}.${report.detail ? ` ${report.detail}` : ''}`;
+  return { ...r, verdict: report.verdict, signerNames: r.signers.map((d) => signerName(d, trust)), message };
+}
+
+/** The message for a check, in the words of `logbook verify`. */
+export function verifyMessage(c: SignatureCheck): string {
+  return c.message;
 }
 
 export async function verifyAndShow(service: ConversationService, id: string): Promise<VerifyOutcome> {
   const result = await service.verify(id);
   const message = verifyMessage(result);
-  if (result.status === 'broken') void vscode.window.showErrorMessage(`Logbook: ${message}`);
-  else void vscode.window.showInformationMessage(`Logbook: ${message}`);
+  if (result.verdict === 'verified' || result.verdict === 'unsigned')
+    void vscode.window.showInformationMessage(`Logbook: ${message}`);
+  else void vscode.window.showErrorMessage(`Logbook: ${message}`);
   return { result, message };
 }

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
@@ -110,8 +110,16 @@ describe('Logbook: Verify Conversation', () => {
       assert.equal(ok.result.verified, events.length);
       assert.equal(ok.result.signers.length, 1);
       assert.match(ok.result.signers[0]!, /^did:key:z6Mk/);
-      assert.equal(ok.message, `${events.length} events verified, signed by ${ok.result.signers[0]}.`);
+      assert.equal(
+        ok.message,
+        `${events.length} events verified, signed by you; none missing (checked against the head kept outside the folder).`,
+      );
+      assert.equal(ok.result.verdict, 'verified');
       assert.equal(session.header().signature, 'verified', 'the chat header shows the verified badge');
+      assert.deepEqual(session.header().signerNames, ['you'], 'the badge says verified by you');
+      // The head is kept in the extension's global storage, not in the conversation's folder.
+      assert.ok(!existsSync(join(service.root, id, 'heads')));
+      assert.ok(existsSync(service.headFile(id)), service.headFile(id));
       // Without an argument it verifies the active conversation.
       assert.equal(service.activeId, id);
       const again = await vscode.commands.executeCommand<VerifyOutcome>('logbook.verifyConversation');
@@ -184,10 +192,13 @@ describe('Logbook: Verify Conversation', () => {
       assert.equal(out.result.signers[0], elsewhere.did);
       assert.equal(out.result.signers.length, 2);
       assert.deepEqual(out.result.signedBy[0], { did: elsewhere.did, from: 0, to: 3 });
+      // The source's key is not this window's, nor on the trust list: an unknown signer, named as such.
+      assert.equal(out.result.verdict, 'unknown-signer');
       assert.match(
         out.message,
-        new RegExp(`signed by ${elsewhere.did} \\(events 0–3\\), did:key:z6Mk\\w+ \\(events 4–`),
+        new RegExp(`signed by ${elsewhere.did} \\(unknown signer\\) \\(events 0–3\\), you \\(events 4–`),
       );
+      assert.equal((await service.session(forkId)).header().signature, 'unknown-signer');
     } finally {
       if (forkId && forkId !== id) await service.delete(forkId);
       await service.delete(id);

@@ -52,6 +52,17 @@ export function testSigningKey(): string {
   return signingKey;
 }
 
+let configDir: string | undefined;
+
+/** $XDG_CONFIG_HOME for the run's CLI children: heads and the trust list never go to ~/.config. */
+export function testConfigDir(): string {
+  if (configDir) return configDir;
+  configDir = mkdtempSync(join(tmpdir(), 'logbook-cli-config-'));
+  const dir = configDir;
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return configDir;
+}
+
 let checkpointsDir: string | undefined;
 
 /** The checkpoint stores' root for the run's CLI children. */
@@ -82,6 +93,7 @@ export async function runCli(
     if (v !== undefined && !/^(OPENAI_|LOGBOOK_)/.test(k)) env[k] = v;
   }
   env.LOGBOOK_SIGNING_KEY = testSigningKey();
+  env.XDG_CONFIG_HOME = testConfigDir();
   // Workspace checkpoints go to a folder of the run, never to the user's ~/.local/state.
   env.LOGBOOK_CHECKPOINTS_DIR = testCheckpointsDir();
   Object.assign(env, opts.env);

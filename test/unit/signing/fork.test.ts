@@ -109,7 +109,8 @@ describe('signing: forks', function () {
     const r = verifyConversation(forkDir);
     assert.equal(r.status, 'broken');
     assert.equal(r.firstBad?.reason, 'signature invalid');
-    assert.match(r.firstBad?.detail ?? '', /source conversation src/);
+    // A version-2 source's proof names the id its chain is bound to (here its folder's name).
+    assert.match(r.firstBad?.detail ?? '', new RegExp(`source conversation ${path.basename(sourceDir)} `));
     assert.ok(verifyConversation(sourceDir).status === 'verified');
   });
 

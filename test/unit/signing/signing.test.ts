@@ -18,6 +18,7 @@ import {
   openSignedStore,
   publicKeyOfDid,
   signablePayload,
+  verdictOf,
   verifyConversation,
 } from '../../../src/core/signing';
 import { SegmentEventStore } from '../../../src/core/log';
@@ -97,9 +98,14 @@ describe('signing', () => {
     assert.equal(eventHash(json).toString('hex'), crypto.createHash('sha256').update(json).digest('hex'));
     const dir = await signedLog(1);
     const lines = fs.readFileSync(path.join(dir, SIGNATURES_FILE), 'utf8').split('\n');
-    assert.equal(lines[0], 'logbook-signatures 1');
+    // Version 2: the chain starts from a genesis bound to the conversation's id (the folder's name).
+    assert.equal(lines[0], `logbook-signatures 2 ${path.basename(dir)}`);
     assert.equal(lines[1], `h 0 ${eventHash(json).toString('base64url')}`);
-    const head = crypto.createHash('sha256').update(Buffer.alloc(32)).update(eventHash(json)).digest();
+    const genesis = crypto
+      .createHash('sha256')
+      .update(`logbook-genesis 2 ${path.basename(dir)}`)
+      .digest();
+    const head = crypto.createHash('sha256').update(genesis).update(eventHash(json)).digest();
     const [tag, count, headText, did, sig] = lines[2]!.split(' ');
     assert.deepEqual([tag, count, headText, did], ['s', '1', head.toString('base64url'), identity.did]);
     const message = Buffer.from(`logbook-chain 1 1 ${head.toString('base64url')}`);
@@ -277,11 +283,13 @@ describe('signing', () => {
 
   it('names an untrusted signer', async () => {
     const dir = await signedLog(3);
-    const r = verifyConversation(dir, {
-      trusted: ['did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK'],
-    });
-    assert.equal(r.firstBad?.reason, 'unknown signer');
-    assert.equal(r.firstBad?.index, 0);
+    const r = verifyConversation(dir);
+    const trust = {
+      you: [],
+      known: new Map([['did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK', 'someone else']]),
+    };
+    assert.equal(verdictOf(r, trust), 'unknown-signer');
+    assert.equal(verdictOf(r, { you: [identity.did], known: new Map() }), 'verified');
   });
 
   describe('properties: tampering with records (checksums recomputed) is caught at the right event', function () {

@@ -74,7 +74,14 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
             Read-only
           </span>
         )}
-        {header.signature && <SignatureBadge signature={header.signature} signers={header.signers ?? []} />}
+        {header.signature && (
+          <SignatureBadge
+            signature={header.signature}
+            signers={header.signers ?? []}
+            names={header.signerNames ?? []}
+            note={header.signatureNote}
+          />
+        )}
         {header.model && <ModelButton model={header.model} />}
         <span class="metrics" title={metricsTitle(header)}>
           <span class="metric">
@@ -136,13 +143,27 @@ function metricsTitle(h: ConversationHeader): string {
   return parts.join(', ');
 }
 
+type SignatureVerdict = NonNullable<ConversationHeader['signature']>;
+
 const SIGNATURE_LOOK = {
   verified: { icon: 'verified', tone: 'ok', label: 'Verified', note: 'Every event is intact and signed' },
   broken: {
     icon: 'error',
     tone: 'error',
     label: 'Broken',
-    note: 'An event was changed, removed, inserted or reordered after it was signed',
+    note: 'An event was changed, removed, inserted or reordered after it was signed, or the log was rewritten',
+  },
+  truncated: {
+    icon: 'error',
+    tone: 'error',
+    label: 'Truncated',
+    note: 'Intact, but signed events recorded outside its folder are gone: the log was cut back',
+  },
+  'unknown-signer': {
+    icon: 'unverified',
+    tone: 'warn',
+    label: 'Unknown signer',
+    note: 'Intact, but signed by a key that is neither yours nor on your trust list (logbook trust add)',
   },
   unsigned: {
     icon: 'unverified',
@@ -152,20 +173,35 @@ const SIGNATURE_LOOK = {
   },
 } as const;
 
+/** "Verified by you" when every signer is this window's key; "Verified, known signer" otherwise. */
+function verifiedLabel(names: readonly string[]): string {
+  return names.length > 0 && names.every((n) => n === 'you') ? 'Verified by you' : 'Verified, known signer';
+}
+
 /** What verifying this conversation last found (when it was opened, or Logbook: Verify Conversation). */
 function SignatureBadge({
   signature,
   signers,
+  names,
+  note,
 }: {
-  signature: 'verified' | 'broken' | 'unsigned';
+  signature: SignatureVerdict;
   signers: readonly string[];
+  names: readonly string[];
+  note: string | undefined;
 }) {
   const look = SIGNATURE_LOOK[signature];
-  const by = signers.length > 0 ? `\nSigned by ${signers.join(', ')}` : '';
+  const label = signature === 'verified' && names.length > 0 ? verifiedLabel(names) : look.label;
+  const who = names.length > 0 ? names : signers;
+  const by = who.length > 0 ? `\nSigned by ${who.join(', ')}` : '';
+  const said = note ? `\n${note}` : '';
   return (
-    <span class={`badge signature tone-${look.tone}`} title={`${look.note} (as of the last check)${by}`}>
+    <span
+      class={`badge signature tone-${look.tone}`}
+      title={`${look.note} (as of the last check)${by}${said}`}
+    >
       <Icon name={look.icon} />
-      {look.label}
+      {label}
     </span>
   );
 }

@@ -1,6 +1,7 @@
 // `logbook approve` / `reject` / `resolve`: answer the actions a conversation waits on (or, after a
 // crash, decide on the ones in doubt), in a new process, and continue the run in the workspace
 // recorded by `run`.
+import { cliHeadFile } from '../config-dir';
 import { openNodeConversation } from '../node-session';
 import { cliSigningIdentity } from './signing';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
@@ -90,6 +91,7 @@ async function decide(
     passEnvironment: passEnv,
     settings: budgets,
     signing: cliSigningIdentity(io),
+    signedHeadFile: cliHeadFile(io.env, dir),
     ...checkpointOption(command, info.workspace, io),
     ...(mcpServers ? { mcpServers, onMcpLog: mcpLog(io) } : {}),
     sandbox,

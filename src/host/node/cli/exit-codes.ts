@@ -14,6 +14,20 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
+/** What `logbook verify` exits with: each finding has its own code, so a script can tell them apart. */
+export const VERIFY_EXIT = {
+  /** every event verified, signed by you or a signer on your trust list */
+  verified: 0,
+  /** an event changed, removed, inserted, reordered, spliced from another conversation, or damaged */
+  broken: 1,
+  /** intact, but some events were never signed when written (an older conversation) */
+  unsigned: 3,
+  /** intact, but signed events recorded outside the folder are gone: the log was cut back */
+  truncated: 4,
+  /** intact, but signed by a key that is neither yours nor on your trust list */
+  unknownSigner: 5,
+} as const;
+
 /** A mistake in how the command was called: the message says what to do instead. */
 export class UsageError extends Error {
   override name = 'UsageError';

@@ -179,21 +179,44 @@ Options:
 Exit codes: 0 nothing lost or the loss recorded; 1 events are lost and nothing was changed.`,
   verify: `Usage: logbook verify CONV_DIR [--json] [--signer DID]...
 
-Checks that a conversation is the one its signers wrote: every event's record against the hash
-chain in signatures.log, and the chain against the Ed25519 signatures of the did:key that signed
-it. \`run\`, \`approve\`, \`reject\` and \`resolve\` sign every event they write with the key in
-$LOGBOOK_SIGNING_KEY, else $XDG_CONFIG_HOME/logbook/signing-key.pem (~/.config/...), created the
-first time (mode 0600). Names the first bad event (index and id) and why: content changed,
-removed, inserted, reordered, signature invalid, unknown signer, unsigned; a record whose checksum
-fails is reported as corrupt (damage, not tampering).
+Checks that a conversation is the one its signers wrote, and all of it: every event's record
+against the hash chain in signatures.log, the chain against the Ed25519 signatures of the did:key
+that signed it, the conversation id the chain is bound to, and the log's length against the signed
+head kept outside the folder. \`run\`, \`approve\`, \`reject\`, \`resolve\`, \`restore\` and
+\`import-openhands\` sign every event they write with the key in $LOGBOOK_SIGNING_KEY, else
+$XDG_CONFIG_HOME/logbook/signing-key.pem (~/.config/...), created the first time (mode 0600), and
+keep each conversation's head in $XDG_CONFIG_HOME/logbook/heads/. Names the first bad event (index
+and id) and why: content changed, removed, inserted, reordered, signature invalid, spliced (the
+chain is another conversation's), rewritten (not the head kept outside), unsigned; a record whose
+checksum fails is reported as corrupt (damage, not tampering). Signers are named "you" (your key),
+by the name on your trust list (logbook trust), or as an unknown signer.
+
+A folder with no head kept outside it (copied, moved or imported) cannot be proven complete:
+verify says so, and vouches only for the events present.
 
 Options:
-  --json         print the result as one JSON object
-  --signer DID   trust only this signer (repeatable); a signature by another is "unknown signer"
+  --json         print the result as one JSON object (verdict, completeness, signers' standing)
+  --signer DID   trust only this signer (repeatable), instead of your key and trust list
   -h, --help     show this help
 
-Exit codes: 0 every event verified; 1 a bad event (tampered or corrupt) or the check could not
-run; 3 intact but not every event was signed when written (an older, unsigned conversation).`,
+Exit codes: 0 every event verified, signed by you or a known signer (completeness proven, or said
+to be unprovable); 1 a bad event (tampered, spliced, rewritten or corrupt) or the check could not
+run; 3 intact but not every event was signed when written (an older, unsigned conversation);
+4 truncated: signed events recorded outside the folder are gone; 5 signed by an unknown signer.`,
+  trust: `Usage: logbook trust add DID --name NAME
+       logbook trust remove DID
+       logbook trust list
+
+The signers you know, by name: \`logbook verify\` says "signed by you" for your own key, names the
+signers on this list, and reports any other did:key as an unknown signer (exit 5). The list is
+$XDG_CONFIG_HOME/logbook/trusted-signers.json (~/.config/...); VS Code reads the same file. A
+colleague's did:key is in their \`logbook trust list\` ("you") or VS Code's badge tooltip.
+
+Options:
+  --name NAME   what verify calls the signer (add)
+  -h, --help    show this help
+
+Exit codes: 0 done; 1 a bad did:key, an unknown action, or a failure.`,
   checkpoints: `Usage: logbook checkpoints CONV_DIR [--json | --release]
 
 Lists the workspace checkpoints a conversation recorded: the files as they were before each action
@@ -238,7 +261,8 @@ Commands:
   import-openhands    import an OpenHands SDK conversation or V0 trajectory
   export-openhands    export a conversation in the OpenHands SDK layout
   repair              report events a conversation's log lost; accept the loss to continue
-  verify              check a conversation's signatures: no event changed, removed or reordered
+  verify              check a conversation's signatures: no event changed, removed, reordered or cut off
+  trust               name the signers you trust (add, remove, list)
   checkpoints         list the workspace checkpoints a conversation recorded
   restore             put the workspace's files back as they were at an event
   sandbox             say whether commands run sandboxed here, what it allows, how to fix it

@@ -1,5 +1,6 @@
 // `logbook import-openhands`: an OpenHands conversation into a new segment log, from an SDK
 // conversation folder or a V0 trajectory file (see core/agent/import-openhands).
+import { cliHeadFile } from '../config-dir';
 import { importOpenHands } from '../../../core/agent/import-openhands';
 import { expectPositionals, parseCommandArgs } from './args';
 import { assertFreshDir, resolvePath } from './conversation-dir';
@@ -21,6 +22,7 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
   assertFreshDir(to, 'The store');
   const { count, format, signaturesKept } = await importOpenHands(from, to, {
     identity: cliSigningIdentity(io),
+    headFile: cliHeadFile(io.env, to),
   });
   const what = format === 'openhands-v0' ? ' from an OpenHands V0 trajectory' : '';
   const signed = signaturesKept

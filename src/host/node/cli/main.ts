@@ -12,6 +12,7 @@ import { importCommand } from './import-command';
 import type { CliIo } from './io';
 import { runCommand } from './run-command';
 import { showCommand } from './show-command';
+import { trustCommand } from './trust-command';
 import { verifyCommand } from './verify-command';
 import { checkpointsCommand } from './checkpoints-command';
 import { restoreCommand } from './restore-command';
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, Command> = {
   'export-openhands': exportCommand,
   repair: repairCommand,
   verify: verifyCommand,
+  trust: trustCommand,
   checkpoints: checkpointsCommand,
   restore: restoreCommand,
   sandbox: sandboxCommand,

@@ -1,6 +1,7 @@
 // `logbook restore CONV_DIR --at EVENT_ID [--yes]`: puts the files of the workspace the conversation
 // ran in back as they were at that event. Shows what it will change and asks first; the files as
 // they were before are recorded as a checkpoint event of the conversation, so the restore can be undone.
+import { cliHeadFile } from '../config-dir';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
 import { checkpointEventValue, CHECKPOINT_KEY, RESTORE_VERB } from '../../../core/checkpoints/types';
 import { checkpointAt } from '../../../core/checkpoints/timeline';
@@ -11,7 +12,13 @@ import { deriveState } from '../../../core/state';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
 import { checkpointStore } from './checkpoint-env';
-import { assertConversationDir, isDirectory, readEvents, resolvePath } from './conversation-dir';
+import {
+  assertConversationDir,
+  conversationId,
+  isDirectory,
+  readEvents,
+  resolvePath,
+} from './conversation-dir';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
@@ -41,6 +48,8 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
   const log = await openSignedStore<StoredConversationEvent>(dir, {
     codec: conversationEventCodec,
     identity: cliSigningIdentity(io),
+    conversationId: conversationId(dir),
+    headFile: cliHeadFile(io.env, dir),
   });
   try {
     if (log.readOnly) {

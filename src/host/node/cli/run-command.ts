@@ -1,4 +1,5 @@
 // `logbook run`: start (or continue) a conversation in a workspace with a task, and run the agent.
+import { cliHeadFile } from '../config-dir';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -124,6 +125,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     passEnvironment: passEnv,
     settings: budgets,
     signing: cliSigningIdentity(io),
+    signedHeadFile: cliHeadFile(io.env, storeDir),
     ...(checkpoints ? { checkpoints } : {}),
     ...(mcpServers ? { mcpServers, onMcpLog: mcpLog(io) } : {}),
     sandbox,

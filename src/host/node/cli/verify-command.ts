@@ -1,14 +1,15 @@
-// `logbook verify`: checks a conversation's records against its signed hash chain (core/signing).
+// `logbook verify`: checks a conversation's records against its signed hash chain (core/signing),
+// its length against the head the CLI keeps outside the folder, and its signers against the user's
+// key and trust list.
 import { detectBackend } from '../../../core/log';
-import { unsignedText, verifiedText, verifyConversation } from '../../../core/signing';
+import { verifyConversation, verifyReport } from '../../../core/signing';
+import { cliHeadFile } from '../config-dir';
 import { expectPositionals, parseCommandArgs } from './args';
-import { assertConversationDir, resolvePath } from './conversation-dir';
-import { EXIT } from './exit-codes';
+import { assertConversationDir, conversationId, resolvePath } from './conversation-dir';
+import { EXIT, VERIFY_EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
-
-/** Intact, but some events were never signed when written. */
-const EXIT_UNSIGNED = 3;
+import { cliSignerTrust } from './verifier-trust';
 
 export async function verifyCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('verify', argv, {
@@ -25,24 +26,26 @@ export async function verifyCommand(argv: readonly string[], io: CliIo): Promise
   if (detectBackend(dir) === 'openhands') {
     throw new Error(`${dir} is an OpenHands conversation: it carries no signatures (import it first).`);
   }
-  const r = verifyConversation(dir, values.signer ? { trusted: values.signer } : {});
-  const code = r.status === 'verified' ? EXIT.ok : r.status === 'unsigned' ? EXIT_UNSIGNED : EXIT.failure;
+  const trust = cliSignerTrust(io.env, values.signer);
+  const r = verifyConversation(dir, { expectedId: conversationId(dir), headFile: cliHeadFile(io.env, dir) });
+  const report = verifyReport(r, trust);
+  const code = {
+    verified: VERIFY_EXIT.verified,
+    broken: VERIFY_EXIT.broken,
+    unsigned: VERIFY_EXIT.unsigned,
+    truncated: VERIFY_EXIT.truncated,
+    'unknown-signer': VERIFY_EXIT.unknownSigner,
+  }[report.verdict];
   if (values.json) {
-    io.out(JSON.stringify(r));
+    const signers = r.signers.map((did) => ({
+      did,
+      standing: trust.you.includes(did) ? 'you' : trust.known.has(did) ? 'known' : 'unknown',
+      ...(trust.known.has(did) ? { name: trust.known.get(did) } : {}),
+    }));
+    io.out(JSON.stringify({ ...r, verdict: report.verdict, signerStanding: signers }));
     return code;
   }
-  const n = r.events.toLocaleString('en-US');
-  if (r.status === 'verified') {
-    io.out(verifiedText(r));
-    return code;
-  }
-  if (r.status === 'unsigned') {
-    io.out(unsignedText(r));
-    return code;
-  }
-  const bad = r.firstBad!;
-  const what = `event ${bad.index}${bad.id ? ` (${bad.id})` : ''}`;
-  io.err(`${what}: ${bad.reason}. ${bad.detail}.`);
-  io.out(`${n} events, broken at ${what}: ${bad.reason}`);
+  if (report.detail) io.err(report.detail);
+  io.out(report.summary);
   return code;
 }
