@@ -98,7 +98,7 @@ describe('logbook and the sandbox', function () {
       ['run', '--workspace', ws, '--task', 'try', '--confirm', 'never', '--sandbox', 'required', '--json'],
       { env },
     );
-    assert.match(r.stderr, /No command can run: logbook.sandbox is "required"/);
+    assert.match(r.stderr, /No command can run: logbook.sandbox.mode is "required"/);
     assert.equal(readFileSync(join(outside, 'victim.txt'), 'utf8'), 'original\n');
     const observation = JSON.stringify(
       jsonLines(r).find((e) => e.kind === 'ObservationEvent' || e.kind === 'AgentErrorEvent'),
