@@ -20,7 +20,9 @@ import { decodePositions, encodePositions, idsCrc, KeptPositionsSchema } from '.
 
 /**
  * Events between two persisted snapshots: an open reads fewer than this many after the newest
- * one, and so does a state at any index (time travel). A snapshot costs one small file and a sync.
+ * one. A snapshot costs one small file and a sync; the store keeps only the newest few and older
+ * ones at widening intervals (log/snapshot-thinning.ts), so a state at an earlier index (time
+ * travel) reads at most about half its age.
  */
 export const SNAPSHOT_EVERY = 500;
 

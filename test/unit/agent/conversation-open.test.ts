@@ -107,9 +107,10 @@ describe('Conversation: open from the newest snapshot', function () {
       const snap = await store.latestSnapshot(n - 1);
       if (snap) await copy.writeSnapshot(snap.index, snap.json);
       const load = await memoryEquals(copy, events.slice(0, n), `first ${n} events`);
-      if (n >= EVERY) {
-        assert.equal(load.fromSnapshot, snap!.index, `first ${n} events: opened from the snapshot`);
-        assert.ok(load.replayed < EVERY, `first ${n} events: read ${load.replayed} after it`);
+      // The store keeps only some of the snapshots it was given (snapshot-thinning.ts).
+      if (snap) {
+        assert.equal(load.fromSnapshot, snap.index, `first ${n} events: opened from the snapshot`);
+        assert.equal(load.replayed, n - 1 - snap.index, `first ${n} events: read only the tail`);
       }
     }
 
