@@ -16,10 +16,13 @@ import { type EventStore, isCorruptRecord } from '../log/event-store';
 import { type ConversationState, deriveState, reduce, usableSnapshot } from '../state';
 import type { StoredConversationEvent } from './event-codec';
 import { PromptBuilder } from './prompt-builder';
+import { decodePositions, encodePositions, idsCrc, KeptPositionsSchema } from './view-positions';
 
 /**
  * Events between two persisted snapshots: an open reads fewer than this many after the newest
- * one, and so does a state at any index (time travel). A snapshot costs one small file and a sync.
+ * one. A snapshot costs one small file and a sync; the store keeps only the newest few and older
+ * ones at widening intervals (log/snapshot-thinning.ts), so a state at an earlier index (time
+ * travel) reads at most about half its age.
  */
 export const SNAPSHOT_EVERY = 500;
 
@@ -33,22 +36,36 @@ export const RECENT_LIMIT = 500;
 const CHUNK = 64;
 /** Positions this close together are read in one `slice` rather than one by one. */
 const RUN_GAP = 32;
+/** Most positions one `slice` spans while restoring a view, so a read never holds much more than the view. */
+const RUN_SPAN = 4096;
 
+const SummarySchema = z
+  .object({
+    id: z.string(),
+    before: z.number().int().nonnegative(),
+    at: z.number().int().nonnegative().nullable(),
+  })
+  .nullable();
 const ViewCheckpointSchema: z.ZodType<ViewCheckpoint> = z.object({
   entries: z.array(z.string()),
   at: z.array(z.number().int().nonnegative().nullable()),
-  summary: z
-    .object({
-      id: z.string(),
-      before: z.number().int().nonnegative(),
-      at: z.number().int().nonnegative().nullable(),
-    })
-    .nullable(),
+  summary: SummarySchema,
   request: z.boolean(),
   forgotten: z.array(z.string()),
 });
-/** What a Conversation stores in each snapshot besides the state. */
-const ResumeSchema = z.object({ view: ViewCheckpointSchema });
+/** A view checkpoint whose entries are given by their positions (view-positions.ts), not their ids. */
+const CompactViewSchema = z.object({
+  kept: KeptPositionsSchema,
+  summary: SummarySchema,
+  request: z.boolean(),
+  forgotten: z.array(z.string()),
+});
+type CompactView = z.output<typeof CompactViewSchema>;
+/**
+ * What a Conversation stores in each snapshot besides the state. Snapshots written before the
+ * compact form name every entry by id; they are still read.
+ */
+const ResumeSchema = z.object({ view: z.union([CompactViewSchema, ViewCheckpointSchema]) });
 type ResumeData = z.output<typeof ResumeSchema>;
 
 type Store = EventStore<StoredConversationEvent>;
@@ -111,7 +128,9 @@ export class ConversationMemory {
 
   /** What a snapshot needs besides the state so that `load` can start from it. */
   resumeData(): ResumeData {
-    return { view: this.prompt.view.checkpoint() };
+    const { entries, at, ...rest } = this.prompt.view.checkpoint();
+    const kept = encodePositions(entries, at);
+    return { view: kept ? { kept, ...rest } : { entries, at, ...rest } };
   }
 
   /** Everything but the state: the prompt, pending actions' events, recent events. */
@@ -221,22 +240,37 @@ async function replayAll(store: Store, id: string): Promise<MemoryLoad> {
  */
 async function restoreView(
   store: Store,
-  cp: ViewCheckpoint,
+  saved: ViewCheckpoint | CompactView,
 ): Promise<{ view: ViewBuilder; events: Map<string, Event> } | undefined> {
+  const found = new Map<string, Event>();
+  let cp: ViewCheckpoint;
+  if ('kept' in saved) {
+    const { kept, ...rest } = saved;
+    const positions = decodePositions(kept);
+    if (!positions || positions.at(-1)! >= store.length) return undefined;
+    const events = await readAt(store, positions);
+    if (events.some((e) => e === undefined)) return undefined;
+    const entries = events.map((e) => e!.id);
+    // The events now at those positions must be the ones the checkpoint named.
+    if (idsCrc(entries) !== kept.idsCrc) return undefined;
+    for (const e of events) found.set(e!.id, e!);
+    cp = { entries, at: positions, ...rest };
+  } else {
+    cp = saved;
+  }
   const wanted = cp.entries.map((id, i) => ({ id, at: cp.at[i] ?? null }));
   if (cp.summary) wanted.push({ id: cp.summary.id, at: cp.summary.at });
-  const found = new Map<string, Event>();
-  const positioned = wanted.filter((w) => w.at !== null && w.at < store.length).sort((a, b) => a.at! - b.at!);
-  for (let i = 0; i < positioned.length;) {
-    let j = i;
-    while (j + 1 < positioned.length && positioned[j + 1]!.at! - positioned[j]!.at! <= RUN_GAP) j++;
-    const from = positioned[i]!.at!;
-    const slots = await store.slice(from, positioned[j]!.at! + 1);
-    for (; i <= j; i++) {
-      const slot = slots[positioned[i]!.at! - from];
-      if (slot && !isCorruptRecord(slot) && slot.id === positioned[i]!.id) found.set(slot.id, slot as Event);
-    }
-  }
+  const positioned = wanted
+    .filter((w) => !found.has(w.id) && w.at !== null && w.at < store.length)
+    .sort((a, b) => a.at! - b.at!);
+  const read = await readAt(
+    store,
+    positioned.map((w) => w.at!),
+  );
+  positioned.forEach((w, k) => {
+    const e = read[k];
+    if (e?.id === w.id) found.set(e.id, e);
+  });
   for (const w of wanted) {
     if (found.has(w.id)) continue;
     const e = await readById(store, w.id);
@@ -245,6 +279,30 @@ async function restoreView(
   }
   const view = ViewBuilder.restore(cp, (id) => found.get(id));
   return view ? { view, events: found } : undefined;
+}
+
+/**
+ * The readable events at these increasing positions (undefined where a record is unreadable), read
+ * in runs of nearby positions.
+ */
+async function readAt(store: Store, positions: readonly number[]): Promise<(Event | undefined)[]> {
+  const out: (Event | undefined)[] = [];
+  for (let i = 0; i < positions.length;) {
+    const from = positions[i]!;
+    let j = i;
+    while (
+      j + 1 < positions.length &&
+      positions[j + 1]! - positions[j]! <= RUN_GAP &&
+      positions[j + 1]! - from < RUN_SPAN
+    )
+      j++;
+    const slots = await store.slice(from, positions[j]! + 1);
+    for (; i <= j; i++) {
+      const slot = slots[positions[i]! - from];
+      out.push(slot && !isCorruptRecord(slot) ? (slot as Event) : undefined);
+    }
+  }
+  return out;
 }
 
 /** The readable event with this id, or undefined (absent, unreadable, or the read failed). */

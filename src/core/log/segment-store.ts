@@ -71,6 +71,11 @@ export interface SegmentStoreOptions<E extends StoredEvent> {
   codec?: EventCodec<E>;
   /** open read-only even when the lock is free */
   readOnly?: boolean;
+  /**
+   * Keep every snapshot written (default: keep the newest few and older ones at widening
+   * intervals, snapshot-thinning.ts), for tests and benchmarks that compare against each one.
+   */
+  keepAllSnapshots?: boolean;
   /** roll to a new segment when the current one would exceed this (default 8 MiB) */
   segmentBytes?: number;
   /** a sparse-index entry every N records (default 32); an existing log keeps its own */
@@ -150,6 +155,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   private readonly committer: GroupCommit;
   private readonly io: SegmentIo;
   private readonly writer: SegmentWriter | null = null;
+  private readonly keepAllSnapshots: boolean;
   private readonly opts: Required<
     Pick<SegmentStoreOptions<E>, 'segmentBytes' | 'checkpointRecords' | 'checkpointBytes'>
   >;
@@ -177,6 +183,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     this.dir = dir;
     this.codec = options.codec ?? jsonCodec<E>();
     this.onListenerError = options.onListenerError ?? defaultListenerError;
+    this.keepAllSnapshots = options.keepAllSnapshots ?? false;
     this.opts = {
       segmentBytes: options.segmentBytes ?? 8 * 1024 * 1024,
       checkpointRecords: options.checkpointRecords ?? 4096,
@@ -286,6 +293,10 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       }
       if (this.writable) {
         keepReserve(path.join(dir, RESERVE));
+        // A store written before snapshots were thinned keeps one every few hundred events: the
+        // first writer to open it lets the extra ones go (the newest stays: it is also evidence
+        // of how far the log reached).
+        if (!options.keepAllSnapshots) this.snapshots.thin();
         const isNew = this.files.count === 0;
         this.writer = new SegmentWriter(this.files, this.io, this.opts.segmentBytes);
         if (isNew) {
@@ -586,6 +597,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     // The snapshot must never be on disk while the events it covers are not.
     await this.committer.durable(index + 1);
     this.snapshots.write(index, e.id, json);
+    if (!this.keepAllSnapshots) this.snapshots.thin();
   }
 
   async latestSnapshot(atOrBefore?: number): Promise<Snapshot | undefined> {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { type Snapshot } from './event-store';
 import { crc32 } from './record-format';
 import { writeFileDurable } from './durable-file';
+import { snapshotsToKeep } from './snapshot-thinning';
 
 const NAME = /^snap-(\d{12})\.json$/;
 
@@ -39,6 +40,26 @@ export class SnapshotDir {
     let newest: number | null = null;
     for (const f of this.list()) if (newest === null || f.index > newest) newest = f.index;
     return newest;
+  }
+
+  /**
+   * Deletes the snapshots `snapshotsToKeep` lets go of; returns how many. Only snapshot files are
+   * touched, never the log. A file that cannot be deleted is left for the next time.
+   */
+  thin(): number {
+    const files = this.list();
+    const keep = snapshotsToKeep(files.map((f) => f.index));
+    let removed = 0;
+    for (const f of files) {
+      if (keep.has(f.index)) continue;
+      try {
+        fs.unlinkSync(path.join(this.dir, f.name));
+        removed++;
+      } catch {
+        // Still there: a later thinning tries again.
+      }
+    }
+    return removed;
   }
 
   /** Moves the snapshots taken at `from` or later into `toDir` (they describe events now lost). */

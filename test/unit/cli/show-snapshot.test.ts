@@ -14,6 +14,7 @@ import { generateConversation } from '../../../bench/conversation-generator';
 import { SNAPSHOT_EVERY } from '../../../src/core/agent/conversation-memory';
 import { type Event, serializeEvent } from '../../../src/core/events';
 import { eventFileName } from '../../../src/core/log';
+import { snapshotsToKeep } from '../../../src/core/log/snapshot-thinning';
 import { printed, runCli } from './cli-runner';
 import { CliFixture } from './fixtures';
 
@@ -70,7 +71,8 @@ describe('logbook show of a long imported conversation', function () {
     const imported = await runCli(['import-openhands', source, '--store', store]);
     assert.equal(imported.code, 0, printed(imported));
 
-    // A snapshot every SNAPSHOT_EVERY events, as a running conversation writes them, and one at the end.
+    // A snapshot every SNAPSHOT_EVERY events, as a running conversation writes them, and one at the
+    // end; the store keeps those that snapshotsToKeep picks among them.
     const snaps = readdirSync(join(store, 'snapshots')).sort();
     const every = Array.from(
       { length: Math.floor(count / SNAPSHOT_EVERY) },
@@ -78,7 +80,9 @@ describe('logbook show of a long imported conversation', function () {
     );
     assert.deepEqual(
       snaps,
-      [...every, count - 1].map((i) => `snap-${String(i).padStart(12, '0')}.json`),
+      [...snapshotsToKeep([...every, count - 1])]
+        .sort((a, b) => a - b)
+        .map((i) => `snap-${String(i).padStart(12, '0')}.json`),
     );
 
     // The same conversation without its snapshots: show has to replay every event.
