@@ -7,7 +7,8 @@
  *   `tools_offered` update records;
  * - an observation that refers to its action's text gets the text back (observation-refs.ts);
  * - TerminalObservation: `full_output_path` is left out (the SDK has `full_output_save_dir`, which
- *   Logbook writes too, and the path is in the text the model read);
+ *   Logbook writes too, and the path is in the text the model read); GrepObservation `matches`
+ *   are the matching files, as the SDK has them (each line found is in the text);
  * - AgentErrorEvent: `tool_call` and `llm_response_id` are left out. A log written before refused
  *   and invalid calls got their own ActionEvent has only the error: the ActionEvent the SDK writes
  *   for such a call (`action: null`) is rebuilt from it, so the SDK's message conversion keeps the
@@ -101,6 +102,18 @@ export class SdkExporter {
         tool_call_id: e.tool_call_id,
         error: observationText(e.observation),
       });
+    }
+    if (
+      o.kind === 'GrepObservation' &&
+      Array.isArray(o.matches) &&
+      o.matches.some((m) => typeof m !== 'string')
+    ) {
+      // The SDK lists the files that match; each line found is in the text the model read.
+      this.count(this.notes.droppedFields, 'GrepObservation.matches line numbers and texts');
+      const files = (o.matches as unknown[]).map((m) =>
+        typeof m === 'string' ? m : String((m as Json).path),
+      );
+      return withField(e, 'observation', { ...o, matches: [...new Set(files)] });
     }
     if (o.kind === 'TerminalObservation' && 'full_output_path' in o) {
       this.count(this.notes.droppedFields, 'TerminalObservation.full_output_path');

@@ -16,6 +16,14 @@ export function signedByText(r: VerifyResult): string {
 export function verifiedText(r: VerifyResult): string {
   const by = signedByText(r);
   if (r.imported === 0) return `${count(r.events)} events verified, ${by}`;
+  // An import that kept the signatures of the first events: the unsigned ones come after them.
+  const later = (r.importedRanges ?? []).filter((x) => x.from > 0);
+  if (later.length > 0) {
+    const where = later.map((x) =>
+      x.from === x.to ? `event ${count(x.from)}` : `events ${count(x.from)}–${count(x.to)}`,
+    );
+    return `${count(r.events)} events verified, ${by}; ${where.join(', ')} imported unsigned`;
+  }
   const s = r.imported === 1 ? '' : 's';
   return `${count(r.imported)} imported unsigned event${s}, then ${count(r.verified - r.imported)} verified, ${by}`;
 }

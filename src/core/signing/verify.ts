@@ -47,6 +47,8 @@ export interface VerifyResult {
   signedBy: { did: string; from: number; to: number }[];
   /** events imported unsigned (from an OpenHands conversation), signed from the import on */
   imported: number;
+  /** where those are (inclusive ranges): after the signed events an import kept, they are not first */
+  importedRanges: { from: number; to: number }[];
   /** events chained late (already in the log when a signer first saw them), inclusive ranges */
   late: { from: number; to: number }[];
   firstBad: BadEvent | null;
@@ -178,6 +180,7 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
     signers: [],
     signedBy: [],
     imported: 0,
+    importedRanges: [],
     late: [],
     firstBad,
     ...extra,
@@ -304,6 +307,9 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
       .filter((r) => r.from < verified)
       .map((r) => ({ ...r, to: Math.min(r.to, verified - 1) })),
     imported: Math.max(0, imported),
+    importedRanges: chain.imported
+      .filter((r) => r.from < n)
+      .map((r) => ({ from: r.from, to: Math.min(r.to, n - 1) })),
     late: chain.late,
   };
   if (tampering.length > 0) return result('broken', verified, first(tampering), extra);

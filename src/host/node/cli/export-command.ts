@@ -1,8 +1,17 @@
 // `logbook export-openhands`: a conversation into the OpenHands SDK layout, one file per event.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openHandsEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
-import { SdkExporter, sdkExportNoteLines } from '../../../core/events/openhands-sdk-export';
+import {
+  conversationEventCodec,
+  openHandsEventCodec,
+  type StoredConversationEvent,
+} from '../../../core/agent/event-codec';
+import { sdkExportNoteLines } from '../../../core/events/openhands-sdk-export';
+import {
+  ORIGINAL_RECORDS,
+  originalRecordLine,
+  SdkExportPipeline,
+} from '../../../core/agent/sdk-export-pipeline';
 import { sdkBaseState } from '../../../core/agent/openhands-base-state';
 import { llmSecrets, SecretRedactor } from '../../../core/secrets';
 import { writeFileDurable } from '../../../core/log/durable-file';
@@ -26,7 +35,6 @@ import { ImageStore } from '../../../core/attachments/image-store';
 import { inlineImages } from '../../../core/attachments/inline-images';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
-import { WorkspaceOnlyEvents } from '../../../core/checkpoints/export';
 
 export async function exportCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('export-openhands', argv, {});
@@ -54,7 +62,13 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
       codec: openHandsEventCodec,
     });
     try {
-      ({ count, notes } = await copyForOpenHands(source, target, redactor, new ImageStore(from)));
+      ({ count, notes } = await copyForOpenHands(
+        source,
+        target,
+        join(to, ORIGINAL_RECORDS),
+        redactor,
+        new ImageStore(from),
+      ));
     } finally {
       await target.close();
     }
@@ -74,32 +88,43 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   return EXIT.ok;
 }
 
-/** Copies every event as the OpenHands SDK writes it (core/events/openhands-sdk-export.ts). */
+/**
+ * Copies every event as the OpenHands SDK writes it (core/agent/sdk-export-pipeline.ts). A record
+ * the export changes is kept as stored, beside the files, so an import can give it back signed;
+ * not when it holds a secret the export redacts, which must not leave the machine.
+ */
 async function copyForOpenHands(
   from: EventStore<StoredConversationEvent>,
   to: EventStore<StoredConversationEvent>,
+  originals: string,
   redactor: SecretRedactor,
   images: ImageStore,
 ): Promise<{ count: number; notes: string[] }> {
-  const sdk = new SdkExporter();
-  const workspaceOnly = new WorkspaceOnlyEvents();
+  const pipeline = new SdkExportPipeline();
+  const kept: string[] = [];
   let n = 0;
   let i = 0;
   for await (const e of from.iterate(0)) {
     if (isCorruptRecord(e))
       throw new EventStoreError('CORRUPT', `record ${i} is unreadable (${e.reason}); fix or skip it first`);
-    i++;
-    const kept = workspaceOnly.keep(e);
-    if (!kept) continue;
-    for (const event of sdk.convert(kept)) {
+    const record = conversationEventCodec.encode(e);
+    const written: string[] = [];
+    for (const event of pipeline.convert(e)) {
       // OpenHands sends image_urls as they are: stored images go inline, as data URLs.
       const whole = await inlineImages(event, (url) => images.dataUrl(url));
-      await to.append(redactor.redactValue(whole) as StoredConversationEvent);
+      const out = redactor.redactValue(whole) as StoredConversationEvent;
+      await to.append(out);
+      written.push(openHandsEventCodec.encode(out));
       n++;
     }
+    const changed = written.length !== 1 || written[0] !== record;
+    if (changed && JSON.stringify(redactor.redactValue(e)) === JSON.stringify(e))
+      kept.push(originalRecordLine(i, record));
+    i++;
   }
   await to.flush();
-  return { count: n, notes: sdkExportNoteLines(sdk.notes) };
+  if (kept.length > 0) writeFileDurable(originals, kept.join(''));
+  return { count: n, notes: sdkExportNoteLines(pipeline.sdk.notes) };
 }
 
 /**
