@@ -330,7 +330,6 @@ export class Conversation {
         error: reason,
         tool_name: a.tool_name,
         tool_call_id: a.tool_call_id,
-        llm_response_id: a.llm_response_id,
       } as CreateFields<'AgentErrorEvent'>);
     }
   }
@@ -629,30 +628,30 @@ export class Conversation {
       const refusal =
         checked.ok && this.state.mode === 'plan' ? this.planRefusal(checked.spec, checked.args) : null;
       const v = refusal ? ({ ok: false, error: refusal } as const) : checked;
+      // The first call of a response carries its text, whether it runs or not.
+      const first = i === 0;
+      const recorded = await this.append('ActionEvent', {
+        thought: first && response.content ? [{ type: 'text', text: response.content }] : [],
+        reasoning_content: first ? response.reasoning : null,
+        // A refused or invalid call is recorded as OpenHands records it: an action that is null
+        // (never pending, never run), answered at once by its error.
+        action: v.ok ? v.action : null,
+        tool_name: call.name,
+        tool_call_id: call.id,
+        tool_call: toolCall,
+        llm_response_id: response.id,
+        security_risk: v.ok ? v.security_risk : 'UNKNOWN',
+        summary: v.ok ? v.summary : null,
+      } as CreateFields<'ActionEvent'>);
       if (!v.ok) {
         await this.append('AgentErrorEvent', {
           error: v.error,
           tool_name: call.name,
           tool_call_id: call.id,
-          tool_call: toolCall,
-          llm_response_id: response.id,
         } as CreateFields<'AgentErrorEvent'>);
         continue;
       }
-      const first = batch.length === 0 && i === 0;
-      batch.push(
-        await this.append('ActionEvent', {
-          thought: first && response.content ? [{ type: 'text', text: response.content }] : [],
-          reasoning_content: first ? response.reasoning : null,
-          action: v.action,
-          tool_name: call.name,
-          tool_call_id: call.id,
-          tool_call: toolCall,
-          llm_response_id: response.id,
-          security_risk: v.security_risk,
-          summary: v.summary,
-        } as CreateFields<'ActionEvent'>),
-      );
+      batch.push(recorded);
     }
     return 'llm';
   }

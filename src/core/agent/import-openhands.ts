@@ -19,13 +19,21 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { createEvent, type Event, importV0Trajectory } from '../events';
-import { copyEvents, detectBackend, OpenHandsDirStore, SegmentEventStore } from '../log';
-import type { EventStore } from '../log/event-store';
+import {
+  copyEvents,
+  detectBackend,
+  EventStoreError,
+  isCorruptRecord,
+  OpenHandsDirStore,
+  SegmentEventStore,
+} from '../log';
+import type { EventStore, Slot } from '../log/event-store';
 import { SIGNATURES_FILE, type SigningIdentity, eventHash, openSignedStore } from '../signing';
 import { parseChainFile } from '../signing/chain';
 import { chainIdToken } from '../signing/chain-head';
 import { rawRecords } from '../signing/raw-records';
 import { conversationEventCodec, type StoredConversationEvent } from './event-codec';
+import { ORIGINAL_RECORDS, parseOriginalRecords, sameEvents, SdkExportPipeline } from './sdk-export-pipeline';
 import { followWithSnapshots } from './snapshot-follower';
 
 /** The OpenHands base_state.json of an imported SDK conversation, kept next to its log. */
@@ -45,8 +53,10 @@ export interface ImportResult {
   count: number;
   /** The conversation id its snapshots were written for. */
   id: string;
-  /** Whether the source's own signatures (a Logbook export) were kept and still hold its events. */
+  /** Whether the source's own signatures (a Logbook export) were kept for some of its events. */
   signaturesKept: boolean;
+  /** How many of the first events stay signed by their first author (0 when none do). */
+  signedEventsKept: number;
 }
 
 /** What `path` holds: an OpenHands SDK conversation folder or a V0 trajectory file; throws otherwise. */
@@ -123,7 +133,8 @@ export async function importOpenHands(
     if (!v0 && existsSync(join(from, 'base_state.json'))) {
       copyFileSync(join(from, 'base_state.json'), join(to, IMPORTED_BASE_STATE));
     }
-    const signaturesKept = !v0 && opts.identity !== undefined && keepExportedSignatures(from, to, id);
+    const signedKept = !v0 && opts.identity !== undefined ? keepExportedSignatures(from, to, id) : 0;
+    const signaturesKept = signedKept > 0;
     await recordImport(
       to,
       opts.identity,
@@ -133,9 +144,10 @@ export async function importOpenHands(
         source: basename(from),
         events: count,
         signatures_kept: signaturesKept,
+        ...(signaturesKept ? { signed_events_kept: signedKept } : {}),
       },
     );
-    return { format, count, id, signaturesKept };
+    return { format, count, id, signaturesKept, signedEventsKept: signedKept };
   } catch (err) {
     // Half an import is worse than none: the user fixes the source and runs it again.
     if (created) rmSync(to, { recursive: true, force: true });
@@ -152,10 +164,56 @@ async function copySdkEvents(
     readOnly: true,
   });
   try {
-    return await copyEvents(source, target);
+    const originals = readOriginalRecords(from);
+    if (originals.size === 0) return await copyEvents(source, target);
+    return await copyWithOriginals(await source.slice(), originals, target);
   } finally {
     await source.close();
   }
+}
+
+function readOriginalRecords(from: string): Map<number, string> {
+  try {
+    return parseOriginalRecords(readFileSync(join(from, ORIGINAL_RECORDS), 'utf8'));
+  } catch {
+    return new Map();
+  }
+}
+
+/**
+ * A Logbook export: each record the export changed comes back as the log stored it, as long as
+ * the export pipeline still makes exactly the exported events of it (sdk-export-pipeline.ts);
+ * from the first one it does not, the exported events are imported as they are.
+ */
+async function copyWithOriginals(
+  exported: readonly Slot<StoredConversationEvent>[],
+  originals: ReadonlyMap<number, string>,
+  target: SegmentEventStore<StoredConversationEvent>,
+): Promise<number> {
+  const pipeline = new SdkExportPipeline();
+  let at = 0; // next exported event
+  let index = 0; // next record of the original log
+  let n = 0;
+  const append = async (e: Slot<StoredConversationEvent>) => {
+    if (isCorruptRecord(e))
+      throw new EventStoreError('CORRUPT', `record ${n} is unreadable (${e.reason}); fix or skip it first`);
+    await target.append(e);
+    n++;
+  };
+  while (at < exported.length || originals.has(index)) {
+    const kept = originals.get(index);
+    const record = kept !== undefined ? conversationEventCodec.decode(kept, index) : exported[at]!;
+    if (isCorruptRecord(record)) break;
+    const made = pipeline.convert(record);
+    const next = exported.slice(at, at + made.length);
+    if (next.some(isCorruptRecord) || !sameEvents(made, next as StoredConversationEvent[])) break;
+    await append(record);
+    at += made.length;
+    index++;
+  }
+  for (const e of exported.slice(at)) await append(e);
+  await target.flush();
+  return n;
 }
 
 /**
@@ -191,30 +249,52 @@ async function recordImport(
 }
 
 /**
- * Puts the exported signatures of a Logbook conversation in place when every event they chain is
- * byte for byte the event imported at that index, and a version-2 chain is bound to the id it is
- * imported as; otherwise the import is treated as unsigned.
+ * Puts the exported signatures of a Logbook conversation in place for the events that came back
+ * byte for byte as they were chained: the longest run from the first event, cut at the last
+ * signature within it (a signature vouches for every event before it), and only when a version-2
+ * chain is bound to the id it is imported as. Returns how many events stay signed; the events
+ * after them are chained as imported, as in an unsigned import.
  */
-function keepExportedSignatures(from: string, to: string, id: string): boolean {
+function keepExportedSignatures(from: string, to: string, id: string): number {
   let text: string;
   try {
     text = readFileSync(join(from, EXPORTED_SIGNATURES), 'utf8');
   } catch {
-    return false;
+    return 0;
   }
   text = text.slice(0, text.lastIndexOf('\n') + 1);
   const chain = parseChainFile(text);
-  if (chain.malformed || chain.hashes.length === 0) return false;
-  if (chain.version === 2 && chain.conversation !== chainIdToken(id)) return false;
-  let i = 0;
+  if (chain.malformed || chain.hashes.length === 0) return 0;
+  if (chain.version === 2 && chain.conversation !== chainIdToken(id)) return 0;
+  let same = 0;
   for (const r of rawRecords(to)) {
-    if (i >= chain.hashes.length) break;
-    if (!r.ok || eventHash(r.bytes).toString('base64url') !== chain.hashes[i]) return false;
-    i++;
+    if (same >= chain.hashes.length) break;
+    if (!r.ok || eventHash(r.bytes).toString('base64url') !== chain.hashes[same]) break;
+    same++;
   }
-  if (i < chain.hashes.length) return false;
-  writeFileSync(join(to, SIGNATURES_FILE), text);
-  return true;
+  const signed = chain.signatures.filter((sig) => sig.count <= same).at(-1)?.count ?? 0;
+  // A fork's proof covers its first copies as a whole: all of them stay signed, or none.
+  if (signed === 0 || (chain.fork && chain.fork.copies > signed)) return 0;
+  writeFileSync(join(to, SIGNATURES_FILE), chainPrefix(text, signed));
+  return signed;
+}
+
+/** The lines of a signatures.log that concern its first `count` events (the rest are dropped). */
+function chainPrefix(text: string, count: number): string {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const [tag, a, b] = line.split(' ');
+    if (tag === 'h' && Number(a) >= count) continue;
+    if (tag === 's' && Number(a) > count) continue;
+    if (tag === 'l' || tag === 'i') {
+      if (Number(a) >= count) continue;
+      out.push(`${tag} ${a} ${Math.min(Number(b), count - 1)}`);
+      continue;
+    }
+    out.push(line);
+  }
+  return `${out.join('\n')}\n`;
 }
 
 /**

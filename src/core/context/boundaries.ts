@@ -36,7 +36,7 @@ export class BoundaryTracker {
         break;
       case 'result':
         this.waiting.delete(role.actionId);
-        this.batchOpen = false;
+        if (!role.inBatch) this.batchOpen = false;
         break;
       default:
         this.batchOpen = false;

@@ -8,8 +8,11 @@ import type { LlmConvertibleEvent } from '../events';
 
 export type CallRole =
   | { type: 'action' }
-  /** Answers the ActionEvent with id `actionId` (its first answer). */
-  | { type: 'result'; actionId: string }
+  /**
+   * Answers the ActionEvent with id `actionId` (its first answer). `inBatch`: the error of a call
+   * with no action (refused or invalid), written among its batch's calls, which it does not end.
+   */
+  | { type: 'result'; actionId: string; inBatch?: true }
   /** A result for no known call, or a second result for an answered one: never shown. */
   | { type: 'orphan' }
   /** An AgentErrorEvent for a call that failed validation: the call and its answer in one event. */
@@ -19,6 +22,8 @@ export type CallRole =
 export class CallPairing {
   /** ActionEvent id → answered yet. */
   private readonly answered = new Map<string, boolean>();
+  /** Ids of ActionEvents with no action, whose error comes within their batch. */
+  private readonly noAction = new Set<string>();
   /** tool_call_id → ids of unanswered ActionEvents with that call id, oldest first. */
   private readonly pending = new Map<string, string[]>();
 
@@ -26,6 +31,7 @@ export class CallPairing {
     switch (e.kind) {
       case 'ActionEvent': {
         this.answered.set(e.id, false);
+        if (!e.action) this.noAction.add(e.id);
         const list = this.pending.get(e.tool_call_id);
         if (list) list.push(e.id);
         else this.pending.set(e.tool_call_id, [e.id]);
@@ -65,7 +71,9 @@ export class CallPairing {
       list.splice(i, 1);
       if (list.length === 0) this.pending.delete(toolCallId);
     }
-    return { type: 'result', actionId };
+    return this.noAction.delete(actionId)
+      ? { type: 'result', actionId, inBatch: true }
+      : { type: 'result', actionId };
   }
 }
 

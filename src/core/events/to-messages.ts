@@ -4,9 +4,10 @@
  * Guarantees, for any event list: every tool call in an assistant message is answered by exactly
  * one tool message; the answers come right after that assistant message, in call order; no tool
  * message lacks its call. To hold them:
- * - a batch is a run of ActionEvents sharing `llm_response_id`, plus the AgentErrorEvents emitted
- *   among them for calls that failed validation (no ActionEvent exists for those); such a failed
- *   call is rebuilt from the error (`tool_call` when recorded, else name + "{}") and answered by it;
+ * - a batch is a run of ActionEvents sharing `llm_response_id`; a refused or invalid call is an
+ *   ActionEvent with no action whose AgentErrorEvent follows it within the batch (as OpenHands
+ *   writes it). Older logs have only the error for such a call: it is rebuilt from the error
+ *   (`tool_call` when recorded, else name + "{}") and answered by it;
  * - results are matched to calls by `action_id`, else by the latest unanswered call with that
  *   `tool_call_id`, and re-emitted after the batch whatever their position in the log;
  * - unanswered calls are DROPPED from the assistant message (not given a synthetic answer): a
@@ -62,6 +63,8 @@ interface Call {
   name: string;
   arguments: string;
   answer?: ResultEvent;
+  /** Refused or invalid (an ActionEvent with no action): its error comes within its batch. */
+  failed?: boolean;
 }
 
 interface Batch {
@@ -121,7 +124,12 @@ function collect(events: Iterable<Event>): Item[] {
           batch.thought = textOf(e.thought);
           batch.reasoning = e.reasoning_content ?? '';
         }
-        const call: Call = { id: e.tool_call_id, name: e.tool_call.name, arguments: e.tool_call.arguments };
+        const call: Call = {
+          id: e.tool_call_id,
+          name: e.tool_call.name,
+          arguments: e.tool_call.arguments,
+          ...(e.action ? {} : { failed: true }),
+        };
         batch.calls.push(call);
         byActionId.set(e.id, call);
         pending.set(call.id, [...(pending.get(call.id) ?? []), call]);
@@ -139,11 +147,13 @@ function collect(events: Iterable<Event>): Item[] {
       case 'AgentErrorEvent': {
         const call = takePending(e.tool_call_id);
         if (call) {
-          open = undefined;
+          // The error of a refused or invalid call is written among its batch's calls.
+          if (!call.failed) open = undefined;
           answer(call, e);
           break;
         }
-        // No ActionEvent for this call: it failed validation. Rebuild the call inside its batch.
+        // No ActionEvent for this call (a log from before such calls got one): rebuild the call
+        // inside its batch.
         const batch = batchFor(e.llm_response_id, e.tool_call_id);
         batch.calls.push({
           id: e.tool_call_id,

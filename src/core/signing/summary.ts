@@ -60,6 +60,14 @@ export function signedByText(r: VerifyResult, trust?: SignerTrust): string {
 export function verifiedText(r: VerifyResult, trust?: SignerTrust): string {
   const by = signedByText(r, trust);
   if (r.imported === 0) return `${count(r.verified)} events verified, ${by}`;
+  // An import that kept the signatures of the first events: the unsigned ones come after them.
+  const later = (r.importedRanges ?? []).filter((x) => x.from > 0);
+  if (later.length > 0) {
+    const where = later.map((x) =>
+      x.from === x.to ? `event ${count(x.from)}` : `events ${count(x.from)}–${count(x.to)}`,
+    );
+    return `${count(r.verified)} events verified, ${by}; ${where.join(', ')} imported unsigned`;
+  }
   const s = r.imported === 1 ? '' : 's';
   return `${count(r.imported)} imported unsigned event${s}, then ${count(r.verified - r.imported)} verified, ${by}`;
 }

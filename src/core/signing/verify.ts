@@ -53,6 +53,8 @@ export interface VerifyResult {
   signedBy: { did: string; from: number; to: number }[];
   /** events imported unsigned (from an OpenHands conversation), signed from the import on */
   imported: number;
+  /** where those are (inclusive ranges): after the signed events an import kept, they are not first */
+  importedRanges: { from: number; to: number }[];
   /** events chained late (already in the log when a signer first saw them), inclusive ranges */
   late: { from: number; to: number }[];
   firstBad: BadEvent | null;
@@ -190,6 +192,7 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
     signers: [],
     signedBy: [],
     imported: 0,
+    importedRanges: [],
     late: [],
     firstBad,
     conversation: chain?.conversation ?? null,
@@ -339,6 +342,9 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
       .filter((r) => r.from < verified)
       .map((r) => ({ ...r, to: Math.min(r.to, verified - 1) })),
     imported: Math.max(0, imported),
+    importedRanges: chain.imported
+      .filter((r) => r.from < n)
+      .map((r) => ({ from: r.from, to: Math.min(r.to, n - 1) })),
     late: chain.late,
     completeness,
   };

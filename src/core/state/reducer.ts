@@ -155,6 +155,8 @@ function onMessage(state: ConversationState, e: MessageEvent): ConversationState
 
 function onAction(state: ConversationState, e: ActionEvent): ConversationState {
   let s = countResponse(state, e.llm_response_id);
+  // A call with no action (refused or invalid) never runs: its error follows, nothing waits for it.
+  if (!e.action) return s;
   if (s.pendingActions.some((p) => p.actionId === e.id)) return warn(s, `action ${e.id} appears twice`);
   let plannedTasks: Task[] | null = null;
   if (e.tool_name === TASK_TRACKER_TOOL_NAME && e.action) {

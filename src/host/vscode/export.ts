@@ -3,6 +3,7 @@
 // again, for conversations recorded before that.
 import * as vscode from 'vscode';
 import { observationText, ObservationRefResolver, textOf, type Event } from '../../core/events';
+import { SdkExporter } from '../../core/events/openhands-sdk-export';
 import { SecretRedactor } from '../../core/secrets';
 import type { ConversationSession } from './conversation-session';
 import { ImageStore } from '../../core/attachments/image-store';
@@ -20,7 +21,11 @@ export async function exportConversation(
   if (!format) {
     const pick = await vscode.window.showQuickPick(
       [
-        { label: 'JSON', description: 'every event, OpenHands wire format', format: 'json' as const },
+        {
+          label: 'JSON',
+          description: 'every event, as the OpenHands SDK writes it',
+          format: 'json' as const,
+        },
         { label: 'Markdown', description: 'a readable transcript', format: 'markdown' as const },
       ],
       { title: 'Logbook: Export Conversation' },
@@ -28,14 +33,19 @@ export async function exportConversation(
     format = pick?.format;
   }
   if (!format) return undefined;
-  // As OpenHands writes them: an observation that refers to its action's text gets it back.
+  // JSON: each event as the OpenHands SDK persists it (core/events/openhands-sdk-export.ts);
+  // Markdown: as logged, with an observation that refers to its action's text given it back.
+  const sdk = new SdkExporter();
   const refs = new ObservationRefResolver();
   const images = new ImageStore(session.dir);
   const events: Event[] = [];
   for (const e of await session.conversation.events()) {
+    if (format === 'markdown') {
+      events.push(refs.resolve(e));
+      continue;
+    }
     // The JSON stands alone: stored images go inline as data URLs, as OpenHands expects them.
-    const resolved = refs.resolve(e);
-    events.push(format === 'json' ? await inlineImages(resolved, (url) => images.dataUrl(url)) : resolved);
+    for (const out of sdk.convert(e)) events.push(await inlineImages(out, (url) => images.dataUrl(url)));
   }
   const redactor = new SecretRedactor(session.secrets);
   const redacted = events.map((e) => redactor.redactValue(e));

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Event } from '../../../src/core/events';
-import { observationText } from '../../../src/core/events';
+import { observationText, textOf } from '../../../src/core/events';
 import type { Scenario } from '../../support/llm-server';
 import { createHarness, type Harness, type HarnessOptions } from '../../support/agent-harness';
 
@@ -277,6 +277,19 @@ describe('Conversation: bad tool calls from the model', function () {
       ['call_bad'],
     );
     assert.match(errors[0]!.error, /not valid JSON/);
+    // Recorded as OpenHands records it: the bad call is an ActionEvent with no action, before its
+    // error, and it carries the response's text.
+    const actions = ofKind(events, 'ActionEvent');
+    assert.deepEqual(
+      actions.map((a) => [a.tool_call_id, a.action === null]),
+      [
+        ['call_bad', true],
+        ['call_good', false],
+      ],
+    );
+    assert.equal(textOf(actions[0]!.thought), 'Two at once.');
+    assert.ok(events.indexOf(actions[0]!) < events.indexOf(errors[0]!));
+    assert.deepEqual(c.state.pendingActions, [], 'a call with no action never waits');
     const obs = ofKind(events, 'ObservationEvent');
     assert.deepEqual(
       obs.map((o) => o.tool_call_id),
@@ -292,6 +305,7 @@ describe('Conversation: bad tool calls from the model', function () {
     }[];
     const assistant = messages.filter((m) => m.role === 'assistant');
     assert.equal(assistant.length, 1);
+    assert.equal(assistant[0]!.content, 'Two at once.', "the model's text of that turn is kept");
     assert.deepEqual(
       assistant[0]!.tool_calls!.map((t) => t.id),
       ['call_bad', 'call_good'],
@@ -322,6 +336,11 @@ describe('Conversation: bad tool calls from the model', function () {
     assert.equal(err.tool_name, 'browse_web');
     assert.match(err.error, /Tool "browse_web" does not exist\. Available tools: .+\./);
     for (const name of ['terminal', 'file_editor', 'finish']) assert.ok(err.error.includes(name), name);
-    assert.equal(ofKind(await c.events(), 'ActionEvent').length, 0);
+    const calls = ofKind(await c.events(), 'ActionEvent');
+    assert.deepEqual(
+      calls.map((a) => [a.tool_name, a.action]),
+      [['browse_web', null]],
+      'the call is recorded with no action, never run',
+    );
   });
 });

@@ -206,8 +206,19 @@ describe('Conversation in plan mode', function () {
       errors.map((e) => e.tool_call_id),
       ['call_write', 'call_touch'],
     );
-    const actions = events.filter((e) => e.kind === 'ActionEvent').map((e) => e.tool_call_id);
-    assert.deepEqual(actions, ['call_ls', 'call_plan'], 'only reads and the plan became actions');
+    const actions = events
+      .filter((e) => e.kind === 'ActionEvent')
+      .map((e) => [e.tool_call_id, e.action !== null]);
+    assert.deepEqual(
+      actions,
+      [
+        ['call_write', false],
+        ['call_ls', true],
+        ['call_touch', false],
+        ['call_plan', true],
+      ],
+      'only reads and the plan became actions; the refused writes are calls with no action',
+    );
     // The model was told it is in plan mode, and read why each write was refused.
     type Msg = { role: string; content: unknown };
     const bodies = h.llm.completionBodies() as { messages: Msg[] }[];

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
 import { openEventStore } from '../../../src/core/log';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
+import { assertExportsValidate } from './export-contract';
 
 /** Must never appear in any output or file. */
 export const SECRET_KEY = 'sk-test-DO-NOT-LEAK-4242';
@@ -31,10 +32,19 @@ export class CliFixture {
     return { OPENAI_BASE_URL: this.llm.baseUrl, OPENAI_API_KEY: SECRET_KEY, LOGBOOK_MODEL: 'scripted-model' };
   }
 
+  /**
+   * Ends a test: every conversation it left under its temp folders must export to OpenHands SDK
+   * files that validate (export-contract.ts), then the folders go.
+   */
   async cleanup(): Promise<void> {
     await this.llm?.close();
     this.llm = undefined;
-    for (const d of this.dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+    const dirs = this.dirs.splice(0);
+    try {
+      await assertExportsValidate(dirs);
+    } finally {
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    }
   }
 }
 

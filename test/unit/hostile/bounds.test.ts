@@ -121,7 +121,10 @@ describe('hostile model: bounds of one step', function () {
       events.map((e) => e.id),
       jsonLines(r).map((e) => e.id),
     );
-    assert.equal(events.filter((e) => e.kind === 'ActionEvent').length, DEFAULT_CAP);
+    // Every call is recorded (as OpenHands does); those past the cap with no action, never run.
+    const calls = events.filter((e) => e.kind === 'ActionEvent');
+    assert.equal(calls.length, FLOOD);
+    assert.equal(calls.filter((e) => e.action !== null).length, DEFAULT_CAP);
     assert.equal(events.filter((e) => e.kind === 'ObservationEvent').length, DEFAULT_CAP);
     const errors = events.filter((e) => e.kind === 'AgentErrorEvent');
     assert.equal(errors.length, FLOOD - DEFAULT_CAP);

@@ -70,6 +70,26 @@ export async function readEvents(
 }
 
 /** The id the CLI started it with, else the OpenHands id, else the directory's name. */
+/**
+ * The folder the agent works in: session.json's, else the working folder an OpenHands
+ * base_state.json names (an imported conversation, or the SDK's own layout); null when neither says.
+ */
+export function conversationWorkspace(dir: string): string | null {
+  const session = readSessionInfo(dir);
+  if (session) return session.workspace;
+  const ohFile = detectBackend(dir) === 'openhands' ? 'base_state.json' : IMPORTED_BASE_STATE;
+  try {
+    const state = JSON.parse(readFileSync(join(dir, ohFile), 'utf8')) as {
+      workspace?: { working_dir?: unknown } | null;
+    };
+    const folder = state.workspace?.working_dir;
+    if (typeof folder === 'string' && folder !== '') return folder;
+  } catch {
+    // no (readable) OpenHands state
+  }
+  return null;
+}
+
 export function conversationId(dir: string): string {
   const session = readSessionInfo(dir);
   if (session) return session.id;

@@ -1,8 +1,18 @@
 // `logbook export-openhands`: a conversation into the OpenHands SDK layout, one file per event.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openHandsEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
-import { ObservationRefResolver } from '../../../core/events';
+import {
+  conversationEventCodec,
+  openHandsEventCodec,
+  type StoredConversationEvent,
+} from '../../../core/agent/event-codec';
+import { sdkExportNoteLines } from '../../../core/events/openhands-sdk-export';
+import {
+  ORIGINAL_RECORDS,
+  originalRecordLine,
+  SdkExportPipeline,
+} from '../../../core/agent/sdk-export-pipeline';
+import { sdkBaseState } from '../../../core/agent/openhands-base-state';
 import { llmSecrets, SecretRedactor } from '../../../core/secrets';
 import { writeFileDurable } from '../../../core/log/durable-file';
 import { type EventStore, EventStoreError, isCorruptRecord, OpenHandsDirStore } from '../../../core/log';
@@ -25,7 +35,6 @@ import { ImageStore } from '../../../core/attachments/image-store';
 import { inlineImages } from '../../../core/attachments/inline-images';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
-import { WorkspaceOnlyEvents } from '../../../core/checkpoints/export';
 
 export async function exportCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('export-openhands', argv, {});
@@ -43,20 +52,27 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   const created = !existsSync(to);
   mkdirSync(to, { recursive: true });
   let count: number;
+  let notes: string[];
+  // Events are redacted as they are appended; this also covers logs recorded before that was so.
+  const redactor = new SecretRedactor(
+    llmSecrets({ apiKey: io.env.OPENAI_API_KEY ?? '', baseUrl: io.env.OPENAI_BASE_URL }),
+  );
   try {
     const target = await OpenHandsDirStore.open<StoredConversationEvent>(to, {
       codec: openHandsEventCodec,
     });
     try {
-      // Events are redacted as they are appended; this also covers logs recorded before that was so.
-      const redactor = new SecretRedactor(
-        llmSecrets({ apiKey: io.env.OPENAI_API_KEY ?? '', baseUrl: io.env.OPENAI_BASE_URL }),
-      );
-      count = await copyForOpenHands(source, target, redactor, new ImageStore(from));
+      ({ count, notes } = await copyForOpenHands(
+        source,
+        target,
+        join(to, ORIGINAL_RECORDS),
+        redactor,
+        new ImageStore(from),
+      ));
     } finally {
       await target.close();
     }
-    writeFileDurable(join(to, 'base_state.json'), await baseState(from, to, source));
+    writeFileDurable(join(to, 'base_state.json'), await baseState(from, to, source, io, redactor));
     // The signatures travel beside the OpenHands files, which OpenHands does not read; an import
     // puts them back.
     const signatures = readChainText(from);
@@ -68,70 +84,84 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
     await source.close();
   }
   io.out(`Exported ${count} event${count === 1 ? '' : 's'} to ${to}`);
+  for (const line of notes) io.out(`  ${line}`);
   return EXIT.ok;
 }
 
-/** Copies every event as OpenHands writes it: an observation that refers to its action's text gets it back. */
+/**
+ * Copies every event as the OpenHands SDK writes it (core/agent/sdk-export-pipeline.ts). A record
+ * the export changes is kept as stored, beside the files, so an import can give it back signed;
+ * not when it holds a secret the export redacts, which must not leave the machine.
+ */
 async function copyForOpenHands(
   from: EventStore<StoredConversationEvent>,
   to: EventStore<StoredConversationEvent>,
+  originals: string,
   redactor: SecretRedactor,
   images: ImageStore,
-): Promise<number> {
-  const refs = new ObservationRefResolver();
-  const workspaceOnly = new WorkspaceOnlyEvents();
+): Promise<{ count: number; notes: string[] }> {
+  const pipeline = new SdkExportPipeline();
+  const kept: string[] = [];
   let n = 0;
   let i = 0;
   for await (const e of from.iterate(0)) {
     if (isCorruptRecord(e))
       throw new EventStoreError('CORRUPT', `record ${i} is unreadable (${e.reason}); fix or skip it first`);
+    const record = conversationEventCodec.encode(e);
+    const written: string[] = [];
+    for (const event of pipeline.convert(e)) {
+      // OpenHands sends image_urls as they are: stored images go inline, as data URLs.
+      const whole = await inlineImages(event, (url) => images.dataUrl(url));
+      const out = redactor.redactValue(whole) as StoredConversationEvent;
+      await to.append(out);
+      written.push(openHandsEventCodec.encode(out));
+      n++;
+    }
+    const changed = written.length !== 1 || written[0] !== record;
+    if (changed && JSON.stringify(redactor.redactValue(e)) === JSON.stringify(e))
+      kept.push(originalRecordLine(i, record));
     i++;
-    const kept = workspaceOnly.keep(e);
-    if (!kept) continue;
-    // OpenHands sends image_urls as they are: stored images go inline, as data URLs.
-    const whole = await inlineImages(refs.resolve(kept), (url) => images.dataUrl(url));
-    await to.append(redactor.redactValue(whole) as StoredConversationEvent);
-    n++;
   }
   await to.flush();
-  return n;
+  if (kept.length > 0) writeFileDurable(originals, kept.join(''));
+  return { count: n, notes: sdkExportNoteLines(pipeline.sdk.notes) };
 }
 
 /**
- * The imported base_state.json byte for byte; otherwise a minimal one with what the log knows.
- * The SDK needs its agent configuration to resume a conversation, which Logbook does not have, so
- * a synthesized state is for reading and replaying the events, not for resuming in OpenHands.
+ * The imported base_state.json byte for byte; otherwise one the SDK can resume from, with what the
+ * log and session.json know (core/agent/openhands-base-state.ts).
  */
 async function baseState(
   from: string,
   to: string,
   source: Awaited<ReturnType<typeof openReadOnly>>,
+  io: CliIo,
+  redactor: SecretRedactor,
 ): Promise<string> {
   const imported = join(from, IMPORTED_BASE_STATE);
   if (existsSync(imported)) return readFileSync(imported, 'utf8');
   const { events } = await readEvents(source);
   const state = deriveState(events);
   const session = readSessionInfo(from);
-  const policy = { never: 'NeverConfirm', always: 'AlwaysConfirm', risky: 'ConfirmRisky' } as const;
-  return (
-    JSON.stringify(
-      {
-        id: conversationId(from),
-        workspace: { working_dir: session?.workspace ?? null, kind: 'LocalWorkspace' },
-        persistence_dir: to,
-        max_iterations: session?.max_iterations ?? 100,
-        stuck_detection: true,
-        execution_status: state.status,
-        confirmation_policy: { kind: policy[session?.confirmation ?? 'never'] },
-        activated_knowledge_skills: state.activatedSkills,
-        blocked_actions: {},
-        blocked_messages: {},
-        stats: { usage_to_metrics: {} },
-        secret_registry: { secret_sources: {} },
-        agent_state: {},
-      },
-      null,
-      2,
-    ) + '\n'
-  );
+  const prompt = events.find((e) => e.kind === 'SystemPromptEvent');
+  const toolNames = (prompt?.tools ?? []).map((t) => toolName(t as Record<string, unknown>));
+  const value = sdkBaseState({
+    id: conversationId(from),
+    workspace: session?.workspace ?? null,
+    persistenceDir: to,
+    maxIterations: session?.max_iterations ?? null,
+    confirmation: session?.confirmation ?? 'never',
+    model: state.metrics.byUsage.agent?.model ?? session?.model ?? null,
+    baseUrl: io.env.OPENAI_BASE_URL ?? null,
+    toolNames,
+    state,
+  });
+  return JSON.stringify(redactor.redactValue(value), null, 2) + '\n';
+}
+
+/** A recorded tool definition's name, in Logbook's form or the SDK's. */
+function toolName(tool: Record<string, unknown>): string {
+  const fn = tool.function as { name?: unknown } | undefined;
+  const name = fn?.name ?? tool.title;
+  return typeof name === 'string' ? name : '';
 }

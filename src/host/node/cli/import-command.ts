@@ -20,14 +20,17 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
   const from = resolvePath(io, dirArg!);
   const to = resolvePath(io, values.store);
   assertFreshDir(to, 'The store');
-  const { count, format, signaturesKept } = await importOpenHands(from, to, {
+  const { count, format, signedEventsKept } = await importOpenHands(from, to, {
     identity: cliSigningIdentity(io),
     headFile: cliHeadFile(io.env, to),
   });
   const what = format === 'openhands-v0' ? ' from an OpenHands V0 trajectory' : '';
-  const signed = signaturesKept
-    ? 'their signatures kept, the import signed'
-    : 'unsigned as imported, signed from the import on';
+  const signed =
+    signedEventsKept > 0 && signedEventsKept === count
+      ? 'their signatures kept, the import signed'
+      : signedEventsKept > 0
+        ? `the signatures of the first ${signedEventsKept} kept, the other ${count - signedEventsKept} unsigned as imported, the import signed`
+        : 'unsigned as imported, signed from the import on';
   io.out(`Imported ${count} event${count === 1 ? '' : 's'}${what} into ${to} (${signed})`);
   return EXIT.ok;
 }

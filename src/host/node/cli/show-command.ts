@@ -3,12 +3,17 @@
 import { hasLiveWriter } from '../../../core/log';
 import { chainSigners } from '../../../core/signing';
 import { expectPositionals, parseCommandArgs } from './args';
-import { assertConversationDir, conversationId, openReadOnly, resolvePath } from './conversation-dir';
+import {
+  assertConversationDir,
+  conversationId,
+  conversationWorkspace,
+  openReadOnly,
+  resolvePath,
+} from './conversation-dir';
 import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { type ReadState, readState } from './read-state';
-import { readSessionInfo } from './session-file';
 import { withLostEvents, withLostLines } from './lost-report';
 import { reportLines, stateReport, withWriterLiveness } from './state-report';
 
@@ -34,7 +39,7 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
   const report = stateReport(read.state, read.actions, {
     id,
     dir,
-    workspace: readSessionInfo(dir)?.workspace ?? null,
+    workspace: conversationWorkspace(dir),
     corrupt: read.corrupt,
   });
   const seen = withLostEvents(withWriterLiveness(report, writerAlive), store, dir);

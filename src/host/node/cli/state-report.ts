@@ -38,7 +38,11 @@ export interface StateReport {
   mode: ConversationState['mode'];
   tasks: ConversationState['tasks'];
   metrics: ConversationState['metrics'];
-  last_error: ConversationState['lastError'];
+  /**
+   * The latest error the log records; `current` is false when the conversation went on after it
+   * (a tool call that failed, then more steps; an error, then a run that finished).
+   */
+  last_error: (NonNullable<ConversationState['lastError']> & { current: boolean }) | null;
   warnings: string[];
 }
 
@@ -78,7 +82,7 @@ export function stateReport(
     mode: state.mode,
     tasks: state.tasks,
     metrics: state.metrics,
-    last_error: state.lastError,
+    last_error: state.lastError ? { ...state.lastError, current: state.status === 'error' } : null,
     warnings: state.warnings,
   };
 }
@@ -100,7 +104,11 @@ export function reportLines(r: StateReport): string[] {
     `  events     ${r.event_count}${r.corrupt_records ? ` (${r.corrupt_records} unreadable)` : ''}, ${r.iteration} agent step(s)`,
     `  tokens     ${t.promptTokens} prompt, ${t.completionTokens} completion, ${t.calls} call(s), $${t.cost.toFixed(4)}`,
   ];
-  if (r.last_error) lines.push(`  last error ${r.last_error.kind}: ${r.last_error.message}`);
+  if (r.last_error?.current) lines.push(`  last error ${r.last_error.kind}: ${r.last_error.message}`);
+  else if (r.last_error)
+    lines.push(
+      `  past error ${r.last_error.kind}: ${r.last_error.message} (the conversation went on after it)`,
+    );
   if (r.pending_actions.length) {
     lines.push('pending actions:');
     for (const p of r.pending_actions) {
