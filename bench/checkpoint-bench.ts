@@ -20,7 +20,7 @@ import { GitCheckpointStore } from '../src/host/node/checkpoints/git-checkpoint-
 import { treeHashes } from '../test/unit/checkpoints/tree-hash';
 import { CasPrototype } from './cas-prototype';
 import { rng } from './events';
-import { prettierMarkdown, resultsTable, type Row } from './report';
+import { machineLines, prettierMarkdown, resultsTable, type Row } from './report';
 
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -364,7 +364,6 @@ async function main(): Promise<void> {
   }
   const table = resultsTable(rows);
   process.stdout.write(`\n${table}\n`);
-  const load = os.loadavg();
   const doc = [
     '# Workspace checkpoint benchmark results',
     '',
@@ -372,15 +371,11 @@ async function main(): Promise<void> {
     '`npm run bench`). Every ratio compares numbers measured in the same run on the same machine. Do not',
     'edit by hand; rerun the bench. The choice these numbers support: src/core/checkpoints/DESIGN.md.',
     '',
-    '## Machine',
-    '',
-    `- cpu: ${os.cpus()[0]?.model ?? 'unknown'}`,
-    `- cores: ${os.cpus().length}`,
-    `- node: ${process.version}`,
-    `- os: ${os.type()} ${os.release()}`,
-    `- date: ${new Date().toISOString()}`,
-    `- load average at start / end (1 min; others share these cores): ${loadAtStart[0]!.toFixed(1)} / ${load[0]!.toFixed(1)}`,
-    `- bench wall time: ${((now() - started) / 1000).toFixed(1)} s`,
+    ...machineLines({
+      loadAtStart,
+      wallMs: now() - started,
+      extra: [`os: ${os.type()} ${os.release()}`, `date: ${new Date().toISOString()}`],
+    }),
     '',
     '## Results',
     '',
