@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { PolicyGate } from '../../../src/core/agent/policy-gate';
+import { planModeRefusal } from '../../../src/core/agent/plan-mode';
 import { createEvent, type ActionEvent } from '../../../src/core/events';
 import {
   annotationRisk,
@@ -46,6 +47,50 @@ describe('MCP tools: risk, names, schemas', () => {
       ].map((r) => `${r.risk}${r.readOnly ? '/ro' : ''}`),
       ['LOW/ro', 'HIGH', 'MEDIUM', 'MEDIUM', 'MEDIUM', 'LOW', 'MEDIUM'],
     );
+  });
+
+  it('contradictory hints take the highest rating; read-only only when nothing else says otherwise', () => {
+    const rate = (a: Parameters<typeof annotationRisk>[1]) => {
+      const r = annotationRisk('s', a);
+      return `${r.risk}${r.readOnly ? '/ro' : ''}`;
+    };
+    assert.equal(rate({ readOnlyHint: true, destructiveHint: true }), 'HIGH');
+    assert.equal(rate({ readOnlyHint: true, openWorldHint: true }), 'MEDIUM');
+    assert.equal(rate({ readOnlyHint: true, destructiveHint: true, openWorldHint: true }), 'HIGH');
+    assert.equal(rate({ destructiveHint: true, openWorldHint: false }), 'HIGH');
+    assert.equal(rate({ readOnlyHint: false, openWorldHint: true }), 'MEDIUM');
+    assert.equal(rate({ readOnlyHint: true, destructiveHint: false, openWorldHint: false }), 'LOW/ro');
+    assert.equal(rate({ readOnlyHint: true, openWorldHint: false }), 'LOW/ro');
+    const both = annotationRisk('s', { readOnlyHint: true, destructiveHint: true });
+    assert.match(both.reasons[0]!, /s marks this tool destructive/);
+    assert.match(both.reasons.join(' '), /read-only hint is contradicted/);
+  });
+
+  it('plan mode refuses an MCP tool whose read-only hint another hint contradicts, and the gate asks', () => {
+    const tool = (name: string, annotations: Record<string, boolean>) =>
+      createMcpTool(server, { name, inputSchema: schema, annotations }, { exposedName: name });
+    const lookup = tool('lookup', { readOnlyHint: true });
+    const fetchUrl = tool('fetch_url', { readOnlyHint: true, openWorldHint: true });
+    const wipe = tool('wipe', { readOnlyHint: true, destructiveHint: true });
+    assert.equal(planModeRefusal(lookup, { path: 'x' }, ['/ws']), null);
+    assert.match(
+      planModeRefusal(fetchUrl, { path: 'x' }, ['/ws']) ?? '',
+      /fetch_url is not a read-only tool/,
+    );
+    assert.match(planModeRefusal(wipe, { path: 'x' }, ['/ws']) ?? '', /wipe is not a read-only tool/);
+    const tools = [lookup, fetchUrl, wipe];
+    const gate = new PolicyGate(
+      () => tools as never,
+      () => ({ mode: 'risky' }),
+    );
+    const [l, f, w] = gate.decide([
+      actionFor('lookup', { path: 'x', security_risk: 'LOW' }),
+      actionFor('fetch_url', { path: 'x', security_risk: 'LOW' }),
+      actionFor('wipe', { path: 'x', security_risk: 'LOW' }),
+    ]);
+    assert.deepEqual([l!.risk, l!.confirm], ['LOW', false]);
+    assert.deepEqual([f!.risk, f!.confirm], ['MEDIUM', true]);
+    assert.deepEqual([w!.risk, w!.confirm], ['HIGH', true]);
   });
 
   it('the model rating and the annotations: the higher wins; alwaysAllow skips the question', () => {
