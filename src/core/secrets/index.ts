@@ -9,6 +9,7 @@ export {
 } from './agent-environment';
 export { llmSecrets } from './llm-secrets';
 export { type NamedSecret, SecretRedactor, secretMarker } from './redact-secrets';
+export { serverSecrets, type ServerEntryValues } from './server-secrets';
 export { StreamRedactor, type StreamEvent } from './redact-stream';
 export { SecretGuard } from './secret-guard';
 export { redactUrlCredentials, URL_CREDENTIALS_MARKER, urlSecrets } from './url-secrets';

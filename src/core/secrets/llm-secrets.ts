@@ -7,13 +7,17 @@ import { urlSecrets } from './url-secrets';
 /** Header names that carry credentials (the LLM client keeps their values out of errors too). */
 const SECRET_HEADER = /key|auth|token|secret|cookie/i;
 
+export function isCredentialHeader(name: string): boolean {
+  return SECRET_HEADER.test(name);
+}
+
 export function llmSecrets(
   settings: Pick<LlmSettings, 'apiKey' | 'extraHeaders'> & { baseUrl?: string },
 ): NamedSecret[] {
   const out: NamedSecret[] = [];
   if (settings.apiKey) out.push({ name: 'OPENAI_API_KEY', value: settings.apiKey });
   for (const [header, value] of Object.entries(settings.extraHeaders ?? {})) {
-    if (!SECRET_HEADER.test(header)) continue;
+    if (!isCredentialHeader(header)) continue;
     out.push({ name: `${header} header`, value });
     const bearer = value.replace(/^Bearer\s+/i, '');
     if (bearer !== value) out.push({ name: `${header} header`, value: bearer });

@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { NamedSecret } from '../../core/secrets';
+import { joinSecrets } from '../node/mcp';
 import {
   entryFromState,
   removeEntry,
@@ -146,10 +147,19 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     }
   }
 
-  /** The secrets this window knows (redacted from events and from the Output channel). */
+  /**
+   * The secrets this window knows, the MCP servers' entries included (redacted from events and from
+   * the Output channel).
+   */
   get knownSecrets(): readonly NamedSecret[] {
-    return this.llm.knownSecrets.current;
+    return this.allSecrets();
   }
+
+  /** One list while neither part changes: the Output channel's redactor is cached by identity. */
+  private readonly allSecrets = joinSecrets(
+    () => this.llm.knownSecrets.current,
+    () => this.mcp.knownSecrets(),
+  );
 
   get activeId(): string | undefined {
     return this.activeConversationId;

@@ -3,10 +3,11 @@
 // round-trips, a changed entry restarts it and a removed one stops it; Add MCP Server writes the
 // setting and keeps the secret out of it.
 import * as assert from 'node:assert/strict';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { EXTENSION_ID, logbook, scriptedModel } from './helpers';
+import { EXTENSION_ID, logbook, scriptedModel, until } from './helpers';
 
 const faultServer = () =>
   join(
@@ -113,6 +114,53 @@ describe('MCP servers from logbook.mcp.servers', function () {
     // The reference was filled in from secret storage: what failed is the connection, not the secret.
     assert.doesNotMatch(JSON.stringify(notice), /is not set/);
     assert.doesNotMatch(JSON.stringify(await session.conversation.events()), /host-test-token/);
+  });
+
+  it('a value written in an entry’s env is redacted from the conversation and the Output channel', async () => {
+    const api = await logbook();
+    const { service } = api;
+    const token = 'host-env-literal-token-9f3d';
+    await cfg().update(
+      'mcp.servers',
+      {
+        leaky: {
+          command: process.execPath,
+          args: ['-e', 'console.error("starting with " + process.env.LEAKY); process.exit(3)'],
+          env: { LEAKY: token },
+        },
+      },
+      vscode.ConfigurationTarget.Global,
+    );
+    await service.mcp.settled();
+    llm = await scriptedModel({
+      name: 'host-mcp-leaky',
+      turns: [{ reply: { content: 'No tools needed.' } }],
+    });
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'hello');
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'finished');
+    const events = JSON.stringify(await session.conversation.events());
+    assert.match(events, /starting with \[redacted MCP leaky LEAKY\]/);
+    assert.ok(!events.includes(token), 'the value is not in the log');
+    // The window's redaction set has it, so the Output channel (and its file) does not show it.
+    assert.ok(service.knownSecrets.some((s) => s.value === token));
+    const probe = `env-redaction-probe-${Date.now()}`;
+    api.log.info(`${probe} ${token}`);
+    const root = dirname(api.logUri.fsPath);
+    const filesUnder = (dir: string): string[] =>
+      readdirSync(dir).flatMap((n) =>
+        statSync(join(dir, n)).isDirectory() ? filesUnder(join(dir, n)) : [join(dir, n)],
+      );
+    let text = '';
+    await until(() => {
+      text = filesUnder(root)
+        .map((f) => readFileSync(f, 'utf8'))
+        .filter((t) => t.includes(probe))
+        .join('\n');
+      return text !== '';
+    }, 'the probe line in the Output channel file');
+    assert.match(text, new RegExp(`${probe} \\[redacted MCP leaky LEAKY\\]`));
+    assert.ok(!text.includes(token), 'no value in the Output channel file');
   });
 
   it('a running server’s resources (after @) and prompts (after a leading /) are offered and attached when the message is sent', async () => {

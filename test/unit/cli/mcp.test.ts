@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { everythingStdio, faultStdio } from '../mcp/mcp-support';
+import { everythingStdio, faultStdio, probeStdio } from '../mcp/mcp-support';
 import { jsonLines, printed, runCli } from './cli-runner';
-import { CliFixture } from './fixtures';
+import { CliFixture, filesContaining, terminalCall } from './fixtures';
 
 describe('logbook run --mcp-config', function () {
   this.timeout(60_000);
@@ -90,6 +90,72 @@ describe('logbook run --mcp-config', function () {
     const r = await runCli(['run', '--workspace', fx.tmp(), '--task', 'hi', '--mcp-config', config], { env });
     assert.equal(r.code, 0, printed(r));
     assert.match(r.stdout, /\[tools\] The MCP server "gone" could not start: .*ENOENT/);
+  });
+
+  it('every value of a server env is redacted: tool results, terminal output, the model, logs, exports', async () => {
+    // Written in place, not a ${env:...} reference: still a secret.
+    const token = 'plain-config-token-7c1e9';
+    const env = await fx.startLlm({
+      name: 'cli-mcp-env',
+      turns: [
+        {
+          reply: { toolCalls: [{ id: 'call_s', name: 'surroundings', arguments: { security_risk: 'LOW' } }] },
+        },
+        {
+          match: { lastRole: 'tool' },
+          reply: { toolCalls: [terminalCall('call_t', `echo ${token}`)] },
+        },
+        { match: { lastRole: 'tool', toolResultIncludes: 'redacted' }, reply: { content: `Saw ${token}.` } },
+      ],
+    });
+    const ws = fx.tmp();
+    const store = join(fx.tmp(), 'conv');
+    // A second server that prints its environment on stderr and exits: its failure is reported.
+    const leaky = {
+      command: process.execPath,
+      args: ['-e', 'console.error("starting with " + process.env.LEAKY_TOKEN); process.exit(3)'],
+      env: { LEAKY_TOKEN: 'leaky-config-token-55aa' },
+    };
+    const config = configFile({ probe: probeStdio({ env: { PROBE_TOKEN: token, SHORT: 'on' } }), leaky });
+    const r = await runCli(
+      [
+        'run',
+        '--workspace',
+        ws,
+        '--task',
+        'look around',
+        '--store',
+        store,
+        '--mcp-config',
+        config,
+        '--confirm',
+        'never',
+      ],
+      { env },
+    );
+    assert.equal(r.code, 0, printed(r));
+    assert.equal(fx.llm!.remainingTurns(), 0, 'the terminal output reached the model redacted');
+    assert.match(
+      r.stderr,
+      /\[mcp\] The MCP server "leaky" could not start: .*starting with \[redacted MCP leaky LEAKY_TOKEN\]/,
+    );
+    assert.match(r.stdout, /\[redacted MCP probe PROBE_TOKEN\]/);
+    for (const secret of [token, 'leaky-config-token-55aa']) {
+      assert.doesNotMatch(printed(r), new RegExp(secret), `${secret} printed by run`);
+      assert.deepEqual(filesContaining(store, secret), [], `${secret} in the log`);
+      assert.equal(
+        fx.llm!.completionBodies().some((b) => JSON.stringify(b).includes(secret)),
+        false,
+      );
+    }
+    const shown = await runCli(['show', store]);
+    assert.doesNotMatch(printed(shown), new RegExp(token));
+    const out = join(fx.tmp(), 'export');
+    const exported = await runCli(['export-openhands', store, out]);
+    assert.equal(exported.code, 0, printed(exported));
+    assert.deepEqual(filesContaining(out, token), []);
+    // A value too short to be told from ordinary words is left alone.
+    assert.doesNotMatch(printed(r), /redacted MCP probe SHORT/);
   });
 
   it('an unreadable or invalid file is a usage error before anything starts', async () => {

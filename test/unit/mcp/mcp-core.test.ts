@@ -9,6 +9,7 @@ import {
   createMcpTool,
   type McpServerPort,
 } from '../../../src/core/mcp';
+import { SecretRedactor, serverSecrets } from '../../../src/core/secrets';
 import { parametersOf, toolDefinition, validateToolCall } from '../../../src/core/tools';
 import { parseMcpServers } from '../../../src/host/node/mcp';
 import { expandReferences } from '../../../src/host/node/mcp/references';
@@ -217,6 +218,30 @@ describe('MCP configuration', () => {
     await assert.rejects(
       expandReferences({ A: '${secret:missing}' }, async () => undefined),
       /secret "missing"/,
+    );
+  });
+
+  it('names every env value, credential headers and referenced values as secrets of the entry', () => {
+    const found = serverSecrets('gh', {
+      env: { GITHUB_TOKEN: 'ghp_literal_value_1', DEBUG: '1' },
+      headers: { Authorization: 'Bearer header-token-22', Accept: 'application/json' },
+      referenced: ['from-a-reference'],
+    });
+    assert.deepEqual(
+      found.map((f) => `${f.name}=${f.value}`),
+      [
+        'MCP gh GITHUB_TOKEN=ghp_literal_value_1',
+        'MCP gh DEBUG=1',
+        'MCP gh Authorization header=Bearer header-token-22',
+        'MCP gh Authorization header=header-token-22',
+        'MCP gh secret=from-a-reference',
+      ],
+    );
+    // The redactor skips the one-character value; the rest are replaced.
+    const r = new SecretRedactor(found);
+    assert.equal(
+      r.redactText('DEBUG=1 ghp_literal_value_1 token header-token-22 application/json'),
+      'DEBUG=1 [redacted MCP gh GITHUB_TOKEN] token [redacted MCP gh Authorization header] application/json',
     );
   });
 });

@@ -3,7 +3,7 @@
 // tools of the servers running now and tells it, once, about each server that failed to start or
 // stopped. A changed configuration restarts only the servers whose entry changed; `close` stops all.
 // Given a CommandSandbox, stdio servers start inside it (see server-sandbox.ts).
-import { agentEnvironment, type NamedSecret } from '../../../core/secrets';
+import { agentEnvironment, type NamedSecret, SecretRedactor, serverSecrets } from '../../../core/secrets';
 import type { ToolSource, ToolSourceNotice } from '../../../core/agent/ports';
 import {
   assignToolNames,
@@ -60,8 +60,8 @@ interface Problem {
 interface Entry {
   config: McpServerConfig;
   state: ServerState;
-  /** Values references stood for: redacted from the log. */
-  secrets: string[];
+  /** Its `env` values, credential headers and what references stood for: redacted from the log. */
+  secrets: NamedSecret[];
   /** The server was reconfigured or removed while starting: drop what it started. */
   stale?: boolean;
   /** Stops what the server's sandbox holds (its proxy) once the server is gone. */
@@ -77,6 +77,7 @@ export class McpHub {
   private problemIds = 0;
   private readonly loggedNotes = new Set<string>();
   private secretList: NamedSecret[] = [];
+  private logRedactor: SecretRedactor | undefined;
   private closed = false;
 
   constructor(private readonly opts: McpHubOptions) {}
@@ -84,7 +85,7 @@ export class McpHub {
   /** Takes a new configuration: removed or changed servers stop; new ones start at the next run. */
   async configure(config: ParsedMcpConfig): Promise<void> {
     this.configProblems = config.problems.map((message) => this.problem(message));
-    for (const p of this.configProblems) this.opts.log(p.message);
+    for (const p of this.configProblems) this.say(p.message);
     const stops: Promise<void>[] = [];
     for (const [name, entry] of this.entries) {
       const next = config.servers.get(name);
@@ -187,7 +188,10 @@ export class McpHub {
     return this.connectionOf(server).readResource(uri);
   }
 
-  /** The values `${secret:...}` and `${env:...}` references stood for, to redact from events. */
+  /**
+   * What the servers' entries hold that must not be recorded: every `env` value, credential header
+   * values, and what `${secret:...}` and `${env:...}` references stood for. Redacted from events.
+   */
   secrets(): readonly NamedSecret[] {
     return this.secretList;
   }
@@ -234,7 +238,11 @@ export class McpHub {
       const headers = isStdio(cfg)
         ? { values: {}, secrets: [] }
         : await expandReferences(cfg.headers, this.opts.resolve);
-      entry.secrets = [...env.secrets, ...headers.secrets];
+      entry.secrets = serverSecrets(name, {
+        env: env.values,
+        headers: headers.values,
+        referenced: [...env.secrets, ...headers.secrets],
+      });
       this.rebuildSecrets();
       const scrubbed = agentEnvironment(this.opts.baseEnv, {
         pass: this.opts.passEnvironment ?? [],
@@ -247,10 +255,10 @@ export class McpHub {
           cwd: this.opts.cwd,
           pass: this.opts.passEnvironment ?? [],
           env: env.values,
-          log: this.opts.log,
+          log: (line) => this.say(line),
         });
         entry.release = launched.release;
-        if (launched.unsandboxed) this.opts.log(launched.unsandboxed);
+        if (launched.unsandboxed) this.say(launched.unsandboxed);
       }
       const conn = await McpConnection.connect(name, cfg, {
         env: { ...scrubbed, ...env.values },
@@ -275,7 +283,7 @@ export class McpHub {
         return;
       }
       entry.state = { kind: 'ready', conn, tools };
-      this.opts.log(
+      this.say(
         `MCP server "${name}" started with ${tools.length} tool${tools.length === 1 ? '' : 's'}${launched?.launch ? ', in the sandbox' : ''}.`,
       );
       this.rebuild();
@@ -285,7 +293,7 @@ export class McpHub {
       const why = (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
       const message = `The MCP server "${name}" could not start: ${why}. The conversation continues without its tools.`;
       entry.state = { kind: 'failed', problem: this.problem(message) };
-      this.opts.log(message);
+      this.say(message);
     }
   }
 
@@ -293,7 +301,7 @@ export class McpHub {
     if (this.entries.get(name) !== entry || entry.state.kind !== 'ready') return;
     const message = `The MCP server "${name}" stopped (${reason}). Its tools are no longer offered; the conversation continues without them.`;
     entry.state = { kind: 'failed', problem: this.problem(message) };
-    this.opts.log(message);
+    this.say(message);
     void this.release(entry);
     this.rebuild();
   }
@@ -306,7 +314,7 @@ export class McpHub {
     if (now.kind === 'ready') {
       await now.conn.close();
       await this.release(entry);
-      if (why) this.opts.log(`MCP server "${name}" stopped: ${why}.`);
+      if (why) this.say(`MCP server "${name}" stopped: ${why}.`);
     }
   }
 
@@ -330,7 +338,7 @@ export class McpHub {
     for (const note of notes) {
       if (this.loggedNotes.has(note)) continue;
       this.loggedNotes.add(note);
-      this.opts.log(note);
+      this.say(note);
     }
     this.serverOf = new WeakMap();
     this.specs = assigned.map((a) => {
@@ -349,13 +357,22 @@ export class McpHub {
   }
 
   private rebuildSecrets(): void {
-    this.secretList = [...this.entries].flatMap(([name, e]) =>
-      e.secrets.map((value) => ({ name: `MCP ${name} secret`, value })),
-    );
+    this.secretList = [...this.entries].flatMap(([, e]) => e.secrets);
+    this.logRedactor = undefined;
+  }
+
+  /** Says what happened, without a value a server's entry holds (a server's stderr may print them). */
+  private say(line: string): void {
+    this.opts.log(this.redact(line));
+  }
+
+  private redact(text: string): string {
+    this.logRedactor ??= new SecretRedactor(this.secretList);
+    return this.logRedactor.redactText(text);
   }
 
   private problem(message: string): Problem {
-    return { id: ++this.problemIds, message };
+    return { id: ++this.problemIds, message: this.redact(message) };
   }
 }
 

@@ -71,7 +71,7 @@ export class EditorMcpServers implements vscode.Disposable {
     };
   }
 
-  /** What `${secret:...}` references stood for, to redact. */
+  /** What the servers' entries hold (every `env` value, credential headers, what references stood for), to redact. */
   knownSecrets(): readonly NamedSecret[] {
     return this.hub.secrets();
   }
