@@ -132,6 +132,7 @@ function terminalRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerCont
   }
   return commandRisk(command, {
     roots: ctx.roots,
+    readable: ctx.readableRoots,
     ...(ctx.shellCwd ? { cwd: ctx.shellCwd } : {}),
     ...(ctx.gitConfigRunsPrograms ? { gitConfigRunsPrograms: ctx.gitConfigRunsPrograms } : {}),
     ...(ctx.commandsSandboxed ? { sandboxed: true } : {}),

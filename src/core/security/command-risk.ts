@@ -29,6 +29,7 @@ import {
   setsVariableReason,
 } from './dangerous-variables';
 import { isInsideAny } from './resolve-path';
+import { outsideRead, outsideReadFindings } from './outside-reads';
 import {
   locateWord,
   readsOtherProcessEnvironment,
@@ -50,6 +51,8 @@ export interface CommandRiskOptions {
    * it, repository settings are not considered.
    */
   gitConfigRunsPrograms?: (cwd: string) => string | undefined;
+  /** Folders besides the workspace the agent may read freely (its scratch folder): not outside. */
+  readable?: readonly string[];
   /**
    * The command runs inside an OS sandbox: what it contains (writes outside the workspace, other
    * processes' environments) is LOW. Never for plan mode's read-only verdict.
@@ -66,6 +69,8 @@ export interface CommandSite {
 /** What program rules may ask of the analysis. */
 export interface RuleContext {
   readonly roots: readonly string[];
+  /** Folders besides the roots that reads may reach without asking. */
+  readonly readable: readonly string[];
   /** Findings for shell text run by the command itself (`bash -c`, `eval`, a heredoc fed to sh). */
   analyzeText(text: string): Finding[];
   /** Findings for a command line run by the command (`sudo ...`, `xargs ...`, `find -exec ...`). */
@@ -124,7 +129,9 @@ export function commandReadOnly(command: string, options: CommandRiskOptions = {
   } catch (err) {
     return { readOnly: false, reason: `the command could not be analysed (${(err as Error).message})` };
   }
-  const writes = findings.find((f) => f.risk !== 'LOW') ?? findings.find((f) => f.changes === true);
+  // A read outside the workspace is still a read: the confirmation policy decides whether it asks.
+  const writes =
+    findings.find((f) => f.risk !== 'LOW' && f.reads !== true) ?? findings.find((f) => f.changes === true);
   return writes
     ? { readOnly: false, reason: writes.reason }
     : { readOnly: true, reason: findings[0]?.reason ?? 'there is nothing to run' };
@@ -218,7 +225,10 @@ function ownFindings(command: SimpleCommand, site: CommandSite, ctx: RuleContext
 }
 
 function redirectFindings(redirect: Redirect, command: SimpleCommand, ctx: RuleContext): Finding[] {
-  if (INPUT_OPS.has(redirect.op)) return redirect.op === '<' ? readFindings(redirect.target, ctx) : [];
+  if (INPUT_OPS.has(redirect.op))
+    return redirect.op === '<'
+      ? [...readFindings(redirect.target, ctx), ...outsideRead(redirect.target, 'reads', ctx)]
+      : [];
   // `>&2` and `2>&1` duplicate descriptors; `>& file` writes a file.
   if (redirect.op === '>&' && /^\d+-?$|^-$/.test(redirect.target)) return [];
   if (redirect.op === '<>')
@@ -233,6 +243,7 @@ function createContext(options: CommandRiskOptions, depth: number, cwd?: string 
   const roots = options.roots ?? [];
   const ctx: RuleContext = {
     roots,
+    readable: options.readable ?? [],
     cwd,
     at: (next) => createContext(options, depth, next),
     gitConfigRunsPrograms(dir) {
@@ -254,6 +265,7 @@ function createContext(options: CommandRiskOptions, depth: number, cwd?: string 
       // Secrets and private files named anywhere in the arguments: reading them sends them to
       // the model, writing or committing them spreads them.
       for (const arg of args) found.push(...readFindings(arg, ctx));
+      found.push(...outsideReadFindings(argv[0] ?? '', args, ctx));
       return found;
     },
     writeTarget(target, verb = 'writes to') {

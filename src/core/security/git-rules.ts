@@ -4,6 +4,7 @@ import { hasOption, operands, shortFlags } from './argv-options';
 import { type Finding, high, low, medium } from './risk';
 import type { RuleContext } from './command-risk';
 import type { ProgramRule } from './rule-types';
+import { cwdRead, outsideRead } from './outside-reads';
 
 const GLOBAL_WITH_VALUE = new Set([
   '-C',
@@ -92,6 +93,18 @@ function repositoryDir(globals: readonly string[], ctx: RuleContext): string | n
   return dir;
 }
 
+/** A repository outside the workspace (`git -C / status`, or the shell's folder after `cd /`). */
+function outsideRepository(globals: readonly string[], sub: string, ctx: RuleContext): Finding[] {
+  if (NO_REPOSITORY.has(sub)) return [];
+  const moved = globals.some((g) => g === '-C' || g === '--git-dir' || g.startsWith('--git-dir='));
+  if (!moved) return cwdRead('git reads the repository at', ctx);
+  const dir = repositoryDir(globals, ctx);
+  return typeof dir === 'string' ? outsideRead(dir, 'git reads the repository at', ctx) : [];
+}
+
+/** Subcommands that read no repository where they run. */
+const NO_REPOSITORY = new Set(['', 'help', 'version', 'clone', 'init']);
+
 export const git: ProgramRule = (args, env) => {
   if (args.length === 0 || (args.length === 1 && (args[0] === '--version' || args[0] === '--help'))) {
     return [low('git only prints information')];
@@ -102,7 +115,7 @@ export const git: ProgramRule = (args, env) => {
   const key = env.ctx.gitConfigRunsPrograms(repositoryDir(globals, env.ctx));
   const configured =
     key === undefined ? [] : [medium(`the repository's git settings start other programs (${key})`)];
-  return [...configured, ...subcommandFindings(args, sub, rest)];
+  return [...configured, ...outsideRepository(globals, sub, env.ctx), ...subcommandFindings(args, sub, rest)];
 };
 
 function subcommandFindings(args: readonly string[], sub: string, rest: readonly string[]): Finding[] {

@@ -18,6 +18,10 @@ export interface Finding {
    * a read of another process's environment (invisible there). Inside a sandbox it counts as LOW.
    */
   contained?: true;
+  /** What a contained finding becomes inside a sandbox, when not "the sandbox stops this". */
+  sandboxNote?: string;
+  /** Set on a finding that is only a read (outside the workspace): plan mode still lets it run. */
+  reads?: true;
 }
 
 export interface RiskAssessment {
@@ -56,12 +60,22 @@ export const medium = (reason: string): Finding => ({ risk: 'MEDIUM', reason });
 export const high = (reason: string): Finding => ({ risk: 'HIGH', reason });
 
 /** The same finding, marked as one a sandbox contains (see Finding.contained). */
-export const contained = (f: Finding): Finding => ({ ...f, contained: true });
+export const contained = (f: Finding, sandboxNote?: string): Finding => ({
+  ...f,
+  contained: true,
+  ...(sandboxNote ? { sandboxNote } : {}),
+});
 
 /** Inside a sandbox: each contained finding becomes LOW, saying why. */
 export function underSandbox(findings: readonly Finding[]): Finding[] {
   return findings.map((f) =>
-    f.contained ? { risk: 'LOW', reason: `${f.reason} (the sandbox stops this)`, changes: true } : f,
+    f.contained
+      ? {
+          risk: 'LOW',
+          reason: `${f.reason} (${f.sandboxNote ?? 'the sandbox stops this'})`,
+          ...(f.reads ? { reads: true } : { changes: true }),
+        }
+      : f,
   );
 }
 

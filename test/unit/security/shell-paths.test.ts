@@ -57,11 +57,12 @@ const TABLE: [string, SecurityRisk, string?][] = [
   ['cat /etc/$(echo shadow)', 'MEDIUM'],
   ['cat /root/.profile', 'MEDIUM'],
   ['cat ~/.ssh/id_rsa', 'HIGH'],
-  // Ordinary reads stay LOW.
-  ['cat /etc/hostname', 'LOW'],
-  ['cat /usr/include/stdio.h', 'LOW'],
-  ['ls /proc/self/', 'LOW'],
-  ['ls ~/*', 'LOW'],
+  // Ordinary reads outside the workspace ask, naming the path (outside-reads.test.ts has more).
+  ['cat /etc/hostname', 'MEDIUM', 'reads /etc/hostname, outside the workspace'],
+  ['cat /usr/include/stdio.h', 'MEDIUM', 'outside the workspace'],
+  ['ls /proc/self/', 'MEDIUM', 'outside the workspace'],
+  ['ls ~/*', 'MEDIUM', 'outside the workspace'],
+  // Inside it they stay LOW.
   ['cat .bash_history', 'LOW'],
   ['cat src/*.ts', 'LOW'],
   ['cat $FILE', 'LOW'],
