@@ -102,8 +102,11 @@ export function realPath(path: string, lookup: PathLookup = diskLookup): string 
   return current;
 }
 
+/** A backslash separates only where the platform says so (Windows); elsewhere it is part of a name. */
+const SEPARATORS = sep === '\\' ? /[\\/]+/ : /\/+/;
+
 function parts(path: string): string[] {
-  return path.split(/[\\/]+/).filter((p) => p !== '');
+  return path.split(SEPARATORS).filter((p) => p !== '');
 }
 
 /** The real location of each workspace folder, so a folder opened through a symlink still matches. */

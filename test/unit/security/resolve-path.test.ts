@@ -61,6 +61,20 @@ describe('resolveToolPath and realPath', () => {
     assert.equal(rel.path, outside);
   });
 
+  it('a backslash is part of a file name on POSIX: the path leads where it says, no symlink in sight', function () {
+    if (process.platform === 'win32') this.skip();
+    const r = resolveToolPath('src\\a.txt', ws);
+    assert.ok(r.ok);
+    assert.equal(r.path, join(ws, 'src\\a.txt'));
+    assert.equal(r.real, r.path);
+    assert.deepEqual(pathRisk('src\\a.txt', [ws]), {
+      risk: 'LOW',
+      reasons: [`${join(ws, 'src\\a.txt')} is an ordinary workspace file`],
+    });
+    // `..\\..\\x` is one name in the workspace folder, not a way out of it.
+    assert.equal(readPathRisk('..\\..\\outside\\shadow', [ws], []).risk, 'LOW');
+  });
+
   it('follows symlinks of every existing ancestor, dangling ones and relative targets with ..', () => {
     assert.equal(realPath(join(ws, 'link', 'new', 'file.txt')), join(outside, 'new', 'file.txt'));
     assert.equal(realPath(join(ws, 'notes.txt')), join(outside, 'shadow'));

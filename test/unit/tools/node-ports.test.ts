@@ -38,6 +38,19 @@ describe('Node host ports', () => {
       await files.delete(join(dir, 'a/b/c.txt'));
       assert.equal(await files.readText(join(dir, 'a/b/c.txt')), undefined);
     });
+    it('a folder the system will not create is an error naming it, at once (not the endless retry of mkdir -p)', async function () {
+      if (process.platform !== 'linux') this.skip();
+      const files = new NodeFilePort([dir]);
+      const started = Date.now();
+      await assert.rejects(files.writeText('/proc/self/outside/x', 'x'), {
+        message: 'the folder /proc/self/outside cannot be created (ENOENT); nothing was written',
+      });
+      writeFileSync(join(dir, 'plain'), '');
+      await assert.rejects(files.writeText(join(dir, 'plain', 'sub', 'x'), 'x'), /plain is not a folder/);
+      assert.ok(Date.now() - started < 5000);
+      await files.writeText(join(dir, 'a', 'b', 'c.txt'), 'deep');
+      assert.equal(readFileSync(join(dir, 'a', 'b', 'c.txt'), 'utf8'), 'deep');
+    });
   });
 
   describe('replaceFile and separateHardLink', () => {

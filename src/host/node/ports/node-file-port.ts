@@ -1,7 +1,8 @@
 // FilePort on the local disk (CLI, benchmarks, tests). No editor buffers here: the disk is the truth.
-import { mkdir, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { FilePort } from '../../../core/tools/ports';
+import { makeFolders } from './make-folders';
 import { replaceFile } from './replace-file';
 
 export class NodeFilePort implements FilePort {
@@ -21,7 +22,7 @@ export class NodeFilePort implements FilePort {
   }
 
   async writeText(path: string, text: string): Promise<void> {
-    await mkdir(dirname(path), { recursive: true });
+    await makeFolders(dirname(path));
     // A new file renamed over the path: a hard link to a file elsewhere is not written through.
     await replaceFile(path, text);
   }
