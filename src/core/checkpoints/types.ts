@@ -96,6 +96,20 @@ export class CheckpointUnavailableError extends Error {
   override name = 'CheckpointUnavailableError';
 }
 
+/**
+ * A restore that stopped part way: `before` is the checkpoint of the files as they were just
+ * before it (recorded first), so restoring that one puts them back.
+ */
+export class RestoreFailedError extends Error {
+  override name = 'RestoreFailedError';
+  constructor(
+    message: string,
+    readonly before: CheckpointRecord,
+  ) {
+    super(message);
+  }
+}
+
 /** The key of the one notice a conversation gets when its workspace cannot be checkpointed. */
 export const CHECKPOINT_UNAVAILABLE_KEY = 'checkpoint_unavailable';
 

@@ -5,7 +5,12 @@
 // the conversation as a checkpoint of the files before it, with Undo.
 import * as vscode from 'vscode';
 import { checkpointAt } from '../../core/checkpoints/timeline';
-import { checkpointEventValue, type CheckpointChange, RESTORE_VERB } from '../../core/checkpoints/types';
+import {
+  checkpointEventValue,
+  type CheckpointChange,
+  RESTORE_VERB,
+  RestoreFailedError,
+} from '../../core/checkpoints/types';
 import { editedOutsideAgent } from '../node/checkpoints/edited-outside';
 import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import type { ConversationSession } from './conversation-session';
@@ -99,7 +104,15 @@ export async function restoreFilesTo(
     for (const p of unsaved) await openDocument(store, p)?.save();
   }
   const target = deps.recordIn ?? (choice === 'fork' ? await deps.fork(entry.eventId) : session);
-  const result = await store.restore(checkpoint, target.id);
+  const result = await store.restore(checkpoint, target.id).catch(async (err: unknown) => {
+    // Some files may have changed already: the state before goes into the conversation anyway,
+    // so "Restore files to here" on that event is the way back.
+    if (err instanceof RestoreFailedError)
+      await target.conversation.recordRestore(
+        checkpointEventValue(err.before, { reason: 'restore', restoredTo: entry.eventId }),
+      );
+    throw err;
+  });
   const recorded = await target.conversation.recordRestore(
     checkpointEventValue(result.before, { reason: 'restore', restoredTo: entry.eventId }),
   );

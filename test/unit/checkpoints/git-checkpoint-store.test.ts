@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CheckpointUnavailableError } from '../../../src/core/checkpoints/types';
+import { CheckpointUnavailableError, RestoreFailedError } from '../../../src/core/checkpoints/types';
 import { GitCheckpointStore, storeDirFor } from '../../../src/host/node/checkpoints/git-checkpoint-store';
 import { folderHash, treeHashes } from './tree-hash';
 
@@ -104,6 +104,63 @@ describe('GitCheckpointStore', function () {
     );
     await store.restore(r.before.id, CONV);
     assert.deepEqual(treeHashes(ws), before);
+  });
+
+  for (const [kind, target] of [
+    ['outside the workspace', (root: string) => join(root, 'elsewhere')],
+    ['inside the workspace', () => 'other'],
+    ['nowhere (dangling)', (root: string) => join(root, 'nowhere')],
+  ] as const) {
+    it(`a folder that became a symlink ${kind}: recorded as the link, restored as the folder, nothing written through it`, async () => {
+      mkdirSync(join(ws, 'src'));
+      writeFileSync(join(ws, 'src', 'a.txt'), 'one\n');
+      mkdirSync(join(ws, 'other'));
+      writeFileSync(join(ws, 'other', 'b.txt'), 'b\n');
+      const first = await store.record({ conversationId: CONV, reason: 'action' });
+      const wanted = treeHashes(ws);
+      mkdirSync(join(root, 'elsewhere'));
+      writeFileSync(join(root, 'elsewhere', 'a.txt'), 'not ours\n');
+      rmSync(join(ws, 'src'), { recursive: true });
+      symlinkSync(target(root), join(ws, 'src'));
+      // Recording sees the link, not the files where it leads.
+      const now = await store.record({ conversationId: CONV, reason: 'action' });
+      assert.deepEqual(now.changes.map((c) => `${c.status} ${c.path}`).sort(), ['A src', 'D src/a.txt']);
+      const r = await store.restore(first.id, CONV);
+      assert.deepEqual(
+        r.changes.map((c) => `${c.status} ${c.path}`),
+        ['D src', 'A src/a.txt'],
+      );
+      assert.deepEqual(treeHashes(ws), wanted);
+      assert.equal(readFileSync(join(root, 'elsewhere', 'a.txt'), 'utf8'), 'not ours\n');
+      assert.equal(readFileSync(join(ws, 'other', 'b.txt'), 'utf8'), 'b\n');
+    });
+  }
+
+  it('a restore that fails part way says why in words and keeps the state before it for the way back', async () => {
+    writeFileSync(join(ws, 'f.txt'), 'v1');
+    const first = await store.record({ conversationId: CONV, reason: 'action' });
+    writeFileSync(join(ws, 'f.txt'), 'v2');
+    // Another process holds the scratch index the restore writes with.
+    const lock = join(storeDirFor(join(root, 'stores'), ws), 'restore-index.lock');
+    writeFileSync(lock, '');
+    const err = await store.restore(first.id, CONV).then(
+      () => assert.fail('the restore should fail'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof RestoreFailedError, String(err));
+    assert.match(
+      err.message,
+      /^The files could not all be put back: Unable to create '.*restore-index\.lock': File exists\./,
+    );
+    assert.match(
+      err.message,
+      new RegExp(`kept in checkpoint ${err.before.id.slice(0, 12)}: restore it to go back to them\\.$`),
+    );
+    assert.doesNotMatch(err.message, /fatal:|error:|\n/);
+    rmSync(lock);
+    writeFileSync(join(ws, 'f.txt'), 'v3');
+    await store.restore(err.before.id, CONV);
+    assert.equal(readFileSync(join(ws, 'f.txt'), 'utf8'), 'v2');
   });
 
   it('reports what changed since the previous checkpoint, renames included', async () => {

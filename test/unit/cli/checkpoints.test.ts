@@ -1,6 +1,15 @@
 import * as assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { folderHash, treeHashes } from '../checkpoints/tree-hash';
 import { GitCheckpointStore, storeDirFor } from '../../../src/host/node/checkpoints/git-checkpoint-store';
@@ -217,6 +226,70 @@ describe('logbook checkpoints / restore', function () {
     const unknown = await runCli(['restore', conv, '--at', '00000000-0000-0000-0000-000000000000', '--yes']);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /No event 00000000/);
+  });
+
+  it('restores over a folder that became a symlink; a restore that fails says why and records the way back', async () => {
+    const env = await fx.startLlm({
+      name: 'checkpoints-symlink',
+      turns: [
+        { reply: { toolCalls: [terminalCall('call_a', 'echo agent > agent.txt')] } },
+        {
+          match: { lastRole: 'tool' },
+          reply: { toolCalls: [{ id: 'f', name: 'finish', arguments: { message: 'ok' } }] },
+        },
+      ],
+    });
+    const root = fx.tmp();
+    const ws = join(root, 'ws');
+    mkdirSync(join(ws, 'src'), { recursive: true });
+    writeFileSync(join(ws, 'src', 'a.txt'), 'one\n');
+    const wanted = treeHashes(ws); // the checkpoint before the agent's command
+    const conv = join(root, 'conv');
+    const run = await runCli(
+      ['run', '--workspace', ws, '--task', 'go', '--confirm', 'never', '--store', conv],
+      { env },
+    );
+    assert.equal(run.code, 0, printed(run));
+    const [entry] = JSON.parse((await runCli(['checkpoints', conv, '--json'])).stdout) as { id: string }[];
+
+    // The folder is replaced by a link to a folder outside the workspace.
+    mkdirSync(join(root, 'elsewhere'));
+    writeFileSync(join(root, 'elsewhere', 'a.txt'), 'not ours\n');
+    rmSync(join(ws, 'src'), { recursive: true });
+    symlinkSync(join(root, 'elsewhere'), join(ws, 'src'));
+    writeFileSync(join(ws, 'agent.txt'), 'changed\n');
+
+    // Another process holds the store's scratch index: the restore stops with words, not git's text.
+    const lock = join(storeDirFor(testCheckpointsDir(), ws), 'restore-index.lock');
+    writeFileSync(lock, '');
+    const untouched = treeHashes(ws);
+    const failed = await runCli(['restore', conv, '--at', entry!.id, '--yes']);
+    assert.equal(failed.code, 1, printed(failed));
+    assert.match(
+      failed.stderr,
+      /logbook restore: The files could not all be put back: Unable to create '.*restore-index\.lock': File exists\./,
+    );
+    assert.doesNotMatch(failed.stderr, /fatal:|error:/);
+    assert.deepEqual(treeHashes(ws), untouched, 'it stopped before touching a file');
+    const back = /To go back: logbook restore \S+ --at (\S+)/.exec(failed.stderr);
+    assert.ok(back, failed.stderr);
+    const recorded = (await readLogJson(conv)).filter(
+      (e) =>
+        (e as { key?: string }).key === 'checkpoint' &&
+        (e as { value?: { reason?: string } }).value?.reason === 'restore',
+    );
+    assert.deepEqual(
+      recorded.map((e) => e.id),
+      [back[1]],
+      'the state before the restore is in the log',
+    );
+    rmSync(lock);
+
+    const r = await runCli(['restore', conv, '--at', entry!.id, '--yes']);
+    assert.equal(r.code, 0, printed(r));
+    assert.match(r.stdout, /delete\s+src\s[^]*create\s+src\/a\.txt\s/);
+    assert.deepEqual(treeHashes(ws), wanted);
+    assert.equal(readFileSync(join(root, 'elsewhere', 'a.txt'), 'utf8'), 'not ours\n');
   });
 
   it('export-openhands leaves checkpoint events out and keeps the parent chain whole', async () => {

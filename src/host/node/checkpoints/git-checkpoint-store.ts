@@ -21,6 +21,7 @@ import { dirname, join, resolve, sep } from 'node:path';
 import {
   CHANGES_SHOWN,
   CheckpointUnavailableError,
+  RestoreFailedError,
   type CheckpointChange,
   type CheckpointRecord,
   type CheckpointRequest,
@@ -157,7 +158,15 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
       const target = await this.treeOf(checkpoint);
       const before = await this.recordNow({ conversationId, reason: 'restore' });
       const changes = await this.diffTrees(await this.treeOf(before.id), target);
-      await this.apply(target, changes);
+      try {
+        await this.apply(target, changes);
+      } catch (err) {
+        throw new RestoreFailedError(
+          `The files could not all be put back: ${failureReason(err)}. ` +
+            `The files as they were just before are kept in checkpoint ${before.id.slice(0, 12)}: restore it to go back to them.`,
+          before,
+        );
+      }
       return { before, changes };
     });
   }
@@ -331,6 +340,12 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
     let newBytes = 0;
     let untracked = 0;
     for (const { path, tracked } of listed) {
+      // A folder on the way became a link (or a file): the recorded file is gone from here, and
+      // git refuses to add a path "beyond a symbolic link". The link itself is listed on its own.
+      if (!this.reachable(path)) {
+        if (tracked) drop.push(path);
+        continue;
+      }
       let st;
       try {
         st = lstatSync(join(this.workspace, path));
@@ -365,12 +380,20 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
           'logbook.checkpoints.exclude.',
       );
     }
-    if (drop.length) await this.git(['update-index', '--force-remove', '-z', '--stdin'], nulJoin(drop));
-    // The first checkpoint writes every file: stored without zlib it takes half the time (later
-    // ones write few objects, compressed).
-    const bulk = this.indexEntries() === 0 ? ['core.looseCompression=0'] : [];
-    if (add.length) {
-      await this.git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], nulJoin(add), bulk);
+    try {
+      if (drop.length) await this.git(['update-index', '--force-remove', '-z', '--stdin'], nulJoin(drop));
+      // The first checkpoint writes every file: stored without zlib it takes half the time (later
+      // ones write few objects, compressed).
+      const bulk = this.indexEntries() === 0 ? ['core.looseCompression=0'] : [];
+      if (add.length) {
+        await this.git(
+          ['update-index', '--add', '--remove', '--replace', '-z', '--stdin'],
+          nulJoin(add),
+          bulk,
+        );
+      }
+    } catch (err) {
+      throw new Error(`The workspace's files could not be recorded: ${failureReason(err)}.`);
     }
     const tree = (await this.git(['write-tree'])).stdout.toString().trim();
     skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -420,19 +443,20 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   private async apply(target: string, changes: readonly CheckpointChange[]): Promise<void> {
     const gone = changes.filter((c) => c.status === 'D').map((c) => c.path);
     const write = changes.filter((c) => c.status !== 'D').map((c) => c.path);
-    // Never through a link: a path behind one is not the file the checkpoint recorded.
-    for (const p of gone) if (this.reachable(p)) rmSync(join(this.workspace, p), { force: true });
-    this.pruneEmptyDirs(gone);
-    if (write.length) {
-      // checkout-index writes content, mode and links from a scratch index of the target's tree.
-      const scratch = { ...this.paths, indexFile: join(this.storeDir, 'restore-index') };
-      try {
-        await runGit(scratch, ['read-tree', target]);
+    // checkout-index writes content, mode and links from a scratch index of the target's tree,
+    // prepared before any file is touched: a store that cannot do it changes nothing.
+    const scratch = { ...this.paths, indexFile: join(this.storeDir, 'restore-index') };
+    try {
+      if (write.length) await runGit(scratch, ['read-tree', target]);
+      // Never through a link: a path behind one is not the file the checkpoint recorded.
+      for (const p of gone) if (this.reachable(p)) rmSync(join(this.workspace, p), { force: true });
+      this.pruneEmptyDirs(gone);
+      if (write.length) {
         for (const p of write) this.clearWay(p);
         await runGit(scratch, ['checkout-index', '-f', '-z', '--stdin'], { input: nulJoin(write) });
-      } finally {
-        rmSync(scratch.indexFile, { force: true });
       }
+    } finally {
+      rmSync(scratch.indexFile, { force: true });
     }
   }
 
@@ -675,4 +699,20 @@ export function formatBytes(n: number): string {
   if (n >= 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MB`;
   if (n >= 1024) return `${(n / 1024).toFixed(1)} KB`;
   return `${n} B`;
+}
+
+/**
+ * What went wrong, in words: git's own complaint without its `error:` / `fatal:` prefixes and
+ * repetitions (`'src/a.txt' is beyond a symbolic link` says which path and why).
+ */
+export function failureReason(err: unknown): string {
+  if (!(err instanceof GitError))
+    return (err instanceof Error ? err.message : String(err)).replace(/\.$/, '');
+  const lines = err.stderr
+    .split('\n')
+    .map((l) => l.replace(/^(error|fatal|warning): /, '').trim())
+    .filter((l) => l !== '');
+  const beyond = lines.map((l) => /^'(.+)' is beyond a symbolic link$/.exec(l)).find((m) => m);
+  if (beyond) return `a folder on the way to ${beyond[1]} is now a symbolic link`;
+  return lines[0] ?? `git exited with ${err.code ?? 'a signal'}`;
 }

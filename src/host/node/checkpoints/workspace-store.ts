@@ -5,6 +5,7 @@
 import { isAbsolute, join } from 'node:path';
 import {
   CheckpointUnavailableError,
+  RestoreFailedError,
   type CheckpointChange,
   type CheckpointPort,
   type CheckpointRecord,
@@ -116,14 +117,42 @@ export class MultiFolderCheckpointStore implements WorkspaceCheckpointStore {
     const parts = this.openParts(checkpoint);
     const started = Date.now();
     const results: { f: FolderStore; r: RestoreResult }[] = [];
+    let failed: RestoreFailedError | undefined;
     for (const f of this.folders) {
       const id = parts.get(f.name);
-      // A folder added after the checkpoint: its files are recorded (for undo) and left as they are.
-      const r = id
-        ? await f.store.restore(id, conversationId)
-        : { before: await f.store.record({ conversationId, reason: 'restore' }), changes: [] };
+      // A folder added after the checkpoint, or one after a folder whose restore failed: its
+      // files are recorded (for undo) and left as they are.
+      const record = async () => ({
+        before: await f.store.record({ conversationId, reason: 'restore' }),
+        changes: [],
+      });
+      let r: RestoreResult;
+      try {
+        r = id && !failed ? await f.store.restore(id, conversationId) : await record();
+      } catch (err) {
+        if (!(err instanceof RestoreFailedError)) throw err;
+        failed = err;
+        r = { before: err.before, changes: [] };
+      }
       results.push({ f, r });
     }
+    const result = this.mergedRestore(results, started);
+    if (failed) {
+      throw new RestoreFailedError(
+        failed.message.replace(
+          /checkpoint [0-9a-f]{12}/,
+          `the checkpoint of all folders recorded before the restore`,
+        ),
+        result.before,
+      );
+    }
+    return result;
+  }
+
+  private mergedRestore(
+    results: readonly { f: FolderStore; r: RestoreResult }[],
+    started: number,
+  ): RestoreResult {
     const befores = results.map(({ r }) => r.before);
     return {
       before: {

@@ -3,7 +3,13 @@
 // they were before are recorded as a checkpoint event of the conversation, so the restore can be undone.
 import { cliHeadFile } from '../config-dir';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
-import { checkpointEventValue, CHECKPOINT_KEY, RESTORE_VERB } from '../../../core/checkpoints/types';
+import {
+  checkpointEventValue,
+  CHECKPOINT_KEY,
+  type CheckpointRecord,
+  RESTORE_VERB,
+  RestoreFailedError,
+} from '../../../core/checkpoints/types';
 import { checkpointAt } from '../../../core/checkpoints/timeline';
 import { editedOutsideAgent } from '../checkpoints/edited-outside';
 import { createEvent, type CreateFields, type Event } from '../../../core/events';
@@ -111,14 +117,28 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
         return EXIT.failure;
       }
     }
-    const result = await store.restore(entry.value.checkpoint, info.id);
-    const head = deriveState(events).head;
-    const event = createEvent('ConversationStateUpdateEvent', {
-      key: CHECKPOINT_KEY,
-      value: checkpointEventValue(result.before, { reason: 'restore', restoredTo: entry.eventId }),
-      parent_id: head,
-    } as CreateFields<'ConversationStateUpdateEvent'>) as Event;
-    await log.append(event as StoredConversationEvent, { durable: true });
+    const recordBefore = async (before: CheckpointRecord): Promise<Event> => {
+      const event = createEvent('ConversationStateUpdateEvent', {
+        key: CHECKPOINT_KEY,
+        value: checkpointEventValue(before, { reason: 'restore', restoredTo: entry.eventId }),
+        parent_id: deriveState(events).head,
+      } as CreateFields<'ConversationStateUpdateEvent'>) as Event;
+      await log.append(event as StoredConversationEvent, { durable: true });
+      return event;
+    };
+    let result;
+    try {
+      result = await store.restore(entry.value.checkpoint, info.id);
+    } catch (err) {
+      if (!(err instanceof RestoreFailedError)) throw err;
+      // Some files may have changed already: the state before is recorded in the log as well, so
+      // the way back is an event like any other.
+      const event = await recordBefore(err.before);
+      io.err(`logbook restore: ${err.message}`);
+      io.err(`To go back: logbook restore ${dirArg} --at ${event.id}`);
+      return EXIT.failure;
+    }
+    const event = await recordBefore(result.before);
     io.out(`Restored ${result.changes.length} file${result.changes.length === 1 ? '' : 's'}.`);
     io.out(`To undo: logbook restore ${dirArg} --at ${event.id}`);
     return EXIT.ok;
