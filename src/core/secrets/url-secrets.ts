@@ -1,7 +1,7 @@
 // Credentials a URL can carry: `user:password@` and secret-looking query values (`?api-key=`,
 // `?sig=`). A base URL written that way is as secret as the key, and the HTTP stack quotes the
 // URL in its errors ("Request cannot be constructed from a URL that includes credentials: ...").
-import type { NamedSecret } from './redact-secrets';
+import type { NamedSecret } from './named-secret';
 
 /** Query parameters whose values are credentials (`api-key`, `key`, `token`, `access_token`, `sig`, `code`...). */
 const SECRET_PARAM = /key|token|secret|pass|auth|sig|code|credential/i;
