@@ -35,6 +35,7 @@ import { ImageStore } from '../../../core/attachments/image-store';
 import { inlineImages } from '../../../core/attachments/inline-images';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
+import { llmVariable } from '../../../core/llm/environment-names';
 
 export async function exportCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('export-openhands', argv, {});
@@ -55,7 +56,10 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   let notes: string[];
   // Events are redacted as they are appended; this also covers logs recorded before that was so.
   const redactor = new SecretRedactor(
-    llmSecrets({ apiKey: io.env.OPENAI_API_KEY ?? '', baseUrl: io.env.OPENAI_BASE_URL }),
+    llmSecrets({
+      apiKey: llmVariable(io.env, 'apiKey')?.value ?? '',
+      baseUrl: llmVariable(io.env, 'baseUrl')?.value,
+    }),
   );
   try {
     const target = await OpenHandsDirStore.open<StoredConversationEvent>(to, {
@@ -152,7 +156,7 @@ async function baseState(
     maxIterations: session?.max_iterations ?? null,
     confirmation: session?.confirmation ?? 'never',
     model: state.metrics.byUsage.agent?.model ?? session?.model ?? null,
-    baseUrl: io.env.OPENAI_BASE_URL ?? null,
+    baseUrl: llmVariable(io.env, 'baseUrl')?.value ?? session?.base_url ?? null,
     toolNames,
     state,
   });

@@ -24,6 +24,7 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import { cliSigningIdentity } from './signing';
+import { printableLine } from '../../../core/text/printable';
 
 export async function restoreCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('restore', argv, {
@@ -88,7 +89,7 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
         : 'changed after the agent’s last step';
     for (const c of plan.changes) {
       io.out(
-        `  ${RESTORE_VERB[c.status].padEnd(9)} ${c.path}${edited.paths.has(c.path) ? `  (${mark})` : ''}`,
+        `  ${RESTORE_VERB[c.status].padEnd(9)} ${printableLine(c.path)}${edited.paths.has(c.path) ? `  (${mark})` : ''}`,
       );
     }
     io.out(

@@ -14,6 +14,7 @@ import { readInnerProcessGroup, type SandboxedLaunch } from '../../node/sandbox'
 import { OutputBuffer } from './output-buffer';
 import { commandLine, parseStatusMarker, scanForMarker } from './shell-sentinel';
 import type { CommandExit, RunningCommand, ShellSession } from './terminal-session';
+import { printableText } from '../../../core/text/printable';
 
 export interface PseudoterminalSessionOptions {
   name: string;
@@ -87,7 +88,8 @@ export class PseudoterminalSession implements ShellSession {
     const shell = this.shell ?? this.spawnShell();
     const output = new OutputBuffer();
     this.lastOutput = output;
-    this.print(`\x1b[2m$\x1b[0m ${command.replace(/\n/g, '\r\n')}\r\n`);
+    // The model's command as text: an escape sequence in it must not hide or restyle what runs.
+    this.print(`\x1b[2m$\x1b[0m ${printableText(command).replace(/\n/g, '\r\n')}\r\n`);
     const exit = new Promise<CommandExit>((resolve) => {
       this.pending = { nonce: randomUUID().replace(/-/g, ''), output, stderrDone: false, resolve };
     });
