@@ -36,7 +36,10 @@ export class ConversationsTree implements vscode.TreeDataProvider<ListedConversa
   }
 
   getTreeItem(c: ListedConversation): vscode.TreeItem {
-    const item = new vscode.TreeItem(c.title ? printableLine(c.title) : 'New conversation', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      c.title ? printableLine(c.title) : 'New conversation',
+      vscode.TreeItemCollapsibleState.None,
+    );
     item.id = c.id;
     const when = c.updated ? new Date(c.updated).toLocaleString() : '';
     const status = `${c.status.replace(/_/g, ' ')}${c.interrupted ? ', interrupted' : ''}`;

@@ -7,7 +7,10 @@ export const DEMO_ENV = 'LOGBOOK_DEMO';
 
 export const DEMO_OPTION = { demo: { type: 'boolean' } } as const;
 
-export function demoWanted(flag: boolean | undefined, env: Readonly<Record<string, string | undefined>>): boolean {
+export function demoWanted(
+  flag: boolean | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): boolean {
   if (flag) return true;
   const v = env[DEMO_ENV]?.trim().toLowerCase();
   return v === '1' || v === 'true' || v === 'yes' || v === 'on';

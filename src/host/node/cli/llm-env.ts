@@ -46,7 +46,10 @@ export function llmSettingsFromEnv(
  * Fails at once, naming what is missing, where the client would otherwise send a request without a
  * key to the default endpoint and retry it until it gives up.
  */
-export function assertEndpointUsable(command: string, settings: Pick<LlmSettings, 'apiKey' | 'baseUrl'>): void {
+export function assertEndpointUsable(
+  command: string,
+  settings: Pick<LlmSettings, 'apiKey' | 'baseUrl'>,
+): void {
   if (settings.apiKey || settings.baseUrl !== DEFAULT_BASE_URL) return;
   const [key, keyFallback] = LLM_VARIABLES.apiKey;
   const [url, urlFallback] = LLM_VARIABLES.baseUrl;

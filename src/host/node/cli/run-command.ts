@@ -115,7 +115,11 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   note(io, mode, `conversation: ${storeDir}`);
   printSandboxState(io, mode, sandbox);
   if (values.store === undefined && excludeStoreFromGit(workspace) === 'added')
-    note(io, mode, `added ${STORE_EXCLUDE_LINE} to the repository's .git/info/exclude (kept out of git status)`);
+    note(
+      io,
+      mode,
+      `added ${STORE_EXCLUDE_LINE} to the repository's .git/info/exclude (kept out of git status)`,
+    );
 
   const connection = demo ? await demoConnection(envSettings) : undefined;
   if (connection) note(io, mode, 'model: the built-in demo model (a scripted walkthrough, no real model)');

@@ -132,8 +132,7 @@ function answerToRejection(rejected: CallOutcome, reason: string, connect: strin
 function noScriptFor(task: string, connect: string): string {
   const quoted = task.length > 80 ? `${task.slice(0, 79)}…` : task;
   return (
-    `This is Logbook's demo model, and it has no script for "${quoted}". ${WHAT_THE_DEMO_SHOWS}\n\n` +
-    connect
+    `This is Logbook's demo model, and it has no script for "${quoted}". ${WHAT_THE_DEMO_SHOWS}\n\n` + connect
   );
 }
 

@@ -50,7 +50,11 @@ async function handle(req: IncomingMessage, res: ServerResponse, surface: DemoSu
     return;
   }
   if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
-    sendJson(res, 404, errorBody(`The demo model serves POST /v1/chat/completions, not ${req.method} ${path}.`));
+    sendJson(
+      res,
+      404,
+      errorBody(`The demo model serves POST /v1/chat/completions, not ${req.method} ${path}.`),
+    );
     return;
   }
   const body = await readJson(req);
@@ -62,7 +66,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, surface: DemoSu
   const model = typeof body.model === 'string' ? body.model : DEMO_MODEL;
   const usage = usageOf(body, reply);
   if (body.stream === true) {
-    const withUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+    const withUsage =
+      (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
     await stream(res, reply, model, withUsage ? usage : undefined);
   } else sendJson(res, 200, completion(reply, model, usage));
 }
@@ -110,7 +115,9 @@ async function stream(
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
   const head = header(model, 'chat.completion.chunk');
   const send = (delta: object, finish: string | null = null) =>
-    res.write(`data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
+    res.write(
+      `data: ${JSON.stringify({ ...head, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`,
+    );
   const calls = reply.toolCalls ?? [];
   send({ role: 'assistant', content: '' });
   for (const piece of pieces(reply.content ?? '', reply.chunkSize)) {
