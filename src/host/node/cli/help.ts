@@ -235,19 +235,22 @@ Exit codes: 0 done; 1 a bad did:key, an unknown action, or a failure.`,
 
 Lists the workspace checkpoints a conversation recorded: the files as they were before each action
 that could change them (and before each restore). Per checkpoint: the index and id of its event,
-its time, how many files differ from the checkpoint before, and the action it precedes.
+the checkpoint's id, its time, how many files differ from the checkpoint before, and what it
+precedes: the action's tool and its command or path, or a restore.
 
 Options:
-  --json       print them as one JSON array
+  --json       print them as one JSON array (each with action: {tool, what} or null)
   --release    let go of the conversation's checkpoints (before deleting its folder); what other
                conversations' checkpoints share stays in the store
   -h, --help   show this help
 
 ${CHECKPOINT_ENV_HELP}`,
-  restore: `Usage: logbook restore CONV_DIR --at EVENT_ID [--yes]
+  restore: `Usage: logbook restore CONV_DIR --at ID [--yes]
 
-Puts the files of the workspace the conversation ran in back as they were at EVENT_ID: a checkpoint
+Puts the files of the workspace the conversation ran in back as they were at ID: a checkpoint
 event, an action (the files before it ran) or any other event (the first checkpoint after it).
+ID is an event id or a checkpoint id (as [checkpoint] lines print it), or any prefix of either
+that fits only one (an ambiguous or unknown one is refused, naming what it fits).
 Lists what it will create, overwrite and delete, marking files edited outside the agent after that
 point (by the user or another program, known from the files recorded after each action), then asks.
 Files the checkpoint does not hold
@@ -255,7 +258,7 @@ Files the checkpoint does not hold
 as a new checkpoint event, so a restore can be undone with another restore.
 
 Options:
-  --at EVENT_ID   where to go back to (required; logbook checkpoints lists the ids)
+  --at ID         where to go back to (required; logbook checkpoints lists the ids)
   -y, --yes       restore without asking
   -h, --help      show this help
 
