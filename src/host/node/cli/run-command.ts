@@ -77,7 +77,6 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
   const demo = demoWanted(values.demo, io.env);
   const envSettings = llmSettingsFromEnv(io.env);
-  if (!demo) assertEndpointUsable('run', envSettings);
   const passEnv = passEnvironment('run', values['pass-env'], io.env);
   const checkpoints = agentCheckpoints('run', workspace, io.env, values['no-checkpoints'] === true);
   resolveLlmSettings(envSettings); // fail on a bad base URL before creating anything
@@ -110,6 +109,8 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const imported = values.store !== undefined && existsSync(join(storeDir, IMPORTED_BASE_STATE));
   const id = previous?.id ?? (imported ? conversationId(storeDir) : newId);
   const budgets = budgetsFromEnv('run', io.env);
+  // After the arguments are checked, before anything is created.
+  if (!demo) assertEndpointUsable('run', envSettings);
   const mode = { json: values.json === true };
   const sandbox = cliSandbox('run', values, io.env);
   note(io, mode, `conversation: ${storeDir}`);
