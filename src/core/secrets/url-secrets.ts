@@ -32,6 +32,27 @@ export function urlSecrets(url: string, name: string): NamedSecret[] {
   return out;
 }
 
+/**
+ * The URL without what urlSecrets finds (user and password, secret query parameters), for keeping
+ * where no secret may go; the text as given when it is no URL.
+ */
+export function withoutUrlCredentials(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  parsed.username = '';
+  parsed.password = '';
+  const kept = parsed.search
+    .slice(1)
+    .split('&')
+    .filter((raw) => raw !== '' && !SECRET_PARAM.test(safeDecode(raw.split('=')[0] ?? '')));
+  parsed.search = kept.length > 0 ? `?${kept.join('&')}` : '';
+  return parsed.toString();
+}
+
 export const URL_CREDENTIALS_MARKER = '[redacted credentials]';
 
 /**

@@ -123,7 +123,8 @@ describe('logbook checkpoints / restore', function () {
     );
     const human = await runCli(['checkpoints', conv]);
     assert.match(human.stdout, /files changed/);
-    assert.equal(human.lines.length, 5, printed(human));
+    // A header, a row per checkpoint, the line on how to restore.
+    assert.equal(human.lines.length, 6, printed(human));
 
     const gitBefore = folderHash(join(ws, '.git'));
     // Each checkpoint, newest first and then the first again: byte-identical trees, modes included.
@@ -216,7 +217,7 @@ describe('logbook checkpoints / restore', function () {
 
     const unknown = await runCli(['restore', conv, '--at', '00000000-0000-0000-0000-000000000000', '--yes']);
     assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /No event 00000000/);
+    assert.match(unknown.stderr, /No event or checkpoint "00000000/);
   });
 
   it('export-openhands leaves checkpoint events out and keeps the parent chain whole', async () => {

@@ -15,6 +15,7 @@ import { OutputBuffer } from './output-buffer';
 import { taintText } from '../../node/ports/shell-hook-reset';
 import { commandLine, parseStatusMarker, scanForMarker } from './shell-sentinel';
 import type { CommandExit, RunningCommand, ShellSession } from './terminal-session';
+import { printableText } from '../../../core/text/printable';
 
 export interface PseudoterminalSessionOptions {
   name: string;
@@ -90,7 +91,8 @@ export class PseudoterminalSession implements ShellSession {
     const shell = this.shell ?? this.spawnShell();
     const output = new OutputBuffer();
     this.lastOutput = output;
-    this.print(`\x1b[2m$\x1b[0m ${command.replace(/\n/g, '\r\n')}\r\n`);
+    // The model's command as text: an escape sequence in it must not hide or restyle what runs.
+    this.print(`\x1b[2m$\x1b[0m ${printableText(command).replace(/\n/g, '\r\n')}\r\n`);
     const exit = new Promise<CommandExit>((resolve) => {
       this.pending = { nonce: randomUUID().replace(/-/g, ''), output, stderrDone: false, resolve };
     });

@@ -20,6 +20,7 @@ import {
   type TerminalMode,
 } from './terminal-session';
 import { workspaceRoots } from './workspace-paths';
+import { LLM_VARIABLES } from '../../../core/llm/environment-names';
 
 export type { TerminalMode } from './terminal-session';
 
@@ -283,7 +284,7 @@ function refuseHooksInUsersShell(session: ShellSession, command: string): void {
  * this process's, so the key is deleted even when this process does not have it.
  */
 function withoutSecrets(removed: readonly string[], pass: readonly string[]): Record<string, null> {
-  const names = new Set([...removed, 'OPENAI_API_KEY']);
+  const names = new Set([...removed, ...LLM_VARIABLES.apiKey]);
   for (const name of pass) names.delete(name);
   return Object.fromEntries([...names].map((n) => [n, null]));
 }
