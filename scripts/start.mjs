@@ -10,7 +10,11 @@ import { missingSystemPackages } from './code-server/system-packages.mjs';
 import { isInstalled } from './code-server/install.mjs';
 
 const port = Number(process.env.LOGBOOK_PORT ?? 8750);
-const useDemo = !process.env.OPENAI_API_KEY && !process.env.OPENAI_BASE_URL;
+// The CLI's names first, the OpenAI SDK's as fallbacks (src/core/llm/environment-names.ts).
+const pick = (...names) => names.map((n) => process.env[n]?.trim()).find(Boolean);
+const baseUrl = pick('LOGBOOK_BASE_URL', 'OPENAI_BASE_URL');
+const model = pick('LOGBOOK_MODEL');
+const useDemo = !pick('LOGBOOK_API_KEY', 'OPENAI_API_KEY') && !baseUrl;
 
 // Said before the build, so a missing package is the first thing a new user reads.
 const missing = isInstalled() ? [] : missingSystemPackages();
@@ -41,6 +45,11 @@ try {
     runDir: join(repoRoot, '.vscode-test', 'start'),
     port,
     demo: useDemo,
+    // The extension reads its endpoint and model from Settings; the key from the environment.
+    settings: {
+      ...(baseUrl && !useDemo ? { 'logbook.llm.baseUrl': baseUrl } : {}),
+      ...(model && !useDemo ? { 'logbook.llm.model': model } : {}),
+    },
     log: (line) => {
       if (/error/i.test(line)) console.error(`[code-server] ${line}`);
     },
@@ -53,7 +62,7 @@ console.log('\nLogbook is running in VS Code (code-server) on a fresh copy of th
 console.log(`  ${session.url}\n`);
 console.log(
   useDemo
-    ? 'Model: the local demo model (set OPENAI_API_KEY / OPENAI_BASE_URL to use a real one).'
+    ? 'Model: the local demo model (set LOGBOOK_API_KEY, or LOGBOOK_BASE_URL and LOGBOOK_MODEL, to use a real one).'
     : 'Model: from your settings and environment.',
 );
 console.log('Press Ctrl+C to stop.');

@@ -7,12 +7,12 @@ import { join } from 'node:path';
 import { startCodeServer, repoRoot } from './instance.mjs';
 
 /**
- * @param {{ runDir: string, port?: number, demo: boolean, env?: Record<string, string>, log?: (line: string) => void }} opts
+ * @param {{ runDir: string, port?: number, demo: boolean, settings?: Record<string, unknown>, env?: Record<string, string>, log?: (line: string) => void }} opts
  */
 export async function startSampleSession(opts) {
   // Nothing carries over from the last run: workspace, conversations and window state start fresh.
   rmSync(opts.runDir, { recursive: true, force: true });
-  const settings = {};
+  const settings = { ...opts.settings };
   const demo = opts.demo ? await startDemoModel() : undefined;
   if (demo) {
     settings['logbook.llm.baseUrl'] = demo.baseUrl;

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEMO_TASK } from '../support/demo-model/demo-model';
+import { DEMO_TASK } from '../../src/host/node/demo-model/demo-model';
 import { openWorkbench, screenshotRoot, type Workbench } from './support/workbench';
 
 describe('e2e: the npm start demo, run again from a fresh start', function () {

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import type { Locator } from 'playwright-core';
 import { startScriptedLlm, type ScriptedLlm } from '../support/llm-server';
-import { DEMO_TASK, demoReply } from '../support/demo-model/demo-model';
+import { DEMO_TASK, demoReply } from '../../src/host/node/demo-model/demo-model';
 import {
   EXTENSION_ID,
   openWorkbench,

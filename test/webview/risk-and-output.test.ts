@@ -94,15 +94,85 @@ describe('webview: risk labels and readable output', function () {
     const line = c.locator('.risk-line');
     assert.equal(
       (await line.innerText()).replace(/\s+/g, ' ').trim(),
-      'MEDIUM: npm test runs project scripts or installs packages',
+      "MEDIUM by Logbook's rules: npm test runs project scripts or installs packages (the model said LOW)",
     );
     const box = await line.boundingBox();
-    assert.ok(box && box.height < 48, 'the risk and its reason fit a line or two at 300 px');
+    assert.ok(box && box.height < 64, 'the risk and its reason fit a few lines at 300 px');
     assert.equal(
       await c.getByText('LOW', { exact: true }).count(),
       0,
       "the model's lower label is not shown",
     );
+  });
+
+  it('the card keeps the rating it asked at after the action ran: no green model badge replaces it', async () => {
+    const action = eid(12);
+    const reason = 'npm test runs project scripts or installs packages';
+    const approved: EventJson = {
+      kind: 'ConversationStateUpdateEvent',
+      id: eid(13),
+      source: 'environment',
+      key: 'approved_actions',
+      value: { action_ids: [action], risks: { [action]: 'MEDIUM' } },
+    };
+    const line = () => card(p, 'Run the tests').locator('.risk-line');
+    const words = async () => (await line().innerText()).replace(/\s+/g, ' ').trim();
+    await p.showConversation(
+      seqd([terminalAction(action, 'npm test', { summary: 'Run the tests', risk: 'LOW' })]),
+      makeHeader({
+        status: 'waiting_for_confirmation',
+        pendingActionIds: [action],
+        pendingRisks: [{ actionId: action, risk: 'MEDIUM', reason }],
+      }),
+    );
+    const asked = await words();
+    // Approved, run, finished: the header no longer lists it.
+    await p.host({
+      type: 'events',
+      conversationId: makeHeader().id,
+      events: [
+        { seq: 1, event: approved },
+        { seq: 2, event: terminalObservation(eid(14), action, 'ok\n', 0) },
+      ],
+    });
+    await p.host({ type: 'header', header: makeHeader({ status: 'finished' }) });
+    await p.settle();
+    assert.equal(await words(), asked, 'the same rating and reason after it ran');
+    assert.equal(await card(p, 'Run the tests').locator('.badge.risk').count(), 0, 'no second badge');
+    assert.equal(await card(p, 'Run the tests').getByText('LOW', { exact: true }).count(), 0);
+
+    // Reopened from the log alone (a new window): the approval record still gives the rating and whose.
+    const q = await Panel.open(h, { theme: 'light' });
+    await q.showConversation(
+      seqd([
+        terminalAction(action, 'npm test', { summary: 'Run the tests', risk: 'LOW' }),
+        approved,
+        terminalObservation(eid(14), action, 'ok\n', 0),
+      ]),
+      makeHeader({ status: 'finished' }),
+    );
+    const reopened = card(q, 'Run the tests');
+    assert.equal(
+      (await reopened.locator('.risk-line').innerText()).replace(/\s+/g, ' ').trim(),
+      "MEDIUM by Logbook's rules (the model said LOW)",
+    );
+    assert.equal(await reopened.locator('.badge.risk').count(), 0);
+    await q.page.close();
+  });
+
+  it('a card Logbook never asked about shows the model’s rating alone, saying it is the model’s', async () => {
+    const ran = eid(15);
+    await p.showConversation(
+      seqd([
+        terminalAction(ran, 'ls', { summary: 'List', risk: 'LOW' }),
+        terminalObservation(eid(16), ran, 'a.txt\n', 0),
+      ]),
+      makeHeader({ status: 'finished' }),
+    );
+    const badge = card(p, 'List').locator('.badge.risk');
+    assert.equal(await badge.innerText(), 'LOW');
+    assert.match((await badge.getAttribute('title')) ?? '', /as the model rated it/);
+    assert.equal(await card(p, 'List').locator('.risk-line').count(), 0);
   });
 
   for (const theme of ['dark', 'light', 'high-contrast']) {

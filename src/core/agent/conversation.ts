@@ -124,6 +124,8 @@ export class Conversation {
   private abort: AbortController | undefined;
   private pauseRequested = false;
   private condenseRequested = false;
+  /** The action this process is running now: never also waiting for the user. */
+  private executing: string | undefined;
   private readonly secretGuard: SecretGuard;
   /**
    * Recording the workspace failed while this object was open: it does not try again before every
@@ -226,7 +228,9 @@ export class Conversation {
   /** Pending actions the user must still confirm (empty when nothing waits). */
   awaitingConfirmation(): ActionEvent[] {
     const approved = new Set(this.state.approved);
-    const pending = this.pendingActionEvents().filter((a) => !approved.has(a.id));
+    // The action running now is not asked about: it was let through, and it is running (its
+    // ACTION_STARTED makes it look in doubt until its result is recorded).
+    const pending = this.pendingActionEvents().filter((a) => !approved.has(a.id) && a.id !== this.executing);
     const decisions = this.deps.gate.decide(pending);
     // An action that started before a crash may have had its effect: only the user may re-run
     // (approve) or skip (reject) it, whatever the confirmation policy says.
@@ -685,33 +689,50 @@ export class Conversation {
         await this.setStatus('waiting_for_confirmation');
         return 'waiting';
       }
-      const checkpointed = await this.checkpointBefore(action);
-      await this.append(
-        'ConversationStateUpdateEvent',
-        { key: ACTION_STARTED_KEY, value: { action_id: action.id } },
-        true,
-      );
-      const observation = await executeAction(action, this.activeTools(), {
-        ports: this.secretGuard.ports(this.deps.ports),
-        cwd: this.deps.cwd,
-        signal: this.abort.signal,
-      });
-      // Also when it failed or was interrupted: whatever it left is the agent's, not the user's.
-      if (checkpointed) await this.checkpointAfter(action);
-      const notes = this.deps.userEditNotes?.() ?? [];
-      if (notes.length) {
-        // The user changed files while reviewing: the agent must know before it edits them again.
-        const note = `Note: since your last change the user edited these files themselves:\n${notes.join('\n')}`;
-        observation.observation = {
-          ...observation.observation,
-          content: [...observation.observation.content, { type: 'text', text: note }],
-        };
+      // Never both run and asked: what waits for the user does not start (the policy may have
+      // changed since the batch was let through), and what starts is no longer asked about.
+      if (this.awaitingConfirmation().some((a) => a.id === action.id)) {
+        await this.setStatus('waiting_for_confirmation');
+        return 'waiting';
       }
-      await this.append('ObservationEvent', observation as CreateFields<'ObservationEvent'>);
+      this.executing = action.id;
+      try {
+        await this.runOne(action);
+      } finally {
+        this.executing = undefined;
+      }
     }
     if (this.abort.signal.aborted) return 'stopped';
     if (this.status === 'finished') return 'finished';
     return 'executed';
+  }
+
+  /** Runs one action that may run: its checkpoints, its start, its result. */
+  private async runOne(action: ActionEvent): Promise<void> {
+    const abort = this.abort!;
+    const checkpointed = await this.checkpointBefore(action);
+    await this.append(
+      'ConversationStateUpdateEvent',
+      { key: ACTION_STARTED_KEY, value: { action_id: action.id } },
+      true,
+    );
+    const observation = await executeAction(action, this.activeTools(), {
+      ports: this.secretGuard.ports(this.deps.ports),
+      cwd: this.deps.cwd,
+      signal: abort.signal,
+    });
+    // Also when it failed or was interrupted: whatever it left is the agent's, not the user's.
+    if (checkpointed) await this.checkpointAfter(action);
+    const notes = this.deps.userEditNotes?.() ?? [];
+    if (notes.length) {
+      // The user changed files while reviewing: the agent must know before it edits them again.
+      const note = `Note: since your last change the user edited these files themselves:\n${notes.join('\n')}`;
+      observation.observation = {
+        ...observation.observation,
+        content: [...observation.observation.content, { type: 'text', text: note }],
+      };
+    }
+    await this.append('ObservationEvent', observation as CreateFields<'ObservationEvent'>);
   }
 
   /** The files as they are before an action that can change them, recorded and bound to it. */

@@ -62,3 +62,30 @@ export function lastAfterState(events: readonly Event[]): string | undefined {
   }
   return undefined;
 }
+
+export type EventRef =
+  { eventId: string } | { problem: 'unknown' } | { problem: 'ambiguous'; candidates: string[] };
+
+/**
+ * The event `ref` names: an event id, a checkpoint id (the first event that recorded it), or a
+ * unique prefix of either, as `logbook checkpoints` and the event lines print them (a checkpoint id
+ * cut to 12 characters). A prefix that fits several events is ambiguous, never a guess.
+ */
+export function resolveEventRef(events: readonly Event[], ref: string): EventRef {
+  const wanted = ref.trim().toLowerCase();
+  if (wanted === '') return { problem: 'unknown' };
+  const exact = events.find((e) => e.id.toLowerCase() === wanted);
+  if (exact) return { eventId: exact.id };
+  const found = new Map<string, string>();
+  for (const e of events) if (e.id.toLowerCase().startsWith(wanted)) found.set(e.id, `event ${e.id}`);
+  const seen = new Set<string>();
+  for (const c of checkpointEntries(events)) {
+    const id = c.value.checkpoint.toLowerCase();
+    if (!id.startsWith(wanted) || seen.has(id)) continue;
+    seen.add(id);
+    if (!found.has(c.eventId)) found.set(c.eventId, `checkpoint ${id.slice(0, 12)} (event ${c.eventId})`);
+  }
+  if (found.size === 1) return { eventId: [...found.keys()][0]! };
+  if (found.size === 0) return { problem: 'unknown' };
+  return { problem: 'ambiguous', candidates: [...found.values()] };
+}

@@ -2,13 +2,10 @@
 // secret (the API key the client uses, secret header values) is replaced by a marker before an
 // event is appended, so it never reaches the log, the chat, an export or the next request.
 import { MIN_SECRET_LENGTH } from './agent-environment';
+import type { NamedSecret } from './named-secret';
 import { redactUrlCredentials } from './url-secrets';
 
-export interface NamedSecret {
-  /** Shown in the marker, e.g. `OPENAI_API_KEY`; never the value. */
-  name: string;
-  value: string;
-}
+export type { NamedSecret } from './named-secret';
 
 export function secretMarker(name: string): string {
   return `[redacted ${name}]`;

@@ -2,7 +2,7 @@
 // server alone and is often a token written in place (`GITHUB_TOKEN: "ghp_…"`), so every value is
 // redacted, not only those filled in from a reference; of `headers`, those whose name says they
 // carry a credential. Values shorter than MIN_SECRET_LENGTH ("1", "true") are skipped by the redactor.
-import type { NamedSecret } from './redact-secrets';
+import type { NamedSecret } from './named-secret';
 import { isCredentialHeader } from './llm-secrets';
 
 export interface ServerEntryValues {

@@ -1,7 +1,7 @@
 // Credentials a URL can carry: `user:password@` and secret-looking query values (`?api-key=`,
 // `?sig=`). A base URL written that way is as secret as the key, and the HTTP stack quotes the
 // URL in its errors ("Request cannot be constructed from a URL that includes credentials: ...").
-import type { NamedSecret } from './redact-secrets';
+import type { NamedSecret } from './named-secret';
 
 /** Query parameters whose values are credentials (`api-key`, `key`, `token`, `access_token`, `sig`, `code`...). */
 const SECRET_PARAM = /key|token|secret|pass|auth|sig|code|credential/i;
@@ -30,6 +30,27 @@ export function urlSecrets(url: string, name: string): NamedSecret[] {
     add(param, raw.slice(eq + 1), safeDecode(raw.slice(eq + 1).replace(/\+/g, ' ')));
   }
   return out;
+}
+
+/**
+ * The URL without what urlSecrets finds (user and password, secret query parameters), for keeping
+ * where no secret may go; the text as given when it is no URL.
+ */
+export function withoutUrlCredentials(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url;
+  }
+  parsed.username = '';
+  parsed.password = '';
+  const kept = parsed.search
+    .slice(1)
+    .split('&')
+    .filter((raw) => raw !== '' && !SECRET_PARAM.test(safeDecode(raw.split('=')[0] ?? '')));
+  parsed.search = kept.length > 0 ? `?${kept.join('&')}` : '';
+  return parsed.toString();
 }
 
 export const URL_CREDENTIALS_MARKER = '[redacted credentials]';

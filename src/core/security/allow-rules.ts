@@ -4,7 +4,8 @@
 // of its sub-commands (pipelines, && lists, substitutions) is matched by a rule or is LOW risk on
 // its own: `npm test && rm -rf /` is not allowed.
 import { parse as shellQuoteParse } from 'shell-quote';
-import { type CommandSite, forEachCommand, simpleCommandRisk } from './command-risk';
+import { forEachCommand, simpleCommandRisk } from './command-risk';
+import type { CommandSite } from './rule-types';
 import { parseShell, type SimpleCommand } from './shell-parse';
 
 export interface AllowRuleMatch {

@@ -2,8 +2,7 @@
 // everything else changes the repository (MEDIUM).
 import { hasOption, operands, shortFlags } from './argv-options';
 import { type Finding, high, low, medium } from './risk';
-import type { RuleContext } from './command-risk';
-import type { ProgramRule } from './rule-types';
+import type { ProgramRule, RuleContext } from './rule-types';
 import { cwdRead, outsideRead } from './outside-reads';
 
 const GLOBAL_WITH_VALUE = new Set([

@@ -6,7 +6,7 @@
 // or `grep /api src` read nothing outside. Secrets and private files are judged elsewhere (HIGH /
 // MEDIUM by sensitive-paths.ts whatever the folder).
 import { afterOptions, hasOption, programName } from './argv-options';
-import type { RuleContext } from './command-risk';
+import type { RuleContext } from './rule-types';
 import { isInsideAny } from './resolve-path';
 import { contained, type Finding, medium } from './risk';
 import { isHarmlessSink } from './sensitive-paths';

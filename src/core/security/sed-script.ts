@@ -4,7 +4,7 @@
 // operand) and read command by command; a script in a file, or one this reader does not follow,
 // is not LOW.
 import { type Finding, medium } from './risk';
-import type { RuleContext } from './command-risk';
+import type { RuleContext } from './rule-types';
 
 const LONG = [
   'expression', 'file', 'in-place', 'line-length', 'null-data', 'zero-terminated', 'quiet', 'silent',

@@ -1,6 +1,7 @@
 // `logbook`: the same core as the extension, without VS Code. Commands live in ./cli/.
 import { processIo } from './cli/io';
 import { receiveSecrets, relaunchWithoutSecrets } from './cli/secret-handoff';
+import { printableText } from '../../core/text/printable';
 
 function run(): void {
   // Loaded only here: a launcher (see secret-handoff.ts) never evaluates the rest of the CLI.
@@ -11,7 +12,7 @@ function run(): void {
         process.exitCode = code;
       },
       (err: unknown) => {
-        process.stderr.write(`logbook: ${String(err)}\n`);
+        process.stderr.write(`logbook: ${printableText(String(err))}\n`);
         process.exitCode = 1;
       },
     );
@@ -21,6 +22,6 @@ function run(): void {
 try {
   if (receiveSecrets() || !relaunchWithoutSecrets()) run();
 } catch (err) {
-  process.stderr.write(`logbook: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`logbook: ${printableText(err instanceof Error ? err.message : String(err))}\n`);
   process.exitCode = 1;
 }

@@ -8,6 +8,7 @@ import { exportConversation } from './export';
 import type { ReviewController } from './review/review-controller';
 import { selectModel } from './lm/select-model';
 import { verifyAndShow } from './verify';
+import { printableLine } from '../../core/text/printable';
 
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -72,7 +73,7 @@ export function registerCommands(
       if (!id) {
         const pick = await vscode.window.showQuickPick(
           service.list().map((c) => ({
-            label: c.title ?? 'New conversation',
+            label: c.title ? printableLine(c.title) : 'New conversation',
             description: c.status,
             detail: c.updated ? new Date(c.updated).toLocaleString() : undefined,
             id: c.id,
@@ -201,7 +202,7 @@ export function registerCommands(
       if (!id) {
         const pick = await vscode.window.showQuickPick(
           service.list().map((c) => ({
-            label: c.title ?? 'New conversation',
+            label: c.title ? printableLine(c.title) : 'New conversation',
             description: c.status,
             id: c.id,
           })),

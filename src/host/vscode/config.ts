@@ -10,6 +10,7 @@ import {
   readPriceTable,
   type LlmSettings,
 } from '../../core/llm';
+import { llmVariable } from '../../core/llm/environment-names';
 
 export const API_KEY_SECRET = 'logbook.llm.apiKey';
 
@@ -53,7 +54,7 @@ export function readDefaultMode(): 'plan' | 'act' {
 
 export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<LlmSettings> {
   const c = cfg();
-  const apiKey = (await secrets.get(API_KEY_SECRET)) ?? process.env['OPENAI_API_KEY'] ?? '';
+  const apiKey = (await secrets.get(API_KEY_SECRET)) ?? llmVariable(process.env, 'apiKey')?.value ?? '';
   return {
     baseUrl: c.get<string>('llm.baseUrl', 'https://api.openai.com/v1'),
     apiKey,

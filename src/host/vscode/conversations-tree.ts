@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ConversationService, ListedConversation } from './conversation-service';
 import { verifyMessage } from './verify';
+import { printableLine } from '../../core/text/printable';
 
 /** The word the description starts with once the signatures were checked. */
 const SIGNATURE_WORDS = {
@@ -35,7 +36,10 @@ export class ConversationsTree implements vscode.TreeDataProvider<ListedConversa
   }
 
   getTreeItem(c: ListedConversation): vscode.TreeItem {
-    const item = new vscode.TreeItem(c.title ?? 'New conversation', vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      c.title ? printableLine(c.title) : 'New conversation',
+      vscode.TreeItemCollapsibleState.None,
+    );
     item.id = c.id;
     const when = c.updated ? new Date(c.updated).toLocaleString() : '';
     const status = `${c.status.replace(/_/g, ' ')}${c.interrupted ? ', interrupted' : ''}`;
@@ -43,7 +47,7 @@ export class ConversationsTree implements vscode.TreeDataProvider<ListedConversa
     const signature = check ? `${SIGNATURE_WORDS[check.verdict]} · ` : '';
     item.description = `${signature}${status}${when ? ` · ${when}` : ''}`;
     item.tooltip =
-      `${c.title ?? ''}\n${c.eventCount} events · $${c.cost.toFixed(4)}` +
+      `${printableLine(c.title ?? '')}\n${c.eventCount} events · $${c.cost.toFixed(4)}` +
       (c.interrupted
         ? `\n${c.status} (${c.interrupted}): open it to re-run or skip what it left in doubt`
         : '') +

@@ -7,6 +7,7 @@ import type * as vscode from 'vscode';
 import type { LlmSettings } from '../../core/llm';
 import { llmSecrets, type NamedSecret } from '../../core/secrets';
 import { readLlmSettings } from './config';
+import { LLM_VARIABLES } from '../../core/llm/environment-names';
 
 export class KnownSecrets implements vscode.Disposable {
   private list: readonly NamedSecret[] = [];
@@ -25,8 +26,11 @@ export class KnownSecrets implements vscode.Disposable {
 
   /** Notes the secrets of the settings the LLM client is about to use. */
   note(settings: Pick<LlmSettings, 'apiKey' | 'extraHeaders' | 'baseUrl'>): void {
-    const envKey = process.env['OPENAI_API_KEY'];
-    const seen = [...llmSecrets(settings), ...(envKey ? [{ name: 'OPENAI_API_KEY', value: envKey }] : [])];
+    const envKeys = LLM_VARIABLES.apiKey.flatMap((name) => {
+      const value = process.env[name];
+      return value ? [{ name, value }] : [];
+    });
+    const seen = [...llmSecrets(settings), ...envKeys];
     const fresh = seen.filter((s) => !this.list.some((known) => known.value === s.value));
     if (fresh.length) this.list = [...this.list, ...fresh];
   }

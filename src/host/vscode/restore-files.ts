@@ -14,6 +14,7 @@ import {
 import { editedOutsideAgent } from '../node/checkpoints/edited-outside';
 import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import type { ConversationSession } from './conversation-session';
+import { printableLine } from '../../core/text/printable';
 
 export const CHECKPOINT_SCHEME = 'logbook-checkpoint';
 
@@ -189,7 +190,7 @@ export const editorRestoreUi: RestoreUi = {
           : []),
         { label: '', kind: vscode.QuickPickItemKind.Separator },
         ...p.files.map((f) => ({
-          label: `${icon(f.status)} ${f.path}`,
+          label: `${icon(f.status)} ${printableLine(f.path)}`,
           description: [RESTORE_VERB[f.status], f.unsaved ? 'has unsaved changes' : '']
             .filter(Boolean)
             .join(' · '),

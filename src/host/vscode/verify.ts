@@ -9,7 +9,6 @@ import {
   verifyReport,
 } from '../../core/signing';
 import { readTrustList, trustListPath } from '../node/trust-list';
-import type { ConversationService } from './conversation-service';
 
 /** A verification as the editor keeps it: the result, and what it means for whom this window trusts. */
 export interface SignatureCheck extends VerifyResult {
@@ -52,7 +51,12 @@ export function verifyMessage(c: SignatureCheck): string {
   return c.message;
 }
 
-export async function verifyAndShow(service: ConversationService, id: string): Promise<VerifyOutcome> {
+/** What showing a check needs of the conversation service (named here so this file need not import it). */
+export interface Verifier {
+  verify(conversationId: string): Promise<SignatureCheck>;
+}
+
+export async function verifyAndShow(service: Verifier, id: string): Promise<VerifyOutcome> {
   const result = await service.verify(id);
   const message = verifyMessage(result);
   if (result.verdict === 'verified' || result.verdict === 'unsigned')

@@ -267,7 +267,7 @@ describe('terminal: escape stripping and the fallback protocol (pure)', () => {
         fc.nat(),
         (before, after, code, cutSeed) => {
           const clean = (t: string) => t.replace(/\x1e/g, '');
-          const stream = `${clean(before)}\x1eLB${nonce};${code};/work dir\x1e${clean(after)}`;
+          const stream = `${clean(before)}\x1eLB${nonce};${code};-;/work dir\x1e${clean(after)}`;
           const cut = cutSeed % (stream.length + 1);
           const first = scanForMarker('', stream.slice(0, cut), nonce);
           const second = scanForMarker(first.carry, stream.slice(cut), nonce);

@@ -1,14 +1,15 @@
 // Runs the demo model on 127.0.0.1 for `npm start`; prints "listening on URL" once ready.
-import { startScriptedLlm } from '../llm-server';
-import { demoReply } from './demo-model';
+import { startDemoServer } from '../../../src/host/node/demo-model/demo-server';
 
 async function main(): Promise<void> {
-  const server = await startScriptedLlm({
-    scenario: { name: 'demo', models: ['demo'], turns: [] },
-    respond: demoReply,
-  });
+  const server = await startDemoServer('vscode');
   console.log(`Demo model listening on ${server.baseUrl}`);
-  const stop = () => void server.close().then(() => process.exit(0));
+  // The server does not hold the process open by itself (the CLI's demo must not): this does.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
+  const stop = () => {
+    clearInterval(keepAlive);
+    void server.close().then(() => process.exit(0));
+  };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

@@ -132,7 +132,8 @@ describe('logbook checkpoints / restore', function () {
     );
     const human = await runCli(['checkpoints', conv]);
     assert.match(human.stdout, /files changed/);
-    assert.equal(human.lines.length, 5, printed(human));
+    // A header, a row per checkpoint, the line on how to restore.
+    assert.equal(human.lines.length, 6, printed(human));
 
     const gitBefore = folderHash(join(ws, '.git'));
     // Each checkpoint, newest first and then the first again: byte-identical trees, modes included.
@@ -225,7 +226,7 @@ describe('logbook checkpoints / restore', function () {
 
     const unknown = await runCli(['restore', conv, '--at', '00000000-0000-0000-0000-000000000000', '--yes']);
     assert.equal(unknown.code, 1);
-    assert.match(unknown.stderr, /No event 00000000/);
+    assert.match(unknown.stderr, /No event or checkpoint "00000000/);
   });
 
   it('restores over a folder that became a symlink; a restore that fails says why and records the way back', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Conversation } from '../../../src/core/agent/conversation';
 import { textOf } from '../../../src/core/events';
 import { createHarness, type Harness } from '../../support/agent-harness';
-import { DEMO_TASK, demoReply } from '../../support/demo-model/demo-model';
+import { DEMO_TASK, demoReply } from '../../../src/host/node/demo-model/demo-model';
 
 const SAMPLE = join(__dirname, '..', '..', 'fixtures', 'workspace');
 

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { withoutUrlCredentials } from '../../../src/core/secrets/url-secrets';
 import {
   agentEnvironment,
   llmSecrets,
@@ -82,5 +83,14 @@ describe('redactUrlCredentials: user:password@ in any URL', () => {
       redact('URL that includes credentials: http://u:p@127.0.0.1/v1/chat/completions.', []),
       'URL that includes credentials: http://[redacted credentials]@127.0.0.1/v1/chat/completions.',
     );
+  });
+
+  it('withoutUrlCredentials keeps the endpoint and drops user, password and secret parameters', () => {
+    assert.equal(
+      withoutUrlCredentials('https://al:pw@gw.example/v1?api-key=s3cret&api-version=2024-10-21&sig=x'),
+      'https://gw.example/v1?api-version=2024-10-21',
+    );
+    assert.equal(withoutUrlCredentials('http://127.0.0.1:11434/v1'), 'http://127.0.0.1:11434/v1');
+    assert.equal(withoutUrlCredentials('not a url'), 'not a url');
   });
 });

@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { contentText, obj, splitThink, str } from '../lib/fields';
 import { isSideEffectFree } from '../lib/side-effects';
-import { header, isLatestBatch, type Row } from '../state/store';
+import { askedRisk, header, isLatestBatch, type Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { FileEditBody } from './FileEditBody';
 import { GenericToolBody, InvalidCallBody } from './GenericToolBody';
@@ -38,8 +38,10 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
   const waiting = !pending && !row.result && h?.status === 'running' && isLatestBatch(e);
   const kind = str(action?.kind);
   const modelRisk = str(e.security_risk);
-  const effective = pending ? h?.pendingRisks?.find((r) => r.actionId === e.id) : undefined;
-  // The rules rated it above the model: say what counts and why, in one line under the head.
+  // The rating Logbook asked at (its rules', the highest of theirs and the model's), kept after the
+  // action ran: the card shows it in place of the model's, and says whose each is.
+  const effective =
+    (pending ? h?.pendingRisks?.find((r) => r.actionId === e.id) : undefined) ?? askedRisk(e.id);
   const raised = effective && effective.risk !== modelRisk ? effective : undefined;
   // An MCP tool the server marks read-only takes no rating from the model: no UNKNOWN badge.
   const unrated = kind === 'MCPToolAction' && modelRisk === 'UNKNOWN';
@@ -62,7 +64,7 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
           {badge && <RiskBadge risk={modelRisk} />}
         </span>
       </div>
-      {raised && <RiskLine risk={raised.risk} reason={raised.reason} modelRisk={modelRisk} />}
+      {raised && <RiskLine risk={raised.risk} reason={raised.reason ?? ''} modelRisk={modelRisk} />}
       {reasoning && (
         <Collapsible id={`${e.id}:reasoning`} row={row} label="Thinking" class="reasoning">
           {() => <Markdown class="muted" text={reasoning.slice(0, 100_000)} />}

@@ -16,24 +16,33 @@ function riskIcon(level: string): string {
 export function RiskBadge({ risk }: { risk: string | undefined }) {
   const level = levelOf(risk);
   return (
-    <span class={`badge risk risk-${level.toLowerCase()}`} title={`Security risk: ${level.toLowerCase()}`}>
+    <span
+      class={`badge risk risk-${level.toLowerCase()}`}
+      title={`Security risk: ${level.toLowerCase()}, as the model rated it`}
+    >
       <Icon name={riskIcon(level)} />
       {level}
     </span>
   );
 }
 
-/** The risk that counts once the rules had their say, with their reason: "MEDIUM: runs package scripts". */
+/**
+ * The risk that counts once Logbook's rules had their say, when it differs from the model's: one
+ * line that names whose each rating is, "MEDIUM by Logbook's rules: runs package scripts (the
+ * model said LOW)". The card shows no other badge, before or after the action ran.
+ */
 export function RiskLine({ risk, reason, modelRisk }: { risk: string; reason: string; modelRisk?: string }) {
   const level = levelOf(risk);
+  const model = modelRisk && RISKS.has(modelRisk) ? modelRisk : undefined;
   return (
     <div
       class={`risk-line risk-${level.toLowerCase()}`}
-      title={`The model rated it ${modelRisk ? modelRisk : 'without a risk'}; the rules rate it ${level}.`}
+      title={`Logbook's rules rate it ${level}; the model rated it ${model ?? 'without a risk'}.`}
     >
       <Icon name={riskIcon(level)} />
       <span>
-        <span class="risk-level">{level}:</span> {reason}
+        <span class="risk-level">{level}</span> <span class="risk-whose">by Logbook's rules</span>
+        {reason ? `: ${reason}` : ''} <span class="risk-model">(the model said {model ?? 'nothing'})</span>
       </span>
     </div>
   );

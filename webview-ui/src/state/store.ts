@@ -61,6 +61,7 @@ export function showConversation(next: ConversationHeader | null): void {
   const id = next?.id ?? null;
   if (id !== conversationId) {
     dropRows();
+    askedRisks.clear();
     held.length = 0;
     openKeys.clear();
     firstSeq = 0;
@@ -68,6 +69,7 @@ export function showConversation(next: ConversationHeader | null): void {
     conversationId = id;
     version.value++;
   }
+  if (next) rememberAskedRisks(next);
   header.value = next;
   setBroken(next?.brokenAt);
 }
@@ -144,6 +146,7 @@ export function prependEvents(forConversation: string, events: readonly ViewEven
 
 export function updateHeader(next: ConversationHeader): void {
   if (next.id !== conversationId) return;
+  rememberAskedRisks(next);
   header.value = next;
   setBroken(next.brokenAt);
 }
@@ -186,6 +189,7 @@ function bumpSoon(): void {
 }
 
 function ingest({ seq, event }: ViewEvent): void {
+  noteAskedRisk(event);
   const view = classify(event);
   if (view === 'hidden') return;
   if (view === 'result') {
@@ -261,4 +265,44 @@ export function toggleOpen(key: string, row: Row | undefined): void {
   else openKeys.add(key);
   if (row) row.rev++;
   version.value++;
+}
+
+/**
+ * The rating an action was asked about (Logbook's own, from its rules), when it differs from the
+ * model's the card says whose each is. From the header while it waits (with the reason), and from
+ * the log's approval and re-confirmation records, so the card keeps it after the action ran.
+ */
+export interface AskedRisk {
+  risk: string;
+  reason?: string;
+}
+
+const askedRisks = new Map<string, AskedRisk>();
+
+export function askedRisk(actionId: string): AskedRisk | undefined {
+  return askedRisks.get(actionId);
+}
+
+function setAskedRisk(actionId: string, risk: string, reason: string | undefined): void {
+  const known = askedRisks.get(actionId);
+  // A record without a reason keeps the one the header gave for the same rating.
+  const kept = reason ?? (known?.risk === risk ? known.reason : undefined);
+  askedRisks.set(actionId, kept ? { risk, reason: kept } : { risk });
+}
+
+function rememberAskedRisks(h: ConversationHeader): void {
+  for (const r of h.pendingRisks ?? []) setAskedRisk(r.actionId, r.risk, r.reason || undefined);
+}
+
+function noteAskedRisk(e: EventJson): void {
+  const key = stateKey(e);
+  const value = e.value as Record<string, unknown> | null | undefined;
+  if (!value || typeof value !== 'object') return;
+  if (key === 'approved_actions' && value.risks && typeof value.risks === 'object') {
+    for (const [id, risk] of Object.entries(value.risks as Record<string, unknown>))
+      if (typeof risk === 'string') setAskedRisk(id, risk, undefined);
+  } else if (key === 'reconfirm' && typeof value.action_id === 'string' && typeof value.risk === 'string') {
+    const reasons = Array.isArray(value.reasons) ? value.reasons.filter((r) => typeof r === 'string') : [];
+    setAskedRisk(value.action_id, value.risk, reasons.length ? reasons.join('; ') : undefined);
+  }
 }

@@ -28,7 +28,14 @@ import {
   type SkippedFile,
 } from '../../../core/checkpoints/types';
 import { GitError, runGit, splitNul, type GitPaths } from './git-process';
-import { isMultiFolderCheckpoint, type WorkspaceCheckpointStore } from './workspace-store';
+import {
+  isMultiFolderCheckpoint,
+  type RestorePlan,
+  type RestoreResult,
+  type WorkspaceCheckpointStore,
+} from './store-contract';
+
+export type { RestorePlan, RestoreResult } from './store-contract';
 
 export interface CheckpointLimits {
   /** Files larger than this are not recorded (and reported as skipped). Default 5 MB. */
@@ -53,21 +60,6 @@ export interface GitCheckpointStoreOptions {
   /** gitignore patterns left out besides the workspace's own .gitignore files (read at each checkpoint). */
   exclude?: readonly string[] | (() => readonly string[]);
   limits?: Partial<CheckpointLimits>;
-}
-
-/** What a restore changes, before it is done. */
-export interface RestorePlan {
-  /** The workspace now, as a tree (not a checkpoint yet). */
-  current: string;
-  target: string;
-  /** A: created, M: overwritten, D: deleted, T: replaced by another kind (file, link). */
-  changes: CheckpointChange[];
-}
-
-export interface RestoreResult {
-  /** The checkpoint of the files as they were before the restore: restore it to undo. */
-  before: CheckpointRecord;
-  changes: CheckpointChange[];
 }
 
 const REF_PREFIX = 'refs/logbook/conversations/';

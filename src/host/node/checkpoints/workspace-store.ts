@@ -7,43 +7,24 @@ import {
   CheckpointUnavailableError,
   RestoreFailedError,
   type CheckpointChange,
-  type CheckpointPort,
   type CheckpointRecord,
   type CheckpointRequest,
   type SkippedFile,
 } from '../../../core/checkpoints/types';
-import type { GitCheckpointStore, RestorePlan, RestoreResult } from './git-checkpoint-store';
+import type { GitCheckpointStore } from './git-checkpoint-store';
+import {
+  MULTI_PREFIX,
+  type RestorePlan,
+  type RestoreResult,
+  type WorkspaceCheckpointStore,
+} from './store-contract';
 
-/** What the editor and the CLI do with a workspace's checkpoints. */
-export interface WorkspaceCheckpointStore extends CheckpointPort {
-  /** The workspace folder (the first one of a multi-root window). */
-  readonly workspace: string;
-  /** Where a path of a checkpoint's changes is on disk. */
-  absolutePath(path: string): string;
-  record(req: CheckpointRequest): Promise<CheckpointRecord>;
-  plan(checkpoint: string): Promise<RestorePlan>;
-  planFrom(state: string, checkpoint: string): Promise<RestorePlan>;
-  restore(checkpoint: string, conversationId: string): Promise<RestoreResult>;
-  fileAt(checkpoint: string, path: string): Promise<Buffer | undefined>;
-  held(conversationId: string): Promise<string[]>;
-  release(conversationId: string): Promise<void>;
-  adopt(conversationId: string, checkpoint: string, after?: string): Promise<void>;
-  changedBetween(
-    pairs: readonly { from: string; to: string }[],
-  ): Promise<{ paths: Set<string>; missing: string[] }>;
-}
+export { isMultiFolderCheckpoint, type WorkspaceCheckpointStore } from './store-contract';
 
 /** A folder of a multi-root workspace: its name in paths, and its store. */
 export interface FolderStore {
   name: string;
   store: GitCheckpointStore;
-}
-
-const MULTI_PREFIX = 'multi:';
-
-/** Whether a checkpoint id is a multi-root window's (the CLI, run in one folder, cannot restore it). */
-export function isMultiFolderCheckpoint(id: string): boolean {
-  return id.startsWith(MULTI_PREFIX);
 }
 
 /**

@@ -7,6 +7,10 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { checkpointStore } from './checkpoint-env';
 import { readSessionInfo, SESSION_FILE } from './session-file';
+import type { ActionEvent } from '../../../core/events';
+import type { CheckpointEventValue } from '../../../core/checkpoints/types';
+import { printableLine } from '../../../core/text/printable';
+import { actionWhat } from './event-line';
 
 export async function checkpointsCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('checkpoints', argv, {
@@ -23,15 +27,28 @@ export async function checkpointsCommand(argv: readonly string[], io: CliIo): Pr
   if (values.release) return release(dir, io);
   const store = await openReadOnly(dir);
   let entries;
+  const actions = new Map<string, ActionEvent>();
   try {
-    entries = checkpointEntries((await readEvents(store)).events);
+    const { events } = await readEvents(store);
+    entries = checkpointEntries(events);
+    for (const e of events) if (e.kind === 'ActionEvent') actions.set(e.id, e);
   } finally {
     await store.close();
   }
   if (values.json) {
     io.out(
       JSON.stringify(
-        entries.map((e) => ({ index: e.index, id: e.eventId, timestamp: e.timestamp, ...e.value })),
+        entries.map((e) => {
+          const action = e.value.action_id ? actions.get(e.value.action_id) : undefined;
+          return {
+            index: e.index,
+            id: e.eventId,
+            timestamp: e.timestamp,
+            ...e.value,
+            // What the checkpoint precedes, in words: the tool and its command or path.
+            action: action ? { tool: action.tool_name, what: actionWhat(action) } : null,
+          };
+        }),
       ),
     );
     return EXIT.ok;
@@ -40,17 +57,31 @@ export async function checkpointsCommand(argv: readonly string[], io: CliIo): Pr
     io.out('No checkpoints: the agent has not run an action that can change files, or checkpoints were off.');
     return EXIT.ok;
   }
-  io.out('index  event id                              time                      files changed  before');
+  io.out(
+    'index  event id                              checkpoint    time                      files changed  before',
+  );
   for (const e of entries) {
     const v = e.value;
-    const what =
-      v.reason === 'restore' ? `restore to ${v.restored_to ?? '?'}` : `action ${v.action_id ?? '?'}`;
     const skipped = v.skipped.length ? `, ${v.skipped.length} skipped (over the size cap)` : '';
     io.out(
-      `${String(e.index).padEnd(6)} ${e.eventId}  ${e.timestamp.padEnd(24)}  ${String(v.files_changed).padStart(13)}  ${what}${skipped}`,
+      printableLine(
+        `${String(e.index).padEnd(6)} ${e.eventId}  ${v.checkpoint.slice(0, 12)}  ${e.timestamp.padEnd(24)}  ` +
+          `${String(v.files_changed).padStart(13)}  ${precededBy(v, actions)}${skipped}`,
+      ),
     );
   }
+  io.out(
+    'Restore with: logbook restore CONV_DIR --at ID (an event id, a checkpoint id, or a prefix of either).',
+  );
   return EXIT.ok;
+}
+
+/** The action a checkpoint was taken before, as the tool and its command or path. */
+function precededBy(v: CheckpointEventValue, actions: ReadonlyMap<string, ActionEvent>): string {
+  if (v.reason === 'restore') return `restore to event ${v.restored_to ?? '?'}`;
+  const action = v.action_id ? actions.get(v.action_id) : undefined;
+  if (!action) return `action ${v.action_id ?? '?'} (not in the log)`;
+  return `${action.tool_name}: ${actionWhat(action)}`;
 }
 
 /** Lets go of a conversation's checkpoints (before deleting it): what others share stays. */

@@ -13,7 +13,9 @@ import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
-import { llmSettingsFromEnv } from './llm-env';
+import { assertEndpointUsable, llmSettingsFromEnv } from './llm-env';
+import { demoConnection, demoWanted } from './demo-option';
+import { llmVariable } from '../../../core/llm/environment-names';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
 import { cliSandbox, printSandboxState, SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION, mcpConfigFrom, mcpLog } from './mcp-option';
@@ -76,13 +78,19 @@ async function decide(
     mcpArg !== undefined ? resolvePath(io, mcpArg) : (info.mcp_config ?? undefined),
   );
   const sandbox = cliSandbox(command, values, io.env);
+  // The run's endpoint and model, unless the environment names others; a demo run's demo model.
+  const envSettings = llmSettingsFromEnv(io.env, { model: info.model, baseUrl: info.base_url ?? null });
+  const demo =
+    demoWanted(undefined, io.env) || (info.demo === true && llmVariable(io.env, 'baseUrl') === undefined);
+  if (!demo) assertEndpointUsable(command, envSettings);
   note(io, mode, `conversation: ${dir}`);
   printSandboxState(io, mode, sandbox);
 
+  const connection = demo ? await demoConnection(envSettings) : undefined;
   const session = await openNodeConversation({
     storeDir: dir,
     workspace: info.workspace,
-    llmSettings: llmSettingsFromEnv(io.env, info.model ?? undefined),
+    llmSettings: connection?.settings ?? envSettings,
     confirmationMode: info.confirmation,
     id: info.id,
     ...(info.max_iterations !== null ? { maxIterations: info.max_iterations } : {}),
@@ -122,6 +130,7 @@ async function decide(
     return await driveToStop(io, mode, session, dir);
   } finally {
     await session.close();
+    await connection?.server.close();
   }
 }
 

@@ -12,6 +12,7 @@ import type { CliIo, StopSignal } from './io';
 import { readSessionInfo } from './session-file';
 import { actionWhat } from './event-line';
 import { heldRiskLine } from './pending-risk';
+import { printableLine } from '../../../core/text/printable';
 
 export async function driveToStop(
   io: CliIo,
@@ -41,7 +42,7 @@ export async function driveToStop(
     removeHandler();
   }
   const status: ExecutionStatus = conversation.status;
-  for (const line of outcomeLines(status, conversation, convDir)) note(io, mode, line);
+  for (const line of outcomeLines(status, conversation, convDir)) note(io, mode, printableLine(line));
   return stoppedBy && status === 'paused' ? signalExitCode(stoppedBy) : exitCodeFor(status);
 }
 

@@ -20,10 +20,16 @@ import {
   SANDBOX_KEY,
   SandboxNoticeSchema,
 } from '../../../core/state';
+import { printableLine } from '../../../core/text/printable';
 
 const MAX_CHARS = 160;
 
+/** The line for an event, with every control character of the model's or a tool's text escaped. */
 export function eventLine(e: Event): string {
+  return printableLine(describeEvent(e));
+}
+
+function describeEvent(e: Event): string {
   switch (e.kind) {
     case 'SystemPromptEvent':
       return `[system] system prompt, ${e.tools.length} tool${e.tools.length === 1 ? '' : 's'}`;

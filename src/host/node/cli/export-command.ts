@@ -18,6 +18,7 @@ import { writeFileDurable } from '../../../core/log/durable-file';
 import { type EventStore, EventStoreError, isCorruptRecord, OpenHandsDirStore } from '../../../core/log';
 import { deriveState } from '../../../core/state';
 import { EXPORTED_SIGNATURES } from '../../../core/agent/import-openhands';
+import { isWorkspaceOnlyEvent } from '../../../core/checkpoints/export';
 import { readChainText } from '../../../core/signing/chain';
 import { expectPositionals, parseCommandArgs } from './args';
 import {
@@ -35,6 +36,7 @@ import { ImageStore } from '../../../core/attachments/image-store';
 import { inlineImages } from '../../../core/attachments/inline-images';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
+import { llmVariable } from '../../../core/llm/environment-names';
 
 export async function exportCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('export-openhands', argv, {});
@@ -52,17 +54,21 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   const created = !existsSync(to);
   mkdirSync(to, { recursive: true });
   let count: number;
+  let logCount: number;
   let notes: string[];
   // Events are redacted as they are appended; this also covers logs recorded before that was so.
   const redactor = new SecretRedactor(
-    llmSecrets({ apiKey: io.env.OPENAI_API_KEY ?? '', baseUrl: io.env.OPENAI_BASE_URL }),
+    llmSecrets({
+      apiKey: llmVariable(io.env, 'apiKey')?.value ?? '',
+      baseUrl: llmVariable(io.env, 'baseUrl')?.value,
+    }),
   );
   try {
     const target = await OpenHandsDirStore.open<StoredConversationEvent>(to, {
       codec: openHandsEventCodec,
     });
     try {
-      ({ count, notes } = await copyForOpenHands(
+      ({ count, logCount, notes } = await copyForOpenHands(
         source,
         target,
         join(to, ORIGINAL_RECORDS),
@@ -83,7 +89,9 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   } finally {
     await source.close();
   }
-  io.out(`Exported ${count} event${count === 1 ? '' : 's'} to ${to}`);
+  // `show` counts the log's events: say where the difference went.
+  const differs = count === logCount ? '' : ` (the log holds ${logCount}, as logbook show counts them)`;
+  io.out(`Exported ${count} event${count === 1 ? '' : 's'} to ${to}${differs}`);
   for (const line of notes) io.out(`  ${line}`);
   return EXIT.ok;
 }
@@ -99,9 +107,11 @@ async function copyForOpenHands(
   originals: string,
   redactor: SecretRedactor,
   images: ImageStore,
-): Promise<{ count: number; notes: string[] }> {
+): Promise<{ count: number; logCount: number; notes: string[] }> {
   const pipeline = new SdkExportPipeline();
   const kept: string[] = [];
+  /** Checkpoint records left out, by key: they name a store on this machine. */
+  const workspaceOnly: Record<string, number> = {};
   let n = 0;
   let i = 0;
   for await (const e of from.iterate(0)) {
@@ -109,6 +119,10 @@ async function copyForOpenHands(
       throw new EventStoreError('CORRUPT', `record ${i} is unreadable (${e.reason}); fix or skip it first`);
     const record = conversationEventCodec.encode(e);
     const written: string[] = [];
+    if (isWorkspaceOnlyEvent(e)) {
+      const key = (e as { key: string }).key;
+      workspaceOnly[key] = (workspaceOnly[key] ?? 0) + 1;
+    }
     for (const event of pipeline.convert(e)) {
       // OpenHands sends image_urls as they are: stored images go inline, as data URLs.
       const whole = await inlineImages(event, (url) => images.dataUrl(url));
@@ -124,7 +138,23 @@ async function copyForOpenHands(
   }
   await to.flush();
   if (kept.length > 0) writeFileDurable(originals, kept.join(''));
-  return { count: n, notes: sdkExportNoteLines(pipeline.sdk.notes) };
+  return {
+    count: n,
+    logCount: i,
+    notes: [...workspaceOnlyNote(workspaceOnly), ...sdkExportNoteLines(pipeline.sdk.notes)],
+  };
+}
+
+function workspaceOnlyNote(byKey: Record<string, number>): string[] {
+  const total = Object.values(byKey).reduce((a, b) => a + b, 0);
+  if (total === 0) return [];
+  const kinds = Object.entries(byKey)
+    .map(([key, n]) => `${n} ${key}`)
+    .join(', ');
+  return [
+    `left out ${total} workspace checkpoint record${total === 1 ? '' : 's'} (${kinds}): they name ` +
+      "files in this machine's checkpoint store, which OpenHands has no use for; kept in the Logbook log",
+  ];
 }
 
 /**
@@ -152,7 +182,7 @@ async function baseState(
     maxIterations: session?.max_iterations ?? null,
     confirmation: session?.confirmation ?? 'never',
     model: state.metrics.byUsage.agent?.model ?? session?.model ?? null,
-    baseUrl: io.env.OPENAI_BASE_URL ?? null,
+    baseUrl: llmVariable(io.env, 'baseUrl')?.value ?? session?.base_url ?? null,
     toolNames,
     state,
   });

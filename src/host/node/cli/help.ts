@@ -7,9 +7,15 @@ export const EXIT_CODES_HELP = `Exit codes:
   130  interrupted with Ctrl+C (the conversation is paused); 143 for SIGTERM, 129 for SIGHUP`;
 
 const LLM_ENV_HELP = `Environment:
-  OPENAI_BASE_URL   OpenAI-compatible endpoint (default https://api.openai.com/v1)
-  OPENAI_API_KEY    its API key (never printed or stored)
-  LOGBOOK_MODEL     model name (default gpt-4o-mini; approve/reject reuse the run's model)
+  LOGBOOK_BASE_URL  OpenAI-compatible endpoint (default https://api.openai.com/v1); OPENAI_BASE_URL
+                    when unset. A local model needs no key, e.g. Ollama's http://localhost:11434/v1
+  LOGBOOK_API_KEY   its API key (never printed or stored); OPENAI_API_KEY when unset. Without a
+                    key or an endpoint, run stops at once and says what to set
+  LOGBOOK_MODEL     model name (default gpt-4o-mini)
+                    approve, reject and resolve reuse the run's endpoint (recorded without any
+                    credentials in its URL: give such a URL again) and model, unless these say
+                    otherwise; never its key
+  LOGBOOK_DEMO=1    talk to the built-in demo model, as --demo
   LOGBOOK_MAX_TOOL_CALLS  tool calls of one model reply that run (default 32; approve/reject
                     reuse the run's)
   LOGBOOK_PASS_ENV  variable names (comma-separated) the agent's shell may see, as --pass-env
@@ -71,19 +77,27 @@ Options:
   -h, --help             show this help`,
   run: `Usage: logbook run --workspace DIR --task TEXT [options]
        logbook run --workspace DIR --store CONV_DIR --mode act   (approve its plan)
+       logbook run --demo --workspace DIR --task TEXT            (the built-in demo model)
 
 Starts a conversation in DIR, sends TEXT as the first message and runs the agent, printing each
 event as it is recorded.
 
 Options:
   --workspace DIR        folder the agent works in (required)
-  --task TEXT            what the agent should do (required)
-  --confirm MODE         never | risky | always: when to stop and ask before acting (default risky)
+  --task TEXT            what the agent should do (required, except to approve a plan as above)
+  --confirmation-mode MODE
+                         never | risky | always: when to stop and ask before acting (default
+                         risky); the setting logbook.confirmation.mode in VS Code
+  --confirm MODE         the same (an older name)
+  --demo                 talk to the built-in demo model (the one npm start uses), which needs no
+                         key: a scripted walkthrough of one task on the sample project (also
+                         LOGBOOK_DEMO=1); approve and reject of its conversations use it again
   --mode plan|act        plan: the agent may only read and answers with a plan (a task list) to
                          approve; act: it may change things (default: the conversation's mode,
                          act for a new one). With --store and no --task, --mode act approves the
                          plan the conversation holds and carries it out
-  --store DIR            conversation directory (default DIR/.logbook/conversations/<new id>)
+  --store DIR            conversation directory (default DIR/.logbook/conversations/<new id>;
+                         in a git repository .logbook/ is added to .git/info/exclude)
   --max-iterations N     agent steps before it stops (default 100)
   --max-tool-calls N     tool calls of one model reply that run; the others get an error (default
                          32, or LOGBOOK_MAX_TOOL_CALLS)
@@ -221,19 +235,22 @@ Exit codes: 0 done; 1 a bad did:key, an unknown action, or a failure.`,
 
 Lists the workspace checkpoints a conversation recorded: the files as they were before each action
 that could change them (and before each restore). Per checkpoint: the index and id of its event,
-its time, how many files differ from the checkpoint before, and the action it precedes.
+the checkpoint's id, its time, how many files differ from the checkpoint before, and what it
+precedes: the action's tool and its command or path, or a restore.
 
 Options:
-  --json       print them as one JSON array
+  --json       print them as one JSON array (each with action: {tool, what} or null)
   --release    let go of the conversation's checkpoints (before deleting its folder); what other
                conversations' checkpoints share stays in the store
   -h, --help   show this help
 
 ${CHECKPOINT_ENV_HELP}`,
-  restore: `Usage: logbook restore CONV_DIR --at EVENT_ID [--yes]
+  restore: `Usage: logbook restore CONV_DIR --at ID [--yes]
 
-Puts the files of the workspace the conversation ran in back as they were at EVENT_ID: a checkpoint
+Puts the files of the workspace the conversation ran in back as they were at ID: a checkpoint
 event, an action (the files before it ran) or any other event (the first checkpoint after it).
+ID is an event id or a checkpoint id (as [checkpoint] lines print it), or any prefix of either
+that fits only one (an ambiguous or unknown one is refused, naming what it fits).
 Lists what it will create, overwrite and delete, marking files edited outside the agent after that
 point (by the user or another program, known from the files recorded after each action), then asks.
 Files the checkpoint does not hold
@@ -241,7 +258,7 @@ Files the checkpoint does not hold
 as a new checkpoint event, so a restore can be undone with another restore.
 
 Options:
-  --at EVENT_ID   where to go back to (required; logbook checkpoints lists the ids)
+  --at ID         where to go back to (required; logbook checkpoints lists the ids)
   -y, --yes       restore without asking
   -h, --help      show this help
 

@@ -1,5 +1,6 @@
 // The process as the commands see it, so they can be driven in-process without a real terminal.
 import { createInterface } from 'node:readline';
+import { printableText } from '../../../core/text/printable';
 
 /**
  * Signals that stop a run the way Ctrl+C does: SIGTERM is what `timeout`, systemd and `kill` send,
@@ -41,9 +42,10 @@ export function processIo(): CliIo {
   }
   return {
     // Synchronous writes: stdout/stderr on Linux pipes and files are, so lines are never lost
-    // when the process exits right after.
-    out: (line) => void process.stdout.write(line + '\n'),
-    err: (line) => void process.stderr.write(line + '\n'),
+    // when the process exits right after. No escape sequence reaches the terminal, whatever path
+    // model or tool text took to get here (the lines that carry it also escape newlines).
+    out: (line) => void process.stdout.write(printableText(line) + '\n'),
+    err: (line) => void process.stderr.write(printableText(line) + '\n'),
     env: process.env,
     cwd: process.cwd(),
     ask: (question) => askLine(question),

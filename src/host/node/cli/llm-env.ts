@@ -1,5 +1,6 @@
-// LLM settings from the environment. The key is only ever passed to the client: never printed,
-// never written to the conversation directory.
+// LLM settings from the environment (LOGBOOK_BASE_URL, LOGBOOK_API_KEY, LOGBOOK_MODEL, with
+// OPENAI_BASE_URL and OPENAI_API_KEY as fallbacks). The key is only ever passed to the client:
+// never printed, never written to the conversation directory.
 import {
   PROMPT_CACHING_MODES,
   type PromptCaching,
@@ -9,20 +10,26 @@ import {
   type LlmSettings,
   type PriceTable,
 } from '../../../core/llm';
+import { LLM_VARIABLES, llmVariable } from '../../../core/llm/environment-names';
 import { UsageError } from './exit-codes';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_MODEL = 'gpt-4o-mini';
 
+/** What a run recorded of its connection (session.json): the environment's values still win. */
+export interface RecordedConnection {
+  model?: string | null;
+  baseUrl?: string | null;
+}
+
 export function llmSettingsFromEnv(
   env: Readonly<Record<string, string | undefined>>,
-  /** The model a conversation was started with; LOGBOOK_MODEL still wins when set. */
-  storedModel?: string,
+  recorded: RecordedConnection = {},
 ): LlmSettings {
   return {
-    baseUrl: nonBlank(env.OPENAI_BASE_URL) ?? DEFAULT_BASE_URL,
-    apiKey: env.OPENAI_API_KEY ?? '',
-    model: nonBlank(env.LOGBOOK_MODEL) ?? storedModel ?? DEFAULT_MODEL,
+    baseUrl: llmVariable(env, 'baseUrl')?.value ?? recorded.baseUrl ?? DEFAULT_BASE_URL,
+    apiKey: llmVariable(env, 'apiKey')?.value ?? '',
+    model: llmVariable(env, 'model')?.value ?? recorded.model ?? DEFAULT_MODEL,
     replyTimeoutMs: wholeNumber(env, 'LOGBOOK_REPLY_TIMEOUT_SECONDS', 'seconds', 1000),
     maxReplyBytes: wholeNumber(env, 'LOGBOOK_MAX_REPLY_BYTES', 'bytes', 1),
     prices: pricesFromEnv(env),
@@ -33,6 +40,29 @@ export function llmSettingsFromEnv(
       REASONING_EFFORTS,
     ) as ReasoningEffort | null,
   };
+}
+
+/**
+ * Fails at once, naming what is missing, where the client would otherwise send a request without a
+ * key to the default endpoint and retry it until it gives up.
+ */
+export function assertEndpointUsable(
+  command: string,
+  settings: Pick<LlmSettings, 'apiKey' | 'baseUrl'>,
+): void {
+  if (settings.apiKey || settings.baseUrl !== DEFAULT_BASE_URL) return;
+  const [key, keyFallback] = LLM_VARIABLES.apiKey;
+  const [url, urlFallback] = LLM_VARIABLES.baseUrl;
+  throw new UsageError(
+    [
+      `logbook ${command}: no model to talk to: ${key} (or ${keyFallback}) is not set, and without it ` +
+        `the default endpoint ${DEFAULT_BASE_URL} refuses every request.`,
+      `  OpenAI:        ${key}=sk-...`,
+      `  another or a local OpenAI-compatible endpoint (no key needed), e.g. Ollama:`,
+      `                 ${url}=http://localhost:11434/v1 ${LLM_VARIABLES.model[0]}=llama3.2  (or ${urlFallback})`,
+      '  the demo model: logbook run --demo ... (or LOGBOOK_DEMO=1)',
+    ].join('\n'),
+  );
 }
 
 /** One of `choices` from the environment; null when unset. */

@@ -10,7 +10,7 @@ import {
   RESTORE_VERB,
   RestoreFailedError,
 } from '../../../core/checkpoints/types';
-import { checkpointAt } from '../../../core/checkpoints/timeline';
+import { checkpointAt, resolveEventRef } from '../../../core/checkpoints/timeline';
 import { editedOutsideAgent } from '../checkpoints/edited-outside';
 import { createEvent, type CreateFields, type Event } from '../../../core/events';
 import { openSignedStore } from '../../../core/signing';
@@ -30,6 +30,7 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import { cliSigningIdentity } from './signing';
+import { printableLine } from '../../../core/text/printable';
 
 export async function restoreCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('restore', argv, {
@@ -64,12 +65,22 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
       );
     }
     const { events } = await readEvents(log);
-    const entry = checkpointAt(events, at);
+    const ref = resolveEventRef(events, at);
+    if ('problem' in ref && ref.problem === 'ambiguous') {
+      const shown = ref.candidates.slice(0, 5).join(', ');
+      const more = ref.candidates.length > 5 ? ` and ${ref.candidates.length - 5} more` : '';
+      throw new Error(
+        `"${at}" fits ${ref.candidates.length} ids of this conversation: ${shown}${more}. Give more of the id.`,
+      );
+    }
+    const entry = 'eventId' in ref ? checkpointAt(events, ref.eventId) : null;
     if (entry === null)
-      throw new Error(`No event ${at} in this conversation (see logbook checkpoints ${dirArg}).`);
+      throw new Error(
+        `No event or checkpoint "${at}" in this conversation (logbook checkpoints ${dirArg} lists them).`,
+      );
     if (entry === undefined) {
       io.out(
-        `No checkpoint at or after event ${at}: the agent has changed no files since. Nothing to restore.`,
+        `No checkpoint at or after event ${'eventId' in ref ? ref.eventId : at}: the agent has changed no files since. Nothing to restore.`,
       );
       return EXIT.ok;
     }
@@ -94,7 +105,7 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
         : 'changed after the agent’s last step';
     for (const c of plan.changes) {
       io.out(
-        `  ${RESTORE_VERB[c.status].padEnd(9)} ${c.path}${edited.paths.has(c.path) ? `  (${mark})` : ''}`,
+        `  ${RESTORE_VERB[c.status].padEnd(9)} ${printableLine(c.path)}${edited.paths.has(c.path) ? `  (${mark})` : ''}`,
       );
     }
     io.out(

@@ -24,7 +24,10 @@ import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
-import { llmSettingsFromEnv } from './llm-env';
+import { assertEndpointUsable, llmSettingsFromEnv } from './llm-env';
+import { DEMO_OPTION, demoConnection, demoWanted } from './demo-option';
+import { excludeStoreFromGit, STORE_EXCLUDE_LINE } from './git-exclude';
+import { withoutUrlCredentials } from '../../../core/secrets/url-secrets';
 import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
 import { cliSandbox, printSandboxState, SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION, mcpConfigFrom, mcpLog } from './mcp-option';
@@ -37,6 +40,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const { values, positionals } = parseCommandArgs('run', argv, {
     workspace: { type: 'string' },
     task: { type: 'string' },
+    'confirmation-mode': { type: 'string' },
     confirm: { type: 'string' },
     mode: { type: 'string' },
     store: { type: 'string' },
@@ -44,6 +48,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     'max-tool-calls': { type: 'string' },
     json: { type: 'boolean' },
     'no-checkpoints': { type: 'boolean' },
+    ...DEMO_OPTION,
     ...PASS_ENV_OPTION,
     ...MCP_CONFIG_OPTION,
     ...SANDBOX_OPTION,
@@ -63,22 +68,18 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   // `--mode act` on a conversation in plan mode without a task approves its plan.
   if (task === undefined && !(agentMode === 'act' && values.store !== undefined))
     throw new UsageError('logbook run: --task TEXT is required.');
-  const confirm = (values.confirm ?? 'risky') as ConfirmationMode;
-  if (!MODES.includes(confirm)) {
-    throw new UsageError(
-      `logbook run: --confirm must be one of ${MODES.join(', ')}, got "${values.confirm}".`,
-    );
-  }
+  const confirm = confirmationMode(values['confirmation-mode'], values.confirm);
   const maxIterations = positiveInt('run', 'max-iterations', values['max-iterations']);
   const maxToolCalls =
     positiveInt('run', 'max-tool-calls', values['max-tool-calls']) ?? maxToolCallsFromEnv('run', io.env);
   const workspace = resolvePath(io, workspaceArg);
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
-  const llmSettings = llmSettingsFromEnv(io.env);
+  const demo = demoWanted(values.demo, io.env);
+  const envSettings = llmSettingsFromEnv(io.env);
   const passEnv = passEnvironment('run', values['pass-env'], io.env);
   const checkpoints = agentCheckpoints('run', workspace, io.env, values['no-checkpoints'] === true);
-  resolveLlmSettings(llmSettings); // fail on a bad OPENAI_BASE_URL before creating anything
+  resolveLlmSettings(envSettings); // fail on a bad base URL before creating anything
   const mcpConfigPath =
     values['mcp-config'] !== undefined ? resolvePath(io, values['mcp-config']) : undefined;
   const mcpServers = mcpConfigFrom('run', mcpConfigPath);
@@ -108,11 +109,22 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const imported = values.store !== undefined && existsSync(join(storeDir, IMPORTED_BASE_STATE));
   const id = previous?.id ?? (imported ? conversationId(storeDir) : newId);
   const budgets = budgetsFromEnv('run', io.env);
+  // After the arguments are checked, before anything is created.
+  if (!demo) assertEndpointUsable('run', envSettings);
   const mode = { json: values.json === true };
   const sandbox = cliSandbox('run', values, io.env);
   note(io, mode, `conversation: ${storeDir}`);
   printSandboxState(io, mode, sandbox);
+  if (values.store === undefined && excludeStoreFromGit(workspace) === 'added')
+    note(
+      io,
+      mode,
+      `added ${STORE_EXCLUDE_LINE} to the repository's .git/info/exclude (kept out of git status)`,
+    );
 
+  const connection = demo ? await demoConnection(envSettings) : undefined;
+  if (connection) note(io, mode, 'model: the built-in demo model (a scripted walkthrough, no real model)');
+  const llmSettings = connection?.settings ?? envSettings;
   const session = await openNodeConversation({
     storeDir,
     workspace,
@@ -151,6 +163,9 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       max_iterations: maxIterations ?? null,
       max_tool_calls_per_reply: maxToolCalls ?? null,
       model: llmSettings.model,
+      // Where approve, reject and resolve connect again: never the key, nor a URL's credentials.
+      base_url: connection ? null : withoutUrlCredentials(llmSettings.baseUrl),
+      demo,
       mcp_config: mcpConfigPath ?? null,
     };
     writeSessionInfo(storeDir, {
@@ -171,5 +186,21 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     return await driveToStop(io, mode, session, storeDir);
   } finally {
     await session.close();
+    await connection?.server.close();
   }
+}
+
+/** --confirmation-mode (the name of the setting logbook.confirmation.mode), or its alias --confirm. */
+function confirmationMode(mode: string | undefined, alias: string | undefined): ConfirmationMode {
+  if (mode !== undefined && alias !== undefined && mode !== alias) {
+    throw new UsageError(
+      `logbook run: --confirmation-mode ${mode} and --confirm ${alias} disagree (--confirm is another name for it).`,
+    );
+  }
+  const value = mode ?? alias ?? 'risky';
+  if (!MODES.includes(value as ConfirmationMode)) {
+    const flag = mode !== undefined ? '--confirmation-mode' : '--confirm';
+    throw new UsageError(`logbook run: ${flag} must be one of ${MODES.join(', ')}, got "${value}".`);
+  }
+  return value as ConfirmationMode;
 }

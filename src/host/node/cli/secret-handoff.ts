@@ -9,7 +9,8 @@
 import { spawn } from 'node:child_process';
 import { closeSync, readFileSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-// Only these two small modules: the launcher loads nothing else of the CLI.
+// Only these small modules: the launcher loads nothing else of the CLI.
+import { LLM_VARIABLES } from '../../../core/llm/environment-names';
 import { urlSecrets } from '../../../core/secrets/url-secrets';
 import { STOP_SIGNALS } from './io';
 
@@ -21,9 +22,11 @@ type Env = Record<string, string | undefined>;
 
 /** The variables of `env` holding a Logbook secret: the key, and the base URL when it carries credentials. */
 export function secretVariables(env: Readonly<Env>): string[] {
-  const names: string[] = [];
-  if (env.OPENAI_API_KEY) names.push('OPENAI_API_KEY');
-  if (env.OPENAI_BASE_URL && urlSecrets(env.OPENAI_BASE_URL, '').length > 0) names.push('OPENAI_BASE_URL');
+  const names: string[] = LLM_VARIABLES.apiKey.filter((name) => env[name]);
+  for (const name of LLM_VARIABLES.baseUrl) {
+    const url = env[name];
+    if (url && urlSecrets(url, '').length > 0) names.push(name);
+  }
   return names;
 }
 

@@ -19,6 +19,13 @@ const SessionInfoSchema = z.object({
   /** Absent in files written before the cap existed. */
   max_tool_calls_per_reply: z.number().int().positive().nullable().optional(),
   model: z.string().min(1).nullable(),
+  /**
+   * The endpoint the run talked to, without any credentials its URL carried; approve, reject and
+   * resolve go there again. Absent in files written before it was recorded.
+   */
+  base_url: z.string().min(1).nullable().optional(),
+  /** The run talked to the built-in demo model, which approve, reject and resolve start again. */
+  demo: z.boolean().optional(),
   /** Absolute path of the --mcp-config file of the run; approve/reject start the same servers. */
   mcp_config: z.string().min(1).nullable().optional(),
   created_at: z.string(),

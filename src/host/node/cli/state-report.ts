@@ -4,6 +4,7 @@ import { type ConversationState, type ExecutionStatus, statusForReader } from '.
 import { actionWhat } from './event-line';
 import { resolveHint } from './in-doubt';
 import { heldRisk } from './pending-risk';
+import { printableLine } from '../../../core/text/printable';
 
 export interface PendingActionReport {
   id: string;
@@ -93,7 +94,12 @@ export function withWriterLiveness(r: StateReport, writerAlive: boolean): StateR
   return { ...r, status: seen.status, interrupted: seen.interrupted };
 }
 
+/** The report as lines of text; the model's and tools' text (summaries, titles, errors) escaped. */
 export function reportLines(r: StateReport): string[] {
+  return reportText(r).map(printableLine);
+}
+
+function reportText(r: StateReport): string[] {
   const t = r.metrics.total;
   const lines = [
     `conversation ${r.id}${r.title ? `: ${r.title}` : ''}`,

@@ -15,6 +15,7 @@ import { agentEnvironment } from '../../../core/secrets';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { stripTerminalControls } from '../../../core/tools/terminal-text';
 import { blockedHostsText, type CommandSandbox, readInnerProcessGroup } from '../sandbox';
+import { taintText } from './shell-hook-reset';
 import { type CommandEnd, ShellSentinel, shellQuote } from './shell-sentinel';
 
 export interface NodeTerminalPortOptions {
@@ -304,7 +305,8 @@ export class NodeTerminalPort implements TerminalPort {
     if (run.end) {
       this.active = undefined;
       this.lastExitCode = run.end.exitCode;
-      return { output: this.takeAll(), exitCode: run.end.exitCode, timedOut: false, cwd: this.cwd };
+      const output = this.takeAll() + this.replaceTaintedShell(run.end);
+      return { output, exitCode: run.end.exitCode, timedOut: false, cwd: this.cwd };
     }
     const keep = this.sentinel.incompleteTail(this.pending);
     const output = this.pending.slice(0, this.pending.length - keep);
@@ -315,6 +317,20 @@ export class NodeTerminalPort implements TerminalPort {
       timedOut: true,
       cwd: this.cwd,
     };
+  }
+
+  /**
+   * A command left a hook the reset could not undo (a readonly PS1, a disabled `enable`): the next
+   * command gets a new shell in the same folder, so the hook never fires.
+   */
+  private replaceTaintedShell(end: CommandEnd): string {
+    if (!end.taint) return '';
+    this.killShell();
+    return (
+      `\n[The command left ${taintText(end.taint)} in the shell; Logbook replaced the shell so it ` +
+      'cannot run with later commands. Variables and functions set before are gone; the working ' +
+      'directory is kept.]\n'
+    );
   }
 
   private takeAll(): string {

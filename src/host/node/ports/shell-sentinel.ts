@@ -1,11 +1,18 @@
-// The protocol that tells where a command's output ends. After each command the shell prints a
-// line no program would print by chance: a marker with a per-terminal nonce, the run id, the exit
-// status and the working directory. Markers of other (stale) runs are removed from the output.
+// The protocol that tells where a command's output ends. After each command the shell undoes the
+// hooks it may have planted (shell-hook-reset.ts), then prints a line no program would print by
+// chance: a marker with a per-terminal nonce, the run id, the exit status, what could not be
+// undone ("-" when nothing) and the working directory. Markers of other (stale) runs are removed
+// from the output.
+import { hookResetCode, STATUS_VARIABLE, TAINT_VARIABLE } from './shell-hook-reset';
+
+const RESET = hookResetCode();
 
 export interface CommandEnd {
   runId: number;
   exitCode: number;
   cwd: string;
+  /** Hooks the reset could not undo (see TAINT_VARIABLE); the shell must be replaced. */
+  taint?: string;
 }
 
 export class ShellSentinel {
@@ -16,22 +23,31 @@ export class ShellSentinel {
     this.head = `__LOGBOOK_END_${nonce}_`;
     // The marker is printed after a newline (so it starts a line even when the output did not end
     // with one); that newline is optional here because it may already have been returned.
-    this.pattern = new RegExp(`\\n?${this.head}(\\d+)__ (\\d+) ([^\\n]*)\\n`, 'g');
+    this.pattern = new RegExp(`\\n?${this.head}(\\d+)__ (\\d+) ([a-z]+|-) ([^\\n]*)\\n`, 'g');
   }
 
-  /** Shell code printing the marker of `runId` with the status of the previous command and $PWD. */
+  /**
+   * Shell code undoing the previous command's hooks, then printing the marker of `runId` with that
+   * command's status, what could not be undone, and $PWD.
+   */
   printCommand(runId: number): string {
     // printf's format holds no expansion, so `set -x` traces show the format, which does not match.
-    return `printf '\\n${this.head}${runId}__ %s %s\\n' "$?" "$PWD"`;
+    return (
+      `${RESET}; builtin printf '\\n${this.head}${runId}__ %s %s %s\\n' ` +
+      `"$${STATUS_VARIABLE}" "\${${TAINT_VARIABLE}:--}" "$PWD"`
+    );
   }
 
   /** Removes every complete marker from `text`, reporting the ends they announce in order. */
   extract(text: string): { text: string; ends: CommandEnd[] } {
     const ends: CommandEnd[] = [];
-    const cleaned = text.replace(this.pattern, (_match, id: string, code: string, cwd: string) => {
-      ends.push({ runId: Number(id), exitCode: Number(code), cwd });
-      return '';
-    });
+    const cleaned = text.replace(
+      this.pattern,
+      (_match, id: string, code: string, taint: string, cwd: string) => {
+        ends.push({ runId: Number(id), exitCode: Number(code), cwd, ...(taint !== '-' ? { taint } : {}) });
+        return '';
+      },
+    );
     return { text: cleaned, ends };
   }
 

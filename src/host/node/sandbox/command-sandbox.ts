@@ -17,6 +17,9 @@ import {
 import { sandboxEnvironment } from './sandbox-environment';
 import { secretLocations } from './secret-locations';
 import { type SandboxReport, sandboxReport } from './sandbox-report';
+import type { SandboxState } from './sandbox-state';
+
+export type { SandboxState } from './sandbox-state';
 
 export interface CommandSandboxOptions {
   setting: SandboxSetting;
@@ -41,12 +44,6 @@ export interface CommandSandboxOptions {
   /** socat for the bridge (default: from PATH); null: use Node even where socat is installed. */
   socat?: string | null;
 }
-
-/** How commands run now; what the chat, `logbook run` and the diagnostics say. */
-export type SandboxState =
-  | { kind: 'on'; bwrap: string; version: string }
-  | { kind: 'off' }
-  | { kind: 'unavailable'; required: boolean; problem: string; fix: string };
 
 export interface SandboxedLaunch {
   /** Whether the command runs in a sandbox (false: unsandboxed, as `auto` allows when none can start). */

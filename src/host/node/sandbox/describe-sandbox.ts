@@ -1,7 +1,7 @@
 // The words for how commands run: one place, so the chat, `logbook run` and the diagnostics
 // command say the same thing.
 import type { SandboxNotice } from '../../../core/state';
-import type { SandboxState } from './command-sandbox';
+import type { SandboxState } from './sandbox-state';
 
 export interface SandboxDescription {
   /** One line: what holds the boundary. */

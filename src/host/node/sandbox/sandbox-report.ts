@@ -2,7 +2,7 @@
 // VS Code's Logbook: Show Sandbox Status): the same lists CommandSandbox mounts.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SandboxState } from './command-sandbox';
+import type { SandboxState } from './sandbox-state';
 import { describeSandbox } from './describe-sandbox';
 import { PROTECTED_WORKSPACE_PATHS } from './sandbox-profile';
 

@@ -12,8 +12,10 @@ import type { Readable } from 'node:stream';
 import * as vscode from 'vscode';
 import { readInnerProcessGroup, type SandboxedLaunch } from '../../node/sandbox';
 import { OutputBuffer } from './output-buffer';
+import { taintText } from '../../node/ports/shell-hook-reset';
 import { commandLine, parseStatusMarker, scanForMarker } from './shell-sentinel';
 import type { CommandExit, RunningCommand, ShellSession } from './terminal-session';
+import { printableText } from '../../../core/text/printable';
 
 export interface PseudoterminalSessionOptions {
   name: string;
@@ -61,6 +63,8 @@ export class PseudoterminalSession implements ShellSession {
   /** Output that arrives while no command runs (background jobs) goes to the last command. */
   private lastOutput?: OutputBuffer;
   private carry = { stdout: '', stderr: '' };
+  /** Whether the shell is bash (a plain sh gets no hook reset). */
+  private readonly bash = /bash$/.test(pseudoterminalShell()[0] ?? '');
 
   constructor(private readonly options: PseudoterminalSessionOptions) {
     this.cwd = options.cwd;
@@ -87,11 +91,12 @@ export class PseudoterminalSession implements ShellSession {
     const shell = this.shell ?? this.spawnShell();
     const output = new OutputBuffer();
     this.lastOutput = output;
-    this.print(`\x1b[2m$\x1b[0m ${command.replace(/\n/g, '\r\n')}\r\n`);
+    // The model's command as text: an escape sequence in it must not hide or restyle what runs.
+    this.print(`\x1b[2m$\x1b[0m ${printableText(command).replace(/\n/g, '\r\n')}\r\n`);
     const exit = new Promise<CommandExit>((resolve) => {
       this.pending = { nonce: randomUUID().replace(/-/g, ''), output, stderrDone: false, resolve };
     });
-    shell.stdin.write(commandLine(command, this.pending!.nonce));
+    shell.stdin.write(commandLine(command, this.pending!.nonce, this.bash));
     return { output, exit };
   }
 
@@ -175,13 +180,28 @@ export class PseudoterminalSession implements ShellSession {
     if (pending?.status && pending.stderrDone) this.finish(pending.status);
   }
 
-  private finish(exit: CommandExit): void {
+  private finish(exit: CommandExit & { taint?: string }): void {
     const pending = this.pending;
     if (!pending) return;
     this.pending = undefined;
     if (exit.cwd) this.cwd = exit.cwd;
     if (exit.exitCode) this.print(`\x1b[2m[exit code ${exit.exitCode}]\x1b[0m\r\n`);
-    pending.resolve(exit);
+    if (exit.taint) this.replaceTaintedShell(exit.taint, pending.output);
+    pending.resolve({ exitCode: exit.exitCode, ...(exit.cwd !== undefined ? { cwd: exit.cwd } : {}) });
+  }
+
+  /**
+   * The command left a hook the reset could not undo (a readonly PS1, a disabled `enable`): the
+   * next command gets a new shell in the same folder, so the hook never fires.
+   */
+  private replaceTaintedShell(taint: string, output: OutputBuffer): void {
+    const note =
+      `[The command left ${taintText(taint)} in the shell; Logbook replaced the shell so it cannot ` +
+      'run with later commands. Variables and functions set before are gone; the working directory is kept.]\n';
+    output.append(note);
+    this.print(`\x1b[2m${note.replace(/\n/g, '\r\n')}\x1b[0m`);
+    this.signalShellGroup('SIGKILL');
+    this.shell = undefined;
   }
 
   private onUserInput(data: string): void {

@@ -6,6 +6,7 @@
 // conversation's mode starts a new shell: its mounts (plan mode: a read-only workspace) are fixed.
 import * as vscode from 'vscode';
 import { agentEnvironment, type AgentEnvironmentOptions } from '../../../core/secrets';
+import { shellHookIn } from '../../../core/security/shell-hooks';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { blockedHostsText, type CommandSandbox } from '../../node/sandbox';
 import { LAUNCHER_INNER_ARGV, writeShellLauncher, type ShellLauncher } from '../sandbox/sandboxed-shell';
@@ -19,6 +20,7 @@ import {
   type TerminalMode,
 } from './terminal-session';
 import { workspaceRoots } from './workspace-paths';
+import { LLM_VARIABLES } from '../../../core/llm/environment-names';
 
 export type { TerminalMode } from './terminal-session';
 
@@ -102,7 +104,9 @@ export class IntegratedTerminalPort implements TerminalPort {
     let running: RunningCommand;
     this.launching = true;
     try {
-      running = (await this.ensureSession()).start(command);
+      const session = await this.ensureSession();
+      refuseHooksInUsersShell(session, command);
+      running = session.start(command);
     } finally {
       this.launching = false;
     }
@@ -259,12 +263,28 @@ export class IntegratedTerminalPort implements TerminalPort {
 }
 
 /**
+ * The integrated terminal runs the user's own shell, whose prompt and traps carry VS Code's shell
+ * integration, so Logbook cannot undo a hook there after the command as it does in the shells it
+ * starts: a command that would plant one is not run.
+ */
+function refuseHooksInUsersShell(session: ShellSession, command: string): void {
+  if (session.mode !== 'shell-integration') return;
+  const hook = shellHookIn(command);
+  if (!hook) return;
+  throw new Error(
+    `Not run: the command ${hook}, which would stay in this terminal's shell and could run with ` +
+      'later commands without appearing in them. Run it in a child shell instead, e.g. ' +
+      "bash -c '…' (it ends with the command).",
+  );
+}
+
+/**
  * The `env` of a VS Code terminal that deletes these variables (a null value deletes one from the
  * environment the window starts terminals with). The terminal's environment is the window's, not
  * this process's, so the key is deleted even when this process does not have it.
  */
 function withoutSecrets(removed: readonly string[], pass: readonly string[]): Record<string, null> {
-  const names = new Set([...removed, 'OPENAI_API_KEY']);
+  const names = new Set([...removed, ...LLM_VARIABLES.apiKey]);
   for (const name of pass) names.delete(name);
   return Object.fromEntries([...names].map((n) => [n, null]));
 }

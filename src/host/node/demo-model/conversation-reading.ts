@@ -1,6 +1,6 @@
 // What the demo model reads from a chat request: the user's latest task and the tool calls made
 // since, each with its result, so every reply follows what actually happened.
-import { type ChatMessage, type ChatRequestView, messageText } from '../llm-server/chat-request';
+import { type DemoMessage, type DemoRequest, messageText } from './demo-wire';
 
 export interface CallOutcome {
   name: string;
@@ -18,7 +18,7 @@ export interface DemoReading {
   calls: CallOutcome[];
 }
 
-export function readConversation(request: ChatRequestView): DemoReading {
+export function readConversation(request: DemoRequest): DemoReading {
   const { messages } = request;
   const userIndexes = messages.flatMap((m, i) => (m.role === 'user' && !isNudge(m) ? [i] : []));
   const last = userIndexes.at(-1) ?? -1;
@@ -45,6 +45,6 @@ function firstParagraph(text: string): string {
   return (text.split(/\n\s*\n/)[0] ?? '').trim();
 }
 
-function isNudge(m: ChatMessage): boolean {
+function isNudge(m: DemoMessage): boolean {
   return messageText(m.content).startsWith('[logbook:');
 }
