@@ -1,0 +1,32 @@
+// The policies every conversation runs with, in the order they are consulted: the budget is
+// checked before anything is recorded for a request, the call cap before tools are asked about a
+// call, and the stuck detector only once the budgets let the run go on.
+import type { ConversationPolicy } from './policy';
+import { budgetPolicy } from './budget-policy';
+import { callCapPolicy } from './call-cap-policy';
+import { costUnknownPolicy } from './cost-unknown-policy';
+import { planModePolicy, type PlanModeDeps } from './plan-mode-policy';
+import { sandboxPolicy } from './sandbox-policy';
+import { stuckPolicy } from './stuck-policy';
+import type { ToolSet } from './tool-set';
+import type { SandboxNotice } from '../../state';
+
+export interface DefaultPolicyDeps {
+  toolSet: ToolSet;
+  planMode: PlanModeDeps;
+  /** The configured model's name, read at each reply. */
+  model: () => string;
+  sandbox?: () => SandboxNotice;
+}
+
+export function defaultPolicies(deps: DefaultPolicyDeps): ConversationPolicy[] {
+  return [
+    budgetPolicy,
+    sandboxPolicy(deps.sandbox),
+    callCapPolicy,
+    deps.toolSet,
+    planModePolicy(deps.planMode),
+    costUnknownPolicy(deps.model),
+    stuckPolicy,
+  ];
+}
