@@ -70,6 +70,13 @@ type ResumeData = z.output<typeof ResumeSchema>;
 
 type Store = EventStore<StoredConversationEvent>;
 
+/** What a snapshot stores besides the state, for a view at this checkpoint. */
+export function resumeDataOf(checkpoint: ViewCheckpoint): ResumeData {
+  const { entries, at, ...rest } = checkpoint;
+  const kept = encodePositions(entries, at);
+  return { view: kept ? { kept, ...rest } : { entries, at, ...rest } };
+}
+
 export interface MemoryLoad {
   memory: ConversationMemory;
   /** Index of the snapshot it was opened from; null for a full replay. */
@@ -128,9 +135,7 @@ export class ConversationMemory {
 
   /** What a snapshot needs besides the state so that `load` can start from it. */
   resumeData(): ResumeData {
-    const { entries, at, ...rest } = this.prompt.view.checkpoint();
-    const kept = encodePositions(entries, at);
-    return { view: kept ? { kept, ...rest } : { entries, at, ...rest } };
+    return resumeDataOf(this.prompt.view.checkpoint());
   }
 
   /** Everything but the state: the prompt, pending actions' events, recent events. */

@@ -33,7 +33,7 @@ import { parseChainFile } from '../signing/chain';
 import { chainIdToken } from '../signing/chain-head';
 import { rawRecords } from '../signing/raw-records';
 import { conversationEventCodec, type StoredConversationEvent } from './event-codec';
-import { ORIGINAL_RECORDS, parseOriginalRecords, sameEvents, SdkExportPipeline } from './sdk-export-pipeline';
+import { ORIGINAL_RECORDS, OriginalRecords, sameEvents, SdkExportPipeline } from './sdk-export-pipeline';
 import { followWithSnapshots } from './snapshot-follower';
 
 /** The OpenHands base_state.json of an imported SDK conversation, kept next to its log. */
@@ -118,15 +118,15 @@ export async function importOpenHands(
     });
     let count = 0;
     try {
-      const snapshots = followWithSnapshots(target, id);
       if (v0) {
+        const snapshots = followWithSnapshots(target, id, { expectedLength: v0.length });
         for (const event of v0) await target.append(event as StoredConversationEvent);
         await target.flush();
+        await snapshots.finish();
         count = v0.length;
       } else {
-        count = await copySdkEvents(from, target);
+        count = await copySdkEvents(from, target, id);
       }
-      await snapshots.finish();
     } finally {
       await target.close();
     }
@@ -155,43 +155,50 @@ export async function importOpenHands(
   }
 }
 
+/**
+ * The SDK folder's events appended to `target` as they are read (a few dozen files ahead, see
+ * OpenHandsDirStore.iterate), with the snapshots a log of their number keeps.
+ */
 async function copySdkEvents(
   from: string,
   target: SegmentEventStore<StoredConversationEvent>,
+  id: string,
 ): Promise<number> {
   const source = await OpenHandsDirStore.open<StoredConversationEvent>(from, {
     codec: conversationEventCodec,
     readOnly: true,
   });
   try {
-    const originals = readOriginalRecords(from);
-    if (originals.size === 0) return await copyEvents(source, target);
-    return await copyWithOriginals(await source.slice(), originals, target);
+    const snapshots = followWithSnapshots(target, id, { expectedLength: source.length });
+    const originals = OriginalRecords.open(join(from, ORIGINAL_RECORDS));
+    let count: number;
+    try {
+      count = originals
+        ? await copyWithOriginals(source.iterate(0), originals, target)
+        : await copyEvents(source, target);
+    } finally {
+      originals?.close();
+    }
+    await snapshots.finish();
+    return count;
   } finally {
     await source.close();
-  }
-}
-
-function readOriginalRecords(from: string): Map<number, string> {
-  try {
-    return parseOriginalRecords(readFileSync(join(from, ORIGINAL_RECORDS), 'utf8'));
-  } catch {
-    return new Map();
   }
 }
 
 /**
  * A Logbook export: each record the export changed comes back as the log stored it, as long as
  * the export pipeline still makes exactly the exported events of it (sdk-export-pipeline.ts);
- * from the first one it does not, the exported events are imported as they are.
+ * from the first one it does not, the exported events are imported as they are. The exported
+ * events are read as they are needed, never all at once.
  */
 async function copyWithOriginals(
-  exported: readonly Slot<StoredConversationEvent>[],
-  originals: ReadonlyMap<number, string>,
+  exported: AsyncIterable<Slot<StoredConversationEvent>>,
+  originals: OriginalRecords,
   target: SegmentEventStore<StoredConversationEvent>,
 ): Promise<number> {
   const pipeline = new SdkExportPipeline();
-  let at = 0; // next exported event
+  const ahead = new Lookahead(exported);
   let index = 0; // next record of the original log
   let n = 0;
   const append = async (e: Slot<StoredConversationEvent>) => {
@@ -200,20 +207,51 @@ async function copyWithOriginals(
     await target.append(e);
     n++;
   };
-  while (at < exported.length || originals.has(index)) {
-    const kept = originals.get(index);
-    const record = kept !== undefined ? conversationEventCodec.decode(kept, index) : exported[at]!;
+  for (;;) {
+    const kept = originals.at(index);
+    const first = kept === undefined ? await ahead.peek(1) : [];
+    if (kept === undefined && first.length === 0) break;
+    const record = kept !== undefined ? conversationEventCodec.decode(kept, index) : first[0]!;
     if (isCorruptRecord(record)) break;
     const made = pipeline.convert(record);
-    const next = exported.slice(at, at + made.length);
+    const next = await ahead.peek(made.length);
     if (next.some(isCorruptRecord) || !sameEvents(made, next as StoredConversationEvent[])) break;
     await append(record);
-    at += made.length;
+    ahead.skip(made.length);
     index++;
   }
-  for (const e of exported.slice(at)) await append(e);
+  for (let rest = await ahead.peek(1); rest.length > 0; rest = await ahead.peek(1)) {
+    await append(rest[0]!);
+    ahead.skip(1);
+  }
   await target.flush();
   return n;
+}
+
+/** An async sequence that can be looked ahead into by a few items. */
+class Lookahead<T> {
+  private readonly iterator: AsyncIterator<T>;
+  private readonly buffered: T[] = [];
+  private ended = false;
+
+  constructor(source: AsyncIterable<T>) {
+    this.iterator = source[Symbol.asyncIterator]();
+  }
+
+  /** The next `n` items (fewer at the end), not consumed. */
+  async peek(n: number): Promise<T[]> {
+    while (this.buffered.length < n && !this.ended) {
+      const r = await this.iterator.next();
+      if (r.done) this.ended = true;
+      else this.buffered.push(r.value);
+    }
+    return this.buffered.slice(0, n);
+  }
+
+  /** Consumes `n` items already peeked at. */
+  skip(n: number): void {
+    this.buffered.splice(0, n);
+  }
 }
 
 /**

@@ -24,7 +24,7 @@ function sampleEvents(n: number): StoredConversationEvent[] {
 describe('snapshots of a long conversation', () => {
   it('do not grow with the history, and opening still starts from the newest', async () => {
     const store = new MemoryEventStore<StoredConversationEvent>({ codec: conversationEventCodec });
-    const follower = followWithSnapshots(store, 'c', EVERY);
+    const follower = followWithSnapshots(store, 'c', { every: EVERY });
     for (const e of sampleEvents(30 * EVERY)) await store.append(e);
     const written = await follower.finish();
 
