@@ -160,7 +160,7 @@ export class Conversation {
       // A new log gets its system prompt; so does one whose record of it is unreadable or gone
       // (re-derived from the current settings, as a new conversation makes it): no request goes
       // without one.
-      if (deps.store.length === 0 || !c.memory.prompt.hasSystemPrompt()) await c.appendSystemPrompt();
+      if (deps.store.length === 0 || !(await c.memory.hasSystemPrompt())) await c.appendSystemPrompt();
       const ctx = () => ({
         newId: () => crypto.randomUUID(),
         timestamp: new Date().toISOString(),
@@ -426,7 +426,7 @@ export class Conversation {
   async condenseNow(): Promise<boolean> {
     if (!this.deps.condenser) return false;
     const fields = await this.deps.condenser.condense(
-      this.memory.prompt.view,
+      (await this.memory.prompt()).view,
       this.deps.condenserLlm ?? this.deps.llm,
       { force: true },
     );
@@ -531,12 +531,12 @@ export class Conversation {
     }
     if (
       this.deps.condenser &&
-      (this.condenseRequested || this.deps.condenser.shouldCondense(this.memory.prompt.view))
+      (this.condenseRequested || this.deps.condenser.shouldCondense((await this.memory.prompt()).view))
     ) {
       const force = this.condenseRequested;
       this.condenseRequested = false;
       const fields = await this.deps.condenser.condense(
-        this.memory.prompt.view,
+        (await this.memory.prompt()).view,
         this.deps.condenserLlm ?? this.deps.llm,
         { force },
       );
@@ -566,7 +566,7 @@ export class Conversation {
     this.abort = new AbortController();
     let response: LlmResponse;
     try {
-      const messages = await projectImages(this.promptMessages(), {
+      const messages = await projectImages(await this.promptMessages(), {
         supportsImages: this.deps.images?.supportsImages() ?? true,
         load: (url) => this.deps.images?.load(url) ?? Promise.resolve(undefined),
       });
@@ -800,8 +800,8 @@ export class Conversation {
 
   // --- events ---------------------------------------------------------------------------
 
-  private promptMessages() {
-    const messages = this.memory.prompt.messages();
+  private async promptMessages() {
+    const messages = (await this.memory.prompt()).messages();
     return this.state.mode === 'plan' ? withPlanModePrompt(messages) : messages;
   }
 
@@ -903,7 +903,7 @@ export class Conversation {
 
   /** Best effort: a snapshot that cannot be written only makes the next open slower. */
   private async snapshotAt(index: number): Promise<void> {
-    const json = encodeSnapshot(this.state, this.memory.resumeData());
+    const json = encodeSnapshot(this.state, await this.memory.resumeData());
     await this.store.writeSnapshot(index, json).catch(() => undefined);
   }
 

@@ -27,11 +27,11 @@ import {
   OpenHandsDirStore,
   SegmentEventStore,
 } from '../log';
-import type { EventStore, Slot } from '../log/event-store';
-import { SIGNATURES_FILE, type SigningIdentity, eventHash, openSignedStore } from '../signing';
+import type { EventCodec, EventStore, Slot } from '../log/event-store';
+import { SIGNATURES_FILE, type SigningIdentity, openSignedStore } from '../signing';
 import { parseChainFile } from '../signing/chain';
 import { chainIdToken } from '../signing/chain-head';
-import { rawRecords } from '../signing/raw-records';
+import { RecordHashes } from '../signing/record-hashes';
 import { conversationEventCodec, type StoredConversationEvent } from './event-codec';
 import { ORIGINAL_RECORDS, OriginalRecords, sameEvents, SdkExportPipeline } from './sdk-export-pipeline';
 import { followWithSnapshots } from './snapshot-follower';
@@ -113,9 +113,13 @@ export async function importOpenHands(
   const created = !existsSync(to);
   mkdirSync(to, { recursive: true });
   try {
+    // Signed, every record is hashed as it is written, so chaining them needs no second read.
+    const hashes = opts.identity ? new RecordHashes() : undefined;
+    const written = hashes ? hashingCodec(hashes) : undefined;
     const target = await SegmentEventStore.open<StoredConversationEvent>(to, {
-      codec: conversationEventCodec,
+      codec: written?.codec ?? conversationEventCodec,
     });
+    if (written) target.subscribe(written.onAppend);
     let count = 0;
     try {
       if (v0) {
@@ -133,12 +137,12 @@ export async function importOpenHands(
     if (!v0 && existsSync(join(from, 'base_state.json'))) {
       copyFileSync(join(from, 'base_state.json'), join(to, IMPORTED_BASE_STATE));
     }
-    const signedKept = !v0 && opts.identity !== undefined ? keepExportedSignatures(from, to, id) : 0;
+    const signedKept = !v0 && hashes ? keepExportedSignatures(from, to, id, hashes) : 0;
     const signaturesKept = signedKept > 0;
     await recordImport(
       to,
       opts.identity,
-      { conversationId: id, headFile: opts.headFile },
+      { conversationId: id, headFile: opts.headFile, hashes },
       {
         format,
         source: basename(from),
@@ -255,13 +259,39 @@ class Lookahead<T> {
 }
 
 /**
+ * The import's codec, which notes the hash of every record the store writes: the JSON it encodes is
+ * hashed once the store reports the append (a failed append reports nothing).
+ */
+function hashingCodec(hashes: RecordHashes): {
+  codec: EventCodec<StoredConversationEvent>;
+  onAppend: (e: StoredConversationEvent) => void;
+} {
+  let last: { e: StoredConversationEvent; json: string } | null = null;
+  return {
+    codec: {
+      ...conversationEventCodec,
+      encode: (e) => {
+        const json = conversationEventCodec.encode(e);
+        last = { e, json };
+        return json;
+      },
+    },
+    onAppend: (e) => {
+      const l = last;
+      last = null;
+      hashes.addRecord(l && l.e === e ? l.json : conversationEventCodec.encode(e));
+    },
+  };
+}
+
+/**
  * Appends the event that records the import. Signed, the events before it are chained as imported
  * (or as the exported signatures had them) and it is the first event signed by `identity`.
  */
 async function recordImport(
   to: string,
   identity: SigningIdentity | undefined,
-  chain: { conversationId: string; headFile: string | undefined },
+  chain: { conversationId: string; headFile: string | undefined; hashes: RecordHashes | undefined },
   value: Record<string, unknown>,
 ): Promise<void> {
   const store: EventStore<StoredConversationEvent> = identity
@@ -269,6 +299,7 @@ async function recordImport(
         codec: conversationEventCodec,
         identity,
         unchainedAre: 'imported',
+        recordHashes: chain.hashes,
         conversationId: chain.conversationId,
         ...(chain.headFile !== undefined ? { headFile: chain.headFile } : {}),
       })
@@ -293,7 +324,7 @@ async function recordImport(
  * chain is bound to the id it is imported as. Returns how many events stay signed; the events
  * after them are chained as imported, as in an unsigned import.
  */
-function keepExportedSignatures(from: string, to: string, id: string): number {
+function keepExportedSignatures(from: string, to: string, id: string, hashes: RecordHashes): number {
   let text: string;
   try {
     text = readFileSync(join(from, EXPORTED_SIGNATURES), 'utf8');
@@ -305,11 +336,8 @@ function keepExportedSignatures(from: string, to: string, id: string): number {
   if (chain.malformed || chain.hashes.length === 0) return 0;
   if (chain.version === 2 && chain.conversation !== chainIdToken(id)) return 0;
   let same = 0;
-  for (const r of rawRecords(to)) {
-    if (same >= chain.hashes.length) break;
-    if (!r.ok || eventHash(r.bytes).toString('base64url') !== chain.hashes[same]) break;
-    same++;
-  }
+  const end = Math.min(chain.hashes.length, hashes.count);
+  while (same < end && hashes.at(same).toString('base64url') === chain.hashes[same]) same++;
   const signed = chain.signatures.filter((sig) => sig.count <= same).at(-1)?.count ?? 0;
   // A fork's proof covers its first copies as a whole: all of them stay signed, or none.
   if (signed === 0 || (chain.fork && chain.fork.copies > signed)) return 0;

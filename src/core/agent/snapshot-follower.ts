@@ -46,7 +46,7 @@ export function followWithSnapshots(store: Store, id: string, opts: FollowOption
   const every = opts.every ?? SNAPSHOT_EVERY;
   const wanted = opts.expectedLength === undefined ? null : keptSnapshots(opts.expectedLength, every);
   let state = initialState(id);
-  const view = new ViewLedger((e) => ({ id: e.id }));
+  const view = new ViewLedger((e) => ({ id: e.id, kind: e.kind }));
   const held = new Map<number, string>();
   const written: number[] = [];
   let last = -1;
@@ -57,7 +57,7 @@ export function followWithSnapshots(store: Store, id: string, opts: FollowOption
     writes = writes.then(() => store.writeSnapshot(index, json));
   };
   const snapshot = (index: number): void => {
-    const json = encodeSnapshot(state, resumeDataOf(view.checkpoint()));
+    const json = encodeSnapshot(state, resumeDataOf(view.checkpoint(), view.showsKind('SystemPromptEvent')));
     if (wanted) held.set(index, json);
     else write(index, json);
   };

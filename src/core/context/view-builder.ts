@@ -83,6 +83,12 @@ export class ViewBuilder implements ViewLike {
     );
   }
 
+  /** Whether the view shows an event of this kind. */
+  showsKind(kind: Event['kind']): boolean {
+    this.refresh();
+    return this.ledger.showsKind(kind);
+  }
+
   appendAll(events: Iterable<Event>): this {
     for (const e of events) this.append(e);
     return this;

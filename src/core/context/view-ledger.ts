@@ -9,7 +9,13 @@ import { type Condensation, type Event, isKind, isLlmConvertible, type LlmConver
 import { CallPairing, type CallRole } from './call-pairing';
 import { droppedActions, hasSummary, isKept } from './view';
 
-export interface LedgerEntry<E extends { readonly id: string }> {
+/** What an entry holds of its event: at least its id and kind. */
+export interface LedgerEvent {
+  readonly id: string;
+  readonly kind: string;
+}
+
+export interface LedgerEntry<E extends LedgerEvent> {
   e: E;
   role: CallRole;
   /** Where the event is in its log, when the caller said (see `append`). */
@@ -37,7 +43,7 @@ export interface SummarySource {
   at: number | undefined;
 }
 
-export class ViewLedger<E extends { readonly id: string }> {
+export class ViewLedger<E extends LedgerEvent> {
   /** Every LLM-convertible event appended and not let go of, with its role. */
   readonly log: LedgerEntry<E>[] = [];
   private readonly pairing = new CallPairing();
@@ -108,6 +114,12 @@ export class ViewLedger<E extends { readonly id: string }> {
     return isKept(e, role, this.forgotten, this.dropped);
   }
 
+  /** Whether the view shows an event of this kind. */
+  showsKind(kind: string): boolean {
+    this.settle();
+    return this.log.some((entry) => entry.e.kind === kind && this.isShown(entry));
+  }
+
   /** The ActionEvent with this id was appended (answered or not). */
   knows(actionId: string): boolean {
     return this.pairing.knows(actionId);
@@ -142,7 +154,7 @@ export class ViewLedger<E extends { readonly id: string }> {
    * A ledger equal to the one `checkpoint` was taken from, given the events it names (by id).
    * Undefined when one is missing or is not what the checkpoint says it is. It awaits a `settle`.
    */
-  static restore<E extends { readonly id: string }>(
+  static restore<E extends LedgerEvent>(
     cp: ViewCheckpoint,
     eventById: (id: string) => Event | undefined,
     keep: (e: LlmConvertibleEvent) => E,

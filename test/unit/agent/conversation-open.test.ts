@@ -44,7 +44,11 @@ async function memoryEquals(store: MemoryEventStore<StoredConversationEvent>, ev
   const load = await ConversationMemory.load(store, ID);
   const full = ConversationMemory.fromEvents(events, ID);
   assert.deepEqual(load.memory.state, full.state, `${what}: state`);
-  assert.deepEqual(load.memory.prompt.messages(), full.prompt.messages(), `${what}: next prompt`);
+  assert.deepEqual(
+    (await load.memory.prompt()).messages(),
+    (await full.prompt()).messages(),
+    `${what}: next prompt`,
+  );
   assert.deepEqual(
     load.memory.recent.map((e) => e.id),
     full.recent.map((e) => e.id),

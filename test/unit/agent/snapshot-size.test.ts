@@ -38,6 +38,9 @@ describe('snapshots of a long conversation', () => {
     assert.equal(load.fromSnapshot, written.at(-1));
     const replay = ConversationMemory.fromEvents((await store.slice(0)) as never, 'c');
     assert.deepEqual(load.memory.state, replay.state);
-    assert.deepEqual(load.memory.prompt.view.checkpoint(), replay.prompt.view.checkpoint());
+    assert.deepEqual(
+      (await load.memory.prompt()).view.checkpoint(),
+      (await replay.prompt()).view.checkpoint(),
+    );
   });
 });
