@@ -211,7 +211,7 @@ export async function generateConversation(
   const condenser = new LlmSummarizingCondenser();
   for (let i = 0; i < n; i++) {
     if (gen.betweenSteps) {
-      const plan = condenser.plan(memory.prompt.view);
+      const plan = condenser.plan((await memory.prompt()).view);
       if (plan) gen.condense(plan);
     }
     const e = gen.next();

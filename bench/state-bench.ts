@@ -147,7 +147,10 @@ async function childOpen(mode: string, dir: string): Promise<OpenResult> {
     }
     opened = { state: load.memory.state, fromSnapshot: load.fromSnapshot, replayed: load.replayed };
     tail = await store.slice(-200);
-    prompt = crypto.createHash('sha1').update(JSON.stringify(load.memory.prompt.messages())).digest('hex');
+    prompt = crypto
+      .createHash('sha1')
+      .update(JSON.stringify((await load.memory.prompt()).messages()))
+      .digest('hex');
   } else if (mode === 'snapshot' || mode === 'snapshot-worst') {
     // worst: the state after the event before the last, i.e. after the most events past a snapshot
     const atIndex = mode === 'snapshot-worst' ? store.length - 2 : undefined;

@@ -45,9 +45,11 @@ export async function measureVsCodeOpens(opts: {
   work: string;
   cli: string;
   store: string;
-  bare: string;
+  /** The same conversation without its snapshots; none: not measured. */
+  bare?: string;
   lastRowSeq: number;
   log: (s: string) => void;
+  runs?: number;
 }): Promise<VsCodeOpens> {
   const build = spawnSync(process.execPath, [path.join(repoRoot, 'esbuild.mjs')], {
     cwd: repoRoot,
@@ -58,12 +60,12 @@ export async function measureVsCodeOpens(opts: {
 
   const variants: Variant[] = [
     { name: 'imported', store: opts.store, lastRowSeq: opts.lastRowSeq },
-    { name: 'bare', store: opts.bare, lastRowSeq: opts.lastRowSeq },
+    ...(opts.bare ? [{ name: 'bare' as const, store: opts.bare, lastRowSeq: opts.lastRowSeq }] : []),
     { name: 'small', store: small.store, lastRowSeq: small.lastRowSeq },
   ];
   const out: VsCodeOpens = { imported: [], bare: [], small: [], smallCount: small.count };
   // Interleaved, so that the machine's load hits every kind of run alike.
-  for (let r = 0; r < RUNS; r++) {
+  for (let r = 0; r < (opts.runs ?? RUNS); r++) {
     for (const v of variants) {
       if (v.name === 'bare' && r >= BARE_RUNS) continue;
       const run = await timedOpen(opts.work, v);

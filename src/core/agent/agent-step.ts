@@ -29,7 +29,8 @@ export interface AgentStepDeps {
   condenserLlm?: LlmClient;
   images?: ImagePort;
   log: ConversationLog;
-  prompt: PromptBuilder;
+  /** What the next prompt is built from (read from the log the first time, after an open). */
+  prompt: () => Promise<PromptBuilder>;
   policies: ConversationPolicies;
   /** The tools offered now. */
   tools: () => ToolSpec[];
@@ -51,9 +52,10 @@ export class AgentStep {
 
   /** Condenses the history now, even below the limits; false when nothing was condensed. */
   async condenseNow(): Promise<boolean> {
-    const { condenser, condenserLlm, llm, prompt, log } = this.deps;
+    const { condenser, condenserLlm, llm, log } = this.deps;
     if (!condenser) return false;
-    const fields = await condenser.condense(prompt.view, condenserLlm ?? llm, { force: true });
+    const { view } = await this.deps.prompt();
+    const fields = await condenser.condense(view, condenserLlm ?? llm, { force: true });
     if (!fields) return false;
     await log.append('Condensation', fields as CreateFields<'Condensation'>);
     return true;
@@ -71,11 +73,13 @@ export class AgentStep {
 
   /** 'condensed' or 'error' when this step was a condensation; undefined when none was due. */
   private async condenseIfDue(): Promise<'condensed' | 'error' | undefined> {
-    const { condenser, condenserLlm, llm, prompt, log } = this.deps;
-    if (!condenser || !(this.condenseRequested || condenser.shouldCondense(prompt.view))) return undefined;
+    const { condenser, condenserLlm, llm, log } = this.deps;
+    if (!condenser) return undefined;
+    const { view } = await this.deps.prompt();
+    if (!(this.condenseRequested || condenser.shouldCondense(view))) return undefined;
     const force = this.condenseRequested;
     this.condenseRequested = false;
-    const fields = await condenser.condense(prompt.view, condenserLlm ?? llm, { force });
+    const fields = await condenser.condense(view, condenserLlm ?? llm, { force });
     if (fields) {
       await log.append('Condensation', fields as CreateFields<'Condensation'>);
       return 'condensed';
@@ -95,7 +99,7 @@ export class AgentStep {
     const signal = this.deps.abortable();
     let response: LlmResponse;
     try {
-      const messages = await projectImages(policies.messages(prompt.messages()), {
+      const messages = await projectImages(policies.messages((await prompt()).messages()), {
         supportsImages: images?.supportsImages() ?? true,
         load: (url) => images?.load(url) ?? Promise.resolve(undefined),
       });

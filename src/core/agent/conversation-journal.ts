@@ -100,7 +100,7 @@ export class ConversationJournal implements ConversationLog {
 
   /** Best effort: a snapshot that cannot be written only makes the next open slower. */
   private async snapshotAt(index: number): Promise<void> {
-    const json = encodeSnapshot(this.state, this.memory.resumeData());
+    const json = encodeSnapshot(this.state, await this.memory.resumeData());
     await this.store.writeSnapshot(index, json).catch(() => undefined);
   }
 }

@@ -65,10 +65,38 @@ type CompactView = z.output<typeof CompactViewSchema>;
  * What a Conversation stores in each snapshot besides the state. Snapshots written before the
  * compact form name every entry by id; they are still read.
  */
-const ResumeSchema = z.object({ view: z.union([CompactViewSchema, ViewCheckpointSchema]) });
+const ResumeSchema = z.object({
+  view: z.union([CompactViewSchema, ViewCheckpointSchema]),
+  /** The view shows a system prompt (absent in older snapshots: then the view must be read to know). */
+  systemPrompt: z.boolean().optional(),
+});
 type ResumeData = z.output<typeof ResumeSchema>;
 
 type Store = EventStore<StoredConversationEvent>;
+
+/** What a snapshot stores besides the state, for a view at this checkpoint. */
+export function resumeDataOf(checkpoint: ViewCheckpoint, systemPrompt: boolean): ResumeData {
+  const { entries, at, ...rest } = checkpoint;
+  const kept = encodePositions(entries, at);
+  return { view: kept ? { kept, ...rest } : { entries, at, ...rest }, systemPrompt };
+}
+
+/**
+ * A view not read yet: the snapshot's checkpoint, and the events seen since, in order. Reading it
+ * costs about one read of every event the view shows, which for a long conversation that nothing
+ * condensed is most of the log; an open does not need it, the next prompt does.
+ */
+interface DeferredView {
+  store: Store;
+  snapshot: number;
+  saved: ViewCheckpoint | CompactView;
+  seen: { event: Event; index: number }[];
+  /** Whether the view shows a system prompt; undefined when only reading it tells. */
+  systemPrompt: boolean | undefined;
+}
+
+/** Events seen after an open before the view is read anyway: its reading is then due. */
+const MOST_DEFERRED = 4 * SNAPSHOT_EVERY;
 
 export interface MemoryLoad {
   memory: ConversationMemory;
@@ -82,11 +110,17 @@ export class ConversationMemory {
   /** Events since the last user message: at least the newest RECENT_LIMIT of them. */
   recent: Event[] = [];
   private readonly pending = new Map<string, ActionEvent>();
+  private built: PromptBuilder | undefined;
+  private deferred: DeferredView | undefined;
+  private reading: Promise<PromptBuilder> | undefined;
 
   private constructor(
     private current: ConversationState,
-    readonly prompt: PromptBuilder,
-  ) {}
+    prompt: PromptBuilder | DeferredView,
+  ) {
+    if (prompt instanceof PromptBuilder) this.built = prompt;
+    else this.deferred = prompt;
+  }
 
   /** An empty conversation's memory. */
   static empty(state: ConversationState): ConversationMemory {
@@ -126,16 +160,29 @@ export class ConversationMemory {
     return this.pending.get(id);
   }
 
+  /** What the next prompt is built from (read from the log first, after an open from a snapshot). */
+  async prompt(): Promise<PromptBuilder> {
+    if (this.built) return this.built;
+    this.reading ??= this.readView();
+    return this.reading;
+  }
+
+  /** Whether the next request would carry a system prompt; known without reading the view when the snapshot says. */
+  async hasSystemPrompt(): Promise<boolean> {
+    const known = this.deferred?.systemPrompt;
+    return known ?? (await this.prompt()).hasSystemPrompt();
+  }
+
   /** What a snapshot needs besides the state so that `load` can start from it. */
-  resumeData(): ResumeData {
-    const { entries, at, ...rest } = this.prompt.view.checkpoint();
-    const kept = encodePositions(entries, at);
-    return { view: kept ? { kept, ...rest } : { entries, at, ...rest } };
+  async resumeData(): Promise<ResumeData> {
+    const { view } = await this.prompt();
+    return resumeDataOf(view.checkpoint(), view.showsKind('SystemPromptEvent'));
   }
 
   /** Everything but the state: the prompt, pending actions' events, recent events. */
   private see(event: Event, index: number): void {
-    this.prompt.add(event, index);
+    if (this.built) this.built.add(event, index);
+    else this.defer(event, index);
     if (event.kind === 'ActionEvent') this.pending.set(event.id, event);
     if (event.kind === 'MessageEvent' && event.source === 'user') this.recent = [];
     else {
@@ -153,10 +200,54 @@ export class ConversationMemory {
     if (this.recent.length > RECENT_LIMIT) this.recent = this.recent.slice(-RECENT_LIMIT);
   }
 
+  private defer(event: Event, index: number): void {
+    const d = this.deferred!;
+    d.seen.push({ event, index });
+    if (event.kind === 'SystemPromptEvent' && !d.saved.forgotten.includes(event.id)) d.systemPrompt = true;
+    // What a condensation leaves in the view only the view says.
+    if (event.kind === 'Condensation') d.systemPrompt = undefined;
+    if (d.seen.length > MOST_DEFERRED) void this.prompt().catch(() => undefined);
+  }
+
   /**
-   * The memory from the newest usable snapshot plus the events after it; undefined when there is no
-   * snapshot with a usable view checkpoint, or when the tail holds what a snapshot cannot carry on
-   * from exactly (a fork, or a result naming an action older than the snapshot that the view let go).
+   * The deferred view, read: restored from the snapshot's checkpoint and given the events seen
+   * since; when that cannot be done exactly (a checkpoint event unreadable, a result naming an
+   * action before the snapshot that the view let go), rebuilt from every event of the log.
+   */
+  private async readView(): Promise<PromptBuilder> {
+    const d = this.deferred!;
+    const restored = await restoreView(d.store, d.saved);
+    let prompt: PromptBuilder | undefined = restored && new PromptBuilder(restored.view);
+    // Events seen while the checkpoint's events are read are appended after it, in order.
+    for (let k = 0; prompt && k < d.seen.length; k++) {
+      const { event, index } = d.seen[k]!;
+      if (prompt.view.referencesUnknownAction(event)) {
+        const j = await d.store.indexOf((event as { action_id: string }).action_id);
+        if (j >= 0 && j <= d.snapshot) prompt = undefined;
+      }
+      prompt?.add(event, index);
+    }
+    if (!prompt) {
+      prompt = new PromptBuilder();
+      const upTo = d.seen.at(-1)?.index ?? d.snapshot;
+      let index = 0;
+      for await (const slot of d.store.iterate(0)) {
+        if (index > upTo) break;
+        if (!isCorruptRecord(slot)) prompt.add(slot as Event, index);
+        index++;
+      }
+      // Seen while the log was read: after `upTo`, in order.
+      for (const { event, index: i } of d.seen) if (i > upTo) prompt.add(event, i);
+    }
+    this.built = prompt;
+    this.deferred = undefined;
+    return prompt;
+  }
+
+  /**
+   * The memory from the newest usable snapshot plus the events after it, its view deferred (read
+   * when the first prompt needs it); undefined when there is no snapshot with a usable view
+   * checkpoint, or when the tail holds what a snapshot cannot carry on from (a fork).
    */
   private static async resume(store: Store, id: string): Promise<MemoryLoad | undefined> {
     const last = store.length - 1;
@@ -164,12 +255,15 @@ export class ConversationMemory {
     const snap = await usableSnapshot(store, last);
     if (!snap) return undefined;
     const parsed = ResumeSchema.safeParse(snap.resume);
-    if (!parsed.success) return undefined;
-    const restored = await restoreView(store, parsed.data.view);
-    if (!restored) return undefined;
-    const { view, events: named } = restored;
+    if (!parsed.success || !positionsHold(parsed.data.view, store.length)) return undefined;
     const state = snap.state.id === id ? snap.state : { ...snap.state, id };
-    const memory = new ConversationMemory(state, new PromptBuilder(view));
+    const memory = new ConversationMemory(state, {
+      store,
+      snapshot: snap.index,
+      saved: parsed.data.view,
+      seen: [],
+      systemPrompt: parsed.data.systemPrompt,
+    });
 
     let replayed = 0;
     let userMessage = false;
@@ -183,16 +277,12 @@ export class ConversationMemory {
           const j = await store.indexOf(parent);
           if (j >= 0 && j < from + k) return undefined; // a fork: the branch rules need the whole log
         }
-        if (view.referencesUnknownAction(e)) {
-          const j = await store.indexOf((e as { action_id: string }).action_id);
-          if (j >= 0 && j <= snap.index) return undefined;
-        }
         memory.absorb(e, from + k);
         replayed++;
         if (e.kind === 'MessageEvent' && e.source === 'user') userMessage = true;
       }
     }
-    await memory.readPendingActions(store, named);
+    await memory.readPendingActions(store, new Map());
     if (!userMessage) memory.recent = [...(await recentBefore(store, snap.index)), ...memory.recent];
     memory.trimRecent();
     return { memory, fromSnapshot: snap.index, replayed };
@@ -209,6 +299,13 @@ export class ConversationMemory {
       if (e?.kind === 'ActionEvent') this.pending.set(p.actionId, e);
     }
   }
+}
+
+/** A compact checkpoint's positions decode and lie within the log (an id-named one is checked when read). */
+function positionsHold(saved: ViewCheckpoint | CompactView, length: number): boolean {
+  if (!('kept' in saved)) return true;
+  const positions = decodePositions(saved.kept);
+  return positions !== null && (positions.length === 0 || positions.at(-1)! < length);
 }
 
 function isAnswer(e: Event): boolean {

@@ -118,7 +118,7 @@ export class Conversation {
       ...(deps.condenserLlm ? { condenserLlm: deps.condenserLlm } : {}),
       ...(deps.images ? { images: deps.images } : {}),
       log,
-      prompt: memory.prompt,
+      prompt: () => memory.prompt(),
       policies: this.policies,
       tools,
       abortable,
@@ -151,7 +151,7 @@ export class Conversation {
       // A new log gets its system prompt; so does one whose record of it is unreadable or gone
       // (re-derived from the current settings, as a new conversation makes it): no request goes
       // without one.
-      if (deps.store.length === 0 || !c.memory.prompt.hasSystemPrompt()) await c.appendSystemPrompt();
+      if (deps.store.length === 0 || !(await c.memory.hasSystemPrompt())) await c.appendSystemPrompt();
       await recoverOnOpen(c.journal, deps.store);
     }
     return c;

@@ -27,13 +27,13 @@ import {
   OpenHandsDirStore,
   SegmentEventStore,
 } from '../log';
-import type { EventStore, Slot } from '../log/event-store';
-import { SIGNATURES_FILE, type SigningIdentity, eventHash, openSignedStore } from '../signing';
+import type { EventCodec, EventStore, Slot } from '../log/event-store';
+import { SIGNATURES_FILE, type SigningIdentity, openSignedStore } from '../signing';
 import { parseChainFile } from '../signing/chain';
 import { chainIdToken } from '../signing/chain-head';
-import { rawRecords } from '../signing/raw-records';
+import { RecordHashes } from '../signing/record-hashes';
 import { conversationEventCodec, type StoredConversationEvent } from './event-codec';
-import { ORIGINAL_RECORDS, parseOriginalRecords, sameEvents, SdkExportPipeline } from './sdk-export-pipeline';
+import { ORIGINAL_RECORDS, OriginalRecords, sameEvents, SdkExportPipeline } from './sdk-export-pipeline';
 import { followWithSnapshots } from './snapshot-follower';
 
 /** The OpenHands base_state.json of an imported SDK conversation, kept next to its log. */
@@ -113,32 +113,36 @@ export async function importOpenHands(
   const created = !existsSync(to);
   mkdirSync(to, { recursive: true });
   try {
+    // Signed, every record is hashed as it is written, so chaining them needs no second read.
+    const hashes = opts.identity ? new RecordHashes() : undefined;
+    const written = hashes ? hashingCodec(hashes) : undefined;
     const target = await SegmentEventStore.open<StoredConversationEvent>(to, {
-      codec: conversationEventCodec,
+      codec: written?.codec ?? conversationEventCodec,
     });
+    if (written) target.subscribe(written.onAppend);
     let count = 0;
     try {
-      const snapshots = followWithSnapshots(target, id);
       if (v0) {
+        const snapshots = followWithSnapshots(target, id, { expectedLength: v0.length });
         for (const event of v0) await target.append(event as StoredConversationEvent);
         await target.flush();
+        await snapshots.finish();
         count = v0.length;
       } else {
-        count = await copySdkEvents(from, target);
+        count = await copySdkEvents(from, target, id);
       }
-      await snapshots.finish();
     } finally {
       await target.close();
     }
     if (!v0 && existsSync(join(from, 'base_state.json'))) {
       copyFileSync(join(from, 'base_state.json'), join(to, IMPORTED_BASE_STATE));
     }
-    const signedKept = !v0 && opts.identity !== undefined ? keepExportedSignatures(from, to, id) : 0;
+    const signedKept = !v0 && hashes ? keepExportedSignatures(from, to, id, hashes) : 0;
     const signaturesKept = signedKept > 0;
     await recordImport(
       to,
       opts.identity,
-      { conversationId: id, headFile: opts.headFile },
+      { conversationId: id, headFile: opts.headFile, hashes },
       {
         format,
         source: basename(from),
@@ -155,43 +159,50 @@ export async function importOpenHands(
   }
 }
 
+/**
+ * The SDK folder's events appended to `target` as they are read (a few dozen files ahead, see
+ * OpenHandsDirStore.iterate), with the snapshots a log of their number keeps.
+ */
 async function copySdkEvents(
   from: string,
   target: SegmentEventStore<StoredConversationEvent>,
+  id: string,
 ): Promise<number> {
   const source = await OpenHandsDirStore.open<StoredConversationEvent>(from, {
     codec: conversationEventCodec,
     readOnly: true,
   });
   try {
-    const originals = readOriginalRecords(from);
-    if (originals.size === 0) return await copyEvents(source, target);
-    return await copyWithOriginals(await source.slice(), originals, target);
+    const snapshots = followWithSnapshots(target, id, { expectedLength: source.length });
+    const originals = OriginalRecords.open(join(from, ORIGINAL_RECORDS));
+    let count: number;
+    try {
+      count = originals
+        ? await copyWithOriginals(source.iterate(0), originals, target)
+        : await copyEvents(source, target);
+    } finally {
+      originals?.close();
+    }
+    await snapshots.finish();
+    return count;
   } finally {
     await source.close();
-  }
-}
-
-function readOriginalRecords(from: string): Map<number, string> {
-  try {
-    return parseOriginalRecords(readFileSync(join(from, ORIGINAL_RECORDS), 'utf8'));
-  } catch {
-    return new Map();
   }
 }
 
 /**
  * A Logbook export: each record the export changed comes back as the log stored it, as long as
  * the export pipeline still makes exactly the exported events of it (sdk-export-pipeline.ts);
- * from the first one it does not, the exported events are imported as they are.
+ * from the first one it does not, the exported events are imported as they are. The exported
+ * events are read as they are needed, never all at once.
  */
 async function copyWithOriginals(
-  exported: readonly Slot<StoredConversationEvent>[],
-  originals: ReadonlyMap<number, string>,
+  exported: AsyncIterable<Slot<StoredConversationEvent>>,
+  originals: OriginalRecords,
   target: SegmentEventStore<StoredConversationEvent>,
 ): Promise<number> {
   const pipeline = new SdkExportPipeline();
-  let at = 0; // next exported event
+  const ahead = new Lookahead(exported);
   let index = 0; // next record of the original log
   let n = 0;
   const append = async (e: Slot<StoredConversationEvent>) => {
@@ -200,20 +211,77 @@ async function copyWithOriginals(
     await target.append(e);
     n++;
   };
-  while (at < exported.length || originals.has(index)) {
-    const kept = originals.get(index);
-    const record = kept !== undefined ? conversationEventCodec.decode(kept, index) : exported[at]!;
+  for (;;) {
+    const kept = originals.at(index);
+    const first = kept === undefined ? await ahead.peek(1) : [];
+    if (kept === undefined && first.length === 0) break;
+    const record = kept !== undefined ? conversationEventCodec.decode(kept, index) : first[0]!;
     if (isCorruptRecord(record)) break;
     const made = pipeline.convert(record);
-    const next = exported.slice(at, at + made.length);
+    const next = await ahead.peek(made.length);
     if (next.some(isCorruptRecord) || !sameEvents(made, next as StoredConversationEvent[])) break;
     await append(record);
-    at += made.length;
+    ahead.skip(made.length);
     index++;
   }
-  for (const e of exported.slice(at)) await append(e);
+  for (let rest = await ahead.peek(1); rest.length > 0; rest = await ahead.peek(1)) {
+    await append(rest[0]!);
+    ahead.skip(1);
+  }
   await target.flush();
   return n;
+}
+
+/** An async sequence that can be looked ahead into by a few items. */
+class Lookahead<T> {
+  private readonly iterator: AsyncIterator<T>;
+  private readonly buffered: T[] = [];
+  private ended = false;
+
+  constructor(source: AsyncIterable<T>) {
+    this.iterator = source[Symbol.asyncIterator]();
+  }
+
+  /** The next `n` items (fewer at the end), not consumed. */
+  async peek(n: number): Promise<T[]> {
+    while (this.buffered.length < n && !this.ended) {
+      const r = await this.iterator.next();
+      if (r.done) this.ended = true;
+      else this.buffered.push(r.value);
+    }
+    return this.buffered.slice(0, n);
+  }
+
+  /** Consumes `n` items already peeked at. */
+  skip(n: number): void {
+    this.buffered.splice(0, n);
+  }
+}
+
+/**
+ * The import's codec, which notes the hash of every record the store writes: the JSON it encodes is
+ * hashed once the store reports the append (a failed append reports nothing).
+ */
+function hashingCodec(hashes: RecordHashes): {
+  codec: EventCodec<StoredConversationEvent>;
+  onAppend: (e: StoredConversationEvent) => void;
+} {
+  let last: { e: StoredConversationEvent; json: string } | null = null;
+  return {
+    codec: {
+      ...conversationEventCodec,
+      encode: (e) => {
+        const json = conversationEventCodec.encode(e);
+        last = { e, json };
+        return json;
+      },
+    },
+    onAppend: (e) => {
+      const l = last;
+      last = null;
+      hashes.addRecord(l && l.e === e ? l.json : conversationEventCodec.encode(e));
+    },
+  };
 }
 
 /**
@@ -223,7 +291,7 @@ async function copyWithOriginals(
 async function recordImport(
   to: string,
   identity: SigningIdentity | undefined,
-  chain: { conversationId: string; headFile: string | undefined },
+  chain: { conversationId: string; headFile: string | undefined; hashes: RecordHashes | undefined },
   value: Record<string, unknown>,
 ): Promise<void> {
   const store: EventStore<StoredConversationEvent> = identity
@@ -231,6 +299,7 @@ async function recordImport(
         codec: conversationEventCodec,
         identity,
         unchainedAre: 'imported',
+        recordHashes: chain.hashes,
         conversationId: chain.conversationId,
         ...(chain.headFile !== undefined ? { headFile: chain.headFile } : {}),
       })
@@ -255,7 +324,7 @@ async function recordImport(
  * chain is bound to the id it is imported as. Returns how many events stay signed; the events
  * after them are chained as imported, as in an unsigned import.
  */
-function keepExportedSignatures(from: string, to: string, id: string): number {
+function keepExportedSignatures(from: string, to: string, id: string, hashes: RecordHashes): number {
   let text: string;
   try {
     text = readFileSync(join(from, EXPORTED_SIGNATURES), 'utf8');
@@ -267,11 +336,8 @@ function keepExportedSignatures(from: string, to: string, id: string): number {
   if (chain.malformed || chain.hashes.length === 0) return 0;
   if (chain.version === 2 && chain.conversation !== chainIdToken(id)) return 0;
   let same = 0;
-  for (const r of rawRecords(to)) {
-    if (same >= chain.hashes.length) break;
-    if (!r.ok || eventHash(r.bytes).toString('base64url') !== chain.hashes[same]) break;
-    same++;
-  }
+  const end = Math.min(chain.hashes.length, hashes.count);
+  while (same < end && hashes.at(same).toString('base64url') === chain.hashes[same]) same++;
   const signed = chain.signatures.filter((sig) => sig.count <= same).at(-1)?.count ?? 0;
   // A fork's proof covers its first copies as a whole: all of them stay signed, or none.
   if (signed === 0 || (chain.fork && chain.fork.copies > signed)) return 0;

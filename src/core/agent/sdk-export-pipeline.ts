@@ -9,6 +9,8 @@
  * place of what the export made of it when the pipeline still makes exactly that of it: the event
  * comes back as it was signed.
  */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { type Event, serializeEvent } from '../events';
 import { SdkExporter } from '../events/openhands-sdk-export';
 import { WorkspaceOnlyEvents } from '../checkpoints/export';
@@ -36,19 +38,77 @@ export function originalRecordLine(index: number, record: string): string {
   return `${JSON.stringify({ index, record })}\n`;
 }
 
-/** The kept records of an ORIGINAL_RECORDS text, by index; lines that do not parse are skipped. */
-export function parseOriginalRecords(text: string): Map<number, string> {
-  const out = new Map<number, string>();
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
+/**
+ * The kept records of an ORIGINAL_RECORDS file, read forward a chunk at a time as an import asks
+ * for them by increasing index (the export writes them in that order), so a long one is never held
+ * whole. A line that does not parse, or whose index is not above the line's before it, is skipped:
+ * that record is imported as exported.
+ */
+export class OriginalRecords {
+  private readonly chunk = Buffer.alloc(1 << 20);
+  private readonly decoder = new StringDecoder('utf8');
+  private lines: string[] = [];
+  private partial = '';
+  private head: OriginalRecord | undefined;
+  private fd: number | null;
+
+  private constructor(fd: number) {
+    this.fd = fd;
+  }
+
+  /** The records in `file`; null when there is no such file. */
+  static open(file: string): OriginalRecords | null {
     try {
-      const r = JSON.parse(line) as Partial<OriginalRecord>;
-      if (Number.isSafeInteger(r.index) && typeof r.record === 'string') out.set(r.index!, r.record);
+      return new OriginalRecords(openSync(file, 'r'));
     } catch {
-      // a damaged line: that record is imported as exported
+      return null;
     }
   }
-  return out;
+
+  /** The kept record at `index`; each call must ask for a higher index than the one before. */
+  at(index: number): string | undefined {
+    while (this.head === undefined || this.head.index < index) {
+      const next = this.nextRecord();
+      if (!next) return undefined;
+      if (this.head === undefined || next.index > this.head.index) this.head = next;
+    }
+    return this.head.index === index ? this.head.record : undefined;
+  }
+
+  close(): void {
+    if (this.fd !== null) closeSync(this.fd);
+    this.fd = null;
+  }
+
+  private nextRecord(): OriginalRecord | undefined {
+    for (let line = this.nextLine(); line !== undefined; line = this.nextLine()) {
+      if (line.trim() === '') continue;
+      try {
+        const r = JSON.parse(line) as Partial<OriginalRecord>;
+        if (Number.isSafeInteger(r.index) && typeof r.record === 'string')
+          return { index: r.index!, record: r.record };
+      } catch {
+        // a damaged line: that record is imported as exported
+      }
+    }
+    return undefined;
+  }
+
+  private nextLine(): string | undefined {
+    while (this.lines.length === 0) {
+      if (this.fd === null) return undefined;
+      const n = readSync(this.fd, this.chunk, 0, this.chunk.length, null);
+      const text =
+        n > 0
+          ? this.partial + this.decoder.write(this.chunk.subarray(0, n))
+          : this.partial + this.decoder.end();
+      const lines = text.split('\n');
+      this.partial = n > 0 ? lines.pop()! : '';
+      this.lines = lines.reverse();
+      if (n === 0) this.close();
+    }
+    return this.lines.pop();
+  }
 }
 
 /** Whether `made` is exactly `exported`, event for event, byte for byte. */

@@ -104,7 +104,7 @@ export function hasSummary(c: Condensation): boolean {
 
 /** Actions to drop because they, or their result, were forgotten. */
 export function droppedActions(
-  candidates: readonly { e: LlmConvertibleEvent; role: CallRole }[],
+  candidates: readonly { e: { readonly id: string }; role: CallRole }[],
   forgotten: ReadonlySet<string>,
 ): Set<string> {
   const dropped = new Set<string>();
@@ -117,7 +117,7 @@ export function droppedActions(
 }
 
 export function isKept(
-  e: LlmConvertibleEvent,
+  e: { readonly id: string },
   role: CallRole,
   forgotten: ReadonlySet<string>,
   dropped: ReadonlySet<string>,

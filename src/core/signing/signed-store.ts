@@ -37,6 +37,7 @@ import { ChainWalker, chainIdToken, markerLink } from './chain-head';
 import { HeadRecorder, folderKey, readHeadRecord } from './head-record';
 import type { SigningIdentity } from './identity';
 import { rawRecords } from './raw-records';
+import type { RecordHashes } from './record-hashes';
 
 const SIGN_DELAY_MS = 5;
 /**
@@ -56,6 +57,12 @@ export interface SignedStoreOptions<E extends StoredEvent> extends SegmentStoreO
   /** The conversation's id: a chain started here (version 2) binds it. Defaults to the folder's name. */
   conversationId?: string;
   /**
+   * The hashes of the log's records as their writer computed them while writing (an import, which
+   * wrote every one): the unchained records are chained from them instead of being read back. They
+   * are used only when they cover the whole log.
+   */
+  recordHashes?: RecordHashes;
+  /**
    * Where this conversation's signed head is kept outside its folder (head-record.ts), rewritten
    * after each sync of signatures.log; none: not kept (verify then cannot prove completeness).
    */
@@ -71,6 +78,7 @@ export interface CopySource {
 
 interface ChainWriterOptions {
   unchainedAre: 'late' | 'imported';
+  recordHashes: RecordHashes | undefined;
   conversationId: string;
   headFile: string | undefined;
 }
@@ -150,7 +158,8 @@ class ChainWriter {
       );
     }
     const late: Buffer[] = [];
-    if (length > parsed.hashes.length) {
+    const known = opts.recordHashes?.count === length ? opts.recordHashes : undefined;
+    if (length > parsed.hashes.length && !known) {
       let i = 0;
       for (const r of rawRecords(dir)) {
         if (i >= length) break;
@@ -197,9 +206,10 @@ class ChainWriter {
       w.count = parsed.hashes.length;
       w.signedCount = parsed.signatures.at(-1)?.count ?? 0;
       if (headFile) w.pinned = !extendsRecordedHead(headFile, folderKey(dir), parsed.signatures);
-      if (late.length > 0) {
+      if (length > w.count) {
         w.marker({ kind: unchainedAre === 'late' ? 'l' : 'i', from: w.count, to: length - 1 });
-        for (const h of late) w.add(h);
+        if (known) for (let i = w.count; i < length; i++) w.add(known.at(i));
+        else for (const h of late) w.add(h);
       }
       w.writeOut();
     } catch (err) {
@@ -419,13 +429,14 @@ export async function openSignedStore<E extends StoredEvent>(
       return json;
     },
   };
-  const { identity, unchainedAre, conversationId, headFile, ...rest } = opts;
+  const { identity, unchainedAre, conversationId, headFile, recordHashes, ...rest } = opts;
   const inner = await SegmentEventStore.open<E>(dir, { ...rest, codec: passing });
   if (inner.readOnly) return new SignedEventStore(inner, null, identity.did, passing.encode);
   let chain: ChainWriter;
   try {
     chain = ChainWriter.open(dir, identity, inner.length, {
       unchainedAre: unchainedAre ?? 'late',
+      recordHashes,
       conversationId: conversationId ?? path.basename(path.resolve(dir)),
       headFile,
     });

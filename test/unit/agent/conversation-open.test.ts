@@ -44,7 +44,13 @@ async function memoryEquals(store: MemoryEventStore<StoredConversationEvent>, ev
   const load = await ConversationMemory.load(store, ID);
   const full = ConversationMemory.fromEvents(events, ID);
   assert.deepEqual(load.memory.state, full.state, `${what}: state`);
-  assert.deepEqual(load.memory.prompt.messages(), full.prompt.messages(), `${what}: next prompt`);
+  // Asked before the view is read: from the snapshot's word, when it has one.
+  assert.equal(await load.memory.hasSystemPrompt(), await full.hasSystemPrompt(), `${what}: system prompt`);
+  assert.deepEqual(
+    (await load.memory.prompt()).messages(),
+    (await full.prompt()).messages(),
+    `${what}: next prompt`,
+  );
   assert.deepEqual(
     load.memory.recent.map((e) => e.id),
     full.recent.map((e) => e.id),
@@ -137,10 +143,40 @@ describe('Conversation: open from the newest snapshot', function () {
     const load = await memoryEquals(await storeWith(byIds), prefix, 'ids, misplaced positions');
     assert.equal(load.fromSnapshot, newest.index);
 
-    // Positions that name other events than the checkpoint did: the snapshot is not resumed from.
+    // Positions past the log's end: the snapshot is not resumed from.
     const shifted = { ...envelope.resume.view, kept: { ...kept, first: kept.first + 1 } };
     const replayed = await memoryEquals(await storeWith(shifted), prefix, 'shifted positions');
     assert.equal(replayed.fromSnapshot, null);
+    // Positions that name other events than the checkpoint did (their crc differs): the state
+    // still comes from the snapshot, the view is rebuilt from the whole log when it is read.
+    const otherIds = { ...envelope.resume.view, kept: { ...kept, idsCrc: '00000000' } };
+    const rebuilt = await memoryEquals(await storeWith(otherIds), prefix, 'positions of other events');
+    assert.equal(rebuilt.fromSnapshot, newest.index);
+
+    // The view is read when the first prompt needs it, not at open: the snapshot says whether it
+    // shows a system prompt. A snapshot written before it said so still opens; asking then reads it.
+    const envelopeResume = envelope.resume as { systemPrompt?: boolean };
+    assert.equal(envelopeResume.systemPrompt, true);
+    for (const older of [false, true]) {
+      const s = new MemoryEventStore<StoredConversationEvent>();
+      for (const e of prefix) await s.append(e as StoredConversationEvent);
+      const resume = older ? { view: envelope.resume.view } : envelope.resume;
+      await s.writeSnapshot(newest.index, JSON.stringify({ ...envelope, resume }));
+      let reads = 0;
+      const slice = s.slice.bind(s);
+      s.slice = (from?: number, to?: number) => {
+        reads += (to ?? s.length) - (from ?? 0);
+        return slice(from, to);
+      };
+      const opened = await ConversationMemory.load(s, ID);
+      const atOpen = reads;
+      assert.equal(await opened.memory.hasSystemPrompt(), true);
+      const viewReads = reads - atOpen;
+      if (older) assert.ok(viewReads > 0, 'an older snapshot: the view is read to answer');
+      else assert.equal(viewReads, 0, 'the snapshot answers: nothing is read');
+      const full = ConversationMemory.fromEvents(prefix, ID);
+      assert.deepEqual((await opened.memory.prompt()).messages(), (await full.prompt()).messages());
+    }
 
     // The conversation itself reopens from its snapshot and still knows the approval.
     await store.close();

@@ -3,7 +3,7 @@
 // condensations (also of events not appended yet) and internal events.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { View, ViewBuilder } from '../../../src/core/context';
+import { View, ViewBuilder, ViewLedger } from '../../../src/core/context';
 import { type ActionEvent, type Event, eventsToMessages, isLlmConvertible } from '../../../src/core/events';
 import { validateMessages } from '../../support/llm-server';
 import { agentMsg, condensation, Ids, userMsg } from './events';
@@ -120,6 +120,28 @@ describe('ViewBuilder (property)', () => {
       { numRuns: 400 },
     );
     assert.ok(restoredRuns > 200, `most runs compare to the end (${restoredRuns})`);
+  });
+
+  it('a ledger that keeps only ids and kinds checkpoints exactly as the builder does', () => {
+    fc.assert(
+      fc.property(fc.array(opArb, { maxLength: 40 }), (ops) => {
+        const events = materialize(ops);
+        const builder = new ViewBuilder();
+        const ledger = new ViewLedger((e) => ({ id: e.id, kind: e.kind }));
+        events.forEach((e, i) => {
+          builder.append(e, i);
+          ledger.append(e, i);
+          if (i % 2 === 1 && i !== events.length - 1) return;
+          assert.deepEqual(ledger.checkpoint(), builder.checkpoint());
+          for (const kind of ['SystemPromptEvent', 'ActionEvent'] as const) {
+            const shown = builder.events.some((x) => x.kind === kind);
+            assert.equal(ledger.showsKind(kind), shown, kind);
+            assert.equal(builder.showsKind(kind), shown, kind);
+          }
+        });
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('refuses a checkpoint whose events are missing or of the wrong kind', () => {

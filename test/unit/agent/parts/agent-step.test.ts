@@ -117,7 +117,7 @@ describe('agent step: the request', function () {
       id: 'parts-test',
       llm: client,
       log: f.journal,
-      prompt: f.memory.prompt,
+      prompt: () => f.memory.prompt(),
       policies: policiesOver(policies, f),
       tools: () => [noteTool('note')],
       abortable: () => new AbortController().signal,
