@@ -35,6 +35,14 @@ export interface ShellScript {
 
 export class ShellParseError extends Error {}
 
+export interface ParseOptions {
+  /**
+   * What a `$NAME` or `${…}` the shell expands becomes in a word (default: itself, as written).
+   * A marker tells an expansion from a `$` that is quoted and stays literal.
+   */
+  expansion?: (inner: string) => string;
+}
+
 const MAX_DEPTH = 12;
 const PIPE_OPS = new Set(['|', '|&']);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\+?=/;
@@ -55,11 +63,12 @@ const LEADING_KEYWORDS = new Set([
 /** Words that end a compound command and carry no command of their own. */
 const CLOSING_KEYWORDS = new Set(['fi', 'done', 'esac', '}', ']]']);
 
-export function parseShell(text: string, depth = 0): ShellScript {
+export function parseShell(text: string, depth = 0, options: ParseOptions = {}): ShellScript {
   if (depth > MAX_DEPTH) throw new ShellParseError('commands are nested too deeply to analyse');
   const scanned = scanShell(text);
-  const substitutions = scanned.substitutions.map((inner) => parseShell(inner, depth + 1));
-  const entries = shellQuoteParse(scanned.text, (name) => `$${name}`) as ParseEntry[];
+  const substitutions = scanned.substitutions.map((inner) => parseShell(inner, depth + 1, options));
+  const expansion = options.expansion ?? ((name: string) => `$${name}`);
+  const entries = shellQuoteParse(scanned.text, expansion) as ParseEntry[];
 
   const pipelines: SimpleCommand[][] = [];
   let pipeline: SimpleCommand[] = [];

@@ -3,7 +3,8 @@
 // later `ls` or `echo` runs only itself. In a terminal with shell integration (the user's own
 // shell) the planting command is refused and nothing of it runs.
 import * as assert from 'node:assert/strict';
-import { existsSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
@@ -89,3 +90,56 @@ describe('shell hooks: the user’s shell with shell integration refuses them', 
     }
   });
 });
+
+describe('shell hooks: the user’s shell refuses what it cannot read, and reads what it sources', function () {
+  this.timeout(180_000);
+
+  it('refuses eval of a variable, and runs source of a venv activate', async () => {
+    const venv = path.join(workspaceRoot(), `hook-venv-${randomUUID().slice(0, 8)}`);
+    const made = spawnSync('python3', ['-m', 'venv', '--without-pip', venv], { timeout: 60_000 });
+    assert.equal(made.status, 0, `python3 -m venv: ${made.stderr?.toString() ?? made.error?.message}`);
+    // A function named like a program on PATH counts as a hook (it would shadow it); some setups
+    // put a `deactivate` program there (pyenv-virtualenv), so the shell gets a PATH without one.
+    const PATH = (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter((dir) => !safeList(dir).includes('deactivate'))
+      .join(path.delimiter);
+    const port = new IntegratedTerminalPort({
+      title: 'hooks sourced',
+      shellIntegrationTimeoutMs: 15_000,
+      env: { PATH },
+    });
+    const mark = path.join(workspaceRoot(), `hook-mark-${randomUUID().slice(0, 8)}`);
+    try {
+      const first = await port.run(`x='PS1="\\$(touch ${mark})"'; echo ready`, { timeoutMs: 20_000 });
+      assert.equal(port.mode, 'shell-integration');
+      assert.equal(first.output.trim(), 'ready');
+      await assert.rejects(
+        port.run(`touch ${mark}; eval "$x"`, { timeoutMs: 20_000 }),
+        /Not run: the command runs code built at run time \(eval \$\{x\}\).*bash -c/,
+      );
+      assert.equal(existsSync(mark), false, 'the refused eval ran');
+
+      const activated = await port.run(`source ${venv}/bin/activate && echo "in $VIRTUAL_ENV"`, {
+        timeoutMs: 20_000,
+      });
+      assert.equal(activated.output.trim(), `in ${venv}`);
+      const python = await port.run('command -v python', { timeoutMs: 20_000 });
+      assert.equal(python.output.trim(), path.join(venv, 'bin', 'python'));
+      const deactivated = await port.run('deactivate && echo "out ${VIRTUAL_ENV:-}"', { timeoutMs: 20_000 });
+      assert.equal(deactivated.output.trim(), 'out');
+    } finally {
+      port.dispose();
+      rmSync(mark, { force: true });
+      rmSync(venv, { recursive: true, force: true });
+    }
+  });
+});
+
+function safeList(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -12,14 +12,7 @@
 // removes the functions in the way of the others. What cannot be undone from inside (a readonly
 // PS1, a readonly function, a disabled `enable`) is reported through `$__logbook_taint`, and the
 // host then replaces the shell.
-
-/** Names of bash builtins and reserved words: a function with one of these names shadows it. */
-const SHELL_WORDS =
-  '. : [ alias bg bind break builtin caller cd command compgen complete compopt continue declare ' +
-  'dirs disown echo enable eval exec exit export false fc fg getopts hash help history jobs kill let ' +
-  'local logout mapfile popd printf pushd pwd read readarray readonly return set shift shopt source ' +
-  'suspend test times trap true type typeset ulimit umask unalias unset wait if then else elif fi ' +
-  'case esac for select while until do done in function time coproc';
+import { SHELL_WORDS } from '../../../core/security/shell-words';
 
 /** Builtins the reset itself calls, so their shadowing functions go first. */
 const RESET_BUILTINS =

@@ -9,6 +9,7 @@ import { agentEnvironment, type AgentEnvironmentOptions } from '../../../core/se
 import { shellHookIn } from '../../../core/security/shell-hooks';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { blockedHostsText, type CommandSandbox } from '../../node/sandbox';
+import { hookCheckContext } from '../../node/ports/hook-check-context';
 import { LAUNCHER_INNER_ARGV, writeShellLauncher, type ShellLauncher } from '../sandbox/sandboxed-shell';
 import { NON_TTY_ENV, PseudoterminalSession, pseudoterminalShell } from './pseudoterminal-session';
 import { ShellIntegrationSession, waitForShellIntegration } from './shell-integration-session';
@@ -71,6 +72,8 @@ export class IntegratedTerminalPort implements TerminalPort {
   private sessionReadOnly: boolean | undefined;
   /** Where the last command left the shell: a new shell for a new mode starts there. */
   private lastCwd: string | undefined;
+  /** The folder the current shell started in. */
+  private startCwd: string | undefined;
   private launcher: ShellLauncher | undefined;
 
   constructor(private readonly options: IntegratedTerminalPortOptions) {}
@@ -105,7 +108,7 @@ export class IntegratedTerminalPort implements TerminalPort {
     this.launching = true;
     try {
       const session = await this.ensureSession();
-      refuseHooksInUsersShell(session, command);
+      refuseHooksInUsersShell(session, command, this.lastCwd ?? this.startCwd, this.options.env);
       running = session.start(command);
     } finally {
       this.launching = false;
@@ -188,6 +191,7 @@ export class IntegratedTerminalPort implements TerminalPort {
   private async openSession(): Promise<ShellSession> {
     const name = `Logbook: ${this.options.title}`;
     const cwd = this.lastCwd ?? this.options.cwd ?? workspaceRoots()[0] ?? process.cwd();
+    this.startCwd = cwd;
     const enabled = vscode.workspace
       .getConfiguration('terminal.integrated')
       .get<boolean>('shellIntegration.enabled', true);
@@ -265,16 +269,26 @@ export class IntegratedTerminalPort implements TerminalPort {
 /**
  * The integrated terminal runs the user's own shell, whose prompt and traps carry VS Code's shell
  * integration, so Logbook cannot undo a hook there after the command as it does in the shells it
- * starts: a command that would plant one is not run.
+ * starts: a command that would plant one, or whose hooks cannot be read before it runs (`eval "$x"`,
+ * `source` of a stream), is not run. Sourced files are read from the shell's folder and PATH.
  */
-function refuseHooksInUsersShell(session: ShellSession, command: string): void {
+function refuseHooksInUsersShell(
+  session: ShellSession,
+  command: string,
+  cwd: string | undefined,
+  env: Record<string, string> | undefined,
+): void {
   if (session.mode !== 'shell-integration') return;
-  const hook = shellHookIn(command);
+  const hook = shellHookIn(
+    command,
+    hookCheckContext({ ...(cwd ? { cwd } : {}), env: { ...process.env, ...env } }),
+  );
   if (!hook) return;
   throw new Error(
-    `Not run: the command ${hook}, which would stay in this terminal's shell and could run with ` +
-      'later commands without appearing in them. Run it in a child shell instead, e.g. ' +
-      "bash -c '…' (it ends with the command).",
+    `Not run: the command ${hook}. In this terminal's shell a hook would stay and could run with ` +
+      'later commands without appearing in them, so a command that plants one, or whose hooks ' +
+      "cannot be read before it runs, is not run here. Run it in a child shell instead, e.g. bash -c '…' " +
+      '(it ends with the command).',
   );
 }
 
