@@ -62,6 +62,7 @@ import {
   type CheckpointPort,
 } from '../checkpoints/record';
 import type { CheckpointEventValue } from '../checkpoints/types';
+import { formatCost } from '../format/counts';
 
 export interface ConversationDeps {
   id: string;
@@ -767,7 +768,7 @@ export class Conversation {
     if (maxCost !== null && t.cost > maxCost) {
       await this.fail(
         'cost_budget',
-        `The conversation cost $${t.cost.toFixed(4)}, over its budget of $${maxCost}.`,
+        `The conversation cost ${formatCost(t.cost)}, over its budget of ${formatCost(maxCost)}.`,
       );
       return true;
     }

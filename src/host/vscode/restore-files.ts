@@ -9,6 +9,7 @@ import { checkpointEventValue, type CheckpointChange, RESTORE_VERB } from '../..
 import { editedOutsideAgent } from '../node/checkpoints/edited-outside';
 import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import type { ConversationSession } from './conversation-session';
+import { plural } from '../../core/format/counts';
 
 export const CHECKPOINT_SCHEME = 'logbook-checkpoint';
 
@@ -104,13 +105,13 @@ export async function restoreFilesTo(
     checkpointEventValue(result.before, { reason: 'restore', restoredTo: entry.eventId }),
   );
   const n = result.changes.length;
-  ui.done(`Logbook: restored ${n} file${n === 1 ? '' : 's'} to this point.`, async () => {
+  ui.done(`Logbook: restored ${plural(n, 'file')} to this point.`, async () => {
     const back = await store.restore(result.before.id, target.id);
     // The undo restored the checkpoint the restore recorded: the files it left are that one's.
     await target.conversation.recordRestore(
       checkpointEventValue(back.before, { reason: 'restore', restoredTo: recorded.id }),
     );
-    ui.info(`Logbook: the restore is undone (${back.changes.length} files back).`);
+    ui.info(`Logbook: the restore is undone (${plural(back.changes.length, 'file')} back).`);
   });
   return { restored: n, conversationId: target.id, before: result.before.id };
 }
@@ -165,12 +166,12 @@ export const editorRestoreUi: RestoreUi = {
       const qp = vscode.window.createQuickPick<
         vscode.QuickPickItem & { file?: PreviewFile; choice?: 'restore' | 'fork' }
       >();
-      qp.title = `Restore files to here: ${p.files.length} file${p.files.length === 1 ? '' : 's'} will change`;
+      qp.title = `Restore files to here: ${plural(p.files.length, 'file')} will change`;
       qp.placeholder = 'Pick a file to see its diff (checkpoint ↔ now), or choose what to do';
       qp.ignoreFocusOut = true;
       qp.matchOnDescription = true;
       qp.items = [
-        { label: '$(discard) Restore Files', description: `${p.files.length} files`, choice: 'restore' },
+        { label: '$(discard) Restore Files', description: plural(p.files.length, 'file'), choice: 'restore' },
         ...(p.canFork
           ? [{ label: '$(repo-forked) Continue from Here and Restore Files', choice: 'fork' as const }]
           : []),
