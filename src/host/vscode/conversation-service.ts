@@ -725,6 +725,10 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.listEmitter.fire();
     if (!s.readOnly) {
       this.log.info(`Conversation ${s.id}: the window that wrote it is gone; it is writable here now.`);
+      const title = s.conversation.state.title ?? 'New conversation';
+      void vscode.window.showInformationMessage(
+        `Logbook: “${title}” is writable here now: the window that held it is gone.`,
+      );
     }
   }
 
