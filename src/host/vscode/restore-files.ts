@@ -9,9 +9,10 @@ import { checkpointEventValue, type CheckpointChange, RESTORE_VERB } from '../..
 import { editedOutsideAgent } from '../node/checkpoints/edited-outside';
 import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import type { ConversationSession } from './conversation-session';
+import { checkpointUri, nowUri, refreshNowDocuments } from './checkpoint-documents';
 import { plural } from '../../core/format/counts';
 
-export const CHECKPOINT_SCHEME = 'logbook-checkpoint';
+export { CHECKPOINT_SCHEME } from './checkpoint-documents';
 
 export interface PreviewFile {
   path: string;
@@ -91,22 +92,31 @@ export async function restoreFilesTo(
   const checkpoint = entry.value.checkpoint;
   const choice = await ui.preview(
     { checkpoint, workspace: store.workspace, files, editedBy: edited.source, canFork: !deps.recordIn },
-    (f) => showDiff(store, checkpoint, f),
+    (f) => showDiff(checkpoint, f),
   );
   if (!choice) return { restored: 0 };
   const unsaved = files.filter((f) => f.unsaved).map((f) => f.path);
   if (unsaved.length) {
     if (!(await ui.saveUnsaved(unsaved))) return { restored: 0 };
-    for (const p of unsaved) await openDocument(store, p)?.save();
+    for (const p of unsaved) {
+      // A save the editor refused (e.g. the file changed on disk meanwhile) leaves the edit out of
+      // the checkpoint taken before the restore: then nothing is restored, and the buffer stays.
+      if ((await openDocument(store, p)?.save()) === false) {
+        ui.info(`Logbook: ${p} could not be saved, so nothing was restored. Save it, then restore again.`);
+        return { restored: 0 };
+      }
+    }
   }
   const target = deps.recordIn ?? (choice === 'fork' ? await deps.fork(entry.eventId) : session);
   const result = await store.restore(checkpoint, target.id);
+  refreshNowDocuments();
   const recorded = await target.conversation.recordRestore(
     checkpointEventValue(result.before, { reason: 'restore', restoredTo: entry.eventId }),
   );
   const n = result.changes.length;
   ui.done(`Logbook: restored ${plural(n, 'file')} to this point.`, async () => {
     const back = await store.restore(result.before.id, target.id);
+    refreshNowDocuments();
     // The undo restored the checkpoint the restore recorded: the files it left are that one's.
     await target.conversation.recordRestore(
       checkpointEventValue(back.before, { reason: 'restore', restoredTo: recorded.id }),
@@ -126,37 +136,17 @@ function openDocument(store: WorkspaceCheckpointStore, path: string): vscode.Tex
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === fsPath);
 }
 
-/** The file as the checkpoint holds it (left) against the file now (right). */
-async function showDiff(store: WorkspaceCheckpointStore, checkpoint: string, f: PreviewFile): Promise<void> {
-  ensureProvider(store);
-  const query = new URLSearchParams({ checkpoint }).toString();
-  const left = vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: '/' + f.path, query });
-  const now = vscode.Uri.file(store.absolutePath(f.path));
-  const right = f.status === 'A' ? left.with({ query: 'missing=1' }) : now;
-  await vscode.commands.executeCommand('vscode.diff', left, right, `${f.path} (checkpoint ↔ now)`, {
+/**
+ * The file as the checkpoint holds it (left) against the file on disk now (right). Both sides are
+ * Logbook's documents: the right one follows the disk (checkpoint-documents.ts), so the diff stays
+ * true after a restore, an undo, or any other change of the file.
+ */
+async function showDiff(checkpoint: string, f: PreviewFile): Promise<void> {
+  const left = checkpointUri(checkpoint, f.path);
+  await vscode.commands.executeCommand('vscode.diff', left, nowUri(f.path), `${f.path} (checkpoint ↔ now)`, {
     preview: true,
     preserveFocus: true,
   });
-}
-
-let provider: { store: WorkspaceCheckpointStore; registration: vscode.Disposable } | undefined;
-
-/** Serves `logbook-checkpoint:/path?checkpoint=<id>` from the store (empty where it holds no such file). */
-function ensureProvider(store: WorkspaceCheckpointStore): void {
-  if (provider?.store === store) return;
-  provider?.registration.dispose();
-  provider = {
-    store,
-    registration: vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
-      async provideTextDocumentContent(uri) {
-        const q = new URLSearchParams(uri.query);
-        const id = q.get('checkpoint');
-        if (!id) return '';
-        const bytes = await store.fileAt(id, uri.path.replace(/^\//, ''));
-        return bytes ? bytes.toString('utf8') : '';
-      },
-    }),
-  };
 }
 
 /** The editor's questions: a Quick Pick preview (pick a file for its diff), modal dialogs. */
