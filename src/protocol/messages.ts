@@ -98,6 +98,8 @@ export const ConversationHeader = z.strictObject({
   /** The effective risk of each pending action (the card shows it when it differs from the model's). */
   pendingRisks: z.array(PendingRisk).max(LIMITS.actionIds).optional(),
   readOnly: z.boolean(),
+  /** Read-only because another window writes it: that window, in words (absent otherwise). */
+  heldBy: z.string().max(LIMITS.title).optional(),
   /** The conversation's agent mode (absent: act). */
   mode: AgentMode.optional(),
   /** The model the next step will use, and where it runs (settings; Logbook: Select Model). */

@@ -77,9 +77,14 @@ describe('e2e: Restore files to here from the chat', function () {
     const picker = wb.page.locator('.quick-input-widget', { hasText: 'Restore files to here' });
     await picker.waitFor({ timeout: 30_000 });
     await picker.getByText('2 files will change').waitFor();
+    await picker.locator('.monaco-list-row', { hasText: 'Restore Files' }).getByText('2 files').waitFor();
     await picker.locator('.monaco-list-row', { hasText: 'note-e2e.txt' }).waitFor();
     await picker.locator('.monaco-list-row', { hasText: 'made-e2e.txt' }).waitFor();
     await wb.shot('restore-preview');
+    // The diff of the note (checkpoint ↔ now), open while the restore runs.
+    await picker.locator('.monaco-list-row', { hasText: 'note-e2e.txt' }).first().click();
+    const diff = wb.page.locator('.monaco-diff-editor');
+    await diff.locator('.modified .view-lines', { hasText: 'rewritten by the agent' }).waitFor();
     await picker.locator('.monaco-list-row', { hasText: 'Restore Files' }).first().click();
     await wb.page
       .getByText(/restored 2 files to this point/)
@@ -89,11 +94,20 @@ describe('e2e: Restore files to here from the chat', function () {
     assert.ok(!existsSync(join(wb.workspaceDir, 'made-e2e.txt')), 'the file the command made is gone');
     await wb.page
       .locator('.monaco-editor .view-lines', { hasText: 'the original note' })
+      .first()
       .waitFor({ timeout: 30_000 });
     await chat
       .getByText(/Files restored to an earlier point/)
       .first()
       .waitFor({ timeout: 30_000 });
+    // The diff's "now" side follows the file: the agent's text is gone from it.
+    await diff
+      .locator('.modified .view-lines', { hasText: 'the original note' })
+      .waitFor({ timeout: 30_000 });
+    assert.equal(
+      await diff.locator('.modified .view-lines', { hasText: 'rewritten by the agent' }).count(),
+      0,
+    );
     await wb.shot('restored');
   });
 

@@ -4,6 +4,7 @@
 // the run (the token budget) or that nothing does.
 import type { LlmResponse } from '../llm';
 import type { AgentSettings } from './settings';
+import { formatCost } from '../format/counts';
 
 export { COST_UNKNOWN_KEY } from '../state';
 
@@ -29,7 +30,7 @@ export function costUnknownNotice(
   if (maxCost === null || response.costSource !== 'unknown') return undefined;
   const why =
     `The cost of model "${model}" is unknown: it has no price in logbook.llm.pricing ` +
-    `(LOGBOOK_PRICING for the CLI) and the provider reports no cost, so the cost cap of $${maxCost} cannot count it.`;
+    `(LOGBOOK_PRICING for the CLI) and the provider reports no cost, so the cost cap of ${formatCost(maxCost)} cannot count it.`;
   const then =
     maxTokens !== null
       ? ` The token budget of ${maxTokens} tokens is enforced instead.`

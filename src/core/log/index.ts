@@ -31,6 +31,8 @@ export {
 export {
   acquireLock,
   hasLiveWriter,
+  liveWriter,
+  describeLock,
   isProcessAlive,
   type LockInfo,
   type LockResult,

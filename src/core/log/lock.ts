@@ -23,6 +23,8 @@ export interface LockInfo {
   token: string;
   /** Linux process start time (ticks since boot), so a recycled pid is not mistaken for the owner */
   procStart?: string;
+  /** Who the writer is, in words for a reader's message (e.g. which editor window); never a secret */
+  holder?: string;
 }
 
 export interface HeldLock {
@@ -73,8 +75,12 @@ function isZombie(pid: number): boolean {
 
 export function describeLock(info: LockInfo | null): string {
   if (!info) return 'the lock file is unreadable';
-  return `locked by pid ${info.pid} on ${info.hostname} since ${info.startedAt}`;
+  const who = info.holder ? `${info.holder}, ` : '';
+  return `locked by ${who}pid ${info.pid} on ${info.hostname} since ${info.startedAt}`;
 }
+
+/** Longest holder description kept in a lock file (it is shown in messages, not parsed). */
+const HOLDER_MAX = 200;
 
 function readLock(file: string): LockInfo | null | 'missing' {
   let text: string;
@@ -94,6 +100,7 @@ function readLock(file: string): LockInfo | null | 'missing' {
       startedAt: String(v.startedAt ?? ''),
       token: v.token,
       ...(typeof v.procStart === 'string' ? { procStart: v.procStart } : {}),
+      ...(typeof v.holder === 'string' ? { holder: v.holder.slice(0, HOLDER_MAX) } : {}),
     };
   } catch {
     return null;
@@ -113,7 +120,7 @@ function isStale(info: LockInfo | null): boolean {
   return false;
 }
 
-function newInfo(): LockInfo {
+function newInfo(holder?: string): LockInfo {
   const procStart = procStartOf(process.pid);
   return {
     pid: process.pid,
@@ -121,6 +128,7 @@ function newInfo(): LockInfo {
     startedAt: new Date().toISOString(),
     token: crypto.randomUUID(),
     ...(procStart !== undefined ? { procStart } : {}),
+    ...(holder ? { holder: holder.slice(0, HOLDER_MAX) } : {}),
   };
 }
 
@@ -201,13 +209,14 @@ function clearDeadTakeover(takeover: string): void {
 
 /**
  * Tries to become the single writer of `dir` (created if needed). Never blocks: when another
- * live process holds the lock the result says who, and the caller opens read-only.
+ * live process holds the lock the result says who, and the caller opens read-only. `holder` says
+ * in words who this writer is, for the messages of readers that find the lock held.
  */
-export function acquireLock(dir: string, fileName = LOCK_FILE): LockResult {
+export function acquireLock(dir: string, fileName = LOCK_FILE, holder?: string): LockResult {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, fileName);
   const takeover = path.join(dir, fileName === LOCK_FILE ? TAKEOVER_FILE : `${fileName}.takeover`);
-  const info = newInfo();
+  const info = newInfo(holder);
   for (let attempt = 0; attempt < 5; attempt++) {
     if (createExclusive(file, info)) return { acquired: true, lock: held(file, info, null) };
     const cur = readLock(file);
@@ -242,6 +251,14 @@ export function acquireLock(dir: string, fileName = LOCK_FILE): LockResult {
  * process that died. Read-only: never takes or removes the lock.
  */
 export function hasLiveWriter(dir: string, fileName = LOCK_FILE): boolean {
+  return liveWriter(dir, fileName) !== null;
+}
+
+/**
+ * The live writer of `dir` (this process included), or null when nobody is writing it. An unreadable
+ * lock counts as stale, as for acquireLock. Read-only.
+ */
+export function liveWriter(dir: string, fileName = LOCK_FILE): LockInfo | null {
   const cur = readLock(path.join(dir, fileName));
-  return cur !== 'missing' && !isStale(cur);
+  return cur !== 'missing' && cur !== null && !isStale(cur) ? cur : null;
 }

@@ -71,6 +71,8 @@ export interface SegmentStoreOptions<E extends StoredEvent> {
   codec?: EventCodec<E>;
   /** open read-only even when the lock is free */
   readOnly?: boolean;
+  /** who this writer is, in words, written into the lock for the messages of readers (lock.ts) */
+  lockHolder?: string;
   /**
    * Keep every snapshot written (default: keep the newest few and older ones at widening
    * intervals, snapshot-thinning.ts), for tests and benchmarks that compare against each one.
@@ -194,7 +196,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     let lock: HeldLock | null = null;
     let heldBy: string | null = null;
     if (!options.readOnly) {
-      const r = acquireLock(dir);
+      const r = acquireLock(dir, undefined, options.lockHolder);
       if (r.acquired) lock = r.lock;
       else heldBy = r.message;
     }

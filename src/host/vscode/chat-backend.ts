@@ -23,6 +23,8 @@ export interface ConversationHeader {
   /** The effective risk of each pending action and why (the rules may rate it above the model). */
   pendingRisks?: { actionId: string; risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN'; reason: string }[];
   readOnly: boolean;
+  /** Read-only because another window writes it: that window, in words. */
+  heldBy?: string;
   /** The conversation's agent mode (absent: act). */
   mode?: 'plan' | 'act';
   /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */

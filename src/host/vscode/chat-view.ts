@@ -393,6 +393,7 @@ function clampHeader(h: ConversationHeader): ConversationHeader {
         .map((r) => ({ ...r, reason: r.reason.slice(0, LIMITS.riskReason) })),
     }),
     readOnly: h.readOnly,
+    ...(h.heldBy && { heldBy: h.heldBy.slice(0, LIMITS.title) }),
     ...(h.signature && { signature: h.signature }),
     ...(h.model && {
       model: { name: h.model.name.slice(0, LIMITS.title), provider: h.model.provider },

@@ -1,6 +1,8 @@
 // Owns the workspace's conversations: which exist (the index), which are open, which one the chat
 // panel shows. Implements the ChatBackend the panel talks to, and is what the commands, the tree
-// and the status bar read. Conversations live under the extension's workspace storage.
+// and the status bar read. Conversations live in the workspace's own storage folder, whichever one
+// VS Code hands this window (storage/workspace-home.ts); a conversation another live window writes
+// opens read-only here and turns writable once that window is gone.
 import type { AgentMode } from '../../core/state';
 import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import { checkpointStoreFor } from './checkpoints';
@@ -24,7 +26,14 @@ import {
   type IndexEntry,
 } from '../../core/state';
 import { loadSkills, type Skill } from '../../core/skills/skills';
-import { EventStoreError, hasLiveWriter, openEventStore } from '../../core/log';
+import { EventStoreError, hasLiveWriter, liveWriter, openEventStore } from '../../core/log';
+import {
+  adoptSiblings,
+  CONVERSATIONS_DIR,
+  listConversationFolders,
+  workspaceHome,
+} from './storage/workspace-home';
+import { describeHolder, windowLockHolder } from './lock-holder';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { NodeFilePort } from '../node/ports';
 import type { ChatBackend, ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
@@ -55,6 +64,9 @@ export type ListedConversation = IndexEntry & {
   /** What verifying its signatures last found in this window (on open, or the command). */
   verified?: SignatureCheck;
 };
+
+/** How often a conversation held by another window is checked for that window being gone. */
+const HELD_POLL_MS = 1_500;
 
 /** How long after opening a conversation its signatures are checked: its first paint goes first. */
 const VERIFY_AFTER_OPEN_MS = 1_500;
@@ -112,8 +124,9 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       // One sandbox for the window's servers, from the settings as the window opens.
       createEditorSandbox(context).sandbox,
     );
-    const base = context.storageUri ?? context.globalStorageUri;
-    this.root = join(base.fsPath, 'conversations');
+    // The workspace's own storage folder, not the one this window got (another window may hold it).
+    this.home = context.storageUri ? workspaceHome(context.storageUri.fsPath) : undefined;
+    this.root = join(this.home?.home ?? context.globalStorageUri.fsPath, CONVERSATIONS_DIR);
     this.indexFile = new ConversationIndexFile(join(this.root, 'index.json'));
     this.activeConversationId = context.workspaceState.get<string>(ACTIVE_KEY);
     this.terminals = new TerminalHistory();
@@ -121,6 +134,9 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   }
 
   readonly root: string;
+  private readonly home: ReturnType<typeof workspaceHome> | undefined;
+  /** Read-only sessions waiting for the window that writes them to go (see watchHeld). */
+  private readonly heldWatch = new Map<string, ReturnType<typeof setInterval>>();
   /** Terminal commands and workspace files, for mentions in the composer. */
   private readonly terminals: TerminalHistory;
   private readonly mentions: MentionSource;
@@ -128,13 +144,14 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   /** Loads the conversation list (rebuilding the index from the folders if it is missing or damaged). */
   async initialize(): Promise<void> {
     await mkdir(this.root, { recursive: true });
+    this.adoptStrays();
     const load = await this.indexFile.load(() => this.scanFolders());
     if (load.source === 'rebuilt' && load.reason === 'corrupt') {
       this.log.warn(
         `The conversation index was damaged (${load.detail}); rebuilt it from the conversation folders.`,
       );
     }
-    this.index = load.index;
+    this.index = await this.reconcile(load.index);
     this.listEmitter.fire();
     if (this.activeConversationId && !this.index.entries.some((e) => e.id === this.activeConversationId)) {
       this.activeConversationId = undefined;
@@ -145,6 +162,42 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       );
       this.activeEmitter.fire(this.activeConversationId);
     }
+  }
+
+  /**
+   * Conversations an earlier version kept in the storage folder VS Code handed a window besides the
+   * workspace's own (`…-1`) come home, so every window lists them; one still written stays.
+   */
+  private adoptStrays(): void {
+    if (!this.home?.siblings.length) return;
+    try {
+      const r = adoptSiblings(this.home);
+      if (r.moved.length) this.log.info(`Moved ${r.moved.length} conversation(s) into ${this.root}.`);
+      for (const l of r.left) this.log.info(`Left conversation ${l.id} in ${l.from}: ${l.why}.`);
+    } catch (err) {
+      this.log.warn(
+        `Could not gather the workspace's conversations from its other storage folders: ${String(err)}`,
+      );
+    }
+  }
+
+  /**
+   * The index as the folders are: several windows of a workspace share it, and each saves its own
+   * view, so a conversation another window created may be missing, and one it deleted still listed.
+   */
+  private async reconcile(index: ConversationIndex): Promise<ConversationIndex> {
+    const folders = new Set(listConversationFolders(this.root));
+    const listed = new Set(index.entries.map((e) => e.id));
+    const missing = [...folders].filter((id) => !listed.has(id));
+    const gone = index.entries.filter((e) => !folders.has(e.id));
+    if (!missing.length && !gone.length) return index;
+    let next = index;
+    for (const e of gone) next = removeEntry(next, e.id);
+    for (const e of await this.scanFolders(missing)) next = upsertEntry(next, e);
+    await this.indexFile
+      .save(next)
+      .catch((err: unknown) => this.log.warn(`Could not save the conversation index: ${String(err)}`));
+    return next;
   }
 
   /**
@@ -594,6 +647,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     const deps: SessionDeps = {
       signing,
       headFile: this.headFile(id),
+      lockHolder: windowLockHolder(),
       id,
       dir: join(this.root, id),
       cwd,
@@ -629,16 +683,63 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
       if (choice !== goOn) throw err;
       return ConversationSession.open({ ...deps, acceptLostEvents: true });
     });
-    if (session.readOnly) {
-      void vscode.window.showWarningMessage(
-        'Logbook: this conversation is open in another window, so it is read-only here.',
-      );
-    }
     this.sessions.set(id, session);
+    if (session.readOnly) {
+      const writer = liveWriter(session.dir);
+      void vscode.window.showWarningMessage(
+        writer
+          ? `Logbook: this conversation is open in ${describeHolder(writer)}, so it is read-only here. It becomes writable here once that window is gone (a closed browser tab's window can live on for a while on the server).`
+          : 'Logbook: this conversation is open in another window, so it is read-only here.',
+      );
+      this.watchHeld(session);
+    }
     // Opening may have recorded a recovery (it was left running): the list shows the new status.
     void this.refreshEntry(session);
     this.verifyAfterOpen(session);
     return session;
+  }
+
+  /**
+   * Watches a conversation another window writes: once no live process holds its lock (the window
+   * closed, or its process ended and left the lock behind), it is opened again, writable, in place.
+   */
+  private watchHeld(s: ConversationSession): void {
+    if (this.heldWatch.has(s.id)) return;
+    const timer = setInterval(() => {
+      if (this.sessions.get(s.id) !== s) return this.stopWatching(s.id);
+      if (liveWriter(s.dir)) return;
+      this.stopWatching(s.id);
+      this.reopenWritable(s).catch((err: unknown) =>
+        this.log.error(`Could not reopen conversation ${s.id} for writing: ${String(err)}`),
+      );
+    }, HELD_POLL_MS);
+    this.heldWatch.set(s.id, timer);
+  }
+
+  private stopWatching(id: string): void {
+    clearInterval(this.heldWatch.get(id));
+    this.heldWatch.delete(id);
+  }
+
+  /** Replaces a read-only session by a writable one; the views get what the other window added. */
+  private async reopenWritable(old: ConversationSession): Promise<void> {
+    if (this.sessions.get(old.id) !== old) return; // deleted or replaced meanwhile
+    const shown = old.length;
+    this.sessions.delete(old.id);
+    await old.dispose();
+    const s = await this.session(old.id);
+    this.headerEmitter.fire(s.header());
+    const added = await s.eventsAfter(shown - 1);
+    if (added.length) this.appendEmitter.fire({ conversationId: s.id, events: added });
+    await this.refreshEntry(s);
+    this.listEmitter.fire();
+    if (!s.readOnly) {
+      this.log.info(`Conversation ${s.id}: the window that wrote it is gone; it is writable here now.`);
+      const title = s.conversation.state.title ?? 'New conversation';
+      void vscode.window.showInformationMessage(
+        `Logbook: “${title}” is writable here now: the window that held it is gone.`,
+      );
+    }
   }
 
   private indexing = Promise.resolve();
@@ -672,10 +773,10 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     return this.indexing;
   }
 
-  /** One index entry per conversation folder, read-only (never takes a writer lock). */
-  private async scanFolders(): Promise<IndexEntry[]> {
+  /** One index entry per conversation folder (or those `names`), read-only (never takes a writer lock). */
+  private async scanFolders(names?: string[]): Promise<IndexEntry[]> {
     const entries: IndexEntry[] = [];
-    for (const name of await readdir(this.root).catch(() => [] as string[])) {
+    for (const name of names ?? (await readdir(this.root).catch(() => [] as string[]))) {
       if (name === 'index.json' || name.endsWith('.tmp')) continue;
       try {
         const store = await openEventStore<StoredConversationEvent>(join(this.root, name), {
@@ -693,6 +794,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   }
 
   async dispose(): Promise<void> {
+    for (const id of [...this.heldWatch.keys()]) this.stopWatching(id);
     this.mentions.dispose();
     this.terminals.dispose();
     for (const s of this.sessions.values()) await s.dispose().catch(() => {});

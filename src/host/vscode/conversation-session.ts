@@ -11,7 +11,9 @@ import { PolicyGate } from '../../core/agent/policy-gate';
 import type { Event } from '../../core/events';
 import { EventStoreError, isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { SegmentEventStore } from '../../core/log/segment-store';
-import { hasLiveWriter } from '../../core/log/lock';
+import { hasLiveWriter, liveWriter } from '../../core/log/lock';
+import { LIMITS } from '../../protocol/messages';
+import { describeHolder } from './lock-holder';
 import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../core/signing';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
 import {
@@ -68,6 +70,8 @@ export interface SessionDeps {
   signing: SigningIdentity;
   /** Where the conversation's signed head is kept outside its folder (the extension's global storage). */
   headFile: string;
+  /** This window, in words, for the writer lock: another window that finds it held names it. */
+  lockHolder: string;
   /** The workspace's checkpoint store; none (no workspace folder): no checkpoints. */
   checkpoints?: WorkspaceCheckpointStore;
   /** The window's MCP servers, whose tools the conversation may use. */
@@ -99,7 +103,7 @@ export class ConversationSession {
 
   static async open(deps: SessionDeps): Promise<ConversationSession> {
     const chain = { conversationId: deps.id, headFile: deps.headFile };
-    const store = await openWritable(deps.dir, deps.signing, chain, deps.acceptLostEvents === true, (why) => {
+    const store = await openWritable(deps, chain, (why) => {
       deps.log.warn(`Conversation ${deps.id}: not signed from here on: ${why}`);
       void vscode.window.showWarningMessage(
         `Logbook: this conversation has a damaged record written before signing (${why}), so its new events are not signed. Logbook: Verify Conversation names the record.`,
@@ -297,6 +301,7 @@ export class ConversationSession {
         reason: (d.riskReasons ?? d.reasons).join('; '),
       })),
       readOnly: this.readOnly,
+      ...(this.readOnly ? heldBy(this.dir) : {}),
       mode: s.mode,
       ...(this.signature ? signatureFields(this.signature) : {}),
       model: configuredModel(),
@@ -424,9 +429,9 @@ export class ConversationSession {
 
   private ensureWritable(): void {
     if (this.readOnly) {
-      throw new Error(
-        `This conversation is open in another window (${this.store.lockHeldBy ?? 'unknown'}); it is read-only here.`,
-      );
+      const writer = liveWriter(this.dir);
+      const who = writer ? describeHolder(writer) : (this.store.lockHeldBy ?? 'unknown');
+      throw new Error(`This conversation is open in another window (${who}); it is read-only here.`);
     }
   }
 }
@@ -450,19 +455,22 @@ const LOCK_WAIT_MS = 10_000;
  * opened read-only (another window really has it open).
  */
 async function openWritable(
-  dir: string,
-  identity: SigningIdentity,
+  deps: Pick<SessionDeps, 'dir' | 'signing' | 'acceptLostEvents' | 'lockHolder'>,
   chain: { conversationId: string; headFile: string },
-  acceptLostEvents: boolean,
   unsigned: (why: string) => void,
 ): Promise<SignedEventStore<StoredConversationEvent> | SegmentEventStore<StoredConversationEvent>> {
+  const { dir } = deps;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
-    const options = { codec: conversationEventCodec, acceptLostEvents };
+    const options = {
+      codec: conversationEventCodec,
+      acceptLostEvents: deps.acceptLostEvents === true,
+      lockHolder: deps.lockHolder,
+    };
     const store = await openSignedStore<StoredConversationEvent>(dir, {
       ...options,
       ...chain,
-      identity,
+      identity: deps.signing,
     }).catch((err: unknown) => {
       if (!isUnsignableDamage(err)) throw err;
       // A record that was never chained and no longer reads (damage in a log written before
@@ -475,6 +483,12 @@ async function openWritable(
     await store.close();
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** Who writes a conversation this window only reads, for the header (none once nobody does). */
+function heldBy(dir: string): Pick<ConversationHeader, 'heldBy'> {
+  const writer = liveWriter(dir);
+  return writer ? { heldBy: describeHolder(writer).slice(0, LIMITS.title) } : {};
 }
 
 /** The header's view of a verification: the badge, the signers, and where it broke. */

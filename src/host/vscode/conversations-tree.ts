@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ConversationService, ListedConversation } from './conversation-service';
 import { verifyMessage } from './verify';
 import { printableLine } from '../../core/text/printable';
+import { formatCost, plural } from '../../core/format/counts';
 
 /** The word the description starts with once the signatures were checked. */
 const SIGNATURE_WORDS = {
@@ -47,7 +48,7 @@ export class ConversationsTree implements vscode.TreeDataProvider<ListedConversa
     const signature = check ? `${SIGNATURE_WORDS[check.verdict]} · ` : '';
     item.description = `${signature}${status}${when ? ` · ${when}` : ''}`;
     item.tooltip =
-      `${printableLine(c.title ?? '')}\n${c.eventCount} events · $${c.cost.toFixed(4)}` +
+      `${printableLine(c.title ?? '')}\n${plural(c.eventCount, 'event')} · ${formatCost(c.cost)}` +
       (c.interrupted
         ? `\n${c.status} (${c.interrupted}): open it to re-run or skip what it left in doubt`
         : '') +

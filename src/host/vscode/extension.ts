@@ -16,6 +16,7 @@ import { redactingLog } from './redacting-log';
 import type { NamedSecret } from '../../core/secrets';
 import { addMcpServer } from './mcp/add-mcp-server';
 import { registerSandboxStatus } from './sandbox/sandbox-status';
+import { registerCheckpointDocuments } from './checkpoint-documents';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -51,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
       treeDataProvider: new ConversationsTree(service),
     }),
     createStatusBar(service),
+    registerCheckpointDocuments(() => service.checkpointStore(), service.onDidAppend),
     connectReview(service, review, context),
     // A deleted conversation's edits stay in the files; its review decorations go with it.
     service.onDidDelete((id) => review.clear(id)),

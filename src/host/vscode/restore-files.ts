@@ -15,8 +15,10 @@ import { editedOutsideAgent } from '../node/checkpoints/edited-outside';
 import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import type { ConversationSession } from './conversation-session';
 import { printableLine } from '../../core/text/printable';
+import { checkpointUri, nowUri, refreshNowDocuments } from './checkpoint-documents';
+import { plural } from '../../core/format/counts';
 
-export const CHECKPOINT_SCHEME = 'logbook-checkpoint';
+export { CHECKPOINT_SCHEME } from './checkpoint-documents';
 
 export interface PreviewFile {
   path: string;
@@ -96,35 +98,45 @@ export async function restoreFilesTo(
   const checkpoint = entry.value.checkpoint;
   const choice = await ui.preview(
     { checkpoint, workspace: store.workspace, files, editedBy: edited.source, canFork: !deps.recordIn },
-    (f) => showDiff(store, checkpoint, f),
+    (f) => showDiff(checkpoint, f),
   );
   if (!choice) return { restored: 0 };
   const unsaved = files.filter((f) => f.unsaved).map((f) => f.path);
   if (unsaved.length) {
     if (!(await ui.saveUnsaved(unsaved))) return { restored: 0 };
-    for (const p of unsaved) await openDocument(store, p)?.save();
+    for (const p of unsaved) {
+      // A save the editor refused (e.g. the file changed on disk meanwhile) leaves the edit out of
+      // the checkpoint taken before the restore: then nothing is restored, and the buffer stays.
+      if ((await openDocument(store, p)?.save()) === false) {
+        ui.info(`Logbook: ${p} could not be saved, so nothing was restored. Save it, then restore again.`);
+        return { restored: 0 };
+      }
+    }
   }
   const target = deps.recordIn ?? (choice === 'fork' ? await deps.fork(entry.eventId) : session);
   const result = await store.restore(checkpoint, target.id).catch(async (err: unknown) => {
     // Some files may have changed already: the state before goes into the conversation anyway,
     // so "Restore files to here" on that event is the way back.
+    refreshNowDocuments();
     if (err instanceof RestoreFailedError)
       await target.conversation.recordRestore(
         checkpointEventValue(err.before, { reason: 'restore', restoredTo: entry.eventId }),
       );
     throw err;
   });
+  refreshNowDocuments();
   const recorded = await target.conversation.recordRestore(
     checkpointEventValue(result.before, { reason: 'restore', restoredTo: entry.eventId }),
   );
   const n = result.changes.length;
-  ui.done(`Logbook: restored ${n} file${n === 1 ? '' : 's'} to this point.`, async () => {
+  ui.done(`Logbook: restored ${plural(n, 'file')} to this point.`, async () => {
     const back = await store.restore(result.before.id, target.id);
+    refreshNowDocuments();
     // The undo restored the checkpoint the restore recorded: the files it left are that one's.
     await target.conversation.recordRestore(
       checkpointEventValue(back.before, { reason: 'restore', restoredTo: recorded.id }),
     );
-    ui.info(`Logbook: the restore is undone (${back.changes.length} files back).`);
+    ui.info(`Logbook: the restore is undone (${plural(back.changes.length, 'file')} back).`);
   });
   return { restored: n, conversationId: target.id, before: result.before.id };
 }
@@ -139,37 +151,17 @@ function openDocument(store: WorkspaceCheckpointStore, path: string): vscode.Tex
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === fsPath);
 }
 
-/** The file as the checkpoint holds it (left) against the file now (right). */
-async function showDiff(store: WorkspaceCheckpointStore, checkpoint: string, f: PreviewFile): Promise<void> {
-  ensureProvider(store);
-  const query = new URLSearchParams({ checkpoint }).toString();
-  const left = vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: '/' + f.path, query });
-  const now = vscode.Uri.file(store.absolutePath(f.path));
-  const right = f.status === 'A' ? left.with({ query: 'missing=1' }) : now;
-  await vscode.commands.executeCommand('vscode.diff', left, right, `${f.path} (checkpoint ↔ now)`, {
+/**
+ * The file as the checkpoint holds it (left) against the file on disk now (right). Both sides are
+ * Logbook's documents: the right one follows the disk (checkpoint-documents.ts), so the diff stays
+ * true after a restore, an undo, or any other change of the file.
+ */
+async function showDiff(checkpoint: string, f: PreviewFile): Promise<void> {
+  const left = checkpointUri(checkpoint, f.path);
+  await vscode.commands.executeCommand('vscode.diff', left, nowUri(f.path), `${f.path} (checkpoint ↔ now)`, {
     preview: true,
     preserveFocus: true,
   });
-}
-
-let provider: { store: WorkspaceCheckpointStore; registration: vscode.Disposable } | undefined;
-
-/** Serves `logbook-checkpoint:/path?checkpoint=<id>` from the store (empty where it holds no such file). */
-function ensureProvider(store: WorkspaceCheckpointStore): void {
-  if (provider?.store === store) return;
-  provider?.registration.dispose();
-  provider = {
-    store,
-    registration: vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, {
-      async provideTextDocumentContent(uri) {
-        const q = new URLSearchParams(uri.query);
-        const id = q.get('checkpoint');
-        if (!id) return '';
-        const bytes = await store.fileAt(id, uri.path.replace(/^\//, ''));
-        return bytes ? bytes.toString('utf8') : '';
-      },
-    }),
-  };
 }
 
 /** The editor's questions: a Quick Pick preview (pick a file for its diff), modal dialogs. */
@@ -179,12 +171,12 @@ export const editorRestoreUi: RestoreUi = {
       const qp = vscode.window.createQuickPick<
         vscode.QuickPickItem & { file?: PreviewFile; choice?: 'restore' | 'fork' }
       >();
-      qp.title = `Restore files to here: ${p.files.length} file${p.files.length === 1 ? '' : 's'} will change`;
+      qp.title = `Restore files to here: ${plural(p.files.length, 'file')} will change`;
       qp.placeholder = 'Pick a file to see its diff (checkpoint ↔ now), or choose what to do';
       qp.ignoreFocusOut = true;
       qp.matchOnDescription = true;
       qp.items = [
-        { label: '$(discard) Restore Files', description: `${p.files.length} files`, choice: 'restore' },
+        { label: '$(discard) Restore Files', description: plural(p.files.length, 'file'), choice: 'restore' },
         ...(p.canFork
           ? [{ label: '$(repo-forked) Continue from Here and Restore Files', choice: 'fork' as const }]
           : []),

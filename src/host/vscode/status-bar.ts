@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ConversationHeader } from './chat-backend';
 import type { ConversationService } from './conversation-service';
 import { formatTokens } from '../../protocol/token-count';
+import { formatCost } from '../../core/format/counts';
 
 export function createStatusBar(service: ConversationService): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('logbook.status', vscode.StatusBarAlignment.Left, 50);
@@ -21,8 +22,8 @@ export function createStatusBar(service: ConversationService): vscode.Disposable
             : '$(book)';
       // The same counts, rounded the same way, as the chat header's.
       const tokens = `$(arrow-up)${formatTokens(h.promptTokens)} $(arrow-down)${formatTokens(h.completionTokens)}`;
-      item.text = `${icon} ${h.status.replace(/_/g, ' ')} · ${tokens} · $${h.cost.toFixed(2)}`;
-      item.tooltip = `Logbook: ${h.title}\n${h.promptTokens} prompt (${h.cachedTokens} cached) + ${h.completionTokens} completion${h.reasoningTokens ? ` (${h.reasoningTokens} reasoning)` : ''} tokens, $${h.cost.toFixed(4)}`;
+      item.text = `${icon} ${h.status.replace(/_/g, ' ')} · ${tokens} · ${formatCost(h.cost)}`;
+      item.tooltip = `Logbook: ${h.title}\n${h.promptTokens} prompt (${h.cachedTokens} cached) + ${h.completionTokens} completion${h.reasoningTokens ? ` (${h.reasoningTokens} reasoning)` : ''} tokens, ${formatCost(h.cost)}`;
     }
     item.show();
   };

@@ -30,6 +30,8 @@ export interface Workbench {
   page: Page;
   llm: ScriptedLlm | undefined;
   workspaceDir: string;
+  /** code-server's user data folder (its workspaceStorage holds the extension's storage folders). */
+  userDataDir: string;
   shot(step: string): Promise<string>;
   runCommand(title: string): Promise<void>;
   /** Runs "Logbook: Start Agent Task" and answers its prompt with `task`. */
@@ -43,6 +45,12 @@ export interface Workbench {
   showConversations(): Promise<void>;
   /** Right-clicks `target` and chooses `item` from its context menu. */
   contextMenu(target: Locator, item: string): Promise<void>;
+  /**
+   * Ends the browser tab abruptly and opens the same URL in a new one, as a user coming back does.
+   * The server keeps the closed tab's extension host for its reconnection grace, so the new tab gets
+   * a second one.
+   */
+  reopenTab(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -62,6 +70,7 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
     await llm?.close();
   };
   let page: Page;
+  let url = '';
   try {
     const env = { LOGBOOK_TEST_MODE: '1', ...opts.env };
     if (opts.sampleRunDir) {
@@ -78,17 +87,13 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
     }
     browser = await launchBrowser();
     page = await browser.context.newPage();
-    await page.goto(
-      server.url([
-        ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
-        ['skipWelcome', 'true'],
-        // The test chat model needs the `chatProvider` proposed API.
-        ...(opts.editorModels ? [['enableProposedApi', ''] as [string, string]] : []),
-      ]),
-    );
-    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-    // The activity bar entry appears once the extension's contributions are registered.
-    await page.waitForSelector('.activitybar [aria-label^="Logbook"]', { timeout: 60_000 });
+    url = server.url([
+      ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+      ['skipWelcome', 'true'],
+      // The test chat model needs the `chatProvider` proposed API.
+      ...(opts.editorModels ? [['enableProposedApi', ''] as [string, string]] : []),
+    ]);
+    await openIn(page, url);
   } catch (err) {
     // A run must leave no process behind, even when the workbench never came up.
     await teardown();
@@ -98,11 +103,13 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
   mkdirSync(shotsDir, { recursive: true });
   let step = 0;
   const workspaceDir = server.dirs.ws;
+  const context = browser.context;
 
   const wb: Workbench = {
     page,
     llm,
     workspaceDir,
+    userDataDir: server.dirs.udd,
     async shot(name) {
       step += 1;
       const file = join(shotsDir, `${String(step).padStart(2, '0')}-${name}.png`);
@@ -178,11 +185,32 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       }
       assert.ok(!(await entry.isVisible()), `the context menu did not take "${item}"`);
     },
+    async reopenTab() {
+      // A tab that goes away without the workbench's goodbye (the server then keeps its extension
+      // host for the reconnection grace): the renderer ends at once, as when a browser is closed
+      // with the page's unload cut short. Playwright's own close lets the workbench say goodbye.
+      const cdp = await context.newCDPSession(page);
+      const crashed = page.waitForEvent('crash', { timeout: 30_000 });
+      // The call itself never answers: its renderer is gone.
+      void cdp.send('Page.crash').catch(() => undefined);
+      await crashed;
+      await page.close();
+      page = await context.newPage();
+      wb.page = page;
+      await openIn(page, url);
+    },
     async close() {
       await teardown();
     },
   };
   return wb;
+}
+
+async function openIn(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  // The activity bar entry appears once the extension's contributions are registered.
+  await page.waitForSelector('.activitybar [aria-label^="Logbook"]', { timeout: 60_000 });
 }
 
 function escapeRegExp(text: string): string {

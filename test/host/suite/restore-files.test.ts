@@ -27,11 +27,18 @@ class ScriptedUi implements RestoreUi {
   constructor(
     private readonly choice: 'restore' | 'fork' | undefined,
     private readonly save: boolean,
+    /** the files whose diff (checkpoint ↔ now) the user opens from the preview */
+    private readonly diffs = ['restore-a.txt'],
   ) {}
   async preview(p: RestorePreview, showDiff: (f: PreviewFile) => Promise<void>) {
     this.shown = p;
-    const a = p.files.find((f) => f.path === 'restore-a.txt');
-    if (a) await showDiff(a);
+    for (const name of this.diffs) {
+      const f = p.files.find((x) => x.path === name);
+      if (!f) continue;
+      await showDiff(f);
+      // Kept open as a user does with a double click (a preview tab gives way to the next diff).
+      if (this.diffs.length > 1) await vscode.commands.executeCommand('workbench.action.keepEditor');
+    }
     return this.choice;
   }
   async saveUnsaved(paths: string[]) {
@@ -45,6 +52,16 @@ class ScriptedUi implements RestoreUi {
   info(message: string) {
     this.messages.push(message);
   }
+}
+
+/** The "now" side of the open diff `<path> (checkpoint ↔ now)`, as the editor shows it. */
+async function nowSide(path: string): Promise<string | undefined> {
+  const tab = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .find((t) => t.label === `${path} (checkpoint ↔ now)`);
+  if (!(tab?.input instanceof vscode.TabInputTextDiff)) return undefined;
+  // The document the diff editor shows (opened once, shared with the editor).
+  return (await vscode.workspace.openTextDocument(tab.input.modified)).getText();
 }
 
 async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise<void> {
@@ -162,6 +179,41 @@ describe('Restore files to here', function () {
         (e.value as { reason?: string }).reason === 'restore',
     );
     assert.equal(restores.length, 2, 'the restore and its undo are recorded');
+  });
+
+  it('the open diffs (checkpoint ↔ now) follow the files through the restore and its undo', async () => {
+    const { id, actionId } = await agentRun();
+    const { service } = await logbook();
+    const ui = new ScriptedUi('restore', true, ['restore-a.txt', 'restore-gone.txt', 'restore-new.txt']);
+    // The diffs as opened from the preview, before the restore: the agent's files.
+    const shown = new ScriptedUi(undefined, false, ['restore-a.txt', 'restore-gone.txt', 'restore-new.txt']);
+    await service.restoreFiles(id, actionId, shown);
+    await waitFor('the diffs to open', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label.startsWith('restore-new.txt')),
+    );
+    assert.equal(await nowSide('restore-a.txt'), 'agent\n');
+    assert.equal(await nowSide('restore-gone.txt'), '', 'deleted by the agent: nothing now');
+    assert.equal(await nowSide('restore-new.txt'), 'new\n');
+
+    const outcome = await service.restoreFiles(id, actionId, ui);
+    assert.equal(outcome.restored, 3);
+    const now = async () => [
+      await nowSide('restore-a.txt'),
+      await nowSide('restore-gone.txt'),
+      await nowSide('restore-new.txt'),
+    ];
+    let seen: (string | undefined)[] = [];
+    await waitFor(
+      'the "now" sides to show the restored files',
+      () => (void now().then((v) => (seen = v)), seen.join('|') === 'original\n|will be deleted\n|'),
+    ).catch((err: unknown) => assert.fail(`${String(err)}: ${JSON.stringify(seen)}`));
+
+    assert.ok(ui.undo);
+    await ui.undo();
+    await waitFor(
+      'the "now" sides to show the undone files',
+      () => (void now().then((v) => (seen = v)), seen.join('|') === 'agent\n||new\n'),
+    ).catch((err: unknown) => assert.fail(`${String(err)}: ${JSON.stringify(seen)}`));
   });
 
   it('names a file the user edited and saved between two of the agent’s steps, not the ones the agent changed', async () => {

@@ -109,7 +109,7 @@ describe('Conversation: token and cost budgets', function () {
     assert.equal(await c.run(), 'error');
     const err = ofKind(await c.events(), 'ConversationErrorEvent')[0]!;
     assert.equal(err.code, 'cost_budget');
-    assert.match(err.detail, /\$1\.5000, over its budget of \$1\b/);
+    assert.match(err.detail, /\$1\.50, over its budget of \$1\.00\./);
     assert.equal(c.state.metrics.total.cost, 1.5);
     assert.equal(h.llm.completionBodies().length, 1);
   });

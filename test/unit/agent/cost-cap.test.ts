@@ -120,7 +120,7 @@ describe('Conversation: a cost cap on a model whose cost is unknown', function (
     assert.equal(notices(events).length, 0, 'the cost is known');
     const err = ofKind(events, 'ConversationErrorEvent')[0]!;
     assert.equal(err.code, 'cost_budget');
-    assert.match(err.detail, /\$0\.8000, over its budget of \$0\.5\b/);
+    assert.match(err.detail, /\$0\.80, over its budget of \$0\.50\./);
     assert.equal(h.llm.completionBodies().length, 2);
     assert.equal(c.state.metrics.total.cost, 0.8);
   });

@@ -86,7 +86,7 @@ describe('logbook run: cost cap and prices', function () {
     assert.equal(r.code, 3, printed(r));
     assert.ok(!r.lines.some((l) => l.startsWith('[budget] ')), printed(r));
     assert.ok(
-      r.lines.some((l) => /^\[error\] cost_budget: The conversation cost \$0\.6000/.test(l)),
+      r.lines.some((l) => /^\[error\] cost_budget: The conversation cost \$0\.60,/.test(l)),
       printed(r),
     );
   });

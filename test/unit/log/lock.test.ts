@@ -4,7 +4,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { SegmentEventStore, acquireLock, isProcessAlive } from '../../../src/core/log';
+import { SegmentEventStore, acquireLock, isProcessAlive, liveWriter } from '../../../src/core/log';
 import { cleanupTmp, ev, repoRoot, tmpDir } from './helpers';
 
 const child = path.join(__dirname, 'lock-child.ts');
@@ -13,8 +13,17 @@ function startChild(
   dir: string,
   holdMs: number,
   startAt?: number,
+  holder?: string,
 ): { proc: ChildProcess; first: Promise<Record<string, unknown>> } {
-  const args = ['--import', 'tsx', child, dir, String(holdMs), ...(startAt ? [String(startAt)] : [])];
+  const args = [
+    '--import',
+    'tsx',
+    child,
+    dir,
+    String(holdMs),
+    ...(startAt || holder ? [String(startAt ?? 0)] : []),
+    ...(holder ? [holder] : []),
+  ];
   const proc = spawn(process.execPath, args, {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -87,6 +96,32 @@ describe('single-writer lock', function () {
     assert.equal(s.openReport.tookOverStaleLock?.pid, proc.pid);
     await s.append(ev('x'));
     await s.close();
+  });
+
+  it('names its holder to readers, and liveWriter says when that writer is gone', async () => {
+    const dir = tmpDir('lock');
+    const holder = 'the editor window on "ws" opened at 07:42';
+    const { proc, first } = startChild(dir, 60_000, undefined, holder);
+    try {
+      assert.equal((await first).acquired, true);
+      assert.equal(liveWriter(dir)?.holder, holder);
+      assert.equal(liveWriter(dir)?.pid, proc.pid);
+      const s = await SegmentEventStore.open(dir, { lockHolder: 'a reader' });
+      assert.equal(s.readOnly, true);
+      assert.ok(s.lockHeldBy?.includes(holder), s.lockHeldBy ?? '');
+      await s.close();
+    } finally {
+      proc.kill('SIGKILL');
+      await new Promise((r) => proc.once('exit', r));
+    }
+    // Killed: its lock file stays behind, but no live process holds it.
+    assert.ok(fs.existsSync(path.join(dir, 'LOCK')));
+    assert.equal(liveWriter(dir), null);
+    const w = await SegmentEventStore.open(dir, { lockHolder: 'the next window' });
+    assert.equal(w.readOnly, false);
+    assert.equal(liveWriter(dir)?.holder, 'the next window');
+    await w.close();
+    assert.equal(liveWriter(dir), null);
   });
 
   it('takes over a lock whose pid is dead on this host', () => {

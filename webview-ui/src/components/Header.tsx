@@ -69,7 +69,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
           {look.label}
         </span>
         {readOnly && (
-          <span class="badge">
+          <span class="badge" title={header.heldBy ? `Written by ${header.heldBy}` : undefined}>
             <Icon name="lock" />
             Read-only
           </span>
@@ -112,6 +112,11 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
           </span>
         </span>
       </div>
+      {readOnly && header.heldBy && (
+        <p class="held-by" role="note">
+          Open in {header.heldBy}. It becomes writable here once that window is gone.
+        </p>
+      )}
     </header>
   );
 }

@@ -2,11 +2,7 @@
 
 export { formatTokens } from '../../../src/protocol/token-count';
 
-export function formatCost(usd: number): string {
-  if (usd === 0) return '$0.00';
-  if (usd < 0.01) return `$${usd.toFixed(4)}`;
-  return `$${usd.toFixed(2)}`;
-}
+export { formatCost, plural } from '../../../src/core/format/counts';
 
 export interface StatusLook {
   label: string;
@@ -32,10 +28,6 @@ export function statusLook(status: string): StatusLook {
       tone: 'neutral',
     }
   );
-}
-
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
 /** Local time of an ISO timestamp (OpenHands writes zone-less local times), or '' if unreadable. */

@@ -1,6 +1,7 @@
 // The conversation's budgets (logbook.budget.maxTokens, maxCost): once over one, no further request
 // is made, also when the conversation is resumed or given a new message.
 import type { ConversationPolicy, PolicyContext, Verdict } from './policy';
+import { formatCost } from '../../format/counts';
 
 export const budgetPolicy: ConversationPolicy = {
   name: 'budget',
@@ -21,7 +22,7 @@ async function stopOverBudget({ log, settings }: PolicyContext): Promise<Verdict
   if (maxCost !== null && t.cost > maxCost) {
     await log.fail(
       'cost_budget',
-      `The conversation cost $${t.cost.toFixed(4)}, over its budget of $${maxCost}.`,
+      `The conversation cost ${formatCost(t.cost)}, over its budget of ${formatCost(maxCost)}.`,
     );
     return 'stop';
   }

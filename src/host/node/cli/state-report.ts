@@ -5,6 +5,7 @@ import { actionWhat } from './event-line';
 import { resolveHint } from './in-doubt';
 import { heldRisk } from './pending-risk';
 import { printableLine } from '../../../core/text/printable';
+import { formatCost, plural } from '../../../core/format/counts';
 
 export interface PendingActionReport {
   id: string;
@@ -107,8 +108,8 @@ function reportText(r: StateReport): string[] {
     ...(r.workspace ? [`  workspace  ${r.workspace}`] : []),
     `  status     ${r.status}${r.interrupted ? ` (${r.interrupted})` : ''}`,
     `  mode       ${r.mode}${r.mode === 'plan' ? ' (the agent only reads and answers with a plan)' : ''}`,
-    `  events     ${r.event_count}${r.corrupt_records ? ` (${r.corrupt_records} unreadable)` : ''}, ${r.iteration} agent step(s)`,
-    `  tokens     ${t.promptTokens} prompt, ${t.completionTokens} completion, ${t.calls} call(s), $${t.cost.toFixed(4)}`,
+    `  events     ${r.event_count}${r.corrupt_records ? ` (${r.corrupt_records} unreadable)` : ''}, ${plural(r.iteration, 'agent step')}`,
+    `  tokens     ${t.promptTokens} prompt, ${t.completionTokens} completion, ${plural(t.calls, 'call')}, ${formatCost(t.cost)}`,
   ];
   if (r.last_error?.current) lines.push(`  last error ${r.last_error.kind}: ${r.last_error.message}`);
   else if (r.last_error)

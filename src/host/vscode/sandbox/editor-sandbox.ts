@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import { CommandSandbox } from '../../node/sandbox';
 import { HostPrompt } from './host-prompt';
+import { workspaceHome } from '../storage/workspace-home';
 import { readAllowedHosts, readDenyRead, readSandboxSetting, readWritable } from './sandbox-settings';
 
 export interface EditorSandbox {
@@ -16,9 +17,12 @@ export interface EditorSandbox {
 
 /** The extension's folders a command must not read. */
 export function ownFolders(context: vscode.ExtensionContext): string[] {
-  return [context.globalStorageUri, context.storageUri, context.logUri]
+  const own = [context.globalStorageUri, context.storageUri, context.logUri]
     .filter((u): u is vscode.Uri => u !== undefined)
     .map((u) => u.fsPath);
+  // The workspace's own storage folder holds the conversations when this window got another one.
+  const home = context.storageUri ? workspaceHome(context.storageUri.fsPath).home : undefined;
+  return home && !own.includes(home) ? [...own, home] : own;
 }
 
 export function launcherDir(context: vscode.ExtensionContext): string {
