@@ -22,6 +22,7 @@ describe('packaging', () => {
     const allowed = [
       /^package\.json$/,
       /^README\.md$/,
+      /^docs\/[\w-]+\.md$/,
       /^LICENSE$/,
       /^media\/[\w.-]+$/,
       /^dist\/(extension|webview)\.(js|css)$/,
