@@ -82,6 +82,16 @@ export const SETTINGS: readonly SettingDef[] = [
       'Base URL of an OpenAI-compatible Chat Completions endpoint, e.g. `http://localhost:11434/v1` for Ollama or `http://localhost:1234/v1` for LM Studio.',
   }),
   setting({
+    key: 'llm.apiKey',
+    kind: text(),
+    default: '',
+    hosts: BOTH,
+    env: LLM_VARIABLES.apiKey,
+    secret: true,
+    description:
+      'The API key sent to the endpoint. Only from the environment in the CLI; VS Code keeps it in its secret storage (**Logbook: Set API Key**) and falls back to the environment. Never shown, never recorded.',
+  }),
+  setting({
     key: 'llm.model',
     kind: text(),
     default: 'gpt-4o-mini',
@@ -353,16 +363,6 @@ export const SETTINGS: readonly SettingDef[] = [
     hosts: VS,
     description:
       "Also offer the agent the tools other extensions contribute to the editor's language-model tools API (`vscode.lm.tools`). Their calls are logged like MCP tool calls and, since nothing says what such a tool does, rated MEDIUM: in the default `risky` mode each one asks first. Needs VS Code 1.95 or later.",
-  }),
-  setting({
-    key: 'llm.apiKey',
-    kind: text(),
-    default: '',
-    hosts: BOTH,
-    env: LLM_VARIABLES.apiKey,
-    secret: true,
-    description:
-      'The API key sent to the endpoint. Only from the environment in the CLI; VS Code keeps it in its secret storage (**Logbook: Set API Key**) and falls back to the environment. Never shown, never recorded.',
   }),
   setting({
     key: 'demo',
