@@ -7,8 +7,12 @@ import path from 'node:path';
 import { type SigningIdentity, SigningKeyError, identityFromPem, newSigningKeyPem } from '../../core/signing';
 import { logbookConfigDir } from './config-dir';
 
-export function signingKeyPath(env: Readonly<Record<string, string | undefined>>): string {
-  if (env.LOGBOOK_SIGNING_KEY) return path.resolve(env.LOGBOOK_SIGNING_KEY);
+/** `configured`: the file the settings name (the CLI's `signing.keyFile`); by default LOGBOOK_SIGNING_KEY. */
+export function signingKeyPath(
+  env: Readonly<Record<string, string | undefined>>,
+  configured: string | null | undefined = env.LOGBOOK_SIGNING_KEY,
+): string {
+  if (configured) return path.resolve(configured);
   return path.join(logbookConfigDir(env), 'signing-key.pem');
 }
 

@@ -63,6 +63,6 @@ describe('logbook run: limits on model replies', function () {
       env: { OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', LOGBOOK_MAX_REPLY_BYTES: '4MB' },
     });
     assert.equal(r.code, 1, printed(r));
-    assert.match(r.stderr, /LOGBOOK_MAX_REPLY_BYTES must be a positive whole number of bytes, not "4MB"/);
+    assert.match(r.stderr, /LOGBOOK_MAX_REPLY_BYTES must be a positive whole number of bytes, got "4MB"/);
   });
 });

@@ -6,6 +6,7 @@ import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { checkpointStore } from './checkpoint-env';
+import { ioSettings } from './cli-settings';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import type { ActionEvent } from '../../../core/events';
 import type { CheckpointEventValue } from '../../../core/checkpoints/types';
@@ -89,7 +90,7 @@ async function release(dir: string, io: CliIo): Promise<number> {
   const info = readSessionInfo(dir);
   if (!info)
     throw new Error(`${dir} has no ${SESSION_FILE}: the CLI does not know which workspace it ran in.`);
-  const store = checkpointStore('checkpoints', info.workspace, io.env);
+  const store = checkpointStore(info.workspace, ioSettings('checkpoints', io), io.env);
   const held = (await store.held(info.id)).length;
   await store.release(info.id);
   io.out(

@@ -1,26 +1,22 @@
 // `logbook approve` / `reject` / `resolve`: answer the actions a conversation waits on (or, after a
 // crash, decide on the ones in doubt), in a new process, and continue the run in the workspace
 // recorded by `run`.
-import { cliHeadFile } from '../config-dir';
-import { openNodeConversation } from '../node-session';
-import { cliSigningIdentity } from './signing';
+import { join } from 'node:path';
+import { type Layer, valuesLayer } from '../../../core/settings';
+import { cliSettings } from './cli-settings';
+import { openCliSession, prepareCliSession } from './cli-session';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { assertConversationDir, isDirectory, resolvePath } from './conversation-dir';
 import { driveToStop } from './drive';
 import { IN_DOUBT_OPTIONS, inDoubtChoice, resolveHint } from './in-doubt';
-import { eventPrinter, note } from './event-printer';
+
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
-import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
-import { assertEndpointUsable, llmSettingsFromEnv } from './llm-env';
-import { demoConnection, demoWanted } from './demo-option';
-import { llmVariable } from '../../../core/llm/environment-names';
-import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
-import { cliSandbox, printSandboxState, SANDBOX_OPTION } from './sandbox-option';
-import { MCP_CONFIG_OPTION, mcpConfigFrom, mcpLog } from './mcp-option';
-import { readSessionInfo, SESSION_FILE } from './session-file';
-import { agentCheckpoints } from './checkpoint-env';
+import { PASS_ENV_OPTION } from './pass-env';
+import { SANDBOX_OPTION } from './sandbox-option';
+import { MCP_CONFIG_OPTION } from './mcp-option';
+import { readSessionInfo, SESSION_FILE, type SessionInfo } from './session-file';
 
 export async function approveCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return decide('approve', argv, io);
@@ -59,7 +55,6 @@ async function decide(
   }
   const choice =
     command === 'resolve' ? inDoubtChoice(values as { rerun?: boolean; skip?: boolean }) : undefined;
-  const passEnv = passEnvironment(command, values['pass-env'], io.env);
   const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
   const info = readSessionInfo(dir);
@@ -69,41 +64,21 @@ async function decide(
     );
   }
   if (!isDirectory(info.workspace)) throw new Error(`The workspace ${info.workspace} no longer exists.`);
-  const maxToolCalls = maxToolCallsFromEnv(command, io.env) ?? info.max_tool_calls_per_reply ?? undefined;
-  const budgets = budgetsFromEnv(command, io.env);
-  const mode = { json: values.json === true };
-  const mcpArg = values['mcp-config'];
-  const mcpServers = mcpConfigFrom(
-    command,
-    mcpArg !== undefined ? resolvePath(io, mcpArg) : (info.mcp_config ?? undefined),
-  );
-  const sandbox = cliSandbox(command, values, io.env);
-  // The run's endpoint and model, unless the environment names others; a demo run's demo model.
-  const envSettings = llmSettingsFromEnv(io.env, { model: info.model, baseUrl: info.base_url ?? null });
+  const settings = cliSettings(command, io.env, { flags: values, recorded: recordedLayer(dir, info) });
+  const prepared = prepareCliSession(command, io, settings);
+  // A demo run goes on with the demo model, unless the environment names an endpoint.
   const demo =
-    demoWanted(undefined, io.env) || (info.demo === true && llmVariable(io.env, 'baseUrl') === undefined);
-  if (!demo) assertEndpointUsable(command, envSettings);
-  note(io, mode, `conversation: ${dir}`);
-  printSandboxState(io, mode, sandbox);
-
-  const connection = demo ? await demoConnection(envSettings) : undefined;
-  const session = await openNodeConversation({
+    settings.get<boolean>('demo') ||
+    (info.demo === true && settings.resolved.get('llm.baseUrl')?.sources[0]?.kind !== 'env');
+  const mode = { json: values.json === true };
+  const opened = await openCliSession(prepared, {
     storeDir: dir,
     workspace: info.workspace,
-    llmSettings: connection?.settings ?? envSettings,
-    confirmationMode: info.confirmation,
     id: info.id,
-    ...(info.max_iterations !== null ? { maxIterations: info.max_iterations } : {}),
-    ...(maxToolCalls !== undefined ? { maxToolCallsPerReply: maxToolCalls } : {}),
-    onEvent: eventPrinter(io, mode),
-    passEnvironment: passEnv,
-    settings: budgets,
-    signing: cliSigningIdentity(io),
-    signedHeadFile: cliHeadFile(io.env, dir),
-    ...checkpointOption(command, info.workspace, io),
-    ...(mcpServers ? { mcpServers, onMcpLog: mcpLog(io) } : {}),
-    sandbox,
+    mode,
+    demo,
   });
+  const { session } = opened;
   try {
     const { conversation } = session;
     if (choice) {
@@ -129,16 +104,21 @@ async function decide(
     else await conversation.reject(reason!);
     return await driveToStop(io, mode, session, dir);
   } finally {
-    await session.close();
-    await connection?.server.close();
+    await opened.close();
   }
 }
 
-function checkpointOption(
-  command: string,
-  workspace: string,
-  io: CliIo,
-): { checkpoints?: ReturnType<typeof agentCheckpoints> } {
-  const checkpoints = agentCheckpoints(command, workspace, io.env);
-  return checkpoints ? { checkpoints } : {};
+/** What the run recorded: its endpoint, model, confirmation mode, limits and MCP file. */
+function recordedLayer(dir: string, info: SessionInfo): Layer {
+  return valuesLayer(
+    { kind: 'recorded', path: join(dir, SESSION_FILE) },
+    {
+      'llm.model': info.model ?? undefined,
+      'llm.baseUrl': info.base_url ?? undefined,
+      'confirmation.mode': info.confirmation,
+      maxIterations: info.max_iterations ?? undefined,
+      maxToolCallsPerReply: info.max_tool_calls_per_reply ?? undefined,
+      'mcp.configFile': info.mcp_config ?? null,
+    },
+  );
 }

@@ -3,18 +3,7 @@
 import type { LlmSettings } from '../../../core/llm';
 import { DEMO_MODEL, type DemoServer, startDemoServer } from '../demo-model/demo-server';
 
-export const DEMO_ENV = 'LOGBOOK_DEMO';
-
 export const DEMO_OPTION = { demo: { type: 'boolean' } } as const;
-
-export function demoWanted(
-  flag: boolean | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): boolean {
-  if (flag) return true;
-  const v = env[DEMO_ENV]?.trim().toLowerCase();
-  return v === '1' || v === 'true' || v === 'yes' || v === 'on';
-}
 
 /** Starts the demo model; `settings` with its endpoint, no key and its model name. */
 export async function demoConnection(

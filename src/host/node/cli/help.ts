@@ -64,6 +64,20 @@ const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME a
                          (also LOGBOOK_SANDBOX_WRITABLE); LOGBOOK_BWRAP names another bwrap`;
 
 export const COMMAND_HELP = {
+  config: `Usage: logbook config [--json]
+
+Prints every setting as the commands resolve it here, each with where its value came from:
+default, the config file, a variable (env NAME) or, for the commands that take one, a flag. Later
+sources win: default < config file < environment < flags (approve, reject and resolve put what
+the run recorded between the config file and the environment). The API key shows only as set or
+unset. A bad value is an error that names its source.
+
+The config file is $XDG_CONFIG_HOME/logbook/config.json (~/.config/logbook/config.json), a JSON
+object keyed by setting, e.g. {"llm.model": "llama3.2", "sandbox.mode": "required"}. It holds no
+API key: that stays in LOGBOOK_API_KEY (or OPENAI_API_KEY). docs/SETTINGS.md lists the settings.
+
+Options:
+  --json   one JSON object: the config file's path, and each setting's value and sources`,
   sandbox: `Usage: logbook sandbox [--workspace DIR] [--sandbox MODE] [--json]
 
 Says whether the agent's commands can run in a sandbox here, and if not, why and how to fix it;
@@ -283,6 +297,7 @@ Commands:
   checkpoints         list the workspace checkpoints a conversation recorded
   restore             put the workspace's files back as they were at an event
   sandbox             say whether commands run sandboxed here, what it allows, how to fix it
+  config              print the settings, each with where it came from
 
 Options:
   -h, --help      show help (also: logbook <command> --help)

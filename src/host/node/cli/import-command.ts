@@ -7,6 +7,7 @@ import { assertFreshDir, resolvePath } from './conversation-dir';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import { cliSigningIdentity } from './signing';
+import { ioSettings } from './cli-settings';
 import type { CliIo } from './io';
 
 export async function importCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -21,7 +22,7 @@ export async function importCommand(argv: readonly string[], io: CliIo): Promise
   const to = resolvePath(io, values.store);
   assertFreshDir(to, 'The store');
   const { count, format, signedEventsKept } = await importOpenHands(from, to, {
-    identity: cliSigningIdentity(io),
+    identity: cliSigningIdentity(io, ioSettings('import-openhands', io)),
     headFile: cliHeadFile(io.env, to),
   });
   const what = format === 'openhands-v0' ? ' from an OpenHands V0 trajectory' : '';

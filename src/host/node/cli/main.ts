@@ -17,6 +17,7 @@ import { verifyCommand } from './verify-command';
 import { checkpointsCommand } from './checkpoints-command';
 import { restoreCommand } from './restore-command';
 import { sandboxCommand } from './sandbox-command';
+import { configCommand } from './config-command';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, Command> = {
   checkpoints: checkpointsCommand,
   restore: restoreCommand,
   sandbox: sandboxCommand,
+  config: configCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

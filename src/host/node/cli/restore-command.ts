@@ -30,6 +30,7 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import { cliSigningIdentity } from './signing';
+import { ioSettings } from './cli-settings';
 import { printableLine } from '../../../core/text/printable';
 
 export async function restoreCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -54,7 +55,7 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
   // Writable from the start: a conversation in use by a running agent is not restored under it.
   const log = await openSignedStore<StoredConversationEvent>(dir, {
     codec: conversationEventCodec,
-    identity: cliSigningIdentity(io),
+    identity: cliSigningIdentity(io, ioSettings('restore', io)),
     conversationId: conversationId(dir),
     headFile: cliHeadFile(io.env, dir),
   });
@@ -88,7 +89,7 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
       throw new Error(
         `Checkpoint ${entry.eventId} covers the folders of a multi-root VS Code window; restore it there (Restore files to here).`,
       );
-    const store = checkpointStore('restore', info.workspace, io.env);
+    const store = checkpointStore(info.workspace, ioSettings('restore', io), io.env);
     const plan = await store.plan(entry.value.checkpoint);
     io.out(
       `Restoring ${info.workspace} to checkpoint ${entry.value.checkpoint.slice(0, 12)} ` +

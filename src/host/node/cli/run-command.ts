@@ -1,15 +1,13 @@
 // `logbook run`: start (or continue) a conversation in a workspace with a task, and run the agent.
-import { cliHeadFile } from '../config-dir';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfirmationMode } from '../../../core/agent/settings';
 import { type AgentMode, isAgentMode } from '../../../core/agent/plan-mode';
-import { resolveLlmSettings } from '../../../core/llm';
 import { detectBackend } from '../../../core/log';
-import { openNodeConversation } from '../node-session';
-import { cliSigningIdentity } from './signing';
-import { expectPositionals, nonEmpty, parseCommandArgs, positiveInt } from './args';
+import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
+import { type CliSettings, cliSettings } from './cli-settings';
+import { openCliSession, prepareCliSession } from './cli-session';
 import {
   conversationId,
   hasSegmentLog,
@@ -19,22 +17,17 @@ import {
 } from './conversation-dir';
 import { driveToStop } from './drive';
 import { resolveHint } from './in-doubt';
-import { eventPrinter, note } from './event-printer';
+import { note } from './event-printer';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
-import { budgetsFromEnv, maxToolCallsFromEnv } from './agent-env';
-import { assertEndpointUsable, llmSettingsFromEnv } from './llm-env';
-import { DEMO_OPTION, demoConnection, demoWanted } from './demo-option';
+import { DEMO_OPTION } from './demo-option';
 import { excludeStoreFromGit, STORE_EXCLUDE_LINE } from './git-exclude';
 import { withoutUrlCredentials } from '../../../core/secrets/url-secrets';
-import { PASS_ENV_OPTION, passEnvironment } from './pass-env';
-import { cliSandbox, printSandboxState, SANDBOX_OPTION } from './sandbox-option';
-import { MCP_CONFIG_OPTION, mcpConfigFrom, mcpLog } from './mcp-option';
+import { PASS_ENV_OPTION } from './pass-env';
+import { SANDBOX_OPTION } from './sandbox-option';
+import { MCP_CONFIG_OPTION } from './mcp-option';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
-import { agentCheckpoints } from './checkpoint-env';
-
-const MODES: readonly ConfirmationMode[] = ['never', 'risky', 'always'];
 
 export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', argv, {
@@ -68,21 +61,11 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   // `--mode act` on a conversation in plan mode without a task approves its plan.
   if (task === undefined && !(agentMode === 'act' && values.store !== undefined))
     throw new UsageError('logbook run: --task TEXT is required.');
-  const confirm = confirmationMode(values['confirmation-mode'], values.confirm);
-  const maxIterations = positiveInt('run', 'max-iterations', values['max-iterations']);
-  const maxToolCalls =
-    positiveInt('run', 'max-tool-calls', values['max-tool-calls']) ?? maxToolCallsFromEnv('run', io.env);
+  const settings = cliSettings('run', io.env, { flags: values });
   const workspace = resolvePath(io, workspaceArg);
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
-  const demo = demoWanted(values.demo, io.env);
-  const envSettings = llmSettingsFromEnv(io.env);
-  const passEnv = passEnvironment('run', values['pass-env'], io.env);
-  const checkpoints = agentCheckpoints('run', workspace, io.env, values['no-checkpoints'] === true);
-  resolveLlmSettings(envSettings); // fail on a bad base URL before creating anything
-  const mcpConfigPath =
-    values['mcp-config'] !== undefined ? resolvePath(io, values['mcp-config']) : undefined;
-  const mcpServers = mcpConfigFrom('run', mcpConfigPath);
+  const prepared = prepareCliSession('run', io, settings);
 
   // An existing --store continues that conversation (same workspace); otherwise a new one.
   const newId = randomUUID();
@@ -108,40 +91,24 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   // An imported conversation keeps its OpenHands id.
   const imported = values.store !== undefined && existsSync(join(storeDir, IMPORTED_BASE_STATE));
   const id = previous?.id ?? (imported ? conversationId(storeDir) : newId);
-  const budgets = budgetsFromEnv('run', io.env);
-  // After the arguments are checked, before anything is created.
-  if (!demo) assertEndpointUsable('run', envSettings);
   const mode = { json: values.json === true };
-  const sandbox = cliSandbox('run', values, io.env);
-  note(io, mode, `conversation: ${storeDir}`);
-  printSandboxState(io, mode, sandbox);
-  if (values.store === undefined && excludeStoreFromGit(workspace) === 'added')
-    note(
-      io,
-      mode,
-      `added ${STORE_EXCLUDE_LINE} to the repository's .git/info/exclude (kept out of git status)`,
-    );
-
-  const connection = demo ? await demoConnection(envSettings) : undefined;
-  if (connection) note(io, mode, 'model: the built-in demo model (a scripted walkthrough, no real model)');
-  const llmSettings = connection?.settings ?? envSettings;
-  const session = await openNodeConversation({
+  const demo = settings.get<boolean>('demo');
+  const opened = await openCliSession(prepared, {
     storeDir,
     workspace,
-    llmSettings,
-    confirmationMode: confirm,
     id,
-    ...(maxIterations !== undefined ? { maxIterations } : {}),
-    ...(maxToolCalls !== undefined ? { maxToolCallsPerReply: maxToolCalls } : {}),
-    onEvent: eventPrinter(io, mode),
-    passEnvironment: passEnv,
-    settings: budgets,
-    signing: cliSigningIdentity(io),
-    signedHeadFile: cliHeadFile(io.env, storeDir),
-    ...(checkpoints ? { checkpoints } : {}),
-    ...(mcpServers ? { mcpServers, onMcpLog: mcpLog(io) } : {}),
-    sandbox,
+    mode,
+    demo,
+    notes: () => {
+      if (values.store === undefined && excludeStoreFromGit(workspace) === 'added')
+        note(
+          io,
+          mode,
+          `added ${STORE_EXCLUDE_LINE} to the repository's .git/info/exclude (kept out of git status)`,
+        );
+    },
   });
+  const { session, llmSettings } = opened;
   try {
     const { conversation } = session;
     if (conversation.status === 'waiting_for_confirmation') {
@@ -158,19 +125,19 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
           `workspace (\`logbook show\` lists them), then decide: ${resolveHint(storeDir)}.`,
       );
     }
-    const settings = {
-      confirmation: confirm,
-      max_iterations: maxIterations ?? null,
-      max_tool_calls_per_reply: maxToolCalls ?? null,
+    const recorded = {
+      confirmation: settings.get<ConfirmationMode>('confirmation.mode'),
+      max_iterations: chosen(settings, 'maxIterations'),
+      max_tool_calls_per_reply: chosen(settings, 'maxToolCallsPerReply'),
       model: llmSettings.model,
       // Where approve, reject and resolve connect again: never the key, nor a URL's credentials.
-      base_url: connection ? null : withoutUrlCredentials(llmSettings.baseUrl),
+      base_url: demo ? null : withoutUrlCredentials(llmSettings.baseUrl),
       demo,
-      mcp_config: mcpConfigPath ?? null,
+      mcp_config: prepared.mcpConfigPath ?? null,
     };
     writeSessionInfo(storeDir, {
-      ...(previous ?? newSessionInfo({ id, workspace, ...settings })),
-      ...settings,
+      ...(previous ?? newSessionInfo({ id, workspace, ...recorded })),
+      ...recorded,
     });
     if (task === undefined) {
       if (conversation.state.mode !== 'plan' || conversation.state.tasks.length === 0) {
@@ -185,22 +152,12 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     }
     return await driveToStop(io, mode, session, storeDir);
   } finally {
-    await session.close();
-    await connection?.server.close();
+    await opened.close();
   }
 }
 
-/** --confirmation-mode (the name of the setting logbook.confirmation.mode), or its alias --confirm. */
-function confirmationMode(mode: string | undefined, alias: string | undefined): ConfirmationMode {
-  if (mode !== undefined && alias !== undefined && mode !== alias) {
-    throw new UsageError(
-      `logbook run: --confirmation-mode ${mode} and --confirm ${alias} disagree (--confirm is another name for it).`,
-    );
-  }
-  const value = mode ?? alias ?? 'risky';
-  if (!MODES.includes(value as ConfirmationMode)) {
-    const flag = mode !== undefined ? '--confirmation-mode' : '--confirm';
-    throw new UsageError(`logbook run: ${flag} must be one of ${MODES.join(', ')}, got "${value}".`);
-  }
-  return value as ConfirmationMode;
+/** A number the user chose (anywhere but the default), as session.json records it; else null. */
+function chosen(settings: CliSettings, key: string): number | null {
+  const entry = settings.resolved.get(key);
+  return entry && entry.sources[0]?.kind !== 'default' ? (entry.value as number) : null;
 }

@@ -7,6 +7,7 @@ import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { cliSandbox, SANDBOX_OPTION } from './sandbox-option';
+import { cliSettings } from './cli-settings';
 
 export async function sandboxCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('sandbox', argv, {
@@ -19,7 +20,7 @@ export async function sandboxCommand(argv: readonly string[], io: CliIo): Promis
     return EXIT.ok;
   }
   expectPositionals('sandbox', positionals, []);
-  const sandbox = cliSandbox('sandbox', values, io.env);
+  const sandbox = cliSandbox(cliSettings('sandbox', io.env, { flags: values }), io.env);
   const report = sandbox.report([resolvePath(io, values.workspace ?? '.')]);
   io.out(values.json ? JSON.stringify(report) : sandboxReportText(report));
   return report.state === 'on' ? EXIT.ok : EXIT.failure;

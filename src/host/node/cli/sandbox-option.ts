@@ -1,10 +1,11 @@
 // The sandbox options every command that runs the agent takes, with their environment
 // variables: `--sandbox auto|required|off` (LOGBOOK_SANDBOX), `--allow-host HOST`
 // (LOGBOOK_SANDBOX_ALLOW_HOSTS), `--deny-read PATH` (LOGBOOK_SANDBOX_DENY_READ) and
-// `--writable DIR` (LOGBOOK_SANDBOX_WRITABLE); lists in variables are comma or space separated.
+// `--writable DIR` (LOGBOOK_SANDBOX_WRITABLE); lists in variables are comma or space separated,
+// and the lists of the config file, the variables and the flags add up.
 import { CommandSandbox, type SandboxSetting } from '../sandbox';
-import { signingKeyPath } from '../signing-key';
-import { UsageError } from './exit-codes';
+import type { CliSettings } from './cli-settings';
+import { cliSigningKeyPath } from './signing';
 import { describeSandbox } from '../sandbox';
 import { note } from './event-printer';
 import type { CliIo } from './io';
@@ -16,38 +17,23 @@ export const SANDBOX_OPTION = {
   writable: { type: 'string', multiple: true },
 } as const;
 
-const SETTINGS: readonly SandboxSetting[] = ['auto', 'required', 'off'];
-
-export interface SandboxFlags {
-  sandbox?: string | undefined;
-  'allow-host'?: string[] | undefined;
-  'deny-read'?: string[] | undefined;
-  writable?: string[] | undefined;
-}
-
+/** The sandbox as the settings `sandbox.*` set it (flags, variables, config file). */
 export function cliSandbox(
-  command: string,
-  flags: SandboxFlags,
+  settings: CliSettings,
   env: Readonly<Record<string, string | undefined>>,
 ): CommandSandbox {
-  const setting = (flags.sandbox ?? env.LOGBOOK_SANDBOX ?? 'auto').trim() as SandboxSetting;
-  if (!SETTINGS.includes(setting))
-    throw new UsageError(
-      `logbook ${command}: --sandbox must be one of ${SETTINGS.join(', ')}, got "${setting}".`,
-    );
-  const list = (flag: string[] | undefined, variable: string | undefined): string[] =>
-    [...(flag ?? []), ...(variable ?? '').split(/[\s,]+/)].map((s) => s.trim()).filter(Boolean);
-  const allowed = list(flags['allow-host'], env.LOGBOOK_SANDBOX_ALLOW_HOSTS);
+  const allowed = settings.get<string[]>('sandbox.allowedHosts');
+  const bwrap = settings.get<string | null>('sandbox.bwrap');
   return new CommandSandbox({
-    setting,
+    setting: settings.get<SandboxSetting>('sandbox.mode'),
     allowedHosts: () => allowed,
-    denyRead: list(flags['deny-read'], env.LOGBOOK_SANDBOX_DENY_READ),
-    writable: list(flags.writable, env.LOGBOOK_SANDBOX_WRITABLE),
+    denyRead: settings.get<string[]>('sandbox.denyRead'),
+    writable: settings.get<string[]>('sandbox.writable'),
     // Wherever the signing key lives (LOGBOOK_SIGNING_KEY may put it anywhere), it is hidden.
-    ownSecrets: [signingKeyPath(env)],
+    ownSecrets: [cliSigningKeyPath(settings, env)],
     hostEnv: env,
     // Another bubblewrap than the one on PATH (a build of your own, say).
-    ...(env.LOGBOOK_BWRAP ? { bwrap: env.LOGBOOK_BWRAP } : {}),
+    ...(bwrap ? { bwrap } : {}),
   });
 }
 

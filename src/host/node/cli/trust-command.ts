@@ -1,7 +1,9 @@
 // `logbook trust`: the signers the user knows, by name (trust-list.ts), so `verify` can tell a
 // colleague's key from a key made to re-sign a rewritten log.
 import { distrustSigner, readTrustList, trustListPath, trustSigner } from '../trust-list';
-import { existingKeyDid, signingKeyPath } from '../signing-key';
+import { existingKeyDid } from '../signing-key';
+import { ioSettings } from './cli-settings';
+import { cliSigningKeyPath } from './signing';
 import { parseCommandArgs } from './args';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
@@ -32,7 +34,7 @@ export async function trustCommand(argv: readonly string[], io: CliIo): Promise<
   }
   if (action === 'list' || action === undefined) {
     if (did !== undefined) throw new UsageError(`logbook trust list: unexpected argument "${did}".`);
-    const mine = existingKeyDid(signingKeyPath(io.env));
+    const mine = existingKeyDid(cliSigningKeyPath(ioSettings('trust', io), io.env));
     io.out(`you  ${mine ?? '(no signing key yet: the first run creates one)'}`);
     for (const s of readTrustList(file)) io.out(`${s.name}  ${s.did}`);
     return EXIT.ok;

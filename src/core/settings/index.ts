@@ -1,0 +1,19 @@
+// One schema of every setting, and the layers that resolve it, for both hosts.
+export { type Host, SETTINGS, SETTINGS_BY_KEY, type SettingDef } from './schema';
+export type { JsonType, Kind } from './kinds';
+export {
+  describeSource,
+  envLayer,
+  fileLayer,
+  type FlagValues,
+  flagLayer,
+  type Layer,
+  type LayerValue,
+  type ResolvedSettings,
+  type ResolvedValue,
+  resolveSettings,
+  SettingsError,
+  type Source,
+  valuesLayer,
+} from './resolve';
+export { agentSettingsFrom, llmSettingsFrom, settingValue } from './to-core';

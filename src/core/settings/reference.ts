@@ -1,0 +1,76 @@
+// docs/SETTINGS.md, written from the schema (scripts/settings-doc.ts; a test checks it is current).
+import { type SettingDef, SETTINGS } from './schema';
+
+const HOSTS = { cli: 'CLI', vscode: 'VS Code' } as const;
+
+export function settingsReference(): string {
+  const lines = [
+    '# Settings reference',
+    '',
+    '<!-- Generated from src/core/settings/schema.ts by `npm run docs:settings`; do not edit by hand. -->',
+    '',
+    'Every setting of Logbook, in one list. In VS Code a setting is `logbook.KEY` in the Settings',
+    'editor (user, then workspace, then folder settings). The CLI reads the same KEY from its config',
+    'file, `$XDG_CONFIG_HOME/logbook/config.json` (`~/.config/logbook/config.json`), a JSON object',
+    'such as `{"llm.model": "llama3.2", "sandbox.mode": "required"}`; then the environment variables,',
+    'then the flags, each over the one before. `approve`, `reject` and `resolve` put what the run',
+    'recorded (its endpoint, model, confirmation mode, limits, MCP file) between the file and the',
+    'environment. `logbook config` prints each value with where it came from.',
+    '',
+    'A bad value in the CLI (wrong type in the file, a variable out of its choices) is an error naming',
+    'where it came from; VS Code flags it in the Settings editor and uses the value below it.',
+    '',
+    '| Setting | Type | Default | Read by | Environment | Flag |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...SETTINGS.map(row),
+    '',
+    ...SETTINGS.flatMap(section),
+  ];
+  return lines.join('\n');
+}
+
+function row(def: SettingDef): string {
+  const env = (def.env ?? []).map((e) => `\`${e}\``).join(', ');
+  const flag = def.flag ? [def.flag.name, def.flag.alias].filter(Boolean).map((f) => `\`--${f}\``) : [];
+  return `| [\`${def.key}\`](#${anchor(def.key)}) | ${type(def)} | ${defaultText(def)} | ${def.hosts
+    .map((h) => HOSTS[h])
+    .join(', ')} | ${env} | ${flag.join(', ')} |`;
+}
+
+function section(def: SettingDef): string[] {
+  const facts = [
+    `- Type: ${type(def)}; default: ${defaultText(def)}`,
+    `- Read by: ${def.hosts.map((h) => HOSTS[h]).join(', ')}${def.scope ? ` (VS Code scope: ${def.scope})` : ''}`,
+    ...(def.env?.length ? [`- Environment: ${def.env.map((e) => `\`${e}\``).join(', then ')}`] : []),
+    ...(def.flag
+      ? [
+          `- Flag: \`--${def.flag.name}\`${def.flag.alias ? ` (or \`--${def.flag.alias}\`)` : ''}${def.adds ? '; the file, variable and flags add up' : ''}`,
+        ]
+      : []),
+    ...(def.secret ? ['- Secret: never read from the config file, never shown (only set or unset)'] : []),
+  ];
+  return [
+    `## ${def.key}`,
+    '',
+    def.description.replace(/#logbook\.([\w.]+)#/g, '`logbook.$1`'),
+    '',
+    ...facts,
+    '',
+  ];
+}
+
+function type(def: SettingDef): string {
+  const { type, enum: choices, nullable } = def.kind.json;
+  const base = choices ? choices.map((c) => `\`${c}\``).join(' \\| ') : type;
+  return nullable ? `${base} or empty` : base;
+}
+
+function defaultText(def: SettingDef): string {
+  if (def.default === null) return 'empty';
+  if (def.default === '') return '""';
+  return `\`${JSON.stringify(def.default)}\``;
+}
+
+function anchor(key: string): string {
+  return key.toLowerCase().replace(/[^a-z0-9 -]/g, '');
+}

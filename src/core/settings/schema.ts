@@ -1,0 +1,423 @@
+// Every setting of Logbook, named once: its key (`logbook.KEY` in VS Code, `KEY` in the CLI's
+// config file), kind, default and description, which hosts read it, its VS Code scope, and the
+// environment variables and CLI flag that set it. package.json's `contributes.configuration` is
+// checked against this list, and docs/SETTINGS.md is generated from it.
+import { z } from 'zod';
+import { LLM_VARIABLES } from '../llm/environment-names';
+import { readPriceTable } from '../llm/pricing';
+import { REASONING_EFFORTS } from '../llm/request-hints';
+import {
+  choice,
+  decimal,
+  flag,
+  integer,
+  type Kind,
+  list,
+  object,
+  orNull,
+  text,
+  variableNames,
+} from './kinds';
+
+export type Host = 'cli' | 'vscode';
+
+export interface SettingDef<T = unknown> {
+  key: string;
+  kind: Kind<T>;
+  default: T;
+  /** Markdown; the same text VS Code's Settings editor shows. */
+  description: string;
+  hosts: readonly Host[];
+  /** VS Code's scope when it is not `window` (`machine`: a repository's settings cannot change it). */
+  scope?: 'machine';
+  /** Environment variables, the first one set wins. */
+  env?: readonly string[];
+  /** The CLI flag (and its other name); `sets` for a flag that takes no value. */
+  flag?: { name: string; alias?: string; sets?: T };
+  /** A list whose file, environment and flag values add up rather than replace each other. */
+  adds?: true;
+  /** Never read from a file nor shown: only from the environment (or VS Code's secret storage). */
+  secret?: true;
+  /** Further problems of a value of the right kind (strict reading only: VS Code keeps what it can). */
+  problems?: (value: T) => string[];
+  /** Overrides the kind's wording of a valid value, completing "must be …". */
+  expect?: string;
+}
+
+function setting<T>(def: SettingDef<T>): SettingDef {
+  return def as unknown as SettingDef;
+}
+
+const BOTH: readonly Host[] = ['cli', 'vscode'];
+const VS: readonly Host[] = ['vscode'];
+const CLI: readonly Host[] = ['cli'];
+
+const PRICES_EXPECT =
+  'JSON such as {"my-model":{"input":3,"cachedInput":0.3,"output":15}} (USD per 1M tokens)';
+
+export const SETTINGS: readonly SettingDef[] = [
+  setting({
+    key: 'llm.provider',
+    kind: choice(['openai', 'vscode']),
+    default: 'openai',
+    hosts: VS,
+    description:
+      "Where the agent's model runs. Pick a model of either kind with **Logbook: Select Model**. With `vscode`, tokens are counted by the model's own tokenizer and the cost is unknown (only `logbook.budget.maxTokens` limits it).",
+  }),
+  setting({
+    key: 'llm.editorModel',
+    kind: text(),
+    default: '',
+    hosts: VS,
+    description:
+      'The editor model used when `logbook.llm.provider` is `vscode`: its id or its family (e.g. `gpt-4o`). Empty: the first model VS Code offers.',
+  }),
+  setting({
+    key: 'llm.baseUrl',
+    kind: text(),
+    default: 'https://api.openai.com/v1',
+    hosts: BOTH,
+    env: LLM_VARIABLES.baseUrl,
+    description:
+      'Base URL of an OpenAI-compatible Chat Completions endpoint, e.g. `http://localhost:11434/v1` for Ollama or `http://localhost:1234/v1` for LM Studio.',
+  }),
+  setting({
+    key: 'llm.apiKey',
+    kind: text(),
+    default: '',
+    hosts: BOTH,
+    env: LLM_VARIABLES.apiKey,
+    secret: true,
+    description:
+      'The API key sent to the endpoint. Only from the environment in the CLI; VS Code keeps it in its secret storage (**Logbook: Set API Key**) and falls back to the environment. Never shown, never recorded.',
+  }),
+  setting({
+    key: 'llm.model',
+    kind: text(),
+    default: 'gpt-4o-mini',
+    hosts: BOTH,
+    env: LLM_VARIABLES.model,
+    description: 'Model name sent with every request.',
+  }),
+  setting({
+    key: 'llm.temperature',
+    kind: orNull(decimal({ min: 0 })),
+    default: null,
+    hosts: VS,
+    description: "Sampling temperature; leave empty to use the endpoint's default.",
+  }),
+  setting({
+    key: 'llm.maxOutputTokens',
+    kind: orNull(integer(1)),
+    default: null,
+    hosts: VS,
+    description: "Upper bound on tokens the model may generate per reply; empty for the endpoint's default.",
+  }),
+  setting({
+    key: 'llm.extraHeaders',
+    kind: object(z.record(z.string(), z.string()), 'an object of header names and text values'),
+    default: {},
+    hosts: VS,
+    description:
+      'Extra HTTP headers sent with every request (for proxies or gateways). Do not put API keys here; use "Logbook: Set API Key".',
+  }),
+  setting({
+    key: 'llm.replyTimeoutSeconds',
+    kind: integer(1),
+    default: 600,
+    hosts: BOTH,
+    env: ['LOGBOOK_REPLY_TIMEOUT_SECONDS'],
+    expect: 'a positive whole number of seconds',
+    description:
+      'Longest one model reply may take, from the request to its last chunk. A reply still streaming then is stopped and the step fails with a timeout error (it is not retried).',
+  }),
+  setting({
+    key: 'llm.maxReplyBytes',
+    kind: integer(1),
+    default: 4194304,
+    hosts: BOTH,
+    env: ['LOGBOOK_MAX_REPLY_BYTES'],
+    expect: 'a positive whole number of bytes',
+    description:
+      'Largest model reply (text, reasoning and tool calls, in bytes; default 4 MiB). A reply that grows past it is stopped and the step fails with a timeout error (it is not retried).',
+  }),
+  setting({
+    key: 'llm.supportsImages',
+    kind: flag(),
+    default: true,
+    hosts: VS,
+    description:
+      'Whether the model takes images. When on, images pasted or dropped into the message box (and image files the agent views) are sent as image content; when off, each is left out and the model reads a note saying an image was there. Turn it off for models without vision.',
+  }),
+  setting({
+    key: 'llm.reasoningEffort',
+    kind: choice(['default', ...REASONING_EFFORTS]),
+    default: 'default',
+    hosts: BOTH,
+    env: ['LOGBOOK_REASONING_EFFORT'],
+    expect: `one of ${REASONING_EFFORTS.join(', ')} (or default: the endpoint decides)`,
+    description:
+      'How hard a reasoning model thinks before it answers (OpenAI `o*` and `gpt-5*`, and reasoning models on OpenRouter). `default` sends nothing and leaves it to the endpoint; models that do not reason may reject any other value.',
+  }),
+  setting({
+    key: 'llm.promptCaching',
+    kind: choice(['auto', 'key', 'breakpoints', 'off']),
+    default: 'auto',
+    hosts: BOTH,
+    env: ['LOGBOOK_PROMPT_CACHING'],
+    description:
+      "Prompt-cache hints sent with each request, so the long, unchanged start of a conversation is read from the provider's cache (cheaper and faster). Cached tokens are shown in the chat header. See `docs/llm-endpoints.md`.",
+  }),
+  setting({
+    key: 'llm.pricing',
+    kind: object(z.record(z.string(), z.unknown()), PRICES_EXPECT),
+    default: {},
+    hosts: BOTH,
+    env: ['LOGBOOK_PRICING'],
+    problems: (value) => readPriceTable(value).problems,
+    description:
+      "Prices of models, in USD per million tokens, keyed by model name (a name also prices the names it starts: `gpt-4o` prices `gpt-4o-2024-08-06`). Added to, and over, the built-in prices of a few OpenAI models. A cost reported by the provider (OpenRouter's `usage.cost`) wins over a price. Without either, a model's cost is unknown: `#logbook.budget.maxCost#` cannot count it, and the chat says so.",
+  }),
+  setting({
+    key: 'confirmation.mode',
+    kind: choice(['never', 'risky', 'always']),
+    default: 'risky',
+    hosts: BOTH,
+    flag: { name: 'confirmation-mode', alias: 'confirm' },
+    description: 'When the agent must ask before running a tool call.',
+  }),
+  setting({
+    key: 'confirmation.allowRules',
+    kind: list(),
+    default: [],
+    hosts: VS,
+    description:
+      'Command prefixes that run without confirmation, e.g. `npm test`. Every part of a compound command must match a rule; commands the rules rate HIGH risk still ask.',
+  }),
+  setting({
+    key: 'maxIterations',
+    kind: integer(1),
+    default: 100,
+    hosts: BOTH,
+    flag: { name: 'max-iterations' },
+    description: 'Maximum agent steps per run before Logbook stops and asks.',
+  }),
+  setting({
+    key: 'maxToolCallsPerReply',
+    kind: integer(1),
+    default: 32,
+    hosts: BOTH,
+    env: ['LOGBOOK_MAX_TOOL_CALLS'],
+    flag: { name: 'max-tool-calls' },
+    description:
+      'Tool calls of one model reply that may run. The calls past it are not run: the model is told so and can make them again later.',
+  }),
+  setting({
+    key: 'budget.maxTokens',
+    kind: orNull(integer(1)),
+    default: null,
+    hosts: BOTH,
+    env: ['LOGBOOK_MAX_TOKENS'],
+    description:
+      'Stop a conversation once it has used this many tokens (prompt + completion). Empty for no limit.',
+  }),
+  setting({
+    key: 'budget.maxCost',
+    kind: orNull(decimal({ above: 0 })),
+    default: null,
+    hosts: BOTH,
+    env: ['LOGBOOK_MAX_COST'],
+    expect: 'a number of USD above 0',
+    description:
+      "Stop a conversation once its cost in USD exceeds this. Empty for no limit. Counted from the provider's reported cost or `#logbook.llm.pricing#`; for a model with neither, the chat says the cap cannot count it and `#logbook.budget.maxTokens#` is what limits the run.",
+  }),
+  setting({
+    key: 'agent.defaultMode',
+    kind: choice(['act', 'plan']),
+    default: 'act',
+    hosts: VS,
+    description:
+      'The mode a new conversation starts in. Switch any conversation with the Plan/Act toggle under the message box.',
+  }),
+  setting({
+    key: 'condenser.maxSize',
+    kind: integer(10),
+    default: 120,
+    hosts: VS,
+    description: "Summarize older history once the agent's view holds this many events.",
+  }),
+  setting({
+    key: 'condenser.keepFirst',
+    kind: integer(0),
+    default: 4,
+    hosts: VS,
+    description: 'Events at the start of a conversation that are never summarized away (the task).',
+  }),
+  setting({
+    key: 'terminal.timeoutSeconds',
+    kind: integer(1, 600),
+    default: 30,
+    hosts: VS,
+    description:
+      'How long a command may run before the agent gets its output so far (the command keeps running).',
+  }),
+  setting({
+    key: 'terminal.passEnvironment',
+    kind: variableNames(),
+    default: [],
+    hosts: BOTH,
+    env: ['LOGBOOK_PASS_ENV'],
+    flag: { name: 'pass-env' },
+    adds: true,
+    expect: 'variable names',
+    description:
+      "Environment variables of Logbook's own that the agent's terminal may see. By default the agent's shell starts without `OPENAI_API_KEY`, any `LOGBOOK_*` variable or any variable holding the API key, so a command like `env` cannot reveal the key; list a name here (e.g. `LOGBOOK_PROFILE`) to pass it on anyway. The key is still redacted from everything the agent records.",
+  }),
+  setting({
+    key: 'sandbox.mode',
+    kind: choice(['auto', 'required', 'off']),
+    default: 'auto',
+    hosts: BOTH,
+    scope: 'machine',
+    env: ['LOGBOOK_SANDBOX'],
+    flag: { name: 'sandbox' },
+    description:
+      "Whether the agent's commands (its terminal) run in a sandbox (bubblewrap, Linux): there only the workspace folders (and `logbook.sandbox.writable`) can be written, secrets such as `~/.ssh` and the editor's own data are unreadable, no other process is visible and the network reaches only `logbook.sandbox.allowedHosts` (others are asked for). Plan mode makes the workspace read-only too. A machine setting: a repository's own settings cannot change it. Applies to conversations opened after the change. `Logbook: Show Sandbox Status` lists what is allowed.",
+  }),
+  setting({
+    key: 'sandbox.allowedHosts',
+    kind: list(),
+    default: [],
+    hosts: BOTH,
+    scope: 'machine',
+    env: ['LOGBOOK_SANDBOX_ALLOW_HOSTS'],
+    flag: { name: 'allow-host' },
+    adds: true,
+    description:
+      "Hosts the agent's sandboxed commands may reach through Logbook's proxy, e.g. `registry.npmjs.org`, or `*.pythonhosted.org` for a domain and its subdomains. Another host is asked for: Allow (this conversation), Always Allow (added here) or Deny. A machine setting.",
+  }),
+  setting({
+    key: 'sandbox.denyRead',
+    kind: list(),
+    default: [],
+    hosts: BOTH,
+    scope: 'machine',
+    env: ['LOGBOOK_SANDBOX_DENY_READ'],
+    flag: { name: 'deny-read' },
+    adds: true,
+    description:
+      "More files and folders the sandboxed commands cannot read, besides the built-in list (`~/.ssh`, `~/.aws`, `~/.config/gh`, the editor's data, …). `~` is your home folder; a relative path is taken from it. A machine setting.",
+  }),
+  setting({
+    key: 'sandbox.writable',
+    kind: list(),
+    default: [],
+    hosts: BOTH,
+    scope: 'machine',
+    env: ['LOGBOOK_SANDBOX_WRITABLE'],
+    flag: { name: 'writable' },
+    adds: true,
+    description:
+      'Folders besides the workspace that sandboxed commands may write, such as a build cache (`~/.cache/pip`). Absolute paths or `~/…`. A machine setting.',
+  }),
+  setting({
+    key: 'checkpoints.enabled',
+    kind: flag(),
+    default: true,
+    hosts: BOTH,
+    env: ['LOGBOOK_CHECKPOINTS'],
+    flag: { name: 'no-checkpoints', sets: false },
+    description:
+      "Record the workspace's files before each action of the agent that can change them (file edits, terminal commands), so they can be restored to any point of a conversation. Kept in a store of Logbook's own outside the workspace; the workspace's `.git` is never touched.",
+  }),
+  setting({
+    key: 'checkpoints.exclude',
+    kind: list(/,/),
+    default: [],
+    hosts: BOTH,
+    env: ['LOGBOOK_CHECKPOINTS_EXCLUDE'],
+    description:
+      'Patterns (as in `.gitignore`) of files checkpoints leave out, besides those `.gitignore` already ignores, e.g. `build/` or `*.sqlite`.',
+  }),
+  setting({
+    key: 'checkpoints.maxFileSizeMB',
+    kind: decimal({ above: 0 }),
+    default: 5,
+    hosts: BOTH,
+    env: ['LOGBOOK_CHECKPOINTS_MAX_FILE_MB'],
+    description:
+      'Files larger than this are not recorded by checkpoints (and are listed as skipped); a restore leaves them as they are.',
+  }),
+  setting({
+    key: 'mcp.servers',
+    kind: object(z.record(z.string(), z.unknown()), 'an object of MCP servers by name'),
+    default: {},
+    hosts: VS,
+    description:
+      'MCP servers whose tools the agent may use, by name, in the `mcpServers` shape of Claude Desktop and Cline: `{"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}` or `{"docs": {"url": "https://…/mcp", "headers": {"Authorization": "Bearer ${secret:docs}"}}}`. Servers start when a conversation runs and restart when their entry changes; none starts in an untrusted workspace. When commands run in Logbook\'s sandbox, a `command` server starts in it too (the workspace writable, nothing else; the network closed but for `logbook.sandbox.allowedHosts` and its own `allowedHosts`); `"sandbox": false` runs one outside. Add one with **Logbook: Add MCP Server**.',
+  }),
+  setting({
+    key: 'tools.includeEditorTools',
+    kind: flag(),
+    default: false,
+    hosts: VS,
+    description:
+      "Also offer the agent the tools other extensions contribute to the editor's language-model tools API (`vscode.lm.tools`). Their calls are logged like MCP tool calls and, since nothing says what such a tool does, rated MEDIUM: in the default `risky` mode each one asks first. Needs VS Code 1.95 or later.",
+  }),
+  setting({
+    key: 'demo',
+    kind: flag(),
+    default: false,
+    hosts: CLI,
+    env: ['LOGBOOK_DEMO'],
+    flag: { name: 'demo', sets: true },
+    description:
+      'Talk to the built-in demo model (a scripted walkthrough served on 127.0.0.1 while the command runs) instead of an endpoint.',
+  }),
+  setting({
+    key: 'mcp.configFile',
+    kind: orNull(text()),
+    default: null,
+    hosts: CLI,
+    flag: { name: 'mcp-config' },
+    description:
+      'A file of MCP servers in the `{"mcpServers": {...}}` shape of Claude Desktop and Cline. `run` records it, so `approve`, `reject` and `resolve` start the same servers.',
+  }),
+  setting({
+    key: 'checkpoints.dir',
+    kind: orNull(text()),
+    default: null,
+    hosts: CLI,
+    env: ['LOGBOOK_CHECKPOINTS_DIR'],
+    description:
+      'Where the CLI keeps the checkpoint stores, one per workspace. Empty: `$XDG_STATE_HOME/logbook/checkpoints` (`~/.local/state/logbook/checkpoints`).',
+  }),
+  setting({
+    key: 'checkpoints.maxFiles',
+    kind: integer(1),
+    default: 100000,
+    hosts: CLI,
+    env: ['LOGBOOK_CHECKPOINTS_MAX_FILES'],
+    description:
+      'A workspace with more files than this is not checkpointed (the agent goes on, and says so).',
+  }),
+  setting({
+    key: 'signing.keyFile',
+    kind: orNull(text()),
+    default: null,
+    hosts: CLI,
+    env: ['LOGBOOK_SIGNING_KEY'],
+    description:
+      'The Ed25519 key the CLI signs every event with, created when missing. Empty: `$XDG_CONFIG_HOME/logbook/signing-key.pem` (`~/.config/logbook/signing-key.pem`).',
+  }),
+  setting({
+    key: 'sandbox.bwrap',
+    kind: orNull(text()),
+    default: null,
+    hosts: CLI,
+    env: ['LOGBOOK_BWRAP'],
+    description: 'Another bubblewrap program than the `bwrap` on `PATH` (a build of your own, say).',
+  }),
+];
+
+export const SETTINGS_BY_KEY: ReadonlyMap<string, SettingDef> = new Map(SETTINGS.map((s) => [s.key, s]));
