@@ -365,6 +365,24 @@ export const SETTINGS: readonly SettingDef[] = [
       "Also offer the agent the tools other extensions contribute to the editor's language-model tools API (`vscode.lm.tools`). Their calls are logged like MCP tool calls and, since nothing says what such a tool does, rated MEDIUM: in the default `risky` mode each one asks first. Needs VS Code 1.95 or later.",
   }),
   setting({
+    key: 'web.allowPrivateAddresses',
+    kind: flag(),
+    default: false,
+    hosts: VS,
+    scope: 'machine',
+    description:
+      'Let web fetches (a URL mentioned in the chat) reach loopback, private-network, link-local (such as the cloud metadata address `169.254.169.254`), shared and multicast addresses, and read `data:` URLs. Off: such targets, and redirects to them, are refused, so a page cannot lead a fetch into this machine or its network. A machine setting.',
+  }),
+  setting({
+    key: 'web.allowedHosts',
+    kind: list(),
+    default: [],
+    hosts: VS,
+    scope: 'machine',
+    description:
+      'Hosts whose pages are fetched without asking when a URL is mentioned, e.g. `docs.python.org`, or `*.example.com` for a domain and its subdomains. Their addresses are checked all the same (see `logbook.web.allowPrivateAddresses`). A machine setting.',
+  }),
+  setting({
     key: 'demo',
     kind: flag(),
     default: false,

@@ -264,7 +264,7 @@ describe('mentions: what is attached only with care', function () {
     );
   });
 
-  it("a URL is fetched only after the user confirms; the page's text comes without its markup", async () => {
+  it('a URL on this machine is refused unless logbook.web.allowPrivateAddresses; then fetched only after the user confirms, without its markup', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(
@@ -273,18 +273,47 @@ describe('mentions: what is attached only with care', function () {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanup.push(() => server.close());
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/notes`;
+    const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const url = `http://${host}/notes`;
     let hits = 0;
     server.on('request', () => hits++);
-    const declined = await resolveWith([{ kind: 'url', url }], false);
-    assert.equal(hits, 0, 'nothing is fetched before the user says so');
-    assert.match(declined.texts[0]!, /Not attached: the user chose not to fetch it/);
-    const fetched = await resolveWith([{ kind: 'url', url }], true);
-    assert.equal(hits, 1);
-    assert.equal(
-      fetched.texts[0],
-      `--- Attached page ${url} (HTTP 200, text/html) ---\nRelease notes\nVersion 2 & more`,
-    );
+    const config = vscode.workspace.getConfiguration('logbook');
+    const set = (key: string, value: unknown) => config.update(key, value, vscode.ConfigurationTarget.Global);
+    try {
+      await fetchesWithRules();
+    } finally {
+      await set('web.allowPrivateAddresses', undefined);
+      await set('web.allowedHosts', undefined);
+    }
+
+    async function fetchesWithRules(): Promise<void> {
+      const refused = await resolveWith([{ kind: 'url', url }], true);
+      assert.deepEqual(refused.asked, [], 'a refused address is not asked about');
+      assert.equal(
+        refused.texts[0],
+        `--- Attached page ${url} ---\n[Not attached: 127.0.0.1 is a loopback address (this machine); logbook.web.allowPrivateAddresses allows it]`,
+      );
+      assert.equal(hits, 0);
+
+      await set('web.allowPrivateAddresses', true);
+      const declined = await resolveWith([{ kind: 'url', url }], false);
+      assert.equal(hits, 0, 'nothing is fetched before the user says so');
+      assert.match(declined.asked[0]!, new RegExp(`^Fetch ${url} \\(${host} at 127\\.0\\.0\\.1\\)`));
+      assert.match(declined.texts[0]!, /Not attached: the user chose not to fetch it/);
+      const fetched = await resolveWith([{ kind: 'url', url }], true);
+      assert.equal(hits, 1);
+      assert.equal(
+        fetched.texts[0],
+        `--- Attached page ${url} (HTTP 200, text/html, from 127.0.0.1) ---\nRelease notes\nVersion 2 & more`,
+      );
+
+      // A host the user listed is fetched without a question.
+      await set('web.allowedHosts', ['127.0.0.1']);
+      const listed = await resolveWith([{ kind: 'url', url }], false);
+      assert.deepEqual(listed.asked, []);
+      assert.equal(hits, 2);
+      assert.match(listed.texts[0]!, /Release notes/);
+    }
   });
 
   it('the git diff of the working tree comes from git, with untracked files named', async function () {

@@ -9,6 +9,8 @@ import { type ImageStore, imageSizeText, sniffImageMime } from '../../../core/at
 import { isInsideAny, realPath } from '../../../core/security/resolve-path';
 import { secretReason, sensitiveReadReason } from '../../../core/security/sensitive-paths';
 import type { Attachment } from '../../../protocol/messages';
+import { checkTarget, guardedFetch, isAllowedHost, type WebRules } from '../../node/web/guarded-fetch';
+import { readWebRules } from '../web-settings';
 import type { TerminalHistory } from './terminal-history';
 import { htmlToText } from './html-text';
 
@@ -32,6 +34,8 @@ export interface AttachmentDeps {
   ): Promise<{ text: string; binary: { mimeType: string; bytes: number }[] }>;
   /** A prompt of a running MCP server, its messages as text. */
   getPrompt?(server: string, name: string): Promise<string>;
+  /** The address rules for URL mentions (absent: read from the `logbook.web.*` settings). */
+  web?: WebRules;
 }
 
 export interface ResolvedAttachments {
@@ -368,38 +372,32 @@ async function diffText(): Promise<string> {
 }
 
 async function pageText(url: string, deps: AttachmentDeps): Promise<string> {
-  const ok = await deps.confirm(
-    `Fetch ${url} and attach its text to the message? The page is read from this machine, and its text is sent to the model.`,
-    'Fetch',
-  );
-  if (!ok) return attachmentText(`page ${url}`, '[Not attached: the user chose not to fetch it.]');
-  const response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(PAGE_TIMEOUT_MS) });
-  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  const raw = await readCapped(response, MAX_PAGE_BYTES);
-  const status = `HTTP ${response.status}${type ? `, ${type}` : ''}`;
-  if (type && !/^text\/|json|xml|javascript/.test(type))
-    return attachmentText(`page ${url} (${status})`, `[Not attached: ${type} is not text.]`);
-  const text = /html/.test(type) || (!type && /^\s*</.test(raw.text)) ? htmlToText(raw.text) : raw.text;
-  const cut = raw.cut ? `\n[Only the first ${imageSizeText(MAX_PAGE_BYTES)} of the page were read.]` : '';
-  return attachmentText(`page ${url} (${status})`, text + cut);
-}
-
-async function readCapped(response: Response, max: number): Promise<{ text: string; cut: boolean }> {
-  const reader = response.body?.getReader();
-  if (!reader) return { text: '', cut: false };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let cut = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    size += value.length;
-    if (size >= max) {
-      cut = true;
-      await reader.cancel();
-      break;
-    }
+  const rules = deps.web ?? readWebRules();
+  // The name is resolved and checked before asking, so the question names the address and a
+  // forbidden target is refused without one. A FetchRefused becomes the part's "Not attached" note.
+  const target = await checkTarget(url, rules);
+  const where = target.address ? `${target.url.host} at ${target.address}` : 'an inline data: URL';
+  if (!isAllowedHost(url, rules)) {
+    const ok = await deps.confirm(
+      `Fetch ${target.url.href} (${where}) and attach its text to the message? The page is read from this machine, and its text is sent to the model. Redirects are followed only to addresses the rules allow.`,
+      'Fetch',
+    );
+    if (!ok) return attachmentText(`page ${url}`, '[Not attached: the user chose not to fetch it.]');
   }
-  return { text: new TextDecoder().decode(Buffer.concat(chunks).subarray(0, max)), cut };
+  const page = await guardedFetch(url, {
+    ...rules,
+    first: target,
+    maxBytes: MAX_PAGE_BYTES,
+    timeoutMs: PAGE_TIMEOUT_MS,
+  });
+  const type = page.contentType;
+  const raw = new TextDecoder().decode(page.body);
+  const from = page.address ? `, from ${page.address}` : '';
+  const redirected = page.redirects.length ? `, redirected from ${url}` : '';
+  const label = `page ${page.url} (HTTP ${page.status}${type ? `, ${type}` : ''}${from}${redirected})`;
+  if (type && !/^text\/|json|xml|javascript/.test(type))
+    return attachmentText(label, `[Not attached: ${type} is not text.]`);
+  const text = /html/.test(type) || (!type && /^\s*</.test(raw)) ? htmlToText(raw) : raw;
+  const cut = page.cut ? `\n[Only the first ${imageSizeText(MAX_PAGE_BYTES)} of the page were read.]` : '';
+  return attachmentText(label, text + cut);
 }
