@@ -126,7 +126,7 @@ ${LLM_ENV_HELP}
 ${CHECKPOINT_ENV_HELP}
 
 ${EXIT_CODES_HELP}`,
-  show: `Usage: logbook show CONV_DIR [--json]
+  show: `Usage: logbook show CONV_DIR [--at ID] [--json]
 
 Prints the state of a conversation derived from its log: status, pending actions, tasks, metrics.
 Reads without locking, so it works while an agent is running. A conversation whose process is gone
@@ -134,9 +134,15 @@ Reads without locking, so it works while an agent is running. A conversation who
 decided with \`logbook resolve\`. Events the log recorded and no longer has (a deleted segment file)
 are reported as lost, with status data_lost, until \`logbook repair\` records the loss.
 
+With --at, the state right after event ID instead (time travel): its status, mode, tokens and
+cost, plan and pending actions as they were then. ID is an event id or a checkpoint id, or any
+prefix of either that fits only one, as for \`logbook restore\`.
+
 Options:
+  --at ID      the state right after that event
   --json       one JSON object: id, status, event_count, metrics, pending_actions (with the risk
                each is held at and why), title, tasks, lost_events, accepted_losses...
+               (with --at: the same fields and \`at\`, the event's index, id and time)
   -h, --help   show this help`,
   approve: `Usage: logbook approve CONV_DIR [--json]
 
@@ -277,6 +283,25 @@ Options:
   -h, --help      show this help
 
 Exit codes: 0 restored (or nothing to restore); 1 not confirmed, or a failure.`,
+  diff: `Usage: logbook diff CONV_DIR --from ID --to ID [--stat]
+
+Prints the changes to the workspace's files between two points of a conversation as a unified
+diff, from the file checkpoints its log recorded. Each ID is an event id or a checkpoint id, or any
+prefix of either that fits only one. The files at an event are those of the first checkpoint at or
+after it (for an action: the files before it ran); after the agent's last change, those the last
+action left (or the files now, when the conversation recorded no after-states). Files a checkpoint
+does not hold (ignored, excluded, over the size cap) are not compared; a file with a NUL byte shows
+as "Binary files ... differ".
+
+Options:
+  --from ID       the earlier point (required)
+  --to ID         the later point (required)
+  --stat          only the changed files, one a line: A added, M modified, D deleted, R renamed
+                  (old -> new), T type changed
+  -h, --help      show this help
+
+Exit codes: 0 printed (also when nothing changed); 1 a failure (unknown or ambiguous ID, no
+checkpoints recorded, a checkpoint the store no longer holds).`,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -296,6 +321,7 @@ Commands:
   trust               name the signers you trust (add, remove, list)
   checkpoints         list the workspace checkpoints a conversation recorded
   restore             put the workspace's files back as they were at an event
+  diff                print the workspace's changes between two points of a conversation
   sandbox             say whether commands run sandboxed here, what it allows, how to fix it
   config              print the settings, each with where it came from
 

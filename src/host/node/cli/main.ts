@@ -16,6 +16,7 @@ import { trustCommand } from './trust-command';
 import { verifyCommand } from './verify-command';
 import { checkpointsCommand } from './checkpoints-command';
 import { restoreCommand } from './restore-command';
+import { diffCommand } from './diff-command';
 import { sandboxCommand } from './sandbox-command';
 import { configCommand } from './config-command';
 
@@ -34,6 +35,7 @@ const COMMANDS: Record<string, Command> = {
   trust: trustCommand,
   checkpoints: checkpointsCommand,
   restore: restoreCommand,
+  diff: diffCommand,
   sandbox: sandboxCommand,
   config: configCommand,
 };
