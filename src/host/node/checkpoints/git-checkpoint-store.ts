@@ -193,6 +193,22 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
     });
   }
 
+  /**
+   * Writes the files `checkpoint` holds into `target` (an empty folder elsewhere), modes and links
+   * as recorded, through an index of its own: the workspace and the store's index stay untouched.
+   */
+  async materialize(checkpoint: string, target: string): Promise<void> {
+    const tree = await this.treeOf(checkpoint);
+    const indexFile = join(this.storeDir, `materialize-${process.pid}-${Date.now()}.index`);
+    const paths: GitPaths = { gitDir: this.paths.gitDir, workTree: resolve(target), indexFile };
+    try {
+      await runGit(paths, ['read-tree', tree]);
+      await runGit(paths, ['checkout-index', '-a', '-f']);
+    } finally {
+      rmSync(indexFile, { force: true });
+    }
+  }
+
   /** A file's bytes as `checkpoint` recorded it; undefined when it did not hold the file. */
   async fileAt(checkpoint: string, path: string): Promise<Buffer | undefined> {
     await this.init();

@@ -302,6 +302,29 @@ Options:
 
 Exit codes: 0 printed (also when nothing changed); 1 a failure (unknown or ambiguous ID, no
 checkpoints recorded, a checkpoint the store no longer holds).`,
+  replay: `Usage: logbook replay CONV_DIR [--confirmation-mode never|risky|always] [--sandbox MODE] [--keep]
+
+Runs a recorded conversation again, as a regression test for the agent (after changing a tool, a
+prompt or a dependency). The workspace is restored from the conversation's first checkpoint into a
+new temp folder (printed first; the conversation's own workspace is never touched), the recorded
+model replies are fed in order (no model, no network), the user's messages are sent as recorded,
+and the tools run for real there, with the sandbox settings of \`run\`. Each tool call's new result
+is compared with the recorded one, after normalising what differs between any two runs (the
+workspace's and the log's folders, temp paths, ids, timestamps, durations). Prints the first
+divergence (event index, the action, recorded and replayed result, the lines that differ), or
+"replayed N actions, no divergence". Files the first checkpoint does not hold (ignored, excluded,
+over the size cap, the workspace's .git) are not in the copy. MCP servers are not started.
+
+Options:
+  --confirmation-mode MODE  confirmation in the copy (default never: every action runs); with
+                            risky or always, the replay asks before running what waits
+  --sandbox MODE, --allow-host HOST, --deny-read PATH, --writable DIR
+                            the sandbox, as for run
+  --keep                    keep the temp folder (workspace/ and conversation/) to look at
+  -h, --help                show this help
+
+Exit codes: 0 no divergence; 4 a divergence (or the replay stopped on an error the recording did
+not); 1 a failure (no session.json, no checkpoint recorded, bad usage).`,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -322,6 +345,7 @@ Commands:
   checkpoints         list the workspace checkpoints a conversation recorded
   restore             put the workspace's files back as they were at an event
   diff                print the workspace's changes between two points of a conversation
+  replay              run a recorded conversation again on a copy; report the first divergence
   sandbox             say whether commands run sandboxed here, what it allows, how to fix it
   config              print the settings, each with where it came from
 

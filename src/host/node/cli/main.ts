@@ -17,6 +17,7 @@ import { verifyCommand } from './verify-command';
 import { checkpointsCommand } from './checkpoints-command';
 import { restoreCommand } from './restore-command';
 import { diffCommand } from './diff-command';
+import { replayCommand } from './replay-command';
 import { sandboxCommand } from './sandbox-command';
 import { configCommand } from './config-command';
 
@@ -36,6 +37,7 @@ const COMMANDS: Record<string, Command> = {
   checkpoints: checkpointsCommand,
   restore: restoreCommand,
   diff: diffCommand,
+  replay: replayCommand,
   sandbox: sandboxCommand,
   config: configCommand,
 };
