@@ -10,7 +10,7 @@ import type { HistoryCondenser } from '../../core/agent/ports';
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings';
 import type { Event } from '../../core/events';
-import { type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
+import { type LlmClient, type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
 import { type EventStore, SegmentEventStore } from '../../core/log';
 import { type SigningIdentity, openSignedStore } from '../../core/signing';
 import { llmSecrets } from '../../core/secrets';
@@ -44,6 +44,8 @@ export interface NodeSessionOptions {
    */
   onEvent?: (event: Event, index: number) => void;
   llmDeps?: OpenAiLlmClientDeps;
+  /** Answers instead of the endpoint `llmSettings` names (a replay's recorded replies). */
+  llm?: LlmClient;
   /** Summarizes old history when the prompt grows too large; null for none. Default: summarizing. */
   condenser?: HistoryCondenser | null;
   /** Variables of Logbook's own (OPENAI_API_KEY, LOGBOOK_*) the agent's shell may see anyway. */
@@ -84,7 +86,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   const workspace = resolve(opts.workspace);
   const scratchDir = resolve(opts.scratchDir ?? join(storeDir, 'scratch'));
   // Built first: invalid settings fail before any file or process is created.
-  const llm = new OpenAiLlmClient(opts.llmSettings, opts.llmDeps);
+  const llm: LlmClient = opts.llm ?? new OpenAiLlmClient(opts.llmSettings, opts.llmDeps);
   mkdirSync(storeDir, { recursive: true });
   const store = opts.signing
     ? await openSignedStore<StoredConversationEvent>(storeDir, {

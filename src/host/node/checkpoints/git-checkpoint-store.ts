@@ -163,6 +163,52 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
     });
   }
 
+  /**
+   * The changes from checkpoint `from` to `to` (either undefined: the workspace's files now): `changes` by name, and `patch`, a unified diff as git prints it. Every file is
+   * compared as text (the store marks all files binary so that nothing converts them); a file with
+   * a NUL byte, which git itself would call binary, shows as one "Binary files differ" line.
+   */
+  diff(
+    from: string | undefined,
+    to: string | undefined,
+  ): Promise<{ changes: CheckpointChange[]; patch: string }> {
+    return this.serialized(async () => {
+      const now = from === undefined || to === undefined ? (await this.scan()).tree : '';
+      const a = from === undefined ? now : await this.treeOf(from);
+      const b = to === undefined ? now : await this.treeOf(to);
+      const changes = await this.diffTrees(a, b, true);
+      if (!changes.length) return { changes, patch: '' };
+      const out = await this.git([
+        'diff-tree',
+        '-r',
+        '-p',
+        '-M',
+        '--text',
+        '--no-color',
+        '--full-index',
+        a,
+        b,
+      ]);
+      return { changes, patch: binaryAsOneLine(out.stdout.toString('utf8')) };
+    });
+  }
+
+  /**
+   * Writes the files `checkpoint` holds into `target` (an empty folder elsewhere), modes and links
+   * as recorded, through an index of its own: the workspace and the store's index stay untouched.
+   */
+  async materialize(checkpoint: string, target: string): Promise<void> {
+    const tree = await this.treeOf(checkpoint);
+    const indexFile = join(this.storeDir, `materialize-${process.pid}-${Date.now()}.index`);
+    const paths: GitPaths = { gitDir: this.paths.gitDir, workTree: resolve(target), indexFile };
+    try {
+      await runGit(paths, ['read-tree', tree]);
+      await runGit(paths, ['checkout-index', '-a', '-f']);
+    } finally {
+      rmSync(indexFile, { force: true });
+    }
+  }
+
   /** A file's bytes as `checkpoint` recorded it; undefined when it did not hold the file. */
   async fileAt(checkpoint: string, path: string): Promise<Buffer | undefined> {
     await this.init();
@@ -684,6 +730,25 @@ function dedupe(list: { path: string; tracked: boolean }[]): { path: string; tra
     seen.set(e.path, { path: e.path, tracked: e.tracked || (had?.tracked ?? false) });
   }
   return [...seen.values()];
+}
+
+/** Each file section of a patch whose text has a NUL byte, cut to its header and one line. */
+function binaryAsOneLine(patch: string): string {
+  const sections = patch.split(/^(?=diff --git )/m);
+  return sections
+    .map((sec) => {
+      if (!sec.includes('\0')) return sec;
+      const head = sec
+        .split('\n')
+        .filter(
+          (l) =>
+            /^(diff --git|old mode|new mode|deleted file|new file|similarity|rename|index) /.test(l) ||
+            /^(rename from|rename to)/.test(l),
+        );
+      const name = /^diff --git a\/(.*) b\/(.*)$/.exec(sec.split('\n')[0] ?? '');
+      return [...head, `Binary files a/${name?.[1] ?? '?'} and b/${name?.[2] ?? '?'} differ`, ''].join('\n');
+    })
+    .join('');
 }
 
 export function formatBytes(n: number): string {

@@ -126,7 +126,7 @@ ${LLM_ENV_HELP}
 ${CHECKPOINT_ENV_HELP}
 
 ${EXIT_CODES_HELP}`,
-  show: `Usage: logbook show CONV_DIR [--json]
+  show: `Usage: logbook show CONV_DIR [--at ID] [--json]
 
 Prints the state of a conversation derived from its log: status, pending actions, tasks, metrics.
 Reads without locking, so it works while an agent is running. A conversation whose process is gone
@@ -134,9 +134,15 @@ Reads without locking, so it works while an agent is running. A conversation who
 decided with \`logbook resolve\`. Events the log recorded and no longer has (a deleted segment file)
 are reported as lost, with status data_lost, until \`logbook repair\` records the loss.
 
+With --at, the state right after event ID instead (time travel): its status, mode, tokens and
+cost, plan and pending actions as they were then. ID is an event id or a checkpoint id, or any
+prefix of either that fits only one, as for \`logbook restore\`.
+
 Options:
+  --at ID      the state right after that event
   --json       one JSON object: id, status, event_count, metrics, pending_actions (with the risk
                each is held at and why), title, tasks, lost_events, accepted_losses...
+               (with --at: the same fields and \`at\`, the event's index, id and time)
   -h, --help   show this help`,
   approve: `Usage: logbook approve CONV_DIR [--json]
 
@@ -277,6 +283,48 @@ Options:
   -h, --help      show this help
 
 Exit codes: 0 restored (or nothing to restore); 1 not confirmed, or a failure.`,
+  diff: `Usage: logbook diff CONV_DIR --from ID --to ID [--stat]
+
+Prints the changes to the workspace's files between two points of a conversation as a unified
+diff, from the file checkpoints its log recorded. Each ID is an event id or a checkpoint id, or any
+prefix of either that fits only one. The files at an event are those of the first checkpoint at or
+after it (for an action: the files before it ran); after the agent's last change, those the last
+action left (or the files now, when the conversation recorded no after-states). Files a checkpoint
+does not hold (ignored, excluded, over the size cap) are not compared; a file with a NUL byte shows
+as "Binary files ... differ".
+
+Options:
+  --from ID       the earlier point (required)
+  --to ID         the later point (required)
+  --stat          only the changed files, one a line: A added, M modified, D deleted, R renamed
+                  (old -> new), T type changed
+  -h, --help      show this help
+
+Exit codes: 0 printed (also when nothing changed); 1 a failure (unknown or ambiguous ID, no
+checkpoints recorded, a checkpoint the store no longer holds).`,
+  replay: `Usage: logbook replay CONV_DIR [--confirmation-mode never|risky|always] [--sandbox MODE] [--keep]
+
+Runs a recorded conversation again, as a regression test for the agent (after changing a tool, a
+prompt or a dependency). The workspace is restored from the conversation's first checkpoint into a
+new temp folder (printed first; the conversation's own workspace is never touched), the recorded
+model replies are fed in order (no model, no network), the user's messages are sent as recorded,
+and the tools run for real there, with the sandbox settings of \`run\`. Each tool call's new result
+is compared with the recorded one, after normalising what differs between any two runs (the
+workspace's and the log's folders, temp paths, ids, timestamps, durations). Prints the first
+divergence (event index, the action, recorded and replayed result, the lines that differ), or
+"replayed N actions, no divergence". Files the first checkpoint does not hold (ignored, excluded,
+over the size cap, the workspace's .git) are not in the copy. MCP servers are not started.
+
+Options:
+  --confirmation-mode MODE  confirmation in the copy (default never: every action runs); with
+                            risky or always, the replay asks before running what waits
+  --sandbox MODE, --allow-host HOST, --deny-read PATH, --writable DIR
+                            the sandbox, as for run
+  --keep                    keep the temp folder (workspace/ and conversation/) to look at
+  -h, --help                show this help
+
+Exit codes: 0 no divergence; 4 a divergence (or the replay stopped on an error the recording did
+not); 1 a failure (no session.json, no checkpoint recorded, bad usage).`,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -296,6 +344,8 @@ Commands:
   trust               name the signers you trust (add, remove, list)
   checkpoints         list the workspace checkpoints a conversation recorded
   restore             put the workspace's files back as they were at an event
+  diff                print the workspace's changes between two points of a conversation
+  replay              run a recorded conversation again on a copy; report the first divergence
   sandbox             say whether commands run sandboxed here, what it allows, how to fix it
   config              print the settings, each with where it came from
 

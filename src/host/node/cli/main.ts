@@ -16,6 +16,8 @@ import { trustCommand } from './trust-command';
 import { verifyCommand } from './verify-command';
 import { checkpointsCommand } from './checkpoints-command';
 import { restoreCommand } from './restore-command';
+import { diffCommand } from './diff-command';
+import { replayCommand } from './replay-command';
 import { sandboxCommand } from './sandbox-command';
 import { configCommand } from './config-command';
 
@@ -34,6 +36,8 @@ const COMMANDS: Record<string, Command> = {
   trust: trustCommand,
   checkpoints: checkpointsCommand,
   restore: restoreCommand,
+  diff: diffCommand,
+  replay: replayCommand,
   sandbox: sandboxCommand,
   config: configCommand,
 };

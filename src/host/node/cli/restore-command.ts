@@ -10,7 +10,8 @@ import {
   RESTORE_VERB,
   RestoreFailedError,
 } from '../../../core/checkpoints/types';
-import { checkpointAt, resolveEventRef } from '../../../core/checkpoints/timeline';
+import { checkpointAt } from '../../../core/checkpoints/timeline';
+import { eventIdFor } from './event-ref';
 import { editedOutsideAgent } from '../checkpoints/edited-outside';
 import { createEvent, type CreateFields, type Event } from '../../../core/events';
 import { openSignedStore } from '../../../core/signing';
@@ -66,22 +67,11 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
       );
     }
     const { events } = await readEvents(log);
-    const ref = resolveEventRef(events, at);
-    if ('problem' in ref && ref.problem === 'ambiguous') {
-      const shown = ref.candidates.slice(0, 5).join(', ');
-      const more = ref.candidates.length > 5 ? ` and ${ref.candidates.length - 5} more` : '';
-      throw new Error(
-        `"${at}" fits ${ref.candidates.length} ids of this conversation: ${shown}${more}. Give more of the id.`,
-      );
-    }
-    const entry = 'eventId' in ref ? checkpointAt(events, ref.eventId) : null;
-    if (entry === null)
-      throw new Error(
-        `No event or checkpoint "${at}" in this conversation (logbook checkpoints ${dirArg} lists them).`,
-      );
-    if (entry === undefined) {
+    const eventId = eventIdFor(events, at, dirArg!);
+    const entry = checkpointAt(events, eventId);
+    if (!entry) {
       io.out(
-        `No checkpoint at or after event ${'eventId' in ref ? ref.eventId : at}: the agent has changed no files since. Nothing to restore.`,
+        `No checkpoint at or after event ${eventId}: the agent has changed no files since. Nothing to restore.`,
       );
       return EXIT.ok;
     }

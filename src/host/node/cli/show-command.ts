@@ -1,8 +1,10 @@
 // `logbook show`: the state derived from a conversation's log, read without taking its lock, from
-// the newest snapshot plus the events after it (read-state.ts).
+// the newest snapshot plus the events after it (read-state.ts). With --at ID: the state right after
+// that event (state-at.ts), as it was then.
 import { hasLiveWriter } from '../../../core/log';
 import { chainSigners } from '../../../core/signing';
-import { expectPositionals, parseCommandArgs } from './args';
+import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
+import { readStateAt } from './state-at';
 import {
   assertConversationDir,
   conversationId,
@@ -18,15 +20,20 @@ import { withLostEvents, withLostLines } from './lost-report';
 import { reportLines, stateReport, withWriterLiveness } from './state-report';
 
 export async function showCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs('show', argv, { json: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('show', argv, {
+    json: { type: 'boolean' },
+    at: { type: 'string' },
+  });
   if (values.help) {
     io.out(COMMAND_HELP.show);
     return EXIT.ok;
   }
   const [dirArg] = expectPositionals('show', positionals, ['CONV_DIR']);
+  const at = nonEmpty('show', 'at', values.at);
   const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
   const id = conversationId(dir);
+  if (at !== undefined) return showAt(io, dir, dirArg!, id, at, values.json === true);
   // Before reading: a run that ends while we read is then reported as it ended, not as interrupted.
   const writerAlive = hasLiveWriter(dir);
   const store = await openReadOnly(dir);
@@ -52,5 +59,37 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     lines.splice(at + 1, 0, `  signed by  ${signers.length > 0 ? signers.join(', ') : 'nobody (unsigned)'}`);
     for (const line of lines) io.out(line);
   }
+  return EXIT.ok;
+}
+
+/** The state right after one event: what the log said then (no liveness, no losses found since). */
+async function showAt(
+  io: CliIo,
+  dir: string,
+  dirArg: string,
+  id: string,
+  ref: string,
+  json: boolean,
+): Promise<number> {
+  const store = await openReadOnly(dir);
+  let read;
+  try {
+    read = await readStateAt(store, id, ref, dirArg);
+  } finally {
+    await store.close();
+  }
+  const report = stateReport(read.state, read.actions, {
+    id,
+    dir,
+    workspace: conversationWorkspace(dir),
+    corrupt: read.corrupt,
+  });
+  if (json) {
+    io.out(JSON.stringify({ ...report, at: read.at }));
+    return EXIT.ok;
+  }
+  const lines = reportLines(report);
+  lines.splice(1, 0, `  at event   ${read.at.index} (${read.at.id}, ${read.at.timestamp})`);
+  for (const line of lines) io.out(line);
   return EXIT.ok;
 }

@@ -1,0 +1,124 @@
+// Comparing a replayed conversation with its recording: each tool call's result (observation,
+// rejection or error) as the model saw it, after normalising what differs between any two runs
+// (the workspace's and the log's folders, temp paths, ids, timestamps, durations). The first call
+// whose result differs is the divergence.
+import type { Event } from '../events';
+import { text } from '../events/accessors';
+
+/** What two runs may differ in and still have done the same: each replaced by a fixed word. */
+export interface Normaliser {
+  /** Folders of either run, each with the word that stands for it (e.g. `<workspace>`). */
+  folders: { path: string; as: string }[];
+}
+
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const TIMESTAMP = /\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?/g;
+const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|milliseconds?)\b/g;
+const TEMP_PATH = /(?:\/private)?\/(?:tmp|var\/folders)\/[^\s'"`:)\]]*/g;
+
+export function normalise(s: string, n: Normaliser): string {
+  let out = s;
+  // Longest first: a folder inside another is replaced as itself, not as its parent plus a tail.
+  for (const f of [...n.folders].filter((f) => f.path).sort((a, b) => b.path.length - a.path.length))
+    out = out.split(f.path).join(f.as);
+  return out
+    .replace(TIMESTAMP, '<time>')
+    .replace(UUID, '<id>')
+    .replace(TEMP_PATH, '<tmp>')
+    .replace(DURATION, '<duration>');
+}
+
+/** One tool call of the recording and its result in each run (undefined: that run has none). */
+export interface CallOutcome {
+  callId: string;
+  tool: string;
+  /** The recorded ActionEvent, when the call became one. */
+  action: Event | undefined;
+  /** Index in the recording of the result (or of the action when the replay has no result). */
+  index: number;
+  recorded: string;
+  replayed: string | undefined;
+}
+
+export interface Divergence extends CallOutcome {
+  /** Position of the call among those compared (1-based). */
+  ordinal: number;
+  /** Lines only in the recorded result (-) or only in the replayed one (+), at most `DIFF_LINES`. */
+  diff: string[];
+}
+
+export const DIFF_LINES = 12;
+
+const RESULT_KINDS = new Set(['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent']);
+
+function results(events: readonly Event[]): Map<string, { index: number; text: string }> {
+  const out = new Map<string, { index: number; text: string }>();
+  events.forEach((e, index) => {
+    if (!RESULT_KINDS.has(e.kind)) return;
+    const id = (e as { tool_call_id?: string }).tool_call_id;
+    if (id && !out.has(id)) out.set(id, { index, text: text(e) });
+  });
+  return out;
+}
+
+/**
+ * The recorded tool calls that have a recorded result, in order, each with its replayed result.
+ * A call the recording left without a result (it stopped waiting for confirmation) is not compared.
+ */
+export function compareCalls(recorded: readonly Event[], replayed: readonly Event[]): CallOutcome[] {
+  const was = results(recorded);
+  const now = results(replayed);
+  const out: CallOutcome[] = [];
+  const seen = new Set<string>();
+  recorded.forEach((e, i) => {
+    const call =
+      e.kind === 'ActionEvent' ? e.tool_call : e.kind === 'AgentErrorEvent' ? e.tool_call : undefined;
+    if (!call || seen.has(call.id)) return;
+    seen.add(call.id);
+    const rec = was.get(call.id);
+    if (!rec) return;
+    const neu = now.get(call.id);
+    out.push({
+      callId: call.id,
+      tool: call.name,
+      action: e.kind === 'ActionEvent' ? e : undefined,
+      index: neu ? rec.index : i,
+      recorded: rec.text,
+      replayed: neu?.text,
+    });
+  });
+  return out;
+}
+
+/** The first call whose results differ once normalised; undefined when every one matches. */
+export function firstDivergence(calls: readonly CallOutcome[], n: Normaliser): Divergence | undefined {
+  for (const [k, c] of calls.entries()) {
+    const a = normalise(c.recorded, n);
+    const b = c.replayed === undefined ? undefined : normalise(c.replayed, n);
+    if (a === b) continue;
+    return { ...c, ordinal: k + 1, diff: b === undefined ? [] : lineDiff(a, b) };
+  }
+  return undefined;
+}
+
+/** The lines that differ, in order (a longest-common-subsequence diff), at most DIFF_LINES. */
+export function lineDiff(a: string, b: string): string[] {
+  const x = a.split('\n').slice(0, 400);
+  const y = b.split('\n').slice(0, 400);
+  // lcs[i][j]: length of the longest common subsequence of x[i..] and y[j..].
+  const lcs = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0));
+  for (let i = x.length - 1; i >= 0; i--)
+    for (let j = y.length - 1; j >= 0; j--)
+      lcs[i]![j] = x[i] === y[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
+  const out: string[] = [];
+  let i = 0;
+  let j = 0;
+  while ((i < x.length || j < y.length) && out.length < DIFF_LINES) {
+    if (i < x.length && j < y.length && x[i] === y[j]) {
+      i++;
+      j++;
+    } else if (i < x.length && (j >= y.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) out.push(`- ${x[i++]}`);
+    else out.push(`+ ${y[j++]}`);
+  }
+  return out;
+}
