@@ -103,9 +103,10 @@ describe('e2e: the sidebar at 300 px with an approval pending', function () {
       approval.height <= view.height * 0.35,
       `the approval takes ${approval.height} of ${view.height} px`,
     );
-    // The rule analyzer raised the model's LOW: the card says so with the rule's reason.
+    // The rule analyzer raised the model's LOW: the card says whose rating it is, with the rule's
+    // reason and the model's own.
     await chat
-      .getByText(/MEDIUM: .*runs project scripts/)
+      .getByText(/MEDIUM by Logbook.s rules: .*runs project scripts.*\(the model said LOW\)/)
       .first()
       .waitFor({ timeout: 5_000 });
     // The status line is not cut off.
