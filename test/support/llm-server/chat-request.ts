@@ -39,17 +39,8 @@ export function toRequestView(body: Record<string, unknown>): ChatRequestView {
   };
 }
 
-/** Text of a message's content, whether it is a plain string or an array of content parts. */
-export function messageText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((part: unknown) => {
-      const text = (part as { text?: unknown } | null)?.text;
-      return typeof text === 'string' ? text : '';
-    })
-    .join('');
-}
+// One reading of a message's text, shared with the demo model's server.
+export { messageText } from '../../../src/host/node/demo-model/demo-wire';
 
 /** 'auto', 'none', 'required', 'function:NAME', or '(unset)': one string form so scenarios can match it. */
 export function describeToolChoice(toolChoice: unknown): string {
