@@ -21,18 +21,20 @@ describe('e2e: the npm start demo, run again from a fresh start', function () {
   });
   after(() => rmSync(join(runDir, '..'), { recursive: true, force: true }));
 
-  async function confirmNext(w: Workbench): Promise<void> {
-    const chat = w.chatFrame();
-    await chat.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 60_000 });
-    await chat.getByRole('button', { name: 'Confirm' }).click();
-    await chat.getByRole('button', { name: 'Confirm' }).waitFor({ state: 'hidden', timeout: 30_000 });
+  /** Confirms the pending action whose approval bar names `what`, so a slow host cannot make the test confirm the wrong one. */
+  async function confirmNext(w: Workbench, what: string): Promise<void> {
+    const bar = w.chatFrame().locator('section.approval', { hasText: what });
+    const confirm = bar.getByRole('button', { name: 'Confirm' });
+    await confirm.waitFor({ timeout: 60_000 });
+    await confirm.click();
+    await bar.waitFor({ state: 'hidden', timeout: 30_000 });
   }
 
   it('first start: the walkthrough runs the tests, edits on Confirm and finishes', async () => {
     wb = await openWorkbench({ name: 'demo-first-start', sampleRunDir: runDir });
     await wb.startTask(DEMO_TASK);
-    await confirmNext(wb); // npm test
-    await confirmNext(wb); // the edit
+    await confirmNext(wb, 'npm test');
+    await confirmNext(wb, 'Add subtract() to src/math.js');
     const chat = wb.chatFrame();
     await chat
       .getByText(/now exports subtract/)
@@ -59,7 +61,7 @@ describe('e2e: the npm start demo, run again from a fresh start', function () {
       'the workspace starts fresh',
     );
     await wb.startTask(DEMO_TASK);
-    await confirmNext(wb); // npm test
+    await confirmNext(wb, 'npm test');
     const chat = wb.chatFrame();
     await chat.getByText("I'll add a subtract function next to add().").first().waitFor({ timeout: 60_000 });
     await chat.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 60_000 });

@@ -114,6 +114,15 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       step += 1;
       const file = join(shotsDir, `${String(step).padStart(2, '0')}-${name}.png`);
       await page.screenshot({ path: file });
+      // A failure on a CI machine leaves only its log: print what the chat said at that moment.
+      if (name.startsWith('FAILED')) {
+        const text = await wb
+          .chatFrame()
+          .locator('body')
+          .innerText({ timeout: 5_000 })
+          .catch((err: unknown) => `(the chat could not be read: ${String(err)})`);
+        console.log(`    chat at the failure (last 4000 characters):\n${text.slice(-4000)}`);
+      }
       return file;
     },
     async runCommand(title) {
