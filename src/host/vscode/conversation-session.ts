@@ -29,6 +29,7 @@ import { NodeSearchPort, TempScratchPort } from '../node/ports';
 import type { ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
 import { ImageStore } from '../../core/attachments/image-store';
 import {
+  editorSetting,
   llmSupportsImages,
   type LlmProvider,
   readAgentSettings,
@@ -521,8 +522,5 @@ function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'
 function configuredModel(): { name: string; provider: LlmProvider } {
   const provider = readLlmProvider();
   if (provider === 'vscode') return { name: readEditorModel() || 'editor model', provider };
-  return {
-    name: vscode.workspace.getConfiguration('logbook').get<string>('llm.model', 'gpt-4o-mini'),
-    provider,
-  };
+  return { name: editorSetting<string>('llm.model'), provider };
 }
