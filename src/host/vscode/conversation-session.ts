@@ -5,9 +5,9 @@ import type { SignatureCheck } from './verify';
 import type { AgentMode } from '../../core/state';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { Conversation } from '../../core/agent/conversation';
+import type { Conversation } from '../../core/agent/conversation';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
-import { PolicyGate } from '../../core/agent/policy-gate';
+import type { PolicyGate } from '../../core/agent/policy-gate';
 import type { Event } from '../../core/events';
 import { EventStoreError, isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { SegmentEventStore } from '../../core/log/segment-store';
@@ -50,7 +50,7 @@ import type { EditorMcpServers } from './mcp/editor-mcp-servers';
 import { joinSecrets } from '../node/mcp';
 import { joinToolSources } from '../../core/agent/tool-sources';
 import { editorToolSource } from './editor-tools';
-import { sandboxNotice } from '../node/sandbox';
+import { assembleConversation } from '../node/conversation-assembly';
 import type { EditorSandbox } from './sandbox/editor-sandbox';
 
 export interface SessionDeps {
@@ -173,21 +173,7 @@ export class ConversationSession {
           () => mcp.knownSecrets(),
         )
       : () => knownSecrets.current;
-    const gate = new PolicyGate(
-      () => [...tools, ...toolSource.tools()],
-      () => {
-        const s = readAgentSettings();
-        return {
-          mode: s.confirmationMode,
-          allowRules: s.allowRules,
-          roots: workspaceRoots(deps.cwd),
-          ...(box ? { commandsSandboxed: box.sandbox.active } : {}),
-        };
-      },
-      () => [join(deps.dir, 'scratch')],
-      () => shell?.cwd ?? terminal.startDir(),
-    );
-    const conversation = await Conversation.open({
+    const { conversation, gate } = await assembleConversation({
       id: deps.id,
       store,
       llm: deps.llm,
@@ -197,7 +183,6 @@ export class ConversationSession {
       settings,
       skills: deps.skills,
       condenser: new LlmSummarizingCondenser(readCondenserSettings()),
-      gate,
       userEditNotes: () => deps.userEditNotes(),
       secrets,
       toolSource,
@@ -207,7 +192,14 @@ export class ConversationSession {
         load: (url) => images.dataUrl(url),
       },
       ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
-      ...(box ? { sandbox: () => sandboxNotice(box.sandbox.state) } : {}),
+      ...(box ? { sandbox: box.sandbox } : {}),
+      confirmation: () => {
+        const s = readAgentSettings();
+        return { mode: s.confirmationMode, allowRules: s.allowRules };
+      },
+      roots: () => workspaceRoots(deps.cwd),
+      readableRoots: () => [join(deps.dir, 'scratch')],
+      shellCwd: () => shell?.cwd ?? terminal.startDir(),
     });
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(

@@ -4,7 +4,7 @@
 // own arguments between what fails first (bad settings) and what starts anything.
 import type { LlmSettings } from '../../../core/llm';
 import { resolveLlmSettings } from '../../../core/llm';
-import { llmSettingsFrom } from '../../../core/settings';
+import { agentSettingsFrom, llmSettingsFrom } from '../../../core/settings';
 import { cliHeadFile } from '../config-dir';
 import type { ParsedMcpConfig } from '../mcp';
 import { type NodeSession, openNodeConversation } from '../node-session';
@@ -81,13 +81,11 @@ export async function openCliSession(
     storeDir: target.storeDir,
     workspace: target.workspace,
     llmSettings,
-    confirmationMode: settings.get('confirmation.mode'),
     id: target.id,
-    maxIterations: settings.get('maxIterations'),
-    maxToolCallsPerReply: settings.get('maxToolCallsPerReply'),
     onEvent: eventPrinter(io, target.mode),
     passEnvironment: settings.get('terminal.passEnvironment'),
-    settings: { maxTokens: settings.get('budget.maxTokens'), maxCost: settings.get('budget.maxCost') },
+    // The agent's settings as the schema resolves them for both hosts (confirmation, limits, budgets).
+    settings: agentSettingsFrom(settings.resolved),
     signing: cliSigningIdentity(io, settings),
     signedHeadFile: cliHeadFile(io.env, target.storeDir),
     ...(checkpoints ? { checkpoints } : {}),
