@@ -38,23 +38,14 @@ import {
   unknownParentError,
 } from './event-store';
 import { GroupCommit } from './group-commit';
-import {
-  type AcceptedLoss,
-  type LogEvidence,
-  type LostEvents,
-  acceptedSegmentNos,
-  findLostEvents,
-  missingSegmentNos,
-  readAcceptedLosses,
-  recordAcceptedLoss,
-  segmentsGone,
-} from './lost-events';
+import { type LostEvents, readAcceptedLosses, segmentsGone } from './lost-events';
 import { META, type Meta, readMeta } from './segment-meta';
 import { idHash } from './id-index';
 import { type HeldLock, acquireLock } from './lock';
 import { Quarantine } from './quarantine';
 import { SegmentFiles } from './segment-files';
 import { SegmentIds } from './segment-ids';
+import { acceptLoss, logEvidence, segmentsMissingBefore, unacceptedLoss } from './segment-losses';
 import { IndexCheckpoints } from './index-checkpoints';
 import { openTail } from './segment-tail';
 import { SnapshotDir } from './snapshot-dir';
@@ -170,15 +161,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         checkpoint: this.checkpoints.covered,
       }));
       const lastSparse = wantEntries > 0 ? this.sparse.get(wantEntries - 1) : null;
-      const evidence: LogEvidence = {
-        present: this.files.numbers,
-        metaCheckpoint: typeof meta === 'object' ? meta.checkpoint : 0,
-        metaEndSegNo: typeof meta === 'object' ? (meta.end?.segNo ?? null) : null,
-        lastSparse,
-        newestSnapshot,
-        idsCount,
-        accepted: acceptedSegmentNos(accepted),
-      };
+      const evidence = logEvidence(meta, this.files, { lastSparse, newestSnapshot, idsCount, accepted });
       if (this.writable && !options.acceptLostEvents && segmentsGone(evidence)) {
         // Refused before anything is repaired or re-indexed, so the refusal writes nothing; a
         // read-only open of the same log says exactly what is gone.
@@ -187,11 +170,10 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         probe.disposeSync();
         if (found) throw lostDataError(dir, found);
       }
-      const lastPresent = this.files.count > 0 ? this.files.noAt(this.files.count - 1) : 0;
-      const missingBefore = missingSegmentNos(evidence).filter((no) => no < lastPresent);
+      const missingBefore = segmentsMissingBefore(evidence, this.files);
       const tail = openTail(
         { files: this.files, sparse: this.sparse, reader: this.reader, quarantine: this.quarantine },
-        { meta, missingBefore: missingBefore.length, wantEntries, checkpoint },
+        { meta, missingBefore, wantEntries, checkpoint },
         this.writable,
       );
       const { scan, holes, rebuildReason } = tail;
@@ -204,15 +186,14 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         tail.checkpoint,
         tail.metaHasEnd,
       );
-      const lost = findLostEvents(
+      const lost = unacceptedLoss(
         evidence,
-        // A torn last record that was cut is reported as such (truncatedBytes), not again as lost.
-        this.len + (scan.truncatedBytes > 0 ? 1 : 0),
-        holes.filter((h) => !accepted.some((a) => a.ranges.some((r) => r.from <= h.from && h.to <= r.to))),
+        { length: this.len, truncatedBytes: scan.truncatedBytes, holes },
+        accepted,
       );
       if (lost && this.writable) {
         if (!options.acceptLostEvents) throw lostDataError(dir, lost);
-        accepted = [...accepted, this.acceptLoss(lost)];
+        accepted = [...accepted, acceptLoss(dir, lost, this.len, this.snapshots, this.checkpoints)];
       }
       if (this.writable) {
         keepReserve(path.join(dir, RESERVE));
@@ -267,19 +248,6 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     this.committer.dispose();
     this.files.closeAll();
     this.sparse.close();
-  }
-
-  /**
-   * Records the user's choice to go on without `lost`: lost.json says so, the snapshots of the
-   * lost events move to lost/snapshots, and meta.json stops claiming them (checkpoint 0: the next
-   * open scans the log once and checkpoints it again). Returns the entry added to lost.json.
-   */
-  private acceptLoss(lost: LostEvents): AcceptedLoss {
-    const entry = recordAcceptedLoss(this.dir, lost);
-    this.snapshots.moveFrom(this.len, path.join(this.dir, 'lost', 'snapshots'));
-    this.checkpoints.covered = 0;
-    this.checkpoints.writeMetaSync(0);
-    return entry;
   }
 
   get length(): number {
