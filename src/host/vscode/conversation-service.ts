@@ -37,7 +37,8 @@ import { describeHolder, windowLockHolder } from './lock-holder';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
 import { NodeFilePort } from '../node/ports';
 import type { ChatBackend, ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
-import type { LlmSettingId } from '../../protocol/messages';
+import type { LlmSettingId, ReplayReport, TimelinePoint } from '../../protocol/messages';
+import { TimelineHost } from './timeline/timeline-host';
 import { addAllowRule, readDefaultMode } from './config';
 import { ConfiguredLlm } from './configured-llm';
 import { ConversationSession, type SessionDeps } from './conversation-session';
@@ -104,6 +105,13 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   readonly onDidChangeHeader = this.headerEmitter.event;
   readonly onDidStream = this.streamEmitter.event;
   readonly onDidChangeList = this.listEmitter.event;
+  private readonly replayEmitter = new vscode.EventEmitter<{ conversationId: string; report?: ReplayReport }>();
+  readonly onDidReplay = this.replayEmitter.event;
+  /** The chat's timeline: each conversation as it was at any event. */
+  readonly timeline = new TimelineHost(
+    (id) => this.session(id),
+    () => this.checkpointStore(),
+  );
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -563,6 +571,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     await s.dispose();
     this.sessions.delete(conversationId);
     this.checks.delete(conversationId);
+    this.timeline.forget(conversationId);
     await rm(join(this.root, conversationId), { recursive: true, force: true });
     // Its checkpoints go; what other conversations' checkpoints share stays.
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -600,6 +609,23 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
 
   async showSandboxStatus(): Promise<void> {
     await vscode.commands.executeCommand('logbook.showSandboxStatus');
+  }
+
+  timelinePoint(conversationId: string, seq: number): Promise<TimelinePoint> {
+    return this.timeline.pointAt(conversationId, seq);
+  }
+
+  async timelineDiff(conversationId: string, seq: number, path: string, against: 'start' | 'now'): Promise<void> {
+    await this.timeline.openDiff(conversationId, seq, path, against).catch(shownError);
+  }
+
+  async timelineOpenFiles(conversationId: string, seq: number): Promise<void> {
+    await this.timeline.openFiles(conversationId, seq).catch(shownError);
+  }
+
+  /** Tells the chat that a replay of the conversation started (no report) or what it found. */
+  showReplay(conversationId: string, report?: ReplayReport): void {
+    this.replayEmitter.fire({ conversationId, ...(report ? { report } : {}) });
   }
 
   /** The header names the model: a change of the model settings shows at once. */
@@ -807,6 +833,7 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     this.streamEmitter.dispose();
     this.listEmitter.dispose();
     this.deleteEmitter.dispose();
+    this.replayEmitter.dispose();
   }
 }
 
@@ -833,4 +860,10 @@ async function offerRestoreAfterFork(paths: string[]): Promise<boolean> {
     restore,
   );
   return choice === restore;
+}
+
+/** A timeline action that failed: said to the user, then rethrown for the log. */
+function shownError(err: unknown): never {
+  void vscode.window.showErrorMessage(`Logbook: ${err instanceof Error ? err.message : String(err)}`);
+  throw err;
 }
