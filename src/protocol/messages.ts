@@ -261,7 +261,11 @@ export const ReplayReport = z.discriminatedUnion('outcome', [
     /** How the replay ended (running, finished, error...). */
     status: z.string().max(LIMITS.status),
   }),
-  z.strictObject({ outcome: z.literal('error-end'), actions: Count, recordedEnd: z.string().max(LIMITS.status) }),
+  z.strictObject({
+    outcome: z.literal('error-end'),
+    actions: Count,
+    recordedEnd: z.string().max(LIMITS.status),
+  }),
   z.strictObject({ outcome: z.literal('failed'), message: z.string().max(LIMITS.title) }),
 ]);
 export type ReplayReport = z.infer<typeof ReplayReport>;

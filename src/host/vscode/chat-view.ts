@@ -119,7 +119,9 @@ export class ChatController implements vscode.Disposable {
     }
     if (msg.type === 'timelineSeek') {
       if (msg.conversationId !== this.shownId) {
-        this.log.warn(`Chat view: refused "timelineSeek": conversation ${msg.conversationId} is not the one shown`);
+        this.log.warn(
+          `Chat view: refused "timelineSeek": conversation ${msg.conversationId} is not the one shown`,
+        );
         return;
       }
       this.seek(msg.conversationId, msg.requestId, msg.seq);

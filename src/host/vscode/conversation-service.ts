@@ -105,7 +105,10 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
   readonly onDidChangeHeader = this.headerEmitter.event;
   readonly onDidStream = this.streamEmitter.event;
   readonly onDidChangeList = this.listEmitter.event;
-  private readonly replayEmitter = new vscode.EventEmitter<{ conversationId: string; report?: ReplayReport }>();
+  private readonly replayEmitter = new vscode.EventEmitter<{
+    conversationId: string;
+    report?: ReplayReport;
+  }>();
   readonly onDidReplay = this.replayEmitter.event;
   /** The chat's timeline: each conversation as it was at any event. */
   readonly timeline = new TimelineHost(
@@ -615,7 +618,12 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
     return this.timeline.pointAt(conversationId, seq);
   }
 
-  async timelineDiff(conversationId: string, seq: number, path: string, against: 'start' | 'now'): Promise<void> {
+  async timelineDiff(
+    conversationId: string,
+    seq: number,
+    path: string,
+    against: 'start' | 'now',
+  ): Promise<void> {
     await this.timeline.openDiff(conversationId, seq, path, against).catch(shownError);
   }
 

@@ -17,6 +17,8 @@ import {
 } from '../state/store';
 import { send } from '../vscode-api';
 import { live } from '../state/stream';
+import { timelineSeq } from '../state/timeline';
+import { rowAtSeq } from '../state/timeline-rows';
 import { useVirtualizer } from '../lib/use-virtualizer';
 import { EventRow } from './EventRow';
 import { Icon } from './Icon';
@@ -153,6 +155,23 @@ export function EventList() {
     v.scrollToIndex(lead + index, { align: 'center' });
   }, [broken, held, lead, v]);
 
+  // The timeline: its event's row comes into view, later rows are dimmed; back to live follows again.
+  const at = timelineSeq.value;
+  const atRow = at === null ? -1 : rowAtSeq(rows, at);
+  const shownAt = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const before = shownAt.current;
+    shownAt.current = at;
+    if (at === null) {
+      if (before === null) return;
+      following.current = true;
+      v.scrollToEnd();
+      return;
+    }
+    following.current = false;
+    if (atRow >= 0) v.scrollToIndex(lead + atRow, { align: 'center' });
+  }, [at, atRow, lead, v]);
+
   return (
     <div class="feed-wrap">
       <div
@@ -169,7 +188,12 @@ export function EventList() {
             {items.map((item) => {
               const row = rowAt(item.index);
               return (
-                <div class="vrow" key={item.key} data-index={item.index} ref={measure}>
+                <div
+                  class={`vrow${row && at !== null ? (row.seq > at ? ' vrow-later' : item.index - lead === atRow ? ' vrow-at' : '') : ''}`}
+                  key={item.key}
+                  data-index={item.index}
+                  ref={measure}
+                >
                   {item.index < lead ? (
                     <EarlierButton first={first} />
                   ) : row ? (

@@ -103,7 +103,8 @@ export class ConversationTimeline {
   async changedFile(seq: number, path: string): Promise<PointFiles & { change: CheckpointChange }> {
     const files = await this.filesAt(seq);
     const change = files.changes.find((c) => c.path === path);
-    if (!change) throw new TimelineError(`"${path}" is not a file this conversation changed up to event ${seq}.`);
+    if (!change)
+      throw new TimelineError(`"${path}" is not a file this conversation changed up to event ${seq}.`);
     return { ...files, change };
   }
 
@@ -148,7 +149,8 @@ function count(n: number): number {
 }
 
 function filesNote(f: PointFiles): string {
-  if (!f.start) return 'The conversation recorded no file checkpoint up to now, so no file changes are known.';
+  if (!f.start)
+    return 'The conversation recorded no file checkpoint up to now, so no file changes are known.';
   if (!f.at) return 'No checkpoint holds the files at this point.';
   const n = f.changes.length;
   const what = n === 0 ? 'no file changed' : `${n} file${n === 1 ? '' : 's'} changed`;
