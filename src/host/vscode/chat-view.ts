@@ -201,7 +201,7 @@ export class ChatController implements vscode.Disposable {
       const checked = TimelinePoint.safeParse(point);
       if (checked.success) return { point: checked.data };
       this.log.warn(`Chat view: timeline point ${seq} does not fit the protocol`);
-      return { point: null, error: `The state at event ${seq} could not be shown.` };
+      return { point: null, error: `The state at event ${seq + 1} could not be shown.` };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       this.log.warn(`Chat view: timeline point ${seq}: ${message}`);

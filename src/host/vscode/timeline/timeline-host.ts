@@ -37,14 +37,14 @@ export class TimelineHost {
         'vscode.diff',
         checkpointUri(f.start, f.change.from ?? path),
         checkpointUri(f.at, path),
-        `${name} (start ↔ event ${seq})`,
+        `${name} (start ↔ event ${seq + 1})`,
       );
     else
       await vscode.commands.executeCommand(
         'vscode.diff',
         checkpointUri(f.at, path),
         nowUri(path),
-        `${name} (event ${seq} ↔ now)`,
+        `${name} (event ${seq + 1} ↔ now)`,
       );
   }
 
@@ -56,7 +56,7 @@ export class TimelineHost {
     const present = f.changes.filter((c) => c.status !== 'D');
     if (present.length === 0) {
       void vscode.window.showInformationMessage(
-        `Logbook: no file the conversation changed exists at event ${seq}.`,
+        `Logbook: no file the conversation changed exists at event ${seq + 1}.`,
       );
       return [];
     }
@@ -67,7 +67,7 @@ export class TimelineHost {
     }
     if (present.length > uris.length)
       void vscode.window.showInformationMessage(
-        `Logbook: opened ${uris.length} of the ${present.length} files at event ${seq}; their diffs open the others.`,
+        `Logbook: opened ${uris.length} of the ${present.length} files at event ${seq + 1}; their diffs open the others.`,
       );
     return uris;
   }

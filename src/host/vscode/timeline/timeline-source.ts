@@ -104,7 +104,7 @@ export class ConversationTimeline {
     const files = await this.filesAt(seq);
     const change = files.changes.find((c) => c.path === path);
     if (!change)
-      throw new TimelineError(`"${path}" is not a file this conversation changed up to event ${seq}.`);
+      throw new TimelineError(`"${path}" is not a file this conversation changed up to event ${seq + 1}.`);
     return { ...files, change };
   }
 
@@ -112,7 +112,7 @@ export class ConversationTimeline {
   private async indexAt(seq: number): Promise<number> {
     const log = await this.log();
     if (!Number.isInteger(seq) || seq < 0 || seq >= log.eventCount)
-      throw new TimelineError(`There is no event ${seq} in this conversation.`);
+      throw new TimelineError(`There is no event ${seq + 1} in this conversation.`);
     if (seq >= this.nextSeq) await this.readMore(log);
     // The last readable event at or before `seq` (an unreadable record has no state of its own).
     let lo = 0;
@@ -125,7 +125,7 @@ export class ConversationTimeline {
         lo = mid + 1;
       } else hi = mid - 1;
     }
-    if (found < 0) throw new TimelineError(`Event ${seq} of this conversation cannot be read.`);
+    if (found < 0) throw new TimelineError(`Event ${seq + 1} of this conversation cannot be read.`);
     return found;
   }
 
