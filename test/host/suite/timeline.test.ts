@@ -31,7 +31,11 @@ function commands(name: string, list: string[]): Scenario {
         match: { lastRole: i === 0 ? ('user' as const) : ('tool' as const) },
         reply: {
           toolCalls: [
-            { id: `call_${i}`, name: 'terminal', arguments: { command, security_risk: 'LOW', summary: `step ${i + 1}` } },
+            {
+              id: `call_${i}`,
+              name: 'terminal',
+              arguments: { command, security_risk: 'LOW', summary: `step ${i + 1}` },
+            },
           ],
         },
       })),
@@ -113,7 +117,9 @@ describe('Timeline and Replay Conversation', function () {
     const session = await service.session(id);
     const events = await session.readableEvents(0);
     const secondAction = events.find(
-      (e) => e.event.kind === 'ActionEvent' && (e.event as { tool_call?: { id?: string } }).tool_call?.id === 'call_1',
+      (e) =>
+        e.event.kind === 'ActionEvent' &&
+        (e.event as { tool_call?: { id?: string } }).tool_call?.id === 'call_1',
     );
     assert.ok(secondAction);
     const between = secondAction.seq - 1;
@@ -157,10 +163,19 @@ describe('Timeline and Replay Conversation', function () {
     // A path the point does not list is refused: nothing opens, the log says why.
     const before = tabs().length;
     warnings.length = 0;
-    view.send({ type: 'timelineDiff', conversationId: id, seq: between, path: '../../etc/passwd', against: 'now' });
+    view.send({
+      type: 'timelineDiff',
+      conversationId: id,
+      seq: between,
+      path: '../../etc/passwd',
+      against: 'now',
+    });
     view.send({ type: 'timelineDiff', conversationId: id, seq: between, path: 'tl-b.txt', against: 'start' });
     await until(() => warnings.length >= 2, 'the refusals');
-    assert.ok(warnings.every((w) => /not a file this conversation changed/.test(w)), warnings.join('\n'));
+    assert.ok(
+      warnings.every((w) => /not a file this conversation changed/.test(w)),
+      warnings.join('\n'),
+    );
     assert.equal(tabs().length, before);
 
     // Open files at this point: the event's versions, as read-only virtual documents.
@@ -183,7 +198,9 @@ describe('Timeline and Replay Conversation', function () {
       () => vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'logbook-checkpoint'),
       'the files at the event',
     );
-    const shown = vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'logbook-checkpoint')!;
+    const shown = vscode.window.visibleTextEditors.find(
+      (e) => e.document.uri.scheme === 'logbook-checkpoint',
+    )!;
     assert.equal(shown.document.getText(), 'one\n');
   });
 

@@ -9,7 +9,11 @@ import { CHECKPOINT_KEY, checkpointEventValue } from '../../../src/core/checkpoi
 import type { Event } from '../../../src/core/events';
 import { GitCheckpointStore, storeDirFor } from '../../../src/host/node/checkpoints/git-checkpoint-store';
 import type { WorkspaceCheckpointStore } from '../../../src/host/node/checkpoints/workspace-store';
-import { ConversationTimeline, TimelineError, type TimelineLog } from '../../../src/host/vscode/timeline/timeline-source';
+import {
+  ConversationTimeline,
+  TimelineError,
+  type TimelineLog,
+} from '../../../src/host/vscode/timeline/timeline-source';
 import { LogBuilder } from '../state/builders';
 
 /** A log of `events` at seqs that skip the ones in `unreadable` (records that cannot be decoded). */
@@ -87,7 +91,11 @@ describe('ConversationTimeline', function () {
 
   it('gives the state and the files changed up to any event', async () => {
     const r = await recorded();
-    const t = new ConversationTimeline('c', async () => r.log, () => counted);
+    const t = new ConversationTimeline(
+      'c',
+      async () => r.log,
+      () => counted,
+    );
 
     const start = await t.pointAt(0);
     assert.equal(start.seq, 0);
@@ -108,10 +116,7 @@ describe('ConversationTimeline', function () {
     // After the agent's last change: the files its last action left.
     const end = await t.pointAt(r.end);
     assert.equal(end.status, 'finished');
-    assert.deepEqual(
-      end.files.map((f) => `${f.status} ${f.path}`).sort(),
-      ['A b.txt', 'M a.txt'],
-    );
+    assert.deepEqual(end.files.map((f) => `${f.status} ${f.path}`).sort(), ['A b.txt', 'M a.txt']);
     const files = await t.filesAt(r.end);
     assert.equal(files.at, r.c3.id);
 
@@ -128,7 +133,11 @@ describe('ConversationTimeline', function () {
 
   it('follows a log that grows while it is looked at', async () => {
     const r = await recorded();
-    const t = new ConversationTimeline('c', async () => r.log, () => counted);
+    const t = new ConversationTimeline(
+      'c',
+      async () => r.log,
+      () => counted,
+    );
     assert.equal((await t.pointAt(r.end)).status, 'finished');
     const more = r.log.add(r.b.user('and again'));
     const running = r.log.add(r.b.status('running'));
@@ -138,8 +147,15 @@ describe('ConversationTimeline', function () {
 
   it('refuses an event that is not in the log and a path the point does not list', async () => {
     const r = await recorded();
-    const t = new ConversationTimeline('c', async () => r.log, () => counted);
-    await assert.rejects(t.pointAt(r.end + 1), (e: unknown) => e instanceof TimelineError && /no event/.test(String(e)));
+    const t = new ConversationTimeline(
+      'c',
+      async () => r.log,
+      () => counted,
+    );
+    await assert.rejects(
+      t.pointAt(r.end + 1),
+      (e: unknown) => e instanceof TimelineError && /no event/.test(String(e)),
+    );
     await assert.rejects(t.pointAt(-1), TimelineError);
     await assert.rejects(t.pointAt(1.5), TimelineError);
     assert.equal((await t.changedFile(r.end, 'b.txt')).change.status, 'A');
@@ -154,7 +170,11 @@ describe('ConversationTimeline', function () {
     const log = new FakeLog();
     log.add(b.user('hi'));
     log.add(b.agent('hello'));
-    const t = new ConversationTimeline('c', async () => log, () => counted);
+    const t = new ConversationTimeline(
+      'c',
+      async () => log,
+      () => counted,
+    );
     const p = await t.pointAt(1);
     assert.deepEqual(p.files, []);
     assert.match(p.filesNote, /no file checkpoint/);
