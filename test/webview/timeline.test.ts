@@ -150,9 +150,13 @@ describe('webview: timeline', function () {
     assert.match(text, /Cost \$0\.0123/);
     assert.match(text, /Read src\/math\.js .*Reject non-numbers in add\(\)/);
     assert.match(text, /src\/math\.js .*test\/math\.test\.js .*old\/notes\.md/);
-    // Later rows are dimmed, the event's own row marked.
+    // Later rows are dimmed, the event's own row marked and in view below the panel.
     assert.ok((await p.page.locator('.vrow-later').count()) > 0);
-    assert.equal(await p.page.locator('.vrow-at article.row').getAttribute('data-seq'), '40');
+    const at = p.page.locator('.vrow-at article.row');
+    assert.equal(await at.getAttribute('data-seq'), '40');
+    const feed = (await p.page.locator('.feed').boundingBox())!;
+    const row = (await at.boundingBox())!;
+    assert.ok(row.y >= feed.y && row.y + row.height <= feed.y + feed.height, 'the row is inside the feed');
     await p.clearPosted();
     await panel.getByRole('button', { name: 'Diff of src/math.js from the start to event 41' }).click();
     await panel.getByRole('button', { name: 'Diff of test/math.test.js at event 41 vs now' }).click();

@@ -235,3 +235,63 @@ export function timelineTemplate(lastSeq: number): Record<string, unknown> {
     filesNote: '20 files changed since the first checkpoint',
   };
 }
+
+/**
+ * The baseline of a timeline move, in the same page: the feed alone jumps to where the same events
+ * are (its scroll position set in proportion), timed to the first frame after the rows there are
+ * in the DOM. What any view pays to bring far rows in, without the timeline's own work.
+ */
+function feedJumpInPage(arg: { fractions: number[] }) {
+  type Feed = { scrollTop: number; scrollHeight: number; clientHeight: number };
+  const g = globalThis as unknown as {
+    performance: { now(): number };
+    requestAnimationFrame(cb: () => void): number;
+    document: {
+      querySelector(s: string): Feed | null;
+      querySelectorAll(s: string): {
+        length: number;
+        [i: number]: { getAttribute(n: string): string | null };
+      };
+    };
+    MessageChannel: new () => {
+      port1: { onmessage: (() => void) | null };
+      port2: { postMessage(m: unknown): void };
+    };
+  };
+  const firstRow = () => g.document.querySelectorAll('article.row')[0]?.getAttribute('data-seq') ?? null;
+  const one = (fraction: number) =>
+    new Promise<number>((resolve) => {
+      const feed = g.document.querySelector('.feed')!;
+      const before = firstRow();
+      const t0 = g.performance.now();
+      feed.scrollTop = Math.round(fraction * (feed.scrollHeight - feed.clientHeight));
+      const check = () => {
+        if (firstRow() !== before) {
+          const ch = new g.MessageChannel();
+          ch.port1.onmessage = () => resolve(g.performance.now() - t0);
+          ch.port2.postMessage(0);
+        } else g.requestAnimationFrame(check);
+      };
+      g.requestAnimationFrame(check);
+    });
+  return (async () => {
+    const out: number[] = [];
+    for (const f of arg.fractions) out.push(await one(f));
+    return out;
+  })();
+}
+
+/** The feed jumping to the same places as `seqs` in a conversation of `count` events (see above). */
+export async function measureFeedJump(page: Page, seqs: number[], count: number): Promise<TimelineResult> {
+  await withNameHelper(page);
+  const positionsMs = await page.evaluate(feedJumpInPage, {
+    fractions: seqs.map((s) => s / Math.max(1, count - 1)),
+  });
+  const sorted = [...positionsMs].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return {
+    positionsMs,
+    medianMs: sorted.length % 2 ? sorted[Math.floor(mid)]! : (sorted[mid - 1]! + sorted[mid]!) / 2,
+    p95Ms: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+  };
+}

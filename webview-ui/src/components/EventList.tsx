@@ -60,7 +60,8 @@ export function EventList() {
     getScrollElement: () => scroller.current,
     estimateSize: (i) => (i < lead ? 36 : i - lead < rows.length ? estimateHeight(rows[i - lead]!.view) : 80),
     getItemKey: (i) => (i < lead ? EARLIER_KEY : i - lead < rows.length ? rows[i - lead]!.key : STREAM_KEY),
-    overscan: 4,
+    // On the timeline a move can land anywhere: fewer rows off screen to build at each landing.
+    overscan: timelineSeq.value === null ? 4 : 1,
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: 32,
@@ -81,6 +82,8 @@ export function EventList() {
   // scrollbar); reaching the end again, or "Jump to latest", resumes following. Layout changes
   // (the approval bar appearing or going, a taller composer) never stop it.
   const following = useRef(true);
+  /** The row the timeline shows (its index in the list), or -1 while live. */
+  const timelineTarget = useRef(-1);
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
@@ -100,6 +103,9 @@ export function EventList() {
         ? undefined
         : new ResizeObserver(() => {
             if (following.current) v.scrollToEnd();
+            // The timeline's panel came or grew after the move: its event stays in view.
+            else if (timelineTarget.current >= 0)
+              v.scrollToIndex(timelineTarget.current, { align: 'center' });
           });
     observer?.observe(el);
     return () => {
@@ -162,6 +168,7 @@ export function EventList() {
   useLayoutEffect(() => {
     const before = shownAt.current;
     shownAt.current = at;
+    timelineTarget.current = at !== null && atRow >= 0 ? lead + atRow : -1;
     if (at === null) {
       if (before === null) return;
       following.current = true;
