@@ -214,7 +214,8 @@ export function registerCommands(
       if (!id) return undefined;
       return verifyAndShow(service, id);
     }),
-    register('logbook.replayConversation', async (idArg?: unknown) => {
+    // A second argument `{ confirmed: true }` skips the question (the caller asked already).
+    register('logbook.replayConversation', async (idArg?: unknown, opts?: unknown) => {
       let id = conversationIdOf(idArg) ?? service.activeId;
       if (!id) {
         const pick = await vscode.window.showQuickPick(
@@ -229,7 +230,8 @@ export function registerCommands(
       }
       if (!id) return undefined;
       await revealChat();
-      return replayConversation(context, service, id);
+      const confirmed = (opts as { confirmed?: unknown } | undefined)?.confirmed === true;
+      return replayConversation(context, service, id, confirmed);
     }),
     register('logbook.showLog', () => log.show()),
     register('logbook.openInEditor', () => service.openInEditor()),

@@ -11,11 +11,31 @@ import { readLlmSettings, terminalPassEnvironment } from './config';
 import type { ConversationService } from './conversation-service';
 import { createEditorSandbox } from './sandbox/editor-sandbox';
 
+/** The question before a replay: its tools run again without asking for each one. */
+async function confirmReplay(calls: number): Promise<boolean> {
+  const go = 'Replay';
+  const choice = await vscode.window.showWarningMessage(
+    `Replay this conversation? Its ${calls} recorded tool call${calls === 1 ? '' : 's'} run again for real, in a temporary copy of the workspace, without asking for each one.`,
+    {
+      modal: true,
+      detail:
+        'The copy is the workspace as the first checkpoint holds it; your files and the conversation stay as they are. Commands run with the sandbox settings of this window. Replay only conversations whose commands you trust (an imported one ran elsewhere).',
+    },
+    go,
+  );
+  return choice === go;
+}
+
+/**
+ * Replays `conversationId` and shows the outcome in the chat. Asks first unless `confirmed` (a
+ * caller that asked already, such as a test); undefined when the user said no.
+ */
 export async function replayConversation(
   context: vscode.ExtensionContext,
   service: ConversationService,
   conversationId: string,
-): Promise<ReplayReport> {
+  confirmed = false,
+): Promise<ReplayReport | undefined> {
   if (!vscode.workspace.isTrusted)
     throw new Error('A replay runs the recorded tools for real: trust this workspace first.');
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -28,6 +48,8 @@ export async function replayConversation(
   replayStart(recorded, session.dir);
   if (!(store instanceof GitCheckpointStore))
     throw new Error('This window has several folders; replay the conversation in a window of its folder.');
+  const calls = recorded.filter((e) => e.kind === 'ActionEvent').length;
+  if (!confirmed && !(await confirmReplay(calls))) return undefined;
   if (service.activeId !== conversationId) await service.setActive(conversationId);
   service.showReplay(conversationId);
   const sandbox = createEditorSandbox(context).sandbox;

@@ -211,7 +211,9 @@ describe('Timeline and Replay Conversation', function () {
     const before = readFileSync(path('tl-a.txt'), 'utf8');
     // The workspace changes after the run: the replay works on its own copy of the first checkpoint.
     writeFileSync(path('tl-a.txt'), 'changed since\n');
-    const report = await vscode.commands.executeCommand<ReplayReport>('logbook.replayConversation', id);
+    const report = await vscode.commands.executeCommand<ReplayReport>('logbook.replayConversation', id, {
+      confirmed: true,
+    });
     assert.deepEqual(report, { outcome: 'same', actions: 1 });
     assert.equal(readFileSync(path('tl-a.txt'), 'utf8'), 'changed since\n', 'the workspace is left alone');
     assert.equal(before, 'one\n');
@@ -228,7 +230,9 @@ describe('Timeline and Replay Conversation', function () {
       'Write a random number',
     );
     const { view } = await chat(id);
-    const report = await vscode.commands.executeCommand<ReplayReport>('logbook.replayConversation', id);
+    const report = await vscode.commands.executeCommand<ReplayReport>('logbook.replayConversation', id, {
+      confirmed: true,
+    });
     assert.equal(report.outcome, 'diverged');
     assert.ok(report.outcome === 'diverged');
     assert.equal(report.ordinal, 1);
