@@ -14,7 +14,8 @@ import * as vscode from 'vscode';
 import { removeEntry, statusForReader, type IndexEntry } from '../../core/state';
 import { hasLiveWriter } from '../../core/log';
 import type { ChatBackend, ConversationHeader, PlanStep, SequencedEvent } from './chat-backend';
-import type { LlmSettingId } from '../../protocol/messages';
+import type { LlmSettingId, ReplayReport, TimelinePoint } from '../../protocol/messages';
+import { TimelineHost } from './timeline/timeline-host';
 import { addAllowRule, readDefaultMode } from './config';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';
@@ -44,6 +45,16 @@ export class ConversationService extends ConversationSessions implements ChatBac
   private readonly deleteEmitter = new vscode.EventEmitter<string>();
   readonly onDidDelete = this.deleteEmitter.event;
   readonly onDidChangeActive = this.activeEmitter.event;
+  private readonly replayEmitter = new vscode.EventEmitter<{
+    conversationId: string;
+    report?: ReplayReport;
+  }>();
+  readonly onDidReplay = this.replayEmitter.event;
+  /** The chat's timeline: each conversation as it was at any event. */
+  readonly timeline = new TimelineHost(
+    (id) => this.session(id),
+    () => this.checkpointStore(),
+  );
 
   constructor(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, hooks: ServiceHooks) {
     super(context, log, hooks);
@@ -327,6 +338,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
     await s.dispose();
     this.sessions.delete(conversationId);
     this.signatures.forget(conversationId);
+    this.timeline.forget(conversationId);
     await rm(join(this.root, conversationId), { recursive: true, force: true });
     // Its checkpoints go; what other conversations' checkpoints share stays.
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -366,11 +378,40 @@ export class ConversationService extends ConversationSessions implements ChatBac
     await vscode.commands.executeCommand('logbook.showSandboxStatus');
   }
 
+  timelinePoint(conversationId: string, seq: number): Promise<TimelinePoint> {
+    return this.timeline.pointAt(conversationId, seq);
+  }
+
+  async timelineDiff(
+    conversationId: string,
+    seq: number,
+    path: string,
+    against: 'start' | 'now',
+  ): Promise<void> {
+    await this.timeline.openDiff(conversationId, seq, path, against).catch(shownError);
+  }
+
+  async timelineOpenFiles(conversationId: string, seq: number): Promise<void> {
+    await this.timeline.openFiles(conversationId, seq).catch(shownError);
+  }
+
+  /** Tells the chat that a replay of the conversation started (no report) or what it found. */
+  showReplay(conversationId: string, report?: ReplayReport): void {
+    this.replayEmitter.fire({ conversationId, ...(report ? { report } : {}) });
+  }
+
   override async dispose(): Promise<void> {
     this.mentions.dispose();
     this.terminals.dispose();
     await super.dispose();
     this.activeEmitter.dispose();
     this.deleteEmitter.dispose();
+    this.replayEmitter.dispose();
   }
+}
+
+/** A timeline action that failed: said to the user, then rethrown for the log. */
+function shownError(err: unknown): never {
+  void vscode.window.showErrorMessage(`Logbook: ${err instanceof Error ? err.message : String(err)}`);
+  throw err;
 }

@@ -323,6 +323,17 @@ export class ConversationSession {
     return this.store.length;
   }
 
+  /** The readable events from `fromSeq` on, each with its seq (unreadable records left out). */
+  async readableEvents(fromSeq: number): Promise<{ seq: number; event: Event }[]> {
+    const out: { seq: number; event: Event }[] = [];
+    let seq = Math.max(0, fromSeq);
+    for await (const slot of this.store.iterate(seq)) {
+      if (!isCorruptRecord(slot)) out.push({ seq, event: slot as Event });
+      seq++;
+    }
+    return out;
+  }
+
   /** Where this conversation's images are stored (its folder's `attachments/`). */
   get images(): ImageStore {
     return this.imageStore;
