@@ -19,6 +19,11 @@ import { assertEndpointUsable } from './llm-env';
 import { mcpConfigFrom, mcpLog } from './mcp-option';
 import { cliSandbox, printSandboxState } from './sandbox-option';
 import { cliSigningIdentity } from './signing';
+import type { ConfirmationMode } from '../../../core/agent/settings';
+import type { AgentDefinition } from '../../../core/agents/definition';
+import { loadAgents } from '../agents/agent-files';
+import { mainAgentSession } from '../agents/main-agent';
+import { newSessionInfo, readSessionInfo, type SessionInfo, writeSessionInfo } from './session-file';
 
 export interface PreparedSession {
   command: string;
@@ -77,26 +82,51 @@ export async function openCliSession(
     ({ server, settings: llmSettings } = await demoConnection(llmSettings));
     note(io, target.mode, 'model: the built-in demo model (a scripted walkthrough, no real model)');
   }
-  const session = await openNodeConversation({
-    storeDir: target.storeDir,
+  const signing = cliSigningIdentity(io, settings);
+  const printer = eventPrinter(io, target.mode);
+  const shared = {
     workspace: target.workspace,
     llmSettings,
-    confirmationMode: settings.get('confirmation.mode'),
+    confirmationMode: settings.get<ConfirmationMode>('confirmation.mode'),
+    maxToolCallsPerReply: settings.get<number>('maxToolCallsPerReply'),
+    passEnvironment: settings.get<string[]>('terminal.passEnvironment'),
+    settings: {
+      maxTokens: settings.get<number | null>('budget.maxTokens'),
+      maxCost: settings.get<number | null>('budget.maxCost'),
+    },
+    ...(checkpoints ? { checkpoints } : {}),
+    sandbox,
+  };
+  const agents = cliAgents(io, target.workspace, target.mode);
+  const main = mainAgentSession({
+    agents,
+    parentDir: target.storeDir,
+    parentId: target.id,
+    signing,
+    headFile: (dir) => cliHeadFile(io.env, dir),
+    onChildEvent: printer,
+    describeChild: (dir, id) => {
+      if (!readSessionInfo(dir))
+        writeSessionInfo(dir, childSessionInfo(target, id, settings, llmSettings.model));
+    },
+    childSession: shared,
+  });
+  const session = await openNodeConversation({
+    ...shared,
+    storeDir: target.storeDir,
     id: target.id,
     maxIterations: settings.get('maxIterations'),
-    maxToolCallsPerReply: settings.get('maxToolCallsPerReply'),
-    onEvent: eventPrinter(io, target.mode),
-    passEnvironment: settings.get('terminal.passEnvironment'),
-    settings: { maxTokens: settings.get('budget.maxTokens'), maxCost: settings.get('budget.maxCost') },
-    signing: cliSigningIdentity(io, settings),
+    onEvent: printer,
+    signing,
     signedHeadFile: cliHeadFile(io.env, target.storeDir),
-    ...(checkpoints ? { checkpoints } : {}),
     ...(prepared.mcpServers ? { mcpServers: prepared.mcpServers, onMcpLog: mcpLog(io) } : {}),
-    sandbox,
+    tools: main.tools,
+    agent: main.agent,
   }).catch(async (err: unknown) => {
     await server?.close();
     throw err;
   });
+  await main.adopt(session.conversation);
   return {
     session,
     llmSettings,
@@ -105,4 +135,29 @@ export async function openCliSession(
       await server?.close();
     },
   };
+}
+
+/** The agents the main agent can delegate to; definitions that do not parse are named and left out. */
+function cliAgents(io: CliIo, workspace: string, mode: OutputMode): AgentDefinition[] {
+  // The CLI has no workspace trust of its own: running it on a workspace is the user's choice.
+  const loaded = loadAgents({ workspace, env: io.env, trusted: true });
+  for (const e of loaded.errors) note(io, mode, `agent definition left out: ${e}`);
+  return loaded.agents;
+}
+
+/** A delegated agent's session.json: its workspace, so `show` and `verify` read it like any other. */
+function childSessionInfo(
+  target: CliSessionTarget,
+  id: string,
+  settings: CliSettings,
+  model: string,
+): SessionInfo {
+  return newSessionInfo({
+    id,
+    workspace: target.workspace,
+    confirmation: settings.get<ConfirmationMode>('confirmation.mode'),
+    max_iterations: null,
+    model,
+    demo: target.demo,
+  });
 }

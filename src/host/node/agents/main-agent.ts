@@ -1,0 +1,89 @@
+// The main agent of a CLI conversation and what it can hand work to: the delegate tool (children
+// run by NodeChildRunner), transfer_to_agent (a handoff in the same log), and the system prompt's
+// list of agents. Its events carry `agent_name`/`branch`: `main`, or after a handoff the agent
+// that took over (read back from the log when the conversation is opened again).
+import {
+  AGENT_END_KEY,
+  AGENT_START_KEY,
+  type AgentStamp,
+  type AgentStartValue,
+  MAIN_STAMP,
+} from '../../../core/agents/agent-events';
+import { deriveAgentIdentity } from '../../../core/agents/agent-key';
+import type { ConversationAgent } from '../../../core/agents/conversation-agent';
+import { type AgentDefinition, agentsPromptSection } from '../../../core/agents/definition';
+import { createDelegateTool } from '../../../core/agents/delegate-tool';
+import { createTransferTool } from '../../../core/agents/transfer-tool';
+import type { Conversation } from '../../../core/agent/conversation';
+import type { Event } from '../../../core/events';
+import type { SigningIdentity } from '../../../core/signing';
+import type { ToolSpec } from '../../../core/tools';
+import type { NodeSessionOptions, SessionToolContext } from '../node-session';
+import { NodeChildRunner, type NodeChildRunnerOptions } from './child-runner';
+
+export interface MainAgentOptions {
+  agents: readonly AgentDefinition[];
+  parentDir: string;
+  parentId: string;
+  signing?: SigningIdentity;
+  headFile?: (dir: string) => string;
+  onChildEvent?: (event: Event, index: number) => void;
+  describeChild?: NodeChildRunnerOptions['describe'];
+  /** What children share with the main session. */
+  childSession: NodeChildRunnerOptions['session'];
+}
+
+/** The session options that give the main agent its agents; `adopt` reads a handoff back after open. */
+export function mainAgentSession(o: MainAgentOptions): {
+  tools: NonNullable<NodeSessionOptions['tools']>;
+  agent: ConversationAgent;
+  adopt(conversation: Conversation): Promise<void>;
+} {
+  let current: AgentStamp = MAIN_STAMP;
+  const section = agentsPromptSection(o.agents);
+  const tools = (builtIn: ToolSpec[], ctx: SessionToolContext): ToolSpec[] => {
+    const runner = new NodeChildRunner({
+      parentDir: o.parentDir,
+      parentId: o.parentId,
+      parentBranch: MAIN_STAMP.branch,
+      parent: ctx.conversation,
+      session: o.childSession,
+      ...(o.signing ? { signing: o.signing } : {}),
+      ...(o.headFile ? { headFile: o.headFile } : {}),
+      ...(o.onChildEvent ? { onEvent: o.onChildEvent } : {}),
+      ...(o.describeChild ? { describe: o.describeChild } : {}),
+    });
+    const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
+    return [
+      ...builtIn,
+      createDelegateTool({ agents: () => o.agents, runner, readOnlyTools }),
+      createTransferTool({
+        agents: () => o.agents,
+        transfer: async (agent, reason) => {
+          const c = ctx.conversation();
+          await c.recordAgentUpdate(AGENT_END_KEY, {
+            ...current,
+            status: 'transferred',
+            message: reason ?? null,
+          });
+          const did = o.signing ? deriveAgentIdentity(o.signing, `${o.parentId}:${agent.name}`).did : null;
+          const next: AgentStamp = { agent_name: agent.name, branch: current.branch };
+          const start: AgentStartValue = { ...next, did, handoff: true, ...(reason ? { task: reason } : {}) };
+          await c.recordAgentUpdate(AGENT_START_KEY, start);
+          current = next;
+        },
+      }),
+    ];
+  };
+  return {
+    tools,
+    agent: { stamp: () => current, ...(section ? { promptSections: [section] } : {}) },
+    async adopt(conversation) {
+      for (const e of await conversation.events()) {
+        if (e.kind !== 'ConversationStateUpdateEvent' || e.key !== AGENT_START_KEY) continue;
+        const v = e.value as AgentStartValue;
+        if (v.handoff) current = { agent_name: v.agent_name, branch: v.branch };
+      }
+    },
+  };
+}
