@@ -106,4 +106,140 @@ describe('sub-agents through the CLI (scripted model)', function () {
     ]);
     assert.ok(jsonLines(r).some((e) => e.branch === 'main.explore.1'));
   });
+
+  it('an editing agent asks through the parent: its action rejected, the next approved, its result returned', async () => {
+    const ws = fx.tmp();
+    mkdirSync(join(ws, '.logbook', 'agents'), { recursive: true });
+    writeFileSync(
+      join(ws, '.logbook', 'agents', 'editor.md'),
+      '---\nname: editor\ndescription: Makes small edits.\ntools: [terminal, file_editor]\nmode: act\nmax_iterations: 10\n---\nEdit with care.\n',
+    );
+    const env = await fx.startLlm({
+      name: 'editing-child',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'tidy up' },
+          reply: { toolCalls: [delegateCall('call_d', { tidy: 'remove the build folder' }, ['editor'])] },
+        },
+        {
+          note: 'the child: a risky command the user rejects',
+          match: { lastRole: 'user', lastContentIncludes: 'remove the build folder' },
+          reply: { toolCalls: [terminalCall('c_rm', 'rm -rf build', 'HIGH')] },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'keep build' },
+          reply: { toolCalls: [terminalCall('c_note', 'echo kept > note.txt', 'HIGH')] },
+        },
+        {
+          match: { lastRole: 'tool' },
+          reply: {
+            toolCalls: [{ id: 'c_fin', name: 'finish', arguments: { message: 'left build, wrote note' } }],
+          },
+        },
+        {
+          note: "the parent reads the child's final message",
+          match: { lastRole: 'tool', toolResultIncludes: 'left build, wrote note' },
+          reply: { content: 'Done.' },
+        },
+      ],
+    });
+    const first = await runCli(['run', '--workspace', ws, '--task', 'tidy up'], { env });
+    assert.equal(first.code, 2, printed(first));
+    assert.match(first.stdout, /delegated agent main\.editor\.1 .* waits for confirmation of 1 action/);
+    assert.match(first.stdout, /editor │ /, "the child's events are printed indented, named");
+    const dir = onlyConversationDir(ws);
+    const show = await runCli(['show', dir]);
+    assert.match(show.stdout, /main\.editor\.1 +editor +waiting_for_confirmation/, printed(show));
+
+    const reject = await runCli(['reject', dir, '--reason', 'keep build'], { env });
+    assert.equal(reject.code, 2, printed(reject));
+    assert.match(reject.stdout, /echo kept > note\.txt/);
+    const approve = await runCli(['approve', dir], { env });
+    assert.equal(approve.code, 0, printed(approve));
+    assert.equal(readFileSync(join(ws, 'note.txt'), 'utf8'), 'kept\n');
+    assert.ok(existsSync(join(ws, 'note.txt')));
+
+    const [child] = childDirs(dir);
+    const log = await readLogJson(child!);
+    const rejected = log.find((e) => e.kind === 'UserRejectObservation');
+    assert.equal(rejected?.rejection_reason, 'keep build');
+    assert.equal(rejected?.agent_name, 'editor');
+    const parent = await readLogJson(dir);
+    const end = updates(parent, 'agent_end')[0]!;
+    assert.equal(end.status, 'finished');
+    assert.equal(end.message, 'left build, wrote note');
+    // The parent's own log holds no action of the child: they are in the child's log.
+    assert.ok(!parent.some((e) => e.kind === 'ActionEvent' && e.tool_name === 'terminal'));
+  });
+
+  it('escalate ends a child early; the parent gets its result', async () => {
+    const ws = fx.tmp();
+    const env = await fx.startLlm({
+      name: 'escalation',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'look for the config' },
+          reply: { toolCalls: [delegateCall('call_d', { cfg: 'find the config' }, ['explore'])] },
+        },
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'find the config' },
+          reply: {
+            toolCalls: [
+              { id: 'c_esc', name: 'escalate', arguments: { message: 'there are two configs; which one?' } },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'escalated' },
+          reply: { content: 'The explorer needs a choice.' },
+        },
+      ],
+    });
+    const r = await runCli(['run', '--workspace', ws, '--task', 'look for the config'], { env });
+    assert.equal(r.code, 0, printed(r));
+    const dir = onlyConversationDir(ws);
+    const parent = await readLogJson(dir);
+    const end = updates(parent, 'agent_end')[0]!;
+    assert.equal(end.escalated, true);
+    assert.equal(end.message, 'there are two configs; which one?');
+    const observation = parent.find((e) => e.kind === 'ObservationEvent' && e.tool_name === 'delegate');
+    assert.match(JSON.stringify(observation), /escalated:\\nthere are two configs/);
+    // The child stopped at its escalation: no further model call for it.
+    const log = await readLogJson(childDirs(dir)[0]!);
+    assert.equal(log.filter((e) => e.kind === 'ActionEvent').length, 1);
+  });
+
+  it('transfer_to_agent hands the same log to another agent; the events after it carry its name', async () => {
+    const ws = fx.tmp();
+    const env = await fx.startLlm({
+      name: 'handoff',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'c_t',
+                name: 'transfer_to_agent',
+                arguments: { agent_name: 'explore', reason: 'reading only' },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'now handled by the explore agent' },
+          reply: { toolCalls: [{ id: 'c_f', name: 'finish', arguments: { message: 'explored' } }] },
+        },
+      ],
+    });
+    const r = await runCli(['run', '--workspace', ws, '--task', 'hand it over'], { env });
+    assert.equal(r.code, 0, printed(r));
+    const log = await readLogJson(onlyConversationDir(ws));
+    const at = log.findIndex((e) => e.key === 'agent_start' && (e.value as Json).handoff === true);
+    assert.ok(at > 0);
+    assert.ok(log.slice(0, at).every((e) => e.agent_name === 'main'));
+    assert.ok(log.slice(at + 1).every((e) => e.agent_name === 'explore' && e.branch === 'main'));
+    assert.equal(log.at(-1)?.agent_name, 'explore');
+    assert.equal(childDirs(onlyConversationDir(ws)).length, 0, 'a handoff makes no child conversation');
+  });
 });

@@ -21,7 +21,9 @@ import type { ChildRequest, ChildResult, ChildRunner } from '../../../core/agent
 import { createEscalateTool, ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
 import type { Conversation } from '../../../core/agent/conversation';
 import { derivedUuid } from '../../../core/events/derived-uuid';
-import { type Event, FINISH_TOOL_NAME } from '../../../core/events';
+import { type ActionEvent, type Event, FINISH_TOOL_NAME } from '../../../core/events';
+import type { ConfirmationDecision } from '../../../core/agent/ports';
+import type { ChildLink } from '../../../core/agents/agent-tree';
 import { LLM_USAGE_KEY } from '../../../core/state/metrics';
 import type { SigningIdentity } from '../../../core/signing';
 import { type NodeSession, type NodeSessionOptions, openNodeConversation } from '../node-session';
@@ -35,6 +37,8 @@ export interface NodeChildRunnerOptions {
   parentBranch: string;
   /** The parent conversation (open by the time a child runs). */
   parent: () => Conversation;
+  /** The agent definitions children are made from. */
+  agents: () => readonly AgentDefinition[];
   /** What every child session shares with the parent's (endpoint, confirmation, sandbox...). */
   session: Omit<
     NodeSessionOptions,
@@ -54,7 +58,18 @@ export function childConversationId(parentId: string, actionId: string, subId: s
   return derivedUuid(`logbook-agent:${parentId}:${actionId}:${subId}`);
 }
 
+/** A child that stopped to wait for the user, as its parent's run reports it. */
+export interface WaitingChild {
+  branch: string;
+  folder: string;
+  actions: ActionEvent[];
+  risks: ConfirmationDecision[];
+}
+
 export class NodeChildRunner implements ChildRunner {
+  /** The children that waited for the user in this process's last delegation. */
+  readonly waiting = new Map<string, WaitingChild>();
+
   /** The branches the parent's log records, by child id, and how many children each agent name has. */
   private branches?: Promise<{ byId: Map<string, string>; perName: Map<string, number> }>;
 
@@ -117,7 +132,16 @@ export class NodeChildRunner implements ChildRunner {
         mirror();
         req.signal.removeEventListener('abort', abort);
       }
-      if (status === 'waiting_for_confirmation') return { ...base, status, escalated: false, message: '' };
+      if (status === 'waiting_for_confirmation') {
+        this.waiting.set(id, {
+          branch,
+          folder,
+          actions: child.awaitingConfirmation(),
+          risks: child.heldRisks(),
+        });
+        return { ...base, status, escalated: false, message: '' };
+      }
+      this.waiting.delete(id);
       const final = await finalMessage(child);
       const message =
         status === 'finished'
@@ -134,6 +158,27 @@ export class NodeChildRunner implements ChildRunner {
       await child.recordAgentUpdate(AGENT_END_KEY, end);
       await parent.recordAgentUpdate(AGENT_END_KEY, end);
       return { ...base, status, escalated: end.escalated === true, message };
+    } finally {
+      await session.close();
+    }
+  }
+
+  /**
+   * Opens a child the parent's log names, for the user's decision on its waiting or in-doubt
+   * actions (approve, reject, resolve); `decide` returns whether it changed anything. The parent's
+   * next run picks the child up from there.
+   */
+  async decide(link: ChildLink, decide: (child: Conversation) => Promise<boolean>): Promise<boolean> {
+    const agent = this.opts.agents().find((a) => a.name === link.agentName);
+    if (!agent) throw new Error(`The agent "${link.agentName}" of ${link.branch} is no longer defined.`);
+    const dir = join(this.opts.parentDir, link.folder);
+    const identity = this.opts.signing
+      ? deriveAgentIdentity(this.opts.signing, link.conversationId)
+      : undefined;
+    const start: AgentStartValue = { agent_name: agent.name, branch: link.branch };
+    const session = await this.open(agent, dir, link.conversationId, identity, start);
+    try {
+      return await decide(session.conversation);
     } finally {
       await session.close();
     }

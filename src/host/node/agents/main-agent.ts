@@ -38,11 +38,15 @@ export function mainAgentSession(o: MainAgentOptions): {
   tools: NonNullable<NodeSessionOptions['tools']>;
   agent: ConversationAgent;
   adopt(conversation: Conversation): Promise<void>;
+  /** Runs the children (once the session's tools are made). */
+  children(): NodeChildRunner;
 } {
   let current: AgentStamp = MAIN_STAMP;
+  let runner: NodeChildRunner | undefined;
   const section = agentsPromptSection(o.agents);
   const tools = (builtIn: ToolSpec[], ctx: SessionToolContext): ToolSpec[] => {
-    const runner = new NodeChildRunner({
+    runner = new NodeChildRunner({
+      agents: () => o.agents,
       parentDir: o.parentDir,
       parentId: o.parentId,
       parentBranch: MAIN_STAMP.branch,
@@ -77,6 +81,10 @@ export function mainAgentSession(o: MainAgentOptions): {
   };
   return {
     tools,
+    children: () => {
+      if (!runner) throw new Error('The session is not open yet.');
+      return runner;
+    },
     agent: { stamp: () => current, ...(section ? { promptSections: [section] } : {}) },
     async adopt(conversation) {
       for (const e of await conversation.events()) {

@@ -23,6 +23,7 @@ import type { ConfirmationMode } from '../../../core/agent/settings';
 import type { AgentDefinition } from '../../../core/agents/definition';
 import { loadAgents } from '../agents/agent-files';
 import { mainAgentSession } from '../agents/main-agent';
+import type { NodeChildRunner } from '../agents/child-runner';
 import { newSessionInfo, readSessionInfo, type SessionInfo, writeSessionInfo } from './session-file';
 
 export interface PreparedSession {
@@ -61,6 +62,8 @@ export interface CliSession {
   session: NodeSession;
   /** The settings the client talks with (the demo model's when `demo`). */
   llmSettings: LlmSettings;
+  /** The conversation's delegated agents: their waiting actions, the user's decisions on them. */
+  children: NodeChildRunner;
   /** Closes the session, then the demo model. */
   close(): Promise<void>;
 }
@@ -130,6 +133,7 @@ export async function openCliSession(
   return {
     session,
     llmSettings,
+    children: main.children(),
     close: async () => {
       await session.close();
       await server?.close();

@@ -150,7 +150,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       if (agentMode !== undefined) await conversation.setMode(agentMode);
       await conversation.sendMessage(task);
     }
-    return await driveToStop(io, mode, session, storeDir);
+    return await driveToStop(io, mode, session, storeDir, opened.children);
   } finally {
     await opened.close();
   }
