@@ -242,4 +242,69 @@ describe('sub-agents through the CLI (scripted model)', function () {
     assert.equal(log.at(-1)?.agent_name, 'explore');
     assert.equal(childDirs(onlyConversationDir(ws)).length, 0, 'a handoff makes no child conversation');
   });
+
+  it('kill -9 inside a child: the child\'s action is in doubt; resolve --skip on the parent resumes the child, then the parent', async () => {
+    const ws = fx.tmp();
+    mkdirSync(join(ws, '.logbook', 'agents'), { recursive: true });
+    writeFileSync(
+      join(ws, '.logbook', 'agents', 'worker.md'),
+      '---\nname: worker\ndescription: Runs commands.\ntools: [terminal]\n---\n',
+    );
+    const env = await fx.startLlm({
+      name: 'crash-in-child',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'build it' },
+          reply: { toolCalls: [delegateCall('call_d', { b: 'run the build' }, ['worker'])] },
+        },
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'run the build' },
+          reply: { toolCalls: [terminalCall('c_build', 'touch started.txt && sleep 4 && touch built.txt')] },
+        },
+        {
+          note: 'after the skip, the child learns its command did not run again',
+          match: { lastRole: 'tool' },
+          reply: { toolCalls: [{ id: 'c_fin', name: 'finish', arguments: { message: 'build state unknown' } }] },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'build state unknown' },
+          reply: { content: 'Reported.' },
+        },
+      ],
+    });
+    const crashed = await runCli(['run', '--workspace', ws, '--task', 'build it', '--confirm', 'never'], {
+      env,
+      onSpawn: (child) => {
+        const timer = setInterval(() => {
+          if (existsSync(join(ws, 'started.txt'))) {
+            clearInterval(timer);
+            child.kill('SIGKILL');
+          }
+        }, 20);
+        child.on('exit', () => clearInterval(timer));
+      },
+    });
+    assert.equal(crashed.code, null, printed(crashed));
+    const dir = onlyConversationDir(ws);
+    const show = JSON.parse((await runCli(['show', dir, '--json'])).stdout) as Json;
+    const children = (show.agents as Json).children as Json[];
+    assert.equal(children.length, 1);
+    const pending = children[0]!.pending as Json[];
+    assert.equal(pending.length, 1);
+    assert.equal(pending[0]!.in_doubt, true, 'the child\'s command started and has no result');
+
+    const again = await runCli(['run', '--workspace', ws, '--task', 'go on', '--store', dir], { env });
+    assert.equal(again.code, 1, printed(again));
+    assert.match(again.stderr, /started before a crash/);
+
+    const resolved = await runCli(['resolve', dir, '--skip'], { env });
+    assert.equal(resolved.code, 0, printed(resolved));
+    const childLog = await readLogJson(childDirs(dir)[0]!);
+    assert.ok(childLog.some((e) => e.kind === 'AgentErrorEvent' && /crash/i.test(String(e.error))));
+    assert.equal(childLog.filter((e) => e.kind === 'ActionEvent' && e.tool_name === 'terminal').length, 1);
+    const parent = await readLogJson(dir);
+    assert.equal(updates(parent, 'agent_end')[0]?.message, 'build state unknown');
+    const delegates = parent.filter((e) => e.kind === 'ActionEvent' && e.tool_name === 'delegate');
+    assert.equal(delegates.length, 1, 'the delegation itself was resumed, not made again');
+  });
 });

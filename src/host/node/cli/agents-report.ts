@@ -113,3 +113,11 @@ export function agentsLines(r: AgentsReport): string[] {
   walk(r.children, 0);
   return lines;
 }
+
+/** The ids of the actions in doubt in delegated agents that have not ended, at any depth. */
+export function childrenInDoubt(children: readonly ChildReport[]): string[] {
+  return children.flatMap((c) => [
+    ...c.pending.filter((p) => p.in_doubt).map((p) => p.id),
+    ...childrenInDoubt(c.children),
+  ]);
+}
