@@ -12,7 +12,7 @@ import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings'
 import type { Event } from '../../core/events';
 import { type LlmClient, type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
 import { type EventStore, SegmentEventStore } from '../../core/log';
-import { type SigningIdentity, openSignedStore } from '../../core/signing';
+import { type SigningIdentity, SignedEventStore, openSignedStore } from '../../core/signing';
 import { llmSecrets } from '../../core/secrets';
 import { defaultTools, registerToolPayloadSchemas, trackShellCwd, type ToolSpec } from '../../core/tools';
 import type { ConversationAgent } from '../../core/agents/conversation-agent';
@@ -74,6 +74,8 @@ export interface NodeSessionOptions {
 /** What a session's tools may need from it (a delegate tool appends to the log it belongs to). */
 export interface SessionToolContext {
   conversation: () => Conversation;
+  /** Signs the appends from now on with `identity` (a handoff's new agent); nothing when unsigned. */
+  useSigner(identity: SigningIdentity): void;
 }
 
 export interface NodeSession {
@@ -144,6 +146,9 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         conversation: () => {
           if (!opened) throw new Error('The conversation is not open yet.');
           return opened;
+        },
+        useSigner: (identity) => {
+          if (store instanceof SignedEventStore) store.useIdentity(identity);
         },
       })
     : defaultTools();

@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
+import { identityFromPem, openSignedStore } from '../../../src/core/signing';
 import { join } from 'node:path';
-import { jsonLines, printed, runCli } from '../cli/cli-runner';
+import { jsonLines, printed, runCli, testSigningKey } from '../cli/cli-runner';
 import { CliFixture, onlyConversationDir, readLogJson, terminalCall } from '../cli/fixtures';
 
 type Json = Record<string, unknown>;
@@ -105,6 +107,44 @@ describe('sub-agents through the CLI (scripted model)', function () {
       'agent:main.explore.2',
     ]);
     assert.ok(jsonLines(r).some((e) => e.branch === 'main.explore.1'));
+
+    // Each agent signed its own log with its own key, the one the parent's log records.
+    const verify = await runCli(['verify', dir]);
+    assert.equal(verify.code, 0, printed(verify));
+    for (const s of starts) {
+      assert.match(
+        verify.stdout,
+        new RegExp(
+          `agent explore ${String(s.branch).replace(/\./g, '\\.')} \\(${s.folder}\\): \\d+ events verified, signed by agent ${String(s.branch).replace(/\./g, '\\.')}`,
+        ),
+      );
+    }
+    const childDids = (
+      JSON.parse((await runCli(['verify', dir, '--json'])).stdout) as { agents: Json[] }
+    ).agents.map((a) => a.did);
+    assert.equal(new Set(childDids).size, 2, 'two children, two keys');
+
+    // A child's log rewritten and signed with the parent's (the user's) key: caught.
+    const victim = join(dir, String(starts[0]!.folder));
+    const events = (await readLogJson(victim)).map((e) =>
+      e.kind === 'ActionEvent' && e.tool_name === 'finish'
+        ? { ...e, action: { ...(e.action as Json), message: 'forged answer' } }
+        : e,
+    );
+    const forged = fx.tmp();
+    const store = await openSignedStore<StoredConversationEvent>(forged, {
+      codec: conversationEventCodec,
+      identity: identityFromPem(readFileSync(testSigningKey(), 'utf8')),
+      conversationId: String(starts[0]!.conversation_id),
+    });
+    for (const e of events) await store.append(e as unknown as StoredConversationEvent);
+    await store.close();
+    rmSync(join(victim, 'segments'), { recursive: true });
+    for (const f of ['segments', 'signatures.log', 'meta.json', 'ids.idx', 'sparse.idx'])
+      if (existsSync(join(forged, f))) cpSync(join(forged, f), join(victim, f), { recursive: true });
+    const caught = await runCli(['verify', dir]);
+    assert.equal(caught.code, 1, printed(caught));
+    assert.match(caught.stdout, /BROKEN: signed by did:key:\S+, not by its own key/);
   });
 
   it('an editing agent asks through the parent: its action rejected, the next approved, its result returned', async () => {
@@ -241,9 +281,18 @@ describe('sub-agents through the CLI (scripted model)', function () {
     assert.ok(log.slice(at + 1).every((e) => e.agent_name === 'explore' && e.branch === 'main'));
     assert.equal(log.at(-1)?.agent_name, 'explore');
     assert.equal(childDirs(onlyConversationDir(ws)).length, 0, 'a handoff makes no child conversation');
+    // The agent that took over signed the events after the handoff with its own key.
+    const verify = await runCli(['verify', onlyConversationDir(ws), '--json']);
+    assert.equal(verify.code, 0, printed(verify));
+    const v = JSON.parse(verify.stdout) as { signedBy: Json[]; agents: Json[] };
+    const did = (log[at]!.value as Json).did;
+    assert.equal(v.agents[0]!.did, did);
+    assert.equal(v.signedBy.length, 2);
+    assert.equal(v.signedBy[1]!.did, did);
+    assert.ok((v.signedBy[1]!.from as number) > at, 'the handoff itself is signed by the agent handing over');
   });
 
-  it('kill -9 inside a child: the child\'s action is in doubt; resolve --skip on the parent resumes the child, then the parent', async () => {
+  it("kill -9 inside a child: the child's action is in doubt; resolve --skip on the parent resumes the child, then the parent", async () => {
     const ws = fx.tmp();
     mkdirSync(join(ws, '.logbook', 'agents'), { recursive: true });
     writeFileSync(
@@ -264,7 +313,9 @@ describe('sub-agents through the CLI (scripted model)', function () {
         {
           note: 'after the skip, the child learns its command did not run again',
           match: { lastRole: 'tool' },
-          reply: { toolCalls: [{ id: 'c_fin', name: 'finish', arguments: { message: 'build state unknown' } }] },
+          reply: {
+            toolCalls: [{ id: 'c_fin', name: 'finish', arguments: { message: 'build state unknown' } }],
+          },
         },
         {
           match: { lastRole: 'tool', toolResultIncludes: 'build state unknown' },
@@ -291,7 +342,7 @@ describe('sub-agents through the CLI (scripted model)', function () {
     assert.equal(children.length, 1);
     const pending = children[0]!.pending as Json[];
     assert.equal(pending.length, 1);
-    assert.equal(pending[0]!.in_doubt, true, 'the child\'s command started and has no result');
+    assert.equal(pending[0]!.in_doubt, true, "the child's command started and has no result");
 
     const again = await runCli(['run', '--workspace', ws, '--task', 'go on', '--store', dir], { env });
     assert.equal(again.code, 1, printed(again));

@@ -43,8 +43,10 @@ export function mainAgentSession(o: MainAgentOptions): {
 } {
   let current: AgentStamp = MAIN_STAMP;
   let runner: NodeChildRunner | undefined;
+  let useSigner: SessionToolContext['useSigner'] | undefined;
   const section = agentsPromptSection(o.agents);
   const tools = (builtIn: ToolSpec[], ctx: SessionToolContext): ToolSpec[] => {
+    useSigner = ctx.useSigner;
     runner = new NodeChildRunner({
       agents: () => o.agents,
       parentDir: o.parentDir,
@@ -70,11 +72,18 @@ export function mainAgentSession(o: MainAgentOptions): {
             status: 'transferred',
             message: reason ?? null,
           });
-          const did = o.signing ? deriveAgentIdentity(o.signing, `${o.parentId}:${agent.name}`).did : null;
+          const identity = o.signing ? handoffIdentity(o.signing, o.parentId, agent.name) : null;
           const next: AgentStamp = { agent_name: agent.name, branch: current.branch };
-          const start: AgentStartValue = { ...next, did, handoff: true, ...(reason ? { task: reason } : {}) };
+          const start: AgentStartValue = {
+            ...next,
+            did: identity?.did ?? null,
+            handoff: true,
+            ...(reason ? { task: reason } : {}),
+          };
+          // Signed by the agent handing over, which so vouches for the next one's key.
           await c.recordAgentUpdate(AGENT_START_KEY, start);
           current = next;
+          if (identity) ctx.useSigner(identity);
         },
       }),
     ];
@@ -92,6 +101,14 @@ export function mainAgentSession(o: MainAgentOptions): {
         const v = e.value as AgentStartValue;
         if (v.handoff) current = { agent_name: v.agent_name, branch: v.branch };
       }
+      // The agent that took over signs what it appends from now on, as it did before.
+      if (current.agent_name !== MAIN_STAMP.agent_name && o.signing && useSigner)
+        useSigner(handoffIdentity(o.signing, o.parentId, current.agent_name));
     },
   };
+}
+
+/** The key of an agent that took a conversation over: derived from the user's, per conversation and agent. */
+function handoffIdentity(user: SigningIdentity, conversationId: string, agentName: string): SigningIdentity {
+  return deriveAgentIdentity(user, `${conversationId}:${agentName}`);
 }

@@ -119,7 +119,10 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     }
     // Conversation.run would execute them again unasked; their side effect may already have happened.
     // A delegated agent's actions in doubt count too: the parent's next run would resume it.
-    const inDoubt = [...conversation.state.inDoubt, ...childrenInDoubt((await agentsReport(storeDir)).children)];
+    const inDoubt = [
+      ...conversation.state.inDoubt,
+      ...childrenInDoubt((await agentsReport(storeDir)).children),
+    ];
     if (inDoubt.length > 0) {
       throw new Error(
         `${inDoubt.length} action(s) of this conversation started before a crash and have no recorded ` +
