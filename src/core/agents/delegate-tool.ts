@@ -9,7 +9,7 @@ import { z } from 'zod';
 import type { ToolSpec } from '../tools';
 import { errorObservation, observation } from '../tools/observation';
 import { SuspendAction } from '../tools/suspend';
-import type { AgentDefinition } from './definition';
+import { type AgentDefinition, isReadOnlyAgent } from './definition';
 
 export const DELEGATE_TOOL_NAME = 'delegate';
 
@@ -138,9 +138,8 @@ export function createDelegateTool(deps: DelegateDeps): ToolSpec<DelegateArgs> {
 
 /** Read-only agents side by side; as soon as one may change things, one after the other. */
 async function runAll(requests: ChildRequest[], deps: DelegateDeps): Promise<ChildResult[]> {
-  const readOnly = (a: AgentDefinition) =>
-    a.mode === 'plan' || (a.tools !== null && a.tools.every((t) => deps.readOnlyTools.has(t)));
-  if (requests.every((r) => readOnly(r.agent))) return Promise.all(requests.map((r) => deps.runner.run(r)));
+  if (requests.every((r) => isReadOnlyAgent(r.agent, deps.readOnlyTools)))
+    return Promise.all(requests.map((r) => deps.runner.run(r)));
   const out: ChildResult[] = [];
   for (const r of requests) {
     const result = await deps.runner.run(r);

@@ -69,6 +69,9 @@ describe('sub-agents through the CLI (scripted model)', function () {
     assert.equal(r.code, 0, printed(r));
     const dir = onlyConversationDir(ws);
     const parent = await readLogJson(dir);
+    // The main agent's system prompt names the agents it can delegate to.
+    const prompt = JSON.stringify(parent.find((e) => e.kind === 'SystemPromptEvent'));
+    assert.match(prompt, /- explore \(read-only\): Reads the workspace/);
     // Every event carries its agent and branch.
     for (const e of parent) assert.deepEqual([e.agent_name, e.branch], ['main', 'main'], JSON.stringify(e));
     const starts = updates(parent, 'agent_start');
@@ -357,5 +360,77 @@ describe('sub-agents through the CLI (scripted model)', function () {
     assert.equal(updates(parent, 'agent_end')[0]?.message, 'build state unknown');
     const delegates = parent.filter((e) => e.kind === 'ActionEvent' && e.tool_name === 'delegate');
     assert.equal(delegates.length, 1, 'the delegation itself was resumed, not made again');
+  });
+
+  it("a child's tokens count in the parent's totals and against its cap", async () => {
+    const ws = fx.tmp();
+    const env = await fx.startLlm({
+      name: 'budget-rollup',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'count the files' },
+          reply: {
+            toolCalls: [delegateCall('call_d', { n: 'count them' }, ['explore'])],
+            usage: { prompt: 200, completion: 100 },
+          },
+        },
+        {
+          note: "the child spends more than is left of the parent's budget",
+          match: { lastRole: 'user', lastContentIncludes: 'count them' },
+          reply: {
+            toolCalls: [{ id: 'c_g', name: 'glob', arguments: { pattern: '*' } }],
+            usage: { prompt: 700, completion: 100 },
+          },
+        },
+      ],
+    });
+    const r = await runCli(['run', '--workspace', ws, '--task', 'count the files'], {
+      env: { ...env, LOGBOOK_MAX_TOKENS: '1000' },
+    });
+    assert.equal(r.code, 3, printed(r));
+    const dir = onlyConversationDir(ws);
+    const show = JSON.parse((await runCli(['show', dir, '--json'])).stdout) as Json;
+    const total = (show.metrics as { total: Json }).total;
+    assert.equal(total.promptTokens, 900);
+    assert.equal(total.completionTokens, 200);
+    const parent = await readLogJson(dir);
+    const errors = parent.filter((e) => e.kind === 'ConversationErrorEvent').map((e) => e.code);
+    assert.deepEqual(
+      errors,
+      ['token_budget'],
+      "the parent stops on its cap, with the child's tokens counted",
+    );
+    const child = await readLogJson(childDirs(dir)[0]!);
+    assert.ok(
+      child.some((e) => e.kind === 'ConversationErrorEvent' && e.code === 'token_budget'),
+      "the child was given only what was left of the parent's budget",
+    );
+    assert.equal(fx.llm!.remainingTurns(), 0);
+  });
+
+  it("logbook agents lists the built-in explorer, the user's and the workspace's agents; bad files are named", async () => {
+    const ws = fx.tmp();
+    const config = fx.tmp();
+    mkdirSync(join(ws, '.logbook', 'agents'), { recursive: true });
+    mkdirSync(join(config, 'logbook', 'agents'), { recursive: true });
+    writeFileSync(
+      join(config, 'logbook', 'agents', 'reviewer.md'),
+      '---\nname: reviewer\ndescription: Reviews diffs.\ntools: [file_editor, grep]\nmodel: big-model\nmax_cost: 0.5\n---\nBe strict.\n',
+    );
+    writeFileSync(join(ws, '.logbook', 'agents', 'broken.md'), '---\nname: Broken Name\n---\n');
+    const r = await runCli(['agents', '--workspace', ws, '--json'], { env: { XDG_CONFIG_HOME: config } });
+    assert.equal(r.code, 1, printed(r));
+    const out = JSON.parse(r.stdout) as { agents: Json[]; errors: string[] };
+    assert.deepEqual(
+      out.agents.map((a) => a.name),
+      ['explore', 'reviewer'],
+    );
+    assert.equal(out.agents[1]!.model, 'big-model');
+    assert.equal(out.agents[1]!.maxCost, 0.5);
+    assert.equal(out.errors.length, 1);
+    assert.match(out.errors[0]!, /broken\.md: "name" must be lowercase/);
+    const text = await runCli(['agents', '--workspace', ws], { env: { XDG_CONFIG_HOME: config } });
+    assert.match(text.stdout, /^explore {2}\(plan\)/m);
+    assert.match(text.stderr, /left out .*broken\.md/);
   });
 });
