@@ -64,11 +64,22 @@ export interface DelegateDeps {
   readOnlyTools: ReadonlySet<string>;
 }
 
-export function createDelegateTool(deps: DelegateDeps): ToolSpec<DelegateArgs> {
+/** The delegate tool, and how a reopened conversation gives it back the sub-agents its log spawned. */
+export type DelegateTool = ToolSpec<DelegateArgs> & {
+  /** A `spawn` the log recorded (and answered without error), read back on open. */
+  remember(ids: readonly string[], agentTypes: readonly string[]): void;
+};
+
+export function createDelegateTool(deps: DelegateDeps): DelegateTool {
   // Ids named by `spawn`, with their agent; the log keeps the spawn, `remember` restores it on open.
   const spawned = new Map<string, string>();
   const fail = (command: string, text: string) => errorObservation('DelegateObservation', text, { command });
   return {
+    remember(ids, agentTypes) {
+      ids.forEach((id, i) => {
+        if (agentTypes[i]) spawned.set(id, agentTypes[i]);
+      });
+    },
     name: DELEGATE_TOOL_NAME,
     description: [
       'Hand self-contained tasks to other agents. Each runs on its own with its own tools and returns its final message.',

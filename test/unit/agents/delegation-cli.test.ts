@@ -433,4 +433,56 @@ describe('sub-agents through the CLI (scripted model)', function () {
     assert.match(text.stdout, /^explore {2}\(plan\)/m);
     assert.match(text.stderr, /left out .*broken\.md/);
   });
+
+  it('spawn names a sub-agent; a later run delegates to it by its id alone', async () => {
+    const ws = fx.tmp();
+    const env = await fx.startLlm({
+      name: 'spawn-then-delegate',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'get ready' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'c_s',
+                name: 'delegate',
+                arguments: { command: 'spawn', ids: ['finder'], agent_types: ['explore'] },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'Spawned finder (explore)' },
+          reply: { content: 'Ready.' },
+        },
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'now find it' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'c_d',
+                name: 'delegate',
+                arguments: { command: 'delegate', tasks: { finder: 'find main' } },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'find main' },
+          reply: { toolCalls: [{ id: 'c_f', name: 'finish', arguments: { message: 'main is in src' } }] },
+        },
+        { match: { lastRole: 'tool', toolResultIncludes: 'main is in src' }, reply: { content: 'Found.' } },
+      ],
+    });
+    const first = await runCli(['run', '--workspace', ws, '--task', 'get ready'], { env });
+    assert.equal(first.code, 0, printed(first));
+    const dir = onlyConversationDir(ws);
+    const second = await runCli(['run', '--workspace', ws, '--store', dir, '--task', 'now find it'], { env });
+    assert.equal(second.code, 0, printed(second));
+    const starts = updates(await readLogJson(dir), 'agent_start');
+    assert.deepEqual(
+      starts.map((v) => [v.agent_name, v.branch]),
+      [['explore', 'main.explore.1']],
+    );
+  });
 });

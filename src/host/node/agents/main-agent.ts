@@ -12,7 +12,11 @@ import {
 import { deriveAgentIdentity } from '../../../core/agents/agent-key';
 import type { ConversationAgent } from '../../../core/agents/conversation-agent';
 import { type AgentDefinition, agentsPromptSection } from '../../../core/agents/definition';
-import { createDelegateTool } from '../../../core/agents/delegate-tool';
+import {
+  createDelegateTool,
+  DELEGATE_TOOL_NAME,
+  type DelegateTool,
+} from '../../../core/agents/delegate-tool';
 import { createTransferTool } from '../../../core/agents/transfer-tool';
 import type { Conversation } from '../../../core/agent/conversation';
 import type { Event } from '../../../core/events';
@@ -44,6 +48,7 @@ export function mainAgentSession(o: MainAgentOptions): {
   let current: AgentStamp = MAIN_STAMP;
   let runner: NodeChildRunner | undefined;
   let useSigner: SessionToolContext['useSigner'] | undefined;
+  let delegate: DelegateTool | undefined;
   const section = agentsPromptSection(o.agents);
   const tools = (builtIn: ToolSpec[], ctx: SessionToolContext): ToolSpec[] => {
     useSigner = ctx.useSigner;
@@ -60,9 +65,10 @@ export function mainAgentSession(o: MainAgentOptions): {
       ...(o.describeChild ? { describe: o.describeChild } : {}),
     });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
+    delegate = createDelegateTool({ agents: () => o.agents, runner, readOnlyTools });
     return [
       ...builtIn,
-      createDelegateTool({ agents: () => o.agents, runner, readOnlyTools }),
+      delegate as ToolSpec,
       createTransferTool({
         agents: () => o.agents,
         transfer: async (agent, reason) => {
@@ -96,7 +102,9 @@ export function mainAgentSession(o: MainAgentOptions): {
     },
     agent: { stamp: () => current, ...(section ? { promptSections: [section] } : {}) },
     async adopt(conversation) {
-      for (const e of await conversation.events()) {
+      const events = await conversation.events();
+      rememberSpawns(events, delegate);
+      for (const e of events) {
         if (e.kind !== 'ConversationStateUpdateEvent' || e.key !== AGENT_START_KEY) continue;
         const v = e.value as AgentStartValue;
         if (v.handoff) current = { agent_name: v.agent_name, branch: v.branch };
@@ -111,4 +119,20 @@ export function mainAgentSession(o: MainAgentOptions): {
 /** The key of an agent that took a conversation over: derived from the user's, per conversation and agent. */
 function handoffIdentity(user: SigningIdentity, conversationId: string, agentName: string): SigningIdentity {
   return deriveAgentIdentity(user, `${conversationId}:${agentName}`);
+}
+
+/** The sub-agents the log's successful `spawn` calls named, given back to the delegate tool. */
+function rememberSpawns(events: readonly Event[], tool: DelegateTool | undefined): void {
+  if (!tool) return;
+  const failed = new Set(
+    events.flatMap((e) =>
+      e.kind === 'ObservationEvent' && e.observation.is_error === true ? [e.action_id] : [],
+    ),
+  );
+  for (const e of events) {
+    if (e.kind !== 'ActionEvent' || e.tool_name !== DELEGATE_TOOL_NAME || failed.has(e.id)) continue;
+    const a = e.action as { command?: unknown; ids?: unknown; agent_types?: unknown } | null;
+    if (a?.command === 'spawn' && Array.isArray(a.ids) && Array.isArray(a.agent_types))
+      tool.remember(a.ids.map(String), a.agent_types.map(String));
+  }
 }
