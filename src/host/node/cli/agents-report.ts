@@ -7,6 +7,8 @@ import { AGENT_START_KEY, type AgentStartValue } from '../../../core/agents/agen
 import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
 import { AGENTS_FOLDER } from '../agents/child-runner';
 import { openReadOnly, readEvents } from './conversation-dir';
+import type { Event } from '../../../core/events';
+import { isCorruptRecord } from '../../../core/log';
 import { readState } from './read-state';
 
 export interface ChildReport {
@@ -28,10 +30,16 @@ export interface AgentsReport {
 }
 
 export async function agentsReport(dir: string): Promise<AgentsReport> {
+  // The whole log is read only when the conversation delegated; otherwise its first event says all.
+  const delegated = existsSync(join(dir, AGENTS_FOLDER));
   const store = await openReadOnly(dir);
-  let events;
+  let events: Event[];
   try {
-    ({ events } = await readEvents(store));
+    if (delegated) ({ events } = await readEvents(store));
+    else {
+      const slot = store.length > 0 ? await store.get(0) : undefined;
+      events = slot && !isCorruptRecord(slot) ? [slot as Event] : [];
+    }
   } finally {
     await store.close();
   }
@@ -47,7 +55,7 @@ export async function agentsReport(dir: string): Promise<AgentsReport> {
           action: start.parent_event_id,
         }
       : null;
-  const children = existsSync(join(dir, AGENTS_FOLDER))
+  const children = delegated
     ? await Promise.all(agentTree(events).children.map((c) => childReport(dir, c)))
     : [];
   return { delegated_by, children };
