@@ -96,6 +96,10 @@ describe('agent definitions', () => {
       writeFileSync(join(config, 'logbook', 'agents', 'docs.md'), file('name: docs\ndescription: user docs'));
       writeFileSync(join(ws, '.logbook', 'agents', 'docs.md'), file('name: docs\ndescription: repo docs'));
       writeFileSync(join(ws, '.logbook', 'agents', 'own.md'), file('name: own\ndescription: repo only'));
+      writeFileSync(
+        join(ws, '.logbook', 'agents', 'typo.md'),
+        file('name: typo\ndescription: d\ntools: [terminl, grep]'),
+      );
       const env = { XDG_CONFIG_HOME: config };
       const trusted = loadAgents({ workspace: ws, env, trusted: true });
       assert.deepEqual(
@@ -103,6 +107,8 @@ describe('agent definitions', () => {
         [`docs:repo docs`, `explore:${EXPLORE_AGENT.description}`, 'own:repo only'],
       );
       assert.equal(trusted.skippedUntrusted, null);
+      assert.equal(trusted.errors.length, 1);
+      assert.match(trusted.errors[0]!, /typo\.md: unknown tool terminl \(known: terminal, /);
       const untrusted = loadAgents({ workspace: ws, env, trusted: false });
       assert.deepEqual(
         untrusted.agents.map((a) => `${a.name}:${a.description}`),

@@ -9,6 +9,7 @@ import {
   mergeAgents,
   parseAgentDefinition,
 } from '../../../core/agents/definition';
+import { defaultTools } from '../../../core/tools';
 import { type Env, logbookConfigDir } from '../config-dir';
 
 export interface LoadedAgents {
@@ -32,8 +33,19 @@ export function loadAgents(opts: { workspace: string; env: Env; trusted: boolean
   const user = readDir(userAgentsDir(opts.env), errors);
   const wsDir = workspaceAgentsDir(opts.workspace);
   const ws = opts.trusted ? readDir(wsDir, errors) : [];
+  // A misspelt tool would leave the agent without it, silently: such a definition is an error.
+  const known = new Set(defaultTools().map((t) => t.name));
+  const checked = (list: AgentDefinition[]) =>
+    list.filter((a) => {
+      const unknown = (a.tools ?? []).filter((t) => !known.has(t));
+      if (unknown.length)
+        errors.push(
+          `${a.origin}: unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${[...known].join(', ')})`,
+        );
+      return unknown.length === 0;
+    });
   const skippedUntrusted = !opts.trusted && mdFiles(wsDir).length > 0 ? wsDir : null;
-  return { agents: mergeAgents(BUILT_IN_AGENTS, user, ws), errors, skippedUntrusted };
+  return { agents: mergeAgents(BUILT_IN_AGENTS, checked(user), checked(ws)), errors, skippedUntrusted };
 }
 
 function readDir(dir: string, errors: string[]): AgentDefinition[] {
