@@ -203,6 +203,12 @@ describe('sub-agents through the CLI (scripted model)', function () {
     assert.ok(existsSync(join(ws, 'note.txt')));
 
     const [child] = childDirs(dir);
+    const childShow = await runCli(['show', child!]);
+    assert.equal(childShow.code, 0, printed(childShow));
+    assert.match(
+      childShow.stdout,
+      /agent {6}editor \(main\.editor\.1\), delegated by conversation [0-9a-f-]{36}, action /,
+    );
     const log = await readLogJson(child!);
     const rejected = log.find((e) => e.kind === 'UserRejectObservation');
     assert.equal(rejected?.rejection_reason, 'keep build');

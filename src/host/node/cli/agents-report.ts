@@ -2,7 +2,7 @@
 // status, folder, and the actions a waiting one holds); for a delegated agent's own folder, who
 // delegated to it. Read without taking any lock, like the rest of `show`.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { AGENT_START_KEY, type AgentStartValue } from '../../../core/agents/agent-events';
 import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
 import { AGENTS_FOLDER } from '../agents/child-runner';
@@ -30,8 +30,11 @@ export interface AgentsReport {
 }
 
 export async function agentsReport(dir: string): Promise<AgentsReport> {
-  // The whole log is read only when the conversation delegated; otherwise its first event says all.
+  // The whole log is read only when the conversation delegated, its first event only when it is
+  // a delegated agent's (in its parent's agents/ folder): `show` of a long log stays fast.
   const delegated = existsSync(join(dir, AGENTS_FOLDER));
+  const isChild = basename(dirname(resolve(dir))) === AGENTS_FOLDER;
+  if (!delegated && !isChild) return { delegated_by: null, children: [] };
   const store = await openReadOnly(dir);
   let events: Event[];
   try {
