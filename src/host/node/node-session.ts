@@ -11,9 +11,10 @@ import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings'
 import type { Event } from '../../core/events';
 import { type LlmClient, type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
 import { type EventStore, SegmentEventStore } from '../../core/log';
-import { type SigningIdentity, openSignedStore } from '../../core/signing';
+import { type SigningIdentity, SignedEventStore, openSignedStore } from '../../core/signing';
 import { llmSecrets } from '../../core/secrets';
-import { defaultTools, trackShellCwd } from '../../core/tools';
+import { defaultTools, registerToolPayloadSchemas, trackShellCwd, type ToolSpec } from '../../core/tools';
+import type { ConversationAgent } from '../../core/agents/conversation-agent';
 import { shellStartDir } from './ports/shell-start';
 import { createNodePorts } from './ports';
 import { ImageStore } from '../../core/attachments/image-store';
@@ -62,6 +63,19 @@ export interface NodeSessionOptions {
   onMcpLog?: (line: string) => void;
   /** The sandbox the shell and the stdio MCP servers start in (disposed with the session); none: unsandboxed. */
   sandbox?: CommandSandbox;
+  /** The sandbox is the parent session's (a delegated agent's): closing this session leaves it running. */
+  sharedSandbox?: boolean;
+  /** The tools the agent gets, from the built-in ones (a delegated agent's subset; the main agent's delegate tool). */
+  tools?: (builtIn: ToolSpec[], ctx: SessionToolContext) => ToolSpec[];
+  /** The agent the conversation runs as: its stamp on every event, its prompt sections, its first event. */
+  agent?: ConversationAgent;
+}
+
+/** What a session's tools may need from it (a delegate tool appends to the log it belongs to). */
+export interface SessionToolContext {
+  conversation: () => Conversation;
+  /** Signs the appends from now on with `identity` (a handoff's new agent); nothing when unsigned. */
+  useSigner(identity: SigningIdentity): void;
 }
 
 export interface NodeSession {
@@ -126,7 +140,19 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   const ports = { ...nodePorts, terminal: shell };
   // Images a tool views are stored once in the conversation's folder (events refer to them).
   const images = new ImageStore(storeDir);
-  const tools = defaultTools();
+  let opened: Conversation | undefined;
+  const tools = opts.tools
+    ? opts.tools(defaultTools(), {
+        conversation: () => {
+          if (!opened) throw new Error('The conversation is not open yet.');
+          return opened;
+        },
+        useSigner: (identity) => {
+          if (store instanceof SignedEventStore) store.useIdentity(identity);
+        },
+      })
+    : defaultTools();
+  registerToolPayloadSchemas(tools);
   const mcp = opts.mcpServers
     ? new McpHub({
         cwd: workspace,
@@ -160,7 +186,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     process.off('exit', killShellOnExit);
     ports.terminal.dispose();
     await mcp?.close();
-    await sandbox?.dispose();
+    if (!opts.sharedSandbox) await sandbox?.dispose();
     await store.close();
   };
   const stopCommand = (): Promise<void> => ports.terminal.interrupt();
@@ -184,11 +210,13 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       ...(toolSource ? { toolSource } : {}),
       ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
       ...(sandbox ? { sandbox } : {}),
+      ...(opts.agent ? { agent: opts.agent } : {}),
       confirmation: () => ({ mode, allowRules: settings.allowRules ?? [] }),
       roots: () => [workspace],
       readableRoots: () => [scratchDir],
       shellCwd: () => shell.cwd,
     });
+    opened = conversation;
     // A resumed conversation's shell starts where its last command left it (a cd the model remembers).
     startDir = () => shellStartDir(conversation.state.shellCwd, workspace);
     planMode = () => conversation.state.mode === 'plan';
