@@ -21,6 +21,17 @@ import { ImageStore } from '../../core/attachments/image-store';
 import type { CheckpointPort } from '../../core/checkpoints/types';
 import { environmentResolver, joinSecrets, McpHub, type ParsedMcpConfig } from './mcp';
 import { type CommandSandbox, sandboxNotice } from './sandbox';
+import type { Lookup, WebRules } from './web/guarded-fetch';
+import { NodeWebPort } from './web/node-web-port';
+import { SearxngSearch } from './web/searxng';
+
+/** The agent's web tools: `fetch` under these rules, and `web_search` when a SearXNG URL is set. */
+export interface NodeWebOptions {
+  rules: WebRules;
+  searxngUrl?: string;
+  /** Name resolution for fetches (tests give their own). */
+  lookup?: Lookup;
+}
 
 export interface NodeSessionOptions {
   /** Directory of the conversation's segment log (created if missing). */
@@ -62,6 +73,8 @@ export interface NodeSessionOptions {
   onMcpLog?: (line: string) => void;
   /** The sandbox the shell and the stdio MCP servers start in (disposed with the session); none: unsandboxed. */
   sandbox?: CommandSandbox;
+  /** Offers `fetch` (and `web_search`); none: the agent has no web tool. */
+  web?: NodeWebOptions;
 }
 
 export interface NodeSession {
@@ -126,7 +139,15 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   const ports = { ...nodePorts, terminal: shell };
   // Images a tool views are stored once in the conversation's folder (events refer to them).
   const images = new ImageStore(storeDir);
-  const tools = defaultTools();
+  const web = opts.web;
+  const tools = defaultTools(
+    web
+      ? {
+          web: new NodeWebPort({ rules: () => web.rules, ...(web.lookup ? { lookup: web.lookup } : {}) }),
+          ...(web.searxngUrl ? { webSearch: new SearxngSearch(web.searxngUrl) } : {}),
+        }
+      : {},
+  );
   const mcp = opts.mcpServers
     ? new McpHub({
         cwd: workspace,

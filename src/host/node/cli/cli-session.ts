@@ -93,6 +93,13 @@ export async function openCliSession(
     ...(checkpoints ? { checkpoints } : {}),
     ...(prepared.mcpServers ? { mcpServers: prepared.mcpServers, onMcpLog: mcpLog(io) } : {}),
     sandbox,
+    web: {
+      rules: {
+        allowPrivateAddresses: settings.get('web.allowPrivateAddresses'),
+        allowedHosts: settings.get('web.allowedHosts'),
+      },
+      searxngUrl: settings.get('web.searxngUrl'),
+    },
   }).catch(async (err: unknown) => {
     await server?.close();
     throw err;
