@@ -20,5 +20,6 @@ function defuse(text: string): string {
 }
 
 function attribute(value: string): string {
-  return value.replace(/[\s"<>&]/g, (c) => encodeURIComponent(c));
+  const entities: Record<string, string> = { '"': '&quot;', '<': '&lt;', '>': '&gt;', '&': '&amp;' };
+  return value.replace(/\s+/g, ' ').replace(/["<>&]/g, (c) => entities[c]!);
 }
