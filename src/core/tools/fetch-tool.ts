@@ -112,17 +112,20 @@ export function createFetchTool(options: FetchToolOptions): ToolSpec<FetchArgs> 
         ? { ...action, checked_url: target.url, address: target.address }
         : { ...action, refused: target.reason };
     },
-    ruleRisk: (args, action) => fetchRisk(web, String(args.url ?? ''), action),
+    ruleRisk: (args, action) => fetchRisk(String(args.url ?? ''), action, (url) => web.isAllowedHost(url)),
     actionPayloadSchema: z.looseObject({ url: z.string() }),
     observationPayloadSchema: z.looseObject({ requested_url: z.string() }),
   };
 }
 
-/** LOW for a host the user trusts or a URL the rules refuse (nothing is fetched); MEDIUM otherwise. */
-function fetchRisk(
-  web: WebPort,
+/**
+ * The rating of a fetch from its recorded action: LOW for a host the user trusts or a URL the
+ * rules refuse (nothing is fetched), MEDIUM otherwise, naming the URL and the address it resolved to.
+ */
+export function fetchRisk(
   url: string,
   action: Readonly<Record<string, unknown>> | undefined,
+  allowedHost: (url: string) => boolean,
 ): RiskAssessment {
   if (typeof action?.refused === 'string')
     return { risk: 'LOW', reasons: [`nothing is fetched: ${action.refused}`] };
@@ -140,7 +143,7 @@ function fetchRisk(
       : address
         ? `${shown} from ${host} at ${address}`
         : `${shown} (inline data)`;
-  if (web.isAllowedHost(shown))
+  if (allowedHost(shown))
     return { risk: 'LOW', reasons: [`fetches ${where}, a host in logbook.web.allowedHosts`] };
   return {
     risk: 'MEDIUM',

@@ -26,7 +26,11 @@ describe('logbook run: the fetch tool', function () {
     await fx.cleanup();
   });
 
-  async function run(extraEnv: Record<string, string>, resultIncludes: string) {
+  async function run(
+    extraEnv: Record<string, string>,
+    resultIncludes: string,
+    store = join(fx.tmp(), 'conv'),
+  ) {
     const url = `http://127.0.0.1:${site.port}/changelog.html`;
     const env = await fx.startLlm({
       name: 'cli-fetch',
@@ -40,7 +44,7 @@ describe('logbook run: the fetch tool', function () {
     });
     const ws = fx.tmp();
     const result = await runCli(
-      ['run', '--workspace', ws, '--task', 'what changed?', '--store', join(fx.tmp(), 'conv'), '--json'],
+      ['run', '--workspace', ws, '--task', 'what changed?', '--store', store, '--json'],
       { env: { ...env, ...extraEnv } },
     );
     const offered = (fx.llm!.completionBodies()[0]?.tools ?? []) as { function: { name: string } }[];
@@ -96,5 +100,27 @@ describe('logbook run: the fetch tool', function () {
       /127\.0\.0\.1 is a loopback address \(this machine\); logbook\.web\.allowPrivateAddresses allows it/,
     );
     assert.deepEqual(site.hits, []);
+  });
+
+  it('holds a fetch from a new host; show names the URL and address; approve fetches it', async () => {
+    const store = join(fx.tmp(), 'conv');
+    const env = { LOGBOOK_WEB_ALLOW_PRIVATE: 'true' };
+    const { result, url } = await run(env, '## Version 2.0', store);
+    assert.equal(result.code, 2, printed(result)); // waits for confirmation
+    assert.deepEqual(site.hits, []);
+    const shown = JSON.parse((await runCli(['show', store, '--json'], { env: fx.env() })).stdout) as {
+      pending_actions: { tool: string; summary: string; risk: string; reasons: string[] }[];
+    };
+    const [held] = shown.pending_actions;
+    assert.equal(held?.tool, 'fetch');
+    assert.equal(held?.risk, 'MEDIUM');
+    assert.equal(held?.summary, `${url} (at 127.0.0.1)`);
+    assert.match(
+      held?.reasons.join() ?? '',
+      /fetches http:\/\/127\.0\.0\.1:\d+\/changelog\.html from 127\.0\.0\.1:\d+ at 127\.0\.0\.1, a host not in logbook\.web\.allowedHosts/,
+    );
+    const approved = await runCli(['approve', store, '--json'], { env: { ...fx.env(), ...env } });
+    assert.equal(approved.code, 0, printed(approved));
+    assert.deepEqual(site.hits, ['/changelog.html']);
   });
 });
