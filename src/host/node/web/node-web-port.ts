@@ -15,6 +15,7 @@ import { pageMarkdown } from './page-markdown';
 
 export const DEFAULT_PAGE_BYTES = 5 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 30_000;
+const CHECK_TIMEOUT_MS = 10_000;
 
 export interface NodeWebPortOptions {
   /** The user's rules, read at each fetch (a changed setting applies to the next one). */
@@ -22,6 +23,8 @@ export interface NodeWebPortOptions {
   /** Largest body read (after decompression); the rest is cut. */
   maxBytes?: number;
   timeoutMs?: number;
+  /** Longest the check before the confirmation may take (10 s by default). */
+  checkTimeoutMs?: number;
   /** Name resolution (tests give their own). */
   lookup?: Lookup;
 }
@@ -32,7 +35,13 @@ export class NodeWebPort implements WebPort {
   async check(url: string): Promise<WebTarget> {
     const rules = this.opts.rules();
     try {
-      const target = await checkTarget(url, rules, this.opts.lookup);
+      // Before the confirmation the loop waits for this: a name that does not resolve soon is refused.
+      const limit = this.opts.checkTimeoutMs ?? CHECK_TIMEOUT_MS;
+      const target = await withDeadline(
+        checkTarget(url, rules, this.opts.lookup),
+        limit,
+        () => `${new URL(url).host} could not be resolved within ${limit / 1000} s`,
+      );
       return {
         ok: true,
         url: target.url.href,
@@ -103,8 +112,14 @@ export function readable(page: FetchedPage, raw: boolean, maxBytes: number): Web
   if (!type && text.includes('\u0000'))
     return { ...base, type: 'unreadable', reason: 'it is binary data, not text' };
   if (!html || raw) return { ...base, type: 'text', text };
-  const page2 = pageMarkdown(text, page.url);
-  return { ...base, type: 'text', text: page2.markdown, ...(page2.title ? { title: page2.title } : {}) };
+  const converted = pageMarkdown(text, page.url);
+  return {
+    ...base,
+    cut: page.cut || converted.cut,
+    type: 'text',
+    text: converted.markdown,
+    ...(converted.title ? { title: converted.title } : {}),
+  };
 }
 
 function looksLikeImage(body: Buffer): boolean {
@@ -129,6 +144,14 @@ function decode(body: Buffer): string {
     }
   }
   return new TextDecoder().decode(body);
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number, message: () => string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message())), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;

@@ -1,5 +1,6 @@
 // A web page as Markdown the model reads well: parsed by linkedom (a small DOM), its main content
-// picked by Readability (Firefox's reader view) when it finds one, converted by Turndown. Links and
+// picked by Readability (Firefox's reader view) when it finds one (else the page's <main>, or its
+// body without navigation), converted by Turndown. Links and
 // images point to absolute URLs, so the model can fetch them. Scripts, styles and forms go.
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
@@ -10,7 +11,17 @@ import TurndownService from 'turndown/lib/turndown.browser.cjs.js';
 export interface PageMarkdown {
   title?: string;
   markdown: string;
+  /** The HTML was longer than MAX_HTML_CHARS (after scripts and styles went) and was cut there. */
+  cut: boolean;
 }
+
+/**
+ * Most HTML characters converted. Parsing and converting run on the host's thread, so this bounds
+ * the pause: about two seconds for this much dense markup on one core.
+ */
+export const MAX_HTML_CHARS = 500_000;
+/** Pages with more elements skip the reader view (see readerView). */
+const READER_VIEW_MAX_ELEMENTS = 3_000;
 
 const DROPPED = [
   'script',
@@ -49,10 +60,33 @@ function parse(html: string): Document {
 }
 
 export function pageMarkdown(html: string, pageUrl: string): PageMarkdown {
-  const document = parse(html);
+  // The conversion runs on the host's thread, so its cost is bounded: what a reader never sees is
+  // cut before parsing, and what is left is read up to MAX_HTML_CHARS.
+  const light = withoutHeavyParts(html);
+  const cut = light.length > MAX_HTML_CHARS;
+  const document = parse(cut ? light.slice(0, MAX_HTML_CHARS) : light);
   for (const el of document.querySelectorAll(DROPPED.join(','))) el.remove();
   absolutize(document, pageUrl);
   const title = document.querySelector('title')?.textContent?.trim() || undefined;
+  const article = readerView(document);
+  // Readability's article is HTML to parse again; otherwise the page's own part is converted as it is.
+  const root = article
+    ? parse(`<!doctype html><html><body>${article.content}</body></html>`).body
+    : mainPart(document);
+  const markdown = root
+    ? converter()
+        .turndown(root as never)
+        .replace(/\n{3,}/g, '\n\n')
+        .trim()
+    : '';
+  const named = article?.title || title;
+  return { ...(named ? { title: named } : {}), markdown, cut };
+}
+
+/** Readability's article, when the page is small enough for it and the article is most of it. */
+function readerView(document: Document): { title?: string; content: string } | undefined {
+  // Readability walks the tree many times: past this many elements it costs seconds.
+  if ([...document.querySelectorAll('*')].length > READER_VIEW_MAX_ELEMENTS) return undefined;
   const bodyText = (document.body?.textContent ?? '').replace(/\s+/g, ' ').trim();
   // Readability changes the document it reads: it gets a copy.
   const article = new Readability(parse(document.toString()) as never, {
@@ -60,15 +94,29 @@ export function pageMarkdown(html: string, pageUrl: string): PageMarkdown {
     keepClasses: true,
   }).parse();
   const articleText = (article?.textContent ?? '').replace(/\s+/g, ' ').trim();
-  const useArticle =
-    article?.content && articleText.length > 0 && articleText.length >= bodyText.length * MIN_ARTICLE_SHARE;
-  const source = useArticle ? article.content! : (document.body?.innerHTML ?? html);
-  const markdown = converter()
-    .turndown(parse(`<!doctype html><html><body>${source}</body></html>`).body as never)
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-  const named = article?.title?.trim() || title;
-  return { ...(named ? { title: named } : {}), markdown };
+  if (
+    !article?.content ||
+    articleText.length === 0 ||
+    articleText.length < bodyText.length * MIN_ARTICLE_SHARE
+  )
+    return undefined;
+  const title = article.title?.trim();
+  return { ...(title ? { title } : {}), content: article.content };
+}
+
+/** Without the reader view: the page's <main> or <article>, else its body without navigation. */
+function mainPart(document: Document): Element | null {
+  const main = document.querySelector('main, [role="main"], article');
+  if (main) return main;
+  for (const el of document.querySelectorAll('nav, header, footer, aside')) el.remove();
+  return document.body;
+}
+
+/** Scripts, styles, inline SVG and comments, removed from the text before it is parsed. */
+function withoutHeavyParts(html: string): string {
+  return html
+    .replace(/<(script|style|svg|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '');
 }
 
 function converter(): TurndownService {
