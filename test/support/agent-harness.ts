@@ -20,8 +20,8 @@ import type { Skill } from '../../src/core/skills/skills';
 import { MemoryEventStore } from '../../src/core/log/memory-store';
 import type { EventStore } from '../../src/core/log/event-store';
 import { SegmentEventStore } from '../../src/core/log/segment-store';
-import { defaultTools } from '../../src/core/tools';
-import type { ToolPorts } from '../../src/core/tools';
+import { defaultTools, registerToolPayloadSchemas } from '../../src/core/tools';
+import type { ToolPorts, ToolSpec } from '../../src/core/tools';
 import { NodeFilePort } from '../../src/host/node/ports/node-file-port';
 import { NodeTerminalPort } from '../../src/host/node/ports/node-terminal-port';
 import { TempScratchPort } from '../../src/host/node/ports/temp-scratch-port';
@@ -60,6 +60,8 @@ export interface HarnessOptions {
   respond?: StartScriptedLlmOptions['respond'];
   /** Tools from outside (an MCP hub's view), offered besides the built-in ones. */
   toolSource?: ToolSource;
+  /** Built-in tools offered besides the default ones (the web tools, built on a test WebPort). */
+  extraTools?: ToolSpec[];
 }
 
 export async function createHarness(
@@ -77,7 +79,8 @@ export async function createHarness(
     search: new NodeSearchPort(),
     scratch: new TempScratchPort(join(root, 'scratch')),
   };
-  const tools = defaultTools();
+  const tools = [...defaultTools(), ...(options.extraTools ?? [])];
+  registerToolPayloadSchemas(tools);
   const client = new OpenAiLlmClient(
     {
       baseUrl: llm.baseUrl,

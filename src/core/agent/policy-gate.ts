@@ -42,7 +42,7 @@ export class PolicyGate implements ConfirmationGate {
           readableRoots: this.readableRoots(),
           shellCwd: this.shellCwd(),
           ...(policy.commandsSandboxed ? { commandsSandboxed: true } : {}),
-          ...(spec?.ruleRisk ? { analyzers: ownRules(spec) } : {}),
+          ...(spec?.ruleRisk ? { analyzers: ownRules(spec, a.action) } : {}),
         }),
       };
     });
@@ -60,8 +60,9 @@ export class PolicyGate implements ConfirmationGate {
 }
 
 /** A tool that rates its own calls (an MCP tool, by its annotations) in place of the built-in rules. */
-function ownRules(spec: ToolSpec): Analyzer[] {
-  return [llmRiskAnalyzer, { name: 'rules', analyze: (_name, args) => spec.ruleRisk!(args) }];
+function ownRules(spec: ToolSpec, action: ActionEvent['action']): Analyzer[] {
+  const recorded = (action ?? undefined) as Readonly<Record<string, unknown>> | undefined;
+  return [llmRiskAnalyzer, { name: 'rules', analyze: (_name, args) => spec.ruleRisk!(args, recorded) }];
 }
 
 /** The model's arguments (including its security_risk), falling back to the validated action. */

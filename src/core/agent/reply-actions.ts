@@ -5,7 +5,7 @@
 import type { ActionEvent, CreateFields } from '../events';
 import type { LlmResponse } from '../llm/types';
 import { LLM_USAGE_KEY, llmUsageValue } from '../state';
-import { validateToolCall, type ToolSpec } from '../tools';
+import { type ToolCallValidation, validateToolCall, type ToolSpec } from '../tools';
 import type { ConversationLog } from './conversation-journal';
 import type { ConversationPolicies } from './policies/policy';
 
@@ -54,7 +54,7 @@ export async function recordActions(response: LlmResponse, deps: ReplyDeps): Pro
       ? ({ ok: false, error: refused } as const)
       : validateToolCall(tools(), call.name, call.arguments);
     const refusal = checked.ok ? policies.refuseValidCall({ spec: checked.spec, args: checked.args }) : null;
-    const v = refusal ? ({ ok: false, error: refusal } as const) : checked;
+    const v = refusal ? ({ ok: false, error: refusal } as const) : await prepared(checked);
     // The first call of a response carries its text, whether it runs or not.
     const first = index === 0;
     const recorded = await log.append('ActionEvent', {
@@ -79,4 +79,15 @@ export async function recordActions(response: LlmResponse, deps: ReplyDeps): Pro
     batch.push(recorded);
   }
   return batch;
+}
+
+/** A valid call whose tool completes its payload (see ToolSpec.prepareAction) gets it completed. */
+async function prepared(v: ToolCallValidation): Promise<ToolCallValidation> {
+  if (!v.ok || !v.spec.prepareAction) return v;
+  try {
+    return { ...v, action: await v.spec.prepareAction(v.args, v.action) };
+  } catch {
+    // The payload as validated: the tool checks again when it runs.
+    return v;
+  }
 }

@@ -14,6 +14,10 @@
  *   for such a call (`action: null`) is rebuilt from it, so the SDK's message conversion keeps the
  *   call and its answer;
  * - ActionEvent: `tool_call.origin` (required by the SDK) is 'completion' when a log lacks it;
+ * - the web tools (`fetch`, `web_search`) have no SDK kind: their calls are exported as the SDK
+ *   records an MCP tool's (MCPToolAction with the call's arguments as `data`, MCPToolObservation
+ *   with the text the model read), as OpenHands' own fetch is an MCP server's; the address a fetch
+ *   was checked at stays in Logbook's log and in that text;
  * - what only a V0 import made (OpenHandsV0Action / Observation payloads, OpenHandsV0Event records)
  *   has no SDK kind: such an action is exported as a call with no action, its result as the call's
  *   error text, and an opaque V0 record is left out.
@@ -42,6 +46,12 @@ export interface SdkExportNotes {
   /** Fields left out, as `Kind.field`, with how many events had them. */
   droppedFields: Record<string, number>;
 }
+
+/** Logbook's web tools' action kinds, with the fields that are the call's arguments. */
+const WEB_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
+  FetchAction: ['url', 'max_length', 'start_index', 'raw'],
+  WebSearchAction: ['query', 'limit'],
+};
 
 /** The key of the update that records the tools from outside offered to the model (state/reducer). */
 const TOOLS_OFFERED_KEY = 'tools_offered';
@@ -102,7 +112,16 @@ export class SdkExporter {
     let out: Json = e as unknown as Json;
     if (e.tool_call.origin === undefined)
       out = { ...out, tool_call: { ...e.tool_call, origin: 'completion' } };
-    if ((e.action as Json | null)?.kind === V0_ACTION_KIND) out = { ...out, action: null };
+    const kind = (e.action as Json | null)?.kind;
+    if (kind === V0_ACTION_KIND) out = { ...out, action: null };
+    const args = typeof kind === 'string' ? WEB_TOOL_ARGUMENTS[kind] : undefined;
+    if (args) {
+      const action = e.action as Json;
+      const data = Object.fromEntries(args.filter((k) => k in action).map((k) => [k, action[k]]));
+      const extra = Object.keys(action).filter((k) => k !== 'kind' && !args.includes(k));
+      for (const k of extra) this.count(this.notes.droppedFields, `${kind}.${k}`);
+      out = { ...out, action: { data, kind: 'MCPToolAction' } };
+    }
     return out as unknown as Event;
   }
 
@@ -128,6 +147,14 @@ export class SdkExporter {
         typeof m === 'string' ? m : String((m as Json).path),
       );
       return withField(e, 'observation', { ...o, matches: [...new Set(files)] });
+    }
+    if (o.kind === 'FetchObservation' || o.kind === 'WebSearchObservation') {
+      return withField(e, 'observation', {
+        kind: 'MCPToolObservation',
+        content: o.content,
+        is_error: o.is_error,
+        tool_name: e.tool_name,
+      });
     }
     if (o.kind === 'TerminalObservation' && 'full_output_path' in o) {
       this.count(this.notes.droppedFields, 'TerminalObservation.full_output_path');

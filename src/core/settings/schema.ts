@@ -368,19 +368,34 @@ export const SETTINGS: readonly SettingDef[] = [
     key: 'web.allowPrivateAddresses',
     kind: flag(),
     default: false,
-    hosts: VS,
+    hosts: BOTH,
     scope: 'machine',
+    env: ['LOGBOOK_WEB_ALLOW_PRIVATE'],
     description:
-      'Let web fetches (a URL mentioned in the chat) reach loopback, private-network, link-local (such as the cloud metadata address `169.254.169.254`), shared and multicast addresses, and read `data:` URLs. Off: such targets, and redirects to them, are refused, so a page cannot lead a fetch into this machine or its network. A machine setting.',
+      "Let web fetches (the agent's `fetch` tool and a URL mentioned in the chat) reach loopback, private-network, link-local (such as the cloud metadata address `169.254.169.254`), shared and multicast addresses, and read `data:` URLs. Off: such targets, and redirects to them, are refused, so a page cannot lead a fetch into this machine or its network. A machine setting.",
   }),
   setting({
     key: 'web.allowedHosts',
     kind: list(),
     default: [],
-    hosts: VS,
+    hosts: BOTH,
     scope: 'machine',
+    env: ['LOGBOOK_WEB_ALLOW_HOSTS'],
+    adds: true,
     description:
-      'Hosts whose pages are fetched without asking when a URL is mentioned, e.g. `docs.python.org`, or `*.example.com` for a domain and its subdomains. Their addresses are checked all the same (see `logbook.web.allowPrivateAddresses`). A machine setting.',
+      "Hosts whose pages are fetched without asking (by the agent's `fetch` tool, rated LOW, or when a URL is mentioned), e.g. `docs.python.org`, or `*.example.com` for a domain and its subdomains. Any other host is rated MEDIUM, so in the default `risky` mode a fetch from it asks first. Their addresses are checked all the same (see `logbook.web.allowPrivateAddresses`). A machine setting.",
+  }),
+  setting({
+    key: 'web.searxngUrl',
+    kind: text(),
+    default: '',
+    hosts: BOTH,
+    scope: 'machine',
+    env: ['LOGBOOK_SEARXNG_URL'],
+    problems: (value) =>
+      value === '' || /^https?:\/\/[^\s/@]+(\/\S*)?$/.test(value) ? [] : ['must be an http or https URL'],
+    description:
+      'The address of a SearXNG instance (e.g. `http://localhost:8888`, with `json` among its `search.formats`): the agent gets a `web_search` tool that asks it and lists titles, URLs and snippets. Empty: no search tool (an MCP search server can give one, see docs/MCP.md). The instance may be on this machine or its network; the pages it finds are fetched under the usual address rules. A machine setting.',
   }),
   setting({
     key: 'demo',

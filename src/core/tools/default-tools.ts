@@ -9,12 +9,19 @@ import { createFinishTool } from './finish-tool';
 import { createThinkTool } from './think-tool';
 import { createGlobTool, type SearchToolOptions } from './glob-tool';
 import { createGrepTool } from './grep-tool';
+import { createFetchTool } from './fetch-tool';
+import { createWebSearchTool } from './web-search-tool';
+import type { WebPort, WebSearchPort } from './ports';
 
 export interface DefaultToolsOptions {
   terminal?: TerminalToolOptions;
   fileEditor?: FileEditorToolOptions;
   taskTracker?: TaskTrackerToolOptions;
   search?: SearchToolOptions;
+  /** The web behind the address rules: offers `fetch` (none: no fetch tool). */
+  web?: WebPort;
+  /** A search service the user configured: offers `web_search`. */
+  webSearch?: WebSearchPort;
 }
 
 export function defaultTools(options: DefaultToolsOptions = {}): ToolSpec[] {
@@ -24,6 +31,8 @@ export function defaultTools(options: DefaultToolsOptions = {}): ToolSpec[] {
     createTaskTrackerTool(options.taskTracker),
     createGlobTool(options.search),
     createGrepTool(options.search),
+    ...(options.web ? [createFetchTool({ web: options.web })] : []),
+    ...(options.webSearch ? [createWebSearchTool(options.webSearch)] : []),
     createThinkTool(),
     createFinishTool(),
   ] as ToolSpec[];

@@ -7,6 +7,11 @@ export type {
   TerminalRunOptions,
   TerminalRunResult,
   ToolPorts,
+  WebDocument,
+  WebPort,
+  WebSearchPort,
+  WebSearchResult,
+  WebTarget,
 } from './ports';
 export type { ToolContext, ToolDefinitionFor, ToolObservation, ToolSpec } from './tool';
 export { parametersOf, toolDefinition } from './tool-definition';
@@ -46,3 +51,12 @@ export { createGrepTool, GREP_TOOL_NAME, type GrepArgs } from './grep-tool';
 export { capMiddle, DEFAULT_MAX_OUTPUT_CHARS } from './output-cap';
 export { stripTerminalControls } from './terminal-text';
 export { type ShellCwd, trackShellCwd } from './shell-cwd';
+export {
+  createFetchTool,
+  FETCH_TOOL_NAME,
+  fetchRisk,
+  type FetchArgs,
+  type FetchToolOptions,
+} from './fetch-tool';
+export { createWebSearchTool, WEB_SEARCH_TOOL_NAME, type WebSearchArgs } from './web-search-tool';
+export { UNTRUSTED_TAG, wrapUntrusted } from './untrusted-text';

@@ -73,6 +73,10 @@ export interface ImagePort {
   putFile(
     path: string,
   ): Promise<{ ok: true; url: string; mime: string; bytes: number } | { ok: false; error: string }>;
+  /** Stores image bytes (a fetched image), with the same checks. */
+  put(
+    bytes: Uint8Array,
+  ): Promise<{ ok: true; url: string; mime: string; bytes: number } | { ok: false; error: string }>;
 }
 
 export interface ToolPorts {
@@ -82,4 +86,63 @@ export interface ToolPorts {
   scratch: ScratchPort;
   /** Absent: file_editor views an image file as text would be refused (a binary file). */
   images?: ImagePort;
+}
+
+/** Where a URL leads, as the address rules judged it before anything was fetched. */
+export type WebTarget =
+  | {
+      ok: true;
+      /** The URL as it will be requested (normalised: what the user confirms). */
+      url: string;
+      /** The address the connection goes to ('' for an inline data: URL). */
+      address: string;
+      /** The host is on the user's list of trusted hosts (fetched without asking). */
+      allowedHost: boolean;
+    }
+  | { ok: false; url: string; reason: string };
+
+/** A page read through the address rules, turned into what the model can read. */
+export type WebDocument = {
+  /** The URL the body came from, after redirects. */
+  url: string;
+  /** The address connected to for that URL ('' for a data: URL). */
+  address: string;
+  /** Every URL before the final one. */
+  redirects: string[];
+  status: number;
+  contentType: string;
+  /** The body was longer than the size cap and was cut there. */
+  cut: boolean;
+} & (
+  | { type: 'text'; title?: string; text: string }
+  | { type: 'image'; bytes: Uint8Array }
+  | { type: 'unreadable'; reason: string }
+);
+
+/** The web, behind the address rules (resolved before connecting, every redirect checked again). */
+export interface WebPort {
+  /** Resolves and checks a URL without fetching it; never throws (a refusal is `ok: false`). */
+  check(url: string): Promise<WebTarget>;
+  /**
+   * GETs a URL and converts what came back: HTML to Markdown (`raw`: the HTML as it is), other
+   * text as it is. Throws with a message the model can read when the rules refuse a hop or the
+   * fetch fails. `address`: connect to this already checked (and confirmed) address first.
+   */
+  read(url: string, opts: { raw: boolean; address?: string; signal?: AbortSignal }): Promise<WebDocument>;
+  /** Whether the user trusts the host of `url` (logbook.web.allowedHosts). */
+  isAllowedHost(url: string): boolean;
+}
+
+/** One result of a web search. */
+export interface WebSearchResult {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
+/** A search service the user configured (a SearXNG instance). */
+export interface WebSearchPort {
+  /** Who answers, in words for the user (e.g. "SearXNG at https://search.example"). */
+  readonly name: string;
+  search(query: string, opts: { limit: number; signal?: AbortSignal }): Promise<WebSearchResult[]>;
 }

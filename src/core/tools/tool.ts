@@ -62,7 +62,19 @@ export interface ToolSpec<Args = Record<string, unknown>> {
    * The rule-based rating of a call, for tools the built-in rules do not know (an MCP tool's
    * annotations). Combined with the model's own rating: the higher wins.
    */
-  ruleRisk?(args: Readonly<Record<string, unknown>>): RiskAssessment;
+  ruleRisk?(
+    args: Readonly<Record<string, unknown>>,
+    action?: Readonly<Record<string, unknown>>,
+  ): RiskAssessment;
+  /**
+   * Completes the action payload before it is recorded with what only a look outside can tell (a
+   * fetch's resolved address), so the confirmation and the log show it; `ruleRisk` then reads it
+   * as `action`. Must not throw: what it cannot learn it leaves out or records as such.
+   */
+  prepareAction?(
+    args: Readonly<Record<string, unknown>>,
+    action: Readonly<Record<string, unknown>> & { kind: string },
+  ): Promise<Record<string, unknown> & { kind: string }>;
   /** The user allowed every call of this tool without asking (an MCP server's `alwaysAllow`). */
   alwaysAllow?: boolean;
 }

@@ -22,6 +22,17 @@ import type { CheckpointPort } from '../../core/checkpoints/types';
 import { environmentResolver, joinSecrets, McpHub, type ParsedMcpConfig } from './mcp';
 import type { CommandSandbox } from './sandbox';
 import { assembleConversation } from './conversation-assembly';
+import type { Lookup, WebRules } from './web/guarded-fetch';
+import { NodeWebPort } from './web/node-web-port';
+import { SearxngSearch } from './web/searxng';
+
+/** The agent's web tools: `fetch` under these rules, and `web_search` when a SearXNG URL is set. */
+export interface NodeWebOptions {
+  rules: WebRules;
+  searxngUrl?: string;
+  /** Name resolution for fetches (tests give their own). */
+  lookup?: Lookup;
+}
 
 export interface NodeSessionOptions {
   /** Directory of the conversation's segment log (created if missing). */
@@ -63,6 +74,8 @@ export interface NodeSessionOptions {
   onMcpLog?: (line: string) => void;
   /** The sandbox the shell and the stdio MCP servers start in (disposed with the session); none: unsandboxed. */
   sandbox?: CommandSandbox;
+  /** Offers `fetch` (and `web_search`); none: the agent has no web tool. */
+  web?: NodeWebOptions;
   /** The sandbox is the parent session's (a delegated agent's): closing this session leaves it running. */
   sharedSandbox?: boolean;
   /** The tools the agent gets, from the built-in ones (a delegated agent's subset; the main agent's delegate tool). */
@@ -140,9 +153,18 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   const ports = { ...nodePorts, terminal: shell };
   // Images a tool views are stored once in the conversation's folder (events refer to them).
   const images = new ImageStore(storeDir);
+  const web = opts.web;
+  const builtIn = defaultTools(
+    web
+      ? {
+          web: new NodeWebPort({ rules: () => web.rules, ...(web.lookup ? { lookup: web.lookup } : {}) }),
+          ...(web.searxngUrl ? { webSearch: new SearxngSearch(web.searxngUrl) } : {}),
+        }
+      : {},
+  );
   let opened: Conversation | undefined;
   const tools = opts.tools
-    ? opts.tools(defaultTools(), {
+    ? opts.tools(builtIn, {
         conversation: () => {
           if (!opened) throw new Error('The conversation is not open yet.');
           return opened;
@@ -151,7 +173,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
           if (store instanceof SignedEventStore) store.useIdentity(identity);
         },
       })
-    : defaultTools();
+    : builtIn;
   registerToolPayloadSchemas(tools);
   const mcp = opts.mcpServers
     ? new McpHub({

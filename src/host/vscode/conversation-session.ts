@@ -52,6 +52,8 @@ import { joinToolSources } from '../../core/agent/tool-sources';
 import { editorToolSource } from './editor-tools';
 import { assembleConversation } from '../node/conversation-assembly';
 import type { EditorSandbox } from './sandbox/editor-sandbox';
+import { NodeWebPort } from '../node/web/node-web-port';
+import { readWebRules, readWebSearch } from './web-settings';
 
 export interface SessionDeps {
   id: string;
@@ -115,7 +117,13 @@ export class ConversationSession {
         `Conversation ${deps.id}: recovered its log on open (${JSON.stringify(store.openReport)})`,
       );
     }
-    const tools = defaultTools({ terminal: { defaultTimeoutSec: terminalTimeoutSeconds() } });
+    const webSearch = readWebSearch(deps.log);
+    const tools = defaultTools({
+      terminal: { defaultTimeoutSec: terminalTimeoutSeconds() },
+      // The settings are read at each fetch: a host added to logbook.web.allowedHosts counts at once.
+      web: new NodeWebPort({ rules: readWebRules }),
+      ...(webSearch ? { webSearch } : {}),
+    });
     // One integrated terminal per conversation, named after it, created when the agent first runs a command.
     const terminal: { port?: IntegratedTerminalPort; title: () => string; startDir: () => string } = {
       title: () => 'Agent',

@@ -1,6 +1,10 @@
 // The `logbook.web.*` settings. Machine-scoped in package.json, like the sandbox's: a repository's
-// own settings cannot open the private network to fetches nor skip their confirmation.
+// own settings cannot open the private network to fetches, skip their confirmation, or send the
+// agent's searches elsewhere.
+import type * as vscode from 'vscode';
+import type { WebSearchPort } from '../../core/tools';
 import type { WebRules } from '../node/web/guarded-fetch';
+import { SearxngSearch } from '../node/web/searxng';
 import { editorList, editorSetting } from './config';
 
 export function readWebRules(): WebRules {
@@ -8,4 +12,16 @@ export function readWebRules(): WebRules {
     allowPrivateAddresses: editorSetting<boolean>('web.allowPrivateAddresses'),
     allowedHosts: editorList('web.allowedHosts'),
   };
+}
+
+/** The search service `logbook.web.searxngUrl` names; none when it is empty or not a usable URL. */
+export function readWebSearch(log?: vscode.LogOutputChannel): WebSearchPort | undefined {
+  const url = editorSetting<string>('web.searxngUrl');
+  if (url.trim() === '') return undefined;
+  try {
+    return new SearxngSearch(url.trim());
+  } catch (err) {
+    log?.warn(`No web_search tool: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
 }

@@ -21,6 +21,8 @@ const TOOL_ICONS: Record<string, string> = {
   task_tracker: 'checklist',
   glob: 'search',
   grep: 'search',
+  fetch: 'globe',
+  web_search: 'search',
 };
 
 export function toolIcon(tool: string): string {

@@ -95,6 +95,13 @@ export async function openCliSession(
     settings: agentSettingsFrom(settings.resolved),
     ...(checkpoints ? { checkpoints } : {}),
     sandbox,
+    web: {
+      rules: {
+        allowPrivateAddresses: settings.get<boolean>('web.allowPrivateAddresses'),
+        allowedHosts: settings.get<string[]>('web.allowedHosts'),
+      },
+      searxngUrl: settings.get<string>('web.searxngUrl'),
+    },
   };
   const agents = cliAgents(io, target.workspace, target.mode);
   const main = mainAgentSession({

@@ -67,8 +67,11 @@ export function actionText(e: ActionEvent): string {
   return `${e.tool_name}: ${actionWhat(e)}${risk}`;
 }
 
-/** Tools that never ask (their actions carry no risk rating worth showing). */
-const READ_ONLY_TOOLS = new Set(['think', 'finish', 'task_tracker', 'glob', 'grep']);
+/**
+ * Tools that take no rating from the model (it would read UNKNOWN): those that never ask, and
+ * `fetch`, which asks by its host alone (the held line says why).
+ */
+const READ_ONLY_TOOLS = new Set(['think', 'finish', 'task_tracker', 'glob', 'grep', 'fetch', 'web_search']);
 
 /** The argument that says what a call of each known tool does. */
 const MAIN_ARGUMENT: Record<string, string> = {
@@ -78,6 +81,8 @@ const MAIN_ARGUMENT: Record<string, string> = {
   task_tracker: 'command',
   glob: 'pattern',
   grep: 'pattern',
+  fetch: 'url',
+  web_search: 'query',
 };
 
 /** What an action does, in a few words: the command, the file, or the model's own summary. */
@@ -89,6 +94,8 @@ export function actionWhat(e: ActionEvent): string {
     e.tool_name === 'file_editor'
       ? [str('command'), str('path')].filter(Boolean).join(' ')
       : str(MAIN_ARGUMENT[e.tool_name]);
+  // A fetch names the address it was checked at, as its confirmation does.
+  if (e.tool_name === 'fetch' && what && str('address')) what = `${what} (at ${str('address')})`;
   what ||= e.summary ?? undefined;
   what ||= e.tool_call.arguments;
   return clip(what);

@@ -4,6 +4,7 @@ import type { ActionEvent } from '../../../core/events';
 import { argumentsOf } from '../../../core/agent/policy-gate';
 import { analyzeAction, llmRiskAnalyzer, type SecurityRisk } from '../../../core/security';
 import type { ToolRating } from '../../../core/state';
+import { FETCH_TOOL_NAME, fetchRisk } from '../../../core/tools';
 
 export interface HeldRisk {
   risk: SecurityRisk;
@@ -21,15 +22,22 @@ export function heldRisk(
   ratings: Readonly<Record<string, ToolRating>> = {},
 ): HeldRisk {
   const own = Object.hasOwn(ratings, action.tool_name) ? ratings[action.tool_name] : undefined;
+  // A held fetch was held for its host, which was not a trusted one then: rated from what its
+  // action recorded (the URL and the address it resolved to), as the gate rated it.
+  const fetched =
+    action.tool_name === FETCH_TOOL_NAME
+      ? fetchRisk(String(argumentsOf(action).url ?? ''), (action.action ?? undefined) as never, () => false)
+      : undefined;
+  const rated = own ?? fetched;
   const analysis = analyzeAction(
     action.tool_name,
     argumentsOf(action),
     workspace ? [workspace] : [],
-    own
+    rated
       ? {
           analyzers: [
             llmRiskAnalyzer,
-            { name: 'rules', analyze: () => ({ risk: own.risk, reasons: own.reasons }) },
+            { name: 'rules', analyze: () => ({ risk: rated.risk, reasons: rated.reasons }) },
           ],
         }
       : {},

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { ToolSource } from '../../../core/agent/ports';
 import type { NamedSecret } from '../../../core/secrets';
-import { defaultTools } from '../../../core/tools';
+import { defaultTools, FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME } from '../../../core/tools';
 import { McpHub, parseMcpServers } from '../../node/mcp';
 import type { CommandSandbox } from '../../node/sandbox';
 import { editorSetting, terminalPassEnvironment } from '../config';
@@ -41,7 +41,8 @@ export class EditorMcpServers implements vscode.Disposable {
       secretValues,
       resolve: async (kind, name) =>
         kind === 'secret' ? await secrets.get(MCP_SECRET_PREFIX + name) : process.env[name],
-      reservedNames: defaultTools().map((t) => t.name),
+      // The web tools too: a conversation offers them when its settings say so.
+      reservedNames: [...defaultTools().map((t) => t.name), FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME],
       log: (line) => log.info(line),
     });
     this.applying = this.apply();
