@@ -205,7 +205,7 @@ describe('webview: rendering', function () {
     const lines = p.row('ConversationStateUpdateEvent');
     assert.deepEqual(await lines.allInnerTexts(), [
       'Continued from an earlier conversation as “Parser flake (continued)”',
-      'Status: Waiting for approval → Paused',
+      'Waited for approval → Was paused',
       'Renamed to “Parser flake, for real”',
       'Status: Finished',
     ]);

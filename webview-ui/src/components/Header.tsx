@@ -1,12 +1,27 @@
 // Title, status, token use and cost of the shown conversation, and its run controls.
 import type { ConversationHeader } from '../../../src/protocol/messages';
-import { formatCost, formatTokens, statusLook } from '../lib/format';
+import { formatCost, formatTokens, type StatusLook, statusLook } from '../lib/format';
+import { latestPlanId } from '../state/store';
 import { send } from '../vscode-api';
 import { Icon } from './Icon';
 import { IconButton } from './IconButton';
 
 const PAUSABLE = new Set(['running', 'waiting_for_confirmation']);
 const STOPPABLE = new Set(['running', 'paused', 'waiting_for_confirmation', 'stuck']);
+/** Statuses after which a plan in plan mode waits for the user (the same test as the plan card's button). */
+const PLAN_WAITS_AFTER = new Set(['finished', 'idle']);
+
+const PLAN_WAITING: StatusLook = { label: 'Plan awaits approval', icon: 'checklist', tone: 'warn' };
+
+/**
+ * The status as the user reads it: in plan mode a run that ended with a plan has not finished the
+ * task, it waits for Approve plan.
+ */
+export function shownStatus(h: ConversationHeader, latestPlan: string | null): StatusLook {
+  return h.mode === 'plan' && latestPlan !== null && !h.readOnly && PLAN_WAITS_AFTER.has(h.status)
+    ? PLAN_WAITING
+    : statusLook(h.status);
+}
 
 export function Header({ header, surface }: { header: ConversationHeader | null; surface: string }) {
   const openInEditor =
@@ -28,7 +43,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
       </header>
     );
   const { id: conversationId, status, readOnly } = header;
-  const look = statusLook(status);
+  const look = shownStatus(header, latestPlanId.value);
   const paused = status === 'paused';
   const reasoning = header.reasoningTokens ?? 0;
   return (
