@@ -38,7 +38,10 @@ import { conversationEventCodec, type StoredConversationEvent } from '../../core
 import { NodeFilePort } from '../node/ports';
 import type { ChatBackend, ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
 import type { LlmSettingId } from '../../protocol/messages';
-import { addAllowRule, readDefaultMode } from './config';
+import { addAllowRule, readDefaultMode, readEditorSettings, readLlmProvider } from './config';
+import { llmSettingsFrom } from '../../core/settings';
+import { DEMO_TASKS } from '../node/demo-model/demo-model';
+import { isDemoEndpoint } from '../node/demo-model/demo-server';
 import { ConfiguredLlm } from './configured-llm';
 import { ConversationSession, type SessionDeps } from './conversation-session';
 import type { Attachment, MentionItem } from '../../protocol/messages';
@@ -328,6 +331,13 @@ export class ConversationService implements ChatBackend, vscode.Disposable {
 
   defaultMode(): AgentMode {
     return readDefaultMode();
+  }
+
+  /** The demo's tasks while the configured endpoint is the local demo model. */
+  demoTasks(): readonly string[] | undefined {
+    if (readLlmProvider() !== 'openai') return undefined;
+    const llm = llmSettingsFrom(readEditorSettings());
+    return isDemoEndpoint(llm.baseUrl, llm.model) ? DEMO_TASKS : undefined;
   }
 
   async setMode(conversationId: string, mode: AgentMode): Promise<void> {

@@ -10,7 +10,7 @@ import { type AgentMode, LIMITS, type MentionItem } from '../../../src/protocol/
 import { type Chip, chipFor, droppedUris, fileChip, imageChip, mentionToken } from '../lib/attachments';
 import { mentionAt, type MentionTrigger } from '../lib/mention-trigger';
 import { cancelMentions, mentionItems, queryMentions } from '../state/mentions';
-import { defaultMode, header } from '../state/store';
+import { defaultMode, header, newConversationMode } from '../state/store';
 import { Icon } from './Icon';
 import {
   flushPersist,
@@ -47,7 +47,8 @@ export function Composer({ readOnly, inputRef }: Props) {
   const [file, setFile] = useState(restored.file);
   const [selection, setSelection] = useState(restored.selection);
   // Before a conversation exists the choice is kept here; afterwards the log holds it (header.mode).
-  const [choice, setChoice] = useState<AgentMode | null>(null);
+  const choice = newConversationMode.value;
+  const setChoice = (next: AgentMode | null) => (newConversationMode.value = next);
   const empty = text.trim() === '';
   const h = header.value;
   const mode: AgentMode = h ? (h.mode ?? 'act') : (choice ?? defaultMode.value);

@@ -25,6 +25,10 @@ export interface Row {
 export const header = signal<ConversationHeader | null>(null);
 /** The mode a new conversation starts in (logbook.agent.defaultMode), as the host last said. */
 export const defaultMode = signal<AgentMode>('act');
+/** The Plan/Act choice made before a conversation exists (null: the default); sent with its first message. */
+export const newConversationMode = signal<AgentMode | null>(null);
+/** The demo model answers: the tasks it has a script for (empty: a real model is connected). */
+export const demoTasks = signal<readonly string[]>([]);
 /** Id of the newest task_tracker plan: only that one can be approved. */
 export const latestPlanId = signal<string | null>(null);
 /**
