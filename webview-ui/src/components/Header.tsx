@@ -32,11 +32,13 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
         onClick={() => send({ type: 'openInEditor' })}
       />
     ) : null;
+  // No conversation: the sidebar already names Logbook (its container) and Chat (its view), so no
+  // third title here; the editor tab has only this one.
   if (!header)
     return (
       <header class="header">
         <div class="header-line">
-          <span class="title">Logbook</span>
+          {surface === 'editor' && <span class="title">Logbook</span>}
           <span class="spacer" />
           {openInEditor}
         </div>

@@ -3,6 +3,7 @@
 // logbook.llm.provider and logbook.llm.model.
 import * as vscode from 'vscode';
 import { readEditorModel, readLlmProvider, type LlmProvider } from '../config';
+import { isDemoEndpoint } from '../../node/demo-model/demo-server';
 import { findLmApi, isLmApi } from './lm-api';
 
 interface ModelItem extends vscode.QuickPickItem {
@@ -22,7 +23,9 @@ export async function selectModel(): Promise<{ provider: LlmProvider; model: str
     { label: `OpenAI-compatible endpoint`, kind: vscode.QuickPickItemKind.Separator },
     {
       label: `${mark('openai', endpointModel)}${endpointModel}`,
-      description: hostOf(baseUrl),
+      description: isDemoEndpoint(baseUrl, endpointModel)
+        ? "Logbook's demo model, on this machine"
+        : hostOf(baseUrl),
       choice: { provider: 'openai', model: endpointModel },
     },
     { label: '$(edit) Another model of this endpoint…', choice: 'enter' },
