@@ -78,9 +78,7 @@ describe('webview: the empty state beside a tall draft', function () {
         await q.page.getByRole('heading', { name: 'A demo model answers here' }).waitFor();
         await q.page.screenshot({ path: join(SHOTS, `empty-demo-${theme}.png`) });
         const wide = await q.page.evaluate(
-          () =>
-            [...document.querySelectorAll('.empty *')].filter((el) => el.getBoundingClientRect().right > 301)
-              .length,
+          '[...document.querySelectorAll(".empty *")].filter((el) => el.getBoundingClientRect().right > 301).length',
         );
         assert.equal(wide, 0);
       } finally {

@@ -100,27 +100,30 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
           />
         )}
         {header.model && <ModelButton model={header.model} />}
+        {/* Words, not arrows: what each number counts is read, not guessed. */}
         <span class="metrics" title={metricsTitle(header)}>
           <span class="metric">
-            <Icon name="arrow-up" />
-            <span class="sr-only">Prompt tokens </span>
             {formatTokens(header.promptTokens)}
+            <span class="metric-unit"> in</span>
+            <span class="sr-only"> (prompt tokens)</span>
           </span>
           <span class="metric">
-            <Icon name="arrow-down" />
-            <span class="sr-only">Completion tokens </span>
             {formatTokens(header.completionTokens)}
+            <span class="metric-unit"> out</span>
+            <span class="sr-only"> (completion tokens)</span>
           </span>
-          <span class="metric">
-            <Icon name="database" />
-            <span class="sr-only">Cached tokens </span>
-            {formatTokens(header.cachedTokens)}
-          </span>
+          {header.cachedTokens > 0 && (
+            <span class="metric">
+              {formatTokens(header.cachedTokens)}
+              <span class="metric-unit"> cached</span>
+              <span class="sr-only"> (prompt tokens read from the provider's cache)</span>
+            </span>
+          )}
           {reasoning > 0 && (
             <span class="metric">
-              <Icon name="lightbulb" />
               <span class="sr-only">Reasoning tokens </span>
               {formatTokens(reasoning)}
+              <span class="metric-unit"> thinking</span>
             </span>
           )}
           <span class="metric cost">
@@ -168,7 +171,12 @@ function metricsTitle(h: ConversationHeader): string {
 type SignatureVerdict = NonNullable<ConversationHeader['signature']>;
 
 const SIGNATURE_LOOK = {
-  verified: { icon: 'verified', tone: 'ok', label: 'Verified', note: 'Every event is intact and signed' },
+  verified: {
+    icon: 'verified',
+    tone: 'ok',
+    label: 'Log verified',
+    note: 'Verified: every event of this conversation is intact and signed',
+  },
   broken: {
     icon: 'error',
     tone: 'error',
@@ -195,9 +203,14 @@ const SIGNATURE_LOOK = {
   },
 } as const;
 
-/** "Verified by you" when every signer is this window's key; "Verified, known signer" otherwise. */
+/**
+ * Says what was verified: the log and its signatures. "Log verified, signed by you" when every
+ * signer is this window's key; "Log verified, known signer" otherwise.
+ */
 function verifiedLabel(names: readonly string[]): string {
-  return names.length > 0 && names.every((n) => n === 'you') ? 'Verified by you' : 'Verified, known signer';
+  return names.length > 0 && names.every((n) => n === 'you')
+    ? 'Log verified, signed by you'
+    : 'Log verified, known signer';
 }
 
 /** What verifying this conversation last found (when it was opened, or Logbook: Verify Conversation). */

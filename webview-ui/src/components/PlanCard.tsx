@@ -57,7 +57,7 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
   const h = header.value;
   const { visible: thought } = splitThink(contentText(e.thought));
   const latest = latestPlanId.value === e.id;
-  const live = latest && h !== null && h.mode === 'act' && WORKING.has(h.status);
+  const live = latest && h !== null && (h.mode ?? 'act') === 'act' && WORKING.has(h.status);
   const approvable =
     h !== null &&
     h.mode === 'plan' &&
