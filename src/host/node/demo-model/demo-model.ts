@@ -100,7 +100,7 @@ export function demoReply(request: DemoRequest, surface: DemoSurface = 'vscode')
           : 'The tests did not pass (the output is above); I will read the code anyway.',
         toolCalls: [
           planCall(id('progress'), 1),
-          call(id('view'), 'file_editor', { command: 'view', path: 'src/math.js' }),
+          call(id('view'), 'file_editor', { command: 'view', path: 'src/math.js', security_risk: 'LOW' }),
         ],
         ...STREAMED,
       };
@@ -127,7 +127,9 @@ function firstReply(reading: DemoReading, id: (step: string) => string, connect:
   if (explain?.[1]) {
     return {
       content: `${INTRO}: it reads ${explain[1]} and lists what it finds (a real model would explain it).`,
-      toolCalls: [call(id('read'), 'file_editor', { command: 'view', path: explain[1] })],
+      toolCalls: [
+        call(id('read'), 'file_editor', { command: 'view', path: explain[1], security_risk: 'LOW' }),
+      ],
       ...STREAMED,
     };
   }
