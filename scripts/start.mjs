@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // `npm start`: builds the extension and opens it in a real VS Code (code-server on 127.0.0.1) on
-// a fresh copy of the sample workspace. Prints the URL to open. With no model configured, a local
-// demo model answers, so the extension can be tried without an API key.
+// a fresh copy of the sample workspace, on Logbook's chat. Prints one line per step and the short
+// URL to open (`--verbose`: every step's output and the long URL too). With no model configured, a
+// local demo model answers, so the extension can be tried without an API key.
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { repoRoot } from './code-server/instance.mjs';
 import { startSampleSession } from './code-server/sample-session.mjs';
 import { missingSystemPackages } from './code-server/system-packages.mjs';
-import { isInstalled } from './code-server/install.mjs';
+import { install, isInstalled } from './code-server/install.mjs';
 
 const port = Number(process.env.LOGBOOK_PORT ?? 8750);
 // The CLI's names first, the OpenAI SDK's as fallbacks (src/core/llm/environment-names.ts).
@@ -16,8 +17,24 @@ const baseUrl = pick('LOGBOOK_BASE_URL', 'OPENAI_BASE_URL');
 const model = pick('LOGBOOK_MODEL');
 const useDemo = !pick('LOGBOOK_API_KEY', 'OPENAI_API_KEY') && !baseUrl;
 
+const verbose = process.argv.includes('--verbose');
+
+/** One line per step: its name when it starts, "done" and how long it took when the next starts. */
+let current;
+function step(text) {
+  finish();
+  const started = Date.now();
+  process.stdout.write(`  ${text}…`);
+  current = () => process.stdout.write(` done (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+}
+function finish() {
+  current?.();
+  current = undefined;
+}
+
 // Said before the build, so a missing package is the first thing a new user reads.
-const missing = isInstalled() ? [] : missingSystemPackages();
+const firstRun = !isInstalled();
+const missing = firstRun ? missingSystemPackages() : [];
 if (missing.length > 0) {
   console.error(
     `\nnpm start installs code-server once (into .vscode-test/) and builds its native modules,\n` +
@@ -28,41 +45,57 @@ if (missing.length > 0) {
 }
 
 // Not needed to start, but without bwrap the agent's commands run unsandboxed, each asking first.
+let sandboxNote = '';
 try {
   execFileSync('sh', ['-c', 'command -v bwrap'], { stdio: 'ignore' });
 } catch {
-  console.error(
-    `\nThe agent's commands will run without a sandbox (each asks first): bubblewrap is missing.\n` +
-      `  sudo apt-get install bubblewrap socat\n`,
-  );
+  sandboxNote =
+    "\nThe agent's commands will run without a sandbox (each asks first): bubblewrap is missing.\n" +
+    '  sudo apt-get install bubblewrap socat\n';
 }
 
+console.log('Starting Logbook in VS Code (code-server):');
+step('Building the extension');
 execFileSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { stdio: 'inherit', cwd: repoRoot });
 
 let session;
 try {
+  if (firstRun) {
+    step('Installing code-server into .vscode-test/ (first run only, a minute or two)');
+    install({ quiet: !verbose });
+  }
   session = await startSampleSession({
     runDir: join(repoRoot, '.vscode-test', 'start'),
     port,
     demo: useDemo,
+    quietInstall: !verbose,
     // The extension reads its endpoint and model from Settings; the key from the environment.
     settings: {
       ...(baseUrl && !useDemo ? { 'logbook.llm.baseUrl': baseUrl } : {}),
       ...(model && !useDemo ? { 'logbook.llm.model': model } : {}),
     },
+    onStep: (name) =>
+      step(
+        name === 'demo'
+          ? 'Starting the demo model'
+          : 'Starting VS Code on a fresh copy of the sample workspace',
+      ),
     log: (line) => {
-      if (/error/i.test(line)) console.error(`[code-server] ${line}`);
+      if (verbose) console.log(`[code-server] ${line}`);
+      else if (/error/i.test(line)) console.error(`\n[code-server] ${line}`);
     },
   });
+  finish();
 } catch (err) {
   console.error(`\nnpm start could not open VS Code: ${err instanceof Error ? err.message : err}`);
   process.exit(1);
 }
-console.log('\nLogbook is running in VS Code (code-server) on a fresh copy of the sample workspace. Open:\n');
-console.log(`  ${session.url}\n`);
+if (sandboxNote) console.error(sandboxNote);
+console.log(`\nOpen ${session.url} in a browser; Logbook's chat is in the sidebar.`);
+if (verbose) console.log(`  (the same window: ${session.longUrl})`);
 console.log(
   useDemo
-    ? 'Model: the local demo model (set LOGBOOK_API_KEY, or LOGBOOK_BASE_URL and LOGBOOK_MODEL, to use a real one).'
+    ? 'Model: the demo model (connect a real one from the model picker in the chat, or start with LOGBOOK_API_KEY set).'
     : 'Model: from your settings and environment.',
 );
 console.log('Press Ctrl+C to stop.');

@@ -23,13 +23,33 @@ export const installDir = join(root, '.vscode-test', 'code-server');
 export const codeServerBin = join(installDir, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 const stamp = join(installDir, '.installed');
 
+/** Quiet: each step's output is kept and shown only when it fails (npm start prints one line). */
+let quiet = false;
+
 function run(cmd, args, cwd) {
-  console.log(`[code-server] ${cwd.replace(root, '.')}$ ${cmd} ${args.join(' ')}`);
-  execFileSync(cmd, args, {
-    cwd,
-    stdio: ['ignore', 'inherit', 'inherit'],
-    env: { ...process.env, npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
-  });
+  const line = `[code-server] ${cwd.replace(root, '.')}$ ${cmd} ${args.join(' ')}`;
+  if (!quiet) console.log(line);
+  try {
+    execFileSync(cmd, args, {
+      cwd,
+      stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'],
+      maxBuffer: 64 * 1024 * 1024,
+      env: {
+        ...process.env,
+        npm_config_yes: 'true',
+        npm_config_audit: 'false',
+        npm_config_fund: 'false',
+        ...(quiet ? { npm_config_loglevel: 'error' } : {}),
+      },
+    });
+  } catch (err) {
+    if (quiet) console.error(`${line}\n${err.stdout ?? ''}${err.stderr ?? ''}`);
+    throw err;
+  }
+}
+
+function say(text) {
+  if (!quiet) console.log(text);
 }
 
 function which(name) {
@@ -49,7 +69,9 @@ export function isInstalled() {
   return existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === CODE_SERVER_VERSION;
 }
 
-export function install() {
+/** `quiet`: no output unless a step fails. */
+export function install(opts = {}) {
+  quiet = opts.quiet === true;
   if (isInstalled()) {
     patchWorkbench(); // an install made before a patch was added gets it too
     return;
@@ -84,7 +106,7 @@ export function install() {
   run('npm', ['rebuild', 'argon2'], installDir);
   patchWorkbench();
   writeFileSync(stamp, CODE_SERVER_VERSION + '\n');
-  console.log(`[code-server] installed ${CODE_SERVER_VERSION} in ${installDir}`);
+  say(`[code-server] installed ${CODE_SERVER_VERSION} in ${installDir}`);
 }
 
 /**
@@ -122,7 +144,7 @@ export function patchWorkbench() {
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, text.slice(0, at) + patch.to + text.slice(at + patch.from.length));
     renameSync(tmp, path);
-    console.log(`[code-server] patched ${patch.file}: ${patch.what}`);
+    say(`[code-server] patched ${patch.file}: ${patch.what}`);
   }
 }
 

@@ -1,7 +1,17 @@
 // One isolated code-server instance per run: its own user data, extensions, workspace copy and
 // XDG folders, bound to a free port on 127.0.0.1, killed with its whole process group on stop.
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  writeFileSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,12 +22,16 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '
 /**
  * @param {{ workspaceTemplate?: string, settings?: Record<string, unknown>, env?: Record<string,string>,
  *           runDir?: string, port?: number, trust?: boolean, log?: (line: string) => void,
- *           installExtensions?: string[], secondFolder?: boolean }} [opts]
+ *           installExtensions?: string[], secondFolder?: boolean, openFolder?: boolean,
+ *           quietInstall?: boolean, linkExtensions?: string[] }} [opts]
  * `secondFolder`: the window opens a multi-root workspace of the workspace copy and an empty
  * second folder (`dirs.ws2`), through a `.code-workspace` file.
+ * `openFolder`: the workspace copy is code-server's folder, so its root URL (`base`) opens it.
+ * `linkExtensions`: extension folders installed by reference (their package.json, dist and media
+ * linked, not copied), so a rebuild shows after a reload.
  */
 export async function startCodeServer(opts = {}) {
-  install();
+  install({ quiet: opts.quietInstall });
   const runDir = opts.runDir ?? mkdtempSync(join(tmpdir(), 'logbook-cs-'));
   const dirs = {
     udd: join(runDir, 'udd'),
@@ -33,6 +47,7 @@ export async function startCodeServer(opts = {}) {
       recursive: true,
     });
   }
+  for (const folder of opts.linkExtensions ?? []) linkExtension(folder, dirs.extensions);
   // Every start begins from a fresh copy of the workspace, even in a reused run folder.
   rmSync(dirs.ws, { recursive: true, force: true });
   cpSync(opts.workspaceTemplate ?? join(repoRoot, 'test', 'fixtures', 'workspace'), dirs.ws, {
@@ -95,6 +110,7 @@ export async function startCodeServer(opts = {}) {
     dirs.extensions,
   ];
   if (!opts.trust) args.push('--disable-workspace-trust');
+  if (opts.openFolder) args.push(dirs.ws);
   const env = {
     ...process.env,
     EXTENSIONS_GALLERY: '{}',
@@ -149,6 +165,17 @@ export async function startCodeServer(opts = {}) {
       await killTree(child.pid);
     },
   };
+}
+
+/** Installs the extension at `folder` into `extensionsDir` as links to its files (no copy of node_modules). */
+function linkExtension(folder, extensionsDir) {
+  const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+  const target = join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  for (const name of ['package.json', 'dist', 'media', 'README.md', 'LICENSE']) {
+    if (existsSync(join(folder, name))) symlinkSync(join(folder, name), join(target, name));
+  }
 }
 
 /**

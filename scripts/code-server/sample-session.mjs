@@ -1,18 +1,20 @@
 // What `npm start` opens: code-server on a fresh copy of the sample workspace with the extension
-// under development, and, when no model is configured, the local demo model answering it.
-// Shared with the e2e test that starts it twice in a row.
+// as built here installed (linked, so a rebuild shows after a reload), opening on Logbook's chat,
+// and, when no model is configured, the local demo model answering it. Its URL is the server's
+// root. Shared with the e2e test that starts it twice in a row.
 import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer, repoRoot } from './instance.mjs';
 
 /**
- * @param {{ runDir: string, port?: number, demo: boolean, settings?: Record<string, unknown>, env?: Record<string, string>, log?: (line: string) => void }} opts
+ * @param {{ runDir: string, port?: number, demo: boolean, settings?: Record<string, unknown>, env?: Record<string, string>, log?: (line: string) => void, quietInstall?: boolean, onStep?: (step: string) => void }} opts
  */
 export async function startSampleSession(opts) {
   // Nothing carries over from the last run: workspace, conversations and window state start fresh.
   rmSync(opts.runDir, { recursive: true, force: true });
   const settings = { ...opts.settings };
+  if (opts.demo) opts.onStep?.('demo');
   const demo = opts.demo ? await startDemoModel() : undefined;
   if (demo) {
     settings['logbook.llm.baseUrl'] = demo.baseUrl;
@@ -20,12 +22,17 @@ export async function startSampleSession(opts) {
   }
   let server;
   try {
+    opts.onStep?.('code-server');
     server = await startCodeServer({
       runDir: opts.runDir,
       port: opts.port,
       settings,
       env: opts.env,
       log: opts.log,
+      quietInstall: opts.quietInstall,
+      openFolder: true,
+      linkExtensions: [repoRoot],
+      installExtensions: [join(repoRoot, 'scripts', 'code-server', 'open-chat-on-start')],
     });
   } catch (err) {
     demo?.child.kill();
@@ -33,10 +40,10 @@ export async function startSampleSession(opts) {
   }
   return {
     server,
-    url: server.url([
-      ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
-      ['skipWelcome', 'true'],
-    ]),
+    /** The workspace is code-server's folder: its root opens it. */
+    url: `${server.base}/`,
+    /** The same window with the folder spelled out. */
+    longUrl: server.url(),
     async stop() {
       await server.stop();
       demo?.child.kill();

@@ -278,6 +278,8 @@ export const HostMessage = z.discriminatedUnion('type', [
     header: ConversationHeader.nullable(),
     /** The mode a new conversation starts in (logbook.agent.defaultMode), for the composer's toggle. */
     defaultMode: AgentMode.optional(),
+    /** The demo model answers (no real one is connected): the tasks it has a script for. */
+    demoTasks: z.array(z.string().min(1).max(LIMITS.title)).max(5).optional(),
   }),
   /** Status, tokens, cost or the pending batch of the shown conversation changed. */
   z.strictObject({ type: z.literal('header'), header: ConversationHeader }),

@@ -80,4 +80,51 @@ describe('e2e: the npm start demo, run again from a fresh start', function () {
     assert.doesNotMatch(readFileSync(join(wb.workspaceDir, 'src', 'math.js'), 'utf8'), /subtract/);
     await wb.shot('rejected-and-answered');
   });
+
+  it('plan mode from the empty chat: the plan says it is the demo, Approve plan carries it out', async () => {
+    wb = await openWorkbench({ name: 'demo-plan-then-act', sampleRunDir: runDir });
+    await wb.openLogbookView();
+    const chat = wb.chatFrame();
+    await chat.getByRole('heading', { name: 'A demo model answers here' }).waitFor({ timeout: 60_000 });
+    await chat.getByRole('group', { name: 'Agent mode' }).getByRole('button', { name: 'Plan' }).click();
+    await chat.getByRole('button', { name: DEMO_TASK }).click();
+    const approve = chat.getByRole('button', { name: 'Approve plan' });
+    await approve.waitFor({ timeout: 60_000 });
+    // The plan card carries the demo's opening words, and nothing runs while planning.
+    await chat
+      .locator('.plan-card')
+      .getByText(/demo model/)
+      .first()
+      .waitFor();
+    await chat
+      .getByText(/Choose \*?\*?Approve plan|Approve plan\*?\*? on the plan/)
+      .first()
+      .waitFor({ timeout: 30_000 });
+    assert.equal(await chat.locator('.plan-item[data-status="in_progress"]').count(), 0);
+    assert.equal(await chat.getByText('Plan awaits approval').count(), 1, 'the header does not say Finished');
+    await wb.shot('planned');
+
+    await approve.click();
+    // The go-ahead in the user's words; no mode or tool names.
+    await chat.getByText('Go ahead with this plan:').first().waitFor({ timeout: 30_000 });
+    assert.equal(await chat.getByText(/act mode now|task_tracker/).count(), 0);
+    await confirmNext(wb, 'npm test');
+    await confirmNext(wb, 'Add subtract() to src/math.js');
+    await chat
+      .getByText(/now exports subtract/)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    assert.match(readFileSync(join(wb.workspaceDir, 'src', 'math.js'), 'utf8'), /function subtract/);
+    assert.equal(await chat.getByText('Status: Waiting for approval').count(), 0, 'no stale status line');
+    assert.equal(await chat.locator('.plan-item[data-status="in_progress"]').count(), 0);
+    await wb.shot('approved-and-done');
+
+    // "Explain" is answered, not taken for the subtract script.
+    await wb.startTask('Explain @src/math.js');
+    await chat
+      .getByText(/defines `?add\(a, b\)`?/)
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await wb.shot('explained');
+  });
 });

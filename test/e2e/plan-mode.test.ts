@@ -57,7 +57,7 @@ describe('e2e: plan, then act, from the chat', function () {
           },
           { match: { lastRole: 'tool' }, reply: { content: 'Here is my plan; approve it to go ahead.' } },
           {
-            match: { lastRole: 'user', lastContentIncludes: 'I approve this plan' },
+            match: { lastRole: 'user', lastContentIncludes: 'Go ahead with this plan' },
             reply: { toolCalls: [create] },
           },
           {

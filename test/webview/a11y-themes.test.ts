@@ -38,71 +38,75 @@ function report(v: AxeResult['violations']): string {
     .join('\n');
 }
 
-describe('webview: accessibility and themes', function () {
-  this.timeout(90_000);
-  let h: Harness;
-  before(async () => (h = await startHarness({ width: 420, height: 820 })));
-  after(async () => h?.close());
+for (const width of [420, 300]) {
+  // At 300 px: the narrowest sidebar people use; the same checks, and screenshots named -300.
+  const tag = width === 300 ? '-300' : '';
+  describe(`webview: accessibility and themes, ${width} px wide`, function () {
+    this.timeout(90_000);
+    let h: Harness;
+    before(async () => (h = await startHarness({ width, height: 820 })));
+    after(async () => h?.close());
 
-  for (const theme of THEMES) {
-    it(`${theme}: no serious or critical axe violation; screenshots saved`, async () => {
-      const p = await Panel.open(h, { theme });
-      await p.page.screenshot({ path: join(SHOTS, `${theme}-empty.png`) });
-      const empty = await axe(p);
-      assert.equal(empty.length, 0, report(empty));
+    for (const theme of THEMES) {
+      it(`${theme}: no serious or critical axe violation; screenshots saved`, async () => {
+        const p = await Panel.open(h, { theme });
+        await p.page.screenshot({ path: join(SHOTS, `${theme}${tag}-empty.png`) });
+        const empty = await axe(p);
+        assert.equal(empty.length, 0, report(empty));
 
-      const { events, ids } = everyKind();
-      const pending = eid(900);
-      const all: ViewEvent[] = [
-        ...events,
-        {
-          seq: events.length,
-          event: terminalAction(pending, 'npm run build && npm test', {
-            summary: 'Build and test',
-            risk: 'MEDIUM',
-          }) as ViewEvent['event'],
-        },
-      ];
-      await p.showConversation(
-        all,
-        makeHeader({ status: 'waiting_for_confirmation', pendingActionIds: [pending] }),
-      );
-      await p.host({
-        type: 'stream',
-        conversationId: CONVERSATION_ID,
-        delta: { type: 'text', text: 'While you decide: the **build** step compiles `src/`…' },
+        const { events, ids } = everyKind();
+        const pending = eid(900);
+        const all: ViewEvent[] = [
+          ...events,
+          {
+            seq: events.length,
+            event: terminalAction(pending, 'npm run build && npm test', {
+              summary: 'Build and test',
+              risk: 'MEDIUM',
+            }) as ViewEvent['event'],
+          },
+        ];
+        await p.showConversation(
+          all,
+          makeHeader({ status: 'waiting_for_confirmation', pendingActionIds: [pending] }),
+        );
+        await p.host({
+          type: 'stream',
+          conversationId: CONVERSATION_ID,
+          delta: { type: 'text', text: 'While you decide: the **build** step compiles `src/`…' },
+        });
+        await p.settle();
+        await p.page.waitForTimeout(150);
+        await p.page.screenshot({ path: join(SHOTS, `${theme}${tag}.png`) });
+        const bottom = await axe(p);
+        assert.equal(bottom.length, 0, report(bottom));
+
+        // The top of the conversation, with the reasoning and the file diff open, scrolled to as a
+        // reader does: the wheel stops the feed following the newest event (setting scrollTop would
+        // not, and the feed would go back to the end).
+        const feed = p.page.locator('.feed');
+        await feed.hover();
+        await p.page.mouse.wheel(0, -100_000);
+        await p.settle();
+        await p.page.waitForTimeout(100);
+        assert.equal(await feed.evaluate((el) => Math.round(el.scrollTop)), 0, 'the feed shows its top');
+        await p.row('MessageEvent').nth(1).getByRole('button', { name: 'Thinking' }).click();
+        await p.settle();
+        await p.page.screenshot({ path: join(SHOTS, `${theme}${tag}-top.png`) });
+        const top = await axe(p);
+        assert.equal(top.length, 0, report(top));
+
+        // The middle: diff and rejected action.
+        const edit = p.page.locator(`article[data-kind="ActionEvent"]`).filter({ hasText: 'file_editor' });
+        await edit.scrollIntoViewIfNeeded();
+        await p.settle();
+        await p.page.screenshot({ path: join(SHOTS, `${theme}${tag}-diff.png`) });
+        const middle = await axe(p);
+        assert.equal(middle.length, 0, report(middle));
+        void ids;
+        assert.deepEqual(p.errors, []);
+        await p.page.close();
       });
-      await p.settle();
-      await p.page.waitForTimeout(150);
-      await p.page.screenshot({ path: join(SHOTS, `${theme}.png`) });
-      const bottom = await axe(p);
-      assert.equal(bottom.length, 0, report(bottom));
-
-      // The top of the conversation, with the reasoning and the file diff open, scrolled to as a
-      // reader does: the wheel stops the feed following the newest event (setting scrollTop would
-      // not, and the feed would go back to the end).
-      const feed = p.page.locator('.feed');
-      await feed.hover();
-      await p.page.mouse.wheel(0, -100_000);
-      await p.settle();
-      await p.page.waitForTimeout(100);
-      assert.equal(await feed.evaluate((el) => Math.round(el.scrollTop)), 0, 'the feed shows its top');
-      await p.row('MessageEvent').nth(1).getByRole('button', { name: 'Thinking' }).click();
-      await p.settle();
-      await p.page.screenshot({ path: join(SHOTS, `${theme}-top.png`) });
-      const top = await axe(p);
-      assert.equal(top.length, 0, report(top));
-
-      // The middle: diff and rejected action.
-      const edit = p.page.locator(`article[data-kind="ActionEvent"]`).filter({ hasText: 'file_editor' });
-      await edit.scrollIntoViewIfNeeded();
-      await p.settle();
-      await p.page.screenshot({ path: join(SHOTS, `${theme}-diff.png`) });
-      const middle = await axe(p);
-      assert.equal(middle.length, 0, report(middle));
-      void ids;
-      assert.deepEqual(p.errors, []);
-      await p.page.close();
-    });
-  }
-});
+    }
+  });
+}

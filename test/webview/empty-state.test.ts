@@ -1,7 +1,10 @@
 // The empty state in a short panel with a tall draft: the composer grows, and Start Agent Task must
 // stay reachable (scrolled to within the panel) instead of sliding under the composer.
 import assert from 'node:assert/strict';
-import { type Harness, Panel, startHarness } from './support';
+import { join } from 'node:path';
+import { type Harness, Panel, SHOTS, startHarness } from './support';
+
+const DEMO_TASKS = ['Add a subtract function to src/math.js', 'Explain @src/math.js'];
 
 describe('webview: the empty state beside a tall draft', function () {
   this.timeout(60_000);
@@ -33,4 +36,54 @@ describe('webview: the empty state beside a tall draft', function () {
       `the button (bottom ${buttonBottom}) is above the composer (top ${composerTop})`,
     );
   });
+
+  it('while the demo model answers: says so, offers its tasks as buttons and how to connect a model', async () => {
+    await p.host({ type: 'conversation', header: null, demoTasks: DEMO_TASKS });
+    await p.settle();
+    await p.page.getByRole('heading', { name: 'A demo model answers here' }).waitFor();
+    const tasks = p.page.getByRole('group', { name: 'Demo tasks' }).getByRole('button');
+    assert.deepEqual(await tasks.allInnerTexts(), DEMO_TASKS);
+    await tasks.nth(1).click();
+    assert.deepEqual((await p.posted()).at(-1), {
+      type: 'sendMessage',
+      text: 'Explain @src/math.js',
+      attachActiveFile: false,
+      attachSelection: false,
+    });
+    // The Plan/Act choice below goes with the task.
+    await p.page.getByRole('group', { name: 'Agent mode' }).getByRole('button', { name: 'Plan' }).click();
+    await tasks.nth(0).click();
+    assert.deepEqual((await p.posted()).at(-1), {
+      type: 'sendMessage',
+      text: 'Add a subtract function to src/math.js',
+      attachActiveFile: false,
+      attachSelection: false,
+      mode: 'plan',
+    });
+    await p.page.getByRole('button', { name: 'Connect a model…' }).click();
+    assert.deepEqual((await p.posted()).at(-1), { type: 'selectModel' });
+    // A real model connected: the usual empty state.
+    await p.host({ type: 'conversation', header: null });
+    await p.settle();
+    assert.equal(await p.page.getByText('A demo model answers here').count(), 0);
+    await p.page.getByRole('button', { name: 'Start Agent Task' }).waitFor();
+  });
+
+  for (const theme of ['dark', 'light', 'high-contrast']) {
+    it(`the demo's empty state in ${theme} at 300 px: screenshot saved, nothing wider than the panel`, async () => {
+      const q = await Panel.open(h, { theme });
+      try {
+        await q.host({ type: 'conversation', header: null, demoTasks: DEMO_TASKS });
+        await q.settle();
+        await q.page.getByRole('heading', { name: 'A demo model answers here' }).waitFor();
+        await q.page.screenshot({ path: join(SHOTS, `empty-demo-${theme}.png`) });
+        const wide = await q.page.evaluate(
+          '[...document.querySelectorAll(".empty *")].filter((el) => el.getBoundingClientRect().right > 301).length',
+        );
+        assert.equal(wide, 0);
+      } finally {
+        await q.page.close();
+      }
+    });
+  }
 });

@@ -11,14 +11,18 @@ import { type Harness, Panel, ROOT, SHOTS, startHarness } from './support';
 
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
 
-function planAction(id: string, tasks: { title: string; notes?: string; status?: string }[]): EventJson {
+function planAction(
+  id: string,
+  tasks: { title: string; notes?: string; status?: string }[],
+  thought = '',
+): EventJson {
   const args = { command: 'plan', task_list: tasks };
   return {
     kind: 'ActionEvent',
     id,
     timestamp: '2026-01-01T00:00:05Z',
     source: 'agent',
-    thought: text(''),
+    thought: text(thought),
     reasoning_content: null,
     action: { kind: 'TaskTrackerAction', ...args },
     tool_name: 'task_tracker',
@@ -93,6 +97,53 @@ describe('webview: plan mode', function () {
     await p.settle();
     assert.equal(await p.page.getByRole('button', { name: 'Approve plan' }).count(), 0);
     assert.equal(await card().getByRole('listitem').count(), 3);
+  });
+
+  it("shows the plan's thought; an older plan is one line; marks follow the log, not the recorded list", async () => {
+    p = await Panel.open(h);
+    const working = [
+      { title: 'Run the tests', status: 'in_progress' },
+      { title: 'Add subtract()', status: 'todo' },
+    ];
+    const withThought: ViewEvent[] = [
+      events[0]!,
+      { seq: 1, event: planAction(OLD_PLAN, [{ title: 'Look around' }]) as ViewEvent['event'] },
+      {
+        seq: 2,
+        event: planAction(
+          PLAN,
+          working,
+          "This is Logbook's demo model, so it follows a script.",
+        ) as ViewEvent['event'],
+      },
+    ];
+    const step1 = () => card().getByRole('listitem').first();
+    // Plan mode: nothing runs, so no step is in progress; the header says the plan waits.
+    await p.showConversation(withThought, planning);
+    await card().getByText("This is Logbook's demo model, so it follows a script.").waitFor();
+    assert.equal(await step1().getAttribute('data-status'), 'todo');
+    assert.equal(await p.page.locator('.header [role="status"]').innerText(), 'Plan awaits approval');
+    assert.equal(await p.page.getByText('Finished', { exact: true }).count(), 0);
+    const older = p.page.locator('.plan-card.superseded');
+    assert.equal(await older.count(), 1);
+    assert.match(await older.innerText(), /0 of 1 done, updated below/);
+    assert.equal(await older.getByRole('listitem').count(), 0, 'an older plan shows no steps');
+    // Acting on it: in progress while it runs.
+    await p.host({ type: 'header', header: makeHeader({ status: 'running', mode: 'act' }) });
+    await p.settle();
+    assert.equal(await step1().getAttribute('data-status'), 'in_progress');
+    assert.match(await step1().innerText(), /\(in progress\)/);
+    // The run ended without marking it done: not done, never "in progress" under a finished task.
+    await p.host({ type: 'header', header: makeHeader({ status: 'finished', mode: 'act' }) });
+    await p.settle();
+    assert.equal(await step1().getAttribute('data-status'), 'not_done');
+    assert.equal(
+      await card()
+        .getByText(/in progress/)
+        .count(),
+      0,
+    );
+    assert.equal(await p.page.locator('.header [role="status"]').innerText(), 'Finished');
   });
 
   it('edits the plan inline by keyboard, then approves the edited plan', async () => {

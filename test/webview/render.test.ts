@@ -37,12 +37,16 @@ describe('webview: rendering', function () {
     const { events } = everyKind();
     await p.showConversation(events, makeHeader({ reasoningTokens: 2_048 }));
     const metrics = p.page.locator('header .metrics');
-    assert.match(await metrics.innerText(), /Reasoning tokens\s*2(\.0)?k/i);
+    assert.match(await metrics.innerText(), /Reasoning tokens\s*2(\.0)?k\s+thinking/i);
+    // Each number says what it counts, in words; the cache only when it holds something.
+    assert.match(await metrics.innerText(), /71k\s+in[\s\S]*1\.2k\s+out[\s\S]*35k\s+cached/);
     const title = (await metrics.getAttribute('title')) ?? '';
     assert.match(title, /34,536 read from the provider's cache/);
     assert.match(title, /1,155 completion tokens \(2,048 reasoning\)/);
     await p.showConversation(events, makeHeader({ reasoningTokens: 0 }));
     assert.doesNotMatch(await p.page.locator('header .metrics').innerText(), /Reasoning/);
+    await p.showConversation(events, makeHeader({ reasoningTokens: 0, cachedTokens: 0 }));
+    assert.doesNotMatch(await p.page.locator('header .metrics').innerText(), /cached/);
   });
 
   it('renders one event of every kind', async () => {
@@ -205,7 +209,7 @@ describe('webview: rendering', function () {
     const lines = p.row('ConversationStateUpdateEvent');
     assert.deepEqual(await lines.allInnerTexts(), [
       'Continued from an earlier conversation as “Parser flake (continued)”',
-      'Status: Waiting for approval → Paused',
+      'Waited for approval → Was paused',
       'Renamed to “Parser flake, for real”',
       'Status: Finished',
     ]);

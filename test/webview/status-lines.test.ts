@@ -60,11 +60,8 @@ describe('webview: status lines', function () {
     const events = twoTurns();
     await p.showConversation(events, makeHeader({ status: 'finished' }));
     const lines = p.row('ConversationStateUpdateEvent');
-    assert.deepEqual(await lines.allInnerTexts(), [
-      'Status: Waiting for approval',
-      'Status: Finished',
-      'Status: Finished',
-    ]);
+    // Only the newest status is "Status: …"; the ones the conversation left read as history.
+    assert.deepEqual(await lines.allInnerTexts(), ['Waited for approval', 'Finished', 'Status: Finished']);
     assert.equal(
       await p.page.getByText(/Status:.*(Running|Idle)/).count(),
       0,
@@ -134,5 +131,27 @@ describe('webview: status lines', function () {
     });
     await p.page.getByText('Status: Paused').waitFor();
     assert.equal(await p.page.locator('article.row').count(), before + 2);
+  });
+
+  it('a waiting line turns to history as soon as a later status is recorded, even one with no line', async () => {
+    const action = eid(3);
+    const events: ViewEvent[] = [
+      userMessage(eid(1), 'Run the tests'),
+      terminalAction(action, 'npm test', { summary: 'Run the tests', risk: 'MEDIUM' }),
+      status(eid(4), 'waiting_for_confirmation'),
+    ].map((event, seq) => ({ seq, event }));
+    await p.showConversation(events, makeHeader({ status: 'waiting_for_confirmation' }));
+    const line = p.row('ConversationStateUpdateEvent');
+    assert.equal(await line.innerText(), 'Status: Waiting for approval');
+    // Approved: "running" is recorded (no line of its own) and the waiting line is history.
+    await p.host({
+      type: 'events',
+      conversationId: CONVERSATION_ID,
+      events: [{ seq: 3, event: status(eid(5), 'running') }],
+    });
+    await p.page.getByText('Waited for approval', { exact: true }).waitFor();
+    assert.equal(await p.page.getByText('Status: Waiting for approval').count(), 0);
+    assert.match((await line.getAttribute('class')) ?? '', /row-notice/);
+    assert.equal(await line.locator('.notice.past').count(), 1, 'drawn muted, as history');
   });
 });

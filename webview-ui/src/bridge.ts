@@ -5,6 +5,7 @@ import { schedulePersist } from './state/persist';
 import {
   appendEvents,
   defaultMode,
+  demoTasks,
   onAppended,
   prependEvents,
   showConversation,
@@ -25,6 +26,7 @@ function apply(msg: HostMessage): void {
       }
       showConversation(msg.header);
       if (msg.defaultMode) defaultMode.value = msg.defaultMode;
+      demoTasks.value = msg.demoTasks ?? [];
       schedulePersist();
       return;
     case 'header':

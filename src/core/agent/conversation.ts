@@ -27,7 +27,7 @@ import { triggeredSkills, renderSkill } from '../skills/skills';
 import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversation-memory';
 import { forkInto } from './fork';
 import { SecretGuard } from '../secrets';
-import { approvedPlanMessage } from './plan-mode';
+import { ACT_AFTER_PLAN_NOTE, approvedPlanMessage } from './plan-mode';
 import { CHECKPOINT_KEY } from '../checkpoints/record';
 import type { CheckpointEventValue } from '../checkpoints/types';
 import type { ConversationDeps } from './conversation-deps';
@@ -238,7 +238,12 @@ export class Conversation {
    */
   async sendMessage(
     text: string,
-    opts: { images?: readonly string[]; attachments?: readonly string[] } = {},
+    opts: {
+      images?: readonly string[];
+      attachments?: readonly string[];
+      /** Told to the model with the message, not the user's words (OpenHands' extended_content). */
+      context?: readonly string[];
+    } = {},
   ): Promise<void> {
     const skills = triggeredSkills(this.deps.skills ?? [], text, this.state.activatedSkills);
     const content: { type: 'text'; text: string }[] = [{ type: 'text', text }];
@@ -255,7 +260,10 @@ export class Conversation {
         source: 'user',
         llm_message,
         activated_skills: skills.map((s) => s.name),
-        extended_content: skills.map((s) => ({ type: 'text' as const, text: renderSkill(s) })),
+        extended_content: [...skills.map((s) => renderSkill(s)), ...(opts.context ?? [])].map((t) => ({
+          type: 'text' as const,
+          text: t,
+        })),
       } as CreateFields<'MessageEvent'>,
       true,
     );
@@ -352,14 +360,15 @@ export class Conversation {
   }
 
   /**
-   * Approves the plan: act mode from now on, and a user message with the plan (as the user may
-   * have edited it; default: the current task list) so the agent carries it out. Call `run` next.
+   * Approves the plan: the switch to act mode (an `agent_mode` update), then the user's go-ahead
+   * with the plan (as the user may have edited it; default: the current task list), the note on
+   * act mode riding along as context for the model. Call `run` next.
    */
   async approvePlan(tasks?: readonly Task[]): Promise<void> {
     const plan = tasks ?? this.state.tasks;
     if (plan.length === 0) throw new Error('There is no plan to approve: the task list is empty.');
     await this.setMode('act');
-    await this.sendMessage(approvedPlanMessage(plan));
+    await this.sendMessage(approvedPlanMessage(plan), { context: [ACT_AFTER_PLAN_NOTE] });
   }
 
   /** Rejects pending actions with a reason the agent will read; call `run` to let it adapt. */

@@ -85,16 +85,22 @@ export function withPlanModePrompt(messages: readonly ChatMessage[]): ChatMessag
     : [{ role: 'system', content: PLAN_MODE_PROMPT }, ...messages];
 }
 
-/** The user message that approves a plan and starts act mode: the plan, as approved, is its context. */
+/** The user's go-ahead for a plan, in the user's words: the plan, as approved, follows. */
+export const PLAN_APPROVAL_LEAD = 'Go ahead with this plan:';
+
+/**
+ * What the model is told with the go-ahead (as the message's context, not as the user's words):
+ * the switch itself is the `agent_mode` update recorded just before.
+ */
+export const ACT_AFTER_PLAN_NOTE =
+  'The user approved the plan and switched the conversation to act mode: you may now change files and run commands. Carry the plan out step by step, keeping the task list up to date with task_tracker.';
+
+/** The user message that approves a plan: the plan, as approved, step by step. */
 export function approvedPlanMessage(tasks: readonly Task[]): string {
   const lines = tasks.map((t, i) => {
     const notes = t.notes.trim() ? `\n   ${t.notes.trim().replace(/\n/g, '\n   ')}` : '';
     // A step already done while planning (reading, say) is not to be done again.
     return `${i + 1}. ${t.title}${t.status === 'done' ? ' (done)' : ''}${notes}`;
   });
-  return [
-    'I approve this plan. You are in act mode now: carry it out step by step, keeping the task list up to date with task_tracker.',
-    '',
-    ...lines,
-  ].join('\n');
+  return [PLAN_APPROVAL_LEAD, '', ...lines].join('\n');
 }

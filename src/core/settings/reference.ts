@@ -1,4 +1,5 @@
 // docs/SETTINGS.md, written from the schema (scripts/settings-doc.ts; a test checks it is current).
+import { SETTING_CATEGORIES } from './categories';
 import { type SettingDef, SETTINGS } from './schema';
 
 const HOSTS = { cli: 'CLI', vscode: 'VS Code' } as const;
@@ -9,7 +10,7 @@ export function settingsReference(): string {
     '',
     '<!-- Generated from src/core/settings/schema.ts by `npm run docs:settings`; do not edit by hand. -->',
     '',
-    'Every setting of Logbook, in one list. In VS Code a setting is `logbook.KEY` in the Settings',
+    'Every setting of Logbook. In VS Code a setting is `logbook.KEY` in the Settings',
     'editor (user, then workspace, then folder settings). The CLI reads the same KEY from its config',
     'file, `$XDG_CONFIG_HOME/logbook/config.json` (`~/.config/logbook/config.json`), a JSON object',
     'such as `{"llm.model": "llama3.2", "sandbox.mode": "required"}`; then the environment variables,',
@@ -20,13 +21,34 @@ export function settingsReference(): string {
     'A bad value in the CLI (wrong type in the file, a variable out of its choices) is an error naming',
     'where it came from; VS Code flags it in the Settings editor and uses the value below it.',
     '',
-    '| Setting | Type | Default | Read by | Environment | Flag |',
-    '| --- | --- | --- | --- | --- | --- |',
-    ...SETTINGS.map(row),
+    'The settings come in the categories of the Settings editor (Settings → Extensions → Logbook):',
+    `${byCategory()
+      .map(({ title }) => `[${title}](#${anchor(title)})`)
+      .join(', ')}.`,
     '',
-    ...SETTINGS.flatMap(section),
+    ...byCategory().flatMap(({ title, defs }) => [
+      `## ${title}`,
+      '',
+      '| Setting | Type | Default | Read by | Environment | Flag |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...defs.map(row),
+      '',
+      ...defs.flatMap(section),
+    ]),
   ];
   return lines.join('\n');
+}
+
+/** The settings of each category, in its order (a setting not placed yet goes to the last one). */
+function byCategory(): { title: string; defs: SettingDef[] }[] {
+  const placed = new Set(SETTING_CATEGORIES.flatMap((c) => c.keys));
+  return SETTING_CATEGORIES.map((c, i) => ({
+    title: c.title,
+    defs: [
+      ...c.keys.flatMap((k) => SETTINGS.filter((d) => d.key === k)),
+      ...(i === SETTING_CATEGORIES.length - 1 ? SETTINGS.filter((d) => !placed.has(d.key)) : []),
+    ],
+  }));
 }
 
 function row(def: SettingDef): string {
@@ -50,7 +72,7 @@ function section(def: SettingDef): string[] {
     ...(def.secret ? ['- Secret: never read from the config file, never shown (only set or unset)'] : []),
   ];
   return [
-    `## ${def.key}`,
+    `### ${def.key}`,
     '',
     def.description.replace(/#logbook\.([\w.]+)#/g, '`logbook.$1`'),
     '',

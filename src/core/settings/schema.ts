@@ -79,7 +79,7 @@ export const SETTINGS: readonly SettingDef[] = [
     hosts: BOTH,
     env: LLM_VARIABLES.baseUrl,
     description:
-      'Base URL of an OpenAI-compatible Chat Completions endpoint, e.g. `http://localhost:11434/v1` for Ollama or `http://localhost:1234/v1` for LM Studio.',
+      "Base URL of an OpenAI-compatible Chat Completions endpoint, e.g. `http://localhost:11434/v1` for Ollama or `http://localhost:1234/v1` for LM Studio. The API key is not a setting: run **Logbook: Connect a Model** (endpoint, model and key) or **Logbook: Set API Key**, which keep it in VS Code's secret storage.",
   }),
   setting({
     key: 'llm.apiKey',

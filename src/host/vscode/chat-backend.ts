@@ -86,6 +86,8 @@ export interface ChatBackend {
   ): Promise<void>;
   /** The mode a new conversation starts in (logbook.agent.defaultMode); absent: act. */
   defaultMode?(): 'plan' | 'act';
+  /** The tasks the demo model has a script for, when it is the model that answers; else undefined. */
+  demoTasks?(): readonly string[] | undefined;
   /** Switches the conversation between plan mode (read only) and act mode. */
   setMode?(conversationId: string, mode: 'plan' | 'act'): Promise<void>;
   /** Approves the plan (as the user may have edited it): act mode, the plan as the next message, run. */

@@ -426,9 +426,10 @@ export class ChatController implements vscode.Disposable {
       this.post({ type: 'stream', conversationId: buf.conversationId, delta: buf.delta });
   }
 
-  private defaultMode(): { defaultMode?: 'plan' | 'act' } {
+  private defaultMode(): { defaultMode?: 'plan' | 'act'; demoTasks?: string[] } {
     const mode = this.backend.defaultMode?.();
-    return mode ? { defaultMode: mode } : {};
+    const demo = this.backend.demoTasks?.();
+    return { ...(mode ? { defaultMode: mode } : {}), ...(demo?.length ? { demoTasks: [...demo] } : {}) };
   }
 
   private readHeader(id: string): ConversationHeader | undefined {

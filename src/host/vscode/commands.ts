@@ -6,6 +6,7 @@ import type { ConversationService } from './conversation-service';
 import { ChatViewProvider } from './chat-view';
 import { exportConversation } from './export';
 import type { ReviewController } from './review/review-controller';
+import { type Connection, connectModel } from './lm/connect-model';
 import { selectModel } from './lm/select-model';
 import { verifyAndShow } from './verify';
 import { replayConversation } from './replay-conversation';
@@ -151,6 +152,9 @@ export function registerCommands(
       review.showChanges(conversationIdOf(id) ?? service.activeId),
     ),
     register('logbook.selectModel', () => selectModel()),
+    register('logbook.connectModel', (given?: unknown) =>
+      connectModel(given && typeof given === 'object' ? (given as Partial<Connection>) : undefined),
+    ),
     register('logbook.setApiKey', async (keyArg?: unknown) => {
       const key =
         typeof keyArg === 'string'

@@ -16,7 +16,10 @@ import { hasLiveWriter } from '../../core/log';
 import type { ChatBackend, ConversationHeader, PlanStep, SequencedEvent } from './chat-backend';
 import type { LlmSettingId, ReplayReport, TimelinePoint } from '../../protocol/messages';
 import { TimelineHost } from './timeline/timeline-host';
-import { addAllowRule, readDefaultMode } from './config';
+import { addAllowRule, readDefaultMode, readEditorSettings, readLlmProvider } from './config';
+import { llmSettingsFrom } from '../../core/settings';
+import { DEMO_TASKS } from '../node/demo-model/demo-model';
+import { isDemoEndpoint } from '../node/demo-model/demo-server';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';
 import { type ForkContext, forkFrom, restoreFilesAt } from './fork-and-restore';
@@ -198,6 +201,13 @@ export class ConversationService extends ConversationSessions implements ChatBac
 
   defaultMode(): AgentMode {
     return readDefaultMode();
+  }
+
+  /** The demo's tasks while the configured endpoint is the local demo model. */
+  demoTasks(): readonly string[] | undefined {
+    if (readLlmProvider() !== 'openai') return undefined;
+    const llm = llmSettingsFrom(readEditorSettings());
+    return isDemoEndpoint(llm.baseUrl, llm.model) ? DEMO_TASKS : undefined;
   }
 
   async setMode(conversationId: string, mode: AgentMode): Promise<void> {

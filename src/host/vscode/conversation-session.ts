@@ -83,6 +83,9 @@ export interface SessionDeps {
   sandbox?: EditorSandbox;
 }
 
+/** Statuses after which no command of this run will come: its terminal tab is closed. */
+const RUN_ENDED = new Set<ExecutionStatus>(['finished', 'error', 'stuck']);
+
 export class ConversationSession {
   readonly id: string;
   readonly dir: string;
@@ -375,6 +378,8 @@ export class ConversationSession {
       })
       .finally(() => {
         this.running = undefined;
+        // The task is over: its terminal tab goes (the next command opens one where it left off).
+        if (RUN_ENDED.has(this.conversation.status)) this.terminalRef.port?.closeTab();
         this.deps.onHeader();
       });
   }

@@ -1,7 +1,9 @@
-// The "Conversations" tree: the workspace's conversations, newest first, with status and date, and
+// The "Conversations" tree: the workspace's conversations, newest first, each row led by its time and
+// status (conversation-row.ts), and
 // what verifying their signatures found once checked (on open, or Logbook: Verify Conversation).
 import * as vscode from 'vscode';
 import type { ConversationService, ListedConversation } from './conversation-service';
+import { conversationRow } from './conversation-row';
 import { verifyMessage } from './verify';
 import { printableLine } from '../../core/text/printable';
 import { formatCost, plural } from '../../core/format/counts';
@@ -37,18 +39,24 @@ export class ConversationsTree implements vscode.TreeDataProvider<ListedConversa
   }
 
   getTreeItem(c: ListedConversation): vscode.TreeItem {
-    const item = new vscode.TreeItem(
-      c.title ? printableLine(c.title) : 'New conversation',
-      vscode.TreeItemCollapsibleState.None,
+    // What differs between two rows (time, status) first: a narrow sidebar cuts the end of the row.
+    const row = conversationRow(
+      {
+        title: c.title ? printableLine(c.title) : undefined,
+        updated: c.updated ?? undefined,
+        status: c.status,
+        interrupted: c.interrupted,
+      },
+      new Date(),
     );
+    const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
     item.id = c.id;
     const when = c.updated ? new Date(c.updated).toLocaleString() : '';
-    const status = `${c.status.replace(/_/g, ' ')}${c.interrupted ? ', interrupted' : ''}`;
     const check = c.verified;
-    const signature = check ? `${SIGNATURE_WORDS[check.verdict]} · ` : '';
-    item.description = `${signature}${status}${when ? ` · ${when}` : ''}`;
+    item.description = check ? SIGNATURE_WORDS[check.verdict] : undefined;
     item.tooltip =
-      `${printableLine(c.title ?? '')}\n${plural(c.eventCount, 'event')} · ${formatCost(c.cost)}` +
+      `${printableLine(c.title ?? '')}\n${row.status}${when ? ` · ${when}` : ''}\n` +
+      `${plural(c.eventCount, 'event')} · ${formatCost(c.cost)}` +
       (c.interrupted
         ? `\n${c.status} (${c.interrupted}): open it to re-run or skip what it left in doubt`
         : '') +

@@ -87,12 +87,16 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
     }
     browser = await launchBrowser();
     page = await browser.context.newPage();
-    url = server.url([
-      ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
-      ['skipWelcome', 'true'],
-      // The test chat model needs the `chatProvider` proposed API.
-      ...(opts.editorModels ? [['enableProposedApi', ''] as [string, string]] : []),
-    ]);
+    // What npm start prints (Logbook installed, the workspace the server's folder), else the
+    // extension under development named in the URL.
+    url = sample
+      ? sample.url
+      : server.url([
+          ['extensionDevelopmentPath', server.remoteUri(repoRoot)],
+          ['skipWelcome', 'true'],
+          // The test chat model needs the `chatProvider` proposed API.
+          ...(opts.editorModels ? [['enableProposedApi', ''] as [string, string]] : []),
+        ]);
     await openIn(page, url);
   } catch (err) {
     // A run must leave no process behind, even when the workbench never came up.

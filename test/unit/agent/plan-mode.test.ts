@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { approvedPlanMessage, planModeRefusal, PLAN_MODE_PROMPT } from '../../../src/core/agent/plan-mode';
-import type { Event } from '../../../src/core/events';
+import { textOf, type Event } from '../../../src/core/events';
 import { MemoryEventStore } from '../../../src/core/log/memory-store';
 import type { StoredConversationEvent } from '../../../src/core/agent/event-codec';
 import { AGENT_MODE_KEY, deriveState } from '../../../src/core/state';
@@ -125,7 +125,8 @@ describe('approvedPlanMessage', () => {
       { title: 'Read the code', notes: 'done while planning', status: 'done' },
       { title: 'Change it', notes: 'line one\nline two', status: 'todo' },
     ]);
-    assert.match(text, /^I approve this plan\. You are in act mode now/);
+    assert.match(text, /^Go ahead with this plan:\n\n/);
+    assert.doesNotMatch(text, /act mode|task_tracker/, 'in the user\'s words: no mode or tool names');
     assert.match(
       text,
       /1\. Read the code \(done\)\n {3}done while planning\n2\. Change it\n {3}line one\n {3}line two$/,
@@ -186,7 +187,7 @@ describe('Conversation in plan mode', function () {
           { match: { lastRole: 'tool', toolResultIncludes: 'plan mode' }, reply: { toolCalls: [plan] } },
           { match: { lastRole: 'tool' }, reply: { content: 'Here is my plan.' } },
           {
-            match: { lastRole: 'user', lastContentIncludes: 'I approve this plan' },
+            match: { lastRole: 'user', lastContentIncludes: 'Go ahead with this plan' },
             reply: { toolCalls: [create] },
           },
           { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
@@ -242,6 +243,15 @@ describe('Conversation in plan mode', function () {
     assert.doesNotMatch(JSON.stringify(afterApproval.messages[0]), /PLAN MODE/);
     const last = afterApproval.messages.at(-1)!;
     assert.match(String(JSON.stringify(last.content)), /Create hello\.txt \(edited\)/);
+    // The model is told about act mode with the go-ahead; the user's recorded words do not say it.
+    assert.match(String(JSON.stringify(last.content)), /switched the conversation to act mode/);
+    const goAhead = (await c.events()).filter((e) => e.kind === 'MessageEvent' && e.source === 'user').at(-1);
+    assert.ok(goAhead?.kind === 'MessageEvent');
+    assert.equal(
+      textOf(goAhead.llm_message.content),
+      'Go ahead with this plan:\n\n1. Create hello.txt (edited)\n   say hi',
+    );
+    assert.match(textOf(goAhead.extended_content ?? []), /act mode/);
     const modes = (await c.events())
       .filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === AGENT_MODE_KEY)
       .map((e) => (e as Extract<Event, { kind: 'ConversationStateUpdateEvent' }>).value);

@@ -49,7 +49,7 @@ describe('logbook run --mode plan', function () {
         },
         { match: { toolResultIncludes: 'plan mode' }, reply: { content: 'Still planning.' } },
         // --mode act: the plan is approved and carried out.
-        { match: { lastContentIncludes: 'I approve this plan' }, reply: { toolCalls: [write] } },
+        { match: { lastContentIncludes: 'Go ahead with this plan' }, reply: { toolCalls: [write] } },
         { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
       ],
     });

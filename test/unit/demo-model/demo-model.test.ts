@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Conversation } from '../../../src/core/agent/conversation';
 import { textOf } from '../../../src/core/events';
 import { createHarness, type Harness } from '../../support/agent-harness';
-import { DEMO_TASK, demoReply } from '../../../src/host/node/demo-model/demo-model';
+import { DEMO_EXPLAIN_TASK, DEMO_TASK, demoReply } from '../../../src/host/node/demo-model/demo-model';
 
 const SAMPLE = join(__dirname, '..', '..', 'fixtures', 'workspace');
 
@@ -52,7 +52,11 @@ describe('the npm start demo model', function () {
     const { status, asked } = await runAnswering(c, () => 'approve');
     assert.equal(status, 'finished');
     assert.deepEqual(asked, ['call_demo_test_1', 'call_demo_edit_1']);
-    assert.equal(c.state.tasks.length, 3);
+    assert.deepEqual(
+      c.state.tasks.map((t) => t.status),
+      ['done', 'done', 'done'],
+      'the task list is kept up to date to the end',
+    );
     assert.match(readFileSync(join(h.workspace, 'src', 'math.js'), 'utf8'), /function subtract/);
     assert.match(await lastAgentWords(c), /now exports subtract/);
   });
@@ -107,5 +111,68 @@ describe('the npm start demo model', function () {
     assert.match(words, /no script for "Refactor the billing module"/);
     assert.match(words, new RegExp(DEMO_TASK));
     assert.match(words, /logbook\.llm\.baseUrl/);
+  });
+
+  it('in plan mode it only plans and waits; Approve plan carries the plan out in act mode', async () => {
+    const c = await h.open();
+    await c.setMode('plan');
+    await c.sendMessage(DEMO_TASK);
+    const planned = await runAnswering(c, () => 'approve');
+    assert.equal(planned.status, 'finished');
+    assert.deepEqual(planned.asked, [], 'nothing asks to run in plan mode');
+    const kinds = (await c.events()).flatMap((e) => (e.kind === 'ActionEvent' ? [e.tool_name] : []));
+    assert.deepEqual(kinds, ['task_tracker'], 'no test run, no edit while planning');
+    assert.deepEqual(
+      c.state.tasks.map((t) => t.status),
+      ['todo', 'todo', 'todo'],
+      'nothing is in progress in plan mode',
+    );
+    assert.match(await lastAgentWords(c), /Approve plan/);
+    const events = await c.events();
+    const intro = events.find((e) => e.kind === 'ActionEvent');
+    assert.ok(intro?.kind === 'ActionEvent');
+    assert.match(textOf(intro.thought), /demo model/, 'the plan says it comes from the demo');
+
+    await c.approvePlan();
+    const acted = await runAnswering(c, () => 'approve');
+    assert.equal(acted.status, 'finished');
+    assert.deepEqual(acted.asked, ['call_demo_test_2', 'call_demo_edit_2']);
+    assert.match(readFileSync(join(h.workspace, 'src', 'math.js'), 'utf8'), /function subtract/);
+    assert.deepEqual(
+      c.state.tasks.map((t) => t.status),
+      ['done', 'done', 'done'],
+    );
+    assert.doesNotMatch(await lastAgentWords(c), /no script/);
+  });
+
+  it('"Explain @src/math.js" reads the file and lists what it finds, running and changing nothing', async () => {
+    const c = await h.open();
+    await c.sendMessage(DEMO_EXPLAIN_TASK);
+    const { status, asked } = await runAnswering(c, () => 'approve');
+    assert.equal(status, 'finished');
+    assert.deepEqual(asked, []);
+    const tools = (await c.events()).flatMap((e) => (e.kind === 'ActionEvent' ? [e.tool_name] : []));
+    assert.deepEqual(tools, ['file_editor']);
+    const words = await lastAgentWords(c);
+    assert.match(words, /defines `add\(a, b\)`/);
+    assert.match(words, /exports `\{ add \}`/);
+    assert.doesNotMatch(readFileSync(join(h.workspace, 'src', 'math.js'), 'utf8'), /subtract/);
+  });
+
+  it('a question that merely mentions math does not start the subtract script', async () => {
+    const c = await h.open();
+    await c.sendMessage('Is the math in this project right?');
+    const { status, asked } = await runAnswering(c, () => 'approve');
+    assert.equal(status, 'finished');
+    assert.deepEqual(asked, []);
+    assert.match(await lastAgentWords(c), /no script for "Is the math in this project right\?"/);
+  });
+
+  it('a file it cannot read is said so, whole sentences only', async () => {
+    const c = await h.open();
+    await c.sendMessage('Explain src/missing.js');
+    await runAnswering(c, () => 'approve');
+    const words = await lastAgentWords(c);
+    assert.match(words, /^I could not read src\/missing\.js: .*[.…]$/);
   });
 });

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SETTINGS } from '../../../src/core/settings';
+import { SETTING_CATEGORIES } from '../../../src/core/settings/categories';
 
 interface Contributed {
   type: string | string[];
@@ -13,12 +14,21 @@ interface Contributed {
   scope?: string;
   description?: string;
   markdownDescription?: string;
+  order?: number;
+}
+
+interface Category {
+  id: string;
+  title: string;
+  order: number;
+  properties: Record<string, Contributed>;
 }
 
 const pkg = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
-  contributes: { configuration: { properties: Record<string, Contributed> } };
+  contributes: { configuration: Category[] };
 };
-const contributed = pkg.contributes.configuration.properties;
+const categories = pkg.contributes.configuration;
+const contributed: Record<string, Contributed> = Object.assign({}, ...categories.map((c) => c.properties));
 const editorSettings = SETTINGS.filter((s) => s.hosts.includes('vscode') && !s.secret);
 
 describe('settings schema and package.json', () => {
@@ -40,6 +50,56 @@ describe('settings schema and package.json', () => {
       assert.ok(def.kind.zod.safeParse(def.default).success, 'the default is not a valid value');
     });
   }
+
+  it('are grouped in the ordered categories, Model first, each setting in its place', () => {
+    assert.deepEqual(
+      categories.map((c) => [c.title, c.order]),
+      [
+        ['Model', 1],
+        ['Confirmation', 2],
+        ['Sandbox', 3],
+        ['Checkpoints', 4],
+        ['Budget', 5],
+        ['MCP', 6],
+        ['Advanced', 7],
+      ],
+    );
+    for (const [i, c] of categories.entries()) {
+      const expected = SETTING_CATEGORIES[i]!;
+      assert.equal(c.id, expected.id);
+      const editorKeys = expected.keys.filter((k) => editorSettings.some((s) => s.key === k));
+      assert.deepEqual(
+        Object.keys(c.properties),
+        editorKeys.map((k) => `logbook.${k}`),
+        c.title,
+      );
+      assert.deepEqual(
+        Object.values(c.properties).map((p) => p.order),
+        editorKeys.map((_, j) => j),
+        `${c.title}: each setting has its place (not alphabetical)`,
+      );
+    }
+    const first = Object.keys(categories[0]!.properties).slice(0, 3);
+    assert.deepEqual(first, ['logbook.llm.provider', 'logbook.llm.baseUrl', 'logbook.llm.model']);
+  });
+
+  it('every setting of the schema is in exactly one category', () => {
+    const placed = SETTING_CATEGORIES.flatMap((c) => c.keys);
+    assert.deepEqual([...placed].sort(), SETTINGS.map((s) => s.key).sort());
+    assert.equal(new Set(placed).size, placed.length);
+  });
+
+  it('a search for "key" in the Settings editor finds how to set the API key', () => {
+    // The key itself is no setting (it lives in SecretStorage): the endpoint's description says where it goes.
+    const model = categories[0]!.properties;
+    const says = Object.entries(model).filter(([, p]) =>
+      /API key[^.]*\*\*Logbook: (Connect a Model|Set API Key)\*\*/.test(p.markdownDescription ?? ''),
+    );
+    assert.ok(
+      says.some(([k]) => k === 'logbook.llm.baseUrl'),
+      JSON.stringify(says.map(([k]) => k)),
+    );
+  });
 
   it('every CLI-only and secret setting has a way in (a variable or a flag)', () => {
     for (const def of SETTINGS.filter((s) => !s.hosts.includes('vscode') || s.secret)) {

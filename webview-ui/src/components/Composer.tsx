@@ -10,7 +10,7 @@ import { type AgentMode, LIMITS, type MentionItem } from '../../../src/protocol/
 import { type Chip, chipFor, droppedUris, fileChip, imageChip, mentionToken } from '../lib/attachments';
 import { mentionAt, type MentionTrigger } from '../lib/mention-trigger';
 import { cancelMentions, mentionItems, queryMentions } from '../state/mentions';
-import { defaultMode, header } from '../state/store';
+import { defaultMode, header, newConversationMode } from '../state/store';
 import { Icon } from './Icon';
 import {
   flushPersist,
@@ -22,7 +22,6 @@ import {
 } from '../state/persist';
 import { send } from '../vscode-api';
 import { AttachmentChips } from './AttachmentChips';
-import { IconButton } from './IconButton';
 import { MENTION_LIST_ID, MentionList, optionId } from './MentionList';
 
 const MODES: { mode: AgentMode; label: string; icon: string; title: string }[] = [
@@ -47,7 +46,8 @@ export function Composer({ readOnly, inputRef }: Props) {
   const [file, setFile] = useState(restored.file);
   const [selection, setSelection] = useState(restored.selection);
   // Before a conversation exists the choice is kept here; afterwards the log holds it (header.mode).
-  const [choice, setChoice] = useState<AgentMode | null>(null);
+  const choice = newConversationMode.value;
+  const setChoice = (next: AgentMode | null) => (newConversationMode.value = next);
   const empty = text.trim() === '';
   const h = header.value;
   const mode: AgentMode = h ? (h.mode ?? 'act') : (choice ?? defaultMode.value);
@@ -283,20 +283,31 @@ export function Composer({ readOnly, inputRef }: Props) {
             </button>
           ))}
         </div>
-        <IconButton
-          icon="file"
-          label="Attach the active file"
-          pressed={file}
+        {/* Toggles with a word each: an icon alone did not say what it attaches. */}
+        <button
+          type="button"
+          class="attach-toggle"
+          aria-label="Attach the active file"
+          title="Attach the active file to the message"
+          aria-pressed={file}
           disabled={readOnly}
           onClick={() => setFile(!file)}
-        />
-        <IconButton
-          icon="selection"
-          label="Attach the selection"
-          pressed={selection}
+        >
+          <Icon name="file" />
+          <span aria-hidden="true">File</span>
+        </button>
+        <button
+          type="button"
+          class="attach-toggle"
+          aria-label="Attach the selection"
+          title="Attach the editor's selection to the message"
+          aria-pressed={selection}
           disabled={readOnly}
           onClick={() => setSelection(!selection)}
-        />
+        >
+          <Icon name="selection" />
+          <span aria-hidden="true">Selection</span>
+        </button>
         <span class="attach-note" aria-live="polite">
           {notes ? `${notes} attached` : ''}
         </span>

@@ -32,12 +32,17 @@ export function DiffView({ id, row, before, after, numbered }: Props) {
   const all = isOpen(`${id}:all`);
   const lines = all ? diff.lines : diff.lines.slice(0, SHOWN_LINES);
   const rest = diff.lines.length - lines.length;
+  // One narrow gutter: the line's number in the file after the edit (before it, for a removed
+  // line); the sign tells which. Two columns took a third of a 300 px sidebar.
+  const digits = String(
+    diff.lines.reduce((max, l) => (l.t === 'fold' ? max : Math.max(max, l.newNo ?? 0, l.oldNo ?? 0)), 0),
+  ).length;
   return (
     <div class="diff">
       <div class="diff-stats">
         <span class="diff-added">+{diff.added}</span> <span class="diff-removed">−{diff.removed}</span>
       </div>
-      <div class="diff-body code" tabIndex={0}>
+      <div class="diff-body code" tabIndex={0} data-digits={Math.min(digits, 6)}>
         {lines.map((l, i) =>
           l.t === 'fold' ? (
             <div class="diff-line diff-fold" key={i}>
@@ -45,8 +50,7 @@ export function DiffView({ id, row, before, after, numbered }: Props) {
             </div>
           ) : (
             <div class={`diff-line diff-${l.t}`} key={i}>
-              {numbered && <span class="diff-no">{l.t === 'add' ? '' : l.oldNo}</span>}
-              {numbered && <span class="diff-no">{l.t === 'del' ? '' : l.newNo}</span>}
+              {numbered && <span class="diff-no">{l.t === 'del' ? l.oldNo : l.newNo}</span>}
               <span class="diff-sign">{l.t === 'add' ? '+' : l.t === 'del' ? '−' : ' '}</span>
               <span class="diff-text">{l.text || ' '}</span>
             </div>

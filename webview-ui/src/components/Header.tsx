@@ -1,12 +1,27 @@
 // Title, status, token use and cost of the shown conversation, and its run controls.
 import type { ConversationHeader } from '../../../src/protocol/messages';
-import { formatCost, formatTokens, statusLook } from '../lib/format';
+import { formatCost, formatTokens, type StatusLook, statusLook } from '../lib/format';
+import { latestPlanId } from '../state/store';
 import { send } from '../vscode-api';
 import { Icon } from './Icon';
 import { IconButton } from './IconButton';
 
 const PAUSABLE = new Set(['running', 'waiting_for_confirmation']);
 const STOPPABLE = new Set(['running', 'paused', 'waiting_for_confirmation', 'stuck']);
+/** Statuses after which a plan in plan mode waits for the user (the same test as the plan card's button). */
+const PLAN_WAITS_AFTER = new Set(['finished', 'idle']);
+
+const PLAN_WAITING: StatusLook = { label: 'Plan awaits approval', icon: 'checklist', tone: 'warn' };
+
+/**
+ * The status as the user reads it: in plan mode a run that ended with a plan has not finished the
+ * task, it waits for Approve plan.
+ */
+export function shownStatus(h: ConversationHeader, latestPlan: string | null): StatusLook {
+  return h.mode === 'plan' && latestPlan !== null && !h.readOnly && PLAN_WAITS_AFTER.has(h.status)
+    ? PLAN_WAITING
+    : statusLook(h.status);
+}
 
 export function Header({ header, surface }: { header: ConversationHeader | null; surface: string }) {
   const openInEditor =
@@ -17,18 +32,20 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
         onClick={() => send({ type: 'openInEditor' })}
       />
     ) : null;
+  // No conversation: the sidebar already names Logbook (its container) and Chat (its view), so no
+  // third title here; the editor tab has only this one.
   if (!header)
     return (
       <header class="header">
         <div class="header-line">
-          <span class="title">Logbook</span>
+          {surface === 'editor' && <span class="title">Logbook</span>}
           <span class="spacer" />
           {openInEditor}
         </div>
       </header>
     );
   const { id: conversationId, status, readOnly } = header;
-  const look = statusLook(status);
+  const look = shownStatus(header, latestPlanId.value);
   const paused = status === 'paused';
   const reasoning = header.reasoningTokens ?? 0;
   return (
@@ -83,27 +100,30 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
           />
         )}
         {header.model && <ModelButton model={header.model} />}
+        {/* Words, not arrows: what each number counts is read, not guessed. */}
         <span class="metrics" title={metricsTitle(header)}>
           <span class="metric">
-            <Icon name="arrow-up" />
-            <span class="sr-only">Prompt tokens </span>
             {formatTokens(header.promptTokens)}
+            <span class="metric-unit"> in</span>
+            <span class="sr-only"> (prompt tokens)</span>
           </span>
           <span class="metric">
-            <Icon name="arrow-down" />
-            <span class="sr-only">Completion tokens </span>
             {formatTokens(header.completionTokens)}
+            <span class="metric-unit"> out</span>
+            <span class="sr-only"> (completion tokens)</span>
           </span>
-          <span class="metric">
-            <Icon name="database" />
-            <span class="sr-only">Cached tokens </span>
-            {formatTokens(header.cachedTokens)}
-          </span>
+          {header.cachedTokens > 0 && (
+            <span class="metric">
+              {formatTokens(header.cachedTokens)}
+              <span class="metric-unit"> cached</span>
+              <span class="sr-only"> (prompt tokens read from the provider's cache)</span>
+            </span>
+          )}
           {reasoning > 0 && (
             <span class="metric">
-              <Icon name="lightbulb" />
               <span class="sr-only">Reasoning tokens </span>
               {formatTokens(reasoning)}
+              <span class="metric-unit"> thinking</span>
             </span>
           )}
           <span class="metric cost">
@@ -151,7 +171,12 @@ function metricsTitle(h: ConversationHeader): string {
 type SignatureVerdict = NonNullable<ConversationHeader['signature']>;
 
 const SIGNATURE_LOOK = {
-  verified: { icon: 'verified', tone: 'ok', label: 'Verified', note: 'Every event is intact and signed' },
+  verified: {
+    icon: 'verified',
+    tone: 'ok',
+    label: 'Log verified',
+    note: 'Verified: every event of this conversation is intact and signed',
+  },
   broken: {
     icon: 'error',
     tone: 'error',
@@ -178,9 +203,14 @@ const SIGNATURE_LOOK = {
   },
 } as const;
 
-/** "Verified by you" when every signer is this window's key; "Verified, known signer" otherwise. */
+/**
+ * Says what was verified: the log and its signatures. "Log verified, signed by you" when every
+ * signer is this window's key; "Log verified, known signer" otherwise.
+ */
 function verifiedLabel(names: readonly string[]): string {
-  return names.length > 0 && names.every((n) => n === 'you') ? 'Verified by you' : 'Verified, known signer';
+  return names.length > 0 && names.every((n) => n === 'you')
+    ? 'Log verified, signed by you'
+    : 'Log verified, known signer';
 }
 
 /** What verifying this conversation last found (when it was opened, or Logbook: Verify Conversation). */

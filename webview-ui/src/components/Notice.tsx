@@ -4,7 +4,7 @@ import type { EventJson } from '../../../src/protocol/messages';
 import { num, str } from '../lib/fields';
 import { statusLook } from '../lib/format';
 import { isLlmFailure, retryNoticeText } from '../lib/llm-failure';
-import type { Row } from '../state/store';
+import { latestStatusEvent, type Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
 import { LlmErrorCard } from './LlmErrorCard';
@@ -17,6 +17,8 @@ interface Line {
   detail?: string;
   /** The detail starts folded even when short (a retry's error repeats what the line says). */
   folded?: boolean;
+  /** A state the conversation has left (an earlier status). */
+  past?: boolean;
 }
 
 function shortValue(v: unknown): string {
@@ -190,17 +192,35 @@ function describe(e: EventJson): Line {
 /** Status changes shown on one line: the newest few, oldest first. */
 const MAX_TRAIL = 5;
 
+/** A status the conversation has left, as history: it must not read as where things stand now. */
+const PAST: Record<string, string> = {
+  idle: 'Was idle',
+  running: 'Ran',
+  paused: 'Was paused',
+  waiting_for_confirmation: 'Waited for approval',
+  finished: 'Finished',
+  error: 'Stopped with an error',
+  stuck: 'Was stuck',
+};
+
 /** One line for a row and the events folded into it (see foldIntoPrevious in the store). */
-function describeRow(row: Row): Line {
+function describeRow(row: Row, current: boolean): Line {
   const line = describe(row.event);
   const earlier = row.folded ?? [];
-  if (earlier.length === 0) return line;
   const key = str(row.event.key);
   if (key === 'execution_status') {
-    const labels = [...earlier, row.event].map((e) => statusLook(str(e.value) ?? '').label);
+    const values = [...earlier, row.event].map((e) => str(e.value) ?? '');
+    // Only the newest status line is "Status: …"; one the conversation has since left is past,
+    // muted, so it never contradicts the header or a finish below it.
+    const labels = current
+      ? values.map((v) => statusLook(v).label)
+      : values.map((v) => PAST[v] ?? statusLook(v).label);
     const shown = labels.length > MAX_TRAIL ? ['…', ...labels.slice(-MAX_TRAIL)] : labels;
-    return { ...line, text: `Status: ${shown.join(' → ')}` };
+    return current
+      ? { ...line, text: `Status: ${shown.join(' → ')}` }
+      : { ...line, icon: 'history', tone: 'neutral', text: shown.join(' → '), past: true };
   }
+  if (earlier.length === 0) return line;
   if (key === 'title')
     return {
       icon: 'repo-forked',
@@ -214,10 +234,10 @@ export function Notice({ row }: { row: Row }) {
   if (row.event.kind === 'ConversationErrorEvent' && isLlmFailure(str(row.event['code']) ?? ''))
     return <LlmErrorCard row={row} />;
   if (isSandboxWarning(row)) return <SandboxWarning row={row} />;
-  const line = describeRow(row);
+  const line = describeRow(row, latestStatusEvent.value === row.event.id);
   const detail = line.detail?.trim();
   return (
-    <div class={`notice tone-${line.tone}`}>
+    <div class={`notice tone-${line.tone}${line.past ? ' past' : ''}`}>
       <Icon name={line.icon} />
       {detail ? (
         <Collapsible

@@ -4,12 +4,13 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { LIMITS, type PlanItem } from '../../../src/protocol/messages';
-import { arr, obj, str } from '../lib/fields';
+import { arr, contentText, obj, splitThink, str } from '../lib/fields';
 import { header, latestPlanId, type Row } from '../state/store';
 import { send } from '../vscode-api';
 import { Button } from './Button';
 import { Icon } from './Icon';
 import { IconButton } from './IconButton';
+import { Markdown } from './Markdown';
 import { PendingBadge } from './RiskBadge';
 
 type Status = NonNullable<PlanItem['status']>;
@@ -21,7 +22,21 @@ const LOOK: Record<string, { icon: string; label: string }> = {
   done: { icon: 'pass-filled', label: 'done' },
   in_progress: { icon: 'circle-large-filled', label: 'in progress' },
   todo: { icon: 'circle-large-outline', label: 'to do' },
+  not_done: { icon: 'circle-large-outline', label: 'not done' },
 };
+
+/** Statuses in which the agent is carrying a plan out now. */
+const WORKING = new Set(['running', 'waiting_for_confirmation', 'paused']);
+
+/**
+ * A step's mark as the log says it stands now: "in progress" only on the newest plan while the
+ * agent acts on it; in plan mode nothing runs (to do), and once the run ended an unfinished step
+ * is not done (never "in progress" under a finished task).
+ */
+function shownStatus(status: Status, live: boolean, planMode: boolean): keyof typeof LOOK {
+  if (status !== 'in_progress' || live) return status;
+  return planMode ? 'todo' : 'not_done';
+}
 
 /** Edits survive the row scrolling out of view (rows of the virtual list unmount). */
 const drafts = new Map<string, PlanItem[]>();
@@ -40,6 +55,9 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
   const e = row.event;
   const tasks = tasksOf(e.action);
   const h = header.value;
+  const { visible: thought } = splitThink(contentText(e.thought));
+  const latest = latestPlanId.value === e.id;
+  const live = latest && h !== null && (h.mode ?? 'act') === 'act' && WORKING.has(h.status);
   const approvable =
     h !== null &&
     h.mode === 'plan' &&
@@ -74,8 +92,26 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
   const update = (i: number, patch: Partial<PlanItem>) =>
     setDraft((draft ?? []).map((t, j) => (j === i ? { ...t, ...patch } : t)));
 
+  // A plan a later one replaced is history: its head only, the newest plan shows where things stand.
+  if (!latest) {
+    return (
+      <div class="card plan-card superseded">
+        {thought && <Markdown class="thought" text={thought.slice(0, 100_000)} />}
+        <div class="card-head">
+          <Icon name="checklist" class="tool-icon" />
+          <span class="tool-name">Plan</span>
+          <span class="summary" title="A later plan below replaced this one">
+            {done} of {tasks.length} done, updated below
+          </span>
+          {tools}
+        </div>
+      </div>
+    );
+  }
+
   return (
     <div class={`card plan-card${approvable ? ' pending' : ''}`}>
+      {thought && <Markdown class="thought" text={thought.slice(0, 100_000)} />}
       <div class="card-head">
         <Icon name="checklist" class="tool-icon" />
         <span class="tool-name">Plan</span>
@@ -122,9 +158,10 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
       ) : (
         <ol class="plan-items" aria-label="Plan steps">
           {tasks.map((t, i) => {
-            const look = LOOK[t.status] ?? LOOK.todo!;
+            const status = shownStatus(t.status, live, h?.mode === 'plan');
+            const look = LOOK[status] ?? LOOK.todo!;
             return (
-              <li key={i} class={`plan-item status-${look === LOOK.todo ? 'todo' : t.status}`}>
+              <li key={i} class={`plan-item status-${status}`} data-status={status}>
                 <Icon name={look.icon} class="plan-mark" />
                 <span class="plan-text">
                   <span class="plan-title">

@@ -25,8 +25,17 @@ export interface Row {
 export const header = signal<ConversationHeader | null>(null);
 /** The mode a new conversation starts in (logbook.agent.defaultMode), as the host last said. */
 export const defaultMode = signal<AgentMode>('act');
+/** The Plan/Act choice made before a conversation exists (null: the default); sent with its first message. */
+export const newConversationMode = signal<AgentMode | null>(null);
+/** The demo model answers: the tasks it has a script for (empty: a real model is connected). */
+export const demoTasks = signal<readonly string[]>([]);
 /** Id of the newest task_tracker plan: only that one can be approved. */
 export const latestPlanId = signal<string | null>(null);
+/**
+ * Id of the newest status change held (shown or not: "running" has no line): only its line says
+ * "Status: …", earlier ones are history.
+ */
+export const latestStatusEvent = signal<string | null>(null);
 /** The first bad event of a conversation found broken: the feed scrolls to its row and marks it. */
 export const brokenEvent = signal<NonNullable<ConversationHeader['brokenAt']> | null>(null);
 export const version = signal(0);
@@ -108,6 +117,7 @@ function dropRows(): void {
   actionByCall.clear();
   latestBatch = undefined;
   latestPlanId.value = null;
+  latestStatusEvent.value = null;
 }
 
 /** The host will send this conversation's events from `first` on: whatever is held is dropped. */
@@ -190,6 +200,7 @@ function bumpSoon(): void {
 
 function ingest({ seq, event }: ViewEvent): void {
   noteAskedRisk(event);
+  if (stateKey(event) === 'execution_status') latestStatusEvent.value = event.id;
   const view = classify(event);
   if (view === 'hidden') return;
   if (view === 'result') {
@@ -201,7 +212,9 @@ function ingest({ seq, event }: ViewEvent): void {
       return;
     }
   }
-  if (view === 'notice' && foldIntoPrevious(event)) return;
+  if (view === 'notice' && foldIntoPrevious(event)) {
+    return;
+  }
   // Keys must be unique even if a log repeats an id (e.g. two corrupt records): seq makes them so.
   const row: Row = { key: `${seq}:${event.id}`, seq, event, view, rev: 0 };
   rows.push(row);

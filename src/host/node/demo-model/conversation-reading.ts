@@ -1,5 +1,6 @@
 // What the demo model reads from a chat request: the user's latest task and the tool calls made
 // since, each with its result, so every reply follows what actually happened.
+import { PLAN_APPROVAL_LEAD, PLAN_MODE_PROMPT } from '../../../core/agent/plan-mode';
 import { type DemoMessage, type DemoRequest, messageText } from './demo-wire';
 
 export interface CallOutcome {
@@ -16,7 +17,14 @@ export interface DemoReading {
   earlierTasks: number;
   /** Tool calls since the latest user message, oldest first. */
   calls: CallOutcome[];
+  /** The request carries the plan-mode instructions: the agent may only read. */
+  planMode: boolean;
+  /** The latest user message is the go-ahead for a plan (Approve plan). */
+  approvedPlan: boolean;
 }
+
+/** The line plan mode adds to the system prompt, which the demo looks for. */
+const PLAN_MODE_MARK = PLAN_MODE_PROMPT.split('\n')[0]!;
 
 export function readConversation(request: DemoRequest): DemoReading {
   const { messages } = request;
@@ -32,7 +40,16 @@ export function readConversation(request: DemoRequest): DemoReading {
       if (call) call.result = messageText(m.content);
     }
   }
-  return { task, earlierTasks: Math.max(0, userIndexes.length - 1), calls };
+  const planMode = messages.some(
+    (m) => m.role === 'system' && messageText(m.content).includes(PLAN_MODE_MARK),
+  );
+  return {
+    task,
+    earlierTasks: Math.max(0, userIndexes.length - 1),
+    calls,
+    planMode,
+    approvedPlan: task.startsWith(PLAN_APPROVAL_LEAD),
+  };
 }
 
 /** "The user rejected this action: REASON" as the agent words a rejection for the model. */

@@ -10,6 +10,16 @@ import type { DemoReply, DemoRequest } from './demo-wire';
 
 export const DEMO_MODEL = 'demo';
 
+/** Whether an endpoint is this demo model: the model named `demo`, served on this machine. */
+export function isDemoEndpoint(baseUrl: string, model: string): boolean {
+  if (model !== DEMO_MODEL) return false;
+  try {
+    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(baseUrl).hostname);
+  } catch {
+    return false;
+  }
+}
+
 /** Requests larger than this are refused: the demo reads short conversations. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
 

@@ -1,5 +1,6 @@
 // Logbook: Select Model: one list of the OpenAI-compatible endpoint's model and the editor's own
-// models (Language Model API). Picking one writes logbook.llm.provider and logbook.llm.model.
+// models (Language Model API), and Connect a model (endpoint, model, API key). Picking one writes
+// logbook.llm.provider and logbook.llm.model.
 import * as vscode from 'vscode';
 import {
   editorSetting,
@@ -8,10 +9,11 @@ import {
   type LlmProvider,
   writeSettingWhereSet,
 } from '../config';
+import { isDemoEndpoint } from '../../node/demo-model/demo-server';
 import { findLmApi, isLmApi } from './lm-api';
 
 interface ModelItem extends vscode.QuickPickItem {
-  choice?: { provider: LlmProvider; model: string } | 'enter' | 'explain';
+  choice?: { provider: LlmProvider; model: string } | 'enter' | 'explain' | 'connect';
   why?: string;
 }
 
@@ -26,10 +28,17 @@ export async function selectModel(): Promise<{ provider: LlmProvider; model: str
     { label: `OpenAI-compatible endpoint`, kind: vscode.QuickPickItemKind.Separator },
     {
       label: `${mark('openai', endpointModel)}${endpointModel}`,
-      description: hostOf(baseUrl),
+      description: isDemoEndpoint(baseUrl, endpointModel)
+        ? "Logbook's demo model, on this machine"
+        : hostOf(baseUrl),
       choice: { provider: 'openai', model: endpointModel },
     },
     { label: '$(edit) Another model of this endpoint…', choice: 'enter' },
+    {
+      label: '$(plug) Connect a model…',
+      description: 'endpoint URL, model and API key',
+      choice: 'connect',
+    },
     { label: 'Editor models', kind: vscode.QuickPickItemKind.Separator },
     ...(await editorModelItems(mark)),
   ];
@@ -42,6 +51,10 @@ export async function selectModel(): Promise<{ provider: LlmProvider; model: str
   if (picked.choice === 'explain') {
     void vscode.window.showInformationMessage(`Logbook: ${picked.why ?? 'no editor models'}`);
     return undefined;
+  }
+  if (picked.choice === 'connect') {
+    const c = await vscode.commands.executeCommand<{ model: string } | undefined>('logbook.connectModel');
+    return c ? { provider: 'openai', model: c.model } : undefined;
   }
   let choice = picked.choice;
   if (choice === 'enter') {

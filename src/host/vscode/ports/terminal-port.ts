@@ -144,6 +144,15 @@ export class IntegratedTerminalPort implements TerminalPort {
     this.lastCwd = undefined;
   }
 
+  /**
+   * Closes the terminal tab while keeping where its shell was: the next command opens a new tab
+   * there. Called when the conversation's run ends, so tabs do not pile up, one per conversation.
+   */
+  closeTab(): void {
+    if (this.current && this.current.exit === undefined) return; // a command still runs in it
+    this.closeSession();
+  }
+
   dispose(): void {
     this.disposed = true;
     this.closeSession();

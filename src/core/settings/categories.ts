@@ -1,0 +1,94 @@
+// The settings in the order a user looks for them: what model answers first, then what asks before
+// it runs, where commands run, the safety net, the limits, outside tools, and the rest. VS Code's
+// Settings editor shows them in these categories and this order (package.json's
+// contributes.configuration, checked against this list); docs/SETTINGS.md follows it too.
+export interface SettingCategory {
+  title: string;
+  /**
+   * VS Code's id of the category. It is the settings' common key prefix, so the editor shows
+   * "Base Url" under Model rather than "Llm: Base Url".
+   */
+  id: string;
+  /** Every setting of the category (both hosts'), in the order shown. */
+  keys: readonly string[];
+}
+
+export const SETTING_CATEGORIES: readonly SettingCategory[] = [
+  {
+    title: 'Model',
+    id: 'logbook.llm',
+    keys: [
+      'llm.provider',
+      'llm.baseUrl',
+      'llm.model',
+      'llm.apiKey',
+      'llm.editorModel',
+      'demo',
+      'llm.temperature',
+      'llm.maxOutputTokens',
+      'llm.reasoningEffort',
+      'llm.supportsImages',
+      'llm.promptCaching',
+      'llm.pricing',
+      'llm.extraHeaders',
+      'llm.replyTimeoutSeconds',
+      'llm.maxReplyBytes',
+    ],
+  },
+  {
+    title: 'Confirmation',
+    id: 'logbook.confirmation',
+    keys: ['confirmation.mode', 'confirmation.allowRules', 'agent.defaultMode'],
+  },
+  {
+    title: 'Sandbox',
+    id: 'logbook.sandbox',
+    keys: [
+      'sandbox.mode',
+      'sandbox.allowedHosts',
+      'sandbox.denyRead',
+      'sandbox.writable',
+      'sandbox.bwrap',
+      'terminal.timeoutSeconds',
+      'terminal.passEnvironment',
+    ],
+  },
+  {
+    title: 'Checkpoints',
+    id: 'logbook.checkpoints',
+    keys: [
+      'checkpoints.enabled',
+      'checkpoints.exclude',
+      'checkpoints.maxFileSizeMB',
+      'checkpoints.dir',
+      'checkpoints.maxFiles',
+    ],
+  },
+  {
+    title: 'Budget',
+    id: 'logbook.budget',
+    keys: ['budget.maxCost', 'budget.maxTokens', 'maxIterations', 'maxToolCallsPerReply'],
+  },
+  {
+    title: 'MCP',
+    id: 'logbook.mcp',
+    keys: ['mcp.servers', 'mcp.configFile', 'tools.includeEditorTools'],
+  },
+  {
+    title: 'Advanced',
+    id: 'logbook.advanced',
+    keys: [
+      'condenser.maxSize',
+      'condenser.keepFirst',
+      'web.allowPrivateAddresses',
+      'web.allowedHosts',
+      'web.searxngUrl',
+      'signing.keyFile',
+    ],
+  },
+];
+
+/** The category a setting is shown in; settings not placed yet fall into Advanced, last. */
+export function categoryOf(key: string): SettingCategory {
+  return SETTING_CATEGORIES.find((c) => c.keys.includes(key)) ?? SETTING_CATEGORIES.at(-1)!;
+}

@@ -1,0 +1,88 @@
+// Logbook: Connect a Model: the endpoint, the model and the API key in three short steps, for a user
+// leaving the demo. The URL and model go to Settings (logbook.llm.*), the key to SecretStorage
+// through Logbook: Set API Key, so it is never written to settings or logs.
+import * as vscode from 'vscode';
+import { isDemoEndpoint } from '../../node/demo-model/demo-server';
+
+export interface Connection {
+  baseUrl: string;
+  model: string;
+  /** Empty: keep the key stored now (a local endpoint may need none). */
+  apiKey: string;
+}
+
+const OPENAI = 'https://api.openai.com/v1';
+
+/** Asks for what is not given; undefined when the user cancels a step. */
+export async function connectModel(given?: Partial<Connection>): Promise<Connection | undefined> {
+  const cfg = vscode.workspace.getConfiguration('logbook');
+  const nowUrl = cfg.get<string>('llm.baseUrl', OPENAI);
+  const nowModel = cfg.get<string>('llm.model', 'gpt-4o-mini');
+  const fromDemo = isDemoEndpoint(nowUrl, nowModel);
+  const title = 'Logbook: Connect a Model';
+  const baseUrl =
+    given?.baseUrl ??
+    (await vscode.window.showInputBox({
+      title: `${title} (1/3): endpoint`,
+      prompt: 'Base URL of an OpenAI-compatible API (OpenAI, a gateway, or a local server such as Ollama)',
+      value: fromDemo ? OPENAI : nowUrl,
+      ignoreFocusOut: true,
+      validateInput: (v) => (isHttpUrl(v.trim()) ? undefined : 'An http:// or https:// URL, e.g. ' + OPENAI),
+    }));
+  if (baseUrl === undefined || !isHttpUrl(baseUrl.trim())) return undefined;
+  const model =
+    given?.model ??
+    (await vscode.window.showInputBox({
+      title: `${title} (2/3): model`,
+      prompt: `Model name as ${hostOf(baseUrl)} knows it`,
+      value: fromDemo ? 'gpt-4o-mini' : nowModel,
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? undefined : 'A model name, e.g. gpt-4o-mini'),
+    }));
+  if (!model?.trim()) return undefined;
+  const apiKey =
+    given?.apiKey ??
+    (await vscode.window.showInputBox({
+      title: `${title} (3/3): API key`,
+      prompt:
+        'Stored in VS Code secret storage, never in settings or logs. Leave empty to keep the key stored now (a local endpoint may need none).',
+      password: true,
+      ignoreFocusOut: true,
+    }));
+  if (apiKey === undefined) return undefined;
+  const connection = { baseUrl: baseUrl.trim(), model: model.trim(), apiKey: apiKey.trim() };
+  await cfg.update('llm.provider', 'openai', vscode.ConfigurationTarget.Global);
+  await cfg.update('llm.baseUrl', connection.baseUrl, targetOf(cfg, 'llm.baseUrl'));
+  await cfg.update('llm.model', connection.model, targetOf(cfg, 'llm.model'));
+  if (connection.apiKey) await vscode.commands.executeCommand('logbook.setApiKey', connection.apiKey);
+  void vscode.window.showInformationMessage(
+    `Logbook: the next step uses ${connection.model} at ${hostOf(connection.baseUrl)}.`,
+  );
+  return connection;
+}
+
+/** Where the setting is set now (workspace wins over user), else the user's settings. */
+function targetOf(cfg: vscode.WorkspaceConfiguration, key: string): vscode.ConfigurationTarget {
+  const seen = cfg.inspect(key);
+  return seen?.workspaceFolderValue !== undefined
+    ? vscode.ConfigurationTarget.WorkspaceFolder
+    : seen?.workspaceValue !== undefined
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
+}
+
+function isHttpUrl(v: string): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function hostOf(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host;
+  } catch {
+    return baseUrl;
+  }
+}
