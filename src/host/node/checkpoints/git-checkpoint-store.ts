@@ -63,6 +63,8 @@ export interface GitCheckpointStoreOptions {
 }
 
 const REF_PREFIX = 'refs/logbook/conversations/';
+/** Where a store keeps its conversations' refs (loose files, never packed: see readRef). */
+export const CHECKPOINT_REFS_DIR = join('git', REF_PREFIX);
 const AFTER_REF_PREFIX = 'refs/logbook/after/';
 /** Never recorded: the conversations' own logs when they live in the workspace. */
 const ALWAYS_EXCLUDED = ['/.logbook/'];
@@ -685,15 +687,35 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
-    const prev = queues.get(this.storeDir) ?? Promise.resolve();
-    const next = prev.then(work, work);
-    const settled = next.catch(() => undefined);
-    queues.set(this.storeDir, settled);
-    void settled.then(() => {
-      if (queues.get(this.storeDir) === settled) queues.delete(this.storeDir);
-    });
-    return next;
+    return serializedOn(this.storeDir, work);
   }
+}
+
+/** Runs `work` after what this process already queued on the store at `storeDir`. */
+function serializedOn<T>(storeDir: string, work: () => Promise<T>): Promise<T> {
+  const prev = queues.get(storeDir) ?? Promise.resolve();
+  const next = prev.then(work, work);
+  const settled = next.catch(() => undefined);
+  queues.set(storeDir, settled);
+  void settled.then(() => {
+    if (queues.get(storeDir) === settled) queues.delete(storeDir);
+  });
+  return next;
+}
+
+/**
+ * `release` for the store at `storeDir` whichever workspace it records (the diagnostics' clean-up
+ * walks the stores, not the workspaces). Run with the store's index, so what it names stays.
+ */
+export function releaseFromStore(storeDir: string, conversationId: string): Promise<void> {
+  const dir = resolve(storeDir);
+  const paths: GitPaths = { gitDir: join(dir, 'git'), workTree: dir, indexFile: join(dir, 'index') };
+  return serializedOn(dir, async () => {
+    if (!existsSync(join(paths.gitDir, 'HEAD'))) return;
+    await runGit(paths, ['update-ref', '-d', refOf(conversationId)]);
+    await runGit(paths, ['update-ref', '-d', afterRefOf(conversationId)]);
+    await runGit(paths, ['prune', '--expire=1.hour.ago']);
+  });
 }
 
 function refOf(conversationId: string): string {
