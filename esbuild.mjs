@@ -1,13 +1,17 @@
 #!/usr/bin/env node
 // Builds every bundle: the extension (Node, CommonJS, 'vscode' external), the webview (browser),
 // the `logbook` CLI (Node), and the host test suites. `--watch` rebuilds on change,
-// `--production` minifies and drops source maps (used by `npm run package`).
+// `--production` minifies and drops source maps (used by `npm run package`); `--outdir DIR` writes the
+// bundles elsewhere than dist/ (the packaging test builds a package without touching dist/).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
+const outdirAt = process.argv.indexOf('--outdir');
+const outdir = outdirAt >= 0 ? process.argv[outdirAt + 1] : 'dist';
+if (!outdir) throw new Error('--outdir needs a folder');
 
 const common = {
   bundle: true,
@@ -26,7 +30,7 @@ const builds = [
   {
     ...common,
     entryPoints: { extension: 'src/host/vscode/extension.ts' },
-    outdir: 'dist',
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -35,7 +39,7 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/host/node/cli.ts' },
-    outdir: 'dist',
+    outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -44,7 +48,7 @@ const builds = [
   {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
-    outdir: 'dist',
+    outdir,
     platform: 'browser',
     format: 'iife',
     target: 'chrome120',
@@ -66,9 +70,9 @@ if (!production) {
 }
 
 function copyAssets() {
-  mkdirSync('dist', { recursive: true });
+  mkdirSync(outdir, { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf'])
-    copyFileSync(join('node_modules/@vscode/codicons/dist', f), join('dist', f));
+    copyFileSync(join('node_modules/@vscode/codicons/dist', f), join(outdir, f));
 }
 
 copyAssets();

@@ -11,6 +11,7 @@ import {
   type LlmResponse,
 } from '../../core/llm';
 import { readEditorModel, readLlmProvider, readLlmSettings } from './config';
+import { activeDemo } from './demo-model';
 import { KnownSecrets } from './known-secrets';
 import { EditorLmClient } from './lm/editor-lm-client';
 import { findLmApi, isLmApi } from './lm/lm-api';
@@ -30,6 +31,17 @@ export class ConfiguredLlm implements LlmClient {
   }
 
   private async client(): Promise<LlmClient> {
+    const demo = activeDemo();
+    if (demo) {
+      this.model = demo.model;
+      const key = `demo:${demo.baseUrl}`;
+      if (this.cached?.key !== key)
+        this.cached = {
+          key,
+          client: new OpenAiLlmClient({ baseUrl: demo.baseUrl, model: demo.model, apiKey: '' }),
+        };
+      return this.cached.client;
+    }
     if (readLlmProvider() === 'vscode') {
       const api = findLmApi(vscode);
       if (!isLmApi(api)) {

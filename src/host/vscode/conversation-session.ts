@@ -1,6 +1,7 @@
 // One open conversation in the editor: the core Conversation on a segment log under the
 // workspace storage, with the VS Code ports (workspace edits, an integrated terminal). Runs are
 // started here and never awaited by UI code; their failures become events or log lines.
+import { activeDemo } from './demo-model';
 import type { SignatureCheck } from './verify';
 import type { AgentMode } from '../../core/state';
 import { join } from 'node:path';
@@ -536,6 +537,8 @@ function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'
 
 /** The model the next step will use, as the settings say (the header's model button). */
 function configuredModel(): { name: string; provider: LlmProvider } {
+  const demo = activeDemo();
+  if (demo) return { name: demo.model, provider: 'openai' };
   const provider = readLlmProvider();
   if (provider === 'vscode') return { name: readEditorModel() || 'editor model', provider };
   return { name: editorSetting<string>('llm.model'), provider };

@@ -17,6 +17,9 @@ import type { NamedSecret } from '../../core/secrets';
 import { addMcpServer } from './mcp/add-mcp-server';
 import { registerSandboxStatus } from './sandbox/sandbox-status';
 import { registerCheckpointDocuments } from './checkpoint-documents';
+import { registerDiagnostics } from './diagnostics/diagnostics-view';
+import { registerDemoModel } from './demo-model';
+import { openWalkthroughOnce, registerWalkthrough } from './walkthrough';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -27,6 +30,8 @@ export interface LogbookApi {
   readonly log: vscode.LogOutputChannel;
   /** this window's log folder for the extension (the channel's file is under its parent) */
   readonly logUri: vscode.Uri;
+  /** What the first activation after an install does: opens the walkthrough unless it was before. */
+  readonly openWalkthroughOnce: () => Promise<boolean>;
 }
 
 export function activate(context: vscode.ExtensionContext): LogbookApi {
@@ -59,6 +64,9 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     connectEditProposals(service, review),
     ...registerCommands(context, service, review, log),
     registerSandboxStatus(context),
+    ...registerDiagnostics(context, service),
+    ...registerDemoModel(),
+    ...registerWalkthrough(context),
     vscode.commands.registerCommand('logbook.addMcpServer', (arg?: unknown) =>
       addMcpServer(context.secrets, arg).catch((err: unknown) => {
         void vscode.window.showErrorMessage(`Logbook: ${(err as Error).message}`);
@@ -77,7 +85,14 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     .catch((err: unknown) => log.error(`Could not load conversations: ${String(err)}`));
   log.info('Logbook activated');
   activeService = service;
-  return { service, review, ready, log, logUri: context.logUri };
+  return {
+    service,
+    review,
+    ready,
+    log,
+    logUri: context.logUri,
+    openWalkthroughOnce: () => openWalkthroughOnce(context.globalState),
+  };
 }
 
 let activeService: ConversationService | undefined;

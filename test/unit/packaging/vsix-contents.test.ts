@@ -1,62 +1,117 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..');
 const vsce = join(root, 'node_modules/@vscode/vsce/vsce');
+/** Folders of the working tree that are not part of the source (installed, built or produced by runs). */
+const NOT_SOURCE = new Set(['node_modules', '.git', '.vscode-test', 'dist', 'out', 'test-results']);
 
+// The package is built the way `npm run package` builds it (scripts/package.mjs: production bundles,
+// the same vsce arguments), from a copy of the working tree: the test's bundles never replace the
+// development ones in dist/, and every source and test file is there for .vscodeignore to leave out.
 describe('packaging', () => {
-  it('ships only what runs in the .vsix (vsce ls)', function () {
-    this.timeout(60_000);
-    const out = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], {
-      cwd: root,
-      encoding: 'utf8',
+  let stage: string;
+  let files: string[];
+  let vsix: string;
+  let packageOutput: string;
+  let vsceArguments: (out: string, publicUrl?: string) => string[];
+
+  before(async function () {
+    this.timeout(180_000);
+    ({ vsceArguments } = await import('../../../scripts/package.mjs'));
+    stage = mkdtempSync(join(tmpdir(), 'logbook-vsix-'));
+    cpSync(root, stage, {
+      recursive: true,
+      filter: (src) => !NOT_SOURCE.has(basename(src)),
     });
-    const files = out
+    execFileSync(
+      process.execPath,
+      [join(root, 'esbuild.mjs'), '--production', '--outdir', join(stage, 'dist')],
+      {
+        cwd: root,
+        stdio: 'pipe',
+      },
+    );
+    files = execFileSync(process.execPath, [vsce, 'ls', '--no-dependencies'], {
+      cwd: stage,
+      encoding: 'utf8',
+    })
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean)
       .sort();
+    vsix = join(stage, 'logbook.vsix');
+    packageOutput = execFileSync(process.execPath, [vsce, ...vsceArguments(vsix)], {
+      cwd: stage,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  });
+
+  after(() => {
+    if (stage) rmSync(stage, { recursive: true, force: true });
+  });
+
+  it('ships only what runs in the .vsix, nothing test-only (vsce ls)', () => {
     const allowed = [
       /^package\.json$/,
       /^README\.md$/,
+      /^CHANGELOG\.md$/,
       /^docs\/[\w-]+\.md$/,
       /^LICENSE$/,
-      /^media\/[\w.-]+$/,
+      /^media\/[\w/.-]+\.(png|svg)$/,
       /^dist\/(extension|webview)\.(js|css)$/,
       /^dist\/codicon\.(css|ttf)$/,
     ];
     const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
     assert.deepEqual(unexpected, [], `unexpected files in the package: ${unexpected.join(', ')}`);
-    assert.ok(files.includes('dist/extension.js'));
-    assert.ok(files.includes('dist/webview.js'));
+    const testOnly = files.filter((f) =>
+      /^(test|src|scripts|bench|assets|webview-ui)\/|\.map$|\.ts$/.test(f),
+    );
+    assert.deepEqual(testOnly, []);
+    for (const needed of ['dist/extension.js', 'dist/webview.js', 'CHANGELOG.md', 'LICENSE']) {
+      assert.ok(files.includes(needed), `${needed} is in the package`);
+    }
   });
 
-  it('packages into a .vsix of at most 2 MB (even from the unminified development build)', function () {
-    this.timeout(120_000);
-    const dir = mkdtempSync(join(tmpdir(), 'logbook-vsix-'));
-    try {
-      const file = join(dir, 'logbook.vsix');
-      execFileSync(
-        process.execPath,
-        [
-          vsce,
-          'package',
-          '--no-dependencies',
-          '--allow-missing-repository',
-          '--skip-license',
-          '--no-rewrite-relative-links',
-          '-o',
-          file,
-        ],
-        { cwd: root, stdio: 'pipe' },
-      );
-      const bytes = statSync(file).size;
-      assert.ok(bytes <= 2 * 1024 * 1024, `the .vsix is ${bytes} bytes`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
+  it('ships the icon and every image the manifest and README name', () => {
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      icon: string;
+      contributes: { walkthroughs?: { steps: { media: { image?: string | Record<string, string> } }[] }[] };
+    };
+    const named = [manifest.icon];
+    for (const w of manifest.contributes.walkthroughs ?? []) {
+      for (const step of w.steps) {
+        const image = step.media.image;
+        if (typeof image === 'string') named.push(image);
+        else if (image) named.push(...Object.values(image));
+      }
     }
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    named.push(...[...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]!));
+    const missing = named.filter((f) => !files.includes(f));
+    assert.deepEqual(missing, [], `named but not shipped: ${missing.join(', ')}`);
+    assert.match(manifest.icon, /\.png$/, 'the Marketplace takes no SVG icon');
+  });
+
+  it('packages without a warning into a .vsix of at most 1 MB', () => {
+    assert.doesNotMatch(packageOutput, /WARNING/);
+    const bytes = statSync(vsix).size;
+    assert.ok(bytes <= 1024 * 1024, `the .vsix is ${bytes} bytes`);
+  });
+
+  it("passes vsce's Marketplace rules for README images once given a public address", function () {
+    this.timeout(60_000);
+    // With an address vsce rewrites relative links and refuses images that are not https or SVG.
+    const out = join(stage, 'marketplace.vsix');
+    execFileSync(process.execPath, [vsce, ...vsceArguments(out, 'https://example.org/logbook/')], {
+      cwd: stage,
+      stdio: 'pipe',
+    });
+    assert.ok(statSync(out).size > 0);
+    assert.throws(() => vsceArguments(out, 'http://example.org/logbook/'), /https/);
   });
 });

@@ -8,6 +8,8 @@ import { GitError, runGit, splitNul, type GitPaths } from './git-process';
 import { isMultiFolderCheckpoint } from './store-contract';
 
 const REF_PREFIX = 'refs/logbook/conversations/';
+/** Where a store keeps its conversations' refs (loose files, never packed: see readRef). */
+export const CHECKPOINT_REFS_DIR = join('git', REF_PREFIX);
 const AFTER_REF_PREFIX = 'refs/logbook/after/';
 export function refOf(conversationId: string): string {
   return REF_PREFIX + checkedId(conversationId);

@@ -338,13 +338,35 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   }
 
   private serialized<T>(work: () => Promise<T>): Promise<T> {
-    const prev = queues.get(this.storeDir) ?? Promise.resolve();
-    const next = prev.then(work, work);
-    const settled = next.catch(() => undefined);
-    queues.set(this.storeDir, settled);
-    void settled.then(() => {
-      if (queues.get(this.storeDir) === settled) queues.delete(this.storeDir);
-    });
-    return next;
+    return serializedOn(this.storeDir, work);
   }
 }
+
+/** Runs `work` after what this process already queued on the store at `storeDir`. */
+function serializedOn<T>(storeDir: string, work: () => Promise<T>): Promise<T> {
+  const prev = queues.get(storeDir) ?? Promise.resolve();
+  const next = prev.then(work, work);
+  const settled = next.catch(() => undefined);
+  queues.set(storeDir, settled);
+  void settled.then(() => {
+    if (queues.get(storeDir) === settled) queues.delete(storeDir);
+  });
+  return next;
+}
+
+/**
+ * `release` for the store at `storeDir` whichever workspace it records (the diagnostics' clean-up
+ * walks the stores, not the workspaces). Run with the store's index, so what it names stays.
+ */
+export function releaseFromStore(storeDir: string, conversationId: string): Promise<void> {
+  const dir = resolve(storeDir);
+  const paths: GitPaths = { gitDir: join(dir, 'git'), workTree: dir, indexFile: join(dir, 'index') };
+  return serializedOn(dir, async () => {
+    if (!existsSync(join(paths.gitDir, 'HEAD'))) return;
+    await runGit(paths, ['update-ref', '-d', refOf(conversationId)]);
+    await runGit(paths, ['update-ref', '-d', afterRefOf(conversationId)]);
+    await runGit(paths, ['prune', '--expire=1.hour.ago']);
+  });
+}
+
+export { CHECKPOINT_REFS_DIR } from './checkpoint-repo';

@@ -75,6 +75,36 @@ with why, and the exit code is 1.
 Options:
   --workspace DIR   the workspace whose agents to list (default: the current folder)
   --json            one JSON object: {"agents": [...], "errors": [...]}`,
+  doctor: `Usage: logbook doctor [--workspace DIR] [--mcp-config FILE] [--json]
+       logbook doctor --clean-checkpoints [--older-than DAYS] [--yes]
+
+The first place to look when something does not work. Shows in one place:
+  Sandbox           whether the agent's commands run sandboxed here, and the fix when not
+  Model             whether the endpoint answers (GET .../models with the key), whether the key is
+                    set (never its value), and whether the endpoint offers the model
+  MCP servers       the servers of --mcp-config FILE, started for the check and stopped: running
+                    with their tools, or why they failed
+  Signing identity  the did:key conversations are signed with, and where its key is (never the key)
+  Storage           the space of each conversation under DIR/.logbook/conversations, and of the
+                    checkpoint stores ($XDG_STATE_HOME/logbook/checkpoints by default)
+Exit code 0 when nothing is an error, 1 otherwise.
+
+Cleaning up: --clean-checkpoints lists the conversations whose newest checkpoint is older than
+DAYS (default 30), asks, then releases their checkpoints: what no other conversation's checkpoints
+use is deleted from the store. The conversations themselves stay; only restoring their files to
+those points is no longer possible.
+
+Options:
+  --workspace DIR        the workspace to check (default: the current folder)
+  --mcp-config FILE      MCP servers to start and check, as for run
+  --sandbox, --allow-host, --deny-read, --writable  as for run
+  --clean-checkpoints    release old checkpoints after asking
+  --older-than DAYS      how old a conversation's newest checkpoint must be (default 30)
+  --yes                  clean up without asking (needed when stdin is not a terminal)
+  --json                 the report as one JSON object
+  -h, --help             show this help
+
+${LLM_ENV_HELP}`,
   config: `Usage: logbook config [--json]
 
 Prints every setting as the commands resolve it here, each with where its value came from:
@@ -343,6 +373,7 @@ export type CommandName = keyof typeof COMMAND_HELP;
 export const OVERVIEW = `Usage: logbook <command> [options]
 
 Commands:
+  doctor              check everything at once: sandbox, model, MCP servers, signing, storage
   run                 run the agent on a task in a workspace
   show                print a conversation's state
   approve             approve the waiting actions and continue

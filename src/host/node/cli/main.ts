@@ -21,6 +21,7 @@ import { replayCommand } from './replay-command';
 import { sandboxCommand } from './sandbox-command';
 import { configCommand } from './config-command';
 import { agentsCommand } from './agents-command';
+import { doctorCommand } from './doctor-command';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -42,6 +43,7 @@ const COMMANDS: Record<string, Command> = {
   sandbox: sandboxCommand,
   config: configCommand,
   agents: agentsCommand,
+  doctor: doctorCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

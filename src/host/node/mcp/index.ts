@@ -1,5 +1,5 @@
 /** MCP servers for hosts on Node (the CLI and the VS Code extension host). */
-export { joinSecrets, McpHub, type McpHubOptions } from './mcp-hub';
+export { joinSecrets, McpHub, type McpHubOptions, type McpServerStatus } from './mcp-hub';
 export {
   type HttpServerConfig,
   isStdio,

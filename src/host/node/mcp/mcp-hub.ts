@@ -70,6 +70,15 @@ interface Entry {
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 
+export interface McpServerStatus {
+  server: string;
+  transport: 'stdio' | 'http';
+  /** `not started`: servers start with the first task that runs, not with Logbook. */
+  state: 'not started' | 'starting' | 'running' | 'failed';
+  tools: number;
+  problem?: string;
+}
+
 export class McpHub {
   private readonly entries = new Map<string, Entry>();
   private configProblems: Problem[] = [];
@@ -204,6 +213,31 @@ export class McpHub {
         server,
         tools: this.specs.filter((s) => this.serverOf.get(s) === server).map((s) => s.name),
       }));
+  }
+
+  /** Each configured server as it is now, and what was wrong with the configuration (diagnostics). */
+  status(): { servers: McpServerStatus[]; problems: string[] } {
+    const running = new Map(this.running().map((r) => [r.server, r.tools.length]));
+    const servers = [...this.entries].map(([server, e]): McpServerStatus => {
+      const transport = isStdio(e.config) ? 'stdio' : 'http';
+      switch (e.state.kind) {
+        case 'idle':
+          return { server, transport, state: 'not started', tools: 0 };
+        case 'starting':
+          return { server, transport, state: 'starting', tools: 0 };
+        case 'ready':
+          return { server, transport, state: 'running', tools: running.get(server) ?? 0 };
+        case 'failed':
+          return {
+            server,
+            transport,
+            state: 'failed',
+            tools: 0,
+            problem: this.redact(e.state.problem.message),
+          };
+      }
+    });
+    return { servers, problems: this.configProblems.map((p) => this.redact(p.message)) };
   }
 
   async close(): Promise<void> {

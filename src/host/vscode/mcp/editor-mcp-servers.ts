@@ -103,6 +103,11 @@ export class EditorMcpServers implements vscode.Disposable {
     return this.hub.running();
   }
 
+  /** Each configured server's state and the configuration's problems (Show Diagnostics). */
+  status(): ReturnType<McpHub['status']> {
+    return this.hub.status();
+  }
+
   /** Resolves once the setting as it is now is in effect (the servers it changed are stopped). */
   settled(): Promise<void> {
     return this.applying;

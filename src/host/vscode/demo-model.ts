@@ -1,0 +1,44 @@
+// Logbook: Try the Demo Model: the demo model (the one `npm start` and `logbook run --demo` use)
+// served on 127.0.0.1 by this extension host, for this window only: nothing is written to the
+// settings. It follows one script on a small sample project (adding subtract() to src/math.js);
+// in another folder it shows the same steps and says what it could not do. It ends when a
+// logbook.llm setting changes, an API key is set, or the window closes.
+import * as vscode from 'vscode';
+import { DEMO_TASK } from '../node/demo-model/demo-model';
+import { DEMO_MODEL, type DemoServer, startDemoServer } from '../node/demo-model/demo-server';
+
+let server: DemoServer | undefined;
+let active = false;
+
+/** The demo's endpoint while this window talks to it. */
+export function activeDemo(): { baseUrl: string; model: string } | undefined {
+  return active && server ? { baseUrl: server.baseUrl, model: DEMO_MODEL } : undefined;
+}
+
+export function endDemo(): void {
+  active = false;
+}
+
+export function registerDemoModel(): vscode.Disposable[] {
+  return [
+    vscode.commands.registerCommand('logbook.tryDemo', async (taskArg?: unknown) => {
+      server ??= await startDemoServer('vscode');
+      active = true;
+      void vscode.window.showInformationMessage(
+        'Logbook: this window talks to the demo model until you connect a real one (Logbook: Select Model or Set API Key).',
+      );
+      const task = typeof taskArg === 'string' ? taskArg : DEMO_TASK;
+      return vscode.commands.executeCommand<string | undefined>('logbook.startTask', task);
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('logbook.llm')) endDemo();
+    }),
+    {
+      dispose: () => {
+        endDemo();
+        void server?.close();
+        server = undefined;
+      },
+    },
+  ];
+}

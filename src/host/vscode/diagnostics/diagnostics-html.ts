@@ -1,0 +1,108 @@
+// The Diagnostics view's document: the report as headings and rows that wrap in a narrow sidebar,
+// in the theme's colours, with buttons that post one of three messages. Pure, so the escaping can
+// be tested without a webview. Strict CSP: the one style and script carry the load's nonce.
+import {
+  type DiagnosticsReport,
+  type DiagnosticStatus,
+  sectionStatus,
+} from '../../../core/diagnostics/report';
+
+export type DiagnosticsRequest = 'refresh' | 'copy' | 'cleanUp';
+
+export function isDiagnosticsRequest(m: unknown): m is { type: DiagnosticsRequest } {
+  const type = (m as { type?: unknown } | null)?.type;
+  return type === 'refresh' || type === 'copy' || type === 'cleanUp';
+}
+
+export interface DiagnosticsPage {
+  report: DiagnosticsReport | undefined;
+  /** Conversations whose checkpoints a clean-up would release. */
+  oldCount: number;
+  cspSource: string;
+  codiconCss: string;
+  nonce: string;
+}
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+const ICON: Record<DiagnosticStatus, { codicon: string; word: string }> = {
+  ok: { codicon: 'pass', word: 'ok' },
+  info: { codicon: 'info', word: 'info' },
+  warning: { codicon: 'warning', word: 'needs attention' },
+  error: { codicon: 'error', word: 'not working' },
+};
+
+function icon(status: DiagnosticStatus): string {
+  const i = ICON[status];
+  return `<span class="codicon codicon-${i.codicon} ${status}" role="img" aria-label="${i.word}"></span>`;
+}
+
+function body(p: DiagnosticsPage): string {
+  if (!p.report) return '<p class="muted" role="status">Checking…</p>';
+  const sections = p.report.sections.map((s) => {
+    const rows = s.rows
+      .map(
+        (r) => `<li class="row">${icon(r.status)}<div><span class="label">${esc(r.label)}</span>
+<span class="value">${esc(r.value)}</span>${r.fix ? `<p class="fix">Fix: ${esc(r.fix)}</p>` : ''}</div></li>`,
+      )
+      .join('\n');
+    const cleanUp =
+      s.id === 'storage'
+        ? `<button type="button" data-request="cleanUp"${p.oldCount ? '' : ' disabled'}>Clean Up Old Checkpoints…</button>`
+        : '';
+    return `<section aria-labelledby="h-${s.id}"><h2 id="h-${s.id}">${icon(sectionStatus(s))} ${esc(s.title)}</h2>
+<ul>${rows}</ul>${cleanUp}</section>`;
+  });
+  return sections.join('\n');
+}
+
+export function diagnosticsHtml(p: DiagnosticsPage): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; font-src ${p.cspSource}; style-src ${p.cspSource} 'nonce-${p.nonce}'; script-src 'nonce-${p.nonce}'">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${esc(p.codiconCss)}">
+<style nonce="${p.nonce}">
+body { padding: 4px 12px 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
+h2 { font-size: 1em; font-weight: 600; margin: 14px 0 4px; display: flex; gap: 6px; align-items: center; }
+ul { list-style: none; margin: 0; padding: 0; }
+.row { display: flex; gap: 6px; padding: 3px 0; align-items: flex-start; }
+.row .codicon { margin-top: 2px; flex: none; }
+.row > div { min-width: 0; overflow-wrap: anywhere; }
+.label { font-weight: 600; }
+.label::after { content: ': '; }
+.fix { margin: 2px 0 0; color: var(--vscode-descriptionForeground); }
+.muted { color: var(--vscode-descriptionForeground); }
+.ok { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
+.info { color: var(--vscode-descriptionForeground); }
+.warning { color: var(--vscode-editorWarning-foreground, var(--vscode-charts-yellow)); }
+.error { color: var(--vscode-errorForeground); }
+.actions { display: flex; flex-wrap: wrap; gap: 6px; margin: 6px 0; }
+button { font: inherit; padding: 3px 10px; border-radius: 2px; cursor: pointer; margin-top: 6px;
+  color: var(--vscode-button-foreground); background: var(--vscode-button-background);
+  border: 1px solid var(--vscode-button-border, transparent); }
+button:hover:not(:disabled) { background: var(--vscode-button-hoverBackground); }
+button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
+button:disabled { opacity: 0.5; cursor: default; }
+button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
+</style>
+<title>Logbook Diagnostics</title>
+</head>
+<body>
+<main aria-label="Logbook diagnostics">
+<p class="muted">The first place to look when something does not work.</p>
+<div class="actions"><button type="button" data-request="refresh">Check Again</button><button type="button" class="secondary" data-request="copy"${p.report ? '' : ' disabled'}>Copy as Text</button></div>
+${body(p)}
+</main>
+<script nonce="${p.nonce}">
+const vscode = acquireVsCodeApi();
+document.addEventListener('click', (e) => {
+  const b = e.target instanceof Element ? e.target.closest('button[data-request]') : null;
+  if (b && !b.disabled) vscode.postMessage({ type: b.dataset.request });
+});
+</script>
+</body>
+</html>`;
+}
