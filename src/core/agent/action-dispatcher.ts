@@ -17,6 +17,7 @@ import {
 import type { ConfirmationGate } from './ports';
 import type { ConversationPolicies } from './policies/policy';
 import { recheckBeforeRun } from './recheck';
+import { SuspendAction } from '../tools/suspend';
 
 export type DispatchOutcome = 'executed' | 'finished' | 'stopped' | 'waiting';
 
@@ -81,6 +82,11 @@ export class ActionDispatcher {
       this.executing = action.id;
       try {
         await this.observe(await this.run(action, signal));
+      } catch (err) {
+        if (!(err instanceof SuspendAction)) throw err;
+        // A delegated agent waits for the user: this action is answered when it runs again.
+        await log.setStatus('waiting_for_confirmation');
+        return 'waiting';
       } finally {
         this.executing = undefined;
       }
@@ -117,11 +123,13 @@ export class ActionDispatcher {
   private async run(action: ActionEvent, signal: AbortSignal): Promise<ObservationFields> {
     const { log, checkpoints } = this.deps;
     const checkpointed = await checkpoints.before(action);
-    await log.append(
-      'ConversationStateUpdateEvent',
-      { key: ACTION_STARTED_KEY, value: { action_id: action.id } },
-      true,
-    );
+    // A resumable action is run again after a crash, never left in doubt: its start is not recorded.
+    if (!this.deps.tools().find((t) => t.name === action.tool_name)?.resumable)
+      await log.append(
+        'ConversationStateUpdateEvent',
+        { key: ACTION_STARTED_KEY, value: { action_id: action.id } },
+        true,
+      );
     const observation = await executeAction(action, this.deps.tools(), {
       ports: this.deps.ports(),
       cwd: this.deps.cwd,

@@ -10,6 +10,7 @@ import type { ImagePort } from './agent-step';
 import type { StoredConversationEvent } from './event-codec';
 import type { ConfirmationGate, HistoryCondenser, ToolSource } from './ports';
 import type { AgentSettings } from './settings';
+import type { ConversationAgent } from '../agents/conversation-agent';
 
 export interface ConversationDeps {
   id: string;
@@ -49,4 +50,6 @@ export interface ConversationDeps {
    * a request whenever it differs from what was recorded, so the user is told once, and the log says it.
    */
   sandbox?: () => SandboxNotice;
+  /** The agent it runs as (its stamp on every event, its prompt); none: events carry no stamp. */
+  agent?: ConversationAgent;
 }

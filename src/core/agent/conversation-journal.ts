@@ -9,6 +9,7 @@ import { encodeSnapshot, EXECUTION_STATUS_KEY, type ConversationState, type Exec
 import type { SecretGuard } from '../secrets';
 import type { ConversationMemory } from './conversation-memory';
 import type { StoredConversationEvent } from './event-codec';
+import { stampEvent, type AgentStamp } from '../agents/agent-events';
 
 /** What the parts of the loop read and record through. */
 export interface ConversationLog {
@@ -36,6 +37,8 @@ export class ConversationJournal implements ConversationLog {
     private readonly secretGuard: SecretGuard,
     /** Events between two persisted snapshots (at least 1). */
     private readonly snapshotEvery: number,
+    /** The agent that appends now (a handoff changes it); none: events carry no stamp. */
+    private readonly stamp?: () => AgentStamp,
   ) {}
 
   get state(): ConversationState {
@@ -67,7 +70,7 @@ export class ConversationJournal implements ConversationLog {
 
   /** The one place events are appended; returns the event as stored (secrets redacted). */
   async appendEvent(given: Event, durable: boolean): Promise<Event> {
-    const event = this.secretGuard.event(given);
+    const event = this.secretGuard.event(this.stamp ? stampEvent(given, this.stamp()) : given);
     const index = await this.store.append(event as StoredConversationEvent, { durable });
     this.memory.absorb(event, index);
     // Periodic snapshots let a long log be opened from the newest one plus its tail.

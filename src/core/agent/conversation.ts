@@ -45,6 +45,7 @@ import {
 import { ConversationPolicies, type PolicyContext } from './policies/policy';
 import { ToolSet } from './policies/tool-set';
 import { defaultPolicies } from './policies/default-policies';
+import { AGENT_START_KEY } from '../agents/agent-events';
 
 export { SNAPSHOT_EVERY };
 export type { ConversationDeps };
@@ -83,7 +84,13 @@ export class Conversation {
     this.opened = { fromSnapshot: load.fromSnapshot, replayed: load.replayed };
     this.snapshotEvery = Math.max(1, Math.floor(deps.snapshotEvery ?? SNAPSHOT_EVERY));
     this.secretGuard = new SecretGuard(deps.secrets);
-    this.journal = new ConversationJournal(this.store, this.memory, this.secretGuard, this.snapshotEvery);
+    this.journal = new ConversationJournal(
+      this.store,
+      this.memory,
+      this.secretGuard,
+      this.snapshotEvery,
+      deps.agent?.stamp,
+    );
     const log = this.journal;
     const tools = () => this.toolSet.active();
     const memory = this.memory;
@@ -148,6 +155,13 @@ export class Conversation {
     if (!deps.store.readOnly) {
       // A long log opened without a usable snapshot (written by an older version): snapshot it now.
       if (load.fromSnapshot === null && load.replayed >= c.snapshotEvery) await c.journal.snapshotHead();
+      // A delegated agent's log starts by naming the parent's conversation and action.
+      if (deps.store.length === 0 && deps.agent?.start)
+        await c.journal.append(
+          'ConversationStateUpdateEvent',
+          { key: AGENT_START_KEY, value: deps.agent.start },
+          true,
+        );
       // A new log gets its system prompt; so does one whose record of it is unreadable or gone
       // (re-derived from the current settings, as a new conversation makes it): no request goes
       // without one.
@@ -158,15 +172,16 @@ export class Conversation {
   }
 
   private async appendSystemPrompt(): Promise<void> {
+    const prompt = buildSystemPrompt({
+      cwd: this.deps.cwd,
+      platform: this.deps.platform ?? process.platform,
+      skills: this.deps.skills ?? [],
+      toolsEnabled: this.settings.toolsEnabled,
+    });
     await this.journal.append('SystemPromptEvent', {
       system_prompt: {
         type: 'text',
-        text: buildSystemPrompt({
-          cwd: this.deps.cwd,
-          platform: this.deps.platform ?? process.platform,
-          skills: this.deps.skills ?? [],
-          toolsEnabled: this.settings.toolsEnabled,
-        }),
+        text: [prompt, ...(this.deps.agent?.promptSections ?? [])].join('\n\n'),
       },
       tools: this.toolSet.active().map((t) => toolDefinition(t) as unknown as Record<string, unknown>),
     });
@@ -311,6 +326,15 @@ export class Conversation {
     await this.journal.append(
       'ConversationStateUpdateEvent',
       { key: APPROVED_ACTIONS_KEY, value: { action_ids: ids, risks } },
+      true,
+    );
+  }
+
+  /** Records an agent's start, end or usage (a delegated child's, mirrored into this log). */
+  async recordAgentUpdate(key: string, value: unknown): Promise<Event> {
+    return this.journal.append(
+      'ConversationStateUpdateEvent',
+      { key, value } as CreateFields<'ConversationStateUpdateEvent'>,
       true,
     );
   }

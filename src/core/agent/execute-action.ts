@@ -3,6 +3,7 @@
 // every call the model made is answered exactly once.
 import type { ActionEvent } from '../events';
 import { validateToolCall, type ToolContext, type ToolObservation, type ToolSpec } from '../tools';
+import { SuspendAction } from '../tools/suspend';
 
 export interface ObservationFields {
   observation: ToolObservation;
@@ -22,8 +23,9 @@ export async function executeAction(
     observation = errorObservation(action, v.error);
   } else {
     try {
-      observation = await v.spec.execute(v.args, ctx);
+      observation = await v.spec.execute(v.args, { ...ctx, actionId: action.id });
     } catch (err) {
+      if (err instanceof SuspendAction && v.spec.resumable) throw err;
       const reason = ctx.signal.aborted
         ? 'The user stopped the agent while this action ran.'
         : errorText(err);

@@ -21,6 +21,8 @@
  * - what only a V0 import made (OpenHandsV0Action / Observation payloads, OpenHandsV0Event records)
  *   has no SDK kind: such an action is exported as a call with no action, its result as the call's
  *   error text, and an opaque V0 record is left out.
+ * - `agent_name` and `branch` (on every event Logbook writes) are left out; the agents' starts and
+ *   ends stay as `agent_start`/`agent_end` state updates.
  * Anything else passes as it is, so an imported SDK conversation exports byte for byte as it came.
  */
 import { derivedUuid } from './derived-uuid';
@@ -62,7 +64,7 @@ export class SdkExporter {
 
   /** The SDK events for `e`, in log order: none (left out), the event, or a rebuilt call and its error. */
   convert(event: Event): Event[] {
-    const e = this.refs.resolve(event);
+    const e = this.refs.resolve(this.unstamped(event));
     switch (e.kind) {
       case 'OpaqueEvent':
         if (e.original_kind === V0_EVENT_KIND) {
@@ -92,6 +94,18 @@ export class SdkExporter {
       default:
         return [e];
     }
+  }
+
+  /**
+   * Without `agent_name` and `branch`, which the SDK's models forbid: who wrote an event stays in
+   * the `agent_start`/`agent_end` updates the export keeps, and the record as stored is kept
+   * beside the export (logbook-original-records.jsonl).
+   */
+  private unstamped(event: Event): Event {
+    if (!('agent_name' in event) && !('branch' in event)) return event;
+    this.count(this.notes.droppedFields, 'agent_name and branch');
+    const { agent_name: _name, branch: _branch, ...rest } = event as unknown as Json;
+    return rest as unknown as Event;
   }
 
   private action(e: Extract<Event, { kind: 'ActionEvent' }>): Event {

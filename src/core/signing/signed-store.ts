@@ -112,7 +112,7 @@ class ChainWriter {
 
   private constructor(
     private readonly fd: number,
-    private readonly identity: SigningIdentity,
+    private identity: SigningIdentity,
     private readonly heads: { recorder: HeadRecorder; conversation: string; dir: string } | null,
   ) {}
 
@@ -251,6 +251,15 @@ class ChainWriter {
       }, SIGN_DELAY_MS);
       this.timer.unref();
     }
+  }
+
+  /**
+   * Signs what is chained so far with the current key, then signs the events after it with
+   * `identity` (a handoff: the agent that takes over signs its own events).
+   */
+  useIdentity(identity: SigningIdentity): void {
+    this.commit();
+    this.identity = identity;
   }
 
   /** Signs the head, if anything is unsigned, and writes what is pending. */
@@ -457,9 +466,21 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
   constructor(
     readonly inner: SegmentEventStore<E>,
     private readonly chain: ChainWriter | null,
-    readonly signerDid: string,
+    private signer: string,
     private readonly encode: (e: E) => string,
   ) {}
+
+  /** The did:key that signs the next appends. */
+  get signerDid(): string {
+    return this.signer;
+  }
+
+  /** From now on the appends are signed by `identity` (the events before it by the key before). */
+  useIdentity(identity: SigningIdentity): void {
+    if (!this.chain) throw readOnlyError(this.lockHeldBy);
+    this.chain.useIdentity(identity);
+    this.signer = identity.did;
+  }
 
   get dir(): string {
     return this.inner.dir;

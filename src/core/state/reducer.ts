@@ -37,6 +37,9 @@ import {
   parseExecutionStatus,
 } from './transitions';
 
+/** The tool a delegated agent ends its run with early (see src/core/agents/escalate-tool.ts). */
+export const ESCALATE_TOOL_NAME = 'escalate';
+
 export const EXECUTION_STATUS_KEY = 'execution_status';
 export const CONFIRMATION_POLICY_KEY = 'confirmation_policy';
 export const ACTION_STARTED_KEY = 'action_started';
@@ -215,7 +218,9 @@ function onAnswer(state: ConversationState, e: Answer): ConversationState {
   };
   if (e.kind === 'ObservationEvent' && e.observation.is_error !== true) {
     if (answered.plannedTasks) s = { ...s, tasks: answered.plannedTasks };
-    if (e.tool_name === FINISH_TOOL_NAME) s = implicit(s, 'finish_observation');
+    // `escalate` ends a delegated agent's run as `finish` does, handing its result to the parent.
+    if (e.tool_name === FINISH_TOOL_NAME || e.tool_name === ESCALATE_TOOL_NAME)
+      s = implicit(s, 'finish_observation');
   }
   return s;
 }

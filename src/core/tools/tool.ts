@@ -10,6 +10,8 @@ export interface ToolContext {
   /** The primary workspace folder; relative paths resolve against it. */
   cwd: string;
   signal: AbortSignal;
+  /** The ActionEvent being executed (a delegation names its child conversations after it). */
+  actionId?: string;
 }
 
 /** An observation payload: `kind` names it (e.g. TerminalObservation); `content` is what the LLM reads. */
@@ -27,6 +29,12 @@ export interface ToolSpec<Args = Record<string, unknown>> {
   description: string;
   /** Read-only tools are auto-approved and take no `security_risk`/`summary` arguments. */
   readOnly: boolean;
+  /**
+   * Running it again continues what an earlier run left (a delegation reopens its children): its
+   * start is not recorded, so a crash leaves it pending to run again rather than in doubt, and it
+   * may throw SuspendAction to wait for the user.
+   */
+  resumable?: boolean;
   /** A call of a tool that can change files but this one does not (file_editor's view): no checkpoint. */
   changesNoFiles?(action: Readonly<Record<string, unknown>>): boolean;
   /** `kind` of the action payload stored in ActionEvent.action, e.g. TerminalAction. */

@@ -3,24 +3,25 @@
 // The CLI uses it; anything else that runs the agent outside VS Code can too.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Conversation } from '../../core/agent/conversation';
+import type { Conversation } from '../../core/agent/conversation';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
-import { PolicyGate } from '../../core/agent/policy-gate';
 import type { HistoryCondenser } from '../../core/agent/ports';
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings';
 import type { Event } from '../../core/events';
 import { type LlmClient, type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
 import { type EventStore, SegmentEventStore } from '../../core/log';
-import { type SigningIdentity, openSignedStore } from '../../core/signing';
+import { type SigningIdentity, SignedEventStore, openSignedStore } from '../../core/signing';
 import { llmSecrets } from '../../core/secrets';
-import { defaultTools, trackShellCwd } from '../../core/tools';
+import { defaultTools, registerToolPayloadSchemas, trackShellCwd, type ToolSpec } from '../../core/tools';
+import type { ConversationAgent } from '../../core/agents/conversation-agent';
 import { shellStartDir } from './ports/shell-start';
 import { createNodePorts } from './ports';
 import { ImageStore } from '../../core/attachments/image-store';
 import type { CheckpointPort } from '../../core/checkpoints/types';
 import { environmentResolver, joinSecrets, McpHub, type ParsedMcpConfig } from './mcp';
-import { type CommandSandbox, sandboxNotice } from './sandbox';
+import type { CommandSandbox } from './sandbox';
+import { assembleConversation } from './conversation-assembly';
 import type { Lookup, WebRules } from './web/guarded-fetch';
 import { NodeWebPort } from './web/node-web-port';
 import { SearxngSearch } from './web/searxng';
@@ -75,6 +76,19 @@ export interface NodeSessionOptions {
   sandbox?: CommandSandbox;
   /** Offers `fetch` (and `web_search`); none: the agent has no web tool. */
   web?: NodeWebOptions;
+  /** The sandbox is the parent session's (a delegated agent's): closing this session leaves it running. */
+  sharedSandbox?: boolean;
+  /** The tools the agent gets, from the built-in ones (a delegated agent's subset; the main agent's delegate tool). */
+  tools?: (builtIn: ToolSpec[], ctx: SessionToolContext) => ToolSpec[];
+  /** The agent the conversation runs as: its stamp on every event, its prompt sections, its first event. */
+  agent?: ConversationAgent;
+}
+
+/** What a session's tools may need from it (a delegate tool appends to the log it belongs to). */
+export interface SessionToolContext {
+  conversation: () => Conversation;
+  /** Signs the appends from now on with `identity` (a handoff's new agent); nothing when unsigned. */
+  useSigner(identity: SigningIdentity): void;
 }
 
 export interface NodeSession {
@@ -140,7 +154,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   // Images a tool views are stored once in the conversation's folder (events refer to them).
   const images = new ImageStore(storeDir);
   const web = opts.web;
-  const tools = defaultTools(
+  const builtIn = defaultTools(
     web
       ? {
           web: new NodeWebPort({ rules: () => web.rules, ...(web.lookup ? { lookup: web.lookup } : {}) }),
@@ -148,6 +162,19 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         }
       : {},
   );
+  let opened: Conversation | undefined;
+  const tools = opts.tools
+    ? opts.tools(builtIn, {
+        conversation: () => {
+          if (!opened) throw new Error('The conversation is not open yet.');
+          return opened;
+        },
+        useSigner: (identity) => {
+          if (store instanceof SignedEventStore) store.useIdentity(identity);
+        },
+      })
+    : builtIn;
+  registerToolPayloadSchemas(tools);
   const mcp = opts.mcpServers
     ? new McpHub({
         cwd: workspace,
@@ -162,7 +189,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     : undefined;
   await mcp?.configure(opts.mcpServers!);
   const toolSource = mcp?.source();
-  const mode = opts.confirmationMode ?? 'risky';
+  const mode = opts.confirmationMode ?? opts.settings?.confirmationMode ?? 'risky';
   const settings: Partial<AgentSettings> = {
     ...opts.settings,
     confirmationMode: mode,
@@ -181,12 +208,12 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     process.off('exit', killShellOnExit);
     ports.terminal.dispose();
     await mcp?.close();
-    await sandbox?.dispose();
+    if (!opts.sharedSandbox) await sandbox?.dispose();
     await store.close();
   };
   const stopCommand = (): Promise<void> => ports.terminal.interrupt();
   try {
-    const conversation = await Conversation.open({
+    const { conversation } = await assembleConversation({
       id: opts.id ?? storeDir.split(/[\\/]/).pop()!,
       store,
       llm,
@@ -204,20 +231,14 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         : () => secrets,
       ...(toolSource ? { toolSource } : {}),
       ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
-      ...(sandbox ? { sandbox: () => sandboxNotice(sandbox.state) } : {}),
-      // The gate rates each action by the model's rating and the rule-based checks together.
-      gate: new PolicyGate(
-        () => (toolSource ? [...tools, ...toolSource.tools()] : tools),
-        () => ({
-          mode,
-          roots: [workspace],
-          allowRules: settings.allowRules ?? [],
-          ...(sandbox ? { commandsSandboxed: sandbox.active } : {}),
-        }),
-        () => [scratchDir],
-        () => shell.cwd,
-      ),
+      ...(sandbox ? { sandbox } : {}),
+      ...(opts.agent ? { agent: opts.agent } : {}),
+      confirmation: () => ({ mode, allowRules: settings.allowRules ?? [] }),
+      roots: () => [workspace],
+      readableRoots: () => [scratchDir],
+      shellCwd: () => shell.cwd,
     });
+    opened = conversation;
     // A resumed conversation's shell starts where its last command left it (a cd the model remembers).
     startDir = () => shellStartDir(conversation.state.shellCwd, workspace);
     planMode = () => conversation.state.mode === 'plan';

@@ -4,7 +4,7 @@
 // own arguments between what fails first (bad settings) and what starts anything.
 import type { LlmSettings } from '../../../core/llm';
 import { resolveLlmSettings } from '../../../core/llm';
-import { llmSettingsFrom } from '../../../core/settings';
+import { agentSettingsFrom, llmSettingsFrom } from '../../../core/settings';
 import { cliHeadFile } from '../config-dir';
 import type { ParsedMcpConfig } from '../mcp';
 import { type NodeSession, openNodeConversation } from '../node-session';
@@ -19,6 +19,12 @@ import { assertEndpointUsable } from './llm-env';
 import { mcpConfigFrom, mcpLog } from './mcp-option';
 import { cliSandbox, printSandboxState } from './sandbox-option';
 import { cliSigningIdentity } from './signing';
+import type { ConfirmationMode } from '../../../core/agent/settings';
+import type { AgentDefinition } from '../../../core/agents/definition';
+import { loadAgents } from '../agents/agent-files';
+import { mainAgentSession } from '../agents/main-agent';
+import type { NodeChildRunner } from '../agents/child-runner';
+import { newSessionInfo, readSessionInfo, type SessionInfo, writeSessionInfo } from './session-file';
 
 export interface PreparedSession {
   command: string;
@@ -56,6 +62,8 @@ export interface CliSession {
   session: NodeSession;
   /** The settings the client talks with (the demo model's when `demo`). */
   llmSettings: LlmSettings;
+  /** The conversation's delegated agents: their waiting actions, the user's decisions on them. */
+  children: NodeChildRunner;
   /** Closes the session, then the demo model. */
   close(): Promise<void>;
 }
@@ -77,39 +85,85 @@ export async function openCliSession(
     ({ server, settings: llmSettings } = await demoConnection(llmSettings));
     note(io, target.mode, 'model: the built-in demo model (a scripted walkthrough, no real model)');
   }
-  const session = await openNodeConversation({
-    storeDir: target.storeDir,
+  const signing = cliSigningIdentity(io, settings);
+  const printer = eventPrinter(io, target.mode);
+  const shared = {
     workspace: target.workspace,
     llmSettings,
-    confirmationMode: settings.get('confirmation.mode'),
-    id: target.id,
-    maxIterations: settings.get('maxIterations'),
-    maxToolCallsPerReply: settings.get('maxToolCallsPerReply'),
-    onEvent: eventPrinter(io, target.mode),
-    passEnvironment: settings.get('terminal.passEnvironment'),
-    settings: { maxTokens: settings.get('budget.maxTokens'), maxCost: settings.get('budget.maxCost') },
-    signing: cliSigningIdentity(io, settings),
-    signedHeadFile: cliHeadFile(io.env, target.storeDir),
+    passEnvironment: settings.get<string[]>('terminal.passEnvironment'),
+    // The agent's settings as the schema resolves them for both hosts (confirmation, limits, budgets).
+    settings: agentSettingsFrom(settings.resolved),
     ...(checkpoints ? { checkpoints } : {}),
-    ...(prepared.mcpServers ? { mcpServers: prepared.mcpServers, onMcpLog: mcpLog(io) } : {}),
     sandbox,
     web: {
       rules: {
-        allowPrivateAddresses: settings.get('web.allowPrivateAddresses'),
-        allowedHosts: settings.get('web.allowedHosts'),
+        allowPrivateAddresses: settings.get<boolean>('web.allowPrivateAddresses'),
+        allowedHosts: settings.get<string[]>('web.allowedHosts'),
       },
-      searxngUrl: settings.get('web.searxngUrl'),
+      searxngUrl: settings.get<string>('web.searxngUrl'),
     },
+  };
+  const agents = cliAgents(io, target.workspace, target.mode);
+  const main = mainAgentSession({
+    agents,
+    parentDir: target.storeDir,
+    parentId: target.id,
+    signing,
+    headFile: (dir) => cliHeadFile(io.env, dir),
+    onChildEvent: printer,
+    describeChild: (dir, id) => {
+      if (!readSessionInfo(dir))
+        writeSessionInfo(dir, childSessionInfo(target, id, settings, llmSettings.model));
+    },
+    childSession: shared,
+  });
+  const session = await openNodeConversation({
+    ...shared,
+    storeDir: target.storeDir,
+    id: target.id,
+    onEvent: printer,
+    signing,
+    signedHeadFile: cliHeadFile(io.env, target.storeDir),
+    ...(prepared.mcpServers ? { mcpServers: prepared.mcpServers, onMcpLog: mcpLog(io) } : {}),
+    tools: main.tools,
+    agent: main.agent,
   }).catch(async (err: unknown) => {
     await server?.close();
     throw err;
   });
+  await main.adopt(session.conversation);
   return {
     session,
     llmSettings,
+    children: main.children(),
     close: async () => {
       await session.close();
       await server?.close();
     },
   };
+}
+
+/** The agents the main agent can delegate to; definitions that do not parse are named and left out. */
+function cliAgents(io: CliIo, workspace: string, mode: OutputMode): AgentDefinition[] {
+  // The CLI has no workspace trust of its own: running it on a workspace is the user's choice.
+  const loaded = loadAgents({ workspace, env: io.env, trusted: true });
+  for (const e of loaded.errors) note(io, mode, `agent definition left out: ${e}`);
+  return loaded.agents;
+}
+
+/** A delegated agent's session.json: its workspace, so `show` and `verify` read it like any other. */
+function childSessionInfo(
+  target: CliSessionTarget,
+  id: string,
+  settings: CliSettings,
+  model: string,
+): SessionInfo {
+  return newSessionInfo({
+    id,
+    workspace: target.workspace,
+    confirmation: settings.get<ConfirmationMode>('confirmation.mode'),
+    max_iterations: null,
+    model,
+    demo: target.demo,
+  });
 }

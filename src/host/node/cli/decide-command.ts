@@ -8,6 +8,9 @@ import { openCliSession, prepareCliSession } from './cli-session';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { assertConversationDir, isDirectory, resolvePath } from './conversation-dir';
 import { driveToStop } from './drive';
+import type { Conversation } from '../../../core/agent/conversation';
+import { agentTree } from '../../../core/agents/agent-tree';
+import type { NodeChildRunner } from '../agents/child-runner';
 import { IN_DOUBT_OPTIONS, inDoubtChoice, resolveHint } from './in-doubt';
 
 import { EXIT, UsageError } from './exit-codes';
@@ -82,15 +85,33 @@ async function decide(
   try {
     const { conversation } = session;
     if (choice) {
-      if (conversation.inDoubtActions().length === 0) {
+      if (conversation.inDoubtActions().length > 0) await conversation.resolveInDoubt(choice);
+      // After a crash inside a delegated agent, the actions in doubt are the child's.
+      else if (
+        !(await decideChildren(conversation, opened.children, async (child) => {
+          if (child.inDoubtActions().length === 0) return false;
+          await child.resolveInDoubt(choice);
+          return true;
+        }))
+      ) {
         throw new Error(
           `Nothing in doubt: no action of this conversation (${conversation.status}) started without a recorded result.`,
         );
       }
-      await conversation.resolveInDoubt(choice);
-      return await driveToStop(io, mode, session, dir);
+      return await driveToStop(io, mode, session, dir, opened.children);
     }
     const waiting = conversation.awaitingConfirmation();
+    // A delegated agent waits: the decision is its, and the parent's run carries it on.
+    if (conversation.status === 'waiting_for_confirmation' && waiting.length === 0) {
+      const decided = await decideChildren(conversation, opened.children, async (child) => {
+        if (child.status !== 'waiting_for_confirmation' || child.awaitingConfirmation().length === 0)
+          return false;
+        if (command === 'approve') await child.approve();
+        else await child.reject(reason!);
+        return true;
+      });
+      if (decided) return await driveToStop(io, mode, session, dir, opened.children);
+    }
     if (conversation.status !== 'waiting_for_confirmation' || waiting.length === 0) {
       const inDoubt = conversation.state.inDoubt.length
         ? ` Actions in doubt after a crash wait for your decision: ${resolveHint(dir)}.`
@@ -102,10 +123,22 @@ async function decide(
     // The whole pending batch: a rejected call's siblings may depend on it, so they go with it.
     if (command === 'approve') await conversation.approve();
     else await conversation.reject(reason!);
-    return await driveToStop(io, mode, session, dir);
+    return await driveToStop(io, mode, session, dir, opened.children);
   } finally {
     await opened.close();
   }
+}
+
+/** Applies `decide` to each delegated agent that has not ended; whether any of them took it. */
+async function decideChildren(
+  conversation: Conversation,
+  children: NodeChildRunner,
+  decide: (child: Conversation) => Promise<boolean>,
+): Promise<boolean> {
+  let any = false;
+  for (const link of agentTree(await conversation.events()).children.filter((c) => c.end === null))
+    if (await children.decide(link, decide)) any = true;
+  return any;
 }
 
 /** What the run recorded: its endpoint, model, confirmation mode, limits and MCP file. */

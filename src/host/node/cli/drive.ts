@@ -10,6 +10,7 @@ import { exitCodeFor } from './exit-codes';
 import { note, type OutputMode } from './event-printer';
 import type { CliIo, StopSignal } from './io';
 import { readSessionInfo } from './session-file';
+import type { NodeChildRunner } from '../agents/child-runner';
 import { actionWhat } from './event-line';
 import { heldRiskLine } from './pending-risk';
 import { printableLine } from '../../../core/text/printable';
@@ -19,6 +20,8 @@ export async function driveToStop(
   mode: OutputMode,
   session: Pick<NodeSession, 'conversation' | 'stopCommand'>,
   convDir: string,
+  /** The delegated agents: one that waits for the user is named with its actions. */
+  children?: Pick<NodeChildRunner, 'waiting'>,
 ): Promise<number> {
   const { conversation } = session;
   let interrupting: Promise<void> | undefined;
@@ -42,7 +45,8 @@ export async function driveToStop(
     removeHandler();
   }
   const status: ExecutionStatus = conversation.status;
-  for (const line of outcomeLines(status, conversation, convDir)) note(io, mode, printableLine(line));
+  for (const line of outcomeLines(status, conversation, convDir, children))
+    note(io, mode, printableLine(line));
   return stoppedBy && status === 'paused' ? signalExitCode(stoppedBy) : exitCodeFor(status);
 }
 
@@ -60,13 +64,19 @@ export function signalExitCode(signal: StopSignal): number {
   return 128 + constants.signals[signal];
 }
 
-function outcomeLines(status: ExecutionStatus, c: Conversation, dir: string): string[] {
+function outcomeLines(
+  status: ExecutionStatus,
+  c: Conversation,
+  dir: string,
+  children?: Pick<NodeChildRunner, 'waiting'>,
+): string[] {
   const quoted = shellQuote(dir);
   switch (status) {
     case 'finished':
       return c.state.mode === 'plan' && c.state.tasks.length > 0 ? planReadyLines(c, dir) : ['Finished.'];
     case 'waiting_for_confirmation': {
       const held = c.awaitingConfirmation();
+      if (held.length === 0 && children?.waiting.size) return childWaitingLines(children, quoted);
       const n = held.length;
       // As the gate rated them, from where the shell is now.
       const risks = new Map(c.heldRisks().map((d) => [d.actionId, d]));
@@ -90,6 +100,28 @@ function outcomeLines(status: ExecutionStatus, c: Conversation, dir: string): st
     default:
       return [`Stopped with status ${status}.`];
   }
+}
+
+/** A delegated agent waits: its actions, and that approve or reject on the parent answers them. */
+function childWaitingLines(children: Pick<NodeChildRunner, 'waiting'>, quoted: string): string[] {
+  const lines: string[] = [];
+  for (const w of children.waiting.values()) {
+    const n = w.actions.length;
+    const risks = new Map(w.risks.map((d) => [d.actionId, d]));
+    lines.push(
+      `The delegated agent ${w.branch} (${w.folder}) waits for confirmation of ${n} action${n === 1 ? '' : 's'}:`,
+    );
+    for (const a of w.actions) {
+      const d = risks.get(a.id);
+      lines.push('  ' + heldRiskLine(a.summary ?? actionWhat(a), d?.risk ?? 'UNKNOWN', d?.riskReasons ?? []));
+    }
+  }
+  return [
+    ...lines,
+    'Continue with:',
+    `  logbook approve ${quoted}`,
+    `  logbook reject ${quoted} --reason "..."`,
+  ];
 }
 
 /** Plan mode ended with a plan: how to approve it, or ask for changes, from the shell. */

@@ -3,6 +3,7 @@
 import { type Event, serializeEvent } from '../../../core/events';
 import { eventLine } from './event-line';
 import type { CliIo } from './io';
+import { stampOf } from '../../../core/agents/agent-events';
 
 export interface OutputMode {
   json: boolean;
@@ -10,7 +11,14 @@ export interface OutputMode {
 
 export function eventPrinter(io: CliIo, mode: OutputMode): (event: Event) => void {
   if (mode.json) return (e) => io.out(serializeEvent(e));
-  return (e) => io.out(eventLine(e));
+  return (e) => io.out(childIndent(e) + eventLine(e));
+}
+
+/** A delegated agent's events are printed under its parent's, indented by depth and named. */
+export function childIndent(e: Event): string {
+  const { agent_name, branch } = stampOf(e);
+  const depth = Math.floor((branch.split('.').length - 1) / 2);
+  return depth > 0 ? `${'    '.repeat(depth)}${agent_name} │ ` : '';
 }
 
 /** Notes for people (the conversation directory, hints): stdout, or stderr when stdout is JSON. */

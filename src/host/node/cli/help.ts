@@ -64,6 +64,17 @@ const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME a
                          (also LOGBOOK_SANDBOX_WRITABLE); LOGBOOK_BWRAP names another bwrap`;
 
 export const COMMAND_HELP = {
+  agents: `Usage: logbook agents [--workspace DIR] [--json]
+
+Lists the agents the main agent can delegate to: the built-in explore agent (reads, changes
+nothing), then the Markdown definitions in $XDG_CONFIG_HOME/logbook/agents/ and in the
+workspace's .logbook/agents/ (a workspace's agent wins over a user's of the same name).
+docs/AGENTS.md describes the format. A file that is not a valid definition is named on stderr,
+with why, and the exit code is 1.
+
+Options:
+  --workspace DIR   the workspace whose agents to list (default: the current folder)
+  --json            one JSON object: {"agents": [...], "errors": [...]}`,
   config: `Usage: logbook config [--json]
 
 Prints every setting as the commands resolve it here, each with where its value came from:
@@ -348,6 +359,7 @@ Commands:
   replay              run a recorded conversation again on a copy; report the first divergence
   sandbox             say whether commands run sandboxed here, what it allows, how to fix it
   config              print the settings, each with where it came from
+  agents              list the agents the main agent can hand work to
 
 Options:
   -h, --help      show help (also: logbook <command> --help)

@@ -20,6 +20,7 @@ import { diffCommand } from './diff-command';
 import { replayCommand } from './replay-command';
 import { sandboxCommand } from './sandbox-command';
 import { configCommand } from './config-command';
+import { agentsCommand } from './agents-command';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
@@ -40,6 +41,7 @@ const COMMANDS: Record<string, Command> = {
   replay: replayCommand,
   sandbox: sandboxCommand,
   config: configCommand,
+  agents: agentsCommand,
 };
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {

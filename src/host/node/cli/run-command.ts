@@ -28,6 +28,7 @@ import { PASS_ENV_OPTION } from './pass-env';
 import { SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION } from './mcp-option';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
+import { agentsReport, childrenInDoubt } from './agents-report';
 
 export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', argv, {
@@ -117,7 +118,11 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       );
     }
     // Conversation.run would execute them again unasked; their side effect may already have happened.
-    const inDoubt = conversation.state.inDoubt;
+    // A delegated agent's actions in doubt count too: the parent's next run would resume it.
+    const inDoubt = [
+      ...conversation.state.inDoubt,
+      ...childrenInDoubt((await agentsReport(storeDir)).children),
+    ];
     if (inDoubt.length > 0) {
       throw new Error(
         `${inDoubt.length} action(s) of this conversation started before a crash and have no recorded ` +
@@ -150,7 +155,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       if (agentMode !== undefined) await conversation.setMode(agentMode);
       await conversation.sendMessage(task);
     }
-    return await driveToStop(io, mode, session, storeDir);
+    return await driveToStop(io, mode, session, storeDir, opened.children);
   } finally {
     await opened.close();
   }

@@ -18,6 +18,7 @@ import type { CliIo } from './io';
 import { type ReadState, readState } from './read-state';
 import { withLostEvents, withLostLines } from './lost-report';
 import { reportLines, stateReport, withWriterLiveness } from './state-report';
+import { agentsLines, agentsReport } from './agents-report';
 
 export async function showCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('show', argv, {
@@ -52,11 +53,13 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
   const seen = withLostEvents(withWriterLiveness(report, writerAlive), store, dir);
   // Who signed it, as signatures.log names them; `logbook verify` checks the signatures.
   const signers = chainSigners(dir);
-  if (values.json) io.out(JSON.stringify({ ...seen, signers }));
+  const agents = await agentsReport(dir);
+  if (values.json) io.out(JSON.stringify({ ...seen, signers, agents }));
   else {
     const lines = withLostLines(reportLines(seen), seen);
     const at = lines.findIndex((l) => l.startsWith('  tokens'));
     lines.splice(at + 1, 0, `  signed by  ${signers.length > 0 ? signers.join(', ') : 'nobody (unsigned)'}`);
+    lines.push(...agentsLines(agents));
     for (const line of lines) io.out(line);
   }
   return EXIT.ok;

@@ -2,7 +2,8 @@
 // its length against the head the CLI keeps outside the folder, and its signers against the user's
 // key and trust list.
 import { detectBackend } from '../../../core/log';
-import { verifyConversation, verifyReport } from '../../../core/signing';
+import { type Verdict, verifyConversation, verifyReport } from '../../../core/signing';
+import { agentLines, verifyAgents } from './agents-verify';
 import { cliHeadFile } from '../config-dir';
 import { expectPositionals, parseCommandArgs } from './args';
 import { assertConversationDir, conversationId, resolvePath } from './conversation-dir';
@@ -28,24 +29,29 @@ export async function verifyCommand(argv: readonly string[], io: CliIo): Promise
   }
   const trust = cliSignerTrust(io.env, values.signer);
   const r = verifyConversation(dir, { expectedId: conversationId(dir), headFile: cliHeadFile(io.env, dir) });
-  const report = verifyReport(r, trust);
+  // Each agent signs its own events: the keys the log vouches for, and each delegated agent's log.
+  const agents = await verifyAgents(dir, r, trust, io.env);
+  const report = verifyReport(r, agents.trust);
+  const childBroken = agents.agents.some((a) => a.verdict === 'broken');
+  const verdict: Verdict = childBroken ? 'broken' : report.verdict;
   const code = {
     verified: VERIFY_EXIT.verified,
     broken: VERIFY_EXIT.broken,
     unsigned: VERIFY_EXIT.unsigned,
     truncated: VERIFY_EXIT.truncated,
     'unknown-signer': VERIFY_EXIT.unknownSigner,
-  }[report.verdict];
+  }[verdict];
   if (values.json) {
     const signers = r.signers.map((did) => ({
       did,
-      standing: trust.you.includes(did) ? 'you' : trust.known.has(did) ? 'known' : 'unknown',
-      ...(trust.known.has(did) ? { name: trust.known.get(did) } : {}),
+      standing: agents.trust.you.includes(did) ? 'you' : agents.trust.known.has(did) ? 'known' : 'unknown',
+      ...(agents.trust.known.has(did) ? { name: agents.trust.known.get(did) } : {}),
     }));
-    io.out(JSON.stringify({ ...r, verdict: report.verdict, signerStanding: signers }));
+    io.out(JSON.stringify({ ...r, verdict, signerStanding: signers, agents: agents.agents }));
     return code;
   }
   if (report.detail) io.err(report.detail);
   io.out(report.summary);
+  for (const line of agentLines(agents)) io.out(line);
   return code;
 }

@@ -1,0 +1,61 @@
+// How agents appear in a log. Every event an agent appends carries `agent_name` and `branch` (the
+// path of delegations that led to it: `main`, `main.explore.2`), written into the record and so
+// inside what the signature chain covers. An agent's life is marked by two
+// ConversationStateUpdateEvents, a kind the OpenHands SDK takes with any key:
+// - `agent_start`: in the parent's log when it starts a child (naming the child's conversation, its
+//   did:key and the parent's delegating action), as the first event of the child's own log
+//   (naming the parent's conversation and action), and at a handoff (`handoff: true`);
+// - `agent_end`: how it ended (finished, escalated, error...) and its final message.
+import { z } from 'zod';
+import { MAIN_AGENT } from './definition';
+
+export const AGENT_START_KEY = 'agent_start';
+export const AGENT_END_KEY = 'agent_end';
+
+export interface AgentStamp {
+  agent_name: string;
+  branch: string;
+}
+
+export const MAIN_STAMP: AgentStamp = { agent_name: MAIN_AGENT, branch: MAIN_AGENT };
+
+export const AgentStartValueSchema = z.looseObject({
+  agent_name: z.string().min(1),
+  branch: z.string().min(1),
+  /** The did:key that signs this agent's events. */
+  did: z.string().nullable().optional(),
+  /** In the parent's log: the child's conversation id and folder (relative to the parent's). */
+  conversation_id: z.string().optional(),
+  folder: z.string().optional(),
+  /** The action that delegated (in the parent's log) or that this child answers (in the child's). */
+  parent_event_id: z.string().optional(),
+  parent_conversation_id: z.string().optional(),
+  task: z.string().optional(),
+  /** A handoff: the same log goes on with this agent. */
+  handoff: z.boolean().optional(),
+});
+export type AgentStartValue = z.infer<typeof AgentStartValueSchema>;
+
+export const AgentEndValueSchema = z.looseObject({
+  agent_name: z.string().min(1),
+  branch: z.string().min(1),
+  conversation_id: z.string().optional(),
+  status: z.string(),
+  escalated: z.boolean().optional(),
+  message: z.string().nullable().optional(),
+});
+export type AgentEndValue = z.infer<typeof AgentEndValueSchema>;
+
+/** The event with its agent's stamp, the stamp's fields first after `id` (as the record is read). */
+export function stampEvent<E extends object>(event: E, stamp: AgentStamp): E {
+  if ('agent_name' in event) return event;
+  return { ...event, agent_name: stamp.agent_name, branch: stamp.branch };
+}
+
+/** The stamp an event carries; the main agent's for events written before stamps existed. */
+export function stampOf(event: object): AgentStamp {
+  const e = event as { agent_name?: unknown; branch?: unknown };
+  return typeof e.agent_name === 'string' && typeof e.branch === 'string'
+    ? { agent_name: e.agent_name, branch: e.branch }
+    : MAIN_STAMP;
+}

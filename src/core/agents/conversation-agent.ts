@@ -1,0 +1,11 @@
+// What a conversation knows of the agent it runs as: the stamp its events carry (a handoff changes
+// it), what the agent adds to the system prompt, and, for a delegated agent, its log's first event.
+import type { AgentStamp, AgentStartValue } from './agent-events';
+
+export interface ConversationAgent {
+  stamp(): AgentStamp;
+  /** A delegated agent's first event, before its system prompt: who started it, and why. */
+  start?: AgentStartValue;
+  /** Added to the system prompt: the agent's instructions, or the agents the main one can call. */
+  promptSections?: readonly string[];
+}

@@ -1,0 +1,167 @@
+// `delegate` (the OpenHands SDK's DelegateTool: DelegateAction {command, ids, agent_types, tasks}):
+// the main agent hands tasks to named agents. `spawn` names sub-agents (ids, each with an agent
+// type); `delegate` gives each id a task, runs the agents (side by side when all of them only read,
+// one after the other otherwise) and returns their final messages as one observation. Each child
+// runs its own loop in its own conversation (child-runner.ts in the host); a child that waits for
+// the user's confirmation suspends this action, which runs again, and picks the children up where
+// they stopped, once the user has answered.
+import { z } from 'zod';
+import type { ToolSpec } from '../tools';
+import { errorObservation, observation } from '../tools/observation';
+import { SuspendAction } from '../tools/suspend';
+import { type AgentDefinition, isReadOnlyAgent } from './definition';
+
+export const DELEGATE_TOOL_NAME = 'delegate';
+
+const DelegateArgsSchema = z.object({
+  command: z
+    .enum(['spawn', 'delegate'])
+    .describe(
+      '`spawn` names sub-agents (ids with agent_types); `delegate` gives each id a task and runs them.',
+    ),
+  ids: z.array(z.string().min(1)).nullish().describe('Sub-agent ids, e.g. ["find-auth", "find-tests"].'),
+  agent_types: z
+    .array(z.string().min(1))
+    .nullish()
+    .describe('The agent of each id, in the order of ids (default: the id itself when it names an agent).'),
+  tasks: z
+    .record(z.string(), z.string().min(1))
+    .nullish()
+    .describe('For `delegate`: {"<id>": "<self-contained task>"}.'),
+});
+export type DelegateArgs = z.infer<typeof DelegateArgsSchema>;
+
+export interface ChildRequest {
+  /** The delegating ActionEvent: the child's conversation is named after it and the sub-agent id. */
+  actionId: string;
+  subId: string;
+  agent: AgentDefinition;
+  task: string;
+  signal: AbortSignal;
+}
+
+export interface ChildResult {
+  subId: string;
+  agentName: string;
+  branch: string;
+  conversationId: string;
+  /** The child's status when it stopped: `finished`, or waiting for the user, or why it stopped. */
+  status: string;
+  escalated: boolean;
+  /** Its final message (finish or escalate), or what stopped it. */
+  message: string;
+}
+
+/** Runs (or resumes) one child to its next stop. Provided by the host, which owns the stores. */
+export interface ChildRunner {
+  run(req: ChildRequest): Promise<ChildResult>;
+}
+
+export interface DelegateDeps {
+  agents: () => readonly AgentDefinition[];
+  runner: ChildRunner;
+  /** Tools that only read, by name: an agent with only these (or in plan mode) may run beside others. */
+  readOnlyTools: ReadonlySet<string>;
+}
+
+/** The delegate tool, and how a reopened conversation gives it back the sub-agents its log spawned. */
+export type DelegateTool = ToolSpec<DelegateArgs> & {
+  /** A `spawn` the log recorded (and answered without error), read back on open. */
+  remember(ids: readonly string[], agentTypes: readonly string[]): void;
+};
+
+export function createDelegateTool(deps: DelegateDeps): DelegateTool {
+  // Ids named by `spawn`, with their agent; the log keeps the spawn, `remember` restores it on open.
+  const spawned = new Map<string, string>();
+  const fail = (command: string, text: string) => errorObservation('DelegateObservation', text, { command });
+  return {
+    remember(ids, agentTypes) {
+      ids.forEach((id, i) => {
+        if (agentTypes[i]) spawned.set(id, agentTypes[i]);
+      });
+    },
+    name: DELEGATE_TOOL_NAME,
+    description: [
+      'Hand self-contained tasks to other agents. Each runs on its own with its own tools and returns its final message.',
+      'Call with command "delegate", tasks {"<id>": "<task>"} and agent_types naming each id\'s agent (ids in the same order).',
+      'Read-only agents given tasks in one call run at the same time.',
+    ].join(' '),
+    // The call itself changes nothing: every action of a child is rated and confirmed on its own.
+    readOnly: true,
+    resumable: true,
+    actionKind: 'DelegateAction',
+    observationKind: 'DelegateObservation',
+    argsSchema: DelegateArgsSchema,
+    toActionFields: (args) => ({
+      command: args.command,
+      ids: args.ids ?? null,
+      agent_types: args.agent_types ?? null,
+      tasks: args.tasks ?? null,
+    }),
+    execute: async (args, ctx) => {
+      const typeOf = (id: string): string | undefined => {
+        const at = args.ids?.indexOf(id) ?? -1;
+        if (at >= 0 && args.agent_types?.[at]) return args.agent_types[at];
+        return spawned.get(id) ?? (deps.agents().some((a) => a.name === id) ? id : undefined);
+      };
+      const known = () =>
+        deps
+          .agents()
+          .map((a) => a.name)
+          .join(', ');
+      if (args.command === 'spawn') {
+        const ids = args.ids ?? [];
+        if (!ids.length) return fail('spawn', 'spawn needs ids (and agent_types).');
+        for (const id of ids) {
+          const type = typeOf(id);
+          if (!type || !deps.agents().some((a) => a.name === type))
+            return fail('spawn', `No agent for "${id}": give agent_types (known agents: ${known()}).`);
+          spawned.set(id, type);
+        }
+        return observation(
+          'DelegateObservation',
+          `Spawned ${ids.map((id) => `${id} (${spawned.get(id)})`).join(', ')}. Give them tasks with command "delegate".`,
+          { command: 'spawn' },
+        );
+      }
+      const tasks = Object.entries(args.tasks ?? {});
+      if (!tasks.length) return fail('delegate', 'delegate needs tasks: {"<id>": "<task>"}.');
+      const requests: ChildRequest[] = [];
+      for (const [id, task] of tasks) {
+        const type = typeOf(id);
+        const agent = deps.agents().find((a) => a.name === type);
+        if (!agent)
+          return fail('delegate', `No agent for "${id}": name it in agent_types (known agents: ${known()}).`);
+        requests.push({ actionId: ctx.actionId ?? '', subId: id, agent, task, signal: ctx.signal });
+      }
+      if (!ctx.actionId) return fail('delegate', 'delegate ran without its action.');
+      const results = await runAll(requests, deps);
+      if (results.some((r) => r.status === 'waiting_for_confirmation')) {
+        const who = results.filter((r) => r.status === 'waiting_for_confirmation').map((r) => r.branch);
+        throw new SuspendAction(`${who.join(', ')} wait${who.length === 1 ? 's' : ''} for confirmation`);
+      }
+      const text = results.map(resultText).join('\n\n');
+      const allFailed = results.every((r) => r.status !== 'finished');
+      return observation('DelegateObservation', text, { command: 'delegate' }, allFailed);
+    },
+  };
+}
+
+/** Read-only agents side by side; as soon as one may change things, one after the other. */
+async function runAll(requests: ChildRequest[], deps: DelegateDeps): Promise<ChildResult[]> {
+  if (requests.every((r) => isReadOnlyAgent(r.agent, deps.readOnlyTools)))
+    return Promise.all(requests.map((r) => deps.runner.run(r)));
+  const out: ChildResult[] = [];
+  for (const r of requests) {
+    const result = await deps.runner.run(r);
+    out.push(result);
+    // One waits for the user: the ones after it start once it is answered.
+    if (result.status === 'waiting_for_confirmation') break;
+  }
+  return out;
+}
+
+function resultText(r: ChildResult): string {
+  const how = r.status === 'finished' ? (r.escalated ? 'escalated' : 'finished') : `stopped (${r.status})`;
+  return `[${r.subId}] ${r.agentName} agent (${r.branch}) ${how}:\n${r.message}`;
+}

@@ -1,0 +1,57 @@
+// `transfer_to_agent` (OpenHands' EventActions.transfer_to_agent): the conversation itself goes on
+// with another agent definition: same log, and the events that follow carry the new agent_name and
+// are signed by its key. Recorded as an MCPToolAction (the SDK's action for tools outside its own
+// set), so an export loads in the SDK.
+import { z } from 'zod';
+import type { ToolSpec } from '../tools';
+import { errorObservation, observation } from '../tools/observation';
+import type { AgentDefinition } from './definition';
+
+export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
+
+const TransferArgsSchema = z.object({
+  agent_name: z.string().min(1).describe('The agent to hand the conversation to.'),
+  reason: z.string().optional().describe('Why: what the next agent should do.'),
+});
+export type TransferArgs = z.infer<typeof TransferArgsSchema>;
+
+export interface TransferDeps {
+  agents: () => readonly AgentDefinition[];
+  /** Records the handoff and switches the agent the log's next events belong to. */
+  transfer(agent: AgentDefinition, reason: string | undefined): Promise<void>;
+}
+
+export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
+  return {
+    name: TRANSFER_TOOL_NAME,
+    description:
+      'Hand this conversation over to another agent: it continues from here with its own instructions and tools. ' +
+      'Use it when the rest of the work is that agent’s speciality.',
+    readOnly: true,
+    actionKind: 'MCPToolAction',
+    observationKind: 'MCPToolObservation',
+    argsSchema: TransferArgsSchema,
+    toActionFields: (args) => ({ data: { ...args } }),
+    execute: async (args) => {
+      const agent = deps.agents().find((a) => a.name === args.agent_name);
+      if (!agent) {
+        const known = deps
+          .agents()
+          .map((a) => a.name)
+          .join(', ');
+        return errorObservation(
+          'MCPToolObservation',
+          `There is no agent "${args.agent_name}" (known: ${known}).`,
+          {
+            tool_name: TRANSFER_TOOL_NAME,
+          },
+        );
+      }
+      await deps.transfer(agent, args.reason);
+      const text = [`The conversation is now handled by the ${agent.name} agent.`, agent.instructions]
+        .filter((t) => t)
+        .join('\n\n');
+      return observation('MCPToolObservation', text, { tool_name: TRANSFER_TOOL_NAME });
+    },
+  };
+}

@@ -1,0 +1,79 @@
+// Where agent definitions live on disk: `.logbook/agents/*.md` in the workspace and `agents/*.md`
+// in the user's Logbook config folder. A workspace's definitions are read only when the workspace is
+// trusted: a repository must not be able to give the agent new instructions and tools unasked.
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  type AgentDefinition,
+  BUILT_IN_AGENTS,
+  mergeAgents,
+  parseAgentDefinition,
+} from '../../../core/agents/definition';
+import { defaultTools, FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME } from '../../../core/tools';
+import { type Env, logbookConfigDir } from '../config-dir';
+
+export interface LoadedAgents {
+  agents: AgentDefinition[];
+  /** Files that are not valid definitions, each with why (they are left out). */
+  errors: string[];
+  /** A workspace folder of definitions that was not read because the workspace is not trusted. */
+  skippedUntrusted: string | null;
+}
+
+export function workspaceAgentsDir(workspace: string): string {
+  return path.join(workspace, '.logbook', 'agents');
+}
+
+export function userAgentsDir(env: Env): string {
+  return path.join(logbookConfigDir(env), 'agents');
+}
+
+export function loadAgents(opts: { workspace: string; env: Env; trusted: boolean }): LoadedAgents {
+  const errors: string[] = [];
+  const user = readDir(userAgentsDir(opts.env), errors);
+  const wsDir = workspaceAgentsDir(opts.workspace);
+  const ws = opts.trusted ? readDir(wsDir, errors) : [];
+  // A misspelt tool would leave the agent without it, silently: such a definition is an error.
+  // The web tools too: offered where the settings say so.
+  const known = new Set([...defaultTools().map((t) => t.name), FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME]);
+  const checked = (list: AgentDefinition[]) =>
+    list.filter((a) => {
+      const unknown = (a.tools ?? []).filter((t) => !known.has(t));
+      if (unknown.length)
+        errors.push(
+          `${a.origin}: unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${[...known].join(', ')})`,
+        );
+      return unknown.length === 0;
+    });
+  const skippedUntrusted = !opts.trusted && mdFiles(wsDir).length > 0 ? wsDir : null;
+  return { agents: mergeAgents(BUILT_IN_AGENTS, checked(user), checked(ws)), errors, skippedUntrusted };
+}
+
+function readDir(dir: string, errors: string[]): AgentDefinition[] {
+  const out: AgentDefinition[] = [];
+  for (const file of mdFiles(dir)) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      errors.push(`${file}: ${(err as Error).message}`);
+      continue;
+    }
+    const parsed = parseAgentDefinition(text, file);
+    if (parsed.ok) out.push(parsed.agent);
+    else errors.push(parsed.error);
+  }
+  return out;
+}
+
+function mdFiles(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .sort()
+      .map((n) => path.join(dir, n));
+  } catch {
+    return [];
+  }
+}

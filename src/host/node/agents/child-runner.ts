@@ -1,0 +1,300 @@
+// Runs delegated agents as conversations of their own: each in `agents/<child id>/` inside the
+// parent's folder, with its own segment log, signed by its own key (derived from the user's), its
+// own tools, caps and model, and the same confirmation rules as the parent. The child's id is derived
+// from the delegating action and the sub-agent id, so running the action again (after the user
+// answered a child's question, or after a crash) reopens the same child and goes on from its log.
+// Links both ways: the parent's log records `agent_start` (child id, folder, did:key, the action)
+// and `agent_end`; the child's first event names the parent's conversation and action. The child's
+// LLM usage is mirrored into the parent's log, so it shows in the parent's totals and counts
+// against the parent's budget.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  AGENT_END_KEY,
+  AGENT_START_KEY,
+  type AgentEndValue,
+  type AgentStartValue,
+} from '../../../core/agents/agent-events';
+import { deriveAgentIdentity } from '../../../core/agents/agent-key';
+import type { AgentDefinition } from '../../../core/agents/definition';
+import type { ChildRequest, ChildResult, ChildRunner } from '../../../core/agents/delegate-tool';
+import { createEscalateTool, ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
+import type { Conversation } from '../../../core/agent/conversation';
+import { derivedUuid } from '../../../core/events/derived-uuid';
+import { type ActionEvent, type Event, FINISH_TOOL_NAME } from '../../../core/events';
+import type { ConfirmationDecision } from '../../../core/agent/ports';
+import type { ChildLink } from '../../../core/agents/agent-tree';
+import { LLM_USAGE_KEY } from '../../../core/state/metrics';
+import type { SigningIdentity } from '../../../core/signing';
+import { type NodeSession, type NodeSessionOptions, openNodeConversation } from '../node-session';
+
+/** The folder of a conversation's delegated agents, inside its own. */
+export const AGENTS_FOLDER = 'agents';
+
+export interface NodeChildRunnerOptions {
+  parentDir: string;
+  parentId: string;
+  parentBranch: string;
+  /** The parent conversation (open by the time a child runs). */
+  parent: () => Conversation;
+  /** The agent definitions children are made from. */
+  agents: () => readonly AgentDefinition[];
+  /** What every child session shares with the parent's (endpoint, confirmation, sandbox...). */
+  session: Omit<
+    NodeSessionOptions,
+    'storeDir' | 'id' | 'signing' | 'signedHeadFile' | 'tools' | 'agent' | 'onEvent'
+  >;
+  /** The user's identity: each child signs with a key derived from it. None: children are unsigned. */
+  signing?: SigningIdentity;
+  /** Where a child's signed head is kept outside its folder. */
+  headFile?: (childDir: string) => string;
+  /** Every event of every child, as appended (the CLI prints them indented). */
+  onEvent?: (event: Event, index: number) => void;
+  /** A child's session.json, so `show` names its workspace. */
+  describe?: (childDir: string, childId: string) => void;
+}
+
+export function childConversationId(parentId: string, actionId: string, subId: string): string {
+  return derivedUuid(`logbook-agent:${parentId}:${actionId}:${subId}`);
+}
+
+/** A child that stopped to wait for the user, as its parent's run reports it. */
+export interface WaitingChild {
+  branch: string;
+  folder: string;
+  actions: ActionEvent[];
+  risks: ConfirmationDecision[];
+}
+
+export class NodeChildRunner implements ChildRunner {
+  /** The children that waited for the user in this process's last delegation. */
+  readonly waiting = new Map<string, WaitingChild>();
+
+  /** The branches the parent's log records, by child id, and how many children each agent name has. */
+  private branches?: Promise<{ byId: Map<string, string>; perName: Map<string, number> }>;
+
+  constructor(private readonly opts: NodeChildRunnerOptions) {}
+
+  async run(req: ChildRequest): Promise<ChildResult> {
+    const { opts } = this;
+    const id = childConversationId(opts.parentId, req.actionId, req.subId);
+    const folder = `${AGENTS_FOLDER}/${id}`;
+    const dir = join(opts.parentDir, AGENTS_FOLDER, id);
+    const fresh = !existsSync(join(dir, 'meta.json'));
+    const identity = opts.signing ? deriveAgentIdentity(opts.signing, id) : undefined;
+    const start: AgentStartValue = {
+      agent_name: req.agent.name,
+      branch: await this.branchOf(id, req.agent.name),
+      did: identity?.did ?? null,
+      parent_conversation_id: opts.parentId,
+      parent_event_id: req.actionId,
+    };
+    const session = await this.open(req.agent, dir, id, identity, start);
+    const child = session.conversation;
+    try {
+      const branch = start.branch;
+      const base = { subId: req.subId, agentName: req.agent.name, branch, conversationId: id };
+      const ended = await recordedEnd(child);
+      if (ended)
+        return {
+          ...base,
+          status: ended.status,
+          escalated: ended.escalated === true,
+          message: ended.message ?? '',
+        };
+      const parent = opts.parent();
+      if (fresh) {
+        await parent.recordAgentUpdate(AGENT_START_KEY, {
+          agent_name: req.agent.name,
+          branch,
+          did: identity?.did ?? null,
+          conversation_id: id,
+          folder,
+          parent_event_id: req.actionId,
+          task: req.task,
+        } satisfies AgentStartValue);
+        if (req.agent.mode === 'plan') await child.setMode('plan');
+        await child.sendMessage(req.task);
+      }
+      // The child's model calls count in the parent's totals and against its budget.
+      const mirror = child.onEvent((e) => {
+        if (e.kind === 'ConversationStateUpdateEvent' && e.key === LLM_USAGE_KEY) {
+          const value = { ...(e.value as object), usage_id: `agent:${branch}` };
+          void parent.recordAgentUpdate(LLM_USAGE_KEY, value).catch(() => undefined);
+        }
+      });
+      const abort = () => void child.interrupt();
+      req.signal.addEventListener('abort', abort);
+      let status;
+      try {
+        status = await child.run();
+      } finally {
+        mirror();
+        req.signal.removeEventListener('abort', abort);
+      }
+      if (status === 'waiting_for_confirmation') {
+        this.waiting.set(id, {
+          branch,
+          folder,
+          actions: child.awaitingConfirmation(),
+          risks: child.heldRisks(),
+        });
+        return { ...base, status, escalated: false, message: '' };
+      }
+      this.waiting.delete(id);
+      const final = await finalMessage(child);
+      const message =
+        status === 'finished'
+          ? (final?.message ?? '')
+          : `The agent stopped (${status}): ${child.state.lastError?.message ?? 'no final message'}`;
+      const end: AgentEndValue = {
+        agent_name: req.agent.name,
+        branch,
+        conversation_id: id,
+        status,
+        escalated: final?.escalated === true,
+        message,
+      };
+      await child.recordAgentUpdate(AGENT_END_KEY, end);
+      await parent.recordAgentUpdate(AGENT_END_KEY, end);
+      return { ...base, status, escalated: end.escalated === true, message };
+    } finally {
+      await session.close();
+    }
+  }
+
+  /**
+   * Opens a child the parent's log names, for the user's decision on its waiting or in-doubt
+   * actions (approve, reject, resolve); `decide` returns whether it changed anything. The parent's
+   * next run picks the child up from there.
+   */
+  async decide(link: ChildLink, decide: (child: Conversation) => Promise<boolean>): Promise<boolean> {
+    const agent = this.opts.agents().find((a) => a.name === link.agentName);
+    if (!agent) throw new Error(`The agent "${link.agentName}" of ${link.branch} is no longer defined.`);
+    const dir = join(this.opts.parentDir, link.folder);
+    const identity = this.opts.signing
+      ? deriveAgentIdentity(this.opts.signing, link.conversationId)
+      : undefined;
+    const start: AgentStartValue = { agent_name: agent.name, branch: link.branch };
+    const session = await this.open(agent, dir, link.conversationId, identity, start);
+    try {
+      return await decide(session.conversation);
+    } finally {
+      await session.close();
+    }
+  }
+
+  /** The child's branch: as the parent's log recorded it, else the next number of its agent (`main.explore.2`). */
+  private async branchOf(id: string, name: string): Promise<string> {
+    this.branches ??= this.readBranches();
+    const { byId, perName } = await this.branches;
+    // Synchronous from here: children started together get distinct numbers.
+    const known = byId.get(id);
+    if (known) return known;
+    const n = (perName.get(name) ?? 0) + 1;
+    perName.set(name, n);
+    const branch = `${this.opts.parentBranch}.${name}.${n}`;
+    byId.set(id, branch);
+    return branch;
+  }
+
+  private async readBranches(): Promise<{ byId: Map<string, string>; perName: Map<string, number> }> {
+    const byId = new Map<string, string>();
+    const perName = new Map<string, number>();
+    for (const e of await this.opts.parent().events()) {
+      if (e.kind !== 'ConversationStateUpdateEvent' || e.key !== AGENT_START_KEY) continue;
+      const v = e.value as AgentStartValue;
+      if (!v.conversation_id || byId.has(v.conversation_id)) continue;
+      byId.set(v.conversation_id, v.branch);
+      perName.set(v.agent_name, (perName.get(v.agent_name) ?? 0) + 1);
+    }
+    return { byId, perName };
+  }
+
+  private async open(
+    agent: AgentDefinition,
+    dir: string,
+    id: string,
+    identity: SigningIdentity | undefined,
+    start: AgentStartValue,
+  ): Promise<NodeSession> {
+    const { opts } = this;
+    const parent = opts.parent();
+    // The child's caps: its own, within what is left of the parent's.
+    const used = parent.state.metrics.total;
+    const parentSettings = opts.session.settings ?? {};
+    const left = (cap: number | null | undefined, spent: number) =>
+      cap == null ? null : Math.max(0, cap - spent);
+    const maxTokens = minCap(
+      agent.maxTokens,
+      left(parentSettings.maxTokens, used.promptTokens + used.completionTokens),
+    );
+    const maxCost = minCap(agent.maxCost, left(parentSettings.maxCost, used.cost));
+    const branch = start.branch;
+    const session = await openNodeConversation({
+      ...opts.session,
+      storeDir: dir,
+      id,
+      llmSettings: agent.model
+        ? { ...opts.session.llmSettings, model: agent.model }
+        : opts.session.llmSettings,
+      ...(agent.maxIterations !== null ? { maxIterations: agent.maxIterations } : {}),
+      settings: { ...parentSettings, maxTokens, maxCost },
+      sharedSandbox: true,
+      ...(identity ? { signing: identity } : {}),
+      ...(identity && opts.headFile ? { signedHeadFile: opts.headFile(dir) } : {}),
+      ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
+      tools: (builtIn) => [
+        ...builtIn.filter(
+          (t) => agent.tools === null || agent.tools.includes(t.name) || t.name === FINISH_TOOL_NAME,
+        ),
+        createEscalateTool(),
+      ],
+      agent: {
+        stamp: () => ({ agent_name: agent.name, branch }),
+        start,
+        promptSections: [
+          `You are the ${agent.name} agent, given a task by another agent. When done, call finish with your result; call escalate to hand the task back early.`,
+          ...(agent.instructions ? [agent.instructions] : []),
+        ],
+      },
+    });
+    opts.describe?.(dir, id);
+    return session;
+  }
+}
+
+function minCap(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.min(a, b);
+}
+
+async function recordedEnd(c: Conversation): Promise<AgentEndValue | undefined> {
+  let end: AgentEndValue | undefined;
+  for (const e of await c.events())
+    if (e.kind === 'ConversationStateUpdateEvent' && e.key === AGENT_END_KEY) end = e.value as AgentEndValue;
+  return end;
+}
+
+/** The message of the last finish or escalate the child made. */
+async function finalMessage(c: Conversation): Promise<{ message: string; escalated: boolean } | undefined> {
+  let found: { message: string; escalated: boolean } | undefined;
+  for (const e of await c.events()) {
+    if (e.kind !== 'ActionEvent') continue;
+    if (e.tool_name !== FINISH_TOOL_NAME && e.tool_name !== ESCALATE_TOOL_NAME) continue;
+    const message = (e.action as { message?: unknown } | null)?.message;
+    found = {
+      message: typeof message === 'string' ? message : '',
+      escalated: e.tool_name === ESCALATE_TOOL_NAME,
+    };
+  }
+  if (found) return found;
+  // A final answer without finish: the agent's last message.
+  for (const e of (await c.events()).reverse())
+    if (e.kind === 'MessageEvent' && e.source === 'agent') {
+      const text = e.llm_message.content.map((p) => ('text' in p ? p.text : '')).join('');
+      return { message: text, escalated: false };
+    }
+  return undefined;
+}

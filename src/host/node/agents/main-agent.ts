@@ -1,0 +1,138 @@
+// The main agent of a CLI conversation and what it can hand work to: the delegate tool (children
+// run by NodeChildRunner), transfer_to_agent (a handoff in the same log), and the system prompt's
+// list of agents. Its events carry `agent_name`/`branch`: `main`, or after a handoff the agent
+// that took over (read back from the log when the conversation is opened again).
+import {
+  AGENT_END_KEY,
+  AGENT_START_KEY,
+  type AgentStamp,
+  type AgentStartValue,
+  MAIN_STAMP,
+} from '../../../core/agents/agent-events';
+import { deriveAgentIdentity } from '../../../core/agents/agent-key';
+import type { ConversationAgent } from '../../../core/agents/conversation-agent';
+import { type AgentDefinition, agentsPromptSection } from '../../../core/agents/definition';
+import {
+  createDelegateTool,
+  DELEGATE_TOOL_NAME,
+  type DelegateTool,
+} from '../../../core/agents/delegate-tool';
+import { createTransferTool } from '../../../core/agents/transfer-tool';
+import type { Conversation } from '../../../core/agent/conversation';
+import type { Event } from '../../../core/events';
+import type { SigningIdentity } from '../../../core/signing';
+import type { ToolSpec } from '../../../core/tools';
+import type { NodeSessionOptions, SessionToolContext } from '../node-session';
+import { NodeChildRunner, type NodeChildRunnerOptions } from './child-runner';
+
+export interface MainAgentOptions {
+  agents: readonly AgentDefinition[];
+  parentDir: string;
+  parentId: string;
+  signing?: SigningIdentity;
+  headFile?: (dir: string) => string;
+  onChildEvent?: (event: Event, index: number) => void;
+  describeChild?: NodeChildRunnerOptions['describe'];
+  /** What children share with the main session. */
+  childSession: NodeChildRunnerOptions['session'];
+}
+
+/** The session options that give the main agent its agents; `adopt` reads a handoff back after open. */
+export function mainAgentSession(o: MainAgentOptions): {
+  tools: NonNullable<NodeSessionOptions['tools']>;
+  agent: ConversationAgent;
+  adopt(conversation: Conversation): Promise<void>;
+  /** Runs the children (once the session's tools are made). */
+  children(): NodeChildRunner;
+} {
+  let current: AgentStamp = MAIN_STAMP;
+  let runner: NodeChildRunner | undefined;
+  let useSigner: SessionToolContext['useSigner'] | undefined;
+  let delegate: DelegateTool | undefined;
+  const section = agentsPromptSection(o.agents);
+  const tools = (builtIn: ToolSpec[], ctx: SessionToolContext): ToolSpec[] => {
+    useSigner = ctx.useSigner;
+    runner = new NodeChildRunner({
+      agents: () => o.agents,
+      parentDir: o.parentDir,
+      parentId: o.parentId,
+      parentBranch: MAIN_STAMP.branch,
+      parent: ctx.conversation,
+      session: o.childSession,
+      ...(o.signing ? { signing: o.signing } : {}),
+      ...(o.headFile ? { headFile: o.headFile } : {}),
+      ...(o.onChildEvent ? { onEvent: o.onChildEvent } : {}),
+      ...(o.describeChild ? { describe: o.describeChild } : {}),
+    });
+    const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
+    delegate = createDelegateTool({ agents: () => o.agents, runner, readOnlyTools });
+    return [
+      ...builtIn,
+      delegate as ToolSpec,
+      createTransferTool({
+        agents: () => o.agents,
+        transfer: async (agent, reason) => {
+          const c = ctx.conversation();
+          await c.recordAgentUpdate(AGENT_END_KEY, {
+            ...current,
+            status: 'transferred',
+            message: reason ?? null,
+          });
+          const identity = o.signing ? handoffIdentity(o.signing, o.parentId, agent.name) : null;
+          const next: AgentStamp = { agent_name: agent.name, branch: current.branch };
+          const start: AgentStartValue = {
+            ...next,
+            did: identity?.did ?? null,
+            handoff: true,
+            ...(reason ? { task: reason } : {}),
+          };
+          // Signed by the agent handing over, which so vouches for the next one's key.
+          await c.recordAgentUpdate(AGENT_START_KEY, start);
+          current = next;
+          if (identity) ctx.useSigner(identity);
+        },
+      }),
+    ];
+  };
+  return {
+    tools,
+    children: () => {
+      if (!runner) throw new Error('The session is not open yet.');
+      return runner;
+    },
+    agent: { stamp: () => current, ...(section ? { promptSections: [section] } : {}) },
+    async adopt(conversation) {
+      const events = await conversation.events();
+      rememberSpawns(events, delegate);
+      for (const e of events) {
+        if (e.kind !== 'ConversationStateUpdateEvent' || e.key !== AGENT_START_KEY) continue;
+        const v = e.value as AgentStartValue;
+        if (v.handoff) current = { agent_name: v.agent_name, branch: v.branch };
+      }
+      // The agent that took over signs what it appends from now on, as it did before.
+      if (current.agent_name !== MAIN_STAMP.agent_name && o.signing && useSigner)
+        useSigner(handoffIdentity(o.signing, o.parentId, current.agent_name));
+    },
+  };
+}
+
+/** The key of an agent that took a conversation over: derived from the user's, per conversation and agent. */
+function handoffIdentity(user: SigningIdentity, conversationId: string, agentName: string): SigningIdentity {
+  return deriveAgentIdentity(user, `${conversationId}:${agentName}`);
+}
+
+/** The sub-agents the log's successful `spawn` calls named, given back to the delegate tool. */
+function rememberSpawns(events: readonly Event[], tool: DelegateTool | undefined): void {
+  if (!tool) return;
+  const failed = new Set(
+    events.flatMap((e) =>
+      e.kind === 'ObservationEvent' && e.observation.is_error === true ? [e.action_id] : [],
+    ),
+  );
+  for (const e of events) {
+    if (e.kind !== 'ActionEvent' || e.tool_name !== DELEGATE_TOOL_NAME || failed.has(e.id)) continue;
+    const a = e.action as { command?: unknown; ids?: unknown; agent_types?: unknown } | null;
+    if (a?.command === 'spawn' && Array.isArray(a.ids) && Array.isArray(a.agent_types))
+      tool.remember(a.ids.map(String), a.agent_types.map(String));
+  }
+}

@@ -1,0 +1,135 @@
+// `logbook verify` for agents. Each agent signs its own events: a conversation's log is signed by
+// the user's key (the main agent) and, after a handoff, by the key of the agent that took over; a
+// delegated agent's log in `agents/<id>/` by its own key. The did:key of each is recorded in an
+// `agent_start` of the log that started it, and that record is trusted only when a trusted signer
+// signed it. So a child's log signed by any other key, the parent's included, is broken: someone
+// other than the agent wrote it.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { AGENT_START_KEY, AgentStartValueSchema } from '../../../core/agents/agent-events';
+import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
+import { isCorruptRecord } from '../../../core/log';
+import {
+  type SignerTrust,
+  type Verdict,
+  type VerifyResult,
+  verifyConversation,
+  verifyReport,
+} from '../../../core/signing';
+import type { Event } from '../../../core/events';
+import { type Env, cliHeadFile } from '../config-dir';
+import { openReadOnly } from './conversation-dir';
+
+export interface AgentVerification {
+  agent: string;
+  branch: string;
+  /** The child's folder (relative to the parent's); null for an agent of the log itself (a handoff). */
+  folder: string | null;
+  /** The key the parent's log says it signs with. */
+  did: string | null;
+  verdict: Verdict;
+  /** Events this agent signed (inclusive ranges, in its own log). */
+  signed: { from: number; to: number }[];
+  summary: string;
+}
+
+export interface AgentsVerification {
+  /** The trust the conversation's own report is made with: the user's, plus the agents it vouched for. */
+  trust: SignerTrust;
+  agents: AgentVerification[];
+}
+
+/** Verifies the agents a verified (or unsigned) log names; `r` is that log's own result. */
+export async function verifyAgents(
+  dir: string,
+  r: VerifyResult,
+  trust: SignerTrust,
+  env: Env,
+): Promise<AgentsVerification> {
+  const events = await indexedEvents(dir);
+  const trusted = (did: string) => trust.you.includes(did) || trust.known.has(did);
+  const signerAt = (index: number) => r.signedBy.find((s) => s.from <= index && index <= s.to)?.did;
+  const known = new Map(trust.known);
+  const agents: AgentVerification[] = [];
+  // Handoffs: the key of the agent that took over, vouched for by the signer of its agent_start.
+  for (const { event, index } of events) {
+    if (event.kind !== 'ConversationStateUpdateEvent' || event.key !== AGENT_START_KEY) continue;
+    const v = AgentStartValueSchema.safeParse(event.value);
+    if (!v.success || !v.data.did) continue;
+    const by = signerAt(index);
+    if (r.status === 'broken' || !by || !trusted(by)) continue;
+    known.set(v.data.did, `agent ${v.data.agent_name} (${v.data.branch})`);
+  }
+  const extended: SignerTrust = { you: trust.you, known };
+  for (const h of agentTree(events.map((e) => e.event)).handoffs) {
+    const signed = h.did
+      ? r.signedBy.filter((s) => s.did === h.did).map(({ from, to }) => ({ from, to }))
+      : [];
+    agents.push({
+      agent: h.to,
+      branch: '(handoff)',
+      folder: null,
+      did: h.did,
+      verdict: r.status === 'broken' ? 'broken' : signed.length ? 'verified' : 'unsigned',
+      signed,
+      summary: signed.length
+        ? `took over at event ${h.index}; signed ${rangesText(signed)} with its own key ${h.did}`
+        : `took over at event ${h.index}; signed nothing with its own key`,
+    });
+  }
+  for (const link of agentTree(events.map((e) => e.event)).children)
+    agents.push(verifyChild(dir, link, extended, env));
+  return { trust: extended, agents };
+}
+
+function verifyChild(parentDir: string, link: ChildLink, trust: SignerTrust, env: Env): AgentVerification {
+  const dir = join(parentDir, link.folder);
+  const base = { agent: link.agentName, branch: link.branch, folder: link.folder, did: link.did };
+  if (!existsSync(join(dir, 'segments')))
+    return { ...base, verdict: 'broken', signed: [], summary: `its log ${link.folder} is missing` };
+  const r = verifyConversation(dir, { expectedId: link.conversationId, headFile: cliHeadFile(env, dir) });
+  const signed = r.signedBy.filter((s) => s.did === link.did).map(({ from, to }) => ({ from, to }));
+  const others = r.signers.filter((d) => d !== link.did);
+  if (others.length > 0) {
+    return {
+      ...base,
+      verdict: 'broken',
+      signed,
+      summary: `signed by ${others.join(', ')}, not by its own key ${link.did ?? '(none recorded)'} that the parent's log records: its events were not written by this agent`,
+    };
+  }
+  // Its own key is what the parent vouched for: trusted as far as the parent is.
+  const own: SignerTrust = link.did
+    ? { you: trust.you, known: new Map([...trust.known, [link.did, `agent ${link.branch}`]]) }
+    : trust;
+  const report = verifyReport(r, own);
+  return { ...base, verdict: report.verdict, signed, summary: report.summary };
+}
+
+function rangesText(ranges: readonly { from: number; to: number }[]): string {
+  return ranges.map((x) => (x.from === x.to ? `event ${x.from}` : `events ${x.from}–${x.to}`)).join(', ');
+}
+
+/** The log's events with their positions (unreadable records keep their slot, so indices match the chain's). */
+async function indexedEvents(dir: string): Promise<{ event: Event; index: number }[]> {
+  const store = await openReadOnly(dir);
+  const out: { event: Event; index: number }[] = [];
+  try {
+    let index = 0;
+    for await (const slot of store.iterate(0)) {
+      if (!isCorruptRecord(slot)) out.push({ event: slot as Event, index });
+      index++;
+    }
+  } finally {
+    await store.close();
+  }
+  return out;
+}
+
+/** The lines `verify` prints under the conversation's own summary. */
+export function agentLines(v: AgentsVerification): string[] {
+  return v.agents.map(
+    (a) =>
+      `  agent ${a.agent} ${a.folder ? `${a.branch} (${a.folder})` : a.branch}: ${a.verdict === 'verified' || a.verdict === 'unsigned' ? '' : `${a.verdict.toUpperCase()}: `}${a.summary}`,
+  );
+}
