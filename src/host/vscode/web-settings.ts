@@ -16,10 +16,10 @@ export function readWebRules(): WebRules {
 
 /** The search service `logbook.web.searxngUrl` names; none when it is empty or not a usable URL. */
 export function readWebSearch(log?: vscode.LogOutputChannel): WebSearchPort | undefined {
-  const url = editorSetting<string>('web.searxngUrl');
-  if (url.trim() === '') return undefined;
+  const url = editorSetting<string>('web.searxngUrl', (problem) => log?.warn(problem)).trim();
+  if (url === '') return undefined;
   try {
-    return new SearxngSearch(url.trim());
+    return new SearxngSearch(url);
   } catch (err) {
     log?.warn(`No web_search tool: ${err instanceof Error ? err.message : String(err)}`);
     return undefined;

@@ -9,7 +9,7 @@ import {
   mergeAgents,
   parseAgentDefinition,
 } from '../../../core/agents/definition';
-import { defaultTools } from '../../../core/tools';
+import { defaultTools, FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME } from '../../../core/tools';
 import { type Env, logbookConfigDir } from '../config-dir';
 
 export interface LoadedAgents {
@@ -34,7 +34,8 @@ export function loadAgents(opts: { workspace: string; env: Env; trusted: boolean
   const wsDir = workspaceAgentsDir(opts.workspace);
   const ws = opts.trusted ? readDir(wsDir, errors) : [];
   // A misspelt tool would leave the agent without it, silently: such a definition is an error.
-  const known = new Set(defaultTools().map((t) => t.name));
+  // The web tools too: offered where the settings say so.
+  const known = new Set([...defaultTools().map((t) => t.name), FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME]);
   const checked = (list: AgentDefinition[]) =>
     list.filter((a) => {
       const unknown = (a.tools ?? []).filter((t) => !known.has(t));
