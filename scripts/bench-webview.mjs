@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Benchmark of the chat webview in headless Chromium: time from posting 10,000 events (1,000 per
 // message, as the extension sends a resync) to the first frame after they render, and frame times
-// while scrolling through them. The same run measures a naive baseline (one plain DOM row per event,
-// no virtualization) for comparison. Prints a table and writes bench/webview/RESULTS.md.
+// while scrolling through them, and the time the timeline takes to show the conversation at another
+// event. The same run measures a naive baseline (one plain DOM row per event, no virtualization) for
+// comparison. Prints a table and writes bench/webview/RESULTS.md.
 //   node scripts/bench-webview.mjs [--runs 5] [--events 10000] [--build]
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,6 +33,7 @@ const arg = (name, fallback) => {
 const RUNS = arg('runs', 5);
 const COUNT = arg('events', 10_000);
 const TARGET_PAINT_MS = 500;
+const TARGET_TIMELINE_MS = 50;
 const FRAME_MS = 1000 / 60;
 
 if (process.argv.includes('--build') || !existsSync(join(root, 'dist', 'webview.js'))) {
@@ -71,7 +73,8 @@ async function buildFullListBundle() {
 
 const { startHarnessServer } = await import('../test/webview/harness/server.ts');
 const { longConversation, makeHeader } = await import('../test/webview/harness/events.ts');
-const { measurePaint, measureScroll } = await import('../test/webview/harness/measure.ts');
+const { measureFeedJump, measurePaint, measureScroll, measureTimeline, timelinePositions, timelineTemplate } =
+  await import('../test/webview/harness/measure.ts');
 const { measureNaivePaint } = await import('../test/webview/harness/naive-baseline.ts');
 const { launchBrowser } = await import('./code-server/browser.mjs');
 
@@ -112,10 +115,27 @@ try {
             kind === 'naive'
               ? await measureScroll(page, '.naive', '.naive-row', 150, 180)
               : await measureScroll(page, '.feed', 'article.row', 150, 180);
-          out.push({ ...paint, ...scroll });
+          // The timeline lives in the app's own feed: measured on that variant only, after the
+          // baseline (the feed alone jumping to the same places) in the same page.
+          const jump =
+            kind === 'app' ? await measureFeedJump(page, timelinePositions(COUNT), COUNT) : undefined;
+          const timeline =
+            kind === 'app'
+              ? await measureTimeline(page, timelinePositions(COUNT), timelineTemplate(COUNT - 1))
+              : undefined;
+          out.push({
+            ...paint,
+            ...scroll,
+            ...(timeline && jump
+              ? { timelineMs: timeline.medianMs, timelineP95: timeline.p95Ms, jumpMs: jump.medianMs }
+              : {}),
+          });
           const line =
             `run ${run + 1}/${RUNS} ${kind.padEnd(5)} paint ${paint.paintMs.toFixed(0).padStart(5)} ms, ` +
-            `frames mean ${scroll.meanMs.toFixed(1)} p95 ${scroll.p95Ms.toFixed(1)} ms, long ${scroll.jankFrames}/${scroll.frames}, rows ${Math.max(paint.rowsInDom, scroll.rowsMax)}`;
+            `frames mean ${scroll.meanMs.toFixed(1)} p95 ${scroll.p95Ms.toFixed(1)} ms, long ${scroll.jankFrames}/${scroll.frames}, rows ${Math.max(paint.rowsInDom, scroll.rowsMax)}` +
+            (timeline
+              ? `, timeline median ${timeline.medianMs.toFixed(1)} p95 ${timeline.p95Ms.toFixed(1)} ms (${timeline.positionsMs.length} positions), feed jump median ${jump.medianMs.toFixed(1)} ms`
+              : '');
           perRun.push(line);
           process.stdout.write(`${line}\n`);
           break;
@@ -148,6 +168,15 @@ const summary = (xs) => ({
   p95: median(xs.map((x) => x.p95Ms)),
   jank: median(xs.map((x) => (100 * x.jankFrames) / Math.max(1, x.frames))),
   rows: Math.max(...xs.map((x) => Math.max(x.rowsInDom, x.rowsMax))),
+  timeline: xs.some((x) => x.timelineMs !== undefined)
+    ? median(xs.filter((x) => x.timelineMs !== undefined).map((x) => x.timelineMs))
+    : undefined,
+  jump: xs.some((x) => x.jumpMs !== undefined)
+    ? median(xs.filter((x) => x.jumpMs !== undefined).map((x) => x.jumpMs))
+    : undefined,
+  timelineP95: xs.some((x) => x.timelineP95 !== undefined)
+    ? median(xs.filter((x) => x.timelineP95 !== undefined).map((x) => x.timelineP95))
+    : undefined,
 });
 const a = summary(app);
 const f = summary(full);
@@ -176,6 +205,28 @@ const rows = [
   line('Scroll: p95 frame (ms)', `≤ ${(2 * FRAME_MS).toFixed(1)}`, (s) => s.p95, 1, 2 * FRAME_MS),
   line('Scroll: frames > 25 ms (%)', '≤ 5', (s) => s.jank, 1, 5),
   line('Rows in the DOM (max)', '< 200', (s) => s.rows, 0, 200),
+  // Only the app has a timeline: the other columns have nothing to compare.
+  [
+    'Timeline: move to an event (ms, median)',
+    `≤ ${TARGET_TIMELINE_MS}`,
+    a.timeline.toFixed(1),
+    ratio(a.timeline, TARGET_TIMELINE_MS),
+    '—',
+    '—',
+    '—',
+    '—',
+  ],
+  ['Timeline: move, p95 (ms)', '—', a.timelineP95.toFixed(1), '—', '—', '—', '—', '—'],
+  [
+    'Timeline move ÷ the feed alone jumping there (same run)',
+    '—',
+    `${a.jump.toFixed(1)} ms jump`,
+    ratio(a.timeline, a.jump),
+    '—',
+    '—',
+    '—',
+    '—',
+  ],
 ];
 const head = [
   'Metric',
@@ -202,6 +253,7 @@ ${table}
 How it is measured:
 - **First paint**: in the page, from the first \`postMessage\` (a \`conversation\` header, then ${Math.ceil(COUNT / 1000)} \`events\` messages of 1,000 events, structured-cloned like VS Code delivers them) to the end of the first frame in which the feed holds the last event and its rows are in the DOM (a task queued from that frame's \`requestAnimationFrame\` callback, so the frame's layout and paint are included). The events are a realistic mix (messages with markdown and code, terminal calls with 1–30 lines of output, file edits with diffs, state updates): \`longConversation()\` in \`test/webview/harness/events.ts\`.
 - **Scroll**: ${180} frames of programmatic scrolling (150 px per frame, bouncing between the ends), frame-to-frame times from \`requestAnimationFrame\`. "Frames > 25 ms" are frames that missed at least one 60 Hz vsync.
+- **Timeline**: with the ${COUNT.toLocaleString('en-US')} events shown, the scrub bar is moved to 40 events spread over the conversation in a jumpy order (set as a drag sets it, an \`input\` event); the host's answer (a point with a 5-step plan and 20 changed files) is posted as soon as the view asks, and the time runs until the first frame in which the panel shows that event and the feed has scrolled to and marked its row, layout and paint included. The host's own work (the state from the core's timeline, the files from the checkpoints) is not in it. Its baseline, in the same page just before: the feed alone jumping to the same places (its scroll position set there, to the first frame after the rows there are in the DOM), what bringing far rows in costs without the timeline.
 - **Same rows, not virtualized**: the panel built with \`bench/webview/full-list.tsx\` in place of the virtualized list: the same components, markdown, diffs and CSS, every row in the DOM. This is what virtualization saves.
 - **Plain-text rows**: the same events and delivery, one plain-text DOM row each (no markdown, no components): \`test/webview/harness/naive-baseline.ts\`. A floor for any non-virtualized panel.
 - Ratios are Logbook ÷ the other column (below 1× is better for Logbook).

@@ -70,6 +70,10 @@ export function checkIntent(
       return header.readOnly ? refuse('the conversation is read-only') : OK;
     case 'forkFrom':
     case 'openDiff':
+    // Read only; the host checks the seq and the path against the log and the point's files.
+    case 'timelineSeek':
+    case 'timelineDiff':
+    case 'timelineOpenFiles':
     case 'loadEarlier':
     case 'loadImage':
       return OK;

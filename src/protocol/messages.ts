@@ -29,6 +29,11 @@ export const LIMITS = {
   path: 4_096,
   url: 2_048,
   signers: 64,
+  /** Files a timeline point lists (the rest are counted). */
+  timelineFiles: 200,
+  /** Lines of each result a replay's divergence card shows. */
+  replayText: 4_000,
+  replayDiffLines: 40,
 } as const;
 
 const Id = z.string().min(1).max(LIMITS.id);
@@ -203,6 +208,68 @@ export const MentionItem = z.strictObject({
 });
 export type MentionItem = z.infer<typeof MentionItem>;
 
+/** One file the conversation changed from its first checkpoint to a point of its timeline. */
+export const TimelineFile = z.strictObject({
+  path: Path,
+  /** A added, M modified, D deleted, R renamed (from `from`), T type changed. */
+  status: z.enum(['A', 'M', 'D', 'R', 'T']),
+  from: Path.optional(),
+});
+export type TimelineFile = z.infer<typeof TimelineFile>;
+
+/** The conversation as it was right after one event: what the timeline shows (computed by the host). */
+export const TimelinePoint = z.strictObject({
+  seq: Count,
+  eventId: Id,
+  timestamp: z.string().max(LIMITS.status),
+  /** The log's last seq when the point was computed (the slider's end). */
+  lastSeq: Count,
+  status: z.string().max(LIMITS.status),
+  mode: AgentMode,
+  promptTokens: Count,
+  completionTokens: Count,
+  cost: Money,
+  plan: z
+    .array(z.strictObject({ title: z.string().max(LIMITS.planTitle), status: z.string().max(LIMITS.status) }))
+    .max(LIMITS.planItems),
+  files: z.array(TimelineFile).max(LIMITS.timelineFiles),
+  /** Changed files beyond `files` (not listed). */
+  filesNotShown: Count,
+  /** Where the files at this point come from, in words. */
+  filesNote: z.string().max(LIMITS.title),
+});
+export type TimelinePoint = z.infer<typeof TimelinePoint>;
+
+/** What "Logbook: Replay Conversation" found, for the chat's card. */
+export const ReplayReport = z.discriminatedUnion('outcome', [
+  z.strictObject({ outcome: z.literal('same'), actions: Count }),
+  z.strictObject({
+    outcome: z.literal('diverged'),
+    actions: Count,
+    /** Index of the event in the recording, its id (to find it in the timeline) and the call's position. */
+    index: Count,
+    /** Where that event is in the log (the timeline's position), when known. */
+    seq: Count.optional(),
+    eventId: Id.optional(),
+    ordinal: Count,
+    tool: z.string().max(LIMITS.kind),
+    what: z.string().max(LIMITS.title),
+    recorded: z.string().max(LIMITS.replayText),
+    /** Absent: the replay stopped before it got a result. */
+    replayed: z.string().max(LIMITS.replayText).optional(),
+    diff: z.array(z.string().max(LIMITS.title)).max(LIMITS.replayDiffLines),
+    /** How the replay ended (running, finished, error...). */
+    status: z.string().max(LIMITS.status),
+  }),
+  z.strictObject({
+    outcome: z.literal('error-end'),
+    actions: Count,
+    recordedEnd: z.string().max(LIMITS.status),
+  }),
+  z.strictObject({ outcome: z.literal('failed'), message: z.string().max(LIMITS.title) }),
+]);
+export type ReplayReport = z.infer<typeof ReplayReport>;
+
 /** Extension → webview. */
 export const HostMessage = z.discriminatedUnion('type', [
   /** The conversation shown changed (or null: the empty state); a different id drops the view's events. */
@@ -248,6 +315,16 @@ export const HostMessage = z.discriminatedUnion('type', [
       .regex(/^data:image\/(png|jpeg|webp|gif);base64,/)
       .nullable(),
   }),
+  /** Answer to 'timelineSeek' (only the newest request's answer is shown); `error` in words. */
+  z.strictObject({
+    type: z.literal('timelinePoint'),
+    conversationId: Id,
+    requestId: Count,
+    point: TimelinePoint.nullable(),
+    error: z.string().max(LIMITS.title).optional(),
+  }),
+  /** A replay of the conversation started (`report` absent) or ended. */
+  z.strictObject({ type: z.literal('replay'), conversationId: Id, report: ReplayReport.optional() }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -342,6 +419,18 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('showSandboxStatus') }),
   /** Asks for the events before `beforeSeq` (the first one the view holds). */
   z.strictObject({ type: z.literal('loadEarlier'), ...inConversation, beforeSeq: Count }),
+  /** The timeline moved to the event at `seq`: the host answers with 'timelinePoint'. */
+  z.strictObject({ type: z.literal('timelineSeek'), ...inConversation, requestId: Count, seq: Count }),
+  /** A changed file of a timeline point in a diff editor: start to the point, or the point to now. */
+  z.strictObject({
+    type: z.literal('timelineDiff'),
+    ...inConversation,
+    seq: Count,
+    path: Path,
+    against: z.enum(['start', 'now']),
+  }),
+  /** "Open files at this point": the point's versions of its changed files, read-only. */
+  z.strictObject({ type: z.literal('timelineOpenFiles'), ...inConversation, seq: Count }),
 ]);
 export type WebviewMessage = z.infer<typeof WebviewMessage>;
 export type WebviewMessageType = WebviewMessage['type'];

@@ -86,7 +86,7 @@ function hostileEvents(payload: string, n: number): EventJson[] {
 const INSPECT = `(() => {
   const bad = [];
   const root = document.getElementById('root');
-  const forbidden = 'script,iframe,frame,object,embed,svg,math,style,link,meta,base,form:not(.composer):not(.inline-input),img,video,audio,source,template,noscript,input:not(.text-input),body body';
+  const forbidden = 'script,iframe,frame,object,embed,svg,math,style,link,meta,base,form:not(.composer):not(.inline-input),img,video,audio,source,template,noscript,input:not(.text-input):not(.timeline-slider[type=range]),body body';
   for (const el of root.querySelectorAll(forbidden)) bad.push('element ' + el.tagName);
   for (const el of root.querySelectorAll('*')) {
     for (const a of el.attributes) {

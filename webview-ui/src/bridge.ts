@@ -13,12 +13,16 @@ import {
   updateHeader,
 } from './state/store';
 import { applyDelta, clearStream } from './state/stream';
+import { receivePoint, receiveReplay, resetTimeline } from './state/timeline';
 import { receiveImage, receiveMentions } from './state/mentions';
 
 function apply(msg: HostMessage): void {
   switch (msg.type) {
     case 'conversation':
-      if ((msg.header?.id ?? null) !== shownConversation()) clearStream();
+      if ((msg.header?.id ?? null) !== shownConversation()) {
+        clearStream();
+        resetTimeline();
+      }
       showConversation(msg.header);
       if (msg.defaultMode) defaultMode.value = msg.defaultMode;
       schedulePersist();
@@ -45,6 +49,12 @@ function apply(msg: HostMessage): void {
       return;
     case 'image':
       receiveImage(msg.url, msg.dataUrl);
+      return;
+    case 'timelinePoint':
+      receivePoint(msg.conversationId, msg.requestId, msg.point, msg.error);
+      return;
+    case 'replay':
+      receiveReplay(msg.conversationId, msg.report);
       return;
   }
 }

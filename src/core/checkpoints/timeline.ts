@@ -89,3 +89,20 @@ export function resolveEventRef(events: readonly Event[], ref: string): EventRef
   if (found.size === 0) return { problem: 'unknown' };
   return { problem: 'ambiguous', candidates: [...found.values()] };
 }
+
+/**
+ * Which recorded files stand for the workspace at `eventId`: the checkpoint `checkpointAt` finds,
+ * else (the agent changed no files after it) the after-state of its last action, else none (the
+ * files now). `logbook diff` and the chat's timeline both read points this way.
+ */
+export type FilesAtPoint =
+  | { kind: 'checkpoint'; checkpoint: string; entry: CheckpointEntry }
+  | { kind: 'after-last'; checkpoint: string }
+  | { kind: 'now' };
+
+export function filesAtPoint(events: readonly Event[], eventId: string): FilesAtPoint {
+  const entry = checkpointAt(events, eventId);
+  if (entry) return { kind: 'checkpoint', checkpoint: entry.value.checkpoint, entry };
+  const after = lastAfterState(events);
+  return after ? { kind: 'after-last', checkpoint: after } : { kind: 'now' };
+}

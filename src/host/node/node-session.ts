@@ -3,9 +3,8 @@
 // The CLI uses it; anything else that runs the agent outside VS Code can too.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Conversation } from '../../core/agent/conversation';
+import type { Conversation } from '../../core/agent/conversation';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
-import { PolicyGate } from '../../core/agent/policy-gate';
 import type { HistoryCondenser } from '../../core/agent/ports';
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings';
@@ -21,7 +20,8 @@ import { createNodePorts } from './ports';
 import { ImageStore } from '../../core/attachments/image-store';
 import type { CheckpointPort } from '../../core/checkpoints/types';
 import { environmentResolver, joinSecrets, McpHub, type ParsedMcpConfig } from './mcp';
-import { type CommandSandbox, sandboxNotice } from './sandbox';
+import type { CommandSandbox } from './sandbox';
+import { assembleConversation } from './conversation-assembly';
 
 export interface NodeSessionOptions {
   /** Directory of the conversation's segment log (created if missing). */
@@ -167,7 +167,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     : undefined;
   await mcp?.configure(opts.mcpServers!);
   const toolSource = mcp?.source();
-  const mode = opts.confirmationMode ?? 'risky';
+  const mode = opts.confirmationMode ?? opts.settings?.confirmationMode ?? 'risky';
   const settings: Partial<AgentSettings> = {
     ...opts.settings,
     confirmationMode: mode,
@@ -191,7 +191,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   };
   const stopCommand = (): Promise<void> => ports.terminal.interrupt();
   try {
-    const conversation = await Conversation.open({
+    const { conversation } = await assembleConversation({
       id: opts.id ?? storeDir.split(/[\\/]/).pop()!,
       store,
       llm,
@@ -209,20 +209,12 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         : () => secrets,
       ...(toolSource ? { toolSource } : {}),
       ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
-      ...(sandbox ? { sandbox: () => sandboxNotice(sandbox.state) } : {}),
+      ...(sandbox ? { sandbox } : {}),
       ...(opts.agent ? { agent: opts.agent } : {}),
-      // The gate rates each action by the model's rating and the rule-based checks together.
-      gate: new PolicyGate(
-        () => (toolSource ? [...tools, ...toolSource.tools()] : tools),
-        () => ({
-          mode,
-          roots: [workspace],
-          allowRules: settings.allowRules ?? [],
-          ...(sandbox ? { commandsSandboxed: sandbox.active } : {}),
-        }),
-        () => [scratchDir],
-        () => shell.cwd,
-      ),
+      confirmation: () => ({ mode, allowRules: settings.allowRules ?? [] }),
+      roots: () => [workspace],
+      readableRoots: () => [scratchDir],
+      shellCwd: () => shell.cwd,
     });
     opened = conversation;
     // A resumed conversation's shell starts where its last command left it (a cd the model remembers).

@@ -1,7 +1,13 @@
 // What the chat panel needs from the rest of the extension. The conversation service implements
 // it; the chat view only translates protocol messages to these calls and back.
 import type * as vscode from 'vscode';
-import type { Attachment, LlmSettingId, MentionItem } from '../../protocol/messages';
+import type {
+  Attachment,
+  LlmSettingId,
+  MentionItem,
+  ReplayReport,
+  TimelinePoint,
+} from '../../protocol/messages';
 
 /** One event as the view sees it: its position in the conversation's log and its JSON. */
 export interface SequencedEvent {
@@ -112,4 +118,13 @@ export interface ChatBackend {
   selectModel(): Promise<void>;
   /** Runs "Logbook: Show Sandbox Status". */
   showSandboxStatus(): Promise<void>;
+
+  /** The timeline: the conversation right after the event at `seq` (state, files changed so far). */
+  timelinePoint?(conversationId: string, seq: number): Promise<TimelinePoint>;
+  /** A file the point lists, in a diff editor: from the first checkpoint to the point, or to now. */
+  timelineDiff?(conversationId: string, seq: number, path: string, against: 'start' | 'now'): Promise<void>;
+  /** "Open files at this point": the point's versions of the changed files, read-only. */
+  timelineOpenFiles?(conversationId: string, seq: number): Promise<void>;
+  /** A replay of a conversation started (no report) or ended (Logbook: Replay Conversation). */
+  readonly onDidReplay?: vscode.Event<{ conversationId: string; report?: ReplayReport }>;
 }

@@ -12,6 +12,7 @@ import {
   type MentionItem,
   parseWebviewMessage,
   type StreamDelta,
+  TimelinePoint,
   type ViewEvent,
   type WebviewMessage,
 } from '../../protocol/messages';
@@ -51,6 +52,9 @@ export class ChatController implements vscode.Disposable {
   private appendedWhilePumping = false;
   private streamBuffer: { conversationId: string; delta: StreamDelta } | undefined;
   private streamTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The timeline position waiting to be computed, and whether one is being computed. */
+  private nextSeek: { conversationId: string; requestId: number; seq: number } | undefined;
+  private seeking = false;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -65,6 +69,17 @@ export class ChatController implements vscode.Disposable {
       backend.onDidChangeHeader((h) => this.onHeader(h)),
       backend.onDidStream((e) => this.onStream(e.conversationId, e.delta)),
     );
+    if (backend.onDidReplay)
+      this.disposables.push(
+        backend.onDidReplay((e) => {
+          if (this.live && e.conversationId === this.shownId)
+            this.post({
+              type: 'replay',
+              conversationId: e.conversationId,
+              ...(e.report ? { report: e.report } : {}),
+            });
+        }),
+      );
   }
 
   /** The webview was hidden (its document is destroyed) or shown again (it will send 'ready'). */
@@ -100,6 +115,16 @@ export class ChatController implements vscode.Disposable {
     if (msg.type === 'loadImage') {
       if (msg.conversationId !== this.shownId) return;
       void this.sendImage(msg.conversationId, msg.url);
+      return;
+    }
+    if (msg.type === 'timelineSeek') {
+      if (msg.conversationId !== this.shownId) {
+        this.log.warn(
+          `Chat view: refused "timelineSeek": conversation ${msg.conversationId} is not the one shown`,
+        );
+        return;
+      }
+      this.seek(msg.conversationId, msg.requestId, msg.seq);
       return;
     }
     const shown = this.shownId;
@@ -138,8 +163,57 @@ export class ChatController implements vscode.Disposable {
       });
   }
 
+  /**
+   * Answers the newest timeline position only: while one point is computed, a later request
+   * replaces the waiting one (holding an arrow key asks for many), so the view never lags behind.
+   */
+  private seek(conversationId: string, requestId: number, seq: number): void {
+    this.nextSeek = { conversationId, requestId, seq };
+    if (this.seeking) return;
+    this.seeking = true;
+    void (async () => {
+      try {
+        for (let s = this.nextSeek; s; s = this.nextSeek) {
+          this.nextSeek = undefined;
+          const answer = await this.pointFor(s.conversationId, s.seq);
+          if (this.live && s.conversationId === this.shownId)
+            this.post({
+              type: 'timelinePoint',
+              conversationId: s.conversationId,
+              requestId: s.requestId,
+              ...answer,
+            });
+        }
+      } finally {
+        this.seeking = false;
+      }
+    })();
+  }
+
+  private async pointFor(
+    conversationId: string,
+    seq: number,
+  ): Promise<{ point: TimelinePoint | null; error?: string }> {
+    if (!this.backend.timelinePoint) return { point: null, error: 'This window has no timeline.' };
+    try {
+      const point = await this.backend.timelinePoint(conversationId, seq);
+      // The host's own answer is checked like any message: a bad point is an error, not a broken view.
+      const checked = TimelinePoint.safeParse(point);
+      if (checked.success) return { point: checked.data };
+      this.log.warn(`Chat view: timeline point ${seq} does not fit the protocol`);
+      return { point: null, error: `The state at event ${seq + 1} could not be shown.` };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      this.log.warn(`Chat view: timeline point ${seq}: ${message}`);
+      return { point: null, error: message.slice(0, LIMITS.title) };
+    }
+  }
+
   private act(
-    msg: Exclude<WebviewMessage, { type: 'ready' | 'loadEarlier' | 'mentionQuery' | 'loadImage' }>,
+    msg: Exclude<
+      WebviewMessage,
+      { type: 'ready' | 'loadEarlier' | 'mentionQuery' | 'loadImage' | 'timelineSeek' }
+    >,
   ): Promise<void> {
     const b = this.backend;
     switch (msg.type) {
@@ -187,6 +261,12 @@ export class ChatController implements vscode.Disposable {
         return b.selectModel();
       case 'showSandboxStatus':
         return b.showSandboxStatus();
+      case 'timelineDiff':
+        return b.timelineDiff
+          ? b.timelineDiff(msg.conversationId, msg.seq, msg.path, msg.against)
+          : Promise.resolve();
+      case 'timelineOpenFiles':
+        return b.timelineOpenFiles ? b.timelineOpenFiles(msg.conversationId, msg.seq) : Promise.resolve();
     }
   }
 

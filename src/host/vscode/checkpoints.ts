@@ -1,13 +1,13 @@
 // Workspace checkpoints in the editor: the settings, and the store of the workspace under the
 // extension's workspace storage (beside the conversations), shared by its conversations.
 import { dirname, join } from 'node:path';
-import * as vscode from 'vscode';
 import type { CheckpointPort } from '../../core/checkpoints/types';
 import { GitCheckpointStore, storeDirFor } from '../node/checkpoints/git-checkpoint-store';
 import {
   MultiFolderCheckpointStore,
   type WorkspaceCheckpointStore,
 } from '../node/checkpoints/workspace-store';
+import { editorList, editorSetting } from './config';
 
 export interface CheckpointSettings {
   enabled: boolean;
@@ -16,15 +16,10 @@ export interface CheckpointSettings {
 }
 
 export function readCheckpointSettings(): CheckpointSettings {
-  const c = vscode.workspace.getConfiguration('logbook.checkpoints');
-  const exclude = c.get<unknown>('exclude', []);
-  const mb = c.get<unknown>('maxFileSizeMB', 5);
   return {
-    enabled: c.get<boolean>('enabled', true) !== false,
-    exclude: Array.isArray(exclude)
-      ? exclude.filter((p): p is string => typeof p === 'string' && p.trim() !== '')
-      : [],
-    maxFileBytes: typeof mb === 'number' && mb > 0 ? Math.round(mb * 1024 * 1024) : 5 * 1024 * 1024,
+    enabled: editorSetting<boolean>('checkpoints.enabled'),
+    exclude: editorList('checkpoints.exclude'),
+    maxFileBytes: Math.round(editorSetting<number>('checkpoints.maxFileSizeMB') * 1024 * 1024),
   };
 }
 

@@ -8,6 +8,7 @@ import { exportConversation } from './export';
 import type { ReviewController } from './review/review-controller';
 import { selectModel } from './lm/select-model';
 import { verifyAndShow } from './verify';
+import { replayConversation } from './replay-conversation';
 import { printableLine } from '../../core/text/printable';
 
 export function registerCommands(
@@ -212,6 +213,25 @@ export function registerCommands(
       }
       if (!id) return undefined;
       return verifyAndShow(service, id);
+    }),
+    // A second argument `{ confirmed: true }` skips the question (the caller asked already).
+    register('logbook.replayConversation', async (idArg?: unknown, opts?: unknown) => {
+      let id = conversationIdOf(idArg) ?? service.activeId;
+      if (!id) {
+        const pick = await vscode.window.showQuickPick(
+          service.list().map((c) => ({
+            label: c.title ? printableLine(c.title) : 'New conversation',
+            description: c.status,
+            id: c.id,
+          })),
+          { title: 'Logbook: Replay Conversation', placeHolder: 'Choose a conversation to replay' },
+        );
+        id = pick?.id;
+      }
+      if (!id) return undefined;
+      await revealChat();
+      const confirmed = (opts as { confirmed?: unknown } | undefined)?.confirmed === true;
+      return replayConversation(context, service, id, confirmed);
     }),
     register('logbook.showLog', () => log.show()),
     register('logbook.openInEditor', () => service.openInEditor()),

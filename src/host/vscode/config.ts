@@ -1,16 +1,21 @@
-// Reads the `logbook.*` settings (and the API key from SecretStorage) into the core's settings
-// objects, through the schema the CLI reads too (src/core/settings). Read at each use, so a change
-// in Settings applies to the next step without a reload.
+// The one reader (and writer) of the editor's configuration: the `logbook.*` settings, resolved
+// through the schema the CLI reads too (src/core/settings), so both hosts share names, defaults and
+// validation; the API key from SecretStorage; and the few settings of VS Code's own Logbook follows.
+// Read at each use, so a change in Settings applies to the next step without a reload. No other
+// module calls getConfiguration (test/unit/architecture/settings-reader.test.ts).
 import * as vscode from 'vscode';
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from '../../core/agent/settings';
 import type { LlmSettings } from '../../core/llm';
 import { llmVariable } from '../../core/llm/environment-names';
 import {
   agentSettingsFrom,
+  type Layer,
   llmSettingsFrom,
   type ResolvedSettings,
   resolveSettings,
   SETTINGS,
+  SETTINGS_BY_KEY,
+  type SettingDef,
   settingValue,
   valuesLayer,
 } from '../../core/settings';
@@ -21,33 +26,93 @@ function cfg() {
   return vscode.workspace.getConfiguration('logbook');
 }
 
+const EDITOR_LAYERS = ['user', 'workspace', 'folder'] as const;
+
+/**
+ * The user, workspace and folder layers of `defs`. A machine setting takes the user's value only:
+ * a repository's own settings must never weaken the sandbox or open the network.
+ */
+function editorLayers(defs: readonly SettingDef[]): Layer[] {
+  const c = cfg();
+  const values: Record<(typeof EDITOR_LAYERS)[number], Record<string, unknown>> = {
+    user: {},
+    workspace: {},
+    folder: {},
+  };
+  for (const def of defs) {
+    if (!def.hosts.includes('vscode') || def.secret) continue;
+    const seen = c.inspect(def.key);
+    values.user[def.key] = seen?.globalValue;
+    if (def.scope === 'machine') continue;
+    values.workspace[def.key] = seen?.workspaceValue;
+    values.folder[def.key] = seen?.workspaceFolderValue;
+  }
+  return EDITOR_LAYERS.map((kind) => valuesLayer({ kind }, values[kind]));
+}
+
 /**
  * The `logbook.*` settings through the one schema both hosts read: defaults, then user, workspace
  * and folder settings. A hand-edited settings.json can hold anything: a bad value means the one
  * below it (the Settings editor already flags it), not a failed call.
  */
 export function readEditorSettings(): ResolvedSettings {
-  const c = cfg();
-  const layers = { user: {}, workspace: {}, folder: {} } as Record<
-    'user' | 'workspace' | 'folder',
-    Record<string, unknown>
-  >;
-  for (const def of SETTINGS) {
-    if (!def.hosts.includes('vscode') || def.secret) continue;
-    const seen = c.inspect(def.key);
-    layers.user[def.key] = seen?.globalValue;
-    layers.workspace[def.key] = seen?.workspaceValue;
-    layers.folder[def.key] = seen?.workspaceFolderValue;
-  }
-  return resolveSettings(
-    (['user', 'workspace', 'folder'] as const).map((kind) => valuesLayer({ kind }, layers[kind])),
-    { host: 'vscode', lenient: {} },
+  return resolveSettings(editorLayers(SETTINGS), { host: 'vscode', lenient: {} });
+}
+
+/**
+ * One `logbook.*` setting (its key without `logbook.`), read as `readEditorSettings` reads it; a
+ * value the schema refuses is reported to `onProblem` and the one below it is used.
+ */
+export function editorSetting<T>(key: string, onProblem?: (message: string) => void): T {
+  const def = SETTINGS_BY_KEY.get(key);
+  if (!def?.hosts.includes('vscode')) throw new Error(`logbook.${key} is not a setting of the editor.`);
+  const resolved = resolveSettings(editorLayers([def]), {
+    host: 'vscode',
+    lenient: onProblem ? { onProblem } : {},
+  });
+  return settingValue<T>(resolved, key);
+}
+
+/** A list setting without its blank entries. */
+export function editorList(key: string): string[] {
+  return editorSetting<string[]>(key).filter((s) => s.trim() !== '');
+}
+
+export type SettingTarget = 'user' | 'workspace';
+
+/** What the user's or the workspace's own settings hold for `key` (not the value in effect). */
+export function settingIn<T>(key: string, target: SettingTarget): T | undefined {
+  const seen = cfg().inspect<T>(key);
+  return target === 'workspace' ? seen?.workspaceValue : seen?.globalValue;
+}
+
+/** Writes `key` into the user's or the workspace's settings. */
+export async function writeSetting(key: string, value: unknown, target: SettingTarget): Promise<void> {
+  await cfg().update(
+    key,
+    value,
+    target === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global,
   );
 }
 
-function setting<T>(key: string): T {
-  return settingValue<T>(readEditorSettings(), key);
+/** Writes `key` where it is set now (folder, then workspace), else into the user's settings. */
+export async function writeSettingWhereSet(key: string, value: unknown): Promise<void> {
+  const seen = cfg().inspect(key);
+  const target =
+    seen?.workspaceFolderValue !== undefined
+      ? vscode.ConfigurationTarget.WorkspaceFolder
+      : seen?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+  await cfg().update(key, value, target);
 }
+
+/** A setting of VS Code's own (`files.exclude`, `terminal.integrated.…`), with its full name. */
+export function vscodeSetting<T>(name: string): T | undefined {
+  return vscode.workspace.getConfiguration().get<T>(name);
+}
+
+const setting = <T>(key: string): T => editorSetting<T>(key);
 
 export function readAgentSettings(): AgentSettings {
   return {
@@ -90,14 +155,14 @@ export function terminalTimeoutSeconds(): number {
 
 /** Variables of Logbook's own (OPENAI_API_KEY, LOGBOOK_*) the user lets the agent's terminal see. */
 export function terminalPassEnvironment(): string[] {
-  return setting<string[]>('terminal.passEnvironment').filter((n) => n.trim() !== '');
+  return editorList('terminal.passEnvironment');
 }
 
 /** Adds an allow rule to the workspace's settings ("Always allow" on a command). */
 export async function addAllowRule(prefix: string): Promise<void> {
-  const rules = cfg().get<string[]>('confirmation.allowRules', []);
+  const rules = setting<string[]>('confirmation.allowRules');
   if (rules.includes(prefix)) return;
-  await cfg().update('confirmation.allowRules', [...rules, prefix], vscode.ConfigurationTarget.Workspace);
+  await writeSetting('confirmation.allowRules', [...rules, prefix], 'workspace');
 }
 
 export function readCondenserSettings(): { maxSize: number; keepFirst: number } {

@@ -5,9 +5,9 @@ import type { SignatureCheck } from './verify';
 import type { AgentMode } from '../../core/state';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { Conversation } from '../../core/agent/conversation';
+import type { Conversation } from '../../core/agent/conversation';
 import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
-import { PolicyGate } from '../../core/agent/policy-gate';
+import type { PolicyGate } from '../../core/agent/policy-gate';
 import type { Event } from '../../core/events';
 import { EventStoreError, isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { SegmentEventStore } from '../../core/log/segment-store';
@@ -29,6 +29,7 @@ import { NodeSearchPort, TempScratchPort } from '../node/ports';
 import type { ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
 import { ImageStore } from '../../core/attachments/image-store';
 import {
+  editorSetting,
   llmSupportsImages,
   type LlmProvider,
   readAgentSettings,
@@ -49,7 +50,7 @@ import type { EditorMcpServers } from './mcp/editor-mcp-servers';
 import { joinSecrets } from '../node/mcp';
 import { joinToolSources } from '../../core/agent/tool-sources';
 import { editorToolSource } from './editor-tools';
-import { sandboxNotice } from '../node/sandbox';
+import { assembleConversation } from '../node/conversation-assembly';
 import type { EditorSandbox } from './sandbox/editor-sandbox';
 
 export interface SessionDeps {
@@ -172,21 +173,7 @@ export class ConversationSession {
           () => mcp.knownSecrets(),
         )
       : () => knownSecrets.current;
-    const gate = new PolicyGate(
-      () => [...tools, ...toolSource.tools()],
-      () => {
-        const s = readAgentSettings();
-        return {
-          mode: s.confirmationMode,
-          allowRules: s.allowRules,
-          roots: workspaceRoots(deps.cwd),
-          ...(box ? { commandsSandboxed: box.sandbox.active } : {}),
-        };
-      },
-      () => [join(deps.dir, 'scratch')],
-      () => shell?.cwd ?? terminal.startDir(),
-    );
-    const conversation = await Conversation.open({
+    const { conversation, gate } = await assembleConversation({
       id: deps.id,
       store,
       llm: deps.llm,
@@ -196,7 +183,6 @@ export class ConversationSession {
       settings,
       skills: deps.skills,
       condenser: new LlmSummarizingCondenser(readCondenserSettings()),
-      gate,
       userEditNotes: () => deps.userEditNotes(),
       secrets,
       toolSource,
@@ -206,7 +192,14 @@ export class ConversationSession {
         load: (url) => images.dataUrl(url),
       },
       ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
-      ...(box ? { sandbox: () => sandboxNotice(box.sandbox.state) } : {}),
+      ...(box ? { sandbox: box.sandbox } : {}),
+      confirmation: () => {
+        const s = readAgentSettings();
+        return { mode: s.confirmationMode, allowRules: s.allowRules };
+      },
+      roots: () => workspaceRoots(deps.cwd),
+      readableRoots: () => [join(deps.dir, 'scratch')],
+      shellCwd: () => shell?.cwd ?? terminal.startDir(),
     });
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
@@ -328,6 +321,17 @@ export class ConversationSession {
 
   get eventCount(): number {
     return this.store.length;
+  }
+
+  /** The readable events from `fromSeq` on, each with its seq (unreadable records left out). */
+  async readableEvents(fromSeq: number): Promise<{ seq: number; event: Event }[]> {
+    const out: { seq: number; event: Event }[] = [];
+    let seq = Math.max(0, fromSeq);
+    for await (const slot of this.store.iterate(seq)) {
+      if (!isCorruptRecord(slot)) out.push({ seq, event: slot as Event });
+      seq++;
+    }
+    return out;
   }
 
   /** Where this conversation's images are stored (its folder's `attachments/`). */
@@ -521,8 +525,5 @@ function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'
 function configuredModel(): { name: string; provider: LlmProvider } {
   const provider = readLlmProvider();
   if (provider === 'vscode') return { name: readEditorModel() || 'editor model', provider };
-  return {
-    name: vscode.workspace.getConfiguration('logbook').get<string>('llm.model', 'gpt-4o-mini'),
-    provider,
-  };
+  return { name: editorSetting<string>('llm.model'), provider };
 }

@@ -17,6 +17,7 @@ import {
   observationFromResult,
 } from '../../core/mcp';
 import { registerToolPayloadSchemas, type ToolSpec } from '../../core/tools';
+import { editorSetting } from './config';
 
 export const EDITOR_TOOLS_SETTING = 'tools.includeEditorTools';
 
@@ -61,7 +62,7 @@ export function editorToolSource(taken: () => readonly string[], log: vscode.Log
     prepare: async () => undefined,
     takeNotices: () => [],
     tools: () => {
-      const enabled = vscode.workspace.getConfiguration('logbook').get<boolean>(EDITOR_TOOLS_SETTING, false);
+      const enabled = editorSetting<boolean>(EDITOR_TOOLS_SETTING);
       if (!enabled || !vscode.workspace.isTrusted || !editorToolsSupported()) return [];
       const infos = lm()!.tools!;
       const reserved = taken();

@@ -7,7 +7,12 @@ import type {
   StreamDelta,
 } from '../../../src/host/vscode/chat-backend';
 import { ChatController, EARLIER_PAGE, SYNC_CHUNK, VIEW_WINDOW } from '../../../src/host/vscode/chat-view';
-import { type HostMessage, parseHostMessage } from '../../../src/protocol/messages';
+import {
+  type HostMessage,
+  parseHostMessage,
+  type ReplayReport,
+  type TimelinePoint,
+} from '../../../src/protocol/messages';
 
 type Listener<T> = (e: T) => void;
 class Emitter<T> {
@@ -103,6 +108,34 @@ class FakeBackend implements ChatBackend {
   }
   selectModel = this.record('selectModel');
   showSandboxStatus = this.record('showSandboxStatus');
+  timelineDiff = this.record('timelineDiff');
+  timelineOpenFiles = this.record('timelineOpenFiles');
+  /** Timeline points wait for `release` (to hold one while more requests arrive). */
+  pointGate: Promise<void> | undefined;
+  pointOverride: ((seq: number) => unknown) | undefined;
+  async timelinePoint(id: string, seq: number): Promise<TimelinePoint> {
+    this.calls.push(['timelinePoint', id, seq]);
+    if (this.pointGate) await this.pointGate;
+    if (seq >= this.log.length) throw new Error(`There is no event ${seq + 1} in this conversation.`);
+    if (this.pointOverride) return this.pointOverride(seq) as TimelinePoint;
+    return {
+      seq,
+      eventId: `e${seq}`,
+      timestamp: '2026-01-01T00:00:00Z',
+      lastSeq: this.log.length - 1,
+      status: 'running',
+      mode: 'act',
+      promptTokens: 1,
+      completionTokens: 2,
+      cost: 0,
+      plan: [],
+      files: [{ path: 'a.txt', status: 'M' }],
+      filesNotShown: 0,
+      filesNote: '1 file changed',
+    };
+  }
+  replayE = new Emitter<{ conversationId: string; report?: ReplayReport }>();
+  onDidReplay = this.replayE.event;
 }
 
 function setup() {
@@ -414,5 +447,105 @@ describe('protocol: chat controller (host side)', () => {
     assert.ok(
       stream?.type === 'stream' && stream.delta.type === 'tool_call' && stream.delta.name?.length === 200,
     );
+  });
+
+  describe('timeline and replay', () => {
+    async function shown() {
+      const t = setup();
+      t.backend.log = Array.from({ length: 10 }, (_, i) => ev(i));
+      t.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+      await tick();
+      return t;
+    }
+    const points = (t: ReturnType<typeof setup>) =>
+      t.posted.flatMap((m) => (m.type === 'timelinePoint' ? [m] : []));
+
+    it('answers a seek with the point, and only the newest of the seeks made while one was computed', async () => {
+      const t = await shown();
+      let release!: () => void;
+      t.backend.pointGate = new Promise((r) => (release = r));
+      for (const [requestId, seq] of [
+        [1, 3],
+        [2, 4],
+        [3, 5],
+        [4, 6],
+      ] as const)
+        t.send({ type: 'timelineSeek', conversationId: 'c1', requestId, seq });
+      await tick();
+      release();
+      await tick();
+      await tick();
+      assert.deepEqual(
+        points(t).map((m) => [m.requestId, m.point?.seq]),
+        [
+          [1, 3],
+          [4, 6],
+        ],
+      );
+      assert.deepEqual(
+        t.backend.calls.filter((c) => c[0] === 'timelinePoint').map((c) => c[2]),
+        [3, 6],
+      );
+    });
+
+    it('says why when there is no point, and refuses a point that does not fit the protocol', async () => {
+      const t = await shown();
+      t.send({ type: 'timelineSeek', conversationId: 'c1', requestId: 1, seq: 50 });
+      await tick();
+      assert.deepEqual(points(t)[0], {
+        type: 'timelinePoint',
+        conversationId: 'c1',
+        requestId: 1,
+        point: null,
+        error: 'There is no event 51 in this conversation.',
+      });
+      t.backend.pointOverride = (seq) => ({ seq, sneaky: '<script>' });
+      t.send({ type: 'timelineSeek', conversationId: 'c1', requestId: 2, seq: 2 });
+      await tick();
+      assert.equal(points(t)[1]!.point, null);
+      assert.match(points(t)[1]!.error ?? '', /could not be shown/);
+    });
+
+    it('refuses seeks, diffs and file opens for a conversation not shown, and malformed ones', async () => {
+      const t = await shown();
+      t.send({ type: 'timelineSeek', conversationId: 'other', requestId: 1, seq: 1 });
+      t.send({ type: 'timelineDiff', conversationId: 'other', seq: 1, path: 'a.txt', against: 'now' });
+      t.send({ type: 'timelineOpenFiles', conversationId: 'other', seq: 1 });
+      t.send({ type: 'timelineSeek', conversationId: 'c1', requestId: 1, seq: -1 });
+      t.send({ type: 'timelineDiff', conversationId: 'c1', seq: 1, path: 'a.txt', against: 'elsewhere' });
+      t.send({ type: 'timelineDiff', conversationId: 'c1', seq: 1, path: '', against: 'now' });
+      t.send({ type: 'timelineOpenFiles', conversationId: 'c1', seq: 1, extra: true });
+      await tick();
+      assert.deepEqual(points(t), []);
+      assert.deepEqual(
+        t.backend.calls.filter((c) => String(c[0]).startsWith('timeline')),
+        [],
+      );
+      assert.equal(t.logs.filter((l) => /refused|dropped an invalid message/.test(l)).length, 7);
+      t.send({ type: 'timelineDiff', conversationId: 'c1', seq: 1, path: 'a.txt', against: 'start' });
+      t.send({ type: 'timelineOpenFiles', conversationId: 'c1', seq: 1 });
+      await tick();
+      assert.deepEqual(
+        t.backend.calls.filter((c) => String(c[0]).startsWith('timeline')),
+        [
+          ['timelineDiff', 'c1', 1, 'a.txt', 'start'],
+          ['timelineOpenFiles', 'c1', 1],
+        ],
+      );
+    });
+
+    it("posts a replay's start and report for the conversation shown only", async () => {
+      const t = await shown();
+      t.backend.replayE.fire({ conversationId: 'c1' });
+      t.backend.replayE.fire({ conversationId: 'other', report: { outcome: 'same', actions: 1 } });
+      t.backend.replayE.fire({ conversationId: 'c1', report: { outcome: 'same', actions: 2 } });
+      assert.deepEqual(
+        t.posted.filter((m) => m.type === 'replay'),
+        [
+          { type: 'replay', conversationId: 'c1' },
+          { type: 'replay', conversationId: 'c1', report: { outcome: 'same', actions: 2 } },
+        ],
+      );
+    });
   });
 });

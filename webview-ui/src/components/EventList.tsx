@@ -17,6 +17,8 @@ import {
 } from '../state/store';
 import { send } from '../vscode-api';
 import { live } from '../state/stream';
+import { timelineSeq } from '../state/timeline';
+import { rowAtSeq } from '../state/timeline-rows';
 import { useVirtualizer } from '../lib/use-virtualizer';
 import { EventRow } from './EventRow';
 import { Icon } from './Icon';
@@ -58,7 +60,8 @@ export function EventList() {
     getScrollElement: () => scroller.current,
     estimateSize: (i) => (i < lead ? 36 : i - lead < rows.length ? estimateHeight(rows[i - lead]!.view) : 80),
     getItemKey: (i) => (i < lead ? EARLIER_KEY : i - lead < rows.length ? rows[i - lead]!.key : STREAM_KEY),
-    overscan: 4,
+    // On the timeline a move can land anywhere: fewer rows off screen to build at each landing.
+    overscan: timelineSeq.value === null ? 4 : 1,
     anchorTo: 'end',
     followOnAppend: true,
     scrollEndThreshold: 32,
@@ -79,6 +82,8 @@ export function EventList() {
   // scrollbar); reaching the end again, or "Jump to latest", resumes following. Layout changes
   // (the approval bar appearing or going, a taller composer) never stop it.
   const following = useRef(true);
+  /** The row the timeline shows (its index in the list), or -1 while live. */
+  const timelineTarget = useRef(-1);
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
@@ -98,6 +103,9 @@ export function EventList() {
         ? undefined
         : new ResizeObserver(() => {
             if (following.current) v.scrollToEnd();
+            // The timeline's panel came or grew after the move: its event stays in view.
+            else if (timelineTarget.current >= 0)
+              v.scrollToIndex(timelineTarget.current, { align: 'center' });
           });
     observer?.observe(el);
     return () => {
@@ -153,6 +161,24 @@ export function EventList() {
     v.scrollToIndex(lead + index, { align: 'center' });
   }, [broken, held, lead, v]);
 
+  // The timeline: its event's row comes into view, later rows are dimmed; back to live follows again.
+  const at = timelineSeq.value;
+  const atRow = at === null ? -1 : rowAtSeq(rows, at);
+  const shownAt = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    const before = shownAt.current;
+    shownAt.current = at;
+    timelineTarget.current = at !== null && atRow >= 0 ? lead + atRow : -1;
+    if (at === null) {
+      if (before === null) return;
+      following.current = true;
+      v.scrollToEnd();
+      return;
+    }
+    following.current = false;
+    if (atRow >= 0) v.scrollToIndex(lead + atRow, { align: 'center' });
+  }, [at, atRow, lead, v]);
+
   return (
     <div class="feed-wrap">
       <div
@@ -169,7 +195,12 @@ export function EventList() {
             {items.map((item) => {
               const row = rowAt(item.index);
               return (
-                <div class="vrow" key={item.key} data-index={item.index} ref={measure}>
+                <div
+                  class={`vrow${row && at !== null ? (row.seq > at ? ' vrow-later' : item.index - lead === atRow ? ' vrow-at' : '') : ''}`}
+                  key={item.key}
+                  data-index={item.index}
+                  ref={measure}
+                >
                   {item.index < lead ? (
                     <EarlierButton first={first} />
                   ) : row ? (

@@ -30,9 +30,13 @@ export function statusLook(status: string): StatusLook {
   );
 }
 
+/** One formatter for every time shown: toLocaleTimeString builds a new one per call, a few ms each. */
+let timeFormat: Intl.DateTimeFormat | undefined;
+
 /** Local time of an ISO timestamp (OpenHands writes zone-less local times), or '' if unreadable. */
 export function formatTime(ts: unknown): string {
   if (typeof ts !== 'string') return '';
   const d = new Date(ts);
-  return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  timeFormat ??= new Intl.DateTimeFormat([], { hour: '2-digit', minute: '2-digit' });
+  return Number.isNaN(d.getTime()) ? '' : timeFormat.format(d);
 }

@@ -4,7 +4,7 @@
 // own arguments between what fails first (bad settings) and what starts anything.
 import type { LlmSettings } from '../../../core/llm';
 import { resolveLlmSettings } from '../../../core/llm';
-import { llmSettingsFrom } from '../../../core/settings';
+import { agentSettingsFrom, llmSettingsFrom } from '../../../core/settings';
 import { cliHeadFile } from '../config-dir';
 import type { ParsedMcpConfig } from '../mcp';
 import { type NodeSession, openNodeConversation } from '../node-session';
@@ -90,13 +90,9 @@ export async function openCliSession(
   const shared = {
     workspace: target.workspace,
     llmSettings,
-    confirmationMode: settings.get<ConfirmationMode>('confirmation.mode'),
-    maxToolCallsPerReply: settings.get<number>('maxToolCallsPerReply'),
     passEnvironment: settings.get<string[]>('terminal.passEnvironment'),
-    settings: {
-      maxTokens: settings.get<number | null>('budget.maxTokens'),
-      maxCost: settings.get<number | null>('budget.maxCost'),
-    },
+    // The agent's settings as the schema resolves them for both hosts (confirmation, limits, budgets).
+    settings: agentSettingsFrom(settings.resolved),
     ...(checkpoints ? { checkpoints } : {}),
     sandbox,
   };
@@ -118,7 +114,6 @@ export async function openCliSession(
     ...shared,
     storeDir: target.storeDir,
     id: target.id,
-    maxIterations: settings.get('maxIterations'),
     onEvent: printer,
     signing,
     signedHeadFile: cliHeadFile(io.env, target.storeDir),

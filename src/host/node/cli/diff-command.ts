@@ -1,9 +1,9 @@
 // `logbook diff CONV_DIR --from A --to B [--stat]`: the workspace's changes between two points of a
 // conversation, from the file checkpoints its log recorded. A point is an event id, a checkpoint id
 // or a unique prefix of either; the files at an event are those of the first checkpoint at or after
-// it (checkpointAt), or, when the agent changed no files after it, the files its last action left
-// (else the files now).
-import { checkpointAt, lastAfterState } from '../../../core/checkpoints/timeline';
+// it, or, when the agent changed no files after it, the files its last action left (else the files
+// now): filesAtPoint.
+import { filesAtPoint } from '../../../core/checkpoints/timeline';
 import { CHECKPOINT_KEY } from '../../../core/checkpoints/types';
 import type { Event } from '../../../core/events';
 import { printableLine } from '../../../core/text/printable';
@@ -73,22 +73,21 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
 function pointAt(events: readonly Event[], ref: string, dirArg: string): Point {
   const eventId = eventIdFor(events, ref, dirArg);
   const index = events.findIndex((e) => e.id === eventId);
-  const entry = checkpointAt(events, eventId);
-  if (entry) {
-    if (isMultiFolderCheckpoint(entry.value.checkpoint))
+  const at = filesAtPoint(events, eventId);
+  if (at.kind === 'checkpoint') {
+    if (isMultiFolderCheckpoint(at.checkpoint))
       throw new Error(
-        `Checkpoint ${entry.eventId} covers the folders of a multi-root VS Code window; compare it there.`,
+        `Checkpoint ${at.entry.eventId} covers the folders of a multi-root VS Code window; compare it there.`,
       );
     return {
-      checkpoint: entry.value.checkpoint,
-      label: `event ${index} (checkpoint ${entry.value.checkpoint.slice(0, 12)})`,
+      checkpoint: at.checkpoint,
+      label: `event ${index} (checkpoint ${at.checkpoint.slice(0, 12)})`,
     };
   }
-  const after = lastAfterState(events);
-  if (after)
+  if (at.kind === 'after-last')
     return {
-      checkpoint: after,
-      label: `event ${index} (checkpoint ${after.slice(0, 12)}, after the last action)`,
+      checkpoint: at.checkpoint,
+      label: `event ${index} (checkpoint ${at.checkpoint.slice(0, 12)}, after the last action)`,
     };
   return { checkpoint: undefined, label: `event ${index} (the files now)` };
 }

@@ -1,21 +1,11 @@
-// `logbook replay CONV_DIR`: runs a recorded conversation again, as a regression test for the agent.
-// The workspace is restored from the conversation's first checkpoint into a temp folder, the
-// recorded model replies are fed in order (no model), the tools run for real there, and each tool
-// call's new result is compared with the recorded one (replay-divergence.ts).
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// `logbook replay CONV_DIR`: runs a recorded conversation again, as a regression test for the agent
+// (replay/replay-run.ts), and prints the first divergence or that there was none.
 import type { ConfirmationMode } from '../../../core/agent/settings';
-import { type Divergence, firstDivergence, compareCalls } from '../../../core/agent/replay-divergence';
-import { checkpointEntries } from '../../../core/checkpoints/timeline';
-import { textOf, type Event } from '../../../core/events';
-import { RecordedLlmClient, recordedReplies } from '../../../core/llm/recorded-client';
+import type { Divergence } from '../../../core/agent/replay-divergence';
+import type { Event } from '../../../core/events';
 import { llmSettingsFrom } from '../../../core/settings';
-import { deriveState } from '../../../core/state';
 import { printableLine } from '../../../core/text/printable';
-import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
-import { openNodeConversation } from '../node-session';
+import { replayRecorded, replayStart } from '../replay/replay-run';
 import { expectPositionals, parseCommandArgs } from './args';
 import { checkpointStore } from './checkpoint-env';
 import { cliSettings } from './cli-settings';
@@ -59,101 +49,48 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   } finally {
     await log.close();
   }
-  const first = checkpointEntries(recorded)[0];
-  if (!first)
-    throw new Error(
-      `The conversation in ${dir} recorded no file checkpoint, so there is no workspace to replay it in ` +
-        '(it ran with checkpoints off, or the agent ran no action that can change files). Record it again with checkpoints on.',
-    );
-  if (isMultiFolderCheckpoint(first.value.checkpoint))
-    throw new Error(
-      'The first checkpoint covers the folders of a multi-root VS Code window; replay it there.',
-    );
-
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'logbook-replay-')));
-  const workspace = join(root, 'workspace');
-  const convDir = join(root, 'conversation');
-  mkdirSync(workspace);
+  replayStart(recorded, dir);
+  let root: string | undefined;
   try {
-    await checkpointStore(info.workspace, settings, io.env).materialize(first.value.checkpoint, workspace);
-    io.out(
-      `replaying in ${root} (the workspace as checkpoint ${first.value.checkpoint.slice(0, 12)} holds it)`,
-    );
-    const llm = new RecordedLlmClient(recordedReplies(recorded));
-    const { status, events: replayed } = await replayInto(io, settings, {
-      workspace,
-      convDir,
-      llm,
+    const outcome = await replayRecorded({
       recorded,
+      recordedWorkspace: info.workspace,
+      recordedDir: dir,
+      materialize: (checkpoint, target) =>
+        checkpointStore(info.workspace, settings, io.env).materialize(checkpoint, target),
+      session: {
+        llmSettings: llmSettingsFrom(settings.resolved),
+        confirmationMode: settings.get<ConfirmationMode>('confirmation.mode'),
+        maxIterations: settings.get('maxIterations'),
+        maxToolCallsPerReply: settings.get('maxToolCallsPerReply'),
+        passEnvironment: settings.get('terminal.passEnvironment'),
+        sandbox: cliSandbox(settings, io.env),
+      },
+      onStart: (at, checkpoint) => {
+        root = at;
+        io.out(`replaying in ${at} (the workspace as checkpoint ${checkpoint.slice(0, 12)} holds it)`);
+      },
+      approve: async () => {
+        const answer = io.ask ? await io.ask('Run the actions the replay waits on? [y/N] ') : undefined;
+        return !!answer && /^y(es)?$/i.test(answer.trim());
+      },
+      keep: values.keep === true,
     });
-    const calls = compareCalls(recorded, replayed);
-    const divergence = firstDivergence(calls, {
-      folders: [
-        { path: info.workspace, as: '<workspace>' },
-        { path: workspace, as: '<workspace>' },
-        { path: dir, as: '<conversation>' },
-        { path: convDir, as: '<conversation>' },
-      ],
-    });
-    if (divergence) {
-      for (const line of divergenceLines(divergence, calls.length, status)) io.out(printableLine(line));
+    if (outcome.kind === 'diverged') {
+      for (const line of divergenceLines(outcome.divergence, outcome.actions, outcome.status))
+        io.out(printableLine(line));
       return REPLAY_EXIT.diverged;
     }
-    const recordedEnd = deriveState(recorded).status;
-    if (status === 'error' && recordedEnd !== 'error') {
+    if (outcome.kind === 'error-end') {
       io.out(
-        `divergence at the end: the replay stopped on an error, the recording did not (${recordedEnd}).`,
+        `divergence at the end: the replay stopped on an error, the recording did not (${outcome.recordedEnd}).`,
       );
       return REPLAY_EXIT.diverged;
     }
-    io.out(`replayed ${calls.length} action${calls.length === 1 ? '' : 's'}, no divergence`);
+    io.out(`replayed ${outcome.actions} action${outcome.actions === 1 ? '' : 's'}, no divergence`);
     return REPLAY_EXIT.same;
   } finally {
-    if (values.keep) io.out(`kept ${root}`);
-    else rmSync(root, { recursive: true, force: true });
-  }
-}
-
-/** Runs the recorded user messages through a fresh conversation in `workspace`; returns its log. */
-async function replayInto(
-  io: CliIo,
-  settings: ReturnType<typeof cliSettings>,
-  t: { workspace: string; convDir: string; llm: RecordedLlmClient; recorded: readonly Event[] },
-): Promise<{ status: string; events: Event[] }> {
-  const session = await openNodeConversation({
-    storeDir: t.convDir,
-    workspace: t.workspace,
-    llmSettings: llmSettingsFrom(settings.resolved),
-    llm: t.llm,
-    confirmationMode: settings.get<ConfirmationMode>('confirmation.mode'),
-    id: randomUUID(),
-    maxIterations: settings.get('maxIterations'),
-    maxToolCallsPerReply: settings.get('maxToolCallsPerReply'),
-    passEnvironment: settings.get('terminal.passEnvironment'),
-    // Summaries would ask the model, which a replay does not have.
-    condenser: null,
-    sandbox: cliSandbox(settings, io.env),
-  });
-  try {
-    const { conversation } = session;
-    for (const m of t.recorded) {
-      if (m.kind !== 'MessageEvent' || m.source !== 'user') continue;
-      const [head, ...attachments] = m.llm_message.content.filter((c) => c.type === 'text');
-      await conversation.sendMessage(head ? textOf([head]) : '', {
-        attachments: attachments.map((a) => textOf([a])),
-      });
-      let status = await conversation.run();
-      while (status === 'waiting_for_confirmation') {
-        const answer = io.ask ? await io.ask('Run the actions the replay waits on? [y/N] ') : undefined;
-        if (!answer || !/^y(es)?$/i.test(answer.trim())) break;
-        await conversation.approve();
-        status = await conversation.run();
-      }
-      if (status !== 'finished' && status !== 'idle') break;
-    }
-    return { status: conversation.status, events: await conversation.events() };
-  } finally {
-    await session.close();
+    if (values.keep && root) io.out(`kept ${root}`);
   }
 }
 

@@ -1,7 +1,13 @@
 // Logbook: Select Model: one list of the OpenAI-compatible endpoint's model and the editor's own
 // models (Language Model API). Picking one writes logbook.llm.provider and logbook.llm.model.
 import * as vscode from 'vscode';
-import { readEditorModel, readLlmProvider, type LlmProvider } from '../config';
+import {
+  editorSetting,
+  readEditorModel,
+  readLlmProvider,
+  type LlmProvider,
+  writeSettingWhereSet,
+} from '../config';
 import { findLmApi, isLmApi } from './lm-api';
 
 interface ModelItem extends vscode.QuickPickItem {
@@ -10,12 +16,11 @@ interface ModelItem extends vscode.QuickPickItem {
 }
 
 export async function selectModel(): Promise<{ provider: LlmProvider; model: string } | undefined> {
-  const cfg = vscode.workspace.getConfiguration('logbook');
   const provider = readLlmProvider();
-  const endpointModel = cfg.get<string>('llm.model', 'gpt-4o-mini');
+  const endpointModel = editorSetting<string>('llm.model');
   const editorModel = readEditorModel();
   const current = provider === 'vscode' ? editorModel : endpointModel;
-  const baseUrl = cfg.get<string>('llm.baseUrl', 'https://api.openai.com/v1');
+  const baseUrl = editorSetting<string>('llm.baseUrl');
   const mark = (p: LlmProvider, m: string) => (p === provider && m === current ? '$(check) ' : '');
   const items: ModelItem[] = [
     { label: `OpenAI-compatible endpoint`, kind: vscode.QuickPickItemKind.Separator },
@@ -49,8 +54,8 @@ export async function selectModel(): Promise<{ provider: LlmProvider; model: str
     if (!model?.trim()) return undefined;
     choice = { provider: 'openai', model: model.trim() };
   }
-  await write(cfg, 'llm.provider', choice.provider);
-  await write(cfg, choice.provider === 'vscode' ? 'llm.editorModel' : 'llm.model', choice.model);
+  await writeSettingWhereSet('llm.provider', choice.provider);
+  await writeSettingWhereSet(choice.provider === 'vscode' ? 'llm.editorModel' : 'llm.model', choice.model);
   return choice;
 }
 
@@ -78,18 +83,6 @@ async function editorModelItems(mark: (p: LlmProvider, m: string) => string): Pr
       m.maxInputTokens > 0 ? `${m.maxInputTokens.toLocaleString('en-US')} tokens of context` : undefined,
     choice: { provider: 'vscode' as const, model: m.id },
   }));
-}
-
-/** Where the setting is set now (workspace wins over user), else the user's settings. */
-async function write(cfg: vscode.WorkspaceConfiguration, key: string, value: string): Promise<void> {
-  const seen = cfg.inspect(key);
-  const target =
-    seen?.workspaceFolderValue !== undefined
-      ? vscode.ConfigurationTarget.WorkspaceFolder
-      : seen?.workspaceValue !== undefined
-        ? vscode.ConfigurationTarget.Workspace
-        : vscode.ConfigurationTarget.Global;
-  await cfg.update(key, value, target);
 }
 
 function hostOf(baseUrl: string): string {

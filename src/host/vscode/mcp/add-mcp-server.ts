@@ -4,6 +4,7 @@
 // too, so tests and other extensions can add a server without prompts.
 import { parse } from 'shell-quote';
 import * as vscode from 'vscode';
+import { settingIn, writeSetting } from '../config';
 import { MCP_SECRET_PREFIX, MCP_SERVERS_SETTING } from './editor-mcp-servers';
 
 export interface AddMcpServerInput {
@@ -41,16 +42,10 @@ export async function addMcpServer(
         url: input.url!,
         ...(input.headers && Object.keys(input.headers).length ? { headers: input.headers } : {}),
       };
-  const cfg = vscode.workspace.getConfiguration('logbook');
   const target =
-    input.target === 'workspace' && vscode.workspace.workspaceFolders?.length
-      ? vscode.ConfigurationTarget.Workspace
-      : vscode.ConfigurationTarget.Global;
-  const inspected = cfg.inspect<Record<string, unknown>>(MCP_SERVERS_SETTING);
-  const current =
-    (target === vscode.ConfigurationTarget.Workspace ? inspected?.workspaceValue : inspected?.globalValue) ??
-    {};
-  await cfg.update(MCP_SERVERS_SETTING, { ...current, [input.name]: entry }, target);
+    input.target === 'workspace' && vscode.workspace.workspaceFolders?.length ? 'workspace' : 'user';
+  const current = settingIn<Record<string, unknown>>(MCP_SERVERS_SETTING, target) ?? {};
+  await writeSetting(MCP_SERVERS_SETTING, { ...current, [input.name]: entry }, target);
   return input.name;
 }
 

@@ -9,7 +9,7 @@ import type { NamedSecret } from '../../../core/secrets';
 import { defaultTools } from '../../../core/tools';
 import { McpHub, parseMcpServers } from '../../node/mcp';
 import type { CommandSandbox } from '../../node/sandbox';
-import { terminalPassEnvironment } from '../config';
+import { editorSetting, terminalPassEnvironment } from '../config';
 
 /** SecretStorage key of `${secret:NAME}`. */
 export const MCP_SECRET_PREFIX = 'logbook.mcp.secret.';
@@ -113,7 +113,7 @@ export class EditorMcpServers implements vscode.Disposable {
 
   private async apply(): Promise<void> {
     const value = vscode.workspace.isTrusted
-      ? vscode.workspace.getConfiguration('logbook').get<unknown>(MCP_SERVERS_SETTING, {})
+      ? editorSetting<unknown>(MCP_SERVERS_SETTING, (problem) => this.log.error(`MCP servers: ${problem}`))
       : {};
     await this.hub.configure(parseMcpServers(value)).catch((err: unknown) => {
       this.log.error(`MCP servers could not be configured: ${String(err)}`);

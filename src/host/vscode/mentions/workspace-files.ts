@@ -3,6 +3,7 @@
 // deleted or renamed, and ranked per keystroke in memory.
 import * as vscode from 'vscode';
 import { rankFuzzy } from '../../../core/mentions/fuzzy-rank';
+import { vscodeSetting } from '../config';
 
 /** Files listed at most; a bigger workspace is completed from its first ones (VS Code's order). */
 export const MAX_LISTED_FILES = 200_000;
@@ -82,7 +83,7 @@ function hasSeveralRoots(): boolean {
 function excludeGlob(): string {
   const globs = new Set(['**/node_modules/**', '**/.git/**']);
   for (const section of ['files.exclude', 'search.exclude']) {
-    const map = vscode.workspace.getConfiguration().get<Record<string, unknown>>(section) ?? {};
+    const map = vscodeSetting<Record<string, unknown>>(section) ?? {};
     // Nested braces do not combine into one pattern: those few are left to files.exclude's own use.
     for (const [glob, on] of Object.entries(map)) if (on === true && !/[{}]/.test(glob)) globs.add(glob);
   }

@@ -22,6 +22,7 @@ import {
 } from './terminal-session';
 import { workspaceRoots } from './workspace-paths';
 import { LLM_VARIABLES } from '../../../core/llm/environment-names';
+import { vscodeSetting } from '../config';
 
 export type { TerminalMode } from './terminal-session';
 
@@ -192,9 +193,7 @@ export class IntegratedTerminalPort implements TerminalPort {
     const name = `Logbook: ${this.options.title}`;
     const cwd = this.lastCwd ?? this.options.cwd ?? workspaceRoots()[0] ?? process.cwd();
     this.startCwd = cwd;
-    const enabled = vscode.workspace
-      .getConfiguration('terminal.integrated')
-      .get<boolean>('shellIntegration.enabled', true);
+    const enabled = vscodeSetting<boolean>('terminal.integrated.shellIntegration.enabled') ?? true;
     const envOptions = (await this.options.environment?.()) ?? {};
     const inherited = agentEnvironment(process.env, envOptions);
     const box = this.options.sandbox;

@@ -1,0 +1,65 @@
+// What a segment log is opened with (SegmentStoreOptions) and what opening it found (OpenReport).
+import type { EventCodec, QuarantineEntry, StoredEvent } from './event-store';
+import type { AcceptedLoss, LostEvents } from './lost-events';
+import type { LockInfo } from './lock';
+import type { SegmentIo } from './segment-writer';
+
+export interface SegmentStoreOptions<E extends StoredEvent> {
+  codec?: EventCodec<E>;
+  /** open read-only even when the lock is free */
+  readOnly?: boolean;
+  /** who this writer is, in words, written into the lock for the messages of readers (lock.ts) */
+  lockHolder?: string;
+  /**
+   * Keep every snapshot written (default: keep the newest few and older ones at widening
+   * intervals, snapshot-thinning.ts), for tests and benchmarks that compare against each one.
+   */
+  keepAllSnapshots?: boolean;
+  /** roll to a new segment when the current one would exceed this (default 8 MiB) */
+  segmentBytes?: number;
+  /** a sparse-index entry every N records (default 32); an existing log keeps its own */
+  sparseStride?: number;
+  /** longest wait before ordinary appends are fdatasync'ed (default 5 ms) */
+  groupCommitMs?: number;
+  /** fdatasync at once when this many bytes are pending (default 1 MiB) */
+  groupCommitBytes?: number;
+  /** sync the index files and advance meta.json's checkpoint this often (default 4096 records / 8 MiB) */
+  checkpointRecords?: number;
+  checkpointBytes?: number;
+  onListenerError?: (err: unknown) => void;
+  /** called for every quarantined range, at open and when found later by a read */
+  onQuarantine?: (q: QuarantineEntry) => void;
+  /**
+   * Open for writing although events the log once held are gone (see lost-events.ts): the loss is
+   * recorded in lost.json and reported in `openReport.lostEvents`. Without it such a writable open
+   * throws LOST_DATA and writes nothing.
+   */
+  acceptLostEvents?: boolean;
+  /** fault injection for tests */
+  io?: Partial<SegmentIo>;
+}
+
+export interface OpenReport {
+  length: number;
+  readOnly: boolean;
+  lockHeldBy: string | null;
+  /** the dead writer's lock we replaced, if any */
+  tookOverStaleLock: LockInfo | null;
+  /** bytes of torn tail cut off (read-only: ignored, not cut) */
+  truncatedBytes: number;
+  /** holes found while validating the tail (more may be found later by reads: see `quarantined`) */
+  quarantined: QuarantineEntry[];
+  indexRebuilt: boolean;
+  rebuildReason: string | null;
+  /**
+   * Events that meta.json, the indexes or the snapshots say the log held and its segments no longer
+   * have. Read-only: reported as found. Writable: only when opened with `acceptLostEvents`, and then
+   * accepted by this open (also listed in `acceptedLosses`).
+   */
+  lostEvents: LostEvents | null;
+  /** every loss accepted so far (lost.json), oldest first */
+  acceptedLosses: AcceptedLoss[];
+  /** bytes validated at open */
+  scannedBytes: number;
+  openMs: number;
+}

@@ -1,0 +1,171 @@
+// The checkpoint store's own git repository, outside the workspace: its object store and refs
+// (one chain of checkpoints per conversation, one of after-states), and its index, a stat cache of
+// the workspace's files. The user's .git is never read for commands nor written.
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { CheckpointChange } from '../../../core/checkpoints/types';
+import { GitError, runGit, splitNul, type GitPaths } from './git-process';
+import { isMultiFolderCheckpoint } from './store-contract';
+
+const REF_PREFIX = 'refs/logbook/conversations/';
+const AFTER_REF_PREFIX = 'refs/logbook/after/';
+export function refOf(conversationId: string): string {
+  return REF_PREFIX + checkedId(conversationId);
+}
+
+/** The chain of a conversation's after-states (the files as each file-changing action left them). */
+export function afterRefOf(conversationId: string): string {
+  return AFTER_REF_PREFIX + checkedId(conversationId);
+}
+
+function checkedId(conversationId: string): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(conversationId) || conversationId.includes('..')) {
+    throw new Error(`"${conversationId}" cannot name a conversation's checkpoints.`);
+  }
+  return conversationId;
+}
+
+/** Never recorded: the conversations' own logs when they live in the workspace. */
+const ALWAYS_EXCLUDED = ['/.logbook/'];
+
+export class CheckpointRepo {
+  private initialized = false;
+
+  constructor(
+    readonly paths: GitPaths,
+    readonly storeDir: string,
+    readonly workspace: string,
+    private readonly exclude: () => readonly string[],
+  ) {}
+
+  async diffTrees(from: string, to: string, renames = false): Promise<CheckpointChange[]> {
+    const args = [
+      'diff-tree',
+      '-r',
+      '-z',
+      '--name-status',
+      ...(renames ? ['-M'] : ['--no-renames']),
+      from,
+      to,
+    ];
+    const parts = splitNul((await this.git(args)).stdout);
+    const out: CheckpointChange[] = [];
+    for (let i = 0; i < parts.length;) {
+      const status = parts[i++]!;
+      const kind = status[0] as CheckpointChange['status'];
+      if (kind === 'R') {
+        const fromPath = parts[i++]!;
+        out.push({ status: 'R', path: parts[i++]!, from: fromPath });
+      } else {
+        out.push({ status: kind === 'A' || kind === 'D' || kind === 'T' ? kind : 'M', path: parts[i++]! });
+      }
+    }
+    return out;
+  }
+
+  async treeOf(checkpoint: string): Promise<string> {
+    await this.init();
+    if (isMultiFolderCheckpoint(checkpoint))
+      throw new Error(
+        'This checkpoint holds the files of several folders (recorded in a multi-root window): open that workspace again to restore it.',
+      );
+    if (!/^[0-9a-f]{40,64}$/.test(checkpoint)) throw new Error(`"${checkpoint}" is not a checkpoint id.`);
+    const r = await runGit(this.paths, ['rev-parse', '-q', '--verify', `${checkpoint}^{tree}`], {
+      okCodes: [1, 128],
+    });
+    const tree = r.stdout.toString().trim();
+    if (r.code !== 0 || !tree) {
+      throw new Error(
+        `Checkpoint ${checkpoint.slice(0, 12)} is not in the store ${this.storeDir} (released or never recorded here).`,
+      );
+    }
+    return tree;
+  }
+
+  async readRef(ref: string): Promise<string | undefined> {
+    // Refs are never packed here (no gc): the loose file is the ref; git only when it is not there.
+    try {
+      const loose = readFileSync(join(this.paths.gitDir, ref), 'utf8').trim();
+      if (/^[0-9a-f]{40,64}$/.test(loose)) return loose;
+    } catch {
+      if (!existsSync(join(this.paths.gitDir, 'packed-refs'))) return undefined;
+    }
+    const r = await runGit(this.paths, ['rev-parse', '-q', '--verify', ref], { okCodes: [1] });
+    return r.code === 0 ? r.stdout.toString().trim() : undefined;
+  }
+
+  /**
+   * Points a conversation's ref at `commit`. Written as a loose ref file (temp file, rename):
+   * one conversation is recorded by one process at a time (its log's lock), so no other writer races
+   * this ref, and it saves starting git once per checkpoint.
+   */
+  writeRef(ref: string, commit: string): void {
+    const file = join(this.paths.gitDir, ref);
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, commit + '\n');
+    renameSync(tmp, file);
+  }
+
+  /** Entries in the store's index (its header says), i.e. files the last tree holds. */
+  indexEntries(): number {
+    try {
+      const fd = readFileSync(this.paths.indexFile);
+      return fd.length >= 12 ? fd.readUInt32BE(8) : 0;
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Runs git on the index, retrying while another process holds its lock. */
+  async git(
+    args: readonly string[],
+    input?: string,
+    config: readonly string[] = [],
+  ): Promise<{ stdout: Buffer }> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await runGit(this.paths, args, { ...(input === undefined ? {} : { input }), config });
+      } catch (err) {
+        if (!(err instanceof GitError) || !/index\.lock/.test(err.stderr) || attempt >= 50) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+
+  async init(): Promise<void> {
+    if (this.initialized) return;
+    if (!existsSync(join(this.paths.gitDir, 'HEAD'))) {
+      mkdirSync(this.paths.gitDir, { recursive: true });
+      await runGit(this.paths, ['init', '-q', '--bare', this.paths.gitDir], { bare: true });
+      await runGit(this.paths, ['config', 'core.bare', 'false'], { bare: true });
+      mkdirSync(join(this.paths.gitDir, 'info'), { recursive: true });
+      // Byte for byte: no end-of-line conversion, filter or encoding from the workspace's .gitattributes.
+      writeFileSync(
+        join(this.paths.gitDir, 'info', 'attributes'),
+        '* -text -filter -ident -working-tree-encoding -diff -merge\n',
+      );
+    }
+    this.initialized = true;
+  }
+
+  /** The store's exclude file: Logbook's own folder, the setting, and the workspace repo's info/exclude. */
+  writeExcludes(): void {
+    const lines = ['# Written by Logbook at each checkpoint.', ...ALWAYS_EXCLUDED, ...this.exclude()];
+    const repoExclude = join(this.workspace, '.git', 'info', 'exclude');
+    try {
+      if (statSync(repoExclude).isFile()) lines.push(readFileSync(repoExclude, 'utf8'));
+    } catch {
+      // No repository, or no exclude file.
+    }
+    const file = join(this.paths.gitDir, 'info', 'exclude');
+    const text = lines.join('\n') + '\n';
+    let old: string | undefined;
+    try {
+      old = readFileSync(file, 'utf8');
+    } catch {
+      old = undefined;
+    }
+    if (old !== text) writeFileSync(file, text);
+  }
+}

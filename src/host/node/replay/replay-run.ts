@@ -1,0 +1,122 @@
+// Running a recorded conversation again, as a regression test for the agent: the workspace is
+// restored from the conversation's first checkpoint into a temp folder, the recorded model replies
+// are fed in order (no model), the tools run for real there, and each tool call's new result is
+// compared with the recorded one (replay-divergence.ts). `logbook replay` and the editor's Replay
+// Conversation command both run it; each only says the outcome in its own way.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Divergence, firstDivergence, compareCalls } from '../../../core/agent/replay-divergence';
+import { checkpointEntries } from '../../../core/checkpoints/timeline';
+import { textOf, type Event } from '../../../core/events';
+import { RecordedLlmClient, recordedReplies } from '../../../core/llm/recorded-client';
+import { deriveState } from '../../../core/state';
+import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
+import { type NodeSessionOptions, openNodeConversation } from '../node-session';
+
+/** What a replay found. */
+export type ReplayOutcome =
+  | { kind: 'same'; actions: number }
+  | { kind: 'diverged'; divergence: Divergence; actions: number; status: string }
+  /** Every result matched, but the replay stopped on an error the recording did not. */
+  | { kind: 'error-end'; actions: number; recordedEnd: string };
+
+export interface ReplayRequest {
+  /** The recording's events, in order. */
+  recorded: readonly Event[];
+  /** Where the recording ran, and its log folder: both stand for the same words as the copy's. */
+  recordedWorkspace: string;
+  recordedDir: string;
+  /** Writes a checkpoint's files into an empty folder (the store the recording checkpointed into). */
+  materialize(checkpoint: string, target: string): Promise<void>;
+  /** The session's settings; the folders, the model and the id are the replay's own. */
+  session: Omit<NodeSessionOptions, 'storeDir' | 'workspace' | 'llm' | 'id' | 'condenser'>;
+  /** Called once the copy is ready, with its folder and the checkpoint it holds. */
+  onStart?(root: string, checkpoint: string): void;
+  /** Asked when the replay waits for confirmation (confirmation mode other than never): run them? */
+  approve?(): Promise<boolean>;
+  /** Keep the temp folder (else removed at the end). */
+  keep?: boolean;
+}
+
+/** The first checkpoint, the workspace a replay starts from; an error in words when there is none. */
+export function replayStart(recorded: readonly Event[], dir: string): string {
+  const first = checkpointEntries(recorded)[0];
+  if (!first)
+    throw new Error(
+      `The conversation in ${dir} recorded no file checkpoint, so there is no workspace to replay it in ` +
+        '(it ran with checkpoints off, or the agent ran no action that can change files). Record it again with checkpoints on.',
+    );
+  if (isMultiFolderCheckpoint(first.value.checkpoint))
+    throw new Error(
+      'The first checkpoint covers the folders of a multi-root VS Code window; replay it there.',
+    );
+  return first.value.checkpoint;
+}
+
+export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome> {
+  const checkpoint = replayStart(req.recorded, req.recordedDir);
+  const root = realpathSync(mkdtempSync(join(tmpdir(), 'logbook-replay-')));
+  const workspace = join(root, 'workspace');
+  const convDir = join(root, 'conversation');
+  mkdirSync(workspace);
+  try {
+    await req.materialize(checkpoint, workspace);
+    req.onStart?.(root, checkpoint);
+    const llm = new RecordedLlmClient(recordedReplies(req.recorded));
+    const { status, events: replayed } = await replayInto(req, { workspace, convDir, llm });
+    const calls = compareCalls(req.recorded, replayed);
+    const divergence = firstDivergence(calls, {
+      folders: [
+        { path: req.recordedWorkspace, as: '<workspace>' },
+        { path: workspace, as: '<workspace>' },
+        { path: req.recordedDir, as: '<conversation>' },
+        { path: convDir, as: '<conversation>' },
+      ],
+    });
+    if (divergence) return { kind: 'diverged', divergence, actions: calls.length, status };
+    const recordedEnd = deriveState(req.recorded).status;
+    if (status === 'error' && recordedEnd !== 'error')
+      return { kind: 'error-end', actions: calls.length, recordedEnd };
+    return { kind: 'same', actions: calls.length };
+  } finally {
+    if (!req.keep) rmSync(root, { recursive: true, force: true });
+  }
+}
+
+/** Runs the recorded user messages through a fresh conversation in `workspace`; returns its log. */
+async function replayInto(
+  req: ReplayRequest,
+  t: { workspace: string; convDir: string; llm: RecordedLlmClient },
+): Promise<{ status: string; events: Event[] }> {
+  const session = await openNodeConversation({
+    ...req.session,
+    storeDir: t.convDir,
+    workspace: t.workspace,
+    llm: t.llm,
+    id: randomUUID(),
+    // Summaries would ask the model, which a replay does not have.
+    condenser: null,
+  });
+  try {
+    const { conversation } = session;
+    for (const m of req.recorded) {
+      if (m.kind !== 'MessageEvent' || m.source !== 'user') continue;
+      const [head, ...attachments] = m.llm_message.content.filter((c) => c.type === 'text');
+      await conversation.sendMessage(head ? textOf([head]) : '', {
+        attachments: attachments.map((a) => textOf([a])),
+      });
+      let status = await conversation.run();
+      while (status === 'waiting_for_confirmation') {
+        if (!req.approve || !(await req.approve())) break;
+        await conversation.approve();
+        status = await conversation.run();
+      }
+      if (status !== 'finished' && status !== 'idle') break;
+    }
+    return { status: conversation.status, events: await conversation.events() };
+  } finally {
+    await session.close();
+  }
+}

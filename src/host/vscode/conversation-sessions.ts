@@ -1,0 +1,283 @@
+// The open conversations of this window and what they tell the views: opening a conversation's
+// session once (asking before going on without lost events), the events, headers and deltas it
+// sends, reopening one another window held once that window is gone, and the index entry kept up to
+// date with its state. ConversationService adds what the user asks of them.
+import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
+import { checkpointStoreFor } from './checkpoints';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { NamedSecret } from '../../core/secrets';
+import { joinSecrets } from '../node/mcp';
+import { entryFromState, upsertEntry } from '../../core/state';
+import { loadSkills, type Skill } from '../../core/skills/skills';
+import { EventStoreError, liveWriter } from '../../core/log';
+import { adoptSiblings, CONVERSATIONS_DIR, workspaceHome } from './storage/workspace-home';
+import { describeHolder, windowLockHolder } from './lock-holder';
+import { NodeFilePort } from '../node/ports';
+import type { ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import { ConfiguredLlm } from './configured-llm';
+import { ConversationSession, type SessionDeps } from './conversation-session';
+import { SharedConversationIndex } from './shared-index';
+import { HeldWatch } from './held-watch';
+import { SignatureChecks } from './signature-checks';
+import { SecretSigningKey } from './signing-key';
+import { EditorMcpServers } from './mcp/editor-mcp-servers';
+import { createEditorSandbox } from './sandbox/editor-sandbox';
+import { SandboxWarning } from './sandbox/sandbox-status';
+
+export interface ServiceHooks {
+  openInEditor(): Promise<void>;
+  openDiff(conversationId: string, actionId: string): Promise<void>;
+  userEditNotes(conversationId: string): string[];
+}
+
+export class ConversationSessions implements vscode.Disposable {
+  protected readonly sessions = new Map<string, ConversationSession>();
+  private readonly opening = new Map<string, Promise<ConversationSession>>();
+  protected readonly index: SharedConversationIndex;
+  protected readonly llm: ConfiguredLlm;
+  private skills: Skill[] | undefined;
+  protected readonly signingKey: SecretSigningKey;
+  /** The last verification of each conversation in this window. */
+  protected readonly signatures = new SignatureChecks<ConversationSession>({
+    headFile: (id) => this.headFile(id),
+    signerDid: async () => (await this.signingKey.identity()).did,
+    isCurrent: (s) => this.sessions.get(s.id) === s,
+    recorded: (id, result) => {
+      this.sessions.get(id)?.setSignature(result);
+      this.listEmitter.fire();
+    },
+    log: { warn: (m) => this.log.warn(m) },
+  });
+  /** The window's MCP servers; they stop with the window. */
+  readonly mcp: EditorMcpServers;
+  private readonly sandboxWarning = new SandboxWarning();
+
+  protected readonly appendEmitter = new vscode.EventEmitter<{
+    conversationId: string;
+    events: SequencedEvent[];
+  }>();
+  protected readonly headerEmitter = new vscode.EventEmitter<ConversationHeader>();
+  protected readonly streamEmitter = new vscode.EventEmitter<{
+    conversationId: string;
+    delta: StreamDelta;
+  }>();
+  protected readonly listEmitter = new vscode.EventEmitter<void>();
+  /** conversations deleted in this window: late updates from their closing sessions are ignored */
+  protected readonly deleted = new Set<string>();
+  private checkpoints: { key: string; store: WorkspaceCheckpointStore } | undefined;
+  readonly onDidAppend = this.appendEmitter.event;
+  readonly onDidChangeHeader = this.headerEmitter.event;
+  readonly onDidStream = this.streamEmitter.event;
+  readonly onDidChangeList = this.listEmitter.event;
+
+  constructor(
+    protected readonly context: vscode.ExtensionContext,
+    protected readonly log: vscode.LogOutputChannel,
+    protected readonly hooks: ServiceHooks,
+  ) {
+    this.llm = new ConfiguredLlm(context.secrets);
+    this.signingKey = new SecretSigningKey(context.secrets, log);
+    context.subscriptions.push(this.signingKey);
+    this.mcp = new EditorMcpServers(
+      context.secrets,
+      log,
+      () => this.llm.knownSecrets.current.map((s) => s.value),
+      // One sandbox for the window's servers, from the settings as the window opens.
+      createEditorSandbox(context).sandbox,
+    );
+    // The workspace's own storage folder, not the one this window got (another window may hold it).
+    this.home = context.storageUri ? workspaceHome(context.storageUri.fsPath) : undefined;
+    this.root = join(this.home?.home ?? context.globalStorageUri.fsPath, CONVERSATIONS_DIR);
+    this.index = new SharedConversationIndex(this.root, log, () => this.listEmitter.fire());
+  }
+
+  readonly root: string;
+  private readonly home: ReturnType<typeof workspaceHome> | undefined;
+  /** Read-only sessions waiting for the window that writes them to go. */
+  private readonly heldWatch = new HeldWatch<ConversationSession>({
+    isCurrent: (s) => this.sessions.get(s.id) === s,
+    reopenWritable: (s) => this.reopenWritable(s),
+    log: { error: (m) => this.log.error(m) },
+  });
+  /**
+   * Conversations an earlier version kept in the storage folder VS Code handed a window besides the
+   * workspace's own (`…-1`) come home, so every window lists them; one still written stays.
+   */
+  protected adoptStrays(): void {
+    if (!this.home?.siblings.length) return;
+    try {
+      const r = adoptSiblings(this.home);
+      if (r.moved.length) this.log.info(`Moved ${r.moved.length} conversation(s) into ${this.root}.`);
+      for (const l of r.left) this.log.info(`Left conversation ${l.id} in ${l.from}: ${l.why}.`);
+    } catch (err) {
+      this.log.warn(
+        `Could not gather the workspace's conversations from its other storage folders: ${String(err)}`,
+      );
+    }
+  }
+
+  /**
+   * The secrets this window knows, the MCP servers' entries included (redacted from events and from
+   * the Output channel).
+   */
+  get knownSecrets(): readonly NamedSecret[] {
+    return this.allSecrets();
+  }
+
+  /** One list while neither part changes: the Output channel's redactor is cached by identity. */
+  private readonly allSecrets = joinSecrets(
+    () => this.llm.knownSecrets.current,
+    () => this.mcp.knownSecrets(),
+  );
+
+  /**
+   * Where a conversation's signed head is kept outside its folder: one small file per conversation
+   * in the extension's global storage (conversations may live in a workspace's storage).
+   */
+  headFile(conversationId: string): string {
+    return join(this.context.globalStorageUri.fsPath, 'heads', `${conversationId}.json`);
+  }
+
+  /** The header names the model: a change of the model settings shows at once. */
+  private readonly configListener = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (!e.affectsConfiguration('logbook.llm')) return;
+    for (const s of this.sessions.values()) this.headerEmitter.fire(s.header());
+  });
+
+  /** The workspace's checkpoint store (beside the conversations in the workspace storage). */
+  /** The checkpoints of the window's folders (every folder of a multi-root window). */
+  checkpointStore(): WorkspaceCheckpointStore {
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => ({
+      name: f.name,
+      path: f.uri.fsPath,
+    }));
+    const key = folders.map((f) => f.path).join('\n');
+    if (this.checkpoints?.key !== key)
+      this.checkpoints = { key, store: checkpointStoreFor(this.root, folders) };
+    return this.checkpoints.store;
+  }
+
+  // --- sessions ---------------------------------------------------------------------------
+
+  /** Opens (once) the session of a conversation. */
+  session(id: string): Promise<ConversationSession> {
+    if (this.deleted.has(id)) return Promise.reject(new Error('This conversation was deleted.'));
+    const open = this.sessions.get(id);
+    if (open) return Promise.resolve(open);
+    let pending = this.opening.get(id);
+    if (!pending) {
+      pending = this.openSession(id).finally(() => this.opening.delete(id));
+      this.opening.set(id, pending);
+    }
+    return pending;
+  }
+
+  private async openSession(id: string): Promise<ConversationSession> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const cwd = folder ?? this.root;
+    this.skills ??= await loadSkills(new NodeFilePort([cwd]), cwd).catch(() => []);
+    const signing = await this.signingKey.identity();
+    const sandbox = createEditorSandbox(this.context);
+    // Where tools run at all: an untrusted window runs no command, so there is nothing to warn of.
+    if (vscode.workspace.isTrusted) this.sandboxWarning.maybeWarn(sandbox.sandbox.state);
+    const deps: SessionDeps = {
+      signing,
+      headFile: this.headFile(id),
+      lockHolder: windowLockHolder(),
+      id,
+      dir: join(this.root, id),
+      cwd,
+      llm: this.llm,
+      skills: this.skills,
+      log: this.log,
+      onAppend: (events) => this.appendEmitter.fire({ conversationId: id, events }),
+      onHeader: () => {
+        const s = this.sessions.get(id);
+        if (!s) return;
+        this.headerEmitter.fire(s.header());
+        void this.refreshEntry(s);
+      },
+      onStream: (delta) => this.streamEmitter.fire({ conversationId: id, delta }),
+      userEditNotes: () => this.hooks.userEditNotes(id),
+      ...(folder ? { checkpoints: this.checkpointStore() } : {}),
+      mcp: this.mcp,
+      sandbox,
+    };
+    const session = await ConversationSession.open(deps).catch(async (err: unknown) => {
+      if (!(err instanceof EventStoreError) || err.code !== 'LOST_DATA') throw err;
+      // Lost events are never written over unasked: the user restores the files or goes on without.
+      const goOn = 'Continue Without Them';
+      const choice = await vscode.window.showErrorMessage(
+        `Logbook: ${err.message}`,
+        {
+          modal: true,
+          detail:
+            'Restore the missing files from a backup to keep those events. Continuing records the loss in the conversation and goes on after the events that are left.',
+        },
+        goOn,
+      );
+      if (choice !== goOn) throw err;
+      return ConversationSession.open({ ...deps, acceptLostEvents: true });
+    });
+    this.sessions.set(id, session);
+    if (session.readOnly) {
+      const writer = liveWriter(session.dir);
+      void vscode.window.showWarningMessage(
+        writer
+          ? `Logbook: this conversation is open in ${describeHolder(writer)}, so it is read-only here. It becomes writable here once that window is gone (a closed browser tab's window can live on for a while on the server).`
+          : 'Logbook: this conversation is open in another window, so it is read-only here.',
+      );
+      this.heldWatch.watch(session);
+    }
+    // Opening may have recorded a recovery (it was left running): the list shows the new status.
+    void this.refreshEntry(session);
+    this.signatures.afterOpen(session);
+    return session;
+  }
+
+  /** Replaces a read-only session by a writable one; the views get what the other window added. */
+  private async reopenWritable(old: ConversationSession): Promise<void> {
+    if (this.sessions.get(old.id) !== old) return; // deleted or replaced meanwhile
+    const shown = old.length;
+    this.sessions.delete(old.id);
+    await old.dispose();
+    const s = await this.session(old.id);
+    this.headerEmitter.fire(s.header());
+    const added = await s.eventsAfter(shown - 1);
+    if (added.length) this.appendEmitter.fire({ conversationId: s.id, events: added });
+    await this.refreshEntry(s);
+    this.listEmitter.fire();
+    if (!s.readOnly) {
+      this.log.info(`Conversation ${s.id}: the window that wrote it is gone; it is writable here now.`);
+      const title = s.conversation.state.title ?? 'New conversation';
+      void vscode.window.showInformationMessage(
+        `Logbook: “${title}” is writable here now: the window that held it is gone.`,
+      );
+    }
+  }
+
+  /** Updates the index entry of a session from its state. */
+  protected refreshEntry(s: ConversationSession): Promise<void> {
+    const entry = entryFromState(s.id, s.conversation.state);
+    return this.index.update((index) => {
+      if (this.deleted.has(s.id)) return undefined;
+      const before = index.entries.find((e) => e.id === s.id);
+      return before && JSON.stringify(before) === JSON.stringify(entry)
+        ? undefined
+        : upsertEntry(index, entry);
+    });
+  }
+
+  async dispose(): Promise<void> {
+    this.heldWatch.dispose();
+    for (const s of this.sessions.values()) await s.dispose().catch(() => {});
+    await this.mcp.dispose().catch(() => {});
+    this.llm.knownSecrets.dispose();
+    this.configListener.dispose();
+    this.appendEmitter.dispose();
+    this.headerEmitter.dispose();
+    this.streamEmitter.dispose();
+    this.listEmitter.dispose();
+  }
+}

@@ -1,0 +1,93 @@
+// The chat timeline's part in the editor: one ConversationTimeline per conversation looked at, and
+// the editors it opens. A changed file's diffs (the first checkpoint to the point, the point to the
+// file now) and "Open files at this point" are served by the checkpoint documents' own read-only
+// scheme (checkpoint-documents.ts), so nothing the timeline opens can be edited or saved over.
+import { basename } from 'node:path';
+import * as vscode from 'vscode';
+import type { TimelinePoint } from '../../../protocol/messages';
+import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-store';
+import { checkpointUri, nowUri } from '../checkpoint-documents';
+import { ConversationTimeline, type TimelineLog, TimelineError } from './timeline-source';
+
+/** Files "Open files at this point" opens at most (the list says how many more there are). */
+export const OPEN_FILES_MAX = 10;
+
+/** Conversations whose timeline is kept (each holds its events and some snapshots in memory). */
+const KEPT = 3;
+
+export class TimelineHost {
+  private readonly timelines = new Map<string, ConversationTimeline>();
+
+  constructor(
+    private readonly logOf: (conversationId: string) => Promise<TimelineLog>,
+    private readonly store: () => WorkspaceCheckpointStore,
+  ) {}
+
+  async pointAt(conversationId: string, seq: number): Promise<TimelinePoint> {
+    return (await this.timeline(conversationId)).pointAt(seq);
+  }
+
+  /** The diff of a changed file: from the first checkpoint to the point, or from the point to now. */
+  async openDiff(conversationId: string, seq: number, path: string, against: 'start' | 'now'): Promise<void> {
+    const f = await (await this.timeline(conversationId)).changedFile(seq, path);
+    if (!f.start || !f.at) throw new TimelineError('No checkpoint holds the files at this point.');
+    const name = basename(path);
+    if (against === 'start')
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        checkpointUri(f.start, f.change.from ?? path),
+        checkpointUri(f.at, path),
+        `${name} (start ↔ event ${seq + 1})`,
+      );
+    else
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        checkpointUri(f.at, path),
+        nowUri(path),
+        `${name} (event ${seq + 1} ↔ now)`,
+      );
+  }
+
+  /** Opens the point's version of each file changed up to it (deleted ones have none), read-only. */
+  async openFiles(conversationId: string, seq: number): Promise<vscode.Uri[]> {
+    const f = await (await this.timeline(conversationId)).filesAt(seq);
+    if (!f.at) throw new TimelineError('No checkpoint holds the files at this point.');
+    const at = f.at;
+    const present = f.changes.filter((c) => c.status !== 'D');
+    if (present.length === 0) {
+      void vscode.window.showInformationMessage(
+        `Logbook: no file the conversation changed exists at event ${seq + 1}.`,
+      );
+      return [];
+    }
+    const uris = present.slice(0, OPEN_FILES_MAX).map((c) => checkpointUri(at, c.path));
+    for (const uri of uris) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
+    }
+    if (present.length > uris.length)
+      void vscode.window.showInformationMessage(
+        `Logbook: opened ${uris.length} of the ${present.length} files at event ${seq + 1}; their diffs open the others.`,
+      );
+    return uris;
+  }
+
+  /** Forgets a conversation (deleted): its timeline is rebuilt if it is looked at again. */
+  forget(conversationId: string): void {
+    this.timelines.delete(conversationId);
+  }
+
+  private async timeline(conversationId: string): Promise<ConversationTimeline> {
+    let t = this.timelines.get(conversationId);
+    if (t) {
+      // Most recently used last.
+      this.timelines.delete(conversationId);
+      this.timelines.set(conversationId, t);
+      return t;
+    }
+    t = new ConversationTimeline(conversationId, () => this.logOf(conversationId), this.store);
+    this.timelines.set(conversationId, t);
+    while (this.timelines.size > KEPT) this.timelines.delete(this.timelines.keys().next().value!);
+    return t;
+  }
+}
