@@ -206,7 +206,39 @@ describe('Timeline and Replay Conversation', function () {
 
   it('Replay Conversation replays a run identically, and shows it in the chat', async () => {
     writeFileSync(path('tl-a.txt'), 'start\n');
-    const id = await run(commands('host-replay-same', ['echo one > tl-a.txt && cat tl-a.txt']), 'Write one');
+    // File edits, not commands: the editor's terminal loads the user's shell startup files, whose
+    // chatter (a tool manager's warning) a replay's plain shell would not print.
+    const edit = (id: string, args: Record<string, unknown>) => ({
+      id,
+      name: 'file_editor',
+      arguments: { ...args, security_risk: 'LOW', summary: id },
+    });
+    const id = await run(
+      {
+        name: 'host-replay-same',
+        turns: [
+          {
+            match: { lastRole: 'user' },
+            reply: {
+              toolCalls: [
+                edit('call_0', {
+                  command: 'str_replace',
+                  path: 'tl-a.txt',
+                  old_str: 'start',
+                  new_str: 'one',
+                }),
+              ],
+            },
+          },
+          {
+            match: { lastRole: 'tool' },
+            reply: { toolCalls: [edit('call_1', { command: 'view', path: 'tl-a.txt' })] },
+          },
+          { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
+        ],
+      },
+      'Write one',
+    );
     const { view } = await chat(id);
     const before = readFileSync(path('tl-a.txt'), 'utf8');
     // The workspace changes after the run: the replay works on its own copy of the first checkpoint.
@@ -214,13 +246,13 @@ describe('Timeline and Replay Conversation', function () {
     const report = await vscode.commands.executeCommand<ReplayReport>('logbook.replayConversation', id, {
       confirmed: true,
     });
-    assert.deepEqual(report, { outcome: 'same', actions: 1 });
+    assert.deepEqual(report, { outcome: 'same', actions: 2 });
     assert.equal(readFileSync(path('tl-a.txt'), 'utf8'), 'changed since\n', 'the workspace is left alone');
     assert.equal(before, 'one\n');
     const cards = view.posted.filter((m) => m.type === 'replay');
     assert.deepEqual(cards, [
       { type: 'replay', conversationId: id },
-      { type: 'replay', conversationId: id, report: { outcome: 'same', actions: 1 } },
+      { type: 'replay', conversationId: id, report: { outcome: 'same', actions: 2 } },
     ]);
   });
 
