@@ -314,10 +314,12 @@ class ChainWriter {
    * head recorder. Called after a sync of signatures.log, off the append path; the write is
    * coalesced and never awaited by an append.
    */
-  private recordHead(synced: number, upTo: number): void {
+  private recordHead(syncedThrough: number, upTo: number): void {
     if (!this.heads || this.pinned) return;
+    // By count, not position: a flush may have recorded (and dropped) entries while a sync ran.
+    const limit = Math.min(syncedThrough, upTo);
     let pick = -1;
-    for (let k = 0; k < synced; k++) if (this.unrecorded[k]!.count <= upTo) pick = k;
+    for (let k = 0; k < this.unrecorded.length && this.unrecorded[k]!.count <= limit; k++) pick = k;
     if (pick < 0) return;
     const { count, head } = this.unrecorded[pick]!;
     this.unrecorded.splice(0, pick + 1);
@@ -327,7 +329,7 @@ class ChainWriter {
 
   /** After a flush: every signature is synced and every event on disk; waits for the head's write. */
   async recordHeadNow(): Promise<void> {
-    this.recordHead(this.unrecorded.length, Infinity);
+    this.recordHead(Infinity, Infinity);
     await this.heads?.recorder.settled();
   }
 
@@ -336,7 +338,8 @@ class ChainWriter {
     if (this.syncTimer) return;
     this.syncTimer = setTimeout(() => {
       this.syncTimer = null;
-      const synced = this.unrecorded.length;
+      // The signatures written by now are the ones this sync makes durable.
+      const synced = this.signedCount;
       const run: Promise<void> = this.sync()
         .then(() => this.recordHead(synced, this.durableCount))
         .catch((err: unknown) => {

@@ -371,3 +371,30 @@ function encodeRaw(seq: number, json: Buffer): Buffer {
   const crc = (crc32(body) >>> 0).toString(16).padStart(8, '0');
   return Buffer.concat([Buffer.from(crc + ' '), body, Buffer.from('\n')]);
 }
+
+describe('signed store: head records while syncs and flushes overlap', () => {
+  after(cleanupTmp);
+
+  it('a background sync that ends after a flush recorded its heads leaves the store working', async () => {
+    const dir = tmpDir('sign-overlap');
+    const headFile = path.join(tmpDir('sign-heads'), 'heads.json');
+    const store = await openSignedStore(dir, { identity, headFile });
+    // A slow disk: each fdatasync of signatures.log takes 120 ms, longer than the 50 ms after which
+    // a background sync starts, so a background sync and a flush overlap.
+    const chain = (store as unknown as { chain: { sync(): Promise<void> } }).chain;
+    const realSync = chain.sync.bind(chain);
+    chain.sync = () => new Promise((r) => setTimeout(r, 120)).then(realSync);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    await store.append(ev('e0', { text: 'first' }), { durable: true });
+    await sleep(10); // signed (a 5 ms group commit)
+    const flushing = store.flush(); // its sync runs until ~120 ms
+    await sleep(10);
+    await store.append(ev('e1', { text: 'second' }), { durable: true }); // arms a background sync
+    await sleep(70); // the background sync has started, with the heads written so far
+    await flushing; // the flush records every head
+    await sleep(150); // the background sync ends after it
+    await store.append(ev('e2', { text: 'third' }), { durable: true });
+    await store.close();
+    assert.equal(verifyConversation(dir).status, 'verified');
+  });
+});
