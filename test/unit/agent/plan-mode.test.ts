@@ -126,7 +126,7 @@ describe('approvedPlanMessage', () => {
       { title: 'Change it', notes: 'line one\nline two', status: 'todo' },
     ]);
     assert.match(text, /^Go ahead with this plan:\n\n/);
-    assert.doesNotMatch(text, /act mode|task_tracker/, 'in the user\'s words: no mode or tool names');
+    assert.doesNotMatch(text, /act mode|task_tracker/, "in the user's words: no mode or tool names");
     assert.match(
       text,
       /1\. Read the code \(done\)\n {3}done while planning\n2\. Change it\n {3}line one\n {3}line two$/,
