@@ -115,7 +115,12 @@ describe('e2e: the first screen after npm start', function () {
       'in their order, not alphabetical',
     );
     await wb.shot('settings-categories');
+    const count = wb.page.locator('.settings-editor .settings-count-widget');
+    const all = await count.innerText();
     await search.fill('@ext:logbook.logbook-agent key');
+    // The search applies after a pause: wait for the count to change, then look at what is left.
+    for (let i = 0; i < 60 && (await count.innerText()) === all; i++) await wb.page.waitForTimeout(250);
+    assert.notEqual(await count.innerText(), all, 'the search for "key" narrowed the list');
     await wb.page
       .locator('.settings-editor .setting-item-description', { hasText: 'Logbook: Connect a Model' })
       .first()

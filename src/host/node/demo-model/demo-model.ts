@@ -161,8 +161,8 @@ function afterFileEditor(last: CallOutcome, id: (step: string) => string, connec
     }
     return {
       content: "I'll add a subtract function next to add().",
+      // The edit alone: a task-list update in the same reply would wait on its approval too.
       toolCalls: [
-        planCall(id('progress2'), 2),
         call(id('edit'), 'file_editor', {
           command: 'str_replace',
           path: 'src/math.js',
