@@ -206,35 +206,13 @@ export function registerCommands(
       return id;
     }),
     register('logbook.verifyConversation', async (idArg?: unknown) => {
-      let id = conversationIdOf(idArg) ?? service.activeId;
-      if (!id) {
-        const pick = await vscode.window.showQuickPick(
-          service.list().map((c) => ({
-            label: c.title ? printableLine(c.title) : 'New conversation',
-            description: c.status,
-            id: c.id,
-          })),
-          { title: 'Logbook: Verify Conversation', placeHolder: 'Choose a conversation to verify' },
-        );
-        id = pick?.id;
-      }
+      const id = await conversationToAct(service, idArg, 'Verify');
       if (!id) return undefined;
       return verifyAndShow(service, id);
     }),
     // A second argument `{ confirmed: true }` skips the question (the caller asked already).
     register('logbook.replayConversation', async (idArg?: unknown, opts?: unknown) => {
-      let id = conversationIdOf(idArg) ?? service.activeId;
-      if (!id) {
-        const pick = await vscode.window.showQuickPick(
-          service.list().map((c) => ({
-            label: c.title ? printableLine(c.title) : 'New conversation',
-            description: c.status,
-            id: c.id,
-          })),
-          { title: 'Logbook: Replay Conversation', placeHolder: 'Choose a conversation to replay' },
-        );
-        id = pick?.id;
-      }
+      const id = await conversationToAct(service, idArg, 'Replay');
       if (!id) return undefined;
       await revealChat();
       const confirmed = (opts as { confirmed?: unknown } | undefined)?.confirmed === true;
@@ -250,4 +228,23 @@ function conversationIdOf(arg: unknown): string | undefined {
   if (typeof arg === 'string' && arg) return arg;
   const id = (arg as { id?: unknown } | null | undefined)?.id;
   return typeof id === 'string' && id ? id : undefined;
+}
+
+/** The conversation a command names, else the active one, else the one the user picks. */
+async function conversationToAct(
+  service: ConversationService,
+  idArg: unknown,
+  verb: string,
+): Promise<string | undefined> {
+  const id = conversationIdOf(idArg) ?? service.activeId;
+  if (id) return id;
+  const pick = await vscode.window.showQuickPick(
+    service.list().map((c) => ({
+      label: c.title ? printableLine(c.title) : 'New conversation',
+      description: c.status,
+      id: c.id,
+    })),
+    { title: `Logbook: ${verb} Conversation`, placeHolder: `Choose a conversation to ${verb.toLowerCase()}` },
+  );
+  return pick?.id;
 }
