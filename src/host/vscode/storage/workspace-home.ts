@@ -15,6 +15,10 @@
 import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { liveWriter } from '../../../core/log';
+import { conversationFolders } from '../../node/diagnostics/storage-usage';
+
+/** The conversation folders under `root` (not the index, nor a temp file). */
+export const listConversationFolders = conversationFolders;
 
 export const CONVERSATIONS_DIR = 'conversations';
 /** The checkpoint stores, beside the conversations (checkpoints.ts). */
@@ -91,17 +95,6 @@ export function adoptSiblings(where: WorkspaceHome): Adopted {
     if (!busy) moveStores(join(sibling, CHECKPOINTS_DIR), join(where.home, CHECKPOINTS_DIR));
   }
   return out;
-}
-
-/** The conversation folders under `root` (not the index, nor a temp file). */
-export function listConversationFolders(root: string): string[] {
-  let names: string[];
-  try {
-    names = readdirSync(root);
-  } catch {
-    return [];
-  }
-  return names.filter((n) => n !== 'index.json' && !n.endsWith('.tmp') && isDir(join(root, n)));
 }
 
 function moveStores(from: string, to: string): void {
