@@ -3,6 +3,7 @@
 // through Logbook: Set API Key, so it is never written to settings or logs.
 import * as vscode from 'vscode';
 import { isDemoEndpoint } from '../../node/demo-model/demo-server';
+import { editorSetting, writeSetting, writeSettingWhereSet } from '../config';
 
 export interface Connection {
   baseUrl: string;
@@ -15,9 +16,8 @@ const OPENAI = 'https://api.openai.com/v1';
 
 /** Asks for what is not given; undefined when the user cancels a step. */
 export async function connectModel(given?: Partial<Connection>): Promise<Connection | undefined> {
-  const cfg = vscode.workspace.getConfiguration('logbook');
-  const nowUrl = cfg.get<string>('llm.baseUrl', OPENAI);
-  const nowModel = cfg.get<string>('llm.model', 'gpt-4o-mini');
+  const nowUrl = editorSetting<string>('llm.baseUrl') || OPENAI;
+  const nowModel = editorSetting<string>('llm.model');
   const fromDemo = isDemoEndpoint(nowUrl, nowModel);
   const title = 'Logbook: Connect a Model';
   const baseUrl =
@@ -51,24 +51,14 @@ export async function connectModel(given?: Partial<Connection>): Promise<Connect
     }));
   if (apiKey === undefined) return undefined;
   const connection = { baseUrl: baseUrl.trim(), model: model.trim(), apiKey: apiKey.trim() };
-  await cfg.update('llm.provider', 'openai', vscode.ConfigurationTarget.Global);
-  await cfg.update('llm.baseUrl', connection.baseUrl, targetOf(cfg, 'llm.baseUrl'));
-  await cfg.update('llm.model', connection.model, targetOf(cfg, 'llm.model'));
+  await writeSetting('llm.provider', 'openai', 'user');
+  await writeSettingWhereSet('llm.baseUrl', connection.baseUrl);
+  await writeSettingWhereSet('llm.model', connection.model);
   if (connection.apiKey) await vscode.commands.executeCommand('logbook.setApiKey', connection.apiKey);
   void vscode.window.showInformationMessage(
     `Logbook: the next step uses ${connection.model} at ${hostOf(connection.baseUrl)}.`,
   );
   return connection;
-}
-
-/** Where the setting is set now (workspace wins over user), else the user's settings. */
-function targetOf(cfg: vscode.WorkspaceConfiguration, key: string): vscode.ConfigurationTarget {
-  const seen = cfg.inspect(key);
-  return seen?.workspaceFolderValue !== undefined
-    ? vscode.ConfigurationTarget.WorkspaceFolder
-    : seen?.workspaceValue !== undefined
-      ? vscode.ConfigurationTarget.Workspace
-      : vscode.ConfigurationTarget.Global;
 }
 
 function isHttpUrl(v: string): boolean {
