@@ -130,17 +130,27 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       return file;
     },
     async runCommand(title) {
-      await page.keyboard.press('F1');
-      const input = page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible' });
-      await input.fill(`>${title}`);
       // Click the exact entry: Enter would run whichever row happens to be focused while the
       // list is still filtering.
       const row = page
         .locator('.quick-input-widget .monaco-list-row')
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) })
         .first();
-      await row.waitFor({ state: 'visible' });
+      // The palette closes when something else takes the focus as it opens (a view or editor
+      // still restoring): open it again rather than wait on a hidden list.
+      for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('F1');
+        const input = page.locator('.quick-input-widget .quick-input-box input');
+        await input.waitFor({ state: 'visible' });
+        await input.fill(`>${title}`);
+        try {
+          await row.waitFor({ state: 'visible', timeout: attempt < 3 ? 10_000 : 30_000 });
+          break;
+        } catch (err) {
+          if (attempt >= 3) throw err;
+          await page.keyboard.press('Escape');
+        }
+      }
       await row.click();
     },
     async startTask(task, beforeEnter) {

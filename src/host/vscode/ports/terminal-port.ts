@@ -79,9 +79,12 @@ export class IntegratedTerminalPort implements TerminalPort {
 
   constructor(private readonly options: IntegratedTerminalPortOptions) {}
 
-  /** How commands run, decided at first use; undefined before. */
+  /** How the last command ran when its terminal is closed (a run's end closes the tab). */
+  private lastMode: TerminalMode | undefined;
+
+  /** How commands run, decided at first use (kept after the terminal closed); undefined before. */
   get mode(): TerminalMode | undefined {
-    return this.session?.mode;
+    return this.session?.mode ?? this.lastMode;
   }
 
   /** The VS Code terminal, once created. */
@@ -265,6 +268,7 @@ export class IntegratedTerminalPort implements TerminalPort {
   }
 
   private closeSession(): void {
+    this.lastMode = this.session?.mode ?? this.lastMode;
     this.session?.dispose();
     this.session = undefined;
     this.current = undefined;
