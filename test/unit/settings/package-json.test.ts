@@ -1,11 +1,14 @@
 // package.json's contributes.configuration is what VS Code shows and validates; the schema is what
 // both hosts read. They must name the same settings with the same types, defaults, enums, scopes
-// and descriptions, so that neither can drift from the other.
+// and descriptions, so that neither can drift from the other. package.json names its texts by
+// `%key%` placeholders of package.nls.json (scripts/l10n/write-package-nls.ts writes them from the
+// schema), so its descriptions are read through that file.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SETTINGS } from '../../../src/core/settings';
 import { SETTING_CATEGORIES } from '../../../src/core/settings/categories';
+import { placeholderKey } from '../../../scripts/l10n/manifest-nls';
 
 interface Contributed {
   type: string | string[];
@@ -27,6 +30,15 @@ interface Category {
 const pkg = JSON.parse(readFileSync(join(__dirname, '../../../package.json'), 'utf8')) as {
   contributes: { configuration: Category[] };
 };
+const nls = JSON.parse(readFileSync(join(__dirname, '../../../package.nls.json'), 'utf8')) as Record<
+  string,
+  string
+>;
+/** A manifest string as VS Code shows it in English: a placeholder resolved through package.nls.json. */
+const shown = (value: string | undefined): string | undefined => {
+  const key = placeholderKey(value);
+  return key === undefined ? value : nls[key];
+};
 const categories = pkg.contributes.configuration;
 const contributed: Record<string, Contributed> = Object.assign({}, ...categories.map((c) => c.properties));
 const editorSettings = SETTINGS.filter((s) => s.hosts.includes('vscode') && !s.secret);
@@ -45,7 +57,7 @@ describe('settings schema and package.json', () => {
       assert.deepEqual(p.default, def.default);
       assert.deepEqual(p.enum, def.kind.json.enum);
       assert.equal(p.scope, def.scope);
-      assert.equal(p.markdownDescription ?? p.description, def.description);
+      assert.equal(shown(p.markdownDescription ?? p.description), def.description);
       // The default passes the schema's own check.
       assert.ok(def.kind.zod.safeParse(def.default).success, 'the default is not a valid value');
     });
@@ -53,7 +65,7 @@ describe('settings schema and package.json', () => {
 
   it('are grouped in the ordered categories, Model first, each setting in its place', () => {
     assert.deepEqual(
-      categories.map((c) => [c.title, c.order]),
+      categories.map((c) => [shown(c.title), c.order]),
       [
         ['Model', 1],
         ['Confirmation', 2],
@@ -93,7 +105,7 @@ describe('settings schema and package.json', () => {
     // The key itself is no setting (it lives in SecretStorage): the endpoint's description says where it goes.
     const model = categories[0]!.properties;
     const says = Object.entries(model).filter(([, p]) =>
-      /API key[^.]*\*\*Logbook: (Connect a Model|Set API Key)\*\*/.test(p.markdownDescription ?? ''),
+      /API key[^.]*\*\*Logbook: (Connect a Model|Set API Key)\*\*/.test(shown(p.markdownDescription) ?? ''),
     );
     assert.ok(
       says.some(([k]) => k === 'logbook.llm.baseUrl'),
