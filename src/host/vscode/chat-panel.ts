@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { ChatBackend } from './chat-backend';
 import { ChatController } from './chat-view';
 import { renderWebviewHtml } from './webview-html';
+import { webviewL10n } from './webview-l10n';
 
 export const CHAT_PANEL_VIEW_TYPE = 'logbook.chatEditor';
 
@@ -65,7 +66,13 @@ function adopt(
       if (current === panel) current = undefined;
     }),
   ];
-  panel.webview.html = renderWebviewHtml(panel.webview, context.extensionUri, 'Logbook', 'editor');
+  panel.webview.html = renderWebviewHtml(
+    panel.webview,
+    context.extensionUri,
+    'Logbook',
+    'editor',
+    webviewL10n(),
+  );
   current = panel;
   context.subscriptions.push(panel);
   return panel;

@@ -17,7 +17,7 @@ import {
   type WebviewMessage,
 } from '../../protocol/messages';
 import type { ChatBackend, SequencedEvent } from './chat-backend';
-import { renderWebviewHtml } from './webview-html';
+import { renderWebviewHtml, type WebviewL10n } from './webview-html';
 
 /** Events per message during a resync: keeps each postMessage small enough to clone quickly. */
 export const SYNC_CHUNK = 1_000;
@@ -526,6 +526,8 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly extensionUri: vscode.Uri,
     private readonly backend: ChatBackend,
     private readonly log: vscode.LogOutputChannel,
+    /** The chat's words in the display language (English without it). */
+    private readonly l10n?: () => WebviewL10n,
   ) {}
 
   resolveWebviewView(view: vscode.WebviewView): void {
@@ -539,7 +541,13 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       controller.dispose();
       if (this.controller === controller) this.controller = undefined;
     });
-    view.webview.html = renderWebviewHtml(view.webview, this.extensionUri, 'Logbook', 'sidebar');
+    view.webview.html = renderWebviewHtml(
+      view.webview,
+      this.extensionUri,
+      'Logbook',
+      'sidebar',
+      this.l10n?.(),
+    );
   }
 
   dispose(): void {

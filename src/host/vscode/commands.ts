@@ -23,7 +23,7 @@ export function registerCommands(
   const active = async (idArg?: unknown) => {
     const id = conversationIdOf(idArg) ?? service.activeId;
     if (!id) {
-      void vscode.window.showInformationMessage('Logbook: no conversation is open.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Logbook: no conversation is open.'));
       return undefined;
     }
     return service.session(id);
@@ -48,9 +48,9 @@ export function registerCommands(
         const selection =
           editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
         task = await vscode.window.showInputBox({
-          title: 'Logbook: Start Agent Task',
-          prompt: 'What should the agent do?',
-          placeHolder: 'e.g. Add input validation to src/math.js and run the tests',
+          title: vscode.l10n.t('Logbook: Start Agent Task'),
+          prompt: vscode.l10n.t('What should the agent do?'),
+          placeHolder: vscode.l10n.t('e.g. Add input validation to src/math.js and run the tests'),
           ignoreFocusOut: true,
         });
         // The editor's context goes with the task: the selection, or else which file is open.
@@ -76,12 +76,15 @@ export function registerCommands(
       if (!id) {
         const pick = await vscode.window.showQuickPick(
           service.list().map((c) => ({
-            label: c.title ? printableLine(c.title) : 'New conversation',
+            label: c.title ? printableLine(c.title) : vscode.l10n.t('New conversation'),
             description: c.status,
             detail: c.updated ? new Date(c.updated).toLocaleString() : undefined,
             id: c.id,
           })),
-          { title: 'Logbook: Open Conversation', placeHolder: 'Choose a conversation' },
+          {
+            title: vscode.l10n.t('Logbook: Open Conversation'),
+            placeHolder: vscode.l10n.t('Choose a conversation'),
+          },
         );
         id = pick?.id;
       }
@@ -93,17 +96,17 @@ export function registerCommands(
       const id = conversationIdOf(idArg) ?? service.activeId;
       const entry = service.list().find((e) => e.id === id);
       if (!id || !entry) {
-        void vscode.window.showInformationMessage('Logbook: no conversation to rename.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Logbook: no conversation to rename.'));
         return;
       }
       const title =
         typeof titleArg === 'string'
           ? titleArg
           : await vscode.window.showInputBox({
-              title: 'Logbook: Rename Conversation',
+              title: vscode.l10n.t('Logbook: Rename Conversation'),
               value: entry.title ?? '',
-              prompt: 'The new name, shown in the history and the chat header',
-              validateInput: (v) => (v.trim() ? undefined : 'A name cannot be empty.'),
+              prompt: vscode.l10n.t('The new name, shown in the history and the chat header'),
+              validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A name cannot be empty.')),
             });
       if (title === undefined) return;
       await service.rename(id, title);
@@ -112,19 +115,22 @@ export function registerCommands(
       const id = conversationIdOf(idArg) ?? service.activeId;
       const entry = service.list().find((e) => e.id === id);
       if (!id || !entry) {
-        void vscode.window.showInformationMessage('Logbook: no conversation to delete.');
+        void vscode.window.showInformationMessage(vscode.l10n.t('Logbook: no conversation to delete.'));
         return;
       }
       if (confirmedArg !== true) {
+        const remove = vscode.l10n.t('Delete');
         const choice = await vscode.window.showWarningMessage(
-          `Delete the conversation "${entry.title ?? 'New conversation'}"?`,
+          vscode.l10n.t('Delete the conversation "{0}"?', entry.title ?? vscode.l10n.t('New conversation')),
           {
             modal: true,
-            detail: 'Its event log is removed from disk. Changes the agent made to your files stay.',
+            detail: vscode.l10n.t(
+              'Its event log is removed from disk. Changes the agent made to your files stay.',
+            ),
           },
-          'Delete',
+          remove,
         );
-        if (choice !== 'Delete') return;
+        if (choice !== remove) return;
       }
       await service.delete(id);
       log.info(`Deleted conversation ${id}`);
@@ -143,8 +149,8 @@ export function registerCommands(
         typeof reasonArg === 'string'
           ? reasonArg
           : await vscode.window.showInputBox({
-              title: 'Logbook: Reject',
-              prompt: 'Why? (the agent reads this)',
+              title: vscode.l10n.t('Logbook: Reject'),
+              prompt: vscode.l10n.t('Why? (the agent reads this)'),
             });
       if (reason === undefined) return;
       await s.reject(s.header().pendingActionIds, reason);
@@ -161,9 +167,10 @@ export function registerCommands(
         typeof keyArg === 'string'
           ? keyArg
           : await vscode.window.showInputBox({
-              title: 'Logbook: Set API Key',
-              prompt:
+              title: vscode.l10n.t('Logbook: Set API Key'),
+              prompt: vscode.l10n.t(
                 'Stored in VS Code secret storage; never written to settings or logs. Leave empty to remove it.',
+              ),
               password: true,
               ignoreFocusOut: true,
             });
@@ -173,7 +180,7 @@ export function registerCommands(
       if (key.trim()) await context.secrets.store(API_KEY_SECRET, key.trim());
       else await context.secrets.delete(API_KEY_SECRET);
       void vscode.window.showInformationMessage(
-        key.trim() ? 'Logbook: API key saved.' : 'Logbook: API key removed.',
+        key.trim() ? vscode.l10n.t('Logbook: API key saved.') : vscode.l10n.t('Logbook: API key removed.'),
       );
     }),
     register('logbook.exportConversation', async (id?: unknown, formatArg?: unknown, targetArg?: unknown) => {
@@ -190,8 +197,10 @@ export function registerCommands(
             : undefined;
       if (!uri) {
         const picked = await vscode.window.showOpenDialog({
-          title: 'Logbook: Import Conversation (an OpenHands conversation folder or V0 trajectory file)',
-          openLabel: 'Import',
+          title: vscode.l10n.t(
+            'Logbook: Import Conversation (an OpenHands conversation folder or V0 trajectory file)',
+          ),
+          openLabel: vscode.l10n.t('Import'),
           canSelectFiles: true,
           canSelectFolders: true,
           canSelectMany: false,
@@ -206,13 +215,19 @@ export function registerCommands(
       return id;
     }),
     register('logbook.verifyConversation', async (idArg?: unknown) => {
-      const id = await conversationToAct(service, idArg, 'Verify');
+      const id = await conversationToAct(service, idArg, {
+        title: vscode.l10n.t('Logbook: Verify Conversation'),
+        placeHolder: vscode.l10n.t('Choose a conversation to verify'),
+      });
       if (!id) return undefined;
       return verifyAndShow(service, id);
     }),
     // A second argument `{ confirmed: true }` skips the question (the caller asked already).
     register('logbook.replayConversation', async (idArg?: unknown, opts?: unknown) => {
-      const id = await conversationToAct(service, idArg, 'Replay');
+      const id = await conversationToAct(service, idArg, {
+        title: vscode.l10n.t('Logbook: Replay Conversation'),
+        placeHolder: vscode.l10n.t('Choose a conversation to replay'),
+      });
       if (!id) return undefined;
       await revealChat();
       const confirmed = (opts as { confirmed?: unknown } | undefined)?.confirmed === true;
@@ -234,17 +249,17 @@ function conversationIdOf(arg: unknown): string | undefined {
 async function conversationToAct(
   service: ConversationService,
   idArg: unknown,
-  verb: string,
+  pickOptions: { title: string; placeHolder: string },
 ): Promise<string | undefined> {
   const id = conversationIdOf(idArg) ?? service.activeId;
   if (id) return id;
   const pick = await vscode.window.showQuickPick(
     service.list().map((c) => ({
-      label: c.title ? printableLine(c.title) : 'New conversation',
+      label: c.title ? printableLine(c.title) : vscode.l10n.t('New conversation'),
       description: c.status,
       id: c.id,
     })),
-    { title: `Logbook: ${verb} Conversation`, placeHolder: `Choose a conversation to ${verb.toLowerCase()}` },
+    pickOptions,
   );
   return pick?.id;
 }

@@ -113,7 +113,10 @@ export class ConversationSession {
     const store = await openWritable(deps, chain, (why) => {
       deps.log.warn(`Conversation ${deps.id}: not signed from here on: ${why}`);
       void vscode.window.showWarningMessage(
-        `Logbook: this conversation has a damaged record written before signing (${why}), so its new events are not signed. Logbook: Verify Conversation names the record.`,
+        vscode.l10n.t(
+          'Logbook: this conversation has a damaged record written before signing ({0}), so its new events are not signed. Logbook: Verify Conversation names the record.',
+          why,
+        ),
       );
     });
     if (store.openReport.quarantined.length || store.openReport.truncatedBytes) {

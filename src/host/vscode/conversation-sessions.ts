@@ -207,13 +207,14 @@ export class ConversationSessions implements vscode.Disposable {
     const session = await ConversationSession.open(deps).catch(async (err: unknown) => {
       if (!(err instanceof EventStoreError) || err.code !== 'LOST_DATA') throw err;
       // Lost events are never written over unasked: the user restores the files or goes on without.
-      const goOn = 'Continue Without Them';
+      const goOn = vscode.l10n.t('Continue Without Them');
       const choice = await vscode.window.showErrorMessage(
         `Logbook: ${err.message}`,
         {
           modal: true,
-          detail:
+          detail: vscode.l10n.t(
             'Restore the missing files from a backup to keep those events. Continuing records the loss in the conversation and goes on after the events that are left.',
+          ),
         },
         goOn,
       );
@@ -225,8 +226,11 @@ export class ConversationSessions implements vscode.Disposable {
       const writer = liveWriter(session.dir);
       void vscode.window.showWarningMessage(
         writer
-          ? `Logbook: this conversation is open in ${describeHolder(writer)}, so it is read-only here. It becomes writable here once that window is gone (a closed browser tab's window can live on for a while on the server).`
-          : 'Logbook: this conversation is open in another window, so it is read-only here.',
+          ? vscode.l10n.t(
+              "Logbook: this conversation is open in {0}, so it is read-only here. It becomes writable here once that window is gone (a closed browser tab's window can live on for a while on the server).",
+              describeHolder(writer),
+            )
+          : vscode.l10n.t('Logbook: this conversation is open in another window, so it is read-only here.'),
       );
       this.heldWatch.watch(session);
     }
@@ -250,9 +254,9 @@ export class ConversationSessions implements vscode.Disposable {
     this.listEmitter.fire();
     if (!s.readOnly) {
       this.log.info(`Conversation ${s.id}: the window that wrote it is gone; it is writable here now.`);
-      const title = s.conversation.state.title ?? 'New conversation';
+      const title = s.conversation.state.title ?? vscode.l10n.t('New conversation');
       void vscode.window.showInformationMessage(
-        `Logbook: “${title}” is writable here now: the window that held it is gone.`,
+        vscode.l10n.t('Logbook: “{0}” is writable here now: the window that held it is gone.', title),
       );
     }
   }

@@ -58,15 +58,19 @@ export class ConversationsTree implements vscode.TreeDataProvider<ListedConversa
       `${printableLine(c.title ?? '')}\n${row.status}${when ? ` · ${when}` : ''}\n` +
       `${plural(c.eventCount, 'event')} · ${formatCost(c.cost)}` +
       (c.interrupted
-        ? `\n${c.status} (${c.interrupted}): open it to re-run or skip what it left in doubt`
+        ? `\n${vscode.l10n.t('{0} ({1}): open it to re-run or skip what it left in doubt', c.status, c.interrupted)}`
         : '') +
-      (check ? `\nSignatures: ${verifyMessage(check)}` : '');
+      (check ? `\n${vscode.l10n.t('Signatures: {0}', verifyMessage(check))}` : '');
     // A conversation changed after it was signed shows it in place of its status icon.
     item.iconPath =
       check?.verdict === 'broken' || check?.verdict === 'truncated'
         ? new vscode.ThemeIcon('workspace-untrusted', new vscode.ThemeColor('errorForeground'))
         : new vscode.ThemeIcon(STATUS_ICONS[c.status] ?? 'comment');
-    item.command = { command: 'logbook.openConversation', title: 'Open Conversation', arguments: [c.id] };
+    item.command = {
+      command: 'logbook.openConversation',
+      title: vscode.l10n.t('Open Conversation'),
+      arguments: [c.id],
+    };
     item.contextValue = c.id === this.service.activeId ? 'conversation.active' : 'conversation';
     return item;
   }

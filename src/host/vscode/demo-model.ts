@@ -25,7 +25,9 @@ export function registerDemoModel(): vscode.Disposable[] {
       server ??= await startDemoServer('vscode');
       active = true;
       void vscode.window.showInformationMessage(
-        'Logbook: this window talks to the demo model until you connect a real one (Logbook: Select Model or Set API Key).',
+        vscode.l10n.t(
+          'Logbook: this window talks to the demo model until you connect a real one (Logbook: Select Model or Set API Key).',
+        ),
       );
       const task = typeof taskArg === 'string' ? taskArg : DEMO_TASK;
       return vscode.commands.executeCommand<string | undefined>('logbook.startTask', task);

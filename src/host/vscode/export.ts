@@ -23,12 +23,16 @@ export async function exportConversation(
       [
         {
           label: 'JSON',
-          description: 'every event, as the OpenHands SDK writes it',
+          description: vscode.l10n.t('every event, as the OpenHands SDK writes it'),
           format: 'json' as const,
         },
-        { label: 'Markdown', description: 'a readable transcript', format: 'markdown' as const },
+        {
+          label: 'Markdown',
+          description: vscode.l10n.t('a readable transcript'),
+          format: 'markdown' as const,
+        },
       ],
-      { title: 'Logbook: Export Conversation' },
+      { title: vscode.l10n.t('Logbook: Export Conversation') },
     );
     format = pick?.format;
   }

@@ -20,6 +20,7 @@ import { registerCheckpointDocuments } from './checkpoint-documents';
 import { registerDiagnostics } from './diagnostics/diagnostics-view';
 import { registerDemoModel } from './demo-model';
 import { openWalkthroughOnce, registerWalkthrough } from './walkthrough';
+import { webviewL10n } from './webview-l10n';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -47,7 +48,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     userEditNotes: (conversationId) => review.takeUserEdits(conversationId),
   });
   knownSecrets = () => service.knownSecrets;
-  const chat = new ChatViewProvider(context.extensionUri, service, log);
+  const chat = new ChatViewProvider(context.extensionUri, service, log, webviewL10n);
   context.subscriptions.push(
     log,
     chat,

@@ -110,9 +110,11 @@ export async function restoreFilesAt(
 /** The editor's offer after "Continue from here": a notification, answered whenever the user likes. */
 async function offerRestoreAfterFork(paths: string[]): Promise<boolean> {
   const files = paths.length;
-  const restore = 'Restore Files…';
+  const restore = vscode.l10n.t('Restore Files…');
   const choice = await vscode.window.showInformationMessage(
-    `Logbook: continued from here. ${files} file${files === 1 ? ' has' : 's have'} changed since this point.`,
+    files === 1
+      ? vscode.l10n.t('Logbook: continued from here. 1 file has changed since this point.')
+      : vscode.l10n.t('Logbook: continued from here. {0} files have changed since this point.', files),
     restore,
   );
   return choice === restore;

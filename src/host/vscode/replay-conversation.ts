@@ -13,13 +13,21 @@ import { createEditorSandbox } from './sandbox/editor-sandbox';
 
 /** The question before a replay: its tools run again without asking for each one. */
 async function confirmReplay(calls: number): Promise<boolean> {
-  const go = 'Replay';
+  const go = vscode.l10n.t('Replay');
   const choice = await vscode.window.showWarningMessage(
-    `Replay this conversation? Its ${calls} recorded tool call${calls === 1 ? '' : 's'} run again for real, in a temporary copy of the workspace, without asking for each one.`,
+    calls === 1
+      ? vscode.l10n.t(
+          'Replay this conversation? Its 1 recorded tool call runs again for real, in a temporary copy of the workspace, without asking.',
+        )
+      : vscode.l10n.t(
+          'Replay this conversation? Its {0} recorded tool calls run again for real, in a temporary copy of the workspace, without asking for each one.',
+          calls,
+        ),
     {
       modal: true,
-      detail:
+      detail: vscode.l10n.t(
         'The copy is the workspace as the first checkpoint holds it; your files and the conversation stay as they are. Commands run with the sandbox settings of this window. Replay only conversations whose commands you trust (an imported one ran elsewhere).',
+      ),
     },
     go,
   );
@@ -56,7 +64,10 @@ export async function replayConversation(
   let report: ReplayReport;
   try {
     const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'Logbook: replaying the conversation…' },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Logbook: replaying the conversation…'),
+      },
       async () =>
         replayRecorded({
           recorded,

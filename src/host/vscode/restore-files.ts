@@ -16,7 +16,6 @@ import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-sto
 import type { ConversationSession } from './conversation-session';
 import { printableLine } from '../../core/text/printable';
 import { checkpointUri, nowUri, refreshNowDocuments } from './checkpoint-documents';
-import { plural } from '../../core/format/counts';
 
 export { CHECKPOINT_SCHEME } from './checkpoint-documents';
 
@@ -83,14 +82,16 @@ export async function restoreFilesTo(
   if (!entry) {
     ui.info(
       entry === null
-        ? 'Logbook: this event is not in the conversation.'
-        : 'Logbook: the agent has changed no files since this point (no checkpoint after it): nothing to restore.',
+        ? vscode.l10n.t('Logbook: this event is not in the conversation.')
+        : vscode.l10n.t(
+            'Logbook: the agent has changed no files since this point (no checkpoint after it): nothing to restore.',
+          ),
     );
     return { restored: 0 };
   }
   const plan = await store.plan(entry.value.checkpoint);
   if (!plan.changes.length) {
-    ui.info('Logbook: the files already match this point.');
+    ui.info(vscode.l10n.t('Logbook: the files already match this point.'));
     return { restored: 0 };
   }
   const edited = await editedOutsideAgent(store, events, entry, plan);
@@ -108,7 +109,12 @@ export async function restoreFilesTo(
       // A save the editor refused (e.g. the file changed on disk meanwhile) leaves the edit out of
       // the checkpoint taken before the restore: then nothing is restored, and the buffer stays.
       if ((await openDocument(store, p)?.save()) === false) {
-        ui.info(`Logbook: ${p} could not be saved, so nothing was restored. Save it, then restore again.`);
+        ui.info(
+          vscode.l10n.t(
+            'Logbook: {0} could not be saved, so nothing was restored. Save it, then restore again.',
+            p,
+          ),
+        );
         return { restored: 0 };
       }
     }
@@ -129,14 +135,14 @@ export async function restoreFilesTo(
     checkpointEventValue(result.before, { reason: 'restore', restoredTo: entry.eventId }),
   );
   const n = result.changes.length;
-  ui.done(`Logbook: restored ${plural(n, 'file')} to this point.`, async () => {
+  ui.done(vscode.l10n.t('Logbook: restored {0} to this point.', fileCount(n)), async () => {
     const back = await store.restore(result.before.id, target.id);
     refreshNowDocuments();
     // The undo restored the checkpoint the restore recorded: the files it left are that one's.
     await target.conversation.recordRestore(
       checkpointEventValue(back.before, { reason: 'restore', restoredTo: recorded.id }),
     );
-    ui.info(`Logbook: the restore is undone (${plural(back.changes.length, 'file')} back).`);
+    ui.info(vscode.l10n.t('Logbook: the restore is undone ({0} back).', fileCount(back.changes.length)));
   });
   return { restored: n, conversationId: target.id, before: result.before.id };
 }
@@ -158,10 +164,16 @@ function openDocument(store: WorkspaceCheckpointStore, path: string): vscode.Tex
  */
 async function showDiff(checkpoint: string, f: PreviewFile): Promise<void> {
   const left = checkpointUri(checkpoint, f.path);
-  await vscode.commands.executeCommand('vscode.diff', left, nowUri(f.path), `${f.path} (checkpoint ↔ now)`, {
-    preview: true,
-    preserveFocus: true,
-  });
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    left,
+    nowUri(f.path),
+    vscode.l10n.t('{0} (checkpoint ↔ now)', f.path),
+    {
+      preview: true,
+      preserveFocus: true,
+    },
+  );
 }
 
 /** The editor's questions: a Quick Pick preview (pick a file for its diff), modal dialogs. */
@@ -171,19 +183,28 @@ export const editorRestoreUi: RestoreUi = {
       const qp = vscode.window.createQuickPick<
         vscode.QuickPickItem & { file?: PreviewFile; choice?: 'restore' | 'fork' }
       >();
-      qp.title = `Restore files to here: ${plural(p.files.length, 'file')} will change`;
-      qp.placeholder = 'Pick a file to see its diff (checkpoint ↔ now), or choose what to do';
+      qp.title = vscode.l10n.t('Restore files to here: {0} will change', fileCount(p.files.length));
+      qp.placeholder = vscode.l10n.t('Pick a file to see its diff (checkpoint ↔ now), or choose what to do');
       qp.ignoreFocusOut = true;
       qp.matchOnDescription = true;
       qp.items = [
-        { label: '$(discard) Restore Files', description: plural(p.files.length, 'file'), choice: 'restore' },
+        {
+          label: vscode.l10n.t('$(discard) Restore Files'),
+          description: fileCount(p.files.length),
+          choice: 'restore',
+        },
         ...(p.canFork
-          ? [{ label: '$(repo-forked) Continue from Here and Restore Files', choice: 'fork' as const }]
+          ? [
+              {
+                label: vscode.l10n.t('$(repo-forked) Continue from Here and Restore Files'),
+                choice: 'fork' as const,
+              },
+            ]
           : []),
         { label: '', kind: vscode.QuickPickItemKind.Separator },
         ...p.files.map((f) => ({
           label: `${icon(f.status)} ${printableLine(f.path)}`,
-          description: [RESTORE_VERB[f.status], f.unsaved ? 'has unsaved changes' : '']
+          description: [restoreVerb(f.status), f.unsaved ? vscode.l10n.t('has unsaved changes') : '']
             .filter(Boolean)
             .join(' · '),
           // A line of its own: a description this long is cut off in a narrow window.
@@ -208,19 +229,30 @@ export const editorRestoreUi: RestoreUi = {
     });
   },
   async saveUnsaved(paths) {
+    const save = vscode.l10n.t('Save and Restore');
     const answer = await vscode.window.showWarningMessage(
-      `${paths.length} file${paths.length === 1 ? ' has' : 's have'} unsaved changes the restore would overwrite: ${paths.join(', ')}. Save ${paths.length === 1 ? 'it' : 'them'} first (the restore can then be undone with ${paths.length === 1 ? 'it' : 'them'})?`,
+      paths.length === 1
+        ? vscode.l10n.t(
+            '1 file has unsaved changes the restore would overwrite: {0}. Save it first (the restore can then be undone with it)?',
+            paths.join(', '),
+          )
+        : vscode.l10n.t(
+            '{0} files have unsaved changes the restore would overwrite: {1}. Save them first (the restore can then be undone with them)?',
+            paths.length,
+            paths.join(', '),
+          ),
       { modal: true },
-      'Save and Restore',
+      save,
     );
-    return answer === 'Save and Restore';
+    return answer === save;
   },
   done(message, undo) {
-    void vscode.window.showInformationMessage(message, 'Undo').then(async (a) => {
-      if (a !== 'Undo') return;
+    const undoLabel = vscode.l10n.t('Undo');
+    void vscode.window.showInformationMessage(message, undoLabel).then(async (a) => {
+      if (a !== undoLabel) return;
       await undo().catch((err: unknown) =>
         vscode.window.showErrorMessage(
-          `Logbook: the undo failed: ${err instanceof Error ? err.message : String(err)}`,
+          vscode.l10n.t('Logbook: the undo failed: {0}', err instanceof Error ? err.message : String(err)),
         ),
       );
     });
@@ -232,9 +264,25 @@ export const editorRestoreUi: RestoreUi = {
 
 /** How a file someone other than the agent changed is marked, by how that is known. */
 export const EDITED_AFTER: Record<RestorePreview['editedBy'], string> = {
-  log: '$(warning) Edited outside the agent after this point',
-  time: '$(warning) Changed after the agent’s last step',
+  log: vscode.l10n.t('$(warning) Edited outside the agent after this point'),
+  time: vscode.l10n.t('$(warning) Changed after the agent’s last step'),
 };
+
+function fileCount(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', n);
+}
+
+/** What a restore does to a file, in words (each literal, so the translation bundle finds it). */
+function restoreVerb(status: CheckpointChange['status']): string {
+  const verbs: Record<CheckpointChange['status'], string> = {
+    A: vscode.l10n.t('create'),
+    M: vscode.l10n.t('overwrite'),
+    T: vscode.l10n.t('replace'),
+    D: vscode.l10n.t('delete'),
+    R: vscode.l10n.t('rename'),
+  };
+  return verbs[status] ?? RESTORE_VERB[status];
+}
 
 function icon(status: CheckpointChange['status']): string {
   return status === 'A' ? '$(diff-added)' : status === 'D' ? '$(diff-removed)' : '$(diff-modified)';

@@ -12,7 +12,7 @@ export function createStatusBar(service: ConversationService): vscode.Disposable
   const render = (h: ConversationHeader | undefined) => {
     if (!h) {
       item.text = '$(book) Logbook';
-      item.tooltip = 'Logbook: no conversation open';
+      item.tooltip = vscode.l10n.t('Logbook: no conversation open');
     } else {
       const icon =
         h.status === 'running'
@@ -22,8 +22,24 @@ export function createStatusBar(service: ConversationService): vscode.Disposable
             : '$(book)';
       // The same counts, rounded the same way, as the chat header's.
       const tokens = `$(arrow-up)${formatTokens(h.promptTokens)} $(arrow-down)${formatTokens(h.completionTokens)}`;
-      item.text = `${icon} ${h.status.replace(/_/g, ' ')} · ${tokens} · ${formatCost(h.cost)}`;
-      item.tooltip = `Logbook: ${h.title}\n${h.promptTokens} prompt (${h.cachedTokens} cached) + ${h.completionTokens} completion${h.reasoningTokens ? ` (${h.reasoningTokens} reasoning)` : ''} tokens, ${formatCost(h.cost)}`;
+      item.text = `${icon} ${statusWord(h.status)} · ${tokens} · ${formatCost(h.cost)}`;
+      const counts = h.reasoningTokens
+        ? vscode.l10n.t(
+            '{0} prompt ({1} cached) + {2} completion ({3} reasoning) tokens, {4}',
+            h.promptTokens,
+            h.cachedTokens,
+            h.completionTokens,
+            h.reasoningTokens,
+            formatCost(h.cost),
+          )
+        : vscode.l10n.t(
+            '{0} prompt ({1} cached) + {2} completion tokens, {3}',
+            h.promptTokens,
+            h.cachedTokens,
+            h.completionTokens,
+            formatCost(h.cost),
+          );
+      item.tooltip = `Logbook: ${h.title}\n${counts}`;
     }
     item.show();
   };
@@ -35,4 +51,18 @@ export function createStatusBar(service: ConversationService): vscode.Disposable
     service.onDidChangeActive((id) => render(id ? service.header(id) : undefined)),
   ];
   return vscode.Disposable.from(item, ...subs);
+}
+
+/** The status in words (each literal, so the translation bundle finds it). */
+function statusWord(status: string): string {
+  const words: Record<string, string> = {
+    idle: vscode.l10n.t('idle'),
+    running: vscode.l10n.t('running'),
+    paused: vscode.l10n.t('paused'),
+    waiting_for_confirmation: vscode.l10n.t('waiting for confirmation'),
+    finished: vscode.l10n.t('finished'),
+    error: vscode.l10n.t('error'),
+    stuck: vscode.l10n.t('stuck'),
+  };
+  return words[status] ?? status.replace(/_/g, ' ');
 }

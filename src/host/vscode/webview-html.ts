@@ -2,6 +2,7 @@
 // `webviewDocument` is pure so the browser tests serve exactly this document (and CSP) too.
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
+import type { WebviewText } from '../../protocol/webview-text';
 
 /** Where the app runs; the editor tab hides "Open in Editor". */
 export type ChatSurface = 'sidebar' | 'editor';
@@ -14,6 +15,14 @@ export interface WebviewDocumentOptions {
   nonce: string;
   title: string;
   surface: ChatSurface;
+  /** The chat's fixed words in the display language (English when absent). */
+  l10n?: WebviewL10n;
+}
+
+export interface WebviewL10n {
+  /** VS Code's display language, e.g. `zh-cn`. */
+  lang: string;
+  text: WebviewText;
 }
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
@@ -35,7 +44,7 @@ const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export function webviewDocument(o: WebviewDocumentOptions): string {
   const { asset, nonce } = o;
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeAttr(o.l10n?.lang ?? 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(o.cspSource, nonce)}">
@@ -44,7 +53,7 @@ export function webviewDocument(o: WebviewDocumentOptions): string {
 <link rel="stylesheet" href="${escapeAttr(asset('webview.css'))}">
 <title>${escapeAttr(o.title)}</title>
 </head>
-<body data-surface="${o.surface}">
+<body data-surface="${o.surface}"${o.l10n ? ` data-l10n="${escapeAttr(JSON.stringify(o.l10n.text))}"` : ''}>
 <div id="root"></div>
 <script nonce="${nonce}" src="${escapeAttr(asset('webview.js'))}"></script>
 </body>
@@ -56,6 +65,7 @@ export function renderWebviewHtml(
   extensionUri: vscode.Uri,
   title: string,
   surface: ChatSurface = 'sidebar',
+  l10n?: WebviewL10n,
 ): string {
   return webviewDocument({
     cspSource: webview.cspSource,
@@ -64,5 +74,6 @@ export function renderWebviewHtml(
     nonce: randomBytes(16).toString('base64'),
     title,
     surface,
+    ...(l10n ? { l10n } : {}),
   });
 }

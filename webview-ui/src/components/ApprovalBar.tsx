@@ -6,7 +6,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { LIMITS } from '../../../src/protocol/messages';
 import { commandPrefix } from '../lib/command-prefix';
 import { obj, str } from '../lib/fields';
-import { plural } from '../lib/format';
+import { t } from '../lib/text';
 import { actionRow, header, version } from '../state/store';
 import { send } from '../vscode-api';
 import { toolIcon } from './ActionCard';
@@ -64,12 +64,10 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
   const items = pending.map((id) => ({ id, ...describe(id) }));
 
   return (
-    <section class="approval" aria-label="Approval needed">
+    <section class="approval" aria-label={t('approvalNeeded')}>
       <div class="approval-title" role="status">
         <Icon name="shield" />
-        <span>
-          {pending.length === 1 ? 'Allow this action?' : `Allow these ${plural(pending.length, 'action')}?`}
-        </span>
+        <span>{pending.length === 1 ? t('allowThisAction') : t('allowTheseActions', pending.length)}</span>
       </div>
       <ul class="approval-list">
         {items.map((it) => (
@@ -82,12 +80,12 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
               <button
                 type="button"
                 class="link-button"
-                aria-label={`Always allow commands like: ${it.text.slice(0, 80)}`}
+                aria-label={t('alwaysAllowLike', it.text.slice(0, 80))}
                 onClick={() =>
                   setMode({ t: 'allow', actionId: it.id, prefix: commandPrefix(it.command ?? '') })
                 }
               >
-                Always allow…
+                {t('alwaysAllow')}
               </button>
             )}
           </li>
@@ -95,9 +93,9 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
       </ul>
       {mode.t === 'reject' ? (
         <InlineInput
-          label="Reason for rejecting (optional, sent to the agent)"
-          placeholder="e.g. Run the unit tests only"
-          submitLabel="Reject"
+          label={t('rejectReason')}
+          placeholder={t('rejectReasonExample')}
+          submitLabel={t('reject')}
           submitIcon="close"
           maxLength={LIMITS.rejectReason}
           onSubmit={(reason) => {
@@ -111,9 +109,9 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
         />
       ) : mode.t === 'allow' ? (
         <InlineInput
-          label="Always allow commands starting with"
+          label={t('alwaysAllowPrefix')}
           initial={mode.prefix}
-          submitLabel="Allow and run"
+          submitLabel={t('allowAndRun')}
           submitIcon="check"
           required
           maxLength={LIMITS.commandPrefix}
@@ -137,7 +135,7 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
               done();
             }}
           >
-            Confirm
+            {t('confirm')}
           </Button>
           <Button
             kind="secondary"
@@ -145,7 +143,7 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
             buttonRef={rejectButton}
             onClick={() => setMode({ t: 'reject' })}
           >
-            Reject…
+            {t('rejectEllipsis')}
           </Button>
         </div>
       )}

@@ -23,15 +23,11 @@ import {
 import { send } from '../vscode-api';
 import { AttachmentChips } from './AttachmentChips';
 import { MENTION_LIST_ID, MentionList, optionId } from './MentionList';
+import { t } from '../lib/text';
 
 const MODES: { mode: AgentMode; label: string; icon: string; title: string }[] = [
-  {
-    mode: 'plan',
-    label: 'Plan',
-    icon: 'checklist',
-    title: 'Plan mode: the agent only reads and answers with a plan for you to approve',
-  },
-  { mode: 'act', label: 'Act', icon: 'play', title: 'Act mode: the agent may change files and run commands' },
+  { mode: 'plan', label: t('planMode'), icon: 'checklist', title: t('planModeTitle') },
+  { mode: 'act', label: t('actMode'), icon: 'play', title: t('actModeTitle') },
 ];
 
 interface Props {
@@ -220,8 +216,7 @@ export function Composer({ readOnly, inputRef }: Props) {
         const uris = droppedUris(e.dataTransfer);
         addChips(uris.map(fileChip).filter((c): c is Chip => c !== undefined));
         if (images.length) void addFiles(images);
-        else if (uris.length === 0 && e.dataTransfer.files.length > 0)
-          setProblem('Only images can be dropped from outside the editor; drop files from the Explorer.');
+        else if (uris.length === 0 && e.dataTransfer.files.length > 0) setProblem(t('dropOnlyImages'));
       }}
     >
       {listOpen && <MentionList items={items} active={active} onPick={pick} onHover={setActive} />}
@@ -229,16 +224,12 @@ export function Composer({ readOnly, inputRef }: Props) {
       <textarea
         ref={setRefs}
         class="composer-input"
-        aria-label="Message to the agent"
+        aria-label={t('messageLabel')}
         aria-autocomplete="list"
         aria-controls={listOpen ? MENTION_LIST_ID : undefined}
         aria-activedescendant={listOpen && items[active] ? optionId(active) : undefined}
         placeholder={
-          readOnly
-            ? 'This conversation is read-only'
-            : mode === 'plan'
-              ? 'What to plan (the agent only reads)… @ to attach'
-              : 'Ask Logbook… type @ to attach'
+          readOnly ? t('readOnlyPlaceholder') : mode === 'plan' ? t('planPlaceholder') : t('askPlaceholder')
         }
         rows={1}
         maxLength={LIMITS.messageText}
@@ -267,7 +258,7 @@ export function Composer({ readOnly, inputRef }: Props) {
         {problem}
       </div>
       <div class="composer-bar">
-        <div class="mode-toggle" role="group" aria-label="Agent mode">
+        <div class="mode-toggle" role="group" aria-label={t('agentMode')}>
           {MODES.map((m) => (
             <button
               key={m.mode}
@@ -287,36 +278,36 @@ export function Composer({ readOnly, inputRef }: Props) {
         <button
           type="button"
           class="attach-toggle"
-          aria-label="Attach the active file"
-          title="Attach the active file to the message"
+          aria-label={t('attachFileLabel')}
+          title={t('attachFileTitle')}
           aria-pressed={file}
           disabled={readOnly}
           onClick={() => setFile(!file)}
         >
           <Icon name="file" />
-          <span aria-hidden="true">File</span>
+          <span aria-hidden="true">{t('attachFile')}</span>
         </button>
         <button
           type="button"
           class="attach-toggle"
-          aria-label="Attach the selection"
-          title="Attach the editor's selection to the message"
+          aria-label={t('attachSelectionLabel')}
+          title={t('attachSelectionTitle')}
           aria-pressed={selection}
           disabled={readOnly}
           onClick={() => setSelection(!selection)}
         >
           <Icon name="selection" />
-          <span aria-hidden="true">Selection</span>
+          <span aria-hidden="true">{t('attachSelection')}</span>
         </button>
         <span class="attach-note" aria-live="polite">
-          {notes ? `${notes} attached` : ''}
+          {notes ? t('attached', notes) : ''}
         </span>
         <span class="spacer" />
         <button
           type="submit"
           class="icon-button send"
-          aria-label="Send (Enter)"
-          title="Send (Enter)"
+          aria-label={t('send')}
+          title={t('send')}
           disabled={empty || readOnly}
         >
           <span class="codicon codicon-send" aria-hidden="true" />

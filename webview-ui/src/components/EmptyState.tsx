@@ -4,6 +4,7 @@ import { demoTasks, newConversationMode } from '../state/store';
 import { send } from '../vscode-api';
 import { Button } from './Button';
 import { Icon } from './Icon';
+import { t } from '../lib/text';
 
 export function EmptyState() {
   const demo = demoTasks.value;
@@ -12,12 +13,9 @@ export function EmptyState() {
     return (
       <div class="empty demo">
         <Icon name="beaker" class="empty-icon" />
-        <h2>A demo model answers here</h2>
-        <p>
-          No model is connected yet, so Logbook's demo model follows a script on the sample project. It shows
-          every step: the plan, a command to approve, an edit to review.
-        </p>
-        <div class="demo-tasks" role="group" aria-label="Demo tasks">
+        <h2>{t('demoTitle')}</h2>
+        <p>{t('demoBody')}</p>
+        <div class="demo-tasks" role="group" aria-label={t('demoTasks')}>
           {demo.map((task) => (
             <Button
               key={task}
@@ -38,9 +36,9 @@ export function EmptyState() {
             </Button>
           ))}
         </div>
-        <p class="hint">Switch to Plan below to see it plan first and wait for your approval.</p>
+        <p class="hint">{t('demoPlanHint')}</p>
         <Button kind="secondary" icon="plug" onClick={() => send({ type: 'selectModel' })}>
-          Connect a model…
+          {t('connectModel')}
         </Button>
       </div>
     );
@@ -48,12 +46,12 @@ export function EmptyState() {
   return (
     <div class="empty">
       <Icon name="history" class="empty-icon" />
-      <h2>Give the agent a task</h2>
-      <p>Every step it takes is recorded as an event you can review, approve, and continue from.</p>
+      <h2>{t('emptyTitle')}</h2>
+      <p>{t('emptyBody')}</p>
       <Button icon="play" onClick={() => send({ type: 'startTask' })}>
-        Start Agent Task
+        {t('startTask')}
       </Button>
-      <p class="hint">Or type a message below.</p>
+      <p class="hint">{t('emptyHint')}</p>
     </div>
   );
 }

@@ -104,21 +104,25 @@ async function cleanUp(
   const { old } = await collectDiagnostics(context, service, days);
   if (!old.length) {
     void vscode.window.showInformationMessage(
-      `Logbook: no checkpoints older than ${days} days, and none of deleted conversations.`,
+      vscode.l10n.t('Logbook: no checkpoints older than {0} days, and none of deleted conversations.', days),
     );
     return { released: 0, freed: 0 };
   }
   if (o.confirmed !== true) {
     const titles = new Map(service.list().map((c) => [c.id, c.title ? `"${c.title}"` : c.id]));
-    const lines = describeCleanup(old, (id) => titles.get(id) ?? `the deleted conversation ${id}`);
-    const go = 'Delete Checkpoints';
+    const lines = describeCleanup(
+      old,
+      (id) => titles.get(id) ?? vscode.l10n.t('the deleted conversation {0}', id),
+    );
+    const go = vscode.l10n.t('Delete Checkpoints');
     const choice = await vscode.window.showWarningMessage(
-      `Delete the checkpoints of ${old.length} conversation(s)?`,
+      vscode.l10n.t('Delete the checkpoints of {0} conversation(s)?', old.length),
       {
         modal: true,
-        detail:
-          `This deletes:\n${lines.map((l) => `• ${l}`).join('\n')}\n\n` +
-          'The conversations stay; only restoring their files to those points is no longer possible.',
+        detail: vscode.l10n.t(
+          'This deletes:\n{0}\n\nThe conversations stay; only restoring their files to those points is no longer possible.',
+          lines.map((l) => `• ${l}`).join('\n'),
+        ),
       },
       go,
     );
@@ -126,7 +130,11 @@ async function cleanUp(
   }
   const result = await cleanUpCheckpoints(old);
   void vscode.window.showInformationMessage(
-    `Logbook: released the checkpoints of ${result.released} conversation(s); ${formatSize(result.freed)} freed.`,
+    vscode.l10n.t(
+      'Logbook: released the checkpoints of {0} conversation(s); {1} freed.',
+      result.released,
+      formatSize(result.freed),
+    ),
   );
   return result;
 }

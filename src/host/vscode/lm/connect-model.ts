@@ -19,33 +19,36 @@ export async function connectModel(given?: Partial<Connection>): Promise<Connect
   const nowUrl = editorSetting<string>('llm.baseUrl') || OPENAI;
   const nowModel = editorSetting<string>('llm.model');
   const fromDemo = isDemoEndpoint(nowUrl, nowModel);
-  const title = 'Logbook: Connect a Model';
   const baseUrl =
     given?.baseUrl ??
     (await vscode.window.showInputBox({
-      title: `${title} (1/3): endpoint`,
-      prompt: 'Base URL of an OpenAI-compatible API (OpenAI, a gateway, or a local server such as Ollama)',
+      title: vscode.l10n.t('Logbook: Connect a Model (1/3): endpoint'),
+      prompt: vscode.l10n.t(
+        'Base URL of an OpenAI-compatible API (OpenAI, a gateway, or a local server such as Ollama)',
+      ),
       value: fromDemo ? OPENAI : nowUrl,
       ignoreFocusOut: true,
-      validateInput: (v) => (isHttpUrl(v.trim()) ? undefined : 'An http:// or https:// URL, e.g. ' + OPENAI),
+      validateInput: (v) =>
+        isHttpUrl(v.trim()) ? undefined : vscode.l10n.t('An http:// or https:// URL, e.g. {0}', OPENAI),
     }));
   if (baseUrl === undefined || !isHttpUrl(baseUrl.trim())) return undefined;
   const model =
     given?.model ??
     (await vscode.window.showInputBox({
-      title: `${title} (2/3): model`,
-      prompt: `Model name as ${hostOf(baseUrl)} knows it`,
+      title: vscode.l10n.t('Logbook: Connect a Model (2/3): model'),
+      prompt: vscode.l10n.t('Model name as {0} knows it', hostOf(baseUrl)),
       value: fromDemo ? 'gpt-4o-mini' : nowModel,
       ignoreFocusOut: true,
-      validateInput: (v) => (v.trim() ? undefined : 'A model name, e.g. gpt-4o-mini'),
+      validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('A model name, e.g. {0}', 'gpt-4o-mini')),
     }));
   if (!model?.trim()) return undefined;
   const apiKey =
     given?.apiKey ??
     (await vscode.window.showInputBox({
-      title: `${title} (3/3): API key`,
-      prompt:
+      title: vscode.l10n.t('Logbook: Connect a Model (3/3): API key'),
+      prompt: vscode.l10n.t(
         'Stored in VS Code secret storage, never in settings or logs. Leave empty to keep the key stored now (a local endpoint may need none).',
+      ),
       password: true,
       ignoreFocusOut: true,
     }));
@@ -56,7 +59,7 @@ export async function connectModel(given?: Partial<Connection>): Promise<Connect
   await writeSettingWhereSet('llm.model', connection.model);
   if (connection.apiKey) await vscode.commands.executeCommand('logbook.setApiKey', connection.apiKey);
   void vscode.window.showInformationMessage(
-    `Logbook: the next step uses ${connection.model} at ${hostOf(connection.baseUrl)}.`,
+    vscode.l10n.t('Logbook: the next step uses {0} at {1}.', connection.model, hostOf(connection.baseUrl)),
   );
   return connection;
 }

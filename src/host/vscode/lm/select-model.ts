@@ -25,31 +25,37 @@ export async function selectModel(): Promise<{ provider: LlmProvider; model: str
   const baseUrl = editorSetting<string>('llm.baseUrl');
   const mark = (p: LlmProvider, m: string) => (p === provider && m === current ? '$(check) ' : '');
   const items: ModelItem[] = [
-    { label: `OpenAI-compatible endpoint`, kind: vscode.QuickPickItemKind.Separator },
+    { label: vscode.l10n.t('OpenAI-compatible endpoint'), kind: vscode.QuickPickItemKind.Separator },
     {
       label: `${mark('openai', endpointModel)}${endpointModel}`,
       description: isDemoEndpoint(baseUrl, endpointModel)
-        ? "Logbook's demo model, on this machine"
+        ? vscode.l10n.t("Logbook's demo model, on this machine")
         : hostOf(baseUrl),
       choice: { provider: 'openai', model: endpointModel },
     },
-    { label: '$(edit) Another model of this endpoint…', choice: 'enter' },
+    { label: vscode.l10n.t('$(edit) Another model of this endpoint…'), choice: 'enter' },
     {
-      label: '$(plug) Connect a model…',
-      description: 'endpoint URL, model and API key',
+      label: vscode.l10n.t('$(plug) Connect a model…'),
+      description: vscode.l10n.t('endpoint URL, model and API key'),
       choice: 'connect',
     },
-    { label: 'Editor models', kind: vscode.QuickPickItemKind.Separator },
+    { label: vscode.l10n.t('Editor models'), kind: vscode.QuickPickItemKind.Separator },
     ...(await editorModelItems(mark)),
   ];
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'Logbook: Select Model',
-    placeHolder: `Now: ${current || 'the first editor model'} (${provider === 'vscode' ? 'editor model' : hostOf(baseUrl)})`,
+    title: vscode.l10n.t('Logbook: Select Model'),
+    placeHolder: vscode.l10n.t(
+      'Now: {0} ({1})',
+      current || vscode.l10n.t('the first editor model'),
+      provider === 'vscode' ? vscode.l10n.t('editor model') : hostOf(baseUrl),
+    ),
     matchOnDescription: true,
   });
   if (!picked?.choice) return undefined;
   if (picked.choice === 'explain') {
-    void vscode.window.showInformationMessage(`Logbook: ${picked.why ?? 'no editor models'}`);
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Logbook: {0}', picked.why ?? vscode.l10n.t('no editor models')),
+    );
     return undefined;
   }
   if (picked.choice === 'connect') {
@@ -59,8 +65,8 @@ export async function selectModel(): Promise<{ provider: LlmProvider; model: str
   let choice = picked.choice;
   if (choice === 'enter') {
     const model = await vscode.window.showInputBox({
-      title: 'Logbook: Select Model',
-      prompt: `Model name as ${hostOf(baseUrl)} knows it`,
+      title: vscode.l10n.t('Logbook: Select Model'),
+      prompt: vscode.l10n.t('Model name as {0} knows it', hostOf(baseUrl)),
       value: endpointModel,
       ignoreFocusOut: true,
     });
@@ -77,7 +83,7 @@ async function editorModelItems(mark: (p: LlmProvider, m: string) => string): Pr
   if (!isLmApi(api)) {
     return [
       {
-        label: '$(info) Not available in this VS Code',
+        label: vscode.l10n.t('$(info) Not available in this VS Code'),
         detail: api.missing,
         choice: 'explain',
         why: `${api.missing}.`,
@@ -86,14 +92,18 @@ async function editorModelItems(mark: (p: LlmProvider, m: string) => string): Pr
   }
   const models = await api.selectChatModels();
   if (models.length === 0) {
-    const why = 'No extension offers chat models here (GitHub Copilot Chat, for one, does).';
-    return [{ label: '$(info) No editor models installed', detail: why, choice: 'explain', why }];
+    const why = vscode.l10n.t('No extension offers chat models here (GitHub Copilot Chat, for one, does).');
+    return [
+      { label: vscode.l10n.t('$(info) No editor models installed'), detail: why, choice: 'explain', why },
+    ];
   }
   return models.map((m) => ({
     label: `${mark('vscode', m.id)}${m.name}`,
     description: `${m.vendor} · ${m.id}`,
     detail:
-      m.maxInputTokens > 0 ? `${m.maxInputTokens.toLocaleString('en-US')} tokens of context` : undefined,
+      m.maxInputTokens > 0
+        ? vscode.l10n.t('{0} tokens of context', m.maxInputTokens.toLocaleString('en-US'))
+        : undefined,
     choice: { provider: 'vscode' as const, model: m.id },
   }));
 }

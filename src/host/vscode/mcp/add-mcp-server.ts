@@ -54,29 +54,33 @@ function isInput(v: unknown): v is AddMcpServerInput {
 }
 
 async function ask(): Promise<AddMcpServerInput | undefined> {
-  const title = 'Logbook: Add MCP Server';
+  const title = vscode.l10n.t('Logbook: Add MCP Server');
   const kind = await vscode.window.showQuickPick(
     [
       {
-        label: 'Command (stdio)',
-        description: 'a program Logbook starts, e.g. npx -y @modelcontextprotocol/server-memory',
+        label: vscode.l10n.t('Command (stdio)'),
+        description: vscode.l10n.t(
+          'a program Logbook starts, e.g. {0}',
+          'npx -y @modelcontextprotocol/server-memory',
+        ),
         id: 'stdio' as const,
       },
       {
-        label: 'URL (HTTP)',
-        description: 'a server already running, spoken to over Streamable HTTP or SSE',
+        label: vscode.l10n.t('URL (HTTP)'),
+        description: vscode.l10n.t('a server already running, spoken to over Streamable HTTP or SSE'),
         id: 'http' as const,
       },
     ],
-    { title, placeHolder: 'How is the server reached?', ignoreFocusOut: true },
+    { title, placeHolder: vscode.l10n.t('How is the server reached?'), ignoreFocusOut: true },
   );
   if (!kind) return undefined;
   const name = await vscode.window.showInputBox({
     title,
-    prompt: 'A short name for the server (tools whose names clash get it in front)',
-    placeHolder: 'e.g. memory',
+    prompt: vscode.l10n.t('A short name for the server (tools whose names clash get it in front)'),
+    placeHolder: vscode.l10n.t('e.g. {0}', 'memory'),
     ignoreFocusOut: true,
-    validateInput: (v) => (NAME.test(v) ? undefined : 'Letters, digits, ".", "_" and "-", at most 40.'),
+    validateInput: (v) =>
+      NAME.test(v) ? undefined : vscode.l10n.t('Letters, digits, ".", "_" and "-", at most 40.'),
   });
   if (!name) return undefined;
   const secrets: Record<string, string> = {};
@@ -84,15 +88,21 @@ async function ask(): Promise<AddMcpServerInput | undefined> {
   if (kind.id === 'stdio') {
     const line = await vscode.window.showInputBox({
       title,
-      prompt: 'The command and its arguments',
-      placeHolder: 'e.g. npx -y @modelcontextprotocol/server-memory',
+      prompt: vscode.l10n.t('The command and its arguments'),
+      placeHolder: vscode.l10n.t('e.g. {0}', 'npx -y @modelcontextprotocol/server-memory'),
       ignoreFocusOut: true,
-      validateInput: (v) => (words(v).length ? undefined : 'Enter a command.'),
+      validateInput: (v) => (words(v).length ? undefined : vscode.l10n.t('Enter a command.')),
     });
     if (!line) return undefined;
     const [command, ...args] = words(line);
     input = { name, command: command!, args };
-    const secret = await askSecret(name, 'an environment variable', 'e.g. GITHUB_TOKEN');
+    const secret = await askSecret(
+      name,
+      vscode.l10n.t(
+        'Does the server need a secret in an environment variable? Its name (leave empty for none)',
+      ),
+      vscode.l10n.t('e.g. {0}', 'GITHUB_TOKEN'),
+    );
     if (secret === null) return undefined;
     if (secret) {
       input.env = { [secret.key]: `\${secret:${secret.secretName}}` };
@@ -101,14 +111,19 @@ async function ask(): Promise<AddMcpServerInput | undefined> {
   } else {
     const url = await vscode.window.showInputBox({
       title,
-      prompt: 'The server URL',
-      placeHolder: 'e.g. http://localhost:3001/mcp',
+      prompt: vscode.l10n.t('The server URL'),
+      placeHolder: vscode.l10n.t('e.g. {0}', 'http://localhost:3001/mcp'),
       ignoreFocusOut: true,
-      validateInput: (v) => (/^https?:\/\/\S+$/.test(v.trim()) ? undefined : 'Enter an http(s) URL.'),
+      validateInput: (v) =>
+        /^https?:\/\/\S+$/.test(v.trim()) ? undefined : vscode.l10n.t('Enter an http(s) URL.'),
     });
     if (!url) return undefined;
     input = { name, url: url.trim() };
-    const secret = await askSecret(name, 'a header', 'e.g. Authorization');
+    const secret = await askSecret(
+      name,
+      vscode.l10n.t('Does the server need a secret in a header? Its name (leave empty for none)'),
+      vscode.l10n.t('e.g. {0}', 'Authorization'),
+    );
     if (secret === null) return undefined;
     if (secret) {
       input.headers = { [secret.key]: `\${secret:${secret.secretName}}` };
@@ -118,10 +133,10 @@ async function ask(): Promise<AddMcpServerInput | undefined> {
   const where = vscode.workspace.workspaceFolders?.length
     ? await vscode.window.showQuickPick(
         [
-          { label: 'User settings', id: 'user' as const },
-          { label: 'Workspace settings', id: 'workspace' as const },
+          { label: vscode.l10n.t('User settings'), id: 'user' as const },
+          { label: vscode.l10n.t('Workspace settings'), id: 'workspace' as const },
         ],
-        { title, placeHolder: 'Where to save the server?', ignoreFocusOut: true },
+        { title, placeHolder: vscode.l10n.t('Where to save the server?'), ignoreFocusOut: true },
       )
     : { id: 'user' as const };
   if (!where) return undefined;
@@ -131,20 +146,20 @@ async function ask(): Promise<AddMcpServerInput | undefined> {
 /** undefined: no secret; null: cancelled. */
 async function askSecret(
   server: string,
-  what: string,
+  question: string,
   example: string,
 ): Promise<{ key: string; value: string; secretName: string } | undefined | null> {
   const key = await vscode.window.showInputBox({
-    title: 'Logbook: Add MCP Server',
-    prompt: `Does the server need a secret in ${what}? Its name (leave empty for none)`,
+    title: vscode.l10n.t('Logbook: Add MCP Server'),
+    prompt: question,
     placeHolder: example,
     ignoreFocusOut: true,
   });
   if (key === undefined) return null;
   if (!key.trim()) return undefined;
   const value = await vscode.window.showInputBox({
-    title: 'Logbook: Add MCP Server',
-    prompt: `The value of ${key.trim()} (kept in VS Code's secret storage, not in settings)`,
+    title: vscode.l10n.t('Logbook: Add MCP Server'),
+    prompt: vscode.l10n.t("The value of {0} (kept in VS Code's secret storage, not in settings)", key.trim()),
     password: true,
     ignoreFocusOut: true,
   });

@@ -116,9 +116,9 @@ export class WorkspaceFilePort implements FilePort {
 }
 
 async function askToWriteOutside(path: string): Promise<boolean> {
-  const allow = 'Allow';
+  const allow = vscode.l10n.t('Allow');
   const answer = await vscode.window.showWarningMessage(
-    'Allow Logbook to write outside the workspace?',
+    vscode.l10n.t('Allow Logbook to write outside the workspace?'),
     { modal: true, detail: path },
     allow,
   );

@@ -51,7 +51,10 @@ export function registerReview(
   const onHunk = (apply: (ref: HunkRef) => Promise<boolean>) => async (arg: unknown) => {
     const ref = hunkArg(arg);
     const done = ref ? await apply(ref) : false;
-    if (!done) void vscode.window.showInformationMessage('Logbook: there is no agent change here any more.');
+    if (!done)
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Logbook: there is no agent change here any more.'),
+      );
     return done;
   };
 
@@ -94,9 +97,9 @@ export function registerReview(
 }
 
 async function confirmRejectAll(): Promise<boolean> {
-  const reject = 'Reject All';
+  const reject = vscode.l10n.t('Reject All');
   const answer = await vscode.window.showWarningMessage(
-    'Reject all changes the agent made that you have not accepted?',
+    vscode.l10n.t('Reject all changes the agent made that you have not accepted?'),
     { modal: true },
     reject,
   );

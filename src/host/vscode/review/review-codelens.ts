@@ -29,16 +29,19 @@ export class ReviewCodeLensProvider implements vscode.CodeLensProvider, vscode.D
     const count = review.hunks.length;
     const lenses = [
       new vscode.CodeLens(top, {
-        title: `$(check-all) Accept All (${count} change${count === 1 ? '' : 's'})`,
+        title:
+          count === 1
+            ? vscode.l10n.t('$(check-all) Accept All (1 change)')
+            : vscode.l10n.t('$(check-all) Accept All ({0} changes)', count),
         command: this.commands.acceptFile,
         arguments: [file],
-        tooltip: 'Keep every change the agent made to this file',
+        tooltip: vscode.l10n.t('Keep every change the agent made to this file'),
       }),
       new vscode.CodeLens(top, {
-        title: '$(discard) Reject All',
+        title: vscode.l10n.t('$(discard) Reject All'),
         command: this.commands.rejectFile,
         arguments: [file],
-        tooltip: 'Restore this file as it was before the agent changed it',
+        tooltip: vscode.l10n.t('Restore this file as it was before the agent changed it'),
       }),
     ];
     const lastLine = Math.max(0, document.lineCount - 1);
@@ -47,12 +50,12 @@ export class ReviewCodeLensProvider implements vscode.CodeLensProvider, vscode.D
       const ref: HunkRef = { ...file, oldStart: h.oldStart, oldText: h.oldText, newText: h.newText };
       lenses.push(
         new vscode.CodeLens(at, {
-          title: '$(check) Accept',
+          title: vscode.l10n.t('$(check) Accept'),
           command: this.commands.acceptHunk,
           arguments: [ref],
         }),
         new vscode.CodeLens(at, {
-          title: '$(close) Reject',
+          title: vscode.l10n.t('$(close) Reject'),
           command: this.commands.rejectHunk,
           arguments: [ref],
         }),

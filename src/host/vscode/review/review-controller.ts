@@ -189,7 +189,7 @@ export class ReviewController implements vscode.Disposable {
   async showChanges(conversationId?: string): Promise<void> {
     const files = this.changedFiles(conversationId);
     if (files.length === 0) {
-      void vscode.window.showInformationMessage('Logbook: no agent changes to review.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Logbook: no agent changes to review.'));
       return;
     }
     await openChanges(

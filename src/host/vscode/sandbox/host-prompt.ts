@@ -13,12 +13,15 @@ export type HostAnswer = 'allow' | 'always' | 'deny';
 export type AskUser = (host: string) => Thenable<HostAnswer | undefined>;
 
 export function askUserInNotification(host: string): Thenable<HostAnswer | undefined> {
-  const allow = 'Allow';
-  const always = 'Always Allow';
-  const deny = 'Deny';
+  const allow = vscode.l10n.t('Allow');
+  const always = vscode.l10n.t('Always Allow');
+  const deny = vscode.l10n.t('Deny');
   return vscode.window
     .showWarningMessage(
-      `Logbook: the agent's command wants to reach ${host}, which logbook.sandbox.allowedHosts does not list.`,
+      vscode.l10n.t(
+        "Logbook: the agent's command wants to reach {0}, which logbook.sandbox.allowedHosts does not list.",
+        host,
+      ),
       allow,
       always,
       deny,

@@ -29,9 +29,14 @@ export class SandboxWarning {
     if (this.shown || state.kind !== 'unavailable') return;
     this.shown = true;
     const text = describeSandbox(state);
-    const show = 'Show Sandbox Status';
+    const show = vscode.l10n.t('Show Sandbox Status');
     void vscode.window
-      .showWarningMessage(`Logbook: ${text.headline}${text.fix ? ` Fix: ${text.fix}` : ''}`, show)
+      .showWarningMessage(
+        text.fix
+          ? vscode.l10n.t('Logbook: {0} Fix: {1}', text.headline, text.fix)
+          : vscode.l10n.t('Logbook: {0}', text.headline),
+        show,
+      )
       .then((choice) => {
         if (choice === show) void vscode.commands.executeCommand(SHOW_SANDBOX_STATUS);
       });

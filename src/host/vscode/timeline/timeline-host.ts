@@ -56,7 +56,7 @@ export class TimelineHost {
     const present = f.changes.filter((c) => c.status !== 'D');
     if (present.length === 0) {
       void vscode.window.showInformationMessage(
-        `Logbook: no file the conversation changed exists at event ${seq + 1}.`,
+        vscode.l10n.t('Logbook: no file the conversation changed exists at event {0}.', seq + 1),
       );
       return [];
     }
@@ -67,7 +67,12 @@ export class TimelineHost {
     }
     if (present.length > uris.length)
       void vscode.window.showInformationMessage(
-        `Logbook: opened ${uris.length} of the ${present.length} files at event ${seq + 1}; their diffs open the others.`,
+        vscode.l10n.t(
+          'Logbook: opened {0} of the {1} files at event {2}; their diffs open the others.',
+          uris.length,
+          present.length,
+          seq + 1,
+        ),
       );
     return uris;
   }
