@@ -23,12 +23,16 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '
  * @param {{ workspaceTemplate?: string, settings?: Record<string, unknown>, env?: Record<string,string>,
  *           runDir?: string, port?: number, trust?: boolean, log?: (line: string) => void,
  *           installExtensions?: string[], secondFolder?: boolean, openFolder?: boolean,
- *           quietInstall?: boolean, linkExtensions?: string[] }} [opts]
+ *           quietInstall?: boolean, linkExtensions?: string[],
+ *           locale?: { language: string, translations: string } }} [opts]
  * `secondFolder`: the window opens a multi-root workspace of the workspace copy and an empty
  * second folder (`dirs.ws2`), through a `.code-workspace` file.
  * `openFolder`: the workspace copy is code-server's folder, so its root URL (`base`) opens it.
  * `linkExtensions`: extension folders installed by reference (their package.json, dist and media
  * linked, not copied), so a rebuild shows after a reload.
+ * `locale`: the display language (`--locale`, e.g. `zh-cn`) and the core translations of a language
+ * pack for it (its `main.i18n.json`), registered in the user data folder as an installed pack is:
+ * without a pack VS Code falls back to English, and extensions get `vscode.env.language === 'en'`.
  */
 export async function startCodeServer(opts = {}) {
   install({ quiet: opts.quietInstall });
@@ -110,6 +114,10 @@ export async function startCodeServer(opts = {}) {
     dirs.extensions,
   ];
   if (!opts.trust) args.push('--disable-workspace-trust');
+  if (opts.locale) {
+    args.push('--locale', opts.locale.language);
+    registerLanguagePack(dirs.udd, opts.locale);
+  }
   if (opts.openFolder) args.push(dirs.ws);
   const env = {
     ...process.env,
@@ -165,6 +173,21 @@ export async function startCodeServer(opts = {}) {
       await killTree(child.pid);
     },
   };
+}
+
+/** Writes the user data folder's list of language packs, naming one pack for `language`. */
+function registerLanguagePack(userDataDir, { language, translations }) {
+  const packs = {
+    [language]: {
+      hash: `test-${language}`,
+      extensions: [
+        { extensionIdentifier: { id: `logbook-test.language-pack-${language}` }, version: '0.0.1' },
+      ],
+      translations: { vscode: translations },
+      label: language,
+    },
+  };
+  writeFileSync(join(userDataDir, 'languagepacks.json'), JSON.stringify(packs, null, 2));
 }
 
 /** Installs the extension at `folder` into `extensionsDir` as links to its files (no copy of node_modules). */

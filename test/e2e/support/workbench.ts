@@ -24,6 +24,11 @@ export interface WorkbenchOptions {
   sampleRunDir?: string;
   /** Installs the test extension that offers a chat model to VS Code's Language Model API. */
   editorModels?: boolean;
+  /**
+   * The display language. The workbench's own words stay English (the test language pack has no
+   * translations of VS Code's); the language is what extensions see and translate into.
+   */
+  locale?: 'zh-cn';
 }
 
 export interface Workbench {
@@ -80,6 +85,14 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       server = await startCodeServer({
         settings,
         env,
+        ...(opts.locale
+          ? {
+              locale: {
+                language: opts.locale,
+                translations: join(repoRoot, 'test', 'support', 'language-pack', 'main.i18n.json'),
+              },
+            }
+          : {}),
         installExtensions: opts.editorModels
           ? [join(repoRoot, 'test', 'support', 'editor-model-extension')]
           : [],

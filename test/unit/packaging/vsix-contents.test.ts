@@ -58,6 +58,8 @@ describe('packaging', () => {
   it('ships only what runs in the .vsix, nothing test-only (vsce ls)', () => {
     const allowed = [
       /^package\.json$/,
+      /^package\.nls(\.[a-z-]+)?\.json$/,
+      /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/,
       /^README\.md$/,
       /^CHANGELOG\.md$/,
       /^docs\/[\w-]+\.md$/,
@@ -72,7 +74,16 @@ describe('packaging', () => {
       /^(test|src|scripts|bench|assets|webview-ui)\/|\.map$|\.ts$/.test(f),
     );
     assert.deepEqual(testOnly, []);
-    for (const needed of ['dist/extension.js', 'dist/webview.js', 'CHANGELOG.md', 'LICENSE']) {
+    for (const needed of [
+      'dist/extension.js',
+      'dist/webview.js',
+      'CHANGELOG.md',
+      'LICENSE',
+      // The manifest's English and translated texts, and the messages' translations.
+      'package.nls.json',
+      'package.nls.zh-cn.json',
+      'l10n/bundle.l10n.zh-cn.json',
+    ]) {
       assert.ok(files.includes(needed), `${needed} is in the package`);
     }
   });
