@@ -59,7 +59,7 @@ describe('packaging', () => {
     const allowed = [
       /^package\.json$/,
       /^package\.nls(\.[a-z-]+)?\.json$/,
-      /^l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/,
+      /^l10n\/bundle\.l10n\.[a-z-]+\.json$/,
       /^README\.md$/,
       /^CHANGELOG\.md$/,
       /^docs\/[\w-]+\.md$/,
