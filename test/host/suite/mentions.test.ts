@@ -264,7 +264,7 @@ describe('mentions: what is attached only with care', function () {
     );
   });
 
-  it('a URL on this machine is refused unless logbook.web.allowPrivateAddresses; then fetched only after the user confirms, without its markup', async () => {
+  it('a URL on this machine is refused unless logbook.web.allowPrivateAddresses; then fetched only after the user confirms, as Markdown without its scripts (as web_fetch reads it)', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(
@@ -304,7 +304,7 @@ describe('mentions: what is attached only with care', function () {
       assert.equal(hits, 1);
       assert.equal(
         fetched.texts[0],
-        `--- Attached page ${url} (HTTP 200, text/html, from 127.0.0.1) ---\nRelease notes\nVersion 2 & more`,
+        `--- Attached page ${url} (HTTP 200, text/html, from 127.0.0.1) ---\n## Release notes\n\nVersion 2 & more`,
       );
 
       // A host the user listed is fetched without a question.
