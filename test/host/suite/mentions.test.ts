@@ -351,7 +351,7 @@ describe('mentions: what is attached only with care', function () {
     assert.equal(await s.settled(), 'finished', s.conversation.state.lastError?.message);
     const sent = JSON.stringify(llm.completionBodies()[0]);
     assert.ok(!sent.includes(key), 'the key never reaches the model');
-    assert.match(sent, /the key is \[redacted OPENAI_API_KEY\]/);
+    assert.match(sent, /the key is \[redacted API key\]/);
     const recorded = JSON.stringify(await s.conversation.events());
     assert.ok(!recorded.includes(key), 'nor the log');
   });
