@@ -15,7 +15,7 @@ export function llmSecrets(
   settings: Pick<LlmSettings, 'apiKey' | 'extraHeaders'> & { baseUrl?: string },
 ): NamedSecret[] {
   const out: NamedSecret[] = [];
-  if (settings.apiKey) out.push({ name: 'OPENAI_API_KEY', value: settings.apiKey });
+  if (settings.apiKey) out.push({ name: 'API key', value: settings.apiKey });
   for (const [header, value] of Object.entries(settings.extraHeaders ?? {})) {
     if (!isCredentialHeader(header)) continue;
     out.push({ name: `${header} header`, value });

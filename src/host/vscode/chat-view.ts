@@ -521,6 +521,7 @@ function splitDelta(delta: StreamDelta): StreamDelta {
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
   static readonly viewId = 'logbook.chat';
   private controller: ChatController | undefined;
+  private view: vscode.WebviewView | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -536,10 +537,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     this.controller?.dispose();
     const controller = new ChatController(view.webview, this.backend, this.log);
     this.controller = controller;
+    this.view = view;
     view.onDidChangeVisibility(() => controller.setVisible(view.visible));
     view.onDidDispose(() => {
       controller.dispose();
       if (this.controller === controller) this.controller = undefined;
+      if (this.view === view) this.view = undefined;
     });
     view.webview.html = renderWebviewHtml(
       view.webview,
@@ -548,6 +551,11 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       'sidebar',
       this.l10n?.(),
     );
+  }
+
+  /** Whether the chat is on screen in the sidebar now. */
+  get inView(): boolean {
+    return this.view?.visible === true;
   }
 
   dispose(): void {

@@ -32,7 +32,7 @@ export interface LogbookApi {
   /** this window's log folder for the extension (the channel's file is under its parent) */
   readonly logUri: vscode.Uri;
   /** What the first activation after an install does: opens the walkthrough unless it was before. */
-  readonly openWalkthroughOnce: () => Promise<boolean>;
+  readonly openWalkthroughOnce: () => ReturnType<typeof openWalkthroughOnce>;
 }
 
 export function activate(context: vscode.ExtensionContext): LogbookApi {
@@ -67,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     registerSandboxStatus(context),
     ...registerDiagnostics(context, service),
     ...registerDemoModel(),
-    ...registerWalkthrough(context),
+    ...registerWalkthrough(context, () => chat.inView),
     vscode.commands.registerCommand('logbook.addMcpServer', (arg?: unknown) =>
       addMcpServer(context.secrets, arg).catch((err: unknown) => {
         void vscode.window.showErrorMessage(`Logbook: ${(err as Error).message}`);
@@ -92,7 +92,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     ready,
     log,
     logUri: context.logUri,
-    openWalkthroughOnce: () => openWalkthroughOnce(context.globalState),
+    openWalkthroughOnce: () => openWalkthroughOnce(context.globalState, () => chat.inView),
   };
 }
 

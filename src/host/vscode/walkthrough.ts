@@ -18,23 +18,32 @@ export function openWalkthrough(): Thenable<unknown> {
  */
 const REGISTRATION_DELAY_MS = 6_000;
 
-/** Opens the walkthrough unless `state` says it was opened before; true when it opened it now. */
+/**
+ * Opens the walkthrough on the first activation, unless the user is already in Logbook's chat: they
+ * have found the way in, and the walkthrough's page takes the focus as it renders (an open palette or
+ * prompt would close under their typing). Either way it is remembered in `state`, so it happens once.
+ */
 export async function openWalkthroughOnce(
   state: vscode.Memento,
+  chatInView: () => boolean,
   open: () => Thenable<unknown> = openWalkthrough,
-): Promise<boolean> {
-  if (state.get<boolean>(WALKTHROUGH_SHOWN_KEY)) return false;
+): Promise<'opened' | 'not opened: the chat is in view' | 'shown before'> {
+  if (state.get<boolean>(WALKTHROUGH_SHOWN_KEY)) return 'shown before';
   // Remembered first: a window that closes while it opens must not open it again next time.
   await state.update(WALKTHROUGH_SHOWN_KEY, true);
+  if (chatInView()) return 'not opened: the chat is in view';
   void Promise.resolve(open()).catch(() => undefined);
-  return true;
+  return 'opened';
 }
 
-export function registerWalkthrough(context: vscode.ExtensionContext): vscode.Disposable[] {
+export function registerWalkthrough(
+  context: vscode.ExtensionContext,
+  chatInView: () => boolean,
+): vscode.Disposable[] {
   const disposables = [vscode.commands.registerCommand('logbook.getStarted', () => openWalkthrough())];
   if (context.extensionMode === vscode.ExtensionMode.Production) {
     const timer = setTimeout(
-      () => void openWalkthroughOnce(context.globalState).catch(() => undefined),
+      () => void openWalkthroughOnce(context.globalState, chatInView).catch(() => undefined),
       REGISTRATION_DELAY_MS,
     );
     disposables.push({ dispose: () => clearTimeout(timer) });

@@ -264,7 +264,7 @@ describe('mentions: what is attached only with care', function () {
     );
   });
 
-  it('a URL on this machine is refused unless logbook.web.allowPrivateAddresses; then fetched only after the user confirms, without its markup', async () => {
+  it('a URL on this machine is refused unless logbook.web.allowPrivateAddresses; then fetched only after the user confirms, as Markdown without its scripts (as web_fetch reads it)', async () => {
     const server = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(
@@ -304,7 +304,7 @@ describe('mentions: what is attached only with care', function () {
       assert.equal(hits, 1);
       assert.equal(
         fetched.texts[0],
-        `--- Attached page ${url} (HTTP 200, text/html, from 127.0.0.1) ---\nRelease notes\nVersion 2 & more`,
+        `--- Attached page ${url} (HTTP 200, text/html, from 127.0.0.1) ---\n## Release notes\n\nVersion 2 & more`,
       );
 
       // A host the user listed is fetched without a question.
@@ -351,7 +351,7 @@ describe('mentions: what is attached only with care', function () {
     assert.equal(await s.settled(), 'finished', s.conversation.state.lastError?.message);
     const sent = JSON.stringify(llm.completionBodies()[0]);
     assert.ok(!sent.includes(key), 'the key never reaches the model');
-    assert.match(sent, /the key is \[redacted OPENAI_API_KEY\]/);
+    assert.match(sent, /the key is \[redacted API key\]/);
     const recorded = JSON.stringify(await s.conversation.events());
     assert.ok(!recorded.includes(key), 'nor the log');
   });

@@ -49,8 +49,8 @@ describe('Output channel: secrets redacted', function () {
     });
     const lines = text.split('\n').filter((l) => l.includes(marker));
     assert.equal(lines.length, 2, lines.join('\n'));
-    assert.match(lines[0]!, /calling with \[redacted OPENAI_API_KEY\]/);
-    assert.match(lines[1]!, /failed with \[redacted OPENAI_API_KEY\]/);
+    assert.match(lines[0]!, /calling with \[redacted API key\]/);
+    assert.match(lines[1]!, /failed with \[redacted API key\]/);
     assert.ok(!text.includes(WINDOW_KEY) && !text.includes(STORED_KEY), 'no key in the log file');
   });
 });

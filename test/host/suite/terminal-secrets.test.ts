@@ -76,7 +76,7 @@ describe('terminal secrets: a conversation never records the stored key', functi
   });
 
   it('the model`s text, env and echo hold a marker; the log, JSON and Markdown exports have no key', async () => {
-    const marker = '[redacted OPENAI_API_KEY]';
+    const marker = '[redacted API key]';
     llm = await scriptedModel({
       name: 'host-secrets',
       turns: [

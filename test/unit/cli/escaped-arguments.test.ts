@@ -68,7 +68,7 @@ describe('logbook run: a key written with JSON escapes in a tool call`s argument
         .find((e) => e.kind === 'ActionEvent')!;
       // Still JSON, with the marker where the key was.
       const args = JSON.parse(action.tool_call!.arguments) as { command: string };
-      assert.equal(args.command, 'echo [redacted OPENAI_API_KEY]');
+      assert.equal(args.command, 'echo [redacted API key]');
       assert.deepEqual(filesWithKey(dir), [], 'the log holds the key');
 
       const exportDir = join(fx.tmp(), 'export');

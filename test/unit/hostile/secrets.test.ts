@@ -8,7 +8,7 @@ import { CliFixture, filesContaining, onlyConversationDir, terminalCall } from '
 
 /** Distinctive, and long enough to be redacted. */
 const KEY = 'sk-hostile-7f3a9c1e5b2d4f60-KEEP-OUT';
-const MARKER = '[redacted OPENAI_API_KEY]';
+const MARKER = '[redacted API key]';
 
 /** Every place the key must not be: what the CLI printed, the files under `dirs`, the bodies sent. */
 function assertNoKey(fx: CliFixture, results: CliResult[], dirs: string[]): void {

@@ -8,7 +8,7 @@ import { MemoryEventStore } from '../../../src/core/log/memory-store';
 import type { ToolPorts } from '../../../src/core/tools';
 
 const KEY = 'sk-conv-9f8e7d6c5b4a3210';
-const MARKER = '[redacted OPENAI_API_KEY]';
+const MARKER = '[redacted API key]';
 
 /** Streams its reply 4 characters at a time (so the key is split) and records the prompts. */
 class LeakyModel implements LlmClient {
@@ -45,7 +45,7 @@ describe('Conversation: secrets the host names are redacted before they are appe
       ports: {} as ToolPorts,
       cwd: '/',
       gate: { decide: () => [] },
-      secrets: () => [{ name: 'OPENAI_API_KEY', value: KEY }],
+      secrets: () => [{ name: 'API key', value: KEY }],
     });
     const streamed: LlmDelta[] = [];
     c.onDelta((d) => {

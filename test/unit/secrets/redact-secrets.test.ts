@@ -9,8 +9,8 @@ import {
 } from '../../../src/core/secrets';
 
 const KEY = 'sk-live-0123456789abcdef';
-const MARKER = '[redacted OPENAI_API_KEY]';
-const secrets = [{ name: 'OPENAI_API_KEY', value: KEY }];
+const MARKER = '[redacted API key]';
+const secrets = [{ name: 'API key', value: KEY }];
 
 describe('SecretRedactor', () => {
   const r = new SecretRedactor(secrets);
@@ -54,7 +54,7 @@ describe('SecretRedactor', () => {
         },
       }),
       [
-        { name: 'OPENAI_API_KEY', value: KEY },
+        { name: 'API key', value: KEY },
         { name: 'api-key header', value: 'azure-secret-999' },
         { name: 'Authorization header', value: 'Bearer tok-12345678' },
         { name: 'Authorization header', value: 'tok-12345678' },

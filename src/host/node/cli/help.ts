@@ -36,7 +36,7 @@ const LLM_ENV_HELP = `Environment:
                     models on OpenRouter)
 
 The agent's shell starts without OPENAI_API_KEY, any LOGBOOK_* variable or any variable holding
-the key, and the key is replaced by [redacted OPENAI_API_KEY] in everything recorded.`;
+the key, and the key is replaced by [redacted API key] in everything recorded.`;
 
 const CHECKPOINT_ENV_HELP = `Checkpoints: before each action that can change files the workspace's files are recorded
 (logbook checkpoints lists them, logbook restore puts them back), in a git object store of

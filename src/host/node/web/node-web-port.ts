@@ -11,7 +11,6 @@ import {
   type Lookup,
   type WebRules,
 } from './guarded-fetch';
-import { pageMarkdown } from './page-markdown';
 
 export const DEFAULT_PAGE_BYTES = 5 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -85,7 +84,7 @@ const IMAGE_TYPES = /^image\/(png|jpeg|gif|webp)$/;
 const TEXT_TYPES = /^text\/|[/+](json|xml|javascript|ecmascript|x-sh|x-python|yaml|toml|markdown)$/;
 
 /** The page as the model reads it: Markdown, text, an image, or why it cannot be read. */
-export function readable(page: FetchedPage, raw: boolean, maxBytes: number): WebDocument {
+export async function readable(page: FetchedPage, raw: boolean, maxBytes: number): Promise<WebDocument> {
   const base = {
     url: page.url,
     address: page.address,
@@ -112,6 +111,9 @@ export function readable(page: FetchedPage, raw: boolean, maxBytes: number): Web
   if (!type && text.includes('\u0000'))
     return { ...base, type: 'unreadable', reason: 'it is binary data, not text' };
   if (!html || raw) return { ...base, type: 'text', text };
+  // Loaded on first use: the DOM and the converters cost every CLI command and window start a
+  // tenth of a second or more when they load up front.
+  const { pageMarkdown } = await import('./page-markdown');
   const converted = pageMarkdown(text, page.url);
   return {
     ...base,

@@ -12,7 +12,7 @@ import type { Attachment } from '../../../protocol/messages';
 import { checkTarget, guardedFetch, isAllowedHost, type WebRules } from '../../node/web/guarded-fetch';
 import { readWebRules } from '../web-settings';
 import type { TerminalHistory } from './terminal-history';
-import { htmlToText } from './html-text';
+import { readable } from '../../node/web/node-web-port';
 
 /** Files larger than this are not read whole (the agent can view parts of them). */
 export const MAX_FILE_BYTES = 2 * 1024 * 1024;
@@ -391,13 +391,16 @@ async function pageText(url: string, deps: AttachmentDeps): Promise<string> {
     timeoutMs: PAGE_TIMEOUT_MS,
   });
   const type = page.contentType;
-  const raw = new TextDecoder().decode(page.body);
   const from = page.address ? `, from ${page.address}` : '';
   const redirected = page.redirects.length ? `, redirected from ${url}` : '';
   const label = `page ${page.url} (HTTP ${page.status}${type ? `, ${type}` : ''}${from}${redirected})`;
-  if (type && !/^text\/|json|xml|javascript/.test(type))
-    return attachmentText(label, `[Not attached: ${type} is not text.]`);
-  const text = /html/.test(type) || (!type && /^\s*</.test(raw)) ? htmlToText(raw) : raw;
+  // The same reading as the web_fetch tool's: HTML as Markdown (its main content, links kept),
+  // the page's declared charset, and a reason when it is not text.
+  const doc = await readable(page, false, MAX_PAGE_BYTES);
+  if (doc.type === 'image')
+    return attachmentText(label, '[Not attached: it is an image; attach it as an image.]');
+  if (doc.type === 'unreadable') return attachmentText(label, `[Not attached: ${doc.reason}.]`);
+  const text = doc.title && !doc.text.includes(doc.title) ? `# ${doc.title}\n\n${doc.text}` : doc.text;
   const cut = page.cut ? `\n[Only the first ${imageSizeText(MAX_PAGE_BYTES)} of the page were read.]` : '';
   return attachmentText(label, text + cut);
 }

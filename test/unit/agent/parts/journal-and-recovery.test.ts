@@ -44,7 +44,7 @@ describe('conversation journal', () => {
 
   it('redacts known secrets before the store and the listeners see an event', async () => {
     const secret = 'sk-parts-0123456789abcdef';
-    const f = await openJournal({ secrets: [{ name: 'OPENAI_API_KEY', value: secret }] });
+    const f = await openJournal({ secrets: [{ name: 'API key', value: secret }] });
     await f.journal.fail('llm_auth', `the key ${secret} was refused`);
     const stored = JSON.stringify(await storedEvents(f));
     assert.ok(!stored.includes(secret), stored);
