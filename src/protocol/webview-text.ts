@@ -42,6 +42,20 @@ export const WEBVIEW_TEXT = {
   attachSelection: 'Selection',
   attached: '{0} attached',
   send: 'Send (Enter)',
+  statusIdle: 'Idle',
+  statusRunning: 'Running',
+  statusPaused: 'Paused',
+  statusWaiting: 'Waiting for approval',
+  statusFinished: 'Finished',
+  statusError: 'Error',
+  statusStuck: 'Stuck',
+  planAwaitsApproval: 'Plan awaits approval',
+  openInEditor: 'Open in Editor',
+  untitled: 'Untitled conversation',
+  resume: 'Resume',
+  pause: 'Pause',
+  stop: 'Stop',
+  readOnly: 'Read-only',
 } as const;
 
 export type WebviewTextKey = keyof typeof WEBVIEW_TEXT;

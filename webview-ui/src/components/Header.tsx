@@ -1,6 +1,7 @@
 // Title, status, token use and cost of the shown conversation, and its run controls.
 import type { ConversationHeader } from '../../../src/protocol/messages';
 import { formatCost, formatTokens, type StatusLook, statusLook } from '../lib/format';
+import { t } from '../lib/text';
 import { latestPlanId } from '../state/store';
 import { send } from '../vscode-api';
 import { Icon } from './Icon';
@@ -11,7 +12,7 @@ const STOPPABLE = new Set(['running', 'paused', 'waiting_for_confirmation', 'stu
 /** Statuses after which a plan in plan mode waits for the user (the same test as the plan card's button). */
 const PLAN_WAITS_AFTER = new Set(['finished', 'idle']);
 
-const PLAN_WAITING: StatusLook = { label: 'Plan awaits approval', icon: 'checklist', tone: 'warn' };
+const PLAN_WAITING: StatusLook = { label: t('planAwaitsApproval'), icon: 'checklist', tone: 'warn' };
 
 /**
  * The status as the user reads it: in plan mode a run that ended with a plan has not finished the
@@ -28,7 +29,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
     surface !== 'editor' ? (
       <IconButton
         icon="link-external"
-        label="Open in Editor"
+        label={t('openInEditor')}
         onClick={() => send({ type: 'openInEditor' })}
       />
     ) : null;
@@ -52,20 +53,20 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
     <header class="header">
       <div class="header-line">
         <span class="title" title={header.title}>
-          {header.title || 'Untitled conversation'}
+          {header.title || t('untitled')}
         </span>
         <span class="spacer" />
         {!readOnly &&
           (paused ? (
             <IconButton
               icon="debug-continue"
-              label="Resume"
+              label={t('resume')}
               onClick={() => send({ type: 'resume', conversationId })}
             />
           ) : (
             <IconButton
               icon="debug-pause"
-              label="Pause"
+              label={t('pause')}
               disabled={!PAUSABLE.has(status)}
               onClick={() => send({ type: 'pause', conversationId })}
             />
@@ -73,7 +74,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
         {!readOnly && (
           <IconButton
             icon="debug-stop"
-            label="Stop"
+            label={t('stop')}
             disabled={!STOPPABLE.has(status)}
             onClick={() => send({ type: 'stop', conversationId })}
           />
@@ -88,7 +89,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
         {readOnly && (
           <span class="badge" title={header.heldBy ? `Written by ${header.heldBy}` : undefined}>
             <Icon name="lock" />
-            Read-only
+            {t('readOnly')}
           </span>
         )}
         {header.signature && (

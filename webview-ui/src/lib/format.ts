@@ -3,6 +3,7 @@
 export { formatTokens } from '../../../src/protocol/token-count';
 
 export { formatCost, plural } from '../../../src/core/format/counts';
+import { t } from './text';
 
 export interface StatusLook {
   label: string;
@@ -11,13 +12,13 @@ export interface StatusLook {
 }
 
 const STATUS: Record<string, StatusLook> = {
-  idle: { label: 'Idle', icon: 'circle-large-outline', tone: 'neutral' },
-  running: { label: 'Running', icon: 'loading', tone: 'busy' },
-  paused: { label: 'Paused', icon: 'debug-pause', tone: 'warn' },
-  waiting_for_confirmation: { label: 'Waiting for approval', icon: 'shield', tone: 'warn' },
-  finished: { label: 'Finished', icon: 'pass', tone: 'ok' },
-  error: { label: 'Error', icon: 'error', tone: 'error' },
-  stuck: { label: 'Stuck', icon: 'warning', tone: 'error' },
+  idle: { label: t('statusIdle'), icon: 'circle-large-outline', tone: 'neutral' },
+  running: { label: t('statusRunning'), icon: 'loading', tone: 'busy' },
+  paused: { label: t('statusPaused'), icon: 'debug-pause', tone: 'warn' },
+  waiting_for_confirmation: { label: t('statusWaiting'), icon: 'shield', tone: 'warn' },
+  finished: { label: t('statusFinished'), icon: 'pass', tone: 'ok' },
+  error: { label: t('statusError'), icon: 'error', tone: 'error' },
+  stuck: { label: t('statusStuck'), icon: 'warning', tone: 'error' },
 };
 
 export function statusLook(status: string): StatusLook {
