@@ -24,7 +24,7 @@ export class MentionSource implements vscode.Disposable {
   async candidates(query: string): Promise<MentionItem[]> {
     const q = query.trim();
     if (/^https?:\/\/\S+$/i.test(q))
-      return [{ kind: 'url', label: q, path: q, detail: 'Fetch this page (asks first)' }];
+      return [{ kind: 'url', label: q, path: q, detail: vscode.l10n.t('Fetch this page (asks first)') }];
     const specials = [...this.specials(), ...(await this.resources())].filter(
       (s) =>
         q === '' ||
@@ -83,11 +83,15 @@ export class MentionSource implements vscode.Disposable {
       items.push({
         kind: 'selection',
         label: 'Selection',
-        detail: `${vscode.workspace.asRelativePath(editor.document.uri)}, line ${editor.selection.start.line + 1}`,
+        detail: vscode.l10n.t(
+          '{0}, line {1}',
+          vscode.workspace.asRelativePath(editor.document.uri),
+          editor.selection.start.line + 1,
+        ),
       });
     const all = vscode.languages.getDiagnostics().filter(([, d]) => d.length > 0);
     const total = all.reduce((n, [, d]) => n + d.length, 0);
-    items.push({ kind: 'problems', label: 'Problems', detail: `${total} in the workspace` });
+    items.push({ kind: 'problems', label: 'Problems', detail: vscode.l10n.t('{0} in the workspace', total) });
     for (const [uri, d] of all.slice(0, 10))
       items.push({
         kind: 'problems',
@@ -99,9 +103,11 @@ export class MentionSource implements vscode.Disposable {
     items.push({
       kind: 'terminal',
       label: 'Terminal',
-      detail: last ? `output of ${last.command.slice(0, 80)}` : "the last command's output",
+      detail: last
+        ? vscode.l10n.t('output of {0}', last.command.slice(0, 80))
+        : vscode.l10n.t("the last command's output"),
     });
-    items.push({ kind: 'diff', label: 'Git diff', detail: 'changes of the working tree' });
+    items.push({ kind: 'diff', label: 'Git diff', detail: vscode.l10n.t('changes of the working tree') });
     return items;
   }
 
