@@ -1,7 +1,7 @@
 // The editor in Simplified Chinese (code-server started with --locale zh-cn and a language pack
 // registered for it): the palette shows Logbook's command title in Chinese, the task prompt is the
 // extension's translated message, and the chat's document carries the language and its Chinese
-// words (the Confirm button, the composer). Each step is captured.
+// words (the Confirm button, the composer, the header's status). Each step is captured.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -78,6 +78,7 @@ describe('e2e: the editor in Simplified Chinese', function () {
       zhBundle['Ask Logbook… type @ to attach'],
     );
     assert.equal(await chat.locator('section.approval').getByRole('button', { name: 'Confirm' }).count(), 0);
+    await chat.locator('header .status', { hasText: zhBundle['Waiting for approval']! }).waitFor();
     await wb.shot('chat-confirm-in-chinese');
   });
 });
