@@ -157,12 +157,12 @@ export class ConversationSession {
       web: new NodeWebPort({ rules: readWebRules }),
       ...(webSearch ? { webSearch } : {}),
     });
-    let opened: Conversation | undefined;
+    const opened: { conversation?: Conversation } = {};
     const tools = deps.tools
       ? deps.tools(builtIn, {
           conversation: () => {
-            if (!opened) throw new Error('The conversation is not open yet.');
-            return opened;
+            if (!opened.conversation) throw new Error('The conversation is not open yet.');
+            return opened.conversation;
           },
           useSigner: (identity) => {
             if (store instanceof SignedEventStore) store.useIdentity(identity);
@@ -255,7 +255,7 @@ export class ConversationSession {
       shellCwd: () => shell?.cwd ?? terminal.startDir(),
       ...(deps.agent ? { agent: deps.agent } : {}),
     });
-    opened = conversation;
+    opened.conversation = conversation;
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
       fromSnapshot === null
