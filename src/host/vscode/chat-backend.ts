@@ -96,6 +96,14 @@ export interface ChatBackend {
   readonly onDidAppend: vscode.Event<{ conversationId: string; events: SequencedEvent[] }>;
   readonly onDidChangeHeader: vscode.Event<ConversationHeader>;
   readonly onDidStream: vscode.Event<{ conversationId: string; delta: StreamDelta }>;
+  /** Events a delegated agent of a conversation appended. */
+  readonly onDidAppendChild?: vscode.Event<{
+    conversationId: string;
+    childId: string;
+    events: SequencedEvent[];
+  }>;
+  /** A delegated agent's events after `afterSeq`. */
+  childEventsAfter?(conversationId: string, childId: string, afterSeq: number): Promise<SequencedEvent[]>;
 
   sendMessage(
     text: string,

@@ -4,7 +4,7 @@
 // the editor's ports and the same confirmation settings as the parent. Children stay open while the
 // parent is, so the chat can show their steps and the user can answer what they wait on.
 import * as vscode from 'vscode';
-import { MAIN_STAMP } from '../../../core/agents/agent-events';
+import { AGENT_END_KEY, AGENT_START_KEY, MAIN_STAMP } from '../../../core/agents/agent-events';
 import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
 import type { ConversationAgent } from '../../../core/agents/conversation-agent';
 import type { AgentDefinition } from '../../../core/agents/definition';
@@ -58,7 +58,6 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
   const refreshLinks = async (parent: Conversation) => {
     links = agentTree(await parent.events()).children;
   };
-  let parentConversation: Conversation | undefined;
   const openChild = async (spec: ChildSpec): Promise<OpenedChild> => {
     let s = open.get(spec.id);
     if (!s) {
@@ -82,7 +81,6 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
       });
       open.set(spec.id, s);
     }
-    if (parentConversation) await refreshLinks(parentConversation);
     o.parent.onHeader();
     // Kept open: the chat reads its steps and answers its questions; it closes with the parent.
     return { conversation: s.conversation, close: async () => o.parent.onHeader() };
@@ -139,9 +137,17 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
       session: (id) => open.get(id),
     },
     adopt: async (conversation) => {
-      parentConversation = conversation;
       await main.adopt(conversation);
       await refreshLinks(conversation);
+      // A child's start or end in the parent's log: the cards show it.
+      conversation.onEvent((e) => {
+        if (
+          e.kind !== 'ConversationStateUpdateEvent' ||
+          (e.key !== AGENT_START_KEY && e.key !== AGENT_END_KEY)
+        )
+          return;
+        void refreshLinks(conversation).then(() => o.parent.onHeader());
+      });
       // A delegation that waits on a child: the child is opened, so its question shows again.
       if (conversation.status !== 'waiting_for_confirmation') return;
       const runner = main.children();
