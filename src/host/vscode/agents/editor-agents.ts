@@ -61,8 +61,11 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
   const openChild = async (spec: ChildSpec): Promise<OpenedChild> => {
     let s = open.get(spec.id);
     if (!s) {
+      // The window's MCP tools only for an agent given every tool (no `tools` list in its definition).
+      const { mcp, ...parent } = o.parent;
       s = await ConversationSession.open({
-        ...o.parent,
+        ...parent,
+        ...(mcp && spec.agent.tools === null ? { mcp } : {}),
         id: spec.id,
         dir: spec.dir,
         signing: spec.identity ?? o.parent.signing,
