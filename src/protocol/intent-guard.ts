@@ -52,7 +52,9 @@ export function checkIntent(
     case 'approve':
     case 'reject':
       if (header.readOnly) return refuse('the conversation is read-only');
-      return isExactBatch(msg.actionIds, header.pendingActionIds)
+      // The conversation's own batch, or the batch one of its delegated agents waits on.
+      return isExactBatch(msg.actionIds, header.pendingActionIds) ||
+        (header.children ?? []).some((c) => isExactBatch(msg.actionIds, c.pendingActionIds))
         ? OK
         : refuse('the action ids are not exactly the pending batch');
     case 'alwaysAllow':

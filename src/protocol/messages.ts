@@ -34,6 +34,8 @@ export const LIMITS = {
   /** Lines of each result a replay's divergence card shows. */
   replayText: 4_000,
   replayDiffLines: 40,
+  /** Delegated agents a header lists. */
+  children: 64,
 } as const;
 
 const Id = z.string().min(1).max(LIMITS.id);
@@ -87,6 +89,23 @@ export const PendingRisk = z.strictObject({
 });
 export type PendingRisk = z.infer<typeof PendingRisk>;
 
+/** A delegated agent, as its delegation card shows it (its steps come in 'childEvents'). */
+export const ChildAgent = z.strictObject({
+  conversationId: Id,
+  /** The delegating action in the parent's log; null when the log does not name it. */
+  parentEventId: Id.nullable(),
+  agentName: z.string().min(1).max(LIMITS.kind),
+  branch: z.string().min(1).max(LIMITS.kind),
+  task: z.string().max(LIMITS.title),
+  status: z.string().max(LIMITS.status),
+  cost: Money,
+  tokens: Count,
+  /** Its actions waiting for Confirm / Reject (one batch), and their risks. */
+  pendingActionIds: z.array(Id).max(LIMITS.actionIds),
+  pendingRisks: z.array(PendingRisk).max(LIMITS.actionIds),
+});
+export type ChildAgent = z.infer<typeof ChildAgent>;
+
 /** What the panel header shows; mirrors the backend's ConversationHeader. */
 export const ConversationHeader = z.strictObject({
   id: Id,
@@ -123,6 +142,8 @@ export const ConversationHeader = z.strictObject({
   brokenAt: z
     .strictObject({ seq: Count, id: Id.nullable(), reason: z.string().max(LIMITS.status) })
     .optional(),
+  /** The agents it delegated to. */
+  children: z.array(ChildAgent).max(LIMITS.children).optional(),
 });
 export type ConversationHeader = z.infer<typeof ConversationHeader>;
 
@@ -287,6 +308,13 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('events'),
     conversationId: Id,
+    events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
+  }),
+  /** Events of a delegated agent of the shown conversation (new ones, or all of them once). */
+  z.strictObject({
+    type: z.literal('childEvents'),
+    conversationId: Id,
+    childId: Id,
     events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
   }),
   z.strictObject({ type: z.literal('stream'), conversationId: Id, delta: StreamDelta }),

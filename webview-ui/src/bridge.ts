@@ -14,6 +14,7 @@ import {
   updateHeader,
 } from './state/store';
 import { applyDelta, clearStream } from './state/stream';
+import { addChildEvents, resetChildren } from './state/children';
 import { receivePoint, receiveReplay, resetTimeline } from './state/timeline';
 import { receiveImage, receiveMentions } from './state/mentions';
 
@@ -25,6 +26,7 @@ function apply(msg: HostMessage): void {
         resetTimeline();
       }
       showConversation(msg.header);
+      resetChildren(msg.header?.id ?? null);
       if (msg.defaultMode) defaultMode.value = msg.defaultMode;
       demoTasks.value = msg.demoTasks ?? [];
       schedulePersist();
@@ -34,6 +36,9 @@ function apply(msg: HostMessage): void {
       return;
     case 'events':
       appendEvents(msg.conversationId, msg.events);
+      return;
+    case 'childEvents':
+      addChildEvents(msg.conversationId, msg.childId, msg.events);
       return;
     case 'stream':
       if (msg.conversationId === shownConversation()) applyDelta(msg.delta);

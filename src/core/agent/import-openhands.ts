@@ -34,6 +34,7 @@ import { chainIdToken } from '../signing/chain-head';
 import { RecordHashes } from '../signing/record-hashes';
 import { conversationEventCodec, type StoredConversationEvent } from './event-codec';
 import { ORIGINAL_RECORDS, OriginalRecords, sameEvents, SdkExportPipeline } from './sdk-export-pipeline';
+import { applyPatch, restamp } from './original-records';
 import { followWithSnapshots } from './snapshot-follower';
 
 /** The OpenHands base_state.json of an imported SDK conversation, kept next to its log. */
@@ -213,10 +214,15 @@ async function copyWithOriginals(
   };
   for (;;) {
     const kept = originals.at(index);
-    const first = kept === undefined ? await ahead.peek(1) : [];
-    if (kept === undefined && first.length === 0) break;
-    const record = kept !== undefined ? conversationEventCodec.decode(kept, index) : first[0]!;
+    const whole = kept && 'record' in kept ? kept.record : undefined;
+    const first = whole === undefined ? await ahead.peek(1) : [];
+    if (whole === undefined && first.length === 0) break;
+    let record = whole !== undefined ? conversationEventCodec.decode(whole, index) : first[0]!;
     if (isCorruptRecord(record)) break;
+    // Only its agent stamp was kept: it goes back on the exported event.
+    if (kept && 'stamp' in kept && kept.stamp) record = restamp(record, kept.stamp);
+    // Only the fields the export changed were kept: the record is rebuilt from its export.
+    if (kept && 'patch' in kept) record = applyPatch(record, kept.patch) as StoredConversationEvent;
     const made = pipeline.convert(record);
     const next = await ahead.peek(made.length);
     if (next.some(isCorruptRecord) || !sameEvents(made, next as StoredConversationEvent[])) break;

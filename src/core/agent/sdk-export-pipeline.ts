@@ -14,8 +14,14 @@ import { StringDecoder } from 'node:string_decoder';
 import { type Event, serializeEvent } from '../events';
 import { SdkExporter } from '../events/openhands-sdk-export';
 import { WorkspaceOnlyEvents } from '../checkpoints/export';
+import type { AgentStamp } from '../agents/agent-events';
+import type { RecordPatch } from './original-records';
 
-/** One JSON line per kept record: `{"index": <position in the log>, "record": "<stored JSON>"}`. */
+/**
+ * One JSON line per kept record: `{"index": <position in the log>, "record": "<stored JSON>"}`, or
+ * only its agent stamp (`{"index", "stamp"}`; a first line `{"stamp"}` names the common one); see
+ * original-records.ts.
+ */
 export const ORIGINAL_RECORDS = 'logbook-original-records.jsonl';
 
 export class SdkExportPipeline {
@@ -31,7 +37,11 @@ export class SdkExportPipeline {
 
 export interface OriginalRecord {
   index: number;
-  record: string;
+  /** The record as stored; absent: the exported event with `stamp` put back (null: none). */
+  record?: string;
+  stamp?: AgentStamp | null;
+  /** Or the record's fields in order, with the ones the export changed. */
+  patch?: RecordPatch;
 }
 
 export function originalRecordLine(index: number, record: string): string {
@@ -51,6 +61,8 @@ export class OriginalRecords {
   private partial = '';
   private head: OriginalRecord | undefined;
   private fd: number | null;
+  /** The stamp of every record the file does not name (read from its first line). */
+  private common: AgentStamp | null = null;
 
   private constructor(fd: number) {
     this.fd = fd;
@@ -65,14 +77,21 @@ export class OriginalRecords {
     }
   }
 
-  /** The kept record at `index`; each call must ask for a higher index than the one before. */
-  at(index: number): string | undefined {
+  /**
+   * What is kept of the record at `index`: its stored form, or the stamp to put back on its export
+   * (the common one when the file does not name it). Each call must ask for a higher index.
+   */
+  at(index: number): { record: string } | { stamp: AgentStamp | null } | { patch: RecordPatch } | undefined {
     while (this.head === undefined || this.head.index < index) {
       const next = this.nextRecord();
-      if (!next) return undefined;
+      if (!next) break;
       if (this.head === undefined || next.index > this.head.index) this.head = next;
     }
-    return this.head.index === index ? this.head.record : undefined;
+    const head = this.head?.index === index ? this.head : undefined;
+    if (head?.record !== undefined) return { record: head.record };
+    if (head?.patch !== undefined) return { patch: head.patch };
+    if (head?.stamp !== undefined) return { stamp: head.stamp };
+    return this.common ? { stamp: this.common } : undefined;
   }
 
   close(): void {
@@ -85,8 +104,16 @@ export class OriginalRecords {
       if (line.trim() === '') continue;
       try {
         const r = JSON.parse(line) as Partial<OriginalRecord>;
-        if (Number.isSafeInteger(r.index) && typeof r.record === 'string')
-          return { index: r.index!, record: r.record };
+        if (r.index === undefined && isStamp(r.stamp)) {
+          this.common = r.stamp;
+          continue;
+        }
+        if (!Number.isSafeInteger(r.index)) continue;
+        if (typeof r.record === 'string') return { index: r.index!, record: r.record };
+        if (r.stamp === null || isStamp(r.stamp)) return { index: r.index!, stamp: r.stamp };
+        const p = r as Partial<RecordPatch>;
+        if (Array.isArray(p.keys) && p.keys.every((k) => typeof k === 'string') && isObject(p.set))
+          return { index: r.index!, patch: { keys: p.keys, set: p.set } };
       } catch {
         // a damaged line: that record is imported as exported
       }
@@ -109,6 +136,15 @@ export class OriginalRecords {
     }
     return this.lines.pop();
   }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isStamp(v: unknown): v is AgentStamp {
+  const s = v as Partial<AgentStamp> | null | undefined;
+  return typeof s?.agent_name === 'string' && typeof s.branch === 'string';
 }
 
 /** Whether `made` is exactly `exported`, event for event, byte for byte. */

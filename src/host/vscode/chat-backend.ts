@@ -45,6 +45,24 @@ export interface ConversationHeader {
   brokenAt?: { seq: number; id: string | null; reason: string };
   /** The model the next step will use, and where it runs. */
   model?: { name: string; provider: 'openai' | 'vscode' };
+  /** The agents it delegated to (the chat nests each under its delegation). */
+  children?: ChildAgentView[];
+}
+
+/** A delegated agent as the chat's delegation card shows it. */
+export interface ChildAgentView {
+  conversationId: string;
+  /** The delegating action in the parent's log. */
+  parentEventId: string | null;
+  agentName: string;
+  branch: string;
+  task: string;
+  status: string;
+  cost: number;
+  tokens: number;
+  /** Its actions waiting for Confirm / Reject, and their risks. */
+  pendingActionIds: string[];
+  pendingRisks: { actionId: string; risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN'; reason: string }[];
 }
 
 /** Transient output while the model answers: shown live, never persisted. */
@@ -78,6 +96,14 @@ export interface ChatBackend {
   readonly onDidAppend: vscode.Event<{ conversationId: string; events: SequencedEvent[] }>;
   readonly onDidChangeHeader: vscode.Event<ConversationHeader>;
   readonly onDidStream: vscode.Event<{ conversationId: string; delta: StreamDelta }>;
+  /** Events a delegated agent of a conversation appended. */
+  readonly onDidAppendChild?: vscode.Event<{
+    conversationId: string;
+    childId: string;
+    events: SequencedEvent[];
+  }>;
+  /** A delegated agent's events after `afterSeq`. */
+  childEventsAfter?(conversationId: string, childId: string, afterSeq: number): Promise<SequencedEvent[]>;
 
   sendMessage(
     text: string,

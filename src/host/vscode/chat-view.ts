@@ -18,6 +18,7 @@ import {
 } from '../../protocol/messages';
 import type { ChatBackend, SequencedEvent } from './chat-backend';
 import { renderWebviewHtml, type WebviewL10n } from './webview-html';
+import { ChildEventsSync, clampChildren } from './agents/child-events-sync';
 
 /** Events per message during a resync: keeps each postMessage small enough to clone quickly. */
 export const SYNC_CHUNK = 1_000;
@@ -56,6 +57,15 @@ export class ChatController implements vscode.Disposable {
   private nextSeek: { conversationId: string; requestId: number; seq: number } | undefined;
   private seeking = false;
   private readonly disposables: vscode.Disposable[] = [];
+  /** The shown conversation's delegated agents' events. */
+  private readonly children = new ChildEventsSync(
+    {
+      childEventsAfter: (id, child, after) =>
+        this.backend.childEventsAfter?.(id, child, after) ?? Promise.resolve([]),
+    },
+    (m) => this.post(m),
+    (m) => this.log.warn(m),
+  );
 
   constructor(
     private readonly webview: WebviewPort,
@@ -69,6 +79,13 @@ export class ChatController implements vscode.Disposable {
       backend.onDidChangeHeader((h) => this.onHeader(h)),
       backend.onDidStream((e) => this.onStream(e.conversationId, e.delta)),
     );
+    const children = backend.onDidAppendChild;
+    if (children && backend.childEventsAfter)
+      this.disposables.push(
+        children((e) => {
+          if (this.live) this.children.onAppend(e.conversationId, e.childId, e.events);
+        }),
+      );
     if (backend.onDidReplay)
       this.disposables.push(
         backend.onDidReplay((e) => {
@@ -297,6 +314,9 @@ export class ChatController implements vscode.Disposable {
     if (gen !== this.generation) return;
     this.live = true;
     this.shownId = id;
+    // The view drops what it held of another conversation's children; a reload holds none.
+    this.children.show(undefined);
+    this.children.show(id);
     const held = viewConversationId === id ? viewLastSeq : -1;
     const start = Math.max(0, count - VIEW_WINDOW);
     this.post({ type: 'conversation', header: this.readHeader(id) ?? header, ...this.defaultMode() });
@@ -307,6 +327,7 @@ export class ChatController implements vscode.Disposable {
       this.post({ type: 'window', conversationId: id, firstSeq: start });
     }
     await this.pump();
+    this.children.onHeader(this.readHeader(id) ?? header);
   }
 
   /** Answers "Show earlier events": the page of events just before the first one the view holds. */
@@ -396,6 +417,7 @@ export class ChatController implements vscode.Disposable {
     if (!this.live || header.id !== this.shownId) return;
     this.flushStream();
     this.post({ type: 'header', header: clampHeader(header) });
+    this.children.onHeader(header);
   }
 
   /** Coalesces consecutive text deltas of one kind: a fast model can send hundreds per second. */
@@ -483,6 +505,7 @@ function clampHeader(h: ConversationHeader): ConversationHeader {
     ...(h.signers && {
       signers: h.signers.filter((d) => d.length <= LIMITS.id).slice(0, LIMITS.signers),
     }),
+    ...(h.children?.length && { children: clampChildren(h.children) }),
     ...(h.brokenAt && {
       brokenAt: {
         seq: count(h.brokenAt.seq),

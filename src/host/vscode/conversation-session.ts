@@ -15,7 +15,10 @@ import { SegmentEventStore } from '../../core/log/segment-store';
 import { hasLiveWriter, liveWriter } from '../../core/log/lock';
 import { LIMITS } from '../../protocol/messages';
 import { describeHolder } from './lock-holder';
-import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../core/signing';
+import { SignedEventStore, type SigningIdentity, openSignedStore } from '../../core/signing';
+import type { ConversationAgent } from '../../core/agents/conversation-agent';
+import type { AgentSettings } from '../../core/agent/settings';
+import type { SessionToolContext } from '../node/node-session';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
 import {
   defaultTools,
@@ -27,7 +30,13 @@ import {
 import type { Skill } from '../../core/skills/skills';
 import type { NamedSecret } from '../../core/secrets';
 import { NodeSearchPort, TempScratchPort } from '../node/ports';
-import type { ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
+import type {
+  ChildAgentView,
+  ConversationHeader,
+  PlanStep,
+  SequencedEvent,
+  StreamDelta,
+} from './chat-backend';
 import { ImageStore } from '../../core/attachments/image-store';
 import {
   editorSetting,
@@ -82,6 +91,26 @@ export interface SessionDeps {
   mcp?: EditorMcpServers;
   /** The sandbox the agent's commands run in (disposed with the session); none: unsandboxed. */
   sandbox?: EditorSandbox;
+  /** The sandbox is the parent's (a delegated agent's session): disposing this one leaves it. */
+  sharedSandbox?: boolean;
+  /** The agent the conversation runs as (its stamp on every event, its prompt sections). */
+  agent?: ConversationAgent;
+  /** The tools it gets from the built-in ones (the main agent's delegate tool; a child's subset). */
+  tools?: (builtIn: ToolSpec[], ctx: SessionToolContext) => ToolSpec[];
+  /** Settings that win over the editor's (a delegated agent's caps). */
+  settings?: Partial<AgentSettings>;
+  /** Answers a pending action of a delegated agent (ids the conversation itself does not hold). */
+  children?: ChildDecisions;
+}
+
+/** The user's answers to actions delegated agents wait on, by their action ids. */
+export interface ChildDecisions {
+  /** Whether a child holds any of these actions; it records the answer, and the parent runs on. */
+  approve(ids: readonly string[]): Promise<boolean>;
+  reject(ids: readonly string[], reason: string): Promise<boolean>;
+  /** The delegated agents, as the chat's delegation cards show them. */
+  views(): ChildAgentView[];
+  dispose(): Promise<void>;
 }
 
 /** Statuses after which no command of this run will come: its terminal tab is closed. */
@@ -125,12 +154,24 @@ export class ConversationSession {
       );
     }
     const webSearch = readWebSearch(deps.log);
-    const tools = defaultTools({
+    const builtIn = defaultTools({
       terminal: { defaultTimeoutSec: terminalTimeoutSeconds() },
       // The settings are read at each fetch: a host added to logbook.web.allowedHosts counts at once.
       web: new NodeWebPort({ rules: readWebRules }),
       ...(webSearch ? { webSearch } : {}),
     });
+    const opened: { conversation?: Conversation } = {};
+    const tools = deps.tools
+      ? deps.tools(builtIn, {
+          conversation: () => {
+            if (!opened.conversation) throw new Error('The conversation is not open yet.');
+            return opened.conversation;
+          },
+          useSigner: (identity) => {
+            if (store instanceof SignedEventStore) store.useIdentity(identity);
+          },
+        })
+      : builtIn;
     // One integrated terminal per conversation, named after it, created when the agent first runs a command.
     const terminal: { port?: IntegratedTerminalPort; title: () => string; startDir: () => string } = {
       title: () => 'Agent',
@@ -174,7 +215,7 @@ export class ConversationSession {
       search: new NodeSearchPort(),
       scratch: new TempScratchPort(join(deps.dir, 'scratch')),
     };
-    const settings = readAgentSettings();
+    const settings = { ...readAgentSettings(), ...deps.settings };
     const mcpSource = deps.mcp?.source();
     const editor = editorToolSource(
       () => [...tools.map((t) => t.name), ...(mcpSource?.tools() ?? []).map((t) => t.name)],
@@ -215,7 +256,9 @@ export class ConversationSession {
       roots: () => workspaceRoots(deps.cwd),
       readableRoots: () => [join(deps.dir, 'scratch')],
       shellCwd: () => shell?.cwd ?? terminal.startDir(),
+      ...(deps.agent ? { agent: deps.agent } : {}),
     });
+    opened.conversation = conversation;
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
       fromSnapshot === null
@@ -313,6 +356,7 @@ export class ConversationSession {
       mode: s.mode,
       ...(this.signature ? signatureFields(this.signature) : {}),
       model: configuredModel(),
+      ...(this.deps.children?.views().length ? { children: this.deps.children.views() } : {}),
     };
   }
 
@@ -371,7 +415,7 @@ export class ConversationSession {
   /** Starts (or joins) a run in the background with the current settings. */
   startRun(): void {
     if (this.running || this.readOnly) return;
-    this.conversation.updateSettings(readAgentSettings());
+    this.conversation.updateSettings({ ...readAgentSettings(), ...this.deps.settings });
     this.running = this.conversation
       .run()
       .catch((err: unknown) => {
@@ -395,7 +439,7 @@ export class ConversationSession {
 
   async approve(ids: string[]): Promise<void> {
     this.ensureWritable();
-    await this.conversation.approve(ids);
+    if (!(await this.deps.children?.approve(ids))) await this.conversation.approve(ids);
     this.startRun();
   }
 
@@ -416,7 +460,7 @@ export class ConversationSession {
 
   async reject(ids: string[], reason: string): Promise<void> {
     this.ensureWritable();
-    await this.conversation.reject(reason, ids);
+    if (!(await this.deps.children?.reject(ids, reason))) await this.conversation.reject(reason, ids);
     this.startRun();
   }
 
@@ -443,8 +487,9 @@ export class ConversationSession {
       const stopped = this.conversation.interrupt().catch(() => {});
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 2_000))]);
     }
+    await this.deps.children?.dispose();
     this.terminalRef.port?.dispose();
-    await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);
+    if (!this.deps.sharedSandbox) await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);
     await this.store.close();
   }
 

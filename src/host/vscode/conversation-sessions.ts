@@ -24,6 +24,7 @@ import { SecretSigningKey } from './signing-key';
 import { EditorMcpServers } from './mcp/editor-mcp-servers';
 import { createEditorSandbox } from './sandbox/editor-sandbox';
 import { SandboxWarning } from './sandbox/sandbox-status';
+import { editorAgentDefinitions, type EditorMainAgent, editorMainAgent } from './agents/editor-agents';
 
 export interface ServiceHooks {
   openInEditor(): Promise<void>;
@@ -63,6 +64,15 @@ export class ConversationSessions implements vscode.Disposable {
     delta: StreamDelta;
   }>();
   protected readonly listEmitter = new vscode.EventEmitter<void>();
+  /** Events a delegated agent appended, under its parent's id. */
+  protected readonly childEmitter = new vscode.EventEmitter<{
+    conversationId: string;
+    childId: string;
+    events: SequencedEvent[];
+  }>();
+  readonly onDidAppendChild = this.childEmitter.event;
+  /** Each open conversation's delegated agents. */
+  protected readonly children = new Map<string, EditorMainAgent['children']>();
   /** conversations deleted in this window: late updates from their closing sessions are ignored */
   protected readonly deleted = new Set<string>();
   private checkpoints: { key: string; store: WorkspaceCheckpointStore } | undefined;
@@ -204,7 +214,20 @@ export class ConversationSessions implements vscode.Disposable {
       mcp: this.mcp,
       sandbox,
     };
-    const session = await ConversationSession.open(deps).catch(async (err: unknown) => {
+    // The agents it may delegate to, and its children's sessions (agents/editor-agents.ts).
+    const agents = editorMainAgent({
+      agents: editorAgentDefinitions(cwd, this.log),
+      parent: deps,
+      headFile: (childId) => this.headFile(childId),
+      onChildAppend: (childId, events) => this.childEmitter.fire({ conversationId: id, childId, events }),
+    });
+    const withAgents: SessionDeps = {
+      ...deps,
+      agent: agents.agent,
+      children: agents.children,
+      ...(agents.tools ? { tools: agents.tools } : {}),
+    };
+    const session = await ConversationSession.open(withAgents).catch(async (err: unknown) => {
       if (!(err instanceof EventStoreError) || err.code !== 'LOST_DATA') throw err;
       // Lost events are never written over unasked: the user restores the files or goes on without.
       const goOn = vscode.l10n.t('Continue Without Them');
@@ -219,9 +242,14 @@ export class ConversationSessions implements vscode.Disposable {
         goOn,
       );
       if (choice !== goOn) throw err;
-      return ConversationSession.open({ ...deps, acceptLostEvents: true });
+      return ConversationSession.open({ ...withAgents, acceptLostEvents: true });
     });
     this.sessions.set(id, session);
+    if (!session.readOnly)
+      await agents
+        .adopt(session.conversation)
+        .catch((err: unknown) => this.log.warn(`Conversation ${id}: its agents: ${String(err)}`));
+    this.children.set(id, agents.children);
     if (session.readOnly) {
       const writer = liveWriter(session.dir);
       void vscode.window.showWarningMessage(
@@ -283,5 +311,16 @@ export class ConversationSessions implements vscode.Disposable {
     this.headerEmitter.dispose();
     this.streamEmitter.dispose();
     this.listEmitter.dispose();
+    this.childEmitter.dispose();
+  }
+
+  /** A delegated agent's events after `afterSeq` (its session is open while its parent's is). */
+  async childEventsAfter(
+    conversationId: string,
+    childId: string,
+    afterSeq: number,
+  ): Promise<SequencedEvent[]> {
+    const child = this.children.get(conversationId)?.session(childId);
+    return child ? child.eventsAfter(afterSeq) : [];
   }
 }

@@ -2,7 +2,7 @@
 // import, show and export unchanged; a conversation Logbook records exports to files the SDK's
 // schemas accept, and comes back from them still signed by whoever signed it.
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkSdkFolder, SDK_SCHEMAS } from '../../support/openhands-sdk-schema';
 import { loadScenarioFile } from '../../support/llm-server';
@@ -133,6 +133,24 @@ describe('OpenHands SDK v1.43: import, show and export against the SDK', functio
     assert.equal(state.agent.llm.api_key, undefined, 'never the key');
     assert.ok(!readFileSync(join(out, 'base_state.json'), 'utf8').includes(env.OPENAI_API_KEY!));
     assert.ok(state.agent.tools.some((t) => t.name === 'TerminalTool'));
+    // Beside the export, only what it cannot carry: the agent stamp every event had (one line), and
+    // the few records the export changed otherwise; not a second copy of the conversation.
+    const originals = readFileSync(join(out, 'logbook-original-records.jsonl'), 'utf8');
+    const lines = originals.trim().split('\n');
+    assert.deepEqual(JSON.parse(lines[0]!), { stamp: { agent_name: 'main', branch: 'main' } });
+    // A whole record only for what the export leaves out (the workspace's checkpoints); of the
+    // others only the fields the export changed, and nothing for those that lost only the stamp.
+    const kept = lines.slice(1).map((l) => JSON.parse(l) as { index: number; record?: string; set?: object });
+    for (const k of kept.filter((k) => k.record !== undefined))
+      assert.match(
+        String((JSON.parse(k.record!) as { key?: string }).key),
+        /^checkpoint(_after)?$/,
+        k.record,
+      );
+    const logged = (JSON.parse((await runCli(['verify', store, '--json'])).stdout) as VerifyJson).events;
+    assert.ok(kept.length < logged / 2, `${kept.length} of ${logged} records kept`);
+    const exportedBytes = eventFiles(out).reduce((n, f) => n + statSync(join(out, 'events', f)).size, 0);
+    assert.ok(originals.length < exportedBytes, `${originals.length} bytes beside ${exportedBytes}`);
 
     const again = join(root, 'again');
     const imported = await runCli(['import-openhands', out, '--store', again]);

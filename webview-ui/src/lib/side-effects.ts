@@ -2,7 +2,16 @@
 // says nothing (and without a model rating it read UNKNOWN, which looked alarming).
 import { str, type Json } from './fields';
 
-const SIDE_EFFECT_FREE = new Set(['finish', 'think', 'task_tracker', 'glob', 'grep', 'web_search']);
+// `delegate` itself changes nothing: each action of the agents it starts is rated on its own.
+const SIDE_EFFECT_FREE = new Set([
+  'finish',
+  'think',
+  'task_tracker',
+  'glob',
+  'grep',
+  'web_search',
+  'delegate',
+]);
 const READING_COMMANDS = new Set(['view']);
 
 export function isSideEffectFree(tool: string, action: Json | undefined): boolean {

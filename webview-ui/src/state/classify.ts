@@ -49,6 +49,12 @@ export function classify(e: EventJson): RowView {
       // A checkpoint before an action is bookkeeping; the one a restore records is a step.
       if (e.key === 'checkpoint')
         return (e.value as { reason?: unknown } | null)?.reason === 'restore' ? 'notice' : 'hidden';
+      // A delegated agent's start and end: its card under the delegation says both (a handoff stays).
+      if (
+        (e.key === 'agent_start' || e.key === 'agent_end') &&
+        typeof (e.value as { conversation_id?: unknown } | null)?.conversation_id === 'string'
+      )
+        return 'hidden';
       if (e.key === 'execution_status' && QUIET_STATUSES.has((str(e.value) ?? '').toLowerCase()))
         return 'hidden';
       return SILENT_STATE_KEYS.has(str(e.key) ?? '') ? 'hidden' : 'notice';

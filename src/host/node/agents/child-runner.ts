@@ -26,10 +26,34 @@ import type { ConfirmationDecision } from '../../../core/agent/ports';
 import type { ChildLink } from '../../../core/agents/agent-tree';
 import { LLM_USAGE_KEY } from '../../../core/state/metrics';
 import type { SigningIdentity } from '../../../core/signing';
-import { type NodeSession, type NodeSessionOptions, openNodeConversation } from '../node-session';
+import type { ConversationAgent } from '../../../core/agents/conversation-agent';
+import type { ToolSpec } from '../../../core/tools';
+import { type NodeSessionOptions, openNodeConversation } from '../node-session';
 
 /** The folder of a conversation's delegated agents, inside its own. */
 export const AGENTS_FOLDER = 'agents';
+
+/** What a host needs to open a delegated agent's conversation. */
+export interface ChildSpec {
+  agent: AgentDefinition;
+  /** The child's folder (inside the parent's) and conversation id. */
+  dir: string;
+  id: string;
+  /** Its own signing key; none: unsigned. */
+  identity?: SigningIdentity;
+  /** Its caps: its own, within what is left of the parent's. */
+  caps: { maxTokens: number | null; maxCost: number | null };
+  /** The child's tools from the host's built-in ones: its definition's, finish and escalate. */
+  tools: (builtIn: ToolSpec[]) => ToolSpec[];
+  /** The agent the child's conversation runs as (stamp, first event, prompt). */
+  conversationAgent: ConversationAgent;
+}
+
+/** A child's open conversation; `close` releases it (a host may keep it open for its views). */
+export interface OpenedChild {
+  conversation: Conversation;
+  close(): Promise<void>;
+}
 
 export interface NodeChildRunnerOptions {
   parentDir: string;
@@ -39,19 +63,49 @@ export interface NodeChildRunnerOptions {
   parent: () => Conversation;
   /** The agent definitions children are made from. */
   agents: () => readonly AgentDefinition[];
-  /** What every child session shares with the parent's (endpoint, confirmation, sandbox...). */
-  session: Omit<
-    NodeSessionOptions,
-    'storeDir' | 'id' | 'signing' | 'signedHeadFile' | 'tools' | 'agent' | 'onEvent'
-  >;
+  /** The parent's token and cost caps (its settings), which children's caps stay within. */
+  parentCaps: () => { maxTokens?: number | null; maxCost?: number | null };
+  /** Opens a child's conversation in the host (the CLI: `nodeChildOpener`; the editor its own). */
+  openChild: (spec: ChildSpec) => Promise<OpenedChild>;
   /** The user's identity: each child signs with a key derived from it. None: children are unsigned. */
   signing?: SigningIdentity;
+}
+
+/** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
+export type NodeChildSession = Omit<
+  NodeSessionOptions,
+  'storeDir' | 'id' | 'signing' | 'signedHeadFile' | 'tools' | 'agent' | 'onEvent'
+>;
+
+/** Children as Node sessions: the CLI's way. */
+export function nodeChildOpener(o: {
+  session: NodeChildSession;
   /** Where a child's signed head is kept outside its folder. */
   headFile?: (childDir: string) => string;
   /** Every event of every child, as appended (the CLI prints them indented). */
   onEvent?: (event: Event, index: number) => void;
   /** A child's session.json, so `show` names its workspace. */
   describe?: (childDir: string, childId: string) => void;
+}): (spec: ChildSpec) => Promise<OpenedChild> {
+  return async (spec) => {
+    const { agent, dir, id, identity } = spec;
+    const session = await openNodeConversation({
+      ...o.session,
+      storeDir: dir,
+      id,
+      llmSettings: agent.model ? { ...o.session.llmSettings, model: agent.model } : o.session.llmSettings,
+      ...(agent.maxIterations !== null ? { maxIterations: agent.maxIterations } : {}),
+      settings: { ...o.session.settings, ...spec.caps },
+      sharedSandbox: true,
+      ...(identity ? { signing: identity } : {}),
+      ...(identity && o.headFile ? { signedHeadFile: o.headFile(dir) } : {}),
+      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
+      tools: spec.tools,
+      agent: spec.conversationAgent,
+    });
+    o.describe?.(dir, id);
+    return session;
+  };
 }
 
 export function childConversationId(parentId: string, actionId: string, subId: string): string {
@@ -217,40 +271,35 @@ export class NodeChildRunner implements ChildRunner {
     id: string,
     identity: SigningIdentity | undefined,
     start: AgentStartValue,
-  ): Promise<NodeSession> {
+  ): Promise<OpenedChild> {
     const { opts } = this;
     const parent = opts.parent();
     // The child's caps: its own, within what is left of the parent's.
     const used = parent.state.metrics.total;
-    const parentSettings = opts.session.settings ?? {};
+    const parentCaps = opts.parentCaps();
     const left = (cap: number | null | undefined, spent: number) =>
       cap == null ? null : Math.max(0, cap - spent);
-    const maxTokens = minCap(
-      agent.maxTokens,
-      left(parentSettings.maxTokens, used.promptTokens + used.completionTokens),
-    );
-    const maxCost = minCap(agent.maxCost, left(parentSettings.maxCost, used.cost));
+    const caps = {
+      maxTokens: minCap(
+        agent.maxTokens,
+        left(parentCaps.maxTokens, used.promptTokens + used.completionTokens),
+      ),
+      maxCost: minCap(agent.maxCost, left(parentCaps.maxCost, used.cost)),
+    };
     const branch = start.branch;
-    const session = await openNodeConversation({
-      ...opts.session,
-      storeDir: dir,
+    return opts.openChild({
+      agent,
+      dir,
       id,
-      llmSettings: agent.model
-        ? { ...opts.session.llmSettings, model: agent.model }
-        : opts.session.llmSettings,
-      ...(agent.maxIterations !== null ? { maxIterations: agent.maxIterations } : {}),
-      settings: { ...parentSettings, maxTokens, maxCost },
-      sharedSandbox: true,
-      ...(identity ? { signing: identity } : {}),
-      ...(identity && opts.headFile ? { signedHeadFile: opts.headFile(dir) } : {}),
-      ...(opts.onEvent ? { onEvent: opts.onEvent } : {}),
+      ...(identity ? { identity } : {}),
+      caps,
       tools: (builtIn) => [
         ...builtIn.filter(
           (t) => agent.tools === null || agent.tools.includes(t.name) || t.name === FINISH_TOOL_NAME,
         ),
         createEscalateTool(),
       ],
-      agent: {
+      conversationAgent: {
         stamp: () => ({ agent_name: agent.name, branch }),
         start,
         promptSections: [
@@ -259,8 +308,6 @@ export class NodeChildRunner implements ChildRunner {
         ],
       },
     });
-    opts.describe?.(dir, id);
-    return session;
   }
 }
 

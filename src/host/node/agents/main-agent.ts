@@ -30,11 +30,10 @@ export interface MainAgentOptions {
   parentDir: string;
   parentId: string;
   signing?: SigningIdentity;
-  headFile?: (dir: string) => string;
-  onChildEvent?: (event: Event, index: number) => void;
-  describeChild?: NodeChildRunnerOptions['describe'];
-  /** What children share with the main session. */
-  childSession: NodeChildRunnerOptions['session'];
+  /** The main agent's token and cost caps, which its children's stay within. */
+  caps: NodeChildRunnerOptions['parentCaps'];
+  /** Opens a child's conversation in the host (`nodeChildOpener` in the CLI). */
+  openChild: NodeChildRunnerOptions['openChild'];
 }
 
 /** The session options that give the main agent its agents; `adopt` reads a handoff back after open. */
@@ -58,11 +57,9 @@ export function mainAgentSession(o: MainAgentOptions): {
       parentId: o.parentId,
       parentBranch: MAIN_STAMP.branch,
       parent: ctx.conversation,
-      session: o.childSession,
+      parentCaps: o.caps,
+      openChild: o.openChild,
       ...(o.signing ? { signing: o.signing } : {}),
-      ...(o.headFile ? { headFile: o.headFile } : {}),
-      ...(o.onChildEvent ? { onEvent: o.onChildEvent } : {}),
-      ...(o.describeChild ? { describe: o.describeChild } : {}),
     });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
     delegate = createDelegateTool({ agents: () => o.agents, runner, readOnlyTools });

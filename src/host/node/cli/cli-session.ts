@@ -23,7 +23,7 @@ import type { ConfirmationMode } from '../../../core/agent/settings';
 import type { AgentDefinition } from '../../../core/agents/definition';
 import { loadAgents } from '../agents/agent-files';
 import { mainAgentSession } from '../agents/main-agent';
-import type { NodeChildRunner } from '../agents/child-runner';
+import { type NodeChildRunner, nodeChildOpener } from '../agents/child-runner';
 import { newSessionInfo, readSessionInfo, type SessionInfo, writeSessionInfo } from './session-file';
 
 export interface PreparedSession {
@@ -109,13 +109,16 @@ export async function openCliSession(
     parentDir: target.storeDir,
     parentId: target.id,
     signing,
-    headFile: (dir) => cliHeadFile(io.env, dir),
-    onChildEvent: printer,
-    describeChild: (dir, id) => {
-      if (!readSessionInfo(dir))
-        writeSessionInfo(dir, childSessionInfo(target, id, settings, llmSettings.model));
-    },
-    childSession: shared,
+    caps: () => shared.settings,
+    openChild: nodeChildOpener({
+      session: shared,
+      headFile: (dir) => cliHeadFile(io.env, dir),
+      onEvent: printer,
+      describe: (dir, id) => {
+        if (!readSessionInfo(dir))
+          writeSessionInfo(dir, childSessionInfo(target, id, settings, llmSettings.model));
+      },
+    }),
   });
   const session = await openNodeConversation({
     ...shared,

@@ -7,12 +7,9 @@ import {
   type StoredConversationEvent,
 } from '../../../core/agent/event-codec';
 import { sdkExportNoteLines } from '../../../core/events/openhands-sdk-export';
-import {
-  ORIGINAL_RECORDS,
-  originalRecordLine,
-  SdkExportPipeline,
-} from '../../../core/agent/sdk-export-pipeline';
+import { ORIGINAL_RECORDS, SdkExportPipeline } from '../../../core/agent/sdk-export-pipeline';
 import { sdkBaseState } from '../../../core/agent/openhands-base-state';
+import { OriginalRecordsWriter } from '../../../core/agent/original-records';
 import { llmSecrets, SecretRedactor } from '../../../core/secrets';
 import { writeFileDurable } from '../../../core/log/durable-file';
 import { type EventStore, EventStoreError, isCorruptRecord, OpenHandsDirStore } from '../../../core/log';
@@ -109,7 +106,7 @@ async function copyForOpenHands(
   images: ImageStore,
 ): Promise<{ count: number; logCount: number; notes: string[] }> {
   const pipeline = new SdkExportPipeline();
-  const kept: string[] = [];
+  const kept = new OriginalRecordsWriter();
   /** Checkpoint records left out, by key: they name a store on this machine. */
   const workspaceOnly: Record<string, number> = {};
   let n = 0;
@@ -118,7 +115,7 @@ async function copyForOpenHands(
     if (isCorruptRecord(e))
       throw new EventStoreError('CORRUPT', `record ${i} is unreadable (${e.reason}); fix or skip it first`);
     const record = conversationEventCodec.encode(e);
-    const written: string[] = [];
+    const written: { event: object; encoded: string }[] = [];
     if (isWorkspaceOnlyEvent(e)) {
       const key = (e as { key: string }).key;
       workspaceOnly[key] = (workspaceOnly[key] ?? 0) + 1;
@@ -128,16 +125,20 @@ async function copyForOpenHands(
       const whole = await inlineImages(event, (url) => images.dataUrl(url));
       const out = redactor.redactValue(whole) as StoredConversationEvent;
       await to.append(out);
-      written.push(openHandsEventCodec.encode(out));
+      written.push({ event: out, encoded: openHandsEventCodec.encode(out) });
       n++;
     }
-    const changed = written.length !== 1 || written[0] !== record;
-    if (changed && JSON.stringify(redactor.redactValue(e)) === JSON.stringify(e))
-      kept.push(originalRecordLine(i, record));
+    // A record holding a secret the export redacted is not kept: it must not leave the machine.
+    if (JSON.stringify(redactor.redactValue(e)) === JSON.stringify(e))
+      kept.add(i, record, written, (x: object) =>
+        conversationEventCodec.encode(x as StoredConversationEvent),
+      );
+    else kept.asExported(i);
     i++;
   }
   await to.flush();
-  if (kept.length > 0) writeFileDurable(originals, kept.join(''));
+  const text = kept.text();
+  if (text !== null) writeFileDurable(originals, text);
   return {
     count: n,
     logCount: i,

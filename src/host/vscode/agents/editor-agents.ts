@@ -1,0 +1,183 @@
+// Sub-agents in the editor, as in the CLI: the main agent gets `delegate` and `transfer_to_agent`
+// over the agent definitions, and its events carry `agent_name`/`branch`. Each delegated agent runs
+// as a conversation session of its own (its folder inside the parent's, its own key and tools), with
+// the editor's ports and the same confirmation settings as the parent. Children stay open while the
+// parent is, so the chat can show their steps and the user can answer what they wait on.
+import * as vscode from 'vscode';
+import { AGENT_END_KEY, AGENT_START_KEY, MAIN_STAMP } from '../../../core/agents/agent-events';
+import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
+import type { ConversationAgent } from '../../../core/agents/conversation-agent';
+import type { AgentDefinition } from '../../../core/agents/definition';
+import type { Conversation } from '../../../core/agent/conversation';
+import type { ToolSpec } from '../../../core/tools';
+import { loadAgents } from '../../node/agents/agent-files';
+import { type ChildSpec, type OpenedChild } from '../../node/agents/child-runner';
+import { mainAgentSession } from '../../node/agents/main-agent';
+import type { SessionToolContext } from '../../node/node-session';
+import type { ChildAgentView, SequencedEvent } from '../chat-backend';
+import { readAgentSettings } from '../config';
+import { type ChildDecisions, ConversationSession, type SessionDeps } from '../conversation-session';
+
+/**
+ * The agents a conversation here may hand work to. An untrusted workspace loads none (not even the
+ * user's or the built-in one): its conversations run no tool at all.
+ */
+export function editorAgentDefinitions(cwd: string, log: vscode.LogOutputChannel): AgentDefinition[] {
+  if (!vscode.workspace.isTrusted) return [];
+  const loaded = loadAgents({ workspace: cwd, env: process.env, trusted: true });
+  for (const e of loaded.errors) log.warn(`Agent definition left out: ${e}`);
+  return loaded.agents;
+}
+
+export interface EditorAgentOptions {
+  agents: readonly AgentDefinition[];
+  /** The parent's session dependencies: each child's session is made from them. */
+  parent: Omit<SessionDeps, 'agent' | 'tools' | 'children' | 'settings'>;
+  /** Where a conversation's signed head is kept (the child's too). */
+  headFile: (conversationId: string) => string;
+  /** A child appended events (the chat nests them under the delegation). */
+  onChildAppend(childId: string, events: SequencedEvent[]): void;
+}
+
+export interface EditorMainAgent {
+  agent: ConversationAgent;
+  tools?: (builtIn: ToolSpec[], ctx: SessionToolContext) => ToolSpec[];
+  children: ChildDecisions & {
+    /** The children the parent's log names, with what the chat shows of each. */
+    views(): ChildAgentView[];
+    /** A child's session, once opened in this window. */
+    session(childId: string): ConversationSession | undefined;
+  };
+  /** Reads a handoff back, and reopens the children that wait on the user. */
+  adopt(conversation: Conversation): Promise<void>;
+}
+
+export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
+  const open = new Map<string, ConversationSession>();
+  let links: ChildLink[] = [];
+  const refreshLinks = async (parent: Conversation) => {
+    links = agentTree(await parent.events()).children;
+  };
+  const openChild = async (spec: ChildSpec): Promise<OpenedChild> => {
+    let s = open.get(spec.id);
+    if (!s) {
+      // The window's MCP tools only for an agent given every tool (no `tools` list in its definition).
+      const { mcp, ...parent } = o.parent;
+      s = await ConversationSession.open({
+        ...parent,
+        ...(mcp && spec.agent.tools === null ? { mcp } : {}),
+        id: spec.id,
+        dir: spec.dir,
+        signing: spec.identity ?? o.parent.signing,
+        headFile: o.headFile(spec.id),
+        sharedSandbox: true,
+        agent: spec.conversationAgent,
+        tools: (builtIn) => spec.tools(builtIn),
+        settings: {
+          ...spec.caps,
+          ...(spec.agent.maxIterations !== null ? { maxIterations: spec.agent.maxIterations } : {}),
+        },
+        onAppend: (events) => o.onChildAppend(spec.id, events),
+        onHeader: () => o.parent.onHeader(),
+        // A child's partial output is not streamed into the parent's view.
+        onStream: () => undefined,
+      });
+      open.set(spec.id, s);
+    }
+    o.parent.onHeader();
+    // Kept open: the chat reads its steps and answers its questions; it closes with the parent.
+    return { conversation: s.conversation, close: async () => o.parent.onHeader() };
+  };
+  const holder = (ids: readonly string[]) => {
+    for (const s of open.values()) {
+      const pending = s.conversation.awaitingConfirmation().map((a) => a.id);
+      const mine = ids.filter((id) => pending.includes(id));
+      if (mine.length) return { s, mine };
+    }
+    return undefined;
+  };
+  if (!o.agents.length)
+    return {
+      agent: { stamp: () => MAIN_STAMP },
+      children: {
+        approve: async () => false,
+        reject: async () => false,
+        dispose: async () => undefined,
+        views: () => [],
+        session: () => undefined,
+      },
+      adopt: async () => undefined,
+    };
+  const main = mainAgentSession({
+    agents: o.agents,
+    parentDir: o.parent.dir,
+    parentId: o.parent.id,
+    signing: o.parent.signing,
+    caps: () => parentCaps(),
+    openChild,
+  });
+  return {
+    agent: main.agent,
+    tools: main.tools,
+    children: {
+      approve: async (ids) => {
+        const h = holder(ids);
+        if (!h) return false;
+        await h.s.conversation.approve(h.mine);
+        return true;
+      },
+      reject: async (ids, reason) => {
+        const h = holder(ids);
+        if (!h) return false;
+        await h.s.conversation.reject(reason, h.mine);
+        return true;
+      },
+      dispose: async () => {
+        for (const s of open.values()) await s.dispose().catch(() => undefined);
+        open.clear();
+      },
+      views: () => links.map((l) => childView(l, open.get(l.conversationId))),
+      session: (id) => open.get(id),
+    },
+    adopt: async (conversation) => {
+      await main.adopt(conversation);
+      await refreshLinks(conversation);
+      // A child's start or end in the parent's log: the cards show it.
+      conversation.onEvent((e) => {
+        if (
+          e.kind !== 'ConversationStateUpdateEvent' ||
+          (e.key !== AGENT_START_KEY && e.key !== AGENT_END_KEY)
+        )
+          return;
+        void refreshLinks(conversation).then(() => o.parent.onHeader());
+      });
+      // A delegation that waits on a child: the child is opened, so its question shows again.
+      if (conversation.status !== 'waiting_for_confirmation') return;
+      const runner = main.children();
+      for (const link of links.filter((l) => !l.end))
+        await runner.decide(link, async () => false).catch(() => undefined);
+    },
+  };
+}
+
+/** The parent's caps as the editor's settings give them (read at each delegation). */
+function parentCaps(): { maxTokens: number | null; maxCost: number | null } {
+  const s = readAgentSettings();
+  return { maxTokens: s.maxTokens, maxCost: s.maxCost };
+}
+
+function childView(link: ChildLink, s: ConversationSession | undefined): ChildAgentView {
+  const h = s?.header();
+  return {
+    conversationId: link.conversationId,
+    parentEventId: link.parentEventId,
+    agentName: link.agentName,
+    branch: link.branch,
+    task: link.task ?? '',
+    status: link.end ? (link.end.escalated ? 'escalated' : link.end.status) : (h?.status ?? 'idle'),
+    cost: h?.cost ?? 0,
+    tokens: h ? h.promptTokens + h.completionTokens : 0,
+    pendingActionIds: h?.pendingActionIds ?? [],
+    pendingRisks: h?.pendingRisks ?? [],
+  };
+}

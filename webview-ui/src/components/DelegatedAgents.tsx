@@ -1,0 +1,205 @@
+// Under a `delegate` card: each agent it handed a task to, as the header lists them. The head says
+// which agent, its branch, its state and cost, and the task; its steps (tool calls with their
+// results, its messages) open below it, collapsed until asked for, and follow it live. A child that
+// waits for the user shows its own Confirm / Reject, which answer exactly its batch.
+import { useState } from 'preact/hooks';
+import { LIMITS, type ChildAgent } from '../../../src/protocol/messages';
+import { contentText, obj, str } from '../lib/fields';
+import { formatCost, statusLook } from '../lib/format';
+import { childSteps, childVersion, type ChildStep } from '../state/children';
+import { header, isOpen, toggleOpen, version } from '../state/store';
+import { send } from '../vscode-api';
+import { toolIcon } from './ActionCard';
+import { Button } from './Button';
+import { Icon } from './Icon';
+import { InlineInput } from './InlineInput';
+import { RiskBadge } from './RiskBadge';
+
+export function DelegatedAgents({ actionId }: { actionId: string }) {
+  const h = header.value;
+  const children = (h?.children ?? []).filter((c) => c.parentEventId === actionId);
+  if (!h || !children.length) return null;
+  return (
+    <ul class="delegated" aria-label="Delegated agents">
+      {children.map((c) => (
+        <DelegatedAgent key={c.conversationId} child={c} conversationId={h.id} readOnly={h.readOnly} />
+      ))}
+    </ul>
+  );
+}
+
+function DelegatedAgent({
+  child,
+  conversationId,
+  readOnly,
+}: {
+  child: ChildAgent;
+  conversationId: string;
+  readOnly: boolean;
+}) {
+  void childVersion.value;
+  void version.value; // toggling it open
+  const steps = childSteps(child.conversationId);
+  const look = statusLook(child.pendingActionIds.length ? 'waiting_for_confirmation' : child.status);
+  const openId = `child:${child.conversationId}`;
+  const open = isOpen(openId, false);
+  const bodyId = `${openId}:steps`;
+  return (
+    <li
+      class={`delegated-agent${child.pendingActionIds.length ? ' pending' : ''}`}
+      data-branch={child.branch}
+    >
+      <button
+        type="button"
+        class="delegated-head"
+        aria-expanded={open}
+        aria-controls={bodyId}
+        onClick={() => toggleOpen(openId, undefined)}
+      >
+        <Icon name={open ? 'chevron-down' : 'chevron-right'} />
+        <Icon name="hubot" />
+        <span class="delegated-name">{child.agentName}</span>
+        <span class="delegated-branch">{child.branch}</span>
+        <span class={`delegated-status tone-${look.tone}`}>
+          <Icon name={look.icon} spin={look.tone === 'busy'} />
+          <span class="delegated-status-label">{look.label}</span>
+        </span>
+        <span class="delegated-cost" title={`${child.tokens} tokens`}>
+          {formatCost(child.cost)}
+        </span>
+      </button>
+      <div class="delegated-task" title={child.task}>
+        {child.task}
+      </div>
+      {open && (
+        <ol class="delegated-steps" id={bodyId} aria-label={`Steps of ${child.branch}`}>
+          {steps.length ? (
+            steps.map((s) => <Step key={s.event.id} step={s} child={child} />)
+          ) : (
+            <li class="muted">No steps yet.</li>
+          )}
+        </ol>
+      )}
+      {!readOnly && child.pendingActionIds.length > 0 && (
+        <ChildApproval child={child} conversationId={conversationId} steps={steps} />
+      )}
+    </li>
+  );
+}
+
+function Step({ step, child }: { step: ChildStep; child: ChildAgent }) {
+  const e = step.event;
+  if (e.kind !== 'ActionEvent') {
+    const text = e.kind === 'MessageEvent' ? contentText(obj(e.llm_message)?.content) : str(e.error);
+    return <li class="delegated-step message">{(text ?? '').slice(0, 2_000)}</li>;
+  }
+  const tool = str(e.tool_name) ?? 'tool';
+  const pending = child.pendingActionIds.includes(e.id);
+  const risk = child.pendingRisks.find((r) => r.actionId === e.id)?.risk ?? str(e.security_risk);
+  const r = step.result;
+  const outcome = !r
+    ? pending
+      ? 'waiting'
+      : 'running'
+    : r.kind === 'UserRejectObservation'
+      ? 'rejected'
+      : r.kind === 'AgentErrorEvent' || obj(r.observation)?.is_error === true
+        ? 'error'
+        : 'done';
+  return (
+    <li class={`delegated-step${pending ? ' pending' : ''}`} data-outcome={outcome}>
+      <Icon name={toolIcon(tool)} />
+      <span class="delegated-tool">{tool}</span>
+      <span class="delegated-what" title={describe(e)}>
+        {describe(e)}
+      </span>
+      {pending && <RiskBadge risk={risk} />}
+      <span class={`delegated-outcome outcome-${outcome}`} title={outcome}>
+        <Icon name={OUTCOME_ICONS[outcome]} spin={outcome === 'running'} />
+        <span class="delegated-outcome-label">{outcome}</span>
+      </span>
+    </li>
+  );
+}
+
+const OUTCOME_ICONS = {
+  waiting: 'shield',
+  running: 'loading',
+  rejected: 'close',
+  error: 'error',
+  done: 'pass',
+} as const;
+
+function describe(e: ChildStep['event']): string {
+  const a = obj(e.action);
+  return (
+    str(a?.command && str(e.tool_name) === 'terminal' ? a.command : undefined) ??
+    str(e.summary) ??
+    str(a?.path) ??
+    str(a?.message) ??
+    ''
+  );
+}
+
+/** Confirm / Reject for exactly the child's waiting batch. */
+function ChildApproval({
+  child,
+  conversationId,
+  steps,
+}: {
+  child: ChildAgent;
+  conversationId: string;
+  steps: ChildStep[];
+}) {
+  const [rejecting, setRejecting] = useState(false);
+  const [sentFor, setSentFor] = useState<string | null>(null);
+  const key = child.pendingActionIds.join('\n');
+  if (sentFor === key) return null;
+  const actionIds = child.pendingActionIds;
+  const what = actionIds
+    .map((id) => steps.find((s) => s.event.id === id))
+    .map((s) => (s ? `${str(s.event.tool_name) ?? 'tool'} ${describe(s.event)}` : 'an action'))
+    .join(', ');
+  return (
+    <div class="delegated-approval" role="group" aria-label={`${child.branch} asks to run: ${what}`}>
+      <span class="delegated-ask">
+        <Icon name="shield" /> {child.agentName} asks: <code>{what.slice(0, 200)}</code>
+      </span>
+      {rejecting ? (
+        <InlineInput
+          label="Reason for rejecting (optional, sent to the agent)"
+          placeholder="e.g. Stay inside the workspace"
+          submitLabel="Reject"
+          submitIcon="close"
+          maxLength={LIMITS.rejectReason}
+          onSubmit={(reason) => {
+            send({ type: 'reject', conversationId, actionIds, reason: reason.trim() });
+            setSentFor(key);
+          }}
+          onCancel={() => setRejecting(false)}
+        />
+      ) : (
+        <div class="approval-actions">
+          <Button
+            icon="check"
+            label={`Confirm ${child.branch}`}
+            onClick={() => {
+              send({ type: 'approve', conversationId, actionIds });
+              setSentFor(key);
+            }}
+          >
+            Confirm
+          </Button>
+          <Button
+            kind="secondary"
+            icon="close"
+            label={`Reject ${child.branch}`}
+            onClick={() => setRejecting(true)}
+          >
+            Reject…
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
