@@ -205,6 +205,8 @@ export class ConversationSession {
       },
       ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
       ...(box ? { sandbox: box.sandbox } : {}),
+      // The editor's terminal (or its fallback, a login shell) reads the user's startup files.
+      shell: () => ({ startup: 'user' }),
       confirmation: () => {
         const s = readAgentSettings();
         return { mode: s.confirmationMode, allowRules: s.allowRules };
