@@ -17,7 +17,7 @@ export function RowTools({ row, conversationId }: { row: Row; conversationId: st
       <IconButton
         icon="repo-forked"
         text="Fork"
-        label="Continue from here"
+        label="Fork: continue from here"
         onClick={() => send({ type: 'forkFrom', conversationId, eventId: row.event.id })}
       />
       {restorable && (
