@@ -2,10 +2,11 @@
 // head without covering each other, by mouse and by keyboard, and the head of an action awaiting
 // approval stays one line at a 300 px sidebar (the shield alone there; its words for screen readers).
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import type { Locator } from 'playwright-core';
 import type { ViewEvent } from '../../src/protocol/messages';
 import { CONVERSATION_ID, eid, makeHeader, terminalAction, userMessage } from './harness/events';
-import { type Harness, Panel, startHarness } from './support';
+import { type Harness, Panel, SHOTS, startHarness } from './support';
 
 type Box = { x: number; y: number; width: number; height: number };
 
@@ -122,6 +123,29 @@ for (const width of [300, 560]) {
         conversationId: CONVERSATION_ID,
         eventId: PENDING,
       });
+    });
+
+    it('the tools say what they do in words, in every theme (screenshots saved)', async () => {
+      for (const theme of ['light', 'dark', 'high-contrast']) {
+        const t = await Panel.open(h, { theme });
+        await t.showConversation(pendingAction(), pendingHeader());
+        const head = t.row('ActionEvent').locator('.card-head');
+        await head.hover();
+        await t.settle();
+        const fork = head.getByRole('button', { name: 'Continue from here' });
+        const restore = head.getByRole('button', { name: 'Restore files to here' });
+        assert.equal((await fork.innerText()).trim(), 'Fork');
+        assert.equal((await restore.innerText()).trim(), 'Restore');
+        const cardBox = await box(t.row('ActionEvent').locator('.card'));
+        for (const b of [fork, restore]) {
+          const bb = await box(b);
+          assert.ok(bb.x + bb.width <= cardBox.x + cardBox.width, 'the words fit inside the card');
+          assert.ok(await onTop(b));
+        }
+        await t.page.screenshot({ path: join(SHOTS, `row-tools-${theme}-${width}.png`) });
+        assert.deepEqual(t.errors, []);
+        await t.page.close();
+      }
     });
 
     it("a one-line event's text keeps clear of its tools", async () => {

@@ -4,7 +4,7 @@ import type { LlmClient } from '../llm/types';
 import type { CheckpointPort } from '../checkpoints/record';
 import type { NamedSecret } from '../secrets';
 import type { Skill } from '../skills/skills';
-import type { SandboxNotice } from '../state';
+import type { SandboxNotice, ShellNotice } from '../state';
 import type { ToolPorts, ToolSpec } from '../tools';
 import type { ImagePort } from './agent-step';
 import type { StoredConversationEvent } from './event-codec';
@@ -50,6 +50,8 @@ export interface ConversationDeps {
    * a request whenever it differs from what was recorded, so the user is told once, and the log says it.
    */
   sandbox?: () => SandboxNotice;
+  /** The kind of shell the agent's commands run in: recorded like the sandbox, for a replay. */
+  shell?: () => ShellNotice;
   /** The agent it runs as (its stamp on every event, its prompt); none: events carry no stamp. */
   agent?: ConversationAgent;
 }

@@ -111,6 +111,7 @@ export class Conversation {
         planMode: { cwd: deps.cwd, shellCwd: () => deps.gate.shellCwdNow?.(), tools },
         model: () => deps.llm.model,
         ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+        ...(deps.shell ? { shell: deps.shell } : {}),
       }),
       ctx,
     );

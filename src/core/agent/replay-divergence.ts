@@ -1,7 +1,9 @@
 // Comparing a replayed conversation with its recording: each tool call's result (observation,
 // rejection or error) as the model saw it, after normalising what differs between any two runs
 // (the workspace's and the log's folders, temp paths, ids, timestamps, durations). The first call
-// whose result differs is the divergence.
+// whose result differs is the divergence. A shell that reads the user's startup files may print
+// their chatter (a tool manager's warning) where a terminal command's output begins: lines the
+// replay's own shell of that kind printed when it started are not compared there, and nowhere else.
 import type { Event } from '../events';
 import { text } from '../events/accessors';
 
@@ -9,6 +11,8 @@ import { text } from '../events/accessors';
 export interface Normaliser {
   /** Folders of either run, each with the word that stands for it (e.g. `<workspace>`). */
   folders: { path: string; as: string }[];
+  /** What a shell of the recording's kind prints when it starts (see `startupChatter`). */
+  shellStartup?: string;
 }
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
@@ -90,11 +94,41 @@ export function compareCalls(recorded: readonly Event[], replayed: readonly Even
   return out;
 }
 
+/** The tool whose results begin with what a new shell printed. */
+const TERMINAL = 'terminal';
+const NO_OUTPUT = '(no output)';
+
+/**
+ * A terminal result without the startup lines it begins with (and "(no output)" left once they
+ * are gone): only lines at its start, and only whole lines the replay's shell printed as it started.
+ */
+function withoutStartupChatter(result: string, chatter: ReadonlySet<string>): string {
+  const lines = result.split('\n');
+  let i = 0;
+  while (i < lines.length - 1 && chatter.has(lines[i]!.trimEnd())) i++;
+  if (lines[i] === NO_OUTPUT) i++;
+  return lines.slice(i).join('\n');
+}
+
+/** The non-empty lines of a shell's startup output, normalised as the results are. */
+function startupChatter(n: Normaliser): Set<string> {
+  const text = n.shellStartup ? normalise(n.shellStartup, n) : '';
+  return new Set(
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trimEnd())
+      .filter((l) => l.trim() !== ''),
+  );
+}
+
 /** The first call whose results differ once normalised; undefined when every one matches. */
 export function firstDivergence(calls: readonly CallOutcome[], n: Normaliser): Divergence | undefined {
+  const chatter = startupChatter(n);
+  const comparable = (tool: string, s: string): string =>
+    tool === TERMINAL && chatter.size ? withoutStartupChatter(normalise(s, n), chatter) : normalise(s, n);
   for (const [k, c] of calls.entries()) {
-    const a = normalise(c.recorded, n);
-    const b = c.replayed === undefined ? undefined : normalise(c.replayed, n);
+    const a = comparable(c.tool, c.recorded);
+    const b = c.replayed === undefined ? undefined : comparable(c.tool, c.replayed);
     if (a === b) continue;
     return { ...c, ordinal: k + 1, diff: b === undefined ? [] : lineDiff(a, b) };
   }

@@ -8,6 +8,7 @@
  */
 import type { SecurityRisk } from '../events';
 import type { SandboxNotice } from './sandbox-notice';
+import type { ShellNotice } from './shell-notice';
 import type { ExecutionStatus } from './transitions';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
@@ -116,6 +117,8 @@ export interface ConversationState {
   mode: AgentMode;
   /** The boundary the agent's commands run in, as the latest `sandbox` update recorded it. */
   sandbox: SandboxNotice | null;
+  /** The kind of shell the agent's commands run in, as the latest `shell` update recorded it. */
+  shell: ShellNotice | null;
   /**
    * Where the agent's shell was after its last terminal command (the observation's
    * `metadata.working_dir`), or null: a shell started again for this conversation starts there.
@@ -183,6 +186,7 @@ export function initialState(id: string | null = null): ConversationState {
     checkpointsUnavailable: false,
     mode: 'act',
     sandbox: null,
+    shell: null,
     shellCwd: null,
     toolsOfferedSha: null,
     toolRatings: {},

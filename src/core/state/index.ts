@@ -107,4 +107,5 @@ export {
   serializeIndex,
   upsertEntry,
 } from './conversation-index';
+export { SHELL_KEY, type ShellNotice, ShellNoticeSchema, type ShellStartup } from './shell-notice';
 export { SANDBOX_KEY, type SandboxNotice, SandboxNoticeSchema, sandboxNoticeChanged } from './sandbox-notice';

@@ -30,6 +30,7 @@ import {
 } from './conversation-state';
 import { applyLlmUsage, applyStats, LLM_USAGE_KEY, STATS_KEY } from './metrics';
 import { SANDBOX_KEY, SandboxNoticeSchema } from './sandbox-notice';
+import { SHELL_KEY, ShellNoticeSchema } from './shell-notice';
 import {
   type ImplicitTrigger,
   implicitTransition,
@@ -291,6 +292,12 @@ function onUpdate(s: ConversationState, key: string, value: unknown, eventId: st
       return notice.success
         ? { ...s, sandbox: notice.data }
         : warn(s, `update ${eventId}: a sandbox update needs a state and a message`);
+    }
+    case SHELL_KEY: {
+      const notice = ShellNoticeSchema.safeParse(value);
+      return notice.success
+        ? { ...s, shell: notice.data }
+        : warn(s, `update ${eventId}: a shell update needs its startup ("user" or "none")`);
     }
     case AGENT_MODE_KEY:
       return value === 'plan' || value === 'act'

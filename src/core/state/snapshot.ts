@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { SandboxNoticeSchema } from './sandbox-notice';
+import { ShellNoticeSchema } from './shell-notice';
 import { SecurityRiskSchema } from '../events';
 import type { ConversationState } from './conversation-state';
 import { ToolRatingsSchema } from './reducer';
@@ -65,6 +66,7 @@ export const ConversationStateSchema = z.object({
   checkpointsUnavailable: z.boolean().default(false),
   mode: z.enum(['plan', 'act']).default('act'),
   sandbox: SandboxNoticeSchema.nullable().default(null),
+  shell: ShellNoticeSchema.nullable().default(null),
   shellCwd: z.string().nullable().default(null),
   toolsOfferedSha: z.string().nullable().default(null),
   toolRatings: ToolRatingsSchema.default({}),

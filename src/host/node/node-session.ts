@@ -9,6 +9,7 @@ import type { HistoryCondenser } from '../../core/agent/ports';
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings';
 import type { Event } from '../../core/events';
+import type { ShellStartup } from '../../core/state';
 import { type LlmClient, type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
 import { type EventStore, SegmentEventStore } from '../../core/log';
 import { type SigningIdentity, SignedEventStore, openSignedStore } from '../../core/signing';
@@ -80,6 +81,8 @@ export interface NodeSessionOptions {
   sharedSandbox?: boolean;
   /** The tools the agent gets, from the built-in ones (a delegated agent's subset; the main agent's delegate tool). */
   tools?: (builtIn: ToolSpec[], ctx: SessionToolContext) => ToolSpec[];
+  /** Whether the shell reads the user's startup files (default none: a plain shell); recorded in the log. */
+  shellStartup?: ShellStartup;
   /** The agent the conversation runs as: its stamp on every event, its prompt sections, its first event. */
   agent?: ConversationAgent;
 }
@@ -143,6 +146,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     terminal: {
       passEnvironment: opts.passEnvironment ?? [],
       secretValues: secrets.map((s) => s.value),
+      startup: opts.shellStartup ?? 'none',
       ...(sandbox ? { sandbox: { sandbox, workspaces: [workspace], readOnly: () => planMode() } } : {}),
     },
   });
@@ -232,6 +236,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       ...(toolSource ? { toolSource } : {}),
       ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
       ...(sandbox ? { sandbox } : {}),
+      shell: () => ({ startup: opts.shellStartup ?? 'none' }),
       ...(opts.agent ? { agent: opts.agent } : {}),
       confirmation: () => ({ mode, allowRules: settings.allowRules ?? [] }),
       roots: () => [workspace],

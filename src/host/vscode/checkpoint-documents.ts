@@ -1,6 +1,8 @@
 // The documents of the restore preview's diffs: `logbook-checkpoint:/path?checkpoint=<id>` is a
 // file as a checkpoint holds it (empty where it holds no such file), `…?now=1` the file as it is on
-// disk now (empty where there is none). A checkpoint never changes; "now" does, so every open "now"
+// disk now (empty where there is none). A file opened at a point of the timeline is named for that
+// point (`math.js (at event 12, read-only)`, the file's path in `file=`), so its tab never reads
+// like the live file's. A checkpoint never changes; "now" does, so every open "now"
 // document is told to reload right after a restore or its undo, after every step of an agent, and
 // when the editor saves or reloads the file: an open diff never shows a "now" that is gone.
 //
@@ -16,6 +18,17 @@ export const CHECKPOINT_SCHEME = 'logbook-checkpoint';
 export function checkpointUri(checkpoint: string, path: string): vscode.Uri {
   const query = new URLSearchParams({ checkpoint }).toString();
   return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: '/' + path, query });
+}
+
+/** The file as the checkpoint of `event` (1-based, as the timeline counts) holds it, named so. */
+export function pointUri(checkpoint: string, path: string, event: number): vscode.Uri {
+  const query = new URLSearchParams({ checkpoint, file: path }).toString();
+  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${pointName(path, event)}`, query });
+}
+
+/** The name a file opened at a point shows: which point, and that it cannot be edited. */
+export function pointName(path: string, event: number): string {
+  return `${path} (at event ${event}, read-only)`;
 }
 
 export function nowUri(path: string): vscode.Uri {
@@ -45,8 +58,8 @@ class CheckpointDocuments implements vscode.TextDocumentContentProvider, vscode.
   }
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
-    const path = uri.path.replace(/^\//, '');
     const q = new URLSearchParams(uri.query);
+    const path = q.get('file') ?? uri.path.replace(/^\//, '');
     const store = this.store();
     if (q.get('now')) return readFile(store.absolutePath(path), 'utf8').catch(() => '');
     const id = q.get('checkpoint');

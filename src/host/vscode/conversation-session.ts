@@ -121,6 +121,8 @@ export class ConversationSession {
   readonly dir: string;
   private terminalRef: { port?: IntegratedTerminalPort } = {};
   private running: Promise<ExecutionStatus> | undefined;
+  /** A run was asked for while one was ending (an approval as it stopped to wait): run again after. */
+  private runAgain = false;
   /** The last verification's verdict, shown as a badge in the chat header. */
   private signature: SignatureCheck | undefined;
 
@@ -249,6 +251,8 @@ export class ConversationSession {
       },
       ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
       ...(box ? { sandbox: box.sandbox } : {}),
+      // The editor's terminal (or its fallback, a login shell) reads the user's startup files.
+      shell: () => ({ startup: 'user' }),
       confirmation: () => {
         const s = readAgentSettings();
         return { mode: s.confirmationMode, allowRules: s.allowRules };
@@ -414,22 +418,40 @@ export class ConversationSession {
 
   /** Starts (or joins) a run in the background with the current settings. */
   startRun(): void {
-    if (this.running || this.readOnly) return;
-    this.conversation.updateSettings({ ...readAgentSettings(), ...this.deps.settings });
-    this.running = this.conversation
-      .run()
-      .catch((err: unknown) => {
+    if (this.readOnly) return;
+    if (this.running) {
+      // The run may already be past the point where it would see what was just recorded (an
+      // approval recorded while it ends to wait for one): run again once it ended, if so.
+      this.runAgain = true;
+      return;
+    }
+    this.running = this.runUntilSettled().finally(() => {
+      this.running = undefined;
+      // The task is over: its terminal tab goes (the next command opens one where it left off).
+      if (RUN_ENDED.has(this.conversation.status)) this.terminalRef.port?.closeTab();
+      this.deps.onHeader();
+    });
+  }
+
+  private async runUntilSettled(): Promise<ExecutionStatus> {
+    let status: ExecutionStatus;
+    do {
+      this.runAgain = false;
+      this.conversation.updateSettings({ ...readAgentSettings(), ...this.deps.settings });
+      status = await this.conversation.run().catch((err: unknown) => {
         this.deps.log.error(
           `Conversation ${this.id}: the run failed: ${(err as Error).stack ?? String(err)}`,
         );
         return this.conversation.status;
-      })
-      .finally(() => {
-        this.running = undefined;
-        // The task is over: its terminal tab goes (the next command opens one where it left off).
-        if (RUN_ENDED.has(this.conversation.status)) this.terminalRef.port?.closeTab();
-        this.deps.onHeader();
       });
+    } while (this.runAgain && this.approvedWhileEnding());
+    return status;
+  }
+
+  /** It stopped to wait for the user, who has answered everything since: nothing is left to ask. */
+  private approvedWhileEnding(): boolean {
+    const c = this.conversation;
+    return c.status === 'waiting_for_confirmation' && c.awaitingConfirmation().length === 0;
   }
 
   /** Resolves when the current run (if any) ends. */

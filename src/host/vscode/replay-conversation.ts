@@ -74,6 +74,8 @@ export async function replayConversation(
           recordedWorkspace: folder,
           recordedDir: session.dir,
           materialize: (checkpoint, target) => store.materialize(checkpoint, target),
+          // Conversations recorded before the log said so ran in the editor's terminal.
+          shellOfOlderLogs: 'user',
           session: {
             llmSettings: await readLlmSettings(context.secrets),
             confirmationMode: 'never',

@@ -3,9 +3,12 @@
 // webview asks) gives the state and the files changed at an event between them and at the end,
 // opens their diffs, and opens the files at that point as read-only virtual documents; a path it
 // did not list is refused. "Logbook: Replay Conversation" replays the run on a fresh copy and
-// says "no divergence" in the chat; a run whose command prints something new each time (the clock's nanoseconds) diverges.
+// says "no divergence" in the chat, also for commands whose shell read the user's startup files (their
+// chatter is no divergence); a run whose command prints something new each time (the clock's
+// nanoseconds) diverges.
 import * as assert from 'node:assert/strict';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../../src/host/vscode/chat-view';
@@ -13,7 +16,8 @@ import type { HostMessage, ReplayReport, TimelinePoint } from '../../../src/prot
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
 import { logbook, recordingWebview, scriptedModel, workspaceRoot } from './helpers';
 
-const FILES = ['tl-a.txt', 'tl-b.txt'];
+const FILES = ['tl-a.txt', 'tl-b.txt', 'tl-shell.txt'];
+const CHATTER = "pyenv: cannot rehash: the shims folder isn't writable";
 
 async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -181,9 +185,18 @@ describe('Timeline and Replay Conversation', function () {
     // Open files at this point: the event's versions, as read-only virtual documents.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const opened = await service.timeline.openFiles(id, last);
-    assert.deepEqual(opened.map((u) => u.path).sort(), ['/tl-a.txt', '/tl-b.txt']);
+    // Named for the point they show, so no tab reads like the live file's.
+    const atEnd = (f: string) => `${f} (at event ${last + 1}, read-only)`;
+    assert.deepEqual(opened.map((u) => u.path).sort(), [`/${atEnd('tl-a.txt')}`, `/${atEnd('tl-b.txt')}`]);
     assert.ok(opened.every((u) => u.scheme === 'logbook-checkpoint'));
-    const a = await vscode.workspace.openTextDocument(opened.find((u) => u.path === '/tl-a.txt')!);
+    await until(
+      () => [atEnd('tl-a.txt'), atEnd('tl-b.txt')].every((l) => tabs().some((t) => t.label === l)),
+      'the tabs named for the point',
+    );
+    assert.ok(!tabs().some((t) => t.label === 'tl-a.txt'), 'no tab named like the live file');
+    const a = await vscode.workspace.openTextDocument(
+      opened.find((u) => u.path === `/${atEnd('tl-a.txt')}`)!,
+    );
     assert.equal(a.getText(), 'two\n');
     // The user types into it: the editor is read-only, nothing changes.
     await vscode.window.showTextDocument(a, { preserveFocus: false });
@@ -202,6 +215,7 @@ describe('Timeline and Replay Conversation', function () {
       (e) => e.document.uri.scheme === 'logbook-checkpoint',
     )!;
     assert.equal(shown.document.getText(), 'one\n');
+    assert.ok(tabs().some((t) => t.label === `tl-a.txt (at event ${between + 1}, read-only)`));
   });
 
   it('Replay Conversation replays a run identically, and shows it in the chat', async () => {
@@ -254,6 +268,50 @@ describe('Timeline and Replay Conversation', function () {
       { type: 'replay', conversationId: id },
       { type: 'replay', conversationId: id, report: { outcome: 'same', actions: 2 } },
     ]);
+  });
+
+  it('Replay Conversation runs commands in the kind of shell the recording used: its startup chatter is no divergence', async () => {
+    // The user's startup files print a tool manager's warning and set a variable. The editor's
+    // terminal (here its fallback, a login shell, which shows the warning in the first command's
+    // output) reads them; the replay's shell must too, and take the warning for what it is.
+    const home = mkdtempSync(join(tmpdir(), 'logbook-home-'));
+    writeFileSync(join(home, '.profile'), '. "$HOME/.bashrc"\n');
+    writeFileSync(join(home, '.bashrc'), `export RC_GREETING=from-rc\necho "${CHATTER}" >&2\n`);
+    const realHome = process.env['HOME'];
+    const terminal = vscode.workspace.getConfiguration('terminal.integrated');
+    const logbookSettings = vscode.workspace.getConfiguration('logbook');
+    process.env['HOME'] = home;
+    await terminal.update('shellIntegration.enabled', false, vscode.ConfigurationTarget.Global);
+    await logbookSettings.update('sandbox.mode', 'off', vscode.ConfigurationTarget.Global);
+    try {
+      const id = await run(
+        commands('host-replay-startup', ['echo "[$RC_GREETING]" > tl-shell.txt', 'cat tl-shell.txt']),
+        'Greet from the startup file',
+      );
+      const { service } = await logbook();
+      const recorded = (await (await service.session(id)).readableEvents(0)).map((r) => r.event);
+      const first = recorded.find((e) => e.kind === 'ObservationEvent' && e.tool_call_id === 'call_0');
+      assert.match(JSON.stringify(first), /cannot rehash/, 'the recorded output begins with the chatter');
+      assert.ok(
+        recorded.some(
+          (e) =>
+            e.kind === 'ConversationStateUpdateEvent' &&
+            e.key === 'shell' &&
+            JSON.stringify(e.value) === '{"startup":"user"}',
+        ),
+        "the log says the shell read the user's startup files",
+      );
+      assert.equal(readFileSync(path('tl-shell.txt'), 'utf8'), '[from-rc]\n');
+      const report = await vscode.commands.executeCommand<ReplayReport>('logbook.replayConversation', id, {
+        confirmed: true,
+      });
+      assert.deepEqual(report, { outcome: 'same', actions: 2 }, JSON.stringify(report, null, 1));
+    } finally {
+      process.env['HOME'] = realHome;
+      await terminal.update('shellIntegration.enabled', undefined, vscode.ConfigurationTarget.Global);
+      await logbookSettings.update('sandbox.mode', undefined, vscode.ConfigurationTarget.Global);
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('Replay Conversation shows the first divergence', async () => {

@@ -1,4 +1,5 @@
-// A toolbar-style button showing only a codicon: the label is both its accessible name and tooltip.
+// A toolbar-style button showing a codicon, and a short word beside it when `text` is given: the
+// label is both its accessible name and tooltip.
 import { Icon } from './Icon';
 
 interface Props {
@@ -8,13 +9,15 @@ interface Props {
   disabled?: boolean;
   pressed?: boolean;
   class?: string;
+  /** A word shown beside the icon, for a button whose icon alone does not say what it does. */
+  text?: string;
 }
 
-export function IconButton({ icon, label, onClick, disabled, pressed, class: cls }: Props) {
+export function IconButton({ icon, label, onClick, disabled, pressed, class: cls, text }: Props) {
   return (
     <button
       type="button"
-      class={`icon-button${cls ? ` ${cls}` : ''}`}
+      class={`icon-button${text ? ' with-text' : ''}${cls ? ` ${cls}` : ''}`}
       aria-label={label}
       title={label}
       aria-pressed={pressed}
@@ -22,6 +25,7 @@ export function IconButton({ icon, label, onClick, disabled, pressed, class: cls
       onClick={onClick}
     >
       <Icon name={icon} />
+      {text && <span class="icon-button-text">{text}</span>}
     </button>
   );
 }

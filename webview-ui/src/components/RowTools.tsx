@@ -16,12 +16,14 @@ export function RowTools({ row, conversationId }: { row: Row; conversationId: st
     <span class="row-tools">
       <IconButton
         icon="repo-forked"
-        label="Continue from here"
+        text="Fork"
+        label="Fork: continue from here"
         onClick={() => send({ type: 'forkFrom', conversationId, eventId: row.event.id })}
       />
       {restorable && (
         <IconButton
           icon="discard"
+          text="Restore"
           label="Restore files to here"
           onClick={() => send({ type: 'restoreFiles', conversationId, eventId: row.event.id })}
         />

@@ -7,9 +7,10 @@ import { callCapPolicy } from './call-cap-policy';
 import { costUnknownPolicy } from './cost-unknown-policy';
 import { planModePolicy, type PlanModeDeps } from './plan-mode-policy';
 import { sandboxPolicy } from './sandbox-policy';
+import { shellPolicy } from './shell-policy';
 import { stuckPolicy } from './stuck-policy';
 import type { ToolSet } from './tool-set';
-import type { SandboxNotice } from '../../state';
+import type { SandboxNotice, ShellNotice } from '../../state';
 
 export interface DefaultPolicyDeps {
   toolSet: ToolSet;
@@ -17,12 +18,14 @@ export interface DefaultPolicyDeps {
   /** The configured model's name, read at each reply. */
   model: () => string;
   sandbox?: () => SandboxNotice;
+  shell?: () => ShellNotice;
 }
 
 export function defaultPolicies(deps: DefaultPolicyDeps): ConversationPolicy[] {
   return [
     budgetPolicy,
     sandboxPolicy(deps.sandbox),
+    shellPolicy(deps.shell),
     callCapPolicy,
     deps.toolSet,
     planModePolicy(deps.planMode),

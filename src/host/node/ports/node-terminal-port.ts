@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:os';
 import { agentEnvironment } from '../../../core/secrets';
+import type { ShellStartup } from '../../../core/state';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { stripTerminalControls } from '../../../core/tools/terminal-text';
 import { blockedHostsText, type CommandSandbox, readInnerProcessGroup } from '../sandbox';
@@ -35,6 +36,11 @@ export interface NodeTerminalPortOptions {
   interruptGraceMs?: number;
   /** Runs the shell inside the conversation's sandbox (when one can start; see CommandSandbox). */
   sandbox?: TerminalSandbox;
+  /**
+   * none (default): a plain shell, no startup files. user: the user's ~/.bashrc is read, as in an
+   * editor's terminal (a replay of a conversation recorded there starts this kind).
+   */
+  startup?: ShellStartup;
 }
 
 export interface TerminalSandbox {
@@ -56,6 +62,8 @@ const QUIET_ENV: Record<string, string> = {
 
 const SHELL_SETUP = "exec 2>&1; set +H +o history; PS1=''; PS2=''; PS0=''; PROMPT_COMMAND=''; unset HISTFILE";
 const STARTUP_TIMEOUT_MS = 10_000;
+/** What a shell's startup printed, kept for `startupOutput`. */
+const STARTUP_OUTPUT_MAX = 4000;
 
 interface ActiveRun {
   id: number;
@@ -81,12 +89,21 @@ export class NodeTerminalPort implements TerminalPort {
   /** Callbacks of pending waits, called whenever output arrives or the shell exits. */
   private readonly wakers = new Set<() => void>();
   private disposed = false;
+  private startupText = '';
 
   constructor(private readonly options: NodeTerminalPortOptions) {
     this.sentinel = new ShellSentinel(randomBytes(6).toString('hex'));
     this.maxBufferChars = options.maxBufferChars ?? 5_000_000;
     this.interruptGraceMs = options.interruptGraceMs ?? 300;
     this.cwd = options.cwd;
+  }
+
+  /**
+   * What the last shell printed while it started, before any command (a startup file's warnings,
+   * bash's job-control notes): never part of a command's output.
+   */
+  get startupOutput(): string {
+    return stripTerminalControls(this.startupText);
   }
 
   /** True from `run` until the command's end has been returned (see TerminalPort.busy). */
@@ -167,7 +184,11 @@ export class NodeTerminalPort implements TerminalPort {
   }
 
   private async startShell(): Promise<void> {
-    const argv = [this.options.shell ?? 'bash', '--noprofile', '--norc', '--noediting', '-i'];
+    const shell = this.options.shell ?? 'bash';
+    const argv =
+      this.options.startup === 'user'
+        ? [shell, '--noediting', '-i']
+        : [shell, '--noprofile', '--norc', '--noediting', '-i'];
     const box = this.options.sandbox;
     const readOnly = box?.readOnly() ?? false;
     const launch = box
@@ -204,13 +225,13 @@ export class NodeTerminalPort implements TerminalPort {
       });
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (data: string) => this.onOutput(child, data));
-    // Only bash's startup noise (job-control warnings, the first prompt) ever reaches this pipe:
-    // the setup line's `exec 2>&1` sends everything after it to stdout, in order.
-    // Kept (briefly) for the one case it matters: bwrap saying why the sandbox did not start.
+    // Only the startup's noise (job-control warnings, the first prompt, a startup file's warnings)
+    // ever reaches this pipe: the setup line's `exec 2>&1` sends everything after it to stdout, in
+    // order. Kept for `startupOutput`, and for bwrap saying why the sandbox did not start.
     let startupNoise = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => {
-      if (startupNoise.length < 2000) startupNoise += d;
+      if (startupNoise.length < STARTUP_OUTPUT_MAX) startupNoise += d;
     });
     child.stdin.on('error', () => undefined); // EPIPE when the shell died; 'exit' reports it.
     child.on('exit', (code, signal) => this.onShellExit(child, code, signal));
@@ -223,6 +244,8 @@ export class NodeTerminalPort implements TerminalPort {
       void this.waitForEnd(ready, STARTUP_TIMEOUT_MS).then(resolve);
     });
     this.active = undefined;
+    // What a startup file printed to stdout came before the setup line's marker.
+    this.startupText = (startupNoise + this.pending).slice(0, STARTUP_OUTPUT_MAX);
     this.pending = '';
     if (!started || this.child !== child) {
       this.killShell();

@@ -1,7 +1,8 @@
 // Running a recorded conversation again, as a regression test for the agent: the workspace is
 // restored from the conversation's first checkpoint into a temp folder, the recorded model replies
-// are fed in order (no model), the tools run for real there, and each tool call's new result is
-// compared with the recorded one (replay-divergence.ts). `logbook replay` and the editor's Replay
+// are fed in order (no model), the tools run for real there, in the kind of shell the recording
+// ran its commands in, and each tool call's new result is compared with the recorded one
+// (replay-divergence.ts). `logbook replay` and the editor's Replay
 // Conversation command both run it; each only says the outcome in its own way.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
@@ -11,8 +12,9 @@ import { type Divergence, firstDivergence, compareCalls } from '../../../core/ag
 import { checkpointEntries } from '../../../core/checkpoints/timeline';
 import { textOf, type Event } from '../../../core/events';
 import { RecordedLlmClient, recordedReplies } from '../../../core/llm/recorded-client';
-import { deriveState } from '../../../core/state';
+import { deriveState, type ShellStartup } from '../../../core/state';
 import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
+import { NodeTerminalPort } from '../ports';
 import { type NodeSessionOptions, openNodeConversation } from '../node-session';
 
 /** What a replay found. */
@@ -31,7 +33,12 @@ export interface ReplayRequest {
   /** Writes a checkpoint's files into an empty folder (the store the recording checkpointed into). */
   materialize(checkpoint: string, target: string): Promise<void>;
   /** The session's settings; the folders, the model and the id are the replay's own. */
-  session: Omit<NodeSessionOptions, 'storeDir' | 'workspace' | 'llm' | 'id' | 'condenser'>;
+  session: Omit<NodeSessionOptions, 'storeDir' | 'workspace' | 'llm' | 'id' | 'condenser' | 'shellStartup'>;
+  /**
+   * The shell of a recording that does not say which it ran in (older logs): its host's kind
+   * (an editor's terminal reads the user's startup files). Default none, a plain shell.
+   */
+  shellOfOlderLogs?: ShellStartup;
   /** Called once the copy is ready, with its folder and the checkpoint it holds. */
   onStart?(root: string, checkpoint: string): void;
   /** Asked when the replay waits for confirmation (confirmation mode other than never): run them? */
@@ -65,9 +72,12 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
     await req.materialize(checkpoint, workspace);
     req.onStart?.(root, checkpoint);
     const llm = new RecordedLlmClient(recordedReplies(req.recorded));
-    const { status, events: replayed } = await replayInto(req, { workspace, convDir, llm });
+    const shell = deriveState(req.recorded).shell?.startup ?? req.shellOfOlderLogs ?? 'none';
+    const shellStartup = await startupOutput(req, workspace, shell);
+    const { status, events: replayed } = await replayInto(req, { workspace, convDir, llm, shell });
     const calls = compareCalls(req.recorded, replayed);
     const divergence = firstDivergence(calls, {
+      shellStartup,
       folders: [
         { path: req.recordedWorkspace, as: '<workspace>' },
         { path: workspace, as: '<workspace>' },
@@ -88,10 +98,11 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
 /** Runs the recorded user messages through a fresh conversation in `workspace`; returns its log. */
 async function replayInto(
   req: ReplayRequest,
-  t: { workspace: string; convDir: string; llm: RecordedLlmClient },
+  t: { workspace: string; convDir: string; llm: RecordedLlmClient; shell: ShellStartup },
 ): Promise<{ status: string; events: Event[] }> {
   const session = await openNodeConversation({
     ...req.session,
+    shellStartup: t.shell,
     storeDir: t.convDir,
     workspace: t.workspace,
     llm: t.llm,
@@ -118,5 +129,28 @@ async function replayInto(
     return { status: conversation.status, events: await conversation.events() };
   } finally {
     await session.close();
+  }
+}
+
+/**
+ * What a shell of the replay's kind prints as it starts, before any command (a startup file's
+ * warnings): a recorded terminal may have shown it at the start of a command's output.
+ */
+async function startupOutput(req: ReplayRequest, workspace: string, shell: ShellStartup): Promise<string> {
+  if (shell === 'none') return '';
+  const sandbox = req.session.sandbox;
+  const probe = new NodeTerminalPort({
+    cwd: workspace,
+    startup: shell,
+    passEnvironment: req.session.passEnvironment ?? [],
+    ...(sandbox ? { sandbox: { sandbox, workspaces: [workspace], readOnly: () => false } } : {}),
+  });
+  try {
+    await probe.run('true', { timeoutMs: 10_000 });
+    return probe.startupOutput;
+  } catch {
+    return ''; // A shell that cannot start fails the replay itself, in words.
+  } finally {
+    probe.dispose();
   }
 }

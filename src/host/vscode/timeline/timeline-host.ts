@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { TimelinePoint } from '../../../protocol/messages';
 import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-store';
-import { checkpointUri, nowUri } from '../checkpoint-documents';
+import { checkpointUri, nowUri, pointUri } from '../checkpoint-documents';
 import { ConversationTimeline, type TimelineLog, TimelineError } from './timeline-source';
 
 /** Files "Open files at this point" opens at most (the list says how many more there are). */
@@ -60,9 +60,15 @@ export class TimelineHost {
       );
       return [];
     }
-    const uris = present.slice(0, OPEN_FILES_MAX).map((c) => checkpointUri(at, c.path));
-    for (const uri of uris) {
-      const doc = await vscode.workspace.openTextDocument(uri);
+    const shown = present.slice(0, OPEN_FILES_MAX);
+    const uris = shown.map((c) => pointUri(at, c.path, seq + 1));
+    for (const [i, uri] of uris.entries()) {
+      let doc = await vscode.workspace.openTextDocument(uri);
+      // Its name ends in the point, not the file's extension: take the language the file's own
+      // name gives (a checkpoint document of the plain path, never shown).
+      const plain = await vscode.workspace.openTextDocument(checkpointUri(at, shown[i]!.path));
+      if (doc.languageId !== plain.languageId)
+        doc = await vscode.languages.setTextDocumentLanguage(doc, plain.languageId);
       await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
     }
     if (present.length > uris.length)

@@ -8,6 +8,7 @@ import { costUnknownPolicy } from '../../../../src/core/agent/policies/cost-unkn
 import { defaultPolicies } from '../../../../src/core/agent/policies/default-policies';
 import { planModePolicy } from '../../../../src/core/agent/policies/plan-mode-policy';
 import { sandboxPolicy } from '../../../../src/core/agent/policies/sandbox-policy';
+import { shellPolicy } from '../../../../src/core/agent/policies/shell-policy';
 import { stuckPolicy } from '../../../../src/core/agent/policies/stuck-policy';
 import { TOOLS_DISABLED_ERROR, ToolSet } from '../../../../src/core/agent/policies/tool-set';
 import { PLAN_MODE_PROMPT } from '../../../../src/core/agent/plan-mode';
@@ -20,7 +21,7 @@ import {
   SANDBOX_KEY,
   TOOLS_OFFERED_KEY,
 } from '../../../../src/core/state';
-import type { SandboxNotice } from '../../../../src/core/state';
+import { SHELL_KEY, type SandboxNotice, type ShellNotice } from '../../../../src/core/state';
 import { defaultTools } from '../../../../src/core/tools';
 import type { CreateFields } from '../../../../src/core/events';
 import {
@@ -115,7 +116,16 @@ describe('conversation policies: the interface the loop consults', () => {
     }).map((p) => p.name);
     // The budget before anything is recorded for a request, the cap before tools are asked about
     // a call, the stuck detector only once the budget lets the run go on.
-    assert.deepEqual(names, ['budget', 'sandbox', 'call-cap', 'tools', 'plan-mode', 'cost-unknown', 'stuck']);
+    assert.deepEqual(names, [
+      'budget',
+      'sandbox',
+      'shell',
+      'call-cap',
+      'tools',
+      'plan-mode',
+      'cost-unknown',
+      'stuck',
+    ]);
   });
 });
 
@@ -228,6 +238,27 @@ describe('conversation policies: each default policy', () => {
     ctx.settings = { ...ctx.settings, toolsEnabled: true };
     await policy.beforeRequest!(ctx);
     assert.equal(updates(f.seen, SANDBOX_KEY).length, 2);
+  });
+
+  it('shell: the kind of shell recorded before a request when it differs from the log, only where tools run', async () => {
+    const f = await openJournal();
+    const ctx = policyContext(f);
+    let now: ShellNotice = { startup: 'user' };
+    const policy = shellPolicy(() => now);
+    await policy.beforeRequest!(ctx);
+    await policy.beforeRequest!(ctx);
+    assert.equal(updates(f.seen, SHELL_KEY).length, 1);
+    assert.deepEqual(f.journal.state.shell, { startup: 'user' });
+    now = { startup: 'none' };
+    ctx.settings = { ...ctx.settings, toolsEnabled: false };
+    await policy.beforeRequest!(ctx);
+    assert.equal(updates(f.seen, SHELL_KEY).length, 1, 'recorded with tools disabled');
+    ctx.settings = { ...ctx.settings, toolsEnabled: true };
+    await policy.beforeRequest!(ctx);
+    assert.equal(updates(f.seen, SHELL_KEY).length, 2);
+    // A host that does not say which shell records nothing.
+    await shellPolicy(undefined).beforeRequest!(ctx);
+    assert.equal(updates(f.seen, SHELL_KEY).length, 2);
   });
 
   it('cost unknown: said once per model while a cost cap is set', async () => {
