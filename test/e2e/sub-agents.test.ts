@@ -97,6 +97,8 @@ describe('e2e: a delegated agent nested under its delegation', function () {
     assert.equal(await head.getAttribute('aria-expanded'), 'false', 'collapsed by default');
     assert.match((await head.innerText()).replace(/\s+/g, ' '), /explore main\.explore\.1 .*\$/);
     assert.equal(await child.locator('.delegated-task').innerText(), 'Read /etc/hostname and report it.');
+    // The agents stand for the call's arguments: its raw JSON is not shown again above them.
+    assert.equal(await chat.getByText('agent_types').count(), 0);
     // The parent's own approval bar stays away: what waits is the child's.
     assert.equal(await chat.getByRole('region', { name: 'Approval needed' }).count(), 0);
     await head.click();

@@ -5,7 +5,7 @@ import { contentText, obj, splitThink, str } from '../lib/fields';
 import { isSideEffectFree } from '../lib/side-effects';
 import { askedRisk, header, isLatestBatch, type Row } from '../state/store';
 import { Collapsible } from './Collapsible';
-import { DelegatedAgents } from './DelegatedAgents';
+import { DelegatedAgents, hasDelegatedAgents } from './DelegatedAgents';
 import { FileEditBody } from './FileEditBody';
 import { GenericToolBody, InvalidCallBody } from './GenericToolBody';
 import { Icon } from './Icon';
@@ -81,7 +81,7 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
         <FileEditBody action={action} row={row} rev={rev} />
       ) : kind === 'MCPToolAction' ? (
         <McpToolBody action={action} row={row} />
-      ) : (
+      ) : tool === 'delegate' && hasDelegatedAgents(e.id) ? null : (
         <GenericToolBody action={action} row={row} />
       )}
       {tool === 'delegate' && <DelegatedAgents actionId={e.id} />}

@@ -15,6 +15,11 @@ import { Icon } from './Icon';
 import { InlineInput } from './InlineInput';
 import { RiskBadge } from './RiskBadge';
 
+/** Whether the header lists agents for this `delegate` call (its card then shows them, not its raw arguments). */
+export function hasDelegatedAgents(actionId: string): boolean {
+  return (header.value?.children ?? []).some((c) => c.parentEventId === actionId);
+}
+
 export function DelegatedAgents({ actionId }: { actionId: string }) {
   const h = header.value;
   const children = (h?.children ?? []).filter((c) => c.parentEventId === actionId);
