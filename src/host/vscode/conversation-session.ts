@@ -4,31 +4,22 @@
 import { activeDemo } from './demo-model';
 import type { SignatureCheck } from './verify';
 import type { AgentMode } from '../../core/state';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Conversation } from '../../core/agent/conversation';
-import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
+import type { StoredConversationEvent } from '../../core/agent/event-codec';
 import type { PolicyGate } from '../../core/agent/policy-gate';
 import type { Event } from '../../core/events';
-import { EventStoreError, isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
-import { SegmentEventStore } from '../../core/log/segment-store';
+import { isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { hasLiveWriter, liveWriter } from '../../core/log/lock';
 import { LIMITS } from '../../protocol/messages';
 import { describeHolder } from './lock-holder';
-import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../core/signing';
+import type { SigningIdentity } from '../../core/signing';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
-import {
-  defaultTools,
-  type ShellCwd,
-  type TerminalPort,
-  trackShellCwd,
-  type ToolSpec,
-} from '../../core/tools';
+import type { ToolSpec } from '../../core/tools';
 import type { Skill } from '../../core/skills/skills';
 import type { NamedSecret } from '../../core/secrets';
-import { NodeSearchPort, TempScratchPort } from '../node/ports';
 import type { ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
-import { ImageStore } from '../../core/attachments/image-store';
+import type { ImageStore } from '../../core/attachments/image-store';
 import {
   editorSetting,
   llmSupportsImages,
@@ -43,7 +34,6 @@ import {
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { ConfiguredLlm } from './configured-llm';
 import { IntegratedTerminalPort, type TerminalMode } from './ports/terminal-port';
-import { shellStartDir } from '../node/ports/shell-start';
 import { WorkspaceFilePort } from './ports/workspace-file-port';
 import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import { settingAwarePort } from './checkpoints';
@@ -51,9 +41,9 @@ import type { EditorMcpServers } from './mcp/editor-mcp-servers';
 import { joinSecrets } from '../node/mcp';
 import { joinToolSources } from '../../core/agent/tool-sources';
 import { editorToolSource } from './editor-tools';
-import { assembleConversation } from '../node/conversation-assembly';
+import { openAgentSession } from '../node/session/agent-session';
+import { type ConversationStore, openConversationStore } from '../node/session/conversation-store';
 import type { EditorSandbox } from './sandbox/editor-sandbox';
-import { NodeWebPort } from '../node/web/node-web-port';
 import { readWebRules, readWebSearch } from './web-settings';
 
 export interface SessionDeps {
@@ -122,96 +112,71 @@ export class ConversationSession {
       );
     }
     const webSearch = readWebSearch(deps.log);
-    const tools = defaultTools({
-      terminal: { defaultTimeoutSec: terminalTimeoutSeconds() },
-      // The settings are read at each fetch: a host added to logbook.web.allowedHosts counts at once.
-      web: new NodeWebPort({ rules: readWebRules }),
-      ...(webSearch ? { webSearch } : {}),
-    });
     // One integrated terminal per conversation, named after it, created when the agent first runs a command.
-    const terminal: { port?: IntegratedTerminalPort; title: () => string; startDir: () => string } = {
-      title: () => 'Agent',
-      startDir: () => deps.cwd,
-    };
+    const terminal: { port?: IntegratedTerminalPort; title: () => string } = { title: () => 'Agent' };
     const knownSecrets = deps.llm.knownSecrets;
     const box = deps.sandbox;
-    // The mode is the conversation's, which opens after the terminal port exists: read late.
-    let planMode = (): boolean => false;
-    // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
-    let shell: (TerminalPort & ShellCwd) | undefined;
-    const lazyTerminal = () => (shell ??= trackShellCwd(lazyIntegratedTerminal(), () => terminal.startDir()));
-    const lazyIntegratedTerminal = () =>
-      (terminal.port ??= new IntegratedTerminalPort({
-        title: terminal.title(),
-        cwd: terminal.startDir(),
-        // The shell starts without the key (and LOGBOOK_*), unless the user passes a name on.
-        environment: async () => {
-          await knownSecrets.refresh();
-          return { pass: terminalPassEnvironment(), secretValues: knownSecrets.current.map((s) => s.value) };
-        },
-        ...(box
-          ? {
-              sandbox: {
-                sandbox: box.sandbox,
-                workspaces: () => workspaceRoots(deps.cwd),
-                readOnly: () => planMode(),
-                launcherDir: box.launcherDir,
-              },
-            }
-          : {}),
-      }));
-    // Images the user attaches or a tool views are kept once in the conversation's folder.
-    const images = new ImageStore(deps.dir);
-    const ports = {
-      images,
-      files: new WorkspaceFilePort(),
-      get terminal() {
-        return lazyTerminal();
-      },
-      search: new NodeSearchPort(),
-      scratch: new TempScratchPort(join(deps.dir, 'scratch')),
-    };
-    const settings = readAgentSettings();
-    const mcpSource = deps.mcp?.source();
-    const editor = editorToolSource(
-      () => [...tools.map((t) => t.name), ...(mcpSource?.tools() ?? []).map((t) => t.name)],
-      deps.log,
-    );
-    const toolSource = joinToolSources(mcpSource ? [mcpSource, editor] : [editor]);
     const mcp = deps.mcp;
-    const secrets = mcp
-      ? joinSecrets(
-          () => knownSecrets.current,
-          () => mcp.knownSecrets(),
-        )
-      : () => knownSecrets.current;
-    const { conversation, gate } = await assembleConversation({
+    const { conversation, gate, tools, toolSource, images } = await openAgentSession({
       id: deps.id,
+      dir: deps.dir,
+      cwd: deps.cwd,
       store,
       llm: deps.llm,
-      tools,
-      ports,
-      cwd: deps.cwd,
-      settings,
-      skills: deps.skills,
-      condenser: new LlmSummarizingCondenser(readCondenserSettings()),
-      userEditNotes: () => deps.userEditNotes(),
-      secrets,
-      toolSource,
-      images: {
-        // The editor's Language Model API takes text only: its models get the note, not the bytes.
-        supportsImages: () => llmSupportsImages() && readLlmProvider() !== 'vscode',
-        load: (url) => images.dataUrl(url),
+      settings: readAgentSettings,
+      tools: {
+        terminalTimeoutSec: terminalTimeoutSeconds(),
+        // The settings are read at each fetch: a host added to logbook.web.allowedHosts counts at once.
+        web: { rules: readWebRules, ...(webSearch ? { search: webSearch } : {}) },
       },
-      ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
-      ...(box ? { sandbox: box.sandbox } : {}),
-      confirmation: () => {
-        const s = readAgentSettings();
-        return { mode: s.confirmationMode, allowRules: s.allowRules };
+      toolSource: (tools) => {
+        const mcpSource = mcp?.source();
+        const editor = editorToolSource(
+          () => [...tools.map((t) => t.name), ...(mcpSource?.tools() ?? []).map((t) => t.name)],
+          deps.log,
+        );
+        return joinToolSources(mcpSource ? [mcpSource, editor] : [editor]);
+      },
+      ports: {
+        files: new WorkspaceFilePort(),
+        terminal: (place) =>
+          (terminal.port = new IntegratedTerminalPort({
+            title: terminal.title(),
+            cwd: place.startDir(),
+            // The shell starts without the key (and LOGBOOK_*), unless the user passes a name on.
+            environment: async () => {
+              await knownSecrets.refresh();
+              return {
+                pass: terminalPassEnvironment(),
+                secretValues: knownSecrets.current.map((s) => s.value),
+              };
+            },
+            ...(box
+              ? {
+                  sandbox: {
+                    sandbox: box.sandbox,
+                    workspaces: () => workspaceRoots(deps.cwd),
+                    readOnly: place.readOnly,
+                    launcherDir: box.launcherDir,
+                  },
+                }
+              : {}),
+          })),
       },
       roots: () => workspaceRoots(deps.cwd),
-      readableRoots: () => [join(deps.dir, 'scratch')],
-      shellCwd: () => shell?.cwd ?? terminal.startDir(),
+      secrets: mcp
+        ? joinSecrets(
+            () => knownSecrets.current,
+            () => mcp.knownSecrets(),
+          )
+        : () => knownSecrets.current,
+      condenser: new LlmSummarizingCondenser(readCondenserSettings()),
+      // The editor's Language Model API takes text only: its models get the note, not the bytes.
+      supportsImages: () => llmSupportsImages() && readLlmProvider() !== 'vscode',
+      skills: deps.skills,
+      userEditNotes: () => deps.userEditNotes(),
+      ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
+      ...(box ? { sandbox: box.sandbox } : {}),
     });
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
@@ -221,14 +186,12 @@ export class ConversationSession {
     );
     const session = new ConversationSession(deps, conversation, store, tools, gate, images);
     // Reopened while an action waits: its server must run for its tool to be rated and shown.
-    if (conversation.status === 'waiting_for_confirmation')
+    if (conversation.status === 'waiting_for_confirmation' && toolSource)
       void toolSource.prepare().then(
         () => deps.onHeader(),
         () => undefined,
       );
     terminal.title = () => conversation.state.title ?? 'Agent';
-    terminal.startDir = () => shellStartDir(conversation.state.shellCwd, deps.cwd);
-    planMode = () => conversation.state.mode === 'plan';
     session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
       deps.onAppend([{ seq, event: toViewJson(event) }]);
@@ -344,6 +307,11 @@ export class ConversationSession {
       seq++;
     }
     return out;
+  }
+
+  /** The tools the model is offered besides the MCP servers' and the editor's (the session factory's set). */
+  get toolNames(): string[] {
+    return this.tools.map((t) => t.name);
   }
 
   /** Where this conversation's images are stored (its folder's `attachments/`). */
@@ -476,26 +444,18 @@ async function openWritable(
   deps: Pick<SessionDeps, 'dir' | 'signing' | 'acceptLostEvents' | 'lockHolder'>,
   chain: { conversationId: string; headFile: string },
   unsigned: (why: string) => void,
-): Promise<SignedEventStore<StoredConversationEvent> | SegmentEventStore<StoredConversationEvent>> {
+): Promise<ConversationStore> {
   const { dir } = deps;
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
-    const options = {
-      codec: conversationEventCodec,
+    const store = await openConversationStore(dir, {
+      ...chain,
+      signing: deps.signing,
       acceptLostEvents: deps.acceptLostEvents === true,
       lockHolder: deps.lockHolder,
-    };
-    const store = await openSignedStore<StoredConversationEvent>(dir, {
-      ...options,
-      ...chain,
-      identity: deps.signing,
-    }).catch((err: unknown) => {
-      if (!isUnsignableDamage(err)) throw err;
       // A record that was never chained and no longer reads (damage in a log written before
-      // signing, kept aside on open) cannot be signed. The conversation goes on unsigned, and says
-      // so: Verify reports the damaged record, never "verified".
-      unsigned(err.message);
-      return SegmentEventStore.open<StoredConversationEvent>(dir, options);
+      // signing, kept aside on open) cannot be signed: the conversation goes on unsigned, and says so.
+      unsigned,
     });
     if (!store.readOnly || Date.now() >= deadline) return store;
     await store.close();
@@ -521,14 +481,6 @@ function signatureFields(
     signatureNote: r.message.slice(0, 2_000),
     ...(bad ? { brokenAt: { seq: bad.index, id: bad.id, reason: bad.reason } } : {}),
   };
-}
-
-/**
- * The signer refused because a record it would chain late is unreadable (signed-store.ts). Any
- * other refusal (a malformed signatures.log, a chain longer than the log) stays an error.
- */
-function isUnsignableDamage(err: unknown): err is EventStoreError {
-  return err instanceof EventStoreError && err.code === 'UNSIGNABLE';
 }
 
 function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'] {
