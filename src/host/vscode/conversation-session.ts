@@ -1,7 +1,6 @@
 // One open conversation in the editor: the core Conversation on a segment log under the
 // workspace storage, with the VS Code ports (workspace edits, an integrated terminal). Runs are
 // started here and never awaited by UI code; their failures become events or log lines.
-import { activeDemo } from './demo-model';
 import type { SignatureCheck } from './verify';
 import type { AgentMode } from '../../core/state';
 import * as vscode from 'vscode';
@@ -11,68 +10,20 @@ import type { PolicyGate } from '../../core/agent/policy-gate';
 import type { Event } from '../../core/events';
 import { isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { hasLiveWriter, liveWriter } from '../../core/log/lock';
-import { LIMITS } from '../../protocol/messages';
 import { describeHolder } from './lock-holder';
-import type { SigningIdentity } from '../../core/signing';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
 import type { ToolSpec } from '../../core/tools';
-import type { Skill } from '../../core/skills/skills';
 import type { NamedSecret } from '../../core/secrets';
-import type { ConversationHeader, PlanStep, SequencedEvent, StreamDelta } from './chat-backend';
+import type { ConversationHeader, PlanStep, SequencedEvent } from './chat-backend';
 import type { ImageStore } from '../../core/attachments/image-store';
-import {
-  editorSetting,
-  llmSupportsImages,
-  type LlmProvider,
-  readAgentSettings,
-  readCondenserSettings,
-  readEditorModel,
-  readLlmProvider,
-  terminalPassEnvironment,
-  terminalTimeoutSeconds,
-} from './config';
-import { LlmSummarizingCondenser } from '../../core/context';
-import type { ConfiguredLlm } from './configured-llm';
-import { IntegratedTerminalPort, type TerminalMode } from './ports/terminal-port';
-import { WorkspaceFilePort } from './ports/workspace-file-port';
-import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
-import { settingAwarePort } from './checkpoints';
-import type { EditorMcpServers } from './mcp/editor-mcp-servers';
-import { joinSecrets } from '../node/mcp';
-import { joinToolSources } from '../../core/agent/tool-sources';
-import { editorToolSource } from './editor-tools';
-import { openAgentSession } from '../node/session/agent-session';
-import { type ConversationStore, openConversationStore } from '../node/session/conversation-store';
-import type { EditorSandbox } from './sandbox/editor-sandbox';
-import { readWebRules, readWebSearch } from './web-settings';
+import { readAgentSettings } from './config';
+import type { IntegratedTerminalPort, TerminalMode } from './ports/terminal-port';
+import { openEditorAgentSession } from './editor-agent-session';
+import { openWritable } from './writable-log';
+import { configuredModel, heldBy, signatureFields } from './session-header';
+import type { SessionDeps } from './session-deps';
 
-export interface SessionDeps {
-  id: string;
-  dir: string;
-  cwd: string;
-  llm: ConfiguredLlm;
-  skills: Skill[];
-  log: vscode.LogOutputChannel;
-  onAppend(events: SequencedEvent[]): void;
-  onHeader(): void;
-  onStream(delta: StreamDelta): void;
-  /** Edits the user made to the agent's changes since the last call (from the inline review). */
-  userEditNotes(): string[];
-  /** The user chose to continue without events the log lost (see SegmentStoreOptions). */
-  acceptLostEvents?: boolean;
-  /** Signs and chains every event appended (signatures.log beside the segments). */
-  signing: SigningIdentity;
-  /** Where the conversation's signed head is kept outside its folder (the extension's global storage). */
-  headFile: string;
-  /** This window, in words, for the writer lock: another window that finds it held names it. */
-  lockHolder: string;
-  /** The workspace's checkpoint store; none (no workspace folder): no checkpoints. */
-  checkpoints?: WorkspaceCheckpointStore;
-  /** The window's MCP servers, whose tools the conversation may use. */
-  mcp?: EditorMcpServers;
-  /** The sandbox the agent's commands run in (disposed with the session); none: unsandboxed. */
-  sandbox?: EditorSandbox;
-}
+export type { SessionDeps } from './session-deps';
 
 /** Statuses after which no command of this run will come: its terminal tab is closed. */
 const RUN_ENDED = new Set<ExecutionStatus>(['finished', 'error', 'stuck']);
@@ -111,73 +62,10 @@ export class ConversationSession {
         `Conversation ${deps.id}: recovered its log on open (${JSON.stringify(store.openReport)})`,
       );
     }
-    const webSearch = readWebSearch(deps.log);
-    // One integrated terminal per conversation, named after it, created when the agent first runs a command.
-    const terminal: { port?: IntegratedTerminalPort; title: () => string } = { title: () => 'Agent' };
-    const knownSecrets = deps.llm.knownSecrets;
-    const box = deps.sandbox;
-    const mcp = deps.mcp;
-    const { conversation, gate, tools, toolSource, images } = await openAgentSession({
-      id: deps.id,
-      dir: deps.dir,
-      cwd: deps.cwd,
+    const { conversation, gate, tools, toolSource, images, terminal } = await openEditorAgentSession(
+      deps,
       store,
-      llm: deps.llm,
-      settings: readAgentSettings,
-      tools: {
-        terminalTimeoutSec: terminalTimeoutSeconds(),
-        // The settings are read at each fetch: a host added to logbook.web.allowedHosts counts at once.
-        web: { rules: readWebRules, ...(webSearch ? { search: webSearch } : {}) },
-      },
-      toolSource: (tools) => {
-        const mcpSource = mcp?.source();
-        const editor = editorToolSource(
-          () => [...tools.map((t) => t.name), ...(mcpSource?.tools() ?? []).map((t) => t.name)],
-          deps.log,
-        );
-        return joinToolSources(mcpSource ? [mcpSource, editor] : [editor]);
-      },
-      ports: {
-        files: new WorkspaceFilePort(),
-        terminal: (place) =>
-          (terminal.port = new IntegratedTerminalPort({
-            title: terminal.title(),
-            cwd: place.startDir(),
-            // The shell starts without the key (and LOGBOOK_*), unless the user passes a name on.
-            environment: async () => {
-              await knownSecrets.refresh();
-              return {
-                pass: terminalPassEnvironment(),
-                secretValues: knownSecrets.current.map((s) => s.value),
-              };
-            },
-            ...(box
-              ? {
-                  sandbox: {
-                    sandbox: box.sandbox,
-                    workspaces: () => workspaceRoots(deps.cwd),
-                    readOnly: place.readOnly,
-                    launcherDir: box.launcherDir,
-                  },
-                }
-              : {}),
-          })),
-      },
-      roots: () => workspaceRoots(deps.cwd),
-      secrets: mcp
-        ? joinSecrets(
-            () => knownSecrets.current,
-            () => mcp.knownSecrets(),
-          )
-        : () => knownSecrets.current,
-      condenser: new LlmSummarizingCondenser(readCondenserSettings()),
-      // The editor's Language Model API takes text only: its models get the note, not the bytes.
-      supportsImages: () => llmSupportsImages() && readLlmProvider() !== 'vscode',
-      skills: deps.skills,
-      userEditNotes: () => deps.userEditNotes(),
-      ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
-      ...(box ? { sandbox: box.sandbox } : {}),
-    });
+    );
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
       fromSnapshot === null
@@ -427,71 +315,6 @@ function toViewJson(event: Event): SequencedEvent['event'] {
   return JSON.parse(JSON.stringify(event)) as SequencedEvent['event'];
 }
 
-function workspaceRoots(cwd: string): string[] {
-  const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
-  return folders.length ? folders : [cwd];
-}
-
-/** How long to wait for a lock held by a window that is closing (a reload replaces the extension host). */
-const LOCK_WAIT_MS = 10_000;
-
-/**
- * Opens the log for writing, waiting a little while another process holds its lock: after a window
- * reload the previous extension host may still be shutting down. Still locked after that, it is
- * opened read-only (another window really has it open).
- */
-async function openWritable(
-  deps: Pick<SessionDeps, 'dir' | 'signing' | 'acceptLostEvents' | 'lockHolder'>,
-  chain: { conversationId: string; headFile: string },
-  unsigned: (why: string) => void,
-): Promise<ConversationStore> {
-  const { dir } = deps;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    const store = await openConversationStore(dir, {
-      ...chain,
-      signing: deps.signing,
-      acceptLostEvents: deps.acceptLostEvents === true,
-      lockHolder: deps.lockHolder,
-      // A record that was never chained and no longer reads (damage in a log written before
-      // signing, kept aside on open) cannot be signed: the conversation goes on unsigned, and says so.
-      unsigned,
-    });
-    if (!store.readOnly || Date.now() >= deadline) return store;
-    await store.close();
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Who writes a conversation this window only reads, for the header (none once nobody does). */
-function heldBy(dir: string): Pick<ConversationHeader, 'heldBy'> {
-  const writer = liveWriter(dir);
-  return writer ? { heldBy: describeHolder(writer).slice(0, LIMITS.title) } : {};
-}
-
-/** The header's view of a verification: the badge, the signers, and where it broke. */
-function signatureFields(
-  r: SignatureCheck,
-): Pick<ConversationHeader, 'signature' | 'signers' | 'signerNames' | 'signatureNote' | 'brokenAt'> {
-  const bad = r.status === 'broken' ? r.firstBad : null;
-  return {
-    signature: r.verdict,
-    signers: r.signers.slice(0, 64),
-    signerNames: r.signerNames.slice(0, 64),
-    signatureNote: r.message.slice(0, 2_000),
-    ...(bad ? { brokenAt: { seq: bad.index, id: bad.id, reason: bad.reason } } : {}),
-  };
-}
-
 function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'] {
   return isCorruptRecord(slot) ? { ...slot } : toViewJson(slot as Event);
-}
-
-/** The model the next step will use, as the settings say (the header's model button). */
-function configuredModel(): { name: string; provider: LlmProvider } {
-  const demo = activeDemo();
-  if (demo) return { name: demo.model, provider: 'openai' };
-  const provider = readLlmProvider();
-  if (provider === 'vscode') return { name: readEditorModel() || 'editor model', provider };
-  return { name: editorSetting<string>('llm.model'), provider };
 }
