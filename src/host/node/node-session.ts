@@ -1,31 +1,31 @@
-// A conversation assembled from Node parts: the segment log in a directory, the OpenAI-compatible
-// client, the default tools on the Node ports, the policy gate and the summarizing condenser.
-// The CLI uses it; anything else that runs the agent outside VS Code can too.
+// A conversation on Node parts: the segment log in a directory, the OpenAI-compatible client, the
+// file system and a shell of its own, through the session factory both hosts share
+// (session/agent-session.ts). The CLI uses it; anything else that runs the agent outside VS Code can too.
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Conversation } from '../../core/agent/conversation';
-import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
+import type { StoredConversationEvent } from '../../core/agent/event-codec';
 import type { HistoryCondenser } from '../../core/agent/ports';
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings';
 import type { Event } from '../../core/events';
 import type { ShellStartup } from '../../core/state';
 import { type LlmClient, type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
-import { type EventStore, SegmentEventStore } from '../../core/log';
-import { type SigningIdentity, SignedEventStore, openSignedStore } from '../../core/signing';
-import { llmSecrets } from '../../core/secrets';
-import { defaultTools, registerToolPayloadSchemas, trackShellCwd, type ToolSpec } from '../../core/tools';
+import type { EventStore } from '../../core/log';
+import type { SigningIdentity } from '../../core/signing';
+import { llmSecrets, type NamedSecret } from '../../core/secrets';
+import type { ToolSpec } from '../../core/tools';
 import type { ConversationAgent } from '../../core/agents/conversation-agent';
-import { shellStartDir } from './ports/shell-start';
-import { createNodePorts } from './ports';
-import { ImageStore } from '../../core/attachments/image-store';
+import { NodeFilePort, NodeTerminalPort } from './ports';
 import type { CheckpointPort } from '../../core/checkpoints/types';
 import { environmentResolver, joinSecrets, McpHub, type ParsedMcpConfig } from './mcp';
 import type { CommandSandbox } from './sandbox';
-import { assembleConversation } from './conversation-assembly';
 import type { Lookup, WebRules } from './web/guarded-fetch';
-import { NodeWebPort } from './web/node-web-port';
 import { SearxngSearch } from './web/searxng';
+import { openAgentSession, type SessionToolContext } from './session/agent-session';
+import { openConversationStore } from './session/conversation-store';
+
+export type { SessionToolContext } from './session/agent-session';
 
 /** The agent's web tools: `fetch` under these rules, and `web_search` when a SearXNG URL is set. */
 export interface NodeWebOptions {
@@ -87,16 +87,11 @@ export interface NodeSessionOptions {
   agent?: ConversationAgent;
 }
 
-/** What a session's tools may need from it (a delegate tool appends to the log it belongs to). */
-export interface SessionToolContext {
-  conversation: () => Conversation;
-  /** Signs the appends from now on with `identity` (a handoff's new agent); nothing when unsigned. */
-  useSigner(identity: SigningIdentity): void;
-}
-
 export interface NodeSession {
   conversation: Conversation;
   store: EventStore<StoredConversationEvent>;
+  /** The tools the model is offered besides the MCP servers' (the factory's set and the host's own). */
+  tools: readonly ToolSpec[];
   /**
    * Stops the command running in the shell, if any, the way Ctrl+C does, so the tool records how it
    * ended. What ignores Ctrl+C is killed with the shell's whole process group by `close`.
@@ -118,14 +113,11 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   // Built first: invalid settings fail before any file or process is created.
   const llm: LlmClient = opts.llm ?? new OpenAiLlmClient(opts.llmSettings, opts.llmDeps);
   mkdirSync(storeDir, { recursive: true });
-  const store = opts.signing
-    ? await openSignedStore<StoredConversationEvent>(storeDir, {
-        codec: conversationEventCodec,
-        identity: opts.signing,
-        ...(opts.id !== undefined ? { conversationId: opts.id } : {}),
-        ...(opts.signedHeadFile !== undefined ? { headFile: opts.signedHeadFile } : {}),
-      })
-    : await SegmentEventStore.open<StoredConversationEvent>(storeDir, { codec: conversationEventCodec });
+  const store = await openConversationStore(storeDir, {
+    ...(opts.signing ? { signing: opts.signing } : {}),
+    ...(opts.id !== undefined ? { conversationId: opts.id } : {}),
+    ...(opts.signedHeadFile !== undefined ? { headFile: opts.signedHeadFile } : {}),
+  });
   if (store.readOnly) {
     await store.close();
     throw new ConversationBusyError(
@@ -138,61 +130,18 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   // The client's key never reaches the shell's environment, and is redacted from every event.
   const secrets = llmSecrets(opts.llmSettings);
   const sandbox = opts.sandbox;
-  // The mode is the conversation's, which opens after the terminal exists: read late.
-  let planMode = (): boolean => false;
-  const nodePorts = createNodePorts({
-    roots: [workspace],
-    scratchDir,
-    terminal: {
-      passEnvironment: opts.passEnvironment ?? [],
-      secretValues: secrets.map((s) => s.value),
-      startup: opts.shellStartup ?? 'none',
-      ...(sandbox ? { sandbox: { sandbox, workspaces: [workspace], readOnly: () => planMode() } } : {}),
-    },
+  // The shell is made at once (Ctrl+C and the exit handler reach it); it starts where the
+  // conversation's last command left it, read-only in plan mode, once the conversation is open.
+  let readOnly = (): boolean => false;
+  const terminal = new NodeTerminalPort({
+    cwd: workspace,
+    passEnvironment: opts.passEnvironment ?? [],
+    secretValues: secrets.map((s) => s.value),
+    startup: opts.shellStartup ?? 'none',
+    ...(sandbox ? { sandbox: { sandbox, workspaces: [workspace], readOnly: () => readOnly() } } : {}),
   });
-  // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
-  // Until the conversation is open it is not known where its shell last was.
-  let startDir = (): string => workspace;
-  const shell = trackShellCwd(nodePorts.terminal, () => startDir());
-  const ports = { ...nodePorts, terminal: shell };
-  // Images a tool views are stored once in the conversation's folder (events refer to them).
-  const images = new ImageStore(storeDir);
   const web = opts.web;
-  const builtIn = defaultTools(
-    web
-      ? {
-          web: new NodeWebPort({ rules: () => web.rules, ...(web.lookup ? { lookup: web.lookup } : {}) }),
-          ...(web.searxngUrl ? { webSearch: new SearxngSearch(web.searxngUrl) } : {}),
-        }
-      : {},
-  );
-  let opened: Conversation | undefined;
-  const tools = opts.tools
-    ? opts.tools(builtIn, {
-        conversation: () => {
-          if (!opened) throw new Error('The conversation is not open yet.');
-          return opened;
-        },
-        useSigner: (identity) => {
-          if (store instanceof SignedEventStore) store.useIdentity(identity);
-        },
-      })
-    : builtIn;
-  registerToolPayloadSchemas(tools);
-  const mcp = opts.mcpServers
-    ? new McpHub({
-        cwd: workspace,
-        baseEnv: process.env,
-        passEnvironment: opts.passEnvironment ?? [],
-        secretValues: () => secrets.map((s) => s.value),
-        resolve: environmentResolver(process.env),
-        reservedNames: tools.map((t) => t.name),
-        log: opts.onMcpLog ?? (() => undefined),
-        ...(opts.sandbox ? { sandbox: opts.sandbox, workspaces: [workspace] } : {}),
-      })
-    : undefined;
-  await mcp?.configure(opts.mcpServers!);
-  const toolSource = mcp?.source();
+  let mcp: McpHub | undefined;
   const mode = opts.confirmationMode ?? opts.settings?.confirmationMode ?? 'risky';
   const settings: Partial<AgentSettings> = {
     ...opts.settings,
@@ -202,7 +151,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   };
   const condenser = opts.condenser === undefined ? new LlmSummarizingCondenser() : opts.condenser;
   // Whatever ends this process (a second Ctrl+C, process.exit), the shell's process group goes too.
-  const killShellOnExit = (): void => ports.terminal.dispose();
+  const killShellOnExit = (): void => terminal.dispose();
   process.once('exit', killShellOnExit);
   let closed = false;
   const close = async (): Promise<void> => {
@@ -210,50 +159,71 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     closed = true;
     unsubscribe();
     process.off('exit', killShellOnExit);
-    ports.terminal.dispose();
+    terminal.dispose();
     await mcp?.close();
     if (!opts.sharedSandbox) await sandbox?.dispose();
     await store.close();
   };
-  const stopCommand = (): Promise<void> => ports.terminal.interrupt();
+  const stopCommand = (): Promise<void> => terminal.interrupt();
   try {
-    const { conversation } = await assembleConversation({
+    const session = await openAgentSession({
       id: opts.id ?? storeDir.split(/[\\/]/).pop()!,
+      dir: storeDir,
+      scratchDir,
+      cwd: workspace,
       store,
       llm,
-      tools,
-      ports: { ...ports, images },
-      images: { supportsImages: () => true, load: (url) => images.dataUrl(url) },
-      cwd: workspace,
-      settings,
+      settings: () => settings,
+      tools: web
+        ? {
+            web: {
+              rules: () => web.rules,
+              ...(web.searxngUrl ? { search: new SearxngSearch(web.searxngUrl) } : {}),
+              ...(web.lookup ? { lookup: web.lookup } : {}),
+            },
+          }
+        : {},
+      ...(opts.tools ? { hostTools: opts.tools } : {}),
+      toolSource: async (tools) => {
+        if (!opts.mcpServers) return undefined;
+        mcp = new McpHub({
+          cwd: workspace,
+          baseEnv: process.env,
+          passEnvironment: opts.passEnvironment ?? [],
+          secretValues: () => secrets.map((s) => s.value),
+          resolve: environmentResolver(process.env),
+          reservedNames: tools.map((t) => t.name),
+          log: opts.onMcpLog ?? (() => undefined),
+          ...(sandbox ? { sandbox, workspaces: [workspace] } : {}),
+        });
+        await mcp.configure(opts.mcpServers);
+        return mcp.source();
+      },
+      ports: {
+        files: new NodeFilePort([workspace]),
+        terminal: () => terminal,
+      },
+      roots: () => [workspace],
+      secrets: joinSecrets(
+        () => secrets,
+        () => mcp?.secrets() ?? NO_SECRETS,
+      ),
       ...(condenser ? { condenser } : {}),
-      secrets: mcp
-        ? joinSecrets(
-            () => secrets,
-            () => mcp.secrets(),
-          )
-        : () => secrets,
-      ...(toolSource ? { toolSource } : {}),
       ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
       ...(sandbox ? { sandbox } : {}),
       shell: () => ({ startup: opts.shellStartup ?? 'none' }),
       ...(opts.agent ? { agent: opts.agent } : {}),
-      confirmation: () => ({ mode, allowRules: settings.allowRules ?? [] }),
-      roots: () => [workspace],
-      readableRoots: () => [scratchDir],
-      shellCwd: () => shell.cwd,
     });
-    opened = conversation;
-    // A resumed conversation's shell starts where its last command left it (a cd the model remembers).
-    startDir = () => shellStartDir(conversation.state.shellCwd, workspace);
-    planMode = () => conversation.state.mode === 'plan';
-    nodePorts.terminal.startIn(startDir());
+    readOnly = session.shellPlace.readOnly;
+    terminal.startIn(session.shellPlace.startDir());
     // The CLI opens a conversation to run or to answer it: the servers start now, so the pending
     // actions of their tools are rated by their annotations before anything is decided.
-    await toolSource?.prepare();
-    return { conversation, store, stopCommand, close };
+    await session.toolSource?.prepare();
+    return { conversation: session.conversation, store, tools: session.tools, stopCommand, close };
   } catch (err) {
     await close();
     throw err;
   }
 }
+
+const NO_SECRETS: readonly NamedSecret[] = [];

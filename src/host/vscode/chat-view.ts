@@ -14,11 +14,12 @@ import {
   type StreamDelta,
   TimelinePoint,
   type ViewEvent,
-  type WebviewMessage,
 } from '../../protocol/messages';
 import type { ChatBackend, SequencedEvent } from './chat-backend';
+import { performIntent } from './chat-intents';
+import { clampHeader, splitDelta, unreadable } from './chat-view-limits';
 import { renderWebviewHtml, type WebviewL10n } from './webview-html';
-import { ChildEventsSync, clampChildren } from './agents/child-events-sync';
+import { ChildEventsSync } from './agents/child-events-sync';
 
 /** Events per message during a resync: keeps each postMessage small enough to clone quickly. */
 export const SYNC_CHUNK = 1_000;
@@ -151,7 +152,7 @@ export class ChatController implements vscode.Disposable {
       this.log.warn(`Chat view: refused "${msg.type}": ${check.reason}`);
       return;
     }
-    this.act(msg).catch((err: unknown) => {
+    performIntent(this.backend, msg).catch((err: unknown) => {
       this.log.error(`Chat view: "${msg.type}" failed: ${err instanceof Error ? err.message : String(err)}`);
     });
   }
@@ -223,67 +224,6 @@ export class ChatController implements vscode.Disposable {
       const message = err instanceof Error ? err.message : String(err);
       this.log.warn(`Chat view: timeline point ${seq}: ${message}`);
       return { point: null, error: message.slice(0, LIMITS.title) };
-    }
-  }
-
-  private act(
-    msg: Exclude<
-      WebviewMessage,
-      { type: 'ready' | 'loadEarlier' | 'mentionQuery' | 'loadImage' | 'timelineSeek' }
-    >,
-  ): Promise<void> {
-    const b = this.backend;
-    switch (msg.type) {
-      case 'sendMessage': {
-        const attachments = {
-          activeFile: msg.attachActiveFile,
-          selection: msg.attachSelection,
-          ...(msg.attachments?.length ? { mentions: msg.attachments } : {}),
-        };
-        return msg.mode
-          ? b.sendMessage(msg.text, attachments, msg.mode)
-          : b.sendMessage(msg.text, attachments);
-      }
-      case 'setMode':
-        return b.setMode ? b.setMode(msg.conversationId, msg.mode) : Promise.resolve();
-      case 'approvePlan':
-        return b.approvePlan ? b.approvePlan(msg.conversationId, msg.tasks) : Promise.resolve();
-      case 'startTask':
-        return b.startTask();
-      case 'approve':
-        return b.approve(msg.conversationId, msg.actionIds);
-      case 'reject':
-        return b.reject(msg.conversationId, msg.actionIds, msg.reason);
-      case 'alwaysAllow':
-        return b.alwaysAllow(msg.conversationId, msg.actionId, msg.commandPrefix.trim());
-      case 'pause':
-        return b.pause(msg.conversationId);
-      case 'resume':
-        return b.resume(msg.conversationId);
-      case 'stop':
-        return b.stop(msg.conversationId);
-      case 'forkFrom':
-        return b.forkFrom(msg.conversationId, msg.eventId).then(() => undefined);
-      case 'restoreFiles':
-        return b.restoreFiles(msg.conversationId, msg.eventId).then(() => undefined);
-      case 'openDiff':
-        return b.openDiff(msg.conversationId, msg.actionId);
-      case 'openInEditor':
-        return b.openInEditor();
-      case 'openSettings':
-        return b.openSettings(msg.setting);
-      case 'setApiKey':
-        return b.setApiKey();
-      case 'selectModel':
-        return b.selectModel();
-      case 'showSandboxStatus':
-        return b.showSandboxStatus();
-      case 'timelineDiff':
-        return b.timelineDiff
-          ? b.timelineDiff(msg.conversationId, msg.seq, msg.path, msg.against)
-          : Promise.resolve();
-      case 'timelineOpenFiles':
-        return b.timelineOpenFiles ? b.timelineOpenFiles(msg.conversationId, msg.seq) : Promise.resolve();
     }
   }
 
@@ -471,73 +411,6 @@ export class ChatController implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
     this.disposables.length = 0;
   }
-}
-
-/** The webview refuses out-of-bounds fields; fix them here rather than lose the whole header. */
-function clampHeader(h: ConversationHeader): ConversationHeader {
-  const count = (n: number) =>
-    Number.isFinite(n) && n > 0 ? Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER) : 0;
-  return {
-    id: h.id,
-    title: h.title.slice(0, LIMITS.title),
-    status: h.status.slice(0, LIMITS.status),
-    promptTokens: count(h.promptTokens),
-    completionTokens: count(h.completionTokens),
-    cachedTokens: count(h.cachedTokens),
-    reasoningTokens: count(h.reasoningTokens ?? 0),
-    cost: Number.isFinite(h.cost) && h.cost > 0 ? Math.min(h.cost, 1e12) : 0,
-    pendingActionIds: h.pendingActionIds
-      .filter((id) => id.length > 0 && id.length <= LIMITS.id)
-      .slice(0, LIMITS.actionIds),
-    ...(h.pendingRisks && {
-      pendingRisks: h.pendingRisks
-        .filter((r) => r.actionId.length > 0 && r.actionId.length <= LIMITS.id)
-        .slice(0, LIMITS.actionIds)
-        .map((r) => ({ ...r, reason: r.reason.slice(0, LIMITS.riskReason) })),
-    }),
-    readOnly: h.readOnly,
-    ...(h.heldBy && { heldBy: h.heldBy.slice(0, LIMITS.title) }),
-    ...(h.signature && { signature: h.signature }),
-    ...(h.model && {
-      model: { name: h.model.name.slice(0, LIMITS.title), provider: h.model.provider },
-    }),
-    ...(h.mode === 'plan' || h.mode === 'act' ? { mode: h.mode } : {}),
-    ...(h.signers && {
-      signers: h.signers.filter((d) => d.length <= LIMITS.id).slice(0, LIMITS.signers),
-    }),
-    ...(h.children?.length && { children: clampChildren(h.children) }),
-    ...(h.brokenAt && {
-      brokenAt: {
-        seq: count(h.brokenAt.seq),
-        id: h.brokenAt.id && h.brokenAt.id.length <= LIMITS.id ? h.brokenAt.id : null,
-        reason: h.brokenAt.reason.slice(0, LIMITS.status),
-      },
-    }),
-  };
-}
-
-/** An event the protocol cannot carry (no usable kind or id) goes as an unreadable record, not dropped. */
-function unreadable(seq: number): ViewEvent['event'] {
-  return {
-    kind: 'CorruptRecord',
-    id: `invalid-${seq}`,
-    index: seq,
-    reason: 'the event has no valid "kind" or "id"',
-  };
-}
-
-/** A single delta longer than the protocol allows is cut (the real event replaces it anyway). */
-function splitDelta(delta: StreamDelta): StreamDelta {
-  if (delta.type === 'text' || delta.type === 'reasoning')
-    return { type: delta.type, text: delta.text.slice(0, LIMITS.streamText) };
-  if (delta.type === 'tool_call')
-    return {
-      type: 'tool_call',
-      index: Math.min(Math.max(0, Math.floor(delta.index)), 1_000),
-      ...(delta.name !== undefined ? { name: delta.name.slice(0, LIMITS.kind) } : {}),
-      argumentsDelta: delta.argumentsDelta.slice(0, LIMITS.streamText),
-    };
-  return delta;
 }
 
 /** The sidebar chat view. Constructor shape is fixed: the extension wires it with its backend. */

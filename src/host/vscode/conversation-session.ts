@@ -1,117 +1,29 @@
 // One open conversation in the editor: the core Conversation on a segment log under the
 // workspace storage, with the VS Code ports (workspace edits, an integrated terminal). Runs are
 // started here and never awaited by UI code; their failures become events or log lines.
-import { activeDemo } from './demo-model';
 import type { SignatureCheck } from './verify';
 import type { AgentMode } from '../../core/state';
-import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Conversation } from '../../core/agent/conversation';
-import { conversationEventCodec, type StoredConversationEvent } from '../../core/agent/event-codec';
+import type { StoredConversationEvent } from '../../core/agent/event-codec';
 import type { PolicyGate } from '../../core/agent/policy-gate';
 import type { Event } from '../../core/events';
-import { EventStoreError, isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
-import { SegmentEventStore } from '../../core/log/segment-store';
+import { isCorruptRecord, type EventStore, type Slot } from '../../core/log/event-store';
 import { hasLiveWriter, liveWriter } from '../../core/log/lock';
-import { LIMITS } from '../../protocol/messages';
 import { describeHolder } from './lock-holder';
-import { SignedEventStore, type SigningIdentity, openSignedStore } from '../../core/signing';
-import type { ConversationAgent } from '../../core/agents/conversation-agent';
-import type { AgentSettings } from '../../core/agent/settings';
-import type { SessionToolContext } from '../node/node-session';
 import { type ExecutionStatus, statusForReader } from '../../core/state';
-import {
-  defaultTools,
-  type ShellCwd,
-  type TerminalPort,
-  trackShellCwd,
-  type ToolSpec,
-} from '../../core/tools';
-import type { Skill } from '../../core/skills/skills';
+import type { ToolSpec } from '../../core/tools';
 import type { NamedSecret } from '../../core/secrets';
-import { NodeSearchPort, TempScratchPort } from '../node/ports';
-import type {
-  ChildAgentView,
-  ConversationHeader,
-  PlanStep,
-  SequencedEvent,
-  StreamDelta,
-} from './chat-backend';
-import { ImageStore } from '../../core/attachments/image-store';
-import {
-  editorSetting,
-  llmSupportsImages,
-  type LlmProvider,
-  readAgentSettings,
-  readCondenserSettings,
-  readEditorModel,
-  readLlmProvider,
-  terminalPassEnvironment,
-  terminalTimeoutSeconds,
-} from './config';
-import { LlmSummarizingCondenser } from '../../core/context';
-import type { ConfiguredLlm } from './configured-llm';
-import { IntegratedTerminalPort, type TerminalMode } from './ports/terminal-port';
-import { shellStartDir } from '../node/ports/shell-start';
-import { WorkspaceFilePort } from './ports/workspace-file-port';
-import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
-import { settingAwarePort } from './checkpoints';
-import type { EditorMcpServers } from './mcp/editor-mcp-servers';
-import { joinSecrets } from '../node/mcp';
-import { joinToolSources } from '../../core/agent/tool-sources';
-import { editorToolSource } from './editor-tools';
-import { assembleConversation } from '../node/conversation-assembly';
-import type { EditorSandbox } from './sandbox/editor-sandbox';
-import { NodeWebPort } from '../node/web/node-web-port';
-import { readWebRules, readWebSearch } from './web-settings';
+import type { ConversationHeader, PlanStep, SequencedEvent } from './chat-backend';
+import type { ImageStore } from '../../core/attachments/image-store';
+import { readAgentSettings } from './config';
+import type { IntegratedTerminalPort, TerminalMode } from './ports/terminal-port';
+import { openEditorAgentSession } from './editor-agent-session';
+import { openWritable } from './writable-log';
+import { configuredModel, heldBy, signatureFields } from './session-header';
+import type { SessionDeps } from './session-deps';
 
-export interface SessionDeps {
-  id: string;
-  dir: string;
-  cwd: string;
-  llm: ConfiguredLlm;
-  skills: Skill[];
-  log: vscode.LogOutputChannel;
-  onAppend(events: SequencedEvent[]): void;
-  onHeader(): void;
-  onStream(delta: StreamDelta): void;
-  /** Edits the user made to the agent's changes since the last call (from the inline review). */
-  userEditNotes(): string[];
-  /** The user chose to continue without events the log lost (see SegmentStoreOptions). */
-  acceptLostEvents?: boolean;
-  /** Signs and chains every event appended (signatures.log beside the segments). */
-  signing: SigningIdentity;
-  /** Where the conversation's signed head is kept outside its folder (the extension's global storage). */
-  headFile: string;
-  /** This window, in words, for the writer lock: another window that finds it held names it. */
-  lockHolder: string;
-  /** The workspace's checkpoint store; none (no workspace folder): no checkpoints. */
-  checkpoints?: WorkspaceCheckpointStore;
-  /** The window's MCP servers, whose tools the conversation may use. */
-  mcp?: EditorMcpServers;
-  /** The sandbox the agent's commands run in (disposed with the session); none: unsandboxed. */
-  sandbox?: EditorSandbox;
-  /** The sandbox is the parent's (a delegated agent's session): disposing this one leaves it. */
-  sharedSandbox?: boolean;
-  /** The agent the conversation runs as (its stamp on every event, its prompt sections). */
-  agent?: ConversationAgent;
-  /** The tools it gets from the built-in ones (the main agent's delegate tool; a child's subset). */
-  tools?: (builtIn: ToolSpec[], ctx: SessionToolContext) => ToolSpec[];
-  /** Settings that win over the editor's (a delegated agent's caps). */
-  settings?: Partial<AgentSettings>;
-  /** Answers a pending action of a delegated agent (ids the conversation itself does not hold). */
-  children?: ChildDecisions;
-}
-
-/** The user's answers to actions delegated agents wait on, by their action ids. */
-export interface ChildDecisions {
-  /** Whether a child holds any of these actions; it records the answer, and the parent runs on. */
-  approve(ids: readonly string[]): Promise<boolean>;
-  reject(ids: readonly string[], reason: string): Promise<boolean>;
-  /** The delegated agents, as the chat's delegation cards show them. */
-  views(): ChildAgentView[];
-  dispose(): Promise<void>;
-}
+export type { ChildDecisions, SessionDeps } from './session-deps';
 
 /** Statuses after which no command of this run will come: its terminal tab is closed. */
 const RUN_ENDED = new Set<ExecutionStatus>(['finished', 'error', 'stuck']);
@@ -155,114 +67,10 @@ export class ConversationSession {
         `Conversation ${deps.id}: recovered its log on open (${JSON.stringify(store.openReport)})`,
       );
     }
-    const webSearch = readWebSearch(deps.log);
-    const builtIn = defaultTools({
-      terminal: { defaultTimeoutSec: terminalTimeoutSeconds() },
-      // The settings are read at each fetch: a host added to logbook.web.allowedHosts counts at once.
-      web: new NodeWebPort({ rules: readWebRules }),
-      ...(webSearch ? { webSearch } : {}),
-    });
-    const opened: { conversation?: Conversation } = {};
-    const tools = deps.tools
-      ? deps.tools(builtIn, {
-          conversation: () => {
-            if (!opened.conversation) throw new Error('The conversation is not open yet.');
-            return opened.conversation;
-          },
-          useSigner: (identity) => {
-            if (store instanceof SignedEventStore) store.useIdentity(identity);
-          },
-        })
-      : builtIn;
-    // One integrated terminal per conversation, named after it, created when the agent first runs a command.
-    const terminal: { port?: IntegratedTerminalPort; title: () => string; startDir: () => string } = {
-      title: () => 'Agent',
-      startDir: () => deps.cwd,
-    };
-    const knownSecrets = deps.llm.knownSecrets;
-    const box = deps.sandbox;
-    // The mode is the conversation's, which opens after the terminal port exists: read late.
-    let planMode = (): boolean => false;
-    // The gate judges a command's relative paths from where the shell is (an earlier cd carries over).
-    let shell: (TerminalPort & ShellCwd) | undefined;
-    const lazyTerminal = () => (shell ??= trackShellCwd(lazyIntegratedTerminal(), () => terminal.startDir()));
-    const lazyIntegratedTerminal = () =>
-      (terminal.port ??= new IntegratedTerminalPort({
-        title: terminal.title(),
-        cwd: terminal.startDir(),
-        // The shell starts without the key (and LOGBOOK_*), unless the user passes a name on.
-        environment: async () => {
-          await knownSecrets.refresh();
-          return { pass: terminalPassEnvironment(), secretValues: knownSecrets.current.map((s) => s.value) };
-        },
-        ...(box
-          ? {
-              sandbox: {
-                sandbox: box.sandbox,
-                workspaces: () => workspaceRoots(deps.cwd),
-                readOnly: () => planMode(),
-                launcherDir: box.launcherDir,
-              },
-            }
-          : {}),
-      }));
-    // Images the user attaches or a tool views are kept once in the conversation's folder.
-    const images = new ImageStore(deps.dir);
-    const ports = {
-      images,
-      files: new WorkspaceFilePort(),
-      get terminal() {
-        return lazyTerminal();
-      },
-      search: new NodeSearchPort(),
-      scratch: new TempScratchPort(join(deps.dir, 'scratch')),
-    };
-    const settings = { ...readAgentSettings(), ...deps.settings };
-    const mcpSource = deps.mcp?.source();
-    const editor = editorToolSource(
-      () => [...tools.map((t) => t.name), ...(mcpSource?.tools() ?? []).map((t) => t.name)],
-      deps.log,
-    );
-    const toolSource = joinToolSources(mcpSource ? [mcpSource, editor] : [editor]);
-    const mcp = deps.mcp;
-    const secrets = mcp
-      ? joinSecrets(
-          () => knownSecrets.current,
-          () => mcp.knownSecrets(),
-        )
-      : () => knownSecrets.current;
-    const { conversation, gate } = await assembleConversation({
-      id: deps.id,
+    const { conversation, gate, tools, toolSource, images, terminal } = await openEditorAgentSession(
+      deps,
       store,
-      llm: deps.llm,
-      tools,
-      ports,
-      cwd: deps.cwd,
-      settings,
-      skills: deps.skills,
-      condenser: new LlmSummarizingCondenser(readCondenserSettings()),
-      userEditNotes: () => deps.userEditNotes(),
-      secrets,
-      toolSource,
-      images: {
-        // The editor's Language Model API takes text only: its models get the note, not the bytes.
-        supportsImages: () => llmSupportsImages() && readLlmProvider() !== 'vscode',
-        load: (url) => images.dataUrl(url),
-      },
-      ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
-      ...(box ? { sandbox: box.sandbox } : {}),
-      // The editor's terminal (or its fallback, a login shell) reads the user's startup files.
-      shell: () => ({ startup: 'user' }),
-      confirmation: () => {
-        const s = readAgentSettings();
-        return { mode: s.confirmationMode, allowRules: s.allowRules };
-      },
-      roots: () => workspaceRoots(deps.cwd),
-      readableRoots: () => [join(deps.dir, 'scratch')],
-      shellCwd: () => shell?.cwd ?? terminal.startDir(),
-      ...(deps.agent ? { agent: deps.agent } : {}),
-    });
-    opened.conversation = conversation;
+    );
     const { fromSnapshot, replayed } = conversation.opened;
     deps.log.info(
       fromSnapshot === null
@@ -271,14 +79,12 @@ export class ConversationSession {
     );
     const session = new ConversationSession(deps, conversation, store, tools, gate, images);
     // Reopened while an action waits: its server must run for its tool to be rated and shown.
-    if (conversation.status === 'waiting_for_confirmation')
+    if (conversation.status === 'waiting_for_confirmation' && toolSource)
       void toolSource.prepare().then(
         () => deps.onHeader(),
         () => undefined,
       );
     terminal.title = () => conversation.state.title ?? 'Agent';
-    terminal.startDir = () => shellStartDir(conversation.state.shellCwd, deps.cwd);
-    planMode = () => conversation.state.mode === 'plan';
     session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
       deps.onAppend([{ seq, event: toViewJson(event) }]);
@@ -395,6 +201,11 @@ export class ConversationSession {
       seq++;
     }
     return out;
+  }
+
+  /** The tools the model is offered besides the MCP servers' and the editor's (the session factory's set). */
+  get toolNames(): string[] {
+    return this.tools.map((t) => t.name);
   }
 
   /** Where this conversation's images are stored (its folder's `attachments/`). */
@@ -529,87 +340,6 @@ function toViewJson(event: Event): SequencedEvent['event'] {
   return JSON.parse(JSON.stringify(event)) as SequencedEvent['event'];
 }
 
-function workspaceRoots(cwd: string): string[] {
-  const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
-  return folders.length ? folders : [cwd];
-}
-
-/** How long to wait for a lock held by a window that is closing (a reload replaces the extension host). */
-const LOCK_WAIT_MS = 10_000;
-
-/**
- * Opens the log for writing, waiting a little while another process holds its lock: after a window
- * reload the previous extension host may still be shutting down. Still locked after that, it is
- * opened read-only (another window really has it open).
- */
-async function openWritable(
-  deps: Pick<SessionDeps, 'dir' | 'signing' | 'acceptLostEvents' | 'lockHolder'>,
-  chain: { conversationId: string; headFile: string },
-  unsigned: (why: string) => void,
-): Promise<SignedEventStore<StoredConversationEvent> | SegmentEventStore<StoredConversationEvent>> {
-  const { dir } = deps;
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  for (;;) {
-    const options = {
-      codec: conversationEventCodec,
-      acceptLostEvents: deps.acceptLostEvents === true,
-      lockHolder: deps.lockHolder,
-    };
-    const store = await openSignedStore<StoredConversationEvent>(dir, {
-      ...options,
-      ...chain,
-      identity: deps.signing,
-    }).catch((err: unknown) => {
-      if (!isUnsignableDamage(err)) throw err;
-      // A record that was never chained and no longer reads (damage in a log written before
-      // signing, kept aside on open) cannot be signed. The conversation goes on unsigned, and says
-      // so: Verify reports the damaged record, never "verified".
-      unsigned(err.message);
-      return SegmentEventStore.open<StoredConversationEvent>(dir, options);
-    });
-    if (!store.readOnly || Date.now() >= deadline) return store;
-    await store.close();
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Who writes a conversation this window only reads, for the header (none once nobody does). */
-function heldBy(dir: string): Pick<ConversationHeader, 'heldBy'> {
-  const writer = liveWriter(dir);
-  return writer ? { heldBy: describeHolder(writer).slice(0, LIMITS.title) } : {};
-}
-
-/** The header's view of a verification: the badge, the signers, and where it broke. */
-function signatureFields(
-  r: SignatureCheck,
-): Pick<ConversationHeader, 'signature' | 'signers' | 'signerNames' | 'signatureNote' | 'brokenAt'> {
-  const bad = r.status === 'broken' ? r.firstBad : null;
-  return {
-    signature: r.verdict,
-    signers: r.signers.slice(0, 64),
-    signerNames: r.signerNames.slice(0, 64),
-    signatureNote: r.message.slice(0, 2_000),
-    ...(bad ? { brokenAt: { seq: bad.index, id: bad.id, reason: bad.reason } } : {}),
-  };
-}
-
-/**
- * The signer refused because a record it would chain late is unreadable (signed-store.ts). Any
- * other refusal (a malformed signatures.log, a chain longer than the log) stays an error.
- */
-function isUnsignableDamage(err: unknown): err is EventStoreError {
-  return err instanceof EventStoreError && err.code === 'UNSIGNABLE';
-}
-
 function viewJsonOf(slot: Slot<StoredConversationEvent>): SequencedEvent['event'] {
   return isCorruptRecord(slot) ? { ...slot } : toViewJson(slot as Event);
-}
-
-/** The model the next step will use, as the settings say (the header's model button). */
-function configuredModel(): { name: string; provider: LlmProvider } {
-  const demo = activeDemo();
-  if (demo) return { name: demo.model, provider: 'openai' };
-  const provider = readLlmProvider();
-  if (provider === 'vscode') return { name: readEditorModel() || 'editor model', provider };
-  return { name: editorSetting<string>('llm.model'), provider };
 }

@@ -4,7 +4,7 @@
 import type * as vscode from 'vscode';
 import type { WebSearchPort } from '../../core/tools';
 import type { WebRules } from '../node/web/guarded-fetch';
-import { SearxngSearch } from '../node/web/searxng';
+import { webSearchFrom } from '../node/session/agent-tools';
 import { editorList, editorSetting } from './config';
 
 export function readWebRules(): WebRules {
@@ -16,12 +16,6 @@ export function readWebRules(): WebRules {
 
 /** The search service `logbook.web.searxngUrl` names; none when it is empty or not a usable URL. */
 export function readWebSearch(log?: vscode.LogOutputChannel): WebSearchPort | undefined {
-  const url = editorSetting<string>('web.searxngUrl', (problem) => log?.warn(problem)).trim();
-  if (url === '') return undefined;
-  try {
-    return new SearxngSearch(url);
-  } catch (err) {
-    log?.warn(`No web_search tool: ${err instanceof Error ? err.message : String(err)}`);
-    return undefined;
-  }
+  const url = editorSetting<string>('web.searxngUrl', (problem) => log?.warn(problem));
+  return webSearchFrom(url, (why) => log?.warn(why));
 }

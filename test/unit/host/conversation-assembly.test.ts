@@ -13,7 +13,7 @@ import { defaultTools } from '../../../src/core/tools';
 import {
   type AssembledConversation,
   assembleConversation,
-} from '../../../src/host/node/conversation-assembly';
+} from '../../../src/host/node/session/conversation-assembly';
 import { createNodePorts } from '../../../src/host/node/ports';
 import { CommandSandbox } from '../../../src/host/node/sandbox';
 import { startScriptedLlm, type ScriptedLlm } from '../../support/llm-server';

@@ -9,7 +9,7 @@ import {
   mergeAgents,
   parseAgentDefinition,
 } from '../../../core/agents/definition';
-import { defaultTools, FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME } from '../../../core/tools';
+import { builtInToolNames } from '../session/agent-tools';
 import { type Env, logbookConfigDir } from '../config-dir';
 
 export interface LoadedAgents {
@@ -35,7 +35,7 @@ export function loadAgents(opts: { workspace: string; env: Env; trusted: boolean
   const ws = opts.trusted ? readDir(wsDir, errors) : [];
   // A misspelt tool would leave the agent without it, silently: such a definition is an error.
   // The web tools too: offered where the settings say so.
-  const known = new Set([...defaultTools().map((t) => t.name), FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME]);
+  const known = new Set(builtInToolNames());
   const checked = (list: AgentDefinition[]) =>
     list.filter((a) => {
       const unknown = (a.tools ?? []).filter((t) => !known.has(t));

@@ -11,7 +11,7 @@ import {
   section,
 } from '../../../core/diagnostics/report';
 import { llmSettingsFrom } from '../../../core/settings';
-import { defaultTools } from '../../../core/tools';
+import { builtInToolNames } from '../session/agent-tools';
 import { endpointRows, probeEndpoint } from '../diagnostics/endpoint-probe';
 import { mcpRows, sandboxRows, signingRows, storageRows } from '../diagnostics/rows';
 import {
@@ -106,7 +106,7 @@ async function checkMcp(file: string | undefined, workspace: string, io: CliIo, 
     cwd: workspace,
     baseEnv: process.env,
     resolve: environmentResolver(process.env),
-    reservedNames: defaultTools().map((t) => t.name),
+    reservedNames: builtInToolNames(),
     log: (line) => io.err(`[mcp] ${line}`),
     startTimeoutMs: 15_000,
     // In the sandbox `run` starts them in, so what fails here fails there.

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { ToolSource } from '../../../core/agent/ports';
 import type { NamedSecret } from '../../../core/secrets';
-import { defaultTools, FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME } from '../../../core/tools';
+import { builtInToolNames } from '../../node/session/agent-tools';
 import { McpHub, parseMcpServers } from '../../node/mcp';
 import type { CommandSandbox } from '../../node/sandbox';
 import { editorSetting, terminalPassEnvironment } from '../config';
@@ -42,7 +42,7 @@ export class EditorMcpServers implements vscode.Disposable {
       resolve: async (kind, name) =>
         kind === 'secret' ? await secrets.get(MCP_SECRET_PREFIX + name) : process.env[name],
       // The web tools too: a conversation offers them when its settings say so.
-      reservedNames: [...defaultTools().map((t) => t.name), FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME],
+      reservedNames: builtInToolNames(),
       log: (line) => log.info(line),
     });
     this.applying = this.apply();

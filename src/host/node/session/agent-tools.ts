@@ -1,0 +1,62 @@
+// The agent's built-in tool set, made here for both hosts from the settings that shape it: the
+// terminal's default wait, the web rules `fetch` runs under and the search service `web_search`
+// asks. A host adds only tools of its own around it (the CLI's agents, the editor's tools).
+import {
+  defaultTools,
+  FETCH_TOOL_NAME,
+  type ToolSpec,
+  WEB_SEARCH_TOOL_NAME,
+  type WebSearchPort,
+} from '../../../core/tools';
+import type { Lookup, WebRules } from '../web/guarded-fetch';
+import { NodeWebPort } from '../web/node-web-port';
+import { SearxngSearch } from '../web/searxng';
+
+export interface AgentToolOptions {
+  /** Seconds a terminal call waits before returning what the command printed so far (tool default when absent). */
+  terminalTimeoutSec?: number;
+  /** Offers `fetch` under these rules (and `web_search` with a search service); none: no web tool. */
+  web?: {
+    /** Read at each fetch: a changed setting applies to the next one. */
+    rules: () => WebRules;
+    search?: WebSearchPort;
+    /** Name resolution for fetches (tests give their own). */
+    lookup?: Lookup;
+  };
+}
+
+/** Fresh instances of the built-in tools (some keep per-conversation memory). */
+export function agentTools(options: AgentToolOptions = {}): ToolSpec[] {
+  const { web } = options;
+  return defaultTools({
+    ...(options.terminalTimeoutSec !== undefined
+      ? { terminal: { defaultTimeoutSec: options.terminalTimeoutSec } }
+      : {}),
+    ...(web
+      ? {
+          web: new NodeWebPort({ rules: web.rules, ...(web.lookup ? { lookup: web.lookup } : {}) }),
+          ...(web.search ? { webSearch: web.search } : {}),
+        }
+      : {}),
+  });
+}
+
+/** Every name a built-in tool may have, whatever the settings: names outside tools must not take. */
+export function builtInToolNames(): string[] {
+  return [...defaultTools().map((t) => t.name), FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME];
+}
+
+/**
+ * The search service `web.searxngUrl` names; none when it is empty, or not a usable URL (then
+ * `warn` says why: the agent goes on without `web_search`).
+ */
+export function webSearchFrom(url: string, warn?: (message: string) => void): WebSearchPort | undefined {
+  const trimmed = url.trim();
+  if (trimmed === '') return undefined;
+  try {
+    return new SearxngSearch(trimmed);
+  } catch (err) {
+    warn?.(`No web_search tool: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}

@@ -1,0 +1,38 @@
+// The parts of a conversation's chat header that come from outside its log: who holds it, what
+// verifying its signatures found, and the model the next step will use.
+import { activeDemo } from './demo-model';
+import type { SignatureCheck } from './verify';
+import { liveWriter } from '../../core/log/lock';
+import { LIMITS } from '../../protocol/messages';
+import { describeHolder } from './lock-holder';
+import type { ConversationHeader } from './chat-backend';
+import { editorSetting, type LlmProvider, readEditorModel, readLlmProvider } from './config';
+
+/** Who writes a conversation this window only reads, for the header (none once nobody does). */
+export function heldBy(dir: string): Pick<ConversationHeader, 'heldBy'> {
+  const writer = liveWriter(dir);
+  return writer ? { heldBy: describeHolder(writer).slice(0, LIMITS.title) } : {};
+}
+
+/** The header's view of a verification: the badge, the signers, and where it broke. */
+export function signatureFields(
+  r: SignatureCheck,
+): Pick<ConversationHeader, 'signature' | 'signers' | 'signerNames' | 'signatureNote' | 'brokenAt'> {
+  const bad = r.status === 'broken' ? r.firstBad : null;
+  return {
+    signature: r.verdict,
+    signers: r.signers.slice(0, 64),
+    signerNames: r.signerNames.slice(0, 64),
+    signatureNote: r.message.slice(0, 2_000),
+    ...(bad ? { brokenAt: { seq: bad.index, id: bad.id, reason: bad.reason } } : {}),
+  };
+}
+
+/** The model the next step will use, as the settings say (the header's model button). */
+export function configuredModel(): { name: string; provider: LlmProvider } {
+  const demo = activeDemo();
+  if (demo) return { name: demo.model, provider: 'openai' };
+  const provider = readLlmProvider();
+  if (provider === 'vscode') return { name: readEditorModel() || 'editor model', provider };
+  return { name: editorSetting<string>('llm.model'), provider };
+}
