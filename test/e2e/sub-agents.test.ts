@@ -10,6 +10,11 @@ import {
   setTheme,
   type Workbench,
 } from './support/workbench';
+import {
+  delegateToExplorerTurns,
+  EXPLORER_TASK,
+  PARENT_ANSWER,
+} from '../support/scenarios/delegate-to-explorer';
 
 describe('e2e: a delegated agent nested under its delegation', function () {
   let wb: Workbench;
@@ -21,54 +26,7 @@ describe('e2e: a delegated agent nested under its delegation', function () {
       settings: { 'logbook.confirmation.mode': 'risky', 'workbench.colorTheme': 'Default Light Modern' },
       scenario: {
         name: 'e2e-sub-agents',
-        turns: [
-          {
-            match: { lastRole: 'user', lastContentIncludes: 'host name' },
-            reply: {
-              toolCalls: [
-                {
-                  id: 'call_delegate',
-                  name: 'delegate',
-                  arguments: {
-                    command: 'delegate',
-                    ids: ['host'],
-                    agent_types: ['explore'],
-                    tasks: { host: 'Read /etc/hostname and report it.' },
-                  },
-                },
-              ],
-            },
-          },
-          {
-            match: { lastRole: 'user', lastContentIncludes: 'Read /etc/hostname' },
-            reply: {
-              toolCalls: [
-                {
-                  id: 'call_view',
-                  name: 'file_editor',
-                  arguments: {
-                    command: 'view',
-                    path: '/etc/hostname',
-                    security_risk: 'LOW',
-                    summary: 'Read the host name',
-                  },
-                },
-              ],
-            },
-          },
-          {
-            match: { lastRole: 'tool' },
-            reply: {
-              toolCalls: [
-                { id: 'call_fin', name: 'finish', arguments: { message: 'The host name was read.' } },
-              ],
-            },
-          },
-          {
-            match: { lastRole: 'tool', toolResultIncludes: 'The host name was read.' },
-            reply: { content: 'The explorer found it.' },
-          },
-        ],
+        turns: delegateToExplorerTurns(),
       },
     });
     await wb.openLogbookView();
@@ -96,7 +54,7 @@ describe('e2e: a delegated agent nested under its delegation', function () {
     const head = child.locator('.delegated-head');
     assert.equal(await head.getAttribute('aria-expanded'), 'false', 'collapsed by default');
     assert.match((await head.innerText()).replace(/\s+/g, ' '), /explore main\.explore\.1 .*\$/);
-    assert.equal(await child.locator('.delegated-task').innerText(), 'Read /etc/hostname and report it.');
+    assert.equal(await child.locator('.delegated-task').innerText(), EXPLORER_TASK);
     // The agents stand for the call's arguments: its raw JSON is not shown again above them.
     assert.equal(await chat.getByText('agent_types').count(), 0);
     // The parent's own approval bar stays away: what waits is the child's.
@@ -117,7 +75,7 @@ describe('e2e: a delegated agent nested under its delegation', function () {
     const chat = wb.chatFrame();
     const child = chat.locator('li[data-branch="main.explore.1"]');
     await child.getByRole('button', { name: 'Confirm main.explore.1' }).click();
-    await chat.getByText('The explorer found it.').first().waitFor({ timeout: 60_000 });
+    await chat.getByText(PARENT_ANSWER).first().waitFor({ timeout: 60_000 });
     await child.locator('.delegated-step[data-outcome="done"]').first().waitFor({ timeout: 10_000 });
     await child.locator('.delegated-status', { hasText: 'Finished' }).waitFor({ timeout: 10_000 });
     assert.equal(await child.getByRole('button', { name: 'Confirm main.explore.1' }).count(), 0);

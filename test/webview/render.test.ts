@@ -172,11 +172,12 @@ describe('webview: rendering', function () {
     assert.equal(await lines.locator('.notice.tone-warn').count(), 2, 'shown as warnings');
   });
 
-  it('shows a restore as a step; the checkpoints before and after an action are bookkeeping', async () => {
+  it('shows a restore as a step; the checkpoints before and after an action and the shell kind are bookkeeping', async () => {
     const cp = { checkpoint: 'a'.repeat(40), files: 3, files_changed: 1, changes: [], skipped: [] };
     const updates: [string, unknown][] = [
       ['checkpoint', { ...cp, reason: 'action', action_id: 'x1' }],
       ['checkpoint_after', { ...cp, reason: 'after', action_id: 'x1' }],
+      ['shell', { startup: 'user' }],
       ['checkpoint', { ...cp, reason: 'restore', restored_to: 'k-0' }],
     ];
     await p.showConversation(
@@ -186,7 +187,7 @@ describe('webview: rendering', function () {
       })),
     );
     const lines = p.row('ConversationStateUpdateEvent');
-    assert.equal(await lines.count(), 1);
+    assert.equal(await lines.count(), 1, await lines.allInnerTexts().then((t) => t.join(' | ')));
     assert.match(await lines.innerText(), /Files restored to an earlier point/);
   });
 

@@ -10,6 +10,7 @@ import { ChatController } from '../../../src/host/vscode/chat-view';
 import { agentTree } from '../../../src/core/agents/agent-tree';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { ScriptedLlm } from '../../support/llm-server';
+import { delegateToExplorerTurns, EXPLORER_TASK } from '../../support/scenarios/delegate-to-explorer';
 import { logbook, recordingWebview, scriptedModel, until } from './helpers';
 
 type Header = Extract<HostMessage, { type: 'header' }>['header'];
@@ -24,55 +25,7 @@ describe('Sub-agents from the chat', () => {
   it('delegates to the explorer; the child waits, is confirmed from the chat, and answers the parent', async () => {
     llm = await scriptedModel({
       name: 'host-sub-agents',
-      turns: [
-        {
-          match: { lastRole: 'user', lastContentIncludes: 'Where is the host name' },
-          reply: {
-            toolCalls: [
-              {
-                id: 'call_delegate',
-                name: 'delegate',
-                arguments: {
-                  command: 'delegate',
-                  ids: ['host'],
-                  agent_types: ['explore'],
-                  tasks: { host: 'Read /etc/hostname and report it.' },
-                },
-              },
-            ],
-          },
-        },
-        // The explorer (same model): a read outside the workspace, which the rules rate MEDIUM.
-        {
-          match: { lastRole: 'user', lastContentIncludes: 'Read /etc/hostname' },
-          reply: {
-            toolCalls: [
-              {
-                id: 'call_view',
-                name: 'file_editor',
-                arguments: {
-                  command: 'view',
-                  path: '/etc/hostname',
-                  security_risk: 'LOW',
-                  summary: 'read it',
-                },
-              },
-            ],
-          },
-        },
-        {
-          match: { lastRole: 'tool' },
-          reply: {
-            toolCalls: [
-              { id: 'call_fin', name: 'finish', arguments: { message: 'The host name was read.' } },
-            ],
-          },
-        },
-        {
-          match: { lastRole: 'tool', toolResultIncludes: 'The host name was read.' },
-          reply: { content: 'The explorer found it.' },
-        },
-      ],
+      turns: delegateToExplorerTurns(),
     });
     const { service } = await logbook();
     await service.setActive(undefined);
@@ -102,7 +55,7 @@ describe('Sub-agents from the chat', () => {
       const child = waiting()!.children![0]!;
       assert.equal(child.agentName, 'explore');
       assert.equal(child.branch, 'main.explore.1');
-      assert.equal(child.task, 'Read /etc/hostname and report it.');
+      assert.equal(child.task, EXPLORER_TASK);
       await until(() => session.conversation.status === 'waiting_for_confirmation', 'the parent waits too');
       // The parent's own batch is empty: what waits is the child's.
       assert.deepEqual(session.header().pendingActionIds, []);

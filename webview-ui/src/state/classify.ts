@@ -21,6 +21,8 @@ const SILENT_STATE_KEYS = new Set([
   'approved_actions',
   // The files as an action left them: bookkeeping for the restore preview.
   'checkpoint_after',
+  // Which kind of shell commands run in (the user's startup files or none): for a replay to match.
+  'shell',
 ]);
 
 /**
