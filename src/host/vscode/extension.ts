@@ -18,6 +18,7 @@ import { addMcpServer } from './mcp/add-mcp-server';
 import { registerSandboxStatus } from './sandbox/sandbox-status';
 import { registerCheckpointDocuments } from './checkpoint-documents';
 import { registerDiagnostics } from './diagnostics/diagnostics-view';
+import { registerShowAgents } from './agents/show-agents';
 import { registerDemoModel } from './demo-model';
 import { openWalkthroughOnce, registerWalkthrough } from './walkthrough';
 import { webviewL10n } from './webview-l10n';
@@ -66,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     ...registerCommands(context, service, review, log),
     registerSandboxStatus(context),
     ...registerDiagnostics(context, service),
+    ...registerShowAgents(),
     ...registerDemoModel(),
     ...registerWalkthrough(context, () => chat.inView),
     vscode.commands.registerCommand('logbook.addMcpServer', (arg?: unknown) =>

@@ -33,4 +33,12 @@ describe('Sub-agents: untrusted workspace', () => {
       );
     await service.delete(session.id);
   });
+
+  it('Logbook: Show Agents lists none and says why', async () => {
+    await logbook();
+    mkdirSync(dir(), { recursive: true });
+    writeFileSync(join(dir(), 'sneaky.md'), '---\nname: sneaky\ndescription: Anything.\n---\nGo.\n');
+    const shown = await vscode.commands.executeCommand('logbook.showAgents', { pick: 'sneaky' });
+    assert.deepEqual(shown, { untrusted: true, agents: [], leftOut: [] });
+  });
 });
