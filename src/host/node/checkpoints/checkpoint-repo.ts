@@ -72,8 +72,10 @@ export class CheckpointRepo {
         'This checkpoint holds the files of several folders (recorded in a multi-root window): open that workspace again to restore it.',
       );
     if (!/^[0-9a-f]{40,64}$/.test(checkpoint)) throw new Error(`"${checkpoint}" is not a checkpoint id.`);
+    // Only the object store is read: the workspace may be gone (a replay of a moved recording).
     const r = await runGit(this.paths, ['rev-parse', '-q', '--verify', `${checkpoint}^{tree}`], {
       okCodes: [1, 128],
+      bare: true,
     });
     const tree = r.stdout.toString().trim();
     if (r.code !== 0 || !tree) {
