@@ -20,7 +20,7 @@ export interface DelegatedAgentNode {
 const CHILD_FOLDER = new RegExp(`^${AGENTS_FOLDER}/[\\w-]+$`);
 
 const STATUS_ICONS: Record<string, string> = {
-  running: 'loading~spin',
+  not_ended: 'circle-outline',
   finished: 'pass',
   escalated: 'arrow-up',
   waiting_for_confirmation: 'question',
@@ -50,7 +50,7 @@ export async function delegatedAgents(dir: string): Promise<DelegatedAgentNode[]
 export function delegatedAgentItem(node: DelegatedAgentNode): vscode.TreeItem {
   const { link } = node;
   const task = printableLine(link.task ?? '');
-  const status = link.end ? (link.end.escalated ? 'escalated' : link.end.status) : 'running';
+  const status = link.end ? (link.end.escalated ? 'escalated' : link.end.status) : 'not_ended';
   const item = new vscode.TreeItem(
     task ? `${link.agentName}: ${task}` : link.agentName,
     hasDelegatedAgents(node.dir)
