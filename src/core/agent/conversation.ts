@@ -95,7 +95,8 @@ export class Conversation {
     const tools = () => this.toolSet.active();
     const memory = this.memory;
     const settings = () => this.settings;
-    this.toolSet = new ToolSet(deps.tools, deps.toolSource, settings);
+    const offers = deps.agent?.offers?.bind(deps.agent);
+    this.toolSet = new ToolSet(deps.tools, deps.toolSource, settings, offers);
     const ctx: PolicyContext = {
       log,
       get settings() {
@@ -128,7 +129,7 @@ export class Conversation {
       log,
       prompt: () => memory.prompt(),
       policies: this.policies,
-      tools,
+      tools: () => this.toolSet.offered(),
       abortable,
       emitDelta: (d) => this.emitDelta(d),
     });

@@ -8,4 +8,6 @@ export interface ConversationAgent {
   start?: AgentStartValue;
   /** Added to the system prompt: the agent's instructions, or the agents the main one can call. */
   promptSections?: readonly string[];
+  /** Whether the agent running now may call this tool (a handoff narrows the set); absent: every tool. */
+  offers?(toolName: string): boolean;
 }

@@ -13,6 +13,12 @@ import { type AgentDefinition, isReadOnlyAgent } from './definition';
 
 export const DELEGATE_TOOL_NAME = 'delegate';
 
+/**
+ * How deep agents may nest, the main agent counting as the first: main, its child and the child's
+ * child. Deeper chains cost much and are hard to follow; the agent at the cap is told to do the work itself.
+ */
+export const AGENT_DEPTH_CAP = 3;
+
 const DelegateArgsSchema = z.object({
   command: z
     .enum(['spawn', 'delegate'])
@@ -62,6 +68,8 @@ export interface DelegateDeps {
   runner: ChildRunner;
   /** Tools that only read, by name: an agent with only these (or in plan mode) may run beside others. */
   readOnlyTools: ReadonlySet<string>;
+  /** The depth of the agent this tool belongs to: 1 for the main agent, 2 for its child... */
+  depth?: number;
 }
 
 /** The delegate tool, and how a reopened conversation gives it back the sub-agents its log spawned. */
@@ -124,6 +132,13 @@ export function createDelegateTool(deps: DelegateDeps): DelegateTool {
           { command: 'spawn' },
         );
       }
+      const depth = deps.depth ?? 1;
+      if (depth >= AGENT_DEPTH_CAP)
+        return fail(
+          'delegate',
+          `Refused: agents nest at most ${AGENT_DEPTH_CAP} deep and this agent is already at depth ${depth}. ` +
+            'Do the task yourself with your own tools, or finish and say what is left.',
+        );
       const tasks = Object.entries(args.tasks ?? {});
       if (!tasks.length) return fail('delegate', 'delegate needs tasks: {"<id>": "<task>"}.');
       const requests: ChildRequest[] = [];

@@ -1,7 +1,15 @@
 // The "Conversations" tree: the workspace's conversations, newest first, each row led by its time and
 // status (conversation-row.ts), and
 // what verifying their signatures found once checked (on open, or Logbook: Verify Conversation).
+// A conversation that delegated work has its agents under it (agents/delegated-agent-items.ts).
+import { join } from 'node:path';
 import * as vscode from 'vscode';
+import {
+  type DelegatedAgentNode,
+  delegatedAgentItem,
+  delegatedAgents,
+  hasDelegatedAgents,
+} from './agents/delegated-agent-items';
 import type { ConversationService, ListedConversation } from './conversation-service';
 import { conversationRow } from './conversation-row';
 import { verifyMessage } from './verify';
@@ -27,18 +35,27 @@ const STATUS_ICONS: Record<string, string> = {
   idle: 'comment',
 };
 
-export class ConversationsTree implements vscode.TreeDataProvider<ListedConversation> {
+type TreeNode = ListedConversation | DelegatedAgentNode;
+
+const isAgent = (n: TreeNode): n is DelegatedAgentNode => 'kind' in n && n.kind === 'delegated-agent';
+
+export class ConversationsTree implements vscode.TreeDataProvider<TreeNode> {
   readonly onDidChangeTreeData: vscode.Event<void>;
 
   constructor(private readonly service: ConversationService) {
     this.onDidChangeTreeData = service.onDidChangeList;
   }
 
-  getChildren(element?: ListedConversation): ListedConversation[] {
-    return element ? [] : this.service.list();
+  async getChildren(element?: TreeNode): Promise<TreeNode[]> {
+    if (!element) return this.service.list();
+    return delegatedAgents(isAgent(element) ? element.dir : join(this.service.root, element.id));
   }
 
-  getTreeItem(c: ListedConversation): vscode.TreeItem {
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    return isAgent(node) ? delegatedAgentItem(node) : this.conversationItem(node);
+  }
+
+  private conversationItem(c: ListedConversation): vscode.TreeItem {
     // What differs between two rows (time, status) first: a narrow sidebar cuts the end of the row.
     const row = conversationRow(
       {
@@ -49,7 +66,12 @@ export class ConversationsTree implements vscode.TreeDataProvider<ListedConversa
       },
       new Date(),
     );
-    const item = new vscode.TreeItem(row.label, vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      row.label,
+      hasDelegatedAgents(join(this.service.root, c.id))
+        ? vscode.TreeItemCollapsibleState.Collapsed
+        : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = c.id;
     const when = c.updated ? new Date(c.updated).toLocaleString() : '';
     const check = c.verified;

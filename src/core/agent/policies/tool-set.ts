@@ -17,6 +17,8 @@ export class ToolSet implements ConversationPolicy {
     private readonly builtIn: ToolSpec[],
     private readonly source: ToolSource | undefined,
     private readonly settings: () => AgentSettings,
+    /** The agent running now may call this tool (after a handoff, the new agent's subset). */
+    private readonly offers: (name: string) => boolean = () => true,
   ) {}
 
   /** The tools the agent may call now (the built-in array itself when none come from outside). */
@@ -24,6 +26,11 @@ export class ToolSet implements ConversationPolicy {
     if (!this.settings().toolsEnabled) return [];
     const outside = this.source?.tools() ?? [];
     return outside.length ? [...this.builtIn, ...outside] : this.builtIn;
+  }
+
+  /** The tools the model is offered in its next request: the active ones the agent may call. */
+  offered(): ToolSpec[] {
+    return this.active().filter((t) => this.offers(t.name));
   }
 
   /** Starts the tools from outside (only with tools enabled: an untrusted workspace starts nothing). */
@@ -35,14 +42,20 @@ export class ToolSet implements ConversationPolicy {
 
   /** Records the tools from outside the next request offers, when they changed. */
   async beforeRequest({ log, settings }: PolicyContext): Promise<'go'> {
-    const outside = settings.toolsEnabled ? (this.source?.tools() ?? []) : [];
+    const outside = settings.toolsEnabled
+      ? (this.source?.tools() ?? []).filter((t) => this.offers(t.name))
+      : [];
     const update = toolsOfferedUpdate(outside, log.state.toolsOfferedSha);
     if (update) await log.append('ConversationStateUpdateEvent', update);
     return 'go';
   }
 
-  refuseCall(_call: unknown, { settings }: PolicyContext): string | null {
-    return settings.toolsEnabled ? null : TOOLS_DISABLED_ERROR;
+  refuseCall(call: { name: string } | undefined, { settings }: PolicyContext): string | null {
+    if (!settings.toolsEnabled) return TOOLS_DISABLED_ERROR;
+    // A tool of the conversation the agent running now does not have (after a handoff).
+    if (call && !this.offers(call.name) && this.active().some((t) => t.name === call.name))
+      return `The agent running now has no ${call.name} tool; use the tools offered.`;
+    return null;
   }
 
   afterStep(ctx: PolicyContext): Promise<void> {

@@ -9,6 +9,7 @@ import {
   mergeAgents,
   parseAgentDefinition,
 } from '../../../core/agents/definition';
+import { DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
 import { builtInToolNames } from '../session/agent-tools';
 import { type Env, logbookConfigDir } from '../config-dir';
 
@@ -34,8 +35,8 @@ export function loadAgents(opts: { workspace: string; env: Env; trusted: boolean
   const wsDir = workspaceAgentsDir(opts.workspace);
   const ws = opts.trusted ? readDir(wsDir, errors) : [];
   // A misspelt tool would leave the agent without it, silently: such a definition is an error.
-  // The web tools too: offered where the settings say so.
-  const known = new Set(builtInToolNames());
+  // The web tools too: offered where the settings say so; and `delegate`, which lets an agent delegate further.
+  const known = new Set([...builtInToolNames(), DELEGATE_TOOL_NAME]);
   const checked = (list: AgentDefinition[]) =>
     list.filter((a) => {
       const unknown = (a.tools ?? []).filter((t) => !known.has(t));

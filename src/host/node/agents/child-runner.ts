@@ -18,6 +18,7 @@ import {
 import { deriveAgentIdentity } from '../../../core/agents/agent-key';
 import type { AgentDefinition } from '../../../core/agents/definition';
 import type { ChildRequest, ChildResult, ChildRunner } from '../../../core/agents/delegate-tool';
+import { createDelegateTool, DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
 import { createEscalateTool, ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
 import type { Conversation } from '../../../core/agent/conversation';
 import { derivedUuid } from '../../../core/events/derived-uuid';
@@ -28,7 +29,7 @@ import { LLM_USAGE_KEY } from '../../../core/state/metrics';
 import type { SigningIdentity } from '../../../core/signing';
 import type { ConversationAgent } from '../../../core/agents/conversation-agent';
 import type { ToolSpec } from '../../../core/tools';
-import { type NodeSessionOptions, openNodeConversation } from '../node-session';
+import { type NodeSessionOptions, openNodeConversation, type SessionToolContext } from '../node-session';
 
 /** The folder of a conversation's delegated agents, inside its own. */
 export const AGENTS_FOLDER = 'agents';
@@ -43,8 +44,11 @@ export interface ChildSpec {
   identity?: SigningIdentity;
   /** Its caps: its own, within what is left of the parent's. */
   caps: { maxTokens: number | null; maxCost: number | null };
-  /** The child's tools from the host's built-in ones: its definition's, finish and escalate. */
-  tools: (builtIn: ToolSpec[]) => ToolSpec[];
+  /**
+   * The child's tools from the host's built-in ones: its definition's, finish and escalate, and
+   * `delegate` when its definition lists it (its own children then live in its folder).
+   */
+  tools: (builtIn: ToolSpec[], ctx: SessionToolContext) => ToolSpec[];
   /** The agent the child's conversation runs as (stamp, first event, prompt). */
   conversationAgent: ConversationAgent;
 }
@@ -69,6 +73,8 @@ export interface NodeChildRunnerOptions {
   openChild: (spec: ChildSpec) => Promise<OpenedChild>;
   /** The user's identity: each child signs with a key derived from it. None: children are unsigned. */
   signing?: SigningIdentity;
+  /** The parent's depth: 1 for the main agent (its children are at 2). */
+  depth?: number;
 }
 
 /** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
@@ -293,10 +299,13 @@ export class NodeChildRunner implements ChildRunner {
       id,
       ...(identity ? { identity } : {}),
       caps,
-      tools: (builtIn) => [
+      tools: (builtIn, ctx) => [
         ...builtIn.filter(
           (t) => agent.tools === null || agent.tools.includes(t.name) || t.name === FINISH_TOOL_NAME,
         ),
+        ...(agent.tools?.includes(DELEGATE_TOOL_NAME)
+          ? [this.childDelegateTool(builtIn, ctx, { dir, id, branch, caps })]
+          : []),
         createEscalateTool(),
       ],
       conversationAgent: {
@@ -308,6 +317,26 @@ export class NodeChildRunner implements ChildRunner {
         ],
       },
     });
+  }
+
+  /** A child's own delegate tool: its children run from its conversation, one level deeper. */
+  private childDelegateTool(
+    builtIn: ToolSpec[],
+    ctx: SessionToolContext,
+    child: { dir: string; id: string; branch: string; caps: ChildSpec['caps'] },
+  ): ToolSpec {
+    const depth = (this.opts.depth ?? 1) + 1;
+    const runner = new NodeChildRunner({
+      ...this.opts,
+      parentDir: child.dir,
+      parentId: child.id,
+      parentBranch: child.branch,
+      parent: ctx.conversation,
+      parentCaps: () => child.caps,
+      depth,
+    });
+    const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
+    return createDelegateTool({ agents: this.opts.agents, runner, readOnlyTools, depth }) as ToolSpec;
   }
 }
 

@@ -17,9 +17,9 @@ import {
   DELEGATE_TOOL_NAME,
   type DelegateTool,
 } from '../../../core/agents/delegate-tool';
-import { createTransferTool } from '../../../core/agents/transfer-tool';
+import { createTransferTool, TRANSFER_TOOL_NAME } from '../../../core/agents/transfer-tool';
 import type { Conversation } from '../../../core/agent/conversation';
-import type { Event } from '../../../core/events';
+import { type Event, FINISH_TOOL_NAME } from '../../../core/events';
 import type { SigningIdentity } from '../../../core/signing';
 import type { ToolSpec } from '../../../core/tools';
 import type { NodeSessionOptions, SessionToolContext } from '../node-session';
@@ -97,7 +97,11 @@ export function mainAgentSession(o: MainAgentOptions): {
       if (!runner) throw new Error('The session is not open yet.');
       return runner;
     },
-    agent: { stamp: () => current, ...(section ? { promptSections: [section] } : {}) },
+    agent: {
+      stamp: () => current,
+      ...(section ? { promptSections: [section] } : {}),
+      offers: (name) => offeredAfterHandoff(o.agents, current.agent_name, name),
+    },
     async adopt(conversation) {
       const events = await conversation.events();
       rememberSpawns(events, delegate);
@@ -111,6 +115,20 @@ export function mainAgentSession(o: MainAgentOptions): {
         useSigner(handoffIdentity(o.signing, o.parentId, current.agent_name));
     },
   };
+}
+
+/**
+ * The tools offered while `agentName` runs the conversation: the main agent's all; after a handoff,
+ * the definition's (every built-in one, `delegate` aside, when it lists none), with finish and
+ * transfer_to_agent, so it can end or hand over again.
+ */
+function offeredAfterHandoff(agents: readonly AgentDefinition[], agentName: string, tool: string): boolean {
+  if (agentName === MAIN_STAMP.agent_name) return true;
+  if (tool === FINISH_TOOL_NAME || tool === TRANSFER_TOOL_NAME) return true;
+  const def = agents.find((a) => a.name === agentName);
+  // A definition gone since the handoff: nothing but finishing or handing over.
+  if (!def) return false;
+  return def.tools === null ? tool !== DELEGATE_TOOL_NAME : def.tools.includes(tool);
 }
 
 /** The key of an agent that took a conversation over: derived from the user's, per conversation and agent. */

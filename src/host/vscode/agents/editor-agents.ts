@@ -72,7 +72,7 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
         headFile: o.headFile(spec.id),
         sharedSandbox: true,
         agent: spec.conversationAgent,
-        tools: (builtIn) => spec.tools(builtIn),
+        tools: (builtIn, ctx) => spec.tools(builtIn, ctx),
         settings: {
           ...spec.caps,
           ...(spec.agent.maxIterations !== null ? { maxIterations: spec.agent.maxIterations } : {}),

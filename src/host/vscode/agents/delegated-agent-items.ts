@@ -1,0 +1,72 @@
+// The delegated agents under a conversation in the Conversations view: read from the parent's log
+// (its `agent_start`/`agent_end` updates) without taking the writer lock, so a running conversation
+// is not disturbed. A child that delegated further lists its own children the same way.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
+import { printableLine } from '../../../core/text/printable';
+import { AGENTS_FOLDER } from '../../node/agents/child-runner';
+import { openReadOnly, readEvents } from '../../node/cli/conversation-dir';
+
+export interface DelegatedAgentNode {
+  kind: 'delegated-agent';
+  link: ChildLink;
+  /** The child's own folder. */
+  dir: string;
+}
+
+/** A child's folder as its parent's log names it; anything else (a log edited by hand) is not followed. */
+const CHILD_FOLDER = new RegExp(`^${AGENTS_FOLDER}/[\\w-]+$`);
+
+const STATUS_ICONS: Record<string, string> = {
+  not_ended: 'circle-outline',
+  finished: 'pass',
+  escalated: 'arrow-up',
+  waiting_for_confirmation: 'question',
+  error: 'error',
+  stuck: 'warning',
+};
+
+/** Whether a conversation's folder holds delegated agents (cheap: no log is read). */
+export function hasDelegatedAgents(dir: string): boolean {
+  return existsSync(join(dir, AGENTS_FOLDER));
+}
+
+/** The agents the conversation in `dir` delegated to, in the order its log started them. */
+export async function delegatedAgents(dir: string): Promise<DelegatedAgentNode[]> {
+  if (!hasDelegatedAgents(dir)) return [];
+  const store = await openReadOnly(dir);
+  try {
+    const { events } = await readEvents(store);
+    return agentTree(events)
+      .children.filter((link) => CHILD_FOLDER.test(link.folder))
+      .map((link) => ({ kind: 'delegated-agent', link, dir: join(dir, link.folder) }));
+  } finally {
+    await store.close();
+  }
+}
+
+export function delegatedAgentItem(node: DelegatedAgentNode): vscode.TreeItem {
+  const { link } = node;
+  const task = printableLine(link.task ?? '');
+  const status = link.end ? (link.end.escalated ? 'escalated' : link.end.status) : 'not_ended';
+  const item = new vscode.TreeItem(
+    task ? `${link.agentName}: ${task}` : link.agentName,
+    hasDelegatedAgents(node.dir)
+      ? vscode.TreeItemCollapsibleState.Collapsed
+      : vscode.TreeItemCollapsibleState.None,
+  );
+  item.id = `agent:${link.conversationId}`;
+  item.description = `${link.branch} · ${status.replace(/_/g, ' ')}`;
+  item.tooltip = [
+    vscode.l10n.t('{0} agent ({1}), {2}', link.agentName, link.branch, status.replace(/_/g, ' ')),
+    task,
+    link.end?.message ? printableLine(link.end.message) : '',
+  ]
+    .filter((l) => l)
+    .join('\n');
+  item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[status] ?? 'hubot');
+  item.contextValue = 'delegatedAgent';
+  return item;
+}
