@@ -49,7 +49,9 @@ describe('Logbook: Show Diagnostics', function () {
                 arguments: {
                   command: 'create',
                   path: 'diagnostics-note.txt',
-                  file_text: 'note\n',
+                  // Large enough to be among the biggest conversations the report lists by name
+                  // (the others the host tests leave are smaller), whatever ran before.
+                  file_text: 'note\n'.repeat(60_000),
                   security_risk: 'LOW',
                   summary: 'note',
                 },

@@ -3,6 +3,8 @@
 // session-factory.test.ts), and a setting that shapes the set (logbook.web.searxngUrl) changes it here too.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { DELEGATE_TOOL_NAME } from '../../../src/core/agents/delegate-tool';
+import { TRANSFER_TOOL_NAME } from '../../../src/core/agents/transfer-tool';
 import { agentTools, webSearchFrom } from '../../../src/host/node/session/agent-tools';
 import { logbook } from './helpers';
 
@@ -17,16 +19,23 @@ describe('the session factory in VS Code', function () {
     for (const id of created.splice(0)) await service.delete(id);
   });
 
-  /** The names the factory gives for a search service at `searxngUrl`, whatever the other settings. */
+  /**
+   * The names the factory gives for a search service at `searxngUrl`, whatever the other settings,
+   * and the main agent's own two (it may hand work to the agents the workspace defines).
+   */
   const factoryNames = (searxngUrl: string) => {
     const search = webSearchFrom(searxngUrl);
-    return agentTools({
-      terminalTimeoutSec: 30,
-      web: {
-        rules: () => ({ allowPrivateAddresses: false, allowedHosts: [] }),
-        ...(search ? { search } : {}),
-      },
-    }).map((t) => t.name);
+    return [
+      ...agentTools({
+        terminalTimeoutSec: 30,
+        web: {
+          rules: () => ({ allowPrivateAddresses: false, allowedHosts: [] }),
+          ...(search ? { search } : {}),
+        },
+      }).map((t) => t.name),
+      DELEGATE_TOOL_NAME,
+      TRANSFER_TOOL_NAME,
+    ];
   };
 
   async function openedToolNames(): Promise<string[]> {
