@@ -28,8 +28,8 @@ export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '
  * `secondFolder`: the window opens a multi-root workspace of the workspace copy and an empty
  * second folder (`dirs.ws2`), through a `.code-workspace` file.
  * `openFolder`: the workspace copy is code-server's folder, so its root URL (`base`) opens it.
- * `linkExtensions`: extension folders installed by reference (their package.json, dist and media
- * linked, not copied), so a rebuild shows after a reload.
+ * `linkExtensions`: extension folders installed by reference (their manifest and its translations,
+ * l10n, dist and media linked, not copied), so a rebuild shows after a reload.
  * `locale`: the display language (`--locale`, e.g. `zh-cn`) and the core translations of a language
  * pack for it (its `main.i18n.json`), registered in the user data folder as an installed pack is:
  * without a pack VS Code falls back to English, and extensions get `vscode.env.language === 'en'`.
@@ -196,7 +196,10 @@ function linkExtension(folder, extensionsDir) {
   const target = join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
-  for (const name of ['package.json', 'dist', 'media', 'README.md', 'LICENSE']) {
+  // The manifest's words (package.nls*.json) and the message bundles (l10n/) ship with it too:
+  // without them every title shows as its %placeholder%.
+  const nls = readdirSync(folder).filter((n) => /^package\.nls(\.[\w-]+)?\.json$/.test(n));
+  for (const name of ['package.json', ...nls, 'l10n', 'dist', 'media', 'README.md', 'LICENSE']) {
     if (existsSync(join(folder, name))) symlinkSync(join(folder, name), join(target, name));
   }
 }
