@@ -19,8 +19,6 @@ import { bundleCli, lastRowSeq, sampleEvents, writeSampleLayout } from './import
 import { machineLines, prettierMarkdown, resultsTable, type Row } from './report';
 import { measureVsCodeOpens, vscodeAvailable } from './vscode-open';
 
-const repoRoot = path.resolve(__dirname, '..');
-
 /** Bytes of the files under `dir`. */
 function du(dir: string): number {
   if (!fs.existsSync(dir)) return 0;

@@ -358,7 +358,11 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
 
   /** Records a batching writer holds are written before anything is read back. */
   private readable(): void {
-    this.writer?.writeHeld();
+    try {
+      this.writer?.writeHeld();
+    } catch (err) {
+      throw ioError(err);
+    }
   }
 
   async get(index: number): Promise<Slot<E>> {

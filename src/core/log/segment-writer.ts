@@ -38,6 +38,8 @@ export class SegmentWriter {
   private readonly held: Buffer | null;
   private heldBytes = 0;
   private heldAt = 0;
+  /** why held records never reached the file: every later read and sync fails with it */
+  private heldLost: unknown = null;
 
   /**
    * Continues the last segment (creating the first one for a new log). With `batchBytes`, records
@@ -105,6 +107,7 @@ export class SegmentWriter {
    * counted are not in the file: the writer is failed for good, and the error rethrown.
    */
   writeHeld(): void {
+    if (this.heldLost !== null) throw this.heldLost;
     if (this.heldBytes === 0) return;
     const bytes = this.heldBytes;
     this.heldBytes = 0;
@@ -112,6 +115,7 @@ export class SegmentWriter {
       this.writeAt(this.held!, 0, bytes, this.heldAt);
     } catch (err) {
       this.failure ??= err;
+      this.heldLost = err;
       throw err;
     }
   }

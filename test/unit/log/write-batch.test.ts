@@ -77,7 +77,7 @@ describe('segment log: batched writes', () => {
     await again.close();
   });
 
-  it('a failed write of held records fails the store: its sync rejects and it takes no more appends', async () => {
+  it('a failed write of held records fails the store: its sync and reads reject, it takes no more appends', async () => {
     const dir = tmpDir('batch');
     const s = await SegmentEventStore.open<TestEvent>(dir, {
       io: countingIo(0),
@@ -86,6 +86,7 @@ describe('segment log: batched writes', () => {
     });
     await s.append(ev('a'));
     await assert.rejects(s.flush(), /ENOSPC/);
+    await assert.rejects(s.get(0), /ENOSPC/);
     await assert.rejects(s.append(ev('b')), /ENOSPC/);
     await s.close();
     assert.equal(fs.statSync(segmentPath(dir)).size, 0, 'no half record left behind');
