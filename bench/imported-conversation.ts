@@ -1,5 +1,6 @@
-// The open benchmark's data: the generated conversation written in the OpenHands layout, and the
-// `logbook` CLI bundled as it ships, to import it and show it as a user would.
+// The open and storage benchmarks' data: the generated conversation (or the real sample events,
+// cycled) written in the OpenHands layout, and the `logbook` CLI bundled as it ships, to import it
+// and show it as a user would.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,14 +11,17 @@ import { generateConversation } from './conversation-generator';
 
 const repoRoot = path.resolve(__dirname, '..');
 
-/** dist/cli.js as `npm run package` builds it (minified, no source map), into `dir`. */
-export async function bundleCli(dir: string): Promise<string> {
+/**
+ * dist/cli.js as `npm run package` builds it (minified, no source map), into `dir`; `readable` keeps
+ * the functions' names, for a profile.
+ */
+export async function bundleCli(dir: string, opts: { readable?: boolean } = {}): Promise<string> {
   const outfile = path.join(dir, 'cli.js');
   await build({
     entryPoints: [path.join(repoRoot, 'src/host/node/cli.ts')],
     outfile,
     bundle: true,
-    minify: true,
+    minify: !opts.readable,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
@@ -25,6 +29,33 @@ export async function bundleCli(dir: string): Promise<string> {
     logLevel: 'warning',
   });
   return outfile;
+}
+
+/** The real OpenHands sample events (test/fixtures/openhands/real-events.jsonl). */
+export function sampleEvents(): Record<string, unknown>[] {
+  return fs
+    .readFileSync(path.join(repoRoot, 'test/fixtures/openhands/real-events.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** `n` sample events, cycled with fresh ids, in the OpenHands layout; their JSON bytes. */
+export function writeSampleLayout(dir: string, n: number): number {
+  fs.mkdirSync(path.join(dir, 'events'), { recursive: true });
+  fs.copyFileSync(
+    path.join(repoRoot, 'test/fixtures/openhands/base_state.json'),
+    path.join(dir, 'base_state.json'),
+  );
+  const sample = sampleEvents();
+  let bytes = 0;
+  for (let i = 0; i < n; i++) {
+    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    const json = JSON.stringify({ ...sample[i % sample.length], id });
+    bytes += Buffer.byteLength(json);
+    fs.writeFileSync(path.join(dir, 'events', eventFileName(i, id)), json);
+  }
+  return bytes;
 }
 
 export interface OpenHandsLayout {

@@ -4,48 +4,20 @@
 // one is opened in the real VS Code (code-server and headless Chromium, bench/vscode-open.ts); every
 // ratio below compares numbers measured in this run.
 //
-//   npx tsx bench/storage-bench.ts [--events 100000] [--no-vscode]
+//   npx tsx bench/storage-bench.ts [--events 100000] [--no-vscode] [--import-only]
 //
-// Without --events it writes bench/STORAGE-RESULTS.md.
+// Without --events (nor --import-only) it writes bench/STORAGE-RESULTS.md. --import-only measures
+// the store and the import, without `logbook show` and VS Code (for trying a change to the import).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { conversationEventCodec } from '../src/core/agent/event-codec';
-import { eventFileName } from '../src/core/log';
 import { crc32 } from '../src/core/log/record-format';
-import { bundleCli, lastRowSeq } from './imported-conversation';
+import { bundleCli, lastRowSeq, sampleEvents, writeSampleLayout } from './imported-conversation';
 import { machineLines, prettierMarkdown, resultsTable, type Row } from './report';
 import { measureVsCodeOpens, vscodeAvailable } from './vscode-open';
-
-const repoRoot = path.resolve(__dirname, '..');
-
-function sampleEvents(): Record<string, unknown>[] {
-  return fs
-    .readFileSync(path.join(repoRoot, 'test/fixtures/openhands/real-events.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-}
-
-/** `n` sample events in the OpenHands layout; their JSON bytes. */
-function writeLayout(dir: string, n: number): number {
-  fs.mkdirSync(path.join(dir, 'events'), { recursive: true });
-  fs.copyFileSync(
-    path.join(repoRoot, 'test/fixtures/openhands/base_state.json'),
-    path.join(dir, 'base_state.json'),
-  );
-  const sample = sampleEvents();
-  let bytes = 0;
-  for (let i = 0; i < n; i++) {
-    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    const json = JSON.stringify({ ...sample[i % sample.length], id });
-    bytes += Buffer.byteLength(json);
-    fs.writeFileSync(path.join(dir, 'events', eventFileName(i, id)), json);
-  }
-  return bytes;
-}
 
 /** Bytes of the files under `dir`. */
 function du(dir: string): number {
@@ -140,7 +112,7 @@ interface Measured {
 function measure(cli: string, work: string, n: number): Measured {
   const source = path.join(work, `oh-${n}`);
   const store = path.join(work, `store-${n}`);
-  const jsonBytes = writeLayout(source, n);
+  const jsonBytes = writeSampleLayout(source, n);
   const readParse = readAndParse(source);
   const least = leastImportWork(source, path.join(work, 'least.log'));
   const imp = timed([cli, 'import-openhands', source, '--store', store]);
@@ -180,7 +152,7 @@ function sampleLastRowSeq(n: number): number {
 function showRows(cli: string, work: string, bigStore: string, w: string): Row[] {
   const tiny = path.join(work, 'oh-10');
   const tinyStore = path.join(work, 'store-10');
-  writeLayout(tiny, 10);
+  writeSampleLayout(tiny, 10);
   timed([cli, 'import-openhands', tiny, '--store', tinyStore]);
   const big: number[] = [];
   const floor: number[] = [];
@@ -218,7 +190,8 @@ async function main(): Promise<void> {
   const loadAtStart = os.loadavg();
   const i = process.argv.indexOf('--events');
   const big = i >= 0 ? Number(process.argv[i + 1]) : 100_000;
-  const withVsCode = !process.argv.includes('--no-vscode') && vscodeAvailable();
+  const importOnly = process.argv.includes('--import-only');
+  const withVsCode = !importOnly && !process.argv.includes('--no-vscode') && vscodeAvailable();
   const small = Math.max(1000, Math.round(big / 10));
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'logbook-storage-bench-'));
   try {
@@ -294,7 +267,7 @@ async function main(): Promise<void> {
         target: '',
         pass: null,
       },
-      ...showRows(cli, work, path.join(work, `store-${big}`), w),
+      ...(importOnly ? [] : showRows(cli, work, path.join(work, `store-${big}`), w)),
     ];
     if (withVsCode) {
       const log = (line: string) => process.stderr.write(line + '\n');
@@ -329,7 +302,7 @@ async function main(): Promise<void> {
     }
     const table = resultsTable(rows);
     process.stdout.write(table + '\n');
-    if (i < 0) {
+    if (i < 0 && !importOnly) {
       const file = path.join(__dirname, 'STORAGE-RESULTS.md');
       const md = [
         '# Storage benchmark',

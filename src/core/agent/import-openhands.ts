@@ -43,6 +43,9 @@ export const IMPORTED_BASE_STATE = 'openhands-base-state.json';
 /** The signatures of a conversation exported by Logbook, beside the OpenHands files (which OpenHands ignores). */
 export const EXPORTED_SIGNATURES = 'logbook-signatures.log';
 
+/** Bytes of records an import writes with one call. */
+const IMPORT_WRITE_BATCH = 1024 * 1024;
+
 /** The key of the event that records an import. */
 export const IMPORTED_FROM_KEY = 'imported_from';
 
@@ -119,6 +122,8 @@ export async function importOpenHands(
     const written = hashes ? hashingCodec(hashes) : undefined;
     const target = await SegmentEventStore.open<StoredConversationEvent>(to, {
       codec: written?.codec ?? conversationEventCodec,
+      // A failed import is removed whole, so its records need not reach the file one by one.
+      writeBatchBytes: IMPORT_WRITE_BATCH,
     });
     if (written) target.subscribe(written.onAppend);
     let count = 0;

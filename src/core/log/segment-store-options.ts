@@ -23,6 +23,13 @@ export interface SegmentStoreOptions<E extends StoredEvent> {
   groupCommitMs?: number;
   /** fdatasync at once when this many bytes are pending (default 1 MiB) */
   groupCommitBytes?: number;
+  /**
+   * Hold appended records and write them this many bytes at a time (default 0: every append is
+   * written at once). For a bulk import, which a failure discards whole: an append then reports
+   * success before its bytes reach the file, and a failed write of held records fails the store
+   * (its next sync, read or append). Reads and syncs write what is held first.
+   */
+  writeBatchBytes?: number;
   /** sync the index files and advance meta.json's checkpoint this often (default 4096 records / 8 MiB) */
   checkpointRecords?: number;
   checkpointBytes?: number;

@@ -202,7 +202,12 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
         // of how far the log reached).
         if (!options.keepAllSnapshots) this.snapshots.thin();
         const isNew = this.files.count === 0;
-        this.writer = new SegmentWriter(this.files, this.io, this.opts.segmentBytes);
+        this.writer = new SegmentWriter(
+          this.files,
+          this.io,
+          this.opts.segmentBytes,
+          options.writeBatchBytes ?? 0,
+        );
         if (isNew) {
           // A new log: the segments directory and the conversation directory are new entries in
           // their parents too, and must be on disk before a durable append is.
@@ -325,6 +330,8 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
   }
 
   private async syncAll(): Promise<void> {
+    // The log before its indexes: an index entry must never point past the records on disk.
+    this.writer!.writeHeld();
     // Index files trail the log and are only synced at checkpoints; writing them here keeps
     // the in-memory backlog small. They are caches: a failed write (a full disk) is retried at the
     // next sync and must not fail the log's own sync.
@@ -349,15 +356,27 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
 
   // ---- reads ----
 
+  /** Records a batching writer holds are written before anything is read back. */
+  private readable(): void {
+    try {
+      this.writer?.writeHeld();
+    } catch (err) {
+      throw ioError(err);
+    }
+  }
+
   async get(index: number): Promise<Slot<E>> {
     if (this.closed) throw closedError();
     checkIndex(index, this.len);
+    this.readable();
     return this.reader.readOne(index);
   }
 
   async getById(id: string): Promise<E | undefined> {
     const i = await this.indexOf(id);
-    return i < 0 ? undefined : (this.reader.readOne(i) as E);
+    if (i < 0) return undefined;
+    this.readable();
+    return this.reader.readOne(i) as E;
   }
 
   async indexOf(id: string): Promise<number> {
@@ -369,6 +388,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     if (this.closed) throw closedError();
     const [a, b] = sliceBounds(this.len, from, to);
     const out: Slot<E>[] = [];
+    this.readable();
     if (b > a) this.reader.walk(a, b, (_seq, slot) => out.push(slot));
     return out;
   }
@@ -393,6 +413,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     if (this.closed) throw closedError();
     if (!this.writable) throw readOnlyError(this.lockHeldBy);
     checkIndex(index, this.len);
+    this.readable();
     const e = this.reader.readOne(index);
     if (this.reader.corrupt.has(index)) {
       throw new EventStoreError('CORRUPT', `no snapshot at ${index}: that record is unreadable`);
@@ -407,6 +428,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     if (this.closed) throw closedError();
     const limit = Math.min(atOrBefore ?? this.len - 1, this.len - 1);
     if (limit < 0) return undefined;
+    this.readable();
     return this.snapshots.latest(
       limit,
       (i, id) => !this.reader.corrupt.has(i) && this.reader.readOne(i).id === id,

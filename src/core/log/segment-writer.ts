@@ -1,6 +1,8 @@
 // The write side of a segment log: appends encoded records to the active segment with positional
 // writes, rolls to a new segment at the size limit, and syncs whatever was written since the last
-// sync (including older segments and new directory entries) when group commit asks.
+// sync (including older segments and new directory entries) when group commit asks. A batching
+// writer (a bulk import's) holds records and writes many with one call: a write per record costs
+// more than encoding it.
 import fs from 'node:fs';
 import { RecordEncoder } from './record-format';
 import { type SegmentFiles } from './segment-files';
@@ -27,15 +29,29 @@ export class SegmentWriter {
   private activeDirty = false;
   /** offset of the record written by the last write() */
   lastOffset = 0;
-  /** set when a failed write could not be cut off again: the file end is unknown */
+  /**
+   * set when a failed write could not be cut off again (the file end is unknown), or when held
+   * records could not be written (records the store already counted are missing)
+   */
   failure: unknown = null;
+  /** records encoded but not yet written, for a batching writer; they start at `heldAt` */
+  private readonly held: Buffer | null;
+  private heldBytes = 0;
+  private heldAt = 0;
+  /** why held records never reached the file: every later read and sync fails with it */
+  private heldLost: unknown = null;
 
-  /** Continues the last segment (creating the first one for a new log). */
+  /**
+   * Continues the last segment (creating the first one for a new log). With `batchBytes`, records
+   * are held until that many bytes are waiting, a sync, a roll or `writeHeld`.
+   */
   constructor(
     private readonly files: SegmentFiles,
     private readonly io: SegmentIo,
     private readonly segmentBytes: number,
+    batchBytes = 0,
   ) {
+    this.held = batchBytes > 0 ? Buffer.allocUnsafeSlow(batchBytes) : null;
     if (files.count === 0) {
       files.create();
       this.dirsToSync.add(files.dir);
@@ -68,8 +84,44 @@ export class SegmentWriter {
     const len = enc.encodeInPlace(seq, json);
     if (this.size > 0 && this.size + len > this.segmentBytes) this.roll();
     const pos = this.size;
-    const buf = enc.buf;
-    const start = enc.start;
+    if (this.held && len <= this.held.length) {
+      if (this.heldBytes + len > this.held.length) this.writeHeld();
+      if (this.heldBytes === 0) this.heldAt = pos;
+      enc.buf.copy(this.held, this.heldBytes, enc.start, enc.start + len);
+      this.heldBytes += len;
+    } else {
+      this.writeHeld();
+      this.writeAt(enc.buf, enc.start, len, pos);
+    }
+    this.lastOffset = pos;
+    this.size = pos + len;
+    if (!this.activeDirty) {
+      this.activeDirty = true;
+      this.dirtyFds.add(this.activeFd);
+    }
+    return len;
+  }
+
+  /**
+   * Writes the records held by a batching writer. If that fails, the records the store already
+   * counted are not in the file: the writer is failed for good, and the error rethrown.
+   */
+  writeHeld(): void {
+    if (this.heldLost !== null) throw this.heldLost;
+    if (this.heldBytes === 0) return;
+    const bytes = this.heldBytes;
+    this.heldBytes = 0;
+    try {
+      this.writeAt(this.held!, 0, bytes, this.heldAt);
+    } catch (err) {
+      this.failure ??= err;
+      this.heldLost = err;
+      throw err;
+    }
+  }
+
+  /** Writes `len` bytes of `buf` at `pos` of the active segment, or none of them (the part written is cut off). */
+  private writeAt(buf: Buffer, start: number, len: number, pos: number): void {
     try {
       let done = 0;
       while (done < len) done += this.io.write(this.activeFd, buf, start + done, len - done, pos + done);
@@ -81,17 +133,11 @@ export class SegmentWriter {
       }
       throw err;
     }
-    this.lastOffset = pos;
-    this.size = pos + len;
-    this.files.setSize(this.activeNo, this.size);
-    if (!this.activeDirty) {
-      this.activeDirty = true;
-      this.dirtyFds.add(this.activeFd);
-    }
-    return len;
+    this.files.setSize(this.activeNo, pos + len);
   }
 
   private roll(): void {
+    this.writeHeld();
     const { no, fd } = this.files.create();
     this.activeNo = no;
     this.activeFd = fd;
@@ -103,6 +149,7 @@ export class SegmentWriter {
 
   /** fdatasyncs every segment written since the last sync, then fsyncs new directory entries. */
   async sync(): Promise<void> {
+    this.writeHeld();
     const fds = [...this.dirtyFds];
     this.dirtyFds.clear();
     this.activeDirty = false;
