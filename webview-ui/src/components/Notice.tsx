@@ -11,6 +11,7 @@ import { LlmErrorCard } from './LlmErrorCard';
 import { isSandboxWarning, SandboxWarning } from './SandboxWarning';
 import { t } from '../lib/text';
 import type { WebviewTextKey } from '../../../src/protocol/webview-text';
+import { levelWord } from './RiskBadge';
 
 interface Line {
   icon: string;
@@ -85,8 +86,8 @@ function describe(e: EventJson): Line {
         return {
           icon: 'shield',
           text: str(value['risk'])
-            ? t('reconfirm', str(value['risk'])!, str(value['approved_risk']) ?? 'LOW')
-            : t('reconfirmHigher', str(value['approved_risk']) ?? 'LOW'),
+            ? t('reconfirm', levelWord(str(value['risk'])!), levelWord(str(value['approved_risk']) ?? 'LOW'))
+            : t('reconfirmHigher', levelWord(str(value['approved_risk']) ?? 'LOW')),
           tone: 'warn',
           detail: reasons.join('\n'),
         };

@@ -18,7 +18,7 @@ const LEVEL_WORD: Record<string, WebviewTextKey> = {
 };
 
 /** A level in the display language ("LOW" in English). */
-function levelWord(level: string): string {
+export function levelWord(level: string): string {
   return t(LEVEL_WORD[level] ?? 'riskUnknown');
 }
 
