@@ -1,11 +1,19 @@
 // The editor in Simplified Chinese (code-server started with --locale zh-cn and a language pack
 // registered for it): the palette shows Logbook's command title in Chinese, the task prompt is the
 // extension's translated message, and the chat's document carries the language and its Chinese
-// words (the Confirm button, the composer, the header's status). Each step is captured.
+// words (the Confirm button, the composer, the header's status). The task then runs a command,
+// creates a file and finishes: their cards read in Chinese, and fit a 300 px sidebar in Light, Dark
+// and High Contrast. Each step is captured.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openWorkbench, screenshotRoot, type Workbench } from './support/workbench';
+import {
+  openWorkbench,
+  screenshotRoot,
+  setSidebarWidth,
+  setTheme,
+  type Workbench,
+} from './support/workbench';
 
 const root = join(__dirname, '..', '..');
 const zh = JSON.parse(readFileSync(join(root, 'package.nls.zh-cn.json'), 'utf8')) as Record<string, string>;
@@ -14,6 +22,14 @@ const zhBundle = JSON.parse(readFileSync(join(root, 'l10n', 'bundle.l10n.zh-cn.j
   string
 >;
 const START_TASK = `${zh['category']}: ${zh['logbook.startTask.title']}`;
+const THEMES = ['Light Modern', 'Dark Modern', 'Dark High Contrast'];
+
+/** The Chinese of a chat word, its holes filled. */
+function zhText(english: string, ...args: (string | number)[]): string {
+  const text = zhBundle[english];
+  assert.ok(text, `no translation of "${english}"`);
+  return text.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
+}
 
 describe('e2e: the editor in Simplified Chinese', function () {
   let wb: Workbench;
@@ -34,8 +50,38 @@ describe('e2e: the editor in Simplified Chinese', function () {
                 {
                   id: 'call_ls',
                   name: 'terminal',
-                  arguments: { command: 'ls', security_risk: 'LOW', summary: 'List the files' },
+                  arguments: {
+                    command: 'echo listed-files',
+                    security_risk: 'LOW',
+                    summary: 'List the files',
+                  },
                 },
+              ],
+            },
+          },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'listed-files' },
+            reply: {
+              toolCalls: [
+                {
+                  id: 'call_notes',
+                  name: 'file_editor',
+                  arguments: {
+                    command: 'create',
+                    path: 'NOTES_ZH.md',
+                    file_text: '# 笔记\n\n文件已列出。\n',
+                    security_risk: 'LOW',
+                    summary: 'Write the notes',
+                  },
+                },
+              ],
+            },
+          },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'NOTES_ZH' },
+            reply: {
+              toolCalls: [
+                { id: 'call_finish', name: 'finish', arguments: { message: '文件已列出，笔记已写好。' } },
               ],
             },
           },
@@ -80,5 +126,78 @@ describe('e2e: the editor in Simplified Chinese', function () {
     assert.equal(await chat.locator('section.approval').getByRole('button', { name: 'Confirm' }).count(), 0);
     await chat.locator('header .status', { hasText: zhBundle['Waiting for approval']! }).waitFor();
     await wb.shot('chat-confirm-in-chinese');
+  });
+
+  it('shows the command, the edit and the finish as cards in Chinese', async () => {
+    const chat = wb.chatFrame();
+    await chat.locator('section.approval').getByRole('button', { name: zhBundle['Confirm'] }).click();
+    // The command's card: its exit line and its output's toggle.
+    const command = chat.locator('article.row-action').filter({ hasText: 'echo listed-files' });
+    await command
+      .locator('.result-note', { hasText: zhText('Exit code {0}', 0) })
+      .waitFor({ timeout: 60_000 });
+    const lines = new RegExp(`^${zhText('{1} · {0} lines', '\\d+', zhText('Output'))}$`);
+    assert.match((await command.locator('.output-toggle').innerText()).trim(), lines);
+    const position = new RegExp(`^${zhText('Tool call {0} of {1}', '\\d+', '\\d+')}$`);
+    assert.match((await command.getAttribute('aria-label')) ?? '', position);
+
+    // The edit asks: its card says what it does in Chinese, with its diff button and badges.
+    const confirm = chat.locator('section.approval').getByRole('button', { name: zhBundle['Confirm'] });
+    await confirm.waitFor({ timeout: 60_000 });
+    const edit = chat.locator('article.row-action').filter({ hasText: 'NOTES_ZH.md' });
+    await edit.locator('.file-verb', { hasText: zhText('Create') }).waitFor();
+    await edit.locator('.pending-badge', { hasText: zhText('Awaiting approval') }).waitFor();
+    await edit.locator('.diff-stats').waitFor();
+    await confirm.click();
+    await edit
+      .getByRole('button', { name: zhText('Open diff of {0}', 'NOTES_ZH.md') })
+      .waitFor({ timeout: 60_000 });
+    await edit.locator('button', { hasText: zhText('Open diff') }).waitFor();
+
+    // The finish card, the status, and the row's tools on hover.
+    await chat.getByText('文件已列出，笔记已写好。').first().waitFor({ timeout: 60_000 });
+    await chat.locator('header .status', { hasText: zhText('Finished') }).waitFor({ timeout: 30_000 });
+    await command.locator('.card-head').hover();
+    await command.getByRole('button', { name: zhText('Fork: continue from here') }).waitFor();
+    await command.getByRole('button', { name: zhText('Restore files to here') }).waitFor();
+
+    // Nothing of the cards is left in English.
+    const feed = (await chat.locator('.feed .card').allInnerTexts())
+      .join('\n')
+      .replace(/echo listed-files|NOTES_ZH\.md|listed-files/g, '');
+    for (const english of [
+      'Exit code',
+      'Output',
+      'Open diff',
+      'Create',
+      'Fork',
+      'Restore',
+      'Status:',
+      'lines',
+    ])
+      assert.equal(feed.includes(english), false, `"${english}" shows in the feed:\n${feed}`);
+  });
+
+  it('fits a 300 px sidebar in Light, Dark and High Contrast', async () => {
+    const chat = wb.chatFrame();
+    await setSidebarWidth(wb, 300);
+    const sidebar = await wb.page.locator('.part.sidebar').boundingBox();
+    assert.ok(sidebar && Math.abs(sidebar.width - 300) <= 2, `the sidebar is ${sidebar?.width} px wide`);
+    // The edit's head hovered: its row tools (Fork, Restore) beside the risk badge.
+    const head = chat.locator('article.row-action').filter({ hasText: 'NOTES_ZH.md' }).locator('.card-head');
+    for (const theme of THEMES) {
+      await setTheme(wb, theme);
+      await head.hover();
+      await head.getByRole('button', { name: zhText('Fork: continue from here') }).waitFor();
+      // Text cut off in a line that does not wrap: the status, a card's head, an exit line.
+      const clipped = await chat
+        .locator('header .status, .card-head .tool-name, .result-note, .file-verb, .output-toggle')
+        .evaluateAll((els) =>
+          els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent ?? ''),
+        );
+      assert.deepEqual(clipped, [], `cut off in ${theme}`);
+      await wb.shot(`cards-300px-${theme.toLowerCase().replace(/[^a-z]+/g, '-')}`);
+    }
+    await setTheme(wb, THEMES[0]!);
   });
 });

@@ -13,6 +13,7 @@ import { Markdown } from './Markdown';
 import { McpToolBody } from './McpToolBody';
 import { PendingBadge, RiskBadge, RiskLine } from './RiskBadge';
 import { TerminalBody } from './TerminalBody';
+import { t } from '../lib/text';
 
 const TOOL_ICONS: Record<string, string> = {
   terminal: 'terminal',
@@ -32,7 +33,7 @@ export function toolIcon(tool: string): string {
 
 export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?: ComponentChildren }) {
   const e = row.event;
-  const tool = str(e.tool_name) ?? 'tool';
+  const tool = str(e.tool_name) ?? t('toolFallback');
   const action = obj(e.action);
   const { visible, thinking } = splitThink(contentText(e.thought));
   const reasoning = str(e.reasoning_content)?.trim() || thinking;
@@ -69,7 +70,7 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
       </div>
       {raised && <RiskLine risk={raised.risk} reason={raised.reason ?? ''} modelRisk={modelRisk} />}
       {reasoning && (
-        <Collapsible id={`${e.id}:reasoning`} row={row} label="Thinking" class="reasoning">
+        <Collapsible id={`${e.id}:reasoning`} row={row} label={t('thinking')} class="reasoning">
           {() => <Markdown class="muted" text={reasoning.slice(0, 100_000)} />}
         </Collapsible>
       )}

@@ -22,9 +22,9 @@ type Mode = { t: 'ask' } | { t: 'reject' } | { t: 'allow'; actionId: string; pre
 
 function describe(actionId: string): { tool: string; text: string; command?: string } {
   const e = actionRow(actionId)?.event;
-  if (!e) return { tool: 'tool', text: 'an action' };
+  if (!e) return { tool: t('toolFallback'), text: t('anAction') };
   const action = obj(e.action);
-  const tool = str(e.tool_name) ?? 'tool';
+  const tool = str(e.tool_name) ?? t('toolFallback');
   const command = tool === 'terminal' ? str(action?.command) : undefined;
   const text = command ?? str(e.summary) ?? str(action?.path) ?? tool;
   return { tool, text: text.length > 200 ? `${text.slice(0, 200)}…` : text, command };

@@ -2,11 +2,12 @@
 // keyboard stop with its own name). Names come from files and pastes: rendered as text only.
 import type { Chip } from '../lib/attachments';
 import { Icon } from './Icon';
+import { t } from '../lib/text';
 
 export function AttachmentChips({ chips, onRemove }: { chips: Chip[]; onRemove: (key: string) => void }) {
   if (chips.length === 0) return null;
   return (
-    <ul class="attachment-chips" aria-label="Attachments">
+    <ul class="attachment-chips" aria-label={t('attachments')}>
       {chips.map((c) => (
         <li key={c.key} class="attachment-chip" title={c.label}>
           {c.thumb ? <img class="chip-thumb" src={c.thumb} alt="" /> : <Icon name={c.icon} />}
@@ -14,8 +15,8 @@ export function AttachmentChips({ chips, onRemove }: { chips: Chip[]; onRemove: 
           <button
             type="button"
             class="chip-remove"
-            aria-label={`Remove attachment ${c.label}`}
-            title="Remove"
+            aria-label={t('removeAttachment', c.label)}
+            title={t('remove')}
             onClick={() => onRemove(c.key)}
           >
             <Icon name="close" />

@@ -113,11 +113,11 @@ export function Composer({ readOnly, inputRef }: Props) {
       for (const c of added) {
         const images = next.filter((x) => x.attachment.kind === 'image').length;
         if (next.length >= LIMITS.attachments) {
-          setProblem(`A message takes at most ${LIMITS.attachments} attachments.`);
+          setProblem(t('tooManyAttachments', LIMITS.attachments));
           break;
         }
         if (c.attachment.kind === 'image' && images >= LIMITS.images) {
-          setProblem(`A message takes at most ${LIMITS.images} images.`);
+          setProblem(t('tooManyImages', LIMITS.images));
           continue;
         }
         if (!next.some((x) => JSON.stringify(x.attachment) === JSON.stringify(c.attachment))) next.push(c);
@@ -148,7 +148,7 @@ export function Composer({ readOnly, inputRef }: Props) {
       else errors.push(read.error);
     }
     addChips(added);
-    setProblem(errors.length ? `Not attached: ${errors.join('; ')}.` : '');
+    setProblem(errors.length ? t('notAttached', errors.join('; ')) : '');
   };
 
   const submit = () => {
@@ -196,7 +196,14 @@ export function Composer({ readOnly, inputRef }: Props) {
     }
   };
 
-  const notes = [file && 'active file', selection && 'selection'].filter(Boolean).join(' and ');
+  const notes =
+    file && selection
+      ? t('attachedFileAndSelection')
+      : file
+        ? t('attachedActiveFile')
+        : selection
+          ? t('attachedSelection')
+          : '';
   return (
     <form
       class={`composer mode-${mode}`}
@@ -321,5 +328,5 @@ export function Composer({ readOnly, inputRef }: Props) {
 function unsavedNote(names: string[]): string {
   if (names.length === 0) return '';
   const mb = (IMAGE_BUDGET_CHARS * 0.75) / 1024 / 1024;
-  return `Paste again: ${names.join(', ')}. Pasted images over ${mb.toFixed(1)} MB in all are not kept when the panel reloads.`;
+  return t('pasteAgain', names.join(', '), mb.toFixed(1));
 }

@@ -1,18 +1,18 @@
 // A condensation marker: how many earlier events the agent summarized, and the summary on demand.
 import { arr, str } from '../lib/fields';
-import { plural } from '../lib/format';
 import type { Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
+import { t, tn } from '../lib/text';
 
 export function CondensationView({ row }: { row: Row }) {
   const e = row.event;
   const summary = str(e.summary)?.trim();
   const label =
     e.kind === 'Condensation'
-      ? `${plural(arr(e.forgotten_event_ids).length, 'earlier event')} summarized`
-      : 'Summary of earlier events';
+      ? tn(arr(e.forgotten_event_ids).length, 'condensedOne', 'condensedMany')
+      : t('condensedSummary');
   return (
     <div class="notice condensation">
       <Icon name="fold" />

@@ -14,6 +14,8 @@ import { Button } from './Button';
 import { Icon } from './Icon';
 import { InlineInput } from './InlineInput';
 import { RiskBadge } from './RiskBadge';
+import { count, t } from '../lib/text';
+import type { WebviewTextKey } from '../../../src/protocol/webview-text';
 
 /** Whether the header lists agents for this `delegate` call (its card then shows them, not its raw arguments). */
 export function hasDelegatedAgents(actionId: string): boolean {
@@ -25,7 +27,7 @@ export function DelegatedAgents({ actionId }: { actionId: string }) {
   const children = (h?.children ?? []).filter((c) => c.parentEventId === actionId);
   if (!h || !children.length) return null;
   return (
-    <ul class="delegated" aria-label="Delegated agents">
+    <ul class="delegated" aria-label={t('delegatedAgents')}>
       {children.map((c) => (
         <DelegatedAgent key={c.conversationId} child={c} conversationId={h.id} readOnly={h.readOnly} />
       ))}
@@ -69,7 +71,7 @@ function DelegatedAgent({
           <Icon name={look.icon} spin={look.tone === 'busy'} />
           <span class="delegated-status-label">{look.label}</span>
         </span>
-        <span class="delegated-cost" title={`${child.tokens} tokens`}>
+        <span class="delegated-cost" title={t('agentTokens', count(child.tokens))}>
           {formatCost(child.cost)}
         </span>
       </button>
@@ -77,11 +79,11 @@ function DelegatedAgent({
         {child.task}
       </div>
       {open && (
-        <ol class="delegated-steps" id={bodyId} aria-label={`Steps of ${child.branch}`}>
+        <ol class="delegated-steps" id={bodyId} aria-label={t('stepsOf', child.branch)}>
           {steps.length ? (
             steps.map((s) => <Step key={s.event.id} step={s} child={child} />)
           ) : (
-            <li class="muted">No steps yet.</li>
+            <li class="muted">{t('noStepsYet')}</li>
           )}
         </ol>
       )}
@@ -98,7 +100,7 @@ function Step({ step, child }: { step: ChildStep; child: ChildAgent }) {
     const text = e.kind === 'MessageEvent' ? contentText(obj(e.llm_message)?.content) : str(e.error);
     return <li class="delegated-step message">{(text ?? '').slice(0, 2_000)}</li>;
   }
-  const tool = str(e.tool_name) ?? 'tool';
+  const tool = str(e.tool_name) ?? t('toolFallback');
   const pending = child.pendingActionIds.includes(e.id);
   const risk = child.pendingRisks.find((r) => r.actionId === e.id)?.risk ?? str(e.security_risk);
   const r = step.result;
@@ -119,9 +121,9 @@ function Step({ step, child }: { step: ChildStep; child: ChildAgent }) {
         {describe(e)}
       </span>
       {pending && <RiskBadge risk={risk} />}
-      <span class={`delegated-outcome outcome-${outcome}`} title={outcome}>
+      <span class={`delegated-outcome outcome-${outcome}`} title={t(OUTCOME_WORDS[outcome])}>
         <Icon name={OUTCOME_ICONS[outcome]} spin={outcome === 'running'} />
-        <span class="delegated-outcome-label">{outcome}</span>
+        <span class="delegated-outcome-label">{t(OUTCOME_WORDS[outcome])}</span>
       </span>
     </li>
   );
@@ -134,6 +136,14 @@ const OUTCOME_ICONS = {
   error: 'error',
   done: 'pass',
 } as const;
+
+const OUTCOME_WORDS: Record<keyof typeof OUTCOME_ICONS, WebviewTextKey> = {
+  waiting: 'outcomeWaiting',
+  running: 'outcomeRunning',
+  rejected: 'outcomeRejected',
+  error: 'outcomeError',
+  done: 'outcomeDone',
+};
 
 function describe(e: ChildStep['event']): string {
   const a = obj(e.action);
@@ -163,18 +173,18 @@ function ChildApproval({
   const actionIds = child.pendingActionIds;
   const what = actionIds
     .map((id) => steps.find((s) => s.event.id === id))
-    .map((s) => (s ? `${str(s.event.tool_name) ?? 'tool'} ${describe(s.event)}` : 'an action'))
+    .map((s) => (s ? `${str(s.event.tool_name) ?? t('toolFallback')} ${describe(s.event)}` : t('anAction')))
     .join(', ');
   return (
-    <div class="delegated-approval" role="group" aria-label={`${child.branch} asks to run: ${what}`}>
+    <div class="delegated-approval" role="group" aria-label={t('childAsksToRun', child.branch, what)}>
       <span class="delegated-ask">
-        <Icon name="shield" /> {child.agentName} asks: <code>{what.slice(0, 200)}</code>
+        <Icon name="shield" /> {t('childAsks', child.agentName)} <code>{what.slice(0, 200)}</code>
       </span>
       {rejecting ? (
         <InlineInput
-          label="Reason for rejecting (optional, sent to the agent)"
-          placeholder="e.g. Stay inside the workspace"
-          submitLabel="Reject"
+          label={t('rejectReason')}
+          placeholder={t('childRejectExample')}
+          submitLabel={t('reject')}
           submitIcon="close"
           maxLength={LIMITS.rejectReason}
           onSubmit={(reason) => {
@@ -187,21 +197,21 @@ function ChildApproval({
         <div class="approval-actions">
           <Button
             icon="check"
-            label={`Confirm ${child.branch}`}
+            label={t('confirmChild', child.branch)}
             onClick={() => {
               send({ type: 'approve', conversationId, actionIds });
               setSentFor(key);
             }}
           >
-            Confirm
+            {t('confirm')}
           </Button>
           <Button
             kind="secondary"
             icon="close"
-            label={`Reject ${child.branch}`}
+            label={t('rejectChild', child.branch)}
             onClick={() => setRejecting(true)}
           >
-            Reject…
+            {t('rejectEllipsis')}
           </Button>
         </div>
       )}

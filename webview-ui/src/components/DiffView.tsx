@@ -3,8 +3,8 @@
 // No token colors here: on the tinted added/removed backgrounds they lose contrast in some themes.
 import { useMemo } from 'preact/hooks';
 import { type Diff, lineDiff } from '../lib/diff';
-import { plural } from '../lib/format';
 import { isOpen, type Row, toggleOpen } from '../state/store';
+import { t, tn } from '../lib/text';
 
 const SHOWN_LINES = 60;
 const cache = new Map<string, Diff>();
@@ -46,7 +46,7 @@ export function DiffView({ id, row, before, after, numbered }: Props) {
         {lines.map((l, i) =>
           l.t === 'fold' ? (
             <div class="diff-line diff-fold" key={i}>
-              <span>⋯ {plural(l.count, 'unchanged line')}</span>
+              <span>{tn(l.count, 'unchangedLinesOne', 'unchangedLinesMany')}</span>
             </div>
           ) : (
             <div class={`diff-line diff-${l.t}`} key={i}>
@@ -64,7 +64,7 @@ export function DiffView({ id, row, before, after, numbered }: Props) {
           aria-expanded={all}
           onClick={() => toggleOpen(`${id}:all`, row)}
         >
-          {all ? 'Show less' : `Show ${plural(rest, 'more line')}`}
+          {all ? t('showLess') : tn(rest, 'showMoreLinesOne', 'showMoreLinesMany')}
         </button>
       )}
     </div>

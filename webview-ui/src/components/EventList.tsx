@@ -23,6 +23,7 @@ import { useVirtualizer } from '../lib/use-virtualizer';
 import { EventRow } from './EventRow';
 import { Icon } from './Icon';
 import { StreamView } from './StreamView';
+import { count, t } from '../lib/text';
 
 const STREAM_KEY = 'live-stream';
 const EARLIER_KEY = 'earlier-events';
@@ -38,7 +39,7 @@ function EarlierButton({ first }: { first: number }) {
         onClick={() => id !== null && send({ type: 'loadEarlier', conversationId: id, beforeSeq: first })}
       >
         <Icon name="fold-up" />
-        Show earlier events ({first.toLocaleString('en-US')} not shown)
+        {t('showEarlierEvents', count(first))}
       </button>
     </div>
   );
@@ -185,7 +186,7 @@ export function EventList() {
         class="feed"
         ref={scroller}
         role="feed"
-        aria-label="Conversation"
+        aria-label={t('conversationFeed')}
         aria-busy={stream ? !stream.ended : false}
         tabIndex={0}
         data-last-seq={lastSeqHeld()}
@@ -209,7 +210,7 @@ export function EventList() {
                     stream && (
                       <article
                         class="row row-stream"
-                        aria-label="The agent is answering"
+                        aria-label={t('agentAnswering')}
                         aria-posinset={count}
                         aria-setsize={count}
                       >
@@ -231,7 +232,7 @@ export function EventList() {
             following.current = true;
             v.scrollToEnd();
           }}
-          aria-label="Jump to the latest event"
+          aria-label={t('jumpToLatest')}
         >
           <Icon name="arrow-down" />
         </button>

@@ -13,6 +13,8 @@ import { RowBoundary } from './RowBoundary';
 import { RowTools } from './RowTools';
 import { StandaloneResult } from './StandaloneResult';
 import { SystemPromptView } from './SystemPromptView';
+import { count, t } from '../lib/text';
+import type { WebviewTextKey } from '../../../src/protocol/webview-text';
 
 // `rev` is passed down although unused: components that read signals skip re-rendering when their
 // props are shallow-equal, and rows are mutated in place, so the revision is what tells them apart.
@@ -38,12 +40,12 @@ function Content({ row, rev, tools }: { row: Row; rev: number; tools: ComponentC
   }
 }
 
-const LABELS: Record<string, string> = {
-  message: 'Message',
-  action: 'Tool call',
-  result: 'Tool result',
-  condensation: 'Condensation',
-  system: 'System prompt',
+const LABELS: Record<string, WebviewTextKey> = {
+  message: 'rowMessage',
+  action: 'rowToolCall',
+  result: 'rowToolResult',
+  condensation: 'rowCondensation',
+  system: 'rowSystemPrompt',
 };
 
 interface Props {
@@ -68,16 +70,14 @@ function EventRowView({ row, position, total }: Props) {
       class={`row row-${row.view}${marked ? ' row-tampered' : ''}${tools ? ' has-tools' : ''}`}
       aria-posinset={position}
       aria-setsize={total}
-      aria-label={`${LABELS[row.view] ?? 'Event'} ${position} of ${total}`}
+      aria-label={t(LABELS[row.view] ?? 'rowEvent', count(position), count(total))}
       data-kind={row.event.kind}
       data-seq={row.seq}
     >
       {marked && (
         <div class="tamper-note" role="alert">
           <Icon name="workspace-untrusted" />
-          {at.exact
-            ? `Not as signed: ${bad.reason} (event ${bad.seq})`
-            : `Not as signed right after this: event ${bad.seq}, ${bad.reason}`}
+          {at.exact ? t('notAsSigned', bad.reason, bad.seq) : t('notAsSignedAfter', bad.seq, bad.reason)}
         </div>
       )}
       <RowBoundary kind={row.event.kind} fallback={inHead ? tools : null}>

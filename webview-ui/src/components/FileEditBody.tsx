@@ -7,13 +7,15 @@ import { Button } from './Button';
 import { DiffView } from './DiffView';
 import { Icon } from './Icon';
 import { ResultView } from './ResultView';
+import { t } from '../lib/text';
+import type { WebviewTextKey } from '../../../src/protocol/webview-text';
 
-const VERBS: Record<string, string> = {
-  view: 'View',
-  create: 'Create',
-  str_replace: 'Edit',
-  insert: 'Insert into',
-  undo_edit: 'Undo edit of',
+const VERBS: Record<string, WebviewTextKey> = {
+  view: 'verbView',
+  create: 'verbCreate',
+  str_replace: 'verbEdit',
+  insert: 'verbInsert',
+  undo_edit: 'verbUndoEdit',
 };
 
 function editTexts(
@@ -45,7 +47,7 @@ export function FileEditBody({ action, row }: { action: Json; row: Row; rev: num
     <div class="file-edit">
       <div class="file-line">
         <Icon name={command === 'view' ? 'eye' : command === 'create' ? 'file-add' : 'file-code'} />
-        <span class="file-verb">{VERBS[command] ?? command}</span>
+        <span class="file-verb">{VERBS[command] ? t(VERBS[command]) : command}</span>
         <span class="file-path" title={path}>
           {path}
         </span>
@@ -53,10 +55,10 @@ export function FileEditBody({ action, row }: { action: Json; row: Row; rev: num
           <Button
             kind="secondary"
             icon="diff"
-            label={`Open diff of ${name}`}
+            label={t('openDiffOf', name)}
             onClick={() => send({ type: 'openDiff', conversationId, actionId: row.event.id })}
           >
-            Open diff
+            {t('openDiff')}
           </Button>
         )}
       </div>

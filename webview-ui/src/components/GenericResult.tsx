@@ -2,11 +2,11 @@
 // thumbnails: file_editor viewing a PNG (stored with the conversation) or an MCP tool's result
 // (data URLs). SVG can carry script, so it and other kinds are only counted.
 import { contentText, type Json } from '../lib/fields';
-import { plural } from '../lib/format';
 import type { Row } from '../state/store';
 import { Icon } from './Icon';
 import { OutputBlock } from './OutputBlock';
 import { imageUrls, Thumbnail } from './MessageAttachments';
+import { t, tn } from '../lib/text';
 
 /** Images shown per result; the rest are counted. */
 const MAX_IMAGES = 4;
@@ -22,7 +22,7 @@ export function GenericResult({ obs, id, row }: { obs: Json; id: string; row?: R
       {error && (
         <div class="result-note tone-error">
           <Icon name="error" />
-          <span>The tool reported an error</span>
+          <span>{t('toolReportedError')}</span>
         </div>
       )}
       <OutputBlock
@@ -38,7 +38,7 @@ export function GenericResult({ obs, id, row }: { obs: Json; id: string; row?: R
           ))}
         </div>
       )}
-      {hidden > 0 && <div class="note">{plural(hidden, 'image')} not shown</div>}
+      {hidden > 0 && <div class="note">{tn(hidden, 'imageNotShownOne', 'imageNotShownMany')}</div>}
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { contentText, obj, str, type Json } from '../lib/fields';
 import type { Row } from '../state/store';
 import { Markdown } from './Markdown';
 import { ResultView } from './ResultView';
+import { t } from '../lib/text';
 
 const PROSE_FIELDS = new Set(['message', 'thought', 'text']);
 
@@ -81,7 +82,7 @@ export function InvalidCallBody({ row }: { row: Row }) {
   const raw = str(obj(row.event.tool_call)?.arguments) ?? '';
   return (
     <div class="generic-tool">
-      <div class="note">The model's call could not be turned into an action. Its arguments:</div>
+      <div class="note">{t('invalidCall')}</div>
       <pre class="code" tabIndex={0}>
         {raw.slice(0, 4_000)}
       </pre>

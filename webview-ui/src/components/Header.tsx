@@ -1,7 +1,7 @@
 // Title, status, token use and cost of the shown conversation, and its run controls.
 import type { ConversationHeader } from '../../../src/protocol/messages';
 import { formatCost, formatTokens, type StatusLook, statusLook } from '../lib/format';
-import { t } from '../lib/text';
+import { count, t } from '../lib/text';
 import { latestPlanId } from '../state/store';
 import { send } from '../vscode-api';
 import { Icon } from './Icon';
@@ -87,7 +87,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
           {look.label}
         </span>
         {readOnly && (
-          <span class="badge" title={header.heldBy ? `Written by ${header.heldBy}` : undefined}>
+          <span class="badge" title={header.heldBy ? t('writtenBy', header.heldBy) : undefined}>
             <Icon name="lock" />
             {t('readOnly')}
           </span>
@@ -105,37 +105,37 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
         <span class="metrics" title={metricsTitle(header)}>
           <span class="metric">
             {formatTokens(header.promptTokens)}
-            <span class="metric-unit"> in</span>
-            <span class="sr-only"> (prompt tokens)</span>
+            <span class="metric-unit">{t('tokensIn')}</span>
+            <span class="sr-only">{t('tokensInLong')}</span>
           </span>
           <span class="metric">
             {formatTokens(header.completionTokens)}
-            <span class="metric-unit"> out</span>
-            <span class="sr-only"> (completion tokens)</span>
+            <span class="metric-unit">{t('tokensOut')}</span>
+            <span class="sr-only">{t('tokensOutLong')}</span>
           </span>
           {header.cachedTokens > 0 && (
             <span class="metric">
               {formatTokens(header.cachedTokens)}
-              <span class="metric-unit"> cached</span>
-              <span class="sr-only"> (prompt tokens read from the provider's cache)</span>
+              <span class="metric-unit">{t('tokensCached')}</span>
+              <span class="sr-only">{t('tokensCachedLong')}</span>
             </span>
           )}
           {reasoning > 0 && (
             <span class="metric">
-              <span class="sr-only">Reasoning tokens </span>
+              <span class="sr-only">{t('tokensReasoningLong')}</span>
               {formatTokens(reasoning)}
-              <span class="metric-unit"> thinking</span>
+              <span class="metric-unit">{t('tokensThinking')}</span>
             </span>
           )}
           <span class="metric cost">
-            <span class="sr-only">Cost </span>
+            <span class="sr-only">{t('costLong')}</span>
             {formatCost(header.cost)}
           </span>
         </span>
       </div>
       {readOnly && header.heldBy && (
         <p class="held-by" role="note">
-          Open in {header.heldBy}. It becomes writable here once that window is gone.
+          {t('heldBy', header.heldBy)}
         </p>
       )}
     </header>
@@ -144,13 +144,12 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
 
 /** The model the next step uses; a click opens Logbook: Select Model (the host's quick pick). */
 function ModelButton({ model }: { model: NonNullable<ConversationHeader['model']> }) {
-  const where = model.provider === 'vscode' ? 'an editor model' : 'the OpenAI-compatible endpoint';
   return (
     <button
       type="button"
       class="model-button"
-      title={`Model: ${model.name}, ${where}. Click to choose another.`}
-      aria-label={`Model: ${model.name}. Choose another model`}
+      title={t(model.provider === 'vscode' ? 'modelTitleEditor' : 'modelTitleEndpoint', model.name)}
+      aria-label={t('modelLabel', model.name)}
       onClick={() => send({ type: 'selectModel' })}
     >
       <Icon name={model.provider === 'vscode' ? 'vscode' : 'sparkle'} />
@@ -161,10 +160,11 @@ function ModelButton({ model }: { model: NonNullable<ConversationHeader['model']
 }
 
 function metricsTitle(h: ConversationHeader): string {
-  const n = (v: number) => v.toLocaleString('en-US');
   const parts = [
-    `${n(h.promptTokens)} prompt tokens (${n(h.cachedTokens)} read from the provider's cache)`,
-    `${n(h.completionTokens)} completion tokens${h.reasoningTokens ? ` (${n(h.reasoningTokens)} reasoning)` : ''}`,
+    t('metricsPrompt', count(h.promptTokens), count(h.cachedTokens)),
+    h.reasoningTokens
+      ? t('metricsCompletionReasoning', count(h.completionTokens), count(h.reasoningTokens))
+      : t('metricsCompletion', count(h.completionTokens)),
   ];
   return parts.join(', ');
 }
@@ -175,32 +175,32 @@ const SIGNATURE_LOOK = {
   verified: {
     icon: 'verified',
     tone: 'ok',
-    label: 'Log verified',
-    note: 'Verified: every event of this conversation is intact and signed',
+    label: t('signatureVerified'),
+    note: t('signatureVerifiedNote'),
   },
   broken: {
     icon: 'error',
     tone: 'error',
-    label: 'Broken',
-    note: 'An event was changed, removed, inserted or reordered after it was signed, or the log was rewritten',
+    label: t('signatureBroken'),
+    note: t('signatureBrokenNote'),
   },
   truncated: {
     icon: 'error',
     tone: 'error',
-    label: 'Truncated',
-    note: 'Intact, but signed events recorded outside its folder are gone: the log was cut back',
+    label: t('signatureTruncated'),
+    note: t('signatureTruncatedNote'),
   },
   'unknown-signer': {
     icon: 'unverified',
     tone: 'warn',
-    label: 'Unknown signer',
-    note: 'Intact, but signed by a key that is neither yours nor on your trust list (logbook trust add)',
+    label: t('signatureUnknownSigner'),
+    note: t('signatureUnknownSignerNote'),
   },
   unsigned: {
     icon: 'unverified',
     tone: 'warn',
-    label: 'Unsigned',
-    note: 'Intact as far as signed, but some events were written before signing',
+    label: t('signatureUnsigned'),
+    note: t('signatureUnsignedNote'),
   },
 } as const;
 
@@ -209,9 +209,7 @@ const SIGNATURE_LOOK = {
  * signer is this window's key; "Log verified, known signer" otherwise.
  */
 function verifiedLabel(names: readonly string[]): string {
-  return names.length > 0 && names.every((n) => n === 'you')
-    ? 'Log verified, signed by you'
-    : 'Log verified, known signer';
+  return names.length > 0 && names.every((n) => n === 'you') ? t('signedByYou') : t('knownSigner');
 }
 
 /** What verifying this conversation last found (when it was opened, or Logbook: Verify Conversation). */
@@ -229,13 +227,10 @@ function SignatureBadge({
   const look = SIGNATURE_LOOK[signature];
   const label = signature === 'verified' && names.length > 0 ? verifiedLabel(names) : look.label;
   const who = names.length > 0 ? names : signers;
-  const by = who.length > 0 ? `\nSigned by ${who.join(', ')}` : '';
+  const by = who.length > 0 ? `\n${t('signedBy', who.join(', '))}` : '';
   const said = note ? `\n${note}` : '';
   return (
-    <span
-      class={`badge signature tone-${look.tone}`}
-      title={`${look.note} (as of the last check)${by}${said}`}
-    >
+    <span class={`badge signature tone-${look.tone}`} title={`${t('asOfLastCheck', look.note)}${by}${said}`}>
       <Icon name={look.icon} />
       {label}
     </span>

@@ -2,6 +2,7 @@
 // Enter submits, Escape cancels.
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Button } from './Button';
+import { t } from '../lib/text';
 
 interface Props {
   label: string;
@@ -54,7 +55,7 @@ export function InlineInput(p: Props) {
           {p.submitLabel}
         </Button>
         <Button kind="secondary" onClick={p.onCancel}>
-          Cancel
+          {t('cancel')}
         </Button>
       </div>
     </form>

@@ -6,6 +6,7 @@ import { header, rows, type Row, version } from '../state/store';
 import { send } from '../vscode-api';
 import { Button } from './Button';
 import { Icon } from './Icon';
+import { t } from '../lib/text';
 
 /** Only the newest error of a conversation still in error can be retried from its card. */
 function isCurrentError(row: Row): boolean {
@@ -35,11 +36,11 @@ export function LlmErrorCard({ row }: { row: Row }) {
       {actionable && (
         <div class="llm-error-actions">
           <Button icon="refresh" onClick={() => send({ type: 'resume', conversationId: h.id })}>
-            Retry
+            {t('retry')}
           </Button>
           {help.apiKey && (
             <Button kind="secondary" icon="key" onClick={() => send({ type: 'setApiKey' })}>
-              Set API Key
+              {t('setApiKey')}
             </Button>
           )}
           <Button
@@ -47,7 +48,7 @@ export function LlmErrorCard({ row }: { row: Row }) {
             icon="settings-gear"
             onClick={() => send({ type: 'openSettings', setting: help.setting })}
           >
-            Open Settings
+            {t('openSettings')}
           </Button>
         </div>
       )}

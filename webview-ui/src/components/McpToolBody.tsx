@@ -4,6 +4,7 @@ import { obj, type Json } from '../lib/fields';
 import type { Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { ResultView } from './ResultView';
+import { t } from '../lib/text';
 
 /** Arguments this many lines long or shorter start open. */
 const OPEN_LINES = 8;
@@ -15,13 +16,13 @@ export function McpToolBody({ action, row }: { action: Json; row: Row }) {
   return (
     <div class="generic-tool mcp-tool">
       {count === 0 ? (
-        <div class="note">No arguments</div>
+        <div class="note">{t('noArguments')}</div>
       ) : (
         <Collapsible
           id={`${row.event.id}:args`}
           row={row}
           class="mcp-args"
-          label={`Arguments (${count})`}
+          label={t('argumentsCount', count)}
           defaultOpen={json.split('\n').length <= OPEN_LINES}
         >
           {() => (

@@ -3,6 +3,7 @@
 import type { MentionItem } from '../../../src/protocol/messages';
 import { mentionIcon } from '../lib/attachments';
 import { Icon } from './Icon';
+import { t } from '../lib/text';
 
 export const MENTION_LIST_ID = 'mention-list';
 export const optionId = (i: number) => `mention-option-${i}`;
@@ -20,13 +21,13 @@ export function MentionList({ items, active, onPick, onHover }: Props) {
       class="mention-list"
       id={MENTION_LIST_ID}
       role="listbox"
-      aria-label="Attach to the message"
+      aria-label={t('mentionListLabel')}
       // Scrolling the list with the mouse must not take focus from the message box (that closes it).
       onMouseDown={(e) => e.preventDefault()}
     >
       {items.length === 0 && (
         <li class="mention-empty" role="presentation">
-          Nothing matches
+          {t('nothingMatches')}
         </li>
       )}
       {items.map((item, i) => (

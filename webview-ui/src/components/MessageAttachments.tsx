@@ -8,6 +8,7 @@ import type { Row } from '../state/store';
 import { shownConversation } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
+import { t } from '../lib/text';
 
 const MAX_SHOWN = 100_000;
 const SAFE_IMAGE = /^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/=]+$/;
@@ -74,12 +75,12 @@ export function Thumbnail({ url }: { url: string }) {
   } else src = null;
   if (src && !SAFE_IMAGE.test(src)) src = null;
   if (src === undefined)
-    return <span class="message-image pending" role="img" aria-label="Attached image (loading)" />;
+    return <span class="message-image pending" role="img" aria-label={t('attachedImageLoading')} />;
   if (src === null)
     return (
-      <span class="message-image missing" role="img" aria-label="Attached image (not available)">
+      <span class="message-image missing" role="img" aria-label={t('attachedImageMissing')}>
         <Icon name="file-media" />
       </span>
     );
-  return <img class="message-image" src={src} alt="Attached image" />;
+  return <img class="message-image" src={src} alt={t('attachedImage')} />;
 }

@@ -1,13 +1,13 @@
 // A chat message: the user's (a bubble) or the agent's (markdown with its thinking collapsed). Stuck
 // nudges (messages the stuck detector sends the agent) are shown as a warning line instead.
 import { contentText, imageCount, obj, arr, str } from '../lib/fields';
-import { plural } from '../lib/format';
 import type { Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
 import { attachmentParts, MessageAttachments } from './MessageAttachments';
 import { ATTACHMENT_HEADER } from '../../../src/core/attachments/attachment-text';
+import { t, tn } from '../lib/text';
 
 const isAttachmentPart = (c: unknown): boolean => {
   const text = obj(c)?.type === 'text' ? str(obj(c)?.text) : undefined;
@@ -34,11 +34,11 @@ export function MessageView({ row }: { row: Row }) {
     return (
       <div class="notice tone-warn">
         <Icon name="warning" />
-        <span>Stuck check: {text.slice(STUCK_NUDGE.length).trim().slice(0, 2_000)}</span>
+        <span>{t('stuckCheck', text.slice(STUCK_NUDGE.length).trim().slice(0, 2_000))}</span>
       </div>
     );
   const user = from === 'user';
-  const who = user ? 'You' : from === 'agent' ? (str(e.sender) ?? 'Agent') : from || 'Message';
+  const who = user ? t('you') : from === 'agent' ? (str(e.sender) ?? t('agent')) : from || t('message');
   const reasoning = str(message.reasoning_content)?.trim();
   const skills = arr(e.activated_skills).filter((s): s is string => typeof s === 'string');
   return (
@@ -48,7 +48,7 @@ export function MessageView({ row }: { row: Row }) {
         <span>{who}</span>
       </div>
       {reasoning && (
-        <Collapsible id={`${e.id}:reasoning`} row={row} label="Thinking" class="reasoning">
+        <Collapsible id={`${e.id}:reasoning`} row={row} label={t('thinking')} class="reasoning">
           {() => <Markdown class="muted" text={reasoning.slice(0, MAX_TEXT)} />}
         </Collapsible>
       )}
@@ -56,8 +56,8 @@ export function MessageView({ row }: { row: Row }) {
       {user && <MessageAttachments row={row} content={message.content} />}
       {(images > 0 || skills.length > 0) && (
         <div class="note">
-          {images > 0 && `${plural(images, 'image')} attached. `}
-          {skills.length > 0 && `Skills: ${skills.join(', ').slice(0, 300)}`}
+          {images > 0 && `${tn(images, 'imageAttachedOne', 'imageAttachedMany')} `}
+          {skills.length > 0 && t('skills', skills.join(', ').slice(0, 300))}
         </div>
       )}
     </div>

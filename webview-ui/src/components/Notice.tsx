@@ -9,6 +9,9 @@ import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
 import { LlmErrorCard } from './LlmErrorCard';
 import { isSandboxWarning, SandboxWarning } from './SandboxWarning';
+import { t } from '../lib/text';
+import type { WebviewTextKey } from '../../../src/protocol/webview-text';
+import { levelWord } from './RiskBadge';
 
 interface Line {
   icon: string;
@@ -26,6 +29,14 @@ function shortValue(v: unknown): string {
   return s.length > 80 ? `${s.slice(0, 80)}…` : s;
 }
 
+/** The first few tools' names, as the log gives them. */
+function firstNames(named: { name: string }[]): string {
+  return named
+    .slice(0, 6)
+    .map((n) => n.name)
+    .join(', ');
+}
+
 function describe(e: EventJson): Line {
   switch (e.kind) {
     case 'ConversationStateUpdateEvent': {
@@ -33,33 +44,33 @@ function describe(e: EventJson): Line {
       if (key === 'execution_status') {
         const look = statusLook(str(e.value) ?? '');
         const tone = look.tone === 'error' ? 'error' : look.tone === 'warn' ? 'warn' : 'neutral';
-        return { icon: look.tone === 'busy' ? 'play' : look.icon, text: `Status: ${look.label}`, tone };
+        return { icon: look.tone === 'busy' ? 'play' : look.icon, text: t('statusLine', look.label), tone };
       }
-      if (key === 'full_state') return { icon: 'sync', text: 'Conversation state restored', tone: 'neutral' };
+      if (key === 'full_state') return { icon: 'sync', text: t('stateRestored'), tone: 'neutral' };
       const value = (e.value ?? {}) as Record<string, unknown>;
       if (key === 'stuck')
         return {
           icon: 'warning',
-          text: 'The agent stopped: it seems stuck',
+          text: t('agentStuck'),
           tone: 'warn',
           detail: str(value['explanation']),
         };
       if (key === 'recovery')
         return {
           icon: 'debug-restart',
-          text: 'Recovered after Logbook stopped unexpectedly',
+          text: t('recovered'),
           tone: 'warn',
           detail: str(value['reason']),
         };
       if (key === 'lost_events')
         return {
           icon: 'error',
-          text: `Events of this conversation were lost (${num(value['count']) ?? '?'}); it continues without them`,
+          text: t('lostEvents', num(value['count']) ?? '?'),
           tone: 'error',
           detail: str(value['reason']),
         };
       if (key === 'title')
-        return { icon: 'edit', text: `Renamed to “${shortValue(e.value)}”`, tone: 'neutral' };
+        return { icon: 'edit', text: t('renamedTo', shortValue(e.value)), tone: 'neutral' };
       if (key === 'llm_retry')
         return {
           icon: 'sync',
@@ -74,7 +85,9 @@ function describe(e: EventJson): Line {
           : [];
         return {
           icon: 'shield',
-          text: `Asks again before running: ${str(value['risk']) ?? 'higher'} risk now (approved at ${str(value['approved_risk']) ?? 'LOW'})`,
+          text: str(value['risk'])
+            ? t('reconfirm', levelWord(str(value['risk'])!), levelWord(str(value['approved_risk']) ?? 'LOW'))
+            : t('reconfirmHigher', levelWord(str(value['approved_risk']) ?? 'LOW')),
           tone: 'warn',
           detail: reasons.join('\n'),
         };
@@ -82,10 +95,7 @@ function describe(e: EventJson): Line {
       if (key === 'cost_unknown')
         return {
           icon: 'warning',
-          text:
-            value['max_tokens'] === null
-              ? 'The cost cap cannot be enforced: this model has no price'
-              : 'The cost of this model is unknown: the token budget is enforced instead',
+          text: value['max_tokens'] === null ? t('costCapUnenforced') : t('costUnknown'),
           tone: 'warn',
           detail: str(value['message']),
         };
@@ -93,23 +103,22 @@ function describe(e: EventJson): Line {
         return e.value === 'plan'
           ? {
               icon: 'checklist',
-              text: 'Plan mode: the agent only reads and answers with a plan',
+              text: t('planModeNotice'),
               tone: 'neutral',
             }
-          : { icon: 'play', text: 'Act mode: the agent may change files and run commands', tone: 'neutral' };
+          : { icon: 'play', text: t('actModeNotice'), tone: 'neutral' };
       if (key === 'checkpoint')
         return {
           icon: 'history',
-          text: 'Files restored to an earlier point',
+          text: t('filesRestored'),
           tone: 'neutral',
-          detail:
-            'The files as they were just before are kept: Restore files to here on this line brings them back.',
+          detail: t('filesRestoredDetail'),
         };
       if (key === 'sandbox')
         // Only "on" reaches here (the others are SandboxWarning): a quiet line, the details folded.
         return {
           icon: 'shield',
-          text: 'Commands run in a sandbox',
+          text: t('sandboxOn'),
           tone: 'neutral',
           detail: str(value['message']),
           folded: true,
@@ -117,7 +126,7 @@ function describe(e: EventJson): Line {
       if (key === 'checkpoint_unavailable')
         return {
           icon: 'warning',
-          text: 'No checkpoints for this workspace',
+          text: t('noCheckpoints'),
           tone: 'warn',
           detail: str(value['message']),
         };
@@ -126,9 +135,7 @@ function describe(e: EventJson): Line {
         const server = /^mcp:(.+)$/.exec(str(value['source']) ?? '')?.[1];
         return {
           icon: 'plug',
-          text: server
-            ? `MCP server “${server.slice(0, 60)}” is unavailable; the agent goes on without its tools`
-            : 'An MCP server entry was left out',
+          text: server ? t('mcpServerUnavailable', server.slice(0, 60)) : t('mcpEntryLeftOut'),
           tone: 'warn',
           detail: str(value['message']),
         };
@@ -142,46 +149,43 @@ function describe(e: EventJson): Line {
         });
         return {
           icon: 'plug',
-          text: named.length
-            ? `Tools from outside offered: ${named
-                .slice(0, 6)
-                .map((n) => n.name)
-                .join(', ')}${named.length > 6 ? ` and ${named.length - 6} more` : ''}`
-            : 'No tools from outside offered from here on',
+          text: !named.length
+            ? t('noToolsOffered')
+            : named.length > 6
+              ? t('toolsOfferedMore', firstNames(named), named.length - 6)
+              : t('toolsOffered', firstNames(named)),
           tone: 'neutral',
           detail: named.map((n) => `${n.name}: ${n.description}`).join('\n') || undefined,
           folded: true,
         };
       }
-      if (key === 'forked_from')
-        return { icon: 'repo-forked', text: 'Continued from an earlier conversation', tone: 'neutral' };
-      return { icon: 'symbol-event', text: `State: ${key} = ${shortValue(e.value)}`, tone: 'neutral' };
+      if (key === 'forked_from') return { icon: 'repo-forked', text: t('continuedFrom'), tone: 'neutral' };
+      return { icon: 'symbol-event', text: t('stateChange', key, shortValue(e.value)), tone: 'neutral' };
     }
     case 'PauseEvent':
-      return { icon: 'debug-pause', text: 'Paused', tone: 'neutral' };
+      return { icon: 'debug-pause', text: t('paused'), tone: 'neutral' };
     case 'CondensationRequest':
-      return { icon: 'fold', text: 'Condensation of earlier events requested', tone: 'neutral' };
+      return { icon: 'fold', text: t('condensationRequested'), tone: 'neutral' };
     case 'ConversationErrorEvent': {
       const code = str(e.code) ?? 'error';
       const detail = str(e.detail) ?? '';
-      if (/stuck/i.test(code))
-        return { icon: 'warning', text: 'The agent stopped: it seems stuck', tone: 'warn', detail };
-      return { icon: 'error', text: `Conversation error: ${code}`, tone: 'error', detail };
+      if (/stuck/i.test(code)) return { icon: 'warning', text: t('agentStuck'), tone: 'warn', detail };
+      return { icon: 'error', text: t('conversationError', code), tone: 'error', detail };
     }
     case 'CorruptRecord':
       return {
         icon: 'bracket-error',
-        text: `Record ${num(e.index) ?? '?'} could not be read`,
+        text: t('recordUnreadable', num(e.index) ?? '?'),
         tone: 'error',
         detail: str(e.reason),
       };
     default: {
       const explanation = str(e.explanation) ?? str(e.detail) ?? str(e.reason);
       if (/stuck/i.test(e.kind))
-        return { icon: 'warning', text: 'The agent seems stuck', tone: 'warn', detail: explanation };
+        return { icon: 'warning', text: t('agentSeemsStuck'), tone: 'warn', detail: explanation };
       return {
         icon: 'question',
-        text: `Event of an unknown kind: ${e.kind.slice(0, 80)}`,
+        text: t('unknownEventKind', e.kind.slice(0, 80)),
         tone: 'neutral',
         detail: JSON.stringify(e, null, 2),
       };
@@ -193,14 +197,14 @@ function describe(e: EventJson): Line {
 const MAX_TRAIL = 5;
 
 /** A status the conversation has left, as history: it must not read as where things stand now. */
-const PAST: Record<string, string> = {
-  idle: 'Was idle',
-  running: 'Ran',
-  paused: 'Was paused',
-  waiting_for_confirmation: 'Waited for approval',
-  finished: 'Finished',
-  error: 'Stopped with an error',
-  stuck: 'Was stuck',
+const PAST: Record<string, WebviewTextKey> = {
+  idle: 'pastIdle',
+  running: 'pastRunning',
+  paused: 'pastPaused',
+  waiting_for_confirmation: 'pastWaiting',
+  finished: 'statusFinished',
+  error: 'pastError',
+  stuck: 'pastStuck',
 };
 
 /** One line for a row and the events folded into it (see foldIntoPrevious in the store). */
@@ -214,17 +218,17 @@ function describeRow(row: Row, current: boolean): Line {
     // muted, so it never contradicts the header or a finish below it.
     const labels = current
       ? values.map((v) => statusLook(v).label)
-      : values.map((v) => PAST[v] ?? statusLook(v).label);
+      : values.map((v) => (PAST[v] ? t(PAST[v]) : statusLook(v).label));
     const shown = labels.length > MAX_TRAIL ? ['…', ...labels.slice(-MAX_TRAIL)] : labels;
     return current
-      ? { ...line, text: `Status: ${shown.join(' → ')}` }
+      ? { ...line, text: t('statusLine', shown.join(' → ')) }
       : { ...line, icon: 'history', tone: 'neutral', text: shown.join(' → '), past: true };
   }
   if (earlier.length === 0) return line;
   if (key === 'title')
     return {
       icon: 'repo-forked',
-      text: `Continued from an earlier conversation as “${shortValue(row.event.value)}”`,
+      text: t('continuedFromAs', shortValue(row.event.value)),
       tone: 'neutral',
     };
   return line;

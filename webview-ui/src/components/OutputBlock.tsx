@@ -2,9 +2,9 @@
 // with "Show all", and even expanded it is capped so a multi-megabyte log cannot flood the DOM.
 import { useMemo } from 'preact/hooks';
 import { highlight } from '../lib/highlight';
-import { plural } from '../lib/format';
 import { isOpen, type Row, toggleOpen } from '../state/store';
 import { Icon } from './Icon';
+import { count, t, tn } from '../lib/text';
 
 const HEAD_LINES = 12;
 const HEAD_CHARS = 2_000;
@@ -35,7 +35,7 @@ function head(s: string): string {
   return s.slice(0, Math.min(end - 1, HEAD_CHARS));
 }
 
-export function OutputBlock({ text, id, row, lang, tone = 'normal', label = 'Output' }: Props) {
+export function OutputBlock({ text, id, row, lang, tone = 'normal', label = t('output') }: Props) {
   const body = text.trimEnd();
   const { lines, short } = useMemo(() => {
     const lines = countLines(body);
@@ -45,7 +45,7 @@ export function OutputBlock({ text, id, row, lang, tone = 'normal', label = 'Out
   const open = truncated && isOpen(id);
   const hidden = isOpen(`${id}:hidden`);
   const shown = open ? body.slice(0, EXPANDED_CHARS) : short;
-  if (!body) return <div class="output-empty">(no output)</div>;
+  if (!body) return <div class="output-empty">{t('noOutput')}</div>;
   return (
     <div class={`output tone-${tone}`}>
       <button
@@ -55,7 +55,7 @@ export function OutputBlock({ text, id, row, lang, tone = 'normal', label = 'Out
         onClick={() => toggleOpen(`${id}:hidden`, row)}
       >
         <Icon name={hidden ? 'chevron-right' : 'chevron-down'} />
-        {label} · {plural(lines, 'line')}
+        {tn(lines, 'outputHeadOne', 'outputHeadMany', label)}
       </button>
       {!hidden && (
         <pre class="code" tabIndex={0}>
@@ -65,14 +65,11 @@ export function OutputBlock({ text, id, row, lang, tone = 'normal', label = 'Out
       {!hidden && truncated && (
         <button type="button" class="link-button" aria-expanded={open} onClick={() => toggleOpen(id, row)}>
           <Icon name={open ? 'fold' : 'unfold'} />
-          {open ? 'Show less' : `Show all ${plural(lines, 'line')}`}
+          {open ? t('showLess') : tn(lines, 'showAllLinesOne', 'showAllLinesMany')}
         </button>
       )}
       {!hidden && open && body.length > EXPANDED_CHARS && (
-        <div class="note">
-          Showing the first {EXPANDED_CHARS.toLocaleString('en-US')} of {body.length.toLocaleString('en-US')}{' '}
-          characters.
-        </div>
+        <div class="note">{t('showingFirstChars', count(EXPANDED_CHARS), count(body.length))}</div>
       )}
     </div>
   );

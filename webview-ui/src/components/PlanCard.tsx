@@ -12,6 +12,7 @@ import { Icon } from './Icon';
 import { IconButton } from './IconButton';
 import { Markdown } from './Markdown';
 import { PendingBadge } from './RiskBadge';
+import { count, t, tn } from '../lib/text';
 
 type Status = NonNullable<PlanItem['status']>;
 interface Task extends PlanItem {
@@ -19,10 +20,10 @@ interface Task extends PlanItem {
 }
 
 const LOOK: Record<string, { icon: string; label: string }> = {
-  done: { icon: 'pass-filled', label: 'done' },
-  in_progress: { icon: 'circle-large-filled', label: 'in progress' },
-  todo: { icon: 'circle-large-outline', label: 'to do' },
-  not_done: { icon: 'circle-large-outline', label: 'not done' },
+  done: { icon: 'pass-filled', label: t('planDone') },
+  in_progress: { icon: 'circle-large-filled', label: t('planInProgress') },
+  todo: { icon: 'circle-large-outline', label: t('planToDo') },
+  not_done: { icon: 'circle-large-outline', label: t('planNotDone') },
 };
 
 /** Statuses in which the agent is carrying a plan out now. */
@@ -99,9 +100,9 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
         {thought && <Markdown class="thought" text={thought.slice(0, 100_000)} />}
         <div class="card-head">
           <Icon name="checklist" class="tool-icon" />
-          <span class="tool-name">Plan</span>
-          <span class="summary" title="A later plan below replaced this one">
-            {done} of {tasks.length} done, updated below
+          <span class="tool-name">{t('plan')}</span>
+          <span class="summary" title={t('planLaterReplaced')}>
+            {t('planDoneUpdatedBelow', count(done), count(tasks.length))}
           </span>
           {tools}
         </div>
@@ -114,10 +115,11 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
       {thought && <Markdown class="thought" text={thought.slice(0, 100_000)} />}
       <div class="card-head">
         <Icon name="checklist" class="tool-icon" />
-        <span class="tool-name">Plan</span>
+        <span class="tool-name">{t('plan')}</span>
         <span class="summary">
-          {tasks.length} step{tasks.length === 1 ? '' : 's'}
-          {done > 0 ? `, ${done} done` : ''}
+          {done > 0
+            ? tn(tasks.length, 'planStepsDoneOne', 'planStepsDoneMany', count(done))
+            : tn(tasks.length, 'planStepsOne', 'planStepsMany')}
         </span>
         {tools}
         {approvable && (
@@ -127,59 +129,59 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
         )}
       </div>
       {editing ? (
-        <ol class="plan-items editing" aria-label="Plan steps (editing)">
-          {draft!.map((t, i) => (
+        <ol class="plan-items editing" aria-label={t('planStepsEditing')}>
+          {draft!.map((step, i) => (
             <li key={i} class="plan-item">
               <div class="plan-edit">
                 <input
                   class="plan-title-input"
-                  aria-label={`Step ${i + 1} title`}
+                  aria-label={t('planStepTitle', i + 1)}
                   maxLength={LIMITS.planTitle}
-                  value={t.title}
+                  value={step.title}
                   onInput={(ev) => update(i, { title: ev.currentTarget.value })}
                 />
                 <textarea
                   class="plan-notes-input"
-                  aria-label={`Step ${i + 1} notes`}
+                  aria-label={t('planStepNotes', i + 1)}
                   rows={1}
                   maxLength={LIMITS.planNotes}
-                  value={t.notes}
+                  value={step.notes}
                   onInput={(ev) => update(i, { notes: ev.currentTarget.value })}
                 />
               </div>
               <IconButton
                 icon="trash"
-                label={`Remove step ${i + 1}`}
+                label={t('planRemoveStep', i + 1)}
                 onClick={() => setDraft(draft!.filter((_, j) => j !== i))}
               />
             </li>
           ))}
         </ol>
       ) : (
-        <ol class="plan-items" aria-label="Plan steps">
-          {tasks.map((t, i) => {
-            const status = shownStatus(t.status, live, h?.mode === 'plan');
+        <ol class="plan-items" aria-label={t('planSteps')}>
+          {tasks.map((task, i) => {
+            const status = shownStatus(task.status, live, h?.mode === 'plan');
             const look = LOOK[status] ?? LOOK.todo!;
             return (
               <li key={i} class={`plan-item status-${status}`} data-status={status}>
                 <Icon name={look.icon} class="plan-mark" />
                 <span class="plan-text">
                   <span class="plan-title">
-                    {t.title}
+                    {task.title}
                     <span class="sr-only"> ({look.label})</span>
                   </span>
-                  {t.notes.trim() && <span class="plan-notes">{t.notes.trim()}</span>}
+                  {task.notes.trim() && <span class="plan-notes">{task.notes.trim()}</span>}
                 </span>
               </li>
             );
           })}
         </ol>
       )}
-      {failed && <div class="result-note">The plan was not accepted by the tool; see the next step.</div>}
+      {failed && <div class="result-note">{t('planNotAccepted')}</div>}
       {approvable && (
         <div class="plan-actions">
           <Button icon="check" onClick={approve} disabled={editing && draft!.every((t) => !t.title.trim())}>
-            Approve plan
+            {t('approvePlan')}
           </Button>
           {editing ? (
             <>
@@ -189,10 +191,10 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
                 onClick={() => setDraft([...draft!, { title: '', notes: '' }])}
                 disabled={draft!.length >= LIMITS.planItems}
               >
-                Add step
+                {t('addStep')}
               </Button>
               <Button kind="secondary" onClick={() => setDraft(undefined)}>
-                Discard edits
+                {t('discardEdits')}
               </Button>
             </>
           ) : (
@@ -204,14 +206,14 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
                   setDraft(tasks.map((t) => ({ title: t.title, notes: t.notes, status: t.status })))
                 }
               >
-                Edit
+                {t('edit')}
               </Button>
               <Button
                 kind="secondary"
                 icon="comment"
                 onClick={() => document.querySelector<HTMLTextAreaElement>('.composer-input')?.focus()}
               >
-                Request changes
+                {t('requestChanges')}
               </Button>
             </>
           )}

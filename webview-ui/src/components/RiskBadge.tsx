@@ -1,11 +1,25 @@
 // The security risk of an action. Color sits on the border and icon only, the text stays in the
 // foreground color so it is readable in every theme.
 import { Icon } from './Icon';
+import { t } from '../lib/text';
+import type { WebviewTextKey } from '../../../src/protocol/webview-text';
 
 const RISKS = new Set(['LOW', 'MEDIUM', 'HIGH', 'UNKNOWN']);
 
 function levelOf(risk: string | undefined): string {
   return risk && RISKS.has(risk) ? risk : 'UNKNOWN';
+}
+
+const LEVEL_WORD: Record<string, WebviewTextKey> = {
+  LOW: 'riskLow',
+  MEDIUM: 'riskMedium',
+  HIGH: 'riskHigh',
+  UNKNOWN: 'riskUnknown',
+};
+
+/** A level in the display language ("LOW" in English). */
+export function levelWord(level: string): string {
+  return t(LEVEL_WORD[level] ?? 'riskUnknown');
 }
 
 function riskIcon(level: string): string {
@@ -16,12 +30,9 @@ function riskIcon(level: string): string {
 export function RiskBadge({ risk }: { risk: string | undefined }) {
   const level = levelOf(risk);
   return (
-    <span
-      class={`badge risk risk-${level.toLowerCase()}`}
-      title={`Security risk: ${level.toLowerCase()}, as the model rated it`}
-    >
+    <span class={`badge risk risk-${level.toLowerCase()}`} title={t('riskTitle', levelWord(level))}>
       <Icon name={riskIcon(level)} />
-      {level}
+      {levelWord(level)}
     </span>
   );
 }
@@ -37,12 +48,15 @@ export function RiskLine({ risk, reason, modelRisk }: { risk: string; reason: st
   return (
     <div
       class={`risk-line risk-${level.toLowerCase()}`}
-      title={`Logbook's rules rate it ${level}; the model rated it ${model ?? 'without a risk'}.`}
+      title={t('riskLineTitle', levelWord(level), model ? levelWord(model) : t('riskLineWithoutRisk'))}
     >
       <Icon name={riskIcon(level)} />
       <span>
-        <span class="risk-level">{level}</span> <span class="risk-whose">by Logbook's rules</span>
-        {reason ? `: ${reason}` : ''} <span class="risk-model">(the model said {model ?? 'nothing'})</span>
+        <span class="risk-level">{levelWord(level)}</span> <span class="risk-whose">{t('riskByRules')}</span>
+        {reason ? `: ${reason}` : ''}{' '}
+        <span class="risk-model">
+          {model ? t('riskModelSaid', levelWord(model)) : t('riskModelSaidNothing')}
+        </span>
       </span>
     </div>
   );
@@ -54,9 +68,9 @@ export function RiskLine({ risk, reason, modelRisk }: { risk: string; reason: st
  */
 export function PendingBadge() {
   return (
-    <span class="badge pending-badge" title="Awaiting approval">
+    <span class="badge pending-badge" title={t('awaitingApproval')}>
       <Icon name="shield" />
-      <span class="pending-label">Awaiting approval</span>
+      <span class="pending-label">{t('awaitingApproval')}</span>
     </span>
   );
 }

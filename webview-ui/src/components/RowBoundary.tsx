@@ -1,6 +1,7 @@
 // Keeps one malformed event from taking the panel down: its row says so and the rest renders.
 import { Component, type ComponentChildren } from 'preact';
 import { Icon } from './Icon';
+import { t } from '../lib/text';
 
 interface Props {
   kind: string;
@@ -26,7 +27,7 @@ export class RowBoundary extends Component<Props, { failed: boolean }> {
       <>
         <div class="notice tone-error">
           <Icon name="error" />
-          <span>This {this.props.kind.slice(0, 80)} event could not be displayed.</span>
+          <span>{t('rowUnrenderable', this.props.kind.slice(0, 80))}</span>
         </div>
         {this.props.fallback}
       </>

@@ -4,6 +4,7 @@
 import { send } from '../vscode-api';
 import type { Row } from '../state/store';
 import { IconButton } from './IconButton';
+import { t } from '../lib/text';
 
 export function RowTools({ row, conversationId }: { row: Row; conversationId: string }) {
   // The files as they were at a user's message or before an action: what a checkpoint holds.
@@ -16,15 +17,15 @@ export function RowTools({ row, conversationId }: { row: Row; conversationId: st
     <span class="row-tools">
       <IconButton
         icon="repo-forked"
-        text="Fork"
-        label="Fork: continue from here"
+        text={t('fork')}
+        label={t('forkTitle')}
         onClick={() => send({ type: 'forkFrom', conversationId, eventId: row.event.id })}
       />
       {restorable && (
         <IconButton
           icon="discard"
-          text="Restore"
-          label="Restore files to here"
+          text={t('restore')}
+          label={t('restoreTitle')}
           onClick={() => send({ type: 'restoreFiles', conversationId, eventId: row.event.id })}
         />
       )}

@@ -6,6 +6,7 @@ import type { Row } from '../state/store';
 import { send } from '../vscode-api';
 import { Button } from './Button';
 import { Icon } from './Icon';
+import { t } from '../lib/text';
 
 /** Whether a row is a `sandbox` update that warns (any state but "on"). */
 export function isSandboxWarning(row: Row): boolean {
@@ -17,7 +18,7 @@ export function isSandboxWarning(row: Row): boolean {
 export function SandboxWarning({ row }: { row: Row }) {
   const value = (row.event.value ?? {}) as Record<string, unknown>;
   const required = value['required'] === true;
-  const title = required ? 'Commands cannot run: no sandbox' : 'Commands are not sandboxed';
+  const title = required ? t('sandboxRequired') : t('sandboxOff');
   const fix = str(value['fix']);
   return (
     <div class="sandbox-warning" role="group" aria-label={title}>
@@ -28,13 +29,13 @@ export function SandboxWarning({ row }: { row: Row }) {
       <p class="sandbox-warning-text">{(str(value['message']) ?? '').slice(0, 2_000)}</p>
       {fix && (
         <p class="sandbox-warning-text">
-          <span class="sandbox-warning-label">Fix: </span>
+          <span class="sandbox-warning-label">{t('sandboxFix')}</span>
           {fix.slice(0, 2_000)}
         </p>
       )}
       <div class="sandbox-warning-actions">
         <Button kind="secondary" icon="info" onClick={() => send({ type: 'showSandboxStatus' })}>
-          Show Sandbox Status
+          {t('showSandboxStatus')}
         </Button>
       </div>
     </div>

@@ -4,6 +4,7 @@ import type { LiveStream } from '../state/stream';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
 import { toolIcon } from './ActionCard';
+import { t } from '../lib/text';
 
 const tail = (s: string, n: number) => (s.length > n ? `…${s.slice(-n)}` : s);
 
@@ -12,20 +13,20 @@ export function StreamView({ stream }: { stream: LiveStream }) {
     <div class="event message agent streaming" aria-busy={!stream.ended}>
       <div class="who">
         <Icon name="sparkle" />
-        <span>Agent</span>
+        <span>{t('agent')}</span>
         {!stream.ended && <Icon name="loading" spin class="running" />}
-        <span class="status-text">{stream.ended ? 'finishing…' : 'answering…'}</span>
+        <span class="status-text">{stream.ended ? t('streamFinishing') : t('streamAnswering')}</span>
       </div>
       {stream.reasoning && <div class="stream-reasoning muted">{tail(stream.reasoning, 400)}</div>}
       {stream.text && <Markdown class="body" text={stream.text} />}
-      {stream.tools.map((t) => (
-        <div class="card action streaming-tool" key={t.index}>
+      {stream.tools.map((tool) => (
+        <div class="card action streaming-tool" key={tool.index}>
           <div class="card-head">
-            <Icon name={toolIcon(t.name)} class="tool-icon" />
-            <span class="tool-name">{t.name || 'tool'}</span>
-            <span class="summary">preparing…</span>
+            <Icon name={toolIcon(tool.name)} class="tool-icon" />
+            <span class="tool-name">{tool.name || t('toolFallback')}</span>
+            <span class="summary">{t('streamPreparing')}</span>
           </div>
-          <pre class="code">{tail(t.args, 4_000)}</pre>
+          <pre class="code">{tail(tool.args, 4_000)}</pre>
         </div>
       ))}
     </div>

@@ -3,6 +3,7 @@ import { highlight } from '../lib/highlight';
 import { str, type Json } from '../lib/fields';
 import type { Row } from '../state/store';
 import { ResultView } from './ResultView';
+import { t } from '../lib/text';
 
 export function TerminalBody({ action, row }: { action: Json; row: Row }) {
   const command = str(action.command) ?? '';
@@ -14,7 +15,7 @@ export function TerminalBody({ action, row }: { action: Json; row: Row }) {
           {isInput ? '›' : '$'}
         </span>
         <code
-          dangerouslySetInnerHTML={{ __html: highlight(command || (isInput ? '(read output)' : ''), 'sh') }}
+          dangerouslySetInnerHTML={{ __html: highlight(command || (isInput ? t('readOutput') : ''), 'sh') }}
         />
       </pre>
       {row.result && <ResultView result={row.result} row={row} />}

@@ -4,18 +4,19 @@ import { cleanTerminalOutput } from '../lib/terminal-output';
 import type { Row } from '../state/store';
 import { Icon } from './Icon';
 import { OutputBlock } from './OutputBlock';
+import { t } from '../lib/text';
 
 function ending(obs: Json): { icon: string; text: string; tone: 'ok' | 'error' | 'warn' } {
   const exit = num(obs.exit_code) ?? num(obj(obs.metadata)?.exit_code);
   if (obs.timeout === true || (exit === -1 && obs.is_error !== true))
-    return { icon: 'watch', text: 'Still running (the call timed out)', tone: 'warn' };
+    return { icon: 'watch', text: t('stillRunning'), tone: 'warn' };
   if (exit !== undefined && exit >= 0)
     return exit === 0
-      ? { icon: 'pass', text: 'Exit code 0', tone: 'ok' }
-      : { icon: 'error', text: `Exit code ${exit}`, tone: 'error' };
+      ? { icon: 'pass', text: t('exitCode', 0), tone: 'ok' }
+      : { icon: 'error', text: t('exitCode', exit), tone: 'error' };
   return obs.is_error === true
-    ? { icon: 'error', text: 'The command did not run', tone: 'error' }
-    : { icon: 'info', text: 'Finished', tone: 'ok' };
+    ? { icon: 'error', text: t('commandDidNotRun'), tone: 'error' }
+    : { icon: 'info', text: t('statusFinished'), tone: 'ok' };
 }
 
 export function TerminalResult({ obs, id, row }: { obs: Json; id: string; row?: Row }) {

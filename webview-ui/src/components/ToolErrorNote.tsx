@@ -4,20 +4,21 @@ import { str } from '../lib/fields';
 import { Icon } from './Icon';
 import { OutputBlock } from './OutputBlock';
 import type { Row } from '../state/store';
+import { t } from '../lib/text';
 
 export function ToolErrorNote({ result, row }: { result: EventJson; row?: Row }) {
   return (
     <div class="result-error">
       <div class="result-note tone-error">
         <Icon name="error" />
-        <span>The tool call failed</span>
+        <span>{t('toolCallFailed')}</span>
       </div>
       <OutputBlock
         text={str(result.error) ?? ''}
         id={`${result.id}:error`}
         row={row}
         tone="error"
-        label="Error"
+        label={t('errorLabel')}
       />
     </div>
   );

@@ -1,6 +1,7 @@
 // The composer's attachments: what each chip shows, and reading a pasted or dropped image into the
 // base64 the protocol carries (checked here for type and size; the host checks the bytes again).
 import type { Attachment, MentionItem } from '../../../src/protocol/messages';
+import { t } from './text';
 
 export interface Chip {
   key: string;
@@ -114,13 +115,12 @@ export function fileChip(uri: string): Chip | undefined {
 export type ImageRead = { ok: true; chip: Chip } | { ok: false; error: string };
 
 export async function imageChip(file: File): Promise<ImageRead> {
-  const name = file.name || 'pasted image';
-  if (!IMAGE_TYPES.includes(file.type))
-    return { ok: false, error: `${name} is not a PNG, JPEG, WebP or GIF image` };
+  const name = file.name || t('pastedImage');
+  if (!IMAGE_TYPES.includes(file.type)) return { ok: false, error: t('notAnImage', name) };
   if (file.size > MAX_IMAGE_BYTES)
     return {
       ok: false,
-      error: `${name} is ${(file.size / 1024 / 1024).toFixed(1)} MB, over the 5 MB an image may have`,
+      error: t('imageTooLarge', name, (file.size / 1024 / 1024).toFixed(1)),
     };
   const data = toBase64(new Uint8Array(await file.arrayBuffer()));
   return {

@@ -24,7 +24,7 @@ const STATUS: Record<string, StatusLook> = {
 export function statusLook(status: string): StatusLook {
   return (
     STATUS[status] ?? {
-      label: status.replace(/_/g, ' ') || 'Unknown',
+      label: status.replace(/_/g, ' ') || t('statusUnknown'),
       icon: 'circle-large-outline',
       tone: 'neutral',
     }

@@ -2,6 +2,7 @@
 // up, with the setting that fixes it. The core's messages name the endpoint; these read them.
 import type { LlmSettingId } from '../../../src/protocol/messages';
 import { num, str } from './fields';
+import { t } from './text';
 
 export interface LlmFailureHelp {
   title: string;
@@ -15,11 +16,11 @@ export interface LlmFailureHelp {
 /** "127.0.0.1:11434" from a base URL (or the first URL in a message); a generic name otherwise. */
 export function endpointHost(text: string | undefined): string {
   const url = /https?:\/\/[^\s"'()<>,]+/.exec(text ?? '')?.[0];
-  if (!url) return 'the model endpoint';
+  if (!url) return t('modelEndpoint');
   try {
     return new URL(url).host;
   } catch {
-    return 'the model endpoint';
+    return t('modelEndpoint');
   }
 }
 
@@ -31,22 +32,24 @@ export function retryNoticeText(value: unknown): string {
   const seconds = Math.max(1, Math.round((num(v['delay_ms']) ?? 0) / 1000));
   const attempt = num(v['attempt']);
   const attempts = num(v['attempts']);
-  const count = attempt !== undefined && attempts !== undefined ? ` (${attempt} of ${attempts})` : '';
-  return `${retryCause(str(v['kind']) ?? '', host, partial)}, retrying in ${seconds} s${count}`;
+  const cause = retryCause(str(v['kind']) ?? '', host, partial);
+  return attempt !== undefined && attempts !== undefined
+    ? t('retryingInCount', cause, seconds, attempt, attempts)
+    : t('retryingIn', cause, seconds);
 }
 
 function retryCause(kind: string, host: string, partial: boolean): string {
   switch (kind) {
     case 'connection':
-      return partial ? `The connection to ${host} dropped mid-reply` : `Could not reach ${host}`;
+      return partial ? t('droppedMidReply', host) : t('couldNotReach', host);
     case 'timeout':
-      return partial ? `${host} stopped sending mid-reply` : `${host} did not answer in time`;
+      return partial ? t('stoppedMidReply', host) : t('didNotAnswerInTime', host);
     case 'rate_limited':
-      return `${host} is limiting requests`;
+      return t('limitingRequests', host);
     case 'server_error':
-      return `${host} failed to answer`;
+      return t('failedToAnswer', host);
     default:
-      return `The call to ${host} failed`;
+      return t('callFailed', host);
   }
 }
 
@@ -63,52 +66,31 @@ export function llmFailureHelp(code: string, detail: string): LlmFailureHelp {
     setting,
     apiKey,
   });
-  const checkServer = 'Check that the server is running and its address is right:';
+  const checkServer = t('checkServer');
   switch (code) {
     case 'llm_connection':
-      return help(`Could not reach ${host}`, checkServer, 'logbook.llm.baseUrl');
+      return help(t('couldNotReach', host), checkServer, 'logbook.llm.baseUrl');
     case 'llm_timeout':
       if (/time limit for one reply/.test(detail))
-        return help(
-          'The reply took too long',
-          'How long one reply may stream is set by',
-          'logbook.llm.replyTimeoutSeconds',
-        );
+        return help(t('replyTooLong'), t('replyTooLongHint'), 'logbook.llm.replyTimeoutSeconds');
       if (/size limit for one reply/.test(detail))
-        return help('The reply was too large', 'The largest reply is set by', 'logbook.llm.maxReplyBytes');
-      return help(`${host} stopped answering`, checkServer, 'logbook.llm.baseUrl');
+        return help(t('replyTooLarge'), t('replyTooLargeHint'), 'logbook.llm.maxReplyBytes');
+      return help(t('stoppedAnswering', host), checkServer, 'logbook.llm.baseUrl');
     case 'llm_auth':
-      return help(
-        `${host} refused the API key`,
-        'Set a key with Logbook: Set API Key, or check the endpoint:',
-        'logbook.llm.baseUrl',
-        true,
-      );
+      return help(t('refusedKey', host), t('refusedKeyHint'), 'logbook.llm.baseUrl', true);
     case 'llm_rate_limited':
-      return help(
-        `${host} is limiting requests`,
-        'Wait a moment and retry. The endpoint is',
-        'logbook.llm.baseUrl',
-      );
+      return help(t('limitingRequests', host), t('waitAndRetry'), 'logbook.llm.baseUrl');
     case 'llm_server_error':
-      return help(
-        `${host} failed to answer`,
-        'Retry in a moment, or use another endpoint:',
-        'logbook.llm.baseUrl',
-      );
+      return help(t('failedToAnswer', host), t('retryOrOther'), 'logbook.llm.baseUrl');
     case 'llm_bad_request':
       if (/\b404\b|model_not_found|not found|does not exist/i.test(detail))
-        return help(`${host} does not know the model`, 'Check the model name:', 'logbook.llm.model');
-      return help(`${host} refused the request`, 'Check the endpoint and model in', 'logbook.llm');
+        return help(t('unknownModel', host), t('checkModelName'), 'logbook.llm.model');
+      return help(t('refusedRequest', host), t('checkEndpointAndModel'), 'logbook.llm');
     case 'llm_empty_response':
-      return help(`${host} sent an empty reply`, 'Retry, or try another model:', 'logbook.llm.model');
+      return help(t('emptyReply', host), t('retryOrOtherModel'), 'logbook.llm.model');
     case 'llm_context_window_exceeded':
-      return help(
-        "The conversation no longer fits the model's context",
-        'Start a new conversation, or choose a model with a larger context:',
-        'logbook.llm.model',
-      );
+      return help(t('contextExceeded'), t('contextExceededHint'), 'logbook.llm.model');
     default:
-      return help('The model call failed', 'The model is set in', 'logbook.llm');
+      return help(t('modelCallFailed'), t('modelIsSetIn'), 'logbook.llm');
   }
 }

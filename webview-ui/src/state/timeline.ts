@@ -5,6 +5,7 @@ import { signal } from '@preact/signals';
 import type { ReplayReport, TimelinePoint } from '../../../src/protocol/messages';
 import { send } from '../vscode-api';
 import { shownConversation } from './store';
+import { t } from '../lib/text';
 
 /** The event the timeline shows (its seq), or null while the chat is live. */
 export const timelineSeq = signal<number | null>(null);
@@ -50,7 +51,7 @@ export function receivePoint(
   if (point) {
     timelinePoint.value = point;
     timelineError.value = null;
-  } else timelineError.value = error ?? 'The state at this event could not be read.';
+  } else timelineError.value = error ?? t('timelineStateUnreadable');
 }
 
 export function receiveReplay(conversationId: string, report: ReplayReport | undefined): void {

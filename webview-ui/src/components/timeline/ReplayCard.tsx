@@ -2,30 +2,30 @@
 // or the first divergence (the action, both results, the lines that differ) with a way to see the
 // conversation at that event in the timeline.
 import type { ReplayReport } from '../../../../src/protocol/messages';
-import { plural } from '../../lib/format';
 import { replayCard, seekTo } from '../../state/timeline';
 import { Icon } from '../Icon';
 import { IconButton } from '../IconButton';
+import { count, t, tn } from '../../lib/text';
 
 function Diverged({ r }: { r: Extract<ReplayReport, { outcome: 'diverged' }> }) {
   return (
     <>
       <p class="replay-line">
-        Action {r.ordinal} of {r.actions} gave another result: <strong>{r.tool}</strong>{' '}
+        {t('replayActionGaveOther', count(r.ordinal), count(r.actions))} <strong>{r.tool}</strong>{' '}
         <code class="replay-what">{r.what}</code>
       </p>
       <div class="replay-results">
-        <span class="replay-label">Recorded</span>
+        <span class="replay-label">{t('replayRecorded')}</span>
         <pre class="replay-text">{r.recorded}</pre>
-        <span class="replay-label">Replayed</span>
+        <span class="replay-label">{t('replayReplayed')}</span>
         {r.replayed === undefined ? (
-          <p class="replay-line">No result: the replay stopped ({r.status.replace(/_/g, ' ')}) before it.</p>
+          <p class="replay-line">{t('replayNoResult', r.status.replace(/_/g, ' '))}</p>
         ) : (
           <pre class="replay-text">{r.replayed}</pre>
         )}
       </div>
       {r.diff.length > 0 && (
-        <pre class="replay-diff" aria-label="Lines that differ (- recorded, + replayed)">
+        <pre class="replay-diff" aria-label={t('replayDiffLines')}>
           {r.diff.map((l, i) => (
             <span key={i} class={l.startsWith('+') ? 'replay-add' : 'replay-del'}>
               {l}
@@ -37,7 +37,7 @@ function Diverged({ r }: { r: Extract<ReplayReport, { outcome: 'diverged' }> }) 
       {r.seq !== undefined && (
         <button type="button" class="link-button" onClick={() => seekTo(r.seq!)}>
           <Icon name="history" />
-          Show event {r.seq + 1} in the timeline
+          {t('replayShowEvent', count(r.seq + 1))}
         </button>
       )}
     </>
@@ -45,24 +45,24 @@ function Diverged({ r }: { r: Extract<ReplayReport, { outcome: 'diverged' }> }) 
 }
 
 function body(r: ReplayReport | null) {
-  if (r === null) return { icon: 'loading', title: 'Replaying the conversation…', tone: 'busy' };
+  if (r === null) return { icon: 'loading', title: t('replaying'), tone: 'busy' };
   switch (r.outcome) {
     case 'same':
       return {
         icon: 'pass',
-        title: `Replayed identically: ${plural(r.actions, 'action')}, no divergence`,
+        title: tn(r.actions, 'replayedSameOne', 'replayedSameMany'),
         tone: 'ok',
       };
     case 'diverged':
-      return { icon: 'warning', title: 'The replay diverged', tone: 'warn' };
+      return { icon: 'warning', title: t('replayDiverged'), tone: 'warn' };
     case 'error-end':
       return {
         icon: 'warning',
-        title: `The replay stopped on an error the recording did not have (it ended ${r.recordedEnd.replace(/_/g, ' ')})`,
+        title: t('replayErrorEnd', r.recordedEnd.replace(/_/g, ' ')),
         tone: 'warn',
       };
     case 'failed':
-      return { icon: 'error', title: `The replay could not run: ${r.message}`, tone: 'error' };
+      return { icon: 'error', title: t('replayFailed', r.message), tone: 'error' };
   }
 }
 
@@ -72,16 +72,12 @@ export function ReplayCard() {
   const r = card.report;
   const b = body(r);
   return (
-    <section class={`replay-card tone-${b.tone}`} aria-label="Replay" aria-live="polite">
+    <section class={`replay-card tone-${b.tone}`} aria-label={t('replay')} aria-live="polite">
       <div class="replay-head">
         <Icon name={b.icon} spin={b.icon === 'loading'} />
         <span class="replay-title">{b.title}</span>
         {r !== null && (
-          <IconButton
-            icon="close"
-            label="Close the replay result"
-            onClick={() => (replayCard.value = null)}
-          />
+          <IconButton icon="close" label={t('closeReplay')} onClick={() => (replayCard.value = null)} />
         )}
       </div>
       {r?.outcome === 'diverged' && <Diverged r={r} />}

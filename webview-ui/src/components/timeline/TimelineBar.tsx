@@ -7,6 +7,7 @@ import { eventLabel } from '../../lib/event-label';
 import { firstSeqHeld, held, lastSeqHeld, version } from '../../state/store';
 import { leaveTimeline, seekTo, timelineSeq } from '../../state/timeline';
 import { Icon } from '../Icon';
+import { count, t } from '../../lib/text';
 
 /** Page Up / Page Down: a twentieth of the conversation, at least 10 events. */
 export function bigStep(last: number): number {
@@ -38,8 +39,10 @@ export function keyTarget(key: string, value: number, last: number): number | nu
 
 function valueText(seq: number, last: number, live: boolean): string {
   const e = held[seq - firstSeqHeld()]?.event;
-  const what = e ? `: ${eventLabel(e)}` : '';
-  return `${live ? 'Live, ' : ''}event ${seq + 1} of ${last + 1}${what}`;
+  const at = count(seq + 1);
+  const of = count(last + 1);
+  if (e) return t(live ? 'timelineValueLiveWhat' : 'timelineValueWhat', at, of, eventLabel(e));
+  return t(live ? 'timelineValueLive' : 'timelineValue', at, of);
 }
 
 export function TimelineBar() {
@@ -73,13 +76,13 @@ export function TimelineBar() {
         max={last}
         step={1}
         value={value}
-        aria-label="Timeline: show the conversation at an earlier event"
+        aria-label={t('timelineSlider')}
         aria-valuetext={valueText(value, last, live)}
         onInput={(e) => seekTo(Number(e.currentTarget.value))}
         onKeyDown={onKey}
       />
       {live ? (
-        <span class="timeline-pos">Live</span>
+        <span class="timeline-pos">{t('live')}</span>
       ) : (
         <>
           <span class="timeline-pos" aria-hidden="true">
@@ -87,7 +90,7 @@ export function TimelineBar() {
           </span>
           <button type="button" class="timeline-live" onClick={leaveTimeline}>
             <Icon name="debug-continue" />
-            <span>Live</span>
+            <span>{t('live')}</span>
           </button>
         </>
       )}

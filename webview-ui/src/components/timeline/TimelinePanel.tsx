@@ -8,16 +8,23 @@ import { timelineError, timelinePoint, timelineSeq, timelineWaiting } from '../.
 import { send } from '../../vscode-api';
 import { Button } from '../Button';
 import { Icon } from '../Icon';
+import { count, t } from '../../lib/text';
+import type { WebviewTextKey } from '../../../../src/protocol/webview-text';
 
-const CHANGE_WORD: Record<TimelineFile['status'], string> = {
-  A: 'added',
-  M: 'modified',
-  D: 'deleted',
-  R: 'renamed',
-  T: 'type changed',
+const CHANGE_WORD: Record<TimelineFile['status'], WebviewTextKey> = {
+  A: 'changeAdded',
+  M: 'changeModified',
+  D: 'changeDeleted',
+  R: 'changeRenamed',
+  T: 'changeTypeChanged',
 };
 
 const PLAN_ICON: Record<string, string> = { done: 'pass', in_progress: 'circle-filled' };
+const PLAN_WORD: Record<string, WebviewTextKey> = {
+  done: 'planDone',
+  in_progress: 'planInProgress',
+  todo: 'planToDo',
+};
 
 function FileRow({ file, point }: { file: TimelineFile; point: TimelinePoint }) {
   const id = shownConversation();
@@ -27,9 +34,9 @@ function FileRow({ file, point }: { file: TimelineFile; point: TimelinePoint }) 
     send({ type: 'timelineDiff', conversationId: id, seq: point.seq, path: file.path, against });
   return (
     <li class="timeline-file">
-      <span class={`timeline-change change-${file.status}`} title={CHANGE_WORD[file.status]}>
+      <span class={`timeline-change change-${file.status}`} title={t(CHANGE_WORD[file.status])}>
         {file.status}
-        <span class="sr-only"> ({CHANGE_WORD[file.status]})</span>
+        <span class="sr-only"> ({t(CHANGE_WORD[file.status])})</span>
       </span>
       <span class="timeline-path" title={file.from ? `${file.from} → ${file.path}` : file.path}>
         {file.path}
@@ -37,20 +44,20 @@ function FileRow({ file, point }: { file: TimelineFile; point: TimelinePoint }) 
       <button
         type="button"
         class="link-button"
-        aria-label={`Diff of ${file.path} from the start to event ${at}`}
-        title="From the start to this event"
+        aria-label={t('diffFromStart', file.path, count(at))}
+        title={t('diffFromStartTitle')}
         onClick={() => diff('start')}
       >
-        Diff
+        {t('diffWord')}
       </button>
       <button
         type="button"
         class="link-button"
-        aria-label={`Diff of ${file.path} at event ${at} vs now`}
-        title="This event against the file now"
+        aria-label={t('diffVsNow', file.path, count(at))}
+        title={t('diffVsNowTitle')}
         onClick={() => diff('now')}
       >
-        vs now
+        {t('vsNow')}
       </button>
     </li>
   );
@@ -65,48 +72,48 @@ function PointView({ point }: { point: TimelinePoint }) {
     <>
       <dl class="timeline-state">
         <div>
-          <dt>Status</dt>
+          <dt>{t('timelineStatus')}</dt>
           <dd>
             <Icon name={look.icon === 'loading' ? 'sync' : look.icon} />
             {look.label}
           </dd>
         </div>
         <div>
-          <dt>Mode</dt>
-          <dd>{point.mode === 'plan' ? 'Plan' : 'Act'}</dd>
+          <dt>{t('timelineMode')}</dt>
+          <dd>{point.mode === 'plan' ? t('planMode') : t('actMode')}</dd>
         </div>
         <div>
-          <dt>Tokens</dt>
+          <dt>{t('timelineTokens')}</dt>
           <dd>
-            {formatTokens(point.promptTokens)} in · {formatTokens(point.completionTokens)} out
+            {t('timelineTokensValue', formatTokens(point.promptTokens), formatTokens(point.completionTokens))}
           </dd>
         </div>
         <div>
-          <dt>Cost</dt>
+          <dt>{t('timelineCost')}</dt>
           <dd>{formatCost(point.cost)}</dd>
         </div>
         {time && (
           <div>
-            <dt>Time</dt>
+            <dt>{t('timelineTime')}</dt>
             <dd>{time}</dd>
           </div>
         )}
       </dl>
       {point.plan.length > 0 && (
         <>
-          <h3 class="timeline-heading">Plan</h3>
+          <h3 class="timeline-heading">{t('plan')}</h3>
           <ul class="timeline-plan">
-            {point.plan.map((t, i) => (
-              <li key={i} class={`plan-${t.status}`}>
-                <Icon name={PLAN_ICON[t.status] ?? 'circle-large-outline'} />
-                <span>{t.title}</span>
-                <span class="sr-only"> ({t.status.replace(/_/g, ' ')})</span>
+            {point.plan.map((item, i) => (
+              <li key={i} class={`plan-${item.status}`}>
+                <Icon name={PLAN_ICON[item.status] ?? 'circle-large-outline'} />
+                <span>{item.title}</span>
+                <span class="sr-only"> ({t(PLAN_WORD[item.status] ?? 'planToDo')})</span>
               </li>
             ))}
           </ul>
         </>
       )}
-      <h3 class="timeline-heading">Files changed so far</h3>
+      <h3 class="timeline-heading">{t('filesChangedSoFar')}</h3>
       <p class="timeline-note">{point.filesNote}</p>
       {point.files.length > 0 && (
         <ul class="timeline-files">
@@ -115,7 +122,7 @@ function PointView({ point }: { point: TimelinePoint }) {
           ))}
         </ul>
       )}
-      {point.filesNotShown > 0 && <p class="timeline-note">and {point.filesNotShown} more</p>}
+      {point.filesNotShown > 0 && <p class="timeline-note">{t('andMore', count(point.filesNotShown))}</p>}
       {openable && (
         <Button
           kind="secondary"
@@ -124,7 +131,7 @@ function PointView({ point }: { point: TimelinePoint }) {
             id !== null && send({ type: 'timelineOpenFiles', conversationId: id, seq: point.seq })
           }
         >
-          Open files at this point
+          {t('openFilesAtPoint')}
         </Button>
       )}
     </>
@@ -140,13 +147,15 @@ export function TimelinePanel() {
   return (
     <section
       class={`timeline-panel${waiting ? ' timeline-waiting' : ''}`}
-      aria-label={`The conversation at event ${at + 1}`}
+      aria-label={t('timelineAt', count(at + 1))}
       aria-busy={waiting}
       data-seq={point?.seq}
     >
       <h2 class="timeline-title">
-        At event {at + 1}
-        {point && point.lastSeq > 0 && <span class="timeline-of"> of {point.lastSeq + 1}</span>}
+        {t('atEvent', count(at + 1))}
+        {point && point.lastSeq > 0 && (
+          <span class="timeline-of">{t('atEventOf', count(point.lastSeq + 1))}</span>
+        )}
       </h2>
       {error && (
         <p class="timeline-error" role="alert">
@@ -154,7 +163,7 @@ export function TimelinePanel() {
           {error}
         </p>
       )}
-      {point ? <PointView point={point} /> : !error && <p class="timeline-note">Reading the log…</p>}
+      {point ? <PointView point={point} /> : !error && <p class="timeline-note">{t('readingLog')}</p>}
     </section>
   );
 }
