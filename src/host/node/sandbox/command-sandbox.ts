@@ -2,6 +2,7 @@
 // what this machine can do), and turns a command line into the bubblewrap command that runs it,
 // with the filtering proxy started on first use. The hosts (the CLI's shell, the integrated
 // terminal, MCP servers) all start their processes through this.
+import type { L10n } from '../../../core/text/l10n';
 import { statSync } from 'node:fs';
 import { bwrapArguments } from './bwrap-arguments';
 import { hostAllowed, NetworkProxy } from './network-proxy';
@@ -115,15 +116,18 @@ export class CommandSandbox {
     });
   }
 
-  /** What the diagnostics list for these workspaces. */
-  report(workspaces: readonly string[]): SandboxReport {
-    return sandboxReport({
-      state: this.state,
-      workspaces,
-      writable: this.opts.writable ?? [],
-      hidden: this.hiddenLocations(),
-      allowedHosts: this.opts.allowedHosts(),
-    });
+  /** What the diagnostics list for these workspaces, in the host's words. */
+  report(workspaces: readonly string[], l10n?: L10n): SandboxReport {
+    return sandboxReport(
+      {
+        state: this.state,
+        workspaces,
+        writable: this.opts.writable ?? [],
+        hidden: this.hiddenLocations(),
+        allowedHosts: this.opts.allowedHosts(),
+      },
+      l10n,
+    );
   }
 
   async launch(req: LaunchRequest): Promise<SandboxedLaunch> {
