@@ -144,7 +144,7 @@ export function verifyReport(r: VerifyResult, trust: SignerTrust, l10n: L10n = E
       const c = r.completeness as Extract<VerifyResult['completeness'], { state: 'truncated' }>;
       return {
         verdict,
-        summary: `${verifiedText(r, trust, l10n)}; ${truncatedText(c, l10n)}`,
+        summary: l10n.t('{0}; {1}', verifiedText(r, trust, l10n), truncatedText(c, l10n)),
         detail: l10n.t(
           "The head kept outside the conversation's folder says {0} events were signed; the log and {1} now end after {2}.",
           count(c.recorded),
@@ -159,7 +159,7 @@ export function verifyReport(r: VerifyResult, trust: SignerTrust, l10n: L10n = E
       const command = `logbook trust add ${dids[0]} --name NAME`;
       return {
         verdict,
-        summary: `${base}; ${completenessText(r, l10n)}`,
+        summary: l10n.t('{0}; {1}', base, completenessText(r, l10n)),
         detail:
           dids.length === 1
             ? l10n.t(
@@ -177,13 +177,13 @@ export function verifyReport(r: VerifyResult, trust: SignerTrust, l10n: L10n = E
     case 'unsigned':
       return {
         verdict,
-        summary: `${unsignedText(r, trust, l10n)}; ${completenessText(r, l10n)}`,
+        summary: l10n.t('{0}; {1}', unsignedText(r, trust, l10n), completenessText(r, l10n)),
         detail: null,
       };
     default:
       return {
         verdict,
-        summary: `${verifiedText(r, trust, l10n)}; ${completenessText(r, l10n)}`,
+        summary: l10n.t('{0}; {1}', verifiedText(r, trust, l10n), completenessText(r, l10n)),
         detail: null,
       };
   }

@@ -42,7 +42,9 @@ export function editorSignerTrust(did: string, warn: (msg: string) => void): Sig
 
 export function signatureCheck(r: VerifyResult, trust: SignerTrust): SignatureCheck {
   const report = verifyReport(r, trust, vscode.l10n);
-  const message = `${report.summary}.${report.detail ? ` ${report.detail}` : ''}`;
+  const message = report.detail
+    ? vscode.l10n.t('{0}. {1}', report.summary, report.detail)
+    : vscode.l10n.t('{0}.', report.summary);
   return {
     ...r,
     verdict: report.verdict,

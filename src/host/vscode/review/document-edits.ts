@@ -12,7 +12,10 @@ export async function revertHunk(document: vscode.TextDocument, hunk: Hunk): Pro
     document.positionAt(hunk.newStart),
     document.positionAt(hunk.newStart + hunk.newText.length),
   );
-  edit.replace(document.uri, range, hunk.oldText, { label: 'Reject agent change', needsConfirmation: false });
+  edit.replace(document.uri, range, hunk.oldText, {
+    label: vscode.l10n.t('Reject agent change'),
+    needsConfirmation: false,
+  });
   if (!(await vscode.workspace.applyEdit(edit)))
     throw new Error(`Could not revert a change in ${document.uri.fsPath}`);
   await saveToDisk(document);
@@ -29,7 +32,7 @@ export async function deleteCreatedFile(path: string): Promise<void> {
   edit.deleteFile(
     pathToUri(path),
     { ignoreIfNotExists: true },
-    { label: 'Reject agent file', needsConfirmation: false },
+    { label: vscode.l10n.t('Reject agent file'), needsConfirmation: false },
   );
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not delete ${path}`);
 }
