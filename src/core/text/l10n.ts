@@ -20,3 +20,24 @@ export function fillHoles(message: string, args: readonly L10nArg[]): string {
 
 /** The messages as written. */
 export const ENGLISH: L10n = { t: (message, ...args) => fillHoles(message, args) };
+
+/**
+ * An error a person reads: its message is the English, and a host that shows it says it again in
+ * its own words (`errorText`). The words are a function so that its holes are filled either way.
+ */
+export class WordedError extends Error {
+  constructor(private readonly words: (l10n: L10n) => string) {
+    super(words(ENGLISH));
+    this.name = 'WordedError';
+  }
+
+  say(l10n: L10n): string {
+    return this.words(l10n);
+  }
+}
+
+/** What to show of an error: a WordedError in the host's words, any other as its message. */
+export function errorText(err: unknown, l10n: L10n = ENGLISH): string {
+  if (err instanceof WordedError) return err.say(l10n);
+  return err instanceof Error ? err.message : String(err);
+}

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { diagnosticsText, section } from '../../../src/core/diagnostics/report';
 import type { VerifyResult } from '../../../src/core/signing';
 import { verifyReport } from '../../../src/core/signing';
-import { ENGLISH, fillHoles, type L10n } from '../../../src/core/text/l10n';
+import { ENGLISH, errorText, fillHoles, type L10n, WordedError } from '../../../src/core/text/l10n';
 import { endpointRows } from '../../../src/host/node/diagnostics/endpoint-probe';
 import { mcpRows, sandboxRows, signingRows, storageRows } from '../../../src/host/node/diagnostics/rows';
 import { describeSandbox, sandboxReport, sandboxReportText } from '../../../src/host/node/sandbox';
@@ -169,5 +169,16 @@ describe('the words of the core and the Node host', () => {
     assert.equal(shortWhen(earlier, local, 'zh-cn'), '11月25日 09:07');
     assert.equal(shortWhen(new Date(2026, 10, 26, 14, 5).toISOString(), local, 'zh-cn'), '14:05');
     assert.equal(shortWhen(earlier, local, 'not a locale!'), 'Nov 25 09:07');
+  });
+});
+
+describe('an error a person reads', () => {
+  it('is English as an Error, and in the host’s words when shown', () => {
+    const err = new WordedError((l10n) => l10n.t('{0} is in no folder of this workspace.', 'x/a.ts'));
+    assert.equal(err.message, 'x/a.ts is in no folder of this workspace.');
+    assert.equal(errorText(err), err.message);
+    assert.equal(errorText(err, recording()), 'x/a.ts 不在此工作区的任何文件夹中。');
+    assert.equal(errorText(new Error('plain'), recording()), 'plain');
+    assert.equal(errorText('thrown text'), 'thrown text');
   });
 });

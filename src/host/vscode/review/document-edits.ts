@@ -17,7 +17,7 @@ export async function revertHunk(document: vscode.TextDocument, hunk: Hunk): Pro
     needsConfirmation: false,
   });
   if (!(await vscode.workspace.applyEdit(edit)))
-    throw new Error(`Could not revert a change in ${document.uri.fsPath}`);
+    throw new Error(vscode.l10n.t('Could not revert a change in {0}', document.uri.fsPath));
   await saveToDisk(document);
 }
 
@@ -34,7 +34,7 @@ export async function deleteCreatedFile(path: string): Promise<void> {
     { ignoreIfNotExists: true },
     { label: vscode.l10n.t('Reject agent file'), needsConfirmation: false },
   );
-  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not delete ${path}`);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('Could not delete {0}', path));
 }
 
 /** The open buffer's text, else the file's, else undefined when it does not exist. */
