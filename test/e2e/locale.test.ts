@@ -127,7 +127,10 @@ describe('e2e: the editor in Simplified Chinese', function () {
     assert.equal(await frame.locator('html').getAttribute('lang'), 'zh-cn');
     const labels = await frame.locator('.label').allInnerTexts();
     for (const l of ['State', 'Endpoint', 'API key', 'Identity', 'Checkpoints', 'Old checkpoints'])
-      assert.ok(labels.includes(word(l)), `${word(l)} among ${labels.join(', ')}`);
+      assert.ok(
+        labels.includes(word('{0}:').replace('{0}', word(l))),
+        `${word(l)} among ${labels.join(', ')}`,
+      );
     // Nothing wider than the view: a long row wraps rather than running off its edge.
     const overflow = await frame.locator('body').evaluate((b) => b.scrollWidth - b.clientWidth);
     assert.ok(overflow <= 0, `the page is ${overflow} px wider than the view`);

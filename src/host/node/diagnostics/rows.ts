@@ -45,7 +45,10 @@ export function mcpRows(
     } else
       rows.push({
         label,
-        value: l10n.t('{0} (servers start with the first task)', s.state),
+        value:
+          s.state === 'starting'
+            ? l10n.t('starting (servers start with the first task)')
+            : l10n.t('not started (servers start with the first task)'),
         status: 'info',
       });
   }

@@ -47,7 +47,9 @@ function body(p: DiagnosticsPage, l10n: L10n): string {
   const sections = p.report.sections.map((s) => {
     const rows = s.rows
       .map(
-        (r) => `<li class="row">${icon(r.status, l10n)}<div><span class="label">${esc(r.label)}</span>
+        (
+          r,
+        ) => `<li class="row">${icon(r.status, l10n)}<div><span class="label">${esc(l10n.t('{0}:', r.label))}</span>
 <span class="value">${esc(r.value)}</span>${r.fix ? `<p class="fix">${esc(l10n.t('Fix: {0}', r.fix))}</p>` : ''}</div></li>`,
       )
       .join('\n');
@@ -78,7 +80,6 @@ ul { list-style: none; margin: 0; padding: 0; }
 .row .codicon { margin-top: 2px; flex: none; }
 .row > div { min-width: 0; overflow-wrap: anywhere; }
 .label { font-weight: 600; }
-.label::after { content: ': '; }
 .fix { margin: 2px 0 0; color: var(--vscode-descriptionForeground); }
 .muted { color: var(--vscode-descriptionForeground); }
 .ok { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
