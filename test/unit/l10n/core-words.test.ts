@@ -11,7 +11,12 @@ import { verifyReport } from '../../../src/core/signing';
 import { ENGLISH, errorText, fillHoles, type L10n, WordedError } from '../../../src/core/text/l10n';
 import { endpointRows } from '../../../src/host/node/diagnostics/endpoint-probe';
 import { mcpRows, sandboxRows, signingRows, storageRows } from '../../../src/host/node/diagnostics/rows';
-import { describeSandbox, sandboxReport, sandboxReportText } from '../../../src/host/node/sandbox';
+import {
+  describeSandbox,
+  probeSandbox,
+  sandboxReport,
+  sandboxReportText,
+} from '../../../src/host/node/sandbox';
 import { conversationRow, shortWhen } from '../../../src/host/vscode/conversation-row';
 import { diagnosticsHtml } from '../../../src/host/vscode/diagnostics/diagnostics-html';
 
@@ -180,5 +185,24 @@ describe('an error a person reads', () => {
     assert.equal(errorText(err, recording()), 'x/a.ts 不在此工作区的任何文件夹中。');
     assert.equal(errorText(new Error('plain'), recording()), 'plain');
     assert.equal(errorText('thrown text'), 'thrown text');
+  });
+});
+
+describe('why no sandbox can start', () => {
+  it('is English in the state the log records, and in the editor’s language when described', () => {
+    const found = probeSandbox(undefined, 'win32');
+    assert.ok(!found.available);
+    assert.match(found.problem, /^Logbook has no sandbox for Windows yet/);
+    const state = { kind: 'unavailable' as const, required: false, ...found };
+    assert.match(
+      describeSandbox(state).headline,
+      /every command asks first\. Logbook has no sandbox for Windows/,
+    );
+    const zh = describeSandbox(state, recording());
+    assert.equal(
+      zh.headline,
+      '命令在没有沙箱的情况下运行，因此每条命令都会先询问。Logbook 尚无适用于 Windows 的沙箱，因此智能体的命令以你的权限运行。',
+    );
+    assert.match(zh.fix ?? '', /^在 WSL（Remote - WSL）中打开文件夹/);
   });
 });

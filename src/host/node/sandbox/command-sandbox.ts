@@ -91,6 +91,7 @@ export class CommandSandbox {
       required: this.opts.setting === 'required',
       problem: found.problem,
       fix: found.fix,
+      say: found.say,
     };
   }
 

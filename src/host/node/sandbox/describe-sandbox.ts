@@ -13,10 +13,7 @@ export interface SandboxDescription {
   warn: boolean;
 }
 
-/**
- * `l10n`: the host's words, for what a person reads. The probe's own problem and fix (why no sandbox
- * can start, and the commands that mend it) stay as the probe wrote them.
- */
+/** `l10n`: the host's words, for what a person reads (the log's notice is always English). */
 export function describeSandbox(state: SandboxState, l10n: L10n = ENGLISH): SandboxDescription {
   switch (state.kind) {
     case 'on':
@@ -34,24 +31,24 @@ export function describeSandbox(state: SandboxState, l10n: L10n = ENGLISH): Sand
         ),
         warn: true,
       };
-    case 'unavailable':
+    case 'unavailable': {
+      // The probe's own words in the host's language; the log's notice keeps the English.
+      const { problem, fix } = state.say?.(l10n) ?? state;
       return state.required
         ? {
             headline: l10n.t(
               'No command can run: logbook.sandbox.mode is "required" and no sandbox can start. {0}',
-              state.problem,
+              problem,
             ),
-            fix: state.fix,
+            fix,
             warn: true,
           }
         : {
-            headline: l10n.t(
-              'Commands run without a sandbox, so every command asks first. {0}',
-              state.problem,
-            ),
-            fix: state.fix,
+            headline: l10n.t('Commands run without a sandbox, so every command asks first. {0}', problem),
+            fix,
             warn: true,
           };
+    }
   }
 }
 
