@@ -3,10 +3,12 @@
 // extension's translated message, and the chat's document carries the language and its Chinese
 // words (the Confirm button, the composer, the header's status). The task then runs a command,
 // creates a file and finishes: their cards read in Chinese, and fit a 300 px sidebar in Light, Dark
-// and High Contrast. Each step is captured.
+// and High Contrast. The Conversations view's row and the Diagnostics view (rows made by the shared
+// core) are Chinese too, in a 300 px sidebar. Each step is captured.
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Frame } from 'playwright-core';
 import {
   openWorkbench,
   screenshotRoot,
@@ -30,6 +32,12 @@ function zhText(english: string, ...args: (string | number)[]): string {
   assert.ok(text, `no translation of "${english}"`);
   return text.replace(/\{(\d+)\}/g, (_, i: string) => String(args[Number(i)]));
 }
+const SHOW_DIAGNOSTICS = `${zh['category']}: ${zh['logbook.showDiagnostics.title']}`;
+const word = (english: string): string => {
+  const chinese = zhBundle[english];
+  assert.ok(chinese && chinese !== english, `a Chinese text for "${english}"`);
+  return chinese;
+};
 
 describe('e2e: the editor in Simplified Chinese', function () {
   let wb: Workbench;
@@ -200,4 +208,68 @@ describe('e2e: the editor in Simplified Chinese', function () {
     }
     await setTheme(wb, THEMES[0]!);
   });
+
+  it('shows the Conversations view’s row and the Diagnostics view in Chinese, fitting a 300 px sidebar', async () => {
+    const page = wb.page;
+    await setSidebarWidth(wb, 300);
+    const header = page
+      .locator('.pane-header')
+      .filter({ has: page.locator('h3.title', { hasText: zh['view.logbook.conversations.name']! }) });
+    await header.waitFor({ timeout: 30_000 });
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    // The task's row: its time, its status in Chinese, then its title.
+    const row = page
+      .locator('.pane')
+      .filter({ has: header })
+      .locator('.monaco-list-row', { hasText: '列出文件' })
+      .first();
+    await row.waitFor({ timeout: 30_000 });
+    const label = await row.innerText();
+    assert.match(label, new RegExp(`^\\d\\d:\\d\\d · ${word('finished')} · 列出文件`), label);
+    await wb.shot('conversations-row-in-chinese');
+
+    await wb.runCommand(SHOW_DIAGNOSTICS);
+    const frame = await diagnosticsFrame(page.frames.bind(page));
+    // The chat and the list folded, so the shots show the report itself.
+    for (const name of [zh['view.logbook.chat.name']!, zh['view.logbook.conversations.name']!]) {
+      const pane = page
+        .locator('.pane-header[aria-expanded="true"]')
+        .filter({ has: page.locator('h3.title', { hasText: new RegExp(`^${name}$`) }) });
+      if (await pane.count()) await pane.first().click();
+    }
+    for (const title of ['Sandbox', 'Model', 'MCP servers', 'Signing identity', 'Storage']) {
+      await frame.locator('h2', { hasText: word(title) }).waitFor({ timeout: 30_000 });
+    }
+    await frame.getByRole('button', { name: word('Check Again') }).waitFor();
+    await frame.getByRole('button', { name: word('Clean Up Old Checkpoints…') }).waitFor();
+    assert.equal(await frame.locator('html').getAttribute('lang'), 'zh-cn');
+    const labels = await frame.locator('.label').allInnerTexts();
+    for (const l of ['State', 'Endpoint', 'API key', 'Identity', 'Checkpoints', 'Old checkpoints'])
+      assert.ok(
+        labels.includes(word('{0}:').replace('{0}', word(l))),
+        `${word(l)} among ${labels.join(', ')}`,
+      );
+    // Nothing wider than the view: a long row wraps rather than running off its edge.
+    const overflow = await frame.locator('body').evaluate((b) => b.scrollWidth - b.clientWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow} px wider than the view`);
+    await wb.shot('diagnostics-in-chinese');
+  });
 });
+
+/** The Diagnostics view's document: the webview frame whose page has the sandbox section. */
+async function diagnosticsFrame(frames: () => Frame[]): Promise<Frame> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    for (const f of frames()) {
+      if (
+        await f
+          .locator('#h-sandbox')
+          .count()
+          .catch(() => 0)
+      )
+        return f;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error('the Diagnostics view did not show its report');
+}

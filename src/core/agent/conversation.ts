@@ -46,6 +46,7 @@ import { ConversationPolicies, type PolicyContext } from './policies/policy';
 import { ToolSet } from './policies/tool-set';
 import { defaultPolicies } from './policies/default-policies';
 import { AGENT_START_KEY } from '../agents/agent-events';
+import { WordedError } from '../text/l10n';
 
 export { SNAPSHOT_EVERY };
 export type { ConversationDeps };
@@ -351,7 +352,7 @@ export class Conversation {
 
   /** Gives the conversation a title of the user's choosing (recorded as an event, like every change). */
   async rename(title: string): Promise<void> {
-    if (!shortTitle(title)) throw new Error('A conversation title cannot be empty.');
+    if (!shortTitle(title)) throw new WordedError((l10n) => l10n.t('A conversation title cannot be empty.'));
     await this.journal.append('ConversationStateUpdateEvent', { key: TITLE_KEY, value: title.trim() }, true);
   }
 
@@ -368,7 +369,8 @@ export class Conversation {
    */
   async approvePlan(tasks?: readonly Task[]): Promise<void> {
     const plan = tasks ?? this.state.tasks;
-    if (plan.length === 0) throw new Error('There is no plan to approve: the task list is empty.');
+    if (plan.length === 0)
+      throw new WordedError((l10n) => l10n.t('There is no plan to approve: the task list is empty.'));
     await this.setMode('act');
     await this.sendMessage(approvedPlanMessage(plan), { context: [ACT_AFTER_PLAN_NOTE] });
   }

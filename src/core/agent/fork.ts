@@ -5,6 +5,7 @@ import { createEvent, type Event } from '../events';
 import type { EventStore } from '../log/event-store';
 import { branchOf, deriveState, EXECUTION_STATUS_KEY, TITLE_KEY } from '../state';
 import type { StoredConversationEvent } from './event-codec';
+import { WordedError } from '../text/l10n';
 
 export const FORKED_FROM_KEY = 'forked_from';
 
@@ -32,7 +33,9 @@ export async function forkInto(
   target: EventStore<StoredConversationEvent>,
 ): Promise<void> {
   if (!source.events.some((e) => e.id === fromEventId)) {
-    throw new Error(`Conversation ${source.id} has no event ${fromEventId} to continue from.`);
+    throw new WordedError((l10n) =>
+      l10n.t('Conversation {0} has no event {1} to continue from.', source.id, fromEventId),
+    );
   }
   if (target.length > 0) throw new Error('A fork must be written into an empty log.');
   const branch = branchOf(source.events, fromEventId);

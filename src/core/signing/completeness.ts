@@ -3,6 +3,7 @@
 // host that keeps none) nothing inside the folder can tell a cut tail from a shorter conversation.
 import type { ChainSignature } from './chain';
 import type { HeadRecord } from './head-record';
+import { ENGLISH, type L10n } from '../text/l10n';
 
 export type Completeness =
   /** every event the recorded head covers is here (and any after it is signed on top of it) */
@@ -41,10 +42,17 @@ export function judgeCompleteness(
 }
 
 /** "truncated: 32 events missing after event 19" */
-export function truncatedText(c: Extract<Completeness, { state: 'truncated' }>): string {
+export function truncatedText(
+  c: Extract<Completeness, { state: 'truncated' }>,
+  l10n: L10n = ENGLISH,
+): string {
   const n = c.missing.toLocaleString('en-US');
-  const s = c.missing === 1 ? '' : 's';
-  return c.after < 0
-    ? `truncated: all ${n} signed event${s} missing`
-    : `truncated: ${n} event${s} missing after event ${c.after.toLocaleString('en-US')}`;
+  const after = c.after.toLocaleString('en-US');
+  if (c.after < 0)
+    return c.missing === 1
+      ? l10n.t('truncated: all 1 signed event missing')
+      : l10n.t('truncated: all {0} signed events missing', n);
+  return c.missing === 1
+    ? l10n.t('truncated: 1 event missing after event {0}', after)
+    : l10n.t('truncated: {0} events missing after event {1}', n, after);
 }

@@ -12,6 +12,7 @@ import { selectModel } from './lm/select-model';
 import { verifyAndShow } from './verify';
 import { replayConversation } from './replay-conversation';
 import { printableLine } from '../../core/text/printable';
+import { errorText } from '../../core/text/l10n';
 
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -34,7 +35,7 @@ export function registerCommands(
         return await fn(...args);
       } catch (err) {
         log.error(`${id} failed: ${(err as Error).stack ?? String(err)}`);
-        void vscode.window.showErrorMessage(`Logbook: ${(err as Error).message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', errorText(err, vscode.l10n)));
         return undefined;
       }
     });

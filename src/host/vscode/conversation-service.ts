@@ -31,6 +31,7 @@ import { TerminalHistory } from './mentions/terminal-history';
 import { importOpenHands } from '../../core/agent/import-openhands';
 import type { SignatureCheck } from './verify';
 import { exportedChainId } from '../../core/agent/import-openhands';
+import { errorText } from '../../core/text/l10n';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
 
@@ -317,7 +318,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
    */
   async verify(conversationId: string): Promise<SignatureCheck> {
     if (!this.index.entries.some((e) => e.id === conversationId) && !this.sessions.has(conversationId)) {
-      throw new Error(`There is no conversation ${conversationId}.`);
+      throw new Error(vscode.l10n.t('There is no conversation {0}.', conversationId));
     }
     const session = this.sessions.get(conversationId);
     await session?.flush();
@@ -338,11 +339,13 @@ export class ConversationService extends ConversationSessions implements ChatBac
    */
   async delete(conversationId: string): Promise<void> {
     if (!this.sessions.has(conversationId) && !this.index.entries.some((e) => e.id === conversationId)) {
-      throw new Error(`There is no conversation ${conversationId}.`);
+      throw new Error(vscode.l10n.t('There is no conversation {0}.', conversationId));
     }
     const s = await this.session(conversationId);
     if (s.readOnly) {
-      throw new Error('This conversation is open in another window; close it there before deleting it.');
+      throw new Error(
+        vscode.l10n.t('This conversation is open in another window; close it there before deleting it.'),
+      );
     }
     this.deleted.add(conversationId);
     await s.dispose();
@@ -422,6 +425,6 @@ export class ConversationService extends ConversationSessions implements ChatBac
 
 /** A timeline action that failed: said to the user, then rethrown for the log. */
 function shownError(err: unknown): never {
-  void vscode.window.showErrorMessage(`Logbook: ${err instanceof Error ? err.message : String(err)}`);
+  void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', errorText(err, vscode.l10n)));
   throw err;
 }

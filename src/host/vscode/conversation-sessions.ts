@@ -232,7 +232,7 @@ export class ConversationSessions implements vscode.Disposable {
       // Lost events are never written over unasked: the user restores the files or goes on without.
       const goOn = vscode.l10n.t('Continue Without Them');
       const choice = await vscode.window.showErrorMessage(
-        `Logbook: ${err.message}`,
+        vscode.l10n.t('Logbook: {0}', err.message),
         {
           modal: true,
           detail: vscode.l10n.t(

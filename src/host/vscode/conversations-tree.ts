@@ -11,19 +11,27 @@ import {
   hasDelegatedAgents,
 } from './agents/delegated-agent-items';
 import type { ConversationService, ListedConversation } from './conversation-service';
-import { conversationRow } from './conversation-row';
+import { conversationRow, statusText, usableLocale } from './conversation-row';
 import { verifyMessage } from './verify';
 import { printableLine } from '../../core/text/printable';
-import { formatCost, plural } from '../../core/format/counts';
+import { formatCost } from '../../core/format/counts';
+import type { Verdict } from '../../core/signing';
 
 /** The word the description starts with once the signatures were checked. */
-const SIGNATURE_WORDS = {
-  verified: '✓ verified',
-  broken: '✗ broken',
-  unsigned: 'unsigned',
-  truncated: '✗ truncated',
-  'unknown-signer': '? unknown signer',
-} as const;
+function signatureWord(verdict: Verdict): string {
+  switch (verdict) {
+    case 'verified':
+      return vscode.l10n.t('✓ verified');
+    case 'broken':
+      return vscode.l10n.t('✗ broken');
+    case 'unsigned':
+      return vscode.l10n.t('unsigned');
+    case 'truncated':
+      return vscode.l10n.t('✗ truncated');
+    case 'unknown-signer':
+      return vscode.l10n.t('? unknown signer');
+  }
+}
 
 const STATUS_ICONS: Record<string, string> = {
   running: 'loading~spin',
@@ -65,6 +73,7 @@ export class ConversationsTree implements vscode.TreeDataProvider<TreeNode> {
         interrupted: c.interrupted,
       },
       new Date(),
+      { l10n: vscode.l10n, locale: vscode.env.language },
     );
     const item = new vscode.TreeItem(
       row.label,
@@ -73,14 +82,20 @@ export class ConversationsTree implements vscode.TreeDataProvider<TreeNode> {
         : vscode.TreeItemCollapsibleState.None,
     );
     item.id = c.id;
-    const when = c.updated ? new Date(c.updated).toLocaleString() : '';
+    const when = c.updated
+      ? new Date(c.updated).toLocaleString(usableLocale(vscode.env.language), { hourCycle: 'h23' })
+      : '';
     const check = c.verified;
-    item.description = check ? SIGNATURE_WORDS[check.verdict] : undefined;
+    item.description = check ? signatureWord(check.verdict) : undefined;
+    const events =
+      c.eventCount === 1
+        ? vscode.l10n.t('1 event')
+        : vscode.l10n.t('{0} events', c.eventCount.toLocaleString(usableLocale(vscode.env.language)));
     item.tooltip =
       `${printableLine(c.title ?? '')}\n${row.status}${when ? ` · ${when}` : ''}\n` +
-      `${plural(c.eventCount, 'event')} · ${formatCost(c.cost)}` +
+      `${events} · ${formatCost(c.cost)}` +
       (c.interrupted
-        ? `\n${vscode.l10n.t('{0} ({1}): open it to re-run or skip what it left in doubt', c.status, c.interrupted)}`
+        ? `\n${vscode.l10n.t('{0} ({1}): open it to re-run or skip what it left in doubt', statusText(c.status, vscode.l10n), c.interrupted)}`
         : '') +
       (check ? `\n${vscode.l10n.t('Signatures: {0}', verifyMessage(check))}` : '');
     // A conversation changed after it was signed shows it in place of its status icon.

@@ -22,6 +22,7 @@ import { registerShowAgents } from './agents/show-agents';
 import { registerDemoModel } from './demo-model';
 import { openWalkthroughOnce, registerWalkthrough } from './walkthrough';
 import { webviewL10n } from './webview-l10n';
+import { errorText } from '../../core/text/l10n';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -72,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     ...registerWalkthrough(context, () => chat.inView),
     vscode.commands.registerCommand('logbook.addMcpServer', (arg?: unknown) =>
       addMcpServer(context.secrets, arg).catch((err: unknown) => {
-        void vscode.window.showErrorMessage(`Logbook: ${(err as Error).message}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', errorText(err, vscode.l10n)));
         return undefined;
       }),
     ),

@@ -9,6 +9,7 @@ import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-sto
 import type { ConversationSession } from './conversation-session';
 import { forkConversation } from './fork';
 import { restoreFilesTo, type RestoreOutcome, type RestoreUi } from './restore-files';
+import { errorText } from '../../core/text/l10n';
 
 /** What forking and restoring need of the service that owns the conversations. */
 export interface ForkContext {
@@ -49,7 +50,7 @@ export async function forkFrom(
   );
   offer.catch((err: unknown) => {
     ctx.log().error(`Restoring files after continuing from here failed: ${String(err)}`);
-    void vscode.window.showErrorMessage(`Logbook: ${(err as Error).message}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', errorText(err, vscode.l10n)));
   });
   return { forkId: fork.id, offer };
 }
@@ -95,7 +96,7 @@ export async function restoreFilesAt(
   ui?: RestoreUi,
 ): Promise<RestoreOutcome> {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  if (!folder) throw new Error('Restoring files needs a workspace folder.');
+  if (!folder) throw new Error(vscode.l10n.t('Restoring files needs a workspace folder.'));
   const session = await ctx.session(conversationId);
   if (session.conversation.isRunning) {
     throw new Error('The agent is running in this conversation: pause or stop it before restoring files.');

@@ -35,15 +35,22 @@ export function editorSignerTrust(did: string, warn: (msg: string) => void): Sig
   try {
     known = new Map(readTrustList(trustListPath(process.env)).map((s) => [s.did, s.name]));
   } catch (err) {
-    warn(`The trust list could not be read: ${(err as Error).message}`);
+    warn(vscode.l10n.t('The trust list could not be read: {0}', (err as Error).message));
   }
   return { you: [did], known };
 }
 
 export function signatureCheck(r: VerifyResult, trust: SignerTrust): SignatureCheck {
-  const report = verifyReport(r, trust);
-  const message = `${report.summary}.${report.detail ? ` ${report.detail}` : ''}`;
-  return { ...r, verdict: report.verdict, signerNames: r.signers.map((d) => signerName(d, trust)), message };
+  const report = verifyReport(r, trust, vscode.l10n);
+  const message = report.detail
+    ? vscode.l10n.t('{0}. {1}', report.summary, report.detail)
+    : vscode.l10n.t('{0}.', report.summary);
+  return {
+    ...r,
+    verdict: report.verdict,
+    signerNames: r.signers.map((d) => signerName(d, trust, vscode.l10n)),
+    message,
+  };
 }
 
 /** The message for a check, in the words of `logbook verify`. */
@@ -60,7 +67,7 @@ export async function verifyAndShow(service: Verifier, id: string): Promise<Veri
   const result = await service.verify(id);
   const message = verifyMessage(result);
   if (result.verdict === 'verified' || result.verdict === 'unsigned')
-    void vscode.window.showInformationMessage(`Logbook: ${message}`);
-  else void vscode.window.showErrorMessage(`Logbook: ${message}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('Logbook: {0}', message));
+  else void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', message));
   return { result, message };
 }

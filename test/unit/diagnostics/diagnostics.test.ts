@@ -7,6 +7,7 @@ import {
   describeCleanup,
   oldCheckpoints,
   type StoreUsage,
+  whyText,
 } from '../../../src/host/node/diagnostics/storage-usage';
 
 const WORDS = { setKey: 'run Logbook: Set API Key', baseUrl: 'logbook.llm.baseUrl' };
@@ -52,7 +53,7 @@ describe('old checkpoints', () => {
   it('are those past the age, and those whose conversation is gone when the host knows', () => {
     const byAge = oldCheckpoints(stores, { olderThanDays: 30, now });
     assert.deepEqual(
-      byAge.map((o) => [o.conversationId, o.why]),
+      byAge.map((o) => [o.conversationId, whyText(o)]),
       [['old', 'its newest checkpoint is 45 days old']],
     );
     const known = new Set(['recent', 'old']);

@@ -18,6 +18,7 @@ import {
   type RestoreResult,
   type WorkspaceCheckpointStore,
 } from './store-contract';
+import { WordedError } from '../../../core/text/l10n';
 
 export { isMultiFolderCheckpoint, type WorkspaceCheckpointStore } from './store-contract';
 
@@ -89,7 +90,8 @@ export class MultiFolderCheckpointStore implements WorkspaceCheckpointStore {
     const states = this.parts(state);
     return this.merged(checkpoint, (f, id) => {
       const from = states.get(f.name);
-      if (!from) throw new Error(`The recorded state holds no files of folder "${f.name}".`);
+      if (!from)
+        throw new WordedError((l10n) => l10n.t('The recorded state holds no files of folder "{0}".', f.name));
       return f.store.planFrom(from, id);
     });
   }
@@ -259,7 +261,7 @@ export class MultiFolderCheckpointStore implements WorkspaceCheckpointStore {
   private split(path: string): { folder: FolderStore; rest: string } {
     const at = path.indexOf('/');
     const folder = at > 0 ? this.folders.find((f) => f.name === path.slice(0, at)) : undefined;
-    if (!folder) throw new Error(`${path} is in no folder of this workspace.`);
+    if (!folder) throw new WordedError((l10n) => l10n.t('{0} is in no folder of this workspace.', path));
     return { folder, rest: path.slice(at + 1) };
   }
 }

@@ -2,6 +2,7 @@
 // key, as the client would send it. The key goes only into that request's header; nothing this
 // returns holds it, and the endpoint is named without the credentials a URL may carry.
 import type { DiagnosticRow } from '../../../core/diagnostics/report';
+import { ENGLISH, type L10n } from '../../../core/text/l10n';
 import { redactUrlCredentials, withoutUrlCredentials } from '../../../core/secrets/url-secrets';
 
 export interface EndpointProbeInput {
@@ -75,60 +76,68 @@ export function endpointRows(
   input: EndpointProbeInput,
   probe: EndpointProbe,
   words: EndpointWords,
+  l10n: L10n = ENGLISH,
 ): DiagnosticRow[] {
   const keyHint = words.setKey;
   const endpoint = withoutUrlCredentials(input.baseUrl);
   const local = isLocal(input.baseUrl);
   const rows: DiagnosticRow[] = [];
+  const label = l10n.t('Endpoint');
   if (!probe.reachable) {
     rows.push({
-      label: 'Endpoint',
-      value: `${endpoint}: not reachable (${probe.problem})`,
+      label,
+      value: l10n.t('{0}: not reachable ({1})', endpoint, probe.problem),
       status: 'error',
       fix: local
-        ? `Start the local model server, or correct ${words.baseUrl}.`
-        : `Check the address in ${words.baseUrl} and the network (a proxy or firewall may block it).`,
+        ? l10n.t('Start the local model server, or correct {0}.', words.baseUrl)
+        : l10n.t(
+            'Check the address in {0} and the network (a proxy or firewall may block it).',
+            words.baseUrl,
+          ),
     });
   } else if (probe.status === 401 || probe.status === 403) {
     rows.push({
-      label: 'Endpoint',
-      value: `${endpoint}: refused the key (HTTP ${probe.status})`,
+      label,
+      value: l10n.t('{0}: refused the key (HTTP {1})', endpoint, probe.status),
       status: 'error',
-      fix: `Set a valid key: ${keyHint}.`,
+      fix: l10n.t('Set a valid key: {0}.', keyHint),
     });
   } else {
     rows.push({
-      label: 'Endpoint',
-      value: `${endpoint}: reachable (HTTP ${probe.status})`,
+      label,
+      value: l10n.t('{0}: reachable (HTTP {1})', endpoint, probe.status),
       status: probe.status < 500 ? 'ok' : 'warning',
     });
   }
   rows.push(
     input.apiKey
-      ? { label: 'API key', value: 'set (never shown)', status: 'ok' }
+      ? { label: l10n.t('API key'), value: l10n.t('set (never shown)'), status: 'ok' }
       : {
-          label: 'API key',
-          value: 'not set',
+          label: l10n.t('API key'),
+          value: l10n.t('not set'),
           status: local ? 'info' : 'warning',
           ...(local ? {} : { fix: `${keyHint}.` }),
         },
   );
-  rows.push(modelRow(input.model, probe));
+  rows.push(modelRow(input.model, probe, l10n));
   return rows;
 }
 
-function modelRow(model: string, probe: EndpointProbe): DiagnosticRow {
+function modelRow(model: string, probe: EndpointProbe, l10n: L10n): DiagnosticRow {
+  const label = l10n.t('Model');
   if (!probe.reachable || probe.status >= 400 || probe.models === null) {
-    return { label: 'Model', value: `${model} (the endpoint did not list its models)`, status: 'info' };
+    return { label, value: l10n.t('{0} (the endpoint did not list its models)', model), status: 'info' };
   }
   if (probe.models.includes(model))
-    return { label: 'Model', value: `${model}: offered by the endpoint`, status: 'ok' };
+    return { label, value: l10n.t('{0}: offered by the endpoint', model), status: 'ok' };
   const some = probe.models.slice(0, 5).join(', ');
   return {
-    label: 'Model',
-    value: `${model}: not among the ${probe.models.length} models the endpoint lists`,
+    label,
+    value: l10n.t('{0}: not among the {1} models the endpoint lists', model, probe.models.length),
     status: 'warning',
-    fix: `Pick one it offers${some ? ` (${some}${probe.models.length > 5 ? ', …' : ''})` : ''}.`,
+    fix: some
+      ? l10n.t('Pick one it offers ({0}).', `${some}${probe.models.length > 5 ? ', …' : ''}`)
+      : l10n.t('Pick one it offers.'),
   };
 }
 

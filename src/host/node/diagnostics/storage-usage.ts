@@ -6,6 +6,7 @@
 import { lstatSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatSize } from '../../../core/diagnostics/report';
+import { ENGLISH, type L10n } from '../../../core/text/l10n';
 import { CHECKPOINT_REFS_DIR, releaseFromStore } from '../checkpoints/git-checkpoint-store';
 
 /** Bytes of the files under `dir` (0 when it does not exist); links are not followed. */
@@ -100,7 +101,15 @@ function heldIn(storeDir: string): HeldCheckpoints[] {
 }
 
 export interface OldCheckpoints extends HeldCheckpoints {
-  why: string;
+  /** Why it goes: its conversation was deleted, or its newest checkpoint is this many days old. */
+  why: { deleted: true } | { deleted: false; days: number };
+}
+
+/** Why a conversation's checkpoints go, in words. */
+export function whyText(o: OldCheckpoints, l10n: L10n = ENGLISH): string {
+  return o.why.deleted
+    ? l10n.t('its conversation was deleted')
+    : l10n.t('its newest checkpoint is {0} days old', o.why.days);
 }
 
 export interface CleanupRule {
@@ -117,11 +126,10 @@ export function oldCheckpoints(stores: readonly StoreUsage[], rule: CleanupRule)
   const out: OldCheckpoints[] = [];
   for (const store of stores) {
     for (const h of store.held) {
-      if (rule.exists && !rule.exists(h.conversationId))
-        out.push({ ...h, why: 'its conversation was deleted' });
+      if (rule.exists && !rule.exists(h.conversationId)) out.push({ ...h, why: { deleted: true } });
       else if (h.newest.getTime() < limit) {
         const days = Math.floor((now - h.newest.getTime()) / (24 * 60 * 60 * 1000));
-        out.push({ ...h, why: `its newest checkpoint is ${days} days old` });
+        out.push({ ...h, why: { deleted: false, days } });
       }
     }
   }
@@ -129,10 +137,18 @@ export function oldCheckpoints(stores: readonly StoreUsage[], rule: CleanupRule)
 }
 
 /** Exactly what a clean-up deletes, one line per conversation, for the confirmation. */
-export function describeCleanup(old: readonly OldCheckpoints[], name?: (id: string) => string): string[] {
-  return old.map(
-    (o) =>
-      `the checkpoints of ${name?.(o.conversationId) ?? o.conversationId} (${o.why}; newest ${o.newest.toISOString().slice(0, 10)})`,
+export function describeCleanup(
+  old: readonly OldCheckpoints[],
+  name?: (id: string) => string,
+  l10n: L10n = ENGLISH,
+): string[] {
+  return old.map((o) =>
+    l10n.t(
+      'the checkpoints of {0} ({1}; newest {2})',
+      name?.(o.conversationId) ?? o.conversationId,
+      whyText(o, l10n),
+      o.newest.toISOString().slice(0, 10),
+    ),
   );
 }
 

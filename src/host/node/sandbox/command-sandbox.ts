@@ -2,6 +2,7 @@
 // what this machine can do), and turns a command line into the bubblewrap command that runs it,
 // with the filtering proxy started on first use. The hosts (the CLI's shell, the integrated
 // terminal, MCP servers) all start their processes through this.
+import type { L10n } from '../../../core/text/l10n';
 import { statSync } from 'node:fs';
 import { bwrapArguments } from './bwrap-arguments';
 import { hostAllowed, NetworkProxy } from './network-proxy';
@@ -90,6 +91,7 @@ export class CommandSandbox {
       required: this.opts.setting === 'required',
       problem: found.problem,
       fix: found.fix,
+      say: found.say,
     };
   }
 
@@ -115,15 +117,18 @@ export class CommandSandbox {
     });
   }
 
-  /** What the diagnostics list for these workspaces. */
-  report(workspaces: readonly string[]): SandboxReport {
-    return sandboxReport({
-      state: this.state,
-      workspaces,
-      writable: this.opts.writable ?? [],
-      hidden: this.hiddenLocations(),
-      allowedHosts: this.opts.allowedHosts(),
-    });
+  /** What the diagnostics list for these workspaces, in the host's words. */
+  report(workspaces: readonly string[], l10n?: L10n): SandboxReport {
+    return sandboxReport(
+      {
+        state: this.state,
+        workspaces,
+        writable: this.opts.writable ?? [],
+        hidden: this.hiddenLocations(),
+        allowedHosts: this.opts.allowedHosts(),
+      },
+      l10n,
+    );
   }
 
   async launch(req: LaunchRequest): Promise<SandboxedLaunch> {

@@ -2,6 +2,7 @@
 // command say the same thing.
 import type { SandboxNotice } from '../../../core/state';
 import type { SandboxState } from './sandbox-state';
+import { ENGLISH, type L10n } from '../../../core/text/l10n';
 
 export interface SandboxDescription {
   /** One line: what holds the boundary. */
@@ -12,31 +13,42 @@ export interface SandboxDescription {
   warn: boolean;
 }
 
-export function describeSandbox(state: SandboxState): SandboxDescription {
+/** `l10n`: the host's words, for what a person reads (the log's notice is always English). */
+export function describeSandbox(state: SandboxState, l10n: L10n = ENGLISH): SandboxDescription {
   switch (state.kind) {
     case 'on':
       return {
-        headline: `Commands run in a sandbox (${state.version}): only the workspace is writable, secrets are hidden, the network is closed but for allowed hosts.`,
+        headline: l10n.t(
+          'Commands run in a sandbox ({0}): only the workspace is writable, secrets are hidden, the network is closed but for allowed hosts.',
+          state.version,
+        ),
         warn: false,
       };
     case 'off':
       return {
-        headline:
+        headline: l10n.t(
           'The sandbox is off (logbook.sandbox.mode is "off"): commands run with your permissions, and every command asks first.',
+        ),
         warn: true,
       };
-    case 'unavailable':
+    case 'unavailable': {
+      // The probe's own words in the host's language; the log's notice keeps the English.
+      const { problem, fix } = state.say?.(l10n) ?? state;
       return state.required
         ? {
-            headline: `No command can run: logbook.sandbox.mode is "required" and no sandbox can start. ${state.problem}`,
-            fix: state.fix,
+            headline: l10n.t(
+              'No command can run: logbook.sandbox.mode is "required" and no sandbox can start. {0}',
+              problem,
+            ),
+            fix,
             warn: true,
           }
         : {
-            headline: `Commands run without a sandbox, so every command asks first. ${state.problem}`,
-            fix: state.fix,
+            headline: l10n.t('Commands run without a sandbox, so every command asks first. {0}', problem),
+            fix,
             warn: true,
           };
+    }
   }
 }
 

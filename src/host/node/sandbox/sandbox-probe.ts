@@ -4,11 +4,25 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { ENGLISH, type L10n } from '../../../core/text/l10n';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
 
+/** Why no sandbox can start and how to fix it, in a host's words. */
+export interface SandboxProblem {
+  problem: string;
+  fix: string;
+}
+
+/** The problem in English, with the words to say it again in the editor's language. */
+export type SaidProblem = SandboxProblem & { say: (l10n: L10n) => SandboxProblem };
+
 export type SandboxAvailability =
-  { available: true; bwrap: string; version: string } | { available: false; problem: string; fix: string };
+  { available: true; bwrap: string; version: string } | ({ available: false } & SaidProblem);
+
+function said(say: (l10n: L10n) => SandboxProblem): SaidProblem {
+  return { ...say(ENGLISH), say };
+}
 
 let cached: Map<string, SandboxAvailability> | undefined;
 
@@ -31,27 +45,43 @@ export function probeSandbox(
   if (platform !== 'linux') {
     return {
       available: false,
-      problem: `Logbook has no sandbox for ${platformName(platform)} yet, so the agent's commands run with your permissions.`,
-      fix:
-        platform === 'win32'
-          ? 'Open the folder in WSL (Remote - WSL) and install bubblewrap there: sudo apt install bubblewrap.'
-          : 'Run VS Code on Linux (a dev container or a remote machine) to have commands sandboxed.',
+      ...said((l10n) => ({
+        problem: l10n.t(
+          "Logbook has no sandbox for {0} yet, so the agent's commands run with your permissions.",
+          platformName(platform),
+        ),
+        fix:
+          platform === 'win32'
+            ? l10n.t(
+                'Open the folder in WSL (Remote - WSL) and install bubblewrap there: sudo apt install bubblewrap.',
+              )
+            : l10n.t(
+                'Run VS Code on Linux (a dev container or a remote machine) to have commands sandboxed.',
+              ),
+      })),
     };
   }
   const bwrap = bwrapPath ?? findExecutable('bwrap');
   if (!bwrap || !isExecutable(bwrap)) {
     return {
       available: false,
-      problem: "bubblewrap (bwrap) is not installed, so the agent's commands cannot be sandboxed.",
-      fix: 'Install it: sudo apt install bubblewrap (Debian, Ubuntu), sudo dnf install bubblewrap (Fedora), sudo pacman -S bubblewrap (Arch).',
+      ...said((l10n) => ({
+        problem: l10n.t("bubblewrap (bwrap) is not installed, so the agent's commands cannot be sandboxed."),
+        fix: l10n.t(
+          'Install it: sudo apt install bubblewrap (Debian, Ubuntu), sudo dnf install bubblewrap (Fedora), sudo pacman -S bubblewrap (Arch).',
+        ),
+      })),
     };
   }
   const version = spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: 5000 });
   if (version.error || version.status !== 0) {
+    const why = version.error?.message ?? `exit ${version.status}`;
     return {
       available: false,
-      problem: `${bwrap} did not run (${version.error?.message ?? `exit ${version.status}`}).`,
-      fix: 'Reinstall bubblewrap: sudo apt install --reinstall bubblewrap.',
+      ...said((l10n) => ({
+        problem: l10n.t('{0} did not run ({1}).', bwrap, why),
+        fix: l10n.t('Reinstall bubblewrap: sudo apt install --reinstall bubblewrap.'),
+      })),
     };
   }
   const trial = spawnSync(
@@ -79,30 +109,40 @@ export function probeSandbox(
 }
 
 /** Why bubblewrap could not create its namespaces, read from the kernel's settings. */
-function namespaceProblem(stderr: string): { problem: string; fix: string } {
-  const said = stderr ? ` (bwrap: ${stderr.split('\n')[0]})` : '';
+function namespaceProblem(stderr: string): SaidProblem {
+  // What bwrap said, as it said it: " (bwrap: …)".
+  const heard = stderr ? ` (bwrap: ${stderr.split('\n')[0]})` : '';
   if (readSysctl('kernel/apparmor_restrict_unprivileged_userns') === '1') {
-    return {
-      problem: `AppArmor stops bubblewrap from creating a user namespace${said}.`,
-      fix: 'Allow bwrap an AppArmor profile with the userns permission (Ubuntu 24.04: sudo apt install apparmor-profiles, then sudo ln -s /usr/share/apparmor/extra-profiles/bwrap-userns-restrict /etc/apparmor.d/ && sudo systemctl reload apparmor), or turn the restriction off: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0.',
-    };
+    return said((l10n) => ({
+      problem: l10n.t('AppArmor stops bubblewrap from creating a user namespace{0}.', heard),
+      fix: l10n.t(
+        'Allow bwrap an AppArmor profile with the userns permission (Ubuntu 24.04: sudo apt install apparmor-profiles, then sudo ln -s /usr/share/apparmor/extra-profiles/bwrap-userns-restrict /etc/apparmor.d/ && sudo systemctl reload apparmor), or turn the restriction off: sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0.',
+      ),
+    }));
   }
   if (readSysctl('kernel/unprivileged_userns_clone') === '0') {
-    return {
-      problem: `Unprivileged user namespaces are turned off on this machine${said}.`,
-      fix: 'Turn them on: sudo sysctl -w kernel.unprivileged_userns_clone=1 (add it to /etc/sysctl.d/ to keep it).',
-    };
+    return said((l10n) => ({
+      problem: l10n.t('Unprivileged user namespaces are turned off on this machine{0}.', heard),
+      fix: l10n.t(
+        'Turn them on: sudo sysctl -w kernel.unprivileged_userns_clone=1 (add it to /etc/sysctl.d/ to keep it).',
+      ),
+    }));
   }
   if (readSysctl('user/max_user_namespaces') === '0') {
-    return {
-      problem: `User namespaces are limited to none on this machine${said}.`,
-      fix: 'Allow some: sudo sysctl -w user.max_user_namespaces=10000.',
-    };
+    return said((l10n) => ({
+      problem: l10n.t('User namespaces are limited to none on this machine{0}.', heard),
+      fix: l10n.t('Allow some: sudo sysctl -w user.max_user_namespaces=10000.'),
+    }));
   }
-  return {
-    problem: `bubblewrap could not create its namespaces${said}. In a container this needs the container's permission.`,
-    fix: 'In Docker, run the container with --security-opt seccomp=unconfined --security-opt apparmor=unconfined, or install bubblewrap setuid: sudo chmod u+s $(which bwrap).',
-  };
+  return said((l10n) => ({
+    problem: l10n.t(
+      "bubblewrap could not create its namespaces{0}. In a container this needs the container's permission.",
+      heard,
+    ),
+    fix: l10n.t(
+      'In Docker, run the container with --security-opt seccomp=unconfined --security-opt apparmor=unconfined, or install bubblewrap setuid: sudo chmod u+s $(which bwrap).',
+    ),
+  }));
 }
 
 function readSysctl(name: string): string | undefined {

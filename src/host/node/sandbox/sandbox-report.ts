@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxState } from './sandbox-state';
 import { describeSandbox } from './describe-sandbox';
+import { ENGLISH, type L10n } from '../../../core/text/l10n';
 import { PROTECTED_WORKSPACE_PATHS } from './sandbox-profile';
 
 export interface SandboxReportInput {
@@ -25,36 +26,38 @@ export interface SandboxReport {
   allowed_hosts: string[];
 }
 
-export function sandboxReport(input: SandboxReportInput): SandboxReport {
-  const text = describeSandbox(input.state);
+export function sandboxReport(input: SandboxReportInput, l10n: L10n = ENGLISH): SandboxReport {
+  const text = describeSandbox(input.state, l10n);
   return {
     state: input.state.kind,
     required: input.state.kind === 'unavailable' && input.state.required,
     headline: text.headline,
     fix: text.fix ?? null,
-    writable: [...input.workspaces, '/tmp (private to the sandbox)', ...input.writable],
+    writable: [...input.workspaces, l10n.t('/tmp (private to the sandbox)'), ...input.writable],
     read_only_in_workspace: input.workspaces.flatMap((ws) =>
       PROTECTED_WORKSPACE_PATHS.map((p) => join(ws, p)),
     ),
     // Only what exists is mounted over; the rest is listed so the user sees the whole list.
-    hidden: input.hidden.map((p) => (existsSync(p) ? p : `${p} (absent)`)),
+    hidden: input.hidden.map((p) => (existsSync(p) ? p : l10n.t('{0} (absent)', p))),
     allowed_hosts: [...input.allowedHosts],
   };
 }
 
-export function sandboxReportText(r: SandboxReport): string {
+export function sandboxReportText(r: SandboxReport, l10n: L10n = ENGLISH): string {
   const lines = [r.headline];
-  if (r.fix) lines.push(`Fix: ${r.fix}`);
+  if (r.fix) lines.push(l10n.t('Fix: {0}', r.fix));
   const list = (title: string, items: readonly string[]) => {
-    lines.push('', `${title}:`, ...(items.length ? items.map((i) => `  ${i}`) : ['  (none)']));
+    lines.push('', `${title}:`, ...(items.length ? items.map((i) => `  ${i}`) : [`  ${l10n.t('(none)')}`]));
   };
-  list('Writable', r.writable);
-  list('Read-only inside the workspace', r.read_only_in_workspace);
-  list('Hidden (unreadable)', r.hidden);
-  list('Hosts commands may reach', r.allowed_hosts);
+  list(l10n.t('Writable'), r.writable);
+  list(l10n.t('Read-only inside the workspace'), r.read_only_in_workspace);
+  list(l10n.t('Hidden (unreadable)'), r.hidden);
+  list(l10n.t('Hosts commands may reach'), r.allowed_hosts);
   lines.push(
     '',
-    'Everything else is read-only; no other process is visible; the network is closed but for the hosts above.',
+    l10n.t(
+      'Everything else is read-only; no other process is visible; the network is closed but for the hosts above.',
+    ),
   );
   return lines.join('\n');
 }

@@ -1,7 +1,17 @@
 // In a module of its own so the report and the descriptions can name the sandbox's state without
 // importing the sandbox that decides it.
+import type { L10n } from '../../../core/text/l10n';
+
 /** How commands run now; what the chat, `logbook run` and the diagnostics say. */
 export type SandboxState =
   | { kind: 'on'; bwrap: string; version: string }
   | { kind: 'off' }
-  | { kind: 'unavailable'; required: boolean; problem: string; fix: string };
+  | {
+      kind: 'unavailable';
+      required: boolean;
+      /** In English, as the log records it. */
+      problem: string;
+      fix: string;
+      /** The same in a host's words (the editor's language). */
+      say?: (l10n: L10n) => { problem: string; fix: string };
+    };

@@ -19,10 +19,17 @@ import { findLmApi, isLmApi } from '../lm/lm-api';
 import { createEditorSandbox } from '../sandbox/editor-sandbox';
 import { SIGNING_KEY_SECRET } from '../signing-key';
 
+/** The report's words, from the extension's bundle. */
+const l10n = vscode.l10n;
+
 /** Checkpoints older than this are offered for clean-up. */
 export const CLEANUP_AFTER_DAYS = 30;
 
-const EDITOR_WORDS = { setKey: 'run Logbook: Set API Key', baseUrl: 'the setting logbook.llm.baseUrl' };
+/** How the fixes name the editor's settings and commands. */
+const editorWords = () => ({
+  setKey: vscode.l10n.t('run Logbook: Set API Key'),
+  baseUrl: vscode.l10n.t('the setting logbook.llm.baseUrl'),
+});
 
 export interface CollectedDiagnostics {
   report: DiagnosticsReport;
@@ -47,13 +54,14 @@ export async function collectDiagnostics(
   const [model, signing] = await Promise.all([modelRows(context), signingSection(context)]);
   const report: DiagnosticsReport = {
     sections: [
-      section('sandbox', sandboxRows(createEditorSandbox(context).sandbox.report(folders))),
-      section('model', model),
-      section('mcp', mcpSection(service)),
-      section('signing', signing),
+      section('sandbox', sandboxRows(createEditorSandbox(context).sandbox.report(folders, l10n), l10n), l10n),
+      section('model', model, l10n),
+      section('mcp', mcpSection(service), l10n),
+      section('signing', signing, l10n),
       section(
         'storage',
-        storageRows({ conversations, stores, old, olderThanDays, name: (id) => titles.get(id) ?? id }),
+        storageRows({ conversations, stores, old, olderThanDays, name: (id) => titles.get(id) ?? id }, l10n),
+        l10n,
       ),
     ],
   };
@@ -70,58 +78,72 @@ async function modelRows(context: vscode.ExtensionContext): Promise<DiagnosticRo
   const settings = await readLlmSettings(context.secrets);
   const probe = await probeEndpoint({ ...settings, probeTimeoutMs: 5_000 });
   return [
-    { label: 'Provider', value: 'an OpenAI-compatible endpoint', status: 'info' },
-    ...endpointRows(settings, probe, EDITOR_WORDS),
+    { label: l10n.t('Provider'), value: l10n.t('an OpenAI-compatible endpoint'), status: 'info' },
+    ...endpointRows(settings, probe, editorWords(), l10n),
   ];
 }
 
 async function editorModelRows(): Promise<DiagnosticRow[]> {
-  const provider: DiagnosticRow = { label: 'Provider', value: 'a chat model of the editor', status: 'info' };
+  const provider: DiagnosticRow = {
+    label: l10n.t('Provider'),
+    value: l10n.t('a chat model of the editor'),
+    status: 'info',
+  };
+  const label = l10n.t('Model');
   const api = findLmApi(vscode);
   if (!isLmApi(api)) {
     return [
       provider,
       {
-        label: 'Model',
+        label,
         value: api.missing,
         status: 'error',
-        fix: 'Set logbook.llm.provider to "openai" and use an OpenAI-compatible endpoint.',
+        fix: l10n.t('Set logbook.llm.provider to "openai" and use an OpenAI-compatible endpoint.'),
       },
     ];
   }
   const wanted = readEditorModel();
   const all = await api.selectChatModels();
   const found = wanted ? all.find((m) => m.id === wanted || m.family === wanted) : all[0];
-  if (found) return [provider, { label: 'Model', value: `${found.name} (${found.id})`, status: 'ok' }];
+  if (found) return [provider, { label, value: `${found.name} (${found.id})`, status: 'ok' }];
   return [
     provider,
     {
-      label: 'Model',
+      label,
       value: all.length
-        ? `no editor model "${wanted}"; offered: ${all.map((m) => m.id).join(', ')}`
-        : 'no editor model is offered',
+        ? l10n.t('no editor model "{0}"; offered: {1}', wanted ?? '', all.map((m) => m.id).join(', '))
+        : l10n.t('no editor model is offered'),
       status: 'error',
       fix: all.length
-        ? 'Pick one with Logbook: Select Model.'
-        : 'Install an extension that offers chat models (e.g. GitHub Copilot Chat), or use an endpoint.',
+        ? l10n.t('Pick one with Logbook: Select Model.')
+        : l10n.t(
+            'Install an extension that offers chat models (e.g. GitHub Copilot Chat), or use an endpoint.',
+          ),
     },
   ];
 }
 
 function mcpSection(service: ConversationService): DiagnosticRow[] {
   if (!vscode.workspace.isTrusted) {
-    return [{ label: 'Servers', value: 'none start in an untrusted workspace', status: 'info' }];
+    return [
+      { label: l10n.t('Servers'), value: l10n.t('none start in an untrusted workspace'), status: 'info' },
+    ];
   }
-  return mcpRows(service.mcp.status());
+  return mcpRows(service.mcp.status(), l10n);
 }
 
 async function signingSection(context: vscode.ExtensionContext): Promise<DiagnosticRow[]> {
-  const where = 'VS Code secret storage';
+  const where = l10n.t('VS Code secret storage');
   const pem = await context.secrets.get(SIGNING_KEY_SECRET);
-  if (!pem) return signingRows(null, where);
+  if (!pem) return signingRows(null, where, undefined, l10n);
   try {
-    return signingRows(identityFromPem(pem, 'The signing key in VS Code secret storage').did, where);
+    return signingRows(
+      identityFromPem(pem, l10n.t('The signing key in VS Code secret storage')).did,
+      where,
+      undefined,
+      l10n,
+    );
   } catch (err) {
-    return signingRows(null, where, (err as Error).message);
+    return signingRows(null, where, (err as Error).message, l10n);
   }
 }

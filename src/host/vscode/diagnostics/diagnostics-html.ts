@@ -5,7 +5,9 @@ import {
   type DiagnosticsReport,
   type DiagnosticStatus,
   sectionStatus,
+  statusWord,
 } from '../../../core/diagnostics/report';
+import { ENGLISH, type L10n } from '../../../core/text/l10n';
 
 export type DiagnosticsRequest = 'refresh' | 'copy' | 'cleanUp';
 
@@ -21,44 +23,50 @@ export interface DiagnosticsPage {
   cspSource: string;
   codiconCss: string;
   nonce: string;
+  /** The page's words: `vscode.l10n` in the editor. */
+  l10n?: L10n;
+  /** The display language, e.g. `zh-cn`. */
+  lang?: string;
 }
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-const ICON: Record<DiagnosticStatus, { codicon: string; word: string }> = {
-  ok: { codicon: 'pass', word: 'ok' },
-  info: { codicon: 'info', word: 'info' },
-  warning: { codicon: 'warning', word: 'needs attention' },
-  error: { codicon: 'error', word: 'not working' },
+const CODICON: Record<DiagnosticStatus, string> = {
+  ok: 'pass',
+  info: 'info',
+  warning: 'warning',
+  error: 'error',
 };
 
-function icon(status: DiagnosticStatus): string {
-  const i = ICON[status];
-  return `<span class="codicon codicon-${i.codicon} ${status}" role="img" aria-label="${i.word}"></span>`;
+function icon(status: DiagnosticStatus, l10n: L10n): string {
+  return `<span class="codicon codicon-${CODICON[status]} ${status}" role="img" aria-label="${esc(statusWord(status, l10n))}"></span>`;
 }
 
-function body(p: DiagnosticsPage): string {
-  if (!p.report) return '<p class="muted" role="status">Checking…</p>';
+function body(p: DiagnosticsPage, l10n: L10n): string {
+  if (!p.report) return `<p class="muted" role="status">${esc(l10n.t('Checking…'))}</p>`;
   const sections = p.report.sections.map((s) => {
     const rows = s.rows
       .map(
-        (r) => `<li class="row">${icon(r.status)}<div><span class="label">${esc(r.label)}</span>
-<span class="value">${esc(r.value)}</span>${r.fix ? `<p class="fix">Fix: ${esc(r.fix)}</p>` : ''}</div></li>`,
+        (
+          r,
+        ) => `<li class="row">${icon(r.status, l10n)}<div><span class="label">${esc(l10n.t('{0}:', r.label))}</span>
+<span class="value">${esc(r.value)}</span>${r.fix ? `<p class="fix">${esc(l10n.t('Fix: {0}', r.fix))}</p>` : ''}</div></li>`,
       )
       .join('\n');
     const cleanUp =
       s.id === 'storage'
-        ? `<button type="button" data-request="cleanUp"${p.oldCount ? '' : ' disabled'}>Clean Up Old Checkpoints…</button>`
+        ? `<button type="button" data-request="cleanUp"${p.oldCount ? '' : ' disabled'}>${esc(l10n.t('Clean Up Old Checkpoints…'))}</button>`
         : '';
-    return `<section aria-labelledby="h-${s.id}"><h2 id="h-${s.id}">${icon(sectionStatus(s))} ${esc(s.title)}</h2>
+    return `<section aria-labelledby="h-${s.id}"><h2 id="h-${s.id}">${icon(sectionStatus(s), l10n)} ${esc(s.title)}</h2>
 <ul>${rows}</ul>${cleanUp}</section>`;
   });
   return sections.join('\n');
 }
 
 export function diagnosticsHtml(p: DiagnosticsPage): string {
+  const l10n = p.l10n ?? ENGLISH;
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${esc(p.lang ?? 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; font-src ${p.cspSource}; style-src ${p.cspSource} 'nonce-${p.nonce}'; script-src 'nonce-${p.nonce}'">
@@ -72,7 +80,6 @@ ul { list-style: none; margin: 0; padding: 0; }
 .row .codicon { margin-top: 2px; flex: none; }
 .row > div { min-width: 0; overflow-wrap: anywhere; }
 .label { font-weight: 600; }
-.label::after { content: ': '; }
 .fix { margin: 2px 0 0; color: var(--vscode-descriptionForeground); }
 .muted { color: var(--vscode-descriptionForeground); }
 .ok { color: var(--vscode-testing-iconPassed, var(--vscode-charts-green)); }
@@ -88,13 +95,13 @@ button.secondary { color: var(--vscode-button-secondaryForeground); background: 
 button:disabled { opacity: 0.5; cursor: default; }
 button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
 </style>
-<title>Logbook Diagnostics</title>
+<title>${esc(l10n.t('Logbook Diagnostics'))}</title>
 </head>
 <body>
-<main aria-label="Logbook diagnostics">
-<p class="muted">The first place to look when something does not work.</p>
-<div class="actions"><button type="button" data-request="refresh">Check Again</button><button type="button" class="secondary" data-request="copy"${p.report ? '' : ' disabled'}>Copy as Text</button></div>
-${body(p)}
+<main aria-label="${esc(l10n.t('Logbook diagnostics'))}">
+<p class="muted">${esc(l10n.t('The first place to look when something does not work.'))}</p>
+<div class="actions"><button type="button" data-request="refresh">${esc(l10n.t('Check Again'))}</button><button type="button" class="secondary" data-request="copy"${p.report ? '' : ' disabled'}>${esc(l10n.t('Copy as Text'))}</button></div>
+${body(p, l10n)}
 </main>
 <script nonce="${p.nonce}">
 const vscode = acquireVsCodeApi();

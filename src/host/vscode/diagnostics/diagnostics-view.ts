@@ -32,7 +32,7 @@ class DiagnosticsView implements vscode.WebviewViewProvider {
       if (!isDiagnosticsRequest(m)) return;
       if (m.type === 'refresh') void this.refresh();
       else if (m.type === 'copy' && this.last)
-        void vscode.env.clipboard.writeText(diagnosticsText(this.last.report));
+        void vscode.env.clipboard.writeText(diagnosticsText(this.last.report, vscode.l10n));
       else if (m.type === 'cleanUp') void vscode.commands.executeCommand('logbook.cleanUpCheckpoints');
     });
     view.onDidDispose(() => (this.view = undefined));
@@ -60,6 +60,8 @@ class DiagnosticsView implements vscode.WebviewViewProvider {
         .asWebviewUri(vscode.Uri.joinPath(this.context.extensionUri, 'dist', 'codicon.css'))
         .toString(),
       nonce: randomBytes(16).toString('base64'),
+      l10n: vscode.l10n,
+      lang: vscode.env.language,
     });
   }
 }
@@ -113,6 +115,7 @@ async function cleanUp(
     const lines = describeCleanup(
       old,
       (id) => titles.get(id) ?? vscode.l10n.t('the deleted conversation {0}', id),
+      vscode.l10n,
     );
     const go = vscode.l10n.t('Delete Checkpoints');
     const choice = await vscode.window.showWarningMessage(

@@ -38,7 +38,7 @@ export class EditorLmClient implements LlmClient {
             description: t.function.description,
             inputSchema: t.function.parameters,
           })),
-          justification: 'Logbook runs the agent task you started with this model.',
+          justification: vscode.l10n.t('Logbook runs the agent task you started with this model.'),
         },
         cancel.token,
       );

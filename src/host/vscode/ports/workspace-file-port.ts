@@ -31,10 +31,11 @@ export class OutsideWorkspaceError extends Error {
   }
 }
 
-const EDIT_LABEL: vscode.WorkspaceEditEntryMetadata = {
-  label: 'Logbook agent edit',
+/** The agent's edits as the undo history names them. */
+const editLabel = (): vscode.WorkspaceEditEntryMetadata => ({
+  label: vscode.l10n.t('Logbook agent edit'),
   needsConfirmation: false,
-};
+});
 
 export class WorkspaceFilePort implements FilePort {
   /** Outside paths the user already allowed, so one file is not asked about at every edit. */
@@ -78,7 +79,7 @@ export class WorkspaceFilePort implements FilePort {
     const abs = normalizeAbsolute(path);
     await this.ensureAllowed(abs);
     const edit = new vscode.WorkspaceEdit();
-    edit.deleteFile(pathToUri(abs), { ignoreIfNotExists: true }, EDIT_LABEL);
+    edit.deleteFile(pathToUri(abs), { ignoreIfNotExists: true }, editLabel());
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not delete ${abs}`);
   }
 
@@ -99,7 +100,7 @@ export class WorkspaceFilePort implements FilePort {
     // `contents` writes the exact bytes (no line-ending normalization) and creates parent folders;
     // the creation is one undoable file operation.
     const edit = new vscode.WorkspaceEdit();
-    edit.createFile(uri, { contents: new TextEncoder().encode(text), overwrite: true }, EDIT_LABEL);
+    edit.createFile(uri, { contents: new TextEncoder().encode(text), overwrite: true }, editLabel());
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not create ${uri.fsPath}`);
   }
 
@@ -140,7 +141,7 @@ export async function replaceDocumentText(document: vscode.TextDocument, text: s
   } else {
     const r = minimalReplacement(old, text);
     const range = new vscode.Range(document.positionAt(r.start), document.positionAt(r.end));
-    edit.replace(document.uri, range, r.text, EDIT_LABEL);
+    edit.replace(document.uri, range, r.text, editLabel());
   }
   if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not edit ${document.uri.fsPath}`);
 }

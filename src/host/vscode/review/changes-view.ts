@@ -11,17 +11,18 @@ export interface ChangedResource {
   empty: vscode.Uri;
 }
 
-export const CHANGES_TITLE = 'Logbook: Agent Changes';
+/** The multi-file diff's title (a function: the bundle is read once the extension runs). */
+export const changesTitle = (): string => vscode.l10n.t('Logbook: Agent Changes');
 
 export async function openChanges(resources: readonly ChangedResource[]): Promise<void> {
   const commands = await vscode.commands.getCommands(true);
   if (commands.includes('vscode.changes')) {
     const list = resources.map((r) => [r.file, r.original, r.file]);
-    await vscode.commands.executeCommand('vscode.changes', CHANGES_TITLE, list);
+    await vscode.commands.executeCommand('vscode.changes', changesTitle(), list);
     return;
   }
   for (const r of resources) {
-    const title = `${displayPath(r.file.fsPath)} (Logbook changes)`;
+    const title = vscode.l10n.t('{0} (Logbook changes)', displayPath(r.file.fsPath));
     await vscode.commands.executeCommand('vscode.diff', r.original ?? r.empty, r.file, title, {
       preview: false,
     });

@@ -12,9 +12,12 @@ export async function revertHunk(document: vscode.TextDocument, hunk: Hunk): Pro
     document.positionAt(hunk.newStart),
     document.positionAt(hunk.newStart + hunk.newText.length),
   );
-  edit.replace(document.uri, range, hunk.oldText, { label: 'Reject agent change', needsConfirmation: false });
+  edit.replace(document.uri, range, hunk.oldText, {
+    label: vscode.l10n.t('Reject agent change'),
+    needsConfirmation: false,
+  });
   if (!(await vscode.workspace.applyEdit(edit)))
-    throw new Error(`Could not revert a change in ${document.uri.fsPath}`);
+    throw new Error(vscode.l10n.t('Could not revert a change in {0}', document.uri.fsPath));
   await saveToDisk(document);
 }
 
@@ -29,9 +32,9 @@ export async function deleteCreatedFile(path: string): Promise<void> {
   edit.deleteFile(
     pathToUri(path),
     { ignoreIfNotExists: true },
-    { label: 'Reject agent file', needsConfirmation: false },
+    { label: vscode.l10n.t('Reject agent file'), needsConfirmation: false },
   );
-  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`Could not delete ${path}`);
+  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('Could not delete {0}', path));
 }
 
 /** The open buffer's text, else the file's, else undefined when it does not exist. */

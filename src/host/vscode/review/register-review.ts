@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { FileRef, HunkRef } from './review-commands';
 import { ReviewController, type ReviewControllerOptions } from './review-controller';
+import { errorText } from '../../../core/text/l10n';
 
 export function registerReview(
   context: { subscriptions: vscode.Disposable[] },
@@ -43,7 +44,7 @@ export function registerReview(
       try {
         return await run(arg);
       } catch (err) {
-        void vscode.window.showErrorMessage(`Logbook: ${err instanceof Error ? err.message : String(err)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', errorText(err, vscode.l10n)));
         return undefined;
       }
     });

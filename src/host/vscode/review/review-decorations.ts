@@ -56,7 +56,7 @@ export class ReviewDecorations implements vscode.Disposable {
         removed.push({
           range: new vscode.Range(end, end),
           hoverMessage: new vscode.MarkdownString(
-            `Removed by the agent (${h.removedLines} line(s)):`,
+            vscode.l10n.t('Removed by the agent ({0} line(s)):', h.removedLines),
           ).appendCodeblock(h.oldText.replace(/\r?\n$/, ''), doc.languageId),
           renderOptions: { after: { contentText: removedSummary(h) } },
         });
@@ -87,6 +87,7 @@ export class ReviewDecorations implements vscode.Disposable {
 function removedSummary(h: Hunk): string {
   const first = h.oldText.split(/\r?\n/)[0]!.trim();
   const shown = first.length > MAX_INLINE_CHARS ? `${first.slice(0, MAX_INLINE_CHARS)}…` : first;
-  const more = h.removedLines > 1 ? ` (+${h.removedLines - 1} more removed line(s))` : '';
+  const more =
+    h.removedLines > 1 ? ` ${vscode.l10n.t('(+{0} more removed line(s))', h.removedLines - 1)}` : '';
   return `− ${shown}${more}`;
 }

@@ -9,7 +9,7 @@ export const SHOW_SANDBOX_STATUS = 'logbook.showSandboxStatus';
 export function sandboxStatusText(context: vscode.ExtensionContext): string {
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   const { sandbox } = createEditorSandbox(context);
-  return sandboxReportText(sandbox.report(folders));
+  return sandboxReportText(sandbox.report(folders, vscode.l10n), vscode.l10n);
 }
 
 export function registerSandboxStatus(context: vscode.ExtensionContext): vscode.Disposable {
@@ -28,7 +28,7 @@ export class SandboxWarning {
   maybeWarn(state: SandboxState): void {
     if (this.shown || state.kind !== 'unavailable') return;
     this.shown = true;
-    const text = describeSandbox(state);
+    const text = describeSandbox(state, vscode.l10n);
     const show = vscode.l10n.t('Show Sandbox Status');
     void vscode.window
       .showWarningMessage(

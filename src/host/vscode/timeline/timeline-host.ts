@@ -30,7 +30,8 @@ export class TimelineHost {
   /** The diff of a changed file: from the first checkpoint to the point, or from the point to now. */
   async openDiff(conversationId: string, seq: number, path: string, against: 'start' | 'now'): Promise<void> {
     const f = await (await this.timeline(conversationId)).changedFile(seq, path);
-    if (!f.start || !f.at) throw new TimelineError('No checkpoint holds the files at this point.');
+    if (!f.start || !f.at)
+      throw new TimelineError(vscode.l10n.t('No checkpoint holds the files at this point.'));
     const name = basename(path);
     if (against === 'start')
       await vscode.commands.executeCommand(
@@ -51,7 +52,7 @@ export class TimelineHost {
   /** Opens the point's version of each file changed up to it (deleted ones have none), read-only. */
   async openFiles(conversationId: string, seq: number): Promise<vscode.Uri[]> {
     const f = await (await this.timeline(conversationId)).filesAt(seq);
-    if (!f.at) throw new TimelineError('No checkpoint holds the files at this point.');
+    if (!f.at) throw new TimelineError(vscode.l10n.t('No checkpoint holds the files at this point.'));
     const at = f.at;
     const present = f.changes.filter((c) => c.status !== 'D');
     if (present.length === 0) {
