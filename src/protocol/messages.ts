@@ -92,6 +92,8 @@ export type PendingRisk = z.infer<typeof PendingRisk>;
 /** A delegated agent, as its delegation card shows it (its steps come in 'childEvents'). */
 export const ChildAgent = z.strictObject({
   conversationId: Id,
+  /** The conversation that delegated to it: the shown one, or the delegated agent it is nested under. */
+  parentConversationId: Id.optional(),
   /** The delegating action in the parent's log; null when the log does not name it. */
   parentEventId: Id.nullable(),
   agentName: z.string().min(1).max(LIMITS.kind),

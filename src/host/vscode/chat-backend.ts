@@ -52,6 +52,8 @@ export interface ConversationHeader {
 /** A delegated agent as the chat's delegation card shows it. */
 export interface ChildAgentView {
   conversationId: string;
+  /** The conversation whose log delegated to it: the shown one, or (for a grandchild) one of its children. */
+  parentConversationId?: string;
   /** The delegating action in the parent's log. */
   parentEventId: string | null;
   agentName: string;

@@ -1,7 +1,9 @@
 // Under a `delegate` card: each agent it handed a task to, as the header lists them. The head says
 // which agent, its branch, its state and cost, and the task; its steps (tool calls with their
 // results, its messages) open below it, collapsed until asked for, and follow it live. A child that
-// waits for the user shows its own Confirm / Reject, which answer exactly its batch.
+// waits for the user shows its own Confirm / Reject, which answer exactly its batch. A child's own
+// `delegate` steps nest their agents the same way; a child with an agent waiting below it opens
+// by itself, so the question deep down is in sight.
 import { useState } from 'preact/hooks';
 import { LIMITS, type ChildAgent } from '../../../src/protocol/messages';
 import { contentText, obj, str } from '../lib/fields';
@@ -45,14 +47,17 @@ function DelegatedAgent({
   void childVersion.value;
   void version.value; // toggling it open
   const steps = childSteps(child.conversationId);
-  const look = statusLook(child.pendingActionIds.length ? 'waiting_for_confirmation' : child.status);
-  const openId = `child:${child.conversationId}`;
-  const open = isOpen(openId, false);
+  const asksBelow = waitsBelow(child.conversationId, header.value?.children ?? []);
+  const waits = child.pendingActionIds.length > 0 || asksBelow;
+  const look = statusLook(waits ? 'waiting_for_confirmation' : child.status);
+  const openId = childOpenKey(child.conversationId);
+  const open = isOpen(openId, asksBelow);
   const bodyId = `${openId}:steps`;
   return (
     <li
-      class={`delegated-agent${child.pendingActionIds.length ? ' pending' : ''}`}
+      class={`delegated-agent${waits ? ' pending' : ''}`}
       data-branch={child.branch}
+      data-child={child.conversationId}
     >
       <button
         type="button"
@@ -92,6 +97,22 @@ function DelegatedAgent({
   );
 }
 
+/** The key under which a delegated agent's card is open (the reveal opens it by the same key). */
+export function childOpenKey(childId: string): string {
+  return `child:${childId}`;
+}
+
+/** Whether an agent somewhere below `childId` waits for the user. */
+function waitsBelow(childId: string, all: readonly ChildAgent[], seen = new Set<string>()): boolean {
+  if (seen.has(childId)) return false;
+  seen.add(childId);
+  return all.some(
+    (c) =>
+      c.parentConversationId === childId &&
+      (c.pendingActionIds.length > 0 || waitsBelow(c.conversationId, all, seen)),
+  );
+}
+
 function Step({ step, child }: { step: ChildStep; child: ChildAgent }) {
   const e = step.event;
   if (e.kind !== 'ActionEvent') {
@@ -99,6 +120,13 @@ function Step({ step, child }: { step: ChildStep; child: ChildAgent }) {
     return <li class="delegated-step message">{(text ?? '').slice(0, 2_000)}</li>;
   }
   const tool = str(e.tool_name) ?? 'tool';
+  // The agents this child delegated to, under its delegate step.
+  if (tool === 'delegate' && hasDelegatedAgents(e.id))
+    return (
+      <li class="delegated-nested" aria-label={`${child.branch} delegated`}>
+        <DelegatedAgents actionId={e.id} />
+      </li>
+    );
   const pending = child.pendingActionIds.includes(e.id);
   const risk = child.pendingRisks.find((r) => r.actionId === e.id)?.risk ?? str(e.security_risk);
   const r = step.result;
