@@ -319,6 +319,12 @@ export const HostMessage = z.discriminatedUnion('type', [
     childId: Id,
     events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
   }),
+  /** Show a delegated agent's card: open the chain of cards down to it (top first), scroll to it, focus it. */
+  z.strictObject({
+    type: z.literal('revealChild'),
+    conversationId: Id,
+    childIds: z.array(Id).min(1).max(LIMITS.children),
+  }),
   z.strictObject({ type: z.literal('stream'), conversationId: Id, delta: StreamDelta }),
   /**
    * The view gets only the newest events of a long conversation: drop every event held and expect

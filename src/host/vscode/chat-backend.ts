@@ -157,4 +157,6 @@ export interface ChatBackend {
   timelineOpenFiles?(conversationId: string, seq: number): Promise<void>;
   /** A replay of a conversation started (no report) or ended (Logbook: Replay Conversation). */
   readonly onDidReplay?: vscode.Event<{ conversationId: string; report?: ReplayReport }>;
+  /** A delegated agent's card to show: the chat shows the conversation, then opens and focuses the card. */
+  readonly onDidRevealChild?: vscode.Event<{ conversationId: string; childIds: string[] }>;
 }

@@ -12,6 +12,7 @@ import { selectModel } from './lm/select-model';
 import { verifyAndShow } from './verify';
 import { replayConversation } from './replay-conversation';
 import { printableLine } from '../../core/text/printable';
+import { delegatedAgentTarget, REVEAL_DELEGATED_AGENT } from './agents/reveal-delegated-agent';
 
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -91,6 +92,13 @@ export function registerCommands(
       if (!id) return;
       await service.setActive(id);
       await revealChat();
+    }),
+    // A delegated agent in the Conversations view: its card in the parent's chat, opened and focused.
+    register(REVEAL_DELEGATED_AGENT, async (arg?: unknown) => {
+      const target = delegatedAgentTarget(arg);
+      await service.revealChild(target);
+      await revealChat();
+      return target;
     }),
     register('logbook.renameConversation', async (idArg?: unknown, titleArg?: unknown) => {
       const id = conversationIdOf(idArg) ?? service.activeId;

@@ -14,7 +14,7 @@ import { EventStoreError, liveWriter } from '../../core/log';
 import { adoptSiblings, CONVERSATIONS_DIR, workspaceHome } from './storage/workspace-home';
 import { describeHolder, windowLockHolder } from './lock-holder';
 import { NodeFilePort } from '../node/ports';
-import type { ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import type { ChildAgentView, ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
 import { ConfiguredLlm } from './configured-llm';
 import { ConversationSession, type SessionDeps } from './conversation-session';
 import { SharedConversationIndex } from './shared-index';
@@ -312,6 +312,22 @@ export class ConversationSessions implements vscode.Disposable {
     this.streamEmitter.dispose();
     this.listEmitter.dispose();
     this.childEmitter.dispose();
+  }
+
+  /** The delegated agents this window holds for a conversation, as the chat's cards list them. */
+  delegatedAgentViews(conversationId: string): ChildAgentView[] {
+    return this.children.get(conversationId)?.views() ?? [];
+  }
+
+  /** Closes a conversation's delegated agents' sessions (again: closing twice is harmless) and drops its entry. */
+  protected async forgetChildren(conversationId: string): Promise<void> {
+    const children = this.children.get(conversationId);
+    this.children.delete(conversationId);
+    await children
+      ?.dispose()
+      .catch((err: unknown) =>
+        this.log.warn(`Conversation ${conversationId}: closing its delegated agents: ${String(err)}`),
+      );
   }
 
   /** A delegated agent's events after `afterSeq` (its session is open while its parent's is). */

@@ -8,7 +8,7 @@ import { useState } from 'preact/hooks';
 import { LIMITS, type ChildAgent } from '../../../src/protocol/messages';
 import { contentText, obj, str } from '../lib/fields';
 import { formatCost, statusLook } from '../lib/format';
-import { childSteps, childVersion, type ChildStep } from '../state/children';
+import { childOpenKey, childSteps, childVersion, type ChildStep, waitsBelow } from '../state/children';
 import { header, isOpen, toggleOpen, version } from '../state/store';
 import { send } from '../vscode-api';
 import { toolIcon } from './ActionCard';
@@ -94,22 +94,6 @@ function DelegatedAgent({
         <ChildApproval child={child} conversationId={conversationId} steps={steps} />
       )}
     </li>
-  );
-}
-
-/** The key under which a delegated agent's card is open (the reveal opens it by the same key). */
-export function childOpenKey(childId: string): string {
-  return `child:${childId}`;
-}
-
-/** Whether an agent somewhere below `childId` waits for the user. */
-function waitsBelow(childId: string, all: readonly ChildAgent[], seen = new Set<string>()): boolean {
-  if (seen.has(childId)) return false;
-  seen.add(childId);
-  return all.some(
-    (c) =>
-      c.parentConversationId === childId &&
-      (c.pendingActionIds.length > 0 || waitsBelow(c.conversationId, all, seen)),
   );
 }
 

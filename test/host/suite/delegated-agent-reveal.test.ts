@@ -1,0 +1,143 @@
+// A delegated agent clicked in the Conversations view, in the real extension host: its tree item
+// runs Logbook's reveal command with the conversation and the agents down to it; the command makes
+// that conversation the chat's and tells the chat which card to open and focus. Deleting the
+// conversation then drops what the window held of its delegated agents.
+import * as assert from 'node:assert/strict';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { ChatController } from '../../../src/host/vscode/chat-view';
+import { ConversationsTree } from '../../../src/host/vscode/conversations-tree';
+import type { HostMessage } from '../../../src/protocol/messages';
+import type { ScriptedLlm } from '../../support/llm-server';
+import { GRANDCHILD_TASK, LEAD_DEFINITION, LEAD_TASK } from '../../support/scenarios/grandchild-asks';
+import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
+
+const finish = (id: string, message: string) => ({
+  toolCalls: [{ id, name: 'finish', arguments: { message } }],
+});
+
+describe('Conversations view: clicking a delegated agent', function () {
+  this.timeout(90_000);
+  let llm: ScriptedLlm | undefined;
+  afterEach(async () => {
+    await llm?.close();
+    llm = undefined;
+    rmSync(join(workspaceRoot(), '.logbook'), { recursive: true, force: true });
+  });
+
+  it("shows the parent's chat with the grandchild's card revealed; delete drops the agents", async () => {
+    mkdirSync(join(workspaceRoot(), '.logbook', 'agents'), { recursive: true });
+    writeFileSync(join(workspaceRoot(), '.logbook', 'agents', 'lead.md'), LEAD_DEFINITION);
+    llm = await scriptedModel({
+      name: 'host-reveal-agent',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'through the lead' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_lead',
+                name: 'delegate',
+                arguments: { command: 'delegate', ids: ['lead'], tasks: { lead: LEAD_TASK } },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'user', lastContentIncludes: LEAD_TASK },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_explore',
+                name: 'delegate',
+                arguments: {
+                  command: 'delegate',
+                  ids: ['host'],
+                  agent_types: ['explore'],
+                  tasks: { host: GRANDCHILD_TASK },
+                },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'user', lastContentIncludes: GRANDCHILD_TASK },
+          reply: finish('g', 'It is box.'),
+        },
+        { match: { lastRole: 'tool', toolResultIncludes: 'It is box.' }, reply: finish('l', 'Lead: box.') },
+        { match: { lastRole: 'tool', toolResultIncludes: 'Lead: box.' }, reply: { content: 'Done.' } },
+      ],
+    });
+    const { service } = await logbook();
+    const id = await service.startTaskWith('Find the host name, through the lead.');
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
+    await service.setActive(undefined);
+
+    const view = recordingWebview();
+    const log = { info: () => undefined, warn: () => undefined, error: (m: string) => assert.fail(m) };
+    const controller = new ChatController(view.port, service, log);
+    try {
+      view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+      await until(() => view.posted.some((m) => m.type === 'conversation'), 'the empty state');
+
+      // The tree: the conversation, the lead under it, the explorer under the lead.
+      const tree = new ConversationsTree(service);
+      const row = (await tree.getChildren()).find((c) => 'id' in c && c.id === id)!;
+      const [lead] = await tree.getChildren(row);
+      assert.ok(lead && 'link' in lead, 'the lead is listed');
+      const [explorer] = await tree.getChildren(lead);
+      assert.ok(explorer && 'link' in explorer, 'the explorer is listed under the lead');
+      const leadItem = tree.getTreeItem(lead);
+      assert.deepEqual(leadItem.command?.arguments, [
+        { conversationId: id, childIds: [lead.link.conversationId] },
+      ]);
+      const item = tree.getTreeItem(explorer);
+      assert.equal(item.command?.command, 'logbook.revealDelegatedAgent');
+      const target = {
+        conversationId: id,
+        childIds: [lead.link.conversationId, explorer.link.conversationId],
+      };
+      assert.deepEqual(item.command?.arguments, [target]);
+
+      // A click: the chat shows the conversation, then is told to reveal the explorer's card.
+      const before = view.posted.length;
+      await vscode.commands.executeCommand(item.command!.command, ...item.command!.arguments!);
+      assert.equal(service.activeId, id);
+      await until(
+        () => view.posted.slice(before).some((m) => m.type === 'revealChild'),
+        'the reveal posted to the chat',
+      );
+      const after = view.posted.slice(before);
+      const shownAt = after.findIndex((m) => m.type === 'conversation' && m.header?.id === id);
+      const revealAt = after.findIndex((m) => m.type === 'revealChild');
+      assert.ok(shownAt >= 0 && shownAt < revealAt, 'the conversation is shown before the reveal');
+      assert.deepEqual(after[revealAt], { type: 'revealChild', ...target });
+      // The chat can find both cards: the header lists them, nested by the conversation that delegated.
+      const shown = after[shownAt] as Extract<HostMessage, { type: 'conversation' }>;
+      const listed = shown.header!.children!.map((c) => [c.conversationId, c.parentConversationId]);
+      assert.deepEqual(listed, [
+        [lead.link.conversationId, id],
+        [explorer.link.conversationId, lead.link.conversationId],
+      ]);
+
+      // A bad argument is refused; nothing is revealed.
+      const count = view.posted.filter((m) => m.type === 'revealChild').length;
+      assert.equal(
+        await vscode.commands.executeCommand('logbook.revealDelegatedAgent', { conversationId: id }),
+        undefined,
+      );
+      assert.equal(view.posted.filter((m) => m.type === 'revealChild').length, count);
+
+      // Deleting the conversation: the window holds nothing more of its agents.
+      assert.equal(service.delegatedAgentViews(id).length, 2);
+      await service.delete(id);
+      assert.deepEqual(service.delegatedAgentViews(id), []);
+      assert.deepEqual(await service.childEventsAfter(id, lead.link.conversationId, -1), []);
+    } finally {
+      controller.dispose();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+});
