@@ -152,6 +152,37 @@ describe('webview: nested delegated agents', function () {
     assert.ok(inView, "the grandchild's card is scrolled into the feed's view");
   });
 
+  it('a reveal of an agent the header does not list focuses the nearest card, once', async () => {
+    const filler = Array.from({ length: 120 }, (_, i) =>
+      ev(i + 2, agentMessage(eid(100 + i), `Step ${i}.\n\nMore.`)),
+    );
+    const header = makeHeader({ status: 'finished', children: [{ ...lead, status: 'finished' }] });
+    await p.showConversation(
+      [
+        ev(0, userMessage(eid(9), 'Find the host name')),
+        ev(1, delegateAction(MAIN_DELEGATION, 'lead', 'Split')),
+        ...filler,
+      ],
+      header,
+    );
+    await p.host({ type: 'revealChild', conversationId: CONVERSATION_ID, childIds: [LEAD, GRAND] });
+    await p.page.waitForFunction(
+      `document.activeElement?.closest('li.delegated-agent')?.getAttribute('data-child') === ${JSON.stringify(LEAD)}`,
+      undefined,
+      { timeout: 5_000 },
+    );
+    // Done: the reader scrolls away, and a later header does not pull the view back.
+    await p.page.evaluate(
+      `(() => { const f = document.querySelector('.feed'); f.scrollTop = f.scrollHeight; })()`,
+    );
+    await p.settle();
+    const bottom = await p.page.evaluate(`document.querySelector('.feed').scrollTop`);
+    await p.host({ type: 'header', header: { ...header, cost: 0.05 } });
+    await p.settle();
+    await p.settle();
+    assert.equal(await p.page.evaluate(`document.querySelector('.feed').scrollTop`), bottom);
+  });
+
   it('a reveal for another conversation is ignored', async () => {
     await p.showConversation(
       [

@@ -50,8 +50,9 @@ export function useChildReveal(v: Scroller, lead: number, following: MutableRef<
         if (!head) continue;
         head.scrollIntoView({ block: 'center' });
         head.focus();
-        // The whole chain shown: done. Otherwise the next steps to arrive try again.
-        if (i === target.childIds.length - 1 && childReveal.value === target) childReveal.value = null;
+        // The deepest card the header lists is shown: done. A card listed but not drawn yet (its
+        // parent's steps still on their way) is tried again as they arrive.
+        if (i === chain.length - 1 && childReveal.value === target) childReveal.value = null;
         return;
       }
       if (++frames < 10) handle = requestAnimationFrame(focusDeepest);
