@@ -24,6 +24,7 @@ import { SecretSigningKey } from './signing-key';
 import { EditorMcpServers } from './mcp/editor-mcp-servers';
 import { createEditorSandbox } from './sandbox/editor-sandbox';
 import { SandboxWarning } from './sandbox/sandbox-status';
+import { closedLogEventsAfter } from './agents/closed-agent-logs';
 import { editorAgentDefinitions, type EditorMainAgent, editorMainAgent } from './agents/editor-agents';
 
 export interface ServiceHooks {
@@ -330,13 +331,17 @@ export class ConversationSessions implements vscode.Disposable {
       );
   }
 
-  /** A delegated agent's events after `afterSeq` (its session is open while its parent's is). */
+  /** A delegated agent's events after `afterSeq` (from its session, or its log when none is open). */
   async childEventsAfter(
     conversationId: string,
     childId: string,
     afterSeq: number,
   ): Promise<SequencedEvent[]> {
-    const child = this.children.get(conversationId)?.session(childId);
-    return child ? child.eventsAfter(afterSeq) : [];
+    const children = this.children.get(conversationId);
+    const child = children?.session(childId);
+    if (child) return child.eventsAfter(afterSeq);
+    // One this window has not opened (it ended before): read from its log.
+    const folder = children?.folder(childId);
+    return folder ? closedLogEventsAfter(folder, afterSeq) : [];
   }
 }

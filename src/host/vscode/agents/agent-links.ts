@@ -5,6 +5,7 @@
 import { AGENT_END_KEY, AGENT_START_KEY } from '../../../core/agents/agent-events';
 import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
 import type { Conversation } from '../../../core/agent/conversation';
+import { openReadOnly, readEvents } from '../../node/cli/conversation-dir';
 
 /** A delegated agent of the tree, with the conversation that delegated to it. */
 export interface TreeLink extends ChildLink {
@@ -27,6 +28,17 @@ export class AgentLinks {
     await refresh();
   }
 
+  /** Reads the children of a log no session holds (an agent that ended), once. */
+  async readClosed(conversationId: string, dir: string): Promise<void> {
+    if (this.byConversation.has(conversationId)) return;
+    const store = await openReadOnly(dir);
+    try {
+      this.byConversation.set(conversationId, agentTree((await readEvents(store)).events).children);
+    } finally {
+      await store.close();
+    }
+  }
+
   /** The children `conversationId`'s log names (none read yet: none). */
   of(conversationId: string): readonly ChildLink[] {
     return this.byConversation.get(conversationId) ?? [];
@@ -47,6 +59,16 @@ export class AgentLinks {
     };
     walk(rootId);
     return out;
+  }
+
+  /** Whether `conversationId`'s children were read (or given up on). */
+  has(conversationId: string): boolean {
+    return this.byConversation.has(conversationId);
+  }
+
+  /** A log that could not be read: listed with no children, and not tried again. */
+  none(conversationId: string): void {
+    this.byConversation.set(conversationId, []);
   }
 
   forget(conversationId: string): void {

@@ -18,6 +18,7 @@ import type { ChildAgentView, SequencedEvent } from '../chat-backend';
 import { readAgentSettings } from '../config';
 import { type ChildDecisions, ConversationSession, type SessionDeps } from '../conversation-session';
 import { AgentLinks, type TreeLink } from './agent-links';
+import { agentFolders } from './closed-agent-logs';
 
 /**
  * The agents a conversation here may hand work to. An untrusted workspace loads none (not even the
@@ -48,6 +49,8 @@ export interface EditorMainAgent {
     views(): ChildAgentView[];
     /** A delegated agent's session (at any depth), once opened in this window. */
     session(childId: string): ConversationSession | undefined;
+    /** A delegated agent's folder (at any depth), as the logs name it. */
+    folder(childId: string): string | undefined;
   };
   /** Reads a handoff back, and reopens the children that wait on the user. */
   adopt(conversation: Conversation): Promise<void>;
@@ -90,6 +93,24 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
     return { conversation: s.conversation, close: async () => o.parent.onHeader() };
   };
   // The agent holding exactly these actions, at any depth (the map holds grandchildren too).
+  // Agents not opened here (ended before this window opened the conversation): their own children
+  // are read from their logs, so the cards list the whole tree.
+  const readClosedAgents = async () => {
+    for (let more = true; more;) {
+      more = false;
+      const tree = links.below(o.parent.id);
+      const dirs = agentFolders(o.parent.id, o.parent.dir, tree);
+      for (const l of tree) {
+        const dir = dirs.get(l.conversationId);
+        if (open.has(l.conversationId) || !dir || links.has(l.conversationId)) continue;
+        await links.readClosed(l.conversationId, dir).catch((err: unknown) => {
+          links.none(l.conversationId);
+          o.parent.log.warn(`Delegated agent ${l.branch}: could not read its log: ${String(err)}`);
+        });
+        more = true;
+      }
+    }
+  };
   const holder = (ids: readonly string[]) => {
     for (const s of open.values()) {
       const pending = s.conversation.awaitingConfirmation().map((a) => a.id);
@@ -107,6 +128,7 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
         dispose: async () => undefined,
         views: () => [],
         session: () => undefined,
+        folder: () => undefined,
       },
       adopt: async () => undefined,
     };
@@ -140,11 +162,13 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
       },
       views: () => links.below(o.parent.id).map((l) => childView(l, open.get(l.conversationId))),
       session: (id) => open.get(id),
+      folder: (id) => agentFolders(o.parent.id, o.parent.dir, links.below(o.parent.id)).get(id),
     },
     adopt: async (conversation) => {
       await main.adopt(conversation);
       // A child's start or end in the parent's log: the cards show it.
       await links.follow(o.parent.id, conversation, () => o.parent.onHeader());
+      await readClosedAgents();
       // A delegation that waits on an agent (a child, or a child's child): the agents that have not
       // ended are opened, down to the one that asks, so its question shows again.
       if (conversation.status !== 'waiting_for_confirmation') return;
