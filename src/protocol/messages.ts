@@ -92,6 +92,8 @@ export type PendingRisk = z.infer<typeof PendingRisk>;
 /** A delegated agent, as its delegation card shows it (its steps come in 'childEvents'). */
 export const ChildAgent = z.strictObject({
   conversationId: Id,
+  /** The conversation that delegated to it: the shown one, or the delegated agent it is nested under. */
+  parentConversationId: Id.optional(),
   /** The delegating action in the parent's log; null when the log does not name it. */
   parentEventId: Id.nullable(),
   agentName: z.string().min(1).max(LIMITS.kind),
@@ -316,6 +318,12 @@ export const HostMessage = z.discriminatedUnion('type', [
     conversationId: Id,
     childId: Id,
     events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
+  }),
+  /** Show a delegated agent's card: open the chain of cards down to it (top first), scroll to it, focus it. */
+  z.strictObject({
+    type: z.literal('revealChild'),
+    conversationId: Id,
+    childIds: z.array(Id).min(1).max(LIMITS.children),
   }),
   z.strictObject({ type: z.literal('stream'), conversationId: Id, delta: StreamDelta }),
   /**

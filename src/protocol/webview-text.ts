@@ -199,6 +199,7 @@ export const WEBVIEW_TEXT = {
   delegatedAgents: 'Delegated agents',
   agentTokens: '{0} tokens',
   stepsOf: 'Steps of {0}',
+  agentsDelegatedBy: 'Agents {0} delegated to',
   noStepsYet: 'No steps yet.',
   outcomeWaiting: 'waiting',
   outcomeRunning: 'running',

@@ -15,6 +15,7 @@ import {
 } from './state/store';
 import { applyDelta, clearStream } from './state/stream';
 import { addChildEvents, resetChildren } from './state/children';
+import { requestChildReveal } from './state/reveal-child';
 import { receivePoint, receiveReplay, resetTimeline } from './state/timeline';
 import { receiveImage, receiveMentions } from './state/mentions';
 
@@ -39,6 +40,9 @@ function apply(msg: HostMessage): void {
       return;
     case 'childEvents':
       addChildEvents(msg.conversationId, msg.childId, msg.events);
+      return;
+    case 'revealChild':
+      requestChildReveal(msg);
       return;
     case 'stream':
       if (msg.conversationId === shownConversation()) applyDelta(msg.delta);

@@ -52,6 +52,8 @@ export interface ConversationHeader {
 /** A delegated agent as the chat's delegation card shows it. */
 export interface ChildAgentView {
   conversationId: string;
+  /** The conversation whose log delegated to it: the shown one, or (for a grandchild) one of its children. */
+  parentConversationId?: string;
   /** The delegating action in the parent's log. */
   parentEventId: string | null;
   agentName: string;
@@ -155,4 +157,6 @@ export interface ChatBackend {
   timelineOpenFiles?(conversationId: string, seq: number): Promise<void>;
   /** A replay of a conversation started (no report) or ended (Logbook: Replay Conversation). */
   readonly onDidReplay?: vscode.Event<{ conversationId: string; report?: ReplayReport }>;
+  /** A delegated agent's card to show: the chat shows the conversation, then opens and focuses the card. */
+  readonly onDidRevealChild?: vscode.Event<{ conversationId: string; childIds: string[] }>;
 }

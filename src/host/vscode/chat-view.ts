@@ -58,6 +58,8 @@ export class ChatController implements vscode.Disposable {
   private nextSeek: { conversationId: string; requestId: number; seq: number } | undefined;
   private seeking = false;
   private readonly disposables: vscode.Disposable[] = [];
+  /** A delegated agent's card to reveal once its conversation is shown (and the view is live). */
+  private pendingReveal: { conversationId: string; childIds: string[] } | undefined;
   /** The shown conversation's delegated agents' events. */
   private readonly children = new ChildEventsSync(
     {
@@ -85,6 +87,13 @@ export class ChatController implements vscode.Disposable {
       this.disposables.push(
         children((e) => {
           if (this.live) this.children.onAppend(e.conversationId, e.childId, e.events);
+        }),
+      );
+    if (backend.onDidRevealChild)
+      this.disposables.push(
+        backend.onDidRevealChild((target) => {
+          this.pendingReveal = { conversationId: target.conversationId, childIds: [...target.childIds] };
+          this.flushReveal();
         }),
       );
     if (backend.onDidReplay)
@@ -268,6 +277,24 @@ export class ChatController implements vscode.Disposable {
     }
     await this.pump();
     this.children.onHeader(this.readHeader(id) ?? header);
+    this.flushReveal();
+  }
+
+  /** Posts the card to reveal once the view shows its conversation; another conversation shown drops it. */
+  private flushReveal(): void {
+    const r = this.pendingReveal;
+    if (!r || !this.live || this.shownId === undefined) return;
+    if (r.conversationId !== this.shownId) {
+      // Still on its way to the view (a resync follows the active change): kept until it arrives.
+      if (this.backend.activeId !== r.conversationId) this.pendingReveal = undefined;
+      return;
+    }
+    this.pendingReveal = undefined;
+    this.post({
+      type: 'revealChild',
+      conversationId: r.conversationId,
+      childIds: r.childIds.slice(0, LIMITS.children),
+    });
   }
 
   /** Answers "Show earlier events": the page of events just before the first one the view holds. */

@@ -13,6 +13,7 @@ import { verifyAndShow } from './verify';
 import { replayConversation } from './replay-conversation';
 import { printableLine } from '../../core/text/printable';
 import { errorText } from '../../core/text/l10n';
+import { delegatedAgentTarget, REVEAL_DELEGATED_AGENT } from './agents/reveal-delegated-agent';
 
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -92,6 +93,13 @@ export function registerCommands(
       if (!id) return;
       await service.setActive(id);
       await revealChat();
+    }),
+    // A delegated agent in the Conversations view: its card in the parent's chat, opened and focused.
+    register(REVEAL_DELEGATED_AGENT, async (arg?: unknown) => {
+      const target = delegatedAgentTarget(arg);
+      await service.revealChild(target);
+      await revealChat();
+      return target;
     }),
     register('logbook.renameConversation', async (idArg?: unknown, titleArg?: unknown) => {
       const id = conversationIdOf(idArg) ?? service.activeId;

@@ -4,6 +4,7 @@
 // panel talks to, and is what the commands, the tree and the status bar read. Conversations live in the workspace's own storage folder, whichever one
 // VS Code hands this window (storage/workspace-home.ts); a conversation another live window writes
 // opens read-only here and turns writable once that window is gone.
+import { ChildReveals, type DelegatedAgentTarget } from './agents/reveal-delegated-agent';
 import type { AgentMode } from '../../core/state';
 import type { RestoreOutcome, RestoreUi } from './restore-files';
 import { randomUUID } from 'node:crypto';
@@ -54,6 +55,9 @@ export class ConversationService extends ConversationSessions implements ChatBac
     report?: ReplayReport;
   }>();
   readonly onDidReplay = this.replayEmitter.event;
+  /** A delegated agent's card to show in the chat (Conversations view). */
+  private readonly childReveals = new ChildReveals();
+  readonly onDidRevealChild = this.childReveals.onDidRevealChild;
   /** The chat's timeline: each conversation as it was at any event. */
   readonly timeline = new TimelineHost(
     (id) => this.session(id),
@@ -350,6 +354,8 @@ export class ConversationService extends ConversationSessions implements ChatBac
     this.deleted.add(conversationId);
     await s.dispose();
     this.sessions.delete(conversationId);
+    // Its delegated agents go with it: their sessions closed, its entry in the window's map removed.
+    await this.forgetChildren(conversationId);
     this.signatures.forget(conversationId);
     this.timeline.forget(conversationId);
     await rm(join(this.root, conversationId), { recursive: true, force: true });
@@ -413,7 +419,16 @@ export class ConversationService extends ConversationSessions implements ChatBac
     this.replayEmitter.fire({ conversationId, ...(report ? { report } : {}) });
   }
 
+  /** Shows the conversation in the chat, with the card of the delegated agent at the end of `childIds` revealed. */
+  async revealChild(target: DelegatedAgentTarget): Promise<void> {
+    if (!this.list().some((e) => e.id === target.conversationId))
+      throw new Error(`There is no conversation ${target.conversationId}.`);
+    await this.setActive(target.conversationId);
+    this.childReveals.request(target);
+  }
+
   override async dispose(): Promise<void> {
+    this.childReveals.dispose();
     this.mentions.dispose();
     this.terminals.dispose();
     await super.dispose();

@@ -14,7 +14,7 @@ import { EventStoreError, liveWriter } from '../../core/log';
 import { adoptSiblings, CONVERSATIONS_DIR, workspaceHome } from './storage/workspace-home';
 import { describeHolder, windowLockHolder } from './lock-holder';
 import { NodeFilePort } from '../node/ports';
-import type { ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
+import type { ChildAgentView, ConversationHeader, SequencedEvent, StreamDelta } from './chat-backend';
 import { ConfiguredLlm } from './configured-llm';
 import { ConversationSession, type SessionDeps } from './conversation-session';
 import { SharedConversationIndex } from './shared-index';
@@ -24,6 +24,7 @@ import { SecretSigningKey } from './signing-key';
 import { EditorMcpServers } from './mcp/editor-mcp-servers';
 import { createEditorSandbox } from './sandbox/editor-sandbox';
 import { SandboxWarning } from './sandbox/sandbox-status';
+import { closedLogEventsAfter } from './agents/closed-agent-logs';
 import { editorAgentDefinitions, type EditorMainAgent, editorMainAgent } from './agents/editor-agents';
 
 export interface ServiceHooks {
@@ -314,13 +315,33 @@ export class ConversationSessions implements vscode.Disposable {
     this.childEmitter.dispose();
   }
 
-  /** A delegated agent's events after `afterSeq` (its session is open while its parent's is). */
+  /** The delegated agents this window holds for a conversation, as the chat's cards list them. */
+  delegatedAgentViews(conversationId: string): ChildAgentView[] {
+    return this.children.get(conversationId)?.views() ?? [];
+  }
+
+  /** Closes a conversation's delegated agents' sessions (again: closing twice is harmless) and drops its entry. */
+  protected async forgetChildren(conversationId: string): Promise<void> {
+    const children = this.children.get(conversationId);
+    this.children.delete(conversationId);
+    await children
+      ?.dispose()
+      .catch((err: unknown) =>
+        this.log.warn(`Conversation ${conversationId}: closing its delegated agents: ${String(err)}`),
+      );
+  }
+
+  /** A delegated agent's events after `afterSeq` (from its session, or its log when none is open). */
   async childEventsAfter(
     conversationId: string,
     childId: string,
     afterSeq: number,
   ): Promise<SequencedEvent[]> {
-    const child = this.children.get(conversationId)?.session(childId);
-    return child ? child.eventsAfter(afterSeq) : [];
+    const children = this.children.get(conversationId);
+    const child = children?.session(childId);
+    if (child) return child.eventsAfter(afterSeq);
+    // One this window has not opened (it ended before): read from its log.
+    const folder = children?.folder(childId);
+    return folder ? closedLogEventsAfter(folder, afterSeq) : [];
   }
 }

@@ -56,7 +56,9 @@ export class ConversationsTree implements vscode.TreeDataProvider<TreeNode> {
 
   async getChildren(element?: TreeNode): Promise<TreeNode[]> {
     if (!element) return this.service.list();
-    return delegatedAgents(isAgent(element) ? element.dir : join(this.service.root, element.id));
+    return isAgent(element)
+      ? delegatedAgents(element.dir, element.target)
+      : delegatedAgents(join(this.service.root, element.id), { conversationId: element.id, childIds: [] });
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {

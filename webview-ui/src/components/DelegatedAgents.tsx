@@ -1,12 +1,14 @@
 // Under a `delegate` card: each agent it handed a task to, as the header lists them. The head says
 // which agent, its branch, its state and cost, and the task; its steps (tool calls with their
 // results, its messages) open below it, collapsed until asked for, and follow it live. A child that
-// waits for the user shows its own Confirm / Reject, which answer exactly its batch.
+// waits for the user shows its own Confirm / Reject, which answer exactly its batch. A child's own
+// `delegate` steps nest their agents the same way; a child with an agent waiting below it opens
+// by itself, so the question deep down is in sight.
 import { useState } from 'preact/hooks';
 import { LIMITS, type ChildAgent } from '../../../src/protocol/messages';
 import { contentText, obj, str } from '../lib/fields';
 import { formatCost, statusLook } from '../lib/format';
-import { childSteps, childVersion, type ChildStep } from '../state/children';
+import { childOpenKey, childSteps, childVersion, type ChildStep, waitsBelow } from '../state/children';
 import { header, isOpen, toggleOpen, version } from '../state/store';
 import { send } from '../vscode-api';
 import { toolIcon } from './ActionCard';
@@ -47,14 +49,17 @@ function DelegatedAgent({
   void childVersion.value;
   void version.value; // toggling it open
   const steps = childSteps(child.conversationId);
-  const look = statusLook(child.pendingActionIds.length ? 'waiting_for_confirmation' : child.status);
-  const openId = `child:${child.conversationId}`;
-  const open = isOpen(openId, false);
+  const asksBelow = waitsBelow(child.conversationId, header.value?.children ?? []);
+  const waits = child.pendingActionIds.length > 0 || asksBelow;
+  const look = statusLook(waits ? 'waiting_for_confirmation' : child.status);
+  const openId = childOpenKey(child.conversationId);
+  const open = isOpen(openId, asksBelow);
   const bodyId = `${openId}:steps`;
   return (
     <li
-      class={`delegated-agent${child.pendingActionIds.length ? ' pending' : ''}`}
+      class={`delegated-agent${waits ? ' pending' : ''}`}
       data-branch={child.branch}
+      data-child={child.conversationId}
     >
       <button
         type="button"
@@ -101,6 +106,13 @@ function Step({ step, child }: { step: ChildStep; child: ChildAgent }) {
     return <li class="delegated-step message">{(text ?? '').slice(0, 2_000)}</li>;
   }
   const tool = str(e.tool_name) ?? t('toolFallback');
+  // The agents this child delegated to, under its delegate step.
+  if (tool === 'delegate' && hasDelegatedAgents(e.id))
+    return (
+      <li class="delegated-nested" aria-label={t('agentsDelegatedBy', child.branch)}>
+        <DelegatedAgents actionId={e.id} />
+      </li>
+    );
   const pending = child.pendingActionIds.includes(e.id);
   const risk = child.pendingRisks.find((r) => r.actionId === e.id)?.risk ?? str(e.security_risk);
   const r = step.result;

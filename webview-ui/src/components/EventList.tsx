@@ -24,6 +24,7 @@ import { EventRow } from './EventRow';
 import { Icon } from './Icon';
 import { StreamView } from './StreamView';
 import { count, t } from '../lib/text';
+import { useChildReveal } from './use-child-reveal';
 
 const STREAM_KEY = 'live-stream';
 const EARLIER_KEY = 'earlier-events';
@@ -161,6 +162,9 @@ export function EventList() {
     following.current = false;
     v.scrollToIndex(lead + index, { align: 'center' });
   }, [broken, held, lead, v]);
+
+  // A delegated agent asked for from the Conversations view: its card comes into view, focused.
+  useChildReveal(v, lead, following);
 
   // The timeline: its event's row comes into view, later rows are dimmed; back to live follows again.
   const at = timelineSeq.value;

@@ -2,7 +2,7 @@
 // merged by seq (a child's first full fetch may cross its live appends) and dropped when another
 // conversation is shown. The delegation card reads them; nothing here is persisted.
 import { signal } from '@preact/signals';
-import type { EventJson, ViewEvent } from '../../../src/protocol/messages';
+import type { ChildAgent, EventJson, ViewEvent } from '../../../src/protocol/messages';
 
 const byChild = new Map<string, ViewEvent[]>();
 let owner: string | null = null;
@@ -57,4 +57,20 @@ export function childSteps(childId: string): ChildStep[] {
     }
   }
   return steps;
+}
+
+/** The key under which a delegated agent's card is open (a reveal opens it by the same key). */
+export function childOpenKey(childId: string): string {
+  return `child:${childId}`;
+}
+
+/** Whether an agent somewhere below `childId` waits for the user (its card then opens by itself). */
+export function waitsBelow(childId: string, all: readonly ChildAgent[], seen = new Set<string>()): boolean {
+  if (seen.has(childId)) return false;
+  seen.add(childId);
+  return all.some(
+    (c) =>
+      c.parentConversationId === childId &&
+      (c.pendingActionIds.length > 0 || waitsBelow(c.conversationId, all, seen)),
+  );
 }

@@ -107,6 +107,11 @@ export function brokenRow(bad: { seq: number; id: string | null }): { index: num
   return { index: before, exact: false };
 }
 
+/** The index of the row that holds event `id` (-1: not held). */
+export function rowOfEvent(id: string): number {
+  return rows.findIndex((r) => rowHolds(r, id));
+}
+
 function rowHolds(r: Row, id: string): boolean {
   return r.event.id === id || r.result?.id === id || (r.folded?.some((e) => e.id === id) ?? false);
 }

@@ -75,6 +75,8 @@ export interface NodeChildRunnerOptions {
   signing?: SigningIdentity;
   /** The parent's depth: 1 for the main agent (its children are at 2). */
   depth?: number;
+  /** Where waiting agents are listed: a nested runner shares its root's, so the root names every one. */
+  waiting?: Map<string, WaitingChild>;
 }
 
 /** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
@@ -127,13 +129,18 @@ export interface WaitingChild {
 }
 
 export class NodeChildRunner implements ChildRunner {
-  /** The children that waited for the user in this process's last delegation. */
-  readonly waiting = new Map<string, WaitingChild>();
+  /**
+   * The agents that wait for the user with actions of their own, after this process's last
+   * delegation: children and, through nested runners sharing the map, their descendants.
+   */
+  readonly waiting: Map<string, WaitingChild>;
 
   /** The branches the parent's log records, by child id, and how many children each agent name has. */
   private branches?: Promise<{ byId: Map<string, string>; perName: Map<string, number> }>;
 
-  constructor(private readonly opts: NodeChildRunnerOptions) {}
+  constructor(private readonly opts: NodeChildRunnerOptions) {
+    this.waiting = opts.waiting ?? new Map();
+  }
 
   async run(req: ChildRequest): Promise<ChildResult> {
     const { opts } = this;
@@ -193,12 +200,10 @@ export class NodeChildRunner implements ChildRunner {
         req.signal.removeEventListener('abort', abort);
       }
       if (status === 'waiting_for_confirmation') {
-        this.waiting.set(id, {
-          branch,
-          folder,
-          actions: child.awaitingConfirmation(),
-          risks: child.heldRisks(),
-        });
+        const actions = child.awaitingConfirmation();
+        // None of its own: one of its children waits, and is listed by its runner.
+        if (actions.length) this.waiting.set(id, { branch, folder, actions, risks: child.heldRisks() });
+        else this.waiting.delete(id);
         return { ...base, status, escalated: false, message: '' };
       }
       this.waiting.delete(id);
@@ -242,6 +247,39 @@ export class NodeChildRunner implements ChildRunner {
     } finally {
       await session.close();
     }
+  }
+
+  /**
+   * The runner of `link`'s own children, given its open conversation: to decide on what a grandchild
+   * waits on. The caps are the parent's, as only decisions are made through it, not runs.
+   */
+  below(link: ChildLink, conversation: Conversation): NodeChildRunner {
+    return this.nested({
+      dir: join(this.opts.parentDir, link.folder),
+      id: link.conversationId,
+      branch: link.branch,
+      conversation: () => conversation,
+      caps: this.opts.parentCaps,
+    });
+  }
+
+  private nested(child: {
+    dir: string;
+    id: string;
+    branch: string;
+    conversation: () => Conversation;
+    caps: NodeChildRunnerOptions['parentCaps'];
+  }): NodeChildRunner {
+    return new NodeChildRunner({
+      ...this.opts,
+      parentDir: child.dir,
+      parentId: child.id,
+      parentBranch: child.branch,
+      parent: child.conversation,
+      parentCaps: child.caps,
+      depth: (this.opts.depth ?? 1) + 1,
+      waiting: this.waiting,
+    });
   }
 
   /** The child's branch: as the parent's log recorded it, else the next number of its agent (`main.explore.2`). */
@@ -326,15 +364,7 @@ export class NodeChildRunner implements ChildRunner {
     child: { dir: string; id: string; branch: string; caps: ChildSpec['caps'] },
   ): ToolSpec {
     const depth = (this.opts.depth ?? 1) + 1;
-    const runner = new NodeChildRunner({
-      ...this.opts,
-      parentDir: child.dir,
-      parentId: child.id,
-      parentBranch: child.branch,
-      parent: ctx.conversation,
-      parentCaps: () => child.caps,
-      depth,
-    });
+    const runner = this.nested({ ...child, conversation: ctx.conversation, caps: () => child.caps });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
     return createDelegateTool({ agents: this.opts.agents, runner, readOnlyTools, depth }) as ToolSpec;
   }

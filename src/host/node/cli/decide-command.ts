@@ -8,9 +8,7 @@ import { openCliSession, prepareCliSession } from './cli-session';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { assertConversationDir, isDirectory, resolvePath } from './conversation-dir';
 import { driveToStop } from './drive';
-import type { Conversation } from '../../../core/agent/conversation';
-import { agentTree } from '../../../core/agents/agent-tree';
-import type { NodeChildRunner } from '../agents/child-runner';
+import { decideInTree } from '../agents/decide-in-tree';
 import { IN_DOUBT_OPTIONS, inDoubtChoice, resolveHint } from './in-doubt';
 
 import { EXIT, UsageError } from './exit-codes';
@@ -88,7 +86,7 @@ async function decide(
       if (conversation.inDoubtActions().length > 0) await conversation.resolveInDoubt(choice);
       // After a crash inside a delegated agent, the actions in doubt are the child's.
       else if (
-        !(await decideChildren(conversation, opened.children, async (child) => {
+        !(await decideInTree(conversation, opened.children, async (child) => {
           if (child.inDoubtActions().length === 0) return false;
           await child.resolveInDoubt(choice);
           return true;
@@ -101,9 +99,10 @@ async function decide(
       return await driveToStop(io, mode, session, dir, opened.children);
     }
     const waiting = conversation.awaitingConfirmation();
-    // A delegated agent waits: the decision is its, and the parent's run carries it on.
+    // A delegated agent waits (or one it delegated to): the decision is its, and the parent's run
+    // carries it on.
     if (conversation.status === 'waiting_for_confirmation' && waiting.length === 0) {
-      const decided = await decideChildren(conversation, opened.children, async (child) => {
+      const decided = await decideInTree(conversation, opened.children, async (child) => {
         if (child.status !== 'waiting_for_confirmation' || child.awaitingConfirmation().length === 0)
           return false;
         if (command === 'approve') await child.approve();
@@ -127,18 +126,6 @@ async function decide(
   } finally {
     await opened.close();
   }
-}
-
-/** Applies `decide` to each delegated agent that has not ended; whether any of them took it. */
-async function decideChildren(
-  conversation: Conversation,
-  children: NodeChildRunner,
-  decide: (child: Conversation) => Promise<boolean>,
-): Promise<boolean> {
-  let any = false;
-  for (const link of agentTree(await conversation.events()).children.filter((c) => c.end === null))
-    if (await children.decide(link, decide)) any = true;
-  return any;
 }
 
 /** What the run recorded: its endpoint, model, confirmation mode, limits and MCP file. */

@@ -82,6 +82,9 @@ export function clampChildren(children: readonly ChildAgentView[]): ChildAgentVi
     .slice(0, LIMITS.children)
     .map((c) => ({
       conversationId: c.conversationId,
+      ...(c.parentConversationId && c.parentConversationId.length <= LIMITS.id
+        ? { parentConversationId: c.parentConversationId }
+        : {}),
       parentEventId: c.parentEventId && c.parentEventId.length <= LIMITS.id ? c.parentEventId : null,
       agentName: text(c.agentName, LIMITS.kind),
       branch: text(c.branch, LIMITS.kind),

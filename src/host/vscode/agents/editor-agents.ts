@@ -4,19 +4,21 @@
 // the editor's ports and the same confirmation settings as the parent. Children stay open while the
 // parent is, so the chat can show their steps and the user can answer what they wait on.
 import * as vscode from 'vscode';
-import { AGENT_END_KEY, AGENT_START_KEY, MAIN_STAMP } from '../../../core/agents/agent-events';
-import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
+import { MAIN_STAMP } from '../../../core/agents/agent-events';
 import type { ConversationAgent } from '../../../core/agents/conversation-agent';
 import type { AgentDefinition } from '../../../core/agents/definition';
 import type { Conversation } from '../../../core/agent/conversation';
 import type { ToolSpec } from '../../../core/tools';
 import { loadAgents } from '../../node/agents/agent-files';
 import { type ChildSpec, type OpenedChild } from '../../node/agents/child-runner';
+import { decideInTree } from '../../node/agents/decide-in-tree';
 import { mainAgentSession } from '../../node/agents/main-agent';
 import type { SessionToolContext } from '../../node/node-session';
 import type { ChildAgentView, SequencedEvent } from '../chat-backend';
 import { readAgentSettings } from '../config';
 import { type ChildDecisions, ConversationSession, type SessionDeps } from '../conversation-session';
+import { AgentLinks, type TreeLink } from './agent-links';
+import { agentFolders } from './closed-agent-logs';
 
 /**
  * The agents a conversation here may hand work to. An untrusted workspace loads none (not even the
@@ -43,21 +45,21 @@ export interface EditorMainAgent {
   agent: ConversationAgent;
   tools?: (builtIn: ToolSpec[], ctx: SessionToolContext) => ToolSpec[];
   children: ChildDecisions & {
-    /** The children the parent's log names, with what the chat shows of each. */
+    /** Every delegated agent of the tree (children, their children...), with what the chat shows of each. */
     views(): ChildAgentView[];
-    /** A child's session, once opened in this window. */
+    /** A delegated agent's session (at any depth), once opened in this window. */
     session(childId: string): ConversationSession | undefined;
+    /** A delegated agent's folder (at any depth), as the logs name it. */
+    folder(childId: string): string | undefined;
   };
   /** Reads a handoff back, and reopens the children that wait on the user. */
   adopt(conversation: Conversation): Promise<void>;
 }
 
 export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
+  // Every delegated agent of the tree: a child's own children are opened through here too.
   const open = new Map<string, ConversationSession>();
-  let links: ChildLink[] = [];
-  const refreshLinks = async (parent: Conversation) => {
-    links = agentTree(await parent.events()).children;
-  };
+  const links = new AgentLinks();
   const openChild = async (spec: ChildSpec): Promise<OpenedChild> => {
     let s = open.get(spec.id);
     if (!s) {
@@ -83,10 +85,31 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
         onStream: () => undefined,
       });
       open.set(spec.id, s);
+      // Its own delegations: their cards nest under its delegate steps.
+      await links.follow(spec.id, s.conversation, () => o.parent.onHeader());
     }
     o.parent.onHeader();
     // Kept open: the chat reads its steps and answers its questions; it closes with the parent.
     return { conversation: s.conversation, close: async () => o.parent.onHeader() };
+  };
+  // The agent holding exactly these actions, at any depth (the map holds grandchildren too).
+  // Agents not opened here (ended before this window opened the conversation): their own children
+  // are read from their logs, so the cards list the whole tree.
+  const readClosedAgents = async () => {
+    for (let more = true; more;) {
+      more = false;
+      const tree = links.below(o.parent.id);
+      const dirs = agentFolders(o.parent.id, o.parent.dir, tree);
+      for (const l of tree) {
+        const dir = dirs.get(l.conversationId);
+        if (open.has(l.conversationId) || !dir || links.has(l.conversationId)) continue;
+        await links.readClosed(l.conversationId, dir).catch((err: unknown) => {
+          links.none(l.conversationId);
+          o.parent.log.warn(`Delegated agent ${l.branch}: could not read its log: ${String(err)}`);
+        });
+        more = true;
+      }
+    }
   };
   const holder = (ids: readonly string[]) => {
     for (const s of open.values()) {
@@ -105,6 +128,7 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
         dispose: async () => undefined,
         views: () => [],
         session: () => undefined,
+        folder: () => undefined,
       },
       adopt: async () => undefined,
     };
@@ -136,26 +160,23 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
         for (const s of open.values()) await s.dispose().catch(() => undefined);
         open.clear();
       },
-      views: () => links.map((l) => childView(l, open.get(l.conversationId))),
+      views: () => links.below(o.parent.id).map((l) => childView(l, open.get(l.conversationId))),
       session: (id) => open.get(id),
+      folder: (id) => agentFolders(o.parent.id, o.parent.dir, links.below(o.parent.id)).get(id),
     },
     adopt: async (conversation) => {
       await main.adopt(conversation);
-      await refreshLinks(conversation);
       // A child's start or end in the parent's log: the cards show it.
-      conversation.onEvent((e) => {
-        if (
-          e.kind !== 'ConversationStateUpdateEvent' ||
-          (e.key !== AGENT_START_KEY && e.key !== AGENT_END_KEY)
-        )
-          return;
-        void refreshLinks(conversation).then(() => o.parent.onHeader());
-      });
-      // A delegation that waits on a child: the child is opened, so its question shows again.
+      await links.follow(o.parent.id, conversation, () => o.parent.onHeader());
+      await readClosedAgents();
+      // A delegation that waits on an agent (a child, or a child's child): the agents that have not
+      // ended are opened, down to the one that asks, so its question shows again.
       if (conversation.status !== 'waiting_for_confirmation') return;
-      const runner = main.children();
-      for (const link of links.filter((l) => !l.end))
-        await runner.decide(link, async () => false).catch(() => undefined);
+      await decideInTree(conversation, main.children(), async () => false).catch((err: unknown) =>
+        o.parent.log.warn(
+          `Conversation ${o.parent.id}: could not reopen its delegated agents: ${String(err)}`,
+        ),
+      );
     },
   };
 }
@@ -166,10 +187,11 @@ function parentCaps(): { maxTokens: number | null; maxCost: number | null } {
   return { maxTokens: s.maxTokens, maxCost: s.maxCost };
 }
 
-function childView(link: ChildLink, s: ConversationSession | undefined): ChildAgentView {
+function childView(link: TreeLink, s: ConversationSession | undefined): ChildAgentView {
   const h = s?.header();
   return {
     conversationId: link.conversationId,
+    parentConversationId: link.parentConversationId,
     parentEventId: link.parentEventId,
     agentName: link.agentName,
     branch: link.branch,

@@ -1,0 +1,201 @@
+// Delegated agents nested in the chat: a grandchild's card sits under its parent's `delegate` step,
+// the parent's card opens by itself while the grandchild asks, and the grandchild's own Confirm
+// answers exactly its batch. A reveal from the host (a click in the Conversations view) scrolls to
+// the delegation, opens the chain of cards and focuses the grandchild's.
+import assert from 'node:assert/strict';
+import type { ChildAgent, EventJson, ViewEvent } from '../../src/protocol/messages';
+import {
+  agentMessage,
+  CONVERSATION_ID,
+  eid,
+  makeHeader,
+  terminalAction,
+  userMessage,
+} from './harness/events';
+import { type Harness, Panel, startHarness } from './support';
+
+const LEAD = eid(1, 'aaaa');
+const GRAND = eid(2, 'bbbb');
+const MAIN_DELEGATION = eid(10);
+const LEAD_DELEGATION = eid(11);
+const GRAND_ACTION = eid(12);
+
+function delegateAction(id: string, agent: string, task: string): EventJson {
+  const base = terminalAction(id, 'unused');
+  const args = { command: 'delegate', ids: ['t'], agent_types: [agent], tasks: { t: task } };
+  return {
+    ...base,
+    action: { kind: 'DelegateAction', ...args },
+    tool_name: 'delegate',
+    tool_call: { id: `call-${id}`, name: 'delegate', arguments: JSON.stringify(args), origin: 'completion' },
+    summary: `Delegate to ${agent}`,
+  };
+}
+
+function child(over: Partial<ChildAgent> & Pick<ChildAgent, 'conversationId'>): ChildAgent {
+  return {
+    parentEventId: null,
+    agentName: 'lead',
+    branch: 'main.lead.1',
+    task: 'Split the work.',
+    status: 'waiting_for_confirmation',
+    cost: 0,
+    tokens: 0,
+    pendingActionIds: [],
+    pendingRisks: [],
+    ...over,
+  };
+}
+
+const lead = child({
+  conversationId: LEAD,
+  parentConversationId: CONVERSATION_ID,
+  parentEventId: MAIN_DELEGATION,
+});
+const grand = (pending: string[]) =>
+  child({
+    conversationId: GRAND,
+    parentConversationId: LEAD,
+    parentEventId: LEAD_DELEGATION,
+    agentName: 'explore',
+    branch: 'main.lead.1.explore.1',
+    task: 'Read the host name.',
+    pendingActionIds: pending,
+    status: pending.length ? 'waiting_for_confirmation' : 'finished',
+  });
+
+const ev = (seq: number, event: EventJson): ViewEvent => ({ seq, event: event as ViewEvent['event'] });
+
+describe('webview: nested delegated agents', function () {
+  this.timeout(60_000);
+  let h: Harness;
+  let p: Panel;
+  before(async () => (h = await startHarness()));
+  after(async () => h?.close());
+  beforeEach(async () => (p = await Panel.open(h)));
+  afterEach(async () => {
+    assert.deepEqual(p.errors, []);
+    await p.page.close();
+  });
+
+  async function sendChildren(): Promise<void> {
+    await p.host({
+      type: 'childEvents',
+      conversationId: CONVERSATION_ID,
+      childId: LEAD,
+      events: [ev(1, delegateAction(LEAD_DELEGATION, 'explore', 'Read the host name.'))],
+    });
+    await p.host({
+      type: 'childEvents',
+      conversationId: CONVERSATION_ID,
+      childId: GRAND,
+      events: [ev(1, terminalAction(GRAND_ACTION, 'cat /etc/hostname', { risk: 'MEDIUM' }))],
+    });
+    await p.settle();
+  }
+
+  const card = (id: string) => p.page.locator(`li.delegated-agent[data-child="${id}"]`);
+
+  it("nests the grandchild under the lead's delegate step, open while it asks; its Confirm answers its batch", async () => {
+    await p.showConversation(
+      [
+        ev(0, userMessage(eid(9), 'Find the host name')),
+        ev(1, delegateAction(MAIN_DELEGATION, 'lead', 'Split')),
+      ],
+      makeHeader({ status: 'waiting_for_confirmation', children: [lead, grand([GRAND_ACTION])] }),
+    );
+    await sendChildren();
+    assert.equal(await card(LEAD).count(), 1);
+    // Only under the lead's step, not beside the lead.
+    assert.equal(await card(LEAD).locator(`li.delegated-agent[data-child="${GRAND}"]`).count(), 1);
+    assert.equal(await p.page.locator(`ul.delegated > li.delegated-agent[data-child="${GRAND}"]`).count(), 1);
+    assert.equal(await card(LEAD).locator('> .delegated-head').getAttribute('aria-expanded'), 'true');
+    assert.match((await card(LEAD).getAttribute('class')) ?? '', /pending/);
+    // The lead has no batch of its own: one Confirm, the grandchild's.
+    const confirms = p.page.getByRole('button', { name: /^Confirm main\./ });
+    assert.equal(await confirms.count(), 1);
+    await p.page.getByRole('button', { name: 'Confirm main.lead.1.explore.1' }).click();
+    assert.deepEqual((await p.posted()).at(-1), {
+      type: 'approve',
+      conversationId: CONVERSATION_ID,
+      actionIds: [GRAND_ACTION],
+    });
+  });
+
+  it('a reveal scrolls to the delegation, opens the chain and focuses the grandchild’s card', async () => {
+    const filler = Array.from({ length: 120 }, (_, i) =>
+      ev(i + 2, agentMessage(eid(100 + i), `Step ${i}.\n\nMore.`)),
+    );
+    await p.showConversation(
+      [
+        ev(0, userMessage(eid(9), 'Find the host name')),
+        ev(1, delegateAction(MAIN_DELEGATION, 'lead', 'Split')),
+        ...filler,
+      ],
+      makeHeader({ status: 'finished', children: [{ ...lead, status: 'finished' }, grand([])] }),
+    );
+    await sendChildren();
+    assert.equal(await card(GRAND).count(), 0, 'the lead is closed: the grandchild is not shown');
+    await p.host({ type: 'revealChild', conversationId: CONVERSATION_ID, childIds: [LEAD, GRAND] });
+    await p.page.waitForFunction(
+      `document.activeElement?.closest('li.delegated-agent')?.getAttribute('data-child') === ${JSON.stringify(GRAND)}`,
+      undefined,
+      { timeout: 5_000 },
+    );
+    assert.equal(await card(LEAD).locator('> .delegated-head').getAttribute('aria-expanded'), 'true');
+    const inView = await p.page.evaluate(`(() => {
+      const head = document.querySelector('li.delegated-agent[data-child="${GRAND}"] > .delegated-head');
+      const feed = document.querySelector('.feed').getBoundingClientRect();
+      const r = head.getBoundingClientRect();
+      return r.top >= feed.top && r.bottom <= feed.bottom;
+    })()`);
+    assert.ok(inView, "the grandchild's card is scrolled into the feed's view");
+  });
+
+  it('a reveal of an agent the header does not list focuses the nearest card, once', async () => {
+    const filler = Array.from({ length: 120 }, (_, i) =>
+      ev(i + 2, agentMessage(eid(100 + i), `Step ${i}.\n\nMore.`)),
+    );
+    const header = makeHeader({ status: 'finished', children: [{ ...lead, status: 'finished' }] });
+    await p.showConversation(
+      [
+        ev(0, userMessage(eid(9), 'Find the host name')),
+        ev(1, delegateAction(MAIN_DELEGATION, 'lead', 'Split')),
+        ...filler,
+      ],
+      header,
+    );
+    await p.host({ type: 'revealChild', conversationId: CONVERSATION_ID, childIds: [LEAD, GRAND] });
+    await p.page.waitForFunction(
+      `document.activeElement?.closest('li.delegated-agent')?.getAttribute('data-child') === ${JSON.stringify(LEAD)}`,
+      undefined,
+      { timeout: 5_000 },
+    );
+    // Done: the reader scrolls away, and a later header does not pull the view back.
+    await p.page.evaluate(
+      `(() => { const f = document.querySelector('.feed'); f.scrollTop = f.scrollHeight; })()`,
+    );
+    await p.settle();
+    const bottom = await p.page.evaluate(`document.querySelector('.feed').scrollTop`);
+    await p.host({ type: 'header', header: { ...header, cost: 0.05 } });
+    await p.settle();
+    await p.settle();
+    assert.equal(await p.page.evaluate(`document.querySelector('.feed').scrollTop`), bottom);
+  });
+
+  it('a reveal for another conversation is ignored', async () => {
+    await p.showConversation(
+      [
+        ev(0, userMessage(eid(9), 'Find the host name')),
+        ev(1, delegateAction(MAIN_DELEGATION, 'lead', 'Split')),
+      ],
+      makeHeader({ status: 'finished', children: [{ ...lead, status: 'finished' }, grand([])] }),
+    );
+    await sendChildren();
+    await p.host({ type: 'revealChild', conversationId: eid(77, 'cccc'), childIds: [LEAD, GRAND] });
+    await p.settle();
+    await p.settle();
+    assert.equal(await card(GRAND).count(), 0);
+    assert.equal(await card(LEAD).locator('> .delegated-head').getAttribute('aria-expanded'), 'false');
+  });
+});
