@@ -150,6 +150,12 @@ export interface ConversationState {
    * is exact in practice and keeps every reduce O(1).
    */
   recentResponseIds: string[];
+  /**
+   * Events about other agents so far (a `delegate` action, an `agent_start` or `agent_end` update),
+   * or null when the state was restored from a snapshot written before this was counted. Opening a
+   * conversation reads its whole log for its agents only when this is not 0.
+   */
+  agentEvents: number | null;
 }
 
 export const MAX_WARNINGS = 100;
@@ -201,5 +207,6 @@ export function initialState(id: string | null = null): ConversationState {
     condensations: 0,
     warnings: [],
     recentResponseIds: [],
+    agentEvents: 0,
   };
 }

@@ -99,7 +99,7 @@ const TaskTrackerPlanSchema = z.looseObject({
 });
 
 export function reduce(state: ConversationState, event: Event): ConversationState {
-  const s = touch(state, event);
+  const s = countAgentEvent(touch(state, event), event);
   if (isOpaque(event)) return s;
   switch (event.kind) {
     case 'MessageEvent':
@@ -125,6 +125,21 @@ export function reduce(state: ConversationState, event: Event): ConversationStat
     default:
       return s;
   }
+}
+
+/** The names core/agents gives a delegation and an agent's start and end (kept equal by a test). */
+export const AGENT_EVENT_NAMES = {
+  delegateTool: 'delegate',
+  start: 'agent_start',
+  end: 'agent_end',
+} as const;
+
+function countAgentEvent(s: ConversationState, e: Event): ConversationState {
+  const about =
+    (e.kind === 'ActionEvent' && e.tool_name === AGENT_EVENT_NAMES.delegateTool) ||
+    (e.kind === 'ConversationStateUpdateEvent' &&
+      (e.key === AGENT_EVENT_NAMES.start || e.key === AGENT_EVENT_NAMES.end));
+  return about && s.agentEvents !== null ? { ...s, agentEvents: s.agentEvents + 1 } : s;
 }
 
 /** Bookkeeping every event gets, whatever its kind (opaque and corrupt slots included). */

@@ -81,6 +81,8 @@ export const ConversationStateSchema = z.object({
   condensations: n,
   warnings: z.array(z.string()),
   recentResponseIds: z.array(z.string()),
+  // Unknown (null) in a snapshot written before agents' events were counted.
+  agentEvents: n.nullable().default(null),
 });
 
 // Compile-time guard: the schema and the interface must describe the same object.

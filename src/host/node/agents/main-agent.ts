@@ -103,6 +103,8 @@ export function mainAgentSession(o: MainAgentOptions): {
       offers: (name) => offeredAfterHandoff(o.agents, current.agent_name, name),
     },
     async adopt(conversation) {
+      // No delegation or handoff recorded: nothing to read back (a long log is not read for it).
+      if (conversation.state.agentEvents === 0) return;
       const events = await conversation.events();
       rememberSpawns(events, delegate);
       for (const e of events) {

@@ -25,7 +25,9 @@ export class AgentLinks {
         return;
       void refresh().then(changed, () => undefined);
     });
-    await refresh();
+    // A log that names no other agent is not read (a long conversation opens without reading it).
+    if (conversation.state.agentEvents === 0) this.byConversation.set(conversationId, []);
+    else await refresh();
   }
 
   /** Reads the children of a log no session holds (an agent that ended), once. */
