@@ -43,9 +43,9 @@ describe('e2e: an unreachable model endpoint', function () {
     wb = await openWorkbench({
       name: 'model-errors',
       settings: {
-        'logbook.llm.baseUrl': `http://127.0.0.1:${port}/v1`,
+        'logbook.model.baseURL': `http://127.0.0.1:${port}/v1`,
         // What `npm start` leaves behind: the demo's model name with a real endpoint.
-        'logbook.llm.model': 'demo',
+        'logbook.model.name': 'demo',
         'workbench.colorTheme': THEMES[0]!.name,
       },
     });

@@ -104,7 +104,7 @@ describe('webview: failed model calls', function () {
     await card.getByRole('button', { name: 'Open Settings' }).click();
     await card.getByRole('button', { name: 'Retry' }).click();
     assert.deepEqual(await p.posted(), [
-      { type: 'openSettings', setting: 'logbook.llm.baseUrl' },
+      { type: 'openSettings', setting: 'logbook.model.baseURL' },
       { type: 'resume', conversationId: CONVERSATION_ID },
     ]);
     assert.equal(await card.getByRole('button', { name: 'Set API Key' }).count(), 0);

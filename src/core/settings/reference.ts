@@ -13,7 +13,7 @@ export function settingsReference(): string {
     'Every setting of Logbook. In VS Code a setting is `logbook.KEY` in the Settings',
     'editor (user, then workspace, then folder settings). The CLI reads the same KEY from its config',
     'file, `$XDG_CONFIG_HOME/logbook/config.json` (`~/.config/logbook/config.json`), a JSON object',
-    'such as `{"llm.model": "llama3.2", "sandbox.mode": "required"}`; then the environment variables,',
+    'such as `{"model.name": "llama3.2", "sandbox.mode": "required"}`; then the environment variables,',
     'then the flags, each over the one before. `approve`, `reject` and `resolve` put what the run',
     'recorded (its endpoint, model, confirmation mode, limits, MCP file) between the file and the',
     'environment. `logbook config` prints each value with where it came from.',

@@ -81,7 +81,7 @@ export function valuesLayer(source: Source, values: Readonly<Record<string, unkn
 }
 
 /**
- * The CLI's config file: a JSON object keyed by setting (`{"llm.model": "llama3.2"}`). A key no
+ * The CLI's config file: a JSON object keyed by setting (`{"model.name": "llama3.2"}`). A key no
  * setting of `host` has, or a secret, is an error: a typo would otherwise go unnoticed, and the
  * key belongs in the environment, not in a file.
  */
@@ -89,7 +89,7 @@ export function fileLayer(path: string, json: unknown, host: Host): Layer {
   const source: Source = { kind: 'file', path };
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new SettingsError(
-      `${path} must hold a JSON object of settings, such as {"llm.model": "..."}.`,
+      `${path} must hold a JSON object of settings, such as {"model.name": "..."}.`,
       source,
     );
   }

@@ -126,12 +126,12 @@ export type LlmProvider = 'openai' | 'vscode';
 
 /** Which models Logbook talks to: an OpenAI-compatible endpoint, or the editor's own. */
 export function readLlmProvider(): LlmProvider {
-  return setting<LlmProvider>('llm.provider');
+  return setting<LlmProvider>('model.provider');
 }
 
 /** The editor model to use with provider "vscode": an id or a family; empty: the first one offered. */
 export function readEditorModel(): string {
-  return setting<string>('llm.editorModel').trim();
+  return setting<string>('model.editorModel').trim();
 }
 
 /** logbook.agent.defaultMode: the mode a new conversation starts in (plan: read only, answer with a plan). */
@@ -144,9 +144,9 @@ export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<Ll
   return { ...llmSettingsFrom(readEditorSettings()), apiKey };
 }
 
-/** `logbook.llm.supportsImages`: whether attached images are sent to the model (else a note says so). */
+/** `logbook.model.supportsImages`: whether attached images are sent to the model (else a note says so). */
 export function llmSupportsImages(): boolean {
-  return setting<boolean>('llm.supportsImages');
+  return setting<boolean>('model.supportsImages');
 }
 
 export function terminalTimeoutSeconds(): number {

@@ -30,7 +30,7 @@ describe('logbook config and the config file', function () {
 
   it('prints each setting with its source: default < file < environment; the key only as set', async () => {
     const { file, ...env } = configHome({
-      'llm.model': 'file-model',
+      'model.name': 'file-model',
       maxIterations: 7,
       'sandbox.mode': 'off',
       'sandbox.allowedHosts': ['a.org'],
@@ -47,7 +47,7 @@ describe('logbook config and the config file', function () {
     assert.equal(r.code, 0, printed(r));
     const line = (key: string) => r.lines.find((l) => l.startsWith(`${key} `))?.replace(/ +/g, ' ');
     assert.equal(r.lines[0], `config file: ${file}`);
-    assert.equal(line('llm.model'), `llm.model file-model (file ${file})`);
+    assert.equal(line('model.name'), `model.name file-model (file ${file})`);
     assert.equal(line('maxIterations'), `maxIterations 7 (file ${file})`);
     assert.equal(line('sandbox.mode'), 'sandbox.mode required (env LOGBOOK_SANDBOX)');
     assert.equal(
@@ -55,8 +55,8 @@ describe('logbook config and the config file', function () {
       `sandbox.allowedHosts ["a.org","b.org"] (file ${file} + env LOGBOOK_SANDBOX_ALLOW_HOSTS)`,
     );
     assert.equal(line('confirmation.mode'), 'confirmation.mode risky (default)');
-    assert.equal(line('llm.apiKey'), 'llm.apiKey set (env OPENAI_API_KEY)');
-    assert.equal(line('llm.baseUrl'), 'llm.baseUrl https://gateway.example/v1 (env LOGBOOK_BASE_URL)');
+    assert.equal(line('model.apiKey'), 'model.apiKey set (env OPENAI_API_KEY)');
+    assert.equal(line('model.baseURL'), 'model.baseURL https://gateway.example/v1 (env LOGBOOK_BASE_URL)');
     for (const secret of [SECRET_KEY, 'hunter2']) assert.ok(!r.stdout.includes(secret), printed(r));
 
     const j = await runCli(['config', '--json'], { env });
@@ -64,14 +64,14 @@ describe('logbook config and the config file', function () {
     const parsed = JSON.parse(j.stdout) as ConfigJson;
     assert.deepEqual(parsed.configFile, { path: file, exists: true });
     const byKey = new Map(parsed.settings.map((s) => [s.key, s]));
-    assert.deepEqual(byKey.get('llm.apiKey'), {
-      key: 'llm.apiKey',
+    assert.deepEqual(byKey.get('model.apiKey'), {
+      key: 'model.apiKey',
       set: false,
       from: 'default',
       sources: [{ kind: 'default' }],
     });
-    assert.equal(byKey.get('llm.model')!.value, 'file-model');
-    assert.equal(byKey.get('llm.model')!.from, `file ${file}`);
+    assert.equal(byKey.get('model.name')!.value, 'file-model');
+    assert.equal(byKey.get('model.name')!.from, `file ${file}`);
   });
 
   it('without a file: every value is the default, and the file is named as absent', async () => {
@@ -92,9 +92,9 @@ describe('logbook config and the config file', function () {
   it('a bad value is an error naming its source, not a crash', async () => {
     const cases: [unknown, Record<string, string>, RegExp][] = [
       [{ maxIterations: 'ten' }, {}, /config\.json: "maxIterations" must be a positive integer, got "ten"\./],
-      ['{"llm.model": ', {}, /config\.json is not valid JSON/],
+      ['{"model.name": ', {}, /config\.json is not valid JSON/],
       [{ 'llm.modle': 'x' }, {}, /"llm\.modle" is not a setting/],
-      [{ 'llm.apiKey': SECRET_KEY }, {}, /"llm\.apiKey" is not read from a file; set LOGBOOK_API_KEY/],
+      [{ 'model.apiKey': SECRET_KEY }, {}, /"model\.apiKey" is not read from a file; set LOGBOOK_API_KEY/],
       [{}, { LOGBOOK_PROMPT_CACHING: 'sometimes' }, /LOGBOOK_PROMPT_CACHING must be one of auto, key/],
     ];
     for (const [settings, extra, message] of cases) {

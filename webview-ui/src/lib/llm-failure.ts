@@ -66,47 +66,47 @@ export function llmFailureHelp(code: string, detail: string): LlmFailureHelp {
   const checkServer = 'Check that the server is running and its address is right:';
   switch (code) {
     case 'llm_connection':
-      return help(`Could not reach ${host}`, checkServer, 'logbook.llm.baseUrl');
+      return help(`Could not reach ${host}`, checkServer, 'logbook.model.baseURL');
     case 'llm_timeout':
       if (/time limit for one reply/.test(detail))
         return help(
           'The reply took too long',
           'How long one reply may stream is set by',
-          'logbook.llm.replyTimeoutSeconds',
+          'logbook.model.replyTimeoutSeconds',
         );
       if (/size limit for one reply/.test(detail))
-        return help('The reply was too large', 'The largest reply is set by', 'logbook.llm.maxReplyBytes');
-      return help(`${host} stopped answering`, checkServer, 'logbook.llm.baseUrl');
+        return help('The reply was too large', 'The largest reply is set by', 'logbook.model.maxReplyBytes');
+      return help(`${host} stopped answering`, checkServer, 'logbook.model.baseURL');
     case 'llm_auth':
       return help(
         `${host} refused the API key`,
         'Set a key with Logbook: Set API Key, or check the endpoint:',
-        'logbook.llm.baseUrl',
+        'logbook.model.baseURL',
         true,
       );
     case 'llm_rate_limited':
       return help(
         `${host} is limiting requests`,
         'Wait a moment and retry. The endpoint is',
-        'logbook.llm.baseUrl',
+        'logbook.model.baseURL',
       );
     case 'llm_server_error':
       return help(
         `${host} failed to answer`,
         'Retry in a moment, or use another endpoint:',
-        'logbook.llm.baseUrl',
+        'logbook.model.baseURL',
       );
     case 'llm_bad_request':
       if (/\b404\b|model_not_found|not found|does not exist/i.test(detail))
-        return help(`${host} does not know the model`, 'Check the model name:', 'logbook.llm.model');
+        return help(`${host} does not know the model`, 'Check the model name:', 'logbook.model.name');
       return help(`${host} refused the request`, 'Check the endpoint and model in', 'logbook.llm');
     case 'llm_empty_response':
-      return help(`${host} sent an empty reply`, 'Retry, or try another model:', 'logbook.llm.model');
+      return help(`${host} sent an empty reply`, 'Retry, or try another model:', 'logbook.model.name');
     case 'llm_context_window_exceeded':
       return help(
         "The conversation no longer fits the model's context",
         'Start a new conversation, or choose a model with a larger context:',
-        'logbook.llm.model',
+        'logbook.model.name',
       );
     default:
       return help('The model call failed', 'The model is set in', 'logbook.llm');

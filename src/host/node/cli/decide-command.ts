@@ -72,7 +72,7 @@ async function decide(
   // A demo run goes on with the demo model, unless the environment names an endpoint.
   const demo =
     settings.get<boolean>('demo') ||
-    (info.demo === true && settings.resolved.get('llm.baseUrl')?.sources[0]?.kind !== 'env');
+    (info.demo === true && settings.resolved.get('model.baseURL')?.sources[0]?.kind !== 'env');
   const mode = { json: values.json === true };
   const opened = await openCliSession(prepared, {
     storeDir: dir,
@@ -146,8 +146,8 @@ function recordedLayer(dir: string, info: SessionInfo): Layer {
   return valuesLayer(
     { kind: 'recorded', path: join(dir, SESSION_FILE) },
     {
-      'llm.model': info.model ?? undefined,
-      'llm.baseUrl': info.base_url ?? undefined,
+      'model.name': info.model ?? undefined,
+      'model.baseURL': info.base_url ?? undefined,
       'confirmation.mode': info.confirmation,
       maxIterations: info.max_iterations ?? undefined,
       maxToolCallsPerReply: info.max_tool_calls_per_reply ?? undefined,

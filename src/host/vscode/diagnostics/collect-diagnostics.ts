@@ -22,7 +22,7 @@ import { SIGNING_KEY_SECRET } from '../signing-key';
 /** Checkpoints older than this are offered for clean-up. */
 export const CLEANUP_AFTER_DAYS = 30;
 
-const EDITOR_WORDS = { setKey: 'run Logbook: Set API Key', baseUrl: 'the setting logbook.llm.baseUrl' };
+const EDITOR_WORDS = { setKey: 'run Logbook: Set API Key', baseUrl: 'the setting logbook.model.baseURL' };
 
 export interface CollectedDiagnostics {
   report: DiagnosticsReport;
@@ -85,7 +85,7 @@ async function editorModelRows(): Promise<DiagnosticRow[]> {
         label: 'Model',
         value: api.missing,
         status: 'error',
-        fix: 'Set logbook.llm.provider to "openai" and use an OpenAI-compatible endpoint.',
+        fix: 'Set logbook.model.provider to "openai" and use an OpenAI-compatible endpoint.',
       },
     ];
   }
