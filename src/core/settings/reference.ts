@@ -21,6 +21,11 @@ export function settingsReference(): string {
     'A bad value in the CLI (wrong type in the file, a variable out of its choices) is an error naming',
     'where it came from; VS Code flags it in the Settings editor and uses the value below it.',
     '',
+    'The Model settings were `llm.*` before (`llm.baseUrl` is now `model.baseURL`, `llm.model` is',
+    '`model.name`, the others kept their last part). VS Code moves a value still under an old key',
+    'to the new one at the same scope when it starts (and says so in the Logbook output); the CLI',
+    'reads an old key in its config file as the new one, with a line on stderr asking to rename it.',
+    '',
     'The settings come in the categories of the Settings editor (Settings → Extensions → Logbook):',
     `${byCategory()
       .map(({ title }) => `[${title}](#${anchor(title)})`)

@@ -20,10 +20,12 @@ import {
   valuesLayer,
 } from '../../core/settings';
 
+// The key in VS Code's secret storage keeps the settings' old prefix: renaming it would lose every
+// stored key.
 export const API_KEY_SECRET = 'logbook.llm.apiKey';
 
-function cfg() {
-  return vscode.workspace.getConfiguration('logbook');
+function cfg(scope?: vscode.Uri) {
+  return vscode.workspace.getConfiguration('logbook', scope);
 }
 
 const EDITOR_LAYERS = ['user', 'workspace', 'folder'] as const;
@@ -104,6 +106,39 @@ export async function writeSettingWhereSet(key: string, value: unknown): Promise
       : seen?.workspaceValue !== undefined
         ? vscode.ConfigurationTarget.Workspace
         : vscode.ConfigurationTarget.Global;
+  await cfg().update(key, value, target);
+}
+
+/** One settings file's scope: the user's, the workspace's, or a folder's of a multi-root workspace. */
+export type SettingScope =
+  { kind: 'user' } | { kind: 'workspace' } | { kind: 'folder'; folder: vscode.WorkspaceFolder };
+
+/** Every scope a `logbook.*` value can be set at in this window. */
+export function settingScopes(): SettingScope[] {
+  // In a single-folder window the folder's settings are the workspace's: one scope, not two.
+  const folders = vscode.workspace.workspaceFile ? (vscode.workspace.workspaceFolders ?? []) : [];
+  return [
+    { kind: 'user' },
+    { kind: 'workspace' },
+    ...folders.map((folder) => ({ kind: 'folder' as const, folder })),
+  ];
+}
+
+/** What `scope`'s own settings hold for `key`, registered or not (an old key no longer is). */
+export function settingAt(key: string, scope: SettingScope): unknown {
+  if (scope.kind === 'folder') return cfg(scope.folder.uri).inspect(key)?.workspaceFolderValue;
+  const seen = cfg().inspect(key);
+  return scope.kind === 'workspace' ? seen?.workspaceValue : seen?.globalValue;
+}
+
+/** Writes (or, with undefined, removes) `key` in `scope`'s own settings. */
+export async function writeSettingAt(key: string, value: unknown, scope: SettingScope): Promise<void> {
+  if (scope.kind === 'folder') {
+    await cfg(scope.folder.uri).update(key, value, vscode.ConfigurationTarget.WorkspaceFolder);
+    return;
+  }
+  const target =
+    scope.kind === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   await cfg().update(key, value, target);
 }
 

@@ -109,6 +109,41 @@ describe('logbook config and the config file', function () {
     }
   });
 
+  it("reads a setting's old name in the file as its new one, with a line on stderr saying so", async () => {
+    const { file, ...env } = configHome({
+      'llm.model': 'old-name-model',
+      'llm.baseUrl': 'https://old.example/v1',
+      'llm.promptCaching': 'off',
+      'model.promptCaching': 'key',
+    });
+    const r = await runCli(['config'], { env });
+    assert.equal(r.code, 0, printed(r));
+    const line = (key: string) => r.lines.find((l) => l.startsWith(`${key} `))?.replace(/ +/g, ' ');
+    assert.equal(line('model.name'), `model.name old-name-model (file ${file})`);
+    assert.equal(line('model.baseURL'), `model.baseURL https://old.example/v1 (file ${file})`);
+    assert.equal(line('model.promptCaching'), `model.promptCaching key (file ${file})`, 'the new name wins');
+    const warnings = r.stderr.trim().split('\n');
+    assert.deepEqual(warnings, [
+      `logbook: ${file}: "llm.model" is now "model.name"; read as "model.name". Rename it in the file.`,
+      `logbook: ${file}: "llm.baseUrl" is now "model.baseURL"; read as "model.baseURL". Rename it in the file.`,
+      `logbook: ${file}: "llm.promptCaching" is the old name of "model.promptCaching", which the file also sets; "llm.promptCaching" is ignored. Remove it.`,
+    ]);
+
+    // --json keeps stdout to the JSON; the old names go to stderr only.
+    const j = await runCli(['config', '--json'], { env });
+    assert.equal(j.code, 0, printed(j));
+    const parsed = JSON.parse(j.stdout) as ConfigJson;
+    assert.equal(parsed.settings.find((s) => s.key === 'model.name')!.value, 'old-name-model');
+    assert.match(j.stderr, /"llm\.model" is now "model\.name"/);
+
+    // The old name of a secret is still refused from a file, under its new name.
+    const { file: _f, ...secretEnv } = configHome({ 'llm.apiKey': SECRET_KEY });
+    const s = await runCli(['config'], { env: secretEnv });
+    assert.equal(s.code, 1, printed(s));
+    assert.match(s.stderr, /"model\.apiKey" is not read from a file; set LOGBOOK_API_KEY/);
+    assert.ok(!s.stderr.includes(SECRET_KEY), printed(s));
+  });
+
   it('commands follow the file, under the environment and the flags', async () => {
     const { file: _file, ...env } = configHome({ 'sandbox.mode': 'off' });
     const fromFile = await runCli(['sandbox', '--json'], { env });

@@ -18,7 +18,7 @@ export async function configCommand(argv: readonly string[], io: CliIo): Promise
   }
   expectPositionals('config', positionals, []);
   const file = configFilePath(io.env);
-  const { resolved } = cliSettings('config', io.env);
+  const { resolved } = cliSettings('config', io.env, { warn: (line) => io.err(line) });
   const rows = [...resolved].map(([key, entry]) => ({ key, ...shown(key, entry) }));
   if (values.json) {
     io.out(

@@ -67,7 +67,11 @@ async function decide(
     );
   }
   if (!isDirectory(info.workspace)) throw new Error(`The workspace ${info.workspace} no longer exists.`);
-  const settings = cliSettings(command, io.env, { flags: values, recorded: recordedLayer(dir, info) });
+  const settings = cliSettings(command, io.env, {
+    flags: values,
+    recorded: recordedLayer(dir, info),
+    warn: (line) => io.err(line),
+  });
   const prepared = prepareCliSession(command, io, settings);
   // A demo run goes on with the demo model, unless the environment names an endpoint.
   const demo =
