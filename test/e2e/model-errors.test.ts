@@ -78,7 +78,7 @@ describe('e2e: an unreachable model endpoint', function () {
     const text = await card().innerText();
     assert.match(text, new RegExp(`Could not reach http://127\\.0\\.0\\.1:${port}/v1`));
     assert.match(text, /Gave up after 5 attempts/);
-    assert.match(text, /logbook\.llm\.baseUrl/);
+    assert.match(text, /logbook\.model\.baseURL/);
     assert.doesNotMatch(text, /demo/, 'the model left over from the demo is not named');
     await card().getByRole('button', { name: 'Retry' }).waitFor();
     await card().getByRole('button', { name: 'Open Settings' }).waitFor();
