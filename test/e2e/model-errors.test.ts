@@ -100,7 +100,7 @@ describe('e2e: an unreachable model endpoint', function () {
   it('Open Settings shows the endpoint setting; Retry tries the endpoint again', async () => {
     await card().getByRole('button', { name: 'Open Settings' }).click();
     const item = wb.page.locator('.settings-editor .setting-item-contents', {
-      has: wb.page.locator('.setting-item-label', { hasText: /^Base Url$/ }),
+      has: wb.page.locator('.setting-item-label', { hasText: /^Base URL$/ }),
     });
     await item.first().waitFor({ timeout: 15_000 });
     assert.equal(await item.first().locator('input').inputValue(), `http://127.0.0.1:${port}/v1`);
