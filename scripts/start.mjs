@@ -71,8 +71,8 @@ try {
     quietInstall: !verbose,
     // The extension reads its endpoint and model from Settings; the key from the environment.
     settings: {
-      ...(baseUrl && !useDemo ? { 'logbook.llm.baseUrl': baseUrl } : {}),
-      ...(model && !useDemo ? { 'logbook.llm.model': model } : {}),
+      ...(baseUrl && !useDemo ? { 'logbook.model.baseURL': baseUrl } : {}),
+      ...(model && !useDemo ? { 'logbook.model.name': model } : {}),
     },
     onStep: (name) =>
       step(

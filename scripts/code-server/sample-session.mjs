@@ -17,8 +17,8 @@ export async function startSampleSession(opts) {
   if (opts.demo) opts.onStep?.('demo');
   const demo = opts.demo ? await startDemoModel() : undefined;
   if (demo) {
-    settings['logbook.llm.baseUrl'] = demo.baseUrl;
-    settings['logbook.llm.model'] = 'demo';
+    settings['logbook.model.baseURL'] = demo.baseUrl;
+    settings['logbook.model.name'] = 'demo';
   }
   let server;
   try {

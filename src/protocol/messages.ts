@@ -370,11 +370,11 @@ const inConversation = { conversationId: Id };
 
 /** The settings the chat may open, for the error card of a failed model call. */
 export const LLM_SETTING_IDS = [
-  'logbook.llm',
-  'logbook.llm.baseUrl',
-  'logbook.llm.model',
-  'logbook.llm.replyTimeoutSeconds',
-  'logbook.llm.maxReplyBytes',
+  'logbook.model',
+  'logbook.model.baseURL',
+  'logbook.model.name',
+  'logbook.model.replyTimeoutSeconds',
+  'logbook.model.maxReplyBytes',
 ] as const;
 export type LlmSettingId = (typeof LLM_SETTING_IDS)[number];
 

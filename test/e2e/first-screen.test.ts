@@ -2,11 +2,13 @@
 // workspace on Logbook's chat (not the Explorer), under a recognisable icon (no walkthrough over it),
 // where the empty chat says a demo model answers and offers its tasks; the model picker offers to connect a real model;
 // and the Settings editor groups Logbook's settings in ordered categories where "key" finds how to
-// set one. Screenshots in Light, Dark and High Contrast at a 300 px sidebar.
+// set one and the labels read "Model: Base URL". Screenshots in Light, Dark and High Contrast at a
+// 300 px sidebar.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
 import {
   openWorkbench,
   screenshotRoot,
@@ -126,11 +128,22 @@ describe('e2e: the first screen after npm start', function () {
       at,
       `in order: ${names.join(' | ')}`,
     );
-    const labels = await wb.page.locator('.settings-editor .setting-item-label').allInnerTexts();
+    // The list reuses its row elements, so their order in the page is not the order shown.
+    const rows = await wb.page.locator('.settings-editor .settings-tree-container .monaco-list-row').all();
+    const shown = await Promise.all(
+      rows.map(async (r) => ({
+        at: Number(await r.getAttribute('data-index')),
+        label: (await r.locator('.setting-item-label').allInnerTexts())[0] ?? '',
+      })),
+    );
+    const labels = shown
+      .filter((r) => r.label !== '')
+      .sort((a, b) => a.at - b.at)
+      .map((r) => r.label);
     assert.deepEqual(
       labels.slice(0, 3),
-      ['Provider', 'Base Url', 'Model'],
-      'in their order, not alphabetical',
+      ['Provider', 'Base URL', 'Name'],
+      'in their order, not alphabetical, and "URL" written as such',
     );
     await wb.shot('settings-categories');
     const count = wb.page.locator('.settings-editor .settings-count-widget');
@@ -139,10 +152,60 @@ describe('e2e: the first screen after npm start', function () {
     // The search applies after a pause: wait for the count to change, then look at what is left.
     for (let i = 0; i < 60 && (await count.innerText()) === all; i++) await wb.page.waitForTimeout(250);
     assert.notEqual(await count.innerText(), all, 'the search for "key" narrowed the list');
-    await wb.page
-      .locator('.settings-editor .setting-item-description', { hasText: 'Logbook: Connect a Model' })
-      .first()
-      .waitFor({ timeout: 30_000 });
+    const howToSetKey = wb.page
+      .locator('.settings-editor .setting-item-contents', {
+        has: wb.page.locator('.setting-item-description', { hasText: 'Logbook: Connect a Model' }),
+      })
+      .first();
+    await howToSetKey.waitFor({ timeout: 30_000 });
+    assert.match(await settingTitle(howToSetKey), /Model: Base URL$/, 'the row that says how to set a key');
     await wb.shot('settings-search-key');
   });
+
+  it('Settings: a search for "logbook base url" finds "Model: Base URL", not "Llm", in each theme at 300 px', async () => {
+    const search = wb.page
+      .locator('.settings-editor .suggest-input-container textarea, .settings-editor .settings-header input')
+      .first();
+    // The search box is a small editor: fill() would add to what the last search left there.
+    await search.focus();
+    await wb.page.keyboard.press('Control+A');
+    await wb.page.keyboard.type('logbook base url');
+    assert.equal(
+      (await wb.page.locator('.settings-editor .settings-header .view-lines').innerText()).replace(
+        /\s/g,
+        ' ',
+      ),
+      'logbook base url',
+      'the search is what a user types, with no filter left from before',
+    );
+    const row = wb.page
+      .locator('.settings-editor .setting-item-contents', {
+        has: wb.page.locator('.setting-item-label', { hasText: /^Base URL$/ }),
+        hasText: 'OpenAI-compatible',
+      })
+      .first();
+    await row.waitFor({ timeout: 30_000 });
+    // Search results name each setting's category too: "Logbook › Model: Base URL".
+    assert.equal(await settingTitle(row), 'Logbook › Model: Base URL');
+    const titles = await wb.page.locator('.settings-editor .setting-item-title').allInnerTexts();
+    assert.ok(
+      titles.every((t) => !/\bLlm\b|Base Url/.test(t)),
+      `no "Llm" nor "Base Url" label: ${titles.join(' | ')}`,
+    );
+    await setSidebarWidth(wb, 300);
+    for (const theme of THEMES) {
+      await setTheme(wb, theme);
+      await wb.shot(`settings-search-base-url-${slug(theme)}`);
+    }
+    await setTheme(wb, THEMES[0]!);
+  });
 });
+
+/** A setting row's title as the Settings editor shows it: category, then label. */
+async function settingTitle(row: Locator): Promise<string> {
+  const [category, label] = await Promise.all([
+    row.locator('.setting-item-category').innerText(),
+    row.locator('.setting-item-label').innerText(),
+  ]);
+  return `${category}${label}`.replace(/\s+/g, ' ').trim();
+}

@@ -43,9 +43,9 @@ describe('e2e: an unreachable model endpoint', function () {
     wb = await openWorkbench({
       name: 'model-errors',
       settings: {
-        'logbook.llm.baseUrl': `http://127.0.0.1:${port}/v1`,
+        'logbook.model.baseURL': `http://127.0.0.1:${port}/v1`,
         // What `npm start` leaves behind: the demo's model name with a real endpoint.
-        'logbook.llm.model': 'demo',
+        'logbook.model.name': 'demo',
         'workbench.colorTheme': THEMES[0]!.name,
       },
     });
@@ -78,7 +78,7 @@ describe('e2e: an unreachable model endpoint', function () {
     const text = await card().innerText();
     assert.match(text, new RegExp(`Could not reach http://127\\.0\\.0\\.1:${port}/v1`));
     assert.match(text, /Gave up after 5 attempts/);
-    assert.match(text, /logbook\.llm\.baseUrl/);
+    assert.match(text, /logbook\.model\.baseURL/);
     assert.doesNotMatch(text, /demo/, 'the model left over from the demo is not named');
     await card().getByRole('button', { name: 'Retry' }).waitFor();
     await card().getByRole('button', { name: 'Open Settings' }).waitFor();
@@ -100,7 +100,7 @@ describe('e2e: an unreachable model endpoint', function () {
   it('Open Settings shows the endpoint setting; Retry tries the endpoint again', async () => {
     await card().getByRole('button', { name: 'Open Settings' }).click();
     const item = wb.page.locator('.settings-editor .setting-item-contents', {
-      has: wb.page.locator('.setting-item-label', { hasText: /^Base Url$/ }),
+      has: wb.page.locator('.setting-item-label', { hasText: /^Base URL$/ }),
     });
     await item.first().waitFor({ timeout: 15_000 });
     assert.equal(await item.first().locator('input').inputValue(), `http://127.0.0.1:${port}/v1`);

@@ -49,8 +49,8 @@ describe('e2e: the sidebar at 300 px with an approval pending', function () {
     wb = await openWorkbench({
       name: 'sidebar-layout',
       settings: {
-        'logbook.llm.baseUrl': demo.baseUrl,
-        'logbook.llm.model': 'demo',
+        'logbook.model.baseURL': demo.baseUrl,
+        'logbook.model.name': 'demo',
         'logbook.confirmation.mode': 'risky',
         'workbench.colorTheme': 'Default Light Modern',
       },

@@ -58,8 +58,8 @@ describe('e2e: signature badges', function () {
     wb = await openWorkbench({
       name: 'signature-badges',
       settings: {
-        'logbook.llm.baseUrl': llm.baseUrl,
-        'logbook.llm.model': 'scripted-model',
+        'logbook.model.baseURL': llm.baseUrl,
+        'logbook.model.name': 'scripted-model',
         'workbench.colorTheme': 'Default Light Modern',
       },
     });

@@ -42,6 +42,9 @@ async function runProfile(profile) {
     active.server = await startCodeServer({
       trust: profile.trust,
       secondFolder: profile.secondFolder ?? false,
+      // A setting under its old name (logbook.llm.*, now logbook.model.*), at its default value so
+      // no suite depends on it: activation moves it to the new key (renamed-settings.test.ts).
+      settings: { 'logbook.llm.maxReplyBytes': 4194304 },
       // Test extensions beside Logbook: a language-model tool (editor-tools suite) and a chat
       // model (editor-model suite).
       installExtensions: [

@@ -98,13 +98,13 @@ describe('webview: failed model calls', function () {
     const card = p.page.getByRole('group', { name: 'Could not reach 127.0.0.1:11434' });
     const text = await card.innerText();
     assert.match(text, /Could not reach http:\/\/127\.0\.0\.1:11434\/v1/);
-    assert.match(text, /Check that the server is running and its address is right: logbook\.llm\.baseUrl/);
+    assert.match(text, /Check that the server is running and its address is right: logbook\.model\.baseURL/);
     assert.doesNotMatch(text, /demo/);
     await p.clearPosted();
     await card.getByRole('button', { name: 'Open Settings' }).click();
     await card.getByRole('button', { name: 'Retry' }).click();
     assert.deepEqual(await p.posted(), [
-      { type: 'openSettings', setting: 'logbook.llm.baseUrl' },
+      { type: 'openSettings', setting: 'logbook.model.baseURL' },
       { type: 'resume', conversationId: CONVERSATION_ID },
     ]);
     assert.equal(await card.getByRole('button', { name: 'Set API Key' }).count(), 0);
@@ -112,7 +112,7 @@ describe('webview: failed model calls', function () {
     await p.host({ type: 'header', header: makeHeader({ status: 'running' }) });
     await p.settle();
     assert.equal(await card.getByRole('button').count(), 0);
-    assert.match(await card.innerText(), /logbook\.llm\.baseUrl/, 'the explanation stays');
+    assert.match(await card.innerText(), /logbook\.model\.baseURL/, 'the explanation stays');
   });
 
   it('offers Set API Key when the key was refused, and the right setting for each limit', async () => {
@@ -139,7 +139,7 @@ describe('webview: failed model calls', function () {
       makeHeader({ status: 'error' }),
     );
     const tooLarge = p.page.getByRole('group', { name: 'The reply was too large' });
-    assert.match(await tooLarge.innerText(), /logbook\.llm\.maxReplyBytes/);
+    assert.match(await tooLarge.innerText(), /logbook\.model\.maxReplyBytes/);
     assert.equal(await tooLarge.getByRole('button').count(), 0, 'an older error has no buttons');
     const refused = p.page.getByRole('group', { name: 'api.example.com refused the API key' });
     await p.clearPosted();

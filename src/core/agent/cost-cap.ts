@@ -29,7 +29,7 @@ export function costUnknownNotice(
   const { maxCost, maxTokens } = settings;
   if (maxCost === null || response.costSource !== 'unknown') return undefined;
   const why =
-    `The cost of model "${model}" is unknown: it has no price in logbook.llm.pricing ` +
+    `The cost of model "${model}" is unknown: it has no price in logbook.model.pricing ` +
     `(LOGBOOK_PRICING for the CLI) and the provider reports no cost, so the cost cap of ${formatCost(maxCost)} cannot count it.`;
   const then =
     maxTokens !== null

@@ -1,7 +1,7 @@
 /**
  * Cost of a call: the provider's own figure when it reports one (OpenRouter's `usage.cost`), else
  * from a price table (USD per 1M tokens, per model). Prices change and differ per provider, so the
- * table is configuration (`logbook.llm.pricing`, `LOGBOOK_PRICING`); the defaults only cover a few
+ * table is configuration (`logbook.model.pricing`, `LOGBOOK_PRICING`); the defaults only cover a few
  * OpenAI models, and any other model's cost is unknown until it is priced there.
  */
 import { z } from 'zod';
@@ -21,7 +21,7 @@ export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 export const PriceTableSchema = z.record(z.string().min(1), ModelPriceSchema);
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
-/** OpenAI list prices (standard tier) at the time of writing; `logbook.llm.pricing` overrides them. */
+/** OpenAI list prices (standard tier) at the time of writing; `logbook.model.pricing` overrides them. */
 export const DEFAULT_PRICES: PriceTable = {
   'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10 },
   'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },

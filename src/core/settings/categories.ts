@@ -6,7 +6,7 @@ export interface SettingCategory {
   title: string;
   /**
    * VS Code's id of the category. It is the settings' common key prefix, so the editor shows
-   * "Base Url" under Model rather than "Llm: Base Url".
+   * "Base URL" under Model (and "Model: Base URL" in search results) rather than "Llm: Base Url".
    */
   id: string;
   /** Every setting of the category (both hosts'), in the order shown. */
@@ -16,23 +16,23 @@ export interface SettingCategory {
 export const SETTING_CATEGORIES: readonly SettingCategory[] = [
   {
     title: 'Model',
-    id: 'logbook.llm',
+    id: 'logbook.model',
     keys: [
-      'llm.provider',
-      'llm.baseUrl',
-      'llm.model',
-      'llm.apiKey',
-      'llm.editorModel',
+      'model.provider',
+      'model.baseURL',
+      'model.name',
+      'model.apiKey',
+      'model.editorModel',
       'demo',
-      'llm.temperature',
-      'llm.maxOutputTokens',
-      'llm.reasoningEffort',
-      'llm.supportsImages',
-      'llm.promptCaching',
-      'llm.pricing',
-      'llm.extraHeaders',
-      'llm.replyTimeoutSeconds',
-      'llm.maxReplyBytes',
+      'model.temperature',
+      'model.maxOutputTokens',
+      'model.reasoningEffort',
+      'model.supportsImages',
+      'model.promptCaching',
+      'model.pricing',
+      'model.extraHeaders',
+      'model.replyTimeoutSeconds',
+      'model.maxReplyBytes',
     ],
   },
   {

@@ -4,6 +4,7 @@
 // its source (or, read leniently as VS Code does, the value below it with a note).
 import { type Host, SETTINGS, type SettingDef } from './schema';
 import { TextValueError } from './kinds';
+import { RENAMED_SETTINGS } from './renamed';
 
 export type Source =
   | { kind: 'default' }
@@ -81,20 +82,33 @@ export function valuesLayer(source: Source, values: Readonly<Record<string, unkn
 }
 
 /**
- * The CLI's config file: a JSON object keyed by setting (`{"llm.model": "llama3.2"}`). A key no
+ * The CLI's config file: a JSON object keyed by setting (`{"model.name": "llama3.2"}`). A key no
  * setting of `host` has, or a secret, is an error: a typo would otherwise go unnoticed, and the
- * key belongs in the environment, not in a file.
+ * key belongs in the environment, not in a file. A setting's old key is read as its new one (the
+ * new key wins when the file has both), each told to `onRenamed`.
  */
-export function fileLayer(path: string, json: unknown, host: Host): Layer {
+export function fileLayer(
+  path: string,
+  json: unknown,
+  host: Host,
+  onRenamed?: (message: string) => void,
+): Layer {
   const source: Source = { kind: 'file', path };
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     throw new SettingsError(
-      `${path} must hold a JSON object of settings, such as {"llm.model": "..."}.`,
+      `${path} must hold a JSON object of settings, such as {"model.name": "..."}.`,
       source,
     );
   }
+  const values = withRenamedKeys(json as Record<string, unknown>, (oldKey, newKey, both) =>
+    onRenamed?.(
+      both
+        ? `${path}: "${oldKey}" is the old name of "${newKey}", which the file also sets; "${oldKey}" is ignored. Remove it.`
+        : `${path}: "${oldKey}" is now "${newKey}"; read as "${newKey}". Rename it in the file.`,
+    ),
+  );
   const known = new Map(forHost(host).map((s) => [s.key, s]));
-  for (const key of Object.keys(json)) {
+  for (const key of Object.keys(values)) {
     const def = known.get(key);
     if (!def) {
       throw new SettingsError(
@@ -109,7 +123,26 @@ export function fileLayer(path: string, json: unknown, host: Host): Layer {
       );
     }
   }
-  return valuesLayer(source, json as Record<string, unknown>);
+  return valuesLayer(source, values);
+}
+
+/** `values` with each old key under its new name; the new key's own value wins over the old one's. */
+function withRenamedKeys(
+  values: Readonly<Record<string, unknown>>,
+  onRenamed: (oldKey: string, newKey: string, both: boolean) => void,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(values)) {
+    const newKey = RENAMED_SETTINGS.get(key);
+    if (newKey === undefined) {
+      out[key] = value;
+      continue;
+    }
+    const both = Object.hasOwn(values, newKey);
+    onRenamed(key, newKey, both);
+    if (!both) out[newKey] = value;
+  }
+  return out;
 }
 
 /** The settings of `host` named by environment variables (a blank variable counts as unset). */

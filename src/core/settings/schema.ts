@@ -57,7 +57,7 @@ const PRICES_EXPECT =
 
 export const SETTINGS: readonly SettingDef[] = [
   setting({
-    key: 'llm.provider',
+    key: 'model.provider',
     kind: choice(['openai', 'vscode']),
     default: 'openai',
     hosts: VS,
@@ -65,15 +65,15 @@ export const SETTINGS: readonly SettingDef[] = [
       "Where the agent's model runs. Pick a model of either kind with **Logbook: Select Model**. With `vscode`, tokens are counted by the model's own tokenizer and the cost is unknown (only `logbook.budget.maxTokens` limits it).",
   }),
   setting({
-    key: 'llm.editorModel',
+    key: 'model.editorModel',
     kind: text(),
     default: '',
     hosts: VS,
     description:
-      'The editor model used when `logbook.llm.provider` is `vscode`: its id or its family (e.g. `gpt-4o`). Empty: the first model VS Code offers.',
+      'The editor model used when `logbook.model.provider` is `vscode`: its id or its family (e.g. `gpt-4o`). Empty: the first model VS Code offers.',
   }),
   setting({
-    key: 'llm.baseUrl',
+    key: 'model.baseURL',
     kind: text(),
     default: 'https://api.openai.com/v1',
     hosts: BOTH,
@@ -82,7 +82,7 @@ export const SETTINGS: readonly SettingDef[] = [
       "Base URL of an OpenAI-compatible Chat Completions endpoint, e.g. `http://localhost:11434/v1` for Ollama or `http://localhost:1234/v1` for LM Studio. The API key is not a setting: run **Logbook: Connect a Model** (endpoint, model and key) or **Logbook: Set API Key**, which keep it in VS Code's secret storage.",
   }),
   setting({
-    key: 'llm.apiKey',
+    key: 'model.apiKey',
     kind: text(),
     default: '',
     hosts: BOTH,
@@ -92,7 +92,7 @@ export const SETTINGS: readonly SettingDef[] = [
       'The API key sent to the endpoint. Only from the environment in the CLI; VS Code keeps it in its secret storage (**Logbook: Set API Key**) and falls back to the environment. Never shown, never recorded.',
   }),
   setting({
-    key: 'llm.model',
+    key: 'model.name',
     kind: text(),
     default: 'gpt-4o-mini',
     hosts: BOTH,
@@ -100,21 +100,21 @@ export const SETTINGS: readonly SettingDef[] = [
     description: 'Model name sent with every request.',
   }),
   setting({
-    key: 'llm.temperature',
+    key: 'model.temperature',
     kind: orNull(decimal({ min: 0 })),
     default: null,
     hosts: VS,
     description: "Sampling temperature; leave empty to use the endpoint's default.",
   }),
   setting({
-    key: 'llm.maxOutputTokens',
+    key: 'model.maxOutputTokens',
     kind: orNull(integer(1)),
     default: null,
     hosts: VS,
     description: "Upper bound on tokens the model may generate per reply; empty for the endpoint's default.",
   }),
   setting({
-    key: 'llm.extraHeaders',
+    key: 'model.extraHeaders',
     kind: object(z.record(z.string(), z.string()), 'an object of header names and text values'),
     default: {},
     hosts: VS,
@@ -122,7 +122,7 @@ export const SETTINGS: readonly SettingDef[] = [
       'Extra HTTP headers sent with every request (for proxies or gateways). Do not put API keys here; use "Logbook: Set API Key".',
   }),
   setting({
-    key: 'llm.replyTimeoutSeconds',
+    key: 'model.replyTimeoutSeconds',
     kind: integer(1),
     default: 600,
     hosts: BOTH,
@@ -132,7 +132,7 @@ export const SETTINGS: readonly SettingDef[] = [
       'Longest one model reply may take, from the request to its last chunk. A reply still streaming then is stopped and the step fails with a timeout error (it is not retried).',
   }),
   setting({
-    key: 'llm.maxReplyBytes',
+    key: 'model.maxReplyBytes',
     kind: integer(1),
     default: 4194304,
     hosts: BOTH,
@@ -142,7 +142,7 @@ export const SETTINGS: readonly SettingDef[] = [
       'Largest model reply (text, reasoning and tool calls, in bytes; default 4 MiB). A reply that grows past it is stopped and the step fails with a timeout error (it is not retried).',
   }),
   setting({
-    key: 'llm.supportsImages',
+    key: 'model.supportsImages',
     kind: flag(),
     default: true,
     hosts: VS,
@@ -150,7 +150,7 @@ export const SETTINGS: readonly SettingDef[] = [
       'Whether the model takes images. When on, images pasted or dropped into the message box (and image files the agent views) are sent as image content; when off, each is left out and the model reads a note saying an image was there. Turn it off for models without vision.',
   }),
   setting({
-    key: 'llm.reasoningEffort',
+    key: 'model.reasoningEffort',
     kind: choice(['default', ...REASONING_EFFORTS]),
     default: 'default',
     hosts: BOTH,
@@ -160,7 +160,7 @@ export const SETTINGS: readonly SettingDef[] = [
       'How hard a reasoning model thinks before it answers (OpenAI `o*` and `gpt-5*`, and reasoning models on OpenRouter). `default` sends nothing and leaves it to the endpoint; models that do not reason may reject any other value.',
   }),
   setting({
-    key: 'llm.promptCaching',
+    key: 'model.promptCaching',
     kind: choice(['auto', 'key', 'breakpoints', 'off']),
     default: 'auto',
     hosts: BOTH,
@@ -169,7 +169,7 @@ export const SETTINGS: readonly SettingDef[] = [
       "Prompt-cache hints sent with each request, so the long, unchanged start of a conversation is read from the provider's cache (cheaper and faster). Cached tokens are shown in the chat header. See `docs/llm-endpoints.md`.",
   }),
   setting({
-    key: 'llm.pricing',
+    key: 'model.pricing',
     kind: object(z.record(z.string(), z.unknown()), PRICES_EXPECT),
     default: {},
     hosts: BOTH,
@@ -229,7 +229,7 @@ export const SETTINGS: readonly SettingDef[] = [
     env: ['LOGBOOK_MAX_COST'],
     expect: 'a number of USD above 0',
     description:
-      "Stop a conversation once its cost in USD exceeds this. Empty for no limit. Counted from the provider's reported cost or `#logbook.llm.pricing#`; for a model with neither, the chat says the cap cannot count it and `#logbook.budget.maxTokens#` is what limits the run.",
+      "Stop a conversation once its cost in USD exceeds this. Empty for no limit. Counted from the provider's reported cost or `#logbook.model.pricing#`; for a model with neither, the chat says the cap cannot count it and `#logbook.budget.maxTokens#` is what limits the run.",
   }),
   setting({
     key: 'agent.defaultMode',

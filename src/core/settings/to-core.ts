@@ -16,19 +16,19 @@ function optional<T>(settings: ResolvedSettings, key: string): T | undefined {
 
 export function llmSettingsFrom(settings: ResolvedSettings): LlmSettings {
   const get = <T>(key: string) => settingValue<T>(settings, key);
-  const effort = get<string>('llm.reasoningEffort');
-  const temperature = optional<number | null>(settings, 'llm.temperature');
-  const maxOutputTokens = optional<number | null>(settings, 'llm.maxOutputTokens');
-  const extraHeaders = optional<Record<string, string>>(settings, 'llm.extraHeaders');
+  const effort = get<string>('model.reasoningEffort');
+  const temperature = optional<number | null>(settings, 'model.temperature');
+  const maxOutputTokens = optional<number | null>(settings, 'model.maxOutputTokens');
+  const extraHeaders = optional<Record<string, string>>(settings, 'model.extraHeaders');
   return {
-    baseUrl: get<string>('llm.baseUrl'),
-    apiKey: get<string>('llm.apiKey'),
-    model: get<string>('llm.model'),
-    replyTimeoutMs: get<number>('llm.replyTimeoutSeconds') * 1000,
-    maxReplyBytes: get<number>('llm.maxReplyBytes'),
+    baseUrl: get<string>('model.baseURL'),
+    apiKey: get<string>('model.apiKey'),
+    model: get<string>('model.name'),
+    replyTimeoutMs: get<number>('model.replyTimeoutSeconds') * 1000,
+    maxReplyBytes: get<number>('model.maxReplyBytes'),
     // Entries that are not prices are left out (a strict reading has refused them already).
-    prices: readPriceTable(get('llm.pricing')).table,
-    promptCaching: get<PromptCaching>('llm.promptCaching'),
+    prices: readPriceTable(get('model.pricing')).table,
+    promptCaching: get<PromptCaching>('model.promptCaching'),
     // "default": the endpoint decides, and no field is sent.
     reasoningEffort: effort === 'default' ? null : (effort as ReasoningEffort),
     ...(temperature !== undefined ? { temperature } : {}),

@@ -20,10 +20,12 @@ import {
   valuesLayer,
 } from '../../core/settings';
 
+// The key in VS Code's secret storage keeps the settings' old prefix: renaming it would lose every
+// stored key.
 export const API_KEY_SECRET = 'logbook.llm.apiKey';
 
-function cfg() {
-  return vscode.workspace.getConfiguration('logbook');
+function cfg(scope?: vscode.Uri) {
+  return vscode.workspace.getConfiguration('logbook', scope);
 }
 
 const EDITOR_LAYERS = ['user', 'workspace', 'folder'] as const;
@@ -107,6 +109,39 @@ export async function writeSettingWhereSet(key: string, value: unknown): Promise
   await cfg().update(key, value, target);
 }
 
+/** One settings file's scope: the user's, the workspace's, or a folder's of a multi-root workspace. */
+export type SettingScope =
+  { kind: 'user' } | { kind: 'workspace' } | { kind: 'folder'; folder: vscode.WorkspaceFolder };
+
+/** Every scope a `logbook.*` value can be set at in this window. */
+export function settingScopes(): SettingScope[] {
+  // In a single-folder window the folder's settings are the workspace's: one scope, not two.
+  const folders = vscode.workspace.workspaceFile ? (vscode.workspace.workspaceFolders ?? []) : [];
+  return [
+    { kind: 'user' },
+    { kind: 'workspace' },
+    ...folders.map((folder) => ({ kind: 'folder' as const, folder })),
+  ];
+}
+
+/** What `scope`'s own settings hold for `key`, registered or not (an old key no longer is). */
+export function settingAt(key: string, scope: SettingScope): unknown {
+  if (scope.kind === 'folder') return cfg(scope.folder.uri).inspect(key)?.workspaceFolderValue;
+  const seen = cfg().inspect(key);
+  return scope.kind === 'workspace' ? seen?.workspaceValue : seen?.globalValue;
+}
+
+/** Writes (or, with undefined, removes) `key` in `scope`'s own settings. */
+export async function writeSettingAt(key: string, value: unknown, scope: SettingScope): Promise<void> {
+  if (scope.kind === 'folder') {
+    await cfg(scope.folder.uri).update(key, value, vscode.ConfigurationTarget.WorkspaceFolder);
+    return;
+  }
+  const target =
+    scope.kind === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await cfg().update(key, value, target);
+}
+
 /** A setting of VS Code's own (`files.exclude`, `terminal.integrated.…`), with its full name. */
 export function vscodeSetting<T>(name: string): T | undefined {
   return vscode.workspace.getConfiguration().get<T>(name);
@@ -126,12 +161,12 @@ export type LlmProvider = 'openai' | 'vscode';
 
 /** Which models Logbook talks to: an OpenAI-compatible endpoint, or the editor's own. */
 export function readLlmProvider(): LlmProvider {
-  return setting<LlmProvider>('llm.provider');
+  return setting<LlmProvider>('model.provider');
 }
 
 /** The editor model to use with provider "vscode": an id or a family; empty: the first one offered. */
 export function readEditorModel(): string {
-  return setting<string>('llm.editorModel').trim();
+  return setting<string>('model.editorModel').trim();
 }
 
 /** logbook.agent.defaultMode: the mode a new conversation starts in (plan: read only, answer with a plan). */
@@ -144,9 +179,9 @@ export async function readLlmSettings(secrets: vscode.SecretStorage): Promise<Ll
   return { ...llmSettingsFrom(readEditorSettings()), apiKey };
 }
 
-/** `logbook.llm.supportsImages`: whether attached images are sent to the model (else a note says so). */
+/** `logbook.model.supportsImages`: whether attached images are sent to the model (else a note says so). */
 export function llmSupportsImages(): boolean {
-  return setting<boolean>('llm.supportsImages');
+  return setting<boolean>('model.supportsImages');
 }
 
 export function terminalTimeoutSeconds(): number {

@@ -1,5 +1,5 @@
 // An LlmClient that follows the user's settings: the OpenAI-compatible client, or the editor's own
-// models when logbook.llm.provider is "vscode". Built from the current settings and key at each
+// models when logbook.model.provider is "vscode". Built from the current settings and key at each
 // call (cached while they do not change).
 import * as vscode from 'vscode';
 import {
@@ -47,7 +47,7 @@ export class ConfiguredLlm implements LlmClient {
       if (!isLmApi(api)) {
         throw new LlmError(
           'bad_request',
-          `logbook.llm.provider is "vscode", but ${api.missing}. Set it to "openai" and use an OpenAI-compatible endpoint.`,
+          `logbook.model.provider is "vscode", but ${api.missing}. Set it to "openai" and use an OpenAI-compatible endpoint.`,
         );
       }
       const model = readEditorModel();

@@ -152,7 +152,7 @@ export class ConversationSessions implements vscode.Disposable {
 
   /** The header names the model: a change of the model settings shows at once. */
   private readonly configListener = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (!e.affectsConfiguration('logbook.llm')) return;
+    if (!e.affectsConfiguration('logbook.model')) return;
     for (const s of this.sessions.values()) this.headerEmitter.fire(s.header());
   });
 

@@ -2,7 +2,7 @@
 // served on 127.0.0.1 by this extension host, for this window only: nothing is written to the
 // settings. It follows one script on a small sample project (adding subtract() to src/math.js);
 // in another folder it shows the same steps and says what it could not do. It ends when a
-// logbook.llm setting changes, an API key is set, or the window closes.
+// logbook.model setting changes, an API key is set, or the window closes.
 import * as vscode from 'vscode';
 import { DEMO_TASK } from '../node/demo-model/demo-model';
 import { DEMO_MODEL, type DemoServer, startDemoServer } from '../node/demo-model/demo-server';
@@ -33,7 +33,7 @@ export function registerDemoModel(): vscode.Disposable[] {
       return vscode.commands.executeCommand<string | undefined>('logbook.startTask', task);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('logbook.llm')) endDemo();
+      if (e.affectsConfiguration('logbook.model')) endDemo();
     }),
     {
       dispose: () => {

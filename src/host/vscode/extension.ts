@@ -23,6 +23,7 @@ import { registerDemoModel } from './demo-model';
 import { openWalkthroughOnce, registerWalkthrough } from './walkthrough';
 import { webviewL10n } from './webview-l10n';
 import { errorText } from '../../core/text/l10n';
+import { watchRenamedSettings } from './renamed-settings';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -41,6 +42,8 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
   // Bound late: the secrets are known to the service, which itself logs to this channel.
   let knownSecrets: () => readonly NamedSecret[] = () => [];
   const log = redactingLog(vscode.window.createOutputChannel('Logbook', { log: true }), () => knownSecrets());
+  // Before any setting is read for a task: values under old keys move to their new ones.
+  const renamedSettings = watchRenamedSettings(log);
   const review = registerReview(context);
   const service: ConversationService = new ConversationService(context, log, {
     openInEditor: async () => {
@@ -53,6 +56,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
   const chat = new ChatViewProvider(context.extensionUri, service, log, webviewL10n);
   context.subscriptions.push(
     log,
+    renamedSettings.disposable,
     chat,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat),
     registerChatPanelSerializer(context, service, log),
@@ -84,9 +88,10 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
   if (!vscode.workspace.isTrusted) {
     log.info('This workspace is not trusted: Logbook can chat but runs no tool and makes no edit.');
   }
-  const ready = service
-    .initialize()
-    .catch((err: unknown) => log.error(`Could not load conversations: ${String(err)}`));
+  const ready = Promise.all([
+    renamedSettings.first,
+    service.initialize().catch((err: unknown) => log.error(`Could not load conversations: ${String(err)}`)),
+  ]).then(() => undefined);
   log.info('Logbook activated');
   activeService = service;
   return {

@@ -34,5 +34,5 @@ export function configuredModel(): { name: string; provider: LlmProvider } {
   if (demo) return { name: demo.model, provider: 'openai' };
   const provider = readLlmProvider();
   if (provider === 'vscode') return { name: readEditorModel() || 'editor model', provider };
-  return { name: editorSetting<string>('llm.model'), provider };
+  return { name: editorSetting<string>('model.name'), provider };
 }

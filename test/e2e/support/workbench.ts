@@ -62,7 +62,7 @@ export interface Workbench {
 export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> {
   const llm = opts.scenario ? await startScriptedLlm({ scenario: opts.scenario }) : undefined;
   const settings = {
-    ...(llm ? { 'logbook.llm.baseUrl': llm.baseUrl, 'logbook.llm.model': 'scripted-model' } : {}),
+    ...(llm ? { 'logbook.model.baseURL': llm.baseUrl, 'logbook.model.name': 'scripted-model' } : {}),
     ...opts.settings,
   };
   let server: Awaited<ReturnType<typeof startCodeServer>> | undefined;

@@ -14,7 +14,7 @@ describe('Connecting a real model after the demo', function () {
   this.timeout(60_000);
   const cfg = () => vscode.workspace.getConfiguration('logbook');
   afterEach(async () => {
-    for (const key of ['llm.baseUrl', 'llm.model', 'llm.provider'])
+    for (const key of ['model.baseURL', 'model.name', 'model.provider'])
       await cfg().update(key, undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('logbook.setApiKey', '');
   });
@@ -38,15 +38,15 @@ describe('Connecting a real model after the demo', function () {
   it('the empty chat offers the demo tasks only while the demo model is the endpoint', async () => {
     const demo = await startDemoServer('vscode');
     try {
-      await cfg().update('llm.baseUrl', demo.baseUrl, vscode.ConfigurationTarget.Global);
-      await cfg().update('llm.model', 'demo', vscode.ConfigurationTarget.Global);
+      await cfg().update('model.baseURL', demo.baseUrl, vscode.ConfigurationTarget.Global);
+      await cfg().update('model.name', 'demo', vscode.ConfigurationTarget.Global);
       assert.deepEqual((await emptyState()) as object, {
         type: 'conversation',
         header: null,
         defaultMode: 'act',
         demoTasks: [...DEMO_TASKS],
       });
-      await cfg().update('llm.model', 'gpt-4o-mini', vscode.ConfigurationTarget.Global);
+      await cfg().update('model.name', 'gpt-4o-mini', vscode.ConfigurationTarget.Global);
       const real = (await emptyState()) as { demoTasks?: unknown };
       assert.equal(real.demoTasks, undefined, 'a real model: no demo tasks');
     } finally {
@@ -60,16 +60,16 @@ describe('Connecting a real model after the demo', function () {
     });
     try {
       const { service } = await logbook();
-      await cfg().update('llm.provider', 'vscode', vscode.ConfigurationTarget.Global);
+      await cfg().update('model.provider', 'vscode', vscode.ConfigurationTarget.Global);
       const connected = await vscode.commands.executeCommand('logbook.connectModel', {
         baseUrl: llm.baseUrl,
         model: 'scripted-model',
         apiKey: KEY,
       });
       assert.deepEqual(connected, { baseUrl: llm.baseUrl, model: 'scripted-model', apiKey: KEY });
-      assert.equal(cfg().get('llm.provider'), 'openai', 'back to the endpoint from an editor model');
-      assert.equal(cfg().get('llm.baseUrl'), llm.baseUrl);
-      assert.equal(cfg().get('llm.model'), 'scripted-model');
+      assert.equal(cfg().get('model.provider'), 'openai', 'back to the endpoint from an editor model');
+      assert.equal(cfg().get('model.baseURL'), llm.baseUrl);
+      assert.equal(cfg().get('model.name'), 'scripted-model');
       assert.ok(!JSON.stringify(cfg()).includes(KEY), 'the key is not in settings');
       const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Say hello');
       assert.equal(await (await service.session(id)).settled(), 'finished');

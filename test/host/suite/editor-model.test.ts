@@ -1,4 +1,4 @@
-// logbook.llm.provider = "vscode": the agent runs on a chat model of the editor (Language Model API),
+// logbook.model.provider = "vscode": the agent runs on a chat model of the editor (Language Model API),
 // here one contributed by a test extension, with the same events, tool calls and token counts.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -30,18 +30,18 @@ async function editorModel(): Promise<vscode.LanguageModelChat> {
   throw new Error('the test extension registered no chat model');
 }
 
-describe('Editor models (logbook.llm.provider = vscode)', function () {
+describe('Editor models (logbook.model.provider = vscode)', function () {
   this.timeout(60_000);
   const cfg = () => vscode.workspace.getConfiguration('logbook');
   afterEach(async () => {
-    await cfg().update('llm.provider', undefined, vscode.ConfigurationTarget.Global);
-    await cfg().update('llm.editorModel', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('model.provider', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('model.editorModel', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('runs a task on the editor model: its tool call runs, the result goes back as a tool result', async () => {
     const model = await editorModel();
-    await cfg().update('llm.provider', 'vscode', vscode.ConfigurationTarget.Global);
-    await cfg().update('llm.editorModel', model.id, vscode.ConfigurationTarget.Global);
+    await cfg().update('model.provider', 'vscode', vscode.ConfigurationTarget.Global);
+    await cfg().update('model.editorModel', model.id, vscode.ConfigurationTarget.Global);
     const { service } = await logbook();
     const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Print the marker');
     const session = await service.session(id);
@@ -80,8 +80,8 @@ describe('Editor models (logbook.llm.provider = vscode)', function () {
 
   it('names the models there are when the configured one does not exist, and records the error', async () => {
     await editorModel();
-    await cfg().update('llm.provider', 'vscode', vscode.ConfigurationTarget.Global);
-    await cfg().update('llm.editorModel', 'no-such-model', vscode.ConfigurationTarget.Global);
+    await cfg().update('model.provider', 'vscode', vscode.ConfigurationTarget.Global);
+    await cfg().update('model.editorModel', 'no-such-model', vscode.ConfigurationTarget.Global);
     const { service } = await logbook();
     const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Anything');
     const session = await service.session(id);

@@ -21,12 +21,12 @@ export async function logbook(): Promise<LogbookApi> {
 export async function scriptedModel(scenario: Scenario): Promise<ScriptedLlm> {
   const llm = await startScriptedLlm({ scenario });
   const cfg = vscode.workspace.getConfiguration('logbook');
-  await cfg.update('llm.baseUrl', llm.baseUrl, vscode.ConfigurationTarget.Global);
-  await cfg.update('llm.model', 'scripted-model', vscode.ConfigurationTarget.Global);
+  await cfg.update('model.baseURL', llm.baseUrl, vscode.ConfigurationTarget.Global);
+  await cfg.update('model.name', 'scripted-model', vscode.ConfigurationTarget.Global);
   const close = llm.close.bind(llm);
   llm.close = async () => {
-    await cfg.update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await cfg.update('llm.model', undefined, vscode.ConfigurationTarget.Global);
+    await cfg.update('model.baseURL', undefined, vscode.ConfigurationTarget.Global);
+    await cfg.update('model.name', undefined, vscode.ConfigurationTarget.Global);
     await close();
   };
   return llm;

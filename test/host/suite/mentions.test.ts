@@ -26,7 +26,7 @@ describe('mentions: attachments read on the host', function () {
     llm = undefined;
     await vscode.workspace
       .getConfiguration('logbook')
-      .update('llm.supportsImages', undefined, vscode.ConfigurationTarget.Global);
+      .update('model.supportsImages', undefined, vscode.ConfigurationTarget.Global);
   });
 
   /** Sends one message with attachments in a new conversation; resolves to the request the model got. */
@@ -170,10 +170,10 @@ describe('mentions: attachments read on the host', function () {
     rmSync(target, { force: true });
   });
 
-  it('with logbook.llm.supportsImages off, the model reads a note instead of the image', async () => {
+  it('with logbook.model.supportsImages off, the model reads a note instead of the image', async () => {
     await vscode.workspace
       .getConfiguration('logbook')
-      .update('llm.supportsImages', false, vscode.ConfigurationTarget.Global);
+      .update('model.supportsImages', false, vscode.ConfigurationTarget.Global);
     const { body } = await send('And now?', [{ kind: 'image', data: PNG_1PX }]);
     const content = lastUser(body);
     assert.equal(typeof content, 'string');

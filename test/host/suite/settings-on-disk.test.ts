@@ -16,21 +16,21 @@ const answers = (name: string): Scenario => ({
   },
 });
 
-/** Resolves once VS Code reports `logbook.llm.baseUrl` changed and reads `expected`. */
+/** Resolves once VS Code reports `logbook.model.baseURL` changed and reads `expected`. */
 function baseUrlBecomes(expected: string, file: string, timeoutMs = 10_000): Promise<void> {
-  const read = () => vscode.workspace.getConfiguration('logbook').get<string>('llm.baseUrl');
+  const read = () => vscode.workspace.getConfiguration('logbook').get<string>('model.baseURL');
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       listener.dispose();
       reject(
         new Error(
           `${file} was edited on disk, but in ${timeoutMs / 1000} s no onDidChangeConfiguration for ` +
-            `logbook.llm.baseUrl brought ${expected}; getConfiguration still reads ${read()}`,
+            `logbook.model.baseURL brought ${expected}; getConfiguration still reads ${read()}`,
         ),
       );
     }, timeoutMs);
     const listener = vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('logbook.llm.baseUrl') && read() === expected) {
+      if (e.affectsConfiguration('logbook.model.baseURL') && read() === expected) {
         clearTimeout(timer);
         listener.dispose();
         resolve();
@@ -68,11 +68,11 @@ describe('settings.json edited on disk', () => {
     assert.equal(first.completionBodies().length, 1);
 
     const settings = JSON.parse(readFileSync(userSettings, 'utf8')) as Record<string, unknown>;
-    assert.equal(settings['logbook.llm.baseUrl'], first.baseUrl);
+    assert.equal(settings['logbook.model.baseURL'], first.baseUrl);
     const changed = baseUrlBecomes(second.baseUrl, userSettings);
     writeFileSync(
       userSettings,
-      JSON.stringify({ ...settings, 'logbook.llm.baseUrl': second.baseUrl }, null, 2),
+      JSON.stringify({ ...settings, 'logbook.model.baseURL': second.baseUrl }, null, 2),
     );
     await changed;
 
@@ -88,7 +88,7 @@ describe('settings.json edited on disk', () => {
 
     let changed = baseUrlBecomes(second.baseUrl, workspaceSettings);
     mkdirSync(dirname(workspaceSettings), { recursive: true });
-    writeFileSync(workspaceSettings, JSON.stringify({ 'logbook.llm.baseUrl': second.baseUrl }, null, 2));
+    writeFileSync(workspaceSettings, JSON.stringify({ 'logbook.model.baseURL': second.baseUrl }, null, 2));
     await changed;
     await runTask('Which model answers in this workspace?');
     assert.equal(second.completionBodies().length, 1);

@@ -30,7 +30,7 @@ describe('logbook config and the config file', function () {
 
   it('prints each setting with its source: default < file < environment; the key only as set', async () => {
     const { file, ...env } = configHome({
-      'llm.model': 'file-model',
+      'model.name': 'file-model',
       maxIterations: 7,
       'sandbox.mode': 'off',
       'sandbox.allowedHosts': ['a.org'],
@@ -47,7 +47,7 @@ describe('logbook config and the config file', function () {
     assert.equal(r.code, 0, printed(r));
     const line = (key: string) => r.lines.find((l) => l.startsWith(`${key} `))?.replace(/ +/g, ' ');
     assert.equal(r.lines[0], `config file: ${file}`);
-    assert.equal(line('llm.model'), `llm.model file-model (file ${file})`);
+    assert.equal(line('model.name'), `model.name file-model (file ${file})`);
     assert.equal(line('maxIterations'), `maxIterations 7 (file ${file})`);
     assert.equal(line('sandbox.mode'), 'sandbox.mode required (env LOGBOOK_SANDBOX)');
     assert.equal(
@@ -55,8 +55,8 @@ describe('logbook config and the config file', function () {
       `sandbox.allowedHosts ["a.org","b.org"] (file ${file} + env LOGBOOK_SANDBOX_ALLOW_HOSTS)`,
     );
     assert.equal(line('confirmation.mode'), 'confirmation.mode risky (default)');
-    assert.equal(line('llm.apiKey'), 'llm.apiKey set (env OPENAI_API_KEY)');
-    assert.equal(line('llm.baseUrl'), 'llm.baseUrl https://gateway.example/v1 (env LOGBOOK_BASE_URL)');
+    assert.equal(line('model.apiKey'), 'model.apiKey set (env OPENAI_API_KEY)');
+    assert.equal(line('model.baseURL'), 'model.baseURL https://gateway.example/v1 (env LOGBOOK_BASE_URL)');
     for (const secret of [SECRET_KEY, 'hunter2']) assert.ok(!r.stdout.includes(secret), printed(r));
 
     const j = await runCli(['config', '--json'], { env });
@@ -64,14 +64,14 @@ describe('logbook config and the config file', function () {
     const parsed = JSON.parse(j.stdout) as ConfigJson;
     assert.deepEqual(parsed.configFile, { path: file, exists: true });
     const byKey = new Map(parsed.settings.map((s) => [s.key, s]));
-    assert.deepEqual(byKey.get('llm.apiKey'), {
-      key: 'llm.apiKey',
+    assert.deepEqual(byKey.get('model.apiKey'), {
+      key: 'model.apiKey',
       set: false,
       from: 'default',
       sources: [{ kind: 'default' }],
     });
-    assert.equal(byKey.get('llm.model')!.value, 'file-model');
-    assert.equal(byKey.get('llm.model')!.from, `file ${file}`);
+    assert.equal(byKey.get('model.name')!.value, 'file-model');
+    assert.equal(byKey.get('model.name')!.from, `file ${file}`);
   });
 
   it('without a file: every value is the default, and the file is named as absent', async () => {
@@ -92,9 +92,9 @@ describe('logbook config and the config file', function () {
   it('a bad value is an error naming its source, not a crash', async () => {
     const cases: [unknown, Record<string, string>, RegExp][] = [
       [{ maxIterations: 'ten' }, {}, /config\.json: "maxIterations" must be a positive integer, got "ten"\./],
-      ['{"llm.model": ', {}, /config\.json is not valid JSON/],
+      ['{"model.name": ', {}, /config\.json is not valid JSON/],
       [{ 'llm.modle': 'x' }, {}, /"llm\.modle" is not a setting/],
-      [{ 'llm.apiKey': SECRET_KEY }, {}, /"llm\.apiKey" is not read from a file; set LOGBOOK_API_KEY/],
+      [{ 'model.apiKey': SECRET_KEY }, {}, /"model\.apiKey" is not read from a file; set LOGBOOK_API_KEY/],
       [{}, { LOGBOOK_PROMPT_CACHING: 'sometimes' }, /LOGBOOK_PROMPT_CACHING must be one of auto, key/],
     ];
     for (const [settings, extra, message] of cases) {
@@ -107,6 +107,41 @@ describe('logbook config and the config file', function () {
         assert.ok(!r.stderr.includes(SECRET_KEY), printed(r));
       }
     }
+  });
+
+  it("reads a setting's old name in the file as its new one, with a line on stderr saying so", async () => {
+    const { file, ...env } = configHome({
+      'llm.model': 'old-name-model',
+      'llm.baseUrl': 'https://old.example/v1',
+      'llm.promptCaching': 'off',
+      'model.promptCaching': 'key',
+    });
+    const r = await runCli(['config'], { env });
+    assert.equal(r.code, 0, printed(r));
+    const line = (key: string) => r.lines.find((l) => l.startsWith(`${key} `))?.replace(/ +/g, ' ');
+    assert.equal(line('model.name'), `model.name old-name-model (file ${file})`);
+    assert.equal(line('model.baseURL'), `model.baseURL https://old.example/v1 (file ${file})`);
+    assert.equal(line('model.promptCaching'), `model.promptCaching key (file ${file})`, 'the new name wins');
+    const warnings = r.stderr.trim().split('\n');
+    assert.deepEqual(warnings, [
+      `logbook: ${file}: "llm.model" is now "model.name"; read as "model.name". Rename it in the file.`,
+      `logbook: ${file}: "llm.baseUrl" is now "model.baseURL"; read as "model.baseURL". Rename it in the file.`,
+      `logbook: ${file}: "llm.promptCaching" is the old name of "model.promptCaching", which the file also sets; "llm.promptCaching" is ignored. Remove it.`,
+    ]);
+
+    // --json keeps stdout to the JSON; the old names go to stderr only.
+    const j = await runCli(['config', '--json'], { env });
+    assert.equal(j.code, 0, printed(j));
+    const parsed = JSON.parse(j.stdout) as ConfigJson;
+    assert.equal(parsed.settings.find((s) => s.key === 'model.name')!.value, 'old-name-model');
+    assert.match(j.stderr, /"llm\.model" is now "model\.name"/);
+
+    // The old name of a secret is still refused from a file, under its new name.
+    const { file: _f, ...secretEnv } = configHome({ 'llm.apiKey': SECRET_KEY });
+    const s = await runCli(['config'], { env: secretEnv });
+    assert.equal(s.code, 1, printed(s));
+    assert.match(s.stderr, /"model\.apiKey" is not read from a file; set LOGBOOK_API_KEY/);
+    assert.ok(!s.stderr.includes(SECRET_KEY), printed(s));
   });
 
   it('commands follow the file, under the environment and the flags', async () => {

@@ -110,7 +110,7 @@ describe('the npm start demo model', function () {
     const words = await lastAgentWords(c);
     assert.match(words, /no script for "Refactor the billing module"/);
     assert.match(words, new RegExp(DEMO_TASK));
-    assert.match(words, /logbook\.llm\.baseUrl/);
+    assert.match(words, /logbook\.model\.baseURL/);
   });
 
   it('in plan mode it only plans and waits; Approve plan carries the plan out in act mode', async () => {

@@ -10,7 +10,7 @@ import {
   whyText,
 } from '../../../src/host/node/diagnostics/storage-usage';
 
-const WORDS = { setKey: 'run Logbook: Set API Key', baseUrl: 'logbook.llm.baseUrl' };
+const WORDS = { setKey: 'run Logbook: Set API Key', baseUrl: 'logbook.model.baseURL' };
 const KEY = 'sk-diagnostics-never-shown-77';
 
 describe('diagnostics report', () => {

@@ -48,7 +48,7 @@ describe('pricing', () => {
 describe('pricing from settings and from the provider', () => {
   const usage = { promptTokens: 1000, completionTokens: 500, cachedTokens: 0, reasoningTokens: 0 };
 
-  it('reads a price table as written in logbook.llm.pricing, naming each invalid entry', () => {
+  it('reads a price table as written in logbook.model.pricing, naming each invalid entry', () => {
     const { table, problems } = readPriceTable({
       'my-model': { input: 3, cachedInput: 0.3, output: 15 },
       broken: { input: 3 },

@@ -385,12 +385,12 @@ describe('protocol: chat controller (host side)', () => {
 
   it("opens only the model's settings and the API key command from a failed call's error card", async () => {
     const t = setup();
-    t.send({ type: 'openSettings', setting: 'logbook.llm.baseUrl' });
+    t.send({ type: 'openSettings', setting: 'logbook.model.baseURL' });
     t.send({ type: 'setApiKey' });
     t.send({ type: 'openSettings', setting: 'terminal.integrated.shell.linux' });
     t.send({ type: 'setApiKey', key: 'sk-from-the-webview' });
     await tick();
-    assert.deepEqual(t.backend.calls, [['openSettings', 'logbook.llm.baseUrl'], ['setApiKey']]);
+    assert.deepEqual(t.backend.calls, [['openSettings', 'logbook.model.baseURL'], ['setApiKey']]);
     assert.equal(t.logs.filter((l) => /dropped an invalid message/.test(l)).length, 2);
   });
 

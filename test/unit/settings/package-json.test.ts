@@ -92,7 +92,7 @@ describe('settings schema and package.json', () => {
       );
     }
     const first = Object.keys(categories[0]!.properties).slice(0, 3);
-    assert.deepEqual(first, ['logbook.llm.provider', 'logbook.llm.baseUrl', 'logbook.llm.model']);
+    assert.deepEqual(first, ['logbook.model.provider', 'logbook.model.baseURL', 'logbook.model.name']);
   });
 
   it('every setting of the schema is in exactly one category', () => {
@@ -108,7 +108,7 @@ describe('settings schema and package.json', () => {
       /API key[^.]*\*\*Logbook: (Connect a Model|Set API Key)\*\*/.test(shown(p.markdownDescription) ?? ''),
     );
     assert.ok(
-      says.some(([k]) => k === 'logbook.llm.baseUrl'),
+      says.some(([k]) => k === 'logbook.model.baseURL'),
       JSON.stringify(says.map(([k]) => k)),
     );
   });

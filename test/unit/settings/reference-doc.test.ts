@@ -40,6 +40,6 @@ describe('docs/SETTINGS.md', () => {
     ]);
     const model = doc.slice(doc.indexOf('\n## Model\n'), doc.indexOf('\n## Confirmation\n'));
     const keys = [...model.matchAll(/^\| \[`([\w.]+)`\]/gm)].map((m) => m[1]);
-    assert.deepEqual(keys.slice(0, 3), ['llm.provider', 'llm.baseUrl', 'llm.model']);
+    assert.deepEqual(keys.slice(0, 3), ['model.provider', 'model.baseURL', 'model.name']);
   });
 });

@@ -17,15 +17,15 @@ describe('settings layers', () => {
   it('defaults < file < recorded < environment < flags, each value with its source', () => {
     const r = resolveSettings(
       [
-        fileLayer('/c.json', { 'llm.model': 'file-model', maxIterations: 7, 'sandbox.mode': 'off' }, 'cli'),
+        fileLayer('/c.json', { 'model.name': 'file-model', maxIterations: 7, 'sandbox.mode': 'off' }, 'cli'),
         valuesLayer({ kind: 'recorded', path: '/s.json' }, { maxIterations: 9 }),
         envLayer({ LOGBOOK_MODEL: 'env-model', LOGBOOK_SANDBOX: 'required' }, 'cli'),
         flagLayer({ sandbox: 'auto' }, 'cli'),
       ],
       { host: 'cli' },
     );
-    assert.equal(r.get('llm.model')!.value, 'env-model');
-    assert.deepEqual(sources(r, 'llm.model'), ['env LOGBOOK_MODEL']);
+    assert.equal(r.get('model.name')!.value, 'env-model');
+    assert.deepEqual(sources(r, 'model.name'), ['env LOGBOOK_MODEL']);
     assert.equal(r.get('maxIterations')!.value, 9);
     assert.deepEqual(sources(r, 'maxIterations'), ['run /s.json']);
     assert.equal(r.get('sandbox.mode')!.value, 'auto');
@@ -33,18 +33,18 @@ describe('settings layers', () => {
     assert.equal(r.get('confirmation.mode')!.value, 'risky');
     assert.deepEqual(sources(r, 'confirmation.mode'), ['default']);
     // A setting only VS Code reads is not in the CLI's settings.
-    assert.equal(r.has('llm.provider'), false);
+    assert.equal(r.has('model.provider'), false);
   });
 
   it('the first variable set wins: LOGBOOK_API_KEY over OPENAI_API_KEY, a blank one counts as unset', () => {
     const both = resolveSettings([envLayer({ LOGBOOK_API_KEY: 'a', OPENAI_API_KEY: 'b' }, 'cli')], {
       host: 'cli',
     });
-    assert.equal(both.get('llm.apiKey')!.value, 'a');
+    assert.equal(both.get('model.apiKey')!.value, 'a');
     const blank = resolveSettings([envLayer({ LOGBOOK_API_KEY: ' ', OPENAI_API_KEY: 'b' }, 'cli')], {
       host: 'cli',
     });
-    assert.deepEqual(sources(blank, 'llm.apiKey'), ['env OPENAI_API_KEY']);
+    assert.deepEqual(sources(blank, 'model.apiKey'), ['env OPENAI_API_KEY']);
   });
 
   it('lists that add up: file, environment and repeated flags together, once each', () => {
@@ -111,7 +111,7 @@ describe('settings layers', () => {
     fails(() => fileLayer('/c.json', { 'llm.modle': 'x' }, 'cli'), /"llm\.modle" is not a setting/, 'file');
     fails(() => fileLayer('/c.json', [1], 'cli'), /must hold a JSON object/, 'file');
     fails(
-      () => fileLayer('/c.json', { 'llm.apiKey': 'sk-secret-value' }, 'cli'),
+      () => fileLayer('/c.json', { 'model.apiKey': 'sk-secret-value' }, 'cli'),
       /^(?!.*sk-secret).*set LOGBOOK_API_KEY or OPENAI_API_KEY in the environment/,
       'file',
     );
@@ -147,13 +147,13 @@ describe('settings layers', () => {
     const r = resolveSettings(
       [
         valuesLayer({ kind: 'user' }, { maxIterations: 12, 'sandbox.mode': 'off' }),
-        valuesLayer({ kind: 'workspace' }, { maxIterations: -3, 'llm.model': 'ws-model' }),
+        valuesLayer({ kind: 'workspace' }, { maxIterations: -3, 'model.name': 'ws-model' }),
       ],
       { host: 'vscode', lenient: { onProblem: (p) => problems.push(p) } },
     );
     assert.equal(r.get('maxIterations')!.value, 12);
     assert.deepEqual(sources(r, 'maxIterations'), ['user settings']);
-    assert.equal(r.get('llm.model')!.value, 'ws-model');
+    assert.equal(r.get('model.name')!.value, 'ws-model');
     assert.deepEqual(problems, [
       'logbook.maxIterations in workspace settings must be a positive integer, got -3.',
     ]);

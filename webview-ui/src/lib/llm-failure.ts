@@ -69,28 +69,28 @@ export function llmFailureHelp(code: string, detail: string): LlmFailureHelp {
   const checkServer = t('checkServer');
   switch (code) {
     case 'llm_connection':
-      return help(t('couldNotReach', host), checkServer, 'logbook.llm.baseUrl');
+      return help(t('couldNotReach', host), checkServer, 'logbook.model.baseURL');
     case 'llm_timeout':
       if (/time limit for one reply/.test(detail))
-        return help(t('replyTooLong'), t('replyTooLongHint'), 'logbook.llm.replyTimeoutSeconds');
+        return help(t('replyTooLong'), t('replyTooLongHint'), 'logbook.model.replyTimeoutSeconds');
       if (/size limit for one reply/.test(detail))
-        return help(t('replyTooLarge'), t('replyTooLargeHint'), 'logbook.llm.maxReplyBytes');
-      return help(t('stoppedAnswering', host), checkServer, 'logbook.llm.baseUrl');
+        return help(t('replyTooLarge'), t('replyTooLargeHint'), 'logbook.model.maxReplyBytes');
+      return help(t('stoppedAnswering', host), checkServer, 'logbook.model.baseURL');
     case 'llm_auth':
-      return help(t('refusedKey', host), t('refusedKeyHint'), 'logbook.llm.baseUrl', true);
+      return help(t('refusedKey', host), t('refusedKeyHint'), 'logbook.model.baseURL', true);
     case 'llm_rate_limited':
-      return help(t('limitingRequests', host), t('waitAndRetry'), 'logbook.llm.baseUrl');
+      return help(t('limitingRequests', host), t('waitAndRetry'), 'logbook.model.baseURL');
     case 'llm_server_error':
-      return help(t('failedToAnswer', host), t('retryOrOther'), 'logbook.llm.baseUrl');
+      return help(t('failedToAnswer', host), t('retryOrOther'), 'logbook.model.baseURL');
     case 'llm_bad_request':
       if (/\b404\b|model_not_found|not found|does not exist/i.test(detail))
-        return help(t('unknownModel', host), t('checkModelName'), 'logbook.llm.model');
-      return help(t('refusedRequest', host), t('checkEndpointAndModel'), 'logbook.llm');
+        return help(t('unknownModel', host), t('checkModelName'), 'logbook.model.name');
+      return help(t('refusedRequest', host), t('checkEndpointAndModel'), 'logbook.model');
     case 'llm_empty_response':
-      return help(t('emptyReply', host), t('retryOrOtherModel'), 'logbook.llm.model');
+      return help(t('emptyReply', host), t('retryOrOtherModel'), 'logbook.model.name');
     case 'llm_context_window_exceeded':
-      return help(t('contextExceeded'), t('contextExceededHint'), 'logbook.llm.model');
+      return help(t('contextExceeded'), t('contextExceededHint'), 'logbook.model.name');
     default:
-      return help(t('modelCallFailed'), t('modelIsSetIn'), 'logbook.llm');
+      return help(t('modelCallFailed'), t('modelIsSetIn'), 'logbook.model');
   }
 }

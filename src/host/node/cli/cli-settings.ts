@@ -24,8 +24,11 @@ export function configFilePath(env: Env): string {
   return join(logbookConfigDir(env), 'config.json');
 }
 
-/** The config file as a layer; none when there is no file. */
-function configFileLayer(path: string): Layer | undefined {
+/** The config files whose old keys were told about already: once per process, however many reads. */
+const toldRenamed = new Set<string>();
+
+/** The config file as a layer; none when there is no file. Its old keys are told to `warn`. */
+function configFileLayer(path: string, warn?: (line: string) => void): Layer | undefined {
   if (!existsSync(path)) return undefined;
   let json: unknown;
   try {
@@ -33,7 +36,11 @@ function configFileLayer(path: string): Layer | undefined {
   } catch (err) {
     throw new SettingsError(`${path} is not valid JSON: ${(err as Error).message}`, { kind: 'file', path });
   }
-  return fileLayer(path, json, 'cli');
+  const told = toldRenamed.has(path);
+  toldRenamed.add(path);
+  return fileLayer(path, json, 'cli', (message) => {
+    if (!told) warn?.(`logbook: ${message}`);
+  });
 }
 
 export interface CliSettingsInput {
@@ -41,6 +48,8 @@ export interface CliSettingsInput {
   flags?: FlagValues;
   /** What the run recorded, over the file and under the environment. */
   recorded?: Layer;
+  /** Where a line about the config file goes (an old setting name read as its new one). */
+  warn?: (line: string) => void;
 }
 
 export interface CliSettings {
@@ -51,7 +60,7 @@ export interface CliSettings {
 /** Resolves the settings; a bad value is a usage error that names its source. */
 export function cliSettings(command: string, env: Env, input: CliSettingsInput = {}): CliSettings {
   try {
-    const file = configFileLayer(configFilePath(env));
+    const file = configFileLayer(configFilePath(env), input.warn);
     const layers = [
       ...(file ? [file] : []),
       ...(input.recorded ? [input.recorded] : []),
@@ -67,6 +76,6 @@ export function cliSettings(command: string, env: Env, input: CliSettingsInput =
 }
 
 /** The settings of a command that has no setting flags. */
-export function ioSettings(command: string, io: Pick<CliIo, 'env'>): CliSettings {
-  return cliSettings(command, io.env);
+export function ioSettings(command: string, io: Pick<CliIo, 'env' | 'err'>): CliSettings {
+  return cliSettings(command, io.env, { warn: (line) => io.err(line) });
 }

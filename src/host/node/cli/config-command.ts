@@ -18,7 +18,7 @@ export async function configCommand(argv: readonly string[], io: CliIo): Promise
   }
   expectPositionals('config', positionals, []);
   const file = configFilePath(io.env);
-  const { resolved } = cliSettings('config', io.env);
+  const { resolved } = cliSettings('config', io.env, { warn: (line) => io.err(line) });
   const rows = [...resolved].map(([key, entry]) => ({ key, ...shown(key, entry) }));
   if (values.json) {
     io.out(
@@ -48,7 +48,7 @@ function shown(key: string, entry: ResolvedValue) {
   const from = entry.sources.map(describeSource).join(' + ');
   const sources = entry.sources;
   if (def.secret) return { secret: true, set: entry.value !== '', from, sources, value: undefined };
-  const value = key === 'llm.baseUrl' ? withoutUrlCredentials(entry.value as string) : entry.value;
+  const value = key === 'model.baseURL' ? withoutUrlCredentials(entry.value as string) : entry.value;
   return { secret: false, set: true, from, sources, value };
 }
 

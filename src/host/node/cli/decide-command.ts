@@ -65,12 +65,16 @@ async function decide(
     );
   }
   if (!isDirectory(info.workspace)) throw new Error(`The workspace ${info.workspace} no longer exists.`);
-  const settings = cliSettings(command, io.env, { flags: values, recorded: recordedLayer(dir, info) });
+  const settings = cliSettings(command, io.env, {
+    flags: values,
+    recorded: recordedLayer(dir, info),
+    warn: (line) => io.err(line),
+  });
   const prepared = prepareCliSession(command, io, settings);
   // A demo run goes on with the demo model, unless the environment names an endpoint.
   const demo =
     settings.get<boolean>('demo') ||
-    (info.demo === true && settings.resolved.get('llm.baseUrl')?.sources[0]?.kind !== 'env');
+    (info.demo === true && settings.resolved.get('model.baseURL')?.sources[0]?.kind !== 'env');
   const mode = { json: values.json === true };
   const opened = await openCliSession(prepared, {
     storeDir: dir,
@@ -133,8 +137,8 @@ function recordedLayer(dir: string, info: SessionInfo): Layer {
   return valuesLayer(
     { kind: 'recorded', path: join(dir, SESSION_FILE) },
     {
-      'llm.model': info.model ?? undefined,
-      'llm.baseUrl': info.base_url ?? undefined,
+      'model.name': info.model ?? undefined,
+      'model.baseURL': info.base_url ?? undefined,
       'confirmation.mode': info.confirmation,
       maxIterations: info.max_iterations ?? undefined,
       maxToolCallsPerReply: info.max_tool_calls_per_reply ?? undefined,

@@ -56,7 +56,7 @@ export async function doctorCommand(argv: readonly string[], io: CliIo): Promise
   expectPositionals('doctor', positionals, []);
   const olderThanDays = parseDays(values['older-than']);
   const workspace = resolvePath(io, values.workspace ?? '.');
-  const settings = cliSettings('doctor', io.env, { flags: values });
+  const settings = cliSettings('doctor', io.env, { flags: values, warn: (line) => io.err(line) });
 
   const sandbox = cliSandbox(settings, io.env);
   const llm = llmSettingsFrom(settings.resolved);

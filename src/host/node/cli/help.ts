@@ -114,7 +114,7 @@ the run recorded between the config file and the environment). The API key shows
 unset. A bad value is an error that names its source.
 
 The config file is $XDG_CONFIG_HOME/logbook/config.json (~/.config/logbook/config.json), a JSON
-object keyed by setting, e.g. {"llm.model": "llama3.2", "sandbox.mode": "required"}. It holds no
+object keyed by setting, e.g. {"model.name": "llama3.2", "sandbox.mode": "required"}. It holds no
 API key: that stays in LOGBOOK_API_KEY (or OPENAI_API_KEY). docs/SETTINGS.md lists the settings.
 
 Options:

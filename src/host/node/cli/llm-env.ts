@@ -6,7 +6,7 @@ import { LLM_VARIABLES } from '../../../core/llm/environment-names';
 import { SETTINGS_BY_KEY } from '../../../core/settings';
 import { UsageError } from './exit-codes';
 
-export const DEFAULT_BASE_URL = SETTINGS_BY_KEY.get('llm.baseUrl')!.default as string;
+export const DEFAULT_BASE_URL = SETTINGS_BY_KEY.get('model.baseURL')!.default as string;
 
 /**
  * Fails at once, naming what is missing, where the client would otherwise send a request without a

@@ -41,6 +41,7 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   const { confirm, ...flags } = values;
   const settings = cliSettings('replay', io.env, {
     flags: { ...flags, 'confirmation-mode': values['confirmation-mode'] ?? confirm ?? 'never' },
+    warn: (line) => io.err(line),
   });
   const log = await openReadOnly(dir);
   let recorded: Event[];

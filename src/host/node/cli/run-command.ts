@@ -62,7 +62,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   // `--mode act` on a conversation in plan mode without a task approves its plan.
   if (task === undefined && !(agentMode === 'act' && values.store !== undefined))
     throw new UsageError('logbook run: --task TEXT is required.');
-  const settings = cliSettings('run', io.env, { flags: values });
+  const settings = cliSettings('run', io.env, { flags: values, warn: (line) => io.err(line) });
   const workspace = resolvePath(io, workspaceArg);
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);

@@ -20,7 +20,10 @@ export async function sandboxCommand(argv: readonly string[], io: CliIo): Promis
     return EXIT.ok;
   }
   expectPositionals('sandbox', positionals, []);
-  const sandbox = cliSandbox(cliSettings('sandbox', io.env, { flags: values }), io.env);
+  const sandbox = cliSandbox(
+    cliSettings('sandbox', io.env, { flags: values, warn: (line) => io.err(line) }),
+    io.env,
+  );
   const report = sandbox.report([resolvePath(io, values.workspace ?? '.')]);
   io.out(values.json ? JSON.stringify(report) : sandboxReportText(report));
   return report.state === 'on' ? EXIT.ok : EXIT.failure;

@@ -19,8 +19,8 @@ export const DEMO_TASKS = [DEMO_TASK, DEMO_EXPLAIN_TASK] as const;
 export const CONNECT_A_MODEL = {
   vscode:
     'To work on your own tasks, connect a real model: click the model name in the chat header and ' +
-    'choose **Connect a model…** (or run **Logbook: Set API Key**, then set `logbook.llm.baseUrl` and ' +
-    '`logbook.llm.model` in Settings).',
+    'choose **Connect a model…** (or run **Logbook: Set API Key**, then set `logbook.model.baseURL` and ' +
+    '`logbook.model.name` in Settings).',
   cli:
     'To work on your own tasks, connect a real model: set `LOGBOOK_API_KEY` (OpenAI), or ' +
     '`LOGBOOK_BASE_URL` and `LOGBOOK_MODEL` for another OpenAI-compatible endpoint (a local one too), ' +

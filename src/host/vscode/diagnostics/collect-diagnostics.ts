@@ -28,7 +28,7 @@ export const CLEANUP_AFTER_DAYS = 30;
 /** How the fixes name the editor's settings and commands. */
 const editorWords = () => ({
   setKey: vscode.l10n.t('run Logbook: Set API Key'),
-  baseUrl: vscode.l10n.t('the setting logbook.llm.baseUrl'),
+  baseUrl: vscode.l10n.t('the setting logbook.model.baseURL'),
 });
 
 export interface CollectedDiagnostics {
@@ -98,7 +98,7 @@ async function editorModelRows(): Promise<DiagnosticRow[]> {
         label,
         value: api.missing,
         status: 'error',
-        fix: l10n.t('Set logbook.llm.provider to "openai" and use an OpenAI-compatible endpoint.'),
+        fix: l10n.t('Set logbook.model.provider to "openai" and use an OpenAI-compatible endpoint.'),
       },
     ];
   }

@@ -1,5 +1,5 @@
 // Logbook: Connect a Model: the endpoint, the model and the API key in three short steps, for a user
-// leaving the demo. The URL and model go to Settings (logbook.llm.*), the key to SecretStorage
+// leaving the demo. The URL and model go to Settings (logbook.model.*), the key to SecretStorage
 // through Logbook: Set API Key, so it is never written to settings or logs.
 import * as vscode from 'vscode';
 import { isDemoEndpoint } from '../../node/demo-model/demo-server';
@@ -16,8 +16,8 @@ const OPENAI = 'https://api.openai.com/v1';
 
 /** Asks for what is not given; undefined when the user cancels a step. */
 export async function connectModel(given?: Partial<Connection>): Promise<Connection | undefined> {
-  const nowUrl = editorSetting<string>('llm.baseUrl') || OPENAI;
-  const nowModel = editorSetting<string>('llm.model');
+  const nowUrl = editorSetting<string>('model.baseURL') || OPENAI;
+  const nowModel = editorSetting<string>('model.name');
   const fromDemo = isDemoEndpoint(nowUrl, nowModel);
   const baseUrl =
     given?.baseUrl ??
@@ -54,9 +54,9 @@ export async function connectModel(given?: Partial<Connection>): Promise<Connect
     }));
   if (apiKey === undefined) return undefined;
   const connection = { baseUrl: baseUrl.trim(), model: model.trim(), apiKey: apiKey.trim() };
-  await writeSetting('llm.provider', 'openai', 'user');
-  await writeSettingWhereSet('llm.baseUrl', connection.baseUrl);
-  await writeSettingWhereSet('llm.model', connection.model);
+  await writeSetting('model.provider', 'openai', 'user');
+  await writeSettingWhereSet('model.baseURL', connection.baseUrl);
+  await writeSettingWhereSet('model.name', connection.model);
   if (connection.apiKey) await vscode.commands.executeCommand('logbook.setApiKey', connection.apiKey);
   void vscode.window.showInformationMessage(
     vscode.l10n.t('Logbook: the next step uses {0} at {1}.', connection.model, hostOf(connection.baseUrl)),

@@ -110,7 +110,7 @@ export class EditorLmClient implements LlmClient {
       'bad_request',
       all.length > 0
         ? `No editor model "${this.model}" in VS Code. Available: ${known}. Pick one with Logbook: Select Model.`
-        : `No editor models are available in VS Code (install one, e.g. GitHub Copilot Chat), or set logbook.llm.provider to "openai".`,
+        : `No editor models are available in VS Code (install one, e.g. GitHub Copilot Chat), or set logbook.model.provider to "openai".`,
     );
   }
 

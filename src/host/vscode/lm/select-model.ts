@@ -1,6 +1,6 @@
 // Logbook: Select Model: one list of the OpenAI-compatible endpoint's model and the editor's own
 // models (Language Model API), and Connect a model (endpoint, model, API key). Picking one writes
-// logbook.llm.provider and logbook.llm.model.
+// logbook.model.provider and logbook.model.name.
 import * as vscode from 'vscode';
 import {
   editorSetting,
@@ -19,10 +19,10 @@ interface ModelItem extends vscode.QuickPickItem {
 
 export async function selectModel(): Promise<{ provider: LlmProvider; model: string } | undefined> {
   const provider = readLlmProvider();
-  const endpointModel = editorSetting<string>('llm.model');
+  const endpointModel = editorSetting<string>('model.name');
   const editorModel = readEditorModel();
   const current = provider === 'vscode' ? editorModel : endpointModel;
-  const baseUrl = editorSetting<string>('llm.baseUrl');
+  const baseUrl = editorSetting<string>('model.baseURL');
   const mark = (p: LlmProvider, m: string) => (p === provider && m === current ? '$(check) ' : '');
   const items: ModelItem[] = [
     { label: vscode.l10n.t('OpenAI-compatible endpoint'), kind: vscode.QuickPickItemKind.Separator },
@@ -73,8 +73,8 @@ export async function selectModel(): Promise<{ provider: LlmProvider; model: str
     if (!model?.trim()) return undefined;
     choice = { provider: 'openai', model: model.trim() };
   }
-  await writeSettingWhereSet('llm.provider', choice.provider);
-  await writeSettingWhereSet(choice.provider === 'vscode' ? 'llm.editorModel' : 'llm.model', choice.model);
+  await writeSettingWhereSet('model.provider', choice.provider);
+  await writeSettingWhereSet(choice.provider === 'vscode' ? 'model.editorModel' : 'model.name', choice.model);
   return choice;
 }
 
