@@ -128,6 +128,8 @@ export const ConversationHeader = z.strictObject({
   heldBy: z.string().max(LIMITS.title).optional(),
   /** The conversation's agent mode (absent: act). */
   mode: AgentMode.optional(),
+  /** In plan mode, the run ended with a plan that waits for Approve plan (derived from the log). */
+  planAwaitsApproval: z.boolean().optional(),
   /** The model the next step will use, and where it runs (settings; Logbook: Select Model). */
   model: z
     .strictObject({ name: z.string().max(LIMITS.title), provider: z.enum(['openai', 'vscode']) })

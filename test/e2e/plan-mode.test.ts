@@ -93,6 +93,13 @@ describe('e2e: plan, then act, from the chat', function () {
     await chat.getByRole('button', { name: 'Approve plan' }).waitFor({ timeout: 60_000 });
     await chat.getByText('Here is my plan; approve it to go ahead.').first().waitFor({ timeout: 30_000 });
     assert.ok(!existsSync(join(wb.workspaceDir, 'PLAN_NOTES.md')), 'plan mode wrote nothing');
+    // The status bar says what the chat header says: the plan waits, the task is not finished.
+    const statusItem = wb.page.locator('.statusbar-item', { hasText: /awaits approval|finished|idle/ });
+    await wb.page
+      .locator('.statusbar-item', { hasText: 'plan awaits approval' })
+      .waitFor({ timeout: 30_000 });
+    assert.equal(await statusItem.filter({ hasText: 'finished' }).count(), 0);
+    assert.match(await statusItem.first().innerText(), / in \/ .* out/);
     for (const theme of ['Light Modern', 'Dark Modern', 'Dark High Contrast']) {
       await setTheme(wb, theme);
       await chat.locator('.plan-card').last().scrollIntoViewIfNeeded();

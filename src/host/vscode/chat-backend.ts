@@ -33,6 +33,8 @@ export interface ConversationHeader {
   heldBy?: string;
   /** The conversation's agent mode (absent: act). */
   mode?: 'plan' | 'act';
+  /** In plan mode, the run ended with a plan that waits for Approve plan (derived from the log). */
+  planAwaitsApproval?: boolean;
   /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */
   signature?: 'verified' | 'broken' | 'unsigned' | 'truncated' | 'unknown-signer';
   /** The did:keys that signed it, as the last check found them. */

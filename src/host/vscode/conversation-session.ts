@@ -22,6 +22,7 @@ import { openEditorAgentSession } from './editor-agent-session';
 import { openWritable } from './writable-log';
 import { configuredModel, heldBy, signatureFields } from './session-header';
 import type { SessionDeps } from './session-deps';
+import { planAwaitsApproval } from '../../core/state/plan-approval';
 
 export type { ChildDecisions, SessionDeps } from './session-deps';
 
@@ -164,6 +165,7 @@ export class ConversationSession {
       readOnly: this.readOnly,
       ...(this.readOnly ? heldBy(this.dir) : {}),
       mode: s.mode,
+      ...(!this.readOnly && planAwaitsApproval(s) ? { planAwaitsApproval: true } : {}),
       ...(this.signature ? signatureFields(this.signature) : {}),
       model: configuredModel(),
       ...(this.deps.children?.views().length ? { children: this.deps.children.views() } : {}),

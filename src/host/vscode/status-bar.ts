@@ -14,15 +14,21 @@ export function createStatusBar(service: ConversationService): vscode.Disposable
       item.text = '$(book) Logbook';
       item.tooltip = vscode.l10n.t('Logbook: no conversation open');
     } else {
-      const icon =
-        h.status === 'running'
+      const icon = h.planAwaitsApproval
+        ? '$(checklist)'
+        : h.status === 'running'
           ? '$(loading~spin)'
           : h.status === 'waiting_for_confirmation'
             ? '$(question)'
             : '$(book)';
-      // The same counts, rounded the same way, as the chat header's.
-      const tokens = `$(arrow-up)${formatTokens(h.promptTokens)} $(arrow-down)${formatTokens(h.completionTokens)}`;
-      item.text = `${icon} ${statusWord(h.status)} · ${tokens} · ${formatCost(h.cost)}`;
+      // The same counts, rounded and named the same way, as the chat header's.
+      const tokens = vscode.l10n.t(
+        '{0} in / {1} out',
+        formatTokens(h.promptTokens),
+        formatTokens(h.completionTokens),
+      );
+      const status = h.planAwaitsApproval ? vscode.l10n.t('plan awaits approval') : statusWord(h.status);
+      item.text = `${icon} ${status} · ${tokens} · ${formatCost(h.cost)}`;
       const counts = h.reasoningTokens
         ? vscode.l10n.t(
             '{0} prompt ({1} cached) + {2} completion ({3} reasoning) tokens, {4}',
