@@ -97,6 +97,8 @@ export const ChildAgent = z.strictObject({
   agentName: z.string().min(1).max(LIMITS.kind),
   branch: z.string().min(1).max(LIMITS.kind),
   task: z.string().max(LIMITS.title),
+  /** The model it runs on (absent in logs from before that was recorded). */
+  model: z.string().max(LIMITS.title).optional(),
   status: z.string().max(LIMITS.status),
   cost: Money,
   tokens: Count,
