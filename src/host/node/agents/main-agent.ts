@@ -91,6 +91,7 @@ export function mainAgentSession(o: MainAgentOptions): {
           current = next;
           if (identity) ctx.useSigner(identity);
         },
+        setMode: (mode) => ctx.conversation().setMode(mode),
       }),
     ];
   };
