@@ -283,6 +283,8 @@ export const ReplayReport = z.discriminatedUnion('outcome', [
     diff: z.array(z.string().max(LIMITS.title)).max(LIMITS.replayDiffLines),
     /** How the replay ended (running, finished, error...). */
     status: z.string().max(LIMITS.status),
+    /** A delegated agent's branch (`main.explore.1`): the index is in its own log. Absent: the conversation's. */
+    branch: z.string().max(LIMITS.kind).optional(),
   }),
   z.strictObject({
     outcome: z.literal('error-end'),

@@ -11,6 +11,12 @@ function Diverged({ r }: { r: Extract<ReplayReport, { outcome: 'diverged' }> }) 
   return (
     <>
       <p class="replay-line">
+        {r.branch !== undefined && (
+          <>
+            In the delegated agent <code class="replay-branch">{r.branch}</code> (event {r.index} of its
+            log):{' '}
+          </>
+        )}
         Action {r.ordinal} of {r.actions} gave another result: <strong>{r.tool}</strong>{' '}
         <code class="replay-what">{r.what}</code>
       </p>
