@@ -1,9 +1,10 @@
-// Records test/fixtures/recordings/count-and-edit again: `logbook run` on a copy of the sample
-// workspace against the scripted model, with the conversation and its checkpoint store written
-// into the fixture. Run it after a change that makes the stored recording diverge on purpose:
-//   node --import tsx scripts/record-replay-fixture.ts
+// Records a stored recording of test/fixtures/recordings again: `logbook run` on a copy of the
+// sample workspace against the scripted model, with the conversation and its checkpoint store
+// written into the fixture. Run it after a change that makes the stored recording diverge on purpose:
+//   node --import tsx scripts/record-replay-fixture.ts [count-and-edit|delegate-and-edit]
+// A recording's `config/` folder (agent definitions) is the user's config folder while it runs.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { storeDirFor } from '../src/host/node/checkpoints/git-checkpoint-store';
@@ -11,8 +12,11 @@ import { newSigningKeyPem } from '../src/core/signing';
 import { startScriptedLlm, type Scenario } from '../test/support/llm-server';
 
 const repo = join(__dirname, '..');
-const fixture = join(repo, 'test/fixtures/recordings/count-and-edit');
-const scenarioFile = join(repo, 'test/fixtures/scenarios/recorded-count-and-edit.json');
+const RECORDINGS = ['count-and-edit', 'delegate-and-edit'];
+const name = process.argv[2] ?? 'count-and-edit';
+if (!RECORDINGS.includes(name)) throw new Error(`No recording "${name}" (known: ${RECORDINGS.join(', ')})`);
+const fixture = join(repo, 'test/fixtures/recordings', name);
+const scenarioFile = join(repo, `test/fixtures/scenarios/recorded-${name}.json`);
 const TASK = 'Add a subtract function to src/math.js.';
 // A fixed, neutral path: the recording names its workspace, and its checkpoint store is found by it.
 const workspace = join(tmpdir(), 'logbook-recording', 'sample');
@@ -38,6 +42,7 @@ async function main(): Promise<void> {
   cpSync(join(repo, 'test/fixtures/workspace'), workspace, { recursive: true });
   // The signing key and config of this run only: nothing goes to the user's ~/.config.
   const config = mkdtempSync(join(tmpdir(), 'logbook-record-config-'));
+  if (existsSync(join(fixture, 'config'))) cpSync(join(fixture, 'config'), config, { recursive: true });
   const key = join(config, 'signing-key.pem');
   writeFileSync(key, newSigningKeyPem(), { mode: 0o600 });
   const llm = await startScriptedLlm({
@@ -72,10 +77,17 @@ async function main(): Promise<void> {
   const store = storeDirFor(checkpoints, workspace);
   for (const extra of [join(store, 'git/hooks'), join(store, 'git/description'), join(store, 'index')])
     rmSync(extra, { recursive: true, force: true });
-  rmSync(join(conversation, 'reserve'), { force: true });
+  removeReserves(conversation);
   // Replay finds the store by the workspace's path, which no longer exists: check it still does.
   if (!existsSync(store)) throw new Error(`no checkpoint store at ${store}`);
   console.log(`recorded ${conversation}`);
+}
+
+/** The disk reserve of the log and of each delegated agent's log in it. */
+function removeReserves(dir: string): void {
+  rmSync(join(dir, 'reserve'), { force: true });
+  const agents = join(dir, 'agents');
+  if (existsSync(agents)) for (const child of readdirSync(agents)) removeReserves(join(agents, child));
 }
 
 main().catch((err: unknown) => {

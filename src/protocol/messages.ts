@@ -99,6 +99,8 @@ export const ChildAgent = z.strictObject({
   agentName: z.string().min(1).max(LIMITS.kind),
   branch: z.string().min(1).max(LIMITS.kind),
   task: z.string().max(LIMITS.title),
+  /** The model it runs on (absent in logs from before that was recorded). */
+  model: z.string().max(LIMITS.title).optional(),
   status: z.string().max(LIMITS.status),
   cost: Money,
   tokens: Count,
@@ -285,6 +287,8 @@ export const ReplayReport = z.discriminatedUnion('outcome', [
     diff: z.array(z.string().max(LIMITS.title)).max(LIMITS.replayDiffLines),
     /** How the replay ended (running, finished, error...). */
     status: z.string().max(LIMITS.status),
+    /** A delegated agent's branch (`main.explore.1`): the index is in its own log. Absent: the conversation's. */
+    branch: z.string().max(LIMITS.kind).optional(),
   }),
   z.strictObject({
     outcome: z.literal('error-end'),

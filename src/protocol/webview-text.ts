@@ -367,6 +367,8 @@ export const WEBVIEW_TEXT = {
   replayErrorEnd: 'The replay stopped on an error the recording did not have (it ended {0})',
   replayFailed: 'The replay could not run: {0}',
   closeReplay: 'Close the replay result',
+  replayInDelegatedAgent: 'In the delegated agent',
+  replayEventOfItsLog: '(event {0} of its log):',
   replayActionGaveOther: 'Action {0} of {1} gave another result:',
   replayRecorded: 'Recorded',
   replayReplayed: 'Replayed',

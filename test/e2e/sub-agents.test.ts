@@ -54,6 +54,8 @@ describe('e2e: a delegated agent nested under its delegation', function () {
     const head = child.locator('.delegated-head');
     assert.equal(await head.getAttribute('aria-expanded'), 'false', 'collapsed by default');
     assert.match((await head.innerText()).replace(/\s+/g, ' '), /explore main\.explore\.1 .*\$/);
+    // The explorer names no model of its own: it runs on the parent's, and the card says which.
+    assert.equal(await child.locator('.delegated-model').innerText(), 'scripted-model');
     assert.equal(await child.locator('.delegated-task').innerText(), EXPLORER_TASK);
     // The agents stand for the call's arguments: its raw JSON is not shown again above them.
     assert.equal(await chat.getByText('agent_types').count(), 0);

@@ -259,6 +259,18 @@ describe('webview: timeline', function () {
     });
     await p.settle();
     assert.match(await card.innerText(), /Replayed identically: 3 actions, no divergence/);
+    // Inside a delegated agent: its branch and the event of its own log, no place in this timeline.
+    await p.host({
+      type: 'replay',
+      conversationId: CONVERSATION_ID,
+      report: { ...report, branch: 'main.explore.1', index: 7, seq: undefined, eventId: undefined },
+    });
+    await p.settle();
+    assert.match(
+      await card.innerText(),
+      /In the delegated agent main\.explore\.1 \(event 7 of its log\): Action 2 of 3 gave another result/,
+    );
+    assert.equal(await card.getByRole('button', { name: /Show event/ }).count(), 0);
     await card.getByRole('button', { name: 'Close the replay result' }).click();
     assert.equal(await p.page.getByRole('region', { name: 'Replay' }).count(), 0);
   });

@@ -31,6 +31,8 @@ export const AgentStartValueSchema = z.looseObject({
   parent_event_id: z.string().optional(),
   parent_conversation_id: z.string().optional(),
   task: z.string().optional(),
+  /** The model it runs on: its definition's, else the one its parent runs on. */
+  model: z.string().optional(),
   /** A handoff: the same log goes on with this agent. */
   handoff: z.boolean().optional(),
 });

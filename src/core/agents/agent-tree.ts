@@ -27,6 +27,8 @@ export interface ChildLink {
   /** The delegating action in the parent's log. */
   parentEventId: string | null;
   task: string | null;
+  /** The model it runs on, as its start recorded it (null in logs from before that was recorded). */
+  model: string | null;
   /** Null while it has not ended (running, or waiting for the user). */
   end: { status: string; escalated: boolean; message: string | null } | null;
 }
@@ -107,6 +109,7 @@ export function agentTree(events: readonly LogEvent[]): AgentTree {
           did: v.data.did ?? null,
           parentEventId: v.data.parent_event_id ?? null,
           task: v.data.task ?? null,
+          model: v.data.model ?? null,
           end: null,
         });
       }

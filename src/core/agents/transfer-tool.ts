@@ -1,10 +1,13 @@
 // `transfer_to_agent` (OpenHands' EventActions.transfer_to_agent): the conversation itself goes on
 // with another agent definition: same log, and the events that follow carry the new agent_name and
-// are signed by its key. Recorded as an MCPToolAction (the SDK's action for tools outside its own
+// are signed by its key. The conversation takes the new agent's mode (plan or act) as an
+// `agent_mode` update, the one the Plan/Act switch records, so state derived from the log and the
+// editor's toggle follow the handoff. Recorded as an MCPToolAction (the SDK's action for tools outside its own
 // set), so an export loads in the SDK.
 import { z } from 'zod';
 import type { ToolSpec } from '../tools';
 import { errorObservation, observation } from '../tools/observation';
+import type { AgentMode } from '../state';
 import type { AgentDefinition } from './definition';
 
 export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
@@ -19,6 +22,8 @@ export interface TransferDeps {
   agents: () => readonly AgentDefinition[];
   /** Records the handoff and switches the agent the log's next events belong to. */
   transfer(agent: AgentDefinition, reason: string | undefined): Promise<void>;
+  /** Puts the conversation in the new agent's mode (a no-op when it is in it already). */
+  setMode(mode: AgentMode): Promise<void>;
 }
 
 export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
@@ -48,7 +53,17 @@ export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
         );
       }
       await deps.transfer(agent, args.reason);
-      const text = [`The conversation is now handled by the ${agent.name} agent.`, agent.instructions]
+      // Recorded by the new agent, after its start: its mode is part of taking over.
+      await deps.setMode(agent.mode);
+      const modeNote =
+        agent.mode === 'plan'
+          ? 'The conversation is in plan mode: only read, then give a plan.'
+          : 'The conversation is in act mode.';
+      const text = [
+        `The conversation is now handled by the ${agent.name} agent.`,
+        modeNote,
+        agent.instructions,
+      ]
         .filter((t) => t)
         .join('\n\n');
       return observation('MCPToolObservation', text, { tool_name: TRANSFER_TOOL_NAME });

@@ -61,6 +61,8 @@ export interface ChildAgentView {
   agentName: string;
   branch: string;
   task: string;
+  /** The model it runs on (absent in logs from before that was recorded). */
+  model?: string;
   status: string;
   cost: number;
   tokens: number;

@@ -1,7 +1,8 @@
 // "Logbook: Replay Conversation": runs a recorded conversation again as `logbook replay` does
 // (replay-run.ts: a temp copy of its first checkpoint, the recorded model replies, the tools for
 // real there) and shows what it found in the chat, as a card: the first divergence, or that it
-// replayed identically. The conversation's own log and workspace are never touched.
+// replayed identically. Delegated agents replay with their own recorded replies; a divergence in
+// one names its branch. The conversation's own log and workspace are never touched.
 import * as vscode from 'vscode';
 import { actionWhat } from '../node/cli/event-line';
 import { GitCheckpointStore } from '../node/checkpoints/git-checkpoint-store';
@@ -102,12 +103,18 @@ export function replayReport(o: ReplayOutcome, seqOf: (index: number) => number 
     return { outcome: 'error-end', actions: o.actions, recordedEnd: o.recordedEnd.slice(0, LIMITS.status) };
   const d = o.divergence;
   const what = d.action && d.action.kind === 'ActionEvent' ? actionWhat(d.action) : d.tool;
+  // Inside a delegated agent the index is in the child's log, not a place in this timeline.
+  const place = o.branch
+    ? { branch: o.branch.slice(0, LIMITS.kind) }
+    : {
+        ...(seqOf(d.index) !== undefined ? { seq: seqOf(d.index)! } : {}),
+        ...(d.action && d.action.id.length <= LIMITS.id ? { eventId: d.action.id } : {}),
+      };
   return {
     outcome: 'diverged',
     actions: o.actions,
     index: d.index,
-    ...(seqOf(d.index) !== undefined ? { seq: seqOf(d.index)! } : {}),
-    ...(d.action && d.action.id.length <= LIMITS.id ? { eventId: d.action.id } : {}),
+    ...place,
     ordinal: d.ordinal,
     tool: d.tool.slice(0, LIMITS.kind),
     what: what.slice(0, LIMITS.title),

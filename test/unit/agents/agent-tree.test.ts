@@ -26,6 +26,7 @@ describe('agents in a log', () => {
         did: 'did:key:zA',
         parent_event_id: 'a1',
         task: 't',
+        model: 'small-model',
       }),
       update('llm_usage', {
         usage_id: 'agent:main.explore.1',
@@ -54,6 +55,7 @@ describe('agents in a log', () => {
         did: 'did:key:zA',
         parentEventId: 'a1',
         task: 't',
+        model: 'small-model',
         end: { status: 'finished', escalated: true, message: 'm' },
       },
     ]);

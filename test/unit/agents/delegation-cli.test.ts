@@ -192,7 +192,11 @@ describe('sub-agents through the CLI (scripted model)', function () {
     assert.match(first.stdout, /editor │ /, "the child's events are printed indented, named");
     const dir = onlyConversationDir(ws);
     const show = await runCli(['show', dir]);
-    assert.match(show.stdout, /main\.editor\.1 +editor +waiting_for_confirmation/, printed(show));
+    assert.match(
+      show.stdout,
+      /main\.editor\.1 +editor +scripted-model +waiting_for_confirmation/,
+      printed(show),
+    );
 
     const reject = await runCli(['reject', dir, '--reason', 'keep build'], { env });
     assert.equal(reject.code, 2, printed(reject));

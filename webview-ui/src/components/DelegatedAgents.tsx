@@ -1,5 +1,5 @@
 // Under a `delegate` card: each agent it handed a task to, as the header lists them. The head says
-// which agent, its branch, its state and cost, and the task; its steps (tool calls with their
+// which agent, its branch, the model it runs on, its state and cost, and the task; its steps (tool calls with their
 // results, its messages) open below it, collapsed until asked for, and follow it live. A child that
 // waits for the user shows its own Confirm / Reject, which answer exactly its batch. A child's own
 // `delegate` steps nest their agents the same way; a child with an agent waiting below it opens
@@ -72,6 +72,7 @@ function DelegatedAgent({
         <Icon name="hubot" />
         <span class="delegated-name">{child.agentName}</span>
         <span class="delegated-branch">{child.branch}</span>
+        {child.model && <span class="delegated-model">{child.model}</span>}
         <span class={`delegated-status tone-${look.tone}`}>
           <Icon name={look.icon} spin={look.tone === 'busy'} />
           <span class="delegated-status-label">{look.label}</span>

@@ -77,6 +77,8 @@ export interface NodeChildRunnerOptions {
   depth?: number;
   /** Where waiting agents are listed: a nested runner shares its root's, so the root names every one. */
   waiting?: Map<string, WaitingChild>;
+  /** The model the parent runs on: a child whose definition names none runs on it too. */
+  model?: () => string;
 }
 
 /** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
@@ -149,12 +151,14 @@ export class NodeChildRunner implements ChildRunner {
     const dir = join(opts.parentDir, AGENTS_FOLDER, id);
     const fresh = !existsSync(join(dir, 'meta.json'));
     const identity = opts.signing ? deriveAgentIdentity(opts.signing, id) : undefined;
+    const model = this.modelOf(req.agent);
     const start: AgentStartValue = {
       agent_name: req.agent.name,
       branch: await this.branchOf(id, req.agent.name),
       did: identity?.did ?? null,
       parent_conversation_id: opts.parentId,
       parent_event_id: req.actionId,
+      ...(model ? { model } : {}),
     };
     const session = await this.open(req.agent, dir, id, identity, start);
     const child = session.conversation;
@@ -179,6 +183,7 @@ export class NodeChildRunner implements ChildRunner {
           folder,
           parent_event_id: req.actionId,
           task: req.task,
+          ...(model ? { model } : {}),
         } satisfies AgentStartValue);
         if (req.agent.mode === 'plan') await child.setMode('plan');
         await child.sendMessage(req.task);
@@ -209,9 +214,7 @@ export class NodeChildRunner implements ChildRunner {
       this.waiting.delete(id);
       const final = await finalMessage(child);
       const message =
-        status === 'finished'
-          ? (final?.message ?? '')
-          : `The agent stopped (${status}): ${child.state.lastError?.message ?? 'no final message'}`;
+        status === 'finished' ? (final?.message ?? '') : stoppedMessage(status, child, req.agent.model);
       const end: AgentEndValue = {
         agent_name: req.agent.name,
         branch,
@@ -269,6 +272,7 @@ export class NodeChildRunner implements ChildRunner {
     branch: string;
     conversation: () => Conversation;
     caps: NodeChildRunnerOptions['parentCaps'];
+    model?: () => string;
   }): NodeChildRunner {
     return new NodeChildRunner({
       ...this.opts,
@@ -279,7 +283,13 @@ export class NodeChildRunner implements ChildRunner {
       parentCaps: child.caps,
       depth: (this.opts.depth ?? 1) + 1,
       waiting: this.waiting,
+      ...(child.model ? { model: child.model } : {}),
     });
+  }
+
+  /** The model a child of this definition runs on (none known: the host's default). */
+  private modelOf(agent: AgentDefinition): string | undefined {
+    return agent.model ?? (this.opts.model?.() || undefined);
   }
 
   /** The child's branch: as the parent's log recorded it, else the next number of its agent (`main.explore.2`). */
@@ -342,7 +352,7 @@ export class NodeChildRunner implements ChildRunner {
           (t) => agent.tools === null || agent.tools.includes(t.name) || t.name === FINISH_TOOL_NAME,
         ),
         ...(agent.tools?.includes(DELEGATE_TOOL_NAME)
-          ? [this.childDelegateTool(builtIn, ctx, { dir, id, branch, caps })]
+          ? [this.childDelegateTool(builtIn, ctx, { dir, id, branch, caps, model: this.modelOf(agent) })]
           : []),
         createEscalateTool(),
       ],
@@ -361,13 +371,29 @@ export class NodeChildRunner implements ChildRunner {
   private childDelegateTool(
     builtIn: ToolSpec[],
     ctx: SessionToolContext,
-    child: { dir: string; id: string; branch: string; caps: ChildSpec['caps'] },
+    child: { dir: string; id: string; branch: string; caps: ChildSpec['caps']; model: string | undefined },
   ): ToolSpec {
     const depth = (this.opts.depth ?? 1) + 1;
-    const runner = this.nested({ ...child, conversation: ctx.conversation, caps: () => child.caps });
+    const runner = this.nested({
+      ...child,
+      conversation: ctx.conversation,
+      caps: () => child.caps,
+      model: () => child.model ?? '',
+    });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
     return createDelegateTool({ agents: this.opts.agents, runner, readOnlyTools, depth }) as ToolSpec;
   }
+}
+
+/**
+ * Why a child stopped without finishing, for its parent. An error on a model its definition names
+ * (unknown to the endpoint, say) names that model, so the parent's model can tell what went wrong.
+ */
+function stoppedMessage(status: string, child: Conversation, definedModel: string | null): string {
+  const why = child.state.lastError?.message ?? 'no final message';
+  if (status === 'error' && definedModel)
+    return `The agent stopped (error) on the model "${definedModel}" its definition names: ${why}`;
+  return `The agent stopped (${status}): ${why}`;
 }
 
 function minCap(a: number | null, b: number | null): number | null {

@@ -34,6 +34,8 @@ export interface MainAgentOptions {
   caps: NodeChildRunnerOptions['parentCaps'];
   /** Opens a child's conversation in the host (`nodeChildOpener` in the CLI). */
   openChild: NodeChildRunnerOptions['openChild'];
+  /** The model the main agent runs on (children without a model of their own run on it). */
+  model?: () => string;
 }
 
 /** The session options that give the main agent its agents; `adopt` reads a handoff back after open. */
@@ -59,6 +61,7 @@ export function mainAgentSession(o: MainAgentOptions): {
       parent: ctx.conversation,
       parentCaps: o.caps,
       openChild: o.openChild,
+      ...(o.model ? { model: o.model } : {}),
       ...(o.signing ? { signing: o.signing } : {}),
     });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
@@ -88,6 +91,7 @@ export function mainAgentSession(o: MainAgentOptions): {
           current = next;
           if (identity) ctx.useSigner(identity);
         },
+        setMode: (mode) => ctx.conversation().setMode(mode),
       }),
     ];
   };

@@ -18,6 +18,8 @@ export interface ChildReport {
   escalated: boolean;
   folder: string;
   did: string | null;
+  /** The model it runs on (null: not recorded, in older logs). */
+  model: string | null;
   /** Of a child that has not ended: its pending actions and those in doubt after a crash. */
   pending: { id: string; tool: string; summary: string | null; in_doubt: boolean }[];
   children: ChildReport[];
@@ -71,6 +73,7 @@ async function childReport(parentDir: string, link: ChildLink): Promise<ChildRep
     agent: link.agentName,
     folder: link.folder,
     did: link.did,
+    model: link.model,
   };
   if (!existsSync(join(dir, 'segments')))
     return { ...base, status: 'missing', escalated: false, pending: [], children: [] };
@@ -113,7 +116,8 @@ export function agentsLines(r: AgentsReport): string[] {
     for (const c of children) {
       const pad = '    '.repeat(depth);
       const status = c.escalated ? `${c.status} (escalated)` : c.status;
-      lines.push(`${pad}    ${c.branch}  ${c.agent}  ${status}  ${c.folder}`);
+      const model = c.model ? `  ${c.model}` : '';
+      lines.push(`${pad}    ${c.branch}  ${c.agent}${model}  ${status}  ${c.folder}`);
       for (const p of c.pending)
         lines.push(
           `${pad}      ${p.in_doubt ? 'in doubt' : 'waiting'}: ${p.tool} ${p.summary ?? ''} (${p.id})`,

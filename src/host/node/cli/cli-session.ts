@@ -110,6 +110,7 @@ export async function openCliSession(
     parentId: target.id,
     signing,
     caps: () => shared.settings,
+    model: () => llmSettings.model,
     openChild: nodeChildOpener({
       session: shared,
       headFile: (dir) => cliHeadFile(io.env, dir),

@@ -76,9 +76,10 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
         return !!answer && /^y(es)?$/i.test(answer.trim());
       },
       keep: values.keep === true,
+      env: io.env,
     });
     if (outcome.kind === 'diverged') {
-      for (const line of divergenceLines(outcome.divergence, outcome.actions, outcome.status))
+      for (const line of divergenceLines(outcome.divergence, outcome.actions, outcome.status, outcome.branch))
         io.out(printableLine(line));
       return REPLAY_EXIT.diverged;
     }
@@ -95,10 +96,12 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   }
 }
 
-function divergenceLines(d: Divergence, total: number, status: string): string[] {
+function divergenceLines(d: Divergence, total: number, status: string, branch?: string): string[] {
   const what = d.action && d.action.kind === 'ActionEvent' ? actionWhat(d.action) : d.tool;
+  // Inside a delegated agent: its branch, and the index in its own log.
+  const where = branch ? `in ${branch} ` : '';
   const lines = [
-    `divergence at event ${d.index} (action ${d.ordinal} of ${total}): ${d.tool}: ${what}`,
+    `divergence ${where}at event ${d.index} (action ${d.ordinal} of ${total}): ${d.tool}: ${what}`,
     `  recorded: ${oneLine(d.recorded)}`,
   ];
   if (d.replayed === undefined) lines.push(`  replayed: no result (the replay stopped ${status} before it)`);

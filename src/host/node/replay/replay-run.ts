@@ -2,7 +2,9 @@
 // restored from the conversation's first checkpoint into a temp folder, the recorded model replies
 // are fed in order (no model), the tools run for real there, in the kind of shell the recording
 // ran its commands in, and each tool call's new result is compared with the recorded one
-// (replay-divergence.ts). `logbook replay` and the editor's Replay
+// (replay-divergence.ts). A conversation that delegated replays its children too, each with its own
+// recorded replies, and their results are compared branch by branch (replay-children.ts).
+// `logbook replay` and the editor's Replay
 // Conversation command both run it; each only says the outcome in its own way.
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
@@ -14,13 +16,23 @@ import { textOf, type Event } from '../../../core/events';
 import { RecordedLlmClient, recordedReplies } from '../../../core/llm/recorded-client';
 import { deriveState, type ShellStartup } from '../../../core/state';
 import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
+import { loadAgents } from '../agents/agent-files';
+import { mainAgentSession } from '../agents/main-agent';
 import { NodeTerminalPort } from '../ports';
 import { type NodeSessionOptions, openNodeConversation } from '../node-session';
+import {
+  type ChildLog,
+  childLogs,
+  firstChildDivergence,
+  replayChildOpener,
+  usesAgents,
+} from './replay-children';
 
 /** What a replay found. */
 export type ReplayOutcome =
   | { kind: 'same'; actions: number }
-  | { kind: 'diverged'; divergence: Divergence; actions: number; status: string }
+  /** `branch`: the delegated agent it diverged in (absent: the conversation's own agent). */
+  | { kind: 'diverged'; divergence: Divergence; actions: number; status: string; branch?: string }
   /** Every result matched, but the replay stopped on an error the recording did not. */
   | { kind: 'error-end'; actions: number; recordedEnd: string };
 
@@ -45,6 +57,8 @@ export interface ReplayRequest {
   approve?(): Promise<boolean>;
   /** Keep the temp folder (else removed at the end). */
   keep?: boolean;
+  /** Where the user's agent definitions are found (XDG_CONFIG_HOME); default this process's. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The first checkpoint, the workspace a replay starts from; an error in words when there is none. */
@@ -74,9 +88,16 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
     const llm = new RecordedLlmClient(recordedReplies(req.recorded));
     const shell = deriveState(req.recorded).shell?.startup ?? req.shellOfOlderLogs ?? 'none';
     const shellStartup = await startupOutput(req, workspace, shell);
-    const { status, events: replayed } = await replayInto(req, { workspace, convDir, llm, shell });
+    const children = await childLogs(req.recordedDir, req.recorded);
+    const { status, events: replayed } = await replayInto(req, {
+      workspace,
+      convDir,
+      llm,
+      shell,
+      children,
+    });
     const calls = compareCalls(req.recorded, replayed);
-    const divergence = firstDivergence(calls, {
+    const normaliser = {
       shellStartup,
       folders: [
         { path: req.recordedWorkspace, as: '<workspace>' },
@@ -84,8 +105,13 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
         { path: req.recordedDir, as: '<conversation>' },
         { path: convDir, as: '<conversation>' },
       ],
-    });
+    };
+    const divergence = firstDivergence(calls, normaliser);
     if (divergence) return { kind: 'diverged', divergence, actions: calls.length, status };
+    if (children.length) {
+      const inChild = firstChildDivergence(children, await childLogs(convDir, replayed), normaliser);
+      if (inChild) return { kind: 'diverged', ...inChild };
+    }
     const recordedEnd = deriveState(req.recorded).status;
     if (status === 'error' && recordedEnd !== 'error')
       return { kind: 'error-end', actions: calls.length, recordedEnd };
@@ -98,17 +124,38 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
 /** Runs the recorded user messages through a fresh conversation in `workspace`; returns its log. */
 async function replayInto(
   req: ReplayRequest,
-  t: { workspace: string; convDir: string; llm: RecordedLlmClient; shell: ShellStartup },
+  t: {
+    workspace: string;
+    convDir: string;
+    llm: RecordedLlmClient;
+    shell: ShellStartup;
+    children: readonly ChildLog[];
+  },
 ): Promise<{ status: string; events: Event[] }> {
-  const session = await openNodeConversation({
+  const id = randomUUID();
+  const base = {
     ...req.session,
     shellStartup: t.shell,
-    storeDir: t.convDir,
     workspace: t.workspace,
-    llm: t.llm,
-    id: randomUUID(),
     // Summaries would ask the model, which a replay does not have.
     condenser: null,
+  };
+  // The agents the recording handed work to, defined as they are now (the copy's and the user's).
+  const main = usesAgents(req.recorded)
+    ? mainAgentSession({
+        agents: loadAgents({ workspace: t.workspace, env: req.env ?? process.env, trusted: true }).agents,
+        parentDir: t.convDir,
+        parentId: id,
+        caps: () => ({}),
+        openChild: replayChildOpener(base, t.children),
+      })
+    : undefined;
+  const session = await openNodeConversation({
+    ...base,
+    storeDir: t.convDir,
+    llm: t.llm,
+    id,
+    ...(main ? { tools: main.tools, agent: main.agent } : {}),
   });
   try {
     const { conversation } = session;

@@ -89,6 +89,7 @@ export function clampChildren(children: readonly ChildAgentView[]): ChildAgentVi
       agentName: text(c.agentName, LIMITS.kind),
       branch: text(c.branch, LIMITS.kind),
       task: text(c.task, LIMITS.title),
+      ...(c.model ? { model: text(c.model, LIMITS.title) } : {}),
       status: text(c.status, LIMITS.status),
       cost: Number.isFinite(c.cost) && c.cost > 0 ? Math.min(c.cost, 1e12) : 0,
       tokens: Number.isFinite(c.tokens) && c.tokens > 0 ? Math.floor(c.tokens) : 0,

@@ -16,6 +16,7 @@ import { mainAgentSession } from '../../node/agents/main-agent';
 import type { SessionToolContext } from '../../node/node-session';
 import type { ChildAgentView, SequencedEvent } from '../chat-backend';
 import { readAgentSettings } from '../config';
+import { configuredModel } from '../session-header';
 import { type ChildDecisions, ConversationSession, type SessionDeps } from '../conversation-session';
 import { AgentLinks, type TreeLink } from './agent-links';
 import { agentFolders } from './closed-agent-logs';
@@ -68,6 +69,8 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
       s = await ConversationSession.open({
         ...parent,
         ...(mcp && spec.agent.tools === null ? { mcp } : {}),
+        // A definition's model: the same endpoint (or the editor's models) under that name.
+        ...(spec.agent.model ? { llm: parent.llm.withModel(spec.agent.model) } : {}),
         id: spec.id,
         dir: spec.dir,
         signing: spec.identity ?? o.parent.signing,
@@ -138,6 +141,7 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
     parentId: o.parent.id,
     signing: o.parent.signing,
     caps: () => parentCaps(),
+    model: () => configuredModel().name,
     openChild,
   });
   return {
@@ -196,6 +200,7 @@ function childView(link: TreeLink, s: ConversationSession | undefined): ChildAge
     agentName: link.agentName,
     branch: link.branch,
     task: link.task ?? '',
+    ...(link.model ? { model: link.model } : {}),
     status: link.end ? (link.end.escalated ? 'escalated' : link.end.status) : (h?.status ?? 'idle'),
     cost: h?.cost ?? 0,
     tokens: h ? h.promptTokens + h.completionTokens : 0,

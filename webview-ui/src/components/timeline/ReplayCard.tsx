@@ -11,6 +11,12 @@ function Diverged({ r }: { r: Extract<ReplayReport, { outcome: 'diverged' }> }) 
   return (
     <>
       <p class="replay-line">
+        {r.branch !== undefined && (
+          <>
+            {t('replayInDelegatedAgent')} <code class="replay-branch">{r.branch}</code>{' '}
+            {t('replayEventOfItsLog', count(r.index))}{' '}
+          </>
+        )}
         {t('replayActionGaveOther', count(r.ordinal), count(r.actions))} <strong>{r.tool}</strong>{' '}
         <code class="replay-what">{r.what}</code>
       </p>
