@@ -16,6 +16,7 @@ import { verifyMessage } from './verify';
 import { printableLine } from '../../core/text/printable';
 import { formatCost } from '../../core/format/counts';
 import type { Verdict } from '../../core/signing';
+import { INTERRUPTED_REASON } from '../../core/state/interrupted';
 
 /** The word the description starts with once the signatures were checked. */
 function signatureWord(verdict: Verdict): string {
@@ -97,7 +98,7 @@ export class ConversationsTree implements vscode.TreeDataProvider<TreeNode> {
       `${printableLine(c.title ?? '')}\n${row.status}${when ? ` · ${when}` : ''}\n` +
       `${events} · ${formatCost(c.cost)}` +
       (c.interrupted
-        ? `\n${vscode.l10n.t('{0} ({1}): open it to re-run or skip what it left in doubt', statusText(c.status, vscode.l10n), c.interrupted)}`
+        ? `\n${vscode.l10n.t('{0} ({1}): open it to re-run or skip what it left in doubt', statusText(c.status, vscode.l10n), c.interrupted === INTERRUPTED_REASON ? vscode.l10n.t('interrupted: the process that ran it is gone') : c.interrupted)}`
         : '') +
       (check ? `\n${vscode.l10n.t('Signatures: {0}', verifyMessage(check))}` : '');
     // A conversation changed after it was signed shows it in place of its status icon.

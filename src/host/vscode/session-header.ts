@@ -1,6 +1,8 @@
 // The parts of a conversation's chat header that come from outside its log: who holds it, what
 // verifying its signatures found, and the model the next step will use.
+import * as vscode from 'vscode';
 import { activeDemo } from './demo-model';
+import type { BadReason } from '../../core/signing/verify';
 import type { SignatureCheck } from './verify';
 import { liveWriter } from '../../core/log/lock';
 import { LIMITS } from '../../protocol/messages';
@@ -24,8 +26,24 @@ export function signatureFields(
     signers: r.signers.slice(0, 64),
     signerNames: r.signerNames.slice(0, 64),
     signatureNote: r.message.slice(0, 2_000),
-    ...(bad ? { brokenAt: { seq: bad.index, id: bad.id, reason: bad.reason } } : {}),
+    ...(bad ? { brokenAt: { seq: bad.index, id: bad.id, reason: brokenReason(bad.reason) } } : {}),
   };
+}
+
+/** Why an event is not as signed, in the editor's language (`logbook verify` says it in English). */
+function brokenReason(reason: BadReason): string {
+  const words: Record<BadReason, string> = {
+    'content changed': vscode.l10n.t('content changed'),
+    removed: vscode.l10n.t('removed'),
+    inserted: vscode.l10n.t('inserted'),
+    reordered: vscode.l10n.t('reordered'),
+    'signature invalid': vscode.l10n.t('signature invalid'),
+    unsigned: vscode.l10n.t('unsigned'),
+    spliced: vscode.l10n.t('spliced'),
+    rewritten: vscode.l10n.t('rewritten'),
+    corrupt: vscode.l10n.t('corrupt'),
+  };
+  return words[reason];
 }
 
 /** The model the next step will use, as the settings say (the header's model button). */
