@@ -4,6 +4,7 @@ import type { ConversationHeader } from './chat-backend';
 import type { ConversationService } from './conversation-service';
 import { formatTokens } from '../../protocol/token-count';
 import { formatCost } from '../../core/format/counts';
+import { statusText } from './conversation-row';
 
 export function createStatusBar(service: ConversationService): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('logbook.status', vscode.StatusBarAlignment.Left, 50);
@@ -27,7 +28,9 @@ export function createStatusBar(service: ConversationService): vscode.Disposable
         formatTokens(h.promptTokens),
         formatTokens(h.completionTokens),
       );
-      const status = h.planAwaitsApproval ? vscode.l10n.t('plan awaits approval') : statusWord(h.status);
+      const status = h.planAwaitsApproval
+        ? vscode.l10n.t('plan awaits approval')
+        : statusText(h.status, vscode.l10n);
       item.text = `${icon} ${status} · ${tokens} · ${formatCost(h.cost)}`;
       const counts = h.reasoningTokens
         ? vscode.l10n.t(
@@ -57,18 +60,4 @@ export function createStatusBar(service: ConversationService): vscode.Disposable
     service.onDidChangeActive((id) => render(id ? service.header(id) : undefined)),
   ];
   return vscode.Disposable.from(item, ...subs);
-}
-
-/** The status in words (each literal, so the translation bundle finds it). */
-function statusWord(status: string): string {
-  const words: Record<string, string> = {
-    idle: vscode.l10n.t('idle'),
-    running: vscode.l10n.t('running'),
-    paused: vscode.l10n.t('paused'),
-    waiting_for_confirmation: vscode.l10n.t('waiting for confirmation'),
-    finished: vscode.l10n.t('finished'),
-    error: vscode.l10n.t('error'),
-    stuck: vscode.l10n.t('stuck'),
-  };
-  return words[status] ?? status.replace(/_/g, ' ');
 }
