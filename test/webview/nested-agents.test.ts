@@ -66,6 +66,11 @@ const grand = (pending: string[]) =>
 
 const ev = (seq: number, event: EventJson): ViewEvent => ({ seq, event: event as ViewEvent['event'] });
 
+/** What the page's focused element offers (the tests' lib has no DOM types). */
+interface FocusedElement {
+  closest(selector: string): { getAttribute(name: string): string | null } | null;
+}
+
 describe('webview: nested delegated agents', function () {
   this.timeout(60_000);
   let h: Harness;
@@ -137,9 +142,14 @@ describe('webview: nested delegated agents', function () {
     await sendChildren();
     assert.equal(await card(GRAND).count(), 0, 'the lead is closed: the grandchild is not shown');
     await p.host({ type: 'revealChild', conversationId: CONVERSATION_ID, childIds: [LEAD, GRAND] });
+    // A function, not a string: the page's CSP forbids the eval a string predicate needs.
     await p.page.waitForFunction(
-      `document.activeElement?.closest('li.delegated-agent')?.getAttribute('data-child') === ${JSON.stringify(GRAND)}`,
-      undefined,
+      (id) => {
+        const doc = (globalThis as unknown as { document: { activeElement: FocusedElement | null } })
+          .document;
+        return doc.activeElement?.closest('li.delegated-agent')?.getAttribute('data-child') === id;
+      },
+      GRAND,
       { timeout: 5_000 },
     );
     assert.equal(await card(LEAD).locator('> .delegated-head').getAttribute('aria-expanded'), 'true');
@@ -166,9 +176,14 @@ describe('webview: nested delegated agents', function () {
       header,
     );
     await p.host({ type: 'revealChild', conversationId: CONVERSATION_ID, childIds: [LEAD, GRAND] });
+    // A function, not a string: the page's CSP forbids the eval a string predicate needs.
     await p.page.waitForFunction(
-      `document.activeElement?.closest('li.delegated-agent')?.getAttribute('data-child') === ${JSON.stringify(LEAD)}`,
-      undefined,
+      (id) => {
+        const doc = (globalThis as unknown as { document: { activeElement: FocusedElement | null } })
+          .document;
+        return doc.activeElement?.closest('li.delegated-agent')?.getAttribute('data-child') === id;
+      },
+      LEAD,
       { timeout: 5_000 },
     );
     // Done: the reader scrolls away, and a later header does not pull the view back.
