@@ -154,8 +154,9 @@ describe('e2e: the sidebar at 300 px with an approval pending', function () {
   });
 
   /**
-   * The edit waiting for approval, hovered in every theme: its head is one line (the shield, then
-   * the risk badge), and its tools show beside the badges without covering them.
+   * The edit waiting for approval, hovered in every theme: its head is one line (the name, the
+   * shield, then the risk badge) with the name whole, and its tools show (at the end of the
+   * summary's line) without covering the badges.
    */
   async function pendingEditHovered(): Promise<void> {
     const chat = wb.chatFrame();
@@ -176,12 +177,17 @@ describe('e2e: the sidebar at 300 px with an approval pending', function () {
       const middle = (b: Box) => b.y + b.height / 2;
       assert.ok(Math.abs(middle(pending) - middle(name)) < 3, 'the pending badge is on the head line');
       assert.ok(Math.abs(middle(risk) - middle(name)) < 3, 'the risk badge is on the head line');
+      const whole = await head.locator('.tool-name').evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+      assert.ok(whole, "the tool's name is not cut while the tools show");
       for (const label of ['Continue from here', 'Restore files to here']) {
         const b = await box(head.getByRole('button', { name: label }));
         assert.ok(b.width >= 20, `${label} is shown`);
         for (const badge of [risk, pending])
           assert.ok(
-            b.x + b.width <= badge.x || badge.x + badge.width <= b.x,
+            b.x + b.width <= badge.x ||
+              badge.x + badge.width <= b.x ||
+              b.y + b.height <= badge.y ||
+              badge.y + badge.height <= b.y,
             `${label} ${JSON.stringify(b)} overlaps a badge ${JSON.stringify(badge)}`,
           );
       }
