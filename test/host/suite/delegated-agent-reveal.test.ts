@@ -15,7 +15,11 @@ import { ConversationsTree } from '../../../src/host/vscode/conversations-tree';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { ScriptedLlm } from '../../support/llm-server';
 import type { Turn } from '../../support/llm-server/scenario';
-import { GRANDCHILD_TASK, LEAD_DEFINITION, LEAD_TASK } from '../../support/scenarios/grandchild-asks';
+import {
+  delegateThroughLead,
+  GRANDCHILD_TASK,
+  LEAD_DEFINITION,
+} from '../../support/scenarios/grandchild-asks';
 import { logbook, recordingWebview, scriptedModel, spawnCli, until, workspaceRoot } from './helpers';
 
 const finish = (id: string, message: string) => ({
@@ -25,35 +29,7 @@ const finish = (id: string, message: string) => ({
 /** Main delegates to the lead, the lead to the explorer; each finishes without asking anything. */
 function leadAndExplorerTurns(): Turn[] {
   return [
-    {
-      match: { lastRole: 'user', lastContentIncludes: 'through the lead' },
-      reply: {
-        toolCalls: [
-          {
-            id: 'call_lead',
-            name: 'delegate',
-            arguments: { command: 'delegate', ids: ['lead'], tasks: { lead: LEAD_TASK } },
-          },
-        ],
-      },
-    },
-    {
-      match: { lastRole: 'user', lastContentIncludes: LEAD_TASK },
-      reply: {
-        toolCalls: [
-          {
-            id: 'call_explore',
-            name: 'delegate',
-            arguments: {
-              command: 'delegate',
-              ids: ['host'],
-              agent_types: ['explore'],
-              tasks: { host: GRANDCHILD_TASK },
-            },
-          },
-        ],
-      },
-    },
+    ...delegateThroughLead('through the lead'),
     {
       match: { lastRole: 'user', lastContentIncludes: GRANDCHILD_TASK },
       reply: finish('g', 'It is box.'),

@@ -25,10 +25,11 @@ const view = (id: string) => ({
   ],
 });
 
-export function grandchildAsksTurns(): Turn[] {
+/** The parent hands `LEAD_TASK` to the lead, which hands `GRANDCHILD_TASK` to an explorer. */
+export function delegateThroughLead(userText: string): Turn[] {
   return [
     {
-      match: { lastRole: 'user', lastContentIncludes: 'host name, through the lead' },
+      match: { lastRole: 'user', lastContentIncludes: userText },
       reply: {
         toolCalls: [
           {
@@ -56,6 +57,12 @@ export function grandchildAsksTurns(): Turn[] {
         ],
       },
     },
+  ];
+}
+
+export function grandchildAsksTurns(): Turn[] {
+  return [
+    ...delegateThroughLead('host name, through the lead'),
     { match: { lastRole: 'user', lastContentIncludes: GRANDCHILD_TASK }, reply: view('call_view_1') },
     { match: { lastRole: 'tool', toolResultIncludes: REJECT_REASON }, reply: view('call_view_2') },
     {
