@@ -170,11 +170,15 @@ describe('e2e: the first screen after npm start', function () {
     await search.focus();
     await wb.page.keyboard.press('Control+A');
     await wb.page.keyboard.type('logbook base url');
+    // The box renders what was typed a moment later: wait for it, then check nothing else is there.
+    const shown = () =>
+      wb.page
+        .locator('.settings-editor .settings-header .view-lines')
+        .innerText()
+        .then((t) => t.replace(/\s/g, ' '));
+    for (let i = 0; i < 50 && (await shown()) !== 'logbook base url'; i++) await wb.page.waitForTimeout(100);
     assert.equal(
-      (await wb.page.locator('.settings-editor .settings-header .view-lines').innerText()).replace(
-        /\s/g,
-        ' ',
-      ),
+      await shown(),
       'logbook base url',
       'the search is what a user types, with no filter left from before',
     );
