@@ -55,9 +55,10 @@ describe('e2e: history after closing the tab and opening it again', function () 
     readdirSync(storageRoot()).flatMap((folder) => {
       const root = join(storageRoot(), folder, EXTENSION_ID, 'conversations');
       if (!existsSync(root)) return [];
-      return readdirSync(root)
-        .filter((n) => n !== 'index.json')
-        .map((n) => join(root, n));
+      // Only folders: the index is rewritten through a passing `index.json.<n>.tmp` file.
+      return readdirSync(root, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => join(root, entry.name));
     });
 
   it('runs a task in the first tab', async () => {
@@ -120,7 +121,7 @@ describe('e2e: history after closing the tab and opening it again', function () 
     await chat.getByText('The second note is added.').first().waitFor({ timeout: 60_000 });
     await chat.getByText('The first note is written.').first().waitFor();
     const dirs = conversationDirs();
-    assert.equal(dirs.length, 1, 'still the one conversation, continued in place');
+    assert.equal(dirs.length, 1, `still the one conversation, continued in place: ${dirs.join(', ')}`);
     const lock = JSON.parse(readFileSync(join(dirs[0]!, 'LOCK'), 'utf8')) as { pid: number };
     assert.notEqual(lock.pid, oldHost, "the new tab's extension host writes it now");
     await wb.shot('continued-in-the-new-tab');
