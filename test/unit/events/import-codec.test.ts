@@ -9,6 +9,7 @@ import {
 } from '../../../src/core/agent/event-codec';
 import { createEvent, parseOwnedEvent } from '../../../src/core/events';
 import { isCorruptRecord } from '../../../src/core/log';
+import type { Slot } from '../../../src/core/log/event-store';
 import { anyWireEventArb } from './arbitraries';
 
 describe('the import codec', () => {
@@ -54,8 +55,8 @@ describe('the import codec', () => {
 
   it('reports a malformed record as the conversation codec does', () => {
     for (const line of ['{"kind":"MessageEvent"', '{"kind":"ActionEvent","id":"x"}', '[]']) {
-      const a = importEventCodec.decode(line, 7);
-      const b = conversationEventCodec.decode(line, 7);
+      const a = importEventCodec.decode(line, 7) as Slot<StoredConversationEvent>;
+      const b = conversationEventCodec.decode(line, 7) as Slot<StoredConversationEvent>;
       assert.ok(isCorruptRecord(a) && isCorruptRecord(b), line);
       assert.equal(a.reason, b.reason);
     }
