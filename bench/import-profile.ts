@@ -39,7 +39,7 @@ const PHASES: Phase[] = [
   { name: 'waiting: for the disk (syncs) or with nothing to run', fn: /^(\(idle\)|fsync|fdatasync)$/ },
   { name: 'read the event files (readFileSync)', fn: /^readFileSync$/ },
   { name: 'list the events folder', fn: /^readdirSync$/ },
-  { name: 'parse, validate (zod) and freeze each event', module: /event-codec\.ts$/, fn: /^decode\d*$/ },
+  { name: 'parse and validate (zod) each event', module: /event-codec\.ts$/, fn: /^decode\d*$/ },
   { name: 'encode each event for the log', fn: /^encodeChecked\d*$/ },
   { name: 'frame, checksum and write the records', module: /segment-writer\.ts$/ },
   { name: 'hash each record for the signature chain', module: /import-openhands\.ts$/, fn: /^onAppend$/ },

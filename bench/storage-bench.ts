@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { conversationEventCodec } from '../src/core/agent/event-codec';
+import { importEventCodec } from '../src/core/agent/event-codec';
 import { crc32 } from '../src/core/log/record-format';
 import { bundleCli, lastRowSeq, sampleEvents, writeSampleLayout } from './imported-conversation';
 import { machineLines, prettierMarkdown, resultsTable, type Row } from './report';
@@ -83,7 +83,7 @@ function leastImportWork(dir: string, scratch: string): Cost {
   try {
     return cost(() =>
       eachEventFile(dir, (text) => {
-        const json = conversationEventCodec.encode(conversationEventCodec.decode(text, 0));
+        const json = importEventCodec.encode(importEventCodec.decode(text, 0));
         crc32(json);
         crypto.hash('sha256', json, 'buffer');
         fs.writeSync(fd, json + '\n');
