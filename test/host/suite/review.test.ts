@@ -282,6 +282,37 @@ describe('review: inline diff review of agent edits', function () {
     assert.match(rejected!, /rejected all your changes/);
   });
 
+  it('holds user-edit reports while the agent’s own changes are still being recorded', async () => {
+    const file = await seed('held.txt', 'one\n');
+    await agentWrite(file, 'two\n');
+    // A command of the agent's changed the file again; its files are still read from the checkpoint.
+    let recorded!: () => void;
+    const held = review.recordWhile(conversation, new Promise<void>((r) => (recorded = r)));
+    const doc = await vscode.workspace.openTextDocument(pathToUri(file));
+    const byCommand = new vscode.WorkspaceEdit();
+    byCommand.replace(doc.uri, new vscode.Range(0, 0, 1, 0), 'three\n');
+    assert.ok(await vscode.workspace.applyEdit(byCommand));
+    assert.deepEqual(review.takeUserEdits(conversation), [], 'not the user’s');
+    review.recordEdit({
+      conversationId: conversation,
+      actionId: 'command',
+      path: file,
+      before: 'two\n',
+      after: 'three\n',
+    });
+    recorded();
+    await held;
+    assert.deepEqual(review.takeUserEdits(conversation), [], 'recorded as the agent’s');
+    // What the user changes after that is theirs.
+    const byUser = new vscode.WorkspaceEdit();
+    byUser.insert(doc.uri, new vscode.Position(1, 0), 'four (user)\n');
+    assert.ok(await vscode.workspace.applyEdit(byUser));
+    const [note, ...rest] = review.takeUserEdits(conversation);
+    assert.deepEqual(rest, []);
+    assert.match(note ?? '', /\+four \(user\)/);
+    assert.doesNotMatch(note ?? '', /\+three/);
+  });
+
   it('opens the changes of a conversation against its baselines', async () => {
     const a = await seed('a.txt', 'a\n');
     const b = await seed('b.txt', 'b\n');
