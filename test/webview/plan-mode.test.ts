@@ -53,7 +53,7 @@ const events: ViewEvent[] = [
     ]) as ViewEvent['event'],
   },
 ];
-const planning = makeHeader({ status: 'finished', mode: 'plan' });
+const planning = makeHeader({ status: 'finished', mode: 'plan', planAwaitsApproval: true });
 
 describe('webview: plan mode', function () {
   this.timeout(90_000);
@@ -144,6 +144,24 @@ describe('webview: plan mode', function () {
       0,
     );
     assert.equal(await p.page.locator('.header [role="status"]').innerText(), 'Finished');
+  });
+
+  it('the header says the plan awaits approval exactly when the host says so', async () => {
+    p = await Panel.open(h);
+    const status = () => p.page.locator('.header [role="status"]').innerText();
+    // The plan this panel loaded was emptied since (no tasks in the log's state): nothing to approve.
+    await p.showConversation(events, makeHeader({ status: 'finished', mode: 'plan' }));
+    assert.equal(await status(), 'Finished');
+    // A plan the panel has not loaded (older than the events it shows) still waits.
+    assert.deepEqual(p.errors, []);
+    await p.page.close();
+    p = await Panel.open(h);
+    await p.showConversation(
+      [events[0]!],
+      makeHeader({ status: 'idle', mode: 'plan', planAwaitsApproval: true }),
+    );
+    assert.equal(await p.page.locator('.plan-card').count(), 0);
+    assert.equal(await status(), 'Plan awaits approval');
   });
 
   it('edits the plan inline by keyboard, then approves the edited plan', async () => {

@@ -35,7 +35,7 @@ export interface DispatcherDeps {
   cwd: string;
   /** A new signal for this batch: the conversation's interrupt aborts it. */
   abortable: () => AbortSignal;
-  /** Descriptions of edits the user made to the agent's changes since the last call. */
+  /** Descriptions of edits the user made to the agent's changes since the last call (asked before each action runs). */
   userEditNotes?: () => string[];
 }
 
@@ -123,6 +123,10 @@ export class ActionDispatcher {
   private async run(action: ActionEvent, signal: AbortSignal): Promise<ObservationFields> {
     const { log, checkpoints } = this.deps;
     const checkpointed = await checkpoints.before(action);
+    // Asked before the action runs: what changed since the agent's last edit is someone else's
+    // doing. Asked after it, this action's own writes (recorded only with its observation) would
+    // read as the user's.
+    const notes = this.deps.userEditNotes?.() ?? [];
     // A resumable action is run again after a crash, never left in doubt: its start is not recorded.
     if (!this.deps.tools().find((t) => t.name === action.tool_name)?.resumable)
       await log.append(
@@ -137,7 +141,6 @@ export class ActionDispatcher {
     });
     // Also when it failed or was interrupted: whatever it left is the agent's, not the user's.
     if (checkpointed) await checkpoints.after(action);
-    const notes = this.deps.userEditNotes?.() ?? [];
     if (notes.length) {
       // The user changed files while reviewing: the agent must know before it edits them again.
       const note = `Note: since your last change the user edited these files themselves:\n${notes.join('\n')}`;

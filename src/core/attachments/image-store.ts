@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import type { ImagePort } from '../tools/ports';
+import { TMP_SUFFIX, removeStaleTempFilesOnce } from '../log/durable-file';
 import { join } from 'node:path';
 
 export const IMAGE_URL_PREFIX = 'logbook-image:';
@@ -85,6 +86,8 @@ export class ImageStore implements ImagePort {
     );
     if (!present) {
       await mkdir(this.dir, { recursive: true });
+      // Another process may be storing an image here now: only old temp files go.
+      removeStaleTempFilesOnce(this.dir, (n) => n.endsWith(TMP_SUFFIX));
       // Written aside and renamed, so a crash never leaves a half image under the final name.
       const temp = `${path}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(temp, bytes);

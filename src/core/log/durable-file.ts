@@ -75,3 +75,72 @@ export async function writeFileDurableAsync(
     }
   }
 }
+
+/**
+ * How old a temp file must be before a writer that cannot prove it unused removes it. A write
+ * takes milliseconds, so one left untouched for an hour was left by a process that died between
+ * writing and renaming it. Should its writer only have been suspended that long, its rename fails
+ * and says so, and the target keeps what it held before: nothing recorded is lost.
+ */
+export const STALE_TEMP_AGE_MS = 60 * 60 * 1000;
+
+export interface TempSweep {
+  /** Only files last modified longer ago than this; 0 when no other writer can be using them. */
+  olderThanMs?: number;
+  now?: number;
+}
+
+/** `.<name>.<random>.tmp`, the temp files `writeFileDurable` writes beside its targets. */
+export function isDurableTempName(name: string): boolean {
+  return name.startsWith('.') && name.endsWith(TMP_SUFFIX);
+}
+
+/** The temp files of target `base`: `<base>.<random>.tmp`, or `.<base>.<random>.tmp` as `writeFileDurable` names them. */
+export function tempsOf(base: string): (name: string) => boolean {
+  return (name) => (name.startsWith(`${base}.`) || name.startsWith(`.${base}.`)) && name.endsWith(TMP_SUFFIX);
+}
+
+/**
+ * Removes the temp files in `dir` that `isTemp` names, left by a writer that died before renaming
+ * them, and returns their names. A missing folder has none; a file that is gone or cannot be
+ * removed is skipped (the next sweep tries again).
+ */
+export function removeStaleTempFiles(
+  dir: string,
+  isTemp: (name: string) => boolean,
+  sweep: TempSweep = {},
+): string[] {
+  const { olderThanMs = STALE_TEMP_AGE_MS, now = Date.now() } = sweep;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    if (!isTemp(name)) continue;
+    const file = path.join(dir, name);
+    try {
+      if (olderThanMs > 0 && now - fs.statSync(file).mtimeMs <= olderThanMs) continue;
+      fs.unlinkSync(file);
+      removed.push(name);
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
+const sweptDirs = new Set<string>();
+
+/**
+ * `removeStaleTempFiles` the first time this process writes into `dir`: writers that write there
+ * often (a head record per sync, a ref per checkpoint) pay for one listing, not one per write.
+ */
+export function removeStaleTempFilesOnce(dir: string, isTemp: (name: string) => boolean): void {
+  const key = path.resolve(dir);
+  if (sweptDirs.has(key)) return;
+  sweptDirs.add(key);
+  removeStaleTempFiles(dir, isTemp);
+}

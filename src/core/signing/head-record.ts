@@ -4,6 +4,7 @@
 // write the conversation folder cannot also rewind this file. Written atomically (temp + rename).
 import fs from 'node:fs';
 import path from 'node:path';
+import { TMP_SUFFIX, removeStaleTempFilesOnce } from '../log/durable-file';
 
 export interface HeadRecord {
   /** the conversation's id, as its host names it */
@@ -46,9 +47,15 @@ export function readHeadRecord(file: string): HeadRecord | null | 'unreadable' {
   }
 }
 
+/** Every conversation's writer (any window, the CLI) writes its head in this folder: only old temps go. */
+function removeStaleHeadTemps(file: string): void {
+  removeStaleTempFilesOnce(path.dirname(file), (name) => name.endsWith(TMP_SUFFIX));
+}
+
 /** Writes the record beside, syncs it and renames it into place, so a crash leaves the old or the new. */
 export async function writeHeadRecord(file: string, rec: HeadRecord): Promise<void> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  removeStaleHeadTemps(file);
   const tmp = `${file}.${process.pid}.tmp`;
   const fh = await fs.promises.open(tmp, 'w', 0o600);
   try {
@@ -62,6 +69,7 @@ export async function writeHeadRecord(file: string, rec: HeadRecord): Promise<vo
 
 export function writeHeadRecordSync(file: string, rec: HeadRecord): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  removeStaleHeadTemps(file);
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify({ format: FORMAT, ...rec }) + '\n', { mode: 0o600 });
   fs.renameSync(tmp, file);

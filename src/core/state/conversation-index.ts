@@ -7,7 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
+import { removeStaleTempFiles, tempsOf } from '../log/durable-file';
 import { z } from 'zod';
 import type { ConversationState } from './conversation-state';
 import { EXECUTION_STATUSES } from './transitions';
@@ -124,6 +125,8 @@ export class ConversationIndexFile {
    * conversation folder), which is saved before returning. The result says which happened.
    */
   async load(scan: () => Promise<Iterable<IndexEntry>> | Iterable<IndexEntry>): Promise<IndexLoad> {
+    // Every window of the workspace saves this file, maybe right now: only old temp files go.
+    removeStaleTempFiles(dirname(this.path), tempsOf(basename(this.path)));
     const stored = await this.read();
     if (stored.ok) return { index: stored.index, source: 'file' };
     const index = rebuildIndex(await scan());

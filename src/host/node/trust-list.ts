@@ -4,6 +4,7 @@
 // workspace's settings come with the repository, and must not be able to vouch for a key.
 import fs from 'node:fs';
 import path from 'node:path';
+import { removeStaleTempFiles, tempsOf } from '../../core/log/durable-file';
 import { publicKeyOfDid } from '../../core/signing';
 import { type Env, logbookConfigDir } from './config-dir';
 
@@ -43,6 +44,8 @@ export function readTrustList(file: string): TrustedSigner[] {
 
 export function writeTrustList(file: string, signers: readonly TrustedSigner[]): void {
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // Another `logbook trust` may be writing it now: only old temp files go.
+  removeStaleTempFiles(path.dirname(file), tempsOf(path.basename(file)));
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify({ signers }, null, 2) + '\n', { mode: 0o600 });
   fs.renameSync(tmp, file);

@@ -32,6 +32,8 @@ export function clampHeader(h: ConversationHeader): ConversationHeader {
       model: { name: h.model.name.slice(0, LIMITS.title), provider: h.model.provider },
     }),
     ...(h.mode === 'plan' || h.mode === 'act' ? { mode: h.mode } : {}),
+    // The header's "Plan awaits approval" is this value, as the status bar's is: nothing to clamp.
+    ...(h.planAwaitsApproval === true && { planAwaitsApproval: true }),
     ...(h.signers && {
       signers: h.signers.filter((d) => d.length <= LIMITS.id).slice(0, LIMITS.signers),
     }),

@@ -78,7 +78,10 @@ export function connectReview(
           checkpoints.delete(actionId);
           afters.delete(actionId);
           if (checkpoint)
-            void recordCommandChanges(service, review, conversationId, actionId, checkpoint, after);
+            void review.recordWhile(
+              conversationId,
+              recordCommandChanges(service, review, conversationId, actionId, checkpoint, after),
+            );
           continue;
         }
         if (event['tool_name'] !== 'file_editor') continue;
@@ -95,7 +98,10 @@ export function connectReview(
         if (obs['is_error']) continue;
         if (action || newContentSource(obs) === undefined) record(conversationId, event, action);
         else
-          void actionFromLog(service, conversationId, actionId).then((a) => record(conversationId, event, a));
+          void review.recordWhile(
+            conversationId,
+            actionFromLog(service, conversationId, actionId).then((a) => record(conversationId, event, a)),
+          );
       }
     }),
     review.onDidChange(() => void context.workspaceState.update(REVIEW_KEY, review.toJSON())),

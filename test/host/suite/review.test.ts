@@ -7,6 +7,8 @@ import { acceptIntoBaseline, computeHunks, revertInCurrent } from '../../../src/
 import { WorkspaceFilePort } from '../../../src/host/vscode/ports/workspace-file-port';
 import { pathToUri } from '../../../src/host/vscode/ports/workspace-paths';
 import { registerReview, ReviewingFilePort, type ReviewController } from '../../../src/host/vscode/review';
+import { notPendingText } from '../../../src/host/vscode/review/proposals';
+import { proposedUri } from '../../../src/host/vscode/review/virtual-documents';
 
 // Its own command prefix, so this controller never collides with the extension's.
 const PREFIX = 'logbook.test.review';
@@ -32,6 +34,19 @@ async function eventually<T>(
     if (value) return value;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The document, or a failure saying VS Code could not open it (it may wait or reject). */
+async function openWithin(uri: vscode.Uri, ms = 5000): Promise<vscode.TextDocument> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${uri.toString()} did not open within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([Promise.resolve(vscode.workspace.openTextDocument(uri)), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -267,6 +282,37 @@ describe('review: inline diff review of agent edits', function () {
     assert.match(rejected!, /rejected all your changes/);
   });
 
+  it('holds user-edit reports while the agent’s own changes are still being recorded', async () => {
+    const file = await seed('held.txt', 'one\n');
+    await agentWrite(file, 'two\n');
+    // A command of the agent's changed the file again; its files are still read from the checkpoint.
+    let recorded!: () => void;
+    const held = review.recordWhile(conversation, new Promise<void>((r) => (recorded = r)));
+    const doc = await vscode.workspace.openTextDocument(pathToUri(file));
+    const byCommand = new vscode.WorkspaceEdit();
+    byCommand.replace(doc.uri, new vscode.Range(0, 0, 1, 0), 'three\n');
+    assert.ok(await vscode.workspace.applyEdit(byCommand));
+    assert.deepEqual(review.takeUserEdits(conversation), [], 'not the user’s');
+    review.recordEdit({
+      conversationId: conversation,
+      actionId: 'command',
+      path: file,
+      before: 'two\n',
+      after: 'three\n',
+    });
+    recorded();
+    await held;
+    assert.deepEqual(review.takeUserEdits(conversation), [], 'recorded as the agent’s');
+    // What the user changes after that is theirs.
+    const byUser = new vscode.WorkspaceEdit();
+    byUser.insert(doc.uri, new vscode.Position(1, 0), 'four (user)\n');
+    assert.ok(await vscode.workspace.applyEdit(byUser));
+    const [note, ...rest] = review.takeUserEdits(conversation);
+    assert.deepEqual(rest, []);
+    assert.match(note ?? '', /\+four \(user\)/);
+    assert.doesNotMatch(note ?? '', /\+three/);
+  });
+
   it('opens the changes of a conversation against its baselines', async () => {
     const a = await seed('a.txt', 'a\n');
     const b = await seed('b.txt', 'b\n');
@@ -317,6 +363,43 @@ describe('review: inline diff review of agent edits', function () {
       vscode.window.activeTextEditor!.document.uri,
     );
     assert.equal(await second, 'reject');
+  });
+
+  it('answers a proposed-edit document after its decision, and one from an earlier window', async () => {
+    const file = await seed('decided.txt', 'was\n');
+    // Its decision is checked above; here only the documents count.
+    void review.proposeEdit(file, 'became\n', { id: 'action-decided' });
+    const modified = proposedUri('action-decided', file, 'after');
+    const isShown = (uri: vscode.Uri) => (d: vscode.TextDocument) => d.uri.toString() === uri.toString();
+    await eventually(
+      () =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .some(
+            (t) =>
+              t.input instanceof vscode.TabInputTextDiff &&
+              t.input.modified.toString() === modified.toString(),
+          ) && vscode.workspace.textDocuments.some(isShown(modified)),
+      'the proposal diff',
+    );
+    await review.closeProposal('action-decided', 'confirm');
+    // Closing the diff lets VS Code drop the document; reopening it (Reopen Closed Editor) asks again.
+    await eventually(
+      () => !vscode.workspace.textDocuments.some(isShown(modified)),
+      'the decided document to be dropped',
+      10_000,
+    );
+    assert.equal((await openWithin(modified)).getText(), 'became\n');
+    assert.equal((await openWithin(proposedUri('action-decided', file, 'before'))).getText(), 'was\n');
+
+    // A diff restored from before a reload names a proposal this window never made.
+    const restored = proposedUri('action-of-an-earlier-window', file, 'after');
+    const doc = await openWithin(restored);
+    assert.equal(doc.getText(), notPendingText());
+    // The conversation proposes it again (still awaiting confirmation): the document follows.
+    await review.showProposal({ id: 'action-of-an-earlier-window', path: file, newText: 'again\n' });
+    await eventually(() => doc.getText() === 'again\n', 'the restored document to show the proposal');
+    await review.closeProposal('action-of-an-earlier-window', 'reject');
   });
 
   it('serializes its state and restores it in a new controller after a reload', async () => {

@@ -2,26 +2,21 @@
 import type { ConversationHeader } from '../../../src/protocol/messages';
 import { formatCost, formatTokens, type StatusLook, statusLook } from '../lib/format';
 import { count, t } from '../lib/text';
-import { latestPlanId } from '../state/store';
 import { send } from '../vscode-api';
 import { Icon } from './Icon';
 import { IconButton } from './IconButton';
 
 const PAUSABLE = new Set(['running', 'waiting_for_confirmation']);
 const STOPPABLE = new Set(['running', 'paused', 'waiting_for_confirmation', 'stuck']);
-/** Statuses after which a plan in plan mode waits for the user (the same test as the plan card's button). */
-const PLAN_WAITS_AFTER = new Set(['finished', 'idle']);
-
 const PLAN_WAITING: StatusLook = { label: t('planAwaitsApproval'), icon: 'checklist', tone: 'warn' };
 
 /**
  * The status as the user reads it: in plan mode a run that ended with a plan has not finished the
- * task, it waits for Approve plan.
+ * task, it waits for Approve plan. The host derives that from the log (as the status bar does), so
+ * a plan this panel has not loaded yet counts too.
  */
-export function shownStatus(h: ConversationHeader, latestPlan: string | null): StatusLook {
-  return h.mode === 'plan' && latestPlan !== null && !h.readOnly && PLAN_WAITS_AFTER.has(h.status)
-    ? PLAN_WAITING
-    : statusLook(h.status);
+function shownStatus(h: ConversationHeader): StatusLook {
+  return h.planAwaitsApproval ? PLAN_WAITING : statusLook(h.status);
 }
 
 export function Header({ header, surface }: { header: ConversationHeader | null; surface: string }) {
@@ -46,7 +41,7 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
       </header>
     );
   const { id: conversationId, status, readOnly } = header;
-  const look = shownStatus(header, latestPlanId.value);
+  const look = shownStatus(header);
   const paused = status === 'paused';
   const reasoning = header.reasoningTokens ?? 0;
   return (

@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CheckpointChange } from '../../../core/checkpoints/types';
+import { TMP_SUFFIX, removeStaleTempFilesOnce } from '../../../core/log/durable-file';
 import { GitError, runGit, splitNul, type GitPaths } from './git-process';
 import { isMultiFolderCheckpoint } from './store-contract';
 
@@ -106,6 +107,9 @@ export class CheckpointRepo {
   writeRef(ref: string, commit: string): void {
     const file = join(this.paths.gitDir, ref);
     mkdirSync(dirname(file), { recursive: true });
+    // Other conversations' writers put their refs in this folder too: only old temp files go (a
+    // leftover one would be taken by git as a ref of its own).
+    removeStaleTempFilesOnce(dirname(file), (name) => name.endsWith(TMP_SUFFIX));
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, commit + '\n');
     renameSync(tmp, file);

@@ -29,14 +29,57 @@ interface OpenProposal {
   decide?: (decision: ProposalDecision) => void;
 }
 
+/** The two sides a `logbook-proposed:` document of one proposal serves, pending or decided. */
+interface ProposedTexts {
+  before: string;
+  after: string;
+  decided: boolean;
+}
+
+/** Decided proposals kept answerable (reopening a closed diff, a late reload of the document). */
+const DECIDED_KEPT = 50;
+const DECIDED_CHARS = 8_000_000;
+
+/**
+ * The texts of every proposal this extension host has shown, newest last. VS Code asks for a
+ * `logbook-proposed:` document when a diff opens, and again after it was closed: Reopen Closed
+ * Editor, or a diff restored from the previous window. Several copies of Proposals may register the
+ * scheme (tests run one beside the extension's), and VS Code takes the first provider's answer, so
+ * they share one registry (on globalThis: each copy is its own bundle) and any of them answers.
+ */
+function proposedTexts(): Map<string, ProposedTexts> {
+  const key = Symbol.for('logbook.proposedTexts');
+  const g = globalThis as { [key: symbol]: Map<string, ProposedTexts> | undefined };
+  return (g[key] ??= new Map());
+}
+
+function rememberDecided(id: string): void {
+  const texts = proposedTexts();
+  const t = texts.get(id);
+  if (!t) return;
+  texts.delete(id);
+  texts.set(id, { ...t, decided: true }); // newest last
+  let chars = 0;
+  const decided = [...texts].filter(([, v]) => v.decided).reverse();
+  decided.forEach(([key, v], i) => {
+    chars += v.before.length + v.after.length;
+    if (i >= DECIDED_KEPT || chars > DECIDED_CHARS) texts.delete(key);
+  });
+}
+
+/** What a proposed-edit document says when its proposal is unknown here (an earlier window's). */
+export function notPendingText(): string {
+  return vscode.l10n.t(
+    'This proposed edit is not pending in this window: it was decided, or proposed before the window reloaded.',
+  );
+}
+
 export class Proposals implements vscode.Disposable {
   private readonly open = new Map<string, OpenProposal>();
   private readonly documents = new VirtualDocumentProvider(PROPOSED_SCHEME, ({ params }) => {
-    const proposal = this.open.get(params.get('proposal') ?? '');
-    if (!proposal) return undefined;
-    return (params.get('side') as ProposalSide) === 'after'
-      ? proposal.request.newText
-      : (proposal.request.before ?? '');
+    const texts = proposedTexts().get(params.get('proposal') ?? '');
+    if (!texts) return notPendingText();
+    return (params.get('side') as ProposalSide) === 'after' ? texts.after : texts.before;
   });
   private readonly decisions = new vscode.EventEmitter<{ id: string; decision: ProposalDecision }>();
   /** Fires when a proposal is decided (from the chat panel or from the diff editor). */
@@ -46,9 +89,12 @@ export class Proposals implements vscode.Disposable {
   async show(request: ProposalRequest): Promise<void> {
     const existing = this.open.get(request.id);
     this.open.set(request.id, { request, ...(existing?.decide ? { decide: existing.decide } : {}) });
+    this.remember(request);
     const modified = proposedUri(request.id, request.path, 'after');
     const original = request.original ?? proposedUri(request.id, request.path, 'before');
+    // Both sides: a diff restored from before a reload showed the not-pending line until now.
     this.documents.refresh(modified);
+    this.documents.refresh(proposedUri(request.id, request.path, 'before'));
     const title = request.title ?? `${path.basename(request.path)}: proposed edit (Logbook)`;
     await vscode.commands.executeCommand('vscode.diff', original, modified, title, { preview: false });
   }
@@ -71,6 +117,7 @@ export class Proposals implements vscode.Disposable {
       .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === modified);
     if (tabs.length) await vscode.window.tabGroups.close(tabs);
     this.open.delete(id);
+    rememberDecided(id);
     if (decision) {
       proposal.decide?.(decision);
       this.decisions.fire({ id, decision });
@@ -88,8 +135,20 @@ export class Proposals implements vscode.Disposable {
     return [...this.open.keys()];
   }
 
+  /** Keeps the proposal's texts for its documents, pending and once decided. */
+  private remember(request: ProposalRequest): void {
+    proposedTexts().set(request.id, {
+      before: request.before ?? '',
+      after: request.newText,
+      decided: false,
+    });
+  }
+
   dispose(): void {
-    for (const p of this.open.values()) p.decide?.('reject');
+    for (const [id, p] of this.open) {
+      p.decide?.('reject');
+      rememberDecided(id);
+    }
     this.open.clear();
     this.documents.dispose();
     this.decisions.dispose();

@@ -38,6 +38,8 @@ export class ReviewController implements vscode.Disposable {
   private readonly proposals = new Proposals();
   private readonly subscriptions: vscode.Disposable[];
   private readonly pendingRecompute = new Map<string, NodeJS.Timeout>();
+  /** Per conversation, agent changes still being recorded (a command's files, read from git). */
+  private readonly recording = new Map<string, number>();
 
   constructor(options: ReviewControllerOptions = {}) {
     this.commands = reviewCommandIds(options.commandPrefix);
@@ -158,6 +160,8 @@ export class ReviewController implements vscode.Disposable {
    * write, once each: the next call only reports newer changes.
    */
   takeUserEdits(conversationId: string): string[] {
+    // Until the agent's own changes are recorded they would read as the user's: asked again later.
+    if (this.recording.get(conversationId)) return [];
     const notes: string[] = [];
     for (const { review } of this.state.list(conversationId)) {
       const current = this.currentText(review.path, review);
@@ -181,6 +185,17 @@ export class ReviewController implements vscode.Disposable {
     }
     if (notes.length) this.changed.fire(conversationId);
     return notes;
+  }
+
+  /** Holds the conversation's user-edit reports until `recorded` (agent changes being recorded) settles. */
+  recordWhile(conversationId: string, recorded: Promise<unknown>): Promise<void> {
+    this.recording.set(conversationId, (this.recording.get(conversationId) ?? 0) + 1);
+    const done = () => {
+      const left = (this.recording.get(conversationId) ?? 1) - 1;
+      if (left > 0) this.recording.set(conversationId, left);
+      else this.recording.delete(conversationId);
+    };
+    return recorded.then(done, done);
   }
 
   // ---- review changes / proposals ---------------------------------------------------------------
