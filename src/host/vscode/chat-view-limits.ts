@@ -37,6 +37,10 @@ export function clampHeader(h: ConversationHeader): ConversationHeader {
     ...(h.signers && {
       signers: h.signers.filter((d) => d.length <= LIMITS.id).slice(0, LIMITS.signers),
     }),
+    ...(h.signerNames && {
+      signerNames: h.signerNames.slice(0, LIMITS.signers).map((n) => n.slice(0, LIMITS.title)),
+    }),
+    ...(h.signatureNote && { signatureNote: h.signatureNote.slice(0, LIMITS.title) }),
     ...(h.children?.length && { children: clampChildren(h.children) }),
     ...(h.brokenAt && {
       brokenAt: {
