@@ -67,6 +67,8 @@ export class Conversation {
   private runPromise: Promise<ExecutionStatus> | undefined;
   private abort: AbortController | undefined;
   private pauseRequested = false;
+  /** Aborted by `pause` during a run: a delegation running then pauses its agents too. */
+  private pausing = new AbortController();
   private readonly secretGuard: SecretGuard;
   private readonly journal: ConversationJournal;
   private readonly toolSet: ToolSet;
@@ -144,6 +146,7 @@ export class Conversation {
       ports: () => this.secretGuard.ports(deps.ports),
       cwd: deps.cwd,
       abortable,
+      pauseSignal: () => this.pausing.signal,
       ...(deps.userEditNotes ? { userEditNotes: deps.userEditNotes } : {}),
     });
   }
@@ -303,10 +306,14 @@ export class Conversation {
     return this.status;
   }
 
-  /** Asks the loop to stop between steps; the current step finishes first. */
+  /**
+   * Asks the loop to stop between steps; the current step finishes first. Delegated agents running
+   * now pause at their next step too, and the delegation waits, unanswered, to resume with the run.
+   */
   async pause(): Promise<void> {
     if (this.runPromise) {
       this.pauseRequested = true;
+      this.pausing.abort();
       await this.runPromise;
       return;
     }
@@ -453,6 +460,7 @@ export class Conversation {
 
   private async loop(): Promise<ExecutionStatus> {
     this.pauseRequested = false;
+    this.pausing = new AbortController();
     if (this.store.readOnly) return this.status;
     if (this.status === 'waiting_for_confirmation' && this.awaitingConfirmation().length > 0)
       return this.status;
@@ -475,6 +483,10 @@ export class Conversation {
       await this.policies.afterStep();
       if (outcome === 'stopped') {
         await answerWithError(this.journal, this.pendingActionEvents(), STOPPED_BEFORE_RUN);
+        await this.journal.pause();
+        break;
+      }
+      if (outcome === 'paused') {
         await this.journal.pause();
         break;
       }

@@ -12,6 +12,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The ActionEvent being executed (a delegation names its child conversations after it). */
   actionId?: string;
+  /**
+   * Aborted when the user pauses the conversation: a resumable tool that runs agents of its own
+   * (a delegation) pauses them at their next step and suspends, to go on when the run resumes.
+   */
+  pause?: AbortSignal;
 }
 
 /** An observation payload: `kind` names it (e.g. TerminalObservation); `content` is what the LLM reads. */

@@ -6,7 +6,8 @@
 // Links both ways: the parent's log records `agent_start` (child id, folder, did:key, the action)
 // and `agent_end`; the child's first event names the parent's conversation and action. The child's
 // LLM usage is mirrored into the parent's log, so it shows in the parent's totals and counts
-// against the parent's budget.
+// against the parent's budget. Pausing the parent pauses its running children at their next step
+// (each records the pause in its own log); they go on when the parent's run resumes the delegation.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -160,11 +161,14 @@ export class NodeChildRunner implements ChildRunner {
       parent_event_id: req.actionId,
       ...(model ? { model } : {}),
     };
+    const base = { subId: req.subId, agentName: req.agent.name, branch: start.branch, conversationId: id };
+    // Paused before this child started (it comes after one that paused): it starts on resume.
+    if (fresh && req.pause?.aborted)
+      return { ...base, status: 'paused', escalated: false, message: '', paused: true };
     const session = await this.open(req.agent, dir, id, identity, start);
     const child = session.conversation;
     try {
       const branch = start.branch;
-      const base = { subId: req.subId, agentName: req.agent.name, branch, conversationId: id };
       const ended = await recordedEnd(child);
       if (ended)
         return {
@@ -197,12 +201,23 @@ export class NodeChildRunner implements ChildRunner {
       });
       const abort = () => void child.interrupt();
       req.signal.addEventListener('abort', abort);
+      // The parent's pause reaches the child (and, through its own delegations, its children).
+      const pause = () => void child.pause().catch(() => undefined);
       let status;
       try {
-        status = await child.run();
+        const running = child.run();
+        if (req.pause?.aborted) pause();
+        else req.pause?.addEventListener('abort', pause);
+        status = await running;
       } finally {
         mirror();
         req.signal.removeEventListener('abort', abort);
+        req.pause?.removeEventListener('abort', pause);
+      }
+      // Paused with its parent: not ended, it goes on from its log when the delegation runs again.
+      if (status === 'paused' && req.pause?.aborted && !req.signal.aborted) {
+        this.waiting.delete(id);
+        return { ...base, status, escalated: false, message: '', paused: true };
       }
       if (status === 'waiting_for_confirmation') {
         const actions = child.awaitingConfirmation();
