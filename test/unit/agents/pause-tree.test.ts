@@ -13,6 +13,14 @@ import { type NodeSession, openNodeConversation } from '../../../src/host/node/n
 import type { LlmSettings } from '../../../src/core/llm';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
 import { readLogJson } from '../cli/fixtures';
+import {
+  COUNTED,
+  COUNTING_TASK,
+  countingChildTurns,
+  delegateReply as delegate,
+  finishReply as finish,
+  thoughtsOf as thoughts,
+} from '../../support/scenarios/counting-child';
 
 type Json = Record<string, unknown>;
 
@@ -24,31 +32,6 @@ const LEAD: AgentDefinition = {
   instructions: 'Split the work.',
   origin: 'test',
 };
-
-const delegate = (id: string, task: string, type: string) => ({
-  toolCalls: [
-    {
-      id: `call-${id}`,
-      name: 'delegate',
-      arguments: { command: 'delegate', ids: [id], agent_types: [type], tasks: { [id]: task } },
-    },
-  ],
-});
-const think = (thought: string, delayMs = 0) => ({
-  toolCalls: [{ id: `think-${thought}`, name: 'think', arguments: { thought } }],
-  ...(delayMs ? { delayMs } : {}),
-});
-const finish = (message: string) => ({
-  toolCalls: [{ id: `finish-${message.length}`, name: 'finish', arguments: { message } }],
-});
-
-/** The worker's script: three thoughts, the second slow (the pause comes while it is asked), then finish. */
-const workerTurns = (task: string) => [
-  { match: { lastRole: 'user' as const, lastContentIncludes: task }, reply: think('one') },
-  { match: { lastRole: 'tool' as const }, reply: think('two', 800) },
-  { match: { lastRole: 'tool' as const }, reply: think('three') },
-  { match: { lastRole: 'tool' as const }, reply: finish('counted to three') },
-];
 
 function agentDirs(dir: string): string[] {
   const root = join(dir, 'agents');
@@ -106,21 +89,16 @@ describe('Pause reaches delegated agents', function () {
   }
 
   const kinds = (log: Json[]) => log.map((e) => String(e.kind));
-  const thoughts = (log: Json[]) =>
-    log
-      .filter((e) => e.kind === 'ActionEvent' && e.tool_name === 'think')
-      .map((e) => String((e.action as Json).thought));
-
   it('a child pauses at its next step, asks nothing more, and resumes with the parent', async () => {
     const { dir } = await open({
       name: 'pause-child',
       turns: [
         {
           match: { lastRole: 'user', lastContentIncludes: 'count for me' },
-          reply: delegate('w', 'count to three', 'explore'),
+          reply: delegate('w', COUNTING_TASK, 'explore'),
         },
-        ...workerTurns('count to three'),
-        { match: { lastRole: 'tool', toolResultIncludes: 'counted to three' }, reply: { content: 'Done.' } },
+        ...countingChildTurns(800),
+        { match: { lastRole: 'tool', toolResultIncludes: COUNTED }, reply: { content: 'Done.' } },
       ],
     });
     const parent = session!.conversation;
@@ -171,11 +149,11 @@ describe('Pause reaches delegated agents', function () {
         },
         {
           match: { lastRole: 'user', lastContentIncludes: 'split the work' },
-          reply: delegate('w', 'count to three', 'explore'),
+          reply: delegate('w', COUNTING_TASK, 'explore'),
         },
-        ...workerTurns('count to three'),
+        ...countingChildTurns(800),
         {
-          match: { lastRole: 'tool', toolResultIncludes: 'counted to three' },
+          match: { lastRole: 'tool', toolResultIncludes: COUNTED },
           reply: finish('lead: counted'),
         },
         { match: { lastRole: 'tool', toolResultIncludes: 'lead: counted' }, reply: { content: 'Done.' } },
