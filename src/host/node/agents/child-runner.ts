@@ -21,6 +21,8 @@ import type { AgentDefinition } from '../../../core/agents/definition';
 import type { ChildRequest, ChildResult, ChildRunner } from '../../../core/agents/delegate-tool';
 import { createDelegateTool, DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
 import { createEscalateTool, ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
+import { mcpToolRefs } from '../../../core/agents/mcp-tool-refs';
+import type { McpHub } from '../mcp';
 import type { Conversation } from '../../../core/agent/conversation';
 import { derivedUuid } from '../../../core/events/derived-uuid';
 import { type ActionEvent, type Event, FINISH_TOOL_NAME } from '../../../core/events';
@@ -85,7 +87,15 @@ export interface NodeChildRunnerOptions {
 /** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
 export type NodeChildSession = Omit<
   NodeSessionOptions,
-  'storeDir' | 'id' | 'signing' | 'signedHeadFile' | 'tools' | 'agent' | 'onEvent'
+  | 'storeDir'
+  | 'id'
+  | 'signing'
+  | 'signedHeadFile'
+  | 'tools'
+  | 'agent'
+  | 'onEvent'
+  | 'mcpServers'
+  | 'sharedMcp'
 >;
 
 /** Children as Node sessions: the CLI's way. */
@@ -97,9 +107,13 @@ export function nodeChildOpener(o: {
   onEvent?: (event: Event, index: number) => void;
   /** A child's session.json, so `show` names its workspace. */
   describe?: (childDir: string, childId: string) => void;
+  /** The parent session's MCP servers: a child gets all their tools without a `tools` list, else those it names. */
+  mcp?: () => McpHub | undefined;
 }): (spec: ChildSpec) => Promise<OpenedChild> {
   return async (spec) => {
     const { agent, dir, id, identity } = spec;
+    const mcpTools = mcpToolRefs(agent.tools);
+    const mcp = o.mcp;
     const session = await openNodeConversation({
       ...o.session,
       storeDir: dir,
@@ -113,6 +127,9 @@ export function nodeChildOpener(o: {
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
       tools: spec.tools,
       agent: spec.conversationAgent,
+      ...(mcp && (mcpTools === null || mcpTools.length)
+        ? { sharedMcp: { hub: mcp, ...(mcpTools ? { tools: mcpTools } : {}) } }
+        : {}),
     });
     o.describe?.(dir, id);
     return session;
