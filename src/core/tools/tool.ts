@@ -44,6 +44,8 @@ export interface ToolSpec<Args = Record<string, unknown>> {
   changesNoFiles?(action: Readonly<Record<string, unknown>>): boolean;
   /** `kind` of the action payload stored in ActionEvent.action, e.g. TerminalAction. */
   actionKind: string;
+  /** An MCP tool's server and its own name there (the model may be offered it under another). */
+  mcp?: { server: string; tool: string };
   /** Validates the model's arguments (after JSON parsing). */
   argsSchema: z.ZodType<Args>;
   execute(args: Args, ctx: ToolContext): Promise<ToolObservation>;

@@ -188,6 +188,56 @@ describe('MCP tools named by agent definitions', function () {
     assert.ok(notice, "the misspelt MCP tool is told in the agent's log");
     assert.match(JSON.stringify(notice.value), /offers no tool \\"ehco\\" \(it offers: .*echo/);
   });
+
+  it('after a handoff, the agent that took over is offered the MCP tools its definition names', async () => {
+    const ws = workspace({ echoer: '[everything/echo, think]' });
+    const config = join(fx.tmp(), 'mcp.json');
+    writeFileSync(config, JSON.stringify({ mcpServers: { everything: everythingStdio } }));
+    await fx.startLlm({
+      name: 'mcp-after-handoff',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'hand it over' },
+          reply: {
+            toolCalls: [{ id: 'c_t', name: 'transfer_to_agent', arguments: { agent_name: 'echoer' } }],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'now handled by the echoer agent' },
+          reply: { toolCalls: [{ id: 'c_sum', name: 'get-sum', arguments: { a: 1, b: 2 } }] },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'has no get-sum tool' },
+          reply: { toolCalls: [{ id: 'c_echo', name: 'echo', arguments: { message: 'handed over' } }] },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'Echo: handed over' },
+          reply: { toolCalls: [{ id: 'c_f', name: 'finish', arguments: { message: 'done' } }] },
+        },
+      ],
+    });
+    const r = await runCli(
+      [
+        'run',
+        '--workspace',
+        ws,
+        '--mcp-config',
+        config,
+        '--confirmation-mode',
+        'never',
+        '--task',
+        'hand it over',
+      ],
+      { env: fx.env() },
+    );
+    assert.equal(r.code, 0, printed(r));
+    const bodies = fx.llm!.completionBodies() as Json[];
+    const names = (b: Json) =>
+      ((b.tools as Json[]) ?? []).map((t) => String((t.function as Json).name)).sort();
+    assert.ok(names(bodies[0]!).includes('get-sum'));
+    for (const after of bodies.slice(1))
+      assert.deepEqual(names(after), ['echo', 'finish', 'think', 'transfer_to_agent']);
+  });
 });
 
 const BUILT_IN = new Set([
