@@ -325,7 +325,14 @@ export class Conversation {
     this.pauseRequested = true;
     this.abort?.abort(new Error('interrupted by the user'));
     await this.runPromise;
-    await answerWithError(this.journal, this.pendingActionEvents(), STOPPED_BEFORE_RUN);
+    const pending = this.pendingActionEvents();
+    // A delegation suspended by a pause ends its paused agents first: none is left paused for good.
+    for (const a of pending)
+      await this.toolSet
+        .active()
+        .find((t) => t.name === a.tool_name)
+        ?.abandon?.(a.id);
+    await answerWithError(this.journal, pending, STOPPED_BEFORE_RUN);
     if (this.status !== 'paused') await this.journal.pause();
   }
 

@@ -66,6 +66,8 @@ export interface ChildResult {
 /** Runs (or resumes) one child to its next stop. Provided by the host, which owns the stores. */
 export interface ChildRunner {
   run(req: ChildRequest): Promise<ChildResult>;
+  /** Ends the children of this action that have not ended (paused ones, when the user stops). */
+  endUnfinished?(actionId: string): Promise<void>;
 }
 
 export interface DelegateDeps {
@@ -102,6 +104,7 @@ export function createDelegateTool(deps: DelegateDeps): DelegateTool {
     // The call itself changes nothing: every action of a child is rated and confirmed on its own.
     readOnly: true,
     resumable: true,
+    abandon: async (actionId) => deps.runner.endUnfinished?.(actionId),
     actionKind: 'DelegateAction',
     observationKind: 'DelegateObservation',
     argsSchema: DelegateArgsSchema,

@@ -40,6 +40,11 @@ export interface ToolSpec<Args = Record<string, unknown>> {
    * may throw SuspendAction to wait for the user.
    */
   resumable?: boolean;
+  /**
+   * A resumable action that will not run again (the user stopped the conversation while it was
+   * suspended): ends what it left waiting (a delegation's paused agents), before it is answered.
+   */
+  abandon?(actionId: string): Promise<void>;
   /** A call of a tool that can change files but this one does not (file_editor's view): no checkpoint. */
   changesNoFiles?(action: Readonly<Record<string, unknown>>): boolean;
   /** `kind` of the action payload stored in ActionEvent.action, e.g. TerminalAction. */

@@ -185,4 +185,46 @@ describe('Pause reaches delegated agents', function () {
     assert.match(JSON.stringify(observation), /lead: counted/);
     assert.equal(llm!.remainingTurns(), 0);
   });
+
+  it('Stop on a paused tree ends every paused agent in its own log and in its parent’s', async () => {
+    const { dir } = await open({
+      name: 'stop-paused-tree',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'plan it' },
+          reply: delegate('l', 'split the work', 'lead'),
+        },
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'split the work' },
+          reply: delegate('w', COUNTING_TASK, 'explore'),
+        },
+        ...countingChildTurns(800),
+      ],
+    });
+    const parent = session!.conversation;
+    await parent.sendMessage('plan it');
+    const run = parent.run();
+    await requests(4);
+    await parent.pause();
+    assert.equal(await run, 'paused');
+    await parent.interrupt();
+
+    const [child] = agentDirs(dir);
+    const [grandchild] = agentDirs(child!);
+    const ends = (log: Json[]) =>
+      log.filter((e) => e.key === 'agent_end').map((e) => (e.value as Json).branch);
+    const grandLog = await readLogJson(grandchild!);
+    assert.deepEqual(ends(grandLog), ['main.lead.1.explore.1'], 'the grandchild records its end');
+    const childLog = await readLogJson(child!);
+    assert.deepEqual(ends(childLog), ['main.lead.1.explore.1', 'main.lead.1'], 'and the child its own');
+    const parentLog = await readLogJson(dir);
+    assert.deepEqual(ends(parentLog), ['main.lead.1']);
+    assert.match(
+      JSON.stringify(parentLog.filter((e) => e.key === 'agent_end')),
+      /stopped it before it went on/,
+    );
+    const answer = parentLog.find((e) => e.kind === 'AgentErrorEvent' && e.tool_name === 'delegate');
+    assert.ok(answer, 'the delegation is answered as stopped');
+    assert.equal(llm!.completionBodies().length, 4, 'nothing more was asked');
+  });
 });

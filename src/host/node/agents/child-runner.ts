@@ -27,7 +27,7 @@ import type { Conversation } from '../../../core/agent/conversation';
 import { derivedUuid } from '../../../core/events/derived-uuid';
 import { type ActionEvent, type Event, FINISH_TOOL_NAME } from '../../../core/events';
 import type { ConfirmationDecision } from '../../../core/agent/ports';
-import type { ChildLink } from '../../../core/agents/agent-tree';
+import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
 import { LLM_USAGE_KEY } from '../../../core/state/metrics';
 import type { SigningIdentity } from '../../../core/signing';
 import type { ConversationAgent } from '../../../core/agents/conversation-agent';
@@ -260,6 +260,45 @@ export class NodeChildRunner implements ChildRunner {
       return { ...base, status, escalated: end.escalated === true, message };
     } finally {
       await session.close();
+    }
+  }
+
+  /**
+   * The user stopped the parent while this delegation was suspended (its children paused, or one
+   * waiting for the user): each child of the action that has not ended is stopped (its own
+   * delegation ends its children first) and its end recorded in both logs, so none stays paused
+   * for good.
+   */
+  async endUnfinished(actionId: string): Promise<void> {
+    const parent = this.opts.parent();
+    for (const link of agentTree(await parent.events()).children) {
+      if (link.parentEventId !== actionId || link.end) continue;
+      const agent = this.opts.agents().find((a) => a.name === link.agentName);
+      // A definition gone since: the child cannot be opened as itself; it stays as it was.
+      if (!agent) continue;
+      const identity = this.opts.signing
+        ? deriveAgentIdentity(this.opts.signing, link.conversationId)
+        : undefined;
+      const dir = join(this.opts.parentDir, link.folder);
+      const start: AgentStartValue = { agent_name: agent.name, branch: link.branch };
+      const session = await this.open(agent, dir, link.conversationId, identity, start);
+      try {
+        const child = session.conversation;
+        await child.interrupt();
+        const end: AgentEndValue = {
+          agent_name: agent.name,
+          branch: link.branch,
+          conversation_id: link.conversationId,
+          status: child.status,
+          escalated: false,
+          message: `The agent stopped (${child.status}): the user stopped it before it went on.`,
+        };
+        await child.recordAgentUpdate(AGENT_END_KEY, end);
+        await parent.recordAgentUpdate(AGENT_END_KEY, end);
+        this.waiting.delete(link.conversationId);
+      } finally {
+        await session.close();
+      }
     }
   }
 
