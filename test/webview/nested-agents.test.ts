@@ -127,6 +127,31 @@ describe('webview: nested delegated agents', function () {
     });
   });
 
+  it('a card the user closed while an agent below it asked stays closed once it is answered', async () => {
+    const head = () => card(LEAD).locator('> .delegated-head');
+    await p.showConversation(
+      [
+        ev(0, userMessage(eid(9), 'Find the host name')),
+        ev(1, delegateAction(MAIN_DELEGATION, 'lead', 'Split')),
+      ],
+      makeHeader({ status: 'waiting_for_confirmation', children: [lead, grand([GRAND_ACTION])] }),
+    );
+    await sendChildren();
+    assert.equal(await head().getAttribute('aria-expanded'), 'true', 'open by itself while asking');
+    await head().click();
+    await p.settle();
+    assert.equal(await head().getAttribute('aria-expanded'), 'false', 'closed by the user');
+    await p.host({
+      type: 'header',
+      header: makeHeader({ status: 'running', children: [{ ...lead, status: 'running' }, grand([])] }),
+    });
+    await p.settle();
+    assert.equal(await head().getAttribute('aria-expanded'), 'false', 'the answer does not reopen it');
+    await head().click();
+    await p.settle();
+    assert.equal(await head().getAttribute('aria-expanded'), 'true', 'and it opens again when asked to');
+  });
+
   it('a reveal scrolls to the delegation, opens the chain and focuses the grandchild’s card', async () => {
     const filler = Array.from({ length: 120 }, (_, i) =>
       ev(i + 2, agentMessage(eid(100 + i), `Step ${i}.\n\nMore.`)),

@@ -14,7 +14,7 @@ import { corruptRecord, type EventCodec, type StoredEvent } from '../log/event-s
 
 export type StoredConversationEvent = Event & StoredEvent;
 
-function decode(line: string, index: number): StoredConversationEvent {
+function decode(line: string, index: number, unfrozen = false): StoredConversationEvent {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -25,7 +25,7 @@ function decode(line: string, index: number): StoredConversationEvent {
     const reason = r && !r.ok ? r.error.message : (err as Error).message;
     return corruptRecord(index, reason) as unknown as StoredConversationEvent;
   }
-  const r = parseOwnedEvent(value, { index });
+  const r = parseOwnedEvent(value, { index, unfrozen });
   if (r.ok) return r.event as StoredConversationEvent;
   return corruptRecord(index, r.error.message) as unknown as StoredConversationEvent;
 }
@@ -41,4 +41,19 @@ export const openHandsEventCodec: EventCodec<StoredConversationEvent> = {
   oneLine: true,
   encode: (e) => serializeEvent(e),
   decode,
+};
+
+/**
+ * For copying an OpenHands conversation into a new log (an import), where each event is decoded,
+ * stored and dropped: events are not frozen, and they are encoded by the engine's JSON.stringify,
+ * which makes the same text (stringifyJson is only faster on long strings) and is faster on the
+ * short events a conversation mostly holds. A long argument is still stored once.
+ */
+export const importEventCodec: EventCodec<StoredConversationEvent> = {
+  oneLine: true,
+  encode: (e) => {
+    const stored = shareLongArguments(e);
+    return stored === e ? JSON.stringify(e) : serializeEvent(stored as Event);
+  },
+  decode: (line, index) => decode(line, index, true),
 };

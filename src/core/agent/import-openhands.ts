@@ -32,7 +32,7 @@ import { SIGNATURES_FILE, type SigningIdentity, openSignedStore } from '../signi
 import { parseChainFile } from '../signing/chain';
 import { chainIdToken } from '../signing/chain-head';
 import { RecordHashes } from '../signing/record-hashes';
-import { conversationEventCodec, type StoredConversationEvent } from './event-codec';
+import { conversationEventCodec, importEventCodec, type StoredConversationEvent } from './event-codec';
 import { ORIGINAL_RECORDS, OriginalRecords, sameEvents, SdkExportPipeline } from './sdk-export-pipeline';
 import { applyPatch, restamp } from './original-records';
 import { followWithSnapshots } from './snapshot-follower';
@@ -119,9 +119,9 @@ export async function importOpenHands(
   try {
     // Signed, every record is hashed as it is written, so chaining them needs no second read.
     const hashes = opts.identity ? new RecordHashes() : undefined;
-    const written = hashes ? hashingCodec(hashes) : undefined;
+    const written = hashes ? hashingCodec(importEventCodec, hashes) : undefined;
     const target = await SegmentEventStore.open<StoredConversationEvent>(to, {
-      codec: written?.codec ?? conversationEventCodec,
+      codec: written?.codec ?? importEventCodec,
       // A failed import is removed whole, so its records need not reach the file one by one.
       writeBatchBytes: IMPORT_WRITE_BATCH,
     });
@@ -174,25 +174,25 @@ async function copySdkEvents(
   target: SegmentEventStore<StoredConversationEvent>,
   id: string,
 ): Promise<number> {
-  const source = await OpenHandsDirStore.open<StoredConversationEvent>(from, {
-    codec: conversationEventCodec,
-    readOnly: true,
-  });
+  const originals = OriginalRecords.open(join(from, ORIGINAL_RECORDS));
   try {
-    const snapshots = followWithSnapshots(target, id, { expectedLength: source.length });
-    const originals = OriginalRecords.open(join(from, ORIGINAL_RECORDS));
-    let count: number;
+    // Events only copied are not frozen (importEventCodec); a Logbook export's are compared and rebuilt.
+    const source = await OpenHandsDirStore.open<StoredConversationEvent>(from, {
+      codec: originals ? conversationEventCodec : importEventCodec,
+      readOnly: true,
+    });
     try {
-      count = originals
+      const snapshots = followWithSnapshots(target, id, { expectedLength: source.length });
+      const count = originals
         ? await copyWithOriginals(source.iterate(0), originals, target)
         : await copyEvents(source, target);
+      await snapshots.finish();
+      return count;
     } finally {
-      originals?.close();
+      await source.close();
     }
-    await snapshots.finish();
-    return count;
   } finally {
-    await source.close();
+    originals?.close();
   }
 }
 
@@ -273,16 +273,19 @@ class Lookahead<T> {
  * The import's codec, which notes the hash of every record the store writes: the JSON it encodes is
  * hashed once the store reports the append (a failed append reports nothing).
  */
-function hashingCodec(hashes: RecordHashes): {
+function hashingCodec(
+  base: EventCodec<StoredConversationEvent>,
+  hashes: RecordHashes,
+): {
   codec: EventCodec<StoredConversationEvent>;
   onAppend: (e: StoredConversationEvent) => void;
 } {
   let last: { e: StoredConversationEvent; json: string } | null = null;
   return {
     codec: {
-      ...conversationEventCodec,
+      ...base,
       encode: (e) => {
-        const json = conversationEventCodec.encode(e);
+        const json = base.encode(e);
         last = { e, json };
         return json;
       },
@@ -290,7 +293,7 @@ function hashingCodec(hashes: RecordHashes): {
     onAppend: (e) => {
       const l = last;
       last = null;
-      hashes.addRecord(l && l.e === e ? l.json : conversationEventCodec.encode(e));
+      hashes.addRecord(l && l.e === e ? l.json : base.encode(e));
     },
   };
 }

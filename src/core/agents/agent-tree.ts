@@ -59,7 +59,7 @@ export interface AgentTree {
 }
 
 export function agentTree(events: readonly LogEvent[]): AgentTree {
-  const children = new Map<string, ChildLink>();
+  const children = new ChildLinks();
   const handoffs: Handoff[] = [];
   const branches = new Map<string, BranchSummary>();
   const branchOf = (name: string) => {
@@ -91,8 +91,7 @@ export function agentTree(events: readonly LogEvent[]): AgentTree {
       target.cost += u.cost ?? 0;
     } else if (e.key === AGENT_START_KEY) {
       const v = AgentStartValueSchema.safeParse(e.value);
-      if (!v.success) return;
-      if (v.data.handoff) {
+      if (v.success && v.data.handoff) {
         handoffs.push({
           from: current || stamp.agent_name,
           to: v.data.agent_name,
@@ -100,8 +99,33 @@ export function agentTree(events: readonly LogEvent[]): AgentTree {
           index,
         });
         current = v.data.agent_name;
-      } else if (v.data.conversation_id && v.data.folder && !children.has(v.data.conversation_id)) {
-        children.set(v.data.conversation_id, {
+      } else children.add(e);
+    } else if (e.key === AGENT_END_KEY) children.add(e);
+  });
+  return { children: children.list(), handoffs, branches: [...branches.values()] };
+}
+
+/**
+ * The children a log names, folded one event at a time (a holder of a live log adds each event as
+ * it is appended instead of reading the log again). Adding an event twice changes nothing.
+ */
+export class ChildLinks {
+  private readonly children = new Map<string, ChildLink>();
+
+  /** Whether `e` is about a child (a start or an end; a handoff is not). */
+  static concerns(e: LogEvent): boolean {
+    return (
+      e.kind === 'ConversationStateUpdateEvent' && (e.key === AGENT_START_KEY || e.key === AGENT_END_KEY)
+    );
+  }
+
+  add(e: LogEvent): void {
+    if (e.kind !== 'ConversationStateUpdateEvent') return;
+    if (e.key === AGENT_START_KEY) {
+      const v = AgentStartValueSchema.safeParse(e.value);
+      if (!v.success || v.data.handoff) return;
+      if (v.data.conversation_id && v.data.folder && !this.children.has(v.data.conversation_id)) {
+        this.children.set(v.data.conversation_id, {
           agentName: v.data.agent_name,
           branch: v.data.branch,
           conversationId: v.data.conversation_id,
@@ -115,7 +139,8 @@ export function agentTree(events: readonly LogEvent[]): AgentTree {
       }
     } else if (e.key === AGENT_END_KEY) {
       const v = AgentEndValueSchema.safeParse(e.value);
-      const child = v.success && v.data.conversation_id ? children.get(v.data.conversation_id) : undefined;
+      const child =
+        v.success && v.data.conversation_id ? this.children.get(v.data.conversation_id) : undefined;
       if (child && v.success)
         child.end = {
           status: v.data.status,
@@ -123,6 +148,10 @@ export function agentTree(events: readonly LogEvent[]): AgentTree {
           message: v.data.message ?? null,
         };
     }
-  });
-  return { children: [...children.values()], handoffs, branches: [...branches.values()] };
+  }
+
+  /** The children in the order their starts were recorded (copies: later adds do not change them). */
+  list(): ChildLink[] {
+    return [...this.children.values()].map((c) => ({ ...c, end: c.end && { ...c.end } }));
+  }
 }

@@ -8,6 +8,7 @@ export {
   parseVariableNames,
 } from './agent-environment';
 export { llmSecrets } from './llm-secrets';
+export { isPlaceholderKey } from './placeholder-keys';
 export { type NamedSecret, SecretRedactor, secretMarker } from './redact-secrets';
 export { serverSecrets, type ServerEntryValues } from './server-secrets';
 export { StreamRedactor, type StreamEvent } from './redact-stream';

@@ -2,6 +2,7 @@
 // credentials written into its base URL.
 import type { LlmSettings } from '../llm/settings';
 import type { NamedSecret } from './redact-secrets';
+import { isPlaceholderKey } from './placeholder-keys';
 import { urlSecrets } from './url-secrets';
 
 /** Header names that carry credentials (the LLM client keeps their values out of errors too). */
@@ -15,7 +16,8 @@ export function llmSecrets(
   settings: Pick<LlmSettings, 'apiKey' | 'extraHeaders'> & { baseUrl?: string },
 ): NamedSecret[] {
   const out: NamedSecret[] = [];
-  if (settings.apiKey) out.push({ name: 'API key', value: settings.apiKey });
+  if (settings.apiKey && !isPlaceholderKey(settings.apiKey))
+    out.push({ name: 'API key', value: settings.apiKey });
   for (const [header, value] of Object.entries(settings.extraHeaders ?? {})) {
     if (!isCredentialHeader(header)) continue;
     out.push({ name: `${header} header`, value });

@@ -99,7 +99,13 @@ const TaskTrackerPlanSchema = z.looseObject({
 });
 
 export function reduce(state: ConversationState, event: Event): ConversationState {
-  const s = countAgentEvent(touch(state, event), event);
+  const next = byKind(countAgentEvent(state, event), event);
+  // Copying the state is most of a small event's cost: the bookkeeping goes on the copy the
+  // handlers just made (never seen by anyone yet), and only an event they left alone copies it.
+  return touch(next === state ? { ...state } : next, event);
+}
+
+function byKind(s: ConversationState, event: Event): ConversationState {
   if (isOpaque(event)) return s;
   switch (event.kind) {
     case 'MessageEvent':
@@ -142,16 +148,17 @@ function countAgentEvent(s: ConversationState, e: Event): ConversationState {
   return about && s.agentEvents !== null ? { ...s, agentEvents: s.agentEvents + 1 } : s;
 }
 
-/** Bookkeeping every event gets, whatever its kind (opaque and corrupt slots included). */
-function touch(s: ConversationState, e: Event): ConversationState {
+/**
+ * Bookkeeping every event gets, whatever its kind (opaque and corrupt slots included), written
+ * into `fresh`, a state object made for this event alone.
+ */
+function touch(fresh: ConversationState, e: Event): ConversationState {
   const ts = typeof e.timestamp === 'string' ? e.timestamp : null;
-  return {
-    ...s,
-    eventCount: s.eventCount + 1,
-    head: e.id,
-    createdAt: s.createdAt ?? ts,
-    updatedAt: ts ?? s.updatedAt,
-  };
+  fresh.eventCount += 1;
+  fresh.head = e.id;
+  fresh.createdAt ??= ts;
+  if (ts !== null) fresh.updatedAt = ts;
+  return fresh;
 }
 
 function onMessage(state: ConversationState, e: MessageEvent): ConversationState {

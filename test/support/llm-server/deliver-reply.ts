@@ -20,6 +20,8 @@ export interface DeliveryContext {
   signal: AbortSignal;
   nextCallId: () => string;
   headers: Record<string, string>;
+  /** Resolves once the test releases `name` (a reply's `holdUntilReleased`). */
+  released: (name: string) => Promise<void>;
 }
 
 /**
@@ -34,6 +36,8 @@ export async function deliverReply(
   fault: Fault | undefined,
   ctx: DeliveryContext,
 ): Promise<void> {
+  if (reply.holdUntilReleased !== undefined)
+    await untilAborted(ctx.released(reply.holdUntilReleased), ctx.signal);
   if (fault?.slowFirstByteMs) await sleep(fault.slowFirstByteMs, undefined, { signal: ctx.signal });
 
   if (fault && (fault.status !== undefined || fault.code !== undefined)) {
@@ -82,6 +86,19 @@ export async function deliverReply(
   // Cutting after the last chunk still withholds `[DONE]`, so the stream never ends cleanly.
   if (cutAfter !== undefined) return disconnect(res);
   endEventStream(res);
+}
+
+/** `wait`, or a rejection as soon as the client goes away or the server closes. */
+function untilAborted(wait: Promise<void>, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void wait.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }
 
 /** Never returns on its own: ends when the client goes away or the server closes. */

@@ -51,6 +51,11 @@ export interface Reply {
   chunkSize?: number;
   /** Pause between streamed chunks, or before a non-streamed body. */
   delayMs?: number;
+  /**
+   * Nothing is sent until the test calls `release(name)` on the server (or POSTs /__release with
+   * `{"name": …}`): the client is held inside its request for exactly as long as the test needs.
+   */
+  holdUntilReleased?: string;
 }
 
 export interface ScriptedToolCall {
@@ -169,7 +174,16 @@ function checkReply(value: unknown, path: string, fail: Fail): void {
   const reply = expectObject(value, path, fail);
   expectKeys(
     reply,
-    ['content', 'reasoning', 'toolCalls', 'finishReason', 'usage', 'chunkSize', 'delayMs'],
+    [
+      'content',
+      'reasoning',
+      'toolCalls',
+      'finishReason',
+      'usage',
+      'chunkSize',
+      'delayMs',
+      'holdUntilReleased',
+    ],
     path,
     fail,
   );
@@ -178,6 +192,7 @@ function checkReply(value: unknown, path: string, fail: Fail): void {
   optional(reply.finishReason, (v) => expectOneOf(v, FINISH_REASONS, `${path}.finishReason`, fail));
   optional(reply.chunkSize, (v) => expectInteger(v, `${path}.chunkSize`, 1, fail));
   optional(reply.delayMs, (v) => expectInteger(v, `${path}.delayMs`, 0, fail));
+  optional(reply.holdUntilReleased, (v) => expectString(v, `${path}.holdUntilReleased`, fail));
   optional(reply.toolCalls, (v) => {
     if (!Array.isArray(v)) fail(`${path}.toolCalls`, 'must be an array');
     (v as unknown[]).forEach((call, i) => checkToolCall(call, `${path}.toolCalls[${i}]`, fail));

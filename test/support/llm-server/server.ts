@@ -33,6 +33,8 @@ export interface ScriptedLlm {
   /** Replaces the scenario and restarts it from its first turn; the request log is kept. */
   setScenario(scenario: Scenario): void;
   remainingTurns(): number;
+  /** Lets every reply held by `holdUntilReleased: name` go on, now and from now on. */
+  release(name: string): void;
   /** Stops listening and destroys open connections, streams in progress included. */
   close(): Promise<void>;
 }
@@ -72,6 +74,7 @@ class ScriptedLlmServer implements ScriptedLlm {
   private readonly closing = new AbortController();
   private readonly http = createServer((req, res) => void this.handle(req, res));
   private address: AddressInfo | undefined;
+  private readonly gates = new Map<string, { opened: Promise<void>; open: () => void }>();
 
   constructor(
     scenario: Scenario,
@@ -112,6 +115,21 @@ class ScriptedLlmServer implements ScriptedLlm {
 
   remainingTurns(): number {
     return this.cursor.remainingTurns();
+  }
+
+  release(name: string): void {
+    this.gate(name).open();
+  }
+
+  private gate(name: string): { opened: Promise<void>; open: () => void } {
+    let gate = this.gates.get(name);
+    if (!gate) {
+      let open = () => {};
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      gate = { opened, open };
+      this.gates.set(name, gate);
+    }
+    return gate;
   }
 
   close(): Promise<void> {
@@ -166,10 +184,21 @@ class ScriptedLlmServer implements ScriptedLlm {
         return sendJson(res, 200, { name: this.cursor.scenario.name, remainingTurns: this.remainingTurns() });
       case 'POST /__scenario':
         return this.loadScenario(res, parsed);
+      case 'POST /__release': {
+        const name = (parsed.value as { name?: unknown } | undefined)?.name;
+        if (typeof name !== 'string')
+          return sendJson(res, 400, errorBody('name must be a string', 'invalid_request_error'));
+        this.release(name);
+        return sendJson(res, 200, { released: name });
+      }
       default: {
-        const known = [CHAT_COMPLETIONS_PATH, '/v1/models', '/__requests', '/__scenario'].includes(
-          pathname ?? '',
-        );
+        const known = [
+          CHAT_COMPLETIONS_PATH,
+          '/v1/models',
+          '/__requests',
+          '/__scenario',
+          '/__release',
+        ].includes(pathname ?? '');
         const message = known
           ? `Method ${method} is not allowed on ${pathname}.`
           : `Unknown request URL: ${method} ${pathname}. Please check the URL for typos.`;
@@ -206,6 +235,7 @@ class ScriptedLlmServer implements ScriptedLlm {
         signal,
         headers,
         nextCallId: () => `call_scripted_${++this.callIdCounter}`,
+        released: (name) => this.gate(name).opened,
       });
     }
     const step = this.cursor.next(request);
@@ -223,6 +253,7 @@ class ScriptedLlmServer implements ScriptedLlm {
       signal,
       headers,
       nextCallId: () => `call_scripted_${++this.callIdCounter}`,
+      released: (name) => this.gate(name).opened,
     });
   }
 

@@ -101,6 +101,13 @@ describe('a grandchild waits for the user (CLI, scripted model)', function () {
     assert.equal(rejected?.rejection_reason, 'keep build');
     assert.equal(rejected?.branch, 'main.lead.1.editor.1');
     const parent = await readLogJson(dir);
+    // Every model call of the tree counts in the main conversation, under the branch that made it.
+    const usageIds = parent.filter((e) => e.key === 'llm_usage').map((e) => (e.value as Json).usage_id);
+    assert.ok(
+      usageIds.includes('agent:main.lead.1.editor.1'),
+      `the grandchild's own calls: ${usageIds.join(', ')}`,
+    );
+    assert.ok(usageIds.includes('agent:main.lead.1'), `the child's own calls: ${usageIds.join(', ')}`);
     const observation = parent.find((e) => e.kind === 'ObservationEvent' && e.tool_name === 'delegate');
     assert.match(JSON.stringify(observation), /lead: the editor kept build/);
     const childLog = await readLogJson(child!);

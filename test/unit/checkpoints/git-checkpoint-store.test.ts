@@ -312,6 +312,17 @@ describe('GitCheckpointStore', function () {
     assert.deepEqual(treeHashes(ws), tree);
   });
 
+  it('a workspace folder that is gone is named as gone, not as git missing', async () => {
+    writeFileSync(join(ws, 'a.txt'), 'one');
+    const rec = await store.record({ conversationId: CONV, reason: 'action' });
+    rmSync(ws, { recursive: true, force: true });
+    const gone = (e: unknown) =>
+      e instanceof CheckpointUnavailableError && /no longer exists/.test(e.message) && !/git/.test(e.message);
+    await assert.rejects(store.plan(rec.id), gone);
+    await assert.rejects(store.restore(rec.id, CONV), gone);
+    await assert.rejects(store.record({ conversationId: CONV, reason: 'action' }), gone);
+  });
+
   it('a workspace too large to checkpoint fails with a clear reason', async () => {
     const tiny = new GitCheckpointStore({
       workspace: ws,

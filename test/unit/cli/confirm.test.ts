@@ -111,19 +111,19 @@ describe('logbook run --confirm, show, approve, reject (a new process each)', fu
 
   it('show reads a conversation while its agent runs, without taking the writer lock; a second writer is refused', async () => {
     const env = await fx.startLlm({
-      name: 'cli-slow',
-      // About 5 s of streaming: time for show and approve to run meanwhile, even on a busy machine
-      // (approve, started with the key, runs as a second process: see secret-handoff.ts).
-      turns: [{ reply: { content: 'Slowly answering.', chunkSize: 2, delayMs: 600 } }],
+      name: 'cli-held',
+      // The model answers only when released: show and approve run while the agent waits inside
+      // its LLM call, however slow the machine is.
+      turns: [{ reply: { content: 'Answered once released.', holdUntilReleased: 'answer' } }],
     });
     const ws = fx.tmp();
     const store = join(fx.tmp(), 'conv');
     const running = runCli(['run', '--workspace', ws, '--task', 'take your time', '--store', store], { env });
-    // Wait until the agent is in its LLM call, then read.
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 30_000;
     while (fx.llm!.completionBodies().length === 0 && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 50));
     }
+    assert.equal(fx.llm!.completionBodies().length, 1, 'the agent is in its LLM call');
     const show = await runCli(['show', store, '--json']);
     assert.equal(show.code, 0, printed(show));
     assert.equal((JSON.parse(show.stdout) as { status: string }).status, 'running');
@@ -131,8 +131,9 @@ describe('logbook run --confirm, show, approve, reject (a new process each)', fu
     const approve = await runCli(['approve', store], { env });
     assert.equal(approve.code, 1, printed(approve));
     assert.match(approve.stderr, /is in use/);
+    fx.llm!.release('answer');
     const run = await running;
     assert.equal(run.code, 0, printed(run));
-    assert.ok(run.lines.includes('[agent] Slowly answering.'), printed(run));
+    assert.ok(run.lines.includes('[agent] Answered once released.'), printed(run));
   });
 });

@@ -62,6 +62,18 @@ describe('SecretRedactor', () => {
     );
     assert.deepEqual(llmSecrets({ apiKey: '' }), []);
   });
+
+  it("llmSecrets: a local server's published stand-in key is no secret, and text naming it stays as it is", () => {
+    for (const apiKey of ['lm-studio', 'sk-no-key-required', 'EMPTY', 'not-needed', 'Placeholder']) {
+      assert.deepEqual(llmSecrets({ apiKey }), [], apiKey);
+    }
+    const r = new SecretRedactor(llmSecrets({ apiKey: 'lm-studio' }));
+    assert.equal(r.redactText('Start lm-studio, then load a model.'), 'Start lm-studio, then load a model.');
+    // A real key that merely starts like one is still a secret.
+    assert.deepEqual(llmSecrets({ apiKey: 'lm-studio-7f3a9c2e' }), [
+      { name: 'API key', value: 'lm-studio-7f3a9c2e' },
+    ]);
+  });
 });
 
 describe('StreamRedactor: a key split over streamed deltas never shows', () => {

@@ -21,7 +21,7 @@ export function Collapsible({ id, row, label, defaultOpen = false, class: cls, c
         type="button"
         class="collapsible-toggle"
         aria-expanded={open}
-        onClick={() => toggleOpen(id, row)}
+        onClick={() => toggleOpen(id, row, defaultOpen)}
       >
         <Icon name={open ? 'chevron-down' : 'chevron-right'} />
         <span class="collapsible-label">{label}</span>

@@ -66,7 +66,7 @@ function DelegatedAgent({
         class="delegated-head"
         aria-expanded={open}
         aria-controls={bodyId}
-        onClick={() => toggleOpen(openId, undefined)}
+        onClick={() => toggleOpen(openId, undefined, asksBelow)}
       >
         <Icon name={open ? 'chevron-down' : 'chevron-right'} />
         <Icon name="hubot" />

@@ -38,7 +38,8 @@ export function openChain(chain: readonly ChildAgent[]): void {
   const all = header.value?.children ?? [];
   for (const c of chain) {
     const key = childOpenKey(c.conversationId);
-    if (!isOpen(key, waitsBelow(c.conversationId, all))) toggleOpen(key, undefined);
+    const asks = waitsBelow(c.conversationId, all);
+    if (!isOpen(key, asks)) toggleOpen(key, undefined, asks);
   }
 }
 

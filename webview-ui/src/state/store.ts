@@ -53,7 +53,8 @@ let latestBatch: string | undefined;
 let lastSeq = -1;
 const actionRows = new Map<string, Row>();
 const actionByCall = new Map<string, string>();
-const openKeys = new Set<string>();
+/** What the user chose for each toggle they used: open or closed, whatever its default becomes. */
+const openChoices = new Map<string, boolean>();
 const listeners = new Set<(agentSpoke: boolean) => void>();
 
 export const shownConversation = (): string | null => conversationId;
@@ -72,7 +73,7 @@ export function showConversation(next: ConversationHeader | null): void {
     dropRows();
     askedRisks.clear();
     held.length = 0;
-    openKeys.clear();
+    openChoices.clear();
     firstSeq = 0;
     lastSeq = -1;
     conversationId = id;
@@ -274,13 +275,14 @@ export function actionRow(actionId: string): Row | undefined {
 }
 
 /** Expanded/collapsed state lives here, not in components: virtualized rows unmount and remount. */
+/** Open as the user last set it; until they do, as `fallback` says (which may change with the log). */
 export function isOpen(key: string, fallback = false): boolean {
-  return openKeys.has(key) ? !fallback : fallback;
+  return openChoices.get(key) ?? fallback;
 }
 
-export function toggleOpen(key: string, row: Row | undefined): void {
-  if (openKeys.has(key)) openKeys.delete(key);
-  else openKeys.add(key);
+/** Flips what the user sees: `fallback` must be the one `isOpen` was asked with. */
+export function toggleOpen(key: string, row: Row | undefined, fallback = false): void {
+  openChoices.set(key, !isOpen(key, fallback));
   if (row) row.rev++;
   version.value++;
 }

@@ -209,10 +209,13 @@ export class NodeChildRunner implements ChildRunner {
         if (req.agent.mode === 'plan') await child.setMode('plan');
         await child.sendMessage(req.task);
       }
-      // The child's model calls count in the parent's totals and against its budget.
+      // The child's model calls count in the parent's totals and against its budget; a call its own
+      // child passed up keeps the branch that made it.
       const mirror = child.onEvent((e) => {
         if (e.kind === 'ConversationStateUpdateEvent' && e.key === LLM_USAGE_KEY) {
-          const value = { ...(e.value as object), usage_id: `agent:${branch}` };
+          const made = (e.value as { usage_id?: unknown } | null)?.usage_id;
+          const usageId = typeof made === 'string' && made.startsWith('agent:') ? made : `agent:${branch}`;
+          const value = { ...(e.value as object), usage_id: usageId };
           void parent.recordAgentUpdate(LLM_USAGE_KEY, value).catch(() => undefined);
         }
       });

@@ -1,6 +1,7 @@
 // Runs git for the checkpoint store, and only for it: its own GIT_DIR, index and work tree, in an
 // environment with nothing of the user's. No GIT_* variable, global or system config, hook,
 // fsmonitor or credential helper can run a command or point git at the user's repository.
+import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { devNull } from 'node:os';
 import { CheckpointUnavailableError } from '../../../core/checkpoints/types';
@@ -107,12 +108,13 @@ export function runGit(
 ): Promise<GitResult> {
   return new Promise((resolve, reject) => {
     const env = gitEnvironment(paths);
+    const cwd = opts.bare ? paths.gitDir : paths.workTree;
     if (opts.bare) {
       delete env.GIT_WORK_TREE;
       delete env.GIT_INDEX_FILE;
     }
     const child = spawn('git', [...SAFE_CONFIG, ...(opts.config ?? []).flatMap((c) => ['-c', c]), ...args], {
-      cwd: opts.bare ? paths.gitDir : paths.workTree,
+      cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
       windowsHide: true,
@@ -121,13 +123,7 @@ export function runGit(
     const err: Buffer[] = [];
     child.stdout.on('data', (b: Buffer) => out.push(b));
     child.stderr.on('data', (b: Buffer) => err.push(b));
-    child.on('error', (e: NodeJS.ErrnoException) => {
-      reject(
-        e.code === 'ENOENT'
-          ? new CheckpointUnavailableError('Checkpoints need git, which is not installed or not on PATH.')
-          : e,
-      );
-    });
+    child.on('error', (e: NodeJS.ErrnoException) => reject(e.code === 'ENOENT' ? spawnFailure(cwd) : e));
     child.on('close', (code) => {
       const stderr = Buffer.concat(err).toString('utf8').trim();
       if (code === 0 || (code !== null && opts.okCodes?.includes(code))) {
@@ -139,6 +135,18 @@ export function runGit(
     child.stdin.on('error', () => undefined);
     child.stdin.end(opts.input ?? '');
   });
+}
+
+/**
+ * Spawning fails with ENOENT both when git is missing and when the folder it is to run in is gone
+ * (a workspace folder deleted or moved while its conversation was open): say which.
+ */
+function spawnFailure(cwd: string): CheckpointUnavailableError {
+  return existsSync(cwd)
+    ? new CheckpointUnavailableError('Checkpoints need git, which is not installed or not on PATH.')
+    : new CheckpointUnavailableError(
+        `The folder ${cwd} no longer exists (deleted or moved?), so it has no checkpoints to take or restore.`,
+      );
 }
 
 /** NUL-separated output into its parts (the last, empty one dropped). */

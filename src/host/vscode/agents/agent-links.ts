@@ -1,9 +1,8 @@
 // The delegation tree of an open conversation in the editor, to any depth: each conversation's
-// children as its own log names them (agent_start/agent_end), kept per conversation and read again
-// when one of them records a start or an end. The chat's cards list every agent of the tree, each
-// under the delegation that started it, so a grandchild's question reaches the user too.
-import { AGENT_END_KEY, AGENT_START_KEY } from '../../../core/agents/agent-events';
-import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
+// children as its own log names them (agent_start/agent_end), read once when it is followed and then
+// kept up to date from each start or end it records. The chat's cards list every agent of the tree,
+// each under the delegation that started it, so a grandchild's question reaches the user too.
+import { agentTree, ChildLinks, type ChildLink } from '../../../core/agents/agent-tree';
 import type { Conversation } from '../../../core/agent/conversation';
 import { openReadOnly, readEvents } from '../../node/cli/conversation-dir';
 
@@ -15,19 +14,22 @@ export interface TreeLink extends ChildLink {
 export class AgentLinks {
   private readonly byConversation = new Map<string, ChildLink[]>();
 
-  /** Reads `conversation`'s children from its log, now and at each start or end it records. */
+  /** Reads `conversation`'s children from its log, then follows the starts and ends it records. */
   async follow(conversationId: string, conversation: Conversation, changed: () => void): Promise<void> {
-    const refresh = async () => {
-      this.byConversation.set(conversationId, agentTree(await conversation.events()).children);
-    };
+    const links = new ChildLinks();
+    // Subscribed before the log is read: an event recorded meanwhile is in both, and adding it
+    // twice changes nothing.
     conversation.onEvent((e) => {
-      if (e.kind !== 'ConversationStateUpdateEvent' || (e.key !== AGENT_START_KEY && e.key !== AGENT_END_KEY))
-        return;
-      void refresh().then(changed, () => undefined);
+      if (!ChildLinks.concerns(e)) return;
+      links.add(e);
+      this.byConversation.set(conversationId, links.list());
+      queueMicrotask(changed);
     });
     // A log that names no other agent is not read (a long conversation opens without reading it).
-    if (conversation.state.agentEvents === 0) this.byConversation.set(conversationId, []);
-    else await refresh();
+    if (conversation.state.agentEvents !== 0) {
+      for (const e of await conversation.events()) if (ChildLinks.concerns(e)) links.add(e);
+    }
+    this.byConversation.set(conversationId, links.list());
   }
 
   /** Reads the children of a log no session holds (an agent that ended), once. */
