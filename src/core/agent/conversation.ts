@@ -327,11 +327,11 @@ export class Conversation {
     await this.runPromise;
     const pending = this.pendingActionEvents();
     // A delegation suspended by a pause ends its paused agents first: none is left paused for good.
-    for (const a of pending)
-      await this.toolSet
-        .active()
-        .find((t) => t.name === a.tool_name)
-        ?.abandon?.(a.id);
+    // One that cannot be ended stays as it was; the stop goes on.
+    for (const a of pending) {
+      const tool = this.toolSet.active().find((t) => t.name === a.tool_name);
+      await tool?.abandon?.(a.id).catch(() => undefined);
+    }
     await answerWithError(this.journal, pending, STOPPED_BEFORE_RUN);
     if (this.status !== 'paused') await this.journal.pause();
   }
