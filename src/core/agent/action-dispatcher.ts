@@ -19,7 +19,7 @@ import type { ConversationPolicies } from './policies/policy';
 import { recheckBeforeRun } from './recheck';
 import { SuspendAction } from '../tools/suspend';
 
-export type DispatchOutcome = 'executed' | 'finished' | 'stopped' | 'waiting';
+export type DispatchOutcome = 'executed' | 'finished' | 'stopped' | 'waiting' | 'paused';
 
 export interface DispatcherDeps {
   log: ConversationLog;
@@ -35,6 +35,8 @@ export interface DispatcherDeps {
   cwd: string;
   /** A new signal for this batch: the conversation's interrupt aborts it. */
   abortable: () => AbortSignal;
+  /** Aborted when the user pauses the run (a delegation pauses its agents, then suspends). */
+  pauseSignal?: () => AbortSignal;
   /** Descriptions of edits the user made to the agent's changes since the last call (asked before each action runs). */
   userEditNotes?: () => string[];
 }
@@ -84,6 +86,8 @@ export class ActionDispatcher {
         await this.observe(await this.run(action, signal));
       } catch (err) {
         if (!(err instanceof SuspendAction)) throw err;
+        // Its delegated agents were paused with the run: it goes on when the run resumes.
+        if (err.reason === 'paused') return 'paused';
         // A delegated agent waits for the user: this action is answered when it runs again.
         await log.setStatus('waiting_for_confirmation');
         return 'waiting';
@@ -138,6 +142,7 @@ export class ActionDispatcher {
       ports: this.deps.ports(),
       cwd: this.deps.cwd,
       signal,
+      ...(this.deps.pauseSignal ? { pause: this.deps.pauseSignal() } : {}),
     });
     // Also when it failed or was interrupted: whatever it left is the agent's, not the user's.
     if (checkpointed) await checkpoints.after(action);

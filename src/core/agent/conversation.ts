@@ -67,6 +67,8 @@ export class Conversation {
   private runPromise: Promise<ExecutionStatus> | undefined;
   private abort: AbortController | undefined;
   private pauseRequested = false;
+  /** Aborted by `pause` during a run: a delegation running then pauses its agents too. */
+  private pausing = new AbortController();
   private readonly secretGuard: SecretGuard;
   private readonly journal: ConversationJournal;
   private readonly toolSet: ToolSet;
@@ -144,6 +146,7 @@ export class Conversation {
       ports: () => this.secretGuard.ports(deps.ports),
       cwd: deps.cwd,
       abortable,
+      pauseSignal: () => this.pausing.signal,
       ...(deps.userEditNotes ? { userEditNotes: deps.userEditNotes } : {}),
     });
   }
@@ -303,10 +306,14 @@ export class Conversation {
     return this.status;
   }
 
-  /** Asks the loop to stop between steps; the current step finishes first. */
+  /**
+   * Asks the loop to stop between steps; the current step finishes first. Delegated agents running
+   * now pause at their next step too, and the delegation waits, unanswered, to resume with the run.
+   */
   async pause(): Promise<void> {
     if (this.runPromise) {
       this.pauseRequested = true;
+      this.pausing.abort();
       await this.runPromise;
       return;
     }
@@ -318,7 +325,14 @@ export class Conversation {
     this.pauseRequested = true;
     this.abort?.abort(new Error('interrupted by the user'));
     await this.runPromise;
-    await answerWithError(this.journal, this.pendingActionEvents(), STOPPED_BEFORE_RUN);
+    const pending = this.pendingActionEvents();
+    // A delegation suspended by a pause ends its paused agents first: none is left paused for good.
+    // One that cannot be ended stays as it was; the stop goes on.
+    for (const a of pending) {
+      const tool = this.toolSet.active().find((t) => t.name === a.tool_name);
+      await tool?.abandon?.(a.id).catch(() => undefined);
+    }
+    await answerWithError(this.journal, pending, STOPPED_BEFORE_RUN);
     if (this.status !== 'paused') await this.journal.pause();
   }
 
@@ -453,6 +467,7 @@ export class Conversation {
 
   private async loop(): Promise<ExecutionStatus> {
     this.pauseRequested = false;
+    this.pausing = new AbortController();
     if (this.store.readOnly) return this.status;
     if (this.status === 'waiting_for_confirmation' && this.awaitingConfirmation().length > 0)
       return this.status;
@@ -475,6 +490,10 @@ export class Conversation {
       await this.policies.afterStep();
       if (outcome === 'stopped') {
         await answerWithError(this.journal, this.pendingActionEvents(), STOPPED_BEFORE_RUN);
+        await this.journal.pause();
+        break;
+      }
+      if (outcome === 'paused') {
         await this.journal.pause();
         break;
       }

@@ -1,5 +1,6 @@
 // What a conversation knows of the agent it runs as: the stamp its events carry (a handoff changes
 // it), what the agent adds to the system prompt, and, for a delegated agent, its log's first event.
+import type { ToolSpec } from '../tools';
 import type { AgentStamp, AgentStartValue } from './agent-events';
 
 export interface ConversationAgent {
@@ -9,5 +10,5 @@ export interface ConversationAgent {
   /** Added to the system prompt: the agent's instructions, or the agents the main one can call. */
   promptSections?: readonly string[];
   /** Whether the agent running now may call this tool (a handoff narrows the set); absent: every tool. */
-  offers?(toolName: string): boolean;
+  offers?(tool: Pick<ToolSpec, 'name' | 'mcp'>): boolean;
 }

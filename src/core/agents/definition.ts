@@ -3,12 +3,16 @@
 // instructions, added to its system prompt. One agent is built in: `explore`, which only reads.
 import type { AgentMode } from '../state';
 import { FrontMatterError, parseFrontMatter, type FrontValue } from './front-matter';
+import { mcpToolRefProblem } from './mcp-tool-refs';
 
 export interface AgentDefinition {
   /** What the model names in a delegation: lowercase letters, digits, `-` and `_`. */
   name: string;
   description: string;
-  /** The tools it may call, by name; null: every built-in tool. */
+  /**
+   * The tools it may call: built-in ones by name, MCP tools as `server/tool` or `server/*`
+   * (mcp-tool-refs.ts); null: every built-in tool and every MCP tool.
+   */
   tools: string[] | null;
   /** The model it talks to; null: the parent's. */
   model: string | null;
@@ -79,6 +83,8 @@ export function parseAgentDefinition(text: string, origin: string): ParsedDefini
   const tools = f.tools === undefined ? null : f.tools;
   if (tools !== null && (!Array.isArray(tools) || tools.length === 0))
     return fail('"tools" must be a list of tool names');
+  const badRef = (tools as string[] | null)?.map(mcpToolRefProblem).find((p) => p !== null);
+  if (badRef) return fail(badRef);
   const model = f.model === undefined ? null : f.model;
   if (model !== null && (typeof model !== 'string' || !model)) return fail('"model" must be a model name');
   const mode = f.mode ?? 'act';

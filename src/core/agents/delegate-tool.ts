@@ -4,7 +4,8 @@
 // one after the other otherwise) and returns their final messages as one observation. Each child
 // runs its own loop in its own conversation (child-runner.ts in the host); a child that waits for
 // the user's confirmation suspends this action, which runs again, and picks the children up where
-// they stopped, once the user has answered.
+// they stopped, once the user has answered. Pausing the conversation pauses its running children
+// (and theirs) at their next step: the action suspends, unanswered, and resumes them with the run.
 import { z } from 'zod';
 import type { ToolSpec } from '../tools';
 import { errorObservation, observation } from '../tools/observation';
@@ -44,6 +45,8 @@ export interface ChildRequest {
   agent: AgentDefinition;
   task: string;
   signal: AbortSignal;
+  /** Aborted when the user pauses the delegating conversation: the child pauses at its next step. */
+  pause?: AbortSignal;
 }
 
 export interface ChildResult {
@@ -56,11 +59,15 @@ export interface ChildResult {
   escalated: boolean;
   /** Its final message (finish or escalate), or what stopped it. */
   message: string;
+  /** Paused with the delegating conversation, not ended: it goes on when the delegation runs again. */
+  paused?: boolean;
 }
 
 /** Runs (or resumes) one child to its next stop. Provided by the host, which owns the stores. */
 export interface ChildRunner {
   run(req: ChildRequest): Promise<ChildResult>;
+  /** Ends the children of this action that have not ended (paused ones, when the user stops). */
+  endUnfinished?(actionId: string): Promise<void>;
 }
 
 export interface DelegateDeps {
@@ -97,6 +104,7 @@ export function createDelegateTool(deps: DelegateDeps): DelegateTool {
     // The call itself changes nothing: every action of a child is rated and confirmed on its own.
     readOnly: true,
     resumable: true,
+    abandon: async (actionId) => deps.runner.endUnfinished?.(actionId),
     actionKind: 'DelegateAction',
     observationKind: 'DelegateObservation',
     argsSchema: DelegateArgsSchema,
@@ -147,7 +155,14 @@ export function createDelegateTool(deps: DelegateDeps): DelegateTool {
         const agent = deps.agents().find((a) => a.name === type);
         if (!agent)
           return fail('delegate', `No agent for "${id}": name it in agent_types (known agents: ${known()}).`);
-        requests.push({ actionId: ctx.actionId ?? '', subId: id, agent, task, signal: ctx.signal });
+        requests.push({
+          actionId: ctx.actionId ?? '',
+          subId: id,
+          agent,
+          task,
+          signal: ctx.signal,
+          ...(ctx.pause ? { pause: ctx.pause } : {}),
+        });
       }
       if (!ctx.actionId) return fail('delegate', 'delegate ran without its action.');
       const results = await runAll(requests, deps);
@@ -155,6 +170,14 @@ export function createDelegateTool(deps: DelegateDeps): DelegateTool {
         const who = results.filter((r) => r.status === 'waiting_for_confirmation').map((r) => r.branch);
         throw new SuspendAction(`${who.join(', ')} wait${who.length === 1 ? 's' : ''} for confirmation`);
       }
+      if (results.some((r) => r.paused))
+        throw new SuspendAction(
+          `${results
+            .filter((r) => r.paused)
+            .map((r) => r.branch)
+            .join(', ')} paused`,
+          'paused',
+        );
       const text = results.map(resultText).join('\n\n');
       const allFailed = results.every((r) => r.status !== 'finished');
       return observation('DelegateObservation', text, { command: 'delegate' }, allFailed);
@@ -170,8 +193,8 @@ async function runAll(requests: ChildRequest[], deps: DelegateDeps): Promise<Chi
   for (const r of requests) {
     const result = await deps.runner.run(r);
     out.push(result);
-    // One waits for the user: the ones after it start once it is answered.
-    if (result.status === 'waiting_for_confirmation') break;
+    // One waits for the user, or was paused: the ones after it start once it goes on.
+    if (result.status === 'waiting_for_confirmation' || result.paused) break;
   }
   return out;
 }

@@ -36,6 +36,7 @@ export function createMcpTool(
     (info.description?.trim() || info.annotations?.title || info.name) + ` (MCP server "${server.name}")`;
   return {
     name: opts.exposedName,
+    mcp: { server: server.name, tool: info.name },
     description,
     readOnly: rated.readOnly,
     actionKind: MCP_ACTION_KIND,

@@ -12,6 +12,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The ActionEvent being executed (a delegation names its child conversations after it). */
   actionId?: string;
+  /**
+   * Aborted when the user pauses the conversation: a resumable tool that runs agents of its own
+   * (a delegation) pauses them at their next step and suspends, to go on when the run resumes.
+   */
+  pause?: AbortSignal;
 }
 
 /** An observation payload: `kind` names it (e.g. TerminalObservation); `content` is what the LLM reads. */
@@ -35,10 +40,17 @@ export interface ToolSpec<Args = Record<string, unknown>> {
    * may throw SuspendAction to wait for the user.
    */
   resumable?: boolean;
+  /**
+   * A resumable action that will not run again (the user stopped the conversation while it was
+   * suspended): ends what it left waiting (a delegation's paused agents), before it is answered.
+   */
+  abandon?(actionId: string): Promise<void>;
   /** A call of a tool that can change files but this one does not (file_editor's view): no checkpoint. */
   changesNoFiles?(action: Readonly<Record<string, unknown>>): boolean;
   /** `kind` of the action payload stored in ActionEvent.action, e.g. TerminalAction. */
   actionKind: string;
+  /** An MCP tool's server and its own name there (the model may be offered it under another). */
+  mcp?: { server: string; tool: string };
   /** Validates the model's arguments (after JSON parsing). */
   argsSchema: z.ZodType<Args>;
   execute(args: Args, ctx: ToolContext): Promise<ToolObservation>;

@@ -16,6 +16,7 @@ import type { SigningIdentity } from '../../core/signing';
 import { llmSecrets, type NamedSecret } from '../../core/secrets';
 import type { ToolSpec } from '../../core/tools';
 import type { ConversationAgent } from '../../core/agents/conversation-agent';
+import type { McpToolRef } from '../../core/agents/mcp-tool-refs';
 import { NodeFilePort, NodeTerminalPort } from './ports';
 import type { CheckpointPort } from '../../core/checkpoints/types';
 import { environmentResolver, joinSecrets, McpHub, type ParsedMcpConfig } from './mcp';
@@ -71,6 +72,11 @@ export interface NodeSessionOptions {
   checkpoints?: CheckpointPort;
   /** MCP servers whose tools the agent may use; they start with the run and stop with `close`. */
   mcpServers?: ParsedMcpConfig;
+  /**
+   * A delegated agent's: the parent session's MCP servers (instead of `mcpServers`), of whose tools
+   * it gets those `tools` names (absent: all). They keep running when this session closes.
+   */
+  sharedMcp?: { hub: () => McpHub | undefined; tools?: readonly McpToolRef[] };
   /** Where to say what happens with the MCP servers (started, renamed tools, failures). */
   onMcpLog?: (line: string) => void;
   /** The sandbox the shell and the stdio MCP servers start in (disposed with the session); none: unsandboxed. */
@@ -99,6 +105,8 @@ export interface NodeSession {
   stopCommand(): Promise<void>;
   /** Stops the shell and flushes and unlocks the log. Safe to call twice. */
   close(): Promise<void>;
+  /** The MCP servers this session started (its delegated agents use them too); none before the first. */
+  mcp(): McpHub | undefined;
 }
 
 /** The log is locked by another process: this one may only read it. */
@@ -185,6 +193,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         : {},
       ...(opts.tools ? { hostTools: opts.tools } : {}),
       toolSource: async (tools) => {
+        if (opts.sharedMcp) return opts.sharedMcp.hub()?.source(opts.sharedMcp.tools);
         if (!opts.mcpServers) return undefined;
         mcp = new McpHub({
           cwd: workspace,
@@ -206,7 +215,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       roots: () => [workspace],
       secrets: joinSecrets(
         () => secrets,
-        () => mcp?.secrets() ?? NO_SECRETS,
+        () => (mcp ?? opts.sharedMcp?.hub())?.secrets() ?? NO_SECRETS,
       ),
       ...(condenser ? { condenser } : {}),
       ...(opts.checkpoints ? { checkpoints: opts.checkpoints } : {}),
@@ -219,7 +228,14 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     // The CLI opens a conversation to run or to answer it: the servers start now, so the pending
     // actions of their tools are rated by their annotations before anything is decided.
     await session.toolSource?.prepare();
-    return { conversation: session.conversation, store, tools: session.tools, stopCommand, close };
+    return {
+      conversation: session.conversation,
+      store,
+      tools: session.tools,
+      stopCommand,
+      close,
+      mcp: () => mcp,
+    };
   } catch (err) {
     await close();
     throw err;

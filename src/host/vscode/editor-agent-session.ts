@@ -53,7 +53,7 @@ export async function openEditorAgentSession(
       web: { rules: readWebRules, ...(webSearch ? { search: webSearch } : {}) },
     },
     toolSource: (tools) => {
-      const mcpSource = mcp?.source();
+      const mcpSource = mcp?.source(deps.mcpTools);
       const editor = editorToolSource(
         () => [...tools.map((t) => t.name), ...(mcpSource?.tools() ?? []).map((t) => t.name)],
         deps.log,

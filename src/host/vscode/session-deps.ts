@@ -11,6 +11,7 @@ import type { ChildAgentView, SequencedEvent, StreamDelta } from './chat-backend
 import type { ConfiguredLlm } from './configured-llm';
 import type { WorkspaceCheckpointStore } from '../node/checkpoints/workspace-store';
 import type { EditorMcpServers } from './mcp/editor-mcp-servers';
+import type { McpToolRef } from '../../core/agents/mcp-tool-refs';
 import type { EditorSandbox } from './sandbox/editor-sandbox';
 
 export interface SessionDeps {
@@ -37,6 +38,8 @@ export interface SessionDeps {
   checkpoints?: WorkspaceCheckpointStore;
   /** The window's MCP servers, whose tools the conversation may use. */
   mcp?: EditorMcpServers;
+  /** Only these of their tools (a delegated agent's definition names them); absent: all. */
+  mcpTools?: readonly McpToolRef[];
   /** The sandbox the agent's commands run in (disposed with the session); none: unsandboxed. */
   sandbox?: EditorSandbox;
   /** The sandbox is the parent's (a delegated agent's session): disposing this one leaves it. */

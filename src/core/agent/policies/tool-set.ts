@@ -18,7 +18,7 @@ export class ToolSet implements ConversationPolicy {
     private readonly source: ToolSource | undefined,
     private readonly settings: () => AgentSettings,
     /** The agent running now may call this tool (after a handoff, the new agent's subset). */
-    private readonly offers: (name: string) => boolean = () => true,
+    private readonly offers: (tool: Pick<ToolSpec, 'name' | 'mcp'>) => boolean = () => true,
   ) {}
 
   /** The tools the agent may call now (the built-in array itself when none come from outside). */
@@ -30,7 +30,7 @@ export class ToolSet implements ConversationPolicy {
 
   /** The tools the model is offered in its next request: the active ones the agent may call. */
   offered(): ToolSpec[] {
-    return this.active().filter((t) => this.offers(t.name));
+    return this.active().filter((t) => this.offers(t));
   }
 
   /** Starts the tools from outside (only with tools enabled: an untrusted workspace starts nothing). */
@@ -42,9 +42,7 @@ export class ToolSet implements ConversationPolicy {
 
   /** Records the tools from outside the next request offers, when they changed. */
   async beforeRequest({ log, settings }: PolicyContext): Promise<'go'> {
-    const outside = settings.toolsEnabled
-      ? (this.source?.tools() ?? []).filter((t) => this.offers(t.name))
-      : [];
+    const outside = settings.toolsEnabled ? (this.source?.tools() ?? []).filter((t) => this.offers(t)) : [];
     const update = toolsOfferedUpdate(outside, log.state.toolsOfferedSha);
     if (update) await log.append('ConversationStateUpdateEvent', update);
     return 'go';
@@ -53,7 +51,8 @@ export class ToolSet implements ConversationPolicy {
   refuseCall(call: { name: string } | undefined, { settings }: PolicyContext): string | null {
     if (!settings.toolsEnabled) return TOOLS_DISABLED_ERROR;
     // A tool of the conversation the agent running now does not have (after a handoff).
-    if (call && !this.offers(call.name) && this.active().some((t) => t.name === call.name))
+    const tool = call && this.active().find((t) => t.name === call.name);
+    if (call && tool && !this.offers(tool))
       return `The agent running now has no ${call.name} tool; use the tools offered.`;
     return null;
   }

@@ -10,6 +10,7 @@ import {
   parseAgentDefinition,
 } from '../../../core/agents/definition';
 import { DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
+import { parseMcpToolRef } from '../../../core/agents/mcp-tool-refs';
 import { builtInToolNames } from '../session/agent-tools';
 import { type Env, logbookConfigDir } from '../config-dir';
 
@@ -29,7 +30,13 @@ export function userAgentsDir(env: Env): string {
   return path.join(logbookConfigDir(env), 'agents');
 }
 
-export function loadAgents(opts: { workspace: string; env: Env; trusted: boolean }): LoadedAgents {
+export function loadAgents(opts: {
+  workspace: string;
+  env: Env;
+  trusted: boolean;
+  /** The MCP servers configured (by name) where the agents run: a definition may name their tools. */
+  mcpServers?: readonly string[];
+}): LoadedAgents {
   const errors: string[] = [];
   const user = readDir(userAgentsDir(opts.env), errors);
   const wsDir = workspaceAgentsDir(opts.workspace);
@@ -37,14 +44,26 @@ export function loadAgents(opts: { workspace: string; env: Env; trusted: boolean
   // A misspelt tool would leave the agent without it, silently: such a definition is an error.
   // The web tools too: offered where the settings say so; and `delegate`, which lets an agent delegate further.
   const known = new Set([...builtInToolNames(), DELEGATE_TOOL_NAME]);
+  // An MCP tool's server must be configured; whether it offers the tool is known once it runs.
+  const servers = new Set(opts.mcpServers ?? []);
   const checked = (list: AgentDefinition[]) =>
     list.filter((a) => {
-      const unknown = (a.tools ?? []).filter((t) => !known.has(t));
+      const tools = a.tools ?? [];
+      const unknown = tools.filter((t) => !parseMcpToolRef(t) && !known.has(t));
       if (unknown.length)
         errors.push(
           `${a.origin}: unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (known: ${[...known].join(', ')})`,
         );
-      return unknown.length === 0;
+      const noServer = tools.filter((t) => {
+        const ref = parseMcpToolRef(t);
+        return ref !== null && !servers.has(ref.server);
+      });
+      if (noServer.length)
+        errors.push(
+          `${a.origin}: no MCP server is configured for ${noServer.join(', ')} (` +
+            (servers.size ? `configured: ${[...servers].join(', ')})` : 'none is configured)'),
+        );
+      return unknown.length === 0 && noServer.length === 0;
     });
   const skippedUntrusted = !opts.trusted && mdFiles(wsDir).length > 0 ? wsDir : null;
   return { agents: mergeAgents(BUILT_IN_AGENTS, checked(user), checked(ws)), errors, skippedUntrusted };

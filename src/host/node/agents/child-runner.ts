@@ -6,7 +6,8 @@
 // Links both ways: the parent's log records `agent_start` (child id, folder, did:key, the action)
 // and `agent_end`; the child's first event names the parent's conversation and action. The child's
 // LLM usage is mirrored into the parent's log, so it shows in the parent's totals and counts
-// against the parent's budget.
+// against the parent's budget. Pausing the parent pauses its running children at their next step
+// (each records the pause in its own log); they go on when the parent's run resumes the delegation.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -20,11 +21,13 @@ import type { AgentDefinition } from '../../../core/agents/definition';
 import type { ChildRequest, ChildResult, ChildRunner } from '../../../core/agents/delegate-tool';
 import { createDelegateTool, DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
 import { createEscalateTool, ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
+import { mcpToolRefs } from '../../../core/agents/mcp-tool-refs';
+import type { McpHub } from '../mcp';
 import type { Conversation } from '../../../core/agent/conversation';
 import { derivedUuid } from '../../../core/events/derived-uuid';
 import { type ActionEvent, type Event, FINISH_TOOL_NAME } from '../../../core/events';
 import type { ConfirmationDecision } from '../../../core/agent/ports';
-import type { ChildLink } from '../../../core/agents/agent-tree';
+import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
 import { LLM_USAGE_KEY } from '../../../core/state/metrics';
 import type { SigningIdentity } from '../../../core/signing';
 import type { ConversationAgent } from '../../../core/agents/conversation-agent';
@@ -84,7 +87,15 @@ export interface NodeChildRunnerOptions {
 /** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
 export type NodeChildSession = Omit<
   NodeSessionOptions,
-  'storeDir' | 'id' | 'signing' | 'signedHeadFile' | 'tools' | 'agent' | 'onEvent'
+  | 'storeDir'
+  | 'id'
+  | 'signing'
+  | 'signedHeadFile'
+  | 'tools'
+  | 'agent'
+  | 'onEvent'
+  | 'mcpServers'
+  | 'sharedMcp'
 >;
 
 /** Children as Node sessions: the CLI's way. */
@@ -96,9 +107,13 @@ export function nodeChildOpener(o: {
   onEvent?: (event: Event, index: number) => void;
   /** A child's session.json, so `show` names its workspace. */
   describe?: (childDir: string, childId: string) => void;
+  /** The parent session's MCP servers: a child gets all their tools without a `tools` list, else those it names. */
+  mcp?: () => McpHub | undefined;
 }): (spec: ChildSpec) => Promise<OpenedChild> {
   return async (spec) => {
     const { agent, dir, id, identity } = spec;
+    const mcpTools = mcpToolRefs(agent.tools);
+    const mcp = o.mcp;
     const session = await openNodeConversation({
       ...o.session,
       storeDir: dir,
@@ -112,6 +127,9 @@ export function nodeChildOpener(o: {
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
       tools: spec.tools,
       agent: spec.conversationAgent,
+      ...(mcp && (mcpTools === null || mcpTools.length)
+        ? { sharedMcp: { hub: mcp, ...(mcpTools ? { tools: mcpTools } : {}) } }
+        : {}),
     });
     o.describe?.(dir, id);
     return session;
@@ -160,11 +178,14 @@ export class NodeChildRunner implements ChildRunner {
       parent_event_id: req.actionId,
       ...(model ? { model } : {}),
     };
+    const base = { subId: req.subId, agentName: req.agent.name, branch: start.branch, conversationId: id };
+    // Paused before this child started (it comes after one that paused): it starts on resume.
+    if (fresh && req.pause?.aborted)
+      return { ...base, status: 'paused', escalated: false, message: '', paused: true };
     const session = await this.open(req.agent, dir, id, identity, start);
     const child = session.conversation;
     try {
       const branch = start.branch;
-      const base = { subId: req.subId, agentName: req.agent.name, branch, conversationId: id };
       const ended = await recordedEnd(child);
       if (ended)
         return {
@@ -200,12 +221,23 @@ export class NodeChildRunner implements ChildRunner {
       });
       const abort = () => void child.interrupt();
       req.signal.addEventListener('abort', abort);
+      // The parent's pause reaches the child (and, through its own delegations, its children).
+      const pause = () => void child.pause().catch(() => undefined);
       let status;
       try {
-        status = await child.run();
+        const running = child.run();
+        if (req.pause?.aborted) pause();
+        else req.pause?.addEventListener('abort', pause);
+        status = await running;
       } finally {
         mirror();
         req.signal.removeEventListener('abort', abort);
+        req.pause?.removeEventListener('abort', pause);
+      }
+      // Paused with its parent: not ended, it goes on from its log when the delegation runs again.
+      if (status === 'paused' && req.pause?.aborted && !req.signal.aborted) {
+        this.waiting.delete(id);
+        return { ...base, status, escalated: false, message: '', paused: true };
       }
       if (status === 'waiting_for_confirmation') {
         const actions = child.awaitingConfirmation();
@@ -231,6 +263,45 @@ export class NodeChildRunner implements ChildRunner {
       return { ...base, status, escalated: end.escalated === true, message };
     } finally {
       await session.close();
+    }
+  }
+
+  /**
+   * The user stopped the parent while this delegation was suspended (its children paused, or one
+   * waiting for the user): each child of the action that has not ended is stopped (its own
+   * delegation ends its children first) and its end recorded in both logs, so none stays paused
+   * for good.
+   */
+  async endUnfinished(actionId: string): Promise<void> {
+    const parent = this.opts.parent();
+    for (const link of agentTree(await parent.events()).children) {
+      if (link.parentEventId !== actionId || link.end) continue;
+      const agent = this.opts.agents().find((a) => a.name === link.agentName);
+      // A definition gone since: the child cannot be opened as itself; it stays as it was.
+      if (!agent) continue;
+      const identity = this.opts.signing
+        ? deriveAgentIdentity(this.opts.signing, link.conversationId)
+        : undefined;
+      const dir = join(this.opts.parentDir, link.folder);
+      const start: AgentStartValue = { agent_name: agent.name, branch: link.branch };
+      const session = await this.open(agent, dir, link.conversationId, identity, start);
+      try {
+        const child = session.conversation;
+        await child.interrupt();
+        const end: AgentEndValue = {
+          agent_name: agent.name,
+          branch: link.branch,
+          conversation_id: link.conversationId,
+          status: child.status,
+          escalated: false,
+          message: `The agent stopped (${child.status}): the user stopped it before it went on.`,
+        };
+        await child.recordAgentUpdate(AGENT_END_KEY, end);
+        await parent.recordAgentUpdate(AGENT_END_KEY, end);
+        this.waiting.delete(link.conversationId);
+      } finally {
+        await session.close();
+      }
     }
   }
 

@@ -18,6 +18,7 @@ import {
   type DelegateTool,
 } from '../../../core/agents/delegate-tool';
 import { createTransferTool, TRANSFER_TOOL_NAME } from '../../../core/agents/transfer-tool';
+import { mcpToolRefs, selectsMcpTool } from '../../../core/agents/mcp-tool-refs';
 import type { Conversation } from '../../../core/agent/conversation';
 import { type Event, FINISH_TOOL_NAME } from '../../../core/events';
 import type { SigningIdentity } from '../../../core/signing';
@@ -104,7 +105,7 @@ export function mainAgentSession(o: MainAgentOptions): {
     agent: {
       stamp: () => current,
       ...(section ? { promptSections: [section] } : {}),
-      offers: (name) => offeredAfterHandoff(o.agents, current.agent_name, name),
+      offers: (tool) => offeredAfterHandoff(o.agents, current.agent_name, tool),
     },
     async adopt(conversation) {
       // No delegation or handoff recorded: nothing to read back (a long log is not read for it).
@@ -125,16 +126,21 @@ export function mainAgentSession(o: MainAgentOptions): {
 
 /**
  * The tools offered while `agentName` runs the conversation: the main agent's all; after a handoff,
- * the definition's (every built-in one, `delegate` aside, when it lists none), with finish and
- * transfer_to_agent, so it can end or hand over again.
+ * the definition's (every built-in and MCP one, `delegate` aside, when it lists none), with finish
+ * and transfer_to_agent, so it can end or hand over again.
  */
-function offeredAfterHandoff(agents: readonly AgentDefinition[], agentName: string, tool: string): boolean {
+function offeredAfterHandoff(
+  agents: readonly AgentDefinition[],
+  agentName: string,
+  tool: Pick<ToolSpec, 'name' | 'mcp'>,
+): boolean {
   if (agentName === MAIN_STAMP.agent_name) return true;
-  if (tool === FINISH_TOOL_NAME || tool === TRANSFER_TOOL_NAME) return true;
+  if (tool.name === FINISH_TOOL_NAME || tool.name === TRANSFER_TOOL_NAME) return true;
   const def = agents.find((a) => a.name === agentName);
   // A definition gone since the handoff: nothing but finishing or handing over.
   if (!def) return false;
-  return def.tools === null ? tool !== DELEGATE_TOOL_NAME : def.tools.includes(tool);
+  if (tool.mcp) return selectsMcpTool(mcpToolRefs(def.tools), tool.mcp.server, tool.mcp.tool);
+  return def.tools === null ? tool.name !== DELEGATE_TOOL_NAME : def.tools.includes(tool.name);
 }
 
 /** The key of an agent that took a conversation over: derived from the user's, per conversation and agent. */

@@ -6,11 +6,13 @@ import { resolvePath } from './conversation-dir';
 import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { MCP_CONFIG_OPTION, mcpConfigFrom } from './mcp-option';
 
 export async function agentsCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('agents', argv, {
     workspace: { type: 'string' },
     json: { type: 'boolean' },
+    ...MCP_CONFIG_OPTION,
   });
   if (values.help) {
     io.out(COMMAND_HELP.agents);
@@ -19,12 +21,19 @@ export async function agentsCommand(argv: readonly string[], io: CliIo): Promise
   expectPositionals('agents', positionals, []);
   const workspace = resolvePath(io, values.workspace ?? '.');
   // The CLI has no workspace trust of its own: running it on a workspace is the user's choice.
-  const loaded = loadAgents({ workspace, env: io.env, trusted: true });
+  const file = values['mcp-config'];
+  const mcp = mcpConfigFrom('agents', file === undefined ? undefined : resolvePath(io, file));
+  const loaded = loadAgents({
+    workspace,
+    env: io.env,
+    trusted: true,
+    mcpServers: [...(mcp?.servers.keys() ?? [])],
+  });
   if (values.json) {
     io.out(JSON.stringify({ agents: loaded.agents, errors: loaded.errors }));
   } else {
     for (const a of loaded.agents) {
-      const tools = a.tools ? a.tools.join(', ') : 'all built-in tools';
+      const tools = a.tools ? a.tools.join(', ') : 'all built-in tools and MCP tools';
       io.out(`${a.name}  (${a.mode}${a.model ? `, model ${a.model}` : ''})  ${a.description}`);
       io.out(`  tools: ${tools}`);
       const caps = [

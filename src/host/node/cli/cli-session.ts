@@ -103,7 +103,11 @@ export async function openCliSession(
       searxngUrl: settings.get<string>('web.searxngUrl'),
     },
   };
-  const agents = cliAgents(io, target.workspace, target.mode);
+  const agents = cliAgents(io, target.workspace, target.mode, [
+    ...(prepared.mcpServers?.servers.keys() ?? []),
+  ]);
+  // Set once the main session is open; its children run after that.
+  const opened: { session?: NodeSession } = {};
   const main = mainAgentSession({
     agents,
     parentDir: target.storeDir,
@@ -115,6 +119,8 @@ export async function openCliSession(
       session: shared,
       headFile: (dir) => cliHeadFile(io.env, dir),
       onEvent: printer,
+      // Children use the servers the main agent's session started.
+      mcp: () => opened.session?.mcp(),
       describe: (dir, id) => {
         if (!readSessionInfo(dir))
           writeSessionInfo(dir, childSessionInfo(target, id, settings, llmSettings.model));
@@ -135,6 +141,7 @@ export async function openCliSession(
     await server?.close();
     throw err;
   });
+  opened.session = session;
   await main.adopt(session.conversation);
   return {
     session,
@@ -148,9 +155,14 @@ export async function openCliSession(
 }
 
 /** The agents the main agent can delegate to; definitions that do not parse are named and left out. */
-function cliAgents(io: CliIo, workspace: string, mode: OutputMode): AgentDefinition[] {
+function cliAgents(
+  io: CliIo,
+  workspace: string,
+  mode: OutputMode,
+  mcpServers: readonly string[],
+): AgentDefinition[] {
   // The CLI has no workspace trust of its own: running it on a workspace is the user's choice.
-  const loaded = loadAgents({ workspace, env: io.env, trusted: true });
+  const loaded = loadAgents({ workspace, env: io.env, trusted: true, mcpServers });
   for (const e of loaded.errors) note(io, mode, `agent definition left out: ${e}`);
   return loaded.agents;
 }

@@ -64,7 +64,7 @@ const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME a
                          (also LOGBOOK_SANDBOX_WRITABLE); LOGBOOK_BWRAP names another bwrap`;
 
 export const COMMAND_HELP = {
-  agents: `Usage: logbook agents [--workspace DIR] [--json]
+  agents: `Usage: logbook agents [--workspace DIR] [--mcp-config FILE] [--json]
 
 Lists the agents the main agent can delegate to: the built-in explore agent (reads, changes
 nothing), then the Markdown definitions in $XDG_CONFIG_HOME/logbook/agents/ and in the
@@ -74,6 +74,8 @@ with why, and the exit code is 1.
 
 Options:
   --workspace DIR   the workspace whose agents to list (default: the current folder)
+  --mcp-config FILE the MCP servers a run would use: a definition naming a tool of a server
+                    (server/tool, server/*) that the file does not configure is an error
   --json            one JSON object: {"agents": [...], "errors": [...]}`,
   doctor: `Usage: logbook doctor [--workspace DIR] [--mcp-config FILE] [--json]
        logbook doctor --clean-checkpoints [--older-than DAYS] [--yes]

@@ -13,6 +13,7 @@ import {
   type ResultLimits,
 } from '../../../core/mcp';
 import { registerToolPayloadSchemas, type ToolSpec } from '../../../core/tools';
+import { ALL_TOOLS_OF_SERVER, type McpToolRef, selectsMcpTool } from '../../../core/agents/mcp-tool-refs';
 import { McpConnection, type McpPromptInfo, type McpResourceInfo } from './mcp-connection';
 import { isStdio, type McpServerConfig, type ParsedMcpConfig, sameServer } from './mcp-config';
 import { expandReferences, type ReferenceResolver, secretNames } from './references';
@@ -126,12 +127,28 @@ export class McpHub {
     this.rebuild();
   }
 
-  /** A view for one conversation. */
-  source(): ToolSource {
-    const told = new Set<number>();
+  /**
+   * A view for one conversation. `select`: only the tools these references name (a delegated
+   * agent's definition); a reference to a tool its running server does not offer is told once.
+   */
+  source(select?: readonly McpToolRef[]): ToolSource {
+    const told = new Set<number | string>();
+    // The same array while the hub's does not change, so callers may cache by identity.
+    let last: { all: ToolSpec[]; picked: ToolSpec[] } | undefined;
+    const tools = (): ToolSpec[] => {
+      if (!select) return this.specs;
+      if (last?.all !== this.specs) {
+        const picked = this.specs.filter((s) => {
+          const origin = this.originOf.get(s);
+          return origin !== undefined && selectsMcpTool(select, origin.server, origin.tool);
+        });
+        last = { all: this.specs, picked };
+      }
+      return last.picked;
+    };
     return {
       prepare: () => this.startIdle(),
-      tools: () => this.specs,
+      tools,
       takeNotices: () => {
         const out: ToolSourceNotice[] = [];
         const tell = (source: string, p: Problem) => {
@@ -142,9 +159,28 @@ export class McpHub {
         for (const p of this.configProblems) tell('mcp', p);
         for (const [name, e] of this.entries)
           if (e.state.kind === 'failed') tell(`mcp:${name}`, e.state.problem);
+        for (const ref of select ?? []) {
+          const message = this.missing(ref);
+          if (!message || told.has(ref.text)) continue;
+          told.add(ref.text);
+          out.push({ source: `mcp:${ref.server}`, message });
+        }
         return out;
       },
     };
+  }
+
+  /** Why a reference names no tool: its server is not configured, or runs without such a tool. */
+  private missing(ref: McpToolRef): string | undefined {
+    const e = this.entries.get(ref.server);
+    if (!e)
+      return `The agent's definition names "${ref.text}", but no MCP server "${ref.server}" is configured.`;
+    if (e.state.kind !== 'ready' || ref.tool === ALL_TOOLS_OF_SERVER) return undefined;
+    if (e.state.tools.some((t) => t.name === ref.tool)) return undefined;
+    return (
+      `The agent's definition names "${ref.text}", but the MCP server "${ref.server}" offers no tool ` +
+      `"${ref.tool}" (it offers: ${e.state.tools.map((t) => t.name).join(', ') || 'none'}).`
+    );
   }
 
   /**
@@ -211,7 +247,7 @@ export class McpHub {
       .filter(([, e]) => e.state.kind === 'ready')
       .map(([server]) => ({
         server,
-        tools: this.specs.filter((s) => this.serverOf.get(s) === server).map((s) => s.name),
+        tools: this.specs.filter((s) => this.originOf.get(s)?.server === server).map((s) => s.name),
       }));
   }
 
@@ -360,7 +396,8 @@ export class McpHub {
 
   // --- the tools offered --------------------------------------------------------------------
 
-  private serverOf = new WeakMap<ToolSpec, string>();
+  /** The server of each offered tool, and the tool's own name there. */
+  private originOf = new WeakMap<ToolSpec, { server: string; tool: string }>();
 
   /** The tool specs of every running server, named without clashes, in configuration order. */
   private rebuild(): void {
@@ -374,7 +411,7 @@ export class McpHub {
       this.loggedNotes.add(note);
       this.say(note);
     }
-    this.serverOf = new WeakMap();
+    this.originOf = new WeakMap();
     this.specs = assigned.map((a) => {
       const entry = this.entries.get(a.server)!;
       const spec = createMcpTool(a.conn, a.tool, {
@@ -384,7 +421,7 @@ export class McpHub {
         ),
         limits: this.opts.limits ?? DEFAULT_RESULT_LIMITS,
       }) as ToolSpec;
-      this.serverOf.set(spec, a.server);
+      this.originOf.set(spec, { server: a.server, tool: a.tool.name });
       return spec;
     });
     registerToolPayloadSchemas(this.specs.slice(0, 1));

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { MAIN_STAMP } from '../../../core/agents/agent-events';
 import type { ConversationAgent } from '../../../core/agents/conversation-agent';
 import type { AgentDefinition } from '../../../core/agents/definition';
+import { mcpToolRefs } from '../../../core/agents/mcp-tool-refs';
 import type { Conversation } from '../../../core/agent/conversation';
 import type { ToolSpec } from '../../../core/tools';
 import { loadAgents } from '../../node/agents/agent-files';
@@ -20,6 +21,7 @@ import { configuredModel } from '../session-header';
 import { type ChildDecisions, ConversationSession, type SessionDeps } from '../conversation-session';
 import { AgentLinks, type TreeLink } from './agent-links';
 import { agentFolders } from './closed-agent-logs';
+import { configuredMcpServerNames } from '../mcp/editor-mcp-servers';
 
 /**
  * The agents a conversation here may hand work to. An untrusted workspace loads none (not even the
@@ -27,7 +29,12 @@ import { agentFolders } from './closed-agent-logs';
  */
 export function editorAgentDefinitions(cwd: string, log: vscode.LogOutputChannel): AgentDefinition[] {
   if (!vscode.workspace.isTrusted) return [];
-  const loaded = loadAgents({ workspace: cwd, env: process.env, trusted: true });
+  const loaded = loadAgents({
+    workspace: cwd,
+    env: process.env,
+    trusted: true,
+    mcpServers: configuredMcpServerNames(),
+  });
   for (const e of loaded.errors) log.warn(`Agent definition left out: ${e}`);
   return loaded.agents;
 }
@@ -64,11 +71,13 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
   const openChild = async (spec: ChildSpec): Promise<OpenedChild> => {
     let s = open.get(spec.id);
     if (!s) {
-      // The window's MCP tools only for an agent given every tool (no `tools` list in its definition).
+      // The window's MCP tools: all for an agent given every tool (no `tools` list), else those its list names.
       const { mcp, ...parent } = o.parent;
+      const mcpTools = mcpToolRefs(spec.agent.tools);
       s = await ConversationSession.open({
         ...parent,
-        ...(mcp && spec.agent.tools === null ? { mcp } : {}),
+        ...(mcp && (mcpTools === null || mcpTools.length) ? { mcp } : {}),
+        ...(mcpTools?.length ? { mcpTools } : {}),
         // A definition's model: the same endpoint (or the editor's models) under that name.
         ...(spec.agent.model ? { llm: parent.llm.withModel(spec.agent.model) } : {}),
         id: spec.id,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_NAME_PATTERN, MAIN_AGENT, type AgentDefinition } from '../../../core/agents/definition';
 import { loadAgents, workspaceAgentsDir } from '../../node/agents/agent-files';
+import { configuredMcpServerNames } from '../mcp/editor-mcp-servers';
 
 type AgentItem = vscode.QuickPickItem & { agent?: AgentDefinition; create?: true; error?: string };
 
@@ -49,6 +50,7 @@ async function showAgents(choice?: ShowAgentsChoice): Promise<ShowAgentsResult> 
     workspace: workspace ?? '',
     env: process.env,
     trusted: workspace !== undefined,
+    mcpServers: configuredMcpServerNames(),
   });
   const items: AgentItem[] = loaded.agents.map((agent) => ({
     label: `$(hubot) ${agent.name}`,

@@ -5,6 +5,7 @@
 import { homedir } from 'node:os';
 import * as vscode from 'vscode';
 import type { ToolSource } from '../../../core/agent/ports';
+import type { McpToolRef } from '../../../core/agents/mcp-tool-refs';
 import type { NamedSecret } from '../../../core/secrets';
 import { builtInToolNames } from '../../node/session/agent-tools';
 import { McpHub, parseMcpServers } from '../../node/mcp';
@@ -14,6 +15,12 @@ import { editorSetting, terminalPassEnvironment } from '../config';
 /** SecretStorage key of `${secret:NAME}`. */
 export const MCP_SECRET_PREFIX = 'logbook.mcp.secret.';
 export const MCP_SERVERS_SETTING = 'mcp.servers';
+
+/** The names of the servers the setting configures (none in an untrusted workspace), for agent definitions. */
+export function configuredMcpServerNames(): string[] {
+  if (!vscode.workspace.isTrusted) return [];
+  return [...parseMcpServers(editorSetting<unknown>(MCP_SERVERS_SETTING, () => undefined)).servers.keys()];
+}
 
 export class EditorMcpServers implements vscode.Disposable {
   private readonly hub: McpHub;
@@ -59,9 +66,12 @@ export class EditorMcpServers implements vscode.Disposable {
     ];
   }
 
-  /** A conversation's view of the servers: starting them waits for the configuration in effect. */
-  source(): ToolSource {
-    const view = this.hub.source();
+  /**
+   * A conversation's view of the servers: starting them waits for the configuration in effect.
+   * `select`: only the tools a delegated agent's definition names.
+   */
+  source(select?: readonly McpToolRef[]): ToolSource {
+    const view = this.hub.source(select);
     return {
       prepare: async () => {
         await this.applying;
