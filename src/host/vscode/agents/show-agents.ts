@@ -56,7 +56,7 @@ async function showAgents(choice?: ShowAgentsChoice): Promise<ShowAgentsResult> 
     label: `$(hubot) ${agent.name}`,
     description: [
       agent.mode === 'plan' ? vscode.l10n.t('reads only') : vscode.l10n.t('reads and changes'),
-      agent.tools ? agent.tools.join(', ') : vscode.l10n.t('all built-in tools'),
+      agent.tools ? agent.tools.join(', ') : vscode.l10n.t('all built-in tools and MCP tools'),
     ].join(' · '),
     detail: `${agent.description} — ${agent.origin === 'built-in' ? vscode.l10n.t('built in') : vscode.workspace.asRelativePath(agent.origin)}`,
     agent,
