@@ -6,7 +6,6 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { ScriptedLlm } from '../../support/llm-server';
 import {
@@ -15,7 +14,7 @@ import {
   LEAD_DEFINITION,
   REJECT_REASON,
 } from '../../support/scenarios/grandchild-asks';
-import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
+import { chatTask, scriptedModel, until, workspaceRoot } from './helpers';
 
 type Header = Extract<HostMessage, { type: 'header' }>['header'];
 type Child = NonNullable<Header['children']>[number];
@@ -34,28 +33,10 @@ describe("A grandchild's question from the chat", function () {
     mkdirSync(join(workspaceRoot(), '.logbook', 'agents'), { recursive: true });
     writeFileSync(join(workspaceRoot(), '.logbook', 'agents', 'lead.md'), LEAD_DEFINITION);
     llm = await scriptedModel({ name: 'host-grandchild-asks', turns: grandchildAsksTurns() });
-    const { service } = await logbook();
-    await service.setActive(undefined);
-    const view = recordingWebview();
-    const warned: string[] = [];
-    const log = {
-      info: () => undefined,
-      warn: (m: string) => void warned.push(m),
-      error: (m: string) => assert.fail(m),
-    };
-    const controller = new ChatController(view.port, service, log);
+    const { service, view, controller, session, warned, headers } = await chatTask(
+      'Find the host name, through the lead.',
+    );
     try {
-      view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-      await until(() => view.posted.some((m) => m.type === 'conversation'), 'the empty state');
-      view.send({
-        type: 'sendMessage',
-        text: 'Find the host name, through the lead.',
-        attachActiveFile: false,
-        attachSelection: false,
-      });
-      await until(() => service.activeId !== undefined, 'a new conversation');
-      const session = await service.session(service.activeId!);
-      const headers = () => view.posted.flatMap((m) => (m.type === 'header' ? [m.header] : []));
       const asking = (not: readonly string[] = []): Child | undefined =>
         headers()
           .at(-1)

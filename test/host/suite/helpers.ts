@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { ChatController } from '../../../src/host/vscode/chat-view';
 import type { LogbookApi } from '../../../src/host/vscode/extension';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
 import { type HostMessage, parseHostMessage } from '../../../src/protocol/messages';
@@ -86,3 +87,33 @@ export const until = async (check: () => boolean, what: string) => {
     await new Promise((r) => setTimeout(r, 20));
   }
 };
+
+/**
+ * The chat panel as a user starts a task from it: a ChatController over a recording webview, on the
+ * empty state, with `text` sent from the composer, and the conversation that started. Warnings are
+ * collected in `warned`; an error the host logs fails the test. The caller disposes the controller.
+ */
+export async function chatTask(text: string) {
+  const { service } = await logbook();
+  await service.setActive(undefined);
+  const view = recordingWebview();
+  const warned: string[] = [];
+  const log = {
+    info: () => undefined,
+    warn: (m: string) => void warned.push(m),
+    error: (m: string) => assert.fail(m),
+  };
+  const controller = new ChatController(view.port, service, log);
+  try {
+    view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    await until(() => view.posted.some((m) => m.type === 'conversation'), 'the empty state');
+    view.send({ type: 'sendMessage', text, attachActiveFile: false, attachSelection: false });
+    await until(() => service.activeId !== undefined, 'a new conversation');
+    const session = await service.session(service.activeId!);
+    const headers = () => view.posted.flatMap((m) => (m.type === 'header' ? [m.header] : []));
+    return { service, view, controller, session, warned, headers };
+  } catch (err) {
+    controller.dispose();
+    throw err;
+  }
+}

@@ -5,9 +5,8 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat-view';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
+import { chatTask, scriptedModel, until, workspaceRoot } from './helpers';
 
 describe('Sub-agents: a handoff switches Plan/Act', () => {
   let llm: ScriptedLlm | undefined;
@@ -50,23 +49,9 @@ describe('Sub-agents: a handoff switches Plan/Act', () => {
         },
       ],
     });
-    const { service } = await logbook();
-    await service.setActive(undefined);
-    const view = recordingWebview();
-    const log = { info: () => undefined, warn: () => undefined, error: (m: string) => assert.fail(m) };
-    const controller = new ChatController(view.port, service, log);
+    const { view, controller, session, headers } = await chatTask('Let us plan first.');
     try {
-      view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-      await until(() => view.posted.some((m) => m.type === 'conversation'), 'the empty state');
-      const modes = () => view.posted.flatMap((m) => (m.type === 'header' ? [m.header.mode ?? 'act'] : []));
-      view.send({
-        type: 'sendMessage',
-        text: 'Let us plan first.',
-        attachActiveFile: false,
-        attachSelection: false,
-      });
-      await until(() => service.activeId !== undefined, 'a new conversation');
-      const session = await service.session(service.activeId!);
+      const modes = () => headers().map((h) => h.mode ?? 'act');
       await until(() => llm!.remainingTurns() === 2, 'the reader answered');
       await session.settled();
       await until(() => modes().at(-1) === 'plan', 'the header says plan');

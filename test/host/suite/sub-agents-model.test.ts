@@ -6,11 +6,10 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { ScriptedLlm } from '../../support/llm-server';
 import type { Turn } from '../../support/llm-server/scenario';
-import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
+import { chatTask, scriptedModel, until, workspaceRoot } from './helpers';
 
 type Header = Extract<HostMessage, { type: 'header' }>['header'];
 
@@ -50,21 +49,13 @@ describe('Sub-agents: a definition’s model', () => {
   });
 
   async function run(text: string) {
-    const { service } = await logbook();
-    await service.setActive(undefined);
-    const view = recordingWebview();
-    const log = { info: () => undefined, warn: () => undefined, error: (m: string) => assert.fail(m) };
-    const controller = new ChatController(view.port, service, log);
-    view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-    await until(() => view.posted.some((m) => m.type === 'conversation'), 'the empty state');
-    view.send({ type: 'sendMessage', text, attachActiveFile: false, attachSelection: false });
-    await until(() => service.activeId !== undefined, 'a new conversation');
-    const session = await service.session(service.activeId!);
-    await until(() => !['running', 'idle'].includes(session.conversation.status), 'the parent ends');
-    const status = await session.settled();
-    controller.dispose();
-    const headers = view.posted.flatMap((m) => (m.type === 'header' ? [m.header] : []));
-    return { session, status, headers };
+    const { controller, session, headers } = await chatTask(text);
+    try {
+      await until(() => !['running', 'idle'].includes(session.conversation.status), 'the parent ends');
+      return { session, status: await session.settled(), headers: headers() };
+    } finally {
+      controller.dispose();
+    }
   }
 
   it('runs the child on its definition’s model and names it on the card', async () => {

@@ -5,7 +5,6 @@
 // on the paused tree ends the child instead, recorded in its log and the parent's.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { ScriptedLlm } from '../../support/llm-server';
 import {
@@ -15,7 +14,7 @@ import {
   delegateReply,
   thoughtsOf,
 } from '../../support/scenarios/counting-child';
-import { logbook, recordingWebview, scriptedModel, until } from './helpers';
+import { chatTask, scriptedModel, until } from './helpers';
 
 type Header = Extract<HostMessage, { type: 'header' }>['header'];
 
@@ -38,23 +37,8 @@ describe('Pause reaches delegated agents in the chat', () => {
         { match: { lastRole: 'tool', toolResultIncludes: COUNTED }, reply: { content: 'It counted.' } },
       ],
     });
-    const { service } = await logbook();
-    await service.setActive(undefined);
-    const view = recordingWebview();
-    const log = { info: () => undefined, warn: () => undefined, error: (m: string) => assert.fail(m) };
-    const controller = new ChatController(view.port, service, log);
+    const { service, view, controller, session, headers } = await chatTask('Count for me');
     try {
-      view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-      await until(() => view.posted.some((m) => m.type === 'conversation'), 'the empty state');
-      view.send({
-        type: 'sendMessage',
-        text: 'Count for me',
-        attachActiveFile: false,
-        attachSelection: false,
-      });
-      await until(() => service.activeId !== undefined, 'a new conversation');
-      const session = await service.session(service.activeId!);
-      const headers = () => view.posted.flatMap((m) => (m.type === 'header' ? [m.header] : []));
       // The parent's request, the child's first and its slow second: the child is mid-step.
       await until(() => llm!.completionBodies().length === 3, "the child's second request");
       view.send({ type: 'pause', conversationId: session.id });
@@ -119,22 +103,8 @@ describe('Pause reaches delegated agents in the chat', () => {
         ...countingChildTurns(1_500),
       ],
     });
-    const { service } = await logbook();
-    await service.setActive(undefined);
-    const view = recordingWebview();
-    const log = { info: () => undefined, warn: () => undefined, error: (m: string) => assert.fail(m) };
-    const controller = new ChatController(view.port, service, log);
+    const { service, view, controller, session } = await chatTask('Count and stop');
     try {
-      view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-      await until(() => view.posted.some((m) => m.type === 'conversation'), 'the empty state');
-      view.send({
-        type: 'sendMessage',
-        text: 'Count and stop',
-        attachActiveFile: false,
-        attachSelection: false,
-      });
-      await until(() => service.activeId !== undefined, 'a new conversation');
-      const session = await service.session(service.activeId!);
       await until(() => llm!.completionBodies().length === 3, "the child's second request");
       view.send({ type: 'pause', conversationId: session.id });
       assert.equal(await session.settled(), 'paused');

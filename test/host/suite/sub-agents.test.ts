@@ -6,12 +6,11 @@
 import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat-view';
 import { agentTree } from '../../../src/core/agents/agent-tree';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { delegateToExplorerTurns, EXPLORER_TASK } from '../../support/scenarios/delegate-to-explorer';
-import { logbook, recordingWebview, scriptedModel, until } from './helpers';
+import { chatTask, scriptedModel, until } from './helpers';
 
 type Header = Extract<HostMessage, { type: 'header' }>['header'];
 
@@ -27,28 +26,10 @@ describe('Sub-agents from the chat', () => {
       name: 'host-sub-agents',
       turns: delegateToExplorerTurns(),
     });
-    const { service } = await logbook();
-    await service.setActive(undefined);
-    const view = recordingWebview();
-    const warned: string[] = [];
-    const log = {
-      info: () => undefined,
-      warn: (m: string) => void warned.push(m),
-      error: (m: string) => assert.fail(m),
-    };
-    const controller = new ChatController(view.port, service, log);
+    const { service, view, controller, session, warned, headers } = await chatTask(
+      'Where is the host name kept?',
+    );
     try {
-      view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-      await until(() => view.posted.some((m) => m.type === 'conversation'), 'the empty state');
-      view.send({
-        type: 'sendMessage',
-        text: 'Where is the host name kept?',
-        attachActiveFile: false,
-        attachSelection: false,
-      });
-      await until(() => service.activeId !== undefined, 'a new conversation');
-      const session = await service.session(service.activeId!);
-      const headers = () => view.posted.flatMap((m) => (m.type === 'header' ? [m.header] : []));
       const waiting = (): Header | undefined =>
         headers().find((h) => h.children?.some((c) => c.pendingActionIds.length > 0));
       await until(() => waiting() !== undefined, 'the explorer waiting in the header');
