@@ -17,7 +17,8 @@ export interface Normaliser {
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 const TIMESTAMP = /\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?/g;
-const DURATION = /\b\d+(?:\.\d+)?\s?(?:ms|s|sec|secs|seconds?|milliseconds?)\b/g;
+// A space at most between number and unit: `cat -n`'s "1<tab>second line" is a line, not a time.
+const DURATION = /\b\d+(?:\.\d+)? ?(?:ms|s|sec|secs|seconds?|milliseconds?)\b/g;
 const TEMP_PATH = /(?:\/private)?\/(?:tmp|var\/folders)\/[^\s'"`:)\]]*/g;
 
 export function normalise(s: string, n: Normaliser): string {

@@ -66,6 +66,19 @@ describe('replay: recorded replies and normalised results', () => {
     assert.notEqual(normalise('exit code 0', n), normalise('exit code 1', n));
   });
 
+  it('a numbered line that begins with a unit is not taken for a duration', () => {
+    const n = { folders: [] };
+    assert.equal(
+      normalise('     1\tsecond line\n     2\tms-dos\n', n),
+      '     1\tsecond line\n     2\tms-dos\n',
+    );
+    assert.equal(normalise('3\nseconds', n), '3\nseconds');
+    assert.equal(
+      normalise('took 1.5 s, then 20ms and 2 seconds', n),
+      'took <duration>, then <duration> and <duration>',
+    );
+  });
+
   it('diffs lines, recorded first', () => {
     assert.deepEqual(lineDiff('a\nb\nc', 'a\nB\nc\nd'), ['- b', '+ B', '+ d']);
     assert.deepEqual(lineDiff('same', 'same'), []);
