@@ -24,6 +24,7 @@ import type { CommandSandbox } from './sandbox';
 import type { Lookup, WebRules } from './web/guarded-fetch';
 import { SearxngSearch } from './web/searxng';
 import { openAgentSession, type SessionToolContext } from './session/agent-session';
+import { builtInToolNames } from './session/agent-tools';
 import { openConversationStore } from './session/conversation-store';
 
 export type { SessionToolContext } from './session/agent-session';
@@ -201,7 +202,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
           passEnvironment: opts.passEnvironment ?? [],
           secretValues: () => secrets.map((s) => s.value),
           resolve: environmentResolver(process.env),
-          reservedNames: tools.map((t) => t.name),
+          reservedNames: [...new Set([...tools.map((t) => t.name), ...builtInToolNames()])],
           log: opts.onMcpLog ?? (() => undefined),
           ...(sandbox ? { sandbox, workspaces: [workspace] } : {}),
         });

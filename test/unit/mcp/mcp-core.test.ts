@@ -12,6 +12,7 @@ import {
 import { SecretRedactor, serverSecrets } from '../../../src/core/secrets';
 import { parametersOf, toolDefinition, validateToolCall } from '../../../src/core/tools';
 import { parseMcpServers } from '../../../src/host/node/mcp';
+import { builtInToolNames } from '../../../src/host/node/session/agent-tools';
 import { expandReferences } from '../../../src/host/node/mcp/references';
 
 const server: McpServerPort = { name: 'srv', callTool: async () => ({ content: [] }) };
@@ -186,6 +187,18 @@ describe('MCP tools: risk, names, schemas', () => {
       ['a_terminal', 'search', 'b_search', 'do_thing'],
     );
     assert.equal(notes.length, 3);
+  });
+
+  it("names: the agents' own tools are taken too, so an MCP tool never shadows a delegated agent's escalate", () => {
+    const clashing = ['escalate', 'delegate', 'transfer_to_agent', 'fetch', 'terminal'];
+    const { assigned } = assignToolNames(
+      builtInToolNames(),
+      clashing.map((name) => ({ server: 'srv', tool: { name } })),
+    );
+    assert.deepEqual(
+      assigned.map((a) => a.exposed),
+      clashing.map((name) => `srv_${name}`),
+    );
   });
 });
 

@@ -8,6 +8,9 @@ import {
   WEB_SEARCH_TOOL_NAME,
   type WebSearchPort,
 } from '../../../core/tools';
+import { DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
+import { ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
+import { TRANSFER_TOOL_NAME } from '../../../core/agents/transfer-tool';
 import type { Lookup, WebRules } from '../web/guarded-fetch';
 import { NodeWebPort } from '../web/node-web-port';
 import { SearxngSearch } from '../web/searxng';
@@ -41,9 +44,20 @@ export function agentTools(options: AgentToolOptions = {}): ToolSpec[] {
   });
 }
 
-/** Every name a built-in tool may have, whatever the settings: names outside tools must not take. */
+/**
+ * Every name a built-in tool may have, whatever the settings and whichever agent holds it (the
+ * agents' own tools included: a delegated agent gets `escalate` beside the MCP tools it names):
+ * names outside tools must not take.
+ */
 export function builtInToolNames(): string[] {
-  return [...defaultTools().map((t) => t.name), FETCH_TOOL_NAME, WEB_SEARCH_TOOL_NAME];
+  return [
+    ...defaultTools().map((t) => t.name),
+    FETCH_TOOL_NAME,
+    WEB_SEARCH_TOOL_NAME,
+    DELEGATE_TOOL_NAME,
+    ESCALATE_TOOL_NAME,
+    TRANSFER_TOOL_NAME,
+  ];
 }
 
 /**
