@@ -1,22 +1,16 @@
 import * as assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
 import { identityFromPem, openSignedStore } from '../../../src/core/signing';
 import { join } from 'node:path';
 import { jsonLines, printed, runCli, testSigningKey } from '../cli/cli-runner';
 import { CliFixture, onlyConversationDir, readLogJson, terminalCall } from '../cli/fixtures';
-
-type Json = Record<string, unknown>;
+import { childDirs, type Json } from './agents-fixture';
 
 function updates(events: Json[], key: string): Json[] {
   return events
     .filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === key)
     .map((e) => e.value as Json);
-}
-
-function childDirs(parent: string): string[] {
-  const root = join(parent, 'agents');
-  return existsSync(root) ? readdirSync(root).map((n) => join(root, n)) : [];
 }
 
 const delegateCall = (id: string, tasks: Record<string, string>, types: string[]) => ({

@@ -2,27 +2,11 @@
 // `logbook reject` and `logbook approve` on the parent's folder reach the agent two levels down,
 // and the chain (grandchild, child, parent) carries on to the end.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture, onlyConversationDir, readLogJson, terminalCall } from '../cli/fixtures';
-
-type Json = Record<string, unknown>;
-
-function childDirs(parent: string): string[] {
-  const root = join(parent, 'agents');
-  return existsSync(root) ? readdirSync(root).map((n) => join(root, n)) : [];
-}
-
-const delegateCall = (id: string, task: string, type: string) => ({
-  id,
-  name: 'delegate',
-  arguments: { command: 'delegate', ids: [id], agent_types: [type], tasks: { [id]: task } },
-});
-
-const finish = (id: string, message: string) => ({
-  toolCalls: [{ id, name: 'finish', arguments: { message } }],
-});
+import { childDirs, delegateCall, finish, type Json } from './agents-fixture';
 
 describe('a grandchild waits for the user (CLI, scripted model)', function () {
   this.timeout(120_000);

@@ -9,21 +9,10 @@ import { loadAgents } from '../../../src/host/node/agents/agent-files';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture, onlyConversationDir, readLogJson } from '../cli/fixtures';
 import { everythingStdio } from '../mcp/mcp-support';
-
-type Json = Record<string, unknown>;
+import { type Json, toolsOfferedFor } from './agents-fixture';
 
 const definition = (name: string, tools: string) =>
   `---\nname: ${name}\ndescription: Uses some tools.\ntools: ${tools}\n---\nDo the task.\n`;
-
-/** The tool names offered by the request whose last message is the user's `task`. */
-function toolsOfferedFor(bodies: Json[], task: string): string[] {
-  const body = bodies.find((b) => {
-    const last = (b.messages as Json[]).at(-1)!;
-    return last.role === 'user' && JSON.stringify(last.content).includes(task);
-  });
-  assert.ok(body, `no request for "${task}"`);
-  return ((body.tools as Json[] | undefined) ?? []).map((t) => String((t.function as Json).name));
-}
 
 describe('MCP tools named by agent definitions', function () {
   this.timeout(120_000);

@@ -1,35 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture, onlyConversationDir, readLogJson } from '../cli/fixtures';
-
-type Json = Record<string, unknown>;
-
-function childDirs(parent: string): string[] {
-  const root = join(parent, 'agents');
-  return existsSync(root) ? readdirSync(root).map((n) => join(root, n)) : [];
-}
-
-const delegateCall = (id: string, task: string, type: string) => ({
-  id,
-  name: 'delegate',
-  arguments: { command: 'delegate', ids: [id], agent_types: [type], tasks: { [id]: task } },
-});
-
-const finish = (id: string, message: string) => ({
-  toolCalls: [{ id, name: 'finish', arguments: { message } }],
-});
-
-/** The tool names offered by the request whose last message is the user's `task`. */
-function toolsOfferedFor(bodies: Json[], task: string): string[] {
-  const body = bodies.find((b) => {
-    const last = (b.messages as Json[]).at(-1)!;
-    return last.role === 'user' && JSON.stringify(last.content).includes(task);
-  });
-  assert.ok(body, `no request for "${task}"`);
-  return ((body.tools as Json[] | undefined) ?? []).map((t) => String((t.function as Json).name));
-}
+import { childDirs, delegateCall, finish, type Json, toolsOfferedFor } from './agents-fixture';
 
 describe('nested sub-agents (scripted model)', function () {
   this.timeout(90_000);
