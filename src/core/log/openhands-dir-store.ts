@@ -32,16 +32,10 @@ import {
   sliceBounds,
   unknownParentError,
 } from './event-store';
-import { type HeldLock, type LockInfo, LOCK_FILE, acquireLock } from './lock';
+import { type HeldLock, type LockInfo, acquireLock } from './lock';
 import { SnapshotDir } from './snapshot-dir';
-import {
-  TMP_SUFFIX,
-  isDurableTempName,
-  removeStaleTempFiles,
-  tempsOf,
-  writeFileDurable,
-  writeFileDurableAsync,
-} from './durable-file';
+import { TMP_SUFFIX, writeFileDurable, writeFileDurableAsync } from './durable-file';
+import { removeLeftoverTemps } from './leftover-temps';
 
 /** The SDK's own pattern (persistence_const.py): index of 5+ digits, id of hex digits and dashes. */
 const EVENT_FILE = /^event-(\d{5,})-([0-9a-fA-F-]{8,})\.json$/;
@@ -119,11 +113,7 @@ export class OpenHandsDirStore<E extends StoredEvent = StoredEvent> implements E
     this.readOnly = lock === null;
     this.lockHeldBy = heldBy;
     if (lock) {
-      // As in the segment log: under the lock, base_state.json's and the snapshots' temp files are
-      // leftovers; a LOCK temp may be another process trying for the lock now, so only old ones.
-      removeStaleTempFiles(dir, isDurableTempName, { olderThanMs: 0 });
-      removeStaleTempFiles(path.join(dir, 'snapshots'), isDurableTempName, { olderThanMs: 0 });
-      removeStaleTempFiles(dir, tempsOf(LOCK_FILE));
+      removeLeftoverTemps(dir);
     }
 
     const tempFiles: string[] = [];

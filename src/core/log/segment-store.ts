@@ -41,7 +41,7 @@ import { GroupCommit } from './group-commit';
 import { type LostEvents, readAcceptedLosses, segmentsGone } from './lost-events';
 import { META, type Meta, readMeta } from './segment-meta';
 import { idHash } from './id-index';
-import { type HeldLock, LOCK_FILE, acquireLock } from './lock';
+import { type HeldLock, acquireLock } from './lock';
 import { Quarantine } from './quarantine';
 import { SegmentFiles } from './segment-files';
 import { SegmentIds } from './segment-ids';
@@ -52,7 +52,7 @@ import { SnapshotDir } from './snapshot-dir';
 import { SegmentReader } from './segment-reader';
 import { type SegmentIo, SegmentWriter, defaultIo } from './segment-writer';
 import { SparseIndex } from './sparse-index';
-import { isDurableTempName, removeStaleTempFiles, tempsOf } from './durable-file';
+import { removeLeftoverTemps } from './leftover-temps';
 import type { OpenReport, SegmentStoreOptions } from './segment-store-options';
 import { RESERVE, keepReserve, releaseReserve } from './disk-reserve';
 import { ioError, lostDataError } from './segment-store-errors';
@@ -472,15 +472,9 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     return { segNo: this.writer.segNo, offset: this.writer.offset, last: t.offset(last) };
   }
 
-  /**
-   * Temp files a writer killed before its rename left. Only the lock holder writes this folder and
-   * its snapshots, so all of those are leftovers; a LOCK temp may be another process trying for the
-   * lock this moment, so only old ones go.
-   */
+  /** Temp files a writer killed before its rename left (see leftover-temps.ts). */
   private removeStrayTemps(): void {
-    removeStaleTempFiles(this.dir, isDurableTempName, { olderThanMs: 0 });
-    removeStaleTempFiles(path.join(this.dir, 'snapshots'), isDurableTempName, { olderThanMs: 0 });
-    removeStaleTempFiles(this.dir, tempsOf(LOCK_FILE));
+    removeLeftoverTemps(this.dir);
   }
 }
 
