@@ -149,15 +149,17 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
         .locator('.quick-input-widget .monaco-list-row')
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(title)}$`) }) })
         .first();
-      // The palette closes when something else takes the focus as it opens (a view or editor
-      // still restoring): open it again rather than wait on a hidden list.
+      // The palette closes when something else takes the focus as it opens or while it is typed
+      // into (a view or editor still restoring, a diff opening): open it again rather than wait
+      // on a hidden box or list.
       for (let attempt = 1; ; attempt++) {
+        const timeout = attempt < 3 ? 10_000 : 30_000;
         await page.keyboard.press('F1');
         const input = page.locator('.quick-input-widget .quick-input-box input');
-        await input.waitFor({ state: 'visible' });
-        await input.fill(`>${title}`);
         try {
-          await row.waitFor({ state: 'visible', timeout: attempt < 3 ? 10_000 : 30_000 });
+          await input.waitFor({ state: 'visible', timeout });
+          await input.fill(`>${title}`, { timeout });
+          await row.waitFor({ state: 'visible', timeout });
           break;
         } catch (err) {
           if (attempt >= 3) throw err;
