@@ -49,6 +49,8 @@ export const WEBVIEW_TEXT = {
   statusFinished: 'Finished',
   statusError: 'Error',
   statusStuck: 'Stuck',
+  statusStopped: 'Stopped',
+  statusEscalated: 'Escalated',
   planAwaitsApproval: 'Plan awaits approval',
   openInEditor: 'Open in Editor',
   untitled: 'Untitled conversation',

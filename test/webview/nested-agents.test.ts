@@ -127,6 +127,23 @@ describe('webview: nested delegated agents', function () {
     });
   });
 
+  it('a child the user stopped reads “Stopped”, one that escalated “Escalated”, not a raw status', async () => {
+    const ended = (id: string, status: string) =>
+      child({
+        conversationId: id,
+        parentConversationId: CONVERSATION_ID,
+        parentEventId: MAIN_DELEGATION,
+        status,
+      });
+    await p.showConversation(
+      [ev(0, userMessage(eid(9), 'Split it')), ev(1, delegateAction(MAIN_DELEGATION, 'lead', 'Split'))],
+      makeHeader({ status: 'paused', children: [ended(LEAD, 'stopped'), ended(GRAND, 'escalated')] }),
+    );
+    const label = (id: string) => card(id).locator('.delegated-status-label').first().innerText();
+    assert.equal(await label(LEAD), 'Stopped');
+    assert.equal(await label(GRAND), 'Escalated');
+  });
+
   it('a card the user closed while an agent below it asked stays closed once it is answered', async () => {
     const head = () => card(LEAD).locator('> .delegated-head');
     await p.showConversation(

@@ -44,6 +44,8 @@ export const AgentEndValueSchema = z.looseObject({
   conversation_id: z.string().optional(),
   status: z.string(),
   escalated: z.boolean().optional(),
+  /** The user stopped it before it finished (its status is then the `paused` a stop leaves). */
+  stopped: z.boolean().optional(),
   message: z.string().nullable().optional(),
 });
 export type AgentEndValue = z.infer<typeof AgentEndValueSchema>;

@@ -30,7 +30,13 @@ export interface ChildLink {
   /** The model it runs on, as its start recorded it (null in logs from before that was recorded). */
   model: string | null;
   /** Null while it has not ended (running, or waiting for the user). */
-  end: { status: string; escalated: boolean; message: string | null } | null;
+  end: { status: string; escalated: boolean; stopped: boolean; message: string | null } | null;
+}
+
+/** How an ended child reads: escalated or stopped by the user say more than the status they left. */
+export function endedStatus(end: NonNullable<ChildLink['end']>): string {
+  if (end.escalated) return 'escalated';
+  return end.stopped ? 'stopped' : end.status;
 }
 
 export interface Handoff {
@@ -145,6 +151,7 @@ export class ChildLinks {
         child.end = {
           status: v.data.status,
           escalated: v.data.escalated === true,
+          stopped: v.data.stopped === true,
           message: v.data.message ?? null,
         };
     }

@@ -38,6 +38,12 @@ export function statusText(status: string, l10n: L10n = ENGLISH): string {
       return l10n.t('stuck');
     case 'idle':
       return l10n.t('idle');
+    case 'stopped':
+      return l10n.t('stopped');
+    case 'escalated':
+      return l10n.t('escalated');
+    case 'not_ended':
+      return l10n.t('not ended');
     default:
       return status.replace(/_/g, ' ');
   }

@@ -127,6 +127,11 @@ describe('Pause reaches delegated agents in the chat', () => {
         (e) => e.event as { kind: string; key?: string },
       );
       assert.equal(childLog.at(-1)?.key, 'agent_end', "the child's log ends in its end");
+      // Its card reads what happened to it: stopped, not the `paused` a stop leaves in its state.
+      await until(
+        () => service.header(session.id)?.children?.[0]?.status === 'stopped',
+        'the header shows the child stopped',
+      );
       assert.equal(llm.completionBodies().length, 3, 'the model was asked nothing more');
     } finally {
       controller.dispose();

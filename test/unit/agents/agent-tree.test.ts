@@ -56,7 +56,7 @@ describe('agents in a log', () => {
         parentEventId: 'a1',
         task: 't',
         model: 'small-model',
-        end: { status: 'finished', escalated: true, message: 'm' },
+        end: { status: 'finished', escalated: true, stopped: false, message: 'm' },
       },
     ]);
     assert.deepEqual(tree.handoffs, [{ from: 'main', to: 'docs', did: 'did:key:zB', index: 5 }]);

@@ -219,12 +219,44 @@ describe('Pause reaches delegated agents', function () {
     assert.deepEqual(ends(childLog), ['main.lead.1.explore.1', 'main.lead.1'], 'and the child its own');
     const parentLog = await readLogJson(dir);
     assert.deepEqual(ends(parentLog), ['main.lead.1']);
-    assert.match(
-      JSON.stringify(parentLog.filter((e) => e.key === 'agent_end')),
-      /stopped it before it went on/,
-    );
+    for (const log of [grandLog, childLog, parentLog])
+      for (const e of log.filter((x) => x.key === 'agent_end'))
+        assert.deepEqual(
+          [(e.value as Json).stopped, (e.value as Json).message],
+          [true, 'The user stopped the agent before it finished.'],
+          'each end says the user stopped it',
+        );
     const answer = parentLog.find((e) => e.kind === 'AgentErrorEvent' && e.tool_name === 'delegate');
     assert.ok(answer, 'the delegation is answered as stopped');
     assert.equal(llm!.completionBodies().length, 4, 'nothing more was asked');
+  });
+
+  it('Stop while a child runs ends it as stopped by the user, in its log and its parent’s', async () => {
+    const { dir } = await open({
+      name: 'stop-running-child',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'count for me' },
+          reply: delegate('w', COUNTING_TASK, 'explore'),
+        },
+        ...countingChildTurns(800),
+      ],
+    });
+    const parent = session!.conversation;
+    await parent.sendMessage('count for me');
+    const run = parent.run();
+    await requests(3); // the child's slow second step is in flight
+    await parent.interrupt();
+    await run;
+
+    const [child] = agentDirs(dir);
+    const end = (log: Json[]) => log.find((e) => e.key === 'agent_end')?.value as Json | undefined;
+    for (const log of [await readLogJson(child!), await readLogJson(dir)]) {
+      const value = end(log);
+      assert.equal(value?.stopped, true, `stopped by the user: ${JSON.stringify(value)}`);
+      assert.equal(value?.status, 'paused', 'the status a stop leaves, as OpenHands names it');
+      assert.equal(value?.message, 'The user stopped the agent before it finished.');
+    }
+    assert.equal(llm!.completionBodies().length, 3, 'nothing more was asked');
   });
 });

@@ -19,6 +19,9 @@ const STATUS: Record<string, StatusLook> = {
   finished: { label: t('statusFinished'), icon: 'pass', tone: 'ok' },
   error: { label: t('statusError'), icon: 'error', tone: 'error' },
   stuck: { label: t('statusStuck'), icon: 'warning', tone: 'error' },
+  // A delegated agent's end: stopped by the user, or ended early with a result for its parent.
+  stopped: { label: t('statusStopped'), icon: 'debug-stop', tone: 'neutral' },
+  escalated: { label: t('statusEscalated'), icon: 'arrow-up', tone: 'warn' },
 };
 
 export function statusLook(status: string): StatusLook {

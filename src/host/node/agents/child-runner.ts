@@ -248,14 +248,20 @@ export class NodeChildRunner implements ChildRunner {
       }
       this.waiting.delete(id);
       const final = await finalMessage(child);
-      const message =
-        status === 'finished' ? (final?.message ?? '') : stoppedMessage(status, child, req.agent.model);
+      // Stopped by the user: the status a stop leaves is `paused`, but the agent will not go on.
+      const stopped = req.signal.aborted && status === 'paused';
+      const message = stopped
+        ? STOPPED_BY_USER
+        : status === 'finished'
+          ? (final?.message ?? '')
+          : stoppedMessage(status, child, req.agent.model);
       const end: AgentEndValue = {
         agent_name: req.agent.name,
         branch,
         conversation_id: id,
         status,
         escalated: final?.escalated === true,
+        ...(stopped ? { stopped } : {}),
         message,
       };
       await child.recordAgentUpdate(AGENT_END_KEY, end);
@@ -294,7 +300,8 @@ export class NodeChildRunner implements ChildRunner {
           conversation_id: link.conversationId,
           status: child.status,
           escalated: false,
-          message: `The agent stopped (${child.status}): the user stopped it before it went on.`,
+          stopped: true,
+          message: STOPPED_BY_USER,
         };
         await child.recordAgentUpdate(AGENT_END_KEY, end);
         await parent.recordAgentUpdate(AGENT_END_KEY, end);
@@ -458,6 +465,8 @@ export class NodeChildRunner implements ChildRunner {
     return createDelegateTool({ agents: this.opts.agents, runner, readOnlyTools, depth }) as ToolSpec;
   }
 }
+
+const STOPPED_BY_USER = 'The user stopped the agent before it finished.';
 
 /**
  * Why a child stopped without finishing, for its parent. An error on a model its definition names

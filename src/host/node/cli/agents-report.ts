@@ -16,6 +16,8 @@ export interface ChildReport {
   agent: string;
   status: string;
   escalated: boolean;
+  /** Ended by the user's Stop (its status is the `paused` a stop leaves). */
+  stopped: boolean;
   folder: string;
   did: string | null;
   /** The model it runs on (null: not recorded, in older logs). */
@@ -76,7 +78,7 @@ async function childReport(parentDir: string, link: ChildLink): Promise<ChildRep
     model: link.model,
   };
   if (!existsSync(join(dir, 'segments')))
-    return { ...base, status: 'missing', escalated: false, pending: [], children: [] };
+    return { ...base, status: 'missing', escalated: false, stopped: false, pending: [], children: [] };
   const store = await openReadOnly(dir);
   let read;
   try {
@@ -89,6 +91,7 @@ async function childReport(parentDir: string, link: ChildLink): Promise<ChildRep
     ...base,
     status: link.end?.status ?? read.state.status,
     escalated: link.end?.escalated === true,
+    stopped: link.end?.stopped === true,
     pending: link.end
       ? []
       : read.state.pendingActions.map((p) => {
@@ -115,7 +118,7 @@ export function agentsLines(r: AgentsReport): string[] {
   const walk = (children: ChildReport[], depth: number) => {
     for (const c of children) {
       const pad = '    '.repeat(depth);
-      const status = c.escalated ? `${c.status} (escalated)` : c.status;
+      const status = c.escalated ? `${c.status} (escalated)` : c.stopped ? 'stopped by the user' : c.status;
       const model = c.model ? `  ${c.model}` : '';
       lines.push(`${pad}    ${c.branch}  ${c.agent}${model}  ${status}  ${c.folder}`);
       for (const p of c.pending)

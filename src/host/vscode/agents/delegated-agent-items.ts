@@ -5,8 +5,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
+import { agentTree, type ChildLink, endedStatus } from '../../../core/agents/agent-tree';
 import { printableLine } from '../../../core/text/printable';
+import { statusText } from '../conversation-row';
 import { AGENTS_FOLDER } from '../../node/agents/child-runner';
 import { openReadOnly, readEvents } from '../../node/cli/conversation-dir';
 import { REVEAL_DELEGATED_AGENT, type DelegatedAgentTarget } from './reveal-delegated-agent';
@@ -27,6 +28,8 @@ const STATUS_ICONS: Record<string, string> = {
   not_ended: 'circle-outline',
   finished: 'pass',
   escalated: 'arrow-up',
+  stopped: 'debug-stop',
+  paused: 'debug-pause',
   waiting_for_confirmation: 'question',
   error: 'error',
   stuck: 'warning',
@@ -65,7 +68,8 @@ export async function delegatedAgents(
 export function delegatedAgentItem(node: DelegatedAgentNode): vscode.TreeItem {
   const { link } = node;
   const task = printableLine(link.task ?? '');
-  const status = link.end ? (link.end.escalated ? 'escalated' : link.end.status) : 'not_ended';
+  const status = link.end ? endedStatus(link.end) : 'not_ended';
+  const words = statusText(status, vscode.l10n);
   const item = new vscode.TreeItem(
     task ? `${link.agentName}: ${task}` : link.agentName,
     hasDelegatedAgents(node.dir)
@@ -73,9 +77,9 @@ export function delegatedAgentItem(node: DelegatedAgentNode): vscode.TreeItem {
       : vscode.TreeItemCollapsibleState.None,
   );
   item.id = `agent:${link.conversationId}`;
-  item.description = `${link.branch} · ${status.replace(/_/g, ' ')}`;
+  item.description = `${link.branch} · ${words}`;
   item.tooltip = [
-    vscode.l10n.t('{0} agent ({1}), {2}', link.agentName, link.branch, status.replace(/_/g, ' ')),
+    vscode.l10n.t('{0} agent ({1}), {2}', link.agentName, link.branch, words),
     task,
     link.end?.message ? printableLine(link.end.message) : '',
   ]

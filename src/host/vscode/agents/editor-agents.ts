@@ -5,6 +5,7 @@
 // parent is, so the chat can show their steps and the user can answer what they wait on.
 import * as vscode from 'vscode';
 import { MAIN_STAMP } from '../../../core/agents/agent-events';
+import { endedStatus } from '../../../core/agents/agent-tree';
 import type { ConversationAgent } from '../../../core/agents/conversation-agent';
 import type { AgentDefinition } from '../../../core/agents/definition';
 import { mcpToolRefs } from '../../../core/agents/mcp-tool-refs';
@@ -210,7 +211,7 @@ function childView(link: TreeLink, s: ConversationSession | undefined): ChildAge
     branch: link.branch,
     task: link.task ?? '',
     ...(link.model ? { model: link.model } : {}),
-    status: link.end ? (link.end.escalated ? 'escalated' : link.end.status) : (h?.status ?? 'idle'),
+    status: link.end ? endedStatus(link.end) : (h?.status ?? 'idle'),
     cost: h?.cost ?? 0,
     tokens: h ? h.promptTokens + h.completionTokens : 0,
     pendingActionIds: h?.pendingActionIds ?? [],
