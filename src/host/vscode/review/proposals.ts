@@ -104,7 +104,11 @@ export class Proposals implements vscode.Disposable {
     const decided = new Promise<ProposalDecision>((resolve) => {
       this.open.set(request.id, { request, decide: resolve });
     });
-    return this.show(request).then(() => decided);
+    // The decision does not wait for `vscode.diff` to settle: in a workbench that has not shown a
+    // diff yet it can stay pending after the tab is open, and the chat's Confirm must still answer.
+    // A diff that fails to open is reported, unless decided first.
+    const shown = this.show(request);
+    return Promise.race([decided, shown.then(() => decided)]);
   }
 
   /** Closes the diff; with a decision, also resolves the pending `propose`. */
