@@ -39,6 +39,7 @@ export function proposedText(args: EditArgs, current: string | undefined): strin
 export function connectEditProposals(
   service: ConversationService,
   review: ReviewController,
+  log: vscode.LogOutputChannel,
 ): vscode.Disposable {
   const shown = new Map<string, string>(); // action id -> conversation id
   const subs = [
@@ -65,7 +66,12 @@ export function connectEditProposals(
         const next = proposedText(args, current);
         if (next === undefined) continue;
         shown.set(action.id, header.id);
-        await review.showProposal({ id: action.id, path, newText: next, conversationId: header.id });
+        // Not awaited: `vscode.diff` can stay pending after its tab opened (a workbench's first
+        // diff), and the batch's next edit must still get its diff. Confirm in the chat answers
+        // either way.
+        void review
+          .showProposal({ id: action.id, path, newText: next, conversationId: header.id })
+          .catch((err: unknown) => log.warn(`Could not show the proposed edit of ${path}: ${String(err)}`));
       }
     }),
     review.onDidDecideProposal(async ({ id, decision }) => {

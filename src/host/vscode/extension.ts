@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     connectReview(service, review, context),
     // A deleted conversation's edits stay in the files; its review decorations go with it.
     service.onDidDelete((id) => review.clear(id)),
-    connectEditProposals(service, review),
+    connectEditProposals(service, review, log),
     ...registerCommands(context, service, review, log),
     registerSandboxStatus(context),
     ...registerDiagnostics(context, service),
