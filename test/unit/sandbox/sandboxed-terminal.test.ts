@@ -62,6 +62,31 @@ describe('sandbox: the agent shell inside it', function () {
     assert.match(open.output, /200 origin saw \/node/);
   });
 
+  it("asks about no host for a tool's update check: npm test runs without asking for the registry", async () => {
+    const asked: string[] = [];
+    // A home npm has never checked for updates from, so the check is due (inside the workspace: writable).
+    const home = join(ws, 'home');
+    mkdirSync(home);
+    const sandbox = new CommandSandbox({
+      setting: 'required',
+      allowedHosts: () => [],
+      askHost: async (host) => (asked.push(host), false),
+      hostEnv: { ...process.env, HOME: home },
+    });
+    const t = new NodeTerminalPort({
+      cwd: ws,
+      sandbox: { sandbox, workspaces: [ws], readOnly: () => false },
+    });
+    cleanup.push(
+      () => t.dispose(),
+      () => sandbox.dispose(),
+    );
+    writeFileSync(join(ws, 'package.json'), '{"name":"p","version":"1.0.0","scripts":{"test":"node -e 1"}}');
+    const r = await t.run('npm test', { timeoutMs: 20_000 });
+    assert.equal(r.exitCode, 0, r.output);
+    assert.deepEqual(asked, [], 'no host was asked about');
+  });
+
   it('has no other way out: a direct connection to the host finds nothing', async () => {
     const t = shell(['127.0.0.1']);
     const r = await t.run(

@@ -2,6 +2,16 @@
 // need to behave (where things are, language, terminal), the names the user chose to pass, and
 // what the host adds. Nothing else of the host's environment (keys, tokens, sockets) goes in.
 
+/**
+ * Tools' background update checks, off: they are never the agent's work, and behind the sandbox's
+ * network rules each would ask the user about a host (npm asks registry.npmjs.org on `npm test`).
+ * A name the user passes, or the host sets, wins.
+ */
+const NO_UPDATE_CHECKS: Readonly<Record<string, string>> = {
+  NPM_CONFIG_UPDATE_NOTIFIER: 'false',
+  NO_UPDATE_NOTIFIER: '1',
+};
+
 /** Taken from the host's environment when present. */
 const BASE_VARIABLES = [
   'PATH',
@@ -29,7 +39,7 @@ export function sandboxEnvironment(
   host: Readonly<Record<string, string | undefined>>,
   opts: SandboxEnvironmentOptions = {},
 ): Record<string, string> {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { ...NO_UPDATE_CHECKS };
   const take = (name: string): void => {
     const value = host[name];
     if (value !== undefined) env[name] = value;
