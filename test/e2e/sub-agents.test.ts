@@ -56,6 +56,13 @@ describe('e2e: a delegated agent nested under its delegation', function () {
     assert.match((await head.innerText()).replace(/\s+/g, ' '), /explore main\.explore\.1 .*\$/);
     // The explorer names no model of its own: it runs on the parent's, and the card says which.
     assert.equal(await child.locator('.delegated-model').innerText(), 'scripted-model');
+    // At 300 px the branch has a line of its own under the name: read whole, not cut to "main…".
+    const branch = child.locator('.delegated-branch');
+    assert.equal(
+      await branch.evaluate((el) => el.scrollWidth > el.clientWidth),
+      false,
+      'the branch is whole',
+    );
     assert.equal(await child.locator('.delegated-task').innerText(), EXPLORER_TASK);
     // The agents stand for the call's arguments: its raw JSON is not shown again above them.
     assert.equal(await chat.getByText('agent_types').count(), 0);

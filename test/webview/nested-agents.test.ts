@@ -144,6 +144,35 @@ describe('webview: nested delegated agents', function () {
     assert.equal(await label(GRAND), 'Escalated');
   });
 
+  it('at a 300 px sidebar the branch and model are read whole, on a line under the name', async () => {
+    await p.page.setViewportSize({ width: 300, height: 800 });
+    const deep = child({
+      conversationId: LEAD,
+      parentConversationId: CONVERSATION_ID,
+      parentEventId: MAIN_DELEGATION,
+      branch: 'main.lead.1',
+      model: 'qwen2.5-coder-32b-instruct',
+      status: 'running',
+    });
+    await p.showConversation(
+      [ev(0, userMessage(eid(9), 'Split it')), ev(1, delegateAction(MAIN_DELEGATION, 'lead', 'Split'))],
+      makeHeader({ status: 'running', children: [deep] }),
+    );
+    const box = (sel: string) => card(LEAD).locator(sel).first().boundingBox();
+    const [name, branch, model] = await Promise.all([
+      box('.delegated-name'),
+      box('.delegated-branch'),
+      box('.delegated-model'),
+    ]);
+    assert.ok(name && branch && model);
+    assert.ok(branch.y >= name.y + name.height - 1, 'the branch is on the line under the name');
+    const cut = await card(LEAD)
+      .locator('.delegated-branch')
+      .first()
+      .evaluate((el) => el.scrollWidth > el.clientWidth);
+    assert.equal(cut, false, 'the branch is not cut');
+  });
+
   it('a card the user closed while an agent below it asked stays closed once it is answered', async () => {
     const head = () => card(LEAD).locator('> .delegated-head');
     await p.showConversation(

@@ -71,8 +71,10 @@ function DelegatedAgent({
         <Icon name={open ? 'chevron-down' : 'chevron-right'} />
         <Icon name="hubot" />
         <span class="delegated-name">{child.agentName}</span>
-        <span class="delegated-branch">{child.branch}</span>
-        {child.model && <span class="delegated-model">{child.model}</span>}
+        <span class="delegated-where">
+          <span class="delegated-branch">{child.branch}</span>
+          {child.model && <span class="delegated-model">{child.model}</span>}
+        </span>
         <span class={`delegated-status tone-${look.tone}`}>
           <Icon name={look.icon} spin={look.tone === 'busy'} />
           <span class="delegated-status-label">{look.label}</span>
