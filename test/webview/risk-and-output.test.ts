@@ -265,6 +265,35 @@ describe('webview: risk labels and readable output', function () {
     );
   });
 
+  it('the notes for the model after the output are not shown again: the exit code line below says it', async () => {
+    const withNotes = (id: string, actionId: string, body: string, suffix: string): EventJson => {
+      const o = terminalObservation(id, actionId, body + suffix, 0);
+      const obs = o.observation as Record<string, unknown>;
+      return { ...o, observation: { ...obs, metadata: { exit_code: 0, prefix: '', suffix } } };
+    };
+    await p.showConversation(
+      seqd([
+        terminalAction(eid(30), 'make', { summary: 'Build' }),
+        withNotes(
+          eid(31),
+          eid(30),
+          'built',
+          '\n[The command completed with exit code 0.]\n[Working directory is now /ws/sub]',
+        ),
+        terminalAction(eid(32), 'true', { summary: 'Nothing' }),
+        withNotes(eid(33), eid(32), '(no output)', '\n[The command completed with exit code 0.]'),
+      ]),
+      makeHeader({ status: 'finished' }),
+    );
+    assert.equal(
+      await card(p, 'Build').locator('.output pre').innerText(),
+      'built\n[Working directory is now /ws/sub]',
+    );
+    assert.match(await card(p, 'Build').locator('.result-note').innerText(), /Exit code 0/);
+    assert.equal(await card(p, 'Nothing').locator('.output').count(), 0);
+    assert.equal(await card(p, 'Nothing').locator('.output-empty').innerText(), '(no output)');
+  });
+
   it('the finish message shows once, in the foreground color; output code is not preformatted red', async () => {
     // VS Code's default webview stylesheet colors every <code> with textPreformat (red in Light).
     // (A string: the test tsconfig has no DOM types.)

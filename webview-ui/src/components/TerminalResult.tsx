@@ -1,6 +1,6 @@
 // A terminal observation: how the command ended (exit code, timeout, error) and its output.
 import { num, obj, contentText, str, type Json } from '../lib/fields';
-import { cleanTerminalOutput } from '../lib/terminal-output';
+import { cleanTerminalOutput, commandOutput } from '../lib/terminal-output';
 import type { Row } from '../state/store';
 import { Icon } from './Icon';
 import { OutputBlock } from './OutputBlock';
@@ -26,7 +26,10 @@ export function TerminalResult({ obs, id, row }: { obs: Json; id: string; row?: 
   return (
     <div class="terminal-result">
       <OutputBlock
-        text={cleanTerminalOutput(contentText(obs.content), command)}
+        text={cleanTerminalOutput(
+          commandOutput(contentText(obs.content), str(obj(obs.metadata)?.suffix)),
+          command,
+        )}
         id={`${id}:out`}
         row={row}
         tone={end.tone === 'error' ? 'error' : 'normal'}

@@ -57,3 +57,24 @@ function dropEcho(lines: string[], command: string | undefined): string[] {
   const echo = line.endsWith(wanted) && (prompt === '' || /[$#>%]\s$/.test(prompt));
   return echo ? [...lines.slice(0, first), ...lines.slice(first + 1)] : lines;
 }
+
+/**
+ * What the command printed, from a terminal observation's text for the model: the notes after it
+ * that the card shows as its ending (the exit code, still running, stopped waiting) are left out,
+ * and the "(no output)" placeholder is nothing. `suffix` is the observation's `metadata.suffix`,
+ * the notes as appended (OpenHands writes it too); other notes in it (a new working folder) stay.
+ */
+export function commandOutput(text: string, suffix: string | undefined): string {
+  let body = text;
+  let kept: string[] = [];
+  if (suffix && suffix.trim() && body.endsWith(suffix)) {
+    body = body.slice(0, body.length - suffix.length);
+    kept = suffix.split('\n').filter((l) => l.trim() !== '' && !ENDING_NOTE.test(l));
+  }
+  if (body.trim() === NO_OUTPUT) body = '';
+  return [body, ...kept].filter((part) => part !== '').join('\n');
+}
+
+const NO_OUTPUT = '(no output)';
+const ENDING_NOTE =
+  /^\[(The command completed with exit code -?\d+\.|The command is still running after |Stopped waiting because the agent was stopped)/;
