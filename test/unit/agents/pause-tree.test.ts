@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type AgentDefinition, EXPLORE_AGENT } from '../../../src/core/agents/definition';
 import { mainAgentSession } from '../../../src/host/node/agents/main-agent';
 import { nodeChildOpener } from '../../../src/host/node/agents/child-runner';
+import { agentsLines, agentsReport } from '../../../src/host/node/cli/agents-report';
 import { type NodeSession, openNodeConversation } from '../../../src/host/node/node-session';
 import type { LlmSettings } from '../../../src/core/llm';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
@@ -257,6 +258,12 @@ describe('Pause reaches delegated agents', function () {
       assert.equal(value?.status, 'paused', 'the status a stop leaves, as OpenHands names it');
       assert.equal(value?.message, 'The user stopped the agent before it finished.');
     }
+    // `logbook show` says so too.
+    await session!.close();
+    session = undefined;
+    const report = await agentsReport(dir);
+    assert.equal(report.children[0]?.stopped, true);
+    assert.match(agentsLines(report).join('\n'), /main\.explore\.1 {2}explore {2}stopped by the user/);
     assert.equal(llm!.completionBodies().length, 3, 'nothing more was asked');
   });
 });
