@@ -190,7 +190,13 @@ function registerLanguagePack(userDataDir, { language, translations }) {
   writeFileSync(join(userDataDir, 'languagepacks.json'), JSON.stringify(packs, null, 2));
 }
 
-/** Installs the extension at `folder` into `extensionsDir` as links to its files (no copy of node_modules). */
+/**
+ * Installs the extension at `folder` into `extensionsDir` as links to its files (no copy of
+ * node_modules), but for its code: VS Code hands an extension its `vscode` API by the real path of
+ * the file that imports it, and code reached through a link to the repository would get the API of
+ * no extension (its notifications say "Null Extension Description", its vscode.l10n finds no
+ * translation). The bundles import nothing but `vscode`, so a copy of dist/ runs on its own.
+ */
 function linkExtension(folder, extensionsDir) {
   const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
   const target = join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`);
@@ -199,9 +205,10 @@ function linkExtension(folder, extensionsDir) {
   // The manifest's words (package.nls*.json) and the message bundles (l10n/) ship with it too:
   // without them every title shows as its %placeholder%.
   const nls = readdirSync(folder).filter((n) => /^package\.nls(\.[\w-]+)?\.json$/.test(n));
-  for (const name of ['package.json', ...nls, 'l10n', 'dist', 'media', 'README.md', 'LICENSE']) {
+  for (const name of ['package.json', ...nls, 'l10n', 'media', 'README.md', 'LICENSE']) {
     if (existsSync(join(folder, name))) symlinkSync(join(folder, name), join(target, name));
   }
+  cpSync(join(folder, 'dist'), join(target, 'dist'), { recursive: true });
 }
 
 /**

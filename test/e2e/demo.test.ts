@@ -43,6 +43,14 @@ describe('e2e: the npm start demo, run again from a fresh start', function () {
     assert.match(readFileSync(join(wb.workspaceDir, 'src', 'math.js'), 'utf8'), /function subtract/);
     await wb.shot('walkthrough-finished');
 
+    // Installed as `npm start` installs it, the extension gets its own API: its notifications
+    // name it as their source (not "Null Extension Description").
+    await wb.runCommand('Logbook: Verify Conversation');
+    // The notification's row names its source in its accessible name ("…, source: X, notification").
+    const row = wb.page.locator('.notification-toast [aria-label*="verified"]').first();
+    await row.waitFor({ timeout: 30_000 });
+    assert.match((await row.getAttribute('aria-label')) ?? '', /, source: Logbook, notification$/);
+
     // A second task in the same window: a short reply about what the demo shows, no script end.
     await wb.startTask('Now write a README');
     await chat

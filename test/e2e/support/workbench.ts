@@ -172,11 +172,23 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       await wb.runCommand('Logbook: Start Agent Task');
       // The palette and the prompt share one widget: wait for the prompt itself, or the text
       // could land in the palette that is still closing.
-      await page.locator('.quick-input-widget', { hasText: 'What should the agent do?' }).waitFor();
+      const prompt = page.locator('.quick-input-widget', { hasText: 'What should the agent do?' });
+      await prompt.waitFor();
       const box = page.locator('.quick-input-widget .quick-input-box input');
       await box.fill(task);
       await beforeEnter?.();
       await box.press('Enter');
+      // An accepted prompt closes at once. On a loaded machine an Enter pressed as the prompt
+      // settles can be lost (seen: the prompt stayed open holding the task): press it again then.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await prompt.waitFor({ state: 'hidden', timeout: attempt < 3 ? 5_000 : 30_000 });
+          return;
+        } catch (err) {
+          if (attempt >= 3 || (await box.inputValue().catch(() => '')) !== task) throw err;
+          await box.press('Enter');
+        }
+      }
     },
     async openLogbookView() {
       const tab = page.getByRole('tab', { name: /^Logbook/ });
