@@ -7,7 +7,12 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
-import { CommandSandbox, probeSandbox, SandboxRequiredError } from '../../../src/host/node/sandbox';
+import {
+  CommandSandbox,
+  type CommandSandboxOptions,
+  probeSandbox,
+  SandboxRequiredError,
+} from '../../../src/host/node/sandbox';
 
 describe('sandbox: the agent shell inside it', function () {
   this.timeout(30_000);
@@ -30,11 +35,17 @@ describe('sandbox: the agent shell inside it', function () {
     rmSync(ws, { recursive: true, force: true });
   });
 
-  function shell(allowed: string[], readOnly: () => boolean = () => false, socat?: null): NodeTerminalPort {
+  function shell(
+    allowed: string[],
+    readOnly: () => boolean = () => false,
+    socat?: null,
+    more: Partial<CommandSandboxOptions> = {},
+  ): NodeTerminalPort {
     const sandbox = new CommandSandbox({
       setting: 'required',
       allowedHosts: () => allowed,
       ...(socat === null ? { socat } : {}),
+      ...more,
     });
     const t = new NodeTerminalPort({ cwd: ws, sandbox: { sandbox, workspaces: [ws], readOnly } });
     cleanup.push(
@@ -67,20 +78,10 @@ describe('sandbox: the agent shell inside it', function () {
     // A home npm has never checked for updates from, so the check is due (inside the workspace: writable).
     const home = join(ws, 'home');
     mkdirSync(home);
-    const sandbox = new CommandSandbox({
-      setting: 'required',
-      allowedHosts: () => [],
+    const t = shell([], undefined, undefined, {
       askHost: async (host) => (asked.push(host), false),
       hostEnv: { ...process.env, HOME: home },
     });
-    const t = new NodeTerminalPort({
-      cwd: ws,
-      sandbox: { sandbox, workspaces: [ws], readOnly: () => false },
-    });
-    cleanup.push(
-      () => t.dispose(),
-      () => sandbox.dispose(),
-    );
     writeFileSync(join(ws, 'package.json'), '{"name":"p","version":"1.0.0","scripts":{"test":"node -e 1"}}');
     const r = await t.run('npm test', { timeoutMs: 20_000 });
     assert.equal(r.exitCode, 0, r.output);
