@@ -13,6 +13,7 @@ import { agentsLines, agentsReport } from '../../../src/host/node/cli/agents-rep
 import { type NodeSession, openNodeConversation } from '../../../src/host/node/node-session';
 import type { LlmSettings } from '../../../src/core/llm';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
+import type { Turn } from '../../support/llm-server/scenario';
 import { readLogJson } from '../cli/fixtures';
 import {
   COUNTED,
@@ -90,18 +91,24 @@ describe('Pause reaches delegated agents', function () {
   }
 
   const kinds = (log: Json[]) => log.map((e) => String(e.kind));
+  /** The parent hands "count to three" to an explorer (slow on its second step); then `after`. */
+  const countForMe = (name: string, after: Turn[] = []): Scenario => ({
+    name,
+    turns: [
+      {
+        match: { lastRole: 'user', lastContentIncludes: 'count for me' },
+        reply: delegate('w', COUNTING_TASK, 'explore'),
+      },
+      ...countingChildTurns(800),
+      ...after,
+    ],
+  });
   it('a child pauses at its next step, asks nothing more, and resumes with the parent', async () => {
-    const { dir } = await open({
-      name: 'pause-child',
-      turns: [
-        {
-          match: { lastRole: 'user', lastContentIncludes: 'count for me' },
-          reply: delegate('w', COUNTING_TASK, 'explore'),
-        },
-        ...countingChildTurns(800),
+    const { dir } = await open(
+      countForMe('pause-child', [
         { match: { lastRole: 'tool', toolResultIncludes: COUNTED }, reply: { content: 'Done.' } },
-      ],
-    });
+      ]),
+    );
     const parent = session!.conversation;
     await parent.sendMessage('count for me');
     const run = parent.run();
@@ -233,16 +240,7 @@ describe('Pause reaches delegated agents', function () {
   });
 
   it('Stop while a child runs ends it as stopped by the user, in its log and its parent’s', async () => {
-    const { dir } = await open({
-      name: 'stop-running-child',
-      turns: [
-        {
-          match: { lastRole: 'user', lastContentIncludes: 'count for me' },
-          reply: delegate('w', COUNTING_TASK, 'explore'),
-        },
-        ...countingChildTurns(800),
-      ],
-    });
+    const { dir } = await open(countForMe('stop-running-child'));
     const parent = session!.conversation;
     await parent.sendMessage('count for me');
     const run = parent.run();
