@@ -8,6 +8,7 @@ import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { securityArgsShape } from './security-args';
 import { errorMessage, errorObservation, observation } from './observation';
 import { capMiddle, DEFAULT_MAX_OUTPUT_CHARS, formatCount } from './output-cap';
+import { completedNote, NO_OUTPUT, STOPPED_WAITING_NOTE, stillRunningNote } from './terminal-notes';
 
 export const TERMINAL_TOOL_NAME = 'terminal';
 const ACTION_KIND = 'TerminalAction';
@@ -175,24 +176,14 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolSpec<
     const capped = await capOutput(output, ctx);
     const running = result.exitCode === null;
     const notes: string[] = note ? [note] : [];
-    if (running && ctx.signal.aborted) {
-      notes.push(
-        '[Stopped waiting because the agent was stopped; the command is still running (exit code -1).]',
-      );
-    } else if (running) {
-      notes.push(
-        `[The command is still running after ${waitedSec} s (exit code -1). Send an empty command with ` +
-          'is_input true to read more output, text with is_input true to answer a prompt, or "C-c" with ' +
-          'is_input true to stop it.]',
-      );
-    } else {
-      notes.push(`[The command completed with exit code ${result.exitCode}.]`);
-    }
+    if (running && ctx.signal.aborted) notes.push(STOPPED_WAITING_NOTE);
+    else if (running) notes.push(stillRunningNote(waitedSec));
+    else notes.push(completedNote(result.exitCode));
     if (result.cwd && result.cwd !== (lastCwd ?? ctx.cwd))
       notes.push(`[Working directory is now ${result.cwd}]`);
     if (result.cwd) lastCwd = result.cwd;
     const suffix = notes.join('\n');
-    const body = capped.text === '' ? '(no output)' : capped.text;
+    const body = capped.text === '' ? NO_OUTPUT : capped.text;
     const text = [prefix, body, suffix].filter((part) => part !== '').join('\n');
     const exitCode = result.exitCode ?? -1;
     return observation(OBSERVATION_KIND, text, {

@@ -1,6 +1,7 @@
 // Terminal output as the user would have seen it settle on screen: escape sequences removed,
 // carriage-return overwrites applied (a progress line keeps only its last state), spinner frames
 // dropped, and the shell's echo of the command left out when the card already shows the command.
+import { ENDING_NOTE, NO_OUTPUT } from '../../../src/core/tools/terminal-notes';
 
 // CSI (ESC [ … final byte), OSC (ESC ] … BEL or ESC \), and the other two-byte escapes.
 const CSI = /\x1b\[[0-?]*[ -/]*[@-~]/g;
@@ -74,7 +75,3 @@ export function commandOutput(text: string, suffix: string | undefined): string 
   if (body.trim() === NO_OUTPUT) body = '';
   return [body, ...kept].filter((part) => part !== '').join('\n');
 }
-
-const NO_OUTPUT = '(no output)';
-const ENDING_NOTE =
-  /^\[(The command completed with exit code -?\d+\.|The command is still running after |Stopped waiting because the agent was stopped)/;
