@@ -14,7 +14,7 @@ export interface DiagnosticRow {
   fix?: string;
 }
 
-export type DiagnosticSectionId = 'sandbox' | 'model' | 'mcp' | 'signing' | 'storage';
+export type DiagnosticSectionId = 'sandbox' | 'settings' | 'model' | 'mcp' | 'signing' | 'storage';
 
 export interface DiagnosticSection {
   id: DiagnosticSectionId;
@@ -31,6 +31,8 @@ export function sectionTitle(id: DiagnosticSectionId, l10n: L10n = ENGLISH): str
   switch (id) {
     case 'sandbox':
       return l10n.t('Sandbox');
+    case 'settings':
+      return l10n.t('Workspace settings');
     case 'model':
       return l10n.t('Model');
     case 'mcp':

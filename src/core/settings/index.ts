@@ -16,4 +16,11 @@ export {
   type Source,
   valuesLayer,
 } from './resolve';
+export {
+  GUARDING_SETTINGS,
+  guardsUser,
+  ignoredWorkspaceValueNotice,
+  shownValue,
+  valueText,
+} from './guarding';
 export { agentSettingsFrom, llmSettingsFrom, settingValue } from './to-core';

@@ -18,6 +18,11 @@ export function settingsReference(): string {
     'recorded (its endpoint, model, confirmation mode, limits, MCP file) between the file and the',
     'environment. `logbook config` prints each value with where it came from.',
     '',
+    'Settings marked "Guards you" (what asks before it runs, where the API key goes, what starts,',
+    'what the sandbox and the web let through) are read from your own settings only: VS Code ignores a',
+    "workspace's or folder's value, says so, and uses it only once you accept that very value by name;",
+    'the CLI never reads them from a file inside the workspace.',
+    '',
     'A bad value in the CLI (wrong type in the file, a variable out of its choices) is an error naming',
     'where it came from; VS Code flags it in the Settings editor and uses the value below it.',
     '',
@@ -75,6 +80,11 @@ function section(def: SettingDef): string[] {
         ]
       : []),
     ...(def.secret ? ['- Secret: never read from the config file, never shown (only set or unset)'] : []),
+    ...(def.guards
+      ? [
+          "- Guards you: only your own value counts; a workspace's value is ignored, with a notice, until you accept it by name ([Settings a workspace cannot change](SECURITY.md#settings-a-workspace-cannot-change))",
+        ]
+      : []),
   ];
   return [
     `### ${def.key}`,

@@ -30,6 +30,12 @@ export interface SettingDef<T = unknown> {
   hosts: readonly Host[];
   /** VS Code's scope when it is not `window` (`machine`: a repository's settings cannot change it). */
   scope?: 'machine';
+  /**
+   * The setting guards the user (what asks first, where the key goes, what runs, what the sandbox
+   * and the web let through): only the user's own value counts, never a workspace's, unless the
+   * user accepted that workspace's value by name (docs/SECURITY.md).
+   */
+  guards?: true;
   /** Environment variables, the first one set wins. */
   env?: readonly string[];
   /** The CLI flag (and its other name); `sets` for a flag that takes no value. */
@@ -77,6 +83,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: text(),
     default: 'https://api.openai.com/v1',
     hosts: BOTH,
+    guards: true,
     env: LLM_VARIABLES.baseUrl,
     description:
       "Base URL of an OpenAI-compatible Chat Completions endpoint, e.g. `http://localhost:11434/v1` for Ollama or `http://localhost:1234/v1` for LM Studio. The API key is not a setting: run **Logbook: Connect a Model** (endpoint, model and key) or **Logbook: Set API Key**, which keep it in VS Code's secret storage.",
@@ -118,6 +125,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: object(z.record(z.string(), z.string()), 'an object of header names and text values'),
     default: {},
     hosts: VS,
+    guards: true,
     description:
       'Extra HTTP headers sent with every request (for proxies or gateways). Do not put API keys here; use "Logbook: Set API Key".',
   }),
@@ -183,6 +191,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: choice(['never', 'risky', 'always']),
     default: 'risky',
     hosts: BOTH,
+    guards: true,
     flag: { name: 'confirmation-mode', alias: 'confirm' },
     description: 'When the agent must ask before running a tool call.',
   }),
@@ -191,6 +200,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: list(),
     default: [],
     hosts: VS,
+    guards: true,
     description:
       'Command prefixes that run without confirmation, e.g. `npm test`. Every part of a compound command must match a rule; commands the rules rate HIGH risk still ask.',
   }),
@@ -266,6 +276,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: variableNames(),
     default: [],
     hosts: BOTH,
+    guards: true,
     env: ['LOGBOOK_PASS_ENV'],
     flag: { name: 'pass-env' },
     adds: true,
@@ -278,6 +289,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: choice(['auto', 'required', 'off']),
     default: 'auto',
     hosts: BOTH,
+    guards: true,
     scope: 'machine',
     env: ['LOGBOOK_SANDBOX'],
     flag: { name: 'sandbox' },
@@ -289,6 +301,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: list(),
     default: [],
     hosts: BOTH,
+    guards: true,
     scope: 'machine',
     env: ['LOGBOOK_SANDBOX_ALLOW_HOSTS'],
     flag: { name: 'allow-host' },
@@ -301,6 +314,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: list(),
     default: [],
     hosts: BOTH,
+    guards: true,
     scope: 'machine',
     env: ['LOGBOOK_SANDBOX_DENY_READ'],
     flag: { name: 'deny-read' },
@@ -313,6 +327,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: list(),
     default: [],
     hosts: BOTH,
+    guards: true,
     scope: 'machine',
     env: ['LOGBOOK_SANDBOX_WRITABLE'],
     flag: { name: 'writable' },
@@ -353,6 +368,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: object(z.record(z.string(), z.unknown()), 'an object of MCP servers by name'),
     default: {},
     hosts: VS,
+    guards: true,
     description:
       'MCP servers whose tools the agent may use, by name, in the `mcpServers` shape of Claude Desktop and Cline: `{"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}` or `{"docs": {"url": "https://…/mcp", "headers": {"Authorization": "Bearer ${secret:docs}"}}}`. Servers start when a conversation runs and restart when their entry changes; none starts in an untrusted workspace. When commands run in Logbook\'s sandbox, a `command` server starts in it too (the workspace writable, nothing else; the network closed but for `logbook.sandbox.allowedHosts` and its own `allowedHosts`); `"sandbox": false` runs one outside. Add one with **Logbook: Add MCP Server**.',
   }),
@@ -369,6 +385,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: flag(),
     default: false,
     hosts: BOTH,
+    guards: true,
     scope: 'machine',
     env: ['LOGBOOK_WEB_ALLOW_PRIVATE'],
     description:
@@ -379,6 +396,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: list(),
     default: [],
     hosts: BOTH,
+    guards: true,
     scope: 'machine',
     env: ['LOGBOOK_WEB_ALLOW_HOSTS'],
     adds: true,
@@ -390,6 +408,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: text(),
     default: '',
     hosts: BOTH,
+    guards: true,
     scope: 'machine',
     env: ['LOGBOOK_SEARXNG_URL'],
     problems: (value) =>
@@ -412,6 +431,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: orNull(text()),
     default: null,
     hosts: CLI,
+    guards: true,
     flag: { name: 'mcp-config' },
     description:
       'A file of MCP servers in the `{"mcpServers": {...}}` shape of Claude Desktop and Cline. `run` records it, so `approve`, `reject` and `resolve` start the same servers.',
@@ -448,6 +468,7 @@ export const SETTINGS: readonly SettingDef[] = [
     kind: orNull(text()),
     default: null,
     hosts: CLI,
+    guards: true,
     env: ['LOGBOOK_BWRAP'],
     description: 'Another bubblewrap program than the `bwrap` on `PATH` (a build of your own, say).',
   }),

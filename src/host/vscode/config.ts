@@ -18,6 +18,7 @@ import {
   type SettingDef,
   settingValue,
   valuesLayer,
+  valueText,
 } from '../../core/settings';
 
 // The key in VS Code's secret storage keeps the settings' old prefix: renaming it would lose every
@@ -30,9 +31,93 @@ function cfg(scope?: vscode.Uri) {
 
 const EDITOR_LAYERS = ['user', 'workspace', 'folder'] as const;
 
+/** A settings file of the window other than the user's: the workspace's, or a folder's. */
+export type WorkspaceLayer = 'workspace' | 'folder';
+
+/**
+ * Where the user's acceptances of a workspace's values are kept: the extension's global state,
+ * which no file of the workspace (and so no edit of the agent's) can change. Unset, none counts.
+ */
+let acceptances: vscode.Memento | undefined;
+const ACCEPTED_KEY = 'logbook.acceptedWorkspaceSettings';
+
+export function keepAcceptancesIn(state: vscode.Memento): void {
+  acceptances = state;
+}
+
+/** The window's workspace: its .code-workspace file, or its one folder. */
+function workspaceId(): string | undefined {
+  return (vscode.workspace.workspaceFile ?? vscode.workspace.workspaceFolders?.[0]?.uri)?.toString();
+}
+
+function acceptanceKey(key: string, layer: WorkspaceLayer): string | undefined {
+  const id = workspaceId();
+  return id === undefined ? undefined : `${id}\n${layer}\nlogbook.${key}`;
+}
+
+/** Whether the user accepted exactly this value of `key` in this workspace's `layer`. */
+function isAccepted(key: string, layer: WorkspaceLayer, value: unknown): boolean {
+  const at = acceptanceKey(key, layer);
+  if (value === undefined || at === undefined || !acceptances) return false;
+  return acceptances.get<Record<string, string>>(ACCEPTED_KEY, {})[at] === valueText(value);
+}
+
+/** A workspace's value of a guarding setting that is not used. */
+export interface IgnoredWorkspaceValue {
+  key: string;
+  layer: WorkspaceLayer;
+  value: unknown;
+  /** A machine setting: VS Code itself never applies a workspace's value, accepted or not. */
+  machine: boolean;
+}
+
+/** The workspace's (and folder's) values of guarding settings not in effect, as they are now. */
+export function ignoredWorkspaceValues(): IgnoredWorkspaceValue[] {
+  const c = cfg();
+  return SETTINGS.filter((d) => d.guards && d.hosts.includes('vscode')).flatMap((def) => {
+    const seen = c.inspect(def.key);
+    return (
+      [
+        ['workspace', seen?.workspaceValue],
+        ['folder', seen?.workspaceFolderValue],
+      ] as const
+    )
+      .filter(([layer, value]) => value !== undefined && !isAccepted(def.key, layer, value))
+      .map(([layer, value]) => ({ key: def.key, layer, value, machine: def.scope === 'machine' }));
+  });
+}
+
+/**
+ * Accepts the values the workspace holds now for a guarding setting (`key` without `logbook.`):
+ * they are used until they change. Returns the values accepted (none when it sets none).
+ */
+export async function acceptWorkspaceValue(
+  key: string,
+  layers: readonly WorkspaceLayer[] = ['workspace', 'folder'],
+): Promise<IgnoredWorkspaceValue[]> {
+  if (!SETTINGS_BY_KEY.get(key)?.guards)
+    throw new Error(`logbook.${key} does not guard you: nothing to accept.`);
+  if (!acceptances) throw new Error('Workspace values cannot be accepted before Logbook is activated.');
+  const seen = cfg().inspect(key);
+  const taken: IgnoredWorkspaceValue[] = [];
+  const accepted = { ...acceptances.get<Record<string, string>>(ACCEPTED_KEY, {}) };
+  for (const [layer, value] of [
+    ['workspace', seen?.workspaceValue],
+    ['folder', seen?.workspaceFolderValue],
+  ] as const) {
+    const at = acceptanceKey(key, layer);
+    if (value === undefined || at === undefined || !layers.includes(layer)) continue;
+    accepted[at] = valueText(value);
+    taken.push({ key, layer, value, machine: SETTINGS_BY_KEY.get(key)?.scope === 'machine' });
+  }
+  await acceptances.update(ACCEPTED_KEY, accepted);
+  return taken;
+}
+
 /**
  * The user, workspace and folder layers of `defs`. A machine setting takes the user's value only:
- * a repository's own settings must never weaken the sandbox or open the network.
+ * a repository's own settings must never weaken the sandbox or open the network. A guarding
+ * setting takes a workspace's value only when the user accepted that very value.
  */
 function editorLayers(defs: readonly SettingDef[]): Layer[] {
   const c = cfg();
@@ -43,11 +128,14 @@ function editorLayers(defs: readonly SettingDef[]): Layer[] {
   };
   for (const def of defs) {
     if (!def.hosts.includes('vscode') || def.secret) continue;
+    // globalValue only: never a language override, which a workspace's file can hold too.
     const seen = c.inspect(def.key);
     values.user[def.key] = seen?.globalValue;
     if (def.scope === 'machine') continue;
-    values.workspace[def.key] = seen?.workspaceValue;
-    values.folder[def.key] = seen?.workspaceFolderValue;
+    const own = (layer: WorkspaceLayer, value: unknown) =>
+      !def.guards || isAccepted(def.key, layer, value) ? value : undefined;
+    values.workspace[def.key] = own('workspace', seen?.workspaceValue);
+    values.folder[def.key] = own('folder', seen?.workspaceFolderValue);
   }
   return EDITOR_LAYERS.map((kind) => valuesLayer({ kind }, values[kind]));
 }
@@ -97,16 +185,26 @@ export async function writeSetting(key: string, value: unknown, target: SettingT
   );
 }
 
-/** Writes `key` where it is set now (folder, then workspace), else into the user's settings. */
+/**
+ * Writes `key` where it is set now (folder, then workspace), else into the user's settings. A
+ * guarding setting goes there only when the workspace's value is the one in effect (accepted), and
+ * the value the user wrote is accepted in turn; else into the user's settings.
+ */
 export async function writeSettingWhereSet(key: string, value: unknown): Promise<void> {
   const seen = cfg().inspect(key);
-  const target =
-    seen?.workspaceFolderValue !== undefined
-      ? vscode.ConfigurationTarget.WorkspaceFolder
-      : seen?.workspaceValue !== undefined
-        ? vscode.ConfigurationTarget.Workspace
-        : vscode.ConfigurationTarget.Global;
+  const guards = SETTINGS_BY_KEY.get(key)?.guards === true;
+  const used = (layer: WorkspaceLayer, v: unknown) =>
+    v !== undefined && (!guards || isAccepted(key, layer, v));
+  const target = used('folder', seen?.workspaceFolderValue)
+    ? vscode.ConfigurationTarget.WorkspaceFolder
+    : used('workspace', seen?.workspaceValue)
+      ? vscode.ConfigurationTarget.Workspace
+      : vscode.ConfigurationTarget.Global;
   await cfg().update(key, value, target);
+  if (target !== vscode.ConfigurationTarget.Global && guards)
+    await acceptWorkspaceValue(key, [
+      target === vscode.ConfigurationTarget.Workspace ? 'workspace' : 'folder',
+    ]);
 }
 
 /** One settings file's scope: the user's, the workspace's, or a folder's of a multi-root workspace. */
@@ -193,11 +291,15 @@ export function terminalPassEnvironment(): string[] {
   return editorList('terminal.passEnvironment');
 }
 
-/** Adds an allow rule to the workspace's settings ("Always allow" on a command). */
+/**
+ * Adds an allow rule to the workspace's settings ("Always allow" on a command), and accepts the
+ * list so written: the user chose it here, and any other change to it asks again.
+ */
 export async function addAllowRule(prefix: string): Promise<void> {
   const rules = setting<string[]>('confirmation.allowRules');
   if (rules.includes(prefix)) return;
   await writeSetting('confirmation.allowRules', [...rules, prefix], 'workspace');
+  await acceptWorkspaceValue('confirmation.allowRules', ['workspace']);
 }
 
 export function readCondenserSettings(): { maxSize: number; keepFirst: number } {

@@ -24,6 +24,12 @@ import { openWalkthroughOnce, registerWalkthrough } from './walkthrough';
 import { webviewL10n } from './webview-l10n';
 import { errorText } from '../../core/text/l10n';
 import { watchRenamedSettings } from './renamed-settings';
+import { keepAcceptancesIn } from './config';
+import {
+  ACCEPT_WORKSPACE_SETTING_COMMAND,
+  acceptWorkspaceSetting,
+  watchIgnoredWorkspaceSettings,
+} from './workspace-settings-notice';
 
 export interface LogbookApi {
   readonly service: ConversationService;
@@ -42,6 +48,8 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
   // Bound late: the secrets are known to the service, which itself logs to this channel.
   let knownSecrets: () => readonly NamedSecret[] = () => [];
   const log = redactingLog(vscode.window.createOutputChannel('Logbook', { log: true }), () => knownSecrets());
+  // Before any setting is read: which workspace values of guarding settings the user accepted.
+  keepAcceptancesIn(context.globalState);
   // Before any setting is read for a task: values under old keys move to their new ones.
   const renamedSettings = watchRenamedSettings(log);
   const review = registerReview(context);
@@ -57,6 +65,10 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
   context.subscriptions.push(
     log,
     renamedSettings.disposable,
+    watchIgnoredWorkspaceSettings(log),
+    vscode.commands.registerCommand(ACCEPT_WORKSPACE_SETTING_COMMAND, (key?: unknown) =>
+      acceptWorkspaceSetting(log, key),
+    ),
     chat,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat),
     registerChatPanelSerializer(context, service, log),

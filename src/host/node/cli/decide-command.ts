@@ -2,7 +2,15 @@
 // crash, decide on the ones in doubt), in a new process, and continue the run in the workspace
 // recorded by `run`.
 import { join } from 'node:path';
-import { type Layer, valuesLayer } from '../../../core/settings';
+import {
+  guardsUser,
+  type Layer,
+  SETTINGS_BY_KEY,
+  shownValue,
+  valuesLayer,
+  valueText,
+} from '../../../core/settings';
+import { readKeptRecord } from './kept-record';
 import { cliSettings } from './cli-settings';
 import { openCliSession, prepareCliSession } from './cli-session';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
@@ -67,7 +75,7 @@ async function decide(
   if (!isDirectory(info.workspace)) throw new Error(`The workspace ${info.workspace} no longer exists.`);
   const settings = cliSettings(command, io.env, {
     flags: values,
-    recorded: recordedLayer(dir, info),
+    recorded: recordedLayer(dir, info, io),
     warn: (line) => io.err(line),
   });
   const prepared = prepareCliSession(command, io, settings);
@@ -132,17 +140,45 @@ async function decide(
   }
 }
 
-/** What the run recorded: its endpoint, model, confirmation mode, limits and MCP file. */
-function recordedLayer(dir: string, info: SessionInfo): Layer {
-  return valuesLayer(
-    { kind: 'recorded', path: join(dir, SESSION_FILE) },
-    {
-      'model.name': info.model ?? undefined,
-      'model.baseURL': info.base_url ?? undefined,
-      'confirmation.mode': info.confirmation,
-      maxIterations: info.max_iterations ?? undefined,
-      maxToolCallsPerReply: info.max_tool_calls_per_reply ?? undefined,
-      'mcp.configFile': info.mcp_config ?? null,
-    },
+/**
+ * What the run recorded: its endpoint, model, confirmation mode, limits and MCP file. The settings
+ * that guard the user come from the copy kept in the user's config folder (kept-record.ts), never
+ * from session.json alone, which the agent's file tools may have rewritten: a difference is named
+ * on stderr and ignored.
+ */
+function recordedLayer(dir: string, info: SessionInfo, io: CliIo): Layer {
+  const file = join(dir, SESSION_FILE);
+  const values: Record<string, unknown> = {
+    'model.name': info.model ?? undefined,
+    'model.baseURL': info.base_url ?? undefined,
+    'confirmation.mode': info.confirmation,
+    maxIterations: info.max_iterations ?? undefined,
+    maxToolCallsPerReply: info.max_tool_calls_per_reply ?? undefined,
+    'mcp.configFile': info.mcp_config ?? null,
+  };
+  const kept = readKeptRecord(io.env, dir);
+  for (const key of Object.keys(values).filter(guardsUser)) {
+    const keptValue = kept?.[key];
+    const inFile = values[key];
+    values[key] = keptValue;
+    if (valueText(inFile) === valueText(keptValue) || (kept === undefined && isDefault(key, inFile)))
+      continue;
+    const flag = SETTINGS_BY_KEY.get(key)?.flag?.name;
+    io.err(
+      `logbook: ${file} sets ${key} to ${shownValue(inFile)}, ` +
+        (kept === undefined
+          ? 'and this machine kept no record of the run to check it against; '
+          : `but the run recorded ${shownValue(keptValue)}; `) +
+        `ignored: this setting guards you, so it comes only from your config file, environment and flags` +
+        `${flag ? ` (give --${flag} to choose it)` : ''}.`,
+    );
+  }
+  return valuesLayer({ kind: 'recorded', path: file }, values);
+}
+
+/** A recorded value that changes nothing: the setting's default (or none). */
+function isDefault(key: string, value: unknown): boolean {
+  return (
+    value === undefined || value === null || valueText(value) === valueText(SETTINGS_BY_KEY.get(key)?.default)
   );
 }

@@ -28,6 +28,7 @@ import { PASS_ENV_OPTION } from './pass-env';
 import { SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION } from './mcp-option';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
+import { keepRecord } from './kept-record';
 import { agentsReport, childrenInDoubt } from './agents-report';
 
 export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -140,10 +141,10 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       demo,
       mcp_config: prepared.mcpConfigPath ?? null,
     };
-    writeSessionInfo(storeDir, {
-      ...(previous ?? newSessionInfo({ id, workspace, ...recorded })),
-      ...recorded,
-    });
+    const info = { ...(previous ?? newSessionInfo({ id, workspace, ...recorded })), ...recorded };
+    writeSessionInfo(storeDir, info);
+    // Out of the workspace's reach: what approve, reject and resolve trust for the guarding settings.
+    keepRecord(io.env, storeDir, info);
     if (task === undefined) {
       if (conversation.state.mode !== 'plan' || conversation.state.tasks.length === 0) {
         throw new UsageError(

@@ -18,6 +18,7 @@ import { readEditorModel, readLlmProvider, readLlmSettings } from '../config';
 import { findLmApi, isLmApi } from '../lm/lm-api';
 import { createEditorSandbox } from '../sandbox/editor-sandbox';
 import { SIGNING_KEY_SECRET } from '../signing-key';
+import { ignoredSettingsRows } from '../workspace-settings-notice';
 
 /** The report's words, from the extension's bundle. */
 const l10n = vscode.l10n;
@@ -55,6 +56,7 @@ export async function collectDiagnostics(
   const report: DiagnosticsReport = {
     sections: [
       section('sandbox', sandboxRows(createEditorSandbox(context).sandbox.report(folders, l10n), l10n), l10n),
+      section('settings', ignoredSettingsRows(), l10n),
       section('model', model, l10n),
       section('mcp', mcpSection(service), l10n),
       section('signing', signing, l10n),

@@ -4,7 +4,7 @@
 // too, so tests and other extensions can add a server without prompts.
 import { parse } from 'shell-quote';
 import * as vscode from 'vscode';
-import { settingIn, writeSetting } from '../config';
+import { acceptWorkspaceValue, ignoredWorkspaceValues, settingIn, writeSetting } from '../config';
 import { MCP_SECRET_PREFIX, MCP_SERVERS_SETTING } from './editor-mcp-servers';
 
 export interface AddMcpServerInput {
@@ -45,7 +45,13 @@ export async function addMcpServer(
   const target =
     input.target === 'workspace' && vscode.workspace.workspaceFolders?.length ? 'workspace' : 'user';
   const current = settingIn<Record<string, unknown>>(MCP_SERVERS_SETTING, target) ?? {};
+  // The workspace's servers were in use (or there were none): the list with the user's new one
+  // is accepted too. Servers the user never accepted stay ignored, and the notice asks again.
+  const inUse =
+    target === 'workspace' &&
+    !ignoredWorkspaceValues().some((v) => v.key === MCP_SERVERS_SETTING && v.layer === 'workspace');
   await writeSetting(MCP_SERVERS_SETTING, { ...current, [input.name]: entry }, target);
+  if (inUse) await acceptWorkspaceValue(MCP_SERVERS_SETTING, ['workspace']);
   return input.name;
 }
 
