@@ -1,6 +1,7 @@
 // Editing settings.json on disk (in another editor, with a script, or by the agent itself) is
 // picked up like a change in the Settings UI: the extension hears onDidChangeConfiguration and the
-// next model request goes to the new endpoint, for the user settings and the workspace's own.
+// next model request goes to the new endpoint, for the user settings and, once the user accepted
+// it, the workspace's own.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -81,7 +82,7 @@ describe('settings.json edited on disk', () => {
     assert.equal(first.completionBodies().length, 1, 'the old endpoint got no more requests');
   });
 
-  it("a baseUrl written into the workspace's .vscode/settings.json on disk overrides the user's, and its removal restores it", async () => {
+  it("a baseUrl written into the workspace's .vscode/settings.json on disk is ignored until accepted, then overrides the user's; its removal restores it", async () => {
     first = await scriptedModel(answers('user'));
     second = await startScriptedLlm({ scenario: answers('workspace') });
     assert.ok(!existsSync(workspaceSettings), 'the sample workspace starts without .vscode/settings.json');
@@ -91,14 +92,19 @@ describe('settings.json edited on disk', () => {
     writeFileSync(workspaceSettings, JSON.stringify({ 'logbook.model.baseURL': second.baseUrl }, null, 2));
     await changed;
     await runTask('Which model answers in this workspace?');
+    assert.equal(first.completionBodies().length, 1, "the endpoint guards the user: the user's answers");
+    assert.equal(second.completionBodies().length, 0);
+
+    await vscode.commands.executeCommand('logbook.acceptWorkspaceSetting', 'model.baseURL');
+    await runTask('And once the user accepted it?');
     assert.equal(second.completionBodies().length, 1);
-    assert.equal(first.completionBodies().length, 0);
+    assert.equal(first.completionBodies().length, 1);
 
     changed = baseUrlBecomes(first.baseUrl, workspaceSettings);
     rmSync(workspaceSettings);
     await changed;
     await runTask('And without the workspace setting?');
-    assert.equal(first.completionBodies().length, 1);
+    assert.equal(first.completionBodies().length, 2);
     assert.equal(second.completionBodies().length, 1);
   });
 });
