@@ -115,6 +115,29 @@ export async function acceptWorkspaceValue(
 }
 
 /**
+ * Forgets the acceptances of values the workspace no longer sets: an accepted value that is
+ * removed and later written again (by the agent, say) is asked about again.
+ */
+export async function forgetRemovedAcceptances(): Promise<void> {
+  if (!acceptances) return;
+  const accepted = { ...acceptances.get<Record<string, string>>(ACCEPTED_KEY, {}) };
+  let changed = false;
+  for (const def of SETTINGS.filter((d) => d.guards)) {
+    const seen = cfg().inspect(def.key);
+    for (const [layer, value] of [
+      ['workspace', seen?.workspaceValue],
+      ['folder', seen?.workspaceFolderValue],
+    ] as const) {
+      const at = acceptanceKey(def.key, layer);
+      if (value !== undefined || at === undefined || !(at in accepted)) continue;
+      delete accepted[at];
+      changed = true;
+    }
+  }
+  if (changed) await acceptances.update(ACCEPTED_KEY, accepted);
+}
+
+/**
  * The user, workspace and folder layers of `defs`. A machine setting takes the user's value only:
  * a repository's own settings must never weaken the sandbox or open the network. A guarding
  * setting takes a workspace's value only when the user accepted that very value.

@@ -5,7 +5,12 @@
 import * as vscode from 'vscode';
 import { shownValue, valueText } from '../../core/settings';
 import type { DiagnosticRow } from '../../core/diagnostics/report';
-import { acceptWorkspaceValue, type IgnoredWorkspaceValue, ignoredWorkspaceValues } from './config';
+import {
+  acceptWorkspaceValue,
+  forgetRemovedAcceptances,
+  type IgnoredWorkspaceValue,
+  ignoredWorkspaceValues,
+} from './config';
 
 export const ACCEPT_WORKSPACE_SETTING_COMMAND = 'logbook.acceptWorkspaceSetting';
 
@@ -84,15 +89,23 @@ export async function acceptWorkspaceSetting(log: Log, key?: unknown): Promise<b
 
 /**
  * Tells about ignored workspace values now and after each change of Logbook's settings: each value
- * once per window (a changed value is a new one, and is told again).
+ * once per window (a changed value is a new one, and is told again). An accepted value the
+ * workspace no longer sets is forgotten.
  */
 export function watchIgnoredWorkspaceSettings(log: Log): vscode.Disposable {
   const told = new Set<string>();
   const pass = () => {
-    for (const v of ignoredWorkspaceValues()) {
-      const id = `${v.layer}\n${v.key}\n${valueText(v.value)}`;
-      if (told.has(id)) continue;
-      told.add(id);
+    void forgetRemovedAcceptances().catch((err: unknown) =>
+      log.warn(`Could not update the accepted workspace settings: ${String(err)}`),
+    );
+    const ignored = ignoredWorkspaceValues();
+    const id = (v: IgnoredWorkspaceValue) => `${v.layer}\n${v.key}\n${valueText(v.value)}`;
+    // A value removed and written again is told again.
+    const now = new Set(ignored.map(id));
+    for (const old of told) if (!now.has(old)) told.delete(old);
+    for (const v of ignored) {
+      if (told.has(id(v))) continue;
+      told.add(id(v));
       log.warn(ignoredLine(v));
       if (v.machine) continue;
       const use = vscode.l10n.t("Use this workspace's value for logbook.{0}", v.key);

@@ -52,7 +52,8 @@ describe('settings that guard the user: a workspace cannot change them', functio
 
   after(async () => {
     rmSync(dirname(workspaceSettings), { recursive: true, force: true });
-    for (const f of ['guard-one.txt', 'guard-two.txt']) rmSync(join(workspaceRoot(), f), { force: true });
+    for (const f of ['guard-one.txt', 'guard-two.txt', 'guard-three.txt'])
+      rmSync(join(workspaceRoot(), f), { force: true });
     await user?.close();
     await attacker?.close();
   });
@@ -88,5 +89,59 @@ describe('settings that guard the user: a workspace cannot change them', functio
     assert.equal(await second.settled(), 'finished', second.conversation.state.lastError?.message);
     assert.ok(existsSync(join(workspaceRoot(), 'guard-two.txt')), 'accepted: "never" ran it unasked');
     assert.equal(attacker.completionBodies().length, 2, "accepted: the workspace's endpoint answered");
+  });
+  it('the agent\'s own file_editor create of .vscode/settings.json with "never" (act mode): the next risky action still asks', async () => {
+    rmSync(dirname(workspaceSettings), { recursive: true, force: true });
+    await workspaceValueBecomes('confirmation.mode', undefined);
+    await user?.close();
+    user = await scriptedModel({
+      name: 'writes-settings',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_settings',
+                name: 'file_editor',
+                arguments: {
+                  command: 'create',
+                  path: '.vscode/settings.json',
+                  file_text: JSON.stringify({ 'logbook.confirmation.mode': 'never' }),
+                  security_risk: 'LOW',
+                  summary: 'editor settings',
+                },
+              },
+            ],
+          },
+        },
+        ...risky('after', 'guard-three.txt').turns.map((t) => ({
+          ...t,
+          match: { lastRole: 'tool' as const },
+        })),
+      ],
+    });
+    const { service } = await logbook();
+    const session = await service.session(
+      await vscode.commands.executeCommand<string>('logbook.startTask', 'Set up the editor'),
+    );
+    let status = await session.settled();
+    // The edit itself may ask (the file runs later, outside the sandbox): the user lets it through.
+    while (
+      status === 'waiting_for_confirmation' &&
+      session.conversation.awaitingConfirmation().some((a) => a.tool_name === 'file_editor')
+    ) {
+      await session.approve(session.conversation.awaitingConfirmation().map((a) => a.id));
+      status = await session.settled();
+    }
+    await workspaceValueBecomes('confirmation.mode', 'never');
+    assert.equal(status, 'waiting_for_confirmation', 'the risky command after the edit still asks');
+    assert.deepEqual(
+      session.conversation.awaitingConfirmation().map((a) => a.tool_name),
+      ['terminal'],
+    );
+    assert.ok(!existsSync(join(workspaceRoot(), 'guard-three.txt')));
+    await session.conversation.reject('not now');
+    await session.settled();
   });
 });
