@@ -74,7 +74,7 @@ describe('Logbook: Show Diagnostics', function () {
     assert.ok(!JSON.stringify(report).includes(KEY), 'the key is never shown');
     assert.deepEqual(
       report.sections.map((s) => s.title),
-      ['Sandbox', 'Model', 'MCP servers', 'Signing identity', 'Storage'],
+      ['Sandbox', 'Workspace settings', 'Model', 'MCP servers', 'Signing identity', 'Storage'],
     );
     const model = rows(report, 'model');
     assert.equal(model.find((r) => r.label === 'Endpoint')?.status, 'ok', JSON.stringify(model));

@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
+import type { DiagnosticsReport } from '../../../src/core/diagnostics/report';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel, workspaceRoot } from './helpers';
 
@@ -79,6 +80,16 @@ describe('settings that guard the user: a workspace cannot change them', functio
     assert.equal(attacker.completionBodies().length, 0, 'the endpoint the workspace names heard nothing');
     await first.conversation.reject('not now');
     await first.settled();
+    const report = await vscode.commands.executeCommand<DiagnosticsReport>('logbook.showDiagnostics');
+    const named = report.sections
+      .find((x) => x.id === 'settings')
+      ?.rows.filter((r) => r.status === 'warning')
+      .map((r) => r.label);
+    assert.deepEqual(
+      named,
+      ['logbook.model.baseURL', 'logbook.confirmation.mode'],
+      'Show Diagnostics names both',
+    );
 
     // The user accepts both values, by name.
     await vscode.commands.executeCommand('logbook.acceptWorkspaceSetting', 'confirmation.mode');

@@ -124,4 +124,26 @@ describe('hostile model: the settings that guard the user, edited by the agent',
     assert.match(stderr.join('\n'), /session\.json sets confirmation\.mode to "never".*ignored/);
     assert.match(stderr.join('\n'), /session\.json sets model\.baseURL to .*ignored/);
   });
+  it("the control: the run's own --confirm always still holds for approve, and nothing is named", async () => {
+    const env = await fx.startLlm({
+      name: 'recorded-always',
+      turns: [
+        { match: { lastRole: 'user' }, reply: { toolCalls: [terminalCall('call_a', 'echo a')] } },
+        { match: { lastRole: 'tool' }, reply: { toolCalls: [terminalCall('call_b', 'echo b')] } },
+        { match: { lastRole: 'tool' }, reply: { content: 'done' } },
+      ],
+    });
+    const ws = fx.tmp();
+    const store = join(ws, '.logbook', 'conversations', 'c1');
+    const first = await runCli(
+      ['run', '--workspace', ws, '--store', store, '--confirm', 'always', '--task', 'echo'],
+      {
+        env,
+      },
+    );
+    assert.equal(first.code, 2, printed(first));
+    const approve = await runCli(['approve', store], { env });
+    assert.equal(approve.code, 2, `"always" still asks for the second command: ${printed(approve)}`);
+    assert.doesNotMatch(approve.stderr, /ignored/);
+  });
 });
