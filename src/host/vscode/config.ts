@@ -115,6 +115,27 @@ export async function acceptWorkspaceValue(
 }
 
 /**
+ * Writes a guarding setting into the workspace's settings on the user's own command, accepting the
+ * value first: the change it makes is never told as a workspace's value to accept.
+ */
+export async function writeAcceptedWorkspaceValue(
+  key: string,
+  value: unknown,
+  layer: WorkspaceLayer = 'workspace',
+): Promise<void> {
+  const at = acceptanceKey(key, layer);
+  if (acceptances && at !== undefined) {
+    const accepted = acceptances.get<Record<string, string>>(ACCEPTED_KEY, {});
+    await acceptances.update(ACCEPTED_KEY, { ...accepted, [at]: valueText(value) });
+  }
+  await cfg().update(
+    key,
+    value,
+    layer === 'folder' ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace,
+  );
+}
+
+/**
  * Forgets the acceptances of values the workspace no longer sets: an accepted value that is
  * removed and later written again (by the agent, say) is asked about again.
  */
@@ -223,11 +244,13 @@ export async function writeSettingWhereSet(key: string, value: unknown): Promise
     : used('workspace', seen?.workspaceValue)
       ? vscode.ConfigurationTarget.Workspace
       : vscode.ConfigurationTarget.Global;
-  await cfg().update(key, value, target);
-  if (target !== vscode.ConfigurationTarget.Global && guards)
-    await acceptWorkspaceValue(key, [
+  if (target === vscode.ConfigurationTarget.Global || !guards) await cfg().update(key, value, target);
+  else
+    await writeAcceptedWorkspaceValue(
+      key,
+      value,
       target === vscode.ConfigurationTarget.Workspace ? 'workspace' : 'folder',
-    ]);
+    );
 }
 
 /** One settings file's scope: the user's, the workspace's, or a folder's of a multi-root workspace. */
@@ -321,8 +344,7 @@ export function terminalPassEnvironment(): string[] {
 export async function addAllowRule(prefix: string): Promise<void> {
   const rules = setting<string[]>('confirmation.allowRules');
   if (rules.includes(prefix)) return;
-  await writeSetting('confirmation.allowRules', [...rules, prefix], 'workspace');
-  await acceptWorkspaceValue('confirmation.allowRules', ['workspace']);
+  await writeAcceptedWorkspaceValue('confirmation.allowRules', [...rules, prefix]);
 }
 
 export function readCondenserSettings(): { maxSize: number; keepFirst: number } {

@@ -155,4 +155,56 @@ describe('settings that guard the user: a workspace cannot change them', functio
     await session.conversation.reject('not now');
     await session.settled();
   });
+  it('allow rules: "Always allow" writes and accepts the list; a list changed by anything else is ignored again', async () => {
+    rmSync(dirname(workspaceSettings), { recursive: true, force: true });
+    await workspaceValueBecomes('confirmation.allowRules', undefined);
+    const medium = (id: string, command: string) => ({
+      match: { lastRole: 'user' as const },
+      reply: {
+        toolCalls: [
+          { id, name: 'terminal', arguments: { command, security_risk: 'MEDIUM', summary: command } },
+        ],
+      },
+    });
+    const finish = {
+      match: { lastRole: 'tool' as const },
+      reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
+    };
+    await user?.close();
+    user = await scriptedModel({
+      name: 'allow-rules',
+      turns: [
+        medium('call_1', 'echo one'),
+        finish,
+        medium('call_2', 'echo two'),
+        finish,
+        medium('call_3', 'echo three'),
+        finish,
+      ],
+    });
+    const { service } = await logbook();
+    const start = async (task: string) =>
+      service.session(await vscode.commands.executeCommand<string>('logbook.startTask', task));
+
+    const first = await start('Echo one');
+    assert.equal(await first.settled(), 'waiting_for_confirmation');
+    await service.alwaysAllow(
+      first.conversation.id,
+      first.conversation.awaitingConfirmation()[0]!.id,
+      'echo',
+    );
+    assert.equal(await first.settled(), 'finished');
+    assert.deepEqual(inspect('confirmation.allowRules')?.workspaceValue, ['echo']);
+
+    const second = await start('Echo two');
+    assert.equal(await second.settled(), 'finished', 'the rule the user chose lets it run unasked');
+
+    // Another hand adds a rule to the list: the whole list is ignored until accepted again.
+    writeFileSync(workspaceSettings, JSON.stringify({ 'logbook.confirmation.allowRules': ['echo', 'rm'] }));
+    await workspaceValueBecomes('confirmation.allowRules', ['echo', 'rm']);
+    const third = await start('Echo three');
+    assert.equal(await third.settled(), 'waiting_for_confirmation', 'the changed list is not used');
+    await third.conversation.reject('not now');
+    await third.settled();
+  });
 });

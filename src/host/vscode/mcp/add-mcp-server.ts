@@ -4,7 +4,7 @@
 // too, so tests and other extensions can add a server without prompts.
 import { parse } from 'shell-quote';
 import * as vscode from 'vscode';
-import { acceptWorkspaceValue, ignoredWorkspaceValues, settingIn, writeSetting } from '../config';
+import { ignoredWorkspaceValues, settingIn, writeAcceptedWorkspaceValue, writeSetting } from '../config';
 import { MCP_SECRET_PREFIX, MCP_SERVERS_SETTING } from './editor-mcp-servers';
 
 export interface AddMcpServerInput {
@@ -50,8 +50,9 @@ export async function addMcpServer(
   const inUse =
     target === 'workspace' &&
     !ignoredWorkspaceValues().some((v) => v.key === MCP_SERVERS_SETTING && v.layer === 'workspace');
-  await writeSetting(MCP_SERVERS_SETTING, { ...current, [input.name]: entry }, target);
-  if (inUse) await acceptWorkspaceValue(MCP_SERVERS_SETTING, ['workspace']);
+  const servers = { ...current, [input.name]: entry };
+  if (inUse) await writeAcceptedWorkspaceValue(MCP_SERVERS_SETTING, servers);
+  else await writeSetting(MCP_SERVERS_SETTING, servers, target);
   return input.name;
 }
 
