@@ -42,6 +42,8 @@ export class PolicyGate implements ConfirmationGate {
           readableRoots: this.readableRoots(),
           shellCwd: this.shellCwd(),
           ...(policy.commandsSandboxed ? { commandsSandboxed: true } : {}),
+          ...(policy.writable ? { writableRoots: policy.writable } : {}),
+          ...(a.action ? { action: a.action as Readonly<Record<string, unknown>> } : {}),
           ...(spec?.ruleRisk ? { analyzers: ownRules(spec, a.action) } : {}),
         }),
       };
