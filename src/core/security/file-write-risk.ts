@@ -4,16 +4,8 @@
 // write). A write anywhere else is refused by the tool before it touches anything, so it is not
 // asked about. Inside, a file that runs later in the user's own context is HIGH, a build or task
 // file MEDIUM (code the user will run), a file with other hard links MEDIUM.
-import { relative, sep } from 'node:path';
 import { described, sharedFileReason } from './path-risk';
-import {
-  diskLookup,
-  isInsideAny,
-  type PathLookup,
-  realRoots,
-  resolveToolPath,
-  isInsideRoot,
-} from './resolve-path';
+import { diskLookup, isInsideAny, type PathLookup, resolveToolPath, workspaceRelative } from './resolve-path';
 import type { RiskAssessment } from './risk';
 import { buildFileReason, runsLaterReason } from './runs-later';
 import { internalsReason, secretReason } from './sensitive-paths';
@@ -46,17 +38,6 @@ export function outsideWriteReason(
     `${name} is outside the folders the agent may write (the workspace folders` +
     `${writable.length > 0 ? ` and ${writable.join(', ')}` : ''}), in every confirmation mode`
   );
-}
-
-/** `real` relative to the workspace folder holding it, `/`-separated; undefined outside them all. */
-export function workspaceRelative(
-  real: string,
-  roots: readonly string[],
-  lookup: PathLookup = diskLookup,
-): string | undefined {
-  const candidates = [...roots, ...realRoots(roots, lookup)];
-  const root = candidates.find((r) => isInsideRoot(real, r));
-  return root === undefined ? undefined : relative(root, real).split(sep).join('/');
 }
 
 export function fileWriteRisk(

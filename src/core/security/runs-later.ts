@@ -38,7 +38,7 @@ export const RUNS_LATER: readonly RunsLaterEntry[] = [
     why: "the editor's workspace settings, tasks (run on folder open) and launch configurations",
   },
   { pattern: '.devcontainer/', why: 'the dev container the editor builds and starts' },
-  { pattern: '.logbook/', why: "Logbook's own agents, settings and logs" },
+  { pattern: '.logbook/', why: "Logbook's own agents and settings, and its conversation logs" },
   { pattern: '.envrc', why: 'direnv runs it when a shell enters the folder' },
   { pattern: '.env', why: 'environment files that tools load into later processes' },
   {
