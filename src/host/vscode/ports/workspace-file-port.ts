@@ -2,7 +2,7 @@
 // with unsaved changes) is edited in place and the user can undo the agent with Ctrl+Z; reads
 // prefer the open buffer, which is what the user sees.
 import * as vscode from 'vscode';
-import { realPath } from '../../../core/security/resolve-path';
+import { isInsideAny, realPath } from '../../../core/security/resolve-path';
 import { type FilePort, PathMovedError, type WriteExpectation } from '../../../core/tools/ports';
 import { separateHardLink } from '../../node/ports/replace-file';
 import { lineEndingStyle, minimalReplacement } from './text-edits';
@@ -22,6 +22,11 @@ export interface WorkspaceFilePortOptions {
    * modal warning the user must answer.
    */
   confirmOutside?: (path: string) => Promise<boolean>;
+  /**
+   * Folders besides the workspace the agent may write (`logbook.sandbox.writable`): written
+   * without that warning. The file tools refuse every other place before they reach the port.
+   */
+  writable?: () => readonly string[];
 }
 
 export class OutsideWorkspaceError extends Error {
@@ -113,6 +118,7 @@ export class WorkspaceFilePort implements FilePort {
     if (isInWorkspace(abs)) return;
     // Remembered by where it leads, so a symlink retargeted later is asked about again.
     const real = realPath(abs);
+    if (isInsideAny(real, this.options.writable?.() ?? [])) return;
     if (this.allowedOutside.has(real)) return;
     const confirm = this.options.confirmOutside ?? askToWriteOutside;
     if (!(await confirm(real === abs ? abs : `${abs} (a symlink to ${real})`)))
