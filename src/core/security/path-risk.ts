@@ -1,10 +1,9 @@
-// Risk of a file path a tool touches, judged where the path really leads (see resolve-path.ts):
-// writing outside the workspace, inside .git or .logbook, or to a secret file is HIGH; writing a
-// file with more than one hard link MEDIUM; reading a secret is HIGH, reading anywhere else
-// outside the workspace MEDIUM.
+// Risk of a file path a tool reads, judged where the path really leads (see resolve-path.ts):
+// reading a secret is HIGH, reading anywhere else outside the workspace MEDIUM. Writes are judged
+// in file-write-risk.ts, with the parts both share here.
 import type { RiskAssessment } from './risk';
 import { isInsideAny, type PathLookup, resolveToolPath, diskLookup } from './resolve-path';
-import { internalsReason, secretReason, sensitiveReadReason } from './sensitive-paths';
+import { secretReason, sensitiveReadReason } from './sensitive-paths';
 
 /** How a resolved path is named in reasons: its real location too when a symlink leads elsewhere. */
 export function described(path: string, real: string): string {
@@ -33,32 +32,6 @@ export function resolveForRisk(
   if (!resolved.ok) return { risk: 'LOW', reasons: [`refused without touching anything: ${resolved.error}`] };
   const real = recordedReal ?? resolved.real;
   return { path: resolved.path, real, name: described(resolved.path, real) };
-}
-
-/**
- * HIGH when `path` leads outside every workspace root, into a `.git` or `.logbook` folder, or to a file that may
- * hold secrets; MEDIUM when it is a file with other hard links; LOW otherwise. Relative paths
- * resolve against the first root. A path the tools refuse (control characters, empty) is LOW: it
- * is answered with an error and touches nothing.
- */
-export function pathRisk(
-  path: string,
-  roots: readonly string[],
-  lookup: PathLookup = diskLookup,
-): RiskAssessment {
-  const resolved = resolveForRisk(path, roots, lookup);
-  if ('risk' in resolved) return resolved;
-  const { real, name } = resolved;
-  const reasons: string[] = [];
-  if (!isInsideAny(real, roots, lookup)) reasons.push(`${name} is outside the workspace`);
-  const internal = internalsReason(resolved.path) ?? internalsReason(real);
-  if (internal) reasons.push(internal);
-  const secret = secretReason(resolved.path) ?? secretReason(real);
-  if (secret) reasons.push(secret);
-  if (reasons.length > 0) return { risk: 'HIGH', reasons };
-  const shared = sharedFileReason(name, real, lookup);
-  if (shared) return { risk: 'MEDIUM', reasons: [shared] };
-  return { risk: 'LOW', reasons: [`${resolved.path} is an ordinary workspace file`] };
 }
 
 /**
