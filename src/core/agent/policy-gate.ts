@@ -50,12 +50,17 @@ export class PolicyGate implements ConfirmationGate {
     });
     return needsConfirmation(policy, reviews).map((d, i) => {
       const allowed = specs[i]?.alwaysAllow === true && d.confirm;
+      const analysis = reviews[i]!.analysis;
+      const ruleReasons = analysis.byAnalyzer
+        .filter((r) => r.analyzer !== 'llm' && r.risk === analysis.risk)
+        .flatMap((r) => r.reasons);
       return {
         actionId: actions[i]!.id,
         confirm: allowed ? false : d.confirm,
         risk: d.risk,
         reasons: [allowed ? `${actions[i]!.tool_name} is always allowed by the user` : d.reason],
-        riskReasons: reviews[i]!.analysis.reasons,
+        riskReasons: analysis.reasons,
+        ...(ruleReasons.length > 0 ? { ruleReasons } : {}),
       };
     });
   }
