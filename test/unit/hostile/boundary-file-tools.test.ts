@@ -266,6 +266,18 @@ describe('hostile model: the file tools hold the sandbox boundary', function () 
     }
   });
 
+  describe('a view of a workspace folder', () => {
+    it('act mode: a symlinked folder in it that leads outside is named, not opened', async () => {
+      writeFileSync(join(outside, 'OUTSIDE-NAME-4410.txt'), 'x\n');
+      symlinkSync(outside, join(ws, 'out'));
+      const r = await attempt([editorCall({ command: 'view', path: '.' })], 'act');
+      assert.equal(r.code, 0, printed(r));
+      const requests = JSON.stringify(fx.llm!.completionBodies());
+      assert.match(requests, /out\/ \(a symlink leading out of/);
+      assert.ok(!requests.includes('OUTSIDE-NAME-4410'), 'a name from outside reached the model');
+    });
+  });
+
   describe('a symlink flipped between the question and the write', () => {
     it('act mode: the approved create is refused once its path leads elsewhere, naming where; nothing lands outside', async () => {
       symlinkSync(join(ws, 'safe'), join(ws, 'flip'));
