@@ -56,6 +56,9 @@ const WEB_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
 /** The key of the update that records the tools from outside offered to the model (state/reducer). */
 const TOOLS_OFFERED_KEY = 'tools_offered';
 
+/** Actions whose tools record where their path led (core/tools/recorded-path.ts). */
+const RECORDS_REAL_PATH = new Set(['FileEditorAction', 'GlobAction', 'GrepAction']);
+
 export class SdkExporter {
   private readonly refs = new ObservationRefResolver();
   /** tool_call_ids of ActionEvents not answered yet. */
@@ -114,9 +117,9 @@ export class SdkExporter {
       out = { ...out, tool_call: { ...e.tool_call, origin: 'completion' } };
     const kind = (e.action as Json | null)?.kind;
     if (kind === V0_ACTION_KIND) out = { ...out, action: null };
-    if (kind === 'FileEditorAction' && 'real_path' in (e.action as Json)) {
+    if (typeof kind === 'string' && RECORDS_REAL_PATH.has(kind) && 'real_path' in (e.action as Json)) {
       // Where the path led when it was rated: Logbook's own, which the SDK's model forbids.
-      this.count(this.notes.droppedFields, 'FileEditorAction.real_path');
+      this.count(this.notes.droppedFields, `${kind}.real_path`);
       const { real_path: _real, ...action } = e.action as Json;
       out = { ...out, action };
     }

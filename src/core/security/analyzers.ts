@@ -7,6 +7,7 @@ import { gitConfigRunsPrograms } from './git-config-programs';
 import { readFileSync, statSync } from 'node:fs';
 import { fileWriteRisk, type FileChange } from './file-write-risk';
 import { readPathRisk } from './path-risk';
+import { isInsideAny } from './resolve-path';
 import { maxRisk, type RiskAssessment, riskRank, type SecurityRisk } from './risk';
 
 export interface AnalyzerContext {
@@ -77,10 +78,14 @@ export const ruleAnalyzer: Analyzer = {
       case 'file_editor':
         return fileEditorRisk(args, ctx);
       case 'glob':
-      case 'grep':
+      case 'grep': {
+        const recorded = recordedReal(ctx);
         return typeof args.path === 'string'
-          ? readPathRisk(args.path, ctx.roots, readable(ctx))
-          : { risk: 'LOW', reasons: ['searches the workspace'] };
+          ? readPathRisk(args.path, ctx.roots, readable(ctx), undefined, recorded)
+          : recorded === undefined || isInsideAny(recorded, ctx.roots)
+            ? { risk: 'LOW', reasons: ['searches the workspace'] }
+            : readPathRisk(ctx.roots[0] ?? '.', ctx.roots, readable(ctx), undefined, recorded);
+      }
       case 'think':
       case 'finish':
       case 'task_tracker':
@@ -147,6 +152,12 @@ function terminalRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerCont
   });
 }
 
+/** Where the call's path led when it was recorded (file_editor, glob and grep record it). */
+function recordedReal(ctx: AnalyzerContext): string | undefined {
+  const recorded = ctx.action?.real_path;
+  return typeof recorded === 'string' ? recorded : undefined;
+}
+
 /** What the file tools may read without asking: the workspace's neighbours they may also write. */
 function readable(ctx: AnalyzerContext): readonly string[] {
   return [...ctx.readableRoots, ...(ctx.writableRoots ?? [])];
@@ -159,13 +170,11 @@ function readable(ctx: AnalyzerContext): readonly string[] {
  */
 function fileEditorRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerContext): RiskAssessment {
   if (typeof args.path !== 'string') return { risk: 'UNKNOWN', reasons: ['no path to check'] };
-  const recorded = ctx.action?.real_path;
-  const recordedReal = typeof recorded === 'string' ? recorded : undefined;
-  if (args.command === 'view')
-    return readPathRisk(args.path, ctx.roots, readable(ctx), undefined, recordedReal);
+  const recorded = recordedReal(ctx);
+  if (args.command === 'view') return readPathRisk(args.path, ctx.roots, readable(ctx), undefined, recorded);
   return fileWriteRisk(args.path, ctx.roots, {
     writable: ctx.writableRoots ?? [],
-    ...(recordedReal ? { recordedReal } : {}),
+    ...(recorded ? { recordedReal: recorded } : {}),
     change: { ...args, command: String(args.command) } as FileChange,
     readText: readSmallText,
   });

@@ -2,7 +2,6 @@
 // insert, undo_edit. Edits go through FilePort; observations carry the old and new content so the
 // user can review an edit and the host can restore it (a create's new content is the action's
 // file_text, which the observation refers to instead of repeating).
-import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 import { type FilePort, PathMovedError } from './ports';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
@@ -11,6 +10,7 @@ import { NEW_CONTENT_FROM_ACTION } from '../events/observation-refs';
 import { errorMessage, errorObservation, observation } from './observation';
 import { realPath, resolveToolPath } from '../security/resolve-path';
 import { outsideWriteReason } from '../security/file-write-risk';
+import { movedSinceRated, withRealPath } from './recorded-path';
 import { insertAfterLine, replaceUnique, snippetAround, splitLines } from './file-edits';
 import { DEFAULT_VIEW_LIMITS, viewDirectory, viewFileText, type ViewLimits } from './file-editor-view';
 
@@ -230,14 +230,8 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     real: string,
     ctx: ToolContext,
   ): { text: string; real: string } | undefined {
-    const recorded = ctx.action?.real_path;
-    if (typeof recorded === 'string' && recorded !== real)
-      return {
-        real,
-        text:
-          `Not done: ${path} now leads to ${real}, not to ${recorded} where it led when this call was ` +
-          'rated. Nothing was read or written; call again to have it rated where it leads now.',
-      };
+    const moved = movedSinceRated(path, real, ctx, 'read or written');
+    if (moved) return { real, text: moved };
     if (command === 'view') return undefined;
     const name = real === path ? path : `${path} (a symlink to ${real})`;
     const outside = outsideWriteReason(name, real, ctx.ports.files.roots, options.writable?.() ?? []);
@@ -327,13 +321,8 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     execute,
     // Where the path leads when the call arrives, recorded so the rating, the confirmation and the
     // log name it, and the tool refuses to act if it leads elsewhere by the time it runs.
-    prepareAction(args, action) {
-      const raw = typeof args.path === 'string' ? args.path : '';
-      const cwd = options.cwd;
-      if (cwd === undefined && !isAbsolute(raw.trim())) return Promise.resolve(action);
-      const resolved = resolveToolPath(raw, cwd ?? '/');
-      return Promise.resolve(resolved.ok ? { ...action, real_path: resolved.real } : action);
-    },
+    prepareAction: (args, action) =>
+      Promise.resolve(withRealPath(typeof args.path === 'string' ? args.path : '', options.cwd, action)),
     toActionFields: (args) => ({
       command: args.command,
       path: args.path,

@@ -303,6 +303,30 @@ describe('hostile model: the file tools hold the sandbox boundary', function () 
       assert.match(answer, /Nothing was read or written/);
     });
 
+    for (const mode of ['act', 'plan'] as const) {
+      it(`${mode} mode: an approved grep whose folder was relinked to another one searches nothing`, async () => {
+        const secrets = join(base, 'secrets');
+        mkdirSync(secrets);
+        writeFileSync(join(secrets, 'key.txt'), 'SECRET-CANARY-5521\n');
+        symlinkSync(outside, join(ws, 'look'));
+        const r = await attempt(
+          [{ id: 'call_grep', name: 'grep', arguments: { pattern: 'CANARY', path: 'look' } }],
+          mode,
+        );
+        assert.equal(r.code, 2, printed(r));
+        assert.match(((await held()).reasons as string[]).join(' '), /outside\b/);
+        // The user approves a search of that folder; before it runs, the link leads elsewhere.
+        rmSync(join(ws, 'look'));
+        symlinkSync(secrets, join(ws, 'look'));
+        const approve = await runCli(['approve', store, '--json'], { env: fx.env() });
+        assert.equal(approve.code, 0, printed(approve));
+        const requests = JSON.stringify(fx.llm!.completionBodies());
+        assert.ok(!requests.includes('SECRET-CANARY'), 'the relinked folder was searched');
+        assert.ok(requests.includes(`now leads to ${secrets}`), 'the model reads where it leads now');
+        await assertNothingLost(r, approve);
+      });
+    }
+
     it('act mode: a write through a symlink that stays inside names where the file really landed', async () => {
       symlinkSync(join(ws, 'safe'), join(ws, 'docs'));
       const r = await attempt(

@@ -34,7 +34,12 @@ export interface AgentToolOptions {
 export function agentTools(options: AgentToolOptions = {}): ToolSpec[] {
   const { web } = options;
   return defaultTools({
-    ...(options.files ? { fileEditor: { cwd: options.files.cwd, writable: options.files.writable } } : {}),
+    ...(options.files
+      ? {
+          fileEditor: { cwd: options.files.cwd, writable: options.files.writable },
+          search: { cwd: options.files.cwd },
+        }
+      : {}),
     ...(options.terminalTimeoutSec !== undefined
       ? { terminal: { defaultTimeoutSec: options.terminalTimeoutSec } }
       : {}),
