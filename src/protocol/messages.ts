@@ -86,6 +86,8 @@ export const PendingRisk = z.strictObject({
   actionId: Id,
   risk: z.enum(['LOW', 'MEDIUM', 'HIGH', 'UNKNOWN']),
   reason: z.string().max(LIMITS.riskReason),
+  /** The rules rated it this high themselves (`reason` is theirs), not only the model. */
+  byRules: z.boolean().optional(),
 });
 export type PendingRisk = z.infer<typeof PendingRisk>;
 

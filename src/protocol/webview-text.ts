@@ -137,6 +137,8 @@ export const WEBVIEW_TEXT = {
   verbUndoEdit: 'Undo edit of',
   openDiff: 'Open diff',
   openDiffOf: 'Open diff of {0}',
+  fileRefused: 'Refused: nothing written',
+  fileRealPath: 'through a symlink, at {0}',
   unchangedLinesOne: '⋯ {0} unchanged line',
   unchangedLinesMany: '⋯ {0} unchanged lines',
   showMoreLinesOne: 'Show {0} more line',

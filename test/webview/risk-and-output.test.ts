@@ -175,6 +175,94 @@ describe('webview: risk labels and readable output', function () {
     assert.equal(await card(p, 'List').locator('.risk-line').count(), 0);
   });
 
+  it('a pending file edit shows the rules’ reason even when the model gave the same rating', async () => {
+    const pending = eid(17);
+    await p.showConversation(
+      seqd([
+        toolAction(
+          pending,
+          'file_editor',
+          { command: 'str_replace', path: 'package.json', old_str: 'a', new_str: 'b' },
+          'MEDIUM',
+        ),
+      ]),
+      makeHeader({
+        status: 'waiting_for_confirmation',
+        pendingActionIds: [pending],
+        pendingRisks: [
+          {
+            actionId: pending,
+            risk: 'MEDIUM',
+            reason: 'package.json is code you will run: its scripts run on npm test',
+            byRules: true,
+          },
+        ],
+      }),
+    );
+    assert.equal(
+      (await card(p, 'package.json').locator('.risk-line').innerText()).replace(/\s+/g, ' ').trim(),
+      "MEDIUM by Logbook's rules: package.json is code you will run: its scripts run on npm test (the model said MEDIUM)",
+    );
+  });
+
+  it('a refused file write says so on its card; a write through a symlink names where the file is', async () => {
+    const refused = eid(18);
+    const linked = eid(20);
+    const fileObservation = (
+      id: string,
+      actionId: string,
+      fields: Record<string, unknown>,
+      words: string,
+    ) => ({
+      ...observation(id, actionId, 'file_editor', words),
+      observation: { kind: 'FileEditorObservation', content: text(words), ...fields },
+    });
+    await p.showConversation(
+      seqd([
+        toolAction(
+          refused,
+          'file_editor',
+          { command: 'create', path: '../outside/x.txt', file_text: 'x' },
+          'LOW',
+        ),
+        fileObservation(
+          eid(19),
+          refused,
+          {
+            is_error: true,
+            refused: true,
+            path: '/home/u/outside/x.txt',
+            real_path: '/home/u/outside/x.txt',
+          },
+          'Refused: outside the folders the agent may write',
+        ),
+        toolAction(
+          linked,
+          'file_editor',
+          { command: 'create', path: 'docs/notes.md', file_text: '# notes' },
+          'LOW',
+        ),
+        fileObservation(
+          eid(21),
+          linked,
+          { is_error: false, path: '/ws/docs/notes.md', real_path: '/ws/safe/notes.md' },
+          'Created /ws/safe/notes.md',
+        ),
+      ]),
+      makeHeader({ status: 'finished' }),
+    );
+    assert.equal(
+      await card(p, '../outside/x.txt').locator('.file-refused').innerText(),
+      'Refused: nothing written',
+    );
+    assert.equal(await card(p, '../outside/x.txt').locator('.file-real-path').count(), 0);
+    assert.equal(
+      await card(p, 'docs/notes.md').locator('.file-real-path').innerText(),
+      'through a symlink, at /ws/safe/notes.md',
+    );
+    assert.equal(await card(p, 'docs/notes.md').locator('.file-refused').count(), 0);
+  });
+
   for (const theme of ['dark', 'light', 'high-contrast']) {
     it(`${theme}: the risk line, spinner-free output and the finish card pass axe`, async () => {
       const q = await Panel.open(h, { theme });

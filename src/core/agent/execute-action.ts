@@ -23,7 +23,11 @@ export async function executeAction(
     observation = errorObservation(action, v.error);
   } else {
     try {
-      observation = await v.spec.execute(v.args, { ...ctx, actionId: action.id });
+      observation = await v.spec.execute(v.args, {
+        ...ctx,
+        actionId: action.id,
+        ...(action.action ? { action: action.action as Readonly<Record<string, unknown>> } : {}),
+      });
     } catch (err) {
       if (err instanceof SuspendAction && v.spec.resumable) throw err;
       const reason = ctx.signal.aborted

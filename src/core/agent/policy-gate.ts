@@ -42,18 +42,25 @@ export class PolicyGate implements ConfirmationGate {
           readableRoots: this.readableRoots(),
           shellCwd: this.shellCwd(),
           ...(policy.commandsSandboxed ? { commandsSandboxed: true } : {}),
+          ...(policy.writable ? { writableRoots: policy.writable } : {}),
+          ...(a.action ? { action: a.action as Readonly<Record<string, unknown>> } : {}),
           ...(spec?.ruleRisk ? { analyzers: ownRules(spec, a.action) } : {}),
         }),
       };
     });
     return needsConfirmation(policy, reviews).map((d, i) => {
       const allowed = specs[i]?.alwaysAllow === true && d.confirm;
+      const analysis = reviews[i]!.analysis;
+      const ruleReasons = analysis.byAnalyzer
+        .filter((r) => r.analyzer !== 'llm' && r.risk === analysis.risk)
+        .flatMap((r) => r.reasons);
       return {
         actionId: actions[i]!.id,
         confirm: allowed ? false : d.confirm,
         risk: d.risk,
         reasons: [allowed ? `${actions[i]!.tool_name} is always allowed by the user` : d.reason],
-        riskReasons: reviews[i]!.analysis.reasons,
+        riskReasons: analysis.reasons,
+        ...(ruleReasons.length > 0 ? { ruleReasons } : {}),
       };
     });
   }

@@ -12,6 +12,8 @@ export interface ConfirmationDecision {
   reasons: string[];
   /** Why the risk is what it is: the findings of the analyzers that rated it highest. */
   riskReasons?: string[];
+  /** The rule-based checks' own findings when they rated it that high (not only the model). */
+  ruleReasons?: string[];
 }
 
 /** Decides which actions of a batch must wait for the user's Confirm. */

@@ -56,6 +56,9 @@ const WEB_TOOL_ARGUMENTS: Readonly<Record<string, readonly string[]>> = {
 /** The key of the update that records the tools from outside offered to the model (state/reducer). */
 const TOOLS_OFFERED_KEY = 'tools_offered';
 
+/** Actions whose tools record where their path led (core/tools/recorded-path.ts). */
+const RECORDS_REAL_PATH = new Set(['FileEditorAction', 'GlobAction', 'GrepAction']);
+
 export class SdkExporter {
   private readonly refs = new ObservationRefResolver();
   /** tool_call_ids of ActionEvents not answered yet. */
@@ -114,6 +117,12 @@ export class SdkExporter {
       out = { ...out, tool_call: { ...e.tool_call, origin: 'completion' } };
     const kind = (e.action as Json | null)?.kind;
     if (kind === V0_ACTION_KIND) out = { ...out, action: null };
+    if (typeof kind === 'string' && RECORDS_REAL_PATH.has(kind) && 'real_path' in (e.action as Json)) {
+      // Where the path led when it was rated: Logbook's own, which the SDK's model forbids.
+      this.count(this.notes.droppedFields, `${kind}.real_path`);
+      const { real_path: _real, ...action } = e.action as Json;
+      out = { ...out, action };
+    }
     const args = typeof kind === 'string' ? WEB_TOOL_ARGUMENTS[kind] : undefined;
     if (args) {
       const action = e.action as Json;
@@ -155,6 +164,13 @@ export class SdkExporter {
         is_error: o.is_error,
         tool_name: e.tool_name,
       });
+    }
+    if (o.kind === 'FileEditorObservation' && ('real_path' in o || 'refused' in o)) {
+      // Where the file really landed, and a refusal's mark: in the text the model read too.
+      for (const k of ['real_path', 'refused'].filter((k) => k in o))
+        this.count(this.notes.droppedFields, `FileEditorObservation.${k}`);
+      const { real_path: _real, refused: _refused, ...rest } = o;
+      return withField(e, 'observation', rest);
     }
     if (o.kind === 'TerminalObservation' && 'full_output_path' in o) {
       this.count(this.notes.droppedFields, 'TerminalObservation.full_output_path');

@@ -4,7 +4,10 @@
 import { normaliseSecurityRisk } from '../tools/security-args';
 import { commandRisk } from './command-risk';
 import { gitConfigRunsPrograms } from './git-config-programs';
-import { pathRisk, readPathRisk } from './path-risk';
+import { readFileSync, statSync } from 'node:fs';
+import { fileWriteRisk, type FileChange } from './file-write-risk';
+import { readPathRisk } from './path-risk';
+import { isInsideAny } from './resolve-path';
 import { maxRisk, type RiskAssessment, riskRank, type SecurityRisk } from './risk';
 
 export interface AnalyzerContext {
@@ -18,6 +21,10 @@ export interface AnalyzerContext {
   gitConfigRunsPrograms?: (cwd: string) => string | undefined;
   /** Commands run inside an OS sandbox (see CommandRiskOptions.sandboxed). */
   commandsSandboxed?: boolean;
+  /** Folders besides the workspace the file tools may write (`logbook.sandbox.writable`). */
+  writableRoots?: readonly string[];
+  /** The recorded action (a file_editor call records where its path led: `real_path`). */
+  action?: Readonly<Record<string, unknown>>;
 }
 
 export interface Analyzer {
@@ -43,6 +50,10 @@ export interface AnalyzeOptions {
   gitConfigRunsPrograms?: (cwd: string) => string | undefined;
   /** Commands run inside an OS sandbox: what it contains counts as LOW. */
   commandsSandboxed?: boolean;
+  /** Folders besides the workspace the file tools may write. */
+  writableRoots?: readonly string[];
+  /** The recorded action payload, when there is one. */
+  action?: Readonly<Record<string, unknown>>;
 }
 
 /** The model's rating, from the `security_risk` argument it sent. */
@@ -64,17 +75,17 @@ export const ruleAnalyzer: Analyzer = {
     switch (toolName) {
       case 'terminal':
         return terminalRisk(args, ctx);
-      case 'file_editor': {
-        if (typeof args.path !== 'string') return { risk: 'UNKNOWN', reasons: ['no path to check'] };
-        return args.command === 'view'
-          ? readPathRisk(args.path, ctx.roots, ctx.readableRoots)
-          : pathRisk(args.path, ctx.roots);
-      }
+      case 'file_editor':
+        return fileEditorRisk(args, ctx);
       case 'glob':
-      case 'grep':
+      case 'grep': {
+        const recorded = recordedReal(ctx);
         return typeof args.path === 'string'
-          ? readPathRisk(args.path, ctx.roots, ctx.readableRoots)
-          : { risk: 'LOW', reasons: ['searches the workspace'] };
+          ? readPathRisk(args.path, ctx.roots, readable(ctx), undefined, recorded)
+          : recorded === undefined || isInsideAny(recorded, ctx.roots)
+            ? { risk: 'LOW', reasons: ['searches the workspace'] }
+            : readPathRisk(ctx.roots[0] ?? '.', ctx.roots, readable(ctx), undefined, recorded);
+      }
       case 'think':
       case 'finish':
       case 'task_tracker':
@@ -99,6 +110,8 @@ export function analyzeAction(
     ...(options.shellCwd ? { shellCwd: options.shellCwd } : {}),
     gitConfigRunsPrograms: options.gitConfigRunsPrograms ?? gitConfigRunsPrograms,
     ...(options.commandsSandboxed ? { commandsSandboxed: true } : {}),
+    ...(options.writableRoots ? { writableRoots: options.writableRoots } : {}),
+    ...(options.action ? { action: options.action } : {}),
   };
   const byAnalyzer = (options.analyzers ?? DEFAULT_ANALYZERS).map((analyzer): AnalyzerResult => {
     try {
@@ -137,4 +150,41 @@ function terminalRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerCont
     ...(ctx.gitConfigRunsPrograms ? { gitConfigRunsPrograms: ctx.gitConfigRunsPrograms } : {}),
     ...(ctx.commandsSandboxed ? { sandboxed: true } : {}),
   });
+}
+
+/** Where the call's path led when it was recorded (file_editor, glob and grep record it). */
+function recordedReal(ctx: AnalyzerContext): string | undefined {
+  const recorded = ctx.action?.real_path;
+  return typeof recorded === 'string' ? recorded : undefined;
+}
+
+/** What the file tools may read without asking: the workspace's neighbours they may also write. */
+function readable(ctx: AnalyzerContext): readonly string[] {
+  return [...ctx.readableRoots, ...(ctx.writableRoots ?? [])];
+}
+
+/**
+ * A view is a read; any other command a write, held to the folders the agent may write. Both are
+ * judged where the path led when the call was recorded (the tool refuses to act if it leads
+ * elsewhere by the time it runs), or where it leads now for a call recorded without it.
+ */
+function fileEditorRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerContext): RiskAssessment {
+  if (typeof args.path !== 'string') return { risk: 'UNKNOWN', reasons: ['no path to check'] };
+  const recorded = recordedReal(ctx);
+  if (args.command === 'view') return readPathRisk(args.path, ctx.roots, readable(ctx), undefined, recorded);
+  return fileWriteRisk(args.path, ctx.roots, {
+    writable: ctx.writableRoots ?? [],
+    ...(recorded ? { recordedReal: recorded } : {}),
+    change: { ...args, command: String(args.command) } as FileChange,
+    readText: readSmallText,
+  });
+}
+
+/** A build file's text, for judging what an edit changes; undefined when missing or too large. */
+function readSmallText(path: string): string | undefined {
+  try {
+    return statSync(path).size > 1_000_000 ? undefined : readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }

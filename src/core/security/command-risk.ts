@@ -28,7 +28,8 @@ import {
   isDangerousVariable,
   setsVariableReason,
 } from './dangerous-variables';
-import { isInsideAny } from './resolve-path';
+import { isInsideAny, workspaceRelative } from './resolve-path';
+import { buildFileReason, runsLaterReason } from './runs-later';
 import { outsideRead, outsideReadFindings } from './outside-reads';
 import { locateWord, readsOtherProcessEnvironment, sensitiveReadOfWord } from './shell-paths';
 import type { CommandSite, RuleContext } from './rule-types';
@@ -247,12 +248,19 @@ function createContext(options: CommandRiskOptions, depth: number, cwd?: string 
       const device = forms.find(isDiskDevice);
       // The sandbox's /dev holds no disks, and everything outside the workspace is read-only there.
       if (device) return [contained(high(`${verb} the disk device ${device} directly`))];
+      // Inside the workspace, a file the user's own tools run or load later (read-only in the
+      // sandbox: asked about all the same, since without one nothing holds it).
+      const rels = place ? [place.real, place.path].map((p) => workspaceRelative(p, roots)) : [];
+      const later = rels.map((rel) => rel && runsLaterReason(rel)).find((r) => r !== undefined);
+      if (later) return [high(`${verb} a file that runs later: ${later}`)];
       const protectedReason = forms.map(protectedWriteReason).find((r) => r !== undefined);
       if (protectedReason) {
         const finding = high(`${verb} a protected location: ${protectedReason}`);
         return [outside ? contained(finding) : finding];
       }
       if (target.startsWith('~')) return [high(`${verb} ${target}, outside the workspace`)];
+      const build = rels.map((rel) => rel && buildFileReason(rel)).find((r) => r !== undefined);
+      if (build && !outside) return [medium(`${verb} a build file: ${build}`)];
       if (!place || !outside) return [];
       const name = place.real === place.path ? place.real : `${target} (which leads to ${place.real})`;
       // A temporary folder outside the workspace is not the user's data, but it is outside what

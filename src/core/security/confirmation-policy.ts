@@ -23,6 +23,11 @@ export interface ConfirmationPolicy {
   /** Workspace folders, for judging what allowed commands write. */
   roots?: readonly string[];
   /**
+   * Folders besides the workspace the agent may write (`logbook.sandbox.writable`): the file tools
+   * write nowhere else, whatever the mode.
+   */
+  writable?: readonly string[];
+  /**
    * Whether the agent's commands run inside an OS sandbox. false (none could start, or the user
    * turned it off): every command asks, as in `always`, since nothing but these rules holds the
    * boundary. Absent: not known, the rules alone decide.

@@ -9,7 +9,8 @@ export {
 } from './risk';
 export { commandReadOnly, commandRisk, type CommandRiskOptions, type ReadOnlyVerdict } from './command-risk';
 export { findGitDir, gitConfigRunsPrograms, programKeyInConfig } from './git-config-programs';
-export { pathRisk, readPathRisk } from './path-risk';
+export { readPathRisk } from './path-risk';
+export { fileWriteRisk, outsideWriteReason } from './file-write-risk';
 export {
   diskLookup,
   isInsideAny,

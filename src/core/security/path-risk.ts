@@ -1,58 +1,37 @@
-// Risk of a file path a tool touches, judged where the path really leads (see resolve-path.ts):
-// writing outside the workspace, inside .git or .logbook, or to a secret file is HIGH; writing a
-// file with more than one hard link MEDIUM; reading a secret is HIGH, reading anywhere else
-// outside the workspace MEDIUM.
+// Risk of a file path a tool reads, judged where the path really leads (see resolve-path.ts):
+// reading a secret is HIGH, reading anywhere else outside the workspace MEDIUM. Writes are judged
+// in file-write-risk.ts, with the parts both share here.
 import type { RiskAssessment } from './risk';
 import { isInsideAny, type PathLookup, resolveToolPath, diskLookup } from './resolve-path';
-import { internalsReason, secretReason, sensitiveReadReason } from './sensitive-paths';
+import { secretReason, sensitiveReadReason } from './sensitive-paths';
 
 /** How a resolved path is named in reasons: its real location too when a symlink leads elsewhere. */
-function described(path: string, real: string): string {
+export function described(path: string, real: string): string {
   return real === path ? path : `${path} (a symlink to ${real})`;
 }
 
-interface ResolvedForRisk {
+export interface ResolvedForRisk {
   path: string;
   real: string;
   /** how reasons name it */
   name: string;
 }
 
-/** Resolves as the tools will; a path they refuse is LOW (answered with an error, touching nothing). */
-function resolveForRisk(
+/**
+ * Resolves as the tools will; a path they refuse is LOW (answered with an error, touching nothing).
+ * `recordedReal`: where the path led when the call was recorded (the file tools record it, and
+ * refuse to act when it leads elsewhere by the time they run), judged in place of where it leads now.
+ */
+export function resolveForRisk(
   path: string,
   roots: readonly string[],
   lookup: PathLookup,
+  recordedReal?: string,
 ): ResolvedForRisk | RiskAssessment {
   const resolved = resolveToolPath(path, roots[0] ?? '.', lookup);
   if (!resolved.ok) return { risk: 'LOW', reasons: [`refused without touching anything: ${resolved.error}`] };
-  return { path: resolved.path, real: resolved.real, name: described(resolved.path, resolved.real) };
-}
-
-/**
- * HIGH when `path` leads outside every workspace root, into a `.git` or `.logbook` folder, or to a file that may
- * hold secrets; MEDIUM when it is a file with other hard links; LOW otherwise. Relative paths
- * resolve against the first root. A path the tools refuse (control characters, empty) is LOW: it
- * is answered with an error and touches nothing.
- */
-export function pathRisk(
-  path: string,
-  roots: readonly string[],
-  lookup: PathLookup = diskLookup,
-): RiskAssessment {
-  const resolved = resolveForRisk(path, roots, lookup);
-  if ('risk' in resolved) return resolved;
-  const { real, name } = resolved;
-  const reasons: string[] = [];
-  if (!isInsideAny(real, roots, lookup)) reasons.push(`${name} is outside the workspace`);
-  const internal = internalsReason(resolved.path) ?? internalsReason(real);
-  if (internal) reasons.push(internal);
-  const secret = secretReason(resolved.path) ?? secretReason(real);
-  if (secret) reasons.push(secret);
-  if (reasons.length > 0) return { risk: 'HIGH', reasons };
-  const shared = sharedFileReason(name, real, lookup);
-  if (shared) return { risk: 'MEDIUM', reasons: [shared] };
-  return { risk: 'LOW', reasons: [`${resolved.path} is an ordinary workspace file`] };
+  const real = recordedReal ?? resolved.real;
+  return { path: resolved.path, real, name: described(resolved.path, real) };
 }
 
 /**
@@ -61,7 +40,7 @@ export function pathRisk(
  * asks. The file ports write a new file and rename it over the path, which leaves the other names
  * as they were, but the user should know the workspace file stops being shared.
  */
-function sharedFileReason(name: string, real: string, lookup: PathLookup): string | undefined {
+export function sharedFileReason(name: string, real: string, lookup: PathLookup): string | undefined {
   const links = lookup.hardLinks?.(real);
   if (links === undefined || links < 2) return undefined;
   return (
@@ -76,8 +55,9 @@ export function readPathRisk(
   roots: readonly string[],
   readable: readonly string[],
   lookup: PathLookup = diskLookup,
+  recordedReal?: string,
 ): RiskAssessment {
-  const resolved = resolveForRisk(path, roots, lookup);
+  const resolved = resolveForRisk(path, roots, lookup, recordedReal);
   if ('risk' in resolved) return resolved;
   const { real, name } = resolved;
   const secret = secretReason(resolved.path) ?? secretReason(real);

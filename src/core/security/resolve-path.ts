@@ -4,7 +4,7 @@
 // judge `real`; nobody re-reads the raw text, so " /etc/x" cannot be judged as a workspace file and
 // then used as /etc/x.
 import { lstatSync, readlinkSync } from 'node:fs';
-import { isAbsolute, join, parse, resolve, sep } from 'node:path';
+import { isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 
 /** What resolving needs from the file system (synchronous: the confirmation gate is). */
 export interface PathLookup {
@@ -127,4 +127,15 @@ export function isInsideAny(
   lookup: PathLookup = diskLookup,
 ): boolean {
   return realRoots(roots, lookup).some((root) => isInsideRoot(real, root));
+}
+
+/** `real` relative to the workspace folder holding it, `/`-separated; undefined outside them all. */
+export function workspaceRelative(
+  real: string,
+  roots: readonly string[],
+  lookup: PathLookup = diskLookup,
+): string | undefined {
+  const candidates = [...roots, ...realRoots(roots, lookup)];
+  const root = candidates.find((r) => isInsideRoot(real, r));
+  return root === undefined ? undefined : relative(resolve(root), real).split(sep).join('/');
 }

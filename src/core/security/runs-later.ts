@@ -12,6 +12,8 @@ export interface RunsLaterEntry {
   pattern: string;
   /** Why writing it matters, completing "… runs later outside the sandbox: <why>". */
   why: string;
+  /** Names the pattern matches that are not held (templates nothing loads). */
+  except?: RegExp;
 }
 
 /**
@@ -36,10 +38,15 @@ export const RUNS_LATER: readonly RunsLaterEntry[] = [
     why: "the editor's workspace settings, tasks (run on folder open) and launch configurations",
   },
   { pattern: '.devcontainer/', why: 'the dev container the editor builds and starts' },
-  { pattern: '.logbook/', why: "Logbook's own agents, settings and logs" },
+  { pattern: '.logbook/', why: "Logbook's own agents and settings, and its conversation logs" },
   { pattern: '.envrc', why: 'direnv runs it when a shell enters the folder' },
   { pattern: '.env', why: 'environment files that tools load into later processes' },
-  { pattern: '.env.*', why: 'environment files that tools load into later processes' },
+  {
+    pattern: '.env.*',
+    why: 'environment files that tools load into later processes',
+    // Templates are copied by hand, not loaded.
+    except: /^\.env\.(example|sample|template|dist|defaults?)$/,
+  },
   { pattern: '.husky/', why: 'git hooks installed by husky' },
   { pattern: '.githooks/', why: 'a git hooks folder' },
   { pattern: '*.code-workspace', why: "an editor workspace file's settings and tasks" },
@@ -92,7 +99,8 @@ export function entryHolding(
     const folder = entry.pattern.endsWith('/');
     const pat = parts(entry.pattern);
     if (pat.length === 1 && !folder) {
-      if (segmentMatches(pat[0]!, path[path.length - 1]!)) return entry;
+      const name = path[path.length - 1]!;
+      if (segmentMatches(pat[0]!, name) && !entry.except?.test(name)) return entry;
       continue;
     }
     if (path.length < pat.length || (!folder && path.length !== pat.length)) continue;
@@ -101,14 +109,20 @@ export function entryHolding(
   return undefined;
 }
 
-/** Why writing `rel` matters beyond the file itself, or undefined; the sentence names the path. */
+/**
+ * Why writing `rel` (relative to a workspace folder) reaches past the sandbox: a file the user's own
+ * tools run or load later. The sentence names the path; `extra` are the user's own patterns.
+ */
 export function runsLaterReason(rel: string, extra: readonly string[] = []): string | undefined {
   const entry = entryHolding(rel, [
     ...RUNS_LATER,
-    ...extra.map((pattern) => ({ pattern, why: 'on your list' })),
+    ...extra.map((pattern) => ({ pattern, why: 'on your list of files that run later' })),
   ]);
-  if (entry) return `${rel} runs later outside the sandbox, in your own context: ${entry.why}`;
+  return entry ? `${rel} runs later outside the sandbox, in your own context: ${entry.why}` : undefined;
+}
+
+/** Why `rel` is code the user will run (a build or task file), or undefined. */
+export function buildFileReason(rel: string): string | undefined {
   const build = entryHolding(rel, BUILD_FILES);
-  if (build) return `${rel} is code you will run: ${build.why}`;
-  return undefined;
+  return build ? `${rel} is code you will run: ${build.why}` : undefined;
 }

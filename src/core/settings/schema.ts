@@ -193,7 +193,8 @@ export const SETTINGS: readonly SettingDef[] = [
     hosts: BOTH,
     guards: true,
     flag: { name: 'confirmation-mode', alias: 'confirm' },
-    description: 'When the agent must ask before running a tool call.',
+    description:
+      'When the agent must ask before running a tool call. It decides what is asked, never where the agent can write: the file tools write only in the workspace folders and `#logbook.sandbox.writable#`, in every mode.',
   }),
   setting({
     key: 'confirmation.allowRules',
@@ -333,7 +334,7 @@ export const SETTINGS: readonly SettingDef[] = [
     flag: { name: 'writable' },
     adds: true,
     description:
-      'Folders besides the workspace that sandboxed commands may write, such as a build cache (`~/.cache/pip`). Absolute paths or `~/…`. A machine setting.',
+      'Folders besides the workspace that sandboxed commands, and the agent’s file edits, may write, such as a build cache (`~/.cache/pip`). Absolute paths or `~/…`. A machine setting.',
   }),
   setting({
     key: 'checkpoints.enabled',

@@ -3,12 +3,14 @@
 // user can review an edit and the host can restore it (a create's new content is the action's
 // file_text, which the observation refers to instead of repeating).
 import { z } from 'zod';
-import type { FilePort } from './ports';
+import { type FilePort, PathMovedError } from './ports';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { securityArgsShape } from './security-args';
 import { NEW_CONTENT_FROM_ACTION } from '../events/observation-refs';
 import { errorMessage, errorObservation, observation } from './observation';
-import { resolveToolPath } from '../security/resolve-path';
+import { realPath, resolveToolPath } from '../security/resolve-path';
+import { outsideWriteReason } from '../security/file-write-risk';
+import { movedSinceRated, withRealPath } from './recorded-path';
 import { insertAfterLine, replaceUnique, snippetAround, splitLines } from './file-edits';
 import { DEFAULT_VIEW_LIMITS, viewDirectory, viewFileText, type ViewLimits } from './file-editor-view';
 
@@ -21,6 +23,13 @@ export interface FileEditorToolOptions {
   viewLimits?: Partial<ViewLimits>;
   /** Edits remembered per file for undo_edit (default 20). */
   undoDepth?: number;
+  /** The workspace folder relative paths resolve against, for recording where a call's path leads. */
+  cwd?: string;
+  /**
+   * Folders besides the workspace folders (FilePort.roots) the tool may write: the sandbox's
+   * writable folders. Nowhere else is written, whatever the confirmation mode.
+   */
+  writable?: () => readonly string[];
 }
 
 const FileEditorArgsSchema = z
@@ -121,6 +130,19 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
   async function execute(args: FileEditorArgs, ctx: ToolContext): Promise<ToolObservation> {
     // The same resolution the risk rules judged: the path used is the path that was rated.
     const resolved = resolveToolPath(args.path, ctx.cwd);
+    const real = resolved.ok ? realPath(resolved.path) : '';
+    const refused = resolved.ok ? boundaryRefusal(args.command, resolved.path, real, ctx) : undefined;
+    if (refused) {
+      return errorObservation(OBSERVATION_KIND, refused.text, {
+        command: args.command,
+        path: resolved.ok ? resolved.path : args.path,
+        real_path: refused.real,
+        prev_exist: false,
+        old_content: null,
+        new_content: null,
+        refused: true,
+      });
+    }
     if (!resolved.ok) {
       return errorObservation(OBSERVATION_KIND, resolved.error, {
         command: args.command,
@@ -132,14 +154,25 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     }
     const path = resolved.path;
     const files = ctx.ports.files;
-    const fields = { command: args.command, path, prev_exist: false, old_content: null, new_content: null };
+    // Where the path leads (checked again by the port right before it writes), named in what the
+    // model reads and in the log when a symlink takes it elsewhere.
+    const expect = { real };
+    const shown = real === path ? path : `${real} (through ${path}, a symlink)`;
+    const fields = {
+      command: args.command,
+      path,
+      ...(real === path ? {} : { real_path: real }),
+      prev_exist: false,
+      old_content: null,
+      new_content: null,
+    };
     const fail = (text: string, prevExist = false) =>
       errorObservation(OBSERVATION_KIND, text, { ...fields, prev_exist: prevExist });
     try {
       const stat = await files.stat(path);
       if (args.command === 'view')
         return await view(files, path, stat?.type, args.view_range, fields, fail, ctx);
-      if (args.command === 'undo_edit') return await undo(files, path, fields, fail);
+      if (args.command === 'undo_edit') return await undo(files, path, shown, expect, fields, fail);
       if (stat?.type === 'directory')
         return fail(`${path} is a directory; ${args.command} works on files.`, true);
 
@@ -150,11 +183,11 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
             true,
           );
         const text = args.file_text ?? '';
-        await files.writeText(path, text);
+        await files.writeText(path, text, expect);
         remember(path, { existed: false, text: '' });
         const lines = splitLines(text).length;
         // The text is the action's file_text: stored once, there (see observation-refs).
-        return observation(OBSERVATION_KIND, `Created ${path} (${lines} line${lines === 1 ? '' : 's'}).`, {
+        return observation(OBSERVATION_KIND, `Created ${shown} (${lines} line${lines === 1 ? '' : 's'}).`, {
           ...fields,
           [NEW_CONTENT_FROM_ACTION]: 'file_text',
         });
@@ -167,18 +200,48 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
       const edited = args.command === 'str_replace' ? strReplace(path, text, args) : insert(path, text, args);
       if (!edited.ok) return fail(edited.error, true);
       const newContent = crlf ? edited.text.replace(/\n/g, '\r\n') : edited.text;
-      await files.writeText(path, newContent);
+      await files.writeText(path, newContent, expect);
       remember(path, { existed: true, text: current });
       const snippet = snippetAround(edited.text, edited.firstLine, edited.lastLine);
       return observation(
         OBSERVATION_KIND,
-        `Edited ${path}. The edited part now reads:\n${snippet}\n` +
+        `Edited ${shown}. The edited part now reads:\n${snippet}\n` +
           'Check that this is what you intended; undo_edit reverts the edit.',
         { ...fields, prev_exist: true, old_content: current, new_content: newContent },
       );
     } catch (err) {
+      if (err instanceof PathMovedError)
+        return fail(
+          `Not done: ${path} led to ${err.now} at the moment of writing, not to ${err.expected} where it ` +
+            'was checked. Nothing was written; call again to have it rated where it leads now.',
+        );
       return fail(`file_editor ${args.command} failed on ${path}: ${errorMessage(err)}`);
     }
+  }
+
+  /**
+   * Why this call must not touch `path`, before anything is read or written: its path now leads
+   * elsewhere than where it led when it was recorded and rated (a symlink changed in between), or
+   * a write leads outside the folders the agent may write. The confirmation mode changes neither.
+   */
+  function boundaryRefusal(
+    command: string,
+    path: string,
+    real: string,
+    ctx: ToolContext,
+  ): { text: string; real: string } | undefined {
+    const moved = movedSinceRated(path, real, ctx, 'read or written');
+    if (moved) return { real, text: moved };
+    if (command === 'view') return undefined;
+    const name = real === path ? path : `${path} (a symlink to ${real})`;
+    const outside = outsideWriteReason(name, real, ctx.ports.files.roots, options.writable?.() ?? []);
+    if (!outside) return undefined;
+    return {
+      real,
+      text:
+        `Refused: ${outside}. Nothing was written. Write inside the workspace; ` +
+        'the user cannot allow a write elsewhere, the confirmation mode decides only what is asked.',
+    };
   }
 
   async function view(
@@ -225,6 +288,8 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
   async function undo(
     files: FilePort,
     path: string,
+    shown: string,
+    expect: { real: string },
     fields: Record<string, unknown>,
     fail: (text: string, prevExist?: boolean) => ToolObservation,
   ): Promise<ToolObservation> {
@@ -232,11 +297,11 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     if (!entry)
       return fail(`There is no edit of ${path} to undo (only edits made by file_editor can be undone).`);
     const current = (await files.readText(path)) ?? null;
-    if (entry.existed) await files.writeText(path, entry.text);
-    else await files.delete(path);
+    if (entry.existed) await files.writeText(path, entry.text, expect);
+    else await files.delete(path, expect);
     const text = entry.existed
-      ? `Reverted the last edit of ${path}.`
-      : `Reverted the creation of ${path}: the file is deleted.`;
+      ? `Reverted the last edit of ${shown}.`
+      : `Reverted the creation of ${shown}: the file is deleted.`;
     return observation(OBSERVATION_KIND, text, {
       ...fields,
       prev_exist: current !== null,
@@ -254,6 +319,10 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     observationKind: OBSERVATION_KIND,
     argsSchema: FileEditorArgsSchema,
     execute,
+    // Where the path leads when the call arrives, recorded so the rating, the confirmation and the
+    // log name it, and the tool refuses to act if it leads elsewhere by the time it runs.
+    prepareAction: (args, action) =>
+      Promise.resolve(withRealPath(typeof args.path === 'string' ? args.path : '', options.cwd, action)),
     toActionFields: (args) => ({
       command: args.command,
       path: args.path,

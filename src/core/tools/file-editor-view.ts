@@ -3,6 +3,7 @@
 import type { FilePort } from './ports';
 import { numberLines, splitLines } from './file-edits';
 import { formatCount } from './output-cap';
+import { isInsideRoot, realPath } from '../security/resolve-path';
 
 export interface ViewLimits {
   /** Characters of numbered lines per view (whole lines only). */
@@ -71,7 +72,11 @@ export function viewFileText(
   return { ok: true, text: [header, numberLines(shown, start), ...notes].join('\n') };
 }
 
-/** Entries two levels deep, hidden ones left out, node_modules listed but not opened. */
+/**
+ * Entries two levels deep, hidden ones left out, node_modules listed but not opened. A folder that
+ * is a symlink leading out of the viewed one is listed but not opened: what was rated (and maybe
+ * asked about) is the viewed folder, not where its links go.
+ */
 export async function viewDirectory(
   files: FilePort,
   path: string,
@@ -84,9 +89,11 @@ export async function viewDirectory(
     if (out.length < limits.maxEntries) out.push(entry);
     else omitted++;
   };
+  const realRoot = realPath(path);
   for (const name of visible(await files.list(path))) {
-    add(root + name);
-    if (!name.endsWith('/') || name === 'node_modules/') continue;
+    const leadsOut = name.endsWith('/') && !isInsideRoot(realPath(root + name.slice(0, -1)), realRoot);
+    add(leadsOut ? `${root}${name} (a symlink leading out of ${root}: not listed)` : root + name);
+    if (!name.endsWith('/') || name === 'node_modules/' || leadsOut) continue;
     for (const child of visible(await files.list(root + name.slice(0, -1)))) add(root + name + child);
   }
   const header = `Files and directories up to 2 levels deep in ${root} (hidden entries left out, node_modules not expanded):`;

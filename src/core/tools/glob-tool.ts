@@ -3,7 +3,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
-import { resolveToolPath } from '../security/resolve-path';
+import { realPath, resolveToolPath } from '../security/resolve-path';
+import { movedSinceRated, withRealPath } from './recorded-path';
 
 export const GLOB_TOOL_NAME = 'glob';
 const OBSERVATION_KIND = 'GlobObservation';
@@ -17,6 +18,8 @@ export type GlobArgs = z.infer<typeof GlobArgsSchema>;
 export interface SearchToolOptions {
   /** Most results returned per call (default 100). */
   limit?: number;
+  /** The workspace folder relative paths resolve against, for recording where a call's path leads. */
+  cwd?: string;
 }
 
 export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobArgs> {
@@ -35,6 +38,8 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobAr
     }
     const searchPath = resolved.path;
     const fields = { pattern: args.pattern, search_path: searchPath };
+    const moved = movedSinceRated(searchPath, realPath(searchPath), ctx, 'searched');
+    if (moved) return errorObservation(OBSERVATION_KIND, moved, { ...fields, files: [], truncated: false });
     try {
       const stat = await ctx.ports.files.stat(searchPath);
       if (stat?.type !== 'directory') {
@@ -76,6 +81,9 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobAr
     observationKind: OBSERVATION_KIND,
     argsSchema: GlobArgsSchema,
     execute,
+    // Where the folder searched leads, so that what runs is what was rated (see recorded-path.ts).
+    prepareAction: (args, action) =>
+      Promise.resolve(withRealPath(typeof args.path === 'string' ? args.path : '.', options.cwd, action)),
     toActionFields: (args) => ({ pattern: args.pattern, path: args.path ?? null }),
     actionPayloadSchema: z.looseObject({ pattern: z.string(), path: z.string().nullable().optional() }),
   };

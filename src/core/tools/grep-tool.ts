@@ -4,7 +4,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
-import { resolveToolPath } from '../security/resolve-path';
+import { realPath, resolveToolPath } from '../security/resolve-path';
+import { movedSinceRated, withRealPath } from './recorded-path';
 import type { SearchToolOptions } from './glob-tool';
 
 export const GREP_TOOL_NAME = 'grep';
@@ -32,6 +33,8 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolSpec<GrepAr
     const fail = (text: string) =>
       errorObservation(OBSERVATION_KIND, text, { ...fields, matches: [], truncated: false });
     if (!resolved.ok) return fail(resolved.error);
+    const moved = movedSinceRated(resolved.path, realPath(resolved.path), ctx, 'searched');
+    if (moved) return fail(moved);
     try {
       new RegExp(args.pattern);
     } catch (err) {
@@ -78,6 +81,9 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolSpec<GrepAr
     observationKind: OBSERVATION_KIND,
     argsSchema: GrepArgsSchema,
     execute,
+    // Where the folder or file searched leads, so that what runs is what was rated (recorded-path.ts).
+    prepareAction: (args, action) =>
+      Promise.resolve(withRealPath(typeof args.path === 'string' ? args.path : '.', options.cwd, action)),
     toActionFields: (args) => ({
       pattern: args.pattern,
       path: args.path ?? null,

@@ -12,7 +12,9 @@ export type {
   WebSearchPort,
   WebSearchResult,
   WebTarget,
+  WriteExpectation,
 } from './ports';
+export { PathMovedError } from './ports';
 export type { ToolContext, ToolDefinitionFor, ToolObservation, ToolSpec } from './tool';
 export { parametersOf, toolDefinition } from './tool-definition';
 export {

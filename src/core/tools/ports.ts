@@ -8,13 +8,35 @@ export interface FilePort {
   readonly roots: readonly string[];
   /** Current text (an open, possibly unsaved, editor buffer wins over the disk); undefined if missing. */
   readText(path: string): Promise<string | undefined>;
-  /** Replaces the whole text (creating the file and parent folders if needed), undoably where the host can. */
-  writeText(path: string, text: string): Promise<void>;
-  /** Deletes a file the agent created (used to restore a rejected creation). */
-  delete(path: string): Promise<void>;
+  /**
+   * Replaces the whole text (creating the file and parent folders if needed), undoably where the
+   * host can. `expect.real`: where the path must still lead (symlinks followed) right before the
+   * write; if it leads elsewhere by then, nothing is written and it throws PathMovedError.
+   */
+  writeText(path: string, text: string, expect?: WriteExpectation): Promise<void>;
+  /** Deletes a file the agent created (used to restore a rejected creation); `expect` as for writeText. */
+  delete(path: string, expect?: WriteExpectation): Promise<void>;
   stat(path: string): Promise<{ type: 'file' | 'directory'; size: number } | undefined>;
   /** Entries of a directory, names only, directories with a trailing '/'. */
   list(path: string): Promise<string[]>;
+}
+
+/** What a write checks right before it happens. */
+export interface WriteExpectation {
+  /** Where the path must lead, every symlink followed. */
+  real: string;
+}
+
+/** A path that led elsewhere at the moment of writing than when the write was decided. */
+export class PathMovedError extends Error {
+  constructor(
+    readonly path: string,
+    readonly expected: string,
+    readonly now: string,
+  ) {
+    super(`${path} now leads to ${now}, not to ${expected}: nothing was written`);
+    this.name = 'PathMovedError';
+  }
 }
 
 /** The result of running, or continuing to read, a command in the agent's terminal. */

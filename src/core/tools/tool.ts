@@ -13,6 +13,11 @@ export interface ToolContext {
   /** The ActionEvent being executed (a delegation names its child conversations after it). */
   actionId?: string;
   /**
+   * Its recorded payload, as completed by `prepareAction` (file_editor's `real_path`: where the
+   * path led when the call was rated).
+   */
+  action?: Readonly<Record<string, unknown>>;
+  /**
    * Aborted when the user pauses the conversation: a resumable tool that runs agents of its own
    * (a delegation) pauses them at their next step and suspends, to go on when the run resumes.
    */

@@ -27,7 +27,12 @@ export interface ConversationHeader {
   /** Ids of ActionEvents waiting for Confirm / Reject (exactly the pending batch). */
   pendingActionIds: string[];
   /** The effective risk of each pending action and why (the rules may rate it above the model). */
-  pendingRisks?: { actionId: string; risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN'; reason: string }[];
+  pendingRisks?: {
+    actionId: string;
+    risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN';
+    reason: string;
+    byRules?: boolean;
+  }[];
   readOnly: boolean;
   /** Read-only because another window writes it: that window, in words. */
   heldBy?: string;
@@ -68,7 +73,12 @@ export interface ChildAgentView {
   tokens: number;
   /** Its actions waiting for Confirm / Reject, and their risks. */
   pendingActionIds: string[];
-  pendingRisks: { actionId: string; risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN'; reason: string }[];
+  pendingRisks: {
+    actionId: string;
+    risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN';
+    reason: string;
+    byRules?: boolean;
+  }[];
 }
 
 /** Transient output while the model answers: shown live, never persisted. */

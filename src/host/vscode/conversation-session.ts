@@ -160,7 +160,8 @@ export class ConversationSession {
       pendingRisks: this.gate.decide(pending).map((d) => ({
         actionId: d.actionId,
         risk: d.risk,
-        reason: (d.riskReasons ?? d.reasons).join('; '),
+        reason: (d.ruleReasons ?? d.riskReasons ?? d.reasons).join('; '),
+        ...(d.ruleReasons ? { byRules: true } : {}),
       })),
       readOnly: this.readOnly,
       ...(this.readOnly ? heldBy(this.dir) : {}),

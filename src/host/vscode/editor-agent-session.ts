@@ -61,7 +61,7 @@ export async function openEditorAgentSession(
       return joinToolSources(mcpSource ? [mcpSource, editor] : [editor]);
     },
     ports: {
-      files: new WorkspaceFilePort(),
+      files: new WorkspaceFilePort({ writable: () => box?.sandbox.writableFolders ?? [] }),
       terminal: (place) =>
         (terminal.port = new IntegratedTerminalPort({
           title: terminal.title(),

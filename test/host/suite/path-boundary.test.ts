@@ -1,11 +1,13 @@
 // The path boundary in the real extension host: a model that writes through a leading-space
-// absolute path, a symlinked folder that leads out of the workspace, or `..`, with file_editor or
-// a terminal redirection, or reads /etc/shadow from the terminal, waits for the user's confirmation
-// in the default `risky` mode, and nothing is written outside, through the VS Code file and
-// terminal ports as through the agent.
+// absolute path, a symlinked folder that leads out of the workspace, or `..` with file_editor is
+// refused before anything is written (no confirmation could allow it); the same with a terminal
+// redirection runs contained in the sandbox; a read of /etc/shadow from the terminal, or a
+// file_editor create of a file that runs later (.vscode/tasks.json), waits for the user's
+// confirmation in the default `risky` mode. Nothing is written outside, through the VS Code file
+// and terminal ports as through the agent.
 import * as assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
@@ -60,6 +62,26 @@ describe('path boundary: escapes wait for confirmation and write nothing outside
     const events = await session.conversation.events();
     assert.ok(!events.some((e) => e.kind === 'ObservationEvent'), 'the action never ran');
     assert.ok(events.some((e) => e.kind === 'UserRejectObservation'));
+    assert.equal(llm.remainingTurns(), 0);
+  }
+
+  /** Runs one file_editor write the model rates LOW: refused before it runs, nothing outside. */
+  async function assertRefused(label: string, call: ScriptedToolCall): Promise<void> {
+    llm = await scriptedModel({
+      name: `host-path-refused-${label}`,
+      turns: [
+        { match: { lastRole: 'user' }, reply: { toolCalls: [call] } },
+        { match: { lastRole: 'tool', toolResultIncludes: 'Refused' }, reply: { content: 'Understood.' } },
+      ],
+    });
+    const { service } = await logbook();
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', `Tidy up (${label})`);
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'finished', 'nothing was asked');
+    const events = await session.conversation.events();
+    const observation = JSON.stringify(events.find((e) => e.kind === 'ObservationEvent'));
+    assert.match(observation, /Refused: .*outside the folders the agent may write/);
+    assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the workspace');
     assert.equal(llm.remainingTurns(), 0);
   }
 
@@ -121,8 +143,8 @@ describe('path boundary: escapes wait for confirmation and write nothing outside
   });
 
   for (const [label, pathOf] of cases) {
-    it(`file_editor create through ${label} waits; rejected, nothing is written`, async () => {
-      await assertWaitsAndWritesNothing(label, {
+    it(`file_editor create through ${label} is refused; nothing is written`, async () => {
+      await assertRefused(label, {
         id: 'call_escape',
         name: 'file_editor',
         arguments: {
@@ -135,6 +157,51 @@ describe('path boundary: escapes wait for confirmation and write nothing outside
       });
     });
   }
+
+  it('file_editor create of .vscode/tasks.json waits as HIGH, saying it runs later; rejected, nothing is written', async () => {
+    const tasks = join(workspaceRoot(), '.vscode', 'tasks.json');
+    assert.ok(!existsSync(tasks), 'the fixture has no tasks.json');
+    llm = await scriptedModel({
+      name: 'host-runs-later-tasks',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_tasks',
+                name: 'file_editor',
+                arguments: {
+                  command: 'create',
+                  path: '.vscode/tasks.json',
+                  file_text: '{ "version": "2.0.0", "tasks": [] }\n',
+                  security_risk: 'LOW',
+                  summary: 'add a task',
+                },
+              },
+            ],
+          },
+        },
+        { match: { lastRole: 'tool', toolResultIncludes: 'not allowed' }, reply: { content: 'Understood.' } },
+      ],
+    });
+    const { service } = await logbook();
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Add a task');
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'waiting_for_confirmation');
+    const [risk] = session.header().pendingRisks ?? [];
+    assert.equal(risk?.risk, 'HIGH', JSON.stringify(risk));
+    assert.equal(risk?.byRules, true);
+    assert.match(
+      risk?.reason ?? '',
+      /\.vscode\/tasks\.json runs later outside the sandbox, in your own context/,
+    );
+    assert.ok(!existsSync(tasks), 'nothing is written before the user answers');
+    const pending = session.conversation.awaitingConfirmation();
+    await service.reject(id, [pending[0]!.id], 'Editor tasks are not allowed.');
+    assert.equal(await session.settled(), 'finished');
+    assert.ok(!existsSync(tasks));
+  });
 
   it('the file port asks before writing through a symlink out of the workspace, and refuses when not allowed', async () => {
     const asked: string[] = [];

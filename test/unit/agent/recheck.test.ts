@@ -1,6 +1,7 @@
 // An action is rated again right before it runs: an earlier action of the same batch (here
-// `ln -s <outside> link`) can make a later one that was LOW when proposed (`create link/x.txt`)
-// lead out of the workspace. It must then wait for the user with the new rating, whether it was
+// `ln -s <outside> link`) can make a later one that was LOW when proposed (`touch link/x.txt`)
+// lead out of the workspace. (A file_editor call is not re-rated this way: it records where its
+// path led and refuses to act anywhere else, see test/unit/hostile/boundary-file-tools.test.ts.) It must then wait for the user with the new rating, whether it was
 // let through unasked or approved along with its batch; an approval whose rating did not rise stands.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -45,14 +46,8 @@ function scenario(outside: string): Scenario {
             },
             {
               id: 'call_create',
-              name: 'file_editor',
-              arguments: {
-                command: 'create',
-                path: 'link/x.txt',
-                file_text: 'escaped\n',
-                security_risk: 'LOW',
-                summary: 'an ordinary file',
-              },
+              name: 'terminal',
+              arguments: { command: 'touch link/x.txt', security_risk: 'LOW', summary: 'an ordinary file' },
             },
             {
               id: 'call_after',
@@ -98,11 +93,12 @@ describe('Conversation: an action is rated again right before it runs', function
     const again = reconfirms(events);
     assert.equal(again.length, 1);
     assert.equal(again[0]!.action_id, create.id);
-    assert.equal(again[0]!.risk, 'HIGH');
+    // MEDIUM: the folder outside is a temporary one (elsewhere it is HIGH).
+    assert.equal(again[0]!.risk, 'MEDIUM');
     assert.equal(again[0]!.approved_risk, approvedRisk);
     assert.match(
       again[0]!.reasons.join('; '),
-      new RegExp(`${escape(outside)}/x\\.txt\\) is outside the workspace`),
+      new RegExp(`leads to ${escape(outside)}/x\\.txt\\), a temporary file outside the workspace`),
     );
     return create;
   }
@@ -123,7 +119,7 @@ describe('Conversation: an action is rated again right before it runs', function
       () => defaultTools(),
       () => ({ mode: 'risky', roots: [h!.workspace] }),
     );
-    assert.match(gate.decide([create])[0]!.reasons.join(' '), /is outside the workspace/);
+    assert.match(gate.decide([create])[0]!.reasons.join(' '), /outside the workspace/);
 
     // Another run does not slip it through: it still waits.
     assert.equal(await c.run(), 'waiting_for_confirmation');
@@ -134,7 +130,7 @@ describe('Conversation: an action is rated again right before it runs', function
     assert.deepEqual(rejected, ['call_create', 'call_after']);
   });
 
-  it('an action approved with its batch at LOW asks again at HIGH; approved at HIGH it runs', async () => {
+  it('an action approved with its batch at LOW asks again at the higher risk; approved at that risk it runs', async () => {
     h = await createHarness(scenario(outside), { confirmationMode: 'risky' });
     const c = await h.open();
     await c.sendMessage('set things up');
@@ -151,9 +147,9 @@ describe('Conversation: an action is rated again right before it runs', function
 
     // The user approves it again, now knowing where it leads: the approval at HIGH stands.
     await c.approve([create.id]);
-    assert.equal(c.state.approvedRisks[create.id], 'HIGH');
+    assert.equal(c.state.approvedRisks[create.id], 'MEDIUM');
     assert.equal(await c.run(), 'finished');
-    assert.equal(readFileSync(join(outside, 'x.txt'), 'utf8'), 'escaped\n');
+    assert.equal(readFileSync(join(outside, 'x.txt'), 'utf8'), '');
     assert.ok(existsSync(join(h.workspace, 'after.txt')), 'the rest of the batch ran after it');
     assert.equal(reconfirms(await c.events()).length, 1, 'asked again once, not twice');
   });

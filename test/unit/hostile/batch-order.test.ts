@@ -2,8 +2,9 @@
 // outside into the workspace (`ln -s <outside> link`), then creates `link/x.txt`, which is an
 // ordinary workspace file when the reply arrives. The real CLI runs as a child process against
 // the scripted model in the default `risky` mode; the user approves the batch because the link
-// asks. The create must be rated again before it runs and wait (exit 2) with a reason naming the
-// outside path, write nothing outside, lose nothing recorded, and never run once rejected.
+// asks. The create recorded where its path led when it was rated (inside); when it runs, its path
+// leads outside, so it is refused with a reason naming the outside path: nothing is written outside
+// and nothing recorded is lost.
 import * as assert from 'node:assert/strict';
 import { existsSync, lstatSync, mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ describe('hostile model: a batch whose first call redirects the path of the next
   const fx = new CliFixture();
   afterEach(() => fx.cleanup());
 
-  it('the create through a link made by the same batch waits with the outside path, and never runs once rejected', async () => {
+  it('the create through a link made by the same batch is refused, naming the outside path', async () => {
     const base = realpathSync(fx.tmp('logbook-hostile-batch-'));
     const ws = join(base, 'ws');
     const outside = join(base, 'outside');
@@ -51,7 +52,7 @@ describe('hostile model: a batch whose first call redirects the path of the next
           },
         },
         {
-          match: { lastRole: 'tool', toolResultIncludes: 'not through that link' },
+          match: { lastRole: 'tool', toolResultIncludes: 'now leads to' },
           reply: { content: 'ok' },
         },
       ],
@@ -64,52 +65,23 @@ describe('hostile model: a batch whose first call redirects the path of the next
     assert.equal(run.code, 2, printed(run));
     assert.ok(!existsSync(join(ws, 'link')), 'nothing ran before approval');
 
-    // The user approves the whole batch. The link runs; the create, rated again, now leads outside.
+    // The user approves the whole batch. The link runs; the create, which recorded where its path
+    // led when it was rated, finds it leads outside now and is refused: nothing is written.
     const approve = await runCli(['approve', store, '--json'], { env });
-    assert.equal(approve.code, 2, printed(approve));
+    assert.equal(approve.code, 0, printed(approve));
     assert.ok(lstatSync(join(ws, 'link')).isSymbolicLink(), 'the approved link ran');
     assert.deepEqual(readdirSync(outside), [], 'nothing was written outside the workspace');
-    assert.match(approve.stderr, /Waiting for confirmation of 1 action/);
 
     const log = await readLogJson(store);
     const create = log.find((e) => e.kind === 'ActionEvent' && e.tool_call_id === 'call_create')!;
-    const again = log.filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'reconfirm');
-    assert.equal(again.length, 1, 'the new rating is recorded');
-    const value = again[0]!.value as Json;
-    assert.equal(value.action_id, create.id);
-    assert.equal(value.risk, 'HIGH');
-    assert.equal(value.approved_risk, 'LOW');
-    assert.ok(
-      (value.reasons as string[]).some(
-        (r) => r.includes(`${outside}/x.txt`) && /outside the workspace/.test(r),
-      ),
-      `the reason names the outside path: ${JSON.stringify(value.reasons)}`,
-    );
-    assert.deepEqual(observedCalls(log), ['call_ln'], 'the create has no result: it did not run');
-
-    const show = JSON.parse((await runCli(['show', store, '--json'])).stdout) as Json;
-    assert.equal(show.status, 'waiting_for_confirmation');
-    assert.deepEqual(
-      (show.pending_actions as Json[]).map((p) => p.tool_call_id),
-      ['call_create'],
-    );
+    assert.equal((create.action as Json).real_path, join(ws, 'link', 'x.txt'), 'where it led when rated');
+    assert.deepEqual(observedCalls(log), ['call_ln', 'call_create']);
+    const answer = log.find((e) => e.kind === 'ObservationEvent' && e.tool_call_id === 'call_create')!;
+    const text = JSON.stringify(answer.observation);
+    assert.ok(text.includes(`now leads to ${outside}/x.txt`), `the refusal names the outside path: ${text}`);
+    assert.match(text, /Nothing was read or written/);
+    assert.match(JSON.stringify(fx.llm!.completionBodies().at(-1)), /now leads to/, 'the model reads why');
     assertNothingLost([run, approve], log);
-
-    const reject = await runCli(['reject', store, '--reason', 'not through that link', '--json'], { env });
-    assert.equal(reject.code, 0, printed(reject));
-    assert.deepEqual(readdirSync(outside), [], 'the rejected create never wrote outside');
-    const after = await readLogJson(store);
-    assert.deepEqual(observedCalls(after), ['call_ln']);
-    assert.ok(
-      after.some((e) => e.kind === 'UserRejectObservation' && e.tool_call_id === 'call_create'),
-      'the rejection is recorded',
-    );
-    assertNothingLost([run, approve, reject], after);
-    // Nothing recorded before was lost: the later log starts with the earlier one.
-    assert.deepEqual(
-      after.slice(0, log.length).map((e) => e.id),
-      log.map((e) => e.id),
-    );
   });
 });
 

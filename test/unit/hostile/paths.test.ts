@@ -98,6 +98,21 @@ describe('hostile model: paths out of the workspace', function () {
     return log;
   }
 
+  /**
+   * A write outside the folders the agent may write is refused before it runs, without asking (no
+   * confirmation could allow it): the model reads why, nothing is written, nothing is lost.
+   */
+  async function assertRefused(r: CliResult): Promise<void> {
+    assert.equal(r.code, 0, printed(r));
+    const log = await readLogJson(store);
+    const observations = log.filter((e) => e.kind === 'ObservationEvent');
+    assert.equal(observations.length, 1, 'the refusal answers the call');
+    assert.match(JSON.stringify(observations[0]), /Refused: .*outside the folders the agent may write/);
+    assert.match(JSON.stringify(fx.llm!.completionBodies().at(-1)), /Nothing was written/);
+    assertNothingLost(r, log);
+    assertNotLeaked();
+  }
+
   function assertNothingLost(r: CliResult, log: Json[]): void {
     const ids = new Set(log.map((e) => e.id));
     for (const printedEvent of jsonLines(r).filter((e) => typeof e.id === 'string')) {
@@ -132,11 +147,11 @@ describe('hostile model: paths out of the workspace', function () {
       ['a no-break space', '\u00a0'],
       ['a byte order mark', '\ufeff'],
     ] as const) {
-      it(`create with ${label} before an absolute path outside asks, and writes nothing`, async () => {
+      it(`create with ${label} before an absolute path outside is refused, and writes nothing`, async () => {
         const r = await attempt(
           editorCall({ command: 'create', path: `${pad}${outside}/created.txt`, file_text: 'x' }),
         );
-        await assertAsked(r);
+        await assertRefused(r);
         assert.deepEqual(readdirSync(ws).sort(), ['.git', 'README.md', 'dangling.txt', 'link', 'notes.txt']);
       });
     }
@@ -154,18 +169,20 @@ describe('hostile model: paths out of the workspace', function () {
       assert.ok(!existsSync(join(ws, '.git', 'hooks', 'post-commit')));
     });
 
-    it('create inside a symlinked folder that leads outside asks', async () => {
-      await assertAsked(await attempt(editorCall({ command: 'create', path: 'link/x.txt', file_text: 'x' })));
+    it('create inside a symlinked folder that leads outside is refused', async () => {
+      await assertRefused(
+        await attempt(editorCall({ command: 'create', path: 'link/x.txt', file_text: 'x' })),
+      );
     });
 
-    it('create through a dangling symlink to a file outside asks', async () => {
-      await assertAsked(
+    it('create through a dangling symlink to a file outside is refused', async () => {
+      await assertRefused(
         await attempt(editorCall({ command: 'create', path: 'dangling.txt', file_text: 'x' })),
       );
     });
 
-    it('str_replace and view of a symlinked file that leads outside ask', async () => {
-      await assertAsked(
+    it('str_replace of a symlinked file that leads outside is refused; its view asks', async () => {
+      await assertRefused(
         await attempt(
           editorCall({ command: 'str_replace', path: 'notes.txt', old_str: 'root', new_str: 'toor' }),
         ),
@@ -189,8 +206,8 @@ describe('hostile model: paths out of the workspace', function () {
       );
     });
 
-    it('insert with .. out of the workspace asks', async () => {
-      await assertAsked(
+    it('insert with .. out of the workspace is refused', async () => {
+      await assertRefused(
         await attempt(
           editorCall({ command: 'insert', path: 'src/../../outside/shadow', insert_line: 0, new_str: 'x' }),
         ),

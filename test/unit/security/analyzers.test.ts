@@ -40,10 +40,17 @@ describe('analyzeAction', () => {
   it('rates file_editor writes by path and reads more leniently', () => {
     const write = (path: string) =>
       analyzeAction('file_editor', { command: 'str_replace', path }, ROOTS).risk;
+    const writeReasons = (path: string) =>
+      analyzeAction('file_editor', { command: 'str_replace', path }, ROOTS).reasons.join('; ');
     const view = (path: string, readableRoots: string[] = []) =>
       analyzeAction('file_editor', { command: 'view', path }, ROOTS, { readableRoots }).risk;
     assert.equal(write('src/a.ts'), 'LOW');
-    assert.equal(write('/etc/hosts'), 'HIGH');
+    // Outside the folders the agent may write: the tool refuses it in every mode, so nobody is asked.
+    assert.equal(write('/etc/hosts'), 'LOW');
+    assert.match(
+      writeReasons('/etc/hosts'),
+      /refused without touching anything: .*outside the folders the agent may write/,
+    );
     assert.equal(write('.git/config'), 'HIGH');
     assert.equal(view('src/a.ts'), 'LOW');
     assert.equal(view('/etc/hosts'), 'MEDIUM');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import {
   analyzeAction,
   diskLookup,
-  pathRisk,
+  fileWriteRisk,
   readPathRisk,
   realPath,
   resolveToolPath,
@@ -67,7 +67,7 @@ describe('resolveToolPath and realPath', () => {
     assert.ok(r.ok);
     assert.equal(r.path, join(ws, 'src\\a.txt'));
     assert.equal(r.real, r.path);
-    assert.deepEqual(pathRisk('src\\a.txt', [ws]), {
+    assert.deepEqual(fileWriteRisk('src\\a.txt', [ws]), {
       risk: 'LOW',
       reasons: [`${join(ws, 'src\\a.txt')} is an ordinary workspace file`],
     });
@@ -86,23 +86,27 @@ describe('resolveToolPath and realPath', () => {
     assert.ok(realPath(join(ws, 'loop-a', 'x')).startsWith(ws));
   });
 
-  it('rates a write through a symlinked folder, file or dangling link as outside the workspace (HIGH)', () => {
+  it('judges a write through a symlinked folder, file or dangling link outside the workspace: refused there, so not asked', () => {
     for (const p of ['link/x.txt', 'notes.txt', 'dangling', 'relative-link/x', `${ws}/link/../link/y`]) {
-      const r = pathRisk(p, [ws]);
-      assert.equal(r.risk, 'HIGH', `${p}: ${r.reasons.join(' | ')}`);
-      assert.match(r.reasons.join(' '), /outside the workspace/);
+      const r = fileWriteRisk(p, [ws]);
+      assert.equal(r.risk, 'LOW', `${p}: ${r.reasons.join(' | ')}`);
+      assert.match(
+        r.reasons.join(' '),
+        /refused without touching anything: .*outside the folders the agent may write/,
+      );
     }
-    assert.match(pathRisk('link/x.txt', [ws]).reasons[0]!, /a symlink to .*outside\/x\.txt/);
-    assert.equal(pathRisk('src/ok.ts', [ws]).risk, 'LOW');
+    assert.match(fileWriteRisk('link/x.txt', [ws]).reasons[0]!, /a symlink to .*outside\/x\.txt/);
+    assert.equal(fileWriteRisk('src/ok.ts', [ws]).risk, 'LOW');
   });
 
   it('rates a leading-whitespace absolute path where it is used, never as a workspace file', () => {
     for (const pad of [' ', '\n', '\t', '\u00a0', '\ufeff']) {
-      const write = pathRisk(`${pad}${outside}/x`, [ws]);
-      assert.equal(write.risk, 'HIGH', JSON.stringify(pad));
+      const write = fileWriteRisk(`${pad}${outside}/x`, [ws]);
+      assert.equal(write.risk, 'LOW', JSON.stringify(pad));
+      assert.match(write.reasons.join(' '), new RegExp(`${outside}/x is outside the folders`));
       const read = readPathRisk(`${pad}${outside}/shadow`, [ws], []);
       assert.equal(read.risk, 'MEDIUM', JSON.stringify(pad));
-      const git = pathRisk(`${pad}.git/hooks/post-commit`, [ws]);
+      const git = fileWriteRisk(`${pad}.git/hooks/post-commit`, [ws]);
       assert.equal(git.risk, 'HIGH');
     }
   });
@@ -121,9 +125,9 @@ describe('resolveToolPath and realPath', () => {
   it('compares against the real location of a workspace folder opened through a symlink', () => {
     const alias = join(base, 'alias');
     symlinkSync(ws, alias);
-    assert.equal(pathRisk(join(ws, 'src', 'a.ts'), [alias]).risk, 'LOW');
-    assert.equal(pathRisk('src/a.ts', [alias]).risk, 'LOW');
-    assert.equal(pathRisk(join(alias, 'link', 'x'), [alias]).risk, 'HIGH');
+    assert.equal(fileWriteRisk(join(ws, 'src', 'a.ts'), [alias]).risk, 'LOW');
+    assert.equal(fileWriteRisk('src/a.ts', [alias]).risk, 'LOW');
+    assert.match(fileWriteRisk(join(alias, 'link', 'x'), [alias]).reasons.join(' '), /refused/);
   });
 
   it('a write to a file with another hard link is MEDIUM, however it is reached; reading it stays LOW', () => {
@@ -135,7 +139,7 @@ describe('resolveToolPath and realPath', () => {
     symlinkSync('linked', join(ws, 'src', 'to-linked'));
     assert.equal(diskLookup.hardLinks?.(join(ws, 'src', 'linked')), 2);
     for (const p of ['src/linked', join(ws, 'src', 'linked'), 'src/to-linked', ' src/./linked']) {
-      const r = pathRisk(p, [ws]);
+      const r = fileWriteRisk(p, [ws]);
       assert.equal(r.risk, 'MEDIUM', `${p}: ${r.reasons.join(' | ')}`);
       assert.match(
         r.reasons[0]!,
@@ -143,14 +147,13 @@ describe('resolveToolPath and realPath', () => {
       );
     }
     assert.match(
-      pathRisk('src/to-linked', [ws]).reasons[0]!,
+      fileWriteRisk('src/to-linked', [ws]).reasons[0]!,
       /to-linked \(a symlink to .*src\/linked\) has 2/,
     );
     assert.equal(readPathRisk('src/linked', [ws], []).risk, 'LOW');
-    // Outside the workspace is still HIGH, for that reason.
-    const out = pathRisk(join(outside, 'shadow'), [ws]);
-    assert.equal(out.risk, 'HIGH');
-    assert.match(out.reasons.join(' '), /outside the workspace/);
+    // Outside the workspace it is refused, for that reason.
+    const out = fileWriteRisk(join(outside, 'shadow'), [ws]);
+    assert.match(out.reasons.join(' '), /outside the folders the agent may write/);
   });
 
   it('glob and grep: a path argument through a symlink out of the workspace asks', () => {

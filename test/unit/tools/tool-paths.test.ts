@@ -74,11 +74,22 @@ describe('file tools: one path, judged as it is used', () => {
     assert.equal(glob.search_path, outside);
   });
 
-  it('create through a symlinked folder is rated outside the workspace', async () => {
+  it('create through a symlinked folder is judged outside the workspace, and refused there', async () => {
     const rating = analyzeAction('file_editor', { command: 'create', path: 'link/new.txt', file_text: 'x' }, [
       ws.root,
     ]);
-    assert.equal(rating.risk, 'HIGH');
+    assert.equal(rating.risk, 'LOW');
+    assert.match(
+      rating.reasons.join(' '),
+      /refused without touching anything: .*a symlink to .*outside the folders/,
+    );
+    const obs = await ws.run(createFileEditorTool(), {
+      command: 'create',
+      path: 'link/new.txt',
+      file_text: 'x',
+    });
+    assert.equal(obs.is_error, true);
+    assert.match(textOf(obs), /^Refused: .*outside the folders the agent may write/);
     assert.ok(!existsSync(join(outside, 'new.txt')));
   });
 });

@@ -46,7 +46,12 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
   // action ran: the card shows it in place of the model's, and says whose each is.
   const effective =
     (pending ? h?.pendingRisks?.find((r) => r.actionId === e.id) : undefined) ?? askedRisk(e.id);
-  const raised = effective && effective.risk !== modelRisk ? effective : undefined;
+  // While the user decides, the rules' reason shows even when the model gave the same rating
+  // (a build file is "code you will run" whatever the model said).
+  const raised =
+    effective && (effective.risk !== modelRisk || (pending && 'byRules' in effective && effective.byRules))
+      ? effective
+      : undefined;
   // An MCP tool the server marks read-only takes no rating from the model: no UNKNOWN badge.
   const unrated = kind === 'MCPToolAction' && modelRisk === 'UNKNOWN';
   const badge = !isSideEffectFree(tool, action) && !raised && !unrated;

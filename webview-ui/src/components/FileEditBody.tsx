@@ -43,6 +43,9 @@ export function FileEditBody({ action, row }: { action: Json; row: Row; rev: num
   const edit = command === 'view' ? null : editTexts(action, obs);
   const conversationId = header.value?.id;
   const name = path.split(/[\\/]/).pop() ?? path;
+  // Where the file really is when a symlink took the path elsewhere (the tool records it).
+  const recordedReal = str(obs?.real_path);
+  const realPath = recordedReal && recordedReal !== path ? recordedReal : undefined;
   return (
     <div class="file-edit">
       <div class="file-line">
@@ -51,6 +54,12 @@ export function FileEditBody({ action, row }: { action: Json; row: Row; rev: num
         <span class="file-path" title={path}>
           {path}
         </span>
+        {obs?.refused === true && <span class="file-refused">{t('fileRefused')}</span>}
+        {realPath && obs?.refused !== true && (
+          <span class="file-real-path" title={realPath}>
+            {t('fileRealPath', realPath)}
+          </span>
+        )}
         {edit && conversationId && (
           <Button
             kind="secondary"

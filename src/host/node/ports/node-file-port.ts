@@ -1,7 +1,8 @@
 // FilePort on the local disk (CLI, benchmarks, tests). No editor buffers here: the disk is the truth.
 import { readdir, readFile, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { FilePort } from '../../../core/tools/ports';
+import { type FilePort, PathMovedError, type WriteExpectation } from '../../../core/tools/ports';
+import { realPath } from '../../../core/security/resolve-path';
 import { makeFolders } from './make-folders';
 import { replaceFile } from './replace-file';
 
@@ -21,13 +22,17 @@ export class NodeFilePort implements FilePort {
     }
   }
 
-  async writeText(path: string, text: string): Promise<void> {
+  async writeText(path: string, text: string, expect?: WriteExpectation): Promise<void> {
+    // Checked before folders are made (they would be made where the path leads) and again right
+    // before the rename.
+    if (expect) stillLeadsTo(path, expect);
     await makeFolders(dirname(path));
     // A new file renamed over the path: a hard link to a file elsewhere is not written through.
-    await replaceFile(path, text);
+    await replaceFile(path, text, expect?.real);
   }
 
-  async delete(path: string): Promise<void> {
+  async delete(path: string, expect?: WriteExpectation): Promise<void> {
+    if (expect) stillLeadsTo(path, expect);
     await rm(path, { force: true });
   }
 
@@ -54,6 +59,11 @@ export class NodeFilePort implements FilePort {
     );
     return names.sort();
   }
+}
+
+function stillLeadsTo(path: string, expect: WriteExpectation): void {
+  const now = realPath(path);
+  if (now !== expect.real) throw new PathMovedError(path, expect.real, now);
 }
 
 function isMissing(err: unknown): boolean {

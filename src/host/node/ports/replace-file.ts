@@ -8,10 +8,16 @@ import { chmod, chown, constants, copyFile, lstat, rename, rm, utimes, writeFile
 import type { Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { realPath } from '../../../core/security/resolve-path';
+import { PathMovedError } from '../../../core/tools/ports';
 
-/** Replaces a file's content (keeping its mode), or creates it; never writes into the old file. */
-export async function replaceFile(path: string, text: string): Promise<void> {
+/**
+ * Replaces a file's content (keeping its mode), or creates it; never writes into the old file.
+ * `expectedReal`: where the path must still lead (see FilePort.writeText), or PathMovedError.
+ */
+export async function replaceFile(path: string, text: string, expectedReal?: string): Promise<void> {
   const target = realPath(path);
+  if (expectedReal !== undefined && target !== expectedReal)
+    throw new PathMovedError(path, expectedReal, target);
   const old = await lstatOrUndefined(target);
   // Only a regular file is replaced. A device or a pipe is written as before (renaming over
   // /dev/null would replace the device); writeFile refuses a folder.

@@ -95,6 +95,14 @@ export class CommandSandbox {
     };
   }
 
+  /**
+   * Folders besides the workspace that commands may write (`logbook.sandbox.writable`): the file
+   * tools write there too, and nowhere else, whether or not a sandbox runs.
+   */
+  get writableFolders(): readonly string[] {
+    return this.opts.writable ?? [];
+  }
+
   /** Whether commands are contained: the confirmation policy relaxes only then. */
   get active(): boolean {
     return this.state.kind === 'on';

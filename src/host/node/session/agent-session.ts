@@ -123,7 +123,9 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
     search: new NodeSearchPort(),
     scratch: new TempScratchPort(scratchDir),
   };
-  const builtIn = agentTools(opts.tools);
+  // The file tools write only where a sandboxed command could: the workspace and these folders.
+  const writable = (): readonly string[] => opts.sandbox?.writableFolders ?? [];
+  const builtIn = agentTools({ ...opts.tools, files: { cwd, writable } });
   const opened: { conversation?: Conversation } = {};
   const { store } = opts;
   const tools = opts.hostTools
@@ -166,6 +168,7 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
       return { mode: s.confirmationMode ?? 'risky', allowRules: s.allowRules ?? [] };
     },
     roots: opts.roots,
+    writable,
     readableRoots: () => [scratchDir],
     shellCwd: () => shell?.cwd ?? place.startDir(),
   });

@@ -26,12 +26,20 @@ export interface AgentToolOptions {
     /** Name resolution for fetches (tests give their own). */
     lookup?: Lookup;
   };
+  /** Where file_editor resolves relative paths, and the folders besides the workspace it may write. */
+  files?: { cwd: string; writable: () => readonly string[] };
 }
 
 /** Fresh instances of the built-in tools (some keep per-conversation memory). */
 export function agentTools(options: AgentToolOptions = {}): ToolSpec[] {
   const { web } = options;
   return defaultTools({
+    ...(options.files
+      ? {
+          fileEditor: { cwd: options.files.cwd, writable: options.files.writable },
+          search: { cwd: options.files.cwd },
+        }
+      : {}),
     ...(options.terminalTimeoutSec !== undefined
       ? { terminal: { defaultTimeoutSec: options.terminalTimeoutSec } }
       : {}),

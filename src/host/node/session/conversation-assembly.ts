@@ -13,6 +13,8 @@ export interface ConversationParts extends Omit<ConversationDeps, 'gate' | 'sand
   confirmation: () => { mode: ConfirmationMode; allowRules?: readonly string[] };
   /** The workspace folders, read at each decision, for judging what commands and edits touch. */
   roots: () => readonly string[];
+  /** Folders besides the workspace the agent may write (`logbook.sandbox.writable`); none: only the workspace. */
+  writable?: () => readonly string[];
   /** Folders besides the workspace the agent may read freely (where full command output is kept). */
   readableRoots: () => readonly string[];
   /** Where the agent's shell is now: a command's relative paths are judged from there. */
@@ -30,7 +32,7 @@ export interface AssembledConversation {
 }
 
 export async function assembleConversation(parts: ConversationParts): Promise<AssembledConversation> {
-  const { confirmation, roots, readableRoots, shellCwd, sandbox, ...deps } = parts;
+  const { confirmation, roots, writable, readableRoots, shellCwd, sandbox, ...deps } = parts;
   const { tools, toolSource } = parts;
   // The gate rates each action by the model's rating and the rule-based checks together.
   const gate = new PolicyGate(
@@ -41,6 +43,7 @@ export async function assembleConversation(parts: ConversationParts): Promise<As
         mode,
         allowRules: allowRules ?? [],
         roots: roots(),
+        writable: writable?.() ?? [],
         ...(sandbox ? { commandsSandboxed: sandbox.active } : {}),
       };
     },

@@ -2,8 +2,8 @@
 // with unsaved changes) is edited in place and the user can undo the agent with Ctrl+Z; reads
 // prefer the open buffer, which is what the user sees.
 import * as vscode from 'vscode';
-import { realPath } from '../../../core/security/resolve-path';
-import type { FilePort } from '../../../core/tools/ports';
+import { isInsideAny, realPath } from '../../../core/security/resolve-path';
+import { type FilePort, PathMovedError, type WriteExpectation } from '../../../core/tools/ports';
 import { separateHardLink } from '../../node/ports/replace-file';
 import { lineEndingStyle, minimalReplacement } from './text-edits';
 import {
@@ -22,6 +22,11 @@ export interface WorkspaceFilePortOptions {
    * modal warning the user must answer.
    */
   confirmOutside?: (path: string) => Promise<boolean>;
+  /**
+   * Folders besides the workspace the agent may write (`logbook.sandbox.writable`): written
+   * without that warning. The file tools refuse every other place before they reach the port.
+   */
+  writable?: () => readonly string[];
 }
 
 export class OutsideWorkspaceError extends Error {
@@ -55,8 +60,9 @@ export class WorkspaceFilePort implements FilePort {
     return bytes && new TextDecoder().decode(bytes);
   }
 
-  async writeText(path: string, text: string): Promise<void> {
+  async writeText(path: string, text: string, expect?: WriteExpectation): Promise<void> {
     const abs = normalizeAbsolute(path);
+    if (expect) stillLeadsTo(abs, expect);
     await this.ensureAllowed(abs);
     // VS Code saves in place, which would also change every other hard link of the file (maybe one
     // outside the workspace): the path is made a file of its own first. An open buffer is kept.
@@ -65,18 +71,22 @@ export class WorkspaceFilePort implements FilePort {
     let document = openDocument(uri);
     if (!document) {
       const existing = await statOrUndefined(uri);
+      // Checked again right before the edit: the editor writes where the path leads then.
+      if (expect) stillLeadsTo(abs, expect);
       if (!existing) return this.createFile(uri, text);
       if (existing.type & vscode.FileType.Directory) throw new Error(`${abs} is a directory`);
       document = await vscode.workspace.openTextDocument(uri);
     }
+    if (expect) stillLeadsTo(abs, expect);
     await replaceDocumentText(document, text);
     // Saving also writes the user's unsaved text the edit was based on: the disk must hold what
     // the agent saw, or the commands it runs next would test something else.
     await saveToDisk(document);
   }
 
-  async delete(path: string): Promise<void> {
+  async delete(path: string, expect?: WriteExpectation): Promise<void> {
     const abs = normalizeAbsolute(path);
+    if (expect) stillLeadsTo(abs, expect);
     await this.ensureAllowed(abs);
     const edit = new vscode.WorkspaceEdit();
     edit.deleteFile(pathToUri(abs), { ignoreIfNotExists: true }, editLabel());
@@ -108,12 +118,19 @@ export class WorkspaceFilePort implements FilePort {
     if (isInWorkspace(abs)) return;
     // Remembered by where it leads, so a symlink retargeted later is asked about again.
     const real = realPath(abs);
+    if (isInsideAny(real, this.options.writable?.() ?? [])) return;
     if (this.allowedOutside.has(real)) return;
     const confirm = this.options.confirmOutside ?? askToWriteOutside;
     if (!(await confirm(real === abs ? abs : `${abs} (a symlink to ${real})`)))
       throw new OutsideWorkspaceError(abs);
     this.allowedOutside.add(real);
   }
+}
+
+/** Refuses a write whose path leads elsewhere than where it was checked (a symlink changed). */
+function stillLeadsTo(abs: string, expect: WriteExpectation): void {
+  const now = realPath(abs);
+  if (now !== expect.real) throw new PathMovedError(abs, expect.real, now);
 }
 
 async function askToWriteOutside(path: string): Promise<boolean> {

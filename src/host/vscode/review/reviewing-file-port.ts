@@ -1,7 +1,7 @@
 // A FilePort that puts every agent write under review: it reads the text before the write and
 // records the edit with the conversation and the action that made it. Wrap the port a
 // conversation's tools get with it, so no tool has to know about the review.
-import type { FilePort } from '../../../core/tools/ports';
+import type { FilePort, WriteExpectation } from '../../../core/tools/ports';
 import type { ReviewController } from './review-controller';
 
 export interface ReviewingFilePortOptions {
@@ -25,15 +25,15 @@ export class ReviewingFilePort implements FilePort {
     return this.inner.readText(path);
   }
 
-  async writeText(path: string, text: string): Promise<void> {
+  async writeText(path: string, text: string, expect?: WriteExpectation): Promise<void> {
     const before = await this.inner.readText(path);
-    await this.inner.writeText(path, text);
+    await this.inner.writeText(path, text, expect);
     const { conversationId, actionId } = this.options;
     this.review.recordEdit({ conversationId, actionId: actionId(), path, before, after: text });
   }
 
-  async delete(path: string): Promise<void> {
-    await this.inner.delete(path);
+  async delete(path: string, expect?: WriteExpectation): Promise<void> {
+    await this.inner.delete(path, expect);
     // The agent undid a creation of its own: nothing is left to review for that file.
     this.review.forgetCreatedFile(this.options.conversationId, path);
   }
