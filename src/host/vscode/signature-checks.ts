@@ -65,7 +65,9 @@ export class SignatureChecks<S extends Checked> {
         const before = s.length;
         const result = await this.check(s.id, s.dir);
         if (!this.deps.isCurrent(s)) return; // closed or deleted meanwhile
-        if (s.length !== before && result.status !== 'broken') continue;
+        // (events the writer had not signed yet when read show as appended: not a finding then)
+        if (s.length !== before && (result.status !== 'broken' || result.firstBad?.reason === 'appended'))
+          continue;
         this.record(s.id, result);
         return;
       }

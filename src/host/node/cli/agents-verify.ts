@@ -47,9 +47,11 @@ export async function verifyAgents(
   env: Env,
 ): Promise<AgentsVerification> {
   const events = await indexedEvents(dir);
-  const trusted = (did: string) => trust.you.includes(did) || trust.known.has(did);
   const signerAt = (index: number) => r.signedBy.find((s) => s.from <= index && index <= s.to)?.did;
   const known = new Map(trust.known);
+  // A key is vouched for once an event signed by a vouched key introduced it: the user's own, a
+  // signer on the trust list, or an agent an earlier handoff vouched for (handoffs chain, in order).
+  const trusted = (did: string) => trust.you.includes(did) || known.has(did);
   const agents: AgentVerification[] = [];
   // Handoffs: the key of the agent that took over, vouched for by the signer of its agent_start.
   for (const { event, index } of events) {
