@@ -5,7 +5,15 @@
 // not an old unsigned log.
 import * as assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { encodeRecord } from '../../../src/core/log/record-format';
 import { childDirs, delegateCall, finish } from '../agents/agents-fixture';
@@ -181,5 +189,140 @@ describe('hostile: verify judges the whole tree', function () {
       assert.match(r.stdout, /broken at event \d+ \([^)]+\): appended/);
       assert.ok(existsSync(join(dir, 'signatures.log')));
     }
+  });
+});
+
+/** Every file under `dir` with the sha256 of its bytes (and every link with where it points). */
+function fingerprint(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (at: string, rel: string): void => {
+    for (const e of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, e.name);
+      const name = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(path, name);
+      else out[name] = crypto.hash('sha256', readFileSync(path), 'hex');
+    }
+  };
+  walk(dir, '');
+  return out;
+}
+
+const call = (id: string, name: string, args: Record<string, unknown>) => ({
+  toolCalls: [{ id, name, arguments: { ...args, security_risk: 'LOW', summary: id } }],
+});
+
+describe('hostile: a replay stays in its copy', function () {
+  this.timeout(120_000);
+  const fx = new CliFixture();
+  afterEach(() => fx.cleanup());
+
+  /**
+   * Records a conversation whose calls name the workspace's files by absolute path: it views a.txt,
+   * edits it, creates b.txt and appends to log.txt with a command. `extra` comes before the finish.
+   */
+  async function record(opts: { extra?: (ws: string, root: string) => object[] } = {}) {
+    const root = fx.tmp();
+    const ws = join(root, 'ws');
+    mkdirSync(ws);
+    writeFileSync(join(ws, 'a.txt'), 'one\n');
+    writeFileSync(join(ws, 'log.txt'), 'start\n');
+    const extra = opts.extra?.(ws, root) ?? [];
+    const env = await fx.startLlm({
+      name: 'absolute-paths',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: call('c_view', 'file_editor', { command: 'view', path: join(ws, 'a.txt') }),
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'one' },
+          reply: call('c_edit', 'file_editor', {
+            command: 'str_replace',
+            path: join(ws, 'a.txt'),
+            old_str: 'one',
+            new_str: 'two',
+          }),
+        },
+        {
+          match: { lastRole: 'tool' },
+          reply: call('c_create', 'file_editor', {
+            command: 'create',
+            path: join(ws, 'b.txt'),
+            file_text: 'made\n',
+          }),
+        },
+        {
+          match: { lastRole: 'tool' },
+          reply: call('c_cmd', 'terminal', {
+            command: `echo more >> ${join(ws, 'log.txt')} && echo appended`,
+          }),
+        },
+        ...extra.map((reply) => ({ match: { lastRole: 'tool' as const }, reply })),
+        { match: { lastRole: 'tool' }, reply: finish('c_f', 'done') },
+      ],
+    });
+    const conv = join(root, 'conv');
+    const r = await runCli(
+      ['run', '--workspace', ws, '--confirm', 'never', '--store', conv, '--task', 'edit by absolute paths'],
+      { env },
+    );
+    assert.equal(r.code, 0, printed(r));
+    assert.equal(readFileSync(join(ws, 'a.txt'), 'utf8'), 'two\n');
+    assert.equal(readFileSync(join(ws, 'log.txt'), 'utf8'), 'start\nmore\n');
+    await fx.llm?.close();
+    fx.llm = undefined;
+    return { root, ws, conv };
+  }
+
+  /** What the user does after the run: the files back as they were before it. */
+  function restore(ws: string): void {
+    writeFileSync(join(ws, 'a.txt'), 'one\n');
+    writeFileSync(join(ws, 'log.txt'), 'start\n');
+    rmSync(join(ws, 'b.txt'));
+  }
+
+  it("replays calls with absolute paths in the copy: the user's restored workspace is byte for byte the same", async () => {
+    const { ws, conv } = await record();
+    restore(ws);
+    const before = fingerprint(ws);
+    const r = await runCli(['replay', conv]);
+    assert.equal(r.code, 0, printed(r));
+    assert.equal(r.lines.at(-1), 'replayed 5 actions, no divergence');
+    assert.deepEqual(fingerprint(ws), before);
+  });
+
+  it('a replay of an unchanged conversation reports no divergence at its first view (it reads the copy)', async () => {
+    const { ws, conv } = await record();
+    const before = fingerprint(ws);
+    const r = await runCli(['replay', conv]);
+    assert.equal(r.code, 0, printed(r));
+    assert.doesNotMatch(r.stdout, /divergence at/);
+    assert.deepEqual(fingerprint(ws), before);
+  });
+
+  it('a call whose path leads outside the copy is refused and reported as a divergence', async () => {
+    const { root, ws, conv } = await record({
+      extra: (_ws, at) => {
+        mkdirSync(join(at, 'outside'));
+        return [
+          call('c_out', 'file_editor', {
+            command: 'create',
+            path: join(at, 'outside', 'x.txt'),
+            file_text: 'written outside\n',
+          }),
+        ];
+      },
+    });
+    assert.ok(existsSync(join(root, 'outside', 'x.txt')), 'the recording wrote it');
+    rmSync(join(root, 'outside', 'x.txt'));
+    restore(ws);
+    const before = fingerprint(ws);
+    const r = await runCli(['replay', conv]);
+    assert.equal(r.code, 4, printed(r));
+    assert.match(r.stdout, /^divergence at event \d+ \(action 5 of 6\): file_editor: /m);
+    assert.match(r.stdout, /^ {2}replayed: .*The replay refused this file_editor call/m);
+    assert.match(r.stdout, /^ {4}\+ .*leads outside the replay's copy of the workspace/m);
+    assert.ok(!existsSync(join(root, 'outside', 'x.txt')), 'nothing written outside the copy');
+    assert.deepEqual(fingerprint(ws), before);
   });
 });
