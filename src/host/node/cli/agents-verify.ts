@@ -6,9 +6,8 @@
 // other than the agent wrote it.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_START_KEY, AgentStartValueSchema } from '../../../core/agents/agent-events';
 import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
-import { isCorruptRecord } from '../../../core/log';
+import { indexedEvents, vouchedSigners } from '../../../core/agents/vouched-keys';
 import {
   type SignerTrust,
   type Verdict,
@@ -16,9 +15,7 @@ import {
   verifyConversation,
   verifyReport,
 } from '../../../core/signing';
-import type { Event } from '../../../core/events';
 import { type Env, cliHeadFile } from '../config-dir';
-import { openReadOnly } from './conversation-dir';
 
 export interface AgentVerification {
   agent: string;
@@ -47,22 +44,8 @@ export async function verifyAgents(
   env: Env,
 ): Promise<AgentsVerification> {
   const events = await indexedEvents(dir);
-  const signerAt = (index: number) => r.signedBy.find((s) => s.from <= index && index <= s.to)?.did;
-  const known = new Map(trust.known);
-  // A key is vouched for once an event signed by a vouched key introduced it: the user's own, a
-  // signer on the trust list, or an agent an earlier handoff vouched for (handoffs chain, in order).
-  const trusted = (did: string) => trust.you.includes(did) || known.has(did);
+  const extended = vouchedSigners(events, r, trust);
   const agents: AgentVerification[] = [];
-  // Handoffs: the key of the agent that took over, vouched for by the signer of its agent_start.
-  for (const { event, index } of events) {
-    if (event.kind !== 'ConversationStateUpdateEvent' || event.key !== AGENT_START_KEY) continue;
-    const v = AgentStartValueSchema.safeParse(event.value);
-    if (!v.success || !v.data.did) continue;
-    const by = signerAt(index);
-    if (r.status === 'broken' || !by || !trusted(by)) continue;
-    known.set(v.data.did, `agent ${v.data.agent_name} (${v.data.branch})`);
-  }
-  const extended: SignerTrust = { you: trust.you, known };
   for (const h of agentTree(events.map((e) => e.event)).handoffs) {
     const signed = h.did
       ? r.signedBy.filter((s) => s.did === h.did).map(({ from, to }) => ({ from, to }))
@@ -110,22 +93,6 @@ function verifyChild(parentDir: string, link: ChildLink, trust: SignerTrust, env
 
 function rangesText(ranges: readonly { from: number; to: number }[]): string {
   return ranges.map((x) => (x.from === x.to ? `event ${x.from}` : `events ${x.from}–${x.to}`)).join(', ');
-}
-
-/** The log's events with their positions (unreadable records keep their slot, so indices match the chain's). */
-async function indexedEvents(dir: string): Promise<{ event: Event; index: number }[]> {
-  const store = await openReadOnly(dir);
-  const out: { event: Event; index: number }[] = [];
-  try {
-    let index = 0;
-    for await (const slot of store.iterate(0)) {
-      if (!isCorruptRecord(slot)) out.push({ event: slot as Event, index });
-      index++;
-    }
-  } finally {
-    await store.close();
-  }
-  return out;
 }
 
 /** The lines `verify` prints under the conversation's own summary. */
