@@ -123,6 +123,46 @@ describe('hostile: verify judges the whole tree', function () {
     assert.equal(worse.code, BROKEN, printed(worse));
   });
 
+  it("a grandchild's log cut back fails the whole verify too (the tree at any depth)", async () => {
+    const ws = fx.tmp();
+    mkdirSync(join(ws, '.logbook', 'agents'), { recursive: true });
+    writeFileSync(
+      join(ws, '.logbook', 'agents', 'lead.md'),
+      '---\nname: lead\ndescription: Splits work among agents.\ntools: [delegate]\n---\nSplit the work.\n',
+    );
+    const env = await fx.startLlm({
+      name: 'grandchild',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'split it' },
+          reply: { toolCalls: [delegateCall('d_lead', 'hand it down', 'lead')] },
+        },
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'hand it down' },
+          reply: { toolCalls: [delegateCall('d_exp', 'find login', 'explore')] },
+        },
+        { match: { lastRole: 'user' }, reply: { ...finish('c_g', 'found it'), delayMs: 200 } },
+        { match: { lastRole: 'tool', toolResultIncludes: 'found it' }, reply: finish('c_l', 'lead done') },
+        { match: { lastRole: 'tool', toolResultIncludes: 'lead done' }, reply: { content: 'All done.' } },
+      ],
+    });
+    const r = await runCli(['run', '--workspace', ws, '--task', 'split it'], { env });
+    assert.equal(r.code, 0, printed(r));
+    const dir = onlyConversationDir(ws);
+    assert.equal((await runCli(['verify', dir])).code, VERIFIED);
+    const [child] = childDirs(dir);
+    const [grandchild] = childDirs(child!);
+    const total = recordJsons(grandchild!).length;
+    const keep = signedCounts(grandchild!)
+      .filter((c) => c < total)
+      .at(-1);
+    assert.ok(keep, 'a signature covers fewer than all of the grandchild’s events');
+    cutBack(grandchild!, keep);
+    const cut = await runCli(['verify', dir]);
+    assert.equal(cut.code, TRUNCATED, printed(cut));
+    assert.match(cut.stdout, /agent explore main\.lead\.1\.explore\.1 .*TRUNCATED: /);
+  });
+
   it('a conversation handed over twice (main → reader → explore) verifies: each key vouched for by the one before', async () => {
     const ws = fx.tmp();
     mkdirSync(join(ws, '.logbook', 'agents'), { recursive: true });

@@ -63,32 +63,45 @@ export async function verifyAgents(
     });
   }
   for (const link of agentTree(events.map((e) => e.event)).children)
-    agents.push(verifyChild(dir, link, extended, env));
+    agents.push(...(await verifyChild(dir, link, extended, env)));
   return { trust: extended, agents };
 }
 
-function verifyChild(parentDir: string, link: ChildLink, trust: SignerTrust, env: Env): AgentVerification {
+/** A delegated agent's log, then the logs of the agents it delegated to, at any depth. */
+async function verifyChild(
+  parentDir: string,
+  link: ChildLink,
+  trust: SignerTrust,
+  env: Env,
+): Promise<AgentVerification[]> {
   const dir = join(parentDir, link.folder);
   const base = { agent: link.agentName, branch: link.branch, folder: link.folder, did: link.did };
   if (!existsSync(join(dir, 'segments')))
-    return { ...base, verdict: 'broken', signed: [], summary: `its log ${link.folder} is missing` };
+    return [{ ...base, verdict: 'broken', signed: [], summary: `its log ${link.folder} is missing` }];
   const r = verifyConversation(dir, { expectedId: link.conversationId, headFile: cliHeadFile(env, dir) });
   const signed = r.signedBy.filter((s) => s.did === link.did).map(({ from, to }) => ({ from, to }));
   const others = r.signers.filter((d) => d !== link.did);
   if (others.length > 0) {
-    return {
-      ...base,
-      verdict: 'broken',
-      signed,
-      summary: `signed by ${others.join(', ')}, not by its own key ${link.did ?? '(none recorded)'} that the parent's log records: its events were not written by this agent`,
-    };
+    return [
+      {
+        ...base,
+        verdict: 'broken',
+        signed,
+        summary: `signed by ${others.join(', ')}, not by its own key ${link.did ?? '(none recorded)'} that the parent's log records: its events were not written by this agent`,
+      },
+    ];
   }
   // Its own key is what the parent vouched for: trusted as far as the parent is.
   const own: SignerTrust = link.did
     ? { you: trust.you, known: new Map([...trust.known, [link.did, `agent ${link.branch}`]]) }
     : trust;
   const report = verifyReport(r, own);
-  return { ...base, verdict: report.verdict, signed, summary: report.summary };
+  const self: AgentVerification = { ...base, verdict: report.verdict, signed, summary: report.summary };
+  // Its own delegated agents (a broken log vouches for none of the keys it names).
+  const below = (await verifyAgents(dir, r, own, env)).agents
+    .filter((a) => a.folder !== null)
+    .map((a) => ({ ...a, folder: join(link.folder, a.folder!) }));
+  return [self, ...below];
 }
 
 function rangesText(ranges: readonly { from: number; to: number }[]): string {
