@@ -1,4 +1,5 @@
 // What a conversation is made of: its log, its model, its tools and the host's ports and policies.
+import type { ActionEvent } from '../events';
 import type { EventStore } from '../log/event-store';
 import type { LlmClient } from '../llm/types';
 import type { CheckpointPort } from '../checkpoints/record';
@@ -54,4 +55,9 @@ export interface ConversationDeps {
   shell?: () => ShellNotice;
   /** The agent it runs as (its stamp on every event, its prompt); none: events carry no stamp. */
   agent?: ConversationAgent;
+  /**
+   * The host's own limit on what an action may touch (a replay's copy of the workspace): why an
+   * action may not run (it is answered with that), or null. Asked before any other policy.
+   */
+  boundary?: (action: ActionEvent) => string | null;
 }

@@ -109,14 +109,18 @@ export class Conversation {
         return memory.recent;
       },
     };
+    const boundary = deps.boundary;
     this.policies = new ConversationPolicies(
-      defaultPolicies({
-        toolSet: this.toolSet,
-        planMode: { cwd: deps.cwd, shellCwd: () => deps.gate.shellCwdNow?.(), tools },
-        model: () => deps.llm.model,
-        ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
-        ...(deps.shell ? { shell: deps.shell } : {}),
-      }),
+      [
+        ...(boundary ? [{ name: 'host-boundary', refuseAction: (a: ActionEvent) => boundary(a) }] : []),
+        ...defaultPolicies({
+          toolSet: this.toolSet,
+          planMode: { cwd: deps.cwd, shellCwd: () => deps.gate.shellCwdNow?.(), tools },
+          model: () => deps.llm.model,
+          ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+          ...(deps.shell ? { shell: deps.shell } : {}),
+        }),
+      ],
       ctx,
     );
     const abortable = () => {

@@ -101,6 +101,8 @@ export interface ChainFile {
   fork: SourceProof | null;
   /** a line that does not parse, or an `h` line out of order: the file itself was altered */
   malformed: { line: number; text: string } | null;
+  /** the file ends in a torn line or a power cut's zeros: its writer died while writing it */
+  cutShort: boolean;
 }
 
 export interface SourceProof {
@@ -138,6 +140,7 @@ export function readChainText(dir: string): string | null {
 
 /** Parses signatures.log. A torn last line (no newline) is ignored: the writer died mid-write. */
 export function parseChainFile(text: string): ChainFile {
+  const whole = text;
   text = withoutZeroTail(text);
   const out: ChainFile = {
     version: 1,
@@ -149,9 +152,10 @@ export function parseChainFile(text: string): ChainFile {
     markers: [],
     fork: null,
     malformed: null,
+    cutShort: text !== whole,
   };
   const lines = text.split('\n');
-  lines.pop(); // after the last newline: empty, or a torn line
+  if (lines.pop() !== '') out.cutShort = true; // after the last newline: empty, or a torn line
   if (lines.length === 0) return out;
   const header = lines[0]!;
   if (header.startsWith(SIGNATURES_HEADER_V2 + ' ') && header.length > SIGNATURES_HEADER_V2.length + 1) {

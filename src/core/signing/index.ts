@@ -40,6 +40,8 @@ export {
   verdictOf,
   verifiedText,
   verifyReport,
+  VERDICTS_WORST_FIRST,
+  worstVerdict,
 } from './summary';
 export { type Completeness, truncatedText } from './completeness';
 export { type HeadRecord, folderKey, readHeadRecord } from './head-record';

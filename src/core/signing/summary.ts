@@ -17,6 +17,26 @@ export type SignerStanding = 'you' | 'known' | 'unknown';
 
 export type Verdict = 'verified' | 'broken' | 'truncated' | 'unknown-signer' | 'unsigned';
 
+/**
+ * Verdicts from worst to best. A check of several logs (a conversation and its delegated agents')
+ * reports the worst any of them got: tampering proven, then signed events proven lost, then a
+ * signer nobody vouches for, then events never signed.
+ */
+export const VERDICTS_WORST_FIRST: readonly Verdict[] = [
+  'broken',
+  'truncated',
+  'unknown-signer',
+  'unsigned',
+  'verified',
+];
+
+export function worstVerdict(verdicts: Iterable<Verdict>): Verdict {
+  let worst: Verdict = 'verified';
+  for (const v of verdicts)
+    if (VERDICTS_WORST_FIRST.indexOf(v) < VERDICTS_WORST_FIRST.indexOf(worst)) worst = v;
+  return worst;
+}
+
 export function standingOf(did: string, trust: SignerTrust | undefined): SignerStanding {
   if (!trust) return 'known';
   if (trust.you.includes(did)) return 'you';

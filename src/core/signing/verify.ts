@@ -29,6 +29,7 @@ export type BadReason =
   | 'unsigned'
   | 'spliced'
   | 'rewritten'
+  | 'appended'
   | 'corrupt';
 
 export interface BadEvent {
@@ -150,8 +151,25 @@ function* scanRecords(
   return { hashes, corrupt: null };
 }
 
+/**
+ * A live writer signs a few ms after it appends: records it appended while the check read them can
+ * look appended by someone else. Such a finding is checked again after the writer's signing delay.
+ */
+const APPENDED_RECHECKS = 3;
+const APPENDED_RECHECK_MS = 25;
+const appendedTail = (r: VerifyResult): boolean => r.firstBad?.reason === 'appended';
+
 /** Verifies a conversation at once (the CLI). */
 export function verifyConversation(dir: string, opts: VerifyOptions = {}): VerifyResult {
+  let r = verifyOnce(dir, opts);
+  for (let k = 0; k < APPENDED_RECHECKS && appendedTail(r); k++) {
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, APPENDED_RECHECK_MS);
+    r = verifyOnce(dir, opts);
+  }
+  return r;
+}
+
+function verifyOnce(dir: string, opts: VerifyOptions): VerifyResult {
   const steps = verifySteps(dir, opts);
   for (;;) {
     const s = steps.next();
@@ -164,6 +182,15 @@ export async function verifyConversationInSteps(
   dir: string,
   opts: VerifyOptions = {},
 ): Promise<VerifyResult> {
+  let r = await verifyInStepsOnce(dir, opts);
+  for (let k = 0; k < APPENDED_RECHECKS && appendedTail(r); k++) {
+    await new Promise((resolve) => setTimeout(resolve, APPENDED_RECHECK_MS));
+    r = await verifyInStepsOnce(dir, opts);
+  }
+  return r;
+}
+
+async function verifyInStepsOnce(dir: string, opts: VerifyOptions): Promise<VerifyResult> {
   const steps = verifySteps(dir, opts);
   for (;;) {
     const s = steps.next();
@@ -201,6 +228,15 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
   });
   if (chain === null) {
     if (corrupt) return result('broken', 0, corrupt);
+    // No signatures.log, but the head kept outside the folder says this log was signed: removed.
+    const record = opts.headFile === undefined ? null : readHeadRecord(opts.headFile);
+    if (record !== null && record !== 'unreadable' && record.dir === folderKey(dir) && record.count > 0)
+      return result('broken', 0, {
+        index: 0,
+        id: idOf(0),
+        reason: 'removed',
+        detail: `${SIGNATURES_FILE} is gone, but the head kept outside the folder says ${record.count} events were signed: the signatures were removed`,
+      });
     return result(
       'unsigned',
       0,
@@ -283,24 +319,48 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
       break;
     }
     if (i >= stored.length) {
-      bad.push({
-        index: i,
-        id: idOf(i),
-        reason: 'unsigned',
-        detail: `events ${i}–${n - 1} are in the log but not in the signed chain`,
-      });
+      // After signed events, events no chain holds were added by someone other than the signer:
+      // a writer chains each record as it writes it, and chains a crash's unsigned tail (as late)
+      // when the log is opened again.
+      bad.push(
+        signedUpTo > 0 && !chain.cutShort
+          ? {
+              index: i,
+              id: idOf(i),
+              reason: 'appended',
+              detail: `events ${i}–${n - 1} follow the signed events but are in no chain: they were appended by someone other than the signer`,
+            }
+          : {
+              index: i,
+              id: idOf(i),
+              reason: 'unsigned',
+              detail: `events ${i}–${n - 1} are in the log but not in the signed chain`,
+            },
+      );
       break;
     }
     bad.push({ index: i, id: idOf(i), ...classify(i, hashes, stored, firstAt) });
     break;
   }
   if (signedUpTo < stored.length && !bad.some((b) => b.reason === 'signature invalid')) {
-    bad.push({
-      index: signedUpTo,
-      id: idOf(signedUpTo),
-      reason: 'unsigned',
-      detail: `events ${signedUpTo}–${stored.length - 1} were chained but no signature covers them (the writer stopped before signing)`,
-    });
+    // The writer puts each signature right after the hashes it covers: hashes after the last
+    // signature in a file that ends whole were added by someone else (a writer that died leaves a
+    // torn line or a power cut's zeros).
+    bad.push(
+      signedUpTo > 0 && !chain.cutShort
+        ? {
+            index: signedUpTo,
+            id: idOf(signedUpTo),
+            reason: 'appended',
+            detail: `events ${signedUpTo}–${stored.length - 1} were chained after the last signature, and no signature covers them: they were appended by someone other than the signer`,
+          }
+        : {
+            index: signedUpTo,
+            id: idOf(signedUpTo),
+            reason: 'unsigned',
+            detail: `events ${signedUpTo}–${stored.length - 1} were chained but no signature covers them (the writer stopped before signing)`,
+          },
+    );
   }
   const first = (xs: BadEvent[]): BadEvent | null =>
     xs.reduce<BadEvent | null>((m, b) => (m === null || b.index < m.index ? b : m), null);

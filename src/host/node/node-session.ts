@@ -8,7 +8,7 @@ import type { StoredConversationEvent } from '../../core/agent/event-codec';
 import type { HistoryCondenser } from '../../core/agent/ports';
 import { LlmSummarizingCondenser } from '../../core/context';
 import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings';
-import type { Event } from '../../core/events';
+import type { ActionEvent, Event } from '../../core/events';
 import type { ShellStartup } from '../../core/state';
 import { type LlmClient, type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
 import type { EventStore } from '../../core/log';
@@ -92,6 +92,8 @@ export interface NodeSessionOptions {
   shellStartup?: ShellStartup;
   /** The agent the conversation runs as: its stamp on every event, its prompt sections, its first event. */
   agent?: ConversationAgent;
+  /** Why an action may not run here (a replay's copy: a path outside it), or null. */
+  boundary?: (action: ActionEvent) => string | null;
 }
 
 export interface NodeSession {
@@ -223,6 +225,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       ...(sandbox ? { sandbox } : {}),
       shell: () => ({ startup: opts.shellStartup ?? 'none' }),
       ...(opts.agent ? { agent: opts.agent } : {}),
+      ...(opts.boundary ? { boundary: opts.boundary } : {}),
     });
     readOnly = session.shellPlace.readOnly;
     terminal.startIn(session.shellPlace.startDir());

@@ -41,6 +41,7 @@ function brokenReason(reason: BadReason): string {
     unsigned: vscode.l10n.t('unsigned'),
     spliced: vscode.l10n.t('spliced'),
     rewritten: vscode.l10n.t('rewritten'),
+    appended: vscode.l10n.t('appended'),
     corrupt: vscode.l10n.t('corrupt'),
   };
   return words[reason];

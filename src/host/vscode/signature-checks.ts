@@ -1,5 +1,6 @@
 // What verifying each conversation's signatures last found in this window: checked on open (after
 // the first paint) and by Logbook: Verify Conversation, shown as the list's and the header's badge.
+import { indexedEvents, vouchedSigners } from '../../core/agents/vouched-keys';
 import { verifyConversationInSteps } from '../../core/signing';
 import { type SignatureCheck, editorSignerTrust, signatureCheck } from './verify';
 
@@ -47,10 +48,9 @@ export class SignatureChecks<S extends Checked> {
   async check(id: string, dir: string): Promise<SignatureCheck> {
     const result = await verifyConversationInSteps(dir, { expectedId: id, headFile: this.deps.headFile(id) });
     const me = await this.deps.signerDid();
-    return signatureCheck(
-      result,
-      editorSignerTrust(me, (m) => this.deps.log.warn(m)),
-    );
+    const trust = editorSignerTrust(me, (m) => this.deps.log.warn(m));
+    // The keys of the agents a handoff gave the conversation to, vouched for as `logbook verify` does.
+    return signatureCheck(result, vouchedSigners(await indexedEvents(dir), result, trust));
   }
 
   /**
@@ -65,7 +65,9 @@ export class SignatureChecks<S extends Checked> {
         const before = s.length;
         const result = await this.check(s.id, s.dir);
         if (!this.deps.isCurrent(s)) return; // closed or deleted meanwhile
-        if (s.length !== before && result.status !== 'broken') continue;
+        // (events the writer had not signed yet when read show as appended: not a finding then)
+        if (s.length !== before && (result.status !== 'broken' || result.firstBad?.reason === 'appended'))
+          continue;
         this.record(s.id, result);
         return;
       }

@@ -1,6 +1,7 @@
 // Replay Conversation follows delegated agents in the real extension host: a conversation whose
-// agent handed a read to the explorer replays with the explorer fed its own recorded replies; when
-// what the explorer read has changed since, the card names the explorer's branch.
+// agent handed a read to the explorer replays with the explorer fed its own recorded replies, its
+// absolute path into the workspace read in the replay's copy; a read outside the workspace is
+// refused in the replay, and the card names the explorer's branch.
 import * as assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import type { Scenario } from '../../support/llm-server/scenario';
 import { logbook, scriptedModel, workspaceRoot } from './helpers';
 
 const OUT = 'rc-out.txt';
+const STAMP = 'rc-stamp.txt';
 
 function delegation(stamp: string): Scenario {
   return {
@@ -80,6 +82,7 @@ describe('Replay Conversation with delegated agents', function () {
     llm = undefined;
     rmSync(stampDir, { recursive: true, force: true });
     rmSync(join(workspaceRoot(), OUT), { force: true });
+    rmSync(join(workspaceRoot(), STAMP), { force: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
@@ -102,17 +105,19 @@ describe('Replay Conversation with delegated agents', function () {
     return id;
   }
 
-  it('replays the child on its recorded replies: no divergence', async () => {
-    const stamp = join(stampDir, 'stamp.txt');
+  it('replays the child on its recorded replies, its absolute path read in the copy: no divergence', async () => {
+    const stamp = join(workspaceRoot(), STAMP);
     writeFileSync(stamp, 'alpha stamp\n');
     const id = await record(stamp);
+    // Changed since: the replay reads the copy's, as the first checkpoint holds it, not this one.
+    writeFileSync(stamp, 'omega stamp\n');
     const report = await vscode.commands.executeCommand<ReplayReport>('logbook.replayConversation', id, {
       confirmed: true,
     });
     assert.deepEqual(report, { outcome: 'same', actions: 2 });
   });
 
-  it('a result that changed inside the child: the card names its branch', async () => {
+  it("a read outside the workspace is refused in the replay: the card names the child's branch", async () => {
     const stamp = join(stampDir, 'stamp.txt');
     writeFileSync(stamp, 'alpha stamp\n');
     const id = await record(stamp);
@@ -125,7 +130,7 @@ describe('Replay Conversation with delegated agents', function () {
     assert.equal(report.tool, 'file_editor');
     assert.equal(report.ordinal, 1);
     assert.ok(
-      report.diff.some((l) => l.includes('omega stamp')),
+      report.diff.some((l) => l.includes("leads outside the replay's copy of the workspace")),
       report.diff.join('\n'),
     );
     // The index is in the child's log: no place in the parent's timeline is offered for it.

@@ -5,7 +5,8 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { crc32 } from '../../../src/core/log/record-format';
 import { loadScenarioFile } from '../../support/llm-server';
-import { printed, runCli } from './cli-runner';
+import { cliHeadFile } from '../../../src/host/node/config-dir';
+import { printed, runCli, testConfigDir } from './cli-runner';
 import { CliFixture } from './fixtures';
 
 const multiStepFile = join(__dirname, '..', '..', 'fixtures', 'scenarios', 'create-show-finish.json');
@@ -73,8 +74,9 @@ describe('logbook verify', function () {
     const env = await fx.startLlm(await loadScenarioFile(multiStepFile));
     const store = join(fx.tmp(), 'conv');
     assert.equal((await runCli(runArgs(fx.tmp(), store), { env })).code, 0);
-    // As a conversation written before signing looks.
+    // As a conversation written before signing looks: no signatures, and no head kept outside.
     rmSync(join(store, 'signatures.log'));
+    rmSync(cliHeadFile({ XDG_CONFIG_HOME: testConfigDir() }, store));
     const r = await runCli(['verify', store]);
     assert.equal(r.code, 3, printed(r));
     assert.match(

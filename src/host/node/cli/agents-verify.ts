@@ -6,9 +6,8 @@
 // other than the agent wrote it.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AGENT_START_KEY, AgentStartValueSchema } from '../../../core/agents/agent-events';
 import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
-import { isCorruptRecord } from '../../../core/log';
+import { indexedEvents, vouchedSigners } from '../../../core/agents/vouched-keys';
 import {
   type SignerTrust,
   type Verdict,
@@ -16,9 +15,7 @@ import {
   verifyConversation,
   verifyReport,
 } from '../../../core/signing';
-import type { Event } from '../../../core/events';
 import { type Env, cliHeadFile } from '../config-dir';
-import { openReadOnly } from './conversation-dir';
 
 export interface AgentVerification {
   agent: string;
@@ -47,20 +44,8 @@ export async function verifyAgents(
   env: Env,
 ): Promise<AgentsVerification> {
   const events = await indexedEvents(dir);
-  const trusted = (did: string) => trust.you.includes(did) || trust.known.has(did);
-  const signerAt = (index: number) => r.signedBy.find((s) => s.from <= index && index <= s.to)?.did;
-  const known = new Map(trust.known);
+  const extended = vouchedSigners(events, r, trust);
   const agents: AgentVerification[] = [];
-  // Handoffs: the key of the agent that took over, vouched for by the signer of its agent_start.
-  for (const { event, index } of events) {
-    if (event.kind !== 'ConversationStateUpdateEvent' || event.key !== AGENT_START_KEY) continue;
-    const v = AgentStartValueSchema.safeParse(event.value);
-    if (!v.success || !v.data.did) continue;
-    const by = signerAt(index);
-    if (r.status === 'broken' || !by || !trusted(by)) continue;
-    known.set(v.data.did, `agent ${v.data.agent_name} (${v.data.branch})`);
-  }
-  const extended: SignerTrust = { you: trust.you, known };
   for (const h of agentTree(events.map((e) => e.event)).handoffs) {
     const signed = h.did
       ? r.signedBy.filter((s) => s.did === h.did).map(({ from, to }) => ({ from, to }))
@@ -78,52 +63,49 @@ export async function verifyAgents(
     });
   }
   for (const link of agentTree(events.map((e) => e.event)).children)
-    agents.push(verifyChild(dir, link, extended, env));
+    agents.push(...(await verifyChild(dir, link, extended, env)));
   return { trust: extended, agents };
 }
 
-function verifyChild(parentDir: string, link: ChildLink, trust: SignerTrust, env: Env): AgentVerification {
+/** A delegated agent's log, then the logs of the agents it delegated to, at any depth. */
+async function verifyChild(
+  parentDir: string,
+  link: ChildLink,
+  trust: SignerTrust,
+  env: Env,
+): Promise<AgentVerification[]> {
   const dir = join(parentDir, link.folder);
   const base = { agent: link.agentName, branch: link.branch, folder: link.folder, did: link.did };
   if (!existsSync(join(dir, 'segments')))
-    return { ...base, verdict: 'broken', signed: [], summary: `its log ${link.folder} is missing` };
+    return [{ ...base, verdict: 'broken', signed: [], summary: `its log ${link.folder} is missing` }];
   const r = verifyConversation(dir, { expectedId: link.conversationId, headFile: cliHeadFile(env, dir) });
   const signed = r.signedBy.filter((s) => s.did === link.did).map(({ from, to }) => ({ from, to }));
   const others = r.signers.filter((d) => d !== link.did);
   if (others.length > 0) {
-    return {
-      ...base,
-      verdict: 'broken',
-      signed,
-      summary: `signed by ${others.join(', ')}, not by its own key ${link.did ?? '(none recorded)'} that the parent's log records: its events were not written by this agent`,
-    };
+    return [
+      {
+        ...base,
+        verdict: 'broken',
+        signed,
+        summary: `signed by ${others.join(', ')}, not by its own key ${link.did ?? '(none recorded)'} that the parent's log records: its events were not written by this agent`,
+      },
+    ];
   }
   // Its own key is what the parent vouched for: trusted as far as the parent is.
   const own: SignerTrust = link.did
     ? { you: trust.you, known: new Map([...trust.known, [link.did, `agent ${link.branch}`]]) }
     : trust;
   const report = verifyReport(r, own);
-  return { ...base, verdict: report.verdict, signed, summary: report.summary };
+  const self: AgentVerification = { ...base, verdict: report.verdict, signed, summary: report.summary };
+  // Its own delegated agents (a broken log vouches for none of the keys it names).
+  const below = (await verifyAgents(dir, r, own, env)).agents
+    .filter((a) => a.folder !== null)
+    .map((a) => ({ ...a, folder: join(link.folder, a.folder!) }));
+  return [self, ...below];
 }
 
 function rangesText(ranges: readonly { from: number; to: number }[]): string {
   return ranges.map((x) => (x.from === x.to ? `event ${x.from}` : `events ${x.from}–${x.to}`)).join(', ');
-}
-
-/** The log's events with their positions (unreadable records keep their slot, so indices match the chain's). */
-async function indexedEvents(dir: string): Promise<{ event: Event; index: number }[]> {
-  const store = await openReadOnly(dir);
-  const out: { event: Event; index: number }[] = [];
-  try {
-    let index = 0;
-    for await (const slot of store.iterate(0)) {
-      if (!isCorruptRecord(slot)) out.push({ event: slot as Event, index });
-      index++;
-    }
-  } finally {
-    await store.close();
-  }
-  return out;
 }
 
 /** The lines `verify` prints under the conversation's own summary. */

@@ -2,7 +2,7 @@
 // its length against the head the CLI keeps outside the folder, and its signers against the user's
 // key and trust list.
 import { detectBackend } from '../../../core/log';
-import { type Verdict, verifyConversation, verifyReport } from '../../../core/signing';
+import { verifyConversation, verifyReport, worstVerdict } from '../../../core/signing';
 import { agentLines, verifyAgents } from './agents-verify';
 import { cliHeadFile } from '../config-dir';
 import { expectPositionals, parseCommandArgs } from './args';
@@ -32,8 +32,12 @@ export async function verifyCommand(argv: readonly string[], io: CliIo): Promise
   // Each agent signs its own events: the keys the log vouches for, and each delegated agent's log.
   const agents = await verifyAgents(dir, r, trust, io.env);
   const report = verifyReport(r, agents.trust);
-  const childBroken = agents.agents.some((a) => a.verdict === 'broken');
-  const verdict: Verdict = childBroken ? 'broken' : report.verdict;
+  // The worst of the tree: the log's own verdict (which covers every event of a handoff in it) and
+  // each delegated agent's log.
+  const verdict = worstVerdict([
+    report.verdict,
+    ...agents.agents.filter((a) => a.folder !== null).map((a) => a.verdict),
+  ]);
   const code = {
     verified: VERIFY_EXIT.verified,
     broken: VERIFY_EXIT.broken,

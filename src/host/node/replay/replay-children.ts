@@ -14,6 +14,7 @@ import {
 } from '../../../core/agent/replay-divergence';
 import type { Event } from '../../../core/events';
 import { RecordedLlmClient, recordedReplies } from '../../../core/llm/recorded-client';
+import type { LlmResponse } from '../../../core/llm/types';
 import { deriveState } from '../../../core/state';
 import type { ChildSpec, OpenedChild } from '../agents/child-runner';
 import { openReadOnly, readEvents } from '../cli/conversation-dir';
@@ -51,6 +52,8 @@ export async function childLogs(dir: string, events: readonly Event[]): Promise<
 export function replayChildOpener(
   session: Omit<NodeSessionOptions, 'storeDir' | 'id' | 'llm' | 'tools' | 'agent' | 'onEvent'>,
   recorded: readonly ChildLog[],
+  /** The recorded replies as the copy runs them (its folders in place of the recording's). */
+  inCopy: (replies: LlmResponse[]) => LlmResponse[],
 ): (spec: ChildSpec) => Promise<OpenedChild> {
   return async (spec) => {
     const branch = spec.conversationAgent.stamp().branch;
@@ -60,7 +63,7 @@ export function replayChildOpener(
       ...session,
       storeDir: spec.dir,
       id: spec.id,
-      llm: new RecordedLlmClient(recordedReplies(events)),
+      llm: new RecordedLlmClient(inCopy(recordedReplies(events))),
       ...(spec.agent.maxIterations !== null ? { maxIterations: spec.agent.maxIterations } : {}),
       settings: { ...session.settings, ...spec.caps },
       sharedSandbox: true,

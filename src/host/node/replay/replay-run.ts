@@ -11,9 +11,11 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Divergence, firstDivergence, compareCalls } from '../../../core/agent/replay-divergence';
+import { type FolderMap, mapCallArguments, outsideTheCopy } from '../../../core/agent/replay-paths';
 import { checkpointEntries } from '../../../core/checkpoints/timeline';
-import { textOf, type Event } from '../../../core/events';
+import { type ActionEvent, textOf, type Event } from '../../../core/events';
 import { RecordedLlmClient, recordedReplies } from '../../../core/llm/recorded-client';
+import type { LlmResponse } from '../../../core/llm/types';
 import { deriveState, type ShellStartup } from '../../../core/state';
 import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
 import { loadAgents } from '../agents/agent-files';
@@ -85,16 +87,22 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
   try {
     await req.materialize(checkpoint, workspace);
     req.onStart?.(root, checkpoint);
-    const llm = new RecordedLlmClient(recordedReplies(req.recorded));
+    const inCopy = copyMapper([
+      { from: req.recordedWorkspace, to: workspace },
+      { from: req.recordedDir, to: convDir },
+    ]);
+    const llm = new RecordedLlmClient(inCopy(recordedReplies(req.recorded)));
     const shell = deriveState(req.recorded).shell?.startup ?? req.shellOfOlderLogs ?? 'none';
     const shellStartup = await startupOutput(req, workspace, shell);
     const children = await childLogs(req.recordedDir, req.recorded);
     const { status, events: replayed } = await replayInto(req, {
+      root,
       workspace,
       convDir,
       llm,
       shell,
       children,
+      inCopy,
     });
     const calls = compareCalls(req.recorded, replayed);
     const normaliser = {
@@ -117,6 +125,8 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
       return { kind: 'error-end', actions: calls.length, recordedEnd };
     return { kind: 'same', actions: calls.length };
   } finally {
+    // The replay ran in a narrower copy of it; the host's own (the startup probe's) ends here.
+    await req.session.sandbox?.dispose();
     if (!req.keep) rmSync(root, { recursive: true, force: true });
   }
 }
@@ -125,20 +135,27 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
 async function replayInto(
   req: ReplayRequest,
   t: {
+    root: string;
     workspace: string;
     convDir: string;
     llm: RecordedLlmClient;
     shell: ShellStartup;
     children: readonly ChildLog[];
+    inCopy: (replies: LlmResponse[]) => LlmResponse[];
   },
 ): Promise<{ status: string; events: Event[] }> {
   const id = randomUUID();
+  const sandbox = req.session.sandbox?.onlyWorkspacesWritable();
   const base = {
     ...req.session,
     shellStartup: t.shell,
     workspace: t.workspace,
     // Summaries would ask the model, which a replay does not have.
     condenser: null,
+    // The copy is the only folder the replay may touch: commands write nowhere else (the
+    // sandbox's folders from the settings are left out) and no tool is handed a path outside it.
+    ...(sandbox ? { sandbox } : {}),
+    boundary: (action: ActionEvent) => outsideTheCopy(action, t.root, t.workspace),
   };
   // The agents the recording handed work to, defined as they are now (the copy's and the user's).
   const main = usesAgents(req.recorded)
@@ -147,7 +164,7 @@ async function replayInto(
         parentDir: t.convDir,
         parentId: id,
         caps: () => ({}),
-        openChild: replayChildOpener(base, t.children),
+        openChild: replayChildOpener(base, t.children, t.inCopy),
       })
     : undefined;
   const session = await openNodeConversation({
@@ -177,6 +194,15 @@ async function replayInto(
   } finally {
     await session.close();
   }
+}
+
+/** The recorded replies with the recording's folders in their tool calls replaced by the copy's. */
+function copyMapper(maps: readonly FolderMap[]): (replies: LlmResponse[]) => LlmResponse[] {
+  return (replies) =>
+    replies.map((r) => ({
+      ...r,
+      toolCalls: r.toolCalls.map((c) => ({ ...c, arguments: mapCallArguments(c.arguments, maps) })),
+    }));
 }
 
 /**

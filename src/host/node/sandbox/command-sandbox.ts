@@ -82,6 +82,11 @@ export class CommandSandbox {
 
   constructor(private readonly opts: CommandSandboxOptions) {}
 
+  /** The same sandbox without the folders the settings make writable: only the workspaces are (a replay's copy). */
+  onlyWorkspacesWritable(): CommandSandbox {
+    return new CommandSandbox({ ...this.opts, writable: [] });
+  }
+
   get state(): SandboxState {
     if (this.opts.setting === 'off') return { kind: 'off' };
     const found: SandboxAvailability = sandboxAvailability(this.opts.bwrap);

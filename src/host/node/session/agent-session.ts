@@ -13,6 +13,7 @@ import type { ConversationAgent } from '../../../core/agents/conversation-agent'
 import { ImageStore } from '../../../core/attachments/image-store';
 import type { CheckpointPort } from '../../../core/checkpoints/types';
 import type { LlmClient } from '../../../core/llm';
+import type { ActionEvent } from '../../../core/events';
 import type { EventStore } from '../../../core/log';
 import type { NamedSecret } from '../../../core/secrets';
 import { SignedEventStore, type SigningIdentity } from '../../../core/signing';
@@ -87,6 +88,8 @@ export interface AgentSessionOptions {
   userEditNotes?: () => string[];
   /** The kind of shell commands run in (recorded in the log, so a replay starts the same kind). */
   shell?: () => ShellNotice;
+  /** The host's own limit on what an action may touch (ConversationDeps.boundary). */
+  boundary?: (action: ActionEvent) => string | null;
 }
 
 export interface AgentSession {
@@ -163,6 +166,7 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     ...(opts.agent ? { agent: opts.agent } : {}),
     ...(opts.shell ? { shell: opts.shell } : {}),
+    ...(opts.boundary ? { boundary: opts.boundary } : {}),
     confirmation: () => {
       const s = opts.settings();
       return { mode: s.confirmationMode ?? 'risky', allowRules: s.allowRules ?? [] };
