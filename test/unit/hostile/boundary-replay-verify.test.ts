@@ -260,7 +260,7 @@ describe('hostile: a replay stays in its copy', function () {
    * Records a conversation whose calls name the workspace's files by absolute path: it views a.txt,
    * edits it, creates b.txt and appends to log.txt with a command. `extra` comes before the finish.
    */
-  async function record(opts: { extra?: (ws: string, root: string) => object[] } = {}) {
+  async function record(opts: { extra?: (ws: string, root: string) => object[]; writable?: string } = {}) {
     const root = fx.tmp();
     const ws = join(root, 'ws');
     mkdirSync(ws);
@@ -303,7 +303,18 @@ describe('hostile: a replay stays in its copy', function () {
     });
     const conv = join(root, 'conv');
     const r = await runCli(
-      ['run', '--workspace', ws, '--confirm', 'never', '--store', conv, '--task', 'edit by absolute paths'],
+      [
+        'run',
+        '--workspace',
+        ws,
+        '--confirm',
+        'never',
+        '--store',
+        conv,
+        ...(opts.writable ? ['--writable', join(root, opts.writable)] : []),
+        '--task',
+        'edit by absolute paths',
+      ],
       { env },
     );
     assert.equal(r.code, 0, printed(r));
@@ -341,7 +352,9 @@ describe('hostile: a replay stays in its copy', function () {
   });
 
   it('a call whose path leads outside the copy is refused and reported as a divergence', async () => {
+    // The recording may write there (a folder the user made writable); a replay never may.
     const { root, ws, conv } = await record({
+      writable: 'outside',
       extra: (_ws, at) => {
         mkdirSync(join(at, 'outside'));
         return [
