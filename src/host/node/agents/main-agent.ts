@@ -72,7 +72,8 @@ export function mainAgentSession(o: MainAgentOptions): {
       delegate as ToolSpec,
       createTransferTool({
         agents: () => o.agents,
-        transfer: async (agent, reason) => {
+        mode: () => ctx.conversation().state.mode,
+        transfer: async (agent, reason, narrowed) => {
           const c = ctx.conversation();
           await c.recordAgentUpdate(AGENT_END_KEY, {
             ...current,
@@ -86,6 +87,7 @@ export function mainAgentSession(o: MainAgentOptions): {
             did: identity?.did ?? null,
             handoff: true,
             ...(reason ? { task: reason } : {}),
+            ...(narrowed.length ? { narrowed: [...narrowed] } : {}),
           };
           // Signed by the agent handing over, which so vouches for the next one's key.
           await c.recordAgentUpdate(AGENT_START_KEY, start);
