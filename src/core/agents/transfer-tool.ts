@@ -22,8 +22,8 @@ export type TransferArgs = z.infer<typeof TransferArgsSchema>;
 
 export interface TransferDeps {
   agents: () => readonly AgentDefinition[];
-  /** The conversation's mode now: the next agent gets no wider one. */
-  mode(): AgentMode;
+  /** The mode the user put the conversation in (effective-grant.ts userMode): the next agent gets no wider one. */
+  mode(): Promise<AgentMode>;
   /**
    * Records the handoff (with what was narrowed, if anything) and switches the agent the log's next
    * events belong to.
@@ -59,7 +59,7 @@ export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
           },
         );
       }
-      const { agent, narrowed } = effectiveGrant({ mode: deps.mode(), tools: null }, defined);
+      const { agent, narrowed } = effectiveGrant({ mode: await deps.mode(), tools: null }, defined);
       await deps.transfer(agent, args.reason, narrowed);
       // Recorded by the new agent, after its start: its mode is part of taking over.
       await deps.setMode(agent.mode);

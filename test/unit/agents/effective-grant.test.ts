@@ -3,7 +3,8 @@
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { EXPLORE_AGENT, type AgentDefinition } from '../../../src/core/agents/definition';
-import { type AgentGrant, effectiveGrant, grantOf } from '../../../src/core/agents/effective-grant';
+import { type AgentGrant, effectiveGrant, grantOf, userMode } from '../../../src/core/agents/effective-grant';
+import type { Event } from '../../../src/core/events';
 
 const def = (mode: 'plan' | 'act', tools: string[] | null): AgentDefinition => ({
   ...EXPLORE_AGENT,
@@ -58,6 +59,31 @@ describe('effectiveGrant', () => {
     assert.equal(d.mode, 'act');
     assert.deepEqual(d.tools, ['grep', 'terminal']);
   });
+});
+
+describe('userMode', () => {
+  const update = (key: string, value: unknown) =>
+    ({ kind: 'ConversationStateUpdateEvent', key, value }) as unknown as Event;
+  const handoff = update('agent_start', { agent_name: 'reader', branch: 'main', handoff: true });
+
+  it('is act with no mode recorded', () => assert.equal(userMode([]), 'act'));
+
+  it("is the user's plan, kept through a handoff", () =>
+    assert.equal(userMode([update('agent_mode', 'plan'), handoff]), 'plan'));
+
+  it('skips the plan a plan agent took over in, so the user’s act stays the ceiling', () =>
+    assert.equal(userMode([handoff, update('agent_mode', 'plan')]), 'act'));
+
+  it('counts a switch the user made after the handoff', () =>
+    assert.equal(
+      userMode([
+        handoff,
+        update('agent_mode', 'plan'),
+        update('llm_usage', {}),
+        update('agent_mode', 'plan'),
+      ]),
+      'plan',
+    ));
 });
 
 const TOOLS = ['file_editor', 'terminal', 'grep', 'glob', 'delegate', 'docs/*', 'docs/search'];

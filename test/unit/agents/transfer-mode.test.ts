@@ -20,7 +20,7 @@ describe('transfer_to_agent and the mode', () => {
   let mode: 'plan' | 'act' = 'act';
   const tool = createTransferTool({
     agents: () => agents,
-    mode: () => mode,
+    mode: async () => mode,
     transfer: async (a) => void calls.push(`transfer ${a.name}`),
     setMode: async (mode) => void calls.push(`mode ${mode}`),
   });
