@@ -130,6 +130,8 @@ describe('hostile: a child or a handoff never has more than its parent (scripted
       start.map((v) => v.narrowed),
       [[NARROWED]],
     );
+    const show = await runCli(['show', dir]);
+    assert.match(show.stdout, new RegExp(`builder ${NARROWED}`), printed(show));
     assert.equal(fx.llm!.remainingTurns(), 0);
   });
 });
