@@ -101,6 +101,8 @@ export const ChildAgent = z.strictObject({
   agentName: z.string().min(1).max(LIMITS.kind),
   branch: z.string().min(1).max(LIMITS.kind),
   task: z.string().max(LIMITS.title),
+  /** What its definition asked for beyond its parent's grant and did not get. */
+  narrowed: z.array(z.string().max(LIMITS.title)).max(LIMITS.actionIds).optional(),
   /** The model it runs on (absent in logs from before that was recorded). */
   model: z.string().max(LIMITS.title).optional(),
   status: z.string().max(LIMITS.status),

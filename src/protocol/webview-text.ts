@@ -231,6 +231,7 @@ export const WEBVIEW_TEXT = {
   costUnknown: 'The cost of this model is unknown: the token budget is enforced instead',
   planModeNotice: 'Plan mode: the agent only reads and answers with a plan',
   actModeNotice: 'Act mode: the agent may change files and run commands',
+  agentNarrowed: 'The {0} agent took over with less than its definition asks for',
   filesRestored: 'Files restored to an earlier point',
   filesRestoredDetail:
     'The files as they were just before are kept: Restore files to here on this line brings them back.',

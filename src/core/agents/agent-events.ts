@@ -35,6 +35,8 @@ export const AgentStartValueSchema = z.looseObject({
   model: z.string().optional(),
   /** A handoff: the same log goes on with this agent. */
   handoff: z.boolean().optional(),
+  /** What its definition asked for beyond its parent's grant and did not get (effective-grant.ts). */
+  narrowed: z.array(z.string()).optional(),
 });
 export type AgentStartValue = z.infer<typeof AgentStartValueSchema>;
 

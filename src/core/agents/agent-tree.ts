@@ -27,6 +27,8 @@ export interface ChildLink {
   /** The delegating action in the parent's log. */
   parentEventId: string | null;
   task: string | null;
+  /** What its definition asked for beyond its parent's grant and did not get (effective-grant.ts). */
+  narrowed: string[];
   /** The model it runs on, as its start recorded it (null in logs from before that was recorded). */
   model: string | null;
   /** Null while it has not ended (running, or waiting for the user). */
@@ -139,6 +141,7 @@ export class ChildLinks {
           did: v.data.did ?? null,
           parentEventId: v.data.parent_event_id ?? null,
           task: v.data.task ?? null,
+          narrowed: v.data.narrowed ?? [],
           model: v.data.model ?? null,
           end: null,
         });

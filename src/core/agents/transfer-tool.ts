@@ -2,13 +2,15 @@
 // with another agent definition: same log, and the events that follow carry the new agent_name and
 // are signed by its key. The conversation takes the new agent's mode (plan or act) as an
 // `agent_mode` update, the one the Plan/Act switch records, so state derived from the log and the
-// editor's toggle follow the handoff. Recorded as an MCPToolAction (the SDK's action for tools outside its own
+// editor's toggle follow the handoff; but never a wider one than it is in (effective-grant.ts): a
+// definition asking for act takes over a plan-mode conversation in plan mode, and the note says so. Recorded as an MCPToolAction (the SDK's action for tools outside its own
 // set), so an export loads in the SDK.
 import { z } from 'zod';
 import type { ToolSpec } from '../tools';
 import { errorObservation, observation } from '../tools/observation';
 import type { AgentMode } from '../state';
 import type { AgentDefinition } from './definition';
+import { effectiveGrant } from './effective-grant';
 
 export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
 
@@ -20,8 +22,13 @@ export type TransferArgs = z.infer<typeof TransferArgsSchema>;
 
 export interface TransferDeps {
   agents: () => readonly AgentDefinition[];
-  /** Records the handoff and switches the agent the log's next events belong to. */
-  transfer(agent: AgentDefinition, reason: string | undefined): Promise<void>;
+  /** The mode the user put the conversation in (effective-grant.ts userMode): the next agent gets no wider one. */
+  mode(): Promise<AgentMode>;
+  /**
+   * Records the handoff (with what was narrowed, if anything) and switches the agent the log's next
+   * events belong to.
+   */
+  transfer(agent: AgentDefinition, reason: string | undefined, narrowed: readonly string[]): Promise<void>;
   /** Puts the conversation in the new agent's mode (a no-op when it is in it already). */
   setMode(mode: AgentMode): Promise<void>;
 }
@@ -38,8 +45,8 @@ export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
     argsSchema: TransferArgsSchema,
     toActionFields: (args) => ({ data: { ...args } }),
     execute: async (args) => {
-      const agent = deps.agents().find((a) => a.name === args.agent_name);
-      if (!agent) {
+      const defined = deps.agents().find((a) => a.name === args.agent_name);
+      if (!defined) {
         const known = deps
           .agents()
           .map((a) => a.name)
@@ -52,7 +59,8 @@ export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
           },
         );
       }
-      await deps.transfer(agent, args.reason);
+      const { agent, narrowed } = effectiveGrant({ mode: await deps.mode(), tools: null }, defined);
+      await deps.transfer(agent, args.reason, narrowed);
       // Recorded by the new agent, after its start: its mode is part of taking over.
       await deps.setMode(agent.mode);
       const modeNote =
@@ -61,6 +69,7 @@ export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
           : 'The conversation is in act mode.';
       const text = [
         `The conversation is now handled by the ${agent.name} agent.`,
+        ...narrowed.map((n) => `It ${n}.`),
         modeNote,
         agent.instructions,
       ]

@@ -1,11 +1,12 @@
-// A parent that delegates to a `lead` agent (a workspace definition that may delegate), which hands
-// a read to the built-in explorer: the grandchild's read of /etc/hostname, outside the workspace,
-// waits for the user, who rejects it once and confirms it the second time; then the explorer, the
-// lead and the parent finish in turn. Used by the host tests of a grandchild's questions.
+// A parent that delegates to a `lead` agent (a workspace definition that may delegate, and read, so
+// it can hand reading on), which hands a read to the built-in explorer: the grandchild's read of
+// /etc/hostname, outside the workspace, waits for the user, who rejects it once and confirms it the
+// second time; then the explorer, the lead and the parent finish in turn. Used by the host tests of
+// a grandchild's questions.
 import type { Turn } from '../llm-server/scenario';
 
 export const LEAD_DEFINITION =
-  '---\nname: lead\ndescription: Splits work among agents.\ntools: [delegate]\n---\nSplit the work.\n';
+  '---\nname: lead\ndescription: Splits work among agents.\ntools: [delegate, file_editor, glob, grep, think]\n---\nSplit the work.\n';
 export const LEAD_TASK = 'Split the host name lookup.';
 export const GRANDCHILD_TASK = 'Read /etc/hostname and report it.';
 export const REJECT_REASON = 'Not yet, ask again';

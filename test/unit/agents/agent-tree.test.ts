@@ -55,6 +55,7 @@ describe('agents in a log', () => {
         did: 'did:key:zA',
         parentEventId: 'a1',
         task: 't',
+        narrowed: [],
         model: 'small-model',
         end: { status: 'finished', escalated: true, stopped: false, message: 'm' },
       },

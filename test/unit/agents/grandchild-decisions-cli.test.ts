@@ -18,7 +18,7 @@ describe('a grandchild waits for the user (CLI, scripted model)', function () {
     mkdirSync(join(ws, '.logbook', 'agents'), { recursive: true });
     writeFileSync(
       join(ws, '.logbook', 'agents', 'lead.md'),
-      '---\nname: lead\ndescription: Splits work among agents.\ntools: [delegate]\n---\nSplit the work.\n',
+      '---\nname: lead\ndescription: Splits work among agents.\ntools: [delegate, terminal]\n---\nSplit the work.\n',
     );
     writeFileSync(
       join(ws, '.logbook', 'agents', 'editor.md'),

@@ -1,4 +1,4 @@
-// transfer_to_agent puts the conversation in the new agent's mode: the tool asks for the
+// transfer_to_agent puts the conversation in the new agent's mode (never out of plan): the tool asks for the
 // definition's mode after recording the handoff, and not at all for an agent that does not exist.
 import * as assert from 'node:assert/strict';
 import { parseAgentDefinition, type AgentDefinition } from '../../../src/core/agents/definition';
@@ -17,13 +17,18 @@ function agent(name: string, mode: 'plan' | 'act'): AgentDefinition {
 describe('transfer_to_agent and the mode', () => {
   const agents = [agent('planner', 'plan'), agent('builder', 'act')];
   const calls: string[] = [];
+  let mode: 'plan' | 'act' = 'act';
   const tool = createTransferTool({
     agents: () => agents,
+    mode: async () => mode,
     transfer: async (a) => void calls.push(`transfer ${a.name}`),
     setMode: async (mode) => void calls.push(`mode ${mode}`),
   });
   const run = (name: string) => tool.execute({ agent_name: name }, {} as ToolContext);
-  beforeEach(() => (calls.length = 0));
+  beforeEach(() => {
+    calls.length = 0;
+    mode = 'act';
+  });
 
   it('switches to plan for a plan agent, after the handoff, and says so', async () => {
     const obs = await run('planner');
@@ -34,6 +39,13 @@ describe('transfer_to_agent and the mode', () => {
   it('switches back to act for an act agent', async () => {
     await run('builder');
     assert.deepEqual(calls, ['transfer builder', 'mode act']);
+  });
+
+  it('keeps a plan-mode conversation in plan for an act agent, and says why', async () => {
+    mode = 'plan';
+    const obs = await run('builder');
+    assert.deepEqual(calls, ['transfer builder', 'mode plan']);
+    assert.match(JSON.stringify(obs), /asked for act mode; the conversation is in plan mode/);
   });
 
   it('an unknown agent changes neither the agent nor the mode', async () => {

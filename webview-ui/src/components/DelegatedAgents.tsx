@@ -86,6 +86,11 @@ function DelegatedAgent({
       <div class="delegated-task" title={child.task}>
         {child.task}
       </div>
+      {child.narrowed?.map((n) => (
+        <div class="delegated-narrowed" key={n}>
+          {`${child.agentName} ${n}`}
+        </div>
+      ))}
       {open && (
         <ol class="delegated-steps" id={bodyId} aria-label={t('stepsOf', child.branch)}>
           {steps.length ? (

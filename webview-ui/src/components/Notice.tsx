@@ -99,6 +99,14 @@ function describe(e: EventJson): Line {
           tone: 'warn',
           detail: str(value['message']),
         };
+      // A handoff whose definition asked for more than the conversation allows (effective-grant.ts).
+      if (key === 'agent_start' && Array.isArray(value['narrowed']) && value['narrowed'].length)
+        return {
+          icon: 'shield',
+          text: t('agentNarrowed', shortValue(value['agent_name'])),
+          tone: 'warn',
+          detail: value['narrowed'].filter((n) => typeof n === 'string').join('\n'),
+        };
       if (key === 'agent_mode')
         return e.value === 'plan'
           ? {

@@ -18,6 +18,7 @@ import {
 } from '../../../core/agents/agent-events';
 import { deriveAgentIdentity } from '../../../core/agents/agent-key';
 import type { AgentDefinition } from '../../../core/agents/definition';
+import { effectiveGrant } from '../../../core/agents/effective-grant';
 import type { ChildRequest, ChildResult, ChildRunner } from '../../../core/agents/delegate-tool';
 import { createDelegateTool, DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
 import { createEscalateTool, ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
@@ -82,6 +83,8 @@ export interface NodeChildRunnerOptions {
   waiting?: Map<string, WaitingChild>;
   /** The model the parent runs on: a child whose definition names none runs on it too. */
   model?: () => string;
+  /** The tools the parent may call (its effective definition's); none: every tool (the main agent). */
+  parentTools?: readonly string[] | null;
 }
 
 /** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
@@ -162,8 +165,14 @@ export class NodeChildRunner implements ChildRunner {
     this.waiting = opts.waiting ?? new Map();
   }
 
-  async run(req: ChildRequest): Promise<ChildResult> {
+  async run(request: ChildRequest): Promise<ChildResult> {
     const { opts } = this;
+    // Never more than its parent: the parent's mode now (plan stays plan), within the parent's tools.
+    const grant = effectiveGrant(
+      { mode: opts.parent().state.mode, tools: opts.parentTools ?? null },
+      request.agent,
+    );
+    const req: ChildRequest = { ...request, agent: grant.agent };
     const id = childConversationId(opts.parentId, req.actionId, req.subId);
     const folder = `${AGENTS_FOLDER}/${id}`;
     const dir = join(opts.parentDir, AGENTS_FOLDER, id);
@@ -177,6 +186,7 @@ export class NodeChildRunner implements ChildRunner {
       parent_conversation_id: opts.parentId,
       parent_event_id: req.actionId,
       ...(model ? { model } : {}),
+      ...(grant.narrowed.length ? { narrowed: grant.narrowed } : {}),
     };
     const base = { subId: req.subId, agentName: req.agent.name, branch: start.branch, conversationId: id };
     // Paused before this child started (it comes after one that paused): it starts on resume.
@@ -205,6 +215,7 @@ export class NodeChildRunner implements ChildRunner {
           parent_event_id: req.actionId,
           task: req.task,
           ...(model ? { model } : {}),
+          ...(grant.narrowed.length ? { narrowed: grant.narrowed } : {}),
         } satisfies AgentStartValue);
         if (req.agent.mode === 'plan') await child.setMode('plan');
         await child.sendMessage(req.task);
@@ -354,6 +365,7 @@ export class NodeChildRunner implements ChildRunner {
     conversation: () => Conversation;
     caps: NodeChildRunnerOptions['parentCaps'];
     model?: () => string;
+    tools?: readonly string[] | null;
   }): NodeChildRunner {
     return new NodeChildRunner({
       ...this.opts,
@@ -365,6 +377,7 @@ export class NodeChildRunner implements ChildRunner {
       depth: (this.opts.depth ?? 1) + 1,
       waiting: this.waiting,
       ...(child.model ? { model: child.model } : {}),
+      ...(child.tools !== undefined ? { parentTools: child.tools } : {}),
     });
   }
 
@@ -433,7 +446,16 @@ export class NodeChildRunner implements ChildRunner {
           (t) => agent.tools === null || agent.tools.includes(t.name) || t.name === FINISH_TOOL_NAME,
         ),
         ...(agent.tools?.includes(DELEGATE_TOOL_NAME)
-          ? [this.childDelegateTool(builtIn, ctx, { dir, id, branch, caps, model: this.modelOf(agent) })]
+          ? [
+              this.childDelegateTool(builtIn, ctx, {
+                dir,
+                id,
+                branch,
+                caps,
+                model: this.modelOf(agent),
+                tools: agent.tools,
+              }),
+            ]
           : []),
         createEscalateTool(),
       ],
@@ -452,7 +474,14 @@ export class NodeChildRunner implements ChildRunner {
   private childDelegateTool(
     builtIn: ToolSpec[],
     ctx: SessionToolContext,
-    child: { dir: string; id: string; branch: string; caps: ChildSpec['caps']; model: string | undefined },
+    child: {
+      dir: string;
+      id: string;
+      branch: string;
+      caps: ChildSpec['caps'];
+      model: string | undefined;
+      tools: readonly string[] | null;
+    },
   ): ToolSpec {
     const depth = (this.opts.depth ?? 1) + 1;
     const runner = this.nested({

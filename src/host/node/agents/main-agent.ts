@@ -18,6 +18,7 @@ import {
   type DelegateTool,
 } from '../../../core/agents/delegate-tool';
 import { createTransferTool, TRANSFER_TOOL_NAME } from '../../../core/agents/transfer-tool';
+import { userMode } from '../../../core/agents/effective-grant';
 import { mcpToolRefs, selectsMcpTool } from '../../../core/agents/mcp-tool-refs';
 import type { Conversation } from '../../../core/agent/conversation';
 import { type Event, FINISH_TOOL_NAME } from '../../../core/events';
@@ -72,7 +73,8 @@ export function mainAgentSession(o: MainAgentOptions): {
       delegate as ToolSpec,
       createTransferTool({
         agents: () => o.agents,
-        transfer: async (agent, reason) => {
+        mode: async () => userMode(await ctx.conversation().events()),
+        transfer: async (agent, reason, narrowed) => {
           const c = ctx.conversation();
           await c.recordAgentUpdate(AGENT_END_KEY, {
             ...current,
@@ -86,6 +88,7 @@ export function mainAgentSession(o: MainAgentOptions): {
             did: identity?.did ?? null,
             handoff: true,
             ...(reason ? { task: reason } : {}),
+            ...(narrowed.length ? { narrowed: [...narrowed] } : {}),
           };
           // Signed by the agent handing over, which so vouches for the next one's key.
           await c.recordAgentUpdate(AGENT_START_KEY, start);

@@ -22,6 +22,8 @@ export interface ChildReport {
   did: string | null;
   /** The model it runs on (null: not recorded, in older logs). */
   model: string | null;
+  /** What its definition asked for beyond its parent's grant and did not get. */
+  narrowed: string[];
   /** Of a child that has not ended: its pending actions and those in doubt after a crash. */
   pending: { id: string; tool: string; summary: string | null; in_doubt: boolean }[];
   children: ChildReport[];
@@ -76,6 +78,7 @@ async function childReport(parentDir: string, link: ChildLink): Promise<ChildRep
     folder: link.folder,
     did: link.did,
     model: link.model,
+    narrowed: link.narrowed,
   };
   if (!existsSync(join(dir, 'segments')))
     return { ...base, status: 'missing', escalated: false, stopped: false, pending: [], children: [] };
@@ -121,6 +124,7 @@ export function agentsLines(r: AgentsReport): string[] {
       const status = c.escalated ? `${c.status} (escalated)` : c.stopped ? 'stopped by the user' : c.status;
       const model = c.model ? `  ${c.model}` : '';
       lines.push(`${pad}    ${c.branch}  ${c.agent}${model}  ${status}  ${c.folder}`);
+      for (const n of c.narrowed) lines.push(`${pad}      ${c.agent} ${n}`);
       for (const p of c.pending)
         lines.push(
           `${pad}      ${p.in_doubt ? 'in doubt' : 'waiting'}: ${p.tool} ${p.summary ?? ''} (${p.id})`,

@@ -21,6 +21,7 @@ import {
   SandboxNoticeSchema,
 } from '../../../core/state';
 import { printableLine } from '../../../core/text/printable';
+import { AGENT_START_KEY, AgentStartValueSchema } from '../../../core/agents/agent-events';
 
 const MAX_CHARS = 160;
 
@@ -138,6 +139,12 @@ function stateUpdateLine(key: string, value: unknown): string {
     return value === 'plan'
       ? '[mode] plan: the agent only reads and answers with a plan to approve'
       : `[mode] ${String(value)}`;
+  if (key === AGENT_START_KEY) {
+    const v = AgentStartValueSchema.safeParse(value);
+    // In full: what the agent did not get is what the user must know of its start.
+    if (v.success && v.data.narrowed?.length)
+      return `[agent] ${v.data.agent_name} (${v.data.branch}) ${v.data.narrowed.join('; ')}`;
+  }
   if (key === COST_UNKNOWN_KEY && value && typeof value === 'object') {
     // In full: it says what limits the run now, or that nothing does.
     return `[budget] ${String((value as Partial<CostUnknownValue>).message)}`;

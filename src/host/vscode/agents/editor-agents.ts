@@ -210,6 +210,7 @@ function childView(link: TreeLink, s: ConversationSession | undefined): ChildAge
     agentName: link.agentName,
     branch: link.branch,
     task: link.task ?? '',
+    ...(link.narrowed.length ? { narrowed: link.narrowed } : {}),
     ...(link.model ? { model: link.model } : {}),
     status: link.end ? endedStatus(link.end) : (h?.status ?? 'idle'),
     cost: h?.cost ?? 0,
