@@ -76,13 +76,11 @@ const CASES: HookCase[] = [
     plant: `printf 'touch "%s"\\n' "$MARK" > "$MARK.rc"; export ENV="$MARK.rc"`,
     later: ['bash --posix -i -c true </dev/null'],
   },
-  { name: 'a readonly PS1', plant: `readonly PS1='$(touch "$MARK")'; : `, replaced: true },
-  {
-    name: 'a readonly function shadowing ls',
-    plant: `ls() { touch "$MARK"; }; readonly -f ls`,
-    replaced: true,
-  },
-  { name: 'a disabled enable', plant: `enable -n enable; ls() { touch "$MARK"; }`, replaced: true },
+  // Each command runs in a fresh child shell, so even what no reset could undo never reaches the
+  // persistent one: it is not replaced.
+  { name: 'a readonly PS1', plant: `readonly PS1='$(touch "$MARK")'; : ` },
+  { name: 'a readonly function shadowing ls', plant: `ls() { touch "$MARK"; }; readonly -f ls` },
+  { name: 'a disabled enable', plant: `enable -n enable; ls() { touch "$MARK"; }` },
 ];
 
 /** The planting command, then each later one, in a plain persistent bash: the control. */
@@ -139,14 +137,14 @@ describe('hostile: hooks a command leaves in the persistent shell', function () 
     });
   }
 
-  it('keeps what is not a hook: the folder, exported variables, a helper function', async () => {
+  it('keeps what is not a hook: the folder and exported variables, not a helper function', async () => {
     const port = new NodeTerminalPort({ cwd: dir });
     try {
       await port.run('mkdir sub && cd sub && export KEPT=yes && greet() { echo "hi $1"; }', {
         timeoutMs: 10_000,
       });
-      const result = await port.run('greet there; echo "$KEPT"; pwd', { timeoutMs: 10_000 });
-      assert.equal(result.output, `hi there\nyes\n${join(dir, 'sub')}\n`);
+      const result = await port.run('type -t greet || echo none; echo "$KEPT"; pwd', { timeoutMs: 10_000 });
+      assert.equal(result.output, `none\nyes\n${join(dir, 'sub')}\n`);
       assert.equal(result.cwd, join(dir, 'sub'));
       const failed = await port.run('false', { timeoutMs: 10_000 });
       assert.equal(failed.exitCode, 1, 'the exit status is the command’s, not the reset’s');
@@ -155,7 +153,7 @@ describe('hostile: hooks a command leaves in the persistent shell', function () 
     }
   });
 
-  it('a replaced shell starts in the folder the command left', async () => {
+  it('a readonly hook variable does not carry; the folder the command left does', async () => {
     const port = new NodeTerminalPort({ cwd: dir });
     try {
       await port.run('mkdir -p kept && cd kept && readonly PROMPT_COMMAND=:', { timeoutMs: 10_000 });
