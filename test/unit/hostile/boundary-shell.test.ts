@@ -4,10 +4,12 @@
 // real sandbox in act mode and in plan mode (where the workspace is read-only, so the marks and
 // folders go to the sandbox's own /tmp).
 import assert from 'node:assert/strict';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
+import { printed, runCli } from '../cli/cli-runner';
+import { CliFixture, terminalCall } from '../cli/fixtures';
 import { CommandSandbox, probeSandbox } from '../../../src/host/node/sandbox';
 
 interface Variant {
@@ -120,4 +122,62 @@ describe('hostile: every terminal call starts clean', function () {
       });
     });
   }
+
+  describe('through the CLI, with the scripted model', function () {
+    this.timeout(90_000);
+    const fx = new CliFixture();
+    afterEach(() => fx.cleanup());
+
+    for (const mode of ['act', 'plan'] as const) {
+      it(`${mode} mode: the log shows the later command ran alone, and what carried`, async () => {
+        const env = await fx.startLlm({
+          name: `boundary-shell-${mode}`,
+          turns: [
+            {
+              match: { lastRole: 'user' },
+              reply: {
+                content: 'Setting up.',
+                toolCalls: [
+                  // Plan mode refuses traps, aliases, functions and options before they run (its
+                  // sandbox is covered through the port above); what carries is checked there too.
+                  terminalCall(
+                    'call_plant',
+                    (mode === 'act'
+                      ? "trap 'echo HIT' DEBUG; alias ls='echo ALIAS'; f() { echo FN; }; set -e; shopt -s extglob; "
+                      : '') + 'cd sub && export CARRY_ME=1',
+                  ),
+                  terminalCall(
+                    'call_later',
+                    mode === 'act'
+                      ? 'ls; f; shopt extglob; false; echo "after x=$CARRY_ME"'
+                      : 'ls; echo "after x=$CARRY_ME"',
+                  ),
+                ],
+              },
+            },
+            { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
+          ],
+        });
+        const ws = fx.tmp();
+        mkdirSync(join(ws, 'sub'));
+        writeFileSync(join(ws, 'sub', 'listed.txt'), '');
+        const run = await runCli(
+          ['run', '--workspace', ws, '--mode', mode, '--task', 'look', '--confirm', 'never', '--json'],
+          { env },
+        );
+        assert.equal(run.code, 0, printed(run));
+        const observations = run.lines
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((e) => e.kind === 'ObservationEvent')
+          .map((e) => JSON.stringify(e));
+        assert.equal(observations.length, 2, printed(run));
+        assert.match(observations[0]!, /carried: working folder [^"]*\/sub, exported: CARRY_ME/);
+        const later = observations[1]!;
+        assert.match(later, /listed\.txt/, 'ls ran as logged, in the carried folder');
+        assert.match(later, /after x=1/, 'the export carried; set -e did not');
+        if (mode === 'act') assert.match(later, /extglob\s*\\toff/, 'shopt did not carry');
+        assert.doesNotMatch(later, /HIT|ALIAS|FN\\n/, 'no trap, alias or function of the first call');
+      });
+    }
+  });
 });
