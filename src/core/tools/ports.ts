@@ -49,6 +49,11 @@ export interface TerminalRunResult {
   timedOut: boolean;
   /** Working directory after the command, when the host knows it. */
   cwd?: string;
+  /**
+   * Exported variables the command set, changed or removed (names only), when the host runs each
+   * command in a fresh shell and carries only the folder and these to the next command.
+   */
+  carried?: string[];
 }
 
 export interface TerminalRunOptions {

@@ -190,7 +190,13 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolSpec<
       command,
       exit_code: exitCode,
       timeout: result.timedOut,
-      metadata: { exit_code: exitCode, working_dir: result.cwd ?? null, prefix, suffix: '\n' + suffix },
+      metadata: {
+        exit_code: exitCode,
+        working_dir: result.cwd ?? null,
+        ...(result.carried ? { carried: carriedText(result.cwd, result.carried) } : {}),
+        prefix,
+        suffix: '\n' + suffix,
+      },
       full_output_save_dir: capped.path ? dirname(capped.path) : null,
       full_output_path: capped.path ?? null,
     });
@@ -247,4 +253,13 @@ function controlKey(command: string): 'interrupt' | string | undefined {
   const key = (match[1] as string).toUpperCase();
   if (key === 'C') return 'interrupt';
   return String.fromCharCode(key.charCodeAt(0) - 64);
+}
+
+/**
+ * What a command left for the next one when each command starts in a fresh shell: its folder and
+ * the names (never the values) of the exported variables it set, changed or removed.
+ */
+export function carriedText(cwd: string | undefined, exported: readonly string[]): string {
+  const folder = cwd ? `working folder ${cwd}` : 'working folder unchanged';
+  return `carried: ${folder}, exported: ${exported.length ? exported.join(', ') : 'none changed'}`;
 }

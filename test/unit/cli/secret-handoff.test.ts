@@ -62,8 +62,16 @@ describe('logbook run: the key is not left in the CLI`s own environment', functi
       turns: [
         {
           match: { lastRole: 'user' },
-          // The shell's parent is the CLI that does the work.
-          reply: { toolCalls: [terminalCall('call_environ', "tr '\\0' '\\n' < /proc/$PPID/environ")] },
+          // The command runs in a fresh bash whose parent is the conversation's shell; that
+          // shell's parent is the CLI that does the work.
+          reply: {
+            toolCalls: [
+              terminalCall(
+                'call_environ',
+                "tr '\\0' '\\n' < /proc/$(cut -d' ' -f4 /proc/$PPID/stat)/environ",
+              ),
+            ],
+          },
         },
         {
           match: { lastRole: 'tool', toolResultIncludes: HANDOFF_ENV },

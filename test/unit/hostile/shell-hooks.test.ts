@@ -16,8 +16,6 @@ interface HookCase {
   plant: string;
   /** Ordinary commands run afterwards (default: `ls` and `echo`). */
   later?: string[];
-  /** The port replaces the shell instead of resetting it (the hook cannot be undone inside). */
-  replaced?: boolean;
 }
 
 const CASES: HookCase[] = [
@@ -76,13 +74,11 @@ const CASES: HookCase[] = [
     plant: `printf 'touch "%s"\\n' "$MARK" > "$MARK.rc"; export ENV="$MARK.rc"`,
     later: ['bash --posix -i -c true </dev/null'],
   },
-  { name: 'a readonly PS1', plant: `readonly PS1='$(touch "$MARK")'; : `, replaced: true },
-  {
-    name: 'a readonly function shadowing ls',
-    plant: `ls() { touch "$MARK"; }; readonly -f ls`,
-    replaced: true,
-  },
-  { name: 'a disabled enable', plant: `enable -n enable; ls() { touch "$MARK"; }`, replaced: true },
+  // Each command runs in a fresh child shell, so even what no reset could undo never reaches the
+  // persistent one: it is not replaced.
+  { name: 'a readonly PS1', plant: `readonly PS1='$(touch "$MARK")'; : ` },
+  { name: 'a readonly function shadowing ls', plant: `ls() { touch "$MARK"; }; readonly -f ls` },
+  { name: 'a disabled enable', plant: `enable -n enable; ls() { touch "$MARK"; }` },
 ];
 
 /** The planting command, then each later one, in a plain persistent bash: the control. */
@@ -119,11 +115,7 @@ describe('hostile: hooks a command leaves in the persistent shell', function () 
       try {
         const planted = await port.run(c.plant, { timeoutMs: 10_000 });
         assert.equal(planted.timedOut, false, planted.output);
-        assert.equal(
-          /replaced the shell/.test(planted.output),
-          c.replaced === true,
-          `the shell is replaced only when the hook cannot be undone: ${planted.output}`,
-        );
+        assert.doesNotMatch(planted.output, /replaced the shell/, 'the persistent shell never sees the hook');
         // A hook may fire while its own command ends (it is that command's doing); not later.
         rmSync(mark, { force: true });
         for (const command of later) {
@@ -139,14 +131,14 @@ describe('hostile: hooks a command leaves in the persistent shell', function () 
     });
   }
 
-  it('keeps what is not a hook: the folder, exported variables, a helper function', async () => {
+  it('keeps what is not a hook: the folder and exported variables, not a helper function', async () => {
     const port = new NodeTerminalPort({ cwd: dir });
     try {
       await port.run('mkdir sub && cd sub && export KEPT=yes && greet() { echo "hi $1"; }', {
         timeoutMs: 10_000,
       });
-      const result = await port.run('greet there; echo "$KEPT"; pwd', { timeoutMs: 10_000 });
-      assert.equal(result.output, `hi there\nyes\n${join(dir, 'sub')}\n`);
+      const result = await port.run('type -t greet || echo none; echo "$KEPT"; pwd', { timeoutMs: 10_000 });
+      assert.equal(result.output, `none\nyes\n${join(dir, 'sub')}\n`);
       assert.equal(result.cwd, join(dir, 'sub'));
       const failed = await port.run('false', { timeoutMs: 10_000 });
       assert.equal(failed.exitCode, 1, 'the exit status is the command’s, not the reset’s');
@@ -155,7 +147,7 @@ describe('hostile: hooks a command leaves in the persistent shell', function () 
     }
   });
 
-  it('a replaced shell starts in the folder the command left', async () => {
+  it('a readonly hook variable does not carry; the folder the command left does', async () => {
     const port = new NodeTerminalPort({ cwd: dir });
     try {
       await port.run('mkdir -p kept && cd kept && readonly PROMPT_COMMAND=:', { timeoutMs: 10_000 });

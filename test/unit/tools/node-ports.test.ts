@@ -119,7 +119,13 @@ describe('Node host ports', () => {
       const terminal = new NodeTerminalPort({ cwd: join(dir, 'work') });
       try {
         const ls = await terminal.run('ls', { timeoutMs: 5000 });
-        assert.deepEqual(ls, { output: 'x\n', exitCode: 0, timedOut: false, cwd: join(dir, 'work') });
+        assert.deepEqual(ls, {
+          output: 'x\n',
+          exitCode: 0,
+          timedOut: false,
+          cwd: join(dir, 'work'),
+          carried: [],
+        });
         await terminal.run('sleep 5', { timeoutMs: 100 });
         await assert.rejects(terminal.run('echo no', { timeoutMs: 1000 }), /still running/);
         await terminal.interrupt();

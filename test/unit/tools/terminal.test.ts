@@ -28,6 +28,7 @@ describe('terminal tool (Node bash port)', function () {
     assert.deepEqual(ok.metadata, {
       exit_code: 0,
       working_dir: ws.root,
+      carried: `carried: working folder ${ws.root}, exported: none changed`,
       prefix: '',
       suffix: '\n[The command completed with exit code 0.]',
     });
@@ -43,6 +44,11 @@ describe('terminal tool (Node bash port)', function () {
     const cd = await run('cd sub && export GREETING=hi');
     assert.equal((cd.metadata as { working_dir: string }).working_dir, ws.path('sub'));
     assert.match(textOf(cd), /Working directory is now .*sub/);
+    assert.equal(
+      (cd.metadata as { carried: string }).carried,
+      `carried: working folder ${ws.path('sub')}, exported: GREETING`,
+      'the log names what carries, never the values',
+    );
     const next = await run('pwd; ls; echo $GREETING');
     assert.equal(textOf(next).split('\n').slice(0, 3).join('\n'), `${ws.path('sub')}\nfile.txt\nhi`);
   });

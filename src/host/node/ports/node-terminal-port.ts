@@ -10,14 +10,17 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { agentEnvironment } from '../../../core/secrets';
 import type { ShellStartup } from '../../../core/state';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { stripTerminalControls } from '../../../core/tools/terminal-text';
 import { blockedHostsText, type CommandSandbox, readInnerProcessGroup } from '../sandbox';
 import { taintText } from './shell-hook-reset';
-import { type CommandEnd, ShellSentinel, shellQuote } from './shell-sentinel';
+import { freshRunCode, freshRunSetup } from './shell-fresh-run';
+import { type CommandEnd, ShellSentinel } from './shell-sentinel';
 
 export interface NodeTerminalPortOptions {
   /** Directory the shell starts in (and restarts in after `reset`). */
@@ -90,6 +93,10 @@ export class NodeTerminalPort implements TerminalPort {
   private readonly wakers = new Set<() => void>();
   private disposed = false;
   private startupText = '';
+  /** Where each command's child writes its folder and exported variables for the next one. */
+  private stateFile = '';
+  /** The folder holding it, when it is on the host (removed with the shell). */
+  private stateDir: string | undefined;
 
   constructor(private readonly options: NodeTerminalPortOptions) {
     this.sentinel = new ShellSentinel(randomBytes(6).toString('hex'));
@@ -124,7 +131,9 @@ export class NodeTerminalPort implements TerminalPort {
     const id = ++this.runCount;
     this.active = { id };
     // The whole line is parsed before it runs, so later input goes to the command, not the shell.
-    child.stdin.write(`eval ${shellQuote(command.replace(/\0/g, ''))}; ${this.sentinel.printCommand(id)}\n`);
+    // The command runs in a fresh child bash; only its folder and exported variables carry.
+    const line = freshRunCode(command.replace(/\0/g, ''), this.stateFile, this.options.startup === 'user');
+    child.stdin.write(`${line}; ${this.sentinel.printCommand(id)}\n`);
     return this.collect(opts);
   }
 
@@ -236,9 +245,15 @@ export class NodeTerminalPort implements TerminalPort {
     child.stdin.on('error', () => undefined); // EPIPE when the shell died; 'exit' reports it.
     child.on('exit', (code, signal) => this.onShellExit(child, code, signal));
 
+    // Inside the sandbox /tmp is its own and goes with it; outside, a folder removed with the shell.
+    if (sandboxed) this.stateFile = `/tmp/.logbook-carry-${randomBytes(6).toString('hex')}`;
+    else {
+      this.stateDir = mkdtempSync(join(tmpdir(), 'logbook-carry-'));
+      this.stateFile = join(this.stateDir, 'state');
+    }
     const ready: ActiveRun = { id: 0 };
     this.active = ready;
-    child.stdin.write(`${SHELL_SETUP}; ${this.sentinel.printCommand(0)}\n`);
+    child.stdin.write(`${SHELL_SETUP}; ${freshRunSetup()}; ${this.sentinel.printCommand(0)}\n`);
     const started = await new Promise<boolean>((resolve) => {
       child.once('error', () => resolve(false));
       void this.waitForEnd(ready, STARTUP_TIMEOUT_MS).then(resolve);
@@ -290,6 +305,7 @@ export class NodeTerminalPort implements TerminalPort {
         runId: this.active.id,
         exitCode: code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1),
         cwd: this.cwd,
+        carried: [],
       };
     }
     this.wakeAll();
@@ -329,7 +345,7 @@ export class NodeTerminalPort implements TerminalPort {
       this.active = undefined;
       this.lastExitCode = run.end.exitCode;
       const output = this.takeAll() + this.replaceTaintedShell(run.end);
-      return { output, exitCode: run.end.exitCode, timedOut: false, cwd: this.cwd };
+      return { output, exitCode: run.end.exitCode, timedOut: false, cwd: this.cwd, carried: run.end.carried };
     }
     const keep = this.sentinel.incompleteTail(this.pending);
     const output = this.pending.slice(0, this.pending.length - keep);
@@ -386,6 +402,8 @@ export class NodeTerminalPort implements TerminalPort {
     child.stdin.destroy();
     child.stdout.destroy();
     child.stderr.destroy();
+    if (this.stateDir) rmSync(this.stateDir, { recursive: true, force: true });
+    this.stateDir = undefined;
   }
 }
 

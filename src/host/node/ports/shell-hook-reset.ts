@@ -29,6 +29,8 @@ const TRAPS = `DEBUG RETURN ERR EXIT ${Array.from({ length: 64 }, (_, i) => i + 
 export const STATUS_VARIABLE = '__logbook_status';
 /** The variable that is non-empty when some hook could not be undone (letters say which kind). */
 export const TAINT_VARIABLE = '__logbook_taint';
+/** The variable listing, after a command, the exported names it set, changed or removed. */
+export const CARRIED_VARIABLE = '__logbook_carried';
 
 export interface HookResetOptions {
   /** Shell code run after the traps were cleared, e.g. a trap the host relies on. */

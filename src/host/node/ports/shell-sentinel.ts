@@ -3,7 +3,7 @@
 // chance: a marker with a per-terminal nonce, the run id, the exit status, what could not be
 // undone ("-" when nothing) and the working directory. Markers of other (stale) runs are removed
 // from the output.
-import { hookResetCode, STATUS_VARIABLE, TAINT_VARIABLE } from './shell-hook-reset';
+import { CARRIED_VARIABLE, hookResetCode, STATUS_VARIABLE, TAINT_VARIABLE } from './shell-hook-reset';
 
 const RESET = hookResetCode();
 
@@ -13,6 +13,8 @@ export interface CommandEnd {
   cwd: string;
   /** Hooks the reset could not undo (see TAINT_VARIABLE); the shell must be replaced. */
   taint?: string;
+  /** Exported variables the command set, changed or removed (names only), carried to the next. */
+  carried: string[];
 }
 
 export class ShellSentinel {
@@ -23,7 +25,10 @@ export class ShellSentinel {
     this.head = `__LOGBOOK_END_${nonce}_`;
     // The marker is printed after a newline (so it starts a line even when the output did not end
     // with one); that newline is optional here because it may already have been returned.
-    this.pattern = new RegExp(`\\n?${this.head}(\\d+)__ (\\d+) ([a-z]+|-) ([^\\n]*)\\n`, 'g');
+    this.pattern = new RegExp(
+      `\\n?${this.head}(\\d+)__ (\\d+) ([a-z]+|-) ([A-Za-z0-9_,]+|-) ([^\\n]*)\\n`,
+      'g',
+    );
   }
 
   /**
@@ -33,8 +38,8 @@ export class ShellSentinel {
   printCommand(runId: number): string {
     // printf's format holds no expansion, so `set -x` traces show the format, which does not match.
     return (
-      `${RESET}; builtin printf '\\n${this.head}${runId}__ %s %s %s\\n' ` +
-      `"$${STATUS_VARIABLE}" "\${${TAINT_VARIABLE}:--}" "$PWD"`
+      `${RESET}; builtin printf '\\n${this.head}${runId}__ %s %s %s %s\\n' ` +
+      `"$${STATUS_VARIABLE}" "\${${TAINT_VARIABLE}:--}" "\${${CARRIED_VARIABLE}:--}" "$PWD"`
     );
   }
 
@@ -43,8 +48,14 @@ export class ShellSentinel {
     const ends: CommandEnd[] = [];
     const cleaned = text.replace(
       this.pattern,
-      (_match, id: string, code: string, taint: string, cwd: string) => {
-        ends.push({ runId: Number(id), exitCode: Number(code), cwd, ...(taint !== '-' ? { taint } : {}) });
+      (_match, id: string, code: string, taint: string, carried: string, cwd: string) => {
+        ends.push({
+          runId: Number(id),
+          exitCode: Number(code),
+          cwd,
+          ...(taint !== '-' ? { taint } : {}),
+          carried: carried === '-' ? [] : carried.split(',').filter((n) => n !== ''),
+        });
         return '';
       },
     );

@@ -1,0 +1,78 @@
+// Every command runs in a fresh child bash (no startup files) started by the persistent shell, so
+// no trap, alias, function, PROMPT_COMMAND or shell option of one call is there in the next. What
+// does carry is explicit: when the child exits, it writes its working folder and its exported
+// variables (NUL-separated, as data) to a state file; the persistent shell reads them back without
+// running any of it, and the next child inherits them. Variables that are shell options or startup
+// hooks in disguise (SHELLOPTS, BASHOPTS, BASH_ENV, ENV, prompts, ...) never carry.
+//
+// The persistent shell stays: input still reaches the running command through its stdin, and
+// Ctrl+C still reaches the child, which shares the shell's process group.
+import { CARRIED_VARIABLE } from './shell-hook-reset';
+import { shellQuote } from './shell-sentinel';
+
+/** Names never carried from one command to the next (a `case` pattern list). */
+const NOT_CARRIED =
+  'BASH*|SHELLOPTS|POSIXLY_CORRECT|ENV|PS[0-4]|PROMPT_COMMAND|SHLVL|_|PWD|OLDPWD|__logbook*';
+
+/**
+ * The child's script: `$1` is the state file, `$2` the command. The EXIT trap also covers `exit`
+ * inside the command; a command that replaces the trap simply carries nothing.
+ */
+function childScript(readUserStartup: boolean): string {
+  const save =
+    // The command's own DEBUG trap or tracing must not write into the state.
+    '__logbook_s=$?; builtin trap - DEBUG RETURN ERR; builtin set +o xtrace +o verbose; { builtin printf "%s\\0" "$PWD"; for __logbook_n in $(builtin compgen -e); do ' +
+    'builtin printf "%s=%s\\0" "$__logbook_n" "${!__logbook_n}"; done; } > "$__logbook_file"; ' +
+    'builtin exit "$__logbook_s"';
+  return [
+    '__logbook_file=$1',
+    `builtin trap ${shellQuote(save)} EXIT`,
+    // As in the interactive shell the commands were written for: aliases work within one call.
+    'builtin shopt -s expand_aliases',
+    // A shell like the editor's: the user's startup file, quietly (its chatter was shown once, at
+    // the start of the persistent shell, not in every command's output).
+    ...(readUserStartup ? ['[ -r ~/.bashrc ] && . ~/.bashrc >/dev/null 2>&1'] : []),
+    'builtin eval "$2"',
+  ].join('\n');
+}
+
+/**
+ * Shell code defining, in the persistent shell, the function that reads a child's state file back
+ * (`$1` the file, `$2` the child's status, which it returns). Run once when the shell starts.
+ */
+export function carryFunctionCode(): string {
+  return (
+    '__logbook_carry_in() { local __logbook_s=$2 __logbook_e __logbook_n __logbook_d= __logbook_seen=" "; ' +
+    `${CARRIED_VARIABLE}=; ` +
+    // A state that does not start with an absolute folder is not one the child wrote: nothing carries.
+    'if [[ -s $1 ]] && IFS= builtin read -r -d "" __logbook_d < "$1" && [[ $__logbook_d == /* ]]; then ' +
+    '{ IFS= builtin read -r -d "" __logbook_d; ' +
+    'while IFS= builtin read -r -d "" __logbook_e; do __logbook_n=${__logbook_e%%=*}; ' +
+    '[[ $__logbook_n =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || continue; ' +
+    `case $__logbook_n in ${NOT_CARRIED}) continue;; esac; ` +
+    '__logbook_seen+="$__logbook_n "; ' +
+    '[[ ${!__logbook_n+set} == set && ${!__logbook_n} == "${__logbook_e#*=}" ]] && continue; ' +
+    `${CARRIED_VARIABLE}+="$__logbook_n,"; ` +
+    'builtin export "$__logbook_n=${__logbook_e#*=}" 2>/dev/null; done; } < "$1"; ' +
+    'for __logbook_n in $(builtin compgen -e); do ' +
+    `case $__logbook_n in ${NOT_CARRIED}) continue;; esac; ` +
+    '[[ $__logbook_seen == *" $__logbook_n "* ]] && continue; ' +
+    `builtin unset -v "$__logbook_n" 2>/dev/null && ${CARRIED_VARIABLE}+="$__logbook_n,"; done; ` +
+    '[[ -n $__logbook_d ]] && builtin cd -- "$__logbook_d" 2>/dev/null; fi; ' +
+    'builtin return "$__logbook_s"; }'
+  );
+}
+
+/** Shell code (one line) running `command` in a fresh child and reading its state back. */
+export function freshRunCode(command: string, stateFile: string, readUserStartup: boolean): string {
+  const file = shellQuote(stateFile);
+  return (
+    `${CARRIED_VARIABLE}=; : > ${file}; "$__logbook_bash" --norc --noprofile -c ${shellQuote(childScript(readUserStartup))} ` +
+    `bash ${file} ${shellQuote(command)}; __logbook_carry_in ${file} $?`
+  );
+}
+
+/** The setup the persistent shell runs once: which bash starts the children, and the reader. */
+export function freshRunSetup(): string {
+  return `__logbook_bash=$BASH; unset -f $(compgen -A function) 2>/dev/null; ${carryFunctionCode()}`;
+}
