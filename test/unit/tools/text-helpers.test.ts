@@ -91,17 +91,17 @@ describe('text helpers', () => {
   describe('ShellSentinel', () => {
     const sentinel = new ShellSentinel('abc123');
     it('extracts markers, their exit codes and directories, leaving the output', () => {
-      const out = sentinel.extract('hello\n\n__LOGBOOK_END_abc123_4__ 2 - /tmp/x y\nlater');
+      const out = sentinel.extract('hello\n\n__LOGBOOK_END_abc123_4__ 2 - A,B /tmp/x y\nlater');
       assert.equal(out.text, 'hello\nlater');
-      assert.deepEqual(out.ends, [{ runId: 4, exitCode: 2, cwd: '/tmp/x y' }]);
+      assert.deepEqual(out.ends, [{ runId: 4, exitCode: 2, cwd: '/tmp/x y', carried: ['A', 'B'] }]);
     });
 
     it('ignores markers of another terminal and holds back a half-printed marker', () => {
-      assert.equal(sentinel.extract('\n__LOGBOOK_END_zzz_1__ 0 - /\n').ends.length, 0);
+      assert.equal(sentinel.extract('\n__LOGBOOK_END_zzz_1__ 0 - - /\n').ends.length, 0);
       assert.equal(sentinel.incompleteTail('output\n__LOGBOOK_EN'), '__LOGBOOK_EN'.length);
       assert.equal(
-        sentinel.incompleteTail('output\n__LOGBOOK_END_abc123_7__ 0 - /tm'),
-        '__LOGBOOK_END_abc123_7__ 0 - /tm'.length,
+        sentinel.incompleteTail('output\n__LOGBOOK_END_abc123_7__ 0 - - /tm'),
+        '__LOGBOOK_END_abc123_7__ 0 - - /tm'.length,
       );
       assert.equal(sentinel.incompleteTail('plain output\n'), 0);
     });
