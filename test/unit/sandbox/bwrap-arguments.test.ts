@@ -11,7 +11,10 @@ function profile(over: Partial<SandboxProfile> = {}): SandboxProfile {
     workspaces: ['/ws'],
     readOnlyWorkspace: false,
     writable: [],
-    protectedInWorkspace: ['.git/config', '.git/hooks', '.vscode'],
+    heldInWorkspace: ['/ws/.git/config', '/ws/.git/hooks', '/ws/.vscode'],
+    selfBound: ['/ws/.git'],
+    hiddenHomes: [],
+    homeReadable: [],
     hidden: ['/home/u/.ssh', '/home/u/.netrc', '/home/u/.aws'],
     env: { PATH: '/usr/bin', HOME: '/home/u' },
     cwd: '/ws',
@@ -36,7 +39,7 @@ function mounts(args: string[]): string[] {
 }
 
 describe('sandbox: bubblewrap arguments', () => {
-  it('binds the workspace writable, then its protected parts read-only on top', () => {
+  it('binds the workspace writable, then its held parts read-only on top', () => {
     const m = mounts(bwrapArguments(profile(), { kind, newSession: true }));
     assert.equal(m[0], '--ro-bind /');
     const ws = m.indexOf('--bind /ws');
@@ -44,7 +47,7 @@ describe('sandbox: bubblewrap arguments', () => {
     assert.ok(ws > 0 && git > ws, 'the workspace, then .git as its own mount point');
     assert.ok(m.indexOf('--ro-bind /ws/.git/config') > git);
     assert.ok(m.indexOf('--ro-bind /ws/.git/hooks') > git);
-    assert.ok(!m.some((x) => x.endsWith('/ws/.vscode')), 'an absent protected path is not mounted');
+    assert.ok(!m.some((x) => x.endsWith('/ws/.vscode')), 'an absent held path is not mounted');
   });
 
   it('mounts the workspace read-only in plan mode, and nothing writable in it', () => {

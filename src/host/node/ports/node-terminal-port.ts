@@ -121,6 +121,7 @@ export class NodeTerminalPort implements TerminalPort {
     )
       this.killShell();
     const child = await this.ensureShell();
+    this.options.sandbox?.sandbox.beforeCommand();
     const id = ++this.runCount;
     this.active = { id };
     // The whole line is parsed before it runs, so later input goes to the command, not the shell.
@@ -328,7 +329,7 @@ export class NodeTerminalPort implements TerminalPort {
     if (run.end) {
       this.active = undefined;
       this.lastExitCode = run.end.exitCode;
-      const output = this.takeAll() + this.replaceTaintedShell(run.end);
+      const output = this.takeAll() + this.replaceTaintedShell(run.end) + this.heldFilesNote();
       return { output, exitCode: run.end.exitCode, timedOut: false, cwd: this.cwd };
     }
     const keep = this.sentinel.incompleteTail(this.pending);
@@ -360,6 +361,17 @@ export class NodeTerminalPort implements TerminalPort {
     const output = this.pending;
     this.pending = '';
     return stripTerminalControls(output) + this.blockedHostsNote();
+  }
+
+  /**
+   * What the sandbox undid of the command's writes to files that run later outside it; a file
+   * that got other hard links meanwhile is held by a new shell (in the same folder).
+   */
+  private heldFilesNote(): string {
+    const after = this.options.sandbox?.sandbox.afterCommand();
+    if (!after) return '';
+    if (after.restart) this.killShell();
+    return after.note ? `\n${after.note}\n` : '';
   }
 
   /** Programs often print only "403": the model reads which host the sandbox turned away, and why. */

@@ -113,6 +113,7 @@ export class IntegratedTerminalPort implements TerminalPort {
     try {
       const session = await this.ensureSession();
       refuseHooksInUsersShell(session, command, this.lastCwd ?? this.startCwd, this.options.env);
+      this.options.sandbox?.sandbox.beforeCommand();
       running = session.start(command);
     } finally {
       this.launching = false;
@@ -170,8 +171,9 @@ export class IntegratedTerminalPort implements TerminalPort {
     stopWaiting.abort();
     opts.signal?.removeEventListener('abort', onAbort);
     const exit = current.exit;
-    const output = current.command.output.take(exit !== undefined) + this.blockedHostsNote();
+    let output = current.command.output.take(exit !== undefined) + this.blockedHostsNote();
     if (exit) {
+      output += this.heldFilesNote();
       current.reported = true;
       if (exit.cwd) this.lastCwd = exit.cwd;
       return { output, exitCode: exit.exitCode, timedOut: false, ...(exit.cwd ? { cwd: exit.cwd } : {}) };
@@ -259,6 +261,17 @@ export class IntegratedTerminalPort implements TerminalPort {
     this.sessionReadOnly = sandboxed?.sandboxed ? readOnly : undefined;
     session.terminal.show(true);
     return session;
+  }
+
+  /**
+   * What the sandbox undid of the command's writes to files that run later outside it; a file
+   * that got other hard links meanwhile is held by a new shell (the next command opens one).
+   */
+  private heldFilesNote(): string {
+    const after = this.options.sandbox?.sandbox.afterCommand();
+    if (!after) return '';
+    if (after.restart) this.closeSession();
+    return after.note ? `\n${after.note}\n` : '';
   }
 
   /** Programs often print only "403": the model reads which host the sandbox turned away, and why. */
