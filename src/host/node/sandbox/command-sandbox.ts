@@ -175,8 +175,9 @@ export class CommandSandbox {
    * command's output; `restart` asks the host for a new shell, which holds the new links.
    */
   afterCommand(): { note: string; restart: boolean } {
-    const changes = this.watch?.check() ?? [];
-    const links = this.watch ? this.newLinks() : [];
+    if (!this.watch) return { note: '', restart: false };
+    const { changes, linked } = this.watch.check();
+    const links = linked.filter((p) => !this.linked.has(p));
     const notes = [heldChangesText(changes)];
     if (links.length)
       notes.push(
@@ -185,20 +186,6 @@ export class CommandSandbox {
       );
     return { note: notes.filter(Boolean).join('\n'), restart: links.length > 0 };
   }
-
-  private newLinks(): string[] {
-    const found: string[] = [];
-    for (const ws of this.watchedWorkspaces) {
-      const scan = scanWorkspace(ws, { named: () => false, links: true });
-      for (const rel of scan.linked) {
-        const p = join(ws, ...rel.split('/'));
-        if (!this.linked.has(p)) found.push(p);
-      }
-    }
-    return found;
-  }
-
-  private watchedWorkspaces: readonly string[] = [];
 
   /** What the diagnostics list for these workspaces, in the host's words. */
   report(workspaces: readonly string[], l10n?: L10n): SandboxReport {
@@ -287,9 +274,12 @@ export class CommandSandbox {
     const selfBound: string[] = [];
     const named = heldNameTest();
     this.linked = new Set();
+    const watch = new HeldFilesWatch(workspaces);
     for (const ws of workspaces) {
       if (pathKind(ws) !== 'dir') continue;
-      const scan = scanWorkspace(ws, { named, links: true });
+      const folderTimes = new Map<string, number>();
+      const scan = scanWorkspace(ws, { named, links: 'all', folderTimes });
+      watch.startFrom(ws, folderTimes);
       const plan = heldPlan(ws, scan);
       for (const p of plan.held) {
         // Made by this process for another sandbox: held here too, so it stays while either runs.
@@ -308,9 +298,8 @@ export class CommandSandbox {
       }
       selfBound.push(...plan.selfBound);
     }
-    this.watchedWorkspaces = workspaces;
-    this.watch = new HeldFilesWatch(workspaces);
-    this.watch.snapshot();
+    this.watch = watch;
+    watch.snapshot();
     return { held, selfBound };
   }
 

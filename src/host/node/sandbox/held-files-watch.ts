@@ -41,6 +41,8 @@ export interface HeldChange {
 
 export class HeldFilesWatch {
   private before = new Map<string, FileState>();
+  /** Folders' modification times at the last walk, per workspace: a changed one may hold a new link. */
+  private readonly folderTimes = new Map<string, Map<string, number>>();
   private readonly named: (name: string) => boolean;
 
   constructor(
@@ -50,14 +52,23 @@ export class HeldFilesWatch {
     this.named = heldNameTest(list);
   }
 
-  /** Takes the state the next `check` compares with. */
-  snapshot(): void {
-    this.before = this.collect(true);
+  /** The folders' times of the launch's walk, which stat'ed every file for links. */
+  startFrom(ws: string, folderTimes: Map<string, number>): void {
+    this.folderTimes.set(ws, folderTimes);
   }
 
-  /** Undoes what appeared or changed since `snapshot`, and says what it did. */
-  check(): HeldChange[] {
-    const now = this.collect(false);
+  /** Takes the state the next `check` compares with. */
+  snapshot(): void {
+    this.before = this.collect(true).files;
+  }
+
+  /**
+   * Undoes what appeared or changed since `snapshot`, and says what it did; also lists the
+   * files with more than one hard link in folders that changed since the last walk (a name made
+   * there: `ln` by the user, say), from the same walk.
+   */
+  check(): { changes: HeldChange[]; linked: string[] } {
+    const { files: now, linked } = this.collect(false, true);
     const changes: HeldChange[] = [];
     for (const path of now.keys()) {
       if (this.before.has(path)) continue;
@@ -77,8 +88,8 @@ export class HeldFilesWatch {
       chmodSync(path, old.mode & 0o777);
       changes.push({ path, action: 'restored', why: this.why(path) });
     }
-    this.before = changes.length ? this.collect(true) : withContent(this.before, now);
-    return changes;
+    this.before = changes.length ? this.collect(true).files : withContent(this.before, now);
+    return { changes, linked };
   }
 
   private why(path: string): string {
@@ -104,8 +115,9 @@ export class HeldFilesWatch {
     }
   }
 
-  private collect(keep: boolean): Map<string, FileState> {
+  private collect(keep: boolean, links = false): { files: Map<string, FileState>; linked: string[] } {
     const out = new Map<string, FileState>();
+    const linked: string[] = [];
     const add = (p: string) => {
       let st: Stats;
       try {
@@ -130,8 +142,15 @@ export class HeldFilesWatch {
       out.set(p, state);
     };
     for (const ws of this.workspaces) {
-      const scan = scanWorkspace(ws, { named: this.named, links: false });
+      // Only the walk after a command looks for links, against the folders' times of the last such
+      // walk: the walk before a command leaves them, so a link made between commands is found.
+      let times = this.folderTimes.get(ws);
+      if (!times) this.folderTimes.set(ws, (times = new Map()));
+      const scan = links
+        ? scanWorkspace(ws, { named: this.named, links: 'changed', folderTimes: times })
+        : scanWorkspace(ws, { named: this.named, links: 'none' });
       for (const rel of scan.named) add(join(ws, ...rel.split('/')));
+      for (const rel of scan.linked) linked.push(join(ws, ...rel.split('/')));
       for (const repo of scan.repos) {
         const git = join(ws, ...(repo ? repo.split('/') : []), '.git');
         // Held folders are mounted read-only; the files git reads that no mount can hold are
@@ -143,7 +162,7 @@ export class HeldFilesWatch {
         }
       }
     }
-    return out;
+    return { files: out, linked };
   }
 }
 

@@ -9,6 +9,7 @@
 import { mkdirSync, rmdirSync } from 'node:fs';
 
 const users = new Map<string, number>();
+let cleanupOnExit = false;
 
 /**
  * Makes `path` (its parent must exist) as an empty folder if it is missing, or shares one this
@@ -26,7 +27,23 @@ export function acquirePlaceholder(path: string): boolean {
     return false;
   }
   users.set(path, 1);
+  if (!cleanupOnExit) {
+    cleanupOnExit = true;
+    // A process that ends without disposing its sandboxes (an error, the editor closing) still
+    // takes its empty placeholders away; its sandboxes die with it (--die-with-parent).
+    process.once('exit', () => {
+      for (const p of users.keys()) removeIfEmpty(p);
+    });
+  }
   return true;
+}
+
+function removeIfEmpty(path: string): void {
+  try {
+    rmdirSync(path); // fails when not empty: the user's files stay
+  } catch {
+    // kept
+  }
 }
 
 export function releasePlaceholder(path: string): void {
@@ -37,11 +54,7 @@ export function releasePlaceholder(path: string): void {
     return;
   }
   users.delete(path);
-  try {
-    rmdirSync(path); // fails when not empty: the user's files stay
-  } catch {
-    // kept
-  }
+  removeIfEmpty(path);
 }
 
 /** Whether this process made `path` and still holds it. */

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 const NOT_ENTERED = new Set(['node_modules', '.git']);
 
 /** Entries a walk looks at before it stops (a workspace bigger than this is held in part). */
-export const SCAN_LIMIT = 200_000;
+export const SCAN_LIMIT = 100_000;
 
 export interface WorkspaceScan {
   /** Files (or anything not a folder) whose name `named` accepts, relative, `/`-separated. */
@@ -28,8 +28,13 @@ export interface WorkspaceScan {
 export interface ScanOptions {
   /** Whether a name is held at any depth. */
   named: (name: string) => boolean;
-  /** Stat every regular file for its link count (costs one stat a file). */
-  links: boolean;
+  /**
+   * Which regular files are stat'ed for their link count (one stat a file): all, none, or those in
+   * folders whose modification time differs from `folderTimes` (a new name: a link made there).
+   */
+  links: 'all' | 'none' | 'changed';
+  /** Folders' modification times, by relative path: read for `changed`, written when given. */
+  folderTimes?: Map<string, number>;
   limit?: number;
 }
 
@@ -39,11 +44,18 @@ export function scanWorkspace(root: string, opts: ScanOptions): WorkspaceScan {
   const stack: string[] = [''];
   while (stack.length) {
     const rel = stack.pop()!;
+    const dir = rel ? join(root, rel) : root;
     let entries: Dirent[];
     try {
-      entries = readdirSync(rel ? join(root, rel) : root, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
       continue; // unreadable or gone: nothing of it can be held
+    }
+    let links = opts.links !== 'none';
+    if (opts.folderTimes) {
+      const time = mtime(dir);
+      if (opts.links === 'changed') links = opts.folderTimes.get(rel) !== time;
+      opts.folderTimes.set(rel, time);
     }
     for (const e of entries) {
       if (++out.entries > limit) {
@@ -57,7 +69,7 @@ export function scanWorkspace(root: string, opts: ScanOptions): WorkspaceScan {
         continue;
       }
       if (opts.named(e.name)) out.named.push(r);
-      if (opts.links && e.isFile()) {
+      if (links && e.isFile()) {
         try {
           if (lstatSync(join(root, r)).nlink > 1) out.linked.push(r);
         } catch {
@@ -67,4 +79,12 @@ export function scanWorkspace(root: string, opts: ScanOptions): WorkspaceScan {
     }
   }
   return out;
+}
+
+function mtime(p: string): number {
+  try {
+    return lstatSync(p).mtimeMs;
+  } catch {
+    return -1;
+  }
 }
