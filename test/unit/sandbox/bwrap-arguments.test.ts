@@ -113,4 +113,65 @@ describe('sandbox: bubblewrap arguments', () => {
     assert.ok(m.includes('--bind /cache'));
     assert.ok(!m.some((x) => x.includes('/absent')));
   });
+
+  it('empties every home folder, binds the allowed toolchains read-only into it, and re-hides secrets there', () => {
+    const dirs = new Set([
+      '/ws',
+      '/home',
+      '/root',
+      '/home/u',
+      '/home/u/.cargo',
+      '/home/u/.npm',
+      '/home/u/proj',
+    ]);
+    const files = new Set(['/home/u/.gitconfig', '/home/u/.cargo/credentials.toml', '/home/u/.bashrc']);
+    const k = (p: string) => (dirs.has(p) ? 'dir' : files.has(p) ? 'file' : undefined);
+    const args = bwrapArguments(
+      profile({
+        workspaces: ['/home/u/proj'],
+        cwd: '/home/u/proj',
+        hiddenHomes: ['/root', '/home'],
+        homeReadable: ['/home/u/.cargo', '/home/u/.npm', '/home/u/.gitconfig', '/home/u/.rustup'],
+        hidden: ['/home/u/.cargo/credentials.toml', '/home/u/.ssh', '/home/u/.bashrc'],
+      }),
+      { kind: k, newSession: true },
+    );
+    const m = mounts(args);
+    const at = (x: string) => m.indexOf(x);
+    assert.ok(at('--tmpfs /home') > 0 && at('--tmpfs /root') > 0);
+    for (const r of ['/home/u/.cargo', '/home/u/.npm', '/home/u/.gitconfig'])
+      assert.ok(at(`--ro-bind ${r}`) > at('--tmpfs /home'), r);
+    assert.ok(!m.some((x) => x.includes('.rustup')), 'an absent allowed folder is not mounted');
+    assert.ok(
+      at('--bind /home/u/proj') > at('--tmpfs /home'),
+      'the workspace inside the home folder is shown',
+    );
+    // The credentials inside an allowed folder: /dev/null on top of the folder's bind.
+    const cred = args.indexOf('/home/u/.cargo/credentials.toml');
+    assert.equal(args[cred - 1], '/dev/null');
+    assert.ok(cred > args.indexOf('/home/u/.cargo'));
+    // A secret that nothing shows again is not mounted at all (it is already gone with the home).
+    assert.ok(!args.includes('/home/u/.bashrc'));
+    // The emptied homes become read-only after every mount inside them.
+    assert.ok(at('--remount-ro /home') > at('--bind /home/u/proj'));
+  });
+
+  it('a workspace that is the home folder itself stays writable (no read-only remount over it)', () => {
+    const dirs = new Set(['/home', '/home/u']);
+    const k = (p: string) => (dirs.has(p) ? ('dir' as const) : undefined);
+    const m = mounts(
+      bwrapArguments(
+        profile({
+          workspaces: ['/home/u'],
+          cwd: '/home/u',
+          hiddenHomes: ['/home', '/home/u'],
+          heldInWorkspace: [],
+        }),
+        { kind: k, newSession: true },
+      ),
+    );
+    assert.ok(m.indexOf('--bind /home/u') > m.indexOf('--tmpfs /home/u'));
+    assert.ok(!m.includes('--remount-ro /home/u'), m.join('\n'));
+    assert.ok(m.includes('--remount-ro /home'));
+  });
 });

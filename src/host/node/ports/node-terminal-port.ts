@@ -120,8 +120,12 @@ export class NodeTerminalPort implements TerminalPort {
       this.shellReadOnly !== this.options.sandbox?.readOnly()
     )
       this.killShell();
-    const child = await this.ensureShell();
-    this.options.sandbox?.sandbox.beforeCommand();
+    let child = await this.ensureShell();
+    // A file that got other hard links since the shell started is held by a new shell's mounts.
+    if (this.options.sandbox?.sandbox.beforeCommand()) {
+      this.killShell();
+      child = await this.ensureShell();
+    }
     const id = ++this.runCount;
     this.active = { id };
     // The whole line is parsed before it runs, so later input goes to the command, not the shell.
@@ -363,15 +367,10 @@ export class NodeTerminalPort implements TerminalPort {
     return stripTerminalControls(output) + this.blockedHostsNote();
   }
 
-  /**
-   * What the sandbox undid of the command's writes to files that run later outside it; a file
-   * that got other hard links meanwhile is held by a new shell (in the same folder).
-   */
+  /** What the sandbox undid of the command's writes to files that run later outside it. */
   private heldFilesNote(): string {
-    const after = this.options.sandbox?.sandbox.afterCommand();
-    if (!after) return '';
-    if (after.restart) this.killShell();
-    return after.note ? `\n${after.note}\n` : '';
+    const note = this.options.sandbox?.sandbox.afterCommand();
+    return note ? `\n${note}\n` : '';
   }
 
   /** Programs often print only "403": the model reads which host the sandbox turned away, and why. */

@@ -94,6 +94,8 @@ export class CommandSandbox {
   private watch?: HeldFilesWatch;
   /** Files with other hard links that the last launch holds read-only. */
   private linked = new Set<string>();
+  /** New hard links the last `beforeCommand` found, for the command's output. */
+  private linkNote: string[] = [];
 
   constructor(private readonly opts: CommandSandboxOptions) {}
 
@@ -164,27 +166,28 @@ export class CommandSandbox {
     return this.hostEnv['HOME'] || homedir();
   }
 
-  /** Before each command: takes the state of the held files no mount can hold. */
-  beforeCommand(): void {
-    this.watch?.snapshot();
+  /**
+   * Before each command: takes the state of the held files no mount can hold, and looks for files
+   * that got other hard links since the shell started. True: the host starts a new shell first
+   * (its mounts hold them read-only).
+   */
+  beforeCommand(): boolean {
+    if (!this.watch) return false;
+    const fresh = this.watch.snapshot().linked.filter((p) => !this.linked.has(p));
+    if (fresh.length) this.linkNote = fresh;
+    return fresh.length > 0;
   }
 
-  /**
-   * After each command: undoes what it wrote to held files no mount holds, and names files that
-   * got other hard links since the shell started (held from the next launch). The text ends the
-   * command's output; `restart` asks the host for a new shell, which holds the new links.
-   */
-  afterCommand(): { note: string; restart: boolean } {
-    if (!this.watch) return { note: '', restart: false };
-    const { changes, linked } = this.watch.check();
-    const links = linked.filter((p) => !this.linked.has(p));
-    const notes = [heldChangesText(changes)];
-    if (links.length)
+  /** After each command: undoes what it wrote to held files no mount holds; the text ends its output. */
+  afterCommand(): string {
+    const notes = [heldChangesText(this.watch?.check() ?? [])];
+    if (this.linkNote.length)
       notes.push(
-        `[Files in the workspace now have other hard links: ${links.join(', ')}. A write through ` +
-          'one changes a file elsewhere, so they are read-only in the sandbox from the next command on.]',
+        `[Files in the workspace got other hard links: ${this.linkNote.join(', ')}. A write through ` +
+          'one would change a file elsewhere, so Logbook started a new shell that holds them read-only.]',
       );
-    return { note: notes.filter(Boolean).join('\n'), restart: links.length > 0 };
+    this.linkNote = [];
+    return notes.filter(Boolean).join('\n');
   }
 
   /** What the diagnostics list for these workspaces, in the host's words. */

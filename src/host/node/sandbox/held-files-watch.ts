@@ -57,18 +57,19 @@ export class HeldFilesWatch {
     this.folderTimes.set(ws, folderTimes);
   }
 
-  /** Takes the state the next `check` compares with. */
-  snapshot(): void {
-    this.before = this.collect(true).files;
+  /**
+   * Takes the state the next `check` compares with; also lists the files with more than one hard
+   * link in folders that changed since the last look (a name made there: `ln` by the user, say).
+   */
+  snapshot(): { linked: string[] } {
+    const { files, linked } = this.collect(true, true);
+    this.before = files;
+    return { linked };
   }
 
-  /**
-   * Undoes what appeared or changed since `snapshot`, and says what it did; also lists the
-   * files with more than one hard link in folders that changed since the last walk (a name made
-   * there: `ln` by the user, say), from the same walk.
-   */
-  check(): { changes: HeldChange[]; linked: string[] } {
-    const { files: now, linked } = this.collect(false, true);
+  /** Undoes what appeared or changed since `snapshot`, and says what it did. */
+  check(): HeldChange[] {
+    const { files: now } = this.collect(false);
     const changes: HeldChange[] = [];
     for (const path of now.keys()) {
       if (this.before.has(path)) continue;
@@ -89,7 +90,7 @@ export class HeldFilesWatch {
       changes.push({ path, action: 'restored', why: this.why(path) });
     }
     this.before = changes.length ? this.collect(true).files : withContent(this.before, now);
-    return { changes, linked };
+    return changes;
   }
 
   private why(path: string): string {
@@ -142,8 +143,9 @@ export class HeldFilesWatch {
       out.set(p, state);
     };
     for (const ws of this.workspaces) {
-      // Only the walk after a command looks for links, against the folders' times of the last such
-      // walk: the walk before a command leaves them, so a link made between commands is found.
+      // Only the walk before a command looks for links, against the folders' times of the last
+      // such walk (or the launch's): links to outside cannot be made inside the sandbox (a link
+      // across mounts fails), so new ones come from outside, between commands.
       let times = this.folderTimes.get(ws);
       if (!times) this.folderTimes.set(ws, (times = new Map()));
       const scan = links

@@ -111,9 +111,13 @@ export class IntegratedTerminalPort implements TerminalPort {
     let running: RunningCommand;
     this.launching = true;
     try {
-      const session = await this.ensureSession();
+      let session = await this.ensureSession();
+      // A file that got other hard links since the shell started is held by a new shell's mounts.
+      if (this.options.sandbox?.sandbox.beforeCommand()) {
+        this.closeSession();
+        session = await this.ensureSession();
+      }
       refuseHooksInUsersShell(session, command, this.lastCwd ?? this.startCwd, this.options.env);
-      this.options.sandbox?.sandbox.beforeCommand();
       running = session.start(command);
     } finally {
       this.launching = false;
@@ -263,15 +267,10 @@ export class IntegratedTerminalPort implements TerminalPort {
     return session;
   }
 
-  /**
-   * What the sandbox undid of the command's writes to files that run later outside it; a file
-   * that got other hard links meanwhile is held by a new shell (the next command opens one).
-   */
+  /** What the sandbox undid of the command's writes to files that run later outside it. */
   private heldFilesNote(): string {
-    const after = this.options.sandbox?.sandbox.afterCommand();
-    if (!after) return '';
-    if (after.restart) this.closeSession();
-    return after.note ? `\n${after.note}\n` : '';
+    const note = this.options.sandbox?.sandbox.afterCommand();
+    return note ? `\n${note}\n` : '';
   }
 
   /** Programs often print only "403": the model reads which host the sandbox turned away, and why. */
