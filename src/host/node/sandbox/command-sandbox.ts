@@ -78,6 +78,8 @@ export interface LaunchRequest {
   newSession: boolean;
   /** A descriptor of the spawned process that receives bwrap's JSON with the inner process id. */
   infoFd?: number;
+  /** Read-only for this launch even in a home folder: what the user named to run (an MCP server's folder). */
+  readable?: readonly string[];
 }
 
 /** `logbook.sandbox.mode` is `required` and no sandbox can start: nothing runs. */
@@ -216,6 +218,8 @@ export class CommandSandbox {
       return { sandboxed: false, file: req.argv[0]!, args: req.argv.slice(1) };
     }
     const proxy = await this.startProxy();
+    // Plan mode: the whole workspace is read-only, nothing to hold or watch.
+    if (req.readOnly) this.watch = undefined;
     const held = req.readOnly ? { held: [], selfBound: [] } : this.holdWorkspaces(req.workspaces);
     const profile: SandboxProfile = {
       workspaces: req.workspaces,
@@ -224,7 +228,7 @@ export class CommandSandbox {
       heldInWorkspace: held.held,
       selfBound: held.selfBound,
       hiddenHomes: this.hiddenHomes(),
-      homeReadable: [...this.homeReadable(), ...this.runtimeReadable()],
+      homeReadable: [...this.homeReadable(), ...this.runtimeReadable(), ...(req.readable ?? [])],
       hidden: this.hiddenLocations(),
       env: sandboxEnvironment(this.hostEnv, {
         pass: req.pass ?? [],
