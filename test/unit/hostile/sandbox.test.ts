@@ -8,15 +8,7 @@
 // and sandbox-off.test.ts checks that then every case fails.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { outsideFolder } from '../../support/outside-folder';
 import { join } from 'node:path';
 import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
