@@ -47,6 +47,7 @@ export const SETTING_CATEGORIES: readonly SettingCategory[] = [
       'sandbox.mode',
       'sandbox.allowedHosts',
       'sandbox.denyRead',
+      'sandbox.homeReadable',
       'sandbox.writable',
       'sandbox.bwrap',
       'terminal.timeoutSeconds',

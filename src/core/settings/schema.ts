@@ -295,7 +295,7 @@ export const SETTINGS: readonly SettingDef[] = [
     env: ['LOGBOOK_SANDBOX'],
     flag: { name: 'sandbox' },
     description:
-      "Whether the agent's commands (its terminal) run in a sandbox (bubblewrap, Linux): there only the workspace folders (and `logbook.sandbox.writable`) can be written, secrets such as `~/.ssh` and the editor's own data are unreadable, no other process is visible and the network reaches only `logbook.sandbox.allowedHosts` (others are asked for). Plan mode makes the workspace read-only too. A machine setting: a repository's own settings cannot change it. Applies to conversations opened after the change. `Logbook: Show Sandbox Status` lists what is allowed.",
+      "Whether the agent's commands (its terminal) run in a sandbox (bubblewrap, Linux): there only the workspace folders (and `logbook.sandbox.writable`) can be written, the home folders are empty but for toolchains (`logbook.sandbox.homeReadable`), secrets such as `~/.ssh` and the editor's own data are unreadable, no other process is visible and the network reaches only `logbook.sandbox.allowedHosts` (others are asked for). Plan mode makes the workspace read-only too. A machine setting: a repository's own settings cannot change it. Applies to conversations opened after the change. `Logbook: Show Sandbox Status` lists what is allowed.",
   }),
   setting({
     key: 'sandbox.allowedHosts',
@@ -322,6 +322,19 @@ export const SETTINGS: readonly SettingDef[] = [
     adds: true,
     description:
       "More files and folders the sandboxed commands cannot read, besides the built-in list (`~/.ssh`, `~/.aws`, `~/.config/gh`, the editor's data, …). `~` is your home folder; a relative path is taken from it. A machine setting.",
+  }),
+  setting({
+    key: 'sandbox.homeReadable',
+    kind: list(),
+    default: [],
+    hosts: BOTH,
+    guards: true,
+    scope: 'machine',
+    env: ['LOGBOOK_SANDBOX_HOME_READABLE'],
+    flag: { name: 'home-readable' },
+    adds: true,
+    description:
+      'More files and folders of your home folder that sandboxed commands may read (read-only). Inside the sandbox every home folder is empty but for the toolchains on the built-in list (`.npm`, `.cache`, `.cargo`, `.rustup`, `.pyenv`, `.nvm`, `.local/bin`, `.local/lib`, `.gitconfig`, …); add what your tools need, e.g. `.m2/repository` or `go/pkg/mod`. `~` is your home folder; a relative path is taken from it. The unreadable locations (`~/.ssh`, `logbook.sandbox.denyRead`, …) stay hidden inside them. A machine setting.',
   }),
   setting({
     key: 'sandbox.writable',

@@ -4,18 +4,25 @@
 // not visible, and plan mode's shell sees the workspace read-only. Every check here fails with
 // logbook.sandbox.mode set to "off".
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { CommandSandbox } from '../../../src/host/node/sandbox';
 import { IntegratedTerminalPort, type TerminalMode } from '../../../src/host/vscode/ports/terminal-port';
 import { readSandboxSetting } from '../../../src/host/vscode/sandbox/sandbox-settings';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { logbook, scriptedModel, workspaceRoot } from './helpers';
+import { EXTENSION_ID, logbook, scriptedModel, workspaceRoot } from './helpers';
 
-/** Outside the workspace and outside /tmp (a private, empty tmpfs inside the sandbox). */
-const outsideDir = join(homedir(), `.logbook-sandbox-test-${process.pid}`);
+/**
+ * Outside the workspace, where the sandbox still sees it (read-only): not under /tmp (a private,
+ * empty tmpfs inside the sandbox) nor the home folder (empty inside), but in the repository's
+ * ignored test-results/.
+ */
+const outsideDir = join(
+  vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath,
+  'test-results',
+  `outside-host-${process.pid}`,
+);
 const outsideFile = join(outsideDir, 'outside.txt');
 const ORIGINAL = 'written by the test\n';
 
@@ -190,6 +197,23 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
           editorProcesses: editorProcesses(ps.output).length,
         },
         { mode, writeFailed: true, outsideFile: ORIGINAL, editorProcesses: 0 },
+      );
+    });
+
+    it('holds what runs later: .vscode cannot be made, a .env written is removed and the output says so', async () => {
+      const ws = workspaceRoot();
+      const r = await box.port.run(
+        "mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo A=1 > .env; echo done",
+        { timeoutMs: 20_000 },
+      );
+      assert.deepEqual(
+        {
+          tasks: existsSync(join(ws, '.vscode', 'tasks.json')),
+          env: existsSync(join(ws, '.env')),
+          said: /\.env: Logbook removed it/.test(r.output),
+        },
+        { tasks: false, env: false, said: true },
+        r.output,
       );
     });
 

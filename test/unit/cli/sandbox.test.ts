@@ -2,9 +2,9 @@
 // the log records it, a command that writes outside the workspace fails read-only, and where no
 // sandbox can start every command asks (or, with --sandbox required, none runs).
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { outsideFolder } from '../../support/outside-folder';
 import { jsonLines, printed, runCli } from './cli-runner';
 import { CliFixture, onlyConversationDir, terminalCall } from './fixtures';
 
@@ -13,8 +13,8 @@ describe('logbook and the sandbox', function () {
   const fx = new CliFixture();
   let outside: string;
   beforeEach(() => {
-    // Outside the workspace and outside /tmp (the sandbox's /tmp is its own).
-    outside = mkdtempSync(join(homedir(), '.logbook-cli-outside-'));
+    // Outside the workspace, where the sandbox still sees it.
+    outside = outsideFolder('cli-');
     writeFileSync(join(outside, 'victim.txt'), 'original\n');
   });
   afterEach(() => {

@@ -8,17 +8,8 @@
 // and sandbox-off.test.ts checks that then every case fails.
 import assert from 'node:assert/strict';
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { outsideFolder } from '../../support/outside-folder';
 import { join } from 'node:path';
 import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
 import { CommandSandbox } from '../../../src/host/node/sandbox';
@@ -188,7 +179,7 @@ describe('hostile commands inside the sandbox', function () {
   for (const mode of ['act', 'plan'] as const) {
     for (const c of CASES) {
       it(`${mode} mode, ${c.cls}: ${c.name}`, async () => {
-        const base = mkdtempSync(join(homedir(), '.logbook-hostile-'));
+        const base = outsideFolder('hostile-');
         const places: Places = {
           ws: join(base, 'ws'),
           outside: join(base, 'outside'),

@@ -11,7 +11,10 @@ function profile(over: Partial<SandboxProfile> = {}): SandboxProfile {
     workspaces: ['/ws'],
     readOnlyWorkspace: false,
     writable: [],
-    protectedInWorkspace: ['.git/config', '.git/hooks', '.vscode'],
+    heldInWorkspace: ['/ws/.git/config', '/ws/.git/hooks', '/ws/.vscode'],
+    selfBound: ['/ws/.git'],
+    hiddenHomes: [],
+    homeReadable: [],
     hidden: ['/home/u/.ssh', '/home/u/.netrc', '/home/u/.aws'],
     env: { PATH: '/usr/bin', HOME: '/home/u' },
     cwd: '/ws',
@@ -36,7 +39,7 @@ function mounts(args: string[]): string[] {
 }
 
 describe('sandbox: bubblewrap arguments', () => {
-  it('binds the workspace writable, then its protected parts read-only on top', () => {
+  it('binds the workspace writable, then its held parts read-only on top', () => {
     const m = mounts(bwrapArguments(profile(), { kind, newSession: true }));
     assert.equal(m[0], '--ro-bind /');
     const ws = m.indexOf('--bind /ws');
@@ -44,7 +47,7 @@ describe('sandbox: bubblewrap arguments', () => {
     assert.ok(ws > 0 && git > ws, 'the workspace, then .git as its own mount point');
     assert.ok(m.indexOf('--ro-bind /ws/.git/config') > git);
     assert.ok(m.indexOf('--ro-bind /ws/.git/hooks') > git);
-    assert.ok(!m.some((x) => x.endsWith('/ws/.vscode')), 'an absent protected path is not mounted');
+    assert.ok(!m.some((x) => x.endsWith('/ws/.vscode')), 'an absent held path is not mounted');
   });
 
   it('mounts the workspace read-only in plan mode, and nothing writable in it', () => {
@@ -109,5 +112,66 @@ describe('sandbox: bubblewrap arguments', () => {
     assert.ok(m.indexOf('--bind /run/logbook/proxy.sock') > m.indexOf('--tmpfs /run'));
     assert.ok(m.includes('--bind /cache'));
     assert.ok(!m.some((x) => x.includes('/absent')));
+  });
+
+  it('empties every home folder, binds the allowed toolchains read-only into it, and re-hides secrets there', () => {
+    const dirs = new Set([
+      '/ws',
+      '/home',
+      '/root',
+      '/home/u',
+      '/home/u/.cargo',
+      '/home/u/.npm',
+      '/home/u/proj',
+    ]);
+    const files = new Set(['/home/u/.gitconfig', '/home/u/.cargo/credentials.toml', '/home/u/.bashrc']);
+    const k = (p: string) => (dirs.has(p) ? 'dir' : files.has(p) ? 'file' : undefined);
+    const args = bwrapArguments(
+      profile({
+        workspaces: ['/home/u/proj'],
+        cwd: '/home/u/proj',
+        hiddenHomes: ['/root', '/home'],
+        homeReadable: ['/home/u/.cargo', '/home/u/.npm', '/home/u/.gitconfig', '/home/u/.rustup'],
+        hidden: ['/home/u/.cargo/credentials.toml', '/home/u/.ssh', '/home/u/.bashrc'],
+      }),
+      { kind: k, newSession: true },
+    );
+    const m = mounts(args);
+    const at = (x: string) => m.indexOf(x);
+    assert.ok(at('--tmpfs /home') > 0 && at('--tmpfs /root') > 0);
+    for (const r of ['/home/u/.cargo', '/home/u/.npm', '/home/u/.gitconfig'])
+      assert.ok(at(`--ro-bind ${r}`) > at('--tmpfs /home'), r);
+    assert.ok(!m.some((x) => x.includes('.rustup')), 'an absent allowed folder is not mounted');
+    assert.ok(
+      at('--bind /home/u/proj') > at('--tmpfs /home'),
+      'the workspace inside the home folder is shown',
+    );
+    // The credentials inside an allowed folder: /dev/null on top of the folder's bind.
+    const cred = args.indexOf('/home/u/.cargo/credentials.toml');
+    assert.equal(args[cred - 1], '/dev/null');
+    assert.ok(cred > args.indexOf('/home/u/.cargo'));
+    // A secret that nothing shows again is not mounted at all (it is already gone with the home).
+    assert.ok(!args.includes('/home/u/.bashrc'));
+    // The emptied homes become read-only after every mount inside them.
+    assert.ok(at('--remount-ro /home') > at('--bind /home/u/proj'));
+  });
+
+  it('a workspace that is the home folder itself stays writable (no read-only remount over it)', () => {
+    const dirs = new Set(['/home', '/home/u']);
+    const k = (p: string) => (dirs.has(p) ? ('dir' as const) : undefined);
+    const m = mounts(
+      bwrapArguments(
+        profile({
+          workspaces: ['/home/u'],
+          cwd: '/home/u',
+          hiddenHomes: ['/home', '/home/u'],
+          heldInWorkspace: [],
+        }),
+        { kind: k, newSession: true },
+      ),
+    );
+    assert.ok(m.indexOf('--bind /home/u') > m.indexOf('--tmpfs /home/u'));
+    assert.ok(!m.includes('--remount-ro /home/u'), m.join('\n'));
+    assert.ok(m.includes('--remount-ro /home'));
   });
 });

@@ -60,6 +60,9 @@ const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME a
                          name under it); repeat for more (also LOGBOOK_SANDBOX_ALLOW_HOSTS)
   --deny-read PATH       hide PATH from commands besides the built-in secret locations (~/.ssh,
                          ~/.aws, ~/.config/logbook...); repeat (also LOGBOOK_SANDBOX_DENY_READ)
+  --home-readable PATH   let commands read PATH of the home folder (read-only), which is empty
+                         inside but for toolchains (~/.npm, ~/.cargo, ~/.pyenv...); repeat
+                         (also LOGBOOK_SANDBOX_HOME_READABLE)
   --writable DIR         let commands write DIR besides the workspace (a cache, say); repeat
                          (also LOGBOOK_SANDBOX_WRITABLE); LOGBOOK_BWRAP names another bwrap`;
 
@@ -99,7 +102,7 @@ those points is no longer possible.
 Options:
   --workspace DIR        the workspace to check (default: the current folder)
   --mcp-config FILE      MCP servers to start and check, as for run
-  --sandbox, --allow-host, --deny-read, --writable  as for run
+  --sandbox, --allow-host, --deny-read, --home-readable, --writable  as for run
   --clean-checkpoints    release old checkpoints after asking
   --older-than DAYS      how old a conversation's newest checkpoint must be (default 30)
   --yes                  clean up without asking (needed when stdin is not a terminal)
@@ -129,7 +132,7 @@ Exit code 0 when a sandbox starts, 1 when none can (the message names the fix).
 
 Options:
   --workspace DIR        the workspace to describe (default: the current folder)
-  --sandbox, --allow-host, --deny-read, --writable  as for run
+  --sandbox, --allow-host, --deny-read, --home-readable, --writable  as for run
   --json                 one JSON object
   -h, --help             show this help`,
   run: `Usage: logbook run --workspace DIR --task TEXT [options]
@@ -361,7 +364,7 @@ over the size cap, the workspace's .git) are not in the copy. MCP servers are no
 Options:
   --confirmation-mode MODE  confirmation in the copy (default never: every action runs); with
                             risky or always, the replay asks before running what waits
-  --sandbox MODE, --allow-host HOST, --deny-read PATH, --writable DIR
+  --sandbox MODE, --allow-host HOST, --deny-read PATH, --home-readable PATH, --writable DIR
                             the sandbox, as for run
   --keep                    keep the temp folder (workspace/ and conversation/) to look at
   -h, --help                show this help

@@ -1,11 +1,13 @@
 // The sandbox options every command that runs the agent takes, with their environment
 // variables: `--sandbox auto|required|off` (LOGBOOK_SANDBOX), `--allow-host HOST`
-// (LOGBOOK_SANDBOX_ALLOW_HOSTS), `--deny-read PATH` (LOGBOOK_SANDBOX_DENY_READ) and
-// `--writable DIR` (LOGBOOK_SANDBOX_WRITABLE); lists in variables are comma or space separated,
+// (LOGBOOK_SANDBOX_ALLOW_HOSTS), `--deny-read PATH` (LOGBOOK_SANDBOX_DENY_READ),
+// `--home-readable PATH` (LOGBOOK_SANDBOX_HOME_READABLE) and `--writable DIR`
+// (LOGBOOK_SANDBOX_WRITABLE); lists in variables are comma or space separated,
 // and the lists of the config file, the variables and the flags add up.
 import { CommandSandbox, type SandboxSetting } from '../sandbox';
 import type { CliSettings } from './cli-settings';
 import { cliSigningKeyPath } from './signing';
+import { checkpointsRoot } from './checkpoint-env';
 import { describeSandbox } from '../sandbox';
 import { note } from './event-printer';
 import type { CliIo } from './io';
@@ -14,6 +16,7 @@ export const SANDBOX_OPTION = {
   sandbox: { type: 'string' },
   'allow-host': { type: 'string', multiple: true },
   'deny-read': { type: 'string', multiple: true },
+  'home-readable': { type: 'string', multiple: true },
   writable: { type: 'string', multiple: true },
 } as const;
 
@@ -28,9 +31,11 @@ export function cliSandbox(
     setting: settings.get<SandboxSetting>('sandbox.mode'),
     allowedHosts: () => allowed,
     denyRead: settings.get<string[]>('sandbox.denyRead'),
+    homeReadable: settings.get<string[]>('sandbox.homeReadable'),
     writable: settings.get<string[]>('sandbox.writable'),
-    // Wherever the signing key lives (LOGBOOK_SIGNING_KEY may put it anywhere), it is hidden.
-    ownSecrets: [cliSigningKeyPath(settings, env)],
+    // Wherever the signing key and the checkpoint stores live (a variable or a setting may put
+    // them anywhere), they are hidden.
+    ownSecrets: [cliSigningKeyPath(settings, env), checkpointsRoot(settings, env)],
     hostEnv: env,
     // Another bubblewrap than the one on PATH (a build of your own, say).
     ...(bwrap ? { bwrap } : {}),

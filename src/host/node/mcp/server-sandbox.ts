@@ -3,7 +3,13 @@
 // `logbook.sandbox.allowedHosts` plus the entry's `allowedHosts`, and logs what it turns away).
 // An entry with `"sandbox": false` runs as before, and the log says so.
 import { resolve } from 'node:path';
-import { type CommandSandbox, findExecutable, isExecutable, type SandboxState } from '../sandbox';
+import {
+  type CommandSandbox,
+  findExecutable,
+  installFolder,
+  isExecutable,
+  type SandboxState,
+} from '../sandbox';
 import type { StdioServerConfig } from './mcp-config';
 
 /** What a stdio server's transport spawns instead of the entry's own command. */
@@ -84,6 +90,12 @@ export async function serverLaunch(
       extraEnv: opts.env,
       // Away from the host's terminal: Ctrl+C in the CLI must not reach the server.
       newSession: true,
+      // The server's own folder and program, which the user named, even in a home folder (empty
+      // inside the sandbox but for toolchains); its secrets stay hidden.
+      readable: [
+        ...(cfg.cwd ? [resolve(opts.cwd, cfg.cwd)] : []),
+        ...(cfg.command.includes('/') ? [installFolder(resolve(cfg.cwd ?? opts.cwd, cfg.command))] : []),
+      ],
     });
   } catch (err) {
     await box.dispose();

@@ -127,7 +127,12 @@ export class NodeTerminalPort implements TerminalPort {
       this.shellReadOnly !== this.options.sandbox?.readOnly()
     )
       this.killShell();
-    const child = await this.ensureShell();
+    let child = await this.ensureShell();
+    // A file that got other hard links since the shell started is held by a new shell's mounts.
+    if (this.options.sandbox?.sandbox.beforeCommand()) {
+      this.killShell();
+      child = await this.ensureShell();
+    }
     const id = ++this.runCount;
     this.active = { id };
     // The whole line is parsed before it runs, so later input goes to the command, not the shell.
@@ -344,7 +349,7 @@ export class NodeTerminalPort implements TerminalPort {
     if (run.end) {
       this.active = undefined;
       this.lastExitCode = run.end.exitCode;
-      const output = this.takeAll() + this.replaceTaintedShell(run.end);
+      const output = this.takeAll() + this.replaceTaintedShell(run.end) + this.heldFilesNote();
       return { output, exitCode: run.end.exitCode, timedOut: false, cwd: this.cwd, carried: run.end.carried };
     }
     const keep = this.sentinel.incompleteTail(this.pending);
@@ -376,6 +381,12 @@ export class NodeTerminalPort implements TerminalPort {
     const output = this.pending;
     this.pending = '';
     return stripTerminalControls(output) + this.blockedHostsNote();
+  }
+
+  /** What the sandbox undid of the command's writes to files that run later outside it. */
+  private heldFilesNote(): string {
+    const note = this.options.sandbox?.sandbox.afterCommand();
+    return note ? `\n${note}\n` : '';
   }
 
   /** Programs often print only "403": the model reads which host the sandbox turned away, and why. */

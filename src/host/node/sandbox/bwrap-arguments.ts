@@ -9,9 +9,11 @@
 // - `--new-session` is left to the caller: a shell on pipes wants it (its own process group to
 //   interrupt), an integrated terminal must keep its controlling terminal.
 // - `--die-with-parent`: nothing outlives the host that started it.
-// Mounts are ordered parent-first, so a workspace inside a hidden folder, or a protected file
-// inside a workspace, lands on top of what contains it.
-import { dirname, join, sep } from 'node:path';
+// - Every user's home is an empty read-only tmpfs, with the allowed toolchain folders bound
+//   read-only into it (home-readable.ts).
+// Mounts are ordered parent-first, so a workspace inside a hidden folder, or a held file inside a
+// workspace, lands on top of what contains it; at the same path, in the order pushed.
+import { dirname, sep } from 'node:path';
 import type { SandboxProfile } from './sandbox-profile';
 
 /** Where the proxy's socket appears inside the sandbox (/run is a fresh tmpfs there). */
@@ -39,50 +41,62 @@ export function bwrapArguments(profile: SandboxProfile, opts: BwrapOptions): str
     { dest: '/var/tmp', args: ['--tmpfs', '/var/tmp'] },
     { dest: '/run', args: ['--tmpfs', '/run'] },
   ];
-  const bind = profile.readOnlyWorkspace ? '--ro-bind' : '--bind';
-  for (const ws of profile.workspaces) {
-    if (opts.kind(ws) !== 'dir') continue;
-    mounts.push({ dest: ws, args: [bind, ws, ws] });
-    if (profile.readOnlyWorkspace) continue;
-    // .git bound onto itself is a mount point, which cannot be renamed away and replaced.
-    if (opts.kind(join(ws, '.git')) === 'dir')
-      mounts.push({ dest: join(ws, '.git'), args: ['--bind', join(ws, '.git'), join(ws, '.git')] });
-  }
-  for (const dir of profile.writable) {
-    if (opts.kind(dir) === 'dir') mounts.push({ dest: dir, args: ['--bind', dir, dir] });
-  }
-  if (!profile.readOnlyWorkspace) {
-    for (const ws of profile.workspaces) {
-      for (const rel of profile.protectedInWorkspace) {
-        const p = join(ws, rel);
-        if (opts.kind(p)) mounts.push({ dest: p, args: ['--ro-bind', p, p] });
-      }
-    }
-  }
   // Made read-only only after every mount: a mount point inside (a workspace in a hidden folder)
   // cannot be created in a tmpfs that is read-only already.
-  const readOnlyLast: string[] = [];
+  const emptied: string[] = [];
+  const homes = profile.hiddenHomes.filter((h) => opts.kind(h) === 'dir');
+  for (const h of homes) {
+    mounts.push({ dest: h, args: ['--tmpfs', h] });
+    emptied.push(h);
+  }
+  const underHome = (p: string) => homes.some((h) => isInside(p, h) || p === h);
+  for (const r of profile.homeReadable) {
+    if (underHome(r) && opts.kind(r)) mounts.push({ dest: r, args: ['--ro-bind', r, r] });
+  }
+  const bind = profile.readOnlyWorkspace ? '--ro-bind' : '--bind';
+  const workspaces = profile.workspaces.filter((ws) => opts.kind(ws) === 'dir');
+  for (const ws of workspaces) mounts.push({ dest: ws, args: [bind, ws, ws] });
+  const writable = profile.writable.filter((dir) => opts.kind(dir) === 'dir');
+  for (const dir of writable) mounts.push({ dest: dir, args: ['--bind', dir, dir] });
+  if (!profile.readOnlyWorkspace) {
+    const inWorkspace = (p: string) => workspaces.some((ws) => isInside(p, ws));
+    for (const dir of profile.selfBound) {
+      if (inWorkspace(dir) && opts.kind(dir) === 'dir')
+        mounts.push({ dest: dir, args: ['--bind', dir, dir] });
+    }
+    for (const p of profile.heldInWorkspace) {
+      if (inWorkspace(p) && opts.kind(p)) mounts.push({ dest: p, args: ['--ro-bind', p, p] });
+    }
+  }
+  // A secret in a hidden home needs hiding only where something on top shows it again.
+  const shown = [...profile.homeReadable, ...workspaces, ...writable];
+  const visible = (p: string) => !underHome(p) || shown.some((s) => p === s || isInside(p, s));
   const hiddenDirs = profile.hidden.filter((p) => opts.kind(p) === 'dir');
   for (const p of profile.hidden) {
     // Inside a folder hidden whole already: nothing more to hide.
     if (hiddenDirs.some((d) => d !== p && isInside(p, d))) continue;
+    if (!visible(p)) continue;
     const kind = opts.kind(p);
     if (kind === 'dir') {
       mounts.push({ dest: p, args: ['--tmpfs', p] });
-      readOnlyLast.push('--remount-ro', p);
+      emptied.push(p);
     } else if (kind === 'file') mounts.push({ dest: p, args: ['--ro-bind', '/dev/null', p] });
   }
   if (profile.proxySocket) {
     mounts.push({ dest: dirname(PROXY_SOCKET_INSIDE), args: ['--dir', dirname(PROXY_SOCKET_INSIDE)] });
     mounts.push({ dest: PROXY_SOCKET_INSIDE, args: ['--bind', profile.proxySocket, PROXY_SOCKET_INSIDE] });
   }
-  const ordered = [
-    ...mounts
-      .map((m, i) => ({ ...m, i }))
-      .sort((a, b) => depth(a.dest) - depth(b.dest) || a.i - b.i)
-      .flatMap((m) => m.args),
-    ...readOnlyLast,
-  ];
+  const sorted = mounts
+    .map((m, i) => ({ ...m, i }))
+    .sort((a, b) => depth(a.dest) - depth(b.dest) || a.i - b.i);
+  // A tmpfs with another mount at the same place on top (a workspace that is the home folder
+  // itself) is not remounted: the remount would make that other mount read-only.
+  const lastAt = new Map(sorted.map((m, at) => [m.dest, at]));
+  const readOnlyLast = emptied.flatMap((p) => {
+    const at = sorted.findIndex((m) => m.dest === p && m.args[0] === '--tmpfs');
+    return lastAt.get(p) === at ? ['--remount-ro', p] : [];
+  });
+  const ordered = [...sorted.flatMap((m) => m.args), ...readOnlyLast];
 
   const env = Object.entries(profile.env).flatMap(([k, v]) => ['--setenv', k, v]);
   return [

@@ -3,12 +3,19 @@
 // with the filtering proxy started on first use. The hosts (the CLI's shell, the integrated
 // terminal, MCP servers) all start their processes through this.
 import type { L10n } from '../../../core/text/l10n';
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { bwrapArguments } from './bwrap-arguments';
 import { hostAllowed, NetworkProxy } from './network-proxy';
 import { BRIDGE_PORT, withBridge } from './network-bridge';
 import { PROXY_SOCKET_INSIDE } from './bwrap-arguments';
-import { PROTECTED_WORKSPACE_PATHS, type SandboxProfile } from './sandbox-profile';
+import type { SandboxProfile } from './sandbox-profile';
+import { hiddenHomes, homeReadable, installFolder } from './home-readable';
+import { heldNameTest, heldPlan } from './held-paths';
+import { HeldFilesWatch, heldChangesText } from './held-files-watch';
+import { acquirePlaceholder, isPlaceholder, releasePlaceholder } from './placeholders';
+import { scanWorkspace } from './workspace-scan';
 import {
   findExecutable,
   sandboxAvailability,
@@ -32,6 +39,8 @@ export interface CommandSandboxOptions {
   onDenied?: (host: string) => void;
   /** The user's additions to the unreadable list. */
   denyRead?: readonly string[];
+  /** The user's additions to what commands may read in the home folder (`logbook.sandbox.homeReadable`). */
+  homeReadable?: readonly string[];
   /** Folders besides the workspace that commands may write (`logbook.sandbox.writable`). */
   writable?: readonly string[];
   /** Logbook's own secret places outside the default list (a signing key set by variable, say). */
@@ -69,6 +78,8 @@ export interface LaunchRequest {
   newSession: boolean;
   /** A descriptor of the spawned process that receives bwrap's JSON with the inner process id. */
   infoFd?: number;
+  /** Read-only for this launch even in a home folder: what the user named to run (an MCP server's folder). */
+  readable?: readonly string[];
 }
 
 /** `logbook.sandbox.mode` is `required` and no sandbox can start: nothing runs. */
@@ -79,6 +90,14 @@ export class SandboxRequiredError extends Error {
 export class CommandSandbox {
   private proxy?: Promise<NetworkProxy>;
   private readonly denied = new Set<string>();
+  /** Placeholders this sandbox's launches hold (see placeholders.ts), released on dispose. */
+  private readonly placeholders: string[] = [];
+  /** The held files of the last writable launch, checked around each command. */
+  private watch?: HeldFilesWatch;
+  /** Files with other hard links that the last launch holds read-only. */
+  private linked = new Set<string>();
+  /** New hard links the last `beforeCommand` found, for the command's output. */
+  private linkNote: string[] = [];
 
   constructor(private readonly opts: CommandSandboxOptions) {}
 
@@ -122,12 +141,68 @@ export class CommandSandbox {
 
   /** Every location the sandbox hides (see secret-locations.ts). */
   hiddenLocations(): string[] {
+    const env = this.hostEnv;
     return secretLocations({
-      ...(this.opts.hostEnv?.['HOME'] ? { home: this.opts.hostEnv['HOME'] } : {}),
-      ...(this.opts.hostEnv?.['XDG_CONFIG_HOME'] ? { configHome: this.opts.hostEnv['XDG_CONFIG_HOME'] } : {}),
+      home: this.home,
+      ...(env['XDG_CONFIG_HOME'] ? { configHome: env['XDG_CONFIG_HOME'] } : {}),
+      ...(env['XDG_STATE_HOME'] ? { stateHome: env['XDG_STATE_HOME'] } : {}),
       extra: this.opts.denyRead ?? [],
       own: this.opts.ownSecrets ?? [],
     });
+  }
+
+  /** The folders that are empty inside: every user's home. */
+  hiddenHomes(): string[] {
+    return hiddenHomes(this.home);
+  }
+
+  /** What commands may read in the home folders (the allowlist and the user's additions). */
+  homeReadable(): string[] {
+    return homeReadable(this.home, this.opts.homeReadable ?? []);
+  }
+
+  /** What the sandbox runs inside that may live in a home folder: the bridge's Node. */
+  private runtimeReadable(): string[] {
+    const node = this.opts.node ?? process.execPath;
+    const found = [installFolder(node)];
+    try {
+      found.push(installFolder(realpathSync(node)));
+    } catch {
+      // a node that is not there fails to start, saying so
+    }
+    return found;
+  }
+
+  private get hostEnv(): Readonly<Record<string, string | undefined>> {
+    return this.opts.hostEnv ?? process.env;
+  }
+
+  private get home(): string {
+    return this.hostEnv['HOME'] || homedir();
+  }
+
+  /**
+   * Before each command: takes the state of the held files no mount can hold, and looks for files
+   * that got other hard links since the shell started. True: the host starts a new shell first
+   * (its mounts hold them read-only).
+   */
+  beforeCommand(): boolean {
+    if (!this.watch) return false;
+    const fresh = this.watch.snapshot().linked.filter((p) => !this.linked.has(p));
+    if (fresh.length) this.linkNote = fresh;
+    return fresh.length > 0;
+  }
+
+  /** After each command: undoes what it wrote to held files no mount holds; the text ends its output. */
+  afterCommand(): string {
+    const notes = [heldChangesText(this.watch?.check() ?? [])];
+    if (this.linkNote.length)
+      notes.push(
+        `[Files in the workspace got other hard links: ${this.linkNote.join(', ')}. A write through ` +
+          'one would change a file elsewhere, so Logbook started a new shell that holds them read-only.]',
+      );
+    this.linkNote = [];
+    return notes.filter(Boolean).join('\n');
   }
 
   /** What the diagnostics list for these workspaces, in the host's words. */
@@ -138,6 +213,8 @@ export class CommandSandbox {
         workspaces,
         writable: this.opts.writable ?? [],
         hidden: this.hiddenLocations(),
+        hiddenHomes: this.hiddenHomes(),
+        homeReadable: this.homeReadable(),
         allowedHosts: this.opts.allowedHosts(),
       },
       l10n,
@@ -154,13 +231,19 @@ export class CommandSandbox {
       return { sandboxed: false, file: req.argv[0]!, args: req.argv.slice(1) };
     }
     const proxy = await this.startProxy();
+    // Plan mode: the whole workspace is read-only, nothing to hold or watch.
+    if (req.readOnly) this.watch = undefined;
+    const held = req.readOnly ? { held: [], selfBound: [] } : this.holdWorkspaces(req.workspaces);
     const profile: SandboxProfile = {
       workspaces: req.workspaces,
       readOnlyWorkspace: req.readOnly,
       writable: this.opts.writable ?? [],
-      protectedInWorkspace: PROTECTED_WORKSPACE_PATHS,
+      heldInWorkspace: held.held,
+      selfBound: held.selfBound,
+      hiddenHomes: this.hiddenHomes(),
+      homeReadable: [...this.homeReadable(), ...this.runtimeReadable(), ...(req.readable ?? [])],
       hidden: this.hiddenLocations(),
-      env: sandboxEnvironment(this.opts.hostEnv ?? process.env, {
+      env: sandboxEnvironment(this.hostEnv, {
         pass: req.pass ?? [],
         ...(req.extraEnv ? { extra: req.extraEnv } : {}),
         proxyUrl: `http://127.0.0.1:${BRIDGE_PORT}`,
@@ -201,7 +284,48 @@ export class CommandSandbox {
     });
   }
 
+  /**
+   * What a writable launch holds read-only in the workspaces: the files that run later (made empty
+   * first where a held folder is missing) and files with other hard links; and it starts watching
+   * the held files no mount can hold.
+   */
+  private holdWorkspaces(workspaces: readonly string[]): { held: string[]; selfBound: string[] } {
+    const held: string[] = [];
+    const selfBound: string[] = [];
+    const named = heldNameTest();
+    this.linked = new Set();
+    const watch = new HeldFilesWatch(workspaces);
+    for (const ws of workspaces) {
+      if (pathKind(ws) !== 'dir') continue;
+      const folderTimes = new Map<string, number>();
+      const scan = scanWorkspace(ws, { named, links: 'all', folderTimes });
+      watch.startFrom(ws, folderTimes);
+      const plan = heldPlan(ws, scan);
+      for (const p of plan.held) {
+        // Made by this process for another sandbox: held here too, so it stays while either runs.
+        if (isPlaceholder(p) && acquirePlaceholder(p)) this.placeholders.push(p);
+        held.push(p);
+      }
+      for (const p of plan.missingFolders) {
+        if (!acquirePlaceholder(p)) continue;
+        this.placeholders.push(p);
+        held.push(p);
+      }
+      for (const rel of scan.linked) {
+        const p = join(ws, ...rel.split('/'));
+        this.linked.add(p);
+        held.push(p);
+      }
+      selfBound.push(...plan.selfBound);
+    }
+    this.watch = watch;
+    watch.snapshot();
+    return { held, selfBound };
+  }
+
   async dispose(): Promise<void> {
+    for (const p of this.placeholders.splice(0)) releasePlaceholder(p);
+    this.watch = undefined;
     const proxy = this.proxy;
     this.proxy = undefined;
     await (await proxy?.catch(() => undefined))?.close();

@@ -15,6 +15,7 @@ export {
   type SandboxSetting,
 } from './sandbox-probe';
 export { secretLocations, expandHome } from './secret-locations';
+export { installFolder } from './home-readable';
 export { hostAllowed, deniedText, blockedHostsText, NetworkProxy } from './network-proxy';
 export { bwrapArguments } from './bwrap-arguments';
 export { sandboxEnvironment } from './sandbox-environment';

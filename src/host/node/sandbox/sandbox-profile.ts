@@ -9,11 +9,17 @@ export interface SandboxProfile {
   /** Other folders the user made writable (`logbook.sandbox.writable`): caches, say. */
   writable: readonly string[];
   /**
-   * Paths inside the workspaces that stay read-only even when the workspace is writable: what
-   * programs outside the sandbox later trust (`.git/config`, `.git/hooks`, `.vscode`, Logbook's own).
+   * Absolute paths inside writable workspaces that stay read-only: what runs later outside the
+   * sandbox (core/security/runs-later.ts, found by held-paths.ts) and files with other hard links.
    */
-  protectedInWorkspace: readonly string[];
-  /** Files and folders that must not be readable (see secret-locations.ts). */
+  heldInWorkspace: readonly string[];
+  /** Folders inside writable workspaces bound writable onto themselves (`.git`): mount points cannot be renamed away. */
+  selfBound: readonly string[];
+  /** Folders that are empty and read-only inside: every user's home (see home-readable.ts). */
+  hiddenHomes: readonly string[];
+  /** Read-only inside a hidden home: the toolchains of the allowlist, and what the sandbox runs. */
+  homeReadable: readonly string[];
+  /** Files and folders that must not be readable (see secret-locations.ts), wherever they are. */
   hidden: readonly string[];
   /** The whole environment of the sandboxed process: built from scratch, nothing inherited. */
   env: Readonly<Record<string, string>>;
@@ -25,6 +31,3 @@ export interface SandboxProfile {
    */
   proxySocket?: string;
 }
-
-/** Names, relative to a workspace folder, kept read-only inside a writable workspace. */
-export const PROTECTED_WORKSPACE_PATHS = ['.git/config', '.git/hooks', '.git/info', '.vscode', '.logbook'];

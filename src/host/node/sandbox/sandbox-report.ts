@@ -5,13 +5,17 @@ import { join } from 'node:path';
 import type { SandboxState } from './sandbox-state';
 import { describeSandbox } from './describe-sandbox';
 import { ENGLISH, type L10n } from '../../../core/text/l10n';
-import { PROTECTED_WORKSPACE_PATHS } from './sandbox-profile';
+import { RUNS_LATER } from '../../../core/security/runs-later';
+import { isAnyDepth } from './held-paths';
 
 export interface SandboxReportInput {
   state: SandboxState;
   workspaces: readonly string[];
   writable: readonly string[];
   hidden: readonly string[];
+  /** Every user's home: empty inside but for `homeReadable`. */
+  hiddenHomes?: readonly string[];
+  homeReadable?: readonly string[];
   allowedHosts: readonly string[];
 }
 
@@ -22,11 +26,15 @@ export interface SandboxReport {
   fix: string | null;
   writable: string[];
   read_only_in_workspace: string[];
+  /** Folders that are empty inside, but for what `readable_in_home` names. */
+  hidden_homes: string[];
+  readable_in_home: string[];
   hidden: string[];
   allowed_hosts: string[];
 }
 
 export function sandboxReport(input: SandboxReportInput, l10n: L10n = ENGLISH): SandboxReport {
+  const present = (p: string) => (existsSync(p) ? p : l10n.t('{0} (absent)', p));
   const text = describeSandbox(input.state, l10n);
   return {
     state: input.state.kind,
@@ -34,11 +42,17 @@ export function sandboxReport(input: SandboxReportInput, l10n: L10n = ENGLISH): 
     headline: text.headline,
     fix: text.fix ?? null,
     writable: [...input.workspaces, l10n.t('/tmp (private to the sandbox)'), ...input.writable],
-    read_only_in_workspace: input.workspaces.flatMap((ws) =>
-      PROTECTED_WORKSPACE_PATHS.map((p) => join(ws, p)),
-    ),
+    // Held whether it exists or not; a name without a folder at any depth.
+    read_only_in_workspace: [
+      ...input.workspaces.flatMap((ws) =>
+        RUNS_LATER.map((e) => (isAnyDepth(e) ? join(ws, '**', e.pattern) : join(ws, e.pattern))),
+      ),
+      ...(input.workspaces.length ? [l10n.t('files with more than one hard link')] : []),
+    ],
+    hidden_homes: [...(input.hiddenHomes ?? [])],
+    readable_in_home: (input.homeReadable ?? []).map(present),
     // Only what exists is mounted over; the rest is listed so the user sees the whole list.
-    hidden: input.hidden.map((p) => (existsSync(p) ? p : l10n.t('{0} (absent)', p))),
+    hidden: input.hidden.map(present),
     allowed_hosts: [...input.allowedHosts],
   };
 }
@@ -51,12 +65,14 @@ export function sandboxReportText(r: SandboxReport, l10n: L10n = ENGLISH): strin
   };
   list(l10n.t('Writable'), r.writable);
   list(l10n.t('Read-only inside the workspace'), r.read_only_in_workspace);
+  list(l10n.t('Home folders, empty inside'), r.hidden_homes);
+  list(l10n.t('Readable in the home folders (read-only)'), r.readable_in_home);
   list(l10n.t('Hidden (unreadable)'), r.hidden);
   list(l10n.t('Hosts commands may reach'), r.allowed_hosts);
   lines.push(
     '',
     l10n.t(
-      'Everything else is read-only; no other process is visible; the network is closed but for the hosts above.',
+      'Everything else outside the home folders is read-only; no other process is visible; the network is closed but for the hosts above.',
     ),
   );
   return lines.join('\n');

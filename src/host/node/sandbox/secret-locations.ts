@@ -1,6 +1,8 @@
 // Where secrets live on a developer's machine: the sandbox makes each of these unreadable (an
-// empty folder or an empty file appears in its place). One list, which the user extends with
-// `logbook.sandbox.denyRead` (`--deny-read` in the CLI); the signing key's folder is added by the host.
+// empty folder or an empty file appears in its place). The home folders are hidden whole already
+// (home-readable.ts); this list is what stays hidden inside the toolchain folders allowed there, in
+// the folders the user allows, and outside the home folder. One list, which the user extends with
+// `logbook.sandbox.denyRead` (`--deny-read` in the CLI); Logbook's own folders are added by the host.
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 
@@ -16,6 +18,8 @@ const HOME_SECRETS = [
   '.config/gh',
   '.config/hub',
   '.config/logbook',
+  '.local/state/logbook',
+  '.config/git/credentials',
   '.config/op',
   '.config/rclone',
   '.netrc',
@@ -35,6 +39,11 @@ const HOME_SECRETS = [
   '.config/chromium',
   '.config/BraveSoftware',
   '.config/microsoft-edge',
+  '.cache/google-chrome',
+  '.cache/chromium',
+  '.cache/BraveSoftware',
+  '.cache/microsoft-edge',
+  '.cache/mozilla',
   '.bash_history',
   '.zsh_history',
   '.python_history',
@@ -55,6 +64,8 @@ export interface SecretLocationOptions {
   home?: string;
   /** XDG_CONFIG_HOME when it is set. */
   configHome?: string;
+  /** XDG_STATE_HOME when it is set (the CLI's checkpoint stores are under it). */
+  stateHome?: string;
   /** Added by the user (`~` expanded, relative paths taken from the home folder). */
   extra?: readonly string[];
   /** Where Logbook keeps keys or logs outside the home folder (the CLI's LOGBOOK_SIGNING_KEY, say). */
@@ -66,7 +77,14 @@ export function secretLocations(opts: SecretLocationOptions = {}): string[] {
   const home = opts.home ?? homedir();
   const found = [
     ...HOME_SECRETS.map((p) => join(home, p)),
-    ...(opts.configHome ? [join(opts.configHome, 'logbook'), join(opts.configHome, 'gcloud')] : []),
+    ...(opts.configHome
+      ? [
+          join(opts.configHome, 'logbook'),
+          join(opts.configHome, 'gcloud'),
+          join(opts.configHome, 'git', 'credentials'),
+        ]
+      : []),
+    ...(opts.stateHome ? [join(opts.stateHome, 'logbook')] : []),
     ...SYSTEM_SECRETS,
     ...(opts.own ?? []),
     ...(opts.extra ?? []).map((p) => expandHome(p, home)),

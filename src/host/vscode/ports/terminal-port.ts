@@ -111,7 +111,12 @@ export class IntegratedTerminalPort implements TerminalPort {
     let running: RunningCommand;
     this.launching = true;
     try {
-      const session = await this.ensureSession();
+      let session = await this.ensureSession();
+      // A file that got other hard links since the shell started is held by a new shell's mounts.
+      if (this.options.sandbox?.sandbox.beforeCommand()) {
+        this.closeSession();
+        session = await this.ensureSession();
+      }
       refuseHooksInUsersShell(session, command, this.lastCwd ?? this.startCwd, this.options.env);
       running = session.start(command);
     } finally {
@@ -170,8 +175,9 @@ export class IntegratedTerminalPort implements TerminalPort {
     stopWaiting.abort();
     opts.signal?.removeEventListener('abort', onAbort);
     const exit = current.exit;
-    const output = current.command.output.take(exit !== undefined) + this.blockedHostsNote();
+    let output = current.command.output.take(exit !== undefined) + this.blockedHostsNote();
     if (exit) {
+      output += this.heldFilesNote();
       current.reported = true;
       if (exit.cwd) this.lastCwd = exit.cwd;
       return { output, exitCode: exit.exitCode, timedOut: false, ...(exit.cwd ? { cwd: exit.cwd } : {}) };
@@ -259,6 +265,12 @@ export class IntegratedTerminalPort implements TerminalPort {
     this.sessionReadOnly = sandboxed?.sandboxed ? readOnly : undefined;
     session.terminal.show(true);
     return session;
+  }
+
+  /** What the sandbox undid of the command's writes to files that run later outside it. */
+  private heldFilesNote(): string {
+    const note = this.options.sandbox?.sandbox.afterCommand();
+    return note ? `\n${note}\n` : '';
   }
 
   /** Programs often print only "403": the model reads which host the sandbox turned away, and why. */

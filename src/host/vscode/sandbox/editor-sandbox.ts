@@ -2,12 +2,18 @@
 // settings as they are when the conversation opens (the allow list is read at each connection),
 // with Logbook's own folders (its logs, its conversations, the scripts that start terminals)
 // among what commands cannot read.
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type * as vscode from 'vscode';
 import { CommandSandbox } from '../../node/sandbox';
 import { HostPrompt } from './host-prompt';
 import { workspaceHome } from '../storage/workspace-home';
-import { readAllowedHosts, readDenyRead, readSandboxSetting, readWritable } from './sandbox-settings';
+import {
+  readAllowedHosts,
+  readDenyRead,
+  readHomeReadable,
+  readSandboxSetting,
+  readWritable,
+} from './sandbox-settings';
 
 export interface EditorSandbox {
   sandbox: CommandSandbox;
@@ -20,9 +26,13 @@ export function ownFolders(context: vscode.ExtensionContext): string[] {
   const own = [context.globalStorageUri, context.storageUri, context.logUri]
     .filter((u): u is vscode.Uri => u !== undefined)
     .map((u) => u.fsPath);
-  // The workspace's own storage folder holds the conversations when this window got another one.
-  const home = context.storageUri ? workspaceHome(context.storageUri.fsPath).home : undefined;
-  return home && !own.includes(home) ? [...own, home] : own;
+  // The workspace's own storage folder holds the conversations when this window got another one;
+  // the folder of every workspace's storage holds other workspaces' conversations and checkpoints.
+  if (context.storageUri) {
+    const storage = context.storageUri.fsPath;
+    own.push(workspaceHome(storage).home, dirname(dirname(storage)));
+  }
+  return [...new Set(own)];
 }
 
 export function launcherDir(context: vscode.ExtensionContext): string {
@@ -38,6 +48,7 @@ export function createEditorSandbox(
     allowedHosts: readAllowedHosts,
     askHost: (host) => prompt.allows(host),
     denyRead: readDenyRead(),
+    homeReadable: readHomeReadable(),
     writable: readWritable(),
     ownSecrets: ownFolders(context),
     // code-server's Node; in desktop VS Code the Electron binary, which the bridge runs as Node.

@@ -19,6 +19,10 @@ export function readDenyRead(): string[] {
   return editorList('sandbox.denyRead');
 }
 
+export function readHomeReadable(): string[] {
+  return editorList('sandbox.homeReadable');
+}
+
 export function readWritable(): string[] {
   return editorList('sandbox.writable');
 }

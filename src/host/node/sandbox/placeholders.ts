@@ -1,0 +1,63 @@
+// Empty folders the sandbox makes on the host where a held folder does not exist yet (`.vscode`,
+// `.logbook`, `.git/hooks`...), so that it can be mounted read-only and a command cannot create
+// it. A mount needs a folder on the host to sit on; an empty one changes nothing for git or the
+// editor. Each is removed when the last sandbox of this process that holds it is disposed, if it
+// is still empty (the user may have put files in it meanwhile: then it stays).
+//
+// Counted per process: removing a folder that another sandbox still has a mount on would take
+// that mount away (the kernel detaches mounts from a removed folder in every namespace).
+import { mkdirSync, rmdirSync } from 'node:fs';
+
+const users = new Map<string, number>();
+let cleanupOnExit = false;
+
+/**
+ * Makes `path` (its parent must exist) as an empty folder if it is missing, or shares one this
+ * process made. False: it could not be made (a file came in its place, say).
+ */
+export function acquirePlaceholder(path: string): boolean {
+  const n = users.get(path);
+  if (n !== undefined) {
+    users.set(path, n + 1);
+    return true;
+  }
+  try {
+    mkdirSync(path, { mode: 0o755 });
+  } catch {
+    return false;
+  }
+  users.set(path, 1);
+  if (!cleanupOnExit) {
+    cleanupOnExit = true;
+    // A process that ends without disposing its sandboxes (an error, the editor closing) still
+    // takes its empty placeholders away; its sandboxes die with it (--die-with-parent).
+    process.once('exit', () => {
+      for (const p of users.keys()) removeIfEmpty(p);
+    });
+  }
+  return true;
+}
+
+function removeIfEmpty(path: string): void {
+  try {
+    rmdirSync(path); // fails when not empty: the user's files stay
+  } catch {
+    // kept
+  }
+}
+
+export function releasePlaceholder(path: string): void {
+  const n = users.get(path);
+  if (n === undefined) return;
+  if (n > 1) {
+    users.set(path, n - 1);
+    return;
+  }
+  users.delete(path);
+  removeIfEmpty(path);
+}
+
+/** Whether this process made `path` and still holds it. */
+export function isPlaceholder(path: string): boolean {
+  return users.has(path);
+}

@@ -1,0 +1,90 @@
+// One bounded walk of a workspace for what the sandbox must hold read-only wherever it lies: files
+// named by a pattern that matches at any depth (`.env`, `*.code-workspace`), git repositories
+// (a folder holding `.git`), and files with more than one hard link (a write through one changes
+// a file elsewhere). Dependency folders and git's own internals are not entered: nothing there is
+// opened by the user's tools on their own, and they hold most of a big workspace's files.
+import { lstatSync, readdirSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+
+/** Folders the walk does not enter, by name. */
+const NOT_ENTERED = new Set(['node_modules', '.git']);
+
+/** Entries a walk looks at before it stops (a workspace bigger than this is held in part). */
+export const SCAN_LIMIT = 100_000;
+
+export interface WorkspaceScan {
+  /** Files (or anything not a folder) whose name `named` accepts, relative, `/`-separated. */
+  named: string[];
+  /** Folders holding a `.git` (relative; '' is the workspace itself). */
+  repos: string[];
+  /** Regular files with more than one hard link (relative); only when asked. */
+  linked: string[];
+  /** The walk stopped at the limit: the lists are partial. */
+  truncated: boolean;
+  /** Entries looked at. */
+  entries: number;
+}
+
+export interface ScanOptions {
+  /** Whether a name is held at any depth. */
+  named: (name: string) => boolean;
+  /**
+   * Which regular files are stat'ed for their link count (one stat a file): all, none, or those in
+   * folders whose modification time differs from `folderTimes` (a new name: a link made there).
+   */
+  links: 'all' | 'none' | 'changed';
+  /** Folders' modification times, by relative path: read for `changed`, written when given. */
+  folderTimes?: Map<string, number>;
+  limit?: number;
+}
+
+export function scanWorkspace(root: string, opts: ScanOptions): WorkspaceScan {
+  const out: WorkspaceScan = { named: [], repos: [], linked: [], truncated: false, entries: 0 };
+  const limit = opts.limit ?? SCAN_LIMIT;
+  const stack: string[] = [''];
+  while (stack.length) {
+    const rel = stack.pop()!;
+    const dir = rel ? join(root, rel) : root;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue; // unreadable or gone: nothing of it can be held
+    }
+    let links = opts.links !== 'none';
+    if (opts.folderTimes) {
+      const time = mtime(dir);
+      if (opts.links === 'changed') links = opts.folderTimes.get(rel) !== time;
+      opts.folderTimes.set(rel, time);
+    }
+    for (const e of entries) {
+      if (++out.entries > limit) {
+        out.truncated = true;
+        return out;
+      }
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.name === '.git') out.repos.push(rel);
+      if (e.isDirectory()) {
+        if (!NOT_ENTERED.has(e.name)) stack.push(r);
+        continue;
+      }
+      if (opts.named(e.name)) out.named.push(r);
+      if (links && e.isFile()) {
+        try {
+          if (lstatSync(join(root, r)).nlink > 1) out.linked.push(r);
+        } catch {
+          // gone since the listing
+        }
+      }
+    }
+  }
+  return out;
+}
+
+function mtime(p: string): number {
+  try {
+    return lstatSync(p).mtimeMs;
+  } catch {
+    return -1;
+  }
+}
