@@ -231,6 +231,20 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
       }
     });
 
+    it('Ctrl+C stops the command, not the sandbox: the shell under the filter answers again', async () => {
+      const first = await box.port.run('echo $$', { timeoutMs: 20_000 });
+      const r = await box.port.run('sleep 60', { timeoutMs: 800 });
+      assert.equal(r.timedOut, true);
+      await box.port.interrupt();
+      const after = await box.port.sendInput('', { timeoutMs: 10_000 });
+      assert.equal(after.timedOut, false);
+      assert.notEqual(after.exitCode, 0);
+      const again = await box.port.run('echo $$; grep Seccomp: /proc/self/status', { timeoutMs: 20_000 });
+      assert.equal(again.exitCode, 0, again.output);
+      assert.equal(again.output.trim().split('\n')[0], first.output.trim(), 'the same shell');
+      assert.match(again.output, /Seccomp:\s*2/);
+    });
+
     it('holds what runs later: .vscode cannot be made, a .env written is removed and the output says so', async () => {
       const ws = workspaceRoot();
       const r = await box.port.run(
