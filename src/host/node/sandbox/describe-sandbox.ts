@@ -28,7 +28,11 @@ export function describeSandbox(state: SandboxState, l10n: L10n = ENGLISH): Sand
       return {
         headline: `${headline} ${unfilteredSockets(missing, l10n)}`,
         ...('nested' in missing
-          ? { fix: l10n.t('Update bubblewrap (0.8 or later) and the kernel; user namespaces must nest.') }
+          ? {
+              fix: l10n.t(
+                'Update bubblewrap, and check that user namespaces can nest (user.max_user_namespaces must allow more than one per sandbox).',
+              ),
+            }
           : {}),
         warn: true,
       };
