@@ -4,6 +4,8 @@
 //       conversation waits for): sandboxed ≤ 1.3× unsandboxed.
 //   S2  a session of 200 commands in one shell: sandboxed ≤ 1.1× unsandboxed wall time.
 //   S3  (informational) bare `true` through bwrap against a plain spawn: the namespaces' own price.
+//   S4  (informational) the same with the Unix socket filter's nested bwrap (unix-socket-filter.ts):
+//       what the filter adds to each shell start; commands in the shell inherit it at no cost (S2).
 // Writes bench/SANDBOX-RESULTS.md; `--trial` runs fewer rounds and writes nothing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,12 @@ import path from 'node:path';
 import { NodeTerminalPort } from '../src/host/node/ports/node-terminal-port';
 import { CommandSandbox, sandboxAvailability } from '../src/host/node/sandbox';
 import { bwrapArguments } from '../src/host/node/sandbox/bwrap-arguments';
+import {
+  filteredCommand,
+  filterRedirect,
+  hostIds,
+  outerIds,
+} from '../src/host/node/sandbox/unix-socket-filter';
 import { machineLines, prettierMarkdown, resultsTable, type Row } from './report';
 
 const TRIAL = process.argv.includes('--trial');
@@ -93,7 +101,26 @@ async function main(): Promise<void> {
     },
     { kind: () => 'dir', newSession: true },
   );
-  const raw: Record<'plain' | 'sandboxed', number[]> = { plain: [], sandboxed: [] };
+  // S4: as every launch runs: the outer sandbox maps ids for the nested bwrap that loads the filter.
+  const ids = outerIds(hostIds());
+  const outer = ['--uid', String(ids.uid), '--gid', String(ids.gid), '--as-pid-1', ...bare];
+  const nested = [
+    '/bin/bash',
+    '--norc',
+    '--noprofile',
+    '-c',
+    `exec "$@" ${filterRedirect()}`,
+    '_',
+    ...filteredCommand(found.bwrap, hostIds(), ['true']),
+  ];
+  // Its baseline: the same bash line with no filter (every launch has that bash, for the bridge).
+  const unfiltered = ['/bin/bash', '--norc', '--noprofile', '-c', 'exec "$@"', '_', 'true'];
+  const raw: Record<'plain' | 'sandboxed' | 'unfiltered' | 'filtered', number[]> = {
+    plain: [],
+    sandboxed: [],
+    unfiltered: [],
+    filtered: [],
+  };
   for (let i = 0; i < ROUNDS; i++) {
     let t0 = performance.now();
     spawnSync('true');
@@ -101,6 +128,13 @@ async function main(): Promise<void> {
     t0 = performance.now();
     spawnSync(found.bwrap, [...bare, '--', 'true']);
     raw.sandboxed.push(performance.now() - t0);
+    t0 = performance.now();
+    spawnSync(found.bwrap, [...bare, '--', ...unfiltered]);
+    raw.unfiltered.push(performance.now() - t0);
+    t0 = performance.now();
+    const f = spawnSync(found.bwrap, [...outer, '--', ...nested]);
+    raw.filtered.push(performance.now() - t0);
+    if (f.status !== 0) throw new Error(`the filtered launch failed: ${String(f.stderr)}`);
   }
   await sandbox.dispose();
   rmSync(ws, { recursive: true, force: true });
@@ -127,6 +161,13 @@ async function main(): Promise<void> {
       workload: 'S3 bare `true` through bwrap',
       metric: 'bwrap / plain spawn (median)',
       value: `${s3.toFixed(2)}× (${ms(median(raw.sandboxed))} / ${ms(median(raw.plain))})`,
+      target: 'informational',
+      pass: null,
+    },
+    {
+      workload: 'S4 `true` under the Unix socket filter',
+      metric: 'nested bwrap with the filter / without (median), added per shell start',
+      value: `${(median(raw.filtered) / median(raw.unfiltered)).toFixed(2)}× (+${ms(median(raw.filtered) - median(raw.unfiltered))})`,
       target: 'informational',
       pass: null,
     },

@@ -2,9 +2,9 @@
 // A small MCP server (stdio) that reports what it can see and do, for the tests of the sandbox
 // MCP servers start in:
 //   write_file    writes `text` to `path`; says "wrote" or why it could not
-//   surroundings  the process ids under /proc, the environment, the working folder
+//   surroundings  the process ids under /proc, the environment, the working folder, its seccomp mode
 //   fetch         a GET of an http:// `url` through the proxy HTTP_PROXY names; status and body
-import { writeFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -42,7 +42,8 @@ function surroundings() {
   const pids = readdirSync('/proc')
     .filter((n) => /^\d+$/.test(n))
     .map(Number);
-  return { pids, env: process.env, cwd: process.cwd(), pid: process.pid };
+  const seccomp = /^Seccomp:\s*(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  return { pids, env: process.env, cwd: process.cwd(), pid: process.pid, seccomp };
 }
 
 /** Node's http ignores HTTP_PROXY: ask the proxy itself, with the absolute URL as the path. */

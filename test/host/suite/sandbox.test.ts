@@ -1,10 +1,11 @@
 // The agent's commands run inside the sandbox in the real extension host, both ways the terminal
 // runs them: the integrated terminal's own shell (its shell integration still active) and the
 // pseudoterminal fallback. A write outside the workspace is refused, the editor's processes are
-// not visible, and plan mode's shell sees the workspace read-only. Every check here fails with
-// logbook.sandbox.mode set to "off".
+// not visible, a Unix socket outside cannot be reached, and plan mode's shell sees the workspace
+// read-only. Every check here fails with logbook.sandbox.mode set to "off".
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { CommandSandbox } from '../../../src/host/node/sandbox';
@@ -198,6 +199,50 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
         },
         { mode, writeFailed: true, outsideFile: ORIGINAL, editorProcesses: 0 },
       );
+    });
+
+    it('cannot connect to a listening Unix socket outside the workspace: the host process hears nothing', async () => {
+      const path = join(outsideDir, `host-${mode}.sock`);
+      let connections = 0;
+      const server = createServer((c) => {
+        connections++;
+        c.on('error', () => undefined);
+        c.end('host-process-answered\n');
+      });
+      await new Promise<void>((resolve) => server.listen(path, resolve));
+      try {
+        const r = await box.port.run(
+          `grep Seccomp: /proc/self/status; ls ${path} && python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('${path}'); print(s.recv(64).decode())"`,
+          { timeoutMs: 20_000 },
+        );
+        assert.deepEqual(
+          {
+            filtered: /Seccomp:\s*2/.test(r.output),
+            visible: r.output.includes(path),
+            refused: /Operation not permitted/.test(r.output),
+            answered: /host-process-answered/.test(r.output),
+            connections,
+          },
+          { filtered: true, visible: true, refused: true, answered: false, connections: 0 },
+          r.output,
+        );
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    });
+
+    it('Ctrl+C stops the command, not the sandbox: the shell under the filter answers again', async () => {
+      const first = await box.port.run('echo $$', { timeoutMs: 20_000 });
+      const r = await box.port.run('sleep 60', { timeoutMs: 800 });
+      assert.equal(r.timedOut, true);
+      await box.port.interrupt();
+      const after = await box.port.sendInput('', { timeoutMs: 10_000 });
+      assert.equal(after.timedOut, false);
+      assert.notEqual(after.exitCode, 0);
+      const again = await box.port.run('echo $$; grep Seccomp: /proc/self/status', { timeoutMs: 20_000 });
+      assert.equal(again.exitCode, 0, again.output);
+      assert.equal(again.output.trim().split('\n')[0], first.output.trim(), 'the same shell');
+      assert.match(again.output, /Seccomp:\s*2/);
     });
 
     it('holds what runs later: .vscode cannot be made, a .env written is removed and the output says so', async () => {

@@ -150,12 +150,16 @@ describe('logbook and the sandbox', function () {
       hidden: string[];
       allowed_hosts: string[];
       read_only_in_workspace: string[];
+      unix_sockets_filtered: boolean;
     };
     assert.equal(report.state, 'on');
+    assert.equal(report.unix_sockets_filtered, true);
     assert.equal(report.writable[0], ws);
     assert.ok(report.hidden.some((p) => p.includes('.ssh')));
     assert.ok(report.read_only_in_workspace.includes(join(ws, '.git', 'config')));
     assert.deepEqual(report.allowed_hosts, ['registry.npmjs.org']);
+    const text = await runCli(['sandbox', '--workspace', ws]);
+    assert.match(text.stdout, /Unix sockets commands may connect to:\n {2}none: creating one fails/);
     const missing = await runCli(['sandbox'], { env: { LOGBOOK_BWRAP: join(ws, 'none') } });
     assert.equal(missing.code, 1);
     assert.match(missing.stdout, /Fix: Install it/);

@@ -30,6 +30,7 @@ async function call(t: TestHub, server: string, tool: string, args: Record<strin
 }
 
 interface Surroundings {
+  seccomp?: string;
   pids: number[];
   env: Record<string, string>;
   cwd: string;
@@ -84,6 +85,7 @@ describe('MCP hub: stdio servers in the sandbox', function () {
     assert.ok(!seen.pids.includes(process.pid), `the test's own pid ${process.pid} is not visible`);
     assert.ok(seen.pids.length < 10, `only the sandbox's few processes: ${seen.pids.join(' ')}`);
     assert.equal(seen.cwd, workspace);
+    assert.equal(seen.seccomp, '2', 'the Unix socket filter holds the server too');
     assert.ok(
       t.logs.some((l) => /"probe" started with 3 tools, in the sandbox/.test(l)),
       t.logs.join('\n'),

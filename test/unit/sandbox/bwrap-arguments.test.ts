@@ -174,4 +174,15 @@ describe('sandbox: bubblewrap arguments', () => {
     assert.ok(!m.includes('--remount-ro /home/u'), m.join('\n'));
     assert.ok(m.includes('--remount-ro /home'));
   });
+
+  it('with the socket filter: the host user maps to the stand-in ids and the command is process 1', () => {
+    const filtered = bwrapArguments(profile({ socketFilter: { outerIds: { uid: 1, gid: 1 } } }), {
+      kind,
+      newSession: true,
+    });
+    assert.deepEqual(filtered.slice(0, 5), ['--unshare-user', '--uid', '1', '--gid', '1']);
+    assert.ok(filtered.includes('--as-pid-1'));
+    const plain = bwrapArguments(profile(), { kind, newSession: true });
+    assert.ok(!plain.includes('--as-pid-1') && !plain.includes('--uid'));
+  });
 });

@@ -16,6 +16,11 @@ export function sandboxRows(r: SandboxReport, l10n: L10n = ENGLISH): DiagnosticR
       value: r.allowed_hosts.length ? r.allowed_hosts.join(', ') : l10n.t('none'),
       status: 'info',
     },
+    {
+      label: l10n.t('Unix sockets commands may connect to'),
+      value: r.unix_sockets,
+      status: r.state === 'on' && !r.unix_sockets_filtered ? 'warning' : 'info',
+    },
   ];
 }
 

@@ -9,6 +9,12 @@
 // - `--new-session` is left to the caller: a shell on pipes wants it (its own process group to
 //   interrupt), an integrated terminal must keep its controlling terminal.
 // - `--die-with-parent`: nothing outlives the host that started it.
+// - With the Unix socket filter (unix-socket-filter.ts), a nested bwrap applies it to the command
+//   after the network bridge starts. Nested, it needs a user namespace of its own, and since Linux
+//   5.12 mapping uid 0 of the outer namespace takes CAP_SETFCAP there, which `--cap-drop ALL` took
+//   away. So where the host user is root the outer sandbox maps it to a stand-in id (`--uid`), the
+//   nested one maps the stand-in back to 0, and the command sees the ids it would see outside.
+//   `--as-pid-1` makes that nested bwrap process 1, which a Ctrl+C sent to the group cannot kill.
 // - Every user's home is an empty read-only tmpfs, with the allowed toolchain folders bound
 //   read-only into it (home-readable.ts).
 // Mounts are ordered parent-first, so a workspace inside a hidden folder, or a held file inside a
@@ -99,9 +105,12 @@ export function bwrapArguments(profile: SandboxProfile, opts: BwrapOptions): str
   const ordered = [...sorted.flatMap((m) => m.args), ...readOnlyLast];
 
   const env = Object.entries(profile.env).flatMap(([k, v]) => ['--setenv', k, v]);
+  const ids = profile.socketFilter?.outerIds;
   return [
     '--unshare-user',
+    ...(ids ? ['--uid', String(ids.uid), '--gid', String(ids.gid)] : []),
     '--unshare-pid',
+    ...(profile.socketFilter ? ['--as-pid-1'] : []),
     '--unshare-ipc',
     '--unshare-uts',
     '--unshare-net',

@@ -26,6 +26,7 @@ import { sandboxEnvironment } from './sandbox-environment';
 import { secretLocations } from './secret-locations';
 import { type SandboxReport, sandboxReport } from './sandbox-report';
 import type { SandboxState } from './sandbox-state';
+import { hostIds, outerIds } from './unix-socket-filter';
 
 export type { SandboxState } from './sandbox-state';
 
@@ -109,7 +110,13 @@ export class CommandSandbox {
   get state(): SandboxState {
     if (this.opts.setting === 'off') return { kind: 'off' };
     const found: SandboxAvailability = sandboxAvailability(this.opts.bwrap);
-    if (found.available) return { kind: 'on', bwrap: found.bwrap, version: found.version };
+    if (found.available)
+      return {
+        kind: 'on',
+        bwrap: found.bwrap,
+        version: found.version,
+        ...(found.socketFilterMissing ? { socketFilterMissing: found.socketFilterMissing } : {}),
+      };
     return {
       kind: 'unavailable',
       required: this.opts.setting === 'required',
@@ -161,14 +168,16 @@ export class CommandSandbox {
     return homeReadable(this.home, this.opts.homeReadable ?? []);
   }
 
-  /** What the sandbox runs inside that may live in a home folder: the bridge's Node. */
-  private runtimeReadable(): string[] {
-    const node = this.opts.node ?? process.execPath;
-    const found = [installFolder(node)];
-    try {
-      found.push(installFolder(realpathSync(node)));
-    } catch {
-      // a node that is not there fails to start, saying so
+  /** What the sandbox runs inside that may live in a home folder: the bridge's Node, the nested bwrap. */
+  private runtimeReadable(bwrap: string): string[] {
+    const found: string[] = [];
+    for (const program of [this.opts.node ?? process.execPath, bwrap]) {
+      found.push(installFolder(program));
+      try {
+        found.push(installFolder(realpathSync(program)));
+      } catch {
+        // a program that is not there fails to start, saying so
+      }
     }
     return found;
   }
@@ -234,6 +243,9 @@ export class CommandSandbox {
     // Plan mode: the whole workspace is read-only, nothing to hold or watch.
     if (req.readOnly) this.watch = undefined;
     const held = req.readOnly ? { held: [], selfBound: [] } : this.holdWorkspaces(req.workspaces);
+    // Every launch's command gets the Unix socket filter where this machine can apply it.
+    const filtered = !state.socketFilterMissing;
+    const ids = hostIds();
     const profile: SandboxProfile = {
       workspaces: req.workspaces,
       readOnlyWorkspace: req.readOnly,
@@ -241,7 +253,7 @@ export class CommandSandbox {
       heldInWorkspace: held.held,
       selfBound: held.selfBound,
       hiddenHomes: this.hiddenHomes(),
-      homeReadable: [...this.homeReadable(), ...this.runtimeReadable(), ...(req.readable ?? [])],
+      homeReadable: [...this.homeReadable(), ...this.runtimeReadable(state.bwrap), ...(req.readable ?? [])],
       hidden: this.hiddenLocations(),
       env: sandboxEnvironment(this.hostEnv, {
         pass: req.pass ?? [],
@@ -250,6 +262,7 @@ export class CommandSandbox {
       }),
       cwd: req.cwd,
       proxySocket: proxy.socketPath,
+      ...(filtered ? { socketFilter: { outerIds: outerIds(ids) } } : {}),
     };
     const args = bwrapArguments(profile, {
       kind: pathKind,
@@ -261,6 +274,7 @@ export class CommandSandbox {
       { node: this.opts.node ?? process.execPath, ...(socatPath ? { socat: socatPath } : {}) },
       PROXY_SOCKET_INSIDE,
       req.argv,
+      filtered ? { bwrap: state.bwrap, ids } : undefined,
     );
     return { sandboxed: true, file: state.bwrap, args: [...args, '--', ...inner] };
   }

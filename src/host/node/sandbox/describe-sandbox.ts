@@ -2,6 +2,7 @@
 // command say the same thing.
 import type { SandboxNotice } from '../../../core/state';
 import type { SandboxState } from './sandbox-state';
+import type { SocketFilterMissing } from './unix-socket-filter';
 import { ENGLISH, type L10n } from '../../../core/text/l10n';
 
 export interface SandboxDescription {
@@ -16,14 +17,26 @@ export interface SandboxDescription {
 /** `l10n`: the host's words, for what a person reads (the log's notice is always English). */
 export function describeSandbox(state: SandboxState, l10n: L10n = ENGLISH): SandboxDescription {
   switch (state.kind) {
-    case 'on':
+    case 'on': {
+      const headline = l10n.t(
+        'Commands run in a sandbox ({0}): only the workspace is writable, secrets are hidden, the network is closed but for allowed hosts.',
+        state.version,
+      );
+      const missing = state.socketFilterMissing;
+      if (!missing) return { headline, warn: false };
+      // Said once, prominently: a boundary the user may count on is not there.
       return {
-        headline: l10n.t(
-          'Commands run in a sandbox ({0}): only the workspace is writable, secrets are hidden, the network is closed but for allowed hosts.',
-          state.version,
-        ),
-        warn: false,
+        headline: `${headline} ${unfilteredSockets(missing, l10n)}`,
+        ...('nested' in missing
+          ? {
+              fix: l10n.t(
+                'Update bubblewrap, and check that user namespaces can nest (user.max_user_namespaces must allow more than one per sandbox).',
+              ),
+            }
+          : {}),
+        warn: true,
       };
+    }
     case 'off':
       return {
         headline: l10n.t(
@@ -50,6 +63,19 @@ export function describeSandbox(state: SandboxState, l10n: L10n = ENGLISH): Sand
           };
     }
   }
+}
+
+/** Why commands can reach Unix sockets outside the sandbox here. */
+export function unfilteredSockets(missing: SocketFilterMissing, l10n: L10n = ENGLISH): string {
+  return 'arch' in missing
+    ? l10n.t(
+        'Commands can still connect to Unix sockets outside the sandbox: Logbook has no seccomp filter for {0}.',
+        missing.arch,
+      )
+    : l10n.t(
+        'Commands can still connect to Unix sockets outside the sandbox: the nested bubblewrap that applies the seccomp filter did not start ({0}).',
+        missing.nested,
+      );
 }
 
 /** The notice the log records (a `sandbox` update), in the same words. */

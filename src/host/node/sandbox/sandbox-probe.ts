@@ -5,6 +5,14 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ENGLISH, type L10n } from '../../../core/text/l10n';
+import {
+  filteredCommand,
+  filterRedirect,
+  hostIds,
+  outerIds,
+  socketFilterSupported,
+  type SocketFilterMissing,
+} from './unix-socket-filter';
 
 export type SandboxSetting = 'auto' | 'required' | 'off';
 
@@ -18,7 +26,14 @@ export interface SandboxProblem {
 export type SaidProblem = SandboxProblem & { say: (l10n: L10n) => SandboxProblem };
 
 export type SandboxAvailability =
-  { available: true; bwrap: string; version: string } | ({ available: false } & SaidProblem);
+  | {
+      available: true;
+      bwrap: string;
+      version: string;
+      /** Why commands can reach Unix sockets outside (no seccomp filter here); absent: they cannot. */
+      socketFilterMissing?: SocketFilterMissing;
+    }
+  | ({ available: false } & SaidProblem);
 
 function said(say: (l10n: L10n) => SandboxProblem): SaidProblem {
   return { ...say(ENGLISH), say };
@@ -41,6 +56,7 @@ export function sandboxAvailability(bwrap?: string): SandboxAvailability {
 export function probeSandbox(
   bwrapPath?: string,
   platform: NodeJS.Platform = process.platform,
+  arch: string = process.arch,
 ): SandboxAvailability {
   if (platform !== 'linux') {
     return {
@@ -84,28 +100,55 @@ export function probeSandbox(
       })),
     };
   }
-  const trial = spawnSync(
-    bwrap,
-    [
-      '--unshare-user',
-      '--unshare-pid',
-      '--unshare-net',
-      '--cap-drop',
-      'ALL',
-      '--ro-bind',
-      '/',
-      '/',
-      '--proc',
-      '/proc',
-      '--dev',
-      '/dev',
-      '--',
-      'true',
-    ],
-    { encoding: 'utf8', timeout: 10_000 },
-  );
-  if (trial.status === 0) return { available: true, bwrap, version: version.stdout.trim() };
-  return { available: false, ...namespaceProblem(`${trial.stderr || trial.error?.message || ''}`.trim()) };
+  const trial = (extra: string[], args: string[], command: string[]) =>
+    spawnSync(
+      bwrap,
+      [
+        '--unshare-user',
+        ...extra,
+        '--unshare-pid',
+        '--unshare-net',
+        '--cap-drop',
+        'ALL',
+        '--ro-bind',
+        '/',
+        '/',
+        '--proc',
+        '/proc',
+        '--dev',
+        '/dev',
+        ...args,
+        '--',
+        ...command,
+      ],
+      { encoding: 'utf8', timeout: 10_000 },
+    );
+  const found = { available: true as const, bwrap, version: version.stdout.trim() };
+  // The shape every launch has: the command under the nested bwrap that loads the socket filter.
+  if (socketFilterSupported(arch)) {
+    const ids = outerIds(hostIds());
+    const filtered = trial(
+      ['--uid', String(ids.uid), '--gid', String(ids.gid)],
+      ['--as-pid-1'],
+      [
+        '/bin/bash',
+        '--norc',
+        '--noprofile',
+        '-c',
+        `exec "$@" ${filterRedirect()}`,
+        '_',
+        ...filteredCommand(bwrap, hostIds(), ['true']),
+      ],
+    );
+    if (filtered.status === 0) return found;
+    const plain = trial([], [], ['true']);
+    if (plain.status === 0)
+      return { ...found, socketFilterMissing: { nested: filtered.stderr.split('\n')[0] ?? '' } };
+    return { available: false, ...namespaceProblem(`${plain.stderr || plain.error?.message || ''}`.trim()) };
+  }
+  const plain = trial([], [], ['true']);
+  if (plain.status === 0) return { ...found, socketFilterMissing: { arch } };
+  return { available: false, ...namespaceProblem(`${plain.stderr || plain.error?.message || ''}`.trim()) };
 }
 
 /** Why bubblewrap could not create its namespaces, read from the kernel's settings. */

@@ -30,4 +30,9 @@ export interface SandboxProfile {
    * allowed hosts through it; absent: no network at all.
    */
   proxySocket?: string;
+  /**
+   * The command runs under the nested bwrap of unix-socket-filter.ts: it is the sandbox's process 1,
+   * and the sandbox maps the host user to `outerIds` (nonzero where the host user is root).
+   */
+  socketFilter?: { outerIds: { uid: number; gid: number } };
 }

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxState } from './sandbox-state';
-import { describeSandbox } from './describe-sandbox';
+import { describeSandbox, unfilteredSockets } from './describe-sandbox';
 import { ENGLISH, type L10n } from '../../../core/text/l10n';
 import { RUNS_LATER } from '../../../core/security/runs-later';
 import { isAnyDepth } from './held-paths';
@@ -31,6 +31,10 @@ export interface SandboxReport {
   readable_in_home: string[];
   hidden: string[];
   allowed_hosts: string[];
+  /** Which Unix sockets commands can connect to. */
+  unix_sockets: string;
+  /** Whether commands run under the Unix socket filter. */
+  unix_sockets_filtered: boolean;
 }
 
 export function sandboxReport(input: SandboxReportInput, l10n: L10n = ENGLISH): SandboxReport {
@@ -54,6 +58,15 @@ export function sandboxReport(input: SandboxReportInput, l10n: L10n = ENGLISH): 
     // Only what exists is mounted over; the rest is listed so the user sees the whole list.
     hidden: input.hidden.map(present),
     allowed_hosts: [...input.allowedHosts],
+    unix_sockets:
+      input.state.kind === 'on' && input.state.socketFilterMissing
+        ? unfilteredSockets(input.state.socketFilterMissing, l10n)
+        : input.state.kind === 'on'
+          ? l10n.t(
+              "none: creating one fails (a seccomp filter); the network goes through Logbook's proxy, and socketpair still works",
+            )
+          : l10n.t('all that your user can reach'),
+    unix_sockets_filtered: input.state.kind === 'on' && !input.state.socketFilterMissing,
   };
 }
 
@@ -69,6 +82,7 @@ export function sandboxReportText(r: SandboxReport, l10n: L10n = ENGLISH): strin
   list(l10n.t('Readable in the home folders (read-only)'), r.readable_in_home);
   list(l10n.t('Hidden (unreadable)'), r.hidden);
   list(l10n.t('Hosts commands may reach'), r.allowed_hosts);
+  list(l10n.t('Unix sockets commands may connect to'), [r.unix_sockets]);
   lines.push(
     '',
     l10n.t(

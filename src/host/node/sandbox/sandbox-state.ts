@@ -1,10 +1,17 @@
 // In a module of its own so the report and the descriptions can name the sandbox's state without
 // importing the sandbox that decides it.
 import type { L10n } from '../../../core/text/l10n';
+import type { SocketFilterMissing } from './unix-socket-filter';
 
 /** How commands run now; what the chat, `logbook run` and the diagnostics say. */
 export type SandboxState =
-  | { kind: 'on'; bwrap: string; version: string }
+  | {
+      kind: 'on';
+      bwrap: string;
+      version: string;
+      /** Set where commands can still reach Unix sockets outside: why (see unix-socket-filter.ts). */
+      socketFilterMissing?: SocketFilterMissing;
+    }
   | { kind: 'off' }
   | {
       kind: 'unavailable';

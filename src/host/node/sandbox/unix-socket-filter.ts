@@ -5,7 +5,16 @@
  * `connect()`. `socket(AF_UNIX, …)` fails with EPERM; `socketpair` stays allowed,
  * since it reaches nothing. `io_uring_setup` fails with ENOSYS (io_uring can open
  * sockets without the socket syscall). Any other architecture, and x32 numbers on
- * x86_64, fail with EPERM so that no second syscall table goes around the check.
+ * x86_64, fail with EPERM so that no second syscall table goes around the check (32-bit x86
+ * programs do not run in the sandbox).
+ *
+ * Applied to every sandboxed command (terminal, integrated terminal, MCP servers) by a nested
+ * bwrap, after the network bridge, which must itself open a Unix socket to the proxy, has started
+ * (network-bridge.ts). Other ways were weighed: the filter on the outer bwrap, with the bridge
+ * handed its connections by the host over an inherited socket, needs the host as the sandbox's
+ * parent, which the integrated terminal's shell is not (VS Code starts it from a script), and a Node
+ * bridge that receives descriptors (tens of milliseconds per shell); the nested bwrap costs a few
+ * milliseconds per shell, not per command, and works wherever the outer one does.
  */
 
 const AUDIT_ARCH_X86_64 = 0xc000003e;
@@ -64,7 +73,66 @@ export function unixSocketFilter(): Buffer {
   return out;
 }
 
-// Not yet applied by CommandSandbox.launch(): the command must get the filter while the network
-// bridge (network-bridge.ts), which connects to the proxy's Unix socket for each connection, must
-// not. A nested `bwrap --unshare-user --seccomp` after the bridge starts costs a few milliseconds
-// but cannot map its user where the outer sandbox runs as root with no capability left.
+/** The descriptor the inner bwrap reads the program from (see `filteredCommand`). */
+export const SOCKET_FILTER_FD = 9;
+
+/** Whether the program knows this machine's syscall table; elsewhere no filter is applied, and the status says so. */
+export function socketFilterSupported(arch: string = process.arch): boolean {
+  return arch === 'x64' || arch === 'arm64';
+}
+
+/** Why no filter is applied: no program for this architecture, or the nested bwrap failed (what it said). */
+export type SocketFilterMissing = { arch: string } | { nested: string };
+
+/** The ids a command sees: the host user's own. */
+export interface CommandIds {
+  uid: number;
+  gid: number;
+}
+
+/**
+ * The ids the outer sandbox maps the host user to: its own, but root becomes a stand-in (any
+ * nonzero id: only the network bridge and the nested bwrap run as it).
+ */
+export function outerIds(host: CommandIds): CommandIds {
+  return { uid: host.uid === 0 ? 1 : host.uid, gid: host.gid === 0 ? 1 : host.gid };
+}
+
+/** This process's ids (0 where the platform has none: the sandbox is Linux-only). */
+export function hostIds(): CommandIds {
+  return { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+}
+
+/**
+ * `argv` run under a second, nested bwrap that loads the program and maps the sandbox's user back
+ * to the host user's ids (see bwrap-arguments.ts for why the outer one maps root elsewhere). It
+ * shares every mount (`--dev-bind / /` keeps the outer read-only mounts read-only: they are locked
+ * in a child namespace) and drops every capability again. It must be exec'd with the program on
+ * `SOCKET_FILTER_FD` (`filterRedirect()`), and as the sandbox's process 1: the nested bwrap waits
+ * for the command, and process 1 of a PID namespace ignores a Ctrl+C sent to its process group.
+ */
+export function filteredCommand(bwrap: string, ids: CommandIds, argv: readonly string[]): string[] {
+  return [
+    bwrap,
+    '--unshare-user',
+    '--uid',
+    String(ids.uid),
+    '--gid',
+    String(ids.gid),
+    '--cap-drop',
+    'ALL',
+    '--dev-bind',
+    '/',
+    '/',
+    '--seccomp',
+    String(SOCKET_FILTER_FD),
+    '--',
+    ...argv,
+  ];
+}
+
+/** A bash redirection that puts the program on `SOCKET_FILTER_FD` (no file to write or remove). */
+export function filterRedirect(): string {
+  const escaped = [...unixSocketFilter()].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
+  return `${SOCKET_FILTER_FD}< <(printf '${escaped}')`;
+}
