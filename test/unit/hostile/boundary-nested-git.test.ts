@@ -182,6 +182,15 @@ describe('hostile model: a repository made inside the workspace runs nothing for
     });
   }
 
+  it("a new repository's hooks folder made a link to hooks elsewhere in the workspace runs nothing at the user's next commit", async () => {
+    const observation = await runOne(
+      `git init -q sub && mkdir -p my-hooks && printf '#!/bin/sh\ntouch ${p.outside}/linked-hook\n' > my-hooks/pre-commit && chmod +x my-hooks/pre-commit && rm -rf sub/.git/hooks && ln -s ../../my-hooks sub/.git/hooks && ls sub/.git/hooks/`,
+    );
+    assert.match(observation, /pre-commit/, 'the command made the link');
+    userGit(p, join(p.ws, 'sub'), 'commit', '-q', '--allow-empty', '-m', 'mine');
+    assert.deepEqual(planted(), [], observation);
+  });
+
   it('a repository the command makes still works for ordinary git (init, add, commit)', async () => {
     const observation = await runOne(
       'git init -q sub && cd sub && echo a > a.txt && git add a.txt && git -c user.name=A -c user.email=a@e commit -qm first && echo ALL-OK',

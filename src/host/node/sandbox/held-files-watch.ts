@@ -175,9 +175,11 @@ export class HeldFilesWatch {
             .filter((h) => !h.endsWith('.sample')) // git never runs these
             .map((h) => `hooks/${h}`),
         ];
+        // A hooks folder that is a link leads elsewhere: the link itself is watched.
+        if (isLink(join(git, 'hooks'))) rels.push('hooks');
         for (const rel of rels) {
           const entry = entryHolding(`.git/${rel}`, this.list);
-          if (!entry || (entry.pattern.endsWith('/') && !rel.startsWith('hooks/'))) continue;
+          if (!entry || (entry.pattern.endsWith('/') && !rel.startsWith('hooks'))) continue;
           const path = join(git, ...rel.split('/'));
           this.reasons.set(path, entry.why);
           add(path);
@@ -198,6 +200,14 @@ function isGitFolder(dir: string): boolean {
     }
   };
   return kind('objects')?.isDirectory() === true || kind('commondir') !== undefined;
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function list(dir: string): string[] {
