@@ -196,6 +196,8 @@ describe('hostile model: a repository made inside the workspace runs nothing for
       'git init -q sub && cd sub && echo a > a.txt && git add a.txt && git -c user.name=A -c user.email=a@e commit -qm first && echo ALL-OK',
     );
     assert.match(observation, /ALL-OK/, observation);
+    assert.ok(existsSync(join(p.ws, 'sub', '.git', 'hooks')), 'its hooks folder (git’s samples) stays');
+    assert.doesNotMatch(observation, /hooks: Logbook removed it/);
     assert.match(userGit(p, join(p.ws, 'sub'), 'log', '--format=%s'), /first/);
     assert.ok(existsSync(join(p.ws, 'sub', 'a.txt')));
   });

@@ -176,10 +176,11 @@ export class HeldFilesWatch {
             .map((h) => `hooks/${h}`),
         ];
         // A hooks folder that is a link leads elsewhere: the link itself is watched.
-        if (isLink(join(git, 'hooks'))) rels.push('hooks');
+        const hooksLink = isLink(join(git, 'hooks'));
         for (const rel of rels) {
           const entry = entryHolding(`.git/${rel}`, this.list);
-          if (!entry || (entry.pattern.endsWith('/') && !rel.startsWith('hooks'))) continue;
+          const hook = rel.startsWith('hooks/') || (rel === 'hooks' && hooksLink);
+          if (!entry || (entry.pattern.endsWith('/') && !hook)) continue;
           const path = join(git, ...rel.split('/'));
           this.reasons.set(path, entry.why);
           add(path);
