@@ -34,6 +34,11 @@ export const RUNS_LATER: readonly RunsLaterEntry[] = [
   { pattern: '.git/worktrees/', why: "linked worktrees' git folders and configuration" },
   { pattern: '.gitmodules', why: 'submodule URLs and update commands that git runs' },
   {
+    // A folder holding a `.git` file or link is a repository whose git folder is wherever it says.
+    pattern: '.git',
+    why: "which folder git reads a repository's configuration and hooks from",
+  },
+  {
     pattern: '.vscode/',
     why: "the editor's workspace settings, tasks (run on folder open) and launch configurations",
   },
@@ -87,7 +92,9 @@ function segmentMatches(pattern: string, name: string): boolean {
 /**
  * The entry of `list` that holds `rel` (relative to a workspace folder): the path itself, or a
  * path inside a held folder. A pattern with no `/` (`*.code-workspace`, `.env.*`) matches a name
- * at any depth, as git ignores do; the others are anchored at the workspace folder.
+ * at any depth, as git ignores do; the others are anchored at the workspace folder, but for those
+ * under `.git/`, which hold in every repository of the workspace (`vendor/lib/.git/config`: the
+ * editor's git opens repositories in subfolders by itself).
  */
 export function entryHolding(
   rel: string,
@@ -95,6 +102,7 @@ export function entryHolding(
 ): RunsLaterEntry | undefined {
   const path = parts(rel);
   if (path.length === 0 || path[0] === '..') return undefined;
+  const git = path.indexOf('.git');
   for (const entry of list) {
     const folder = entry.pattern.endsWith('/');
     const pat = parts(entry.pattern);
@@ -103,8 +111,9 @@ export function entryHolding(
       if (segmentMatches(pat[0]!, name) && !entry.except?.test(name)) return entry;
       continue;
     }
-    if (path.length < pat.length || (!folder && path.length !== pat.length)) continue;
-    if (pat.every((p, i) => segmentMatches(p, path[i]!))) return entry;
+    const at = pat[0] === '.git' && git > 0 ? path.slice(git) : path;
+    if (at.length < pat.length || (!folder && at.length !== pat.length)) continue;
+    if (pat.every((p, i) => segmentMatches(p, at[i]!))) return entry;
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 // What verifying each conversation's signatures last found in this window: checked on open (after
 // the first paint) and by Logbook: Verify Conversation, shown as the list's and the header's badge.
-import { indexedEvents, vouchedSigners } from '../../core/agents/vouched-keys';
+import * as vscode from 'vscode';
+import { verifyAgents } from '../../core/agents/tree-verify';
 import { verifyConversationInSteps } from '../../core/signing';
 import { type SignatureCheck, editorSignerTrust, signatureCheck } from './verify';
 
@@ -44,13 +45,22 @@ export class SignatureChecks<S extends Checked> {
     this.deps.recorded(id, result);
   }
 
-  /** Verifies against the head kept outside, and judges the signers by this window's key and the trust list. */
+  /**
+   * Verifies against the head kept outside, and judges the signers by this window's key and the
+   * trust list; then each delegated agent's log, at any depth, as `logbook verify` does. The keys of
+   * the agents a handoff gave the conversation to are vouched for by the log itself.
+   */
   async check(id: string, dir: string): Promise<SignatureCheck> {
     const result = await verifyConversationInSteps(dir, { expectedId: id, headFile: this.deps.headFile(id) });
     const me = await this.deps.signerDid();
     const trust = editorSignerTrust(me, (m) => this.deps.log.warn(m));
-    // The keys of the agents a handoff gave the conversation to, vouched for as `logbook verify` does.
-    return signatureCheck(result, vouchedSigners(await indexedEvents(dir), result, trust));
+    const agents = await verifyAgents(dir, result, trust, {
+      verify: verifyConversationInSteps,
+      // A delegated agent's head is kept by its conversation id, as its session wrote it.
+      headFile: (_childDir, childId) => this.deps.headFile(childId),
+      l10n: vscode.l10n,
+    });
+    return signatureCheck(result, agents);
   }
 
   /**

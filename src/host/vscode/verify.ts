@@ -1,6 +1,8 @@
 // Logbook: Verify Conversation: the check `logbook verify` makes (core/signing), said in a message,
 // with this window's key as "you" and the user's trust list (the CLI's file) naming known signers.
+// As in the CLI, the verdict is the worst of the agent tree (core/agents/tree-verify.ts).
 import * as vscode from 'vscode';
+import { type AgentsVerification, delegated, treeVerdict } from '../../core/agents/tree-verify';
 import {
   type SignerTrust,
   type Verdict,
@@ -40,16 +42,32 @@ export function editorSignerTrust(did: string, warn: (msg: string) => void): Sig
   return { you: [did], known };
 }
 
-export function signatureCheck(r: VerifyResult, trust: SignerTrust): SignatureCheck {
+/**
+ * The check of a conversation (`r`, its own log) and of its delegated agents' logs (`agents`): the
+ * verdict is the worst of them, and the message names each agent whose log fails.
+ */
+export function signatureCheck(r: VerifyResult, agents: AgentsVerification): SignatureCheck {
+  const { trust } = agents;
   const report = verifyReport(r, trust, vscode.l10n);
-  const message = report.detail
+  const own = report.detail
     ? vscode.l10n.t('{0}. {1}', report.summary, report.detail)
     : vscode.l10n.t('{0}.', report.summary);
+  const failing = delegated(agents)
+    .filter((a) => a.verdict !== 'verified' && a.verdict !== 'unsigned')
+    .map((a) =>
+      vscode.l10n.t(
+        'Delegated agent {0} ({1}, {2}) fails the check: {3}.',
+        a.agent,
+        a.branch,
+        a.folder!,
+        a.summary,
+      ),
+    );
   return {
     ...r,
-    verdict: report.verdict,
+    verdict: treeVerdict(report.verdict, agents),
     signerNames: r.signers.map((d) => signerName(d, trust, vscode.l10n)),
-    message,
+    message: [own, ...failing].join(' '),
   };
 }
 

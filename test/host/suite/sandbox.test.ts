@@ -4,6 +4,7 @@
 // not visible, a Unix socket outside cannot be reached, and plan mode's shell sees the workspace
 // read-only. Every check here fails with logbook.sandbox.mode set to "off".
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -260,6 +261,32 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
         { tasks: false, env: false, said: true },
         r.output,
       );
+    });
+
+    it("a repository a command makes runs nothing for the user's git: a .git file pointing at a filled git folder is removed", async () => {
+      const ws = workspaceRoot();
+      const marker = join(outsideDir, `fsmonitor-${mode}`);
+      try {
+        const r = await box.port.run(
+          `git init -q --bare nested-git/g && git -C nested-git/g config core.bare false && git -C nested-git/g config core.fsmonitor "touch ${marker}; false" && mkdir -p nested-git/sub && echo "gitdir: ../g" > nested-git/sub/.git; echo done`,
+          { timeoutMs: 20_000 },
+        );
+        // The user's git, as the editor's runs it in a repository it finds in a subfolder.
+        spawnSync('git', ['-C', join(ws, 'nested-git', 'sub'), 'status'], { encoding: 'utf8' });
+        spawnSync('git', ['-C', join(ws, 'nested-git', 'g'), 'status'], { encoding: 'utf8' });
+        assert.deepEqual(
+          {
+            gitFile: existsSync(join(ws, 'nested-git', 'sub', '.git')),
+            config: existsSync(join(ws, 'nested-git', 'g', 'config')),
+            ran: existsSync(marker),
+            said: /sub\/\.git: Logbook removed it/.test(r.output),
+          },
+          { gitFile: false, config: false, ran: false, said: true },
+          r.output,
+        );
+      } finally {
+        rmSync(join(ws, 'nested-git'), { recursive: true, force: true });
+      }
     });
 
     it('plan mode: a new shell in the same folder sees the workspace read-only; act mode writes again', async () => {

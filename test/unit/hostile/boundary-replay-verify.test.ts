@@ -5,67 +5,16 @@
 // not an old unsigned log.
 import * as assert from 'node:assert/strict';
 import crypto from 'node:crypto';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { encodeRecord } from '../../../src/core/log/record-format';
 import { childDirs, delegateCall, finish } from '../agents/agents-fixture';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture, onlyConversationDir } from '../cli/fixtures';
-import { segmentPath } from '../log/helpers';
+import { appendEvent, cutBack, earlierSignedCount } from '../../support/log-tampering';
 
 const VERIFIED = 0;
 const BROKEN = 1;
 const TRUNCATED = 4;
-
-/** The JSON of each record in a log's first segment, in order. */
-function recordJsons(dir: string): string[] {
-  return readFileSync(segmentPath(dir), 'utf8')
-    .split('\n')
-    .filter((l) => l !== '')
-    .map((l) => l.split(' ').slice(3).join(' '));
-}
-
-/** The event counts signatures.log's signature lines cover, in order. */
-function signedCounts(dir: string): number[] {
-  return readFileSync(join(dir, 'signatures.log'), 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('s '))
-    .map((l) => Number(l.split(' ')[1]));
-}
-
-/** Cuts a log and its signatures.log back to the first `count` events, as someone deleting a tail would. */
-function cutBack(dir: string, count: number): void {
-  const jsons = recordJsons(dir).slice(0, count);
-  writeFileSync(segmentPath(dir), Buffer.concat(jsons.map((j, i) => encodeRecord(i, j))));
-  const file = join(dir, 'signatures.log');
-  const lines = readFileSync(file, 'utf8').split('\n');
-  const at = lines.findIndex((l) => l.startsWith(`s ${count} `));
-  writeFileSync(file, lines.slice(0, at + 1).join('\n') + '\n');
-  // The store's indexes are rebuilt from the records.
-  for (const f of ['meta.json', 'ids.idx', 'sparse.idx']) rmSync(join(dir, f), { force: true });
-}
-
-/** Appends one event to a log, a copy of its last with a new id, as someone adding to it would. */
-function appendEvent(dir: string, opts: { chainIt: boolean }): void {
-  const jsons = recordJsons(dir);
-  const last = JSON.parse(jsons.at(-1)!) as Record<string, unknown>;
-  const json = JSON.stringify({ ...last, id: crypto.randomUUID() });
-  appendFileSync(segmentPath(dir), encodeRecord(jsons.length, json));
-  if (opts.chainIt)
-    appendFileSync(
-      join(dir, 'signatures.log'),
-      `h ${jsons.length} ${crypto.hash('sha256', json, 'base64url')}\n`,
-    );
-  for (const f of ['meta.json', 'ids.idx', 'sparse.idx']) rmSync(join(dir, f), { force: true });
-}
 
 describe('hostile: verify judges the whole tree', function () {
   this.timeout(90_000);
@@ -104,10 +53,7 @@ describe('hostile: verify judges the whole tree', function () {
     const dir = onlyConversationDir(ws);
     assert.equal((await runCli(['verify', dir])).code, VERIFIED);
     const [child] = childDirs(dir);
-    const total = recordJsons(child!).length;
-    const keep = signedCounts(child!)
-      .filter((c) => c < total)
-      .at(-1);
+    const keep = earlierSignedCount(child!);
     assert.ok(keep, 'a signature covers fewer than all of the child’s events');
     cutBack(child!, keep);
 
@@ -152,10 +98,7 @@ describe('hostile: verify judges the whole tree', function () {
     assert.equal((await runCli(['verify', dir])).code, VERIFIED);
     const [child] = childDirs(dir);
     const [grandchild] = childDirs(child!);
-    const total = recordJsons(grandchild!).length;
-    const keep = signedCounts(grandchild!)
-      .filter((c) => c < total)
-      .at(-1);
+    const keep = earlierSignedCount(grandchild!);
     assert.ok(keep, 'a signature covers fewer than all of the grandchild’s events');
     cutBack(grandchild!, keep);
     const cut = await runCli(['verify', dir]);

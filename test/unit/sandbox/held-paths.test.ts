@@ -1,7 +1,7 @@
 // Which paths of a workspace the sandbox holds read-only (held-paths.ts), on real folders: the
 // list of what runs later, found on disk, in the workspace's repository and nested ones.
 import assert from 'node:assert/strict';
-import { linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { heldNameTest, heldPlan } from '../../../src/host/node/sandbox/held-paths';
@@ -61,6 +61,17 @@ describe('sandbox: held paths of a workspace', () => {
       'app/deep/.envrc',
       'team.code-workspace',
     ]);
+  });
+
+  it('names a .git file or link at any depth, and finds folders that may be git folders under another name', () => {
+    touch('stash/g/HEAD', 'ref: refs/heads/main\n');
+    mkdirSync(join(ws, 'stash', 'g', 'objects'));
+    touch('sub/.git', 'gitdir: ../stash/g\n');
+    mkdirSync(join(ws, 'linked'));
+    symlinkSync('../stash/g', join(ws, 'linked', '.git'));
+    const scan = scanWorkspace(ws, { named: heldNameTest(), links: 'none' });
+    assert.deepEqual(scan.named.sort(), ['linked/.git', 'sub/.git']);
+    assert.deepEqual(scan.gitDirs, ['stash/g']);
   });
 
   it('finds files with more than one hard link', () => {

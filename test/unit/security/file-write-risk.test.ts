@@ -43,6 +43,14 @@ describe('fileWriteRisk', () => {
     ],
     ['.git/commondir', 'HIGH', 'where git reads its configuration and hooks from'],
     ['.git/hooks/pre-commit', 'HIGH', 'git hooks run at the next commit'],
+    // A nested repository's: the editor's git opens repositories in subfolders by itself.
+    [
+      'vendor/lib/.git/config',
+      'HIGH',
+      "vendor/lib/.git/config runs later outside the sandbox, in your own context: git's configuration",
+    ],
+    ['/work/project/sub/.git/hooks/post-checkout', 'HIGH', 'git hooks run at the next commit'],
+    ['sub/.git', 'HIGH', "which folder git reads a repository's configuration and hooks from"],
     ['.git/objects/ab/cdef', 'HIGH', 'inside .git (repository internals'],
     ['.logbook/agents/helper.md', 'HIGH', "Logbook's own agents and settings"],
     ['.env', 'HIGH', 'environment files that tools load into later processes'],
@@ -151,13 +159,21 @@ describe('runs-later.ts', () => {
       'sub/.envrc',
       'a/b/x.code-workspace',
       '.env.production',
+      'sub/.git/config',
+      'a/b/.git/commondir',
+      'sub/.git/modules/x/config',
+      'sub/.git/hooks/pre-push',
+      'sub/.git',
     ])
       assert.ok(entryHolding(rel), rel);
     for (const rel of [
       '.git/objects/aa/bb',
       '.git/refs/heads/main',
       '.git/index',
+      'sub/.git/objects/aa/bb',
+      'sub/.git/HEAD',
       'src/vscode/x.ts',
+      'src/git/config',
       '.env.example',
       'config/.env.template',
     ])

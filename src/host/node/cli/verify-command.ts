@@ -2,8 +2,8 @@
 // its length against the head the CLI keeps outside the folder, and its signers against the user's
 // key and trust list.
 import { detectBackend } from '../../../core/log';
-import { verifyConversation, verifyReport, worstVerdict } from '../../../core/signing';
-import { agentLines, verifyAgents } from './agents-verify';
+import { agentLines, treeVerdict, verifyAgents } from '../../../core/agents/tree-verify';
+import { verifyConversation, verifyReport } from '../../../core/signing';
 import { cliHeadFile } from '../config-dir';
 import { expectPositionals, parseCommandArgs } from './args';
 import { assertConversationDir, conversationId, resolvePath } from './conversation-dir';
@@ -30,14 +30,13 @@ export async function verifyCommand(argv: readonly string[], io: CliIo): Promise
   const trust = cliSignerTrust(io.env, values.signer);
   const r = verifyConversation(dir, { expectedId: conversationId(dir), headFile: cliHeadFile(io.env, dir) });
   // Each agent signs its own events: the keys the log vouches for, and each delegated agent's log.
-  const agents = await verifyAgents(dir, r, trust, io.env);
+  const agents = await verifyAgents(dir, r, trust, {
+    verify: verifyConversation,
+    headFile: (childDir) => cliHeadFile(io.env, childDir),
+  });
   const report = verifyReport(r, agents.trust);
-  // The worst of the tree: the log's own verdict (which covers every event of a handoff in it) and
-  // each delegated agent's log.
-  const verdict = worstVerdict([
-    report.verdict,
-    ...agents.agents.filter((a) => a.folder !== null).map((a) => a.verdict),
-  ]);
+  // The worst of the tree: the log's own verdict and each delegated agent's log.
+  const verdict = treeVerdict(report.verdict, agents);
   const code = {
     verified: VERIFY_EXIT.verified,
     broken: VERIFY_EXIT.broken,

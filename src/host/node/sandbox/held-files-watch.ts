@@ -1,6 +1,9 @@
 // The held files no mount can hold: a name that may appear at any depth (`.env`, `.envrc`,
-// `*.code-workspace`, `.gitmodules`), and git's `commondir` and `config.worktree`, where even an
-// empty file changes how git behaves, so nothing may be put in their place. Before each command
+// `*.code-workspace`, `.gitmodules`, a `.git` file or link), git's `commondir` and
+// `config.worktree`, where even an empty file changes how git behaves, so nothing may be put in
+// their place, and what makes a repository the command creates run programs for the user: its
+// `config` and hooks, also in a git folder under another name (a bare layout, which git finds by
+// walking up from a subfolder, or where a `.git` file points). Before each command
 // their state is taken; after it, one that appeared is removed and one that changed or went away
 // is put back, and the command's output says so. A process the command leaves running in the
 // background can still write one between two commands: that is accepted as the user's own (the
@@ -44,6 +47,8 @@ export class HeldFilesWatch {
   /** Folders' modification times at the last walk, per workspace: a changed one may hold a new link. */
   private readonly folderTimes = new Map<string, Map<string, number>>();
   private readonly named: (name: string) => boolean;
+  /** Why each file of a git folder is watched (its path alone may not say it is one). */
+  private readonly reasons = new Map<string, string>();
 
   constructor(
     private readonly workspaces: readonly string[],
@@ -94,6 +99,8 @@ export class HeldFilesWatch {
   }
 
   private why(path: string): string {
+    const known = this.reasons.get(path);
+    if (known) return known;
     for (const ws of this.workspaces) {
       const rel = relative(ws, path);
       if (rel.startsWith('..')) continue;
@@ -153,18 +160,54 @@ export class HeldFilesWatch {
         : scanWorkspace(ws, { named: this.named, links: 'none' });
       for (const rel of scan.named) add(join(ws, ...rel.split('/')));
       for (const rel of scan.linked) linked.push(join(ws, ...rel.split('/')));
-      for (const repo of scan.repos) {
-        const git = join(ws, ...(repo ? repo.split('/') : []), '.git');
-        // Held folders are mounted read-only; the files git reads that no mount can hold are
-        // watched: at the top, and a submodule's configuration.
-        const rels = [...list(git), ...list(join(git, 'modules')).map((m) => `modules/${m}/config`)];
+      const gitDirs = [
+        ...scan.repos.map((repo) => join(ws, ...(repo ? repo.split('/') : []), '.git')),
+        ...scan.gitDirs.map((dir) => join(ws, ...dir.split('/'))).filter(isGitFolder),
+      ];
+      for (const git of gitDirs) {
+        // Held folders are mounted read-only, in the repositories there were when the shell
+        // started; the files git reads that no mount can hold are watched: at the top, a
+        // submodule's configuration, and the hooks (a repository made since has no mount).
+        const rels = [
+          ...list(git),
+          ...list(join(git, 'modules')).map((m) => `modules/${m}/config`),
+          ...list(join(git, 'hooks'))
+            .filter((h) => !h.endsWith('.sample')) // git never runs these
+            .map((h) => `hooks/${h}`),
+        ];
+        // A hooks folder that is a link leads elsewhere: the link itself is watched.
+        const hooksLink = isLink(join(git, 'hooks'));
         for (const rel of rels) {
           const entry = entryHolding(`.git/${rel}`, this.list);
-          if (entry && !entry.pattern.endsWith('/')) add(join(git, ...rel.split('/')));
+          const hook = rel.startsWith('hooks/') || (rel === 'hooks' && hooksLink);
+          if (!entry || (entry.pattern.endsWith('/') && !hook)) continue;
+          const path = join(git, ...rel.split('/'));
+          this.reasons.set(path, entry.why);
+          add(path);
         }
       }
     }
     return { files: out, linked };
+  }
+}
+
+/** A folder git takes for a git folder: `HEAD` with `objects`, or with `commondir` naming another. */
+function isGitFolder(dir: string): boolean {
+  const kind = (name: string) => {
+    try {
+      return lstatSync(join(dir, name));
+    } catch {
+      return undefined;
+    }
+  };
+  return kind('objects')?.isDirectory() === true || kind('commondir') !== undefined;
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

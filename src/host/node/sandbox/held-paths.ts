@@ -117,6 +117,7 @@ export function heldPlan(
     found.forEach((p) => held.add(p));
     if (e.pattern.endsWith('/')) missing.forEach((p) => missingFolders.add(p));
   }
-  for (const rel of scan.named) held.add(join(ws, ...rel.split('/')));
+  // (a `.git` file or link is held with its repository above)
+  for (const rel of scan.named) if (!/(^|\/)\.git$/.test(rel)) held.add(join(ws, ...rel.split('/')));
   return { held: [...held], selfBound: [...selfBound], missingFolders: [...missingFolders] };
 }

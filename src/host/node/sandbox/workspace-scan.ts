@@ -1,6 +1,6 @@
 // One bounded walk of a workspace for what the sandbox must hold read-only wherever it lies: files
 // named by a pattern that matches at any depth (`.env`, `*.code-workspace`), git repositories
-// (a folder holding `.git`), and files with more than one hard link (a write through one changes
+// (a folder holding `.git`) and folders that may be git folders themselves, and files with more than one hard link (a write through one changes
 // a file elsewhere). Dependency folders and git's own internals are not entered: nothing there is
 // opened by the user's tools on their own, and they hold most of a big workspace's files.
 import { lstatSync, readdirSync, type Dirent } from 'node:fs';
@@ -17,6 +17,11 @@ export interface WorkspaceScan {
   named: string[];
   /** Folders holding a `.git` (relative; '' is the workspace itself). */
   repos: string[];
+  /**
+   * Folders holding a `HEAD` file (relative): perhaps a git folder under another name (a bare
+   * repository, or one a `.git` file points at), which git finds walking up from a subfolder.
+   */
+  gitDirs: string[];
   /** Regular files with more than one hard link (relative); only when asked. */
   linked: string[];
   /** The walk stopped at the limit: the lists are partial. */
@@ -39,7 +44,7 @@ export interface ScanOptions {
 }
 
 export function scanWorkspace(root: string, opts: ScanOptions): WorkspaceScan {
-  const out: WorkspaceScan = { named: [], repos: [], linked: [], truncated: false, entries: 0 };
+  const out: WorkspaceScan = { named: [], repos: [], gitDirs: [], linked: [], truncated: false, entries: 0 };
   const limit = opts.limit ?? SCAN_LIMIT;
   const stack: string[] = [''];
   while (stack.length) {
@@ -68,6 +73,7 @@ export function scanWorkspace(root: string, opts: ScanOptions): WorkspaceScan {
         if (!NOT_ENTERED.has(e.name)) stack.push(r);
         continue;
       }
+      if (e.name === 'HEAD') out.gitDirs.push(rel);
       if (opts.named(e.name)) out.named.push(r);
       if (links && e.isFile()) {
         try {
