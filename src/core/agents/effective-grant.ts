@@ -62,15 +62,15 @@ export function effectiveGrant(parent: AgentGrant, agent: AgentDefinition): Effe
     );
     confirmation = parent.confirmation;
   }
-  const cap = (asked: number | null, has: number | null, what: (n: number) => string): number | null => {
+  const cap = (asked: number | null, has: number | null, what: (n: number) => string, left: string) => {
     if (has === null) return asked;
     if (asked !== null && asked > has)
-      narrowed.push(`asked for ${what(asked)}; its parent has ${what(has)} left, so it gets that`);
+      narrowed.push(`asked for ${what(asked)}; its parent has ${what(has)}${left}, so it gets that`);
     return asked === null ? has : Math.min(asked, has);
   };
-  const maxIterations = cap(agent.maxIterations, parent.maxIterations, (n) => `${n} steps`);
-  const maxTokens = cap(agent.maxTokens, parent.maxTokens, (n) => `${n} tokens`);
-  const maxCost = cap(agent.maxCost, parent.maxCost, (n) => `$${n}`);
+  const maxIterations = cap(agent.maxIterations, parent.maxIterations, (n) => `${n} steps a run`, '');
+  const maxTokens = cap(agent.maxTokens, parent.maxTokens, (n) => `${n} tokens`, ' left');
+  const maxCost = cap(agent.maxCost, parent.maxCost, (n) => `$${n}`, ' left');
   let allowedHosts = agent.allowedHosts;
   if (parent.allowedHosts !== null) {
     const within = (agent.allowedHosts ?? parent.allowedHosts).filter((h) =>

@@ -113,7 +113,7 @@ describe('effectiveGrant', () => {
     const g = effectiveGrant(parent, def('act', null, { maxIterations: 500, maxTokens: 100, maxCost: 9 }));
     assert.deepEqual([g.grant.maxIterations, g.grant.maxTokens, g.grant.maxCost], [10, 100, 0.5]);
     assert.deepEqual(g.narrowed, [
-      'asked for 500 steps; its parent has 10 steps left, so it gets that',
+      'asked for 500 steps a run; its parent has 10 steps a run, so it gets that',
       'asked for $9; its parent has $0.5 left, so it gets that',
     ]);
     const unlimited = effectiveGrant(parent, def('act', null));
