@@ -330,3 +330,51 @@ for (const mode of ['act', 'plan'] as const)
       if (mode === 'act') assert.equal(r.code, 2, printed(r));
     });
   });
+
+describe('hostile: a resumed agent keeps the grant its start recorded (act mode, CLI)', function () {
+  this.timeout(90_000);
+  const fx = new CliFixture();
+  afterEach(() => fx.cleanup());
+
+  it('a definition widened while its child waits gives the child nothing more after approve', async () => {
+    const ws = workspaceWith(fx, { editor: ['tools: [terminal, think]', 'mode: act'] });
+    const env = await fx.startLlm({
+      name: 'widened-while-waiting',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'tidy up' },
+          reply: { toolCalls: [delegateCall('c_d', 'make the marker', 'editor')] },
+        },
+        { match: { lastContentIncludes: 'make the marker' }, reply: { toolCalls: [touchCall('c_t')] } },
+        {
+          note: 'after the approval, the child tries the file editor its new definition names',
+          match: { lastRole: 'tool' },
+          reply: { toolCalls: [createCall('c_w')] },
+        },
+        { match: { lastRole: 'tool' }, reply: finish('c_f', 'done') },
+        { match: { lastRole: 'tool', toolResultIncludes: 'done' }, reply: { content: 'Done.' } },
+      ],
+    });
+    const first = await runCli(['run', '--workspace', ws, '--confirm', 'risky', '--task', 'tidy up'], {
+      env,
+    });
+    assert.equal(first.code, 2, printed(first));
+    // While it waits, the workspace's definition (any tool could write it) asks for more.
+    writeFileSync(
+      join(ws, '.logbook', 'agents', 'editor.md'),
+      '---\nname: editor\ndescription: The editor.\ntools: [terminal, file_editor, think]\nmode: act\n---\nDo it.\n',
+    );
+    const dir = onlyConversationDir(ws);
+    const approve = await runCli(['approve', dir], { env });
+    assert.equal(approve.code, 0, printed(approve));
+    assert.ok(existsSync(join(ws, 'made-unasked')), 'the approved command ran');
+    assert.ok(!existsSync(join(ws, 'planted.txt')), 'the resumed child used a tool its start did not grant');
+    const [child] = childDirs(dir);
+    const log = await readLogJson(child!);
+    const refused = log.filter((e) => e.kind !== 'ActionEvent' && e.tool_name === 'file_editor');
+    assert.ok(
+      refused.length > 0 && refused.every((e) => /"file_editor" does not exist/.test(String(e.error))),
+    );
+    assert.equal(fx.llm!.remainingTurns(), 0);
+  });
+});
