@@ -173,6 +173,40 @@ describe('webview: nested delegated agents', function () {
     assert.equal(cut, false, 'the branch is not cut');
   });
 
+  it('at a 300 px sidebar what a definition did not get is read whole, long names broken', async () => {
+    await p.page.setViewportSize({ width: 300, height: 800 });
+    const narrowed = [
+      'asked for confirmation "never"; its parent\'s is "risky", which it keeps',
+      'asked for the hosts very-long-subdomain.internal.example-corporation.com, *, which its parent may not reach',
+      'asked for github/search_issues_and_pull_requests_everywhere, which its parent does not have',
+    ];
+    const greedy = child({
+      conversationId: LEAD,
+      parentConversationId: CONVERSATION_ID,
+      parentEventId: MAIN_DELEGATION,
+      agentName: 'greedy',
+      status: 'running',
+      narrowed,
+    });
+    await p.showConversation(
+      [ev(0, userMessage(eid(9), 'Do it')), ev(1, delegateAction(MAIN_DELEGATION, 'greedy', 'Do it'))],
+      makeHeader({ status: 'running', children: [greedy] }),
+    );
+    const lines = card(LEAD).locator('.delegated-narrowed');
+    assert.deepEqual(
+      await lines.allInnerTexts(),
+      narrowed.map((n) => `greedy ${n}`),
+    );
+    for (const line of await lines.all())
+      assert.equal(
+        await line.evaluate((el) => el.scrollWidth > el.clientWidth),
+        false,
+        'a line is cut or widens the card',
+      );
+    const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 300, `the panel scrolls sideways (${wide} px)`);
+  });
+
   it('a card the user closed while an agent below it asked stays closed once it is answered', async () => {
     const head = () => card(LEAD).locator('> .delegated-head');
     await p.showConversation(
