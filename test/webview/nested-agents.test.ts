@@ -203,7 +203,7 @@ describe('webview: nested delegated agents', function () {
         false,
         'a line is cut or widens the card',
       );
-    const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
+    const wide = Number(await p.page.evaluate('document.documentElement.scrollWidth'));
     assert.ok(wide <= 300, `the panel scrolls sideways (${wide} px)`);
   });
 
