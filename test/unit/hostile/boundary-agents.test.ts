@@ -377,4 +377,50 @@ describe('hostile: a resumed agent keeps the grant its start recorded (act mode,
     );
     assert.equal(fx.llm!.remainingTurns(), 0);
   });
+
+  it('an agent that took the conversation over keeps its recorded tools when the conversation goes on', async () => {
+    const ws = workspaceWith(fx, { reader: ['tools: [grep, think]', 'mode: act'] });
+    const env = await fx.startLlm({
+      name: 'handoff-then-continue',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'hand it over' },
+          reply: {
+            toolCalls: [{ id: 'c_1', name: 'transfer_to_agent', arguments: { agent_name: 'reader' } }],
+          },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Read.' } },
+        {
+          note: 'the next run: the reader tries the file editor its widened definition names',
+          match: { lastRole: 'user', lastContentIncludes: 'now write' },
+          reply: { toolCalls: [createCall('c_w')] },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Could not.' } },
+      ],
+    });
+    const store = join(fx.tmp(), 'conv');
+    const first = await runCli(
+      ['run', '--workspace', ws, '--store', store, '--confirm', 'never', '--task', 'hand it over'],
+      {
+        env,
+      },
+    );
+    assert.equal(first.code, 0, printed(first));
+    writeFileSync(
+      join(ws, '.logbook', 'agents', 'reader.md'),
+      '---\nname: reader\ndescription: The reader.\ntools: [file_editor, grep, think]\nmode: act\n---\nDo it.\n',
+    );
+    const second = await runCli(
+      ['run', '--workspace', ws, '--store', store, '--confirm', 'never', '--task', 'now write'],
+      {
+        env,
+      },
+    );
+    assert.equal(second.code, 0, printed(second));
+    assert.ok(!existsSync(join(ws, 'planted.txt')), 'the reader got the tool its widened definition names');
+    const bodies = fx.llm!.completionBodies() as Json[];
+    const offered = ((bodies[2]!.tools as Json[] | undefined) ?? []).map((t) => (t.function as Json).name);
+    assert.deepEqual(offered.sort(), ['finish', 'grep', 'think', 'transfer_to_agent']);
+    assert.equal(fx.llm!.remainingTurns(), 0);
+  });
 });
