@@ -98,8 +98,9 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
           : { sharedSandbox: true }),
         agent: spec.conversationAgent,
         tools: (builtIn, ctx) => spec.tools(builtIn, ctx),
-        // Its grant's caps and confirmation mode, over the settings read at each run.
-        settings: spec.settings,
+        // Its grant's caps and confirmation mode, over the settings read at each run. A confirmation
+        // mode no stricter than yours is left to those settings, so a change you make reaches it.
+        settings: followsYourMode(spec.settings),
         onAppend: (events) => o.onChildAppend(spec.id, events),
         onHeader: () => o.parent.onHeader(),
         // A child's partial output is not streamed into the parent's view.
@@ -201,6 +202,13 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
       );
     },
   };
+}
+
+/** A child's settings without the confirmation mode when it is the one your settings give now. */
+function followsYourMode(settings: ChildSpec['settings']): ChildSpec['settings'] {
+  if (settings.confirmationMode !== readAgentSettings().confirmationMode) return settings;
+  const { confirmationMode: _yours, ...rest } = settings;
+  return rest;
 }
 
 /** What the editor's settings grant the main agent (read at each delegation and handoff). */
