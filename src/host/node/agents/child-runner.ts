@@ -236,6 +236,8 @@ export class NodeChildRunner implements ChildRunner {
           ...(grant.narrowed.length ? { narrowed: grant.narrowed } : {}),
           grant: recordableGrant(grantOf(req.agent)),
         } satisfies AgentStartValue);
+        // Run again in this process (after the user's answer), it goes on with this grant too.
+        (await this.branches)?.grants.set(id, grantOf(req.agent));
         if (req.agent.mode === 'plan') await child.setMode('plan');
         await child.sendMessage(req.task);
       }
