@@ -37,6 +37,11 @@ export interface EffectiveGrant {
 /** How much a confirmation mode lets run unasked: the higher, the wider. */
 const CONFIRMATION_WIDTH: Record<ConfirmationMode, number> = { always: 0, risky: 1, never: 2 };
 
+/** The stricter of two confirmation modes (`b` absent: `a`). */
+export function stricterConfirmation(a: ConfirmationMode, b: ConfirmationMode | undefined): ConfirmationMode {
+  return b !== undefined && CONFIRMATION_WIDTH[b] < CONFIRMATION_WIDTH[a] ? b : a;
+}
+
 /** `agent` as it may run under `parent`. */
 export function effectiveGrant(parent: AgentGrant, agent: AgentDefinition): EffectiveGrant {
   const narrowed: string[] = [];

@@ -423,4 +423,38 @@ describe('hostile: a resumed agent keeps the grant its start recorded (act mode,
     assert.deepEqual(offered.sort(), ['finish', 'grep', 'think', 'transfer_to_agent']);
     assert.equal(fx.llm!.remainingTurns(), 0);
   });
+
+  it("a handoff's stricter confirmation mode is the one the conversation then asks by", async () => {
+    const ws = workspaceWith(fx, {
+      careful: ['tools: [terminal, think]', 'mode: act', 'confirmation: always'],
+    });
+    const env = await fx.startLlm({
+      name: 'handoff-stricter',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'hand it over' },
+          reply: {
+            toolCalls: [{ id: 'c_1', name: 'transfer_to_agent', arguments: { agent_name: 'careful' } }],
+          },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'now handled by the careful agent' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'c_t',
+                name: 'terminal',
+                arguments: { command: 'touch made-unasked', security_risk: 'LOW', summary: 'make a file' },
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const r = await runCli(['run', '--workspace', ws, '--confirm', 'never', '--task', 'hand it over'], {
+      env,
+    });
+    assert.equal(r.code, 2, printed(r));
+    assert.ok(!existsSync(join(ws, 'made-unasked')), 'the careful agent ran a command unasked');
+  });
 });

@@ -146,6 +146,7 @@ export function mainAgentSession(o: MainAgentOptions): {
       stamp: () => current,
       ...(section ? { promptSections: [section] } : {}),
       offers: (tool) => offeredAfterHandoff(o.agents, current.agent_name, currentGrant, tool),
+      confirmation: () => currentGrant?.confirmation,
     },
     async adopt(conversation) {
       // No delegation or handoff recorded: nothing to read back (a long log is not read for it).
