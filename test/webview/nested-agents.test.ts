@@ -207,6 +207,28 @@ describe('webview: nested delegated agents', function () {
     assert.ok(wide <= 300, `the panel scrolls sideways (${wide} px)`);
   });
 
+  it('at a 300 px sidebar a handoff’s notice of what it did not get is read whole', async () => {
+    await p.page.setViewportSize({ width: 300, height: 800 });
+    const narrowed = [
+      'asked for the hosts very-long-subdomain.internal.example-corporation.com, which its parent may not reach',
+      'asked for github/search_issues_and_pull_requests_everywhere, which its parent does not have',
+    ];
+    const start = {
+      kind: 'ConversationStateUpdateEvent',
+      id: eid(20),
+      source: 'environment',
+      key: 'agent_start',
+      value: { agent_name: 'writer', branch: 'main', handoff: true, narrowed },
+    } as unknown as EventJson;
+    await p.showConversation([ev(0, userMessage(eid(9), 'Hand it over')), ev(1, start)], makeHeader());
+    const notice = p.page.locator('.notice', { hasText: 'writer' }).first();
+    await notice.locator('.collapsible-toggle').first().click();
+    await p.settle();
+    for (const n of narrowed) assert.ok((await notice.innerText()).includes(n), n);
+    const wide = Number(await p.page.evaluate('document.documentElement.scrollWidth'));
+    assert.ok(wide <= 300, `the panel scrolls sideways (${wide} px)`);
+  });
+
   it('a card the user closed while an agent below it asked stays closed once it is answered', async () => {
     const head = () => card(LEAD).locator('> .delegated-head');
     await p.showConversation(
