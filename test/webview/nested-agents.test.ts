@@ -173,6 +173,62 @@ describe('webview: nested delegated agents', function () {
     assert.equal(cut, false, 'the branch is not cut');
   });
 
+  it('at a 300 px sidebar what a definition did not get is read whole, long names broken', async () => {
+    await p.page.setViewportSize({ width: 300, height: 800 });
+    const narrowed = [
+      'asked for confirmation "never"; its parent\'s is "risky", which it keeps',
+      'asked for the hosts very-long-subdomain.internal.example-corporation.com, *, which its parent may not reach',
+      'asked for github/search_issues_and_pull_requests_everywhere, which its parent does not have',
+    ];
+    const greedy = child({
+      conversationId: LEAD,
+      parentConversationId: CONVERSATION_ID,
+      parentEventId: MAIN_DELEGATION,
+      agentName: 'greedy',
+      status: 'running',
+      narrowed,
+    });
+    await p.showConversation(
+      [ev(0, userMessage(eid(9), 'Do it')), ev(1, delegateAction(MAIN_DELEGATION, 'greedy', 'Do it'))],
+      makeHeader({ status: 'running', children: [greedy] }),
+    );
+    const lines = card(LEAD).locator('.delegated-narrowed');
+    assert.deepEqual(
+      await lines.allInnerTexts(),
+      narrowed.map((n) => `greedy ${n}`),
+    );
+    for (const line of await lines.all())
+      assert.equal(
+        await line.evaluate((el) => el.scrollWidth > el.clientWidth),
+        false,
+        'a line is cut or widens the card',
+      );
+    const wide = Number(await p.page.evaluate('document.documentElement.scrollWidth'));
+    assert.ok(wide <= 300, `the panel scrolls sideways (${wide} px)`);
+  });
+
+  it('at a 300 px sidebar a handoff’s notice of what it did not get is read whole', async () => {
+    await p.page.setViewportSize({ width: 300, height: 800 });
+    const narrowed = [
+      'asked for the hosts very-long-subdomain.internal.example-corporation.com, which its parent may not reach',
+      'asked for github/search_issues_and_pull_requests_everywhere, which its parent does not have',
+    ];
+    const start = {
+      kind: 'ConversationStateUpdateEvent',
+      id: eid(20),
+      source: 'environment',
+      key: 'agent_start',
+      value: { agent_name: 'writer', branch: 'main', handoff: true, narrowed },
+    } as unknown as EventJson;
+    await p.showConversation([ev(0, userMessage(eid(9), 'Hand it over')), ev(1, start)], makeHeader());
+    const notice = p.page.locator('.notice', { hasText: 'writer' }).first();
+    await notice.locator('.collapsible-toggle').first().click();
+    await p.settle();
+    for (const n of narrowed) assert.ok((await notice.innerText()).includes(n), n);
+    const wide = Number(await p.page.evaluate('document.documentElement.scrollWidth'));
+    assert.ok(wide <= 300, `the panel scrolls sideways (${wide} px)`);
+  });
+
   it('a card the user closed while an agent below it asked stays closed once it is answered', async () => {
     const head = () => card(LEAD).locator('> .delegated-head');
     await p.showConversation(

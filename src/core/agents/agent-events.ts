@@ -19,6 +19,17 @@ export interface AgentStamp {
 
 export const MAIN_STAMP: AgentStamp = { agent_name: MAIN_AGENT, branch: MAIN_AGENT };
 
+/** What the agent was granted (effective-grant.ts), as its start records it: a resume reads it back. */
+export const RecordedGrantSchema = z.object({
+  mode: z.enum(['plan', 'act']),
+  tools: z.array(z.string()).nullable(),
+  confirmation: z.enum(['always', 'risky', 'never']),
+  maxIterations: z.number().nullable(),
+  maxTokens: z.number().nullable(),
+  maxCost: z.number().nullable(),
+  allowedHosts: z.array(z.string()).nullable(),
+});
+
 export const AgentStartValueSchema = z.looseObject({
   agent_name: z.string().min(1),
   branch: z.string().min(1),
@@ -37,6 +48,8 @@ export const AgentStartValueSchema = z.looseObject({
   handoff: z.boolean().optional(),
   /** What its definition asked for beyond its parent's grant and did not get (effective-grant.ts). */
   narrowed: z.array(z.string()).optional(),
+  /** Everything it may do, within its parent's. */
+  grant: RecordedGrantSchema.optional().catch(undefined),
 });
 export type AgentStartValue = z.infer<typeof AgentStartValueSchema>;
 

@@ -8,6 +8,7 @@ import {
   AGENT_START_KEY,
   AgentEndValueSchema,
   AgentStartValueSchema,
+  type AgentStartValue,
   stampOf,
 } from './agent-events';
 
@@ -29,6 +30,8 @@ export interface ChildLink {
   task: string | null;
   /** What its definition asked for beyond its parent's grant and did not get (effective-grant.ts). */
   narrowed: string[];
+  /** Everything it was granted, as its start recorded it (null in logs from before that was recorded). */
+  grant: AgentStartValue['grant'] | null;
   /** The model it runs on, as its start recorded it (null in logs from before that was recorded). */
   model: string | null;
   /** Null while it has not ended (running, or waiting for the user). */
@@ -142,6 +145,7 @@ export class ChildLinks {
           parentEventId: v.data.parent_event_id ?? null,
           task: v.data.task ?? null,
           narrowed: v.data.narrowed ?? [],
+          grant: v.data.grant ?? null,
           model: v.data.model ?? null,
           end: null,
         });

@@ -1,5 +1,6 @@
 // What a conversation knows of the agent it runs as: the stamp its events carry (a handoff changes
 // it), what the agent adds to the system prompt, and, for a delegated agent, its log's first event.
+import type { ConfirmationMode } from '../agent/settings';
 import type { ToolSpec } from '../tools';
 import type { AgentStamp, AgentStartValue } from './agent-events';
 
@@ -11,4 +12,9 @@ export interface ConversationAgent {
   promptSections?: readonly string[];
   /** Whether the agent running now may call this tool (a handoff narrows the set); absent: every tool. */
   offers?(tool: Pick<ToolSpec, 'name' | 'mcp'>): boolean;
+  /**
+   * The confirmation mode the agent running now was granted (a handoff's): the gate asks by the
+   * stricter of it and the settings'; absent: the settings' alone.
+   */
+  confirmation?(): ConfirmationMode | undefined;
 }

@@ -1,6 +1,7 @@
 // Agent definitions: a named agent the main agent can hand work to, written as Markdown with front
 // matter (name, description, tools, model, mode, caps). The Markdown body is the agent's own
 // instructions, added to its system prompt. One agent is built in: `explore`, which only reads.
+import type { ConfirmationMode } from '../agent/settings';
 import type { AgentMode } from '../state';
 import { FrontMatterError, parseFrontMatter, type FrontValue } from './front-matter';
 import { mcpToolRefProblem } from './mcp-tool-refs';
@@ -21,6 +22,10 @@ export interface AgentDefinition {
   maxTokens: number | null;
   /** USD. */
   maxCost: number | null;
+  /** A stricter confirmation mode than its parent's; null: the parent's (never a wider one). */
+  confirmation: ConfirmationMode | null;
+  /** Hosts its commands reach without asking, within its parent's; null: the parent's. */
+  allowedHosts: string[] | null;
   instructions: string;
   /** Where it was read from: `built-in`, or the file. */
   origin: string;
@@ -41,6 +46,8 @@ export const EXPLORE_AGENT: AgentDefinition = {
   maxIterations: 30,
   maxTokens: null,
   maxCost: null,
+  confirmation: null,
+  allowedHosts: null,
   instructions:
     'You explore the workspace for another agent. Read what you need (file_editor view, glob, grep), change nothing, ' +
     'and call finish with a concise answer: the facts found, with file paths and line numbers.',
@@ -58,7 +65,12 @@ const KNOWN_FIELDS = new Set([
   'max_iterations',
   'max_tokens',
   'max_cost',
+  'confirmation',
+  'allowed_hosts',
 ]);
+
+/** A host name, `*.example.com` for every name under it, or `*` (as `logbook.sandbox.allowedHosts`). */
+const HOST_PATTERN = /^(\*|(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*)$/;
 
 export type ParsedDefinition = { ok: true; agent: AgentDefinition } | { ok: false; error: string };
 
@@ -97,6 +109,20 @@ export function parseAgentDefinition(text: string, origin: string): ParsedDefini
       return fail(`"${key}" must be a positive ${key === 'max_cost' ? 'number (USD)' : 'whole number'}`);
     else caps[key] = v;
   }
+  const confirmation = f.confirmation ?? null;
+  if (
+    confirmation !== null &&
+    confirmation !== 'always' &&
+    confirmation !== 'risky' &&
+    confirmation !== 'never'
+  )
+    return fail('"confirmation" must be always, risky or never');
+  const hosts = f.allowed_hosts ?? null;
+  if (
+    hosts !== null &&
+    (!Array.isArray(hosts) || !hosts.every((h) => typeof h === 'string' && HOST_PATTERN.test(h)))
+  )
+    return fail('"allowed_hosts" must be a list of host names like api.example.com or *.example.com');
   return {
     ok: true,
     agent: {
@@ -108,6 +134,8 @@ export function parseAgentDefinition(text: string, origin: string): ParsedDefini
       maxIterations: caps.max_iterations!,
       maxTokens: caps.max_tokens!,
       maxCost: caps.max_cost!,
+      confirmation,
+      allowedHosts: hosts as string[] | null,
       instructions: fm.body,
       origin,
     },

@@ -2,15 +2,17 @@
 // with another agent definition: same log, and the events that follow carry the new agent_name and
 // are signed by its key. The conversation takes the new agent's mode (plan or act) as an
 // `agent_mode` update, the one the Plan/Act switch records, so state derived from the log and the
-// editor's toggle follow the handoff; but never a wider one than it is in (effective-grant.ts): a
-// definition asking for act takes over a plan-mode conversation in plan mode, and the note says so. Recorded as an MCPToolAction (the SDK's action for tools outside its own
-// set), so an export loads in the SDK.
+// editor's toggle follow the handoff; but never a wider grant than the agent handing over has
+// (effective-grant.ts): a definition asking for act takes over a plan-mode conversation in plan
+// mode, one asking for tools the current agent lacks does not get them, and the note says so.
+// Recorded as an MCPToolAction (the SDK's action for tools outside its own set), so an export loads
+// in the SDK.
 import { z } from 'zod';
 import type { ToolSpec } from '../tools';
 import { errorObservation, observation } from '../tools/observation';
 import type { AgentMode } from '../state';
 import type { AgentDefinition } from './definition';
-import { effectiveGrant } from './effective-grant';
+import { type AgentGrant, effectiveGrant } from './effective-grant';
 
 export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
 
@@ -22,13 +24,20 @@ export type TransferArgs = z.infer<typeof TransferArgsSchema>;
 
 export interface TransferDeps {
   agents: () => readonly AgentDefinition[];
-  /** The mode the user put the conversation in (effective-grant.ts userMode): the next agent gets no wider one. */
-  mode(): Promise<AgentMode>;
   /**
-   * Records the handoff (with what was narrowed, if anything) and switches the agent the log's next
-   * events belong to.
+   * The grant of the agent handing over, with the mode the user put the conversation in
+   * (effective-grant.ts userMode) as its mode: the next agent gets no wider one.
    */
-  transfer(agent: AgentDefinition, reason: string | undefined, narrowed: readonly string[]): Promise<void>;
+  grant(): Promise<AgentGrant>;
+  /**
+   * Records the handoff (with its grant and what was narrowed, if anything) and switches the agent
+   * the log's next events belong to.
+   */
+  transfer(
+    agent: AgentDefinition,
+    reason: string | undefined,
+    granted: { grant: AgentGrant; narrowed: readonly string[] },
+  ): Promise<void>;
   /** Puts the conversation in the new agent's mode (a no-op when it is in it already). */
   setMode(mode: AgentMode): Promise<void>;
 }
@@ -59,8 +68,8 @@ export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
           },
         );
       }
-      const { agent, narrowed } = effectiveGrant({ mode: await deps.mode(), tools: null }, defined);
-      await deps.transfer(agent, args.reason, narrowed);
+      const { agent, grant, narrowed } = effectiveGrant(await deps.grant(), defined);
+      await deps.transfer(agent, args.reason, { grant, narrowed });
       // Recorded by the new agent, after its start: its mode is part of taking over.
       await deps.setMode(agent.mode);
       const modeNote =

@@ -66,6 +66,8 @@ export interface ChildAgentView {
   agentName: string;
   branch: string;
   task: string;
+  /** What its definition asked for beyond its parent's grant and did not get (effective-grant.ts). */
+  narrowed?: string[];
   /** The model it runs on (absent in logs from before that was recorded). */
   model?: string;
   status: string;

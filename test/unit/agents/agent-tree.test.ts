@@ -56,6 +56,7 @@ describe('agents in a log', () => {
         parentEventId: 'a1',
         task: 't',
         narrowed: [],
+        grant: null,
         model: 'small-model',
         end: { status: 'finished', escalated: true, stopped: false, message: 'm' },
       },

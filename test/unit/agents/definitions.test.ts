@@ -27,6 +27,8 @@ describe('agent definitions', () => {
           'max-iterations: 12',
           'max_tokens: 50000',
           'max_cost: 0.25',
+          'confirmation: always',
+          'allowed_hosts: [api.github.com, "*.npmjs.org"]',
         ].join('\n'),
       ),
       'agents/test-runner.md',
@@ -41,6 +43,8 @@ describe('agent definitions', () => {
       maxIterations: 12,
       maxTokens: 50000,
       maxCost: 0.25,
+      confirmation: 'always',
+      allowedHosts: ['api.github.com', '*.npmjs.org'],
       instructions: 'Do the thing.',
       origin: 'agents/test-runner.md',
     });
@@ -57,6 +61,9 @@ describe('agent definitions', () => {
       ['name: x\ndescription: d\ntools: []', /"tools" must be a list/],
       ['name: x\nname: y\ndescription: d', /given twice/],
       ['just text', /expected "key: value"/],
+      ['name: x\ndescription: d\nconfirmation: off', /"confirmation" must be always, risky or never/],
+      ['name: x\ndescription: d\nallowed_hosts: [https://a.example/x]', /"allowed_hosts" must be a list/],
+      ['name: x\ndescription: d\nallowed_hosts: a.example', /"allowed_hosts" must be a list/],
     ];
     for (const [front, why] of cases) {
       const r = parseAgentDefinition(file(front), 'a.md');

@@ -419,7 +419,7 @@ describe('sub-agents through the CLI (scripted model)', function () {
     mkdirSync(join(config, 'logbook', 'agents'), { recursive: true });
     writeFileSync(
       join(config, 'logbook', 'agents', 'reviewer.md'),
-      '---\nname: reviewer\ndescription: Reviews diffs.\ntools: [file_editor, grep]\nmodel: big-model\nmax_cost: 0.5\n---\nBe strict.\n',
+      '---\nname: reviewer\ndescription: Reviews diffs.\ntools: [file_editor, grep]\nmodel: big-model\nmax_cost: 0.5\nconfirmation: always\nallowed_hosts: [api.github.com]\n---\nBe strict.\n',
     );
     writeFileSync(join(ws, '.logbook', 'agents', 'broken.md'), '---\nname: Broken Name\n---\n');
     const r = await runCli(['agents', '--workspace', ws, '--json'], { env: { XDG_CONFIG_HOME: config } });
@@ -435,6 +435,8 @@ describe('sub-agents through the CLI (scripted model)', function () {
     assert.match(out.errors[0]!, /broken\.md: "name" must be lowercase/);
     const text = await runCli(['agents', '--workspace', ws], { env: { XDG_CONFIG_HOME: config } });
     assert.match(text.stdout, /^explore {2}\(plan\)/m);
+    assert.match(text.stdout, /^ {2}confirmation: always \(or its parent's, if stricter\)$/m);
+    assert.match(text.stdout, /^ {2}hosts: api\.github\.com \(those its parent may reach\)$/m);
     assert.match(text.stderr, /left out .*broken\.md/);
   });
 

@@ -20,7 +20,15 @@ describe('transfer_to_agent and the mode', () => {
   let mode: 'plan' | 'act' = 'act';
   const tool = createTransferTool({
     agents: () => agents,
-    mode: async () => mode,
+    grant: async () => ({
+      mode,
+      tools: null,
+      confirmation: 'risky',
+      maxIterations: null,
+      maxTokens: null,
+      maxCost: null,
+      allowedHosts: null,
+    }),
     transfer: async (a) => void calls.push(`transfer ${a.name}`),
     setMode: async (mode) => void calls.push(`mode ${mode}`),
   });

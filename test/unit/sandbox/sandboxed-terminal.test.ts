@@ -68,6 +68,31 @@ describe('sandbox: the agent shell inside it', function () {
     assert.doesNotMatch(closed.output, /origin saw/);
   });
 
+  it("a delegated agent's narrowed hosts: only what both lists allow reaches through", async () => {
+    const parent = new CommandSandbox({ setting: 'required', allowedHosts: () => ['127.0.0.1'] });
+    const run = async (sandbox: CommandSandbox) => {
+      const t = new NodeTerminalPort({
+        cwd: ws,
+        sandbox: { sandbox, workspaces: [ws], readOnly: () => false },
+      });
+      cleanup.push(
+        () => t.dispose(),
+        () => sandbox.dispose(),
+      );
+      return (await t.run(viaProxy('/child'), { timeoutMs: 15_000 })).output;
+    };
+    cleanup.push(() => parent.dispose());
+    // A child whose grant names another host: the user's 127.0.0.1 is not its to reach.
+    const narrowed = await run(parent.withHostsWithin(['registry.npmjs.org']));
+    assert.match(narrowed, /^403 /m);
+    assert.doesNotMatch(narrowed, /origin saw/);
+    // One whose grant names it reaches it; naming a host is no way past the user's list.
+    assert.match(await run(parent.withHostsWithin(['127.0.0.1'])), /200 origin saw \/child/);
+    const outside = new CommandSandbox({ setting: 'required', allowedHosts: () => [] });
+    cleanup.push(() => outside.dispose());
+    assert.match(await run(outside.withHostsWithin(['127.0.0.1'])), /^403 /m);
+  });
+
   it('bridges with Node where the machine has no socat', async () => {
     const open = await shell(['127.0.0.1'], () => false, null).run(viaProxy('/node'), { timeoutMs: 15_000 });
     assert.match(open.output, /200 origin saw \/node/);

@@ -1,6 +1,7 @@
 // Runs delegated agents as conversations of their own: each in `agents/<child id>/` inside the
 // parent's folder, with its own segment log, signed by its own key (derived from the user's), its
-// own tools, caps and model, and the same confirmation rules as the parent. The child's id is derived
+// own tools, caps and model, and its grant (effective-grant.ts): never more than its parent's, and
+// after a pause or the user's answer the one its start recorded, not a definition read again. The child's id is derived
 // from the delegating action and the sub-agent id, so running the action again (after the user
 // answered a child's question, or after a crash) reopens the same child and goes on from its log.
 // Links both ways: the parent's log records `agent_start` (child id, folder, did:key, the action)
@@ -18,7 +19,16 @@ import {
 } from '../../../core/agents/agent-events';
 import { deriveAgentIdentity } from '../../../core/agents/agent-key';
 import type { AgentDefinition } from '../../../core/agents/definition';
-import { effectiveGrant } from '../../../core/agents/effective-grant';
+import {
+  type AgentGrant,
+  effectiveGrant,
+  grantOf,
+  grantWithin,
+  recordableGrant,
+  recordedGrant,
+  withGrant,
+} from '../../../core/agents/effective-grant';
+import type { AgentSettings } from '../../../core/agent/settings';
 import type { ChildRequest, ChildResult, ChildRunner } from '../../../core/agents/delegate-tool';
 import { createDelegateTool, DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
 import { createEscalateTool, ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
@@ -46,8 +56,10 @@ export interface ChildSpec {
   id: string;
   /** Its own signing key; none: unsigned. */
   identity?: SigningIdentity;
-  /** Its caps: its own, within what is left of the parent's. */
-  caps: { maxTokens: number | null; maxCost: number | null };
+  /** Its settings from its grant: caps within what is left of the parent's, its confirmation mode. */
+  settings: Partial<AgentSettings>;
+  /** Hosts its commands reach without asking, within the user's list; null: that list, not narrowed. */
+  allowedHosts: readonly string[] | null;
   /**
    * The child's tools from the host's built-in ones: its definition's, finish and escalate, and
    * `delegate` when its definition lists it (its own children then live in its folder).
@@ -71,8 +83,8 @@ export interface NodeChildRunnerOptions {
   parent: () => Conversation;
   /** The agent definitions children are made from. */
   agents: () => readonly AgentDefinition[];
-  /** The parent's token and cost caps (its settings), which children's caps stay within. */
-  parentCaps: () => { maxTokens?: number | null; maxCost?: number | null };
+  /** The parent's grant (its caps before what it spent): a child's stays within it. */
+  parentGrant: () => AgentGrant;
   /** Opens a child's conversation in the host (the CLI: `nodeChildOpener`; the editor its own). */
   openChild: (spec: ChildSpec) => Promise<OpenedChild>;
   /** The user's identity: each child signs with a key derived from it. None: children are unsigned. */
@@ -83,8 +95,6 @@ export interface NodeChildRunnerOptions {
   waiting?: Map<string, WaitingChild>;
   /** The model the parent runs on: a child whose definition names none runs on it too. */
   model?: () => string;
-  /** The tools the parent may call (its effective definition's); none: every tool (the main agent). */
-  parentTools?: readonly string[] | null;
 }
 
 /** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
@@ -117,14 +127,16 @@ export function nodeChildOpener(o: {
     const { agent, dir, id, identity } = spec;
     const mcpTools = mcpToolRefs(agent.tools);
     const mcp = o.mcp;
+    const narrow =
+      spec.allowedHosts === null ? undefined : o.session.sandbox?.withHostsWithin(spec.allowedHosts);
     const session = await openNodeConversation({
       ...o.session,
       storeDir: dir,
       id,
       llmSettings: agent.model ? { ...o.session.llmSettings, model: agent.model } : o.session.llmSettings,
-      ...(agent.maxIterations !== null ? { maxIterations: agent.maxIterations } : {}),
-      settings: { ...o.session.settings, ...spec.caps },
-      sharedSandbox: true,
+      settings: { ...o.session.settings, ...spec.settings },
+      // Hosts narrowed by its definition: a sandbox of its own network, closed with the child.
+      ...(narrow ? { sandbox: narrow, sharedSandbox: false } : { sharedSandbox: true }),
       ...(identity ? { signing: identity } : {}),
       ...(identity && o.headFile ? { signedHeadFile: o.headFile(dir) } : {}),
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
@@ -159,7 +171,11 @@ export class NodeChildRunner implements ChildRunner {
   readonly waiting: Map<string, WaitingChild>;
 
   /** The branches the parent's log records, by child id, and how many children each agent name has. */
-  private branches?: Promise<{ byId: Map<string, string>; perName: Map<string, number> }>;
+  private branches?: Promise<{
+    byId: Map<string, string>;
+    perName: Map<string, number>;
+    grants: Map<string, AgentGrant>;
+  }>;
 
   constructor(private readonly opts: NodeChildRunnerOptions) {
     this.waiting = opts.waiting ?? new Map();
@@ -167,13 +183,14 @@ export class NodeChildRunner implements ChildRunner {
 
   async run(request: ChildRequest): Promise<ChildResult> {
     const { opts } = this;
-    // Never more than its parent: the parent's mode now (plan stays plan), within the parent's tools.
-    const grant = effectiveGrant(
-      { mode: opts.parent().state.mode, tools: opts.parentTools ?? null },
-      request.agent,
-    );
+    const id = childConversationId(opts.parentId, request.actionId, request.subId);
+    // Never more than its parent: the parent's mode now (plan stays plan), within the rest of its
+    // grant. A child started before goes on with the grant its start recorded, within the parent's.
+    const recorded = await this.recordedGrantOf(id);
+    const grant = recorded
+      ? { agent: withGrant(request.agent, grantWithin(this.parentNow(), recorded)), narrowed: [] }
+      : effectiveGrant(this.parentNow(), request.agent);
     const req: ChildRequest = { ...request, agent: grant.agent };
-    const id = childConversationId(opts.parentId, req.actionId, req.subId);
     const folder = `${AGENTS_FOLDER}/${id}`;
     const dir = join(opts.parentDir, AGENTS_FOLDER, id);
     const fresh = !existsSync(join(dir, 'meta.json'));
@@ -187,6 +204,7 @@ export class NodeChildRunner implements ChildRunner {
       parent_event_id: req.actionId,
       ...(model ? { model } : {}),
       ...(grant.narrowed.length ? { narrowed: grant.narrowed } : {}),
+      grant: recordableGrant(grantOf(req.agent)),
     };
     const base = { subId: req.subId, agentName: req.agent.name, branch: start.branch, conversationId: id };
     // Paused before this child started (it comes after one that paused): it starts on resume.
@@ -216,7 +234,10 @@ export class NodeChildRunner implements ChildRunner {
           task: req.task,
           ...(model ? { model } : {}),
           ...(grant.narrowed.length ? { narrowed: grant.narrowed } : {}),
+          grant: recordableGrant(grantOf(req.agent)),
         } satisfies AgentStartValue);
+        // Run again in this process (after the user's answer), it goes on with this grant too.
+        (await this.branches)?.grants.set(id, grantOf(req.agent));
         if (req.agent.mode === 'plan') await child.setMode('plan');
         await child.sendMessage(req.task);
       }
@@ -293,9 +314,10 @@ export class NodeChildRunner implements ChildRunner {
     const parent = this.opts.parent();
     for (const link of agentTree(await parent.events()).children) {
       if (link.parentEventId !== actionId || link.end) continue;
-      const agent = this.opts.agents().find((a) => a.name === link.agentName);
+      const defined = this.opts.agents().find((a) => a.name === link.agentName);
       // A definition gone since: the child cannot be opened as itself; it stays as it was.
-      if (!agent) continue;
+      if (!defined) continue;
+      const agent = await this.asStarted(defined, link.conversationId);
       const identity = this.opts.signing
         ? deriveAgentIdentity(this.opts.signing, link.conversationId)
         : undefined;
@@ -329,8 +351,9 @@ export class NodeChildRunner implements ChildRunner {
    * next run picks the child up from there.
    */
   async decide(link: ChildLink, decide: (child: Conversation) => Promise<boolean>): Promise<boolean> {
-    const agent = this.opts.agents().find((a) => a.name === link.agentName);
-    if (!agent) throw new Error(`The agent "${link.agentName}" of ${link.branch} is no longer defined.`);
+    const defined = this.opts.agents().find((a) => a.name === link.agentName);
+    if (!defined) throw new Error(`The agent "${link.agentName}" of ${link.branch} is no longer defined.`);
+    const agent = await this.asStarted(defined, link.conversationId);
     const dir = join(this.opts.parentDir, link.folder);
     const identity = this.opts.signing
       ? deriveAgentIdentity(this.opts.signing, link.conversationId)
@@ -349,13 +372,42 @@ export class NodeChildRunner implements ChildRunner {
    * waits on. The caps are the parent's, as only decisions are made through it, not runs.
    */
   below(link: ChildLink, conversation: Conversation): NodeChildRunner {
+    const grant = link.grant ?? this.opts.parentGrant();
     return this.nested({
       dir: join(this.opts.parentDir, link.folder),
       id: link.conversationId,
       branch: link.branch,
       conversation: () => conversation,
-      caps: this.opts.parentCaps,
+      grant: () => grantWithin(this.opts.parentGrant(), grant),
     });
+  }
+
+  /** The parent's grant now: its mode, and of its budget what it has not spent. */
+  private parentNow(): AgentGrant {
+    const parent = this.opts.parent();
+    const used = parent.state.metrics.total;
+    const g = this.opts.parentGrant();
+    const left = (cap: number | null, spent: number) => (cap === null ? null : Math.max(0, cap - spent));
+    return {
+      ...g,
+      mode: parent.state.mode,
+      maxTokens: left(g.maxTokens, used.promptTokens + used.completionTokens),
+      maxCost: left(g.maxCost, used.cost),
+    };
+  }
+
+  /** The grant the parent's log recorded when the child started (none: not started, or an old log). */
+  private async recordedGrantOf(id: string): Promise<AgentGrant | undefined> {
+    this.branches ??= this.readBranches();
+    return (await this.branches).grants.get(id);
+  }
+
+  /** `defined` as the child started: with the grant its start recorded, within the parent's now. */
+  private async asStarted(defined: AgentDefinition, id: string): Promise<AgentDefinition> {
+    const recorded = await this.recordedGrantOf(id);
+    return recorded
+      ? withGrant(defined, grantWithin(this.parentNow(), recorded))
+      : effectiveGrant(this.parentNow(), defined).agent;
   }
 
   private nested(child: {
@@ -363,9 +415,8 @@ export class NodeChildRunner implements ChildRunner {
     id: string;
     branch: string;
     conversation: () => Conversation;
-    caps: NodeChildRunnerOptions['parentCaps'];
+    grant: () => AgentGrant;
     model?: () => string;
-    tools?: readonly string[] | null;
   }): NodeChildRunner {
     return new NodeChildRunner({
       ...this.opts,
@@ -373,11 +424,10 @@ export class NodeChildRunner implements ChildRunner {
       parentId: child.id,
       parentBranch: child.branch,
       parent: child.conversation,
-      parentCaps: child.caps,
+      parentGrant: child.grant,
       depth: (this.opts.depth ?? 1) + 1,
       waiting: this.waiting,
       ...(child.model ? { model: child.model } : {}),
-      ...(child.tools !== undefined ? { parentTools: child.tools } : {}),
     });
   }
 
@@ -400,17 +450,24 @@ export class NodeChildRunner implements ChildRunner {
     return branch;
   }
 
-  private async readBranches(): Promise<{ byId: Map<string, string>; perName: Map<string, number> }> {
+  private async readBranches(): Promise<{
+    byId: Map<string, string>;
+    perName: Map<string, number>;
+    grants: Map<string, AgentGrant>;
+  }> {
     const byId = new Map<string, string>();
     const perName = new Map<string, number>();
+    const grants = new Map<string, AgentGrant>();
     for (const e of await this.opts.parent().events()) {
       if (e.kind !== 'ConversationStateUpdateEvent' || e.key !== AGENT_START_KEY) continue;
       const v = e.value as AgentStartValue;
       if (!v.conversation_id || byId.has(v.conversation_id)) continue;
       byId.set(v.conversation_id, v.branch);
+      const grant = recordedGrant(v);
+      if (grant) grants.set(v.conversation_id, grant);
       perName.set(v.agent_name, (perName.get(v.agent_name) ?? 0) + 1);
     }
-    return { byId, perName };
+    return { byId, perName, grants };
   }
 
   private async open(
@@ -421,26 +478,22 @@ export class NodeChildRunner implements ChildRunner {
     start: AgentStartValue,
   ): Promise<OpenedChild> {
     const { opts } = this;
-    const parent = opts.parent();
-    // The child's caps: its own, within what is left of the parent's.
-    const used = parent.state.metrics.total;
-    const parentCaps = opts.parentCaps();
-    const left = (cap: number | null | undefined, spent: number) =>
-      cap == null ? null : Math.max(0, cap - spent);
-    const caps = {
-      maxTokens: minCap(
-        agent.maxTokens,
-        left(parentCaps.maxTokens, used.promptTokens + used.completionTokens),
-      ),
-      maxCost: minCap(agent.maxCost, left(parentCaps.maxCost, used.cost)),
+    // `agent` is as granted (effective-grant.ts): its caps and confirmation within the parent's.
+    const settings: Partial<AgentSettings> = {
+      maxTokens: agent.maxTokens,
+      maxCost: agent.maxCost,
+      ...(agent.maxIterations !== null ? { maxIterations: agent.maxIterations } : {}),
+      ...(agent.confirmation !== null ? { confirmationMode: agent.confirmation } : {}),
     };
+    const grant = grantOf(agent);
     const branch = start.branch;
     return opts.openChild({
       agent,
       dir,
       id,
       ...(identity ? { identity } : {}),
-      caps,
+      settings,
+      allowedHosts: agent.allowedHosts,
       tools: (builtIn, ctx) => [
         ...builtIn.filter(
           (t) => agent.tools === null || agent.tools.includes(t.name) || t.name === FINISH_TOOL_NAME,
@@ -451,9 +504,8 @@ export class NodeChildRunner implements ChildRunner {
                 dir,
                 id,
                 branch,
-                caps,
+                grant,
                 model: this.modelOf(agent),
-                tools: agent.tools,
               }),
             ]
           : []),
@@ -478,16 +530,15 @@ export class NodeChildRunner implements ChildRunner {
       dir: string;
       id: string;
       branch: string;
-      caps: ChildSpec['caps'];
+      grant: AgentGrant;
       model: string | undefined;
-      tools: readonly string[] | null;
     },
   ): ToolSpec {
     const depth = (this.opts.depth ?? 1) + 1;
     const runner = this.nested({
       ...child,
       conversation: ctx.conversation,
-      caps: () => child.caps,
+      grant: () => child.grant,
       model: () => child.model ?? '',
     });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
@@ -506,12 +557,6 @@ function stoppedMessage(status: string, child: Conversation, definedModel: strin
   if (status === 'error' && definedModel)
     return `The agent stopped (error) on the model "${definedModel}" its definition names: ${why}`;
   return `The agent stopped (${status}): ${why}`;
-}
-
-function minCap(a: number | null, b: number | null): number | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Math.min(a, b);
 }
 
 async function recordedEnd(c: Conversation): Promise<AgentEndValue | undefined> {

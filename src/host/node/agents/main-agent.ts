@@ -1,7 +1,8 @@
 // The main agent of a CLI conversation and what it can hand work to: the delegate tool (children
 // run by NodeChildRunner), transfer_to_agent (a handoff in the same log), and the system prompt's
 // list of agents. Its events carry `agent_name`/`branch`: `main`, or after a handoff the agent
-// that took over (read back from the log when the conversation is opened again).
+// that took over (read back from the log when the conversation is opened again, with the grant its
+// start recorded: a definition changed since gives it nothing more).
 import {
   AGENT_END_KEY,
   AGENT_START_KEY,
@@ -18,7 +19,14 @@ import {
   type DelegateTool,
 } from '../../../core/agents/delegate-tool';
 import { createTransferTool, TRANSFER_TOOL_NAME } from '../../../core/agents/transfer-tool';
-import { userMode } from '../../../core/agents/effective-grant';
+import {
+  type AgentGrant,
+  grantWithin,
+  recordableGrant,
+  recordedGrant,
+  userMode,
+} from '../../../core/agents/effective-grant';
+import type { ConfirmationMode } from '../../../core/agent/settings';
 import { mcpToolRefs, selectsMcpTool } from '../../../core/agents/mcp-tool-refs';
 import type { Conversation } from '../../../core/agent/conversation';
 import { type Event, FINISH_TOOL_NAME } from '../../../core/events';
@@ -32,12 +40,22 @@ export interface MainAgentOptions {
   parentDir: string;
   parentId: string;
   signing?: SigningIdentity;
-  /** The main agent's token and cost caps, which its children's stay within. */
-  caps: NodeChildRunnerOptions['parentCaps'];
+  /** The main agent's settings its children and handoffs stay within (read at each one). */
+  caps: () => MainAgentCaps;
   /** Opens a child's conversation in the host (`nodeChildOpener` in the CLI). */
   openChild: NodeChildRunnerOptions['openChild'];
   /** The model the main agent runs on (children without a model of their own run on it). */
   model?: () => string;
+}
+
+/** What the user's settings grant the main agent. */
+export interface MainAgentCaps {
+  maxTokens?: number | null;
+  maxCost?: number | null;
+  maxIterations?: number | null;
+  confirmationMode?: ConfirmationMode;
+  /** `logbook.sandbox.allowedHosts`; absent: not narrowed here (the sandbox's own list holds). */
+  allowedHosts?: readonly string[];
 }
 
 /** The session options that give the main agent its agents; `adopt` reads a handoff back after open. */
@@ -49,6 +67,23 @@ export function mainAgentSession(o: MainAgentOptions): {
   children(): NodeChildRunner;
 } {
   let current: AgentStamp = MAIN_STAMP;
+  // The grant of the agent that took over by a handoff (as recorded); null: the main agent's own.
+  let currentGrant: AgentGrant | null = null;
+  /** What the agent running the conversation may do now: the user's settings, narrowed by a handoff's grant. */
+  const grantNow = (mode: AgentGrant['mode']): AgentGrant => {
+    const c = o.caps();
+    const own: AgentGrant = {
+      mode,
+      tools: null,
+      confirmation: c.confirmationMode ?? 'risky',
+      maxIterations: c.maxIterations ?? null,
+      maxTokens: c.maxTokens ?? null,
+      maxCost: c.maxCost ?? null,
+      allowedHosts: c.allowedHosts ? [...c.allowedHosts] : null,
+    };
+    // The mode is the one given: a plan agent that took over holds no mode the user did not choose.
+    return currentGrant ? grantWithin(own, { ...currentGrant, mode }) : own;
+  };
   let runner: NodeChildRunner | undefined;
   let useSigner: SessionToolContext['useSigner'] | undefined;
   let delegate: DelegateTool | undefined;
@@ -61,7 +96,7 @@ export function mainAgentSession(o: MainAgentOptions): {
       parentId: o.parentId,
       parentBranch: MAIN_STAMP.branch,
       parent: ctx.conversation,
-      parentCaps: o.caps,
+      parentGrant: () => grantNow(ctx.conversation().state.mode),
       openChild: o.openChild,
       ...(o.model ? { model: o.model } : {}),
       ...(o.signing ? { signing: o.signing } : {}),
@@ -73,8 +108,8 @@ export function mainAgentSession(o: MainAgentOptions): {
       delegate as ToolSpec,
       createTransferTool({
         agents: () => o.agents,
-        mode: async () => userMode(await ctx.conversation().events()),
-        transfer: async (agent, reason, narrowed) => {
+        grant: async () => grantNow(userMode(await ctx.conversation().events())),
+        transfer: async (agent, reason, { grant, narrowed }) => {
           const c = ctx.conversation();
           await c.recordAgentUpdate(AGENT_END_KEY, {
             ...current,
@@ -89,10 +124,12 @@ export function mainAgentSession(o: MainAgentOptions): {
             handoff: true,
             ...(reason ? { task: reason } : {}),
             ...(narrowed.length ? { narrowed: [...narrowed] } : {}),
+            grant: recordableGrant(grant),
           };
           // Signed by the agent handing over, which so vouches for the next one's key.
           await c.recordAgentUpdate(AGENT_START_KEY, start);
           current = next;
+          currentGrant = grant;
           if (identity) ctx.useSigner(identity);
         },
         setMode: (mode) => ctx.conversation().setMode(mode),
@@ -108,7 +145,8 @@ export function mainAgentSession(o: MainAgentOptions): {
     agent: {
       stamp: () => current,
       ...(section ? { promptSections: [section] } : {}),
-      offers: (tool) => offeredAfterHandoff(o.agents, current.agent_name, tool),
+      offers: (tool) => offeredAfterHandoff(o.agents, current.agent_name, currentGrant, tool),
+      confirmation: () => currentGrant?.confirmation,
     },
     async adopt(conversation) {
       // No delegation or handoff recorded: nothing to read back (a long log is not read for it).
@@ -118,7 +156,10 @@ export function mainAgentSession(o: MainAgentOptions): {
       for (const e of events) {
         if (e.kind !== 'ConversationStateUpdateEvent' || e.key !== AGENT_START_KEY) continue;
         const v = e.value as AgentStartValue;
-        if (v.handoff) current = { agent_name: v.agent_name, branch: v.branch };
+        if (!v.handoff) continue;
+        current = { agent_name: v.agent_name, branch: v.branch };
+        // A start written before grants were recorded: its definition's tools, within nothing else.
+        currentGrant = recordedGrant(v);
       }
       // The agent that took over signs what it appends from now on, as it did before.
       if (current.agent_name !== MAIN_STAMP.agent_name && o.signing && useSigner)
@@ -129,12 +170,13 @@ export function mainAgentSession(o: MainAgentOptions): {
 
 /**
  * The tools offered while `agentName` runs the conversation: the main agent's all; after a handoff,
- * the definition's (every built-in and MCP one, `delegate` aside, when it lists none), with finish
- * and transfer_to_agent, so it can end or hand over again.
+ * those its recorded grant names (every built-in and MCP one, `delegate` aside, when it names none),
+ * with finish and transfer_to_agent, so it can end or hand over again.
  */
 function offeredAfterHandoff(
   agents: readonly AgentDefinition[],
   agentName: string,
+  grant: AgentGrant | null,
   tool: Pick<ToolSpec, 'name' | 'mcp'>,
 ): boolean {
   if (agentName === MAIN_STAMP.agent_name) return true;
@@ -142,8 +184,10 @@ function offeredAfterHandoff(
   const def = agents.find((a) => a.name === agentName);
   // A definition gone since the handoff: nothing but finishing or handing over.
   if (!def) return false;
-  if (tool.mcp) return selectsMcpTool(mcpToolRefs(def.tools), tool.mcp.server, tool.mcp.tool);
-  return def.tools === null ? tool.name !== DELEGATE_TOOL_NAME : def.tools.includes(tool.name);
+  // The grant the handoff recorded; a log from before grants: the definition's own tools.
+  const tools = grant ? grant.tools : def.tools;
+  if (tool.mcp) return selectsMcpTool(mcpToolRefs(tools), tool.mcp.server, tool.mcp.tool);
+  return tools === null ? tool.name !== DELEGATE_TOOL_NAME : tools.includes(tool.name);
 }
 
 /** The key of an agent that took a conversation over: derived from the user's, per conversation and agent. */

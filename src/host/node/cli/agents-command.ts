@@ -42,6 +42,10 @@ export async function agentsCommand(argv: readonly string[], io: CliIo): Promise
         a.maxCost !== null ? `$${a.maxCost}` : null,
       ].filter((c) => c !== null);
       if (caps.length) io.out(`  caps: ${caps.join(', ')}`);
+      // Each only narrows what the agent that starts it has (effective-grant.ts).
+      if (a.confirmation) io.out(`  confirmation: ${a.confirmation} (or its parent's, if stricter)`);
+      if (a.allowedHosts)
+        io.out(`  hosts: ${a.allowedHosts.join(', ') || 'none'} (those its parent may reach)`);
       io.out(`  from: ${a.origin}`);
     }
     for (const e of loaded.errors) io.err(`left out ${e}`);

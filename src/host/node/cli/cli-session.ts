@@ -113,7 +113,7 @@ export async function openCliSession(
     parentDir: target.storeDir,
     parentId: target.id,
     signing,
-    caps: () => shared.settings,
+    caps: () => ({ ...shared.settings, allowedHosts: settings.get<string[]>('sandbox.allowedHosts') }),
     model: () => llmSettings.model,
     openChild: nodeChildOpener({
       session: shared,

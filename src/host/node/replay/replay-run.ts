@@ -163,7 +163,12 @@ async function replayInto(
         agents: loadAgents({ workspace: t.workspace, env: req.env ?? process.env, trusted: true }).agents,
         parentDir: t.convDir,
         parentId: id,
-        caps: () => ({}),
+        // The replay's own settings: its children get no more than its main agent.
+        caps: () => ({
+          ...base.settings,
+          ...(base.confirmationMode ? { confirmationMode: base.confirmationMode } : {}),
+          ...(base.maxIterations !== undefined ? { maxIterations: base.maxIterations } : {}),
+        }),
         openChild: replayChildOpener(base, t.children, t.inCopy),
       })
     : undefined;

@@ -34,6 +34,11 @@ export interface CommandSandboxOptions {
   setting: SandboxSetting;
   /** Hosts commands may reach (`logbook.sandbox.allowedHosts`); read at each connection. */
   allowedHosts: () => readonly string[];
+  /**
+   * A delegated agent's own list (its grant's hosts): a host reaches through unasked only when both
+   * lists let it; absent: the user's list alone.
+   */
+  narrowHosts?: readonly string[];
   /** Asked for a host not on the list (VS Code asks the user); absent: turned away. */
   askHost?: (host: string) => Promise<boolean>;
   /** Told of each host turned away, as it happens (besides `takeDeniedHosts`). */
@@ -299,6 +304,16 @@ export class CommandSandbox {
   }
 
   /**
+   * A sandbox with the same setting and mounts whose network lets through unasked only the hosts
+   * both the user's list and `hosts` allow (a delegated agent's grant): its own proxy, so the
+   * parent's commands keep theirs. The caller disposes it.
+   */
+  withHostsWithin(hosts: readonly string[]): CommandSandbox {
+    // `hosts` lie within the grant of the agent that delegated, so they replace an earlier narrowing.
+    return new CommandSandbox({ ...this.opts, narrowHosts: [...hosts] });
+  }
+
+  /**
    * What a writable launch holds read-only in the workspaces: the files that run later (made empty
    * first where a held folder is missing) and files with other hard links; and it starts watching
    * the held files no mount can hold.
@@ -345,10 +360,14 @@ export class CommandSandbox {
     await (await proxy?.catch(() => undefined))?.close();
   }
 
+  private allowsUnasked(host: string): boolean {
+    const narrow = this.opts.narrowHosts;
+    return hostAllowed(host, this.opts.allowedHosts()) && (!narrow || hostAllowed(host, narrow));
+  }
+
   private startProxy(): Promise<NetworkProxy> {
     this.proxy ??= NetworkProxy.start({
-      allow: async (host) =>
-        hostAllowed(host, this.opts.allowedHosts()) || ((await this.opts.askHost?.(host)) ?? false),
+      allow: async (host) => this.allowsUnasked(host) || ((await this.opts.askHost?.(host)) ?? false),
       onDenied: (host) => {
         this.denied.add(host);
         this.opts.onDenied?.(host);

@@ -10,6 +10,7 @@ import type { PolicyGate } from '../../../core/agent/policy-gate';
 import type { HistoryCondenser, ToolSource } from '../../../core/agent/ports';
 import type { AgentSettings } from '../../../core/agent/settings';
 import type { ConversationAgent } from '../../../core/agents/conversation-agent';
+import { stricterConfirmation } from '../../../core/agents/effective-grant';
 import { ImageStore } from '../../../core/attachments/image-store';
 import type { CheckpointPort } from '../../../core/checkpoints/types';
 import type { LlmClient } from '../../../core/llm';
@@ -169,7 +170,9 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
     ...(opts.boundary ? { boundary: opts.boundary } : {}),
     confirmation: () => {
       const s = opts.settings();
-      return { mode: s.confirmationMode ?? 'risky', allowRules: s.allowRules ?? [] };
+      // An agent that took over with a stricter mode than the settings' asks by its own.
+      const mode = stricterConfirmation(s.confirmationMode ?? 'risky', opts.agent?.confirmation?.());
+      return { mode, allowRules: s.allowRules ?? [] };
     },
     roots: opts.roots,
     writable,

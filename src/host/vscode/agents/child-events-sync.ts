@@ -89,6 +89,10 @@ export function clampChildren(children: readonly ChildAgentView[]): ChildAgentVi
       agentName: text(c.agentName, LIMITS.kind),
       branch: text(c.branch, LIMITS.kind),
       task: text(c.task, LIMITS.title),
+      // What its definition did not get: the card says so (effective-grant.ts).
+      ...(c.narrowed?.length
+        ? { narrowed: c.narrowed.slice(0, LIMITS.actionIds).map((n) => text(n, LIMITS.title)) }
+        : {}),
       ...(c.model ? { model: text(c.model, LIMITS.title) } : {}),
       status: text(c.status, LIMITS.status),
       cost: Number.isFinite(c.cost) && c.cost > 0 ? Math.min(c.cost, 1e12) : 0,

@@ -14,7 +14,8 @@ import type { ToolSpec } from '../../../core/tools';
 import { loadAgents } from '../../node/agents/agent-files';
 import { type ChildSpec, type OpenedChild } from '../../node/agents/child-runner';
 import { decideInTree } from '../../node/agents/decide-in-tree';
-import { mainAgentSession } from '../../node/agents/main-agent';
+import { type MainAgentCaps, mainAgentSession } from '../../node/agents/main-agent';
+import { readAllowedHosts } from '../sandbox/sandbox-settings';
 import type { SessionToolContext } from '../../node/node-session';
 import type { ChildAgentView, SequencedEvent } from '../chat-backend';
 import { readAgentSettings } from '../config';
@@ -85,13 +86,21 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
         dir: spec.dir,
         signing: spec.identity ?? o.parent.signing,
         headFile: o.headFile(spec.id),
-        sharedSandbox: true,
+        // Hosts narrowed by its definition: a sandbox of its own network, disposed with the child.
+        ...(spec.allowedHosts !== null && parent.sandbox
+          ? {
+              sandbox: {
+                ...parent.sandbox,
+                sandbox: parent.sandbox.sandbox.withHostsWithin(spec.allowedHosts),
+              },
+              sharedSandbox: false,
+            }
+          : { sharedSandbox: true }),
         agent: spec.conversationAgent,
         tools: (builtIn, ctx) => spec.tools(builtIn, ctx),
-        settings: {
-          ...spec.caps,
-          ...(spec.agent.maxIterations !== null ? { maxIterations: spec.agent.maxIterations } : {}),
-        },
+        // Its grant's caps and confirmation mode, over the settings read at each run. A confirmation
+        // mode no stricter than yours is left to those settings, so a change you make reaches it.
+        settings: followsYourMode(spec.settings),
         onAppend: (events) => o.onChildAppend(spec.id, events),
         onHeader: () => o.parent.onHeader(),
         // A child's partial output is not streamed into the parent's view.
@@ -195,10 +204,23 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
   };
 }
 
-/** The parent's caps as the editor's settings give them (read at each delegation). */
-function parentCaps(): { maxTokens: number | null; maxCost: number | null } {
+/** A child's settings without the confirmation mode when it is the one your settings give now. */
+function followsYourMode(settings: ChildSpec['settings']): ChildSpec['settings'] {
+  if (settings.confirmationMode !== readAgentSettings().confirmationMode) return settings;
+  const { confirmationMode: _yours, ...rest } = settings;
+  return rest;
+}
+
+/** What the editor's settings grant the main agent (read at each delegation and handoff). */
+function parentCaps(): MainAgentCaps {
   const s = readAgentSettings();
-  return { maxTokens: s.maxTokens, maxCost: s.maxCost };
+  return {
+    maxTokens: s.maxTokens,
+    maxCost: s.maxCost,
+    maxIterations: s.maxIterations,
+    confirmationMode: s.confirmationMode,
+    allowedHosts: readAllowedHosts(),
+  };
 }
 
 function childView(link: TreeLink, s: ConversationSession | undefined): ChildAgentView {
