@@ -21,6 +21,7 @@ import type { AgentDefinition } from '../../../core/agents/definition';
 import { effectiveGrant } from '../../../core/agents/effective-grant';
 import type { ChildRequest, ChildResult, ChildRunner } from '../../../core/agents/delegate-tool';
 import { createDelegateTool, DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
+import type { HeldDefinition } from '../../../core/agents/definition-trust';
 import { createEscalateTool, ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
 import { mcpToolRefs } from '../../../core/agents/mcp-tool-refs';
 import type { McpHub } from '../mcp';
@@ -85,6 +86,8 @@ export interface NodeChildRunnerOptions {
   model?: () => string;
   /** The tools the parent may call (its effective definition's); none: every tool (the main agent). */
   parentTools?: readonly string[] | null;
+  /** A definition of this name the user has not accepted yet (definition-watch.ts): a child's delegate refuses it. */
+  held?: (name: string) => HeldDefinition | null;
 }
 
 /** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
@@ -491,7 +494,13 @@ export class NodeChildRunner implements ChildRunner {
       model: () => child.model ?? '',
     });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
-    return createDelegateTool({ agents: this.opts.agents, runner, readOnlyTools, depth }) as ToolSpec;
+    return createDelegateTool({
+      agents: this.opts.agents,
+      runner,
+      readOnlyTools,
+      depth,
+      ...(this.opts.held ? { held: this.opts.held } : {}),
+    }) as ToolSpec;
   }
 }
 

@@ -22,6 +22,9 @@ import { cliSigningIdentity } from './signing';
 import type { ConfirmationMode } from '../../../core/agent/settings';
 import type { AgentDefinition } from '../../../core/agents/definition';
 import { loadAgents } from '../agents/agent-files';
+import { DefinitionWatch } from '../agents/definition-watch';
+import { type HeldDefinition, heldLine } from '../../../core/agents/definition-trust';
+import type { Event } from '../../../core/events';
 import { mainAgentSession } from '../agents/main-agent';
 import { type NodeChildRunner, nodeChildOpener } from '../agents/child-runner';
 import { newSessionInfo, readSessionInfo, type SessionInfo, writeSessionInfo } from './session-file';
@@ -106,6 +109,14 @@ export async function openCliSession(
   const agents = cliAgents(io, target.workspace, target.mode, [
     ...(prepared.mcpServers?.servers.keys() ?? []),
   ]);
+  // Definitions written from now on are held until the user accepts them (after each action, and
+  // when the agent names one it does not have).
+  const watch = new DefinitionWatch({ workspace: target.workspace, env: io.env, trusted: true });
+  const printed = (event: Event) => {
+    printer(event);
+    if (event.kind === 'ObservationEvent' || event.kind === 'AgentErrorEvent')
+      heldNotes(io, target.mode, watch.check());
+  };
   // Set once the main session is open; its children run after that.
   const opened: { session?: NodeSession } = {};
   const main = mainAgentSession({
@@ -115,10 +126,11 @@ export async function openCliSession(
     signing,
     caps: () => shared.settings,
     model: () => llmSettings.model,
+    held: (name) => watch.held(name),
     openChild: nodeChildOpener({
       session: shared,
       headFile: (dir) => cliHeadFile(io.env, dir),
-      onEvent: printer,
+      onEvent: printed,
       // Children use the servers the main agent's session started.
       mcp: () => opened.session?.mcp(),
       describe: (dir, id) => {
@@ -131,7 +143,7 @@ export async function openCliSession(
     ...shared,
     storeDir: target.storeDir,
     id: target.id,
-    onEvent: printer,
+    onEvent: printed,
     signing,
     signedHeadFile: cliHeadFile(io.env, target.storeDir),
     ...(prepared.mcpServers ? { mcpServers: prepared.mcpServers, onMcpLog: mcpLog(io) } : {}),
@@ -164,7 +176,18 @@ function cliAgents(
   // The CLI has no workspace trust of its own: running it on a workspace is the user's choice.
   const loaded = loadAgents({ workspace, env: io.env, trusted: true, mcpServers });
   for (const e of loaded.errors) note(io, mode, `agent definition left out: ${e}`);
+  for (const h of loaded.held) note(io, mode, `agent definition held: ${heldLine(h)}`);
   return loaded.agents;
+}
+
+/** Says which definitions were just held, and how to accept one. */
+function heldNotes(io: CliIo, mode: OutputMode, held: readonly HeldDefinition[]): void {
+  for (const h of held)
+    note(
+      io,
+      mode,
+      `agent definition held: ${heldLine(h)}; read it, then \`logbook agents accept ${h.name}\``,
+    );
 }
 
 /** A delegated agent's session.json: its workspace, so `show` and `verify` read it like any other. */

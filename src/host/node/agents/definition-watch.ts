@@ -1,0 +1,47 @@
+// Notices agent definitions that appear or change while a conversation runs. What the folders held
+// when the session opened is its baseline (it was there before the agent acted); after each action,
+// and whenever the agent names an agent it does not have, the folders are read again and any file
+// new or changed since is held (held-definitions.ts) until the user accepts it.
+import type { HeldDefinition } from '../../../core/agents/definition-trust';
+import type { Env } from '../config-dir';
+import { definitionFiles } from './agent-files';
+import { definitionName, fileFingerprint, holdDefinitions, readHeldDefinitions } from './held-definitions';
+
+export class DefinitionWatch {
+  private readonly baseline: Map<string, string>;
+
+  constructor(private readonly opts: { workspace: string; env: Env; trusted: boolean }) {
+    this.baseline = this.scan();
+  }
+
+  /** Holds the definitions written since the session opened; returns those it held now. */
+  check(): HeldDefinition[] {
+    const now = this.scan();
+    const fresh: HeldDefinition[] = [];
+    for (const [file, fingerprint] of now) {
+      if (this.baseline.get(file) === fingerprint) continue;
+      this.baseline.set(file, fingerprint);
+      fresh.push({ name: definitionName(file), origin: file, fingerprint });
+    }
+    holdDefinitions(this.opts.env, fresh);
+    return fresh;
+  }
+
+  /** The held definition (of this workspace or the user's) that names `name`, after a fresh look. */
+  held(name: string): HeldDefinition | null {
+    this.check();
+    const mine = new Set(definitionFiles(this.opts));
+    for (const h of readHeldDefinitions(this.opts.env).values())
+      if (mine.has(h.origin) && definitionName(h.origin) === name) return h;
+    return null;
+  }
+
+  private scan(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const file of definitionFiles(this.opts)) {
+      const fp = fileFingerprint(file);
+      if (fp !== null) out.set(file, fp);
+    }
+    return out;
+  }
+}
