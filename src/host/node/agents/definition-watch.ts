@@ -1,7 +1,10 @@
-// Notices agent definitions that appear or change while a conversation runs. What the folders held
-// when the session opened is its baseline (it was there before the agent acted); after each action,
-// and whenever the agent names an agent it does not have, the folders are read again and any file
-// new or changed since is held (held-definitions.ts) until the user accepts it.
+// Notices agent definitions that appear or change while an action of a conversation runs. What the
+// folders hold when the session opens, and again when each action starts, is the baseline: a change
+// between actions is the user's (their editor, New Agent…), as the sandbox takes changes between
+// commands. After each action, and whenever the agent names an agent it does not have, the folders
+// are read again and any file new or changed since is held (held-definitions.ts) until the user
+// accepts it. With the sandbox on, a command cannot write either folder at all (`.logbook` is held
+// read-only and Logbook's config folder hidden): what writes them during an action is a file tool.
 import type { HeldDefinition } from '../../../core/agents/definition-trust';
 import type { Env } from '../config-dir';
 import { definitionFiles } from './agent-files';
@@ -14,7 +17,12 @@ export class DefinitionWatch {
     this.baseline = this.scan();
   }
 
-  /** Holds the definitions written since the session opened; returns those it held now. */
+  /** An action starts: what the folders hold now was not written by it. */
+  refresh(): void {
+    for (const [file, fingerprint] of this.scan()) this.baseline.set(file, fingerprint);
+  }
+
+  /** Holds the definitions written since the baseline; returns those it held now. */
   check(): HeldDefinition[] {
     const now = this.scan();
     const fresh: HeldDefinition[] = [];

@@ -25,6 +25,7 @@ import { loadAgents } from '../agents/agent-files';
 import { DefinitionWatch } from '../agents/definition-watch';
 import { type HeldDefinition, heldLine } from '../../../core/agents/definition-trust';
 import type { Event } from '../../../core/events';
+import { ACTION_STARTED_KEY } from '../../../core/state';
 import { mainAgentSession } from '../agents/main-agent';
 import { type NodeChildRunner, nodeChildOpener } from '../agents/child-runner';
 import { newSessionInfo, readSessionInfo, type SessionInfo, writeSessionInfo } from './session-file';
@@ -109,11 +110,11 @@ export async function openCliSession(
   const agents = cliAgents(io, target.workspace, target.mode, [
     ...(prepared.mcpServers?.servers.keys() ?? []),
   ]);
-  // Definitions written from now on are held until the user accepts them (after each action, and
-  // when the agent names one it does not have).
+  // Definitions written while an action runs are held until the user accepts them (definition-watch.ts).
   const watch = new DefinitionWatch({ workspace: target.workspace, env: io.env, trusted: true });
   const printed = (event: Event) => {
     printer(event);
+    if (event.kind === 'ConversationStateUpdateEvent' && event.key === ACTION_STARTED_KEY) watch.refresh();
     if (event.kind === 'ObservationEvent' || event.kind === 'AgentErrorEvent')
       heldNotes(io, target.mode, watch.check());
   };
