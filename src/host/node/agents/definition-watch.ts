@@ -53,3 +53,11 @@ export class DefinitionWatch {
     return out;
   }
 }
+
+/** The held definitions a conversation in `workspace` would read (its own and the user's). */
+export function heldHere(env: Env, workspace: string): HeldDefinition[] {
+  const mine = new Set(definitionFiles({ workspace, env, trusted: true }));
+  return [...readHeldDefinitions(env).values()]
+    .filter((h) => mine.has(h.origin))
+    .map((h) => ({ ...h, name: definitionName(h.origin) }));
+}

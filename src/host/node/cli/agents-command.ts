@@ -2,8 +2,9 @@
 // the definition files that are not valid (left out, each with why).
 import { readFileSync } from 'node:fs';
 import { definitionFingerprint, heldLine } from '../../../core/agents/definition-trust';
-import { definitionFiles, loadAgents } from '../agents/agent-files';
-import { acceptHeldDefinition, definitionName, readHeldDefinitions } from '../agents/held-definitions';
+import { loadAgents } from '../agents/agent-files';
+import { heldHere } from '../agents/definition-watch';
+import { acceptHeldDefinition } from '../agents/held-definitions';
 import { expectPositionals, parseCommandArgs } from './args';
 import { resolvePath } from './conversation-dir';
 import { EXIT, UsageError } from './exit-codes';
@@ -62,10 +63,7 @@ function acceptCommand(args: readonly string[], workspace: string, io: CliIo): n
   const [name, ...extra] = args;
   if (!name) throw new UsageError('logbook agents accept: give the name of the agent to accept.');
   if (extra.length) throw new UsageError(`logbook agents accept: unexpected argument "${extra[0]}".`);
-  const mine = new Set(definitionFiles({ workspace, env: io.env, trusted: true }));
-  const held = [...readHeldDefinitions(io.env).values()].filter(
-    (h) => mine.has(h.origin) && definitionName(h.origin) === name,
-  );
+  const held = heldHere(io.env, workspace).filter((h) => h.name === name);
   if (!held.length) throw new Error(`No held definition of an agent "${name}" here: nothing to accept.`);
   for (const h of held) {
     const text = readFileSync(h.origin, 'utf8');

@@ -22,8 +22,10 @@ import { cliSigningIdentity } from './signing';
 import type { ConfirmationMode } from '../../../core/agent/settings';
 import type { AgentDefinition } from '../../../core/agents/definition';
 import { loadAgents } from '../agents/agent-files';
-import { DefinitionWatch } from '../agents/definition-watch';
-import { type HeldDefinition, heldLine } from '../../../core/agents/definition-trust';
+import { readFileSync } from 'node:fs';
+import { DefinitionWatch, heldHere } from '../agents/definition-watch';
+import { acceptHeldDefinition } from '../agents/held-definitions';
+import { definitionFingerprint, type HeldDefinition, heldLine } from '../../../core/agents/definition-trust';
 import type { Event } from '../../../core/events';
 import { ACTION_STARTED_KEY } from '../../../core/state';
 import { mainAgentSession } from '../agents/main-agent';
@@ -107,6 +109,7 @@ export async function openCliSession(
       searxngUrl: settings.get<string>('web.searxngUrl'),
     },
   };
+  await askAboutHeld(io, target.workspace);
   const agents = cliAgents(io, target.workspace, target.mode, [
     ...(prepared.mcpServers?.servers.keys() ?? []),
   ]);
@@ -179,6 +182,23 @@ function cliAgents(
   for (const e of loaded.errors) note(io, mode, `agent definition left out: ${e}`);
   for (const h of loaded.held) note(io, mode, `agent definition held: ${heldLine(h)}`);
   return loaded.agents;
+}
+
+/**
+ * At a terminal, asks about each held definition before the run: shown in full, used only on "y".
+ * Elsewhere (a script, CI) nothing is asked, and `logbook agents accept NAME` accepts one.
+ */
+async function askAboutHeld(io: CliIo, workspace: string): Promise<void> {
+  if (!process.stdin.isTTY || !io.ask) return;
+  for (const h of heldHere(io.env, workspace)) {
+    const text = readFileSync(h.origin, 'utf8');
+    io.err(`The agent definition ${h.name} was written or changed while a conversation ran: ${h.origin}`);
+    io.err(text.endsWith('\n') ? text.slice(0, -1) : text);
+    const answer = await io.ask(`Use the agent ${h.name} as shown? [y/N] `);
+    if (answer?.trim().toLowerCase() !== 'y') continue;
+    const done = acceptHeldDefinition(io.env, h.origin, definitionFingerprint(text));
+    io.err(`Accepted the agent ${h.name} (${done.fingerprint}).`);
+  }
 }
 
 /** Says which definitions were just held, and how to accept one. */

@@ -6,14 +6,8 @@ import * as vscode from 'vscode';
 import type { HeldDefinition } from '../../../core/agents/definition-trust';
 import { ACTION_STARTED_KEY } from '../../../core/state';
 import type { SequencedEvent } from '../chat-backend';
-import { definitionFiles } from '../../node/agents/agent-files';
-import { DefinitionWatch } from '../../node/agents/definition-watch';
-import {
-  acceptHeldDefinition,
-  definitionName,
-  fileFingerprint,
-  readHeldDefinitions,
-} from '../../node/agents/held-definitions';
+import { DefinitionWatch, heldHere } from '../../node/agents/definition-watch';
+import { acceptHeldDefinition, fileFingerprint } from '../../node/agents/held-definitions';
 
 export const ACCEPT_AGENT_DEFINITION_COMMAND = 'logbook.acceptAgentDefinition';
 
@@ -50,12 +44,9 @@ export function holdNewAgentDefinitions(
   };
 }
 
-/** The held definitions of this workspace (and the user's), told when a conversation opens. */
+/** The held definitions of this workspace (and the user's). */
 export function heldAgentDefinitions(cwd: string): HeldDefinition[] {
-  const mine = new Set(definitionFiles({ workspace: cwd, env: process.env, trusted: true }));
-  return [...readHeldDefinitions(process.env).values()]
-    .filter((h) => mine.has(h.origin))
-    .map((h) => ({ ...h, name: definitionName(h.origin) }));
+  return heldHere(process.env, cwd);
 }
 
 /** Says a definition is held, with buttons to read it and to accept it as it is now. */
