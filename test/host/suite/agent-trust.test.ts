@@ -1,7 +1,8 @@
 // An agent definition the agent wrote in the editor is held: its file edit creates
 // .logbook/agents/helper.md (confirmations off, so nothing else stands in the way), and its delegate
 // to that agent is refused with the reason the model reads. Logbook: Accept an Agent Definition,
-// named as the notice's button names it, lets the next conversation delegate to it.
+// named as the notice's button names it, lets the next conversation delegate to it. Show Agents
+// lists it as held until then.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -105,6 +106,13 @@ describe('Agent definitions the agent wrote are held until the user accepts them
     const held = readHeldDefinitions(process.env).get(helperFile());
     assert.ok(held, 'the definition is held');
     assert.equal(held.name, 'helper');
+    // Show Agents lists it as held, not as an agent the main agent may use.
+    const shown = await vscode.commands.executeCommand<{ agents: string[]; held: string[] }>(
+      'logbook.showAgents',
+      { pick: 'nothing' },
+    );
+    assert.deepEqual(shown.held, ['helper']);
+    assert.ok(!shown.agents.includes('helper'));
 
     const accepted = await vscode.commands.executeCommand<boolean>(
       'logbook.acceptAgentDefinition',

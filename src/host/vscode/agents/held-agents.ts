@@ -77,7 +77,8 @@ export function tellHeld(h: HeldDefinition, log: Log): void {
 
 /**
  * Accepts a held definition by name (asking which when none is given). `fingerprint` is the content
- * the user was told of: a file changed since is not accepted.
+ * the user was told of (the notice's button): a file changed since is not accepted. Without one, the
+ * definition is opened first and accepted only as it is shown, once the user says so.
  */
 export async function acceptAgentDefinition(
   log: Log,
@@ -86,48 +87,48 @@ export async function acceptAgentDefinition(
 ): Promise<boolean> {
   const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? process.cwd();
   const held = heldAgentDefinitions(cwd);
-  let chosen = typeof name === 'string' ? held.filter((h) => h.name === name) : undefined;
-  if (chosen === undefined) {
+  let h: HeldDefinition | undefined;
+  if (typeof name === 'string') {
+    h = held.find((d) => d.name === name);
+    if (!h) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Logbook holds no agent definition named {0} here.', name),
+      );
+      return false;
+    }
+  } else {
     if (held.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Logbook holds no agent definition here.'));
       return false;
     }
     const pick = await vscode.window.showQuickPick(
-      held.map((h) => ({ label: h.name, description: vscode.workspace.asRelativePath(h.origin), h })),
+      held.map((d) => ({ label: d.name, description: vscode.workspace.asRelativePath(d.origin), d })),
       { placeHolder: vscode.l10n.t('Which agent definition should Logbook use? Read it first.') },
     );
     if (!pick) return false;
-    // Picked from a list: the user reads the definition before accepting what they read.
-    await vscode.window.showTextDocument(vscode.Uri.file(pick.h.origin));
-    const seen = fileFingerprint(pick.h.origin);
-    const accept = vscode.l10n.t('Accept {0}', pick.h.name);
+    h = pick.d;
+  }
+  let seen = typeof fingerprint === 'string' ? fingerprint : null;
+  if (seen === null) {
+    await vscode.window.showTextDocument(vscode.Uri.file(h.origin));
+    seen = fileFingerprint(h.origin);
+    const accept = vscode.l10n.t('Accept {0}', h.name);
     const answer = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Use the agent definition {0} as it is shown?', pick.h.name),
+      vscode.l10n.t('Use the agent definition {0} as it is shown?', h.name),
       { modal: true },
       accept,
     );
     if (answer !== accept || seen === null) return false;
-    chosen = [pick.h];
-    fingerprint = seen;
   }
-  if (chosen.length === 0) {
+  try {
+    const done = acceptHeldDefinition(process.env, h.origin, seen);
+    log.info(`Accepted by the user: the agent definition ${h.name} (${h.origin}, ${done.fingerprint}).`);
     void vscode.window.showInformationMessage(
-      vscode.l10n.t('Logbook holds no agent definition named {0} here.', String(name)),
+      vscode.l10n.t('Logbook uses the agent {0} in conversations opened from now on.', h.name),
     );
+    return true;
+  } catch (err) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', (err as Error).message));
     return false;
   }
-  for (const h of chosen) {
-    const seen = typeof fingerprint === 'string' ? fingerprint : (fileFingerprint(h.origin) ?? undefined);
-    try {
-      const done = acceptHeldDefinition(process.env, h.origin, seen);
-      log.info(`Accepted by the user: the agent definition ${h.name} (${h.origin}, ${done.fingerprint}).`);
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t('Logbook uses the agent {0} in conversations opened from now on.', h.name),
-      );
-    } catch (err) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', (err as Error).message));
-      return false;
-    }
-  }
-  return true;
 }
