@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson } from '../cli/fixtures';
 import { childDirs, delegateCall, finish, type Json } from '../agents/agents-fixture';
-import { conversationDirs } from './agent-trust-fixture';
+import { conversationDirs, runCliAtTerminal } from './agent-trust-fixture';
 
 const HELPER =
   '---\nname: helper\ndescription: Does what it is told.\ntools: [file_editor, think]\nmode: act\n---\nDo it.\n';
@@ -176,6 +176,54 @@ describe('hostile: an agent definition the agent wrote is not used until the use
       assert.equal(readFileSync(join(ws, 'planted.txt'), 'utf8'), 'written\n');
       if (tool === 'delegate') assert.equal(childDirs(dir).length, 1);
       else assert.equal(handoffs(log).length, 1);
+      assert.equal(fx.llm!.remainingTurns(), 0);
+    });
+  }
+
+  for (const answer of ['y', 'n'] as const) {
+    it(`at a terminal, run shows the held definition and asks; "${answer}" ${answer === 'y' ? 'uses' : 'keeps holding'} it`, async () => {
+      const ws = fx.tmp();
+      await plantHelper(fx, ws);
+      const env = await fx.startLlm({
+        name: `asked-${answer}`,
+        turns:
+          answer === 'y'
+            ? [
+                {
+                  match: { lastRole: 'user', lastContentIncludes: 'use the helper' },
+                  reply: { toolCalls: [handCall('delegate', 'c_h')] },
+                },
+                {
+                  note: 'the accepted helper runs',
+                  match: { lastRole: 'user', lastContentIncludes: 'write planted.txt' },
+                  reply: finish('c_f', 'done'),
+                },
+                { match: { lastRole: 'tool' }, reply: { content: 'The helper did it.' } },
+              ]
+            : [
+                {
+                  match: { lastRole: 'user', lastContentIncludes: 'use the helper' },
+                  reply: { toolCalls: [handCall('delegate', 'c_h')] },
+                },
+                {
+                  match: { lastRole: 'tool', toolResultIncludes: NOT_ACCEPTED },
+                  reply: finish('c_f', 'not allowed'),
+                },
+              ],
+      });
+      const before = new Set(conversationDirs(ws));
+      const r = await runCliAtTerminal(
+        ['run', '--workspace', ws, '--confirm', 'never', '--task', 'use the helper'],
+        env,
+        [answer],
+      );
+      assert.equal(r.code, 0, r.output);
+      assert.ok(r.output.includes('name: helper'), 'the definition is shown before the question');
+      assert.match(r.output, /Use the agent helper as shown\? \[y\/N\]/);
+      const [dir] = conversationDirs(ws).filter((d) => !before.has(d));
+      assert.ok(dir);
+      if (answer === 'y') assert.equal(childDirs(dir).length, 1, 'the helper ran as a child');
+      else assert.deepEqual(childDirs(dir), []);
       assert.equal(fx.llm!.remainingTurns(), 0);
     });
   }
