@@ -21,6 +21,12 @@ export interface HeldDefinition {
   fingerprint: string;
 }
 
+/**
+ * The state update a conversation records when the user accepted a held definition as it opened
+ * (the CLI's question): its value is the HeldDefinition accepted, with the content's fingerprint.
+ */
+export const DEFINITION_ACCEPTED_KEY = 'agent_definition_accepted';
+
 /** What delegate and transfer_to_agent answer for an agent whose definition is held. */
 export function notAcceptedMessage(held: HeldDefinition): string {
   return (

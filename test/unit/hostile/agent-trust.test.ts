@@ -222,8 +222,22 @@ describe('hostile: an agent definition the agent wrote is not used until the use
       assert.match(r.output, /Use the agent helper as shown\? \[y\/N\]/);
       const [dir] = conversationDirs(ws).filter((d) => !before.has(d));
       assert.ok(dir);
-      if (answer === 'y') assert.equal(childDirs(dir).length, 1, 'the helper ran as a child');
-      else assert.deepEqual(childDirs(dir), []);
+      const accepted = (await readLogJson(dir)).filter(
+        (e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'agent_definition_accepted',
+      );
+      if (answer === 'y') {
+        assert.equal(childDirs(dir).length, 1, 'the helper ran as a child');
+        assert.deepEqual(
+          accepted.map((e) => (e.value as Json).name),
+          ['helper'],
+          'the run records what the user accepted',
+        );
+        assert.match(String((accepted[0]!.value as Json).fingerprint), /^sha256:[0-9a-f]{64}$/);
+        assert.match(r.output, /\[agent\] you accepted the definition of helper \(/);
+      } else {
+        assert.deepEqual(childDirs(dir), []);
+        assert.deepEqual(accepted, []);
+      }
       assert.equal(fx.llm!.remainingTurns(), 0);
     });
   }

@@ -25,7 +25,12 @@ import { loadAgents } from '../agents/agent-files';
 import { readFileSync } from 'node:fs';
 import { DefinitionWatch, heldHere } from '../agents/definition-watch';
 import { acceptHeldDefinition } from '../agents/held-definitions';
-import { definitionFingerprint, type HeldDefinition, heldLine } from '../../../core/agents/definition-trust';
+import {
+  DEFINITION_ACCEPTED_KEY,
+  definitionFingerprint,
+  type HeldDefinition,
+  heldLine,
+} from '../../../core/agents/definition-trust';
 import type { Event } from '../../../core/events';
 import { ACTION_STARTED_KEY } from '../../../core/state';
 import { mainAgentSession } from '../agents/main-agent';
@@ -109,7 +114,7 @@ export async function openCliSession(
       searxngUrl: settings.get<string>('web.searxngUrl'),
     },
   };
-  await askAboutHeld(io, target.workspace);
+  const accepted = await askAboutHeld(io, target.workspace);
   const agents = cliAgents(io, target.workspace, target.mode, [
     ...(prepared.mcpServers?.servers.keys() ?? []),
   ]);
@@ -159,6 +164,8 @@ export async function openCliSession(
   });
   opened.session = session;
   await main.adopt(session.conversation);
+  // What the user accepted before this run is part of it: the log says which content, by fingerprint.
+  for (const h of accepted) await session.conversation.recordAgentUpdate(DEFINITION_ACCEPTED_KEY, h);
   return {
     session,
     llmSettings,
@@ -188,8 +195,9 @@ function cliAgents(
  * At a terminal, asks about each held definition before the run: shown in full, used only on "y".
  * Elsewhere (a script, CI) nothing is asked, and `logbook agents accept NAME` accepts one.
  */
-async function askAboutHeld(io: CliIo, workspace: string): Promise<void> {
-  if (!process.stdin.isTTY || !io.ask) return;
+async function askAboutHeld(io: CliIo, workspace: string): Promise<HeldDefinition[]> {
+  const accepted: HeldDefinition[] = [];
+  if (!process.stdin.isTTY || !io.ask) return accepted;
   for (const h of heldHere(io.env, workspace)) {
     const text = readFileSync(h.origin, 'utf8');
     io.err(`The agent definition ${h.name} was written or changed while a conversation ran: ${h.origin}`);
@@ -198,7 +206,9 @@ async function askAboutHeld(io: CliIo, workspace: string): Promise<void> {
     if (answer?.trim().toLowerCase() !== 'y') continue;
     const done = acceptHeldDefinition(io.env, h.origin, definitionFingerprint(text));
     io.err(`Accepted the agent ${h.name} (${done.fingerprint}).`);
+    accepted.push({ name: h.name, origin: h.origin, fingerprint: done.fingerprint });
   }
+  return accepted;
 }
 
 /** Says which definitions were just held, and how to accept one. */
