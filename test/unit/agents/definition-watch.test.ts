@@ -54,6 +54,9 @@ describe('agent definitions written while an action runs', () => {
       ['helper', 'old'],
     );
     assert.equal(watch.held('helper')?.origin, join(dir(), 'helper.md'));
+    // What each held before, so the change can be shown: nothing for a new file.
+    assert.equal(watch.contentBefore(join(dir(), 'helper.md')), null);
+    assert.equal(watch.contentBefore(join(dir(), 'old.md')), def('old', 'plan'));
     assert.equal(watch.held('nobody'), null);
 
     // A later change still needs an acceptance: the path is held, not one content.

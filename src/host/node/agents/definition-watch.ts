@@ -5,13 +5,17 @@
 // are read again and any file new or changed since is held (held-definitions.ts) until the user
 // accepts it. With the sandbox on, a command cannot write either folder at all (`.logbook` is held
 // read-only and Logbook's config folder hidden): what writes them during an action is a file tool.
-import type { HeldDefinition } from '../../../core/agents/definition-trust';
+import fs from 'node:fs';
+import { definitionFingerprint, type HeldDefinition } from '../../../core/agents/definition-trust';
 import type { Env } from '../config-dir';
 import { definitionFiles } from './agent-files';
-import { definitionName, fileFingerprint, holdDefinitions, readHeldDefinitions } from './held-definitions';
+import { definitionName, holdDefinitions, readHeldDefinitions } from './held-definitions';
 
 export class DefinitionWatch {
+  /** Each file's content as the baseline has it. */
   private readonly baseline: Map<string, string>;
+  /** A held file's content before the action that changed it (none: it was new), to show the change. */
+  private readonly before = new Map<string, string | null>();
 
   constructor(private readonly opts: { workspace: string; env: Env; trusted: boolean }) {
     this.baseline = this.scan();
@@ -19,20 +23,30 @@ export class DefinitionWatch {
 
   /** An action starts: what the folders hold now was not written by it. */
   refresh(): void {
-    for (const [file, fingerprint] of this.scan()) this.baseline.set(file, fingerprint);
+    for (const [file, text] of this.scan()) this.baseline.set(file, text);
   }
 
   /** Holds the definitions written since the baseline; returns those it held now. */
   check(): HeldDefinition[] {
     const now = this.scan();
     const fresh: HeldDefinition[] = [];
-    for (const [file, fingerprint] of now) {
-      if (this.baseline.get(file) === fingerprint) continue;
-      this.baseline.set(file, fingerprint);
-      fresh.push({ name: definitionName(file), origin: file, fingerprint });
+    for (const [file, text] of now) {
+      const was = this.baseline.get(file);
+      if (was === text) continue;
+      if (!this.before.has(file)) this.before.set(file, was ?? null);
+      this.baseline.set(file, text);
+      fresh.push({ name: definitionName(file), origin: file, fingerprint: definitionFingerprint(text) });
     }
     holdDefinitions(this.opts.env, fresh);
     return fresh;
+  }
+
+  /**
+   * What a file held before this session saw it change: its content, null when it was new, or
+   * undefined when the change was not seen here.
+   */
+  contentBefore(file: string): string | null | undefined {
+    return this.before.get(file);
   }
 
   /** The held definition (of this workspace or the user's) that names `name`, after a fresh look. */
@@ -47,8 +61,11 @@ export class DefinitionWatch {
   private scan(): Map<string, string> {
     const out = new Map<string, string>();
     for (const file of definitionFiles(this.opts)) {
-      const fp = fileFingerprint(file);
-      if (fp !== null) out.set(file, fp);
+      try {
+        out.set(file, fs.readFileSync(file, 'utf8'));
+      } catch {
+        // Gone or unreadable since it was listed: nothing to hold.
+      }
     }
     return out;
   }

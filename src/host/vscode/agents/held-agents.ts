@@ -27,12 +27,12 @@ export function holdNewAgentDefinitions(
 } {
   const watch = new DefinitionWatch({ workspace: cwd, env: process.env, trusted: true });
   const tell = (list: readonly HeldDefinition[]) => {
-    for (const h of list) tellHeld(h, log);
+    for (const h of list) tellHeld(h, log, watch.contentBefore(h.origin));
   };
   return {
     held: (name) => {
       const h = watch.held(name);
-      if (h) tellHeld(h, log);
+      if (h) tellHeld(h, log, watch.contentBefore(h.origin));
       return h;
     },
     afterEvents: (events) => {
@@ -49,15 +49,18 @@ export function heldAgentDefinitions(cwd: string): HeldDefinition[] {
   return heldHere(process.env, cwd);
 }
 
-/** Says a definition is held, with buttons to read it and to accept it as it is now. */
-export function tellHeld(h: HeldDefinition, log: Log): void {
+/**
+ * Says a definition is held, with buttons to read it (the change, when this window saw what it held
+ * before: `before`, null for a new file) and to accept it as it was told.
+ */
+export function tellHeld(h: HeldDefinition, log: Log, before?: string | null): void {
   const id = `${h.origin}\n${h.fingerprint}`;
   if (told.has(id)) return;
   told.add(id);
   log.warn(
     `Agent definition held: ${h.name} (${h.origin}) was written or changed while a conversation ran; not used until you accept it.`,
   );
-  const show = vscode.l10n.t('Show Definition');
+  const show = before === undefined ? vscode.l10n.t('Show Definition') : vscode.l10n.t('Show Changes');
   const accept = vscode.l10n.t('Accept {0}', h.name);
   void vscode.window
     .showWarningMessage(
@@ -70,9 +73,25 @@ export function tellHeld(h: HeldDefinition, log: Log): void {
       accept,
     )
     .then(async (answer) => {
-      if (answer === show) await vscode.window.showTextDocument(vscode.Uri.file(h.origin));
+      if (answer === show) await showHeld(h, before);
       else if (answer === accept) await acceptAgentDefinition(log, h.name, h.fingerprint);
     });
+}
+
+/** The held file, or its change as a diff against what it held before the action (empty when new). */
+async function showHeld(h: HeldDefinition, before: string | null | undefined): Promise<void> {
+  const file = vscode.Uri.file(h.origin);
+  if (before === undefined) {
+    await vscode.window.showTextDocument(file);
+    return;
+  }
+  const old = await vscode.workspace.openTextDocument({ content: before ?? '', language: 'markdown' });
+  await vscode.commands.executeCommand(
+    'vscode.diff',
+    old.uri,
+    file,
+    vscode.l10n.t('{0}: before ↔ written while a conversation ran', h.name),
+  );
 }
 
 /**
