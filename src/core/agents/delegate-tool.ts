@@ -11,6 +11,7 @@ import type { ToolSpec } from '../tools';
 import { errorObservation, observation } from '../tools/observation';
 import { SuspendAction } from '../tools/suspend';
 import { type AgentDefinition, isReadOnlyAgent } from './definition';
+import { type HeldDefinition, notAcceptedMessage } from './definition-trust';
 
 export const DELEGATE_TOOL_NAME = 'delegate';
 
@@ -77,6 +78,11 @@ export interface DelegateDeps {
   readOnlyTools: ReadonlySet<string>;
   /** The depth of the agent this tool belongs to: 1 for the main agent, 2 for its child... */
   depth?: number;
+  /**
+   * A definition of this name that the user has not accepted (definition-trust.ts), looked up when
+   * no usable agent has the name: the model is told why, not that there is no such agent.
+   */
+  held?: (name: string) => HeldDefinition | null;
 }
 
 /** The delegate tool, and how a reopened conversation gives it back the sub-agents its log spawned. */
@@ -130,6 +136,8 @@ export function createDelegateTool(deps: DelegateDeps): DelegateTool {
         if (!ids.length) return fail('spawn', 'spawn needs ids (and agent_types).');
         for (const id of ids) {
           const type = typeOf(id);
+          const held = type && !deps.agents().some((a) => a.name === type) ? deps.held?.(type) : null;
+          if (held) return fail('spawn', notAcceptedMessage(held));
           if (!type || !deps.agents().some((a) => a.name === type))
             return fail('spawn', `No agent for "${id}": give agent_types (known agents: ${known()}).`);
           spawned.set(id, type);
@@ -153,6 +161,8 @@ export function createDelegateTool(deps: DelegateDeps): DelegateTool {
       for (const [id, task] of tasks) {
         const type = typeOf(id);
         const agent = deps.agents().find((a) => a.name === type);
+        const held = !agent && type ? deps.held?.(type) : null;
+        if (held) return fail('delegate', notAcceptedMessage(held));
         if (!agent)
           return fail('delegate', `No agent for "${id}": name it in agent_types (known agents: ${known()}).`);
         requests.push({

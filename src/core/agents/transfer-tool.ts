@@ -12,6 +12,7 @@ import type { ToolSpec } from '../tools';
 import { errorObservation, observation } from '../tools/observation';
 import type { AgentMode } from '../state';
 import type { AgentDefinition } from './definition';
+import { type HeldDefinition, notAcceptedMessage } from './definition-trust';
 import { type AgentGrant, effectiveGrant } from './effective-grant';
 
 export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
@@ -40,6 +41,8 @@ export interface TransferDeps {
   ): Promise<void>;
   /** Puts the conversation in the new agent's mode (a no-op when it is in it already). */
   setMode(mode: AgentMode): Promise<void>;
+  /** A definition of this name the user has not accepted (definition-trust.ts): refused, saying why. */
+  held?: (name: string) => HeldDefinition | null;
 }
 
 export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
@@ -55,6 +58,11 @@ export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
     toActionFields: (args) => ({ data: { ...args } }),
     execute: async (args) => {
       const defined = deps.agents().find((a) => a.name === args.agent_name);
+      const held = defined ? null : deps.held?.(args.agent_name);
+      if (held)
+        return errorObservation('MCPToolObservation', notAcceptedMessage(held), {
+          tool_name: TRANSFER_TOOL_NAME,
+        });
       if (!defined) {
         const known = deps
           .agents()

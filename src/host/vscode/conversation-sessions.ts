@@ -26,6 +26,7 @@ import { createEditorSandbox } from './sandbox/editor-sandbox';
 import { SandboxWarning } from './sandbox/sandbox-status';
 import { closedLogEventsAfter } from './agents/closed-agent-logs';
 import { editorAgentDefinitions, type EditorMainAgent, editorMainAgent } from './agents/editor-agents';
+import { holdNewAgentDefinitions } from './agents/held-agents';
 
 export interface ServiceHooks {
   openInEditor(): Promise<void>;
@@ -192,6 +193,8 @@ export class ConversationSessions implements vscode.Disposable {
     const sandbox = createEditorSandbox(this.context);
     // Where tools run at all: an untrusted window runs no command, so there is nothing to warn of.
     if (vscode.workspace.isTrusted) this.sandboxWarning.maybeWarn(sandbox.sandbox.state);
+    // Definitions written from now on are held until the user accepts them (agents/held-agents.ts).
+    const hold = holdNewAgentDefinitions(cwd, this.log);
     const deps: SessionDeps = {
       signing,
       headFile: this.headFile(id),
@@ -202,7 +205,10 @@ export class ConversationSessions implements vscode.Disposable {
       llm: this.llm,
       skills: this.skills,
       log: this.log,
-      onAppend: (events) => this.appendEmitter.fire({ conversationId: id, events }),
+      onAppend: (events) => {
+        this.appendEmitter.fire({ conversationId: id, events });
+        hold.afterEvents(events);
+      },
       onHeader: () => {
         const s = this.sessions.get(id);
         if (!s) return;
@@ -220,7 +226,11 @@ export class ConversationSessions implements vscode.Disposable {
       agents: editorAgentDefinitions(cwd, this.log),
       parent: deps,
       headFile: (childId) => this.headFile(childId),
-      onChildAppend: (childId, events) => this.childEmitter.fire({ conversationId: id, childId, events }),
+      onChildAppend: (childId, events) => {
+        this.childEmitter.fire({ conversationId: id, childId, events });
+        hold.afterEvents(events);
+      },
+      held: (name) => hold.held(name),
     });
     const withAgents: SessionDeps = {
       ...deps,

@@ -1,6 +1,7 @@
 // Extension entry point: wires the VS Code adapters around the conversation service. Activation
 // only constructs objects and reads the small conversation index; no network until a task runs.
 import * as vscode from 'vscode';
+import { ACCEPT_AGENT_DEFINITION_COMMAND, acceptAgentDefinition } from './agents/held-agents';
 import { ChatViewProvider } from './chat-view';
 import { openChatInEditor, registerChatPanelSerializer } from './chat-panel';
 import { registerCommands } from './commands';
@@ -68,6 +69,10 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     watchIgnoredWorkspaceSettings(log),
     vscode.commands.registerCommand(ACCEPT_WORKSPACE_SETTING_COMMAND, (key?: unknown) =>
       acceptWorkspaceSetting(log, key),
+    ),
+    vscode.commands.registerCommand(
+      ACCEPT_AGENT_DEFINITION_COMMAND,
+      (name?: unknown, fingerprint?: unknown) => acceptAgentDefinition(log, name, fingerprint),
     ),
     chat,
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat),

@@ -19,7 +19,7 @@ export interface CliResult {
 const repoRoot = join(__dirname, '..', '..', '..');
 let bundled: Promise<string> | undefined;
 
-function cliBundle(): Promise<string> {
+export function cliBundle(): Promise<string> {
   bundled ??= (async () => {
     const bundleDir = mkdtempSync(join(tmpdir(), 'logbook-cli-bundle-'));
     // One bundle for every test file of the run; gone when mocha exits.

@@ -10,9 +10,11 @@ import {
   parseAgentDefinition,
 } from '../../../core/agents/definition';
 import { DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
+import type { HeldDefinition } from '../../../core/agents/definition-trust';
 import { parseMcpToolRef } from '../../../core/agents/mcp-tool-refs';
 import { builtInToolNames } from '../session/agent-tools';
 import { type Env, logbookConfigDir } from '../config-dir';
+import { definitionName, readHeldDefinitions } from './held-definitions';
 
 export interface LoadedAgents {
   agents: AgentDefinition[];
@@ -20,6 +22,11 @@ export interface LoadedAgents {
   errors: string[];
   /** A workspace folder of definitions that was not read because the workspace is not trusted. */
   skippedUntrusted: string | null;
+  /**
+   * Definitions written or changed while a conversation ran, not accepted by the user yet: listed,
+   * never offered (definition-trust.ts).
+   */
+  held: HeldDefinition[];
 }
 
 export function workspaceAgentsDir(workspace: string): string {
@@ -38,9 +45,15 @@ export function loadAgents(opts: {
   mcpServers?: readonly string[];
 }): LoadedAgents {
   const errors: string[] = [];
-  const user = readDir(userAgentsDir(opts.env), errors);
+  const heldNow = readHeldDefinitions(opts.env);
+  const held = definitionFiles(opts).flatMap((f) => {
+    const h = heldNow.get(f);
+    return h ? [{ ...h, name: definitionName(f) }] : [];
+  });
+  const isHeld = new Set(held.map((h) => h.origin));
+  const user = readDir(userAgentsDir(opts.env), errors, isHeld);
   const wsDir = workspaceAgentsDir(opts.workspace);
-  const ws = opts.trusted ? readDir(wsDir, errors) : [];
+  const ws = opts.trusted ? readDir(wsDir, errors, isHeld) : [];
   // A misspelt tool would leave the agent without it, silently: such a definition is an error.
   // The web tools too: offered where the settings say so; and `delegate`, which lets an agent delegate further.
   const known = new Set([...builtInToolNames(), DELEGATE_TOOL_NAME]);
@@ -66,12 +79,26 @@ export function loadAgents(opts: {
       return unknown.length === 0 && noServer.length === 0;
     });
   const skippedUntrusted = !opts.trusted && mdFiles(wsDir).length > 0 ? wsDir : null;
-  return { agents: mergeAgents(BUILT_IN_AGENTS, checked(user), checked(ws)), errors, skippedUntrusted };
+  return {
+    agents: mergeAgents(BUILT_IN_AGENTS, checked(user), checked(ws)),
+    errors,
+    skippedUntrusted,
+    held,
+  };
 }
 
-function readDir(dir: string, errors: string[]): AgentDefinition[] {
+/** The definition files a conversation here reads: the user's, then (when trusted) the workspace's. */
+export function definitionFiles(opts: { workspace: string; env: Env; trusted: boolean }): string[] {
+  return [
+    ...mdFiles(userAgentsDir(opts.env)),
+    ...(opts.trusted ? mdFiles(workspaceAgentsDir(opts.workspace)) : []),
+  ];
+}
+
+function readDir(dir: string, errors: string[], held: ReadonlySet<string>): AgentDefinition[] {
   const out: AgentDefinition[] = [];
   for (const file of mdFiles(dir)) {
+    if (held.has(file)) continue;
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');

@@ -31,6 +31,7 @@ import {
 import type { AgentSettings } from '../../../core/agent/settings';
 import type { ChildRequest, ChildResult, ChildRunner } from '../../../core/agents/delegate-tool';
 import { createDelegateTool, DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
+import type { HeldDefinition } from '../../../core/agents/definition-trust';
 import { createEscalateTool, ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
 import { mcpToolRefs } from '../../../core/agents/mcp-tool-refs';
 import type { McpHub } from '../mcp';
@@ -95,6 +96,8 @@ export interface NodeChildRunnerOptions {
   waiting?: Map<string, WaitingChild>;
   /** The model the parent runs on: a child whose definition names none runs on it too. */
   model?: () => string;
+  /** A definition of this name the user has not accepted yet (definition-watch.ts): a child's delegate refuses it. */
+  held?: (name: string) => HeldDefinition | null;
 }
 
 /** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
@@ -542,7 +545,13 @@ export class NodeChildRunner implements ChildRunner {
       model: () => child.model ?? '',
     });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
-    return createDelegateTool({ agents: this.opts.agents, runner, readOnlyTools, depth }) as ToolSpec;
+    return createDelegateTool({
+      agents: this.opts.agents,
+      runner,
+      readOnlyTools,
+      depth,
+      ...(this.opts.held ? { held: this.opts.held } : {}),
+    }) as ToolSpec;
   }
 }
 

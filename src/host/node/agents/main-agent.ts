@@ -19,6 +19,7 @@ import {
   type DelegateTool,
 } from '../../../core/agents/delegate-tool';
 import { createTransferTool, TRANSFER_TOOL_NAME } from '../../../core/agents/transfer-tool';
+import type { HeldDefinition } from '../../../core/agents/definition-trust';
 import {
   type AgentGrant,
   grantWithin,
@@ -46,6 +47,8 @@ export interface MainAgentOptions {
   openChild: NodeChildRunnerOptions['openChild'];
   /** The model the main agent runs on (children without a model of their own run on it). */
   model?: () => string;
+  /** A definition of this name the user has not accepted yet (definition-watch.ts): refused, saying why. */
+  held?: (name: string) => HeldDefinition | null;
 }
 
 /** What the user's settings grant the main agent. */
@@ -100,9 +103,11 @@ export function mainAgentSession(o: MainAgentOptions): {
       openChild: o.openChild,
       ...(o.model ? { model: o.model } : {}),
       ...(o.signing ? { signing: o.signing } : {}),
+      ...(o.held ? { held: o.held } : {}),
     });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
-    delegate = createDelegateTool({ agents: () => o.agents, runner, readOnlyTools });
+    const held = o.held ? { held: o.held } : {};
+    delegate = createDelegateTool({ agents: () => o.agents, runner, readOnlyTools, ...held });
     return [
       ...builtIn,
       delegate as ToolSpec,
@@ -133,6 +138,7 @@ export function mainAgentSession(o: MainAgentOptions): {
           if (identity) ctx.useSigner(identity);
         },
         setMode: (mode) => ctx.conversation().setMode(mode),
+        ...held,
       }),
     ];
   };

@@ -22,6 +22,17 @@ import { cliSigningIdentity } from './signing';
 import type { ConfirmationMode } from '../../../core/agent/settings';
 import type { AgentDefinition } from '../../../core/agents/definition';
 import { loadAgents } from '../agents/agent-files';
+import { readFileSync } from 'node:fs';
+import { DefinitionWatch, heldHere } from '../agents/definition-watch';
+import { acceptHeldDefinition } from '../agents/held-definitions';
+import {
+  DEFINITION_ACCEPTED_KEY,
+  definitionFingerprint,
+  type HeldDefinition,
+  heldLine,
+} from '../../../core/agents/definition-trust';
+import type { Event } from '../../../core/events';
+import { ACTION_STARTED_KEY } from '../../../core/state';
 import { mainAgentSession } from '../agents/main-agent';
 import { type NodeChildRunner, nodeChildOpener } from '../agents/child-runner';
 import { newSessionInfo, readSessionInfo, type SessionInfo, writeSessionInfo } from './session-file';
@@ -103,9 +114,18 @@ export async function openCliSession(
       searxngUrl: settings.get<string>('web.searxngUrl'),
     },
   };
+  const accepted = await askAboutHeld(io, target.workspace);
   const agents = cliAgents(io, target.workspace, target.mode, [
     ...(prepared.mcpServers?.servers.keys() ?? []),
   ]);
+  // Definitions written while an action runs are held until the user accepts them (definition-watch.ts).
+  const watch = new DefinitionWatch({ workspace: target.workspace, env: io.env, trusted: true });
+  const printed = (event: Event) => {
+    printer(event);
+    if (event.kind === 'ConversationStateUpdateEvent' && event.key === ACTION_STARTED_KEY) watch.refresh();
+    if (event.kind === 'ObservationEvent' || event.kind === 'AgentErrorEvent')
+      heldNotes(io, target.mode, watch.check());
+  };
   // Set once the main session is open; its children run after that.
   const opened: { session?: NodeSession } = {};
   const main = mainAgentSession({
@@ -115,10 +135,11 @@ export async function openCliSession(
     signing,
     caps: () => ({ ...shared.settings, allowedHosts: settings.get<string[]>('sandbox.allowedHosts') }),
     model: () => llmSettings.model,
+    held: (name) => watch.held(name),
     openChild: nodeChildOpener({
       session: shared,
       headFile: (dir) => cliHeadFile(io.env, dir),
-      onEvent: printer,
+      onEvent: printed,
       // Children use the servers the main agent's session started.
       mcp: () => opened.session?.mcp(),
       describe: (dir, id) => {
@@ -131,7 +152,7 @@ export async function openCliSession(
     ...shared,
     storeDir: target.storeDir,
     id: target.id,
-    onEvent: printer,
+    onEvent: printed,
     signing,
     signedHeadFile: cliHeadFile(io.env, target.storeDir),
     ...(prepared.mcpServers ? { mcpServers: prepared.mcpServers, onMcpLog: mcpLog(io) } : {}),
@@ -143,6 +164,8 @@ export async function openCliSession(
   });
   opened.session = session;
   await main.adopt(session.conversation);
+  // What the user accepted before this run is part of it: the log says which content, by fingerprint.
+  for (const h of accepted) await session.conversation.recordAgentUpdate(DEFINITION_ACCEPTED_KEY, h);
   return {
     session,
     llmSettings,
@@ -164,7 +187,38 @@ function cliAgents(
   // The CLI has no workspace trust of its own: running it on a workspace is the user's choice.
   const loaded = loadAgents({ workspace, env: io.env, trusted: true, mcpServers });
   for (const e of loaded.errors) note(io, mode, `agent definition left out: ${e}`);
+  for (const h of loaded.held) note(io, mode, `agent definition held: ${heldLine(h)}`);
   return loaded.agents;
+}
+
+/**
+ * At a terminal, asks about each held definition before the run: shown in full, used only on "y".
+ * Elsewhere (a script, CI) nothing is asked, and `logbook agents accept NAME` accepts one.
+ */
+async function askAboutHeld(io: CliIo, workspace: string): Promise<HeldDefinition[]> {
+  const accepted: HeldDefinition[] = [];
+  if (!process.stdin.isTTY || !io.ask) return accepted;
+  for (const h of heldHere(io.env, workspace)) {
+    const text = readFileSync(h.origin, 'utf8');
+    io.err(`The agent definition ${h.name} was written or changed while a conversation ran: ${h.origin}`);
+    io.err(text.endsWith('\n') ? text.slice(0, -1) : text);
+    const answer = await io.ask(`Use the agent ${h.name} as shown? [y/N] `);
+    if (answer?.trim().toLowerCase() !== 'y') continue;
+    const done = acceptHeldDefinition(io.env, h.origin, definitionFingerprint(text));
+    io.err(`Accepted the agent ${h.name} (${done.fingerprint}).`);
+    accepted.push({ name: h.name, origin: h.origin, fingerprint: done.fingerprint });
+  }
+  return accepted;
+}
+
+/** Says which definitions were just held, and how to accept one. */
+function heldNotes(io: CliIo, mode: OutputMode, held: readonly HeldDefinition[]): void {
+  for (const h of held)
+    note(
+      io,
+      mode,
+      `agent definition held: ${heldLine(h)}; read it, then \`logbook agents accept ${h.name}\``,
+    );
 }
 
 /** A delegated agent's session.json: its workspace, so `show` and `verify` read it like any other. */

@@ -1,5 +1,6 @@
 // One human-readable line per event, e.g. `[agent] terminal: npm test (risk LOW)` or
 // `[env] exit 0: 12 passing`. Lines are for people skimming a run; --json gives the full record.
+import { DEFINITION_ACCEPTED_KEY, type HeldDefinition } from '../../../core/agents/definition-trust';
 import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../../../core/events';
 import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry';
 import { COST_UNKNOWN_KEY, type CostUnknownValue } from '../../../core/agent/cost-cap';
@@ -171,6 +172,10 @@ function stateUpdateLine(key: string, value: unknown): string {
   if (key === TOOL_SOURCE_KEY && value && typeof value === 'object') {
     // In full: which server failed and why is what the user must act on.
     return `[tools] ${String((value as Partial<ToolSourceNotice>).message)}`;
+  }
+  if (key === DEFINITION_ACCEPTED_KEY && value && typeof value === 'object') {
+    const v = value as Partial<HeldDefinition>;
+    return `[agent] you accepted the definition of ${String(v.name)} (${String(v.origin)}, ${String(v.fingerprint)})`;
   }
   return `[state] ${key}`;
 }

@@ -68,18 +68,21 @@ const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME a
 
 export const COMMAND_HELP = {
   agents: `Usage: logbook agents [--workspace DIR] [--mcp-config FILE] [--json]
+       logbook agents accept NAME [--workspace DIR]
 
 Lists the agents the main agent can delegate to: the built-in explore agent (reads, changes
 nothing), then the Markdown definitions in $XDG_CONFIG_HOME/logbook/agents/ and in the
 workspace's .logbook/agents/ (a workspace's agent wins over a user's of the same name).
 docs/AGENTS.md describes the format. A file that is not a valid definition is named on stderr,
-with why, and the exit code is 1.
+with why, and the exit code is 1. A definition written or changed while a conversation ran is
+listed as held: no conversation uses it until you accept it. \`accept NAME\` prints the held
+definition of that agent and accepts it as it is.
 
 Options:
   --workspace DIR   the workspace whose agents to list (default: the current folder)
   --mcp-config FILE the MCP servers a run would use: a definition naming a tool of a server
                     (server/tool, server/*) that the file does not configure is an error
-  --json            one JSON object: {"agents": [...], "errors": [...]}`,
+  --json            one JSON object: {"agents": [...], "errors": [...], "held": [...]}`,
   doctor: `Usage: logbook doctor [--workspace DIR] [--mcp-config FILE] [--json]
        logbook doctor --clean-checkpoints [--older-than DAYS] [--yes]
 

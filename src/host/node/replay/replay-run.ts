@@ -18,7 +18,7 @@ import { RecordedLlmClient, recordedReplies } from '../../../core/llm/recorded-c
 import type { LlmResponse } from '../../../core/llm/types';
 import { deriveState, type ShellStartup } from '../../../core/state';
 import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
-import { loadAgents } from '../agents/agent-files';
+import { replayAgents } from './replay-agents';
 import { mainAgentSession } from '../agents/main-agent';
 import { NodeTerminalPort } from '../ports';
 import { type NodeSessionOptions, openNodeConversation } from '../node-session';
@@ -157,10 +157,11 @@ async function replayInto(
     ...(sandbox ? { sandbox } : {}),
     boundary: (action: ActionEvent) => outsideTheCopy(action, t.root, t.workspace),
   };
-  // The agents the recording handed work to, defined as they are now (the copy's and the user's).
+  // The agents the recording handed work to, defined as they are now (the copy's and the user's),
+  // less those held in the recorded workspace.
   const main = usesAgents(req.recorded)
     ? mainAgentSession({
-        agents: loadAgents({ workspace: t.workspace, env: req.env ?? process.env, trusted: true }).agents,
+        agents: replayAgents(t.workspace, req.recordedWorkspace, req.env ?? process.env),
         parentDir: t.convDir,
         parentId: id,
         // The replay's own settings: its children get no more than its main agent.

@@ -9,6 +9,8 @@ import { endedStatus } from '../../../core/agents/agent-tree';
 import type { ConversationAgent } from '../../../core/agents/conversation-agent';
 import type { AgentDefinition } from '../../../core/agents/definition';
 import { mcpToolRefs } from '../../../core/agents/mcp-tool-refs';
+import type { HeldDefinition } from '../../../core/agents/definition-trust';
+import { tellHeld } from './held-agents';
 import type { Conversation } from '../../../core/agent/conversation';
 import type { ToolSpec } from '../../../core/tools';
 import { loadAgents } from '../../node/agents/agent-files';
@@ -38,6 +40,7 @@ export function editorAgentDefinitions(cwd: string, log: vscode.LogOutputChannel
     mcpServers: configuredMcpServerNames(),
   });
   for (const e of loaded.errors) log.warn(`Agent definition left out: ${e}`);
+  for (const h of loaded.held) tellHeld(h, log);
   return loaded.agents;
 }
 
@@ -49,6 +52,8 @@ export interface EditorAgentOptions {
   headFile: (conversationId: string) => string;
   /** A child appended events (the chat nests them under the delegation). */
   onChildAppend(childId: string, events: SequencedEvent[]): void;
+  /** A definition of this name the user has not accepted yet (held-agents.ts): refused, saying why. */
+  held?: (name: string) => HeldDefinition | null;
 }
 
 export interface EditorMainAgent {
@@ -162,6 +167,7 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
     caps: () => parentCaps(),
     model: () => configuredModel().name,
     openChild,
+    ...(o.held ? { held: o.held } : {}),
   });
   return {
     agent: main.agent,

@@ -1,15 +1,24 @@
 // Logbook: Show Agents — the agents a conversation in this window may hand work to, as the main
 // agent's prompt names them: the built-in explorer, the user's and the workspace's definitions.
 // Choosing one opens its file; "New Agent…" writes a definition in the workspace from a template.
+// A held definition (written while a conversation ran) is listed apart; choosing it opens it and
+// asks before accepting it.
 // An untrusted workspace uses none, and says so rather than listing what it would not load.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_NAME_PATTERN, MAIN_AGENT, type AgentDefinition } from '../../../core/agents/definition';
+import type { HeldDefinition } from '../../../core/agents/definition-trust';
 import { loadAgents, workspaceAgentsDir } from '../../node/agents/agent-files';
+import { ACCEPT_AGENT_DEFINITION_COMMAND } from './held-agents';
 import { configuredMcpServerNames } from '../mcp/editor-mcp-servers';
 
-type AgentItem = vscode.QuickPickItem & { agent?: AgentDefinition; create?: true; error?: string };
+type AgentItem = vscode.QuickPickItem & {
+  agent?: AgentDefinition;
+  create?: true;
+  error?: string;
+  held?: HeldDefinition;
+};
 
 /** What a caller (a test, a walkthrough step) may choose without the picker: an agent's name or `new`. */
 export interface ShowAgentsChoice {
@@ -23,6 +32,8 @@ export interface ShowAgentsResult {
   untrusted?: true;
   agents: string[];
   leftOut: string[];
+  /** Definitions written while a conversation ran, not used until accepted (a trusted workspace's). */
+  held?: string[];
   opened?: string;
 }
 
@@ -61,10 +72,21 @@ async function showAgents(choice?: ShowAgentsChoice): Promise<ShowAgentsResult> 
     detail: `${agent.description} — ${agent.origin === 'built-in' ? vscode.l10n.t('built in') : vscode.workspace.asRelativePath(agent.origin)}`,
     agent,
   }));
+  for (const h of loaded.held)
+    items.push({
+      label: `$(shield) ${h.name}`,
+      description: vscode.l10n.t('held: written while a conversation ran; choose to read and accept it'),
+      detail: vscode.workspace.asRelativePath(h.origin),
+      held: h,
+    });
   for (const error of loaded.errors)
     items.push({ label: `$(warning) ${vscode.l10n.t('Left out')}`, detail: error, error });
   if (workspace) items.push({ label: `$(add) ${vscode.l10n.t('New Agent…')}`, create: true });
-  const result: ShowAgentsResult = { agents: loaded.agents.map((a) => a.name), leftOut: loaded.errors };
+  const result: ShowAgentsResult = {
+    agents: loaded.agents.map((a) => a.name),
+    leftOut: loaded.errors,
+    held: loaded.held.map((h) => h.name),
+  };
   const picked = choice
     ? items.find((i) => (choice.pick === 'new' ? i.create : i.agent?.name === choice.pick))
     : await vscode.window.showQuickPick(items, {
@@ -74,6 +96,11 @@ async function showAgents(choice?: ShowAgentsChoice): Promise<ShowAgentsResult> 
         matchOnDetail: true,
       });
   if (!picked) return result;
+  if (picked.held) {
+    // Read first, then accepted as shown (held-agents.ts).
+    await vscode.commands.executeCommand(ACCEPT_AGENT_DEFINITION_COMMAND, picked.held.name);
+    return { ...result, opened: picked.held.origin };
+  }
   if (picked.create && workspace) {
     const opened = await newAgent(workspace, choice?.name);
     return { ...result, ...(opened ? { opened } : {}) };
