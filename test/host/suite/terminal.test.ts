@@ -273,14 +273,14 @@ describe('terminal: escape stripping and the fallback protocol (pure)', () => {
           const second = scanForMarker(first.carry, stream.slice(cut), nonce);
           const marker = first.marker ?? second.marker;
           assert.ok(marker !== undefined);
-          assert.deepEqual(parseStatusMarker(marker), { exitCode: code, cwd: '/work dir' });
+          assert.deepEqual(parseStatusMarker(marker), { exitCode: code, cwd: '/work dir', carried: [] });
           assert.equal(first.text + second.text + second.carry, clean(before) + clean(after));
         },
       ),
     );
   });
 
-  it('sends each command as one line, quoted for the shell', () => {
+  it('sends each command as one line, quoted for the shell (a plain sh, with no fresh child)', () => {
     const line = commandLine(`echo 'it''s'\nls`, 'n1');
     assert.equal(line.split('\n').length, 3, 'the embedded newline stays inside the quotes');
     assert.ok(line.startsWith(`eval 'echo '\\''it'\\'''\\''s'\\''\nls'; `), line);
