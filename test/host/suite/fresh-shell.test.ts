@@ -62,9 +62,6 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
     afterEach(async () => {
       await llm?.close();
       llm = undefined;
-      await vscode.workspace
-        .getConfiguration('logbook')
-        .update('agent.defaultMode', undefined, vscode.ConfigurationTarget.Global);
       rmSync(dir, { recursive: true, force: true });
     });
     after(async () => {
@@ -75,7 +72,7 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
     });
 
     /** Runs the calls as a conversation; the observations' JSON, by call id. */
-    async function converse(calls: ReturnType<typeof terminal>[]) {
+    async function converse(agentMode: 'act' | 'plan', calls: ReturnType<typeof terminal>[]) {
       llm = await scriptedModel({
         name: `host-fresh-shell-${mode}`,
         turns: [
@@ -90,9 +87,11 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
         ],
       });
       const { service } = await logbook();
-      const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Set up the shell');
-      const session = await service.session(id);
+      const session = await service.create();
+      const id = session.id;
       try {
+        await session.setMode(agentMode);
+        await session.send('Set up the shell');
         assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
         const events = await session.conversation.events();
         const seen = (callId: string) =>
@@ -107,7 +106,7 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
 
     it('act mode: no trap, alias, function, PROMPT_COMMAND or option of one call is in the next', async () => {
       const mark = join(dir, 'hook-mark');
-      const { seen, mode: ran } = await converse([
+      const { seen, mode: ran } = await converse('act', [
         terminal('call_plant', `cd ${dir}\n${plant(mark)}`),
         terminal('call_clear', `rm -f ${mark}`),
         terminal('call_later', LATER),
@@ -140,10 +139,7 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
     });
 
     it('plan mode: the folder and the exported variable carry, and the log says so', async () => {
-      await vscode.workspace
-        .getConfiguration('logbook')
-        .update('agent.defaultMode', 'plan', vscode.ConfigurationTarget.Global);
-      const { seen, state } = await converse([
+      const { seen, state } = await converse('plan', [
         terminal('call_cd', `cd ${dir}/sub && export CARRY_ME=1`),
         terminal('call_later', 'ls; echo "after x=$CARRY_ME"'),
       ]);
