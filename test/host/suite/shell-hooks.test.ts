@@ -71,9 +71,12 @@ describe('shell hooks: a sourced venv carries its variables', function () {
       assert.equal(port.mode, 'shell-integration');
       assert.equal(activated.output.trim(), `in ${venv}`);
       assert.ok(activated.carried?.includes('VIRTUAL_ENV'), String(activated.carried));
-      const python = await port.run('command -v python; type -t deactivate || echo no-function', {
-        timeoutMs: 20_000,
-      });
+      const python = await port.run(
+        'command -v python; [ "$(type -t deactivate)" = function ] || echo no-function',
+        {
+          timeoutMs: 20_000,
+        },
+      );
       assert.deepEqual(python.output.trim().split('\n'), [path.join(venv, 'bin', 'python'), 'no-function']);
     } finally {
       port.dispose();

@@ -3,7 +3,10 @@
 // does carry is explicit: when the child exits, it writes its working folder and its exported
 // variables (NUL-separated, as data) to a state file; the persistent shell reads them back without
 // running any of it, and the next child inherits them. Variables that are shell options or startup
-// hooks in disguise (SHELLOPTS, BASHOPTS, BASH_ENV, ENV, prompts, ...) never carry.
+// hooks in disguise (SHELLOPTS, BASHOPTS, BASH_ENV, ENV, prompts, ...) never carry. A shell that
+// reads the user's startup file reads it once, when it starts, as an editor's terminal does: what
+// it exports carries; reading it again before each command would put its PATH back in front of
+// what a command chose (a virtualenv's, say).
 //
 // The persistent shell stays: input still reaches the running command through its stdin, and
 // Ctrl+C still reaches the child, which shares the shell's process group.
@@ -38,7 +41,7 @@ const STATE_FILE_VARIABLE = '__logbook_state';
  * The child's script: `$1` is the state file, `$2` the command. The EXIT trap also covers `exit`
  * inside the command; a command that replaces the trap simply carries nothing.
  */
-function childScript(readUserStartup: boolean): string {
+function childScript(): string {
   const save =
     // The command's own DEBUG trap or tracing must not write into the state.
     '__logbook_s=$?; builtin trap - DEBUG RETURN ERR; builtin set +o xtrace +o verbose; { builtin printf "%s\\0" "$PWD"; for __logbook_n in $(builtin compgen -e); do ' +
@@ -51,9 +54,6 @@ function childScript(readUserStartup: boolean): string {
     `builtin trap ${shellQuote(save)} EXIT`,
     // As in the interactive shell the commands were written for: aliases work within one call.
     'builtin shopt -s expand_aliases',
-    // A shell like the editor's: the user's startup file, quietly (its chatter was shown once, at
-    // the start of the persistent shell, not in every command's output).
-    ...(readUserStartup ? ['[ -r ~/.bashrc ] && . ~/.bashrc >/dev/null 2>&1'] : []),
     'builtin eval "$2"',
   ].join('\n');
 }
@@ -101,19 +101,20 @@ interface FreshRunWords {
   bash: string;
 }
 
-function freshRun(words: FreshRunWords, readUserStartup: boolean): string {
+function freshRun(words: FreshRunWords): string {
   return (
-    `${CARRIED_VARIABLE}=; : > ${words.stateFile}; ${words.bash} --norc --noprofile -c ${shellQuote(childScript(readUserStartup))} ` +
+    `${CARRIED_VARIABLE}=; : > ${words.stateFile}; ${words.bash} --norc --noprofile -c ${shellQuote(childScript())} ` +
     `bash ${words.stateFile} ${words.command}; ${CARRY_FUNCTION} ${words.stateFile} $?`
   );
 }
 
 /** Shell code (one line) running `command` in a fresh child and reading its state back. */
-export function freshRunCode(command: string, stateFile: string, readUserStartup: boolean): string {
-  return freshRun(
-    { command: shellQuote(command), stateFile: shellQuote(stateFile), bash: '"$__logbook_bash"' },
-    readUserStartup,
-  );
+export function freshRunCode(command: string, stateFile: string): string {
+  return freshRun({
+    command: shellQuote(command),
+    stateFile: shellQuote(stateFile),
+    bash: '"$__logbook_bash"',
+  });
 }
 
 /**
@@ -123,15 +124,8 @@ export function freshRunCode(command: string, stateFile: string, readUserStartup
  * 'command'` runs the command in a fresh child, reads its state back, then runs `after` (shell
  * code that sees the command's status in `$?`) and returns that status.
  */
-export function freshRunEnvironment(
-  stateFile: string,
-  readUserStartup: boolean,
-  after: string,
-): Record<string, string> {
-  const run = freshRun(
-    { command: '"$1"', stateFile: `"$${STATE_FILE_VARIABLE}"`, bash: '"$BASH"' },
-    readUserStartup,
-  );
+export function freshRunEnvironment(stateFile: string, after: string): Record<string, string> {
+  const run = freshRun({ command: '"$1"', stateFile: `"$${STATE_FILE_VARIABLE}"`, bash: '"$BASH"' });
   return {
     [STATE_FILE_VARIABLE]: stateFile,
     [`BASH_FUNC_${CARRY_FUNCTION}%%`]: `() ${carryFunctionBody()}`,

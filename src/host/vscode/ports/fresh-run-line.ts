@@ -22,7 +22,7 @@ export function freshRunTerminalEnvironment(state: CarryStateFile): Record<strin
     'local __logbook_s=$?; ' +
     `builtin printf '\\033]6973;LB;%s;%s\\007' "\${${CARRIED_VARIABLE}:--}" "$PWD"; ` +
     'builtin return $__logbook_s';
-  return freshRunEnvironment(state.path, true, after);
+  return freshRunEnvironment(state.path, after);
 }
 
 /**

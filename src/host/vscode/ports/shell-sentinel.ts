@@ -17,7 +17,7 @@ const RS = '\x1e';
  */
 export function commandLine(command: string, nonce: string, stateFile?: string): string {
   const status = stateFile
-    ? `${freshRunCode(command, stateFile, true)}; builtin printf '${RS}LB${nonce};%s;%s;%s${RS}' "$?" "\${${CARRIED_VARIABLE}:--}" "$PWD"`
+    ? `${freshRunCode(command, stateFile)}; builtin printf '${RS}LB${nonce};%s;%s;%s${RS}' "$?" "\${${CARRIED_VARIABLE}:--}" "$PWD"`
     : `eval ${shellQuote(command)}; printf '${RS}LB${nonce};%s;;%s${RS}' "$?" "$PWD"`;
   const printf = stateFile ? 'builtin printf' : 'printf';
   return `${status}; ${printf} '${RS}LB${nonce}${RS}' >&2\n`;
