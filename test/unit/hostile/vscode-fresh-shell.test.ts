@@ -6,12 +6,14 @@
 // real one in act and plan mode (plan: the workspace is read-only, so the marks go to the
 // sandbox's own /tmp, as the state file does). The host suite runs the same in VS Code.
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { carryStateFile } from '../../../src/host/node/ports/shell-fresh-run';
 import { CommandSandbox, probeSandbox } from '../../../src/host/node/sandbox';
 import {
+  commandOfLine,
   freshRunLine,
   freshRunTerminalEnvironment,
   lastEndMark,
@@ -95,6 +97,16 @@ describe('hostile: the editor terminal starts every command clean (issue 47, poi
     const [ran] = await typeInto('no sandbox', ws, [tricky.replace('\x01', '')]);
     assert.equal(ran!.output, "it's\na\\b\ntwo\techo\n");
     assert.equal(lastEndMark(`x${END}-;/a;b\x07y`)?.cwd, '/a;b', 'a folder with ; is read whole');
+  });
+
+  it('the terminal history attaches the command, not the line that wraps it', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (command) => {
+        const clean = command.replace(/\0/g, '');
+        assert.equal(commandOfLine(freshRunLine(command)), clean);
+      }),
+    );
+    assert.equal(commandOfLine('ls -la'), 'ls -la', 'a line the user typed stays');
   });
 
   for (const variant of ['no sandbox', 'act', 'plan'] as const) {

@@ -53,3 +53,18 @@ export function lastEndMark(raw: string): { carried: string[]; cwd: string } | u
     cwd: body.slice(sep + 1),
   };
 }
+
+/** The command a line of `freshRunLine` runs; any other line as it is (what the user typed). */
+export function commandOfLine(line: string): string {
+  const prefix = `${FRESH_RUN_FUNCTION} `;
+  if (!line.startsWith(prefix)) return line;
+  const word = line.slice(prefix.length);
+  if (/^'(?:[^']|'\\'')*'$/.test(word)) return word.slice(1, -1).replace(/'\\''/g, "'");
+  if (/^\$'(?:[^\\']|\\.)*'$/.test(word))
+    return word
+      .slice(2, -1)
+      .replace(/\\(x[0-9a-f]{2}|.)/g, (_, e: string) =>
+        e.length === 3 ? String.fromCharCode(parseInt(e.slice(1), 16)) : e,
+      );
+  return line;
+}
