@@ -14,6 +14,7 @@ import { CommandSandbox } from '../../../src/host/node/sandbox';
 import { IntegratedTerminalPort, type TerminalMode } from '../../../src/host/vscode/ports/terminal-port';
 import { readSandboxSetting } from '../../../src/host/vscode/sandbox/sandbox-settings';
 import type { ScriptedLlm } from '../../support/llm-server';
+import { AFTER_PLANTING, plantHooks } from '../../support/shell-hooks-planted';
 import { EXTENSION_ID, logbook, scriptedModel, workspaceRoot } from './helpers';
 
 async function setShellIntegration(enabled: boolean | undefined): Promise<void> {
@@ -28,20 +29,7 @@ const terminal = (id: string, command: string) => ({
   arguments: { command, security_risk: 'LOW', summary: id },
 });
 
-/** The hooks: each writes to `mark` if it ever fires in a later call. */
-const plant = (mark: string) =>
-  [
-    `trap 'echo HIT >> ${mark}' DEBUG`,
-    "alias ls='echo ALIAS'",
-    'greet() { echo FN; }',
-    `PROMPT_COMMAND='echo PC >> ${mark}'`,
-    'set -e; shopt -s extglob',
-    'ls; greet; cd sub && export CARRY_ME=1',
-  ].join('\n');
-
 const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-const LATER = 'ls; type greet 2>&1; shopt extglob; false; echo "after x=$CARRY_ME pc=${PROMPT_COMMAND-}"';
 
 for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies readonly TerminalMode[]) {
   describe(`fresh shell: the ${mode} terminal through the chat`, function () {
@@ -107,9 +95,9 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
     it('act mode: no trap, alias, function, PROMPT_COMMAND or option of one call is in the next', async () => {
       const mark = join(dir, 'hook-mark');
       const { seen, mode: ran } = await converse('act', [
-        terminal('call_plant', `cd ${dir}\n${plant(mark)}`),
+        terminal('call_plant', `cd ${dir}\n${plantHooks(mark)}`),
         terminal('call_clear', `rm -f ${mark}`),
-        terminal('call_later', LATER),
+        terminal('call_later', AFTER_PLANTING),
         terminal('call_again', 'ls; echo done'),
       ]);
       assert.equal(ran, mode);
@@ -202,12 +190,12 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
         const mark = planMode ? '/tmp/hook-mark' : join(dir, 'hook-mark');
         const T = { timeoutMs: 20_000 };
         await port.run(`cd ${dir}`, T);
-        const planted = await port.run(plant(mark), T);
+        const planted = await port.run(plantHooks(mark), T);
         assert.equal(port.mode, mode);
         assert.match(planted.output, /ALIAS\s+FN/, planted.output);
         assert.deepEqual([planted.cwd, planted.carried], [join(dir, 'sub'), ['CARRY_ME']]);
         await port.run(`rm -f ${mark}`, T);
-        const later = await port.run(LATER, T);
+        const later = await port.run(AFTER_PLANTING, T);
         assert.match(later.output, /listed\.txt/);
         assert.match(later.output, /greet: not found/);
         assert.match(later.output, /extglob\s+off/);

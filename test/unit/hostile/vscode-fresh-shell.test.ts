@@ -19,6 +19,7 @@ import {
   lastEndMark,
 } from '../../../src/host/vscode/ports/fresh-run-line';
 import { outsideFolder } from '../../support/outside-folder';
+import { AFTER_PLANTING, plantHooks } from '../../support/shell-hooks-planted';
 
 const END = '\x1b]6973;LB;';
 
@@ -119,16 +120,9 @@ describe('hostile: the editor terminal starts every command clean (issue 47, poi
         // In plan mode the workspace is read-only: the hooks write to the sandbox's /tmp.
         const mark = variant === 'plan' ? '/tmp/hook-mark' : join(ws, 'hook-mark');
         const [planted, removed, later, seen] = await typeInto(variant, ws, [
-          [
-            `trap 'echo HIT >> ${mark}' DEBUG`,
-            "alias ls='echo ALIAS'",
-            'greet() { echo FN; }',
-            `PROMPT_COMMAND='echo PC >> ${mark}'`,
-            'set -e; shopt -s extglob',
-            'ls; greet; cd sub && export CARRY_ME=1',
-          ].join('\n'),
+          plantHooks(mark),
           `rm -f ${mark}`,
-          'ls; type greet 2>&1; shopt extglob; false; echo "after x=$CARRY_ME pc=${PROMPT_COMMAND-}"',
+          AFTER_PLANTING,
           `cat ${mark} 2>/dev/null || echo no-hit`,
         ]);
         assert.match(planted!.output, /ALIAS\s+FN/, 'all of it worked within its own command');
