@@ -1,6 +1,7 @@
 // Fallback when shell integration does not activate: a terminal backed by a Pseudoterminal that
 // feeds commands to a persistent shell process and echoes its output for the user. Each command
-// runs in a fresh child bash of that shell: only the working folder and exported variables carry. End markers (see shell-sentinel.ts) give exact exit codes.
+// runs in a fresh child bash of that shell: only the working folder and exported variables carry.
+// End markers (see shell-sentinel.ts) give exact exit codes and name what carried.
 // Sandboxed, the shell runs inside bubblewrap in its own session; Ctrl+C goes to its process group
 // there (bwrap reports its pid on a fourth pipe), never to bwrap.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
