@@ -183,6 +183,19 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
       rmSync(outsideDir, { recursive: true, force: true });
     });
 
+    it('a command stopped by Ctrl+C carries nothing', async () => {
+      plan = false;
+      const T = { timeoutMs: 20_000 };
+      await port.run(`cd ${dir}`, T);
+      const r = await port.run('cd sub && export STOPPED_ONE=1 && sleep 30', { timeoutMs: 1_500 });
+      assert.equal(r.timedOut, true);
+      await port.interrupt();
+      const end = await port.sendInput('', { timeoutMs: 10_000 });
+      assert.equal(end.timedOut, false, 'Ctrl+C ended it');
+      const after = await port.run('pwd; echo "s=${STOPPED_ONE-unset}"', T);
+      assert.equal(after.output.trim(), `${dir}\ns=unset`);
+    });
+
     for (const planMode of [false, true]) {
       it(`${planMode ? 'plan' : 'act'} mode: hooks do not carry, the folder and exports do`, async () => {
         plan = planMode;

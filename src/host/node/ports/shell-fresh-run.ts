@@ -36,6 +36,11 @@ const CARRY_FUNCTION = '__logbook_carry_in';
 export const FRESH_RUN_FUNCTION = '__logbook_run';
 /** The variable naming the state file in such a shell. */
 const STATE_FILE_VARIABLE = '__logbook_state';
+/**
+ * Set by a shell that survives Ctrl+C (a non-interactive one, whose INT trap sets it); an
+ * interactive shell abandons the whole line instead, and never reads the state back.
+ */
+export const STOPPED_VARIABLE = '__logbook_stopped';
 
 /**
  * The child's script: `$1` is the state file, `$2` the command. The EXIT trap also covers `exit`
@@ -66,8 +71,9 @@ function carryFunctionBody(): string {
   return (
     '{ local __logbook_s=$2 __logbook_e __logbook_n __logbook_d= __logbook_seen=" "; ' +
     `${CARRIED_VARIABLE}=; ` +
-    // A state that does not start with an absolute folder is not one the child wrote: nothing carries.
-    'if [[ -s $1 ]] && IFS= builtin read -r -d "" __logbook_d < "$1" && [[ $__logbook_d == /* ]]; then ' +
+    // A state that does not start with an absolute folder is not one the child wrote, and a command
+    // stopped by Ctrl+C (the shell's INT trap sets STOPPED_VARIABLE) carries nothing either.
+    `if [[ -z \${${STOPPED_VARIABLE}-} && -s $1 ]] && IFS= builtin read -r -d "" __logbook_d < "$1" && [[ $__logbook_d == /* ]]; then ` +
     '{ IFS= builtin read -r -d "" __logbook_d; ' +
     'while IFS= builtin read -r -d "" __logbook_e; do __logbook_n=${__logbook_e%%=*}; ' +
     '[[ $__logbook_n =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || continue; ' +
@@ -103,7 +109,7 @@ interface FreshRunWords {
 
 function freshRun(words: FreshRunWords): string {
   return (
-    `${CARRIED_VARIABLE}=; : > ${words.stateFile}; ${words.bash} --norc --noprofile -c ${shellQuote(childScript())} ` +
+    `${CARRIED_VARIABLE}= ${STOPPED_VARIABLE}=; : > ${words.stateFile}; ${words.bash} --norc --noprofile -c ${shellQuote(childScript())} ` +
     `bash ${words.stateFile} ${words.command}; ${CARRY_FUNCTION} ${words.stateFile} $?`
   );
 }

@@ -13,7 +13,12 @@ import type { Readable } from 'node:stream';
 import * as vscode from 'vscode';
 import { readInnerProcessGroup, type SandboxedLaunch } from '../../node/sandbox';
 import { OutputBuffer } from './output-buffer';
-import { carryStateFile, type CarryStateFile, freshRunSetup } from '../../node/ports/shell-fresh-run';
+import {
+  carryStateFile,
+  type CarryStateFile,
+  freshRunSetup,
+  STOPPED_VARIABLE,
+} from '../../node/ports/shell-fresh-run';
 import { commandLine, parseStatusMarker, scanForMarker } from './shell-sentinel';
 import type { CommandExit, RunningCommand, ShellSession } from './terminal-session';
 import { printableText } from '../../../core/text/printable';
@@ -140,8 +145,8 @@ export class PseudoterminalSession implements ShellSession {
     this.state?.dispose();
     this.state = this.bash ? carryStateFile(sandboxed !== undefined) : undefined;
     // A trap (not an ignore, which children would inherit) keeps the non-interactive shell alive
-    // when Ctrl+C interrupts its command.
-    shell.stdin.write(`trap ':' INT\n${this.state ? `${freshRunSetup()}\n` : ''}`);
+    // when Ctrl+C interrupts its command; it also marks the command stopped, so nothing of it carries.
+    shell.stdin.write(`trap '${STOPPED_VARIABLE}=1' INT\n${this.state ? `${freshRunSetup()}\n` : ''}`);
     shell.stdin.on('error', () => {}); // EPIPE after the shell exited; the exit handler reports it.
     const stdout = new StringDecoder('utf8');
     const stderr = new StringDecoder('utf8');
