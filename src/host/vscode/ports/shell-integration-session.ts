@@ -15,6 +15,8 @@ import { delay, type CommandExit, type RunningCommand, type ShellSession } from 
 const STREAM_DRAIN_MS = 1000;
 /** Raw output kept from a command's end, where its end mark is. */
 const TAIL_CHARS = 8192;
+/** A shell running commands itself reports its new directory just after the command's end mark. */
+const CWD_REPORT_MS = 250;
 
 /** The terminal's shell integration, or undefined if it does not activate within `timeoutMs`. */
 export function waitForShellIntegration(
@@ -45,10 +47,13 @@ export class ShellIntegrationSession implements ShellSession {
   private readonly onClose = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[];
 
-  /** `state`: where the shell's children leave their state (see freshRunTerminalEnvironment). */
+  /**
+   * `state`: where the shell's children leave their state (see freshRunTerminalEnvironment);
+   * without one (no bash) commands run as typed, in the shell itself.
+   */
   constructor(
     readonly terminal: vscode.Terminal,
-    private readonly state: CarryStateFile,
+    private readonly state?: CarryStateFile,
   ) {
     this.subscriptions = [
       this.onClose,
@@ -67,8 +72,8 @@ export class ShellIntegrationSession implements ShellSession {
   start(command: string): RunningCommand {
     const integration = this.terminal.shellIntegration;
     if (!integration || this.closed) throw new Error('The terminal is no longer available');
-    const line = freshRunLine(command);
-    const output = new OutputBuffer(line);
+    const line = this.state ? freshRunLine(command) : command;
+    const output = new OutputBuffer(line.includes('\n') ? undefined : line);
     const execution = integration.executeCommand(line);
     // read() only yields data written after its first call: call it before anything else.
     const stream = execution.read();
@@ -85,9 +90,11 @@ export class ShellIntegrationSession implements ShellSession {
     })();
     const exit = this.waitForEnd(execution).then(async (exitCode): Promise<CommandExit> => {
       await Promise.race([drained, delay(STREAM_DRAIN_MS)]);
-      const mark = lastEndMark(tail);
+      const mark = this.state ? lastEndMark(tail) : undefined;
       if (mark) return { exitCode, cwd: mark.cwd, carried: mark.carried };
-      // No mark: the command was stopped (Ctrl+C abandons the function), and nothing carried.
+      // No mark: the command was stopped (Ctrl+C abandons the function) and nothing carried, or it
+      // ran in the shell itself, which reports its new folder just after the command's end.
+      if (!this.state && /\b(cd|pushd|popd)\b/.test(command)) await this.cwdReport();
       const cwd = this.terminal.shellIntegration?.cwd;
       return { exitCode, ...(cwd ? { cwd: cwd.fsPath } : {}) };
     });
@@ -104,7 +111,7 @@ export class ShellIntegrationSession implements ShellSession {
 
   dispose(): void {
     this.terminal.dispose();
-    this.state.dispose();
+    this.state?.dispose();
     for (const s of this.subscriptions) s.dispose();
   }
 
@@ -119,6 +126,20 @@ export class ShellIntegrationSession implements ShellSession {
         if (e.execution === execution) finish(e.exitCode ?? null);
       });
       const closed = this.onClose.event(() => finish(this.terminal.exitStatus?.code ?? null));
+    });
+  }
+
+  private cwdReport(): Promise<void> {
+    return new Promise((resolve) => {
+      const sub = vscode.window.onDidChangeTerminalShellIntegration((e) => {
+        if (e.terminal === this.terminal) done();
+      });
+      const timer = setTimeout(done, CWD_REPORT_MS);
+      function done() {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      }
     });
   }
 }

@@ -232,35 +232,37 @@ export class IntegratedTerminalPort implements TerminalPort {
         newSession,
         ...(newSession ? { infoFd: 3 } : {}),
       });
-    // Commands run fresh only from a bash (the functions come through its environment).
-    const bash = pseudoterminalShell()[0];
-    if (enabled && bash && /bash$/.test(bash)) {
+    // Commands run fresh only from a bash (the functions come through its environment); where
+    // there is none (Windows, say) they run as typed in the user's own shell.
+    const bash = pseudoterminalShell()[0]!;
+    const fresh = /bash$/.test(bash);
+    if (enabled) {
       // The terminal's shell keeps its controlling terminal (no new session): job control and
       // Ctrl+C work as in any terminal. Inside the sandbox its children's state is in its own /tmp.
-      const boxState = carryStateFile(true);
+      const boxState = fresh ? carryStateFile(true) : undefined;
       const sandboxed = box
         ? await launch(
             LAUNCHER_INNER_ARGV,
-            { ...this.options.env, ...freshRunTerminalEnvironment(boxState) },
+            { ...this.options.env, ...(boxState ? freshRunTerminalEnvironment(boxState) : {}) },
             false,
           )
         : undefined;
       this.launcher?.dispose();
       this.launcher = sandboxed?.sandboxed ? writeShellLauncher(box!.launcherDir, sandboxed) : undefined;
-      const state = this.launcher ? boxState : carryStateFile(false);
+      const state = !fresh ? undefined : this.launcher ? boxState : carryStateFile(false);
       const terminal = vscode.window.createTerminal({
         name,
         cwd,
         env: {
           ...withoutSecrets(inherited.removed, envOptions.pass ?? []),
           ...this.options.env,
-          ...(this.launcher ? {} : freshRunTerminalEnvironment(state)),
+          ...(state && !this.launcher ? freshRunTerminalEnvironment(state) : {}),
         },
         // Not revived after a reload: its launcher ran once, and the conversation starts a new one.
         ...(this.launcher
           ? { shellPath: this.launcher.path, isTransient: true }
           : // The user's shell when it is bash; else bash, with the user's environment.
-            basename(vscode.env.shell) === 'bash'
+            !fresh || basename(vscode.env.shell) === 'bash'
             ? {}
             : { shellPath: bash }),
       });
@@ -273,7 +275,7 @@ export class IntegratedTerminalPort implements TerminalPort {
         this.sessionReadOnly = this.launcher ? readOnly : undefined;
         return new ShellIntegrationSession(terminal, state);
       }
-      state.dispose();
+      state?.dispose();
       terminal.dispose();
     }
     const argv = pseudoterminalShell();
