@@ -101,6 +101,7 @@ export const WEBVIEW_TEXT = {
   readOutput: '(read output)',
   exitCode: 'Exit code {0}',
   stillRunning: 'Still running (the call timed out)',
+  exportedToLater: 'Exported to later commands: {0}',
   commandDidNotRun: 'The command did not run',
   toolReportedError: 'The tool reported an error',
   imageNotShownOne: '{0} image not shown',

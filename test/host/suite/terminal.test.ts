@@ -120,6 +120,21 @@ function sharedBehaviour(mode: TerminalMode, title: string) {
     assert.equal(port.busy, false);
   });
 
+  it('runs a long command of many lines whole (a heredoc writing a file)', async () => {
+    const name = `heredoc-${randomUUID().slice(0, 8)}.txt`;
+    const lines = Array.from({ length: 400 }, (_, i) => `line ${i} with 'quotes', "double", \\ and $HOME`);
+    try {
+      const r = await port.run(`cat > ${name} <<'EOF'\n${lines.join('\n')}\nEOF\nwc -l < ${name}`, {
+        timeoutMs: 30_000,
+      });
+      assert.deepEqual([r.exitCode, r.output.trim()], [0, '400']);
+      const back = await port.run(`sed -n '1p;400p' ${name}`, { timeoutMs: 10_000 });
+      assert.equal(back.output.trim(), `${lines[0]}\n${lines[399]}`);
+    } finally {
+      await port.run(`rm -f ${name}`, { timeoutMs: 10_000 });
+    }
+  });
+
   it('starts a fresh shell on reset', async () => {
     await port.run('export LOGBOOK_RESET=before', { timeoutMs: 10_000 });
     await port.reset();
@@ -273,14 +288,14 @@ describe('terminal: escape stripping and the fallback protocol (pure)', () => {
           const second = scanForMarker(first.carry, stream.slice(cut), nonce);
           const marker = first.marker ?? second.marker;
           assert.ok(marker !== undefined);
-          assert.deepEqual(parseStatusMarker(marker), { exitCode: code, cwd: '/work dir' });
+          assert.deepEqual(parseStatusMarker(marker), { exitCode: code, cwd: '/work dir', carried: [] });
           assert.equal(first.text + second.text + second.carry, clean(before) + clean(after));
         },
       ),
     );
   });
 
-  it('sends each command as one line, quoted for the shell', () => {
+  it('sends each command as one line, quoted for the shell (a plain sh, with no fresh child)', () => {
     const line = commandLine(`echo 'it''s'\nls`, 'n1');
     assert.equal(line.split('\n').length, 3, 'the embedded newline stays inside the quotes');
     assert.ok(line.startsWith(`eval 'echo '\\''it'\\'''\\''s'\\''\nls'; `), line);

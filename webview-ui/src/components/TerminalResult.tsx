@@ -1,6 +1,6 @@
 // A terminal observation: how the command ended (exit code, timeout, error) and its output.
 import { num, obj, contentText, str, type Json } from '../lib/fields';
-import { cleanTerminalOutput, commandOutput } from '../lib/terminal-output';
+import { cleanTerminalOutput, commandOutput, exportedNames } from '../lib/terminal-output';
 import type { Row } from '../state/store';
 import { Icon } from './Icon';
 import { OutputBlock } from './OutputBlock';
@@ -23,6 +23,8 @@ export function TerminalResult({ obs, id, row }: { obs: Json; id: string; row?: 
   const end = ending(obs);
   // The command the card shows (its action's), whose echo the output need not repeat.
   const command = str(obj(row?.event.action)?.command) ?? str(obs.command);
+  // Each command starts clean; what it exported is what reaches the later ones.
+  const exported = exportedNames(str(obj(obs.metadata)?.carried));
   return (
     <div class="terminal-result">
       <OutputBlock
@@ -38,6 +40,12 @@ export function TerminalResult({ obs, id, row }: { obs: Json; id: string; row?: 
         <Icon name={end.icon} />
         <span>{end.text}</span>
       </div>
+      {exported && (
+        <div class="result-note carried">
+          <Icon name="arrow-right" />
+          <span>{t('exportedToLater', exported)}</span>
+        </div>
+      )}
     </div>
   );
 }

@@ -75,3 +75,15 @@ export function commandOutput(text: string, suffix: string | undefined): string 
   if (body.trim() === NO_OUTPUT) body = '';
   return [body, ...kept].filter((part) => part !== '').join('\n');
 }
+
+/**
+ * The exported variables a command left to later ones, from its observation's `carried` note
+ * ("carried: working folder /x, exported: A, B"); undefined when it changed none.
+ */
+export function exportedNames(carried: string | undefined): string | undefined {
+  const mark = ', exported: ';
+  const at = carried?.lastIndexOf(mark) ?? -1;
+  if (!carried || at === -1) return undefined;
+  const names = carried.slice(at + mark.length);
+  return names === 'none changed' || names === '' ? undefined : names;
+}

@@ -10,16 +10,14 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { constants } from 'node:os';
 import { agentEnvironment } from '../../../core/secrets';
 import type { ShellStartup } from '../../../core/state';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { stripTerminalControls } from '../../../core/tools/terminal-text';
 import { blockedHostsText, type CommandSandbox, readInnerProcessGroup } from '../sandbox';
 import { taintText } from './shell-hook-reset';
-import { freshRunCode, freshRunSetup } from './shell-fresh-run';
+import { carryStateFile, type CarryStateFile, freshRunCode, freshRunSetup } from './shell-fresh-run';
 import { type CommandEnd, ShellSentinel } from './shell-sentinel';
 
 export interface NodeTerminalPortOptions {
@@ -94,9 +92,7 @@ export class NodeTerminalPort implements TerminalPort {
   private disposed = false;
   private startupText = '';
   /** Where each command's child writes its folder and exported variables for the next one. */
-  private stateFile = '';
-  /** The folder holding it, when it is on the host (removed with the shell). */
-  private stateDir: string | undefined;
+  private state: CarryStateFile | undefined;
 
   constructor(private readonly options: NodeTerminalPortOptions) {
     this.sentinel = new ShellSentinel(randomBytes(6).toString('hex'));
@@ -137,7 +133,7 @@ export class NodeTerminalPort implements TerminalPort {
     this.active = { id };
     // The whole line is parsed before it runs, so later input goes to the command, not the shell.
     // The command runs in a fresh child bash; only its folder and exported variables carry.
-    const line = freshRunCode(command.replace(/\0/g, ''), this.stateFile, this.options.startup === 'user');
+    const line = freshRunCode(command.replace(/\0/g, ''), this.state?.path ?? '');
     child.stdin.write(`${line}; ${this.sentinel.printCommand(id)}\n`);
     return this.collect(opts);
   }
@@ -250,12 +246,7 @@ export class NodeTerminalPort implements TerminalPort {
     child.stdin.on('error', () => undefined); // EPIPE when the shell died; 'exit' reports it.
     child.on('exit', (code, signal) => this.onShellExit(child, code, signal));
 
-    // Inside the sandbox /tmp is its own and goes with it; outside, a folder removed with the shell.
-    if (sandboxed) this.stateFile = `/tmp/.logbook-carry-${randomBytes(6).toString('hex')}`;
-    else {
-      this.stateDir = mkdtempSync(join(tmpdir(), 'logbook-carry-'));
-      this.stateFile = join(this.stateDir, 'state');
-    }
+    this.state = carryStateFile(sandboxed);
     const ready: ActiveRun = { id: 0 };
     this.active = ready;
     child.stdin.write(`${SHELL_SETUP}; ${freshRunSetup()}; ${this.sentinel.printCommand(0)}\n`);
@@ -413,8 +404,8 @@ export class NodeTerminalPort implements TerminalPort {
     child.stdin.destroy();
     child.stdout.destroy();
     child.stderr.destroy();
-    if (this.stateDir) rmSync(this.stateDir, { recursive: true, force: true });
-    this.stateDir = undefined;
+    this.state?.dispose();
+    this.state = undefined;
   }
 }
 

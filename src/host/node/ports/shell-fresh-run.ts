@@ -3,22 +3,50 @@
 // does carry is explicit: when the child exits, it writes its working folder and its exported
 // variables (NUL-separated, as data) to a state file; the persistent shell reads them back without
 // running any of it, and the next child inherits them. Variables that are shell options or startup
-// hooks in disguise (SHELLOPTS, BASHOPTS, BASH_ENV, ENV, prompts, ...) never carry.
+// hooks in disguise (SHELLOPTS, BASHOPTS, BASH_ENV, ENV, prompts, ...) never carry. A shell that
+// reads the user's startup file reads it once, when it starts, as an editor's terminal does: what
+// it exports carries; reading it again before each command would put its PATH back in front of
+// what a command chose (a virtualenv's, say).
 //
 // The persistent shell stays: input still reaches the running command through its stdin, and
 // Ctrl+C still reaches the child, which shares the shell's process group.
+//
+// Both hosts use this: the CLI's shell and the editor's fallback shell get the setup as a line;
+// the editor's own terminal, whose lines the user sees, gets the same functions through its
+// environment (freshRunEnvironment).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CARRIED_VARIABLE } from './shell-hook-reset';
 import { shellQuote } from './shell-sentinel';
 
-/** Names never carried from one command to the next (a `case` pattern list). */
+/**
+ * Names never carried from one command to the next (a `case` pattern list): shell options and
+ * startup code in disguise, and what would change the long-lived shell itself (its word
+ * splitting, an idle timeout that ends it, its history, the editor's integration).
+ */
 const NOT_CARRIED =
-  'BASH*|SHELLOPTS|POSIXLY_CORRECT|ENV|PS[0-4]|PROMPT_COMMAND|SHLVL|_|PWD|OLDPWD|__logbook*';
+  'BASH*|SHELLOPTS|POSIXLY_CORRECT|ENV|PS[0-4]|PROMPT_COMMAND|SHLVL|_|PWD|OLDPWD|__logbook*|' +
+  'IFS|TMOUT|HIST*|GLOBIGNORE|EXECIGNORE|FUNCNEST|INPUTRC|PROMPT_DIRTRIM|VSCODE_*';
+
+/** The function a shell reads a child's state back with (see carryFunctionBody). */
+const CARRY_FUNCTION = '__logbook_carry_in';
+/** The function a shell started with freshRunEnvironment runs a command with: `NAME 'command'`. */
+export const FRESH_RUN_FUNCTION = '__logbook_run';
+/** The variable naming the state file in such a shell. */
+const STATE_FILE_VARIABLE = '__logbook_state';
+/**
+ * Set by a shell that survives Ctrl+C (a non-interactive one, whose INT trap sets it); an
+ * interactive shell abandons the whole line instead, and never reads the state back.
+ */
+export const STOPPED_VARIABLE = '__logbook_stopped';
 
 /**
  * The child's script: `$1` is the state file, `$2` the command. The EXIT trap also covers `exit`
  * inside the command; a command that replaces the trap simply carries nothing.
  */
-function childScript(readUserStartup: boolean): string {
+function childScript(): string {
   const save =
     // The command's own DEBUG trap or tracing must not write into the state.
     '__logbook_s=$?; builtin trap - DEBUG RETURN ERR; builtin set +o xtrace +o verbose; { builtin printf "%s\\0" "$PWD"; for __logbook_n in $(builtin compgen -e); do ' +
@@ -26,26 +54,26 @@ function childScript(readUserStartup: boolean): string {
     'builtin exit "$__logbook_s"';
   return [
     '__logbook_file=$1',
+    // Inherited from freshRunEnvironment: not the command's to see or run.
+    `builtin unset -f ${CARRY_FUNCTION} ${FRESH_RUN_FUNCTION} 2>/dev/null; builtin unset -v ${STATE_FILE_VARIABLE}`,
     `builtin trap ${shellQuote(save)} EXIT`,
     // As in the interactive shell the commands were written for: aliases work within one call.
     'builtin shopt -s expand_aliases',
-    // A shell like the editor's: the user's startup file, quietly (its chatter was shown once, at
-    // the start of the persistent shell, not in every command's output).
-    ...(readUserStartup ? ['[ -r ~/.bashrc ] && . ~/.bashrc >/dev/null 2>&1'] : []),
     'builtin eval "$2"',
   ].join('\n');
 }
 
 /**
- * Shell code defining, in the persistent shell, the function that reads a child's state file back
- * (`$1` the file, `$2` the child's status, which it returns). Run once when the shell starts.
+ * The body (braces included) of the function that reads a child's state file back in the shell
+ * that started it (`$1` the file, `$2` the child's status, which it returns).
  */
-export function carryFunctionCode(): string {
+function carryFunctionBody(): string {
   return (
-    '__logbook_carry_in() { local __logbook_s=$2 __logbook_e __logbook_n __logbook_d= __logbook_seen=" "; ' +
+    '{ local __logbook_s=$2 __logbook_e __logbook_n __logbook_d= __logbook_seen=" "; ' +
     `${CARRIED_VARIABLE}=; ` +
-    // A state that does not start with an absolute folder is not one the child wrote: nothing carries.
-    'if [[ -s $1 ]] && IFS= builtin read -r -d "" __logbook_d < "$1" && [[ $__logbook_d == /* ]]; then ' +
+    // A state that does not start with an absolute folder is not one the child wrote, and a command
+    // stopped by Ctrl+C (the shell's INT trap sets STOPPED_VARIABLE) carries nothing either.
+    `if [[ -z \${${STOPPED_VARIABLE}-} && -s $1 ]] && IFS= builtin read -r -d "" __logbook_d < "$1" && [[ $__logbook_d == /* ]]; then ` +
     '{ IFS= builtin read -r -d "" __logbook_d; ' +
     'while IFS= builtin read -r -d "" __logbook_e; do __logbook_n=${__logbook_e%%=*}; ' +
     '[[ $__logbook_n =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || continue; ' +
@@ -63,16 +91,71 @@ export function carryFunctionCode(): string {
   );
 }
 
-/** Shell code (one line) running `command` in a fresh child and reading its state back. */
-export function freshRunCode(command: string, stateFile: string, readUserStartup: boolean): string {
-  const file = shellQuote(stateFile);
+/**
+ * Shell code defining, in the persistent shell, the function that reads a child's state file back
+ * (`$1` the file, `$2` the child's status, which it returns). Run once when the shell starts.
+ */
+export function carryFunctionCode(): string {
+  return `${CARRY_FUNCTION}() ${carryFunctionBody()}`;
+}
+
+/** Shell words of one fresh run: each is inserted as is, so each must be quoted already. */
+interface FreshRunWords {
+  command: string;
+  stateFile: string;
+  /** The bash that starts the child. */
+  bash: string;
+}
+
+function freshRun(words: FreshRunWords): string {
   return (
-    `${CARRIED_VARIABLE}=; : > ${file}; "$__logbook_bash" --norc --noprofile -c ${shellQuote(childScript(readUserStartup))} ` +
-    `bash ${file} ${shellQuote(command)}; __logbook_carry_in ${file} $?`
+    `${CARRIED_VARIABLE}= ${STOPPED_VARIABLE}=; : > ${words.stateFile}; ${words.bash} --norc --noprofile -c ${shellQuote(childScript())} ` +
+    `bash ${words.stateFile} ${words.command}; ${CARRY_FUNCTION} ${words.stateFile} $?`
   );
+}
+
+/** Shell code (one line) running `command` in a fresh child and reading its state back. */
+export function freshRunCode(command: string, stateFile: string): string {
+  return freshRun({
+    command: shellQuote(command),
+    stateFile: shellQuote(stateFile),
+    bash: '"$__logbook_bash"',
+  });
+}
+
+/**
+ * Environment variables that give a bash started with them (and only bash) the functions that
+ * run a command fresh, for a shell Logbook cannot send setup lines to unseen (the editor's
+ * terminal): bash defines a function from each `BASH_FUNC_<name>%%` variable. `FRESH_RUN_FUNCTION
+ * 'command'` runs the command in a fresh child, reads its state back, then runs `after` (shell
+ * code that sees the command's status in `$?`) and returns that status.
+ */
+export function freshRunEnvironment(stateFile: string, after: string): Record<string, string> {
+  const run = freshRun({ command: '"$1"', stateFile: `"$${STATE_FILE_VARIABLE}"`, bash: '"$BASH"' });
+  return {
+    [STATE_FILE_VARIABLE]: stateFile,
+    [`BASH_FUNC_${CARRY_FUNCTION}%%`]: `() ${carryFunctionBody()}`,
+    [`BASH_FUNC_${FRESH_RUN_FUNCTION}%%`]: `() { ${run}; ${after}; }`,
+  };
 }
 
 /** The setup the persistent shell runs once: which bash starts the children, and the reader. */
 export function freshRunSetup(): string {
   return `__logbook_bash=$BASH; unset -f $(compgen -A function) 2>/dev/null; ${carryFunctionCode()}`;
+}
+
+/** Where a shell's children leave their state. */
+export interface CarryStateFile {
+  readonly path: string;
+  dispose(): void;
+}
+
+/**
+ * Inside a sandbox, a name in its own /tmp (private, and gone with the sandbox); outside, a
+ * private folder of this process, removed by `dispose`.
+ */
+export function carryStateFile(sandboxed: boolean): CarryStateFile {
+  if (sandboxed) return { path: `/tmp/.logbook-carry-${randomBytes(6).toString('hex')}`, dispose: () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'logbook-carry-'));
+  return { path: join(dir, 'state'), dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

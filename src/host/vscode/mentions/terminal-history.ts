@@ -2,6 +2,7 @@
 // the command runs (VS Code gives the output only to a reader that started with it), capped, and
 // kept per terminal until the next command there or the terminal closes.
 import * as vscode from 'vscode';
+import { commandOfLine } from '../ports/fresh-run-line';
 import { stripAnsi } from '../ports/strip-ansi';
 
 /** Characters kept of one command's output: its end (where errors are) when longer. */
@@ -32,7 +33,7 @@ export class TerminalHistory implements vscode.Disposable {
       this.disposables.push(
         w.onDidEndTerminalShellExecution((e) => {
           const entry = this.last.get(e.terminal);
-          if (entry && entry.command === e.execution.commandLine.value) {
+          if (entry && entry.command === commandOfLine(e.execution.commandLine.value)) {
             entry.exitCode = e.exitCode;
             entry.running = false;
             entry.endedAt = Date.now();
@@ -66,7 +67,8 @@ export class TerminalHistory implements vscode.Disposable {
     const entry: TerminalCommand & { raw: string } = {
       raw: '',
       terminal: e.terminal.name,
-      command: e.execution.commandLine.value,
+      // The agent's terminal types its commands wrapped (fresh-run-line.ts): attach the command.
+      command: commandOfLine(e.execution.commandLine.value),
       output: '',
       dropped: 0,
       exitCode: undefined,

@@ -1,6 +1,7 @@
 // Fallback when shell integration does not activate: a terminal backed by a Pseudoterminal that
-// feeds commands to a persistent shell process (so `cd` and exported variables carry over) and
-// echoes its output for the user. End markers (see shell-sentinel.ts) give exact exit codes.
+// feeds commands to a persistent shell process and echoes its output for the user. Each command
+// runs in a fresh child bash of that shell: only the working folder and exported variables carry.
+// End markers (see shell-sentinel.ts) give exact exit codes and name what carried.
 // Sandboxed, the shell runs inside bubblewrap in its own session; Ctrl+C goes to its process group
 // there (bwrap reports its pid on a fourth pipe), never to bwrap.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -12,7 +13,12 @@ import type { Readable } from 'node:stream';
 import * as vscode from 'vscode';
 import { readInnerProcessGroup, type SandboxedLaunch } from '../../node/sandbox';
 import { OutputBuffer } from './output-buffer';
-import { taintText } from '../../node/ports/shell-hook-reset';
+import {
+  carryStateFile,
+  type CarryStateFile,
+  freshRunSetup,
+  STOPPED_VARIABLE,
+} from '../../node/ports/shell-fresh-run';
 import { commandLine, parseStatusMarker, scanForMarker } from './shell-sentinel';
 import type { CommandExit, RunningCommand, ShellSession } from './terminal-session';
 import { printableText } from '../../../core/text/printable';
@@ -63,8 +69,10 @@ export class PseudoterminalSession implements ShellSession {
   /** Output that arrives while no command runs (background jobs) goes to the last command. */
   private lastOutput?: OutputBuffer;
   private carry = { stdout: '', stderr: '' };
-  /** Whether the shell is bash (a plain sh gets no hook reset). */
+  /** Whether the shell is bash (a plain sh runs commands in itself, with no fresh child). */
   private readonly bash = /bash$/.test(pseudoterminalShell()[0] ?? '');
+  /** Where the running shell's children leave their folder and exported variables. */
+  private state: CarryStateFile | undefined;
 
   constructor(private readonly options: PseudoterminalSessionOptions) {
     this.cwd = options.cwd;
@@ -96,7 +104,7 @@ export class PseudoterminalSession implements ShellSession {
     const exit = new Promise<CommandExit>((resolve) => {
       this.pending = { nonce: randomUUID().replace(/-/g, ''), output, stderrDone: false, resolve };
     });
-    shell.stdin.write(commandLine(command, this.pending!.nonce, this.bash));
+    shell.stdin.write(commandLine(command, this.pending!.nonce, this.state?.path));
     return { output, exit };
   }
 
@@ -134,9 +142,11 @@ export class PseudoterminalSession implements ShellSession {
         if (this.shell === shell) this.innerGroup = pid;
       });
     this.carry = { stdout: '', stderr: '' };
+    this.state?.dispose();
+    this.state = this.bash ? carryStateFile(sandboxed !== undefined) : undefined;
     // A trap (not an ignore, which children would inherit) keeps the non-interactive shell alive
-    // when Ctrl+C interrupts its command.
-    shell.stdin.write(`trap ':' INT\n`);
+    // when Ctrl+C interrupts its command; it also marks the command stopped, so nothing of it carries.
+    shell.stdin.write(`trap '${STOPPED_VARIABLE}=1' INT\n${this.state ? `${freshRunSetup()}\n` : ''}`);
     shell.stdin.on('error', () => {}); // EPIPE after the shell exited; the exit handler reports it.
     const stdout = new StringDecoder('utf8');
     const stderr = new StringDecoder('utf8');
@@ -180,28 +190,13 @@ export class PseudoterminalSession implements ShellSession {
     if (pending?.status && pending.stderrDone) this.finish(pending.status);
   }
 
-  private finish(exit: CommandExit & { taint?: string }): void {
+  private finish(exit: CommandExit): void {
     const pending = this.pending;
     if (!pending) return;
     this.pending = undefined;
     if (exit.cwd) this.cwd = exit.cwd;
     if (exit.exitCode) this.print(`\x1b[2m[exit code ${exit.exitCode}]\x1b[0m\r\n`);
-    if (exit.taint) this.replaceTaintedShell(exit.taint, pending.output);
-    pending.resolve({ exitCode: exit.exitCode, ...(exit.cwd !== undefined ? { cwd: exit.cwd } : {}) });
-  }
-
-  /**
-   * The command left a hook the reset could not undo (a readonly PS1, a disabled `enable`): the
-   * next command gets a new shell in the same folder, so the hook never fires.
-   */
-  private replaceTaintedShell(taint: string, output: OutputBuffer): void {
-    const note =
-      `[The command left ${taintText(taint)} in the shell; Logbook replaced the shell so it cannot ` +
-      'run with later commands. Variables and functions set before are gone; the working directory is kept.]\n';
-    output.append(note);
-    this.print(`\x1b[2m${note.replace(/\n/g, '\r\n')}\x1b[0m`);
-    this.signalShellGroup('SIGKILL');
-    this.shell = undefined;
+    pending.resolve(exit);
   }
 
   private onUserInput(data: string): void {
@@ -236,6 +231,8 @@ export class PseudoterminalSession implements ShellSession {
     this.signalShellGroup('SIGHUP');
     this.signalShellGroup('SIGTERM');
     this.shell = undefined;
+    this.state?.dispose();
+    this.state = undefined;
     this.finish({ exitCode: null, cwd: this.cwd });
     // Background jobs share the group; whatever ignored SIGTERM is killed a moment later (with
     // bwrap, the whole sandbox: every process in its namespace ends with it).

@@ -1,28 +1,26 @@
 // The protocol between the pseudoterminal fallback and its persistent shell. Each command goes to
-// the shell's stdin as ONE line, `eval '<command>'` followed by end markers, so the shell has read
-// the whole line before the command runs: a command reading stdin cannot swallow the markers, and
-// a syntax error in the command still reaches them. Between the two, a bash shell undoes the hooks
-// the command may have planted (see shell-hook-reset.ts). The stdout marker carries the exit
-// status, what could not be undone and the working directory; a second marker on stderr proves
-// that stream is drained too.
-import { hookResetCode, STATUS_VARIABLE, TAINT_VARIABLE } from '../../node/ports/shell-hook-reset';
+// the shell's stdin as ONE line, followed by end markers, so the shell has read the whole line
+// before the command runs: a command reading stdin cannot swallow the markers, and a syntax error
+// in the command still reaches them. A bash shell runs the command in a fresh child bash that
+// carries only its folder and exported variables back (shell-fresh-run.ts), so nothing else of
+// one command is there in the next. The stdout marker carries the exit status, the exported names
+// that carried and the working directory; a second marker on stderr proves that stream is drained too.
+import { CARRIED_VARIABLE } from '../../node/ports/shell-hook-reset';
+import { freshRunCode } from '../../node/ports/shell-fresh-run';
+import { shellQuote } from '../../node/ports/shell-sentinel';
 
 const RS = '\x1e';
 
-export function quoteForShell(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
-/** The reset keeps the one trap the session relies on: Ctrl+C must not end the shell. */
-const BASH_RESET = hookResetCode({ afterTraps: "trap ':' INT" });
-
-/** The line running `command`; `bash` false for a plain POSIX sh, which gets no hook reset. */
-export function commandLine(command: string, nonce: string, bash = true): string {
-  const printf = bash ? 'builtin printf' : 'printf';
-  const status = bash
-    ? `${BASH_RESET}; ${printf} '${RS}LB${nonce};%s;%s;%s${RS}' "$${STATUS_VARIABLE}" "\${${TAINT_VARIABLE}:--}" "$PWD"`
-    : `${printf} '${RS}LB${nonce};%s;-;%s${RS}' "$?" "$PWD"`;
-  return `eval ${quoteForShell(command)}; ${status}; ${printf} '${RS}LB${nonce}${RS}' >&2\n`;
+/**
+ * The line running `command`. `stateFile` is where the fresh child leaves its state (the shell
+ * ran freshRunSetup); without one (a plain POSIX sh) the command runs in the shell itself.
+ */
+export function commandLine(command: string, nonce: string, stateFile?: string): string {
+  const status = stateFile
+    ? `${freshRunCode(command, stateFile)}; builtin printf '${RS}LB${nonce};%s;%s;%s${RS}' "$?" "\${${CARRIED_VARIABLE}:--}" "$PWD"`
+    : `eval ${shellQuote(command)}; printf '${RS}LB${nonce};%s;;%s${RS}' "$?" "$PWD"`;
+  const printf = stateFile ? 'builtin printf' : 'printf';
+  return `${status}; ${printf} '${RS}LB${nonce}${RS}' >&2\n`;
 }
 
 export interface MarkerScan {
@@ -55,16 +53,20 @@ export function scanForMarker(carry: string, chunk: string, nonce: string): Mark
   return { text: s, carry: '' };
 }
 
-/** "<status>;<taint or ->;<cwd>" from the stdout marker. */
-export function parseStatusMarker(marker: string): { exitCode: number | null; cwd: string; taint?: string } {
+/** "<status>;<carried names, comma-ended, '-' for none, empty when untracked>;<cwd>" from the stdout marker. */
+export function parseStatusMarker(marker: string): {
+  exitCode: number | null;
+  cwd: string;
+  carried?: string[];
+} {
   const sep = marker.indexOf(';');
   const code = Number(marker.slice(0, sep));
   const rest = marker.slice(sep + 1);
   const sep2 = rest.indexOf(';');
-  const taint = rest.slice(0, sep2);
+  const carried = rest.slice(0, sep2);
   return {
     exitCode: Number.isInteger(code) ? code : null,
     cwd: rest.slice(sep2 + 1),
-    ...(taint !== '-' && taint !== '' ? { taint } : {}),
+    ...(carried !== '' ? { carried: carried === '-' ? [] : carried.split(',').filter((n) => n !== '') } : {}),
   };
 }

@@ -4,14 +4,17 @@
 // and the command keeps running after a timeout: `sendInput('')` collects what it prints next.
 // With a sandbox, the shell itself starts inside it (either way), and a change of the
 // conversation's mode starts a new shell: its mounts (plan mode: a read-only workspace) are fixed.
+// Either way the shell is bash, and each command runs in a fresh child of it (shell-fresh-run.ts):
+// only the working folder and exported variables carry, and the result names what did.
+import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import { agentEnvironment, type AgentEnvironmentOptions } from '../../../core/secrets';
-import { shellHookIn } from '../../../core/security/shell-hooks';
 import type { TerminalPort, TerminalRunOptions, TerminalRunResult } from '../../../core/tools/ports';
 import { blockedHostsText, type CommandSandbox } from '../../node/sandbox';
-import { hookCheckContext } from '../../node/ports/hook-check-context';
+import { carryStateFile } from '../../node/ports/shell-fresh-run';
 import { LAUNCHER_INNER_ARGV, writeShellLauncher, type ShellLauncher } from '../sandbox/sandboxed-shell';
 import { NON_TTY_ENV, PseudoterminalSession, pseudoterminalShell } from './pseudoterminal-session';
+import { freshRunTerminalEnvironment } from './fresh-run-line';
 import { ShellIntegrationSession, waitForShellIntegration } from './shell-integration-session';
 import {
   delay,
@@ -73,8 +76,6 @@ export class IntegratedTerminalPort implements TerminalPort {
   private sessionReadOnly: boolean | undefined;
   /** Where the last command left the shell: a new shell for a new mode starts there. */
   private lastCwd: string | undefined;
-  /** The folder the current shell started in. */
-  private startCwd: string | undefined;
   private launcher: ShellLauncher | undefined;
 
   constructor(private readonly options: IntegratedTerminalPortOptions) {}
@@ -117,7 +118,6 @@ export class IntegratedTerminalPort implements TerminalPort {
         this.closeSession();
         session = await this.ensureSession();
       }
-      refuseHooksInUsersShell(session, command, this.lastCwd ?? this.startCwd, this.options.env);
       running = session.start(command);
     } finally {
       this.launching = false;
@@ -180,7 +180,13 @@ export class IntegratedTerminalPort implements TerminalPort {
       output += this.heldFilesNote();
       current.reported = true;
       if (exit.cwd) this.lastCwd = exit.cwd;
-      return { output, exitCode: exit.exitCode, timedOut: false, ...(exit.cwd ? { cwd: exit.cwd } : {}) };
+      return {
+        output,
+        exitCode: exit.exitCode,
+        timedOut: false,
+        ...(exit.cwd ? { cwd: exit.cwd } : {}),
+        ...(exit.carried ? { carried: exit.carried } : {}),
+      };
     }
     return { output, exitCode: null, timedOut: !opts.signal?.aborted };
   }
@@ -210,7 +216,6 @@ export class IntegratedTerminalPort implements TerminalPort {
   private async openSession(): Promise<ShellSession> {
     const name = `Logbook: ${this.options.title}`;
     const cwd = this.lastCwd ?? this.options.cwd ?? workspaceRoots()[0] ?? process.cwd();
-    this.startCwd = cwd;
     const enabled = vscodeSetting<boolean>('terminal.integrated.shellIntegration.enabled') ?? true;
     const envOptions = (await this.options.environment?.()) ?? {};
     const inherited = agentEnvironment(process.env, envOptions);
@@ -227,18 +232,39 @@ export class IntegratedTerminalPort implements TerminalPort {
         newSession,
         ...(newSession ? { infoFd: 3 } : {}),
       });
+    // Commands run fresh only from a bash (the functions come through its environment); where
+    // there is none (Windows, say) they run as typed in the user's own shell.
+    const bash = pseudoterminalShell()[0]!;
+    const fresh = /bash$/.test(bash);
     if (enabled) {
       // The terminal's shell keeps its controlling terminal (no new session): job control and
-      // Ctrl+C work as in any terminal.
-      const sandboxed = box ? await launch(LAUNCHER_INNER_ARGV, { ...this.options.env }, false) : undefined;
+      // Ctrl+C work as in any terminal. Inside the sandbox its children's state is in its own /tmp.
+      const boxState = fresh ? carryStateFile(true) : undefined;
+      const sandboxed = box
+        ? await launch(
+            LAUNCHER_INNER_ARGV,
+            { ...this.options.env, ...(boxState ? freshRunTerminalEnvironment(boxState) : {}) },
+            false,
+          )
+        : undefined;
       this.launcher?.dispose();
       this.launcher = sandboxed?.sandboxed ? writeShellLauncher(box!.launcherDir, sandboxed) : undefined;
+      const state = !fresh ? undefined : this.launcher ? boxState : carryStateFile(false);
       const terminal = vscode.window.createTerminal({
         name,
         cwd,
-        env: { ...withoutSecrets(inherited.removed, envOptions.pass ?? []), ...this.options.env },
+        env: {
+          ...withoutSecrets(inherited.removed, envOptions.pass ?? []),
+          ...this.options.env,
+          ...(state && !this.launcher ? freshRunTerminalEnvironment(state) : {}),
+        },
         // Not revived after a reload: its launcher ran once, and the conversation starts a new one.
-        ...(this.launcher ? { shellPath: this.launcher.path, isTransient: true } : {}),
+        ...(this.launcher
+          ? { shellPath: this.launcher.path, isTransient: true }
+          : // The user's shell when it is bash; else bash, with the user's environment.
+            !fresh || basename(vscode.env.shell) === 'bash'
+            ? {}
+            : { shellPath: bash }),
       });
       terminal.show(true);
       const integration = await waitForShellIntegration(
@@ -247,8 +273,9 @@ export class IntegratedTerminalPort implements TerminalPort {
       );
       if (integration) {
         this.sessionReadOnly = this.launcher ? readOnly : undefined;
-        return new ShellIntegrationSession(terminal);
+        return new ShellIntegrationSession(terminal, state);
       }
+      state?.dispose();
       terminal.dispose();
     }
     const argv = pseudoterminalShell();
@@ -288,32 +315,6 @@ export class IntegratedTerminalPort implements TerminalPort {
     this.launcher?.dispose();
     this.launcher = undefined;
   }
-}
-
-/**
- * The integrated terminal runs the user's own shell, whose prompt and traps carry VS Code's shell
- * integration, so Logbook cannot undo a hook there after the command as it does in the shells it
- * starts: a command that would plant one, or whose hooks cannot be read before it runs (`eval "$x"`,
- * `source` of a stream), is not run. Sourced files are read from the shell's folder and PATH.
- */
-function refuseHooksInUsersShell(
-  session: ShellSession,
-  command: string,
-  cwd: string | undefined,
-  env: Record<string, string> | undefined,
-): void {
-  if (session.mode !== 'shell-integration') return;
-  const hook = shellHookIn(
-    command,
-    hookCheckContext({ ...(cwd ? { cwd } : {}), env: { ...process.env, ...env } }),
-  );
-  if (!hook) return;
-  throw new Error(
-    `Not run: the command ${hook}. In this terminal's shell a hook would stay and could run with ` +
-      'later commands without appearing in them, so a command that plants one, or whose hooks ' +
-      "cannot be read before it runs, is not run here. Run it in a child shell instead, e.g. bash -c '…' " +
-      '(it ends with the command).',
-  );
 }
 
 /**

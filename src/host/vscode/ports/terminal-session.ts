@@ -9,6 +9,8 @@ export interface CommandExit {
   /** null when the shell did not report one. */
   exitCode: number | null;
   cwd?: string;
+  /** Exported variables the command set, changed or removed (names), when the shell tracks them. */
+  carried?: string[];
 }
 
 export interface RunningCommand {
