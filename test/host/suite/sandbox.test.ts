@@ -233,16 +233,23 @@ for (const mode of ['shell-integration', 'pseudoterminal'] as const satisfies re
     });
 
     it('Ctrl+C stops the command, not the sandbox: the shell under the filter answers again', async () => {
-      const first = await box.port.run('echo $$', { timeoutMs: 20_000 });
+      // Every command runs in a fresh bash, so the sandbox's own private /tmp tells it is the same one.
+      const token = `alive-${process.pid}-${Date.now()}`;
+      const first = await box.port.run(`echo ${token} > /tmp/sandbox-alive; cat /tmp/sandbox-alive`, {
+        timeoutMs: 20_000,
+      });
+      assert.equal(first.output.trim(), token, first.output);
       const r = await box.port.run('sleep 60', { timeoutMs: 800 });
       assert.equal(r.timedOut, true);
       await box.port.interrupt();
       const after = await box.port.sendInput('', { timeoutMs: 10_000 });
       assert.equal(after.timedOut, false);
       assert.notEqual(after.exitCode, 0);
-      const again = await box.port.run('echo $$; grep Seccomp: /proc/self/status', { timeoutMs: 20_000 });
+      const again = await box.port.run('cat /tmp/sandbox-alive; grep Seccomp: /proc/self/status', {
+        timeoutMs: 20_000,
+      });
       assert.equal(again.exitCode, 0, again.output);
-      assert.equal(again.output.trim().split('\n')[0], first.output.trim(), 'the same shell');
+      assert.equal(again.output.trim().split('\n')[0], token, 'the same sandbox');
       assert.match(again.output, /Seccomp:\s*2/);
     });
 
