@@ -14,12 +14,7 @@ import path from 'node:path';
 import { NodeTerminalPort } from '../src/host/node/ports/node-terminal-port';
 import { CommandSandbox, sandboxAvailability } from '../src/host/node/sandbox';
 import { bwrapArguments } from '../src/host/node/sandbox/bwrap-arguments';
-import {
-  filteredCommand,
-  filterRedirect,
-  hostIds,
-  outerIds,
-} from '../src/host/node/sandbox/unix-socket-filter';
+import { filteredLaunch, hostIds, outerIds } from '../src/host/node/sandbox/unix-socket-filter';
 import { machineLines, prettierMarkdown, resultsTable, type Row } from './report';
 
 const TRIAL = process.argv.includes('--trial');
@@ -104,15 +99,7 @@ async function main(): Promise<void> {
   // S4: as every launch runs: the outer sandbox maps ids for the nested bwrap that loads the filter.
   const ids = outerIds(hostIds());
   const outer = ['--uid', String(ids.uid), '--gid', String(ids.gid), '--as-pid-1', ...bare];
-  const nested = [
-    '/bin/bash',
-    '--norc',
-    '--noprofile',
-    '-c',
-    `exec "$@" ${filterRedirect()}`,
-    '_',
-    ...filteredCommand(found.bwrap, hostIds(), ['true']),
-  ];
+  const nested = filteredLaunch(found.bwrap, hostIds(), ['true']);
   // Its baseline: the same bash line with no filter (every launch has that bash, for the bridge).
   const unfiltered = ['/bin/bash', '--norc', '--noprofile', '-c', 'exec "$@"', '_', 'true'];
   const raw: Record<'plain' | 'sandboxed' | 'unfiltered' | 'filtered', number[]> = {

@@ -6,8 +6,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { ENGLISH, type L10n } from '../../../core/text/l10n';
 import {
-  filteredCommand,
-  filterRedirect,
+  filteredLaunch,
   hostIds,
   outerIds,
   socketFilterSupported,
@@ -130,15 +129,7 @@ export function probeSandbox(
     const filtered = trial(
       ['--uid', String(ids.uid), '--gid', String(ids.gid)],
       ['--as-pid-1'],
-      [
-        '/bin/bash',
-        '--norc',
-        '--noprofile',
-        '-c',
-        `exec "$@" ${filterRedirect()}`,
-        '_',
-        ...filteredCommand(bwrap, hostIds(), ['true']),
-      ],
+      filteredLaunch(bwrap, hostIds(), ['true']),
     );
     if (filtered.status === 0) return found;
     const plain = trial([], [], ['true']);

@@ -136,3 +136,16 @@ export function filterRedirect(): string {
   const escaped = [...unixSocketFilter()].map((b) => `\\x${b.toString(16).padStart(2, '0')}`).join('');
   return `${SOCKET_FILTER_FD}< <(printf '${escaped}')`;
 }
+
+/** `argv` as every launch runs it after the bridge: a bash that loads the program, then the nested bwrap. */
+export function filteredLaunch(bwrap: string, ids: CommandIds, argv: readonly string[]): string[] {
+  return [
+    '/bin/bash',
+    '--norc',
+    '--noprofile',
+    '-c',
+    `exec "$@" ${filterRedirect()}`,
+    '_',
+    ...filteredCommand(bwrap, ids, argv),
+  ];
+}
