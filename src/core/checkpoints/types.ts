@@ -89,6 +89,31 @@ export interface CheckpointRequest {
 export interface CheckpointPort {
   /** null: checkpoints are turned off (the setting), so nothing is recorded. */
   record(req: CheckpointRequest): Promise<CheckpointRecord | null>;
+  /**
+   * What a checkpoint taken now would hold, for judging whether an action can be undone. null:
+   * checkpoints are off or cannot be taken here, so nothing the agent changes can be undone by them.
+   * Absent: the store cannot tell (the caller treats it as null).
+   */
+  coverage?(): Promise<CheckpointCoverage | null>;
+}
+
+/** Why a path that exists is not held by the checkpoints. */
+export type UnheldReason = 'ignored' | 'excluded' | 'too-large' | 'over-budget';
+
+export interface UnheldPath {
+  /** Absolute. A folder ends with '/' and stands for everything under it. */
+  path: string;
+  why: UnheldReason;
+}
+
+/** The workspace as the checkpoints hold it: everything under `roots` but `unheld`. */
+export interface CheckpointCoverage {
+  /** The workspace folders a checkpoint records (absolute). */
+  roots: readonly string[];
+  /** Paths that exist under the roots and no checkpoint would hold. */
+  unheld: readonly UnheldPath[];
+  /** The newest checkpoint taken, to name in "undo with checkpoint X". */
+  latest?: string;
 }
 
 /** The workspace cannot be checkpointed; `message` says why and what the user can do. */
