@@ -140,7 +140,8 @@ class Session {
       files: new NodeFilePort([places.ws]),
       terminal: new NodeTerminalPort({
         cwd: places.ws,
-        env: { HOME: places.home },
+        // No update check: the bench reaches no registry.
+        env: { HOME: places.home, npm_config_update_notifier: 'false' },
         ...(this.sandbox
           ? { sandbox: { sandbox: this.sandbox, workspaces: [places.ws], readOnly: () => false } }
           : {}),
