@@ -12,7 +12,7 @@ import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { checkpointStore } from './checkpoint-env';
 import { ioSettings } from './cli-settings';
 import { assertConversationDir, openReadOnly, readEvents, resolvePath } from './conversation-dir';
-import { eventIdFor } from './event-ref';
+import { indexNote, resolveRef } from './event-ref';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
@@ -22,6 +22,8 @@ import { readSessionInfo, SESSION_FILE } from './session-file';
 interface Point {
   checkpoint: string | undefined;
   label: string;
+  /** Said when a bare number was read as an index. */
+  note: string | undefined;
 }
 
 export async function diffCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -46,8 +48,9 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
     throw new Error(`${dir} has no ${SESSION_FILE}: the CLI does not know which workspace it ran in.`);
   const log = await openReadOnly(dir);
   let events: Event[];
+  let indices: number[];
   try {
-    ({ events } = await readEvents(log));
+    ({ events, indices } = await readEvents(log));
   } finally {
     await log.close();
   }
@@ -55,8 +58,10 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
     throw new Error(
       `The conversation in ${dir} recorded no file checkpoints (checkpoints were off, or no action could change files): there is nothing to compare.`,
     );
-  const a = pointAt(events, from, dirArg!);
-  const b = pointAt(events, to, dirArg!);
+  const a = pointAt(events, indices, from, dirArg!);
+  const b = pointAt(events, indices, to, dirArg!);
+  // A bare number was read as an index: said on stderr, the diff itself stays on stdout.
+  for (const p of [a, b]) if (p.note) io.err(p.note);
   const store = checkpointStore(info.workspace, ioSettings('diff', io), io.env);
   const { changes, patch } = await store.diff(a.checkpoint, b.checkpoint);
   io.out(
@@ -70,24 +75,39 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
   return EXIT.ok;
 }
 
-function pointAt(events: readonly Event[], ref: string, dirArg: string): Point {
-  const eventId = eventIdFor(events, ref, dirArg);
-  const index = events.findIndex((e) => e.id === eventId);
+function pointAt(events: readonly Event[], indices: readonly number[], ref: string, dirArg: string): Point {
+  const found = resolveRef(events, ref, dirArg, { indices });
+  const { index, eventId } = found;
+  const note = indexNote(ref, found);
+  const multiFolder = (checkpoint: string, event: string): void => {
+    if (isMultiFolderCheckpoint(checkpoint))
+      throw new Error(
+        `Checkpoint ${event} covers the folders of a multi-root VS Code window; compare it there.`,
+      );
+  };
+  // A checkpoint id names those files exactly, an after-action one included.
+  if (found.checkpoint) {
+    multiFolder(found.checkpoint, eventId);
+    return {
+      checkpoint: found.checkpoint,
+      label: `event ${index} (checkpoint ${found.checkpoint.slice(0, 12)})`,
+      note,
+    };
+  }
   const at = filesAtPoint(events, eventId);
   if (at.kind === 'checkpoint') {
-    if (isMultiFolderCheckpoint(at.checkpoint))
-      throw new Error(
-        `Checkpoint ${at.entry.eventId} covers the folders of a multi-root VS Code window; compare it there.`,
-      );
+    multiFolder(at.checkpoint, at.entry.eventId);
     return {
       checkpoint: at.checkpoint,
       label: `event ${index} (checkpoint ${at.checkpoint.slice(0, 12)})`,
+      note,
     };
   }
   if (at.kind === 'after-last')
     return {
       checkpoint: at.checkpoint,
       label: `event ${index} (checkpoint ${at.checkpoint.slice(0, 12)}, after the last action)`,
+      note,
     };
-  return { checkpoint: undefined, label: `event ${index} (the files now)` };
+  return { checkpoint: undefined, label: `event ${index} (the files now)`, note };
 }

@@ -11,7 +11,7 @@ import {
   RestoreFailedError,
 } from '../../../core/checkpoints/types';
 import { checkpointAt } from '../../../core/checkpoints/timeline';
-import { eventIdFor } from './event-ref';
+import { indexNote, resolveRef } from './event-ref';
 import { editedOutsideAgent } from '../checkpoints/edited-outside';
 import { createEvent, type CreateFields, type Event } from '../../../core/events';
 import { openSignedStore } from '../../../core/signing';
@@ -66,8 +66,11 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
         `The conversation in ${dir} is in use: ${log.lockHeldBy ?? 'another process holds its lock'}.`,
       );
     }
-    const { events } = await readEvents(log);
-    const eventId = eventIdFor(events, at, dirArg!);
+    const { events, indices } = await readEvents(log);
+    const found = resolveRef(events, at, dirArg!, { indices });
+    const note = indexNote(at, found);
+    if (note) io.err(note);
+    const eventId = found.eventId;
     const entry = checkpointAt(events, eventId);
     if (!entry) {
       io.out(
