@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { filesAtPoint } from '../../../src/core/checkpoints/timeline';
+import { openReadOnly, readEvents } from '../../../src/host/node/cli/conversation-dir';
+import { filesAtIndex } from '../../../src/host/node/cli/files-at-index';
 import { printed, runCli } from './cli-runner';
 import { CliFixture, readLogJson, terminalCall } from './fixtures';
 
@@ -205,5 +208,20 @@ describe('logbook show --at / logbook diff', function () {
     assert.match(diff.stdout, new RegExp(`to event \\d+ \\(checkpoint ${afterIds[0]}\\): 1 file changed`));
     assert.match(diff.stdout, /^\+first line$/m);
     assert.doesNotMatch(diff.stdout, /second line/);
+  });
+
+  it('diff reads each point forward from its event, with what a read of the whole log gives', async () => {
+    const { conv } = await recordConversation(fx);
+    const log = await openReadOnly(conv);
+    try {
+      const { events } = await readEvents(log);
+      assert.ok(events.length > 10);
+      for (let i = 0; i < events.length; i++) {
+        const id = events[i]!.id;
+        assert.deepEqual(await filesAtIndex(log, i, id), filesAtPoint(events, id), `event ${i}`);
+      }
+    } finally {
+      await log.close();
+    }
   });
 });

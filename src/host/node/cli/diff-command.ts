@@ -2,21 +2,24 @@
 // conversation, from the file checkpoints its log recorded. A point is an event id, a checkpoint id
 // or a unique prefix of either; the files at an event are those of the first checkpoint at or after
 // it, or, when the agent changed no files after it, the files its last action left (else the files
-// now): filesAtPoint.
-import { filesAtPoint } from '../../../core/checkpoints/timeline';
-import { CHECKPOINT_KEY } from '../../../core/checkpoints/types';
-import type { Event } from '../../../core/events';
+// now): filesAtPoint, read forward from the event (files-at-index.ts).
+import type { StoredConversationEvent } from '../../../core/agent/event-codec';
+import type { EventStore } from '../../../core/log';
 import { printableLine } from '../../../core/text/printable';
 import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { checkpointStore } from './checkpoint-env';
 import { ioSettings } from './cli-settings';
-import { assertConversationDir, openReadOnly, readEvents, resolvePath } from './conversation-dir';
-import { indexNote, resolveRef } from './event-ref';
+import { assertConversationDir, openReadOnly, resolvePath } from './conversation-dir';
+import { indexNote } from './event-ref';
+import { eventsOnce, type EventsOnce, findEvent } from './find-event';
+import { filesAtIndex, hasCheckpointBefore } from './files-at-index';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { readSessionInfo, SESSION_FILE } from './session-file';
+
+type Log = EventStore<StoredConversationEvent>;
 
 /** Where a point's files are: a checkpoint id, or undefined for the workspace's files now. */
 interface Point {
@@ -47,19 +50,20 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
   if (!info)
     throw new Error(`${dir} has no ${SESSION_FILE}: the CLI does not know which workspace it ran in.`);
   const log = await openReadOnly(dir);
-  let events: Event[];
-  let indices: number[];
+  let a: Point;
+  let b: Point;
   try {
-    ({ events, indices } = await readEvents(log));
+    // Each point is read forward from its event, not from the first event of the log.
+    const all = eventsOnce(log);
+    a = await pointAt(log, from, dirArg!, all);
+    b = await pointAt(log, to, dirArg!, all);
+    if (!a.checkpoint && !b.checkpoint && !(await hasCheckpointBefore(log, log.length)))
+      throw new Error(
+        `The conversation in ${dir} recorded no file checkpoints (checkpoints were off, or no action could change files): there is nothing to compare.`,
+      );
   } finally {
     await log.close();
   }
-  if (!events.some((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === CHECKPOINT_KEY))
-    throw new Error(
-      `The conversation in ${dir} recorded no file checkpoints (checkpoints were off, or no action could change files): there is nothing to compare.`,
-    );
-  const a = pointAt(events, indices, from, dirArg!);
-  const b = pointAt(events, indices, to, dirArg!);
   // A bare number was read as an index: said on stderr, the diff itself stays on stdout.
   for (const p of [a, b]) if (p.note) io.err(p.note);
   const store = checkpointStore(info.workspace, ioSettings('diff', io), io.env);
@@ -75,8 +79,8 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
   return EXIT.ok;
 }
 
-function pointAt(events: readonly Event[], indices: readonly number[], ref: string, dirArg: string): Point {
-  const found = resolveRef(events, ref, dirArg, { indices });
+async function pointAt(log: Log, ref: string, dirArg: string, all: EventsOnce): Promise<Point> {
+  const found = await findEvent(log, ref, dirArg, all);
   const { index, eventId } = found;
   const note = indexNote(ref, found);
   const multiFolder = (checkpoint: string, event: string): void => {
@@ -94,7 +98,7 @@ function pointAt(events: readonly Event[], indices: readonly number[], ref: stri
       note,
     };
   }
-  const at = filesAtPoint(events, eventId);
+  const at = await filesAtIndex(log, index, eventId);
   if (at.kind === 'checkpoint') {
     multiFolder(at.checkpoint, at.entry.eventId);
     return {

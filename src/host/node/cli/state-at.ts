@@ -6,8 +6,8 @@ import type { StoredConversationEvent } from '../../../core/agent/event-codec';
 import type { ActionEvent } from '../../../core/events';
 import type { ConversationState } from '../../../core/state';
 import { type EventStore, isCorruptRecord } from '../../../core/log';
-import { readEvents } from './conversation-dir';
-import { type EventRefFound, indexRef, outsideLog, resolveRef } from './event-ref';
+import { type EventRefFound } from './event-ref';
+import { findEvent } from './find-event';
 import { readState } from './read-state';
 
 export interface StateAtEvent {
@@ -37,24 +37,4 @@ export async function readStateAt(
     ref: found,
     corrupt: read.corrupt,
   };
-}
-
-async function findEvent(
-  store: EventStore<StoredConversationEvent>,
-  ref: string,
-  dirArg: string,
-): Promise<EventRefFound> {
-  const length = store.length;
-  const asIndex = indexRef(ref);
-  if (asIndex && (asIndex.marked || asIndex.index < length)) {
-    if (asIndex.index >= length) throw outsideLog(asIndex.index, length);
-    const slot = await store.get(asIndex.index);
-    if (isCorruptRecord(slot)) throw new Error(`Event #${asIndex.index} of this conversation is unreadable.`);
-    return { index: asIndex.index, eventId: slot.id, readAs: 'index' };
-  }
-  const whole = ref.trim();
-  const at = await store.indexOf(whole).catch(() => -1);
-  if (at >= 0) return { index: at, eventId: whole, readAs: 'id' };
-  const { events, indices } = await readEvents(store);
-  return resolveRef(events, ref, dirArg, { indices, length });
 }
