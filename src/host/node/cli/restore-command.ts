@@ -86,7 +86,7 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
     const plan = await store.plan(entry.value.checkpoint);
     io.out(
       `Restoring ${info.workspace} to checkpoint ${entry.value.checkpoint.slice(0, 12)} ` +
-        `(event ${entry.index}, ${entry.eventId}, ${entry.timestamp}).`,
+        `(event ${indices[entry.index] ?? entry.index}, ${entry.eventId}, ${entry.timestamp}).`,
     );
     if (!plan.changes.length) {
       io.out('The files already match that checkpoint. Nothing to restore.');
