@@ -99,7 +99,15 @@ async function main(): Promise<void> {
     );
     const store = path.join(work, 'imported');
     const importMs = importWithCli(cli, oh.dir, store);
-    const snapshots = fs.readdirSync(path.join(store, 'snapshots')).length;
+    const snapshotFiles = fs.readdirSync(path.join(store, 'snapshots'));
+    const snapshots = snapshotFiles.length;
+    const snapshotBytes = snapshotFiles.reduce(
+      (n, f) => n + fs.statSync(path.join(store, 'snapshots', f)).size,
+      0,
+    );
+    const segmentBytes = fs
+      .readdirSync(path.join(store, 'segments'))
+      .reduce((n, f) => n + fs.statSync(path.join(store, 'segments', f)).size, 0);
     log(`imported in ${f0(importMs)} ms, ${snapshots} snapshots`);
     const bare = copyWithoutSnapshots(store, path.join(work, 'imported-without-snapshots'));
     // The OpenHands layout is not read again: its 100k files would only slow the rest down.
@@ -143,8 +151,8 @@ async function main(): Promise<void> {
     log(`O1 show ${f0(sMs)} ms (${f1(mb(fast))} MB), node alone ${f0(nMs)} ms, full replay ${f0(fMs)} ms`);
     row(
       `O1 show ${L}`,
-      `import-openhands of the OpenHands layout (${int(events)} events, ${f1(mib(oh.bytes))} MiB): one process, wall time; snapshots written`,
-      `${f0(importMs)} ms; ${snapshots} snapshots`,
+      `import-openhands of the OpenHands layout (${int(events)} events, ${f1(mib(oh.bytes))} MiB): one process, wall time; snapshots written and their size`,
+      `${f0(importMs)} ms; ${snapshots} snapshots, ${f1(snapshotBytes / 1024 / snapshots)} KB each on average, ${f1(mib(snapshotBytes))} MiB in all (${((100 * snapshotBytes) / segmentBytes).toFixed(2)} % of the log's ${f1(mib(segmentBytes))} MiB)`,
     );
     row(
       `O1 show ${L}`,
