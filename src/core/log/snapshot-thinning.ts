@@ -1,15 +1,16 @@
 /**
  * Which snapshots to keep. Opening reads the newest; an older one is where the state at an earlier
- * index (time travel: `show --at`, `diff`, the chat's timeline) starts replaying from, and a
+ * index (time travel: `logbook show --at`) starts replaying from, and a
  * fallback when the newer ones no longer hold. A snapshot holds state, not history (a few KB
  * whatever the log's length), so keeping one per STRIDE events makes snapshot bytes grow linearly
- * with the log, by about 1% of its bytes, while no position is more than about 2 × STRIDE events
+ * with the log, by about 0.1% of its bytes, while no position is more than about 2 × STRIDE events
  * past a kept snapshot (at most STRIDE + the writer's own interval for a Conversation's snapshots).
  *
  * The numbers: replaying costs about 25 µs an event read from the store (bench/STATE-RESULTS.md,
- * W3 baseline), so a stride of 1,000 bounds a position to about 25-40 ms of replay; a snapshot of
- * the state bench's conversation is under 10 KB, so 100,000 events keep about 100 of them, ~1 MB
- * beside ~300 MB of events.
+ * W3 baseline), so a stride of 1,000 bounds a position to a few tens of ms of replay (W3: 18 ms p50,
+ * 35 ms max at 100,000 events); the benchmarks' 100,000-event conversation keeps 101 snapshots of
+ * 2.6 KB on average, 0.3 MiB beside 315 MiB of log (bench/OPEN-RESULTS.md), where one per doubling
+ * band of age kept about 10 and replayed up to half the log.
  */
 
 /** Snapshots always kept, newest first. */
