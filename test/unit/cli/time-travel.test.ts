@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { filesAtPoint } from '../../../src/core/checkpoints/timeline';
 import { openReadOnly, readEvents } from '../../../src/host/node/cli/conversation-dir';
-import { filesAtIndex } from '../../../src/host/node/cli/files-at-index';
+import { filesAtIndex } from '../../../src/host/node/time-travel/files-at-index';
 import { printed, runCli } from './cli-runner';
 import { CliFixture, readLogJson, terminalCall } from './fixtures';
 

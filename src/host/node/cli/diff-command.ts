@@ -13,7 +13,7 @@ import { ioSettings } from './cli-settings';
 import { assertConversationDir, openReadOnly, resolvePath } from './conversation-dir';
 import { indexNote } from './event-ref';
 import { eventsOnce, type EventsOnce, findEvent } from './find-event';
-import { filesAtIndex, hasCheckpointBefore } from './files-at-index';
+import { filesAtIndex, hasCheckpointBefore } from '../time-travel/files-at-index';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';

@@ -1,8 +1,8 @@
 // Which recorded files stand for the workspace at one event, read forward from that event instead
 // of from the first one: `filesAtPoint` (core/checkpoints/timeline.ts) over the whole log gives the
 // same answer. The files at an event are its action's own checkpoint, else the first checkpoint at or
-// after it, else the after-state of the log's last action, else the files now.
-import type { StoredConversationEvent } from '../../../core/agent/event-codec';
+// after it, else the after-state of the log's last action, else the files now. `logbook diff` and
+// the chat's timeline (on a long log) read points this way.
 import type { FilesAtPoint } from '../../../core/checkpoints/timeline';
 import {
   CHECKPOINT_AFTER_KEY,
@@ -10,9 +10,10 @@ import {
   type CheckpointEventValue,
 } from '../../../core/checkpoints/types';
 import type { Event } from '../../../core/events';
-import { type EventStore, isCorruptRecord } from '../../../core/log';
+import { type EventStore, isCorruptRecord, type StoredEvent } from '../../../core/log';
 
-type Store = EventStore<StoredConversationEvent>;
+/** What the reads need of a log: its length and its records by range. */
+type Store = Pick<EventStore<StoredEvent>, 'length' | 'get' | 'slice'>;
 
 /** Events read per `slice` call. */
 const CHUNK = 256;
@@ -60,7 +61,7 @@ async function backward(
 /** The files at the event at `index` (whose id is `eventId`), as filesAtPoint gives them. */
 export async function filesAtIndex(store: Store, index: number, eventId: string): Promise<FilesAtPoint> {
   const at = await store.get(index);
-  const isAction = !isCorruptRecord(at) && at.kind === 'ActionEvent';
+  const isAction = !isCorruptRecord(at) && (at as StoredEvent).kind === 'ActionEvent';
   let first: { index: number; id: string; timestamp: string; value: CheckpointEventValue } | undefined;
   let bound: typeof first;
   await forward(store, index, (e, i) => {
@@ -88,6 +89,13 @@ export async function filesAtIndex(store: Store, index: number, eventId: string)
     return after !== undefined;
   });
   return after ? { kind: 'after-last', checkpoint: after } : { kind: 'now' };
+}
+
+/** The log's first checkpoint (before an action or a restore), read forward from the start. */
+export async function firstCheckpoint(store: Store): Promise<string | undefined> {
+  let found: string | undefined;
+  await forward(store, 0, (e) => (found = checkpointValue(e, CHECKPOINT_KEY)?.checkpoint) !== undefined);
+  return found;
 }
 
 /** Whether the log recorded any checkpoint before an action (read backward from `before`). */
