@@ -6,6 +6,7 @@
 //   O2 the same conversation opened in VS Code (code-server + Chromium, the real extension host):
 //      from choosing it in "Logbook: Open Conversation" until the chat shows its newest events
 //      (bench/vscode-open.ts); skipped when code-server is not installed (npm run setup:vscode).
+//      Also `show --at` the middle event, which reads from the snapshot at or before it.
 // Run: node --import tsx bench/open-bench.ts [--json FILE] [--events N] [--no-vscode].
 // Writes bench/OPEN-RESULTS.md (not with --events, a smaller trial run).
 import { spawnSync } from 'node:child_process';
@@ -98,7 +99,15 @@ async function main(): Promise<void> {
     );
     const store = path.join(work, 'imported');
     const importMs = importWithCli(cli, oh.dir, store);
-    const snapshots = fs.readdirSync(path.join(store, 'snapshots')).length;
+    const snapshotFiles = fs.readdirSync(path.join(store, 'snapshots'));
+    const snapshots = snapshotFiles.length;
+    const snapshotBytes = snapshotFiles.reduce(
+      (n, f) => n + fs.statSync(path.join(store, 'snapshots', f)).size,
+      0,
+    );
+    const segmentBytes = fs
+      .readdirSync(path.join(store, 'segments'))
+      .reduce((n, f) => n + fs.statSync(path.join(store, 'segments', f)).size, 0);
     log(`imported in ${f0(importMs)} ms, ${snapshots} snapshots`);
     const bare = copyWithoutSnapshots(store, path.join(work, 'imported-without-snapshots'));
     // The OpenHands layout is not read again: its 100k files would only slow the rest down.
@@ -108,14 +117,28 @@ async function main(): Promise<void> {
     const show = (dir: string) => timed([cli, 'show', dir, '--json']);
     timed(['-e', '0']);
     show(store); // first touch of the files after writing, not measured
+    // Time travel: the state after the middle event, named by its id as `show` and `checkpoints` print it.
+    const mid = Math.floor(events / 2);
+    const midId = (
+      JSON.parse(timed([cli, 'show', store, '--at', `#${mid}`, '--json']).stdout) as { at: { id: string } }
+    ).at.id;
+    const showAt = (dir: string) => timed([cli, 'show', dir, '--at', midId, '--json']);
     const nodeOnly: ProcessRun[] = [];
     const fast: ProcessRun[] = [];
     const full: ProcessRun[] = [];
+    const at: ProcessRun[] = [];
     // Interleaved, so that the load other engineers put on the machine hits every method alike.
     for (let r = 0; r < RUNS; r++) {
       nodeOnly.push(timed(['-e', '0']));
       fast.push(show(store));
       full.push(show(bare));
+      at.push(showAt(store));
+    }
+    // Checked once against the same position replayed from the first event (no snapshots).
+    const atReplayed = showAt(bare);
+    for (const r of at) {
+      if (reportOf(r) !== reportOf(atReplayed))
+        throw new Error('show --at from the snapshots reported another state than a replay');
     }
     const expected = reportOf(full[0]!);
     for (const r of [...fast, ...full]) {
@@ -128,8 +151,8 @@ async function main(): Promise<void> {
     log(`O1 show ${f0(sMs)} ms (${f1(mb(fast))} MB), node alone ${f0(nMs)} ms, full replay ${f0(fMs)} ms`);
     row(
       `O1 show ${L}`,
-      `import-openhands of the OpenHands layout (${int(events)} events, ${f1(mib(oh.bytes))} MiB): one process, wall time; snapshots written`,
-      `${f0(importMs)} ms; ${snapshots} snapshots`,
+      `import-openhands of the OpenHands layout (${int(events)} events, ${f1(mib(oh.bytes))} MiB): one process, wall time; snapshots written and their size`,
+      `${f0(importMs)} ms; ${snapshots} snapshots, ${f1(snapshotBytes / 1024 / snapshots)} KB each on average, ${f1(mib(snapshotBytes))} MiB in all (${((100 * snapshotBytes) / segmentBytes).toFixed(2)} % of the log's ${f1(mib(segmentBytes))} MiB)`,
     );
     row(
       `O1 show ${L}`,
@@ -150,6 +173,25 @@ async function main(): Promise<void> {
       )})`,
       `≤ ${TARGET_SHOW_MB} MB`,
       mb(fast) <= TARGET_SHOW_MB,
+    );
+    const aMs = ms(at);
+    log(
+      `O1 show --at the middle ${f0(aMs)} ms (${f1(mb(at))} MB); replayed from the start ${f0(atReplayed.ms)} ms`,
+    );
+    row(
+      `O1 show ${L}`,
+      `\`logbook show --at ID --json\`, ID the event at index ${int(mid)} (the middle): process wall time, median of ${RUNS}; ÷ show in the same runs`,
+      `${f0(aMs)} ms (runs: ${runs(
+        at.map((r) => r.ms),
+        f0,
+      )}); ${f1(mb(at))} MB; ${(aMs / sMs).toFixed(2)}×`,
+      '≤ 1.5× show',
+      aMs <= 1.5 * sMs,
+    );
+    row(
+      `O1 show ${L}`,
+      'baseline: the same show --at of the import without its snapshots (every event up to the middle read and reduced, once); ÷ show --at',
+      `${f0(atReplayed.ms)} ms, ${f1(atReplayed.maxRssMB)} MB; ${f1(atReplayed.ms / aMs)}×`,
     );
     row(
       `O1 show ${L}`,
@@ -206,7 +248,10 @@ async function main(): Promise<void> {
     const total = (now() - t0) / 1000;
     const m = machine(loadAtStart);
     if (jsonOut) {
-      fs.writeFileSync(jsonOut, JSON.stringify({ machine: m, rows, nodeOnly, fast, full, vscode }, null, 2));
+      fs.writeFileSync(
+        jsonOut,
+        JSON.stringify({ machine: m, rows, nodeOnly, fast, full, at, vscode }, null, 2),
+      );
     }
     if (!trial) {
       const mdFile = path.join(__dirname, 'OPEN-RESULTS.md');
@@ -277,8 +322,11 @@ function report(
     '  (esbuild, minified). Everything is deleted at the end.',
     '- O1: each measurement is a whole process run from this one (`spawnSync` of GNU `time -f %M node cli.js',
     '  show DIR --json`): wall time from spawn to exit, Node starting and exiting included; peak RSS is the',
-    "  child's maxrss as `time` reports it. The three kinds of run take turns. Every show's report is",
+    "  child's maxrss as `time` reports it. The four kinds of run take turns. Every show's report is",
     '  checked equal (all but `dir`) to the full replay, which reads every event as show did before.',
+    "  `show --at ID` names the middle event by its whole id (found through the log's id index); it reads",
+    '  the snapshot at or before it (one is kept per 1,000 events) and the events after that, and its',
+    '  report is checked equal to the same position replayed from the first event.',
     '  Files are in the page cache (dropping caches needs root): a warm-cache cold process start.',
     '- O2: a fresh code-server (the real extension host, this checkout built by `node esbuild.mjs`) and',
     '  headless Chromium per run, the conversation copied into its workspace storage before it starts. Once',

@@ -195,6 +195,11 @@ export class ConversationSession {
     return this.store.length;
   }
 
+  /** The log, for the chat's timeline to read a long conversation from its snapshots. */
+  get timelineStore(): EventStore<StoredConversationEvent> {
+    return this.store;
+  }
+
   /** The readable events from `fromSeq` on, each with its seq (unreadable records left out). */
   async readableEvents(fromSeq: number): Promise<{ seq: number; event: Event }[]> {
     const out: { seq: number; event: Event }[] = [];

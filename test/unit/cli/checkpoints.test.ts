@@ -132,8 +132,9 @@ describe('logbook checkpoints / restore', function () {
     );
     const human = await runCli(['checkpoints', conv]);
     assert.match(human.stdout, /files changed/);
-    // A header, a row per checkpoint, the line on how to restore.
-    assert.equal(human.lines.length, 6, printed(human));
+    // A header, a row per checkpoint, the line on how to restore; under an action's row, the files
+    // it left (its after-action checkpoint), indented.
+    assert.equal(human.lines.filter((l) => !l.startsWith(' ')).length, 6, printed(human));
 
     const gitBefore = folderHash(join(ws, '.git'));
     // Each checkpoint, newest first and then the first again: byte-identical trees, modes included.

@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { filesAtPoint } from '../../../src/core/checkpoints/timeline';
+import { openReadOnly, readEvents } from '../../../src/host/node/cli/conversation-dir';
+import { filesAtIndex } from '../../../src/host/node/time-travel/files-at-index';
 import { printed, runCli } from './cli-runner';
 import { CliFixture, readLogJson, terminalCall } from './fixtures';
 
@@ -56,7 +59,14 @@ async function recordConversation(fx: CliFixture) {
     assert.ok(e, `action ${callId} recorded`);
     return e.id as string;
   };
-  return { conv, ws, events, create: actionOf('call_create'), append: actionOf('call_append') };
+  return {
+    conv,
+    ws,
+    events,
+    printedLines: run.lines,
+    create: actionOf('call_create'),
+    append: actionOf('call_append'),
+  };
 }
 
 describe('logbook show --at / logbook diff', function () {
@@ -144,5 +154,74 @@ describe('logbook show --at / logbook diff', function () {
     const missing = await runCli(['diff', conv, '--from', create]);
     assert.equal(missing.code, 1, printed(missing));
     assert.match(missing.stderr, /--from ID and --to ID are both required/);
+  });
+
+  it('diff takes the indexes it prints (#N, or a bare number, said to be read as an index)', async () => {
+    const { conv, events, create } = await recordConversation(fx);
+    const from = events.findIndex((e) => e.id === create);
+    const last = events.length - 1;
+    const byId = await runCli(['diff', conv, '--from', create, '--to', events[last]!.id as string, '--stat']);
+    assert.equal(byId.code, 0, printed(byId));
+    assert.match(byId.lines[0]!, new RegExp(`^diff from event ${from} .* to event ${last} `));
+
+    const marked = await runCli(['diff', conv, '--from', `#${from}`, '--to', `#${last}`, '--stat']);
+    assert.equal(marked.code, 0, printed(marked));
+    assert.deepEqual(marked.lines, byId.lines);
+    assert.equal(marked.stderr, '');
+
+    // What the first line printed is taken back as it is.
+    const bare = await runCli(['diff', conv, '--from', String(from), '--to', String(last), '--stat']);
+    assert.equal(bare.code, 0, printed(bare));
+    assert.deepEqual(bare.lines, byId.lines);
+    assert.match(bare.stderr, new RegExp(`"${from}" read as event index ${from} \\(#${from}\\)`));
+
+    const outside = await runCli(['diff', conv, '--from', `#${last + 1}`, '--to', `#${last}`]);
+    assert.equal(outside.code, 1, printed(outside));
+    assert.match(
+      outside.stderr,
+      new RegExp(`No event #${last + 1} in this conversation: its events are #0 to #${last}\\.`),
+    );
+  });
+
+  it('the after-action checkpoint ids the run prints are listed by checkpoints and taken by diff', async () => {
+    const { conv, printedLines, create } = await recordConversation(fx);
+    const afterIds = printedLines
+      .map((l) => /\[checkpoint\] ([0-9a-f]{12}): after the action/.exec(l)?.[1])
+      .filter((id): id is string => id !== undefined);
+    assert.ok(afterIds.length >= 1, printedLines.join('\n'));
+
+    const list = await runCli(['checkpoints', conv]);
+    assert.equal(list.code, 0, printed(list));
+    for (const id of afterIds)
+      assert.match(list.stdout, new RegExp(`after it: checkpoint ${id} \\(event \\d+, `));
+    const json = JSON.parse((await runCli(['checkpoints', conv, '--json'])).stdout) as {
+      after: { checkpoint: string } | null;
+    }[];
+    assert.deepEqual(
+      json.map((c) => c.after?.checkpoint.slice(0, 12)).filter((id) => id !== undefined),
+      afterIds,
+    );
+
+    // The files the first action left: notes.md as it created it, nothing of the second action.
+    const diff = await runCli(['diff', conv, '--from', create, '--to', afterIds[0]!]);
+    assert.equal(diff.code, 0, printed(diff));
+    assert.match(diff.stdout, new RegExp(`to event \\d+ \\(checkpoint ${afterIds[0]}\\): 1 file changed`));
+    assert.match(diff.stdout, /^\+first line$/m);
+    assert.doesNotMatch(diff.stdout, /second line/);
+  });
+
+  it('diff reads each point forward from its event, with what a read of the whole log gives', async () => {
+    const { conv } = await recordConversation(fx);
+    const log = await openReadOnly(conv);
+    try {
+      const { events } = await readEvents(log);
+      assert.ok(events.length > 10);
+      for (let i = 0; i < events.length; i++) {
+        const id = events[i]!.id;
+        assert.deepEqual(await filesAtIndex(log, i, id), filesAtPoint(events, id), `event ${i}`);
+      }
+    } finally {
+      await log.close();
+    }
   });
 });

@@ -1,10 +1,10 @@
-// Snapshots are thinned to the newest few plus older ones at widening intervals, when written and
-// when a writer opens a store written before that; the log itself is never touched.
+// Snapshots are thinned to the newest few plus the newest of each stride of the log, when written
+// and when a writer opens a store written before that; the log itself is never touched.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SegmentEventStore, type SegmentStoreOptions } from '../../../src/core/log';
-import { BAND, KEEP_NEWEST, snapshotsToKeep } from '../../../src/core/log/snapshot-thinning';
+import { KEEP_NEWEST, STRIDE, snapshotsToKeep } from '../../../src/core/log/snapshot-thinning';
 import { type TestEvent, cleanupTmp, ev, tmpDir } from './helpers';
 
 const open = (dir: string, o: SegmentStoreOptions<TestEvent> = {}) =>
@@ -33,11 +33,18 @@ describe('snapshot thinning', () => {
   });
   afterEach(cleanupTmp);
 
-  it('keeps the newest few and one per band of age, each band twice as wide', () => {
+  it('keeps the newest few and one per stride, so no index is far from a snapshot', () => {
     const all = Array.from({ length: 200 }, (_, k) => 499 + 500 * k);
     const kept = [...snapshotsToKeep(all)].sort((a, b) => b - a);
     assert.deepEqual(kept.slice(0, KEEP_NEWEST), [99_999, 99_499]);
-    assert.ok(kept.length <= KEEP_NEWEST + Math.ceil(Math.log2(100_000 / BAND + 1)), `${kept.length} kept`);
+    // Linear: one per stride (the newest stride holds the newest two).
+    assert.equal(kept.length, 100_000 / STRIDE + 1);
+    // Every index of the log has the start of the log or a kept snapshot less than 2 strides before it.
+    assert.ok(kept.at(-1)! < STRIDE);
+    for (let i = kept.at(-1)!; i < 100_000; i++) {
+      const from = kept.find((k) => k <= i)!;
+      assert.ok(i - from < 2 * STRIDE, `index ${i} is ${i - from} events past snapshot ${from}`);
+    }
     // Thinning what was kept keeps it all: a store thinned again loses nothing more.
     assert.deepEqual(
       [...snapshotsToKeep(kept)].sort((a, b) => b - a),
@@ -45,15 +52,24 @@ describe('snapshot thinning', () => {
     );
   });
 
-  it('a store grows by a bounded number of snapshot files as its log grows', async () => {
+  it('keeps a stride whatever index its snapshots were taken at (a run ending mid-stride)', () => {
+    const kept = snapshotsToKeep([499, 999, 1234, 1499, 2001, 2600, 3100, 3200]);
+    assert.deepEqual(
+      [...kept].sort((a, b) => a - b),
+      [999, 1499, 2600, 3100, 3200],
+    );
+  });
+
+  it('a store keeps about one snapshot file per stride as its log grows', async () => {
     const s = await open(dir);
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 3 * STRIDE; i++) {
       await s.append(ev(`e${i}`, { text: 'x' }));
       if ((i + 1) % 50 === 0) await s.writeSnapshot(i, `{"at":${i}}`);
     }
-    assert.equal((await s.latestSnapshot())!.index, 2999);
+    assert.equal((await s.latestSnapshot())!.index, 3 * STRIDE - 1);
+    assert.equal((await s.latestSnapshot(STRIDE + 10))!.index, STRIDE - 1, 'an older stride keeps one');
     await s.close();
-    assert.ok(snapshotFiles(dir).length <= 6, snapshotFiles(dir).join(' '));
+    assert.ok(snapshotFiles(dir).length <= 4, snapshotFiles(dir).join(' '));
   });
 
   it('an older store is thinned the first time a writer opens it, without touching its log', async () => {
@@ -67,7 +83,7 @@ describe('snapshot thinning', () => {
     assert.equal(snapshotFiles(dir).length, 60);
 
     const w = await open(dir);
-    assert.ok(snapshotFiles(dir).length <= 6, snapshotFiles(dir).join(' '));
+    assert.ok(snapshotFiles(dir).length <= 4, snapshotFiles(dir).join(' '));
     assert.equal((await w.latestSnapshot())!.json, '{"at":2999}');
     assert.equal(w.length, 3000);
     await w.close();

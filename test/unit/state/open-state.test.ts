@@ -336,7 +336,11 @@ describe('state: stateFromStore (open from the newest snapshot plus the tail)', 
   it('on a SegmentEventStore: snapshots written by the log, a damaged one and a damaged record', async () => {
     const dir = tmpDir('open-state');
     const events = chained(longLinearLog(45));
-    let store = await SegmentEventStore.open<Stored>(dir, { codec: conversationEventCodec });
+    // Every snapshot kept (a log this short keeps only its newest ones): older ones are served too.
+    let store = await SegmentEventStore.open<Stored>(dir, {
+      codec: conversationEventCodec,
+      keepAllSnapshots: true,
+    });
     let s: ConversationState = initialState('c');
     for (let i = 0; i < events.length; i++) {
       await store.append(events[i] as Stored);
@@ -347,7 +351,10 @@ describe('state: stateFromStore (open from the newest snapshot plus the tail)', 
     await store.writeSnapshot(44, 'not a snapshot');
     await store.close();
 
-    store = await SegmentEventStore.open<Stored>(dir, { codec: conversationEventCodec });
+    store = await SegmentEventStore.open<Stored>(dir, {
+      codec: conversationEventCodec,
+      keepAllSnapshots: true,
+    });
     let r = await stateFromStore(store, { id: 'c' });
     assert.equal(r.fromSnapshot, 39);
     assert.equal(r.replayed, 5);

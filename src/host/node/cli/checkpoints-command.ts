@@ -1,5 +1,6 @@
 // `logbook checkpoints CONV_DIR`: the workspace checkpoints a conversation recorded.
 import { checkpointEntries } from '../../../core/checkpoints/timeline';
+import { CHECKPOINT_AFTER_KEY } from '../../../core/checkpoints/types';
 import { expectPositionals, parseCommandArgs } from './args';
 import { assertConversationDir, openReadOnly, readEvents, resolvePath } from './conversation-dir';
 import { EXIT } from './exit-codes';
@@ -8,7 +9,7 @@ import type { CliIo } from './io';
 import { checkpointStore } from './checkpoint-env';
 import { ioSettings } from './cli-settings';
 import { readSessionInfo, SESSION_FILE } from './session-file';
-import type { ActionEvent } from '../../../core/events';
+import type { ActionEvent, Event } from '../../../core/events';
 import type { CheckpointEventValue } from '../../../core/checkpoints/types';
 import { printableLine } from '../../../core/text/printable';
 import { actionWhat } from './event-line';
@@ -28,10 +29,12 @@ export async function checkpointsCommand(argv: readonly string[], io: CliIo): Pr
   if (values.release) return release(dir, io);
   const store = await openReadOnly(dir);
   let entries;
+  let after: Map<string, AfterState>;
   const actions = new Map<string, ActionEvent>();
   try {
-    const { events } = await readEvents(store);
-    entries = checkpointEntries(events);
+    const { events, indices } = await readEvents(store);
+    entries = checkpointEntries(events, indices);
+    after = afterStates(events, indices);
     for (const e of events) if (e.kind === 'ActionEvent') actions.set(e.id, e);
   } finally {
     await store.close();
@@ -48,6 +51,8 @@ export async function checkpointsCommand(argv: readonly string[], io: CliIo): Pr
             ...e.value,
             // What the checkpoint precedes, in words: the tool and its command or path.
             action: action ? { tool: action.tool_name, what: actionWhat(action) } : null,
+            // The files the action left, when they were recorded (its `[checkpoint] … after` line).
+            after: (e.value.action_id && after.get(e.value.action_id)) || null,
           };
         }),
       ),
@@ -70,19 +75,45 @@ export async function checkpointsCommand(argv: readonly string[], io: CliIo): Pr
           `${String(v.files_changed).padStart(13)}  ${precededBy(v, actions)}${skipped}`,
       ),
     );
+    const left = v.action_id ? after.get(v.action_id) : undefined;
+    if (left)
+      io.out(`       after it: checkpoint ${left.checkpoint.slice(0, 12)} (event ${left.index}, ${left.id})`);
   }
   io.out(
-    'Restore with: logbook restore CONV_DIR --at ID (an event id, a checkpoint id, or a prefix of either).',
+    'Restore with: logbook restore CONV_DIR --at ID (an event id, a checkpoint id, a prefix of either, or #INDEX).',
   );
   return EXIT.ok;
 }
 
-/** The action a checkpoint was taken before, as the tool and its command or path. */
+/**
+ * The after-action checkpoints (the files an action left), by the action: `[checkpoint]` lines
+ * print their ids too, so the listing shows them under their action's checkpoint.
+ */
+function afterStates(events: readonly Event[], indices: readonly number[]): Map<string, AfterState> {
+  const out = new Map<string, AfterState>();
+  events.forEach((e, k) => {
+    if (e.kind !== 'ConversationStateUpdateEvent' || e.key !== CHECKPOINT_AFTER_KEY) return;
+    const v = e.value as Partial<CheckpointEventValue> | null;
+    if (!v || typeof v.checkpoint !== 'string' || typeof v.action_id !== 'string') return;
+    out.set(v.action_id, { index: indices[k]!, id: e.id, checkpoint: v.checkpoint });
+  });
+  return out;
+}
+
+interface AfterState {
+  index: number;
+  id: string;
+  checkpoint: string;
+}
+
+/** The action a checkpoint was taken before (or, reason 'after', after), as the tool and its command or path. */
 function precededBy(v: CheckpointEventValue, actions: ReadonlyMap<string, ActionEvent>): string {
   if (v.reason === 'restore') return `restore to event ${v.restored_to ?? '?'}`;
   const action = v.action_id ? actions.get(v.action_id) : undefined;
-  if (!action) return `action ${v.action_id ?? '?'} (not in the log)`;
-  return `${action.tool_name}: ${actionWhat(action)}`;
+  const what = action
+    ? `${action.tool_name}: ${actionWhat(action)}`
+    : `action ${v.action_id ?? '?'} (not in the log)`;
+  return v.reason === 'after' ? `(after) ${what}` : what;
 }
 
 /** Lets go of a conversation's checkpoints (before deleting it): what others share stays. */

@@ -57,16 +57,23 @@ export function openReadOnly(dir: string): Promise<EventStore<StoredConversation
   return openEventStore<StoredConversationEvent>(dir, { codec: conversationEventCodec, readOnly: true });
 }
 
+/** The readable events of the log, and each one's index in it (unreadable records hold theirs). */
 export async function readEvents(
   store: EventStore<StoredConversationEvent>,
-): Promise<{ events: Event[]; corrupt: number }> {
+): Promise<{ events: Event[]; indices: number[]; corrupt: number }> {
   const events: Event[] = [];
+  const indices: number[] = [];
   let corrupt = 0;
+  let index = 0;
   for await (const slot of store.iterate(0)) {
     if (isCorruptRecord(slot)) corrupt++;
-    else events.push(slot as Event);
+    else {
+      events.push(slot as Event);
+      indices.push(index);
+    }
+    index++;
   }
-  return { events, corrupt };
+  return { events, indices, corrupt };
 }
 
 /** The id the CLI started it with, else the OpenHands id, else the directory's name. */

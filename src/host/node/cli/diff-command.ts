@@ -2,26 +2,31 @@
 // conversation, from the file checkpoints its log recorded. A point is an event id, a checkpoint id
 // or a unique prefix of either; the files at an event are those of the first checkpoint at or after
 // it, or, when the agent changed no files after it, the files its last action left (else the files
-// now): filesAtPoint.
-import { filesAtPoint } from '../../../core/checkpoints/timeline';
-import { CHECKPOINT_KEY } from '../../../core/checkpoints/types';
-import type { Event } from '../../../core/events';
+// now): filesAtPoint, read forward from the event (files-at-index.ts).
+import type { StoredConversationEvent } from '../../../core/agent/event-codec';
+import type { EventStore } from '../../../core/log';
 import { printableLine } from '../../../core/text/printable';
 import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { checkpointStore } from './checkpoint-env';
 import { ioSettings } from './cli-settings';
-import { assertConversationDir, openReadOnly, readEvents, resolvePath } from './conversation-dir';
-import { eventIdFor } from './event-ref';
+import { assertConversationDir, openReadOnly, resolvePath } from './conversation-dir';
+import { indexNote } from './event-ref';
+import { eventsOnce, type EventsOnce, findEvent } from './find-event';
+import { filesAtIndex, hasCheckpointBefore } from '../time-travel/files-at-index';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 
+type Log = EventStore<StoredConversationEvent>;
+
 /** Where a point's files are: a checkpoint id, or undefined for the workspace's files now. */
 interface Point {
   checkpoint: string | undefined;
   label: string;
+  /** Said when a bare number was read as an index. */
+  note: string | undefined;
 }
 
 export async function diffCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -45,18 +50,22 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
   if (!info)
     throw new Error(`${dir} has no ${SESSION_FILE}: the CLI does not know which workspace it ran in.`);
   const log = await openReadOnly(dir);
-  let events: Event[];
+  let a: Point;
+  let b: Point;
   try {
-    ({ events } = await readEvents(log));
+    // Each point is read forward from its event, not from the first event of the log.
+    const all = eventsOnce(log);
+    a = await pointAt(log, from, dirArg!, all);
+    b = await pointAt(log, to, dirArg!, all);
+    if (!a.checkpoint && !b.checkpoint && !(await hasCheckpointBefore(log, log.length)))
+      throw new Error(
+        `The conversation in ${dir} recorded no file checkpoints (checkpoints were off, or no action could change files): there is nothing to compare.`,
+      );
   } finally {
     await log.close();
   }
-  if (!events.some((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === CHECKPOINT_KEY))
-    throw new Error(
-      `The conversation in ${dir} recorded no file checkpoints (checkpoints were off, or no action could change files): there is nothing to compare.`,
-    );
-  const a = pointAt(events, from, dirArg!);
-  const b = pointAt(events, to, dirArg!);
+  // A bare number was read as an index: said on stderr, the diff itself stays on stdout.
+  for (const p of [a, b]) if (p.note) io.err(p.note);
   const store = checkpointStore(info.workspace, ioSettings('diff', io), io.env);
   const { changes, patch } = await store.diff(a.checkpoint, b.checkpoint);
   io.out(
@@ -70,24 +79,39 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
   return EXIT.ok;
 }
 
-function pointAt(events: readonly Event[], ref: string, dirArg: string): Point {
-  const eventId = eventIdFor(events, ref, dirArg);
-  const index = events.findIndex((e) => e.id === eventId);
-  const at = filesAtPoint(events, eventId);
-  if (at.kind === 'checkpoint') {
-    if (isMultiFolderCheckpoint(at.checkpoint))
+async function pointAt(log: Log, ref: string, dirArg: string, all: EventsOnce): Promise<Point> {
+  const found = await findEvent(log, ref, dirArg, all);
+  const { index, eventId } = found;
+  const note = indexNote(ref, found);
+  const multiFolder = (checkpoint: string, event: string): void => {
+    if (isMultiFolderCheckpoint(checkpoint))
       throw new Error(
-        `Checkpoint ${at.entry.eventId} covers the folders of a multi-root VS Code window; compare it there.`,
+        `Checkpoint ${event} covers the folders of a multi-root VS Code window; compare it there.`,
       );
+  };
+  // A checkpoint id names those files exactly, an after-action one included.
+  if (found.checkpoint) {
+    multiFolder(found.checkpoint, eventId);
+    return {
+      checkpoint: found.checkpoint,
+      label: `event ${index} (checkpoint ${found.checkpoint.slice(0, 12)})`,
+      note,
+    };
+  }
+  const at = await filesAtIndex(log, index, eventId);
+  if (at.kind === 'checkpoint') {
+    multiFolder(at.checkpoint, at.entry.eventId);
     return {
       checkpoint: at.checkpoint,
       label: `event ${index} (checkpoint ${at.checkpoint.slice(0, 12)})`,
+      note,
     };
   }
   if (at.kind === 'after-last')
     return {
       checkpoint: at.checkpoint,
       label: `event ${index} (checkpoint ${at.checkpoint.slice(0, 12)}, after the last action)`,
+      note,
     };
-  return { checkpoint: undefined, label: `event ${index} (the files now)` };
+  return { checkpoint: undefined, label: `event ${index} (the files now)`, note };
 }

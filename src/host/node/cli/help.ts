@@ -175,7 +175,7 @@ ${LLM_ENV_HELP}
 ${CHECKPOINT_ENV_HELP}
 
 ${EXIT_CODES_HELP}`,
-  show: `Usage: logbook show CONV_DIR [--at ID] [--json]
+  show: `Usage: logbook show CONV_DIR [--at ID | --index N] [--json]
 
 Prints the state of a conversation derived from its log: status, pending actions, tasks, metrics.
 Reads without locking, so it works while an agent is running. A conversation whose process is gone
@@ -185,13 +185,17 @@ are reported as lost, with status data_lost, until \`logbook repair\` records th
 
 With --at, the state right after event ID instead (time travel): its status, mode, tokens and
 cost, plan and pending actions as they were then. ID is an event id or a checkpoint id, or any
-prefix of either that fits only one, as for \`logbook restore\`.
+prefix of either that fits only one, as for \`logbook restore\`, or #N, the event at index N. A
+bare number is an index too when the log has that event (said on stderr: an id can start with
+digits; give more of it to mean one).
 
 Options:
   --at ID      the state right after that event
+  --index N    the same as --at #N
   --json       one JSON object: id, status, event_count, metrics, pending_actions (with the risk
                each is held at and why), title, tasks, lost_events, accepted_losses...
-               (with --at: the same fields and \`at\`, the event's index, id and time)
+               (with --at: the same fields and \`at\`, the event's index, id and time, and
+               read_as: index, id or checkpoint, how ID was read)
   -h, --help   show this help`,
   approve: `Usage: logbook approve CONV_DIR [--json]
 
@@ -305,10 +309,12 @@ Exit codes: 0 done; 1 a bad did:key, an unknown action, or a failure.`,
 Lists the workspace checkpoints a conversation recorded: the files as they were before each action
 that could change them (and before each restore). Per checkpoint: the index and id of its event,
 the checkpoint's id, its time, how many files differ from the checkpoint before, and what it
-precedes: the action's tool and its command or path, or a restore.
+precedes: the action's tool and its command or path, or a restore. Under it, when recorded, the
+checkpoint of the files the action left (its \`[checkpoint] … after the action\` line).
 
 Options:
-  --json       print them as one JSON array (each with action: {tool, what} or null)
+  --json       print them as one JSON array (each with action: {tool, what} or null, and
+               after: {index, id, checkpoint} or null)
   --release    let go of the conversation's checkpoints (before deleting its folder); what other
                conversations' checkpoints share stays in the store
   -h, --help   show this help
@@ -319,7 +325,8 @@ ${CHECKPOINT_ENV_HELP}`,
 Puts the files of the workspace the conversation ran in back as they were at ID: a checkpoint
 event, an action (the files before it ran) or any other event (the first checkpoint after it).
 ID is an event id or a checkpoint id (as [checkpoint] lines print it), or any prefix of either
-that fits only one (an ambiguous or unknown one is refused, naming what it fits).
+that fits only one (an ambiguous or unknown one is refused, naming what it fits), or #N, the event
+at index N (a bare number too, when the log has that event; said on stderr).
 Lists what it will create, overwrite and delete, marking files edited outside the agent after that
 point (by the user or another program, known from the files recorded after each action), then asks.
 Files the checkpoint does not hold
@@ -335,8 +342,10 @@ Exit codes: 0 restored (or nothing to restore); 1 not confirmed, or a failure.`,
   diff: `Usage: logbook diff CONV_DIR --from ID --to ID [--stat]
 
 Prints the changes to the workspace's files between two points of a conversation as a unified
-diff, from the file checkpoints its log recorded. Each ID is an event id or a checkpoint id, or any
-prefix of either that fits only one. The files at an event are those of the first checkpoint at or
+diff, from the file checkpoints its log recorded. Each ID is an event id or a checkpoint id (an
+after-action one too), any prefix of either that fits only one, or #N, the event at index N (a
+bare number too, when the log has that event; said on stderr). A checkpoint id names its files;
+the files at an event are those of the first checkpoint at or
 after it (for an action: the files before it ran); after the agent's last change, those the last
 action left (or the files now, when the conversation recorded no after-states). Files a checkpoint
 does not hold (ignored, excluded, over the size cap) are not compared; a file with a NUL byte shows

@@ -1,5 +1,5 @@
 // What `show` reads from a conversation's log: the state from the newest usable snapshot plus the
-// events after it (stateFromStore), the events of the pending actions by id, and the unreadable
+// events after it (stateFromStore; for `show --at`, the snapshot at or before that event), the events of the pending actions by id, and the unreadable
 // records the store knows of. With a snapshot near the end this is the same for 100 events as for
 // 100,000; without one (an OpenHands layout, an old log) it is a full replay, as it always was.
 import type { StoredConversationEvent } from '../../../core/agent/event-codec';
@@ -24,7 +24,8 @@ export interface ReadState {
   replayed: number;
 }
 
-export async function readState(store: Store, id: string): Promise<ReadState> {
+/** The state after the last event, or after event `atIndex` (time travel, `show --at`). */
+export async function readState(store: Store, id: string, atIndex?: number): Promise<ReadState> {
   const seen = new Set<number>();
   const note = <T extends Slot<StoredConversationEvent>>(slot: T): T => {
     if (isCorruptRecord(slot)) seen.add(slot.index);
@@ -40,7 +41,10 @@ export async function readState(store: Store, id: string): Promise<ReadState> {
     indexOf: (eventId) => store.indexOf(eventId),
     latestSnapshot: (at) => store.latestSnapshot(at),
   };
-  const { state, fromSnapshot, replayed } = await stateFromStore(source, { id });
+  const { state, fromSnapshot, replayed } = await stateFromStore(
+    source,
+    atIndex === undefined ? { id } : { id, atIndex },
+  );
 
   const actions = new Map<string, ActionEvent>();
   for (const p of state.pendingActions) {

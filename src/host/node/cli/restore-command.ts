@@ -11,7 +11,7 @@ import {
   RestoreFailedError,
 } from '../../../core/checkpoints/types';
 import { checkpointAt } from '../../../core/checkpoints/timeline';
-import { eventIdFor } from './event-ref';
+import { indexNote, resolveRef } from './event-ref';
 import { editedOutsideAgent } from '../checkpoints/edited-outside';
 import { createEvent, type CreateFields, type Event } from '../../../core/events';
 import { openSignedStore } from '../../../core/signing';
@@ -66,8 +66,11 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
         `The conversation in ${dir} is in use: ${log.lockHeldBy ?? 'another process holds its lock'}.`,
       );
     }
-    const { events } = await readEvents(log);
-    const eventId = eventIdFor(events, at, dirArg!);
+    const { events, indices } = await readEvents(log);
+    const found = resolveRef(events, at, dirArg!, { indices });
+    const note = indexNote(at, found);
+    if (note) io.err(note);
+    const eventId = found.eventId;
     const entry = checkpointAt(events, eventId);
     if (!entry) {
       io.out(
@@ -83,7 +86,7 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
     const plan = await store.plan(entry.value.checkpoint);
     io.out(
       `Restoring ${info.workspace} to checkpoint ${entry.value.checkpoint.slice(0, 12)} ` +
-        `(event ${entry.index}, ${entry.eventId}, ${entry.timestamp}).`,
+        `(event ${indices[entry.index] ?? entry.index}, ${entry.eventId}, ${entry.timestamp}).`,
     );
     if (!plan.changes.length) {
       io.out('The files already match that checkpoint. Nothing to restore.');

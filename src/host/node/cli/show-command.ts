@@ -5,6 +5,7 @@ import { hasLiveWriter } from '../../../core/log';
 import { chainSigners } from '../../../core/signing';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { readStateAt } from './state-at';
+import { indexNote } from './event-ref';
 import {
   assertConversationDir,
   conversationId,
@@ -12,7 +13,7 @@ import {
   openReadOnly,
   resolvePath,
 } from './conversation-dir';
-import { EXIT } from './exit-codes';
+import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { type ReadState, readState } from './read-state';
@@ -24,13 +25,19 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
   const { values, positionals } = parseCommandArgs('show', argv, {
     json: { type: 'boolean' },
     at: { type: 'string' },
+    index: { type: 'string' },
   });
   if (values.help) {
     io.out(COMMAND_HELP.show);
     return EXIT.ok;
   }
   const [dirArg] = expectPositionals('show', positionals, ['CONV_DIR']);
-  const at = nonEmpty('show', 'at', values.at);
+  const byIndex = nonEmpty('show', 'index', values.index);
+  if (byIndex !== undefined && values.at !== undefined)
+    throw new UsageError('logbook show: give --at ID or --index N, not both.');
+  if (byIndex !== undefined && !/^\d+$/.test(byIndex.trim()))
+    throw new UsageError(`logbook show: --index takes an event index (0, 1, ...), not "${byIndex}".`);
+  const at = byIndex !== undefined ? `#${byIndex.trim()}` : nonEmpty('show', 'at', values.at);
   const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
   const id = conversationId(dir);
@@ -87,8 +94,11 @@ async function showAt(
     workspace: conversationWorkspace(dir),
     corrupt: read.corrupt,
   });
+  // A bare number was read as an index: said on stderr, so --json output stays one document.
+  const note = indexNote(ref, read.ref);
+  if (note) io.err(note);
   if (json) {
-    io.out(JSON.stringify({ ...report, at: read.at }));
+    io.out(JSON.stringify({ ...report, at: { ...read.at, read_as: read.ref.readAs } }));
     return EXIT.ok;
   }
   const lines = reportLines(report);

@@ -1,17 +1,22 @@
-// `logbook show --at ID`: the conversation's state right after one event, from the core's timeline
-// (the state of that event's branch), with the pending actions of that moment.
+// `logbook show --at ID`: the conversation's state right after one event, from the snapshot at or
+// before it plus the events between (read-state.ts), with the pending actions of that moment. An
+// index (`#N`) or a whole event id is found without reading the log; a prefix or a checkpoint id
+// reads the events' ids once.
 import type { StoredConversationEvent } from '../../../core/agent/event-codec';
 import type { ActionEvent } from '../../../core/events';
-import type { EventStore } from '../../../core/log';
-import { type ConversationState, StateTimeline } from '../../../core/state';
-import { readEvents } from './conversation-dir';
-import { eventIdFor } from './event-ref';
+import type { ConversationState } from '../../../core/state';
+import { type EventStore, isCorruptRecord } from '../../../core/log';
+import { type EventRefFound } from './event-ref';
+import { findEvent } from './find-event';
+import { readState } from './read-state';
 
 export interface StateAtEvent {
   state: ConversationState;
   actions: Map<string, ActionEvent>;
-  /** The event the state is taken after: its index among the readable events, id and time. */
+  /** The event the state is taken after: its index in the log, id and time. */
   at: { index: number; id: string; timestamp: string };
+  /** How the argument was read (an index, an id, a checkpoint). */
+  ref: EventRefFound;
   corrupt: number;
 }
 
@@ -21,14 +26,15 @@ export async function readStateAt(
   ref: string,
   dirArg: string,
 ): Promise<StateAtEvent> {
-  const { events, corrupt } = await readEvents(store);
-  const eventId = eventIdFor(events, ref, dirArg);
-  const index = events.findIndex((e) => e.id === eventId);
-  const { timeline } = await StateTimeline.load(events, { id });
-  const state = timeline.stateAt(index);
-  const actions = new Map<string, ActionEvent>();
-  const pending = new Set(state.pendingActions.map((p) => p.actionId));
-  for (const e of events) if (e.kind === 'ActionEvent' && pending.has(e.id)) actions.set(e.id, e);
-  const event = events[index]!;
-  return { state, actions, at: { index, id: event.id, timestamp: event.timestamp }, corrupt };
+  const found = await findEvent(store, ref, dirArg);
+  const event = await store.get(found.index);
+  if (isCorruptRecord(event)) throw new Error(`Event #${found.index} of this conversation is unreadable.`);
+  const read = await readState(store, id, found.index);
+  return {
+    state: read.state,
+    actions: read.actions,
+    at: { index: found.index, id: event.id, timestamp: (event as { timestamp: string }).timestamp },
+    ref: found,
+    corrupt: read.corrupt,
+  };
 }
