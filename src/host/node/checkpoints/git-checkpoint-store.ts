@@ -5,19 +5,22 @@
 // cache: a later checkpoint hashes only the files whose stat changed. The user's .git (index,
 // refs, HEAD, config, hooks) is never read for commands nor written; see DESIGN.md.
 import { createHash } from 'node:crypto';
-import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import {
   CHANGES_SHOWN,
+  CheckpointUnavailableError,
   RestoreFailedError,
   type CheckpointChange,
+  type CheckpointCoverage,
   type CheckpointRecord,
   type CheckpointRequest,
+  type UnheldPath,
 } from '../../../core/checkpoints/types';
 import { type CheckpointLimits, DEFAULT_LIMITS } from './checkpoint-limits';
 import { afterRefOf, CheckpointRepo, refOf } from './checkpoint-repo';
-import { scanWorkspace } from './workspace-scan';
-import { applyChanges } from './checkpoint-restore';
+import { scanWorkspace, surveyWorkspace } from './workspace-scan';
+import { applyChanges, reachable } from './checkpoint-restore';
 import { runGit, type GitPaths } from './git-process';
 import { binaryAsOneLine, failureReason, splitLines } from './git-text';
 import { type RestorePlan, type RestoreResult, type WorkspaceCheckpointStore } from './store-contract';
@@ -57,6 +60,12 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   private readonly repo: CheckpointRepo;
   /** Each ref's commit and its tree, as this object last wrote or read them. */
   private readonly heads = new Map<string, { commit: string; tree: string }>();
+  /** Ignored folders found over the budget, by their mtime then (ignored-survey.ts). */
+  private readonly overBudget = new Map<string, number>();
+  /** The newest checkpoint this store took. */
+  private latest: string | undefined;
+  /** What the newest scan left out (relative; a folder ends with '/'). */
+  private unheld: readonly UnheldPath[] = [];
 
   constructor(opts: GitCheckpointStoreOptions) {
     this.workspace = resolve(opts.workspace);
@@ -93,12 +102,33 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
     return this.serialized(() => this.recordNow(req));
   }
 
+  /**
+   * What a checkpoint taken now would leave out: the listing a checkpoint starts with, without
+   * writing anything. null: the workspace cannot be checkpointed (over the limits, gone).
+   */
+  coverage(): Promise<CheckpointCoverage | null> {
+    return this.serialized(async () => {
+      try {
+        const { unheld } = await surveyWorkspace(this.repo, this.limits, this.overBudget);
+        return {
+          roots: [this.workspace],
+          unheld: unheld.map((u) => ({ path: join(this.workspace, u.path), why: u.why })),
+          ...(this.latest ? { latest: this.latest } : {}),
+        };
+      } catch (err) {
+        if (err instanceof CheckpointUnavailableError) return null;
+        throw err;
+      }
+    });
+  }
+
   /** What restoring `checkpoint` would change in the workspace now. */
   plan(checkpoint: string): Promise<RestorePlan> {
     return this.serialized(async () => {
       const target = await this.repo.treeOf(checkpoint);
-      const { tree } = await scanWorkspace(this.repo, this.limits);
-      return { current: tree, target, changes: await this.repo.diffTrees(tree, target) };
+      const { tree, unheld } = await scanWorkspace(this.repo, this.limits, this.overBudget);
+      this.unheld = unheld;
+      return { current: tree, target, changes: this.sparingUnheld(await this.repo.diffTrees(tree, target)) };
     });
   }
 
@@ -114,14 +144,17 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
 
   /**
    * Puts the workspace's files back as `checkpoint` recorded them: writes what differs (content and
-   * mode), deletes what it did not hold. Files it never recorded (ignored, excluded, over the size
-   * cap) stay as they are. The state before is recorded first, so the restore can be undone.
+   * mode), deletes what it did not hold. Files the state before could not hold (excluded, over the
+   * size cap or the budget) stay as they are, even where the checkpoint has an older version: the
+   * restore can be undone, because the state before is recorded first, and loses nothing.
    */
   restore(checkpoint: string, conversationId: string): Promise<RestoreResult> {
     return this.serialized(async () => {
       const target = await this.repo.treeOf(checkpoint);
       const before = await this.recordNow({ conversationId, reason: 'restore' });
-      const changes = await this.repo.diffTrees(await this.repo.treeOf(before.id), target);
+      const changes = this.sparingUnheld(
+        await this.repo.diffTrees(await this.repo.treeOf(before.id), target),
+      );
       try {
         await applyChanges(this.repo, target, changes);
       } catch (err) {
@@ -146,7 +179,9 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   ): Promise<{ changes: CheckpointChange[]; patch: string }> {
     return this.serialized(async () => {
       const now =
-        from === undefined || to === undefined ? (await scanWorkspace(this.repo, this.limits)).tree : '';
+        from === undefined || to === undefined
+          ? (await scanWorkspace(this.repo, this.limits, this.overBudget)).tree
+          : '';
       const a = from === undefined ? now : await this.repo.treeOf(from);
       const b = to === undefined ? now : await this.repo.treeOf(to);
       const changes = await this.repo.diffTrees(a, b, true);
@@ -287,7 +322,8 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
 
   private async recordNow(req: CheckpointRequest): Promise<CheckpointRecord> {
     const started = performance.now();
-    const { tree, skipped } = await scanWorkspace(this.repo, this.limits);
+    const { tree, skipped, unheld } = await scanWorkspace(this.repo, this.limits, this.overBudget);
+    this.unheld = unheld;
     const main = refOf(req.conversationId);
     // Another process may have moved a ref: the cache is used only while it still matches.
     const prev = await this.headAt(main);
@@ -316,6 +352,7 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
       changes = diff ?? [];
       filesChanged = diff ? diff.length : this.repo.indexEntries();
     }
+    if (!after) this.latest = id;
     return {
       id,
       filesChanged,
@@ -324,6 +361,26 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
       files: this.repo.indexEntries(),
       ms: Math.round(performance.now() - started),
     };
+  }
+
+  /**
+   * The changes of a restore less the files it would create where something the newest scan did not
+   * hold is (a file over the size cap, a folder over the budget, or a folder with such files in it):
+   * writing the checkpoint's version there would lose what no checkpoint holds.
+   */
+  private sparingUnheld(changes: CheckpointChange[]): CheckpointChange[] {
+    return changes.filter((c) => {
+      if (c.status !== 'A' || !reachable(this.workspace, c.path)) return true;
+      let st;
+      try {
+        st = lstatSync(join(this.workspace, c.path));
+      } catch {
+        return true; // nothing there
+      }
+      if (!st.isDirectory()) return false; // a file the scan could not hold
+      // A folder whose files the restore deletes first goes; one holding unheld files stays.
+      return !this.unheld.some((u) => u.path === `${c.path}/` || u.path.startsWith(`${c.path}/`));
+    });
   }
 
   /** The commit a ref points at and its tree (cached while the ref still names the same commit). */
