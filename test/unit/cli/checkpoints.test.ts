@@ -143,7 +143,11 @@ describe('logbook checkpoints / restore', function () {
       assert.deepEqual(treeHashes(ws), expected[i], `state before action ${i}`);
     }
     assert.equal(folderHash(join(ws, '.git')), gitBefore, "restores leave the repository's .git alone");
-    assert.equal(readFileSync(join(ws, 'debug.log'), 'utf8'), 'ignored\n', 'an ignored file is held and stays');
+    assert.equal(
+      readFileSync(join(ws, 'debug.log'), 'utf8'),
+      'ignored\n',
+      'an ignored file is held and stays',
+    );
 
     // Every restore recorded the files before it: the first restore's checkpoint is the final tree.
     const after = JSON.parse((await runCli(['checkpoints', conv, '--json'])).stdout) as {

@@ -158,12 +158,13 @@ export class CheckpointRepo {
   }
 
   /** Where the store keeps the patterns of what it leaves out, as files git reads. */
-  excludeFiles(): { excluded: string; ignored: string; exclude: string } {
+  excludeFiles(): { excluded: string; ignored: string; exclude: string; overBudget: string } {
     const info = join(this.paths.gitDir, 'info');
     return {
       excluded: join(info, 'excluded'),
       ignored: join(info, 'ignored'),
       exclude: join(info, 'exclude'),
+      overBudget: join(info, 'over-budget'),
     };
   }
 

@@ -3,7 +3,7 @@
 // holds those files too, within a budget (files and bytes), each ignored entry (a file, or a folder
 // git names whole) held or left out as one. What does not fit (node_modules, as a rule) is left out
 // and named as over the budget; what the user's setting excludes is never held.
-import { lstatSync, readdirSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { UnheldPath } from '../../../core/checkpoints/types';
 import type { CheckpointLimits } from './checkpoint-limits';
@@ -30,23 +30,28 @@ export async function surveyIgnored(
   const empty = { ...repo.paths, indexFile: join(repo.storeDir, 'survey-index-none') };
   const list = (excludes: string[]) =>
     runGit(empty, ['ls-files', '-z', '-o', '-i', '--directory', ...excludes]).then((r) => splitNul(r.stdout));
-  const [all, excluded] = await Promise.all([
-    list([
-      '--exclude-per-directory=.gitignore',
-      `--exclude-from=${files.excluded}`,
-      `--exclude-from=${files.ignored}`,
-    ]),
-    list([`--exclude-from=${files.excluded}`]),
+  const all = await list([
+    '--exclude-per-directory=.gitignore',
+    `--exclude-from=${files.excluded}`,
+    `--exclude-from=${files.ignored}`,
   ]);
+  const sizes = new Map(all.map((path) => [path, sizeOf(join(repo.workspace, path), limits, overCache)]));
+  const tooBig = all.filter((path) => sizes.get(path) === 'over');
+  // What the setting excludes, from a walk that skips the folders already found too big for the
+  // budget (a node_modules walked again costs more than the rest of the listing).
+  writeFileSync(files.overBudget, tooBig.map(literalPattern).join('\n') + '\n');
+  const tooBigSet = new Set(tooBig);
+  const excluded = (
+    await list([`--exclude-from=${files.excluded}`, `--exclude-from=${files.overBudget}`])
+  ).filter((path) => !tooBigSet.has(path));
   const unheld: UnheldPath[] = excluded.map((path) => ({ path, why: 'excluded' }));
   const isExcluded = (p: string) => excluded.some((e) => p === e || (e.endsWith('/') && p.startsWith(e)));
   const sized: { path: string; files: number; bytes: number }[] = [];
-  const over: string[] = [];
+  const over: string[] = [...tooBig];
   for (const path of all) {
-    if (isExcluded(path)) continue;
-    const size = sizeOf(join(repo.workspace, path), limits, overCache);
-    if (size === 'over') over.push(path);
-    else sized.push({ path, ...size });
+    const size = sizes.get(path)!;
+    if (size === 'over' || isExcluded(path)) continue;
+    sized.push({ path, ...size });
   }
   // Smallest first, so that one large folder leaves room for many small entries (.env files).
   sized.sort((a, b) => a.bytes - b.bytes || (a.path < b.path ? -1 : 1));
