@@ -113,9 +113,13 @@ export async function scanWorkspace(
     // The first checkpoint writes every file: stored without zlib it takes half the time (later
     // ones write few objects, compressed).
     const bulk = repo.indexEntries() === 0 ? ['core.looseCompression=0'] : [];
-    if (add.length) {
-      await repo.git(['update-index', '--add', '--remove', '--replace', '-z', '--stdin'], nulJoin(add), bulk);
-    }
+    // --refresh first: files whose stat changed but not their bytes (a checkout, a copy back, a
+    // touch) get their new stat in the index, so later listings do not hash them again each time.
+    await repo.git(
+      ['update-index', '-q', '--refresh', '--add', '--remove', '--replace', '-z', '--stdin'],
+      nulJoin(add),
+      bulk,
+    );
   } catch (err) {
     throw new Error(`The workspace's files could not be recorded: ${failureReason(err)}.`);
   }
