@@ -154,6 +154,57 @@ describe('Checkpoint coverage', function () {
     assert.ok(existsSync(join(ws, 'dist', 'b9.js')));
   });
 
+  it('a folder the checkpoint could not hold (over the budget then) is not deleted by a restore to it', async () => {
+    const budget = storeWith({ maxIgnoredFiles: 5 });
+    mkdirSync(join(ws, 'dist'));
+    for (let i = 0; i < 10; i++) writeFileSync(join(ws, 'dist', `b${i}.js`), 'b\n');
+    const first = await budget.record({ conversationId: CONV, reason: 'action' });
+    for (let i = 0; i < 8; i++) rmSync(join(ws, 'dist', `b${i}.js`));
+    const wanted = treeHashes(ws);
+    const second = await budget.record({ conversationId: CONV, reason: 'action' });
+    assert.equal((await budget.fileAt(second.id, 'dist/b9.js'))?.toString(), 'b\n', 'held now');
+    const plan = await budget.plan(first.id);
+    assert.deepEqual(plan.changes, []);
+    await budget.restore(first.id, CONV);
+    assert.deepEqual(treeHashes(ws), wanted);
+  });
+
+  it('a checkpoint recorded before ignored files were held: a restore to it leaves them be', async () => {
+    writeFileSync(join(ws, '.env.local'), 'mine\n');
+    writeFileSync(join(ws, 'a.txt'), 'one\n');
+    const rec = await store.record({ conversationId: CONV, reason: 'action' });
+    // The same files as an older store recorded them: no ignored file, no trailer in the message.
+    const gitDir = join(store.storeDir, 'git');
+    const git = (args: string[], input?: string) =>
+      execFileSync('git', ['--git-dir', gitDir, ...args], {
+        input,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: root,
+          GIT_AUTHOR_NAME: 'L',
+          GIT_AUTHOR_EMAIL: 'l@x',
+          GIT_COMMITTER_NAME: 'L',
+          GIT_COMMITTER_EMAIL: 'l@x',
+        },
+      })
+        .toString()
+        .trim();
+    const entries = git(['ls-tree', rec.id])
+      .split('\n')
+      .filter((l) => !l.endsWith('\t.env.local'))
+      .join('\n');
+    const legacy = git(['commit-tree', git(['mktree'], entries + '\n'), '-m', 'action'], undefined);
+    writeFileSync(join(ws, 'a.txt'), 'two\n');
+    writeFileSync(join(ws, '.env.local'), 'changed\n');
+    const r = await store.restore(legacy, CONV);
+    assert.deepEqual(
+      r.changes.map((c) => `${c.status} ${c.path}`),
+      ['M a.txt'],
+    );
+    assert.equal(readFileSync(join(ws, 'a.txt'), 'utf8'), 'one\n');
+    assert.equal(readFileSync(join(ws, '.env.local'), 'utf8'), 'changed\n');
+  });
+
   it('the multi-folder store joins its folders coverage', async () => {
     const other = join(root, 'other');
     mkdirSync(other);

@@ -66,6 +66,8 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   private latest: string | undefined;
   /** What the newest scan left out (relative; a folder ends with '/'). */
   private unheld: readonly UnheldPath[] = [];
+  /** The ignored entries the newest scan held (relative; a folder ends with '/'). */
+  private heldIgnored: readonly string[] = [];
 
   constructor(opts: GitCheckpointStoreOptions) {
     this.workspace = resolve(opts.workspace);
@@ -126,9 +128,11 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   plan(checkpoint: string): Promise<RestorePlan> {
     return this.serialized(async () => {
       const target = await this.repo.treeOf(checkpoint);
-      const { tree, unheld } = await scanWorkspace(this.repo, this.limits, this.overBudget);
+      const { tree, unheld, heldIgnored } = await scanWorkspace(this.repo, this.limits, this.overBudget);
       this.unheld = unheld;
-      return { current: tree, target, changes: this.sparingUnheld(await this.repo.diffTrees(tree, target)) };
+      this.heldIgnored = heldIgnored;
+      const changes = await this.repo.diffTrees(tree, target);
+      return { current: tree, target, changes: await this.sparingUnheld(changes, checkpoint) };
     });
   }
 
@@ -152,8 +156,9 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
     return this.serialized(async () => {
       const target = await this.repo.treeOf(checkpoint);
       const before = await this.recordNow({ conversationId, reason: 'restore' });
-      const changes = this.sparingUnheld(
+      const changes = await this.sparingUnheld(
         await this.repo.diffTrees(await this.repo.treeOf(before.id), target),
+        checkpoint,
       );
       try {
         await applyChanges(this.repo, target, changes);
@@ -322,8 +327,13 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
 
   private async recordNow(req: CheckpointRequest): Promise<CheckpointRecord> {
     const started = performance.now();
-    const { tree, skipped, unheld } = await scanWorkspace(this.repo, this.limits, this.overBudget);
+    const { tree, skipped, unheld, heldIgnored } = await scanWorkspace(
+      this.repo,
+      this.limits,
+      this.overBudget,
+    );
     this.unheld = unheld;
+    this.heldIgnored = heldIgnored;
     const main = refOf(req.conversationId);
     // Another process may have moved a ref: the cache is used only while it still matches.
     const prev = await this.headAt(main);
@@ -339,7 +349,7 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
       id = prev.commit; // nothing changed: the previous checkpoint again
       filesChanged = 0;
     } else {
-      const message = `${req.reason}${req.actionId ? ` ${req.actionId}` : ''}\n`;
+      const message = commitMessage(`${req.reason}${req.actionId ? ` ${req.actionId}` : ''}`, unheld);
       const commitArgs = ['commit-tree', tree, ...(parent ? ['-p', parent.commit] : [])];
       // The commit and the list of changes do not wait for each other.
       const [commit, diff] = await Promise.all([
@@ -364,12 +374,20 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   }
 
   /**
-   * The changes of a restore less the files it would create where something the newest scan did not
-   * hold is (a file over the size cap, a folder over the budget, or a folder with such files in it):
-   * writing the checkpoint's version there would lose what no checkpoint holds.
+   * The changes of a restore less what would lose a file no checkpoint holds:
+   * - a file it would create where something the newest scan did not hold is (a file over the size
+   *   cap, a folder over the budget, or a folder with such files in it): writing the checkpoint's
+   *   version there would lose the one on disk;
+   * - a file it would delete that the checkpoint did not hold because it could not (over the cap or
+   *   the budget then, excluded; for a checkpoint recorded before ignored files were held, every
+   *   ignored file held now): the checkpoint says nothing about it, so it stays.
    */
-  private sparingUnheld(changes: CheckpointChange[]): CheckpointChange[] {
+  private async sparingUnheld(changes: CheckpointChange[], checkpoint: string): Promise<CheckpointChange[]> {
+    const notHeldThen = (await this.unheldIn(checkpoint)) ?? this.heldIgnored;
+    const under = (path: string, entries: readonly string[]) =>
+      entries.some((e) => e === path || (e.endsWith('/') && path.startsWith(e)));
     return changes.filter((c) => {
+      if (c.status === 'D') return !under(c.path, notHeldThen);
       if (c.status !== 'A' || !reachable(this.workspace, c.path)) return true;
       let st;
       try {
@@ -381,6 +399,12 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
       // A folder whose files the restore deletes first goes; one holding unheld files stays.
       return !this.unheld.some((u) => u.path === `${c.path}/` || u.path.startsWith(`${c.path}/`));
     });
+  }
+
+  /** What a checkpoint could not hold, from its commit; undefined: recorded before it said so. */
+  private async unheldIn(checkpoint: string): Promise<string[] | undefined> {
+    const r = await runGit(this.paths, ['cat-file', 'commit', checkpoint], { okCodes: [128] });
+    return r.code === 0 ? unheldFromMessage(r.stdout.toString('utf8')) : undefined;
   }
 
   /** The commit a ref points at and its tree (cached while the ref still names the same commit). */
@@ -397,6 +421,36 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   private serialized<T>(work: () => Promise<T>): Promise<T> {
     return serializedOn(this.storeDir, work);
   }
+}
+
+const HOLDS_IGNORED = 'Logbook-Holds-Ignored: yes';
+const UNHELD = 'Logbook-Unheld: ';
+
+/**
+ * A checkpoint's commit message: why it was taken, and what it could not hold (trailers, each path
+ * as a JSON string), so that a restore to it leaves those files be.
+ */
+function commitMessage(subject: string, unheld: readonly UnheldPath[]): string {
+  const lines = unheld.map((u) => `${UNHELD}${u.why} ${JSON.stringify(u.path)}`);
+  return `${subject}\n\n${HOLDS_IGNORED}\n${lines.map((l) => l + '\n').join('')}`;
+}
+
+/** The paths a commit message says were not held; undefined for one without the trailer. */
+function unheldFromMessage(commit: string): string[] | undefined {
+  const body = commit.slice(commit.indexOf('\n\n') + 2);
+  const lines = body.split('\n');
+  if (!lines.includes(HOLDS_IGNORED)) return undefined;
+  const out: string[] = [];
+  for (const line of lines) {
+    if (!line.startsWith(UNHELD)) continue;
+    try {
+      const path: unknown = JSON.parse(line.slice(line.indexOf(' ', UNHELD.length) + 1));
+      if (typeof path === 'string') out.push(path);
+    } catch {
+      // A line damaged by hand: the path it named is not protected, the others still are.
+    }
+  }
+  return out;
 }
 
 /** Runs `work` after what this process already queued on the store at `storeDir`. */

@@ -13,6 +13,8 @@ import { runGit, splitNul } from './git-process';
 export interface IgnoredSurvey {
   /** Entries no checkpoint holds, relative to the workspace (a folder ends with '/'). */
   unheld: UnheldPath[];
+  /** Ignored entries held (relative; a folder ends with '/'). */
+  held: string[];
   /** Gitignore patterns for what the listing of files to record leaves out. */
   leftOut: string[];
 }
@@ -57,15 +59,17 @@ export async function surveyIgnored(
   sized.sort((a, b) => a.bytes - b.bytes || (a.path < b.path ? -1 : 1));
   let files_ = 0;
   let bytes = 0;
+  const held: string[] = [];
   for (const e of sized) {
     if (files_ + e.files <= limits.maxIgnoredFiles && bytes + e.bytes <= limits.maxIgnoredBytes) {
       files_ += e.files;
       bytes += e.bytes;
+      held.push(e.path);
     } else over.push(e.path);
   }
   over.sort();
   unheld.push(...over.map((path): UnheldPath => ({ path, why: 'over-budget' })));
-  return { unheld, leftOut: over.map(literalPattern) };
+  return { unheld, held, leftOut: over.map(literalPattern) };
 }
 
 /**

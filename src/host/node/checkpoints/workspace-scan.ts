@@ -23,6 +23,8 @@ export interface WorkspaceSurvey {
   skipped: SkippedFile[];
   /** Relative to the workspace; a folder ends with '/'. */
   unheld: UnheldPath[];
+  /** Ignored entries held within the budget (relative; a folder ends with '/'). */
+  heldIgnored: string[];
 }
 
 /**
@@ -95,7 +97,7 @@ export async function surveyWorkspace(
   }
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
   const unheld = [...ignored.unheld, ...skipped.map((s): UnheldPath => ({ path: s.path, why: 'too-large' }))];
-  return { add, drop, skipped, unheld };
+  return { add, drop, skipped, unheld, heldIgnored: ignored.held };
 }
 
 /**
@@ -106,8 +108,8 @@ export async function scanWorkspace(
   repo: CheckpointRepo,
   limits: CheckpointLimits,
   overCache: Map<string, number>,
-): Promise<{ tree: string; skipped: SkippedFile[]; unheld: UnheldPath[] }> {
-  const { add, drop, skipped, unheld } = await surveyWorkspace(repo, limits, overCache);
+): Promise<{ tree: string } & Pick<WorkspaceSurvey, 'skipped' | 'unheld' | 'heldIgnored'>> {
+  const { add, drop, skipped, unheld, heldIgnored } = await surveyWorkspace(repo, limits, overCache);
   try {
     if (drop.length) await repo.git(['update-index', '--force-remove', '-z', '--stdin'], nulJoin(drop));
     // The first checkpoint writes every file: stored without zlib it takes half the time (later
@@ -124,7 +126,7 @@ export async function scanWorkspace(
     throw new Error(`The workspace's files could not be recorded: ${failureReason(err)}.`);
   }
   const tree = (await repo.git(['write-tree'])).stdout.toString().trim();
-  return { tree, skipped, unheld };
+  return { tree, skipped, unheld, heldIgnored };
 }
 
 /**
