@@ -30,9 +30,13 @@ function checkedId(conversationId: string): string {
 
 /** Never recorded: the conversations' own logs when they live in the workspace. */
 const ALWAYS_EXCLUDED = ['/.logbook/'];
+/** The same, as `ls-files -o -i --directory` names them. */
+export const ALWAYS_EXCLUDED_ENTRIES = ['.logbook/'];
 
 export class CheckpointRepo {
   private initialized = false;
+  /** The ignored entries the last survey left out, as patterns (unknown before the first). */
+  lastLeftOut: readonly string[] | undefined;
 
   constructor(
     readonly paths: GitPaths,
@@ -155,6 +159,11 @@ export class CheckpointRepo {
       );
     }
     this.initialized = true;
+  }
+
+  /** Whether the setting adds patterns of its own (else only Logbook's own folder is excluded). */
+  hasExcludeSetting(): boolean {
+    return this.exclude().some((p) => p.trim() !== '' && !p.trimStart().startsWith('#'));
   }
 
   /** Where the store keeps the patterns of what it leaves out, as files git reads. */

@@ -7,7 +7,7 @@ import { lstatSync, readdirSync, writeFileSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 import type { UnheldPath } from '../../../core/checkpoints/types';
 import type { CheckpointLimits } from './checkpoint-limits';
-import type { CheckpointRepo } from './checkpoint-repo';
+import { ALWAYS_EXCLUDED_ENTRIES, type CheckpointRepo } from './checkpoint-repo';
 import { runGit, splitNul } from './git-process';
 
 export interface IgnoredSurvey {
@@ -43,9 +43,12 @@ export async function surveyIgnored(
   // budget (a node_modules walked again costs more than the rest of the listing).
   writeFileSync(files.overBudget, tooBig.map(literalPattern).join('\n') + '\n');
   const tooBigSet = new Set(tooBig);
-  const excluded = (
-    await list([`--exclude-from=${files.excluded}`, `--exclude-from=${files.overBudget}`])
-  ).filter((path) => !tooBigSet.has(path));
+  // Without a setting of the user's, only Logbook's own folder is excluded: no walk needed.
+  const excluded = repo.hasExcludeSetting()
+    ? (await list([`--exclude-from=${files.excluded}`, `--exclude-from=${files.overBudget}`])).filter(
+        (path) => !tooBigSet.has(path),
+      )
+    : ALWAYS_EXCLUDED_ENTRIES.filter((e) => all.includes(e));
   const unheld: UnheldPath[] = excluded.map((path) => ({ path, why: 'excluded' }));
   const isExcluded = (p: string) => excluded.some((e) => p === e || (e.endsWith('/') && p.startsWith(e)));
   const sized: { path: string; files: number; bytes: number }[] = [];

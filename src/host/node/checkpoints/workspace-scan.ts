@@ -38,15 +38,28 @@ export async function surveyWorkspace(
   overCache: Map<string, number>,
 ): Promise<WorkspaceSurvey> {
   await repo.init();
-  repo.writeExcludes();
-  const ignored = await surveyIgnored(repo, limits, overCache);
-  repo.writeExcludes(ignored.leftOut);
-  const [listed, leftOutHeld] = await Promise.all([
-    listChanged(repo.storeDir, repo.paths, '', repo.excludeFiles()),
-    // Files the index holds that are left out now (a held folder grew over the budget, the setting
-    // changed): they leave the next checkpoint, so a restore never writes their old content.
-    runGit(repo.paths, ['ls-files', '-z', '-c', '-i', `--exclude-from=${repo.excludeFiles().exclude}`]),
+  const guess = repo.lastLeftOut;
+  repo.writeExcludes(guess ?? []);
+  const listing = () =>
+    Promise.all([
+      listChanged(repo.storeDir, repo.paths, '', repo.excludeFiles()),
+      // Files the index holds that are left out now (a held folder grew over the budget, the setting
+      // changed): they leave the next checkpoint, so a restore never writes their old content.
+      runGit(repo.paths, ['ls-files', '-z', '-c', '-i', `--exclude-from=${repo.excludeFiles().exclude}`]),
+    ]);
+  // The listing runs beside the survey, with what the last survey left out (it seldom changes);
+  // again after it only when that changed.
+  const [ignored, early] = await Promise.all([
+    surveyIgnored(repo, limits, overCache),
+    guess ? listing() : Promise.resolve(undefined),
   ]);
+  let lists = early;
+  if (!lists || ignored.leftOut.join('\n') !== guess?.join('\n')) {
+    repo.writeExcludes(ignored.leftOut);
+    lists = await listing();
+  }
+  repo.lastLeftOut = ignored.leftOut;
+  const [listed, leftOutHeld] = lists;
   const add: string[] = [];
   const drop: string[] = splitNul(leftOutHeld.stdout);
   const leftOut = new Set(drop); // `-m` lists them too when they changed: never added back
