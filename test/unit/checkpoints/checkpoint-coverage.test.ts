@@ -205,6 +205,20 @@ describe('Checkpoint coverage', function () {
     assert.equal(readFileSync(join(ws, '.env.local'), 'utf8'), 'changed\n');
   });
 
+  it('an ignored folder over the budget whose name has a line break cannot leave out everything else', async () => {
+    const budget = storeWith({ maxIgnoredFiles: 5 });
+    writeFileSync(join(ws, '.gitignore'), 'build*/\n');
+    const odd = 'build\n*';
+    mkdirSync(join(ws, odd));
+    for (let i = 0; i < 10; i++) writeFileSync(join(ws, odd, `f${i}`), 'x');
+    mkdirSync(join(ws, 'src'));
+    writeFileSync(join(ws, 'src', 'main.js'), 'main\n');
+    const rec = await budget.record({ conversationId: CONV, reason: 'action' });
+    assert.equal((await budget.fileAt(rec.id, 'src/main.js'))?.toString(), 'main\n');
+    assert.equal(await budget.fileAt(rec.id, `${odd}/f0`), undefined);
+    assert.deepEqual((await budget.coverage())?.unheld, [{ path: join(ws, odd) + '/', why: 'over-budget' }]);
+  });
+
   it('the multi-folder store joins its folders coverage', async () => {
     const other = join(root, 'other');
     mkdirSync(other);

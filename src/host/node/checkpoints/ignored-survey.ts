@@ -134,6 +134,8 @@ function sizeOf(
 
 /** A gitignore pattern that matches exactly `path` from the workspace's top (a folder: '/' at the end). */
 export function literalPattern(path: string): string {
-  const escaped = path.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`);
+  // A pattern file has one pattern a line and no escape for a line break: `?` stands for it, so a
+  // name with one cannot split into patterns of its own (a line `*` would leave out everything).
+  const escaped = path.replace(/[\\*?[\]!# ]/g, (c) => `\\${c}`).replace(/[\r\n]/g, '?');
   return `/${escaped}`;
 }
