@@ -366,7 +366,7 @@ export const SETTINGS: readonly SettingDef[] = [
     hosts: BOTH,
     env: ['LOGBOOK_CHECKPOINTS_EXCLUDE'],
     description:
-      'Patterns (as in `.gitignore`) of files checkpoints leave out, besides those `.gitignore` already ignores, e.g. `build/` or `*.sqlite`.',
+      'Patterns (as in `.gitignore`) of files checkpoints never hold, e.g. `build/` or `*.sqlite`: a restore leaves them as they are. Files `.gitignore` ignores are held too, up to 10,000 files and 100 MB in all; a folder over that (often `node_modules`) is not.',
   }),
   setting({
     key: 'checkpoints.maxFileSizeMB',

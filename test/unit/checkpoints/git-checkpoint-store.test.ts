@@ -208,7 +208,11 @@ describe('GitCheckpointStore', function () {
       await store.record({ conversationId: CONV, reason: 'action' });
       await store.restore(rec.id, CONV);
       assert.ok(!existsSync(join(ws, 'later.txt')));
-      assert.equal(await store.fileAt(rec.id, 'ignored.txt'), undefined, '.gitignore is honoured');
+      assert.equal(
+        (await store.fileAt(rec.id, 'ignored.txt'))?.toString(),
+        'ignored',
+        'ignored files are held',
+      );
       assert.equal((await store.fileAt(rec.id, 'staged.txt'))?.toString(), 'staged\n');
     } finally {
       for (const k of ['GIT_DIR', 'GIT_INDEX_FILE', 'GIT_WORK_TREE']) delete process.env[k];
@@ -217,7 +221,7 @@ describe('GitCheckpointStore', function () {
     assert.equal(folderHash(join(ws, '.git')), gitBefore, 'the .git folder is unchanged');
     assert.equal(userGit(ws, 'status', '--porcelain'), statusBefore);
     assert.match(userGit(ws, 'stash', 'list'), /stash@\{0\}/);
-    assert.ok(existsSync(join(ws, 'ignored.txt')), 'an ignored file is left alone by a restore');
+    assert.equal(readFileSync(join(ws, 'ignored.txt'), 'utf8'), 'ignored');
   });
 
   it('records a nested repository and a submodule as files, and leaves their .git alone', async () => {
@@ -238,7 +242,11 @@ describe('GitCheckpointStore', function () {
     const rec = await store.record({ conversationId: CONV, reason: 'action' });
     assert.equal((await store.fileAt(rec.id, 'vendor/lib/lib.c'))?.toString(), 'int x;\n');
     assert.equal((await store.fileAt(rec.id, 'sub/mod.txt'))?.toString(), 'module file');
-    assert.equal(await store.fileAt(rec.id, 'vendor/lib/lib.o'), undefined, "the nested repo's .gitignore");
+    assert.equal(
+      (await store.fileAt(rec.id, 'vendor/lib/lib.o'))?.toString(),
+      'object',
+      'ignored files are held',
+    );
     assert.equal(await store.fileAt(rec.id, 'vendor/lib/.git/HEAD'), undefined);
     const tree = treeHashes(ws);
     writeFileSync(join(nested, 'lib.c'), 'int y;\n');
@@ -256,7 +264,7 @@ describe('GitCheckpointStore', function () {
     assert.equal(readFileSync(join(sub, '.git'), 'utf8'), 'gitdir: ../elsewhere\n');
   });
 
-  it('skips files over the size cap, says which, and leaves them be on restore', async () => {
+  it('skips files over the size cap, says which, and leaves them be on restore (never their older version)', async () => {
     const small = new GitCheckpointStore({
       workspace: ws,
       storeDir: storeDirFor(join(root, 'stores'), ws),
@@ -267,7 +275,8 @@ describe('GitCheckpointStore', function () {
     const rec = await small.record({ conversationId: CONV, reason: 'action' });
     assert.deepEqual(rec.skipped, [{ path: 'big.bin', size: 1001 }]);
     assert.equal(await small.fileAt(rec.id, 'big.bin'), undefined);
-    // A recorded file that grows past the cap leaves the next checkpoint, and a restore keeps it.
+    // A recorded file that grows past the cap leaves the next checkpoint, and a restore keeps it:
+    // writing the version held before over it would lose what no checkpoint holds.
     writeFileSync(join(ws, 'small.txt'), 'z'.repeat(2000));
     const second = await small.record({ conversationId: CONV, reason: 'action' });
     assert.deepEqual(
@@ -277,7 +286,7 @@ describe('GitCheckpointStore', function () {
     assert.equal(await small.fileAt(second.id, 'small.txt'), undefined);
     await small.restore(rec.id, CONV);
     assert.equal(readFileSync(join(ws, 'big.bin'), 'utf8'), 'y'.repeat(1001));
-    assert.equal(readFileSync(join(ws, 'small.txt'), 'utf8'), 'x'.repeat(1000));
+    assert.equal(readFileSync(join(ws, 'small.txt'), 'utf8'), 'z'.repeat(2000));
   });
 
   it('honours the exclude setting and never records .logbook', async () => {

@@ -127,8 +127,8 @@ describe('logbook checkpoints / restore', function () {
     );
     assert.deepEqual(
       entries.map((e) => e.files_changed),
-      [3, 1, 3, 4],
-      'first: every file; then what each step changed',
+      [4, 1, 3, 4],
+      'first: every file, the ignored one too; then what each step changed',
     );
     const human = await runCli(['checkpoints', conv]);
     assert.match(human.stdout, /files changed/);
@@ -144,7 +144,11 @@ describe('logbook checkpoints / restore', function () {
       assert.deepEqual(treeHashes(ws), expected[i], `state before action ${i}`);
     }
     assert.equal(folderHash(join(ws, '.git')), gitBefore, "restores leave the repository's .git alone");
-    assert.equal(readFileSync(join(ws, 'debug.log'), 'utf8'), 'ignored\n', 'an ignored file stays');
+    assert.equal(
+      readFileSync(join(ws, 'debug.log'), 'utf8'),
+      'ignored\n',
+      'an ignored file is held and stays',
+    );
 
     // Every restore recorded the files before it: the first restore's checkpoint is the final tree.
     const after = JSON.parse((await runCli(['checkpoints', conv, '--json'])).stdout) as {

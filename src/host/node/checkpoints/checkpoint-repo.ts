@@ -30,9 +30,13 @@ function checkedId(conversationId: string): string {
 
 /** Never recorded: the conversations' own logs when they live in the workspace. */
 const ALWAYS_EXCLUDED = ['/.logbook/'];
+/** The same, as `ls-files -o -i --directory` names them. */
+export const ALWAYS_EXCLUDED_ENTRIES = ['.logbook/'];
 
 export class CheckpointRepo {
   private initialized = false;
+  /** The ignored entries the last survey left out, as patterns (unknown before the first). */
+  lastLeftOut: readonly string[] | undefined;
 
   constructor(
     readonly paths: GitPaths,
@@ -157,23 +161,50 @@ export class CheckpointRepo {
     this.initialized = true;
   }
 
-  /** The store's exclude file: Logbook's own folder, the setting, and the workspace repo's info/exclude. */
-  writeExcludes(): void {
-    const lines = ['# Written by Logbook at each checkpoint.', ...ALWAYS_EXCLUDED, ...this.exclude()];
+  /** Whether the setting adds patterns of its own (else only Logbook's own folder is excluded). */
+  hasExcludeSetting(): boolean {
+    return this.exclude().some((p) => p.trim() !== '' && !p.trimStart().startsWith('#'));
+  }
+
+  /** Where the store keeps the patterns of what it leaves out, as files git reads. */
+  excludeFiles(): { excluded: string; ignored: string; exclude: string; overBudget: string } {
+    const info = join(this.paths.gitDir, 'info');
+    return {
+      excluded: join(info, 'excluded'),
+      ignored: join(info, 'ignored'),
+      exclude: join(info, 'exclude'),
+      overBudget: join(info, 'over-budget'),
+    };
+  }
+
+  /**
+   * The store's pattern files: `excluded`, what is never recorded (Logbook's own folder and the
+   * setting); `ignored`, the workspace repository's info/exclude (a copy, read as data: held like
+   * .gitignore'd files, within the budget); `exclude`, what the listing of files to record leaves
+   * out: the excluded and `leftOut` (ignored entries over the budget).
+   */
+  writeExcludes(leftOut: readonly string[] = []): void {
+    const files = this.excludeFiles();
+    const excluded = ['# Written by Logbook at each checkpoint.', ...ALWAYS_EXCLUDED, ...this.exclude()];
+    let ignored = '';
     const repoExclude = join(this.workspace, '.git', 'info', 'exclude');
     try {
-      if (statSync(repoExclude).isFile()) lines.push(readFileSync(repoExclude, 'utf8'));
+      if (statSync(repoExclude).isFile()) ignored = readFileSync(repoExclude, 'utf8');
     } catch {
       // No repository, or no exclude file.
     }
-    const file = join(this.paths.gitDir, 'info', 'exclude');
-    const text = lines.join('\n') + '\n';
-    let old: string | undefined;
-    try {
-      old = readFileSync(file, 'utf8');
-    } catch {
-      old = undefined;
-    }
-    if (old !== text) writeFileSync(file, text);
+    writeIfChanged(files.excluded, excluded.join('\n') + '\n');
+    writeIfChanged(files.ignored, ignored);
+    writeIfChanged(files.exclude, [...excluded, ...leftOut].join('\n') + '\n');
   }
+}
+
+function writeIfChanged(file: string, text: string): void {
+  let old: string | undefined;
+  try {
+    old = readFileSync(file, 'utf8');
+  } catch {
+    old = undefined;
+  }
+  if (old !== text) writeFileSync(file, text);
 }

@@ -5,19 +5,22 @@
 // cache: a later checkpoint hashes only the files whose stat changed. The user's .git (index,
 // refs, HEAD, config, hooks) is never read for commands nor written; see DESIGN.md.
 import { createHash } from 'node:crypto';
-import { existsSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import {
   CHANGES_SHOWN,
+  CheckpointUnavailableError,
   RestoreFailedError,
   type CheckpointChange,
+  type CheckpointCoverage,
   type CheckpointRecord,
   type CheckpointRequest,
+  type UnheldPath,
 } from '../../../core/checkpoints/types';
 import { type CheckpointLimits, DEFAULT_LIMITS } from './checkpoint-limits';
 import { afterRefOf, CheckpointRepo, refOf } from './checkpoint-repo';
-import { scanWorkspace } from './workspace-scan';
-import { applyChanges } from './checkpoint-restore';
+import { scanWorkspace, surveyWorkspace } from './workspace-scan';
+import { applyChanges, reachable } from './checkpoint-restore';
 import { runGit, type GitPaths } from './git-process';
 import { binaryAsOneLine, failureReason, splitLines } from './git-text';
 import { type RestorePlan, type RestoreResult, type WorkspaceCheckpointStore } from './store-contract';
@@ -57,6 +60,14 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   private readonly repo: CheckpointRepo;
   /** Each ref's commit and its tree, as this object last wrote or read them. */
   private readonly heads = new Map<string, { commit: string; tree: string }>();
+  /** Ignored folders found over the budget, by their mtime then (ignored-survey.ts). */
+  private readonly overBudget = new Map<string, number>();
+  /** The newest checkpoint this store took. */
+  private latest: string | undefined;
+  /** What the newest scan left out (relative; a folder ends with '/'). */
+  private unheld: readonly UnheldPath[] = [];
+  /** The ignored entries the newest scan held (relative; a folder ends with '/'). */
+  private heldIgnored: readonly string[] = [];
 
   constructor(opts: GitCheckpointStoreOptions) {
     this.workspace = resolve(opts.workspace);
@@ -93,12 +104,35 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
     return this.serialized(() => this.recordNow(req));
   }
 
+  /**
+   * What a checkpoint taken now would leave out: the listing a checkpoint starts with, without
+   * writing anything. null: the workspace cannot be checkpointed (over the limits, gone).
+   */
+  coverage(): Promise<CheckpointCoverage | null> {
+    return this.serialized(async () => {
+      try {
+        const { unheld } = await surveyWorkspace(this.repo, this.limits, this.overBudget);
+        return {
+          roots: [this.workspace],
+          unheld: unheld.map((u) => ({ path: join(this.workspace, u.path), why: u.why })),
+          ...(this.latest ? { latest: this.latest } : {}),
+        };
+      } catch (err) {
+        if (err instanceof CheckpointUnavailableError) return null;
+        throw err;
+      }
+    });
+  }
+
   /** What restoring `checkpoint` would change in the workspace now. */
   plan(checkpoint: string): Promise<RestorePlan> {
     return this.serialized(async () => {
       const target = await this.repo.treeOf(checkpoint);
-      const { tree } = await scanWorkspace(this.repo, this.limits);
-      return { current: tree, target, changes: await this.repo.diffTrees(tree, target) };
+      const { tree, unheld, heldIgnored } = await scanWorkspace(this.repo, this.limits, this.overBudget);
+      this.unheld = unheld;
+      this.heldIgnored = heldIgnored;
+      const changes = await this.repo.diffTrees(tree, target);
+      return { current: tree, target, changes: await this.sparingUnheld(changes, checkpoint) };
     });
   }
 
@@ -114,14 +148,18 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
 
   /**
    * Puts the workspace's files back as `checkpoint` recorded them: writes what differs (content and
-   * mode), deletes what it did not hold. Files it never recorded (ignored, excluded, over the size
-   * cap) stay as they are. The state before is recorded first, so the restore can be undone.
+   * mode), deletes what it did not hold. Files the state before could not hold (excluded, over the
+   * size cap or the budget) stay as they are, even where the checkpoint has an older version: the
+   * restore can be undone, because the state before is recorded first, and loses nothing.
    */
   restore(checkpoint: string, conversationId: string): Promise<RestoreResult> {
     return this.serialized(async () => {
       const target = await this.repo.treeOf(checkpoint);
       const before = await this.recordNow({ conversationId, reason: 'restore' });
-      const changes = await this.repo.diffTrees(await this.repo.treeOf(before.id), target);
+      const changes = await this.sparingUnheld(
+        await this.repo.diffTrees(await this.repo.treeOf(before.id), target),
+        checkpoint,
+      );
       try {
         await applyChanges(this.repo, target, changes);
       } catch (err) {
@@ -146,7 +184,9 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   ): Promise<{ changes: CheckpointChange[]; patch: string }> {
     return this.serialized(async () => {
       const now =
-        from === undefined || to === undefined ? (await scanWorkspace(this.repo, this.limits)).tree : '';
+        from === undefined || to === undefined
+          ? (await scanWorkspace(this.repo, this.limits, this.overBudget)).tree
+          : '';
       const a = from === undefined ? now : await this.repo.treeOf(from);
       const b = to === undefined ? now : await this.repo.treeOf(to);
       const changes = await this.repo.diffTrees(a, b, true);
@@ -287,7 +327,13 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
 
   private async recordNow(req: CheckpointRequest): Promise<CheckpointRecord> {
     const started = performance.now();
-    const { tree, skipped } = await scanWorkspace(this.repo, this.limits);
+    const { tree, skipped, unheld, heldIgnored } = await scanWorkspace(
+      this.repo,
+      this.limits,
+      this.overBudget,
+    );
+    this.unheld = unheld;
+    this.heldIgnored = heldIgnored;
     const main = refOf(req.conversationId);
     // Another process may have moved a ref: the cache is used only while it still matches.
     const prev = await this.headAt(main);
@@ -303,7 +349,7 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
       id = prev.commit; // nothing changed: the previous checkpoint again
       filesChanged = 0;
     } else {
-      const message = `${req.reason}${req.actionId ? ` ${req.actionId}` : ''}\n`;
+      const message = commitMessage(`${req.reason}${req.actionId ? ` ${req.actionId}` : ''}`, unheld);
       const commitArgs = ['commit-tree', tree, ...(parent ? ['-p', parent.commit] : [])];
       // The commit and the list of changes do not wait for each other.
       const [commit, diff] = await Promise.all([
@@ -316,6 +362,7 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
       changes = diff ?? [];
       filesChanged = diff ? diff.length : this.repo.indexEntries();
     }
+    if (!after) this.latest = id;
     return {
       id,
       filesChanged,
@@ -324,6 +371,40 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
       files: this.repo.indexEntries(),
       ms: Math.round(performance.now() - started),
     };
+  }
+
+  /**
+   * The changes of a restore less what would lose a file no checkpoint holds:
+   * - a file it would create where something the newest scan did not hold is (a file over the size
+   *   cap, a folder over the budget, or a folder with such files in it): writing the checkpoint's
+   *   version there would lose the one on disk;
+   * - a file it would delete that the checkpoint did not hold because it could not (over the cap or
+   *   the budget then, excluded; for a checkpoint recorded before ignored files were held, every
+   *   ignored file held now): the checkpoint says nothing about it, so it stays.
+   */
+  private async sparingUnheld(changes: CheckpointChange[], checkpoint: string): Promise<CheckpointChange[]> {
+    const notHeldThen = (await this.unheldIn(checkpoint)) ?? this.heldIgnored;
+    const under = (path: string, entries: readonly string[]) =>
+      entries.some((e) => e === path || (e.endsWith('/') && path.startsWith(e)));
+    return changes.filter((c) => {
+      if (c.status === 'D') return !under(c.path, notHeldThen);
+      if (c.status !== 'A' || !reachable(this.workspace, c.path)) return true;
+      let st;
+      try {
+        st = lstatSync(join(this.workspace, c.path));
+      } catch {
+        return true; // nothing there
+      }
+      if (!st.isDirectory()) return false; // a file the scan could not hold
+      // A folder whose files the restore deletes first goes; one holding unheld files stays.
+      return !this.unheld.some((u) => u.path === `${c.path}/` || u.path.startsWith(`${c.path}/`));
+    });
+  }
+
+  /** What a checkpoint could not hold, from its commit; undefined: recorded before it said so. */
+  private async unheldIn(checkpoint: string): Promise<string[] | undefined> {
+    const r = await runGit(this.paths, ['cat-file', 'commit', checkpoint], { okCodes: [128] });
+    return r.code === 0 ? unheldFromMessage(r.stdout.toString('utf8')) : undefined;
   }
 
   /** The commit a ref points at and its tree (cached while the ref still names the same commit). */
@@ -340,6 +421,36 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   private serialized<T>(work: () => Promise<T>): Promise<T> {
     return serializedOn(this.storeDir, work);
   }
+}
+
+const HOLDS_IGNORED = 'Logbook-Holds-Ignored: yes';
+const UNHELD = 'Logbook-Unheld: ';
+
+/**
+ * A checkpoint's commit message: why it was taken, and what it could not hold (trailers, each path
+ * as a JSON string), so that a restore to it leaves those files be.
+ */
+function commitMessage(subject: string, unheld: readonly UnheldPath[]): string {
+  const lines = unheld.map((u) => `${UNHELD}${u.why} ${JSON.stringify(u.path)}`);
+  return `${subject}\n\n${HOLDS_IGNORED}\n${lines.map((l) => l + '\n').join('')}`;
+}
+
+/** The paths a commit message says were not held; undefined for one without the trailer. */
+function unheldFromMessage(commit: string): string[] | undefined {
+  const body = commit.slice(commit.indexOf('\n\n') + 2);
+  const lines = body.split('\n');
+  if (!lines.includes(HOLDS_IGNORED)) return undefined;
+  const out: string[] = [];
+  for (const line of lines) {
+    if (!line.startsWith(UNHELD)) continue;
+    try {
+      const path: unknown = JSON.parse(line.slice(line.indexOf(' ', UNHELD.length) + 1));
+      if (typeof path === 'string') out.push(path);
+    } catch {
+      // A line damaged by hand: the path it named is not protected, the others still are.
+    }
+  }
+  return out;
 }
 
 /** Runs `work` after what this process already queued on the store at `storeDir`. */

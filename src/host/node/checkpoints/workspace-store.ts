@@ -7,6 +7,7 @@ import {
   CheckpointUnavailableError,
   RestoreFailedError,
   type CheckpointChange,
+  type CheckpointCoverage,
   type CheckpointRecord,
   type CheckpointRequest,
   type SkippedFile,
@@ -34,6 +35,8 @@ export interface FolderStore {
  */
 export class MultiFolderCheckpointStore implements WorkspaceCheckpointStore {
   private readonly folders: FolderStore[];
+  /** The newest checkpoint of all folders this store took. */
+  private latest: string | undefined;
 
   constructor(folders: readonly FolderStore[]) {
     if (folders.length === 0) throw new Error('A workspace checkpoint store needs a folder.');
@@ -70,8 +73,10 @@ export class MultiFolderCheckpointStore implements WorkspaceCheckpointStore {
         throw err;
       }
     }
+    const id = encode(this.folders.map((f, i) => [f.name, recs[i]!.id]));
+    if (req.reason !== 'after') this.latest = id;
     return {
-      id: encode(this.folders.map((f, i) => [f.name, recs[i]!.id])),
+      id,
       filesChanged: sum(recs.map((r) => r.filesChanged)),
       changes: recs.flatMap((r, i) => r.changes.map((c) => this.named(this.folders[i]!, c))),
       skipped: recs.flatMap((r, i) =>
@@ -80,6 +85,19 @@ export class MultiFolderCheckpointStore implements WorkspaceCheckpointStore {
       files: sum(recs.map((r) => r.files)),
       ms: Date.now() - started,
     };
+  }
+
+  /** Every folder's coverage; null when any folder cannot be checkpointed (its files cannot be undone). */
+  async coverage(): Promise<CheckpointCoverage | null> {
+    const roots: string[] = [];
+    const unheld: CheckpointCoverage['unheld'][number][] = [];
+    for (const f of this.folders) {
+      const c = await f.store.coverage();
+      if (!c) return null;
+      roots.push(...c.roots);
+      unheld.push(...c.unheld);
+    }
+    return { roots, unheld, ...(this.latest ? { latest: this.latest } : {}) };
   }
 
   async plan(checkpoint: string): Promise<RestorePlan> {
@@ -120,6 +138,7 @@ export class MultiFolderCheckpointStore implements WorkspaceCheckpointStore {
       results.push({ f, r });
     }
     const result = this.mergedRestore(results, started);
+    this.latest = result.before.id;
     if (failed) {
       throw new RestoreFailedError(
         failed.message.replace(
