@@ -12,6 +12,7 @@ import {
 } from '../events';
 import type { LlmClient } from '../llm/types';
 import { type CondensationPlan, type PlanLimits, planCondensation } from './condensation-plan';
+import { type ForgottenRange, forgottenFields } from './forgotten-range';
 import { summaryMessages } from './summary-prompt';
 import { estimateTokensOf } from './token-estimate';
 import type { ViewLike } from './view';
@@ -34,6 +35,7 @@ export interface SummarizingCondenserOptions {
 /** The fields of the Condensation event to append (snake_case, as stored). */
 export interface CondensationFields {
   forgotten_event_ids: string[];
+  forgotten_range?: ForgottenRange;
   summary: string | null;
   summary_offset: number | null;
   llm_response_id: string | null;
@@ -104,7 +106,7 @@ export class LlmSummarizingCondenser {
     });
     const response = await llm.complete({ messages, maxOutputTokens: this.maxSummaryTokens }, { signal });
     return {
-      forgotten_event_ids: plan.forgotten.map((e) => e.id),
+      ...forgottenFields(plan.forgotten),
       summary: response.content.trim(),
       summary_offset: plan.summaryOffset,
       llm_response_id: response.id,
