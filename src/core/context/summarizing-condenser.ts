@@ -14,7 +14,7 @@ import type { LlmClient } from '../llm/types';
 import { type CondensationPlan, type PlanLimits, planCondensation } from './condensation-plan';
 import { type ForgottenRange, forgottenFields } from './forgotten-range';
 import { summaryMessages } from './summary-prompt';
-import { estimateTokensOf } from './token-estimate';
+import { CHARS_PER_TOKEN, estimateTokensOf } from './token-estimate';
 import type { ViewLike } from './view';
 
 export interface SummarizingCondenserOptions {
@@ -30,6 +30,11 @@ export interface SummarizingCondenserOptions {
   maxSummaryTokens?: number;
   /** Longest text of one forgotten event shown to the summarizer. Default 4000. */
   maxEventChars?: number;
+  /**
+   * Most characters of forgotten events shown to the summarizer in one request (the newest ones).
+   * Default: half of maxTokens in characters when it is set, else 200,000 (about 50k tokens).
+   */
+  maxSummaryInputChars?: number;
 }
 
 /** The fields of the Condensation event to append (snake_case, as stored). */
@@ -59,10 +64,14 @@ export class LlmSummarizingCondenser {
   private readonly limits: PlanLimits;
   private readonly maxSummaryTokens: number;
   private readonly maxEventChars: number;
+  private readonly maxInputChars: number;
 
   constructor(options: SummarizingCondenserOptions = {}) {
     this.maxSummaryTokens = options.maxSummaryTokens ?? 2048;
     this.maxEventChars = options.maxEventChars ?? 4000;
+    this.maxInputChars =
+      options.maxSummaryInputChars ??
+      (options.maxTokens === undefined ? 200_000 : Math.floor((options.maxTokens * CHARS_PER_TOKEN) / 2));
     this.limits = {
       maxSize: options.maxSize ?? 120,
       keepFirst: options.keepFirst ?? 4,
@@ -103,6 +112,7 @@ export class LlmSummarizingCondenser {
       previousSummary: v.summary?.summary,
       forgotten: plan.forgotten,
       maxEventChars: this.maxEventChars,
+      maxTotalChars: this.maxInputChars,
     });
     const response = await llm.complete({ messages, maxOutputTokens: this.maxSummaryTokens }, { signal });
     return {

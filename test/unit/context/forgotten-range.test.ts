@@ -34,18 +34,39 @@ describe('Condensation: a long run forgotten as a range', () => {
     });
   });
 
-  it('the condenser writes a record bounded by the range, whatever the length of the view', async () => {
+  it('the condenser writes a record and a request bounded whatever the length of the view', async () => {
     const idGen = new Ids();
-    const events = conversation(idGen, 2000);
-    const condenser = new LlmSummarizingCondenser({ maxSize: 100_000, keepFirst: 2 });
+    const events = conversation(idGen, 2000, 400);
+    const condenser = new LlmSummarizingCondenser({
+      maxSize: 100_000,
+      keepFirst: 2,
+      maxSummaryInputChars: 50_000,
+    });
+    const requests: { messages: { content: unknown }[] }[] = [];
     const llm = {
-      complete: () => Promise.resolve({ id: 'r', content: 'summary', toolCalls: [] }),
+      complete: (req: { messages: { content: unknown }[] }) => {
+        requests.push(req);
+        return Promise.resolve({ id: 'r', content: 'summary', toolCalls: [] });
+      },
     } as unknown as Parameters<LlmSummarizingCondenser['condense']>[1];
     const fields = (await condenser.condense(View.fromEvents(events), llm, { force: true }))!;
     assert.ok(fields.forgotten_range, 'a long run is a range');
     assert.ok(fields.forgotten_range.count > 1000);
     const record = serializeEvent(createEvent('Condensation', { id: idGen.next(), ...fields }));
     assert.ok(record.length < 1000, `${record.length} bytes`);
+    // The summarizer sees the newest forgotten events that fit, and how many it does not see.
+    const asked = String(requests[0]!.messages.at(-1)!.content);
+    assert.ok(asked.length < 51_000, `${asked.length} characters asked`);
+    assert.match(asked, /\[\d+ earlier events omitted/);
+    const forgotten = condenser.plan(View.fromEvents(events), true)!.forgotten;
+    const textOfCall = (i: number) => `[agent tool call]\nstep ${i}\n`;
+    const callNo = (e: { kind: string; tool_call_id?: string }) => Number(e.tool_call_id!.slice(5));
+    const calls = forgotten.filter((e) => e.kind === 'ActionEvent') as {
+      kind: string;
+      tool_call_id: string;
+    }[];
+    assert.ok(asked.includes(textOfCall(callNo(calls.at(-1)!))), 'the newest forgotten call is shown');
+    assert.ok(!asked.includes(textOfCall(callNo(calls[0]!))), 'the oldest is not');
   });
 
   it('gives the same view as the list, from the log, incrementally, after a restore and in the export', () => {
