@@ -95,7 +95,7 @@ async function generate(work: string): Promise<Dataset[]> {
       if (i >= sets[k]!.n) continue;
       await stores[k]!.append(e as Stored);
       if ((i + 1) % SNAPSHOT_EVERY === 0) {
-        await stores[k]!.writeSnapshot(i, encodeSnapshot(state, memory.resumeData()));
+        await stores[k]!.writeSnapshot(i, encodeSnapshot(state, await memory.resumeData()));
       }
       if (i === sets[k]!.n - 2) sets[k]!.stateBeforeLast = digest(state);
       if (i === sets[k]!.n - 1) {
@@ -398,6 +398,9 @@ async function main(): Promise<void> {
       }
       const prompts = new Set([...conv, ...convWorst, ...convReplay].map((r) => r.prompt));
       if (prompts.size !== 1) throw new Error(`W2 ${L}: Conversation opens built different prompts`);
+      // A snapshot no open can use would make this row a full replay under another name.
+      if ([...conv, ...convWorst].some((r) => r.fromSnapshot === null))
+        throw new Error(`W2 ${L}: a Conversation open found no usable snapshot`);
       for (const r of [...conv, ...convWorst, ...convReplay]) {
         if (r.state !== set.state) throw new Error(`W2 ${L}: a Conversation open gave another state`);
       }

@@ -2,7 +2,8 @@
 // npm run bench [-- --json FILE]: runs the event-log benchmark (bench/log-bench.ts), the state
 // benchmark (bench/state-bench.ts) and the open benchmark (bench/open-bench.ts: `logbook show` and
 // VS Code opening a huge imported conversation) under tsx. The chat panel's is `npm run bench:webview`.
-// Each prints a results table and writes its file in bench/ (RESULTS.md, STATE-RESULTS.md, SANDBOX-RESULTS.md, CHECKPOINT-RESULTS.md, CONFIRMATION-COUNT.md, OPEN-RESULTS.md).
+// Each prints a results table and writes its file in bench/ (RESULTS.md, STATE-RESULTS.md,
+// SANDBOX-RESULTS.md, CHECKPOINT-RESULTS.md, CONFIRMATION-COUNT.md, CONTINUE-RESULTS.md, OPEN-RESULTS.md).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +60,13 @@ if (res.status === 0)
       path.join(root, 'bench', 'confirmation-count.ts'),
       ...(process.argv.includes('--trial') ? ['--trial'] : []),
     ],
+    { cwd: root, stdio: 'inherit' },
+  ).status;
+// The continue benchmark (C1 `logbook run` on a 100k imported conversation, C2 its first condensation).
+if (res.status === 0)
+  res.status = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench', 'continue-bench.ts'), ...jsonFor('continue')],
     { cwd: root, stdio: 'inherit' },
   ).status;
 // The open benchmark (O1 `logbook show`, O2 VS Code) last: it builds the extension and starts code-server.

@@ -142,6 +142,24 @@ describe('webview: rendering', function () {
     assert.equal(await p.row('ObservationEvent').count(), 1);
   });
 
+  it('counts the events a condensation forgot as a range, not only those it lists', async () => {
+    await p.showConversation([
+      {
+        seq: 0,
+        event: {
+          kind: 'Condensation',
+          id: 'c-range',
+          source: 'agent',
+          forgotten_event_ids: [],
+          forgotten_range: { first: eid(1), last: eid(99_944), count: 99_944 },
+          summary: 'Earlier work.',
+          summary_offset: 4,
+        },
+      },
+    ]);
+    assert.match(await p.row('Condensation').innerText(), /99,?944 earlier events summarized/);
+  });
+
   it('warns that a cost cap cannot count a model of unknown cost, with what limits the run instead', async () => {
     const message = (then: string) => `The cost of model "llama3" is unknown. ${then}`;
     const updates: [string, unknown][] = [

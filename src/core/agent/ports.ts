@@ -1,6 +1,6 @@
 // What the conversation loop needs besides the log, the LLM and the tools: small interfaces so
 // confirmation rules and history condensation can evolve (and be tested) on their own.
-import type { ViewLike } from '../context';
+import type { ForgottenRange, ViewLike } from '../context';
 import type { ActionEvent } from '../events';
 import type { LlmClient } from '../llm/types';
 import type { ToolSpec } from '../tools';
@@ -26,6 +26,7 @@ export interface ConfirmationGate {
 /** The fields of a Condensation event to append. */
 export interface CondensationFields {
   forgotten_event_ids: string[];
+  forgotten_range?: ForgottenRange;
   summary: string | null;
   summary_offset: number | null;
   llm_response_id: string | null;

@@ -14,6 +14,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { type Event, serializeEvent } from '../events';
 import { SdkExporter } from '../events/openhands-sdk-export';
 import { WorkspaceOnlyEvents } from '../checkpoints/export';
+import { ForgottenRangeLister } from '../context';
 import type { AgentStamp } from '../agents/agent-events';
 import type { RecordPatch } from './original-records';
 
@@ -26,11 +27,12 @@ export const ORIGINAL_RECORDS = 'logbook-original-records.jsonl';
 
 export class SdkExportPipeline {
   private readonly workspaceOnly = new WorkspaceOnlyEvents();
+  private readonly ranges = new ForgottenRangeLister();
   readonly sdk = new SdkExporter();
 
   /** The exported events for `e` (none when it is left out). */
   convert(e: Event): Event[] {
-    const kept = this.workspaceOnly.keep(e);
+    const kept = this.workspaceOnly.keep(this.ranges.list(e));
     return kept ? this.sdk.convert(kept) : [];
   }
 }

@@ -12,8 +12,9 @@ import {
 } from '../events';
 import type { LlmClient } from '../llm/types';
 import { type CondensationPlan, type PlanLimits, planCondensation } from './condensation-plan';
+import { type ForgottenRange, forgottenFields } from './forgotten-range';
 import { summaryMessages } from './summary-prompt';
-import { estimateTokensOf } from './token-estimate';
+import { CHARS_PER_TOKEN, estimateTokensOf } from './token-estimate';
 import type { ViewLike } from './view';
 
 export interface SummarizingCondenserOptions {
@@ -29,11 +30,17 @@ export interface SummarizingCondenserOptions {
   maxSummaryTokens?: number;
   /** Longest text of one forgotten event shown to the summarizer. Default 4000. */
   maxEventChars?: number;
+  /**
+   * Most characters of forgotten events shown to the summarizer in one request (the newest ones).
+   * Default: half of maxTokens in characters when it is set, else 200,000 (about 50k tokens).
+   */
+  maxSummaryInputChars?: number;
 }
 
 /** The fields of the Condensation event to append (snake_case, as stored). */
 export interface CondensationFields {
   forgotten_event_ids: string[];
+  forgotten_range?: ForgottenRange;
   summary: string | null;
   summary_offset: number | null;
   llm_response_id: string | null;
@@ -57,10 +64,14 @@ export class LlmSummarizingCondenser {
   private readonly limits: PlanLimits;
   private readonly maxSummaryTokens: number;
   private readonly maxEventChars: number;
+  private readonly maxInputChars: number;
 
   constructor(options: SummarizingCondenserOptions = {}) {
     this.maxSummaryTokens = options.maxSummaryTokens ?? 2048;
     this.maxEventChars = options.maxEventChars ?? 4000;
+    this.maxInputChars =
+      options.maxSummaryInputChars ??
+      (options.maxTokens === undefined ? 200_000 : Math.floor((options.maxTokens * CHARS_PER_TOKEN) / 2));
     this.limits = {
       maxSize: options.maxSize ?? 120,
       keepFirst: options.keepFirst ?? 4,
@@ -101,10 +112,11 @@ export class LlmSummarizingCondenser {
       previousSummary: v.summary?.summary,
       forgotten: plan.forgotten,
       maxEventChars: this.maxEventChars,
+      maxTotalChars: this.maxInputChars,
     });
     const response = await llm.complete({ messages, maxOutputTokens: this.maxSummaryTokens }, { signal });
     return {
-      forgotten_event_ids: plan.forgotten.map((e) => e.id),
+      ...forgottenFields(plan.forgotten),
       summary: response.content.trim(),
       summary_offset: plan.summaryOffset,
       llm_response_id: response.id,

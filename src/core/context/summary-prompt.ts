@@ -22,6 +22,12 @@ export interface SummaryPromptInput {
   forgotten: readonly LlmConvertibleEvent[];
   /** Longest rendering of one event; longer texts keep their start and end. */
   maxEventChars: number;
+  /**
+   * Most characters of events shown in all: the newest forgotten events that fit, the older ones
+   * named only by their number. A run that was never condensed (a long import) can hold a whole
+   * log, which no model could read in one request.
+   */
+  maxTotalChars?: number;
 }
 
 export function summaryMessages(input: SummaryPromptInput): ChatMessage[] {
@@ -29,7 +35,19 @@ export function summaryMessages(input: SummaryPromptInput): ChatMessage[] {
   if (input.previousSummary) {
     parts.push(`<previous_summary>\n${input.previousSummary}\n</previous_summary>`);
   }
-  const rendered = input.forgotten.map((e) => shorten(renderEvent(e), input.maxEventChars));
+  const budget = input.maxTotalChars ?? Infinity;
+  // Newest first, and only as many as fit: the others are never rendered.
+  const rendered: string[] = [];
+  let used = 0;
+  for (let i = input.forgotten.length - 1; i >= 0; i--) {
+    const r = shorten(renderEvent(input.forgotten[i]!), input.maxEventChars);
+    if (used + r.length > budget && rendered.length > 0) break;
+    rendered.push(r);
+    used += r.length + 2;
+  }
+  rendered.reverse();
+  const omitted = input.forgotten.length - rendered.length;
+  if (omitted > 0) rendered.unshift(`[${omitted} earlier events omitted: too many to show at once]`);
   parts.push(`<events>\n${rendered.join('\n\n')}\n</events>`);
   parts.push('Write the updated summary now.');
   return [

@@ -7,6 +7,7 @@
  */
 import { type Condensation, type Event, isKind, isLlmConvertible, type LlmConvertibleEvent } from '../events';
 import { CallPairing, type CallRole } from './call-pairing';
+import { idsInRange } from './forgotten-range';
 import { droppedActions, hasSummary, isKept } from './view';
 
 /** What an entry holds of its event: at least its id and kind. */
@@ -68,6 +69,11 @@ export class ViewLedger<E extends LedgerEvent> {
       // Its own id is not noted (View.fromEvents does): a Condensation is never shown, and ids
       // are unique, so it would only make `forgotten` and every checkpoint grow with the log.
       for (const id of e.forgotten_event_ids) this.forgotten.add(id);
+      // A range names a run of the events noted so far; those let go of are hidden already.
+      if (e.forgotten_range) {
+        const ids = this.log.map((entry) => entry.e.id);
+        for (const id of idsInRange(e.forgotten_range, ids)) this.forgotten.add(id);
+      }
       if (hasSummary(e)) this.summarySource = { condensation: e, logLength: this.log.length, at };
       this.unhandledRequest = false;
       this.stale = true;

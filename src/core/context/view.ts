@@ -24,6 +24,7 @@ import {
   type LlmConvertibleEvent,
 } from '../events';
 import { CallPairing, type CallRole } from './call-pairing';
+import { idsInRange } from './forgotten-range';
 import { estimateTokensOf } from './token-estimate';
 
 /** What condensers read from a view (both View and ViewBuilder provide it). */
@@ -79,6 +80,16 @@ export class View implements ViewLike {
     all.forEach((e, at) => {
       if (isLlmConvertible(e)) candidates.push({ e, role: pairing.add(e), at });
     });
+    const ranges = all.flatMap((e) =>
+      isKind(e, 'Condensation') && e.forgotten_range ? [e.forgotten_range] : [],
+    );
+    if (ranges.length > 0) {
+      const ids = candidates.map((c) => c.e.id);
+      const position = new Map(ids.map((id, i) => [id, i]));
+      for (const r of ranges) {
+        for (const id of idsInRange(r, ids, (x) => position.get(x) ?? -1)) forgotten.add(id);
+      }
+    }
     const dropped = droppedActions(candidates, forgotten);
     const kept = candidates.filter((c) => isKept(c.e, c.role, forgotten, dropped));
 

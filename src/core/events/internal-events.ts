@@ -11,6 +11,11 @@ export const ConversationStateUpdateEventSchema = EventBaseSchema.extend({
 export const CondensationSchema = EventBaseSchema.extend({
   kind: z.literal('Condensation'),
   forgotten_event_ids: z.array(z.string()),
+  // A long run of the view forgotten, by its first and last event (context/forgotten-range.ts);
+  // Logbook's own field: the OpenHands export spells it out in forgotten_event_ids.
+  forgotten_range: z
+    .object({ first: z.string(), last: z.string(), count: z.number().int().positive() })
+    .optional(),
   summary: z.string().nullable().optional(),
   // Where the summary is inserted in the condensed view.
   summary_offset: z.number().int().min(0).nullable().optional(),

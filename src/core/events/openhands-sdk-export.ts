@@ -25,6 +25,7 @@
  *   ends stay as `agent_start`/`agent_end` state updates.
  * Anything else passes as it is, so an imported SDK conversation exports byte for byte as it came.
  */
+import { isLlmConvertible } from './accessors';
 import { derivedUuid } from './derived-uuid';
 import { observationText } from './payloads';
 import { ObservationRefResolver } from './observation-refs';
@@ -64,11 +65,20 @@ export class SdkExporter {
   /** tool_call_ids of ActionEvents not answered yet. */
   private readonly open = new Set<string>();
   readonly notes: SdkExportNotes = { leftOut: {}, rebuiltCalls: 0, droppedFields: {} };
+  /** Ids of the LLM-convertible events so far, in log order, and their positions: a range's ids. */
+  private readonly shown: string[] = [];
+  private readonly positions = new Map<string, number>();
 
   /** The SDK events for `e`, in log order: none (left out), the event, or a rebuilt call and its error. */
   convert(event: Event): Event[] {
     const e = this.refs.resolve(this.unstamped(event));
+    if (isLlmConvertible(e)) {
+      this.positions.set(e.id, this.shown.length);
+      this.shown.push(e.id);
+    }
     switch (e.kind) {
+      case 'Condensation':
+        return [this.condensation(e)];
       case 'OpaqueEvent':
         if (e.original_kind === V0_EVENT_KIND) {
           this.count(this.notes.leftOut, e.original_kind);
@@ -104,6 +114,20 @@ export class SdkExporter {
    * the `agent_start`/`agent_end` updates the export keeps, and the record as stored is kept
    * beside the export (logbook-original-records.jsonl).
    */
+  /**
+   * A forgotten range spelled out as OpenHands lists forgotten events: every event from its first
+   * through its last (those hidden already included, which forgetting again leaves hidden).
+   */
+  private condensation(e: Extract<Event, { kind: 'Condensation' }>): Event {
+    const range = e.forgotten_range;
+    if (!range) return e;
+    const from = this.positions.get(range.first) ?? -1;
+    const to = this.positions.get(range.last) ?? -1;
+    const ids = from < 0 || to < from ? [] : this.shown.slice(from, to + 1);
+    const { forgotten_range: _range, ...rest } = e;
+    return withField(rest as Event, 'forgotten_event_ids', [...e.forgotten_event_ids, ...ids]);
+  }
+
   private unstamped(event: Event): Event {
     if (!('agent_name' in event) && !('branch' in event)) return event;
     this.count(this.notes.droppedFields, 'agent_name and branch');

@@ -97,7 +97,14 @@ void _schemaMatchesState;
  * `resume` is what a runtime needs besides the state to carry on from this point without reading
  * the events before it (the Conversation's prompt view); the state layer keeps it opaque.
  */
-export function encodeSnapshot(state: ConversationState, resume?: unknown): string {
+export function encodeSnapshot<R>(
+  state: ConversationState,
+  resume?: R extends PromiseLike<unknown> ? never : R,
+): string {
+  // A promise would be written as `{}`: a snapshot that looks valid and that no open can use.
+  if (typeof (resume as { then?: unknown } | undefined)?.then === 'function') {
+    throw new TypeError('a snapshot is given the resume data, not a promise of it');
+  }
   return JSON.stringify(
     resume === undefined ? { v: SNAPSHOT_VERSION, state } : { v: SNAPSHOT_VERSION, state, resume },
   );

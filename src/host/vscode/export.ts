@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import { observationText, ObservationRefResolver, textOf, type Event } from '../../core/events';
 import { SdkExporter } from '../../core/events/openhands-sdk-export';
+import { forgottenCount, ForgottenRangeLister } from '../../core/context';
 import { SecretRedactor } from '../../core/secrets';
 import type { ConversationSession } from './conversation-session';
 import { ImageStore } from '../../core/attachments/image-store';
@@ -40,6 +41,7 @@ export async function exportConversation(
   // JSON: each event as the OpenHands SDK persists it (core/events/openhands-sdk-export.ts);
   // Markdown: as logged, with an observation that refers to its action's text given it back.
   const sdk = new SdkExporter();
+  const ranges = new ForgottenRangeLister();
   const refs = new ObservationRefResolver();
   const images = new ImageStore(session.dir);
   const events: Event[] = [];
@@ -49,7 +51,8 @@ export async function exportConversation(
       continue;
     }
     // The JSON stands alone: stored images go inline as data URLs, as OpenHands expects them.
-    for (const out of sdk.convert(e)) events.push(await inlineImages(out, (url) => images.dataUrl(url)));
+    for (const out of sdk.convert(ranges.list(e)))
+      events.push(await inlineImages(out, (url) => images.dataUrl(url)));
   }
   const redactor = new SecretRedactor(session.secrets);
   const redacted = events.map((e) => redactor.redactValue(e));
@@ -112,10 +115,7 @@ export function toMarkdown(title: string, events: readonly Event[]): string {
         out.push(`**Conversation error** \`${e.code}\`: ${e.detail}`, '');
         break;
       case 'Condensation':
-        out.push(
-          `_${e.forgotten_event_ids.length} earlier events summarized${e.summary ? `: ${e.summary}` : ''}_`,
-          '',
-        );
+        out.push(`_${forgottenCount(e)} earlier events summarized${e.summary ? `: ${e.summary}` : ''}_`, '');
         break;
       case 'PauseEvent':
         out.push('_Paused._', '');

@@ -6,12 +6,18 @@ import { Icon } from './Icon';
 import { Markdown } from './Markdown';
 import { t, tn } from '../lib/text';
 
+/** Ids listed, plus the events a range names by its ends (a long run, core/context/forgotten-range.ts). */
+function forgottenCount(e: Row['event']): number {
+  const range = e.forgotten_range as { count?: unknown } | undefined;
+  return arr(e.forgotten_event_ids).length + (typeof range?.count === 'number' ? range.count : 0);
+}
+
 export function CondensationView({ row }: { row: Row }) {
   const e = row.event;
   const summary = str(e.summary)?.trim();
   const label =
     e.kind === 'Condensation'
-      ? tn(arr(e.forgotten_event_ids).length, 'condensedOne', 'condensedMany')
+      ? tn(forgottenCount(e), 'condensedOne', 'condensedMany')
       : t('condensedSummary');
   return (
     <div class="notice condensation">

@@ -21,6 +21,7 @@ import {
   SANDBOX_KEY,
   SandboxNoticeSchema,
 } from '../../../core/state';
+import { forgottenCount } from '../../../core/context';
 import { printableLine } from '../../../core/text/printable';
 import { AGENT_START_KEY, AgentStartValueSchema } from '../../../core/agents/agent-events';
 
@@ -54,7 +55,7 @@ function describeEvent(e: Event): string {
     case 'PauseEvent':
       return '[user] paused';
     case 'Condensation':
-      return `[context] condensed: ${e.forgotten_event_ids.length} event(s) forgotten`;
+      return `[context] condensed: ${forgottenCount(e)} event(s) forgotten`;
     case 'CondensationRequest':
       return '[context] condensation requested';
     case 'CondensationSummaryEvent':

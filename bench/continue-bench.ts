@@ -1,0 +1,291 @@
+// Continue benchmark: what `logbook run` costs on a conversation of 100,000 imported events.
+//   C1 one scripted turn (the model finishes at once) on the generated conversation, which the
+//      default condenser kept condensed: process wall time and peak RSS, against `logbook show` of
+//      the same conversation, the two taking turns.
+//   C2 the same on a conversation that was never condensed (the real OpenHands sample events
+//      cycled): the first step condenses nearly the whole log; the largest record that run wrote
+//      (the Condensation) and the summary request's size.
+// Run: node --import tsx bench/continue-bench.ts [--json FILE] [--events N]. Writes
+// bench/CONTINUE-RESULTS.md (not with --events, a smaller trial run).
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { conversationEventCodec, type StoredConversationEvent } from '../src/core/agent/event-codec';
+import { openEventStore } from '../src/core/log';
+import { startScriptedLlm, type Scenario } from '../test/support/llm-server';
+import { bundleCli, importWithCli, writeOpenHandsLayout, writeSampleLayout } from './imported-conversation';
+import { prettierMarkdown, resultsTable, type Row } from './report';
+
+const EVENTS = 100_000;
+const SEED = 7;
+const RUNS = 3;
+const TARGET_RATIO = 1.5;
+const TARGET_RSS_MB = 200;
+const TARGET_RECORD_KB = 64;
+
+const now = () => performance.now();
+const log = (s: string) => process.stderr.write(s + '\n');
+const f0 = (x: number) => x.toFixed(0);
+const f1 = (x: number) => x.toFixed(1);
+const f2 = (x: number) => x.toFixed(2);
+const int = (x: number) => Math.round(x).toLocaleString('en-US');
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+const runs = (xs: readonly number[], f: (x: number) => string) => xs.map(f).join(' / ');
+
+interface ProcessRun {
+  ms: number;
+  maxRssMB: number;
+}
+
+/**
+ * One process, timed from spawn to exit here; its peak RSS as GNU time reports it. Not spawnSync:
+ * the scripted model answers from this process, whose event loop must keep running.
+ */
+function timed(args: string[], env: Record<string, string> = {}): Promise<ProcessRun> {
+  const t0 = now();
+  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => {
+      const ms = now() - t0;
+      if (status !== 0) return reject(new Error(`${args.join(' ')} failed (${status}): ${stderr}`));
+      resolve({ ms, maxRssMB: Number(stderr.trim().split('\n').at(-1)) / 1024 });
+    });
+  });
+}
+
+const finish = { toolCalls: [{ name: 'finish', arguments: { message: 'Done.' } }] };
+
+/** One `logbook run` continuing a copy of `store` (copied untimed) against a scripted model. */
+async function continueOnce(
+  cli: string,
+  store: string,
+  work: string,
+  scenario: Scenario,
+): Promise<ProcessRun & { dir: string; length: number; requestBytes: number }> {
+  const dir = path.join(work, `continued-${Math.random().toString(36).slice(2)}`);
+  fs.cpSync(store, dir, { recursive: true });
+  const ws = fs.mkdtempSync(path.join(work, 'ws-'));
+  const before = await lengthOf(dir);
+  const llm = await startScriptedLlm({ scenario });
+  try {
+    const env = { OPENAI_BASE_URL: llm.baseUrl, OPENAI_API_KEY: 'bench', LOGBOOK_MODEL: 'scripted-model' };
+    const run = await timed([cli, 'run', '--workspace', ws, '--store', dir, '--task', 'say done'], env);
+    if (llm.remainingTurns() !== 0)
+      throw new Error('the scripted model was not asked what the scenario expects');
+    const requestBytes = Math.max(...llm.completionBodies().map((b) => JSON.stringify(b).length));
+    return { ...run, dir, length: before, requestBytes };
+  } finally {
+    await llm.close();
+  }
+}
+
+async function lengthOf(dir: string): Promise<number> {
+  const s = await openEventStore<StoredConversationEvent>(dir, {
+    codec: conversationEventCodec,
+    readOnly: true,
+  });
+  const n = s.length;
+  await s.close();
+  return n;
+}
+
+/** The largest record (its JSON bytes) appended at or after `from`, and its kind. */
+async function largestFrom(
+  dir: string,
+  from: number,
+): Promise<{ bytes: number; kind: string; count: number }> {
+  const s = await openEventStore<StoredConversationEvent>(dir, {
+    codec: conversationEventCodec,
+    readOnly: true,
+  });
+  try {
+    const slots = await s.slice(from);
+    let best = { bytes: 0, kind: '', count: slots.length };
+    for (const e of slots) {
+      const bytes = Buffer.byteLength(JSON.stringify(e));
+      if (bytes > best.bytes)
+        best = { bytes, kind: String((e as { kind?: unknown }).kind), count: slots.length };
+    }
+    return best;
+  } finally {
+    await s.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(`--${name}`);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const events = Number(arg('events') ?? EVENTS);
+  const trial = events !== EVENTS;
+  const jsonOut = arg('json');
+  const loadAtStart = os.loadavg();
+  const t0 = now();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'logbook-continue-bench-'));
+  const rows: Row[] = [];
+  const row = (workload: string, metric: string, value: string, target = '', pass: boolean | null = null) =>
+    rows.push({ workload, metric, value, target, pass });
+  const L = `${events / 1000}k`;
+  try {
+    const cli = await bundleCli(work);
+    const oh = await writeOpenHandsLayout(path.join(work, 'openhands'), events, SEED);
+    const condensed = path.join(work, 'condensed');
+    importWithCli(cli, oh.dir, condensed);
+    fs.rmSync(oh.dir, { recursive: true, force: true });
+    const sample = path.join(work, 'sample');
+    writeSampleLayout(sample, events);
+    const never = path.join(work, 'never-condensed');
+    importWithCli(cli, sample, never);
+    fs.rmSync(sample, { recursive: true, force: true });
+    log(`imported ${int(events)} events twice in ${f1((now() - t0) / 1000)} s`);
+
+    // ---- C1 ----
+    const show = () => timed([cli, 'show', condensed, '--json']);
+    const oneTurn: Scenario = { name: 'one-turn', turns: [{ reply: finish }] };
+    await show(); // first touch of the files, not measured
+    fs.rmSync((await continueOnce(cli, condensed, work, oneTurn)).dir, { recursive: true }); // warm-up
+    const shows: ProcessRun[] = [];
+    const conts: ProcessRun[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      shows.push(await show());
+      const c = await continueOnce(cli, condensed, work, oneTurn);
+      conts.push(c);
+      fs.rmSync(c.dir, { recursive: true, force: true });
+    }
+    const ms = (rs: ProcessRun[]) => median(rs.map((r) => r.ms));
+    const mb = (rs: ProcessRun[]) => median(rs.map((r) => r.maxRssMB));
+    const ratio = ms(conts) / ms(shows);
+    log(`C1 continue ${f0(ms(conts))} ms (${f1(mb(conts))} MB), show ${f0(ms(shows))} ms`);
+    row(
+      `C1 continue ${L}`,
+      `\`logbook run\` continuing the imported conversation by one scripted turn (the model finishes): process wall time; median of ${RUNS}, taking turns with show`,
+      `${f0(ms(conts))} ms (runs: ${runs(
+        conts.map((r) => r.ms),
+        f0,
+      )})`,
+    );
+    row(
+      `C1 continue ${L}`,
+      `the same ÷ \`logbook show --json\` of it (${f0(ms(shows))} ms; runs: ${runs(
+        shows.map((r) => r.ms),
+        f0,
+      )})`,
+      `${f2(ratio)}×`,
+      `≤ ${TARGET_RATIO}×`,
+      ratio <= TARGET_RATIO,
+    );
+    row(
+      `C1 continue ${L}`,
+      'the same: peak RSS of the process (median)',
+      `${f1(mb(conts))} MB (runs: ${runs(
+        conts.map((r) => r.maxRssMB),
+        f1,
+      )})`,
+      `≤ ${TARGET_RSS_MB} MB`,
+      mb(conts) <= TARGET_RSS_MB,
+    );
+
+    // ---- C2 ----
+    const summaryFirst: Scenario = {
+      name: 'condense-then-finish',
+      turns: [
+        { match: { hasTools: false }, reply: { content: 'Summary of the earlier work.' } },
+        { reply: finish },
+      ],
+    };
+    const c2 = await continueOnce(cli, never, work, summaryFirst);
+    const largest = await largestFrom(c2.dir, c2.length);
+    fs.rmSync(c2.dir, { recursive: true, force: true });
+    log(
+      `C2 continue ${f0(c2.ms)} ms (${f1(c2.maxRssMB)} MB); largest record ${largest.bytes} B (${largest.kind})`,
+    );
+    row(
+      `C2 first condensation ${L}`,
+      `the largest record the continuing run wrote (${largest.count} records; the largest is a ${largest.kind}), on a conversation never condensed before`,
+      `${f1(largest.bytes / 1024)} KB`,
+      `≤ ${TARGET_RECORD_KB} KB`,
+      largest.bytes <= TARGET_RECORD_KB * 1024,
+    );
+    row(
+      `C2 first condensation ${L}`,
+      'the same run: wall time, peak RSS, largest request to the model (its JSON)',
+      `${f0(c2.ms)} ms, ${f1(c2.maxRssMB)} MB, ${f1(c2.requestBytes / 2 ** 20)} MiB`,
+    );
+
+    const total = (now() - t0) / 1000;
+    const m = machine(loadAtStart);
+    if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ machine: m, rows, shows, conts, c2 }, null, 2));
+    if (!trial) {
+      const mdFile = path.join(__dirname, 'CONTINUE-RESULTS.md');
+      fs.writeFileSync(mdFile, await prettierMarkdown(mdFile, report(m, rows, events, total)));
+    }
+    process.stdout.write('\n' + resultsTable(rows) + '\n\n');
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function machine(loadAtStart: number[]): Record<string, string> {
+  const cpus = os.cpus();
+  const load = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(' / ');
+  return {
+    cpu: cpus[0]?.model.trim() ?? 'unknown',
+    cores: String(cpus.length),
+    memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    date: new Date().toISOString(),
+    'load average at start (1 / 5 / 15 min; other engineers share these cores)': load(loadAtStart),
+    'load average at end (1 / 5 / 15 min)': load(os.loadavg()),
+  };
+}
+
+function report(m: Record<string, string>, rows: Row[], events: number, total: number): string {
+  return [
+    '# Continue benchmark results',
+    '',
+    'Generated by `node --import tsx bench/continue-bench.ts` (bench/continue-bench.ts; part of `npm run bench`).',
+    'Every ratio compares numbers measured in the same run on the same machine. Do not edit by hand;',
+    'rerun the bench.',
+    '',
+    '## Machine',
+    '',
+    ...Object.entries(m).map(([k, v]) => `- ${k}: ${v}`),
+    `- bench wall time: ${f1(total)} s`,
+    '',
+    '## Results',
+    '',
+    resultsTable(rows),
+    '',
+    '## How it is measured',
+    '',
+    `- Data: two conversations of ${int(events)} events in the OpenHands layout, imported with`,
+    '  `logbook import-openhands` (snapshots written as an import writes them): the generated one of the',
+    `  state benchmark (bench/conversation-generator.ts, seed ${SEED}), with the Condensations the default`,
+    '  condenser would write; and the real OpenHands sample events cycled with fresh ids, which no',
+    '  condenser ever touched. The CLI is bundled as `npm run package` ships it.',
+    "- Each measurement is a whole process (GNU `time -f %M node cli.js ...`), Node's start included: a",
+    '  `logbook run --store COPY --task ...` on a fresh copy of the imported conversation (copied',
+    '  untimed) against the scripted OpenAI-compatible server (test/support/llm-server) in this process,',
+    '  with the sandbox as the CLI sets it up by default. C1 takes turns with `logbook show --json`.',
+    '- C2: the model is first asked for the summary of the condensation (the view holds nearly the whole',
+    '  log), then finishes. The largest record is the JSON of each event the run appended.',
+    '',
+  ].join('\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${String((err as Error)?.stack ?? err)}\n`);
+  process.exit(1);
+});
