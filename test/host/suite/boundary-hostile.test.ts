@@ -107,7 +107,10 @@ const cases: Case[] = [
   },
   {
     finding: 'protected folders that do not exist yet cannot be made: .logbook/agents and .vscode/tasks.json',
-    arrange: (ws) => {
+    arrange: async (ws) => {
+      // An earlier conversation of this window holds the empty placeholders its sandbox made; the
+      // user then deletes the stray empty folders.
+      await hostileRun('hostile-earlier', 'act', [terminal('echo started')]);
       rmSync(join(ws, '.logbook'), { recursive: true, force: true });
       rmSync(join(ws, '.vscode'), { recursive: true, force: true });
     },
@@ -188,7 +191,8 @@ async function hostileRun(
     await until(() => llm.remainingTurns() === 0, 'the model was answered');
     await session.settled();
     const events = await session.conversation.events();
-    return { session, log: JSON.stringify(events) };
+    const seen = events.filter((e) => e.kind === 'ObservationEvent' || e.kind === 'AgentErrorEvent');
+    return { session, log: JSON.stringify(events), seen: JSON.stringify(seen).slice(0, 4000) };
   } finally {
     await llm.close();
   }
@@ -201,8 +205,16 @@ describe('boundary-hostile: the findings of issue 47 through the chat', function
     await vscode.workspace
       .getConfiguration('logbook')
       .update('confirmation.mode', 'never', vscode.ConfigurationTarget.Global);
+    // The commondir case makes the workspace a repository for a moment; the editor's own git
+    // would keep polling it after it is gone. The test runs the user's git itself.
+    await vscode.workspace
+      .getConfiguration('git')
+      .update('enabled', false, vscode.ConfigurationTarget.Global);
   });
   after(async () => {
+    await vscode.workspace
+      .getConfiguration('git')
+      .update('enabled', undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace
       .getConfiguration('logbook')
       .update('confirmation.mode', undefined, vscode.ConfigurationTarget.Global);
@@ -217,19 +229,61 @@ describe('boundary-hostile: the findings of issue 47 through the chat', function
         mkdirSync(dir, { recursive: true });
         try {
           await c.arrange(ws, dir);
-          const { session, log } = await hostileRun(
+          const { session, log, seen } = await hostileRun(
             `hostile-${mode}-${cases.indexOf(c)}`,
             mode,
             c.calls(ws, dir),
           );
           assert.equal(session.conversation.state.mode, mode, 'the mode held');
-          assert.deepEqual(await c.observe(ws, dir, log), c.expected, log.slice(0, 4000));
+          assert.deepEqual(await c.observe(ws, dir, log), c.expected, seen);
         } finally {
           await c.cleanup?.(ws, dir);
         }
       });
     }
   }
+
+  it('act mode: a held folder the user removes between two commands of one conversation stays held', async () => {
+    const ws = workspaceRoot();
+    rmSync(join(ws, '.vscode'), { recursive: true, force: true });
+    const llm = await scriptedModel({
+      name: 'hostile-removed-midway',
+      turns: [
+        { match: { lastRole: 'user' }, reply: { toolCalls: [terminal('echo first')] } },
+        {
+          match: { lastRole: 'tool' },
+          reply: {
+            holdUntilReleased: 'removed',
+            toolCalls: [terminal("mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo done")],
+          },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
+      ],
+      fallback: { content: 'Done.' },
+    });
+    try {
+      const { service } = await logbook();
+      await service.setActive(undefined);
+      await service.sendMessage('Hostile case: removed midway', undefined, 'act');
+      await until(() => llm.remainingTurns() <= 1, 'the first command ran');
+      const placeholder = existsSync(join(ws, '.vscode'));
+      // The user deletes the empty folder that appeared, while the conversation's shell runs.
+      rmSync(join(ws, '.vscode'), { recursive: true, force: true });
+      llm.release('removed');
+      await until(() => llm.remainingTurns() === 0, 'the second command ran');
+      const session = await service.session(service.activeId!);
+      await session.settled();
+      const seen = (await session.conversation.events()).filter((e) => e.kind === 'ObservationEvent');
+      assert.deepEqual(
+        { placeholder, tasks: existsSync(join(ws, '.vscode', 'tasks.json')) },
+        { placeholder: true, tasks: false },
+        JSON.stringify(seen).slice(0, 4000),
+      );
+    } finally {
+      await llm.close();
+      rmSync(join(ws, '.vscode'), { recursive: true, force: true });
+    }
+  });
 
   describe('plan mode stays plan through another agent', () => {
     const made = () => join(workspaceRoot(), 'made-by-act-agent.txt');
@@ -252,7 +306,7 @@ describe('boundary-hostile: the findings of issue 47 through the chat', function
     });
 
     it('plan mode: a delegated act agent writes nothing in the workspace', async () => {
-      const { session, log } = await hostileRun(
+      const { session, seen } = await hostileRun(
         'hostile-plan-delegate',
         'plan',
         [
@@ -277,12 +331,12 @@ describe('boundary-hostile: the findings of issue 47 through the chat', function
       assert.deepEqual(
         { made: existsSync(made()), mode: session.conversation.state.mode },
         { made: false, mode: 'plan' },
-        log.slice(0, 4000),
+        seen,
       );
     });
 
     it('plan mode: a handoff to an act agent keeps plan, and its next file edit is refused', async () => {
-      const { session, log } = await hostileRun(
+      const { session, seen } = await hostileRun(
         'hostile-plan-transfer',
         'plan',
         [{ name: 'transfer_to_agent', arguments: { agent_name: 'doer' } }],
@@ -291,7 +345,7 @@ describe('boundary-hostile: the findings of issue 47 through the chat', function
       assert.deepEqual(
         { made: existsSync(made()), mode: session.conversation.state.mode },
         { made: false, mode: 'plan' },
-        log.slice(0, 4000),
+        seen,
       );
     });
   });
