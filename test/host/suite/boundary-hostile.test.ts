@@ -1,9 +1,13 @@
 // The hostile model of issue 47, driven through the chat in the real extension host: the scripted
 // model sends each finding's tool calls, in act and in plan mode, with confirmations off (so nothing
 // asks and the boundary itself is what holds), and the test checks the effect on disk and in the
-// log. Findings that other host suites already drive through the editor (the shell's memory,
-// settings files the agent writes, a handoff to an act agent, verify after handoffs or a cut child
-// log, replay of a child's read) are not repeated here.
+// log. Also here: a held folder the user deletes while the conversation's shell runs, an act-mode
+// agent reached from plan mode by delegate or handoff, and the editor's Verify Conversation on a
+// signed log whose signatures.log was deleted. Findings other host suites already drive through the
+// editor are not repeated: the shell's memory (fresh-shell, shell-hooks), settings files the agent
+// writes (workspace-settings, path-boundary), agent definitions it writes (agent-trust), verify
+// after a cut child log or two handoffs (verify-children, verify-handoffs), replay's paths
+// (replay-children).
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +16,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentMode } from '../../../src/core/state';
+import type { VerifyOutcome } from '../../../src/host/vscode/verify';
 import type { ScriptedLlm } from '../../support/llm-server';
 import type { Reply, ScriptedToolCall, TurnMatch } from '../../support/llm-server/scenario';
 import { EXTENSION_ID, logbook, scriptedModel, until, workspaceRoot } from './helpers';
@@ -282,6 +287,34 @@ describe('boundary-hostile: the findings of issue 47 through the chat', function
     } finally {
       await llm.close();
       rmSync(join(ws, '.vscode'), { recursive: true, force: true });
+    }
+  });
+
+  it("the editor's Verify Conversation: a deleted signatures.log of a signed conversation is tampering, not unsigned", async () => {
+    const llm = await scriptedModel({
+      name: 'hostile-verify-deleted-signatures',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: { toolCalls: [{ name: 'finish', arguments: { message: 'Done.' } }] },
+        },
+      ],
+    });
+    const { service } = await logbook();
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Finish at once');
+    try {
+      const session = await service.session(id);
+      assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
+      rmSync(join(service.root, id, 'signatures.log'));
+      const v = await vscode.commands.executeCommand<VerifyOutcome>('logbook.verifyConversation', id);
+      assert.deepEqual(
+        { verdict: v.result.verdict, unsignedWords: /without signatures/.test(v.message) },
+        { verdict: 'broken', unsignedWords: false },
+        v.message,
+      );
+    } finally {
+      await llm.close();
+      await service.delete(id);
     }
   });
 
