@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentMode } from '../../../src/core/state';
 import type { VerifyOutcome } from '../../../src/host/vscode/verify';
+import type { ReplayReport } from '../../../src/protocol/messages';
 import type { ScriptedLlm } from '../../support/llm-server';
 import type { Reply, ScriptedToolCall, TurnMatch } from '../../support/llm-server/scenario';
 import { EXTENSION_ID, logbook, scriptedModel, until, workspaceRoot } from './helpers';
@@ -315,6 +316,79 @@ describe('boundary-hostile: the findings of issue 47 through the chat', function
     } finally {
       await llm.close();
       await service.delete(id);
+    }
+  });
+
+  it("the editor's Replay Conversation: recorded absolute paths are replayed in the copy; the restored workspace keeps every byte", async () => {
+    const ws = workspaceRoot();
+    const made = join(ws, 'replay-made.txt');
+    const edited = join(ws, 'replay-edited.txt');
+    writeFileSync(edited, ORIGINAL);
+    const llm = await scriptedModel({
+      name: 'hostile-replay-absolute',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: {
+            toolCalls: [
+              {
+                name: 'file_editor',
+                arguments: {
+                  command: 'create',
+                  path: made,
+                  file_text: 'by the agent\n',
+                  security_risk: 'LOW',
+                },
+              },
+            ],
+          },
+        },
+        {
+          match: { lastRole: 'tool' },
+          reply: {
+            toolCalls: [
+              {
+                name: 'file_editor',
+                arguments: {
+                  command: 'str_replace',
+                  path: edited,
+                  old_str: 'written by the test',
+                  new_str: 'changed by the agent',
+                  security_risk: 'LOW',
+                },
+              },
+            ],
+          },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
+      ],
+    });
+    const { service } = await logbook();
+    const id = await vscode.commands.executeCommand<string>(
+      'logbook.startTask',
+      'Make and edit by absolute path',
+    );
+    try {
+      const session = await service.session(id);
+      await until(() => llm.remainingTurns() === 0, 'the model was answered');
+      await session.settled();
+      assert.equal(readFileSync(edited, 'utf8'), 'changed by the agent\n');
+      // The user restores the files, then replays the conversation.
+      rmSync(made);
+      writeFileSync(edited, ORIGINAL);
+      const report = await vscode.commands.executeCommand<ReplayReport>('logbook.replayConversation', id, {
+        confirmed: true,
+      });
+      assert.deepEqual(
+        { made: existsSync(made), edited: readFileSync(edited, 'utf8'), outcome: report.outcome },
+        { made: false, edited: ORIGINAL, outcome: 'same' },
+        JSON.stringify(report),
+      );
+    } finally {
+      await llm.close();
+      await service.delete(id);
+      rmSync(made, { force: true });
+      rmSync(edited, { force: true });
     }
   });
 
