@@ -5,7 +5,7 @@
 import type { L10n } from '../../../core/text/l10n';
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { bwrapArguments } from './bwrap-arguments';
 import { hostAllowed, NetworkProxy } from './network-proxy';
 import { BRIDGE_PORT, withBridge } from './network-bridge';
@@ -104,6 +104,8 @@ export class CommandSandbox {
   private linked = new Set<string>();
   /** New hard links the last `beforeCommand` found, for the command's output. */
   private linkNote: string[] = [];
+  /** Placeholders removed since the last launch, found by `beforeCommand`, for the command's output. */
+  private lostNote: string[] = [];
 
   constructor(private readonly opts: CommandSandboxOptions) {}
 
@@ -204,7 +206,13 @@ export class CommandSandbox {
     if (!this.watch) return false;
     const fresh = this.watch.snapshot().linked.filter((p) => !this.linked.has(p));
     if (fresh.length) this.linkNote = fresh;
-    return fresh.length > 0;
+    // A placeholder removed on the host takes the shell's read-only mount on it away: a new shell
+    // makes and holds it again.
+    const lost = [...new Set(this.placeholders)].filter(
+      (p) => pathKind(dirname(p)) === 'dir' && pathKind(p) !== 'dir',
+    );
+    if (lost.length) this.lostNote = lost;
+    return fresh.length > 0 || lost.length > 0;
   }
 
   /** After each command: undoes what it wrote to held files no mount holds; the text ends its output. */
@@ -215,7 +223,13 @@ export class CommandSandbox {
         `[Files in the workspace got other hard links: ${this.linkNote.join(', ')}. A write through ` +
           'one would change a file elsewhere, so Logbook started a new shell that holds them read-only.]',
       );
+    if (this.lostNote.length)
+      notes.push(
+        `[Folders Logbook holds read-only were removed: ${this.lostNote.join(', ')}. Logbook started ` +
+          'a new shell that holds them again.]',
+      );
     this.linkNote = [];
+    this.lostNote = [];
     return notes.filter(Boolean).join('\n');
   }
 

@@ -6,7 +6,7 @@
 //
 // Counted per process: removing a folder that another sandbox still has a mount on would take
 // that mount away (the kernel detaches mounts from a removed folder in every namespace).
-import { mkdirSync, rmdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmdirSync } from 'node:fs';
 
 const users = new Map<string, number>();
 let cleanupOnExit = false;
@@ -18,14 +18,13 @@ let cleanupOnExit = false;
 export function acquirePlaceholder(path: string): boolean {
   const n = users.get(path);
   if (n !== undefined) {
+    // Still counted, yet the user may have removed the empty folder since: a mount needs it there,
+    // or this launch would hold nothing and a command could create it.
+    if (!isFolder(path) && !makeFolder(path)) return false;
     users.set(path, n + 1);
     return true;
   }
-  try {
-    mkdirSync(path, { mode: 0o755 });
-  } catch {
-    return false;
-  }
+  if (!makeFolder(path)) return false;
   users.set(path, 1);
   if (!cleanupOnExit) {
     cleanupOnExit = true;
@@ -36,6 +35,23 @@ export function acquirePlaceholder(path: string): boolean {
     });
   }
   return true;
+}
+
+function makeFolder(path: string): boolean {
+  try {
+    mkdirSync(path, { mode: 0o755 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function removeIfEmpty(path: string): void {
