@@ -136,6 +136,7 @@ export async function openCliSession(
     caps: () => ({ ...shared.settings, allowedHosts: settings.get<string[]>('sandbox.allowedHosts') }),
     model: () => llmSettings.model,
     held: (name) => watch.held(name),
+    narrowHosts: (hosts) => sandbox.narrowHostsTo(hosts),
     openChild: nodeChildOpener({
       session: shared,
       headFile: (dir) => cliHeadFile(io.env, dir),

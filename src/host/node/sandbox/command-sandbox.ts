@@ -104,6 +104,8 @@ export class CommandSandbox {
   private linked = new Set<string>();
   /** New hard links the last `beforeCommand` found, for the command's output. */
   private linkNote: string[] = [];
+  /** The hosts of the agent running the conversation now (a handoff's grant); null: not narrowed. */
+  private handoffHosts: readonly string[] | null = null;
 
   constructor(private readonly opts: CommandSandboxOptions) {}
 
@@ -360,9 +362,21 @@ export class CommandSandbox {
     await (await proxy?.catch(() => undefined))?.close();
   }
 
+  /**
+   * Narrows this sandbox's network, from its next connection, to the hosts the agent that took the
+   * conversation over was granted (within the user's list, as a child's); null: back to the list.
+   */
+  narrowHostsTo(hosts: readonly string[] | null): void {
+    this.handoffHosts = hosts === null ? null : [...hosts];
+  }
+
   private allowsUnasked(host: string): boolean {
-    const narrow = this.opts.narrowHosts;
-    return hostAllowed(host, this.opts.allowedHosts()) && (!narrow || hostAllowed(host, narrow));
+    const within = (list: readonly string[] | null | undefined) => !list || hostAllowed(host, list);
+    return (
+      hostAllowed(host, this.opts.allowedHosts()) &&
+      within(this.opts.narrowHosts) &&
+      within(this.handoffHosts)
+    );
   }
 
   private startProxy(): Promise<NetworkProxy> {

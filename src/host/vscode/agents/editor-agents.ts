@@ -168,6 +168,8 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
     model: () => configuredModel().name,
     openChild,
     ...(o.held ? { held: o.held } : {}),
+    // An agent that took the conversation over reaches only its grant's hosts unasked.
+    narrowHosts: (hosts) => o.parent.sandbox?.sandbox.narrowHostsTo(hosts),
   });
   return {
     agent: main.agent,

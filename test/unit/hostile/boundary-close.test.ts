@@ -1,0 +1,187 @@
+// An agent that took the conversation over by `transfer_to_agent` holds the conversation itself to
+// its grant: its smaller step limit and token budget stop the loop, its narrower host list is what
+// the sandbox lets through, and a later run read back from the log holds to the same grant. The
+// real CLI against the scripted model, in act and plan mode; the host test with the real bwrap.
+import * as assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { printed, runCli } from '../cli/cli-runner';
+import { CliFixture, readLogJson, terminalCall } from '../cli/fixtures';
+import type { Json } from '../agents/agents-fixture';
+
+/** Writes the workspace definitions `defs` (name → front matter lines) into `.logbook/agents/`. */
+function workspaceWith(fx: CliFixture, defs: Record<string, string[]>): string {
+  const ws = fx.tmp();
+  const dir = join(ws, '.logbook', 'agents');
+  mkdirSync(dir, { recursive: true });
+  for (const [name, front] of Object.entries(defs))
+    writeFileSync(
+      join(dir, `${name}.md`),
+      `---\nname: ${name}\ndescription: The ${name}.\n${front.join('\n')}\n---\nDo it.\n`,
+    );
+  return ws;
+}
+
+const transferTo = (name: string) => ({
+  toolCalls: [{ id: `c_to_${name}`, name: 'transfer_to_agent', arguments: { agent_name: name } }],
+});
+const think = { toolCalls: [{ id: 'c_k', name: 'think', arguments: { thought: 'again' } }] };
+
+const countOf = (log: Json[], tool: string) =>
+  log.filter((e) => e.kind === 'ActionEvent' && e.tool_name === tool).length;
+const errorsOf = (log: Json[]) =>
+  log.filter((e) => e.kind === 'ConversationErrorEvent').map((e) => JSON.stringify(e));
+const handoffStarts = (log: Json[]) =>
+  log
+    .filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'agent_start')
+    .map((e) => e.value as Json);
+
+for (const mode of ['act', 'plan'] as const)
+  describe(`hostile: a handoff's smaller budget binds the conversation it takes over (${mode} mode, CLI)`, function () {
+    this.timeout(120_000);
+    const fx = new CliFixture();
+    afterEach(() => fx.cleanup());
+    const run = (ws: string, store: string, task: string, more: string[] = []) => [
+      'run',
+      '--workspace',
+      ws,
+      '--store',
+      store,
+      '--mode',
+      mode,
+      '--confirm',
+      'never',
+      '--task',
+      task,
+      ...more,
+    ];
+
+    it('max_iterations: the run stops at the taken-over agent’s limit, and so does the next run', async () => {
+      const ws = workspaceWith(fx, { brief: ['tools: [think]', 'mode: act', 'max_iterations: 3'] });
+      const env = await fx.startLlm({
+        name: `handoff-steps-${mode}`,
+        turns: [
+          { match: { lastRole: 'user', lastContentIncludes: 'hand it over' }, reply: transferTo('brief') },
+        ],
+        fallback: think,
+      });
+      const store = join(fx.tmp(), 'conv');
+      const first = await runCli(run(ws, store, 'hand it over', ['--max-iterations', '20']), { env });
+      let log = await readLogJson(store);
+      // The handoff is the run's first step; the brief agent's limit counts the run's steps.
+      assert.equal(countOf(log, 'think'), 2, printed(first));
+      assert.ok(
+        errorsOf(log).some((e) => /iteration_limit/.test(e) && /brief agent's grant/.test(e)),
+        errorsOf(log).join('\n'),
+      );
+      assert.equal((handoffStarts(log)[0]!.grant as Json).maxIterations, 3);
+      // Read back from the log, the next run holds to the same grant.
+      const second = await runCli(run(ws, store, 'go on', ['--max-iterations', '20']), { env });
+      log = await readLogJson(store);
+      assert.equal(countOf(log, 'think'), 5, printed(second));
+    });
+
+    it('max_tokens: the conversation stops once the taken-over agent spent its budget, also after a resume', async () => {
+      const ws = workspaceWith(fx, { frugal: ['tools: [think]', 'mode: act', 'max_tokens: 500'] });
+      const usage = { prompt: 200, completion: 50 };
+      const env = await fx.startLlm({
+        name: `handoff-tokens-${mode}`,
+        turns: [
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'hand it over' },
+            reply: { ...transferTo('frugal'), usage },
+          },
+        ],
+        fallback: { ...think, usage },
+      });
+      const store = join(fx.tmp(), 'conv');
+      const first = await runCli(run(ws, store, 'hand it over', ['--max-iterations', '20']), { env });
+      let log = await readLogJson(store);
+      // 250 at the handoff, then 3 × 250: 1000 > 250 + 500, so no fifth request is made.
+      const requests = fx.llm!.completionBodies().length;
+      assert.equal(requests, 4, printed(first));
+      const [start] = handoffStarts(log);
+      // What the conversation had used when frugal took over: its 500 tokens count from there.
+      assert.deepEqual(start!.spent, { tokens: 250, cost: 0 });
+      assert.equal((start!.grant as Json).maxTokens, 500);
+      assert.ok(
+        errorsOf(log).some((e) => /token_budget/.test(e)),
+        errorsOf(log).join('\n'),
+      );
+      // A new run of the same conversation: still over frugal's budget, so nothing is asked.
+      await runCli(run(ws, store, 'go on', ['--max-iterations', '20']), { env });
+      log = await readLogJson(store);
+      assert.equal(fx.llm!.completionBodies().length, requests, 'a resumed run spent past the budget');
+    });
+  });
+
+// Act mode only: plan mode refuses every command that reaches the network, before any host list.
+for (const mode of ['act'] as const)
+  describe(`hostile: a handoff's narrower allowed_hosts binds the conversation's commands (${mode} mode, CLI, real bwrap)`, function () {
+    this.timeout(120_000);
+    const fx = new CliFixture();
+    let origin: http.Server;
+    let port: number;
+    before(async () => {
+      origin = http.createServer((req, res) => res.end(`origin saw ${req.url}`));
+      await new Promise<void>((r) => origin.listen(0, '127.0.0.1', r));
+      port = (origin.address() as AddressInfo).port;
+    });
+    after(() => origin.close());
+    afterEach(() => fx.cleanup());
+
+    /** A request through the sandbox's proxy, as a proxy-aware program makes it. */
+    const fetchCall = (id: string, path: string) =>
+      terminalCall(
+        id,
+        `node -e "require('http').get({host:'127.0.0.1',port:3128,path:'http://127.0.0.1:${port}${path}'},r=>{let b='';r.on('data',d=>b+=d);r.on('end',()=>console.log(r.statusCode,b))})"`,
+      );
+
+    it('after the handoff a host only the user allowed is turned away, and still after a resume', async () => {
+      const ws = workspaceWith(fx, {
+        offline: ['tools: [terminal, think]', 'mode: act', 'allowed_hosts: [registry.npmjs.org]'],
+      });
+      const env = await fx.startLlm({
+        name: `handoff-hosts-${mode}`,
+        turns: [
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'fetch then hand over' },
+            reply: { toolCalls: [fetchCall('c_1', '/before')] },
+          },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'origin saw /before' },
+            reply: transferTo('offline'),
+          },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'now handled by the offline agent' },
+            reply: { toolCalls: [fetchCall('c_2', '/after')] },
+          },
+          { match: { lastRole: 'tool' }, reply: { content: 'Fetched.' } },
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'fetch again' },
+            reply: { toolCalls: [fetchCall('c_3', '/resumed')] },
+          },
+          { match: { lastRole: 'tool' }, reply: { content: 'Fetched again.' } },
+        ],
+      });
+      const store = join(fx.tmp(), 'conv');
+      const base = ['run', '--workspace', ws, '--store', store, '--mode', mode, '--confirm', 'never'];
+      const more = ['--sandbox', 'required', '--allow-host', '127.0.0.1'];
+      const first = await runCli([...base, ...more, '--task', 'fetch then hand over'], { env });
+      assert.equal(first.code, 0, printed(first));
+      const second = await runCli([...base, ...more, '--task', 'fetch again'], { env });
+      assert.equal(second.code, 0, printed(second));
+      assert.equal(fx.llm!.remainingTurns(), 0);
+      const log = await readLogJson(store);
+      const outputs = log
+        .filter((e) => e.kind === 'ObservationEvent' && e.tool_name === 'terminal')
+        .map((e) => JSON.stringify(e.observation));
+      assert.equal(outputs.length, 3);
+      assert.match(outputs[0]!, /origin saw \/before/);
+      assert.doesNotMatch(outputs[1]!, /origin saw/, 'the offline agent reached a host its grant leaves out');
+      assert.doesNotMatch(outputs[2]!, /origin saw/, 'after a resume the offline agent reached it');
+      assert.deepEqual((handoffStarts(log)[0]!.grant as Json).allowedHosts, []);
+    });
+  });
