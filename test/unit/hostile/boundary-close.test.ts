@@ -185,3 +185,81 @@ for (const mode of ['act'] as const)
       assert.deepEqual((handoffStarts(log)[0]!.grant as Json).allowedHosts, []);
     });
   });
+
+const HELPER =
+  '---\nname: helper\ndescription: Does what it is told.\ntools: [think]\nmode: act\n---\nDo it.\n';
+
+for (const mode of ['act', 'plan'] as const)
+  describe(`hostile: a definition accepted between runs is recorded when the conversation goes on (${mode} mode, CLI)`, function () {
+    this.timeout(120_000);
+    const fx = new CliFixture();
+    afterEach(() => fx.cleanup());
+
+    it('logbook agents accept, then a later run: the log says when it was accepted, before the handoff uses it', async () => {
+      const ws = fx.tmp();
+      const store = join(fx.tmp(), 'conv');
+      const env = await fx.startLlm({
+        name: `accepted-between-${mode}`,
+        turns: [
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'make a helper' },
+            reply: {
+              toolCalls: [
+                {
+                  id: 'c_p',
+                  name: 'file_editor',
+                  arguments: {
+                    command: 'create',
+                    path: '.logbook/agents/helper.md',
+                    file_text: HELPER,
+                    security_risk: 'LOW',
+                    summary: 'write a definition',
+                  },
+                },
+              ],
+            },
+          },
+          { match: { lastRole: 'tool' }, reply: { content: 'Made it.' } },
+          { match: { lastRole: 'user', lastContentIncludes: 'now use it' }, reply: transferTo('helper') },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'now handled by the helper agent' },
+            reply: { content: 'The helper has it.' },
+          },
+        ],
+      });
+      const base = ['run', '--workspace', ws, '--store', store, '--confirm', 'never'];
+      // The definition is written by the agent (in act mode: plan mode writes nothing).
+      const first = await runCli([...base, '--task', 'make a helper'], { env });
+      assert.equal(first.code, 0, printed(first));
+      assert.match(first.stdout, /agent definition held: helper/);
+      const before = new Date().toISOString();
+      const accepted = await runCli(['agents', 'accept', 'helper', '--workspace', ws]);
+      assert.equal(accepted.code, 0, printed(accepted));
+      const after = new Date().toISOString();
+      const second = await runCli([...base, '--mode', mode, '--task', 'now use it'], { env });
+      assert.equal(second.code, 0, printed(second));
+      assert.equal(fx.llm!.remainingTurns(), 0);
+      const log = await readLogJson(store);
+      const at = (key: string) =>
+        log.findIndex((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === key);
+      const records = log.filter(
+        (e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'agent_definition_accepted',
+      );
+      assert.equal(records.length, 1, 'the acceptance is recorded once');
+      const v = records[0]!.value as Json;
+      assert.equal(v.name, 'helper');
+      assert.match(String(v.fingerprint), /^sha256:[0-9a-f]{64}$/);
+      assert.ok(String(v.accepted_at) >= before && String(v.accepted_at) <= after, String(v.accepted_at));
+      // Recorded as the conversation went on: after the first run's events, before the handoff.
+      assert.ok(at('agent_definition_accepted') < at('agent_start'));
+      assert.ok(at('agent_definition_accepted') > log.findIndex((e) => e.kind === 'ObservationEvent'));
+      assert.match(second.stdout, /\[agent\] you accepted the definition of helper \(.*\) on \d{4}-/);
+      // A third run records nothing again.
+      await fx.startLlm({ name: 'quiet', turns: [], fallback: { content: 'Nothing.' } });
+      await runCli([...base, '--task', 'anything'], { env: fx.env() });
+      const again = (await readLogJson(store)).filter(
+        (e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'agent_definition_accepted',
+      );
+      assert.equal(again.length, 1);
+    });
+  });

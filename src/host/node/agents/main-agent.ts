@@ -73,7 +73,14 @@ export function mainAgentSession(o: MainAgentOptions): {
   adopt(conversation: Conversation): Promise<void>;
   /** Runs the children (once the session's tools are made). */
   children(): NodeChildRunner;
+  /**
+   * A definition the user accepted while the conversation is open: its delegations and handoffs
+   * may use it from the next step (in place of one of the same name).
+   */
+  accept(agent: AgentDefinition): void;
 } {
+  // The list the tools read at each call: an accepted definition joins it.
+  const agents: AgentDefinition[] = [...o.agents];
   let current: AgentStamp = MAIN_STAMP;
   // The grant of the agent that took over by a handoff (as recorded); null: the main agent's own.
   let currentGrant: AgentGrant | null = null;
@@ -117,11 +124,11 @@ export function mainAgentSession(o: MainAgentOptions): {
   let runner: NodeChildRunner | undefined;
   let useSigner: SessionToolContext['useSigner'] | undefined;
   let delegate: DelegateTool | undefined;
-  const section = agentsPromptSection(o.agents);
+  const section = agentsPromptSection(agents);
   const tools = (builtIn: ToolSpec[], ctx: SessionToolContext): ToolSpec[] => {
     useSigner = ctx.useSigner;
     runner = new NodeChildRunner({
-      agents: () => o.agents,
+      agents: () => agents,
       parentDir: o.parentDir,
       parentId: o.parentId,
       parentBranch: MAIN_STAMP.branch,
@@ -134,12 +141,12 @@ export function mainAgentSession(o: MainAgentOptions): {
     });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
     const held = o.held ? { held: o.held } : {};
-    delegate = createDelegateTool({ agents: () => o.agents, runner, readOnlyTools, ...held });
+    delegate = createDelegateTool({ agents: () => agents, runner, readOnlyTools, ...held });
     return [
       ...builtIn,
       delegate as ToolSpec,
       createTransferTool({
-        agents: () => o.agents,
+        agents: () => agents,
         grant: async () => {
           const c = ctx.conversation();
           return grantLeft(userMode(await c.events()), spentOf(c));
@@ -175,6 +182,11 @@ export function mainAgentSession(o: MainAgentOptions): {
   };
   return {
     tools,
+    accept: (agent) => {
+      const at = agents.findIndex((a) => a.name === agent.name);
+      if (at >= 0) agents.splice(at, 1, agent);
+      else agents.push(agent);
+    },
     children: () => {
       if (!runner) throw new Error('The session is not open yet.');
       return runner;
@@ -182,7 +194,7 @@ export function mainAgentSession(o: MainAgentOptions): {
     agent: {
       stamp: () => current,
       ...(section ? { promptSections: [section] } : {}),
-      offers: (tool) => offeredAfterHandoff(o.agents, current.agent_name, currentGrant, tool),
+      offers: (tool) => offeredAfterHandoff(agents, current.agent_name, currentGrant, tool),
       confirmation: () => currentGrant?.confirmation,
       limits: () => {
         if (!currentGrant) return { maxIterations: null, maxTokens: null, maxCost: null };

@@ -69,6 +69,11 @@ export interface EditorMainAgent {
   };
   /** Reads a handoff back, and reopens the children that wait on the user. */
   adopt(conversation: Conversation): Promise<void>;
+  /**
+   * A definition the user accepted: used from the next step. False where the conversation opened
+   * with no agent to delegate to (it has no delegate or handoff tool to use it with).
+   */
+  accept(agent: AgentDefinition): boolean;
 }
 
 export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
@@ -158,6 +163,7 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
         folder: () => undefined,
       },
       adopt: async () => undefined,
+      accept: () => false,
     };
   const main = mainAgentSession({
     agents: o.agents,
@@ -174,6 +180,10 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
   return {
     agent: main.agent,
     tools: main.tools,
+    accept: (agent) => {
+      main.accept(agent);
+      return true;
+    },
     children: {
       approve: async (ids) => {
         const h = holder(ids);
