@@ -7,8 +7,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { SETTINGS } from '../../../src/core/settings/schema';
+import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
+import { CommandSandbox } from '../../../src/host/node/sandbox';
 import { printed, runCli } from '../cli/cli-runner';
-import { CliFixture, readLogJson, terminalCall } from '../cli/fixtures';
+import { CliFixture, onlyConversationDir, readLogJson, terminalCall } from '../cli/fixtures';
 import type { Json } from '../agents/agents-fixture';
 
 /** Writes the workspace definitions `defs` (name → front matter lines) into `.logbook/agents/`. */
@@ -263,3 +266,78 @@ for (const mode of ['act', 'plan'] as const)
       assert.equal(again.length, 1);
     });
   });
+
+/** A tool that listens on a socket of its own and talks to itself through it. */
+const selfSocket = (path: string) =>
+  `python3 -c "import socket, os; p = '${path}'; s = socket.socket(socket.AF_UNIX); s.bind(p); s.listen(1); ` +
+  `c = socket.socket(socket.AF_UNIX); c.connect(p); a, _ = s.accept(); a.sendall(b'self-answered'); ` +
+  `print(c.recv(64).decode()); os.unlink(p)"`;
+
+describe('logbook.sandbox.allowUnixSockets: the Unix socket filter can be turned off, by the user only (real bwrap)', function () {
+  this.timeout(90_000);
+  const fx = new CliFixture();
+  before(function () {
+    const state = new CommandSandbox({ setting: 'auto', allowedHosts: () => [] }).state;
+    if (state.kind !== 'on' || state.socketFilterMissing) this.skip();
+  });
+  afterEach(() => fx.cleanup());
+
+  const runOne = async (env: Record<string, string>) => {
+    const ws = fx.tmp();
+    const llm = await fx.startLlm({
+      name: 'own-socket',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: { toolCalls: [terminalCall('c_s', selfSocket('own.sock'))] },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
+      ],
+    });
+    const r = await runCli(
+      ['run', '--workspace', ws, '--sandbox', 'required', '--confirm', 'never', '--task', 'listen'],
+      { env: { ...llm, ...env } },
+    );
+    assert.equal(r.code, 0, printed(r));
+    const log = await readLogJson(onlyConversationDir(ws));
+    const told = log.filter((e) => e.kind === 'ObservationEvent').map((e) => JSON.stringify(e.observation));
+    return { told: told.join('\n'), stdout: r.stdout };
+  };
+
+  it('act mode (CLI): off by default, a tool cannot listen on its own socket; turned on, it can', async () => {
+    const held = await runOne({});
+    assert.match(held.told, /Operation not permitted/);
+    assert.doesNotMatch(held.told, /"text":"self-answered/);
+    const allowed = await runOne({ LOGBOOK_SANDBOX_ALLOW_UNIX_SOCKETS: '1' });
+    assert.match(allowed.told, /"text":"self-answered/, allowed.told);
+    // The run says what the sandbox no longer holds.
+    assert.match(allowed.stdout, /Unix sockets are not filtered \(logbook\.sandbox\.allowUnixSockets\)/);
+  });
+
+  it('plan mode (the read-only shell): the same, in the sandbox’s own /tmp', async () => {
+    const ws = fx.tmp();
+    const run = async (allowUnixSockets: boolean) => {
+      const sandbox = new CommandSandbox({ setting: 'required', allowedHosts: () => [], allowUnixSockets });
+      const port = new NodeTerminalPort({
+        cwd: ws,
+        sandbox: { sandbox, workspaces: [ws], readOnly: () => true },
+      });
+      try {
+        return (await port.run(selfSocket('/tmp/own.sock'), { timeoutMs: 30_000 })).output;
+      } finally {
+        port.dispose();
+        await sandbox.dispose();
+      }
+    };
+    assert.match(await run(false), /Operation not permitted/);
+    assert.match(await run(true), /self-answered/);
+  });
+
+  it('is a machine setting that guards the user: a workspace cannot turn it on', () => {
+    const s = SETTINGS.find((d) => d.key === 'sandbox.allowUnixSockets');
+    assert.ok(s, 'in the settings schema');
+    assert.equal(s.default, false);
+    assert.equal(s.guards, true);
+    assert.equal(s.scope, 'machine');
+  });
+});

@@ -43,6 +43,11 @@ export interface CommandSandboxOptions {
   askHost?: (host: string) => Promise<boolean>;
   /** Told of each host turned away, as it happens (besides `takeDeniedHosts`). */
   onDenied?: (host: string) => void;
+  /**
+   * `logbook.sandbox.allowUnixSockets`: no Unix socket filter, so tools that listen on a socket of
+   * their own work, and a command can also reach any listening socket it can see.
+   */
+  allowUnixSockets?: boolean;
   /** The user's additions to the unreadable list. */
   denyRead?: readonly string[];
   /** The user's additions to what commands may read in the home folder (`logbook.sandbox.homeReadable`). */
@@ -123,6 +128,7 @@ export class CommandSandbox {
         bwrap: found.bwrap,
         version: found.version,
         ...(found.socketFilterMissing ? { socketFilterMissing: found.socketFilterMissing } : {}),
+        ...(this.opts.allowUnixSockets ? { socketsAllowed: true as const } : {}),
       };
     return {
       kind: 'unavailable',
@@ -251,7 +257,7 @@ export class CommandSandbox {
     if (req.readOnly) this.watch = undefined;
     const held = req.readOnly ? { held: [], selfBound: [] } : this.holdWorkspaces(req.workspaces);
     // Every launch's command gets the Unix socket filter where this machine can apply it.
-    const filtered = !state.socketFilterMissing;
+    const filtered = !state.socketFilterMissing && !state.socketsAllowed;
     const ids = hostIds();
     const profile: SandboxProfile = {
       workspaces: req.workspaces,
