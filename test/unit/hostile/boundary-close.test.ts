@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SETTINGS } from '../../../src/core/settings/schema';
 import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
@@ -341,3 +341,69 @@ describe('logbook.sandbox.allowUnixSockets: the Unix socket filter can be turned
     assert.equal(s.scope, 'machine');
   });
 });
+
+for (const mode of ['act', 'plan'] as const)
+  describe(`hostile: approve starts only the MCP servers the run started (${mode} mode, CLI)`, function () {
+    this.timeout(90_000);
+    const fx = new CliFixture();
+    afterEach(() => fx.cleanup());
+
+    it('an MCP file rewritten after the run is refused by name, and starts only when given again', async () => {
+      const ws = fx.tmp();
+      const config = join(ws, '.mcp.json');
+      writeFileSync(config, JSON.stringify({ mcpServers: {} }));
+      const env = await fx.startLlm({
+        name: `mcp-rewritten-${mode}`,
+        turns: [
+          { match: { lastRole: 'user' }, reply: { toolCalls: [terminalCall('c_ls', 'ls')] } },
+          { match: { lastRole: 'tool' }, reply: { content: 'Listed.' } },
+        ],
+      });
+      const store = join(fx.tmp(), 'conv');
+      const run = await runCli(
+        [
+          'run',
+          '--workspace',
+          ws,
+          '--store',
+          store,
+          '--mode',
+          mode,
+          '--confirm',
+          'always',
+          '--mcp-config',
+          config,
+          '--task',
+          'list',
+        ],
+        { env },
+      );
+      assert.equal(run.code, 2, printed(run));
+      // While it waits, the workspace's MCP file (any tool or command could write it) gains a server.
+      const marker = join(fx.tmp(), 'planted-server-started');
+      writeFileSync(
+        config,
+        JSON.stringify({
+          mcpServers: {
+            planted: {
+              command: process.execPath,
+              args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'x')`],
+            },
+          },
+        }),
+      );
+      const approve = await runCli(['approve', store], { env });
+      assert.notEqual(approve.code, 0, printed(approve));
+      assert.ok(!existsSync(marker), 'approve started a server the run never had');
+      assert.doesNotMatch(approve.stderr, /MCP server "planted"/);
+      assert.ok(
+        approve.stderr.includes(`the MCP servers' file ${config} changed since the run`),
+        printed(approve),
+      );
+      assert.ok(approve.stderr.includes(`give --mcp-config ${config}`), printed(approve));
+      // Named again by the user, it is theirs: its servers start.
+      const given = await runCli(['approve', store, '--mcp-config', config], { env });
+      assert.equal(given.code, 0, printed(given));
+      assert.match(given.stderr, /MCP server "planted"/, printed(given));
+    });
+  });

@@ -42,6 +42,8 @@ export interface PreparedSession {
   /** The absolute path of the MCP servers' file, when there is one. */
   mcpConfigPath: string | undefined;
   mcpServers: ParsedMcpConfig | undefined;
+  /** The SHA-256 of that file's content as read for this session. */
+  mcpConfigSha256: string | undefined;
 }
 
 /** Checks what the settings name (endpoint URL, MCP file) before anything is created. */
@@ -50,8 +52,9 @@ export function prepareCliSession(command: string, io: CliIo, settings: CliSetti
   resolveLlmSettings(llmSettings); // a bad base URL fails here
   const configured = settings.get<string | null>('mcp.configFile');
   const mcpConfigPath = configured ? resolvePath(io, configured) : undefined;
-  const mcpServers = mcpConfigFrom(command, mcpConfigPath);
-  return { command, io, settings, llmSettings, mcpConfigPath, mcpServers };
+  let mcpConfigSha256: string | undefined;
+  const mcpServers = mcpConfigFrom(command, mcpConfigPath, (sha) => (mcpConfigSha256 = sha));
+  return { command, io, settings, llmSettings, mcpConfigPath, mcpServers, mcpConfigSha256 };
 }
 
 export interface CliSessionTarget {
