@@ -5,11 +5,12 @@
 import * as assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SETTINGS } from '../../../src/core/settings/schema';
 import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
 import { CommandSandbox } from '../../../src/host/node/sandbox';
+import { outsideFolder } from '../../support/outside-folder';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture, onlyConversationDir, readLogJson, terminalCall } from '../cli/fixtures';
 import type { Json } from '../agents/agents-fixture';
@@ -407,3 +408,67 @@ for (const mode of ['act', 'plan'] as const)
       assert.match(given.stderr, /MCP server "planted"/, printed(given));
     });
   });
+
+describe('hostile: with the sandbox off, the shell state file cannot be swapped for a link (CLI and the shell itself)', function () {
+  this.timeout(90_000);
+  const fx = new CliFixture();
+  let outside = '';
+  const VICTIM = 'the user’s own file\n';
+  beforeEach(() => {
+    outside = outsideFolder('carry-');
+    writeFileSync(join(outside, 'victim'), VICTIM);
+  });
+  afterEach(async () => {
+    await fx.cleanup();
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  /** Puts a link to the victim where this run's state is written, and where the next one's was. */
+  const swap = () =>
+    `rm -f "$__logbook_file"; ln -s ${join(outside, 'victim')} "$__logbook_file"; ` +
+    `for f in "$(dirname "$__logbook_file")"/*; do rm -f "$f"; ln -s ${join(outside, 'victim')} "$f"; done; ` +
+    `ln -sf ${join(outside, 'victim')} "$(dirname "$__logbook_file")/state"`;
+
+  it('act mode (CLI): the victim outside is left byte for byte, and the folder still carries', async () => {
+    const ws = fx.tmp();
+    mkdirSync(join(ws, 'sub'));
+    const env = await fx.startLlm({
+      name: 'carry-swap',
+      turns: [
+        { match: { lastRole: 'user' }, reply: { toolCalls: [terminalCall('c_1', swap())] } },
+        {
+          match: { lastRole: 'tool' },
+          reply: { toolCalls: [terminalCall('c_2', 'cd sub && export MARK=kept')] },
+        },
+        {
+          match: { lastRole: 'tool' },
+          reply: { toolCalls: [terminalCall('c_3', 'echo "in $(basename "$PWD") with $MARK"')] },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
+      ],
+    });
+    const r = await runCli(
+      ['run', '--workspace', ws, '--sandbox', 'off', '--confirm', 'never', '--task', 'swap it'],
+      { env },
+    );
+    assert.equal(r.code, 0, printed(r));
+    assert.equal(readFileSync(join(outside, 'victim'), 'utf8'), VICTIM, 'a write went through the link');
+    const log = await readLogJson(onlyConversationDir(ws));
+    const told = log.filter((e) => e.kind === 'ObservationEvent').map((e) => JSON.stringify(e.observation));
+    assert.match(told[2]!, /in sub with kept/, told.join('\n'));
+  });
+
+  it('the shell a plan-mode run uses (no analyzer in between): the same', async () => {
+    const ws = fx.tmp();
+    const port = new NodeTerminalPort({ cwd: ws });
+    try {
+      await port.run(swap(), { timeoutMs: 15_000 });
+      await port.run('export MARK=kept', { timeoutMs: 15_000 });
+      const out = await port.run('echo "with $MARK"', { timeoutMs: 15_000 });
+      assert.match(out.output, /with kept/);
+    } finally {
+      port.dispose();
+    }
+    assert.equal(readFileSync(join(outside, 'victim'), 'utf8'), VICTIM, 'a write went through the link');
+  });
+});
