@@ -3,6 +3,7 @@
 // the sandbox lets through, and a later run read back from the log holds to the same grant. The
 // real CLI against the scripted model, in act and plan mode; the host test with the real bwrap.
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -471,4 +472,60 @@ describe('hostile: with the sandbox off, the shell state file cannot be swapped 
     }
     assert.equal(readFileSync(join(outside, 'victim'), 'utf8'), VICTIM, 'a write went through the link');
   });
+});
+
+describe('hostile: a repository planted under node_modules runs nothing for the user (act mode, CLI, real bwrap)', function () {
+  this.timeout(90_000);
+  const fx = new CliFixture();
+  let base = '';
+  const at = (...p: string[]) => join(base, ...p);
+  beforeEach(() => {
+    base = outsideFolder('deps-git-');
+    for (const d of ['ws', 'home', 'outside']) mkdirSync(at(d), { recursive: true });
+    writeFileSync(at('home', '.gitconfig'), '[user]\n\tname = T\n\temail = t@example.com\n');
+  });
+  afterEach(async () => {
+    await fx.cleanup();
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  /** The user's own git, outside any sandbox: what it runs is the point, not whether it succeeds. */
+  const userGit = (cwd: string) => {
+    try {
+      execFileSync('git', ['-C', cwd, 'status'], {
+        stdio: 'ignore',
+        env: { PATH: process.env['PATH'], HOME: at('home'), GIT_CONFIG_NOSYSTEM: '1' },
+      });
+    } catch {
+      // A repository left without its configuration may not open: nothing ran.
+    }
+  };
+
+  for (const where of ['node_modules/evil', 'node_modules/@org/evil', 'node_modules/a/node_modules/evil'])
+    it(`${where}: git init there with core.fsmonitor in its config`, async () => {
+      const marker = at('outside', 'fsmonitor-ran');
+      const command =
+        `mkdir -p ${where} && git init -q ${where} && ` +
+        `printf '[core]\\n\\tfsmonitor = touch ${marker}; false\\n' >> ${where}/.git/config && ` +
+        `git -C ${where} config --get core.fsmonitor`;
+      const env = await fx.startLlm({
+        name: 'deps-git',
+        turns: [
+          { match: { lastRole: 'user' }, reply: { toolCalls: [terminalCall('c_1', command)] } },
+          { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
+        ],
+      });
+      const r = await runCli(
+        ['run', '--workspace', at('ws'), '--sandbox', 'required', '--confirm', 'never', '--task', 'set up'],
+        { env: { ...env, HOME: at('home') } },
+      );
+      assert.equal(r.code, 0, printed(r));
+      const told = (await readLogJson(onlyConversationDir(at('ws'))))
+        .filter((e) => e.kind === 'ObservationEvent')
+        .map((e) => JSON.stringify(e.observation))
+        .join('\n');
+      assert.match(told, /touch /, 'the command wrote the key');
+      userGit(at('ws', ...where.split('/')));
+      assert.ok(!existsSync(marker), `the user's git ran the planted fsmonitor: ${told}`);
+    });
 });
