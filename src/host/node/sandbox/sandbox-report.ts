@@ -62,12 +62,12 @@ export function sandboxReport(input: SandboxReportInput, l10n: L10n = ENGLISH): 
       input.state.kind === 'on' && input.state.socketsAllowed
         ? socketsAllowed(l10n)
         : input.state.kind === 'on' && input.state.socketFilterMissing
-        ? unfilteredSockets(input.state.socketFilterMissing, l10n)
-        : input.state.kind === 'on'
-          ? l10n.t(
-              "none: creating one fails (a seccomp filter); the network goes through Logbook's proxy, and socketpair still works",
-            )
-          : l10n.t('all that your user can reach'),
+          ? unfilteredSockets(input.state.socketFilterMissing, l10n)
+          : input.state.kind === 'on'
+            ? l10n.t(
+                "none: creating one fails (a seccomp filter); the network goes through Logbook's proxy, and socketpair still works",
+              )
+            : l10n.t('all that your user can reach'),
     unix_sockets_filtered:
       input.state.kind === 'on' && !input.state.socketFilterMissing && !input.state.socketsAllowed,
   };
