@@ -97,7 +97,7 @@ export class Conversation {
     const log = this.journal;
     const tools = () => this.toolSet.active();
     const memory = this.memory;
-    const settings = () => this.settings;
+    const settings = () => this.bound();
     const offers = deps.agent?.offers?.bind(deps.agent);
     this.toolSet = new ToolSet(deps.tools, deps.toolSource, settings, offers);
     const ctx: PolicyContext = {
@@ -211,6 +211,20 @@ export class Conversation {
 
   get isRunning(): boolean {
     return this.runPromise !== undefined;
+  }
+
+  /** The settings with the running agent's limits (a handoff's smaller budget) applied. */
+  private bound(): AgentSettings {
+    const limits = this.deps.agent?.limits?.();
+    if (!limits) return this.settings;
+    const s = this.settings;
+    const min = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+    return {
+      ...s,
+      maxIterations: min(s.maxIterations, limits.maxIterations) ?? s.maxIterations,
+      maxTokens: min(s.maxTokens, limits.maxTokens),
+      maxCost: min(s.maxCost, limits.maxCost),
+    };
   }
 
   updateSettings(patch: Partial<AgentSettings>): void {
@@ -483,10 +497,15 @@ export class Conversation {
         await this.journal.pause();
         break;
       }
-      if (steps >= this.settings.maxIterations) {
+      const limit = this.bound().maxIterations;
+      if (steps >= limit) {
+        const whose =
+          limit < this.settings.maxIterations
+            ? `the limit of the ${this.deps.agent?.stamp().agent_name ?? 'running'} agent's grant`
+            : 'the limit (logbook.maxIterations)';
         await this.journal.fail(
           'iteration_limit',
-          `The agent took ${steps} steps in this run, the limit (logbook.maxIterations). Resume to let it continue.`,
+          `The agent took ${steps} steps in this run, ${whose}. Resume to let it continue.`,
         );
         break;
       }

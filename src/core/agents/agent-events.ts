@@ -46,6 +46,11 @@ export const AgentStartValueSchema = z.looseObject({
   model: z.string().optional(),
   /** A handoff: the same log goes on with this agent. */
   handoff: z.boolean().optional(),
+  /**
+   * At a handoff: what the conversation had used when this agent took over. Its grant's tokens and
+   * cost are what it may spend from there, so the conversation stops at these plus those.
+   */
+  spent: z.object({ tokens: z.number(), cost: z.number() }).optional().catch(undefined),
   /** What its definition asked for beyond its parent's grant and did not get (effective-grant.ts). */
   narrowed: z.array(z.string()).optional(),
   /** Everything it may do, within its parent's. */

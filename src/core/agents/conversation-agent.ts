@@ -1,6 +1,6 @@
 // What a conversation knows of the agent it runs as: the stamp its events carry (a handoff changes
 // it), what the agent adds to the system prompt, and, for a delegated agent, its log's first event.
-import type { ConfirmationMode } from '../agent/settings';
+import type { AgentSettings, ConfirmationMode } from '../agent/settings';
 import type { ToolSpec } from '../tools';
 import type { AgentStamp, AgentStartValue } from './agent-events';
 
@@ -17,4 +17,12 @@ export interface ConversationAgent {
    * stricter of it and the settings'; absent: the settings' alone.
    */
   confirmation?(): ConfirmationMode | undefined;
+  /**
+   * The limits of the agent running now (a handoff's budget, as conversation totals): the loop
+   * holds to the smaller of each and the settings'; absent or null: the settings' alone.
+   */
+  limits?(): AgentLimits;
 }
+
+/** Steps per run, and the conversation's total tokens and cost, an agent running it may reach. */
+export type AgentLimits = { [K in 'maxIterations' | 'maxTokens' | 'maxCost']: AgentSettings[K] | null };

@@ -49,6 +49,7 @@ export const SETTING_CATEGORIES: readonly SettingCategory[] = [
       'sandbox.denyRead',
       'sandbox.homeReadable',
       'sandbox.writable',
+      'sandbox.allowUnixSockets',
       'sandbox.bwrap',
       'terminal.timeoutSeconds',
       'terminal.passEnvironment',

@@ -350,6 +350,17 @@ export const SETTINGS: readonly SettingDef[] = [
       'Folders besides the workspace that sandboxed commands, and the agent’s file edits, may write, such as a build cache (`~/.cache/pip`). Absolute paths or `~/…`. A machine setting.',
   }),
   setting({
+    key: 'sandbox.allowUnixSockets',
+    kind: flag(),
+    default: false,
+    hosts: BOTH,
+    guards: true,
+    scope: 'machine',
+    env: ['LOGBOOK_SANDBOX_ALLOW_UNIX_SOCKETS'],
+    description:
+      "Let the sandboxed commands create Unix sockets of their own (off by default: a seccomp filter refuses them, so a command cannot connect to a listening socket of another program, such as a container engine's or the editor's, that the sandbox can see). Turn it on for tools that listen on a socket of their own inside the sandbox (some test runners, language servers, database servers started by a test). It gives that up: a command may then connect to any socket in a folder it can see (outside `/tmp`, `/var/tmp` and `/run`, which the sandbox replaces) and talk to the program behind it, outside the sandbox. A machine setting. Applies to conversations opened after the change.",
+  }),
+  setting({
     key: 'checkpoints.enabled',
     kind: flag(),
     default: true,

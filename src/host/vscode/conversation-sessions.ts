@@ -27,6 +27,8 @@ import { SandboxWarning } from './sandbox/sandbox-status';
 import { closedLogEventsAfter } from './agents/closed-agent-logs';
 import { editorAgentDefinitions, type EditorMainAgent, editorMainAgent } from './agents/editor-agents';
 import { holdNewAgentDefinitions } from './agents/held-agents';
+import { recordAcceptance, recordAcceptancesSince } from '../node/agents/accepted-definitions';
+import type { AcceptedDefinition } from '../node/agents/held-definitions';
 
 export interface ServiceHooks {
   openInEditor(): Promise<void>;
@@ -75,6 +77,8 @@ export class ConversationSessions implements vscode.Disposable {
   readonly onDidAppendChild = this.childEmitter.event;
   /** Each open conversation's delegated agents. */
   protected readonly children = new Map<string, EditorMainAgent['children']>();
+  /** Each open conversation's main agent: a definition the user accepts joins its list. */
+  private readonly mainAgents = new Map<string, EditorMainAgent>();
   /** conversations deleted in this window: late updates from their closing sessions are ignored */
   protected readonly deleted = new Set<string>();
   private checkpoints: { key: string; store: WorkspaceCheckpointStore } | undefined;
@@ -261,6 +265,12 @@ export class ConversationSessions implements vscode.Disposable {
         .adopt(session.conversation)
         .catch((err: unknown) => this.log.warn(`Conversation ${id}: its agents: ${String(err)}`));
     this.children.set(id, agents.children);
+    this.mainAgents.set(id, agents);
+    if (!session.readOnly)
+      // Accepted elsewhere (`logbook agents accept`, another window) since the conversation began.
+      await recordAcceptancesSince(session.conversation, cwd, process.env).catch((err: unknown) =>
+        this.log.warn(`Conversation ${id}: could not record accepted agent definitions: ${String(err)}`),
+      );
     if (session.readOnly) {
       const writer = liveWriter(session.dir);
       void vscode.window.showWarningMessage(
@@ -277,6 +287,24 @@ export class ConversationSessions implements vscode.Disposable {
     void this.refreshEntry(session);
     this.signatures.afterOpen(session);
     return session;
+  }
+
+  /**
+   * The user accepted a held definition: each conversation open here records it and may delegate
+   * or hand over to it from its next step. Returns how many conversations use it now.
+   */
+  async definitionAccepted(accepted: AcceptedDefinition): Promise<number> {
+    const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? this.root;
+    const agent = editorAgentDefinitions(cwd, this.log).find((a) => a.origin === accepted.origin);
+    let using = 0;
+    for (const [id, s] of this.sessions) {
+      if (s.readOnly) continue;
+      await recordAcceptance(s.conversation, accepted).catch((err: unknown) =>
+        this.log.warn(`Conversation ${id}: could not record the accepted definition: ${String(err)}`),
+      );
+      if (agent && this.mainAgents.get(id)?.accept(agent)) using++;
+    }
+    return using;
   }
 
   /** Replaces a read-only session by a writable one; the views get what the other window added. */
@@ -334,6 +362,7 @@ export class ConversationSessions implements vscode.Disposable {
   protected async forgetChildren(conversationId: string): Promise<void> {
     const children = this.children.get(conversationId);
     this.children.delete(conversationId);
+    this.mainAgents.delete(conversationId);
     await children
       ?.dispose()
       .catch((err: unknown) =>

@@ -1,7 +1,11 @@
 // Extension entry point: wires the VS Code adapters around the conversation service. Activation
 // only constructs objects and reads the small conversation index; no network until a task runs.
 import * as vscode from 'vscode';
-import { ACCEPT_AGENT_DEFINITION_COMMAND, acceptAgentDefinition } from './agents/held-agents';
+import {
+  ACCEPT_AGENT_DEFINITION_COMMAND,
+  acceptAgentDefinition,
+  whenDefinitionAccepted,
+} from './agents/held-agents';
 import { ChatViewProvider } from './chat-view';
 import { openChatInEditor, registerChatPanelSerializer } from './chat-panel';
 import { registerCommands } from './commands';
@@ -62,6 +66,8 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     userEditNotes: (conversationId) => review.takeUserEdits(conversationId),
   });
   knownSecrets = () => service.knownSecrets;
+  // A definition accepted here is recorded in, and used by, the conversations open in this window.
+  whenDefinitionAccepted((accepted) => service.definitionAccepted(accepted));
   const chat = new ChatViewProvider(context.extensionUri, service, log, webviewL10n);
   context.subscriptions.push(
     log,

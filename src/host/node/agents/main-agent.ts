@@ -49,6 +49,11 @@ export interface MainAgentOptions {
   model?: () => string;
   /** A definition of this name the user has not accepted yet (definition-watch.ts): refused, saying why. */
   held?: (name: string) => HeldDefinition | null;
+  /**
+   * Told the hosts the agent running the conversation may reach (a handoff's grant) whenever that
+   * changes, also when a resumed log is read back; null: the user's list, not narrowed.
+   */
+  narrowHosts?: (hosts: readonly string[] | null) => void;
 }
 
 /** What the user's settings grant the main agent. */
@@ -68,11 +73,34 @@ export function mainAgentSession(o: MainAgentOptions): {
   adopt(conversation: Conversation): Promise<void>;
   /** Runs the children (once the session's tools are made). */
   children(): NodeChildRunner;
+  /**
+   * A definition the user accepted while the conversation is open: its delegations and handoffs
+   * may use it from the next step (in place of one of the same name).
+   */
+  accept(agent: AgentDefinition): void;
 } {
+  // The list the tools read at each call: an accepted definition joins it.
+  const agents: AgentDefinition[] = [...o.agents];
   let current: AgentStamp = MAIN_STAMP;
   // The grant of the agent that took over by a handoff (as recorded); null: the main agent's own.
   let currentGrant: AgentGrant | null = null;
-  /** What the agent running the conversation may do now: the user's settings, narrowed by a handoff's grant. */
+  // What the conversation had used when that agent took over: its budget counts from there.
+  let spentBefore: Spent = { tokens: 0, cost: 0 };
+  /** The handoff's grant with its budget as the conversation's totals (what the loop compares). */
+  const asTotals = (g: AgentGrant): AgentGrant => ({
+    ...g,
+    maxTokens: g.maxTokens === null ? null : spentBefore.tokens + g.maxTokens,
+    maxCost: g.maxCost === null ? null : spentBefore.cost + g.maxCost,
+  });
+  const takeOver = (grant: AgentGrant | null, spent: Spent | undefined) => {
+    currentGrant = grant;
+    spentBefore = spent ?? { tokens: 0, cost: 0 };
+    o.narrowHosts?.(grant?.allowedHosts ?? null);
+  };
+  /**
+   * What the agent running the conversation may do now: the user's settings, narrowed by a
+   * handoff's grant; budgets as the conversation's totals.
+   */
   const grantNow = (mode: AgentGrant['mode']): AgentGrant => {
     const c = o.caps();
     const own: AgentGrant = {
@@ -85,16 +113,22 @@ export function mainAgentSession(o: MainAgentOptions): {
       allowedHosts: c.allowedHosts ? [...c.allowedHosts] : null,
     };
     // The mode is the one given: a plan agent that took over holds no mode the user did not choose.
-    return currentGrant ? grantWithin(own, { ...currentGrant, mode }) : own;
+    return currentGrant ? grantWithin(own, { ...asTotals(currentGrant), mode }) : own;
+  };
+  /** grantNow with its budget as what is left to spend (what a handoff's grant records). */
+  const grantLeft = (mode: AgentGrant['mode'], used: Spent): AgentGrant => {
+    const g = grantNow(mode);
+    const left = (cap: number | null, spent: number) => (cap === null ? null : Math.max(0, cap - spent));
+    return { ...g, maxTokens: left(g.maxTokens, used.tokens), maxCost: left(g.maxCost, used.cost) };
   };
   let runner: NodeChildRunner | undefined;
   let useSigner: SessionToolContext['useSigner'] | undefined;
   let delegate: DelegateTool | undefined;
-  const section = agentsPromptSection(o.agents);
+  const section = agentsPromptSection(agents);
   const tools = (builtIn: ToolSpec[], ctx: SessionToolContext): ToolSpec[] => {
     useSigner = ctx.useSigner;
     runner = new NodeChildRunner({
-      agents: () => o.agents,
+      agents: () => agents,
       parentDir: o.parentDir,
       parentId: o.parentId,
       parentBranch: MAIN_STAMP.branch,
@@ -107,13 +141,16 @@ export function mainAgentSession(o: MainAgentOptions): {
     });
     const readOnlyTools = new Set(builtIn.filter((t) => t.readOnly).map((t) => t.name));
     const held = o.held ? { held: o.held } : {};
-    delegate = createDelegateTool({ agents: () => o.agents, runner, readOnlyTools, ...held });
+    delegate = createDelegateTool({ agents: () => agents, runner, readOnlyTools, ...held });
     return [
       ...builtIn,
       delegate as ToolSpec,
       createTransferTool({
-        agents: () => o.agents,
-        grant: async () => grantNow(userMode(await ctx.conversation().events())),
+        agents: () => agents,
+        grant: async () => {
+          const c = ctx.conversation();
+          return grantLeft(userMode(await c.events()), spentOf(c));
+        },
         transfer: async (agent, reason, { grant, narrowed }) => {
           const c = ctx.conversation();
           await c.recordAgentUpdate(AGENT_END_KEY, {
@@ -130,11 +167,12 @@ export function mainAgentSession(o: MainAgentOptions): {
             ...(reason ? { task: reason } : {}),
             ...(narrowed.length ? { narrowed: [...narrowed] } : {}),
             grant: recordableGrant(grant),
+            spent: spentOf(c),
           };
           // Signed by the agent handing over, which so vouches for the next one's key.
           await c.recordAgentUpdate(AGENT_START_KEY, start);
           current = next;
-          currentGrant = grant;
+          takeOver(grant, spentOf(c));
           if (identity) ctx.useSigner(identity);
         },
         setMode: (mode) => ctx.conversation().setMode(mode),
@@ -144,6 +182,11 @@ export function mainAgentSession(o: MainAgentOptions): {
   };
   return {
     tools,
+    accept: (agent) => {
+      const at = agents.findIndex((a) => a.name === agent.name);
+      if (at >= 0) agents.splice(at, 1, agent);
+      else agents.push(agent);
+    },
     children: () => {
       if (!runner) throw new Error('The session is not open yet.');
       return runner;
@@ -151,8 +194,13 @@ export function mainAgentSession(o: MainAgentOptions): {
     agent: {
       stamp: () => current,
       ...(section ? { promptSections: [section] } : {}),
-      offers: (tool) => offeredAfterHandoff(o.agents, current.agent_name, currentGrant, tool),
+      offers: (tool) => offeredAfterHandoff(agents, current.agent_name, currentGrant, tool),
       confirmation: () => currentGrant?.confirmation,
+      limits: () => {
+        if (!currentGrant) return { maxIterations: null, maxTokens: null, maxCost: null };
+        const { maxIterations, maxTokens, maxCost } = asTotals(currentGrant);
+        return { maxIterations, maxTokens, maxCost };
+      },
     },
     async adopt(conversation) {
       // No delegation or handoff recorded: nothing to read back (a long log is not read for it).
@@ -165,7 +213,7 @@ export function mainAgentSession(o: MainAgentOptions): {
         if (!v.handoff) continue;
         current = { agent_name: v.agent_name, branch: v.branch };
         // A start written before grants were recorded: its definition's tools, within nothing else.
-        currentGrant = recordedGrant(v);
+        takeOver(recordedGrant(v), v.spent);
       }
       // The agent that took over signs what it appends from now on, as it did before.
       if (current.agent_name !== MAIN_STAMP.agent_name && o.signing && useSigner)
@@ -194,6 +242,17 @@ function offeredAfterHandoff(
   const tools = grant ? grant.tools : def.tools;
   if (tool.mcp) return selectsMcpTool(mcpToolRefs(tools), tool.mcp.server, tool.mcp.tool);
   return tools === null ? tool.name !== DELEGATE_TOOL_NAME : tools.includes(tool.name);
+}
+
+interface Spent {
+  tokens: number;
+  cost: number;
+}
+
+/** What the conversation has used so far. */
+function spentOf(c: Conversation): Spent {
+  const t = c.state.metrics.total;
+  return { tokens: t.promptTokens + t.completionTokens, cost: t.cost };
 }
 
 /** The key of an agent that took a conversation over: derived from the user's, per conversation and agent. */

@@ -24,13 +24,9 @@ import type { AgentDefinition } from '../../../core/agents/definition';
 import { loadAgents } from '../agents/agent-files';
 import { readFileSync } from 'node:fs';
 import { DefinitionWatch, heldHere } from '../agents/definition-watch';
-import { acceptHeldDefinition } from '../agents/held-definitions';
-import {
-  DEFINITION_ACCEPTED_KEY,
-  definitionFingerprint,
-  type HeldDefinition,
-  heldLine,
-} from '../../../core/agents/definition-trust';
+import { type AcceptedDefinition, acceptHeldDefinition } from '../agents/held-definitions';
+import { recordAcceptance, recordAcceptancesSince } from '../agents/accepted-definitions';
+import { definitionFingerprint, type HeldDefinition, heldLine } from '../../../core/agents/definition-trust';
 import type { Event } from '../../../core/events';
 import { ACTION_STARTED_KEY } from '../../../core/state';
 import { mainAgentSession } from '../agents/main-agent';
@@ -46,6 +42,8 @@ export interface PreparedSession {
   /** The absolute path of the MCP servers' file, when there is one. */
   mcpConfigPath: string | undefined;
   mcpServers: ParsedMcpConfig | undefined;
+  /** The SHA-256 of that file's content as read for this session. */
+  mcpConfigSha256: string | undefined;
 }
 
 /** Checks what the settings name (endpoint URL, MCP file) before anything is created. */
@@ -54,8 +52,9 @@ export function prepareCliSession(command: string, io: CliIo, settings: CliSetti
   resolveLlmSettings(llmSettings); // a bad base URL fails here
   const configured = settings.get<string | null>('mcp.configFile');
   const mcpConfigPath = configured ? resolvePath(io, configured) : undefined;
-  const mcpServers = mcpConfigFrom(command, mcpConfigPath);
-  return { command, io, settings, llmSettings, mcpConfigPath, mcpServers };
+  let mcpConfigSha256: string | undefined;
+  const mcpServers = mcpConfigFrom(command, mcpConfigPath, (sha) => (mcpConfigSha256 = sha));
+  return { command, io, settings, llmSettings, mcpConfigPath, mcpServers, mcpConfigSha256 };
 }
 
 export interface CliSessionTarget {
@@ -136,6 +135,7 @@ export async function openCliSession(
     caps: () => ({ ...shared.settings, allowedHosts: settings.get<string[]>('sandbox.allowedHosts') }),
     model: () => llmSettings.model,
     held: (name) => watch.held(name),
+    narrowHosts: (hosts) => sandbox.narrowHostsTo(hosts),
     openChild: nodeChildOpener({
       session: shared,
       headFile: (dir) => cliHeadFile(io.env, dir),
@@ -164,8 +164,10 @@ export async function openCliSession(
   });
   opened.session = session;
   await main.adopt(session.conversation);
-  // What the user accepted before this run is part of it: the log says which content, by fingerprint.
-  for (const h of accepted) await session.conversation.recordAgentUpdate(DEFINITION_ACCEPTED_KEY, h);
+  // What the user accepted before this run is part of it: the log says which content, by fingerprint,
+  // and when; so is what they accepted (`logbook agents accept`) since the conversation began.
+  for (const h of accepted) await recordAcceptance(session.conversation, h);
+  await recordAcceptancesSince(session.conversation, target.workspace, io.env);
   return {
     session,
     llmSettings,
@@ -195,8 +197,8 @@ function cliAgents(
  * At a terminal, asks about each held definition before the run: shown in full, used only on "y".
  * Elsewhere (a script, CI) nothing is asked, and `logbook agents accept NAME` accepts one.
  */
-async function askAboutHeld(io: CliIo, workspace: string): Promise<HeldDefinition[]> {
-  const accepted: HeldDefinition[] = [];
+async function askAboutHeld(io: CliIo, workspace: string): Promise<AcceptedDefinition[]> {
+  const accepted: AcceptedDefinition[] = [];
   if (!process.stdin.isTTY || !io.ask) return accepted;
   for (const h of heldHere(io.env, workspace)) {
     const text = readFileSync(h.origin, 'utf8');
@@ -206,7 +208,7 @@ async function askAboutHeld(io: CliIo, workspace: string): Promise<HeldDefinitio
     if (answer?.trim().toLowerCase() !== 'y') continue;
     const done = acceptHeldDefinition(io.env, h.origin, definitionFingerprint(text));
     io.err(`Accepted the agent ${h.name} (${done.fingerprint}).`);
-    accepted.push({ name: h.name, origin: h.origin, fingerprint: done.fingerprint });
+    accepted.push({ ...done, name: h.name });
   }
   return accepted;
 }

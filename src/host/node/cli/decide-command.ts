@@ -10,8 +10,8 @@ import {
   valuesLayer,
   valueText,
 } from '../../../core/settings';
-import { readKeptRecord } from './kept-record';
-import { cliSettings } from './cli-settings';
+import { MCP_CONFIG_SHA_KEY, readKeptRecord } from './kept-record';
+import { type CliSettings, cliSettings } from './cli-settings';
 import { openCliSession, prepareCliSession } from './cli-session';
 import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
 import { assertConversationDir, isDirectory, resolvePath } from './conversation-dir';
@@ -79,6 +79,7 @@ async function decide(
     warn: (line) => io.err(line),
   });
   const prepared = prepareCliSession(command, io, settings);
+  assertMcpFileUnchanged(command, io, dir, settings, prepared.mcpConfigSha256);
   // A demo run goes on with the demo model, unless the environment names an endpoint.
   const demo =
     settings.get<boolean>('demo') ||
@@ -138,6 +139,30 @@ async function decide(
   } finally {
     await opened.close();
   }
+}
+
+/**
+ * The MCP file the run used must hold what it held then: the agent's tools may have rewritten it
+ * (a workspace's `.mcp.json`, say), and its servers start outside the conversation's confirmations.
+ * A file named again by the user (`--mcp-config`, the environment) is theirs to choose.
+ */
+function assertMcpFileUnchanged(
+  command: string,
+  io: CliIo,
+  dir: string,
+  settings: CliSettings,
+  sha256: string | undefined,
+): void {
+  const source = settings.resolved.get('mcp.configFile')?.sources[0]?.kind;
+  const file = settings.get<string | null>('mcp.configFile');
+  if (source !== 'recorded' || !file) return;
+  const kept = readKeptRecord(io.env, dir)?.[MCP_CONFIG_SHA_KEY];
+  // A run of an older version kept no fingerprint: nothing to compare with.
+  if (typeof kept !== 'string' || kept === sha256) return;
+  throw new Error(
+    `logbook ${command}: the MCP servers' file ${file} changed since the run started them, so its ` +
+      `servers are not started. Read it; to start them as it is now, give --mcp-config ${file}.`,
+  );
 }
 
 /**

@@ -175,8 +175,9 @@ function stateUpdateLine(key: string, value: unknown): string {
     return `[tools] ${String((value as Partial<ToolSourceNotice>).message)}`;
   }
   if (key === DEFINITION_ACCEPTED_KEY && value && typeof value === 'object') {
-    const v = value as Partial<HeldDefinition>;
-    return `[agent] you accepted the definition of ${String(v.name)} (${String(v.origin)}, ${String(v.fingerprint)})`;
+    const v = value as Partial<HeldDefinition> & { accepted_at?: unknown };
+    const when = typeof v.accepted_at === 'string' ? ` on ${v.accepted_at}` : '';
+    return `[agent] you accepted the definition of ${String(v.name)} (${String(v.origin)}, ${String(v.fingerprint)})${when}`;
   }
   return `[state] ${key}`;
 }

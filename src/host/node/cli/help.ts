@@ -64,7 +64,9 @@ const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME a
                          inside but for toolchains (~/.npm, ~/.cargo, ~/.pyenv...); repeat
                          (also LOGBOOK_SANDBOX_HOME_READABLE)
   --writable DIR         let commands write DIR besides the workspace (a cache, say); repeat
-                         (also LOGBOOK_SANDBOX_WRITABLE); LOGBOOK_BWRAP names another bwrap`;
+                         (also LOGBOOK_SANDBOX_WRITABLE); LOGBOOK_BWRAP names another bwrap;
+                         LOGBOOK_SANDBOX_ALLOW_UNIX_SOCKETS=1 lets commands make Unix sockets
+                         (and reach any they can see)`;
 
 export const COMMAND_HELP = {
   agents: `Usage: logbook agents [--workspace DIR] [--mcp-config FILE] [--json]

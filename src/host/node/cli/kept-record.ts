@@ -26,10 +26,20 @@ export function keptRecordFile(env: Env, conversationDir: string): string {
   return join(logbookConfigDir(env), 'runs', `${key}.json`);
 }
 
-export function keepRecord(env: Env, conversationDir: string, info: SessionInfo): void {
+/** Where the kept record holds the fingerprint of the MCP file's content the run started from. */
+export const MCP_CONFIG_SHA_KEY = 'mcp.configSha256';
+
+/** `mcpConfigSha256`: the fingerprint of the MCP file's content the run read (none: no file). */
+export function keepRecord(
+  env: Env,
+  conversationDir: string,
+  info: SessionInfo,
+  mcpConfigSha256?: string,
+): void {
   const file = keptRecordFile(env, conversationDir);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-  writeFileDurable(file, JSON.stringify(guardedRecord(info), null, 2) + '\n');
+  const record = { ...guardedRecord(info), [MCP_CONFIG_SHA_KEY]: mcpConfigSha256 ?? null };
+  writeFileDurable(file, JSON.stringify(record, null, 2) + '\n');
 }
 
 /** The kept settings; undefined when none were kept (a run of an older version, or a copied folder). */

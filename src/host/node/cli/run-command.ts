@@ -144,7 +144,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     const info = { ...(previous ?? newSessionInfo({ id, workspace, ...recorded })), ...recorded };
     writeSessionInfo(storeDir, info);
     // Out of the workspace's reach: what approve, reject and resolve trust for the guarding settings.
-    keepRecord(io.env, storeDir, info);
+    keepRecord(io.env, storeDir, info, prepared.mcpConfigSha256);
     if (task === undefined) {
       if (conversation.state.mode !== 'plan' || conversation.state.tasks.length === 0) {
         throw new UsageError(

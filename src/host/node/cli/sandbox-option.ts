@@ -33,6 +33,7 @@ export function cliSandbox(
     denyRead: settings.get<string[]>('sandbox.denyRead'),
     homeReadable: settings.get<string[]>('sandbox.homeReadable'),
     writable: settings.get<string[]>('sandbox.writable'),
+    allowUnixSockets: settings.get<boolean>('sandbox.allowUnixSockets'),
     // Wherever the signing key and the checkpoint stores live (a variable or a setting may put
     // them anywhere), they are hidden.
     ownSecrets: [cliSigningKeyPath(settings, env), checkpointsRoot(settings, env)],

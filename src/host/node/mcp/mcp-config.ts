@@ -91,13 +91,15 @@ export function parseMcpServers(value: unknown): ParsedMcpConfig {
 }
 
 /** Reads a configuration file; a missing or unparsable file is an error (the user named it). */
-export function readMcpConfigFile(path: string): ParsedMcpConfig {
+export function readMcpConfigFile(path: string, read?: (text: string) => void): ParsedMcpConfig {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new Error(`cannot read the MCP configuration ${path}: ${(err as Error).message}`);
   }
+  // The very text parsed here (a caller keeps its fingerprint, so a later change is noticed).
+  read?.(text);
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -133,6 +133,7 @@ export class NodeTerminalPort implements TerminalPort {
     this.active = { id };
     // The whole line is parsed before it runs, so later input goes to the command, not the shell.
     // The command runs in a fresh child bash; only its folder and exported variables carry.
+    this.state?.sweep();
     const line = freshRunCode(command.replace(/\0/g, ''), this.state?.path ?? '');
     child.stdin.write(`${line}; ${this.sentinel.printCommand(id)}\n`);
     return this.collect(opts);

@@ -15,7 +15,7 @@
 // the editor's own terminal, whose lines the user sees, gets the same functions through its
 // environment (freshRunEnvironment).
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CARRIED_VARIABLE } from './shell-hook-reset';
@@ -36,6 +36,8 @@ const CARRY_FUNCTION = '__logbook_carry_in';
 export const FRESH_RUN_FUNCTION = '__logbook_run';
 /** The variable naming the state file in such a shell. */
 const STATE_FILE_VARIABLE = '__logbook_state';
+/** The state file of the run going on: the base name with a suffix of its own. */
+const STATE_RUN_VARIABLE = '__logbook_run_state';
 /**
  * Set by a shell that survives Ctrl+C (a non-interactive one, whose INT trap sets it); an
  * interactive shell abandons the whole line instead, and never reads the state back.
@@ -49,7 +51,9 @@ export const STOPPED_VARIABLE = '__logbook_stopped';
 function childScript(): string {
   const save =
     // The command's own DEBUG trap or tracing must not write into the state.
-    '__logbook_s=$?; builtin trap - DEBUG RETURN ERR; builtin set +o xtrace +o verbose; { builtin printf "%s\\0" "$PWD"; for __logbook_n in $(builtin compgen -e); do ' +
+    // noclobber: the file is created here, never written through a link or over a file put in its
+    // place (the command could plant one; the write would land outside).
+    '__logbook_s=$?; builtin trap - DEBUG RETURN ERR; builtin set +o xtrace +o verbose -o noclobber; { builtin printf "%s\\0" "$PWD"; for __logbook_n in $(builtin compgen -e); do ' +
     'builtin printf "%s=%s\\0" "$__logbook_n" "${!__logbook_n}"; done; } > "$__logbook_file"; ' +
     'builtin exit "$__logbook_s"';
   return [
@@ -73,7 +77,8 @@ function carryFunctionBody(): string {
     `${CARRIED_VARIABLE}=; ` +
     // A state that does not start with an absolute folder is not one the child wrote, and a command
     // stopped by Ctrl+C (the shell's INT trap sets STOPPED_VARIABLE) carries nothing either.
-    `if [[ -z \${${STOPPED_VARIABLE}-} && -s $1 ]] && IFS= builtin read -r -d "" __logbook_d < "$1" && [[ $__logbook_d == /* ]]; then ` +
+    // Only a regular file of this user, not a link: one put in its place is not read through.
+    `if [[ -z \${${STOPPED_VARIABLE}-} && -f $1 && ! -L $1 && -O $1 && -s $1 ]] && IFS= builtin read -r -d "" __logbook_d < "$1" && [[ $__logbook_d == /* ]]; then ` +
     '{ IFS= builtin read -r -d "" __logbook_d; ' +
     'while IFS= builtin read -r -d "" __logbook_e; do __logbook_n=${__logbook_e%%=*}; ' +
     '[[ $__logbook_n =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || continue; ' +
@@ -108,9 +113,12 @@ interface FreshRunWords {
 }
 
 function freshRun(words: FreshRunWords): string {
+  // Each run's state file is a new name the child creates (no earlier command knew it, so none
+  // could have put a link there); the persistent shell never writes it.
+  const file = `${words.stateFile}.$SRANDOM$RANDOM$RANDOM`;
   return (
-    `${CARRIED_VARIABLE}= ${STOPPED_VARIABLE}=; : > ${words.stateFile}; ${words.bash} --norc --noprofile -c ${shellQuote(childScript())} ` +
-    `bash ${words.stateFile} ${words.command}; ${CARRY_FUNCTION} ${words.stateFile} $?`
+    `${CARRIED_VARIABLE}= ${STOPPED_VARIABLE}= ${STATE_RUN_VARIABLE}=${file}; ${words.bash} --norc --noprofile -c ${shellQuote(childScript())} ` +
+    `bash "$${STATE_RUN_VARIABLE}" ${words.command}; ${CARRY_FUNCTION} "$${STATE_RUN_VARIABLE}" $?`
   );
 }
 
@@ -146,7 +154,10 @@ export function freshRunSetup(): string {
 
 /** Where a shell's children leave their state. */
 export interface CarryStateFile {
+  /** The base name: each run writes a file of its own beside it (`path.<random>`). */
   readonly path: string;
+  /** Removes the earlier runs' files (never following a link put among them). */
+  sweep(): void;
   dispose(): void;
 }
 
@@ -155,7 +166,23 @@ export interface CarryStateFile {
  * private folder of this process, removed by `dispose`.
  */
 export function carryStateFile(sandboxed: boolean): CarryStateFile {
-  if (sandboxed) return { path: `/tmp/.logbook-carry-${randomBytes(6).toString('hex')}`, dispose: () => {} };
+  if (sandboxed)
+    return {
+      path: `/tmp/.logbook-carry-${randomBytes(6).toString('hex')}`,
+      sweep: () => {},
+      dispose: () => {},
+    };
   const dir = mkdtempSync(join(tmpdir(), 'logbook-carry-'));
-  return { path: join(dir, 'state'), dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    path: join(dir, 'state'),
+    sweep: () => {
+      try {
+        // rmSync removes a link itself, not what it leads to.
+        for (const name of readdirSync(dir)) rmSync(join(dir, name), { recursive: true, force: true });
+      } catch {
+        // The folder is gone (disposed): nothing to sweep.
+      }
+    },
+    dispose: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -43,6 +43,11 @@ export interface CommandSandboxOptions {
   askHost?: (host: string) => Promise<boolean>;
   /** Told of each host turned away, as it happens (besides `takeDeniedHosts`). */
   onDenied?: (host: string) => void;
+  /**
+   * `logbook.sandbox.allowUnixSockets`: no Unix socket filter, so tools that listen on a socket of
+   * their own work, and a command can also reach any listening socket it can see.
+   */
+  allowUnixSockets?: boolean;
   /** The user's additions to the unreadable list. */
   denyRead?: readonly string[];
   /** The user's additions to what commands may read in the home folder (`logbook.sandbox.homeReadable`). */
@@ -106,6 +111,8 @@ export class CommandSandbox {
   private linkNote: string[] = [];
   /** Placeholders removed since the last launch, found by `beforeCommand`, for the command's output. */
   private lostNote: string[] = [];
+  /** The hosts of the agent running the conversation now (a handoff's grant); null: not narrowed. */
+  private handoffHosts: readonly string[] | null = null;
 
   constructor(private readonly opts: CommandSandboxOptions) {}
 
@@ -123,6 +130,7 @@ export class CommandSandbox {
         bwrap: found.bwrap,
         version: found.version,
         ...(found.socketFilterMissing ? { socketFilterMissing: found.socketFilterMissing } : {}),
+        ...(this.opts.allowUnixSockets ? { socketsAllowed: true as const } : {}),
       };
     return {
       kind: 'unavailable',
@@ -263,7 +271,7 @@ export class CommandSandbox {
     if (req.readOnly) this.watch = undefined;
     const held = req.readOnly ? { held: [], selfBound: [] } : this.holdWorkspaces(req.workspaces);
     // Every launch's command gets the Unix socket filter where this machine can apply it.
-    const filtered = !state.socketFilterMissing;
+    const filtered = !state.socketFilterMissing && !state.socketsAllowed;
     const ids = hostIds();
     const profile: SandboxProfile = {
       workspaces: req.workspaces,
@@ -374,9 +382,21 @@ export class CommandSandbox {
     await (await proxy?.catch(() => undefined))?.close();
   }
 
+  /**
+   * Narrows this sandbox's network, from its next connection, to the hosts the agent that took the
+   * conversation over was granted (within the user's list, as a child's); null: back to the list.
+   */
+  narrowHostsTo(hosts: readonly string[] | null): void {
+    this.handoffHosts = hosts === null ? null : [...hosts];
+  }
+
   private allowsUnasked(host: string): boolean {
-    const narrow = this.opts.narrowHosts;
-    return hostAllowed(host, this.opts.allowedHosts()) && (!narrow || hostAllowed(host, narrow));
+    const within = (list: readonly string[] | null | undefined) => !list || hostAllowed(host, list);
+    return (
+      hostAllowed(host, this.opts.allowedHosts()) &&
+      within(this.opts.narrowHosts) &&
+      within(this.handoffHosts)
+    );
   }
 
   private startProxy(): Promise<NetworkProxy> {

@@ -23,6 +23,7 @@ export function describeSandbox(state: SandboxState, l10n: L10n = ENGLISH): Sand
         state.version,
       );
       const missing = state.socketFilterMissing;
+      if (state.socketsAllowed) return { headline: `${headline} ${socketsAllowed(l10n)}`, warn: false };
       if (!missing) return { headline, warn: false };
       // Said once, prominently: a boundary the user may count on is not there.
       return {
@@ -87,4 +88,11 @@ export function sandboxNotice(state: SandboxState): SandboxNotice {
     message: text.headline,
     ...(text.fix ? { fix: text.fix } : {}),
   };
+}
+
+/** What commands can reach where the user turned the Unix socket filter off. */
+export function socketsAllowed(l10n: L10n = ENGLISH): string {
+  return l10n.t(
+    'Unix sockets are not filtered (logbook.sandbox.allowUnixSockets): a command can make its own, and connect to any listening socket it can see.',
+  );
 }

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SandboxState } from './sandbox-state';
-import { describeSandbox, unfilteredSockets } from './describe-sandbox';
+import { describeSandbox, socketsAllowed, unfilteredSockets } from './describe-sandbox';
 import { ENGLISH, type L10n } from '../../../core/text/l10n';
 import { RUNS_LATER } from '../../../core/security/runs-later';
 import { isAnyDepth } from './held-paths';
@@ -59,14 +59,17 @@ export function sandboxReport(input: SandboxReportInput, l10n: L10n = ENGLISH): 
     hidden: input.hidden.map(present),
     allowed_hosts: [...input.allowedHosts],
     unix_sockets:
-      input.state.kind === 'on' && input.state.socketFilterMissing
-        ? unfilteredSockets(input.state.socketFilterMissing, l10n)
-        : input.state.kind === 'on'
-          ? l10n.t(
-              "none: creating one fails (a seccomp filter); the network goes through Logbook's proxy, and socketpair still works",
-            )
-          : l10n.t('all that your user can reach'),
-    unix_sockets_filtered: input.state.kind === 'on' && !input.state.socketFilterMissing,
+      input.state.kind === 'on' && input.state.socketsAllowed
+        ? socketsAllowed(l10n)
+        : input.state.kind === 'on' && input.state.socketFilterMissing
+          ? unfilteredSockets(input.state.socketFilterMissing, l10n)
+          : input.state.kind === 'on'
+            ? l10n.t(
+                "none: creating one fails (a seccomp filter); the network goes through Logbook's proxy, and socketpair still works",
+              )
+            : l10n.t('all that your user can reach'),
+    unix_sockets_filtered:
+      input.state.kind === 'on' && !input.state.socketFilterMissing && !input.state.socketsAllowed,
   };
 }
 

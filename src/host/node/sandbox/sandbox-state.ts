@@ -11,6 +11,8 @@ export type SandboxState =
       version: string;
       /** Set where commands can still reach Unix sockets outside: why (see unix-socket-filter.ts). */
       socketFilterMissing?: SocketFilterMissing;
+      /** The user turned the filter off (`logbook.sandbox.allowUnixSockets`): commands make sockets freely. */
+      socketsAllowed?: true;
     }
   | { kind: 'off' }
   | {

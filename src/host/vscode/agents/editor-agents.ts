@@ -69,6 +69,11 @@ export interface EditorMainAgent {
   };
   /** Reads a handoff back, and reopens the children that wait on the user. */
   adopt(conversation: Conversation): Promise<void>;
+  /**
+   * A definition the user accepted: used from the next step. False where the conversation opened
+   * with no agent to delegate to (it has no delegate or handoff tool to use it with).
+   */
+  accept(agent: AgentDefinition): boolean;
 }
 
 export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
@@ -158,6 +163,7 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
         folder: () => undefined,
       },
       adopt: async () => undefined,
+      accept: () => false,
     };
   const main = mainAgentSession({
     agents: o.agents,
@@ -168,10 +174,16 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
     model: () => configuredModel().name,
     openChild,
     ...(o.held ? { held: o.held } : {}),
+    // An agent that took the conversation over reaches only its grant's hosts unasked.
+    narrowHosts: (hosts) => o.parent.sandbox?.sandbox.narrowHostsTo(hosts),
   });
   return {
     agent: main.agent,
     tools: main.tools,
+    accept: (agent) => {
+      main.accept(agent);
+      return true;
+    },
     children: {
       approve: async (ids) => {
         const h = holder(ids);

@@ -7,7 +7,11 @@ import type { HeldDefinition } from '../../../core/agents/definition-trust';
 import { ACTION_STARTED_KEY } from '../../../core/state';
 import type { SequencedEvent } from '../chat-backend';
 import { DefinitionWatch, heldHere } from '../../node/agents/definition-watch';
-import { acceptHeldDefinition, fileFingerprint } from '../../node/agents/held-definitions';
+import {
+  type AcceptedDefinition,
+  acceptHeldDefinition,
+  fileFingerprint,
+} from '../../node/agents/held-definitions';
 
 export const ACCEPT_AGENT_DEFINITION_COMMAND = 'logbook.acceptAgentDefinition';
 
@@ -94,10 +98,21 @@ async function showHeld(h: HeldDefinition, before: string | null | undefined): P
   );
 }
 
+/** Told of each definition the user accepts: the open conversations record it and use it; how many. */
+type OnAccepted = (accepted: AcceptedDefinition) => Promise<number>;
+
+let onAccepted: OnAccepted | undefined;
+
+/** Where an accepted definition goes (the conversations of this window). */
+export function whenDefinitionAccepted(handler: OnAccepted): void {
+  onAccepted = handler;
+}
+
 /**
  * Accepts a held definition by name (asking which when none is given). `fingerprint` is the content
  * the user was told of (the notice's button): a file changed since is not accepted. Without one, the
- * definition is opened first and accepted only as it is shown, once the user says so.
+ * definition is opened first and accepted only as it is shown, once the user says so. The open
+ * conversations record the acceptance and may use the definition from their next step.
  */
 export async function acceptAgentDefinition(
   log: Log,
@@ -142,8 +157,14 @@ export async function acceptAgentDefinition(
   try {
     const done = acceptHeldDefinition(process.env, h.origin, seen);
     log.info(`Accepted by the user: the agent definition ${h.name} (${h.origin}, ${done.fingerprint}).`);
+    const using = (await onAccepted?.({ ...done, name: h.name })) ?? 0;
     void vscode.window.showInformationMessage(
-      vscode.l10n.t('Logbook uses the agent {0} in conversations opened from now on.', h.name),
+      using > 0
+        ? vscode.l10n.t(
+            'Logbook uses the agent {0} from the next step of the open conversations, and in new ones.',
+            h.name,
+          )
+        : vscode.l10n.t('Logbook uses the agent {0} in conversations opened from now on.', h.name),
     );
     return true;
   } catch (err) {

@@ -13,6 +13,7 @@ import {
   readHomeReadable,
   readSandboxSetting,
   readWritable,
+  readAllowUnixSockets,
 } from './sandbox-settings';
 
 export interface EditorSandbox {
@@ -50,6 +51,7 @@ export function createEditorSandbox(
     denyRead: readDenyRead(),
     homeReadable: readHomeReadable(),
     writable: readWritable(),
+    allowUnixSockets: readAllowUnixSockets(),
     ownSecrets: ownFolders(context),
     // code-server's Node; in desktop VS Code the Electron binary, which the bridge runs as Node.
     node: process.execPath,

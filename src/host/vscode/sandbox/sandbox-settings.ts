@@ -27,6 +27,11 @@ export function readWritable(): string[] {
   return editorList('sandbox.writable');
 }
 
+/** `logbook.sandbox.allowUnixSockets`: the Unix socket filter turned off. */
+export function readAllowUnixSockets(): boolean {
+  return editorSetting<boolean>('sandbox.allowUnixSockets') === true;
+}
+
 /** "Always Allow" on a network ask: the host joins the user's own list. */
 export async function addAllowedHost(host: string): Promise<void> {
   const hosts = readAllowedHosts();
