@@ -11,12 +11,14 @@ import {
   CHANGES_SHOWN,
   RestoreFailedError,
   type CheckpointChange,
+  type CheckpointCoverage,
   type CheckpointRecord,
   type CheckpointRequest,
 } from '../../../core/checkpoints/types';
 import { type CheckpointLimits, DEFAULT_LIMITS } from './checkpoint-limits';
 import { afterRefOf, CheckpointRepo, refOf } from './checkpoint-repo';
 import { scanWorkspace } from './workspace-scan';
+import { unheldPaths } from './coverage-scan';
 import { applyChanges } from './checkpoint-restore';
 import { runGit, type GitPaths } from './git-process';
 import { binaryAsOneLine, failureReason, splitLines } from './git-text';
@@ -91,6 +93,14 @@ export class GitCheckpointStore implements WorkspaceCheckpointStore {
   /** Records the workspace now, as the next checkpoint of the conversation. */
   record(req: CheckpointRequest): Promise<CheckpointRecord> {
     return this.serialized(() => this.recordNow(req));
+  }
+
+  /** What a checkpoint taken now would hold: the workspace but the paths it would leave out. */
+  coverage(): Promise<CheckpointCoverage> {
+    return this.serialized(async () => ({
+      roots: [this.workspace],
+      unheld: await unheldPaths(this.repo, this.paths, this.workspace, this.limits),
+    }));
   }
 
   /** What restoring `checkpoint` would change in the workspace now. */
