@@ -14,6 +14,7 @@ import type { CheckpointCoverage, UnheldPath, UnheldReason } from '../checkpoint
 import type { ActionAnalysis } from './analyzers';
 import { outsideEffect } from './outside-effects';
 import { realPath, realRoots } from './resolve-path';
+import { entryHolding } from './runs-later';
 import { isRebuildable } from './rebuildable';
 
 export interface ContainedInput {
@@ -60,7 +61,9 @@ function commandVerdict(input: ContainedInput): ContainedVerdict {
   const extra = input.writable.find((w) => !input.coverage.roots.some((c) => inside(w, c)));
   const cwd = input.cwd ?? input.roots[0] ?? '/';
   const named = namedTargets(command, cwd);
-  const hit = firstUnheld(named.targets, input.coverage.unheld);
+  // What the sandbox holds read-only (runs-later.ts: `.env`, `.logbook/`...) no command can change.
+  const changeable = input.coverage.unheld.filter((u) => !heldReadOnly(u, input.coverage.roots));
+  const hit = firstUnheld(named.targets, changeable);
   if (hit)
     return {
       contained: false,
@@ -69,7 +72,7 @@ function commandVerdict(input: ContainedInput): ContainedVerdict {
   if (named.opaque) {
     if (extra !== undefined)
       return { contained: false, why: `it may write ${extra}, a writable folder no checkpoint holds` };
-    const precious = input.coverage.unheld.filter((u) => !isRebuildable(u, input.coverage.roots));
+    const precious = changeable.filter((u) => !isRebuildable(u, input.coverage.roots));
     if (precious.length > 0) {
       const shown = precious.slice(0, NAMED).map(describe).join(', ');
       const more = precious.length > NAMED ? ` and ${precious.length - NAMED} more` : '';
@@ -104,6 +107,15 @@ function fileVerdict(input: ContainedInput): ContainedVerdict {
       why: `it overwrites ${describe(hit)}, which no checkpoint holds (${WHY[hit.why]})`,
     };
   return { contained: true, reason: CONTAINED_REASON };
+}
+
+/** Whether the sandbox mounts this path read-only (a file that runs later), so commands cannot change it. */
+function heldReadOnly(u: UnheldPath, roots: readonly string[]): boolean {
+  const path = u.path.endsWith('/') ? u.path.slice(0, -1) : u.path;
+  const root = roots.find((r) => path !== r && inside(path, r));
+  if (root === undefined) return false;
+  const base = root.endsWith('/') ? root : `${root}/`;
+  return entryHolding(path.slice(base.length)) !== undefined;
 }
 
 const WHY: Record<UnheldReason, string> = {

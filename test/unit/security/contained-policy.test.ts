@@ -46,6 +46,8 @@ const PRECIOUS: CheckpointCoverage = {
     { path: `${ROOT}/.env`, why: 'excluded' },
     { path: `${ROOT}/out.log`, why: 'over-budget' },
     { path: `${ROOT}/notes.db`, why: 'over-budget' },
+    { path: `${ROOT}/media/`, why: 'excluded' },
+    { path: `${ROOT}/.logbook/`, why: 'excluded' },
   ],
 };
 
@@ -173,8 +175,19 @@ describe('confirmation policy: contained actions in the default mode', () => {
     const r = reason(command('npm test'), PRECIOUS);
     assert.equal(asks(command('npm test'), PRECIOUS), true);
     assert.match(r, /may write anywhere in the workspace/);
-    assert.match(r, /big\.csv, .*\.env, .*out\.log and 1 more/);
+    assert.match(r, /big\.csv, .*out\.log, .*notes\.db and 1 more/);
     assert.doesNotMatch(r, /node_modules/);
+    // What the sandbox holds read-only no command can change: it makes none ask.
+    assert.doesNotMatch(r, /\.env|\.logbook/);
+    const readOnly: CheckpointCoverage = {
+      roots: ROOTS,
+      unheld: [
+        { path: `${ROOT}/.env`, why: 'excluded' },
+        { path: `${ROOT}/.logbook/`, why: 'excluded' },
+      ],
+    };
+    assert.equal(asks(command('npm test'), readOnly), false);
+    assert.equal(asks(edit(`${ROOT}/.env`), readOnly), true);
     // Build output left out for another reason than its size is the user's.
     const excludedDist: CheckpointCoverage = {
       roots: ROOTS,
