@@ -79,6 +79,7 @@ export class PolicyGate implements ConfirmationGate {
         riskReasons: analysis.reasons,
         ...(ruleReasons.length > 0 ? { ruleReasons } : {}),
         ...(d.contained && !allowed ? { contained: true as const } : {}),
+        ...(d.notUndoable && !allowed ? { notUndoable: d.notUndoable } : {}),
       };
     });
   }

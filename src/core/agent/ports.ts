@@ -17,6 +17,8 @@ export interface ConfirmationDecision {
   ruleReasons?: string[];
   /** It runs unasked because it stays in the sandbox and a checkpoint can undo it (`reasons` says so). */
   contained?: true;
+  /** Why a checkpoint could not undo it, when that is what makes it ask. */
+  notUndoable?: string;
 }
 
 /** Decides which actions of a batch must wait for the user's Confirm. */

@@ -65,6 +65,8 @@ export interface ConfirmationDecision {
   matchedRules?: string[];
   /** Set when it runs unasked because it is contained in the sandbox and undoable (risky mode). */
   contained?: true;
+  /** Why it is not contained when that is what makes it ask (a path no checkpoint holds, a push). */
+  notUndoable?: string;
 }
 
 export const DEFAULT_THRESHOLD: RiskLevel = 'MEDIUM';
@@ -116,8 +118,10 @@ function decide(policy: ConfirmationPolicy, action: ActionForReview): Confirmati
       : undefined;
   if (verdict?.contained) return { confirm: false, reason: verdict.reason, risk, contained: true };
   const undoable = verdict?.why ? ` (${verdict.why})` : '';
-  if (risk === 'UNKNOWN') return { confirm: true, reason: `the risk is unknown${because}${undoable}`, risk };
-  return { confirm: true, reason: `${risk} risk${because}${undoable}`, risk };
+  const notUndoable = verdict?.why ? { notUndoable: verdict.why } : {};
+  if (risk === 'UNKNOWN')
+    return { confirm: true, reason: `the risk is unknown${because}${undoable}`, risk, ...notUndoable };
+  return { confirm: true, reason: `${risk} risk${because}${undoable}`, risk, ...notUndoable };
 }
 
 /** A read-only tool asks only when the path rules rate what it reads MEDIUM or more. */
