@@ -103,7 +103,6 @@ function decide(policy: ConfirmationPolicy, action: ActionForReview): Confirmati
     };
   const threshold = policy.threshold ?? DEFAULT_THRESHOLD;
   const asks = risk === 'UNKNOWN' || riskRank(risk) >= riskRank(threshold);
-  if (!asks) return { confirm: false, reason: `${risk} risk is below the ${threshold} threshold`, risk };
   const verdict =
     policy.commandsSandboxed === true && policy.coverage
       ? containedVerdict({
@@ -116,6 +115,12 @@ function decide(policy: ConfirmationPolicy, action: ActionForReview): Confirmati
           coverage: policy.coverage,
         })
       : undefined;
+  // Overwriting or deleting a path no checkpoint holds asks, however low the risk is rated.
+  const named = verdict && !verdict.contained && verdict.named ? verdict.why : undefined;
+  if (!asks && !named)
+    return { confirm: false, reason: `${risk} risk is below the ${threshold} threshold`, risk };
+  if (!asks && named)
+    return { confirm: true, reason: `${risk} risk, but ${named}`, risk, notUndoable: named };
   if (verdict?.contained) return { confirm: false, reason: verdict.reason, risk, contained: true };
   const undoable = verdict?.why ? ` (${verdict.why})` : '';
   const notUndoable = verdict?.why ? { notUndoable: verdict.why } : {};

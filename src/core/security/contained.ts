@@ -32,8 +32,11 @@ export interface ContainedInput {
 
 export type ContainedVerdict =
   | { contained: true; reason: string }
-  /** `why`: what a checkpoint could not undo, when that is what makes it ask. */
-  | { contained: false; why?: string };
+  /**
+   * `why`: what a checkpoint could not undo, when that is what makes it ask. `named`: the action
+   * itself names a path no checkpoint holds, which asks even when its risk alone would not.
+   */
+  | { contained: false; why?: string; named?: true };
 
 /** The reason recorded on an action that ran without a question (the host adds the checkpoint). */
 export const CONTAINED_REASON = 'contained in the sandbox, and a checkpoint can undo it';
@@ -68,6 +71,7 @@ function commandVerdict(input: ContainedInput): ContainedVerdict {
     return {
       contained: false,
       why: `it may delete or overwrite ${describe(hit)}, which no checkpoint holds (${WHY[hit.why]})`,
+      named: true,
     };
   if (named.opaque) {
     if (extra !== undefined)
@@ -105,6 +109,7 @@ function fileVerdict(input: ContainedInput): ContainedVerdict {
     return {
       contained: false,
       why: `it overwrites ${describe(hit)}, which no checkpoint holds (${WHY[hit.why]})`,
+      named: true,
     };
   return { contained: true, reason: CONTAINED_REASON };
 }

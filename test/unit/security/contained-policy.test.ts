@@ -160,6 +160,10 @@ describe('confirmation policy: contained actions in the default mode', () => {
       /node_modules\/, which no checkpoint holds \(ignored\)/,
     );
     assert.equal(asks(edit(`${ROOT}/.env`), PRECIOUS), true);
+    // However low the risk: an in-workspace edit is LOW, yet overwriting an unheld file asks.
+    assert.equal(asks(edit(`${ROOT}/data/big.csv`, 'LOW'), PRECIOUS), true);
+    assert.equal(asks(edit(`${ROOT}/data/big.csv`, 'LOW'), null), false, 'without coverage, as before');
+    assert.equal(asks(command('rm -f data/big.csv', 'LOW'), PRECIOUS), true);
     assert.equal(asks(edit(`${ROOT}/data/big.csv`), PRECIOUS), true);
     assert.equal(asks(command('rm src/old.ts'), PRECIOUS), false, 'a named held path needs no question');
     assert.equal(asks(command('rm -rf src/*', 'MEDIUM', `${ROOT}`), PRECIOUS), false);
