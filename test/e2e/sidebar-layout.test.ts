@@ -51,7 +51,9 @@ describe('e2e: the sidebar at 300 px with an approval pending', function () {
       settings: {
         'logbook.model.baseURL': demo.baseUrl,
         'logbook.model.name': 'demo',
-        'logbook.confirmation.mode': 'risky',
+        // Ask for everything: in the default mode the sandbox and a checkpoint hold all the demo
+        // does, so nothing would wait for the approval this test lays out.
+        'logbook.confirmation.mode': 'always',
         'workbench.colorTheme': 'Default Light Modern',
       },
     });
