@@ -66,6 +66,10 @@ function commandVerdict(input: ContainedInput): ContainedVerdict {
   const named = namedTargets(command, cwd);
   // What the sandbox holds read-only (runs-later.ts: `.env`, `.logbook/`...) no command can change.
   const changeable = input.coverage.unheld.filter((u) => !heldReadOnly(u, input.coverage.roots));
+  // A link out of the workspace lets the file tools, which run outside the sandbox, reach past it.
+  const out = named.links.find((t) => !input.coverage.roots.some((c) => inside(t.path, c)));
+  if (out)
+    return { contained: false, why: `it links to ${out.path}, outside the folders a checkpoint holds` };
   const code = buildFile(
     named.targets.filter((t) => !t.prefix).map((t) => t.path),
     input.coverage.roots,
@@ -242,8 +246,9 @@ const QUIET: ReadonlySet<string> = new Set([
  * The paths a command names to write, from its words (each segment's program and operands, and its
  * redirections); `opaque` when some program may write paths it does not name.
  */
-function namedTargets(command: string, cwd: string): { targets: Target[]; opaque: boolean } {
+function namedTargets(command: string, cwd: string): { targets: Target[]; links: Target[]; opaque: boolean } {
   const targets: Target[] = [];
+  const links: Target[] = [];
   let opaque = false;
   const places = [cwd];
   for (const segment of command.split(/;|&&|\|\||\||\n|\(|\)|`|\$\(/)) {
@@ -268,10 +273,11 @@ function namedTargets(command: string, cwd: string): { targets: Target[]; opaque
       else places.push(resolve(cwd, to));
       continue;
     }
+    if (program === 'ln') for (const word of operands) links.push(...targetsOf(word, places));
     if (WRITERS.has(program)) for (const word of operands) targets.push(...targetsOf(word, places));
     else if (!QUIET.has(program)) opaque = true;
   }
-  return { targets, opaque };
+  return { targets, links, opaque };
 }
 
 /** Where a word may lead from each place the shell may be ('' stands for "anywhere"). */

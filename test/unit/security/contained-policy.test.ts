@@ -128,6 +128,13 @@ describe('confirmation policy: contained actions in the default mode', () => {
     assert.equal(asks(command("sed -i 's/a/b/' Makefile")), true);
   });
 
+  it('still asks before a link that leads out of the workspace', () => {
+    assert.equal(asks(command('ln -s /etc link')), true);
+    assert.equal(asks(command('ln -s ../../outside link')), true);
+    assert.match(reason(command('ln -s /etc link')), /links to \/etc, outside/);
+    assert.equal(asks(command('ln -s src/a.ts b.ts')), false);
+  });
+
   it('still asks for a push or a publish, whatever the workspace holds', () => {
     for (const c of [
       'git push origin main',
