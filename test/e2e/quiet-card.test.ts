@@ -60,7 +60,7 @@ describe('e2e: an action that ran without a question says why on its card', func
     await line.waitFor({ timeout: 10_000 });
     assert.match(
       (await line.textContent()) ?? '',
-      /contained in the sandbox; undo with checkpoint [0-9a-f]{7}/,
+      /contained; undo with checkpoint [0-9a-f]{7}/,
     );
     for (const theme of THEMES) {
       await setTheme(wb, theme);

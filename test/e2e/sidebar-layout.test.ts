@@ -167,14 +167,17 @@ describe('e2e: the sidebar at 300 px with an approval pending', function () {
       .filter({ has: chat.locator('.card.pending') })
       .last();
     const head = card.locator('.card-head');
-    await head.locator('.risk').waitFor({ timeout: 30_000 });
+    await head.locator('.pending-badge').waitFor({ timeout: 30_000 });
+    // Asked for everything, the rules' LOW differs from the model's MEDIUM: the card says so in its
+    // risk line, and the head keeps the pending badge alone.
+    const hasRisk = (await head.locator('.risk').count()) > 0;
     for (const theme of THEMES) {
       await setTheme(wb, theme);
       await head.hover();
       const fork = head.getByRole('button', { name: 'Continue from here' });
       await fork.waitFor();
-      const risk = await box(head.locator('.risk'));
       const pending = await box(head.locator('.pending-badge'));
+      const risk = hasRisk ? await box(head.locator('.risk')) : pending;
       const name = await box(head.locator('.tool-name'));
       const middle = (b: Box) => b.y + b.height / 2;
       assert.ok(Math.abs(middle(pending) - middle(name)) < 3, 'the pending badge is on the head line');

@@ -193,7 +193,7 @@ export class ActionDispatcher {
     const checkpoint = this.deps.checkpoints.lastCheckpoint();
     const value: Unasked = {
       action_id: action.id,
-      reason: unaskedReason('contained in the sandbox', checkpoint),
+      reason: unaskedReason('contained', checkpoint),
       ...(checkpoint ? { checkpoint } : {}),
     };
     await this.deps.log.append('ConversationStateUpdateEvent', { key: UNASKED_KEY, value });

@@ -7,7 +7,7 @@ export const UNASKED_KEY = 'unasked';
 
 export const UnaskedSchema = z.object({
   action_id: z.string(),
-  /** One line a user reads ("contained in the sandbox; undo with checkpoint 1a2b3c4"). */
+  /** One line a user reads ("contained; undo with checkpoint 1a2b3c4": it stays in the sandbox, and that checkpoint undoes it). */
   reason: z.string(),
   /** The checkpoint taken right before it, which undoes it. */
   checkpoint: z.string().optional(),

@@ -47,7 +47,7 @@ describe('logbook run: contained commands in the default mode', function () {
     const id = (checkpoint?.value as { checkpoint: string }).checkpoint;
     assert.deepEqual(unasked?.value, {
       action_id: (events.find((e) => e.kind === 'ActionEvent') as { id: string }).id,
-      reason: `contained in the sandbox; undo with checkpoint ${id.slice(0, 7)}`,
+      reason: `contained; undo with checkpoint ${id.slice(0, 7)}`,
       checkpoint: id,
     });
 
@@ -57,7 +57,7 @@ describe('logbook run: contained commands in the default mode', function () {
     assert.equal(text.code, 0, printed(text));
     assert.match(
       text.stdout,
-      /\[policy\] action \S+ runs without asking: contained in the sandbox; undo with checkpoint [0-9a-f]{7}/,
+      /\[policy\] action \S+ runs without asking: contained; undo with checkpoint [0-9a-f]{7}/,
     );
   });
 
