@@ -12,6 +12,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import type { CheckpointCoverage, UnheldPath, UnheldReason } from '../checkpoints/types';
 import type { ActionAnalysis } from './analyzers';
+import { commandDisclosure } from './command-risk';
 import { outsideEffect } from './outside-effects';
 import { realPath, realRoots } from './resolve-path';
 import { buildFileReason, entryHolding } from './runs-later';
@@ -61,6 +62,12 @@ function commandVerdict(input: ContainedInput): ContainedVerdict {
   const outside = outsideEffect(command);
   if (outside)
     return { contained: false, why: `${outside} acts outside this machine, where no checkpoint reaches` };
+  const disclosure = commandDisclosure(command, {
+    roots: input.roots,
+    ...(input.cwd ? { cwd: input.cwd } : {}),
+    sandboxed: true,
+  });
+  if (disclosure) return { contained: false, why: `no checkpoint takes back what it ${disclosure}` };
   const extra = input.writable.find((w) => !input.coverage.roots.some((c) => inside(w, c)));
   const cwd = input.cwd ?? input.roots[0] ?? '/';
   const named = namedTargets(command, cwd);

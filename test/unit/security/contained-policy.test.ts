@@ -128,6 +128,17 @@ describe('confirmation policy: contained actions in the default mode', () => {
     assert.equal(asks(command("sed -i 's/a/b/' Makefile")), true);
   });
 
+  it('still asks before reading private data: no checkpoint takes a read back', () => {
+    for (const c of [
+      'cat /etc/shadow',
+      'cat /proc/self/environ',
+      'cat ~/.bash_history',
+      'cat /etc/shadow > x.txt',
+    ])
+      assert.equal(asks(command(c, 'LOW')), true, c);
+    assert.equal(asks(command('cat README.md > x.txt', 'LOW')), false);
+  });
+
   it('still asks before a link that leads out of the workspace', () => {
     assert.equal(asks(command('ln -s /etc link')), true);
     assert.equal(asks(command('ln -s ../../outside link')), true);
