@@ -9,6 +9,7 @@
 //   - A file tool's write is judged by its one path, which must lie in a checkpointed folder.
 // Never contained: a HIGH rating (from the rules or the model), something that acts outside the
 // machine (outside-effects.ts), typing into a running command, any other tool.
+import { lstatSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { CheckpointCoverage, UnheldPath, UnheldReason } from '../checkpoints/types';
 import type { ActionAnalysis } from './analyzers';
@@ -77,6 +78,8 @@ function commandVerdict(input: ContainedInput): ContainedVerdict {
   const out = named.links.find((t) => !input.coverage.roots.some((c) => inside(t.path, c)));
   if (out)
     return { contained: false, why: `it links to ${out.path}, outside the folders a checkpoint holds` };
+  const shared = hardLinked(named.targets.filter((t) => !t.prefix).map((t) => realPath(t.path)));
+  if (shared) return { contained: false, why: shared };
   const code = buildFile(
     named.targets.filter((t) => !t.prefix).map((t) => t.path),
     input.coverage.roots,
@@ -114,6 +117,8 @@ function fileVerdict(input: ContainedInput): ContainedVerdict {
   const roots = [...input.coverage.roots, ...realRoots(input.coverage.roots)];
   if (!roots.some((c) => inside(real, c)))
     return { contained: false, why: `${path} lies outside the folders a checkpoint holds` };
+  const shared = hardLinked([real]);
+  if (shared) return { contained: false, why: shared };
   const code = buildFile([path, real], input.coverage.roots);
   if (code) return { contained: false, why: `${code}, which runs outside the sandbox when you run it` };
   const hit = firstUnheld(
@@ -144,6 +149,20 @@ function buildFile(paths: readonly string[], roots: readonly string[]): string |
     const base = root.endsWith('/') ? root : `${root}/`;
     const reason = buildFileReason(path.slice(base.length));
     if (reason) return reason;
+  }
+  return undefined;
+}
+
+/** Why writing one of the files in place changes the same file elsewhere (it has more hard links). */
+function hardLinked(paths: readonly string[]): string | undefined {
+  for (const path of paths) {
+    try {
+      const st = lstatSync(path);
+      if (st.isFile() && st.nlink > 1)
+        return `${path} has ${st.nlink} hard links, and a checkpoint holds only this one`;
+    } catch {
+      // not there yet: a new file has no other names
+    }
   }
   return undefined;
 }
