@@ -136,13 +136,35 @@ describe('e2e: the sidebar at 300 px with an approval pending', function () {
 
   it('after the finished task the final message reads in the editor foreground, once', async () => {
     const chat = wb.chatFrame();
-    for (let i = 0; i < 2; i++) {
-      await chat.getByRole('button', { name: 'Confirm' }).click();
-      if (i === 0) {
-        await chat.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 60_000 });
+    // Asked for everything, each step waits (the plan's updates too): confirm until the end, and
+    // look at the pending edit's head when it is the one waiting.
+    let hovered = false;
+    for (let i = 0; i < 12; i++) {
+      if ((await chat.getByText(/now exports subtract/).count()) > 0) break;
+      const confirm = chat.getByRole('button', { name: 'Confirm' });
+      if (
+        !(await confirm.waitFor({ timeout: 60_000 }).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
+      const card = await chat.locator('.card.action.pending').last().elementHandle();
+      if (!hovered && card && ((await card.textContent()) ?? '').includes('file_editor')) {
         await pendingEditHovered();
+        hovered = true;
+      }
+      await confirm.click();
+      // The card it confirmed stops waiting before the next Confirm is looked for.
+      for (let t = 0; t < 100 && card; t++) {
+        const still = await card
+          .evaluate((el) => el.isConnected && el.classList.contains('pending'))
+          .catch(() => false);
+        if (!still) break;
+        await new Promise((r) => setTimeout(r, 100));
       }
     }
+    assert.ok(hovered, 'the edit waited for approval');
     await chat
       .getByText(/now exports subtract/)
       .first()
