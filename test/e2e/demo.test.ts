@@ -9,8 +9,9 @@ import { DEMO_TASK } from '../../src/host/node/demo-model/demo-model';
 import { openWorkbench, screenshotRoot, type Workbench } from './support/workbench';
 
 // In the default mode the sandbox and a checkpoint hold all the demo does, so it would run without
-// a question: the walk-through of Confirm and Reject asks for everything.
-const ASK_ALL = { 'logbook.confirmation.mode': 'always' };
+// a question. Without checkpoints nothing is known to be undoable, and the default mode asks as the
+// walk-through of Confirm and Reject shows.
+const ASK_ALL = { 'logbook.checkpoints.enabled': false };
 
 describe('e2e: the npm start demo, run again from a fresh start', function () {
   // One run folder for both starts, as `npm start` reuses .vscode-test/start.
