@@ -58,10 +58,7 @@ describe('e2e: an action that ran without a question says why on its card', func
     const card = chat.locator('.card.action', { hasText: 'npm test' }).first();
     const line = card.locator('.unasked-line');
     await line.waitFor({ timeout: 10_000 });
-    assert.match(
-      (await line.textContent()) ?? '',
-      /contained; undo with checkpoint [0-9a-f]{7}/,
-    );
+    assert.match((await line.textContent()) ?? '', /contained; undo with checkpoint [0-9a-f]{7}/);
     for (const theme of THEMES) {
       await setTheme(wb, theme);
       const lines = await line.evaluate((el) => {

@@ -325,10 +325,7 @@ for (const mode of ['act', 'plan'] as const)
       const start = await startOf(onlyConversationDir(ws));
       assert.deepEqual(start.narrowed, mode === 'plan' ? [NARROWED, ...GREEDY_NARROWED] : GREEDY_NARROWED);
       assert.equal((start.grant as Json).confirmation, 'risky');
-      assert.ok(
-        !existsSync(join(ws, 'made-unasked')),
-        'the agent that took over ran a HIGH command unasked',
-      );
+      assert.ok(!existsSync(join(ws, 'made-unasked')), 'the agent that took over ran a HIGH command unasked');
       if (mode === 'act') assert.equal(r.code, 2, printed(r));
     });
   });
