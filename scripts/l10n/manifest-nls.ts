@@ -85,7 +85,7 @@ export function localizeManifest(
 
 type Place = (owner: JsonObject | Json[], field: string | number, key: string, source?: string) => void;
 
-/** The descriptions inside a setting's JSON schema: its enum's and those of nested properties. */
+/** The texts inside a setting's JSON schema: its enum's descriptions and labels, and those of nested properties. */
 function localizeSchema(node: JsonObject, key: string, place: Place, withOwn: boolean): void {
   if (withOwn) {
     for (const field of ['description', 'markdownDescription']) {
@@ -98,6 +98,10 @@ function localizeSchema(node: JsonObject, key: string, place: Place, withOwn: bo
     if (!Array.isArray(list)) continue;
     list.forEach((_, i) => place(list, i, `${key}.enum.${String(values[i] ?? i)}`));
   }
+  // The names the Settings editor shows in place of the values.
+  const labels = node.enumItemLabels;
+  if (Array.isArray(labels))
+    labels.forEach((_, i) => place(labels, i, `${key}.enumLabel.${String(values[i] ?? i)}`));
   for (const [name, child] of Object.entries(objectAt(node, ['properties']) ?? {})) {
     if (isObject(child)) localizeSchema(child, `${key}.${name}`, place, true);
   }

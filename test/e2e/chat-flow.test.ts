@@ -11,7 +11,9 @@ describe('e2e: the chat panel drives a conversation end to end', function () {
     console.log(`    screenshots: ${screenshotRoot}`);
     wb = await openWorkbench({
       name: 'chat-flow',
-      settings: { 'logbook.confirmation.mode': 'risky' },
+      // Ask for everything: in the default mode the sandbox and a checkpoint hold `npm test`, so it
+      // would run without the question this test is about.
+      settings: { 'logbook.confirmation.mode': 'always' },
       scenario: {
         name: 'e2e-chat-flow',
         turns: [

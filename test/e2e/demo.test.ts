@@ -8,6 +8,11 @@ import { join } from 'node:path';
 import { DEMO_TASK } from '../../src/host/node/demo-model/demo-model';
 import { openWorkbench, screenshotRoot, type Workbench } from './support/workbench';
 
+// In the default mode the sandbox and a checkpoint hold all the demo does, so it would run without
+// a question. Without checkpoints nothing is known to be undoable, and the default mode asks as the
+// walk-through of Confirm and Reject shows.
+const ASK_ALL = { 'logbook.checkpoints.enabled': false };
+
 describe('e2e: the npm start demo, run again from a fresh start', function () {
   // One run folder for both starts, as `npm start` reuses .vscode-test/start.
   const runDir = join(mkdtempSync(join(tmpdir(), 'logbook-demo-')), 'start');
@@ -31,7 +36,7 @@ describe('e2e: the npm start demo, run again from a fresh start', function () {
   }
 
   it('first start: the walkthrough runs the tests, edits on Confirm and finishes', async () => {
-    wb = await openWorkbench({ name: 'demo-first-start', sampleRunDir: runDir });
+    wb = await openWorkbench({ name: 'demo-first-start', sampleRunDir: runDir, settings: ASK_ALL });
     await wb.startTask(DEMO_TASK);
     await confirmNext(wb, 'npm test');
     await confirmNext(wb, 'Add subtract() to src/math.js');
@@ -62,7 +67,7 @@ describe('e2e: the npm start demo, run again from a fresh start', function () {
   });
 
   it('second start: a fresh workspace; a rejected edit is answered, not claimed', async () => {
-    wb = await openWorkbench({ name: 'demo-second-start', sampleRunDir: runDir });
+    wb = await openWorkbench({ name: 'demo-second-start', sampleRunDir: runDir, settings: ASK_ALL });
     assert.doesNotMatch(
       readFileSync(join(wb.workspaceDir, 'src', 'math.js'), 'utf8'),
       /subtract/,
@@ -90,7 +95,7 @@ describe('e2e: the npm start demo, run again from a fresh start', function () {
   });
 
   it('plan mode from the empty chat: the plan says it is the demo, Approve plan carries it out', async () => {
-    wb = await openWorkbench({ name: 'demo-plan-then-act', sampleRunDir: runDir });
+    wb = await openWorkbench({ name: 'demo-plan-then-act', sampleRunDir: runDir, settings: ASK_ALL });
     await wb.openLogbookView();
     const chat = wb.chatFrame();
     await chat.getByRole('heading', { name: 'A demo model answers here' }).waitFor({ timeout: 60_000 });

@@ -46,7 +46,9 @@ describe('e2e: a whole task from the keyboard', function () {
     console.log(`    screenshots: ${screenshotRoot}`);
     wb = await openWorkbench({
       name: 'keyboard-only',
-      settings: { 'logbook.confirmation.mode': 'risky' },
+      // Ask for everything: in the default mode a checkpoint holds the edit, so it would run without
+      // the question this test answers from the keyboard.
+      settings: { 'logbook.confirmation.mode': 'always' },
       scenario: {
         name: 'e2e-keyboard-only',
         turns: [

@@ -8,6 +8,7 @@ import {
   type CheckpointOutcome,
   type CheckpointPort,
 } from '../checkpoints/record';
+import type { CheckpointCoverage } from '../checkpoints/types';
 import type { ConversationLog } from './conversation-journal';
 
 export class ActionCheckpoints {
@@ -18,6 +19,8 @@ export class ActionCheckpoints {
    * once more (the cause may be gone) but never repeats the notice.
    */
   private failed = false;
+  /** The id of the checkpoint recorded last before an action. */
+  private lastBefore: string | undefined;
 
   constructor(
     private readonly conversationId: string,
@@ -28,11 +31,33 @@ export class ActionCheckpoints {
 
   /** The files as they are before `action`, recorded and bound to it; false when none was recorded. */
   async before(action: ActionEvent): Promise<boolean> {
+    this.lastBefore = undefined;
     if (!this.port || this.failed) return false;
     const noticeGiven = this.log.state.checkpointsUnavailable;
-    return this.record(
-      await checkpointBefore(this.port, this.conversationId, action, this.tools(), noticeGiven),
-    );
+    const outcome = await checkpointBefore(this.port, this.conversationId, action, this.tools(), noticeGiven);
+    const value = outcome.recorded
+      ? (outcome.update?.value as { checkpoint?: unknown } | undefined)
+      : undefined;
+    if (typeof value?.checkpoint === 'string') this.lastBefore = value.checkpoint;
+    return this.record(outcome);
+  }
+
+  /** The checkpoint `before` recorded for the action it was last called with, if any. */
+  lastCheckpoint(): string | undefined {
+    return this.lastBefore;
+  }
+
+  /**
+   * What a checkpoint taken now would hold: null when none can be taken (no store, it failed in
+   * this conversation, or the store cannot tell), so nothing counts as undoable.
+   */
+  async coverage(): Promise<CheckpointCoverage | null> {
+    if (!this.port?.coverage || this.failed) return null;
+    try {
+      return await this.port.coverage();
+    } catch {
+      return null;
+    }
   }
 
   /** The files as the action left them. */

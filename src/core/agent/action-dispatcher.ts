@@ -4,7 +4,7 @@
 // start recorded durably (a crash leaves it in doubt, not forgotten), its tool executed. Observe:
 // its result appended, so every call the model made is answered exactly once.
 import type { ActionEvent, CreateFields, SecurityRisk } from '../events';
-import { ACTION_STARTED_KEY, RECONFIRM_KEY } from '../state';
+import { ACTION_STARTED_KEY, RECONFIRM_KEY, UNASKED_KEY, unaskedReason, type Unasked } from '../state';
 import type { ToolPorts, ToolSpec } from '../tools';
 import type { ActionCheckpoints } from './action-checkpoints';
 import type { ConversationLog } from './conversation-journal';
@@ -65,6 +65,7 @@ export class ActionDispatcher {
   /** Runs the pending batch in order, or waits for the user as soon as one must be asked about. */
   async dispatch(pending: readonly ActionEvent[]): Promise<DispatchOutcome> {
     const { log } = this.deps;
+    await this.readCoverage();
     if (this.awaiting().length) {
       await log.setStatus('waiting_for_confirmation');
       return 'waiting';
@@ -75,6 +76,8 @@ export class ActionDispatcher {
         await this.observe(interruptedObservation(action));
         continue;
       }
+      // What ran before it may have changed what the checkpoints hold (a large file written).
+      await this.readCoverage();
       const gated = await this.gate(action);
       if (gated === 'wait') return 'waiting';
       if (gated !== 'run') {
@@ -83,7 +86,16 @@ export class ActionDispatcher {
       }
       this.executing = action.id;
       try {
-        await this.observe(await this.run(action, signal));
+        const unasked = this.containedUnasked(action);
+        const checkpointed = await this.deps.checkpoints.before(action);
+        if (unasked && !checkpointed) {
+          // It ran unasked only because a checkpoint would undo it: without one, the user decides.
+          this.deps.gate.setCoverage?.(null);
+          await log.setStatus('waiting_for_confirmation');
+          return 'waiting';
+        }
+        if (unasked) await this.recordUnasked(action);
+        await this.observe(await this.run(action, signal, checkpointed));
       } catch (err) {
         if (!(err instanceof SuspendAction)) throw err;
         // Its delegated agents were paused with the run: it goes on when the run resumes.
@@ -124,9 +136,12 @@ export class ActionDispatcher {
   }
 
   /** Runs one action that may run: its checkpoints, its start, its result. */
-  private async run(action: ActionEvent, signal: AbortSignal): Promise<ObservationFields> {
+  private async run(
+    action: ActionEvent,
+    signal: AbortSignal,
+    checkpointed: boolean,
+  ): Promise<ObservationFields> {
     const { log, checkpoints } = this.deps;
-    const checkpointed = await checkpoints.before(action);
     // Asked before the action runs: what changed since the agent's last edit is someone else's
     // doing. Asked after it, this action's own writes (recorded only with its observation) would
     // read as the user's.
@@ -159,6 +174,29 @@ export class ActionDispatcher {
 
   private async observe(observation: ObservationFields): Promise<void> {
     await this.deps.log.append('ObservationEvent', observation as CreateFields<'ObservationEvent'>);
+  }
+
+  /** Reads what a checkpoint would hold, when the gate weighs it. */
+  private async readCoverage(): Promise<void> {
+    const { gate, checkpoints } = this.deps;
+    if (gate.wantsCoverage?.()) gate.setCoverage?.(await checkpoints.coverage());
+  }
+
+  /** Whether the action runs without the user's approval only because it is contained. */
+  private containedUnasked(action: ActionEvent): boolean {
+    if (this.deps.log.state.approved.includes(action.id)) return false;
+    return this.deps.gate.decide([action])[0]?.contained === true;
+  }
+
+  /** Why no question was asked, on the record beside the action (the chat and the CLI show it). */
+  private async recordUnasked(action: ActionEvent): Promise<void> {
+    const checkpoint = this.deps.checkpoints.lastCheckpoint();
+    const value: Unasked = {
+      action_id: action.id,
+      reason: unaskedReason('contained', checkpoint),
+      ...(checkpoint ? { checkpoint } : {}),
+    };
+    await this.deps.log.append('ConversationStateUpdateEvent', { key: UNASKED_KEY, value });
   }
 
   /** The risk a pending action was approved at: the user's approval, else LOW (let through unasked). */

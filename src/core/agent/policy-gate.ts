@@ -2,6 +2,7 @@
 // rating and the rule-based checks of commands and paths, the highest wins), then the user's
 // confirmation policy (mode, threshold, allow rules) decides. Read-only tools wait only when the
 // path rules rate what they read MEDIUM or more (outside the workspace, secrets).
+import type { CheckpointCoverage } from '../checkpoints/types';
 import type { ActionEvent } from '../events';
 import {
   analyzeAction,
@@ -14,6 +15,9 @@ import type { ToolSpec } from '../tools';
 import type { ConfirmationDecision, ConfirmationGate } from './ports';
 
 export class PolicyGate implements ConfirmationGate {
+  /** What a checkpoint would hold, as last read (see setCoverage); null: nothing known undoable. */
+  private coverage: CheckpointCoverage | null = null;
+
   constructor(
     private readonly tools: () => readonly ToolSpec[],
     private readonly policy: () => ConfirmationPolicy,
@@ -27,9 +31,21 @@ export class PolicyGate implements ConfirmationGate {
     return this.shellCwd();
   }
 
-  decide(actions: readonly ActionEvent[]): ConfirmationDecision[] {
+  /** Only the default mode with a sandbox running weighs what the checkpoints hold. */
+  wantsCoverage(): boolean {
     const policy = this.policy();
+    return policy.mode === 'risky' && policy.commandsSandboxed === true;
+  }
+
+  setCoverage(coverage: CheckpointCoverage | null): void {
+    this.coverage = coverage;
+  }
+
+  decide(actions: readonly ActionEvent[]): ConfirmationDecision[] {
+    const own = this.policy();
+    const policy = own.coverage === undefined ? { ...own, coverage: this.coverage } : own;
     const roots = policy.roots ?? [];
+    const cwd = this.shellCwd();
     const specs = actions.map((a) => this.tools().find((t) => t.name === a.tool_name));
     const reviews = actions.map((a, i) => {
       const args = argumentsOf(a);
@@ -38,9 +54,10 @@ export class PolicyGate implements ConfirmationGate {
         toolName: a.tool_name,
         readOnly: spec?.readOnly ?? false,
         args,
+        ...(cwd ? { cwd } : {}),
         analysis: analyzeAction(a.tool_name, args, roots, {
           readableRoots: this.readableRoots(),
-          shellCwd: this.shellCwd(),
+          shellCwd: cwd,
           ...(policy.commandsSandboxed ? { commandsSandboxed: true } : {}),
           ...(policy.writable ? { writableRoots: policy.writable } : {}),
           ...(a.action ? { action: a.action as Readonly<Record<string, unknown>> } : {}),
@@ -61,6 +78,8 @@ export class PolicyGate implements ConfirmationGate {
         reasons: [allowed ? `${actions[i]!.tool_name} is always allowed by the user` : d.reason],
         riskReasons: analysis.reasons,
         ...(ruleReasons.length > 0 ? { ruleReasons } : {}),
+        ...(d.contained && !allowed ? { contained: true as const } : {}),
+        ...(d.notUndoable && !allowed ? { notUndoable: d.notUndoable } : {}),
       };
     });
   }

@@ -1,5 +1,6 @@
 // What the conversation loop needs besides the log, the LLM and the tools: small interfaces so
 // confirmation rules and history condensation can evolve (and be tested) on their own.
+import type { CheckpointCoverage } from '../checkpoints/types';
 import type { ForgottenRange, ViewLike } from '../context';
 import type { ActionEvent } from '../events';
 import type { LlmClient } from '../llm/types';
@@ -14,6 +15,10 @@ export interface ConfirmationDecision {
   riskReasons?: string[];
   /** The rule-based checks' own findings when they rated it that high (not only the model). */
   ruleReasons?: string[];
+  /** It runs unasked because it stays in the sandbox and a checkpoint can undo it (`reasons` says so). */
+  contained?: true;
+  /** Why a checkpoint could not undo it, when that is what makes it ask. */
+  notUndoable?: string;
 }
 
 /** Decides which actions of a batch must wait for the user's Confirm. */
@@ -21,6 +26,10 @@ export interface ConfirmationGate {
   decide(actions: readonly ActionEvent[]): ConfirmationDecision[];
   /** Where the agent's shell is now, when known: commands are judged from there. */
   shellCwdNow?(): string | undefined;
+  /** Whether decisions weigh what a checkpoint would hold: then it is read before each action. */
+  wantsCoverage?(): boolean;
+  /** What a checkpoint taken now would hold (null: nothing is known to be undoable). */
+  setCoverage?(coverage: CheckpointCoverage | null): void;
 }
 
 /** The fields of a Condensation event to append. */

@@ -71,6 +71,20 @@ export function commandRisk(command: string, options: CommandRiskOptions = {}): 
   }
 }
 
+/**
+ * Why the command discloses private data that stays rated MEDIUM or more (inside a sandbox when
+ * `sandboxed`), or undefined: what it reads, no checkpoint can take back.
+ */
+export function commandDisclosure(command: string, options: CommandRiskOptions = {}): string | undefined {
+  try {
+    const findings = scriptFindings(parseShell(command), createContext(options, 0, options.cwd));
+    const judged = options.sandboxed ? underSandbox(findings) : findings;
+    return judged.find((f) => f.discloses && f.risk !== 'LOW')?.reason;
+  } catch (err) {
+    return `the command could not be analysed (${(err as Error).message})`;
+  }
+}
+
 /** Whether a command only reads, and if not, why (the first thing it would change or risk). */
 export interface ReadOnlyVerdict {
   readOnly: boolean;
@@ -286,5 +300,5 @@ function readFindings(word: string, ctx: RuleContext): Finding[] {
     return [contained(high(`reads ${word}, the environment of another process, where secrets live`))];
   const inside = (real: string) => ctx.roots.length > 0 && isInsideAny(real, ctx.roots);
   const sensitive = sensitiveReadOfWord(word, ctx.roots, inside, undefined, ctx.cwd);
-  return sensitive ? [medium(`reads ${sensitive}`)] : [];
+  return sensitive ? [{ ...medium(`reads ${sensitive}`), discloses: true }] : [];
 }

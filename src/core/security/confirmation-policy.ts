@@ -2,14 +2,19 @@
 //   never  - never ask.
 //   always - ask before every action that is not read-only, and before a read-only one that reads
 //            outside the workspace (allow rules still apply to commands).
-//   risky  - ask when the combined risk reaches the threshold (default MEDIUM) or is UNKNOWN.
+//   risky  - ask when the combined risk reaches the threshold (default MEDIUM) or is UNKNOWN,
+//            unless the action is contained (contained.ts): with a sandbox running and the
+//            checkpoints' coverage known, what stays in the sandbox and a checkpoint can undo runs
+//            unasked, and the decision says so (`contained`).
 // Read-only tools are judged by the path rules alone (they take no rating from the model): reading
 // inside the workspace never asks, reading outside it (MEDIUM) or a secret (HIGH) asks like any
 // other action, so `grep` cannot carry /etc/shadow to the model unasked. Allow rules approve
 // terminal commands whose every sub-command they cover, but never over a HIGH rating from the
 // rule-based analyzer: a prefix rule such as `rm -rf build` must not let `rm -rf build /` through.
 import type { ActionAnalysis } from './analyzers';
+import type { CheckpointCoverage } from '../checkpoints/types';
 import { matchAllowRules } from './allow-rules';
+import { containedVerdict } from './contained';
 import { maxRisk, type RiskLevel, riskRank, type SecurityRisk } from './risk';
 
 export type ConfirmationMode = 'never' | 'always' | 'risky';
@@ -33,6 +38,12 @@ export interface ConfirmationPolicy {
    * boundary. Absent: not known, the rules alone decide.
    */
   commandsSandboxed?: boolean;
+  /**
+   * What a checkpoint taken now would hold. With a sandbox running (`commandsSandboxed: true`), the
+   * `risky` mode lets contained actions through (contained.ts). null or absent: nothing is known to
+   * be undoable, the rules alone decide.
+   */
+  coverage?: CheckpointCoverage | null;
 }
 
 export interface ActionForReview {
@@ -41,6 +52,8 @@ export interface ActionForReview {
   /** The action's arguments (for the terminal, `command` and `is_input`). */
   args: Readonly<Record<string, unknown>>;
   analysis: ActionAnalysis;
+  /** Where the agent's shell is now (commands' relative paths start there). */
+  cwd?: string;
 }
 
 export interface ConfirmationDecision {
@@ -50,6 +63,10 @@ export interface ConfirmationDecision {
   risk: SecurityRisk;
   /** Allow rules that approved the action, when they did. */
   matchedRules?: string[];
+  /** Set when it runs unasked because it is contained in the sandbox and undoable (risky mode). */
+  contained?: true;
+  /** Why it is not contained when that is what makes it ask (a path no checkpoint holds, a push). */
+  notUndoable?: string;
 }
 
 export const DEFAULT_THRESHOLD: RiskLevel = 'MEDIUM';
@@ -84,10 +101,32 @@ function decide(policy: ConfirmationPolicy, action: ActionForReview): Confirmati
       reason: `no sandbox contains commands, so each one asks (${risk} risk${because})`,
       risk,
     };
-  if (risk === 'UNKNOWN') return { confirm: true, reason: `the risk is unknown${because}`, risk };
   const threshold = policy.threshold ?? DEFAULT_THRESHOLD;
-  if (riskRank(risk) >= riskRank(threshold)) return { confirm: true, reason: `${risk} risk${because}`, risk };
-  return { confirm: false, reason: `${risk} risk is below the ${threshold} threshold`, risk };
+  const asks = risk === 'UNKNOWN' || riskRank(risk) >= riskRank(threshold);
+  const verdict =
+    policy.commandsSandboxed === true && policy.coverage
+      ? containedVerdict({
+          toolName: action.toolName,
+          args: action.args,
+          analysis: action.analysis,
+          ...(action.cwd ? { cwd: action.cwd } : {}),
+          roots: policy.roots ?? [],
+          writable: policy.writable ?? [],
+          coverage: policy.coverage,
+        })
+      : undefined;
+  // Overwriting or deleting a path no checkpoint holds asks, however low the risk is rated.
+  const named = verdict && !verdict.contained && verdict.named ? verdict.why : undefined;
+  if (!asks && !named)
+    return { confirm: false, reason: `${risk} risk is below the ${threshold} threshold`, risk };
+  if (!asks && named)
+    return { confirm: true, reason: `${risk} risk, but ${named}`, risk, notUndoable: named };
+  if (verdict?.contained) return { confirm: false, reason: verdict.reason, risk, contained: true };
+  const undoable = verdict?.why ? ` (${verdict.why})` : '';
+  const notUndoable = verdict?.why ? { notUndoable: verdict.why } : {};
+  if (risk === 'UNKNOWN')
+    return { confirm: true, reason: `the risk is unknown${because}${undoable}`, risk, ...notUndoable };
+  return { confirm: true, reason: `${risk} risk${because}${undoable}`, risk, ...notUndoable };
 }
 
 /** A read-only tool asks only when the path rules rate what it reads MEDIUM or more. */

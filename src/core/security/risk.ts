@@ -22,6 +22,11 @@ export interface Finding {
   sandboxNote?: string;
   /** Set on a finding that is only a read (outside the workspace): plan mode still lets it run. */
   reads?: true;
+  /**
+   * Set on a read of private data (a shadow file, a history): no checkpoint takes back what the
+   * model has read, so such a command is never "contained" (contained.ts).
+   */
+  discloses?: true;
 }
 
 export interface RiskAssessment {

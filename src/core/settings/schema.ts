@@ -194,7 +194,7 @@ export const SETTINGS: readonly SettingDef[] = [
     guards: true,
     flag: { name: 'confirmation-mode', alias: 'confirm' },
     description:
-      'When the agent must ask before running a tool call. It decides what is asked, never where the agent can write: the file tools write only in the workspace folders and `#logbook.sandbox.writable#`, in every mode.',
+      'When the agent must ask before running a tool call. `always` (Ask for everything): before every action but reads and searches inside the workspace. `risky` (Default): only what the boundary cannot hold; with the sandbox running and checkpoints on, what stays in the sandbox and a checkpoint can undo runs without a question. `never` (Autopilot): never asks; commands still run in the sandbox. The mode decides what is asked, never where the agent can write: the file tools write only in the workspace folders and `#logbook.sandbox.writable#`, in every mode. Plan mode only reads, whatever the mode.',
   }),
   setting({
     key: 'confirmation.allowRules',

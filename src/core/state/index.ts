@@ -108,4 +108,5 @@ export {
   upsertEntry,
 } from './conversation-index';
 export { SHELL_KEY, type ShellNotice, ShellNoticeSchema, type ShellStartup } from './shell-notice';
+export { UNASKED_KEY, type Unasked, UnaskedSchema, unaskedReason } from './unasked-notice';
 export { SANDBOX_KEY, type SandboxNotice, SandboxNoticeSchema, sandboxNoticeChanged } from './sandbox-notice';

@@ -48,5 +48,10 @@ export function checkpointStoreFor(
 export function settingAwarePort(store: WorkspaceCheckpointStore): CheckpointPort {
   return {
     record: (req) => (readCheckpointSettings().enabled ? store.record(req) : Promise.resolve(null)),
+    // What a checkpoint would hold, for the default mode's "contained" verdict: nothing while off.
+    coverage: () =>
+      readCheckpointSettings().enabled
+        ? (store.coverage?.() ?? Promise.resolve(null))
+        : Promise.resolve(null),
   };
 }

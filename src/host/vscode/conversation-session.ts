@@ -160,7 +160,10 @@ export class ConversationSession {
       pendingRisks: this.gate.decide(pending).map((d) => ({
         actionId: d.actionId,
         risk: d.risk,
-        reason: (d.ruleReasons ?? d.riskReasons ?? d.reasons).join('; '),
+        reason: [
+          ...(d.ruleReasons ?? d.riskReasons ?? d.reasons),
+          ...(d.notUndoable ? [d.notUndoable] : []),
+        ].join('; '),
         ...(d.ruleReasons ? { byRules: true } : {}),
       })),
       readOnly: this.readOnly,

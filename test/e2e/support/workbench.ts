@@ -79,7 +79,12 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
   try {
     const env = { LOGBOOK_TEST_MODE: '1', ...opts.env };
     if (opts.sampleRunDir) {
-      sample = await startSampleSession({ runDir: opts.sampleRunDir, demo: true, env });
+      sample = await startSampleSession({
+        runDir: opts.sampleRunDir,
+        demo: true,
+        env,
+        ...(opts.settings ? { settings: opts.settings } : {}),
+      });
       server = sample.server;
     } else {
       server = await startCodeServer({

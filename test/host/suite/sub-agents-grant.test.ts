@@ -64,7 +64,8 @@ describe('Sub-agents: a definition gets no more than its parent (editor)', () =>
             toolCalls: [
               {
                 name: 'terminal',
-                arguments: { command: 'touch made-unasked', security_risk: 'MEDIUM', summary: 'make a file' },
+                // HIGH: a MEDIUM `touch` is contained (sandbox and checkpoint) and would run unasked.
+                arguments: { command: 'touch made-unasked', security_risk: 'HIGH', summary: 'make a file' },
               },
             ],
           },

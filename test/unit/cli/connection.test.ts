@@ -111,10 +111,20 @@ describe('logbook run: which model it talks to', function () {
     const ws = join(fx.tmp(), 'sample');
     cpSync(SAMPLE, ws, { recursive: true });
     const run = await runCli(
-      ['run', '--demo', '--workspace', ws, '--task', 'Add a subtract function to src/math.js'],
+      [
+        'run',
+        '--demo',
+        '--workspace',
+        ws,
+        '--task',
+        'Add a subtract function to src/math.js',
+        // In the default mode the sandbox and a checkpoint hold all the demo does, so nothing would
+        // wait: asking for everything keeps the approvals this test walks through.
+        '--confirmation-mode',
+        'always',
+      ],
       { timeoutMs: 60_000 },
     );
-    // The edit is MEDIUM: it waits at the default confirmation mode.
     assert.equal(run.code, 2, printed(run));
     assert.match(run.stdout, /model: the built-in demo model/);
     assert.match(run.stdout, /Run the project's tests/);
@@ -122,7 +132,7 @@ describe('logbook run: which model it talks to', function () {
     assert.equal(session(conv).demo, true);
     assert.equal(session(conv).base_url, null);
 
-    // npm test, then the edit: each waits once.
+    // npm test, the edit, npm test again: each waits once.
     let approve = await runCli(['approve', conv], { timeoutMs: 60_000 });
     for (let i = 0; approve.code === 2 && i < 3; i++)
       approve = await runCli(['approve', conv], { timeoutMs: 60_000 });

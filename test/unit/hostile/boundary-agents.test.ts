@@ -162,10 +162,12 @@ const GREEDY_NARROWED = [
   'asked for the hosts evil.example, *, which its parent may not reach',
 ];
 
+// Rated HIGH by the model: the default mode asks for it even where the sandbox and a checkpoint
+// hold it (a MEDIUM `touch` would run unasked there), so a child kept at "risky" must ask.
 const touchCall = (id: string) => ({
   id,
   name: 'terminal',
-  arguments: { command: 'touch made-unasked', security_risk: 'MEDIUM', summary: 'make a file' },
+  arguments: { command: 'touch made-unasked', security_risk: 'HIGH', summary: 'make a file' },
 });
 
 for (const mode of ['act', 'plan'] as const)
@@ -242,7 +244,7 @@ for (const mode of ['act', 'plan'] as const)
       assert.equal(grant.confirmation, 'risky');
       assert.deepEqual(grant.allowedHosts, []);
       assert.ok(Number(grant.maxCost) <= 5, String(grant.maxCost));
-      assert.ok(!existsSync(join(ws, 'made-unasked')), 'the child ran a MEDIUM command unasked');
+      assert.ok(!existsSync(join(ws, 'made-unasked')), 'the child ran a HIGH command unasked');
       // In act mode the child's command waits for the user, as the run's own would.
       if (mode === 'act') assert.equal(r.code, 2, printed(r));
     });
@@ -323,10 +325,7 @@ for (const mode of ['act', 'plan'] as const)
       const start = await startOf(onlyConversationDir(ws));
       assert.deepEqual(start.narrowed, mode === 'plan' ? [NARROWED, ...GREEDY_NARROWED] : GREEDY_NARROWED);
       assert.equal((start.grant as Json).confirmation, 'risky');
-      assert.ok(
-        !existsSync(join(ws, 'made-unasked')),
-        'the agent that took over ran a MEDIUM command unasked',
-      );
+      assert.ok(!existsSync(join(ws, 'made-unasked')), 'the agent that took over ran a HIGH command unasked');
       if (mode === 'act') assert.equal(r.code, 2, printed(r));
     });
   });

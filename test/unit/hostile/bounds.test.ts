@@ -36,7 +36,7 @@ function logBytes(store: string): number {
   return readdirSync(dir).reduce((n, f) => n + statSync(join(dir, f)).size, 0);
 }
 
-function createCall(i: number, risk: 'LOW' | 'MEDIUM' = 'LOW') {
+function createCall(i: number, risk: 'LOW' | 'MEDIUM' | 'HIGH' = 'LOW') {
   const name = `f${String(i).padStart(4, '0')}.txt`;
   return {
     id: `call_flood_${i}`,
@@ -141,7 +141,9 @@ describe('hostile model: bounds of one step', function () {
         {
           reply: {
             chunkSize: 4096,
-            toolCalls: Array.from({ length: FLOOD }, (_, i) => createCall(i, 'MEDIUM')),
+            // HIGH: a MEDIUM create inside the workspace is contained (a checkpoint undoes it) and
+            // would run unasked in the default mode.
+            toolCalls: Array.from({ length: FLOOD }, (_, i) => createCall(i, 'HIGH')),
           },
         },
       ],

@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { contentText, obj, splitThink, str } from '../lib/fields';
 import { isSideEffectFree } from '../lib/side-effects';
-import { askedRisk, header, isLatestBatch, type Row } from '../state/store';
+import { askedRisk, header, isLatestBatch, type Row, unaskedReason } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { DelegatedAgents, hasDelegatedAgents } from './DelegatedAgents';
 import { FileEditBody } from './FileEditBody';
@@ -55,6 +55,7 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
   // An MCP tool the server marks read-only takes no rating from the model: no UNKNOWN badge.
   const unrated = kind === 'MCPToolAction' && modelRisk === 'UNKNOWN';
   const badge = !isSideEffectFree(tool, action) && !raised && !unrated;
+  const unasked = pending ? undefined : unaskedReason(e.id);
   return (
     <div class={`card action${pending ? ' pending' : ''}`}>
       {visible && <Markdown class="thought" text={visible.slice(0, 100_000)} />}
@@ -74,6 +75,12 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
         </span>
       </div>
       {raised && <RiskLine risk={raised.risk} reason={raised.reason ?? ''} modelRisk={modelRisk} />}
+      {unasked && (
+        <div class="unasked-line muted" title={unasked}>
+          <Icon name="shield" />
+          <span>{unasked}</span>
+        </div>
+      )}
       {reasoning && (
         <Collapsible id={`${e.id}:reasoning`} row={row} label={t('thinking')} class="reasoning">
           {() => <Markdown class="muted" text={reasoning.slice(0, 100_000)} />}

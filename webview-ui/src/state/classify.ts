@@ -23,6 +23,8 @@ const SILENT_STATE_KEYS = new Set([
   'checkpoint_after',
   // Which kind of shell commands run in (the user's startup files or none): for a replay to match.
   'shell',
+  // Why an action ran without a question: its card says so.
+  'unasked',
 ]);
 
 /**

@@ -72,6 +72,7 @@ export function showConversation(next: ConversationHeader | null): void {
   if (id !== conversationId) {
     dropRows();
     askedRisks.clear();
+    unaskedReasons.clear();
     held.length = 0;
     openChoices.clear();
     firstSeq = 0;
@@ -310,6 +311,13 @@ function setAskedRisk(actionId: string, risk: string, reason: string | undefined
   askedRisks.set(actionId, kept ? { risk, reason: kept } : { risk });
 }
 
+/** Why an action ran without a question (contained in the sandbox, undoable), from the log. */
+const unaskedReasons = new Map<string, string>();
+
+export function unaskedReason(actionId: string): string | undefined {
+  return unaskedReasons.get(actionId);
+}
+
 function rememberAskedRisks(h: ConversationHeader): void {
   for (const r of h.pendingRisks ?? []) setAskedRisk(r.actionId, r.risk, r.reason || undefined);
 }
@@ -321,6 +329,8 @@ function noteAskedRisk(e: EventJson): void {
   if (key === 'approved_actions' && value.risks && typeof value.risks === 'object') {
     for (const [id, risk] of Object.entries(value.risks as Record<string, unknown>))
       if (typeof risk === 'string') setAskedRisk(id, risk, undefined);
+  } else if (key === 'unasked' && typeof value.action_id === 'string' && typeof value.reason === 'string') {
+    unaskedReasons.set(value.action_id, value.reason);
   } else if (key === 'reconfirm' && typeof value.action_id === 'string' && typeof value.risk === 'string') {
     const reasons = Array.isArray(value.reasons) ? value.reasons.filter((r) => typeof r === 'string') : [];
     setAskedRisk(value.action_id, value.risk, reasons.length ? reasons.join('; ') : undefined);

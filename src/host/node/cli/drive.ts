@@ -84,7 +84,10 @@ function outcomeLines(
         `Waiting for confirmation of ${n} action${n === 1 ? '' : 's'}:`,
         ...held.map((a) => {
           const d = risks.get(a.id);
-          return heldRiskLine(a.summary ?? actionWhat(a), d?.risk ?? 'UNKNOWN', d?.riskReasons ?? []);
+          return heldRiskLine(a.summary ?? actionWhat(a), d?.risk ?? 'UNKNOWN', [
+            ...(d?.riskReasons ?? []),
+            ...(d?.notUndoable ? [d.notUndoable] : []),
+          ]);
         }),
         'Continue with:',
         `  logbook approve ${quoted}`,

@@ -20,6 +20,8 @@ import {
   ReconfirmValueSchema,
   SANDBOX_KEY,
   SandboxNoticeSchema,
+  UNASKED_KEY,
+  UnaskedSchema,
 } from '../../../core/state';
 import { forgottenCount } from '../../../core/context';
 import { printableLine } from '../../../core/text/printable';
@@ -130,6 +132,10 @@ function stateUpdateLine(key: string, value: unknown): string {
     if (v.success)
       // In full, not clipped: the path it would now reach is what the user must read.
       return `[policy] action ${v.data.action_id} waits for confirmation again, ${v.data.risk} risk now (approved at ${v.data.approved_risk}): ${v.data.reasons.join('; ').replace(/\s+/g, ' ')}`;
+  }
+  if (key === UNASKED_KEY) {
+    const v = UnaskedSchema.safeParse(value);
+    if (v.success) return `[policy] action ${v.data.action_id} runs without asking: ${v.data.reason}`;
   }
   if (key === TOOLS_OFFERED_KEY && value && typeof value === 'object') {
     const names = ((value as Partial<ToolsOfferedValue>).tools ?? []).map((t) => t.function?.name ?? '?');
