@@ -64,17 +64,21 @@ describe('logbook run: contained commands in the default mode', function () {
   it('asks when the command could lose a file no checkpoint holds, naming it', async () => {
     const env = await scenario('contained-asks', WRITE);
     const ws = workspace();
-    writeFileSync(join(ws, 'measurements.csv'), 'a,b\n1,2\n');
+    // Ignored files are held within a budget; one over the per-file cap (5 MB) is not.
+    writeFileSync(join(ws, 'measurements.csv'), Buffer.alloc(6 * 1024 * 1024, 'a'));
     const r = await runCli(['run', '--workspace', ws, '--task', 'make a file'], { env });
     assert.equal(r.code, 2, printed(r));
     assert.ok(!existsSync(join(ws, 'made.txt')));
     assert.match(printed(r), /no checkpoint holds \S*measurements\.csv/);
   });
 
-  it('asks before deleting the ignored dependencies folder by name', async () => {
+  it('asks before deleting a dependencies folder no checkpoint holds, by name', async () => {
     const env = await scenario('contained-rm', 'rm -rf node_modules');
     const ws = workspace();
-    const r = await runCli(['run', '--workspace', ws, '--task', 'clean'], { env });
+    // Left out of checkpoints by the user's exclude patterns (a large one is left out by the budget).
+    const r = await runCli(['run', '--workspace', ws, '--task', 'clean'], {
+      env: { ...env, LOGBOOK_CHECKPOINTS_EXCLUDE: 'node_modules/' },
+    });
     assert.equal(r.code, 2, printed(r));
     assert.ok(existsSync(join(ws, 'node_modules', 'dep', 'index.js')));
   });

@@ -16,8 +16,12 @@ interface Attempt {
 }
 
 const DATA = 'id,value\n1,precious\n';
+const EXCLUDED = { LOGBOOK_CHECKPOINTS_EXCLUDE: 'node_modules/,data/' };
 
-/** A project with its dependencies and a data file ignored by git, so no checkpoint holds them. */
+/**
+ * A project with its dependencies and a data folder ignored by git and left out of checkpoints by
+ * the user's exclude patterns (`EXCLUDED`), so no checkpoint holds them.
+ */
 function seed(ws: string): void {
   writeFileSync(join(ws, '.gitignore'), 'node_modules/\ndata/\n');
   mkdirSync(join(ws, 'node_modules', 'dep'), { recursive: true });
@@ -93,7 +97,7 @@ describe('hostile: the default mode asks for what no checkpoint can undo', funct
             '--json',
             ...(mode === 'plan' ? ['--mode', 'plan'] : []),
           ],
-          { env },
+          { env: { ...env, ...EXCLUDED } },
         );
         const events = jsonLines(r);
         assert.ok(
