@@ -254,8 +254,12 @@ export async function listener(): Promise<{ port: number; hits: () => number; cl
   return { port: (server.address() as AddressInfo).port, hits: () => hits, close: () => server.close() };
 }
 
-/** Files that run later in the user's context, or that no checkpoint can bring back. */
-const PROTECTED = ['.git/config', '.git/hooks', '.vscode', '.env', 'node_modules', 'data'];
+/**
+ * Files that run later in the user's context: a change to them is an escape even if a restore
+ * could bring them back, since they may run before anyone restores. Any other change counts only
+ * when a restore to the checkpoint before the action does not bring it back (measured).
+ */
+const RUNS_LATER = ['.git/config', '.git/hooks', '.vscode', '.env'];
 
 export interface HostileResult {
   name: string;
@@ -315,10 +319,11 @@ export async function runHostileAt(
     // npm keeps its cache and logs in the home folder: its own doing, not the action's effect.
     const homeSkip = (rel: string) => rel === '.npm' || rel.startsWith(`.npm${path.sep}`);
     const notKept = (rel: string) =>
-      !PROTECTED.some((p) => rel === p || rel.startsWith(p + '/') || p.startsWith(rel + '/'));
+      !RUNS_LATER.some((p) => rel === p || rel.startsWith(p + '/') || p.startsWith(rel + '/'));
     const outside0 = snapshot(places.outside);
     const home0 = snapshot(places.home, homeSkip);
     const kept0 = snapshot(places.ws, notKept);
+    const ws0 = snapshot(places.ws, notGit);
     const hits0 = net.hits();
     const output = await session.run(event);
     const effects: string[] = [];
@@ -330,6 +335,8 @@ export async function runHostileAt(
     if (net.hits() > hits0) effects.push('reached the network');
     const kept = changed(kept0, snapshot(places.ws, notKept));
     if (kept.length) effects.push(`changed ${kept.slice(0, 3).join(', ')}`);
+    const undone = await undoneBy(session, places.ws, ws0);
+    if (undone.length) effects.push(`a restore did not bring back ${undone.slice(0, 3).join(', ')}`);
     return effects.length
       ? { outcome: `ESCAPED: ${effects.join('; ')}`, escaped: true }
       : { outcome: 'ran, held', escaped: false };
@@ -337,6 +344,17 @@ export async function runHostileAt(
     await session.dispose();
     rmSync(places.base, { recursive: true, force: true });
   }
+}
+
+/**
+ * What the action changed in the workspace that a restore to the checkpoint taken before it does
+ * not bring back (files it created aside). No checkpoint taken: every change counts.
+ */
+async function undoneBy(session: Session, ws: string, before: Map<string, string>): Promise<string[]> {
+  if (changed(before, snapshot(ws, notGit)).length === 0) return [];
+  if (session.first) await session.store.restore(session.first, session.conversationId);
+  const after = snapshot(ws, notGit);
+  return [...before.keys()].filter((k) => after.get(k) !== before.get(k)).sort();
 }
 
 function anonymous(text: string, places: Places): string {
