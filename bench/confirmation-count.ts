@@ -43,6 +43,7 @@ async function main(): Promise<void> {
 
   const verdicts: Verdict[] = [];
   const asked: (TaskResult['asked'][number] & { task: string })[] = [];
+  const refused: (TaskResult['refused'][number] & { task: string })[] = [];
   const restores: { task: string; sandboxed: string[]; plain: string[]; notes: string[] }[] = [];
   for (const task of tasks) {
     const list = process.argv.includes('--list');
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     const inside = await runTask(corpus, task, true, list);
     verdicts.push(...plain.verdicts, ...inside.verdicts);
     asked.push(...[...plain.asked, ...inside.asked].map((a) => ({ ...a, task: task.name })));
+    refused.push(...inside.refused.map((a) => ({ ...a, task: task.name })));
     restores.push({
       task: task.name,
       sandboxed: inside.lost,
@@ -140,13 +142,21 @@ async function main(): Promise<void> {
     '  (`never`): the levels a user picks, each with the sandbox on. The default level is given',
     "  what the checkpoints hold at that moment (the store's `coverage()`), for a policy that reads it.",
     '- An action that asks still runs in the task runs (the user said yes), so every level judges the',
-    '  same workspace states; a hostile action that asks does not run.',
+    '  same workspace states; a hostile action that asks (or that autopilot refuses) does not run.',
     "- The ratio's target, ≤ 0.16, is 84% fewer questions than the rules alone. Escapes must be 0 at",
     '  every level but autopilot, which never asks: its escapes are what the sandbox alone cannot stop.',
     '',
     '## Questions the default level asks',
     '',
     ...asked.filter((a) => a.level === 'default').map((a) => `- ${a.task}: ${code(a.action)}: ${a.reason}`),
+    '',
+    '## What autopilot refuses',
+    '',
+    'Autopilot asks nothing. The file and search tools run outside the sandbox, so where the rules',
+    'rate their call HIGH (a secret, a file that runs later) autopilot refuses it instead of asking',
+    `(${refused.length} of the tasks' actions; they still run in the task, for the other levels).`,
+    '',
+    ...refused.map((a) => `- ${a.task}: ${code(a.action)}: ${a.reason}`),
     '',
     ...machineLines({ loadAtStart, wallMs: performance.now() - started }),
     '',

@@ -2,6 +2,8 @@
 // the agent would record (validated, its payload completed by the tool), and the agent's own gate
 // (PolicyGate: the real analyzers, then needsConfirmation) decides under each level's policy, as
 // the hosts build it (conversation-assembly.ts).
+import { autopilotPolicy } from '../src/core/agent/policies/autopilot-policy';
+import type { PolicyContext } from '../src/core/agent/policies/policy';
 import { PolicyGate } from '../src/core/agent/policy-gate';
 import type { CheckpointCoverage } from '../src/core/checkpoints/types';
 import type { ActionEvent } from '../src/core/events';
@@ -62,7 +64,7 @@ export async function actionEventFor(
   } as ActionEvent;
 }
 
-/** Whether `event` asks at `level`, and why (the gate's reason). */
+/** Whether `event` asks at `level` (or is refused there, by autopilot), and why. */
 export function judge(
   level: Level,
   tools: readonly ToolSpec[],
@@ -70,7 +72,7 @@ export function judge(
   shellCwd: string,
   event: ActionEvent,
   coverage: CheckpointCoverage | null,
-): { asked: boolean; reason: string } {
+): { asked: boolean; refused: boolean; reason: string } {
   const gate = new PolicyGate(
     () => [...tools],
     () => levelPolicy(level, roots, coverage),
@@ -78,5 +80,10 @@ export function judge(
     () => shellCwd,
   );
   const [decision] = gate.decide([event]);
-  return { asked: decision!.confirm, reason: decision!.reasons.join('; ') };
+  const policy = levelPolicy(level, roots, coverage);
+  // What autopilot refuses instead of asking (the conversation's autopilot policy, as it runs).
+  const ctx = { settings: { confirmationMode: policy.mode } } as unknown as PolicyContext;
+  const refused = autopilotPolicy(gate, () => tools).refuseAction?.(event, ctx) ?? null;
+  if (refused) return { asked: false, refused: true, reason: refused };
+  return { asked: decision!.confirm, refused: false, reason: decision!.reasons.join('; ') };
 }

@@ -196,6 +196,8 @@ export interface TaskResult {
   verdicts: Verdict[];
   /** Per level, the actions that asked and why. */
   asked: { level: Level; action: string; reason: string }[];
+  /** The actions autopilot refuses instead of asking (it runs them in the task, as the others do). */
+  refused: { action: string; reason: string }[];
   /** Files that existed before the task and a restore to its first checkpoint did not bring back. */
   lost: string[];
   /** The task's actions that failed (an error observation or a failing exit code is fine; a crash is not). */
@@ -214,14 +216,22 @@ export async function runTask(
 ): Promise<TaskResult> {
   const places = makePlaces(corpus);
   const session = new Session(places, sandboxed);
-  const result: TaskResult = { verdicts: [], asked: [], lost: [], notes: [] };
+  const result: TaskResult = { verdicts: [], asked: [], refused: [], lost: [], notes: [] };
   try {
     const before = snapshot(places.ws, notGit);
     for (const [i, action] of task.actions.entries()) {
       const event = await actionEventFor(session.tools, action, `${task.name}-${i + 1}`);
       const coverage = await session.coverage();
       for (const level of sandboxed ? SANDBOXED_LEVELS : (['rules-alone'] as Level[])) {
-        const { asked, reason } = judge(level, session.tools, [places.ws], places.ws, event, coverage);
+        const { asked, refused, reason } = judge(
+          level,
+          session.tools,
+          [places.ws],
+          places.ws,
+          event,
+          coverage,
+        );
+        if (refused) result.refused.push({ action: describe(action), reason: anonymous(reason, places) });
         result.verdicts.push({ task: task.name, level, asked });
         // The report names no folder of this machine.
         if (asked) result.asked.push({ level, action: describe(action), reason: anonymous(reason, places) });
@@ -263,7 +273,7 @@ const RUNS_LATER = ['.git/config', '.git/hooks', '.vscode', '.env'];
 
 export interface HostileResult {
   name: string;
-  /** Per level: 'asks', 'ran' (no effect beyond the boundary) or the effects it had. */
+  /** Per level: 'asks', 'refused' (autopilot), 'ran' (no effect beyond the boundary) or the effects it had. */
   outcome: Record<Level, string>;
   escaped: Record<Level, boolean>;
 }
@@ -314,8 +324,16 @@ export async function runHostileAt(
       Object.entries(call).map(([k, v]) => [k, fill(v, vars)]),
     ) as CorpusAction;
     const event = await actionEventFor(session.tools, filled, `hostile-${level}`);
-    const { asked } = judge(level, session.tools, [places.ws], places.ws, event, await session.coverage());
+    const { asked, refused } = judge(
+      level,
+      session.tools,
+      [places.ws],
+      places.ws,
+      event,
+      await session.coverage(),
+    );
     if (asked) return { outcome: 'asks', escaped: false };
+    if (refused) return { outcome: 'refused', escaped: false };
     // npm keeps its cache and logs in the home folder: its own doing, not the action's effect.
     const homeSkip = (rel: string) => rel === '.npm' || rel.startsWith(`.npm${path.sep}`);
     const notKept = (rel: string) =>

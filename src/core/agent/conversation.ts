@@ -119,6 +119,7 @@ export class Conversation {
           model: () => deps.llm.model,
           ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
           ...(deps.shell ? { shell: deps.shell } : {}),
+          gate: deps.gate,
         }),
       ],
       ctx,

@@ -64,13 +64,18 @@ export function refusedObservation(action: ActionEvent, reason: string): Observa
 }
 
 function errorObservation(action: ActionEvent, message: string): ToolObservation {
-  const actionKind = (action.action as { kind?: string } | null)?.kind ?? 'Action';
+  const payload = (action.action ?? {}) as { kind?: string; command?: unknown; path?: unknown };
+  const actionKind = payload.kind ?? 'Action';
   return {
     kind: actionKind.endsWith('Action')
       ? `${actionKind.slice(0, -'Action'.length)}Observation`
       : 'ToolErrorObservation',
     content: [{ type: 'text', text: message }],
     is_error: true,
+    // The SDK's observations of command tools (file editor, terminal, task tracker) require the
+    // command: a refused one names what was refused, so its export validates.
+    ...(typeof payload.command === 'string' ? { command: payload.command } : {}),
+    ...(typeof payload.path === 'string' ? { path: payload.path } : {}),
   };
 }
 

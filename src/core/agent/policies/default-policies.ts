@@ -2,6 +2,8 @@
 // checked before anything is recorded for a request, the call cap before tools are asked about a
 // call, and the stuck detector only once the budgets let the run go on.
 import type { ConversationPolicy } from './policy';
+import type { ConfirmationGate } from '../ports';
+import { autopilotPolicy } from './autopilot-policy';
 import { budgetPolicy } from './budget-policy';
 import { callCapPolicy } from './call-cap-policy';
 import { costUnknownPolicy } from './cost-unknown-policy';
@@ -19,6 +21,8 @@ export interface DefaultPolicyDeps {
   model: () => string;
   sandbox?: () => SandboxNotice;
   shell?: () => ShellNotice;
+  /** Rates a recorded action again where autopilot must refuse what it would otherwise ask. */
+  gate?: ConfirmationGate;
 }
 
 export function defaultPolicies(deps: DefaultPolicyDeps): ConversationPolicy[] {
@@ -29,6 +33,7 @@ export function defaultPolicies(deps: DefaultPolicyDeps): ConversationPolicy[] {
     callCapPolicy,
     deps.toolSet,
     planModePolicy(deps.planMode),
+    ...(deps.gate ? [autopilotPolicy(deps.gate, deps.planMode.tools)] : []),
     costUnknownPolicy(deps.model),
     stuckPolicy,
   ];

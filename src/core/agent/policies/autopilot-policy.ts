@@ -1,0 +1,36 @@
+// Autopilot (confirmation mode `never`) asks nothing, and commands stay held by the sandbox. The file
+// and search tools run in the host, outside it: where the rules rate their call HIGH (a secret read,
+// a file that runs later in the user's own context), the default level would ask and autopilot has no
+// one to ask. Such a call is refused instead, so autopilot never reaches further than the sandbox.
+import type { ActionEvent } from '../../events';
+import type { ToolSpec } from '../../tools';
+import type { ConfirmationGate } from '../ports';
+import type { ConversationPolicy } from './policy';
+
+export function autopilotPolicy(
+  gate: ConfirmationGate,
+  tools: () => readonly ToolSpec[],
+): ConversationPolicy {
+  return {
+    name: 'autopilot',
+    refuseAction(action: ActionEvent, { settings }) {
+      if (settings.confirmationMode !== 'never' || !inHost(tools(), action.tool_name)) return null;
+      const decision = gate.decide([action])[0];
+      // Only the rules' own HIGH counts: the model's rating alone never refuses a call.
+      if (!decision || decision.risk !== 'HIGH' || !decision.ruleReasons?.length) return null;
+      return (
+        `Refused in autopilot: ${decision.ruleReasons.join('; ')}. Autopilot asks nothing, so what ` +
+        'the default level would ask about here is not done. Switch to the default level to be asked.'
+      );
+    },
+  };
+}
+
+/**
+ * A built-in tool that reads or writes files in the host. The terminal runs in the sandbox; an MCP
+ * tool is rated by its server's annotations and acts where its server does.
+ */
+function inHost(tools: readonly ToolSpec[], name: string): boolean {
+  const spec = tools.find((t) => t.name === name);
+  return spec !== undefined && name !== 'terminal' && spec.ruleRisk === undefined;
+}
