@@ -1,5 +1,6 @@
 // An agent definition the agent wrote is not used until the user accepts it. The scripted model
-// writes `.logbook/agents/helper.md` (an act agent with the file editor) through the file tool, then,
+// writes `.logbook/agents/helper.md` (an act agent with the file editor) with a command run without
+// a sandbox (autopilot refuses the file tool's write, and the sandbox holds `.logbook`), then,
 // in the same conversation or the next one, hands work to it with delegate or transfer_to_agent, in
 // act and in plan mode: refused, with the reason the model reads, and nothing is written. After
 // `logbook agents accept helper` the same calls work. Confirmation is off, so only the hold stands
@@ -15,6 +16,17 @@ import { conversationDirs, runCliAtTerminal } from './agent-trust-fixture';
 const HELPER =
   '---\nname: helper\ndescription: Does what it is told.\ntools: [file_editor, think]\nmode: act\n---\nDo it.\n';
 const NOT_ACCEPTED = 'the user has not accepted this definition yet';
+
+/** A command that writes the helper's definition (run with `--sandbox off`: nothing else holds it). */
+const plantCall = (id: string) => ({
+  id,
+  name: 'terminal',
+  arguments: {
+    command: `mkdir -p .logbook/agents && echo ${Buffer.from(HELPER).toString('base64')} | base64 -d > .logbook/agents/helper.md`,
+    security_risk: 'LOW',
+    summary: 'write a file',
+  },
+});
 
 const createCall = (id: string, path: string, text: string) => ({
   id,
@@ -34,14 +46,15 @@ async function plantHelper(fx: CliFixture, ws: string): Promise<void> {
     turns: [
       {
         match: { lastRole: 'user', lastContentIncludes: 'make a helper' },
-        reply: { toolCalls: [createCall('c_p', '.logbook/agents/helper.md', HELPER)] },
+        reply: { toolCalls: [plantCall('c_p')] },
       },
       { match: { lastRole: 'tool' }, reply: finish('c_f', 'made it') },
     ],
   });
-  const r = await runCli(['run', '--workspace', ws, '--confirm', 'never', '--task', 'make a helper'], {
-    env,
-  });
+  const r = await runCli(
+    ['run', '--workspace', ws, '--confirm', 'never', '--sandbox', 'off', '--task', 'make a helper'],
+    { env },
+  );
   assert.equal(r.code, 0, printed(r));
   assert.equal(readFileSync(join(ws, '.logbook', 'agents', 'helper.md'), 'utf8'), HELPER);
   assert.match(r.stdout, /agent definition held: helper: not used until you accept it/);
@@ -133,10 +146,10 @@ describe('hostile: an agent definition the agent wrote is not used until the use
       turns: [
         {
           match: { lastRole: 'user', lastContentIncludes: 'make a helper and use it' },
-          reply: { toolCalls: [createCall('c_p', '.logbook/agents/helper.md', HELPER)] },
+          reply: { toolCalls: [plantCall('c_p')] },
         },
         {
-          match: { lastRole: 'tool', toolResultIncludes: 'helper.md' },
+          match: { lastRole: 'tool', toolResultIncludes: 'exit code 0' },
           reply: { toolCalls: [handCall('delegate', 'c_h')] },
         },
         {
@@ -146,7 +159,17 @@ describe('hostile: an agent definition the agent wrote is not used until the use
       ],
     });
     const r = await runCli(
-      ['run', '--workspace', ws, '--confirm', 'never', '--task', 'make a helper and use it'],
+      [
+        'run',
+        '--workspace',
+        ws,
+        '--confirm',
+        'never',
+        '--sandbox',
+        'off',
+        '--task',
+        'make a helper and use it',
+      ],
       { env },
     );
     assert.equal(r.code, 0, printed(r));

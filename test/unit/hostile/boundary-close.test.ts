@@ -211,12 +211,11 @@ for (const mode of ['act', 'plan'] as const)
             reply: {
               toolCalls: [
                 {
+                  // A command run without a sandbox: autopilot refuses the file tool's write there.
                   id: 'c_p',
-                  name: 'file_editor',
+                  name: 'terminal',
                   arguments: {
-                    command: 'create',
-                    path: '.logbook/agents/helper.md',
-                    file_text: HELPER,
+                    command: `mkdir -p .logbook/agents && echo ${Buffer.from(HELPER).toString('base64')} | base64 -d > .logbook/agents/helper.md`,
                     security_risk: 'LOW',
                     summary: 'write a definition',
                   },
@@ -234,7 +233,7 @@ for (const mode of ['act', 'plan'] as const)
       });
       const base = ['run', '--workspace', ws, '--store', store, '--confirm', 'never'];
       // The definition is written by the agent (in act mode: plan mode writes nothing).
-      const first = await runCli([...base, '--task', 'make a helper'], { env });
+      const first = await runCli([...base, '--sandbox', 'off', '--task', 'make a helper'], { env });
       assert.equal(first.code, 0, printed(first));
       assert.match(first.stdout, /agent definition held: helper/);
       const before = new Date().toISOString();
