@@ -28,7 +28,9 @@ describe('Agent definitions the agent wrote are held until the user accepts them
   before(async () => {
     await vscode.workspace
       .getConfiguration('logbook')
-      .update('confirmation.mode', 'never', vscode.ConfigurationTarget.Global);
+      // The default level: the definition's write asks (a file that runs later) and the test says
+      // yes; autopilot would refuse it. Only the hold stands between the agent and its own agent.
+      .update('confirmation.mode', 'risky', vscode.ConfigurationTarget.Global);
   });
   after(async () => {
     await llm?.close();
@@ -90,6 +92,9 @@ describe('Agent definitions the agent wrote are held until the user accepts them
 
     const first = await chatTask('Please make a helper and delegate to it.');
     try {
+      const waiting = () => first.session.conversation.awaitingConfirmation();
+      await until(() => waiting().length > 0, 'the definition write waits for the user');
+      await first.session.approve(waiting().map((a) => a.id));
       await until(() => llm!.remainingTurns() === 3, 'the refused delegation was answered');
       await first.session.settled();
       assert.ok(existsSync(helperFile()), 'the file edit wrote the definition');

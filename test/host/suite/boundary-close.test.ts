@@ -32,7 +32,9 @@ describe('An agent definition accepted in the editor', function () {
   before(async () => {
     await vscode.workspace
       .getConfiguration('logbook')
-      .update('confirmation.mode', 'never', vscode.ConfigurationTarget.Global);
+      // The default level: the definition's write asks (a file that runs later) and the test says
+      // yes; autopilot would refuse it. Only the hold stands between the agent and its own agent.
+      .update('confirmation.mode', 'risky', vscode.ConfigurationTarget.Global);
   });
   after(async () => {
     await llm?.close();
@@ -94,6 +96,9 @@ describe('An agent definition accepted in the editor', function () {
 
     const chat = await chatTask('Please make a helper and delegate to it.');
     try {
+      const waiting = () => chat.session.conversation.awaitingConfirmation();
+      await until(() => waiting().length > 0, 'the definition write waits for the user');
+      await chat.session.approve(waiting().map((a) => a.id));
       await until(() => llm!.remainingTurns() === 3, 'the refused delegation was answered');
       await chat.session.settled();
       const held = readHeldDefinitions(process.env).get(helperFile());
