@@ -186,25 +186,33 @@ describe('settings that guard the user: a workspace cannot change them', functio
     const start = async (task: string) =>
       service.session(await vscode.commands.executeCommand<string>('logbook.startTask', task));
 
-    const first = await start('Echo one');
-    assert.equal(await first.settled(), 'waiting_for_confirmation');
-    await service.alwaysAllow(
-      first.conversation.id,
-      first.conversation.awaitingConfirmation()[0]!.id,
-      'echo',
-    );
-    assert.equal(await first.settled(), 'finished');
-    assert.deepEqual(inspect('confirmation.allowRules')?.workspaceValue, ['echo']);
+    // With checkpoints on, a contained `echo` runs unasked in the default level whatever the rules
+    // say; without them the allow rules alone decide whether it asks.
+    const logbookSettings = vscode.workspace.getConfiguration('logbook');
+    await logbookSettings.update('checkpoints.enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      const first = await start('Echo one');
+      assert.equal(await first.settled(), 'waiting_for_confirmation');
+      await service.alwaysAllow(
+        first.conversation.id,
+        first.conversation.awaitingConfirmation()[0]!.id,
+        'echo',
+      );
+      assert.equal(await first.settled(), 'finished');
+      assert.deepEqual(inspect('confirmation.allowRules')?.workspaceValue, ['echo']);
 
-    const second = await start('Echo two');
-    assert.equal(await second.settled(), 'finished', 'the rule the user chose lets it run unasked');
+      const second = await start('Echo two');
+      assert.equal(await second.settled(), 'finished', 'the rule the user chose lets it run unasked');
 
-    // Another hand adds a rule to the list: the whole list is ignored until accepted again.
-    writeFileSync(workspaceSettings, JSON.stringify({ 'logbook.confirmation.allowRules': ['echo', 'rm'] }));
-    await workspaceValueBecomes('confirmation.allowRules', ['echo', 'rm']);
-    const third = await start('Echo three');
-    assert.equal(await third.settled(), 'waiting_for_confirmation', 'the changed list is not used');
-    await third.conversation.reject('not now');
-    await third.settled();
+      // Another hand adds a rule to the list: the whole list is ignored until accepted again.
+      writeFileSync(workspaceSettings, JSON.stringify({ 'logbook.confirmation.allowRules': ['echo', 'rm'] }));
+      await workspaceValueBecomes('confirmation.allowRules', ['echo', 'rm']);
+      const third = await start('Echo three');
+      assert.equal(await third.settled(), 'waiting_for_confirmation', 'the changed list is not used');
+      await third.conversation.reject('not now');
+      await third.settled();
+    } finally {
+      await logbookSettings.update('checkpoints.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 });
