@@ -7,6 +7,8 @@ import type { ActionEvent } from '../events';
 import {
   analyzeAction,
   llmRiskAnalyzer,
+  maxRisk,
+  type SecurityRisk,
   needsConfirmation,
   type Analyzer,
   type ConfirmationPolicy,
@@ -68,6 +70,12 @@ export class PolicyGate implements ConfirmationGate {
     return needsConfirmation(policy, reviews).map((d, i) => {
       const allowed = specs[i]?.alwaysAllow === true && d.confirm;
       const analysis = reviews[i]!.analysis;
+      const rules = analysis.byAnalyzer.filter((r) => r.analyzer !== 'llm');
+      const ruleRisk = rules.reduce<SecurityRisk>((top, r) => maxRisk(top, r.risk), 'UNKNOWN');
+      const ruled = {
+        risk: ruleRisk,
+        reasons: rules.filter((r) => r.risk === ruleRisk).flatMap((r) => r.reasons),
+      };
       const ruleReasons = analysis.byAnalyzer
         .filter((r) => r.analyzer !== 'llm' && r.risk === analysis.risk)
         .flatMap((r) => r.reasons);
@@ -78,6 +86,7 @@ export class PolicyGate implements ConfirmationGate {
         reasons: [allowed ? `${actions[i]!.tool_name} is always allowed by the user` : d.reason],
         riskReasons: analysis.reasons,
         ...(ruleReasons.length > 0 ? { ruleReasons } : {}),
+        ruled,
         ...(d.contained && !allowed ? { contained: true as const } : {}),
         ...(d.notUndoable && !allowed ? { notUndoable: d.notUndoable } : {}),
       };

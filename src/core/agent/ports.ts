@@ -15,6 +15,8 @@ export interface ConfirmationDecision {
   riskReasons?: string[];
   /** The rule-based checks' own findings when they rated it that high (not only the model). */
   ruleReasons?: string[];
+  /** The rule-based checks' own rating (the model's aside), with their findings at that rating. */
+  ruled?: { risk: 'LOW' | 'MEDIUM' | 'HIGH' | 'UNKNOWN'; reasons: string[] };
   /** It runs unasked because it stays in the sandbox and a checkpoint can undo it (`reasons` says so). */
   contained?: true;
   /** Why a checkpoint could not undo it, when that is what makes it ask. */

@@ -81,6 +81,26 @@ describe('hostile model: autopilot refuses what the file tools would reach past 
     assert.ok(!JSON.stringify(await readLogJson(store)).includes(KEY), 'the key is in the log');
   });
 
+  it('a view of an unnamed file outside the workspace is refused, as the sandbox hides it from commands', async () => {
+    const notes = join(base, 'home', 'notes.txt');
+    writeFileSync(notes, `${KEY}\n`);
+    const r = await autopilot([editorCall({ command: 'view', path: notes })]);
+    assert.equal(r.code, 0, printed(r));
+    assert.match(toolReplies(), /Refused in autopilot/);
+    assert.ok(!toolReplies().includes(KEY), 'the file was sent to the model');
+  });
+
+  it('the model rating its own call HIGH does not talk it past the refusal', async () => {
+    // The rules rate this read MEDIUM; the model's HIGH must not hide the rules' own finding.
+    const notes = join(base, 'home', 'notes.txt');
+    writeFileSync(notes, `${KEY}\n`);
+    const call = editorCall({ command: 'view', path: notes });
+    const r = await autopilot([{ ...call, arguments: { ...call.arguments, security_risk: 'HIGH' } }]);
+    assert.equal(r.code, 0, printed(r));
+    assert.match(toolReplies(), /Refused in autopilot/);
+    assert.ok(!toolReplies().includes(KEY), 'the file was sent to the model');
+  });
+
   it('an ordinary edit inside the workspace still runs unasked', async () => {
     const r = await autopilot([
       editorCall({
