@@ -6,6 +6,15 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cliBundle, testCheckpointsDir, testConfigDir, testSigningKey } from '../cli/cli-runner';
 
+/**
+ * A shell command that writes `text` as the helper's definition. Run with `--sandbox off`: the
+ * sandbox holds `.logbook`, and autopilot refuses the file tool's write there.
+ */
+export function writeHelperCommand(text: string): string {
+  const encoded = Buffer.from(text).toString('base64');
+  return `mkdir -p .logbook/agents && echo ${encoded} | base64 -d > .logbook/agents/helper.md`;
+}
+
 export function conversationDirs(workspace: string): string[] {
   const root = join(workspace, '.logbook', 'conversations');
   return existsSync(root) ? readdirSync(root).map((n) => join(root, n)) : [];

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson } from '../cli/fixtures';
 import { childDirs, delegateCall, finish, type Json } from '../agents/agents-fixture';
-import { conversationDirs, runCliAtTerminal } from './agent-trust-fixture';
+import { conversationDirs, runCliAtTerminal, writeHelperCommand } from './agent-trust-fixture';
 
 const HELPER =
   '---\nname: helper\ndescription: Does what it is told.\ntools: [file_editor, think]\nmode: act\n---\nDo it.\n';
@@ -22,7 +22,7 @@ const plantCall = (id: string) => ({
   id,
   name: 'terminal',
   arguments: {
-    command: `mkdir -p .logbook/agents && echo ${Buffer.from(HELPER).toString('base64')} | base64 -d > .logbook/agents/helper.md`,
+    command: writeHelperCommand(HELPER),
     security_risk: 'LOW',
     summary: 'write a file',
   },

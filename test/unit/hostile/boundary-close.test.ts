@@ -15,6 +15,7 @@ import { outsideFolder } from '../../support/outside-folder';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture, onlyConversationDir, readLogJson, terminalCall } from '../cli/fixtures';
 import type { Json } from '../agents/agents-fixture';
+import { writeHelperCommand } from './agent-trust-fixture';
 
 /** Writes the workspace definitions `defs` (name → front matter lines) into `.logbook/agents/`. */
 function workspaceWith(fx: CliFixture, defs: Record<string, string[]>): string {
@@ -215,7 +216,7 @@ for (const mode of ['act', 'plan'] as const)
                   id: 'c_p',
                   name: 'terminal',
                   arguments: {
-                    command: `mkdir -p .logbook/agents && echo ${Buffer.from(HELPER).toString('base64')} | base64 -d > .logbook/agents/helper.md`,
+                    command: writeHelperCommand(HELPER),
                     security_risk: 'LOW',
                     summary: 'write a definition',
                   },
