@@ -200,7 +200,7 @@ export const SETTINGS: readonly SettingDef[] = [
     key: 'confirmation.allowRules',
     kind: list(),
     default: [],
-    hosts: VS,
+    hosts: BOTH,
     guards: true,
     description:
       'Command prefixes that run without confirmation, e.g. `npm test`. Every part of a compound command must match a rule; commands the rules rate HIGH risk still ask.',
