@@ -7,7 +7,7 @@
 // editor are not repeated: the shell's memory (fresh-shell, shell-hooks), settings files the agent
 // writes (workspace-settings, path-boundary), agent definitions it writes (agent-trust), verify
 // after a cut child log or two handoffs (verify-children, verify-handoffs), replay's paths
-// (replay-children).
+// (replay-children), a symlink flipped between the question and the write (symlink-flip).
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
