@@ -1,6 +1,6 @@
-// The import graph of src/, read with the TypeScript compiler API (no extra tool): every static
-// import, re-export, `import type`, `import()` and `require()` counts, because a circle through types
-// still ties modules together for whoever reads or moves them.
+// The import graph of a source folder (.ts and .tsx), read with the TypeScript compiler API (no
+// extra tool): every static import, re-export, `import type`, `import()` and `require()` counts,
+// because a circle through types still ties modules together for whoever reads or moves them.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import ts from 'typescript';
@@ -18,14 +18,20 @@ export function sourceFiles(dir: string): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
+    else if (entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts')) out.push(path);
   }
   return out.sort();
 }
 
 /** The module specifiers a file names: declarations at any depth, dynamic imports and requires. */
 export function importSpecifiers(fileName: string, text: string): string[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
     if (

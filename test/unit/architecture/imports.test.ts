@@ -1,5 +1,6 @@
-// The shape of src/ as its import graph: no file reaches itself through its imports, and each
-// layer imports only what it may (core stays host-free, the CLI's code stays free of VS Code).
+// The shape of src/ and webview-ui/ as their import graphs: no file reaches itself through its imports,
+// and each layer imports only what it may (core stays host-free, the CLI free of VS Code, the webview
+// to src/protocol and a few pure core leaves).
 import { strict as assert } from 'node:assert';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -187,5 +188,60 @@ describe('import graph of src/', () => {
 
   it('keeps each layer to what it may import: core host-free, the CLI free of VS Code', () => {
     assert.deepEqual(layerViolations(root, edges, LAYERS), []);
+  });
+});
+
+/**
+ * The core modules the webview may import: pure leaves (no local import, no Node built-in), so the
+ * webview's bundle can never pull host code in through them. Add one here only if it stays a leaf.
+ */
+const WEBVIEW_CORE_LEAVES = [
+  'src/core/attachments/attachment-text.ts',
+  'src/core/format/counts.ts',
+  'src/core/tools/terminal-notes.ts',
+];
+
+describe('import graph of webview-ui/', () => {
+  const options = compilerOptions(join(root, 'webview-ui', 'tsconfig.json'));
+  const edges = importEdges(join(root, 'webview-ui', 'src'), options);
+  const leafEdges = WEBVIEW_CORE_LEAVES.flatMap((leaf) =>
+    importEdges(join(root, leaf, '..'), options).filter((e) => repoPath(root, e.from) === leaf),
+  );
+  const isAsset = (specifier: string) => /\.(css|svg|png|ttf)$/.test(specifier);
+
+  it('resolves every relative import to a file of the project', () => {
+    const unresolved = edges.filter((e) => e.specifier.startsWith('.') && !isAsset(e.specifier) && !e.to);
+    assert.deepEqual(
+      unresolved.map((e) => `${repoPath(root, e.from)}: ${e.specifier}`),
+      [],
+    );
+    assert.ok(
+      edges.some((e) => e.to !== undefined && repoPath(root, e.from).endsWith('.tsx')),
+      'no import of a .tsx file was read: the graph missed the components',
+    );
+  });
+
+  it('has no import circles, components included', () => {
+    const circles = findCycles(localGraph(edges)).map((c) =>
+      c.loop.map((f) => repoPath(root, f)).join(' -> '),
+    );
+    assert.deepEqual(circles, [], 'move what both sides share into webview-ui/src/lib');
+  });
+
+  it('imports only itself, src/protocol and the named pure core leaves', () => {
+    const rules: LayerRule[] = [
+      {
+        layer: 'webview-ui',
+        localImports: ['webview-ui', 'src/protocol', ...WEBVIEW_CORE_LEAVES],
+        bannedPackages: ['vscode'],
+        why: 'the webview only renders: it runs in a browser page and talks to the host by messages',
+      },
+    ];
+    assert.deepEqual(layerViolations(root, edges, rules), []);
+  });
+
+  it('each core leaf it imports is a leaf: no local import, no Node built-in', () => {
+    const reaching = leafEdges.map((e) => `${repoPath(root, e.from)} -> ${e.specifier}`);
+    assert.deepEqual(reaching, []);
   });
 });

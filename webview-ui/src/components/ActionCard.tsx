@@ -14,22 +14,7 @@ import { McpToolBody } from './McpToolBody';
 import { PendingBadge, RiskBadge, RiskLine } from './RiskBadge';
 import { TerminalBody } from './TerminalBody';
 import { t } from '../lib/text';
-
-const TOOL_ICONS: Record<string, string> = {
-  terminal: 'terminal',
-  file_editor: 'file-code',
-  finish: 'check-all',
-  think: 'lightbulb',
-  task_tracker: 'checklist',
-  glob: 'search',
-  grep: 'search',
-  fetch: 'globe',
-  web_search: 'search',
-};
-
-export function toolIcon(tool: string): string {
-  return TOOL_ICONS[tool] ?? 'tools';
-}
+import { toolIcon } from '../lib/tool-icons';
 
 export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?: ComponentChildren }) {
   const e = row.event;

@@ -9,7 +9,7 @@ import { obj, str } from '../lib/fields';
 import { t } from '../lib/text';
 import { actionRow, header, version } from '../state/store';
 import { send } from '../vscode-api';
-import { toolIcon } from './ActionCard';
+import { toolIcon } from '../lib/tool-icons';
 import { Button } from './Button';
 import { Icon } from './Icon';
 import { InlineInput } from './InlineInput';

@@ -11,7 +11,7 @@ import { formatCost, statusLook } from '../lib/format';
 import { childOpenKey, childSteps, childVersion, type ChildStep, waitsBelow } from '../state/children';
 import { header, isOpen, toggleOpen, version } from '../state/store';
 import { send } from '../vscode-api';
-import { toolIcon } from './ActionCard';
+import { toolIcon } from '../lib/tool-icons';
 import { Button } from './Button';
 import { Icon } from './Icon';
 import { InlineInput } from './InlineInput';

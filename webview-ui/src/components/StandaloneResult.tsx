@@ -1,7 +1,7 @@
 // A result whose action is not in view (e.g. the log was cut before it): shown on its own.
 import { str } from '../lib/fields';
 import type { Row } from '../state/store';
-import { toolIcon } from './ActionCard';
+import { toolIcon } from '../lib/tool-icons';
 import { Icon } from './Icon';
 import { ResultView } from './ResultView';
 import { t } from '../lib/text';

@@ -3,7 +3,7 @@
 import type { LiveStream } from '../state/stream';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
-import { toolIcon } from './ActionCard';
+import { toolIcon } from '../lib/tool-icons';
 import { t } from '../lib/text';
 
 const tail = (s: string, n: number) => (s.length > n ? `…${s.slice(-n)}` : s);
