@@ -2,13 +2,50 @@
 // so the agent runs the same in VS Code, the CLI and the benchmarks.
 import tseslint from 'typescript-eslint';
 
+// Scripts, runners and the build (*.mjs, *.cjs) are linted too. TypeScript does not check them, so
+// undefined names are caught here, against the globals of the Node that runs the lint.
+const nodeGlobals = Object.fromEntries(
+  Object.getOwnPropertyNames(globalThis).map((name) => [name, 'readonly']),
+);
+const commonJsGlobals = {
+  require: 'readonly',
+  module: 'writable',
+  exports: 'writable',
+  __dirname: 'readonly',
+  __filename: 'readonly',
+};
+
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'out', '.vscode-test', 'test-results', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['node_modules', 'dist', 'out', '.vscode-test', 'test-results', '.logbook'] },
   ...tseslint.configs.recommended,
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+    },
+  },
+  {
+    files: ['**/*.mjs', '**/*.cjs'],
+    languageOptions: { globals: nodeGlobals },
+    rules: { 'no-undef': 'error' },
+  },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { ...nodeGlobals, ...commonJsGlobals } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // A stray `.only` would quietly run one test; the runners refuse it too (--forbid-only).
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['describe', 'it', 'context', 'suite', 'test'].map((object) => ({
+          object,
+          property: 'only',
+          message: 'Remove .only before committing.',
+        })),
+      ],
     },
   },
   {

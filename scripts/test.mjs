@@ -12,9 +12,24 @@ const node = process.execPath;
 const mocha = join(root, 'node_modules', 'mocha', 'bin', 'mocha.js');
 const reporter = join(root, 'test', 'support', 'stats-reporter.cjs');
 
-/** A suite of TypeScript mocha tests run under tsx, reporting its counts through the stats reporter. */
+/**
+ * A suite of TypeScript mocha tests run under tsx, reporting its counts through the stats reporter.
+ * A stray `.only` fails the suite instead of quietly running one test.
+ */
 function mochaSuite(glob, timeoutMs) {
-  return { cmd: [node, mocha, '--import=tsx', '--reporter', reporter, '--timeout', String(timeoutMs), glob] };
+  return {
+    cmd: [
+      node,
+      mocha,
+      '--import=tsx',
+      '--forbid-only',
+      '--reporter',
+      reporter,
+      '--timeout',
+      String(timeoutMs),
+      glob,
+    ],
+  };
 }
 
 const suites = {
@@ -59,7 +74,7 @@ for (const name of order) {
     passed += s.passed;
     failed += s.failed;
     skipped += s.skipped;
-    console.log(`${name}: ${s.passed} passed, ${s.failed} failed`);
+    console.log(`${name}: ${s.passed} passed, ${s.failed} failed, ${s.skipped} skipped`);
   } else {
     // A suite that could not even report is counted as one failure, so the closing line never hides it.
     console.error(`${name}: the suite ended without reporting its counts (exit ${res.status ?? res.signal})`);
@@ -70,5 +85,7 @@ for (const name of order) {
 }
 
 rmSync(statsDir, { recursive: true, force: true });
-console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+// Skips are said on their own line: the closing line stays exactly "N passed, N failed".
+console.log(`\n${skipped} skipped`);
+console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || broken ? 1 : 0);

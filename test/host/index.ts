@@ -1,11 +1,12 @@
 // Entry the extension host loads as `extensionTestsPath`: runs every bundled host suite with mocha
-// and rejects on failure. The closing "N passed, N failed" line is read by test/host/run.mjs.
+// and rejects on failure. The closing "N passed, N failed, N skipped" line is read by
+// test/host/run.mjs. A stray `.only` fails the run instead of quietly running one test.
 import Mocha from 'mocha';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec', forbidOnly: true });
   const dir = join(__dirname, 'suite');
   const only = process.env.LOGBOOK_HOST_GREP;
   if (only) mocha.grep(only);
@@ -20,8 +21,8 @@ export function run(): Promise<void> {
   for (const f of files) mocha.addFile(join(dir, f));
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {
-      const { passes = 0 } = runner.stats ?? {};
-      console.log(`${passes} passed, ${failures} failed`);
+      const { passes = 0, pending = 0 } = runner.stats ?? {};
+      console.log(`${passes} passed, ${failures} failed, ${pending} skipped`);
       if (failures > 0) reject(new Error(`${failures} host test(s) failed`));
       else resolve();
     });

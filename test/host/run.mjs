@@ -36,6 +36,7 @@ process.on('SIGTERM', () => cleanup().finally(() => process.exit(143)));
 async function runProfile(profile) {
   let passed = 0;
   let failed = 0;
+  let skipped = 0;
   let exitCode = 1;
   console.log(`\n--- host profile: ${profile.name} ---`);
   try {
@@ -67,10 +68,11 @@ async function runProfile(profile) {
     await page.exposeFunction('codeAutomationLog', (type, args) => {
       const line = format(...args);
       if (WORKBENCH_NOISE.test(line)) return;
-      const m = /^(\d+) passed, (\d+) failed$/.exec(line.trim());
+      const m = /^(\d+) passed, (\d+) failed, (\d+) skipped$/.exec(line.trim());
       if (m) {
         passed = Number(m[1]);
         failed = Number(m[2]);
+        skipped = Number(m[3]);
       }
       (type === 'error' ? process.stderr : process.stdout).write(line + '\n');
     });
@@ -102,19 +104,21 @@ async function runProfile(profile) {
     await cleanup();
   }
   if (exitCode !== 0 && failed === 0) failed = 1; // a non-zero exit must never read as green
-  return { passed, failed };
+  return { passed, failed, skipped };
 }
 
 const only = process.env.LOGBOOK_HOST_PROFILE;
 let passed = 0;
 let failed = 0;
+let skipped = 0;
 for (const profile of PROFILES.filter((p) => !only || p.name === only)) {
   const r = await runProfile(profile);
   passed += r.passed;
   failed += r.failed;
+  skipped += r.skipped;
 }
 if (process.env.LOGBOOK_TEST_STATS) {
-  writeFileSync(process.env.LOGBOOK_TEST_STATS, JSON.stringify({ passed, failed, skipped: 0 }));
+  writeFileSync(process.env.LOGBOOK_TEST_STATS, JSON.stringify({ passed, failed, skipped }));
 }
-console.log(`host: ${passed} passed, ${failed} failed`);
+console.log(`host: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed === 0 ? 0 : 1);
