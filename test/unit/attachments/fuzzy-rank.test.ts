@@ -46,6 +46,7 @@ describe('mentions: fuzzy ranking', () => {
     );
     const ms = performance.now() - started;
     assert.equal(top[0], 'src/host/vscode/mentions/workspace-files.ts');
-    assert.ok(ms < 500, `took ${ms.toFixed(0)} ms`);
+    // Generous for a loaded runner; a pass that compared every path with every other would take minutes.
+    assert.ok(ms < 3_000, `took ${ms.toFixed(0)} ms`);
   });
 });

@@ -99,7 +99,8 @@ describe('scripted LLM server: lifecycle', () => {
     rest.catch(() => undefined);
     const started = Date.now();
     await llm.close();
-    assert.ok(Date.now() - started < 500, `close took ${Date.now() - started} ms`);
+    // The stream has 100 s left to send: a close that waited for it would take far longer.
+    assert.ok(Date.now() - started < 10_000, `close took ${Date.now() - started} ms`);
     await assert.rejects(rest);
   });
 

@@ -118,7 +118,7 @@ describe('retry policy', () => {
     const started = Date.now();
     setTimeout(() => ac.abort(), 20);
     await assert.rejects(realSleep(10_000, ac.signal), { name: 'AbortError' });
-    assert.ok(Date.now() - started < 1000);
+    assert.ok(Date.now() - started < 5_000, 'the 10 s sleep was cut short');
     await realSleep(1);
   });
 });
