@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { contrastViolations } from './support/contrast';
 import {
   openWorkbench,
   screenshotRoot,
@@ -126,7 +127,7 @@ describe('e2e: Restore files to here from the chat', function () {
     await wb.shot('undone-from-the-chat');
   });
 
-  it('reads right in Dark and High Contrast at a 300 px sidebar', async () => {
+  it('reads right in Dark and High Contrast at a 300 px sidebar: no text under contrast', async () => {
     await setSidebarWidth(wb, 300);
     const chat = wb.chatFrame();
     const action = chat.locator('article', { hasText: 'Rewrite the note' }).last();
@@ -135,6 +136,7 @@ describe('e2e: Restore files to here from the chat', function () {
       await action.hover();
       await action.getByRole('button', { name: 'Restore files to here' }).waitFor();
       await wb.shot(`restore-button-${theme.replace(/\s+/g, '-').toLowerCase()}`);
+      assert.deepEqual(await contrastViolations(chat), [], theme);
     }
   });
 
