@@ -10,7 +10,13 @@ import type {
   ToolCallLocation,
   ToolKind,
 } from '@agentclientprotocol/sdk';
-import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../../../core/events';
+import {
+  type ActionEvent,
+  type Event,
+  type ObservationEvent,
+  observationNewContent,
+  textOf,
+} from '../../../core/events';
 import { ACTION_STARTED_KEY } from '../../../core/state';
 import { actionWhat } from '../cli/event-line';
 
@@ -44,6 +50,8 @@ export interface UpdateOptions {
  */
 export class EventUpdates {
   private readonly actionOfCall = new Map<string, string>();
+  /** File edits waiting for their result: a new file's text is kept in the action only. */
+  private readonly edits = new Map<string, ActionEvent>();
 
   constructor(private readonly opts: UpdateOptions) {}
 
@@ -98,6 +106,7 @@ export class EventUpdates {
 
   private action(e: ActionEvent): SessionUpdate[] {
     this.actionOfCall.set(e.tool_call_id, e.id);
+    if (e.tool_name === 'file_editor') this.edits.set(e.id, e);
     const out: SessionUpdate[] = [];
     if (!this.opts.streamed) {
       if (e.reasoning_content) out.push(chunk('agent_thought_chunk', e.reasoning_content));
@@ -129,12 +138,14 @@ export class EventUpdates {
     const failed = o.is_error === true;
     const content: ToolCallContent[] = [];
     const path = typeof o.path === 'string' ? this.absolute(o.path) : undefined;
-    if (path && typeof o.new_content === 'string' && !failed) {
+    const newText = observationNewContent(o, this.edits.get(e.action_id));
+    this.edits.delete(e.action_id);
+    if (path && newText !== undefined && !failed) {
       content.push({
         type: 'diff',
         path,
         oldText: typeof o.old_content === 'string' ? o.old_content : null,
-        newText: o.new_content,
+        newText,
       });
     }
     const body = textOf(o.content as Parameters<typeof textOf>[0]);

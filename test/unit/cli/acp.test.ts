@@ -1,0 +1,219 @@
+// `logbook acp` driven by a client built on the ACP SDK's own client app, over the real stdio of a
+// spawned process, with the scripted model: a turn streams chunks and a tool call with its diff,
+// a cancel stops a turn mid-command, and a session loads from its log after a restart.
+import * as assert from 'node:assert/strict';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SessionUpdate } from '@agentclientprotocol/sdk';
+import { AcpTestClient } from '../../support/acp-client';
+import { printed, runCli } from './cli-runner';
+import { CliFixture, readLogJson, terminalCall } from './fixtures';
+
+const CREATE = {
+  id: 'call_create',
+  name: 'file_editor',
+  arguments: {
+    command: 'create',
+    path: 'hello.txt',
+    file_text: 'hello logbook\n',
+    security_risk: 'LOW',
+    summary: 'create hello.txt',
+  },
+};
+
+function toolCalls(c: AcpTestClient) {
+  return c.of('tool_call') as Extract<SessionUpdate, { sessionUpdate: 'tool_call' }>[];
+}
+function toolUpdates(c: AcpTestClient) {
+  return c.of('tool_call_update') as Extract<SessionUpdate, { sessionUpdate: 'tool_call_update' }>[];
+}
+
+describe('logbook acp (a real process, the SDK client)', function () {
+  this.timeout(90_000);
+  const fx = new CliFixture();
+  const clients: AcpTestClient[] = [];
+  const start = async (env: Record<string, string>, args: string[] = []) => {
+    const c = await AcpTestClient.start(env, args);
+    clients.push(c);
+    return c;
+  };
+  afterEach(async () => {
+    for (const c of clients.splice(0)) await c.stop();
+    await fx.cleanup();
+  });
+
+  it('initialize, session/new, session/prompt: streamed chunks, a tool call with its diff, a signed conversation', async () => {
+    const env = await fx.startLlm({
+      name: 'acp-create',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'greeting' },
+          reply: {
+            reasoning: 'A file is the simplest greeting.',
+            content: 'I will create the file.',
+            toolCalls: [CREATE],
+          },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Created hello.txt.' } },
+      ],
+    });
+    const ws = realpathSync(fx.tmp());
+    const c = await start(env);
+    const init = await c.initialize();
+    assert.equal(init.protocolVersion, 1);
+    assert.equal(init.agentCapabilities?.loadSession, true);
+    assert.ok(init.agentCapabilities?.sessionCapabilities?.list, 'the session list is offered');
+
+    const { sessionId, modes } = await c.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    assert.equal(modes?.currentModeId, 'act');
+    assert.deepEqual(modes?.availableModes.map((m) => m.id).sort(), ['act', 'plan']);
+    const res = await c.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'write a greeting' }],
+    });
+    assert.equal(res.stopReason, 'end_turn', c.stderr);
+
+    // Streamed: more than one chunk each, in the order the model sent them.
+    assert.ok(c.of('agent_thought_chunk').length > 1, 'reasoning streams in chunks');
+    assert.equal(c.text('agent_thought_chunk'), 'A file is the simplest greeting.');
+    assert.equal(c.text('agent_message_chunk'), 'I will create the file.Created hello.txt.');
+    const [call] = toolCalls(c);
+    assert.equal(call?.kind, 'edit');
+    assert.equal(call?.status, 'pending');
+    assert.equal(call?.title, `Create ${join(ws, 'hello.txt')}`);
+    assert.deepEqual(call?.locations, [{ path: join(ws, 'hello.txt') }]);
+    const done = toolUpdates(c).find((u) => u.toolCallId === call!.toolCallId && u.status === 'completed');
+    const diff = done?.content?.find((x) => x.type === 'diff');
+    assert.deepEqual(diff && { ...diff }, {
+      type: 'diff',
+      path: join(ws, 'hello.txt'),
+      oldText: null,
+      newText: 'hello logbook\n',
+    });
+    assert.ok(toolUpdates(c).some((u) => u.toolCallId === call!.toolCallId && u.status === 'in_progress'));
+    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello logbook\n');
+    assert.equal(await c.stop(), 0, c.stderr);
+
+    // The session is a conversation where `logbook run` puts one; the CLI reads, verifies and restores it.
+    const dir = join(ws, '.logbook', 'conversations', sessionId);
+    const show = await runCli(['show', dir, '--json']);
+    assert.equal(show.code, 0, printed(show));
+    assert.equal((JSON.parse(show.stdout) as { status: string }).status, 'finished');
+    const verify = await runCli(['verify', dir]);
+    assert.equal(verify.code, 0, printed(verify));
+    const events = await readLogJson(dir);
+    const action = events.find((e) => e.kind === 'ActionEvent')!;
+    const restore = await runCli(['restore', dir, '--at', action.id as string, '--yes']);
+    assert.equal(restore.code, 0, printed(restore));
+    assert.ok(!existsSync(join(ws, 'hello.txt')), 'restored to before the edit');
+  });
+
+  it('session/cancel mid-command: the command stops, the turn ends cancelled, the log says paused', async () => {
+    const env = await fx.startLlm({
+      name: 'acp-cancel',
+      turns: [
+        { match: { lastRole: 'user' }, reply: { toolCalls: [terminalCall('call_sleep', 'sleep 60')] } },
+        { match: { lastRole: 'user', lastContentIncludes: 'again' }, reply: { content: 'Here again.' } },
+      ],
+    });
+    const ws = realpathSync(fx.tmp());
+    const c = await start(env);
+    await c.initialize();
+    const { sessionId } = await c.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const turn = c.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'wait a while' }],
+    });
+    await c.until(() => toolUpdates(c).some((u) => u.status === 'in_progress'));
+    const before = Date.now();
+    await c.agent.notify('session/cancel', { sessionId });
+    assert.equal((await turn).stopReason, 'cancelled');
+    assert.ok(Date.now() - before < 20_000, 'the sleep did not run out');
+    const failed = toolUpdates(c).find((u) => u.status === 'completed' || u.status === 'failed');
+    assert.ok(failed, 'the command is answered');
+
+    // The session goes on: the next prompt runs a new turn.
+    const next = await c.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'are you there again?' }],
+    });
+    assert.equal(next.stopReason, 'end_turn', c.stderr);
+    assert.match(c.text('agent_message_chunk'), /Here again\./);
+    await c.stop();
+    const events = await readLogJson(join(ws, '.logbook', 'conversations', sessionId));
+    assert.ok(
+      events.some((e) => e.kind === 'PauseEvent'),
+      'the pause is recorded',
+    );
+  });
+
+  it('session/load after a restart replays the conversation from its log, and the session goes on', async () => {
+    const env = await fx.startLlm({
+      name: 'acp-load',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'greeting' },
+          reply: { reasoning: 'Simple.', content: 'I will create the file.', toolCalls: [CREATE] },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Created hello.txt.' } },
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'what did you' },
+          reply: { content: 'I made hello.txt.' },
+        },
+      ],
+    });
+    const ws = realpathSync(fx.tmp());
+    const first = await start(env);
+    await first.initialize();
+    const { sessionId } = await first.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    await first.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'write a greeting' }],
+    });
+    const liveCall = toolCalls(first)[0]!;
+    assert.equal(await first.stop(), 0, first.stderr);
+
+    const second = await start(env);
+    await second.initialize();
+    const list = await second.agent.request('session/list', { cwd: ws });
+    assert.deepEqual(
+      list.sessions.map((s) => [s.sessionId, s.cwd]),
+      [[sessionId, ws]],
+    );
+    const loaded = await second.agent.request('session/load', { sessionId, cwd: ws, mcpServers: [] });
+    assert.equal(loaded.modes?.currentModeId, 'act');
+    assert.equal(second.text('user_message_chunk'), 'write a greeting');
+    assert.equal(second.text('agent_thought_chunk'), 'Simple.');
+    assert.equal(second.text('agent_message_chunk'), 'I will create the file.Created hello.txt.');
+    const replayed = toolCalls(second)[0];
+    assert.equal(replayed?.toolCallId, liveCall.toolCallId, 'the same tool call, by the action id');
+    assert.equal(replayed?.title, liveCall.title);
+    const diff = toolUpdates(second)
+      .flatMap((u) => u.content ?? [])
+      .find((x) => x.type === 'diff');
+    assert.equal(diff?.type === 'diff' ? diff.newText : undefined, 'hello logbook\n');
+
+    const before = second.updates.length;
+    const res = await second.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'what did you do?' }],
+    });
+    assert.equal(res.stopReason, 'end_turn', second.stderr);
+    assert.match(
+      second.updates
+        .slice(before)
+        .map((n) =>
+          n.update.sessionUpdate === 'agent_message_chunk' && n.update.content.type === 'text'
+            ? n.update.content.text
+            : '',
+        )
+        .join(''),
+      /I made hello\.txt\./,
+    );
+    // A session id that names no conversation of the folder is a clear error.
+    await assert.rejects(
+      second.agent.request('session/load', { sessionId: '../../etc', cwd: ws, mcpServers: [] }),
+      /No conversation/,
+    );
+  });
+});
