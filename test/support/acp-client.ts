@@ -109,7 +109,7 @@ export class AcpTestClient {
 
   /** Ends the connection as an editor does (stdin closes); resolves with the exit code. */
   async stop(): Promise<number | null> {
-    if (this.child.exitCode !== null) return this.child.exitCode;
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return this.child.exitCode;
     const exited = new Promise<number | null>((resolve) => this.child.once('exit', (code) => resolve(code)));
     this.child.stdin.end();
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 15_000);

@@ -147,6 +147,34 @@ describe('logbook acp (a real process, the SDK client)', function () {
     );
   });
 
+  it('SIGTERM (an editor stopping its agent) mid-command: the process ends, the log records the pause', async () => {
+    const env = await fx.startLlm({
+      name: 'acp-sigterm',
+      turns: [
+        { match: { lastRole: 'user' }, reply: { toolCalls: [terminalCall('call_sleep', 'sleep 60')] } },
+      ],
+    });
+    const ws = realpathSync(fx.tmp());
+    const c = await start(env);
+    await c.initialize();
+    const { sessionId } = await c.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    void c.agent
+      .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'wait a while' }] })
+      .catch(() => undefined);
+    await c.until(() => toolUpdates(c).some((u) => u.status === 'in_progress'));
+    const exited = new Promise<number | null>((resolve) => c.child.once('exit', (code) => resolve(code)));
+    c.child.kill('SIGTERM');
+    await exited;
+    const dir = join(ws, '.logbook', 'conversations', sessionId);
+    const events = await readLogJson(dir);
+    assert.ok(
+      events.some((e) => e.kind === 'PauseEvent'),
+      c.stderr,
+    );
+    const show = await runCli(['show', dir, '--json']);
+    assert.equal((JSON.parse(show.stdout) as { status: string }).status, 'paused', printed(show));
+  });
+
   it('session/load after a restart replays the conversation from its log, and the session goes on', async () => {
     const env = await fx.startLlm({
       name: 'acp-load',

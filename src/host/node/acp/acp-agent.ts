@@ -22,6 +22,8 @@ export interface AcpServeOptions {
   prepared: PreparedSession;
   input?: NodeJS.ReadableStream;
   output?: NodeJS.WritableStream;
+  /** Ends the connection as the client closing it would (a stop signal): turns pause, logs close. */
+  signal?: AbortSignal;
 }
 
 /** Serves one client until it closes the connection (stdin ends); then closes every session. */
@@ -96,11 +98,15 @@ export async function serveAcp(opts: AcpServeOptions): Promise<void> {
       await sessions.get(params.sessionId)?.cancel();
     });
 
+  const inputStream = opts.input ?? process.stdin;
   const output = Writable.toWeb((opts.output ?? process.stdout) as Writable) as WritableStream<Uint8Array>;
-  const input = Readable.toWeb((opts.input ?? process.stdin) as Readable) as ReadableStream<Uint8Array>;
+  const input = Readable.toWeb(inputStream as Readable) as ReadableStream<Uint8Array>;
   const connection = app.connect(ndJsonStream(output, input));
+  opts.signal?.addEventListener('abort', () => connection.close(), { once: true });
   await connection.closed;
   for (const s of sessions.values()) await s.close().catch(() => undefined);
+  // Closed by a signal while the client still writes: stop reading, so the process can end.
+  (inputStream as Readable).destroy();
 }
 
 function workspaceOf(cwd: string): string {

@@ -33,6 +33,13 @@ export async function acpCommand(argv: readonly string[], io: CliIo): Promise<nu
   const settings = cliSettings('acp', io.env, { flags: values, warn: (line) => io.err(line) });
   const prepared = prepareCliSession('acp', quiet, settings);
   const { serveAcp } = await import('../acp/acp-agent');
-  await serveAcp({ prepared });
+  // An editor stopping its agent (SIGTERM) pauses the running turns, so no log is left `running`.
+  const stop = new AbortController();
+  const off = io.onInterrupt(() => stop.abort());
+  try {
+    await serveAcp({ prepared, signal: stop.signal });
+  } finally {
+    off();
+  }
   return EXIT.ok;
 }
