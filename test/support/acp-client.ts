@@ -43,23 +43,25 @@ export class AcpTestClient {
       ...env,
     });
     const child = spawn(process.execPath, [cli, 'acp', ...args], { env: childEnv });
-    let self: AcpTestClient | undefined;
+    // The handlers run once the client below exists.
+    const box: { self?: AcpTestClient } = {};
     const app = client({ name: 'logbook-test-client' })
       .onNotification('session/update', ({ params }) => {
-        self!.updates.push(params);
-        self!.wake();
+        box.self!.updates.push(params);
+        box.self!.wake();
       })
       .onRequest('session/request_permission', async ({ params }) => {
-        self!.permissions.push(params);
-        self!.wake();
-        return self!.answer(params);
+        box.self!.permissions.push(params);
+        box.self!.wake();
+        return box.self!.answer(params);
       });
     const stream = ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
     );
     const connection = app.connect(stream);
-    self = new AcpTestClient(child, connection);
+    const self = new AcpTestClient(child, connection);
+    box.self = self;
     child.stderr.setEncoding('utf8').on('data', (d: string) => (self.stderr += d));
     return self;
   }
