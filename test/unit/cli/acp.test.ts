@@ -108,6 +108,62 @@ describe('logbook acp (a real process, the SDK client)', function () {
     assert.ok(!existsSync(join(ws, 'hello.txt')), 'restored to before the edit');
   });
 
+  it('the task list streams as a plan; a held file edit asks with its diff, and runs once allowed', async () => {
+    const env = await fx.startLlm({
+      name: 'acp-plan-diff',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_plan',
+                name: 'task_tracker',
+                arguments: {
+                  command: 'plan',
+                  task_list: [
+                    { title: 'Write the greeting', status: 'in_progress' },
+                    { title: 'Say so', status: 'todo' },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+        { match: { lastRole: 'tool' }, reply: { toolCalls: [CREATE] } },
+        { match: { lastRole: 'tool', toolResultIncludes: 'Created' }, reply: { content: 'Done.' } },
+      ],
+    });
+    const ws = realpathSync(fx.tmp());
+    const c = await start(env, ['--confirmation-mode', 'always']);
+    await c.initialize();
+    const { sessionId } = await c.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const res = await c.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'greet' }],
+    });
+    assert.equal(res.stopReason, 'end_turn', c.stderr);
+    const plans = c.of('plan') as Extract<SessionUpdate, { sessionUpdate: 'plan' }>[];
+    assert.deepEqual(
+      plans.at(-1)?.entries.map((e) => [e.content, e.status]),
+      [
+        ['Write the greeting', 'in_progress'],
+        ['Say so', 'pending'],
+      ],
+    );
+    const asked = c.permissions.find((p) => p.toolCall.kind === 'edit');
+    assert.ok(asked, 'the edit was asked about');
+    const diff = asked.toolCall.content?.find((x) => x.type === 'diff');
+    assert.deepEqual(diff && { ...diff }, {
+      type: 'diff',
+      path: join(ws, 'hello.txt'),
+      oldText: null,
+      newText: 'hello logbook\n',
+    });
+    assert.deepEqual(asked.toolCall.locations, [{ path: join(ws, 'hello.txt') }]);
+    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello logbook\n');
+  });
+
   it('session/cancel mid-command: the command stops, the turn ends cancelled, the log says paused', async () => {
     const env = await fx.startLlm({
       name: 'acp-cancel',

@@ -19,6 +19,7 @@ import { matchAllowRules } from '../../../core/security/allow-rules';
 import { withoutUrlCredentials } from '../../../core/secrets/url-secrets';
 import { openCliSession, type CliSession, type PreparedSession } from '../cli/cli-session';
 import { actionWhat } from '../cli/event-line';
+import { excludeStoreFromGit, STORE_EXCLUDE_LINE } from '../cli/git-exclude';
 import { keepRecord } from '../cli/kept-record';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from '../cli/session-file';
 import { addUserAllowRule } from '../cli/user-allow-rules';
@@ -64,15 +65,21 @@ export class AcpSession {
     private readonly client: AgentContext,
     private readonly env: PreparedSession['io']['env'],
   ) {
-    const live = new EventUpdates({ workspace, streamed: true });
+    // Whether the model's reply reached the editor as deltas: an endpoint that does not stream has
+    // its reply sent from the recorded event instead.
+    let streamed = false;
+    const live = new EventUpdates({ workspace, streamed: () => streamed });
     const conversation = opened.session.conversation;
     // The user's own words are the editor's already; everything else streams as it is recorded.
     const onEvent = (e: Event) => {
       if (e.kind === 'MessageEvent' && e.source === 'user') return;
       for (const u of live.of(e)) this.send(u);
+      // A reply's actions share its deltas; the next reply starts after their results.
+      if (e.kind !== 'ActionEvent' && e.kind !== 'ConversationStateUpdateEvent') streamed = false;
     };
     const offEvent = conversation.onEvent(onEvent);
     const offDelta = conversation.onDelta((d) => {
+      if ((d.type === 'text' || d.type === 'reasoning') && d.text) streamed = true;
       if (d.type === 'text' && d.text)
         this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: d.text } });
       if (d.type === 'reasoning' && d.text)
@@ -93,6 +100,9 @@ export class AcpSession {
     const id = randomUUID();
     const dir = join(conversationsRoot(workspace), id);
     const session = await AcpSession.open(prepared, workspace, id, dir, client);
+    // As for `run`: the conversations stay out of the repository's status.
+    if (excludeStoreFromGit(workspace) === 'added')
+      prepared.io.err(`logbook acp: added ${STORE_EXCLUDE_LINE} to the repository's .git/info/exclude`);
     const { settings } = prepared;
     const demo = settings.get<boolean>('demo');
     const info = newSessionInfo({
@@ -233,6 +243,8 @@ export class AcpSession {
           : []),
         { optionId: REJECT_ONCE, name: 'Reject', kind: 'reject_once' },
       ];
+      // The call as the editor shows it (a file edit's diff, its locations), with the risk and why.
+      const shown = this.shownCall(action);
       const answer = await this.client
         .request('session/request_permission', {
           sessionId: this.id,
@@ -240,6 +252,8 @@ export class AcpSession {
             toolCallId: action.id,
             title: `${actionWhat(action)} (risk ${risk})`,
             status: 'pending',
+            ...(shown?.kind ? { kind: shown.kind } : {}),
+            ...(shown?.locations ? { locations: shown.locations } : {}),
             content: [
               {
                 type: 'content',
@@ -248,6 +262,7 @@ export class AcpSession {
                   text: `Risk ${risk}${reasons.length ? `: ${reasons.join('; ')}` : ''}`,
                 },
               },
+              ...(shown?.content ?? []),
             ],
           },
           options,
@@ -274,6 +289,12 @@ export class AcpSession {
         await c.reject(reason, [action.id]);
       }
     }
+  }
+
+  private shownCall(action: ActionEvent): Extract<SessionUpdate, { sessionUpdate: 'tool_call' }> | undefined {
+    const updates = new EventUpdates({ workspace: this.workspace, streamed: true }).of(action);
+    return updates.find((u) => u.sessionUpdate === 'tool_call') as
+      Extract<SessionUpdate, { sessionUpdate: 'tool_call' }> | undefined;
   }
 
   private allowedByRule(action: ActionEvent): boolean {

@@ -38,10 +38,10 @@ export interface UpdateOptions {
   /** Where relative paths of the agent's calls resolve (ACP locations and diffs are absolute). */
   workspace: string;
   /**
-   * A live turn streams the model's text and reasoning as deltas, so the recorded message repeats
-   * nothing; a replay sends it from the log.
+   * Whether the model's text and reasoning already reached the editor as deltas (a live turn with a
+   * streaming endpoint), so the recorded message repeats nothing; a replay sends it from the log.
    */
-  streamed: boolean;
+  streamed: boolean | (() => boolean);
 }
 
 /**
@@ -97,7 +97,7 @@ export class EventUpdates {
     llm: { reasoning_content?: string | null | undefined },
   ): SessionUpdate[] {
     if (source === 'user') return body ? [chunk('user_message_chunk', body)] : [];
-    if (source !== 'agent' || this.opts.streamed) return [];
+    if (source !== 'agent' || this.streamed()) return [];
     const out: SessionUpdate[] = [];
     if (llm.reasoning_content) out.push(chunk('agent_thought_chunk', llm.reasoning_content));
     if (body) out.push(chunk('agent_message_chunk', body));
@@ -108,7 +108,7 @@ export class EventUpdates {
     this.actionOfCall.set(e.tool_call_id, e.id);
     if (e.tool_name === 'file_editor') this.edits.set(e.id, e);
     const out: SessionUpdate[] = [];
-    if (!this.opts.streamed) {
+    if (!this.streamed()) {
       if (e.reasoning_content) out.push(chunk('agent_thought_chunk', e.reasoning_content));
       const said = textOf(e.thought);
       if (said) out.push(chunk('agent_message_chunk', said));
@@ -163,6 +163,11 @@ export class EventUpdates {
     content?: ToolCallContent[],
   ): SessionUpdate {
     return { sessionUpdate: 'tool_call_update', toolCallId, status, ...(content ? { content } : {}) };
+  }
+
+  private streamed(): boolean {
+    const { streamed } = this.opts;
+    return typeof streamed === 'function' ? streamed() : streamed;
   }
 
   private absolute(path: string): string {
