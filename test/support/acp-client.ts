@@ -102,10 +102,8 @@ export class AcpTestClient {
 
   /** The streamed text of a kind of chunk, joined. */
   text(kind: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk'): string {
-    return this.of(kind)
-      .map((u) =>
-        'content' in u && !Array.isArray(u.content) && u.content.type === 'text' ? u.content.text : '',
-      )
+    return this.updates
+      .map(({ update: u }) => (u.sessionUpdate === kind && u.content.type === 'text' ? u.content.text : ''))
       .join('');
   }
 
