@@ -2,6 +2,7 @@
 // stdin and stdout, as an editor does. It keeps every session/update it receives, answers
 // permission requests as the test scripts them, and can write raw lines (garbage) to the agent.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import {
   client,
@@ -18,6 +19,10 @@ export type PermissionAnswer = (req: RequestPermissionRequest) => Promise<Reques
 export class AcpTestClient {
   readonly updates: SessionNotification[] = [];
   readonly permissions: RequestPermissionRequest[] = [];
+  /** The editor's unsaved buffers by path: what fs/read_text_file answers before the disk. */
+  readonly buffers = new Map<string, string>();
+  /** Every fs/read_text_file and fs/write_text_file the agent asked for, in order. */
+  readonly fsCalls: { method: string; path: string; content?: string }[] = [];
   stderr = '';
   /** How the next permission requests are answered (default: allow once). */
   answer: PermissionAnswer = async (req) => ({
@@ -54,6 +59,17 @@ export class AcpTestClient {
         box.self!.permissions.push(params);
         box.self!.wake();
         return box.self!.answer(params);
+      })
+      // As an editor: a read sees the buffer, a write lands in the buffer and is saved.
+      .onRequest('fs/read_text_file', ({ params }) => {
+        box.self!.fsCalls.push({ method: 'read', path: params.path });
+        return { content: box.self!.buffers.get(params.path) ?? readFileSync(params.path, 'utf8') };
+      })
+      .onRequest('fs/write_text_file', ({ params }) => {
+        box.self!.fsCalls.push({ method: 'write', path: params.path, content: params.content });
+        box.self!.buffers.delete(params.path);
+        writeFileSync(params.path, params.content);
+        return {};
       });
     const stream = ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
@@ -70,10 +86,14 @@ export class AcpTestClient {
     return this.connection.agent;
   }
 
-  async initialize() {
+  /** `editorFiles`: offer fs/read_text_file and fs/write_text_file, as Zed does. */
+  async initialize(editorFiles = false) {
     return this.agent.request('initialize', {
       protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+      clientCapabilities: {
+        fs: { readTextFile: editorFiles, writeTextFile: editorFiles },
+        terminal: false,
+      },
     });
   }
 

@@ -2,7 +2,7 @@
 // spawned process, with the scripted model: a turn streams chunks and a tool call with its diff,
 // a cancel stops a turn mid-command, and a session loads from its log after a restart.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { AcpTestClient } from '../../support/acp-client';
@@ -162,6 +162,52 @@ describe('logbook acp (a real process, the SDK client)', function () {
     });
     assert.deepEqual(asked.toolCall.locations, [{ path: join(ws, 'hello.txt') }]);
     assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello logbook\n');
+  });
+
+  it('an editor offering fs/*: the file tool reads its unsaved buffer and writes through it', async () => {
+    const env = await fx.startLlm({
+      name: 'acp-editor-files',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_edit',
+                name: 'file_editor',
+                arguments: {
+                  command: 'str_replace',
+                  path: 'greeting.txt',
+                  old_str: 'unsaved',
+                  new_str: 'edited',
+                  security_risk: 'LOW',
+                },
+              },
+            ],
+          },
+        },
+        { match: { lastRole: 'tool', toolResultIncludes: 'Edited' }, reply: { content: 'Edited.' } },
+      ],
+    });
+    const ws = realpathSync(fx.tmp());
+    const file = join(ws, 'greeting.txt');
+    writeFileSync(file, 'hello on disk\n');
+    const c = await start(env);
+    c.buffers.set(file, 'hello unsaved\n');
+    await c.initialize(true);
+    const { sessionId } = await c.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    const res = await c.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'edit it' }],
+    });
+    assert.equal(res.stopReason, 'end_turn', c.stderr);
+    assert.deepEqual(c.fsCalls.at(-1), { method: 'write', path: file, content: 'hello edited\n' });
+    assert.ok(c.fsCalls.some((f) => f.method === 'read' && f.path === file));
+    assert.equal(readFileSync(file, 'utf8'), 'hello edited\n');
+    const diff = toolUpdates(c)
+      .flatMap((u) => u.content ?? [])
+      .find((x) => x.type === 'diff');
+    assert.equal(diff?.type === 'diff' ? diff.oldText : undefined, 'hello unsaved\n');
   });
 
   it('session/cancel mid-command: the command stops, the turn ends cancelled, the log says paused', async () => {

@@ -4,7 +4,7 @@
 // prefix to the user's config file, never more; bad JSON-RPC gets an error and the session goes on.
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { AcpTestClient } from '../../support/acp-client';
@@ -117,6 +117,53 @@ describe('hostile: logbook acp permissions and bad input', function () {
       unknown
     >;
     assert.ok((config['confirmation.allowRules'] as string[]).includes('git init'));
+  });
+
+  it('an editor offering fs/*: a write through a symlink to outside the workspace reaches neither the editor nor the file, even allowed', async () => {
+    const env = await fx.startLlm({
+      name: 'acp-editor-symlink',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_edit',
+                name: 'file_editor',
+                arguments: {
+                  command: 'str_replace',
+                  path: 'link.txt',
+                  old_str: 'kept',
+                  new_str: 'changed',
+                  security_risk: 'LOW',
+                },
+              },
+            ],
+          },
+        },
+        { match: { lastRole: 'tool' }, reply: { content: 'Stopped.' } },
+      ],
+    });
+    const outside = realpathSync(fx.tmp('logbook-acp-outside-'));
+    const target = join(outside, 'secret.txt');
+    writeFileSync(target, 'kept\n');
+    const ws = realpathSync(fx.tmp());
+    symlinkSync(target, join(ws, 'link.txt'));
+    const c = await AcpTestClient.start(env);
+    clients.push(c);
+    await c.initialize(true);
+    const { sessionId } = await c.agent.request('session/new', { cwd: ws, mcpServers: [] });
+    // Whatever is asked is allowed: the bound does not rest on the user's answer.
+    const res = await c.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'edit link.txt' }],
+    });
+    assert.equal(res.stopReason, 'end_turn', c.stderr);
+    assert.equal(readFileSync(target, 'utf8'), 'kept\n');
+    assert.deepEqual(
+      c.fsCalls.filter((f) => f.method === 'write'),
+      [],
+    );
   });
 
   it('bad JSON-RPC input gets an error response, and the session goes on', async () => {

@@ -6,6 +6,7 @@ import { isAbsolute, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import {
   agent,
+  type FileSystemCapabilities,
   ndJsonStream,
   PROTOCOL_VERSION,
   RequestError,
@@ -30,6 +31,8 @@ export interface AcpServeOptions {
 export async function serveAcp(opts: AcpServeOptions): Promise<void> {
   const { prepared } = opts;
   const sessions = new Map<string, AcpSession>();
+  // What the editor offers to do for the agent, as it said in initialize.
+  let fs: FileSystemCapabilities = {};
   const opening = new Map<string, Promise<AcpSession>>();
 
   const sessionOf = (id: string): AcpSession => {
@@ -39,19 +42,22 @@ export async function serveAcp(opts: AcpServeOptions): Promise<void> {
   };
 
   const app = agent({ name: 'logbook' })
-    .onRequest('initialize', () => ({
-      protocolVersion: PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { image: false, audio: false, embeddedContext: true },
-        sessionCapabilities: { list: {} },
-      },
-      agentInfo: { name: 'logbook', title: 'Logbook', version },
-      authMethods: [],
-    }))
+    .onRequest('initialize', ({ params }) => {
+      fs = params.clientCapabilities?.fs ?? {};
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          sessionCapabilities: { list: {} },
+        },
+        agentInfo: { name: 'logbook', title: 'Logbook', version },
+        authMethods: [],
+      };
+    })
     .onRequest('session/new', async ({ params, client }) => {
       const workspace = workspaceOf(params.cwd);
-      const s = await AcpSession.create(prepared, workspace, client);
+      const s = await AcpSession.create(prepared, workspace, client, fs);
       sessions.set(s.id, s);
       return { sessionId: s.id, modes: s.modes() };
     })
@@ -62,7 +68,7 @@ export async function serveAcp(opts: AcpServeOptions): Promise<void> {
         // Two loads of one session at once open it once.
         let pending = opening.get(params.sessionId);
         if (!pending) {
-          pending = AcpSession.resume(prepared, workspace, params.sessionId, client).then((found) => {
+          pending = AcpSession.resume(prepared, workspace, params.sessionId, client, fs).then((found) => {
             if (!found)
               throw RequestError.invalidParams(
                 { sessionId: params.sessionId },

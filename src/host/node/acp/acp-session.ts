@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type {
   AgentContext,
   ContentBlock,
+  FileSystemCapabilities,
   PermissionOption,
   SessionModeState,
   SessionUpdate,
@@ -23,6 +24,8 @@ import { excludeStoreFromGit, STORE_EXCLUDE_LINE } from '../cli/git-exclude';
 import { keepRecord } from '../cli/kept-record';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from '../cli/session-file';
 import { addUserAllowRule } from '../cli/user-allow-rules';
+import type { FilePort } from '../../../core/tools';
+import { ClientFilePort } from './client-file-port';
 import { EventUpdates } from './event-updates';
 import { commandPrefix } from './command-prefix';
 
@@ -96,10 +99,11 @@ export class AcpSession {
     prepared: PreparedSession,
     workspace: string,
     client: AgentContext,
+    fs: FileSystemCapabilities,
   ): Promise<AcpSession> {
     const id = randomUUID();
     const dir = join(conversationsRoot(workspace), id);
-    const session = await AcpSession.open(prepared, workspace, id, dir, client);
+    const session = await AcpSession.open(prepared, workspace, id, dir, client, fs);
     // As for `run`: the conversations stay out of the repository's status.
     if (excludeStoreFromGit(workspace) === 'added')
       prepared.io.err(`logbook acp: added ${STORE_EXCLUDE_LINE} to the repository's .git/info/exclude`);
@@ -128,13 +132,14 @@ export class AcpSession {
     workspace: string,
     id: string,
     client: AgentContext,
+    fs: FileSystemCapabilities,
   ): Promise<AcpSession | undefined> {
     // An id names a folder of the workspace's conversations, never a path elsewhere.
     if (!/^[\w-]{1,128}$/.test(id)) return undefined;
     const dir = join(conversationsRoot(workspace), id);
     const info = readSessionInfo(dir);
     if (!info || info.workspace !== workspace) return undefined;
-    return AcpSession.open(prepared, workspace, info.id, dir, client);
+    return AcpSession.open(prepared, workspace, info.id, dir, client, fs);
   }
 
   private static async open(
@@ -143,13 +148,16 @@ export class AcpSession {
     id: string,
     dir: string,
     client: AgentContext,
+    fs: FileSystemCapabilities,
   ): Promise<AcpSession> {
+    const viaEditor = fs.readTextFile === true || fs.writeTextFile === true;
     const opened = await openCliSession(prepared, {
       storeDir: dir,
       workspace,
       id,
       mode: { json: false },
       demo: prepared.settings.get<boolean>('demo'),
+      ...(viaEditor ? { files: (disk: FilePort) => new ClientFilePort(disk, client, id, fs) } : {}),
     });
     return new AcpSession(id, dir, workspace, opened, client, prepared.io.env);
   }
