@@ -193,10 +193,10 @@ export class AcpSession {
   private async runTurn(blocks: readonly ContentBlock[]): Promise<StopReason> {
     const { text, attachments } = promptText(blocks);
     const c = this.conversation;
-    if (c.status === 'waiting_for_confirmation') {
-      // Left waiting by a client that went away: its actions are answered first, unasked nothing runs.
-      await c.reject('The user sent a new message instead of answering.');
-    }
+    // What a crash or a client gone away left open is the user's to decide first, never run unasked.
+    await this.askAboutInDoubt();
+    if (c.status === 'waiting_for_confirmation') await this.askAboutHeld();
+    if (this.cancelling) return 'cancelled';
     await c.sendMessage(text, { attachments });
     for (;;) {
       const status = await c.run();
@@ -219,6 +219,41 @@ export class AcpSession {
       this.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: why } });
     }
     return 'end_turn';
+  }
+
+  /**
+   * Actions that started before the process ended and have no result (`logbook resolve` in the
+   * shell): each is asked about; "allow" runs it again, anything else records it as skipped.
+   */
+  private async askAboutInDoubt(): Promise<void> {
+    const c = this.conversation;
+    for (const action of c.inDoubtActions()) {
+      const answer = await this.client
+        .request('session/request_permission', {
+          sessionId: this.id,
+          toolCall: {
+            toolCallId: action.id,
+            title: `${actionWhat(action)} (started before the agent stopped; its result is unknown)`,
+            status: 'pending',
+            content: [
+              {
+                type: 'content',
+                content: {
+                  type: 'text',
+                  text: 'It may have run in part or in full. Run it again, or skip it (the agent is told it did not run again).',
+                },
+              },
+            ],
+          },
+          options: [
+            { optionId: ALLOW_ONCE, name: 'Run it again', kind: 'allow_once' },
+            { optionId: REJECT_ONCE, name: 'Skip it', kind: 'reject_once' },
+          ],
+        })
+        .catch(() => ({ outcome: { outcome: 'cancelled' as const } }));
+      const rerun = answer.outcome.outcome === 'selected' && answer.outcome.optionId === ALLOW_ONCE;
+      await c.resolveInDoubt(rerun ? 'rerun' : 'skip', [action.id]);
+    }
   }
 
   /** Each held action, one permission request at a time; the answer is recorded as the user's. */
