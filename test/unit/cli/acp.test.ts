@@ -72,6 +72,11 @@ describe('logbook acp (a real process, the SDK client)', function () {
       prompt: [{ type: 'text', text: 'write a greeting' }],
     });
     assert.equal(res.stopReason, 'end_turn', c.stderr);
+    const [info] = c.of('session_info_update') as Extract<
+      SessionUpdate,
+      { sessionUpdate: 'session_info_update' }
+    >[];
+    assert.equal(info?.title, 'write a greeting');
 
     // Streamed: more than one chunk each, in the order the model sent them.
     assert.ok(c.of('agent_thought_chunk').length > 1, 'reasoning streams in chunks');

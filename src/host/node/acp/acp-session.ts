@@ -58,6 +58,7 @@ export class AcpSession {
   private readonly allowedTools = new Set<string>();
   /** Command prefixes the user allowed always while this session was open. */
   private readonly allowRules: string[] = [];
+  private titleSent: string | undefined;
   private readonly stopListening: () => void;
 
   private constructor(
@@ -198,6 +199,12 @@ export class AcpSession {
     if (c.status === 'waiting_for_confirmation') await this.askAboutHeld();
     if (this.cancelling) return 'cancelled';
     await c.sendMessage(text, { attachments });
+    // The conversation's title (its first message, or the one the user gave) names the editor's thread.
+    const title = c.state.title;
+    if (title && title !== this.titleSent) {
+      this.titleSent = title;
+      this.send({ sessionUpdate: 'session_info_update', title, updatedAt: new Date().toISOString() });
+    }
     for (;;) {
       const status = await c.run();
       if (this.cancelling) return 'cancelled';
