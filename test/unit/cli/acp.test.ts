@@ -6,6 +6,7 @@ import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionUpdate } from '@agentclientprotocol/sdk';
 import { AcpTestClient } from '../../support/acp-client';
+import { everythingStdio } from '../mcp/mcp-support';
 import { printed, runCli } from './cli-runner';
 import { CliFixture, readLogJson, terminalCall } from './fixtures';
 
@@ -213,6 +214,36 @@ describe('logbook acp (a real process, the SDK client)', function () {
       .flatMap((u) => u.content ?? [])
       .find((x) => x.type === 'diff');
     assert.equal(diff?.type === 'diff' ? diff.oldText : undefined, 'hello unsaved\n');
+  });
+
+  it("the editor's MCP servers start with the session, and their tools answer", async () => {
+    const env = await fx.startLlm({
+      name: 'acp-editor-mcp',
+      turns: [
+        {
+          match: { lastRole: 'user' },
+          reply: {
+            toolCalls: [{ id: 'call_echo', name: 'echo', arguments: { message: 'from the editor' } }],
+          },
+        },
+        { match: { lastRole: 'tool', toolResultIncludes: 'from the editor' }, reply: { content: 'Echoed.' } },
+      ],
+    });
+    const ws = realpathSync(fx.tmp());
+    const c = await start(env);
+    const init = await c.initialize();
+    assert.deepEqual(init.agentCapabilities?.mcpCapabilities, { http: true, sse: true });
+    const { sessionId } = await c.agent.request('session/new', {
+      cwd: ws,
+      mcpServers: [{ name: 'the everything server', ...everythingStdio, env: [] }],
+    });
+    const res = await c.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'echo' }],
+    });
+    assert.equal(res.stopReason, 'end_turn', c.stderr);
+    assert.match(c.text('agent_message_chunk'), /Echoed\./);
+    assert.match(c.stderr, /MCP server "the-everything-server" started/);
   });
 
   it('session/cancel mid-command: the command stops, the turn ends cancelled, the log says paused', async () => {

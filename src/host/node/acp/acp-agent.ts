@@ -49,6 +49,8 @@ export async function serveAcp(opts: AcpServeOptions): Promise<void> {
         agentCapabilities: {
           loadSession: true,
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          // stdio servers are every agent's; http and sse ones start as in Logbook's MCP file.
+          mcpCapabilities: { http: true, sse: true },
           sessionCapabilities: { list: {} },
         },
         agentInfo: { name: 'logbook', title: 'Logbook', version },
@@ -57,7 +59,7 @@ export async function serveAcp(opts: AcpServeOptions): Promise<void> {
     })
     .onRequest('session/new', async ({ params, client }) => {
       const workspace = workspaceOf(params.cwd);
-      const s = await AcpSession.create(prepared, workspace, client, fs);
+      const s = await AcpSession.create(prepared, workspace, { client, fs, mcpServers: params.mcpServers });
       sessions.set(s.id, s);
       return { sessionId: s.id, modes: s.modes() };
     })
@@ -68,7 +70,11 @@ export async function serveAcp(opts: AcpServeOptions): Promise<void> {
         // Two loads of one session at once open it once.
         let pending = opening.get(params.sessionId);
         if (!pending) {
-          pending = AcpSession.resume(prepared, workspace, params.sessionId, client, fs).then((found) => {
+          pending = AcpSession.resume(prepared, workspace, params.sessionId, {
+            client,
+            fs,
+            mcpServers: params.mcpServers,
+          }).then((found) => {
             if (!found)
               throw RequestError.invalidParams(
                 { sessionId: params.sessionId },

@@ -8,6 +8,7 @@ import type {
   AgentContext,
   ContentBlock,
   FileSystemCapabilities,
+  McpServer,
   PermissionOption,
   SessionModeState,
   SessionUpdate,
@@ -27,6 +28,7 @@ import { addUserAllowRule } from '../cli/user-allow-rules';
 import type { FilePort } from '../../../core/tools';
 import { ClientFilePort } from './client-file-port';
 import { EventUpdates } from './event-updates';
+import { withEditorServers } from './editor-mcp-servers';
 import { commandPrefix } from './command-prefix';
 
 export const MODES: SessionModeState['availableModes'] = [
@@ -49,6 +51,13 @@ const REJECT_ONCE = 'reject_once';
 /** Where a workspace's conversations live, as `logbook run` puts them. */
 export function conversationsRoot(workspace: string): string {
   return join(workspace, '.logbook', 'conversations');
+}
+
+/** What the editor brings to a session: its connection, its file capabilities, its MCP servers. */
+export interface EditorParts {
+  client: AgentContext;
+  fs: FileSystemCapabilities;
+  mcpServers: readonly McpServer[];
 }
 
 export class AcpSession {
@@ -99,12 +108,11 @@ export class AcpSession {
   static async create(
     prepared: PreparedSession,
     workspace: string,
-    client: AgentContext,
-    fs: FileSystemCapabilities,
+    editor: EditorParts,
   ): Promise<AcpSession> {
     const id = randomUUID();
     const dir = join(conversationsRoot(workspace), id);
-    const session = await AcpSession.open(prepared, workspace, id, dir, client, fs);
+    const session = await AcpSession.open(prepared, workspace, id, dir, editor);
     // As for `run`: the conversations stay out of the repository's status.
     if (excludeStoreFromGit(workspace) === 'added')
       prepared.io.err(`logbook acp: added ${STORE_EXCLUDE_LINE} to the repository's .git/info/exclude`);
@@ -132,15 +140,14 @@ export class AcpSession {
     prepared: PreparedSession,
     workspace: string,
     id: string,
-    client: AgentContext,
-    fs: FileSystemCapabilities,
+    editor: EditorParts,
   ): Promise<AcpSession | undefined> {
     // An id names a folder of the workspace's conversations, never a path elsewhere.
     if (!/^[\w-]{1,128}$/.test(id)) return undefined;
     const dir = join(conversationsRoot(workspace), id);
     const info = readSessionInfo(dir);
     if (!info || info.workspace !== workspace) return undefined;
-    return AcpSession.open(prepared, workspace, info.id, dir, client, fs);
+    return AcpSession.open(prepared, workspace, info.id, dir, editor);
   }
 
   private static async open(
@@ -148,18 +155,24 @@ export class AcpSession {
     workspace: string,
     id: string,
     dir: string,
-    client: AgentContext,
-    fs: FileSystemCapabilities,
+    editor: EditorParts,
   ): Promise<AcpSession> {
+    const { client, fs } = editor;
     const viaEditor = fs.readTextFile === true || fs.writeTextFile === true;
-    const opened = await openCliSession(prepared, {
-      storeDir: dir,
-      workspace,
-      id,
-      mode: { json: false },
-      demo: prepared.settings.get<boolean>('demo'),
-      ...(viaEditor ? { files: (disk: FilePort) => new ClientFilePort(disk, client, id, fs) } : {}),
-    });
+    const mcpServers = withEditorServers(prepared.mcpServers, editor.mcpServers, (line) =>
+      prepared.io.err(line),
+    );
+    const opened = await openCliSession(
+      { ...prepared, mcpServers },
+      {
+        storeDir: dir,
+        workspace,
+        id,
+        mode: { json: false },
+        demo: prepared.settings.get<boolean>('demo'),
+        ...(viaEditor ? { files: (disk: FilePort) => new ClientFilePort(disk, client, id, fs) } : {}),
+      },
+    );
     return new AcpSession(id, dir, workspace, opened, client, prepared.io.env);
   }
 
