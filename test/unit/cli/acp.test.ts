@@ -313,49 +313,60 @@ describe('logbook acp (a real process, the SDK client)', function () {
     assert.equal((JSON.parse(show.stdout) as { status: string }).status, 'paused', printed(show));
   });
 
-  it('after a crash mid-command, the action left in doubt is asked about, never run again unasked', async () => {
-    const env = await fx.startLlm({
-      name: 'acp-in-doubt',
-      turns: [
-        {
-          match: { lastRole: 'user' },
-          reply: { toolCalls: [terminalCall('call_count', 'echo once >> runs.txt && sleep 60')] },
-        },
-        { match: { lastRole: 'user', lastContentIncludes: 'go on' }, reply: { content: 'Going on.' } },
-      ],
-    });
-    // No key in the environment: the CLI runs as one process, so SIGKILL ends the agent itself.
-    const { OPENAI_API_KEY: _key, ...noKey } = env;
-    const ws = realpathSync(fx.tmp());
-    const first = await start(noKey);
-    await first.initialize();
-    const { sessionId } = await first.agent.request('session/new', { cwd: ws, mcpServers: [] });
-    void first.agent
-      .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'count' }] })
-      .catch(() => undefined);
-    await first.until(() => toolUpdates(first).some((u) => u.status === 'in_progress'));
-    for (let i = 0; i < 200 && !existsSync(join(ws, 'runs.txt')); i++)
-      await new Promise((r) => setTimeout(r, 50));
-    const killed = new Promise((resolve) => first.child.once('exit', resolve));
-    first.child.kill('SIGKILL');
-    await killed;
+  for (const choice of ['skip', 'rerun'] as const)
+    it(`after a crash mid-command, the action left in doubt is asked about (${choice}), never run again unasked`, async () => {
+      // The first run marks its start and waits; a run again finds the mark and ends at once.
+      const command = 'echo once >> runs.txt && if [ ! -e started ]; then touch started; sleep 60; fi';
+      const env = await fx.startLlm({
+        name: `acp-in-doubt-${choice}`,
+        turns: [
+          { match: { lastRole: 'user' }, reply: { toolCalls: [terminalCall('call_count', command)] } },
+          ...(choice === 'rerun'
+            ? [{ match: { lastRole: 'tool' as const }, reply: { content: 'Ran it again.' } }]
+            : []),
+          { match: { lastRole: 'user', lastContentIncludes: 'go on' }, reply: { content: 'Going on.' } },
+        ],
+      });
+      // No key in the environment: the CLI runs as one process, so SIGKILL ends the agent itself.
+      const { OPENAI_API_KEY: _key, ...noKey } = env;
+      const ws = realpathSync(fx.tmp());
+      const first = await start(noKey);
+      await first.initialize();
+      const { sessionId } = await first.agent.request('session/new', { cwd: ws, mcpServers: [] });
+      void first.agent
+        .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'count' }] })
+        .catch(() => undefined);
+      await first.until(() => toolUpdates(first).some((u) => u.status === 'in_progress'));
+      for (let i = 0; i < 200 && !existsSync(join(ws, 'started')); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const killed = new Promise((resolve) => first.child.once('exit', resolve));
+      first.child.kill('SIGKILL');
+      await killed;
 
-    const second = await start(noKey);
-    await second.initialize();
-    await second.agent.request('session/load', { sessionId, cwd: ws, mcpServers: [] });
-    second.answer = async (req) => ({
-      outcome: { outcome: 'selected', optionId: req.options.find((o) => o.kind === 'reject_once')!.optionId },
+      const second = await start(noKey);
+      await second.initialize();
+      await second.agent.request('session/load', { sessionId, cwd: ws, mcpServers: [] });
+      const kind = choice === 'rerun' ? 'allow_once' : 'reject_once';
+      second.answer = async (req) => ({
+        outcome: { outcome: 'selected', optionId: req.options.find((o) => o.kind === kind)!.optionId },
+      });
+      const res = await second.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'go on' }],
+      });
+      assert.equal(res.stopReason, 'end_turn', second.stderr);
+      assert.equal(second.permissions.length, 1);
+      assert.match(second.permissions[0]!.toolCall.title ?? '', /echo once.*result is unknown/);
+      assert.equal(
+        readFileSync(join(ws, 'runs.txt'), 'utf8'),
+        choice === 'rerun' ? 'once\nonce\n' : 'once\n',
+        'run again only when the user said so',
+      );
+      assert.match(
+        second.text('agent_message_chunk'),
+        choice === 'rerun' ? /Ran it again\.Going on\./ : /^Going on\.$/,
+      );
     });
-    const res = await second.agent.request('session/prompt', {
-      sessionId,
-      prompt: [{ type: 'text', text: 'go on' }],
-    });
-    assert.equal(res.stopReason, 'end_turn', second.stderr);
-    assert.equal(second.permissions.length, 1);
-    assert.match(second.permissions[0]!.toolCall.title ?? '', /echo once.*result is unknown/);
-    assert.equal(readFileSync(join(ws, 'runs.txt'), 'utf8'), 'once\n', 'not run again');
-    assert.match(second.text('agent_message_chunk'), /Going on\./);
-  });
 
   it('session/load after a restart replays the conversation from its log, and the session goes on', async () => {
     const env = await fx.startLlm({

@@ -207,10 +207,12 @@ export class AcpSession {
   private async runTurn(blocks: readonly ContentBlock[]): Promise<StopReason> {
     const { text, attachments } = promptText(blocks);
     const c = this.conversation;
-    // What a crash or a client gone away left open is the user's to decide first, never run unasked.
+    // What a crash or a client gone away left open is the user's to decide first, never run unasked;
+    // what they allow runs before the new message, so each call's result follows its call.
     await this.askAboutInDoubt();
     if (c.status === 'waiting_for_confirmation') await this.askAboutHeld();
     if (this.cancelling) return 'cancelled';
+    if (c.state.pendingActions.length > 0 && (await this.drive()) === 'cancelled') return 'cancelled';
     await c.sendMessage(text, { attachments });
     // The conversation's title (its first message, or the one the user gave) names the editor's thread.
     const title = c.state.title;
@@ -218,6 +220,12 @@ export class AcpSession {
       this.titleSent = title;
       this.send({ sessionUpdate: 'session_info_update', title, updatedAt: new Date().toISOString() });
     }
+    return this.drive();
+  }
+
+  /** Runs the loop until it stops for good, asking about each action it holds on the way. */
+  private async drive(): Promise<StopReason> {
+    const c = this.conversation;
     for (;;) {
       const status = await c.run();
       if (this.cancelling) return 'cancelled';
