@@ -243,6 +243,17 @@ describe('hostile: logbook acp permissions and bad input', function () {
         }),
       );
       assert.match(error(await reply(8))?.message ?? '', /No open session/);
+      send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 10,
+          method: 'session/prompt',
+          params: { sessionId, prompt: [] },
+        }),
+      );
+      const empty = error(await reply(10));
+      assert.equal(empty?.code, -32602);
+      assert.match(empty?.message ?? '', /no text/);
       // After all of it, the session still answers.
       send(
         JSON.stringify({

@@ -4,6 +4,7 @@
 // the user's answer is recorded through the conversation's own approve and reject.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { RequestError } from '@agentclientprotocol/sdk';
 import type {
   AgentContext,
   ContentBlock,
@@ -198,7 +199,11 @@ export class AcpSession {
 
   /** One turn: the user's message, then the loop until it stops; permissions asked on the way. */
   prompt(blocks: readonly ContentBlock[]): Promise<StopReason> {
-    if (this.turn) throw new Error('A turn of this session is still running; cancel it first.');
+    if (this.turn)
+      throw RequestError.invalidRequest(
+        { sessionId: this.id },
+        'A turn of this session is still running; cancel it first.',
+      );
     this.cancelling = false;
     this.turn = this.runTurn(blocks).finally(() => (this.turn = undefined));
     return this.turn;
@@ -410,6 +415,7 @@ export function promptText(blocks: readonly ContentBlock[]): { text: string; att
       attachments.push(`Attached ${b.resource.uri}:\n${b.resource.text}`);
   }
   const text = words.join('\n').trim();
-  if (!text && attachments.length === 0) throw new Error('The prompt has no text.');
+  if (!text && attachments.length === 0)
+    throw RequestError.invalidParams({ prompt: blocks }, 'The prompt has no text.');
   return { text: text || 'See the attached file.', attachments };
 }
