@@ -14,7 +14,7 @@ import { type LlmClient, type LlmSettings, OpenAiLlmClient, type OpenAiLlmClient
 import type { EventStore } from '../../core/log';
 import type { SigningIdentity } from '../../core/signing';
 import { llmSecrets, type NamedSecret } from '../../core/secrets';
-import type { ToolSpec } from '../../core/tools';
+import type { FilePort, ToolSpec } from '../../core/tools';
 import type { ConversationAgent } from '../../core/agents/conversation-agent';
 import type { McpToolRef } from '../../core/agents/mcp-tool-refs';
 import { NodeFilePort, NodeTerminalPort } from './ports';
@@ -94,6 +94,8 @@ export interface NodeSessionOptions {
   agent?: ConversationAgent;
   /** Why an action may not run here (a replay's copy: a path outside it), or null. */
   boundary?: (action: ActionEvent) => string | null;
+  /** The file tools' port made from the disk's (an ACP editor's buffers); default: the disk's. */
+  files?: (disk: FilePort) => FilePort;
 }
 
 export interface NodeSession {
@@ -212,7 +214,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
         return mcp.source();
       },
       ports: {
-        files: new NodeFilePort([workspace]),
+        files: opts.files ? opts.files(new NodeFilePort([workspace])) : new NodeFilePort([workspace]),
         terminal: () => terminal,
       },
       roots: () => [workspace],

@@ -7,7 +7,7 @@ import { resolveLlmSettings } from '../../../core/llm';
 import { agentSettingsFrom, llmSettingsFrom } from '../../../core/settings';
 import { cliHeadFile } from '../config-dir';
 import type { ParsedMcpConfig } from '../mcp';
-import { type NodeSession, openNodeConversation } from '../node-session';
+import { type NodeSession, type NodeSessionOptions, openNodeConversation } from '../node-session';
 import type { DemoServer } from '../demo-model/demo-server';
 import { agentCheckpoints } from './checkpoint-env';
 import type { CliSettings } from './cli-settings';
@@ -66,6 +66,8 @@ export interface CliSessionTarget {
   demo: boolean;
   /** Printed after the conversation and sandbox lines, before anything starts. */
   notes?: () => void;
+  /** The file tools' port made from the disk's (`logbook acp`: the editor's buffers). */
+  files?: NodeSessionOptions['files'];
 }
 
 export interface CliSession {
@@ -158,6 +160,7 @@ export async function openCliSession(
     ...(prepared.mcpServers ? { mcpServers: prepared.mcpServers, onMcpLog: mcpLog(io) } : {}),
     tools: main.tools,
     agent: main.agent,
+    ...(target.files ? { files: target.files } : {}),
   }).catch(async (err: unknown) => {
     await server?.close();
     throw err;

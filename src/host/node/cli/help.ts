@@ -177,6 +177,32 @@ ${LLM_ENV_HELP}
 ${CHECKPOINT_ENV_HELP}
 
 ${EXIT_CODES_HELP}`,
+  acp: `Usage: logbook acp [options]
+
+Serves one editor over the Agent Client Protocol (ACP: JSON-RPC on stdin and stdout). The editor
+starts this command and talks to it; nothing else is printed on stdout, and what \`logbook run\`
+would print goes to stderr. Each ACP session is a conversation in the folder the editor names,
+kept where \`logbook run\` keeps one (.logbook/conversations/<session id>), signed, with
+checkpoints and the sandbox: \`logbook show\`, \`verify\` and \`restore\` work on it as on any
+other. Actions your settings hold for confirmation become the editor's permission requests;
+"Always allow" for a command adds its prefix to confirmation.allowRules in your config file.
+Setup for each editor: docs/ACP.md.
+
+Options:
+  --confirmation-mode MODE
+                         never | risky | always: when to ask before acting (default risky)
+  --max-iterations N     agent steps of one turn before it stops (default 100)
+  --max-tool-calls N     tool calls of one model reply that run (default 32)
+  --no-checkpoints       record no workspace checkpoints (also LOGBOOK_CHECKPOINTS=off)
+  --demo                 talk to the built-in demo model, which needs no key
+  --mcp-config FILE, --sandbox MODE, --allow-host, --writable, ...
+                         as for logbook run (see logbook run --help)
+${PASS_ENV_HELP}
+  -h, --help             show this help
+
+${LLM_ENV_HELP}
+
+${CHECKPOINT_ENV_HELP}`,
   show: `Usage: logbook show CONV_DIR [--at ID | --index N] [--json]
 
 Prints the state of a conversation derived from its log: status, pending actions, tasks, metrics.
@@ -394,6 +420,7 @@ export const OVERVIEW = `Usage: logbook <command> [options]
 Commands:
   doctor              check everything at once: sandbox, model, MCP servers, signing, storage
   run                 run the agent on a task in a workspace
+  acp                 serve an editor (Zed, JetBrains, Neovim) over the Agent Client Protocol
   show                print a conversation's state
   approve             approve the waiting actions and continue
   reject              reject the waiting actions and continue

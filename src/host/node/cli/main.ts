@@ -22,11 +22,13 @@ import { sandboxCommand } from './sandbox-command';
 import { configCommand } from './config-command';
 import { agentsCommand } from './agents-command';
 import { doctorCommand } from './doctor-command';
+import { acpCommand } from './acp-command';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
 const COMMANDS: Record<string, Command> = {
   run: runCommand,
+  acp: acpCommand,
   show: showCommand,
   approve: approveCommand,
   reject: rejectCommand,
