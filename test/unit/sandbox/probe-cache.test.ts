@@ -108,6 +108,23 @@ describe('sandbox: the probe verdict kept between runs', () => {
     assert.equal(fs.existsSync(file), false, 'a sandbox without its socket filter is probed each time');
   });
 
+  it('probes afresh for a diagnosis, keeping the new verdict, and drops a kept one a probe no longer finds', () => {
+    const c = counted();
+    probeWithCache(file, bwrap, c.probe);
+    const first = JSON.parse(fs.readFileSync(file, 'utf8')) as { at: number };
+    probeWithCache(file, bwrap, c.probe, first.at + 1000, true);
+    assert.equal(c.calls(), 2, 'probed although a verdict was kept');
+    assert.equal((JSON.parse(fs.readFileSync(file, 'utf8')) as { at: number }).at, first.at + 1000);
+    const none = (): SandboxAvailability => ({
+      available: false,
+      problem: 'gone',
+      fix: 'reinstall',
+      say: () => ({ problem: 'gone', fix: 'reinstall' }),
+    });
+    assert.equal(probeWithCache(file, bwrap, none, Date.now(), true).available, false);
+    assert.equal(fs.existsSync(file), false, 'a sandbox that no longer starts is not remembered');
+  });
+
   it('keys the verdict by the binary, so equal binaries elsewhere differ', () => {
     const other = path.join(root, 'bin', 'bwrap-3');
     fs.copyFileSync(bwrap, other);

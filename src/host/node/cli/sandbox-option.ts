@@ -26,6 +26,8 @@ export const SANDBOX_OPTION = {
 export function cliSandbox(
   settings: CliSettings,
   env: Readonly<Record<string, string | undefined>>,
+  /** `logbook sandbox` and `doctor`: a sandbox is started to check, whatever an earlier run kept. */
+  opts: { probeFresh?: boolean } = {},
 ): CommandSandbox {
   const allowed = settings.get<string[]>('sandbox.allowedHosts');
   const bwrap = settings.get<string | null>('sandbox.bwrap');
@@ -45,6 +47,7 @@ export function cliSandbox(
     // A full sandbox found by an earlier run on the same binaries, kernel and settings is not
     // probed again (probe-cache.ts): each run would pay for starting one.
     probeCache: path.join(logbookConfigDir(env), 'sandbox-probe.json'),
+    ...(opts.probeFresh ? { probeFresh: true } : {}),
   });
 }
 

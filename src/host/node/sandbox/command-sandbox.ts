@@ -66,6 +66,8 @@ export interface CommandSandboxOptions {
    * there under the same binaries, kernel and settings is not probed again. Absent: probed.
    */
   probeCache?: string;
+  /** Probe even when `probeCache` holds a verdict, and keep the new one there (a diagnosis). */
+  probeFresh?: boolean;
   /** The Node (or Electron) binary that runs the network bridge inside (default process.execPath). */
   node?: string;
   /** socat for the bridge (default: from PATH); null: use Node even where socat is installed. */
@@ -132,7 +134,9 @@ export class CommandSandbox {
     const cache = this.opts.probeCache;
     const found: SandboxAvailability = sandboxAvailability(
       this.opts.bwrap,
-      cache ? (bwrap) => probeWithCache(cache, bwrap) : undefined,
+      cache
+        ? (bwrap) => probeWithCache(cache, bwrap, undefined, undefined, this.opts.probeFresh === true)
+        : undefined,
     );
     if (found.available)
       return {

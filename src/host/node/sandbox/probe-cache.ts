@@ -113,19 +113,22 @@ function writeKept(file: string, kept: Kept): void {
 /**
  * The probe's verdict for `bwrapPath` (default: the first `bwrap` on PATH), read from `file` when
  * a full sandbox was found there under the same key within the last day, else probed (and kept in
- * `file` when a full sandbox starts). `probe` is the real probe but for tests.
+ * `file` when a full sandbox starts; a verdict short of one removes what was kept). `probe` is the
+ * real probe but for tests.
  */
 export function probeWithCache(
   file: string,
   bwrapPath?: string,
   probe: (bwrap?: string) => SandboxAvailability = probeSandbox,
   now: number = Date.now(),
+  /** Probe even when a verdict is kept (a diagnosis wants the machine as it is now), keeping the new one. */
+  fresh = false,
 ): SandboxAvailability {
   if (process.platform !== 'linux') return probe(bwrapPath);
   const bwrap = bwrapPath ?? findExecutable('bwrap');
   if (!bwrap) return probe(bwrapPath);
   const key = probeKey(bwrap);
-  const kept = readKept(file);
+  const kept = fresh ? undefined : readKept(file);
   if (
     kept &&
     kept.key === key &&
@@ -137,5 +140,6 @@ export function probeWithCache(
   const found = probe(bwrapPath);
   if (found.available && !found.socketFilterMissing && found.bwrap === bwrap)
     writeKept(file, { key, at: now, bwrap: found.bwrap, version: found.version });
+  else if (kept || fresh) fs.rmSync(file, { force: true });
   return found;
 }
