@@ -1,13 +1,13 @@
 // Continue benchmark: what `logbook run` costs on a conversation of 100,000 imported events.
 //   C1 one scripted turn (the model finishes at once) on the generated conversation, which the
-//      default condenser kept condensed: process wall time and peak RSS, against `logbook show` of
-//      the same conversation, the two taking turns.
+//      default condenser kept condensed: process wall time, CPU time and peak RSS, against `logbook
+//      show` of the same conversation, the two taking turns. CPU time is what others on a shared
+//      machine disturb least.
 //   C2 the same on a conversation that was never condensed (the real OpenHands sample events
 //      cycled): the first step condenses nearly the whole log; the largest record that run wrote
 //      (the Condensation) and the summary request's size.
 // Run: node --import tsx bench/continue-bench.ts [--json FILE] [--events N]. Writes
 // bench/CONTINUE-RESULTS.md (not with --events, a smaller trial run).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +16,7 @@ import { openEventStore } from '../src/core/log';
 import { startScriptedLlm, type Scenario } from '../test/support/llm-server';
 import { bundleCli, importWithCli, writeOpenHandsLayout, writeSampleLayout } from './imported-conversation';
 import { prettierMarkdown, resultsTable, type Row } from './report';
+import { f0, f1, f2, int, log, median, now, type ProcessRun, runs, timed } from './bench-support';
 
 const EVENTS = 100_000;
 const SEED = 7;
@@ -23,45 +24,6 @@ const RUNS = 3;
 const TARGET_RATIO = 1.5;
 const TARGET_RSS_MB = 200;
 const TARGET_RECORD_KB = 64;
-
-const now = () => performance.now();
-const log = (s: string) => process.stderr.write(s + '\n');
-const f0 = (x: number) => x.toFixed(0);
-const f1 = (x: number) => x.toFixed(1);
-const f2 = (x: number) => x.toFixed(2);
-const int = (x: number) => Math.round(x).toLocaleString('en-US');
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const runs = (xs: readonly number[], f: (x: number) => string) => xs.map(f).join(' / ');
-
-interface ProcessRun {
-  ms: number;
-  maxRssMB: number;
-}
-
-/**
- * One process, timed from spawn to exit here; its peak RSS as GNU time reports it. Not spawnSync:
- * the scripted model answers from this process, whose event loop must keep running.
- */
-function timed(args: string[], env: Record<string, string> = {}): Promise<ProcessRun> {
-  const t0 = now();
-  const child = spawn('/usr/bin/time', ['-f', '%M', process.execPath, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => {
-      const ms = now() - t0;
-      if (status !== 0) return reject(new Error(`${args.join(' ')} failed (${status}): ${stderr}`));
-      resolve({ ms, maxRssMB: Number(stderr.trim().split('\n').at(-1)) / 1024 });
-    });
-  });
-}
 
 const finish = { toolCalls: [{ name: 'finish', arguments: { message: 'Done.' } }] };
 
@@ -185,6 +147,18 @@ async function main(): Promise<void> {
       `≤ ${TARGET_RATIO}×`,
       ratio <= TARGET_RATIO,
     );
+    const cpu = (rs: ProcessRun[]) => median(rs.map((r) => r.cpuMs));
+    row(
+      `C1 continue ${L}`,
+      `the same in CPU time (user + system, the processes it started included) ÷ show's (${f0(cpu(shows))} ms; runs: ${runs(
+        shows.map((r) => r.cpuMs),
+        f0,
+      )})`,
+      `${f2(cpu(conts) / cpu(shows))}× (${f0(cpu(conts))} ms; runs: ${runs(
+        conts.map((r) => r.cpuMs),
+        f0,
+      )})`,
+    );
     row(
       `C1 continue ${L}`,
       'the same: peak RSS of the process (median)',
@@ -275,7 +249,8 @@ function report(m: Record<string, string>, rows: Row[], events: number, total: n
     `  state benchmark (bench/conversation-generator.ts, seed ${SEED}), with the Condensations the default`,
     '  condenser would write; and the real OpenHands sample events cycled with fresh ids, which no',
     '  condenser ever touched. The CLI is bundled as `npm run package` ships it.',
-    "- Each measurement is a whole process (GNU `time -f %M node cli.js ...`), Node's start included: a",
+    "- Each measurement is a whole process (GNU `time -f '%U %S %M' node cli.js ...`: CPU time of it and",
+    "  the processes it waited for, and its peak RSS), Node's start included: a",
     '  `logbook run --store COPY --task ...` on a fresh copy of the imported conversation (copied',
     '  untimed) against the scripted OpenAI-compatible server (test/support/llm-server) in this process,',
     '  with the sandbox as the CLI sets it up by default. C1 takes turns with `logbook show --json`.',

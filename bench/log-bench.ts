@@ -142,8 +142,12 @@ function floorRun(events: BenchEvent[], r: number): number {
 
 const openSeg = (d: string) => SegmentEventStore.open<BenchEvent>(d);
 
-/** W1's target: ordinary appends reach this share of the floor (median of the paired runs). */
-const W1_FLOOR_SHARE = 0.9;
+/**
+ * W1's target: ordinary appends reach this share of the floor (median of the paired runs). 0.95:
+ * an append may cost a twentieth more than encoding and writing its record (the checks of its id
+ * and parent, the indexes, group commit's bookkeeping).
+ */
+const W1_FLOOR_SHARE = 0.95;
 /** Store runs, each paired with a floor run; odd, so the median is one pair. */
 const W1_PAIRS = 9;
 const openOh = (d: string) => OpenHandsDirStore.open<BenchEvent>(d);

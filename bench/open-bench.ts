@@ -9,7 +9,6 @@
 //      Also `show --at` the middle event, which reads from the snapshot at or before it.
 // Run: node --import tsx bench/open-bench.ts [--json FILE] [--events N] [--no-vscode].
 // Writes bench/OPEN-RESULTS.md (not with --events, a smaller trial run).
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,6 +20,7 @@ import {
   writeOpenHandsLayout,
 } from './imported-conversation';
 import { prettierMarkdown, resultsTable, type Row } from './report';
+import { f0, f1, int, log, median, now, type ProcessRun, runs, timedSync as timed } from './bench-support';
 import {
   type ChatMarks,
   measureVsCodeOpens,
@@ -40,36 +40,7 @@ const CHAT_WINDOW = 1000;
 /** Events per message the chat is sent (SYNC_CHUNK there). */
 const CHAT_CHUNK = 1000;
 
-const now = () => performance.now();
-const log = (s: string) => process.stderr.write(s + '\n');
-const f0 = (x: number) => x.toFixed(0);
-const f1 = (x: number) => x.toFixed(1);
-const int = (x: number) => Math.round(x).toLocaleString('en-US');
 const mib = (bytes: number) => bytes / (1024 * 1024);
-const median = (xs: readonly number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const runs = (xs: readonly number[], f: (x: number) => string) => xs.map(f).join(' / ');
-
-interface ProcessRun {
-  ms: number;
-  maxRssMB: number;
-  stdout: string;
-}
-
-/**
- * One process, timed from spawn to exit in this process (so Node's start and exit are included),
- * its peak RSS read by GNU time (the child's own maxrss, not time's).
- */
-function timed(args: string[]): ProcessRun {
-  const t0 = now();
-  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { encoding: 'utf8' });
-  const ms = now() - t0;
-  if (r.status !== 0) throw new Error(`${args.join(' ')} failed (${r.status}): ${r.stderr}`);
-  const kb = Number(r.stderr.trim().split('\n').at(-1));
-  return { ms, maxRssMB: kb / 1024, stdout: r.stdout };
-}
 
 /** The report without its folder, to compare two shows of the same conversation. */
 const reportOf = (r: ProcessRun) => JSON.stringify({ ...(JSON.parse(r.stdout) as object), dir: null });

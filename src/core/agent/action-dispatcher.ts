@@ -65,19 +65,22 @@ export class ActionDispatcher {
   /** Runs the pending batch in order, or waits for the user as soon as one must be asked about. */
   async dispatch(pending: readonly ActionEvent[]): Promise<DispatchOutcome> {
     const { log } = this.deps;
-    await this.readCoverage();
+    await this.readCoverage(pending);
     if (this.awaiting().length) {
       await log.setStatus('waiting_for_confirmation');
       return 'waiting';
     }
     const signal = this.deps.abortable();
+    // Nothing has run since the coverage was read for the whole batch.
+    let ranSinceRead = false;
     for (const action of pending) {
       if (signal.aborted) {
         await this.observe(interruptedObservation(action));
         continue;
       }
       // What ran before it may have changed what the checkpoints hold (a large file written).
-      await this.readCoverage();
+      if (ranSinceRead) await this.readCoverage([action]);
+      ranSinceRead = true;
       const gated = await this.gate(action);
       if (gated === 'wait') return 'waiting';
       if (gated !== 'run') {
@@ -176,10 +179,10 @@ export class ActionDispatcher {
     await this.deps.log.append('ObservationEvent', observation as CreateFields<'ObservationEvent'>);
   }
 
-  /** Reads what a checkpoint would hold, when the gate weighs it. */
-  private async readCoverage(): Promise<void> {
+  /** Reads what a checkpoint would hold, when the gate weighs it for these actions. */
+  private async readCoverage(actions: readonly ActionEvent[]): Promise<void> {
     const { gate, checkpoints } = this.deps;
-    if (gate.wantsCoverage?.()) gate.setCoverage?.(await checkpoints.coverage());
+    if (gate.wantsCoverage?.(actions)) gate.setCoverage?.(await checkpoints.coverage());
   }
 
   /** Whether the action runs without the user's approval only because it is contained. */

@@ -107,8 +107,16 @@ export interface MemoryLoad {
 }
 
 export class ConversationMemory {
-  /** Events since the last user message: at least the newest RECENT_LIMIT of them. */
+  /**
+   * Events since the last user message: at least the newest RECENT_LIMIT of them, once
+   * `settleRecent` has read those before the snapshot the memory was opened from.
+   */
   recent: Event[] = [];
+  /**
+   * The read of the recent events before the snapshot, not made yet: a user message (a new task,
+   * what most runs that continue a conversation start with) makes it moot.
+   */
+  private olderRecent: (() => Promise<Event[]>) | undefined;
   private readonly pending = new Map<string, ActionEvent>();
   private built: PromptBuilder | undefined;
   private deferred: DeferredView | undefined;
@@ -184,8 +192,10 @@ export class ConversationMemory {
     if (this.built) this.built.add(event, index);
     else this.defer(event, index);
     if (event.kind === 'ActionEvent') this.pending.set(event.id, event);
-    if (event.kind === 'MessageEvent' && event.source === 'user') this.recent = [];
-    else {
+    if (event.kind === 'MessageEvent' && event.source === 'user') {
+      this.recent = [];
+      this.olderRecent = undefined;
+    } else {
       this.recent.push(event);
       if (this.recent.length > RECENT_LIMIT * 2) this.trimRecent();
     }
@@ -194,6 +204,22 @@ export class ConversationMemory {
   private dropAnswered(): void {
     const stillPending = new Set(this.current.pendingActions.map((p) => p.actionId));
     for (const id of this.pending.keys()) if (!stillPending.has(id)) this.pending.delete(id);
+  }
+
+  /**
+   * Reads the recent events before the snapshot, when opened from one mid-turn and no user message
+   * came since; the agent loop calls it before the stuck detector looks at `recent`.
+   */
+  async settleRecent(): Promise<readonly Event[]> {
+    const read = this.olderRecent;
+    if (read) {
+      this.olderRecent = undefined;
+      const older = await read();
+      // Events seen while it was read are already in `recent`, after these.
+      this.recent = [...older, ...this.recent];
+      this.trimRecent();
+    }
+    return this.recent;
   }
 
   private trimRecent(): void {
@@ -283,7 +309,8 @@ export class ConversationMemory {
       }
     }
     await memory.readPendingActions(store, new Map());
-    if (!userMessage) memory.recent = [...(await recentBefore(store, snap.index)), ...memory.recent];
+    // The recent events before the snapshot are read when the loop first needs them, if ever.
+    if (!userMessage) memory.olderRecent = () => recentBefore(store, snap.index);
     memory.trimRecent();
     return { memory, fromSnapshot: snap.index, replayed };
   }

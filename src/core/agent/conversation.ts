@@ -491,6 +491,8 @@ export class Conversation {
     if (this.status === 'waiting_for_confirmation' && this.awaitingConfirmation().length > 0)
       return this.status;
     await this.journal.setStatus('running');
+    // What the stuck detector reads, complete (an open from a snapshot defers part of it).
+    await this.memory.settleRecent();
     await this.policies.prepare();
     let steps = 0;
     for (;;) {

@@ -33,10 +33,15 @@ export class PolicyGate implements ConfirmationGate {
     return this.shellCwd();
   }
 
-  /** Only the default mode with a sandbox running weighs what the checkpoints hold. */
-  wantsCoverage(): boolean {
+  /**
+   * Only the default mode with a sandbox running weighs what the checkpoints hold, and only for an
+   * action that is not a read-only tool's (the policy decides those by what they read).
+   */
+  wantsCoverage(actions: readonly ActionEvent[]): boolean {
     const policy = this.policy();
-    return policy.mode === 'risky' && policy.commandsSandboxed === true;
+    if (policy.mode !== 'risky' || policy.commandsSandboxed !== true) return false;
+    const tools = this.tools();
+    return actions.some((a) => tools.find((t) => t.name === a.tool_name)?.readOnly !== true);
   }
 
   setCoverage(coverage: CheckpointCoverage | null): void {

@@ -28,8 +28,11 @@ export interface ConfirmationGate {
   decide(actions: readonly ActionEvent[]): ConfirmationDecision[];
   /** Where the agent's shell is now, when known: commands are judged from there. */
   shellCwdNow?(): string | undefined;
-  /** Whether decisions weigh what a checkpoint would hold: then it is read before each action. */
-  wantsCoverage?(): boolean;
+  /**
+   * Whether the decisions on these actions weigh what a checkpoint would hold: then it is read
+   * before them (a git listing of the workspace, so not for actions it cannot change).
+   */
+  wantsCoverage?(actions: readonly ActionEvent[]): boolean;
   /** What a checkpoint taken now would hold (null: nothing is known to be undoable). */
   setCoverage?(coverage: CheckpointCoverage | null): void;
 }

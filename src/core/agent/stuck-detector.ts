@@ -149,7 +149,8 @@ function canonical(value: unknown): string {
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([k]) => k !== 'summary' && k !== 'security_risk')
-      .sort(([a], [b]) => a.localeCompare(b));
+      // Any fixed order will do; localeCompare would load the collator (ms) on the run's first step.
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${k}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);

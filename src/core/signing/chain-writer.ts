@@ -6,6 +6,7 @@ import path from 'node:path';
 import { EventStoreError } from '../log/event-store';
 import { readAcceptedLosses } from '../log/lost-events';
 import {
+  type ChainFile,
   type ChainMarker,
   SIGNATURES_FILE,
   SIGNATURES_HEADER_V2,
@@ -18,6 +19,7 @@ import {
   withoutZeroTail,
 } from './chain';
 import { ChainWalker, chainIdToken, markerLink } from './chain-head';
+import { type ChainTail, readChainTail } from './chain-tail';
 import { HeadRecorder, folderKey, readHeadRecord } from './head-record';
 import type { SigningIdentity } from './identity';
 import { rawRecords } from './raw-records';
@@ -76,8 +78,12 @@ export class ChainWriter {
    * were in the log before this signer saw them (an older conversation, or a crash before signing).
    */
   static open(dir: string, identity: SigningIdentity, length: number, opts: ChainWriterOptions): ChainWriter {
-    const { unchainedAre, conversationId, headFile } = opts;
+    const { headFile } = opts;
     const file = path.join(dir, SIGNATURES_FILE);
+    // A long chain is read from its end when that holds all a writer needs (chain-tail.ts).
+    const tail = readChainTail(file);
+    if (tail && tail.parsed.hashes.length <= length && tailHoldsRecordedHead(tail, headFile, dir))
+      return ChainWriter.start(dir, identity, length, opts, tail.parsed, tail.keep);
     let text = readText(file);
     let parsed = parseChainFile(text);
     if (!parsed.malformed) {
@@ -112,6 +118,28 @@ export class ChainWriter {
         `${file} signs ${parsed.hashes.length} events but the log holds ${length}; nothing is appended (logbook verify says more)`,
       );
     }
+    // Cut a torn last line (or the zeros a power cut left), so the next line starts on its own.
+    return ChainWriter.start(
+      dir,
+      identity,
+      length,
+      opts,
+      parsed,
+      withoutZeroTail(text).lastIndexOf('\n') + 1,
+    );
+  }
+
+  /** A writer on the chain `parsed`, continuing signatures.log at byte `keep`. */
+  private static start(
+    dir: string,
+    identity: SigningIdentity,
+    length: number,
+    opts: ChainWriterOptions,
+    parsed: ChainFile,
+    keep: number,
+  ): ChainWriter {
+    const { unchainedAre, conversationId, headFile } = opts;
+    const file = path.join(dir, SIGNATURES_FILE);
     const late: Buffer[] = [];
     const known = opts.recordHashes?.count === length ? opts.recordHashes : undefined;
     if (length > parsed.hashes.length && !known) {
@@ -133,8 +161,6 @@ export class ChainWriter {
         );
       }
     }
-    // Cut a torn last line (or the zeros a power cut left), so the next line starts on its own.
-    const keep = withoutZeroTail(text).lastIndexOf('\n') + 1;
     const fd = fs.openSync(file, fs.constants.O_RDWR | fs.constants.O_CREAT, 0o644);
     const recorder = headFile ? new HeadRecorder(headFile) : null;
     const w = new ChainWriter(
@@ -366,6 +392,18 @@ function extendsRecordedHead(
   const rec = readHeadRecord(headFile);
   if (rec === null || rec === 'unreadable' || rec.dir !== dir) return true;
   return signatures.some((s) => s.count === rec.count && s.head === rec.head);
+}
+
+/**
+ * Whether the signatures a tail read holds answer extendsRecordedHead as the whole file would: the
+ * head recorded for this folder is not older than the first signature read.
+ */
+function tailHoldsRecordedHead(tail: ChainTail, headFile: string | undefined, dir: string): boolean {
+  if (!headFile) return true;
+  const rec = readHeadRecord(headFile);
+  if (rec === null || rec === 'unreadable' || rec.dir !== folderKey(dir)) return true;
+  const first = tail.parsed.signatures[0];
+  return first !== undefined && rec.count >= first.count;
 }
 
 function readText(file: string): string {

@@ -52,7 +52,7 @@ async function memoryEquals(store: MemoryEventStore<StoredConversationEvent>, ev
     `${what}: next prompt`,
   );
   assert.deepEqual(
-    load.memory.recent.map((e) => e.id),
+    (await load.memory.settleRecent()).map((e) => e.id),
     full.recent.map((e) => e.id),
     `${what}: recent events`,
   );
@@ -119,6 +119,54 @@ describe('Conversation: open from the newest snapshot', function () {
         assert.equal(load.replayed, n - 1 - snap.index, `first ${n} events: read only the tail`);
       }
     }
+
+    // Mid-turn, the recent events before the snapshot are read when the loop first needs them;
+    // a user message first (a new task) makes the read moot, and nothing before the snapshot is read.
+    const isUser = (e: Event) => e.kind === 'MessageEvent' && e.source === 'user';
+    // A snapshot the store kept a few events into a task, opened a few events after it.
+    const tasks = events.flatMap((e, i) => (isUser(e) ? [i] : []));
+    let task = -1;
+    let midTurn = -1;
+    for (let n = events.length - 1; n > 0 && midTurn < 0; n--) {
+      const kept = await store.latestSnapshot(n);
+      const start = tasks.findLast((t) => t < (kept?.index ?? 0)) ?? -1;
+      const end = tasks.find((t) => t > (kept?.index ?? 0)) ?? events.length;
+      if (kept && start >= 0 && kept.index > start + 2 && kept.index + 5 < end) {
+        task = start;
+        midTurn = kept.index + 5;
+      }
+    }
+    assert.ok(midTurn > 0, 'a snapshot within a task');
+    const copy = new MemoryEventStore<StoredConversationEvent>();
+    for (const e of events.slice(0, midTurn + 1)) await copy.append(e as StoredConversationEvent);
+    const snap = (await store.latestSnapshot(midTurn))!;
+    await copy.writeSnapshot(snap.index, snap.json);
+    const slices: number[] = [];
+    const slice = copy.slice.bind(copy);
+    copy.slice = (from?: number, to?: number) => {
+      slices.push(from ?? 0);
+      return slice(from, to);
+    };
+    const waiting = await ConversationMemory.load(copy, ID);
+    assert.equal(waiting.fromSnapshot, snap.index);
+    const before = slices.length;
+    waiting.memory.absorb({ ...events[task]!, id: 'a-new-task' } as Event, midTurn + 1);
+    assert.deepEqual(await waiting.memory.settleRecent(), []);
+    assert.equal(slices.length, before, 'nothing read for the recent events after a user message');
+    const settled = await ConversationMemory.load(copy, ID);
+    const full = ConversationMemory.fromEvents(events.slice(0, midTurn + 1), ID);
+    assert.ok(
+      snap.index > task && full.recent.length > midTurn - snap.index,
+      'the turn began before the snapshot',
+    );
+    assert.deepEqual(
+      (await settled.memory.settleRecent()).map((e) => e.id),
+      full.recent.map((e) => e.id),
+    );
+    assert.ok(
+      slices.slice(before).some((from) => from <= snap.index),
+      'read before the snapshot when needed',
+    );
 
     // Snapshots give the view's entries as positions; one written with their ids (before that
     // form) still opens, and there wrong positions only cost a lookup by id.

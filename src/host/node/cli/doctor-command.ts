@@ -58,7 +58,7 @@ export async function doctorCommand(argv: readonly string[], io: CliIo): Promise
   const workspace = resolvePath(io, values.workspace ?? '.');
   const settings = cliSettings('doctor', io.env, { flags: values, warn: (line) => io.err(line) });
 
-  const sandbox = cliSandbox(settings, io.env);
+  const sandbox = cliSandbox(settings, io.env, { probeFresh: true });
   const llm = llmSettingsFrom(settings.resolved);
   const probe = await probeEndpoint({ ...llm, probeTimeoutMs: 5_000 });
   const mcpStatus = await checkMcp(values['mcp-config'], workspace, io, sandbox);

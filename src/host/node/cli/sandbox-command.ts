@@ -23,6 +23,7 @@ export async function sandboxCommand(argv: readonly string[], io: CliIo): Promis
   const sandbox = cliSandbox(
     cliSettings('sandbox', io.env, { flags: values, warn: (line) => io.err(line) }),
     io.env,
+    { probeFresh: true },
   );
   const report = sandbox.report([resolvePath(io, values.workspace ?? '.')]);
   io.out(values.json ? JSON.stringify(report) : sandboxReportText(report));

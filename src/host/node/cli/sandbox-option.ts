@@ -4,6 +4,8 @@
 // `--home-readable PATH` (LOGBOOK_SANDBOX_HOME_READABLE) and `--writable DIR`
 // (LOGBOOK_SANDBOX_WRITABLE); lists in variables are comma or space separated,
 // and the lists of the config file, the variables and the flags add up.
+import path from 'node:path';
+import { logbookConfigDir } from '../config-dir';
 import { CommandSandbox, type SandboxSetting } from '../sandbox';
 import type { CliSettings } from './cli-settings';
 import { cliSigningKeyPath } from './signing';
@@ -24,6 +26,8 @@ export const SANDBOX_OPTION = {
 export function cliSandbox(
   settings: CliSettings,
   env: Readonly<Record<string, string | undefined>>,
+  /** `logbook sandbox` and `doctor`: a sandbox is started to check, whatever an earlier run kept. */
+  opts: { probeFresh?: boolean } = {},
 ): CommandSandbox {
   const allowed = settings.get<string[]>('sandbox.allowedHosts');
   const bwrap = settings.get<string | null>('sandbox.bwrap');
@@ -40,6 +44,10 @@ export function cliSandbox(
     hostEnv: env,
     // Another bubblewrap than the one on PATH (a build of your own, say).
     ...(bwrap ? { bwrap } : {}),
+    // A full sandbox found by an earlier run on the same binaries, kernel and settings is not
+    // probed again (probe-cache.ts): each run would pay for starting one.
+    probeCache: path.join(logbookConfigDir(env), 'sandbox-probe.json'),
+    ...(opts.probeFresh ? { probeFresh: true } : {}),
   });
 }
 

@@ -16,6 +16,7 @@ import { heldNameTest, heldPlan } from './held-paths';
 import { HeldFilesWatch, heldChangesText } from './held-files-watch';
 import { acquirePlaceholder, isPlaceholder, releasePlaceholder } from './placeholders';
 import { scanWorkspace } from './workspace-scan';
+import { probeWithCache } from './probe-cache';
 import {
   findExecutable,
   sandboxAvailability,
@@ -60,6 +61,13 @@ export interface CommandSandboxOptions {
   hostEnv?: Readonly<Record<string, string | undefined>>;
   /** The bwrap to use (default: from PATH). */
   bwrap?: string;
+  /**
+   * A file keeping the probe's verdict between processes (probe-cache.ts): a full sandbox found
+   * there under the same binaries, kernel and settings is not probed again. Absent: probed.
+   */
+  probeCache?: string;
+  /** Probe even when `probeCache` holds a verdict, and keep the new one there (a diagnosis). */
+  probeFresh?: boolean;
   /** The Node (or Electron) binary that runs the network bridge inside (default process.execPath). */
   node?: string;
   /** socat for the bridge (default: from PATH); null: use Node even where socat is installed. */
@@ -123,7 +131,13 @@ export class CommandSandbox {
 
   get state(): SandboxState {
     if (this.opts.setting === 'off') return { kind: 'off' };
-    const found: SandboxAvailability = sandboxAvailability(this.opts.bwrap);
+    const cache = this.opts.probeCache;
+    const found: SandboxAvailability = sandboxAvailability(
+      this.opts.bwrap,
+      cache
+        ? (bwrap) => probeWithCache(cache, bwrap, undefined, undefined, this.opts.probeFresh === true)
+        : undefined,
+    );
     if (found.available)
       return {
         kind: 'on',

@@ -40,13 +40,19 @@ function said(say: (l10n: L10n) => SandboxProblem): SaidProblem {
 
 let cached: Map<string, SandboxAvailability> | undefined;
 
-/** The cached answer for this bwrap (default: the first `bwrap` on PATH). */
-export function sandboxAvailability(bwrap?: string): SandboxAvailability {
+/**
+ * The cached answer for this bwrap (default: the first `bwrap` on PATH), found the first time by
+ * `probe` (default: probing now; the CLI's reads a verdict kept between processes, probe-cache.ts).
+ */
+export function sandboxAvailability(
+  bwrap?: string,
+  probe: (bwrap?: string) => SandboxAvailability = probeSandbox,
+): SandboxAvailability {
   cached ??= new Map();
   const key = bwrap ?? '';
   let found = cached.get(key);
   if (!found) {
-    found = probeSandbox(bwrap);
+    found = probe(bwrap);
     cached.set(key, found);
   }
   return found;
