@@ -1,11 +1,12 @@
 // `logbook checkpoints CONV_DIR`: the workspace checkpoints a conversation recorded.
 import { checkpointEntries } from '../../../core/checkpoints/timeline';
 import { CHECKPOINT_AFTER_KEY } from '../../../core/checkpoints/types';
-import { expectPositionals, parseCommandArgs } from './args';
-import { assertConversationDir, openReadOnly, readEvents, resolvePath } from './conversation-dir';
+import { parseCommandArgs } from './args';
+import { assertConversationDir, openReadOnly, readEvents } from './conversation-dir';
 import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { conversationDirArg } from './newest-conversation';
 import { checkpointStore } from './checkpoint-env';
 import { ioSettings } from './cli-settings';
 import { readSessionInfo, SESSION_FILE } from './session-file';
@@ -23,8 +24,7 @@ export async function checkpointsCommand(argv: readonly string[], io: CliIo): Pr
     io.out(COMMAND_HELP.checkpoints);
     return EXIT.ok;
   }
-  const [dirArg] = expectPositionals('checkpoints', positionals, ['CONV_DIR']);
-  const dir = resolvePath(io, dirArg!);
+  const { dir } = conversationDirArg('checkpoints', positionals, io);
   assertConversationDir(dir);
   if (values.release) return release(dir, io);
   const store = await openReadOnly(dir);

@@ -14,19 +14,25 @@ import type { NodeChildRunner } from '../agents/child-runner';
 import { actionWhat } from './event-line';
 import { heldRiskLine } from './pending-risk';
 import { printableLine } from '../../../core/text/printable';
+import { askInPlace } from './ask-in-place';
 
 export async function driveToStop(
   io: CliIo,
   mode: OutputMode,
-  session: Pick<NodeSession, 'conversation' | 'stopCommand'>,
+  session: Pick<NodeSession, 'conversation' | 'stopCommand'> & Partial<Pick<NodeSession, 'addAllowRule'>>,
   convDir: string,
   /** The delegated agents: one that waits for the user is named with its actions. */
   children?: Pick<NodeChildRunner, 'waiting'>,
+  /** Ask in place when actions wait (a person at a terminal), in this workspace. */
+  inPlace?: { workspace: string },
 ): Promise<number> {
   const { conversation } = session;
   let interrupting: Promise<void> | undefined;
   let stoppedBy: StopSignal | undefined;
+  let onStop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (onStop = resolve));
   const removeHandler = io.onInterrupt((signal) => {
+    onStop();
     // The session's exit hook still kills the shell's process group.
     if (interrupting) process.exit(signalExitCode(signal));
     stoppedBy = signal;
@@ -38,8 +44,23 @@ export async function driveToStop(
     interrupting = stop(session);
   });
   try {
-    await conversation.run();
-    // run() settles before interrupt() has recorded the pause: wait for it, then read the log's status.
+    for (;;) {
+      await conversation.run();
+      // run() settles before interrupt() has recorded the pause: wait for it, then read the log's status.
+      await interrupting;
+      if (!inPlace || stoppedBy || conversation.status !== 'waiting_for_confirmation') break;
+      if (conversation.awaitingConfirmation().length === 0) break; // a delegated agent's question
+      const answered = await askInPlace(
+        io,
+        {
+          conversation,
+          workspace: inPlace.workspace,
+          addAllowRule: (rule) => session.addAllowRule?.(rule),
+        },
+        stopped,
+      );
+      if (!answered || stoppedBy) break;
+    }
     await interrupting;
   } finally {
     removeHandler();

@@ -30,6 +30,12 @@ export interface CliIo {
   onInterrupt(handler: (signal: StopSignal) => void): () => void;
   /** Asks on stderr and reads one line of stdin; undefined when stdin ends first. */
   ask?(question: string): Promise<string | undefined>;
+  /** A person is at a terminal (stdin and stdout are TTYs): `run` may ask in place. */
+  interactive?: boolean;
+  /** stdout shows colour (a terminal, NO_COLOR unset, TERM not dumb). */
+  colour?: boolean;
+  /** Writes `text` to stdout as it is: only for the CLI's own colour codes around printable text. */
+  outRaw?(text: string): void;
 }
 
 export function processIo(): CliIo {
@@ -49,6 +55,10 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     ask: (question) => askLine(question),
+    interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+    colour:
+      process.stdout.isTTY === true && (process.env.NO_COLOR ?? '') === '' && process.env.TERM !== 'dumb',
+    outRaw: (text) => void process.stdout.write(text),
     onInterrupt(handler) {
       const listeners = STOP_SIGNALS.map((signal) => {
         const listener = () => {
