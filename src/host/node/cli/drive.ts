@@ -15,6 +15,7 @@ import { actionWhat } from './event-line';
 import { heldRiskLine } from './pending-risk';
 import { printableLine } from '../../../core/text/printable';
 import { askInPlace } from './ask-in-place';
+import { pendingEditDiff } from './pending-diff';
 
 export async function driveToStop(
   io: CliIo,
@@ -66,7 +67,8 @@ export async function driveToStop(
     removeHandler();
   }
   const status: ExecutionStatus = conversation.status;
-  for (const line of outcomeLines(status, conversation, convDir, children))
+  const workspace = inPlace?.workspace ?? readSessionInfo(convDir)?.workspace;
+  for (const line of outcomeLines(status, conversation, convDir, children, workspace))
     note(io, mode, printableLine(line));
   return stoppedBy && status === 'paused' ? signalExitCode(stoppedBy) : exitCodeFor(status);
 }
@@ -90,6 +92,7 @@ function outcomeLines(
   c: Conversation,
   dir: string,
   children?: Pick<NodeChildRunner, 'waiting'>,
+  workspace?: string,
 ): string[] {
   const quoted = shellQuote(dir);
   switch (status) {
@@ -103,12 +106,15 @@ function outcomeLines(
       const risks = new Map(c.heldRisks().map((d) => [d.actionId, d]));
       return [
         `Waiting for confirmation of ${n} action${n === 1 ? '' : 's'}:`,
-        ...held.map((a) => {
+        ...held.flatMap((a) => {
           const d = risks.get(a.id);
-          return heldRiskLine(a.summary ?? actionWhat(a), d?.risk ?? 'UNKNOWN', [
+          const line = heldRiskLine(a.summary ?? actionWhat(a), d?.risk ?? 'UNKNOWN', [
             ...(d?.riskReasons ?? []),
             ...(d?.notUndoable ? [d.notUndoable] : []),
           ]);
+          // The change an edit would make, so the answer is not given blind.
+          const diff = workspace ? pendingEditDiff(a, workspace) : null;
+          return [line, ...(diff ? diff.split('\n').map((l) => `    ${l}`) : [])];
         }),
         'Continue with:',
         `  logbook approve ${quoted}`,
