@@ -193,4 +193,61 @@ describe('logbook for daily use', function () {
     assert.equal(r.code, 1, printed(r));
     assert.match(r.stderr, /no CONV_DIR given, and .* has no conversation/);
   });
+
+  it('names every point the same way: the printed after-action id, start, now; the first checkpoint is the starting state', async () => {
+    const env = await fx.startLlm({
+      name: 'points',
+      turns: [
+        { match: { lastRole: 'user' }, reply: { toolCalls: [editCall('call_edit')] } },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'Edited' },
+          reply: {
+            toolCalls: [
+              {
+                id: 'call_finish',
+                name: 'finish',
+                arguments: {
+                  message:
+                    'Done. Run **npm test** to check `src/math.js`.\nSee [the notes](https://example.com).',
+                },
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const ws = sampleWorkspace(fx);
+    const run = await runCli(['run', 'add subtract', '--confirmation-mode', 'never'], { env, cwd: ws });
+    assert.equal(run.code, 0, printed(run));
+    // Compared with nothing, every file was "changed": it is said as what it is.
+    assert.match(run.stdout, /^\[checkpoint\] [0-9a-f]{12}: the starting state, 1 file\(s\)$/m, printed(run));
+    assert.doesNotMatch(run.stdout, /^\[checkpoint\] [0-9a-f]{12}: 1 file\(s\) changed$/m);
+    // The answer once, in terminal words, whole.
+    assert.deepEqual(
+      [
+        ...run.lines.filter((l) => /finish/.test(l)),
+        run.lines[run.lines.findIndex((l) => /finish/.test(l)) + 1],
+      ],
+      ['[agent] finish: Done. Run npm test to check src/math.js.', '  See the notes (https://example.com).'],
+      printed(run),
+    );
+    const after = /^\[checkpoint\] ([0-9a-f]{12}): after the action, 1 file\(s\) changed by it$/m.exec(
+      run.stdout,
+    )?.[1];
+    assert.ok(after, printed(run));
+
+    const listed = await runCli(['checkpoints'], { cwd: ws });
+    assert.match(listed.stdout, new RegExp(`after it: checkpoint ${after}`), printed(listed));
+    assert.match(listed.lines[1]!, / start {2}file_editor: str_replace src\/math\.js$/, printed(listed));
+
+    for (const to of [after, 'now', 'end']) {
+      const diff = await runCli(['diff', '--from', 'start', '--to', to], { cwd: ws });
+      assert.equal(diff.code, 0, printed(diff));
+      assert.match(diff.stdout, /^diff from event 0 .*: 1 file changed$/m, printed(diff));
+      assert.match(diff.stdout, /^\+module\.exports = \{ add, subtract \};$/m);
+    }
+    const at = await runCli(['show', '--at', 'now', '--json'], { cwd: ws });
+    assert.equal(at.code, 0, printed(at));
+    assert.equal((JSON.parse(at.stdout) as { status: string }).status, 'finished');
+  });
 });
