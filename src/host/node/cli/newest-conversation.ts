@@ -1,12 +1,15 @@
 // The conversation a command works on when none is named: the one most recently written of the
 // current folder's store (`.logbook/conversations/` of the working folder, or of the nearest folder
 // above it that has one, as git finds its repository). The pick is said on stderr, so stdout stays
-// the command's output.
-import { readdirSync, statSync } from 'node:fs';
+// the command's output. Only a conversation `logbook run` started on this machine is picked (it
+// left a record in the user's config folder): a folder that came with a cloned repository could
+// otherwise be the newest one, and `approve` would carry out the actions it planted.
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { UsageError } from './exit-codes';
 import type { CliIo } from './io';
 import { resolvePath } from './conversation-dir';
+import { keptRecordFile } from './kept-record';
 
 const STORE = join('.logbook', 'conversations');
 
@@ -22,10 +25,11 @@ export function conversationDirArg(
   }
   const named = positionals[0];
   if (named !== undefined) return { dir: resolvePath(io, named), dirArg: named };
-  const newest = newestConversation(io.cwd);
+  const newest = newestConversation(io.cwd, (dir) => existsSync(keptRecordFile(io.env, dir)));
   if (!newest) {
     throw new UsageError(
-      `logbook ${command}: no CONV_DIR given, and ${io.cwd} has no conversation (no ${STORE} here or above).`,
+      `logbook ${command}: no CONV_DIR given, and ${io.cwd} has no conversation that logbook run ` +
+        `started on this machine (in ${STORE} here or above). Name the conversation's folder.`,
     );
   }
   const rel = relative(io.cwd, newest.dir);
@@ -36,17 +40,20 @@ export function conversationDirArg(
   return { dir: newest.dir, dirArg };
 }
 
-/** The most recently written conversation folder of the nearest store at or above `cwd`. */
-export function newestConversation(cwd: string): { dir: string; written: Date } | undefined {
+/** The most recently written conversation folder (of those `own` accepts) of the nearest store at or above `cwd`. */
+export function newestConversation(
+  cwd: string,
+  own: (dir: string) => boolean,
+): { dir: string; written: Date } | undefined {
   for (let folder = cwd; ; folder = dirname(folder)) {
     const root = join(folder, STORE);
-    const found = newestIn(root);
+    const found = newestIn(root, own);
     if (found) return found;
     if (dirname(folder) === folder) return undefined;
   }
 }
 
-function newestIn(root: string): { dir: string; written: Date } | undefined {
+function newestIn(root: string, own: (dir: string) => boolean): { dir: string; written: Date } | undefined {
   let names: string[];
   try {
     names = readdirSync(root);
@@ -57,7 +64,7 @@ function newestIn(root: string): { dir: string; written: Date } | undefined {
   for (const name of names) {
     const dir = join(root, name);
     const written = lastWritten(dir);
-    if (written && (!best || written > best.written)) best = { dir, written };
+    if (written && own(dir) && (!best || written > best.written)) best = { dir, written };
   }
   return best;
 }
