@@ -51,7 +51,8 @@ Logbook's own outside the workspace; the workspace's .git is never touched.
                                      saying so; the agent works on (default 100000)`;
 
 const CONV_DIR_HELP = `CONV_DIR may be left out: the newest conversation of the current folder (its
-.logbook/conversations/, or the nearest folder above that has one) is taken, and named on stderr.`;
+.logbook/conversations/, or the nearest folder above that has one) that logbook run started on this
+machine is taken, and named on stderr.`;
 
 const POINT_HELP = `ID names a point of the conversation, the same way in show --at, diff and restore:
 an event id or a checkpoint id (as [checkpoint] lines print it, the after-action one too), any
