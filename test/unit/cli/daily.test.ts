@@ -2,7 +2,7 @@
 // works in the current folder, the commands that answer or read a conversation take the newest one
 // of the current folder, and a pending edit's diff is shown before anyone says yes.
 import * as assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { printed, runCli } from './cli-runner';
 import { CliFixture, onlyConversationDir, readLogJson, terminalCall } from './fixtures';
@@ -136,6 +136,38 @@ describe('logbook for daily use', function () {
       >;
       assert.deepEqual(saved['confirmation.allowRules'], ['ls']);
       assert.match(r.screen, /Listed\./);
+    });
+
+    it('answers each action of a batch on its own: yes to one, no to the other', async () => {
+      const env = await fx.startLlm({
+        name: 'ask-batch',
+        turns: [
+          {
+            match: { lastRole: 'user' },
+            reply: {
+              toolCalls: [
+                terminalCall('call_a', 'echo a > a.txt', 'MEDIUM'),
+                terminalCall('call_b', 'echo b > b.txt', 'MEDIUM'),
+              ],
+            },
+          },
+          { match: { lastRole: 'tool', toolResultIncludes: 'not b' }, reply: { content: 'Wrote a only.' } },
+        ],
+      });
+      const ws = fx.tmp();
+      const r = await runInTerminal(['run', 'write both', '--confirmation-mode', 'always'], {
+        env,
+        cwd: ws,
+        answers: [
+          { after: /\[1\/2\] The agent wants to: echo a > a\.txt[\s\S]*\[s\]how more: $/, text: 'y' },
+          { after: /\[2\/2\] The agent wants to: echo b > b\.txt[\s\S]*\[s\]how more: $/, text: 'n' },
+          { after: /Why not\?.*: $/, text: 'not b' },
+        ],
+      });
+      assert.equal(r.code, 0, r.screen);
+      assert.equal(readFileSync(join(ws, 'a.txt'), 'utf8'), 'a\n');
+      assert.equal(existsSync(join(ws, 'b.txt')), false, r.screen);
+      assert.match(r.screen, /Wrote a only\./);
     });
 
     it('--no-input at a terminal exits 2 as a script would', async () => {

@@ -59,7 +59,11 @@ export async function runInTerminal(
     child.stderr.setEncoding('utf8').on('data', (d: string) => (screen += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`logbook ${args.join(' ')} timed out on the terminal; it showed:\n${screen}`));
+      reject(
+        new Error(
+          `logbook ${args.join(' ')} timed out on the terminal; it showed:\n${JSON.stringify(screen)}`,
+        ),
+      );
     }, opts.timeoutMs ?? 45_000);
     child.on('error', reject);
     child.on('close', (code) => {
