@@ -7,9 +7,17 @@
 //    plan mode such a write is refused before anyone is asked, so there is nothing to approve.
 // 2. The question `run` asks in place shows what the model wrote (the edit's text, the summary): a
 //    control sequence in it must reach the terminal escaped, whatever colour the CLI adds itself.
+// 3. A version manager's shell setup (pyenv's `pyenv init -` rehashes, and says on stderr that its
+//    shims folder is not writable, which it never is in the sandbox) must not start every command's
+//    output. The CLI's shell reads no startup file; a shell that reads the user's (the editor's
+//    kind) keeps what its startup printed apart from the commands' output. Checked with a real
+//    pyenv-style rc made readable inside the sandbox: its complaint is seen at startup (so the rc
+//    ran), and in no command's output.
 // Each in act and plan mode.
 import * as assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
+import { CommandSandbox, probeSandbox } from '../../../src/host/node/sandbox';
 import { join } from 'node:path';
 import { outsideFolder } from '../../support/outside-folder';
 import { printed, runCli } from '../cli/cli-runner';
@@ -125,4 +133,46 @@ describe('hostile: the CLI for daily use', function () {
       });
     }
   });
+
+  for (const mode of MODES) {
+    it(`a pyenv-style rc's complaint about its read-only shims never starts a command's output (${mode} mode)`, async function () {
+      if (!probeSandbox().available) this.skip();
+      const home = outsideFolder('cli-daily-home-');
+      mkdirSync(join(home, '.fakeenv', 'shims'), { recursive: true });
+      writeFileSync(
+        join(home, '.bashrc'),
+        'export FAKEENV_ROOT="$HOME/.fakeenv"\n' +
+          '# what `pyenv init -` runs: a rehash that needs its shims folder writable\n' +
+          'if [ ! -w "$FAKEENV_ROOT/shims" ]; then echo "fakeenv: cannot rehash: $FAKEENV_ROOT/shims isn\'t writable" >&2; fi\n',
+      );
+      const ws = fx.tmp();
+      const sandbox = new CommandSandbox({
+        setting: 'required',
+        allowedHosts: () => [],
+        homeReadable: ['.bashrc', '.fakeenv'],
+        hostEnv: { ...process.env, HOME: home },
+      });
+      const terminal = new NodeTerminalPort({
+        cwd: ws,
+        startup: 'user',
+        env: { HOME: home },
+        sandbox: { sandbox, workspaces: [ws], readOnly: () => mode === 'plan' },
+      });
+      try {
+        const outputs = [];
+        for (const c of ['echo one', 'echo two'])
+          outputs.push((await terminal.run(c, { timeoutMs: 20_000 })).output);
+        assert.deepEqual(outputs, ['one\n', 'two\n']);
+        // The control: the rc ran inside the sandbox and complained, at startup.
+        assert.match(
+          terminal.startupOutput,
+          /fakeenv: cannot rehash: .*isn't writable/,
+          terminal.startupOutput,
+        );
+      } finally {
+        terminal.dispose();
+        await sandbox.dispose();
+      }
+    });
+  }
 });
