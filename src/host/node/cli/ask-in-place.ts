@@ -21,6 +21,8 @@ export interface AskTarget {
   /** Holds a rule for the rest of this run (the config file holds it for later ones). */
   addAllowRule(rule: string): void;
   workspace: string;
+  /** Who asks, when not the main agent: "the delegated agent main.lead.1". */
+  who?: string;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function askInPlace(
     const reasons = [...(d?.riskReasons ?? []), ...(d?.notUndoable ? [d.notUndoable] : [])];
     io.out('');
     io.out(
-      `${held.length > 1 ? `[${i + 1}/${held.length}] ` : ''}The agent wants to: ` +
+      `${held.length > 1 ? `[${i + 1}/${held.length}] ` : ''}${target.who ?? 'The agent'} wants to: ` +
         `${action.summary ?? actionWhat(action)}`,
     );
     io.out(`  risk ${d?.risk ?? 'UNKNOWN'}${reasons.length ? `: ${reasons.join('; ')}` : ''}`);

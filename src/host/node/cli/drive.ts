@@ -15,6 +15,7 @@ import { actionWhat } from './event-line';
 import { heldRiskLine } from './pending-risk';
 import { printableLine } from '../../../core/text/printable';
 import { askInPlace } from './ask-in-place';
+import { decideInTree } from '../agents/decide-in-tree';
 import { pendingEditDiff } from './pending-diff';
 
 export async function driveToStop(
@@ -22,8 +23,8 @@ export async function driveToStop(
   mode: OutputMode,
   session: Pick<NodeSession, 'conversation' | 'stopCommand'> & Partial<Pick<NodeSession, 'addAllowRule'>>,
   convDir: string,
-  /** The delegated agents: one that waits for the user is named with its actions. */
-  children?: Pick<NodeChildRunner, 'waiting'>,
+  /** The delegated agents: one that waits for the user is named with its actions (or asked about). */
+  children?: NodeChildRunner,
   /** Ask in place when actions wait (a person at a terminal), in this workspace. */
   inPlace?: { workspace: string },
 ): Promise<number> {
@@ -50,16 +51,34 @@ export async function driveToStop(
       // run() settles before interrupt() has recorded the pause: wait for it, then read the log's status.
       await interrupting;
       if (!inPlace || stoppedBy || conversation.status !== 'waiting_for_confirmation') break;
-      if (conversation.awaitingConfirmation().length === 0) break; // a delegated agent's question
-      const answered = await askInPlace(
-        io,
-        {
-          conversation,
-          workspace: inPlace.workspace,
-          addAllowRule: (rule) => session.addAllowRule?.(rule),
-        },
-        stopped,
-      );
+      const ask = (agent: Conversation, who?: string): Promise<boolean> =>
+        askInPlace(
+          io,
+          {
+            conversation: agent,
+            workspace: inPlace.workspace,
+            addAllowRule: (r) => session.addAllowRule?.(r),
+            ...(who ? { who } : {}),
+          },
+          stopped,
+        );
+      let answered: boolean;
+      if (conversation.awaitingConfirmation().length > 0) answered = await ask(conversation);
+      else {
+        // A delegated agent waits (at any depth): asked as the main one is, then the main run
+        // carries the answer down the chain.
+        let unanswered = false;
+        const decided =
+          children !== undefined &&
+          (await decideInTree(conversation, children, async (child) => {
+            if (unanswered || child.status !== 'waiting_for_confirmation') return false;
+            if (child.awaitingConfirmation().length === 0) return false;
+            if (await ask(child, delegatedName(children, child))) return true;
+            unanswered = true;
+            return false;
+          }));
+        answered = decided && !unanswered;
+      }
       if (!answered || stoppedBy) break;
     }
     await interrupting;
@@ -170,4 +189,12 @@ function planReadyLines(c: Conversation, dir: string): string[] {
 /** Quotes a path for the hint lines only when the shell would need it. */
 export function shellQuote(s: string): string {
   return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** "The delegated agent main.lead.1 (its folder)" for the child whose actions wait. */
+function delegatedName(children: Pick<NodeChildRunner, 'waiting'>, child: Conversation): string {
+  const ids = new Set(child.awaitingConfirmation().map((a) => a.id));
+  for (const w of children.waiting.values())
+    if (w.actions.some((a) => ids.has(a.id))) return `The delegated agent ${w.branch} (${w.folder})`;
+  return 'A delegated agent';
 }
