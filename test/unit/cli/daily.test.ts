@@ -170,6 +170,27 @@ describe('logbook for daily use', function () {
       assert.match(r.screen, /Wrote a only\./);
     });
 
+    it('Ctrl+C at the question interrupts the run: paused, exit 130, nothing run', async () => {
+      const env = await fx.startLlm({
+        name: 'ask-ctrl-c',
+        turns: [
+          {
+            match: { lastRole: 'user' },
+            reply: { toolCalls: [terminalCall('c', 'echo x > x.txt', 'MEDIUM')] },
+          },
+        ],
+      });
+      const ws = fx.tmp();
+      const r = await runInTerminal(['run', 'write', '--confirmation-mode', 'always'], {
+        env,
+        cwd: ws,
+        answers: [{ after: QUESTION, text: '\x03' }],
+      });
+      assert.equal(r.code, 130, r.screen);
+      assert.match(r.screen, /^Paused\.$/m);
+      assert.equal(existsSync(join(ws, 'x.txt')), false);
+    });
+
     it('--no-input at a terminal exits 2 as a script would', async () => {
       const env = await fx.startLlm({
         name: 'no-input',
