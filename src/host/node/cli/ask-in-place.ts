@@ -37,8 +37,12 @@ export async function askInPlace(
 ): Promise<boolean> {
   const ask = io.ask;
   if (!ask) return false;
+  // Ctrl+C while a question waits: the question stops reading stdin (which would keep the
+  // process alive), and the run is interrupted as at any other time.
+  const stop = new AbortController();
+  void interrupted.then(() => stop.abort());
   const question = async (q: string): Promise<string | undefined> =>
-    Promise.race([ask(q), interrupted.then(() => undefined)]);
+    Promise.race([ask(q, stop.signal), interrupted.then(() => undefined)]);
   const held = target.conversation.awaitingConfirmation();
   const risks = new Map(target.conversation.heldRisks().map((d) => [d.actionId, d]));
   const approved: string[] = [];
