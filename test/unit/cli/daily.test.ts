@@ -191,6 +191,38 @@ describe('logbook for daily use', function () {
       assert.equal(existsSync(join(ws, 'x.txt')), false);
     });
 
+    it('always allow holds for the rest of the run: a later command it covers is not asked about', async () => {
+      const env = await fx.startLlm({
+        name: 'ask-always-run',
+        turns: [
+          {
+            match: { lastRole: 'user' },
+            reply: { toolCalls: [terminalCall('c1', 'echo one > a.txt', 'MEDIUM')] },
+          },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'exit code 0' },
+            reply: { toolCalls: [terminalCall('c2', 'echo two > b.txt', 'MEDIUM')] },
+          },
+          { match: { lastRole: 'tool' }, reply: { content: 'Both written.' } },
+        ],
+      });
+      const ws = fx.tmp();
+      const config = fx.tmp();
+      // Without a sandbox every command asks in the default mode; the rule is what lets it through.
+      const r = await runInTerminal(['run', 'write two', '--sandbox', 'off'], {
+        env: { ...env, XDG_CONFIG_HOME: config },
+        cwd: ws,
+        answers: [
+          { after: QUESTION, text: 'a' },
+          { after: /Always allow commands starting with "echo one".*: $/, text: 'echo' },
+        ],
+      });
+      assert.equal(r.code, 0, r.screen);
+      assert.equal(r.screen.match(/The agent wants to:/g)?.length, 1, r.screen);
+      assert.equal(readFileSync(join(ws, 'b.txt'), 'utf8'), 'two\n');
+      assert.match(r.screen, /Both written\./);
+    });
+
     it('--no-input at a terminal exits 2 as a script would', async () => {
       const env = await fx.startLlm({
         name: 'no-input',
