@@ -112,6 +112,8 @@ export interface NodeSession {
   close(): Promise<void>;
   /** The MCP servers this session started (its delegated agents use them too); none before the first. */
   mcp(): McpHub | undefined;
+  /** An allow rule the user just added ("always allow"): the rest of this run follows it too. */
+  addAllowRule(rule: string): void;
 }
 
 /** The log is locked by another process: this one may only read it. */
@@ -240,6 +242,9 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       tools: session.tools,
       stopCommand,
       close,
+      addAllowRule: (rule) => {
+        settings.allowRules = [...(settings.allowRules ?? []), rule];
+      },
       mcp: () => mcp,
     };
   } catch (err) {

@@ -3,38 +3,9 @@
 // chat panel or from the palette all decide the same pending action.
 import * as vscode from 'vscode';
 import { resolveToolPath } from '../../core/security/resolve-path';
-import { insertAfterLine, replaceUnique } from '../../core/tools/file-edits';
+import { type EditArgs, proposedText } from '../../core/tools/proposed-edit';
 import type { ConversationService } from './conversation-service';
 import type { ReviewController } from './review/review-controller';
-
-interface EditArgs {
-  command?: string;
-  path?: string;
-  file_text?: string;
-  old_str?: string;
-  new_str?: string;
-  insert_line?: number;
-}
-
-/** The text a file_editor action would leave, or undefined when it is not an edit or would fail. */
-export function proposedText(args: EditArgs, current: string | undefined): string | undefined {
-  switch (args.command) {
-    case 'create':
-      return current === undefined ? (args.file_text ?? '') : undefined;
-    case 'str_replace': {
-      if (current === undefined || args.old_str === undefined) return undefined;
-      const r = replaceUnique(current.replace(/\r\n/g, '\n'), args.old_str, args.new_str ?? '');
-      return r.ok ? r.text : undefined;
-    }
-    case 'insert': {
-      if (current === undefined || args.insert_line === undefined) return undefined;
-      const r = insertAfterLine(current.replace(/\r\n/g, '\n'), args.insert_line, args.new_str ?? '');
-      return r.ok ? r.text : undefined;
-    }
-    default:
-      return undefined;
-  }
-}
 
 export function connectEditProposals(
   service: ConversationService,

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture, onlyConversationDir, readLogJson, terminalCall } from '../cli/fixtures';
+import { runInTerminal, terminalAvailable } from '../cli/terminal-runner';
 import { childDirs, delegateCall, finish, type Json } from './agents-fixture';
 
 describe('a grandchild waits for the user (CLI, scripted model)', function () {
@@ -103,5 +104,67 @@ describe('a grandchild waits for the user (CLI, scripted model)', function () {
         ['main.lead.1', 'finished'],
       ],
     );
+  });
+
+  it('at a terminal, run asks about the grandchild in place, naming it, and carries both answers through', async function () {
+    if (!terminalAvailable()) this.skip();
+    const ws = fx.tmp();
+    mkdirSync(join(ws, '.logbook', 'agents'), { recursive: true });
+    writeFileSync(
+      join(ws, '.logbook', 'agents', 'lead.md'),
+      '---\nname: lead\ndescription: Splits work among agents.\ntools: [delegate, terminal]\n---\nSplit the work.\n',
+    );
+    writeFileSync(
+      join(ws, '.logbook', 'agents', 'editor.md'),
+      '---\nname: editor\ndescription: Makes small edits.\ntools: [terminal]\n---\nEdit with care.\n',
+    );
+    const env = await fx.startLlm({
+      name: 'grandchild-in-place',
+      turns: [
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'tidy the tree' },
+          reply: { toolCalls: [delegateCall('d_lead', 'split the tidying', 'lead')] },
+        },
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'split the tidying' },
+          reply: { toolCalls: [delegateCall('d_edit', 'remove the build folder', 'editor')] },
+        },
+        {
+          match: { lastRole: 'user', lastContentIncludes: 'remove the build folder' },
+          reply: { toolCalls: [terminalCall('c_rm', 'rm -rf build', 'HIGH')] },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'keep build' },
+          reply: { toolCalls: [terminalCall('c_note', 'echo kept > note.txt', 'HIGH')] },
+        },
+        { match: { lastRole: 'tool' }, reply: finish('g_fin', 'left build, wrote note') },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'left build, wrote note' },
+          reply: finish('c_fin', 'lead: the editor kept build'),
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'lead: the editor kept build' },
+          reply: { content: 'Done.' },
+        },
+      ],
+    });
+    mkdirSync(join(ws, 'build'));
+    const r = await runInTerminal(['run', 'tidy the tree'], {
+      env,
+      cwd: ws,
+      answers: [
+        {
+          after:
+            /The delegated agent main\.lead\.1\.editor\.1 .*wants to[\s\S]*\$ rm -rf build[\s\S]*more: $/,
+          text: 'n',
+        },
+        { after: /Why not\?.*: $/, text: 'keep build' },
+        { after: /\$ echo kept > note\.txt[\s\S]*more: $/, text: 'y' },
+      ],
+    });
+    assert.equal(r.code, 0, r.screen);
+    assert.ok(existsSync(join(ws, 'build')), 'the rejected command did not run');
+    assert.equal(readFileSync(join(ws, 'note.txt'), 'utf8'), 'kept\n');
+    assert.equal(fx.llm!.remainingTurns(), 0);
   });
 });

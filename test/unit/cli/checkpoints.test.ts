@@ -132,9 +132,12 @@ describe('logbook checkpoints / restore', function () {
     );
     const human = await runCli(['checkpoints', conv]);
     assert.match(human.stdout, /files changed/);
-    // A header, a row per checkpoint, the line on how to restore; under an action's row, the files
-    // it left (its after-action checkpoint), indented.
-    assert.equal(human.lines.filter((l) => !l.startsWith(' ')).length, 6, printed(human));
+    // A header, a row per checkpoint, what "start" means, the line on how to restore; under an
+    // action's row, the files it left (its after-action checkpoint), indented.
+    assert.equal(human.lines.filter((l) => !l.startsWith(' ')).length, 7, printed(human));
+    // The first checkpoint is the starting state, not "4 files changed" before anything changed.
+    assert.match(human.lines[1]!, / start {2}file_editor: create notes\.md$/, printed(human));
+    assert.match(human.stdout, /"start": the files as the agent found them/);
 
     const gitBefore = folderHash(join(ws, '.git'));
     // Each checkpoint, newest first and then the first again: byte-identical trees, modes included.

@@ -104,6 +104,23 @@ describe('logbook doctor', function () {
     assert.match(text.stdout, new RegExp(`Identity: ${did}`));
   });
 
+  it('says whose conversations and checkpoints it counts, so the counts agree', async () => {
+    const { env } = await workspaceWithConversation();
+    // Another folder: none of its own, while the store holds the first workspace's checkpoints.
+    const other = fx.tmp();
+    const r = await runCli(['doctor', '--workspace', other, '--json'], { env });
+    const storage = rows(JSON.parse(r.stdout) as DiagnosticsReport, 'storage');
+    assert.deepEqual(
+      storage.find((row) => row.label.startsWith('Conversations')),
+      { label: 'Conversations in this workspace', value: 'none', status: 'info' },
+      JSON.stringify(storage),
+    );
+    assert.match(
+      storage.find((row) => row.label === 'Checkpoints')!.value,
+      /in 1 store\(s\), for 1 conversation\(s\) of every workspace$/,
+    );
+  });
+
   it('says when the endpoint cannot be reached or does not offer the model, and exits 1 on an error', async () => {
     const ws = fx.tmp();
     const port = await closedPort();

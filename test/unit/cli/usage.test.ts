@@ -57,8 +57,8 @@ describe('logbook usage, help and version', function () {
     const ws = fx.tmp();
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /unknown command "frobnicate"/],
-      [['run', '--task', 'x'], /--workspace DIR is required/],
-      [['run', '--workspace', ws], /--task TEXT is required/],
+      [['run', '--workspace', ws, 'fix', 'it'], /the task is one argument; quote it/],
+      [['run', '--workspace', ws], /a task is required: logbook run "TEXT"/],
       [
         ['run', '--workspace', ws, '--task', 'x', '--confirm', 'sometimes'],
         /--confirm must be one of never, risky, always/,
@@ -69,7 +69,7 @@ describe('logbook usage, help and version', function () {
       ],
       [['run', '--workspace', join(ws, 'missing'), '--task', 'x'], /is not a directory/],
       [['run', '--workspace', ws, '--task', 'x', '--bogus'], /Unknown option '--bogus'/],
-      [['show'], /expected CONV_DIR, got none/],
+      [['show', ws, ws], /expected at most one CONV_DIR/],
       [['show', ws], /holds no conversation/],
       [['approve', join(ws, 'nope')], /is not a directory/],
       [['export-openhands', ws], /expected CONV_DIR DIR/],

@@ -1,11 +1,13 @@
 // `logbook checkpoints CONV_DIR`: the workspace checkpoints a conversation recorded.
+import { isStartingState } from '../../../core/checkpoints/starting-state';
 import { checkpointEntries } from '../../../core/checkpoints/timeline';
 import { CHECKPOINT_AFTER_KEY } from '../../../core/checkpoints/types';
-import { expectPositionals, parseCommandArgs } from './args';
-import { assertConversationDir, openReadOnly, readEvents, resolvePath } from './conversation-dir';
+import { parseCommandArgs } from './args';
+import { assertConversationDir, openReadOnly, readEvents } from './conversation-dir';
 import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { conversationDirArg } from './newest-conversation';
 import { checkpointStore } from './checkpoint-env';
 import { ioSettings } from './cli-settings';
 import { readSessionInfo, SESSION_FILE } from './session-file';
@@ -23,8 +25,7 @@ export async function checkpointsCommand(argv: readonly string[], io: CliIo): Pr
     io.out(COMMAND_HELP.checkpoints);
     return EXIT.ok;
   }
-  const [dirArg] = expectPositionals('checkpoints', positionals, ['CONV_DIR']);
-  const dir = resolvePath(io, dirArg!);
+  const { dir } = conversationDirArg('checkpoints', positionals, io);
   assertConversationDir(dir);
   if (values.release) return release(dir, io);
   const store = await openReadOnly(dir);
@@ -49,6 +50,8 @@ export async function checkpointsCommand(argv: readonly string[], io: CliIo): Pr
             id: e.eventId,
             timestamp: e.timestamp,
             ...e.value,
+            // The first checkpoint: the files the agent started from, not files it changed.
+            starting_state: isStartingState(e.value),
             // What the checkpoint precedes, in words: the tool and its command or path.
             action: action ? { tool: action.tool_name, what: actionWhat(action) } : null,
             // The files the action left, when they were recorded (its `[checkpoint] … after` line).
@@ -72,13 +75,15 @@ export async function checkpointsCommand(argv: readonly string[], io: CliIo): Pr
     io.out(
       printableLine(
         `${String(e.index).padEnd(6)} ${e.eventId}  ${v.checkpoint.slice(0, 12)}  ${e.timestamp.padEnd(24)}  ` +
-          `${String(v.files_changed).padStart(13)}  ${precededBy(v, actions)}${skipped}`,
+          `${(isStartingState(v) ? 'start' : String(v.files_changed)).padStart(13)}  ${precededBy(v, actions)}${skipped}`,
       ),
     );
     const left = v.action_id ? after.get(v.action_id) : undefined;
     if (left)
       io.out(`       after it: checkpoint ${left.checkpoint.slice(0, 12)} (event ${left.index}, ${left.id})`);
   }
+  if (entries.some((e) => isStartingState(e.value)))
+    io.out('"start": the files as the agent found them, before its first action.');
   io.out(
     'Restore with: logbook restore CONV_DIR --at ID (an event id, a checkpoint id, a prefix of either, or #INDEX).',
   );

@@ -13,15 +13,17 @@ import {
 import { MCP_CONFIG_SHA_KEY, readKeptRecord } from './kept-record';
 import { type CliSettings, cliSettings } from './cli-settings';
 import { openCliSession, prepareCliSession } from './cli-session';
-import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
-import { assertConversationDir, isDirectory, resolvePath } from './conversation-dir';
+import { nonEmpty, parseCommandArgs } from './args';
+import { assertConversationDir, isDirectory } from './conversation-dir';
 import { driveToStop } from './drive';
+import { inPlaceAt, NO_INPUT_OPTION } from './ask-in-place';
 import { decideInTree } from '../agents/decide-in-tree';
 import { IN_DOUBT_OPTIONS, inDoubtChoice, resolveHint } from './in-doubt';
 
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { conversationDirArg } from './newest-conversation';
 import { PASS_ENV_OPTION } from './pass-env';
 import { SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION } from './mcp-option';
@@ -47,6 +49,7 @@ async function decide(
 ): Promise<number> {
   const { values, positionals } = parseCommandArgs(command, argv, {
     json: { type: 'boolean' },
+    ...NO_INPUT_OPTION,
     ...PASS_ENV_OPTION,
     ...MCP_CONFIG_OPTION,
     ...SANDBOX_OPTION,
@@ -57,14 +60,13 @@ async function decide(
     io.out(COMMAND_HELP[command]);
     return EXIT.ok;
   }
-  const [dirArg] = expectPositionals(command, positionals, ['CONV_DIR']);
+  const { dir } = conversationDirArg(command, positionals, io);
   const reason = nonEmpty(command, 'reason', (values as { reason?: string }).reason);
   if (command === 'reject' && reason === undefined) {
     throw new UsageError('logbook reject: --reason TEXT is required (the agent reads it to adapt).');
   }
   const choice =
     command === 'resolve' ? inDoubtChoice(values as { rerun?: boolean; skip?: boolean }) : undefined;
-  const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
   const info = readSessionInfo(dir);
   if (!info) {
@@ -93,6 +95,7 @@ async function decide(
     demo,
   });
   const { session } = opened;
+  const inPlace = inPlaceAt(io, values, info.workspace);
   try {
     const { conversation } = session;
     if (choice) {
@@ -109,7 +112,7 @@ async function decide(
           `Nothing in doubt: no action of this conversation (${conversation.status}) started without a recorded result.`,
         );
       }
-      return await driveToStop(io, mode, session, dir, opened.children);
+      return await driveToStop(io, mode, session, dir, opened.children, inPlace);
     }
     const waiting = conversation.awaitingConfirmation();
     // A delegated agent waits (or one it delegated to): the decision is its, and the parent's run
@@ -122,7 +125,7 @@ async function decide(
         else await child.reject(reason!);
         return true;
       });
-      if (decided) return await driveToStop(io, mode, session, dir, opened.children);
+      if (decided) return await driveToStop(io, mode, session, dir, opened.children, inPlace);
     }
     if (conversation.status !== 'waiting_for_confirmation' || waiting.length === 0) {
       const inDoubt = conversation.state.inDoubt.length
@@ -135,7 +138,7 @@ async function decide(
     // The whole pending batch: a rejected call's siblings may depend on it, so they go with it.
     if (command === 'approve') await conversation.approve();
     else await conversation.reject(reason!);
-    return await driveToStop(io, mode, session, dir, opened.children);
+    return await driveToStop(io, mode, session, dir, opened.children, inPlace);
   } finally {
     await opened.close();
   }

@@ -7,16 +7,17 @@ import type { StoredConversationEvent } from '../../../core/agent/event-codec';
 import type { EventStore } from '../../../core/log';
 import { printableLine } from '../../../core/text/printable';
 import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
-import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
+import { nonEmpty, parseCommandArgs } from './args';
 import { checkpointStore } from './checkpoint-env';
 import { ioSettings } from './cli-settings';
-import { assertConversationDir, openReadOnly, resolvePath } from './conversation-dir';
+import { assertConversationDir, openReadOnly } from './conversation-dir';
 import { indexNote } from './event-ref';
 import { eventsOnce, type EventsOnce, findEvent } from './find-event';
 import { filesAtIndex, hasCheckpointBefore } from '../time-travel/files-at-index';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { conversationDirArg } from './newest-conversation';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 
 type Log = EventStore<StoredConversationEvent>;
@@ -39,12 +40,11 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
     io.out(COMMAND_HELP.diff);
     return EXIT.ok;
   }
-  const [dirArg] = expectPositionals('diff', positionals, ['CONV_DIR']);
+  const { dir, dirArg } = conversationDirArg('diff', positionals, io);
   const from = nonEmpty('diff', 'from', values.from);
   const to = nonEmpty('diff', 'to', values.to);
   if (from === undefined || to === undefined)
     throw new UsageError('logbook diff: --from ID and --to ID are both required.');
-  const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
   const info = readSessionInfo(dir);
   if (!info)
@@ -55,8 +55,8 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
   try {
     // Each point is read forward from its event, not from the first event of the log.
     const all = eventsOnce(log);
-    a = await pointAt(log, from, dirArg!, all);
-    b = await pointAt(log, to, dirArg!, all);
+    a = await pointAt(log, from, dirArg, all);
+    b = await pointAt(log, to, dirArg, all);
     if (!a.checkpoint && !b.checkpoint && !(await hasCheckpointBefore(log, log.length)))
       throw new Error(
         `The conversation in ${dir} recorded no file checkpoints (checkpoints were off, or no action could change files): there is nothing to compare.`,

@@ -14,19 +14,27 @@ import type { NodeChildRunner } from '../agents/child-runner';
 import { actionWhat } from './event-line';
 import { heldRiskLine } from './pending-risk';
 import { printableLine } from '../../../core/text/printable';
+import { askInPlace } from './ask-in-place';
+import { decideInTree } from '../agents/decide-in-tree';
+import { pendingEditDiff } from './pending-diff';
 
 export async function driveToStop(
   io: CliIo,
   mode: OutputMode,
-  session: Pick<NodeSession, 'conversation' | 'stopCommand'>,
+  session: Pick<NodeSession, 'conversation' | 'stopCommand'> & Partial<Pick<NodeSession, 'addAllowRule'>>,
   convDir: string,
-  /** The delegated agents: one that waits for the user is named with its actions. */
-  children?: Pick<NodeChildRunner, 'waiting'>,
+  /** The delegated agents: one that waits for the user is named with its actions (or asked about). */
+  children?: NodeChildRunner,
+  /** Ask in place when actions wait (a person at a terminal), in this workspace. */
+  inPlace?: { workspace: string },
 ): Promise<number> {
   const { conversation } = session;
   let interrupting: Promise<void> | undefined;
   let stoppedBy: StopSignal | undefined;
+  let onStop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (onStop = resolve));
   const removeHandler = io.onInterrupt((signal) => {
+    onStop();
     // The session's exit hook still kills the shell's process group.
     if (interrupting) process.exit(signalExitCode(signal));
     stoppedBy = signal;
@@ -38,14 +46,48 @@ export async function driveToStop(
     interrupting = stop(session);
   });
   try {
-    await conversation.run();
-    // run() settles before interrupt() has recorded the pause: wait for it, then read the log's status.
+    for (;;) {
+      await conversation.run();
+      // run() settles before interrupt() has recorded the pause: wait for it, then read the log's status.
+      await interrupting;
+      if (!inPlace || stoppedBy || conversation.status !== 'waiting_for_confirmation') break;
+      const ask = (agent: Conversation, who?: string): Promise<boolean> =>
+        askInPlace(
+          io,
+          {
+            conversation: agent,
+            workspace: inPlace.workspace,
+            addAllowRule: (r) => session.addAllowRule?.(r),
+            ...(who ? { who } : {}),
+          },
+          stopped,
+        );
+      let answered: boolean;
+      if (conversation.awaitingConfirmation().length > 0) answered = await ask(conversation);
+      else {
+        // A delegated agent waits (at any depth): asked as the main one is, then the main run
+        // carries the answer down the chain.
+        let unanswered = false;
+        const decided =
+          children !== undefined &&
+          (await decideInTree(conversation, children, async (child) => {
+            if (unanswered || child.status !== 'waiting_for_confirmation') return false;
+            if (child.awaitingConfirmation().length === 0) return false;
+            if (await ask(child, delegatedName(children, child))) return true;
+            unanswered = true;
+            return false;
+          }));
+        answered = decided && !unanswered;
+      }
+      if (!answered || stoppedBy) break;
+    }
     await interrupting;
   } finally {
     removeHandler();
   }
   const status: ExecutionStatus = conversation.status;
-  for (const line of outcomeLines(status, conversation, convDir, children))
+  const workspace = inPlace?.workspace ?? readSessionInfo(convDir)?.workspace;
+  for (const line of outcomeLines(status, conversation, convDir, children, workspace))
     note(io, mode, printableLine(line));
   return stoppedBy && status === 'paused' ? signalExitCode(stoppedBy) : exitCodeFor(status);
 }
@@ -69,6 +111,7 @@ function outcomeLines(
   c: Conversation,
   dir: string,
   children?: Pick<NodeChildRunner, 'waiting'>,
+  workspace?: string,
 ): string[] {
   const quoted = shellQuote(dir);
   switch (status) {
@@ -82,12 +125,15 @@ function outcomeLines(
       const risks = new Map(c.heldRisks().map((d) => [d.actionId, d]));
       return [
         `Waiting for confirmation of ${n} action${n === 1 ? '' : 's'}:`,
-        ...held.map((a) => {
+        ...held.flatMap((a) => {
           const d = risks.get(a.id);
-          return heldRiskLine(a.summary ?? actionWhat(a), d?.risk ?? 'UNKNOWN', [
+          const line = heldRiskLine(a.summary ?? actionWhat(a), d?.risk ?? 'UNKNOWN', [
             ...(d?.riskReasons ?? []),
             ...(d?.notUndoable ? [d.notUndoable] : []),
           ]);
+          // The change an edit would make, so the answer is not given blind.
+          const diff = workspace ? pendingEditDiff(a, workspace) : null;
+          return [line, ...(diff ? diff.split('\n').map((l) => `    ${l}`) : [])];
         }),
         'Continue with:',
         `  logbook approve ${quoted}`,
@@ -143,4 +189,12 @@ function planReadyLines(c: Conversation, dir: string): string[] {
 /** Quotes a path for the hint lines only when the shell would need it. */
 export function shellQuote(s: string): string {
   return /^[\w./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** "The delegated agent main.lead.1 (its folder)" for the child whose actions wait. */
+function delegatedName(children: Pick<NodeChildRunner, 'waiting'>, child: Conversation): string {
+  const ids = new Set(child.awaitingConfirmation().map((a) => a.id));
+  for (const w of children.waiting.values())
+    if (w.actions.some((a) => ids.has(a.id))) return `The delegated agent ${w.branch} (${w.folder})`;
+  return 'A delegated agent';
 }

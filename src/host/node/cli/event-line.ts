@@ -1,5 +1,7 @@
 // One human-readable line per event, e.g. `[agent] terminal: npm test (risk LOW)` or
 // `[env] exit 0: 12 passing`. Lines are for people skimming a run; --json gives the full record.
+import { isStartingState } from '../../../core/checkpoints/starting-state';
+import { terminalText } from '../../../core/text/terminal-text';
 import { DEFINITION_ACCEPTED_KEY, type HeldDefinition } from '../../../core/agents/definition-trust';
 import { type ActionEvent, type Event, type ObservationEvent, textOf } from '../../../core/events';
 import { LLM_RETRY_KEY, type LlmRetryValue } from '../../../core/agent/llm-retry';
@@ -40,7 +42,7 @@ function describeEvent(e: Event): string {
       return `[system] system prompt, ${e.tools.length} tool${e.tools.length === 1 ? '' : 's'}`;
     case 'MessageEvent': {
       const who = e.source === 'environment' ? 'env' : e.source;
-      return `[${who}] ${clip(textOf(e.llm_message.content, ' '))}`;
+      return `[${who}] ${clip(terminalText(textOf(e.llm_message.content, ' ')))}`;
     }
     case 'ActionEvent':
       return `[agent] ${actionText(e)}`;
@@ -160,7 +162,12 @@ function stateUpdateLine(key: string, value: unknown): string {
   if (key === CHECKPOINT_KEY && value && typeof value === 'object') {
     const v = value as Partial<CheckpointEventValue>;
     const skipped = v.skipped?.length ? `, ${v.skipped.length} over the size cap skipped` : '';
-    const what = v.reason === 'restore' ? 'before the restore' : `${Number(v.files_changed)} file(s) changed`;
+    const what =
+      v.reason === 'restore'
+        ? 'before the restore'
+        : isStartingState(v)
+          ? `the starting state, ${Number(v.files)} file(s)`
+          : `${Number(v.files_changed)} file(s) changed`;
     return `[checkpoint] ${String(v.checkpoint).slice(0, 12)}: ${what}${skipped}`;
   }
   if (key === CHECKPOINT_AFTER_KEY && value && typeof value === 'object') {

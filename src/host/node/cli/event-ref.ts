@@ -7,6 +7,8 @@
 // - an event id, a checkpoint id (before an action, or after it: `[checkpoint]` lines print both),
 //   or a unique prefix of either.
 //
+// - `start`, the first event (the files as the agent found them), and `now` (or `end`), the last.
+//
 // Unknown and ambiguous ids fail with a message that says what they fit, never a guess.
 import { CHECKPOINT_AFTER_KEY, CHECKPOINT_KEY } from '../../../core/checkpoints/types';
 import type { Event } from '../../../core/events';
@@ -27,6 +29,14 @@ export function indexRef(ref: string): { index: number; marked: boolean } | null
   if (!m) return null;
   const index = Number(m[2]);
   return Number.isSafeInteger(index) ? { index, marked: m[1] === '#' } : null;
+}
+
+/** `start` and `now`/`end` as the index they name in a log of `length` events; else `ref` as it is. */
+export function namedPoint(ref: string, length: number): string {
+  const name = ref.trim().toLowerCase();
+  if (name === 'start') return '#0';
+  if ((name === 'now' || name === 'end') && length > 0) return `#${length - 1}`;
+  return ref;
 }
 
 /** What a command prints when it read a bare number as an index (a note: it may have meant an id). */
@@ -53,6 +63,7 @@ export function resolveRef(
 ): EventRefFound {
   const indexOf = (k: number): number => opts.indices?.[k] ?? k;
   const length = opts.length ?? (events.length === 0 ? 0 : indexOf(events.length - 1) + 1);
+  ref = namedPoint(ref, length);
   const asIndex = indexRef(ref);
   if (asIndex && (asIndex.marked || asIndex.index < length)) {
     if (asIndex.index >= length) throw outsideLog(asIndex.index, length);

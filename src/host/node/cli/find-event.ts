@@ -5,7 +5,7 @@ import type { StoredConversationEvent } from '../../../core/agent/event-codec';
 import type { Event } from '../../../core/events';
 import { type EventStore, isCorruptRecord } from '../../../core/log';
 import { readEvents } from './conversation-dir';
-import { type EventRefFound, indexRef, outsideLog, resolveRef } from './event-ref';
+import { type EventRefFound, indexRef, namedPoint, outsideLog, resolveRef } from './event-ref';
 
 type Store = EventStore<StoredConversationEvent>;
 
@@ -24,6 +24,7 @@ export async function findEvent(
   all: EventsOnce = eventsOnce(store),
 ): Promise<EventRefFound> {
   const length = store.length;
+  ref = namedPoint(ref, length);
   const asIndex = indexRef(ref);
   if (asIndex && (asIndex.marked || asIndex.index < length)) {
     if (asIndex.index >= length) throw outsideLog(asIndex.index, length);

@@ -2,7 +2,8 @@
 export const EXIT_CODES_HELP = `Exit codes:
   0    the agent finished
   1    usage error or other failure (the message says which)
-  2    the agent waits for confirmation: continue with approve or reject
+  2    the agent waits for confirmation: continue with approve or reject (at a terminal, run,
+       approve and reject ask in place instead, unless --no-input)
   3    the agent stopped on an error (LLM failure, iteration limit) or got stuck
   130  interrupted with Ctrl+C (the conversation is paused); 143 for SIGTERM, 129 for SIGHUP`;
 
@@ -48,6 +49,16 @@ Logbook's own outside the workspace; the workspace's .git is never touched.
   LOGBOOK_CHECKPOINTS_MAX_FILE_MB    larger files are skipped, and listed as such (default 5)
   LOGBOOK_CHECKPOINTS_MAX_FILES      a workspace with more files gets no checkpoints, and one notice
                                      saying so; the agent works on (default 100000)`;
+
+const CONV_DIR_HELP = `CONV_DIR may be left out: the newest conversation of the current folder (its
+.logbook/conversations/, or the nearest folder above that has one) that logbook run started on this
+machine is taken, and named on stderr.`;
+
+const POINT_HELP = `ID names a point of the conversation, the same way in show --at, diff and restore:
+an event id or a checkpoint id (as [checkpoint] lines print it, the after-action one too), any
+prefix of either that fits only one (an ambiguous one is refused, listing what it fits), #N (the
+event at index N; a bare number too, when the log has that event: said on stderr), start (the
+first event: the files as the agent found them) or now (the last event; also end).`;
 
 const PASS_ENV_HELP = `  --pass-env NAME        let the agent's shell see NAME although it is Logbook's own
                          (OPENAI_API_KEY, LOGBOOK_*); repeat for more names
@@ -140,16 +151,27 @@ Options:
   --sandbox, --allow-host, --deny-read, --home-readable, --writable  as for run
   --json                 one JSON object
   -h, --help             show this help`,
-  run: `Usage: logbook run --workspace DIR --task TEXT [options]
-       logbook run --workspace DIR --store CONV_DIR --mode act   (approve its plan)
-       logbook run --demo --workspace DIR --task TEXT            (the built-in demo model)
+  run: `Usage: logbook run "TEXT" [options]
+       logbook run --workspace DIR --task TEXT [options]
+       logbook run --store CONV_DIR --mode act                   (approve its plan)
+       logbook run --demo "TEXT"                                 (the built-in demo model)
 
-Starts a conversation in DIR, sends TEXT as the first message and runs the agent, printing each
-event as it is recorded.
+Starts a conversation in the current folder (or DIR), sends TEXT as the first message and runs the
+agent, printing each event as it is recorded.
+
+When the agent waits for your confirmation and you are at a terminal (stdin and stdout are
+terminals, and neither --no-input nor --json is given), run asks in place: it shows each action
+(a file edit as a unified diff, coloured unless NO_COLOR is set; a command in full), its risk and
+why, then asks [y]es / [n]o / [a]lways allow / [s]how more. No asks for a reason the agent reads;
+always allow (commands only) adds the command's start to confirmation.allowRules in your config
+file and runs it. The answers are recorded as approve and reject record them, and the run goes on.
+Otherwise run exits with code 2 and prints the diff and how to continue.
 
 Options:
-  --workspace DIR        folder the agent works in (required)
-  --task TEXT            what the agent should do (required, except to approve a plan as above)
+  TEXT, --task TEXT      what the agent should do (required, except to approve a plan as above)
+  --workspace DIR        folder the agent works in (default: the current folder; with --store,
+                         the folder the conversation ran in)
+  --no-input             never ask in place: exit 2 when the agent waits, as in a script
   --confirmation-mode MODE
                          never | risky | always: when to stop and ask before acting (default
                          risky); the setting logbook.confirmation.mode in VS Code
@@ -203,46 +225,52 @@ ${PASS_ENV_HELP}
 ${LLM_ENV_HELP}
 
 ${CHECKPOINT_ENV_HELP}`,
-  show: `Usage: logbook show CONV_DIR [--at ID | --index N] [--json]
+  show: `Usage: logbook show [CONV_DIR] [--at ID | --index N] [--json]
 
-Prints the state of a conversation derived from its log: status, pending actions, tasks, metrics.
+Prints the state of a conversation derived from its log: status, pending actions (a file edit with
+the diff it would make to the file as it is now), tasks, metrics.
 Reads without locking, so it works while an agent is running. A conversation whose process is gone
 (killed or crashed during a step) shows as paused, "interrupted"; actions it left in doubt are
 decided with \`logbook resolve\`. Events the log recorded and no longer has (a deleted segment file)
 are reported as lost, with status data_lost, until \`logbook repair\` records the loss.
 
 With --at, the state right after event ID instead (time travel): its status, mode, tokens and
-cost, plan and pending actions as they were then. ID is an event id or a checkpoint id, or any
-prefix of either that fits only one, as for \`logbook restore\`, or #N, the event at index N. A
-bare number is an index too when the log has that event (said on stderr: an id can start with
-digits; give more of it to mean one).
+cost, plan and pending actions as they were then (without diffs: the files are not those of then).
+${POINT_HELP}
+
+${CONV_DIR_HELP}
 
 Options:
   --at ID      the state right after that event
   --index N    the same as --at #N
   --json       one JSON object: id, status, event_count, metrics, pending_actions (with the risk
-               each is held at and why), title, tasks, lost_events, accepted_losses...
+               each is held at and why, and diff: a file edit's unified diff, else null), title,
+               tasks, lost_events, accepted_losses...
                (with --at: the same fields and \`at\`, the event's index, id and time, and
                read_as: index, id or checkpoint, how ID was read)
   -h, --help   show this help`,
-  approve: `Usage: logbook approve CONV_DIR [--json]
+  approve: `Usage: logbook approve [CONV_DIR] [--json] [--no-input]
 
 Approves the actions a conversation is waiting on and continues the run in the same workspace,
-printing events as \`run\` does.
+printing events as \`run\` does (and, at a terminal, asking in place as \`run\` does).
+${CONV_DIR_HELP}
 
 Options:
   --json                 print events as JSON lines
+  --no-input             never ask in place: exit 2 when the agent waits again
 ${PASS_ENV_HELP}
   -h, --help             show this help
 
 ${EXIT_CODES_HELP}`,
-  reject: `Usage: logbook reject CONV_DIR --reason TEXT [--json]
+  reject: `Usage: logbook reject [CONV_DIR] --reason TEXT [--json] [--no-input]
 
 Rejects the actions a conversation is waiting on, telling the agent why, and lets it continue.
+${CONV_DIR_HELP}
 
 Options:
   --reason TEXT          why the actions were rejected; the agent reads it (required)
   --json                 print events as JSON lines
+  --no-input             never ask in place: exit 2 when the agent waits again
 ${PASS_ENV_HELP}
   -h, --help             show this help
 
@@ -332,29 +360,30 @@ Options:
   -h, --help    show this help
 
 Exit codes: 0 done; 1 a bad did:key, an unknown action, or a failure.`,
-  checkpoints: `Usage: logbook checkpoints CONV_DIR [--json | --release]
+  checkpoints: `Usage: logbook checkpoints [CONV_DIR] [--json | --release]
 
 Lists the workspace checkpoints a conversation recorded: the files as they were before each action
 that could change them (and before each restore). Per checkpoint: the index and id of its event,
 the checkpoint's id, its time, how many files differ from the checkpoint before, and what it
 precedes: the action's tool and its command or path, or a restore. Under it, when recorded, the
-checkpoint of the files the action left (its \`[checkpoint] … after the action\` line).
+checkpoint of the files the action left (its \`[checkpoint] … after the action\` line). The first
+checkpoint, compared with nothing, shows "start": the files as the agent found them.
+${CONV_DIR_HELP}
 
 Options:
-  --json       print them as one JSON array (each with action: {tool, what} or null, and
-               after: {index, id, checkpoint} or null)
+  --json       print them as one JSON array (each with action: {tool, what} or null,
+               after: {index, id, checkpoint} or null, and starting_state: true for the first)
   --release    let go of the conversation's checkpoints (before deleting its folder); what other
                conversations' checkpoints share stays in the store
   -h, --help   show this help
 
 ${CHECKPOINT_ENV_HELP}`,
-  restore: `Usage: logbook restore CONV_DIR --at ID [--yes]
+  restore: `Usage: logbook restore [CONV_DIR] --at ID [--yes]
 
 Puts the files of the workspace the conversation ran in back as they were at ID: a checkpoint
 event, an action (the files before it ran) or any other event (the first checkpoint after it).
-ID is an event id or a checkpoint id (as [checkpoint] lines print it), or any prefix of either
-that fits only one (an ambiguous or unknown one is refused, naming what it fits), or #N, the event
-at index N (a bare number too, when the log has that event; said on stderr).
+${POINT_HELP}
+${CONV_DIR_HELP}
 Lists what it will create, overwrite and delete, marking files edited outside the agent after that
 point (by the user or another program, known from the files recorded after each action), then asks.
 Files the checkpoint does not hold
@@ -366,13 +395,15 @@ Options:
   -y, --yes       restore without asking
   -h, --help      show this help
 
-Exit codes: 0 restored (or nothing to restore); 1 not confirmed, or a failure.`,
-  diff: `Usage: logbook diff CONV_DIR --from ID --to ID [--stat]
+Exit codes: 0 restored (or nothing to restore); 1 not confirmed (any answer but y, or no answer:
+nothing was restored), or a failure.`,
+  diff: `Usage: logbook diff [CONV_DIR] --from ID --to ID [--stat]
 
 Prints the changes to the workspace's files between two points of a conversation as a unified
-diff, from the file checkpoints its log recorded. Each ID is an event id or a checkpoint id (an
-after-action one too), any prefix of either that fits only one, or #N, the event at index N (a
-bare number too, when the log has that event; said on stderr). A checkpoint id names its files;
+diff, from the file checkpoints its log recorded (logbook diff --from start --to now: everything
+the agent changed). ${POINT_HELP}
+${CONV_DIR_HELP}
+A checkpoint id names its files;
 the files at an event are those of the first checkpoint at or
 after it (for an action: the files before it ran); after the agent's last change, those the last
 action left (or the files now, when the conversation recorded no after-states). Files a checkpoint
@@ -388,7 +419,7 @@ Options:
 
 Exit codes: 0 printed (also when nothing changed); 1 a failure (unknown or ambiguous ID, no
 checkpoints recorded, a checkpoint the store no longer holds).`,
-  replay: `Usage: logbook replay CONV_DIR [--confirmation-mode never|risky|always] [--sandbox MODE] [--keep]
+  replay: `Usage: logbook replay [CONV_DIR] [--confirmation-mode never|risky|always] [--sandbox MODE] [--keep]
 
 Runs a recorded conversation again, as a regression test for the agent (after changing a tool, a
 prompt or a dependency). The workspace is restored from the conversation's first checkpoint into a

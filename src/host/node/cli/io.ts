@@ -28,8 +28,17 @@ export interface CliIo {
   cwd: string;
   /** Registers a handler of the stop signals (Ctrl+C and the like); returns a function that removes it. */
   onInterrupt(handler: (signal: StopSignal) => void): () => void;
-  /** Asks on stderr and reads one line of stdin; undefined when stdin ends first. */
-  ask?(question: string): Promise<string | undefined>;
+  /**
+   * Asks on stderr and reads one line of stdin; undefined when stdin ends first, or `signal` aborts
+   * (the reading stops then, so stdin does not keep the process alive).
+   */
+  ask?(question: string, signal?: AbortSignal): Promise<string | undefined>;
+  /** A person is at a terminal (stdin and stdout are TTYs): `run` may ask in place. */
+  interactive?: boolean;
+  /** stdout shows colour (a terminal, NO_COLOR unset, TERM not dumb). */
+  colour?: boolean;
+  /** Writes `text` to stdout as it is: only for the CLI's own colour codes around printable text. */
+  outRaw?(text: string): void;
 }
 
 export function processIo(): CliIo {
@@ -48,7 +57,11 @@ export function processIo(): CliIo {
     err: (line) => void process.stderr.write(printableText(line) + '\n'),
     env: process.env,
     cwd: process.cwd(),
-    ask: (question) => askLine(question),
+    ask: (question, signal) => askLine(question, signal),
+    interactive: process.stdin.isTTY === true && process.stdout.isTTY === true,
+    colour:
+      process.stdout.isTTY === true && (process.env.NO_COLOR ?? '') === '' && process.env.TERM !== 'dumb',
+    outRaw: (text) => void process.stdout.write(text),
     onInterrupt(handler) {
       const listeners = STOP_SIGNALS.map((signal) => {
         const listener = () => {
@@ -65,11 +78,13 @@ export function processIo(): CliIo {
   };
 }
 
-function askLine(question: string): Promise<string | undefined> {
+function askLine(question: string, signal?: AbortSignal): Promise<string | undefined> {
+  if (signal?.aborted) return Promise.resolve(undefined);
   process.stderr.write(question);
   return new Promise((resolve) => {
     const rl = createInterface({ input: process.stdin });
     let answered = false;
+    signal?.addEventListener('abort', () => rl.close(), { once: true });
     rl.once('line', (line) => {
       answered = true;
       rl.close();

@@ -6,14 +6,15 @@ import type { Event } from '../../../core/events';
 import { llmSettingsFrom } from '../../../core/settings';
 import { printableLine } from '../../../core/text/printable';
 import { replayRecorded, replayStart } from '../replay/replay-run';
-import { expectPositionals, parseCommandArgs } from './args';
+import { parseCommandArgs } from './args';
 import { checkpointStore } from './checkpoint-env';
 import { cliSettings } from './cli-settings';
-import { assertConversationDir, openReadOnly, readEvents, resolvePath } from './conversation-dir';
+import { assertConversationDir, openReadOnly, readEvents } from './conversation-dir';
 import { actionWhat } from './event-line';
 import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { conversationDirArg } from './newest-conversation';
 import { cliSandbox, SANDBOX_OPTION } from './sandbox-option';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 
@@ -31,8 +32,7 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
     io.out(COMMAND_HELP.replay);
     return EXIT.ok;
   }
-  const [dirArg] = expectPositionals('replay', positionals, ['CONV_DIR']);
-  const dir = resolvePath(io, dirArg!);
+  const { dir } = conversationDirArg('replay', positionals, io);
   assertConversationDir(dir);
   const info = readSessionInfo(dir);
   if (!info)

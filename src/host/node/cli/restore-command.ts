@@ -16,19 +16,14 @@ import { editedOutsideAgent } from '../checkpoints/edited-outside';
 import { createEvent, type CreateFields, type Event } from '../../../core/events';
 import { openSignedStore } from '../../../core/signing';
 import { deriveState } from '../../../core/state';
-import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
+import { nonEmpty, parseCommandArgs } from './args';
 import { isMultiFolderCheckpoint } from '../checkpoints/workspace-store';
 import { checkpointStore } from './checkpoint-env';
-import {
-  assertConversationDir,
-  conversationId,
-  isDirectory,
-  readEvents,
-  resolvePath,
-} from './conversation-dir';
+import { assertConversationDir, conversationId, isDirectory, readEvents } from './conversation-dir';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { conversationDirArg } from './newest-conversation';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import { cliSigningIdentity } from './signing';
 import { ioSettings } from './cli-settings';
@@ -43,10 +38,9 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
     io.out(COMMAND_HELP.restore);
     return EXIT.ok;
   }
-  const [dirArg] = expectPositionals('restore', positionals, ['CONV_DIR']);
+  const { dir, dirArg } = conversationDirArg('restore', positionals, io);
   const at = nonEmpty('restore', 'at', values.at);
   if (at === undefined) throw new UsageError('logbook restore: --at EVENT_ID is required.');
-  const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
   const info = readSessionInfo(dir);
   if (!info)
@@ -67,7 +61,7 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
       );
     }
     const { events, indices } = await readEvents(log);
-    const found = resolveRef(events, at, dirArg!, { indices });
+    const found = resolveRef(events, at, dirArg, { indices });
     const note = indexNote(at, found);
     if (note) io.err(note);
     const eventId = found.eventId;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { ConfirmationMode } from '../../../core/agent/settings';
 import { type AgentMode, isAgentMode } from '../../../core/agent/plan-mode';
 import { detectBackend } from '../../../core/log';
-import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
+import { nonEmpty, parseCommandArgs } from './args';
 import { type CliSettings, cliSettings } from './cli-settings';
 import { openCliSession, prepareCliSession } from './cli-session';
 import {
@@ -16,6 +16,7 @@ import {
   resolvePath,
 } from './conversation-dir';
 import { driveToStop } from './drive';
+import { inPlaceAt, NO_INPUT_OPTION } from './ask-in-place';
 import { resolveHint } from './in-doubt';
 import { note } from './event-printer';
 import { EXIT, UsageError } from './exit-codes';
@@ -44,6 +45,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     json: { type: 'boolean' },
     'no-checkpoints': { type: 'boolean' },
     ...DEMO_OPTION,
+    ...NO_INPUT_OPTION,
     ...PASS_ENV_OPTION,
     ...MCP_CONFIG_OPTION,
     ...SANDBOX_OPTION,
@@ -52,17 +54,19 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     io.out(COMMAND_HELP.run);
     return EXIT.ok;
   }
-  expectPositionals('run', positionals, []);
-  const workspaceArg = nonEmpty('run', 'workspace', values.workspace);
-  const task = nonEmpty('run', 'task', values.task);
-  if (workspaceArg === undefined) throw new UsageError('logbook run: --workspace DIR is required.');
+  const task = taskFrom(positionals, nonEmpty('run', 'task', values.task));
+  // The current folder, or the one a continued conversation (--store) ran in.
+  const workspaceArg =
+    nonEmpty('run', 'workspace', values.workspace) ??
+    (values.store !== undefined ? readSessionInfo(resolvePath(io, values.store))?.workspace : undefined) ??
+    '.';
   const agentMode = values.mode === undefined ? undefined : (values.mode as AgentMode);
   if (agentMode !== undefined && !isAgentMode(agentMode)) {
     throw new UsageError(`logbook run: --mode must be plan or act, got "${values.mode}".`);
   }
   // `--mode act` on a conversation in plan mode without a task approves its plan.
   if (task === undefined && !(agentMode === 'act' && values.store !== undefined))
-    throw new UsageError('logbook run: --task TEXT is required.');
+    throw new UsageError('logbook run: a task is required: logbook run "TEXT" (or --task TEXT).');
   const settings = cliSettings('run', io.env, { flags: values, warn: (line) => io.err(line) });
   const workspace = resolvePath(io, workspaceArg);
   if (!isDirectory(workspace))
@@ -156,7 +160,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       if (agentMode !== undefined) await conversation.setMode(agentMode);
       await conversation.sendMessage(task);
     }
-    return await driveToStop(io, mode, session, storeDir, opened.children);
+    return await driveToStop(io, mode, session, storeDir, opened.children, inPlaceAt(io, values, workspace));
   } finally {
     await opened.close();
   }
@@ -166,4 +170,16 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
 function chosen(settings: CliSettings, key: string): number | null {
   const entry = settings.resolved.get(key);
   return entry && entry.sources[0]?.kind !== 'default' ? (entry.value as number) : null;
+}
+
+/** The task as one argument (`logbook run "fix the tests"`) or --task, not both. */
+function taskFrom(positionals: readonly string[], flag: string | undefined): string | undefined {
+  if (positionals.length === 0) return flag;
+  if (flag !== undefined)
+    throw new UsageError('logbook run: give the task once, as an argument or with --task, not both.');
+  if (positionals.length > 1) {
+    const got = positionals.map((p) => JSON.stringify(p)).join(' ');
+    throw new UsageError(`logbook run: the task is one argument; quote it: logbook run "..." (got ${got}).`);
+  }
+  return nonEmpty('run', 'task', positionals[0]);
 }

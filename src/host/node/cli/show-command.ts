@@ -3,7 +3,7 @@
 // that event (state-at.ts), as it was then.
 import { hasLiveWriter } from '../../../core/log';
 import { chainSigners } from '../../../core/signing';
-import { expectPositionals, nonEmpty, parseCommandArgs } from './args';
+import { nonEmpty, parseCommandArgs } from './args';
 import { readStateAt } from './state-at';
 import { indexNote } from './event-ref';
 import {
@@ -11,11 +11,11 @@ import {
   conversationId,
   conversationWorkspace,
   openReadOnly,
-  resolvePath,
 } from './conversation-dir';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
+import { conversationDirArg } from './newest-conversation';
 import { type ReadState, readState } from './read-state';
 import { withLostEvents, withLostLines } from './lost-report';
 import { reportLines, stateReport, withWriterLiveness } from './state-report';
@@ -31,17 +31,16 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     io.out(COMMAND_HELP.show);
     return EXIT.ok;
   }
-  const [dirArg] = expectPositionals('show', positionals, ['CONV_DIR']);
+  const { dir, dirArg } = conversationDirArg('show', positionals, io);
   const byIndex = nonEmpty('show', 'index', values.index);
   if (byIndex !== undefined && values.at !== undefined)
     throw new UsageError('logbook show: give --at ID or --index N, not both.');
   if (byIndex !== undefined && !/^\d+$/.test(byIndex.trim()))
     throw new UsageError(`logbook show: --index takes an event index (0, 1, ...), not "${byIndex}".`);
   const at = byIndex !== undefined ? `#${byIndex.trim()}` : nonEmpty('show', 'at', values.at);
-  const dir = resolvePath(io, dirArg!);
   assertConversationDir(dir);
   const id = conversationId(dir);
-  if (at !== undefined) return showAt(io, dir, dirArg!, id, at, values.json === true);
+  if (at !== undefined) return showAt(io, dir, dirArg, id, at, values.json === true);
   // Before reading: a run that ends while we read is then reported as it ended, not as interrupted.
   const writerAlive = hasLiveWriter(dir);
   const store = await openReadOnly(dir);
@@ -56,6 +55,7 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     dir,
     workspace: conversationWorkspace(dir),
     corrupt: read.corrupt,
+    diffs: true,
   });
   const seen = withLostEvents(withWriterLiveness(report, writerAlive), store, dir);
   // Who signed it, as signatures.log names them; `logbook verify` checks the signatures.

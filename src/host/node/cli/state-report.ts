@@ -4,6 +4,7 @@ import { type ConversationState, type ExecutionStatus, statusForReader } from '.
 import { actionWhat } from './event-line';
 import { resolveHint } from './in-doubt';
 import { heldRisk } from './pending-risk';
+import { pendingEditDiff } from './pending-diff';
 import { printableLine } from '../../../core/text/printable';
 import { formatCost, plural } from '../../../core/format/counts';
 
@@ -18,6 +19,11 @@ export interface PendingActionReport {
   /** Why the rules rate it so (where a path leads, what a command does). */
   reasons: string[];
   tool_call_id: string;
+  /**
+   * A file edit's change as a unified diff against the file as it is now; null for other actions,
+   * an edit that would fail, or a past state (`show --at`), whose files are not the ones now.
+   */
+  diff: string | null;
 }
 
 export interface StateReport {
@@ -52,7 +58,7 @@ export function stateReport(
   state: ConversationState,
   /** The ActionEvents of the pending actions, by id. */
   actions: ReadonlyMap<string, ActionEvent>,
-  extra: { id: string; dir: string; workspace: string | null; corrupt: number },
+  extra: { id: string; dir: string; workspace: string | null; corrupt: number; diffs?: boolean },
 ): StateReport {
   return {
     id: extra.id,
@@ -78,6 +84,7 @@ export function stateReport(
         model_risk: held?.modelRisk ?? 'UNKNOWN',
         reasons: held?.reasons ?? [],
         tool_call_id: p.toolCallId,
+        diff: a && extra.diffs ? pendingEditDiff(a, extra.workspace) : null,
       };
     }),
     in_doubt: state.inDoubt,
@@ -122,6 +129,7 @@ function reportText(r: StateReport): string[] {
       const doubt = r.in_doubt.includes(p.id) ? ' [started before a crash, result unknown]' : '';
       const why = p.reasons.length > 0 ? `: ${p.reasons.join('; ')}` : '';
       lines.push(`  ${p.id}  ${p.tool}: ${p.summary} (risk ${p.risk}${why})${doubt}`);
+      if (p.diff) for (const l of p.diff.split('\n')) lines.push(`    ${printableLine(l)}`);
     }
     if (r.in_doubt.length) lines.push(`decide on the actions in doubt: ${resolveHint(r.dir)}`);
   }

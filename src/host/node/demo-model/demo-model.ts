@@ -29,6 +29,12 @@ export const CONNECT_A_MODEL = {
 
 export type DemoSurface = keyof typeof CONNECT_A_MODEL;
 
+/** Where the finished change is reviewed, in the words of where the demo runs. */
+const REVIEW_THE_CHANGE: Record<DemoSurface, string> = {
+  vscode: 'Review the change inline in the editor, or run **Logbook: Review Changes**.',
+  cli: 'See the change with: logbook diff --from start --to now',
+};
+
 const WHAT_THE_DEMO_SHOWS =
   `The demo follows two scripts: ask it to "${DEMO_TASK}" and it plans, runs the sample project's ` +
   `tests, reads the file and proposes an edit for you to confirm or reject (in plan mode it plans ` +
@@ -77,9 +83,7 @@ export function demoReply(request: DemoRequest, surface: DemoSurface = 'vscode')
         return {
           toolCalls: [
             call(id('finish'), 'finish', {
-              message:
-                'Done. src/math.js now exports subtract(). Review the change inline in the editor, or ' +
-                'run **Logbook: Review Changes**.',
+              message: `Done. src/math.js now exports subtract(). ${REVIEW_THE_CHANGE[surface]}`,
             }),
           ],
         };

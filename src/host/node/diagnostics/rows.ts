@@ -118,14 +118,15 @@ export function storageRows(input: StorageInput, l10n: L10n = ENGLISH): Diagnost
       status: 'info',
     });
   }
+  // Conversations are this workspace's; checkpoint stores hold every workspace's: each says so.
   if (!input.conversations.length)
-    rows.push({ label: l10n.t('Conversations'), value: l10n.t('none'), status: 'info' });
+    rows.push({ label: l10n.t('Conversations in this workspace'), value: l10n.t('none'), status: 'info' });
   const held = input.stores.reduce((n, s) => n + s.held.length, 0);
   const bytes = input.stores.reduce((n, s) => n + s.bytes, 0);
   rows.push({
     label: l10n.t('Checkpoints'),
     value: l10n.t(
-      '{0} in {1} store(s), for {2} conversation(s)',
+      '{0} in {1} store(s), for {2} conversation(s) of every workspace',
       formatSize(bytes),
       input.stores.length,
       held,
