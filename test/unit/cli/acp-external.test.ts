@@ -1,0 +1,201 @@
+// `logbook run --agent NAME`: an external ACP agent run instead of Logbook's own loop. The agent
+// here is `logbook acp` itself (a real child process on the scripted model), so both ends of the
+// protocol are real: its text is recorded as the reply, its write becomes a file_editor action
+// that Logbook's gate rates, confirms and checkpoints, and the log verifies.
+import * as assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Scenario } from '../../support/llm-server';
+import { cliBundle, printed, runCli, testCheckpointsDir, testConfigDir, testSigningKey } from './cli-runner';
+import { CliFixture, readLogJson } from './fixtures';
+
+// An edit of a file that exists: `logbook acp` writes those through its client (new files it writes itself).
+const EDIT = {
+  id: 'call_edit',
+  name: 'file_editor',
+  arguments: {
+    command: 'str_replace',
+    path: 'hello.txt',
+    old_str: 'hello',
+    new_str: 'hello from the agent',
+    security_risk: 'LOW',
+    summary: 'edit hello.txt',
+  },
+};
+
+/** A workspace with the file the agent edits. */
+export function workspaceWithHello(fx: CliFixture): string {
+  const ws = realpathSync(fx.tmp());
+  writeFileSync(join(ws, 'hello.txt'), 'hello\n');
+  return ws;
+}
+
+export const GREETING: Scenario = {
+  name: 'acp-external-greeting',
+  turns: [
+    {
+      match: { lastRole: 'user', lastContentIncludes: 'greeting' },
+      reply: {
+        reasoning: 'A file is the simplest greeting.',
+        content: 'I will create the file. ',
+        toolCalls: [EDIT],
+      },
+    },
+    { match: { lastRole: 'tool' }, reply: { content: 'Edited hello.txt.' } },
+  ],
+};
+
+/** The inner agent: `logbook acp` on the scripted model, asking nothing itself (the outer asks). */
+export async function innerAgentEnv(fx: CliFixture, scenario: Scenario): Promise<Record<string, string>> {
+  const llm = await fx.startLlm(scenario);
+  const cli = await cliBundle();
+  const names = [
+    'OPENAI_BASE_URL',
+    'OPENAI_API_KEY',
+    'LOGBOOK_MODEL',
+    'LOGBOOK_SIGNING_KEY',
+    'XDG_CONFIG_HOME',
+    'LOGBOOK_CHECKPOINTS_DIR',
+  ];
+  const agents = {
+    inner: {
+      command: process.execPath,
+      args: [cli, 'acp', '--confirmation-mode', 'never', '--sandbox', 'off'],
+      env: names,
+    },
+  };
+  return {
+    ...llm,
+    LOGBOOK_SIGNING_KEY: testSigningKey(),
+    XDG_CONFIG_HOME: testConfigDir(),
+    LOGBOOK_CHECKPOINTS_DIR: testCheckpointsDir(),
+    LOGBOOK_ACP_AGENTS: JSON.stringify(agents),
+  };
+}
+
+/** The outer conversation: the one whose session.json names the agent. */
+export function outerDir(ws: string): string {
+  const root = join(ws, '.logbook', 'conversations');
+  const found = readdirSync(root).filter(
+    (d) =>
+      (JSON.parse(readFileSync(join(root, d, 'session.json'), 'utf8')) as { model: string }).model ===
+      'acp:inner',
+  );
+  assert.equal(found.length, 1, `one conversation runs the agent in ${root}`);
+  return join(root, found[0]!);
+}
+
+describe('logbook run --agent (an external ACP agent: logbook acp itself)', function () {
+  this.timeout(120_000);
+  const fx = new CliFixture();
+  afterEach(() => fx.cleanup());
+
+  it('a prompt: the agent text and thought recorded, its write a file_editor action, the log verifies', async () => {
+    const env = await innerAgentEnv(fx, GREETING);
+    const ws = workspaceWithHello(fx);
+    const r = await runCli(
+      ['run', '--workspace', ws, '--task', 'write a greeting', '--agent', 'inner', '--sandbox', 'off'],
+      {
+        env,
+        timeoutMs: 60_000,
+      },
+    );
+    assert.equal(r.code, 0, printed(r));
+    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello from the agent\n');
+    const dir = outerDir(ws);
+    const events = (await readLogJson(dir)).map(
+      (s) => s as { kind?: string; source?: string; [k: string]: unknown },
+    );
+    const action = events.find((e) => e.kind === 'ActionEvent') as { tool_name?: string } | undefined;
+    assert.equal(action?.tool_name, 'file_editor', JSON.stringify(events.map((e) => e.kind)));
+    const replies = JSON.stringify(events.filter((e) => e.kind === 'MessageEvent' && e.source === 'agent'));
+    assert.match(replies, /Edited hello\.txt\./);
+    assert.ok(
+      events.some(
+        (e) => e.kind === 'ConversationStateUpdateEvent' && JSON.stringify(e).includes('acp_tool_call'),
+      ),
+      'the agent own tool calls are kept as ACP payloads',
+    );
+    const verify = await runCli(['verify', dir]);
+    assert.equal(verify.code, 0, printed(verify));
+    const show = await runCli(['show', dir]);
+    assert.equal(show.code, 0, printed(show));
+    assert.match(show.stdout, /status\s+finished/);
+  });
+
+  it('a write the policy holds lands only after approve, with a checkpoint before it', async () => {
+    const env = await innerAgentEnv(fx, GREETING);
+    const ws = workspaceWithHello(fx);
+    const r = await runCli(
+      [
+        'run',
+        '--workspace',
+        ws,
+        '--task',
+        'write a greeting',
+        '--agent',
+        'inner',
+        '--sandbox',
+        'off',
+        '--confirmation-mode',
+        'always',
+      ],
+      { env, timeoutMs: 60_000 },
+    );
+    assert.equal(r.code, 2, printed(r));
+    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello\n', 'nothing written before the answer');
+    const dir = outerDir(ws);
+    const served = fx.llm!.requests.length;
+    const approve = await runCli(['approve', dir], { env, timeoutMs: 60_000 });
+    // The agent stopped with run: approve carries the write out and asks no other model to go on.
+    assert.match(
+      approve.stdout + approve.stderr,
+      /The agent "inner" stopped when logbook run ended/,
+      printed(approve),
+    );
+    assert.equal(fx.llm!.requests.length, served, 'no model was asked after approve');
+    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello from the agent\n', printed(approve));
+    const events = await readLogJson(dir);
+    assert.ok(
+      events.some((e) => JSON.stringify(e).includes('checkpoint')),
+      'a checkpoint is recorded with the write',
+    );
+    const verify = await runCli(['verify', dir]);
+    assert.equal(verify.code, 0, printed(verify));
+  });
+
+  it('an unknown agent name is a usage error naming the ones there are; nothing starts', async () => {
+    const env = await innerAgentEnv(fx, GREETING);
+    const ws = realpathSync(fx.tmp());
+    const r = await runCli(['run', '--workspace', ws, '--task', 'x', '--agent', 'nope'], { env });
+    assert.equal(r.code, 1, printed(r));
+    assert.match(r.stderr, /no agent "nope" in acp\.agents \(there are: inner\)/);
+    assert.ok(!existsSync(join(ws, '.logbook')));
+  });
+
+  it('an agent that speaks no JSON-RPC: a clear error event, the log keeps the task and verifies', async () => {
+    const env = await innerAgentEnv(fx, GREETING);
+    const ws = realpathSync(fx.tmp());
+    const script = join(ws, 'garbage-agent.js');
+    writeFileSync(
+      script,
+      'process.stdout.write(\'this is not json\\n{"jsonrpc":"2.0"\\n\'); setTimeout(() => process.exit(3), 300);\n',
+    );
+    const agents = { inner: { command: process.execPath, args: [script] } };
+    const r = await runCli(
+      ['run', '--workspace', ws, '--task', 'write a greeting', '--agent', 'inner', '--sandbox', 'off'],
+      {
+        env: { ...env, LOGBOOK_ACP_AGENTS: JSON.stringify(agents) },
+        timeoutMs: 60_000,
+      },
+    );
+    assert.notEqual(r.code, 0, printed(r));
+    const dir = outerDir(ws);
+    const events = await readLogJson(dir);
+    const text = JSON.stringify(events);
+    assert.match(text, /write a greeting/);
+    assert.match(text, /The agent \\"inner\\"/);
+    const verify = await runCli(['verify', dir]);
+    assert.equal(verify.code, 0, printed(verify));
+  });
+});
