@@ -1,0 +1,100 @@
+// An external ACP agent under `logbook run --agent` that asks for what Logbook's own agent may not
+// do: a write outside the workspace, a write to a held file (.vscode/settings.json), a permission
+// for its own tool, a file written with its own rights outside the workspace. Each is refused or
+// asked as Logbook's own tools would be, in act and in plan mode, and the log says what was asked.
+import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { outsideFolder } from '../../support/outside-folder';
+import { printed, runCli, testCheckpointsDir, testConfigDir, testSigningKey } from '../cli/cli-runner';
+import { CliFixture, readLogJson } from '../cli/fixtures';
+
+const AGENT = join(__dirname, '..', '..', 'support', 'acp-write-agent.cjs');
+
+function agentEnv(): Record<string, string> {
+  return {
+    LOGBOOK_SIGNING_KEY: testSigningKey(),
+    XDG_CONFIG_HOME: testConfigDir(),
+    LOGBOOK_CHECKPOINTS_DIR: testCheckpointsDir(),
+    LOGBOOK_ACP_AGENTS: JSON.stringify({ writer: { command: process.execPath, args: [AGENT] } }),
+  };
+}
+
+/** The conversation `run` made (the agent here keeps no log of its own). */
+function conversationDir(ws: string, stdout: string): string {
+  const m = /conversation: (\S+)/.exec(stdout);
+  assert.ok(m, stdout);
+  assert.ok(m[1]!.startsWith(join(ws, '.logbook', 'conversations')));
+  return m[1]!;
+}
+
+describe('hostile: an external ACP agent under logbook run --agent', function () {
+  this.timeout(90_000);
+  const fx = new CliFixture();
+  afterEach(() => fx.cleanup());
+
+  const run = (ws: string, mode: 'act' | 'plan', ask: unknown, extra: string[] = []) =>
+    runCli(
+      [
+        'run',
+        '--workspace',
+        ws,
+        '--agent',
+        'writer',
+        '--mode',
+        mode,
+        '--task',
+        JSON.stringify(ask),
+        ...extra,
+      ],
+      { env: agentEnv(), timeoutMs: 60_000 },
+    );
+
+  for (const mode of ['act', 'plan'] as const) {
+    it(`${mode} mode: fs/write_text_file outside the workspace is refused; nothing is written there`, async () => {
+      const ws = realpathSync(fx.tmp());
+      const outside = join(outsideFolder('acp-client-'), 'escaped.txt');
+      const r = await run(ws, mode, { write: { path: outside, content: 'escaped\n' } }, ['--sandbox', 'off']);
+      assert.ok(!existsSync(outside), printed(r));
+      const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
+      assert.match(log, /refused: /, 'the agent was told no');
+      assert.ok(log.includes('"tool_name":"file_editor"'), 'the write was an action of the file tool');
+    });
+
+    it(`${mode} mode: a write to .vscode/settings.json is held or refused, never written unasked`, async () => {
+      const ws = realpathSync(fx.tmp());
+      mkdirSync(join(ws, '.vscode'));
+      const held = join(ws, '.vscode', 'settings.json');
+      writeFileSync(held, '{}\n');
+      const r = await run(
+        ws,
+        mode,
+        { write: { path: held, content: '{"logbook.confirmation.mode":"never"}\n' } },
+        ['--sandbox', 'off'],
+      );
+      assert.equal(readFileSync(held, 'utf8'), '{}\n', printed(r));
+      // Act mode asks (exit 2, `logbook approve` decides); plan mode refuses writes outright.
+      if (mode === 'act') assert.equal(r.code, 2, printed(r));
+      else assert.match(JSON.stringify(await readLogJson(conversationDir(ws, r.stdout))), /refused: /);
+    });
+
+    it(`${mode} mode: a session/request_permission is refused, never approved unasked, and recorded`, async () => {
+      const ws = realpathSync(fx.tmp());
+      const r = await run(ws, mode, { ask: 'rm -rf /' }, ['--sandbox', 'off']);
+      assert.equal(r.code, 0, printed(r));
+      const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
+      assert.match(log, /permission: no/, 'the agent heard the rejection');
+      assert.match(log, /acp_permission_refused[^]*rm -rf \//, 'the request is in the log');
+    });
+  }
+
+  it('the agent process runs in the sandbox: a file it writes itself outside the workspace is not written', async () => {
+    const ws = realpathSync(fx.tmp());
+    const outside = join(outsideFolder('acp-client-sandbox-'), 'escaped.txt');
+    const r = await run(ws, 'act', { touch: outside }, ['--sandbox', 'required']);
+    assert.ok(!existsSync(outside), printed(r));
+    const inside = join(ws, 'inside.txt');
+    const r2 = await run(ws, 'act', { touch: inside }, ['--sandbox', 'required']);
+    assert.equal(readFileSync(inside, 'utf8'), 'written by the agent itself\n', printed(r2));
+  });
+});
