@@ -155,10 +155,14 @@ describe('logbook run --agent (an external ACP agent: logbook acp itself)', func
     );
     assert.equal(fx.llm!.requests.length, served, 'no model was asked after approve');
     assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello from the agent\n', printed(approve));
-    const events = await readLogJson(dir);
+    // A checkpoint is recorded after the write was asked and before its result.
+    const events = (await readLogJson(dir)) as { kind?: string; key?: string }[];
+    const action = events.findIndex((e) => e.kind === 'ActionEvent');
+    const result = events.findIndex((e) => e.kind === 'ObservationEvent');
+    const checkpoint = events.findIndex((e, i) => i > action && e.key === 'checkpoint');
     assert.ok(
-      events.some((e) => JSON.stringify(e).includes('checkpoint')),
-      'a checkpoint is recorded with the write',
+      action >= 0 && checkpoint > action && checkpoint < result,
+      JSON.stringify(events.map((e) => e.kind + ':' + (e.key ?? ''))),
     );
     const verify = await runCli(['verify', dir]);
     assert.equal(verify.code, 0, printed(verify));

@@ -40,14 +40,22 @@ export async function launchAgent(opts: {
   log: (line: string) => void;
 }): Promise<LaunchedAgent> {
   const { name, entry, workspace, log } = opts;
+  // The launcher is the MCP servers'; its lines name the agent and where its hosts go.
+  const asAgent = (line: string) =>
+    line
+      .replace(/^MCP server "/, 'The agent "')
+      .replace(
+        `the server's "allowedHosts" (or to logbook.sandbox.allowedHosts)`,
+        `its "allowedHosts" in acp.agents (or to sandbox.allowedHosts)`,
+      );
   const pass = entry.env ?? [];
   const sandbox = cliSandbox(opts.settings, opts.env);
   const launched = await serverLaunch(
     name,
     { command: entry.command, args: entry.args ?? [], allowedHosts: entry.allowedHosts ?? [] },
-    { sandbox, workspaces: [workspace], cwd: workspace, pass, env: {}, log },
+    { sandbox, workspaces: [workspace], cwd: workspace, pass, env: {}, log: (line) => log(asAgent(line)) },
   );
-  if (launched.unsandboxed) log(launched.unsandboxed.replace(/^MCP server/, 'The agent'));
+  if (launched.unsandboxed) log(asAgent(launched.unsandboxed));
   // Unsandboxed (sandbox.mode off, or auto where none can start): only what the entry names.
   const env: Record<string, string> = {};
   for (const k of ['PATH', 'HOME', 'LANG', ...pass]) {
