@@ -102,6 +102,8 @@ describe('logbook run --agent (an external ACP agent: logbook acp itself)', func
     );
     assert.equal(r.code, 0, printed(r));
     assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello from the agent\n');
+    // The run prints the agent's own tool calls as they are recorded.
+    assert.match(r.stdout, /^\[agent tool\] /m);
     const dir = outerDir(ws);
     const events = (await readLogJson(dir)).map(
       (s) => s as { kind?: string; source?: string; [k: string]: unknown },

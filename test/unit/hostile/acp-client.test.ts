@@ -84,6 +84,7 @@ describe('hostile: an external ACP agent under logbook run --agent', function ()
       assert.equal(r.code, 0, printed(r));
       const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
       assert.match(log, /permission: no/, 'the agent heard the rejection');
+      assert.match(r.stdout, /the agent asked to run its own tool: rm -rf \/; refused/);
       assert.match(log, /acp_permission_refused[^]*rm -rf \//, 'the request is in the log');
     });
   }

@@ -26,6 +26,7 @@ import {
   type LlmRequest,
   type LlmResponse,
 } from '../../../core/llm';
+import { ACP_ERROR_KEY, ACP_PERMISSION_REFUSED_KEY, ACP_TOOL_CALL_KEY } from './record-lines';
 
 export interface AgentLaunch {
   command: string;
@@ -35,9 +36,9 @@ export interface AgentLaunch {
 
 /** What the agent said or did that is not a reply's text: recorded as it is, by the session. */
 export type AgentRecord =
-  | { key: 'acp_tool_call'; value: SessionUpdate }
-  | { key: 'acp_permission_refused'; value: RequestPermissionRequest }
-  | { key: 'acp_error'; value: { message: string } };
+  | { key: typeof ACP_TOOL_CALL_KEY; value: SessionUpdate }
+  | { key: typeof ACP_PERMISSION_REFUSED_KEY; value: RequestPermissionRequest }
+  | { key: typeof ACP_ERROR_KEY; value: { message: string } };
 
 export interface ExternalAgentOptions {
   name: string;
@@ -155,7 +156,7 @@ export class ExternalAgentModel implements LlmClient {
       .onNotification('session/update', ({ params }) => this.update(params.update))
       .onRequest('session/request_permission', ({ params }) => {
         // Not yet asked of the user: refused, and the log says what was asked.
-        this.records.push({ key: 'acp_permission_refused', value: params });
+        this.records.push({ key: ACP_PERMISSION_REFUSED_KEY, value: params });
         const reject = params.options.find((o) => o.kind === 'reject_once' || o.kind === 'reject_always');
         return reject
           ? { outcome: { outcome: 'selected', optionId: reject.optionId } }
@@ -221,7 +222,7 @@ export class ExternalAgentModel implements LlmClient {
       this.reasoning += u.content.text;
       this.onDelta?.({ type: 'reasoning', text: u.content.text });
     } else if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
-      this.records.push({ key: 'acp_tool_call', value: u });
+      this.records.push({ key: ACP_TOOL_CALL_KEY, value: u });
     }
   }
 
@@ -262,7 +263,7 @@ export class ExternalAgentModel implements LlmClient {
   private fail(message: string): void {
     if (this.closing) return;
     const text = `The agent "${this.opts.name}": ${message}.`;
-    this.records.push({ key: 'acp_error', value: { message: text } });
+    this.records.push({ key: ACP_ERROR_KEY, value: { message: text } });
     this.push({ kind: 'failed', message: text });
   }
 
