@@ -1,6 +1,6 @@
 // A small ACP agent for tests of `logbook run --agent`. Each prompt's text is JSON naming what to
-// ask of the client: {"write": {"path", "content"}} sends fs/write_text_file; {"ask": "title"}
-// sends session/request_permission; {"touch": "path"} writes a file itself (with its own rights,
+// ask of the client: {"write": {"path", "content"}} sends fs/write_text_file; {"ask": {"title",
+// "command"}} sends session/request_permission for its own shell tool; {"touch": "path"} writes a file itself (with its own rights,
 // which the sandbox bounds). It says what came back as its message, then ends the turn.
 const { writeFileSync } = require('node:fs');
 const { Readable, Writable } = require('node:stream');
@@ -29,7 +29,13 @@ const app = agent({ name: 'write-agent' })
       } else if (asked.ask) {
         const res = await client.request('session/request_permission', {
           sessionId: params.sessionId,
-          toolCall: { toolCallId: 'own-1', title: asked.ask, kind: 'execute', status: 'pending' },
+          toolCall: {
+            toolCallId: 'own-1',
+            title: asked.ask.title,
+            kind: 'execute',
+            status: 'pending',
+            ...(asked.ask.command ? { rawInput: { command: asked.ask.command } } : {}),
+          },
           options: [
             { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
             { optionId: 'no', name: 'Reject', kind: 'reject_once' },

@@ -78,16 +78,64 @@ describe('hostile: an external ACP agent under logbook run --agent', function ()
       else assert.match(JSON.stringify(await readLogJson(conversationDir(ws, r.stdout))), /refused: /);
     });
 
-    it(`${mode} mode: a session/request_permission is refused, never approved unasked, and recorded`, async () => {
+    it(`${mode} mode: a session/request_permission goes through the gate, never granted unasked`, async () => {
       const ws = realpathSync(fx.tmp());
-      const r = await run(ws, mode, { ask: 'rm -rf /' }, ['--sandbox', 'off']);
-      assert.equal(r.code, 0, printed(r));
-      const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
-      assert.match(log, /permission: no/, 'the agent heard the rejection');
-      assert.match(r.stdout, /the agent asked to run its own tool: rm -rf \/; refused/);
-      assert.match(log, /acp_permission_refused[^]*rm -rf \//, 'the request is in the log');
+      const r = await run(ws, mode, { ask: { title: 'Remove everything', command: 'rm -rf /' } }, [
+        '--sandbox',
+        'off',
+      ]);
+      const dir = conversationDir(ws, r.stdout);
+      const log = JSON.stringify(await readLogJson(dir));
+      assert.ok(log.includes('"tool_name":"agent_permission"'), 'the request is an action of the log');
+      if (mode === 'act') {
+        // HIGH risk: held for the user (exit 2); the agent has heard nothing yet.
+        assert.equal(r.code, 2, printed(r));
+        assert.doesNotMatch(log, /permission: yes/);
+        const reject = await runCli(['reject', dir, '--reason', 'no'], {
+          env: agentEnv(),
+          timeoutMs: 60_000,
+        });
+        assert.match(JSON.stringify(await readLogJson(dir)), /UserRejectObservation/, printed(reject));
+      } else {
+        // Plan mode refuses it before anyone is asked, and the agent hears no.
+        assert.equal(r.code, 0, printed(r));
+        assert.match(log, /permission: no/);
+      }
     });
   }
+
+  it('a permission for a command the allow rules name is granted; one they do not is asked', async () => {
+    const ws = realpathSync(fx.tmp());
+    const config = join(fx.tmp(), 'config');
+    mkdirSync(join(config, 'logbook'), { recursive: true });
+    writeFileSync(
+      join(config, 'logbook', 'config.json'),
+      JSON.stringify({ 'confirmation.allowRules': ['npm test'] }),
+    );
+    const env = { ...agentEnv(), XDG_CONFIG_HOME: config };
+    const ask = (command: string) =>
+      runCli(
+        [
+          'run',
+          '--workspace',
+          ws,
+          '--agent',
+          'writer',
+          '--sandbox',
+          'off',
+          '--confirmation-mode',
+          'always',
+          '--task',
+          JSON.stringify({ ask: { title: command, command } }),
+        ],
+        { env, timeoutMs: 60_000 },
+      );
+    const allowed = await ask('npm test');
+    assert.equal(allowed.code, 0, printed(allowed));
+    assert.match(JSON.stringify(await readLogJson(conversationDir(ws, allowed.stdout))), /permission: yes/);
+    const other = await ask('npm publish');
+    assert.equal(other.code, 2, printed(other));
+  });
 
   it('the agent process runs in the sandbox: a file it writes itself outside the workspace is not written', async () => {
     const ws = realpathSync(fx.tmp());

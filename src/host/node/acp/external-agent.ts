@@ -3,8 +3,9 @@
 // agent's turn is cut into replies at each thing it asks of Logbook. Its text and thought become
 // the reply's content and reasoning; a `fs/write_text_file` becomes a file_editor call, so the
 // write is rated, confirmed, checkpointed and bounded to the workspace like Logbook's own; the
-// call's recorded result answers the agent. Its permission requests are refused and recorded
-// (never approved unasked), and its own tool calls are kept as the ACP payloads they are.
+// call's recorded result answers the agent. Each permission request is an agent_permission action
+// that goes through the same gate (never approved unasked), and its own tool calls are kept as
+// the ACP payloads they are.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
@@ -16,6 +17,7 @@ import {
   PROTOCOL_VERSION,
   RequestError,
   type RequestPermissionRequest,
+  type RequestPermissionResponse,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import type { ChatMessage } from '../../../core/events/to-messages';
@@ -26,7 +28,8 @@ import {
   type LlmRequest,
   type LlmResponse,
 } from '../../../core/llm';
-import { ACP_ERROR_KEY, ACP_PERMISSION_REFUSED_KEY, ACP_TOOL_CALL_KEY } from './record-lines';
+import { AGENT_PERMISSION_TOOL, GRANTED } from './permission-tool';
+import { ACP_ERROR_KEY, ACP_TOOL_CALL_KEY } from './record-lines';
 
 export interface AgentLaunch {
   command: string;
@@ -37,7 +40,6 @@ export interface AgentLaunch {
 /** What the agent said or did that is not a reply's text: recorded as it is, by the session. */
 export type AgentRecord =
   | { key: typeof ACP_TOOL_CALL_KEY; value: SessionUpdate }
-  | { key: typeof ACP_PERMISSION_REFUSED_KEY; value: RequestPermissionRequest }
   | { key: typeof ACP_ERROR_KEY; value: { message: string } };
 
 export interface ExternalAgentOptions {
@@ -54,6 +56,12 @@ export type AgentRecorder = (r: AgentRecord) => Promise<unknown>;
 /** Where the agent's turn stops for Logbook. */
 type Stop =
   | { kind: 'write'; callId: string; path: string; content: string; answer: (err?: Error) => void }
+  | {
+      kind: 'permission';
+      callId: string;
+      request: RequestPermissionRequest;
+      answer: (optionId?: string) => void;
+    }
   | { kind: 'end'; stopReason: string }
   | { kind: 'failed'; message: string };
 
@@ -66,7 +74,8 @@ export class ExternalAgentModel implements LlmClient {
   private reasoning = '';
   private readonly stops: Stop[] = [];
   private wake: (() => void) | undefined;
-  private pendingWrite: Extract<Stop, { kind: 'write' }> | undefined;
+  /** The write or permission whose recorded result answers the agent. */
+  private pending: Extract<Stop, { kind: 'write' | 'permission' }> | undefined;
   private records: AgentRecord[] = [];
   private calls = 0;
   private onDelta: LlmCallOptions['onDelta'];
@@ -86,9 +95,10 @@ export class ExternalAgentModel implements LlmClient {
     const started = Date.now();
     this.onDelta = opts?.onDelta;
     const last = req.messages[req.messages.length - 1];
-    if (this.pendingWrite && last?.role === 'tool' && last.tool_call_id === this.pendingWrite.callId) {
-      this.answerWrite(this.pendingWrite, last.content);
-      this.pendingWrite = undefined;
+    if (this.pending && last?.role === 'tool' && last.tool_call_id === this.pending.callId) {
+      if (this.pending.kind === 'write') this.answerWrite(this.pending, last.content);
+      else this.answerPermission(this.pending, last.content);
+      this.pending = undefined;
     } else if (last?.role === 'user') {
       await this.prompt(textOf(last));
     } else if (!this.connection) {
@@ -111,12 +121,16 @@ export class ExternalAgentModel implements LlmClient {
     };
     if (stop.kind === 'failed') throw new LlmError('server_error', stop.message);
     if (stop.kind === 'end') return { ...base, toolCalls: [], finishReason: stop.stopReason };
-    this.pendingWrite = stop;
-    return {
-      ...base,
-      toolCalls: [{ id: stop.callId, name: 'file_editor', arguments: JSON.stringify(this.writeArgs(stop)) }],
-      finishReason: 'tool_calls',
-    };
+    this.pending = stop;
+    const call =
+      stop.kind === 'write'
+        ? { id: stop.callId, name: 'file_editor', arguments: JSON.stringify(this.writeArgs(stop)) }
+        : {
+            id: stop.callId,
+            name: AGENT_PERMISSION_TOOL,
+            arguments: JSON.stringify(permissionArgs(stop.request)),
+          };
+    return { ...base, toolCalls: [call], finishReason: 'tool_calls' };
   }
 
   /** Stops the agent's process. */
@@ -154,14 +168,22 @@ export class ExternalAgentModel implements LlmClient {
     child.on('exit', (code, signal) => this.fail(`it exited (${signal ?? `code ${code}`})`));
     const app = client({ name: 'logbook' })
       .onNotification('session/update', ({ params }) => this.update(params.update))
-      .onRequest('session/request_permission', ({ params }) => {
-        // Not yet asked of the user: refused, and the log says what was asked.
-        this.records.push({ key: ACP_PERMISSION_REFUSED_KEY, value: params });
-        const reject = params.options.find((o) => o.kind === 'reject_once' || o.kind === 'reject_always');
-        return reject
-          ? { outcome: { outcome: 'selected', optionId: reject.optionId } }
-          : { outcome: { outcome: 'cancelled' } };
-      })
+      .onRequest(
+        'session/request_permission',
+        ({ params }) =>
+          // Asked through Logbook's gate as an action; its recorded result is the answer.
+          new Promise<RequestPermissionResponse>((resolve) => {
+            this.push({
+              kind: 'permission',
+              callId: `acp_permission_${++this.calls}`,
+              request: params,
+              answer: (optionId) =>
+                resolve({
+                  outcome: optionId ? { outcome: 'selected', optionId } : { outcome: 'cancelled' },
+                }),
+            });
+          }),
+      )
       .onRequest('fs/write_text_file', ({ params }) => {
         const path = this.insideWorkspace(params.path);
         return new Promise<Record<string, never>>((resolve, reject) => {
@@ -260,6 +282,13 @@ export class ExternalAgentModel implements LlmClient {
     else w.answer(RequestError.internalError({ path: w.path }, `Logbook did not write the file: ${result}`));
   }
 
+  /** Allowed once when the gate let the action run; any other result rejects (never "always"). */
+  private answerPermission(p: Extract<Stop, { kind: 'permission' }>, result: string): void {
+    const granted = result.startsWith(GRANTED);
+    const pick = (kinds: string[]) => p.request.options.find((o) => kinds.includes(o.kind))?.optionId;
+    p.answer(granted ? pick(['allow_once']) : pick(['reject_once', 'reject_always']));
+  }
+
   private fail(message: string): void {
     if (this.closing) return;
     const text = `The agent "${this.opts.name}": ${message}.`;
@@ -297,6 +326,26 @@ export class ExternalAgentModel implements LlmClient {
       );
     });
   }
+}
+
+/** What the gate rates of a permission request: its title, its kind, the command it names. */
+function permissionArgs(req: RequestPermissionRequest): Record<string, unknown> {
+  const call = req.toolCall;
+  const raw = call.rawInput as Record<string, unknown> | undefined;
+  const command = Array.isArray(raw?.['command'])
+    ? (raw['command'] as unknown[]).map(String).join(' ')
+    : typeof raw?.['command'] === 'string'
+      ? raw['command']
+      : undefined;
+  const title = call.title ?? call.toolCallId;
+  return {
+    title,
+    ...(call.kind ? { kind: call.kind } : {}),
+    // A title is no command line: only rawInput's command is rated as one.
+    ...(command !== undefined ? { command } : {}),
+    tool_call: call,
+    summary: title,
+  };
 }
 
 function textOf(m: ChatMessage): string {

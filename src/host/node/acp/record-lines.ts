@@ -1,10 +1,7 @@
 // How the CLI prints what an external ACP agent did that is not a reply (external-agent.ts records
 // it as ConversationStateUpdateEvents with the ACP payload as it came).
 export const ACP_TOOL_CALL_KEY = 'acp_tool_call';
-export const ACP_PERMISSION_REFUSED_KEY = 'acp_permission_refused';
 export const ACP_ERROR_KEY = 'acp_error';
-
-type Loose = Record<string, unknown> | undefined;
 
 export function acpRecordLine(key: string, value: unknown): string | undefined {
   const v = value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
@@ -12,11 +9,6 @@ export function acpRecordLine(key: string, value: unknown): string | undefined {
     const title = typeof v?.['title'] === 'string' ? v['title'] : String(v?.['toolCallId'] ?? '?');
     const status = typeof v?.['status'] === 'string' ? ` (${v['status']})` : '';
     return `[agent tool] ${title}${status}`;
-  }
-  if (key === ACP_PERMISSION_REFUSED_KEY) {
-    const call = v?.['toolCall'] as Loose;
-    const title = typeof call?.['title'] === 'string' ? call['title'] : String(call?.['toolCallId'] ?? '?');
-    return `[policy] the agent asked to run its own tool: ${title}; refused (never granted unasked)`;
   }
   if (key === ACP_ERROR_KEY) return `[error] ${String(v?.['message'] ?? value)}`;
   return undefined;

@@ -3,6 +3,7 @@
 // identity, all from the command's resolved settings. In two steps, so a command can check its
 // own arguments between what fails first (bad settings) and what starts anything.
 import type { LlmClient, LlmSettings } from '../../../core/llm';
+import type { ToolSpec } from '../../../core/tools';
 import { resolveLlmSettings } from '../../../core/llm';
 import { agentSettingsFrom, llmSettingsFrom } from '../../../core/settings';
 import { cliHeadFile } from '../config-dir';
@@ -70,6 +71,8 @@ export interface CliSessionTarget {
   files?: NodeSessionOptions['files'];
   /** Replies from this instead of the endpoint (`run --agent`: an external ACP agent). */
   llm?: LlmClient;
+  /** Tools besides the agent's own (`run --agent`: its permission requests). */
+  extraTools?: readonly ToolSpec[];
 }
 
 export interface CliSession {
@@ -160,7 +163,9 @@ export async function openCliSession(
     signing,
     signedHeadFile: cliHeadFile(io.env, target.storeDir),
     ...(prepared.mcpServers ? { mcpServers: prepared.mcpServers, onMcpLog: mcpLog(io) } : {}),
-    tools: main.tools,
+    tools: target.extraTools?.length
+      ? (builtIn, ctx) => [...main.tools(builtIn, ctx), ...target.extraTools!]
+      : main.tools,
     agent: main.agent,
     ...(target.files ? { files: target.files } : {}),
     ...(target.llm ? { llm: target.llm } : {}),

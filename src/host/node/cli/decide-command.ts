@@ -27,6 +27,7 @@ import { SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION } from './mcp-option';
 import { readSessionInfo, SESSION_FILE, type SessionInfo } from './session-file';
 import { isAgentModel, StoppedAgentModel } from '../acp/external-agent';
+import { agentPermissionTool } from '../acp/permission-tool';
 
 export async function approveCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return decide('approve', argv, io);
@@ -93,7 +94,12 @@ async function decide(
     mode,
     demo,
     // An external agent's conversation never goes on with a model that was not part of it.
-    ...(isAgentModel(info.model) ? { llm: new StoppedAgentModel(info.model) } : {}),
+    ...(isAgentModel(info.model)
+      ? {
+          llm: new StoppedAgentModel(info.model),
+          extraTools: [agentPermissionTool(info.model.slice('acp:'.length))],
+        }
+      : {}),
   });
   const { session } = opened;
   try {

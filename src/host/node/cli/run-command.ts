@@ -31,6 +31,7 @@ import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-fil
 import { keepRecord } from './kept-record';
 import { agentsReport, childrenInDoubt } from './agents-report';
 import { agentEntry, launchAgent } from '../acp/agent-launch';
+import { agentPermissionTool } from '../acp/permission-tool';
 
 export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', argv, {
@@ -117,7 +118,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     id,
     mode,
     demo: demo && !external,
-    ...(external ? { llm: external.model } : {}),
+    ...(external ? { llm: external.model, extraTools: [agentPermissionTool(agentName!)] } : {}),
     notes: () => {
       if (values.store === undefined && excludeStoreFromGit(workspace) === 'added')
         note(
