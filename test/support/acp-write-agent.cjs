@@ -1,5 +1,6 @@
 // A small ACP agent for tests of `logbook run --agent`. Each prompt's text is JSON naming what to
-// ask of the client: {"write": {"path", "content"}} sends fs/write_text_file; {"ask": {"title",
+// ask of the client: {"read": {"path", "line", "limit"}} sends fs/read_text_file; {"write":
+// {"path", "content"}} sends fs/write_text_file; {"ask": {"title",
 // "command"}} sends session/request_permission for its own shell tool; {"touch": "path"} writes a file itself (with its own rights,
 // which the sandbox bounds). It says what came back as its message, then ends the turn.
 const { writeFileSync } = require('node:fs');
@@ -23,7 +24,10 @@ const app = agent({ name: 'write-agent' })
     const asked = JSON.parse(text.slice(text.indexOf('{')));
     let said;
     try {
-      if (asked.write) {
+      if (asked.read) {
+        const res = await client.request('fs/read_text_file', { sessionId: params.sessionId, ...asked.read });
+        said = `read: ${res.content}`;
+      } else if (asked.write) {
         await client.request('fs/write_text_file', { sessionId: params.sessionId, ...asked.write });
         said = 'write: done';
       } else if (asked.ask) {

@@ -45,6 +45,33 @@ export const GREETING: Scenario = {
   ],
 };
 
+const SETTINGS_EDIT: Scenario = {
+  name: 'acp-external-settings',
+  turns: [
+    {
+      match: { lastRole: 'user', lastContentIncludes: 'greeting' },
+      reply: {
+        content: 'I will add a test script. ',
+        toolCalls: [
+          {
+            id: 'call_settings',
+            name: 'file_editor',
+            arguments: {
+              command: 'str_replace',
+              path: 'package.json',
+              old_str: '"scripts": {}',
+              new_str: '"scripts": { "test": "node t.js" }',
+              security_risk: 'LOW',
+              summary: 'add a test script',
+            },
+          },
+        ],
+      },
+    },
+    { match: { lastRole: 'tool' }, reply: { content: 'Done.' } },
+  ],
+};
+
 /** The inner agent: `logbook acp` on the scripted model, asking nothing itself (the outer asks). */
 export async function innerAgentEnv(fx: CliFixture, scenario: Scenario): Promise<Record<string, string>> {
   const llm = await fx.startLlm(scenario);
@@ -108,8 +135,12 @@ describe('logbook run --agent (an external ACP agent: logbook acp itself)', func
     const events = (await readLogJson(dir)).map(
       (s) => s as { kind?: string; source?: string; [k: string]: unknown },
     );
-    const action = events.find((e) => e.kind === 'ActionEvent') as { tool_name?: string } | undefined;
-    assert.equal(action?.tool_name, 'file_editor', JSON.stringify(events.map((e) => e.kind)));
+    const actions = events.filter((e) => e.kind === 'ActionEvent').map((e) => JSON.stringify(e));
+    // The agent read the file, then wrote it: both through the file tool.
+    assert.equal(actions.length, 2, JSON.stringify(events.map((e) => e.kind)));
+    assert.ok(actions.every((a) => a.includes('"tool_name":"file_editor"')));
+    assert.match(actions[0]!, /"command":"view"/);
+    assert.match(actions[1]!, /"command":"str_replace"/);
     const replies = JSON.stringify(events.filter((e) => e.kind === 'MessageEvent' && e.source === 'agent'));
     assert.match(replies, /Edited hello\.txt\./);
     assert.ok(
@@ -126,26 +157,17 @@ describe('logbook run --agent (an external ACP agent: logbook acp itself)', func
   });
 
   it('a write the policy holds lands only after approve, with a checkpoint before it', async () => {
-    const env = await innerAgentEnv(fx, GREETING);
-    const ws = workspaceWithHello(fx);
+    // The agent adds a package script, which runs later: the default policy holds the write.
+    const env = await innerAgentEnv(fx, SETTINGS_EDIT);
+    const ws = realpathSync(fx.tmp());
+    const held = join(ws, 'package.json');
+    writeFileSync(held, '{ "scripts": {} }\n');
     const r = await runCli(
-      [
-        'run',
-        '--workspace',
-        ws,
-        '--task',
-        'write a greeting',
-        '--agent',
-        'inner',
-        '--sandbox',
-        'off',
-        '--confirmation-mode',
-        'always',
-      ],
+      ['run', '--workspace', ws, '--task', 'write a greeting', '--agent', 'inner', '--sandbox', 'off'],
       { env, timeoutMs: 60_000 },
     );
     assert.equal(r.code, 2, printed(r));
-    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello\n', 'nothing written before the answer');
+    assert.equal(readFileSync(held, 'utf8'), '{ "scripts": {} }\n', 'nothing written before the answer');
     const dir = outerDir(ws);
     const served = fx.llm!.requests.length;
     const approve = await runCli(['approve', dir], { env, timeoutMs: 60_000 });
@@ -156,11 +178,13 @@ describe('logbook run --agent (an external ACP agent: logbook acp itself)', func
       printed(approve),
     );
     assert.equal(fx.llm!.requests.length, served, 'no model was asked after approve');
-    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello from the agent\n', printed(approve));
+    assert.equal(readFileSync(held, 'utf8'), '{ "scripts": { "test": "node t.js" } }\n', printed(approve));
     // A checkpoint is recorded after the write was asked and before its result.
     const events = (await readLogJson(dir)) as { kind?: string; key?: string }[];
-    const action = events.findIndex((e) => e.kind === 'ActionEvent');
-    const result = events.findIndex((e) => e.kind === 'ObservationEvent');
+    const action = events.findIndex(
+      (e) => e.kind === 'ActionEvent' && JSON.stringify(e).includes('str_replace'),
+    );
+    const result = events.findIndex((e, i) => i > action && e.kind === 'ObservationEvent');
     const checkpoint = events.findIndex((e, i) => i > action && e.key === 'checkpoint');
     assert.ok(
       action >= 0 && checkpoint > action && checkpoint < result,

@@ -61,6 +61,26 @@ describe('hostile: an external ACP agent under logbook run --agent', function ()
       assert.ok(log.includes('"tool_name":"file_editor"'), 'the write was an action of the file tool');
     });
 
+    it(`${mode} mode: fs/read_text_file follows the file tools' read rules: inside read, outside never unasked`, async () => {
+      const ws = realpathSync(fx.tmp());
+      writeFileSync(join(ws, 'notes.txt'), 'one\ntwo\nthree\n');
+      const inside = await run(ws, mode, { read: { path: join(ws, 'notes.txt'), line: 2, limit: 1 } }, [
+        '--sandbox',
+        'off',
+      ]);
+      assert.equal(inside.code, 0, printed(inside));
+      const log = JSON.stringify(await readLogJson(conversationDir(ws, inside.stdout)));
+      assert.match(log, /read: two/, 'the agent got the line it asked for');
+      assert.ok(log.includes('"command":"view"'), 'the read was the file tool view');
+      const secret = join(outsideFolder('acp-client-read-'), 'secret.txt');
+      writeFileSync(secret, 'outside-secret-4242\n');
+      const ws2 = realpathSync(fx.tmp());
+      const outside = await run(ws2, mode, { read: { path: secret } }, ['--sandbox', 'off']);
+      const log2 = JSON.stringify(await readLogJson(conversationDir(ws2, outside.stdout)));
+      assert.doesNotMatch(log2, /read: outside-secret/, printed(outside));
+      assert.ok(outside.code === 2 || /refused: /.test(log2), printed(outside));
+    });
+
     it(`${mode} mode: a write to .vscode/settings.json is held or refused, never written unasked`, async () => {
       const ws = realpathSync(fx.tmp());
       mkdirSync(join(ws, '.vscode'));

@@ -62,6 +62,14 @@ type Stop =
       request: RequestPermissionRequest;
       answer: (optionId?: string) => void;
     }
+  | {
+      kind: 'read';
+      callId: string;
+      path: string;
+      line?: number;
+      limit?: number;
+      answer: (result: { content: string } | Error) => void;
+    }
   | { kind: 'end'; stopReason: string }
   | { kind: 'failed'; message: string };
 
@@ -75,7 +83,7 @@ export class ExternalAgentModel implements LlmClient {
   private readonly stops: Stop[] = [];
   private wake: (() => void) | undefined;
   /** The write or permission whose recorded result answers the agent. */
-  private pending: Extract<Stop, { kind: 'write' | 'permission' }> | undefined;
+  private pending: Extract<Stop, { kind: 'write' | 'permission' | 'read' }> | undefined;
   private records: AgentRecord[] = [];
   private calls = 0;
   private onDelta: LlmCallOptions['onDelta'];
@@ -97,6 +105,7 @@ export class ExternalAgentModel implements LlmClient {
     const last = req.messages[req.messages.length - 1];
     if (this.pending && last?.role === 'tool' && last.tool_call_id === this.pending.callId) {
       if (this.pending.kind === 'write') this.answerWrite(this.pending, last.content);
+      else if (this.pending.kind === 'read') answerRead(this.pending, last.content);
       else this.answerPermission(this.pending, last.content);
       this.pending = undefined;
     } else if (last?.role === 'user') {
@@ -125,11 +134,13 @@ export class ExternalAgentModel implements LlmClient {
     const call =
       stop.kind === 'write'
         ? { id: stop.callId, name: 'file_editor', arguments: JSON.stringify(this.writeArgs(stop)) }
-        : {
-            id: stop.callId,
-            name: AGENT_PERMISSION_TOOL,
-            arguments: JSON.stringify(permissionArgs(stop.request)),
-          };
+        : stop.kind === 'read'
+          ? { id: stop.callId, name: 'file_editor', arguments: JSON.stringify(this.readArgs(stop)) }
+          : {
+              id: stop.callId,
+              name: AGENT_PERMISSION_TOOL,
+              arguments: JSON.stringify(permissionArgs(stop.request)),
+            };
     return { ...base, toolCalls: [call], finishReason: 'tool_calls' };
   }
 
@@ -184,6 +195,19 @@ export class ExternalAgentModel implements LlmClient {
             });
           }),
       )
+      .onRequest('fs/read_text_file', ({ params }) => {
+        const path = this.insideWorkspace(params.path);
+        return new Promise<{ content: string }>((resolve, reject) => {
+          this.push({
+            kind: 'read',
+            callId: `acp_read_${++this.calls}`,
+            path,
+            ...(params.line != null ? { line: params.line } : {}),
+            ...(params.limit != null ? { limit: params.limit } : {}),
+            answer: (r) => (r instanceof Error ? reject(r) : resolve(r)),
+          });
+        });
+      })
       .onRequest('fs/write_text_file', ({ params }) => {
         const path = this.insideWorkspace(params.path);
         return new Promise<Record<string, never>>((resolve, reject) => {
@@ -217,8 +241,8 @@ export class ExternalAgentModel implements LlmClient {
     const begin = async () => {
       await this.connection!.agent.request('initialize', {
         protocolVersion: PROTOCOL_VERSION,
-        // Only what Logbook answers: writes, through its file tool.
-        clientCapabilities: { fs: { readTextFile: false, writeTextFile: true }, terminal: false },
+        // Only what Logbook answers: reads and writes, through its file tool.
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
         clientInfo: { name: 'logbook', version: '1' },
       });
       const made = await this.connection!.agent.request('session/new', { cwd: workspace, mcpServers: [] });
@@ -254,9 +278,29 @@ export class ExternalAgentModel implements LlmClient {
     return path;
   }
 
+  /** A workspace path as the file tool shows it (relative); any other absolute. */
+  private shown(path: string): string {
+    const rel = relative(this.opts.workspace, path);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  }
+
+  /** The read as the file tool's view, so its read rules decide it and the log shows what was read. */
+  private readArgs(r: Extract<Stop, { kind: 'read' }>): Record<string, unknown> {
+    const first = Math.max(1, r.line ?? 1);
+    const range =
+      r.line != null || r.limit != null
+        ? { view_range: [first, r.limit != null ? first + r.limit - 1 : -1] }
+        : {};
+    return {
+      command: 'view',
+      path: this.shown(r.path),
+      ...range,
+      summary: `${this.opts.name} reads ${this.shown(r.path)}`,
+    };
+  }
+
   private writeArgs(w: Extract<Stop, { kind: 'write' }>): Record<string, unknown> {
-    const rel = relative(this.opts.workspace, w.path);
-    const shown = rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : w.path;
+    const shown = this.shown(w.path);
     const summary = `${this.opts.name} writes ${shown}`;
     let current: string | undefined;
     try {
@@ -325,6 +369,28 @@ export class ExternalAgentModel implements LlmClient {
         { once: true },
       );
     });
+  }
+}
+
+/** The file tool's view header: the read was allowed and the file read. */
+const VIEWED = 'Here is the result of running `cat -n` on ';
+
+/** A view that ran answers with the file's text (the lines asked for); anything else is an error. */
+function answerRead(r: Extract<Stop, { kind: 'read' }>, result: string): void {
+  if (!result.startsWith(VIEWED)) {
+    r.answer(RequestError.internalError({ path: r.path }, `Logbook did not read the file: ${result}`));
+    return;
+  }
+  try {
+    const text = readFileSync(r.path, 'utf8');
+    if (r.line == null && r.limit == null) return r.answer({ content: text });
+    const lines = text.split('\n');
+    const from = Math.max(1, r.line ?? 1) - 1;
+    r.answer({ content: lines.slice(from, r.limit != null ? from + r.limit : undefined).join('\n') });
+  } catch (err) {
+    r.answer(
+      RequestError.internalError({ path: r.path }, `Logbook could not read the file: ${messageOf(err)}`),
+    );
   }
 }
 
