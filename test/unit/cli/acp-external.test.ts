@@ -73,7 +73,11 @@ const SETTINGS_EDIT: Scenario = {
 };
 
 /** The inner agent: `logbook acp` on the scripted model, asking nothing itself (the outer asks). */
-export async function innerAgentEnv(fx: CliFixture, scenario: Scenario): Promise<Record<string, string>> {
+export async function innerAgentEnv(
+  fx: CliFixture,
+  scenario: Scenario,
+  innerConfirmation: 'never' | 'always' = 'never',
+): Promise<Record<string, string>> {
   const llm = await fx.startLlm(scenario);
   const cli = await cliBundle();
   const names = [
@@ -87,7 +91,7 @@ export async function innerAgentEnv(fx: CliFixture, scenario: Scenario): Promise
   const agents = {
     inner: {
       command: process.execPath,
-      args: [cli, 'acp', '--confirmation-mode', 'never', '--sandbox', 'off'],
+      args: [cli, 'acp', '--confirmation-mode', innerConfirmation, '--sandbox', 'off'],
       env: names,
     },
   };
@@ -189,6 +193,28 @@ describe('logbook run --agent (an external ACP agent: logbook acp itself)', func
     assert.ok(
       action >= 0 && checkpoint > action && checkpoint < result,
       JSON.stringify(events.map((e) => e.kind + ':' + (e.key ?? ''))),
+    );
+    const verify = await runCli(['verify', dir]);
+    assert.equal(verify.code, 0, printed(verify));
+  });
+
+  it('the agent asks permission for its edit: the gate holds it, the user rejects, nothing is written', async () => {
+    // The inner logbook asks before each action; the request reaches Logbook's gate as an action.
+    const env = await innerAgentEnv(fx, GREETING, 'always');
+    const ws = workspaceWithHello(fx);
+    const r = await runCli(
+      ['run', '--workspace', ws, '--task', 'write a greeting', '--agent', 'inner', '--sandbox', 'off'],
+      { env, timeoutMs: 60_000 },
+    );
+    assert.equal(r.code, 2, printed(r));
+    const dir = outerDir(ws);
+    const held = JSON.stringify(await readLogJson(dir));
+    assert.ok(held.includes('"tool_name":"agent_permission"'), printed(r));
+    const reject = await runCli(['reject', dir, '--reason', 'not now'], { env, timeoutMs: 60_000 });
+    assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello\n', printed(reject));
+    assert.match(
+      JSON.stringify(await readLogJson(dir)),
+      /UserRejectObservation[^]*not now|not now[^]*UserRejectObservation/,
     );
     const verify = await runCli(['verify', dir]);
     assert.equal(verify.code, 0, printed(verify));
