@@ -2,12 +2,14 @@
 // ask of the client: {"read": {"path", "line", "limit"}} sends fs/read_text_file; {"write":
 // {"path", "content"}} sends fs/write_text_file; {"ask": {"title",
 // "command"}} sends session/request_permission for its own shell tool; {"touch": "path"} writes a file itself (with its own rights,
-// which the sandbox bounds). It says what came back as its message, then ends the turn.
+// which the sandbox bounds); {"wait": true} waits for session/cancel. It says what came back as its message, then ends the turn.
 const { writeFileSync } = require('node:fs');
 const { Readable, Writable } = require('node:stream');
 const { agent, ndJsonStream } = require('@agentclientprotocol/sdk');
 
+let cancelled = () => undefined;
 const app = agent({ name: 'write-agent' })
+  .onNotification('session/cancel', () => cancelled())
   .onRequest('initialize', ({ params }) => ({
     protocolVersion: params.protocolVersion,
     agentCapabilities: {},
@@ -24,7 +26,12 @@ const app = agent({ name: 'write-agent' })
     const asked = JSON.parse(text.slice(text.indexOf('{')));
     let said;
     try {
-      if (asked.read) {
+      if (asked.wait) {
+        // Says it started, then waits until the client cancels the turn.
+        await say('waiting');
+        await new Promise((resolve) => (cancelled = resolve));
+        return { stopReason: 'cancelled' };
+      } else if (asked.read) {
         const res = await client.request('fs/read_text_file', { sessionId: params.sessionId, ...asked.read });
         said = `read: ${res.content}`;
       } else if (asked.write) {

@@ -157,6 +157,30 @@ describe('hostile: an external ACP agent under logbook run --agent', function ()
     assert.equal(other.code, 2, printed(other));
   });
 
+  it('Ctrl+C mid-turn (session/cancel sent, the agent stopped): the log records the pause, exit 130', async () => {
+    const ws = realpathSync(fx.tmp());
+    const r = await runCli(
+      ['run', '--workspace', ws, '--agent', 'writer', '--sandbox', 'off', '--task', '{"wait": true}'],
+      {
+        env: agentEnv(),
+        timeoutMs: 60_000,
+        onSpawn: (child) => {
+          let seen = '';
+          child.stdout?.on('data', (d: Buffer) => {
+            seen += d.toString();
+            if (seen.includes('[state] shell')) setTimeout(() => child.kill('SIGINT'), 300);
+          });
+        },
+      },
+    );
+    assert.equal(r.code, 130, printed(r));
+    const dir = conversationDir(ws, r.stdout);
+    const show = JSON.parse((await runCli(['show', dir, '--json'])).stdout) as { status: string };
+    assert.equal(show.status, 'paused');
+    const verify = await runCli(['verify', dir]);
+    assert.equal(verify.code, 0, printed(verify));
+  });
+
   it('the agent process runs in the sandbox: a file it writes itself outside the workspace is not written', async () => {
     const ws = realpathSync(fx.tmp());
     const outside = join(outsideFolder('acp-client-sandbox-'), 'escaped.txt');

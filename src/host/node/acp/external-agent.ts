@@ -20,6 +20,7 @@ import {
   type RequestPermissionResponse,
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
+import { version } from '../../../../package.json';
 import type { ChatMessage } from '../../../core/events/to-messages';
 import {
   type LlmCallOptions,
@@ -196,7 +197,7 @@ export class ExternalAgentModel implements LlmClient {
           }),
       )
       .onRequest('fs/read_text_file', ({ params }) => {
-        const path = this.insideWorkspace(params.path);
+        const path = this.absolute(params.path);
         return new Promise<{ content: string }>((resolve, reject) => {
           this.push({
             kind: 'read',
@@ -209,7 +210,7 @@ export class ExternalAgentModel implements LlmClient {
         });
       })
       .onRequest('fs/write_text_file', ({ params }) => {
-        const path = this.insideWorkspace(params.path);
+        const path = this.absolute(params.path);
         return new Promise<Record<string, never>>((resolve, reject) => {
           this.push({
             kind: 'write',
@@ -243,7 +244,7 @@ export class ExternalAgentModel implements LlmClient {
         protocolVersion: PROTOCOL_VERSION,
         // Only what Logbook answers: reads and writes, through its file tool.
         clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
-        clientInfo: { name: 'logbook', version: '1' },
+        clientInfo: { name: 'logbook', title: 'Logbook', version },
       });
       const made = await this.connection!.agent.request('session/new', { cwd: workspace, mcpServers: [] });
       this.sessionId = made.sessionId;
@@ -272,8 +273,8 @@ export class ExternalAgentModel implements LlmClient {
     }
   }
 
-  /** A path the agent names must be absolute; the file tool keeps it inside the workspace. */
-  private insideWorkspace(path: string): string {
+  /** A path the agent names must be absolute (ACP's rule); the file tool bounds it to the workspace. */
+  private absolute(path: string): string {
     if (!isAbsolute(path)) throw RequestError.invalidParams({ path }, 'The path must be absolute.');
     return path;
   }
