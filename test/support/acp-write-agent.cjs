@@ -2,7 +2,8 @@
 // ask of the client: {"read": {"path", "line", "limit"}} sends fs/read_text_file; {"write":
 // {"path", "content"}} sends fs/write_text_file; {"ask": {"title",
 // "command"}} sends session/request_permission for its own shell tool; {"touch": "path"} writes a file itself (with its own rights,
-// which the sandbox bounds); {"wait": true} waits for session/cancel. It says what came back as its message, then ends the turn.
+// which the sandbox bounds); {"wait": true} waits for session/cancel;
+// {"env": "NAME"} says the variable's value. It says what came back as its message, then ends the turn.
 const { writeFileSync } = require('node:fs');
 const { Readable, Writable } = require('node:stream');
 const { agent, ndJsonStream } = require('@agentclientprotocol/sdk');
@@ -26,7 +27,9 @@ const app = agent({ name: 'write-agent' })
     const asked = JSON.parse(text.slice(text.indexOf('{')));
     let said;
     try {
-      if (asked.wait) {
+      if (asked.env) {
+        said = `env: ${process.env[asked.env]}`;
+      } else if (asked.wait) {
         // Says it started, then waits until the client cancels the turn.
         await say('waiting');
         await new Promise((resolve) => (cancelled = resolve));

@@ -181,6 +181,44 @@ describe('hostile: an external ACP agent under logbook run --agent', function ()
     assert.equal(verify.code, 0, printed(verify));
   });
 
+  it("the agent's key it was given by name is redacted from what it says; other variables never reach it", async () => {
+    const ws = realpathSync(fx.tmp());
+    const key = 'sk-agent-DO-NOT-LEAK-9876';
+    const agents = { writer: { command: process.execPath, args: [AGENT], env: ['AGENT_TEST_KEY'] } };
+    const env = {
+      ...agentEnv(),
+      LOGBOOK_ACP_AGENTS: JSON.stringify(agents),
+      AGENT_TEST_KEY: key,
+      OTHER_TEST_VAR: 'not-for-the-agent',
+    };
+    const say = (name: string) =>
+      runCli(
+        [
+          'run',
+          '--workspace',
+          ws,
+          '--agent',
+          'writer',
+          '--sandbox',
+          'off',
+          '--task',
+          JSON.stringify({ env: name }),
+        ],
+        {
+          env,
+          timeoutMs: 60_000,
+        },
+      );
+    const given = await say('AGENT_TEST_KEY');
+    assert.equal(given.code, 0, printed(given));
+    assert.ok(!given.stdout.includes(key) && !given.stderr.includes(key), printed(given));
+    const log = JSON.stringify(await readLogJson(conversationDir(ws, given.stdout)));
+    assert.ok(!log.includes(key), 'the key is not in the log');
+    assert.match(log, /env: /);
+    const other = await say('OTHER_TEST_VAR');
+    assert.match(JSON.stringify(await readLogJson(conversationDir(ws, other.stdout))), /env: undefined/);
+  });
+
   it('the agent process runs in the sandbox: a file it writes itself outside the workspace is not written', async () => {
     const ws = realpathSync(fx.tmp());
     const outside = join(outsideFolder('acp-client-sandbox-'), 'escaped.txt');

@@ -5,6 +5,7 @@ import { UsageError } from '../cli/exit-codes';
 import type { CliSettings } from '../cli/cli-settings';
 import { cliSandbox } from '../cli/sandbox-option';
 import { serverLaunch } from '../mcp/server-sandbox';
+import type { NamedSecret } from '../../../core/secrets';
 import { ExternalAgentModel } from './external-agent';
 
 export interface AgentEntry {
@@ -16,6 +17,8 @@ export interface AgentEntry {
 
 export interface LaunchedAgent {
   model: ExternalAgentModel;
+  /** The values of the variables the agent gets (its key): redacted from the log. */
+  secrets: NamedSecret[];
   /** Stops the agent, then its sandbox's proxy. */
   close(): Promise<void>;
 }
@@ -68,8 +71,15 @@ export async function launchAgent(opts: {
     workspace,
     log,
   });
+  const secrets: NamedSecret[] = [];
+  for (const k of pass) {
+    const v = opts.env[k];
+    // A short value (a flag, a region) would redact ordinary words; keys are long.
+    if (v !== undefined && v.length >= 8) secrets.push({ name: `${k} of the agent ${name}`, value: v });
+  }
   return {
     model,
+    secrets,
     close: async () => {
       await model.close();
       await launched.release();

@@ -73,6 +73,8 @@ export interface CliSessionTarget {
   llm?: LlmClient;
   /** Tools besides the agent's own (`run --agent`: its permission requests). */
   extraTools?: readonly ToolSpec[];
+  /** Redacted from every event besides the endpoint's secrets (`run --agent`: the agent's key). */
+  extraSecrets?: NodeSessionOptions['extraSecrets'];
 }
 
 export interface CliSession {
@@ -169,6 +171,7 @@ export async function openCliSession(
     agent: main.agent,
     ...(target.files ? { files: target.files } : {}),
     ...(target.llm ? { llm: target.llm } : {}),
+    ...(target.extraSecrets ? { extraSecrets: target.extraSecrets } : {}),
   }).catch(async (err: unknown) => {
     await server?.close();
     throw err;

@@ -118,7 +118,9 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     id,
     mode,
     demo: demo && !external,
-    ...(external ? { llm: external.model, extraTools: [agentPermissionTool(agentName!)] } : {}),
+    ...(external
+      ? { llm: external.model, extraTools: [agentPermissionTool(agentName!)], extraSecrets: external.secrets }
+      : {}),
     notes: () => {
       if (values.store === undefined && excludeStoreFromGit(workspace) === 'added')
         note(
