@@ -71,6 +71,9 @@ export interface ConfirmationDecision {
 
 export const DEFAULT_THRESHOLD: RiskLevel = 'MEDIUM';
 
+/** An external ACP agent's permission request (host/node/acp): a command in it meets the allow rules too. */
+export const AGENT_PERMISSION_TOOL = 'agent_permission';
+
 export function needsConfirmation(
   policy: ConfirmationPolicy,
   actions: readonly ActionForReview[],
@@ -155,7 +158,8 @@ function maxLevel(a: RiskLevel, b: RiskLevel): RiskLevel {
 function allowedByRules(policy: ConfirmationPolicy, action: ActionForReview): string[] | undefined {
   const rules = policy.allowRules ?? [];
   const command = action.args.command;
-  if (rules.length === 0 || action.toolName !== 'terminal' || typeof command !== 'string') return undefined;
+  const commandTool = action.toolName === 'terminal' || action.toolName === AGENT_PERMISSION_TOOL;
+  if (rules.length === 0 || !commandTool || typeof command !== 'string') return undefined;
   if (action.args.is_input === true || command.trim() === '') return undefined;
   const ruleRisk = action.analysis.byAnalyzer.filter((r) => r.analyzer !== 'llm').map((r) => r.risk);
   if (ruleRisk.includes('HIGH')) return undefined;

@@ -74,7 +74,7 @@ export const SETTING_CATEGORIES: readonly SettingCategory[] = [
   {
     title: 'MCP',
     id: 'logbook.mcp',
-    keys: ['mcp.servers', 'mcp.configFile', 'tools.includeEditorTools'],
+    keys: ['mcp.servers', 'mcp.configFile', 'acp.agents', 'tools.includeEditorTools'],
   },
   {
     title: 'Advanced',

@@ -462,6 +462,29 @@ export const SETTINGS: readonly SettingDef[] = [
       'A file of MCP servers in the `{"mcpServers": {...}}` shape of Claude Desktop and Cline. `run` records it, so `approve`, `reject` and `resolve` start the same servers.',
   }),
   setting({
+    key: 'acp.agents',
+    kind: object(
+      z.record(
+        z.string().regex(/^[\w.-]{1,64}$/),
+        z
+          .object({
+            command: z.string().min(1),
+            args: z.array(z.string()).optional(),
+            env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),
+            allowedHosts: z.array(z.string().min(1)).optional(),
+          })
+          .strict(),
+      ),
+      'an object of agents by name, each {"command", "args", "env", "allowedHosts"}',
+    ),
+    default: {},
+    hosts: CLI,
+    guards: true,
+    env: ['LOGBOOK_ACP_AGENTS'],
+    description:
+      'External Agent Client Protocol agents `logbook run --agent NAME` can run instead of Logbook\'s own loop, by name: `{"gemini": {"command": "gemini", "args": ["--acp"], "env": ["GEMINI_API_KEY"], "allowedHosts": ["generativelanguage.googleapis.com"]}}`. The agent starts in the sandbox (the workspace writable; the network closed but for `sandbox.allowedHosts` and its own `allowedHosts`); `env` names the variables of your environment it gets. Only your own config file or environment can name one; its permission requests, reads and writes go through the confirmation policy. See `docs/ACP.md`.',
+  }),
+  setting({
     key: 'checkpoints.dir',
     kind: orNull(text()),
     default: null,

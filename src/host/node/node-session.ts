@@ -61,6 +61,8 @@ export interface NodeSessionOptions {
   llmDeps?: OpenAiLlmClientDeps;
   /** Answers instead of the endpoint `llmSettings` names (a replay's recorded replies). */
   llm?: LlmClient;
+  /** Secrets besides the endpoint's, redacted from every event (an external agent's key). */
+  extraSecrets?: readonly NamedSecret[];
   /** Summarizes old history when the prompt grows too large; null for none. Default: summarizing. */
   condenser?: HistoryCondenser | null;
   /** Variables of Logbook's own (OPENAI_API_KEY, LOGBOOK_*) the agent's shell may see anyway. */
@@ -143,7 +145,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
     ? store.subscribe((e, i) => opts.onEvent!(e as Event, i))
     : () => undefined;
   // The client's key never reaches the shell's environment, and is redacted from every event.
-  const secrets = llmSecrets(opts.llmSettings);
+  const secrets = [...llmSecrets(opts.llmSettings), ...(opts.extraSecrets ?? [])];
   const sandbox = opts.sandbox;
   // The shell is made at once (Ctrl+C and the exit handler reach it); it starts where the
   // conversation's last command left it, read-only in plan mode, once the conversation is open.

@@ -2,7 +2,8 @@
 // `resolve`): the model's connection, the MCP servers, checkpoints, the sandbox and the signing
 // identity, all from the command's resolved settings. In two steps, so a command can check its
 // own arguments between what fails first (bad settings) and what starts anything.
-import type { LlmSettings } from '../../../core/llm';
+import type { LlmClient, LlmSettings } from '../../../core/llm';
+import type { ToolSpec } from '../../../core/tools';
 import { resolveLlmSettings } from '../../../core/llm';
 import { agentSettingsFrom, llmSettingsFrom } from '../../../core/settings';
 import { cliHeadFile } from '../config-dir';
@@ -68,6 +69,12 @@ export interface CliSessionTarget {
   notes?: () => void;
   /** The file tools' port made from the disk's (`logbook acp`: the editor's buffers). */
   files?: NodeSessionOptions['files'];
+  /** Replies from this instead of the endpoint (`run --agent`: an external ACP agent). */
+  llm?: LlmClient;
+  /** Tools besides the agent's own (`run --agent`: its permission requests). */
+  extraTools?: readonly ToolSpec[];
+  /** Redacted from every event besides the endpoint's secrets (`run --agent`: the agent's key). */
+  extraSecrets?: NodeSessionOptions['extraSecrets'];
 }
 
 export interface CliSession {
@@ -85,7 +92,7 @@ export async function openCliSession(
   target: CliSessionTarget,
 ): Promise<CliSession> {
   const { command, io, settings } = prepared;
-  if (!target.demo) assertEndpointUsable(command, prepared.llmSettings);
+  if (!target.demo && !target.llm) assertEndpointUsable(command, prepared.llmSettings);
   const sandbox = cliSandbox(settings, io.env);
   const checkpoints = agentCheckpoints(target.workspace, settings, io.env);
   note(io, target.mode, `conversation: ${target.storeDir}`);
@@ -158,9 +165,13 @@ export async function openCliSession(
     signing,
     signedHeadFile: cliHeadFile(io.env, target.storeDir),
     ...(prepared.mcpServers ? { mcpServers: prepared.mcpServers, onMcpLog: mcpLog(io) } : {}),
-    tools: main.tools,
+    tools: target.extraTools?.length
+      ? (builtIn, ctx) => [...main.tools(builtIn, ctx), ...target.extraTools!]
+      : main.tools,
     agent: main.agent,
     ...(target.files ? { files: target.files } : {}),
+    ...(target.llm ? { llm: target.llm } : {}),
+    ...(target.extraSecrets ? { extraSecrets: target.extraSecrets } : {}),
   }).catch(async (err: unknown) => {
     await server?.close();
     throw err;

@@ -28,6 +28,8 @@ import { PASS_ENV_OPTION } from './pass-env';
 import { SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION } from './mcp-option';
 import { readSessionInfo, SESSION_FILE, type SessionInfo } from './session-file';
+import { isAgentModel, StoppedAgentModel } from '../acp/external-agent';
+import { agentPermissionTool } from '../acp/permission-tool';
 
 export async function approveCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return decide('approve', argv, io);
@@ -93,6 +95,13 @@ async function decide(
     id: info.id,
     mode,
     demo,
+    // An external agent's conversation never goes on with a model that was not part of it.
+    ...(isAgentModel(info.model)
+      ? {
+          llm: new StoppedAgentModel(info.model),
+          extraTools: [agentPermissionTool(info.model.slice('acp:'.length))],
+        }
+      : {}),
   });
   const { session } = opened;
   const inPlace = inPlaceAt(io, values, info.workspace);

@@ -28,6 +28,7 @@ import {
 import { forgottenCount } from '../../../core/context';
 import { printableLine } from '../../../core/text/printable';
 import { AGENT_START_KEY, AgentStartValueSchema } from '../../../core/agents/agent-events';
+import { acpRecordLine } from '../acp/record-lines';
 
 const MAX_CHARS = 160;
 
@@ -119,6 +120,8 @@ function observationLine(e: ObservationEvent): string {
 }
 
 function stateUpdateLine(key: string, value: unknown): string {
+  const acp = acpRecordLine(key, value);
+  if (acp !== undefined) return acp;
   if (key === EXECUTION_STATUS_KEY) return `[state] status ${String(value)}`;
   if (key === LLM_USAGE_KEY && value && typeof value === 'object') {
     const v = value as Record<string, unknown>;

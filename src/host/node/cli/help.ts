@@ -185,6 +185,10 @@ Options:
                          plan the conversation holds and carries it out
   --store DIR            conversation directory (default DIR/.logbook/conversations/<new id>;
                          in a git repository .logbook/ is added to .git/info/exclude)
+  --agent NAME           run the external ACP agent NAME of acp.agents in the user's config file
+                         instead of Logbook's own loop, in the sandbox; its writes are rated and
+                         asked like the file tool's, and everything it says is recorded
+                         (docs/ACP.md, "Other agents under Logbook")
   --max-iterations N     agent steps before it stops (default 100)
   --max-tool-calls N     tool calls of one model reply that run; the others get an error (default
                          32, or LOGBOOK_MAX_TOOL_CALLS)

@@ -31,6 +31,8 @@ import { MCP_CONFIG_OPTION } from './mcp-option';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
 import { keepRecord } from './kept-record';
 import { agentsReport, childrenInDoubt } from './agents-report';
+import { agentEntry, launchAgent } from '../acp/agent-launch';
+import { agentPermissionTool } from '../acp/permission-tool';
 
 export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', argv, {
@@ -43,6 +45,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     'max-iterations': { type: 'string' },
     'max-tool-calls': { type: 'string' },
     json: { type: 'boolean' },
+    agent: { type: 'string' },
     'no-checkpoints': { type: 'boolean' },
     ...DEMO_OPTION,
     ...NO_INPUT_OPTION,
@@ -72,6 +75,9 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
   const prepared = prepareCliSession('run', io, settings);
+  const agentName = nonEmpty('run', 'agent', values.agent);
+  // Checked before anything starts: a name the user's acp.agents does not hold is a usage error.
+  const agentCfg = agentName === undefined ? undefined : agentEntry(settings, agentName);
 
   // An existing --store continues that conversation (same workspace); otherwise a new one.
   const newId = randomUUID();
@@ -99,12 +105,26 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const id = previous?.id ?? (imported ? conversationId(storeDir) : newId);
   const mode = { json: values.json === true };
   const demo = settings.get<boolean>('demo');
-  const opened = await openCliSession(prepared, {
+  const external =
+    agentName !== undefined && agentCfg
+      ? await launchAgent({
+          name: agentName,
+          entry: agentCfg,
+          settings,
+          env: io.env,
+          workspace,
+          log: (line) => note(io, mode, line),
+        })
+      : undefined;
+  const opening = openCliSession(prepared, {
     storeDir,
     workspace,
     id,
     mode,
-    demo,
+    demo: demo && !external,
+    ...(external
+      ? { llm: external.model, extraTools: [agentPermissionTool(agentName!)], extraSecrets: external.secrets }
+      : {}),
     notes: () => {
       if (values.store === undefined && excludeStoreFromGit(workspace) === 'added')
         note(
@@ -114,9 +134,14 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
         );
     },
   });
+  const opened = await opening.catch(async (err: unknown) => {
+    await external?.close();
+    throw err;
+  });
   const { session, llmSettings } = opened;
   try {
     const { conversation } = session;
+    if (external) external.model.recorder = (r) => conversation.recordAgentUpdate(r.key, r.value);
     if (conversation.status === 'waiting_for_confirmation') {
       throw new UsageError(
         `logbook run: the conversation in ${storeDir} waits for confirmation; use approve or reject first.`,
@@ -139,7 +164,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       confirmation: settings.get<ConfirmationMode>('confirmation.mode'),
       max_iterations: chosen(settings, 'maxIterations'),
       max_tool_calls_per_reply: chosen(settings, 'maxToolCallsPerReply'),
-      model: llmSettings.model,
+      model: external ? external.model.model : llmSettings.model,
       // Where approve, reject and resolve connect again: never the key, nor a URL's credentials.
       base_url: demo ? null : withoutUrlCredentials(llmSettings.baseUrl),
       demo,
@@ -163,6 +188,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     return await driveToStop(io, mode, session, storeDir, opened.children, inPlaceAt(io, values, workspace));
   } finally {
     await opened.close();
+    await external?.close();
   }
 }
 

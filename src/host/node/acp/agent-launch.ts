@@ -1,0 +1,88 @@
+// `logbook run --agent NAME`: the agent the user's `acp.agents` names, started the way a stdio MCP
+// server starts (server-sandbox.ts): inside the command sandbox, the workspace writable, a network
+// of its own that lets through `sandbox.allowedHosts` plus the agent's `allowedHosts`.
+import { UsageError } from '../cli/exit-codes';
+import type { CliSettings } from '../cli/cli-settings';
+import { cliSandbox } from '../cli/sandbox-option';
+import { serverLaunch } from '../mcp/server-sandbox';
+import type { NamedSecret } from '../../../core/secrets';
+import { ExternalAgentModel } from './external-agent';
+
+export interface AgentEntry {
+  command: string;
+  args?: string[];
+  env?: string[];
+  allowedHosts?: string[];
+}
+
+export interface LaunchedAgent {
+  model: ExternalAgentModel;
+  /** The values of the variables the agent gets (its key): redacted from the log. */
+  secrets: NamedSecret[];
+  /** Stops the agent, then its sandbox's proxy. */
+  close(): Promise<void>;
+}
+
+/** The entry of `acp.agents` by name, or a usage error naming the ones there are. */
+export function agentEntry(settings: CliSettings, name: string): AgentEntry {
+  const agents = settings.get<Record<string, AgentEntry>>('acp.agents');
+  const entry = Object.hasOwn(agents, name) ? agents[name] : undefined;
+  if (entry) return entry;
+  const known = Object.keys(agents);
+  throw new UsageError(
+    `logbook run: no agent "${name}" in acp.agents (${known.length ? `there are: ${known.join(', ')}` : 'it is empty'}); add it to your config file (docs/ACP.md).`,
+  );
+}
+
+export async function launchAgent(opts: {
+  name: string;
+  entry: AgentEntry;
+  settings: CliSettings;
+  env: Readonly<Record<string, string | undefined>>;
+  workspace: string;
+  log: (line: string) => void;
+}): Promise<LaunchedAgent> {
+  const { name, entry, workspace, log } = opts;
+  // The launcher is the MCP servers'; its lines name the agent and where its hosts go.
+  const asAgent = (line: string) =>
+    line
+      .replace(/^MCP server "/, 'The agent "')
+      .replace(
+        `the server's "allowedHosts" (or to logbook.sandbox.allowedHosts)`,
+        `its "allowedHosts" in acp.agents (or to sandbox.allowedHosts)`,
+      );
+  const pass = entry.env ?? [];
+  const sandbox = cliSandbox(opts.settings, opts.env);
+  const launched = await serverLaunch(
+    name,
+    { command: entry.command, args: entry.args ?? [], allowedHosts: entry.allowedHosts ?? [] },
+    { sandbox, workspaces: [workspace], cwd: workspace, pass, env: {}, log: (line) => log(asAgent(line)) },
+  );
+  if (launched.unsandboxed) log(asAgent(launched.unsandboxed));
+  // Unsandboxed (sandbox.mode off, or auto where none can start): only what the entry names.
+  const env: Record<string, string> = {};
+  for (const k of ['PATH', 'HOME', 'LANG', ...pass]) {
+    const v = opts.env[k];
+    if (v !== undefined) env[k] = v;
+  }
+  const model = new ExternalAgentModel({
+    name,
+    launch: launched.launch ?? { command: entry.command, args: entry.args ?? [], env },
+    workspace,
+    log,
+  });
+  const secrets: NamedSecret[] = [];
+  for (const k of pass) {
+    const v = opts.env[k];
+    // A short value (a flag, a region) would redact ordinary words; keys are long.
+    if (v !== undefined && v.length >= 8) secrets.push({ name: `${k} of the agent ${name}`, value: v });
+  }
+  return {
+    model,
+    secrets,
+    close: async () => {
+      await model.close();
+      await launched.release();
+    },
+  };
+}

@@ -1,0 +1,455 @@
+// An external ACP agent (Claude Code's or Codex's adapter, Gemini CLI, `openhands acp`, another
+// `logbook acp`) run in place of the model: Logbook's loop asks it for "the next reply", and the
+// agent's turn is cut into replies at each thing it asks of Logbook. Its text and thought become
+// the reply's content and reasoning; a `fs/write_text_file` becomes a file_editor call, so the
+// write is rated, confirmed, checkpointed and bounded to the workspace like Logbook's own; the
+// call's recorded result answers the agent. Each permission request is an agent_permission action
+// that goes through the same gate (never approved unasked), and its own tool calls are kept as
+// the ACP payloads they are.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import {
+  client,
+  type ClientConnection,
+  ndJsonStream,
+  PROTOCOL_VERSION,
+  RequestError,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionUpdate,
+} from '@agentclientprotocol/sdk';
+import { version } from '../../../../package.json';
+import type { ChatMessage } from '../../../core/events/to-messages';
+import {
+  type LlmCallOptions,
+  type LlmClient,
+  LlmError,
+  type LlmRequest,
+  type LlmResponse,
+} from '../../../core/llm';
+import { AGENT_PERMISSION_TOOL, GRANTED } from './permission-tool';
+import { ACP_ERROR_KEY, ACP_TOOL_CALL_KEY } from './record-lines';
+
+export interface AgentLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** What the agent said or did that is not a reply's text: recorded as it is, by the session. */
+export type AgentRecord =
+  | { key: typeof ACP_TOOL_CALL_KEY; value: SessionUpdate }
+  | { key: typeof ACP_ERROR_KEY; value: { message: string } };
+
+export interface ExternalAgentOptions {
+  name: string;
+  launch: AgentLaunch;
+  workspace: string;
+  /** The agent's stderr and Logbook's notes about it. */
+  log: (line: string) => void;
+}
+
+/** Appends what the agent did to the conversation's log, before the reply it belongs to. */
+export type AgentRecorder = (r: AgentRecord) => Promise<unknown>;
+
+/** Where the agent's turn stops for Logbook. */
+type Stop =
+  | { kind: 'write'; callId: string; path: string; content: string; answer: (err?: Error) => void }
+  | {
+      kind: 'permission';
+      callId: string;
+      request: RequestPermissionRequest;
+      answer: (optionId?: string) => void;
+    }
+  | {
+      kind: 'read';
+      callId: string;
+      path: string;
+      line?: number;
+      limit?: number;
+      answer: (result: { content: string } | Error) => void;
+    }
+  | { kind: 'end'; stopReason: string }
+  | { kind: 'failed'; message: string };
+
+export class ExternalAgentModel implements LlmClient {
+  readonly model: string;
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private connection: ClientConnection | undefined;
+  private sessionId: string | undefined;
+  private text = '';
+  private reasoning = '';
+  private readonly stops: Stop[] = [];
+  private wake: (() => void) | undefined;
+  /** The write or permission whose recorded result answers the agent. */
+  private pending: Extract<Stop, { kind: 'write' | 'permission' | 'read' }> | undefined;
+  private records: AgentRecord[] = [];
+  private calls = 0;
+  private onDelta: LlmCallOptions['onDelta'];
+  private closing = false;
+  /** Set by the session once its conversation is open. */
+  recorder: AgentRecorder | undefined;
+
+  constructor(private readonly opts: ExternalAgentOptions) {
+    this.model = `acp:${opts.name}`;
+  }
+
+  private async record(): Promise<void> {
+    for (const r of this.records.splice(0)) await this.recorder?.(r);
+  }
+
+  async complete(req: LlmRequest, opts?: LlmCallOptions): Promise<LlmResponse> {
+    const started = Date.now();
+    this.onDelta = opts?.onDelta;
+    const last = req.messages[req.messages.length - 1];
+    if (this.pending && last?.role === 'tool' && last.tool_call_id === this.pending.callId) {
+      if (this.pending.kind === 'write') this.answerWrite(this.pending, last.content);
+      else if (this.pending.kind === 'read') answerRead(this.pending, last.content);
+      else this.answerPermission(this.pending, last.content);
+      this.pending = undefined;
+    } else if (last?.role === 'user') {
+      await this.prompt(textOf(last));
+    } else if (!this.connection) {
+      throw new LlmError('bad_request', `The agent "${this.opts.name}" has no turn to go on with.`);
+    }
+    const stop = await this.nextStop(opts?.signal).finally(() => this.record());
+    const content = this.text;
+    const reasoning = this.reasoning;
+    this.text = '';
+    this.reasoning = '';
+    const base = {
+      id: `acp-${this.opts.name}-${++this.calls}`,
+      model: this.model,
+      content,
+      reasoning: reasoning || null,
+      usage: null,
+      cost: 0,
+      costSource: 'unknown' as const,
+      latencyMs: Date.now() - started,
+    };
+    if (stop.kind === 'failed') throw new LlmError('server_error', stop.message);
+    if (stop.kind === 'end') return { ...base, toolCalls: [], finishReason: stop.stopReason };
+    this.pending = stop;
+    const call =
+      stop.kind === 'write'
+        ? { id: stop.callId, name: 'file_editor', arguments: JSON.stringify(this.writeArgs(stop)) }
+        : stop.kind === 'read'
+          ? { id: stop.callId, name: 'file_editor', arguments: JSON.stringify(this.readArgs(stop)) }
+          : {
+              id: stop.callId,
+              name: AGENT_PERMISSION_TOOL,
+              arguments: JSON.stringify(permissionArgs(stop.request)),
+            };
+    return { ...base, toolCalls: [call], finishReason: 'tool_calls' };
+  }
+
+  /** Stops the agent's process. */
+  async close(): Promise<void> {
+    const child = this.child;
+    this.closing = true;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.kill('SIGTERM');
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private async prompt(text: string): Promise<void> {
+    if (!this.connection) await this.start();
+    const connection = this.connection!;
+    connection.agent
+      .request('session/prompt', { sessionId: this.sessionId!, prompt: [{ type: 'text', text }] })
+      .then(
+        (res) => this.push({ kind: 'end', stopReason: res.stopReason }),
+        (err: unknown) => this.fail(`its turn failed: ${messageOf(err)}`),
+      );
+  }
+
+  private async start(): Promise<void> {
+    const { launch, workspace } = this.opts;
+    const child = spawn(launch.command, launch.args, { cwd: workspace, env: launch.env });
+    this.child = child;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      for (const line of d.split('\n')) if (line.trim()) this.opts.log(`${this.opts.name}: ${line}`);
+    });
+    child.on('error', (err) => this.fail(`it could not start: ${err.message}`));
+    child.on('exit', (code, signal) => this.fail(`it exited (${signal ?? `code ${code}`})`));
+    const app = client({ name: 'logbook' })
+      .onNotification('session/update', ({ params }) => this.update(params.update))
+      .onRequest(
+        'session/request_permission',
+        ({ params }) =>
+          // Asked through Logbook's gate as an action; its recorded result is the answer.
+          new Promise<RequestPermissionResponse>((resolve) => {
+            this.push({
+              kind: 'permission',
+              callId: `acp_permission_${++this.calls}`,
+              request: params,
+              answer: (optionId) =>
+                resolve({
+                  outcome: optionId ? { outcome: 'selected', optionId } : { outcome: 'cancelled' },
+                }),
+            });
+          }),
+      )
+      .onRequest('fs/read_text_file', ({ params }) => {
+        const path = this.absolute(params.path);
+        return new Promise<{ content: string }>((resolve, reject) => {
+          this.push({
+            kind: 'read',
+            callId: `acp_read_${++this.calls}`,
+            path,
+            ...(params.line != null ? { line: params.line } : {}),
+            ...(params.limit != null ? { limit: params.limit } : {}),
+            answer: (r) => (r instanceof Error ? reject(r) : resolve(r)),
+          });
+        });
+      })
+      .onRequest('fs/write_text_file', ({ params }) => {
+        const path = this.absolute(params.path);
+        return new Promise<Record<string, never>>((resolve, reject) => {
+          this.push({
+            kind: 'write',
+            callId: `acp_write_${++this.calls}`,
+            path,
+            content: params.content,
+            answer: (err) => (err ? reject(err) : resolve({})),
+          });
+        });
+      });
+    const stream = ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    );
+    this.connection = app.connect(stream);
+    const failed = new Promise<never>((_, reject) => {
+      child.once('exit', (code, signal) =>
+        reject(
+          new LlmError(
+            'connection',
+            `The agent "${this.opts.name}" exited (${signal ?? `code ${code}`}) before its session began.`,
+          ),
+        ),
+      );
+      child.once('error', (err) =>
+        reject(new LlmError('connection', `The agent "${this.opts.name}" could not start: ${err.message}`)),
+      );
+    });
+    const begin = async () => {
+      await this.connection!.agent.request('initialize', {
+        protocolVersion: PROTOCOL_VERSION,
+        // Only what Logbook answers: reads and writes, through its file tool.
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        clientInfo: { name: 'logbook', title: 'Logbook', version },
+      });
+      const made = await this.connection!.agent.request('session/new', { cwd: workspace, mcpServers: [] });
+      this.sessionId = made.sessionId;
+    };
+    try {
+      await Promise.race([begin(), failed]);
+    } catch (err) {
+      if (err instanceof LlmError) throw err;
+      throw new LlmError(
+        'bad_request',
+        `The agent "${this.opts.name}" did not start a session: ${messageOf(err)}`,
+      );
+    }
+    failed.catch(() => undefined);
+  }
+
+  private update(u: SessionUpdate): void {
+    if (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text') {
+      this.text += u.content.text;
+      this.onDelta?.({ type: 'text', text: u.content.text });
+    } else if (u.sessionUpdate === 'agent_thought_chunk' && u.content.type === 'text') {
+      this.reasoning += u.content.text;
+      this.onDelta?.({ type: 'reasoning', text: u.content.text });
+    } else if (u.sessionUpdate === 'tool_call' || u.sessionUpdate === 'tool_call_update') {
+      this.records.push({ key: ACP_TOOL_CALL_KEY, value: u });
+    }
+  }
+
+  /** A path the agent names must be absolute (ACP's rule); the file tool bounds it to the workspace. */
+  private absolute(path: string): string {
+    if (!isAbsolute(path)) throw RequestError.invalidParams({ path }, 'The path must be absolute.');
+    return path;
+  }
+
+  /** A workspace path as the file tool shows it (relative); any other absolute. */
+  private shown(path: string): string {
+    const rel = relative(this.opts.workspace, path);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : path;
+  }
+
+  /** The read as the file tool's view, so its read rules decide it and the log shows what was read. */
+  private readArgs(r: Extract<Stop, { kind: 'read' }>): Record<string, unknown> {
+    const first = Math.max(1, r.line ?? 1);
+    const range =
+      r.line != null || r.limit != null
+        ? { view_range: [first, r.limit != null ? first + r.limit - 1 : -1] }
+        : {};
+    return {
+      command: 'view',
+      path: this.shown(r.path),
+      ...range,
+      summary: `${this.opts.name} reads ${this.shown(r.path)}`,
+    };
+  }
+
+  private writeArgs(w: Extract<Stop, { kind: 'write' }>): Record<string, unknown> {
+    const shown = this.shown(w.path);
+    const summary = `${this.opts.name} writes ${shown}`;
+    let current: string | undefined;
+    try {
+      current = readFileSync(w.path, 'utf8');
+    } catch {
+      current = undefined;
+    }
+    if (current === undefined) return { command: 'create', path: shown, file_text: w.content, summary };
+    if (current === '')
+      return { command: 'insert', path: shown, insert_line: 0, new_str: w.content, summary };
+    return { command: 'str_replace', path: shown, old_str: current, new_str: w.content, summary };
+  }
+
+  /** The write's recorded result answers the agent: done when the file holds what it asked. */
+  private answerWrite(w: Extract<Stop, { kind: 'write' }>, result: string): void {
+    let now: string | undefined;
+    try {
+      now = readFileSync(w.path, 'utf8');
+    } catch {
+      now = undefined;
+    }
+    if (now === w.content) w.answer();
+    else w.answer(RequestError.internalError({ path: w.path }, `Logbook did not write the file: ${result}`));
+  }
+
+  /** Allowed once when the gate let the action run; any other result rejects (never "always"). */
+  private answerPermission(p: Extract<Stop, { kind: 'permission' }>, result: string): void {
+    const granted = result.startsWith(GRANTED);
+    const pick = (kinds: string[]) => p.request.options.find((o) => kinds.includes(o.kind))?.optionId;
+    p.answer(granted ? pick(['allow_once']) : pick(['reject_once', 'reject_always']));
+  }
+
+  private fail(message: string): void {
+    if (this.closing) return;
+    const text = `The agent "${this.opts.name}": ${message}.`;
+    this.records.push({ key: ACP_ERROR_KEY, value: { message: text } });
+    this.push({ kind: 'failed', message: text });
+  }
+
+  private push(stop: Stop): void {
+    this.stops.push(stop);
+    this.wake?.();
+  }
+
+  private nextStop(signal?: AbortSignal): Promise<Stop> {
+    return new Promise((resolve, reject) => {
+      const look = () => {
+        const s = this.stops.shift();
+        if (!s) return false;
+        this.wake = undefined;
+        resolve(s);
+        return true;
+      };
+      if (look()) return;
+      this.wake = () => void look();
+      signal?.addEventListener(
+        'abort',
+        () => {
+          this.wake = undefined;
+          if (this.sessionId)
+            void this.connection?.agent
+              .notify('session/cancel', { sessionId: this.sessionId })
+              .catch(() => undefined);
+          reject(new LlmError('aborted', 'Stopped by the user.'));
+        },
+        { once: true },
+      );
+    });
+  }
+}
+
+/** The file tool's view header: the read was allowed and the file read. */
+const VIEWED = 'Here is the result of running `cat -n` on ';
+
+/** A view that ran answers with the file's text (the lines asked for); anything else is an error. */
+function answerRead(r: Extract<Stop, { kind: 'read' }>, result: string): void {
+  if (!result.startsWith(VIEWED)) {
+    r.answer(RequestError.internalError({ path: r.path }, `Logbook did not read the file: ${result}`));
+    return;
+  }
+  try {
+    const text = readFileSync(r.path, 'utf8');
+    if (r.line == null && r.limit == null) return r.answer({ content: text });
+    const lines = text.split('\n');
+    const from = Math.max(1, r.line ?? 1) - 1;
+    r.answer({ content: lines.slice(from, r.limit != null ? from + r.limit : undefined).join('\n') });
+  } catch (err) {
+    r.answer(
+      RequestError.internalError({ path: r.path }, `Logbook could not read the file: ${messageOf(err)}`),
+    );
+  }
+}
+
+/** What the gate rates of a permission request: its title, its kind, the command it names. */
+function permissionArgs(req: RequestPermissionRequest): Record<string, unknown> {
+  const call = req.toolCall;
+  const raw = call.rawInput as Record<string, unknown> | undefined;
+  const command = Array.isArray(raw?.['command'])
+    ? (raw['command'] as unknown[]).map(String).join(' ')
+    : typeof raw?.['command'] === 'string'
+      ? raw['command']
+      : undefined;
+  const title = call.title ?? call.toolCallId;
+  return {
+    title,
+    ...(call.kind ? { kind: call.kind } : {}),
+    // A title is no command line: only rawInput's command is rated as one.
+    ...(command !== undefined ? { command } : {}),
+    tool_call: call,
+    summary: title,
+  };
+}
+
+function textOf(m: ChatMessage): string {
+  if (typeof m.content === 'string') return m.content;
+  if (!m.content) return '';
+  return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error
+    ? err.message
+    : typeof err === 'object' && err && 'message' in err
+      ? String((err as { message: unknown }).message)
+      : String(err);
+}
+
+/**
+ * `approve`, `reject` and `resolve` on a conversation an external agent ran: the agent stopped
+ * when `run` ended, so after the user's decision is carried out the turn ends with an error that
+ * says so, rather than with a reply of a model that was never part of it.
+ */
+export class StoppedAgentModel implements LlmClient {
+  constructor(readonly model: string) {}
+
+  complete(): Promise<LlmResponse> {
+    const name = this.model.slice('acp:'.length);
+    return Promise.reject(
+      new LlmError(
+        'bad_request',
+        `The agent "${name}" stopped when logbook run ended; your decision is carried out and recorded. ` +
+          `Give it a new task with logbook run --agent ${name} --store DIR --task TEXT.`,
+      ),
+    );
+  }
+}
+
+/** The model name session.json records for a conversation an external agent runs. */
+export function isAgentModel(model: string | null | undefined): model is string {
+  return typeof model === 'string' && model.startsWith('acp:');
+}

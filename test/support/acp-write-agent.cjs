@@ -1,0 +1,71 @@
+// A small ACP agent for tests of `logbook run --agent`. Each prompt's text is JSON naming what to
+// ask of the client: {"read": {"path", "line", "limit"}} sends fs/read_text_file; {"write":
+// {"path", "content"}} sends fs/write_text_file; {"ask": {"title",
+// "command"}} sends session/request_permission for its own shell tool; {"touch": "path"} writes a file itself (with its own rights,
+// which the sandbox bounds); {"wait": true} waits for session/cancel;
+// {"env": "NAME"} says the variable's value. It says what came back as its message, then ends the turn.
+const { writeFileSync } = require('node:fs');
+const { Readable, Writable } = require('node:stream');
+const { agent, ndJsonStream } = require('@agentclientprotocol/sdk');
+
+let cancelled = () => undefined;
+const app = agent({ name: 'write-agent' })
+  .onNotification('session/cancel', () => cancelled())
+  .onRequest('initialize', ({ params }) => ({
+    protocolVersion: params.protocolVersion,
+    agentCapabilities: {},
+    authMethods: [],
+  }))
+  .onRequest('session/new', () => ({ sessionId: 'write-agent-session' }))
+  .onRequest('session/prompt', async ({ params, client }) => {
+    const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    const say = (t) =>
+      client.notify('session/update', {
+        sessionId: params.sessionId,
+        update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } },
+      });
+    const asked = JSON.parse(text.slice(text.indexOf('{')));
+    let said;
+    try {
+      if (asked.env) {
+        said = `env: ${process.env[asked.env]}`;
+      } else if (asked.wait) {
+        // Says it started, then waits until the client cancels the turn.
+        await say('waiting');
+        await new Promise((resolve) => (cancelled = resolve));
+        return { stopReason: 'cancelled' };
+      } else if (asked.read) {
+        const res = await client.request('fs/read_text_file', { sessionId: params.sessionId, ...asked.read });
+        said = `read: ${res.content}`;
+      } else if (asked.write) {
+        await client.request('fs/write_text_file', { sessionId: params.sessionId, ...asked.write });
+        said = 'write: done';
+      } else if (asked.ask) {
+        const res = await client.request('session/request_permission', {
+          sessionId: params.sessionId,
+          toolCall: {
+            toolCallId: 'own-1',
+            title: asked.ask.title,
+            kind: 'execute',
+            status: 'pending',
+            ...(asked.ask.command ? { rawInput: { command: asked.ask.command } } : {}),
+          },
+          options: [
+            { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+            { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+          ],
+        });
+        said = `permission: ${res.outcome.outcome === 'selected' ? res.outcome.optionId : 'cancelled'}`;
+      } else if (asked.touch) {
+        writeFileSync(asked.touch, 'written by the agent itself\n');
+        said = 'touch: done';
+      }
+    } catch (err) {
+      said = `refused: ${err && err.message ? err.message : String(err)}`;
+    }
+    await say(said);
+    return { stopReason: 'end_turn' };
+  });
+
+const connection = app.connect(ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(process.stdin)));
+connection.closed.then(() => process.exit(0));
