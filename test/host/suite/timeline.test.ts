@@ -14,18 +14,10 @@ import * as vscode from 'vscode';
 import { ChatController } from '../../../src/host/vscode/chat-view';
 import type { HostMessage, ReplayReport, TimelinePoint } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
-import { logbook, recordingWebview, scriptedModel, workspaceRoot } from './helpers';
+import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
 
 const FILES = ['tl-a.txt', 'tl-b.txt', 'tl-shell.txt'];
 const CHATTER = "pyenv: cannot rehash: the shims folder isn't writable";
-
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function commands(name: string, list: string[]): Scenario {
   return {
