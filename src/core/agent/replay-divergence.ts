@@ -4,6 +4,7 @@
 // whose result differs is the divergence. A shell that reads the user's startup files may print
 // their chatter (a tool manager's warning) where a terminal command's output begins: lines the
 // replay's own shell of that kind printed when it started are not compared there, and nowhere else.
+import { diffArrays } from 'diff';
 import type { Event } from '../events';
 import { text } from '../events/accessors';
 
@@ -136,24 +137,15 @@ export function firstDivergence(calls: readonly CallOutcome[], n: Normaliser): D
   return undefined;
 }
 
-/** The lines that differ, in order (a longest-common-subsequence diff), at most DIFF_LINES. */
+/** The lines that differ, in order (the `diff` package's line diff), at most DIFF_LINES. */
 export function lineDiff(a: string, b: string): string[] {
+  // The first 400 lines of each side: a divergence shows at its start, and the diff stays cheap.
   const x = a.split('\n').slice(0, 400);
   const y = b.split('\n').slice(0, 400);
-  // lcs[i][j]: length of the longest common subsequence of x[i..] and y[j..].
-  const lcs = Array.from({ length: x.length + 1 }, () => new Array<number>(y.length + 1).fill(0));
-  for (let i = x.length - 1; i >= 0; i--)
-    for (let j = y.length - 1; j >= 0; j--)
-      lcs[i]![j] = x[i] === y[j] ? lcs[i + 1]![j + 1]! + 1 : Math.max(lcs[i + 1]![j]!, lcs[i]![j + 1]!);
   const out: string[] = [];
-  let i = 0;
-  let j = 0;
-  while ((i < x.length || j < y.length) && out.length < DIFF_LINES) {
-    if (i < x.length && j < y.length && x[i] === y[j]) {
-      i++;
-      j++;
-    } else if (i < x.length && (j >= y.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) out.push(`- ${x[i++]}`);
-    else out.push(`+ ${y[j++]}`);
+  for (const change of diffArrays(x, y)) {
+    if (!change.added && !change.removed) continue;
+    for (const line of change.value) out.push(`${change.added ? '+' : '-'} ${line}`);
   }
-  return out;
+  return out.slice(0, DIFF_LINES);
 }

@@ -1,8 +1,9 @@
-// The chat webview's document: a strict CSP with a per-load nonce, no inline script or style, no eval.
+// The chat webview's document (built by html-page.ts): no inline script or style at all.
 // `webviewDocument` is pure so the browser tests serve exactly this document (and CSP) too.
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { WebviewText } from '../../protocol/webview-text';
+import { htmlPage } from './html-page';
 
 /** Where the app runs; the editor tab hides "Open in Editor". */
 export type ChatSurface = 'sidebar' | 'editor';
@@ -25,39 +26,19 @@ export interface WebviewL10n {
   text: WebviewText;
 }
 
-export function contentSecurityPolicy(cspSource: string, nonce: string): string {
-  return [
-    `default-src 'none'`,
-    `img-src ${cspSource} data:`,
-    `font-src ${cspSource}`,
-    `style-src ${cspSource}`,
-    `script-src 'nonce-${nonce}'`,
-    `connect-src 'none'`,
-    `frame-src 'none'`,
-    `form-action 'none'`,
-    `base-uri 'none'`,
-  ].join('; ');
-}
-
-const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
 export function webviewDocument(o: WebviewDocumentOptions): string {
-  const { asset, nonce } = o;
-  return `<!DOCTYPE html>
-<html lang="${escapeAttr(o.l10n?.lang ?? 'en')}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(o.cspSource, nonce)}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${escapeAttr(asset('codicon.css'))}">
-<link rel="stylesheet" href="${escapeAttr(asset('webview.css'))}">
-<title>${escapeAttr(o.title)}</title>
-</head>
-<body data-surface="${o.surface}"${o.l10n ? ` data-l10n="${escapeAttr(JSON.stringify(o.l10n.text))}"` : ''}>
-<div id="root"></div>
-<script nonce="${nonce}" src="${escapeAttr(asset('webview.js'))}"></script>
-</body>
-</html>`;
+  return htmlPage({
+    csp: { cspSource: o.cspSource, nonce: o.nonce, images: true },
+    lang: o.l10n?.lang ?? 'en',
+    title: o.title,
+    stylesheets: [o.asset('codicon.css'), o.asset('webview.css')],
+    bodyAttributes: {
+      'data-surface': o.surface,
+      ...(o.l10n ? { 'data-l10n': JSON.stringify(o.l10n.text) } : {}),
+    },
+    body: '<div id="root"></div>',
+    script: { src: o.asset('webview.js') },
+  });
 }
 
 export function renderWebviewHtml(

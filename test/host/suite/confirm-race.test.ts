@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { ChatController } from '../../../src/host/vscode/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
-import { logbook, recordingWebview, scriptedModel, workspaceRoot } from './helpers';
+import { holdsWithin, logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
 
 const ROUNDS = Number(process.env['LOGBOOK_CONFIRM_ROUNDS'] ?? 12);
 const file = (i: number) => `race-${i}.txt`;
@@ -53,15 +53,6 @@ function round(i: number): Scenario['turns'] {
   ];
 }
 
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  return true;
-}
-
 describe('Confirm from the chat, a task-list update and an edit in one reply', function () {
   this.timeout(ROUNDS * 40_000 + 60_000);
   let llm: ScriptedLlm | undefined;
@@ -102,11 +93,11 @@ describe('Confirm from the chat, a task-list update and an edit in one reply', f
         (m.type === 'header' || m.type === 'conversation') &&
         m.header?.id === id &&
         m.header.pendingActionIds.length > 0;
-      assert.ok(await until(() => view.posted.some(pending), 30_000), `round ${i}: the approval was shown`);
+      await until(() => view.posted.some(pending), `round ${i}: the approval to be shown`, 30_000);
       const shown = view.posted.find(pending) as Extract<HostMessage, { type: 'header' }>;
       view.send({ type: 'approve', conversationId: id, actionIds: shown.header.pendingActionIds });
       const session = await service.session(id);
-      const done = await until(() => session.conversation.status === 'finished', 20_000);
+      const done = await holdsWithin(() => session.conversation.status === 'finished', 20_000);
       if (!done || !existsSync(join(workspaceRoot(), file(i))))
         stuck.push(
           `round ${i}: status ${session.conversation.status}, pending ${JSON.stringify(session.conversation.state.pendingActions)}, approved ${JSON.stringify(session.conversation.state.approved)}`,
@@ -147,7 +138,7 @@ describe('Confirm from the chat, a task-list update and an edit in one reply', f
         });
       });
       await approved;
-      const done = await until(() => session.conversation.status === 'finished', 20_000);
+      const done = await holdsWithin(() => session.conversation.status === 'finished', 20_000);
       if (!done)
         stuck.push(
           `round ${i}: status ${session.conversation.status}, pending ${JSON.stringify(session.conversation.state.pendingActions)}, approved ${JSON.stringify(session.conversation.state.approved)}`,

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { DiagnosticsReport } from '../../../src/core/diagnostics/report';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { checkpointsRoot } from '../../../src/host/vscode/diagnostics/collect-diagnostics';
-import { logbook, scriptedModel } from './helpers';
+import { logbook, scriptedModel, until } from './helpers';
 
 const KEY = 'sk-diagnostics-host-never-shown-5150';
 
@@ -16,14 +16,6 @@ function rows(report: DiagnosticsReport, id: string) {
   const s = report.sections.find((x) => x.id === id);
   assert.ok(s, `section ${id}`);
   return s.rows;
-}
-
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('Logbook: Show Diagnostics', function () {

@@ -7,6 +7,7 @@ import { ChatController } from '../../../src/host/vscode/chat-view';
 import type { LogbookApi } from '../../../src/host/vscode/extension';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
 import { type HostMessage, parseHostMessage } from '../../../src/protocol/messages';
+import { until } from '../../support/poll';
 
 export const EXTENSION_ID = 'logbook.logbook-agent';
 
@@ -80,13 +81,7 @@ export function recordingWebview() {
   };
 }
 
-export const until = async (check: () => boolean, what: string) => {
-  const end = Date.now() + 20_000;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+export { holdsWithin, until, untilValue } from '../../support/poll';
 
 /**
  * The chat panel as a user starts a task from it: a ChatController over a recording webview, on the

@@ -20,7 +20,7 @@ import {
 import type { ConversationService } from '../../../src/host/vscode/conversation-service';
 import { ConversationsTree } from '../../../src/host/vscode/conversations-tree';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { logbook, scriptedModel, spawnCli, workspaceRoot } from './helpers';
+import { logbook, scriptedModel, spawnCli, until, workspaceRoot } from './helpers';
 
 describe('A conversation whose process was killed during a terminal command', () => {
   let llm: ScriptedLlm | undefined;
@@ -72,7 +72,7 @@ describe('A conversation whose process was killed during a terminal command', ()
       { LOGBOOK_SANDBOX: 'off' },
     );
     const exited = new Promise((resolve) => child.once('exit', resolve));
-    await until(() => existsSync(join(ws, 'shell.pid')), 20_000, 'the command to start');
+    await until(() => existsSync(join(ws, 'shell.pid')), 'the command to start', 20_000);
     child.kill('SIGKILL');
     await exited;
     // What the dead writer left running is stopped, as a user would.
@@ -101,7 +101,7 @@ describe('A conversation whose process was killed during a terminal command', ()
     assert.ok(events.some((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === RECOVERY_KEY));
     const action = events.find((e) => e.kind === 'ActionEvent')!;
     assert.deepEqual(session.header().pendingActionIds, [action.id], 'the user is asked about it');
-    await until(() => service.list().find((e) => e.id === id)?.interrupted === undefined, 5_000, 'the list');
+    await until(() => service.list().find((e) => e.id === id)?.interrupted === undefined, 'the list', 5_000);
     assert.equal(service.list().find((e) => e.id === id)?.status, 'paused');
     assert.equal(readFileSync(join(ws, 'runs.log'), 'utf8'), 'run\n', 'not run again on open');
     return { session, action };
@@ -154,14 +154,6 @@ describe('A conversation whose process was killed during a terminal command', ()
     }
   });
 });
-
-async function until(check: () => boolean, ms: number, what: string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 function killGroup(pid: number): void {
   if (!Number.isInteger(pid) || pid <= 0) return;

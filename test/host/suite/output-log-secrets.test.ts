@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { logbook } from './helpers';
+import { logbook, untilValue } from './helpers';
 
 const WINDOW_KEY = 'sk-host-window-env-1a2b3c4d-KEEP-OUT';
 const STORED_KEY = 'sk-host-log-stored-77aa88bb-KEEP-OUT';
@@ -17,15 +17,6 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe('Output channel: secrets redacted', function () {
   this.timeout(30_000);
   afterEach(() => vscode.commands.executeCommand('logbook.setApiKey', ''));
@@ -33,7 +24,7 @@ describe('Output channel: secrets redacted', function () {
   it('logs lines and errors with the window’s and the stored key replaced by a marker', async () => {
     const api = await logbook();
     await vscode.commands.executeCommand('logbook.setApiKey', STORED_KEY);
-    await until('both keys known', () => {
+    await untilValue('both keys known', () => {
       const values = api.service.knownSecrets.map((s) => s.value);
       return values.includes(WINDOW_KEY) && values.includes(STORED_KEY) ? true : undefined;
     });
@@ -41,7 +32,7 @@ describe('Output channel: secrets redacted', function () {
     api.log.info(`${marker} calling with ${WINDOW_KEY}`);
     api.log.error(new Error(`${marker} failed with ${STORED_KEY}`));
     const root = dirname(api.logUri.fsPath);
-    const text = await until('the probe in a log file', () => {
+    const text = await untilValue('the probe in a log file', () => {
       const hit = filesUnder(root)
         .map((f) => readFileSync(f, 'utf8'))
         .find((t) => t.includes(marker) && t.split(marker).length > 2);

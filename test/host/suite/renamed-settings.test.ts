@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { logbook, workspaceRoot } from './helpers';
+import { logbook, untilValue, workspaceRoot } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('logbook');
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
@@ -16,16 +16,6 @@ function filesUnder(dir: string): string[] {
     const p = join(dir, name);
     return statSync(p).isDirectory() ? filesUnder(p) : [p];
   });
-}
-
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 describe('settings under their old logbook.llm.* names', function () {
@@ -41,7 +31,7 @@ describe('settings under their old logbook.llm.* names', function () {
   after(async () => {
     rmSync(join(workspaceRoot(), '.vscode'), { recursive: true, force: true });
     writeFileSync(userSettings, userBefore);
-    await until('the user settings restored', () =>
+    await untilValue('the user settings restored', () =>
       cfg().inspect('model.temperature')?.globalValue === undefined ? true : undefined,
     );
   });
@@ -99,7 +89,7 @@ describe('settings under their old logbook.llm.* names', function () {
       ),
     );
 
-    await until('the old keys moved', () => {
+    await untilValue('the old keys moved', () => {
       const moved =
         cfg().inspect('model.baseURL')?.globalValue === 'http://127.0.0.1:9/old-user/v1' &&
         cfg().inspect('model.name')?.workspaceValue === 'old-workspace-model' &&

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { PreviewFile, RestorePreview, RestoreUi } from '../../../src/host/vscode/restore-files';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { logbook, scriptedModel, workspaceRoot } from './helpers';
+import { logbook, scriptedModel, until, workspaceRoot } from './helpers';
 
 const FILES = [
   'restore-a.txt',
@@ -62,14 +62,6 @@ async function nowSide(path: string): Promise<string | undefined> {
   if (!(tab?.input instanceof vscode.TabInputTextDiff)) return undefined;
   // The document the diff editor shows (opened once, shared with the editor).
   return (await vscode.workspace.openTextDocument(tab.input.modified)).getText();
-}
-
-async function waitFor(what: string, check: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 describe('Restore files to here', function () {
@@ -132,7 +124,7 @@ describe('Restore files to here', function () {
     const { service } = await logbook();
     // The user types into restore-a.txt and does not save.
     const doc = await vscode.workspace.openTextDocument(path('restore-a.txt'));
-    await waitFor('the document to show the agent’s write', () => doc.getText() === 'agent\n');
+    await until(() => doc.getText() === 'agent\n', 'the document to show the agent’s write', 10_000);
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'typed by the user\n'));
     assert.ok(doc.isDirty);
@@ -160,7 +152,7 @@ describe('Restore files to here', function () {
     assert.equal(readFileSync(path('restore-a.txt'), 'utf8'), 'original\n');
     assert.equal(readFileSync(path('restore-gone.txt'), 'utf8'), 'will be deleted\n');
     assert.ok(!existsSync(path('restore-new.txt')));
-    await waitFor('the editor to show the restored text', () => doc.getText() === 'original\n');
+    await until(() => doc.getText() === 'original\n', 'the editor to show the restored text', 10_000);
     assert.ok(!doc.isDirty);
 
     // Undo: the files as they were just before the restore, the user's saved text included.
@@ -169,7 +161,11 @@ describe('Restore files to here', function () {
     assert.equal(readFileSync(path('restore-a.txt'), 'utf8'), 'agent\ntyped by the user\n');
     assert.ok(!existsSync(path('restore-gone.txt')));
     assert.equal(readFileSync(path('restore-new.txt'), 'utf8'), 'new\n');
-    await waitFor('the editor to show the undone text', () => doc.getText() === 'agent\ntyped by the user\n');
+    await until(
+      () => doc.getText() === 'agent\ntyped by the user\n',
+      'the editor to show the undone text',
+      10_000,
+    );
 
     const session = await service.session(id);
     const restores = (await session.conversation.events()).filter(
@@ -188,8 +184,11 @@ describe('Restore files to here', function () {
     // The diffs as opened from the preview, before the restore: the agent's files.
     const shown = new ScriptedUi(undefined, false, ['restore-a.txt', 'restore-gone.txt', 'restore-new.txt']);
     await service.restoreFiles(id, actionId, shown);
-    await waitFor('the diffs to open', () =>
-      vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label.startsWith('restore-new.txt')),
+    await until(
+      () =>
+        vscode.window.tabGroups.all.flatMap((g) => g.tabs).some((t) => t.label.startsWith('restore-new.txt')),
+      'the diffs to open',
+      10_000,
     );
     assert.equal(await nowSide('restore-a.txt'), 'agent\n');
     assert.equal(await nowSide('restore-gone.txt'), '', 'deleted by the agent: nothing now');
@@ -203,16 +202,18 @@ describe('Restore files to here', function () {
       await nowSide('restore-new.txt'),
     ];
     let seen: (string | undefined)[] = [];
-    await waitFor(
-      'the "now" sides to show the restored files',
+    await until(
       () => (void now().then((v) => (seen = v)), seen.join('|') === 'original\n|will be deleted\n|'),
+      'the "now" sides to show the restored files',
+      10_000,
     ).catch((err: unknown) => assert.fail(`${String(err)}: ${JSON.stringify(seen)}`));
 
     assert.ok(ui.undo);
     await ui.undo();
-    await waitFor(
-      'the "now" sides to show the undone files',
+    await until(
       () => (void now().then((v) => (seen = v)), seen.join('|') === 'agent\n||new\n'),
+      'the "now" sides to show the undone files',
+      10_000,
     ).catch((err: unknown) => assert.fail(`${String(err)}: ${JSON.stringify(seen)}`));
   });
 
@@ -253,7 +254,7 @@ describe('Restore files to here', function () {
     assert.equal(waiting(), 'call_two');
     // Between the steps the user edits a file in the editor and saves it.
     const doc = await vscode.workspace.openTextDocument(path('restore-user.txt'));
-    await waitFor('the document to show the file', () => doc.getText() === 'the user’s file\n');
+    await until(() => doc.getText() === 'the user’s file\n', 'the document to show the file', 10_000);
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((e) => e.insert(new vscode.Position(1, 0), 'typed between the steps\n'));
     assert.ok(await doc.save());
@@ -300,7 +301,7 @@ describe('Restore files to here', function () {
   it('Review Changes shows the files a command changed or created, against the checkpoint before it', async () => {
     const { id } = await agentRun();
     const { review } = await logbook();
-    await waitFor("the review to take the command's files", () => review.changedFiles(id).length === 2);
+    await until(() => review.changedFiles(id).length === 2, "the review to take the command's files", 10_000);
     assert.deepEqual(
       review
         .changedFiles(id)
@@ -324,7 +325,7 @@ describe('Restore files to here', function () {
     const doc = await vscode.workspace.openTextDocument(path('restore-a.txt'));
     // A model of the file from an earlier test may still hold its old text until the file watcher
     // reports the command's write.
-    await waitFor('the document to show the agent’s write', () => doc.getText() === 'agent\n');
+    await until(() => doc.getText() === 'agent\n', 'the document to show the agent’s write', 10_000);
     const editor = await vscode.window.showTextDocument(doc);
     await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'unsaved '));
     const ui = new ScriptedUi('restore', false);

@@ -2,9 +2,9 @@
 // tokens, emitted as <span class="tk-*"> over escaped text. Colors come from theme variables in CSS.
 // Deliberately approximate (no grammar): good enough to read a snippet, tiny, and never slow.
 
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+import { escapeHtml } from '../../../src/core/text/html-escape';
+
+export { escapeHtml };
 
 interface Lang {
   keywords: Set<string>;

@@ -7,7 +7,9 @@ import {
   sectionStatus,
   statusWord,
 } from '../../../core/diagnostics/report';
+import { escapeHtml } from '../../../core/text/html-escape';
 import { ENGLISH, type L10n } from '../../../core/text/l10n';
+import { htmlPage } from '../html-page';
 
 export type DiagnosticsRequest = 'refresh' | 'copy' | 'cleanUp';
 
@@ -29,7 +31,7 @@ export interface DiagnosticsPage {
   lang?: string;
 }
 
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const esc = escapeHtml;
 
 const CODICON: Record<DiagnosticStatus, string> = {
   ok: 'pass',
@@ -63,17 +65,7 @@ function body(p: DiagnosticsPage, l10n: L10n): string {
   return sections.join('\n');
 }
 
-export function diagnosticsHtml(p: DiagnosticsPage): string {
-  const l10n = p.l10n ?? ENGLISH;
-  return `<!DOCTYPE html>
-<html lang="${esc(p.lang ?? 'en')}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; font-src ${p.cspSource}; style-src ${p.cspSource} 'nonce-${p.nonce}'; script-src 'nonce-${p.nonce}'">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${esc(p.codiconCss)}">
-<style nonce="${p.nonce}">
-body { padding: 4px 12px 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
+const STYLE = `body { padding: 4px 12px 12px; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); }
 h2 { font-size: 1em; font-weight: 600; margin: 14px 0 4px; display: flex; gap: 6px; align-items: center; }
 ul { list-style: none; margin: 0; padding: 0; }
 .row { display: flex; gap: 6px; padding: 3px 0; align-items: flex-start; }
@@ -93,23 +85,27 @@ button { font: inherit; padding: 3px 10px; border-radius: 2px; cursor: pointer; 
 button:hover:not(:disabled) { background: var(--vscode-button-hoverBackground); }
 button.secondary { color: var(--vscode-button-secondaryForeground); background: var(--vscode-button-secondaryBackground); }
 button:disabled { opacity: 0.5; cursor: default; }
-button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
-</style>
-<title>${esc(l10n.t('Logbook Diagnostics'))}</title>
-</head>
-<body>
-<main aria-label="${esc(l10n.t('Logbook diagnostics'))}">
-<p class="muted">${esc(l10n.t('The first place to look when something does not work.'))}</p>
-<div class="actions"><button type="button" data-request="refresh">${esc(l10n.t('Check Again'))}</button><button type="button" class="secondary" data-request="copy"${p.report ? '' : ' disabled'}>${esc(l10n.t('Copy as Text'))}</button></div>
-${body(p, l10n)}
-</main>
-<script nonce="${p.nonce}">
-const vscode = acquireVsCodeApi();
+button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }`;
+
+const SCRIPT = `const vscode = acquireVsCodeApi();
 document.addEventListener('click', (e) => {
   const b = e.target instanceof Element ? e.target.closest('button[data-request]') : null;
   if (b && !b.disabled) vscode.postMessage({ type: b.dataset.request });
-});
-</script>
-</body>
-</html>`;
+});`;
+
+export function diagnosticsHtml(p: DiagnosticsPage): string {
+  const l10n = p.l10n ?? ENGLISH;
+  return htmlPage({
+    csp: { cspSource: p.cspSource, nonce: p.nonce, inlineStyle: true },
+    lang: p.lang ?? 'en',
+    title: l10n.t('Logbook Diagnostics'),
+    stylesheets: [p.codiconCss],
+    style: STYLE,
+    body: `<main aria-label="${esc(l10n.t('Logbook diagnostics'))}">
+<p class="muted">${esc(l10n.t('The first place to look when something does not work.'))}</p>
+<div class="actions"><button type="button" data-request="refresh">${esc(l10n.t('Check Again'))}</button><button type="button" class="secondary" data-request="copy"${p.report ? '' : ' disabled'}>${esc(l10n.t('Copy as Text'))}</button></div>
+${body(p, l10n)}
+</main>`,
+    script: { inline: SCRIPT },
+  });
 }
