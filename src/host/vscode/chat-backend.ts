@@ -133,9 +133,9 @@ export interface ChatBackend {
   /** The tasks the demo model has a script for, when it is the model that answers; else undefined. */
   demoTasks?(): readonly string[] | undefined;
   /** Switches the conversation between plan mode (read only) and act mode. */
-  setMode?(conversationId: string, mode: 'plan' | 'act'): Promise<void>;
+  setMode(conversationId: string, mode: 'plan' | 'act'): Promise<void>;
   /** Approves the plan (as the user may have edited it): act mode, the plan as the next message, run. */
-  approvePlan?(conversationId: string, tasks: PlanStep[]): Promise<void>;
+  approvePlan(conversationId: string, tasks: PlanStep[]): Promise<void>;
   /** What a mention being typed ("@src/ap", "#prob") may complete to, best first. */
   /** `prompts`: a "/" starts the message, and the MCP servers' prompts are what is asked for. */
   mentionCandidates(query: string, prompts?: boolean): Promise<MentionItem[]>;
@@ -166,11 +166,11 @@ export interface ChatBackend {
   showSandboxStatus(): Promise<void>;
 
   /** The timeline: the conversation right after the event at `seq` (state, files changed so far). */
-  timelinePoint?(conversationId: string, seq: number): Promise<TimelinePoint>;
+  timelinePoint(conversationId: string, seq: number): Promise<TimelinePoint>;
   /** A file the point lists, in a diff editor: from the first checkpoint to the point, or to now. */
-  timelineDiff?(conversationId: string, seq: number, path: string, against: 'start' | 'now'): Promise<void>;
+  timelineDiff(conversationId: string, seq: number, path: string, against: 'start' | 'now'): Promise<void>;
   /** "Open files at this point": the point's versions of the changed files, read-only. */
-  timelineOpenFiles?(conversationId: string, seq: number): Promise<void>;
+  timelineOpenFiles(conversationId: string, seq: number): Promise<void>;
   /** A replay of a conversation started (no report) or ended (Logbook: Replay Conversation). */
   readonly onDidReplay?: vscode.Event<{ conversationId: string; report?: ReplayReport }>;
   /** A delegated agent's card to show: the chat shows the conversation, then opens and focuses the card. */

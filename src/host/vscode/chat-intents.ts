@@ -1,5 +1,6 @@
 // What the user asks in the chat, passed to the backend once the controller has checked it (the
-// schema, then the intent guard): one backend call per intent.
+// schema, then the intent guard): one backend call per intent. Every intent has its method on every
+// backend (none optional), and the switch is exhaustive, so a valid user action can never vanish.
 import type { WebviewMessage } from '../../protocol/messages';
 import type { ChatBackend } from './chat-backend';
 
@@ -20,9 +21,9 @@ export function performIntent(b: ChatBackend, msg: ChatIntent): Promise<void> {
       return msg.mode ? b.sendMessage(msg.text, attachments, msg.mode) : b.sendMessage(msg.text, attachments);
     }
     case 'setMode':
-      return b.setMode ? b.setMode(msg.conversationId, msg.mode) : Promise.resolve();
+      return b.setMode(msg.conversationId, msg.mode);
     case 'approvePlan':
-      return b.approvePlan ? b.approvePlan(msg.conversationId, msg.tasks) : Promise.resolve();
+      return b.approvePlan(msg.conversationId, msg.tasks);
     case 'startTask':
       return b.startTask();
     case 'approve':
@@ -54,10 +55,15 @@ export function performIntent(b: ChatBackend, msg: ChatIntent): Promise<void> {
     case 'showSandboxStatus':
       return b.showSandboxStatus();
     case 'timelineDiff':
-      return b.timelineDiff
-        ? b.timelineDiff(msg.conversationId, msg.seq, msg.path, msg.against)
-        : Promise.resolve();
+      return b.timelineDiff(msg.conversationId, msg.seq, msg.path, msg.against);
     case 'timelineOpenFiles':
-      return b.timelineOpenFiles ? b.timelineOpenFiles(msg.conversationId, msg.seq) : Promise.resolve();
+      return b.timelineOpenFiles(msg.conversationId, msg.seq);
+    default:
+      return unknownIntent(msg);
   }
+}
+
+/** Reached only if a new intent type has no case above: a compile error, and at run time a clear one. */
+function unknownIntent(msg: never): Promise<void> {
+  return Promise.reject(new Error(`No handler for the chat's "${(msg as { type: string }).type}" request.`));
 }

@@ -221,7 +221,6 @@ export class ChatController implements vscode.Disposable {
     conversationId: string,
     seq: number,
   ): Promise<{ point: TimelinePoint | null; error?: string }> {
-    if (!this.backend.timelinePoint) return { point: null, error: 'This window has no timeline.' };
     try {
       const point = await this.backend.timelinePoint(conversationId, seq);
       // The host's own answer is checked like any message: a bad point is an error, not a broken view.

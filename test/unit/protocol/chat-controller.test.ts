@@ -7,6 +7,7 @@ import type {
   StreamDelta,
 } from '../../../src/host/vscode/chat-backend';
 import { ChatController, EARLIER_PAGE, SYNC_CHUNK, VIEW_WINDOW } from '../../../src/host/vscode/chat-view';
+import { type ChatIntent, performIntent } from '../../../src/host/vscode/chat-intents';
 import {
   type HostMessage,
   parseHostMessage,
@@ -108,6 +109,8 @@ class FakeBackend implements ChatBackend {
   }
   selectModel = this.record('selectModel');
   showSandboxStatus = this.record('showSandboxStatus');
+  setMode = this.record('setMode');
+  approvePlan = this.record('approvePlan');
   timelineDiff = this.record('timelineDiff');
   timelineOpenFiles = this.record('timelineOpenFiles');
   /** Timeline points wait for `release` (to hold one while more requests arrive). */
@@ -547,5 +550,53 @@ describe('protocol: chat controller (host side)', () => {
         ],
       );
     });
+  });
+});
+
+describe('every intent the chat can send reaches the backend', () => {
+  // One message of each intent type: the `Record` makes the compiler ask for a new type's sample.
+  const samples: { [T in ChatIntent['type']]: Extract<ChatIntent, { type: T }> } = {
+    sendMessage: { type: 'sendMessage', text: 'hi', attachActiveFile: false, attachSelection: false },
+    setMode: { type: 'setMode', conversationId: 'c1', mode: 'plan' },
+    approvePlan: {
+      type: 'approvePlan',
+      conversationId: 'c1',
+      tasks: [{ title: 'a', status: 'todo', notes: '' }],
+    },
+    startTask: { type: 'startTask' },
+    approve: { type: 'approve', conversationId: 'c1', actionIds: ['a1'] },
+    reject: { type: 'reject', conversationId: 'c1', actionIds: ['a1'], reason: 'no' },
+    alwaysAllow: { type: 'alwaysAllow', conversationId: 'c1', actionId: 'a1', commandPrefix: 'npm test' },
+    pause: { type: 'pause', conversationId: 'c1' },
+    resume: { type: 'resume', conversationId: 'c1' },
+    stop: { type: 'stop', conversationId: 'c1' },
+    forkFrom: { type: 'forkFrom', conversationId: 'c1', eventId: 'e1' },
+    restoreFiles: { type: 'restoreFiles', conversationId: 'c1', eventId: 'e1' },
+    openDiff: { type: 'openDiff', conversationId: 'c1', actionId: 'a1' },
+    openInEditor: { type: 'openInEditor' },
+    openSettings: { type: 'openSettings', setting: 'logbook.model.baseURL' },
+    setApiKey: { type: 'setApiKey' },
+    selectModel: { type: 'selectModel' },
+    showSandboxStatus: { type: 'showSandboxStatus' },
+    timelineDiff: { type: 'timelineDiff', conversationId: 'c1', seq: 1, path: 'a.txt', against: 'start' },
+    timelineOpenFiles: { type: 'timelineOpenFiles', conversationId: 'c1', seq: 1 },
+  };
+
+  for (const [type, msg] of Object.entries(samples)) {
+    it(`${type}: one call of the backend's ${type}`, async () => {
+      const backend = new FakeBackend();
+      await performIntent(backend, msg as ChatIntent);
+      assert.deepEqual(
+        backend.calls.map((c) => c[0]),
+        [type],
+      );
+    });
+  }
+
+  it('an intent type no case handles is a clear error, never a silent success', async () => {
+    await assert.rejects(
+      performIntent(new FakeBackend(), { type: 'somethingNew' } as unknown as ChatIntent),
+      /No handler for the chat's "somethingNew" request/,
+    );
   });
 });
