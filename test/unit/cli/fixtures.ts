@@ -1,9 +1,18 @@
 // Shared set-up for the CLI tests: temp workspaces, the scripted LLM, and the CLI's environment.
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conversationEventCodec, type StoredConversationEvent } from '../../../src/core/agent/event-codec';
-import { openEventStore } from '../../../src/core/log';
+import { eventFileName, openEventStore } from '../../../src/core/log';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
 import { assertExportsValidate } from './export-contract';
 
@@ -85,4 +94,27 @@ export async function readLogJson(dir: string): Promise<Record<string, unknown>[
   } finally {
     await store.close();
   }
+}
+
+const OPENHANDS_FIXTURES = join(__dirname, '..', '..', 'fixtures', 'openhands');
+
+/**
+ * `n` real OpenHands sample events, cycled with fresh ids, in the OpenHands layout under `dir`: a
+ * long conversation no condenser touched, to import or continue.
+ */
+export function openHandsSampleLayout(dir: string, n: number): string {
+  mkdirSync(join(dir, 'events'), { recursive: true });
+  copyFileSync(join(OPENHANDS_FIXTURES, 'base_state.json'), join(dir, 'base_state.json'));
+  const sample = readFileSync(join(OPENHANDS_FIXTURES, 'real-events.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  for (let i = 0; i < n; i++) {
+    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+    writeFileSync(
+      join(dir, 'events', eventFileName(i, id)),
+      JSON.stringify({ ...sample[i % sample.length], id }),
+    );
+  }
+  return dir;
 }

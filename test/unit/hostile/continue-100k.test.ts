@@ -7,34 +7,14 @@
 // the config folder are under a folder of the user's home, not under /tmp (which the sandbox
 // replaces with its own, so a write there would prove nothing).
 import * as assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { eventFileName } from '../../../src/core/log';
 import { printed, runCli } from '../cli/cli-runner';
-import { CliFixture } from '../cli/fixtures';
+import { CliFixture, openHandsSampleLayout } from '../cli/fixtures';
 
 type Mode = 'act' | 'plan';
-const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'openhands');
 const finish = { toolCalls: [{ name: 'finish', arguments: { message: 'Done.' } }] };
-
-/** `n` real OpenHands sample events, cycled with fresh ids, in the OpenHands layout. */
-function sampleLayout(dir: string, n: number): string {
-  mkdirSync(join(dir, 'events'), { recursive: true });
-  copyFileSync(join(FIXTURES, 'base_state.json'), join(dir, 'base_state.json'));
-  const sample = readFileSync(join(FIXTURES, 'real-events.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  for (let i = 0; i < n; i++) {
-    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    writeFileSync(
-      join(dir, 'events', eventFileName(i, id)),
-      JSON.stringify({ ...sample[i % sample.length], id }),
-    );
-  }
-  return dir;
-}
 
 describe('hostile model: what a continuing run keeps between runs', function () {
   this.timeout(180_000);
@@ -111,7 +91,7 @@ describe('hostile model: what a continuing run keeps between runs', function () 
       const store = join(base, 'long');
       // About 21,000 events: a signatures.log over the size a writer reads from its end.
       const imported = await runCli(
-        ['import-openhands', sampleLayout(join(base, 'oh'), 21_000), '--store', store],
+        ['import-openhands', openHandsSampleLayout(join(base, 'oh'), 21_000), '--store', store],
         {
           env: { XDG_CONFIG_HOME: config },
         },

@@ -1,29 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventFileName } from '../../../src/core/log';
 import { printed, runCli } from '../cli/cli-runner';
-import { CliFixture, readLogJson } from '../cli/fixtures';
-
-const FIXTURES = join(__dirname, '..', '..', 'fixtures', 'openhands');
-
-/** `n` real OpenHands sample events, cycled with fresh ids: a conversation no condenser touched. */
-function neverCondensed(dir: string, n: number): string {
-  mkdirSync(join(dir, 'events'), { recursive: true });
-  copyFileSync(join(FIXTURES, 'base_state.json'), join(dir, 'base_state.json'));
-  const sample = readFileSync(join(FIXTURES, 'real-events.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  for (let i = 0; i < n; i++) {
-    const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-    writeFileSync(
-      join(dir, 'events', eventFileName(i, id)),
-      JSON.stringify({ ...sample[i % sample.length], id }),
-    );
-  }
-  return dir;
-}
+import { CliFixture, openHandsSampleLayout, readLogJson } from '../cli/fixtures';
 
 describe('logbook run: continuing a long imported conversation', function () {
   this.timeout(120_000);
@@ -33,7 +13,12 @@ describe('logbook run: continuing a long imported conversation', function () {
   for (const mode of ['act', 'plan'] as const)
     it(`${mode} mode: condenses it into one small record that exports as the SDK lists it and imports back as it was`, async () => {
       const store = join(fx.tmp(), 'conv');
-      const imported = await runCli(['import-openhands', neverCondensed(fx.tmp(), 1500), '--store', store]);
+      const imported = await runCli([
+        'import-openhands',
+        openHandsSampleLayout(fx.tmp(), 1500),
+        '--store',
+        store,
+      ]);
       assert.equal(imported.code, 0, printed(imported));
       const env = await fx.startLlm({
         name: 'condense-then-finish',
