@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // Builds every bundle: the extension (Node, CommonJS, 'vscode' external), the webview (browser),
-// the `logbook` CLI (Node), and the host test suites. `--watch` rebuilds on change,
-// `--production` minifies and drops source maps (used by `npm run package`); `--outdir DIR` writes the
+// the `logbook` CLI (Node), the stacks those two load on first use (dist/lazy/), and the host test
+// suites. `--watch` rebuilds on change, `--production` minifies and drops source maps (used by `npm run package`); `--outdir DIR` writes the
 // bundles elsewhere than dist/ (the packaging test builds a package without touching dist/).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { lazyBundleBuild, lazyBundlesPlugin } from './scripts/lazy-bundles.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -48,6 +49,7 @@ const builds = [
   {
     ...common,
     entryPoints: { extension: 'src/host/vscode/extension.ts' },
+    plugins: [zodEnglishOnly, lazyBundlesPlugin],
     outdir,
     platform: 'node',
     format: 'cjs',
@@ -57,12 +59,15 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/host/node/cli.ts' },
+    plugins: [zodEnglishOnly, lazyBundlesPlugin],
     outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
   },
+  // The stacks both load on first use (scripts/lazy-bundles.mjs), in dist/lazy/.
+  lazyBundleBuild(outdir, common),
   {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },

@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { serializeEvent } from '../src/core/events';
 import { eventFileName } from '../src/core/log';
 import { generateConversation } from './conversation-generator';
+import { lazyBundleBuild, lazyBundlesPlugin } from '../scripts/lazy-bundles.mjs';
 
 const repoRoot = path.resolve(__dirname, '..');
 
@@ -27,7 +28,9 @@ export async function bundleCli(dir: string, opts: { readable?: boolean } = {}):
     target: 'node20',
     legalComments: 'none',
     logLevel: 'warning',
+    plugins: [lazyBundlesPlugin],
   });
+  await build(lazyBundleBuild(dir, { minify: !opts.readable, legalComments: 'none', logLevel: 'warning' }));
   return outfile;
 }
 
