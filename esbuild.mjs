@@ -4,14 +4,16 @@
 // suites. `--watch` rebuilds on change, `--production` minifies and drops source maps (used by `npm run package`); `--outdir DIR` writes the
 // bundles elsewhere than dist/ (the packaging test builds a package without touching dist/).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import { lazyBundleBuild, lazyBundlesPlugin } from './scripts/lazy-bundles.mjs';
+import { lazyBundleBuilds, lazyBundlesPlugin } from './scripts/lazy-bundles.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const outdirAt = process.argv.indexOf('--outdir');
 const outdir = outdirAt >= 0 ? process.argv[outdirAt + 1] : 'dist';
+// `--metafile`: also writes <outdir>/metafile.json, what each bundle is made of (the lazy-bundles test).
+const metafile = process.argv.includes('--metafile');
 if (!outdir) throw new Error('--outdir needs a folder');
 
 // zod's namespace object (`z`) keeps every member alive, so its 48 error-message languages all
@@ -67,7 +69,7 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
   // The stacks both load on first use (scripts/lazy-bundles.mjs), in dist/lazy/.
-  lazyBundleBuild(outdir, common),
+  ...lazyBundleBuilds(outdir, common),
   {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
@@ -104,5 +106,9 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[esbuild] watching for changes');
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile })));
+  if (metafile) {
+    const outputs = Object.assign({}, ...results.map((r) => r.metafile.outputs));
+    writeFileSync(join(outdir, 'metafile.json'), JSON.stringify({ outputs }));
+  }
 }

@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { serializeEvent } from '../src/core/events';
 import { eventFileName } from '../src/core/log';
 import { generateConversation } from './conversation-generator';
-import { lazyBundleBuild, lazyBundlesPlugin } from '../scripts/lazy-bundles.mjs';
+import { lazyBundleBuilds, lazyBundlesPlugin } from '../scripts/lazy-bundles.mjs';
 
 const repoRoot = path.resolve(__dirname, '..');
 
@@ -30,7 +30,8 @@ export async function bundleCli(dir: string, opts: { readable?: boolean } = {}):
     logLevel: 'warning',
     plugins: [lazyBundlesPlugin],
   });
-  await build(lazyBundleBuild(dir, { minify: !opts.readable, legalComments: 'none', logLevel: 'warning' }));
+  const lazy = lazyBundleBuilds(dir, { minify: !opts.readable, legalComments: 'none', logLevel: 'warning' });
+  await Promise.all(lazy.map(build));
   return outfile;
 }
 

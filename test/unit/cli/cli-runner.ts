@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { newSigningKeyPem } from '../../../src/core/signing';
-import { lazyBundleBuild, lazyBundlesPlugin } from '../../../scripts/lazy-bundles.mjs';
+import { lazyBundleBuilds, lazyBundlesPlugin } from '../../../scripts/lazy-bundles.mjs';
 
 export interface CliResult {
   code: number | null;
@@ -38,7 +38,7 @@ export function cliBundle(): Promise<string> {
       plugins: [lazyBundlesPlugin],
     });
     // The stacks the CLI loads on first use, beside it as in dist/.
-    await build(lazyBundleBuild(bundleDir, { sourcemap: 'inline', logLevel: 'silent' }));
+    await Promise.all(lazyBundleBuilds(bundleDir, { sourcemap: 'inline', logLevel: 'silent' }).map(build));
     return outfile;
   })();
   return bundled;
