@@ -1,12 +1,14 @@
-// Stacks the extension and the CLI load on first use. Each is built as its own CommonJS bundle in
-// <outdir>/lazy/, and a dynamic `import()` of its entry from a main bundle (dist/extension.js,
-// dist/cli.js) becomes a `require` of that file when the import runs: a window or a command that
-// never uses the stack never reads or compiles its code. Only dynamic imports are rewritten, so a
-// static import of a lazy entry puts the stack back into the main bundle, which
-// test/unit/packaging/lazy-bundles.test.ts refuses. A lazy bundle keeps its own copy of what it
-// imports but zod (below): what crosses the boundary is plain data and the entry's own classes,
-// never a class of Logbook's that either side checks with `instanceof`.
-import { join, resolve } from 'node:path';
+// Code the extension and the CLI load on first use. Each stack is built as its own CommonJS bundle
+// in <outdir>/lazy/ (shipped in the package), each CLI command as its own bundle in <outdir>/cli/
+// (the CLI is not in the package), and a dynamic `import()` of an entry below becomes a `require`
+// of that file when the import runs: a window or a command that never uses a stack never reads or
+// compiles its code. Only dynamic imports are rewritten, so a static import of an entry puts its
+// code back into the bundle that imports it, which test/unit/packaging/lazy-bundles.test.ts
+// refuses for the main bundles. A bundle keeps its own copy of what it imports but zod (below):
+// what crosses a boundary is plain data and the entry's own classes, and a class of Logbook's is
+// told apart by its name there, never by `instanceof` (two bundles have two copies of it).
+import { readdirSync } from 'node:fs';
+import { join, posix, resolve } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 
@@ -20,50 +22,65 @@ export const LAZY_BUNDLES = [
   { name: 'openai', entry: 'src/core/llm/openai-sdk.ts' },
 ];
 
-const byEntry = new Map(LAZY_BUNDLES.map((b) => [resolve(root, b.entry).replace(/\.ts$/, ''), b.name]));
+const COMMANDS_DIR = 'src/host/node/cli';
+/** Every `logbook` command's module (cli/<name>.js), loaded by src/host/node/cli/main.ts. */
+export const COMMAND_BUNDLES = readdirSync(join(root, COMMANDS_DIR))
+  .filter((f) => f.endsWith('-command.ts'))
+  .map((f) => ({ name: f.replace(/\.ts$/, ''), entry: `${COMMANDS_DIR}/${f}` }));
 
-// zod ('zod' for Logbook, 'zod/v4' for the MCP SDK: the same module) is used by the main bundles
-// and the lazy ones alike, so it is a bundle of its own that each requires, not a copy in each.
+/** Each entry (absolute, without extension) and its bundle, relative to the output folder. */
+const bundleOf = new Map([
+  ...LAZY_BUNDLES.map((b) => [resolve(root, b.entry).replace(/\.ts$/, ''), `lazy/${b.name}.js`]),
+  ...COMMAND_BUNDLES.map((b) => [resolve(root, b.entry).replace(/\.ts$/, ''), `cli/${b.name}.js`]),
+]);
+
+// zod ('zod' for Logbook, 'zod/v4' for the MCP SDK: the same module) is used by every bundle, so it
+// is a bundle of its own that each requires, not a copy in each.
 const SHARED = /^zod(\/v4)?$/;
 const SHARED_ENTRY = 'src/shared-zod.ts';
 
-/** Requires of the shared bundle, from a bundle in `dir` ('./lazy/' or './'). */
-function sharedFrom(dir) {
-  return (build) => build.onResolve({ filter: SHARED }, () => ({ path: `${dir}zod.js`, external: true }));
+/** The plugin for a bundle written to `dir` of the output folder ('' for the main bundles). */
+function lazyPlugin(dir) {
+  const from = (target) => {
+    const rel = posix.relative(dir || '.', target);
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  };
+  return {
+    name: 'lazy-bundles',
+    setup(build) {
+      build.onResolve({ filter: SHARED }, () => ({ path: from('lazy/zod.js'), external: true }));
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const target = bundleOf.get(resolve(args.resolveDir, args.path).replace(/\.(ts|js)$/, ''));
+        return target ? { path: from(target), external: true } : undefined;
+      });
+    },
+  };
 }
 
-/**
- * For the main bundles: `import('…/page-markdown')` and the like become
- * `require('./lazy/web-page.js')`, and zod a require of './lazy/zod.js'.
- */
-export const lazyBundlesPlugin = {
-  name: 'lazy-bundles',
-  setup(build) {
-    sharedFrom('./lazy/')(build);
-    build.onResolve({ filter: /^\./ }, (args) => {
-      if (args.kind !== 'dynamic-import') return undefined;
-      const name = byEntry.get(resolve(args.resolveDir, args.path).replace(/\.(ts|js)$/, ''));
-      return name ? { path: `./lazy/${name}.js`, external: true } : undefined;
-    });
-  },
-};
+/** For the main bundles: `import('…/page-markdown')` becomes `require('./lazy/web-page.js')`. */
+export const lazyBundlesPlugin = lazyPlugin('');
 
-/** esbuild options of the lazy bundles and the shared one, next to main bundles written to `outdir`. */
+/** esbuild options of the lazy, command and shared bundles beside main bundles in `outdir`. */
 export function lazyBundleBuilds(outdir, options = {}) {
-  const node = {
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    outdir: join(outdir, 'lazy'),
-  };
+  const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20' };
+  const plugins = (dir) => [...(options.plugins ?? []), lazyPlugin(dir)];
+  const entries = (list) => Object.fromEntries(list.map((b) => [b.name, join(root, b.entry)]));
   return [
     {
       ...options,
       ...node,
-      entryPoints: Object.fromEntries(LAZY_BUNDLES.map((b) => [b.name, join(root, b.entry)])),
-      plugins: [...(options.plugins ?? []), { name: 'shared-bundles', setup: sharedFrom('./') }],
+      outdir: join(outdir, 'lazy'),
+      entryPoints: entries(LAZY_BUNDLES),
+      plugins: plugins('lazy'),
     },
-    { ...options, ...node, entryPoints: { zod: join(root, SHARED_ENTRY) } },
+    {
+      ...options,
+      ...node,
+      outdir: join(outdir, 'cli'),
+      entryPoints: entries(COMMAND_BUNDLES),
+      plugins: plugins('cli'),
+    },
+    { ...options, ...node, outdir: join(outdir, 'lazy'), entryPoints: { zod: join(root, SHARED_ENTRY) } },
   ];
 }
