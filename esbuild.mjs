@@ -14,6 +14,9 @@ const outdirAt = process.argv.indexOf('--outdir');
 const outdir = outdirAt >= 0 ? process.argv[outdirAt + 1] : 'dist';
 // `--metafile`: also writes <outdir>/metafile.json, what each bundle is made of (the lazy-bundles test).
 const metafile = process.argv.includes('--metafile');
+// `--eager`: the extension and the CLI as one bundle each, every stack in it (no dist/lazy/, no
+// dist/cli/): the layout before stacks loaded on first use, the baseline of the activation bench.
+const eager = process.argv.includes('--eager');
 if (!outdir) throw new Error('--outdir needs a folder');
 
 // zod's namespace object (`z`) keeps every member alive, so its 48 error-message languages all
@@ -42,6 +45,8 @@ const common = {
   legalComments: 'none',
 };
 
+const mainPlugins = eager ? [zodEnglishOnly] : [zodEnglishOnly, lazyBundlesPlugin];
+
 const hostTests = readdirSync('test/host/suite')
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => join('test/host/suite', f));
@@ -51,7 +56,7 @@ const builds = [
   {
     ...common,
     entryPoints: { extension: 'src/host/vscode/extension.ts' },
-    plugins: [zodEnglishOnly, lazyBundlesPlugin],
+    plugins: mainPlugins,
     outdir,
     platform: 'node',
     format: 'cjs',
@@ -61,7 +66,7 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/host/node/cli.ts' },
-    plugins: [zodEnglishOnly, lazyBundlesPlugin],
+    plugins: mainPlugins,
     outdir,
     platform: 'node',
     format: 'cjs',
@@ -69,7 +74,7 @@ const builds = [
     banner: { js: '#!/usr/bin/env node' },
   },
   // The stacks both load on first use (scripts/lazy-bundles.mjs), in dist/lazy/.
-  ...lazyBundleBuilds(outdir, common),
+  ...(eager ? [] : lazyBundleBuilds(outdir, common)),
   {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
