@@ -5,7 +5,8 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { jsonLines, printed, runCli } from '../cli/cli-runner';
+import { spawnSync } from 'node:child_process';
+import { cliBundle, jsonLines, printed, runCli, testConfigDir, testSigningKey } from '../cli/cli-runner';
 import { CliFixture } from '../cli/fixtures';
 
 /** Names a bundle of the CLI requires relative to itself, and packages it loads. */
@@ -85,5 +86,38 @@ describe('hostile: code loaded on first use comes only from beside the CLI', fun
       'nothing is written in place of the lost events',
     );
     assert.ok(existsSync(join(store, 'meta.json')), 'nothing recorded is removed');
+  });
+
+  it('show and verify run in one process, the key dropped from their environment; other commands still relaunch without it', async () => {
+    const env = await fx.startLlm({ name: 'answers', turns: [{ reply: { content: 'Done.' } }] });
+    const ws = fx.tmp();
+    const store = join(fx.tmp(), 'conv');
+    const first = await runCli(['run', '--workspace', ws, '--task', 't', '--store', store], { env });
+    assert.equal(first.code, 0, printed(first));
+    // A preload every process of the CLI runs (a relaunch keeps Node's options): one line each.
+    const probe = join(fx.tmp(), 'probe.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('PROCESS key=' + (process.env.OPENAI_API_KEY ?? 'none') + '\\n'));",
+    );
+    const cli = await cliBundle();
+    const processes = (args: string[]) => {
+      const r = spawnSync(process.execPath, ['-r', probe, cli, ...args], {
+        encoding: 'utf8',
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          XDG_CONFIG_HOME: testConfigDir(),
+          LOGBOOK_SIGNING_KEY: testSigningKey(),
+          ...env,
+          OPENAI_API_KEY: 'sk-lazy-load-test',
+        },
+      });
+      return r.stderr.split('\n').filter((l) => l.startsWith('PROCESS '));
+    };
+    assert.deepEqual(processes(['show', store]), ['PROCESS key=none']);
+    assert.deepEqual(processes(['verify', store]), ['PROCESS key=none']);
+    // A command that may start the agent's shell: the launcher keeps the key, the worker gets it on fd 3.
+    assert.equal(processes(['checkpoints', store]).length, 2);
   });
 });
