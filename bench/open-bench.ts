@@ -345,6 +345,8 @@ function report(
     '  the snapshot at or before it (one is kept per 1,000 events) and the events after that, and its',
     '  report is checked equal to the same position replayed from the first event.',
     '  Files are in the page cache (dropping caches needs root): a warm-cache cold process start.',
+    '  The one-bundle baseline is the same checkout built without its lazy bundles (every command and',
+    '  stack in cli.js, as before they loaded on first use), run in turn with the others.',
     '- O2: a fresh code-server (the real extension host, this checkout built by `node esbuild.mjs`) and',
     '  headless Chromium per run, the conversation copied into its workspace storage before it starts. Once',
     '  the Logbook sidebar shows its chat, the clock starts at the click on the conversation in "Logbook:',
