@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Builds every bundle: the extension (Node, CommonJS, 'vscode' external), the webview (browser),
-// the `logbook` CLI (Node), the stacks those two load on first use (dist/lazy/), and the host test
-// suites. `--watch` rebuilds on change, `--production` minifies and drops source maps (used by `npm run package`); `--outdir DIR` writes the
-// bundles elsewhere than dist/ (the packaging test builds a package without touching dist/).
+// the `logbook` CLI (Node), what those two load on first use (dist/lazy/, dist/cli/: see
+// scripts/lazy-bundles.mjs), and the host test suites. `--watch` rebuilds on change,
+// `--production` minifies and drops source maps (used by `npm run package`); `--outdir DIR` writes
+// the bundles elsewhere than dist/ (the packaging test builds a package without touching dist/).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
