@@ -48,7 +48,21 @@ function lazyPlugin(dir) {
   return {
     name: 'lazy-bundles',
     setup(build) {
-      build.onResolve({ filter: SHARED }, () => ({ path: from('lazy/zod.js'), external: true }));
+      // Through one module of the bundle that names zod's exports: an import of the external bundle
+      // per importing file, or a re-export of all of it, would copy its hundreds of exports at load
+      // (esbuild's CommonJS interop), a tenth of the extension's activation.
+      build.onResolve({ filter: SHARED }, () => ({ path: 'zod', namespace: 'shared' }));
+      build.onLoad({ filter: /.*/, namespace: 'shared' }, async () => {
+        const names = Object.keys(await import('zod')).filter((n) => n !== 'default');
+        const bundle = JSON.stringify(from('lazy/zod.js'));
+        return {
+          contents: `const zod = require(${bundle});\nexport const { ${names.join(', ')} } = zod;\nexport default zod.default;\n`,
+          loader: 'js',
+        };
+      });
+      build.onResolve({ filter: /zod\.js$/ }, (args) =>
+        args.namespace === 'shared' ? { path: args.path, external: true } : undefined,
+      );
       build.onResolve({ filter: /^\./ }, (args) => {
         if (args.kind !== 'dynamic-import') return undefined;
         const target = bundleOf.get(resolve(args.resolveDir, args.path).replace(/\.(ts|js)$/, ''));
