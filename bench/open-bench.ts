@@ -33,8 +33,6 @@ const EVENTS = 100_000;
 const SEED = 7;
 const RUNS = 5;
 const TARGET_SHOW_MS = 500;
-/** The same target as a same-run ratio to the CLI as one bundle, for a machine others load. */
-const TARGET_SHOW_RATIO = 0.93;
 const TARGET_SHOW_MB = 150;
 const TARGET_VSCODE_MS = 1000;
 /** The newest events a long conversation opens on in the chat (VIEW_WINDOW in src/host/vscode/chat-view.ts). */
@@ -173,13 +171,11 @@ async function main(): Promise<void> {
     const eMs = ms(eager);
     row(
       `O1 show ${L}`,
-      `the same show ÷ the CLI built as one bundle (every command and stack parsed at start, as before they loaded on first use), in the same runs; median of ${RUNS}`,
-      `${(sMs / eMs).toFixed(2)}× (one bundle: ${f0(eMs)} ms, runs: ${runs(
+      `baseline: the same show with the CLI built as one bundle (every command and stack parsed at start, as before they loaded on first use), in the same runs (median of ${RUNS}); show ÷ it`,
+      `${f0(eMs)} ms (runs: ${runs(
         eager.map((r) => r.ms),
         f0,
-      )}; ${f1(mb(eager))} MB)`,
-      `≤ ${TARGET_SHOW_RATIO}× (${TARGET_SHOW_MS} ms ÷ the 535 ms one bundle took on a quiet machine)`,
-      sMs / eMs <= TARGET_SHOW_RATIO,
+      )}), ${f1(mb(eager))} MB; ${(sMs / eMs).toFixed(2)}×`,
     );
     row(
       `O1 show ${L}`,
