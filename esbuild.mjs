@@ -1,16 +1,23 @@
 #!/usr/bin/env node
 // Builds every bundle: the extension (Node, CommonJS, 'vscode' external), the webview (browser),
-// the `logbook` CLI (Node), and the host test suites. `--watch` rebuilds on change,
-// `--production` minifies and drops source maps (used by `npm run package`); `--outdir DIR` writes the
-// bundles elsewhere than dist/ (the packaging test builds a package without touching dist/).
+// the `logbook` CLI (Node), what those two load on first use (dist/lazy/, dist/cli/: see
+// scripts/lazy-bundles.mjs), and the host test suites. `--watch` rebuilds on change,
+// `--production` minifies and drops source maps (used by `npm run package`); `--outdir DIR` writes
+// the bundles elsewhere than dist/ (the packaging test builds a package without touching dist/).
 import * as esbuild from 'esbuild';
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
+import { lazyBundleBuilds, lazyBundlesPlugin } from './scripts/lazy-bundles.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const outdirAt = process.argv.indexOf('--outdir');
 const outdir = outdirAt >= 0 ? process.argv[outdirAt + 1] : 'dist';
+// `--metafile`: also writes <outdir>/metafile.json, what each bundle is made of (the lazy-bundles test).
+const metafile = process.argv.includes('--metafile');
+// `--eager`: the extension and the CLI as one bundle each, every stack in it (no dist/lazy/, no
+// dist/cli/): the layout before stacks loaded on first use, the baseline of the activation bench.
+const eager = process.argv.includes('--eager');
 if (!outdir) throw new Error('--outdir needs a folder');
 
 // zod's namespace object (`z`) keeps every member alive, so its 48 error-message languages all
@@ -39,6 +46,8 @@ const common = {
   legalComments: 'none',
 };
 
+const mainPlugins = eager ? [zodEnglishOnly] : [zodEnglishOnly, lazyBundlesPlugin];
+
 const hostTests = readdirSync('test/host/suite')
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => join('test/host/suite', f));
@@ -48,6 +57,7 @@ const builds = [
   {
     ...common,
     entryPoints: { extension: 'src/host/vscode/extension.ts' },
+    plugins: mainPlugins,
     outdir,
     platform: 'node',
     format: 'cjs',
@@ -57,12 +67,15 @@ const builds = [
   {
     ...common,
     entryPoints: { cli: 'src/host/node/cli.ts' },
+    plugins: mainPlugins,
     outdir,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
   },
+  // The stacks both load on first use (scripts/lazy-bundles.mjs), in dist/lazy/.
+  ...(eager ? [] : lazyBundleBuilds(outdir, common)),
   {
     ...common,
     entryPoints: { webview: 'webview-ui/src/main.tsx' },
@@ -99,5 +112,9 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[esbuild] watching for changes');
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile })));
+  if (metafile) {
+    const outputs = Object.assign({}, ...results.map((r) => r.metafile.outputs));
+    writeFileSync(join(outdir, 'metafile.json'), JSON.stringify({ outputs }));
+  }
 }

@@ -8,26 +8,33 @@ import { build } from 'esbuild';
 import { serializeEvent } from '../src/core/events';
 import { eventFileName } from '../src/core/log';
 import { generateConversation } from './conversation-generator';
+import { lazyBundleBuilds, lazyBundlesPlugin } from '../scripts/lazy-bundles.mjs';
 
 const repoRoot = path.resolve(__dirname, '..');
 
 /**
- * dist/cli.js as `npm run package` builds it (minified, no source map), into `dir`; `readable` keeps
- * the functions' names, for a profile.
+ * dist/cli.js as `npm run package` builds it (minified, no source map), with the bundles it loads
+ * on first use (scripts/lazy-bundles.mjs), into `dir`; `readable` keeps the functions' names, for a
+ * profile. `eager` builds it as one bundle that holds every command and stack, as it was before
+ * commands and stacks loaded on first use: the baseline of the lazy load's bench rows.
  */
-export async function bundleCli(dir: string, opts: { readable?: boolean } = {}): Promise<string> {
+export async function bundleCli(
+  dir: string,
+  opts: { readable?: boolean; eager?: boolean } = {},
+): Promise<string> {
   const outfile = path.join(dir, 'cli.js');
+  const options = { minify: !opts.readable, legalComments: 'none', logLevel: 'warning' } as const;
   await build({
+    ...options,
     entryPoints: [path.join(repoRoot, 'src/host/node/cli.ts')],
     outfile,
     bundle: true,
-    minify: !opts.readable,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    legalComments: 'none',
-    logLevel: 'warning',
+    plugins: opts.eager ? [] : [lazyBundlesPlugin],
   });
+  if (!opts.eager) await Promise.all(lazyBundleBuilds(dir, options).map(build));
   return outfile;
 }
 

@@ -4,7 +4,7 @@
 // VS Code opening a huge imported conversation) under tsx. The chat panel's is `npm run bench:webview`.
 // Each prints a results table and writes its file in bench/ (RESULTS.md, STATE-RESULTS.md,
 // SANDBOX-RESULTS.md, CHECKPOINT-RESULTS.md, CONFIRMATION-COUNT.md, CONTINUE-RESULTS.md, ACP-RESULTS.md,
-// OPEN-RESULTS.md).
+// ACTIVATION-RESULTS.md, OPEN-RESULTS.md).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +75,13 @@ if (res.status === 0)
   res.status = spawnSync(
     process.execPath,
     ['--import', 'tsx', path.join(root, 'bench', 'acp-bench.ts'), ...jsonFor('acp')],
+    { cwd: root, stdio: 'inherit' },
+  ).status;
+// The activation benchmark (A1 code parsed at activation, A2 activation against the one-bundle build).
+if (res.status === 0)
+  res.status = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench', 'activation-bench.ts'), ...jsonFor('activation')],
     { cwd: root, stdio: 'inherit' },
   ).status;
 // The open benchmark (O1 `logbook show`, O2 VS Code) last: it builds the extension and starts code-server.

@@ -2,7 +2,8 @@
  * Turns whatever a call threw (openai APIError family, undici network errors, our own timers) into
  * an LlmError the agent can act on, plus whether trying again may help.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { APIError } from 'openai';
+import type * as OpenAiSdk from './openai-sdk';
 import { LlmError, type LlmErrorKind } from './types';
 import { redactUrlCredentials } from '../secrets/url-secrets';
 
@@ -13,7 +14,15 @@ export interface ClassifiedError {
   headers?: { get(name: string): string | null };
 }
 
+/** The SDK's error classes, from the client's own load of it (openai-sdk.ts). */
+export type SdkErrors = Pick<
+  typeof OpenAiSdk,
+  'APIError' | 'APIConnectionError' | 'APIConnectionTimeoutError' | 'APIUserAbortError'
+>;
+
 export interface ErrorContext {
+  /** Undefined when the SDK never loaded: nothing it could have thrown is then classified as its. */
+  sdk: SdkErrors | undefined;
   /** The caller's signal fired. */
   aborted: boolean;
   /** Our no-progress timer fired. */
@@ -36,7 +45,9 @@ const CONTEXT_WINDOW =
 export function classifyError(err: unknown, ctx: ErrorContext): ClassifiedError {
   // An HTTP error's body may echo the key back, so it is not kept as the cause: the message
   // already carries its status, code and (redacted) text.
-  const cause = err instanceof APIError && !(err instanceof APIConnectionError) ? undefined : err;
+  const sdk = ctx.sdk;
+  const cause =
+    sdk && err instanceof sdk.APIError && !(err instanceof sdk.APIConnectionError) ? undefined : err;
   const make = (kind: LlmErrorKind, message: string, retryable: boolean, status?: number) => ({
     error: new LlmError(kind, redact(message, ctx.secrets), status, { cause }),
     retryable,
@@ -44,18 +55,19 @@ export function classifyError(err: unknown, ctx: ErrorContext): ClassifiedError 
   if (err instanceof LlmError) return { error: err, retryable: false };
   const cancelled = `The request to ${ctx.endpoint} was cancelled.`;
   if (ctx.aborted) return make('aborted', cancelled, false);
-  if (ctx.timedOut || err instanceof APIConnectionTimeoutError) {
+  if (ctx.timedOut || (sdk && err instanceof sdk.APIConnectionTimeoutError)) {
     return make(
       'timeout',
       `${ctx.endpoint} sent nothing of the reply for ${duration(ctx.timeoutMs)}; the request timed out.`,
       true,
     );
   }
-  if (err instanceof APIUserAbortError) return make('aborted', cancelled, false);
-  if (err instanceof APIConnectionError) {
+  if (sdk && err instanceof sdk.APIUserAbortError) return make('aborted', cancelled, false);
+  if (sdk && err instanceof sdk.APIConnectionError) {
     return make('connection', `Could not reach ${ctx.endpoint}: ${causeText(err)}.`, true);
   }
-  if (err instanceof APIError) return { ...classifyApiError(err, ctx, make), headers: err.headers };
+  if (sdk && err instanceof sdk.APIError)
+    return { ...classifyApiError(err, ctx, make), headers: err.headers };
   if (isNetworkError(err)) {
     return make('connection', `The connection to ${ctx.endpoint} was lost: ${causeText(err)}.`, true);
   }

@@ -4,12 +4,12 @@
  * retries by its own policy (a stream dropped mid-reply too: its deltas are discarded first), and
  * reports every failure as an LlmError whose message never contains the API key.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletionChunk,
   ChatCompletionCreateParamsStreaming,
 } from 'openai/resources/chat/completions';
-import { classifyError, type ClassifiedError, duration } from './errors';
+import { classifyError, type ClassifiedError, duration, type SdkErrors } from './errors';
 import { DEFAULT_PRICES, findPrice, replyCost, type PriceTable } from './pricing';
 import {
   backoffDelayMs,
@@ -66,7 +66,10 @@ const SDK_TIMEOUT_MS = 2_147_483_647;
 export class OpenAiLlmClient implements LlmClient {
   readonly model: string;
   private readonly settings: ResolvedLlmSettings;
-  private readonly sdk: OpenAI;
+  private readonly sdkOptions: ConstructorParameters<typeof OpenAI>[0];
+  /** The SDK's client and error classes, loaded on the first call (openai-sdk.ts says why). */
+  private sdk: Promise<{ client: OpenAI; errors: SdkErrors }> | undefined;
+  private sdkErrors: SdkErrors | undefined;
   private readonly prices: PriceTable;
   private readonly secrets: string[];
   private readonly endpoint: string;
@@ -95,7 +98,7 @@ export class OpenAiLlmClient implements LlmClient {
       replyMs: this.settings.replyTimeoutMs ?? DEFAULT_REPLY_TIMEOUT_MS,
       maxBytes: this.settings.maxReplyBytes ?? DEFAULT_MAX_REPLY_BYTES,
     };
-    this.sdk = new OpenAI({
+    this.sdkOptions = {
       baseURL: this.settings.baseUrl,
       apiKey: this.settings.apiKey || PLACEHOLDER_API_KEY,
       // Explicit nulls: the SDK would otherwise read OPENAI_ORG_ID/OPENAI_PROJECT_ID from the env.
@@ -105,7 +108,15 @@ export class OpenAiLlmClient implements LlmClient {
       timeout: SDK_TIMEOUT_MS,
       defaultHeaders: defaultHeaders(this.settings.apiKey, extraHeaders),
       fetch: withLineCap(deps.fetch ?? globalThis.fetch, maxLineBytesFor(this.limits.maxBytes)),
+    };
+  }
+
+  private loadSdk(): Promise<{ client: OpenAI; errors: SdkErrors }> {
+    this.sdk ??= import('./openai-sdk').then((sdk) => {
+      this.sdkErrors = sdk;
+      return { client: new sdk.OpenAI(this.sdkOptions), errors: sdk };
     });
+    return this.sdk;
   }
 
   async complete(req: LlmRequest, opts: LlmCallOptions = {}): Promise<LlmResponse> {
@@ -154,7 +165,8 @@ export class OpenAiLlmClient implements LlmClient {
     if (signal?.aborted) throw new LlmError('aborted', `The request to ${this.endpoint} was cancelled.`);
     const watch = new AttemptWatch(this.limits, signal);
     try {
-      const stream = await this.sdk.chat.completions.create(this.body(req), {
+      const { client } = await this.loadSdk();
+      const stream = await client.chat.completions.create(this.body(req), {
         signal: watch.signal,
         maxRetries: 0,
       });
@@ -260,6 +272,7 @@ export class OpenAiLlmClient implements LlmClient {
   private classify(err: unknown, signal: AbortSignal | undefined): ClassifiedError {
     const interrupted = err instanceof StreamInterrupted ? err : undefined;
     return classifyError(interrupted?.cause ?? err, {
+      sdk: this.sdkErrors,
       aborted: signal?.aborted ?? false,
       timedOut: interrupted?.reason === 'stalled',
       timeoutMs: this.limits.noProgressMs,

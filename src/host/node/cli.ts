@@ -1,6 +1,6 @@
 // `logbook`: the same core as the extension, without VS Code. Commands live in ./cli/.
 import { processIo } from './cli/io';
-import { receiveSecrets, relaunchWithoutSecrets } from './cli/secret-handoff';
+import { dropSecretsFor, receiveSecrets, relaunchWithoutSecrets } from './cli/secret-handoff';
 import { printableText } from '../../core/text/printable';
 
 function run(): void {
@@ -18,9 +18,10 @@ function run(): void {
     );
 }
 
-// Started with the key in its environment, the CLI runs as a second process without it.
+// Started with the key in its environment, the CLI runs as a second process without it, but for
+// commands that need no secret (see dropSecretsFor).
 try {
-  if (receiveSecrets() || !relaunchWithoutSecrets()) run();
+  if (receiveSecrets() || dropSecretsFor(process.argv[2]) || !relaunchWithoutSecrets()) run();
 } catch (err) {
   process.stderr.write(`logbook: ${printableText(err instanceof Error ? err.message : String(err))}\n`);
   process.exitCode = 1;

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { newSigningKeyPem } from '../../../src/core/signing';
+import { lazyBundleBuilds, lazyBundlesPlugin } from '../../../scripts/lazy-bundles.mjs';
 
 export interface CliResult {
   code: number | null;
@@ -34,7 +35,10 @@ export function cliBundle(): Promise<string> {
       target: 'node20',
       sourcemap: 'inline',
       logLevel: 'silent',
+      plugins: [lazyBundlesPlugin],
     });
+    // The stacks the CLI loads on first use, beside it as in dist/.
+    await Promise.all(lazyBundleBuilds(bundleDir, { sourcemap: 'inline', logLevel: 'silent' }).map(build));
     return outfile;
   })();
   return bundled;

@@ -18,10 +18,12 @@ describe('packaging', () => {
   let vsix: string;
   let packageOutput: string;
   let vsceArguments: (out: string, publicUrl?: string) => string[];
+  let lazyBundles: readonly { name: string }[];
 
   before(async function () {
     this.timeout(180_000);
     ({ vsceArguments } = await import('../../../scripts/package.mjs'));
+    ({ LAZY_BUNDLES: lazyBundles } = await import('../../../scripts/lazy-bundles.mjs'));
     stage = mkdtempSync(join(tmpdir(), 'logbook-vsix-'));
     cpSync(root, stage, {
       recursive: true,
@@ -66,6 +68,7 @@ describe('packaging', () => {
       /^LICENSE$/,
       /^media\/[\w/.-]+\.(png|svg)$/,
       /^dist\/(extension|webview)\.(js|css)$/,
+      /^dist\/lazy\/[\w-]+\.js$/,
       /^dist\/codicon\.(css|ttf)$/,
     ];
     const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
@@ -76,6 +79,8 @@ describe('packaging', () => {
     assert.deepEqual(testOnly, []);
     for (const needed of [
       'dist/extension.js',
+      // The stacks the extension loads on first use (scripts/lazy-bundles.mjs).
+      ...lazyBundles.map((b) => `dist/lazy/${b.name}.js`),
       'dist/webview.js',
       'CHANGELOG.md',
       'LICENSE',

@@ -9,7 +9,10 @@ import {
   type LostEvents,
   readAcceptedLosses,
 } from '../../../core/log';
+import { repairHint } from './repair-hint';
 import type { StateReport } from './state-report';
+
+export { repairHint };
 
 /** `status` of a conversation with unaccepted lost events: it cannot be continued as it is. */
 export const DATA_LOST = 'data_lost';
@@ -36,13 +39,6 @@ export interface AcceptedLossReport {
 export interface LostFields {
   lost_events: LostEventsReport | null;
   accepted_losses: AcceptedLossReport[];
-}
-
-export function repairHint(dir: string): string {
-  return (
-    'Restore the missing files from a backup, or record the loss and continue without them: ' +
-    `logbook repair ${dir} --accept-lost-events`
-  );
 }
 
 /** The report with what the store found lost at open and what lost.json says was accepted. */

@@ -1,52 +1,45 @@
 // Dispatches `logbook <command>` and turns every failure into a message and exit code 1: users
 // see what went wrong and what to do, never a stack trace (LOGBOOK_DEBUG=1 shows it).
 import { version } from '../../../../package.json';
-import { approveCommand, rejectCommand, resolveCommand } from './decide-command';
-import { EXIT, UsageError } from './exit-codes';
-import { exportCommand } from './export-command';
+import { EXIT } from './exit-codes';
 import { OVERVIEW } from './help';
-import { EventStoreError } from '../../../core/log';
-import { repairHint } from './lost-report';
-import { repairCommand } from './repair-command';
-import { importCommand } from './import-command';
 import type { CliIo } from './io';
-import { runCommand } from './run-command';
-import { showCommand } from './show-command';
-import { trustCommand } from './trust-command';
-import { verifyCommand } from './verify-command';
-import { checkpointsCommand } from './checkpoints-command';
-import { restoreCommand } from './restore-command';
-import { diffCommand } from './diff-command';
-import { replayCommand } from './replay-command';
-import { sandboxCommand } from './sandbox-command';
-import { configCommand } from './config-command';
-import { agentsCommand } from './agents-command';
-import { doctorCommand } from './doctor-command';
-import { acpCommand } from './acp-command';
+import { repairHint } from './repair-hint';
 
 type Command = (argv: readonly string[], io: CliIo) => Promise<number>;
 
-const COMMANDS: Record<string, Command> = {
-  run: runCommand,
-  acp: acpCommand,
-  show: showCommand,
-  approve: approveCommand,
-  reject: rejectCommand,
-  resolve: resolveCommand,
-  'import-openhands': importCommand,
-  'export-openhands': exportCommand,
-  repair: repairCommand,
-  verify: verifyCommand,
-  trust: trustCommand,
-  checkpoints: checkpointsCommand,
-  restore: restoreCommand,
-  diff: diffCommand,
-  replay: replayCommand,
-  sandbox: sandboxCommand,
-  config: configCommand,
-  agents: agentsCommand,
-  doctor: doctorCommand,
+// Each command is loaded when it runs, from its own bundle (scripts/lazy-bundles.mjs): `show` never
+// parses the agent loop, the sandbox or the model client. Keep every entry a dynamic import of its
+// module, and this file free of imports that load the core.
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => (await import('./run-command')).runCommand,
+  acp: async () => (await import('./acp-command')).acpCommand,
+  show: async () => (await import('./show-command')).showCommand,
+  approve: async () => (await import('./decide-command')).approveCommand,
+  reject: async () => (await import('./decide-command')).rejectCommand,
+  resolve: async () => (await import('./decide-command')).resolveCommand,
+  'import-openhands': async () => (await import('./import-command')).importCommand,
+  'export-openhands': async () => (await import('./export-command')).exportCommand,
+  repair: async () => (await import('./repair-command')).repairCommand,
+  verify: async () => (await import('./verify-command')).verifyCommand,
+  trust: async () => (await import('./trust-command')).trustCommand,
+  checkpoints: async () => (await import('./checkpoints-command')).checkpointsCommand,
+  restore: async () => (await import('./restore-command')).restoreCommand,
+  diff: async () => (await import('./diff-command')).diffCommand,
+  replay: async () => (await import('./replay-command')).replayCommand,
+  sandbox: async () => (await import('./sandbox-command')).sandboxCommand,
+  config: async () => (await import('./config-command')).configCommand,
+  agents: async () => (await import('./agents-command')).agentsCommand,
+  doctor: async () => (await import('./doctor-command')).doctorCommand,
 };
+
+/**
+ * A command's errors are told apart by name, not `instanceof`: each command bundle has its own copy
+ * of UsageError and EventStoreError.
+ */
+function errorNamed(err: unknown, name: string): err is Error & { code?: unknown } {
+  return err instanceof Error && err.name === name;
+}
 
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...rest] = argv;
@@ -58,22 +51,23 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     io.out(OVERVIEW);
     return EXIT.ok;
   }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
-  if (!command) {
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
     io.err(`logbook: unknown command "${name}".`);
     io.err(`Commands: ${Object.keys(COMMANDS).join(', ')}. See logbook --help.`);
     return EXIT.failure;
   }
   try {
+    const command = await load();
     return await command(rest, io);
   } catch (err) {
-    if (err instanceof UsageError) {
+    if (errorNamed(err, 'UsageError')) {
       io.err(err.message);
       io.err(`See logbook ${name} --help.`);
     } else if (err instanceof Error) {
       // Expected failures (locked conversation, missing directory, bad settings) read as one line.
       io.err(`logbook ${name}: ${err.message}`);
-      if (err instanceof EventStoreError && err.code === 'LOST_DATA') io.err(repairHint('CONV_DIR'));
+      if (errorNamed(err, 'EventStoreError') && err.code === 'LOST_DATA') io.err(repairHint('CONV_DIR'));
       if (io.env.LOGBOOK_DEBUG) io.err(err.stack ?? '');
     } else {
       io.err(`logbook ${name}: ${String(err)}`);

@@ -13,7 +13,7 @@ import { assertConversationDir, conversationId, openReadOnly, resolvePath } from
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
-import { repairHint } from './lost-report';
+import { repairHint } from './repair-hint';
 
 export async function repairCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('repair', argv, {

@@ -56,6 +56,21 @@ export function receiveSecrets(env: Env = process.env): boolean {
 }
 
 /**
+ * Commands that start no agent shell, MCP server or model call, and read no secret: they run in the
+ * first process, its secret variables deleted from process.env so nothing it starts inherits them.
+ * A relaunch would add a second Node start and protect nothing more: the launcher's own
+ * /proc/<pid>/environ keeps them either way.
+ */
+const NEEDS_NO_SECRET = new Set(['show', 'verify', '--version', '-v', '--help', '-h', 'help']);
+
+/** For a command in NEEDS_NO_SECRET: drops its secret variables and says true (run here, no relaunch). */
+export function dropSecretsFor(command: string | undefined, env: Env = process.env): boolean {
+  if (command === undefined || !NEEDS_NO_SECRET.has(command)) return false;
+  for (const name of secretVariables(env)) delete env[name];
+  return true;
+}
+
+/**
  * Starts this CLI again with its secret variables moved from the environment to fd 3; false when
  * there are none (or on Windows, which has no inheritable fd 3 to hand them over on).
  */

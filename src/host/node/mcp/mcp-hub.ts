@@ -14,7 +14,7 @@ import {
 } from '../../../core/mcp';
 import { registerToolPayloadSchemas, type ToolSpec } from '../../../core/tools';
 import { ALL_TOOLS_OF_SERVER, type McpToolRef, selectsMcpTool } from '../../../core/agents/mcp-tool-refs';
-import { McpConnection, type McpPromptInfo, type McpResourceInfo } from './mcp-connection';
+import type { McpConnection, McpPromptInfo, McpResourceInfo } from './mcp-connection';
 import { isStdio, type McpServerConfig, type ParsedMcpConfig, sameServer } from './mcp-config';
 import { expandReferences, type ReferenceResolver, secretNames } from './references';
 import type { CommandSandbox } from '../sandbox';
@@ -330,6 +330,9 @@ export class McpHub {
         entry.release = launched.release;
         if (launched.unsandboxed) this.say(launched.unsandboxed);
       }
+      // Loaded on first use (its own bundle, scripts/lazy-bundles.mjs): the SDK, ajv and zod v3
+      // cost every window and command that runs no MCP server.
+      const { McpConnection } = await import('./mcp-connection');
       const conn = await McpConnection.connect(name, cfg, {
         env: { ...scrubbed, ...env.values },
         headers: headers.values,

@@ -1,0 +1,160 @@
+// The activation benchmark: the extension as it ships (esbuild.mjs --production, the web page, MCP
+// and openai stacks in dist/lazy/, loaded on first use) against the same sources built the way they
+// were before (--eager: one bundle holding every stack), both built in this run.
+//   A1 the code parsed at activation: the bundles extension.js requires when it loads, in bytes.
+//   A2 activation time: require of extension.js (VS Code's "code loading") and activate(), each in a
+//      fresh Node process with a stand-in for the 'vscode' module, FOR TIMING ONLY (bench/activation/):
+//      not VS Code's own startup timing, which this bench does not read.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { machineLines, prettierMarkdown, resultsTable, type Row } from './report';
+
+const RUNS = 15;
+const TARGET_RATIO = 0.5;
+const TARGET_BYTES = 1_000_000;
+const repoRoot = path.resolve(__dirname, '..');
+
+interface Activation {
+  loadMs: number;
+  totalMs: number;
+  loadCpuMs: number;
+  totalCpuMs: number;
+  loaded: string[];
+}
+
+const log = (s: string) => process.stderr.write(s + '\n');
+const f0 = (x: number) => x.toFixed(0);
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+
+function build(outdir: string, eager: boolean): void {
+  const args = ['esbuild.mjs', '--production', '--outdir', outdir, ...(eager ? ['--eager'] : [])];
+  const r = spawnSync(process.execPath, args, { cwd: repoRoot, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`esbuild.mjs ${args.join(' ')} failed: ${r.stderr}`);
+}
+
+/** The stand-in for 'vscode' where both builds' `require('vscode')` finds it, with the API's names. */
+function installStandIn(work: string): void {
+  const dir = path.join(work, 'node_modules', 'vscode');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.copyFileSync(path.join(__dirname, 'activation', 'vscode-stand-in.cjs'), path.join(dir, 'index.js'));
+  const types = fs.readFileSync(path.join(repoRoot, 'node_modules/@types/vscode/index.d.ts'), 'utf8');
+  const names = [...types.matchAll(/^\s*export (?:namespace|class|enum|const|function|let) (\w+)/gm)].map(
+    (m) => m[1]!,
+  );
+  fs.writeFileSync(path.join(dir, 'names.json'), JSON.stringify([...new Set(names)]));
+}
+
+function activate(dir: string, storage: string): Activation {
+  const child = path.join(__dirname, 'activation', 'activate-child.cjs');
+  const r = spawnSync(process.execPath, [child, dir, storage], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`activating ${dir} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as Activation;
+}
+
+const bytesOf = (dir: string, files: readonly string[]) =>
+  files.reduce((n, f) => n + fs.statSync(path.join(dir, f)).size, 0);
+
+async function main(): Promise<void> {
+  const jsonAt = process.argv.indexOf('--json');
+  const jsonOut = jsonAt >= 0 ? process.argv[jsonAt + 1] : undefined;
+  const loadAtStart = os.loadavg();
+  const t0 = performance.now();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'logbook-activation-bench-'));
+  const rows: Row[] = [];
+  const row = (workload: string, metric: string, value: string, target = '', pass: boolean | null = null) =>
+    rows.push({ workload, metric, value, target, pass });
+  try {
+    const lazy = path.join(work, 'lazy');
+    const eager = path.join(work, 'eager');
+    build(lazy, false);
+    build(eager, true);
+    installStandIn(work);
+    const storage = path.join(work, 'storage');
+    fs.mkdirSync(storage);
+    activate(lazy, storage); // first read of the files, not measured
+    activate(eager, storage);
+    const ours: Activation[] = [];
+    const before: Activation[] = [];
+    // Interleaved, so that the load others put on the machine hits both alike.
+    for (let r = 0; r < RUNS; r++) {
+      ours.push(activate(lazy, storage));
+      before.push(activate(eager, storage));
+    }
+
+    const loaded = ours[0]!.loaded;
+    const bytes = bytesOf(lazy, loaded);
+    const eagerBytes = bytesOf(eager, before[0]!.loaded);
+    row(
+      'A1 code at activation',
+      'bytes of the bundles the extension loads at activation (extension.js and what it requires up front); ÷ the one-bundle build',
+      `${bytes.toLocaleString('en-US')} (${loaded.join(', ')}); one bundle: ${eagerBytes.toLocaleString('en-US')}; ${(bytes / eagerBytes).toFixed(2)}×`,
+      `≤ ${TARGET_BYTES.toLocaleString('en-US')}`,
+      bytes <= TARGET_BYTES,
+    );
+    const m = (rs: Activation[], k: keyof Omit<Activation, 'loaded'>) => median(rs.map((r) => r[k]));
+    const ratio = (k: keyof Omit<Activation, 'loaded'>) => m(ours, k) / m(before, k);
+    const label = `median of ${RUNS} fresh processes each, interleaved; FOR TIMING ONLY: Node with a stand-in for 'vscode', not VS Code's startup timing`;
+    row(
+      'A2 activation',
+      `require of extension.js + activate(), CPU time of the process; ${label}`,
+      `${f0(m(ours, 'totalCpuMs'))} ms; one bundle ${f0(m(before, 'totalCpuMs'))} ms; ${ratio('totalCpuMs').toFixed(2)}×`,
+      `≤ ${TARGET_RATIO}× the one-bundle build`,
+      ratio('totalCpuMs') <= TARGET_RATIO,
+    );
+    row(
+      'A2 activation',
+      `the same, wall time; ${label}`,
+      `${f0(m(ours, 'totalMs'))} ms; one bundle ${f0(m(before, 'totalMs'))} ms; ${ratio('totalMs').toFixed(2)}×`,
+      `≤ ${TARGET_RATIO}× the one-bundle build`,
+      ratio('totalMs') <= TARGET_RATIO,
+    );
+    row(
+      'A2 activation',
+      'of which the require alone (code loading: reading, compiling and running the bundles), CPU time',
+      `${f0(m(ours, 'loadCpuMs'))} ms; one bundle ${f0(m(before, 'loadCpuMs'))} ms; ${ratio('loadCpuMs').toFixed(2)}×`,
+    );
+
+    const wallMs = performance.now() - t0;
+    if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ rows, ours, before }, null, 2));
+    const mdFile = path.join(__dirname, 'ACTIVATION-RESULTS.md');
+    const md = [
+      '# Activation benchmark results',
+      '',
+      'Generated by `node --import tsx bench/activation-bench.ts` (part of `npm run bench`). Every ratio compares',
+      'numbers measured in the same run on the same machine. Do not edit by hand; rerun the bench.',
+      '',
+      ...machineLines({ loadAtStart, wallMs }),
+      '',
+      '## Results',
+      '',
+      resultsTable(rows),
+      '',
+      '## How it is measured',
+      '',
+      '- Both builds come from this checkout in this run: `node esbuild.mjs --production` as `npm run package`',
+      '  ships it, and `--eager`, the same sources with every stack in extension.js as before they loaded on',
+      '  first use (the baseline).',
+      "- Each activation is a fresh Node process (bench/activation/activate-child.cjs) that requires the build's",
+      '  extension.js and calls `activate()` with a context of real folders. The `vscode` module is a stand-in',
+      '  (bench/activation/vscode-stand-in.cjs) whose every member is a function returning another: the numbers',
+      "  time Logbook's own code loading and activation only, not VS Code's, and are not VS Code's startup timing.",
+      '- CPU time (user + system of the process, `process.cpuUsage`) is the row judged: on a machine other',
+      '  processes load, wall time mostly measures waiting for a core.',
+      '',
+    ].join('\n');
+    fs.writeFileSync(mdFile, await prettierMarkdown(mdFile, md));
+    process.stdout.write('\n' + resultsTable(rows) + '\n\nwrote bench/ACTIVATION-RESULTS.md\n');
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  log(String(err instanceof Error ? err.stack : err));
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+// Code the extension and the CLI load on first use. Each stack is built as its own CommonJS bundle
+// in <outdir>/lazy/ (shipped in the package), each CLI command as its own bundle in <outdir>/cli/
+// (the CLI is not in the package), and a dynamic `import()` of an entry below becomes a `require`
+// of that file when the import runs: a window or a command that never uses a stack never reads or
+// compiles its code. Only dynamic imports are rewritten, so a static import of an entry puts its
+// code back into the bundle that imports it, which test/unit/packaging/lazy-bundles.test.ts
+// refuses for the main bundles. A bundle keeps its own copy of what it imports but zod (below):
+// what crosses a boundary is plain data and the entry's own classes, and a class of Logbook's is
+// told apart by its name there, never by `instanceof` (two bundles have two copies of it).
+import { readdirSync } from 'node:fs';
+import { join, posix, resolve } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+
+/** name: the bundle's file (lazy/<name>.js); entry: the module that loads the stack. */
+export const LAZY_BUNDLES = [
+  // linkedom, @mozilla/readability and turndown: a fetched HTML page as Markdown.
+  { name: 'web-page', entry: 'src/host/node/web/page-markdown.ts' },
+  // The MCP SDK (and its ajv and zod v3): a running MCP server.
+  { name: 'mcp', entry: 'src/host/node/mcp/mcp-connection.ts' },
+  // The openai client: a call to a model.
+  { name: 'openai', entry: 'src/core/llm/openai-sdk.ts' },
+];
+
+const COMMANDS_DIR = 'src/host/node/cli';
+/** Every `logbook` command's module (cli/<name>.js), loaded by src/host/node/cli/main.ts. */
+export const COMMAND_BUNDLES = readdirSync(join(root, COMMANDS_DIR))
+  .filter((f) => f.endsWith('-command.ts'))
+  .map((f) => ({ name: f.replace(/\.ts$/, ''), entry: `${COMMANDS_DIR}/${f}` }));
+
+/** Each entry (absolute, without extension) and its bundle, relative to the output folder. */
+const bundleOf = new Map([
+  ...LAZY_BUNDLES.map((b) => [resolve(root, b.entry).replace(/\.ts$/, ''), `lazy/${b.name}.js`]),
+  ...COMMAND_BUNDLES.map((b) => [resolve(root, b.entry).replace(/\.ts$/, ''), `cli/${b.name}.js`]),
+]);
+
+// zod ('zod' for Logbook, 'zod/v4' for the MCP SDK: the same module) is used by every bundle, so it
+// is a bundle of its own that each requires, not a copy in each.
+const SHARED = /^zod(\/v4)?$/;
+const SHARED_ENTRY = 'src/shared-zod.ts';
+
+/** The plugin for a bundle written to `dir` of the output folder ('' for the main bundles). */
+function lazyPlugin(dir) {
+  const from = (target) => {
+    const rel = posix.relative(dir || '.', target);
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  };
+  return {
+    name: 'lazy-bundles',
+    setup(build) {
+      // Through one module of the bundle that names zod's exports: an import of the external bundle
+      // per importing file (esbuild's CommonJS interop) copied its hundreds of exports once per file
+      // at load, which showed in the extension's activation time.
+      build.onResolve({ filter: SHARED }, () => ({ path: 'zod', namespace: 'shared' }));
+      build.onLoad({ filter: /.*/, namespace: 'shared' }, async () => {
+        const names = Object.keys(await import('zod')).filter((n) => n !== 'default');
+        const bundle = JSON.stringify(from('lazy/zod.js'));
+        return {
+          contents: `const zod = require(${bundle});\nexport const { ${names.join(', ')} } = zod;\nexport default zod.default;\n`,
+          loader: 'js',
+        };
+      });
+      build.onResolve({ filter: /zod\.js$/ }, (args) =>
+        args.namespace === 'shared' ? { path: args.path, external: true } : undefined,
+      );
+      build.onResolve({ filter: /^\./ }, (args) => {
+        if (args.kind !== 'dynamic-import') return undefined;
+        const target = bundleOf.get(resolve(args.resolveDir, args.path).replace(/\.(ts|js)$/, ''));
+        return target ? { path: from(target), external: true } : undefined;
+      });
+    },
+  };
+}
+
+/** For the main bundles: `import('…/page-markdown')` becomes `require('./lazy/web-page.js')`. */
+export const lazyBundlesPlugin = lazyPlugin('');
+
+/** esbuild options of the lazy, command and shared bundles beside main bundles in `outdir`. */
+export function lazyBundleBuilds(outdir, options = {}) {
+  const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20' };
+  const plugins = (dir) => [...(options.plugins ?? []), lazyPlugin(dir)];
+  const entries = (list) => Object.fromEntries(list.map((b) => [b.name, join(root, b.entry)]));
+  return [
+    {
+      ...options,
+      ...node,
+      outdir: join(outdir, 'lazy'),
+      entryPoints: entries(LAZY_BUNDLES),
+      plugins: plugins('lazy'),
+    },
+    {
+      ...options,
+      ...node,
+      outdir: join(outdir, 'cli'),
+      entryPoints: entries(COMMAND_BUNDLES),
+      plugins: plugins('cli'),
+    },
+    { ...options, ...node, outdir: join(outdir, 'lazy'), entryPoints: { zod: join(root, SHARED_ENTRY) } },
+  ];
+}

@@ -1,0 +1,4 @@
+// zod as one bundle of its own (dist/lazy/zod.js, scripts/lazy-bundles.mjs) that the main bundles and
+// the lazy ones all require: its code is shipped and parsed once, and its schemas are one instance.
+export * from 'zod';
+export { default } from 'zod';

@@ -1,0 +1,163 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, posix } from 'node:path';
+import type * as OpenAiSdk from '../../../src/core/llm/openai-sdk';
+import type * as McpConnectionModule from '../../../src/host/node/mcp/mcp-connection';
+import type * as PageMarkdown from '../../../src/host/node/web/page-markdown';
+
+const root = join(__dirname, '..', '..', '..');
+
+interface Output {
+  bytes: number;
+  inputs: Record<string, unknown>;
+  imports: { path: string; kind: string; external?: boolean }[];
+}
+
+/** What the stacks loaded on first use are made of: none may be in a bundle loaded up front. */
+const LAZY_STACKS: Record<string, RegExp> = {
+  'web-page': /node_modules\/(linkedom|@mozilla\/readability|turndown|htmlparser2|cssom)/,
+  mcp: /node_modules\/(@modelcontextprotocol\/sdk|ajv)\//,
+  openai: /node_modules\/openai\//,
+};
+
+// The bundles as `npm run package` builds them (esbuild.mjs --production), with what each is made
+// of (--metafile): a later static import of a lazy stack would make it load at every start again.
+describe('lazy bundles', () => {
+  let out: string;
+  let outputs: Record<string, Output>;
+  const output = (name: string): Output => {
+    const o = outputs[posix.join(out, name)];
+    assert.ok(o, `${name} was built`);
+    return o;
+  };
+  /** A bundle and every bundle it requires when it loads (not on a later `import()`), in bytes. */
+  const loadedAtStart = (name: string, seen = new Map<string, number>()): Map<string, number> => {
+    if (seen.has(name)) return seen;
+    const o = output(name);
+    seen.set(name, o.bytes);
+    for (const i of o.imports) {
+      if (i.external && i.path.startsWith('.') && i.kind !== 'dynamic-import')
+        loadedAtStart(posix.join(posix.dirname(name), i.path), seen);
+    }
+    return seen;
+  };
+  const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+
+  before(function () {
+    this.timeout(180_000);
+    const dir = mkdtempSync(join(tmpdir(), 'logbook-lazy-'));
+    out = posix.join(dir.split('\\').join('/'), 'dist');
+    execFileSync(
+      process.execPath,
+      [join(root, 'esbuild.mjs'), '--production', '--metafile', '--outdir', out],
+      {
+        cwd: root,
+        stdio: 'pipe',
+      },
+    );
+    // The metafile names outputs relative to the working folder.
+    const meta = JSON.parse(readFileSync(join(out, 'metafile.json'), 'utf8')) as {
+      outputs: Record<string, Output>;
+    };
+    outputs = Object.fromEntries(Object.entries(meta.outputs).map(([k, v]) => [posix.resolve(root, k), v]));
+  });
+
+  after(() => {
+    if (out) rmSync(posix.dirname(out), { recursive: true, force: true });
+  });
+
+  for (const main of ['extension.js', 'cli.js']) {
+    it(`${main} loads none of the web page, MCP and openai stacks up front`, () => {
+      for (const name of loadedAtStart(main).keys()) {
+        const inputs = Object.keys(output(name).inputs);
+        for (const [stack, re] of Object.entries(LAZY_STACKS)) {
+          const found = inputs.filter((p) => re.test(p));
+          assert.deepEqual(found, [], `${name}, loaded with ${main}, holds the ${stack} stack`);
+        }
+      }
+    });
+  }
+
+  it('each stack is a bundle of its own that the extension requires on first use', () => {
+    const dynamic = output('extension.js')
+      .imports.filter((i) => i.kind === 'dynamic-import')
+      .map((i) => i.path);
+    for (const [stack, re] of Object.entries(LAZY_STACKS)) {
+      assert.ok(dynamic.includes(`./lazy/${stack}.js`), `extension.js imports lazy/${stack}.js`);
+      assert.ok(
+        Object.keys(output(`lazy/${stack}.js`).inputs).some((p) => re.test(p)),
+        `lazy/${stack}.js holds its stack`,
+      );
+    }
+  });
+
+  it('the extension parses at most 1 MB of code at activation', () => {
+    const loaded = loadedAtStart('extension.js');
+    assert.ok(
+      total(loaded) <= 1_000_000,
+      `activation loads ${total(loaded)} bytes: ${[...loaded.keys()].join(', ')}`,
+    );
+  });
+
+  it('the CLI loads only the command it runs: show, verify and diff without the agent loop', () => {
+    const start = loadedAtStart('cli.js');
+    assert.deepEqual(
+      [...start.keys()].filter((n) => n.startsWith('cli/')),
+      [],
+      'cli.js loads no command up front',
+    );
+    for (const command of ['cli.js', 'cli/show-command.js', 'cli/verify-command.js', 'cli/diff-command.js']) {
+      const loaded = loadedAtStart(command);
+      const inputs = [...loaded.keys()].flatMap((n) => Object.keys(output(n).inputs));
+      for (const module of [
+        'src/core/agent/agent-step.ts',
+        'src/core/agent/prompt-builder.ts',
+        'src/core/llm/openai-client.ts',
+        'src/host/node/node-session.ts',
+      ]) {
+        assert.ok(!inputs.some((p) => p.endsWith(module)), `${command} loads ${module}`);
+      }
+    }
+  });
+
+  it('the lazy bundles load from their folder and work', () => {
+    const load = createRequire(join(out, 'extension.js'));
+    const page = load('./lazy/web-page.js') as typeof PageMarkdown;
+    const md = page.pageMarkdown(
+      '<html><head><title>Notes</title></head><body><article><h1>Notes</h1><p>The <b>lazy</b> page.</p></article></body></html>',
+      'https://example.org/notes',
+    );
+    assert.match(md.markdown, /\*\*lazy\*\*/);
+    const mcp = load('./lazy/mcp.js') as typeof McpConnectionModule;
+    assert.equal(typeof mcp.McpConnection.connect, 'function');
+    const sdk = load('./lazy/openai.js') as typeof OpenAiSdk;
+    assert.ok(new sdk.APIError(500, undefined, 'boom', undefined) instanceof Error);
+  });
+
+  it('`logbook show` loads its own command and nothing else of the CLI', function () {
+    this.timeout(30_000);
+    // A preload that lists, at exit, every module the process required.
+    const dir = posix.dirname(out);
+    const probe = join(dir, 'loaded.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(Object.keys(require.cache)) + '\\n'));",
+    );
+    const empty = join(dir, 'conversation');
+    mkdirSync(empty);
+    const { stderr } = spawnSync(process.execPath, ['-r', probe, join(out, 'cli.js'), 'show', empty], {
+      encoding: 'utf8',
+      env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'config') },
+    });
+    const line = stderr.split('\n').find((l) => l.startsWith('LOADED '));
+    assert.ok(line, stderr);
+    const loaded = (JSON.parse(line.slice('LOADED '.length)) as string[])
+      .map((f) => posix.relative(out, f.split('\\').join('/')))
+      .filter((f) => !f.startsWith('..'))
+      .sort();
+    assert.deepEqual(loaded, ['cli.js', 'cli/show-command.js', 'lazy/zod.js']);
+  });
+});
