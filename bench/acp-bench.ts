@@ -1,6 +1,6 @@
 // ACP benchmark: what serving a turn over the Agent Client Protocol costs over the same turn run
 // by `logbook run`, with the scripted model answering both.
-//   A1 one turn (the model creates a file, then answers): `logbook run --task` from spawn to exit,
+//   P1 one turn (the model creates a file, then answers): `logbook run --task` from spawn to exit,
 //      against `logbook acp` from spawn through initialize, session/new and session/prompt to the
 //      turn's stopReason and the process's exit (an editor's whole first turn), in pairs taking
 //      turns at going first; the median of the per-pair ratios.
@@ -176,7 +176,7 @@ async function main(): Promise<void> {
     const ms = (xs: Turn[]) => median(xs.map((x) => x.ms));
     rows.push(
       {
-        workload: 'A1 one turn',
+        workload: 'P1 one turn',
         metric: `\`logbook run --task\`: one scripted turn (a file created, then an answer), spawn to exit; median of ${n}`,
         value: `${f0(ms(cliRuns))} ms (runs: ${runs(
           cliRuns.map((x) => x.ms),
@@ -186,7 +186,7 @@ async function main(): Promise<void> {
         pass: null,
       },
       {
-        workload: 'A1 one turn',
+        workload: 'P1 one turn',
         metric: `\`logbook acp\`: the same turn, spawn through initialize, session/new, session/prompt to the process's exit; median of ${n}`,
         value: `${f0(ms(acpRuns))} ms (runs: ${runs(
           acpRuns.map((x) => x.ms),
@@ -196,14 +196,14 @@ async function main(): Promise<void> {
         pass: null,
       },
       {
-        workload: 'A1 one turn',
+        workload: 'P1 one turn',
         metric: 'informational: the ACP turn alone, session/prompt sent to its stopReason (median)',
         value: `${f0(median(acpRuns.map((x) => x.promptMs!)))} ms`,
         target: '',
         pass: null,
       },
       {
-        workload: 'A1 one turn',
+        workload: 'P1 one turn',
         metric: `ACP ÷ \`logbook run\`, pairs taking turns at going first; median of the ${n} per-pair ratios`,
         value: `${f2(ratio)}× (pairs: ${runs(
           [...ratios].sort((x, y) => x - y),

@@ -70,7 +70,7 @@ if (res.status === 0)
     ['--import', 'tsx', path.join(root, 'bench', 'continue-bench.ts'), ...jsonFor('continue')],
     { cwd: root, stdio: 'inherit' },
   ).status;
-// The ACP benchmark (A1 one turn over the Agent Client Protocol against the same `logbook run` turn).
+// The ACP benchmark (P1 one turn over the Agent Client Protocol against the same `logbook run` turn).
 if (res.status === 0)
   res.status = spawnSync(
     process.execPath,
