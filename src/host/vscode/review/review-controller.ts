@@ -95,6 +95,11 @@ export class ReviewController implements vscode.Disposable {
     return this.decorations.appliedTo(uri);
   }
 
+  /** Decorations of every visible editor showing `uri`, one entry per decorated editor. */
+  decorationsIn(uri: vscode.Uri): AppliedDecorations[] {
+    return this.decorations.appliedIn(uri);
+  }
+
   // ---- accept / reject ---------------------------------------------------------------------------
 
   async acceptHunk(ref: HunkRef): Promise<boolean> {
@@ -367,11 +372,14 @@ export class ReviewController implements vscode.Disposable {
     this.changed.fire(conversationId);
   }
 
+  /** Every visible editor, each on its own: one file can be shown twice (beside the Agent Changes diff). */
   private redecorate(): void {
-    for (const editor of vscode.window.visibleTextEditors) {
+    const visible = vscode.window.visibleTextEditors;
+    this.decorations.forgetHidden(visible);
+    for (const editor of visible) {
       const review = this.reviewOf(editor.document);
       if (review?.hunks.length) this.decorations.apply(editor, review.hunks);
-      else if (this.decorations.appliedTo(editor.document.uri)) this.decorations.clear(editor);
+      else this.decorations.clear(editor);
     }
   }
 
