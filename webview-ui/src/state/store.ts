@@ -3,6 +3,7 @@
 // Rows live in a plain array mutated in place (10k events must not be copied per append); the
 // `version` signal tells components it changed, and a row's `rev` tells its memoized view to redraw.
 import { signal } from '@preact/signals';
+import { pointWords } from '../lib/point-words';
 import type { AgentMode, ConversationHeader, EventJson, ViewEvent } from '../../../src/protocol/messages';
 import { actionIdOf, source, str, toolCallIdOf } from '../lib/fields';
 import { classify, type RowView } from './classify';
@@ -53,6 +54,10 @@ let latestBatch: string | undefined;
 let lastSeq = -1;
 const actionRows = new Map<string, Row>();
 const actionByCall = new Map<string, string>();
+/** Words naming each action and message held (what a restore went back to, in the user's words). */
+const pointNames = new Map<string, string>();
+/** Ids of the restores held: a restore back to one of them is its undo. */
+const restoreIds = new Set<string>();
 /** What the user chose for each toggle they used: open or closed, whatever its default becomes. */
 const openChoices = new Map<string, boolean>();
 const listeners = new Set<(agentSpoke: boolean) => void>();
@@ -122,6 +127,8 @@ function dropRows(): void {
   rows.length = 0;
   actionRows.clear();
   actionByCall.clear();
+  pointNames.clear();
+  restoreIds.clear();
   latestBatch = undefined;
   latestPlanId.value = null;
   latestStatusEvent.value = null;
@@ -207,6 +214,7 @@ function bumpSoon(): void {
 
 function ingest({ seq, event }: ViewEvent): void {
   noteAskedRisk(event);
+  notePoint(event);
   if (stateKey(event) === 'execution_status') latestStatusEvent.value = event.id;
   const view = classify(event);
   if (view === 'hidden') return;
@@ -232,6 +240,26 @@ function ingest({ seq, event }: ViewEvent): void {
     if (callId) actionByCall.set(callId, event.id);
     if (isPlanAction(event)) latestPlanId.value = event.id;
   }
+}
+
+function notePoint(e: EventJson): void {
+  const words = pointWords(e);
+  if (words) pointNames.set(e.id, words);
+  if (restoredTo(e) !== undefined) restoreIds.add(e.id);
+}
+
+/** The event a restore went back to (the restore's own record); undefined for anything else. */
+export function restoredTo(e: EventJson): string | undefined {
+  if (stateKey(e) !== 'checkpoint') return undefined;
+  const value = e.value as { reason?: unknown; restored_to?: unknown } | null;
+  return value?.reason === 'restore' && typeof value.restored_to === 'string' ? value.restored_to : undefined;
+}
+
+/** What a restore did, in the user's words: undid a restore, went back to before a named point, or neither known. */
+export function restoreMeaning(e: EventJson): { undo: true } | { before: string | undefined; undo: false } {
+  const target = restoredTo(e);
+  if (target !== undefined && restoreIds.has(target)) return { undo: true };
+  return { before: target === undefined ? undefined : pointNames.get(target), undo: false };
 }
 
 const stateKey = (e: EventJson): string | undefined =>
