@@ -238,8 +238,9 @@ export const WEBVIEW_TEXT = {
   filesRestored: 'Files restored to an earlier point',
   filesRestoredBefore: 'Files restored to before: {0}',
   filesRestoredDetail: 'The files as they were just before are kept: Undo on this line brings them back.',
-  restoreUndone: 'Restore undone: the files are back as they were before it',
-  restoreUndoneDetail: 'Undo on this line restores again what the restore had put back.',
+  restoreUndone: 'Restore undone',
+  restoreUndoneDetail:
+    'The files are back as they were before the restore. Undo on this line restores again what it had put back.',
   sandboxOn: 'Commands run in a sandbox',
   noCheckpoints: 'No checkpoints for this workspace',
   mcpServerUnavailable: 'MCP server “{0}” is unavailable; the agent goes on without its tools',

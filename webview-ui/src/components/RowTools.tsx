@@ -24,7 +24,7 @@ export function RowTools({ row, conversationId }: { row: Row; conversationId: st
       />
       {restorable && (
         <IconButton
-          icon={undo ? 'undo' : 'discard'}
+          icon="discard"
           text={undo ? t('undoRestore') : t('restore')}
           label={undo ? t('undoRestoreTitle') : t('restoreTitle')}
           onClick={() => send({ type: 'restoreFiles', conversationId, eventId: row.event.id })}
