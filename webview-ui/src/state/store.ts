@@ -248,6 +248,11 @@ function notePoint(e: EventJson): void {
   if (restoredTo(e) !== undefined) restoreIds.add(e.id);
 }
 
+/** The words naming an action or message held (see point-words.ts). */
+export function pointName(id: string): string | undefined {
+  return pointNames.get(id);
+}
+
 /** The event a restore went back to (the restore's own record); undefined for anything else. */
 export function restoredTo(e: EventJson): string | undefined {
   if (stateKey(e) !== 'checkpoint') return undefined;
