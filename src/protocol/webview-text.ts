@@ -20,6 +20,7 @@ export const WEBVIEW_TEXT = {
   demoTasks: 'Demo tasks',
   demoPlanHint: 'Switch to Plan below to see it plan first and wait for your approval.',
   connectModel: 'Connect a model…',
+  chooseModel: 'Choose Model…',
   emptyTitle: 'Give the agent a task',
   emptyBody: 'Every step it takes is recorded as an event you can review, approve, and continue from.',
   startTask: 'Start Agent Task',

@@ -17,6 +17,8 @@ export interface WebviewDocumentOptions {
   surface: ChatSurface;
   /** The chat's fixed words in the display language (English when absent). */
   l10n?: WebviewL10n;
+  /** The demo model's tasks while it answers: the empty chat offers them from its first paint. */
+  demoTasks?: readonly string[];
 }
 
 export interface WebviewL10n {
@@ -53,7 +55,7 @@ export function webviewDocument(o: WebviewDocumentOptions): string {
 <link rel="stylesheet" href="${escapeAttr(asset('webview.css'))}">
 <title>${escapeAttr(o.title)}</title>
 </head>
-<body data-surface="${o.surface}"${o.l10n ? ` data-l10n="${escapeAttr(JSON.stringify(o.l10n.text))}"` : ''}>
+<body data-surface="${o.surface}"${o.l10n ? ` data-l10n="${escapeAttr(JSON.stringify(o.l10n.text))}"` : ''}${o.demoTasks?.length ? ` data-demo-tasks="${escapeAttr(JSON.stringify(o.demoTasks))}"` : ''}>
 <div id="root"></div>
 <script nonce="${nonce}" src="${escapeAttr(asset('webview.js'))}"></script>
 </body>
@@ -66,6 +68,7 @@ export function renderWebviewHtml(
   title: string,
   surface: ChatSurface = 'sidebar',
   l10n?: WebviewL10n,
+  demoTasks?: readonly string[],
 ): string {
   return webviewDocument({
     cspSource: webview.cspSource,
@@ -75,5 +78,6 @@ export function renderWebviewHtml(
     title,
     surface,
     ...(l10n ? { l10n } : {}),
+    ...(demoTasks?.length ? { demoTasks } : {}),
   });
 }

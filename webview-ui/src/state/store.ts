@@ -29,7 +29,19 @@ export const defaultMode = signal<AgentMode>('act');
 /** The Plan/Act choice made before a conversation exists (null: the default); sent with its first message. */
 export const newConversationMode = signal<AgentMode | null>(null);
 /** The demo model answers: the tasks it has a script for (empty: a real model is connected). */
-export const demoTasks = signal<readonly string[]>([]);
+export const demoTasks = signal<readonly string[]>(firstDemoTasks());
+
+/** The demo's tasks the document came with, so the first paint is already the demo's empty state. */
+function firstDemoTasks(): readonly string[] {
+  const page = (globalThis as { document?: { body?: { dataset?: Record<string, string | undefined> } } })
+    .document;
+  try {
+    const v: unknown = JSON.parse(page?.body?.dataset?.['demoTasks'] ?? '[]');
+    return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string').slice(0, 8) : [];
+  } catch {
+    return [];
+  }
+}
 /** Id of the newest task_tracker plan: only that one can be approved. */
 export const latestPlanId = signal<string | null>(null);
 /**
