@@ -265,6 +265,23 @@ export function pointName(id: string): string | undefined {
   return pointNames.get(id);
 }
 
+/**
+ * Summaries (lower-cased) of the actions after `planId` that ran and gave a result that is not an
+ * error: a plan step named so was carried out, whatever the plan's own marks say.
+ */
+export function ranSince(planId: string): Set<string> {
+  const ran = new Set<string>();
+  let after = false;
+  for (const r of rows) {
+    if (r.event.id === planId) after = true;
+    if (!after || r.view !== 'action' || r.result?.kind !== 'ObservationEvent') continue;
+    const observation = r.result.observation as { is_error?: unknown } | undefined;
+    const summary = str(r.event.summary)?.trim().toLowerCase();
+    if (summary && observation?.is_error !== true) ran.add(summary);
+  }
+  return ran;
+}
+
 /** The event a restore went back to (the restore's own record); undefined for anything else. */
 export function restoredTo(e: EventJson): string | undefined {
   if (stateKey(e) !== 'checkpoint') return undefined;
