@@ -115,6 +115,15 @@ function describe(e: EventJson): Line {
               tone: 'neutral',
             }
           : { icon: 'play', text: t('actModeNotice'), tone: 'neutral' };
+      if (key === 'review_rejected')
+        return {
+          icon: 'discard',
+          text: t(
+            value['whole_file'] === true ? 'reviewRejectedFile' : 'reviewRejectedHunk',
+            shortValue(str(value['path']) ?? '?'),
+          ),
+          tone: 'warn',
+        };
       if (key === 'checkpoint') {
         // A restore says where it went back to; its undo (a restore back to a restore) says so.
         const meaning = restoreMeaning(e);

@@ -70,6 +70,8 @@ const actionByCall = new Map<string, string>();
 const pointNames = new Map<string, string>();
 /** Ids of the restores held: a restore back to one of them is its undo. */
 const restoreIds = new Set<string>();
+/** Actions whose change the user rejected in the editor's review (a `review_rejected` record). */
+const rejectedInReview = new Set<string>();
 /** What the user chose for each toggle they used: open or closed, whatever its default becomes. */
 const openChoices = new Map<string, boolean>();
 const listeners = new Set<(agentSpoke: boolean) => void>();
@@ -141,6 +143,7 @@ function dropRows(): void {
   actionByCall.clear();
   pointNames.clear();
   restoreIds.clear();
+  rejectedInReview.clear();
   latestBatch = undefined;
   latestPlanId.value = null;
   latestStatusEvent.value = null;
@@ -258,6 +261,20 @@ function notePoint(e: EventJson): void {
   const words = pointWords(e);
   if (words) pointNames.set(e.id, words);
   if (restoredTo(e) !== undefined) restoreIds.add(e.id);
+  if (stateKey(e) === 'review_rejected') {
+    const ids = (e.value as { action_ids?: unknown } | null)?.action_ids;
+    for (const id of Array.isArray(ids) ? ids : []) {
+      if (typeof id !== 'string') continue;
+      rejectedInReview.add(id);
+      const card = actionRows.get(id);
+      if (card) card.rev++; // its card says so from now on
+    }
+  }
+}
+
+/** Whether the user rejected (part of) this action's change in the editor's review. */
+export function rejectedInEditor(actionId: string): boolean {
+  return rejectedInReview.has(actionId);
 }
 
 /** The words naming an action or message held (see point-words.ts). */
