@@ -239,6 +239,8 @@ export const WEBVIEW_TEXT = {
   reviewRejectedHunk: 'You rejected a change to {0} in the editor',
   reviewRejectedFile: 'You rejected the changes to {0} in the editor',
   rejectedInEditor: 'Rejected in the editor (in part or whole)',
+  rejectedInEditorCountOne: '{0} change rejected',
+  rejectedInEditorCountMany: '{0} changes rejected',
   filesRestored: 'Files restored to an earlier point',
   filesRestoredBefore: 'Files restored to before: {0}',
   filesRestoredDetail: 'The files as they were just before are kept: Undo on this line brings them back.',

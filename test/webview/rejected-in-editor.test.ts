@@ -56,6 +56,8 @@ describe('webview: a change rejected in the editor', function () {
     });
     await card.getByText('Rejected in the editor (in part or whole)').waitFor({ timeout: 5_000 });
     await live.page.getByText('You rejected a change to src/math.js in the editor').waitFor();
+    // The header says it beside "Finished".
+    await live.page.locator('header').getByText('1 change rejected').waitFor({ timeout: 5_000 });
     await live.page.screenshot({ path: join(SHOTS, 'rejected-in-editor-light-300.png') });
     assert.deepEqual(live.errors, []);
     await live.page.close();

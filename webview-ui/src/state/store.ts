@@ -272,6 +272,11 @@ function notePoint(e: EventJson): void {
   }
 }
 
+/** How many actions' changes the user rejected (in part or whole) in the editor's review. */
+export function rejectedInEditorCount(): number {
+  return rejectedInReview.size;
+}
+
 /** Whether the user rejected (part of) this action's change in the editor's review. */
 export function rejectedInEditor(actionId: string): boolean {
   return rejectedInReview.has(actionId);
