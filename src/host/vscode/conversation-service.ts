@@ -21,6 +21,7 @@ import { addAllowRule, readDefaultMode, readEditorSettings, readLlmProvider } fr
 import { llmSettingsFrom } from '../../core/settings';
 import { DEMO_TASKS } from '../node/demo-model/demo-model';
 import { isDemoEndpoint } from '../node/demo-model/demo-server';
+import { activeDemo } from './demo-model';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';
 import { type ForkContext, forkFrom, restoreFilesAt } from './fork-and-restore';
@@ -236,6 +237,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
 
   /** The demo's tasks while the configured endpoint is the local demo model. */
   demoTasks(): readonly string[] | undefined {
+    if (activeDemo()) return DEMO_TASKS;
     if (readLlmProvider() !== 'openai') return undefined;
     const llm = llmSettingsFrom(readEditorSettings());
     return isDemoEndpoint(llm.baseUrl, llm.model) ? DEMO_TASKS : undefined;

@@ -5,18 +5,32 @@
 // logbook.model setting changes, an API key is set, or the window closes.
 import * as vscode from 'vscode';
 import { DEMO_TASK } from '../node/demo-model/demo-model';
-import { DEMO_MODEL, type DemoServer, startDemoServer } from '../node/demo-model/demo-server';
+import { DEMO_MODEL, type DemoServer, isDemoEndpoint, startDemoServer } from '../node/demo-model/demo-server';
 
 let server: DemoServer | undefined;
 let active = false;
+/** The demo `npm start` serves beside the window was left for a real model. */
+let startDemoLeft = false;
+
+/**
+ * The demo `npm start` runs beside this VS Code, named by LOGBOOK_DEMO_URL in its environment: the
+ * window talks to it until a model is connected, and nothing is written to the settings for it.
+ */
+function startDemoUrl(): string | undefined {
+  const url = process.env['LOGBOOK_DEMO_URL']?.trim();
+  return !startDemoLeft && url && isDemoEndpoint(url, DEMO_MODEL) ? url : undefined;
+}
 
 /** The demo's endpoint while this window talks to it. */
 export function activeDemo(): { baseUrl: string; model: string } | undefined {
-  return active && server ? { baseUrl: server.baseUrl, model: DEMO_MODEL } : undefined;
+  if (active && server) return { baseUrl: server.baseUrl, model: DEMO_MODEL };
+  const url = startDemoUrl();
+  return url ? { baseUrl: url, model: DEMO_MODEL } : undefined;
 }
 
 export function endDemo(): void {
   active = false;
+  startDemoLeft = true;
 }
 
 export function registerDemoModel(): vscode.Disposable[] {
