@@ -37,9 +37,15 @@ describe('webview: the empty state beside a tall draft', function () {
     );
   });
 
-  it('offers the model picker in an empty chat too', async () => {
+  it('offers the model picker in an empty chat too (screenshots in every theme)', async () => {
     await p.page.getByRole('button', { name: 'Choose Model…' }).click();
     assert.deepEqual((await p.posted()).at(-1), { type: 'selectModel' });
+    for (const theme of ['light', 'dark', 'high-contrast']) {
+      const themed = await Panel.open(h, { theme });
+      await themed.page.getByRole('button', { name: 'Choose Model…' }).waitFor();
+      await themed.page.screenshot({ path: join(SHOTS, `empty-choose-model-${theme}-300.png`) });
+      await themed.page.close();
+    }
   });
 
   it("is the demo's from the first paint, before the host has said anything", async () => {

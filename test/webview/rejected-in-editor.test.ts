@@ -62,6 +62,17 @@ describe('webview: a change rejected in the editor', function () {
     assert.deepEqual(live.errors, []);
     await live.page.close();
 
+    for (const theme of ['dark', 'high-contrast']) {
+      const themed = await Panel.open(h, { theme });
+      await themed.showConversation(
+        [...events, { seq: 4, event: rejected }],
+        makeHeader({ status: 'finished' }),
+      );
+      await themed.page.locator('header').getByText('1 change rejected').waitFor({ timeout: 5_000 });
+      await themed.page.screenshot({ path: join(SHOTS, `rejected-in-editor-${theme}-300.png`) });
+      await themed.page.close();
+    }
+
     const reloaded = await Panel.open(h);
     await reloaded.showConversation(
       [...events, { seq: 4, event: rejected }],
