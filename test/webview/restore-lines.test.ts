@@ -67,6 +67,20 @@ describe('webview: restore lines', function () {
     }
   });
 
+  it("names the point by what the action did, not by the model's summary of it", async () => {
+    const p = await Panel.open(h);
+    const events: ViewEvent[] = [
+      userMessage(eid(1), 'Tidy up'),
+      terminalAction(ACTION, 'rm -rf src', { summary: 'Run the tests', risk: 'LOW' }),
+      restore(RESTORE, ACTION),
+    ].map((event, seq) => ({ seq, event }));
+    await p.showConversation(events, makeHeader({ status: 'idle' }));
+    const line = p.row('ConversationStateUpdateEvent');
+    await line.waitFor();
+    assert.match(await line.innerText(), /Files restored to before: rm -rf src/);
+    await p.page.close();
+  });
+
   it('shows Fork and Restore without hover on a touch screen', async () => {
     const page = await h.context.newPage();
     const cdp = await h.context.newCDPSession(page);

@@ -15,9 +15,10 @@ function shorten(s: string): string {
 export function pointWords(e: EventJson): string | undefined {
   if (e.kind === 'ActionEvent') {
     const action = obj(e.action);
-    // A terminal's command is what the user would type; other tools' "command" is the tool's own word.
+    // What the action did before what the model says it did (its summary is the model's words): a
+    // terminal's command as typed (other tools' "command" is the tool's own word), a file's path.
     const command = str(e.tool_name) === 'terminal' ? str(action?.['command']) : undefined;
-    const words = command ?? str(e.summary) ?? str(action?.['path']) ?? str(e.tool_name);
+    const words = command ?? str(action?.['path']) ?? str(e.summary) ?? str(e.tool_name);
     return words?.trim() ? shorten(words) : undefined;
   }
   if (e.kind === 'MessageEvent') {
