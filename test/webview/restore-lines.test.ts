@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { EventJson, ViewEvent } from '../../src/protocol/messages';
-import { CONVERSATION_ID, eid, makeHeader, terminalAction, userMessage } from './harness/events';
+import { CONVERSATION_ID, editAction, eid, makeHeader, terminalAction, userMessage } from './harness/events';
 import { type Harness, Panel, SHOTS, startHarness } from './support';
 
 const restore = (id: string, restoredTo: string): EventJson => ({
@@ -73,11 +73,14 @@ describe('webview: restore lines', function () {
       userMessage(eid(1), 'Tidy up'),
       terminalAction(ACTION, 'rm -rf src', { summary: 'Run the tests', risk: 'LOW' }),
       restore(RESTORE, ACTION),
+      { ...editAction(eid(5), '.env', 'A=1', 'A=2'), summary: 'Fix a typo in the README' },
+      restore(eid(6), eid(5)),
     ].map((event, seq) => ({ seq, event }));
     await p.showConversation(events, makeHeader({ status: 'idle' }));
-    const line = p.row('ConversationStateUpdateEvent');
-    await line.waitFor();
-    assert.match(await line.innerText(), /Files restored to before: rm -rf src/);
+    const lines = p.row('ConversationStateUpdateEvent');
+    await lines.nth(1).waitFor();
+    assert.match(await lines.nth(0).innerText(), /Files restored to before: rm -rf src/);
+    assert.match(await lines.nth(1).innerText(), /Files restored to before: \.env/);
     await p.page.close();
   });
 
