@@ -380,10 +380,12 @@ export class ConversationSessions implements vscode.Disposable {
     await this.refreshEntry(s);
     this.listEmitter.fire();
     if (!s.readOnly) {
-      this.log.info(`Conversation ${s.id}: the window that wrote it is gone; it is writable here now.`);
+      this.log.info(
+        `Conversation ${s.id}: the window that wrote it let it go or is gone; it is writable here now.`,
+      );
       const title = s.conversation.state.title ?? vscode.l10n.t('New conversation');
       void vscode.window.showInformationMessage(
-        vscode.l10n.t('Logbook: “{0}” is writable here now: the window that held it is gone.', title),
+        vscode.l10n.t('Logbook: “{0}” is writable here now: the window that held it no longer does.', title),
       );
     }
   }
