@@ -9,16 +9,24 @@ import { DEMO_MODEL, type DemoServer, isDemoEndpoint, startDemoServer } from '..
 
 let server: DemoServer | undefined;
 let active = false;
-/** The demo `npm start` serves beside the window was left for a real model. */
+/** An API key was set: the demo `npm start` serves beside the window gives way to the real model. */
 let startDemoLeft = false;
 
 /**
  * The demo `npm start` runs beside this VS Code, named by LOGBOOK_DEMO_URL in its environment: the
- * window talks to it until a model is connected, and nothing is written to the settings for it.
+ * window talks to it while no model is set (no endpoint or model name in the settings, no API key
+ * given here), and nothing is written to the settings for it.
  */
 function startDemoUrl(): string | undefined {
   const url = process.env['LOGBOOK_DEMO_URL']?.trim();
-  return !startDemoLeft && url && isDemoEndpoint(url, DEMO_MODEL) ? url : undefined;
+  if (startDemoLeft || !url || !isDemoEndpoint(url, DEMO_MODEL)) return undefined;
+  const settings = vscode.workspace.getConfiguration('logbook');
+  // Set by someone, at any level: the defaults name OpenAI's endpoint, which is no choice of the user's.
+  const set = (key: string) => {
+    const v = settings.inspect<string>(key);
+    return [v?.globalValue, v?.workspaceValue, v?.workspaceFolderValue].some((x) => Boolean(x?.trim()));
+  };
+  return set('model.baseURL') || set('model.name') ? undefined : url;
 }
 
 /** The demo's endpoint while this window talks to it. */
@@ -28,9 +36,10 @@ export function activeDemo(): { baseUrl: string; model: string } | undefined {
   return url ? { baseUrl: url, model: DEMO_MODEL } : undefined;
 }
 
-export function endDemo(): void {
+/** Ends the demo of Try the Demo Model; with `apiKey` (a key was set), the npm start one too. */
+export function endDemo(opts: { apiKey?: boolean } = {}): void {
   active = false;
-  startDemoLeft = true;
+  if (opts.apiKey) startDemoLeft = true;
 }
 
 export function registerDemoModel(): vscode.Disposable[] {
