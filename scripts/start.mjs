@@ -4,6 +4,7 @@
 // URL to open (`--verbose`: every step's output and the long URL too). With no model configured, a
 // local demo model answers, so the extension can be tried without an API key.
 import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { repoRoot } from './code-server/instance.mjs';
 import { startSampleSession } from './code-server/sample-session.mjs';
@@ -32,6 +33,9 @@ function finish() {
   current = undefined;
 }
 
+// As root (in many containers) there is no sudo to ask, and no need.
+const sudo = process.getuid?.() === 0 ? '' : 'sudo ';
+
 // Said before the build, so a missing package is the first thing a new user reads.
 const firstRun = !isInstalled();
 const missing = firstRun ? missingSystemPackages() : [];
@@ -39,7 +43,7 @@ if (missing.length > 0) {
   console.error(
     `\nnpm start installs code-server once (into .vscode-test/) and builds its native modules,\n` +
       `which needs these system packages: ${missing.join(', ')}\n\n` +
-      `  sudo apt-get install ${missing.join(' ')}\n`,
+      `  ${sudo}apt-get install ${missing.join(' ')}\n`,
   );
   process.exit(1);
 }
@@ -51,7 +55,21 @@ try {
 } catch {
   sandboxNote =
     "\nThe agent's commands will run without a sandbox (each asks first): bubblewrap is missing.\n" +
-    '  sudo apt-get install bubblewrap socat\n';
+    `  ${sudo}apt-get install bubblewrap socat\n`;
+}
+
+// Before anything is built: a port another program (or another `npm start`) listens on.
+const portTaken = await new Promise((resolve) => {
+  const probe = createServer()
+    .once('error', (err) => resolve(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? err.code : false))
+    .listen(port, '127.0.0.1', () => probe.close(() => resolve(false)));
+});
+if (portTaken) {
+  console.error(
+    `\nnpm start serves VS Code on 127.0.0.1:${port}, and that port is ${portTaken === 'EACCES' ? 'not allowed here' : 'in use (another npm start, or another program)'}.\n` +
+      `Pick another port with LOGBOOK_PORT, for example:\n\n  LOGBOOK_PORT=${port + 1} npm start\n`,
+  );
+  process.exit(1);
 }
 
 console.log('Starting Logbook in VS Code (code-server):');
@@ -61,7 +79,9 @@ execFileSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { stdio: 'inheri
 let session;
 try {
   if (firstRun) {
-    step('Installing code-server into .vscode-test/ (first run only, a minute or two)');
+    step(
+      'Installing code-server into .vscode-test/ (first run only: 4 to 7 minutes on 2 cores, most of it compiling)',
+    );
     install({ quiet: !verbose });
   }
   session = await startSampleSession({

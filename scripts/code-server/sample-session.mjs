@@ -16,10 +16,8 @@ export async function startSampleSession(opts) {
   const settings = { ...opts.settings };
   if (opts.demo) opts.onStep?.('demo');
   const demo = opts.demo ? await startDemoModel() : undefined;
-  if (demo) {
-    settings['logbook.model.baseURL'] = demo.baseUrl;
-    settings['logbook.model.name'] = 'demo';
-  }
+  // The window finds the demo in its environment: nothing is written to the user's settings.
+  const env = { ...opts.env, ...(demo ? { LOGBOOK_DEMO_URL: demo.baseUrl } : {}) };
   let server;
   try {
     opts.onStep?.('code-server');
@@ -27,7 +25,7 @@ export async function startSampleSession(opts) {
       runDir: opts.runDir,
       port: opts.port,
       settings,
-      env: opts.env,
+      env,
       log: opts.log,
       quietInstall: opts.quietInstall,
       openFolder: true,

@@ -1,7 +1,9 @@
 // Coming back after closing the browser tab: code-server keeps the closed tab's extension host for
 // its reconnection grace, still holding the workspace's storage folder, so the new tab's window is
-// handed another one (`…-1`). The conversation is listed and opens, read-only and saying which
-// window writes it; once that window is gone, it is continued from the new tab.
+// handed another one (`…-1`). The new tab opens on the conversation the closed one showed,
+// read-only and saying which window writes it, and asks to take it over: taken over, it is
+// continued from the new tab within seconds while the old window still lives; a conversation whose
+// old window is gone becomes writable by itself.
 import * as assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,9 +75,11 @@ describe('e2e: history after closing the tab and opening it again', function () 
     await wb.shot('first-tab');
   });
 
-  it('a new tab lists the conversation and opens it read-only, naming the window that writes it', async () => {
+  it('a new tab opens on the conversation it showed, read-only, naming the window that writes it', async () => {
     await wb.reopenTab();
     await wb.openLogbookView();
+    // The chat shows the conversation the closed tab showed, without looking for it in the list.
+    await wb.chatFrame().getByText('The first note is written.').first().waitFor({ timeout: 60_000 });
     await wb.showConversations();
     const row = wb.conversationRows(TASK).first();
     await row.waitFor({ timeout: 60_000 });
@@ -94,7 +98,9 @@ describe('e2e: history after closing the tab and opening it again', function () 
     await note.waitFor({ timeout: 30_000 });
     assert.match(await note.innerText(), /window on “ws” opened .* \(pid \d+\)\. It becomes writable here/);
     await wb.page
-      .getByText(/this conversation is open in the .* window on “ws”.*so it is read-only here/)
+      .getByText(
+        /this conversation is open in the .* window on “ws”.*so it is read-only here\. Take it over here\?/,
+      )
       .first()
       .waitFor({ timeout: 30_000 });
     await setSidebarWidth(wb, 300);
@@ -104,12 +110,22 @@ describe('e2e: history after closing the tab and opening it again', function () 
     }
   });
 
-  it('once the old window is gone it becomes writable with no restart, and continues', async () => {
-    // What the end of the reconnection grace does, without waiting for it; SIGKILL leaves its lock
-    // file behind, as a crash would.
-    process.kill(oldHost, 'SIGKILL');
+  it('taken over, it is writable within seconds while the old window lives on, and continues', async () => {
     const chat = wb.chatFrame();
-    await chat.getByText('Read-only', { exact: true }).waitFor({ state: 'hidden', timeout: 30_000 });
+    let takeOver = wb.page.locator('.notification-toast').getByRole('button', { name: 'Take Over Here' });
+    if (!(await takeOver.first().isVisible())) {
+      // The toast hid itself: the question waits in the notification list.
+      await wb.runCommand('Notifications: Show Notifications');
+      takeOver = wb.page.locator('.notifications-center').getByRole('button', { name: 'Take Over Here' });
+    }
+    const asked = Date.now();
+    await takeOver.first().click();
+    await chat.getByText('Read-only', { exact: true }).waitFor({ state: 'hidden', timeout: 15_000 });
+    assert.ok(Date.now() - asked < 15_000, 'writable within seconds');
+    assert.ok(
+      isProcessAlive(oldHost),
+      "the closed tab's extension host still lives: it let the conversation go",
+    );
     await wb.page
       .getByText(/“Write the first note” is writable here now/)
       .first()
@@ -125,5 +141,19 @@ describe('e2e: history after closing the tab and opening it again', function () 
     const lock = JSON.parse(readFileSync(join(dirs[0]!, 'LOCK'), 'utf8')) as { pid: number };
     assert.notEqual(lock.pid, oldHost, "the new tab's extension host writes it now");
     await wb.shot('continued-in-the-new-tab');
+  });
+
+  it('a conversation whose old window is gone becomes writable by itself', async () => {
+    // What the end of the reconnection grace does, without waiting for it; SIGKILL leaves nothing
+    // to answer a request, as a crash would.
+    await wb.reopenTab();
+    await wb.openLogbookView();
+    const chat = wb.chatFrame();
+    await chat.getByText('The second note is added.').first().waitFor({ timeout: 60_000 });
+    const dirs = conversationDirs();
+    const holder = JSON.parse(readFileSync(join(dirs[0]!, 'LOCK'), 'utf8')) as { pid: number };
+    if (await chat.getByText('Read-only', { exact: true }).isVisible()) process.kill(holder.pid, 'SIGKILL');
+    await chat.getByText('Read-only', { exact: true }).waitFor({ state: 'hidden', timeout: 30_000 });
+    await chat.getByRole('textbox', { name: 'Message to the agent' }).waitFor();
   });
 });

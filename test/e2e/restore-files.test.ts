@@ -98,7 +98,7 @@ describe('e2e: Restore files to here from the chat', function () {
       .first()
       .waitFor({ timeout: 30_000 });
     await chat
-      .getByText(/Files restored to an earlier point/)
+      .getByText(/Files restored to before: /)
       .first()
       .waitFor({ timeout: 30_000 });
     // The diff's "now" side follows the file: the agent's text is gone from it.
@@ -114,9 +114,9 @@ describe('e2e: Restore files to here from the chat', function () {
 
   it("the restore's own line undoes it", async () => {
     const chat = wb.chatFrame();
-    const notice = chat.locator('article', { hasText: 'Files restored to an earlier point' }).last();
-    await notice.hover();
-    await notice.getByRole('button', { name: 'Restore files to here' }).click();
+    const notice = chat.locator('article', { hasText: 'Files restored to before: ' }).last();
+    // Undo shows on the restore's line without hover.
+    await notice.getByRole('button', { name: /^Undo:/ }).click();
     const picker = wb.page.locator('.quick-input-widget', { hasText: 'Restore files to here' });
     await picker.getByText('2 files will change').waitFor({ timeout: 30_000 });
     await picker.locator('.monaco-list-row', { hasText: 'Restore Files' }).first().click();
@@ -124,6 +124,7 @@ describe('e2e: Restore files to here from the chat', function () {
       .locator('.monaco-editor .view-lines', { hasText: 'rewritten by the agent' })
       .waitFor({ timeout: 30_000 });
     assert.equal(readFileSync(join(wb.workspaceDir, 'made-e2e.txt'), 'utf8'), 'made\n');
+    await chat.getByText(/Restore undone/).first().waitFor({ timeout: 30_000 });
     await wb.shot('undone-from-the-chat');
   });
 

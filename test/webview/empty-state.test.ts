@@ -37,6 +37,30 @@ describe('webview: the empty state beside a tall draft', function () {
     );
   });
 
+  it('offers the model picker in an empty chat too (screenshots in every theme)', async () => {
+    await p.page.getByRole('button', { name: 'Choose Model…' }).click();
+    assert.deepEqual((await p.posted()).at(-1), { type: 'selectModel' });
+    for (const theme of ['light', 'dark', 'high-contrast']) {
+      const themed = await Panel.open(h, { theme });
+      await themed.page.getByRole('button', { name: 'Choose Model…' }).waitFor();
+      await themed.page.screenshot({ path: join(SHOTS, `empty-choose-model-${theme}-300.png`) });
+      await themed.page.close();
+    }
+  });
+
+  it("is the demo's from the first paint, before the host has said anything", async () => {
+    const first = await Panel.open(h, { demoTasks: DEMO_TASKS });
+    try {
+      // No message from the host yet: the document alone says the demo model answers.
+      for (const task of DEMO_TASKS)
+        await first.page.getByRole('button', { name: task }).waitFor({ timeout: 2_000 });
+      assert.equal(await first.page.getByRole('button', { name: 'Start Agent Task' }).count(), 0);
+      assert.deepEqual(first.errors, []);
+    } finally {
+      await first.page.close();
+    }
+  });
+
   it('while the demo model answers: says so, offers its tasks as buttons and how to connect a model', async () => {
     await p.host({ type: 'conversation', header: null, demoTasks: DEMO_TASKS });
     await p.settle();

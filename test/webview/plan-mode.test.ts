@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventJson, ViewEvent } from '../../src/protocol/messages';
-import { CONVERSATION_ID, eid, makeHeader, text, userMessage } from './harness/events';
+import {
+  CONVERSATION_ID,
+  eid,
+  makeHeader,
+  terminalAction,
+  terminalObservation,
+  text,
+  userMessage,
+} from './harness/events';
 import { type Harness, Panel, ROOT, SHOTS, startHarness } from './support';
 
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -144,6 +152,45 @@ describe('webview: plan mode', function () {
       0,
     );
     assert.equal(await p.page.locator('.header [role="status"]').innerText(), 'Finished');
+  });
+
+  it('a step whose action ran is marked done, whatever the plan last said', async () => {
+    p = await Panel.open(h);
+    const read = eid(300);
+    const edit = eid(302);
+    const acted: ViewEvent[] = [
+      { seq: 0, event: userMessage(eid(100), 'Add subtract()') as ViewEvent['event'] },
+      {
+        seq: 1,
+        event: planAction(PLAN, [
+          { title: 'Read src/math.js', status: 'in_progress' },
+          { title: 'Add subtract()' },
+        ]) as ViewEvent['event'],
+      },
+      { seq: 2, event: { ...terminalAction(read, 'cat src/math.js'), summary: 'Read src/math.js' } },
+      { seq: 3, event: terminalObservation(eid(301), read, 'function add(a, b) {}', 0) },
+      { seq: 4, event: { ...terminalAction(edit, 'true'), summary: 'Add subtract()' } },
+      {
+        seq: 5,
+        event: {
+          kind: 'UserRejectObservation',
+          id: eid(303),
+          source: 'user',
+          action_id: edit,
+          tool_name: 'terminal',
+          tool_call_id: `call-${edit}`,
+          rejection_reason: 'not now',
+        },
+      },
+    ];
+    await p.showConversation(acted, makeHeader({ status: 'finished', mode: 'act' }));
+    const items = p.row('ActionEvent').first().locator('.plan-item');
+    await items.first().waitFor();
+    assert.deepEqual(
+      await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-status'))),
+      ['done', 'todo'],
+      'the read ran; the rejected step did not',
+    );
   });
 
   it('the header says the plan awaits approval exactly when the host says so', async () => {

@@ -213,7 +213,7 @@ describe('webview: rendering', function () {
     const updates: [string, unknown][] = [
       ['forked_from', { conversation_id: 'c0', event_id: 'e0' }],
       ['title', 'Parser flake (continued)'],
-      ['execution_status', 'waiting_for_confirmation'],
+      ['execution_status', 'error'],
       ['execution_status', 'idle'],
       ['execution_status', 'paused'],
       ['title', 'Parser flake, for real'],
@@ -228,7 +228,7 @@ describe('webview: rendering', function () {
     const lines = p.row('ConversationStateUpdateEvent');
     assert.deepEqual(await lines.allInnerTexts(), [
       'Continued from an earlier conversation as “Parser flake (continued)”',
-      'Waited for approval → Was paused',
+      'Stopped with an error → Was paused',
       'Renamed to “Parser flake, for real”',
       'Status: Finished',
     ]);

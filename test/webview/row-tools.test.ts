@@ -170,7 +170,7 @@ for (const width of [300, 560]) {
       await line.hover();
       await p.settle();
       const text = await box(line.locator('.collapsible-toggle'));
-      for (const name of ['Continue from here', 'Restore files to here']) {
+      for (const name of ['Continue from here', 'Undo: put the files back as they were before this line']) {
         const button = line.getByRole('button', { name });
         assert.ok(!overlaps(await box(button), text), `${name} covers the line's text`);
         assert.ok(await onTop(button));

@@ -1,5 +1,6 @@
-// Status changes that tell the reader nothing (the run starting after each message, going idle) get
-// no line of their own; paused, waiting for approval, finished, error and stuck do. Hiding is
+// Status changes that tell the reader nothing (the run starting after each message, going idle,
+// waiting for approval, which the waiting card says) get no line of their own; paused, finished,
+// error and stuck do. Hiding is
 // rendering only: the events stay held and saved, positions count the rows shown, continuing from a
 // row keeps the hidden events before it, and a hidden event found altered still marks a row.
 import assert from 'node:assert/strict';
@@ -61,7 +62,7 @@ describe('webview: status lines', function () {
     await p.showConversation(events, makeHeader({ status: 'finished' }));
     const lines = p.row('ConversationStateUpdateEvent');
     // Only the newest status is "Status: …"; the ones the conversation left read as history.
-    assert.deepEqual(await lines.allInnerTexts(), ['Waited for approval', 'Finished', 'Status: Finished']);
+    assert.deepEqual(await lines.allInnerTexts(), ['Finished', 'Status: Finished']);
     assert.equal(
       await p.page.getByText(/Status:.*(Running|Idle)/).count(),
       0,
@@ -71,7 +72,7 @@ describe('webview: status lines', function () {
     // Positions count what is shown: 1..n without gaps, n the number of rows.
     const rows = p.page.locator('article.row');
     const n = await rows.count();
-    assert.equal(n, 9, 'two user messages, three answers, one card, three status lines');
+    assert.equal(n, 8, 'two user messages, three answers, one card, two status lines');
     for (let i = 0; i < n; i++) {
       assert.equal(await rows.nth(i).getAttribute('aria-posinset'), String(i + 1));
       assert.equal(await rows.nth(i).getAttribute('aria-setsize'), String(n));
@@ -133,25 +134,27 @@ describe('webview: status lines', function () {
     assert.equal(await p.page.locator('article.row').count(), before + 2);
   });
 
-  it('a waiting line turns to history as soon as a later status is recorded, even one with no line', async () => {
+  it('waiting for approval adds no line: the waiting card says it, then what was decided', async () => {
     const action = eid(3);
     const events: ViewEvent[] = [
       userMessage(eid(1), 'Run the tests'),
       terminalAction(action, 'npm test', { summary: 'Run the tests', risk: 'MEDIUM' }),
       status(eid(4), 'waiting_for_confirmation'),
     ].map((event, seq) => ({ seq, event }));
-    await p.showConversation(events, makeHeader({ status: 'waiting_for_confirmation' }));
-    const line = p.row('ConversationStateUpdateEvent');
-    assert.equal(await line.innerText(), 'Status: Waiting for approval');
-    // Approved: "running" is recorded (no line of its own) and the waiting line is history.
+    await p.showConversation(
+      events,
+      makeHeader({ status: 'waiting_for_confirmation', pendingActionIds: [action] }),
+    );
+    await p.row('ActionEvent').waitFor();
+    assert.equal(await p.row('ConversationStateUpdateEvent').count(), 0);
+    // Approved: "running" is recorded, and still no status line repeats the card.
     await p.host({
       type: 'events',
       conversationId: CONVERSATION_ID,
       events: [{ seq: 3, event: status(eid(5), 'running') }],
     });
-    await p.page.getByText('Waited for approval', { exact: true }).waitFor();
-    assert.equal(await p.page.getByText('Status: Waiting for approval').count(), 0);
-    assert.match((await line.getAttribute('class')) ?? '', /row-notice/);
-    assert.equal(await line.locator('.notice.past').count(), 1, 'drawn muted, as history');
+    await p.page.locator('.feed[data-last-seq="3"]').waitFor();
+    assert.equal(await p.row('ConversationStateUpdateEvent').count(), 0);
+    assert.equal(await p.page.locator('article.row', { hasText: /Waited for approval/ }).count(), 0);
   });
 });

@@ -49,7 +49,7 @@ export class Panel {
 
   static async open(
     h: Harness,
-    opts: { theme?: string; surface?: 'sidebar' | 'editor' } = {},
+    opts: { theme?: string; surface?: 'sidebar' | 'editor'; demoTasks?: readonly string[] } = {},
   ): Promise<Panel> {
     const page = await h.context.newPage();
     const panel = new Panel(page);

@@ -7,7 +7,15 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ReplayReport, TimelinePoint, ViewEvent, WebviewMessage } from '../../src/protocol/messages';
-import { CONVERSATION_ID, eid, everyKind, makeHeader, userMessage } from './harness/events';
+import {
+  CONVERSATION_ID,
+  eid,
+  everyKind,
+  makeHeader,
+  terminalAction,
+  terminalObservation,
+  userMessage,
+} from './harness/events';
 import { type Harness, Panel, ROOT, SHOTS, startHarness } from './support';
 
 const AXE = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
@@ -84,10 +92,68 @@ describe('webview: timeline', function () {
     const s = slider();
     assert.equal(await s.getAttribute('max'), '99');
     assert.equal(await s.inputValue(), '99');
-    assert.equal(await s.getAttribute('aria-valuetext'), 'Live, event 100 of 100: user message');
+    assert.equal(await s.getAttribute('aria-valuetext'), 'Live, event 100 of 100: you: message 99');
     assert.equal(await p.page.locator('.timeline-panel').count(), 0);
     assert.equal(await p.page.locator('.vrow-later').count(), 0);
     assert.deepEqual(await seeks(), []);
+  });
+
+  it("says where it stands in the user's words, with no ids or hashes", async () => {
+    p = await Panel.open(h);
+    const action = eid(2);
+    const checkpoint = { checkpoint: 'f'.repeat(40), reason: 'action', action_id: action, files: 2 };
+    const started = { action_id: action };
+    const events: ViewEvent[] = [
+      userMessage(eid(1), 'Add subtract() to src/math.js'),
+      terminalAction(action, 'npm test', { summary: 'Run the tests', risk: 'LOW' }),
+      {
+        kind: 'ConversationStateUpdateEvent',
+        id: eid(3),
+        source: 'environment',
+        key: 'checkpoint',
+        value: checkpoint,
+      },
+      {
+        kind: 'ConversationStateUpdateEvent',
+        id: eid(4),
+        source: 'environment',
+        key: 'action_started',
+        value: started,
+      },
+      terminalObservation(eid(5), action, 'ok', 0),
+      {
+        kind: 'ConversationStateUpdateEvent',
+        id: eid(6),
+        source: 'environment',
+        key: 'execution_status',
+        value: 'finished',
+      },
+    ].map((event, seq) => ({ seq, event: event as ViewEvent['event'] }));
+    await p.showConversation(events);
+    const said: string[] = [];
+    await slider().focus();
+    await p.page.keyboard.press('Home');
+    for (let i = 0; i < events.length; i++) {
+      await p.settle();
+      said.push((await slider().getAttribute('aria-valuetext')) ?? '');
+      await p.page.keyboard.press('ArrowRight');
+    }
+    assert.deepEqual(said, [
+      'event 1 of 6: you: Add subtract() to src/math.js',
+      'event 2 of 6: terminal: npm test',
+      'event 3 of 6: before: npm test',
+      'event 4 of 6: before: npm test',
+      'event 5 of 6: result of: npm test',
+      'event 6 of 6: status: Finished',
+    ]);
+    await p.page.keyboard.press('Home');
+    await p.page.keyboard.press('ArrowRight');
+    await p.page.keyboard.press('ArrowRight');
+    await p.settle();
+    await answer({ lastSeq: 5, filesNote: '1 file changed since the conversation started' });
+    const panel = p.page.locator('.timeline-panel');
+    assert.match(await panel.innerText(), /before: npm test/);
+    assert.doesNotMatch(await panel.innerText(), /ffffff/, 'no hash');
   });
 
   it('moves by the keys of a slider and asks the host for each position', async () => {
@@ -110,7 +176,7 @@ describe('webview: timeline', function () {
     await expect('Home', 0);
     await expect('ArrowLeft', 0);
     await expect('End', 99);
-    assert.equal(await slider().getAttribute('aria-valuetext'), 'event 100 of 100: user message');
+    assert.equal(await slider().getAttribute('aria-valuetext'), 'event 100 of 100: you: message 99');
     const all = await seeks();
     // Each request is newer than the one before; every one names the conversation shown.
     assert.ok(

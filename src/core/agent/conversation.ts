@@ -12,6 +12,7 @@ import {
   AGENT_MODE_KEY,
   APPROVED_ACTIONS_KEY,
   TITLE_KEY,
+  REVIEW_REJECTED_KEY,
   shortTitle,
   type AgentMode,
   type ConversationState,
@@ -379,6 +380,19 @@ export class Conversation {
     return this.journal.append(
       'ConversationStateUpdateEvent',
       { key, value } as CreateFields<'ConversationStateUpdateEvent'>,
+      true,
+    );
+  }
+
+  /** The user rejected a change of the agent's in the editor (see REVIEW_REJECTED_KEY). */
+  async recordReviewRejected(value: {
+    path: string;
+    action_ids: string[];
+    whole_file: boolean;
+  }): Promise<Event> {
+    return this.journal.append(
+      'ConversationStateUpdateEvent',
+      { key: REVIEW_REJECTED_KEY, value } as CreateFields<'ConversationStateUpdateEvent'>,
       true,
     );
   }

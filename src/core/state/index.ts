@@ -52,6 +52,7 @@ export {
   type ReconfirmValue,
   ReconfirmValueSchema,
   TITLE_KEY,
+  REVIEW_REJECTED_KEY,
   TOOLS_OFFERED_KEY,
   RECOVERY_KEY,
   reduce,

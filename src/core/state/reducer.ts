@@ -66,6 +66,12 @@ export const AGENT_MODE_KEY = 'agent_mode';
 /** A title the user gave the conversation (it replaces the one taken from the first message). */
 export const TITLE_KEY = 'title';
 /**
+ * A change of the agent's the user rejected in the editor's review (a hunk, or the whole file):
+ * `{ path, action_ids, whole_file }`. Nothing in the state depends on it; the chat marks the
+ * actions' cards and says so in the feed.
+ */
+export const REVIEW_REJECTED_KEY = 'review_rejected';
+/**
  * The tools from outside (MCP servers, the editor's) offered to the model from then on, recorded
  * when the set changes (agent/offered-tools.ts): `{tools: [definitions], sha256}`.
  */

@@ -72,6 +72,7 @@ function adopt(
     'Logbook',
     'editor',
     webviewL10n(),
+    backend.demoTasks?.(),
   );
   current = panel;
   context.subscriptions.push(panel);

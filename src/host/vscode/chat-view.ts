@@ -472,6 +472,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       'Logbook',
       'sidebar',
       this.l10n?.(),
+      this.backend.demoTasks?.(),
     );
   }
 

@@ -185,7 +185,7 @@ export function registerCommands(
             });
       if (key === undefined) return;
       // A real key ends the demo model of this window.
-      if (key.trim()) endDemo();
+      if (key.trim()) endDemo({ apiKey: true });
       if (key.trim()) await context.secrets.store(API_KEY_SECRET, key.trim());
       else await context.secrets.delete(API_KEY_SECRET);
       void vscode.window.showInformationMessage(

@@ -9,8 +9,8 @@ import type { AgentMode } from '../../core/state';
 import type { RestoreOutcome, RestoreUi } from './restore-files';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import { removeEntry, statusForReader, type IndexEntry } from '../../core/state';
 import { hasLiveWriter } from '../../core/log';
@@ -21,6 +21,7 @@ import { addAllowRule, readDefaultMode, readEditorSettings, readLlmProvider } fr
 import { llmSettingsFrom } from '../../core/settings';
 import { DEMO_TASKS } from '../node/demo-model/demo-model';
 import { isDemoEndpoint } from '../node/demo-model/demo-server';
+import { activeDemo } from './demo-model';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';
 import { type ForkContext, forkFrom, restoreFilesAt } from './fork-and-restore';
@@ -35,6 +36,11 @@ import { exportedChainId } from '../../core/agent/import-openhands';
 import { errorText } from '../../core/text/l10n';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
+/**
+ * The conversation last shown in any window of the workspace, beside its conversations: a browser
+ * tab opened again (code-server) may get a window whose own state never saw the closed tab's.
+ */
+const LAST_SHOWN_FILE = 'last-shown.json';
 
 /** A conversation as the list shows it. */
 export type ListedConversation = IndexEntry & {
@@ -81,6 +87,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
     this.adoptStrays();
     await this.index.load();
     this.listEmitter.fire();
+    this.activeConversationId = this.readLastShown() ?? this.activeConversationId;
     if (this.activeConversationId && !this.index.has(this.activeConversationId)) {
       this.activeConversationId = undefined;
     }
@@ -89,6 +96,25 @@ export class ConversationService extends ConversationSessions implements ChatBac
         this.log.error(`Could not reopen the conversation: ${String(err)}`),
       );
       this.activeEmitter.fire(this.activeConversationId);
+    }
+  }
+
+  private readLastShown(): string | undefined {
+    try {
+      const v = JSON.parse(readFileSync(join(dirname(this.root), LAST_SHOWN_FILE), 'utf8')) as {
+        id?: unknown;
+      };
+      return typeof v.id === 'string' ? v.id : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private writeLastShown(id: string | undefined): void {
+    try {
+      writeFileSync(join(dirname(this.root), LAST_SHOWN_FILE), JSON.stringify({ id: id ?? null }) + '\n');
+    } catch (err) {
+      this.log.warn(`Could not note the conversation shown: ${String(err)}`);
     }
   }
 
@@ -140,6 +166,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
   async setActive(id: string | undefined): Promise<void> {
     if (id) await this.session(id);
     this.activeConversationId = id;
+    this.writeLastShown(id);
     await this.context.workspaceState.update(ACTIVE_KEY, id);
     this.activeEmitter.fire(id);
     this.listEmitter.fire();
@@ -210,6 +237,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
 
   /** The demo's tasks while the configured endpoint is the local demo model. */
   demoTasks(): readonly string[] | undefined {
+    if (activeDemo()) return DEMO_TASKS;
     if (readLlmProvider() !== 'openai') return undefined;
     const llm = llmSettingsFrom(readEditorSettings());
     return isDemoEndpoint(llm.baseUrl, llm.model) ? DEMO_TASKS : undefined;

@@ -110,6 +110,11 @@ export class ConversationSession {
     return this.store.readOnly;
   }
 
+  /** A step is running in this window. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
   /** How the agent's terminal runs commands (shell integration or the fallback); undefined before its first. */
   get terminalMode(): TerminalMode | undefined {
     return this.terminalRef.port?.mode;

@@ -19,6 +19,7 @@ import { ConfiguredLlm } from './configured-llm';
 import { ConversationSession, type SessionDeps } from './conversation-session';
 import { SharedConversationIndex } from './shared-index';
 import { HeldWatch } from './held-watch';
+import { clearHandoff, HandoffWatch, type HandoffRequest, requestHandoff } from './handoff';
 import { SignatureChecks } from './signature-checks';
 import { SecretSigningKey } from './signing-key';
 import { EditorMcpServers } from './mcp/editor-mcp-servers';
@@ -35,6 +36,9 @@ export interface ServiceHooks {
   openDiff(conversationId: string, actionId: string): Promise<void>;
   userEditNotes(conversationId: string): string[];
 }
+
+/** How long a window that let a conversation go waits for the asking window to take it. */
+const HANDOVER_WAIT_MS = 10_000;
 
 export class ConversationSessions implements vscode.Disposable {
   protected readonly sessions = new Map<string, ConversationSession>();
@@ -116,6 +120,14 @@ export class ConversationSessions implements vscode.Disposable {
     reopenWritable: (s) => this.reopenWritable(s),
     log: { error: (m) => this.log.error(m) },
   });
+  /** Conversations written here, watched for another window's request to take one over. */
+  private readonly handoffWatch = new HandoffWatch<ConversationSession>({
+    isCurrent: (s) => this.sessions.get(s.id) === s,
+    handOver: (s, request) => this.handOver(s, request),
+    log: { error: (m) => this.log.error(m) },
+  });
+  /** Conversations being let go to another window: not opened here until that window has them. */
+  private readonly handingOver = new Map<string, Promise<void>>();
   /**
    * Conversations an earlier version kept in the storage folder VS Code handed a window besides the
    * workspace's own (`…-1`) come home, so every window lists them; one still written stays.
@@ -179,6 +191,8 @@ export class ConversationSessions implements vscode.Disposable {
   /** Opens (once) the session of a conversation. */
   session(id: string): Promise<ConversationSession> {
     if (this.deleted.has(id)) return Promise.reject(new Error('This conversation was deleted.'));
+    const letGo = this.handingOver.get(id);
+    if (letGo) return letGo.then(() => this.session(id));
     const open = this.sessions.get(id);
     if (open) return Promise.resolve(open);
     let pending = this.opening.get(id);
@@ -272,16 +286,11 @@ export class ConversationSessions implements vscode.Disposable {
         this.log.warn(`Conversation ${id}: could not record accepted agent definitions: ${String(err)}`),
       );
     if (session.readOnly) {
-      const writer = liveWriter(session.dir);
-      void vscode.window.showWarningMessage(
-        writer
-          ? vscode.l10n.t(
-              "Logbook: this conversation is open in {0}, so it is read-only here. It becomes writable here once that window is gone (a closed browser tab's window can live on for a while on the server).",
-              describeHolder(writer),
-            )
-          : vscode.l10n.t('Logbook: this conversation is open in another window, so it is read-only here.'),
-      );
+      this.offerTakeOver(session);
       this.heldWatch.watch(session);
+    } else {
+      clearHandoff(session.dir); // a request of this window's, answered
+      this.handoffWatch.watch(session);
     }
     // Opening may have recorded a recovery (it was left running): the list shows the new status.
     void this.refreshEntry(session);
@@ -307,6 +316,57 @@ export class ConversationSessions implements vscode.Disposable {
     return using;
   }
 
+  /**
+   * Read-only here because another window writes it: says which, and offers to take it over (that
+   * window lets go once its running step, if any, ends; HeldWatch then opens it writable here).
+   */
+  private offerTakeOver(session: ConversationSession): void {
+    const writer = liveWriter(session.dir);
+    if (!writer) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('Logbook: this conversation is open in another window, so it is read-only here.'),
+      );
+      return;
+    }
+    const takeOver = vscode.l10n.t('Take Over Here');
+    void vscode.window
+      .showWarningMessage(
+        vscode.l10n.t(
+          "Logbook: this conversation is open in {0}, so it is read-only here. Take it over here? That window's chat becomes read-only (with code-server, a closed browser tab's window lives on for a while on the server).",
+          describeHolder(writer),
+        ),
+        takeOver,
+      )
+      .then((choice) => {
+        if (choice !== takeOver || this.sessions.get(session.id) !== session || !session.readOnly) return;
+        requestHandoff(session.dir, windowLockHolder());
+        this.log.info(`Conversation ${session.id}: asked ${describeHolder(writer)} to let it go.`);
+      });
+  }
+
+  /**
+   * Another window asked for a conversation written here: it is closed here (its lock released),
+   * then opened read-only once that window writes it, or writable again if it never took it.
+   */
+  private async handOver(s: ConversationSession, request: HandoffRequest): Promise<void> {
+    if (this.sessions.get(s.id) !== s) return;
+    this.log.info(`Conversation ${s.id}: handed over to ${request.holder} (pid ${request.pid}).`);
+    const shown = s.length;
+    const letGo = (async () => {
+      this.sessions.delete(s.id);
+      await s.dispose();
+      const until = Date.now() + HANDOVER_WAIT_MS;
+      while (!liveWriter(s.dir) && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+    })();
+    this.handingOver.set(s.id, letGo);
+    await letGo.finally(() => this.handingOver.delete(s.id));
+    const again = await this.session(s.id);
+    this.headerEmitter.fire(again.header());
+    const added = await again.eventsAfter(shown - 1);
+    if (added.length) this.appendEmitter.fire({ conversationId: again.id, events: added });
+    this.listEmitter.fire();
+  }
+
   /** Replaces a read-only session by a writable one; the views get what the other window added. */
   private async reopenWritable(old: ConversationSession): Promise<void> {
     if (this.sessions.get(old.id) !== old) return; // deleted or replaced meanwhile
@@ -320,10 +380,12 @@ export class ConversationSessions implements vscode.Disposable {
     await this.refreshEntry(s);
     this.listEmitter.fire();
     if (!s.readOnly) {
-      this.log.info(`Conversation ${s.id}: the window that wrote it is gone; it is writable here now.`);
+      this.log.info(
+        `Conversation ${s.id}: the window that wrote it let it go or is gone; it is writable here now.`,
+      );
       const title = s.conversation.state.title ?? vscode.l10n.t('New conversation');
       void vscode.window.showInformationMessage(
-        vscode.l10n.t('Logbook: “{0}” is writable here now: the window that held it is gone.', title),
+        vscode.l10n.t('Logbook: “{0}” is writable here now: the window that held it no longer does.', title),
       );
     }
   }
@@ -342,6 +404,7 @@ export class ConversationSessions implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     this.heldWatch.dispose();
+    this.handoffWatch.dispose();
     for (const s of this.sessions.values()) await s.dispose().catch(() => {});
     await this.mcp.dispose().catch(() => {});
     this.llm.knownSecrets.dispose();

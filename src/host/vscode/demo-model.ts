@@ -5,18 +5,41 @@
 // logbook.model setting changes, an API key is set, or the window closes.
 import * as vscode from 'vscode';
 import { DEMO_TASK } from '../node/demo-model/demo-model';
-import { DEMO_MODEL, type DemoServer, startDemoServer } from '../node/demo-model/demo-server';
+import { DEMO_MODEL, type DemoServer, isDemoEndpoint, startDemoServer } from '../node/demo-model/demo-server';
 
 let server: DemoServer | undefined;
 let active = false;
+/** An API key was set: the demo `npm start` serves beside the window gives way to the real model. */
+let startDemoLeft = false;
+
+/**
+ * The demo `npm start` runs beside this VS Code, named by LOGBOOK_DEMO_URL in its environment: the
+ * window talks to it while no model is set (no endpoint or model name in the settings, no API key
+ * given here), and nothing is written to the settings for it.
+ */
+function startDemoUrl(): string | undefined {
+  const url = process.env['LOGBOOK_DEMO_URL']?.trim();
+  if (startDemoLeft || !url || !isDemoEndpoint(url, DEMO_MODEL)) return undefined;
+  const settings = vscode.workspace.getConfiguration('logbook');
+  // Set by someone, at any level: the defaults name OpenAI's endpoint, which is no choice of the user's.
+  const set = (key: string) => {
+    const v = settings.inspect<string>(key);
+    return [v?.globalValue, v?.workspaceValue, v?.workspaceFolderValue].some((x) => Boolean(x?.trim()));
+  };
+  return set('model.baseURL') || set('model.name') ? undefined : url;
+}
 
 /** The demo's endpoint while this window talks to it. */
 export function activeDemo(): { baseUrl: string; model: string } | undefined {
-  return active && server ? { baseUrl: server.baseUrl, model: DEMO_MODEL } : undefined;
+  if (active && server) return { baseUrl: server.baseUrl, model: DEMO_MODEL };
+  const url = startDemoUrl();
+  return url ? { baseUrl: url, model: DEMO_MODEL } : undefined;
 }
 
-export function endDemo(): void {
+/** Ends the demo of Try the Demo Model; with `apiKey` (a key was set), the npm start one too. */
+export function endDemo(opts: { apiKey?: boolean } = {}): void {
   active = false;
+  if (opts.apiKey) startDemoLeft = true;
 }
 
 export function registerDemoModel(): vscode.Disposable[] {

@@ -1,6 +1,7 @@
 // Confirmation mode for file edits: a pending file_editor edit opens as a diff (current text vs
 // the proposed text) before it is applied. Confirm / Reject in the diff editor's title, in the
-// chat panel or from the palette all decide the same pending action.
+// chat panel or from the palette all decide the same pending action. A confirmed edit's diff gives
+// way to the file itself, where the review marks show the change (what the agent's reply points to).
 import * as vscode from 'vscode';
 import { resolveToolPath } from '../../core/security/resolve-path';
 import { type EditArgs, proposedText } from '../../core/tools/proposed-edit';
@@ -12,14 +13,16 @@ export function connectEditProposals(
   review: ReviewController,
   log: vscode.LogOutputChannel,
 ): vscode.Disposable {
-  const shown = new Map<string, string>(); // action id -> conversation id
+  const shown = new Map<string, { conversationId: string; path: string }>(); // by action id
   const subs = [
     service.onDidChangeHeader(async (header) => {
       const pending = new Set(header.pendingActionIds);
-      for (const [actionId, conversationId] of shown) {
+      for (const [actionId, { conversationId, path }] of shown) {
         if (conversationId === header.id && !pending.has(actionId)) {
           shown.delete(actionId);
           await review.closeProposal(actionId);
+          // Decided in the chat: a confirmed edit opens where it is reviewed, a rejected one does not.
+          if (!(await wasRejected(service, conversationId, actionId))) revealWhenWritten(path, log);
         }
       }
       if (!pending.size) return;
@@ -36,7 +39,7 @@ export function connectEditProposals(
         const current = await readCurrent(path);
         const next = proposedText(args, current);
         if (next === undefined) continue;
-        shown.set(action.id, header.id);
+        shown.set(action.id, { conversationId: header.id, path });
         // Not awaited: `vscode.diff` can stay pending after its tab opened (a workbench's first
         // diff), and the batch's next edit must still get its diff. Confirm in the chat answers
         // either way.
@@ -46,11 +49,13 @@ export function connectEditProposals(
       }
     }),
     review.onDidDecideProposal(async ({ id, decision }) => {
-      const conversationId = shown.get(id);
-      if (!conversationId) return;
+      const { conversationId, path } = shown.get(id) ?? {};
+      if (!conversationId || !path) return;
       shown.delete(id);
-      if (decision === 'confirm') await service.approve(conversationId, [id]);
-      else
+      if (decision === 'confirm') {
+        await service.approve(conversationId, [id]);
+        revealWhenWritten(path, log);
+      } else
         await service.reject(conversationId, [id], 'The user rejected the proposed edit in the diff view.');
     }),
   ];
@@ -65,4 +70,26 @@ async function readCurrent(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+async function wasRejected(service: ConversationService, conversationId: string, actionId: string) {
+  const events = await (await service.session(conversationId)).conversation.events();
+  return events.some((e) => e.kind === 'UserRejectObservation' && e.action_id === actionId);
+}
+
+/** How long a confirmed edit's file is waited for (a created file exists only once the tool ran). */
+const REVEAL_WAIT_MS = 10_000;
+
+/** Opens the edited file beside nothing else's focus, once it exists. */
+function revealWhenWritten(path: string, log: vscode.LogOutputChannel): void {
+  const uri = vscode.Uri.file(path);
+  const until = Date.now() + REVEAL_WAIT_MS;
+  const attempt = async (): Promise<void> => {
+    if ((await readCurrent(path)) === undefined) {
+      if (Date.now() < until) setTimeout(() => void attempt(), 200);
+      return;
+    }
+    await vscode.window.showTextDocument(uri, { preview: false, preserveFocus: true });
+  };
+  attempt().catch((err: unknown) => log.warn(`Could not open ${path} for review: ${String(err)}`));
 }

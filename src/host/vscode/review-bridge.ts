@@ -53,6 +53,21 @@ export function connectReview(
   const afters = new Map<string, string>();
 
   const subs = [
+    // A change rejected in the editor goes into the conversation's log: its card and the feed say so.
+    review.onDidReject(({ conversationId, path, actionIds, wholeFile }) => {
+      void service
+        .session(conversationId)
+        .then((s) =>
+          s.readOnly
+            ? undefined
+            : s.conversation.recordReviewRejected({
+                path: vscode.workspace.asRelativePath(path, false),
+                action_ids: actionIds,
+                whole_file: wholeFile,
+              }),
+        )
+        .catch(() => undefined); // a deleted conversation: the file is still put back
+    }),
     service.onDidAppend(({ conversationId, events }) => {
       for (const { event } of events) {
         if (event.kind === 'ConversationStateUpdateEvent' && event['key'] === CHECKPOINT_KEY) {

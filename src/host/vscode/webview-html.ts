@@ -18,6 +18,8 @@ export interface WebviewDocumentOptions {
   surface: ChatSurface;
   /** The chat's fixed words in the display language (English when absent). */
   l10n?: WebviewL10n;
+  /** The demo model's tasks while it answers: the empty chat offers them from its first paint. */
+  demoTasks?: readonly string[];
 }
 
 export interface WebviewL10n {
@@ -35,6 +37,7 @@ export function webviewDocument(o: WebviewDocumentOptions): string {
     bodyAttributes: {
       'data-surface': o.surface,
       ...(o.l10n ? { 'data-l10n': JSON.stringify(o.l10n.text) } : {}),
+      ...(o.demoTasks?.length ? { 'data-demo-tasks': JSON.stringify(o.demoTasks) } : {}),
     },
     body: '<div id="root"></div>',
     script: { src: o.asset('webview.js') },
@@ -47,6 +50,7 @@ export function renderWebviewHtml(
   title: string,
   surface: ChatSurface = 'sidebar',
   l10n?: WebviewL10n,
+  demoTasks?: readonly string[],
 ): string {
   return webviewDocument({
     cspSource: webview.cspSource,
@@ -56,5 +60,6 @@ export function renderWebviewHtml(
     title,
     surface,
     ...(l10n ? { l10n } : {}),
+    ...(demoTasks?.length ? { demoTasks } : {}),
   });
 }

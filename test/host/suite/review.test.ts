@@ -116,10 +116,11 @@ describe('review: inline diff review of agent edits', function () {
         [4, 4],
       ],
     );
-    // "two" replaced on line 1, "four" removed just below line 2.
+    // "two" replaced on line 1; "four" removed where "five" (line 3) now starts: each removal is
+    // marked on the line it stood above, not drawn after a line where it would read as code.
     assert.deepEqual(
       applied.removed.map((r) => r.start.line),
-      [1, 2],
+      [1, 3],
     );
 
     const found = await lenses(file);
@@ -133,6 +134,38 @@ describe('review: inline diff review of agent edits', function () {
       );
       assert.ok(titles.includes(`${line}:$(close) Reject`), `reject lens on line ${line}`);
     }
+    // The removed text is named in the row above where it was, with all of it in the tooltip.
+    assert.ok(titles.includes('1:$(diff-removed) removed: two'), titles.join(', '));
+    assert.ok(titles.includes('3:$(diff-removed) removed: four'), titles.join(', '));
+    const removedFour = found.find((l) => l.command!.title.endsWith('removed: four'))!;
+    assert.match(String(removedFour.command!.tooltip), /four/);
+    for (const lens of found) assert.ok(lens.command!.tooltip, `a tooltip on "${lens.command!.title}"`);
+  });
+
+  it('clears its marks in every editor showing the file once the changes are accepted', async () => {
+    const file = await seed('twice.txt', 'a\nb\nc\n');
+    await agentWrite(file, 'a\nB\nc\nd\n');
+    await vscode.window.showTextDocument(pathToUri(file), { viewColumn: vscode.ViewColumn.One });
+    await vscode.window.showTextDocument(pathToUri(file), { viewColumn: vscode.ViewColumn.Two });
+    await eventually(
+      () => review.decorationsIn(pathToUri(file)).length === 2 || undefined,
+      'both editors marked',
+    );
+
+    for (const accept of (await lenses(file)).filter((l) => l.command!.title === '$(check) Accept')) {
+      assert.equal(await runLens(accept), true);
+    }
+    assert.deepEqual(review.hunks(file), []);
+    assert.deepEqual(review.decorationsIn(pathToUri(file)), [], 'no editor keeps a mark');
+
+    // Marks come back when the file changes again (a restore, an undo) and go with the change.
+    await agentWrite(file, 'a\nB\nc\n');
+    await eventually(() => review.decorationsIn(pathToUri(file)).length === 2 || undefined, 'marked again');
+    await vscode.commands.executeCommand(`${PREFIX}.rejectFile`, {
+      conversationId: conversation,
+      path: file,
+    });
+    assert.deepEqual(review.decorationsIn(pathToUri(file)), [], 'no editor keeps a mark after a reject');
   });
 
   it('rejects each hunk of a CRLF file without a final newline back to the exact bytes', async () => {

@@ -20,12 +20,16 @@ const TYPES: Record<string, string> = {
 export interface HarnessServer {
   origin: string;
   /** URL of the panel page; theme is dark, light or high-contrast. */
-  pageUrl(opts?: { theme?: string; surface?: 'sidebar' | 'editor' }): string;
+  pageUrl(opts?: { theme?: string; surface?: 'sidebar' | 'editor'; demoTasks?: readonly string[] }): string;
   close(): Promise<void>;
 }
 
 /** The real document plus, before the app's script, the harness theme sheet and fake host (same nonce). */
-export function harnessDocument(origin: string, surface: 'sidebar' | 'editor'): string {
+export function harnessDocument(
+  origin: string,
+  surface: 'sidebar' | 'editor',
+  demoTasks?: readonly string[],
+): string {
   const nonce = randomBytes(16).toString('base64');
   const html = webviewDocument({
     cspSource: origin,
@@ -33,6 +37,7 @@ export function harnessDocument(origin: string, surface: 'sidebar' | 'editor'): 
     nonce,
     title: 'Logbook',
     surface,
+    ...(demoTasks ? { demoTasks } : {}),
   });
   const inject =
     `<link rel="stylesheet" href="${origin}/harness/themes.css">\n` +
@@ -51,8 +56,9 @@ export async function startHarnessServer(opts: { distDir?: string } = {}): Promi
       const url = new URL(req.url ?? '/', origin);
       if (url.pathname === '/' || url.pathname === '/index.html') {
         const surface = url.searchParams.get('surface') === 'editor' ? 'editor' : 'sidebar';
+        const demo = url.searchParams.getAll('demo');
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-        res.end(harnessDocument(origin, surface));
+        res.end(harnessDocument(origin, surface, demo.length ? demo : undefined));
         return;
       }
       const mount = Object.keys(mounts).find((m) => url.pathname.startsWith(m));
@@ -80,8 +86,9 @@ export async function startHarnessServer(opts: { distDir?: string } = {}): Promi
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     origin,
-    pageUrl: ({ theme = 'dark', surface = 'sidebar' } = {}) =>
-      `${origin}/index.html?theme=${theme}&surface=${surface}`,
+    pageUrl: ({ theme = 'dark', surface = 'sidebar', demoTasks = [] } = {}) =>
+      `${origin}/index.html?theme=${theme}&surface=${surface}` +
+      demoTasks.map((t) => `&demo=${encodeURIComponent(t)}`).join(''),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

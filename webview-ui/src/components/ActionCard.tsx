@@ -3,7 +3,7 @@
 import type { ComponentChildren } from 'preact';
 import { contentText, obj, splitThink, str } from '../lib/fields';
 import { isSideEffectFree } from '../lib/side-effects';
-import { askedRisk, header, isLatestBatch, type Row, unaskedReason } from '../state/store';
+import { askedRisk, header, isLatestBatch, rejectedInEditor, type Row, unaskedReason } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { DelegatedAgents, hasDelegatedAgents } from './DelegatedAgents';
 import { FileEditBody } from './FileEditBody';
@@ -83,6 +83,12 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
         <GenericToolBody action={action} row={row} />
       )}
       {tool === 'delegate' && <DelegatedAgents actionId={e.id} />}
+      {rejectedInEditor(e.id) && (
+        <div class="result-note tone-warn">
+          <Icon name="discard" />
+          <span>{t('rejectedInEditor')}</span>
+        </div>
+      )}
     </div>
   );
 }

@@ -7,16 +7,20 @@ import { isOpen, type Row, toggleOpen } from '../state/store';
 import { t, tn } from '../lib/text';
 
 const SHOWN_LINES = 60;
-const cache = new Map<string, Diff>();
+const cache = new Map<string, { before: string; after: string; diff: Diff }>();
 
+/**
+ * The diff of a row, kept while its texts stay the same. A card first shows the action's own
+ * old_str/new_str and then, once the result is in, the whole file: the diff (and its line numbers)
+ * must follow, as a reload shows it.
+ */
 function cachedDiff(key: string, before: string, after: string): Diff {
-  let d = cache.get(key);
-  if (!d) {
-    if (cache.size > 200) cache.delete(cache.keys().next().value!);
-    d = lineDiff(before, after);
-    cache.set(key, d);
-  }
-  return d;
+  const kept = cache.get(key);
+  if (kept && kept.before === before && kept.after === after) return kept.diff;
+  if (!kept && cache.size > 200) cache.delete(cache.keys().next().value!);
+  const diff = lineDiff(before, after);
+  cache.set(key, { before, after, diff });
+  return diff;
 }
 
 interface Props {

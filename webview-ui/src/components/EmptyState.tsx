@@ -52,6 +52,10 @@ export function EmptyState() {
         {t('startTask')}
       </Button>
       <p class="hint">{t('emptyHint')}</p>
+      {/* The model picker: in a conversation it is the model's name in the header. */}
+      <Button kind="secondary" icon="sparkle" onClick={() => send({ type: 'selectModel' })}>
+        {t('chooseModel')}
+      </Button>
     </div>
   );
 }

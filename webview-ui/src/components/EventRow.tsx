@@ -2,7 +2,7 @@
 // Memoized on (row, rev): a row redraws only when its own content changed (e.g. its result arrived).
 import type { ComponentChildren } from 'preact';
 import { memo } from 'preact/compat';
-import { brokenEvent, brokenRow, header, isPlanAction, rows, type Row } from '../state/store';
+import { brokenEvent, brokenRow, header, isPlanAction, restoredTo, rows, type Row } from '../state/store';
 import { Icon } from './Icon';
 import { PlanCard } from './PlanCard';
 import { ActionCard } from './ActionCard';
@@ -40,6 +40,9 @@ function Content({ row, rev, tools }: { row: Row; rev: number; tools: ComponentC
   }
 }
 
+/** A screen whose pointer cannot hover (a touch screen): what shows on hover must show anyway. */
+const NO_HOVER = typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
+
 const LABELS: Record<string, WebviewTextKey> = {
   message: 'rowMessage',
   action: 'rowToolCall',
@@ -65,9 +68,11 @@ function EventRowView({ row, position, total }: Props) {
   const marked = bad !== null && at !== null && at.index >= 0 && rows[at.index] === row;
   const tools = forkable ? <RowTools row={row} conversationId={conversationId} /> : null;
   const inHead = row.view === 'action';
+  // Without hover (touch), or on a restore's line (its Undo), the tools never hide.
+  const shown = tools && (NO_HOVER || restoredTo(row.event) !== undefined);
   return (
     <article
-      class={`row row-${row.view}${marked ? ' row-tampered' : ''}${tools ? ' has-tools' : ''}`}
+      class={`row row-${row.view}${marked ? ' row-tampered' : ''}${tools ? ' has-tools' : ''}${shown ? ' tools-shown' : ''}`}
       aria-posinset={position}
       aria-setsize={total}
       aria-label={t(LABELS[row.view] ?? 'rowEvent', count(position), count(total))}

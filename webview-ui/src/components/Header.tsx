@@ -1,7 +1,8 @@
 // Title, status, token use and cost of the shown conversation, and its run controls.
 import type { ConversationHeader } from '../../../src/protocol/messages';
 import { formatCost, formatTokens, type StatusLook, statusLook } from '../lib/format';
-import { count, t } from '../lib/text';
+import { count, t, tn } from '../lib/text';
+import { rejectedInEditorCount, version } from '../state/store';
 import { send } from '../vscode-api';
 import { Icon } from './Icon';
 import { IconButton } from './IconButton';
@@ -42,6 +43,9 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
     );
   const { id: conversationId, status, readOnly } = header;
   const look = shownStatus(header);
+  void version.value; // a rejection recorded later shows here too
+  // Changes rejected in the editor: a finished conversation does not read as all done.
+  const rejected = rejectedInEditorCount();
   const paused = status === 'paused';
   const reasoning = header.reasoningTokens ?? 0;
   return (
@@ -81,6 +85,12 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
           <Icon name={look.icon} spin={look.tone === 'busy'} />
           {look.label}
         </span>
+        {rejected > 0 && (
+          <span class="badge tone-warn">
+            <Icon name="discard" />
+            {tn(rejected, 'rejectedInEditorCountOne', 'rejectedInEditorCountMany', count(rejected))}
+          </span>
+        )}
         {readOnly && (
           <span class="badge" title={header.heldBy ? t('writtenBy', header.heldBy) : undefined}>
             <Icon name="lock" />

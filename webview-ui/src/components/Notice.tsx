@@ -4,7 +4,7 @@ import type { EventJson } from '../../../src/protocol/messages';
 import { num, str } from '../lib/fields';
 import { statusLook } from '../lib/format';
 import { isLlmFailure, retryNoticeText } from '../lib/llm-failure';
-import { latestStatusEvent, type Row } from '../state/store';
+import { latestStatusEvent, restoreMeaning, type Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
 import { LlmErrorCard } from './LlmErrorCard';
@@ -115,13 +115,32 @@ function describe(e: EventJson): Line {
               tone: 'neutral',
             }
           : { icon: 'play', text: t('actModeNotice'), tone: 'neutral' };
-      if (key === 'checkpoint')
+      if (key === 'review_rejected')
+        return {
+          icon: 'discard',
+          text: t(
+            value['whole_file'] === true ? 'reviewRejectedFile' : 'reviewRejectedHunk',
+            shortValue(str(value['path']) ?? '?'),
+          ),
+          tone: 'warn',
+        };
+      if (key === 'checkpoint') {
+        // A restore says where it went back to; its undo (a restore back to a restore) says so.
+        const meaning = restoreMeaning(e);
+        if (meaning.undo)
+          return {
+            icon: 'redo',
+            text: t('restoreUndone'),
+            tone: 'neutral',
+            detail: t('restoreUndoneDetail'),
+          };
         return {
           icon: 'history',
-          text: t('filesRestored'),
+          text: meaning.before ? t('filesRestoredBefore', meaning.before) : t('filesRestored'),
           tone: 'neutral',
           detail: t('filesRestoredDetail'),
         };
+      }
       if (key === 'sandbox')
         // Only "on" reaches here (the others are SandboxWarning): a quiet line, the details folded.
         return {

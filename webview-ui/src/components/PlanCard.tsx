@@ -5,7 +5,7 @@ import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { LIMITS, type PlanItem } from '../../../src/protocol/messages';
 import { arr, contentText, obj, splitThink, str } from '../lib/fields';
-import { header, latestPlanId, type Row } from '../state/store';
+import { header, latestPlanId, ranSince, version, type Row } from '../state/store';
 import { send } from '../vscode-api';
 import { Button } from './Button';
 import { Icon } from './Icon';
@@ -73,8 +73,10 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
     setDraftState(next);
   };
   const editing = approvable && draft !== undefined;
+  void version.value; // a later action's result can mark a step done
+  const ran = ranSince(e.id);
   const failed = obj(row.result?.observation)?.is_error === true || row.result?.kind === 'AgentErrorEvent';
-  const done = tasks.filter((t) => t.status === 'done').length;
+  const done = tasks.filter((t) => t.status === 'done' || ran.has(t.title.toLowerCase())).length;
 
   const approve = () => {
     const items = (draft ?? tasks)
@@ -160,7 +162,9 @@ export function PlanCard({ row, tools }: { row: Row; rev: number; tools?: Compon
       ) : (
         <ol class="plan-items" aria-label={t('planSteps')}>
           {tasks.map((task, i) => {
-            const status = shownStatus(task.status, live, h?.mode === 'plan');
+            // A step whose action ran is done, whatever mark the plan last gave it.
+            const ranHere = task.status !== 'done' && ran.has(task.title.toLowerCase());
+            const status = ranHere ? 'done' : shownStatus(task.status, live, h?.mode === 'plan');
             const look = LOOK[status] ?? LOOK.todo!;
             return (
               <li key={i} class={`plan-item status-${status}`} data-status={status}>

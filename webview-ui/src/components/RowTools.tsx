@@ -8,11 +8,12 @@ import { t } from '../lib/text';
 
 export function RowTools({ row, conversationId }: { row: Row; conversationId: string }) {
   // The files as they were at a user's message or before an action: what a checkpoint holds.
+  // A restore's own line: back to the files as they were before it, which undoes it.
+  const undo = row.view === 'notice' && (row.event as { key?: unknown }).key === 'checkpoint';
   const restorable =
+    undo ||
     row.view === 'action' ||
-    (row.view === 'message' && (row.event as { source?: unknown }).source === 'user') ||
-    // A restore's own line: back to the files as they were before it (undo).
-    (row.view === 'notice' && (row.event as { key?: unknown }).key === 'checkpoint');
+    (row.view === 'message' && (row.event as { source?: unknown }).source === 'user');
   return (
     <span class="row-tools">
       <IconButton
@@ -24,8 +25,8 @@ export function RowTools({ row, conversationId }: { row: Row; conversationId: st
       {restorable && (
         <IconButton
           icon="discard"
-          text={t('restore')}
-          label={t('restoreTitle')}
+          text={undo ? t('undoRestore') : t('restore')}
+          label={undo ? t('undoRestoreTitle') : t('restoreTitle')}
           onClick={() => send({ type: 'restoreFiles', conversationId, eventId: row.event.id })}
         />
       )}

@@ -29,10 +29,11 @@ const SILENT_STATE_KEYS = new Set([
 
 /**
  * Statuses that tell the reader nothing the feed does not already show: the run starting (the next
- * rows are the agent at work) or going idle (the user's turn). They stay in the log and in the
- * header; paused, waiting for approval, finished, error and stuck keep their line.
+ * rows are the agent at work), going idle (the user's turn), or waiting for approval (the card that
+ * waits says so, and then says what was decided). They stay in the log and in the header; paused,
+ * finished, error and stuck keep their line.
  */
-const QUIET_STATUSES = new Set(['running', 'idle']);
+const QUIET_STATUSES = new Set(['running', 'idle', 'waiting_for_confirmation']);
 
 export function classify(e: EventJson): RowView {
   switch (e.kind) {

@@ -3,6 +3,7 @@
 // Rows live in a plain array mutated in place (10k events must not be copied per append); the
 // `version` signal tells components it changed, and a row's `rev` tells its memoized view to redraw.
 import { signal } from '@preact/signals';
+import { pointWords } from '../lib/point-words';
 import type { AgentMode, ConversationHeader, EventJson, ViewEvent } from '../../../src/protocol/messages';
 import { actionIdOf, source, str, toolCallIdOf } from '../lib/fields';
 import { classify, type RowView } from './classify';
@@ -28,7 +29,19 @@ export const defaultMode = signal<AgentMode>('act');
 /** The Plan/Act choice made before a conversation exists (null: the default); sent with its first message. */
 export const newConversationMode = signal<AgentMode | null>(null);
 /** The demo model answers: the tasks it has a script for (empty: a real model is connected). */
-export const demoTasks = signal<readonly string[]>([]);
+export const demoTasks = signal<readonly string[]>(firstDemoTasks());
+
+/** The demo's tasks the document came with, so the first paint is already the demo's empty state. */
+function firstDemoTasks(): readonly string[] {
+  const page = (globalThis as { document?: { body?: { dataset?: Record<string, string | undefined> } } })
+    .document;
+  try {
+    const v: unknown = JSON.parse(page?.body?.dataset?.['demoTasks'] ?? '[]');
+    return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string').slice(0, 8) : [];
+  } catch {
+    return [];
+  }
+}
 /** Id of the newest task_tracker plan: only that one can be approved. */
 export const latestPlanId = signal<string | null>(null);
 /**
@@ -53,6 +66,12 @@ let latestBatch: string | undefined;
 let lastSeq = -1;
 const actionRows = new Map<string, Row>();
 const actionByCall = new Map<string, string>();
+/** Words naming each action and message held (what a restore went back to, in the user's words). */
+const pointNames = new Map<string, string>();
+/** Ids of the restores held: a restore back to one of them is its undo. */
+const restoreIds = new Set<string>();
+/** Actions whose change the user rejected in the editor's review (a `review_rejected` record). */
+const rejectedInReview = new Set<string>();
 /** What the user chose for each toggle they used: open or closed, whatever its default becomes. */
 const openChoices = new Map<string, boolean>();
 const listeners = new Set<(agentSpoke: boolean) => void>();
@@ -122,6 +141,9 @@ function dropRows(): void {
   rows.length = 0;
   actionRows.clear();
   actionByCall.clear();
+  pointNames.clear();
+  restoreIds.clear();
+  rejectedInReview.clear();
   latestBatch = undefined;
   latestPlanId.value = null;
   latestStatusEvent.value = null;
@@ -207,6 +229,7 @@ function bumpSoon(): void {
 
 function ingest({ seq, event }: ViewEvent): void {
   noteAskedRisk(event);
+  notePoint(event);
   if (stateKey(event) === 'execution_status') latestStatusEvent.value = event.id;
   const view = classify(event);
   if (view === 'hidden') return;
@@ -232,6 +255,67 @@ function ingest({ seq, event }: ViewEvent): void {
     if (callId) actionByCall.set(callId, event.id);
     if (isPlanAction(event)) latestPlanId.value = event.id;
   }
+}
+
+function notePoint(e: EventJson): void {
+  const words = pointWords(e);
+  if (words) pointNames.set(e.id, words);
+  if (restoredTo(e) !== undefined) restoreIds.add(e.id);
+  if (stateKey(e) === 'review_rejected') {
+    const ids = (e.value as { action_ids?: unknown } | null)?.action_ids;
+    for (const id of Array.isArray(ids) ? ids : []) {
+      if (typeof id !== 'string') continue;
+      rejectedInReview.add(id);
+      const card = actionRows.get(id);
+      if (card) card.rev++; // its card says so from now on
+    }
+  }
+}
+
+/** How many actions' changes the user rejected (in part or whole) in the editor's review. */
+export function rejectedInEditorCount(): number {
+  return rejectedInReview.size;
+}
+
+/** Whether the user rejected (part of) this action's change in the editor's review. */
+export function rejectedInEditor(actionId: string): boolean {
+  return rejectedInReview.has(actionId);
+}
+
+/** The words naming an action or message held (see point-words.ts). */
+export function pointName(id: string): string | undefined {
+  return pointNames.get(id);
+}
+
+/**
+ * Summaries (lower-cased) of the actions after `planId` that ran and gave a result that is not an
+ * error: a plan step named so was carried out, whatever the plan's own marks say.
+ */
+export function ranSince(planId: string): Set<string> {
+  const ran = new Set<string>();
+  let after = false;
+  for (const r of rows) {
+    if (r.event.id === planId) after = true;
+    if (!after || r.view !== 'action' || r.result?.kind !== 'ObservationEvent') continue;
+    const observation = r.result.observation as { is_error?: unknown } | undefined;
+    const summary = str(r.event.summary)?.trim().toLowerCase();
+    if (summary && observation?.is_error !== true) ran.add(summary);
+  }
+  return ran;
+}
+
+/** The event a restore went back to (the restore's own record); undefined for anything else. */
+export function restoredTo(e: EventJson): string | undefined {
+  if (stateKey(e) !== 'checkpoint') return undefined;
+  const value = e.value as { reason?: unknown; restored_to?: unknown } | null;
+  return value?.reason === 'restore' && typeof value.restored_to === 'string' ? value.restored_to : undefined;
+}
+
+/** What a restore did, in the user's words: undid a restore, went back to before a named point, or neither known. */
+export function restoreMeaning(e: EventJson): { undo: true } | { before: string | undefined; undo: false } {
+  const target = restoredTo(e);
+  if (target !== undefined && restoreIds.has(target)) return { undo: true };
+  return { before: target === undefined ? undefined : pointNames.get(target), undo: false };
 }
 
 const stateKey = (e: EventJson): string | undefined =>

@@ -1,6 +1,8 @@
 // "Accept | Reject" above each hunk and "Accept All | Reject All" at the top of a file under review.
+// The row above a hunk is also where its removed text was, so that row names it too.
 import * as vscode from 'vscode';
 import type { Hunk } from './hunks';
+import { removedSummary } from './review-decorations';
 import type { FileRef, HunkRef, ReviewCommandIds } from './review-commands';
 
 export interface ReviewedDocument {
@@ -53,13 +55,19 @@ export class ReviewCodeLensProvider implements vscode.CodeLensProvider, vscode.D
           title: vscode.l10n.t('$(check) Accept'),
           command: this.commands.acceptHunk,
           arguments: [ref],
+          tooltip: vscode.l10n.t('Keep this change of the agent'),
         }),
         new vscode.CodeLens(at, {
           title: vscode.l10n.t('$(close) Reject'),
           command: this.commands.rejectHunk,
           arguments: [ref],
+          tooltip:
+            h.removedLines > 0
+              ? vscode.l10n.t('Undo this change: put the removed text back')
+              : vscode.l10n.t('Undo this change: remove the added text'),
         }),
       );
+      if (h.removedLines > 0) lenses.push(removedLens(at, h, review.conversationId, this.commands));
     }
     return lenses;
   }
@@ -72,4 +80,20 @@ export class ReviewCodeLensProvider implements vscode.CodeLensProvider, vscode.D
     this.registration.dispose();
     this.changes.dispose();
   }
+}
+
+/** The removed text of a hunk, in the row above the lines that replaced it; opens the diff. */
+function removedLens(at: vscode.Range, h: Hunk, conversationId: string, commands: ReviewCommandIds) {
+  // A "$(" in code would otherwise be drawn as an icon.
+  const first = removedSummary(h).replace(/\$\(/g, '$\u200b(');
+  const title =
+    h.removedLines === 1
+      ? vscode.l10n.t('$(diff-removed) removed: {0}', first)
+      : vscode.l10n.t('$(diff-removed) removed: {0} (+{1} more lines)', first, h.removedLines - 1);
+  return new vscode.CodeLens(at, {
+    title,
+    command: commands.showChanges,
+    arguments: [conversationId],
+    tooltip: vscode.l10n.t('Removed by the agent here:\n{0}', h.oldText.replace(/\r?\n$/, '')),
+  });
 }

@@ -16,6 +16,14 @@ import { ReviewDecorations, type AppliedDecorations } from './review-decorations
 import { ReviewState, type FileReview, type RecordedEdit, type ReviewSnapshot } from './review-state';
 import { BASELINE_SCHEME, baselineUri, VirtualDocumentProvider } from './virtual-documents';
 
+export interface RejectedChange {
+  conversationId: string;
+  path: string;
+  /** The agent's actions that wrote the file in that conversation. */
+  actionIds: string[];
+  wholeFile: boolean;
+}
+
 export interface ReviewControllerOptions {
   /** Prefix of the command ids the CodeLenses invoke (default `logbook.review`). */
   commandPrefix?: string;
@@ -32,6 +40,9 @@ export class ReviewController implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<string>();
   /** Fires with a conversation id whenever its review state changed (persist `snapshot(id)` then). */
   readonly onDidChange = this.changed.event;
+  private readonly rejected = new vscode.EventEmitter<RejectedChange>();
+  /** Fires when the user rejects an agent's change (a hunk or a whole file), for the chat to say so. */
+  readonly onDidReject = this.rejected.event;
   private readonly decorations = new ReviewDecorations();
   private readonly codeLenses: ReviewCodeLensProvider;
   private readonly baselines: VirtualDocumentProvider;
@@ -95,6 +106,11 @@ export class ReviewController implements vscode.Disposable {
     return this.decorations.appliedTo(uri);
   }
 
+  /** Decorations of every visible editor showing `uri`, one entry per decorated editor. */
+  decorationsIn(uri: vscode.Uri): AppliedDecorations[] {
+    return this.decorations.appliedIn(uri);
+  }
+
   // ---- accept / reject ---------------------------------------------------------------------------
 
   async acceptHunk(ref: HunkRef): Promise<boolean> {
@@ -118,6 +134,12 @@ export class ReviewController implements vscode.Disposable {
     // Rejecting the last hunk of a file the agent created rejects the creation.
     if (review.baseline === null && revertInCurrent(current, hunk) === '') await this.deleteCreated(review);
     else await revertHunk(document, hunk);
+    this.rejected.fire({
+      conversationId: ref.conversationId,
+      path: ref.path,
+      actionIds: [...review.actionIds],
+      wholeFile: false,
+    });
     this.afterReviewChange(ref.conversationId, ref.path);
     return true;
   }
@@ -135,6 +157,12 @@ export class ReviewController implements vscode.Disposable {
     if (!review) return;
     if (review.baseline === null) await this.deleteCreated(review);
     else await restoreText(await vscode.workspace.openTextDocument(pathToUri(ref.path)), review.baseline);
+    this.rejected.fire({
+      conversationId: ref.conversationId,
+      path: ref.path,
+      actionIds: [...review.actionIds],
+      wholeFile: true,
+    });
     this.afterReviewChange(ref.conversationId, ref.path);
   }
 
@@ -294,6 +322,7 @@ export class ReviewController implements vscode.Disposable {
     ])
       d.dispose();
     this.changed.dispose();
+    this.rejected.dispose();
   }
 
   // ---- internals -------------------------------------------------------------------------------
@@ -367,11 +396,14 @@ export class ReviewController implements vscode.Disposable {
     this.changed.fire(conversationId);
   }
 
+  /** Every visible editor, each on its own: one file can be shown twice (beside the Agent Changes diff). */
   private redecorate(): void {
-    for (const editor of vscode.window.visibleTextEditors) {
+    const visible = vscode.window.visibleTextEditors;
+    this.decorations.forgetHidden(visible);
+    for (const editor of visible) {
       const review = this.reviewOf(editor.document);
       if (review?.hunks.length) this.decorations.apply(editor, review.hunks);
-      else if (this.decorations.appliedTo(editor.document.uri)) this.decorations.clear(editor);
+      else this.decorations.clear(editor);
     }
   }
 

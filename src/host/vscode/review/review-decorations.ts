@@ -1,10 +1,9 @@
 // Inline review marks in the editor: added lines get the diff editor's inserted-line background
-// and a gutter bar; removed text, which no longer exists in the buffer, is shown after the line
-// where it was, with the full removed text in the hover.
+// and a gutter bar. Removed text no longer exists in the buffer; it is shown where it was, in the
+// CodeLens row above the hunk (see review-codelens.ts), and here only marked in the overview ruler
+// with the full text in the hover, never drawn after a line where it would read as code.
 import * as vscode from 'vscode';
 import type { Hunk } from './hunks';
-
-const MAX_INLINE_CHARS = 80;
 
 function gutterBar(color: string): vscode.Uri {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="4" height="24"><rect width="3" height="24" fill="${color}"/></svg>`;
@@ -29,15 +28,12 @@ export class ReviewDecorations implements vscode.Disposable {
   private readonly removedType = vscode.window.createTextEditorDecorationType({
     overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.deletedForeground'),
     overviewRulerLane: vscode.OverviewRulerLane.Left,
-    after: {
-      color: new vscode.ThemeColor('editorGhostText.foreground'),
-      backgroundColor: new vscode.ThemeColor('diffEditor.removedTextBackground'),
-      margin: '0 0 0 2em',
-      fontStyle: 'italic',
-    },
   });
-  /** What was last applied per editor document, for tests and for "is this file decorated". */
-  private readonly applied = new Map<string, AppliedDecorations>();
+  /**
+   * What was last applied per editor (an editor, not a file: one file can be visible in several
+   * editors, e.g. beside the Agent Changes diff, and each must be cleared on its own).
+   */
+  private readonly applied = new Map<vscode.TextEditor, AppliedDecorations>();
 
   apply(editor: vscode.TextEditor, hunks: readonly Hunk[]): void {
     const doc = editor.document;
@@ -50,31 +46,41 @@ export class ReviewDecorations implements vscode.Disposable {
         added.push(new vscode.Range(h.newLine, 0, last, 0));
       }
       if (h.removedLines > 0) {
-        // Mark the first added line, or for a pure deletion the line just above the gap.
-        const line = Math.min(lastLine, h.addedLines > 0 ? h.newLine : Math.max(0, h.newLine - 1));
-        const end = doc.lineAt(line).range.end;
+        // The line the removed text stood before (for a deletion at the end, the last line).
+        const line = Math.min(lastLine, h.newLine);
         removed.push({
-          range: new vscode.Range(end, end),
+          range: doc.lineAt(line).range,
           hoverMessage: new vscode.MarkdownString(
-            vscode.l10n.t('Removed by the agent ({0} line(s)):', h.removedLines),
+            vscode.l10n.t('Removed by the agent above this line ({0} line(s)):', h.removedLines),
           ).appendCodeblock(h.oldText.replace(/\r?\n$/, ''), doc.languageId),
-          renderOptions: { after: { contentText: removedSummary(h) } },
         });
       }
     }
     editor.setDecorations(this.addedType, added);
     editor.setDecorations(this.removedType, removed);
-    this.applied.set(doc.uri.toString(), { added, removed: removed.map((r) => r.range) });
+    this.applied.set(editor, { added, removed: removed.map((r) => r.range) });
   }
 
   clear(editor: vscode.TextEditor): void {
     editor.setDecorations(this.addedType, []);
     editor.setDecorations(this.removedType, []);
-    this.applied.delete(editor.document.uri.toString());
+    this.applied.delete(editor);
   }
 
+  /** Forgets editors no longer visible (their decorations went with them). */
+  forgetHidden(visible: readonly vscode.TextEditor[]): void {
+    for (const editor of [...this.applied.keys()]) if (!visible.includes(editor)) this.applied.delete(editor);
+  }
+
+  /** Decorations of the first decorated editor showing `uri`. */
   appliedTo(uri: vscode.Uri): AppliedDecorations | undefined {
-    return this.applied.get(uri.toString());
+    return this.appliedIn(uri)[0];
+  }
+
+  /** Decorations of every decorated editor showing `uri`. */
+  appliedIn(uri: vscode.Uri): AppliedDecorations[] {
+    const key = uri.toString();
+    return [...this.applied].filter(([e]) => e.document.uri.toString() === key).map(([, d]) => d);
   }
 
   dispose(): void {
@@ -84,10 +90,8 @@ export class ReviewDecorations implements vscode.Disposable {
   }
 }
 
-function removedSummary(h: Hunk): string {
+/** The first removed line, shortened, for the row shown where the removed text was. */
+export function removedSummary(h: Hunk, maxChars = 60): string {
   const first = h.oldText.split(/\r?\n/)[0]!.trim();
-  const shown = first.length > MAX_INLINE_CHARS ? `${first.slice(0, MAX_INLINE_CHARS)}…` : first;
-  const more =
-    h.removedLines > 1 ? ` ${vscode.l10n.t('(+{0} more removed line(s))', h.removedLines - 1)}` : '';
-  return `− ${shown}${more}`;
+  return first.length > maxChars ? `${first.slice(0, maxChars)}…` : first;
 }

@@ -215,5 +215,5 @@ function filesNote(f: PointFiles): string {
   if (!f.at) return 'No checkpoint holds the files at this point.';
   const n = f.changes.length;
   const what = n === 0 ? 'no file changed' : `${n} file${n === 1 ? '' : 's'} changed`;
-  return `${what} since the first checkpoint (the files as checkpoint ${f.at.slice(0, 12)} holds them)`;
+  return `${what} since the conversation started`;
 }

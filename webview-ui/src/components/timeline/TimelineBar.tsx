@@ -3,8 +3,8 @@
 // after that event. Keys as a slider's: arrows one event, Page Up / Page Down a larger step, Home
 // and End the first and the newest event; Escape (or "Back to live") returns to live.
 import type { JSX } from 'preact';
-import { eventLabel } from '../../lib/event-label';
-import { firstSeqHeld, held, lastSeqHeld, version } from '../../state/store';
+import { pointLabel } from '../../lib/event-label';
+import { firstSeqHeld, held, lastSeqHeld, pointName, version } from '../../state/store';
 import { leaveTimeline, seekTo, timelineSeq } from '../../state/timeline';
 import { Icon } from '../Icon';
 import { count, t } from '../../lib/text';
@@ -41,7 +41,7 @@ function valueText(seq: number, last: number, live: boolean): string {
   const e = held[seq - firstSeqHeld()]?.event;
   const at = count(seq + 1);
   const of = count(last + 1);
-  if (e) return t(live ? 'timelineValueLiveWhat' : 'timelineValueWhat', at, of, eventLabel(e));
+  if (e) return t(live ? 'timelineValueLiveWhat' : 'timelineValueWhat', at, of, pointLabel(e, pointName));
   return t(live ? 'timelineValueLive' : 'timelineValue', at, of);
 }
 

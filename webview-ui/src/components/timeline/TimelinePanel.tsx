@@ -3,7 +3,8 @@
 // to now) and "Open files at this point". Everything shown is the host's answer for that event.
 import type { TimelineFile, TimelinePoint } from '../../../../src/protocol/messages';
 import { formatCost, formatTime, formatTokens, statusLook } from '../../lib/format';
-import { shownConversation } from '../../state/store';
+import { firstSeqHeld, held, pointName, shownConversation } from '../../state/store';
+import { pointLabel } from '../../lib/event-label';
 import { timelineError, timelinePoint, timelineSeq, timelineWaiting } from '../../state/timeline';
 import { send } from '../../vscode-api';
 import { Button } from '../Button';
@@ -144,6 +145,9 @@ export function TimelinePanel() {
   const point = timelinePoint.value;
   const error = timelineError.value;
   const waiting = timelineWaiting.value;
+  // What happened there, in the user's words ("before: npm test").
+  const e = held[at - firstSeqHeld()]?.event;
+  const what = e && pointLabel(e, pointName);
   return (
     <section
       class={`timeline-panel${waiting ? ' timeline-waiting' : ''}`}
@@ -157,6 +161,7 @@ export function TimelinePanel() {
           <span class="timeline-of">{t('atEventOf', count(point.lastSeq + 1))}</span>
         )}
       </h2>
+      {what && <p class="timeline-what">{what}</p>}
       {error && (
         <p class="timeline-error" role="alert">
           <Icon name="error" />
