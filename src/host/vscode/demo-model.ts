@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { DEMO_TASK } from '../node/demo-model/demo-model';
 import { DEMO_MODEL, type DemoServer, isDemoEndpoint, startDemoServer } from '../node/demo-model/demo-server';
+import { settingAt, settingScopes } from './config';
 
 let server: DemoServer | undefined;
 let active = false;
@@ -20,12 +21,12 @@ let startDemoLeft = false;
 function startDemoUrl(): string | undefined {
   const url = process.env['LOGBOOK_DEMO_URL']?.trim();
   if (startDemoLeft || !url || !isDemoEndpoint(url, DEMO_MODEL)) return undefined;
-  const settings = vscode.workspace.getConfiguration('logbook');
   // Set by someone, at any level: the defaults name OpenAI's endpoint, which is no choice of the user's.
-  const set = (key: string) => {
-    const v = settings.inspect<string>(key);
-    return [v?.globalValue, v?.workspaceValue, v?.workspaceFolderValue].some((x) => Boolean(x?.trim()));
-  };
+  const set = (key: string) =>
+    settingScopes().some((scope) => {
+      const v = settingAt(key, scope);
+      return typeof v === 'string' && v.trim() !== '';
+    });
   return set('model.baseURL') || set('model.name') ? undefined : url;
 }
 
