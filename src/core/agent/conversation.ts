@@ -47,6 +47,8 @@ import { ToolSet } from './policies/tool-set';
 import { defaultPolicies } from './policies/default-policies';
 import { AGENT_START_KEY } from '../agents/agent-events';
 import { WordedError } from '../text/l10n';
+import { ToolHooks } from '../hooks/tool-hooks';
+import type { ConfirmationGate } from './ports';
 
 export { SNAPSHOT_EVERY };
 export type { ConversationDeps };
@@ -75,6 +77,12 @@ export class Conversation {
   private readonly policies: ConversationPolicies;
   private readonly agentStep: AgentStep;
   private readonly dispatcher: ActionDispatcher;
+  /** The hooks around each action (none: no hook is configured). */
+  private readonly toolHooks: ToolHooks | undefined;
+  /** The gate with the hooks' verdicts on top. */
+  private readonly gate: ConfirmationGate;
+  /** Whether this process has run the SessionStart hooks for this conversation. */
+  private sessionStarted = false;
 
   private constructor(
     private readonly deps: ConversationDeps,
@@ -96,6 +104,13 @@ export class Conversation {
     );
     const log = this.journal;
     const tools = () => this.toolSet.active();
+    this.toolHooks = deps.hooks ? new ToolHooks(deps.hooks, tools, () => this.state.mode) : undefined;
+    this.gate = this.toolHooks ? this.toolHooks.gate(deps.gate) : deps.gate;
+    if (this.toolHooks) {
+      const hooks = this.toolHooks;
+      for (const e of load.memory.recent) hooks.absorb(e);
+      this.journal.onEvent((e) => hooks.absorb(e));
+    }
     const memory = this.memory;
     const settings = () => this.bound();
     const offers = deps.agent?.offers?.bind(deps.agent);
@@ -113,6 +128,9 @@ export class Conversation {
     this.policies = new ConversationPolicies(
       [
         ...(boundary ? [{ name: 'host-boundary', refuseAction: (a: ActionEvent) => boundary(a) }] : []),
+        ...(this.toolHooks
+          ? [{ name: 'hooks', refuseAction: (a: ActionEvent) => this.toolHooks!.refusal(a) }]
+          : []),
         ...defaultPolicies({
           toolSet: this.toolSet,
           planMode: { cwd: deps.cwd, shellCwd: () => deps.gate.shellCwdNow?.(), tools },
@@ -144,7 +162,7 @@ export class Conversation {
     this.dispatcher = new ActionDispatcher({
       log,
       pending: () => this.pendingActionEvents(),
-      gate: deps.gate,
+      gate: this.gate,
       policies: this.policies,
       checkpoints: new ActionCheckpoints(deps.id, log, deps.checkpoints, tools),
       tools,
@@ -153,6 +171,7 @@ export class Conversation {
       abortable,
       pauseSignal: () => this.pausing.signal,
       ...(deps.userEditNotes ? { userEditNotes: deps.userEditNotes } : {}),
+      ...(this.toolHooks ? { afterRun: (a, o) => this.toolHooks!.afterTool(log, a, o) } : {}),
     });
   }
 
@@ -248,7 +267,7 @@ export class Conversation {
 
   /** How the gate rates the actions that wait for the user now: their risk and why. */
   heldRisks(): ConfirmationDecision[] {
-    return this.deps.gate.decide(this.awaitingConfirmation());
+    return this.gate.decide(this.awaitingConfirmation());
   }
 
   /** Pending actions that started before a crash and have no recorded result. */
@@ -270,6 +289,8 @@ export class Conversation {
       context?: readonly string[];
     } = {},
   ): Promise<void> {
+    const told = await this.promptHooks(text);
+    if (told.length) opts = { ...opts, context: [...(opts.context ?? []), ...told] };
     const skills = triggeredSkills(this.deps.skills ?? [], text, this.state.activatedSkills);
     const content: { type: 'text'; text: string }[] = [{ type: 'text', text }];
     for (const a of opts.attachments ?? []) content.push({ type: 'text', text: a });
@@ -292,6 +313,32 @@ export class Conversation {
       } as CreateFields<'MessageEvent'>,
       true,
     );
+  }
+
+  /**
+   * The UserPromptSubmit hooks: what they add for the model; a hook that blocks the message (or
+   * fails) stops it before it is recorded, with the hook's reason (its run is recorded).
+   */
+  private async promptHooks(prompt: string): Promise<string[]> {
+    const hooks = this.deps.hooks;
+    if (!hooks?.has('UserPromptSubmit') || this.store.readOnly) return [];
+    const { runs } = await hooks.run(this.journal, 'UserPromptSubmit', { prompt });
+    const stop = runs.find((r) => r.status !== 'ok' || r.decision === 'block');
+    if (stop)
+      throw new WordedError((l10n) =>
+        l10n.t('The hook `{0}` did not let this message through: {1}', stop.command, stop.reason ?? ''),
+      );
+    return runs.flatMap((r) => (r.additional_context ? [r.additional_context] : []));
+  }
+
+  /** Runs the hooks of an event that only informs (a stop, a wait, a start or end); returns their runs. */
+  async notifyHooks(
+    event: 'Stop' | 'SubagentStop' | 'Notification' | 'SessionStart' | 'SessionEnd' | 'PreCompact',
+    input: Record<string, unknown>,
+  ) {
+    const hooks = this.deps.hooks;
+    if (!hooks?.has(event) || this.store.readOnly) return [];
+    return (await hooks.run(this.journal, event, input)).runs;
   }
 
   /** Runs the agent until it finishes, waits for confirmation, is paused, gets stuck, fails or hits the limit. */
@@ -366,7 +413,7 @@ export class Conversation {
     const ids = (actionIds ?? pending.map((a) => a.id)).filter((id) => pending.some((a) => a.id === id));
     if (!ids.length) return;
     const approving = pending.filter((a) => ids.includes(a.id));
-    const risks = Object.fromEntries(this.deps.gate.decide(approving).map((d) => [d.actionId, d.risk]));
+    const risks = Object.fromEntries(this.gate.decide(approving).map((d) => [d.actionId, d.risk]));
     await this.journal.append(
       'ConversationStateUpdateEvent',
       { key: APPROVED_ACTIONS_KEY, value: { action_ids: ids, risks } },
@@ -491,6 +538,12 @@ export class Conversation {
     if (this.status === 'waiting_for_confirmation' && this.awaitingConfirmation().length > 0)
       return this.status;
     await this.journal.setStatus('running');
+    if (!this.sessionStarted) {
+      this.sessionStarted = true;
+      const first =
+        !this.state.pendingActions.length && this.memory.recent.every((e) => e.source !== 'agent');
+      await this.notifyHooks('SessionStart', { source: first ? 'startup' : 'resume' });
+    }
     await this.policies.prepare();
     let steps = 0;
     for (;;) {
@@ -522,6 +575,15 @@ export class Conversation {
         break;
       }
       if (outcome === 'llm') steps++;
+      if (outcome === 'finished') {
+        const event = this.deps.agent?.start ? 'SubagentStop' : 'Stop';
+        await this.notifyHooks(event, { stop_hook_active: false });
+      }
+      if (outcome === 'waiting')
+        await this.notifyHooks('Notification', {
+          message: 'The agent waits for your confirmation.',
+          pending: this.awaitingConfirmation().map((a) => a.tool_name),
+        });
       if (outcome === 'finished' || outcome === 'waiting' || outcome === 'error') break;
       if ((await this.policies.beforeNextStep()) === 'stop') break;
     }
@@ -529,15 +591,24 @@ export class Conversation {
   }
 
   /** One unit of progress: the pending actions dispatched, or the agent's step (condense or ask the LLM). */
-  private step(): Promise<StepOutcome | DispatchOutcome> {
-    const pending = this.pendingActionEvents();
-    return pending.length ? this.dispatcher.dispatch(pending) : this.agentStep.take();
+  private async step(): Promise<StepOutcome | DispatchOutcome> {
+    let pending = this.pendingActionEvents();
+    if (!pending.length) return this.agentStep.take();
+    // The hooks decide first, so the gate and the user see their verdicts and rewrites.
+    if (this.toolHooks) {
+      await this.toolHooks.beforeTools(this.journal, pending);
+      pending = this.pendingActionEvents();
+    }
+    return this.dispatcher.dispatch(pending);
   }
 
+  /** The pending actions as they will run (a hook's accepted rewrite applied). */
   private pendingActionEvents(): ActionEvent[] {
+    const hooks = this.toolHooks;
     return this.state.pendingActions
       .map((p) => this.memory.pendingAction(p.actionId))
-      .filter((a): a is ActionEvent => a !== undefined);
+      .filter((a): a is ActionEvent => a !== undefined)
+      .map((a) => (hooks ? hooks.effective(a) : a));
   }
 
   private emitDelta(d: LlmDelta | { type: 'end' }): void {
