@@ -341,6 +341,13 @@ export class Conversation {
     return (await hooks.run(this.journal, event, input)).runs;
   }
 
+  /** The SessionEnd hooks, when this process ran the conversation (the host calls it as it closes). */
+  async endSession(reason: string): Promise<void> {
+    if (!this.sessionStarted) return;
+    this.sessionStarted = false;
+    await this.notifyHooks('SessionEnd', { reason });
+  }
+
   /** Runs the agent until it finishes, waits for confirmation, is paused, gets stuck, fails or hits the limit. */
   run(): Promise<ExecutionStatus> {
     if (!this.runPromise) {

@@ -97,7 +97,10 @@ export class ToolHooks {
     const decide = (actions: readonly ActionEvent[]): ConfirmationDecision[] =>
       inner.decide(actions).map((d) => {
         const v = this.verdicts.get(d.actionId);
-        if (!v || v.decision === 'none' || v.decision === 'deny') return d;
+        if (!v) return d;
+        if (v.updatedInput)
+          d = { ...d, riskReasons: [...(d.riskReasons ?? []), `rewritten by the hook \`${v.by ?? '?'}\``] };
+        if (v.decision === 'none' || v.decision === 'deny') return d;
         const who = `the hook \`${v.by ?? '?'}\``;
         const why = v.reason ? `: ${v.reason}` : '';
         if (v.decision === 'ask') {
@@ -168,6 +171,8 @@ export class ToolHooks {
             // Fields the tool recorded (where a path led) stay: the tool refuses a call that no longer fits them.
             action: { ...(action.action as Record<string, unknown>), ...checked.action },
             tool_call: { ...action.tool_call, arguments: text },
+            // The model's summary described the call it made, not this one.
+            summary: null,
           } as ActionEvent,
         }
       : { invalid: checked.error };

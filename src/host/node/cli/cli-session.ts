@@ -10,6 +10,7 @@ import type { ParsedMcpConfig } from '../mcp';
 import { type NodeSession, openNodeConversation } from '../node-session';
 import type { DemoServer } from '../demo-model/demo-server';
 import { agentCheckpoints } from './checkpoint-env';
+import { cliHooks } from './cli-hooks';
 import type { CliSettings } from './cli-settings';
 import { resolvePath } from './conversation-dir';
 import { demoConnection } from './demo-option';
@@ -97,6 +98,7 @@ export async function openCliSession(
   }
   const signing = cliSigningIdentity(io, settings);
   const printer = eventPrinter(io, target.mode);
+  const hooks = await cliHooks(io, target.workspace, settings);
   const shared = {
     workspace: target.workspace,
     llmSettings,
@@ -112,6 +114,8 @@ export async function openCliSession(
       },
       searxngUrl: settings.get<string>('web.searxngUrl'),
     },
+    // Delegated agents run the same hooks (their stop is a SubagentStop).
+    ...(hooks.length ? { hooks: () => hooks } : {}),
   };
   const accepted = await askAboutHeld(io, target.workspace);
   const agents = cliAgents(io, target.workspace, target.mode, [

@@ -13,6 +13,7 @@ import type { CliIo } from './io';
 import { runCommand } from './run-command';
 import { showCommand } from './show-command';
 import { trustCommand } from './trust-command';
+import { hooksCommand } from './hooks-command';
 import { verifyCommand } from './verify-command';
 import { checkpointsCommand } from './checkpoints-command';
 import { restoreCommand } from './restore-command';
@@ -36,6 +37,7 @@ const COMMANDS: Record<string, Command> = {
   repair: repairCommand,
   verify: verifyCommand,
   trust: trustCommand,
+  hooks: async (argv, io) => hooksCommand(argv, io),
   checkpoints: checkpointsCommand,
   restore: restoreCommand,
   diff: diffCommand,
