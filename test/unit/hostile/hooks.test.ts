@@ -330,8 +330,8 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
     assert.equal(existsSync(other), false);
   });
 
-  for (const mode of MODES) {
-    it(`the agent cannot add a hook: .claude/settings.json is held (${mode} mode)`, async () => {
+  for (const confirm of ['never', 'risky'] as const) {
+    it(`the agent cannot add a hook: .claude/settings.json is held from the file tool and the sandbox (--confirm ${confirm})`, async () => {
       const ws = fx.tmp();
       const settings = {
         id: 'c_s',
@@ -339,31 +339,30 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
         arguments: {
           command: 'create',
           path: '.claude/settings.json',
-          file_text: JSON.stringify({ hooks: pre('touch /tmp/x') }),
+          file_text: JSON.stringify({ hooks: pre('touch planted') }),
           security_risk: 'LOW',
           summary: 'w',
         },
       };
       const shell = terminalCall('c_t', `mkdir -p .claude && echo '{}' > .claude/settings.json`);
-      const env = {
-        ...(await fx.startLlm({
-          name: 'plant-hook',
-          turns: [
-            {
-              match: { lastRole: 'user', lastContentIncludes: 'add a hook' },
-              reply: { toolCalls: [settings] },
-            },
-            { match: { lastRole: 'tool' }, reply: { toolCalls: [shell] } },
-            { match: { lastRole: 'tool' }, reply: { content: 'done' } },
-          ],
-        })),
-        ...userHooks(fx, {}),
-      };
-      const r = await runCli(
-        ['run', '--workspace', ws, '--confirm', 'never', '--mode', mode, '--task', 'add a hook'],
-        { env },
-      );
-      assert.equal(r.code, 0, printed(r));
+      const env = await fx.startLlm({
+        name: 'plant-hook',
+        turns: [
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'add a hook' },
+            reply: { toolCalls: [settings] },
+          },
+          { match: { lastRole: 'tool' }, reply: { toolCalls: [shell] } },
+          { match: { lastRole: 'tool' }, reply: { content: 'done' } },
+        ],
+      });
+      const r = await runCli(['run', '--workspace', ws, '--confirm', confirm, '--task', 'add a hook'], {
+        env,
+      });
+      // Autopilot refuses the file tool's write and the sandbox fails the command's; the default
+      // mode asks before the write (a file that runs later is HIGH).
+      assert.equal(r.code, confirm === 'never' ? 0 : 2, printed(r));
+      if (confirm === 'risky') assert.match(r.stdout, /HIGH: \.claude\/settings\.json runs later outside the sandbox/);
       assert.equal(existsSync(join(ws, '.claude', 'settings.json')), false);
     });
   }
