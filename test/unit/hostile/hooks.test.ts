@@ -362,10 +362,40 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
       // Autopilot refuses the file tool's write and the sandbox fails the command's; the default
       // mode asks before the write (a file that runs later is HIGH).
       assert.equal(r.code, confirm === 'never' ? 0 : 2, printed(r));
-      if (confirm === 'risky') assert.match(r.stdout, /HIGH: \.claude\/settings\.json runs later outside the sandbox/);
+      if (confirm === 'risky')
+        assert.match(r.stdout, /HIGH: \.claude\/settings\.json runs later outside the sandbox/);
       assert.equal(existsSync(join(ws, '.claude', 'settings.json')), false);
     });
   }
+
+  it('a script a hook runs that the agent changed is not run: the hook fails, the next action does not run', async () => {
+    const ws = fx.tmp();
+    writeFileSync(join(ws, 'keep.txt'), 'kept\n');
+    mkdirSync(join(ws, 'scripts'));
+    script(ws, 'scripts/check.sh', '#!/usr/bin/env bash\ncat >/dev/null\nexit 0\n');
+    const env = {
+      ...(await fx.startLlm({
+        name: 'change-the-check',
+        turns: [
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'tweak' },
+            reply: { toolCalls: [terminalCall('c_1', "echo 'touch escaped' >> scripts/check.sh")] },
+          },
+          { match: { lastRole: 'tool' }, reply: { toolCalls: [readCall('c_2')] } },
+          { match: { lastRole: 'tool' }, reply: { content: 'done' } },
+        ],
+      })),
+      ...userHooks(fx, pre('"$CLAUDE_PROJECT_DIR"/scripts/check.sh')),
+    };
+    const r = await runCli(['run', '--workspace', ws, '--confirm', 'never', '--task', 'tweak'], { env });
+    assert.equal(r.code, 0, printed(r));
+    // The agent's write ran (in the sandbox); the changed script never ran outside it.
+    assert.match(readFileSync(join(ws, 'scripts', 'check.sh'), 'utf8'), /touch escaped/);
+    assert.equal(existsSync(join(ws, 'escaped')), false);
+    const results = await toolResults(ws);
+    assert.match(results[1]!, /check\.sh, which it runs, changed since this session began/);
+    assert.doesNotMatch(results[1]!, /kept/);
+  });
 
   it('the events around a run: SessionStart, UserPromptSubmit (its context reaches the model), Stop, SessionEnd', async () => {
     const ws = fx.tmp();

@@ -6,6 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pinnedScripts } from './pinned-scripts';
 import { type ConfiguredHook, type HookOrigin, hookLines, parseHooks } from '../../../core/hooks/hook-config';
 
 export const REPOSITORY_HOOK_FILES = ['.claude/settings.json', '.logbook/hooks.json'] as const;
@@ -47,13 +48,20 @@ export function repositoryHooks(workspace: string): RepositoryHooks[] {
     if (value === undefined) continue;
     const hooks = parseHooks(value, origin as HookOrigin);
     if (!hooks.length) continue;
-    out.push({ origin, file, hooks, fingerprint: hooksFingerprint(hooks) });
+    out.push({ origin, file, hooks, fingerprint: hooksFingerprint(hooks, workspace) });
   }
   return out;
 }
 
-export function hooksFingerprint(hooks: readonly ConfiguredHook[]): string {
-  const lines = hooks.map((h) => [h.event, h.matcher, h.command, h.timeoutSeconds]);
+/** Over each hook's event, matcher, command line and timeout, and the content of the scripts it names. */
+export function hooksFingerprint(hooks: readonly ConfiguredHook[], workspace: string): string {
+  const lines = hooks.map((h) => [
+    h.event,
+    h.matcher,
+    h.command,
+    h.timeoutSeconds,
+    pinnedScripts(h.command, workspace).map((p) => [path.relative(workspace, p.file), p.sha256]),
+  ]);
   return `sha256:${crypto.hash('sha256', JSON.stringify(lines), 'hex')}`;
 }
 

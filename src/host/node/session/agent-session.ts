@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { ConfiguredHook } from '../../../core/hooks/hook-config';
 import { HookRunner } from '../../../core/hooks/hook-runner';
 import { nodeHookExec } from '../hooks/exec-hook';
+import { pinningExec } from '../hooks/pinned-scripts';
 import type { Conversation } from '../../../core/agent/conversation';
 import type { StoredConversationEvent } from '../../../core/agent/event-codec';
 import type { PolicyGate } from '../../../core/agent/policy-gate';
@@ -177,7 +178,7 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
       ? {
           hooks: new HookRunner({
             hooks: opts.hooks,
-            exec: nodeHookExec(),
+            exec: pinningExec(nodeHookExec(), cwd),
             cwd,
             conversationId: opts.id,
             transcriptPath: opts.dir,
