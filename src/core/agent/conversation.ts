@@ -158,6 +158,7 @@ export class Conversation {
       tools: () => this.toolSet.offered(),
       abortable,
       emitDelta: (d) => this.emitDelta(d),
+      beforeCompact: async (trigger) => void (await this.notifyHooks('PreCompact', { trigger })),
     });
     this.dispatcher = new ActionDispatcher({
       log,
