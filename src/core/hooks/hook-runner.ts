@@ -95,7 +95,8 @@ export class HookRunner {
       const outcome = readHookOutcome(event, result, hook.timeoutSeconds);
       const record = toRecord(hook, digest, result, outcome, opts);
       runs.push(record);
-      await log.append('ConversationStateUpdateEvent', { key: HOOK_RUN_KEY, value: record }, true);
+      // Not synced on its own: the action's durable start (or the next durable event) carries it to disk.
+      await log.append('ConversationStateUpdateEvent', { key: HOOK_RUN_KEY, value: record });
     }
     return { runs };
   }
