@@ -50,9 +50,11 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
   const store = await openReadOnly(dir);
   let read: ReadState;
   let hookRuns: HookRunRecord[];
+  let hookFrom: number;
   try {
     read = await readState(store, id);
-    hookRuns = await recordedHookRuns(store);
+    hookFrom = read.fromSnapshot ?? 0;
+    hookRuns = await recordedHookRuns(store, hookFrom);
   } finally {
     await store.close();
   }
@@ -72,7 +74,7 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     const at = lines.findIndex((l) => l.startsWith('  tokens'));
     lines.splice(at + 1, 0, `  signed by  ${signers.length > 0 ? signers.join(', ') : 'nobody (unsigned)'}`);
     lines.push(...agentsLines(agents));
-    lines.push(...hookRunsLines(hookRuns).map(printableLine));
+    lines.push(...hookRunsLines(hookRuns, hookFrom).map(printableLine));
     for (const line of lines) io.out(line);
   }
   return EXIT.ok;
