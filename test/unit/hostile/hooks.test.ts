@@ -405,7 +405,7 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
     const record = script(
       hooksDir,
       'record.sh',
-      `#!/usr/bin/env bash\ninput=$(cat)\nname=$(printf '%s' "$input" | sed -E 's/.*"hook_event_name":"([A-Za-z]+)".*/\\1/')\necho "$name" >> ${trail}\n` +
+      `#!/usr/bin/env bash\ninput=$(cat)\nname=$(printf '%s' "$input" | sed -E 's/.*"hook_event_name":"([A-Za-z]+)".*/\\1/')\necho "$name" >> ${trail}\nprintenv OPENAI_API_KEY >> ${trail}.key\n` +
         `[ "$name" = UserPromptSubmit ] && echo "the team's style guide: tabs"\nexit 0\n`,
     );
     const each = (event: string) => ({ [event]: [{ hooks: [{ type: 'command', command: record }] }] });
@@ -434,6 +434,8 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
       'Stop',
       'SessionEnd',
     ]);
+    // Hooks get the user's environment less the model's API key.
+    assert.equal(existsSync(`${trail}.key`) ? readFileSync(`${trail}.key`, 'utf8') : '', '');
   });
 
   it('a UserPromptSubmit hook that blocks (exit 2) stops the message, with its reason', async () => {

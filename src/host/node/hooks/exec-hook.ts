@@ -1,9 +1,17 @@
 // A hook runs as the user's own program: `bash -c COMMAND` in the workspace, outside the agent's
-// sandbox, with the user's environment, the event's JSON on stdin, and a timeout after which its
+// sandbox, with the user's environment (less the model's API key), the event's JSON on stdin, and a timeout after which its
 // whole process group is stopped (a hook that forks a sleeper does not hold the agent either).
 import { spawn } from 'node:child_process';
+import { LLM_VARIABLES } from '../../../core/llm/environment-names';
 import type { HookExecPort } from '../../../core/hooks/hook-runner';
 import type { HookProcessResult } from '../../../core/hooks/hook-output';
+
+/** The environment without the model's API key: a hook checks steps, it does not talk to the model. */
+function withoutApiKey(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const name of LLM_VARIABLES.apiKey) delete out[name];
+  return out;
+}
 
 /** Output read per stream; more is dropped (the record keeps less still). */
 const MAX_OUTPUT = 1024 * 1024;
@@ -15,7 +23,7 @@ export function nodeHookExec(env: NodeJS.ProcessEnv = process.env): HookExecPort
         const started = performance.now();
         const child = spawn('bash', ['-c', command], {
           cwd: opts.cwd,
-          env: { ...env, CLAUDE_PROJECT_DIR: opts.cwd, LOGBOOK_PROJECT_DIR: opts.cwd },
+          env: { ...withoutApiKey(env), CLAUDE_PROJECT_DIR: opts.cwd, LOGBOOK_PROJECT_DIR: opts.cwd },
           stdio: ['pipe', 'pipe', 'pipe'],
           detached: true,
         });
