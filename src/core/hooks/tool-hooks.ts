@@ -105,7 +105,9 @@ export class ToolHooks {
         const why = v.reason ? `: ${v.reason}` : '';
         if (v.decision === 'ask') {
           const { contained: _c, ...rest } = d;
-          return { ...rest, confirm: true, reasons: [`${who} asks for your confirmation${why}`] };
+          const asks = `${who} asks for your confirmation${why}`;
+          // In the risks too: the CLI's question and the chat's card list them.
+          return { ...rest, confirm: true, reasons: [asks], riskReasons: [...(d.riskReasons ?? []), asks] };
         }
         // allow: stronger than an allow rule, never past what the rules themselves rate HIGH.
         if (!d.confirm || d.ruled?.risk === 'HIGH' || d.risk === 'HIGH') return d;

@@ -171,6 +171,32 @@ process.stdin.on('end', () => process.stdout.write(JSON.stringify({ hookSpecific
     assert.equal(existsSync(join(ws, 'pwned.txt')), false);
   });
 
+  it('"ask" makes an action wait even with confirmation off; approve runs it without asking the hook again', async () => {
+    const ws = fx.tmp();
+    const hooksDir = fx.tmp('logbook-hook-scripts-');
+    const hook = script(
+      hooksDir,
+      'ask.sh',
+      `#!/usr/bin/env bash
+cat >/dev/null
+echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches the release notes"}}'
+`,
+    );
+    const env = {
+      ...(await fx.startLlm(oneCall('ask', 'note it', terminalCall('c_n', 'echo note > notes.txt')))),
+      ...userHooks(fx, pre(hook)),
+    };
+    const r = await runCli(['run', '--workspace', ws, '--confirm', 'never', '--task', 'note it'], { env });
+    assert.equal(r.code, 2, printed(r));
+    assert.match(r.stdout, /ask\.sh` asks for your confirmation: touches the release notes/);
+    assert.equal(existsSync(join(ws, 'notes.txt')), false);
+    const dir = onlyConversationDir(ws);
+    const approved = await runCli(['approve', dir], { env });
+    assert.equal(approved.code, 0, printed(approved));
+    assert.equal(readFileSync(join(ws, 'notes.txt'), 'utf8'), 'note\n');
+    assert.equal((await hookRuns(ws)).length, 1);
+  });
+
   it('an "allow" from a hook does not leave plan mode: a read rewritten into a write is refused', async () => {
     const ws = fx.tmp();
     const hooksDir = fx.tmp('logbook-hook-scripts-');
