@@ -182,19 +182,30 @@ cat >/dev/null
 echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches the release notes"}}'
 `,
     );
+    const waited = join(fx.tmp('logbook-hook-marks-'), 'waited');
     const env = {
       ...(await fx.startLlm(oneCall('ask', 'note it', terminalCall('c_n', 'echo note > notes.txt')))),
-      ...userHooks(fx, pre(hook)),
+      ...userHooks(fx, {
+        ...pre(hook),
+        // Told when the agent waits for the user.
+        Notification: [{ hooks: [{ type: 'command', command: `cat > ${waited}` }] }],
+      }),
     };
     const r = await runCli(['run', '--workspace', ws, '--confirm', 'never', '--task', 'note it'], { env });
     assert.equal(r.code, 2, printed(r));
     assert.match(r.stdout, /ask\.sh` asks for your confirmation: touches the release notes/);
     assert.equal(existsSync(join(ws, 'notes.txt')), false);
+    const told = JSON.parse(readFileSync(waited, 'utf8')) as Json;
+    assert.equal(told['hook_event_name'], 'Notification');
+    assert.deepEqual(told['pending'], ['terminal']);
     const dir = onlyConversationDir(ws);
     const approved = await runCli(['approve', dir], { env });
     assert.equal(approved.code, 0, printed(approved));
     assert.equal(readFileSync(join(ws, 'notes.txt'), 'utf8'), 'note\n');
-    assert.equal((await hookRuns(ws)).length, 1);
+    assert.deepEqual(
+      (await hookRuns(ws)).map((r) => r['event']),
+      ['PreToolUse', 'Notification'],
+    );
   });
 
   it('an "allow" from a hook does not leave plan mode: a read rewritten into a write is refused', async () => {
