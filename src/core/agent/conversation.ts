@@ -342,6 +342,32 @@ export class Conversation {
     return (await hooks.run(this.journal, event, input)).runs;
   }
 
+  /**
+   * The Stop (or, for a delegated agent, SubagentStop) hooks as the agent finishes. One that blocks
+   * (exit 2, or `decision: "block"`) sends the agent on with its reason, as a message from the hook,
+   * once a run (`stop_hook_active` says whether this is the second stop).
+   */
+  private async stopHooks(active: boolean): Promise<'go on' | 'stop'> {
+    const event = this.deps.agent?.start ? 'SubagentStop' : 'Stop';
+    const runs = await this.notifyHooks(event, { stop_hook_active: active });
+    const block = active ? undefined : runs.find((r) => r.decision === 'block' || r.status === 'blocked');
+    if (!block) return 'stop';
+    await this.journal.append('MessageEvent', {
+      source: 'hook',
+      llm_message: {
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: `The hook \`${block.command}\` asks you not to stop yet: ${block.reason ?? ''}`,
+          },
+        ],
+      },
+    } as CreateFields<'MessageEvent'>);
+    await this.journal.setStatus('running');
+    return 'go on';
+  }
+
   /** The SessionEnd hooks, when this process ran the conversation (the host calls it as it closes). */
   async endSession(reason: string): Promise<void> {
     if (!this.sessionStarted) return;
@@ -554,6 +580,7 @@ export class Conversation {
     }
     await this.policies.prepare();
     let steps = 0;
+    let stopHookActive = false;
     for (;;) {
       if (this.pauseRequested) {
         await this.journal.pause();
@@ -583,9 +610,10 @@ export class Conversation {
         break;
       }
       if (outcome === 'llm') steps++;
-      if (outcome === 'finished') {
-        const event = this.deps.agent?.start ? 'SubagentStop' : 'Stop';
-        await this.notifyHooks(event, { stop_hook_active: false });
+      if (outcome === 'finished' && (await this.stopHooks(stopHookActive)) === 'go on') {
+        // Once a run: a Stop hook that always blocks must not keep the agent going forever.
+        stopHookActive = true;
+        continue;
       }
       if (outcome === 'waiting')
         await this.notifyHooks('Notification', {

@@ -475,6 +475,37 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
     assert.equal(existsSync(`${trail}.key`) ? readFileSync(`${trail}.key`, 'utf8') : '', '');
   });
 
+  it('a Stop hook that blocks sends the agent on once, with its reason', async () => {
+    const ws = fx.tmp();
+    const hooksDir = fx.tmp('logbook-hook-scripts-');
+    const hook = script(
+      hooksDir,
+      'not-yet.sh',
+      '#!/usr/bin/env bash\ncat >/dev/null\necho "run the tests before you stop" >&2\nexit 2\n',
+    );
+    const env = {
+      ...(await fx.startLlm({
+        name: 'stop-block',
+        turns: [
+          { match: { lastRole: 'user', lastContentIncludes: 'fix it' }, reply: { content: 'fixed' } },
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'run the tests before you stop' },
+            reply: { content: 'tests pass' },
+          },
+        ],
+      })),
+      ...userHooks(fx, { Stop: [{ hooks: [{ type: 'command', command: hook }] }] }),
+    };
+    const r = await runCli(['run', '--workspace', ws, '--task', 'fix it'], { env });
+    assert.equal(r.code, 0, printed(r));
+    // The second stop is let through (stop_hook_active), however the hook answers.
+    assert.equal(fx.llm!.remainingTurns(), 0);
+    assert.deepEqual(
+      (await hookRuns(ws)).map((h) => h['status']),
+      ['blocked', 'blocked'],
+    );
+  });
+
   it('a UserPromptSubmit hook that blocks (exit 2) stops the message, with its reason', async () => {
     const ws = fx.tmp();
     const hooksDir = fx.tmp('logbook-hook-scripts-');
