@@ -33,9 +33,13 @@ describe('hooks in effect', () => {
 
   const user = { Stop: [{ hooks: [{ type: 'command', command: 'notify' }] }] };
 
-  it("an untrusted workspace runs the user's hooks only, even with the repository's accepted", () => {
+  it("an untrusted workspace runs the user's hooks only, even with the repository's accepted, and none that runs its files", () => {
     acceptHooks(env, ws, repositoryHooks(ws)[0]!);
-    const found = hooksInEffect({ workspace: ws, env, user, trusted: false });
+    const mine = {
+      ...user,
+      PreToolUse: [{ hooks: [{ type: 'command', command: '"$CLAUDE_PROJECT_DIR"/scripts/check.sh' }] }],
+    };
+    const found = hooksInEffect({ workspace: ws, env, user: mine, trusted: false });
     assert.deepEqual(
       found.hooks.map((h) => h.command),
       ['notify'],
