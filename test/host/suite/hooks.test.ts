@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { chatTask, scriptedModel, workspaceRoot } from './helpers';
+import { chatTask, scriptedModel, until, workspaceRoot } from './helpers';
 
 const KEEP = 'hooks-keep.txt';
 
@@ -62,6 +62,7 @@ describe('hooks in the editor', function () {
     });
     const { view, controller, session } = await chatTask('clean up');
     try {
+      await until(() => llm!.remainingTurns() === 0, 'the model read the refusal and finished');
       assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
       assert.ok(existsSync(join(workspaceRoot(), KEEP)), 'the hook did not stop rm -rf');
       const shown = JSON.stringify(view.posted);
