@@ -39,6 +39,8 @@ export interface DispatcherDeps {
   pauseSignal?: () => AbortSignal;
   /** Descriptions of edits the user made to the agent's changes since the last call (asked before each action runs). */
   userEditNotes?: () => string[];
+  /** After an action ran: notes for the model about it (the PostToolUse hooks' context or objection). */
+  afterRun?: (action: ActionEvent, observation: ObservationFields) => Promise<string[]>;
 }
 
 export class ActionDispatcher {
@@ -164,6 +166,15 @@ export class ActionDispatcher {
     });
     // Also when it failed or was interrupted: whatever it left is the agent's, not the user's.
     if (checkpointed) await checkpoints.after(action);
+    const after = (await this.deps.afterRun?.(action, observation)) ?? [];
+    if (after.length)
+      observation.observation = {
+        ...observation.observation,
+        content: [
+          ...observation.observation.content,
+          ...after.map((text) => ({ type: 'text' as const, text })),
+        ],
+      };
     if (notes.length) {
       // The user changed files while reviewing: the agent must know before it edits them again.
       const note = `Note: since your last change the user edited these files themselves:\n${notes.join('\n')}`;

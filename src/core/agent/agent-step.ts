@@ -38,6 +38,8 @@ export interface AgentStepDeps {
   abortable: () => AbortSignal;
   /** Streams a delta of the reply to who listens (never logged). */
   emitDelta: (d: LlmDelta | { type: 'end' }) => void;
+  /** Before a condensation: the PreCompact hooks ('manual': asked for; 'auto': the view grew too large). */
+  beforeCompact?: (trigger: 'manual' | 'auto') => Promise<void>;
 }
 
 export class AgentStep {
@@ -54,6 +56,7 @@ export class AgentStep {
   async condenseNow(): Promise<boolean> {
     const { condenser, condenserLlm, llm, log } = this.deps;
     if (!condenser) return false;
+    await this.deps.beforeCompact?.('manual');
     const { view } = await this.deps.prompt();
     const fields = await condenser.condense(view, condenserLlm ?? llm, { force: true });
     if (!fields) return false;
@@ -79,6 +82,7 @@ export class AgentStep {
     if (!(this.condenseRequested || condenser.shouldCondense(view))) return undefined;
     const force = this.condenseRequested;
     this.condenseRequested = false;
+    await this.deps.beforeCompact?.(force ? 'manual' : 'auto');
     const fields = await condenser.condense(view, condenserLlm ?? llm, { force });
     if (fields) {
       await log.append('Condensation', fields as CreateFields<'Condensation'>);

@@ -1,4 +1,5 @@
 // What a conversation is made of: its log, its model, its tools and the host's ports and policies.
+import type { HookRunner } from '../hooks/hook-runner';
 import type { ActionEvent } from '../events';
 import type { EventStore } from '../log/event-store';
 import type { LlmClient } from '../llm/types';
@@ -60,4 +61,6 @@ export interface ConversationDeps {
    * action may not run (it is answered with that), or null. Asked before any other policy.
    */
   boundary?: (action: ActionEvent) => string | null;
+  /** The user's hooks (docs/HOOKS.md): run around actions, prompts, stops and waits; none: no hook runs. */
+  hooks?: HookRunner;
 }

@@ -48,6 +48,8 @@ import { ToolSet } from './policies/tool-set';
 import { defaultPolicies } from './policies/default-policies';
 import { AGENT_START_KEY } from '../agents/agent-events';
 import { WordedError } from '../text/l10n';
+import { ToolHooks } from '../hooks/tool-hooks';
+import type { ConfirmationGate } from './ports';
 
 export { SNAPSHOT_EVERY };
 export type { ConversationDeps };
@@ -76,6 +78,12 @@ export class Conversation {
   private readonly policies: ConversationPolicies;
   private readonly agentStep: AgentStep;
   private readonly dispatcher: ActionDispatcher;
+  /** The hooks around each action (none: no hook is configured). */
+  private readonly toolHooks: ToolHooks | undefined;
+  /** The gate with the hooks' verdicts on top. */
+  private readonly gate: ConfirmationGate;
+  /** Whether this process has run the SessionStart hooks for this conversation. */
+  private sessionStarted = false;
 
   private constructor(
     private readonly deps: ConversationDeps,
@@ -97,6 +105,13 @@ export class Conversation {
     );
     const log = this.journal;
     const tools = () => this.toolSet.active();
+    this.toolHooks = deps.hooks ? new ToolHooks(deps.hooks, tools, () => this.state.mode) : undefined;
+    this.gate = this.toolHooks ? this.toolHooks.gate(deps.gate) : deps.gate;
+    if (this.toolHooks) {
+      const hooks = this.toolHooks;
+      for (const e of load.memory.recent) hooks.absorb(e);
+      this.journal.onEvent((e) => hooks.absorb(e));
+    }
     const memory = this.memory;
     const settings = () => this.bound();
     const offers = deps.agent?.offers?.bind(deps.agent);
@@ -114,6 +129,9 @@ export class Conversation {
     this.policies = new ConversationPolicies(
       [
         ...(boundary ? [{ name: 'host-boundary', refuseAction: (a: ActionEvent) => boundary(a) }] : []),
+        ...(this.toolHooks
+          ? [{ name: 'hooks', refuseAction: (a: ActionEvent) => this.toolHooks!.refusal(a) }]
+          : []),
         ...defaultPolicies({
           toolSet: this.toolSet,
           planMode: { cwd: deps.cwd, shellCwd: () => deps.gate.shellCwdNow?.(), tools },
@@ -141,11 +159,12 @@ export class Conversation {
       tools: () => this.toolSet.offered(),
       abortable,
       emitDelta: (d) => this.emitDelta(d),
+      beforeCompact: async (trigger) => void (await this.notifyHooks('PreCompact', { trigger })),
     });
     this.dispatcher = new ActionDispatcher({
       log,
       pending: () => this.pendingActionEvents(),
-      gate: deps.gate,
+      gate: this.gate,
       policies: this.policies,
       checkpoints: new ActionCheckpoints(deps.id, log, deps.checkpoints, tools),
       tools,
@@ -154,6 +173,7 @@ export class Conversation {
       abortable,
       pauseSignal: () => this.pausing.signal,
       ...(deps.userEditNotes ? { userEditNotes: deps.userEditNotes } : {}),
+      ...(this.toolHooks ? { afterRun: (a, o) => this.toolHooks!.afterTool(log, a, o) } : {}),
     });
   }
 
@@ -249,7 +269,7 @@ export class Conversation {
 
   /** How the gate rates the actions that wait for the user now: their risk and why. */
   heldRisks(): ConfirmationDecision[] {
-    return this.deps.gate.decide(this.awaitingConfirmation());
+    return this.gate.decide(this.awaitingConfirmation());
   }
 
   /** Pending actions that started before a crash and have no recorded result. */
@@ -271,6 +291,8 @@ export class Conversation {
       context?: readonly string[];
     } = {},
   ): Promise<void> {
+    const told = await this.promptHooks(text);
+    if (told.length) opts = { ...opts, context: [...(opts.context ?? []), ...told] };
     const skills = triggeredSkills(this.deps.skills ?? [], text, this.state.activatedSkills);
     const content: { type: 'text'; text: string }[] = [{ type: 'text', text }];
     for (const a of opts.attachments ?? []) content.push({ type: 'text', text: a });
@@ -293,6 +315,65 @@ export class Conversation {
       } as CreateFields<'MessageEvent'>,
       true,
     );
+  }
+
+  /**
+   * The UserPromptSubmit hooks: what they add for the model; a hook that blocks the message (or
+   * fails) stops it before it is recorded, with the hook's reason (its run is recorded).
+   */
+  private async promptHooks(prompt: string): Promise<string[]> {
+    const hooks = this.deps.hooks;
+    if (!hooks?.has('UserPromptSubmit') || this.store.readOnly) return [];
+    const { runs } = await hooks.run(this.journal, 'UserPromptSubmit', { prompt });
+    const stop = runs.find((r) => r.status !== 'ok' || r.decision === 'block');
+    if (stop)
+      throw new WordedError((l10n) =>
+        l10n.t('The hook `{0}` did not let this message through: {1}', stop.command, stop.reason ?? ''),
+      );
+    return runs.flatMap((r) => (r.additional_context ? [r.additional_context] : []));
+  }
+
+  /** Runs the hooks of an event that only informs (a stop, a wait, a start or end); returns their runs. */
+  async notifyHooks(
+    event: 'Stop' | 'SubagentStop' | 'Notification' | 'SessionStart' | 'SessionEnd' | 'PreCompact',
+    input: Record<string, unknown>,
+  ) {
+    const hooks = this.deps.hooks;
+    if (!hooks?.has(event) || this.store.readOnly) return [];
+    return (await hooks.run(this.journal, event, input)).runs;
+  }
+
+  /**
+   * The Stop (or, for a delegated agent, SubagentStop) hooks as the agent finishes. One that blocks
+   * (exit 2, or `decision: "block"`) sends the agent on with its reason, as a message from the hook,
+   * once a run (`stop_hook_active` says whether this is the second stop).
+   */
+  private async stopHooks(active: boolean): Promise<'go on' | 'stop'> {
+    const event = this.deps.agent?.start ? 'SubagentStop' : 'Stop';
+    const runs = await this.notifyHooks(event, { stop_hook_active: active });
+    const block = active ? undefined : runs.find((r) => r.decision === 'block' || r.status === 'blocked');
+    if (!block) return 'stop';
+    await this.journal.append('MessageEvent', {
+      source: 'hook',
+      llm_message: {
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: `The hook \`${block.command}\` asks you not to stop yet: ${block.reason ?? ''}`,
+          },
+        ],
+      },
+    } as CreateFields<'MessageEvent'>);
+    await this.journal.setStatus('running');
+    return 'go on';
+  }
+
+  /** The SessionEnd hooks, when this process ran the conversation (the host calls it as it closes). */
+  async endSession(reason: string): Promise<void> {
+    if (!this.sessionStarted) return;
+    this.sessionStarted = false;
+    await this.notifyHooks('SessionEnd', { reason });
   }
 
   /** Runs the agent until it finishes, waits for confirmation, is paused, gets stuck, fails or hits the limit. */
@@ -367,7 +448,7 @@ export class Conversation {
     const ids = (actionIds ?? pending.map((a) => a.id)).filter((id) => pending.some((a) => a.id === id));
     if (!ids.length) return;
     const approving = pending.filter((a) => ids.includes(a.id));
-    const risks = Object.fromEntries(this.deps.gate.decide(approving).map((d) => [d.actionId, d.risk]));
+    const risks = Object.fromEntries(this.gate.decide(approving).map((d) => [d.actionId, d.risk]));
     await this.journal.append(
       'ConversationStateUpdateEvent',
       { key: APPROVED_ACTIONS_KEY, value: { action_ids: ids, risks } },
@@ -507,8 +588,15 @@ export class Conversation {
     await this.journal.setStatus('running');
     // What the stuck detector reads, complete (an open from a snapshot defers part of it).
     await this.memory.settleRecent();
+    if (!this.sessionStarted) {
+      this.sessionStarted = true;
+      const first =
+        !this.state.pendingActions.length && this.memory.recent.every((e) => e.source !== 'agent');
+      await this.notifyHooks('SessionStart', { source: first ? 'startup' : 'resume' });
+    }
     await this.policies.prepare();
     let steps = 0;
+    let stopHookActive = false;
     for (;;) {
       if (this.pauseRequested) {
         await this.journal.pause();
@@ -538,6 +626,16 @@ export class Conversation {
         break;
       }
       if (outcome === 'llm') steps++;
+      if (outcome === 'finished' && (await this.stopHooks(stopHookActive)) === 'go on') {
+        // Once a run: a Stop hook that always blocks must not keep the agent going forever.
+        stopHookActive = true;
+        continue;
+      }
+      if (outcome === 'waiting')
+        await this.notifyHooks('Notification', {
+          message: 'The agent waits for your confirmation.',
+          pending: this.awaitingConfirmation().map((a) => a.tool_name),
+        });
       if (outcome === 'finished' || outcome === 'waiting' || outcome === 'error') break;
       if ((await this.policies.beforeNextStep()) === 'stop') break;
     }
@@ -545,15 +643,24 @@ export class Conversation {
   }
 
   /** One unit of progress: the pending actions dispatched, or the agent's step (condense or ask the LLM). */
-  private step(): Promise<StepOutcome | DispatchOutcome> {
-    const pending = this.pendingActionEvents();
-    return pending.length ? this.dispatcher.dispatch(pending) : this.agentStep.take();
+  private async step(): Promise<StepOutcome | DispatchOutcome> {
+    let pending = this.pendingActionEvents();
+    if (!pending.length) return this.agentStep.take();
+    // The hooks decide first, so the gate and the user see their verdicts and rewrites.
+    if (this.toolHooks) {
+      await this.toolHooks.beforeTools(this.journal, pending);
+      pending = this.pendingActionEvents();
+    }
+    return this.dispatcher.dispatch(pending);
   }
 
+  /** The pending actions as they will run (a hook's accepted rewrite applied). */
   private pendingActionEvents(): ActionEvent[] {
+    const hooks = this.toolHooks;
     return this.state.pendingActions
       .map((p) => this.memory.pendingAction(p.actionId))
-      .filter((a): a is ActionEvent => a !== undefined);
+      .filter((a): a is ActionEvent => a !== undefined)
+      .map((a) => (hooks ? hooks.effective(a) : a));
   }
 
   private emitDelta(d: LlmDelta | { type: 'end' }): void {

@@ -43,7 +43,16 @@ export const RUNS_LATER: readonly RunsLaterEntry[] = [
     why: "the editor's workspace settings, tasks (run on folder open) and launch configurations",
   },
   { pattern: '.devcontainer/', why: 'the dev container the editor builds and starts' },
-  { pattern: '.logbook/', why: "Logbook's own agents and settings, and its conversation logs" },
+  {
+    pattern: '.logbook/',
+    why: "Logbook's own agents and settings (hooks.json too), and its conversation logs",
+  },
+  {
+    // Its settings.json holds hooks Logbook runs (once accepted) and Claude Code runs; its hooks/
+    // folder the scripts they name.
+    pattern: '.claude/',
+    why: 'hooks, settings and agents that Logbook and Claude Code run',
+  },
   { pattern: '.envrc', why: 'direnv runs it when a shell enters the folder' },
   { pattern: '.env', why: 'environment files that tools load into later processes' },
   {

@@ -38,7 +38,7 @@ export const SETTING_CATEGORIES: readonly SettingCategory[] = [
   {
     title: 'Confirmation',
     id: 'logbook.confirmation',
-    keys: ['confirmation.mode', 'confirmation.allowRules', 'agent.defaultMode'],
+    keys: ['confirmation.mode', 'confirmation.allowRules', 'hooks', 'agent.defaultMode'],
   },
   {
     title: 'Sandbox',

@@ -3,6 +3,7 @@
 // environment variables and CLI flag that set it. package.json's `contributes.configuration` is
 // checked against this list, and docs/SETTINGS.md is generated from it.
 import { z } from 'zod';
+import { parseHooks } from '../hooks/hook-config';
 import { LLM_VARIABLES } from '../llm/environment-names';
 import { readPriceTable } from '../llm/pricing';
 import { REASONING_EFFORTS } from '../llm/request-hints';
@@ -396,6 +397,24 @@ export const SETTINGS: readonly SettingDef[] = [
     guards: true,
     description:
       'MCP servers whose tools the agent may use, by name, in the `mcpServers` shape of Claude Desktop and Cline: `{"memory": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}}` or `{"docs": {"url": "https://…/mcp", "headers": {"Authorization": "Bearer ${secret:docs}"}}}`. Servers start when a conversation runs and restart when their entry changes; none starts in an untrusted workspace. When commands run in Logbook\'s sandbox, a `command` server starts in it too (the workspace writable, nothing else; the network closed but for `logbook.sandbox.allowedHosts` and its own `allowedHosts`); `"sandbox": false` runs one outside. Add one with **Logbook: Add MCP Server**.',
+  }),
+  setting({
+    key: 'hooks',
+    kind: object(z.record(z.string(), z.unknown()), 'an object of hook events, as in Claude Code'),
+    default: {},
+    hosts: BOTH,
+    guards: true,
+    scope: 'machine',
+    problems: (value) => {
+      try {
+        parseHooks(value, 'user');
+        return [];
+      } catch (err) {
+        return [(err as Error).message];
+      }
+    },
+    description:
+      'Your own programs run before and after the agent\'s steps, in the shape of Claude Code\'s `hooks` setting: `{"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/check.sh", "timeout": 60}]}]}`. Events: PreToolUse (allow, deny, ask or rewrite an action), PostToolUse (context for the model), UserPromptSubmit, Stop, SubagentStop, PreCompact, SessionStart, SessionEnd, Notification. Hooks run outside the sandbox, as you, with a timeout; a PreToolUse hook that fails stops its action. A repository\'s `.claude/settings.json` and `.logbook/hooks.json` hooks run only once you accept them. See docs/HOOKS.md. A machine setting.',
   }),
   setting({
     key: 'tools.includeEditorTools',

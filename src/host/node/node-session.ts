@@ -1,6 +1,7 @@
 // A conversation on Node parts: the segment log in a directory, the OpenAI-compatible client, the
 // file system and a shell of its own, through the session factory both hosts share
 // (session/agent-session.ts). The CLI uses it; anything else that runs the agent outside VS Code can too.
+import type { ConfiguredHook } from '../../core/hooks/hook-config';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Conversation } from '../../core/agent/conversation';
@@ -98,6 +99,8 @@ export interface NodeSessionOptions {
   boundary?: (action: ActionEvent) => string | null;
   /** The file tools' port made from the disk's (an ACP editor's buffers); default: the disk's. */
   files?: (disk: FilePort) => FilePort;
+  /** The hooks in effect (docs/HOOKS.md); none: no hook runs. */
+  hooks?: () => readonly ConfiguredHook[];
 }
 
 export interface NodeSession {
@@ -171,9 +174,12 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   const killShellOnExit = (): void => terminal.dispose();
   process.once('exit', killShellOnExit);
   let closed = false;
+  let running: Conversation | undefined;
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
+    // Before the log closes, so the SessionEnd hooks' runs are recorded in it.
+    await running?.endSession('exit').catch(() => undefined);
     unsubscribe();
     process.off('exit', killShellOnExit);
     terminal.dispose();
@@ -232,8 +238,10 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       shell: () => ({ startup: opts.shellStartup ?? 'none' }),
       ...(opts.agent ? { agent: opts.agent } : {}),
       ...(opts.boundary ? { boundary: opts.boundary } : {}),
+      ...(opts.hooks ? { hooks: opts.hooks } : {}),
     });
     readOnly = session.shellPlace.readOnly;
+    running = session.conversation;
     terminal.startIn(session.shellPlace.startDir());
     // The CLI opens a conversation to run or to answer it: the servers start now, so the pending
     // actions of their tools are rated by their annotations before anything is decided.

@@ -336,6 +336,12 @@ export class ConversationSession {
       const stopped = this.conversation.interrupt().catch(() => {});
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 2_000))]);
     }
+    // Before the log closes, so the SessionEnd hooks' runs are recorded; a slow hook does not hold the window.
+    if (!this.readOnly)
+      await Promise.race([
+        this.conversation.endSession('close').catch(() => undefined),
+        new Promise((r) => setTimeout(r, 2_000)),
+      ]);
     await this.deps.children?.dispose();
     this.terminalRef.port?.dispose();
     if (!this.deps.sharedSandbox) await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);

@@ -22,6 +22,7 @@ import { type AgentSession, openAgentSession } from '../node/session/agent-sessi
 import type { SessionDeps } from './session-deps';
 import type { ConversationStore } from '../node/session/conversation-store';
 import { readWebRules, readWebSearch } from './web-settings';
+import { editorHooks } from './hooks/editor-hooks';
 
 /** The conversation's integrated terminal, made at the agent's first command and named after it. */
 export interface EditorTerminal {
@@ -39,6 +40,8 @@ export async function openEditorAgentSession(
   const knownSecrets = deps.llm.knownSecrets;
   const box = deps.sandbox;
   const mcp = deps.mcp;
+  // Read once as the conversation opens: a changed hook file asks again in the next one.
+  const hooks = await editorHooks(deps.cwd);
   const session = await openAgentSession({
     id: deps.id,
     dir: deps.dir,
@@ -104,6 +107,7 @@ export async function openEditorAgentSession(
     ...(deps.agent ? { agent: deps.agent } : {}),
     // The editor's terminal (or its fallback, a login shell) reads the user's startup files.
     shell: () => ({ startup: 'user' }),
+    ...(hooks.length ? { hooks: () => hooks } : {}),
   });
   return { ...session, terminal };
 }

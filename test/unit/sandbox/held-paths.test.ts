@@ -37,6 +37,7 @@ describe('sandbox: held paths of a workspace', () => {
     assert.deepEqual(rel(p.selfBound), ['.git', '.git/modules', '.git/modules/lib', 'vendor/sub/.git']);
     // Folders only: a missing file (commondir) cannot have a placeholder; nested repositories' are watched.
     assert.deepEqual(rel(p.missingFolders), [
+      '.claude',
       '.devcontainer',
       '.git/info',
       '.git/worktrees',

@@ -11,6 +11,7 @@ import type { ParsedMcpConfig } from '../mcp';
 import { type NodeSession, type NodeSessionOptions, openNodeConversation } from '../node-session';
 import type { DemoServer } from '../demo-model/demo-server';
 import { agentCheckpoints } from './checkpoint-env';
+import { cliHooks } from './cli-hooks';
 import type { CliSettings } from './cli-settings';
 import { resolvePath } from './conversation-dir';
 import { demoConnection } from './demo-option';
@@ -106,6 +107,7 @@ export async function openCliSession(
   }
   const signing = cliSigningIdentity(io, settings);
   const printer = eventPrinter(io, target.mode);
+  const hooks = await cliHooks(io, target.workspace, settings);
   const shared = {
     workspace: target.workspace,
     llmSettings,
@@ -121,6 +123,8 @@ export async function openCliSession(
       },
       searxngUrl: settings.get<string>('web.searxngUrl'),
     },
+    // Delegated agents run the same hooks (their stop is a SubagentStop).
+    ...(hooks.length ? { hooks: () => hooks } : {}),
   };
   const accepted = await askAboutHeld(io, target.workspace);
   const agents = cliAgents(io, target.workspace, target.mode, [

@@ -26,11 +26,30 @@ import {
   UnaskedSchema,
 } from '../../../core/state';
 import { forgottenCount } from '../../../core/context';
+import { HOOK_RUN_KEY, type HookRunRecord } from '../../../core/hooks/hook-runner';
 import { printableLine } from '../../../core/text/printable';
 import { AGENT_START_KEY, AgentStartValueSchema } from '../../../core/agents/agent-events';
 import { acpRecordLine } from '../acp/record-lines';
 
 const MAX_CHARS = 160;
+
+/** A hook run: which hook, for what, what it decided and why, how long it took. */
+export function hookRunLine(r: HookRunRecord): string {
+  const target = r.tool_name ? ` ${r.tool_name}${r.action_id ? ` (action ${r.action_id})` : ''}` : '';
+  const what =
+    r.status === 'failed'
+      ? 'failed'
+      : r.status === 'blocked'
+        ? 'blocked'
+        : r.updated_input
+          ? `${r.decision === 'none' ? 'rewrote' : `${r.decision}, rewrote`}`
+          : r.decision === 'none'
+            ? 'ok'
+            : r.decision;
+  const why = r.reason ? `: ${r.reason.replace(/\s+/g, ' ')}` : '';
+  const context = r.additional_context ? ` [context for the model: ${clip(r.additional_context)}]` : '';
+  return `[hook] ${r.event}${target} \`${r.command}\` (${r.origin}) ${what}${why}${context}, ${r.duration_ms} ms, input sha256:${r.input_sha256.slice(0, 12)}`;
+}
 
 /** The line for an event, with every control character of the model's or a tool's text escaped. */
 export function eventLine(e: Event): string {
@@ -132,6 +151,7 @@ function stateUpdateLine(key: string, value: unknown): string {
     const wait = Math.ceil(Number(v.delay_ms) / 1000);
     return `[llm] ${clip(String(v.error))} Retrying in ${wait} s (${Number(v.attempt)} of ${Number(v.attempts)}).`;
   }
+  if (key === HOOK_RUN_KEY && value && typeof value === 'object') return hookRunLine(value as HookRunRecord);
   if (key === RECONFIRM_KEY) {
     const v = ReconfirmValueSchema.safeParse(value);
     if (v.success)

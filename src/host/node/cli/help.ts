@@ -364,6 +364,20 @@ Options:
   -h, --help    show this help
 
 Exit codes: 0 done; 1 a bad did:key, an unknown action, or a failure.`,
+  hooks: `Usage: logbook hooks [list] [--workspace DIR]
+       logbook hooks accept [--workspace DIR]
+
+Hooks are your own programs, run as you (outside the sandbox) before and after the agent's steps,
+in Claude Code's shape (docs/HOOKS.md): your \`hooks\` setting, and a repository's
+.claude/settings.json (its "hooks" key) and .logbook/hooks.json. A repository's hooks run only once
+you accept them as they are: \`list\` prints every hook and whether it is accepted; \`accept\`
+prints the repository's command lines and accepts them. A change to them asks again.
+
+Options:
+  --workspace DIR   the workspace (default: the current folder)
+  -h, --help        show this help
+
+Exit codes: 0 done; 1 a hook file that does not fit the schema, or a failure.`,
   checkpoints: `Usage: logbook checkpoints [CONV_DIR] [--json | --release]
 
 Lists the workspace checkpoints a conversation recorded: the files as they were before each action
@@ -465,6 +479,7 @@ Commands:
   repair              report events a conversation's log lost; accept the loss to continue
   verify              check a conversation's signatures: no event changed, removed, reordered or cut off
   trust               name the signers you trust (add, remove, list)
+  hooks               list the hooks that run here; accept a repository's hooks
   checkpoints         list the workspace checkpoints a conversation recorded
   restore             put the workspace's files back as they were at an event
   diff                print the workspace's changes between two points of a conversation

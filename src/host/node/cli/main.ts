@@ -23,6 +23,10 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   repair: async () => (await import('./repair-command')).repairCommand,
   verify: async () => (await import('./verify-command')).verifyCommand,
   trust: async () => (await import('./trust-command')).trustCommand,
+  hooks: async () => {
+    const { hooksCommand } = await import('./hooks-command');
+    return async (argv, io) => hooksCommand(argv, io);
+  },
   checkpoints: async () => (await import('./checkpoints-command')).checkpointsCommand,
   restore: async () => (await import('./restore-command')).restoreCommand,
   diff: async () => (await import('./diff-command')).diffCommand,

@@ -1,6 +1,9 @@
 // `logbook show`: the state derived from a conversation's log, read without taking its lock, from
 // the newest snapshot plus the events after it (read-state.ts). With --at ID: the state right after
 // that event (state-at.ts), as it was then.
+import { type HookRunRecord } from '../../../core/hooks/hook-runner';
+import { printableLine } from '../../../core/text/printable';
+import { hookRunsLines, recordedHookRuns } from './hooks-report';
 import { hasLiveWriter } from '../../../core/log';
 import { chainSigners } from '../../../core/signing';
 import { nonEmpty, parseCommandArgs } from './args';
@@ -45,8 +48,12 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
   const writerAlive = hasLiveWriter(dir);
   const store = await openReadOnly(dir);
   let read: ReadState;
+  let hookRuns: HookRunRecord[];
+  let hookFrom: number;
   try {
     read = await readState(store, id);
+    hookFrom = read.fromSnapshot ?? 0;
+    hookRuns = await recordedHookRuns(store, hookFrom);
   } finally {
     await store.close();
   }
@@ -61,12 +68,13 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
   // Who signed it, as signatures.log names them; `logbook verify` checks the signatures.
   const signers = chainSigners(dir);
   const agents = await agentsReport(dir);
-  if (values.json) io.out(JSON.stringify({ ...seen, signers, agents }));
+  if (values.json) io.out(JSON.stringify({ ...seen, signers, agents, hook_runs: hookRuns }));
   else {
     const lines = withLostLines(reportLines(seen), seen);
     const at = lines.findIndex((l) => l.startsWith('  tokens'));
     lines.splice(at + 1, 0, `  signed by  ${signers.length > 0 ? signers.join(', ') : 'nobody (unsigned)'}`);
     lines.push(...agentsLines(agents));
+    lines.push(...hookRunsLines(hookRuns, hookFrom).map(printableLine));
     for (const line of lines) io.out(line);
   }
   return EXIT.ok;

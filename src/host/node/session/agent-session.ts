@@ -4,6 +4,10 @@
 // search, scratch and image ports are added, the shell's place is tracked, and the gate and the
 // conversation are assembled (conversation-assembly.ts).
 import { join } from 'node:path';
+import type { ConfiguredHook } from '../../../core/hooks/hook-config';
+import { HookRunner } from '../../../core/hooks/hook-runner';
+import { nodeHookExec } from '../hooks/exec-hook';
+import { pinningExec } from '../hooks/pinned-scripts';
 import type { Conversation } from '../../../core/agent/conversation';
 import type { StoredConversationEvent } from '../../../core/agent/event-codec';
 import type { PolicyGate } from '../../../core/agent/policy-gate';
@@ -91,6 +95,8 @@ export interface AgentSessionOptions {
   shell?: () => ShellNotice;
   /** The host's own limit on what an action may touch (ConversationDeps.boundary). */
   boundary?: (action: ActionEvent) => string | null;
+  /** The hooks in effect, read at each event (docs/HOOKS.md); none: no hook runs. */
+  hooks?: () => readonly ConfiguredHook[];
 }
 
 export interface AgentSession {
@@ -168,6 +174,17 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
     ...(opts.agent ? { agent: opts.agent } : {}),
     ...(opts.shell ? { shell: opts.shell } : {}),
     ...(opts.boundary ? { boundary: opts.boundary } : {}),
+    ...(opts.hooks
+      ? {
+          hooks: new HookRunner({
+            hooks: opts.hooks,
+            exec: pinningExec(nodeHookExec(), cwd),
+            cwd,
+            conversationId: opts.id,
+            transcriptPath: opts.dir,
+          }),
+        }
+      : {}),
     confirmation: () => {
       const s = opts.settings();
       // An agent that took over with a stricter mode than the settings' asks by its own.
