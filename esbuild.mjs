@@ -5,30 +5,14 @@
 // bundles elsewhere than dist/ (the packaging test builds a package without touching dist/).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
+import { webviewOptions, zodEnglishOnly } from './scripts/webview-bundle.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
 const outdirAt = process.argv.indexOf('--outdir');
 const outdir = outdirAt >= 0 ? process.argv[outdirAt + 1] : 'dist';
 if (!outdir) throw new Error('--outdir needs a folder');
-
-// zod's namespace object (`z`) keeps every member alive, so its 48 error-message languages all
-// landed in the bundles (~250 KB minified). Logbook's messages from zod are read in English only.
-const zodEnglishOnly = {
-  name: 'zod-english-only',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${sep}zod${sep}`)
-        ? { path: join(args.resolveDir, '..', 'locales'), namespace: 'zod-locales' }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: 'export { default as en } from "./en.js";',
-      resolveDir: args.path,
-    }));
-  },
-};
 
 const common = {
   bundle: true,
@@ -63,19 +47,7 @@ const builds = [
     target: 'node20',
     banner: { js: '#!/usr/bin/env node' },
   },
-  {
-    ...common,
-    entryPoints: { webview: 'webview-ui/src/main.tsx' },
-    outdir,
-    // Minified in every build (its source map says where things are): the page parses it on each
-    // show, tests and benches measure the bundle that ships, and its size has a budget.
-    minify: true,
-    platform: 'browser',
-    format: 'iife',
-    target: 'chrome120',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-  },
+  webviewOptions({ outdir, sourcemap: common.sourcemap }),
 ];
 if (!production) {
   builds.push({

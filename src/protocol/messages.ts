@@ -507,13 +507,17 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Error text kept short: it goes to a log line and must not echo a huge hostile payload. */
 function parseWith<T>(schema: z.ZodMiniType<T>, raw: unknown): Parsed<T> {
-  const r = schema.safeParse(raw);
-  if (r.success) return { ok: true, value: r.data };
-  const type =
-    typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string'
-      ? String((raw as { type: string }).type).slice(0, 40)
-      : typeof raw;
-  return { ok: false, error: `(${type}) ${z.prettifyError(r.error).slice(0, 500)}` };
+  let type: string = typeof raw;
+  try {
+    if (typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string')
+      type = String((raw as { type: string }).type).slice(0, 40);
+    const r = schema.safeParse(raw);
+    if (r.success) return { ok: true, value: r.data };
+    return { ok: false, error: `(${type}) ${z.prettifyError(r.error).slice(0, 500)}` };
+  } catch (err) {
+    // Only a value no message can carry (a throwing getter, a proxy) gets here: refused all the same.
+    return { ok: false, error: `(${type}) unreadable: ${String(err).slice(0, 200)}` };
+  }
 }
 
 export function parseWebviewMessage(raw: unknown): Parsed<WebviewMessage> {
