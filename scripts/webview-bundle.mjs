@@ -22,7 +22,11 @@ export const zodEnglishOnly = {
   },
 };
 
-/** esbuild options for dist/webview.js (and its CSS) under `outdir`, from the repository at `root`. */
+/**
+ * esbuild options for dist/webview.js (and its CSS) under `outdir`, from the repository at `root`.
+ * @param {{ root?: string; outdir: string; sourcemap?: import('esbuild').BuildOptions['sourcemap'] }} where
+ * @returns {import('esbuild').BuildOptions}
+ */
 export function webviewOptions({ root = '.', outdir, sourcemap = 'linked' }) {
   return {
     bundle: true,

@@ -114,7 +114,7 @@ describe('hostile: the webview protocol with zod/mini, and the webview bundle si
       });
       const size = statSync(join(out, 'webview.js')).size;
       assert.ok(size <= WEBVIEW_BUDGET_BYTES, `webview.js is ${size} bytes, over ${WEBVIEW_BUDGET_BYTES}`);
-      const inputs = Object.keys(r.metafile.inputs);
+      const inputs = Object.keys(r.metafile!.inputs);
       assert.deepEqual(
         inputs.filter((f) => /zod\/v4\/classic\/|preact\/compat\//.test(f)),
         [],
