@@ -6,8 +6,9 @@
 // the bundles elsewhere than dist/ (the packaging test builds a package without touching dist/).
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { lazyBundleBuilds, lazyBundlesPlugin } from './scripts/lazy-bundles.mjs';
+import { webviewOptions, zodEnglishOnly } from './scripts/webview-bundle.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -19,23 +20,6 @@ const metafile = process.argv.includes('--metafile');
 // dist/cli/): the layout before stacks loaded on first use, the baseline of the activation bench.
 const eager = process.argv.includes('--eager');
 if (!outdir) throw new Error('--outdir needs a folder');
-
-// zod's namespace object (`z`) keeps every member alive, so its 48 error-message languages all
-// landed in the bundles (~250 KB minified). Logbook's messages from zod are read in English only.
-const zodEnglishOnly = {
-  name: 'zod-english-only',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${sep}zod${sep}`)
-        ? { path: join(args.resolveDir, '..', 'locales'), namespace: 'zod-locales' }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
-      contents: 'export { default as en } from "./en.js";',
-      resolveDir: args.path,
-    }));
-  },
-};
 
 const common = {
   bundle: true,
@@ -76,16 +60,7 @@ const builds = [
   },
   // The stacks both load on first use (scripts/lazy-bundles.mjs), in dist/lazy/.
   ...(eager ? [] : lazyBundleBuilds(outdir, common)),
-  {
-    ...common,
-    entryPoints: { webview: 'webview-ui/src/main.tsx' },
-    outdir,
-    platform: 'browser',
-    format: 'iife',
-    target: 'chrome120',
-    jsx: 'automatic',
-    jsxImportSource: 'preact',
-  },
+  webviewOptions({ outdir, sourcemap: common.sourcemap }),
 ];
 if (!production) {
   builds.push({

@@ -1,7 +1,13 @@
 // Every message between the chat webview and the extension, declared once with zod and validated on
 // both sides. Objects are strict (unknown fields reject the message) and every string and array is
 // bounded, so a hostile or buggy peer cannot make the other side act on, or hold, arbitrary data.
-import { z } from 'zod';
+// Written with zod/mini (functions rather than methods, so a bundle keeps only what it calls): the
+// webview bundles these schemas, and the full zod API would be most of its size.
+import * as z from 'zod/mini';
+
+// zod/mini comes without error messages (full zod sets English ones when loaded): without them a
+// refused message would only say "Invalid input".
+if (!z.config().localeError) z.config(z.locales.en());
 
 /** Bounds shared by both sides; the webview uses them to disable inputs before the schema would refuse. */
 export const LIMITS = {
@@ -38,18 +44,18 @@ export const LIMITS = {
   children: 64,
 } as const;
 
-const Id = z.string().min(1).max(LIMITS.id);
-const Count = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
-const Money = z.number().nonnegative().max(1e12);
+const Id = z.string().check(z.minLength(1), z.maxLength(LIMITS.id));
+const Count = z.int().check(z.nonnegative());
+const Money = z.number().check(z.nonnegative(), z.maximum(1e12));
 /** plan: the agent only reads and answers with a plan; act: it may change things. */
 export const AgentMode = z.enum(['plan', 'act']);
 export type AgentMode = z.infer<typeof AgentMode>;
 /** One step of a plan as the user approves it (possibly edited in the chat). */
 export const PlanItem = z.strictObject({
-  title: z.string().min(1).max(LIMITS.planTitle),
-  notes: z.string().max(LIMITS.planNotes),
+  title: z.string().check(z.minLength(1), z.maxLength(LIMITS.planTitle)),
+  notes: z.string().check(z.maxLength(LIMITS.planNotes)),
   /** As the plan said (a step done while planning stays done); absent: to do. */
-  status: z.enum(['todo', 'in_progress', 'done']).optional(),
+  status: z.optional(z.enum(['todo', 'in_progress', 'done'])),
 });
 export type PlanItem = z.infer<typeof PlanItem>;
 
@@ -85,9 +91,9 @@ export type ViewEvent = z.infer<typeof ViewEvent>;
 export const PendingRisk = z.strictObject({
   actionId: Id,
   risk: z.enum(['LOW', 'MEDIUM', 'HIGH', 'UNKNOWN']),
-  reason: z.string().max(LIMITS.riskReason),
+  reason: z.string().check(z.maxLength(LIMITS.riskReason)),
   /** The rules rated it this high themselves (`reason` is theirs), not only the model. */
-  byRules: z.boolean().optional(),
+  byRules: z.optional(z.boolean()),
 });
 export type PendingRisk = z.infer<typeof PendingRisk>;
 
@@ -95,65 +101,72 @@ export type PendingRisk = z.infer<typeof PendingRisk>;
 export const ChildAgent = z.strictObject({
   conversationId: Id,
   /** The conversation that delegated to it: the shown one, or the delegated agent it is nested under. */
-  parentConversationId: Id.optional(),
+  parentConversationId: z.optional(Id),
   /** The delegating action in the parent's log; null when the log does not name it. */
-  parentEventId: Id.nullable(),
-  agentName: z.string().min(1).max(LIMITS.kind),
-  branch: z.string().min(1).max(LIMITS.kind),
-  task: z.string().max(LIMITS.title),
+  parentEventId: z.nullable(Id),
+  agentName: z.string().check(z.minLength(1), z.maxLength(LIMITS.kind)),
+  branch: z.string().check(z.minLength(1), z.maxLength(LIMITS.kind)),
+  task: z.string().check(z.maxLength(LIMITS.title)),
   /** What its definition asked for beyond its parent's grant and did not get. */
-  narrowed: z.array(z.string().max(LIMITS.title)).max(LIMITS.actionIds).optional(),
+  narrowed: z.optional(
+    z.array(z.string().check(z.maxLength(LIMITS.title))).check(z.maxLength(LIMITS.actionIds)),
+  ),
   /** The model it runs on (absent in logs from before that was recorded). */
-  model: z.string().max(LIMITS.title).optional(),
-  status: z.string().max(LIMITS.status),
+  model: z.optional(z.string().check(z.maxLength(LIMITS.title))),
+  status: z.string().check(z.maxLength(LIMITS.status)),
   cost: Money,
   tokens: Count,
   /** Its actions waiting for Confirm / Reject (one batch), and their risks. */
-  pendingActionIds: z.array(Id).max(LIMITS.actionIds),
-  pendingRisks: z.array(PendingRisk).max(LIMITS.actionIds),
+  pendingActionIds: z.array(Id).check(z.maxLength(LIMITS.actionIds)),
+  pendingRisks: z.array(PendingRisk).check(z.maxLength(LIMITS.actionIds)),
 });
 export type ChildAgent = z.infer<typeof ChildAgent>;
 
 /** What the panel header shows; mirrors the backend's ConversationHeader. */
 export const ConversationHeader = z.strictObject({
   id: Id,
-  title: z.string().max(LIMITS.title),
-  status: z.string().max(LIMITS.status),
+  title: z.string().check(z.maxLength(LIMITS.title)),
+  status: z.string().check(z.maxLength(LIMITS.status)),
   promptTokens: Count,
   completionTokens: Count,
   cachedTokens: Count,
   /** Completion tokens a reasoning model spent thinking (absent from older hosts). */
-  reasoningTokens: Count.optional(),
+  reasoningTokens: z.optional(Count),
   cost: Money,
   /** Ids of the ActionEvents waiting for Confirm / Reject: exactly one batch. */
-  pendingActionIds: z.array(Id).max(LIMITS.actionIds),
+  pendingActionIds: z.array(Id).check(z.maxLength(LIMITS.actionIds)),
   /** The effective risk of each pending action (the card shows it when it differs from the model's). */
-  pendingRisks: z.array(PendingRisk).max(LIMITS.actionIds).optional(),
+  pendingRisks: z.optional(z.array(PendingRisk).check(z.maxLength(LIMITS.actionIds))),
   readOnly: z.boolean(),
   /** Read-only because another window writes it: that window, in words (absent otherwise). */
-  heldBy: z.string().max(LIMITS.title).optional(),
+  heldBy: z.optional(z.string().check(z.maxLength(LIMITS.title))),
   /** The conversation's agent mode (absent: act). */
-  mode: AgentMode.optional(),
+  mode: z.optional(AgentMode),
   /** In plan mode, the run ended with a plan that waits for Approve plan (derived from the log). */
-  planAwaitsApproval: z.boolean().optional(),
+  planAwaitsApproval: z.optional(z.boolean()),
   /** The model the next step will use, and where it runs (settings; Logbook: Select Model). */
-  model: z
-    .strictObject({ name: z.string().max(LIMITS.title), provider: z.enum(['openai', 'vscode']) })
-    .optional(),
+  model: z.optional(
+    z.strictObject({
+      name: z.string().check(z.maxLength(LIMITS.title)),
+      provider: z.enum(['openai', 'vscode']),
+    }),
+  ),
   /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */
-  signature: z.enum(['verified', 'broken', 'unsigned', 'truncated', 'unknown-signer']).optional(),
+  signature: z.optional(z.enum(['verified', 'broken', 'unsigned', 'truncated', 'unknown-signer'])),
   /** The did:keys that signed it, as the last check found them. */
-  signers: z.array(z.string().max(LIMITS.id)).max(LIMITS.signers).optional(),
+  signers: z.optional(z.array(z.string().check(z.maxLength(LIMITS.id))).check(z.maxLength(LIMITS.signers))),
   /** The signers as the badge names them: "you", a name from the trust list, or "… (unknown signer)". */
-  signerNames: z.array(z.string().max(LIMITS.title)).max(LIMITS.signers).optional(),
+  signerNames: z.optional(
+    z.array(z.string().check(z.maxLength(LIMITS.title))).check(z.maxLength(LIMITS.signers)),
+  ),
   /** What the last check said, in the words of logbook verify (the badge's tooltip). */
-  signatureNote: z.string().max(LIMITS.title).optional(),
+  signatureNote: z.optional(z.string().check(z.maxLength(LIMITS.title))),
   /** When broken: the first bad event, which the chat reveals and marks. */
-  brokenAt: z
-    .strictObject({ seq: Count, id: Id.nullable(), reason: z.string().max(LIMITS.status) })
-    .optional(),
+  brokenAt: z.optional(
+    z.strictObject({ seq: Count, id: z.nullable(Id), reason: z.string().check(z.maxLength(LIMITS.status)) }),
+  ),
   /** The agents it delegated to. */
-  children: z.array(ChildAgent).max(LIMITS.children).optional(),
+  children: z.optional(z.array(ChildAgent).check(z.maxLength(LIMITS.children))),
 });
 export type ConversationHeader = z.infer<typeof ConversationHeader>;
 
@@ -163,13 +176,13 @@ export type ConversationSummary = z.infer<typeof ConversationSummary>;
 
 /** Transient model output while it answers: shown live, replaced by the real events, never persisted. */
 export const StreamDelta = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('text'), text: z.string().max(LIMITS.streamText) }),
-  z.strictObject({ type: z.literal('reasoning'), text: z.string().max(LIMITS.streamText) }),
+  z.strictObject({ type: z.literal('text'), text: z.string().check(z.maxLength(LIMITS.streamText)) }),
+  z.strictObject({ type: z.literal('reasoning'), text: z.string().check(z.maxLength(LIMITS.streamText)) }),
   z.strictObject({
     type: z.literal('tool_call'),
-    index: z.number().int().min(0).max(1_000),
-    name: z.string().max(LIMITS.kind).optional(),
-    argumentsDelta: z.string().max(LIMITS.streamText),
+    index: z.int().check(z.minimum(0), z.maximum(1_000)),
+    name: z.optional(z.string().check(z.maxLength(LIMITS.kind))),
+    argumentsDelta: z.string().check(z.maxLength(LIMITS.streamText)),
   }),
   z.strictObject({ type: z.literal('end') }),
   /** The attempt that streamed so far failed and is retried: drop what was shown of it. */
@@ -177,7 +190,7 @@ export const StreamDelta = z.discriminatedUnion('type', [
 ]);
 export type StreamDelta = z.infer<typeof StreamDelta>;
 
-const Path = z.string().min(1).max(LIMITS.path);
+const Path = z.string().check(z.minLength(1), z.maxLength(LIMITS.path));
 
 /**
  * Something the user attached to a message; the host reads it when the message is sent. A path is
@@ -188,7 +201,7 @@ export const Attachment = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('folder'), path: Path }),
   z.strictObject({ kind: z.literal('selection') }),
   /** Problems of one file, or of the whole workspace without a path. */
-  z.strictObject({ kind: z.literal('problems'), path: Path.optional() }),
+  z.strictObject({ kind: z.literal('problems'), path: z.optional(Path) }),
   /** The last command's output in a terminal (shell integration). */
   z.strictObject({ kind: z.literal('terminal') }),
   /** The working tree's changes against HEAD. */
@@ -196,32 +209,27 @@ export const Attachment = z.discriminatedUnion('kind', [
   /** A prompt of a running MCP server (one without required arguments), got when the message is sent. */
   z.strictObject({
     kind: z.literal('prompt'),
-    server: z.string().min(1).max(LIMITS.kind),
-    name: z.string().min(1).max(LIMITS.kind),
+    server: z.string().check(z.minLength(1), z.maxLength(LIMITS.kind)),
+    name: z.string().check(z.minLength(1), z.maxLength(LIMITS.kind)),
   }),
   /** A resource of a running MCP server, read when the message is sent. */
   z.strictObject({
     kind: z.literal('resource'),
-    server: z.string().min(1).max(LIMITS.kind),
-    uri: z.string().min(1).max(LIMITS.url),
+    server: z.string().check(z.minLength(1), z.maxLength(LIMITS.kind)),
+    uri: z.string().check(z.minLength(1), z.maxLength(LIMITS.url)),
   }),
   /** A web page's text: fetched only after the user confirms it on the host. */
   z.strictObject({
     kind: z.literal('url'),
-    url: z
-      .string()
-      .max(LIMITS.url)
-      .regex(/^https?:\/\/[^\s]+$/, 'an http(s) URL'),
+    url: z.string().check(z.maxLength(LIMITS.url), z.regex(/^https?:\/\/[^\s]+$/, 'an http(s) URL')),
   }),
   /** A pasted or dropped image: its bytes, base64 (the host checks what they are). */
   z.strictObject({
     kind: z.literal('image'),
     data: z
       .string()
-      .min(1)
-      .max(LIMITS.imageBase64)
-      .regex(/^[A-Za-z0-9+/]+=*$/, 'base64'),
-    name: z.string().max(300).optional(),
+      .check(z.minLength(1), z.maxLength(LIMITS.imageBase64), z.regex(/^[A-Za-z0-9+/]+=*$/, 'base64')),
+    name: z.optional(z.string().check(z.maxLength(300))),
   }),
 ]);
 export type Attachment = z.infer<typeof Attachment>;
@@ -230,12 +238,12 @@ export type Attachment = z.infer<typeof Attachment>;
 export const MentionItem = z.strictObject({
   kind: z.enum(['file', 'folder', 'selection', 'problems', 'terminal', 'diff', 'url', 'resource', 'prompt']),
   /** What the list and the chip show (a path, "Problems in src/a.ts", a URL...). */
-  label: z.string().min(1).max(LIMITS.path),
-  detail: z.string().max(LIMITS.title).optional(),
+  label: z.string().check(z.minLength(1), z.maxLength(LIMITS.path)),
+  detail: z.optional(z.string().check(z.maxLength(LIMITS.title))),
   /** The file or folder (workspace-relative), the URL, or an MCP resource's URI; absent for the others. */
-  path: Path.optional(),
+  path: z.optional(Path),
   /** The MCP server of a resource. */
-  server: z.string().min(1).max(LIMITS.kind).optional(),
+  server: z.optional(z.string().check(z.minLength(1), z.maxLength(LIMITS.kind))),
 });
 export type MentionItem = z.infer<typeof MentionItem>;
 
@@ -244,7 +252,7 @@ export const TimelineFile = z.strictObject({
   path: Path,
   /** A added, M modified, D deleted, R renamed (from `from`), T type changed. */
   status: z.enum(['A', 'M', 'D', 'R', 'T']),
-  from: Path.optional(),
+  from: z.optional(Path),
 });
 export type TimelineFile = z.infer<typeof TimelineFile>;
 
@@ -252,22 +260,27 @@ export type TimelineFile = z.infer<typeof TimelineFile>;
 export const TimelinePoint = z.strictObject({
   seq: Count,
   eventId: Id,
-  timestamp: z.string().max(LIMITS.status),
+  timestamp: z.string().check(z.maxLength(LIMITS.status)),
   /** The log's last seq when the point was computed (the slider's end). */
   lastSeq: Count,
-  status: z.string().max(LIMITS.status),
+  status: z.string().check(z.maxLength(LIMITS.status)),
   mode: AgentMode,
   promptTokens: Count,
   completionTokens: Count,
   cost: Money,
   plan: z
-    .array(z.strictObject({ title: z.string().max(LIMITS.planTitle), status: z.string().max(LIMITS.status) }))
-    .max(LIMITS.planItems),
-  files: z.array(TimelineFile).max(LIMITS.timelineFiles),
+    .array(
+      z.strictObject({
+        title: z.string().check(z.maxLength(LIMITS.planTitle)),
+        status: z.string().check(z.maxLength(LIMITS.status)),
+      }),
+    )
+    .check(z.maxLength(LIMITS.planItems)),
+  files: z.array(TimelineFile).check(z.maxLength(LIMITS.timelineFiles)),
   /** Changed files beyond `files` (not listed). */
   filesNotShown: Count,
   /** Where the files at this point come from, in words. */
-  filesNote: z.string().max(LIMITS.title),
+  filesNote: z.string().check(z.maxLength(LIMITS.title)),
 });
 export type TimelinePoint = z.infer<typeof TimelinePoint>;
 
@@ -280,26 +293,26 @@ export const ReplayReport = z.discriminatedUnion('outcome', [
     /** Index of the event in the recording, its id (to find it in the timeline) and the call's position. */
     index: Count,
     /** Where that event is in the log (the timeline's position), when known. */
-    seq: Count.optional(),
-    eventId: Id.optional(),
+    seq: z.optional(Count),
+    eventId: z.optional(Id),
     ordinal: Count,
-    tool: z.string().max(LIMITS.kind),
-    what: z.string().max(LIMITS.title),
-    recorded: z.string().max(LIMITS.replayText),
+    tool: z.string().check(z.maxLength(LIMITS.kind)),
+    what: z.string().check(z.maxLength(LIMITS.title)),
+    recorded: z.string().check(z.maxLength(LIMITS.replayText)),
     /** Absent: the replay stopped before it got a result. */
-    replayed: z.string().max(LIMITS.replayText).optional(),
-    diff: z.array(z.string().max(LIMITS.title)).max(LIMITS.replayDiffLines),
+    replayed: z.optional(z.string().check(z.maxLength(LIMITS.replayText))),
+    diff: z.array(z.string().check(z.maxLength(LIMITS.title))).check(z.maxLength(LIMITS.replayDiffLines)),
     /** How the replay ended (running, finished, error...). */
-    status: z.string().max(LIMITS.status),
+    status: z.string().check(z.maxLength(LIMITS.status)),
     /** A delegated agent's branch (`main.explore.1`): the index is in its own log. Absent: the conversation's. */
-    branch: z.string().max(LIMITS.kind).optional(),
+    branch: z.optional(z.string().check(z.maxLength(LIMITS.kind))),
   }),
   z.strictObject({
     outcome: z.literal('error-end'),
     actions: Count,
-    recordedEnd: z.string().max(LIMITS.status),
+    recordedEnd: z.string().check(z.maxLength(LIMITS.status)),
   }),
-  z.strictObject({ outcome: z.literal('failed'), message: z.string().max(LIMITS.title) }),
+  z.strictObject({ outcome: z.literal('failed'), message: z.string().check(z.maxLength(LIMITS.title)) }),
 ]);
 export type ReplayReport = z.infer<typeof ReplayReport>;
 
@@ -308,11 +321,13 @@ export const HostMessage = z.discriminatedUnion('type', [
   /** The conversation shown changed (or null: the empty state); a different id drops the view's events. */
   z.strictObject({
     type: z.literal('conversation'),
-    header: ConversationHeader.nullable(),
+    header: z.nullable(ConversationHeader),
     /** The mode a new conversation starts in (logbook.agent.defaultMode), for the composer's toggle. */
-    defaultMode: AgentMode.optional(),
+    defaultMode: z.optional(AgentMode),
     /** The demo model answers (no real one is connected): the tasks it has a script for. */
-    demoTasks: z.array(z.string().min(1).max(LIMITS.title)).max(5).optional(),
+    demoTasks: z.optional(
+      z.array(z.string().check(z.minLength(1), z.maxLength(LIMITS.title))).check(z.maxLength(5)),
+    ),
   }),
   /** Status, tokens, cost or the pending batch of the shown conversation changed. */
   z.strictObject({ type: z.literal('header'), header: ConversationHeader }),
@@ -320,20 +335,20 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('events'),
     conversationId: Id,
-    events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
+    events: z.array(ViewEvent).check(z.maxLength(LIMITS.eventsPerMessage)),
   }),
   /** Events of a delegated agent of the shown conversation (new ones, or all of them once). */
   z.strictObject({
     type: z.literal('childEvents'),
     conversationId: Id,
     childId: Id,
-    events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
+    events: z.array(ViewEvent).check(z.maxLength(LIMITS.eventsPerMessage)),
   }),
   /** Show a delegated agent's card: open the chain of cards down to it (top first), scroll to it, focus it. */
   z.strictObject({
     type: z.literal('revealChild'),
     conversationId: Id,
-    childIds: z.array(Id).min(1).max(LIMITS.children),
+    childIds: z.array(Id).check(z.minLength(1), z.maxLength(LIMITS.children)),
   }),
   z.strictObject({ type: z.literal('stream'), conversationId: Id, delta: StreamDelta }),
   /**
@@ -345,34 +360,34 @@ export const HostMessage = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('earlier'),
     conversationId: Id,
-    events: z.array(ViewEvent).max(LIMITS.eventsPerMessage),
+    events: z.array(ViewEvent).check(z.maxLength(LIMITS.eventsPerMessage)),
   }),
   /** Answer to 'mentionQuery' (only the newest request's answer is shown). */
   z.strictObject({
     type: z.literal('mentionResults'),
     requestId: Count,
-    items: z.array(MentionItem).max(LIMITS.mentionItems),
+    items: z.array(MentionItem).check(z.maxLength(LIMITS.mentionItems)),
   }),
   /** Answer to 'loadImage': the stored image as a data URL, or null when it cannot be read. */
   z.strictObject({
     type: z.literal('image'),
-    url: z.string().max(LIMITS.url),
-    dataUrl: z
-      .string()
-      .max(LIMITS.imageBase64 + 100)
-      .regex(/^data:image\/(png|jpeg|webp|gif);base64,/)
-      .nullable(),
+    url: z.string().check(z.maxLength(LIMITS.url)),
+    dataUrl: z.nullable(
+      z
+        .string()
+        .check(z.maxLength(LIMITS.imageBase64 + 100), z.regex(/^data:image\/(png|jpeg|webp|gif);base64,/)),
+    ),
   }),
   /** Answer to 'timelineSeek' (only the newest request's answer is shown); `error` in words. */
   z.strictObject({
     type: z.literal('timelinePoint'),
     conversationId: Id,
     requestId: Count,
-    point: TimelinePoint.nullable(),
-    error: z.string().max(LIMITS.title).optional(),
+    point: z.nullable(TimelinePoint),
+    error: z.optional(z.string().check(z.maxLength(LIMITS.title))),
   }),
   /** A replay of the conversation started (`report` absent) or ended. */
-  z.strictObject({ type: z.literal('replay'), conversationId: Id, report: ReplayReport.optional() }),
+  z.strictObject({ type: z.literal('replay'), conversationId: Id, report: z.optional(ReplayReport) }),
 ]);
 export type HostMessage = z.infer<typeof HostMessage>;
 
@@ -393,53 +408,58 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   /** Sent on every load: the conversation and last seq the view already holds (-1: none). */
   z.strictObject({
     type: z.literal('ready'),
-    conversationId: Id.nullable(),
-    lastSeq: z.number().int().min(-1),
+    conversationId: z.nullable(Id),
+    lastSeq: z.int().check(z.minimum(-1)),
   }),
   z.strictObject({
     type: z.literal('sendMessage'),
-    text: z.string().min(1).max(LIMITS.messageText),
+    text: z.string().check(z.minLength(1), z.maxLength(LIMITS.messageText)),
     attachActiveFile: z.boolean(),
     attachSelection: z.boolean(),
     /** The composer's Plan/Act choice; the conversation switches to it before the message. */
-    mode: AgentMode.optional(),
+    mode: z.optional(AgentMode),
     /** Mentions, dropped files and pasted images, resolved by the host when it records the message. */
-    attachments: z
-      .array(Attachment)
-      .max(LIMITS.attachments)
-      .refine((a) => a.filter((x) => x.kind === 'image').length <= LIMITS.images, 'too many images')
-      .optional(),
+    attachments: z.optional(
+      z.array(Attachment).check(
+        z.maxLength(LIMITS.attachments),
+        z.refine((a) => a.filter((x) => x.kind === 'image').length <= LIMITS.images, 'too many images'),
+      ),
+    ),
   }),
   /** Completion for "@" / "#" in the message box: what matches `query` (debounced by the view). */
   z.strictObject({
     type: z.literal('mentionQuery'),
     requestId: Count,
-    query: z.string().max(LIMITS.mentionQuery),
+    query: z.string().check(z.maxLength(LIMITS.mentionQuery)),
     /** A "/" that starts the message: the MCP servers' prompts are asked for, nothing else. */
-    prompts: z.literal(true).optional(),
+    prompts: z.optional(z.literal(true)),
   }),
   /** Asks for a stored image of the shown conversation, for its thumbnail. */
-  z.strictObject({ type: z.literal('loadImage'), ...inConversation, url: z.string().max(LIMITS.url) }),
+  z.strictObject({
+    type: z.literal('loadImage'),
+    ...inConversation,
+    url: z.string().check(z.maxLength(LIMITS.url)),
+  }),
   z.strictObject({ type: z.literal('startTask') }),
   z.strictObject({
     type: z.literal('approve'),
     ...inConversation,
-    actionIds: z.array(Id).min(1).max(LIMITS.actionIds),
+    actionIds: z.array(Id).check(z.minLength(1), z.maxLength(LIMITS.actionIds)),
   }),
   z.strictObject({
     type: z.literal('reject'),
     ...inConversation,
-    actionIds: z.array(Id).min(1).max(LIMITS.actionIds),
-    reason: z.string().max(LIMITS.rejectReason),
+    actionIds: z.array(Id).check(z.minLength(1), z.maxLength(LIMITS.actionIds)),
+    reason: z.string().check(z.maxLength(LIMITS.rejectReason)),
   }),
   z.strictObject({
     type: z.literal('alwaysAllow'),
     ...inConversation,
     actionId: Id,
-    commandPrefix: z
-      .string()
-      .max(LIMITS.commandPrefix)
-      .refine((s) => s.trim().length > 0, 'empty command prefix'),
+    commandPrefix: z.string().check(
+      z.maxLength(LIMITS.commandPrefix),
+      z.refine((s) => s.trim().length > 0, 'empty command prefix'),
+    ),
   }),
   /** The composer's Plan/Act toggle on the shown conversation. */
   z.strictObject({ type: z.literal('setMode'), ...inConversation, mode: AgentMode }),
@@ -447,7 +467,7 @@ export const WebviewMessage = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('approvePlan'),
     ...inConversation,
-    tasks: z.array(PlanItem).min(1).max(LIMITS.planItems),
+    tasks: z.array(PlanItem).check(z.minLength(1), z.maxLength(LIMITS.planItems)),
   }),
   z.strictObject({ type: z.literal('pause'), ...inConversation }),
   z.strictObject({ type: z.literal('resume'), ...inConversation }),
@@ -486,14 +506,18 @@ export type WebviewMessageType = WebviewMessage['type'];
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Error text kept short: it goes to a log line and must not echo a huge hostile payload. */
-function parseWith<T>(schema: z.ZodType<T>, raw: unknown): Parsed<T> {
-  const r = schema.safeParse(raw);
-  if (r.success) return { ok: true, value: r.data };
-  const type =
-    typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string'
-      ? String((raw as { type: string }).type).slice(0, 40)
-      : typeof raw;
-  return { ok: false, error: `(${type}) ${z.prettifyError(r.error).slice(0, 500)}` };
+function parseWith<T>(schema: z.ZodMiniType<T>, raw: unknown): Parsed<T> {
+  let type: string = typeof raw;
+  try {
+    if (typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string')
+      type = String((raw as { type: string }).type).slice(0, 40);
+    const r = schema.safeParse(raw);
+    if (r.success) return { ok: true, value: r.data };
+    return { ok: false, error: `(${type}) ${z.prettifyError(r.error).slice(0, 500)}` };
+  } catch (err) {
+    // Only a value no message can carry (a throwing getter, a proxy) gets here: refused all the same.
+    return { ok: false, error: `(${type}) unreadable: ${String(err).slice(0, 200)}` };
+  }
 }
 
 export function parseWebviewMessage(raw: unknown): Parsed<WebviewMessage> {

@@ -1,5 +1,5 @@
 // Zod compiles fast parsers with `new Function` unless told not to; the webview's CSP forbids eval
 // (and each attempt would log a CSP violation), so it runs jitless. Imported first by main.tsx.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 z.config({ jitless: true });

@@ -1,7 +1,7 @@
 // One row of the conversation: the event's view inside an error boundary, plus "Continue from here".
 // Memoized on (row, rev): a row redraws only when its own content changed (e.g. its result arrived).
 import type { ComponentChildren } from 'preact';
-import { memo } from 'preact/compat';
+import { memo } from '../lib/memo';
 import { brokenEvent, brokenRow, header, isPlanAction, restoredTo, rows, type Row } from '../state/store';
 import { Icon } from './Icon';
 import { PlanCard } from './PlanCard';

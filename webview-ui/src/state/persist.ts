@@ -4,7 +4,7 @@
 // toggles, pasted images while they fit a smaller budget (the names of those left out are kept, so the
 // composer can ask for them again). On load the view asks the host only for events after that seq.
 // Over the budget, only the id is kept and lastSeq is -1: the host resends (chunked).
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { Attachment, ConversationHeader, LIMITS, ViewEvent } from '../../../src/protocol/messages';
 import { type Chip, restoredChip, thumbType } from '../lib/attachments';
 import { loadState, saveState } from '../vscode-api';
@@ -22,33 +22,38 @@ const DRAFT_DELAY_MS = 100;
 
 const SavedChip = z.object({
   attachment: Attachment,
-  label: z.string().min(1).max(LIMITS.path),
+  label: z.string().check(z.minLength(1), z.maxLength(LIMITS.path)),
   /** An image's type, for its preview. */
-  type: z.string().max(40).optional(),
+  type: z.optional(z.string().check(z.maxLength(40))),
 });
 const Composer = z.object({
-  chips: z.array(SavedChip).max(LIMITS.attachments),
+  chips: z.array(SavedChip).check(z.maxLength(LIMITS.attachments)),
   file: z.boolean(),
   selection: z.boolean(),
   /** Names of pasted images over the budget: not saved, to be pasted again. */
-  unsaved: z.array(z.string().max(300)).max(LIMITS.attachments),
+  unsaved: z.array(z.string().check(z.maxLength(300))).check(z.maxLength(LIMITS.attachments)),
 });
 type Composer = z.infer<typeof Composer>;
 const NO_COMPOSER: Composer = { chips: [], file: false, selection: false, unsaved: [] };
 
-const Saved = z.object({
+const SavedJson = z.object({
   v: z.literal(1),
-  conversationId: z.string().nullable(),
-  header: ConversationHeader.nullable(),
-  lastSeq: z.number().int().min(-1),
+  conversationId: z.nullable(z.string()),
+  header: z.nullable(ConversationHeader),
+  lastSeq: z.int().check(z.minimum(-1)),
   /** seq of the first saved event (a long conversation is held from its newest events on) */
-  firstSeq: z.number().int().min(0).default(0),
+  firstSeq: z.optional(z.int().check(z.minimum(0))),
   events: z.array(ViewEvent),
-  draft: z.string().max(100_000),
+  draft: z.string().check(z.maxLength(100_000)),
   /** A saved composer that does not parse is dropped alone; the rest of the state still counts. */
-  composer: Composer.catch(NO_COMPOSER).default(NO_COMPOSER),
+  composer: z.optional(z.unknown()),
 });
-type Saved = z.infer<typeof Saved>;
+// (Defaults and the composer's fallback are applied in code: zod/mini's default and catch would
+// bring all of zod's utilities into the bundle.)
+type Saved = Omit<z.infer<typeof SavedJson>, 'firstSeq' | 'composer'> & {
+  firstSeq: number;
+  composer: Composer;
+};
 
 const EMPTY: Saved = {
   v: 1,
@@ -70,15 +75,21 @@ let draftTimer: ReturnType<typeof setTimeout> | undefined;
 let fitting: { conversationId: string; firstSeq: number; lastSeq: number; events: ViewEvent[] } | undefined;
 
 export function restoreState(): Saved {
-  const r = Saved.safeParse(loadState());
+  const r = SavedJson.safeParse(loadState());
   if (!r.success) return EMPTY;
-  draft = r.data.draft;
-  composer = r.data.composer;
+  const c = r.data.composer === undefined ? undefined : Composer.safeParse(r.data.composer);
+  const saved: Saved = {
+    ...r.data,
+    firstSeq: r.data.firstSeq ?? 0,
+    composer: c?.success ? c.data : NO_COMPOSER,
+  };
+  draft = saved.draft;
+  composer = saved.composer;
   // Events must run without a gap from firstSeq to lastSeq to be trusted; otherwise start over.
-  const { events, firstSeq, lastSeq } = r.data;
+  const { events, firstSeq, lastSeq } = saved;
   const whole =
     events.length > 0 && events.every((e, i) => e.seq === firstSeq + i) && events.at(-1)!.seq === lastSeq;
-  return whole ? r.data : { ...r.data, lastSeq: -1, firstSeq: 0, events: [] };
+  return whole ? saved : { ...saved, lastSeq: -1, firstSeq: 0, events: [] };
 }
 
 export function savedDraft(): string {
