@@ -20,6 +20,8 @@ export const LAZY_BUNDLES = [
   { name: 'mcp', entry: 'src/host/node/mcp/mcp-connection.ts' },
   // The openai client: a call to a model.
   { name: 'openai', entry: 'src/core/llm/openai-sdk.ts' },
+  // The demo model's server and scripts: `npm start` or Try the Demo.
+  { name: 'demo-model', entry: 'src/host/node/demo-model/demo-server.ts' },
 ];
 
 const COMMANDS_DIR = 'src/host/node/cli';
@@ -34,9 +36,10 @@ const bundleOf = new Map([
   ...COMMAND_BUNDLES.map((b) => [resolve(root, b.entry).replace(/\.ts$/, ''), `cli/${b.name}.js`]),
 ]);
 
-// zod ('zod' for Logbook, 'zod/v4' for the MCP SDK: the same module) is used by every bundle, so it
-// is a bundle of its own that each requires, not a copy in each.
-const SHARED = /^zod(\/v4)?$/;
+// zod ('zod' for Logbook, 'zod/v4' for the MCP SDK: the same module; 'zod/mini' for the protocol's
+// messages, over the same core) is used by every bundle, so it is a bundle of its own that each
+// requires, not a copy in each.
+const SHARED = /^zod(\/v4|\/mini)?$/;
 const SHARED_ENTRY = 'src/shared-zod.ts';
 
 /** The plugin for a bundle written to `dir` of the output folder ('' for the main bundles). */
@@ -51,12 +54,17 @@ function lazyPlugin(dir) {
       // Through one module of the bundle that names zod's exports: an import of the external bundle
       // per importing file (esbuild's CommonJS interop) copied its hundreds of exports once per file
       // at load, which showed in the extension's activation time.
-      build.onResolve({ filter: SHARED }, () => ({ path: 'zod', namespace: 'shared' }));
-      build.onLoad({ filter: /.*/, namespace: 'shared' }, async () => {
-        const names = Object.keys(await import('zod')).filter((n) => n !== 'default');
+      build.onResolve({ filter: SHARED }, (args) => ({
+        path: args.path === 'zod/mini' ? 'zod/mini' : 'zod',
+        namespace: 'shared',
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'shared' }, async (args) => {
+        const mini = args.path === 'zod/mini';
+        const names = Object.keys(await import(args.path)).filter((n) => n !== 'default');
         const bundle = JSON.stringify(from('lazy/zod.js'));
+        const source = mini ? 'require(' + bundle + ').mini' : 'require(' + bundle + ')';
         return {
-          contents: `const zod = require(${bundle});\nexport const { ${names.join(', ')} } = zod;\nexport default zod.default;\n`,
+          contents: `const zod = ${source};\nexport const { ${names.join(', ')} } = zod;\nexport default zod.default;\n`,
           loader: 'js',
         };
       });

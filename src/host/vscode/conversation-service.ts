@@ -19,8 +19,8 @@ import type { LlmSettingId, ReplayReport, TimelinePoint } from '../../protocol/m
 import { TimelineHost } from './timeline/timeline-host';
 import { addAllowRule, readDefaultMode, readEditorSettings, readLlmProvider } from './config';
 import { llmSettingsFrom } from '../../core/settings';
-import { DEMO_TASKS } from '../node/demo-model/demo-model';
-import { isDemoEndpoint } from '../node/demo-model/demo-server';
+import { isDemoEndpoint } from '../node/demo-model/demo-endpoint';
+import { DEMO_TASKS } from '../node/demo-model/demo-tasks';
 import { activeDemo } from './demo-model';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';

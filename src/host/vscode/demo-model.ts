@@ -4,8 +4,9 @@
 // in another folder it shows the same steps and says what it could not do. It ends when a
 // logbook.model setting changes, an API key is set, or the window closes.
 import * as vscode from 'vscode';
-import { DEMO_TASK } from '../node/demo-model/demo-model';
-import { DEMO_MODEL, type DemoServer, isDemoEndpoint, startDemoServer } from '../node/demo-model/demo-server';
+import { DEMO_MODEL, isDemoEndpoint } from '../node/demo-model/demo-endpoint';
+import type { DemoServer } from '../node/demo-model/demo-server';
+import { DEMO_TASK } from '../node/demo-model/demo-tasks';
 import { settingAt, settingScopes } from './config';
 
 let server: DemoServer | undefined;
@@ -46,7 +47,8 @@ export function endDemo(opts: { apiKey?: boolean } = {}): void {
 export function registerDemoModel(): vscode.Disposable[] {
   return [
     vscode.commands.registerCommand('logbook.tryDemo', async (taskArg?: unknown) => {
-      server ??= await startDemoServer('vscode');
+      // The demo's server and scripts load only now (a bundle of their own: scripts/lazy-bundles.mjs).
+      server ??= await (await import('../node/demo-model/demo-server')).startDemoServer('vscode');
       active = true;
       void vscode.window.showInformationMessage(
         vscode.l10n.t(

@@ -8,12 +8,9 @@
 // Stateless: every reply is chosen from the request alone, so any number of conversations work.
 import { type CallOutcome, type DemoReading, readConversation, rejectionOf } from './conversation-reading';
 import type { DemoReply, DemoRequest, DemoToolCall } from './demo-wire';
+import { DEMO_EXPLAIN_TASK, DEMO_TASK } from './demo-tasks';
 
-export const DEMO_TASK = 'Add a subtract function to src/math.js';
-export const DEMO_EXPLAIN_TASK = 'Explain @src/math.js';
-
-/** The tasks the demo has a script for, as the empty chat offers them. */
-export const DEMO_TASKS = [DEMO_TASK, DEMO_EXPLAIN_TASK] as const;
+export { DEMO_EXPLAIN_TASK, DEMO_TASK, DEMO_TASKS } from './demo-tasks';
 
 /** How to leave the demo for a real model, in the words of where it runs. */
 export const CONNECT_A_MODEL = {

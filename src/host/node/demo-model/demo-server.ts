@@ -8,17 +8,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { demoReply, type DemoSurface } from './demo-model';
 import type { DemoReply, DemoRequest } from './demo-wire';
 
-export const DEMO_MODEL = 'demo';
+import { DEMO_MODEL } from './demo-endpoint';
 
-/** Whether an endpoint is this demo model: the model named `demo`, served on this machine. */
-export function isDemoEndpoint(baseUrl: string, model: string): boolean {
-  if (model !== DEMO_MODEL) return false;
-  try {
-    return ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(baseUrl).hostname);
-  } catch {
-    return false;
-  }
-}
+export { DEMO_MODEL, isDemoEndpoint } from './demo-endpoint';
 
 /** Requests larger than this are refused: the demo reads short conversations. */
 const MAX_BODY_BYTES = 32 * 1024 * 1024;

@@ -2,7 +2,7 @@
 // leaving the demo. The URL and model go to Settings (logbook.model.*), the key to SecretStorage
 // through Logbook: Set API Key, so it is never written to settings or logs.
 import * as vscode from 'vscode';
-import { isDemoEndpoint } from '../../node/demo-model/demo-server';
+import { isDemoEndpoint } from '../../node/demo-model/demo-endpoint';
 import { editorSetting, writeSetting, writeSettingWhereSet } from '../config';
 
 export interface Connection {

@@ -9,7 +9,7 @@ import {
   type LlmProvider,
   writeSettingWhereSet,
 } from '../config';
-import { isDemoEndpoint } from '../../node/demo-model/demo-server';
+import { isDemoEndpoint } from '../../node/demo-model/demo-endpoint';
 import { findLmApi, isLmApi } from './lm-api';
 
 interface ModelItem extends vscode.QuickPickItem {
