@@ -74,6 +74,7 @@ describe('hostile: terminal/* of an external ACP agent under logbook run --agent
     );
     assert.equal(r.code, 0, printed(r));
     const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
+    assert.match(r.stdout, /Commands run in a sandbox \(bubblewrap/);
     assert.match(log, /terminal: exit 3 truncated false output: hello-from-acp/, printed(r));
     assert.ok(log.includes('"tool_name":"terminal"'), 'the command was an action of the terminal tool');
     assert.ok(log.includes('TerminalObservation'), 'its result is recorded');
@@ -94,15 +95,15 @@ describe('hostile: terminal/* of an external ACP agent under logbook run --agent
     it(`${mode} mode: a command writing outside the workspace is contained (plan mode refuses it)`, async () => {
       const ws = realpathSync(fx.tmp());
       const outside = join(outsideFolder('acp-terminal-'), 'escaped.txt');
-      const r = await run(
-        ws,
-        'act',
-        { run: { command: 'sh', args: ['-c', `echo escaped > '${outside}'`] } },
-        ['--sandbox', 'required', '--confirmation-mode', 'never'],
-      );
+      const r = await run(ws, mode, { run: { command: 'sh', args: ['-c', `echo escaped > '${outside}'`] } }, [
+        '--sandbox',
+        'required',
+        '--confirmation-mode',
+        'never',
+      ]);
       assert.ok(!existsSync(outside), printed(r));
       const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
-      // It ran (in the sandbox) and failed there: the agent heard a non-zero exit.
+      // Plan mode refuses it; act mode runs it in the sandbox, where it fails: the agent hears why.
       if (mode === 'plan') assert.match(log, /refused: /, printed(r));
       else
         assert.match(
@@ -113,7 +114,7 @@ describe('hostile: terminal/* of an external ACP agent under logbook run --agent
     });
   }
 
-  it('cwd and a later command: each runs where the agent asked (the workspace by default)', async () => {
+  it('cwd: the command runs where the agent asked; a relative cwd is refused', async () => {
     const ws = realpathSync(fx.tmp());
     mkdirSync(join(ws, 'sub'));
     const r = await run(ws, 'act', { run: { command: 'pwd', cwd: join(ws, 'sub') } }, [
