@@ -104,7 +104,8 @@ describe('hostile: terminal/* of an external ACP agent under logbook run --agent
       assert.ok(!existsSync(outside), printed(r));
       const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
       // Plan mode refuses it; act mode runs it in the sandbox, where it fails: the agent hears why.
-      if (mode === 'plan') assert.match(log, /refused: /, printed(r));
+      if (mode === 'plan')
+        assert.match(log, /refused: .*Logbook did not run the command: Refused: .*plan mode/, printed(r));
       else
         assert.match(
           log,
@@ -138,7 +139,8 @@ describe('hostile: terminal/* of an external ACP agent under logbook run --agent
     assert.equal(r.code, 0, printed(r));
     assert.ok(!existsSync(target), printed(r));
     const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
-    assert.match(log, /refused: /);
+    assert.ok(log.includes('"tool_name":"terminal"'), 'the command was an action of the terminal tool');
+    assert.match(log, /refused: .*Logbook did not run the command: Refused: .*plan mode/);
     assert.doesNotMatch(log, /terminal: exit/);
   });
 
