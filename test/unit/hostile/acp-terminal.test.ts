@@ -170,5 +170,7 @@ describe('hostile: terminal/* of an external ACP agent under logbook run --agent
       timeoutMs: 60_000,
     });
     assert.ok(existsSync(target2), printed(approve));
+    // It may change files: a checkpoint is taken around it.
+    assert.match(approve.stdout, /\[checkpoint\] \w+: the starting state/, printed(approve));
   });
 });
