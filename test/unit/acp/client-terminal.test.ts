@@ -8,26 +8,33 @@ const req = (over: Record<string, unknown>) =>
 
 describe('ACP client terminals', () => {
   it('quotes every word when args are given, and takes a lone command as a shell line', () => {
-    assert.equal(commandLine(req({ command: 'ls -la | head' }), '/w').line, 'ls -la | head');
+    assert.equal(commandLine(req({ command: 'ls -la | head' }), '/w', '/w'), 'ls -la | head');
     assert.equal(
-      commandLine(req({ command: 'sh', args: ['-c', "echo 'hi' > x"] }), '/w').line,
+      commandLine(req({ command: 'sh', args: ['-c', "echo 'hi' > x"] }), '/w', '/w'),
       `sh -c 'echo '\\''hi'\\'' > x'`,
     );
     assert.equal(shellQuote('plain/path-1.txt'), 'plain/path-1.txt');
     assert.equal(shellQuote(''), "''");
   });
 
-  it('changes directory only away from where the shell is; env is set for the command alone', () => {
-    assert.deepEqual(commandLine(req({ cwd: '/w' }), '/w'), { line: 'ls', cwd: '/w' });
-    assert.deepEqual(commandLine(req({ cwd: '/w/a b' }), '/w'), { line: `cd '/w/a b' && ls`, cwd: '/w/a b' });
-    assert.equal(commandLine(req({}), '/w/sub').line, 'ls');
-    assert.equal(commandLine(req({ env: [{ name: 'A', value: 'x y' }] }), '/w').line, `A='x y' ls`);
+  it("runs in its cwd, else the session's, changing directory only away from where the shell is", () => {
+    assert.equal(commandLine(req({ cwd: '/w' }), '/w', '/w'), 'ls');
+    assert.equal(commandLine(req({ cwd: '/w/a b' }), '/w', '/w'), `cd '/w/a b' && ls`);
+    assert.equal(commandLine(req({}), '/w/sub', '/w'), 'cd /w && ls');
+    assert.equal(commandLine(req({}), '/w', '/w'), 'ls');
+  });
+
+  it('sets env for the command alone', () => {
+    assert.equal(commandLine(req({ env: [{ name: 'A', value: 'x y' }] }), '/w', '/w'), `A='x y' ls`);
   });
 
   it('refuses a relative cwd, a bad variable name and an empty command', () => {
-    assert.throws(() => commandLine(req({ cwd: 'sub' }), '/w'), /absolute/);
-    assert.throws(() => commandLine(req({ env: [{ name: 'A;rm', value: '' }] }), '/w'), /variable name/);
-    assert.throws(() => commandLine(req({ command: '  ' }), '/w'), /empty/);
+    assert.throws(() => commandLine(req({ cwd: 'sub' }), '/w', '/w'), /absolute/);
+    assert.throws(
+      () => commandLine(req({ env: [{ name: 'A;rm', value: '' }] }), '/w', '/w'),
+      /variable name/,
+    );
+    assert.throws(() => commandLine(req({ command: '  ' }), '/w', '/w'), /empty/);
   });
 
   it("reads the output and exit code from the terminal tool's result, without its notes", () => {
@@ -36,10 +43,11 @@ describe('ACP client terminals', () => {
       truncated: false,
       exitStatus: { exitCode: 3, signal: null },
     });
-    assert.equal(
-      endedTerminal('(no output)\n[The command completed with exit code 0.]\n[Working directory is now /w/a]')
-        ?.output,
-      '',
+    assert.deepEqual(
+      endedTerminal(
+        '(no output)\n[The command completed with exit code 0.]\n[Working directory is now /w/a]',
+      ),
+      { output: '', truncated: false, exitStatus: { exitCode: 0, signal: null }, movedTo: '/w/a' },
     );
     assert.deepEqual(
       endedTerminal('x\n[Timed out after 600 s: sent Ctrl+C.]\n[The command completed with exit code 130.]')

@@ -115,16 +115,21 @@ describe('hostile: terminal/* of an external ACP agent under logbook run --agent
     });
   }
 
-  it('cwd: the command runs where the agent asked; a relative cwd is refused', async () => {
+  it('cwd: each command runs where the agent asked, else in the workspace; a relative cwd is refused', async () => {
     const ws = realpathSync(fx.tmp());
     mkdirSync(join(ws, 'sub'));
-    const r = await run(ws, 'act', { run: { command: 'pwd', cwd: join(ws, 'sub') } }, [
+    const r = await run(ws, 'act', { runs: [{ command: 'pwd', cwd: join(ws, 'sub') }, { command: 'pwd' }] }, [
       '--sandbox',
       'required',
     ]);
     assert.equal(r.code, 0, printed(r));
     const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
-    assert.ok(log.includes(`terminal: exit 0 truncated false output: ${join(ws, 'sub')}`), printed(r));
+    assert.ok(
+      log.includes(
+        `terminal: exit 0 truncated false output: ${join(ws, 'sub')} | terminal: exit 0 truncated false output: ${ws}`,
+      ),
+      printed(r),
+    );
     const relative = await run(ws, 'act', { run: { command: 'pwd', cwd: 'sub' } }, ['--sandbox', 'required']);
     assert.match(
       JSON.stringify(await readLogJson(conversationDir(ws, relative.stdout))),

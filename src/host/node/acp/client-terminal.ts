@@ -13,6 +13,8 @@ export interface EndedTerminal {
   output: string;
   truncated: boolean;
   exitStatus: TerminalExitStatus;
+  /** Where the shell went, when the command changed its directory. */
+  movedTo?: string;
 }
 
 const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
@@ -24,13 +26,14 @@ export function shellQuote(word: string): string {
 
 /**
  * The one shell line the request stands for. Without `args` the command is taken as a shell line
- * (what agents that run `bash -c` for the user send); with them every word is quoted. The line
- * changes directory only when the request's folder is not where the shell already is.
+ * (what agents that run `bash -c` for the user send); with them every word is quoted. It runs in
+ * the request's folder, else the session's; the line changes directory only when that is not
+ * where the shell already is.
  */
-export function commandLine(req: CreateTerminalRequest, shellCwd: string): { line: string; cwd: string } {
+export function commandLine(req: CreateTerminalRequest, shellCwd: string, sessionCwd: string): string {
   if (req.command.trim() === '')
     throw RequestError.invalidParams({ command: req.command }, 'The command is empty.');
-  const cwd = req.cwd ?? shellCwd;
+  const cwd = req.cwd ?? sessionCwd;
   if (!isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, 'The cwd must be absolute.');
   const env = (req.env ?? []).map((v) => {
     if (!ENV_NAME.test(v.name))
@@ -39,11 +42,11 @@ export function commandLine(req: CreateTerminalRequest, shellCwd: string): { lin
   });
   const program = req.args ? [req.command, ...req.args].map(shellQuote).join(' ') : req.command;
   const run = env.length > 0 ? `${env.join(' ')} ${program}` : program;
-  return { line: cwd === shellCwd ? run : `cd ${shellQuote(cwd)} && ${run}`, cwd };
+  return cwd === shellCwd ? run : `cd ${shellQuote(cwd)} && ${run}`;
 }
 
 const CUT_MARK = / characters cut here; /;
-const CWD_NOTE = /^\[Working directory is now .*\]$/;
+const CWD_NOTE = /^\[Working directory is now (.*)\]$/;
 const TIMED_OUT_NOTE = /^\[Timed out after \d+ s: sent Ctrl\+C\.\]$/;
 const EXIT_CODE = /^\[The command completed with exit code (-?\d+)\.\]$/;
 
@@ -55,12 +58,15 @@ export function endedTerminal(result: string, outputByteLimit?: number | null): 
   const lines = result.split('\n');
   let exitCode: number | undefined;
   let timedOut = false;
+  let movedTo: string | undefined;
   while (lines.length > 0) {
     const last = lines[lines.length - 1]!;
     const code = EXIT_CODE.exec(last);
+    const moved = CWD_NOTE.exec(last);
     if (code) exitCode = Number(code[1]);
+    else if (moved) movedTo = moved[1];
     else if (TIMED_OUT_NOTE.test(last)) timedOut = true;
-    else if (!CWD_NOTE.test(last) && !ENDING_NOTE.test(last)) break;
+    else if (!ENDING_NOTE.test(last)) break;
     lines.pop();
   }
   if (exitCode === undefined || exitCode < 0) return undefined;
@@ -71,6 +77,7 @@ export function endedTerminal(result: string, outputByteLimit?: number | null): 
     output: kept.text,
     truncated: kept.cut || CUT_MARK.test(output),
     exitStatus: timedOut ? { exitCode: null, signal: 'SIGINT' } : { exitCode, signal: null },
+    ...(movedTo !== undefined ? { movedTo } : {}),
   };
 }
 

@@ -241,7 +241,7 @@ export class ExternalAgentModel implements LlmClient {
         });
       })
       .onRequest('terminal/create', ({ params }) => {
-        const { line, cwd } = commandLine(params, this.shellCwd);
+        const line = commandLine(params, this.shellCwd, this.opts.workspace);
         return new Promise<{ terminalId: string }>((resolve, reject) => {
           const callId = `acp_terminal_${++this.calls}`;
           this.push({
@@ -251,7 +251,8 @@ export class ExternalAgentModel implements LlmClient {
             outputByteLimit: params.outputByteLimit ?? null,
             answer: (r) => {
               if (r instanceof Error) return reject(r);
-              this.shellCwd = cwd;
+              // The shell stays where the command left it; the next command starts from there.
+              if (r.movedTo) this.shellCwd = r.movedTo;
               this.terminals.set(callId, r);
               resolve({ terminalId: callId });
             },
