@@ -3,19 +3,21 @@
 // {"path", "content"}} sends fs/write_text_file; {"ask": {"title",
 // "command"}} sends session/request_permission for its own shell tool; {"touch": "path"} writes a file itself (with its own rights,
 // which the sandbox bounds); {"wait": true} waits for session/cancel;
-// {"env": "NAME"} says the variable's value. It says what came back as its message, then ends the turn.
+// {"env": "NAME"} says the variable's value; {"run": {"command", "args", "cwd", "env",
+// "outputByteLimit"}} runs a command through terminal/create, waits for it, reads its output and
+// releases it ({"runs": [...]}: several, one after another); {"terminalCapability": true} says whether the client offered terminals. It says what came back as its message, then ends the turn.
 const { writeFileSync } = require('node:fs');
 const { Readable, Writable } = require('node:stream');
 const { agent, ndJsonStream } = require('@agentclientprotocol/sdk');
 
 let cancelled = () => undefined;
+let offered;
 const app = agent({ name: 'write-agent' })
   .onNotification('session/cancel', () => cancelled())
-  .onRequest('initialize', ({ params }) => ({
-    protocolVersion: params.protocolVersion,
-    agentCapabilities: {},
-    authMethods: [],
-  }))
+  .onRequest('initialize', ({ params }) => {
+    offered = params.clientCapabilities;
+    return { protocolVersion: params.protocolVersion, agentCapabilities: {}, authMethods: [] };
+  })
   .onRequest('session/new', () => ({ sessionId: 'write-agent-session' }))
   .onRequest('session/prompt', async ({ params, client }) => {
     const text = params.prompt.map((b) => (b.type === 'text' ? b.text : '')).join('');
@@ -56,6 +58,24 @@ const app = agent({ name: 'write-agent' })
           ],
         });
         said = `permission: ${res.outcome.outcome === 'selected' ? res.outcome.optionId : 'cancelled'}`;
+      } else if (asked.terminalCapability) {
+        said = `terminal capability: ${Boolean(offered && offered.terminal)}`;
+      } else if (asked.run || asked.runs) {
+        const heard = [];
+        for (const run of asked.runs || [asked.run]) {
+          const { terminalId } = await client.request('terminal/create', {
+            sessionId: params.sessionId,
+            ...run,
+          });
+          const exit = await client.request('terminal/wait_for_exit', {
+            sessionId: params.sessionId,
+            terminalId,
+          });
+          const out = await client.request('terminal/output', { sessionId: params.sessionId, terminalId });
+          await client.request('terminal/release', { sessionId: params.sessionId, terminalId });
+          heard.push(`terminal: exit ${exit.exitCode} truncated ${out.truncated} output: ${out.output}`);
+        }
+        said = heard.join(' | ');
       } else if (asked.touch) {
         writeFileSync(asked.touch, 'written by the agent itself\n');
         said = 'touch: done';

@@ -501,7 +501,7 @@ export const SETTINGS: readonly SettingDef[] = [
     guards: true,
     env: ['LOGBOOK_ACP_AGENTS'],
     description:
-      'External Agent Client Protocol agents `logbook run --agent NAME` can run instead of Logbook\'s own loop, by name: `{"gemini": {"command": "gemini", "args": ["--acp"], "env": ["GEMINI_API_KEY"], "allowedHosts": ["generativelanguage.googleapis.com"]}}`. The agent starts in the sandbox (the workspace writable; the network closed but for `sandbox.allowedHosts` and its own `allowedHosts`); `env` names the variables of your environment it gets. Only your own config file or environment can name one; its permission requests, reads and writes go through the confirmation policy. See `docs/ACP.md`.',
+      'External Agent Client Protocol agents `logbook run --agent NAME` can run instead of Logbook\'s own loop, by name: `{"gemini": {"command": "gemini", "args": ["--acp"], "env": ["GEMINI_API_KEY"], "allowedHosts": ["generativelanguage.googleapis.com"]}}`. The agent starts in the sandbox (the workspace writable; the network closed but for `sandbox.allowedHosts` and its own `allowedHosts`); `env` names the variables of your environment it gets. Only your own config file or environment can name one; its permission requests, reads, writes and commands go through the confirmation policy. See `docs/ACP.md`.',
   }),
   setting({
     key: 'checkpoints.dir',

@@ -3,7 +3,9 @@
 // agent's turn is cut into replies at each thing it asks of Logbook. Its text and thought become
 // the reply's content and reasoning; a `fs/write_text_file` becomes a file_editor call, so the
 // write is rated, confirmed, checkpointed and bounded to the workspace like Logbook's own; the
-// call's recorded result answers the agent. Each permission request is an agent_permission action
+// call's recorded result answers the agent. A `terminal/create` becomes a terminal call, so the
+// command is rated, confirmed and run in Logbook's sandboxed shell; its recorded output and exit
+// code are what `terminal/output` and `terminal/wait_for_exit` return. Each permission request is an agent_permission action
 // that goes through the same gate (never approved unasked), and its own tool calls are kept as
 // the ACP payloads they are.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
@@ -19,6 +21,7 @@ import {
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionUpdate,
+  type TerminalOutputResponse,
 } from '@agentclientprotocol/sdk';
 import { version } from '../../../../package.json';
 import type { ChatMessage } from '../../../core/events/to-messages';
@@ -29,6 +32,7 @@ import {
   type LlmRequest,
   type LlmResponse,
 } from '../../../core/llm';
+import { AGENT_COMMAND_TIMEOUT_SEC, commandLine, type EndedTerminal, endedTerminal } from './client-terminal';
 import { AGENT_PERMISSION_TOOL, GRANTED } from './permission-tool';
 import { ACP_ERROR_KEY, ACP_TOOL_CALL_KEY } from './record-lines';
 
@@ -71,6 +75,13 @@ type Stop =
       limit?: number;
       answer: (result: { content: string } | Error) => void;
     }
+  | {
+      kind: 'terminal';
+      callId: string;
+      command: string;
+      outputByteLimit?: number | null;
+      answer: (result: EndedTerminal | Error) => void;
+    }
   | { kind: 'end'; stopReason: string }
   | { kind: 'failed'; message: string };
 
@@ -84,7 +95,11 @@ export class ExternalAgentModel implements LlmClient {
   private readonly stops: Stop[] = [];
   private wake: (() => void) | undefined;
   /** The write or permission whose recorded result answers the agent. */
-  private pending: Extract<Stop, { kind: 'write' | 'permission' | 'read' }> | undefined;
+  private pending: Extract<Stop, { kind: 'write' | 'permission' | 'read' | 'terminal' }> | undefined;
+  /** The agent's terminals, each once its command ran, until it releases them. */
+  private readonly terminals = new Map<string, EndedTerminal>();
+  /** Where Logbook's shell is: a command the agent runs elsewhere starts with a `cd`. */
+  private shellCwd: string;
   private records: AgentRecord[] = [];
   private calls = 0;
   private onDelta: LlmCallOptions['onDelta'];
@@ -94,6 +109,7 @@ export class ExternalAgentModel implements LlmClient {
 
   constructor(private readonly opts: ExternalAgentOptions) {
     this.model = `acp:${opts.name}`;
+    this.shellCwd = opts.workspace;
   }
 
   private async record(): Promise<void> {
@@ -107,6 +123,7 @@ export class ExternalAgentModel implements LlmClient {
     if (this.pending && last?.role === 'tool' && last.tool_call_id === this.pending.callId) {
       if (this.pending.kind === 'write') this.answerWrite(this.pending, last.content);
       else if (this.pending.kind === 'read') answerRead(this.pending, last.content);
+      else if (this.pending.kind === 'terminal') answerTerminal(this.pending, last.content);
       else this.answerPermission(this.pending, last.content);
       this.pending = undefined;
     } else if (last?.role === 'user') {
@@ -137,11 +154,13 @@ export class ExternalAgentModel implements LlmClient {
         ? { id: stop.callId, name: 'file_editor', arguments: JSON.stringify(this.writeArgs(stop)) }
         : stop.kind === 'read'
           ? { id: stop.callId, name: 'file_editor', arguments: JSON.stringify(this.readArgs(stop)) }
-          : {
-              id: stop.callId,
-              name: AGENT_PERMISSION_TOOL,
-              arguments: JSON.stringify(permissionArgs(stop.request)),
-            };
+          : stop.kind === 'terminal'
+            ? { id: stop.callId, name: 'terminal', arguments: JSON.stringify(this.terminalArgs(stop)) }
+            : {
+                id: stop.callId,
+                name: AGENT_PERMISSION_TOOL,
+                arguments: JSON.stringify(permissionArgs(stop.request)),
+              };
     return { ...base, toolCalls: [call], finishReason: 'tool_calls' };
   }
 
@@ -220,6 +239,40 @@ export class ExternalAgentModel implements LlmClient {
             answer: (err) => (err ? reject(err) : resolve({})),
           });
         });
+      })
+      .onRequest('terminal/create', ({ params }) => {
+        const line = commandLine(params, this.shellCwd, this.opts.workspace);
+        return new Promise<{ terminalId: string }>((resolve, reject) => {
+          const callId = `acp_terminal_${++this.calls}`;
+          this.push({
+            kind: 'terminal',
+            callId,
+            command: line,
+            outputByteLimit: params.outputByteLimit ?? null,
+            answer: (r) => {
+              if (r instanceof Error) return reject(r);
+              // The shell stays where the command left it; the next command starts from there.
+              if (r.movedTo) this.shellCwd = r.movedTo;
+              this.terminals.set(callId, r);
+              resolve({ terminalId: callId });
+            },
+          });
+        });
+      })
+      // The command ended before terminal/create answered: output and exit are known, kill has
+      // nothing left to stop.
+      .onRequest('terminal/output', ({ params }): TerminalOutputResponse => {
+        const t = this.terminal(params.terminalId);
+        return { output: t.output, truncated: t.truncated, exitStatus: t.exitStatus };
+      })
+      .onRequest('terminal/wait_for_exit', ({ params }) => ({
+        ...this.terminal(params.terminalId).exitStatus,
+      }))
+      .onRequest('terminal/kill', ({ params }) => (this.terminal(params.terminalId), {}))
+      .onRequest('terminal/release', ({ params }) => {
+        this.terminal(params.terminalId);
+        this.terminals.delete(params.terminalId);
+        return {};
       });
     const stream = ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
@@ -242,8 +295,9 @@ export class ExternalAgentModel implements LlmClient {
     const begin = async () => {
       await this.connection!.agent.request('initialize', {
         protocolVersion: PROTOCOL_VERSION,
-        // Only what Logbook answers: reads and writes, through its file tool.
-        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false },
+        // Only what Logbook answers: reads and writes through its file tool, commands through its
+        // terminal tool.
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
         clientInfo: { name: 'logbook', title: 'Logbook', version },
       });
       const made = await this.connection!.agent.request('session/new', { cwd: workspace, mcpServers: [] });
@@ -297,6 +351,21 @@ export class ExternalAgentModel implements LlmClient {
       path: this.shown(r.path),
       ...range,
       summary: `${this.opts.name} reads ${this.shown(r.path)}`,
+    };
+  }
+
+  private terminal(id: string): EndedTerminal {
+    const t = this.terminals.get(id);
+    if (!t) throw RequestError.invalidParams({ terminalId: id }, 'No such terminal (or it was released).');
+    return t;
+  }
+
+  /** The command as a terminal call that waits for it to end (its timeout stops it with Ctrl+C). */
+  private terminalArgs(t: Extract<Stop, { kind: 'terminal' }>): Record<string, unknown> {
+    return {
+      command: t.command,
+      timeout: AGENT_COMMAND_TIMEOUT_SEC,
+      summary: `${this.opts.name} runs ${t.command}`,
     };
   }
 
@@ -393,6 +462,14 @@ function answerRead(r: Extract<Stop, { kind: 'read' }>, result: string): void {
       RequestError.internalError({ path: r.path }, `Logbook could not read the file: ${messageOf(err)}`),
     );
   }
+}
+
+/** A command that ran answers terminal/create; anything else (refused, rejected) is an error. */
+function answerTerminal(t: Extract<Stop, { kind: 'terminal' }>, result: string): void {
+  const ended = endedTerminal(result, t.outputByteLimit);
+  t.answer(
+    ended ?? RequestError.internalError({ command: t.command }, `Logbook did not run the command: ${result}`),
+  );
 }
 
 /** What the gate rates of a permission request: its title, its kind, the command it names. */

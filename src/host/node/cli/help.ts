@@ -186,8 +186,9 @@ Options:
   --store DIR            conversation directory (default DIR/.logbook/conversations/<new id>;
                          in a git repository .logbook/ is added to .git/info/exclude)
   --agent NAME           run the external ACP agent NAME of acp.agents in the user's config file
-                         instead of Logbook's own loop, in the sandbox; its writes are rated and
-                         asked like the file tool's, and everything it says is recorded
+                         instead of Logbook's own loop, in the sandbox; its writes and the
+                         commands it asks Logbook to run are rated and asked like Logbook's own
+                         (the commands in the sandboxed shell), and everything it says is recorded
                          (docs/ACP.md, "Other agents under Logbook")
   --max-iterations N     agent steps before it stops (default 100)
   --max-tool-calls N     tool calls of one model reply that run; the others get an error (default
