@@ -49,6 +49,7 @@ import { defaultPolicies } from './policies/default-policies';
 import { AGENT_START_KEY } from '../agents/agent-events';
 import { WordedError } from '../text/l10n';
 import { ToolHooks } from '../hooks/tool-hooks';
+import { ConversationHooks, type NoticeEvent } from './conversation-hooks';
 import type { ConfirmationGate } from './ports';
 
 export { SNAPSHOT_EVERY };
@@ -82,8 +83,8 @@ export class Conversation {
   private readonly toolHooks: ToolHooks | undefined;
   /** The gate with the hooks' verdicts on top. */
   private readonly gate: ConfirmationGate;
-  /** Whether this process has run the SessionStart hooks for this conversation. */
-  private sessionStarted = false;
+  /** The hooks at the conversation's own moments (prompt, stop, wait, session start and end). */
+  private readonly hooks: ConversationHooks;
 
   private constructor(
     private readonly deps: ConversationDeps,
@@ -104,6 +105,12 @@ export class Conversation {
       deps.agent?.stamp,
     );
     const log = this.journal;
+    this.hooks = new ConversationHooks(
+      deps.hooks,
+      this.journal,
+      () => this.store.readOnly,
+      deps.agent?.start !== undefined,
+    );
     const tools = () => this.toolSet.active();
     this.toolHooks = deps.hooks ? new ToolHooks(deps.hooks, tools, () => this.state.mode) : undefined;
     this.gate = this.toolHooks ? this.toolHooks.gate(deps.gate) : deps.gate;
@@ -291,7 +298,7 @@ export class Conversation {
       context?: readonly string[];
     } = {},
   ): Promise<void> {
-    const told = await this.promptHooks(text);
+    const told = await this.hooks.prompt(text);
     if (told.length) opts = { ...opts, context: [...(opts.context ?? []), ...told] };
     const skills = triggeredSkills(this.deps.skills ?? [], text, this.state.activatedSkills);
     const content: { type: 'text'; text: string }[] = [{ type: 'text', text }];
@@ -317,63 +324,14 @@ export class Conversation {
     );
   }
 
-  /**
-   * The UserPromptSubmit hooks: what they add for the model; a hook that blocks the message (or
-   * fails) stops it before it is recorded, with the hook's reason (its run is recorded).
-   */
-  private async promptHooks(prompt: string): Promise<string[]> {
-    const hooks = this.deps.hooks;
-    if (!hooks?.has('UserPromptSubmit') || this.store.readOnly) return [];
-    const { runs } = await hooks.run(this.journal, 'UserPromptSubmit', { prompt });
-    const stop = runs.find((r) => r.status !== 'ok' || r.decision === 'block');
-    if (stop)
-      throw new WordedError((l10n) =>
-        l10n.t('The hook `{0}` did not let this message through: {1}', stop.command, stop.reason ?? ''),
-      );
-    return runs.flatMap((r) => (r.additional_context ? [r.additional_context] : []));
-  }
-
   /** Runs the hooks of an event that only informs (a stop, a wait, a start or end); returns their runs. */
-  async notifyHooks(
-    event: 'Stop' | 'SubagentStop' | 'Notification' | 'SessionStart' | 'SessionEnd' | 'PreCompact',
-    input: Record<string, unknown>,
-  ) {
-    const hooks = this.deps.hooks;
-    if (!hooks?.has(event) || this.store.readOnly) return [];
-    return (await hooks.run(this.journal, event, input)).runs;
-  }
-
-  /**
-   * The Stop (or, for a delegated agent, SubagentStop) hooks as the agent finishes. One that blocks
-   * (exit 2, or `decision: "block"`) sends the agent on with its reason, as a message from the hook,
-   * once a run (`stop_hook_active` says whether this is the second stop).
-   */
-  private async stopHooks(active: boolean): Promise<'go on' | 'stop'> {
-    const event = this.deps.agent?.start ? 'SubagentStop' : 'Stop';
-    const runs = await this.notifyHooks(event, { stop_hook_active: active });
-    const block = active ? undefined : runs.find((r) => r.decision === 'block' || r.status === 'blocked');
-    if (!block) return 'stop';
-    await this.journal.append('MessageEvent', {
-      source: 'hook',
-      llm_message: {
-        role: 'user',
-        content: [
-          {
-            type: 'text',
-            text: `The hook \`${block.command}\` asks you not to stop yet: ${block.reason ?? ''}`,
-          },
-        ],
-      },
-    } as CreateFields<'MessageEvent'>);
-    await this.journal.setStatus('running');
-    return 'go on';
+  notifyHooks(event: NoticeEvent, input: Record<string, unknown>) {
+    return this.hooks.notify(event, input);
   }
 
   /** The SessionEnd hooks, when this process ran the conversation (the host calls it as it closes). */
-  async endSession(reason: string): Promise<void> {
-    if (!this.sessionStarted) return;
-    this.sessionStarted = false;
-    await this.notifyHooks('SessionEnd', { reason });
+  endSession(reason: string): Promise<void> {
+    return this.hooks.endSession(reason);
   }
 
   /** Runs the agent until it finishes, waits for confirmation, is paused, gets stuck, fails or hits the limit. */
@@ -588,12 +546,9 @@ export class Conversation {
     await this.journal.setStatus('running');
     // What the stuck detector reads, complete (an open from a snapshot defers part of it).
     await this.memory.settleRecent();
-    if (!this.sessionStarted) {
-      this.sessionStarted = true;
-      const first =
-        !this.state.pendingActions.length && this.memory.recent.every((e) => e.source !== 'agent');
-      await this.notifyHooks('SessionStart', { source: first ? 'startup' : 'resume' });
-    }
+    await this.hooks.startSession(
+      () => !this.state.pendingActions.length && this.memory.recent.every((e) => e.source !== 'agent'),
+    );
     await this.policies.prepare();
     let steps = 0;
     let stopHookActive = false;
@@ -626,7 +581,7 @@ export class Conversation {
         break;
       }
       if (outcome === 'llm') steps++;
-      if (outcome === 'finished' && (await this.stopHooks(stopHookActive)) === 'go on') {
+      if (outcome === 'finished' && (await this.hooks.stop(stopHookActive)) === 'go on') {
         // Once a run: a Stop hook that always blocks must not keep the agent going forever.
         stopHookActive = true;
         continue;
