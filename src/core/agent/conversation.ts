@@ -2,11 +2,12 @@
 // event; status, pending actions and metrics are read from the state derived from those events.
 // This file composes the loop's parts: the journal that records (conversation-journal.ts), the
 // agent's step (agent-step.ts, reply-actions.ts), the dispatcher of pending actions
-// (action-dispatcher.ts), recovery (conversation-recovery.ts) and the policies the step consults
-// (policies/).
+// (action-dispatcher.ts), recovery (conversation-recovery.ts), the policies the step consults
+// (policies/), the run itself (run-loop.ts), the hooks at its own moments (conversation-hooks.ts)
+// and the user's message as recorded (user-message.ts).
 import type { ActionEvent, CreateFields, Event } from '../events';
 import type { EventStore } from '../log/event-store';
-import { EventStoreError, isCorruptRecord } from '../log/event-store';
+import { isCorruptRecord } from '../log/event-store';
 import type { LlmDelta } from '../llm/types';
 import {
   AGENT_MODE_KEY,
@@ -24,7 +25,8 @@ import type { StoredConversationEvent } from './event-codec';
 import type { ConfirmationDecision } from './ports';
 import { buildSystemPrompt } from './system-prompt';
 import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from './settings';
-import { triggeredSkills, renderSkill } from '../skills/skills';
+import { triggeredSkills } from '../skills/skills';
+import { type UserMessageParts, userMessageFields } from './user-message';
 import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversation-memory';
 import { forkInto } from './fork';
 import { SecretGuard } from '../secrets';
@@ -49,6 +51,9 @@ import { defaultPolicies } from './policies/default-policies';
 import { AGENT_START_KEY } from '../agents/agent-events';
 import { WordedError } from '../text/l10n';
 import { ToolHooks } from '../hooks/tool-hooks';
+import { withinAgentLimits } from '../agents/conversation-agent';
+import { ConversationHooks } from './conversation-hooks';
+import { RunLoop } from './run-loop';
 import type { ConfirmationGate } from './ports';
 
 export { SNAPSHOT_EVERY };
@@ -67,11 +72,8 @@ export class Conversation {
   private readonly snapshotEvery: number;
   private settings: AgentSettings;
   private readonly deltaListeners = new Set<DeltaListener>();
-  private runPromise: Promise<ExecutionStatus> | undefined;
-  private abort: AbortController | undefined;
-  private pauseRequested = false;
-  /** Aborted by `pause` during a run: a delegation running then pauses its agents too. */
-  private pausing = new AbortController();
+  /** The run in flight, with what pause and interrupt share with it. */
+  private readonly runLoop: RunLoop;
   private readonly secretGuard: SecretGuard;
   private readonly journal: ConversationJournal;
   private readonly toolSet: ToolSet;
@@ -82,8 +84,8 @@ export class Conversation {
   private readonly toolHooks: ToolHooks | undefined;
   /** The gate with the hooks' verdicts on top. */
   private readonly gate: ConfirmationGate;
-  /** Whether this process has run the SessionStart hooks for this conversation. */
-  private sessionStarted = false;
+  /** The hooks at the conversation's own moments (prompt, stop, wait, session start and end). */
+  private readonly hooks: ConversationHooks;
 
   private constructor(
     private readonly deps: ConversationDeps,
@@ -104,6 +106,12 @@ export class Conversation {
       deps.agent?.stamp,
     );
     const log = this.journal;
+    this.hooks = new ConversationHooks(
+      deps.hooks,
+      this.journal,
+      () => this.store.readOnly,
+      deps.agent?.start !== undefined,
+    );
     const tools = () => this.toolSet.active();
     this.toolHooks = deps.hooks ? new ToolHooks(deps.hooks, tools, () => this.state.mode) : undefined;
     this.gate = this.toolHooks ? this.toolHooks.gate(deps.gate) : deps.gate;
@@ -143,10 +151,7 @@ export class Conversation {
       ],
       ctx,
     );
-    const abortable = () => {
-      this.abort = new AbortController();
-      return this.abort.signal;
-    };
+    const abortable = () => this.runLoop.abortable();
     this.agentStep = new AgentStep({
       id: deps.id,
       llm: deps.llm,
@@ -159,7 +164,7 @@ export class Conversation {
       tools: () => this.toolSet.offered(),
       abortable,
       emitDelta: (d) => this.emitDelta(d),
-      beforeCompact: async (trigger) => void (await this.notifyHooks('PreCompact', { trigger })),
+      beforeCompact: async (trigger) => void (await this.hooks.notify('PreCompact', { trigger })),
     });
     this.dispatcher = new ActionDispatcher({
       log,
@@ -171,9 +176,23 @@ export class Conversation {
       ports: () => this.secretGuard.ports(deps.ports),
       cwd: deps.cwd,
       abortable,
-      pauseSignal: () => this.pausing.signal,
+      pauseSignal: () => this.runLoop.pauseSignal,
       ...(deps.userEditNotes ? { userEditNotes: deps.userEditNotes } : {}),
       ...(this.toolHooks ? { afterRun: (a, o) => this.toolHooks!.afterTool(log, a, o) } : {}),
+    });
+    this.runLoop = new RunLoop({
+      journal: log,
+      policies: this.policies,
+      hooks: this.hooks,
+      readOnly: () => this.store.readOnly,
+      status: () => this.status,
+      awaitingConfirmation: () => this.awaitingConfirmation(),
+      pending: () => this.pendingActionEvents(),
+      settleRecent: async () => void (await memory.settleRecent()),
+      firstRun: () => !this.state.pendingActions.length && memory.recent.every((e) => e.source !== 'agent'),
+      step: () => this.step(),
+      maxIterations: () => ({ bound: this.bound().maxIterations, own: this.settings.maxIterations }),
+      agentName: () => deps.agent?.stamp().agent_name,
     });
   }
 
@@ -232,21 +251,12 @@ export class Conversation {
   }
 
   get isRunning(): boolean {
-    return this.runPromise !== undefined;
+    return this.runLoop.running;
   }
 
   /** The settings with the running agent's limits (a handoff's smaller budget) applied. */
   private bound(): AgentSettings {
-    const limits = this.deps.agent?.limits?.();
-    if (!limits) return this.settings;
-    const s = this.settings;
-    const min = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
-    return {
-      ...s,
-      maxIterations: min(s.maxIterations, limits.maxIterations) ?? s.maxIterations,
-      maxTokens: min(s.maxTokens, limits.maxTokens),
-      maxCost: min(s.maxCost, limits.maxCost),
-    };
+    return withinAgentLimits(this.settings, this.deps.agent?.limits?.());
   }
 
   updateSettings(patch: Partial<AgentSettings>): void {
@@ -282,129 +292,21 @@ export class Conversation {
    * own header), kept in the message's content after the text, so the log holds what the model saw;
    * `images` are image URLs (stored-image URLs, data or web URLs).
    */
-  async sendMessage(
-    text: string,
-    opts: {
-      images?: readonly string[];
-      attachments?: readonly string[];
-      /** Told to the model with the message, not the user's words (OpenHands' extended_content). */
-      context?: readonly string[];
-    } = {},
-  ): Promise<void> {
-    const told = await this.promptHooks(text);
+  async sendMessage(text: string, opts: UserMessageParts = {}): Promise<void> {
+    const told = await this.hooks.prompt(text);
     if (told.length) opts = { ...opts, context: [...(opts.context ?? []), ...told] };
     const skills = triggeredSkills(this.deps.skills ?? [], text, this.state.activatedSkills);
-    const content: { type: 'text'; text: string }[] = [{ type: 'text', text }];
-    for (const a of opts.attachments ?? []) content.push({ type: 'text', text: a });
-    const llm_message = opts.images?.length
-      ? {
-          role: 'user' as const,
-          content: [...content, { type: 'image' as const, image_urls: [...opts.images] }],
-        }
-      : { role: 'user' as const, content };
-    await this.journal.append(
-      'MessageEvent',
-      {
-        source: 'user',
-        llm_message,
-        activated_skills: skills.map((s) => s.name),
-        extended_content: [...skills.map((s) => renderSkill(s)), ...(opts.context ?? [])].map((t) => ({
-          type: 'text' as const,
-          text: t,
-        })),
-      } as CreateFields<'MessageEvent'>,
-      true,
-    );
-  }
-
-  /**
-   * The UserPromptSubmit hooks: what they add for the model; a hook that blocks the message (or
-   * fails) stops it before it is recorded, with the hook's reason (its run is recorded).
-   */
-  private async promptHooks(prompt: string): Promise<string[]> {
-    const hooks = this.deps.hooks;
-    if (!hooks?.has('UserPromptSubmit') || this.store.readOnly) return [];
-    const { runs } = await hooks.run(this.journal, 'UserPromptSubmit', { prompt });
-    const stop = runs.find((r) => r.status !== 'ok' || r.decision === 'block');
-    if (stop)
-      throw new WordedError((l10n) =>
-        l10n.t('The hook `{0}` did not let this message through: {1}', stop.command, stop.reason ?? ''),
-      );
-    return runs.flatMap((r) => (r.additional_context ? [r.additional_context] : []));
-  }
-
-  /** Runs the hooks of an event that only informs (a stop, a wait, a start or end); returns their runs. */
-  async notifyHooks(
-    event: 'Stop' | 'SubagentStop' | 'Notification' | 'SessionStart' | 'SessionEnd' | 'PreCompact',
-    input: Record<string, unknown>,
-  ) {
-    const hooks = this.deps.hooks;
-    if (!hooks?.has(event) || this.store.readOnly) return [];
-    return (await hooks.run(this.journal, event, input)).runs;
-  }
-
-  /**
-   * The Stop (or, for a delegated agent, SubagentStop) hooks as the agent finishes. One that blocks
-   * (exit 2, or `decision: "block"`) sends the agent on with its reason, as a message from the hook,
-   * once a run (`stop_hook_active` says whether this is the second stop).
-   */
-  private async stopHooks(active: boolean): Promise<'go on' | 'stop'> {
-    const event = this.deps.agent?.start ? 'SubagentStop' : 'Stop';
-    const runs = await this.notifyHooks(event, { stop_hook_active: active });
-    const block = active ? undefined : runs.find((r) => r.decision === 'block' || r.status === 'blocked');
-    if (!block) return 'stop';
-    await this.journal.append('MessageEvent', {
-      source: 'hook',
-      llm_message: {
-        role: 'user',
-        content: [
-          {
-            type: 'text',
-            text: `The hook \`${block.command}\` asks you not to stop yet: ${block.reason ?? ''}`,
-          },
-        ],
-      },
-    } as CreateFields<'MessageEvent'>);
-    await this.journal.setStatus('running');
-    return 'go on';
+    await this.journal.append('MessageEvent', userMessageFields(text, opts, skills), true);
   }
 
   /** The SessionEnd hooks, when this process ran the conversation (the host calls it as it closes). */
-  async endSession(reason: string): Promise<void> {
-    if (!this.sessionStarted) return;
-    this.sessionStarted = false;
-    await this.notifyHooks('SessionEnd', { reason });
+  endSession(reason: string): Promise<void> {
+    return this.hooks.endSession(reason);
   }
 
   /** Runs the agent until it finishes, waits for confirmation, is paused, gets stuck, fails or hits the limit. */
   run(): Promise<ExecutionStatus> {
-    if (!this.runPromise) {
-      this.runPromise = this.loop()
-        .catch((err: unknown) => this.stopOnLogFailure(err))
-        .finally(() => {
-          this.runPromise = undefined;
-          this.abort = undefined;
-        });
-    }
-    return this.runPromise;
-  }
-
-  /**
-   * An append failed (a full disk...), so the loop cannot go on. The failure is recorded if the log
-   * takes it now (after ENOSPC the segment store frees a reserve for this), so no reader finds the
-   * conversation still `running`; if it does not, the error goes to the caller as it was.
-   */
-  private async stopOnLogFailure(err: unknown): Promise<ExecutionStatus> {
-    if (!(err instanceof EventStoreError) || err.code !== 'IO_FAILED') throw err;
-    await this.journal
-      .fail(
-        'log_write_failed',
-        `The conversation's log could not be written, so the agent stopped (${err.message}). ` +
-          'Free disk space, then resume the conversation.',
-      )
-      .catch(() => undefined);
-    if (this.status !== 'error') throw err;
-    return this.status;
+    return this.runLoop.run();
   }
 
   /**
@@ -412,20 +314,13 @@ export class Conversation {
    * now pause at their next step too, and the delegation waits, unanswered, to resume with the run.
    */
   async pause(): Promise<void> {
-    if (this.runPromise) {
-      this.pauseRequested = true;
-      this.pausing.abort();
-      await this.runPromise;
-      return;
-    }
+    if (await this.runLoop.pause()) return;
     if (this.status !== 'paused' && this.status !== 'finished') await this.journal.pause();
   }
 
   /** Cancels the LLM call or tool in flight; every action left unanswered gets an error observation. */
   async interrupt(): Promise<void> {
-    this.pauseRequested = true;
-    this.abort?.abort(new Error('interrupted by the user'));
-    await this.runPromise;
+    await this.runLoop.interrupt();
     const pending = this.pendingActionEvents();
     // A delegation suspended by a pause ends its paused agents first: none is left paused for good.
     // One that cannot be ended stays as it was; the stop goes on.
@@ -575,71 +470,6 @@ export class Conversation {
     const out: Event[] = [];
     for await (const slot of this.store.iterate(0)) if (!isCorruptRecord(slot)) out.push(slot as Event);
     return out;
-  }
-
-  // --- the loop ---------------------------------------------------------------------------
-
-  private async loop(): Promise<ExecutionStatus> {
-    this.pauseRequested = false;
-    this.pausing = new AbortController();
-    if (this.store.readOnly) return this.status;
-    if (this.status === 'waiting_for_confirmation' && this.awaitingConfirmation().length > 0)
-      return this.status;
-    await this.journal.setStatus('running');
-    // What the stuck detector reads, complete (an open from a snapshot defers part of it).
-    await this.memory.settleRecent();
-    if (!this.sessionStarted) {
-      this.sessionStarted = true;
-      const first =
-        !this.state.pendingActions.length && this.memory.recent.every((e) => e.source !== 'agent');
-      await this.notifyHooks('SessionStart', { source: first ? 'startup' : 'resume' });
-    }
-    await this.policies.prepare();
-    let steps = 0;
-    let stopHookActive = false;
-    for (;;) {
-      if (this.pauseRequested) {
-        await this.journal.pause();
-        break;
-      }
-      const limit = this.bound().maxIterations;
-      if (steps >= limit) {
-        const whose =
-          limit < this.settings.maxIterations
-            ? `the limit of the ${this.deps.agent?.stamp().agent_name ?? 'running'} agent's grant`
-            : 'the limit (logbook.maxIterations)';
-        await this.journal.fail(
-          'iteration_limit',
-          `The agent took ${steps} steps in this run, ${whose}. Resume to let it continue.`,
-        );
-        break;
-      }
-      const outcome = await this.step();
-      await this.policies.afterStep();
-      if (outcome === 'stopped') {
-        await answerWithError(this.journal, this.pendingActionEvents(), STOPPED_BEFORE_RUN);
-        await this.journal.pause();
-        break;
-      }
-      if (outcome === 'paused') {
-        await this.journal.pause();
-        break;
-      }
-      if (outcome === 'llm') steps++;
-      if (outcome === 'finished' && (await this.stopHooks(stopHookActive)) === 'go on') {
-        // Once a run: a Stop hook that always blocks must not keep the agent going forever.
-        stopHookActive = true;
-        continue;
-      }
-      if (outcome === 'waiting')
-        await this.notifyHooks('Notification', {
-          message: 'The agent waits for your confirmation.',
-          pending: this.awaitingConfirmation().map((a) => a.tool_name),
-        });
-      if (outcome === 'finished' || outcome === 'waiting' || outcome === 'error') break;
-      if ((await this.policies.beforeNextStep()) === 'stop') break;
-    }
-    return this.status;
   }
 
   /** One unit of progress: the pending actions dispatched, or the agent's step (condense or ask the LLM). */

@@ -26,3 +26,15 @@ export interface ConversationAgent {
 
 /** Steps per run, and the conversation's total tokens and cost, an agent running it may reach. */
 export type AgentLimits = { [K in 'maxIterations' | 'maxTokens' | 'maxCost']: AgentSettings[K] | null };
+
+/** `settings` with an agent's limits applied: the lower of each, a null limit leaving the setting. */
+export function withinAgentLimits(settings: AgentSettings, limits: AgentLimits | undefined): AgentSettings {
+  if (!limits) return settings;
+  const min = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+  return {
+    ...settings,
+    maxIterations: min(settings.maxIterations, limits.maxIterations) ?? settings.maxIterations,
+    maxTokens: min(settings.maxTokens, limits.maxTokens),
+    maxCost: min(settings.maxCost, limits.maxCost),
+  };
+}

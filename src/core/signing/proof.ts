@@ -3,7 +3,7 @@
 import { b64, eventHash, parseChainFile, readChainText, signatureHolds } from './chain';
 import { ChainWalker } from './chain-head';
 import { rawRecords } from './raw-records';
-import { checkSourceProof } from './verify';
+import { checkSourceProof } from './source-proof-check';
 
 export interface EventProof {
   index: number;

@@ -1,7 +1,8 @@
 // Verifies a segment log against its signatures.log: every record's bytes against the hash the
 // chain holds for its position, the chain against each signature, each signature against its
 // signer's did:key. Reports the first bad event and why; a record whose checksum fails is reported
-// as corrupt (damage), not as tampering.
+// as corrupt (damage), not as tampering. The verdict's types, the fork's source check and the
+// comparison of a mismatched record live in verdict.ts, source-proof-check.ts and record-mismatch.ts.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -13,64 +14,17 @@ import {
   parseChainFile,
   readChainText,
   signatureHolds,
-  type SourceProof,
 } from './chain';
 import { ChainWalker, chainIdToken } from './chain-head';
-import { type Completeness, judgeCompleteness } from './completeness';
+import { judgeCompleteness } from './completeness';
 import { folderKey, readHeadRecord } from './head-record';
 import { rawRecords, segmentPaths } from './raw-records';
+import { classify } from './record-mismatch';
+import { addRange, checkSourceProof } from './source-proof-check';
+import type { BadEvent, BadReason, VerifyOptions, VerifyResult } from './verdict';
 
-export type BadReason =
-  | 'content changed'
-  | 'removed'
-  | 'inserted'
-  | 'reordered'
-  | 'signature invalid'
-  | 'unsigned'
-  | 'spliced'
-  | 'rewritten'
-  | 'appended'
-  | 'corrupt';
-
-export interface BadEvent {
-  index: number;
-  /** the id of the event now at `index`, when there is one and it parses */
-  id: string | null;
-  reason: BadReason;
-  detail: string;
-}
-
-export interface VerifyResult {
-  /**
-   * verified: every event signed when written and intact; unsigned: intact as far as signed, some
-   * never signed; truncated: intact, but signed events recorded outside the folder are gone
-   */
-  status: 'verified' | 'broken' | 'unsigned' | 'truncated';
-  events: number;
-  /** events whose bytes match a signed chain */
-  verified: number;
-  signers: string[];
-  /** who signed which events (inclusive ranges, in order); a fork's copies name its source's signer */
-  signedBy: { did: string; from: number; to: number }[];
-  /** events imported unsigned (from an OpenHands conversation), signed from the import on */
-  imported: number;
-  /** where those are (inclusive ranges): after the signed events an import kept, they are not first */
-  importedRanges: { from: number; to: number }[];
-  /** events chained late (already in the log when a signer first saw them), inclusive ranges */
-  late: { from: number; to: number }[];
-  firstBad: BadEvent | null;
-  /** the conversation id a version-2 chain binds (null: version 1, or no chain) */
-  conversation: string | null;
-  /** whether the log still holds every event signed, as the head kept outside the folder says */
-  completeness: Completeness;
-}
-
-export interface VerifyOptions {
-  /** the id the host knows the conversation by: a version-2 chain bound to another is "spliced" */
-  expectedId?: string;
-  /** where the host keeps this conversation's head outside its folder (head-record.ts) */
-  headFile?: string;
-}
+export type { BadEvent, BadReason, VerifyOptions, VerifyResult } from './verdict';
+export { checkSourceProof } from './source-proof-check';
 
 /** The id of the event at `index`, read again from the log (needed only for the events reported). */
 function idReader(dir: string): (index: number) => string | null {
@@ -426,86 +380,4 @@ function* verifySteps(dir: string, opts: VerifyOptions): Generator<void, VerifyR
     );
   }
   return result('verified', verified, null, extra);
-}
-
-function addRange(out: VerifyResult['signedBy'], did: string, from: number, to: number): void {
-  if (to < from) return;
-  const last = out.at(-1);
-  if (last && last.did === did && last.to + 1 === from) last.to = to;
-  else out.push({ did, from, to });
-}
-
-/**
- * Checks a fork's proof that its first events were signed by its source: the source's signatures
- * over the source's chain, and each copy's hash found in that chain, in order, under a signature.
- */
-export function checkSourceProof(
-  proof: SourceProof,
-  hashes: readonly string[],
-  idOf: (index: number) => string | null,
-): { signedBy: VerifyResult['signedBy']; signers: string[] } | { bad: BadEvent } {
-  const fail = (index: number, detail: string): { bad: BadEvent } => ({
-    bad: { index, id: idOf(index), reason: 'signature invalid', detail },
-  });
-  const walker = new ChainWalker({ ...proof, conversation: proof.source });
-  for (const s of proof.signatures) {
-    if (!signatureHolds(s, walker.advanceTo(s.count)))
-      return fail(
-        0,
-        `the signature of the source conversation ${proof.source} on ${SIGNATURES_FILE} line ${s.line} does not match its chain: the copied proof was altered`,
-      );
-  }
-  const signedBy: VerifyResult['signedBy'] = [];
-  const signers = new Set<string>();
-  let j = 0;
-  let q = 0;
-  for (let k = 0; k < Math.min(proof.copies, hashes.length); k++) {
-    while (j < proof.hashes.length && proof.hashes[j] !== hashes[k]) j++;
-    while (q < proof.signatures.length && proof.signatures[q]!.count <= j) q++;
-    if (j >= proof.hashes.length || q >= proof.signatures.length)
-      return fail(k, `event ${k} is a copy, but its source ${proof.source} did not sign it`);
-    const did = proof.signatures[q]!.did;
-    signers.add(did);
-    addRange(signedBy, did, k, k);
-    j++;
-  }
-  return { signedBy, signers: [...signers] };
-}
-
-/** Why the record at `i` is not the one signed there. */
-function classify(
-  i: number,
-  hashes: string[],
-  stored: string[],
-  firstAt: Map<string, number>,
-): { reason: BadReason; detail: string } {
-  const j = firstAt.get(hashes[i]!);
-  const signedLater = (from: number): boolean => {
-    for (let k = from; k < hashes.length; k++) if (hashes[k] === stored[i]) return true;
-    return false;
-  };
-  if (j === undefined) {
-    if (hashes[i + 1] !== undefined && hashes[i + 1] === stored[i]) {
-      return {
-        reason: 'inserted',
-        detail: `event ${i} was never signed: it was inserted before the event signed at ${i}`,
-      };
-    }
-    return { reason: 'content changed', detail: `event ${i} is not what was signed: its content changed` };
-  }
-  if (j > i) {
-    if (signedLater(i + 1))
-      return {
-        reason: 'reordered',
-        detail: `the event at ${i} was signed at position ${j}: events were reordered`,
-      };
-    return {
-      reason: 'removed',
-      detail: `the event at ${i} was signed at position ${j}: ${j - i === 1 ? `event ${i} was` : `events ${i}–${j - 1} were`} removed`,
-    };
-  }
-  return {
-    reason: 'reordered',
-    detail: `the event at ${i} was signed at position ${j}: events were reordered or copied`,
-  };
 }

@@ -9,6 +9,7 @@
 // LLM usage is mirrored into the parent's log, so it shows in the parent's totals and counts
 // against the parent's budget. Pausing the parent pauses its running children at their next step
 // (each records the pause in its own log); they go on when the parent's run resumes the delegation.
+// How a host opens a child is in child-opener.ts; what a child's log says of its end, child-outcome.ts.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -32,49 +33,23 @@ import type { AgentSettings } from '../../../core/agent/settings';
 import type { ChildRequest, ChildResult, ChildRunner } from '../../../core/agents/delegate-tool';
 import { createDelegateTool, DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
 import type { HeldDefinition } from '../../../core/agents/definition-trust';
-import { createEscalateTool, ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
-import { mcpToolRefs } from '../../../core/agents/mcp-tool-refs';
-import type { McpHub } from '../mcp';
+import { createEscalateTool } from '../../../core/agents/escalate-tool';
 import type { Conversation } from '../../../core/agent/conversation';
 import { derivedUuid } from '../../../core/events/derived-uuid';
-import { type ActionEvent, type Event, FINISH_TOOL_NAME } from '../../../core/events';
+import { type ActionEvent, FINISH_TOOL_NAME } from '../../../core/events';
 import type { ConfirmationDecision } from '../../../core/agent/ports';
 import { agentTree, type ChildLink } from '../../../core/agents/agent-tree';
 import { LLM_USAGE_KEY } from '../../../core/state/metrics';
 import type { SigningIdentity } from '../../../core/signing';
-import type { ConversationAgent } from '../../../core/agents/conversation-agent';
 import type { ToolSpec } from '../../../core/tools';
-import { type NodeSessionOptions, openNodeConversation, type SessionToolContext } from '../node-session';
+import type { SessionToolContext } from '../node-session';
+import { type ChildSpec, type OpenedChild } from './child-opener';
+import { finalMessage, recordedEnd, STOPPED_BY_USER, stoppedMessage } from './child-outcome';
 
 /** The folder of a conversation's delegated agents, inside its own. */
 export const AGENTS_FOLDER = 'agents';
 
-/** What a host needs to open a delegated agent's conversation. */
-export interface ChildSpec {
-  agent: AgentDefinition;
-  /** The child's folder (inside the parent's) and conversation id. */
-  dir: string;
-  id: string;
-  /** Its own signing key; none: unsigned. */
-  identity?: SigningIdentity;
-  /** Its settings from its grant: caps within what is left of the parent's, its confirmation mode. */
-  settings: Partial<AgentSettings>;
-  /** Hosts its commands reach without asking, within the user's list; null: that list, not narrowed. */
-  allowedHosts: readonly string[] | null;
-  /**
-   * The child's tools from the host's built-in ones: its definition's, finish and escalate, and
-   * `delegate` when its definition lists it (its own children then live in its folder).
-   */
-  tools: (builtIn: ToolSpec[], ctx: SessionToolContext) => ToolSpec[];
-  /** The agent the child's conversation runs as (stamp, first event, prompt). */
-  conversationAgent: ConversationAgent;
-}
-
-/** A child's open conversation; `close` releases it (a host may keep it open for its views). */
-export interface OpenedChild {
-  conversation: Conversation;
-  close(): Promise<void>;
-}
+export { type ChildSpec, nodeChildOpener, type NodeChildSession, type OpenedChild } from './child-opener';
 
 export interface NodeChildRunnerOptions {
   parentDir: string;
@@ -98,60 +73,6 @@ export interface NodeChildRunnerOptions {
   model?: () => string;
   /** A definition of this name the user has not accepted yet (definition-watch.ts): a child's delegate refuses it. */
   held?: (name: string) => HeldDefinition | null;
-}
-
-/** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
-export type NodeChildSession = Omit<
-  NodeSessionOptions,
-  | 'storeDir'
-  | 'id'
-  | 'signing'
-  | 'signedHeadFile'
-  | 'tools'
-  | 'agent'
-  | 'onEvent'
-  | 'mcpServers'
-  | 'sharedMcp'
->;
-
-/** Children as Node sessions: the CLI's way. */
-export function nodeChildOpener(o: {
-  session: NodeChildSession;
-  /** Where a child's signed head is kept outside its folder. */
-  headFile?: (childDir: string) => string;
-  /** Every event of every child, as appended (the CLI prints them indented). */
-  onEvent?: (event: Event, index: number) => void;
-  /** A child's session.json, so `show` names its workspace. */
-  describe?: (childDir: string, childId: string) => void;
-  /** The parent session's MCP servers: a child gets all their tools without a `tools` list, else those it names. */
-  mcp?: () => McpHub | undefined;
-}): (spec: ChildSpec) => Promise<OpenedChild> {
-  return async (spec) => {
-    const { agent, dir, id, identity } = spec;
-    const mcpTools = mcpToolRefs(agent.tools);
-    const mcp = o.mcp;
-    const narrow =
-      spec.allowedHosts === null ? undefined : o.session.sandbox?.withHostsWithin(spec.allowedHosts);
-    const session = await openNodeConversation({
-      ...o.session,
-      storeDir: dir,
-      id,
-      llmSettings: agent.model ? { ...o.session.llmSettings, model: agent.model } : o.session.llmSettings,
-      settings: { ...o.session.settings, ...spec.settings },
-      // Hosts narrowed by its definition: a sandbox of its own network, closed with the child.
-      ...(narrow ? { sandbox: narrow, sharedSandbox: false } : { sharedSandbox: true }),
-      ...(identity ? { signing: identity } : {}),
-      ...(identity && o.headFile ? { signedHeadFile: o.headFile(dir) } : {}),
-      ...(o.onEvent ? { onEvent: o.onEvent } : {}),
-      tools: spec.tools,
-      agent: spec.conversationAgent,
-      ...(mcp && (mcpTools === null || mcpTools.length)
-        ? { sharedMcp: { hub: mcp, ...(mcpTools ? { tools: mcpTools } : {}) } }
-        : {}),
-    });
-    o.describe?.(dir, id);
-    return session;
-  };
 }
 
 export function childConversationId(parentId: string, actionId: string, subId: string): string {
@@ -553,46 +474,4 @@ export class NodeChildRunner implements ChildRunner {
       ...(this.opts.held ? { held: this.opts.held } : {}),
     }) as ToolSpec;
   }
-}
-
-const STOPPED_BY_USER = 'The user stopped the agent before it finished.';
-
-/**
- * Why a child stopped without finishing, for its parent. An error on a model its definition names
- * (unknown to the endpoint, say) names that model, so the parent's model can tell what went wrong.
- */
-function stoppedMessage(status: string, child: Conversation, definedModel: string | null): string {
-  const why = child.state.lastError?.message ?? 'no final message';
-  if (status === 'error' && definedModel)
-    return `The agent stopped (error) on the model "${definedModel}" its definition names: ${why}`;
-  return `The agent stopped (${status}): ${why}`;
-}
-
-async function recordedEnd(c: Conversation): Promise<AgentEndValue | undefined> {
-  let end: AgentEndValue | undefined;
-  for (const e of await c.events())
-    if (e.kind === 'ConversationStateUpdateEvent' && e.key === AGENT_END_KEY) end = e.value as AgentEndValue;
-  return end;
-}
-
-/** The message of the last finish or escalate the child made. */
-async function finalMessage(c: Conversation): Promise<{ message: string; escalated: boolean } | undefined> {
-  let found: { message: string; escalated: boolean } | undefined;
-  for (const e of await c.events()) {
-    if (e.kind !== 'ActionEvent') continue;
-    if (e.tool_name !== FINISH_TOOL_NAME && e.tool_name !== ESCALATE_TOOL_NAME) continue;
-    const message = (e.action as { message?: unknown } | null)?.message;
-    found = {
-      message: typeof message === 'string' ? message : '',
-      escalated: e.tool_name === ESCALATE_TOOL_NAME,
-    };
-  }
-  if (found) return found;
-  // A final answer without finish: the agent's last message.
-  for (const e of (await c.events()).reverse())
-    if (e.kind === 'MessageEvent' && e.source === 'agent') {
-      const text = e.llm_message.content.map((p) => ('text' in p ? p.text : '')).join('');
-      return { message: text, escalated: false };
-    }
-  return undefined;
 }
