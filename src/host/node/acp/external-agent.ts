@@ -18,13 +18,11 @@ import {
   ndJsonStream,
   PROTOCOL_VERSION,
   RequestError,
-  type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionUpdate,
   type TerminalOutputResponse,
 } from '@agentclientprotocol/sdk';
 import { version } from '../../../../package.json';
-import type { ChatMessage } from '../../../core/events/to-messages';
 import {
   type LlmCallOptions,
   type LlmClient,
@@ -32,8 +30,9 @@ import {
   type LlmRequest,
   type LlmResponse,
 } from '../../../core/llm';
-import { AGENT_COMMAND_TIMEOUT_SEC, commandLine, type EndedTerminal, endedTerminal } from './client-terminal';
+import { AGENT_COMMAND_TIMEOUT_SEC, commandLine, type EndedTerminal } from './client-terminal';
 import { AGENT_PERMISSION_TOOL, GRANTED } from './permission-tool';
+import { answerRead, answerTerminal, messageOf, permissionArgs, type Stop, textOf } from './agent-stops';
 import { ACP_ERROR_KEY, ACP_TOOL_CALL_KEY } from './record-lines';
 
 export interface AgentLaunch {
@@ -57,33 +56,6 @@ export interface ExternalAgentOptions {
 
 /** Appends what the agent did to the conversation's log, before the reply it belongs to. */
 export type AgentRecorder = (r: AgentRecord) => Promise<unknown>;
-
-/** Where the agent's turn stops for Logbook. */
-type Stop =
-  | { kind: 'write'; callId: string; path: string; content: string; answer: (err?: Error) => void }
-  | {
-      kind: 'permission';
-      callId: string;
-      request: RequestPermissionRequest;
-      answer: (optionId?: string) => void;
-    }
-  | {
-      kind: 'read';
-      callId: string;
-      path: string;
-      line?: number;
-      limit?: number;
-      answer: (result: { content: string } | Error) => void;
-    }
-  | {
-      kind: 'terminal';
-      callId: string;
-      command: string;
-      outputByteLimit?: number | null;
-      answer: (result: EndedTerminal | Error) => void;
-    }
-  | { kind: 'end'; stopReason: string }
-  | { kind: 'failed'; message: string };
 
 export class ExternalAgentModel implements LlmClient {
   readonly model: string;
@@ -440,70 +412,6 @@ export class ExternalAgentModel implements LlmClient {
       );
     });
   }
-}
-
-/** The file tool's view header: the read was allowed and the file read. */
-const VIEWED = 'Here is the result of running `cat -n` on ';
-
-/** A view that ran answers with the file's text (the lines asked for); anything else is an error. */
-function answerRead(r: Extract<Stop, { kind: 'read' }>, result: string): void {
-  if (!result.startsWith(VIEWED)) {
-    r.answer(RequestError.internalError({ path: r.path }, `Logbook did not read the file: ${result}`));
-    return;
-  }
-  try {
-    const text = readFileSync(r.path, 'utf8');
-    if (r.line == null && r.limit == null) return r.answer({ content: text });
-    const lines = text.split('\n');
-    const from = Math.max(1, r.line ?? 1) - 1;
-    r.answer({ content: lines.slice(from, r.limit != null ? from + r.limit : undefined).join('\n') });
-  } catch (err) {
-    r.answer(
-      RequestError.internalError({ path: r.path }, `Logbook could not read the file: ${messageOf(err)}`),
-    );
-  }
-}
-
-/** A command that ran answers terminal/create; anything else (refused, rejected) is an error. */
-function answerTerminal(t: Extract<Stop, { kind: 'terminal' }>, result: string): void {
-  const ended = endedTerminal(result, t.outputByteLimit);
-  t.answer(
-    ended ?? RequestError.internalError({ command: t.command }, `Logbook did not run the command: ${result}`),
-  );
-}
-
-/** What the gate rates of a permission request: its title, its kind, the command it names. */
-function permissionArgs(req: RequestPermissionRequest): Record<string, unknown> {
-  const call = req.toolCall;
-  const raw = call.rawInput as Record<string, unknown> | undefined;
-  const command = Array.isArray(raw?.['command'])
-    ? (raw['command'] as unknown[]).map(String).join(' ')
-    : typeof raw?.['command'] === 'string'
-      ? raw['command']
-      : undefined;
-  const title = call.title ?? call.toolCallId;
-  return {
-    title,
-    ...(call.kind ? { kind: call.kind } : {}),
-    // A title is no command line: only rawInput's command is rated as one.
-    ...(command !== undefined ? { command } : {}),
-    tool_call: call,
-    summary: title,
-  };
-}
-
-function textOf(m: ChatMessage): string {
-  if (typeof m.content === 'string') return m.content;
-  if (!m.content) return '';
-  return m.content.map((p) => (p.type === 'text' ? p.text : '')).join('');
-}
-
-function messageOf(err: unknown): string {
-  return err instanceof Error
-    ? err.message
-    : typeof err === 'object' && err && 'message' in err
-      ? String((err as { message: unknown }).message)
-      : String(err);
 }
 
 /**
