@@ -15,14 +15,26 @@ const restore = (id: string, restoredTo: string): EventJson => ({
   value: { checkpoint: 'c'.repeat(40), reason: 'restore', restored_to: restoredTo, files: 2, changes: [] },
 });
 
+/** The checkpoint the host takes before an action runs: what "Restore files to here" names. */
+const checkpointBefore = (id: string, actionId: string): EventJson => ({
+  kind: 'ConversationStateUpdateEvent',
+  id,
+  source: 'environment',
+  key: 'checkpoint',
+  value: { checkpoint: 'b'.repeat(40), reason: 'action', action_id: actionId, files: 2, changes: [] },
+});
+
 const ACTION = eid(2);
+const BEFORE = eid(5);
 const RESTORE = eid(3);
 
 function restoredThenUndone(): ViewEvent[] {
   return [
     userMessage(eid(1), 'Add subtract() to src/math.js'),
     terminalAction(ACTION, 'npm test', { summary: 'Run the tests', risk: 'LOW' }),
-    restore(RESTORE, ACTION),
+    checkpointBefore(BEFORE, ACTION),
+    // As the editor records it: the restore names the checkpoint event before the action.
+    restore(RESTORE, BEFORE),
     restore(eid(4), RESTORE),
   ].map((event, seq) => ({ seq, event }));
 }

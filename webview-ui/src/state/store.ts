@@ -260,6 +260,14 @@ function ingest({ seq, event }: ViewEvent): void {
 function notePoint(e: EventJson): void {
   const words = pointWords(e);
   if (words) pointNames.set(e.id, words);
+  // The checkpoint taken before an action is what a restore names (restored_to): it reads as the
+  // action it came before, which was recorded just ahead of it.
+  const cp =
+    stateKey(e) === 'checkpoint' ? (e.value as { reason?: unknown; action_id?: unknown } | null) : null;
+  if (cp?.reason === 'action' && typeof cp.action_id === 'string') {
+    const before = pointNames.get(cp.action_id);
+    if (before) pointNames.set(e.id, before);
+  }
   if (restoredTo(e) !== undefined) restoreIds.add(e.id);
   if (stateKey(e) === 'review_rejected') {
     const ids = (e.value as { action_ids?: unknown } | null)?.action_ids;
