@@ -124,7 +124,10 @@ describe('e2e: Restore files to here from the chat', function () {
       .locator('.monaco-editor .view-lines', { hasText: 'rewritten by the agent' })
       .waitFor({ timeout: 30_000 });
     assert.equal(readFileSync(join(wb.workspaceDir, 'made-e2e.txt'), 'utf8'), 'made\n');
-    await chat.getByText(/Restore undone/).first().waitFor({ timeout: 30_000 });
+    await chat
+      .getByText(/Restore undone/)
+      .first()
+      .waitFor({ timeout: 30_000 });
     await wb.shot('undone-from-the-chat');
   });
 
