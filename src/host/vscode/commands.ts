@@ -1,6 +1,6 @@
 // Command palette entries. Each accepts its input as arguments too, so tests and other
 // extensions can drive Logbook without prompts.
-import { endDemo } from './demo-model';
+import { apiKeyRemoved, endDemo } from './demo-model';
 import * as vscode from 'vscode';
 import { API_KEY_SECRET } from './config';
 import type { ConversationService } from './conversation-service';
@@ -186,6 +186,7 @@ export function registerCommands(
       if (key === undefined) return;
       // A real key ends the demo model of this window.
       if (key.trim()) endDemo({ apiKey: true });
+      else apiKeyRemoved();
       if (key.trim()) await context.secrets.store(API_KEY_SECRET, key.trim());
       else await context.secrets.delete(API_KEY_SECRET);
       void vscode.window.showInformationMessage(

@@ -11,7 +11,7 @@ import { settingAt, settingScopes } from './config';
 
 let server: DemoServer | undefined;
 let active = false;
-/** An API key was set: the demo `npm start` serves beside the window gives way to the real model. */
+/** An API key is set here: the demo `npm start` serves beside the window gives way to the real model. */
 let startDemoLeft = false;
 
 /**
@@ -39,6 +39,11 @@ export function activeDemo(): { baseUrl: string; model: string } | undefined {
 }
 
 /** Ends the demo of Try the Demo Model; with `apiKey` (a key was set), the npm start one too. */
+/** The API key was removed: with no model set either, the npm start demo answers again. */
+export function apiKeyRemoved(): void {
+  startDemoLeft = false;
+}
+
 export function endDemo(opts: { apiKey?: boolean } = {}): void {
   active = false;
   if (opts.apiKey) startDemoLeft = true;
