@@ -5,26 +5,9 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { outsideFolder } from '../../support/outside-folder';
-import { printed, runCli, testCheckpointsDir, testConfigDir, testSigningKey } from '../cli/cli-runner';
+import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson } from '../cli/fixtures';
-
-const AGENT = join(__dirname, '..', '..', 'support', 'acp-write-agent.cjs');
-
-function agentEnv(): Record<string, string> {
-  return {
-    LOGBOOK_SIGNING_KEY: testSigningKey(),
-    XDG_CONFIG_HOME: testConfigDir(),
-    LOGBOOK_CHECKPOINTS_DIR: testCheckpointsDir(),
-    LOGBOOK_ACP_AGENTS: JSON.stringify({ writer: { command: process.execPath, args: [AGENT] } }),
-  };
-}
-
-function conversationDir(ws: string, stdout: string): string {
-  const m = /conversation: (\S+)/.exec(stdout);
-  assert.ok(m, stdout);
-  assert.ok(m[1]!.startsWith(join(ws, '.logbook', 'conversations')));
-  return m[1]!;
-}
+import { agentEnv, conversationDir, runTestAgent } from './acp-test-agent';
 
 describe('hostile: terminal/* of an external ACP agent under logbook run --agent', function () {
   this.timeout(120_000);
@@ -32,21 +15,7 @@ describe('hostile: terminal/* of an external ACP agent under logbook run --agent
   afterEach(() => fx.cleanup());
 
   const run = (ws: string, mode: 'act' | 'plan', ask: unknown, extra: string[] = []) =>
-    runCli(
-      [
-        'run',
-        '--workspace',
-        ws,
-        '--agent',
-        'writer',
-        '--mode',
-        mode,
-        '--task',
-        JSON.stringify(ask),
-        ...extra,
-      ],
-      { env: agentEnv(), timeoutMs: 90_000 },
-    );
+    runTestAgent(ws, mode, ask, extra, 90_000);
 
   it('Logbook offers the terminal capability', async () => {
     const ws = realpathSync(fx.tmp());
