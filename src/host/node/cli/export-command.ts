@@ -12,7 +12,13 @@ import { sdkBaseState } from '../../../core/agent/openhands-base-state';
 import { OriginalRecordsWriter } from '../../../core/agent/original-records';
 import { llmSecrets, SecretRedactor } from '../../../core/secrets';
 import { writeFileDurable } from '../../../core/log/durable-file';
-import { type EventStore, EventStoreError, isCorruptRecord, OpenHandsDirStore } from '../../../core/log';
+import {
+  describeLostEvents,
+  type EventStore,
+  EventStoreError,
+  isCorruptRecord,
+  OpenHandsDirStore,
+} from '../../../core/log';
 import { deriveState } from '../../../core/state';
 import { EXPORTED_SIGNATURES } from '../../../core/agent/import-openhands';
 import { isWorkspaceOnlyEvent } from '../../../core/checkpoints/export';
@@ -48,6 +54,14 @@ export async function exportCommand(argv: readonly string[], io: CliIo): Promise
   assertFreshDir(to, 'The target');
 
   const source = await openReadOnly(from);
+  const lost = source.lostOnOpen;
+  if (lost) {
+    // An export is read by others as the whole conversation: leaving out what the log lost, with
+    // exit 0, would pass a hole on as a complete record. The loss must be accepted (and so
+    // recorded in the log, where the export carries it) first.
+    await source.close();
+    throw new EventStoreError('LOST_DATA', `Not exported: ${describeLostEvents(lost)}.`);
+  }
   const created = !existsSync(to);
   mkdirSync(to, { recursive: true });
   let count: number;
