@@ -35,7 +35,7 @@ const RUNS = 5;
 const TARGET_SHOW_MS = 500;
 const TARGET_SHOW_MB = 150;
 const TARGET_VSCODE_MS = 1000;
-/** The newest events a long conversation opens on in the chat (VIEW_WINDOW in src/host/vscode/chat-view.ts). */
+/** The newest events a long conversation opens on in the chat (VIEW_WINDOW in src/host/vscode/chat/chat-view.ts). */
 const CHAT_WINDOW = 1000;
 /** Events per message the chat is sent (SYNC_CHUNK there). */
 const CHAT_CHUNK = 1000;

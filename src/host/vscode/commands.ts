@@ -1,16 +1,16 @@
 // Command palette entries. Each accepts its input as arguments too, so tests and other
 // extensions can drive Logbook without prompts.
-import { apiKeyRemoved, endDemo } from './demo-model';
+import { apiKeyRemoved, endDemo } from './lm/demo-model';
 import * as vscode from 'vscode';
-import { API_KEY_SECRET } from './config';
-import type { ConversationService } from './conversation-service';
-import { ChatViewProvider } from './chat-view';
-import { exportConversation } from './export';
+import { API_KEY_SECRET } from './settings/config';
+import type { ConversationService } from './conversations/conversation-service';
+import { ChatViewProvider } from './chat/chat-view';
+import { exportConversation } from './conversations/export';
 import type { ReviewController } from './review/review-controller';
 import { type Connection, connectModel } from './lm/connect-model';
 import { selectModel } from './lm/select-model';
-import { verifyAndShow } from './verify';
-import { replayConversation } from './replay-conversation';
+import { verifyAndShow } from './signing/verify';
+import { replayConversation } from './conversations/replay-conversation';
 import { printableLine } from '../../core/text/printable';
 import { errorText } from '../../core/text/l10n';
 import { delegatedAgentTarget, REVEAL_DELEGATED_AGENT } from './agents/reveal-delegated-agent';

@@ -6,35 +6,35 @@ import {
   acceptAgentDefinition,
   whenDefinitionAccepted,
 } from './agents/held-agents';
-import { ChatViewProvider } from './chat-view';
-import { openChatInEditor, registerChatPanelSerializer } from './chat-panel';
+import { ChatViewProvider } from './chat/chat-view';
+import { openChatInEditor, registerChatPanelSerializer } from './chat/chat-panel';
 import { registerCommands } from './commands';
-import { ConversationService } from './conversation-service';
-import { ConversationsTree } from './conversations-tree';
+import { ConversationService } from './conversations/conversation-service';
+import { ConversationsTree } from './conversations/conversations-tree';
 import { registerReview } from './review/register-review';
 import type { ReviewController } from './review/review-controller';
-import { createStatusBar } from './status-bar';
-import { connectReview } from './review-bridge';
-import { connectEditProposals } from './edit-proposals';
-import { openActionDiff } from './open-diff';
-import { redactingLog } from './redacting-log';
+import { createStatusBar } from './chat/status-bar';
+import { connectReview } from './review/review-bridge';
+import { connectEditProposals } from './review/edit-proposals';
+import { openActionDiff } from './review/open-diff';
+import { redactingLog } from './secrets/redacting-log';
 import type { NamedSecret } from '../../core/secrets';
 import { addMcpServer } from './mcp/add-mcp-server';
 import { registerSandboxStatus } from './sandbox/sandbox-status';
-import { registerCheckpointDocuments } from './checkpoint-documents';
+import { registerCheckpointDocuments } from './checkpoints/checkpoint-documents';
 import { registerDiagnostics } from './diagnostics/diagnostics-view';
 import { registerShowAgents } from './agents/show-agents';
-import { registerDemoModel } from './demo-model';
+import { registerDemoModel } from './lm/demo-model';
 import { openWalkthroughOnce, registerWalkthrough } from './walkthrough';
-import { webviewL10n } from './webview-l10n';
+import { webviewL10n } from './chat/webview-l10n';
 import { errorText } from '../../core/text/l10n';
-import { watchRenamedSettings } from './renamed-settings';
-import { keepAcceptancesIn } from './config';
+import { watchRenamedSettings } from './settings/renamed-settings';
+import { keepAcceptancesIn } from './settings/config';
 import {
   ACCEPT_WORKSPACE_SETTING_COMMAND,
   acceptWorkspaceSetting,
   watchIgnoredWorkspaceSettings,
-} from './workspace-settings-notice';
+} from './settings/workspace-settings-notice';
 
 export interface LogbookApi {
   readonly service: ConversationService;

@@ -16,7 +16,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentMode } from '../../../src/core/state';
-import type { VerifyOutcome } from '../../../src/host/vscode/verify';
+import type { VerifyOutcome } from '../../../src/host/vscode/signing/verify';
 import type { ReplayReport } from '../../../src/protocol/messages';
 import type { ScriptedLlm } from '../../support/llm-server';
 import type { Reply, ScriptedToolCall, TurnMatch } from '../../support/llm-server/scenario';

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat-view';
+import { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
 import { holdsWithin, logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';

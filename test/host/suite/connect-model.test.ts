@@ -2,7 +2,7 @@
 // Logbook: Connect a Model writes the endpoint and model to Settings and the key to SecretStorage.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat-view';
+import { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import { DEMO_TASKS } from '../../../src/host/node/demo-model/demo-model';
 import { startDemoServer } from '../../../src/host/node/demo-model/demo-server';
 import { startScriptedLlm } from '../../support/llm-server';

@@ -2,7 +2,7 @@
 // delegated agent under it, labelled by agent and task, with its branch and how it ended.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { ConversationsTree } from '../../../src/host/vscode/conversations-tree';
+import { ConversationsTree } from '../../../src/host/vscode/conversations/conversations-tree';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel } from './helpers';
 

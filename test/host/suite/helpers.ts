@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat-view';
+import { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { LogbookApi } from '../../../src/host/vscode/extension';
 import { startScriptedLlm, type Scenario, type ScriptedLlm } from '../../support/llm-server';
 import { type HostMessage, parseHostMessage } from '../../../src/protocol/messages';

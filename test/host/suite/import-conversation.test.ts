@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import trajectory from '../../unit/events/fixtures/openhands-v0-trajectory.json';
 import { importV0Trajectory } from '../../../src/core/events';
-import type { VerifyOutcome } from '../../../src/host/vscode/verify';
+import type { VerifyOutcome } from '../../../src/host/vscode/signing/verify';
 import { logbook } from './helpers';
 
 describe('Logbook: Import Conversation', () => {

@@ -17,8 +17,8 @@ import {
   stateFromStore,
   upsertEntry,
 } from '../../../src/core/state';
-import type { ConversationService } from '../../../src/host/vscode/conversation-service';
-import { ConversationsTree } from '../../../src/host/vscode/conversations-tree';
+import type { ConversationService } from '../../../src/host/vscode/conversations/conversation-service';
+import { ConversationsTree } from '../../../src/host/vscode/conversations/conversations-tree';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel, spawnCli, until, workspaceRoot } from './helpers';
 

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { ChatController, EARLIER_PAGE, VIEW_WINDOW } from '../../../src/host/vscode/chat-view';
+import { ChatController, EARLIER_PAGE, VIEW_WINDOW } from '../../../src/host/vscode/chat/chat-view';
 import { logbook, recordingWebview, until } from './helpers';
 
 describe('A long conversation in the chat view', () => {

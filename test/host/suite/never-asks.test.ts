@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { ConversationHeader } from '../../../src/host/vscode/chat-backend';
+import type { ConversationHeader } from '../../../src/host/vscode/chat/chat-backend';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel, workspaceRoot } from './helpers';
 

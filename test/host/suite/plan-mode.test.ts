@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat-view';
+import { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
 

@@ -5,7 +5,11 @@ import * as assert from 'node:assert/strict';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { PreviewFile, RestorePreview, RestoreUi } from '../../../src/host/vscode/restore-files';
+import type {
+  PreviewFile,
+  RestorePreview,
+  RestoreUi,
+} from '../../../src/host/vscode/checkpoints/restore-files';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel } from './helpers';
 

@@ -6,7 +6,11 @@ import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { PreviewFile, RestorePreview, RestoreUi } from '../../../src/host/vscode/restore-files';
+import type {
+  PreviewFile,
+  RestorePreview,
+  RestoreUi,
+} from '../../../src/host/vscode/checkpoints/restore-files';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel, until, workspaceRoot } from './helpers';
 

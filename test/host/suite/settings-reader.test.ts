@@ -5,14 +5,14 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
-import { readCheckpointSettings } from '../../../src/host/vscode/checkpoints';
+import { readCheckpointSettings } from '../../../src/host/vscode/checkpoints/checkpoints';
 import {
   editorSetting,
   readCondenserSettings,
   terminalTimeoutSeconds,
-} from '../../../src/host/vscode/config';
+} from '../../../src/host/vscode/settings/config';
 import { readSandboxSetting } from '../../../src/host/vscode/sandbox/sandbox-settings';
-import { readWebRules } from '../../../src/host/vscode/web-settings';
+import { readWebRules } from '../../../src/host/vscode/settings/web-settings';
 import { workspaceRoot } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('logbook');

@@ -2,7 +2,7 @@
 // (LOGBOOK_DEMO_URL), so nothing is written to the user's settings; connecting a model ends it.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { configuredModel } from '../../../src/host/vscode/session-header';
+import { configuredModel } from '../../../src/host/vscode/conversations/session-header';
 import { logbook } from './helpers';
 
 describe('The npm start demo, from the environment', function () {

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat-view';
+import { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { HostMessage, ReplayReport, TimelinePoint } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
 import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';

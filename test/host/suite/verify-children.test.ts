@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { VerifyOutcome } from '../../../src/host/vscode/verify';
+import type { VerifyOutcome } from '../../../src/host/vscode/signing/verify';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { appendEvent, cutBack, earlierSignedCount } from '../../support/log-tampering';
 import { logbook, scriptedModel } from './helpers';

@@ -8,8 +8,8 @@ import { createEvent } from '../../../src/core/events';
 import { encodeRecord } from '../../../src/core/log/record-format';
 import { SegmentEventStore } from '../../../src/core/log/segment-store';
 import { identityFromPem, newSigningKeyPem, openSignedStore } from '../../../src/core/signing';
-import { SIGNING_KEY_SECRET } from '../../../src/host/vscode/signing-key';
-import type { VerifyOutcome } from '../../../src/host/vscode/verify';
+import { SIGNING_KEY_SECRET } from '../../../src/host/vscode/signing/signing-key';
+import type { VerifyOutcome } from '../../../src/host/vscode/signing/verify';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel } from './helpers';
 

@@ -7,7 +7,7 @@ import { appendFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFile
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { encodeRecord } from '../../../src/core/log/record-format';
-import type { VerifyOutcome } from '../../../src/host/vscode/verify';
+import type { VerifyOutcome } from '../../../src/host/vscode/signing/verify';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { logbook, scriptedModel, workspaceRoot } from './helpers';
 

@@ -2,7 +2,7 @@
 // header first names it, then as appended, each seq at most once; another conversation's are not sent.
 import * as assert from 'node:assert/strict';
 import { ChildEventsSync } from '../../../src/host/vscode/agents/child-events-sync';
-import type { ConversationHeader, SequencedEvent } from '../../../src/host/vscode/chat-backend';
+import type { ConversationHeader, SequencedEvent } from '../../../src/host/vscode/chat/chat-backend';
 import type { HostMessage } from '../../../src/protocol/messages';
 
 const ev = (seq: number): SequencedEvent => ({ seq, event: { kind: 'MessageEvent', id: `e${seq}` } });

@@ -1,4 +1,4 @@
-// The editor's configuration has one reader, src/host/vscode/config.ts, which resolves the
+// The editor's configuration has one reader, src/host/vscode/settings/config.ts, which resolves the
 // `logbook.*` settings through the schema the CLI reads (src/core/settings). Any other module that
 // called getConfiguration would read a setting with its own default and validation again.
 import { strict as assert } from 'node:assert';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { SETTINGS_BY_KEY } from '../../../src/core/settings';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const READER = 'src/host/vscode/config.ts';
+const READER = 'src/host/vscode/settings/config.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { StoredConversationEvent } from '../../../src/core/agent/event-codec';
 import { userMessageFields } from '../../../src/core/agent/user-message';
 import { createEvent, type Event } from '../../../src/core/events';
 import { identityFromPem, openSignedStore } from '../../../src/core/signing';
@@ -31,7 +32,9 @@ async function conversationInSegments(n: number): Promise<string> {
   });
   for (let i = 0; i < n; i++) {
     const text = `message number ${i} `.repeat(5);
-    await store.append(createEvent('MessageEvent', userMessageFields(text, {}, [])) as Event);
+    await store.append(
+      createEvent('MessageEvent', userMessageFields(text, {}, [])) as Event as StoredConversationEvent,
+    );
     if (i % 20 === 19) await store.flush();
   }
   await store.close();

@@ -2,7 +2,7 @@
 // field, so a field added to the protocol and forgotten there vanished without a sound (the
 // signature badge lost its signers' names and its note that way).
 import assert from 'node:assert/strict';
-import { clampHeader } from '../../../src/host/vscode/chat-view-limits';
+import { clampHeader } from '../../../src/host/vscode/chat/chat-view-limits';
 import { type ConversationHeader, HostMessage } from '../../../src/protocol/messages';
 
 const full: Required<ConversationHeader> = {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { conversationRow, shortWhen } from '../../../src/host/vscode/conversation-row';
+import { conversationRow, shortWhen } from '../../../src/host/vscode/conversations/conversation-row';
 
 describe('a row of the Conversations view', () => {
   const now = new Date(2026, 10, 26, 15, 0);

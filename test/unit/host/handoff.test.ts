@@ -13,7 +13,7 @@ import {
   pendingHandoff,
   requestHandoff,
   type HandoffRequest,
-} from '../../../src/host/vscode/handoff';
+} from '../../../src/host/vscode/handoff/handoff';
 
 function plant(dir: string, pid: number, host = hostname()): void {
   writeFileSync(

@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { initialState } from '../../../src/core/state';
 import { planAwaitsApproval } from '../../../src/core/state/plan-approval';
-import type { ConversationHeader } from '../../../src/host/vscode/chat-backend';
-import { clampHeader } from '../../../src/host/vscode/chat-view-limits';
+import type { ConversationHeader } from '../../../src/host/vscode/chat/chat-backend';
+import { clampHeader } from '../../../src/host/vscode/chat/chat-view-limits';
 import { HostMessage } from '../../../src/protocol/messages';
 
 function headerOf(s: ReturnType<typeof initialState>): ConversationHeader {

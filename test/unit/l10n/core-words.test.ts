@@ -17,7 +17,7 @@ import {
   sandboxReport,
   sandboxReportText,
 } from '../../../src/host/node/sandbox';
-import { conversationRow, shortWhen } from '../../../src/host/vscode/conversation-row';
+import { conversationRow, shortWhen } from '../../../src/host/vscode/conversations/conversation-row';
 import { diagnosticsHtml } from '../../../src/host/vscode/diagnostics/diagnostics-html';
 
 const root = join(__dirname, '..', '..', '..');

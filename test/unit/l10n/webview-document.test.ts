@@ -1,7 +1,7 @@
 // The chat's document carries the display language and the chat's words as an attribute the
 // webview reads back; a word holding quotes or markup cannot break out of it.
 import * as assert from 'node:assert/strict';
-import { webviewDocument } from '../../../src/host/vscode/webview-html';
+import { webviewDocument } from '../../../src/host/vscode/chat/webview-html';
 import { readWebviewText, WEBVIEW_TEXT } from '../../../src/protocol/webview-text';
 
 const base = { cspSource: 'vscode-resource:', asset: (n: string) => n, nonce: 'n0nce', title: 'Logbook' };

@@ -5,9 +5,14 @@ import type {
   ConversationHeader,
   SequencedEvent,
   StreamDelta,
-} from '../../../src/host/vscode/chat-backend';
-import { ChatController, EARLIER_PAGE, SYNC_CHUNK, VIEW_WINDOW } from '../../../src/host/vscode/chat-view';
-import { type ChatIntent, performIntent } from '../../../src/host/vscode/chat-intents';
+} from '../../../src/host/vscode/chat/chat-backend';
+import {
+  ChatController,
+  EARLIER_PAGE,
+  SYNC_CHUNK,
+  VIEW_WINDOW,
+} from '../../../src/host/vscode/chat/chat-view';
+import { type ChatIntent, performIntent } from '../../../src/host/vscode/chat/chat-intents';
 import {
   type HostMessage,
   parseHostMessage,

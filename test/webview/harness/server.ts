@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { webviewDocument } from '../../../src/host/vscode/webview-html';
+import { webviewDocument } from '../../../src/host/vscode/chat/webview-html';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const DIST = join(ROOT, 'dist');

@@ -2,7 +2,7 @@
 // webview once in full (when the header first names the child) and then as they are appended, each
 // at most once (by seq). Reset when the chat shows another conversation.
 import { isEventJson, LIMITS, type HostMessage, type ViewEvent } from '../../../protocol/messages';
-import type { ChildAgentView, ConversationHeader, SequencedEvent } from '../chat-backend';
+import type { ChildAgentView, ConversationHeader, SequencedEvent } from '../chat/chat-backend';
 
 export interface ChildEventSource {
   childEventsAfter(conversationId: string, childId: string, afterSeq: number): Promise<SequencedEvent[]>;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { isCorruptRecord } from '../../../core/log/event-store';
 import { AGENTS_FOLDER } from '../../node/agents/child-runner';
 import { openReadOnly } from '../../node/cli/conversation-dir';
-import type { SequencedEvent } from '../chat-backend';
+import type { SequencedEvent } from '../chat/chat-backend';
 import type { TreeLink } from './agent-links';
 
 const CHILD_FOLDER = new RegExp(`^${AGENTS_FOLDER}/[\\w-]+$`);

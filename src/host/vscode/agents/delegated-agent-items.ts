@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { agentTree, type ChildLink, endedStatus } from '../../../core/agents/agent-tree';
 import { printableLine } from '../../../core/text/printable';
-import { statusText } from '../conversation-row';
+import { statusText } from '../conversations/conversation-row';
 import { AGENTS_FOLDER } from '../../node/agents/child-runner';
 import { openReadOnly, readEvents } from '../../node/cli/conversation-dir';
 import { REVEAL_DELEGATED_AGENT, type DelegatedAgentTarget } from './reveal-delegated-agent';

@@ -19,10 +19,14 @@ import { decideInTree } from '../../node/agents/decide-in-tree';
 import { type MainAgentCaps, mainAgentSession } from '../../node/agents/main-agent';
 import { readAllowedHosts } from '../sandbox/sandbox-settings';
 import type { SessionToolContext } from '../../node/node-session';
-import type { ChildAgentView, SequencedEvent } from '../chat-backend';
-import { readAgentSettings } from '../config';
-import { configuredModel } from '../session-header';
-import { type ChildDecisions, ConversationSession, type SessionDeps } from '../conversation-session';
+import type { ChildAgentView, SequencedEvent } from '../chat/chat-backend';
+import { readAgentSettings } from '../settings/config';
+import { configuredModel } from '../conversations/session-header';
+import {
+  type ChildDecisions,
+  ConversationSession,
+  type SessionDeps,
+} from '../conversations/conversation-session';
 import { AgentLinks, type TreeLink } from './agent-links';
 import { agentFolders } from './closed-agent-logs';
 import { configuredMcpServerNames } from '../mcp/editor-mcp-servers';

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { HeldDefinition } from '../../../core/agents/definition-trust';
 import { ACTION_STARTED_KEY } from '../../../core/state';
-import type { SequencedEvent } from '../chat-backend';
+import type { SequencedEvent } from '../chat/chat-backend';
 import { DefinitionWatch, heldHere } from '../../node/agents/definition-watch';
 import {
   type AcceptedDefinition,

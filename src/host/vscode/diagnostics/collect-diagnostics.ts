@@ -13,12 +13,12 @@ import {
   oldCheckpoints,
   type OldCheckpoints,
 } from '../../node/diagnostics/storage-usage';
-import type { ConversationService } from '../conversation-service';
-import { readEditorModel, readLlmProvider, readLlmSettings } from '../config';
+import type { ConversationService } from '../conversations/conversation-service';
+import { readEditorModel, readLlmProvider, readLlmSettings } from '../settings/config';
 import { findLmApi, isLmApi } from '../lm/lm-api';
 import { createEditorSandbox } from '../sandbox/editor-sandbox';
-import { SIGNING_KEY_SECRET } from '../signing-key';
-import { ignoredSettingsRows } from '../workspace-settings-notice';
+import { SIGNING_KEY_SECRET } from '../signing/signing-key';
+import { ignoredSettingsRows } from '../settings/workspace-settings-notice';
 
 /** The report's words, from the extension's bundle. */
 const l10n = vscode.l10n;

@@ -9,7 +9,7 @@ import {
 } from '../../../core/diagnostics/report';
 import { escapeHtml } from '../../../core/text/html-escape';
 import { ENGLISH, type L10n } from '../../../core/text/l10n';
-import { htmlPage } from '../html-page';
+import { htmlPage } from '../chat/html-page';
 
 export type DiagnosticsRequest = 'refresh' | 'copy' | 'cleanUp';
 

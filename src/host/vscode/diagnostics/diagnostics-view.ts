@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { diagnosticsText, type DiagnosticsReport, formatSize } from '../../../core/diagnostics/report';
 import { cleanUpCheckpoints, describeCleanup } from '../../node/diagnostics/storage-usage';
-import type { ConversationService } from '../conversation-service';
+import type { ConversationService } from '../conversations/conversation-service';
 import { CLEANUP_AFTER_DAYS, collectDiagnostics, type CollectedDiagnostics } from './collect-diagnostics';
 import { diagnosticsHtml, isDiagnosticsRequest } from './diagnostics-html';
 

@@ -8,7 +8,7 @@ import type { ConfiguredHook } from '../../../core/hooks/hook-config';
 import { acceptHooks } from '../../node/hooks/accepted-hooks';
 import { describeRepositoryHooks } from '../../node/hooks/hook-sources';
 import { hooksInEffect } from '../../node/hooks/hooks-in-effect';
-import { editorSetting } from '../config';
+import { editorSetting } from '../settings/config';
 
 /** The fingerprints asked about in this window: one question per content, not one per session. */
 const asked = new Set<string>();

@@ -3,7 +3,7 @@
 // through Logbook: Set API Key, so it is never written to settings or logs.
 import * as vscode from 'vscode';
 import { isDemoEndpoint } from '../../node/demo-model/demo-endpoint';
-import { editorSetting, writeSetting, writeSettingWhereSet } from '../config';
+import { editorSetting, writeSetting, writeSettingWhereSet } from '../settings/config';
 
 export interface Connection {
   baseUrl: string;

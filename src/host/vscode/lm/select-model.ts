@@ -8,7 +8,7 @@ import {
   readLlmProvider,
   type LlmProvider,
   writeSettingWhereSet,
-} from '../config';
+} from '../settings/config';
 import { isDemoEndpoint } from '../../node/demo-model/demo-endpoint';
 import { findLmApi, isLmApi } from './lm-api';
 

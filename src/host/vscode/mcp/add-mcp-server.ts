@@ -4,7 +4,12 @@
 // too, so tests and other extensions can add a server without prompts.
 import { parse } from 'shell-quote';
 import * as vscode from 'vscode';
-import { ignoredWorkspaceValues, settingIn, writeAcceptedWorkspaceValue, writeSetting } from '../config';
+import {
+  ignoredWorkspaceValues,
+  settingIn,
+  writeAcceptedWorkspaceValue,
+  writeSetting,
+} from '../settings/config';
 import { MCP_SECRET_PREFIX, MCP_SERVERS_SETTING } from './editor-mcp-servers';
 
 export interface AddMcpServerInput {

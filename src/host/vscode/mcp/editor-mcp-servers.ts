@@ -10,7 +10,7 @@ import type { NamedSecret } from '../../../core/secrets';
 import { builtInToolNames } from '../../node/session/agent-tools';
 import { McpHub, parseMcpServers } from '../../node/mcp';
 import type { CommandSandbox } from '../../node/sandbox';
-import { editorSetting, terminalPassEnvironment } from '../config';
+import { editorSetting, terminalPassEnvironment } from '../settings/config';
 
 /** SecretStorage key of `${secret:NAME}`. */
 export const MCP_SECRET_PREFIX = 'logbook.mcp.secret.';

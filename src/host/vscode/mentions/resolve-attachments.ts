@@ -10,7 +10,7 @@ import { isInsideAny, realPath } from '../../../core/security/resolve-path';
 import { secretReason, sensitiveReadReason } from '../../../core/security/sensitive-paths';
 import type { Attachment } from '../../../protocol/messages';
 import { checkTarget, guardedFetch, isAllowedHost, type WebRules } from '../../node/web/guarded-fetch';
-import { readWebRules } from '../web-settings';
+import { readWebRules } from '../settings/web-settings';
 import type { TerminalHistory } from './terminal-history';
 import { readable } from '../../node/web/node-web-port';
 

@@ -3,7 +3,7 @@
 // deleted or renamed, and ranked per keystroke in memory.
 import * as vscode from 'vscode';
 import { rankFuzzy } from '../../../core/mentions/fuzzy-rank';
-import { vscodeSetting } from '../config';
+import { vscodeSetting } from '../settings/config';
 
 /** Files listed at most; a bigger workspace is completed from its first ones (VS Code's order). */
 export const MAX_LISTED_FILES = 200_000;

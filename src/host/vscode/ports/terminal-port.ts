@@ -25,7 +25,7 @@ import {
 } from './terminal-session';
 import { workspaceRoots } from './workspace-paths';
 import { LLM_VARIABLES } from '../../../core/llm/environment-names';
-import { vscodeSetting } from '../config';
+import { vscodeSetting } from '../settings/config';
 
 export type { TerminalMode } from './terminal-session';
 

@@ -4,7 +4,7 @@
 // `logbook.sandbox`: VS Code cannot hold a setting that is also the prefix of others (it ignores
 // the longer ones).
 import type { SandboxSetting } from '../../node/sandbox';
-import { editorList, editorSetting, writeSetting } from '../config';
+import { editorList, editorSetting, writeSetting } from '../settings/config';
 
 /** `logbook.sandbox.mode`: anything unexpected reads as the default, `auto`. */
 export function readSandboxSetting(): SandboxSetting {

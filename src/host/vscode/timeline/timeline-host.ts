@@ -6,7 +6,7 @@ import { basename } from 'node:path';
 import * as vscode from 'vscode';
 import type { TimelinePoint } from '../../../protocol/messages';
 import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-store';
-import { checkpointUri, nowUri, pointUri } from '../checkpoint-documents';
+import { checkpointUri, nowUri, pointUri } from '../checkpoints/checkpoint-documents';
 import { ConversationTimeline, type TimelineLog, TimelineError } from './timeline-source';
 
 /** Files "Open files at this point" opens at most (the list says how many more there are). */

@@ -1,0 +1,118 @@
+// The editor's parts of a conversation, handed to the session factory both hosts share
+// (host/node/session/agent-session.ts): workspace edits, one integrated terminal per conversation
+// (in the sandbox when there is one), the editor's and the MCP servers' tools, the window's secrets,
+// and the settings read through config.ts at each use.
+import * as vscode from 'vscode';
+import {
+  llmSupportsImages,
+  readAgentSettings,
+  readCondenserSettings,
+  readLlmProvider,
+  terminalPassEnvironment,
+  terminalTimeoutSeconds,
+} from '../settings/config';
+import { LlmSummarizingCondenser } from '../../../core/context';
+import { IntegratedTerminalPort } from '../ports/terminal-port';
+import { WorkspaceFilePort } from '../ports/workspace-file-port';
+import { settingAwarePort } from '../checkpoints/checkpoints';
+import { joinSecrets } from '../../node/mcp';
+import { joinToolSources } from '../../../core/agent/tool-sources';
+import { editorToolSource } from '../lm/editor-tools';
+import { type AgentSession, openAgentSession } from '../../node/session/agent-session';
+import type { SessionDeps } from './session-deps';
+import type { ConversationStore } from '../../node/session/conversation-store';
+import { readWebRules, readWebSearch } from '../settings/web-settings';
+import { editorHooks } from '../hooks/editor-hooks';
+
+/** The conversation's integrated terminal, made at the agent's first command and named after it. */
+export interface EditorTerminal {
+  port?: IntegratedTerminalPort;
+  title: () => string;
+}
+
+export async function openEditorAgentSession(
+  deps: SessionDeps,
+  store: ConversationStore,
+): Promise<AgentSession & { terminal: EditorTerminal }> {
+  const webSearch = readWebSearch(deps.log);
+  // One integrated terminal per conversation, named after it, created when the agent first runs a command.
+  const terminal: EditorTerminal = { title: () => 'Agent' };
+  const knownSecrets = deps.llm.knownSecrets;
+  const box = deps.sandbox;
+  const mcp = deps.mcp;
+  // Read once as the conversation opens: a changed hook file asks again in the next one.
+  const hooks = await editorHooks(deps.cwd);
+  const session = await openAgentSession({
+    id: deps.id,
+    dir: deps.dir,
+    cwd: deps.cwd,
+    store,
+    llm: deps.llm,
+    // A delegated agent's caps win over the editor's settings.
+    settings: () => ({ ...readAgentSettings(), ...deps.settings }),
+    tools: {
+      terminalTimeoutSec: terminalTimeoutSeconds(),
+      // The settings are read at each fetch: a host added to logbook.web.allowedHosts counts at once.
+      web: { rules: readWebRules, ...(webSearch ? { search: webSearch } : {}) },
+    },
+    toolSource: (tools) => {
+      const mcpSource = mcp?.source(deps.mcpTools);
+      const editor = editorToolSource(
+        () => [...tools.map((t) => t.name), ...(mcpSource?.tools() ?? []).map((t) => t.name)],
+        deps.log,
+      );
+      return joinToolSources(mcpSource ? [mcpSource, editor] : [editor]);
+    },
+    ports: {
+      files: new WorkspaceFilePort({ writable: () => box?.sandbox.writableFolders ?? [] }),
+      terminal: (place) =>
+        (terminal.port = new IntegratedTerminalPort({
+          title: terminal.title(),
+          cwd: place.startDir(),
+          // The shell starts without the key (and LOGBOOK_*), unless the user passes a name on.
+          environment: async () => {
+            await knownSecrets.refresh();
+            return {
+              pass: terminalPassEnvironment(),
+              secretValues: knownSecrets.current.map((s) => s.value),
+            };
+          },
+          ...(box
+            ? {
+                sandbox: {
+                  sandbox: box.sandbox,
+                  workspaces: () => workspaceRoots(deps.cwd),
+                  readOnly: place.readOnly,
+                  launcherDir: box.launcherDir,
+                },
+              }
+            : {}),
+        })),
+    },
+    roots: () => workspaceRoots(deps.cwd),
+    secrets: mcp
+      ? joinSecrets(
+          () => knownSecrets.current,
+          () => mcp.knownSecrets(),
+        )
+      : () => knownSecrets.current,
+    condenser: new LlmSummarizingCondenser(readCondenserSettings()),
+    // The editor's Language Model API takes text only: its models get the note, not the bytes.
+    supportsImages: () => llmSupportsImages() && readLlmProvider() !== 'vscode',
+    skills: deps.skills,
+    userEditNotes: () => deps.userEditNotes(),
+    ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
+    ...(box ? { sandbox: box.sandbox } : {}),
+    ...(deps.tools ? { hostTools: deps.tools } : {}),
+    ...(deps.agent ? { agent: deps.agent } : {}),
+    // The editor's terminal (or its fallback, a login shell) reads the user's startup files.
+    shell: () => ({ startup: 'user' }),
+    ...(hooks.length ? { hooks: () => hooks } : {}),
+  });
+  return { ...session, terminal };
+}
+
+function workspaceRoots(cwd: string): string[] {
+  const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
+  return folders.length ? folders : [cwd];
+}
