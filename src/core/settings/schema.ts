@@ -266,6 +266,15 @@ export const SETTINGS: readonly SettingDef[] = [
       'Where the CLI keeps the checkpoint stores, one per workspace. Empty: `$XDG_STATE_HOME/logbook/checkpoints` (`~/.local/state/logbook/checkpoints`).',
   }),
   setting({
+    key: 'worktrees.dir',
+    kind: orNull(text()),
+    default: null,
+    hosts: CLI,
+    env: ['LOGBOOK_WORKTREES_DIR'],
+    description:
+      'Where `logbook run --worktree` makes the worktrees of tasks, their records and their logs, one folder per repository, outside every working tree. Empty: `$XDG_DATA_HOME/logbook/worktrees` (`~/.local/share/logbook/worktrees`). See `docs/WORKTREES.md`.',
+  }),
+  setting({
     key: 'checkpoints.maxFiles',
     kind: integer(1),
     default: 100000,
