@@ -42,6 +42,10 @@ export function taskNameFrom(task: string, shortId: string): string {
     stem = next;
   }
   if (stem === '' && words[0]) stem = words[0].slice(0, 32);
-  const id = shortId.toLowerCase().replace(/[^a-z0-9]/g, '').slice(0, 8) || '0';
+  const id =
+    shortId
+      .toLowerCase()
+      .replace(/[^a-z0-9]/g, '')
+      .slice(0, 8) || '0';
   return stem === '' ? `task-${id}` : `${stem}-${id}`;
 }

@@ -37,7 +37,9 @@ export function parseTaskRecord(text: string, file: string): TaskRecord {
   const parsed = TaskRecordSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`the task record ${file} is not valid: ${issue?.path.join('.') || 'record'}: ${issue?.message}.`);
+    throw new Error(
+      `the task record ${file} is not valid: ${issue?.path.join('.') || 'record'}: ${issue?.message}.`,
+    );
   }
   return parsed.data;
 }

@@ -37,7 +37,9 @@ export function taskStatus(f: TaskFacts): SeenStatus {
   if (f.lifecycle === 'applied') return seen('applied');
   if (!f.worktreeExists) return seen('missing', true);
   if (f.writerAlive) {
-    return f.execution === 'waiting_for_confirmation' ? seen('waiting', true) : seen(f.execution ? 'running' : 'starting');
+    return f.execution === 'waiting_for_confirmation'
+      ? seen('waiting', true)
+      : seen(f.execution ? 'running' : 'starting');
   }
   switch (f.execution) {
     case null:

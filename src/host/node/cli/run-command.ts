@@ -66,7 +66,9 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
   if (!inWorktree && (split.name !== undefined || values.carry))
     throw new UsageError('logbook run: --carry and a task name go with --worktree.');
   if (inWorktree && (values.store !== undefined || values['no-checkpoints'] === true))
-    throw new UsageError('logbook run: --worktree starts a new task with checkpoints; it takes no --store or --no-checkpoints.');
+    throw new UsageError(
+      'logbook run: --worktree starts a new task with checkpoints; it takes no --store or --no-checkpoints.',
+    );
   const { name: taskName, positionals } = inWorktree
     ? worktreeArgs(argv, given, split.name)
     : { name: undefined, positionals: given };

@@ -33,6 +33,9 @@ export function worktreeArgs(
 ): { name: string | undefined; positionals: string[] } {
   if (given !== undefined || positionals.length !== 2) return { name: given, positionals: [...positionals] };
   const at = argv.indexOf('--worktree');
-  if (at >= 0 && argv[at + 1] === positionals[0]) return { name: positionals[0], positionals: positionals.slice(1) };
-  throw new UsageError('logbook run: give the task name right after --worktree: logbook run --worktree NAME "task".');
+  if (at >= 0 && argv[at + 1] === positionals[0])
+    return { name: positionals[0], positionals: positionals.slice(1) };
+  throw new UsageError(
+    'logbook run: give the task name right after --worktree: logbook run --worktree NAME "task".',
+  );
 }

@@ -74,7 +74,8 @@ export function applyTask(task: TaskRecord, into: string): ApplyResult {
     `Merge Logbook task ${task.name} (${task.branch})`,
     task.branch,
   ]);
-  if (merged.code === 0) return { kind: 'merged', commit: git(into, ['rev-parse', 'HEAD']).trim(), committedPending, files };
+  if (merged.code === 0)
+    return { kind: 'merged', commit: git(into, ['rev-parse', 'HEAD']).trim(), committedPending, files };
   const conflicted = lines(git(into, ['diff', '--name-only', '--diff-filter=U']));
   if (conflicted.length > 0) return { kind: 'conflict', conflicted, committedPending };
   const said = (merged.stderr || merged.stdout).trim();

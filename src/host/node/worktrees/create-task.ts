@@ -3,8 +3,18 @@
 // be cleaned up). `carry` brings the user's uncommitted change over without touching the user's
 // tree: `git stash create` only writes objects, and untracked files are copied.
 import { randomUUID } from 'node:crypto';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, readlinkSync, symlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { type TaskRecord, taskBranch, taskNameFrom, taskNameProblem } from '../../../core/worktrees';
 import { git, gitTry, lines } from './git-run';
 import type { TaskStore } from './task-store';
@@ -28,13 +38,15 @@ export function createTask(store: TaskStore, opts: CreateOptions): Created {
   const problem = taskNameProblem(name);
   if (problem) throw new Error(problem);
   const branch = taskBranch(name);
-  if (store.has(name)) throw new Error(`a task named "${name}" exists already (logbook tasks lists it); pick another name.`);
+  if (store.has(name))
+    throw new Error(`a task named "${name}" exists already (logbook tasks lists it); pick another name.`);
   if (gitTry(opts.from, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`]).code === 0)
     throw new Error(`the branch ${branch} exists already; pick another name, or delete that branch first.`);
   const worktree = store.worktreeDir(name);
   if (existsSync(worktree)) throw new Error(`${worktree} exists already; pick another name.`);
   const head = gitTry(opts.from, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-  if (head.code !== 0) throw new Error(`${opts.from} has no commit yet; a task starts from one (make a first commit).`);
+  if (head.code !== 0)
+    throw new Error(`${opts.from} has no commit yet; a task starts from one (make a first commit).`);
 
   const record: TaskRecord = {
     version: 1,
@@ -66,7 +78,7 @@ function freeName(store: TaskStore, task: string): string {
 
 /** Applies the user's uncommitted change to `worktree`; the user's tree and refs are not touched. */
 function carryChange(from: string, worktree: string): { tracked: number; untracked: number } {
-  const stash = git(from, ['stash', 'create']).trim();
+  const stash = stashWithoutIndexWrite(from);
   let tracked = 0;
   if (stash !== '') {
     tracked = lines(git(from, ['diff', '--name-only', 'HEAD', stash])).length;
@@ -78,6 +90,22 @@ function carryChange(from: string, worktree: string): { tracked: number; untrack
     .filter((p) => p !== '');
   for (const rel of untracked) copyEntry(join(top, rel), join(worktree, rel));
   return { tracked, untracked: untracked.length };
+}
+
+/**
+ * `git stash create` refreshes the index it reads, which would rewrite the user's .git/index; it
+ * reads a copy instead, so the user's repository is the same bytes after as before.
+ */
+function stashWithoutIndexWrite(from: string): string {
+  const index = resolve(from, git(from, ['rev-parse', '--git-path', 'index']).trim());
+  const scratch = mkdtempSync(join(tmpdir(), 'logbook-carry-'));
+  try {
+    const copy = join(scratch, 'index');
+    if (existsSync(index)) copyFileSync(index, copy);
+    return git(from, ['stash', 'create'], { GIT_INDEX_FILE: copy }).trim();
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
 }
 
 function copyEntry(from: string, to: string): void {

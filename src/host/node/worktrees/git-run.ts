@@ -14,7 +14,8 @@ export function gitTry(cwd: string, args: readonly string[], env?: NodeJS.Proces
     cwd,
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
-    env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0' },
+    // No optional locks: reading the status never rewrites the user's index (its stat cache).
+    env: { ...process.env, ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
   });
   if (r.error) throw new Error(`git could not run (${r.error.message}); is git installed?`);
   return { code: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };

@@ -37,7 +37,9 @@ export function repositoryAt(dir: string): Repository {
   try {
     commonDir = realpathSync(git(dir, ['rev-parse', '--path-format=absolute', '--git-common-dir']).trim());
   } catch {
-    throw new Error(`${dir} is not in a git repository; worktree tasks need one (git init, then a first commit).`);
+    throw new Error(
+      `${dir} is not in a git repository; worktree tasks need one (git init, then a first commit).`,
+    );
   }
   // The main working tree is the first one git lists, also when `dir` is a linked worktree.
   const first = /^worktree (.+)$/m.exec(git(dir, ['worktree', 'list', '--porcelain']));
@@ -47,7 +49,10 @@ export function repositoryAt(dir: string): Repository {
 
 /** A readable, stable key per repository: its folder's name and a hash of its .git folder's path. */
 export function repoKey(repo: Repository): string {
-  const name = basename(repo.top).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '') || 'repo';
+  const name =
+    basename(repo.top)
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^[.-]+/, '') || 'repo';
   const hash = createHash('sha256').update(repo.commonDir).digest('hex').slice(0, 10);
   return `${name.slice(0, 40)}-${hash}`;
 }
@@ -55,7 +60,10 @@ export function repoKey(repo: Repository): string {
 export class TaskStore {
   readonly dir: string;
 
-  constructor(root: string, readonly repo: Repository) {
+  constructor(
+    root: string,
+    readonly repo: Repository,
+  ) {
     this.dir = join(root, repoKey(repo));
   }
 
