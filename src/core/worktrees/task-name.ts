@@ -29,6 +29,7 @@ export function taskBranch(name: string): string {
 export function taskNameFrom(task: string, shortId: string): string {
   const words = task
     .normalize('NFKD')
+    .replace(/\p{M}+/gu, '') // accents off: é is e, not a word break
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, ' ')
     .trim()

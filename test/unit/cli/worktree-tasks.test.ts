@@ -69,6 +69,27 @@ describe('logbook run --worktree, tasks, apply, discard', function () {
     assert.match(text.stdout, /\* +greet +finished +logbook\/greet +1 /);
   });
 
+  it('a task waiting for confirmation is marked; approve takes its name and finishes it in its worktree', async () => {
+    const { repo, env } = await setUp();
+    const r = await runCli(
+      ['run', '--worktree', 'ask', 'Write a greeting', '--confirm', 'always', '--no-input'],
+      {
+        cwd: repo,
+        env,
+      },
+    );
+    assert.equal(r.code, 2, printed(r));
+    const [waiting] = await tasks(repo, env);
+    assert.equal(waiting!.status, 'waiting');
+    assert.equal(waiting!.waitingForYou, true);
+    const done = await runCli(['approve', 'ask', '--no-input'], { cwd: repo, env });
+    assert.equal(done.code, 0, printed(done));
+    const [task] = await tasks(repo, env);
+    assert.equal(task!.status, 'finished');
+    assert.equal(readFileSync(join(task!.worktree as string, 'hello.txt'), 'utf8'), 'hello\n');
+    assert.ok(!existsSync(join(repo, 'hello.txt')));
+  });
+
   it('names a task from its first words and a short id when no name is given', async () => {
     const { repo, env } = await setUp();
     const r = await runCli(['run', '--worktree', 'Write a greeting, please!', '--confirm', 'never'], {
