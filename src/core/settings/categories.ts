@@ -65,6 +65,7 @@ export const SETTING_CATEGORIES: readonly SettingCategory[] = [
       'checkpoints.dir',
       'checkpoints.maxFiles',
       'worktrees.dir',
+      'worktrees.setup',
     ],
   },
   {

@@ -3,10 +3,10 @@
 // (committing the task's uncommitted work first, refusing over the user's changes); discard keeps
 // the log; --carry copies the uncommitted change; --prune offers cleanup and does it when told.
 import * as assert from 'node:assert/strict';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { printed, runCli } from './cli-runner';
-import { CliFixture } from './fixtures';
+import { CliFixture, readLogJson } from './fixtures';
 import { createCall, finishCall, gitIn, makeRepo, treeHashes } from './worktree-fixtures';
 
 type Json = Record<string, unknown>;
@@ -223,5 +223,78 @@ describe('logbook run --worktree, tasks, apply, discard', function () {
     assert.doesNotMatch(gitIn(repo, 'worktree', 'list', '--porcelain'), /prunable/);
     assert.equal((await tasks(repo, env))[0]!.status, 'discarded');
     assert.ok(existsSync(task!.log as string), 'the log went');
+  });
+
+  it("runs worktrees.setup in the worktree before the agent and records it in the task's log", async () => {
+    const { repo, env } = await setUp();
+    const before = treeHashes(repo);
+    const r = await runCli(['run', '--worktree', 'setup', 'Write a greeting', '--confirm', 'never'], {
+      cwd: repo,
+      env: { ...env, LOGBOOK_WORKTREES_SETUP: 'echo setup-ran > setup.txt; pwd' },
+    });
+    assert.equal(r.code, 0, printed(r));
+    assert.match(r.stderr, /setup \(worktrees\.setup\): echo setup-ran > setup\.txt; pwd/);
+    const [task] = await tasks(repo, env);
+    assert.equal(readFileSync(join(task!.worktree as string, 'setup.txt'), 'utf8'), 'setup-ran\n');
+    assert.deepEqual(treeHashes(repo), before);
+    const setup = (await readLogJson(task!.log as string)).filter((e) => e.key === 'worktree_setup');
+    assert.equal(setup.length, 1);
+    const value = setup[0]!.value as Json;
+    assert.equal(value.exit_code, 0);
+    assert.equal(value.origin, 'worktrees.setup');
+    assert.match(value.output as string, new RegExp(`${task!.worktree as string}`));
+  });
+
+  it('a failing setup step stops the task before the agent; the task and its log are kept', async () => {
+    const { repo, env } = await setUp();
+    const r = await runCli(['run', '--worktree', 'broken', 'Write a greeting', '--confirm', 'never'], {
+      cwd: repo,
+      env: { ...env, LOGBOOK_WORKTREES_SETUP: 'echo no-deps; exit 3' },
+    });
+    assert.equal(r.code, 1, printed(r));
+    assert.match(r.stderr, /the setup step of worktrees\.setup exited with 3; the agent did not start/);
+    assert.equal(fx.llm!.remainingTurns(), 2, 'the model was asked');
+    const [task] = await tasks(repo, env);
+    assert.equal(task!.name, 'broken');
+    const value = (await readLogJson(task!.log as string)).find((e) => e.key === 'worktree_setup')!
+      .value as Json;
+    assert.equal(value.exit_code, 3);
+    assert.match(value.output as string, /no-deps/);
+  });
+
+  it("the repository's .logbook/worktree-setup runs only once accepted, and is asked about again when it changes", async () => {
+    const { repo, env } = await setUp();
+    mkdirSync(join(repo, '.logbook'), { recursive: true });
+    writeFileSync(join(repo, '.logbook/worktree-setup'), 'echo from-repo > repo-setup.txt\n');
+    gitIn(repo, 'add', '.logbook/worktree-setup');
+    gitIn(repo, 'commit', '--quiet', '-m', 'setup');
+    const refused = await runCli(['run', '--worktree', 'one', 'Write a greeting', '--confirm', 'never'], {
+      cwd: repo,
+      env,
+    });
+    assert.equal(refused.code, 1, printed(refused));
+    assert.match(refused.stderr, /echo from-repo > repo-setup\.txt/);
+    assert.match(refused.stderr, /logbook tasks --accept-setup/);
+    assert.deepEqual(await tasks(repo, env), [], 'a task was made');
+
+    const accepted = await runCli(['tasks', '--accept-setup'], { cwd: repo, env });
+    assert.equal(accepted.code, 0, printed(accepted));
+    assert.match(accepted.stdout, /echo from-repo/);
+    const ran = await runCli(['run', '--worktree', 'two', 'Write a greeting', '--confirm', 'never'], {
+      cwd: repo,
+      env,
+    });
+    assert.equal(ran.code, 0, printed(ran));
+    const [task] = await tasks(repo, env);
+    assert.equal(readFileSync(join(task!.worktree as string, 'repo-setup.txt'), 'utf8'), 'from-repo\n');
+
+    writeFileSync(join(repo, '.logbook/worktree-setup'), 'echo changed\n');
+    gitIn(repo, 'commit', '--quiet', '-am', 'changed setup');
+    const again = await runCli(['run', '--worktree', 'three', 'Write a greeting', '--confirm', 'never'], {
+      cwd: repo,
+      env,
+    });
+    assert.equal(again.code, 1, printed(again));
+    assert.match(again.stderr, /echo changed/);
   });
 });

@@ -35,6 +35,8 @@ import { agentEntry, launchAgent } from '../acp/agent-launch';
 import { agentPermissionTool } from '../acp/permission-tool';
 import { splitWorktreeName, WORKTREE_OPTIONS, worktreeArgs } from './worktree-option';
 import { startTask } from './task-start';
+import { runSetup, setupSteps } from './task-setup';
+import { workingTreeOf } from './task-cli';
 
 export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise<number> {
   const split = splitWorktreeName(rawArgv);
@@ -97,6 +99,7 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
   // An existing --store continues that conversation (same workspace); otherwise a new one.
   const newId = randomUUID();
   // A worktree task works in its own worktree and keeps its log beside it, out of both trees.
+  const setup = inWorktree ? await setupSteps(io, settings, workingTreeOf(workspace)) : [];
   const started = inWorktree
     ? startTask(io, settings, { from: workspace, task: task!, name: taskName, carry: values.carry === true })
     : undefined;
@@ -194,6 +197,7 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
     writeSessionInfo(storeDir, info);
     // Out of the workspace's reach: what approve, reject and resolve trust for the guarding settings.
     keepRecord(io.env, storeDir, info, prepared.mcpConfigSha256);
+    if (started) await runSetup(io, settings, llmSettings, started.worktree, setup, conversation);
     if (task === undefined) {
       if (conversation.state.mode !== 'plan' || conversation.state.tasks.length === 0) {
         throw new UsageError(

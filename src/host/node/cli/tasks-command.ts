@@ -8,7 +8,8 @@ import { openReadOnly } from './conversation-dir';
 import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
-import { cliTaskStore } from './task-cli';
+import { cliTaskStore, workingTreeOf } from './task-cli';
+import { acceptSetup, repositorySetup, SETUP_FILE } from '../worktrees/setup-source';
 import { type TaskFactsReport, taskFacts } from '../worktrees/task-facts';
 import { applyPrunePlan, prunePlan } from '../worktrees/prune-tasks';
 import type { TaskStore } from '../worktrees/task-store';
@@ -18,6 +19,7 @@ export async function tasksCommand(argv: readonly string[], io: CliIo): Promise<
     json: { type: 'boolean' },
     prune: { type: 'boolean' },
     yes: { type: 'boolean' },
+    'accept-setup': { type: 'boolean' },
   });
   if (values.help) {
     io.out(COMMAND_HELP.tasks);
@@ -26,6 +28,7 @@ export async function tasksCommand(argv: readonly string[], io: CliIo): Promise<
   if (positionals.length > 0)
     throw new UsageError(`logbook tasks: expected no arguments, got ${JSON.stringify(positionals[0])}.`);
   if (values.yes && !values.prune) throw new UsageError('logbook tasks: --yes goes with --prune.');
+  if (values['accept-setup']) return acceptRepositorySetup(io);
   const store = cliTaskStore('tasks', io);
   if (values.prune) return prune(io, store, values.yes === true);
   const records = store.list((file, err) => io.err(`logbook tasks: skipped ${file}: ${err.message}`));
@@ -90,5 +93,21 @@ function prune(io: CliIo, store: TaskStore, yes: boolean): number {
   }
   applyPrunePlan(store, plan);
   io.out('Pruned.');
+  return EXIT.ok;
+}
+
+/** Prints the repository's setup file as committed and accepts it as it is. */
+function acceptRepositorySetup(io: CliIo): number {
+  const repo = workingTreeOf(io.cwd);
+  const file = repositorySetup(repo);
+  if (!file) {
+    io.out(`${repo} has no ${SETUP_FILE} at HEAD; nothing to accept.`);
+    return EXIT.ok;
+  }
+  for (const line of file.command.split('\n')) io.out(printableLine(`  ${line}`));
+  acceptSetup(io.env, repo, file);
+  io.out(
+    `Accepted ${file.origin} as above (${file.fingerprint.slice(0, 12)}) for ${repo}; a change asks again.`,
+  );
   return EXIT.ok;
 }
