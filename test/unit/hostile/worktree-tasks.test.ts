@@ -150,6 +150,23 @@ describe('hostile model: worktree tasks keep the working tree and the log (issue
     });
   }
 
+  it('a setup step that writes the working tree fails there, in the sandbox; the tree is byte-identical', async () => {
+    const { repo, data } = places();
+    const env = {
+      ...(await fx.startLlm({ name: 'setup-escape', turns: [{ reply: { toolCalls: [finishCall()] } }] })),
+      LOGBOOK_WORKTREES_DIR: data,
+      LOGBOOK_WORKTREES_SETUP: `echo pwned > ${join(repo, 'README.md')}; echo pwned > ${join(repo, 'planted.txt')}`,
+    };
+    const before = treeHashes(repo);
+    const r = await runCli(['run', '--worktree', 'setup-escape', '--confirm', 'never', 'anything'], {
+      cwd: repo,
+      env,
+    });
+    assert.equal(r.code, 1, printed(r));
+    assert.match(r.stderr, /the setup step of worktrees\.setup exited with 1; the agent did not start/);
+    assert.deepEqual(treeHashes(repo), before, 'the setup step wrote the working tree');
+  });
+
   it('discard removes worktree and branch and keeps the log, readable by the task name', async () => {
     const { repo, data } = places();
     const env = await editTask(repo, data, 'gone', 'changed\n');
