@@ -10,7 +10,9 @@ export const WORKTREE_RUN_HELP = `  --worktree[=NAME]      run the task in a new
                          made from HEAD outside your working tree (worktrees.dir, default
                          ~/.local/share/logbook/worktrees); your working tree is never written.
                          NAME (also: --worktree NAME "TEXT") defaults to the task's first words
-                         and a short id. logbook tasks lists tasks; apply and discard end them
+                         and a short id. logbook tasks lists tasks; apply and discard end them.
+                         worktrees.setup (LOGBOOK_WORKTREES_SETUP) and an accepted
+                         .logbook/worktree-setup run there first, in the sandbox, recorded
   --carry                with --worktree: the uncommitted change of your working tree (staged,
                          unstaged and untracked files) is copied into the task's worktree; your
                          tree stays as it is`;
@@ -18,6 +20,7 @@ export const WORKTREE_RUN_HELP = `  --worktree[=NAME]      run the task in a new
 export const TASK_HELP = {
   tasks: `Usage: logbook tasks [--json]
        logbook tasks --prune [--yes]
+       logbook tasks --accept-setup
 
 Lists the worktree tasks of the current folder's repository (logbook run --worktree starts one):
 name, status, branch, files changed against the base, and cost. Statuses: starting, running,
@@ -32,6 +35,8 @@ Options:
                          are gone, and tasks whose worktree is gone (one whose branch holds
                          commits is kept). Nothing is changed without --yes
   --yes                  with --prune: do it
+  --accept-setup         print the repository's .logbook/worktree-setup (as committed at HEAD) and
+                         accept it as it is, to run before each new task's agent; a change asks again
   -h, --help             show this help
 
 Tasks, logs and worktrees are kept under worktrees.dir (LOGBOOK_WORKTREES_DIR; default
