@@ -182,7 +182,7 @@ describe('hostile model: worktree tasks keep the working tree and the log (issue
     assert.equal((await tasks(repo, env))[0]!.status, 'discarded');
   });
 
-  it('kill -9 mid-run: the task stays listed as crashed with its worktree; prune offers nothing of it', async () => {
+  it('kill -9 mid-run: the task stays listed as crashed with its worktree; prune offers nothing of it; resolve by its name goes on', async () => {
     const { repo, data } = places();
     const env = {
       ...(await fx.startLlm({
@@ -219,5 +219,12 @@ describe('hostile model: worktree tasks keep the working tree and the log (issue
     // Recoverable: the log names the action in doubt, and resolve takes the task's name.
     const shown = JSON.parse((await runCli(['show', 'slow', '--json'], { cwd: repo, env })).stdout) as Json;
     assert.equal((shown.in_doubt as unknown[]).length, 1);
+    const next = {
+      ...(await fx.startLlm({ name: 'after-kill', turns: [{ reply: { toolCalls: [finishCall()] } }] })),
+      LOGBOOK_WORKTREES_DIR: data,
+    };
+    const resolved = await runCli(['resolve', 'slow', '--skip'], { cwd: repo, env: next });
+    assert.equal(resolved.code, 0, printed(resolved));
+    assert.equal((await tasks(repo, next))[0]!.status, 'finished');
   });
 });
