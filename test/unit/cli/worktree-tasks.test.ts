@@ -53,7 +53,7 @@ describe('logbook run --worktree, tasks, apply, discard', function () {
     assert.equal(more.length, 0);
     assert.equal(task!.name, 'greet');
     assert.equal(task!.status, 'finished');
-    assert.equal(task!.waitingForYou, true);
+    assert.equal(task!.waiting_for_you, true);
     assert.equal(task!.branch, 'logbook/greet');
     assert.equal(task!.files_changed, 1);
     const worktree = task!.worktree as string;
@@ -81,7 +81,7 @@ describe('logbook run --worktree, tasks, apply, discard', function () {
     assert.equal(r.code, 2, printed(r));
     const [waiting] = await tasks(repo, env);
     assert.equal(waiting!.status, 'waiting');
-    assert.equal(waiting!.waitingForYou, true);
+    assert.equal(waiting!.waiting_for_you, true);
     const done = await runCli(['approve', 'ask', '--no-input'], { cwd: repo, env });
     assert.equal(done.code, 0, printed(done));
     const [task] = await tasks(repo, env);

@@ -208,7 +208,7 @@ describe('hostile model: worktree tasks keep the working tree and the log (issue
     assert.equal(r.code, null, printed(r));
     const [task] = await tasks(repo, env);
     assert.equal(task!.status, 'crashed');
-    assert.equal(task!.waitingForYou, true);
+    assert.equal(task!.waiting_for_you, true);
     assert.ok(existsSync(join(task!.worktree as string, 'started.txt')));
     assert.match(gitIn(repo, 'worktree', 'list'), /\[logbook\/slow\]/);
     const text = await runCli(['tasks'], { cwd: repo, env });

@@ -48,7 +48,7 @@ export async function tasksCommand(argv: readonly string[], io: CliIo): Promise<
 
 function taskLines(reports: readonly TaskFactsReport[]): string[] {
   const rows = reports.map((t) => [
-    t.waitingForYou ? '*' : ' ',
+    t.waiting_for_you ? '*' : ' ',
     t.name,
     t.status,
     t.branch,
@@ -63,7 +63,7 @@ function taskLines(reports: readonly TaskFactsReport[]): string[] {
       .join('  ')
       .trimEnd();
   const out = [fmt(head), ...rows.map(fmt)];
-  if (reports.some((t) => t.waitingForYou))
+  if (reports.some((t) => t.waiting_for_you))
     out.push('* waits for you: review (logbook show NAME), approve, apply or discard.');
   if (reports.some((t) => t.status === 'crashed'))
     out.push(

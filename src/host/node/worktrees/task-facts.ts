@@ -4,11 +4,14 @@ import { existsSync } from 'node:fs';
 import type { StoredConversationEvent } from '../../../core/agent/event-codec';
 import { type EventStore, hasLiveWriter } from '../../../core/log';
 import { type ExecutionStatus, stateFromStore } from '../../../core/state';
-import { type SeenStatus, type TaskRecord, taskStatus } from '../../../core/worktrees';
+import { type TaskRecord, type TaskStatus, taskStatus } from '../../../core/worktrees';
 import { gitTry, lines } from './git-run';
 
-export interface TaskFactsReport extends SeenStatus {
+export interface TaskFactsReport {
   name: string;
+  status: TaskStatus;
+  /** The task waits for the user: a confirmation, a plan, a stop to look at, a change to review. */
+  waiting_for_you: boolean;
   branch: string;
   base: string;
   worktree: string;
@@ -44,7 +47,8 @@ export async function taskFacts(t: TaskRecord, open: Open): Promise<TaskFactsRep
   const seen = taskStatus({ lifecycle: t.status, execution, writerAlive, worktreeExists });
   return {
     name: t.name,
-    ...seen,
+    status: seen.status,
+    waiting_for_you: seen.waitingForYou,
     branch: t.branch,
     base: t.base,
     worktree: t.worktree,
