@@ -64,6 +64,8 @@ export const SETTING_CATEGORIES: readonly SettingCategory[] = [
       'checkpoints.maxFileSizeMB',
       'checkpoints.dir',
       'checkpoints.maxFiles',
+      'worktrees.dir',
+      'worktrees.setup',
     ],
   },
   {

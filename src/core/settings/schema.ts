@@ -266,6 +266,25 @@ export const SETTINGS: readonly SettingDef[] = [
       'Where the CLI keeps the checkpoint stores, one per workspace. Empty: `$XDG_STATE_HOME/logbook/checkpoints` (`~/.local/state/logbook/checkpoints`).',
   }),
   setting({
+    key: 'worktrees.dir',
+    kind: orNull(text()),
+    default: null,
+    hosts: CLI,
+    env: ['LOGBOOK_WORKTREES_DIR'],
+    description:
+      'Where `logbook run --worktree` makes the worktrees of tasks, their records and their logs, one folder per repository, outside every working tree. Empty: `$XDG_DATA_HOME/logbook/worktrees` (`~/.local/share/logbook/worktrees`). See `docs/WORKTREES.md`.',
+  }),
+  setting({
+    key: 'worktrees.setup',
+    kind: orNull(text()),
+    default: null,
+    hosts: CLI,
+    guards: true,
+    env: ['LOGBOOK_WORKTREES_SETUP'],
+    description:
+      "A command run in a new worktree task's worktree before the agent starts (e.g. `npm ci`), in the sandbox, recorded in the task's log; a failure stops the task before the agent. A repository's own `.logbook/worktree-setup` runs after it once you accepted it (asked again when it changes). See `docs/WORKTREES.md`.",
+  }),
+  setting({
     key: 'checkpoints.maxFiles',
     kind: integer(1),
     default: 100000,

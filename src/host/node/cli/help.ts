@@ -1,4 +1,5 @@
 // Help texts: one per command, and the overview `logbook --help` prints.
+import { TASK_HELP, TASK_OVERVIEW, WORKTREE_RUN_HELP } from './help-tasks';
 export const EXIT_CODES_HELP = `Exit codes:
   0    the agent finished
   1    usage error or other failure (the message says which)
@@ -196,6 +197,7 @@ Options:
   --json                 print each event as its stored JSON, one per line (the conversation
                          directory goes to stderr)
   --no-checkpoints       record no workspace checkpoints (also LOGBOOK_CHECKPOINTS=off)
+${WORKTREE_RUN_HELP}
 ${PASS_ENV_HELP}
   -h, --help             show this help
 
@@ -461,6 +463,7 @@ Options:
 
 Exit codes: 0 no divergence; 4 a divergence (or the replay stopped on an error the recording did
 not); 1 a failure (no session.json, no checkpoint recorded, bad usage).`,
+  ...TASK_HELP,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -488,6 +491,7 @@ Commands:
   sandbox             say whether commands run sandboxed here, what it allows, how to fix it
   config              print the settings, each with where it came from
   agents              list the agents the main agent can hand work to
+${TASK_OVERVIEW}
 
 Options:
   -h, --help      show help (also: logbook <command> --help)

@@ -35,6 +35,9 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   config: async () => (await import('./config-command')).configCommand,
   agents: async () => (await import('./agents-command')).agentsCommand,
   doctor: async () => (await import('./doctor-command')).doctorCommand,
+  tasks: async () => (await import('./tasks-command')).tasksCommand,
+  apply: async () => (await import('./apply-command')).applyCommand,
+  discard: async () => (await import('./discard-command')).discardCommand,
 };
 
 /**

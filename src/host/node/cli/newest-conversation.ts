@@ -3,13 +3,15 @@
 // above it that has one, as git finds its repository). The pick is said on stderr, so stdout stays
 // the command's output. Only a conversation `logbook run` started on this machine is picked (it
 // left a record in the user's config folder): a folder that came with a cloned repository could
-// otherwise be the newest one, and `approve` would carry out the actions it planted.
+// otherwise be the newest one, and `approve` would carry out the actions it planted. A name given
+// that is no folder here but a worktree task of this repository (logbook tasks) is that task's log.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { UsageError } from './exit-codes';
 import type { CliIo } from './io';
 import { resolvePath } from './conversation-dir';
 import { keptRecordFile } from './kept-record';
+import { taskLog } from './task-cli';
 
 const STORE = join('.logbook', 'conversations');
 
@@ -24,7 +26,12 @@ export function conversationDirArg(
     throw new UsageError(`logbook ${command}: expected at most one CONV_DIR, got ${got}.`);
   }
   const named = positionals[0];
-  if (named !== undefined) return { dir: resolvePath(io, named), dirArg: named };
+  if (named !== undefined) {
+    const dir = resolvePath(io, named);
+    // A worktree task's name, when no such folder is here: the task's log.
+    const log = existsSync(dir) ? undefined : taskLog(command, io, named);
+    return { dir: log ?? dir, dirArg: log ?? named };
+  }
   const newest = newestConversation(io.cwd, (dir) => existsSync(keptRecordFile(io.env, dir)));
   if (!newest) {
     throw new UsageError(

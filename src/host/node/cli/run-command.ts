@@ -33,9 +33,15 @@ import { keepRecord } from './kept-record';
 import { agentsReport, childrenInDoubt } from './agents-report';
 import { agentEntry, launchAgent } from '../acp/agent-launch';
 import { agentPermissionTool } from '../acp/permission-tool';
+import { splitWorktreeName, WORKTREE_OPTIONS, worktreeArgs } from './worktree-option';
+import { startTask } from './task-start';
+import { runSetup, setupSteps } from './task-setup';
+import { workingTreeOf } from './task-cli';
 
-export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs('run', argv, {
+export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise<number> {
+  const split = splitWorktreeName(rawArgv);
+  const argv = split.argv;
+  const { values, positionals: given } = parseCommandArgs('run', argv, {
     workspace: { type: 'string' },
     task: { type: 'string' },
     'confirmation-mode': { type: 'string' },
@@ -52,11 +58,22 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     ...PASS_ENV_OPTION,
     ...MCP_CONFIG_OPTION,
     ...SANDBOX_OPTION,
+    ...WORKTREE_OPTIONS,
   });
   if (values.help) {
     io.out(COMMAND_HELP.run);
     return EXIT.ok;
   }
+  const inWorktree = values.worktree === true;
+  if (!inWorktree && (split.name !== undefined || values.carry))
+    throw new UsageError('logbook run: --carry and a task name go with --worktree.');
+  if (inWorktree && (values.store !== undefined || values['no-checkpoints'] === true))
+    throw new UsageError(
+      'logbook run: --worktree starts a new task with checkpoints; it takes no --store or --no-checkpoints.',
+    );
+  const { name: taskName, positionals } = inWorktree
+    ? worktreeArgs(argv, given, split.name)
+    : { name: undefined, positionals: given };
   const task = taskFrom(positionals, nonEmpty('run', 'task', values.task));
   // The current folder, or the one a continued conversation (--store) ran in.
   const workspaceArg =
@@ -71,7 +88,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   if (task === undefined && !(agentMode === 'act' && values.store !== undefined))
     throw new UsageError('logbook run: a task is required: logbook run "TEXT" (or --task TEXT).');
   const settings = cliSettings('run', io.env, { flags: values, warn: (line) => io.err(line) });
-  const workspace = resolvePath(io, workspaceArg);
+  let workspace = resolvePath(io, workspaceArg);
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
   const prepared = prepareCliSession('run', io, settings);
@@ -81,9 +98,15 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
 
   // An existing --store continues that conversation (same workspace); otherwise a new one.
   const newId = randomUUID();
+  // A worktree task works in its own worktree and keeps its log beside it, out of both trees.
+  const setup = inWorktree ? await setupSteps(io, settings, workingTreeOf(workspace)) : [];
+  const started = inWorktree
+    ? startTask(io, settings, { from: workspace, task: task!, name: taskName, carry: values.carry === true })
+    : undefined;
+  if (started) workspace = started.worktree;
   const storeDir = values.store
     ? resolvePath(io, values.store)
-    : join(workspace, '.logbook', 'conversations', newId);
+    : (started?.log ?? join(workspace, '.logbook', 'conversations', newId));
   const previous = readSessionInfo(storeDir);
   if (previous && previous.workspace !== workspace) {
     throw new UsageError(
@@ -126,7 +149,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       ? { llm: external.model, extraTools: [agentPermissionTool(agentName!)], extraSecrets: external.secrets }
       : {}),
     notes: () => {
-      if (values.store === undefined && excludeStoreFromGit(workspace) === 'added')
+      if (values.store === undefined && !started && excludeStoreFromGit(workspace) === 'added')
         note(
           io,
           mode,
@@ -174,6 +197,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     writeSessionInfo(storeDir, info);
     // Out of the workspace's reach: what approve, reject and resolve trust for the guarding settings.
     keepRecord(io.env, storeDir, info, prepared.mcpConfigSha256);
+    if (started) await runSetup(io, settings, llmSettings, started.worktree, setup, conversation);
     if (task === undefined) {
       if (conversation.state.mode !== 'plan' || conversation.state.tasks.length === 0) {
         throw new UsageError(

@@ -49,7 +49,10 @@ export function readAcceptedHooks(env: Env): AcceptedHooks[] {
   });
 }
 
-export function isAccepted(env: Env, workspace: string, r: RepositoryHooks): boolean {
+/** A repository file's content (its `origin` and `fingerprint`) the user accepted; hooks and worktree setup alike. */
+export type AcceptedContent = Pick<RepositoryHooks, 'fingerprint'> & { origin: string };
+
+export function isAccepted(env: Env, workspace: string, r: AcceptedContent): boolean {
   const ws = path.resolve(workspace);
   return readAcceptedHooks(env).some(
     (a) => a.workspace === ws && a.origin === r.origin && a.fingerprint === r.fingerprint,
@@ -57,7 +60,7 @@ export function isAccepted(env: Env, workspace: string, r: RepositoryHooks): boo
 }
 
 /** Records that the user accepted these hooks as they are now (an older acceptance of the file is replaced). */
-export function acceptHooks(env: Env, workspace: string, r: RepositoryHooks): AcceptedHooks {
+export function acceptHooks(env: Env, workspace: string, r: AcceptedContent): AcceptedHooks {
   const ws = path.resolve(workspace);
   const kept = readAcceptedHooks(env).filter((a) => !(a.workspace === ws && a.origin === r.origin));
   const entry: AcceptedHooks = {

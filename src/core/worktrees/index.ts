@@ -1,0 +1,3 @@
+export * from './task-name';
+export * from './task-record';
+export * from './task-status';

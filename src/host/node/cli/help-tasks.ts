@@ -1,0 +1,65 @@
+// Help texts of the worktree tasks: `run --worktree`, `tasks`, `apply`, `discard` (help.ts is full).
+
+/** The lines `logbook --help` lists them with (after agents). */
+export const TASK_OVERVIEW = `  tasks               list the worktree tasks of this repository (run --worktree starts one)
+  apply               merge a worktree task's change into this working tree
+  discard             remove a worktree task's worktree and branch (its log is kept)`;
+
+/** The options of `logbook run` for a task in its own worktree. */
+export const WORKTREE_RUN_HELP = `  --worktree[=NAME]      run the task in a new git worktree of its own, on branch logbook/NAME,
+                         made from HEAD outside your working tree (worktrees.dir, default
+                         ~/.local/share/logbook/worktrees); your working tree is never written.
+                         NAME (also: --worktree NAME "TEXT") defaults to the task's first words
+                         and a short id. logbook tasks lists tasks; apply and discard end them.
+                         worktrees.setup (LOGBOOK_WORKTREES_SETUP) and an accepted
+                         .logbook/worktree-setup run there first, in the sandbox, recorded
+  --carry                with --worktree: the uncommitted change of your working tree (staged,
+                         unstaged and untracked files) is copied into the task's worktree; your
+                         tree stays as it is`;
+
+export const TASK_HELP = {
+  tasks: `Usage: logbook tasks [--json]
+       logbook tasks --prune [--yes]
+       logbook tasks --accept-setup
+
+Lists the worktree tasks of the current folder's repository (logbook run --worktree starts one):
+name, status, branch, files changed against the base, and cost. Statuses: starting, running,
+waiting (for a confirmation, a plan approval or a look), finished, failed (error or stuck), crashed
+(its process is gone while running: worktree and log are kept, to look at and continue with
+logbook run --store LOG), missing (its worktree folder is gone), applied, discarded. A * marks a
+task that waits for you.
+
+Options:
+  --json                 one JSON document: {"repository", "tasks": [...]}
+  --prune                show what cleanup would do: git worktree prune for worktree folders that
+                         are gone, and tasks whose worktree is gone (one whose branch holds
+                         commits is kept). Nothing is changed without --yes
+  --yes                  with --prune: do it
+  --accept-setup         print the repository's .logbook/worktree-setup (as committed at HEAD) and
+                         accept it as it is, to run before each new task's agent; a change asks again
+  -h, --help             show this help
+
+Tasks, logs and worktrees are kept under worktrees.dir (LOGBOOK_WORKTREES_DIR; default
+$XDG_DATA_HOME/logbook/worktrees). logbook show, approve and reject take a task's name for its log.
+See docs/WORKTREES.md.`,
+  apply: `Usage: logbook apply TASK [--force]
+
+Brings the task's change into the working tree of the current folder: what the task left
+uncommitted in its worktree is first committed on its branch (logbook/TASK), then the branch is
+merged with a merge commit (git merge --no-ff). The branch and worktree are kept.
+
+Stops before doing anything when the task is still running, when a merge, cherry-pick or rebase is
+under way here, or when this working tree has uncommitted changes to tracked files (untracked files
+do not count). On a conflict it stops with git's conflict markers in the files and lists them;
+nothing is resolved for you: resolve them and git commit, or git merge --abort.
+
+Options:
+  --force                merge over uncommitted changes here; git still refuses to overwrite a
+                         file you changed that the task changed too
+  -h, --help             show this help`,
+  discard: `Usage: logbook discard TASK
+
+Removes the task's worktree (with anything uncommitted in it) and its branch logbook/TASK. The
+conversation's log and the task's record are kept: logbook show TASK still reads it, logbook
+verify still checks it. A running task is refused.`,
+} as const;

@@ -1,0 +1,89 @@
+// The setup step of `logbook run --worktree`: decided before the worktree is made (an unaccepted
+// repository setup file is asked about at a terminal, refused elsewhere), run after the
+// conversation opens, in the task's worktree, in the sandbox, with the agent's clean environment;
+// each step's command, exit code and output recorded in the task's log (`worktree_setup`).
+import { printableLine } from '../../../core/text/printable';
+import type { Conversation } from '../../../core/agent/conversation';
+import { llmSecrets } from '../../../core/secrets';
+import type { LlmSettings } from '../../../core/llm';
+import { NodeTerminalPort } from '../ports/node-terminal-port';
+import type { CliSettings } from './cli-settings';
+import type { CliIo } from './io';
+import { cliSandbox } from './sandbox-option';
+import { acceptSetup, repositorySetup, type SetupStep, setupAccepted } from '../worktrees/setup-source';
+
+export const SETUP_KEY = 'worktree_setup';
+const SETUP_TIMEOUT_MS = 15 * 60_000;
+const OUTPUT_KEPT = 8000;
+
+/** The steps to run, asking about an unaccepted repository file first; throws when it is not accepted. */
+export async function setupSteps(io: CliIo, settings: CliSettings, repo: string): Promise<SetupStep[]> {
+  const steps: SetupStep[] = [];
+  const own = settings.get<string | null>('worktrees.setup')?.trim();
+  if (own) steps.push({ origin: 'worktrees.setup', command: own });
+  const file = repositorySetup(repo);
+  if (!file) return steps;
+  if (!setupAccepted(io.env, repo, file)) {
+    const shown = file.command
+      .split('\n')
+      .map((l) => printableLine(`  ${l}`))
+      .join('\n');
+    if (!process.stdin.isTTY || !io.ask)
+      throw new Error(
+        `This repository's ${file.origin} would run in the task's worktree before the agent (in the sandbox):\n${shown}\n` +
+          'Read it, then run `logbook tasks --accept-setup` here to accept it as it is (a change asks again); nothing was made.',
+      );
+    io.err(
+      `This repository's ${file.origin} would run in the task's worktree before the agent (in the sandbox):\n${shown}`,
+    );
+    const answer = await io.ask('Run it (now and until it changes)? [y/N] ');
+    if (answer?.trim().toLowerCase() !== 'y')
+      throw new Error(
+        `${file.origin} was not accepted, so no task was made. Accept it with \`logbook tasks --accept-setup\`.`,
+      );
+    acceptSetup(io.env, repo, file);
+  }
+  steps.push({ origin: file.origin, command: file.command });
+  return steps;
+}
+
+/** Runs the steps in the worktree, each recorded; throws on the first that fails (the task is kept). */
+export async function runSetup(
+  io: CliIo,
+  settings: CliSettings,
+  llm: Pick<LlmSettings, 'apiKey' | 'extraHeaders'>,
+  worktree: string,
+  steps: readonly SetupStep[],
+  conversation: Conversation,
+): Promise<void> {
+  if (steps.length === 0) return;
+  const sandbox = cliSandbox(settings, io.env);
+  const terminal = new NodeTerminalPort({
+    cwd: worktree,
+    passEnvironment: settings.get<string[]>('terminal.passEnvironment'),
+    secretValues: llmSecrets(llm).map((s) => s.value),
+    sandbox: { sandbox, workspaces: [worktree], readOnly: () => false },
+  });
+  try {
+    for (const step of steps) {
+      io.err(printableLine(`setup (${step.origin}): ${step.command.trim().split('\n').join('; ')}`));
+      const r = await terminal.run(step.command, { timeoutMs: SETUP_TIMEOUT_MS });
+      const exitCode = r.timedOut ? null : r.exitCode;
+      await conversation.recordAgentUpdate(SETUP_KEY, {
+        origin: step.origin,
+        command: step.command,
+        exit_code: exitCode,
+        timed_out: r.timedOut,
+        output: r.output.length > OUTPUT_KEPT ? `…${r.output.slice(-OUTPUT_KEPT)}` : r.output,
+      });
+      if (exitCode !== 0)
+        throw new Error(
+          `the setup step of ${step.origin} ${r.timedOut ? 'timed out' : `exited with ${exitCode}`}; the agent did not start. ` +
+            `Its output is in the task's log; the task is kept (logbook discard it, or fix the step).`,
+        );
+    }
+  } finally {
+    terminal.dispose();
+    await sandbox.dispose(); // its network proxy would keep the process alive
+  }
+}
