@@ -19,6 +19,7 @@ import type { ImageStore } from '../../core/attachments/image-store';
 import { readAgentSettings } from './config';
 import type { IntegratedTerminalPort, TerminalMode } from './ports/terminal-port';
 import { openEditorAgentSession } from './editor-agent-session';
+import type { EditorHooks } from './hooks/editor-hooks';
 import { openWritable } from './writable-log';
 import { configuredModel, heldBy, signatureFields } from './session-header';
 import type { SessionDeps } from './session-deps';
@@ -38,6 +39,8 @@ export class ConversationSession {
   private runAgain = false;
   /** The last verification's verdict, shown as a badge in the chat header. */
   private signature: SignatureCheck | undefined;
+  /** Why the last run asked for did not start (the repository's hooks were declined). */
+  hooksRefusal: string | undefined;
 
   private constructor(
     private readonly deps: SessionDeps,
@@ -47,6 +50,8 @@ export class ConversationSession {
     /** The gate the conversation asks; the header reads its decisions for the pending risks. */
     private readonly gate: PolicyGate,
     private readonly imageStore: ImageStore,
+    /** The repository's hooks must be accepted before a run (editor-hooks.ts). */
+    private readonly hooks: EditorHooks,
   ) {
     this.id = deps.id;
     this.dir = deps.dir;
@@ -68,7 +73,7 @@ export class ConversationSession {
         `Conversation ${deps.id}: recovered its log on open (${JSON.stringify(store.openReport)})`,
       );
     }
-    const { conversation, gate, tools, toolSource, images, terminal } = await openEditorAgentSession(
+    const { conversation, gate, tools, toolSource, images, terminal, hooks } = await openEditorAgentSession(
       deps,
       store,
     );
@@ -78,7 +83,7 @@ export class ConversationSession {
         ? `Conversation ${deps.id}: opened by replaying its ${replayed} events`
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
-    const session = new ConversationSession(deps, conversation, store, tools, gate, images);
+    const session = new ConversationSession(deps, conversation, store, tools, gate, images, hooks);
     // Reopened while an action waits: its server must run for its tool to be rated and shown.
     if (conversation.status === 'waiting_for_confirmation' && toolSource)
       void toolSource.prepare().then(
@@ -234,6 +239,8 @@ export class ConversationSession {
     attached?: { texts: readonly string[]; images: readonly string[] },
   ): Promise<void> {
     this.ensureWritable();
+    // Declined hooks refuse the run before the message is recorded, as the CLI refuses it.
+    if (await this.refusedByHooks()) return;
     // An attached file may hold the key just set: the redactor must know it before this is recorded.
     await this.deps.llm.knownSecrets.refresh();
     await this.conversation.sendMessage(
@@ -262,6 +269,7 @@ export class ConversationSession {
 
   private async runUntilSettled(): Promise<ExecutionStatus> {
     let status: ExecutionStatus;
+    if (await this.refusedByHooks()) return this.conversation.status;
     do {
       this.runAgain = false;
       this.conversation.updateSettings({ ...readAgentSettings(), ...this.deps.settings });
@@ -346,6 +354,16 @@ export class ConversationSession {
     this.terminalRef.port?.dispose();
     if (!this.deps.sharedSandbox) await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);
     await this.store.close();
+  }
+
+  /** Asks about the repository's hooks not accepted yet; declined, says why and refuses the run. */
+  private async refusedByHooks(): Promise<boolean> {
+    const why = await this.hooks.beforeRun();
+    this.hooksRefusal = why ?? undefined;
+    if (!why) return false;
+    this.deps.log.warn(`Conversation ${this.id}: ${why}`);
+    void vscode.window.showErrorMessage(why);
+    return true;
   }
 
   private ensureWritable(): void {
