@@ -50,11 +50,17 @@ export function editorHooks(workspace: string): EditorHooks {
           continue;
         }
         const accept = vscode.l10n.t('Run These Hooks');
-        const answer = await vscode.window.showWarningMessage(
-          vscode.l10n.t('This repository has hooks that would run as you, outside the sandbox. Run them?'),
-          { modal: true, detail: describeRepositoryHooks(r) },
-          accept,
-        );
+        // A question that cannot be shown (a window without dialogs) is no answer: not accepted.
+        const answer = await vscode.window
+          .showWarningMessage(
+            vscode.l10n.t('This repository has hooks that would run as you, outside the sandbox. Run them?'),
+            { modal: true, detail: describeRepositoryHooks(r) },
+            accept,
+          )
+          .then(
+            (a) => a,
+            () => undefined,
+          );
         if (answer !== accept)
           return vscode.l10n.t(
             "The repository's hooks in {0} were not accepted, so the agent did not run (their checks would be skipped). Send the message again to be asked again, or run `logbook hooks accept` in the workspace.",
