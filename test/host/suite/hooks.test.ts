@@ -202,6 +202,7 @@ echo "{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PostToolUse\\",\\"additi
     });
     const { view, controller, session } = await chatTask('build it');
     try {
+      await until(() => session.conversation.status === 'error', 'the hook to stop the agent');
       assert.equal(await session.settled(), 'error');
       assert.equal(llm.remainingTurns(), 1);
       assert.equal(existsSync(ws('hooks-ran.txt')), false);

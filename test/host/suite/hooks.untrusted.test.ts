@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { chatTask, scriptedModel, workspaceRoot } from './helpers';
+import { chatTask, scriptedModel, until, workspaceRoot } from './helpers';
 
 describe('hooks: untrusted workspace', function () {
   this.timeout(120_000);
@@ -53,6 +53,7 @@ describe('hooks: untrusted workspace', function () {
     llm = await scriptedModel({ name: 'untrusted-hooks', turns: [{ reply: { content: 'Hello.' } }] });
     const { controller, session } = await chatTask('hello');
     try {
+      await until(() => llm!.remainingTurns() === 0, 'the model to answer');
       assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
       assert.equal(session.hooksRefusal, undefined);
       assert.ok(existsSync(mark('yours')), 'your own hook did not run');
