@@ -12,6 +12,9 @@ import { answerWithError } from './conversation-recovery';
 import type { ToolHooks } from '../hooks/tool-hooks';
 import type { ConversationPolicy } from './policies/policy';
 
+/** A UserPromptSubmit hook did not let the user's message through (nothing was recorded). */
+export class HookRefusal extends WordedError {}
+
 export type NoticeEvent =
   'Stop' | 'SubagentStop' | 'Notification' | 'SessionStart' | 'SessionEnd' | 'PreCompact';
 
@@ -70,7 +73,7 @@ export class ConversationHooks {
     const { runs } = await this.hooks.run(this.journal, 'UserPromptSubmit', { prompt });
     const stop = runs.find((r) => r.status !== 'ok' || r.decision === 'block' || r.stop);
     if (stop)
-      throw new WordedError((l10n) =>
+      throw new HookRefusal((l10n) =>
         l10n.t(
           'The hook `{0}` did not let this message through: {1}',
           stop.command,

@@ -20,6 +20,8 @@ import { readAgentSettings } from './config';
 import type { IntegratedTerminalPort, TerminalMode } from './ports/terminal-port';
 import { openEditorAgentSession } from './editor-agent-session';
 import type { EditorHooks } from './hooks/editor-hooks';
+import { HookRefusal } from '../../core/agent/conversation-hooks';
+import { errorText } from '../../core/text/l10n';
 import { openWritable } from './writable-log';
 import { configuredModel, heldBy, signatureFields } from './session-header';
 import type { SessionDeps } from './session-deps';
@@ -39,7 +41,7 @@ export class ConversationSession {
   private runAgain = false;
   /** The last verification's verdict, shown as a badge in the chat header. */
   private signature: SignatureCheck | undefined;
-  /** Why the last run asked for did not start (the repository's hooks were declined). */
+  /** Why the last run asked for did not start (the repository's hooks declined, a hook refused the message). */
   hooksRefusal: string | undefined;
 
   private constructor(
@@ -243,10 +245,17 @@ export class ConversationSession {
     if (await this.refusedByHooks()) return;
     // An attached file may hold the key just set: the redactor must know it before this is recorded.
     await this.deps.llm.knownSecrets.refresh();
-    await this.conversation.sendMessage(
-      text,
-      attached ? { attachments: attached.texts, images: attached.images } : {},
-    );
+    try {
+      await this.conversation.sendMessage(
+        text,
+        attached ? { attachments: attached.texts, images: attached.images } : {},
+      );
+    } catch (err) {
+      // A UserPromptSubmit hook's refusal is the user's to read, not a failure of the chat.
+      if (!(err instanceof HookRefusal)) throw err;
+      this.refuse(errorText(err, vscode.l10n));
+      return;
+    }
     this.startRun();
   }
 
@@ -359,11 +368,16 @@ export class ConversationSession {
   /** Asks about the repository's hooks not accepted yet; declined, says why and refuses the run. */
   private async refusedByHooks(): Promise<boolean> {
     const why = await this.hooks.beforeRun();
-    this.hooksRefusal = why ?? undefined;
+    this.hooksRefusal = undefined;
     if (!why) return false;
+    this.refuse(why);
+    return true;
+  }
+
+  private refuse(why: string): void {
+    this.hooksRefusal = why;
     this.deps.log.warn(`Conversation ${this.id}: ${why}`);
     void vscode.window.showErrorMessage(why);
-    return true;
   }
 
   private ensureWritable(): void {

@@ -213,6 +213,27 @@ echo "{\\"hookSpecificOutput\\":{\\"hookEventName\\":\\"PostToolUse\\",\\"additi
     }
   });
 
+  it('a UserPromptSubmit hook that blocks the message: nothing is recorded, and its reason is said', async () => {
+    const hook = script(
+      'no-ticket.sh',
+      '#!/usr/bin/env bash\ncat >/dev/null\necho "no ticket number" >&2\nexit 2\n',
+    );
+    await userHooks({ UserPromptSubmit: [{ hooks: [{ type: 'command', command: hook }] }] });
+    llm = await scriptedModel({ name: 'hooks-prompt', turns: [] });
+    const { controller, session } = await chatTask('hello');
+    try {
+      await until(() => session.hooksRefusal !== undefined, 'the message to be refused');
+      assert.match(session.hooksRefusal!, /did not let this message through: no ticket number/);
+      assert.equal(llm.completionBodies().length, 0);
+      const said = (await session.conversation.events()).filter(
+        (e) => e.kind === 'MessageEvent' && e.source === 'user',
+      );
+      assert.equal(said.length, 0);
+    } finally {
+      controller.dispose();
+    }
+  });
+
   describe("a repository's hooks", () => {
     const write = (command: string) => {
       mkdirSync(ws('.logbook'), { recursive: true });
