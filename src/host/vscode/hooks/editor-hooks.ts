@@ -63,7 +63,7 @@ export function editorHooks(workspace: string): EditorHooks {
           );
         if (answer !== accept)
           return vscode.l10n.t(
-            "The repository's hooks in {0} were not accepted, so the agent did not run (their checks would be skipped). Send the message again to be asked again, or run `logbook hooks accept` in the workspace.",
+            "The repository's hooks in {0} were not accepted, so the agent did not run (their checks would be skipped). Try again to be asked again, or run `logbook hooks accept` in the workspace.",
             r.origin,
           );
         acceptHooks(process.env, workspace, r);
