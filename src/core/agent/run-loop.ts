@@ -147,18 +147,22 @@ export class RunLoop {
         break;
       }
       // A hook's `continue: false`: the step it ran in is over, the run ends with its reason.
-      if (outcome !== 'finished' && (await parts.hooks.haltIfAsked(parts.pending()))) break;
+      if (outcome !== 'finished' && outcome !== 'error' && (await parts.hooks.haltIfAsked(parts.pending())))
+        break;
       if (outcome === 'llm') steps++;
       if (outcome === 'finished' && (await parts.hooks.stop(stopHookActive)) === 'go on') {
         // Once a run: a Stop hook that always blocks must not keep the agent going forever.
         stopHookActive = true;
         continue;
       }
-      if (outcome === 'waiting')
+      if (outcome === 'waiting') {
         await parts.hooks.notify('Notification', {
           message: 'The agent waits for your confirmation.',
           pending: parts.awaitingConfirmation().map((a) => a.tool_name),
         });
+        // Its `continue: false` ends the wait too: what waited is answered as not run.
+        if (await parts.hooks.haltIfAsked(parts.pending())) break;
+      }
       if (outcome === 'finished' || outcome === 'waiting' || outcome === 'error') break;
       if ((await parts.policies.beforeNextStep()) === 'stop') break;
     }

@@ -179,6 +179,30 @@ describe('hostile: hooks that stop the agent (continue: false)', function () {
     assert.match(r.stdout + r.stderr, /\[stopped the agent: enough for today\]/);
   });
 
+  it('a Notification hook with continue: false ends the wait: the waiting action is answered, not run', async () => {
+    const { ws, hooksDir } = setUp();
+    const hook = script(
+      hooksDir,
+      'stop.sh',
+      `#!/usr/bin/env bash\ncat >/dev/null\necho '{"continue": false, "stopReason": "the build is red, fix it first"}'\n`,
+    );
+    const env = {
+      ...(await fx.startLlm(twoReads('notification-stop'))),
+      ...userHooks(fx, { Notification: [{ hooks: [{ type: 'command', command: hook }] }] }),
+    };
+    const r = await runCli(['run', '--workspace', ws, '--confirm', 'always', '--task', 'look'], { env });
+    assert.notEqual(r.code, 0, printed(r));
+    assert.match(
+      r.stdout + r.stderr,
+      /hook_stop: the hook `[^`]*stop\.sh` \(Notification\) stopped the agent/,
+    );
+    const read = await answers(ws);
+    assert.match(read.get('c_one') ?? '', /Not run: the hook .* stopped the agent/);
+    assert.doesNotMatch(read.get('c_one') ?? '', /first file/);
+    const [error] = await errors(ws);
+    assert.equal(error!['code'], 'hook_stop');
+  });
+
   it('a SessionStart hook with continue: false stops the run before the model is asked', async () => {
     const { ws, hooksDir } = setUp();
     const hook = script(
