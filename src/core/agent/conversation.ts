@@ -52,7 +52,7 @@ import { AGENT_START_KEY } from '../agents/agent-events';
 import { WordedError } from '../text/l10n';
 import { ToolHooks } from '../hooks/tool-hooks';
 import { withinAgentLimits } from '../agents/conversation-agent';
-import { ConversationHooks } from './conversation-hooks';
+import { ConversationHooks, hooksPolicy } from './conversation-hooks';
 import { RunLoop } from './run-loop';
 import type { ConfirmationGate } from './ports';
 
@@ -137,9 +137,7 @@ export class Conversation {
     this.policies = new ConversationPolicies(
       [
         ...(boundary ? [{ name: 'host-boundary', refuseAction: (a: ActionEvent) => boundary(a) }] : []),
-        ...(this.toolHooks
-          ? [{ name: 'hooks', refuseAction: (a: ActionEvent) => this.toolHooks!.refusal(a) }]
-          : []),
+        ...(this.toolHooks ? [hooksPolicy(this.hooks, this.toolHooks)] : []),
         ...defaultPolicies({
           toolSet: this.toolSet,
           planMode: { cwd: deps.cwd, shellCwd: () => deps.gate.shellCwdNow?.(), tools },

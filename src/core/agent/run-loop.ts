@@ -111,11 +111,14 @@ export class RunLoop {
       return parts.status();
     await parts.journal.setStatus('running');
     await parts.settleRecent();
+    parts.hooks.beginRun();
     await parts.hooks.startSession(() => parts.firstRun());
     await parts.policies.prepare();
     let steps = 0;
     let stopHookActive = false;
     for (;;) {
+      // A SessionStart hook, or one of the step before, asked the agent to stop.
+      if (await parts.hooks.haltIfAsked(parts.pending())) break;
       if (this.pauseRequested) {
         await parts.journal.pause();
         break;
@@ -143,17 +146,23 @@ export class RunLoop {
         await parts.journal.pause();
         break;
       }
+      // A hook's `continue: false`: the step it ran in is over, the run ends with its reason.
+      if (outcome !== 'finished' && outcome !== 'error' && (await parts.hooks.haltIfAsked(parts.pending())))
+        break;
       if (outcome === 'llm') steps++;
       if (outcome === 'finished' && (await parts.hooks.stop(stopHookActive)) === 'go on') {
         // Once a run: a Stop hook that always blocks must not keep the agent going forever.
         stopHookActive = true;
         continue;
       }
-      if (outcome === 'waiting')
+      if (outcome === 'waiting') {
         await parts.hooks.notify('Notification', {
           message: 'The agent waits for your confirmation.',
           pending: parts.awaitingConfirmation().map((a) => a.tool_name),
         });
+        // Its `continue: false` ends the wait too: what waited is answered as not run.
+        if (await parts.hooks.haltIfAsked(parts.pending())) break;
+      }
       if (outcome === 'finished' || outcome === 'waiting' || outcome === 'error') break;
       if ((await parts.policies.beforeNextStep()) === 'stop') break;
     }

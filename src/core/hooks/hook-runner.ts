@@ -148,6 +148,9 @@ export function preToolVerdict(runs: readonly HookRunRecord[]): PreToolVerdict {
   const failed = runs.find((r) => r.status === 'failed');
   if (failed)
     return { decision: 'deny', reason: `the hook failed: ${failed.reason ?? 'no reason'}`, by: by(failed) };
+  // `continue: false`: the agent stops, so the action it was asked about does not run either.
+  const stop = runs.find((r) => r.stop);
+  if (stop) return { decision: 'deny', reason: `it asked the agent to stop: ${stop.stop}`, by: by(stop) };
   const deny = runs.find((r) => r.decision === 'deny');
   if (deny) return { decision: 'deny', reason: deny.reason ?? 'denied by a hook', by: by(deny) };
   const rewrite = runs.find((r) => r.updated_input);

@@ -6,6 +6,7 @@ import { statusLook } from '../lib/format';
 import { isLlmFailure, retryNoticeText } from '../lib/llm-failure';
 import { latestStatusEvent, restoreMeaning, type Row } from '../state/store';
 import { Collapsible } from './Collapsible';
+import { hookRunLine } from './hook-notice';
 import { Icon } from './Icon';
 import { LlmErrorCard } from './LlmErrorCard';
 import { isSandboxWarning, SandboxWarning } from './SandboxWarning';
@@ -92,6 +93,7 @@ function describe(e: EventJson): Line {
           detail: reasons.join('\n'),
         };
       }
+      if (key === 'hook_run') return hookRunLine(value);
       if (key === 'cost_unknown')
         return {
           icon: 'warning',
@@ -197,6 +199,7 @@ function describe(e: EventJson): Line {
       const code = str(e.code) ?? 'error';
       const detail = str(e.detail) ?? '';
       if (/stuck/i.test(code)) return { icon: 'warning', text: t('agentStuck'), tone: 'warn', detail };
+      if (code === 'hook_stop') return { icon: 'debug-stop', text: t('hookStopped'), tone: 'warn', detail };
       return { icon: 'error', text: t('conversationError', code), tone: 'error', detail };
     }
     case 'CorruptRecord':

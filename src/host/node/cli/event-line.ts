@@ -48,7 +48,10 @@ export function hookRunLine(r: HookRunRecord): string {
             : r.decision;
   const why = r.reason ? `: ${r.reason.replace(/\s+/g, ' ')}` : '';
   const context = r.additional_context ? ` [context for the model: ${clip(r.additional_context)}]` : '';
-  return `[hook] ${r.event}${target} \`${r.command}\` (${r.origin}) ${what}${why}${context}, ${r.duration_ms} ms, input sha256:${r.input_sha256.slice(0, 12)}`;
+  const rewrite = r.updated_input ? ` [runs with: ${clip(JSON.stringify(r.updated_input))}]` : '';
+  const stop = r.stop ? ` [stopped the agent: ${clip(r.stop)}]` : '';
+  const said = r.system_message ? ` [message: ${clip(r.system_message)}]` : '';
+  return `[hook] ${r.event}${target} \`${r.command}\` (${r.origin}) ${what}${why}${rewrite}${context}${stop}${said}, ${r.duration_ms} ms, input sha256:${r.input_sha256.slice(0, 12)}`;
 }
 
 /** The line for an event, with every control character of the model's or a tool's text escaped. */

@@ -19,6 +19,9 @@ import type { ImageStore } from '../../../core/attachments/image-store';
 import { readAgentSettings } from '../settings/config';
 import type { IntegratedTerminalPort, TerminalMode } from '../ports/terminal-port';
 import { openEditorAgentSession } from './editor-agent-session';
+import type { EditorHooks } from '../hooks/editor-hooks';
+import { HookRefusal } from '../../../core/agent/conversation-hooks';
+import { errorText } from '../../../core/text/l10n';
 import { openWritable } from '../handoff/writable-log';
 import { configuredModel, heldBy, signatureFields } from './session-header';
 import type { SessionDeps } from './session-deps';
@@ -38,6 +41,8 @@ export class ConversationSession {
   private runAgain = false;
   /** The last verification's verdict, shown as a badge in the chat header. */
   private signature: SignatureCheck | undefined;
+  /** Why the last run asked for did not start (the repository's hooks declined, a hook refused the message). */
+  hooksRefusal: string | undefined;
 
   private constructor(
     private readonly deps: SessionDeps,
@@ -47,6 +52,8 @@ export class ConversationSession {
     /** The gate the conversation asks; the header reads its decisions for the pending risks. */
     private readonly gate: PolicyGate,
     private readonly imageStore: ImageStore,
+    /** The repository's hooks must be accepted before a run (editor-hooks.ts). */
+    private readonly hooks: EditorHooks,
   ) {
     this.id = deps.id;
     this.dir = deps.dir;
@@ -68,7 +75,7 @@ export class ConversationSession {
         `Conversation ${deps.id}: recovered its log on open (${JSON.stringify(store.openReport)})`,
       );
     }
-    const { conversation, gate, tools, toolSource, images, terminal } = await openEditorAgentSession(
+    const { conversation, gate, tools, toolSource, images, terminal, hooks } = await openEditorAgentSession(
       deps,
       store,
     );
@@ -78,7 +85,7 @@ export class ConversationSession {
         ? `Conversation ${deps.id}: opened by replaying its ${replayed} events`
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
-    const session = new ConversationSession(deps, conversation, store, tools, gate, images);
+    const session = new ConversationSession(deps, conversation, store, tools, gate, images, hooks);
     // Reopened while an action waits: its server must run for its tool to be rated and shown.
     if (conversation.status === 'waiting_for_confirmation' && toolSource)
       void toolSource.prepare().then(
@@ -234,12 +241,21 @@ export class ConversationSession {
     attached?: { texts: readonly string[]; images: readonly string[] },
   ): Promise<void> {
     this.ensureWritable();
+    // Declined hooks refuse the run before the message is recorded, as the CLI refuses it.
+    if (await this.refusedByHooks()) return;
     // An attached file may hold the key just set: the redactor must know it before this is recorded.
     await this.deps.llm.knownSecrets.refresh();
-    await this.conversation.sendMessage(
-      text,
-      attached ? { attachments: attached.texts, images: attached.images } : {},
-    );
+    try {
+      await this.conversation.sendMessage(
+        text,
+        attached ? { attachments: attached.texts, images: attached.images } : {},
+      );
+    } catch (err) {
+      // A UserPromptSubmit hook's refusal is the user's to read, not a failure of the chat.
+      if (!(err instanceof HookRefusal)) throw err;
+      this.refuse(errorText(err, vscode.l10n));
+      return;
+    }
     this.startRun();
   }
 
@@ -262,6 +278,7 @@ export class ConversationSession {
 
   private async runUntilSettled(): Promise<ExecutionStatus> {
     let status: ExecutionStatus;
+    if (await this.refusedByHooks()) return this.conversation.status;
     do {
       this.runAgain = false;
       this.conversation.updateSettings({ ...readAgentSettings(), ...this.deps.settings });
@@ -346,6 +363,21 @@ export class ConversationSession {
     this.terminalRef.port?.dispose();
     if (!this.deps.sharedSandbox) await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);
     await this.store.close();
+  }
+
+  /** Asks about the repository's hooks not accepted yet; declined, says why and refuses the run. */
+  private async refusedByHooks(): Promise<boolean> {
+    const why = await this.hooks.beforeRun();
+    this.hooksRefusal = undefined;
+    if (!why) return false;
+    this.refuse(why);
+    return true;
+  }
+
+  private refuse(why: string): void {
+    this.hooksRefusal = why;
+    this.deps.log.warn(`Conversation ${this.id}: ${why}`);
+    void vscode.window.showErrorMessage(why);
   }
 
   private ensureWritable(): void {

@@ -22,7 +22,7 @@ import { type AgentSession, openAgentSession } from '../../node/session/agent-se
 import type { SessionDeps } from './session-deps';
 import type { ConversationStore } from '../../node/session/conversation-store';
 import { readWebRules, readWebSearch } from '../settings/web-settings';
-import { editorHooks } from '../hooks/editor-hooks';
+import { type EditorHooks, editorHooks } from '../hooks/editor-hooks';
 
 /** The conversation's integrated terminal, made at the agent's first command and named after it. */
 export interface EditorTerminal {
@@ -33,7 +33,7 @@ export interface EditorTerminal {
 export async function openEditorAgentSession(
   deps: SessionDeps,
   store: ConversationStore,
-): Promise<AgentSession & { terminal: EditorTerminal }> {
+): Promise<AgentSession & { terminal: EditorTerminal; hooks: EditorHooks }> {
   const webSearch = readWebSearch(deps.log);
   // One integrated terminal per conversation, named after it, created when the agent first runs a command.
   const terminal: EditorTerminal = { title: () => 'Agent' };
@@ -41,7 +41,7 @@ export async function openEditorAgentSession(
   const box = deps.sandbox;
   const mcp = deps.mcp;
   // Read once as the conversation opens: a changed hook file asks again in the next one.
-  const hooks = await editorHooks(deps.cwd);
+  const hooks = editorHooks(deps.cwd);
   const session = await openAgentSession({
     id: deps.id,
     dir: deps.dir,
@@ -107,9 +107,10 @@ export async function openEditorAgentSession(
     ...(deps.agent ? { agent: deps.agent } : {}),
     // The editor's terminal (or its fallback, a login shell) reads the user's startup files.
     shell: () => ({ startup: 'user' }),
-    ...(hooks.length ? { hooks: () => hooks } : {}),
+    // The list grows when the user accepts a repository's hooks before a run.
+    ...(hooks.list.length || hooks.waiting ? { hooks: () => hooks.list } : {}),
   });
-  return { ...session, terminal };
+  return { ...session, terminal, hooks };
 }
 
 function workspaceRoots(cwd: string): string[] {
