@@ -16,6 +16,7 @@ import { heldNameTest, heldPlan } from './held-paths';
 import { HeldFilesWatch, heldChangesText } from './held-files-watch';
 import { acquirePlaceholder, isPlaceholder, releasePlaceholder } from './placeholders';
 import { scanWorkspace } from './workspace-scan';
+import { findLinkedWorktree, linkedWorktreeGit } from './linked-worktree';
 import { probeWithCache } from './probe-cache';
 import {
   findExecutable,
@@ -293,6 +294,7 @@ export class CommandSandbox {
       writable: this.opts.writable ?? [],
       heldInWorkspace: held.held,
       selfBound: held.selfBound,
+      ...linkedGitOf(req.workspaces, req.readOnly),
       hiddenHomes: this.hiddenHomes(),
       homeReadable: [...this.homeReadable(), ...this.runtimeReadable(state.bwrap), ...(req.readable ?? [])],
       hidden: this.hiddenLocations(),
@@ -423,6 +425,29 @@ export class CommandSandbox {
     });
     return this.proxy;
   }
+}
+
+/**
+ * The shared git folder's mounts for workspaces that are linked worktrees (linked-worktree.ts): in
+ * plan mode only shown read-only, since nothing is written.
+ */
+function linkedGitOf(workspaces: readonly string[], readOnly: boolean): Pick<SandboxProfile, 'linkedGit'> {
+  const writable: string[] = [];
+  const held: string[] = [];
+  const readable: string[] = [];
+  for (const ws of workspaces) {
+    if (readOnly) {
+      const found = findLinkedWorktree(ws);
+      if (found) readable.push(found.common);
+      continue;
+    }
+    const git = linkedWorktreeGit(ws);
+    if (!git) continue;
+    writable.push(...git.writable);
+    held.push(...git.held);
+    readable.push(...git.readable);
+  }
+  return readable.length ? { linkedGit: { writable, held, readable } } : {};
 }
 
 let socatPath: string | null | undefined;
