@@ -59,6 +59,7 @@ function repo(): Repo {
   git(home, main, 'gc', '-q');
   writeFileSync(join(main, 'a.txt'), 'one\nmore\n');
   git(home, main, 'commit', '-qam', 'second');
+  git(home, main, 'branch', 'feature');
   writeFileSync(join(main, 'uncommitted.txt'), 'the user is working here\n');
   // What any first run of Logbook in the repository adds, so that the main tree is compared after it.
   appendFileSync(join(main, '.git', 'info', 'exclude'), '.logbook/\n');
@@ -169,6 +170,8 @@ describe('hostile model: a worktree task writes its worktree and its branch, not
       ],
       ['writing refs/heads/main', (x) => `git rev-parse HEAD~1 > ${x.common}/refs/heads/main`],
       ['git branch -f main HEAD', () => 'echo x >> a.txt && git commit -qam x; git branch -f main HEAD'],
+      ['git branch -f feature HEAD (a branch checked out nowhere)', () => 'git branch -f feature HEAD'],
+      ['git branch outside the logbook/ namespace', () => 'git branch mine HEAD'],
       ['git update-ref on main', () => 'git update-ref refs/heads/main HEAD~1'],
       ['deleting the packed history', (x) => `rm -f ${x.common}/objects/pack/*`],
       ['adding an alternate object store', (x) => `echo /elsewhere > ${x.common}/objects/info/alternates`],
