@@ -204,6 +204,17 @@ describe('hostile model: a worktree task writes its worktree and its branch, not
     }
   }
 
+  it('act mode: in a worktree on a branch outside logbook/, a commit cannot move that branch', async () => {
+    const mine = join(r.base, 'mine');
+    git(r.home, r.main, 'worktree', 'add', '-q', mine, 'feature');
+    const before = git(r.home, r.main, 'rev-parse', 'feature');
+    r.wt = mine;
+    const said = await runOne('echo x >> a.txt && git commit -qam mine && echo COMMIT""-OK', 'act');
+    assert.doesNotMatch(said, /COMMIT-OK/, said);
+    assert.match(said, /cannot lock ref/, said);
+    assert.equal(git(r.home, r.main, 'rev-parse', 'feature'), before);
+  });
+
   for (const mode of ['act', 'plan'] as const) {
     for (const [what, target] of [
       ['the main working tree', (x: Repo) => join(x.main, 'evil.txt')],
