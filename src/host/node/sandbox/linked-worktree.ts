@@ -81,6 +81,20 @@ export function findLinkedWorktree(ws: string): { gitDir: string; common: string
   return { gitDir, common };
 }
 
+/** The folders of the shared `.git` a commit in the worktree writes: admin folder, objects, branch folders. */
+export function linkedWorktreeWritable(found: {
+  gitDir: string;
+  common: string;
+}): [string, string, string, string] {
+  const { gitDir, common } = found;
+  return [
+    gitDir,
+    join(common, 'objects'),
+    join(common, 'refs', 'heads', TASK_BRANCH_FOLDER),
+    join(common, 'logs', 'refs', 'heads', TASK_BRANCH_FOLDER),
+  ];
+}
+
 /**
  * The mounts a writable launch needs for a linked worktree at `ws`, making on disk what they need
  * first: the task's branch folders, `objects/pack` and `objects/info`, and an empty
@@ -90,9 +104,7 @@ export function linkedWorktreeGit(ws: string): LinkedWorktreeGit | undefined {
   const found = findLinkedWorktree(ws);
   if (!found) return undefined;
   const { gitDir, common } = found;
-  const refs = join(common, 'refs', 'heads', TASK_BRANCH_FOLDER);
-  const logs = join(common, 'logs', 'refs', 'heads', TASK_BRANCH_FOLDER);
-  const objects = join(common, 'objects');
+  const [, objects, refs, logs] = linkedWorktreeWritable(found);
   for (const dir of [refs, logs, join(objects, 'pack'), join(objects, 'info')])
     mkdirSync(dir, { recursive: true });
   const configWorktree = join(gitDir, 'config.worktree');
@@ -109,7 +121,7 @@ export function linkedWorktreeGit(ws: string): LinkedWorktreeGit | undefined {
   return {
     gitDir,
     common,
-    writable: [gitDir, objects, refs, logs],
+    writable: linkedWorktreeWritable(found),
     held: [...held],
     readable: [common],
   };
