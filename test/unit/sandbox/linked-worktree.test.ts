@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bwrapArguments } from '../../../src/host/node/sandbox';
+import { bwrapArguments, sandboxReport } from '../../../src/host/node/sandbox';
 import { findLinkedWorktree, linkedWorktreeGit } from '../../../src/host/node/sandbox/linked-worktree';
 import type { SandboxProfile } from '../../../src/host/node/sandbox/sandbox-profile';
 
@@ -81,6 +81,24 @@ describe('linked worktree: the git folders a worktree task may write', () => {
       !existsSync(join(common, 'worktrees', 't2', 'config.worktree')),
       'another worktree is left alone',
     );
+  });
+
+  it('logbook sandbox lists what of the shared .git the commands of a worktree may write', () => {
+    const report = sandboxReport({
+      state: { kind: 'off' },
+      workspaces: [join(root, 't1')],
+      writable: [],
+      hidden: [],
+      allowedHosts: [],
+    });
+    assert.deepEqual(report.writable.slice(0, 5), [
+      join(root, 't1'),
+      join(common, 'worktrees', 't1'),
+      join(common, 'objects'),
+      join(common, 'refs', 'heads', 'logbook'),
+      join(common, 'logs', 'refs', 'heads', 'logbook'),
+    ]);
+    assert.ok(!report.writable.includes(common), 'not the shared .git whole');
   });
 
   it('mounts: the shared .git read-only, its writable parts on top, the held ones on top of those; none in plan mode', () => {
