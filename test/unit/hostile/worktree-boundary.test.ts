@@ -43,10 +43,12 @@ function git(home: string, cwd: string, ...args: string[]): string {
 }
 
 /** A repository with packed history and a loose commit on top, a task's worktree and another one. */
-function repo(): Repo {
+/** `underHome`: the repository and its worktrees in the home folder, which the sandbox shows empty. */
+function repo(underHome = false): Repo {
   const base = outsideFolder('worktree-');
   const home = join(base, 'home');
-  const main = join(base, 'main');
+  const at = underHome ? home : base;
+  const main = join(at, 'main');
   mkdirSync(home);
   mkdirSync(main);
   writeFileSync(join(home, '.gitconfig'), '[user]\n\tname = T\n\temail = t@example.com\n');
@@ -63,8 +65,8 @@ function repo(): Repo {
   writeFileSync(join(main, 'uncommitted.txt'), 'the user is working here\n');
   // What any first run of Logbook in the repository adds, so that the main tree is compared after it.
   appendFileSync(join(main, '.git', 'info', 'exclude'), '.logbook/\n');
-  const wt = join(base, 'tasks', 't1');
-  const other = join(base, 'tasks', 't2');
+  const wt = join(at, 'tasks', 't1');
+  const other = join(at, 'tasks', 't2');
   git(home, main, 'worktree', 'add', '-q', '-b', 'logbook/t1', wt, 'main');
   git(home, main, 'worktree', 'add', '-q', '-b', 'logbook/t2', other, 'main');
   return { base, home, main, common: join(main, '.git'), wt, other };
@@ -203,6 +205,20 @@ describe('hostile model: a worktree task writes its worktree and its branch, not
       });
     }
   }
+
+  it('act mode: with the repository in the home folder (empty in the sandbox), git log and a commit work', async () => {
+    rmSync(r.base, { recursive: true, force: true });
+    r = repo(true);
+    const before = snapshot(r);
+    const said = await runOne(
+      'git log --oneline | wc -l && echo x >> a.txt && git commit -qam home && echo COMMIT""-OK',
+      'act',
+    );
+    assert.match(said, /COMMIT-OK/, said);
+    assert.match(said, /\b2\\n/, 'git log read the shared history');
+    assertUntouched(before, snapshot(r), said);
+    assert.equal(git(r.home, r.main, 'log', '-1', '--format=%s', 'logbook/t1'), 'home');
+  });
 
   it('act mode: in a worktree on a branch outside logbook/, a commit cannot move that branch', async () => {
     const mine = join(r.base, 'mine');
