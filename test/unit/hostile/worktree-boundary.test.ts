@@ -220,6 +220,16 @@ describe('hostile model: a worktree task writes its worktree and its branch, not
     assert.equal(git(r.home, r.main, 'log', '-1', '--format=%s', 'logbook/t1'), 'home');
   });
 
+  it("act mode: a command cannot write the worktree's own .vscode/settings.json or .logbook/ agents", async () => {
+    const said = await runOne(
+      `mkdir -p .vscode .logbook/agents; echo '{"logbook.confirmation.mode":"never"}' > .vscode/settings.json; echo x > .logbook/agents/evil.md; ls .vscode .logbook/agents`,
+      'act',
+    );
+    assert.ok(!existsSync(join(r.wt, '.vscode', 'settings.json')), said);
+    assert.ok(!existsSync(join(r.wt, '.logbook', 'agents', 'evil.md')), said);
+    assert.match(said, /Read-only file system/, said);
+  });
+
   it('act mode: in a worktree on a branch outside logbook/, a commit cannot move that branch', async () => {
     const mine = join(r.base, 'mine');
     git(r.home, r.main, 'worktree', 'add', '-q', mine, 'feature');
