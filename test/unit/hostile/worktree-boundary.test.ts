@@ -150,6 +150,7 @@ describe('hostile model: a worktree task writes its worktree and its branch, not
       const now = git(r.home, r.main, 'rev-parse', 'logbook/t1');
       if (mode === 'act') {
         assert.match(said, /COMMIT-OK/, said);
+        assert.doesNotMatch(said, /shared objects/, 'the commit’s own objects stand');
         assert.notEqual(now, head, 'the branch moved');
         assert.equal(git(r.home, r.main, 'log', '-1', '--format=%s', 'logbook/t1'), 'task work');
         assert.equal(git(r.home, r.main, 'fsck', '--no-progress'), '', 'the repository stays whole');
@@ -218,6 +219,32 @@ describe('hostile model: a worktree task writes its worktree and its branch, not
     assert.match(said, /\b2\\n/, 'git log read the shared history');
     assertUntouched(before, snapshot(r), said);
     assert.equal(git(r.home, r.main, 'log', '-1', '--format=%s', 'logbook/t1'), 'home');
+  });
+
+  it('act mode: an object planted under a name its content does not match (the empty blob) is removed', async () => {
+    const EMPTY = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
+    const planted = join(r.common, 'objects', EMPTY.slice(0, 2), EMPTY.slice(2));
+    assert.ok(!existsSync(planted));
+    const said = await runOne(
+      `h=$(echo evil | git hash-object -w --stdin) && mkdir -p ${r.common}/objects/e6 && cp ${r.common}/objects/\${h:0:2}/\${h:2} ${planted} && git cat-file -p ${EMPTY}`,
+      'act',
+    );
+    assert.match(said, /evil/, 'the command planted it');
+    assert.ok(!existsSync(planted), said);
+    assert.match(said, new RegExp(`Logbook removed 1 object whose content did not match the name: ${EMPTY}`));
+    assert.equal(
+      git(r.home, r.main, 'fsck', '--no-progress', '--no-dangling'),
+      '',
+      'the repository stays whole',
+    );
+  });
+
+  it('act mode: a loose object of the repository deleted by a command is named in its output', async () => {
+    const head = git(r.home, r.main, 'rev-parse', 'main');
+    const file = join(r.common, 'objects', head.slice(0, 2), head.slice(2));
+    assert.ok(existsSync(file), 'the second commit is loose');
+    const said = await runOne(`rm -f ${file}; echo RM-DONE`, 'act');
+    assert.match(said, new RegExp(`1 object of the repository went away and could not be put back: ${head}`));
   });
 
   it("act mode: a command cannot write the worktree's own .vscode/settings.json or .logbook/ agents", async () => {
