@@ -4,7 +4,7 @@
 // VS Code opening a huge imported conversation) under tsx. The chat panel's is `npm run bench:webview`.
 // Each prints a results table and writes its file in bench/ (RESULTS.md, STATE-RESULTS.md,
 // SANDBOX-RESULTS.md, CHECKPOINT-RESULTS.md, CONFIRMATION-COUNT.md, CONTINUE-RESULTS.md, ACP-RESULTS.md,
-// ACTIVATION-RESULTS.md, HOOKS-RESULTS.md, WORKTREE-RESULTS.md, OPEN-RESULTS.md).
+// ACTIVATION-RESULTS.md, HOOKS-RESULTS.md, WORKTREE-RESULTS.md, PARALLEL-RESULTS.md, OPEN-RESULTS.md).
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +96,13 @@ if (res.status === 0)
   res.status = spawnSync(
     process.execPath,
     ['--import', 'tsx', path.join(root, 'bench', 'worktree-bench.ts'), ...jsonFor('worktree')],
+    { cwd: root, stdio: 'inherit' },
+  ).status;
+// The parallel tasks benchmark (T1 four worktree tasks at once against one alone, T2 memory per task).
+if (res.status === 0)
+  res.status = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join(root, 'bench', 'parallel-bench.ts'), ...jsonFor('parallel')],
     { cwd: root, stdio: 'inherit' },
   ).status;
 // The open benchmark (O1 `logbook show`, O2 VS Code) last: it builds the extension and starts code-server.

@@ -26,6 +26,8 @@ export interface AgentDefinition {
   confirmation: ConfirmationMode | null;
   /** Hosts its commands reach without asking, within its parent's; null: the parent's. */
   allowedHosts: string[] | null;
+  /** `worktree`: it works in a git worktree of its own, on its own branch; absent: in its parent's folder. */
+  isolation?: 'worktree';
   instructions: string;
   /** Where it was read from: `built-in`, or the file. */
   origin: string;
@@ -67,6 +69,7 @@ const KNOWN_FIELDS = new Set([
   'max_cost',
   'confirmation',
   'allowed_hosts',
+  'isolation',
 ]);
 
 /** A host name, `*.example.com` for every name under it, or `*` (as `logbook.sandbox.allowedHosts`). */
@@ -123,6 +126,8 @@ export function parseAgentDefinition(text: string, origin: string): ParsedDefini
     (!Array.isArray(hosts) || !hosts.every((h) => typeof h === 'string' && HOST_PATTERN.test(h)))
   )
     return fail('"allowed_hosts" must be a list of host names like api.example.com or *.example.com');
+  if (f.isolation !== undefined && f.isolation !== 'worktree')
+    return fail('"isolation" must be worktree (a git worktree of its own)');
   return {
     ok: true,
     agent: {
@@ -136,6 +141,7 @@ export function parseAgentDefinition(text: string, origin: string): ParsedDefini
       maxCost: caps.max_cost!,
       confirmation,
       allowedHosts: hosts as string[] | null,
+      ...(f.isolation === 'worktree' ? { isolation: 'worktree' as const } : {}),
       instructions: fm.body,
       origin,
     },

@@ -29,6 +29,7 @@ describe('agent definitions', () => {
           'max_cost: 0.25',
           'confirmation: always',
           'allowed_hosts: [api.github.com, "*.npmjs.org"]',
+          'isolation: worktree',
         ].join('\n'),
       ),
       'agents/test-runner.md',
@@ -45,6 +46,7 @@ describe('agent definitions', () => {
       maxCost: 0.25,
       confirmation: 'always',
       allowedHosts: ['api.github.com', '*.npmjs.org'],
+      isolation: 'worktree',
       instructions: 'Do the thing.',
       origin: 'agents/test-runner.md',
     });
@@ -64,6 +66,7 @@ describe('agent definitions', () => {
       ['name: x\ndescription: d\nconfirmation: off', /"confirmation" must be always, risky or never/],
       ['name: x\ndescription: d\nallowed_hosts: [https://a.example/x]', /"allowed_hosts" must be a list/],
       ['name: x\ndescription: d\nallowed_hosts: a.example', /"allowed_hosts" must be a list/],
+      ['name: x\ndescription: d\nisolation: container', /"isolation" must be worktree/],
     ];
     for (const [front, why] of cases) {
       const r = parseAgentDefinition(file(front), 'a.md');

@@ -10,7 +10,9 @@ import { mcpToolRefs } from '../../../core/agents/mcp-tool-refs';
 import type { Event } from '../../../core/events';
 import type { SigningIdentity } from '../../../core/signing';
 import type { ToolSpec } from '../../../core/tools';
+import type { CheckpointPort } from '../../../core/checkpoints/types';
 import type { McpHub } from '../mcp';
+import type { CommandSandbox } from '../sandbox';
 import { type NodeSessionOptions, openNodeConversation, type SessionToolContext } from '../node-session';
 
 /** What a host needs to open a delegated agent's conversation. */
@@ -38,6 +40,18 @@ export interface ChildSpec {
 export interface OpenedChild {
   conversation: Conversation;
   close(): Promise<void>;
+  /** What its parent reads after its final message: where a child in a worktree of its own left its work. */
+  note?: () => string;
+}
+
+/** Where a child with `isolation: worktree` works (the CLI: child-worktree.ts), and its own parts there. */
+export interface IsolatedChild {
+  workspace: string;
+  /** Its worktree's checkpoints; none: no checkpoints. */
+  checkpoints?: CheckpointPort;
+  /** A sandbox of its own, for its worktree; closed with the child. */
+  sandbox?: CommandSandbox;
+  note: () => string;
 }
 
 /** What every child session shares with the parent's in the CLI (endpoint, confirmation, sandbox...). */
@@ -65,21 +79,37 @@ export function nodeChildOpener(o: {
   describe?: (childDir: string, childId: string) => void;
   /** The parent session's MCP servers: a child gets all their tools without a `tools` list, else those it names. */
   mcp?: () => McpHub | undefined;
+  /** Makes (or finds again) the worktree of a child with `isolation: worktree`; absent: such a child does not run. */
+  isolate?: (spec: ChildSpec) => IsolatedChild;
 }): (spec: ChildSpec) => Promise<OpenedChild> {
   return async (spec) => {
     const { agent, dir, id, identity } = spec;
     const mcpTools = mcpToolRefs(agent.tools);
     const mcp = o.mcp;
-    const narrow =
-      spec.allowedHosts === null ? undefined : o.session.sandbox?.withHostsWithin(spec.allowedHosts);
+    // In plan mode (its own, or its parent's run's) it writes nothing: it reads its parent's folder.
+    const wantsWorktree = agent.isolation === 'worktree' && agent.mode !== 'plan';
+    if (wantsWorktree && !o.isolate)
+      throw new Error(
+        `The agent "${agent.name}" needs a git worktree of its own, which this host cannot make.`,
+      );
+    const isolated = wantsWorktree ? o.isolate?.(spec) : undefined;
+    const { checkpoints: parentCheckpoints, ...shared } = o.session;
+    const checkpoints = isolated ? isolated.checkpoints : parentCheckpoints;
+    const own = isolated?.sandbox;
+    const base = own ?? o.session.sandbox;
+    const narrow = spec.allowedHosts === null ? undefined : base?.withHostsWithin(spec.allowedHosts);
+    if (narrow && own) await own.dispose();
+    const sandbox = narrow ?? own;
     const session = await openNodeConversation({
-      ...o.session,
+      ...shared,
+      ...(isolated ? { workspace: isolated.workspace } : {}),
+      ...(checkpoints ? { checkpoints } : {}),
       storeDir: dir,
       id,
       llmSettings: agent.model ? { ...o.session.llmSettings, model: agent.model } : o.session.llmSettings,
       settings: { ...o.session.settings, ...spec.settings },
       // Hosts narrowed by its definition: a sandbox of its own network, closed with the child.
-      ...(narrow ? { sandbox: narrow, sharedSandbox: false } : { sharedSandbox: true }),
+      ...(sandbox ? { sandbox, sharedSandbox: false } : { sharedSandbox: true }),
       ...(identity ? { signing: identity } : {}),
       ...(identity && o.headFile ? { signedHeadFile: o.headFile(dir) } : {}),
       ...(o.onEvent ? { onEvent: o.onEvent } : {}),
@@ -90,6 +120,6 @@ export function nodeChildOpener(o: {
         : {}),
     });
     o.describe?.(dir, id);
-    return session;
+    return isolated ? Object.assign(session, { note: isolated.note }) : session;
   };
 }

@@ -206,11 +206,13 @@ export class NodeChildRunner implements ChildRunner {
       const final = await finalMessage(child);
       // Stopped by the user: the status a stop leaves is `paused`, but the agent will not go on.
       const stopped = req.signal.aborted && status === 'paused';
-      const message = stopped
+      const said = stopped
         ? STOPPED_BY_USER
         : status === 'finished'
           ? (final?.message ?? '')
           : stoppedMessage(status, child, req.agent.model);
+      // A child in a worktree of its own: where its work is, for the parent to review or merge.
+      const message = session.note ? `${said}\n\n${session.note()}` : said;
       const end: AgentEndValue = {
         agent_name: req.agent.name,
         branch,

@@ -33,6 +33,8 @@ import type { Event } from '../../../core/events';
 import { ACTION_STARTED_KEY } from '../../../core/state';
 import { mainAgentSession } from '../agents/main-agent';
 import { type NodeChildRunner, nodeChildOpener } from '../agents/child-runner';
+import { worktreesRoot } from '../worktrees/task-store';
+import { childWorktree, childWorktreeNote } from '../agents/child-worktree';
 import { newSessionInfo, readSessionInfo, type SessionInfo, writeSessionInfo } from './session-file';
 
 export interface PreparedSession {
@@ -155,6 +157,18 @@ export async function openCliSession(
       onEvent: printed,
       // Children use the servers the main agent's session started.
       mcp: () => opened.session?.mcp(),
+      // A child with `isolation: worktree`: its own worktree, checkpoints and sandbox there.
+      isolate: (spec) => {
+        const root = worktreesRoot(settings.get<string | null>('worktrees.dir'), io.env);
+        const wt = childWorktree(target.workspace, target.id, spec.agent.name, spec.id, root);
+        const own = agentCheckpoints(wt.dir, settings, io.env);
+        return {
+          workspace: wt.workspace,
+          ...(own ? { checkpoints: own } : {}),
+          sandbox: cliSandbox(settings, io.env),
+          note: () => childWorktreeNote(wt),
+        };
+      },
       describe: (dir, id) => {
         if (!readSessionInfo(dir))
           writeSessionInfo(dir, childSessionInfo(target, id, settings, llmSettings.model));

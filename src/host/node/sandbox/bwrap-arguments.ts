@@ -64,6 +64,17 @@ export function bwrapArguments(profile: SandboxProfile, opts: BwrapOptions): str
   for (const ws of workspaces) mounts.push({ dest: ws, args: [bind, ws, ws] });
   const writable = profile.writable.filter((dir) => opts.kind(dir) === 'dir');
   for (const dir of writable) mounts.push({ dest: dir, args: ['--bind', dir, dir] });
+  const linked = profile.linkedGit;
+  const gitShown = linked ? linked.readable.filter((dir) => opts.kind(dir) === 'dir') : [];
+  for (const dir of gitShown) mounts.push({ dest: dir, args: ['--ro-bind', dir, dir] });
+  if (linked && !profile.readOnlyWorkspace) {
+    const gitWritable = linked.writable.filter((dir) => opts.kind(dir) === 'dir');
+    for (const dir of gitWritable) mounts.push({ dest: dir, args: ['--bind', dir, dir] });
+    for (const p of linked.held) {
+      if (gitWritable.some((dir) => isInside(p, dir)) && opts.kind(p))
+        mounts.push({ dest: p, args: ['--ro-bind', p, p] });
+    }
+  }
   if (!profile.readOnlyWorkspace) {
     const inWorkspace = (p: string) => workspaces.some((ws) => isInside(p, ws));
     for (const dir of profile.selfBound) {
@@ -75,7 +86,7 @@ export function bwrapArguments(profile: SandboxProfile, opts: BwrapOptions): str
     }
   }
   // A secret in a hidden home needs hiding only where something on top shows it again.
-  const shown = [...profile.homeReadable, ...workspaces, ...writable];
+  const shown = [...profile.homeReadable, ...workspaces, ...writable, ...gitShown];
   const visible = (p: string) => !underHome(p) || shown.some((s) => p === s || isInside(p, s));
   const hiddenDirs = profile.hidden.filter((p) => opts.kind(p) === 'dir');
   for (const p of profile.hidden) {

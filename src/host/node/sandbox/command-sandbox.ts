@@ -5,7 +5,7 @@
 import type { L10n } from '../../../core/text/l10n';
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { bwrapArguments } from './bwrap-arguments';
 import { hostAllowed, NetworkProxy } from './network-proxy';
 import { BRIDGE_PORT, withBridge } from './network-bridge';
@@ -16,6 +16,8 @@ import { heldNameTest, heldPlan } from './held-paths';
 import { HeldFilesWatch, heldChangesText } from './held-files-watch';
 import { acquirePlaceholder, isPlaceholder, releasePlaceholder } from './placeholders';
 import { scanWorkspace } from './workspace-scan';
+import { findLinkedWorktree, linkedWorktreeGit } from './linked-worktree';
+import { ObjectStoreWatch, objectChangesText } from './object-store-watch';
 import { probeWithCache } from './probe-cache';
 import {
   findExecutable,
@@ -119,6 +121,8 @@ export class CommandSandbox {
   private linkNote: string[] = [];
   /** Placeholders removed since the last launch, found by `beforeCommand`, for the command's output. */
   private lostNote: string[] = [];
+  /** A linked worktree's shared object stores, checked around each command (object-store-watch.ts). */
+  private objectWatches: ObjectStoreWatch[] = [];
   /** The hosts of the agent running the conversation now (a handoff's grant); null: not narrowed. */
   private handoffHosts: readonly string[] | null = null;
 
@@ -225,6 +229,7 @@ export class CommandSandbox {
    * (its mounts hold them read-only).
    */
   beforeCommand(): boolean {
+    for (const w of this.objectWatches) w.snapshot();
     if (!this.watch) return false;
     const fresh = this.watch.snapshot().linked.filter((p) => !this.linked.has(p));
     if (fresh.length) this.linkNote = fresh;
@@ -239,7 +244,10 @@ export class CommandSandbox {
 
   /** After each command: undoes what it wrote to held files no mount holds; the text ends its output. */
   afterCommand(): string {
-    const notes = [heldChangesText(this.watch?.check() ?? [])];
+    const notes = [
+      heldChangesText(this.watch?.check() ?? []),
+      ...this.objectWatches.map((w) => objectChangesText(w.folder, w.check())),
+    ];
     if (this.linkNote.length)
       notes.push(
         `[Files in the workspace got other hard links: ${this.linkNote.join(', ')}. A write through ` +
@@ -284,6 +292,14 @@ export class CommandSandbox {
     // Plan mode: the whole workspace is read-only, nothing to hold or watch.
     if (req.readOnly) this.watch = undefined;
     const held = req.readOnly ? { held: [], selfBound: [] } : this.holdWorkspaces(req.workspaces);
+    const linked = linkedGitOf(req.workspaces, req.readOnly);
+    this.objectWatches = (linked.linkedGit?.writable ?? [])
+      .filter((dir) => basename(dir) === 'objects')
+      .map((dir) => {
+        const w = new ObjectStoreWatch(dir);
+        w.snapshot();
+        return w;
+      });
     // Every launch's command gets the Unix socket filter where this machine can apply it.
     const filtered = !state.socketFilterMissing && !state.socketsAllowed;
     const ids = hostIds();
@@ -293,6 +309,7 @@ export class CommandSandbox {
       writable: this.opts.writable ?? [],
       heldInWorkspace: held.held,
       selfBound: held.selfBound,
+      ...linked,
       hiddenHomes: this.hiddenHomes(),
       homeReadable: [...this.homeReadable(), ...this.runtimeReadable(state.bwrap), ...(req.readable ?? [])],
       hidden: this.hiddenLocations(),
@@ -423,6 +440,29 @@ export class CommandSandbox {
     });
     return this.proxy;
   }
+}
+
+/**
+ * The shared git folder's mounts for workspaces that are linked worktrees (linked-worktree.ts): in
+ * plan mode only shown read-only, since nothing is written.
+ */
+function linkedGitOf(workspaces: readonly string[], readOnly: boolean): Pick<SandboxProfile, 'linkedGit'> {
+  const writable: string[] = [];
+  const held: string[] = [];
+  const readable: string[] = [];
+  for (const ws of workspaces) {
+    if (readOnly) {
+      const found = findLinkedWorktree(ws);
+      if (found) readable.push(found.common);
+      continue;
+    }
+    const git = linkedWorktreeGit(ws);
+    if (!git) continue;
+    writable.push(...git.writable);
+    held.push(...git.held);
+    readable.push(...git.readable);
+  }
+  return readable.length ? { linkedGit: { writable, held, readable } } : {};
 }
 
 let socatPath: string | null | undefined;

@@ -45,7 +45,10 @@ export function heldNameTest(list: readonly RunsLaterEntry[] = RUNS_LATER): (nam
  * The existing paths under `base` that match `segments` (`*` within one name); for a literal
  * pattern, also the path itself when it is missing but its folder exists.
  */
-function expand(base: string, segments: readonly string[]): { found: string[]; missing: string[] } {
+export function expandUnder(
+  base: string,
+  segments: readonly string[],
+): { found: string[]; missing: string[] } {
   if (!segments.some((s) => s.includes('*'))) {
     const p = join(base, ...segments);
     if (kindOf(p)) return { found: [p], missing: [] };
@@ -97,7 +100,7 @@ export function heldPlan(
     selfBound.add(git);
     for (const e of gitEntries) {
       const segments = e.pattern.replace(/\/$/, '').split('/').slice(1);
-      const { found, missing } = expand(git, segments);
+      const { found, missing } = expandUnder(git, segments);
       found.forEach((p) => held.add(p));
       // The folders on the way to a held one are mount points too, so they cannot be renamed away
       // (`.git/modules/x` moved aside, a fresh one made with a config of the command's own).
@@ -113,7 +116,7 @@ export function heldPlan(
     }
   }
   for (const e of rootEntries) {
-    const { found, missing } = expand(ws, e.pattern.replace(/\/$/, '').split('/'));
+    const { found, missing } = expandUnder(ws, e.pattern.replace(/\/$/, '').split('/'));
     found.forEach((p) => held.add(p));
     if (e.pattern.endsWith('/')) missing.forEach((p) => missingFolders.add(p));
   }

@@ -15,6 +15,12 @@ export interface SandboxProfile {
   heldInWorkspace: readonly string[];
   /** Folders inside writable workspaces bound writable onto themselves (`.git`): mount points cannot be renamed away. */
   selfBound: readonly string[];
+  /**
+   * A workspace that is a linked git worktree: the shared git folder's parts a commit there writes
+   * (bound writable), the paths inside them that stay read-only, and the shared folder shown
+   * read-only (see linked-worktree.ts). Ignored when `readOnlyWorkspace`.
+   */
+  linkedGit?: { writable: readonly string[]; held: readonly string[]; readable: readonly string[] };
   /** Folders that are empty and read-only inside: every user's home (see home-readable.ts). */
   hiddenHomes: readonly string[];
   /** Read-only inside a hidden home: the toolchains of the allowlist, and what the sandbox runs. */

@@ -7,6 +7,7 @@ import { describeSandbox, socketsAllowed, unfilteredSockets } from './describe-s
 import { ENGLISH, type L10n } from '../../../core/text/l10n';
 import { RUNS_LATER } from '../../../core/security/runs-later';
 import { isAnyDepth } from './held-paths';
+import { findLinkedWorktree, linkedWorktreeWritable } from './linked-worktree';
 
 export interface SandboxReportInput {
   state: SandboxState;
@@ -45,7 +46,16 @@ export function sandboxReport(input: SandboxReportInput, l10n: L10n = ENGLISH): 
     required: input.state.kind === 'unavailable' && input.state.required,
     headline: text.headline,
     fix: text.fix ?? null,
-    writable: [...input.workspaces, l10n.t('/tmp (private to the sandbox)'), ...input.writable],
+    writable: [
+      ...input.workspaces,
+      // A linked worktree's commits: what of the shared .git they write (linked-worktree.ts).
+      ...input.workspaces.flatMap((ws) => {
+        const found = findLinkedWorktree(ws);
+        return found ? linkedWorktreeWritable(found) : [];
+      }),
+      l10n.t('/tmp (private to the sandbox)'),
+      ...input.writable,
+    ],
     // Held whether it exists or not; a name without a folder at any depth.
     read_only_in_workspace: [
       ...input.workspaces.flatMap((ws) =>

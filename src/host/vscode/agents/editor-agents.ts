@@ -85,6 +85,11 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
   const open = new Map<string, ConversationSession>();
   const links = new AgentLinks();
   const openChild = async (spec: ChildSpec): Promise<OpenedChild> => {
+    // Never in the parent's folder instead: the editor makes no worktree for a child yet.
+    if (spec.agent.isolation === 'worktree' && spec.agent.mode !== 'plan')
+      throw new Error(
+        `The agent "${spec.agent.name}" works in a git worktree of its own (isolation: worktree), which the editor does not make yet; the logbook CLI does.`,
+      );
     let s = open.get(spec.id);
     if (!s) {
       // The window's MCP tools: all for an agent given every tool (no `tools` list), else those its list names.
