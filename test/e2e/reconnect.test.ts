@@ -79,7 +79,16 @@ describe('e2e: history after closing the tab and opening it again', function () 
     await wb.reopenTab();
     await wb.openLogbookView();
     // The chat shows the conversation the closed tab showed, without looking for it in the list.
-    await wb.chatFrame().getByText('The first note is written.').first().waitFor({ timeout: 60_000 });
+    // Its text alone proves nothing: the webview's own saved state draws the old messages before
+    // the extension host says anything. The read-only note naming the old window comes only from
+    // a host that opened that conversation, so it is waited for before the list is touched.
+    const shown = wb.chatFrame();
+    await shown.getByText('The first note is written.').first().waitFor({ timeout: 60_000 });
+    await shown
+      .getByRole('note')
+      .filter({ hasText: `pid ${oldHost}` })
+      .waitFor({ timeout: 60_000 });
+    await shown.getByText('Read-only', { exact: true }).waitFor({ timeout: 10_000 });
     await wb.showConversations();
     const row = wb.conversationRows(TASK).first();
     await row.waitFor({ timeout: 60_000 });
