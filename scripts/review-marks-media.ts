@@ -27,20 +27,17 @@ const EDIT = {
   },
 };
 
-async function everyTheme(wb: Workbench, step: string): Promise<void> {
-  for (const theme of THEMES) {
-    await setTheme(wb, theme);
-    const size = wb.page.viewportSize();
-    if (size) await wb.page.mouse.move(size.width - 4, size.height - 40);
-    await wb.page.waitForTimeout(600);
-    await wb.shot(`${step}-${theme.replace(/\s+/g, '-').toLowerCase()}`);
-  }
+async function shot(wb: Workbench, step: string, theme: string): Promise<void> {
+  const size = wb.page.viewportSize();
+  if (size) await wb.page.mouse.move(size.width - 4, size.height - 40);
+  await wb.page.waitForTimeout(600);
+  await wb.shot(`${step}-${theme.replace(/\s+/g, '-').toLowerCase()}`);
 }
 
-void (async () => {
-  console.log(`pictures: ${screenshotRoot}`);
+/** One session in `theme`, set first: later the chat takes the focus from the palette. */
+async function session(theme: string): Promise<void> {
   const wb = await openWorkbench({
-    name: 'review-marks',
+    name: `review-marks-${theme.replace(/\s+/g, '-').toLowerCase()}`,
     settings: { 'logbook.confirmation.mode': 'always' },
     scenario: {
       name: 'review-marks-media',
@@ -51,27 +48,33 @@ void (async () => {
     },
   });
   try {
+    await setTheme(wb, theme);
     await wb.openLogbookView();
     await setSidebarWidth(wb, 300);
     const chat = wb.chatFrame();
     await wb.startTask('Add a subtract function to src/math.js');
     const bar = chat.locator('section.approval', { hasText: 'Add subtract() to src/math.js' });
     await bar.waitFor({ timeout: 60_000 });
-    await everyTheme(wb, 'asked');
+    await shot(wb, 'asked', theme);
     await bar.getByRole('button', { name: 'Confirm' }).click();
     await chat.getByText('Added subtract() to src/math.js.').first().waitFor({ timeout: 60_000 });
     // The confirmed edit stays open with its marks.
-    const editor = wb.page.locator('.editor-instance .monaco-editor').first();
-    await editor.waitFor({ timeout: 30_000 });
     await wb.page.locator('.codelens-decoration').first().waitFor({ timeout: 30_000 });
-    await everyTheme(wb, 'marks');
-    const accept = wb.page.locator('.codelens-decoration a', { hasText: /Accept/ }).first();
-    await accept.click();
+    await shot(wb, 'marks', theme);
+    await wb.page
+      .locator('.codelens-decoration a', { hasText: /Accept/ })
+      .first()
+      .click();
     await wb.page.waitForTimeout(1_500);
-    await everyTheme(wb, 'accepted');
+    await shot(wb, 'accepted', theme);
   } finally {
     await wb.close();
   }
+}
+
+void (async () => {
+  console.log(`pictures: ${screenshotRoot}`);
+  for (const theme of THEMES) await session(theme);
 })().catch((err: unknown) => {
   console.error(err);
   process.exitCode = 1;
