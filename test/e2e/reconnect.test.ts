@@ -76,10 +76,22 @@ describe('e2e: history after closing the tab and opening it again', function () 
   });
 
   it('a new tab opens on the conversation it showed, read-only, naming the window that writes it', async () => {
-    await wb.reopenTab();
+    // The browser keeps nothing of the closed tab: only what the server holds can bring its
+    // conversation back (the window's own state lives in the browser and may never have been
+    // written out before the crash).
+    await wb.reopenTab({ forgetBrowserState: true });
     await wb.openLogbookView();
     // The chat shows the conversation the closed tab showed, without looking for it in the list.
-    await wb.chatFrame().getByText('The first note is written.').first().waitFor({ timeout: 60_000 });
+    // Its text alone proves nothing: the webview's own saved state draws the old messages before
+    // the extension host says anything. The read-only note naming the old window comes only from
+    // a host that opened that conversation, so it is waited for before the list is touched.
+    const shown = wb.chatFrame();
+    await shown.getByText('The first note is written.').first().waitFor({ timeout: 60_000 });
+    await shown
+      .getByRole('note')
+      .filter({ hasText: `pid ${oldHost}` })
+      .waitFor({ timeout: 60_000 });
+    await shown.getByText('Read-only', { exact: true }).waitFor({ timeout: 10_000 });
     await wb.showConversations();
     const row = wb.conversationRows(TASK).first();
     await row.waitFor({ timeout: 60_000 });

@@ -53,9 +53,11 @@ export interface Workbench {
   /**
    * Ends the browser tab abruptly and opens the same URL in a new one, as a user coming back does.
    * The server keeps the closed tab's extension host for its reconnection grace, so the new tab gets
-   * a second one.
+   * a second one. `forgetBrowserState`: the new tab starts with none of the browser's storage for
+   * the page (what the closed tab's workbench and webviews saved there), as when the crash came
+   * before the workbench wrote its state out.
    */
-  reopenTab(): Promise<void>;
+  reopenTab(opts?: { forgetBrowserState?: boolean }): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -240,7 +242,7 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       }
       assert.ok(!(await entry.isVisible()), `the context menu did not take "${item}"`);
     },
-    async reopenTab() {
+    async reopenTab(opts) {
       // A tab that goes away without the workbench's goodbye (the server then keeps its extension
       // host for the reconnection grace): the renderer ends at once, as when a browser is closed
       // with the page's unload cut short. Playwright's own close lets the workbench say goodbye.
@@ -252,6 +254,14 @@ export async function openWorkbench(opts: WorkbenchOptions): Promise<Workbench> 
       await page.close();
       page = await context.newPage();
       wb.page = page;
+      if (opts?.forgetBrowserState) {
+        const fresh = await context.newCDPSession(page);
+        await fresh.send('Storage.clearDataForOrigin', {
+          origin: new URL(url).origin,
+          storageTypes: 'indexeddb,local_storage,cache_storage,service_workers',
+        });
+        await fresh.detach();
+      }
       await openIn(page, url);
     },
     async close() {

@@ -440,7 +440,7 @@ Options:
 
 Exit codes: 0 printed (also when nothing changed); 1 a failure (unknown or ambiguous ID, no
 checkpoints recorded, a checkpoint the store no longer holds).`,
-  replay: `Usage: logbook replay [CONV_DIR] [--confirmation-mode never|risky|always] [--sandbox MODE] [--keep]
+  replay: `Usage: logbook replay [CONV_DIR] [--to ID] [--confirmation-mode never|risky|always] [--sandbox MODE] [--keep]
 
 Runs a recorded conversation again, as a regression test for the agent (after changing a tool, a
 prompt or a dependency). The workspace is restored from the conversation's first checkpoint into a
@@ -454,6 +454,10 @@ divergence (event index, the action, recorded and replayed result, the lines tha
 over the size cap, the workspace's .git) are not in the copy. MCP servers are not started.
 
 Options:
+  --to ID                   replay only up to this point (an event index N or #N, an event id, a
+                            checkpoint id, or a unique prefix, start or now, as for show --at):
+                            later replies and messages are not sent, later calls not compared,
+                            and delegated agents' logs are compared only on a whole replay
   --confirmation-mode MODE  confirmation in the copy (default never: every action runs); with
                             risky or always, the replay asks before running what waits
   --sandbox MODE, --allow-host HOST, --deny-read PATH, --home-readable PATH, --writable DIR

@@ -6,11 +6,12 @@ import type { Event } from '../../../core/events';
 import { llmSettingsFrom } from '../../../core/settings';
 import { printableLine } from '../../../core/text/printable';
 import { replayRecorded, replayStart } from '../replay/replay-run';
-import { parseCommandArgs } from './args';
+import { nonEmpty, parseCommandArgs } from './args';
 import { checkpointStore } from './checkpoint-env';
 import { cliSettings } from './cli-settings';
 import { assertConversationDir, openReadOnly, readEvents } from './conversation-dir';
 import { actionWhat } from './event-line';
+import { indexNote, resolveRef } from './event-ref';
 import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
@@ -26,27 +27,39 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
     'confirmation-mode': { type: 'string' },
     confirm: { type: 'string' },
     keep: { type: 'boolean' },
+    to: { type: 'string' },
     ...SANDBOX_OPTION,
   });
   if (values.help) {
     io.out(COMMAND_HELP.replay);
     return EXIT.ok;
   }
-  const { dir } = conversationDirArg('replay', positionals, io);
+  const { dir, dirArg } = conversationDirArg('replay', positionals, io);
+  const to = nonEmpty('replay', 'to', values.to);
   assertConversationDir(dir);
   const info = readSessionInfo(dir);
   if (!info)
     throw new Error(`${dir} has no ${SESSION_FILE}: the CLI does not know which workspace it ran in.`);
   // The throwaway copy runs every action unless told otherwise.
-  const { confirm, ...flags } = values;
+  const { confirm, to: _to, ...flags } = values;
   const settings = cliSettings('replay', io.env, {
     flags: { ...flags, 'confirmation-mode': values['confirmation-mode'] ?? confirm ?? 'never' },
     warn: (line) => io.err(line),
   });
   const log = await openReadOnly(dir);
   let recorded: Event[];
+  let stopAfter: number | undefined;
   try {
-    ({ events: recorded } = await readEvents(log));
+    const read = await readEvents(log);
+    recorded = read.events;
+    if (to !== undefined) {
+      // The same reading of a point as show --at, diff and restore.
+      const found = resolveRef(recorded, to, dirArg, { indices: read.indices, length: log.length });
+      const note = indexNote(to, found);
+      if (note) io.err(note);
+      stopAfter = read.indices.indexOf(found.index);
+      io.out(`replaying up to event #${found.index} (${found.eventId})`);
+    }
   } finally {
     await log.close();
   }
@@ -77,6 +90,7 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
       },
       keep: values.keep === true,
       env: io.env,
+      ...(stopAfter !== undefined ? { stopAfter } : {}),
     });
     if (outcome.kind === 'diverged') {
       for (const line of divergenceLines(outcome.divergence, outcome.actions, outcome.status, outcome.branch))

@@ -59,6 +59,11 @@ export interface ReplayRequest {
   approve?(): Promise<boolean>;
   /** Keep the temp folder (else removed at the end). */
   keep?: boolean;
+  /**
+   * Replay only up to the event at this position of `recorded` (`replay --to`): the replies and
+   * user messages after it are not sent, and only the calls up to it are compared.
+   */
+  stopAfter?: number;
   /** Where the user's agent definitions are found (XDG_CONFIG_HOME); default this process's. */
   env?: NodeJS.ProcessEnv;
 }
@@ -91,7 +96,11 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
       { from: req.recordedWorkspace, to: workspace },
       { from: req.recordedDir, to: convDir },
     ]);
-    const llm = new RecordedLlmClient(inCopy(recordedReplies(req.recorded)));
+    const upTo = req.stopAfter === undefined ? req.recorded : req.recorded.slice(0, req.stopAfter + 1);
+    const replies = recordedReplies(upTo);
+    // Cut short, the agent's next request is answered with an end, not an error.
+    if (upTo !== req.recorded) replies.push(endHere(replies.length));
+    const llm = new RecordedLlmClient(inCopy(replies));
     const shell = deriveState(req.recorded).shell?.startup ?? req.shellOfOlderLogs ?? 'none';
     const shellStartup = await startupOutput(req, workspace, shell);
     const children = await childLogs(req.recordedDir, req.recorded);
@@ -103,8 +112,11 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
       shell,
       children,
       inCopy,
+      upTo,
     });
-    const calls = compareCalls(req.recorded, replayed);
+    // The results come from the whole recording: a call kept may have its result after the point.
+    const kept = callIds(upTo);
+    const calls = compareCalls(req.recorded, replayed).filter((c) => kept.has(c.callId));
     const normaliser = {
       shellStartup,
       folders: [
@@ -116,11 +128,11 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
     };
     const divergence = firstDivergence(calls, normaliser);
     if (divergence) return { kind: 'diverged', divergence, actions: calls.length, status };
-    if (children.length) {
+    if (children.length && upTo === req.recorded) {
       const inChild = firstChildDivergence(children, await childLogs(convDir, replayed), normaliser);
       if (inChild) return { kind: 'diverged', ...inChild };
     }
-    const recordedEnd = deriveState(req.recorded).status;
+    const recordedEnd = deriveState(upTo).status;
     if (status === 'error' && recordedEnd !== 'error')
       return { kind: 'error-end', actions: calls.length, recordedEnd };
     return { kind: 'same', actions: calls.length };
@@ -142,6 +154,7 @@ async function replayInto(
     shell: ShellStartup;
     children: readonly ChildLog[];
     inCopy: (replies: LlmResponse[]) => LlmResponse[];
+    upTo: readonly Event[];
   },
 ): Promise<{ status: string; events: Event[] }> {
   const id = randomUUID();
@@ -182,7 +195,7 @@ async function replayInto(
   });
   try {
     const { conversation } = session;
-    for (const m of req.recorded) {
+    for (const m of t.upTo) {
       if (m.kind !== 'MessageEvent' || m.source !== 'user') continue;
       const [head, ...attachments] = m.llm_message.content.filter((c) => c.type === 'text');
       await conversation.sendMessage(head ? textOf([head]) : '', {
@@ -200,6 +213,31 @@ async function replayInto(
   } finally {
     await session.close();
   }
+}
+
+/** The ids of the tool calls `events` record. */
+function callIds(events: readonly Event[]): Set<string> {
+  const ids = new Set<string>();
+  for (const e of events) {
+    if (e.kind === 'ActionEvent' || e.kind === 'AgentErrorEvent') if (e.tool_call) ids.add(e.tool_call.id);
+  }
+  return ids;
+}
+
+/** The reply that ends a replay cut short at a point. */
+function endHere(n: number): LlmResponse {
+  return {
+    id: `replay-end-${n}`,
+    model: 'recorded',
+    content: 'The replay stops here, at the point it was asked to.',
+    reasoning: null,
+    toolCalls: [],
+    finishReason: 'stop',
+    usage: null,
+    cost: 0,
+    costSource: 'unknown',
+    latencyMs: 0,
+  };
 }
 
 /** The recorded replies with the recording's folders in their tool calls replaced by the copy's. */

@@ -20,6 +20,7 @@ import {
   STOPPED_VARIABLE,
 } from '../../node/ports/shell-fresh-run';
 import { commandLine, parseStatusMarker, scanForMarker } from './shell-sentinel';
+import { StartupOutput } from './shell-startup';
 import type { CommandExit, RunningCommand, ShellSession } from './terminal-session';
 import { printableText } from '../../../core/text/printable';
 
@@ -73,6 +74,8 @@ export class PseudoterminalSession implements ShellSession {
   private readonly bash = /bash$/.test(pseudoterminalShell()[0] ?? '');
   /** Where the running shell's children leave their folder and exported variables. */
   private state: CarryStateFile | undefined;
+  /** What the running shell printed while it read the startup files, kept out of every output. */
+  private startup: StartupOutput | undefined;
 
   constructor(private readonly options: PseudoterminalSessionOptions) {
     this.cwd = options.cwd;
@@ -146,7 +149,11 @@ export class PseudoterminalSession implements ShellSession {
     this.state = this.bash ? carryStateFile(sandboxed !== undefined) : undefined;
     // A trap (not an ignore, which children would inherit) keeps the non-interactive shell alive
     // when Ctrl+C interrupts its command; it also marks the command stopped, so nothing of it carries.
-    shell.stdin.write(`trap '${STOPPED_VARIABLE}=1' INT\n${this.state ? `${freshRunSetup()}\n` : ''}`);
+    const startup = new StartupOutput();
+    this.startup = startup;
+    shell.stdin.write(
+      `trap '${STOPPED_VARIABLE}=1' INT\n${this.state ? `${freshRunSetup()}\n` : ''}${startup.line(this.bash)}`,
+    );
     shell.stdin.on('error', () => {}); // EPIPE after the shell exited; the exit handler reports it.
     const stdout = new StringDecoder('utf8');
     const stderr = new StringDecoder('utf8');
@@ -155,6 +162,12 @@ export class PseudoterminalSession implements ShellSession {
     const ended = (exitCode: number | null) => {
       if (this.shell !== shell) return;
       this.shell = undefined;
+      // A shell that ended before its startup was over: what it printed says why.
+      const why = startup.unfinished();
+      if (why) {
+        this.pending?.output.append(why);
+        this.print(why.replace(/\r?\n/g, '\r\n'));
+      }
       this.finish({ exitCode, cwd: this.cwd });
       if (!this.closed) this.print(`\x1b[2m[shell exited; the next command starts a new one]\x1b[0m\r\n`);
     };
@@ -172,6 +185,8 @@ export class PseudoterminalSession implements ShellSession {
   }
 
   private onData(stream: 'stdout' | 'stderr', chunk: string): void {
+    if (this.startup && !this.startup.done) chunk = this.startup.pass(stream, chunk);
+    if (!chunk) return;
     const pending = this.pending;
     let text = chunk;
     if (pending) {

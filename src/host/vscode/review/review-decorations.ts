@@ -19,6 +19,11 @@ export class ReviewDecorations implements vscode.Disposable {
   private readonly addedType = vscode.window.createTextEditorDecorationType({
     isWholeLine: true,
     backgroundColor: new vscode.ThemeColor('diffEditor.insertedLineBackground'),
+    // High contrast themes draw no inserted background; their diff editor outlines the lines
+    // instead (the colour is unset, so no outline, in other themes).
+    borderColor: new vscode.ThemeColor('diffEditor.insertedTextBorder'),
+    borderStyle: 'dashed',
+    borderWidth: '1px',
     overviewRulerColor: new vscode.ThemeColor('editorOverviewRuler.addedForeground'),
     overviewRulerLane: vscode.OverviewRulerLane.Left,
     // Default colors of VS Code's own added-line gutter marks (an SVG cannot use theme colors).
