@@ -60,9 +60,6 @@ const PACKAGES = [
   'python3-jinja2',
   'python3-rich',
   'python3-packaging',
-  'tmux',
-  'bash',
-  'git',
 ];
 
 /** Where the server's source is, or a clear error naming both places looked at. */
@@ -168,7 +165,6 @@ function writeLauncher(src) {
       `export PYTHONHOME='${join(sysroot, 'usr')}'`,
       `export PYTHONPATH='${paths.join(':')}'`,
       'export PYTHONNOUSERSITE=1',
-      `export PATH='${join(sysroot, 'usr', 'bin')}':"$PATH"`,
       `exec '${join(lib, 'ld-linux-x86-64.so.2')}' --library-path '${lib}' '${join(sysroot, 'usr', 'bin', 'python3.14')}' "$@"`,
       '',
     ].join('\n'),

@@ -33,6 +33,7 @@ import { keepRecord } from './kept-record';
 import { agentsReport, childrenInDoubt } from './agents-report';
 import { agentEntry, launchAgent } from '../acp/agent-launch';
 import { agentPermissionTool } from '../acp/permission-tool';
+import { runRemote } from '../remote/remote-command';
 
 export async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('run', argv, {
@@ -46,6 +47,8 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     'max-tool-calls': { type: 'string' },
     json: { type: 'boolean' },
     agent: { type: 'string' },
+    remote: { type: 'string' },
+    'remote-dir': { type: 'string' },
     'no-checkpoints': { type: 'boolean' },
     ...DEMO_OPTION,
     ...NO_INPUT_OPTION,
@@ -74,6 +77,10 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
   const workspace = resolvePath(io, workspaceArg);
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
+  if (values.remote !== undefined) {
+    if (task === undefined) throw new UsageError('logbook run --remote: a task is required.');
+    return runRemote(io, { values, task, workspace, settings });
+  }
   const prepared = prepareCliSession('run', io, settings);
   const agentName = nonEmpty('run', 'agent', values.agent);
   // Checked before anything starts: a name the user's acp.agents does not hold is a usage error.
