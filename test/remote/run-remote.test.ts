@@ -19,7 +19,11 @@ const COMMAND_THEN_FINISH: Scenario = {
           {
             id: 'call_write',
             name: 'terminal',
-            arguments: { command: 'echo remote-ok > out.txt', security_risk: 'LOW', summary: 'write out.txt' },
+            arguments: {
+              command: 'echo remote-ok > out.txt',
+              security_risk: 'LOW',
+              summary: 'write out.txt',
+            },
           },
         ],
       },

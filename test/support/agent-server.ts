@@ -69,7 +69,8 @@ export async function startAgentServer(opts: { key?: string; startMs?: number } 
   const url = `http://127.0.0.1:${port}`;
   const end = Date.now() + (opts.startMs ?? 60_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`agent-server exited (${child.exitCode}) before it answered:\n${out}`);
+    if (child.exitCode !== null)
+      throw new Error(`agent-server exited (${child.exitCode}) before it answered:\n${out}`);
     try {
       const res = await fetch(`${url}/alive`);
       if (res.ok) break;

@@ -124,7 +124,8 @@ export async function startConversation(target: AgentServerTarget, req: StartReq
   const info = (await call(target, 'POST', '/api/conversations', startConversationBody(req))) as {
     id?: unknown;
   } | null;
-  if (typeof info?.id !== 'string') throw new RemoteError('the agent-server started no conversation (no id).');
+  if (typeof info?.id !== 'string')
+    throw new RemoteError('the agent-server started no conversation (no id).');
   return info.id;
 }
 
@@ -145,7 +146,10 @@ export async function runConversation(target: AgentServerTarget, conversationId:
 }
 
 /** Every event of the conversation, oldest first, a page at a time. */
-export async function allEvents(target: AgentServerTarget, conversationId: string): Promise<Record<string, unknown>[]> {
+export async function allEvents(
+  target: AgentServerTarget,
+  conversationId: string,
+): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   let page: string | null = null;
   do {
@@ -160,7 +164,11 @@ export async function allEvents(target: AgentServerTarget, conversationId: strin
   return out;
 }
 
-export function eventsSocketUrl(target: AgentServerTarget, conversationId: string, afterTimestamp?: string): string {
+export function eventsSocketUrl(
+  target: AgentServerTarget,
+  conversationId: string,
+  afterTimestamp?: string,
+): string {
   const base = target.url.replace(/^http/, 'ws');
   const q = afterTimestamp
     ? `?resend_mode=since&after_timestamp=${encodeURIComponent(afterTimestamp)}`

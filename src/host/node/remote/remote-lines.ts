@@ -12,7 +12,11 @@ function short(text: string): string {
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return '';
   return content
-    .map((c) => (c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string' ? (c as { text: string }).text : ''))
+    .map((c) =>
+      c && typeof c === 'object' && typeof (c as { text?: unknown }).text === 'string'
+        ? (c as { text: string }).text
+        : '',
+    )
     .join(' ');
 }
 

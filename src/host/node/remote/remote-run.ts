@@ -141,13 +141,19 @@ class RemoteStream {
         void this.reconnect(why);
       },
     });
+    // A link that opened after the run ended would keep the process alive.
+    if (this.finished) return this.link.close();
     this.link.send(JSON.stringify({ type: 'auth', session_api_key: this.opts.target.key }));
   }
 
   /** The stream dropped: try again (from the last event received) until the server is gone. */
   private async reconnect(why: string): Promise<void> {
     if (/\(4001/.test(why)) {
-      this.gone(new RemoteError(`the agent-server refused the session key on the event stream: check LOGBOOK_REMOTE_KEY.`));
+      this.gone(
+        new RemoteError(
+          `the agent-server refused the session key on the event stream: check LOGBOOK_REMOTE_KEY.`,
+        ),
+      );
       return;
     }
     const end = Date.now() + RECONNECT_MS;

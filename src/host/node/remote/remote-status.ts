@@ -1,14 +1,7 @@
 // What the agent-server's events say of its conversation: its execution status (from its state
 // updates) and the actions that wait for an answer.
 export type RemoteStatus =
-  | 'idle'
-  | 'running'
-  | 'paused'
-  | 'waiting_for_confirmation'
-  | 'finished'
-  | 'error'
-  | 'stuck'
-  | 'deleting';
+  'idle' | 'running' | 'paused' | 'waiting_for_confirmation' | 'finished' | 'error' | 'stuck' | 'deleting';
 
 const STATUSES = new Set<string>([
   'idle',
@@ -26,7 +19,8 @@ export function remoteStatus(e: Record<string, unknown>): RemoteStatus | undefin
   if (e.kind !== 'ConversationStateUpdateEvent') return undefined;
   let value: unknown;
   if (e.key === 'execution_status') value = e.value;
-  else if (e.key === 'full_state') value = (e.value as { execution_status?: unknown } | null)?.execution_status;
+  else if (e.key === 'full_state')
+    value = (e.value as { execution_status?: unknown } | null)?.execution_status;
   return typeof value === 'string' && STATUSES.has(value) ? (value as RemoteStatus) : undefined;
 }
 
@@ -35,7 +29,8 @@ export function heldActions(events: readonly Record<string, unknown>[]): Record<
   const answered = new Set<unknown>();
   for (const e of events) {
     if (e.action_id !== undefined) answered.add(e.action_id);
-    if (e.kind === 'AgentErrorEvent' && e.tool_call_id !== undefined) answered.add(`call:${String(e.tool_call_id)}`);
+    if (e.kind === 'AgentErrorEvent' && e.tool_call_id !== undefined)
+      answered.add(`call:${String(e.tool_call_id)}`);
   }
   return events.filter(
     (e) => e.kind === 'ActionEvent' && !answered.has(e.id) && !answered.has(`call:${String(e.tool_call_id)}`),

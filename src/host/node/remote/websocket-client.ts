@@ -22,7 +22,11 @@ export interface WebSocketHandlers {
 }
 
 /** Opens `url` (ws: or wss:); rejects when the upgrade is refused, naming the HTTP status. */
-export function openWebSocket(url: string, handlers: WebSocketHandlers, timeoutMs = 10_000): Promise<WebSocketLink> {
+export function openWebSocket(
+  url: string,
+  handlers: WebSocketHandlers,
+  timeoutMs = 10_000,
+): Promise<WebSocketLink> {
   const u = new URL(url);
   const key = randomBytes(16).toString('base64');
   const request = u.protocol === 'wss:' ? httpsRequest : httpRequest;
@@ -47,7 +51,9 @@ export function openWebSocket(url: string, handlers: WebSocketHandlers, timeoutM
       reject(new Error(`the server refused the event stream (HTTP ${res.statusCode ?? '?'})`));
     });
     req.once('upgrade', (res, socket: Socket, head: Buffer) => {
-      const expected = createHash('sha1').update(key + GUID).digest('base64');
+      const expected = createHash('sha1')
+        .update(key + GUID)
+        .digest('base64');
       if (res.headers['sec-websocket-accept'] !== expected) {
         socket.destroy();
         reject(new Error('the server answered the event stream with a wrong handshake'));
