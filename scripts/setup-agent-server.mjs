@@ -165,6 +165,8 @@ function writeLauncher(src) {
       `export PYTHONHOME='${join(sysroot, 'usr')}'`,
       `export PYTHONPATH='${paths.join(':')}'`,
       'export PYTHONNOUSERSITE=1',
+      // Compiled modules go here, not into the server's source folder (which may be shared).
+      `export PYTHONPYCACHEPREFIX='${join(home, 'pycache')}'`,
       `exec '${join(lib, 'ld-linux-x86-64.so.2')}' --library-path '${lib}' '${join(sysroot, 'usr', 'bin', 'python3.14')}' "$@"`,
       '',
     ].join('\n'),

@@ -16,7 +16,6 @@ import types
 PLACEHOLDERS = (
     "lmnr",
     "fastmcp",
-    "frontmatter",
     "tree_sitter",
     "tree_sitter_bash",
     "acp",

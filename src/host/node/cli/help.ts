@@ -190,6 +190,9 @@ Options:
                          commands it asks Logbook to run are rated and asked like Logbook's own
                          (the commands in the sandboxed shell), and everything it says is recorded
                          (docs/ACP.md, "Other agents under Logbook")
+  --remote URL           run on an OpenHands agent-server (key in LOGBOOK_REMOTE_KEY; --remote-dir
+                         DIR: its working folder, default the workspace's path); every event is
+                         logged here, marked with the server (docs/REMOTE.md)
   --max-iterations N     agent steps before it stops (default 100)
   --max-tool-calls N     tool calls of one model reply that run; the others get an error (default
                          32, or LOGBOOK_MAX_TOOL_CALLS)
