@@ -68,7 +68,7 @@ export function openWebSocket(
 }
 
 function link(socket: Socket, head: Buffer, handlers: WebSocketHandlers): WebSocketLink {
-  let buffer = head;
+  let buffer = Buffer.alloc(0);
   let parts: Buffer[] = [];
   let partsLength = 0;
   let ended = false;
@@ -82,7 +82,7 @@ function link(socket: Socket, head: Buffer, handlers: WebSocketHandlers): WebSoc
     if (ended || socket.destroyed) return;
     socket.write(frame(op, payload));
   };
-  socket.on('data', (chunk: Buffer) => {
+  const take = (chunk: Buffer) => {
     buffer = buffer.length ? Buffer.concat([buffer, chunk]) : chunk;
     for (;;) {
       const f = readFrame(buffer);
@@ -107,7 +107,10 @@ function link(socket: Socket, head: Buffer, handlers: WebSocketHandlers): WebSoc
         }
       }
     }
-  });
+  };
+  // Frames that came with the handshake are read once the caller holds the link.
+  if (head.length) setImmediate(() => take(head));
+  socket.on('data', take);
   socket.on('error', (err) => end(`the connection failed: ${err.message}`));
   socket.on('close', () => end('the connection dropped'));
   return {
