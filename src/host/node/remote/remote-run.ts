@@ -45,6 +45,8 @@ export interface RemoteRunOptions {
 
 /** How long a dropped stream is tried again before the server counts as gone. */
 const RECONNECT_MS = 5_000;
+/** How long the run waits after the server's last status for the updates written with it. */
+const SETTLE_MS = 300;
 
 export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<number> {
   const { target } = opts;
@@ -106,10 +108,11 @@ class RemoteStream {
   private finish(code: number, serverGone = false): void {
     if (this.finished) return;
     this.finished = true;
-    // Every event received is written before the run ends; events still waiting for a parent get
-    // it from the server's own list.
+    // Every event received is written before the run ends.
     void (async () => {
-      if (this.order.held > 0 && !serverGone) await this.fillGaps().catch(() => undefined);
+      // The server's list has what a resumed stream skipped (its resend goes by timestamp, and
+      // timestamps are not always in order) and what it wrote just after its last status.
+      if (!serverGone && !this.unreadable) await this.fillGaps().catch(() => undefined);
       await this.writes;
       if (this.order.held > 0) {
         this.io.err(
@@ -128,7 +131,7 @@ class RemoteStream {
       if (typeof e.id !== 'string' || this.seen.has(e.id)) continue;
       this.seen.add(e.id);
       this.events.push(e);
-      for (const ready of this.order.add(e as RemoteEvent)) this.write(ready);
+      for (const ready of this.order.add(e as RemoteEvent)) if (!this.unreadable) this.write(ready);
     }
   }
 
@@ -196,7 +199,7 @@ class RemoteStream {
     this.seen.add(e.id);
     if (typeof e.timestamp === 'string') this.lastTimestamp = e.timestamp;
     this.events.push(e);
-    for (const ready of this.order.add(e as RemoteEvent)) this.write(ready);
+    for (const ready of this.order.add(e as RemoteEvent)) if (!this.unreadable) this.write(ready);
     const line = describeRemoteEvent(e);
     if (line && !this.opts.json) this.io.out(line);
     if (this.opts.json) this.io.out(JSON.stringify(e));
@@ -209,7 +212,10 @@ class RemoteStream {
     const record = { ...e, received_from: { server: this.opts.target.url, at: new Date().toISOString() } };
     const parsed = parseOwnedEvent(record);
     if (!parsed.ok) {
-      this.failWrite(`the server sent an event Logbook cannot read: ${parsed.error.message}`);
+      // Nothing after it is taken; what came before is still written (finish waits for it).
+      this.unreadable = true;
+      this.io.err(`logbook run: the server sent an event Logbook cannot read: ${parsed.error.message}`);
+      this.finish(EXIT.failure);
       return;
     }
     const event = parsed.event as StoredConversationEvent;
@@ -221,6 +227,7 @@ class RemoteStream {
   }
 
   private writeFailed = false;
+  private unreadable = false;
   private failWrite(why: string): void {
     if (this.writeFailed) return;
     this.writeFailed = true;
@@ -231,8 +238,10 @@ class RemoteStream {
 
   private onStatus(status: RemoteStatus): void {
     this.status = status;
-    if (status === 'finished') this.finish(EXIT.ok);
-    else if (status === 'error' || status === 'stuck') this.finish(EXIT.agentError);
+    // The server writes its last updates just after the status: give them a moment to arrive.
+    if (status === 'finished') setTimeout(() => this.finish(EXIT.ok), SETTLE_MS);
+    else if (status === 'error' || status === 'stuck')
+      setTimeout(() => this.finish(EXIT.agentError), SETTLE_MS);
     else if (status === 'waiting_for_confirmation') void this.held();
   }
 
