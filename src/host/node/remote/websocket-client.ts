@@ -68,7 +68,7 @@ export function openWebSocket(
 }
 
 function link(socket: Socket, head: Buffer, handlers: WebSocketHandlers): WebSocketLink {
-  let buffer = Buffer.alloc(0);
+  let buffer: Buffer = Buffer.alloc(0);
   let parts: Buffer[] = [];
   let partsLength = 0;
   let ended = false;
