@@ -78,6 +78,11 @@ export function agentServerSource() {
 
 function run(cmd, args, opts = {}) {
   const res = spawnSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...opts });
+  if (res.error) {
+    throw new Error(
+      `${cmd} could not run (${res.error.message}): the setup needs Debian's apt-get and dpkg-deb`,
+    );
+  }
   if (res.status !== 0) {
     throw new Error(
       `${cmd} ${args.slice(0, 3).join(' ')}… failed (${res.status}):\n${res.stderr || res.stdout}`,

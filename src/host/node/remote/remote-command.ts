@@ -42,6 +42,7 @@ export async function runRemote(io: CliIo, input: RemoteCommandInput): Promise<n
       settings,
       model: { model: llm.model, baseUrl: llm.baseUrl, apiKey: llm.apiKey },
       confirmation: settings.get<ConfirmationMode>('confirmation.mode'),
+      maxIterations: settings.get<number>('maxIterations'),
       askInPlace: inPlaceAt(io, values, input.workspace) !== undefined,
       json: values.json === true,
     });
