@@ -1,94 +1,15 @@
 // `logbook run --remote` against an agent-server that lies or misbehaves. The server here is a
 // recorded-protocol stand-in (the agent-server's start request and event stream as the real one
 // speaks them, test/remote/ runs the real one): it forges the mark of another server, sends frames
-// that are not events, an event Logbook cannot read, or an error for the start request. Nothing
-// it sends may pass for another server's, and what was received before stays in the signed log.
+// that are not events, an event Logbook cannot read, or an error for the start request
+// (test/support/agent-server-stand-in.ts). Nothing it sends may pass for another server's, and what
+// was received before stays in the signed log.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { Socket } from 'node:net';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
+import { CONVERSATION, event, KEY, standIn, status } from '../../support/agent-server-stand-in';
 import { runCli } from '../cli/cli-runner';
-
-const KEY = 'hostile-test-key';
-const CONVERSATION = '6f1c0000-0000-4000-8000-000000000001';
-
-/** A server frame (unmasked, one frame per text). */
-function text(payload: string): Buffer {
-  const body = Buffer.from(payload);
-  const head = body.length < 126 ? Buffer.from([0x81, body.length]) : Buffer.alloc(4);
-  if (body.length >= 126) {
-    head[0] = 0x81;
-    head[1] = 126;
-    head.writeUInt16BE(body.length, 2);
-  }
-  return Buffer.concat([head, body]);
-}
-
-let clock = 0;
-function event(kind: string, fields: Record<string, unknown>): Record<string, unknown> {
-  clock += 1;
-  return {
-    id: `00000000-0000-4000-8000-${String(clock).padStart(12, '0')}`,
-    timestamp: `2026-01-01T00:00:${String(clock % 60).padStart(2, '0')}.000000`,
-    source: 'environment',
-    kind,
-    ...fields,
-  };
-}
-
-const status = (value: string, parent: unknown) =>
-  event('ConversationStateUpdateEvent', { key: 'execution_status', value, parent_id: parent });
-
-/** Starts the stand-in; `frames` are what its event stream sends after a correct auth frame. */
-async function standIn(opts: { frames?: () => string[]; startStatus?: number }): Promise<{
-  url: string;
-  server: Server;
-}> {
-  const server = createServer((req, res) => {
-    if (req.headers['x-session-api-key'] !== KEY) return res.writeHead(401).end('{"detail":"Unauthorized"}');
-    if (req.method === 'POST' && req.url === '/api/conversations') {
-      req.resume();
-      if (opts.startStatus) return res.writeHead(opts.startStatus).end('{"detail":"boom"}');
-      return res
-        .writeHead(201, { 'Content-Type': 'application/json' })
-        .end(JSON.stringify({ id: CONVERSATION }));
-    }
-    if (req.url?.startsWith(`/api/conversations/${CONVERSATION}/events/search`)) {
-      return res
-        .writeHead(200, { 'Content-Type': 'application/json' })
-        .end('{"items":[],"next_page_id":null}');
-    }
-    res.writeHead(404).end();
-  });
-  server.on('upgrade', (req, socket: Socket) => {
-    const accept = createHash('sha1')
-      .update(`${String(req.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
-      .digest('base64');
-    socket.write(
-      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
-    );
-    socket.once('data', (chunk: Buffer) => {
-      // The client's first frame (masked): the auth message.
-      const len = chunk[1]! & 0x7f;
-      const at = len === 126 ? 4 : 2;
-      const size = len === 126 ? chunk.readUInt16BE(2) : len;
-      const mask = chunk.subarray(at, at + 4);
-      const body = Buffer.from(chunk.subarray(at + 4, at + 4 + size).map((b, i) => b ^ mask[i % 4]!));
-      const auth = JSON.parse(body.toString()) as { type?: string; session_api_key?: string };
-      if (auth.type !== 'auth' || auth.session_api_key !== KEY) {
-        socket.end(Buffer.from([0x88, 2, 0x0f, 0xa1]));
-        return;
-      }
-      for (const f of opts.frames?.() ?? []) socket.write(text(f));
-    });
-    socket.on('error', () => undefined);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, server };
-}
 
 function logged(dir: string): Record<string, unknown>[] {
   return readdirSync(join(dir, 'segments'))
