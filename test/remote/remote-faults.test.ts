@@ -2,7 +2,7 @@
 // rejection with a reason, a WebSocket that drops in the middle of a stream, a server that
 // disappears. Run with `npm run test:remote`.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import { basename, join } from 'node:path';
 import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
@@ -82,12 +82,13 @@ describe('logbook run --remote when things go wrong (the real agent-server)', fu
   this.timeout(180_000);
   let server: AgentServer;
   let llm: ScriptedLlm | undefined;
+  let root: string;
   let local: string;
   let remoteDir: string;
 
   beforeEach(async () => {
     server = await startAgentServer();
-    const root = testRoot('remote-faults');
+    root = testRoot('remote-faults');
     local = join(root, 'local');
     remoteDir = join(root, 'remote');
     mkdirSync(local);
@@ -98,6 +99,7 @@ describe('logbook run --remote when things go wrong (the real agent-server)', fu
     await llm?.close();
     llm = undefined;
     await server.stop();
+    rmSync(root, { recursive: true, force: true });
   });
 
   async function env(s: Scenario): Promise<Record<string, string>> {

@@ -1,7 +1,7 @@
 // `logbook run --remote` against the real OpenHands agent-server (test/support/agent-server.ts),
 // whose model calls go to the scripted OpenAI-compatible server. Run with `npm run test:remote`.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
 import { type ScriptedLlm, type Scenario, startScriptedLlm } from '../support/llm-server';
@@ -59,6 +59,7 @@ describe('logbook run --remote (the real agent-server)', function () {
   afterEach(async () => {
     await llm?.close();
     llm = undefined;
+    rmSync(root, { recursive: true, force: true });
   });
 
   async function env(scenario: Scenario, key = server.key): Promise<Record<string, string>> {
