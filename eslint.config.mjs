@@ -16,7 +16,7 @@ const commonJsGlobals = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'dist', 'out', '.vscode-test', 'test-results', '.logbook'] },
+  { ignores: ['node_modules', 'dist', 'out', '.vscode-test', 'test-results', '.logbook', '.agent-server'] },
   ...tseslint.configs.recommended,
   {
     rules: {

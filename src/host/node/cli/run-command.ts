@@ -37,6 +37,7 @@ import { splitWorktreeName, WORKTREE_OPTIONS, worktreeArgs } from './worktree-op
 import { startTask } from './task-start';
 import { runSetup, setupSteps } from './task-setup';
 import { workingTreeOf } from './task-cli';
+import { runRemote } from '../remote/remote-command';
 
 export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise<number> {
   const split = splitWorktreeName(rawArgv);
@@ -52,6 +53,8 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
     'max-tool-calls': { type: 'string' },
     json: { type: 'boolean' },
     agent: { type: 'string' },
+    remote: { type: 'string' },
+    'remote-dir': { type: 'string' },
     'no-checkpoints': { type: 'boolean' },
     ...DEMO_OPTION,
     ...NO_INPUT_OPTION,
@@ -91,6 +94,11 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
   let workspace = resolvePath(io, workspaceArg);
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
+  if (values.remote !== undefined) {
+    if (task === undefined) throw new UsageError('logbook run --remote: a task is required.');
+    if (inWorktree) throw new UsageError('logbook run: --remote runs on the server; it takes no --worktree.');
+    return runRemote(io, { values, task, workspace, settings });
+  }
   const prepared = prepareCliSession('run', io, settings);
   const agentName = nonEmpty('run', 'agent', values.agent);
   // Checked before anything starts: a name the user's acp.agents does not hold is a usage error.

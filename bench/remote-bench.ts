@@ -1,0 +1,144 @@
+// Remote benchmark: how long an agent-server's event takes to reach the user over loopback.
+//   R1 stream latency: a stand-in agent-server (test/support/agent-server-stand-in.ts, the real
+//      server's protocol) sends 100 events a second to `logbook run --remote`; for each, the time
+//      from the server writing its frame to the CLI's line for it read on stdout. Each event is also
+//      appended (durably) to the signed log, as in a real run.
+// Run: node --import tsx bench/remote-bench.ts [--events N]. Writes bench/REMOTE-RESULTS.md (not
+// with --events, a smaller trial run). Not part of `npm run bench` yet.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { newSigningKeyPem } from '../src/core/signing';
+import { event, KEY, standIn, status, text } from '../test/support/agent-server-stand-in';
+import { bundleCli } from './imported-conversation';
+import { machineLines, prettierMarkdown, resultsTable, type Row } from './report';
+
+const RATE_PER_S = 100;
+const TARGET_MS = 50;
+const now = () => performance.now();
+const log = (s: string) => process.stderr.write(s + '\n');
+const pct = (xs: readonly number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+};
+
+async function main(): Promise<void> {
+  const arg = process.argv.indexOf('--events');
+  const trial = arg > 0;
+  const count = trial ? Number(process.argv[arg + 1]) : 1000;
+  const loadAtStart = os.loadavg();
+  const t0 = now();
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'logbook-remote-bench-'));
+  try {
+    const cli = await bundleCli(work);
+    const keyFile = path.join(work, 'signing-key.pem');
+    fs.writeFileSync(keyFile, newSigningKeyPem(), { mode: 0o600 });
+    const workspace = path.join(work, 'ws');
+    fs.mkdirSync(workspace);
+    const emitted = new Map<string, number>();
+    const server = await standIn({
+      stream: (socket) => {
+        const root = event('MessageEvent', {
+          source: 'user',
+          parent_id: null,
+          llm_message: { role: 'user', content: [{ type: 'text', text: 'bench' }] },
+        });
+        socket.write(text(JSON.stringify(root)));
+        let parent = root.id as string;
+        let i = 0;
+        const start = now();
+        const tick = () => {
+          // Paced against the start, not the last tick: 100 a second on average.
+          while (i < count && now() - start >= (i * 1000) / RATE_PER_S) {
+            const e = event('MessageEvent', {
+              source: 'agent',
+              parent_id: parent,
+              llm_message: { role: 'assistant', content: [{ type: 'text', text: `tick ${i}` }] },
+            });
+            parent = e.id as string;
+            emitted.set(`tick ${i}`, now());
+            socket.write(text(JSON.stringify(e)));
+            i++;
+          }
+          if (i < count) setTimeout(tick, 2);
+          else socket.write(text(JSON.stringify(status('finished', parent))));
+        };
+        tick();
+      },
+    });
+    const latencies: number[] = [];
+    const child = spawn(process.execPath, [cli, 'run', '--remote', server.url, 'bench'], {
+      cwd: workspace,
+      env: {
+        PATH: process.env.PATH,
+        HOME: work,
+        XDG_CONFIG_HOME: path.join(work, 'config'),
+        LOGBOOK_SIGNING_KEY: keyFile,
+        LOGBOOK_REMOTE_KEY: KEY,
+        OPENAI_BASE_URL: 'http://127.0.0.1:9/v1',
+        OPENAI_API_KEY: 'sk-bench',
+        LOGBOOK_MODEL: 'bench-model',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const m = /^agent: (tick \d+)$/.exec(line);
+      const at = m ? emitted.get(m[1]!) : undefined;
+      if (at !== undefined) latencies.push(now() - at);
+    });
+    const code = await new Promise<number | null>((r) => child.once('exit', r));
+    server.server.close();
+    if (code !== 0 || latencies.length !== count) {
+      throw new Error(`the run ended ${code} with ${latencies.length} of ${count} lines: ${stderr}`);
+    }
+    const p95 = pct(latencies, 95);
+    const rows: Row[] = [
+      {
+        workload: 'R1 stream latency',
+        metric: `${count} events at ${RATE_PER_S}/s over loopback: server frame written → \`logbook run --remote\` line read; p95`,
+        value: `${p95.toFixed(1)} ms (p50 ${pct(latencies, 50).toFixed(1)}, p99 ${pct(latencies, 99).toFixed(1)}, max ${Math.max(...latencies).toFixed(1)})`,
+        target: `≤ ${TARGET_MS} ms`,
+        pass: p95 <= TARGET_MS,
+      },
+    ];
+    const table = resultsTable(rows);
+    process.stdout.write(table + '\n');
+    if (!trial) {
+      const file = path.join(__dirname, 'REMOTE-RESULTS.md');
+      const md = [
+        '# Remote benchmark results',
+        '',
+        'Generated by `node --import tsx bench/remote-bench.ts` (bench/remote-bench.ts). Do not edit by',
+        'hand; rerun the bench.',
+        '',
+        ...machineLines({ loadAtStart, wallMs: now() - t0, extra: [`date: ${new Date().toISOString()}`] }),
+        '',
+        '## Results',
+        '',
+        table,
+        '',
+        '## How it is measured',
+        '',
+        "The server is a stand-in speaking the agent-server's protocol (its start request, its event",
+        "stream with the first frame's auth), in the bench's process, so one clock times both ends. It",
+        'writes a MessageEvent frame every 10 ms on average, each the child of the one before, and notes',
+        'when. The CLI bundle runs `logbook run --remote` against it with signing on; the time is taken',
+        'when the bench reads the line the CLI prints for the event. The terminal is what shows a remote',
+        'conversation today; the VS Code chat does not yet.',
+        '',
+      ].join('\n');
+      fs.writeFileSync(file, await prettierMarkdown(file, md));
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  log(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exit(1);
+});

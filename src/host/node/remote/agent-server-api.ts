@@ -1,0 +1,177 @@
+// The OpenHands agent-server's REST API, as much of it as a remote run uses: start a conversation,
+// answer a held action, page through events. Every request carries the session key; a refusal
+// becomes an error that says what to do.
+export interface AgentServerTarget {
+  /** The server's base URL, without a trailing slash. */
+  url: string;
+  key: string;
+}
+
+export class RemoteError extends Error {
+  override name = 'RemoteError';
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The model the server's agent calls: Logbook's own endpoint and model. */
+export interface RemoteModel {
+  model: string;
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+}
+
+export interface StartRequest {
+  workingDir: string;
+  task: string;
+  /** Logbook's confirmation mode, mapped onto the server's policy. */
+  confirmation: string;
+  maxIterations?: number;
+  model: RemoteModel;
+}
+
+export function normalizeServerUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new RemoteError(`"${raw}" is not a URL (expected e.g. http://127.0.0.1:8000).`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new RemoteError(`the agent-server URL must be http: or https:, got ${u.protocol}`);
+  }
+  if (u.username || u.password) {
+    throw new RemoteError('give the session key in LOGBOOK_REMOTE_KEY, not in the URL.');
+  }
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+}
+
+/**
+ * Logbook's confirmation modes as the server's policies: `always` asks for every action, `never`
+ * for none; Logbook's default (ask for what is risky) is the server's ConfirmRisky.
+ */
+export function confirmationPolicy(mode: string): Record<string, unknown> {
+  if (mode === 'never' || mode === 'auto') return { kind: 'NeverConfirm' };
+  if (mode === 'risky') return { kind: 'ConfirmRisky', threshold: 'HIGH' };
+  return { kind: 'AlwaysConfirm' };
+}
+
+export function startConversationBody(req: StartRequest): Record<string, unknown> {
+  const llm: Record<string, unknown> = {
+    // The server's model names carry their provider; Logbook speaks the OpenAI protocol.
+    model: req.model.model.includes('/') ? req.model.model : `openai/${req.model.model}`,
+    ...(req.model.baseUrl ? { base_url: req.model.baseUrl } : {}),
+    ...(req.model.apiKey ? { api_key: req.model.apiKey } : {}),
+  };
+  return {
+    agent: { kind: 'Agent', llm, tools: [{ name: 'terminal' }, { name: 'file_editor' }] },
+    workspace: { working_dir: req.workingDir },
+    confirmation_policy: confirmationPolicy(req.confirmation),
+    initial_message: { role: 'user', content: [{ type: 'text', text: req.task }], run: true },
+    // Logbook keeps its own titles: no model call the user did not ask for.
+    autotitle: false,
+    ...(req.maxIterations ? { max_iterations: req.maxIterations } : {}),
+  };
+}
+
+async function call(
+  target: AgentServerTarget,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(`${target.url}${path}`, {
+      method,
+      headers: {
+        'X-Session-API-Key': target.key,
+        ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}),
+      },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new RemoteError(
+      `the agent-server at ${target.url} cannot be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`,
+    );
+  }
+  const text = await res.text();
+  if (res.status === 401 || res.status === 403) {
+    throw new RemoteError(
+      `the agent-server at ${target.url} refused the session key (HTTP ${res.status}): check LOGBOOK_REMOTE_KEY.`,
+      res.status,
+    );
+  }
+  if (!res.ok) {
+    throw new RemoteError(
+      `the agent-server answered ${method} ${path} with HTTP ${res.status}: ${text.slice(0, 500)}`,
+      res.status,
+    );
+  }
+  try {
+    return text ? (JSON.parse(text) as unknown) : null;
+  } catch {
+    throw new RemoteError(`the agent-server answered ${method} ${path} with something that is not JSON.`);
+  }
+}
+
+export async function startConversation(target: AgentServerTarget, req: StartRequest): Promise<string> {
+  const info = (await call(target, 'POST', '/api/conversations', startConversationBody(req))) as {
+    id?: unknown;
+  } | null;
+  if (typeof info?.id !== 'string')
+    throw new RemoteError('the agent-server started no conversation (no id).');
+  return info.id;
+}
+
+export async function respondToConfirmation(
+  target: AgentServerTarget,
+  conversationId: string,
+  answer: { accept: boolean; reason?: string },
+): Promise<void> {
+  await call(target, 'POST', `/api/conversations/${conversationId}/events/respond_to_confirmation`, {
+    accept: answer.accept,
+    ...(answer.reason ? { reason: answer.reason } : {}),
+  });
+}
+
+/** Runs the conversation on (after a rejection the server stops; Logbook's agent goes on). */
+export async function runConversation(target: AgentServerTarget, conversationId: string): Promise<void> {
+  await call(target, 'POST', `/api/conversations/${conversationId}/run`);
+}
+
+/** Every event of the conversation, oldest first, a page at a time. */
+export async function allEvents(
+  target: AgentServerTarget,
+  conversationId: string,
+): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  let page: string | null = null;
+  do {
+    const q = new URLSearchParams({ limit: '100', ...(page ? { page_id: page } : {}) });
+    const r = (await call(target, 'GET', `/api/conversations/${conversationId}/events/search?${q}`)) as {
+      items?: Record<string, unknown>[];
+      next_page_id?: string | null;
+    };
+    out.push(...(r.items ?? []));
+    page = r.next_page_id ?? null;
+  } while (page);
+  return out;
+}
+
+export function eventsSocketUrl(
+  target: AgentServerTarget,
+  conversationId: string,
+  afterTimestamp?: string,
+): string {
+  const base = target.url.replace(/^http/, 'ws');
+  const q = afterTimestamp
+    ? `?resend_mode=since&after_timestamp=${encodeURIComponent(afterTimestamp)}`
+    : '?resend_mode=all';
+  return `${base}/sockets/events/${conversationId}${q}`;
+}

@@ -1,0 +1,281 @@
+// `logbook run --remote URL`: the task runs on an OpenHands agent-server. Its events stream over
+// the WebSocket and each one is appended to the local signed log as received, marked with the
+// server it came from (`received_from`), so show and verify work on it as on a local
+// conversation. Held actions are asked about in place (a terminal) and answered with
+// respond_to_confirmation; a script gets exit code 2. A dropped stream resumes from the last
+// event received; ids already in the log are not written again.
+import { join } from 'node:path';
+import { parseOwnedEvent } from '../../../core/events';
+import type { StoredConversationEvent } from '../../../core/agent/event-codec';
+import { cliHeadFile } from '../config-dir';
+import { openConversationStore, type ConversationStore } from '../session/conversation-store';
+import { cliSigningIdentity } from '../cli/signing';
+import type { CliSettings } from '../cli/cli-settings';
+import type { CliIo } from '../cli/io';
+import { EXIT } from '../cli/exit-codes';
+import {
+  type AgentServerTarget,
+  RemoteError,
+  allEvents,
+  eventsSocketUrl,
+  respondToConfirmation,
+  runConversation,
+  startConversation,
+} from './agent-server-api';
+import { openWebSocket, type WebSocketLink } from './websocket-client';
+import { heldActions, remoteStatus, type RemoteStatus } from './remote-status';
+import { describeRemoteEvent } from './remote-lines';
+import { ParentOrder, type RemoteEvent } from './parent-order';
+
+export interface RemoteRunOptions {
+  target: AgentServerTarget;
+  task: string;
+  /** The local folder the log goes under (.logbook/conversations/<id>). */
+  workspace: string;
+  /** The working folder on the server's machine. */
+  remoteDir: string;
+  settings: CliSettings;
+  model: { model: string; baseUrl: string | undefined; apiKey: string | undefined };
+  confirmation: string;
+  maxIterations?: number;
+  /** Asks in place when held actions wait (a person at a terminal). */
+  askInPlace: boolean;
+  json: boolean;
+}
+
+/** How long a dropped stream is tried again before the server counts as gone. */
+const RECONNECT_MS = 5_000;
+/** How long the run waits after the server's last status for the updates written with it. */
+const SETTLE_MS = 300;
+
+export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<number> {
+  const { target } = opts;
+  const id = await startConversation(target, {
+    workingDir: opts.remoteDir,
+    task: opts.task,
+    confirmation: opts.confirmation,
+    model: opts.model,
+    ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}),
+  });
+  const storeDir = join(opts.workspace, '.logbook', 'conversations', id);
+  io.err(`conversation: ${storeDir}`);
+  io.err(`running on ${target.url} (conversation ${id})`);
+  const store = await openConversationStore(storeDir, {
+    signing: cliSigningIdentity(io, opts.settings),
+    conversationId: id,
+    headFile: cliHeadFile(io.env, storeDir),
+    lockHolder: `logbook run --remote (pid ${process.pid})`,
+  });
+  try {
+    return await new RemoteStream(io, opts, id, store).run();
+  } finally {
+    await store.close();
+  }
+}
+
+class RemoteStream {
+  private readonly seen = new Set<string>();
+  private readonly order = new ParentOrder();
+  private readonly events: Record<string, unknown>[] = [];
+  private lastTimestamp: string | undefined;
+  private status: RemoteStatus = 'running';
+  private answering = false;
+  private link: WebSocketLink | undefined;
+  private settle!: (code: number) => void;
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly io: CliIo,
+    private readonly opts: RemoteRunOptions,
+    private readonly id: string,
+    private readonly store: ConversationStore,
+  ) {}
+
+  run(): Promise<number> {
+    const done = new Promise<number>((resolve) => (this.settle = resolve));
+    const stopInterrupt = this.io.onInterrupt(() => {
+      this.io.err('interrupted: the conversation goes on on the server; its events so far are in the log.');
+      this.finish(EXIT.interrupted);
+    });
+    void this.connect().catch((err: unknown) => this.gone(err));
+    return done.finally(() => {
+      stopInterrupt();
+      this.link?.close();
+    });
+  }
+
+  private finished = false;
+  private finish(code: number, serverGone = false): void {
+    if (this.finished) return;
+    this.finished = true;
+    // Every event received is written before the run ends.
+    void (async () => {
+      // The server's list has what a resumed stream skipped (its resend goes by timestamp, and
+      // timestamps are not always in order) and what it wrote just after its last status.
+      if (!serverGone && !this.unreadable) await this.fillGaps().catch(() => undefined);
+      await this.writes;
+      if (this.order.held > 0) {
+        this.io.err(
+          `logbook run: ${this.order.held} event(s) received name a parent the log does not have; they stay on the server.`,
+        );
+      }
+    })().then(
+      () => this.settle(this.writeFailed ? EXIT.failure : code),
+      () => this.settle(EXIT.failure),
+    );
+  }
+
+  /** The server's events the stream did not bring, in the server's order. */
+  private async fillGaps(): Promise<void> {
+    for (const e of await allEvents(this.opts.target, this.id)) {
+      if (typeof e.id !== 'string' || this.seen.has(e.id)) continue;
+      this.seen.add(e.id);
+      this.events.push(e);
+      for (const ready of this.order.add(e as RemoteEvent)) if (!this.unreadable) this.write(ready);
+    }
+  }
+
+  private async connect(): Promise<void> {
+    const url = eventsSocketUrl(this.opts.target, this.id, this.lastTimestamp);
+    this.link = await openWebSocket(url, {
+      message: (text) => this.receive(text),
+      closed: (why) => {
+        if (this.finished) return;
+        void this.reconnect(why);
+      },
+    });
+    // A link that opened after the run ended would keep the process alive.
+    if (this.finished) return this.link.close();
+    this.link.send(JSON.stringify({ type: 'auth', session_api_key: this.opts.target.key }));
+  }
+
+  /** The stream dropped: try again (from the last event received) until the server is gone. */
+  private async reconnect(why: string): Promise<void> {
+    if (/\(4001/.test(why)) {
+      this.gone(
+        new RemoteError(
+          `the agent-server refused the session key on the event stream: check LOGBOOK_REMOTE_KEY.`,
+        ),
+      );
+      return;
+    }
+    const end = Date.now() + RECONNECT_MS;
+    let last: unknown = new Error(why);
+    while (Date.now() < end && !this.finished) {
+      await new Promise((r) => setTimeout(r, 250));
+      try {
+        await this.connect();
+        this.io.err(`the event stream dropped (${why}); resumed after the last event received`);
+        return;
+      } catch (err) {
+        last = err;
+      }
+    }
+    this.gone(last);
+  }
+
+  private gone(err: unknown): void {
+    if (this.finished) return;
+    const why = err instanceof Error ? err.message : String(err);
+    this.io.err(
+      `logbook run: the agent-server at ${this.opts.target.url} is gone (${why}). ` +
+        `The ${this.seen.size} event(s) received are in ${this.store.dir}; the conversation's state on the ` +
+        `server is unknown (last known: ${this.status}).`,
+    );
+    this.finish(EXIT.failure, true);
+  }
+
+  private receive(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return; // not an event: nothing to record
+    }
+    const e = value as Record<string, unknown> | null;
+    if (!e || typeof e.id !== 'string' || typeof e.kind !== 'string') return;
+    if (this.seen.has(e.id)) return; // a resend after a reconnect
+    if (/Streaming|Delta/.test(e.kind)) return; // partial text: the whole message follows
+    this.seen.add(e.id);
+    if (typeof e.timestamp === 'string') this.lastTimestamp = e.timestamp;
+    this.events.push(e);
+    for (const ready of this.order.add(e as RemoteEvent)) if (!this.unreadable) this.write(ready);
+    const line = describeRemoteEvent(e);
+    if (line && !this.opts.json) this.io.out(line);
+    if (this.opts.json) this.io.out(JSON.stringify(e));
+    const status = remoteStatus(e);
+    if (status) this.onStatus(status);
+  }
+
+  /** Appends one received event, marked with its server and when it came, after those before it. */
+  private write(e: RemoteEvent): void {
+    const record = { ...e, received_from: { server: this.opts.target.url, at: new Date().toISOString() } };
+    const parsed = parseOwnedEvent(record);
+    if (!parsed.ok) {
+      // Nothing after it is taken; what came before is still written (finish waits for it).
+      this.unreadable = true;
+      this.io.err(`logbook run: the server sent an event Logbook cannot read: ${parsed.error.message}`);
+      this.finish(EXIT.failure);
+      return;
+    }
+    const event = parsed.event as StoredConversationEvent;
+    this.writes = this.writes.then(async () => {
+      if (this.writeFailed) return;
+      await this.store.append(event, { durable: true });
+    });
+    this.writes.catch((err: unknown) => this.failWrite(`writing the log failed: ${(err as Error).message}`));
+  }
+
+  private writeFailed = false;
+  private unreadable = false;
+  private failWrite(why: string): void {
+    if (this.writeFailed) return;
+    this.writeFailed = true;
+    this.writes = Promise.resolve();
+    this.io.err(`logbook run: ${why}`);
+    this.finish(EXIT.failure);
+  }
+
+  private onStatus(status: RemoteStatus): void {
+    this.status = status;
+    // The server writes its last updates just after the status: give them a moment to arrive.
+    if (status === 'finished') setTimeout(() => this.finish(EXIT.ok), SETTLE_MS);
+    else if (status === 'error' || status === 'stuck')
+      setTimeout(() => this.finish(EXIT.agentError), SETTLE_MS);
+    else if (status === 'waiting_for_confirmation') void this.held();
+  }
+
+  private async held(): Promise<void> {
+    if (this.answering) return;
+    const held = heldActions(this.events);
+    if (!this.opts.askInPlace || !this.io.ask) {
+      this.io.err(
+        `${held.length} action(s) wait for confirmation on the server; the conversation stays there, waiting.`,
+      );
+      this.finish(EXIT.waiting);
+      return;
+    }
+    this.answering = true;
+    try {
+      for (const action of held) {
+        const answer = await this.io.ask(
+          `The agent wants to: ${describeRemoteEvent(action) ?? 'run an action'}\n  risk (server): ${String(action.security_risk ?? 'UNKNOWN')}\nApprove? [y/N, or a reason to reject] `,
+        );
+        if (answer === undefined) return this.finish(EXIT.waiting);
+        const yes = /^\s*y(es)?\s*$/i.test(answer);
+        await respondToConfirmation(this.opts.target, this.id, {
+          accept: yes,
+          ...(yes || !answer.trim() || /^\s*no?\s*$/i.test(answer) ? {} : { reason: answer.trim() }),
+        });
+        // The rejected action's reason goes to the model, and the agent goes on, as in a local run.
+        if (!yes) await runConversation(this.opts.target, this.id);
+        // The server answers every held action at once.
+        break;
+      }
+    } catch (err) {
+      this.gone(err);
+    } finally {
+      this.answering = false;
+    }
+  }
+}

@@ -1,0 +1,153 @@
+// `logbook run --remote` against the real OpenHands agent-server (test/support/agent-server.ts),
+// whose model calls go to the scripted OpenAI-compatible server. Run with `npm run test:remote`.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
+import { type ScriptedLlm, type Scenario, startScriptedLlm } from '../support/llm-server';
+import { runCli } from '../unit/cli/cli-runner';
+import { runInTerminal, terminalAvailable } from '../unit/cli/terminal-runner';
+
+const COMMAND_THEN_FINISH: Scenario = {
+  name: 'remote-command',
+  turns: [
+    {
+      match: { hasTools: true, lastRole: 'user' },
+      reply: {
+        content: 'I will write the file.',
+        toolCalls: [
+          {
+            id: 'call_write',
+            name: 'terminal',
+            arguments: {
+              command: 'echo remote-ok > out.txt',
+              security_risk: 'LOW',
+              summary: 'write out.txt',
+            },
+          },
+        ],
+      },
+    },
+    {
+      match: { lastRole: 'tool' },
+      reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Wrote out.txt.' } }] },
+    },
+  ],
+};
+
+describe('logbook run --remote (the real agent-server)', function () {
+  this.timeout(180_000);
+  let server: AgentServer;
+  let llm: ScriptedLlm | undefined;
+  let root: string;
+  let local: string;
+  let remoteDir: string;
+
+  before(async () => {
+    server = await startAgentServer();
+  });
+  after(async () => {
+    await server?.stop();
+  });
+  beforeEach(() => {
+    root = testRoot('run-remote');
+    local = join(root, 'local');
+    remoteDir = join(root, 'remote');
+    mkdirSync(local);
+    mkdirSync(remoteDir);
+  });
+  afterEach(async () => {
+    await llm?.close();
+    llm = undefined;
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  async function env(scenario: Scenario, key = server.key): Promise<Record<string, string>> {
+    llm = await startScriptedLlm({ scenario });
+    return {
+      OPENAI_BASE_URL: llm.baseUrl,
+      OPENAI_API_KEY: 'sk-test',
+      LOGBOOK_MODEL: 'scripted-model',
+      LOGBOOK_REMOTE_KEY: key,
+    };
+  }
+
+  async function serverEvents(id: string): Promise<{ id: string; kind: string }[]> {
+    const res = await fetch(`${server.url}/api/conversations/${id}/events/search?limit=100`, {
+      headers: { 'X-Session-API-Key': server.key },
+    });
+    return ((await res.json()) as { items: { id: string; kind: string }[] }).items;
+  }
+
+  function loggedEvents(dir: string): { id: string; kind: string; received_from?: { server: string } }[] {
+    return readdirSync(join(dir, 'segments'))
+      .sort()
+      .flatMap((f) => readFileSync(join(dir, 'segments', f), 'utf8').split('\n'))
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l.split(' ').slice(3).join(' ')) as { id: string; kind: string });
+  }
+
+  function conversationDir(): string {
+    const dirs = readdirSync(join(local, '.logbook', 'conversations'));
+    assert.equal(dirs.length, 1, `one conversation: ${dirs.join(', ')}`);
+    return join(local, '.logbook', 'conversations', dirs[0]!);
+  }
+
+  it('a command confirmed from Logbook runs on the server; every event is in the signed log, show and verify read it', async function () {
+    if (!terminalAvailable()) this.skip();
+    const e = await env(COMMAND_THEN_FINISH);
+    const r = await runInTerminal(
+      ['run', '--remote', server.url, '--remote-dir', remoteDir, '--confirm', 'always', 'write out.txt'],
+      { env: e, cwd: local, answers: [{ after: /Approve\?/, text: 'y' }] },
+    );
+    assert.equal(r.code, 0, r.screen + server.output().slice(-3000));
+    assert.match(r.screen, /\$ echo remote-ok > out\.txt/);
+    assert.equal(readFileSync(join(remoteDir, 'out.txt'), 'utf8'), 'remote-ok\n');
+    const dir = conversationDir();
+    const show = await runCli(['show', dir, '--json'], { env: e });
+    assert.equal(show.code, 0, show.stderr);
+    assert.equal((JSON.parse(show.stdout) as { status: string }).status, 'finished');
+    // Every event the server holds is in the local log, once.
+    const ids = (await serverEvents(basename(dir))).map((ev) => ev.id);
+    const logged = loggedEvents(dir);
+    assert.deepEqual(
+      ids.filter((id) => !logged.some((l) => l.id === id)),
+      [],
+      'server events missing from the local log',
+    );
+    assert.equal(new Set(logged.map((l) => l.id)).size, logged.length, 'an event written twice');
+    for (const l of logged) assert.equal(l.received_from?.server, server.url, `${l.kind} ${l.id} not marked`);
+    const verify = await runCli(['verify', dir], { env: e });
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+  });
+
+  it('without a terminal a held action exits 2 and leaves the conversation waiting on the server', async () => {
+    const e = await env(COMMAND_THEN_FINISH);
+    const r = await runCli(
+      ['run', '--remote', server.url, '--remote-dir', remoteDir, '--confirm', 'always', 'write out.txt'],
+      { env: e, cwd: local },
+    );
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /wait for confirmation on the server/);
+    assert.equal(existsSync(join(remoteDir, 'out.txt')), false);
+  });
+
+  it('a wrong key is a clear error and writes nothing', async () => {
+    const e = await env(COMMAND_THEN_FINISH, 'not-the-key');
+    const r = await runCli(['run', '--remote', server.url, '--remote-dir', remoteDir, 'write out.txt'], {
+      env: e,
+      cwd: local,
+    });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /refused the session key \(HTTP 401\): check LOGBOOK_REMOTE_KEY/);
+    assert.equal(existsSync(join(local, '.logbook')), false);
+  });
+
+  it('no key at all is a usage error naming LOGBOOK_REMOTE_KEY', async () => {
+    const e = await env(COMMAND_THEN_FINISH);
+    delete e.LOGBOOK_REMOTE_KEY;
+    const r = await runCli(['run', '--remote', server.url, 'write out.txt'], { env: e, cwd: local });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /set LOGBOOK_REMOTE_KEY/);
+  });
+});
