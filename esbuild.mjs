@@ -28,6 +28,9 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // One bundle holds zod and the protocol's zod/mini schemas together, as the host suites do: with
+  // zod's "sideEffects": false honoured, the call that runs zod/mini's modules was dropped.
+  ...(eager ? { ignoreAnnotations: true } : {}),
 };
 
 const mainPlugins = eager ? [zodEnglishOnly] : [zodEnglishOnly, lazyBundlesPlugin];
