@@ -7,7 +7,7 @@
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { lazyBundleBuilds, lazyBundlesPlugin } from './scripts/lazy-bundles.mjs';
+import { lazyBundleBuilds, lazyBundlesPlugin, REQUIRE_ON_IMPORT } from './scripts/lazy-bundles.mjs';
 import { webviewOptions, zodEnglishOnly } from './scripts/webview-bundle.mjs';
 
 const watch = process.argv.includes('--watch');
@@ -28,6 +28,9 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // One bundle holds zod and the protocol's zod/mini schemas together, as the host suites do: with
+  // zod's "sideEffects": false honoured, the call that runs zod/mini's modules was dropped.
+  ...(eager ? { ignoreAnnotations: true } : {}),
 };
 
 const mainPlugins = eager ? [zodEnglishOnly] : [zodEnglishOnly, lazyBundlesPlugin];
@@ -46,6 +49,7 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    supported: REQUIRE_ON_IMPORT,
     external: ['vscode'],
   },
   {
@@ -56,6 +60,7 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    supported: REQUIRE_ON_IMPORT,
     banner: { js: '#!/usr/bin/env node' },
   },
   // The stacks both load on first use (scripts/lazy-bundles.mjs), in dist/lazy/.

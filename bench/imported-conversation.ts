@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 import { serializeEvent } from '../src/core/events';
 import { eventFileName } from '../src/core/log';
 import { generateConversation } from './conversation-generator';
-import { lazyBundleBuilds, lazyBundlesPlugin } from '../scripts/lazy-bundles.mjs';
+import { lazyBundleBuilds, lazyBundlesPlugin, REQUIRE_ON_IMPORT } from '../scripts/lazy-bundles.mjs';
 
 const repoRoot = path.resolve(__dirname, '..');
 
@@ -32,6 +32,7 @@ export async function bundleCli(
     platform: 'node',
     format: 'cjs',
     target: 'node20',
+    supported: REQUIRE_ON_IMPORT,
     plugins: opts.eager ? [] : [lazyBundlesPlugin],
   });
   if (!opts.eager) await Promise.all(lazyBundleBuilds(dir, options).map(build));

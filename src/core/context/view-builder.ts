@@ -1,9 +1,11 @@
 /**
  * The View, maintained as events are appended, so the next prompt costs about the same at 10k
  * events as at 1k: each event is paired and converted once. The view is cut into segments at safe
- * boundaries (see boundaries.ts); closed segments are converted by `eventsToMessages` once and
- * their messages kept, only the open tail is converted per prompt. A Condensation, or a forgotten
- * result whose action is already shown, marks the view for one rebuild from the events in memory.
+ * boundaries (see boundaries.ts); closed segments are converted by `eventsToMessages` once, when
+ * a prompt first needs them, and their messages kept; only the open tail is converted per prompt
+ * (a long view read back only to be condensed is never converted whole). A Condensation, or a
+ * forgotten result whose action is already shown, marks the view for one rebuild from the events
+ * in memory.
  *
  * Memory stays bounded by the view, not the log: a rebuild lets go of every event that can never
  * be shown again (forgotten, dropped with its pair, or an orphan), keeping only those that are shown
@@ -38,6 +40,8 @@ export class ViewBuilder implements ViewLike {
   private tokens = 0;
   private tracker = new BoundaryTracker();
   private closed: ChatMessage[] = [];
+  /** Closed segments whose messages no prompt has asked for yet, in order (they follow `closed`). */
+  private unconverted: LlmConvertibleEvent[][] = [];
   private tail: LlmConvertibleEvent[] = [];
   private tailMessages: readonly ChatMessage[] | undefined;
 
@@ -121,6 +125,9 @@ export class ViewBuilder implements ViewLike {
   /** The prompt messages of the view: a new array of shared, frozen message objects. */
   messages(): ChatMessage[] {
     this.refresh();
+    for (const segment of this.unconverted)
+      appendMessages(this.closed, deepFreeze(eventsToMessages(segment)) as readonly ChatMessage[]);
+    this.unconverted = [];
     this.tailMessages ??= deepFreeze(eventsToMessages(this.tail)) as readonly ChatMessage[];
     return joinMessages(this.closed, this.tailMessages);
   }
@@ -129,7 +136,7 @@ export class ViewBuilder implements ViewLike {
     this.viewEvents.push(e);
     this.tokens += estimateTokens(e);
     if (this.tracker.canCutBefore(role) && this.tail.length > 0) {
-      appendMessages(this.closed, deepFreeze(eventsToMessages(this.tail)) as readonly ChatMessage[]);
+      this.unconverted.push(this.tail);
       this.tail = [];
     }
     this.tail.push(e);
@@ -148,6 +155,7 @@ export class ViewBuilder implements ViewLike {
     this.tokens = 0;
     this.tracker = new BoundaryTracker();
     this.closed = [];
+    this.unconverted = [];
     this.tail = [];
     this.tailMessages = undefined;
 

@@ -56,8 +56,7 @@ export function isProcessAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);
-    // A zombie holds nothing: a relaunched CLI whose launcher was killed (see the CLI's
-    // secret-handoff.ts) dies an orphan, and is one until init reaps it.
+    // A zombie holds nothing: a CLI that died an orphan is one until init reaps it.
     return !isZombie(pid);
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';

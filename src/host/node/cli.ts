@@ -1,10 +1,10 @@
 // `logbook`: the same core as the extension, without VS Code. Commands live in ./cli/.
 import { processIo } from './cli/io';
-import { dropSecretsFor, receiveSecrets, relaunchWithoutSecrets } from './cli/secret-handoff';
+import { dropSecretsFor } from './cli/secret-environment';
 import { printableText } from '../../core/text/printable';
 
 function run(): void {
-  // Loaded only here: a launcher (see secret-handoff.ts) never evaluates the rest of the CLI.
+  // Loaded only here: a command's code loads when it runs (scripts/lazy-bundles.mjs).
   import('./cli/main')
     .then(({ main }) => main(process.argv.slice(2), processIo()))
     .then(
@@ -18,10 +18,11 @@ function run(): void {
     );
 }
 
-// Started with the key in its environment, the CLI runs as a second process without it, but for
-// commands that need no secret (see dropSecretsFor).
+// Commands that need no secret forget it at once; what the others start never inherits it (see
+// secret-environment.ts).
 try {
-  if (receiveSecrets() || dropSecretsFor(process.argv[2]) || !relaunchWithoutSecrets()) run();
+  dropSecretsFor(process.argv[2]);
+  run();
 } catch (err) {
   process.stderr.write(`logbook: ${printableText(err instanceof Error ? err.message : String(err))}\n`);
   process.exitCode = 1;

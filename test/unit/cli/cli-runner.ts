@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { newSigningKeyPem } from '../../../src/core/signing';
-import { lazyBundleBuilds, lazyBundlesPlugin } from '../../../scripts/lazy-bundles.mjs';
+import { lazyBundleBuilds, lazyBundlesPlugin, REQUIRE_ON_IMPORT } from '../../../scripts/lazy-bundles.mjs';
 
 export interface CliResult {
   code: number | null;
@@ -33,6 +33,7 @@ export function cliBundle(): Promise<string> {
       platform: 'node',
       format: 'cjs',
       target: 'node20',
+      supported: REQUIRE_ON_IMPORT,
       sourcemap: 'inline',
       logLevel: 'silent',
       plugins: [lazyBundlesPlugin],

@@ -7,6 +7,7 @@ import { join, posix } from 'node:path';
 import type * as OpenAiSdk from '../../../src/core/llm/openai-sdk';
 import type * as McpConnectionModule from '../../../src/host/node/mcp/mcp-connection';
 import type * as PageMarkdown from '../../../src/host/node/web/page-markdown';
+import { COMMAND_BUNDLES, LAZY_BUNDLES } from '../../../scripts/lazy-bundles.mjs';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -33,14 +34,22 @@ describe('lazy bundles', () => {
     assert.ok(o, `${name} was built`);
     return o;
   };
+  // The bundles an `import()` in the sources loads (lazy/zod.js is required at load). The build
+  // emits those imports as a `require` run when the import runs, so the metafile calls them
+  // require-calls; only the build's plugin makes such a bundle external, for a dynamic import.
+  const onFirstUse = new Set([
+    ...LAZY_BUNDLES.map((b) => `lazy/${b.name}.js`),
+    ...COMMAND_BUNDLES.map((b) => `cli/${b.name}.js`),
+  ]);
   /** A bundle and every bundle it requires when it loads (not on a later `import()`), in bytes. */
   const loadedAtStart = (name: string, seen = new Map<string, number>()): Map<string, number> => {
     if (seen.has(name)) return seen;
     const o = output(name);
     seen.set(name, o.bytes);
     for (const i of o.imports) {
-      if (i.external && i.path.startsWith('.') && i.kind !== 'dynamic-import')
-        loadedAtStart(posix.join(posix.dirname(name), i.path), seen);
+      if (!i.external || !i.path.startsWith('.')) continue;
+      const target = posix.join(posix.dirname(name), i.path);
+      if (i.kind !== 'dynamic-import' && !onFirstUse.has(target)) loadedAtStart(target, seen);
     }
     return seen;
   };
@@ -82,15 +91,21 @@ describe('lazy bundles', () => {
   }
 
   it('each stack is a bundle of its own that the extension requires on first use', () => {
-    const dynamic = output('extension.js')
-      .imports.filter((i) => i.kind === 'dynamic-import')
-      .map((i) => i.path);
+    const dynamic = output('extension.js').imports.map((i) => i.path);
     for (const [stack, re] of Object.entries(LAZY_STACKS)) {
       assert.ok(dynamic.includes(`./lazy/${stack}.js`), `extension.js imports lazy/${stack}.js`);
       assert.ok(
         Object.keys(output(`lazy/${stack}.js`).inputs).some((p) => re.test(p)),
         `lazy/${stack}.js holds its stack`,
       );
+    }
+  });
+
+  it("loads a lazy bundle by require when the import runs, never by Node's import() (three parses of it)", () => {
+    for (const name of ['extension.js', 'cli.js', 'cli/run-command.js']) {
+      const code = readFileSync(join(out, name), 'utf8');
+      assert.doesNotMatch(code, /\bimport\(\s*["'][./]*(lazy|cli)\//, `${name} import()s a bundle`);
+      assert.match(code, /require\(["'][./]*(lazy|cli)\/[a-z-]+\.js["']\)/, `${name} requires a bundle`);
     }
   });
 

@@ -11,9 +11,9 @@ export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 export type StopSignal = (typeof STOP_SIGNALS)[number];
 
 /**
- * The same signal again within this time is the same stop: a relaunched CLI (secret-handoff.ts)
- * gets a terminal's Ctrl+C both from the terminal and from its launcher, and a second one would
- * quit at once. Far shorter than a person takes to press Ctrl+C twice.
+ * The same signal again within this time is the same stop: a CLI under a wrapper that passes
+ * signals on gets a terminal's Ctrl+C both from the terminal and from the wrapper, and a second
+ * one would quit at once. Far shorter than a person takes to press Ctrl+C twice.
  */
 const SAME_SIGNAL_MS = 100;
 const lastSignalAt = new Map<StopSignal, number>();
