@@ -20,7 +20,7 @@ import type { Skill } from '../../src/core/skills/skills';
 import { MemoryEventStore } from '../../src/core/log/memory-store';
 import type { EventStore } from '../../src/core/log/event-store';
 import { SegmentEventStore } from '../../src/core/log/segment-store';
-import { defaultTools, registerToolPayloadSchemas } from '../../src/core/tools';
+import { defaultTools } from '../../src/core/tools';
 import type { ToolPorts, ToolSpec } from '../../src/core/tools';
 import { NodeFilePort } from '../../src/host/node/ports/node-file-port';
 import { NodeTerminalPort } from '../../src/host/node/ports/node-terminal-port';
@@ -80,7 +80,6 @@ export async function createHarness(
     scratch: new TempScratchPort(join(root, 'scratch')),
   };
   const tools = [...defaultTools(), ...(options.extraTools ?? [])];
-  registerToolPayloadSchemas(tools);
   const client = new OpenAiLlmClient(
     {
       baseUrl: llm.baseUrl,

@@ -1,7 +1,7 @@
 // The parts of the conversation loop on a real in-memory log, for tests that pin one part's
 // contract without the whole Conversation: a journal, policies over it, model replies as data.
 import { z } from 'zod';
-import type { Event } from '../../src/core/events';
+import type { Event, PayloadSchemas } from '../../src/core/events';
 import type { LlmResponse } from '../../src/core/llm/types';
 import { MemoryEventStore } from '../../src/core/log/memory-store';
 import { ConversationMemory } from '../../src/core/agent/conversation-memory';
@@ -14,7 +14,7 @@ import {
   type PolicyContext,
 } from '../../src/core/agent/policies/policy';
 import { SecretGuard, type NamedSecret } from '../../src/core/secrets';
-import type { ToolSpec } from '../../src/core/tools';
+import { defaultTools, payloadSchemasOf, type ToolSpec } from '../../src/core/tools';
 
 export interface JournalFixture {
   store: MemoryEventStore<StoredConversationEvent>;
@@ -24,8 +24,11 @@ export interface JournalFixture {
   seen: Event[];
 }
 
+/** The built-in tools' payload schemas, as a conversation with them checks its events. */
+const DEFAULT_PAYLOAD_SCHEMAS = payloadSchemasOf(defaultTools());
+
 export async function openJournal(
-  opts: { secrets?: readonly NamedSecret[]; snapshotEvery?: number } = {},
+  opts: { secrets?: readonly NamedSecret[]; snapshotEvery?: number; payloads?: PayloadSchemas } = {},
 ): Promise<JournalFixture> {
   const store = new MemoryEventStore<StoredConversationEvent>();
   const { memory } = await ConversationMemory.load(store, 'parts-test');
@@ -35,6 +38,7 @@ export async function openJournal(
     memory,
     new SecretGuard(() => secrets),
     opts.snapshotEvery ?? 500,
+    () => opts.payloads ?? DEFAULT_PAYLOAD_SCHEMAS,
   );
   const seen: Event[] = [];
   journal.onEvent((e) => seen.push(e));

@@ -127,6 +127,30 @@ describe('webview: nested delegated agents', function () {
     });
   });
 
+  it("the grandchild's Reject asks for its reason as the approval bar does, and sends it for its batch", async () => {
+    await p.showConversation(
+      [ev(1, delegateAction(MAIN_DELEGATION, 'lead', 'Split'))],
+      makeHeader({ status: 'waiting_for_confirmation', children: [lead, grand([GRAND_ACTION])] }),
+    );
+    await sendChildren();
+    await p.page.getByRole('button', { name: 'Reject main.lead.1.explore.1' }).click();
+    const reason = card(GRAND).getByRole('textbox', { name: /Reason for rejecting/ });
+    assert.equal(await reason.getAttribute('placeholder'), 'e.g. Stay inside the workspace');
+    assert.equal(await reason.getAttribute('maxlength'), '10000', 'capped as the protocol caps it');
+    assert.ok(
+      await reason.evaluate((el) => el === el.ownerDocument.activeElement),
+      'the reason box has focus',
+    );
+    await p.page.keyboard.type('  Stay in the workspace  ');
+    await p.page.keyboard.press('Enter');
+    assert.deepEqual((await p.posted()).at(-1), {
+      type: 'reject',
+      conversationId: CONVERSATION_ID,
+      actionIds: [GRAND_ACTION],
+      reason: 'Stay in the workspace',
+    });
+  });
+
   it('a child the user stopped reads “Stopped”, one that escalated “Escalated”, not a raw status', async () => {
     const ended = (id: string, status: string) =>
       child({

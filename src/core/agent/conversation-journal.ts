@@ -2,7 +2,14 @@
 // are redacted, the derived memory absorbs each event, listeners are told, and a snapshot is taken
 // every few events. The parts of the loop record through the narrow `ConversationLog`, so none of
 // them touches the store or orders appends itself.
-import { createEvent, type CreateFields, type Event, type EventKind, type EventOfKind } from '../events';
+import {
+  createEvent,
+  type CreateFields,
+  type Event,
+  type EventKind,
+  type EventOfKind,
+  type PayloadSchemas,
+} from '../events';
 import type { EventStore } from '../log/event-store';
 import { isCorruptRecord } from '../log/event-store';
 import { encodeSnapshot, EXECUTION_STATUS_KEY, type ConversationState, type ExecutionStatus } from '../state';
@@ -37,6 +44,8 @@ export class ConversationJournal implements ConversationLog {
     private readonly secretGuard: SecretGuard,
     /** Events between two persisted snapshots (at least 1). */
     private readonly snapshotEvery: number,
+    /** The payload schemas of the conversation's tools now (its own set, never another's). */
+    private readonly payloads: () => PayloadSchemas,
     /** The agent that appends now (a handoff changes it); none: events carry no stamp. */
     private readonly stamp?: () => AgentStamp,
   ) {}
@@ -57,10 +66,11 @@ export class ConversationJournal implements ConversationLog {
    */
   append<K extends EventKind>(kind: K, fields: CreateFields<K>, durable = false): Promise<EventOfKind<K>> {
     const write = async (): Promise<EventOfKind<K>> => {
-      const event = createEvent(kind, {
-        ...(fields as object),
-        parent_id: this.state.head,
-      } as unknown as CreateFields<K>);
+      const event = createEvent(
+        kind,
+        { ...(fields as object), parent_id: this.state.head } as unknown as CreateFields<K>,
+        this.payloads(),
+      );
       return (await this.appendEvent(event as Event, durable)) as EventOfKind<K>;
     };
     const appended = this.appendQueue.then(write);

@@ -20,7 +20,7 @@ import {
   type ExecutionStatus,
   type Task,
 } from '../state';
-import { toolDefinition } from '../tools';
+import { payloadSchemasOf, toolDefinition } from '../tools';
 import type { StoredConversationEvent } from './event-codec';
 import type { ConfirmationDecision } from './ports';
 import { buildSystemPrompt } from './system-prompt';
@@ -103,6 +103,7 @@ export class Conversation {
       this.memory,
       this.secretGuard,
       this.snapshotEvery,
+      () => payloadSchemasOf(this.toolSet.active()),
       deps.agent?.stamp,
     );
     const log = this.journal;

@@ -1,8 +1,11 @@
 // How events are stored: the OpenHands JSON of each event, one per record. A record that is not a
 // valid event decodes to a CorruptRecord slot (shown to the user as an error), never a crash.
 // The conversation's own log stores a long tool argument once (see shared-arguments); a log meant
-// for OpenHands (an export) stores every event exactly as OpenHands writes it.
+// for OpenHands (an export) stores every event exactly as OpenHands writes it. A codec checks tool
+// payloads only against the schemas it is given (a conversation's own tools); the plain codecs, for
+// readers that know no tool set, check the events' shape.
 import {
+  type PayloadSchemas,
   parseEvent,
   parseOwnedEvent,
   restoreLongArguments,
@@ -14,7 +17,12 @@ import { corruptRecord, type EventCodec, type StoredEvent } from '../log/event-s
 
 export type StoredConversationEvent = Event & StoredEvent;
 
-function decode(line: string, index: number, unfrozen = false): StoredConversationEvent {
+function decode(
+  line: string,
+  index: number,
+  unfrozen = false,
+  payloads?: PayloadSchemas,
+): StoredConversationEvent {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -25,7 +33,7 @@ function decode(line: string, index: number, unfrozen = false): StoredConversati
     const reason = r && !r.ok ? r.error.message : (err as Error).message;
     return corruptRecord(index, reason) as unknown as StoredConversationEvent;
   }
-  const r = parseOwnedEvent(value, { index, unfrozen });
+  const r = parseOwnedEvent(value, { index, unfrozen, ...(payloads ? { payloads } : {}) });
   if (r.ok) return r.event as StoredConversationEvent;
   return corruptRecord(index, r.error.message) as unknown as StoredConversationEvent;
 }
@@ -35,6 +43,11 @@ export const conversationEventCodec: EventCodec<StoredConversationEvent> = {
   encode: (e) => serializeEvent(shareLongArguments(e) as Event),
   decode,
 };
+
+/** The conversation codec that also checks each payload against these tools' schemas. */
+export function conversationEventCodecWith(payloads: PayloadSchemas): EventCodec<StoredConversationEvent> {
+  return { ...conversationEventCodec, decode: (line, index) => decode(line, index, false, payloads) };
+}
 
 /** Every event whole, as the OpenHands SDK writes it (reads both forms). */
 export const openHandsEventCodec: EventCodec<StoredConversationEvent> = {

@@ -8,6 +8,7 @@
 import { type z } from 'zod';
 import { stringifyJson } from '../json/stringify';
 import { newEventId, nowTimestamp } from './base';
+import { payloadIssues, type PayloadSchemas } from './payloads';
 import { type DeepReadonly, deepFreeze } from './freeze';
 import {
   EVENT_SCHEMAS,
@@ -44,6 +45,8 @@ export interface ParseWhere {
    * that keeps it, such as an import copying records into a new log: freezing is a tenth of its work.
    */
   unfrozen?: boolean;
+  /** The conversation's tool payload schemas (none: payloads are checked for their open shape only). */
+  payloads?: PayloadSchemas;
 }
 
 /**
@@ -72,13 +75,12 @@ export function parseOwnedEvent(value: unknown, where: ParseWhere = {}): ParseRe
   const record = value as Record<string, unknown>;
   const schema: z.ZodType = isKnownKind(record.kind) ? EVENT_SCHEMAS[record.kind] : OpaqueEventSchema;
   const result = schema.safeParse(record);
-  if (!result.success) {
-    const issues = result.error.issues.map((i) => ({
-      path: i.path as (string | number)[],
-      message: i.message,
-    }));
-    return failure(where, record, issues);
-  }
+  const issues = result.success
+    ? where.payloads
+      ? payloadIssues(record, where.payloads)
+      : []
+    : result.error.issues.map((i) => ({ path: i.path as (string | number)[], message: i.message }));
+  if (issues.length > 0) return failure(where, record, issues);
   if (!isKnownKind(record.kind)) return { ok: true, event: opaqueEvent(record) };
   return { ok: true, event: (where.unfrozen ? record : deepFreeze(record)) as unknown as Event };
 }
@@ -133,9 +135,14 @@ export type CreateFields<K extends EventKind> = DeepReadonly<
 /**
  * Creates a validated, deep-frozen event: fills `id` (random UUID), `timestamp` (ISO with zone),
  * `source` (a per-kind default; a MessageEvent takes it from its role) and empty defaults.
- * Throws on invalid fields: creating an invalid event is a programming error.
+ * Throws on invalid fields (and, given `payloads`, on a payload its tool's schema refuses):
+ * creating an invalid event is a programming error.
  */
-export function createEvent<K extends EventKind>(kind: K, fields: CreateFields<K>): EventOfKind<K> {
+export function createEvent<K extends EventKind>(
+  kind: K,
+  fields: CreateFields<K>,
+  payloads?: PayloadSchemas,
+): EventOfKind<K> {
   const given = jsonClone(fields) as Record<string, unknown>;
   const { id, timestamp, source, ...rest } = given;
   const record: Record<string, unknown> = {
@@ -148,13 +155,12 @@ export function createEvent<K extends EventKind>(kind: K, fields: CreateFields<K
   delete record.kind;
   record.kind = kind; // last, as OpenHands writes it
   const result = EVENT_SCHEMAS[kind].safeParse(record);
-  if (!result.success) {
-    const issues = result.error.issues.map((i) => ({
-      path: i.path as (string | number)[],
-      message: i.message,
-    }));
-    throw new Error(failure({}, record, issues).error.message);
-  }
+  const issues = result.success
+    ? payloads
+      ? payloadIssues(record, payloads)
+      : []
+    : result.error.issues.map((i) => ({ path: i.path as (string | number)[], message: i.message }));
+  if (issues.length > 0) throw new Error(failure({}, record, issues).error.message);
   return deepFreeze(record) as unknown as EventOfKind<K>;
 }
 

@@ -35,10 +35,9 @@ export {
   type ObservationPayload,
   ObservationPayloadSchema,
   observationText,
-  registerActionSchema,
-  registerObservationSchema,
+  payloadIssues,
+  type PayloadSchemas,
   TOOL_ERROR_PREFIX,
-  unregisterPayloadSchema,
 } from './payloads';
 export {
   ActionEventSchema,

@@ -1,75 +1,51 @@
 /**
  * Action and observation payloads: open objects tagged with a nested `kind` (e.g. `TerminalAction`).
- * The events module does not know tools; tools register their own zod schemas here and every
- * ActionEvent/ObservationEvent parsed afterwards is checked against the schema of its payload kind.
- * Registered schemas only validate: the stored payload stays exactly as written, so it round-trips.
+ * The events module does not know tools: the event schemas check only this open shape. A tool's own
+ * payload schemas are a value built from a tool list (`payloadSchemasOf` in core/tools) and handed to
+ * whatever parses or creates events for that conversation, so two conversations with different tool
+ * sets never see each other's schemas. They only validate: the stored payload stays as written.
  */
 import { z } from 'zod';
 import { ContentSchema, textOf } from './content';
 import type { DeepReadonly } from './freeze';
 
-type AnySchema = z.ZodType;
-const actionSchemas = new Map<string, AnySchema>();
-const observationSchemas = new Map<string, AnySchema>();
-
-/** Registers (or replaces) the schema that validates action payloads of `kind`. */
-export function registerActionSchema(kind: string, schema: AnySchema): void {
-  actionSchemas.set(kind, schema);
+/** The schemas that validate payloads, by payload kind; a kind without one is open. */
+export interface PayloadSchemas {
+  readonly actions: ReadonlyMap<string, z.ZodType>;
+  readonly observations: ReadonlyMap<string, z.ZodType>;
 }
 
-/** Registers (or replaces) the schema that validates observation payloads of `kind`. */
-export function registerObservationSchema(kind: string, schema: AnySchema): void {
-  observationSchemas.set(kind, schema);
-}
-
-/** Removes a registration; returns whether one existed (mainly for tests). */
-export function unregisterPayloadSchema(which: 'action' | 'observation', kind: string): boolean {
-  return (which === 'action' ? actionSchemas : observationSchemas).delete(kind);
-}
-
-/**
- * Test support: saves both registries and returns a function that puts back exactly that state, so a
- * test can (un)register schemas without leaking them into tests that run later in the same process.
- */
-export function savePayloadSchemas(): () => void {
-  const saved: [Map<string, AnySchema>, Map<string, AnySchema>][] = [
-    [actionSchemas, new Map(actionSchemas)],
-    [observationSchemas, new Map(observationSchemas)],
-  ];
-  return () => {
-    for (const [live, copy] of saved) {
-      live.clear();
-      for (const [kind, schema] of copy) live.set(kind, schema);
-    }
-  };
-}
-
-function checkRegistered(registry: Map<string, AnySchema>) {
-  return (value: { kind: string }, ctx: z.core.$RefinementCtx) => {
-    const schema = registry.get(value.kind);
-    if (!schema) return;
-    const result = schema.safeParse(value);
-    if (result.success) return;
-    for (const issue of result.error.issues) {
-      ctx.addIssue({ code: 'custom', message: issue.message, path: [...issue.path] });
-    }
-  };
-}
-
-export const ActionPayloadSchema = z
-  .looseObject({ kind: z.string().min(1) })
-  .superRefine(checkRegistered(actionSchemas));
+export const ActionPayloadSchema = z.looseObject({ kind: z.string().min(1) });
 export type ActionPayload = DeepReadonly<z.infer<typeof ActionPayloadSchema>>;
 
-export const ObservationPayloadSchema = z
-  .looseObject({
-    kind: z.string().min(1),
-    // What the LLM sees (OpenHands Observation.content); optional because a tool may render differently.
-    content: z.array(ContentSchema).optional(),
-    is_error: z.boolean().optional(),
-  })
-  .superRefine(checkRegistered(observationSchemas));
+export const ObservationPayloadSchema = z.looseObject({
+  kind: z.string().min(1),
+  // What the LLM sees (OpenHands Observation.content); optional because a tool may render differently.
+  content: z.array(ContentSchema).optional(),
+  is_error: z.boolean().optional(),
+});
 export type ObservationPayload = DeepReadonly<z.infer<typeof ObservationPayloadSchema>>;
+
+/**
+ * What is wrong with an event's action or observation payload by these schemas (paths from the
+ * event's root); none for other events, a null action, or a kind without a schema.
+ */
+export function payloadIssues(
+  record: Readonly<Record<string, unknown>>,
+  schemas: PayloadSchemas,
+): { path: (string | number)[]; message: string }[] {
+  const field =
+    record.kind === 'ActionEvent' ? 'action' : record.kind === 'ObservationEvent' ? 'observation' : undefined;
+  const payload = field ? (record[field] as { kind?: unknown } | null | undefined) : undefined;
+  if (!field || !payload || typeof payload.kind !== 'string') return [];
+  const schema = (field === 'action' ? schemas.actions : schemas.observations).get(payload.kind);
+  const result = schema?.safeParse(payload);
+  if (!result || result.success) return [];
+  return result.error.issues.map((i) => ({
+    path: [field, ...(i.path as (string | number)[])],
+    message: i.message,
+  }));
+}
 
 /** Prefix that tells the model the tool failed, whatever the text says. */
 export const TOOL_ERROR_PREFIX = '[The tool reported an error.]\n';

@@ -8,6 +8,7 @@ import { type PathLookup, realPath } from './resolve-path';
 import { SENSITIVE_READ_EXAMPLES, sensitiveReadReason } from './sensitive-paths';
 import { hasSubstitution } from './shell-parse';
 import { PLACEHOLDER } from './shell-scan';
+import { BASH_GLOB, globRegExp } from '../text/glob';
 
 export interface WordLocation {
   /** The absolute path the shell opens for the word (from the first workspace folder if relative). */
@@ -140,26 +141,5 @@ export function expandBraces(word: string): string[] {
  * a regular expression; the ANYTHING mark matches any text.
  */
 export function globRegex(glob: string): RegExp {
-  let source = '';
-  for (let i = 0; i < glob.length; i++) {
-    const ch = glob[i]!;
-    const segmentStart = i === 0 || glob[i - 1] === '/';
-    if (ch === ANYTHING) source += '.*';
-    else if (ch === '*') source += segmentStart ? '(?!\\.)[^/]*' : '[^/]*';
-    else if (ch === '?') source += segmentStart ? '[^/.]' : '[^/]';
-    else if (ch === '[') {
-      const end = glob.indexOf(']', i + 2);
-      if (end === -1) {
-        source += '\\[';
-        continue;
-      }
-      const body = glob
-        .slice(i + 1, end)
-        .replace(/^!/, '^')
-        .replace(/\\/g, '\\\\');
-      source += `[${body}]`;
-      i = end;
-    } else source += ch.replace(/[.+^${}()|\\\]]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`);
+  return globRegExp(glob, { ...BASH_GLOB, anything: ANYTHING });
 }

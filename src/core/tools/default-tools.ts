@@ -1,6 +1,7 @@
 // The tool set a conversation starts with. Each call makes fresh instances, because some tools
 // keep per-conversation memory (file_editor's undo history, terminal's last working directory).
-import { registerActionSchema, registerObservationSchema } from '../events';
+import type { z } from 'zod';
+import type { PayloadSchemas } from '../events';
 import type { ToolSpec } from './tool';
 import { createTerminalTool, type TerminalToolOptions } from './terminal-tool';
 import { createFileEditorTool, type FileEditorToolOptions } from './file-editor-tool';
@@ -36,16 +37,18 @@ export function defaultTools(options: DefaultToolsOptions = {}): ToolSpec[] {
     createThinkTool(),
     createFinishTool(),
   ] as ToolSpec[];
-  registerToolPayloadSchemas(tools);
   return tools;
 }
 
-/** Lets the event codec validate stored payloads of these tools (re-registering is harmless). */
-export function registerToolPayloadSchemas(tools: readonly ToolSpec[]): void {
+/** The payload schemas of these tools, as the value a conversation's events are checked with. */
+export function payloadSchemasOf(tools: readonly ToolSpec[]): PayloadSchemas {
+  const actions = new Map<string, z.ZodType>();
+  const observations = new Map<string, z.ZodType>();
   for (const tool of tools) {
-    if (tool.actionPayloadSchema) registerActionSchema(tool.actionKind, tool.actionPayloadSchema);
+    if (tool.actionPayloadSchema) actions.set(tool.actionKind, tool.actionPayloadSchema);
     if (tool.observationKind && tool.observationPayloadSchema) {
-      registerObservationSchema(tool.observationKind, tool.observationPayloadSchema);
+      observations.set(tool.observationKind, tool.observationPayloadSchema);
     }
   }
+  return { actions, observations };
 }

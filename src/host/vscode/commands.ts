@@ -14,6 +14,7 @@ import { replayConversation } from './conversations/replay-conversation';
 import { printableLine } from '../../core/text/printable';
 import { errorText } from '../../core/text/l10n';
 import { delegatedAgentTarget, REVEAL_DELEGATED_AGENT } from './agents/reveal-delegated-agent';
+import { editorContextParts } from './mentions/attachment-text';
 
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -44,11 +45,10 @@ export function registerCommands(
   return [
     register('logbook.startTask', async (taskArg?: unknown) => {
       let task = typeof taskArg === 'string' && taskArg.trim() ? taskArg : undefined;
-      let context = '';
+      let context: string[] = [];
       if (!task) {
+        // The editor as it is before the input box takes the focus.
         const editor = vscode.window.activeTextEditor;
-        const selection =
-          editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
         task = await vscode.window.showInputBox({
           title: vscode.l10n.t('Logbook: Start Agent Task'),
           prompt: vscode.l10n.t('What should the agent do?'),
@@ -56,12 +56,8 @@ export function registerCommands(
           ignoreFocusOut: true,
         });
         // The editor's context goes with the task: the selection, or else which file is open.
-        if (task?.trim() && editor && editor.document.uri.scheme === 'file') {
-          const path = vscode.workspace.asRelativePath(editor.document.uri);
-          context = selection
-            ? `\n\nSelected in ${path}:\n\`\`\`\n${selection}\n\`\`\``
-            : `\n\nThe file I am looking at: ${path}`;
-        }
+        if (task?.trim() && editor?.document.uri.scheme === 'file')
+          context = editorContextParts({ selection: true, activeFile: true }, editor);
       }
       if (!task?.trim()) return undefined;
       const id = await service.startTaskWith(task, context);

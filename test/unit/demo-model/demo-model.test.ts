@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Conversation } from '../../../src/core/agent/conversation';
+import { editorContextText } from '../../../src/core/attachments/attachment-text';
 import { textOf } from '../../../src/core/events';
 import { createHarness, type Harness } from '../../support/agent-harness';
 import { DEMO_EXPLAIN_TASK, DEMO_TASK, demoReply } from '../../../src/host/node/demo-model/demo-model';
@@ -103,7 +104,9 @@ describe('the npm start demo model', function () {
 
   it('a task it has no script for says what the demo shows and how to connect a real model', async () => {
     const c = await h.open();
-    await c.sendMessage('Refactor the billing module\n\nThe file I am looking at: src/billing.js');
+    await c.sendMessage('Refactor the billing module', {
+      attachments: [editorContextText({ path: 'src/billing.js' })],
+    });
     const { status, asked } = await runAnswering(c, () => 'approve');
     assert.equal(status, 'finished');
     assert.deepEqual(asked, []);

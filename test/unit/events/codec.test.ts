@@ -9,11 +9,10 @@ import {
   isKind,
   isOpaque,
   parseEvent,
-  registerActionSchema,
+  type PayloadSchemas,
   serializeEvent,
-  unregisterPayloadSchema,
 } from '../../../src/core/events';
-import { savePayloadSchemas } from '../../../src/core/events/payloads';
+import { payloadSchemasOf } from '../../../src/core/tools';
 
 const FIXTURE = join(__dirname, '..', '..', 'fixtures', 'openhands', 'real-events.jsonl');
 const lines = readFileSync(FIXTURE, 'utf8')
@@ -129,22 +128,24 @@ describe('events codec', () => {
     );
   });
 
-  it('validates action payloads against registered tool schemas', () => {
-    // Other test files may have registered the real terminal schema: start from none, restore after.
-    const restore = savePayloadSchemas();
-    try {
-      unregisterPayloadSchema('action', 'TerminalAction');
-      const obj = JSON.parse(lines[3] as string);
-      obj.action.is_input = 'no';
-      assert.ok(parseEvent(obj).ok, 'without a registered schema the payload is open');
-      registerActionSchema('TerminalAction', z.looseObject({ command: z.string(), is_input: z.boolean() }));
-      assert.ok(parseEvent(lines[3]).ok);
-      const r = parseEvent(obj);
-      assert.equal(r.ok, false);
-      if (!r.ok) assert.match(r.error.message, /action\.is_input/);
-    } finally {
-      restore();
-    }
+  it('validates action payloads against the tool schemas it is given, and only those', () => {
+    const obj = JSON.parse(lines[3] as string);
+    obj.action.is_input = 'no';
+    assert.ok(parseEvent(obj).ok, 'without schemas the payload is open');
+    const terminal: PayloadSchemas = {
+      actions: new Map([['TerminalAction', z.looseObject({ command: z.string(), is_input: z.boolean() })]]),
+      observations: new Map(),
+    };
+    assert.ok(parseEvent(lines[3], { payloads: terminal }).ok);
+    const r = parseEvent(obj, { payloads: terminal });
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.match(r.error.message, /action\.is_input/);
+    assert.ok(parseEvent(obj, { payloads: payloadSchemasOf([]) }).ok, 'another set does not carry it');
+    assert.ok(parseEvent(obj).ok, 'and checking with it left nothing behind');
+    assert.throws(
+      () => createEvent('ActionEvent', { ...obj, kind: undefined } as never, terminal),
+      /action\.is_input/,
+    );
   });
 
   it('accepts an ActionEvent whose action could not be validated (null)', () => {

@@ -19,7 +19,6 @@ import {
   type StateSource,
   stateFromStore,
 } from '../../../src/core/state';
-import { pinToolPayloadSchemas } from '../events/payload-schemas';
 import { cleanupTmp, flipByteInLine, lineOffsets, segmentPath, tmpDir } from '../log/helpers';
 import { forkedLog, linearLog } from './arbitraries';
 import { LogBuilder } from './builders';
@@ -122,7 +121,6 @@ const readable = (events: readonly Event[], at: number, corrupt: ReadonlySet<num
   events.slice(0, at + 1).filter((_, i) => !corrupt.has(i));
 
 describe('state: stateFromStore (open from the newest snapshot plus the tail)', () => {
-  pinToolPayloadSchemas('registered');
   after(cleanupTmp);
 
   it('equals deriveState of the prefix for random linear logs, atIndex and snapshot interval', async () => {

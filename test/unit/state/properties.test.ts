@@ -12,7 +12,6 @@ import {
   initialState,
   reduce,
 } from '../../../src/core/state';
-import { pinToolPayloadSchemas } from '../events/payload-schemas';
 import { forkedLog, linearLog } from './arbitraries';
 
 const RUNS = { numRuns: 150 };
@@ -32,8 +31,6 @@ function checkInvariants(s: ConversationState): void {
 }
 
 describe('state: properties', () => {
-  pinToolPayloadSchemas('registered');
-
   it('deterministic: the same events give deep-equal states, for every prefix', () => {
     fc.assert(
       fc.property(forkedLog(), (events) => {

@@ -11,14 +11,11 @@ import {
 } from '../../../src/core/state';
 import { decodeSnapshot, encodeSnapshot } from '../../../src/core/state/snapshot';
 import type { ActionEvent } from '../../../src/core/events';
-import { pinToolPayloadSchemas, withoutPayloadSchema } from '../events/payload-schemas';
 import { LogBuilder, timestamp } from './builders';
 
 const derive = (b: LogBuilder): ConversationState => deriveState(b.events, { id: 'c1' });
 
 describe('state: reducer', () => {
-  pinToolPayloadSchemas('registered');
-
   describe('iteration', () => {
     it('counts LLM responses: a parallel batch once, agent messages with a response id once each', () => {
       const b = new LogBuilder();
@@ -199,11 +196,9 @@ describe('state: reducer', () => {
       );
     });
 
-    describe('when no task_tracker action schema is registered', () => {
-      // The registered schema rejects a task_list that is not a list; without it the event parses
-      // and the reducer must cope. Pinned here so it does not depend on what ran before.
-      withoutPayloadSchema('action', 'TaskTrackerAction');
-
+    describe('when no task_tracker action schema checks the payload', () => {
+      // The tool's schema rejects a task_list that is not a list; a reader without it (no tool set)
+      // parses the event, and the reducer must cope.
       it('fills defaults for missing notes/status and warns about an invalid plan', () => {
         const b = new LogBuilder();
         const p = b.action('t1', 'r1', {

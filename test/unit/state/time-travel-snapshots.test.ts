@@ -8,7 +8,6 @@ import { type Event, parseEvent } from '../../../src/core/events';
 import { SegmentEventStore } from '../../../src/core/log';
 import { STRIDE } from '../../../src/core/log/snapshot-thinning';
 import { deriveState, encodeSnapshot, initialState, reduce, stateFromStore } from '../../../src/core/state';
-import { pinToolPayloadSchemas } from '../events/payload-schemas';
 import { cleanupTmp, tmpDir } from '../log/helpers';
 import { materialize, ops } from './arbitraries';
 
@@ -32,7 +31,6 @@ const longLog = (min: number) =>
 
 describe('state: time travel from the nearest kept snapshot', function () {
   this.timeout(300_000);
-  pinToolPayloadSchemas('registered');
   after(cleanupTmp);
 
   it('the state at any index of a long random conversation equals a full replay, read from a snapshot less than 2 strides before it', async () => {

@@ -11,7 +11,6 @@ import {
   type SnapshotSink,
   StateTimeline,
 } from '../../../src/core/state';
-import { pinToolPayloadSchemas } from '../events/payload-schemas';
 import { forkedLog } from './arbitraries';
 import { LogBuilder } from './builders';
 
@@ -47,8 +46,6 @@ function longLinearLog(n: number): Event[] {
 }
 
 describe('state: timeline (time travel)', () => {
-  pinToolPayloadSchemas('registered');
-
   it('stateAt(i) equals deriveState(events.slice(0, i + 1)) for random i, forks included', () => {
     fc.assert(
       fc.property(

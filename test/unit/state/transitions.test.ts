@@ -12,7 +12,6 @@ import {
   parseExecutionStatus,
   reduce,
 } from '../../../src/core/state';
-import { pinToolPayloadSchemas } from '../events/payload-schemas';
 import { LogBuilder } from './builders';
 
 // Written out independently of src/core/state/transitions.ts: a change there must show up here.
@@ -84,8 +83,6 @@ function triggerEvents(trigger: ImplicitTrigger): Event[] {
 }
 
 describe('state: status transitions', () => {
-  pinToolPayloadSchemas('registered');
-
   it('the explicit table allows exactly the documented transitions (all 49 pairs)', () => {
     let checked = 0;
     for (const from of EXECUTION_STATUSES) {

@@ -17,14 +17,12 @@ import {
   IN_MEMORY_MAX,
   type TimelineLog,
 } from '../../../src/host/vscode/timeline/timeline-source';
-import { pinToolPayloadSchemas } from '../events/payload-schemas';
 import { LogBuilder } from '../state/builders';
 
 type Stored = StoredConversationEvent;
 
 describe('ConversationTimeline on a long log', function () {
   this.timeout(120_000);
-  pinToolPayloadSchemas('registered');
   let root: string;
   beforeEach(() => {
     root = mkdtempSync(join(tmpdir(), 'logbook-timeline-long-'));

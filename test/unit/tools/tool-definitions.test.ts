@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createEvent, parseEvent, type Event } from '../../../src/core/events';
-import { createTerminalTool, defaultTools, toolDefinition, validateToolCall } from '../../../src/core/tools';
+import {
+  createTerminalTool,
+  defaultTools,
+  payloadSchemasOf,
+  toolDefinition,
+  validateToolCall,
+} from '../../../src/core/tools';
 import { createWorkspace, type TestWorkspace } from './workspace';
 
 type Schema = { type: string; properties: Record<string, Record<string, unknown>>; required?: string[] };
@@ -59,19 +65,24 @@ describe('tool definitions', () => {
     }
   });
 
-  describe('payload schemas registered with the event codec', () => {
+  describe("the tools' payload schemas, given to the event codec", () => {
+    const payloads = payloadSchemasOf(tools);
     let ws: TestWorkspace;
     beforeEach(() => (ws = createWorkspace()));
     afterEach(() => ws.dispose());
 
     const observationEvent = (observation: unknown) =>
-      createEvent('ObservationEvent', {
-        source: 'environment',
-        observation,
-        action_id: 'a',
-        tool_name: 'terminal',
-        tool_call_id: 'c',
-      } as never);
+      createEvent(
+        'ObservationEvent',
+        {
+          source: 'environment',
+          observation,
+          action_id: 'a',
+          tool_name: 'terminal',
+          tool_call_id: 'c',
+        } as never,
+        payloads,
+      );
 
     it('still accepts the real OpenHands events', () => {
       const lines = readFileSync(
@@ -81,7 +92,7 @@ describe('tool definitions', () => {
         .split('\n')
         .filter((l) => l.trim() !== '');
       for (const [index, line] of lines.entries()) {
-        const r = parseEvent(line, { index });
+        const r = parseEvent(line, { index, payloads });
         assert.ok(r.ok, r.ok ? '' : r.error.message);
       }
     });
@@ -91,12 +102,12 @@ describe('tool definitions', () => {
       assert.ok(v.ok);
       const observation = await ws.run(createTerminalTool(), v.args as never);
       const event: Event = observationEvent(observation);
-      const parsed = parseEvent(JSON.stringify(event));
+      const parsed = parseEvent(JSON.stringify(event), { payloads });
       assert.ok(parsed.ok, parsed.ok ? '' : parsed.error.message);
 
       const json = JSON.parse(JSON.stringify(event)) as { observation: Record<string, unknown> };
       json.observation.exit_code = 'zero';
-      const broken = parseEvent(JSON.stringify(json));
+      const broken = parseEvent(JSON.stringify(json), { payloads });
       assert.equal(broken.ok, false);
       assert.throws(() => observationEvent({ ...observation, exit_code: 'zero' }), /exit_code/);
     });

@@ -13,6 +13,7 @@ import { toolIcon } from '../lib/tool-icons';
 import { Button } from './Button';
 import { Icon } from './Icon';
 import { InlineInput } from './InlineInput';
+import { RejectReasonInput } from './RejectReasonInput';
 
 /** The batch the user already answered (ids joined), so its buttons do not come back. */
 const decided = signal<string | null>(null);
@@ -92,16 +93,11 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
         ))}
       </ul>
       {mode.t === 'reject' ? (
-        <InlineInput
-          label={t('rejectReason')}
+        <RejectReasonInput
+          conversationId={conversationId}
+          actionIds={pending}
           placeholder={t('rejectReasonExample')}
-          submitLabel={t('reject')}
-          submitIcon="close"
-          maxLength={LIMITS.rejectReason}
-          onSubmit={(reason) => {
-            send({ type: 'reject', conversationId, actionIds: pending, reason: reason.trim() });
-            done();
-          }}
+          onSent={done}
           onCancel={() => {
             refocusReject.current = true;
             setMode({ t: 'ask' });

@@ -5,7 +5,7 @@
 // `delegate` steps nest their agents the same way; a child with an agent waiting below it opens
 // by itself, so the question deep down is in sight.
 import { useState } from 'preact/hooks';
-import { LIMITS, type ChildAgent } from '../../../src/protocol/messages';
+import type { ChildAgent } from '../../../src/protocol/messages';
 import { contentText, obj, str } from '../lib/fields';
 import { formatCost, statusLook } from '../lib/format';
 import { childOpenKey, childSteps, childVersion, type ChildStep, waitsBelow } from '../state/children';
@@ -14,7 +14,7 @@ import { send } from '../vscode-api';
 import { toolIcon } from '../lib/tool-icons';
 import { Button } from './Button';
 import { Icon } from './Icon';
-import { InlineInput } from './InlineInput';
+import { RejectReasonInput } from './RejectReasonInput';
 import { RiskBadge } from './RiskBadge';
 import { count, t } from '../lib/text';
 import type { WebviewTextKey } from '../../../src/protocol/webview-text';
@@ -201,16 +201,11 @@ function ChildApproval({
         <Icon name="shield" /> {t('childAsks', child.agentName)} <code>{what.slice(0, 200)}</code>
       </span>
       {rejecting ? (
-        <InlineInput
-          label={t('rejectReason')}
+        <RejectReasonInput
+          conversationId={conversationId}
+          actionIds={actionIds}
           placeholder={t('childRejectExample')}
-          submitLabel={t('reject')}
-          submitIcon="close"
-          maxLength={LIMITS.rejectReason}
-          onSubmit={(reason) => {
-            send({ type: 'reject', conversationId, actionIds, reason: reason.trim() });
-            setSentFor(key);
-          }}
+          onSent={() => setSentFor(key)}
           onCancel={() => setRejecting(false)}
         />
       ) : (

@@ -1,8 +1,8 @@
 // What a user message carried besides its text: each attachment as a collapsed line (its header;
 // the text the model saw inside) and images as thumbnails. Stored images are asked of the host;
 // only image data URLs are ever put in an <img>.
-import { ATTACHMENT_HEADER } from '../../../src/core/attachments/attachment-text';
-import { arr, obj, str } from '../lib/fields';
+import { attachmentParts } from '../lib/attachment-parts';
+import { arr, obj } from '../lib/fields';
 import { images, requestImage } from '../state/mentions';
 import type { Row } from '../state/store';
 import { shownConversation } from '../state/store';
@@ -13,18 +13,6 @@ import { t } from '../lib/text';
 const MAX_SHOWN = 100_000;
 const SAFE_IMAGE = /^data:image\/(png|jpeg|webp|gif);base64,[A-Za-z0-9+/=]+$/;
 const STORED = /^logbook-image:[0-9a-f]{64}\.(png|jpg|webp|gif)$/;
-
-/** The attachment parts of a message's content (text parts after the first that carry a header). */
-export function attachmentParts(content: unknown): { title: string; body: string }[] {
-  const out: { title: string; body: string }[] = [];
-  arr(content).forEach((c, i) => {
-    const text = obj(c)?.type === 'text' ? str(obj(c)?.text) : undefined;
-    if (i === 0 || text === undefined) return;
-    const m = ATTACHMENT_HEADER.exec(text);
-    if (m) out.push({ title: m[1]!, body: text.slice(m[0].length) });
-  });
-  return out;
-}
 
 export function imageUrls(content: unknown): string[] {
   return arr(content).flatMap((c) =>

@@ -5,14 +5,9 @@ import type { Row } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
-import { attachmentParts, MessageAttachments } from './MessageAttachments';
-import { ATTACHMENT_HEADER } from '../../../src/core/attachments/attachment-text';
+import { MessageAttachments } from './MessageAttachments';
+import { attachmentPart, attachmentParts } from '../lib/attachment-parts';
 import { t, tn } from '../lib/text';
-
-const isAttachmentPart = (c: unknown): boolean => {
-  const text = obj(c)?.type === 'text' ? str(obj(c)?.text) : undefined;
-  return text !== undefined && ATTACHMENT_HEADER.test(text);
-};
 
 const STUCK_NUDGE = '[logbook:stuck-nudge]';
 const MAX_TEXT = 200_000;
@@ -24,7 +19,7 @@ export function MessageView({ row }: { row: Row }) {
   const attached = str(e.source) === 'user' ? attachmentParts(message.content).length : 0;
   const text = attached
     ? contentText(
-        arr(message.content).filter((c, i) => i === 0 || !isAttachmentPart(c)),
+        arr(message.content).filter((c, i) => i === 0 || !attachmentPart(c)),
         '\n\n',
       )
     : contentText(message.content, '\n\n');

@@ -11,7 +11,7 @@ export interface CallOutcome {
 }
 
 export interface DemoReading {
-  /** The user's latest message, without the editor context attached after a blank line. */
+  /** The user's latest words: its first paragraph, before any attachment. */
   task: string;
   /** How many user messages came before the latest one (0 for the first task). */
   earlierTasks: number;
@@ -58,8 +58,11 @@ export function rejectionOf(result: string | undefined): { reason: string } | un
   return m ? { reason: (m[1] ?? '').trim() } : undefined;
 }
 
+/** Where an attachment starts in a message's text (the wire may join its parts into one string). */
+const ATTACHED = /\n--- Attached .+? ---(?:\n|$)/;
+
 function firstParagraph(text: string): string {
-  return (text.split(/\n\s*\n/)[0] ?? '').trim();
+  return (text.split(ATTACHED)[0]!.split(/\n\s*\n/)[0] ?? '').trim();
 }
 
 function isNudge(m: DemoMessage): boolean {

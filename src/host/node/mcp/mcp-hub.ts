@@ -12,7 +12,7 @@ import {
   type McpToolInfo,
   type ResultLimits,
 } from '../../../core/mcp';
-import { registerToolPayloadSchemas, type ToolSpec } from '../../../core/tools';
+import type { ToolSpec } from '../../../core/tools';
 import { ALL_TOOLS_OF_SERVER, type McpToolRef, selectsMcpTool } from '../../../core/agents/mcp-tool-refs';
 import type { McpConnection, McpPromptInfo, McpResourceInfo } from './mcp-connection';
 import { isStdio, type McpServerConfig, type ParsedMcpConfig, sameServer } from './mcp-config';
@@ -427,7 +427,6 @@ export class McpHub {
       this.originOf.set(spec, { server: a.server, tool: a.tool.name });
       return spec;
     });
-    registerToolPayloadSchemas(this.specs.slice(0, 1));
   }
 
   private rebuildSecrets(): void {

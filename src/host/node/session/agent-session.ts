@@ -25,7 +25,6 @@ import { SignedEventStore, type SigningIdentity } from '../../../core/signing';
 import type { Skill } from '../../../core/skills/skills';
 import {
   type FilePort,
-  registerToolPayloadSchemas,
   type ShellCwd,
   type TerminalPort,
   type ToolSpec,
@@ -149,7 +148,6 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
         },
       })
     : builtIn;
-  registerToolPayloadSchemas(tools);
   const toolSource = await opts.toolSource?.(tools);
   const settings = opts.settings();
   const { conversation, gate } = await assembleConversation({

@@ -25,7 +25,7 @@ import { activeDemo } from '../lm/demo-model';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';
 import { type ForkContext, forkFrom, restoreFilesAt } from '../checkpoints/fork-and-restore';
-import { attachmentText } from '../mentions/attachment-text';
+import { editorContextParts } from '../mentions/attachment-text';
 import type { Attachment, MentionItem } from '../../../protocol/messages';
 import { MentionSource } from '../mentions/mention-source';
 import { type ResolvedAttachments, resolveAttachments } from '../mentions/resolve-attachments';
@@ -173,7 +173,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   /** Creates a conversation, makes it active and starts the agent on the task (and its editor context). */
-  async startTaskWith(task: string, context = ''): Promise<string> {
+  async startTaskWith(task: string, context: readonly string[] = []): Promise<string> {
     const s = await this.create();
     await this.setActive(s.id);
     await this.sendTask(s, task, context);
@@ -182,18 +182,17 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   /**
-   * Sends the task with the context attached to it; a conversation's first task becomes its title
-   * (and its terminal's name) without that context.
+   * Sends the task with the editor's context as attachment parts before any mentioned ones (the
+   * chat shows them as attachments; the task alone is the message's text and so its title).
    */
   private async sendTask(
     s: ConversationSession,
     task: string,
-    context: string,
+    context: readonly string[],
     attached?: ResolvedAttachments,
   ): Promise<void> {
-    const untitled = s.conversation.state.title === null;
-    await s.send(task + context, attached);
-    if (context && untitled) await s.rename(task);
+    if (!context.length) return s.send(task, attached);
+    await s.send(task, { texts: [...context, ...(attached?.texts ?? [])], images: attached?.images ?? [] });
   }
 
   async create(): Promise<ConversationSession> {
@@ -227,7 +226,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
           getPrompt: (server, name) => this.mcp.getPrompt(server, name),
         })
       : undefined;
-    await this.sendTask(s, text, attachmentText(attachments), mentioned);
+    await this.sendTask(s, text, editorContextParts(attachments), mentioned);
     await this.refreshEntry(s);
   }
 

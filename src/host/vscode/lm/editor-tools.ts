@@ -16,7 +16,7 @@ import {
   mcpError,
   observationFromResult,
 } from '../../../core/mcp';
-import { registerToolPayloadSchemas, type ToolSpec } from '../../../core/tools';
+import type { ToolSpec } from '../../../core/tools';
 import { editorSetting } from '../settings/config';
 
 export const EDITOR_TOOLS_SETTING = 'tools.includeEditorTools';
@@ -77,7 +77,6 @@ export function editorToolSource(taken: () => readonly string[], log: vscode.Log
         log.info(n.replace('of the MCP server "editor"', 'of the editor'));
       }
       const specs = assigned.map((a) => editorTool(a.tool, a.exposed));
-      registerToolPayloadSchemas(specs.slice(0, 1));
       cache = { key, specs };
       return specs;
     },

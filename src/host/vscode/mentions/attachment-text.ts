@@ -1,16 +1,25 @@
-// The active editor's file or selection as text attached to a message (the composer's toggles).
+// The active editor's file or selection as an attachment part (the composer's toggles, the
+// start-task command); the text itself is the core's one attachment format.
 import * as vscode from 'vscode';
+import { editorContextText } from '../../../core/attachments/attachment-text';
 
-/** The active file or selection, attached to a message as context the agent can read. */
-export function attachmentText(attachments?: { activeFile?: boolean; selection?: boolean }): string {
-  const editor = vscode.window.activeTextEditor;
-  if (!editor || !attachments) return '';
+/** The attachment part for the editor's file or selection, as the toggles ask; none when nothing fits. */
+export function editorContextParts(
+  attachments?: { activeFile?: boolean; selection?: boolean },
+  editor: vscode.TextEditor | undefined = vscode.window.activeTextEditor,
+): string[] {
+  if (!editor || !attachments) return [];
   const path = vscode.workspace.asRelativePath(editor.document.uri);
-  if (attachments.selection && !editor.selection.isEmpty) {
-    const text = editor.document.getText(editor.selection);
-    const from = editor.selection.start.line + 1;
-    return `\n\nSelected in ${path} (from line ${from}):\n\`\`\`\n${text}\n\`\`\``;
+  const { selection, document } = editor;
+  if (attachments.selection && !selection.isEmpty) {
+    const selected = {
+      text: document.getText(selection),
+      startLine: selection.start.line + 1,
+      endLine: selection.end.line + 1,
+      language: document.languageId,
+    };
+    return [editorContextText({ path, selection: selected })];
   }
-  if (attachments.activeFile) return `\n\nThe file I am looking at: ${path}`;
-  return '';
+  if (attachments.activeFile) return [editorContextText({ path })];
+  return [];
 }

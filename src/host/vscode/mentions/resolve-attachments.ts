@@ -4,7 +4,7 @@
 // a file outside the workspace, or one that may hold secrets, is attached only if the user says so.
 import { execFile } from 'node:child_process';
 import * as vscode from 'vscode';
-import { attachmentText } from '../../../core/attachments/attachment-text';
+import { attachmentText, editorContextText } from '../../../core/attachments/attachment-text';
 import { type ImageStore, imageSizeText, sniffImageMime } from '../../../core/attachments/image-store';
 import { isInsideAny, realPath } from '../../../core/security/resolve-path';
 import { secretReason, sensitiveReadReason } from '../../../core/security/sensitive-paths';
@@ -264,12 +264,15 @@ function selectionText(): string {
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.selection.isEmpty)
     return attachmentText('selection', '[Not attached: no text is selected in an editor.]');
-  const label = vscode.workspace.asRelativePath(editor.document.uri);
   const { start, end } = editor.selection;
-  const lines =
-    start.line === end.line ? `line ${start.line + 1}` : `lines ${start.line + 1}-${end.line + 1}`;
-  return attachmentText(`selection in ${label} (${lines})`, editor.document.getText(editor.selection), {
-    fence: editor.document.languageId,
+  return editorContextText({
+    path: vscode.workspace.asRelativePath(editor.document.uri),
+    selection: {
+      text: editor.document.getText(editor.selection),
+      startLine: start.line + 1,
+      endLine: end.line + 1,
+      language: editor.document.languageId,
+    },
   });
 }
 
