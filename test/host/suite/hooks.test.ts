@@ -14,6 +14,8 @@ import * as vscode from 'vscode';
 import type { Event } from '../../../src/core/events';
 import { acceptHooks } from '../../../src/host/node/hooks/accepted-hooks';
 import { repositoryHooks } from '../../../src/host/node/hooks/hook-sources';
+import type { HostMessage } from '../../../src/protocol/messages';
+import { hookRewrite, noteHookRun } from '../../../webview-ui/src/state/hook-rewrites';
 import type { ScriptedLlm, ScriptedToolCall } from '../../support/llm-server';
 import { chatTask, scriptedModel, until, workspaceRoot } from './helpers';
 
@@ -88,7 +90,11 @@ describe('hooks in the editor', function () {
     try {
       await until(() => llm!.remainingTurns() === 0, 'the model played its turns');
       assert.equal(await session.settled(), expected, session.conversation.state.lastError?.message);
-      return { shown: JSON.stringify(view.posted), events: await session.conversation.events() };
+      return {
+        shown: JSON.stringify(view.posted),
+        posted: [...view.posted],
+        events: await session.conversation.events(),
+      };
     } finally {
       controller.dispose();
     }
@@ -127,10 +133,22 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
     );
     await userHooks(pre(hook));
     llm = await scriptedModel(oneCall('hooks-rewrite', terminal('call_echo', 'echo original-words')));
-    const { shown, events } = await runTask('say it');
+    const { shown, posted, events } = await runTask('say it');
     assert.match(result(events), /rewritten-words/);
     assert.doesNotMatch(result(events), /original-words/);
     assert.match(shown, /"updated_input":\{"command":"echo rewritten-words"\}/);
+    // The card, read from what the chat received as the chat reads it: the command that ran,
+    // marked with the hook, and the model's own below.
+    const received = posted.flatMap((m: HostMessage) =>
+      m.type === 'events' ? m.events.map((v) => v.event) : [],
+    );
+    for (const e of received) noteHookRun(e);
+    const action = received.find((e) => e.kind === 'ActionEvent' && e.tool_name === 'terminal');
+    assert.ok(action, 'the chat received the action');
+    const card = hookRewrite(action);
+    assert.equal(card?.action['command'], 'echo rewritten-words');
+    assert.deepEqual(card?.original, { command: 'echo original-words' });
+    assert.match(card?.by ?? '', /rewrite\.js$/);
   });
 
   it('a PreToolUse hook that hangs is stopped at its timeout, and the action does not run', async () => {

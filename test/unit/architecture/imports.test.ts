@@ -198,6 +198,7 @@ describe('import graph of src/', () => {
 const WEBVIEW_CORE_LEAVES = [
   'src/core/attachments/attachment-text.ts',
   'src/core/format/counts.ts',
+  'src/core/hooks/tool-names.ts',
   'src/core/security/command-prefix.ts',
   'src/core/text/html-escape.ts',
   'src/core/tools/terminal-notes.ts',

@@ -3,10 +3,12 @@
 import type { ComponentChildren } from 'preact';
 import { contentText, obj, splitThink, str } from '../lib/fields';
 import { isSideEffectFree } from '../lib/side-effects';
+import { hookRewrite } from '../state/hook-rewrites';
 import { askedRisk, header, isLatestBatch, rejectedInEditor, type Row, unaskedReason } from '../state/store';
 import { Collapsible } from './Collapsible';
 import { DelegatedAgents, hasDelegatedAgents } from './DelegatedAgents';
 import { FileEditBody } from './FileEditBody';
+import { HookRewriteLine } from './HookRewriteLine';
 import { GenericToolBody, InvalidCallBody } from './GenericToolBody';
 import { Icon } from './Icon';
 import { Markdown } from './Markdown';
@@ -19,7 +21,11 @@ import { toolIcon } from '../lib/tool-icons';
 export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?: ComponentChildren }) {
   const e = row.event;
   const tool = str(e.tool_name) ?? t('toolFallback');
-  const action = obj(e.action);
+  // A PreToolUse hook's rewrite is what ran: the body shows it, a line says so and what was asked.
+  const rewrite = hookRewrite(e);
+  const action = rewrite?.action ?? obj(e.action);
+  // The model's summary described the call it made, not the rewritten one.
+  const summary = rewrite ? undefined : str(e.summary);
   const { visible, thinking } = splitThink(contentText(e.thought));
   const reasoning = str(e.reasoning_content)?.trim() || thinking;
   const h = header.value;
@@ -47,9 +53,9 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
       <div class="card-head">
         <Icon name={toolIcon(tool)} class="tool-icon" />
         <span class="tool-name">{tool}</span>
-        {str(e.summary) && (
-          <span class="summary" title={str(e.summary)}>
-            {str(e.summary)}
+        {summary && (
+          <span class="summary" title={summary}>
+            {summary}
           </span>
         )}
         {tools}
@@ -59,6 +65,7 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
           {badge && <RiskBadge risk={modelRisk} />}
         </span>
       </div>
+      {rewrite && <HookRewriteLine rewrite={rewrite} />}
       {raised && <RiskLine risk={raised.risk} reason={raised.reason ?? ''} modelRisk={modelRisk} />}
       {unasked && (
         <div class="unasked-line muted" title={unasked}>

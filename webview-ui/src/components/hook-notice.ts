@@ -50,7 +50,7 @@ export function hookRunLine(v: Record<string, unknown>): HookLine {
 }
 
 /** The command as the user knows it: a script's name rather than its folder, and not too long. */
-function shortCommand(command: string): string {
+export function shortCommand(command: string): string {
   const [first = '', ...rest] = command.trim().split(/\s+/);
   const name = first.replace(/^["']?(?:.*\/)?/, '').replace(/["']$/, '');
   const shown = [name, ...rest].join(' ');

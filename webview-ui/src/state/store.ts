@@ -7,6 +7,7 @@ import { pointWords } from '../lib/point-words';
 import type { AgentMode, ConversationHeader, EventJson, ViewEvent } from '../../../src/protocol/messages';
 import { actionIdOf, source, str, toolCallIdOf } from '../lib/fields';
 import { classify, type RowView } from './classify';
+import { clearHookRewrites, noteHookRun } from './hook-rewrites';
 
 export interface Row {
   key: string;
@@ -144,6 +145,7 @@ function dropRows(): void {
   pointNames.clear();
   restoreIds.clear();
   rejectedInReview.clear();
+  clearHookRewrites();
   latestBatch = undefined;
   latestPlanId.value = null;
   latestStatusEvent.value = null;
@@ -230,6 +232,11 @@ function bumpSoon(): void {
 function ingest({ seq, event }: ViewEvent): void {
   noteAskedRisk(event);
   notePoint(event);
+  const rewritten = noteHookRun(event);
+  if (rewritten) {
+    const card = actionRows.get(rewritten);
+    if (card) card.rev++; // it shows the call as the hook rewrote it from now on
+  }
   if (stateKey(event) === 'execution_status') latestStatusEvent.value = event.id;
   const view = classify(event);
   if (view === 'hidden') return;
