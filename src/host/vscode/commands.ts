@@ -14,6 +14,7 @@ import { replayConversation } from './replay-conversation';
 import { printableLine } from '../../core/text/printable';
 import { errorText } from '../../core/text/l10n';
 import { delegatedAgentTarget, REVEAL_DELEGATED_AGENT } from './agents/reveal-delegated-agent';
+import { pickAgent } from './acp/pick-agent';
 
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -43,29 +44,20 @@ export function registerCommands(
 
   return [
     register('logbook.startTask', async (taskArg?: unknown) => {
-      let task = typeof taskArg === 'string' && taskArg.trim() ? taskArg : undefined;
-      let context = '';
-      if (!task) {
-        const editor = vscode.window.activeTextEditor;
-        const selection =
-          editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
-        task = await vscode.window.showInputBox({
-          title: vscode.l10n.t('Logbook: Start Agent Task'),
-          prompt: vscode.l10n.t('What should the agent do?'),
-          placeHolder: vscode.l10n.t('e.g. Add input validation to src/math.js and run the tests'),
-          ignoreFocusOut: true,
-        });
-        // The editor's context goes with the task: the selection, or else which file is open.
-        if (task?.trim() && editor && editor.document.uri.scheme === 'file') {
-          const path = vscode.workspace.asRelativePath(editor.document.uri);
-          context = selection
-            ? `\n\nSelected in ${path}:\n\`\`\`\n${selection}\n\`\`\``
-            : `\n\nThe file I am looking at: ${path}`;
-        }
-      }
-      if (!task?.trim()) return undefined;
-      const id = await service.startTaskWith(task, context);
+      const asked = await askTask(taskArg, vscode.l10n.t('Logbook: Start Agent Task'));
+      if (!asked) return undefined;
+      const id = await service.startTaskWith(asked.task, asked.context);
       log.info(`Started conversation ${id}`);
+      await revealChat();
+      return id;
+    }),
+    register('logbook.startAgentTaskWith', async (agentArg?: unknown, taskArg?: unknown) => {
+      const agent = await pickAgent(agentArg);
+      if (!agent) return undefined;
+      const asked = await askTask(taskArg, vscode.l10n.t('Logbook: Start Agent Task with {0}', agent));
+      if (!asked) return undefined;
+      const id = await service.startTaskWith(asked.task, asked.context, agent);
+      log.info(`Started conversation ${id} with the agent "${agent}"`);
       await revealChat();
       return id;
     }),
@@ -272,4 +264,30 @@ async function conversationToAct(
     pickOptions,
   );
   return pick?.id;
+}
+
+/** The task given as an argument, or asked for with the editor's selection (or open file) as context. */
+async function askTask(
+  taskArg: unknown,
+  title: string,
+): Promise<{ task: string; context: string } | undefined> {
+  if (typeof taskArg === 'string' && taskArg.trim()) return { task: taskArg, context: '' };
+  const editor = vscode.window.activeTextEditor;
+  const selection = editor && !editor.selection.isEmpty ? editor.document.getText(editor.selection) : '';
+  const task = await vscode.window.showInputBox({
+    title,
+    prompt: vscode.l10n.t('What should the agent do?'),
+    placeHolder: vscode.l10n.t('e.g. Add input validation to src/math.js and run the tests'),
+    ignoreFocusOut: true,
+  });
+  if (!task?.trim()) return undefined;
+  let context = '';
+  // The editor's context goes with the task: the selection, or else which file is open.
+  if (editor && editor.document.uri.scheme === 'file') {
+    const path = vscode.workspace.asRelativePath(editor.document.uri);
+    context = selection
+      ? `\n\nSelected in ${path}:\n\`\`\`\n${selection}\n\`\`\``
+      : `\n\nThe file I am looking at: ${path}`;
+  }
+  return { task, context };
 }

@@ -26,7 +26,7 @@ import { DEMO_OPTION } from './demo-option';
 import { excludeStoreFromGit, STORE_EXCLUDE_LINE } from './git-exclude';
 import { withoutUrlCredentials } from '../../../core/secrets/url-secrets';
 import { PASS_ENV_OPTION } from './pass-env';
-import { SANDBOX_OPTION } from './sandbox-option';
+import { cliSandbox, SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION } from './mcp-option';
 import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
 import { keepRecord } from './kept-record';
@@ -110,7 +110,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
       ? await launchAgent({
           name: agentName,
           entry: agentCfg,
-          settings,
+          sandbox: cliSandbox(settings, io.env),
           env: io.env,
           workspace,
           log: (line) => note(io, mode, line),
