@@ -257,6 +257,15 @@ export const SETTINGS: readonly SettingDef[] = [
       'External Agent Client Protocol agents that `logbook run --agent NAME` and **Logbook: Start Agent Task with…** can run instead of Logbook\'s own loop, by name: `{"gemini": {"command": "gemini", "args": ["--acp"], "env": ["GEMINI_API_KEY"], "allowedHosts": ["generativelanguage.googleapis.com"]}}`. The agent starts in the sandbox (the workspace writable; the network closed but for `sandbox.allowedHosts` and its own `allowedHosts`); `env` names the variables of your environment it gets. Only your own config file or environment can name one; its permission requests, reads, writes and commands go through the confirmation policy. None starts in an untrusted workspace. See `docs/ACP.md`.',
   }),
   setting({
+    key: 'acp.replyTimeoutSeconds',
+    kind: integer(1, 86_400),
+    default: 600,
+    hosts: BOTH,
+    env: ['LOGBOOK_ACP_REPLY_TIMEOUT'],
+    description:
+      'How long an external ACP agent may go without answering Logbook (starting its session, or saying anything in a turn) before Logbook cancels its turn and records an error. The conversation stays usable: the next message goes to the same agent. Time the agent waits for your confirmation does not count.',
+  }),
+  setting({
     key: 'checkpoints.dir',
     kind: orNull(text()),
     default: null,

@@ -42,6 +42,8 @@ export async function launchAgent(opts: {
   env: Readonly<Record<string, string | undefined>>;
   workspace: string;
   log: (line: string) => void;
+  /** acp.replyTimeoutSeconds: how long the agent may say nothing before its turn is given up. */
+  replyTimeoutSec?: number;
 }): Promise<LaunchedAgent> {
   const { name, entry, workspace, log } = opts;
   // The launcher is the MCP servers'; its lines name the agent and where its hosts go.
@@ -71,6 +73,7 @@ export async function launchAgent(opts: {
     launch: launched.launch ?? { command: entry.command, args: entry.args ?? [], env },
     workspace,
     log,
+    ...(opts.replyTimeoutSec !== undefined ? { replyTimeoutSec: opts.replyTimeoutSec } : {}),
   });
   const secrets: NamedSecret[] = [];
   for (const k of pass) {

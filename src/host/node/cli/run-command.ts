@@ -111,6 +111,7 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
           name: agentName,
           entry: agentCfg,
           sandbox: cliSandbox(settings, io.env),
+          replyTimeoutSec: settings.get<number>('acp.replyTimeoutSeconds'),
           env: io.env,
           workspace,
           log: (line) => note(io, mode, line),

@@ -117,6 +117,7 @@ export class EditorAgentModel implements LlmClient {
       sandbox: this.opts.sandbox,
       env: process.env,
       workspace: cwd,
+      replyTimeoutSec: editorSetting<number>('acp.replyTimeoutSeconds'),
       log: (line) => log.info(`Agent "${name}": ${line}`),
     });
     this.agentSecrets = agent.secrets;
