@@ -1,4 +1,4 @@
-// An external ACP agent that stops answering (`logbook run --agent`, and the chat's agent tasks,
+// An external ACP agent run again on a conversation is told its earlier turns; one that stops answering (`logbook run --agent`, and the chat's agent tasks,
 // share the client): after acp.replyTimeoutSeconds of silence its turn is cancelled and the run
 // ends with an error that says so; what was recorded stays, and the conversation goes on.
 import * as assert from 'node:assert/strict';
@@ -40,4 +40,17 @@ describe('hostile: an external ACP agent that never answers', function () {
       assert.equal(verify.code, 0, printed(verify));
     });
   }
+
+  it('a later run on the conversation starts a new session of the agent, told the earlier turns briefly', async () => {
+    const ws = realpathSync(fx.tmp());
+    const first = await run(['--workspace', ws, '--task', '{"env": "NOTHING_SET"}']);
+    assert.equal(first.code, 0, printed(first));
+    const dir = conversationDir(ws, first.stdout);
+    const next = await run(['--store', dir, '--task', '{"echo": true}']);
+    assert.equal(next.code, 0, printed(next));
+    const log = JSON.stringify(await readLogJson(dir));
+    assert.match(log, /prompt: Earlier in this conversation/);
+    assert.match(log, /User: \{\\"env\\": \\"NOTHING_SET\\"\}/, 'its earlier task');
+    assert.match(log, /You: env: undefined/, 'its earlier answer');
+  });
 });

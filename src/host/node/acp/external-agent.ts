@@ -42,6 +42,7 @@ import {
   textOf,
 } from './agent-stops';
 import { ACP_ERROR_KEY, ACP_TOOL_CALL_KEY } from './record-lines';
+import { historyBrief } from './history-brief';
 
 export interface AgentLaunch {
   command: string;
@@ -114,7 +115,9 @@ export class ExternalAgentModel implements LlmClient {
       this.pending = undefined;
     } else if (last?.role === 'user') {
       this.dropStale();
-      await this.prompt(textOf(last));
+      // A new session of an agent that ran this conversation before is told what it missed.
+      const brief = this.connection ? undefined : historyBrief(req.messages);
+      await this.prompt(brief ? `${brief}\n${textOf(last)}` : textOf(last));
     } else if (!this.connection) {
       throw new LlmError('bad_request', `The agent "${this.opts.name}" has no turn to go on with.`);
     }
@@ -449,6 +452,8 @@ export class ExternalAgentModel implements LlmClient {
       const arm = () => {
         clearTimeout(timer);
         timer = setTimeout(() => this.giveUp(), this.timeoutMs());
+        // Never what keeps the process alive (a run stopping closes the agent anyway).
+        timer.unref();
       };
       this.heard = arm;
       const look = () => {
@@ -460,23 +465,22 @@ export class ExternalAgentModel implements LlmClient {
         resolve(s);
         return true;
       };
+      const stop = () => {
+        clearTimeout(timer);
+        this.heard = undefined;
+        this.wake = undefined;
+        if (this.sessionId)
+          void this.connection?.agent
+            .notify('session/cancel', { sessionId: this.sessionId })
+            .catch(() => undefined);
+        reject(new LlmError('aborted', 'Stopped by the user.'));
+      };
       if (look()) return;
+      // Stopped while the agent was starting: its turn is cancelled at once.
+      if (signal?.aborted) return stop();
       arm();
       this.wake = () => void look();
-      signal?.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          this.heard = undefined;
-          this.wake = undefined;
-          if (this.sessionId)
-            void this.connection?.agent
-              .notify('session/cancel', { sessionId: this.sessionId })
-              .catch(() => undefined);
-          reject(new LlmError('aborted', 'Stopped by the user.'));
-        },
-        { once: true },
-      );
+      signal?.addEventListener('abort', stop, { once: true });
     });
   }
 }
