@@ -91,6 +91,19 @@ describe('An external ACP agent in the chat', function () {
     assert.match(await lastAgentText(await session.eventsAfter(-1)), /write: done/);
   });
 
+  it("in plan mode its write is refused unasked, as Logbook's own would be", async () => {
+    const path = join(workspaceRoot(), FILE);
+    const { service } = await logbook();
+    const session = await service.create('writer');
+    await session.setMode('plan');
+    await session.send(JSON.stringify({ write: { path, content: 'after\n' } }));
+    await session.settled();
+    assert.deepEqual(session.conversation.awaitingConfirmation(), [], 'nothing asked');
+    assert.equal(readFileSync(path, 'utf8'), 'before\n', 'nothing written');
+    assert.match(await lastAgentText(await session.eventsAfter(-1)), /refused: /);
+    await service.delete(session.id);
+  });
+
   it('rejects its permission request when the user rejects it', async () => {
     const { service, id, session } = await start({
       ask: { title: 'Delete the build folder', command: 'rm -rf build' },
