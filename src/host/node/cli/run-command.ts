@@ -28,7 +28,7 @@ import { withoutUrlCredentials } from '../../../core/secrets/url-secrets';
 import { PASS_ENV_OPTION } from './pass-env';
 import { cliSandbox, SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION } from './mcp-option';
-import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
+import { newSessionInfo, noteTitle, readSessionInfo, writeSessionInfo } from './session-file';
 import { keepRecord } from './kept-record';
 import { agentsReport, childrenInDoubt } from './agents-report';
 import { agentEntry, launchAgent } from '../acp/agent-launch';
@@ -185,6 +185,8 @@ export async function runCommand(argv: readonly string[], io: CliIo): Promise<nu
     } else {
       if (agentMode !== undefined) await conversation.setMode(agentMode);
       await conversation.sendMessage(task);
+      // What an editor's session list (`logbook acp`'s session/list) names it by.
+      noteTitle(storeDir, conversation.state.title);
     }
     return await driveToStop(io, mode, session, storeDir, opened.children, inPlaceAt(io, values, workspace));
   } finally {
