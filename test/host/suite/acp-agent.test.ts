@@ -114,6 +114,15 @@ describe('An external ACP agent in the chat', function () {
     await service.reject(id, [pending.id], 'not now');
     await session.settled();
     assert.match(await lastAgentText(await session.eventsAfter(-1)), /permission: no/);
+    // "Continue from here" keeps the conversation the agent's.
+    const events = await session.eventsAfter(-1);
+    const asked = events.find((e) => (e.event as { source?: string }).source === 'user');
+    const { forkId } = await service.forkFrom(id, (asked!.event as { id: string }).id, {
+      offerRestore: () => Promise.resolve(false),
+    });
+    const fork = await service.session(forkId);
+    assert.deepEqual(fork.header().model, { name: 'writer', provider: 'acp' });
+    await service.delete(forkId);
   });
 
   it('runs its command in the conversation’s integrated terminal', async () => {
