@@ -198,7 +198,7 @@ describe('webview: intents', function () {
     await p.showConversation(batch, makeHeader({ model: { name: 'gemini', provider: 'acp' } }));
     const agent = p.page.locator('.model-button');
     assert.equal(await agent.locator('.model-name').innerText(), 'gemini');
-    assert.match((await agent.getAttribute('title')) ?? '', /^Agent: gemini, an external ACP agent/);
+    assert.match((await agent.getAttribute('title')) ?? '', /^Agent: gemini \(an external ACP agent\)/);
     assert.equal(await p.page.getByRole('button', { name: /Choose another model/ }).count(), 0);
     await agent.click();
     assert.equal((await p.posted()).filter((m) => (m as { type?: string }).type === 'selectModel').length, 0);

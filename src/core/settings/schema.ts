@@ -263,7 +263,7 @@ export const SETTINGS: readonly SettingDef[] = [
     hosts: BOTH,
     env: ['LOGBOOK_ACP_REPLY_TIMEOUT'],
     description:
-      'How long an external ACP agent may go without answering Logbook (starting its session, or saying anything in a turn) before Logbook cancels its turn and records an error. The conversation stays usable: the next message goes to the same agent. Time the agent waits for your confirmation does not count.',
+      'Seconds an external ACP agent may say nothing (starting, or in a turn; not while you confirm) before its turn is cancelled with an error. The next message goes on with it.',
   }),
   setting({
     key: 'checkpoints.dir',

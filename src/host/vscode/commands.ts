@@ -54,10 +54,10 @@ export function registerCommands(
     register('logbook.startAgentTaskWith', async (agentArg?: unknown, taskArg?: unknown) => {
       const agent = await pickAgent(agentArg);
       if (!agent) return undefined;
-      const asked = await askTask(taskArg, vscode.l10n.t('Logbook: Start Agent Task with {0}', agent));
+      const asked = await askTask(taskArg, vscode.l10n.t('Logbook: Start Agent Task with…'));
       if (!asked) return undefined;
       const id = await service.startTaskWith(asked.task, asked.context, agent);
-      log.info(`Started conversation ${id} with the agent "${agent}"`);
+      log.info(`Started conversation ${id}`);
       await revealChat();
       return id;
     }),

@@ -24,7 +24,7 @@ import { SignatureChecks } from './signature-checks';
 import { SecretSigningKey } from './signing-key';
 import { EditorMcpServers } from './mcp/editor-mcp-servers';
 import { createEditorSandbox } from './sandbox/editor-sandbox';
-import { boundAgent, EditorAgentModel } from './acp/editor-agent';
+import { boundAgent, editorAgent } from './acp/editor-agent';
 import { SandboxWarning } from './sandbox/sandbox-status';
 import { closedLogEventsAfter } from './agents/closed-agent-logs';
 import { editorAgentDefinitions, type EditorMainAgent, editorMainAgent } from './agents/editor-agents';
@@ -217,6 +217,7 @@ export class ConversationSessions implements vscode.Disposable {
     const dir = join(this.root, id);
     // A conversation started with an external agent runs it (started at its first turn).
     const agentName = boundAgent(dir);
+    const external = agentName ? await editorAgent(agentName, cwd, sandbox.sandbox, this.log) : undefined;
     const deps: SessionDeps = {
       signing,
       headFile: this.headFile(id),
@@ -242,11 +243,7 @@ export class ConversationSessions implements vscode.Disposable {
       ...(folder ? { checkpoints: this.checkpointStore() } : {}),
       mcp: this.mcp,
       sandbox,
-      ...(agentName
-        ? {
-            external: new EditorAgentModel({ name: agentName, cwd, sandbox: sandbox.sandbox, log: this.log }),
-          }
-        : {}),
+      ...(external ? { external } : {}),
     };
     // The agents it may delegate to, and its children's sessions (agents/editor-agents.ts).
     const agents = editorMainAgent({

@@ -24,7 +24,6 @@ import type { ToolSpec } from '../../core/tools';
 import type { ConversationStore } from '../node/session/conversation-store';
 import { readWebRules, readWebSearch } from './web-settings';
 import { editorHooks } from './hooks/editor-hooks';
-import { agentPermissionTool } from '../node/acp/permission-tool';
 
 /** The conversation's integrated terminal, made at the agent's first command and named after it. */
 export interface EditorTerminal {
@@ -44,9 +43,7 @@ export async function openEditorAgentSession(
   const mcp = deps.mcp;
   const external = deps.external;
   // An external agent's permission requests are actions of their own tool; it delegates to no one.
-  const hostTools = external
-    ? (builtIn: ToolSpec[]) => [...builtIn, agentPermissionTool(external.name)]
-    : deps.tools;
+  const hostTools = external ? (builtIn: ToolSpec[]) => [...builtIn, external.permissionTool()] : deps.tools;
   const ownSecrets = external
     ? joinSecrets(
         () => knownSecrets.current,

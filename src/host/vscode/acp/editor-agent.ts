@@ -6,21 +6,16 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import {
-  type LlmCallOptions,
-  type LlmClient,
-  LlmError,
-  type LlmRequest,
-  type LlmResponse,
-} from '../../../core/llm';
-import type { NamedSecret } from '../../../core/secrets';
+import { LlmError } from '../../../core/llm';
+import type { AgentEntry } from '../../node/acp/agent-launch';
+import type { AgentLlm } from '../../node/acp/agent-llm';
 import type { CommandSandbox } from '../../node/sandbox';
-import type { AgentEntry, LaunchedAgent } from '../../node/acp/agent-launch';
-import type { AgentRecorder } from '../../node/acp/external-agent';
 import { editorSetting } from '../config';
 
 /** Beside the conversation's log: the name of the agent of `logbook.acp.agents` it runs. */
 export const AGENT_FILE = 'acp-agent.json';
+
+export type EditorAgent = AgentLlm;
 
 /** The agents of the user's `logbook.acp.agents` (a workspace's value never counts: guarded). */
 export function editorAgents(): Record<string, AgentEntry> {
@@ -45,94 +40,28 @@ export function bindAgent(dir: string, name: string): void {
   writeFileSync(join(dir, AGENT_FILE), JSON.stringify({ name }) + '\n');
 }
 
-export interface EditorAgentOptions {
-  name: string;
-  cwd: string;
-  sandbox: CommandSandbox;
-  log: vscode.LogOutputChannel;
-}
-
-/** The model of a conversation that runs an external agent; the agent starts at its first turn. */
-export class EditorAgentModel implements LlmClient {
-  readonly model: string;
-  private launched: Promise<LaunchedAgent> | undefined;
-  private agentSecrets: NamedSecret[] = [];
-  private onRecord: AgentRecorder | undefined;
-
-  constructor(private readonly opts: EditorAgentOptions) {
-    this.model = `acp:${opts.name}`;
-  }
-
-  get name(): string {
-    return this.opts.name;
-  }
-
-  /** Appends what the agent did that is not a reply (its own tool calls, a broken connection). */
-  set recorder(r: AgentRecorder) {
-    this.onRecord = r;
-  }
-
-  /** The values of the variables the agent got (its key), once it started. */
-  secrets(): readonly NamedSecret[] {
-    return this.agentSecrets;
-  }
-
-  async complete(req: LlmRequest, opts?: LlmCallOptions): Promise<LlmResponse> {
-    const agent = await this.start();
-    return agent.model.complete(req, opts);
-  }
-
-  private start(): Promise<LaunchedAgent> {
-    if (!vscode.workspace.isTrusted)
-      return Promise.reject(
-        new LlmError(
-          'bad_request',
-          `This workspace is not trusted, so Logbook starts no external agent in it. Trust the workspace to run the agent "${this.opts.name}".`,
-        ),
-      );
-    this.launched ??= this.launch().catch((err: unknown) => {
-      // The next turn tries again (the user may fix the entry, or install the program).
-      this.launched = undefined;
-      throw err instanceof LlmError ? err : new LlmError('server_error', errorText(err));
+/** The conversation's model: the agent, its stack (the ACP SDK) loaded now, for this conversation only. */
+export async function editorAgent(
+  name: string,
+  cwd: string,
+  sandbox: CommandSandbox,
+  log: vscode.LogOutputChannel,
+): Promise<EditorAgent> {
+  const { AgentLlm } = await import('../../node/acp/agent-llm');
+  const agent = new AgentLlm({
+    name,
+    cwd,
+    sandbox,
+    trusted: () => vscode.workspace.isTrusted,
+    entries: editorAgents,
+    replyTimeoutSec: () => editorSetting<number>('acp.replyTimeoutSeconds'),
+    log: (line) => log.info(`Agent "${name}": ${line}`),
+  });
+  const complete = agent.complete.bind(agent);
+  // The stack's bundle has its own LlmError class: this bundle's keeps the kind (a stop is "aborted").
+  agent.complete = (req, opts) =>
+    complete(req, opts).catch((e: LlmError) => {
+      throw e.name === 'LlmError' ? new LlmError(e.kind, e.message) : e;
     });
-    return this.launched;
-  }
-
-  private async launch(): Promise<LaunchedAgent> {
-    const { name, cwd, log } = this.opts;
-    const agents = editorAgents();
-    const entry = Object.hasOwn(agents, name) ? agents[name] : undefined;
-    if (!entry) {
-      const known = Object.keys(agents);
-      throw new LlmError(
-        'bad_request',
-        `No agent "${name}" in your logbook.acp.agents (${known.length ? `there are: ${known.join(', ')}` : 'it is empty'}). Add it to your user settings (docs/ACP.md).`,
-      );
-    }
-    // Loaded when a conversation first runs an agent, not as the extension starts.
-    const { launchAgent } = await import('../../node/acp/agent-launch');
-    const agent = await launchAgent({
-      name,
-      entry,
-      sandbox: this.opts.sandbox,
-      env: process.env,
-      workspace: cwd,
-      replyTimeoutSec: editorSetting<number>('acp.replyTimeoutSeconds'),
-      log: (line) => log.info(`Agent "${name}": ${line}`),
-    });
-    this.agentSecrets = agent.secrets;
-    agent.model.recorder = (r) => this.onRecord?.(r) ?? Promise.resolve();
-    return agent;
-  }
-
-  /** Stops the agent (with the conversation's session). */
-  async close(): Promise<void> {
-    const launched = this.launched;
-    this.launched = undefined;
-    if (launched) await launched.then((a) => a.close()).catch(() => undefined);
-  }
-}
-
-function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return agent;
 }
