@@ -22,6 +22,8 @@ export const LAZY_BUNDLES = [
   { name: 'openai', entry: 'src/core/llm/openai-sdk.ts' },
   // The demo model's server and scripts: `npm start` or Try the Demo.
   { name: 'demo-model', entry: 'src/host/node/demo-model/demo-server.ts' },
+  // The ACP SDK and the external agent's client: a conversation an external agent runs.
+  { name: 'acp-agent', entry: 'src/host/node/acp/agent-llm.ts' },
 ];
 
 const COMMANDS_DIR = 'src/host/node/cli';

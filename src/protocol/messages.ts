@@ -108,7 +108,8 @@ export const ConversationHeader = z.strictObject({
   model: z.optional(
     z.strictObject({
       name: z.string().check(z.maxLength(LIMITS.title)),
-      provider: z.enum(['openai', 'vscode']),
+      /** `acp`: an external agent of `logbook.acp.agents` answers instead of a model. */
+      provider: z.enum(['openai', 'vscode', 'acp']),
     }),
   ),
   /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */

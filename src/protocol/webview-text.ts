@@ -327,6 +327,7 @@ export const WEBVIEW_TEXT = {
   modelTitleEditor: 'Model: {0}, an editor model. Click to choose another.',
   modelTitleEndpoint: 'Model: {0}, the OpenAI-compatible endpoint. Click to choose another.',
   modelLabel: 'Model: {0}. Choose another model',
+  agentTitle: 'Agent: {0} (an external ACP agent)',
   tokensIn: ' in',
   tokensInLong: ' (prompt tokens)',
   tokensOut: ' out',

@@ -3,6 +3,7 @@
 // {"path", "content"}} sends fs/write_text_file; {"ask": {"title",
 // "command"}} sends session/request_permission for its own shell tool; {"touch": "path"} writes a file itself (with its own rights,
 // which the sandbox bounds); {"wait": true} waits for session/cancel;
+// {"echo": true} says the whole prompt it got; {"silent": true} says nothing until the client cancels the turn;
 // {"env": "NAME"} says the variable's value; {"run": {"command", "args", "cwd", "env",
 // "outputByteLimit"}} runs a command through terminal/create, waits for it, reads its output and
 // releases it ({"runs": [...]}: several, one after another); {"terminalCapability": true} says whether the client offered terminals. It says what came back as its message, then ends the turn.
@@ -26,11 +27,18 @@ const app = agent({ name: 'write-agent' })
         sessionId: params.sessionId,
         update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } },
       });
-    const asked = JSON.parse(text.slice(text.indexOf('{')));
+    // The last task given (an unanswered one before it may share the prompt).
+    const last = text.lastIndexOf('\n{');
+    const asked = JSON.parse(text.slice(last >= 0 ? last + 1 : text.indexOf('{')));
     let said;
     try {
-      if (asked.env) {
+      if (asked.echo) {
+        said = `prompt: ${text}`;
+      } else if (asked.env) {
         said = `env: ${process.env[asked.env]}`;
+      } else if (asked.silent) {
+        await new Promise((resolve) => (cancelled = resolve));
+        return { stopReason: 'cancelled' };
       } else if (asked.wait) {
         // Says it started, then waits until the client cancels the turn.
         await say('waiting');

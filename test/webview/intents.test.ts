@@ -194,6 +194,16 @@ describe('webview: intents', function () {
     assert.match((await button.getAttribute('title')) ?? '', /copilot-gpt-4o, an editor model/);
   });
 
+  it('a conversation an external agent runs names the agent, with no model picker to open', async () => {
+    await p.showConversation(batch, makeHeader({ model: { name: 'gemini', provider: 'acp' } }));
+    const agent = p.page.locator('.model-button');
+    assert.equal(await agent.locator('.model-name').innerText(), 'gemini');
+    assert.match((await agent.getAttribute('title')) ?? '', /^Agent: gemini \(an external ACP agent\)/);
+    assert.equal(await p.page.getByRole('button', { name: /Choose another model/ }).count(), 0);
+    await agent.click();
+    assert.equal((await p.posted()).filter((m) => (m as { type?: string }).type === 'selectModel').length, 0);
+  });
+
   it('"Continue from here" forks from that event', async () => {
     await p.showConversation(batch);
     const row = p.row('ActionEvent').nth(1);

@@ -76,7 +76,13 @@ export const SETTING_CATEGORIES: readonly SettingCategory[] = [
   {
     title: 'MCP',
     id: 'logbook.mcp',
-    keys: ['mcp.servers', 'mcp.configFile', 'acp.agents', 'tools.includeEditorTools'],
+    keys: [
+      'mcp.servers',
+      'mcp.configFile',
+      'acp.agents',
+      'acp.replyTimeoutSeconds',
+      'tools.includeEditorTools',
+    ],
   },
   {
     title: 'Advanced',

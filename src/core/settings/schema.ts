@@ -250,11 +250,20 @@ export const SETTINGS: readonly SettingDef[] = [
       'an object of agents by name, each {"command", "args", "env", "allowedHosts"}',
     ),
     default: {},
-    hosts: CLI,
+    hosts: BOTH,
     guards: true,
     env: ['LOGBOOK_ACP_AGENTS'],
     description:
-      'External Agent Client Protocol agents `logbook run --agent NAME` can run instead of Logbook\'s own loop, by name: `{"gemini": {"command": "gemini", "args": ["--acp"], "env": ["GEMINI_API_KEY"], "allowedHosts": ["generativelanguage.googleapis.com"]}}`. The agent starts in the sandbox (the workspace writable; the network closed but for `sandbox.allowedHosts` and its own `allowedHosts`); `env` names the variables of your environment it gets. Only your own config file or environment can name one; its permission requests, reads, writes and commands go through the confirmation policy. See `docs/ACP.md`.',
+      'External Agent Client Protocol agents that `logbook run --agent NAME` and **Logbook: Start Agent Task with…** can run instead of Logbook\'s own loop, by name: `{"gemini": {"command": "gemini", "args": ["--acp"], "env": ["GEMINI_API_KEY"], "allowedHosts": ["generativelanguage.googleapis.com"]}}`. The agent starts in the sandbox (the workspace writable; the network closed but for `sandbox.allowedHosts` and its own `allowedHosts`); `env` names the variables of your environment it gets. Only your own config file or environment can name one; its permission requests, reads, writes and commands go through the confirmation policy. None starts in an untrusted workspace. See `docs/ACP.md`.',
+  }),
+  setting({
+    key: 'acp.replyTimeoutSeconds',
+    kind: integer(1, 86_400),
+    default: 600,
+    hosts: BOTH,
+    env: ['LOGBOOK_ACP_REPLY_TIMEOUT'],
+    description:
+      'Seconds an external ACP agent may say nothing (starting, or in a turn; not while you confirm) before its turn is cancelled with an error. The next message goes on with it.',
   }),
   setting({
     key: 'checkpoints.dir',

@@ -15,6 +15,7 @@ import { printableLine } from '../../core/text/printable';
 import { errorText } from '../../core/text/l10n';
 import { delegatedAgentTarget, REVEAL_DELEGATED_AGENT } from './agents/reveal-delegated-agent';
 import { editorContextParts } from './mentions/attachment-text';
+import { pickAgent } from './acp/pick-agent';
 
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -44,23 +45,19 @@ export function registerCommands(
 
   return [
     register('logbook.startTask', async (taskArg?: unknown) => {
-      let task = typeof taskArg === 'string' && taskArg.trim() ? taskArg : undefined;
-      let context: string[] = [];
-      if (!task) {
-        // The editor as it is before the input box takes the focus.
-        const editor = vscode.window.activeTextEditor;
-        task = await vscode.window.showInputBox({
-          title: vscode.l10n.t('Logbook: Start Agent Task'),
-          prompt: vscode.l10n.t('What should the agent do?'),
-          placeHolder: vscode.l10n.t('e.g. Add input validation to src/math.js and run the tests'),
-          ignoreFocusOut: true,
-        });
-        // The editor's context goes with the task: the selection, or else which file is open.
-        if (task?.trim() && editor?.document.uri.scheme === 'file')
-          context = editorContextParts({ selection: true, activeFile: true }, editor);
-      }
-      if (!task?.trim()) return undefined;
-      const id = await service.startTaskWith(task, context);
+      const asked = await askTask(taskArg, vscode.l10n.t('Logbook: Start Agent Task'));
+      if (!asked) return undefined;
+      const id = await service.startTaskWith(asked.task, asked.context);
+      log.info(`Started conversation ${id}`);
+      await revealChat();
+      return id;
+    }),
+    register('logbook.startAgentTaskWith', async (agentArg?: unknown, taskArg?: unknown) => {
+      const agent = await pickAgent(agentArg);
+      if (!agent) return undefined;
+      const asked = await askTask(taskArg, vscode.l10n.t('Logbook: Start Agent Task with…'));
+      if (!asked) return undefined;
+      const id = await service.startTaskWith(asked.task, asked.context, agent);
       log.info(`Started conversation ${id}`);
       await revealChat();
       return id;
@@ -268,4 +265,27 @@ async function conversationToAct(
     pickOptions,
   );
   return pick?.id;
+}
+
+/** The task given as an argument, or asked for with the editor's selection (or open file) as context. */
+async function askTask(
+  taskArg: unknown,
+  title: string,
+): Promise<{ task: string; context: string[] } | undefined> {
+  if (typeof taskArg === 'string' && taskArg.trim()) return { task: taskArg, context: [] };
+  // The editor as it is before the input box takes the focus.
+  const editor = vscode.window.activeTextEditor;
+  const task = await vscode.window.showInputBox({
+    title,
+    prompt: vscode.l10n.t('What should the agent do?'),
+    placeHolder: vscode.l10n.t('e.g. Add input validation to src/math.js and run the tests'),
+    ignoreFocusOut: true,
+  });
+  if (!task?.trim()) return undefined;
+  // The editor's context goes with the task: the selection, or else which file is open.
+  const context =
+    editor?.document.uri.scheme === 'file'
+      ? editorContextParts({ selection: true, activeFile: true }, editor)
+      : [];
+  return { task, context };
 }

@@ -398,8 +398,9 @@ describe('logbook acp (a real process, the SDK client)', function () {
     await second.initialize();
     const list = await second.agent.request('session/list', { cwd: ws });
     assert.deepEqual(
-      list.sessions.map((s) => [s.sessionId, s.cwd]),
-      [[sessionId, ws]],
+      list.sessions.map((s) => [s.sessionId, s.cwd, s.title]),
+      [[sessionId, ws, 'write a greeting']],
+      'each session with its title',
     );
     const loaded = await second.agent.request('session/load', { sessionId, cwd: ws, mcpServers: [] });
     assert.equal(loaded.modes?.currentModeId, 'act');

@@ -22,6 +22,7 @@ const LAZY_STACKS: Record<string, RegExp> = {
   'web-page': /node_modules\/(linkedom|@mozilla\/readability|turndown|htmlparser2|cssom)/,
   mcp: /node_modules\/(@modelcontextprotocol\/sdk|ajv)\//,
   openai: /node_modules\/openai\//,
+  'acp-agent': /node_modules\/@agentclientprotocol\/sdk\//,
 };
 
 // The bundles as `npm run package` builds them (esbuild.mjs --production), with what each is made

@@ -143,7 +143,12 @@ function listSessions(workspace: string): SessionInfo[] {
       const info = readSessionInfo(dir);
       if (!info || info.workspace !== workspace || info.id !== name) continue;
       const updatedAt = statSync(join(dir, 'segments')).mtime.toISOString();
-      found.push({ sessionId: info.id, cwd: workspace, updatedAt });
+      found.push({
+        sessionId: info.id,
+        cwd: workspace,
+        updatedAt,
+        ...(info.title ? { title: info.title } : {}),
+      });
     } catch {
       // A damaged folder is `logbook show`'s to explain; the list goes on without it.
     }

@@ -24,7 +24,7 @@ import { openCliSession, type CliSession, type PreparedSession } from '../cli/cl
 import { actionWhat } from '../cli/event-line';
 import { excludeStoreFromGit, STORE_EXCLUDE_LINE } from '../cli/git-exclude';
 import { keepRecord } from '../cli/kept-record';
-import { newSessionInfo, readSessionInfo, writeSessionInfo } from '../cli/session-file';
+import { newSessionInfo, noteTitle, readSessionInfo, writeSessionInfo } from '../cli/session-file';
 import { addUserAllowRule } from '../cli/user-allow-rules';
 import type { FilePort } from '../../../core/tools';
 import { ClientFilePort } from './client-file-port';
@@ -223,6 +223,7 @@ export class AcpSession {
     const title = c.state.title;
     if (title && title !== this.titleSent) {
       this.titleSent = title;
+      noteTitle(this.dir, title);
       this.send({ sessionUpdate: 'session_info_update', title, updatedAt: new Date().toISOString() });
     }
     return this.drive();

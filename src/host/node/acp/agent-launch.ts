@@ -1,11 +1,11 @@
-// `logbook run --agent NAME`: the agent the user's `acp.agents` names, started the way a stdio MCP
+// `logbook run --agent NAME` (and the editor's agent task): the agent the user's `acp.agents` names, started the way a stdio MCP
 // server starts (server-sandbox.ts): inside the command sandbox, the workspace writable, a network
 // of its own that lets through `sandbox.allowedHosts` plus the agent's `allowedHosts`.
 import { UsageError } from '../cli/exit-codes';
 import type { CliSettings } from '../cli/cli-settings';
-import { cliSandbox } from '../cli/sandbox-option';
 import { serverLaunch } from '../mcp/server-sandbox';
 import type { NamedSecret } from '../../../core/secrets';
+import type { CommandSandbox } from '../sandbox';
 import { ExternalAgentModel } from './external-agent';
 
 export interface AgentEntry {
@@ -37,10 +37,13 @@ export function agentEntry(settings: CliSettings, name: string): AgentEntry {
 export async function launchAgent(opts: {
   name: string;
   entry: AgentEntry;
-  settings: CliSettings;
+  /** The sandbox the agent starts in (its network is a copy of this one's, plus the agent's hosts). */
+  sandbox: CommandSandbox;
   env: Readonly<Record<string, string | undefined>>;
   workspace: string;
   log: (line: string) => void;
+  /** acp.replyTimeoutSeconds: how long the agent may say nothing before its turn is given up. */
+  replyTimeoutSec?: number;
 }): Promise<LaunchedAgent> {
   const { name, entry, workspace, log } = opts;
   // The launcher is the MCP servers'; its lines name the agent and where its hosts go.
@@ -52,7 +55,7 @@ export async function launchAgent(opts: {
         `its "allowedHosts" in acp.agents (or to sandbox.allowedHosts)`,
       );
   const pass = entry.env ?? [];
-  const sandbox = cliSandbox(opts.settings, opts.env);
+  const sandbox = opts.sandbox;
   const launched = await serverLaunch(
     name,
     { command: entry.command, args: entry.args ?? [], allowedHosts: entry.allowedHosts ?? [] },
@@ -70,6 +73,7 @@ export async function launchAgent(opts: {
     launch: launched.launch ?? { command: entry.command, args: entry.args ?? [], env },
     workspace,
     log,
+    ...(opts.replyTimeoutSec !== undefined ? { replyTimeoutSec: opts.replyTimeoutSec } : {}),
   });
   const secrets: NamedSecret[] = [];
   for (const k of pass) {

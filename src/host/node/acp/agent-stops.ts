@@ -96,3 +96,14 @@ export function messageOf(err: unknown): string {
       ? String((err as { message: unknown }).message)
       : String(err);
 }
+
+/** Stops of a turn Logbook gave up (it timed out): each request refused, a permission cancelled. */
+export function refuseStops(stops: readonly Stop[]): void {
+  for (const s of stops) {
+    if (s.kind === 'permission') s.answer();
+    else if (s.kind !== 'end' && s.kind !== 'failed')
+      s.answer(
+        RequestError.internalError({}, 'Logbook gave up this turn: the agent said nothing for too long.'),
+      );
+  }
+}

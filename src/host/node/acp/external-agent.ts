@@ -32,8 +32,17 @@ import {
 } from '../../../core/llm';
 import { AGENT_COMMAND_TIMEOUT_SEC, commandLine, type EndedTerminal } from './client-terminal';
 import { AGENT_PERMISSION_TOOL, GRANTED } from './permission-tool';
-import { answerRead, answerTerminal, messageOf, permissionArgs, type Stop, textOf } from './agent-stops';
+import {
+  answerRead,
+  answerTerminal,
+  messageOf,
+  permissionArgs,
+  refuseStops,
+  type Stop,
+  textOf,
+} from './agent-stops';
 import { ACP_ERROR_KEY, ACP_TOOL_CALL_KEY } from './record-lines';
+import { historyBrief } from './history-brief';
 
 export interface AgentLaunch {
   command: string;
@@ -52,6 +61,8 @@ export interface ExternalAgentOptions {
   workspace: string;
   /** The agent's stderr and Logbook's notes about it. */
   log: (line: string) => void;
+  /** How long the agent may say nothing (starting, or in a turn) before its turn is given up. */
+  replyTimeoutSec?: number;
 }
 
 /** Appends what the agent did to the conversation's log, before the reply it belongs to. */
@@ -66,6 +77,8 @@ export class ExternalAgentModel implements LlmClient {
   private reasoning = '';
   private readonly stops: Stop[] = [];
   private wake: (() => void) | undefined;
+  /** The agent said something while Logbook waits for its next stop. */
+  private heard: (() => void) | undefined;
   /** The write or permission whose recorded result answers the agent. */
   private pending: Extract<Stop, { kind: 'write' | 'permission' | 'read' | 'terminal' }> | undefined;
   /** The agent's terminals, each once its command ran, until it releases them. */
@@ -76,6 +89,8 @@ export class ExternalAgentModel implements LlmClient {
   private calls = 0;
   private onDelta: LlmCallOptions['onDelta'];
   private closing = false;
+  /** The turn whose end counts: a turn given up (timed out) ends unheard. */
+  private turn = 0;
   /** Set by the session once its conversation is open. */
   recorder: AgentRecorder | undefined;
 
@@ -99,7 +114,10 @@ export class ExternalAgentModel implements LlmClient {
       else this.answerPermission(this.pending, last.content);
       this.pending = undefined;
     } else if (last?.role === 'user') {
-      await this.prompt(textOf(last));
+      this.dropStale();
+      // A new session of an agent that ran this conversation before is told what it missed.
+      const brief = this.connection ? undefined : historyBrief(req.messages);
+      await this.prompt(brief ? `${brief}\n${textOf(last)}` : textOf(last));
     } else if (!this.connection) {
       throw new LlmError('bad_request', `The agent "${this.opts.name}" has no turn to go on with.`);
     }
@@ -152,11 +170,12 @@ export class ExternalAgentModel implements LlmClient {
   private async prompt(text: string): Promise<void> {
     if (!this.connection) await this.start();
     const connection = this.connection!;
+    const turn = ++this.turn;
     connection.agent
       .request('session/prompt', { sessionId: this.sessionId!, prompt: [{ type: 'text', text }] })
       .then(
-        (res) => this.push({ kind: 'end', stopReason: res.stopReason }),
-        (err: unknown) => this.fail(`its turn failed: ${messageOf(err)}`),
+        (res) => turn === this.turn && this.push({ kind: 'end', stopReason: res.stopReason }),
+        (err: unknown) => turn === this.turn && this.fail(`its turn failed: ${messageOf(err)}`),
       );
   }
 
@@ -275,19 +294,31 @@ export class ExternalAgentModel implements LlmClient {
       const made = await this.connection!.agent.request('session/new', { cwd: workspace, mcpServers: [] });
       this.sessionId = made.sessionId;
     };
+    let timer: NodeJS.Timeout | undefined;
+    const silent = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new LlmError('timeout', `The agent "${this.opts.name}" ${this.silence()}`)),
+        this.timeoutMs(),
+      );
+    });
     try {
-      await Promise.race([begin(), failed]);
+      await Promise.race([begin(), failed, silent]);
     } catch (err) {
+      if (err instanceof LlmError && err.kind === 'timeout') await this.close();
       if (err instanceof LlmError) throw err;
       throw new LlmError(
         'bad_request',
         `The agent "${this.opts.name}" did not start a session: ${messageOf(err)}`,
       );
+    } finally {
+      clearTimeout(timer);
     }
     failed.catch(() => undefined);
+    silent.catch(() => undefined);
   }
 
   private update(u: SessionUpdate): void {
+    this.heard?.();
     if (u.sessionUpdate === 'agent_message_chunk' && u.content.type === 'text') {
       this.text += u.content.text;
       this.onDelta?.({ type: 'text', text: u.content.text });
@@ -387,54 +418,69 @@ export class ExternalAgentModel implements LlmClient {
     this.wake?.();
   }
 
+  private timeoutMs(): number {
+    return (this.opts.replyTimeoutSec ?? 600) * 1000;
+  }
+
+  private silence(): string {
+    return `said nothing for ${this.timeoutMs() / 1000} s (acp.replyTimeoutSeconds)`;
+  }
+
+  /** What a turn given up left behind is refused, so the agent is not left waiting on it. */
+  private dropStale(): void {
+    refuseStops(this.stops.splice(0));
+    this.text = '';
+    this.reasoning = '';
+  }
+
+  /** The turn is given up: the agent is asked to cancel it, and the run gets an error. */
+  private giveUp(): void {
+    this.turn++;
+    if (this.sessionId)
+      void this.connection?.agent
+        .notify('session/cancel', { sessionId: this.sessionId })
+        .catch(() => undefined);
+    const text = `The agent "${this.opts.name}" ${this.silence()}; its turn was cancelled. Send a message to go on.`;
+    this.records.push({ key: ACP_ERROR_KEY, value: { message: text } });
+    this.push({ kind: 'failed', message: text });
+  }
+
   private nextStop(signal?: AbortSignal): Promise<Stop> {
     return new Promise((resolve, reject) => {
+      // Each thing the agent says or asks counts as an answer: silence for the whole limit gives up.
+      let timer: NodeJS.Timeout | undefined;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => this.giveUp(), this.timeoutMs());
+        // Never what keeps the process alive (a run stopping closes the agent anyway).
+        timer.unref();
+      };
+      this.heard = arm;
       const look = () => {
         const s = this.stops.shift();
         if (!s) return false;
         this.wake = undefined;
+        this.heard = undefined;
+        clearTimeout(timer);
         resolve(s);
         return true;
       };
+      const stop = () => {
+        clearTimeout(timer);
+        this.heard = undefined;
+        this.wake = undefined;
+        if (this.sessionId)
+          void this.connection?.agent
+            .notify('session/cancel', { sessionId: this.sessionId })
+            .catch(() => undefined);
+        reject(new LlmError('aborted', 'Stopped by the user.'));
+      };
       if (look()) return;
+      // Stopped while the agent was starting: its turn is cancelled at once.
+      if (signal?.aborted) return stop();
+      arm();
       this.wake = () => void look();
-      signal?.addEventListener(
-        'abort',
-        () => {
-          this.wake = undefined;
-          if (this.sessionId)
-            void this.connection?.agent
-              .notify('session/cancel', { sessionId: this.sessionId })
-              .catch(() => undefined);
-          reject(new LlmError('aborted', 'Stopped by the user.'));
-        },
-        { once: true },
-      );
+      signal?.addEventListener('abort', stop, { once: true });
     });
   }
-}
-
-/**
- * `approve`, `reject` and `resolve` on a conversation an external agent ran: the agent stopped
- * when `run` ended, so after the user's decision is carried out the turn ends with an error that
- * says so, rather than with a reply of a model that was never part of it.
- */
-export class StoppedAgentModel implements LlmClient {
-  constructor(readonly model: string) {}
-
-  complete(): Promise<LlmResponse> {
-    const name = this.model.slice('acp:'.length);
-    return Promise.reject(
-      new LlmError(
-        'bad_request',
-        `The agent "${name}" stopped when logbook run ended; your decision is carried out and recorded. ` +
-          `Give it a new task with logbook run --agent ${name} --store DIR --task TEXT.`,
-      ),
-    );
-  }
-}
-
-/** The model name session.json records for a conversation an external agent runs. */
-export function isAgentModel(model: string | null | undefined): model is string {
-  return typeof model === 'string' && model.startsWith('acp:');
 }

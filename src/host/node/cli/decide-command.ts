@@ -28,7 +28,7 @@ import { PASS_ENV_OPTION } from './pass-env';
 import { SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION } from './mcp-option';
 import { readSessionInfo, SESSION_FILE, type SessionInfo } from './session-file';
-import { isAgentModel, StoppedAgentModel } from '../acp/external-agent';
+import { isAgentModel, StoppedAgentModel } from '../acp/stopped-agent';
 import { agentPermissionTool } from '../acp/permission-tool';
 
 export async function approveCommand(argv: readonly string[], io: CliIo): Promise<number> {

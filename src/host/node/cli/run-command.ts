@@ -26,9 +26,9 @@ import { DEMO_OPTION } from './demo-option';
 import { excludeStoreFromGit, STORE_EXCLUDE_LINE } from './git-exclude';
 import { withoutUrlCredentials } from '../../../core/secrets/url-secrets';
 import { PASS_ENV_OPTION } from './pass-env';
-import { SANDBOX_OPTION } from './sandbox-option';
+import { cliSandbox, SANDBOX_OPTION } from './sandbox-option';
 import { MCP_CONFIG_OPTION } from './mcp-option';
-import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
+import { newSessionInfo, noteTitle, readSessionInfo, writeSessionInfo } from './session-file';
 import { keepRecord } from './kept-record';
 import { agentsReport, childrenInDoubt } from './agents-report';
 import { agentEntry, launchAgent } from '../acp/agent-launch';
@@ -141,7 +141,8 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
       ? await launchAgent({
           name: agentName,
           entry: agentCfg,
-          settings,
+          sandbox: cliSandbox(settings, io.env),
+          replyTimeoutSec: settings.get<number>('acp.replyTimeoutSeconds'),
           env: io.env,
           workspace,
           log: (line) => note(io, mode, line),
@@ -216,6 +217,8 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
     } else {
       if (agentMode !== undefined) await conversation.setMode(agentMode);
       await conversation.sendMessage(task);
+      // What an editor's session list (`logbook acp`'s session/list) names it by.
+      noteTitle(storeDir, conversation.state.title);
     }
     return await driveToStop(io, mode, session, storeDir, opened.children, inPlaceAt(io, values, workspace));
   } finally {

@@ -28,6 +28,8 @@ const SessionInfoSchema = z.object({
   demo: z.boolean().optional(),
   /** Absolute path of the --mcp-config file of the run; approve/reject start the same servers. */
   mcp_config: z.string().min(1).nullable().optional(),
+  /** The conversation's title as last noted (what an editor's session list shows); absent: none yet. */
+  title: z.string().min(1).optional(),
   created_at: z.string(),
 });
 
@@ -57,4 +59,11 @@ export function readSessionInfo(dir: string): SessionInfo | undefined {
     throw new Error(`${file} is damaged: ${problems.join('; ')}`);
   }
   return r.data;
+}
+
+/** Keeps the conversation's title in its session.json (for lists that should not read the log). */
+export function noteTitle(dir: string, title: string | null): void {
+  const info = readSessionInfo(dir);
+  if (!info || !title || info.title === title) return;
+  writeSessionInfo(dir, { ...info, title });
 }

@@ -50,8 +50,8 @@ export interface ConversationHeader {
   signatureNote?: string;
   /** When broken: the first bad event, which the chat reveals and marks. */
   brokenAt?: { seq: number; id: string | null; reason: string };
-  /** The model the next step will use, and where it runs. */
-  model?: { name: string; provider: 'openai' | 'vscode' };
+  /** The model the next step will use, and where it runs (`acp`: the external agent that answers). */
+  model?: { name: string; provider: 'openai' | 'vscode' | 'acp' };
   /** The agents it delegated to (the chat nests each under its delegation). */
   children?: ChildAgentView[];
 }

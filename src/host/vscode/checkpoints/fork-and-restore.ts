@@ -2,6 +2,7 @@
 // files to here", as the conversation service runs them.
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
+import { bindAgent, boundAgent } from '../acp/editor-agent';
 import * as vscode from 'vscode';
 import { checkpointAt, checkpointEntries, lastAfterState } from '../../../core/checkpoints/timeline';
 import type { SigningIdentity } from '../../../core/signing';
@@ -67,6 +68,9 @@ async function forkAndOpen(
     conversationId: id,
     headFile: ctx.headFile(id),
   });
+  // A fork of a conversation an external agent ran is that agent's too (told the turns it forks).
+  const agent = boundAgent(source.dir);
+  if (agent) bindAgent(join(ctx.root(), id), agent);
   const s = await ctx.session(id);
   await adoptCheckpoints(ctx, s);
   await ctx.opened(s);

@@ -24,6 +24,7 @@ import { DEMO_TASKS } from '../../node/demo-model/demo-tasks';
 import { activeDemo } from '../lm/demo-model';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';
+import { bindAgent } from '../acp/editor-agent';
 import { type ForkContext, forkFrom, restoreFilesAt } from '../checkpoints/fork-and-restore';
 import { editorContextParts } from '../mentions/attachment-text';
 import type { Attachment, MentionItem } from '../../../protocol/messages';
@@ -173,8 +174,8 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   /** Creates a conversation, makes it active and starts the agent on the task (and its editor context). */
-  async startTaskWith(task: string, context: readonly string[] = []): Promise<string> {
-    const s = await this.create();
+  async startTaskWith(task: string, context: readonly string[] = [], agent?: string): Promise<string> {
+    const s = await this.create(agent);
     await this.setActive(s.id);
     await this.sendTask(s, task, context);
     await this.refreshEntry(s);
@@ -195,8 +196,10 @@ export class ConversationService extends ConversationSessions implements ChatBac
     await s.send(task, { texts: [...context, ...(attached?.texts ?? [])], images: attached?.images ?? [] });
   }
 
-  async create(): Promise<ConversationSession> {
+  /** A new conversation; with `agent`, one the external agent of that name runs. */
+  async create(agent?: string): Promise<ConversationSession> {
     const id = randomUUID();
+    if (agent) bindAgent(join(this.root, id), agent);
     const s = await this.session(id);
     await this.refreshEntry(s);
     return s;

@@ -93,6 +93,8 @@ export class ConversationSession {
         () => undefined,
       );
     terminal.title = () => conversation.state.title ?? 'Agent';
+    // What an external agent did besides its replies goes into the log as it happens.
+    if (deps.external) deps.external.recorder = (r) => conversation.recordAgentUpdate(r.key, r.value);
     session.terminalRef = terminal;
     conversation.onEvent((event, seq) => {
       deps.onAppend([{ seq, event: toViewJson(event) }]);
@@ -150,8 +152,8 @@ export class ConversationSession {
   /** The secrets this window knows, to redact from anything shown or written outside the log. */
   get secrets(): readonly NamedSecret[] {
     const own = this.deps.llm.knownSecrets.current;
-    const mcp = this.deps.mcp?.knownSecrets() ?? [];
-    return mcp.length ? [...own, ...mcp] : own;
+    const more = [...(this.deps.mcp?.knownSecrets() ?? []), ...(this.deps.external?.secrets() ?? [])];
+    return more.length ? [...own, ...more] : own;
   }
 
   header(): ConversationHeader {
@@ -183,7 +185,7 @@ export class ConversationSession {
       mode: s.mode,
       ...(!this.readOnly && planAwaitsApproval(s) ? { planAwaitsApproval: true } : {}),
       ...(this.signature ? signatureFields(this.signature) : {}),
-      model: configuredModel(),
+      model: this.deps.external ? { name: this.deps.external.name, provider: 'acp' } : configuredModel(),
       ...(this.deps.children?.views().length ? { children: this.deps.children.views() } : {}),
     };
   }
@@ -360,6 +362,7 @@ export class ConversationSession {
         new Promise((r) => setTimeout(r, 2_000)),
       ]);
     await this.deps.children?.dispose();
+    await this.deps.external?.close();
     this.terminalRef.port?.dispose();
     if (!this.deps.sharedSandbox) await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);
     await this.store.close();

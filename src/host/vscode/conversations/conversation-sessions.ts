@@ -24,6 +24,7 @@ import { SignatureChecks } from '../signing/signature-checks';
 import { SecretSigningKey } from '../signing/signing-key';
 import { EditorMcpServers } from '../mcp/editor-mcp-servers';
 import { createEditorSandbox } from '../sandbox/editor-sandbox';
+import { boundAgent, editorAgent } from '../acp/editor-agent';
 import { SandboxWarning } from '../sandbox/sandbox-status';
 import { closedLogEventsAfter } from '../agents/closed-agent-logs';
 import { editorAgentDefinitions, type EditorMainAgent, editorMainAgent } from '../agents/editor-agents';
@@ -213,12 +214,16 @@ export class ConversationSessions implements vscode.Disposable {
     if (vscode.workspace.isTrusted) this.sandboxWarning.maybeWarn(sandbox.sandbox.state);
     // Definitions written from now on are held until the user accepts them (agents/held-agents.ts).
     const hold = holdNewAgentDefinitions(cwd, this.log);
+    const dir = join(this.root, id);
+    // A conversation started with an external agent runs it (started at its first turn).
+    const agentName = boundAgent(dir);
+    const external = agentName ? await editorAgent(agentName, cwd, sandbox.sandbox, this.log) : undefined;
     const deps: SessionDeps = {
       signing,
       headFile: this.headFile(id),
       lockHolder: windowLockHolder(),
       id,
-      dir: join(this.root, id),
+      dir,
       cwd,
       llm: this.llm,
       skills: this.skills,
@@ -238,6 +243,7 @@ export class ConversationSessions implements vscode.Disposable {
       ...(folder ? { checkpoints: this.checkpointStore() } : {}),
       mcp: this.mcp,
       sandbox,
+      ...(external ? { external } : {}),
     };
     // The agents it may delegate to, and its children's sessions (agents/editor-agents.ts).
     const agents = editorMainAgent({

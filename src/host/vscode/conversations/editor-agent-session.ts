@@ -20,6 +20,7 @@ import { joinToolSources } from '../../../core/agent/tool-sources';
 import { editorToolSource } from '../lm/editor-tools';
 import { type AgentSession, openAgentSession } from '../../node/session/agent-session';
 import type { SessionDeps } from './session-deps';
+import type { ToolSpec } from '../../../core/tools';
 import type { ConversationStore } from '../../node/session/conversation-store';
 import { readWebRules, readWebSearch } from '../settings/web-settings';
 import { type EditorHooks, editorHooks } from '../hooks/editor-hooks';
@@ -40,6 +41,15 @@ export async function openEditorAgentSession(
   const knownSecrets = deps.llm.knownSecrets;
   const box = deps.sandbox;
   const mcp = deps.mcp;
+  const external = deps.external;
+  // An external agent's permission requests are actions of their own tool; it delegates to no one.
+  const hostTools = external ? (builtIn: ToolSpec[]) => [...builtIn, external.permissionTool()] : deps.tools;
+  const ownSecrets = external
+    ? joinSecrets(
+        () => knownSecrets.current,
+        () => external.secrets(),
+      )
+    : () => knownSecrets.current;
   // Read once as the conversation opens: a changed hook file asks again in the next one.
   const hooks = editorHooks(deps.cwd);
   const session = await openAgentSession({
@@ -47,7 +57,7 @@ export async function openEditorAgentSession(
     dir: deps.dir,
     cwd: deps.cwd,
     store,
-    llm: deps.llm,
+    llm: external ?? deps.llm,
     // A delegated agent's caps win over the editor's settings.
     settings: () => ({ ...readAgentSettings(), ...deps.settings }),
     tools: {
@@ -90,12 +100,7 @@ export async function openEditorAgentSession(
         })),
     },
     roots: () => workspaceRoots(deps.cwd),
-    secrets: mcp
-      ? joinSecrets(
-          () => knownSecrets.current,
-          () => mcp.knownSecrets(),
-        )
-      : () => knownSecrets.current,
+    secrets: mcp ? joinSecrets(ownSecrets, () => mcp.knownSecrets()) : ownSecrets,
     condenser: new LlmSummarizingCondenser(readCondenserSettings()),
     // The editor's Language Model API takes text only: its models get the note, not the bytes.
     supportsImages: () => llmSupportsImages() && readLlmProvider() !== 'vscode',
@@ -103,8 +108,8 @@ export async function openEditorAgentSession(
     userEditNotes: () => deps.userEditNotes(),
     ...(deps.checkpoints ? { checkpoints: settingAwarePort(deps.checkpoints) } : {}),
     ...(box ? { sandbox: box.sandbox } : {}),
-    ...(deps.tools ? { hostTools: deps.tools } : {}),
-    ...(deps.agent ? { agent: deps.agent } : {}),
+    ...(hostTools ? { hostTools } : {}),
+    ...(deps.agent && !external ? { agent: deps.agent } : {}),
     // The editor's terminal (or its fallback, a login shell) reads the user's startup files.
     shell: () => ({ startup: 'user' }),
     // The list grows when the user accepts a repository's hooks before a run.

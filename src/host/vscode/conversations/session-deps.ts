@@ -13,6 +13,7 @@ import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-
 import type { EditorMcpServers } from '../mcp/editor-mcp-servers';
 import type { McpToolRef } from '../../../core/agents/mcp-tool-refs';
 import type { EditorSandbox } from '../sandbox/editor-sandbox';
+import type { EditorAgent } from '../acp/editor-agent';
 
 export interface SessionDeps {
   id: string;
@@ -52,6 +53,8 @@ export interface SessionDeps {
   settings?: Partial<AgentSettings>;
   /** Answers a pending action of a delegated agent (ids the conversation itself does not hold). */
   children?: ChildDecisions;
+  /** An external ACP agent answers instead of the model (stopped with the session). */
+  external?: EditorAgent;
 }
 
 /** The user's answers to actions delegated agents wait on, by their action ids. */
