@@ -24,6 +24,8 @@ export const LAZY_BUNDLES = [
   { name: 'demo-model', entry: 'src/host/node/demo-model/demo-server.ts' },
   // The ACP SDK and the external agent's client: a conversation an external agent runs.
   { name: 'acp-agent', entry: 'src/host/node/acp/agent-llm.ts' },
+  // The OpenHands import and the SDK exporter: the editor's Import and Export Conversation.
+  { name: 'openhands-files', entry: 'src/core/agent/openhands-files.ts' },
 ];
 
 const COMMANDS_DIR = 'src/host/node/cli';

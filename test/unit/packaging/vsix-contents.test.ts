@@ -53,7 +53,9 @@ describe('packaging', () => {
     });
   });
 
-  after(() => {
+  after(function () {
+    // A copy of the tree with its node_modules: removing it takes seconds on a loaded machine.
+    this.timeout(120_000);
     if (stage) rmSync(stage, { recursive: true, force: true });
   });
 
@@ -113,10 +115,13 @@ describe('packaging', () => {
     assert.match(manifest.icon, /\.png$/, 'the Marketplace takes no SVG icon');
   });
 
-  it('packages without a warning into a .vsix of at most 1 MB', () => {
+  // 1.25 MB: each stack loaded on first use (dist/lazy/: web pages, MCP, the model client, ACP
+  // agents, the OpenHands formats) carries its own copy of the core it needs, the price of an
+  // activation that parses under 1 MB; the budget still catches a stray asset or source map.
+  it('packages without a warning into a .vsix of at most 1.25 MB', () => {
     assert.doesNotMatch(packageOutput, /WARNING/);
     const bytes = statSync(vsix).size;
-    assert.ok(bytes <= 1024 * 1024, `the .vsix is ${bytes} bytes`);
+    assert.ok(bytes <= 1.25 * 1024 * 1024, `the .vsix is ${bytes} bytes`);
   });
 
   it("passes vsce's Marketplace rules for README images once given a public address", function () {

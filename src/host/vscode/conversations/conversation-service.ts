@@ -31,9 +31,7 @@ import type { Attachment, MentionItem } from '../../../protocol/messages';
 import { MentionSource } from '../mentions/mention-source';
 import { type ResolvedAttachments, resolveAttachments } from '../mentions/resolve-attachments';
 import { TerminalHistory } from '../mentions/terminal-history';
-import { importOpenHands } from '../../../core/agent/import-openhands';
 import type { SignatureCheck } from '../signing/verify';
-import { exportedChainId } from '../../../core/agent/import-openhands';
 import { errorText } from '../../../core/text/l10n';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
@@ -332,6 +330,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
    * workspace and shows it in the chat; resolves to its id.
    */
   async importConversation(from: string): Promise<string> {
+    const { exportedChainId, importOpenHands } = await import('../../../core/agent/openhands-files');
     // A Logbook export keeps its signatures when imported under the id they are bound to.
     const bound = exportedChainId(from);
     const id = bound && /^[\w.-]+$/.test(bound) && !existsSync(join(this.root, bound)) ? bound : randomUUID();

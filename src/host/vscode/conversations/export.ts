@@ -3,7 +3,6 @@
 // again, for conversations recorded before that.
 import * as vscode from 'vscode';
 import { observationText, ObservationRefResolver, textOf, type Event } from '../../../core/events';
-import { SdkExporter } from '../../../core/events/openhands-sdk-export';
 import { forgottenCount, ForgottenRangeLister } from '../../../core/context';
 import { SecretRedactor } from '../../../core/secrets';
 import type { ConversationSession } from './conversation-session';
@@ -40,6 +39,7 @@ export async function exportConversation(
   if (!format) return undefined;
   // JSON: each event as the OpenHands SDK persists it (core/events/openhands-sdk-export.ts);
   // Markdown: as logged, with an observation that refers to its action's text given it back.
+  const { SdkExporter } = await import('../../../core/agent/openhands-files');
   const sdk = new SdkExporter();
   const ranges = new ForgottenRangeLister();
   const refs = new ObservationRefResolver();
