@@ -4,7 +4,7 @@
 // time travel; the window reloaded. Each state is taken at a 300 px sidebar in Light, Dark and
 // High Contrast, under test-results/e2e/<run>/. A step that fails is pictured and the next runs.
 // Run: node --import tsx scripts/daily-use-media.ts [Light|Dark|demo]
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -107,6 +107,12 @@ async function session(theme: string): Promise<void> {
       await wb.page.locator('.codelens-decoration').first().waitFor({ timeout: 30_000 });
     });
     await step(wb, 'hunk-reject-tooltip', theme, async () => {
+      const titles = await wb.page
+        .locator('.codelens-decoration a')
+        .evaluateAll((els) =>
+          els.map((el) => `${el.textContent ?? ''} [${el.getAttribute('title') ?? 'no tooltip'}]`),
+        );
+      console.log(`${theme}: hunk actions: ${titles.join(' · ')}`);
       const reject = wb.page.locator('.codelens-decoration a', { hasText: /^\W*Reject$/ }).first();
       await reject.hover();
       await wb.page.waitForTimeout(1_500);
@@ -116,7 +122,9 @@ async function session(theme: string): Promise<void> {
     });
     await step(wb, 'row-tools-by-keyboard', theme, async () => {
       const row = chat.locator('article', { hasText: 'Describe src/math.js' }).first();
-      await row.getByRole('button', { name: /Restore files to here/ }).focus();
+      const restore = row.getByRole('button', { name: /Restore files to here/ });
+      await restore.focus();
+      await restore.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     });
     await step(wb, 'restored', theme, async () => {
       const row = chat.locator('article', { hasText: 'Describe src/math.js' }).first();
@@ -131,6 +139,7 @@ async function session(theme: string): Promise<void> {
         .first()
         .waitFor({ timeout: 30_000 });
       await wb.page.waitForTimeout(1_500);
+      console.log(`${theme}: restored:\n${readFileSync(`${wb.workspaceDir}/src/math.js`, 'utf8')}`);
     });
     await step(wb, 'undone', theme, async () => {
       const notice = chat.locator('article', { hasText: 'Files restored to before: ' }).last();
@@ -145,6 +154,7 @@ async function session(theme: string): Promise<void> {
         .first()
         .waitFor({ timeout: 30_000 });
       await wb.page.waitForTimeout(1_500);
+      console.log(`${theme}: undone:\n${readFileSync(`${wb.workspaceDir}/src/math.js`, 'utf8')}`);
     });
     await step(wb, 'time-travel', theme, async () => {
       const slider = chat.getByRole('slider', { name: /Timeline/ });
@@ -153,6 +163,7 @@ async function session(theme: string): Promise<void> {
       for (let i = 0; i < 6; i++) await wb.page.keyboard.press('ArrowRight');
       await chat.locator('.timeline-panel').waitFor({ timeout: 30_000 });
       console.log(`${theme}: slider says "${await slider.getAttribute('aria-valuetext')}"`);
+      await shot(wb, 'time-travel-back', theme);
       await chat.getByRole('button', { name: /Live/ }).first().click();
     });
     await step(wb, 'reloaded', theme, async () => {
