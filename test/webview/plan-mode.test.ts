@@ -183,14 +183,22 @@ describe('webview: plan mode', function () {
         },
       },
     ];
-    await p.showConversation(acted, makeHeader({ status: 'finished', mode: 'act' }));
-    const items = p.row('ActionEvent').first().locator('.plan-item');
-    await items.first().waitFor();
-    assert.deepEqual(
-      await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-status'))),
-      ['done', 'todo'],
-      'the read ran; the rejected step did not',
-    );
+    // In each theme, pictured at 300 px: the marks are read by eye too.
+    for (const theme of ['light', 'dark', 'high-contrast']) {
+      assert.deepEqual(p.errors, []);
+      await p.page.close();
+      p = await Panel.open(h, { theme });
+      await p.showConversation(acted, makeHeader({ status: 'finished', mode: 'act' }));
+      const items = p.row('ActionEvent').first().locator('.plan-item');
+      await items.first().waitFor();
+      assert.deepEqual(
+        await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-status'))),
+        ['done', 'todo'],
+        `the read ran; the rejected step did not (${theme})`,
+      );
+      await p.settle();
+      await p.page.screenshot({ path: join(SHOTS, `plan-done-after-rejection-${theme}.png`) });
+    }
   });
 
   it('the header says the plan awaits approval exactly when the host says so', async () => {

@@ -9,6 +9,21 @@ import { logbook, scriptedModel, workspaceRoot } from './helpers';
 
 const FILE = 'rejected-hunk.txt';
 
+type Session = Awaited<ReturnType<Awaited<ReturnType<typeof logbook>>['service']['session']>>;
+
+/** The review_rejected record the session's log gets, waited for a few seconds. */
+async function recordedRejection(session: Session): Promise<Record<string, unknown> | undefined> {
+  const end = Date.now() + 5_000;
+  for (;;) {
+    const found = (await session.conversation.events()).find(
+      (e) => e.kind === 'ConversationStateUpdateEvent' && (e as { key?: unknown }).key === 'review_rejected',
+    );
+    if (found) return (found as { value?: unknown }).value as Record<string, unknown>;
+    if (Date.now() > end) return undefined;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 describe('A change rejected in the editor is recorded in its conversation', function () {
   this.timeout(60_000);
   let llm: ScriptedLlm | undefined;
@@ -72,5 +87,54 @@ describe('A change rejected in the editor is recorded in its conversation', func
       if (!recorded) await new Promise((r) => setTimeout(r, 100));
     }
     assert.deepEqual(recorded, { path: FILE, action_ids: [edit!.id], whole_file: false });
+  });
+  it('names only the action whose change the rejected hunk holds, when two edits share the file', async () => {
+    writeFileSync(join(workspaceRoot(), FILE), 'one\ntwo\nthree\nfour\n');
+    const edit = (id: string, oldStr: string, newStr: string) => ({
+      id,
+      name: 'file_editor',
+      arguments: {
+        command: 'str_replace',
+        path: FILE,
+        old_str: oldStr,
+        new_str: newStr,
+        security_risk: 'LOW',
+        summary: `Change ${oldStr}`,
+      },
+    });
+    llm = await scriptedModel({
+      name: 'review-rejected-two-edits',
+      turns: [
+        { match: { lastRole: 'user' }, reply: { toolCalls: [edit('call_one', 'one', 'ONE')] } },
+        {
+          match: { lastRole: 'tool', lastContentIncludes: 'ONE' },
+          reply: { toolCalls: [edit('call_four', 'four', 'FOUR')] },
+        },
+        {
+          match: { lastRole: 'tool' },
+          reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
+        },
+      ],
+    });
+    const { service, review } = await logbook();
+    const id = await vscode.commands.executeCommand<string>('logbook.startTask', 'Capitalize one and four');
+    const session = await service.session(id);
+    assert.equal(await session.settled(), 'finished');
+    const path = join(workspaceRoot(), FILE);
+    const hunks = review.hunks(path, id);
+    assert.equal(hunks.length, 2, 'two hunks under review');
+    const last = hunks[1]!;
+    assert.equal(await review.rejectHunk({ conversationId: id, path, ...last }), true);
+
+    const edits = (await session.conversation.events()).filter(
+      (e) => e.kind === 'ActionEvent' && e.tool_name === 'file_editor',
+    );
+    const four = edits.find((e) => JSON.stringify(e).includes('FOUR'));
+    assert.ok(four && edits.length === 2, 'both edits are recorded');
+    assert.deepEqual(await recordedRejection(session), {
+      path: FILE,
+      action_ids: [four.id],
+      whole_file: false,
+    });
   });
 });

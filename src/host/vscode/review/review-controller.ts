@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { displayPath, openDocument, pathToUri, sameResource } from '../ports/workspace-paths';
 import { openChanges } from './changes-view';
 import { deleteCreatedFile, readCurrentText, restoreText, revertHunk } from './document-edits';
+import { hunkOwners } from './hunk-owners';
 import { acceptIntoBaseline, briefDiff, computeHunks, findHunk, revertInCurrent, type Hunk } from './hunks';
 import { Proposals, type ProposalDecision, type ProposalRequest } from './proposals';
 import { ReviewCodeLensProvider, type ReviewedDocument } from './review-codelens';
@@ -137,7 +138,7 @@ export class ReviewController implements vscode.Disposable {
     this.rejected.fire({
       conversationId: ref.conversationId,
       path: ref.path,
-      actionIds: [...review.actionIds],
+      actionIds: hunkOwners(hunk, review.actionIds, review.actionLines),
       wholeFile: false,
     });
     this.afterReviewChange(ref.conversationId, ref.path);

@@ -2,6 +2,7 @@
 // the file (the baseline; null when the agent created it), the text the agent last wrote, and the
 // actions that wrote it. Plain data, so it can be saved with the conversation and restored.
 import { z } from 'zod';
+import { changedLines } from './hunk-owners';
 
 export interface FileReview {
   path: string;
@@ -10,6 +11,8 @@ export interface FileReview {
   /** Text right after the agent's last edit; user changes are measured against it. */
   agentText: string;
   actionIds: string[];
+  /** Per action, the lines its edit added or removed: a rejected hunk marks only its own actions. */
+  actionLines?: Record<string, string[]>;
   /** Order of the last edit across all conversations: the newest review owns the editor UI. */
   sequence: number;
 }
@@ -19,6 +22,7 @@ const fileReviewSchema = z.object({
   baseline: z.string().nullable(),
   agentText: z.string(),
   actionIds: z.array(z.string()),
+  actionLines: z.optional(z.record(z.string(), z.array(z.string()))),
   sequence: z.number().int(),
 });
 
@@ -54,6 +58,10 @@ export class ReviewState {
     };
     review.agentText = edit.after;
     if (!review.actionIds.includes(edit.actionId)) review.actionIds.push(edit.actionId);
+    const lines = (review.actionLines ??= {});
+    lines[edit.actionId] = [
+      ...new Set([...(lines[edit.actionId] ?? []), ...changedLines(edit.before ?? '', edit.after)]),
+    ];
     review.sequence = ++this.sequence;
     files.set(edit.path, review);
     return review;
@@ -98,7 +106,11 @@ export class ReviewState {
   toJSON(conversationId?: string): ReviewSnapshot {
     const conversations: ReviewSnapshot['conversations'] = {};
     for (const { conversationId: id, review } of this.list(conversationId)) {
-      (conversations[id] ??= []).push({ ...review, actionIds: [...review.actionIds] });
+      (conversations[id] ??= []).push({
+        ...review,
+        actionIds: [...review.actionIds],
+        ...(review.actionLines ? { actionLines: { ...review.actionLines } } : {}),
+      });
     }
     return { version: 1, conversations };
   }
@@ -109,7 +121,12 @@ export class ReviewState {
     for (const [id, reviews] of Object.entries(parsed.conversations)) {
       const files = new Map<string, FileReview>();
       for (const r of reviews) {
-        files.set(r.path, { ...r, actionIds: [...r.actionIds] });
+        const { actionLines, ...rest } = r;
+        files.set(r.path, {
+          ...rest,
+          actionIds: [...r.actionIds],
+          ...(actionLines ? { actionLines: { ...actionLines } } : {}),
+        });
         this.sequence = Math.max(this.sequence, r.sequence);
       }
       this.conversations.set(id, files);
