@@ -1,0 +1,78 @@
+// "Logbook: Start Agent Task in Worktree": asks for the task, a name (optional) and whether the
+// uncommitted change goes along, then runs `logbook run --worktree` in a terminal of its own. The
+// CLI makes the branch and worktree, runs the setup step (asking at that terminal before a
+// repository's setup file runs) and the conversation, with the worktree as its workspace, its own
+// log, checkpoints and sandbox: one implementation of a task, whichever host starts it.
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { taskNameProblem } from '../../../core/worktrees';
+import { taskPlace } from './task-place';
+
+export interface StartedTask {
+  terminal: vscode.Terminal;
+  args: string[];
+}
+
+/** The `logbook run` arguments of a task; the task's text comes after `--`, so it is never an option. */
+export function startArgs(task: string, name: string | undefined, carry: boolean): string[] {
+  return ['run', name ? `--worktree=${name}` : '--worktree', ...(carry ? ['--carry'] : []), '--', task];
+}
+
+export async function startTaskInWorktree(
+  context: vscode.ExtensionContext,
+  given?: { task?: string; name?: string; carry?: boolean },
+): Promise<StartedTask | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'Logbook: this workspace is not trusted, so no task starts in a worktree. Trust it first.',
+      ),
+    );
+    return undefined;
+  }
+  const place = taskPlace();
+  const task =
+    given?.task ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Start Agent Task in Worktree'),
+      prompt: vscode.l10n.t('What should the agent do, on a branch and worktree of its own?'),
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() === '' ? vscode.l10n.t('Say what the task is.') : undefined),
+    }));
+  if (!task?.trim()) return undefined;
+  const name =
+    given?.name ??
+    (await vscode.window.showInputBox({
+      title: vscode.l10n.t('Task name (branch logbook/NAME)'),
+      prompt: vscode.l10n.t('Empty: a name made from the task.'),
+      ignoreFocusOut: true,
+      validateInput: (v) =>
+        v === ''
+          ? undefined
+          : (taskNameProblem(v) ?? (place.store.has(v) ? vscode.l10n.t('A task has that name.') : undefined)),
+    }));
+  if (name === undefined) return undefined;
+  let carry = given?.carry;
+  if (carry === undefined) {
+    const no = vscode.l10n.t('Start from HEAD');
+    const yes = vscode.l10n.t('Carry my uncommitted change');
+    const picked = await vscode.window.showQuickPick([no, yes], {
+      title: vscode.l10n.t('Your uncommitted change'),
+      placeHolder: vscode.l10n.t('Your working tree stays as it is either way.'),
+    });
+    if (!picked) return undefined;
+    carry = picked === yes;
+  }
+  const args = startArgs(task.trim(), name || undefined, carry);
+  const terminal = vscode.window.createTerminal({
+    name: vscode.l10n.t('Logbook task {0}', name || task.trim().slice(0, 24)),
+    cwd: place.workingTree,
+    shellPath: process.execPath,
+    shellArgs: [join(context.extensionPath, 'dist', 'cli.js'), ...args],
+    // In the desktop editor the extension host is Electron: this makes it run the CLI as Node.
+    env: { ELECTRON_RUN_AS_NODE: '1' },
+    iconPath: new vscode.ThemeIcon('git-branch'),
+  });
+  terminal.show(true);
+  return { terminal, args };
+}
