@@ -8,6 +8,8 @@ import { git } from '../../node/worktrees/git-run';
 
 export interface TaskPlace {
   store: TaskStore;
+  /** The root of every repository's tasks (passed on to the CLI a task runs in). */
+  root: string;
   /** The working tree of the window's folder: where a task starts from and is applied to. */
   workingTree: string;
 }
@@ -17,6 +19,7 @@ export function taskPlace(): TaskPlace {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!folder) throw new Error(vscode.l10n.t('Open a folder in a git repository to run tasks in worktrees.'));
   const configured = cliSettings('tasks', process.env).get<string | null>('worktrees.dir');
-  const store = new TaskStore(worktreesRoot(configured, process.env), repositoryAt(folder));
-  return { store, workingTree: git(folder, ['rev-parse', '--show-toplevel']).trim() };
+  const root = worktreesRoot(configured, process.env);
+  const store = new TaskStore(root, repositoryAt(folder));
+  return { store, root, workingTree: git(folder, ['rev-parse', '--show-toplevel']).trim() };
 }

@@ -6,7 +6,22 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { taskNameProblem } from '../../../core/worktrees';
+import { urlSecrets } from '../../../core/secrets/url-secrets';
+import { editorSetting } from '../settings/config';
 import { taskPlace } from './task-place';
+
+/**
+ * The editor's endpoint and model, so the task talks to the model the chat does. Never the key
+ * (the CLI reads its own, from the user's environment or config file), nor a URL holding one.
+ */
+function endpointEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  const url = editorSetting<string>('model.baseURL');
+  if (url && urlSecrets(url, '').length === 0) env.LOGBOOK_BASE_URL = url;
+  const model = editorSetting<string | null>('model.name');
+  if (model) env.LOGBOOK_MODEL = model;
+  return env;
+}
 
 export interface StartedTask {
   terminal: vscode.Terminal;
@@ -69,8 +84,13 @@ export async function startTaskInWorktree(
     cwd: place.workingTree,
     shellPath: process.execPath,
     shellArgs: [join(context.extensionPath, 'dist', 'cli.js'), ...args],
-    // In the desktop editor the extension host is Electron: this makes it run the CLI as Node.
-    env: { ELECTRON_RUN_AS_NODE: '1' },
+    env: {
+      // In the desktop editor the extension host is Electron: this makes it run the CLI as Node.
+      ELECTRON_RUN_AS_NODE: '1',
+      // The terminal's environment is the editor's, not this process's: the root said again.
+      LOGBOOK_WORKTREES_DIR: place.root,
+      ...endpointEnv(),
+    },
     iconPath: new vscode.ThemeIcon('git-branch'),
   });
   terminal.show(true);
