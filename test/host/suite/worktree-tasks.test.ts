@@ -3,7 +3,7 @@
 // The window's folder is made a git repository for this suite only (its .git is removed after);
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,15 +13,15 @@ import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import { type TaskNode, TasksTree } from '../../../src/host/vscode/tasks/tasks-tree';
 import { startScriptedLlm, type ScriptedLlm } from '../../support/llm-server';
 import { treeHashes } from '../../unit/cli/worktree-fixtures';
-import { EXTENSION_ID, logbook, scriptedModel, spawnCli, untilValue, workspaceRoot } from './helpers';
+import { EXTENSION_ID, logbook, scriptedModel, untilValue, workspaceRoot } from './helpers';
 
 const ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', [...ID, ...args], { cwd, encoding: 'utf8' });
 const FILE = 'task-target.txt';
 
-/** A scripted model whose task replaces line 2 of FILE with `text`, then finishes. */
-function editScenario(name: string, text: string) {
+/** A scripted model whose task replaces `old` (line 2) of FILE with `text`, then finishes. */
+function editScenario(name: string, text: string, old = 'line 2\n') {
   return {
     name,
     turns: [
@@ -34,7 +34,7 @@ function editScenario(name: string, text: string) {
               arguments: {
                 command: 'str_replace',
                 path: FILE,
-                old_str: 'line 2\n',
+                old_str: old,
                 new_str: text,
                 security_risk: 'LOW',
                 summary: 'rewrite line 2',
@@ -90,11 +90,21 @@ describe('worktree tasks in the editor', function () {
   async function cliTask(name: string, text: string): Promise<void> {
     const llm = await startScriptedLlm({ scenario: editScenario(name, text) });
     llms.push(llm);
-    const child = spawnCli(
-      ['run', `--worktree=${name}`, '--confirm', 'never', `rewrite line 2 (${name})`],
-      llm,
+    // In the window's folder, as a terminal there would run it (the task's repository is that folder's).
+    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    const child = spawn(
+      process.execPath,
+      [cli, 'run', `--worktree=${name}`, '--confirm', 'never', `rewrite line 2 (${name})`],
       {
-        LOGBOOK_WORKTREES_DIR: data,
+        cwd: root,
+        env: {
+          ...process.env,
+          ELECTRON_RUN_AS_NODE: '1',
+          LOGBOOK_BASE_URL: llm.baseUrl,
+          LOGBOOK_MODEL: 'scripted-model',
+          LOGBOOK_WORKTREES_DIR: data,
+        },
+        stdio: 'ignore',
       },
     );
     assert.equal(await exited(child), 0, `task ${name} failed`);
@@ -141,7 +151,7 @@ describe('worktree tasks in the editor', function () {
     assert.equal(taskPlace().store.get('first').status, 'applied');
 
     const second = await vscode.commands.executeCommand<ApplyResult>('logbook.tasks.apply', 'second');
-    assert.deepEqual(second, { kind: 'conflict', conflicted: [FILE], committedPending: false });
+    assert.deepEqual(second, { kind: 'conflict', conflicted: [FILE], committedPending: true });
     const opened = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === join(root, FILE));
     assert.ok(opened, 'the conflicted file was not opened');
     assert.match(
@@ -160,7 +170,7 @@ describe('worktree tasks in the editor', function () {
   });
 
   it('the palette command starts a task in a terminal of its own: the CLI makes its worktree and runs it with the chat model', async () => {
-    const llm = await scriptedModel(editScenario('started', 'line 2 by started\n'));
+    const llm = await scriptedModel(editScenario('started', 'line 1 by started\n', 'line 1\n'));
     llms.push(llm);
     const before = treeHashes(root);
     const started = await vscode.commands.executeCommand<{ args: string[] }>('logbook.tasks.start', {
@@ -182,7 +192,7 @@ describe('worktree tasks in the editor', function () {
       500,
     );
     const record = taskPlace().store.get('started');
-    assert.equal(readFileSync(join(record.worktree, FILE), 'utf8'), 'line 1\nline 2 by started\n');
+    assert.match(readFileSync(join(record.worktree, FILE), 'utf8'), /^line 1 by started\n/);
     assert.deepEqual(treeHashes(root), before, 'the started task wrote the working tree');
   });
 });
