@@ -22,6 +22,9 @@ export const LAZY_BUNDLES = [
   { name: 'openai', entry: 'src/core/llm/openai-sdk.ts' },
   // The demo model's server and scripts: `npm start` or Try the Demo.
   { name: 'demo-model', entry: 'src/host/node/demo-model/demo-server.ts' },
+  // Worktree tasks in the editor: the Tasks view's rows and its commands, with the task store,
+  // git, the CLI's settings and a task's log state they use (and 'vscode').
+  { name: 'task-commands', entry: 'src/host/vscode/tasks/task-commands.ts' },
 ];
 
 const COMMANDS_DIR = 'src/host/node/cli';
@@ -85,7 +88,8 @@ export const lazyBundlesPlugin = lazyPlugin('');
 
 /** esbuild options of the lazy, command and shared bundles beside main bundles in `outdir`. */
 export function lazyBundleBuilds(outdir, options = {}) {
-  const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20' };
+  // 'vscode' is the extension host's own module, for the bundles the extension loads.
+  const node = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'] };
   const plugins = (dir) => [...(options.plugins ?? []), lazyPlugin(dir)];
   const entries = (list) => Object.fromEntries(list.map((b) => [b.name, join(root, b.entry)]));
   return [

@@ -148,7 +148,7 @@ describe('worktree tasks in the editor', function () {
     const first = await vscode.commands.executeCommand<ApplyResult>('logbook.tasks.apply', 'first');
     assert.equal(first?.kind, 'merged');
     assert.equal(readFileSync(join(root, FILE), 'utf8'), 'line 1\nline 2 by first\n');
-    assert.equal(taskPlace().store.get('first').status, 'applied');
+    assert.equal((await taskPlace()).store.get('first').status, 'applied');
 
     const second = await vscode.commands.executeCommand<ApplyResult>('logbook.tasks.apply', 'second');
     assert.deepEqual(second, { kind: 'conflict', conflicted: [FILE], committedPending: true });
@@ -158,15 +158,19 @@ describe('worktree tasks in the editor', function () {
       opened.getText(),
       /^<<<<<<< HEAD\nline 2 by first\n=======\nline 2 by second\n>>>>>>> logbook\/second$/m,
     );
-    assert.equal(taskPlace().store.get('second').status, 'active', 'a conflict is not an applied task');
+    assert.equal(
+      (await taskPlace()).store.get('second').status,
+      'active',
+      'a conflict is not an applied task',
+    );
     git(root, 'merge', '--abort');
 
-    const third = taskPlace().store.get('third');
+    const third = (await taskPlace()).store.get('third');
     assert.equal(await vscode.commands.executeCommand('logbook.tasks.discard', 'third', true), true);
     assert.ok(!existsSync(third.worktree), 'the worktree is still there');
     assert.equal(git(root, 'branch', '--list', third.branch).trim(), '');
     assert.ok(existsSync(third.log), 'the log went with the task');
-    assert.equal(taskPlace().store.get('third').status, 'discarded');
+    assert.equal((await taskPlace()).store.get('third').status, 'discarded');
   });
 
   it('the palette command starts a task in a terminal of its own: the CLI makes its worktree and runs it with the chat model', async () => {
@@ -191,7 +195,7 @@ describe('worktree tasks in the editor', function () {
       90_000,
       500,
     );
-    const record = taskPlace().store.get('started');
+    const record = (await taskPlace()).store.get('started');
     assert.match(readFileSync(join(record.worktree, FILE), 'utf8'), /^line 1 by started\n/);
     assert.deepEqual(treeHashes(root), before, 'the started task wrote the working tree');
   });

@@ -42,7 +42,7 @@ describe('worktree tasks: untrusted workspace', () => {
       assert.equal(started, undefined);
       await new Promise((r) => setTimeout(r, 1000));
       assert.equal(vscode.window.terminals.length, terminals);
-      assert.deepEqual(taskPlace().store.list(), []);
+      assert.deepEqual((await taskPlace()).store.list(), []);
     } finally {
       delete process.env.LOGBOOK_WORKTREES_DIR;
       rmSync(join(root, '.git'), { recursive: true, force: true });

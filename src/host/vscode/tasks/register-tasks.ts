@@ -3,20 +3,53 @@
 // a running task's status lives in its log, written by another process).
 import * as vscode from 'vscode';
 import { errorText } from '../../../core/text/l10n';
-import { applyTaskHere, discardTaskHere } from './task-actions';
-import { registerTaskBaseDocuments, reviewTask } from './task-review';
-import { startTaskInWorktree } from './task-start';
-import { taskPlace } from './task-place';
-import { type TaskNode, TasksTree } from './tasks-tree';
+import type { startTaskInWorktree } from './task-start';
+import { TASK_BASE_SCHEME } from './task-scheme';
+import type { TaskNode, TasksTree } from './tasks-tree';
 
 const POLL_MS = 3000;
+
+const commands = () => import('./task-commands');
+
+/** The Tasks view's provider; the rows' code loads when the view first asks for them. */
+class LazyTasksTree implements vscode.TreeDataProvider<TaskNode | string> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private tree: Promise<TasksTree> | undefined;
+
+  private real(): Promise<TasksTree> {
+    return (this.tree ??= commands().then((m) => new m.TasksTree()));
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  async getChildren(node?: TaskNode | string): Promise<(TaskNode | string)[]> {
+    return (await this.real()).getChildren(node);
+  }
+
+  async getTreeItem(node: TaskNode | string): Promise<vscode.TreeItem> {
+    return (await this.real()).getTreeItem(node);
+  }
+}
+
+/** A file as it was at a task's base commit: logbook-task-base:/<path>?<worktree>#<commit>. */
+function registerTaskBaseDocuments(): vscode.Disposable {
+  return vscode.workspace.registerTextDocumentContentProvider(TASK_BASE_SCHEME, {
+    async provideTextDocumentContent(uri) {
+      const shown = (await commands()).gitTry(uri.query, ['show', `${uri.fragment}:${uri.path.slice(1)}`]);
+      return shown.code === 0 ? shown.stdout : '';
+    },
+  });
+}
 
 /** The task a command is about: a row of the view, a name (tests, links), or one picked. */
 async function taskName(arg: unknown): Promise<string | undefined> {
   if (typeof arg === 'string') return arg;
   if (arg && typeof arg === 'object' && 'record' in arg) return (arg as TaskNode).record.name;
-  const names = taskPlace()
-    .store.list()
+  const names = (await (await commands()).taskPlace()).store
+    .list()
     .filter((t) => t.status !== 'discarded')
     .map((t) => ({ label: t.name, description: t.branch, detail: t.task }));
   return (await vscode.window.showQuickPick(names, { title: vscode.l10n.t('Which task?') }))?.label;
@@ -26,7 +59,7 @@ export function registerTasks(
   context: vscode.ExtensionContext,
   log: vscode.LogOutputChannel,
 ): vscode.Disposable[] {
-  const tree = new TasksTree();
+  const tree = new LazyTasksTree();
   const view = vscode.window.createTreeView('logbook.tasks', { treeDataProvider: tree });
   const refresh = () => tree.refresh();
   const guarded =
@@ -54,46 +87,63 @@ export function registerTasks(
     timer = view.visible ? setInterval(refresh, POLL_MS) : undefined;
   };
   poll();
+  // Watched once the view is first shown (the task store loads then, not at activation).
   let watcher: vscode.FileSystemWatcher | undefined;
-  try {
-    const dir = vscode.Uri.file(taskPlace().store.dir);
+  let watching = false;
+  const watch = async () => {
+    if (watching || !view.visible) return;
+    watching = true;
+    const dir = vscode.Uri.file((await (await commands()).taskPlace()).store.dir);
     watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, '.tasks/*.json'));
     watcher.onDidCreate(refresh);
     watcher.onDidChange(refresh);
     watcher.onDidDelete(refresh);
-  } catch {
-    // no repository here: the view says so, nothing to watch
-  }
+  };
+  // No repository: the view says so; a later showing tries again.
+  const watchQuietly = () => void watch().catch(() => (watching = false));
+  watchQuietly();
   return [
     view,
     registerTaskBaseDocuments(),
-    ...(watcher ? [watcher] : []),
-    view.onDidChangeVisibility(poll),
+    { dispose: () => watcher?.dispose() },
+    view.onDidChangeVisibility(() => {
+      poll();
+      watchQuietly();
+    }),
     vscode.window.onDidCloseTerminal(refresh),
     { dispose: () => clearInterval(timer) },
     vscode.commands.registerCommand('logbook.tasks.refresh', refresh),
     vscode.commands.registerCommand(
       'logbook.tasks.start',
-      guarded((given) =>
-        startTaskInWorktree(context, given as Parameters<typeof startTaskInWorktree>[1]).then((s) =>
-          s ? { args: s.args, name: s.terminal.name } : undefined,
+      guarded(async (given) => {
+        const { startTaskInWorktree: start } = await commands();
+        const s = await start(context, given as Parameters<typeof startTaskInWorktree>[1]);
+        return s ? { args: s.args, name: s.terminal.name } : undefined;
+      }),
+    ),
+    vscode.commands.registerCommand(
+      'logbook.tasks.review',
+      guarded(
+        withName(async (name) =>
+          (await commands()).reviewTask((await (await commands()).taskPlace()).store.get(name)),
         ),
       ),
     ),
     vscode.commands.registerCommand(
-      'logbook.tasks.review',
-      guarded(withName((name) => reviewTask(taskPlace().store.get(name)))),
+      'logbook.tasks.apply',
+      guarded(withName(async (name) => (await commands()).applyTaskHere(name))),
     ),
-    vscode.commands.registerCommand('logbook.tasks.apply', guarded(withName((name) => applyTaskHere(name)))),
     vscode.commands.registerCommand(
       'logbook.tasks.discard',
-      guarded(withName((name, confirmed) => discardTaskHere(name, confirmed === true))),
+      guarded(
+        withName(async (name, confirmed) => (await commands()).discardTaskHere(name, confirmed === true)),
+      ),
     ),
     vscode.commands.registerCommand(
       'logbook.tasks.openWorktree',
       guarded(
         withName(async (name) => {
-          const task = taskPlace().store.get(name);
+          const task = (await (await commands()).taskPlace()).store.get(name);
           await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(task.worktree), {
             forceNewWindow: true,
           });

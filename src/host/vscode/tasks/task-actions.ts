@@ -6,9 +6,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { hasLiveWriter } from '../../../core/log';
 import type { TaskRecord } from '../../../core/worktrees';
-import { applyObstacle, type ApplyResult, applyTask } from '../../node/worktrees/apply-task';
-import { discardTask } from '../../node/worktrees/discard-task';
-import { taskPlace } from './task-place';
+import type { ApplyResult } from '../../node/worktrees/apply-task';
+import { editorTasks, taskPlace } from './task-place';
 
 function refuseRunning(task: TaskRecord): boolean {
   if (!hasLiveWriter(task.log)) return false;
@@ -25,7 +24,8 @@ export async function applyTaskHere(name: string): Promise<ApplyResult | undefin
     );
     return undefined;
   }
-  const { store, workingTree } = taskPlace();
+  const { store, workingTree } = await taskPlace();
+  const { applyObstacle, applyTask } = await editorTasks();
   const task = store.get(name);
   if (task.status === 'discarded')
     throw new Error(vscode.l10n.t('Task {0} was discarded; its branch is gone.', task.name));
@@ -80,7 +80,8 @@ export async function applyTaskHere(name: string): Promise<ApplyResult | undefin
 }
 
 export async function discardTaskHere(name: string, confirmed = false): Promise<boolean> {
-  const { store } = taskPlace();
+  const { store } = await taskPlace();
+  const { discardTask } = await editorTasks();
   const task = store.get(name);
   if (task.status === 'discarded') return false;
   if (refuseRunning(task)) return false;

@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskRecord } from '../../../core/worktrees';
-import { gitTry, lines } from '../../node/worktrees/git-run';
+import { editorTasks } from './task-place';
 
-export const TASK_BASE_SCHEME = 'logbook-task-base';
+import { TASK_BASE_SCHEME } from './task-scheme';
 
 /** A file as it was at the task's base commit: logbook-task-base:/<path>?<repo>#<commit>. */
 function baseUri(task: TaskRecord, path: string): vscode.Uri {
@@ -18,15 +18,6 @@ function baseUri(task: TaskRecord, path: string): vscode.Uri {
   });
 }
 
-export function registerTaskBaseDocuments(): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(TASK_BASE_SCHEME, {
-    provideTextDocumentContent(uri) {
-      const shown = gitTry(uri.query, ['show', `${uri.fragment}:${uri.path.slice(1)}`]);
-      return shown.code === 0 ? shown.stdout : '';
-    },
-  });
-}
-
 interface Changed {
   path: string;
   added: boolean;
@@ -34,7 +25,8 @@ interface Changed {
 }
 
 /** The files the task changed against its base: tracked (diff) and new untracked ones. */
-export function taskChanges(task: TaskRecord): Changed[] {
+export async function taskChanges(task: TaskRecord): Promise<Changed[]> {
+  const { gitTry, lines } = await editorTasks();
   const diff = gitTry(task.worktree, ['diff', '--name-status', '--no-renames', task.base]);
   if (diff.code !== 0) throw new Error(diff.stderr.trim() || `git diff failed in ${task.worktree}`);
   const out: Changed[] = lines(diff.stdout).map((l) => {
@@ -47,7 +39,7 @@ export function taskChanges(task: TaskRecord): Changed[] {
 }
 
 export async function reviewTask(task: TaskRecord): Promise<number> {
-  const changes = taskChanges(task);
+  const changes = await taskChanges(task);
   if (changes.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t('Logbook: task {0} changed nothing against its base.', task.name),

@@ -45,7 +45,7 @@ export async function startTaskInWorktree(
     );
     return undefined;
   }
-  const place = taskPlace();
+  const place = await taskPlace();
   const task =
     given?.task ??
     (await vscode.window.showInputBox({

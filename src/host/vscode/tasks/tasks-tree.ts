@@ -2,12 +2,11 @@
 // (status, branch, files changed, cost, a mark when one waits for you). Rows carry their lifecycle
 // in contextValue, so the menus offer only what fits (no apply of a discarded task).
 import * as vscode from 'vscode';
-import { openReadOnly } from '../../node/cli/conversation-dir';
-import { type TaskFactsReport, taskFacts } from '../../node/worktrees/task-facts';
+import type { TaskFactsReport } from '../../node/worktrees/task-facts';
 import type { TaskRecord } from '../../../core/worktrees';
 import { formatCost } from '../../../core/format/counts';
 import { printableLine } from '../../../core/text/printable';
-import { taskPlace } from './task-place';
+import { editorTasks, taskPlace } from './task-place';
 
 export interface TaskNode {
   record: TaskRecord;
@@ -38,14 +37,13 @@ export class TasksTree implements vscode.TreeDataProvider<TaskNode | string> {
     if (node) return [];
     let place;
     try {
-      place = taskPlace();
+      place = await taskPlace();
     } catch (err) {
       return [(err as Error).message];
     }
+    const { factsOf } = await editorTasks();
     const records = place.store.list().reverse(); // newest first
-    return Promise.all(
-      records.map(async (record) => ({ record, facts: await taskFacts(record, openReadOnly) })),
-    );
+    return Promise.all(records.map(async (record) => ({ record, facts: await factsOf(record) })));
   }
 
   getTreeItem(node: TaskNode | string): vscode.TreeItem {
