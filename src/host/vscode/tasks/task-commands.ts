@@ -1,9 +1,5 @@
-// The editor's commands on worktree tasks and the Tasks view's rows, loaded on first use (a lazy bundle,
-// scripts/lazy-bundles.mjs): a window that never starts, reviews, applies or discards a task
-// never parses them (the view's rows load when it is first shown).
-export { applyTaskHere, discardTaskHere } from './task-actions';
-export { reviewTask } from './task-review';
-export { startTaskInWorktree } from './task-start';
+// The editor's worktree tasks past their registration, loaded on first use (a lazy bundle,
+// scripts/lazy-bundles.mjs): the Tasks view's rows, its commands (start, review, apply, discard)
+// and its refresh. A window that never shows its tasks never parses them.
+export { baseContent, wireTasks } from './task-wiring';
 export { TasksTree } from './tasks-tree';
-export { taskPlace } from './task-place';
-export { gitTry } from '../../node/worktrees/git-run';

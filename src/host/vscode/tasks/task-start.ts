@@ -33,9 +33,16 @@ export function startArgs(task: string, name: string | undefined, carry: boolean
   return ['run', name ? `--worktree=${name}` : '--worktree', ...(carry ? ['--carry'] : []), '--', task];
 }
 
+/** What a caller may give beforehand (the rest is asked). */
+export interface StartOptions {
+  task?: string;
+  name?: string;
+  carry?: boolean;
+}
+
 export async function startTaskInWorktree(
   context: vscode.ExtensionContext,
-  given?: { task?: string; name?: string; carry?: boolean },
+  given?: StartOptions,
 ): Promise<StartedTask | undefined> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage(
