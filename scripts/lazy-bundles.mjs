@@ -26,6 +26,9 @@ export const LAZY_BUNDLES = [
   { name: 'acp-agent', entry: 'src/host/node/acp/agent-llm.ts' },
   // The OpenHands import and the SDK exporter: the editor's Import and Export Conversation.
   { name: 'openhands-files', entry: 'src/core/agent/openhands-files.ts' },
+  // Worktree tasks in the editor: the Tasks view's rows and its commands, with the task store,
+  // git, the CLI's settings and a task's log state they use (and 'vscode').
+  { name: 'task-commands', entry: 'src/host/vscode/tasks/task-commands.ts' },
 ];
 
 const COMMANDS_DIR = 'src/host/node/cli';
@@ -97,12 +100,14 @@ export const lazyBundlesPlugin = lazyPlugin('');
 
 /** esbuild options of the lazy, command and shared bundles beside main bundles in `outdir`. */
 export function lazyBundleBuilds(outdir, options = {}) {
+  // 'vscode' is the extension host's own module, for the bundles the extension loads.
   const node = {
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
     supported: REQUIRE_ON_IMPORT,
+    external: ['vscode'],
   };
   const plugins = (dir) => [...(options.plugins ?? []), lazyPlugin(dir)];
   const entries = (list) => Object.fromEntries(list.map((b) => [b.name, join(root, b.entry)]));

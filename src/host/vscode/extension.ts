@@ -24,6 +24,7 @@ import { registerSandboxStatus } from './sandbox/sandbox-status';
 import { registerCheckpointDocuments } from './checkpoints/checkpoint-documents';
 import { registerDiagnostics } from './diagnostics/diagnostics-view';
 import { registerShowAgents } from './agents/show-agents';
+import { registerTasks } from './tasks/register-tasks';
 import { registerDemoModel } from './lm/demo-model';
 import { openWalkthroughOnce, registerWalkthrough } from './walkthrough';
 import { webviewL10n } from './chat/webview-l10n';
@@ -96,6 +97,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     registerSandboxStatus(context),
     ...registerDiagnostics(context, service),
     ...registerShowAgents(),
+    ...registerTasks(context, log),
     ...registerDemoModel(),
     ...registerWalkthrough(context, () => chat.inView),
     vscode.commands.registerCommand('logbook.addMcpServer', (arg?: unknown) =>

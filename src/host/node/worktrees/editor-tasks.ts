@@ -1,0 +1,35 @@
+// What the editor's worktree tasks need of the Node side, in one module the extension loads on
+// first use (a lazy bundle, scripts/lazy-bundles.mjs): a window that never shows its tasks never
+// parses the task store, git runs, the CLI's settings or a log's state.
+import { openReadOnly } from '../cli/conversation-dir';
+import { cliSettings } from '../cli/cli-settings';
+import type { TaskRecord } from '../../../core/worktrees';
+import { applyObstacle, applyTask } from './apply-task';
+import { discardTask } from './discard-task';
+import { git, gitTry, lines } from './git-run';
+import { type TaskFactsReport, taskFacts } from './task-facts';
+import { repositoryAt, TaskStore, worktreesRoot } from './task-store';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export { applyObstacle, applyTask, discardTask, gitTry, lines, TaskStore };
+
+export interface TaskPlace {
+  store: TaskStore;
+  /** The root of every repository's tasks (passed on to the CLI a task runs in). */
+  root: string;
+  /** The working tree of the folder: where a task starts from and is applied to. */
+  workingTree: string;
+}
+
+/** The tasks of `folder`'s repository, under the root the CLI uses (worktrees.dir, its env). */
+export function taskPlaceOf(folder: string, env: Env): TaskPlace {
+  const configured = cliSettings('tasks', env).get<string | null>('worktrees.dir');
+  const root = worktreesRoot(configured, env);
+  const store = new TaskStore(root, repositoryAt(folder));
+  return { store, root, workingTree: git(folder, ['rev-parse', '--show-toplevel']).trim() };
+}
+
+export function factsOf(record: TaskRecord): Promise<TaskFactsReport> {
+  return taskFacts(record, openReadOnly);
+}

@@ -1,0 +1,57 @@
+// The Tasks view and its commands, registered at activation as thin stubs: the rows' code, the
+// commands and the view's refresh load on first use (the lazy task-commands bundle).
+import * as vscode from 'vscode';
+import type { TaskWiring } from './task-wiring';
+import type { TaskNode, TasksTree } from './tasks-tree';
+import { TASK_BASE_SCHEME } from './task-scheme';
+
+const commands = () => import('./task-commands');
+const COMMANDS = ['refresh', 'start', 'review', 'apply', 'discard', 'openWorktree'];
+
+/** The Tasks view's provider; the rows' code loads when the view first asks for them. */
+class LazyTasksTree implements vscode.TreeDataProvider<TaskNode | string> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private tree: Promise<TasksTree> | undefined;
+
+  private real(): Promise<TasksTree> {
+    return (this.tree ??= commands().then((m) => new m.TasksTree()));
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  async getChildren(node?: TaskNode | string): Promise<(TaskNode | string)[]> {
+    return (await this.real()).getChildren(node);
+  }
+
+  async getTreeItem(node: TaskNode | string): Promise<vscode.TreeItem> {
+    return (await this.real()).getTreeItem(node);
+  }
+}
+
+export function registerTasks(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+): vscode.Disposable[] {
+  const tree = new LazyTasksTree();
+  const view = vscode.window.createTreeView('logbook.tasks', { treeDataProvider: tree });
+  let wired: Promise<TaskWiring> | undefined;
+  const wire = () =>
+    (wired ??= commands().then((m) => m.wireTasks(context, log, view, () => tree.refresh())));
+  if (view.visible) void wire();
+  return [
+    view,
+    view.onDidChangeVisibility(() => void wire()),
+    vscode.workspace.registerTextDocumentContentProvider(TASK_BASE_SCHEME, {
+      provideTextDocumentContent: async (uri) => (await commands()).baseContent(uri),
+    }),
+    ...COMMANDS.map((id) =>
+      vscode.commands.registerCommand(`logbook.tasks.${id}`, async (...args: unknown[]) =>
+        (await wire()).run(id, args),
+      ),
+    ),
+    { dispose: () => void wired?.then((w) => w.dispose()) },
+  ];
+}

@@ -1,0 +1,5 @@
+// The editor's worktree tasks past their registration, loaded on first use (a lazy bundle,
+// scripts/lazy-bundles.mjs): the Tasks view's rows, its commands (start, review, apply, discard)
+// and its refresh. A window that never shows its tasks never parses them.
+export { baseContent, wireTasks } from './task-wiring';
+export { TasksTree } from './tasks-tree';

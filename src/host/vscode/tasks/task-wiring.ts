@@ -1,0 +1,106 @@
+// The Tasks view's behaviour, loaded with its commands on first use: each command's handler (errors
+// shown, the view refreshed after), and the view's refresh (a task's record changing, a task's
+// terminal closing, and every few seconds while it is visible, since a running task's status lives
+// in its log, written by another process).
+import * as vscode from 'vscode';
+import { errorText } from '../../../core/text/l10n';
+import { gitTry } from '../../node/worktrees/git-run';
+import { applyTaskHere, discardTaskHere } from './task-actions';
+import { reviewTask } from './task-review';
+import { type StartOptions, startTaskInWorktree } from './task-start';
+import { taskPlace } from './task-place';
+import type { TaskNode } from './tasks-tree';
+
+const POLL_MS = 3000;
+
+export interface TaskWiring extends vscode.Disposable {
+  run(command: string, args: unknown[]): Promise<unknown>;
+}
+
+/** The text of logbook-task-base:/<path>?<worktree>#<commit>: the file at the task's base. */
+export function baseContent(uri: vscode.Uri): string {
+  const shown = gitTry(uri.query, ['show', `${uri.fragment}:${uri.path.slice(1)}`]);
+  return shown.code === 0 ? shown.stdout : '';
+}
+
+/** The task a command is about: a row of the view, a name (tests, links), or one picked. */
+async function taskName(arg: unknown): Promise<string | undefined> {
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object' && 'record' in arg) return (arg as TaskNode).record.name;
+  const names = (await taskPlace()).store
+    .list()
+    .filter((t) => t.status !== 'discarded')
+    .map((t) => ({ label: t.name, description: t.branch, detail: t.task }));
+  return (await vscode.window.showQuickPick(names, { title: vscode.l10n.t('Which task?') }))?.label;
+}
+
+export function wireTasks(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  view: vscode.TreeView<unknown>,
+  refresh: () => void,
+): TaskWiring {
+  const named =
+    (fn: (name: string, rest: unknown[]) => Promise<unknown>) =>
+    async ([arg, ...rest]: unknown[]): Promise<unknown> => {
+      const name = await taskName(arg);
+      return name === undefined ? undefined : fn(name, rest);
+    };
+  const handlers: Record<string, (args: unknown[]) => Promise<unknown>> = {
+    refresh: async () => undefined,
+    start: async ([given]) => {
+      const s = await startTaskInWorktree(context, given as StartOptions | undefined);
+      return s ? { args: s.args, name: s.terminal.name } : undefined;
+    },
+    review: named(async (name) => reviewTask((await taskPlace()).store.get(name))),
+    apply: named((name) => applyTaskHere(name)),
+    discard: named((name, [confirmed]) => discardTaskHere(name, confirmed === true)),
+    openWorktree: named(async (name) => {
+      const task = (await taskPlace()).store.get(name);
+      await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(task.worktree), {
+        forceNewWindow: true,
+      });
+    }),
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const poll = () => {
+    clearInterval(timer);
+    timer = view.visible ? setInterval(refresh, POLL_MS) : undefined;
+  };
+  let watcher: vscode.FileSystemWatcher | undefined;
+  let watching = false;
+  const watch = async () => {
+    if (watching || !view.visible) return;
+    watching = true;
+    const dir = vscode.Uri.file((await taskPlace()).store.dir);
+    watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(dir, '.tasks/*.json'));
+    watcher.onDidCreate(refresh);
+    watcher.onDidChange(refresh);
+    watcher.onDidDelete(refresh);
+  };
+  // No repository: the view says so; a later showing tries again.
+  const shown = () => {
+    poll();
+    void watch().catch(() => (watching = false));
+  };
+  shown();
+  const subscriptions = [view.onDidChangeVisibility(shown), vscode.window.onDidCloseTerminal(refresh)];
+  return {
+    async run(command, args) {
+      try {
+        return await handlers[command]?.(args);
+      } catch (err) {
+        log.warn(`Tasks: ${String(err)}`);
+        void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', errorText(err, vscode.l10n)));
+        return undefined;
+      } finally {
+        refresh();
+      }
+    },
+    dispose() {
+      clearInterval(timer);
+      watcher?.dispose();
+      for (const s of subscriptions) s.dispose();
+    },
+  };
+}

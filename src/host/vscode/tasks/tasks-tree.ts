@@ -1,0 +1,72 @@
+// The "Tasks" view: the worktree tasks of the window's repository, as `logbook tasks` reads them
+// (status, branch, files changed, cost, a mark when one waits for you). Rows carry their lifecycle
+// in contextValue, so the menus offer only what fits (no apply of a discarded task).
+import * as vscode from 'vscode';
+import type { TaskFactsReport } from '../../node/worktrees/task-facts';
+import type { TaskRecord } from '../../../core/worktrees';
+import { formatCost } from '../../../core/format/counts';
+import { printableLine } from '../../../core/text/printable';
+import { editorTasks, taskPlace } from './task-place';
+
+export interface TaskNode {
+  record: TaskRecord;
+  facts: TaskFactsReport;
+}
+
+const STATUS_ICONS: Record<string, string> = {
+  starting: 'loading~spin',
+  running: 'loading~spin',
+  waiting: 'bell-dot',
+  finished: 'check',
+  failed: 'error',
+  crashed: 'warning',
+  missing: 'question',
+  applied: 'git-merge',
+  discarded: 'trash',
+};
+
+export class TasksTree implements vscode.TreeDataProvider<TaskNode | string> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  async getChildren(node?: TaskNode | string): Promise<(TaskNode | string)[]> {
+    if (node) return [];
+    let place;
+    try {
+      place = await taskPlace();
+    } catch (err) {
+      return [(err as Error).message];
+    }
+    const { factsOf } = await editorTasks();
+    const records = place.store.list().reverse(); // newest first
+    return Promise.all(records.map(async (record) => ({ record, facts: await factsOf(record) })));
+  }
+
+  getTreeItem(node: TaskNode | string): vscode.TreeItem {
+    if (typeof node === 'string') return new vscode.TreeItem(printableLine(node));
+    const { record, facts } = node;
+    const item = new vscode.TreeItem(`${facts.waiting_for_you ? '● ' : ''}${record.name}`);
+    const files =
+      facts.files_changed === null ? '' : vscode.l10n.t('{0} file(s)', String(facts.files_changed));
+    const cost = facts.cost === null ? '' : formatCost(facts.cost);
+    item.description = [facts.status, files, cost].filter((s) => s !== '').join(' · ');
+    item.tooltip = new vscode.MarkdownString().appendText(
+      [
+        printableLine(record.task),
+        vscode.l10n.t('Status: {0}', facts.status) +
+          (facts.waiting_for_you ? ` (${vscode.l10n.t('waits for you')})` : ''),
+        vscode.l10n.t('Branch: {0}', record.branch),
+        vscode.l10n.t('Worktree: {0}', record.worktree),
+        vscode.l10n.t('Log: {0}', record.log),
+      ].join('\n\n'),
+    );
+    item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[facts.status] ?? 'circle-outline');
+    item.contextValue = `logbookTask.${record.status}`;
+    item.id = `task:${record.name}`;
+    return item;
+  }
+}

@@ -1,0 +1,202 @@
+// Worktree tasks in real VS Code (issue 43): tasks started by the CLI and from the palette, listed
+// in the Tasks view, reviewed, one applied, the next one's conflict opened and said, one discarded.
+// The window's folder is made a git repository for this suite only (its .git is removed after);
+// the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
+import * as assert from 'node:assert/strict';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { ApplyResult } from '../../../src/host/node/worktrees/apply-task';
+import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
+import { type TaskNode, TasksTree } from '../../../src/host/vscode/tasks/tasks-tree';
+import { startScriptedLlm, type ScriptedLlm } from '../../support/llm-server';
+import { treeHashes } from '../../unit/cli/worktree-fixtures';
+import { EXTENSION_ID, logbook, scriptedModel, untilValue, workspaceRoot } from './helpers';
+
+const ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', [...ID, ...args], { cwd, encoding: 'utf8' });
+const FILE = 'task-target.txt';
+
+/** A scripted model whose task replaces `old` (line 2) of FILE with `text`, then finishes. */
+function editScenario(name: string, text: string, old = 'line 2\n') {
+  return {
+    name,
+    turns: [
+      {
+        reply: {
+          toolCalls: [
+            {
+              id: 'call_edit',
+              name: 'file_editor',
+              arguments: {
+                command: 'str_replace',
+                path: FILE,
+                old_str: old,
+                new_str: text,
+                security_risk: 'LOW',
+                summary: 'rewrite line 2',
+              },
+            },
+          ],
+        },
+      },
+      {
+        match: { lastRole: 'tool' as const },
+        reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
+      },
+    ],
+  };
+}
+
+async function exited(child: ChildProcess): Promise<number | null> {
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return code;
+}
+
+describe('worktree tasks in the editor', function () {
+  this.timeout(180_000);
+  let root: string;
+  let data: string;
+  const llms: ScriptedLlm[] = [];
+
+  before(async () => {
+    await logbook();
+    root = workspaceRoot();
+    assert.ok(!existsSync(join(root, '.git')), 'the workspace folder is already a repository');
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    const outside = join(ext, 'test-results', 'outside');
+    mkdirSync(outside, { recursive: true });
+    data = mkdtempSync(join(outside, 'editor-tasks-'));
+    process.env.LOGBOOK_WORKTREES_DIR = data;
+    writeFileSync(join(root, FILE), 'line 1\nline 2\n');
+    git(root, 'init', '--quiet', '--initial-branch=main');
+    git(root, 'add', '--all');
+    git(root, 'commit', '--quiet', '-m', 'first');
+  });
+
+  after(async () => {
+    for (const l of llms) await l.close();
+    for (const t of vscode.window.terminals) if (t.name.startsWith('Logbook task')) t.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    delete process.env.LOGBOOK_WORKTREES_DIR;
+    rmSync(join(root, '.git'), { recursive: true, force: true });
+    rmSync(join(root, FILE), { force: true });
+    rmSync(data, { recursive: true, force: true });
+  });
+
+  async function cliTask(name: string, text: string): Promise<void> {
+    const llm = await startScriptedLlm({ scenario: editScenario(name, text) });
+    llms.push(llm);
+    // In the window's folder, as a terminal there would run it (the task's repository is that folder's).
+    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    const child = spawn(
+      process.execPath,
+      [cli, 'run', `--worktree=${name}`, '--confirm', 'never', `rewrite line 2 (${name})`],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          ELECTRON_RUN_AS_NODE: '1',
+          LOGBOOK_BASE_URL: llm.baseUrl,
+          LOGBOOK_MODEL: 'scripted-model',
+          LOGBOOK_WORKTREES_DIR: data,
+        },
+        stdio: 'ignore',
+      },
+    );
+    assert.equal(await exited(child), 0, `task ${name} failed`);
+  }
+
+  it('two tasks on one file: listed, reviewed, the tree byte-identical until apply; one applied, the other a conflict opened; one discarded, its log kept', async () => {
+    const before = treeHashes(root);
+    await cliTask('first', 'line 2 by first\n');
+    await cliTask('second', 'line 2 by second\n');
+    await cliTask('third', 'line 2 by third\n');
+    assert.deepEqual(treeHashes(root), before, 'the working tree changed before apply');
+
+    // The view's rows, as the Tasks view shows them.
+    const tree = new TasksTree();
+    const rows = (await tree.getChildren()) as TaskNode[];
+    assert.deepEqual(
+      rows.map((r) => [r.record.name, r.facts.status, r.facts.files_changed]),
+      [
+        ['third', 'finished', 1],
+        ['second', 'finished', 1],
+        ['first', 'finished', 1],
+      ],
+    );
+    const item = tree.getTreeItem(rows[2]!);
+    assert.equal(item.contextValue, 'logbookTask.active');
+    assert.match(String(item.description), /^finished · 1 file/);
+
+    // Review: the whole change against the base, in one multi-file diff.
+    assert.equal(await vscode.commands.executeCommand('logbook.tasks.review', 'first'), 1);
+    const base = await vscode.workspace.openTextDocument(
+      vscode.Uri.from({
+        scheme: 'logbook-task-base',
+        path: `/${FILE}`,
+        query: rows[2]!.record.worktree,
+        fragment: rows[2]!.record.base,
+      }),
+    );
+    assert.equal(base.getText(), 'line 1\nline 2\n');
+    assert.deepEqual(treeHashes(root), before, 'reviewing changed the working tree');
+
+    const first = await vscode.commands.executeCommand<ApplyResult>('logbook.tasks.apply', 'first');
+    assert.equal(first?.kind, 'merged');
+    assert.equal(readFileSync(join(root, FILE), 'utf8'), 'line 1\nline 2 by first\n');
+    assert.equal((await taskPlace()).store.get('first').status, 'applied');
+
+    const second = await vscode.commands.executeCommand<ApplyResult>('logbook.tasks.apply', 'second');
+    assert.deepEqual(second, { kind: 'conflict', conflicted: [FILE], committedPending: true });
+    const opened = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === join(root, FILE));
+    assert.ok(opened, 'the conflicted file was not opened');
+    assert.match(
+      opened.getText(),
+      /^<<<<<<< HEAD\nline 2 by first\n=======\nline 2 by second\n>>>>>>> logbook\/second$/m,
+    );
+    assert.equal(
+      (await taskPlace()).store.get('second').status,
+      'active',
+      'a conflict is not an applied task',
+    );
+    git(root, 'merge', '--abort');
+
+    const third = (await taskPlace()).store.get('third');
+    assert.equal(await vscode.commands.executeCommand('logbook.tasks.discard', 'third', true), true);
+    assert.ok(!existsSync(third.worktree), 'the worktree is still there');
+    assert.equal(git(root, 'branch', '--list', third.branch).trim(), '');
+    assert.ok(existsSync(third.log), 'the log went with the task');
+    assert.equal((await taskPlace()).store.get('third').status, 'discarded');
+  });
+
+  it('the palette command starts a task in a terminal of its own: the CLI makes its worktree and runs it with the chat model', async () => {
+    const llm = await scriptedModel(editScenario('started', 'line 1 by started\n', 'line 1\n'));
+    llms.push(llm);
+    const before = treeHashes(root);
+    const started = await vscode.commands.executeCommand<{ args: string[] }>('logbook.tasks.start', {
+      task: 'rewrite line 2 (started)',
+      name: 'started',
+      carry: false,
+    });
+    assert.deepEqual(started?.args, ['run', '--worktree=started', '--', 'rewrite line 2 (started)']);
+    const tree = new TasksTree();
+    const status = async () =>
+      ((await tree.getChildren()) as TaskNode[]).find((r) => r.record.name === 'started')?.facts.status;
+    await untilValue(
+      'the started task to stop',
+      async () => {
+        const s = await status();
+        return s === 'finished' || s === 'waiting' ? s : undefined;
+      },
+      90_000,
+      500,
+    );
+    const record = (await taskPlace()).store.get('started');
+    assert.match(readFileSync(join(record.worktree, FILE), 'utf8'), /^line 1 by started\n/);
+    assert.deepEqual(treeHashes(root), before, 'the started task wrote the working tree');
+  });
+});
