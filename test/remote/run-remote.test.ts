@@ -102,6 +102,9 @@ describe('logbook run --remote (the real agent-server)', function () {
     );
     assert.equal(r.code, 0, r.screen + server.output().slice(-3000));
     assert.match(r.screen, /\$ echo remote-ok > out\.txt/);
+    // The question shows the server's rating and Logbook's own, with its reason. The server's
+    // agent rates nothing without a security analyzer of its own: its rating reads UNKNOWN.
+    assert.match(r.screen, /risk \(server\) UNKNOWN; risk \(Logbook\) MEDIUM: writes to out\.txt/);
     assert.equal(readFileSync(join(remoteDir, 'out.txt'), 'utf8'), 'remote-ok\n');
     const dir = conversationDir();
     const show = await runCli(['show', dir, '--json'], { env: e });
@@ -128,7 +131,10 @@ describe('logbook run --remote (the real agent-server)', function () {
       { env: e, cwd: local },
     );
     assert.equal(r.code, 2, r.stdout + r.stderr);
-    assert.match(r.stderr, /wait for confirmation on the server/);
+    // Said once, and only once the held action has arrived (the status can come before it).
+    assert.equal(r.stderr.match(/wait for confirmation on the server/g)?.length, 1, r.stderr);
+    assert.match(r.stderr, /\b1 action\(s\) wait/);
+    assert.match(r.stderr, /risk \(server\) UNKNOWN; risk \(Logbook\) MEDIUM: writes to out\.txt/);
     assert.equal(existsSync(join(remoteDir, 'out.txt')), false);
   });
 

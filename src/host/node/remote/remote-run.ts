@@ -26,6 +26,7 @@ import { openWebSocket, type WebSocketLink } from './websocket-client';
 import { heldActions, remoteStatus, type RemoteStatus } from './remote-status';
 import { describeRemoteEvent } from './remote-lines';
 import { ParentOrder, type RemoteEvent } from './parent-order';
+import { remoteRisk, remoteRiskText, writeRemoteOrigin } from './remote-risk';
 
 export interface RemoteRunOptions {
   target: AgentServerTarget;
@@ -67,6 +68,7 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
     lockHolder: `logbook run --remote (pid ${process.pid})`,
   });
   try {
+    writeRemoteOrigin(storeDir, { server: target.url, conversation_id: id, working_dir: opts.remoteDir });
     return await new RemoteStream(io, opts, id, store).run();
   } finally {
     await store.close();
@@ -80,6 +82,8 @@ class RemoteStream {
   private lastTimestamp: string | undefined;
   private status: RemoteStatus = 'running';
   private answering = false;
+  /** The server said it waits before the held action reached us: ask when it comes. */
+  private heldToCome = false;
   private link: WebSocketLink | undefined;
   private settle!: (code: number) => void;
   private writes: Promise<void> = Promise.resolve();
@@ -205,6 +209,7 @@ class RemoteStream {
     if (this.opts.json) this.io.out(JSON.stringify(e));
     const status = remoteStatus(e);
     if (status) this.onStatus(status);
+    else if (this.heldToCome && e.kind === 'ActionEvent') void this.held();
   }
 
   /** Appends one received event, marked with its server and when it came, after those before it. */
@@ -238,6 +243,7 @@ class RemoteStream {
 
   private onStatus(status: RemoteStatus): void {
     this.status = status;
+    this.heldToCome = false;
     // The server writes its last updates just after the status: give them a moment to arrive.
     if (status === 'finished') setTimeout(() => this.finish(EXIT.ok), SETTLE_MS);
     else if (status === 'error' || status === 'stuck')
@@ -245,13 +251,24 @@ class RemoteStream {
     else if (status === 'waiting_for_confirmation') void this.held();
   }
 
+  /** What a held action does, with the server's rating and Logbook's own (and its reasons). */
+  private heldLine(action: Record<string, unknown>): string {
+    const what = describeRemoteEvent(action) ?? 'run an action';
+    return `${what}\n  ${remoteRiskText(remoteRisk(action, this.opts.remoteDir))}`;
+  }
+
   private async held(): Promise<void> {
-    if (this.answering) return;
+    // Two updates can both say it waits (the status, then the full state): ask once.
+    if (this.answering || this.finished) return;
     const held = heldActions(this.events);
+    // The status can overtake the action it is about (the stream does not keep their order).
+    this.heldToCome = held.length === 0;
+    if (this.heldToCome) return;
     if (!this.opts.askInPlace || !this.io.ask) {
       this.io.err(
         `${held.length} action(s) wait for confirmation on the server; the conversation stays there, waiting.`,
       );
+      for (const action of held) this.io.err(`  ${this.heldLine(action)}`);
       this.finish(EXIT.waiting);
       return;
     }
@@ -259,7 +276,7 @@ class RemoteStream {
     try {
       for (const action of held) {
         const answer = await this.io.ask(
-          `The agent wants to: ${describeRemoteEvent(action) ?? 'run an action'}\n  risk (server): ${String(action.security_risk ?? 'UNKNOWN')}\nApprove? [y/N, or a reason to reject] `,
+          `The agent wants to: ${this.heldLine(action)}\nApprove? [y/N, or a reason to reject] `,
         );
         if (answer === undefined) return this.finish(EXIT.waiting);
         const yes = /^\s*y(es)?\s*$/i.test(answer);
