@@ -138,6 +138,70 @@ describe('logbook run --remote (the real agent-server)', function () {
     assert.equal(existsSync(join(remoteDir, 'out.txt')), false);
   });
 
+  it('after exit 2, logbook approve answers on the server and streams on to the end, nothing doubled', async () => {
+    const e = await env(COMMAND_THEN_FINISH);
+    const first = await runCli(
+      ['run', '--remote', server.url, '--remote-dir', remoteDir, '--confirm', 'always', 'write out.txt'],
+      { env: e, cwd: local },
+    );
+    assert.equal(first.code, 2, first.stdout + first.stderr);
+    const dir = conversationDir();
+    const r = await runCli(['approve', dir], { env: e, cwd: local });
+    assert.equal(r.code, 0, r.stdout + r.stderr + server.output().slice(-3000));
+    assert.match(r.stderr, /approved on http/);
+    assert.match(r.stdout, /result finish: Wrote out\.txt\./);
+    assert.equal(readFileSync(join(remoteDir, 'out.txt'), 'utf8'), 'remote-ok\n');
+    const ids = (await serverEvents(basename(dir))).map((ev) => ev.id);
+    const logged = loggedEvents(dir);
+    assert.deepEqual(
+      ids.filter((id) => !logged.some((l) => l.id === id)),
+      [],
+      'server events missing from the local log',
+    );
+    assert.equal(new Set(logged.map((l) => l.id)).size, logged.length, 'an event written twice');
+    const verify = await runCli(['verify', dir], { env: e });
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+    // Nothing waits any more: a second approve says so.
+    const again = await runCli(['approve', dir], { env: e, cwd: local });
+    assert.notEqual(again.code, 0);
+    assert.match(again.stderr, /no action waiting for an answer/);
+  });
+
+  it('after exit 2, logbook reject --reason sends the reason the model reads; the agent goes on', async () => {
+    const e = await env(COMMAND_THEN_FINISH);
+    const first = await runCli(
+      ['run', '--remote', server.url, '--remote-dir', remoteDir, '--confirm', 'always', 'write out.txt'],
+      { env: e, cwd: local },
+    );
+    assert.equal(first.code, 2, first.stdout + first.stderr);
+    const dir = conversationDir();
+    const r = await runCli(['reject', dir, '--reason', 'not in this folder'], { env: e, cwd: local });
+    assert.equal(r.code, 0, r.stdout + r.stderr + server.output().slice(-3000));
+    assert.match(r.stdout, /rejected: not in this folder/);
+    assert.equal(existsSync(join(remoteDir, 'out.txt')), false);
+    assert.ok(
+      llm!.requests.some((q) => JSON.stringify(q).includes('not in this folder')),
+      'the model never read the reason',
+    );
+    const logged = loggedEvents(dir);
+    assert.equal(new Set(logged.map((l) => l.id)).size, logged.length, 'an event written twice');
+    assert.ok(logged.some((l) => l.kind === 'UserRejectObservation'));
+  });
+
+  it('approve on a remote conversation without the key says which server and which variable', async () => {
+    const e = await env(COMMAND_THEN_FINISH);
+    const first = await runCli(
+      ['run', '--remote', server.url, '--remote-dir', remoteDir, '--confirm', 'always', 'write out.txt'],
+      { env: e, cwd: local },
+    );
+    assert.equal(first.code, 2, first.stdout + first.stderr);
+    delete e.LOGBOOK_REMOTE_KEY;
+    const r = await runCli(['approve', conversationDir()], { env: e, cwd: local });
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /runs on http:\/\/127\.0\.0\.1:\d+; set LOGBOOK_REMOTE_KEY/);
+    assert.equal(existsSync(join(remoteDir, 'out.txt')), false);
+  });
+
   it('a wrong key is a clear error and writes nothing', async () => {
     const e = await env(COMMAND_THEN_FINISH, 'not-the-key');
     const r = await runCli(['run', '--remote', server.url, '--remote-dir', remoteDir, 'write out.txt'], {

@@ -75,6 +75,25 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
   }
 }
 
+/** What streaming a remote conversation into its log needs. */
+export type RemoteStreamOptions = Pick<RemoteRunOptions, 'target' | 'remoteDir' | 'askInPlace' | 'json'>;
+
+/**
+ * Streams a conversation the log already holds events of (`known`, oldest first) until its next
+ * stop: the stream resumes after the last of them, and none is written again.
+ */
+export function streamRemote(
+  io: CliIo,
+  opts: RemoteStreamOptions,
+  id: string,
+  store: ConversationStore,
+  known: readonly Record<string, unknown>[],
+): Promise<number> {
+  const stream = new RemoteStream(io, opts, id, store);
+  stream.seed(known);
+  return stream.run();
+}
+
 class RemoteStream {
   private readonly seen = new Set<string>();
   private readonly order = new ParentOrder();
@@ -90,10 +109,21 @@ class RemoteStream {
 
   constructor(
     private readonly io: CliIo,
-    private readonly opts: RemoteRunOptions,
+    private readonly opts: RemoteStreamOptions,
     private readonly id: string,
     private readonly store: ConversationStore,
   ) {}
+
+  /** Events already in the log: not written again, and the stream resumes after the last. */
+  seed(known: readonly Record<string, unknown>[]): void {
+    for (const e of known) {
+      if (typeof e.id !== 'string') continue;
+      this.seen.add(e.id);
+      this.order.add(e as RemoteEvent);
+      this.events.push(e);
+      if (typeof e.timestamp === 'string') this.lastTimestamp = e.timestamp;
+    }
+  }
 
   run(): Promise<number> {
     const done = new Promise<number>((resolve) => (this.settle = resolve));
