@@ -1,6 +1,7 @@
-// `logbook approve` / `logbook reject --reason` on a remote conversation's folder: the answer goes
-// to the agent-server (respond_to_confirmation), and the run streams on into the local log from
-// the last event it holds until the next stop, as `approve` does for a local conversation.
+// Going on with a remote conversation from its folder, in a new process: `logbook approve` /
+// `logbook reject --reason` answer on the agent-server (respond_to_confirmation), and
+// `logbook run --remote URL --store DIR` resumes a paused one (/run). Either way the run streams on
+// into the local log from the last event it holds until the next stop, nothing written twice.
 import { isCorruptRecord } from '../../../core/log';
 import { cliHeadFile } from '../config-dir';
 import { openConversationStore } from '../session/conversation-store';
@@ -8,35 +9,42 @@ import { cliSigningIdentity } from '../cli/signing';
 import type { CliSettings } from '../cli/cli-settings';
 import type { CliIo } from '../cli/io';
 import { UsageError } from '../cli/exit-codes';
-import { RemoteError, respondToConfirmation, runConversation } from './agent-server-api';
-import { REMOTE_KEY_VARIABLE } from './remote-command';
+import {
+  type AgentServerTarget,
+  RemoteError,
+  respondToConfirmation,
+  runConversation,
+} from './agent-server-api';
 import type { RemoteOrigin } from './remote-risk';
 import { streamRemote } from './remote-run';
 import { heldActions } from './remote-status';
 
-export interface RemoteDecision {
+export const REMOTE_KEY_VARIABLE = 'LOGBOOK_REMOTE_KEY';
+
+export interface RemoteFolder {
   dir: string;
   origin: RemoteOrigin;
-  accept: boolean;
-  reason?: string;
   settings: CliSettings;
   askInPlace: boolean;
   json: boolean;
 }
 
-export async function decideRemote(io: CliIo, command: string, d: RemoteDecision): Promise<number> {
+/** What is sent before streaming on; `known` is what the log holds. */
+type Step = (target: AgentServerTarget, id: string, known: Record<string, unknown>[]) => Promise<string>;
+
+async function goOn(io: CliIo, command: string, f: RemoteFolder, step: Step): Promise<number> {
   const key = io.env[REMOTE_KEY_VARIABLE];
   if (!key) {
     throw new UsageError(
-      `logbook ${command}: the conversation runs on ${d.origin.server}; set ${REMOTE_KEY_VARIABLE} to its session API key.`,
+      `logbook ${command}: the conversation runs on ${f.origin.server}; set ${REMOTE_KEY_VARIABLE} to its session API key.`,
     );
   }
-  const target = { url: d.origin.server, key };
-  const id = d.origin.conversation_id;
-  const store = await openConversationStore(d.dir, {
-    signing: cliSigningIdentity(io, d.settings),
+  const target = { url: f.origin.server, key };
+  const id = f.origin.conversation_id;
+  const store = await openConversationStore(f.dir, {
+    signing: cliSigningIdentity(io, f.settings),
     conversationId: id,
-    headFile: cliHeadFile(io.env, d.dir),
+    headFile: cliHeadFile(io.env, f.dir),
     lockHolder: `logbook ${command} (pid ${process.pid})`,
   });
   try {
@@ -44,29 +52,41 @@ export async function decideRemote(io: CliIo, command: string, d: RemoteDecision
       string,
       unknown
     >[];
-    if (heldActions(known).length === 0) {
-      throw new Error(`Nothing to ${command}: the log of ${d.dir} holds no action waiting for an answer.`);
-    }
+    let done: string;
     try {
-      await respondToConfirmation(target, id, {
-        accept: d.accept,
-        ...(d.reason ? { reason: d.reason } : {}),
-      });
-      // The rejected action's reason goes to the model, and the agent goes on, as in a local run.
-      if (!d.accept) await runConversation(target, id);
+      done = await step(target, id, known);
     } catch (err) {
       if (err instanceof RemoteError) throw new Error(`logbook ${command}: ${err.message}`);
       throw err;
     }
-    io.err(`${d.accept ? 'approved' : 'rejected'} on ${target.url} (conversation ${id}); streaming on`);
-    return await streamRemote(
-      io,
-      { target, remoteDir: d.origin.working_dir, askInPlace: d.askInPlace, json: d.json },
-      id,
-      store,
-      known,
-    );
+    io.err(`${done} on ${target.url} (conversation ${id}); streaming on`);
+    const opts = { target, remoteDir: f.origin.working_dir, askInPlace: f.askInPlace, json: f.json };
+    return await streamRemote(io, opts, id, store, known);
   } finally {
     await store.close();
   }
+}
+
+export function decideRemote(
+  io: CliIo,
+  command: string,
+  f: RemoteFolder & { accept: boolean; reason?: string },
+): Promise<number> {
+  return goOn(io, command, f, async (target, id, known) => {
+    if (heldActions(known).length === 0) {
+      throw new Error(`Nothing to ${command}: the log of ${f.dir} holds no action waiting for an answer.`);
+    }
+    await respondToConfirmation(target, id, { accept: f.accept, ...(f.reason ? { reason: f.reason } : {}) });
+    // The rejected action's reason goes to the model, and the agent goes on, as in a local run.
+    if (!f.accept) await runConversation(target, id);
+    return f.accept ? 'approved' : 'rejected';
+  });
+}
+
+/** `run --remote URL --store DIR`: the paused (or stopped) conversation runs on. */
+export function resumeRemote(io: CliIo, f: RemoteFolder): Promise<number> {
+  return goOn(io, 'run --remote', f, async (target, id) => {
+    await runConversation(target, id);
+    return 'resumed';
+  });
 }

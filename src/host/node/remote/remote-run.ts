@@ -13,17 +13,20 @@ import { cliSigningIdentity } from '../cli/signing';
 import type { CliSettings } from '../cli/cli-settings';
 import type { CliIo } from '../cli/io';
 import { EXIT } from '../cli/exit-codes';
+import type { StopSignal } from '../cli/io';
+import { signalExitCode } from '../cli/drive';
 import {
   type AgentServerTarget,
   RemoteError,
   allEvents,
   eventsSocketUrl,
+  pauseConversation,
   respondToConfirmation,
   runConversation,
   startConversation,
 } from './agent-server-api';
 import { openWebSocket, type WebSocketLink } from './websocket-client';
-import { heldActions, remoteStatus, type RemoteStatus } from './remote-status';
+import { heldActions, lastStatus, remoteStatus, type RemoteStatus } from './remote-status';
 import { describeRemoteEvent } from './remote-lines';
 import { ParentOrder, type RemoteEvent } from './parent-order';
 import { remoteRisk, remoteRiskText, writeRemoteOrigin } from './remote-risk';
@@ -127,10 +130,7 @@ class RemoteStream {
 
   run(): Promise<number> {
     const done = new Promise<number>((resolve) => (this.settle = resolve));
-    const stopInterrupt = this.io.onInterrupt(() => {
-      this.io.err('interrupted: the conversation goes on on the server; its events so far are in the log.');
-      this.finish(EXIT.interrupted);
-    });
+    const stopInterrupt = this.io.onInterrupt((signal) => void this.pause(signal));
     void this.connect().catch((err: unknown) => this.gone(err));
     return done.finally(() => {
       stopInterrupt();
@@ -138,6 +138,32 @@ class RemoteStream {
     });
   }
 
+  /** Ctrl+C or SIGTERM: the conversation pauses on the server, and the run ends with the signal's code. */
+  private async pause(signal: StopSignal): Promise<void> {
+    if (this.finished || this.pausing) return;
+    this.pausing = true;
+    const { url } = this.opts.target;
+    try {
+      // The server pauses between steps: its answer comes once the step in flight has ended.
+      await pauseConversation(this.opts.target, this.id);
+      const events = await allEvents(this.opts.target, this.id);
+      const status = lastStatus(events) ?? this.status;
+      const paused = status === 'paused' || status === 'idle';
+      const resume = `logbook run --remote ${url} --store ${this.store.dir}`;
+      this.io.err(
+        paused
+          ? `interrupted: the conversation is paused on ${url}; its events so far are in ${this.store.dir}. Resume it with: ${resume}`
+          : `interrupted: the conversation was no longer running on ${url} (last status: ${status}); its events are in ${this.store.dir}.`,
+      );
+    } catch (err) {
+      this.io.err(
+        `interrupted: pausing on the server failed (${(err as Error).message}); the conversation may go on there.`,
+      );
+    }
+    this.finish(signalExitCode(signal));
+  }
+
+  private pausing = false;
   private finished = false;
   private finish(code: number, serverGone = false): void {
     if (this.finished) return;
