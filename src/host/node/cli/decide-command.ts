@@ -30,6 +30,8 @@ import { MCP_CONFIG_OPTION } from './mcp-option';
 import { readSessionInfo, SESSION_FILE, type SessionInfo } from './session-file';
 import { isAgentModel, StoppedAgentModel } from '../acp/stopped-agent';
 import { agentPermissionTool } from '../acp/permission-tool';
+import { readRemoteOrigin } from '../remote/remote-risk';
+import { decideRemote } from '../remote/remote-decide';
 
 export async function approveCommand(argv: readonly string[], io: CliIo): Promise<number> {
   return decide('approve', argv, io);
@@ -70,6 +72,19 @@ async function decide(
   const choice =
     command === 'resolve' ? inDoubtChoice(values as { rerun?: boolean; skip?: boolean }) : undefined;
   assertConversationDir(dir);
+  // A remote conversation is answered on its agent-server, and streams on from there.
+  const origin = command === 'resolve' ? undefined : readRemoteOrigin(dir);
+  if (origin) {
+    return decideRemote(io, command, {
+      dir,
+      origin,
+      accept: command === 'approve',
+      ...(reason !== undefined ? { reason } : {}),
+      settings: cliSettings(command, io.env, { flags: values, warn: (line) => io.err(line) }),
+      askInPlace: inPlaceAt(io, values, dir) !== undefined,
+      json: values.json === true,
+    });
+  }
   const info = readSessionInfo(dir);
   if (!info) {
     throw new Error(

@@ -88,16 +88,23 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
     throw new UsageError(`logbook run: --mode must be plan or act, got "${values.mode}".`);
   }
   // `--mode act` on a conversation in plan mode without a task approves its plan.
-  if (task === undefined && !(agentMode === 'act' && values.store !== undefined))
+  // `--remote URL --store DIR` without a task resumes a remote conversation.
+  const resumesRemote = values.remote !== undefined && values.store !== undefined;
+  if (task === undefined && !(agentMode === 'act' && values.store !== undefined) && !resumesRemote)
     throw new UsageError('logbook run: a task is required: logbook run "TEXT" (or --task TEXT).');
   const settings = cliSettings('run', io.env, { flags: values, warn: (line) => io.err(line) });
   let workspace = resolvePath(io, workspaceArg);
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
   if (values.remote !== undefined) {
-    if (task === undefined) throw new UsageError('logbook run --remote: a task is required.');
     if (inWorktree) throw new UsageError('logbook run: --remote runs on the server; it takes no --worktree.');
-    return runRemote(io, { values, task, workspace, settings });
+    return runRemote(io, {
+      values,
+      task,
+      workspace,
+      settings,
+      ...(values.store !== undefined ? { storeDir: resolvePath(io, values.store) } : {}),
+    });
   }
   const prepared = prepareCliSession('run', io, settings);
   const agentName = nonEmpty('run', 'agent', values.agent);

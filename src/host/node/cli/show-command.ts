@@ -22,6 +22,7 @@ import { conversationDirArg } from './newest-conversation';
 import { type ReadState, readState } from './read-state';
 import { withLostEvents, withLostLines } from './lost-report';
 import { reportLines, stateReport, withWriterLiveness } from './state-report';
+import { type RemoteOrigin, readRemoteOrigin } from '../remote/remote-risk';
 import { agentsLines, agentsReport } from './agents-report';
 
 export async function showCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -63,6 +64,7 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
     workspace: conversationWorkspace(dir),
     corrupt: read.corrupt,
     diffs: true,
+    ...remoteOf(dir),
   });
   const seen = withLostEvents(withWriterLiveness(report, writerAlive), store, dir);
   // Who signed it, as signatures.log names them; `logbook verify` checks the signatures.
@@ -101,6 +103,7 @@ async function showAt(
     dir,
     workspace: conversationWorkspace(dir),
     corrupt: read.corrupt,
+    ...remoteOf(dir),
   });
   // A bare number was read as an index: said on stderr, so --json output stays one document.
   const note = indexNote(ref, read.ref);
@@ -113,4 +116,10 @@ async function showAt(
   lines.splice(1, 0, `  at event   ${read.at.index} (${read.at.id}, ${read.at.timestamp})`);
   for (const line of lines) io.out(line);
   return EXIT.ok;
+}
+
+/** A remote conversation's origin (its held actions are rated against the server's folder). */
+function remoteOf(dir: string): { remote?: RemoteOrigin } {
+  const remote = readRemoteOrigin(dir);
+  return remote ? { remote } : {};
 }

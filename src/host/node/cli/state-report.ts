@@ -4,6 +4,7 @@ import { type ConversationState, type ExecutionStatus, statusForReader } from '.
 import { actionWhat } from './event-line';
 import { resolveHint } from './in-doubt';
 import { heldRisk } from './pending-risk';
+import { type RemoteOrigin, remoteRisk } from '../remote/remote-risk';
 import { pendingEditDiff } from './pending-diff';
 import { printableLine } from '../../../core/text/printable';
 import { formatCost, plural } from '../../../core/format/counts';
@@ -24,6 +25,11 @@ export interface PendingActionReport {
    * an edit that would fail, or a past state (`show --at`), whose files are not the ones now.
    */
   diff: string | null;
+  /**
+   * For an action an agent-server holds: the server's own rating and Logbook's (its rules, judged
+   * against the working folder on the server's machine). `risk` and `reasons` are then Logbook's.
+   */
+  remote: { server: string; server_risk: string; logbook_risk: string } | null;
 }
 
 export interface StateReport {
@@ -58,7 +64,14 @@ export function stateReport(
   state: ConversationState,
   /** The ActionEvents of the pending actions, by id. */
   actions: ReadonlyMap<string, ActionEvent>,
-  extra: { id: string; dir: string; workspace: string | null; corrupt: number; diffs?: boolean },
+  extra: {
+    id: string;
+    dir: string;
+    workspace: string | null;
+    corrupt: number;
+    diffs?: boolean;
+    remote?: RemoteOrigin;
+  },
 ): StateReport {
   return {
     id: extra.id,
@@ -74,7 +87,14 @@ export function stateReport(
     workspace: extra.workspace,
     pending_actions: state.pendingActions.map((p) => {
       const a = actions.get(p.actionId);
-      const held = a ? heldRisk(a, extra.workspace, state.toolRatings) : undefined;
+      const origin = extra.remote;
+      const rr =
+        a && origin ? remoteRisk(a as unknown as Record<string, unknown>, origin.working_dir) : undefined;
+      const held = rr
+        ? { risk: rr.logbook, modelRisk: rr.server, reasons: rr.reasons }
+        : a
+          ? heldRisk(a, extra.workspace, state.toolRatings)
+          : undefined;
       return {
         id: p.actionId,
         tool: p.toolName,
@@ -84,7 +104,10 @@ export function stateReport(
         model_risk: held?.modelRisk ?? 'UNKNOWN',
         reasons: held?.reasons ?? [],
         tool_call_id: p.toolCallId,
-        diff: a && extra.diffs ? pendingEditDiff(a, extra.workspace) : null,
+        // A remote action's files are on the server's machine: no local diff of them.
+        diff: a && extra.diffs && !origin ? pendingEditDiff(a, extra.workspace) : null,
+        remote:
+          rr && origin ? { server: origin.server, server_risk: rr.server, logbook_risk: rr.logbook } : null,
       };
     }),
     in_doubt: state.inDoubt,
@@ -128,7 +151,10 @@ function reportText(r: StateReport): string[] {
     for (const p of r.pending_actions) {
       const doubt = r.in_doubt.includes(p.id) ? ' [started before a crash, result unknown]' : '';
       const why = p.reasons.length > 0 ? `: ${p.reasons.join('; ')}` : '';
-      lines.push(`  ${p.id}  ${p.tool}: ${p.summary} (risk ${p.risk}${why})${doubt}`);
+      const risk = p.remote
+        ? `risk (server) ${p.remote.server_risk}; risk (Logbook) ${p.remote.logbook_risk}${why}`
+        : `risk ${p.risk}${why}`;
+      lines.push(`  ${p.id}  ${p.tool}: ${p.summary} (${risk})${doubt}`);
       if (p.diff) for (const l of p.diff.split('\n')) lines.push(`    ${printableLine(l)}`);
     }
     if (r.in_doubt.length) lines.push(`decide on the actions in doubt: ${resolveHint(r.dir)}`);

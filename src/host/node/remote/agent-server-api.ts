@@ -145,6 +145,11 @@ export async function runConversation(target: AgentServerTarget, conversationId:
   await call(target, 'POST', `/api/conversations/${conversationId}/run`);
 }
 
+/** Pauses the conversation: the server stops after the step it is in, and records a PauseEvent. */
+export async function pauseConversation(target: AgentServerTarget, conversationId: string): Promise<void> {
+  await call(target, 'POST', `/api/conversations/${conversationId}/pause`);
+}
+
 /** Every event of the conversation, oldest first, a page at a time. */
 export async function allEvents(
   target: AgentServerTarget,

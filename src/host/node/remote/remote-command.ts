@@ -8,12 +8,16 @@ import { inPlaceAt } from '../cli/ask-in-place';
 import type { CliIo } from '../cli/io';
 import { normalizeServerUrl, RemoteError } from './agent-server-api';
 import { remoteRun } from './remote-run';
+import { REMOTE_KEY_VARIABLE, resumeRemote } from './remote-decide';
+import { readRemoteOrigin } from './remote-risk';
 
-export const REMOTE_KEY_VARIABLE = 'LOGBOOK_REMOTE_KEY';
+export { REMOTE_KEY_VARIABLE };
 
 export interface RemoteCommandInput {
   values: { remote?: string; 'remote-dir'?: string; json?: boolean; 'no-input'?: boolean };
-  task: string;
+  task: string | undefined;
+  /** The folder of a remote conversation to resume (`--store`). */
+  storeDir?: string;
   workspace: string;
   settings: CliSettings;
 }
@@ -32,11 +36,14 @@ export async function runRemote(io: CliIo, input: RemoteCommandInput): Promise<n
       `logbook run --remote: set ${REMOTE_KEY_VARIABLE} to the agent-server's session API key.`,
     );
   }
+  if (input.storeDir !== undefined) return resume(io, input, url);
+  if (input.task === undefined) throw new UsageError('logbook run --remote: a task is required.');
+  const task = input.task;
   const llm = llmSettingsFrom(settings.resolved);
   try {
     return await remoteRun(io, {
       target: { url, key },
-      task: input.task,
+      task,
       workspace: input.workspace,
       remoteDir: values['remote-dir'] ?? input.workspace,
       settings,
@@ -50,4 +57,29 @@ export async function runRemote(io: CliIo, input: RemoteCommandInput): Promise<n
     if (err instanceof RemoteError) throw new Error(`logbook run --remote: ${err.message}`);
     throw err;
   }
+}
+
+/** `--store DIR`: the conversation in DIR, which ran on this server, runs on from where it stopped. */
+function resume(io: CliIo, input: RemoteCommandInput, url: string): Promise<number> {
+  const dir = input.storeDir!;
+  const origin = readRemoteOrigin(dir);
+  if (!origin)
+    throw new UsageError(`logbook run --remote: ${dir} holds no remote conversation (no remote.json).`);
+  if (origin.server !== url)
+    throw new UsageError(
+      `logbook run --remote: the conversation in ${dir} runs on ${origin.server}, not ${url}.`,
+    );
+  if (input.task !== undefined)
+    throw new UsageError('logbook run --remote --store resumes the conversation; it sends no new task yet.');
+  if (input.values['remote-dir'] !== undefined && input.values['remote-dir'] !== origin.working_dir)
+    throw new UsageError(
+      `logbook run --remote: the conversation works in ${origin.working_dir} on the server.`,
+    );
+  return resumeRemote(io, {
+    dir,
+    origin,
+    settings: input.settings,
+    askInPlace: inPlaceAt(io, input.values, input.workspace) !== undefined,
+    json: input.values.json === true,
+  });
 }

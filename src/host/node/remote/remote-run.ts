@@ -13,19 +13,23 @@ import { cliSigningIdentity } from '../cli/signing';
 import type { CliSettings } from '../cli/cli-settings';
 import type { CliIo } from '../cli/io';
 import { EXIT } from '../cli/exit-codes';
+import type { StopSignal } from '../cli/io';
+import { signalExitCode } from '../cli/drive';
 import {
   type AgentServerTarget,
   RemoteError,
   allEvents,
   eventsSocketUrl,
+  pauseConversation,
   respondToConfirmation,
   runConversation,
   startConversation,
 } from './agent-server-api';
 import { openWebSocket, type WebSocketLink } from './websocket-client';
-import { heldActions, remoteStatus, type RemoteStatus } from './remote-status';
+import { heldActions, lastStatus, remoteStatus, type RemoteStatus } from './remote-status';
 import { describeRemoteEvent } from './remote-lines';
 import { ParentOrder, type RemoteEvent } from './parent-order';
+import { remoteRisk, remoteRiskText, writeRemoteOrigin } from './remote-risk';
 
 export interface RemoteRunOptions {
   target: AgentServerTarget;
@@ -67,10 +71,30 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
     lockHolder: `logbook run --remote (pid ${process.pid})`,
   });
   try {
+    writeRemoteOrigin(storeDir, { server: target.url, conversation_id: id, working_dir: opts.remoteDir });
     return await new RemoteStream(io, opts, id, store).run();
   } finally {
     await store.close();
   }
+}
+
+/** What streaming a remote conversation into its log needs. */
+export type RemoteStreamOptions = Pick<RemoteRunOptions, 'target' | 'remoteDir' | 'askInPlace' | 'json'>;
+
+/**
+ * Streams a conversation the log already holds events of (`known`, oldest first) until its next
+ * stop: the stream resumes after the last of them, and none is written again.
+ */
+export function streamRemote(
+  io: CliIo,
+  opts: RemoteStreamOptions,
+  id: string,
+  store: ConversationStore,
+  known: readonly Record<string, unknown>[],
+): Promise<number> {
+  const stream = new RemoteStream(io, opts, id, store);
+  stream.seed(known);
+  return stream.run();
 }
 
 class RemoteStream {
@@ -80,23 +104,33 @@ class RemoteStream {
   private lastTimestamp: string | undefined;
   private status: RemoteStatus = 'running';
   private answering = false;
+  /** The server said it waits before the held action reached us: ask when it comes. */
+  private heldToCome = false;
   private link: WebSocketLink | undefined;
   private settle!: (code: number) => void;
   private writes: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly io: CliIo,
-    private readonly opts: RemoteRunOptions,
+    private readonly opts: RemoteStreamOptions,
     private readonly id: string,
     private readonly store: ConversationStore,
   ) {}
 
+  /** Events already in the log: not written again, and the stream resumes after the last. */
+  seed(known: readonly Record<string, unknown>[]): void {
+    for (const e of known) {
+      if (typeof e.id !== 'string') continue;
+      this.seen.add(e.id);
+      this.order.add(e as RemoteEvent);
+      this.events.push(e);
+      if (typeof e.timestamp === 'string') this.lastTimestamp = e.timestamp;
+    }
+  }
+
   run(): Promise<number> {
     const done = new Promise<number>((resolve) => (this.settle = resolve));
-    const stopInterrupt = this.io.onInterrupt(() => {
-      this.io.err('interrupted: the conversation goes on on the server; its events so far are in the log.');
-      this.finish(EXIT.interrupted);
-    });
+    const stopInterrupt = this.io.onInterrupt((signal) => void this.pause(signal));
     void this.connect().catch((err: unknown) => this.gone(err));
     return done.finally(() => {
       stopInterrupt();
@@ -104,6 +138,32 @@ class RemoteStream {
     });
   }
 
+  /** Ctrl+C or SIGTERM: the conversation pauses on the server, and the run ends with the signal's code. */
+  private async pause(signal: StopSignal): Promise<void> {
+    if (this.finished || this.pausing) return;
+    this.pausing = true;
+    const { url } = this.opts.target;
+    try {
+      // The server pauses between steps: its answer comes once the step in flight has ended.
+      await pauseConversation(this.opts.target, this.id);
+      const events = await allEvents(this.opts.target, this.id);
+      const status = lastStatus(events) ?? this.status;
+      const paused = status === 'paused' || status === 'idle';
+      const resume = `logbook run --remote ${url} --store ${this.store.dir}`;
+      this.io.err(
+        paused
+          ? `interrupted: the conversation is paused on ${url}; its events so far are in ${this.store.dir}. Resume it with: ${resume}`
+          : `interrupted: the conversation was no longer running on ${url} (last status: ${status}); its events are in ${this.store.dir}.`,
+      );
+    } catch (err) {
+      this.io.err(
+        `interrupted: pausing on the server failed (${(err as Error).message}); the conversation may go on there.`,
+      );
+    }
+    this.finish(signalExitCode(signal));
+  }
+
+  private pausing = false;
   private finished = false;
   private finish(code: number, serverGone = false): void {
     if (this.finished) return;
@@ -205,6 +265,7 @@ class RemoteStream {
     if (this.opts.json) this.io.out(JSON.stringify(e));
     const status = remoteStatus(e);
     if (status) this.onStatus(status);
+    else if (this.heldToCome && e.kind === 'ActionEvent') void this.held();
   }
 
   /** Appends one received event, marked with its server and when it came, after those before it. */
@@ -238,6 +299,7 @@ class RemoteStream {
 
   private onStatus(status: RemoteStatus): void {
     this.status = status;
+    this.heldToCome = false;
     // The server writes its last updates just after the status: give them a moment to arrive.
     if (status === 'finished') setTimeout(() => this.finish(EXIT.ok), SETTLE_MS);
     else if (status === 'error' || status === 'stuck')
@@ -245,13 +307,24 @@ class RemoteStream {
     else if (status === 'waiting_for_confirmation') void this.held();
   }
 
+  /** What a held action does, with the server's rating and Logbook's own (and its reasons). */
+  private heldLine(action: Record<string, unknown>): string {
+    const what = describeRemoteEvent(action) ?? 'run an action';
+    return `${what}\n  ${remoteRiskText(remoteRisk(action, this.opts.remoteDir))}`;
+  }
+
   private async held(): Promise<void> {
-    if (this.answering) return;
+    // Two updates can both say it waits (the status, then the full state): ask once.
+    if (this.answering || this.finished) return;
     const held = heldActions(this.events);
+    // The status can overtake the action it is about (the stream does not keep their order).
+    this.heldToCome = held.length === 0;
+    if (this.heldToCome) return;
     if (!this.opts.askInPlace || !this.io.ask) {
       this.io.err(
         `${held.length} action(s) wait for confirmation on the server; the conversation stays there, waiting.`,
       );
+      for (const action of held) this.io.err(`  ${this.heldLine(action)}`);
       this.finish(EXIT.waiting);
       return;
     }
@@ -259,7 +332,7 @@ class RemoteStream {
     try {
       for (const action of held) {
         const answer = await this.io.ask(
-          `The agent wants to: ${describeRemoteEvent(action) ?? 'run an action'}\n  risk (server): ${String(action.security_risk ?? 'UNKNOWN')}\nApprove? [y/N, or a reason to reject] `,
+          `The agent wants to: ${this.heldLine(action)}\nApprove? [y/N, or a reason to reject] `,
         );
         if (answer === undefined) return this.finish(EXIT.waiting);
         const yes = /^\s*y(es)?\s*$/i.test(answer);

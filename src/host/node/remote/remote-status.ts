@@ -24,6 +24,13 @@ export function remoteStatus(e: Record<string, unknown>): RemoteStatus | undefin
   return typeof value === 'string' && STATUSES.has(value) ? (value as RemoteStatus) : undefined;
 }
 
+/** The last status the events set, if any. */
+export function lastStatus(events: readonly Record<string, unknown>[]): RemoteStatus | undefined {
+  let last: RemoteStatus | undefined;
+  for (const e of events) last = remoteStatus(e) ?? last;
+  return last;
+}
+
 /** The ActionEvents no observation, rejection or error has answered yet, oldest first. */
 export function heldActions(events: readonly Record<string, unknown>[]): Record<string, unknown>[] {
   const answered = new Set<unknown>();

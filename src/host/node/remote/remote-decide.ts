@@ -1,0 +1,110 @@
+// Going on with a remote conversation from its folder, in a new process: `logbook approve` /
+// `logbook reject --reason` answer on the agent-server (respond_to_confirmation), and
+// `logbook run --remote URL --store DIR` resumes a paused one (/run). Either way the run streams on
+// into the local log from the last event it holds until the next stop, nothing written twice.
+import { basename } from 'node:path';
+import { isCorruptRecord } from '../../../core/log';
+import { cliHeadFile } from '../config-dir';
+import { openConversationStore } from '../session/conversation-store';
+import { cliSigningIdentity } from '../cli/signing';
+import type { CliSettings } from '../cli/cli-settings';
+import type { CliIo } from '../cli/io';
+import { UsageError } from '../cli/exit-codes';
+import {
+  type AgentServerTarget,
+  RemoteError,
+  respondToConfirmation,
+  runConversation,
+} from './agent-server-api';
+import { REMOTE_ORIGIN_FILE, type RemoteOrigin } from './remote-risk';
+import { streamRemote } from './remote-run';
+import { heldActions } from './remote-status';
+
+export const REMOTE_KEY_VARIABLE = 'LOGBOOK_REMOTE_KEY';
+
+export interface RemoteFolder {
+  dir: string;
+  origin: RemoteOrigin;
+  settings: CliSettings;
+  askInPlace: boolean;
+  json: boolean;
+}
+
+/** What is sent before streaming on; `known` is what the log holds. */
+type Step = (target: AgentServerTarget, id: string, known: Record<string, unknown>[]) => Promise<string>;
+
+async function goOn(io: CliIo, command: string, f: RemoteFolder, step: Step): Promise<number> {
+  const key = io.env[REMOTE_KEY_VARIABLE];
+  if (!key) {
+    throw new UsageError(
+      `logbook ${command}: the conversation runs on ${f.origin.server}; set ${REMOTE_KEY_VARIABLE} to its session API key.`,
+    );
+  }
+  const target = { url: f.origin.server, key };
+  const id = f.origin.conversation_id;
+  const store = await openConversationStore(f.dir, {
+    signing: cliSigningIdentity(io, f.settings),
+    conversationId: id,
+    headFile: cliHeadFile(io.env, f.dir),
+    lockHolder: `logbook ${command} (pid ${process.pid})`,
+  });
+  try {
+    const known = (await store.slice()).filter((e) => !isCorruptRecord(e)) as unknown as Record<
+      string,
+      unknown
+    >[];
+    assertFromServer(f, known);
+    let done: string;
+    try {
+      done = await step(target, id, known);
+    } catch (err) {
+      if (err instanceof RemoteError) throw new Error(`logbook ${command}: ${err.message}`);
+      throw err;
+    }
+    io.err(`${done} on ${target.url} (conversation ${id}); streaming on`);
+    const opts = { target, remoteDir: f.origin.working_dir, askInPlace: f.askInPlace, json: f.json };
+    return await streamRemote(io, opts, id, store, known);
+  } finally {
+    await store.close();
+  }
+}
+
+export function decideRemote(
+  io: CliIo,
+  command: string,
+  f: RemoteFolder & { accept: boolean; reason?: string },
+): Promise<number> {
+  return goOn(io, command, f, async (target, id, known) => {
+    if (heldActions(known).length === 0) {
+      throw new Error(`Nothing to ${command}: the log of ${f.dir} holds no action waiting for an answer.`);
+    }
+    await respondToConfirmation(target, id, { accept: f.accept, ...(f.reason ? { reason: f.reason } : {}) });
+    // The rejected action's reason goes to the model, and the agent goes on, as in a local run.
+    if (!f.accept) await runConversation(target, id);
+    return f.accept ? 'approved' : 'rejected';
+  });
+}
+
+/** `run --remote URL --store DIR`: the paused (or stopped) conversation runs on. */
+export function resumeRemote(io: CliIo, f: RemoteFolder): Promise<number> {
+  return goOn(io, 'run --remote', f, async (target, id) => {
+    await runConversation(target, id);
+    return 'resumed';
+  });
+}
+
+/**
+ * remote.json is not signed: before the key goes to the server it names, that server must be the
+ * one the signed log says every event came from, and its conversation the folder's.
+ */
+function assertFromServer(f: RemoteFolder, known: readonly Record<string, unknown>[]): void {
+  const other = known.find(
+    (e) => (e.received_from as { server?: unknown } | undefined)?.server !== f.origin.server,
+  );
+  if (basename(f.dir) !== f.origin.conversation_id || known.length === 0 || other) {
+    throw new Error(
+      `${f.dir}/${REMOTE_ORIGIN_FILE} names ${f.origin.server}, which is not the server its log ` +
+        `received the conversation from; nothing was sent.`,
+    );
+  }
+}
