@@ -110,6 +110,19 @@ describe('lazy bundles', () => {
     }
   });
 
+  it("requires 'vscode' and each Node built-in once per bundle, not once per importing file", () => {
+    // Each require of an external module is wrapped in its own copy of the module's members at
+    // load (~400 for 'vscode'); one namespace (and one default import) per bundle is the budget.
+    for (const name of ['extension.js', 'cli.js']) {
+      const code = readFileSync(join(out, name), 'utf8');
+      const counts = new Map<string, number>();
+      for (const m of code.matchAll(/require\("(vscode|node:[a-z_/]+)"\)/g))
+        counts.set(m[1]!, (counts.get(m[1]!) ?? 0) + 1);
+      const over = [...counts].filter(([, n]) => n > 2).map(([m, n]) => `${m} ×${n}`);
+      assert.deepEqual(over, [], `${name} requires these once per importing file`);
+    }
+  });
+
   it('the extension parses at most 1 MB of code at activation', () => {
     const loaded = loadedAtStart('extension.js');
     assert.ok(
