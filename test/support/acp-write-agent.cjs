@@ -6,7 +6,9 @@
 // {"echo": true} says the whole prompt it got; {"silent": true} says nothing until the client cancels the turn;
 // {"env": "NAME"} says the variable's value; {"run": {"command", "args", "cwd", "env",
 // "outputByteLimit"}} runs a command through terminal/create, waits for it, reads its output and
-// releases it ({"runs": [...]}: several, one after another); {"terminalCapability": true} says whether the client offered terminals. It says what came back as its message, then ends the turn.
+// releases it ({"runs": [...]}: several, one after another); {"poll": {...}} runs one the same way
+// but reads its output every 100 ms while it runs, and says what it read before the exit;
+// {"terminalCapability": true} says whether the client offered terminals. It says what came back as its message, then ends the turn.
 const { writeFileSync } = require('node:fs');
 const { Readable, Writable } = require('node:stream');
 const { agent, ndJsonStream } = require('@agentclientprotocol/sdk');
@@ -84,6 +86,20 @@ const app = agent({ name: 'write-agent' })
           heard.push(`terminal: exit ${exit.exitCode} truncated ${out.truncated} output: ${out.output}`);
         }
         said = heard.join(' | ');
+      } else if (asked.poll) {
+        const sessionId = params.sessionId;
+        const { terminalId } = await client.request('terminal/create', { sessionId, ...asked.poll });
+        let seen = '';
+        for (;;) {
+          const out = await client.request('terminal/output', { sessionId, terminalId });
+          if (out.exitStatus) break;
+          if (out.output) seen = out.output;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const exit = await client.request('terminal/wait_for_exit', { sessionId, terminalId });
+        const out = await client.request('terminal/output', { sessionId, terminalId });
+        await client.request('terminal/release', { sessionId, terminalId });
+        said = `poll: while running [${seen.trim()}] exit ${exit.exitCode} output: ${out.output}`;
       } else if (asked.touch) {
         writeFileSync(asked.touch, 'written by the agent itself\n');
         said = 'touch: done';

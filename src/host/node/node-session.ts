@@ -19,6 +19,7 @@ import type { FilePort, ToolSpec } from '../../core/tools';
 import type { ConversationAgent } from '../../core/agents/conversation-agent';
 import type { McpToolRef } from '../../core/agents/mcp-tool-refs';
 import { NodeFilePort, NodeTerminalPort } from './ports';
+import type { TerminalWatcher } from './ports/node-terminal-port';
 import type { CheckpointPort } from '../../core/checkpoints/types';
 import { environmentResolver, joinSecrets, McpHub, type ParsedMcpConfig } from './mcp';
 import type { CommandSandbox } from './sandbox';
@@ -113,6 +114,8 @@ export interface NodeSession {
    * ended. What ignores Ctrl+C is killed with the shell's whole process group by `close`.
    */
   stopCommand(): Promise<void>;
+  /** Follows the shell's commands as they print (an external agent reads a running one's output). */
+  watchTerminal(watcher: TerminalWatcher): () => void;
   /** Stops the shell and flushes and unlocks the log. Safe to call twice. */
   close(): Promise<void>;
   /** The MCP servers this session started (its delegated agents use them too); none before the first. */
@@ -251,6 +254,7 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
       store,
       tools: session.tools,
       stopCommand,
+      watchTerminal: (watcher) => terminal.watch(watcher),
       close,
       addAllowRule: (rule) => {
         settings.allowRules = [...(settings.allowRules ?? []), rule];

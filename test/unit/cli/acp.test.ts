@@ -55,7 +55,10 @@ describe('logbook acp (a real process, the SDK client)', function () {
             toolCalls: [CREATE],
           },
         },
-        { match: { lastRole: 'tool' }, reply: { content: 'Created hello.txt.' } },
+        {
+          match: { lastRole: 'tool' },
+          reply: { content: 'Created hello.txt.', usage: { prompt: 1200, completion: 30, cost: 0.25 } },
+        },
       ],
     });
     const ws = realpathSync(fx.tmp());
@@ -97,6 +100,13 @@ describe('logbook acp (a real process, the SDK client)', function () {
       newText: 'hello logbook\n',
     });
     assert.ok(toolUpdates(c).some((u) => u.toolCallId === call!.toolCallId && u.status === 'in_progress'));
+    // Usage after each model call: the last one held its prompt and its reply; the window is unknown.
+    const usage = c.of('usage_update') as Extract<SessionUpdate, { sessionUpdate: 'usage_update' }>[];
+    assert.equal(usage.length, 2, 'one usage update per model call');
+    assert.equal(usage.at(-1)?.used, 1230);
+    assert.equal(usage.at(-1)?.size, 0);
+    assert.deepEqual(usage.at(-1)?.cost, { amount: 0.25, currency: 'USD' });
+    assert.deepEqual(usage.at(-1)?._meta, { logbook: { sizeUnknown: true } });
     assert.equal(readFileSync(join(ws, 'hello.txt'), 'utf8'), 'hello logbook\n');
     assert.equal(await c.stop(), 0, c.stderr);
 

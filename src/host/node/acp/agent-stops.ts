@@ -28,6 +28,8 @@ export type Stop =
       callId: string;
       command: string;
       outputByteLimit?: number | null;
+      /** The shell started the command (when the session lets the agent follow it). */
+      started?: () => void;
       answer: (result: EndedTerminal | Error) => void;
     }
   | { kind: 'end'; stopReason: string }

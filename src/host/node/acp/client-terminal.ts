@@ -82,7 +82,7 @@ export function endedTerminal(result: string, outputByteLimit?: number | null): 
 }
 
 /** ACP cuts a terminal's output from its beginning, at a character's edge. */
-function keepLastBytes(text: string, limit?: number | null): { text: string; cut: boolean } {
+export function keepLastBytes(text: string, limit?: number | null): { text: string; cut: boolean } {
   if (limit == null) return { text, cut: false };
   const bytes = Buffer.from(text, 'utf8');
   if (bytes.length <= Math.max(0, limit)) return { text, cut: false };

@@ -19,6 +19,7 @@ import {
 } from '../../../core/events';
 import { ACTION_STARTED_KEY } from '../../../core/state';
 import { actionWhat } from '../cli/event-line';
+import { UsageTally } from './usage-update';
 
 /** Tools whose call is the agent speaking or thinking, not an action an editor lists. */
 const FINISH = 'finish';
@@ -52,6 +53,7 @@ export class EventUpdates {
   private readonly actionOfCall = new Map<string, string>();
   /** File edits waiting for their result: a new file's text is kept in the action only. */
   private readonly edits = new Map<string, ActionEvent>();
+  private readonly usage = new UsageTally();
 
   constructor(private readonly opts: UpdateOptions) {}
 
@@ -82,6 +84,8 @@ export class EventUpdates {
         ];
       }
       case 'ConversationStateUpdateEvent': {
+        const usage = this.usage.of(event.key, event.value);
+        if (usage) return [usage];
         if (event.key !== ACTION_STARTED_KEY) return [];
         const id = (event.value as { action_id?: unknown } | null)?.action_id;
         return typeof id === 'string' ? [this.update(id, 'in_progress')] : [];

@@ -20,7 +20,6 @@ import {
   RequestError,
   type RequestPermissionResponse,
   type SessionUpdate,
-  type TerminalOutputResponse,
 } from '@agentclientprotocol/sdk';
 import { version } from '../../../../package.json';
 import {
@@ -30,7 +29,8 @@ import {
   type LlmRequest,
   type LlmResponse,
 } from '../../../core/llm';
-import { AGENT_COMMAND_TIMEOUT_SEC, commandLine, type EndedTerminal } from './client-terminal';
+import { AGENT_COMMAND_TIMEOUT_SEC, commandLine } from './client-terminal';
+import { type AgentShell, AgentTerminals } from './agent-terminals';
 import { AGENT_PERMISSION_TOOL, GRANTED } from './permission-tool';
 import {
   answerRead,
@@ -81,8 +81,8 @@ export class ExternalAgentModel implements LlmClient {
   private heard: (() => void) | undefined;
   /** The write or permission whose recorded result answers the agent. */
   private pending: Extract<Stop, { kind: 'write' | 'permission' | 'read' | 'terminal' }> | undefined;
-  /** The agent's terminals, each once its command ran, until it releases them. */
-  private readonly terminals = new Map<string, EndedTerminal>();
+  /** The agent's terminals, each once its command started, until it releases them. */
+  private readonly terminals = new AgentTerminals();
   /** Where Logbook's shell is: a command the agent runs elsewhere starts with a `cd`. */
   private shellCwd: string;
   private records: AgentRecord[] = [];
@@ -152,6 +152,11 @@ export class ExternalAgentModel implements LlmClient {
                 arguments: JSON.stringify(permissionArgs(stop.request)),
               };
     return { ...base, toolCalls: [call], finishReason: 'tool_calls' };
+  }
+
+  /** The session's shell: a command the agent asked for is followed while it runs. */
+  followShell(shell: AgentShell): void {
+    this.terminals.follow(shell, () => (this.pending?.kind === 'terminal' ? this.pending : undefined));
   }
 
   /** Stops the agent's process. */
@@ -240,31 +245,31 @@ export class ExternalAgentModel implements LlmClient {
             callId,
             command: line,
             outputByteLimit: params.outputByteLimit ?? null,
+            // Followed while it runs: the agent reads its output before it ends.
+            started: () => resolve({ terminalId: callId }),
             answer: (r) => {
-              if (r instanceof Error) return reject(r);
+              if (r instanceof Error) {
+                if (this.terminals.isOpen(callId)) this.terminals.abandon(callId);
+                else reject(r);
+                return;
+              }
               // The shell stays where the command left it; the next command starts from there.
               if (r.movedTo) this.shellCwd = r.movedTo;
-              this.terminals.set(callId, r);
+              this.terminals.end(callId, r);
               resolve({ terminalId: callId });
             },
           });
         });
       })
-      // The command ended before terminal/create answered: output and exit are known, kill has
-      // nothing left to stop.
-      .onRequest('terminal/output', ({ params }): TerminalOutputResponse => {
-        const t = this.terminal(params.terminalId);
-        return { output: t.output, truncated: t.truncated, exitStatus: t.exitStatus };
-      })
-      .onRequest('terminal/wait_for_exit', ({ params }) => ({
-        ...this.terminal(params.terminalId).exitStatus,
+      .onRequest('terminal/output', ({ params }) => this.terminals.output(params.terminalId))
+      .onRequest('terminal/wait_for_exit', async ({ params }) => ({
+        ...(await this.terminals.waitForExit(params.terminalId)),
       }))
-      .onRequest('terminal/kill', ({ params }) => (this.terminal(params.terminalId), {}))
-      .onRequest('terminal/release', ({ params }) => {
-        this.terminal(params.terminalId);
-        this.terminals.delete(params.terminalId);
-        return {};
-      });
+      .onRequest('terminal/kill', async ({ params }) => (await this.terminals.kill(params.terminalId), {}))
+      .onRequest(
+        'terminal/release',
+        async ({ params }) => (await this.terminals.release(params.terminalId), {}),
+      );
     const stream = ndJsonStream(
       Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
       Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
@@ -355,12 +360,6 @@ export class ExternalAgentModel implements LlmClient {
       ...range,
       summary: `${this.opts.name} reads ${this.shown(r.path)}`,
     };
-  }
-
-  private terminal(id: string): EndedTerminal {
-    const t = this.terminals.get(id);
-    if (!t) throw RequestError.invalidParams({ terminalId: id }, 'No such terminal (or it was released).');
-    return t;
   }
 
   /** The command as a terminal call that waits for it to end (its timeout stops it with Ctrl+C). */

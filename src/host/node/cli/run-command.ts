@@ -180,7 +180,10 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
   const { session, llmSettings } = opened;
   try {
     const { conversation } = session;
-    if (external) external.model.recorder = (r) => conversation.recordAgentUpdate(r.key, r.value);
+    if (external) {
+      external.model.recorder = (r) => conversation.recordAgentUpdate(r.key, r.value);
+      external.model.followShell({ watch: session.watchTerminal, interrupt: session.stopCommand });
+    }
     if (conversation.status === 'waiting_for_confirmation') {
       throw new UsageError(
         `logbook run: the conversation in ${storeDir} waits for confirmation; use approve or reject first.`,

@@ -66,6 +66,13 @@ const STARTUP_TIMEOUT_MS = 10_000;
 /** What a shell's startup printed, kept for `startupOutput`. */
 const STARTUP_OUTPUT_MAX = 4000;
 
+/** Who follows the commands `run` starts as they print (an external agent's `terminal/output`). */
+export interface TerminalWatcher {
+  started(): void;
+  /** Everything the running command printed so far, each time it prints more. */
+  output(soFar: string): void;
+}
+
 interface ActiveRun {
   id: number;
   end?: CommandEnd;
@@ -89,6 +96,7 @@ export class NodeTerminalPort implements TerminalPort {
   private lastExitCode = 0;
   /** Callbacks of pending waits, called whenever output arrives or the shell exits. */
   private readonly wakers = new Set<() => void>();
+  private readonly watchers = new Set<TerminalWatcher>();
   private disposed = false;
   private startupText = '';
   /** Where each command's child writes its folder and exported variables for the next one. */
@@ -107,6 +115,12 @@ export class NodeTerminalPort implements TerminalPort {
    */
   get startupOutput(): string {
     return stripTerminalControls(this.startupText);
+  }
+
+  /** Follows each command `run` starts; returns what stops following. */
+  watch(watcher: TerminalWatcher): () => void {
+    this.watchers.add(watcher);
+    return () => this.watchers.delete(watcher);
   }
 
   /** True from `run` until the command's end has been returned (see TerminalPort.busy). */
@@ -136,6 +150,7 @@ export class NodeTerminalPort implements TerminalPort {
     this.state?.sweep();
     const line = freshRunCode(command.replace(/\0/g, ''), this.state?.path ?? '');
     child.stdin.write(`${line}; ${this.sentinel.printCommand(id)}\n`);
+    for (const w of this.watchers) w.started();
     return this.collect(opts);
   }
 
@@ -286,6 +301,7 @@ export class NodeTerminalPort implements TerminalPort {
         this.cwd = end.cwd;
       }
     }
+    if (this.active && text) for (const w of this.watchers) w.output(this.pending);
     this.wakeAll();
   }
 
