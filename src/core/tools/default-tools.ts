@@ -52,3 +52,12 @@ export function payloadSchemasOf(tools: readonly ToolSpec[]): PayloadSchemas {
   }
   return { actions, observations };
 }
+
+/**
+ * The payload schemas of the built-in tools, for reading a log before (or without) its
+ * conversation's own tool list: a kind no built-in tool makes stays open, so this is never
+ * stricter than the conversation's own set on the kinds it shares.
+ */
+export function defaultPayloadSchemas(): PayloadSchemas {
+  return payloadSchemasOf(defaultTools());
+}

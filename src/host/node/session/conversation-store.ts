@@ -1,8 +1,10 @@
 // A conversation's log, opened the same way by both hosts: the segment log in its folder, signed
 // and chained when there is an identity to sign with.
-import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import { conversationEventCodecWith, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import type { PayloadSchemas } from '../../../core/events';
 import { EventStoreError, SegmentEventStore } from '../../../core/log';
 import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../../core/signing';
+import { defaultPayloadSchemas } from '../../../core/tools';
 
 export interface ConversationStoreOptions {
   /** Signs and chains every event appended (signatures.log beside the segments); none: unsigned. */
@@ -20,6 +22,12 @@ export interface ConversationStoreOptions {
    * opens unsigned and `unsigned` is told why; without it, that refusal is an error.
    */
   unsigned?: (why: string) => void;
+  /**
+   * The schemas each tool payload read back is checked against (a record that fails one is
+   * corrupt, with the reason). Default: the built-in tools', since the log opens before the
+   * conversation's own tool list exists.
+   */
+  payloads?: PayloadSchemas;
 }
 
 export type ConversationStore =
@@ -30,7 +38,7 @@ export async function openConversationStore(
   opts: ConversationStoreOptions = {},
 ): Promise<ConversationStore> {
   const options = {
-    codec: conversationEventCodec,
+    codec: conversationEventCodecWith(opts.payloads ?? defaultPayloadSchemas()),
     ...(opts.acceptLostEvents !== undefined ? { acceptLostEvents: opts.acceptLostEvents } : {}),
     ...(opts.lockHolder !== undefined ? { lockHolder: opts.lockHolder } : {}),
   };
