@@ -12,17 +12,26 @@ import { isCorruptRecord, SegmentEventStore } from '../../../src/core/log';
 import { openNodeConversation } from '../../../src/host/node/node-session';
 import { jsonLines, printed, runCli } from '../cli/cli-runner';
 
-/** A terminal action whose command is a number: the event's shape is valid, the terminal's payload is not. */
-const editedAction = (): Event =>
-  createEvent('ActionEvent', {
-    tool_name: 'terminal',
-    tool_call_id: 'call_1',
-    tool_call: { id: 'call_1', name: 'terminal', arguments: '{"command":"ls"}', origin: 'completion' },
-    llm_response_id: 'r1',
-    action: { kind: 'TerminalAction', command: 42 },
-    thought: [],
-    summary: 'list',
-  } as never);
+/**
+ * Actions whose shape is a valid event's and whose payload is not what their tool writes: a
+ * terminal command that is a number, a fetch without a URL, an MCP call whose arguments are text.
+ */
+const editedActions = (): Event[] =>
+  [
+    ['terminal', { kind: 'TerminalAction', command: 42 }],
+    ['fetch', { kind: 'FetchAction', url: null }],
+    ['probe_echo', { kind: 'MCPToolAction', data: 'rm -rf ~' }],
+  ].map(([tool, action], n) =>
+    createEvent('ActionEvent', {
+      tool_name: tool,
+      tool_call_id: `call_${n}`,
+      tool_call: { id: `call_${n}`, name: tool, arguments: '{}', origin: 'completion' },
+      llm_response_id: 'r1',
+      action,
+      thought: [],
+      summary: String(tool),
+    } as never),
+  );
 
 const userMessage = (): Event =>
   createEvent('MessageEvent', {
@@ -35,7 +44,7 @@ async function editedLog(dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const store = await SegmentEventStore.open<StoredConversationEvent>(dir, { codec: conversationEventCodec });
   await store.append(userMessage() as StoredConversationEvent);
-  await store.append(editedAction() as StoredConversationEvent);
+  for (const e of editedActions()) await store.append(e as StoredConversationEvent);
   await store.close();
 }
 
@@ -51,7 +60,7 @@ describe('hostile: a hand-edited tool payload reads as a corrupt record', functi
     const r = await runCli(['show', dir, '--json']);
     assert.equal(r.code, 0, printed(r));
     const [report] = jsonLines(r);
-    assert.equal(report!.corrupt_records, 1, printed(r));
+    assert.equal(report!.corrupt_records, 3, printed(r));
     assert.equal(report!.event_count, 1, printed(r));
   });
 
@@ -73,11 +82,13 @@ describe('hostile: a hand-edited tool payload reads as a corrupt record', functi
       condenser: null,
     });
     try {
-      const slots = await session.store.slice(0, 2);
+      const slots = await session.store.slice(0, 4);
       assert.equal(slots[0]!.kind, 'MessageEvent');
-      const edited = slots[1]!;
-      assert.ok(isCorruptRecord(edited), `read as ${edited.kind}`);
-      assert.match(edited.reason, /action\.command/);
+      const reasons = slots.slice(1).map((s) => (isCorruptRecord(s) ? s.reason : `read as ${s.kind}`));
+      assert.equal(reasons.length, 3);
+      for (const [n, field] of ['action.command', 'action.url', 'action.data'].entries()) {
+        assert.ok(reasons[n]!.includes(field), reasons[n]);
+      }
       assert.ok(!(await session.conversation.events()).some((e) => e.kind === 'ActionEvent'));
     } finally {
       await session.close();

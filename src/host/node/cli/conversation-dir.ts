@@ -5,7 +5,7 @@ import { conversationEventCodecWith, type StoredConversationEvent } from '../../
 import { IMPORTED_BASE_STATE } from '../../../core/agent/import-openhands';
 import type { Event } from '../../../core/events';
 import { detectBackend, type EventStore, isCorruptRecord, openEventStore } from '../../../core/log';
-import { defaultPayloadSchemas } from '../../../core/tools';
+import { readPayloadSchemas } from '../session/read-payloads';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
 
@@ -56,11 +56,11 @@ export function isDirectory(p: string): boolean {
 /**
  * Opens without taking the writer lock, so a running agent keeps writing undisturbed. A reader
  * (show, export, replay) has no conversation's tool list: payloads are checked against the
- * built-in tools' schemas, so a hand-edited payload reads as a corrupt record, never as an action.
+ * built-in and MCP tools' schemas (read-payloads.ts), so a hand-edited payload reads as a corrupt record, never as an action.
  */
 export function openReadOnly(dir: string): Promise<EventStore<StoredConversationEvent>> {
   return openEventStore<StoredConversationEvent>(dir, {
-    codec: conversationEventCodecWith(defaultPayloadSchemas()),
+    codec: conversationEventCodecWith(readPayloadSchemas()),
     readOnly: true,
   });
 }

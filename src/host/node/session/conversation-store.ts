@@ -1,10 +1,9 @@
 // A conversation's log, opened the same way by both hosts: the segment log in its folder, signed
 // and chained when there is an identity to sign with.
 import { conversationEventCodecWith, type StoredConversationEvent } from '../../../core/agent/event-codec';
-import type { PayloadSchemas } from '../../../core/events';
 import { EventStoreError, SegmentEventStore } from '../../../core/log';
 import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../../core/signing';
-import { defaultPayloadSchemas } from '../../../core/tools';
+import { readPayloadSchemas } from './read-payloads';
 
 export interface ConversationStoreOptions {
   /** Signs and chains every event appended (signatures.log beside the segments); none: unsigned. */
@@ -22,12 +21,6 @@ export interface ConversationStoreOptions {
    * opens unsigned and `unsigned` is told why; without it, that refusal is an error.
    */
   unsigned?: (why: string) => void;
-  /**
-   * The schemas each tool payload read back is checked against (a record that fails one is
-   * corrupt, with the reason). Default: the built-in tools', since the log opens before the
-   * conversation's own tool list exists.
-   */
-  payloads?: PayloadSchemas;
 }
 
 export type ConversationStore =
@@ -38,7 +31,9 @@ export async function openConversationStore(
   opts: ConversationStoreOptions = {},
 ): Promise<ConversationStore> {
   const options = {
-    codec: conversationEventCodecWith(opts.payloads ?? defaultPayloadSchemas()),
+    // Each tool payload read back is checked (one that fails is a corrupt record, with the reason)
+    // against the built-in and MCP tools' schemas: the log opens before the conversation's own tools exist.
+    codec: conversationEventCodecWith(readPayloadSchemas()),
     ...(opts.acceptLostEvents !== undefined ? { acceptLostEvents: opts.acceptLostEvents } : {}),
     ...(opts.lockHolder !== undefined ? { lockHolder: opts.lockHolder } : {}),
   };
