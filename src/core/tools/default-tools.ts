@@ -58,7 +58,7 @@ export function payloadSchemasOf(tools: readonly ToolSpec[]): PayloadSchemas {
  * its conversation's own tool list: a kind no built-in tool makes stays open, and a kind is made by
  * one tool only, so this is never stricter than the conversation's own set on what it recorded.
  */
-export function defaultPayloadSchemas(): PayloadSchemas {
+export function payloadSchemasOfBuiltIns(): PayloadSchemas {
   return payloadSchemasOf(defaultTools({ web: NO_WEB }));
 }
 

@@ -25,7 +25,7 @@ export {
 } from './validate-tool-call';
 export { normaliseSecurityRisk, securityArgsShape, SECURITY_ARG_NAMES } from './security-args';
 export {
-  defaultPayloadSchemas,
+  payloadSchemasOfBuiltIns,
   defaultTools,
   type DefaultToolsOptions,
   payloadSchemasOf,

@@ -5,7 +5,7 @@ import { conversationEventCodecWith, type StoredConversationEvent } from '../../
 import { IMPORTED_BASE_STATE } from '../../../core/agent/import-openhands';
 import type { Event } from '../../../core/events';
 import { detectBackend, type EventStore, isCorruptRecord, openEventStore } from '../../../core/log';
-import { readPayloadSchemas } from '../session/read-payloads';
+import { payloadSchemasForReading } from '../session/read-payloads';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
 
@@ -60,7 +60,7 @@ export function isDirectory(p: string): boolean {
  */
 export function openReadOnly(dir: string): Promise<EventStore<StoredConversationEvent>> {
   return openEventStore<StoredConversationEvent>(dir, {
-    codec: conversationEventCodecWith(readPayloadSchemas()),
+    codec: conversationEventCodecWith(payloadSchemasForReading()),
     readOnly: true,
   });
 }

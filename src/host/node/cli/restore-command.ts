@@ -28,7 +28,7 @@ import { readSessionInfo, SESSION_FILE } from './session-file';
 import { cliSigningIdentity } from './signing';
 import { ioSettings } from './cli-settings';
 import { printableLine } from '../../../core/text/printable';
-import { readPayloadSchemas } from '../session/read-payloads';
+import { payloadSchemasForReading } from '../session/read-payloads';
 
 export async function restoreCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('restore', argv, {
@@ -51,7 +51,7 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
   // Writable from the start: a conversation in use by a running agent is not restored under it.
   const log = await openSignedStore<StoredConversationEvent>(dir, {
     // A file edit whose payload its tool would not have written is read as damage, never restored.
-    codec: conversationEventCodecWith(readPayloadSchemas()),
+    codec: conversationEventCodecWith(payloadSchemasForReading()),
     identity: cliSigningIdentity(io, ioSettings('restore', io)),
     conversationId: conversationId(dir),
     headFile: cliHeadFile(io.env, dir),

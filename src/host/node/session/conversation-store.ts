@@ -3,7 +3,7 @@
 import { conversationEventCodecWith, type StoredConversationEvent } from '../../../core/agent/event-codec';
 import { EventStoreError, SegmentEventStore } from '../../../core/log';
 import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../../core/signing';
-import { readPayloadSchemas } from './read-payloads';
+import { payloadSchemasForReading } from './read-payloads';
 
 export interface ConversationStoreOptions {
   /** Signs and chains every event appended (signatures.log beside the segments); none: unsigned. */
@@ -33,7 +33,7 @@ export async function openConversationStore(
   const options = {
     // Each tool payload read back is checked (one that fails is a corrupt record, with the reason)
     // against the built-in and MCP tools' schemas: the log opens before the conversation's own tools exist.
-    codec: conversationEventCodecWith(readPayloadSchemas()),
+    codec: conversationEventCodecWith(payloadSchemasForReading()),
     ...(opts.acceptLostEvents !== undefined ? { acceptLostEvents: opts.acceptLostEvents } : {}),
     ...(opts.lockHolder !== undefined ? { lockHolder: opts.lockHolder } : {}),
   };

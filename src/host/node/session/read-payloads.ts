@@ -9,10 +9,10 @@ import {
   McpActionPayloadSchema,
   McpObservationPayloadSchema,
 } from '../../../core/mcp';
-import { defaultPayloadSchemas } from '../../../core/tools';
+import { payloadSchemasOfBuiltIns } from '../../../core/tools';
 
-export function readPayloadSchemas(): PayloadSchemas {
-  const builtIn = defaultPayloadSchemas();
+export function payloadSchemasForReading(): PayloadSchemas {
+  const builtIn = payloadSchemasOfBuiltIns();
   return {
     actions: new Map([...builtIn.actions, [MCP_ACTION_KIND, McpActionPayloadSchema]]),
     observations: new Map([...builtIn.observations, [MCP_OBSERVATION_KIND, McpObservationPayloadSchema]]),
