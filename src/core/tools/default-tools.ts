@@ -52,3 +52,19 @@ export function payloadSchemasOf(tools: readonly ToolSpec[]): PayloadSchemas {
   }
   return { actions, observations };
 }
+
+/**
+ * The payload schemas of every built-in tool (fetch too), for reading a log before (or without)
+ * its conversation's own tool list: a kind no built-in tool makes stays open, and a kind is made by
+ * one tool only, so this is never stricter than the conversation's own set on what it recorded.
+ */
+export function payloadSchemasOfBuiltIns(): PayloadSchemas {
+  return payloadSchemasOf(defaultTools({ web: NO_WEB }));
+}
+
+/** Only the tool's schemas are read: a port for a tool that is never run. */
+const NO_WEB: WebPort = {
+  check: (url) => Promise.resolve({ ok: false, url, reason: 'not for use' }),
+  read: () => Promise.reject(new Error('not for use')),
+  isAllowedHost: () => false,
+};

@@ -24,7 +24,12 @@ export {
   validateToolCall,
 } from './validate-tool-call';
 export { normaliseSecurityRisk, securityArgsShape, SECURITY_ARG_NAMES } from './security-args';
-export { defaultTools, type DefaultToolsOptions, payloadSchemasOf } from './default-tools';
+export {
+  payloadSchemasOfBuiltIns,
+  defaultTools,
+  type DefaultToolsOptions,
+  payloadSchemasOf,
+} from './default-tools';
 export {
   createTerminalTool,
   TERMINAL_TOOL_NAME,

@@ -1,10 +1,11 @@
 // Finding, checking and reading conversation directories (segment logs and OpenHands layouts).
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import { conversationEventCodecWith, type StoredConversationEvent } from '../../../core/agent/event-codec';
 import { IMPORTED_BASE_STATE } from '../../../core/agent/import-openhands';
 import type { Event } from '../../../core/events';
 import { detectBackend, type EventStore, isCorruptRecord, openEventStore } from '../../../core/log';
+import { payloadSchemasForReading } from '../session/read-payloads';
 import type { CliIo } from './io';
 import { readSessionInfo } from './session-file';
 
@@ -52,9 +53,16 @@ export function isDirectory(p: string): boolean {
   }
 }
 
-/** Opens without taking the writer lock, so a running agent keeps writing undisturbed. */
+/**
+ * Opens without taking the writer lock, so a running agent keeps writing undisturbed. A reader
+ * (show, export, replay) has no conversation's tool list: payloads are checked against the
+ * built-in and MCP tools' schemas (read-payloads.ts), so a hand-edited payload reads as a corrupt record, never as an action.
+ */
 export function openReadOnly(dir: string): Promise<EventStore<StoredConversationEvent>> {
-  return openEventStore<StoredConversationEvent>(dir, { codec: conversationEventCodec, readOnly: true });
+  return openEventStore<StoredConversationEvent>(dir, {
+    codec: conversationEventCodecWith(payloadSchemasForReading()),
+    readOnly: true,
+  });
 }
 
 /** The readable events of the log, and each one's index in it (unreadable records hold theirs). */

@@ -2,7 +2,7 @@
 // ran in back as they were at that event. Shows what it will change and asks first; the files as
 // they were before are recorded as a checkpoint event of the conversation, so the restore can be undone.
 import { cliHeadFile } from '../config-dir';
-import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import { conversationEventCodecWith, type StoredConversationEvent } from '../../../core/agent/event-codec';
 import {
   checkpointEventValue,
   CHECKPOINT_KEY,
@@ -28,6 +28,7 @@ import { readSessionInfo, SESSION_FILE } from './session-file';
 import { cliSigningIdentity } from './signing';
 import { ioSettings } from './cli-settings';
 import { printableLine } from '../../../core/text/printable';
+import { payloadSchemasForReading } from '../session/read-payloads';
 
 export async function restoreCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('restore', argv, {
@@ -49,7 +50,8 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
 
   // Writable from the start: a conversation in use by a running agent is not restored under it.
   const log = await openSignedStore<StoredConversationEvent>(dir, {
-    codec: conversationEventCodec,
+    // A file edit whose payload its tool would not have written is read as damage, never restored.
+    codec: conversationEventCodecWith(payloadSchemasForReading()),
     identity: cliSigningIdentity(io, ioSettings('restore', io)),
     conversationId: conversationId(dir),
     headFile: cliHeadFile(io.env, dir),

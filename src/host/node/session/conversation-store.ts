@@ -1,8 +1,9 @@
 // A conversation's log, opened the same way by both hosts: the segment log in its folder, signed
 // and chained when there is an identity to sign with.
-import { conversationEventCodec, type StoredConversationEvent } from '../../../core/agent/event-codec';
+import { conversationEventCodecWith, type StoredConversationEvent } from '../../../core/agent/event-codec';
 import { EventStoreError, SegmentEventStore } from '../../../core/log';
 import { type SignedEventStore, type SigningIdentity, openSignedStore } from '../../../core/signing';
+import { payloadSchemasForReading } from './read-payloads';
 
 export interface ConversationStoreOptions {
   /** Signs and chains every event appended (signatures.log beside the segments); none: unsigned. */
@@ -30,7 +31,9 @@ export async function openConversationStore(
   opts: ConversationStoreOptions = {},
 ): Promise<ConversationStore> {
   const options = {
-    codec: conversationEventCodec,
+    // Each tool payload read back is checked (one that fails is a corrupt record, with the reason)
+    // against the built-in and MCP tools' schemas: the log opens before the conversation's own tools exist.
+    codec: conversationEventCodecWith(payloadSchemasForReading()),
     ...(opts.acceptLostEvents !== undefined ? { acceptLostEvents: opts.acceptLostEvents } : {}),
     ...(opts.lockHolder !== undefined ? { lockHolder: opts.lockHolder } : {}),
   };
