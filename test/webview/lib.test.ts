@@ -7,6 +7,7 @@ import { splitThink } from '../../webview-ui/src/lib/fields';
 import { formatCost, formatTokens, statusLook } from '../../webview-ui/src/lib/format';
 import { escapeHtml, highlight } from '../../webview-ui/src/lib/highlight';
 import { mentionAt } from '../../webview-ui/src/lib/mention-trigger';
+import { pointWords } from '../../webview-ui/src/lib/point-words';
 
 describe('webview lib', () => {
   it('mentionAt: the word before the caret when it starts with @ or #, nothing inside words', () => {
@@ -129,5 +130,31 @@ describe('webview lib', () => {
     });
     assert.deepEqual(splitThink('no tags'), { visible: 'no tags', thinking: '' });
     assert.deepEqual(splitThink('<think>unclosed'), { visible: '', thinking: 'unclosed' });
+  });
+
+  it('pointWords: a message named by its first words, whitespace collapsed, cut at 48 characters', () => {
+    const named = (text: string) =>
+      pointWords({
+        kind: 'MessageEvent',
+        id: 'm',
+        source: 'user',
+        llm_message: { role: 'user', content: [{ type: 'text', text }] },
+      });
+    assert.equal(named('  fix\n\n the   tests\t'), 'fix the tests');
+    assert.equal(named(`${'a'.repeat(60)} b`), `${'a'.repeat(47)}…`);
+    assert.equal(named(`${'word '.repeat(10)}x`), `${'word '.repeat(10)}x`.slice(0, 47) + '…');
+    assert.equal(named(`${'word '.repeat(9)}`), 'word '.repeat(9).trim(), '44 characters: not cut');
+    // The same as collapsing the whole text, whatever its whitespace and length.
+    const whole = (t: string) => {
+      const line = t.replace(/\s+/g, ' ').trim();
+      return line.length > 48 ? `${line.slice(0, 47)}…` : line;
+    };
+    fc.assert(
+      fc.property(fc.stringMatching(/^[ a-z\n\t\u00a0]{0,200}$/), (t) => {
+        const w = whole(t);
+        assert.equal(named(t), w || undefined);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

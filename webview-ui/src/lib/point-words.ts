@@ -6,8 +6,15 @@ import { contentText, obj, str } from './fields';
 
 const MAX_CHARS = 48;
 
+/**
+ * The text with its whitespace collapsed, cut at MAX_CHARS. It reads only the words it keeps: every
+ * message is named as it arrives, and a long one must not be scanned whole for 48 characters.
+ */
 function shorten(s: string): string {
-  const line = s.replace(/\s+/g, ' ').trim();
+  const word = new RegExp(`\\S{1,${MAX_CHARS + 1}}`, 'g'); // a longer piece ends the name anyway
+  let line = '';
+  for (let m = word.exec(s); m && line.length <= MAX_CHARS; m = word.exec(s))
+    line = line ? `${line} ${m[0]}` : m[0];
   return line.length > MAX_CHARS ? `${line.slice(0, MAX_CHARS - 1)}…` : line;
 }
 

@@ -67,8 +67,12 @@ let latestBatch: string | undefined;
 let lastSeq = -1;
 const actionRows = new Map<string, Row>();
 const actionByCall = new Map<string, string>();
-/** Words naming each action and message held (what a restore went back to, in the user's words). */
-const pointNames = new Map<string, string>();
+/**
+ * The action or message each held id names a point with (what a restore went back to, in the user's
+ * words). Its words are found when asked for: few points ever are, and 10k arriving events need not
+ * each be read for them.
+ */
+const pointEvents = new Map<string, EventJson>();
 /** Ids of the restores held: a restore back to one of them is its undo. */
 const restoreIds = new Set<string>();
 /** Actions whose change the user rejected in the editor's review (a `review_rejected` record). */
@@ -142,7 +146,7 @@ function dropRows(): void {
   rows.length = 0;
   actionRows.clear();
   actionByCall.clear();
-  pointNames.clear();
+  pointEvents.clear();
   restoreIds.clear();
   rejectedInReview.clear();
   clearHookRewrites();
@@ -265,15 +269,14 @@ function ingest({ seq, event }: ViewEvent): void {
 }
 
 function notePoint(e: EventJson): void {
-  const words = pointWords(e);
-  if (words) pointNames.set(e.id, words);
+  if (e.kind === 'ActionEvent' || e.kind === 'MessageEvent') pointEvents.set(e.id, e);
   // The checkpoint taken before an action is what a restore names (restored_to): it reads as the
   // action it came before, which was recorded just ahead of it.
   const cp =
     stateKey(e) === 'checkpoint' ? (e.value as { reason?: unknown; action_id?: unknown } | null) : null;
   if (cp?.reason === 'action' && typeof cp.action_id === 'string') {
-    const before = pointNames.get(cp.action_id);
-    if (before) pointNames.set(e.id, before);
+    const before = pointEvents.get(cp.action_id);
+    if (before) pointEvents.set(e.id, before);
   }
   if (restoredTo(e) !== undefined) restoreIds.add(e.id);
   if (stateKey(e) === 'review_rejected') {
@@ -299,7 +302,8 @@ export function rejectedInEditor(actionId: string): boolean {
 
 /** The words naming an action or message held (see point-words.ts). */
 export function pointName(id: string): string | undefined {
-  return pointNames.get(id);
+  const e = pointEvents.get(id);
+  return e && pointWords(e);
 }
 
 /**
@@ -330,7 +334,7 @@ export function restoredTo(e: EventJson): string | undefined {
 export function restoreMeaning(e: EventJson): { undo: true } | { before: string | undefined; undo: false } {
   const target = restoredTo(e);
   if (target !== undefined && restoreIds.has(target)) return { undo: true };
-  return { before: target === undefined ? undefined : pointNames.get(target), undo: false };
+  return { before: target === undefined ? undefined : pointName(target), undo: false };
 }
 
 const stateKey = (e: EventJson): string | undefined =>
