@@ -1,4 +1,4 @@
-// The parts of a remote run that need no agent-server: the order events reach the log in, what
+// The parts of a remote run that need no agent-server: how a received event joins the log, what
 // the events say of the conversation, the request Logbook sends, and the WebSocket client against
 // a server written here frame by frame.
 import assert from 'node:assert/strict';
@@ -10,31 +10,33 @@ import {
   normalizeServerUrl,
   startConversationBody,
 } from '../../../src/host/node/remote/agent-server-api';
-import { ParentOrder, type RemoteEvent } from '../../../src/host/node/remote/parent-order';
+import { chainRemoteEvent } from '../../../src/host/node/remote/remote-chain';
 import { heldActions, remoteStatus } from '../../../src/host/node/remote/remote-status';
 import { openWebSocket } from '../../../src/host/node/remote/websocket-client';
 
-const ev = (id: string, parent: string | null, kind = 'MessageEvent'): RemoteEvent => ({
-  id,
-  parent_id: parent,
-  kind,
-});
-
 describe('remote run parts', () => {
-  it('an event waits for its parent and follows it into the log, with its own children', () => {
-    const order = new ParentOrder();
+  it("a received event follows the log's head, and the server's parent goes into received_from", () => {
+    const from = { server: 'http://build-box:8000', at: '2026-01-01T00:00:00.000Z' };
+    assert.deepEqual(chainRemoteEvent({ id: 'a', kind: 'MessageEvent', parent_id: null }, undefined, from), {
+      id: 'a',
+      kind: 'MessageEvent',
+      received_from: from,
+    });
     assert.deepEqual(
-      order.add(ev('a', null)).map((e) => e.id),
-      ['a'],
+      chainRemoteEvent({ id: 'c', kind: 'ConversationStateUpdateEvent', parent_id: 'a' }, 'b', from),
+      {
+        id: 'c',
+        kind: 'ConversationStateUpdateEvent',
+        parent_id: 'b',
+        received_from: { ...from, parent_id: 'a' },
+      },
     );
-    assert.deepEqual(order.add(ev('c', 'b')), []);
-    assert.deepEqual(order.add(ev('d', 'c')), []);
-    assert.equal(order.held, 2);
-    assert.deepEqual(
-      order.add(ev('b', 'a')).map((e) => e.id),
-      ['b', 'c', 'd'],
-    );
-    assert.equal(order.held, 0);
+    assert.deepEqual(chainRemoteEvent({ id: 'd', kind: 'MessageEvent' }, 'c', from), {
+      id: 'd',
+      kind: 'MessageEvent',
+      parent_id: 'c',
+      received_from: from,
+    });
   });
 
   it('the status comes from execution_status and full_state updates only', () => {

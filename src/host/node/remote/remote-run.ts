@@ -1,7 +1,8 @@
 // `logbook run --remote URL`: the task runs on an OpenHands agent-server. Its events stream over
 // the WebSocket and each one is appended to the local signed log as received, marked with the
 // server it came from (`received_from`), so show and verify work on it as on a local
-// conversation. Held actions are asked about in place (a terminal) and answered with
+// conversation. The server's parent_id is a tree link (a state update names its action), so the
+// local log is one line in arrival order instead (see remote-chain.ts). Held actions are asked about in place (a terminal) and answered with
 // respond_to_confirmation; a script gets exit code 2. A dropped stream resumes from the last
 // event received; ids already in the log are not written again.
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ import {
 import { openWebSocket, type WebSocketLink } from './websocket-client';
 import { heldActions, lastStatus, remoteStatus, type RemoteStatus } from './remote-status';
 import { describeRemoteEvent } from './remote-lines';
-import { ParentOrder, type RemoteEvent } from './parent-order';
+import { chainRemoteEvent } from './remote-chain';
 import { remoteRisk, remoteRiskText, writeRemoteOrigin } from './remote-risk';
 
 export interface RemoteRunOptions {
@@ -99,7 +100,8 @@ export function streamRemote(
 
 class RemoteStream {
   private readonly seen = new Set<string>();
-  private readonly order = new ParentOrder();
+  /** The last event in the log: the next one received is appended after it. */
+  private head: string | undefined;
   private readonly events: Record<string, unknown>[] = [];
   private lastTimestamp: string | undefined;
   private status: RemoteStatus = 'running';
@@ -122,7 +124,7 @@ class RemoteStream {
     for (const e of known) {
       if (typeof e.id !== 'string') continue;
       this.seen.add(e.id);
-      this.order.add(e as RemoteEvent);
+      this.head = e.id;
       this.events.push(e);
       if (typeof e.timestamp === 'string') this.lastTimestamp = e.timestamp;
     }
@@ -174,11 +176,6 @@ class RemoteStream {
       // timestamps are not always in order) and what it wrote just after its last status.
       if (!serverGone && !this.unreadable) await this.fillGaps().catch(() => undefined);
       await this.writes;
-      if (this.order.held > 0) {
-        this.io.err(
-          `logbook run: ${this.order.held} event(s) received name a parent the log does not have; they stay on the server.`,
-        );
-      }
     })().then(
       () => this.settle(this.writeFailed ? EXIT.failure : code),
       () => this.settle(EXIT.failure),
@@ -191,7 +188,7 @@ class RemoteStream {
       if (typeof e.id !== 'string' || this.seen.has(e.id)) continue;
       this.seen.add(e.id);
       this.events.push(e);
-      for (const ready of this.order.add(e as RemoteEvent)) if (!this.unreadable) this.write(ready);
+      if (!this.unreadable) this.write(e);
     }
   }
 
@@ -259,7 +256,7 @@ class RemoteStream {
     this.seen.add(e.id);
     if (typeof e.timestamp === 'string') this.lastTimestamp = e.timestamp;
     this.events.push(e);
-    for (const ready of this.order.add(e as RemoteEvent)) if (!this.unreadable) this.write(ready);
+    if (!this.unreadable) this.write(e);
     const line = describeRemoteEvent(e);
     if (line && !this.opts.json) this.io.out(line);
     if (this.opts.json) this.io.out(JSON.stringify(e));
@@ -268,9 +265,12 @@ class RemoteStream {
     else if (this.heldToCome && e.kind === 'ActionEvent') void this.held();
   }
 
-  /** Appends one received event, marked with its server and when it came, after those before it. */
-  private write(e: RemoteEvent): void {
-    const record = { ...e, received_from: { server: this.opts.target.url, at: new Date().toISOString() } };
+  /** Appends one received event after the one before it, marked with its server and when it came. */
+  private write(e: Record<string, unknown>): void {
+    const record = chainRemoteEvent(e, this.head, {
+      server: this.opts.target.url,
+      at: new Date().toISOString(),
+    });
     const parsed = parseOwnedEvent(record);
     if (!parsed.ok) {
       // Nothing after it is taken; what came before is still written (finish waits for it).
@@ -279,6 +279,7 @@ class RemoteStream {
       this.finish(EXIT.failure);
       return;
     }
+    this.head = parsed.event.id;
     const event = parsed.event as StoredConversationEvent;
     this.writes = this.writes.then(async () => {
       if (this.writeFailed) return;
