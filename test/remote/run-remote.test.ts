@@ -114,10 +114,15 @@ describe('logbook run --remote (the real agent-server)', function () {
     const res = await fetch(`${server.url}/api/conversations/${id}/events/search?limit=100`, {
       headers: { 'X-Session-API-Key': server.key },
     });
-    return ((await res.json()) as { items: { id: string; kind: string }[] }).items;
+    return ((await res.json()) as { items: { id: string; kind: string; parent_id?: string | null }[] }).items;
   }
 
-  function loggedEvents(dir: string): { id: string; kind: string; received_from?: { server: string } }[] {
+  function loggedEvents(dir: string): {
+    id: string;
+    kind: string;
+    parent_id?: string | null;
+    received_from?: { server: string; parent_id?: string };
+  }[] {
     return readdirSync(join(dir, 'segments'))
       .sort()
       .flatMap((f) => readFileSync(join(dir, 'segments', f), 'utf8').split('\n'))
@@ -149,7 +154,8 @@ describe('logbook run --remote (the real agent-server)', function () {
     assert.equal(show.code, 0, show.stderr);
     assert.equal((JSON.parse(show.stdout) as { status: string }).status, 'finished');
     // Every event the server holds is in the local log, once.
-    const ids = (await serverEvents(basename(dir))).map((ev) => ev.id);
+    const held = await serverEvents(basename(dir));
+    const ids = held.map((ev) => ev.id);
     const logged = loggedEvents(dir);
     assert.deepEqual(
       ids.filter((id) => !logged.some((l) => l.id === id)),
@@ -158,6 +164,16 @@ describe('logbook run --remote (the real agent-server)', function () {
     );
     assert.equal(new Set(logged.map((l) => l.id)).size, logged.length, 'an event written twice');
     for (const l of logged) assert.equal(l.received_from?.server, server.url, `${l.kind} ${l.id} not marked`);
+    // One line in arrival order; the parent the server named is kept in received_from.
+    const parents = new Map(held.map((ev) => [ev.id, ev.parent_id ?? null]));
+    logged.forEach((l, i) => {
+      assert.equal(l.parent_id ?? null, i === 0 ? null : logged[i - 1]!.id, `${l.kind} ${l.id} off the line`);
+      if (parents.has(l.id)) assert.equal(l.received_from?.parent_id ?? null, parents.get(l.id));
+    });
+    assert.ok(
+      logged.some((l) => l.received_from?.parent_id !== undefined),
+      'no server parent kept',
+    );
     const verify = await runCli(['verify', dir], { env: e });
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
   });
