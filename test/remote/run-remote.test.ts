@@ -110,7 +110,9 @@ describe('logbook run --remote (the real agent-server)', function () {
     };
   }
 
-  async function serverEvents(id: string): Promise<{ id: string; kind: string }[]> {
+  async function serverEvents(
+    id: string,
+  ): Promise<{ id: string; kind: string; parent_id?: string | null }[]> {
     const res = await fetch(`${server.url}/api/conversations/${id}/events/search?limit=100`, {
       headers: { 'X-Session-API-Key': server.key },
     });

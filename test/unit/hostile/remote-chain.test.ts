@@ -1,10 +1,11 @@
 // The agent-server's parent_id is a tree link: a state update names the action it is about, another
 // names an earlier event, so the server's parents branch. The local log of a remote conversation is
 // one line in arrival order (each event's parent is the one appended before it) and keeps the
-// server's own parent in received_from, so show finds a held action whatever order the stream used.
+// server's own parent in received_from, so show finds a held action whatever order the stream used,
+// and verify and export still say which parent the server named.
 // The server is the recorded-protocol stand-in (test/support/agent-server-stand-in.ts).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { CONVERSATION, event, KEY, standIn, status } from '../../support/agent-server-stand-in';
@@ -121,6 +122,21 @@ describe('hostile: a remote conversation whose server parents branch', function 
 
       const verified = await runCli(['verify', storeOf()], { env });
       assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+
+      const out = join(root, 'exported');
+      const exported = await runCli(['export-openhands', storeOf(), out], { env });
+      assert.equal(exported.code, 0, exported.stdout + exported.stderr);
+      // The export is the same line, and still says which parent the server named.
+      const files = readdirSync(join(out, 'events')).sort();
+      const written = files.map((f) => JSON.parse(readFileSync(join(out, 'events', f), 'utf8')) as Ev);
+      assert.deepEqual(
+        written.map((x) => [
+          x.id,
+          x.parent_id ?? null,
+          (x.received_from as { parent_id?: unknown }).parent_id ?? null,
+        ]),
+        sent.map((x, i) => [x.id, i === 0 ? null : sent[i - 1]!.id, x.parent_id ?? null]),
+      );
     });
   }
 });
