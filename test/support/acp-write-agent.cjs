@@ -93,7 +93,8 @@ const app = agent({ name: 'write-agent' })
         for (;;) {
           const out = await client.request('terminal/output', { sessionId, terminalId });
           if (out.exitStatus) break;
-          if (out.output) seen = out.output;
+          // The first output read while it runs: a later read may catch the last line just before the exit.
+          if (out.output && !seen) seen = out.output;
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
         const exit = await client.request('terminal/wait_for_exit', { sessionId, terminalId });
