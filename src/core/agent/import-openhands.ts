@@ -124,6 +124,8 @@ export async function importOpenHands(
       codec: written?.codec ?? importEventCodec,
       // A failed import is removed whole, so its records need not reach the file one by one.
       writeBatchBytes: IMPORT_WRITE_BATCH,
+      // Its snapshots likewise: synced together when the store closes, before the import succeeds.
+      deferSnapshotSyncs: true,
     });
     if (written) target.subscribe(written.onAppend);
     let count = 0;

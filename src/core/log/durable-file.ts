@@ -43,6 +43,41 @@ export function writeFileDurable(file: string, data: string | Uint8Array): void 
   fsyncDirSync(path.dirname(file));
 }
 
+/**
+ * The same write (temp, rename) without its syncs: no half-written file under the final name while
+ * the machine runs, but a power cut may lose it or leave it torn. For files a reader checks and can
+ * do without (a snapshot), synced later as a group by `fsyncFilesSync`.
+ */
+export function writeFileAtomic(file: string, data: string | Uint8Array): void {
+  const tmp = tmpName(file);
+  try {
+    fs.writeFileSync(tmp, data);
+    fs.renameSync(tmp, file);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
+
+/** fsyncs each of `files` that still exists (one removed since is skipped), then their folder `dir`. */
+export function fsyncFilesSync(dir: string, files: Iterable<string>): void {
+  for (const file of files) {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, 'r');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw err;
+    }
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  fsyncDirSync(dir);
+}
+
 /** Async version; `syncDir` false skips the directory fsync (the rename may then be lost in a power cut). */
 export async function writeFileDurableAsync(
   file: string,

@@ -30,6 +30,12 @@ export interface SegmentStoreOptions<E extends StoredEvent> {
    * (its next sync, read or append). Reads and syncs write what is held first.
    */
   writeBatchBytes?: number;
+  /**
+   * Write snapshots without syncing each one; `close` syncs them and their folder together. For a
+   * bulk import, which closes the store before it reports success (and is discarded whole when it
+   * fails): a power cut before that close loses or tears snapshots, which their crc then skips.
+   */
+  deferSnapshotSyncs?: boolean;
   /** sync the index files and advance meta.json's checkpoint this often (default 4096 records / 8 MiB) */
   checkpointRecords?: number;
   checkpointBytes?: number;

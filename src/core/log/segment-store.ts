@@ -132,7 +132,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       const meta = readMeta(path.join(dir, META));
       // Everything that says how far the log reached is read before the segments are listed: a
       // writer appending meanwhile can only make the segments longer than what was read here.
-      this.snapshots = new SnapshotDir(path.join(dir, 'snapshots'));
+      this.snapshots = new SnapshotDir(path.join(dir, 'snapshots'), options.deferSnapshotSyncs ?? false);
       const newestSnapshot = this.snapshots.newestIndex();
       const idsCount = fileSize(path.join(dir, IDS)) >> 2;
       let accepted = readAcceptedLosses(dir);
@@ -440,6 +440,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     try {
       if (this.writable && !this.writer?.failure && !this.committer.failed) {
         await this.committer.flush();
+        this.snapshots.syncWritten();
         await this.checkpoints.pending;
         // Leave meta.json saying exactly where the log ends, so the next open validates one record.
         const { covered, metaHasEnd } = this.checkpoints;

@@ -2,25 +2,44 @@
 //
 //   snapshots/snap-<index, 12 digits>.json  =  "<crc32 hex8> <index> <eventId>\n<json>"
 //
-// Written atomically (temp, fsync, rename, fsync dir). A snapshot is only served if its crc holds
+// Written atomically (temp, fsync, rename, fsync dir), or for a bulk import (temp, rename) with the
+// files and the folder synced once, when its store closes: the import syncs one folder, not two
+// files per snapshot, and has them all on disk before it reports success. A snapshot is only served if its crc holds
 // and the event now at its index still has the id it was taken after: a snapshot of events that a
 // torn-tail repair removed, or of another history, is skipped rather than trusted.
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Snapshot } from './event-store';
 import { crc32 } from './record-format';
-import { writeFileDurable } from './durable-file';
+import { fsyncFilesSync, writeFileAtomic, writeFileDurable } from './durable-file';
 import { snapshotsToKeep } from './snapshot-thinning';
 
 const NAME = /^snap-(\d{12})\.json$/;
 
 export class SnapshotDir {
-  constructor(readonly dir: string) {}
+  /** Files written but not yet synced (deferred syncs only). */
+  private readonly unsynced = new Set<string>();
+
+  /** `deferSync`: each write skips its syncs, and `syncWritten` makes them durable together. */
+  constructor(
+    readonly dir: string,
+    private readonly deferSync = false,
+  ) {}
 
   write(index: number, eventId: string, json: string): void {
     fs.mkdirSync(this.dir, { recursive: true });
     const head = `${crc32(json).toString(16).padStart(8, '0')} ${index} ${eventId}\n`;
-    writeFileDurable(path.join(this.dir, `snap-${String(index).padStart(12, '0')}.json`), head + json);
+    const file = path.join(this.dir, `snap-${String(index).padStart(12, '0')}.json`);
+    if (!this.deferSync) return writeFileDurable(file, head + json);
+    writeFileAtomic(file, head + json);
+    this.unsynced.add(file);
+  }
+
+  /** Syncs the snapshots written since the last call (those thinned away meanwhile are skipped) and the folder. */
+  syncWritten(): void {
+    if (this.unsynced.size === 0) return;
+    fsyncFilesSync(this.dir, this.unsynced);
+    this.unsynced.clear();
   }
 
   /** Newest snapshot with index <= limit that passes `stillValid(index, eventId)`. */
