@@ -128,12 +128,23 @@ export async function writeAcceptedWorkspaceValue(
     const accepted = acceptances.get<Record<string, string>>(ACCEPTED_KEY, {});
     await acceptances.update(ACCEPTED_KEY, { ...accepted, [at]: valueText(value) });
   }
-  await cfg().update(
-    key,
-    value,
-    layer === 'folder' ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace,
-  );
+  const target =
+    layer === 'folder' ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
+  // The editor refuses a write when the settings file changed on disk since it last read it ("the
+  // content of the file is newer"), until its watcher has read the change: a moment later it takes
+  // it. Its message is localized, so any refusal is tried again a few times before it is reported.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await cfg().update(key, value, target);
+      return;
+    } catch (err) {
+      if (attempt >= SETTINGS_WRITE_ATTEMPTS) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
+    }
+  }
 }
+
+const SETTINGS_WRITE_ATTEMPTS = 4;
 
 /**
  * Forgets the acceptances of values the workspace no longer sets: an accepted value that is
