@@ -143,10 +143,11 @@ describe('logbook run --worktree, tasks, apply, discard', function () {
       '# project, edited\n',
       "the user's change went",
     );
-    assert.match(
-      gitIn(repo, 'log', '--format=%s', '-3'),
-      /^Merge Logbook task greet \(logbook\/greet\)\nLogbook task greet: the task's uncommitted work\nfirst\n$/,
-    );
+    // By parent, not by `git log`'s order, which is the commit time's and ties within a second.
+    const subject = (rev: string) => gitIn(repo, 'log', '-1', '--format=%s', rev).trim();
+    assert.equal(subject('HEAD'), 'Merge Logbook task greet (logbook/greet)');
+    assert.equal(subject('HEAD^1'), 'first');
+    assert.equal(subject('HEAD^2'), "Logbook task greet: the task's uncommitted work");
     const [task] = await tasks(repo, env);
     assert.equal(task!.status, 'applied');
   });
