@@ -220,7 +220,13 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
       demo,
       mcp_config: prepared.mcpConfigPath ?? null,
     };
-    const info = { ...(previous ?? newSessionInfo({ id, workspace, ...recorded })), ...recorded };
+    // A title the conversation has already is written now, not in a second write after the task.
+    const title = conversation.state.title;
+    const info = {
+      ...(previous ?? newSessionInfo({ id, workspace, ...recorded })),
+      ...recorded,
+      ...(title ? { title } : {}),
+    };
     writeSessionInfo(storeDir, info);
     // Out of the workspace's reach: what approve, reject and resolve trust for the guarding settings.
     keepRecord(io.env, storeDir, info, prepared.mcpConfigSha256);
