@@ -36,6 +36,7 @@ async function continueOnce(
 ): Promise<ProcessRun & { dir: string; length: number; requestBytes: number }> {
   const dir = path.join(work, `continued-${Math.random().toString(36).slice(2)}`);
   fs.cpSync(store, dir, { recursive: true });
+  syncTree(dir);
   const ws = fs.mkdtempSync(path.join(work, 'ws-'));
   const before = await lengthOf(dir);
   const llm = await startScriptedLlm({ scenario });
@@ -49,6 +50,26 @@ async function continueOnce(
   } finally {
     await llm.close();
   }
+}
+
+/**
+ * Puts a fresh copy on disk before the timed run: otherwise the run's first syncs of the log's files
+ * wait for the copy's own megabytes to reach the disk (a cost of the copy, which a user's
+ * conversation, written long before, never has).
+ */
+function syncTree(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    const fd = fs.openSync(file, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  const fd = fs.openSync(dir, 'r');
+  fs.fsyncSync(fd);
+  fs.closeSync(fd);
 }
 
 async function lengthOf(dir: string): Promise<number> {
@@ -251,8 +272,9 @@ function report(m: Record<string, string>, rows: Row[], events: number, total: n
     '  condenser ever touched. The CLI is bundled as `npm run package` ships it.',
     "- Each measurement is a whole process (GNU `time -f '%U %S %M' node cli.js ...`: CPU time of it and",
     "  the processes it waited for, and its peak RSS), Node's start included: a",
-    '  `logbook run --store COPY --task ...` on a fresh copy of the imported conversation (copied',
-    '  untimed) against the scripted OpenAI-compatible server (test/support/llm-server) in this process,',
+    '  `logbook run --store COPY --task ...` on a fresh copy of the imported conversation (copied and',
+    '  synced to disk untimed, so that the run does not wait for the copy to be written) against the',
+    '  scripted OpenAI-compatible server (test/support/llm-server) in this process,',
     '  with the sandbox as the CLI sets it up by default. C1 takes turns with `logbook show --json`.',
     '- C2: the model is first asked for the summary of the condensation (the view holds nearly the whole',
     '  log), then finishes. The largest record is the JSON of each event the run appended.',

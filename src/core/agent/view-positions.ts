@@ -39,8 +39,17 @@ export function encodePositions(
   return { first, count: known.length, bits: deflateRawSync(bitmap).toString('base64'), idsCrc: idsCrc(ids) };
 }
 
+/** Positions decoded, by checkpoint: an open checks them, then reads the view at them. */
+const decoded = new WeakMap<KeptPositions, number[] | null>();
+
 /** The positions a bitmap names, in order; null when it does not decode to `count` of them. */
 export function decodePositions(kept: KeptPositions): number[] | null {
+  if (!decoded.has(kept)) decoded.set(kept, inflatePositions(kept));
+  const positions = decoded.get(kept)!;
+  return positions && [...positions];
+}
+
+function inflatePositions(kept: KeptPositions): number[] | null {
   let bitmap: Buffer;
   try {
     bitmap = inflateRawSync(Buffer.from(kept.bits, 'base64'));

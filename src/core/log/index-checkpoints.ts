@@ -60,9 +60,9 @@ export class IndexCheckpoints {
     this.bytesSince = 0;
     this.indexes.sparse.writePending();
     this.indexes.ids.writePending();
-    await this.indexes.sparse.sync();
-    // No id index loaded means no append since open, so ids.idx already covers the checkpoint.
-    await this.indexes.ids.sync();
+    // Two files, synced together; meta.json only after both. No id index loaded means no append
+    // since open, so ids.idx already covers the checkpoint.
+    await Promise.all([this.indexes.sparse.sync(), this.indexes.ids.sync()]);
     this.metaHasEnd = false;
     await writeFileDurableAsync(path.join(this.dir, META), metaText(this.stride, mark, end), false);
     if (end) this.metaHasEnd = true;

@@ -15,8 +15,23 @@ export function toolDefinition(spec: ToolSpec): ToolDefinition {
   };
 }
 
+/**
+ * Each spec's schema as JSON text: converting a zod schema is the costly part of a request's tool
+ * list, and the same specs serve every step of a run. A fresh copy is parsed for each caller.
+ */
+const schemaTexts = new WeakMap<ToolSpec, string>();
+
 /** The JSON schema of a tool's arguments, as sent to the model. */
 export function parametersOf(spec: ToolSpec): JsonObject {
+  let text = schemaTexts.get(spec);
+  if (text === undefined) {
+    text = JSON.stringify(schemaOf(spec));
+    schemaTexts.set(spec, text);
+  }
+  return JSON.parse(text) as JsonObject;
+}
+
+function schemaOf(spec: ToolSpec): JsonObject {
   const schema = spec.jsonSchema
     ? withSecurityArgs(spec)
     : (tidy(z.toJSONSchema(spec.argsSchema, { io: 'input', unrepresentable: 'any' })) as JsonObject);

@@ -1,19 +1,13 @@
 // `logbook run --agent NAME` (and the editor's agent task): the agent the user's `acp.agents` names, started the way a stdio MCP
 // server starts (server-sandbox.ts): inside the command sandbox, the workspace writable, a network
 // of its own that lets through `sandbox.allowedHosts` plus the agent's `allowedHosts`.
-import { UsageError } from '../cli/exit-codes';
-import type { CliSettings } from '../cli/cli-settings';
 import { serverLaunch } from '../mcp/server-sandbox';
 import type { NamedSecret } from '../../../core/secrets';
 import type { CommandSandbox } from '../sandbox';
 import { ExternalAgentModel } from './external-agent';
+import type { AgentEntry } from './agent-entry';
 
-export interface AgentEntry {
-  command: string;
-  args?: string[];
-  env?: string[];
-  allowedHosts?: string[];
-}
+export type { AgentEntry };
 
 export interface LaunchedAgent {
   model: ExternalAgentModel;
@@ -21,17 +15,6 @@ export interface LaunchedAgent {
   secrets: NamedSecret[];
   /** Stops the agent, then its sandbox's proxy. */
   close(): Promise<void>;
-}
-
-/** The entry of `acp.agents` by name, or a usage error naming the ones there are. */
-export function agentEntry(settings: CliSettings, name: string): AgentEntry {
-  const agents = settings.get<Record<string, AgentEntry>>('acp.agents');
-  const entry = Object.hasOwn(agents, name) ? agents[name] : undefined;
-  if (entry) return entry;
-  const known = Object.keys(agents);
-  throw new UsageError(
-    `logbook run: no agent "${name}" in acp.agents (${known.length ? `there are: ${known.join(', ')}` : 'it is empty'}); add it to your config file (docs/ACP.md).`,
-  );
 }
 
 export async function launchAgent(opts: {

@@ -6,10 +6,9 @@
 import crypto from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { writeFileDurable } from '../../../core/log/durable-file';
 import { folderKey } from '../../../core/signing';
 import { logbookConfigDir, type Env } from '../config-dir';
-import type { SessionInfo } from './session-file';
+import { type SessionInfo, writeDurableUnlessSame } from './session-file';
 
 /** The guarding settings of a session.json, by setting key. */
 export function guardedRecord(info: SessionInfo): Record<string, unknown> {
@@ -39,7 +38,7 @@ export function keepRecord(
   const file = keptRecordFile(env, conversationDir);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const record = { ...guardedRecord(info), [MCP_CONFIG_SHA_KEY]: mcpConfigSha256 ?? null };
-  writeFileDurable(file, JSON.stringify(record, null, 2) + '\n');
+  writeDurableUnlessSame(file, JSON.stringify(record, null, 2) + '\n');
 }
 
 /** The kept settings; undefined when none were kept (a run of an older version, or a copied folder). */

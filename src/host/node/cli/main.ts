@@ -65,6 +65,10 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return EXIT.failure;
   }
   try {
+    // Before a command's schemas are made, which decide then: zod's compiled parser (a function
+    // generated for each object schema on its first parse) costs a short-lived process more than
+    // it saves; `logbook run` spent a tenth of its CPU time generating them.
+    (await import('zod')).config({ jitless: true });
     const command = await load();
     return await command(rest, io);
   } catch (err) {

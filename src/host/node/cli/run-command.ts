@@ -31,8 +31,7 @@ import { MCP_CONFIG_OPTION } from './mcp-option';
 import { newSessionInfo, noteTitle, readSessionInfo, writeSessionInfo } from './session-file';
 import { keepRecord } from './kept-record';
 import { agentsReport, childrenInDoubt } from './agents-report';
-import { agentEntry, launchAgent } from '../acp/agent-launch';
-import { agentPermissionTool } from '../acp/permission-tool';
+import { agentEntry } from '../acp/agent-entry';
 import { splitWorktreeName, WORKTREE_OPTIONS, worktreeArgs } from './worktree-option';
 import { startTask } from './task-start';
 import { runSetup, setupSteps } from './task-setup';
@@ -143,9 +142,14 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
   const id = previous?.id ?? (imported ? conversationId(storeDir) : newId);
   const mode = { json: values.json === true };
   const demo = settings.get<boolean>('demo');
-  const external =
+  // The ACP stack (its SDK's schemas) loads only for a run with --agent.
+  const acp =
     agentName !== undefined && agentCfg
-      ? await launchAgent({
+      ? await Promise.all([import('../acp/agent-launch'), import('../acp/permission-tool')])
+      : undefined;
+  const external =
+    acp && agentName !== undefined && agentCfg
+      ? await acp[0].launchAgent({
           name: agentName,
           entry: agentCfg,
           sandbox: cliSandbox(settings, io.env),
@@ -161,8 +165,12 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
     id,
     mode,
     demo: demo && !external,
-    ...(external
-      ? { llm: external.model, extraTools: [agentPermissionTool(agentName!)], extraSecrets: external.secrets }
+    ...(acp && external
+      ? {
+          llm: external.model,
+          extraTools: [acp[1].agentPermissionTool(agentName!)],
+          extraSecrets: external.secrets,
+        }
       : {}),
     notes: () => {
       if (values.store === undefined && !started && excludeStoreFromGit(workspace) === 'added')
@@ -212,7 +220,13 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
       demo,
       mcp_config: prepared.mcpConfigPath ?? null,
     };
-    const info = { ...(previous ?? newSessionInfo({ id, workspace, ...recorded })), ...recorded };
+    // A title the conversation has already is written now, not in a second write after the task.
+    const title = conversation.state.title;
+    const info = {
+      ...(previous ?? newSessionInfo({ id, workspace, ...recorded })),
+      ...recorded,
+      ...(title ? { title } : {}),
+    };
     writeSessionInfo(storeDir, info);
     // Out of the workspace's reach: what approve, reject and resolve trust for the guarding settings.
     keepRecord(io.env, storeDir, info, prepared.mcpConfigSha256);

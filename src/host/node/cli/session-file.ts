@@ -40,7 +40,21 @@ export function newSessionInfo(fields: Omit<SessionInfo, 'format' | 'version' | 
 }
 
 export function writeSessionInfo(dir: string, info: SessionInfo): void {
-  writeFileDurable(join(dir, SESSION_FILE), JSON.stringify(info, null, 2) + '\n');
+  writeDurableUnlessSame(join(dir, SESSION_FILE), JSON.stringify(info, null, 2) + '\n');
+}
+
+/**
+ * Writes `text` durably unless the file holds it already: a run that continues a conversation
+ * records the same settings each time, and each durable write costs two syncs.
+ */
+export function writeDurableUnlessSame(file: string, text: string): void {
+  let held: string | undefined;
+  try {
+    held = readFileSync(file, 'utf8');
+  } catch {
+    held = undefined;
+  }
+  if (held !== text) writeFileDurable(file, text);
 }
 
 /** undefined when the directory has no session.json; throws when it has a damaged one. */
