@@ -123,6 +123,28 @@ describe('lazy bundles', () => {
     }
   });
 
+  it("extension.js requires Node's built-ins on first use, not when it loads", function () {
+    this.timeout(30_000);
+    // 'vscode' is the activation bench's stand-in (every member a function), found beside the bundle.
+    const standIn = join(posix.dirname(out), 'node_modules', 'vscode');
+    mkdirSync(standIn, { recursive: true });
+    writeFileSync(
+      join(standIn, 'index.js'),
+      readFileSync(join(root, 'bench', 'activation', 'vscode-stand-in.cjs')),
+    );
+    const types = readFileSync(join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8');
+    const names = [...types.matchAll(/^\s*export (?:namespace|class|enum|const|function|let) (\w+)/gm)];
+    writeFileSync(join(standIn, 'names.json'), JSON.stringify([...new Set(names.map((m) => m[1]))]));
+    const script = `const before = new Set(process.moduleLoadList);
+      require(${JSON.stringify(join(out, 'extension.js'))});
+      console.log(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    const loaded = JSON.parse(r.stdout) as string[];
+    for (const m of ['crypto', 'http', 'https', 'child_process', 'dns/promises', 'readline'])
+      assert.ok(!loaded.includes(`NativeModule ${m}`), `loading extension.js loads node:${m}`);
+  });
+
   it('the extension parses at most 1 MB of code at activation', () => {
     const loaded = loadedAtStart('extension.js');
     assert.ok(
