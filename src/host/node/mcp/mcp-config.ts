@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { lazySchema } from '../../../core/schema/lazy-schema';
 
-const Common = {
+// Fields both kinds of server take; a function, so that nothing is built when the module loads.
+const common = () => ({
   /** Tool names (the server's own) that run without asking. */
   alwaysAllow: z.array(z.string()).optional(),
   /** The same list under the name newer Cline files use. */
@@ -15,7 +16,7 @@ const Common = {
   disabled: z.boolean().optional(),
   /** Seconds a call may take (default 60). */
   timeout: z.number().positive().optional(),
-};
+});
 
 /** A host name, `*.example.com` for every name under it, or `*` for any (as `logbook.sandbox.allowedHosts`). */
 const HOST_PATTERN = /^(\*|(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*)$/;
@@ -32,7 +33,7 @@ const StdioServerSchema = lazySchema(() =>
     sandbox: z.boolean().optional(),
     /** Hosts this server may reach besides `logbook.sandbox.allowedHosts` (when sandboxed). */
     allowedHosts: z.array(z.string().regex(HOST_PATTERN, HOST_MESSAGE)).optional(),
-    ...Common,
+    ...common(),
   }),
 );
 
@@ -41,7 +42,7 @@ const HttpServerSchema = lazySchema(() =>
     type: z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
     url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
     headers: z.record(z.string(), z.string()).optional(),
-    ...Common,
+    ...common(),
   }),
 );
 
