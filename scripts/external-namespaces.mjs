@@ -9,8 +9,23 @@
 // when one is first read, so a window that never fetches a page never loads node:http, and one
 // that signs nothing yet never loads node:crypto (each a few milliseconds of activation in a fresh
 // process). 'vscode' is the extension's host and is used at activation anyway.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
 const EXTERNAL = /^(vscode|node:[a-z_/]+)$/;
 const ON_FIRST_USE = 'builtin-on-first-use';
+
+let words;
+/** Every word of the sources: a member of a built-in that none names is never read, so needs no getter. */
+function sourceWords() {
+  if (words) return words;
+  words = new Set();
+  const src = join(import.meta.dirname, '..', 'src');
+  for (const f of readdirSync(src, { recursive: true, encoding: 'utf8' }))
+    if (f.endsWith('.ts'))
+      for (const [w] of readFileSync(join(src, f), 'utf8').matchAll(/[A-Za-z_$][\w$]*/g)) words.add(w);
+  return words;
+}
 
 export const oneNamespacePerExternal = {
   name: 'one-namespace-per-external',
@@ -34,9 +49,11 @@ export const oneNamespacePerExternal = {
       return { contents: `export * from ${lazy};\nexport { default } from ${lazy};\n`, loader: 'js' };
     });
     // CommonJS, so that esbuild reads its members at run time (through the getters) rather than
-    // binding them at load; the names are the built-in's own, read from the Node that builds.
+    // binding them at load; the names are the built-in's own, read from the Node that builds, that
+    // the sources name somewhere.
     build.onLoad({ filter: /.*/, namespace: ON_FIRST_USE }, async (args) => {
-      const names = Object.keys(await import(args.path)).filter((n) => n !== 'default');
+      const used = sourceWords();
+      const names = Object.keys(await import(args.path)).filter((n) => n !== 'default' && used.has(n));
       const contents = [
         'let loaded;',
         `const load = () => (loaded ??= require(${JSON.stringify(args.path)}));`,
