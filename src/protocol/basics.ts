@@ -2,6 +2,7 @@
 // messages: kept apart so the webview's intents (webview-intents.ts) and the host's messages
 // (messages.ts) can each build on them without importing one another.
 import * as z from 'zod/mini';
+import { lazySchema } from '../core/schema/lazy-schema';
 
 // zod/mini comes without error messages (full zod sets English ones when loaded): without them a
 // refused message would only say "Invalid input".
@@ -42,10 +43,10 @@ export const LIMITS = {
   children: 64,
 } as const;
 
-export const Id = z.string().check(z.minLength(1), z.maxLength(LIMITS.id));
-export const Count = z.int().check(z.nonnegative());
-export const Money = z.number().check(z.nonnegative(), z.maximum(1e12));
-export const Path = z.string().check(z.minLength(1), z.maxLength(LIMITS.path));
+export const Id = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(LIMITS.id)));
+export const Count = lazySchema(() => z.int().check(z.nonnegative()));
+export const Money = lazySchema(() => z.number().check(z.nonnegative(), z.maximum(1e12)));
+export const Path = lazySchema(() => z.string().check(z.minLength(1), z.maxLength(LIMITS.path)));
 /** plan: the agent only reads and answers with a plan; act: it may change things. */
-export const AgentMode = z.enum(['plan', 'act']);
+export const AgentMode = lazySchema(() => z.enum(['plan', 'act']));
 export type AgentMode = z.infer<typeof AgentMode>;

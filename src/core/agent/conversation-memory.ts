@@ -10,6 +10,7 @@
  * lets go of what it can never show again, answered actions are dropped, `recent` is capped.
  */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { ViewBuilder, type ViewCheckpoint } from '../context';
 import type { ActionEvent, Event } from '../events';
 import { type EventStore, isCorruptRecord } from '../log/event-store';
@@ -39,37 +40,45 @@ const RUN_GAP = 32;
 /** Most positions one `slice` spans while restoring a view, so a read never holds much more than the view. */
 const RUN_SPAN = 4096;
 
-const SummarySchema = z
-  .object({
-    id: z.string(),
-    before: z.number().int().nonnegative(),
-    at: z.number().int().nonnegative().nullable(),
-  })
-  .nullable();
-const ViewCheckpointSchema: z.ZodType<ViewCheckpoint> = z.object({
-  entries: z.array(z.string()),
-  at: z.array(z.number().int().nonnegative().nullable()),
-  summary: SummarySchema,
-  request: z.boolean(),
-  forgotten: z.array(z.string()),
-});
+const SummarySchema = lazySchema(() =>
+  z
+    .object({
+      id: z.string(),
+      before: z.number().int().nonnegative(),
+      at: z.number().int().nonnegative().nullable(),
+    })
+    .nullable(),
+);
+const ViewCheckpointSchema: z.ZodType<ViewCheckpoint> = lazySchema(() =>
+  z.object({
+    entries: z.array(z.string()),
+    at: z.array(z.number().int().nonnegative().nullable()),
+    summary: SummarySchema,
+    request: z.boolean(),
+    forgotten: z.array(z.string()),
+  }),
+);
 /** A view checkpoint whose entries are given by their positions (view-positions.ts), not their ids. */
-const CompactViewSchema = z.object({
-  kept: KeptPositionsSchema,
-  summary: SummarySchema,
-  request: z.boolean(),
-  forgotten: z.array(z.string()),
-});
+const CompactViewSchema = lazySchema(() =>
+  z.object({
+    kept: KeptPositionsSchema,
+    summary: SummarySchema,
+    request: z.boolean(),
+    forgotten: z.array(z.string()),
+  }),
+);
 type CompactView = z.output<typeof CompactViewSchema>;
 /**
  * What a Conversation stores in each snapshot besides the state. Snapshots written before the
  * compact form name every entry by id; they are still read.
  */
-const ResumeSchema = z.object({
-  view: z.union([CompactViewSchema, ViewCheckpointSchema]),
-  /** The view shows a system prompt (absent in older snapshots: then the view must be read to know). */
-  systemPrompt: z.boolean().optional(),
-});
+const ResumeSchema = lazySchema(() =>
+  z.object({
+    view: z.union([CompactViewSchema, ViewCheckpointSchema]),
+    /** The view shows a system prompt (absent in older snapshots: then the view must be read to know). */
+    systemPrompt: z.boolean().optional(),
+  }),
+);
 type ResumeData = z.output<typeof ResumeSchema>;
 
 type Store = EventStore<StoredConversationEvent>;

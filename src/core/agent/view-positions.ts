@@ -9,17 +9,20 @@
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { crc32 } from '../log/record-format';
 
-export const KeptPositionsSchema = z.object({
-  /** Position of the first entry; bit k of the bitmap stands for position first + k. */
-  first: z.number().int().nonnegative(),
-  count: z.number().int().nonnegative(),
-  /** Deflated bitmap, base64. */
-  bits: z.string(),
-  /** crc32 (hex) of the entries' ids joined by newlines. */
-  idsCrc: z.string(),
-});
+export const KeptPositionsSchema = lazySchema(() =>
+  z.object({
+    /** Position of the first entry; bit k of the bitmap stands for position first + k. */
+    first: z.number().int().nonnegative(),
+    count: z.number().int().nonnegative(),
+    /** Deflated bitmap, base64. */
+    bits: z.string(),
+    /** crc32 (hex) of the entries' ids joined by newlines. */
+    idsCrc: z.string(),
+  }),
+);
 export type KeptPositions = z.output<typeof KeptPositionsSchema>;
 
 /** The positions as a bitmap, or null when they are not all known and increasing (then ids are kept). */

@@ -7,6 +7,7 @@
 // they stopped, once the user has answered. Pausing the conversation pauses its running children
 // (and theirs) at their next step: the action suspends, unanswered, and resumes them with the run.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { ToolSpec } from '../tools';
 import { errorObservation, observation } from '../tools/observation';
 import { SuspendAction } from '../tools/suspend';
@@ -21,22 +22,24 @@ export const DELEGATE_TOOL_NAME = 'delegate';
  */
 export const AGENT_DEPTH_CAP = 3;
 
-const DelegateArgsSchema = z.object({
-  command: z
-    .enum(['spawn', 'delegate'])
-    .describe(
-      '`spawn` names sub-agents (ids with agent_types); `delegate` gives each id a task and runs them.',
-    ),
-  ids: z.array(z.string().min(1)).nullish().describe('Sub-agent ids, e.g. ["find-auth", "find-tests"].'),
-  agent_types: z
-    .array(z.string().min(1))
-    .nullish()
-    .describe('The agent of each id, in the order of ids (default: the id itself when it names an agent).'),
-  tasks: z
-    .record(z.string(), z.string().min(1))
-    .nullish()
-    .describe('For `delegate`: {"<id>": "<self-contained task>"}.'),
-});
+const DelegateArgsSchema = lazySchema(() =>
+  z.object({
+    command: z
+      .enum(['spawn', 'delegate'])
+      .describe(
+        '`spawn` names sub-agents (ids with agent_types); `delegate` gives each id a task and runs them.',
+      ),
+    ids: z.array(z.string().min(1)).nullish().describe('Sub-agent ids, e.g. ["find-auth", "find-tests"].'),
+    agent_types: z
+      .array(z.string().min(1))
+      .nullish()
+      .describe('The agent of each id, in the order of ids (default: the id itself when it names an agent).'),
+    tasks: z
+      .record(z.string(), z.string().min(1))
+      .nullish()
+      .describe('For `delegate`: {"<id>": "<self-contained task>"}.'),
+  }),
+);
 export type DelegateArgs = z.infer<typeof DelegateArgsSchema>;
 
 export interface ChildRequest {

@@ -2,18 +2,23 @@
 // (OpenHands' EventActions.escalate). Recorded as a FinishAction under its own name, so an export
 // loads in the SDK; the reducer ends the run on its observation as it does on finish's.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { ESCALATE_TOOL_NAME } from '../state/reducer';
 import type { ToolSpec } from '../tools';
 import { observation } from '../tools/observation';
 
 export { ESCALATE_TOOL_NAME };
 
-const EscalateArgsSchema = z.object({
-  message: z
-    .string()
-    .min(1)
-    .describe('Why you stop, what you found so far, and what the agent that gave you the task must decide.'),
-});
+const EscalateArgsSchema = lazySchema(() =>
+  z.object({
+    message: z
+      .string()
+      .min(1)
+      .describe(
+        'Why you stop, what you found so far, and what the agent that gave you the task must decide.',
+      ),
+  }),
+);
 export type EscalateArgs = z.infer<typeof EscalateArgsSchema>;
 
 export function createEscalateTool(): ToolSpec<EscalateArgs> {

@@ -8,6 +8,7 @@
 // Recorded as an MCPToolAction (the SDK's action for tools outside its own set), so an export loads
 // in the SDK.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { ToolSpec } from '../tools';
 import { errorObservation, observation } from '../tools/observation';
 import type { AgentMode } from '../state';
@@ -17,10 +18,12 @@ import { type AgentGrant, effectiveGrant } from './effective-grant';
 
 export const TRANSFER_TOOL_NAME = 'transfer_to_agent';
 
-const TransferArgsSchema = z.object({
-  agent_name: z.string().min(1).describe('The agent to hand the conversation to.'),
-  reason: z.string().optional().describe('Why: what the next agent should do.'),
-});
+const TransferArgsSchema = lazySchema(() =>
+  z.object({
+    agent_name: z.string().min(1).describe('The agent to hand the conversation to.'),
+    reason: z.string().optional().describe('Why: what the next agent should do.'),
+  }),
+);
 export type TransferArgs = z.infer<typeof TransferArgsSchema>;
 
 export interface TransferDeps {

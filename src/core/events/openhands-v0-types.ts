@@ -3,100 +3,113 @@
  * records with numeric ids and a numeric `cause`. Enums as documented there.
  */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { SecurityRisk } from './base';
 
-export const AgentStateSchema = z.enum([
-  'LOADING',
-  'INIT',
-  'RUNNING',
-  'AWAITING_USER_INPUT',
-  'PAUSED',
-  'STOPPED',
-  'FINISHED',
-  'REJECTED',
-  'ERROR',
-  'RATE_LIMITED',
-  'AWAITING_USER_CONFIRMATION',
-  'USER_CONFIRMED',
-  'USER_REJECTED',
-]);
+export const AgentStateSchema = lazySchema(() =>
+  z.enum([
+    'LOADING',
+    'INIT',
+    'RUNNING',
+    'AWAITING_USER_INPUT',
+    'PAUSED',
+    'STOPPED',
+    'FINISHED',
+    'REJECTED',
+    'ERROR',
+    'RATE_LIMITED',
+    'AWAITING_USER_CONFIRMATION',
+    'USER_CONFIRMED',
+    'USER_REJECTED',
+  ]),
+);
 export type AgentState = z.infer<typeof AgentStateSchema>;
 
-export const V0EventSourceSchema = z.enum(['agent', 'user', 'environment']);
-export const ActionConfirmationStatusSchema = z.enum(['confirmed', 'rejected', 'awaiting_confirmation']);
+export const V0EventSourceSchema = lazySchema(() => z.enum(['agent', 'user', 'environment']));
+export const ActionConfirmationStatusSchema = lazySchema(() =>
+  z.enum(['confirmed', 'rejected', 'awaiting_confirmation']),
+);
 /** -1 UNKNOWN, 0 LOW, 1 MEDIUM, 2 HIGH. */
-export const ActionSecurityRiskSchema = z.literal([-1, 0, 1, 2]);
-export const RecallTypeSchema = z.enum(['environment_info', 'knowledge_microagent', 'default']);
-export const FileEditSourceSchema = z.enum(['llm_based_edit', 'oh_aci']);
-export const FileReadSourceSchema = z.enum(['oh_aci', 'default']);
-export const ActionTypeSchema = z.enum([
-  'null',
-  'run',
-  'run_ipython',
-  'browse',
-  'browse_interactive',
-  'read',
-  'write',
-  'edit',
-  'message',
-  'think',
-  'delegate',
-  'finish',
-  'reject',
-  'summarize',
-  'recall',
-  'change_agent_state',
-]);
+export const ActionSecurityRiskSchema = lazySchema(() => z.literal([-1, 0, 1, 2]));
+export const RecallTypeSchema = lazySchema(() =>
+  z.enum(['environment_info', 'knowledge_microagent', 'default']),
+);
+export const FileEditSourceSchema = lazySchema(() => z.enum(['llm_based_edit', 'oh_aci']));
+export const FileReadSourceSchema = lazySchema(() => z.enum(['oh_aci', 'default']));
+export const ActionTypeSchema = lazySchema(() =>
+  z.enum([
+    'null',
+    'run',
+    'run_ipython',
+    'browse',
+    'browse_interactive',
+    'read',
+    'write',
+    'edit',
+    'message',
+    'think',
+    'delegate',
+    'finish',
+    'reject',
+    'summarize',
+    'recall',
+    'change_agent_state',
+  ]),
+);
 export type ActionType = z.infer<typeof ActionTypeSchema>;
-export const ObservationTypeSchema = z.enum([
-  'null',
-  'run',
-  'run_ipython',
-  'browse',
-  'read',
-  'write',
-  'edit',
-  'error',
-  'success',
-  'user_rejected',
-  'agent_state_changed',
-  'delegate',
-  'think',
-  'condense',
-  'recall',
-]);
+export const ObservationTypeSchema = lazySchema(() =>
+  z.enum([
+    'null',
+    'run',
+    'run_ipython',
+    'browse',
+    'read',
+    'write',
+    'edit',
+    'error',
+    'success',
+    'user_rejected',
+    'agent_state_changed',
+    'delegate',
+    'think',
+    'condense',
+    'recall',
+  ]),
+);
 export type ObservationType = z.infer<typeof ObservationTypeSchema>;
 
-const record = z.record(z.string(), z.unknown());
+const record = lazySchema(() => z.record(z.string(), z.unknown()));
 
 /**
  * One V0 record. Type strings stay open (`system`, `condensation`... exist in real files beyond
  * the documented enums); unknown ones are imported as opaque events rather than rejected.
  */
-export const V0EventSchema = z.looseObject({
-  id: z.number().int().optional(),
-  timestamp: z.string().optional(),
-  source: z.string().optional(),
-  message: z.string().optional(),
-  cause: z.number().int().nullable().optional(),
-  action: z.string().optional(),
-  args: record.optional(),
-  timeout: z.number().nullable().optional(),
-  observation: z.string().optional(),
-  content: z.string().optional(),
-  extras: record.optional(),
-  success: z.boolean().optional(),
-  // Present when the agent used native function calling: ties the record to the LLM's call.
-  tool_call_metadata: z
-    .looseObject({
-      function_name: z.string().optional(),
-      tool_call_id: z.string().optional(),
-      model_response: z.looseObject({ id: z.string().optional() }).nullable().optional(),
-      total_calls_in_response: z.number().optional(),
-    })
-    .nullable()
-    .optional(),
-});
+export const V0EventSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.number().int().optional(),
+    timestamp: z.string().optional(),
+    source: z.string().optional(),
+    message: z.string().optional(),
+    cause: z.number().int().nullable().optional(),
+    action: z.string().optional(),
+    args: record.optional(),
+    timeout: z.number().nullable().optional(),
+    observation: z.string().optional(),
+    content: z.string().optional(),
+    extras: record.optional(),
+    success: z.boolean().optional(),
+    // Present when the agent used native function calling: ties the record to the LLM's call.
+    tool_call_metadata: z
+      .looseObject({
+        function_name: z.string().optional(),
+        tool_call_id: z.string().optional(),
+        model_response: z.looseObject({ id: z.string().optional() }).nullable().optional(),
+        total_calls_in_response: z.number().optional(),
+      })
+      .nullable()
+      .optional(),
+  }),
+);
 export type V0Event = z.infer<typeof V0EventSchema>;
 
 /** Kinds of the payloads/events that carry V0 records we have no closer match for. */

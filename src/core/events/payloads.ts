@@ -6,6 +6,7 @@
  * sets never see each other's schemas. They only validate: the stored payload stays as written.
  */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { ContentSchema, textOf } from './content';
 import type { DeepReadonly } from './freeze';
 
@@ -15,15 +16,17 @@ export interface PayloadSchemas {
   readonly observations: ReadonlyMap<string, z.ZodType>;
 }
 
-export const ActionPayloadSchema = z.looseObject({ kind: z.string().min(1) });
+export const ActionPayloadSchema = lazySchema(() => z.looseObject({ kind: z.string().min(1) }));
 export type ActionPayload = DeepReadonly<z.infer<typeof ActionPayloadSchema>>;
 
-export const ObservationPayloadSchema = z.looseObject({
-  kind: z.string().min(1),
-  // What the LLM sees (OpenHands Observation.content); optional because a tool may render differently.
-  content: z.array(ContentSchema).optional(),
-  is_error: z.boolean().optional(),
-});
+export const ObservationPayloadSchema = lazySchema(() =>
+  z.looseObject({
+    kind: z.string().min(1),
+    // What the LLM sees (OpenHands Observation.content); optional because a tool may render differently.
+    content: z.array(ContentSchema).optional(),
+    is_error: z.boolean().optional(),
+  }),
+);
 export type ObservationPayload = DeepReadonly<z.infer<typeof ObservationPayloadSchema>>;
 
 /**

@@ -3,6 +3,7 @@
  * version, another tool) is kept as an OpaqueEvent so it never makes a conversation unreadable.
  */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { EventBaseSchema } from './base';
 import type { DeepReadonly } from './freeze';
 import {
@@ -63,13 +64,15 @@ export type KnownEvent = { [K in EventKind]: EventOfKind<K> }[EventKind];
  * Envelope of an event whose kind this version does not know. It must still look like an event
  * (id, timestamp, source); everything else is unchecked.
  */
-export const OpaqueEventSchema = z.looseObject({
-  id: z.string().min(1),
-  kind: z.string().min(1),
-  timestamp: z.string(),
-  source: z.string(),
-  parent_id: z.string().nullable().optional(),
-});
+export const OpaqueEventSchema = lazySchema(() =>
+  z.looseObject({
+    id: z.string().min(1),
+    kind: z.string().min(1),
+    timestamp: z.string(),
+    source: z.string(),
+    parent_id: z.string().nullable().optional(),
+  }),
+);
 
 /**
  * An event of an unknown kind, kept so the conversation stays readable. Its `kind` is the literal
@@ -90,20 +93,22 @@ export interface OpaqueEvent {
 export type Event = KnownEvent | OpaqueEvent;
 
 /** Discriminated union of the known kinds, for callers that want a plain zod schema. */
-export const KnownEventSchema = z.discriminatedUnion('kind', [
-  SystemPromptEventSchema,
-  MessageEventSchema,
-  ActionEventSchema,
-  ObservationEventSchema,
-  UserRejectObservationSchema,
-  AgentErrorEventSchema,
-  CondensationSummaryEventSchema,
-  ConversationStateUpdateEventSchema,
-  CondensationSchema,
-  CondensationRequestSchema,
-  PauseEventSchema,
-  ConversationErrorEventSchema,
-]);
+export const KnownEventSchema = lazySchema(() =>
+  z.discriminatedUnion('kind', [
+    SystemPromptEventSchema,
+    MessageEventSchema,
+    ActionEventSchema,
+    ObservationEventSchema,
+    UserRejectObservationSchema,
+    AgentErrorEventSchema,
+    CondensationSummaryEventSchema,
+    ConversationStateUpdateEventSchema,
+    CondensationSchema,
+    CondensationRequestSchema,
+    PauseEventSchema,
+    ConversationErrorEventSchema,
+  ]),
+);
 
 export function isKnownKind(kind: unknown): kind is EventKind {
   return typeof kind === 'string' && Object.prototype.hasOwnProperty.call(EVENT_SCHEMAS, kind);

@@ -3,6 +3,7 @@
 // "timeout": 60}]}]}}`. The same schema is read from the user's `logbook.hooks` setting, a
 // repository's `.claude/settings.json` (its `hooks` key) and `.logbook/hooks.json`.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 
 export const HOOK_EVENTS = [
   'PreToolUse',
@@ -20,19 +21,25 @@ export type HookEventName = (typeof HOOK_EVENTS)[number];
 /** Seconds a hook may run when its entry names no timeout. */
 export const DEFAULT_HOOK_TIMEOUT_SECONDS = 60;
 
-const CommandHookSchema = z.strictObject({
-  type: z.literal('command'),
-  command: z.string().trim().min(1),
-  timeout: z.number().positive().max(3600).optional(),
-});
+const CommandHookSchema = lazySchema(() =>
+  z.strictObject({
+    type: z.literal('command'),
+    command: z.string().trim().min(1),
+    timeout: z.number().positive().max(3600).optional(),
+  }),
+);
 
-const MatcherGroupSchema = z.strictObject({
-  matcher: z.string().optional(),
-  hooks: z.array(CommandHookSchema),
-});
+const MatcherGroupSchema = lazySchema(() =>
+  z.strictObject({
+    matcher: z.string().optional(),
+    hooks: z.array(CommandHookSchema),
+  }),
+);
 
 /** The value of a `hooks` key: event name → matcher groups. Unknown event names are errors. */
-export const HooksValueSchema = z.partialRecord(z.enum(HOOK_EVENTS), z.array(MatcherGroupSchema));
+export const HooksValueSchema = lazySchema(() =>
+  z.partialRecord(z.enum(HOOK_EVENTS), z.array(MatcherGroupSchema)),
+);
 export type HooksValue = z.infer<typeof HooksValueSchema>;
 
 /** Where a hook was configured: the user's settings, or a file of the repository. */

@@ -5,20 +5,23 @@
  * OpenAI models, and any other model's cost is unknown until it is priced there.
  */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { CostSource, LlmUsage } from './types';
 
-export const ModelPriceSchema = z.object({
-  /** USD per 1M uncached prompt tokens. */
-  input: z.number().min(0),
-  /** USD per 1M cached prompt tokens; the input price when absent. */
-  cachedInput: z.number().min(0).optional(),
-  /** USD per 1M completion tokens (reasoning tokens included, as providers bill them). */
-  output: z.number().min(0),
-});
+export const ModelPriceSchema = lazySchema(() =>
+  z.object({
+    /** USD per 1M uncached prompt tokens. */
+    input: z.number().min(0),
+    /** USD per 1M cached prompt tokens; the input price when absent. */
+    cachedInput: z.number().min(0).optional(),
+    /** USD per 1M completion tokens (reasoning tokens included, as providers bill them). */
+    output: z.number().min(0),
+  }),
+);
 export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 
 /** Keys are model names or name prefixes ("gpt-4o" also prices "gpt-4o-2024-08-06"). */
-export const PriceTableSchema = z.record(z.string().min(1), ModelPriceSchema);
+export const PriceTableSchema = lazySchema(() => z.record(z.string().min(1), ModelPriceSchema));
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 /** OpenAI list prices (standard tier) at the time of writing; `logbook.model.pricing` overrides them. */

@@ -5,6 +5,7 @@
  * `withRequestHints` on the body it is about to send.
  */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 
 export const PROMPT_CACHING_MODES = ['auto', 'off', 'key', 'breakpoints'] as const;
 /**
@@ -13,11 +14,11 @@ export const PROMPT_CACHING_MODES = ['auto', 'off', 'key', 'breakpoints'] as con
  * `key`/`breakpoints`: always that hint, for gateways `auto` does not recognise; `off`: none.
  */
 export type PromptCaching = (typeof PROMPT_CACHING_MODES)[number];
-export const PromptCachingSchema = z.enum(PROMPT_CACHING_MODES);
+export const PromptCachingSchema = lazySchema(() => z.enum(PROMPT_CACHING_MODES));
 
 export const REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
-export const ReasoningEffortSchema = z.enum(REASONING_EFFORTS);
+export const ReasoningEffortSchema = lazySchema(() => z.enum(REASONING_EFFORTS));
 
 export type EndpointFamily = 'openai' | 'azure' | 'openrouter' | 'other';
 

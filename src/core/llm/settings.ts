@@ -1,33 +1,36 @@
 /** Settings of an OpenAI-compatible endpoint, validated once when a client is created. */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { PriceTableSchema } from './pricing';
 import { PromptCachingSchema, ReasoningEffortSchema } from './request-hints';
 
-export const LlmSettingsSchema = z.object({
-  /** E.g. "https://api.openai.com/v1" or "http://localhost:11434/v1". */
-  baseUrl: z.url({ protocol: /^https?$/ }),
-  /** May be empty for local servers; a placeholder is sent then. */
-  apiKey: z.string().default(''),
-  model: z.string().min(1),
-  // Nullable because VS Code settings use null for "endpoint default".
-  temperature: z.number().min(0).max(2).nullish(),
-  maxOutputTokens: z.number().int().positive().nullish(),
-  extraHeaders: z.record(z.string().min(1), z.string()).nullish(),
-  /** Longest wait for the first byte and between two chunks that carry part of the reply. */
-  timeoutMs: z.number().int().positive().nullish(),
-  /** Longest one attempt may stream, from the request to the last chunk, however steady. */
-  replyTimeoutMs: z.number().int().positive().nullish(),
-  /** Largest reply (text, reasoning and tool calls, in UTF-8 bytes) one attempt may bring. */
-  maxReplyBytes: z.number().int().positive().nullish(),
-  /** Retries after the first attempt, for rate limits, 5xx, timeouts and connection errors. */
-  maxRetries: z.number().int().min(0).nullish(),
-  /** Merged over DEFAULT_PRICES. */
-  prices: PriceTableSchema.nullish(),
-  /** Prompt-cache hints sent to the endpoint (see request-hints.ts); `auto` when absent. */
-  promptCaching: PromptCachingSchema.nullish(),
-  /** Sent to models that take it; the endpoint's default when absent. */
-  reasoningEffort: ReasoningEffortSchema.nullish(),
-});
+export const LlmSettingsSchema = lazySchema(() =>
+  z.object({
+    /** E.g. "https://api.openai.com/v1" or "http://localhost:11434/v1". */
+    baseUrl: z.url({ protocol: /^https?$/ }),
+    /** May be empty for local servers; a placeholder is sent then. */
+    apiKey: z.string().default(''),
+    model: z.string().min(1),
+    // Nullable because VS Code settings use null for "endpoint default".
+    temperature: z.number().min(0).max(2).nullish(),
+    maxOutputTokens: z.number().int().positive().nullish(),
+    extraHeaders: z.record(z.string().min(1), z.string()).nullish(),
+    /** Longest wait for the first byte and between two chunks that carry part of the reply. */
+    timeoutMs: z.number().int().positive().nullish(),
+    /** Longest one attempt may stream, from the request to the last chunk, however steady. */
+    replyTimeoutMs: z.number().int().positive().nullish(),
+    /** Largest reply (text, reasoning and tool calls, in UTF-8 bytes) one attempt may bring. */
+    maxReplyBytes: z.number().int().positive().nullish(),
+    /** Retries after the first attempt, for rate limits, 5xx, timeouts and connection errors. */
+    maxRetries: z.number().int().min(0).nullish(),
+    /** Merged over DEFAULT_PRICES. */
+    prices: PriceTableSchema.nullish(),
+    /** Prompt-cache hints sent to the endpoint (see request-hints.ts); `auto` when absent. */
+    promptCaching: PromptCachingSchema.nullish(),
+    /** Sent to models that take it; the endpoint's default when absent. */
+    reasoningEffort: ReasoningEffortSchema.nullish(),
+  }),
+);
 
 export type LlmSettings = z.input<typeof LlmSettingsSchema>;
 export type ResolvedLlmSettings = z.output<typeof LlmSettingsSchema>;

@@ -7,7 +7,9 @@
 // The crc covers "<seq> <length> <json>", so a flipped digit in the header is caught too.
 import zlib from 'node:zlib';
 
-const nativeCrc = (zlib as { crc32?: (data: Uint8Array | string, value?: number) => number }).crc32;
+type Crc32 = (data: Uint8Array | string, value?: number) => number;
+// Read at the first record, not at load: node:zlib takes milliseconds to load, and activation needs none.
+let nativeCrc: Crc32 | null | undefined;
 
 let table: Uint32Array | undefined;
 export function tableCrc32(data: Uint8Array): number {
@@ -26,6 +28,7 @@ export function tableCrc32(data: Uint8Array): number {
 
 /** zlib.crc32 (Node >= 20.15) when present, else a table-driven fallback with the same result. */
 export function crc32(data: Uint8Array | string): number {
+  if (nativeCrc === undefined) nativeCrc = (zlib as { crc32?: Crc32 }).crc32 ?? null;
   if (nativeCrc) return nativeCrc(data) >>> 0;
   return tableCrc32(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
 }

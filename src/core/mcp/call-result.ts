@@ -3,6 +3,7 @@
 // resources are kept; other blocks become a line saying what was left out. A result that is not
 // a result at all, or is too large to hold, becomes an error the model reads, never a crash.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { ToolContext, ToolObservation } from '../tools/tool';
 import { capMiddle, formatCount } from '../tools/output-cap';
 
@@ -23,12 +24,14 @@ export const DEFAULT_RESULT_LIMITS: ResultLimits = {
   maxImageBytes: 2 * 1024 * 1024,
 };
 
-const Block = z.looseObject({ type: z.string() });
-const ResultSchema = z.looseObject({
-  content: z.array(Block).optional(),
-  structuredContent: z.record(z.string(), z.unknown()).optional(),
-  isError: z.boolean().optional(),
-});
+const Block = lazySchema(() => z.looseObject({ type: z.string() }));
+const ResultSchema = lazySchema(() =>
+  z.looseObject({
+    content: z.array(Block).optional(),
+    structuredContent: z.record(z.string(), z.unknown()).optional(),
+    isError: z.boolean().optional(),
+  }),
+);
 
 type Part = ToolObservation['content'][number];
 

@@ -2,6 +2,7 @@
 // description and schema, rated by its annotations, logged as OpenHands' MCPToolAction /
 // MCPToolObservation, and answered with an error observation whatever goes wrong with the server.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { ContentSchema } from '../events/content';
 import type { ToolSpec } from '../tools/tool';
 import { annotationRisk } from './annotations-risk';
@@ -65,8 +66,12 @@ export function createMcpTool(
 }
 
 /** OpenHands' MCPToolAction: the call's arguments under `data`. */
-export const McpActionPayloadSchema = z.looseObject({ data: z.record(z.string(), z.unknown()) });
-export const McpObservationPayloadSchema = z.looseObject({
-  tool_name: z.string(),
-  content: z.array(ContentSchema).optional(),
-});
+export const McpActionPayloadSchema = lazySchema(() =>
+  z.looseObject({ data: z.record(z.string(), z.unknown()) }),
+);
+export const McpObservationPayloadSchema = lazySchema(() =>
+  z.looseObject({
+    tool_name: z.string(),
+    content: z.array(ContentSchema).optional(),
+  }),
+);

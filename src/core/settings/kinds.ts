@@ -1,6 +1,7 @@
 // The kinds of value a setting holds. Each kind knows its JSON type (as package.json states it),
 // how to check a value (zod) and how to read one from text (an environment variable or a flag).
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 
 /** A value that cannot be read; `expect` completes "must be …". */
 export class TextValueError extends Error {
@@ -25,13 +26,13 @@ export interface Kind<T> {
 const ONE_OF = (choices: readonly string[]) => `one of ${choices.join(', ')}`;
 
 export function text(): Kind<string> {
-  return { json: { type: 'string' }, zod: z.string(), expect: 'text', fromText: (t) => t };
+  return { json: { type: 'string' }, zod: lazySchema(() => z.string()), expect: 'text', fromText: (t) => t };
 }
 
 export function choice<const C extends readonly [string, ...string[]]>(choices: C): Kind<C[number]> {
   return {
     json: { type: 'string', enum: choices },
-    zod: z.enum(choices),
+    zod: lazySchema(() => z.enum(choices)),
     expect: ONE_OF(choices),
     fromText: (t) => t,
   };
@@ -42,8 +43,9 @@ const DECIMAL = /^\d*\.?\d+$/;
 
 /** A whole number of at least `min`. */
 export function integer(min: number, max?: number): Kind<number> {
-  let zod = z.number().int().min(min);
-  if (max !== undefined) zod = zod.max(max);
+  const zod = lazySchema(() =>
+    max === undefined ? z.number().int().min(min) : z.number().int().min(min).max(max),
+  );
   return {
     json: { type: 'integer' },
     zod,
@@ -54,7 +56,7 @@ export function integer(min: number, max?: number): Kind<number> {
 
 /** A number above `above` (or at least `min`). */
 export function decimal(bound: { above: number } | { min: number }): Kind<number> {
-  const zod = 'above' in bound ? z.number().gt(bound.above) : z.number().min(bound.min);
+  const zod = lazySchema(() => ('above' in bound ? z.number().gt(bound.above) : z.number().min(bound.min)));
   return {
     json: { type: 'number' },
     zod,
@@ -65,7 +67,7 @@ export function decimal(bound: { above: number } | { min: number }): Kind<number
 
 /** Empty (null) means "not set": the endpoint's default, no limit. */
 export function orNull<T>(kind: Kind<T>): Kind<T | null> {
-  return { ...kind, json: { ...kind.json, nullable: true }, zod: kind.zod.nullable() };
+  return { ...kind, json: { ...kind.json, nullable: true }, zod: lazySchema(() => kind.zod.nullable()) };
 }
 
 const TRUE = ['1', 'true', 'yes', 'on'];
@@ -74,7 +76,7 @@ const FALSE = ['0', 'false', 'no', 'off'];
 export function flag(): Kind<boolean> {
   return {
     json: { type: 'boolean' },
-    zod: z.boolean(),
+    zod: lazySchema(() => z.boolean()),
     expect: `${TRUE.join('/')} or ${FALSE.join('/')}`,
     fromText: (t) => {
       const v = t.toLowerCase();
@@ -87,7 +89,7 @@ export function flag(): Kind<boolean> {
 export function list(separator: RegExp = /[\s,]+/): Kind<string[]> {
   return {
     json: { type: 'array' },
-    zod: z.array(z.string()),
+    zod: lazySchema(() => z.array(z.string())),
     expect: 'a list of text',
     fromText: (t) =>
       t
@@ -117,5 +119,9 @@ const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Names of environment variables, separated by commas or spaces in text. */
 export function variableNames(): Kind<string[]> {
-  return { ...list(), zod: z.array(z.string().regex(VARIABLE_NAME)), expect: 'variable names' };
+  return {
+    ...list(),
+    zod: lazySchema(() => z.array(z.string().regex(VARIABLE_NAME))),
+    expect: 'variable names',
+  };
 }

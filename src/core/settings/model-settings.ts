@@ -1,6 +1,7 @@
 // The model's settings: which endpoint and model answer, with what key, limits and prices. The
 // longest category, kept apart from schema.ts, which lists them first in SETTINGS.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { LLM_VARIABLES } from '../llm/environment-names';
 import { readPriceTable } from '../llm/pricing';
 import { REASONING_EFFORTS } from '../llm/request-hints';
@@ -71,7 +72,10 @@ export const MODEL_SETTINGS: readonly SettingDef[] = [
   }),
   setting({
     key: 'model.extraHeaders',
-    kind: object(z.record(z.string(), z.string()), 'an object of header names and text values'),
+    kind: object(
+      lazySchema(() => z.record(z.string(), z.string())),
+      'an object of header names and text values',
+    ),
     default: {},
     hosts: VS,
     guards: true,
@@ -127,7 +131,10 @@ export const MODEL_SETTINGS: readonly SettingDef[] = [
   }),
   setting({
     key: 'model.pricing',
-    kind: object(z.record(z.string(), z.unknown()), PRICES_EXPECT),
+    kind: object(
+      lazySchema(() => z.record(z.string(), z.unknown())),
+      PRICES_EXPECT,
+    ),
     default: {},
     hosts: BOTH,
     env: ['LOGBOOK_PRICING'],

@@ -4,6 +4,7 @@
 // checked against this list, and docs/SETTINGS.md is generated from it. The model's and the
 // sandbox's settings, the two longest categories, are written in their own modules and spread here.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { parseHooks } from '../hooks/hook-config';
 import { choice, decimal, flag, integer, list, object, orNull, text, variableNames } from './kinds';
 import { MODEL_SETTINGS } from './model-settings';
@@ -144,7 +145,10 @@ export const SETTINGS: readonly SettingDef[] = [
   }),
   setting({
     key: 'mcp.servers',
-    kind: object(z.record(z.string(), z.unknown()), 'an object of MCP servers by name'),
+    kind: object(
+      lazySchema(() => z.record(z.string(), z.unknown())),
+      'an object of MCP servers by name',
+    ),
     default: {},
     hosts: VS,
     guards: true,
@@ -153,7 +157,10 @@ export const SETTINGS: readonly SettingDef[] = [
   }),
   setting({
     key: 'hooks',
-    kind: object(z.record(z.string(), z.unknown()), 'an object of hook events, as in Claude Code'),
+    kind: object(
+      lazySchema(() => z.record(z.string(), z.unknown())),
+      'an object of hook events, as in Claude Code',
+    ),
     default: {},
     hosts: BOTH,
     guards: true,
@@ -236,16 +243,18 @@ export const SETTINGS: readonly SettingDef[] = [
   setting({
     key: 'acp.agents',
     kind: object(
-      z.record(
-        z.string().regex(/^[\w.-]{1,64}$/),
-        z
-          .object({
-            command: z.string().min(1),
-            args: z.array(z.string()).optional(),
-            env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),
-            allowedHosts: z.array(z.string().min(1)).optional(),
-          })
-          .strict(),
+      lazySchema(() =>
+        z.record(
+          z.string().regex(/^[\w.-]{1,64}$/),
+          z
+            .object({
+              command: z.string().min(1),
+              args: z.array(z.string()).optional(),
+              env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),
+              allowedHosts: z.array(z.string().min(1)).optional(),
+            })
+            .strict(),
+        ),
       ),
       'an object of agents by name, each {"command", "args", "env", "allowedHosts"}',
     ),

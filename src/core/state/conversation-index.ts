@@ -10,23 +10,28 @@ import { mkdir, open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { removeStaleTempFiles, tempsOf } from '../log/durable-file';
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { ConversationState } from './conversation-state';
 import { EXECUTION_STATUSES } from './transitions';
 
-export const IndexEntrySchema = z.object({
-  id: z.string().min(1),
-  title: z.string().nullable(),
-  status: z.enum(EXECUTION_STATUSES),
-  created: z.string().nullable(),
-  updated: z.string().nullable(),
-  eventCount: z.number().int().nonnegative(),
-  /** USD */
-  cost: z.number().nonnegative(),
-});
+export const IndexEntrySchema = lazySchema(() =>
+  z.object({
+    id: z.string().min(1),
+    title: z.string().nullable(),
+    status: z.enum(EXECUTION_STATUSES),
+    created: z.string().nullable(),
+    updated: z.string().nullable(),
+    eventCount: z.number().int().nonnegative(),
+    /** USD */
+    cost: z.number().nonnegative(),
+  }),
+);
 export type IndexEntry = z.output<typeof IndexEntrySchema>;
 
 export const INDEX_VERSION = 1;
-const IndexFileSchema = z.object({ version: z.literal(INDEX_VERSION), entries: z.array(IndexEntrySchema) });
+const IndexFileSchema = lazySchema(() =>
+  z.object({ version: z.literal(INDEX_VERSION), entries: z.array(IndexEntrySchema) }),
+);
 
 /** Entries newest first (by `updated`, then id), one per conversation id. */
 export interface ConversationIndex {

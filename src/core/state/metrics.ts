@@ -5,6 +5,7 @@
  *   absolute totals of that usage id at that point.
  */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { LlmResponse } from '../llm/types';
 import {
   emptyTotals,
@@ -18,23 +19,25 @@ import {
 export const LLM_USAGE_KEY = 'llm_usage';
 export const STATS_KEY = 'stats';
 
-const count = z.number().int().nonnegative();
-const amount = z.number().nonnegative(); // zod 4 numbers are finite: no NaN/Infinity in the state
+const count = lazySchema(() => z.number().int().nonnegative());
+const amount = lazySchema(() => z.number().nonnegative()); // zod 4 numbers are finite: no NaN/Infinity in the state
 
 /** Value of the `llm_usage` update the runtime appends after each LLM call. */
-export const LlmUsageValueSchema = z.looseObject({
-  usage_id: z.string().min(1),
-  model: z.string(),
-  prompt_tokens: count,
-  completion_tokens: count,
-  cached_tokens: count.default(0),
-  reasoning_tokens: count.default(0),
-  cache_write_tokens: count.optional(),
-  /** USD */
-  cost: amount.default(0),
-  latency_ms: amount,
-  response_id: z.string().nullable().optional(),
-});
+export const LlmUsageValueSchema = lazySchema(() =>
+  z.looseObject({
+    usage_id: z.string().min(1),
+    model: z.string(),
+    prompt_tokens: count,
+    completion_tokens: count,
+    cached_tokens: count.default(0),
+    reasoning_tokens: count.default(0),
+    cache_write_tokens: count.optional(),
+    /** USD */
+    cost: amount.default(0),
+    latency_ms: amount,
+    response_id: z.string().nullable().optional(),
+  }),
+);
 export type LlmUsageValue = z.output<typeof LlmUsageValueSchema>;
 
 /** The `llm_usage` value for one LLM response (what the runtime appends after `complete`). */
@@ -52,29 +55,35 @@ export function llmUsageValue(usageId: string, res: LlmResponse): LlmUsageValue 
   };
 }
 
-const maybeAmount = amount.nullish();
+const maybeAmount = lazySchema(() => amount.nullish());
 
-const OpenHandsTokenUsageSchema = z.looseObject({
-  model: z.string().nullish(),
-  prompt_tokens: maybeAmount,
-  completion_tokens: maybeAmount,
-  cache_read_tokens: maybeAmount,
-  cache_write_tokens: maybeAmount,
-  reasoning_tokens: maybeAmount,
-});
+const OpenHandsTokenUsageSchema = lazySchema(() =>
+  z.looseObject({
+    model: z.string().nullish(),
+    prompt_tokens: maybeAmount,
+    completion_tokens: maybeAmount,
+    cache_read_tokens: maybeAmount,
+    cache_write_tokens: maybeAmount,
+    reasoning_tokens: maybeAmount,
+  }),
+);
 
-const OpenHandsMetricsSchema = z.looseObject({
-  model_name: z.string().nullish(),
-  accumulated_cost: maybeAmount,
-  accumulated_token_usage: OpenHandsTokenUsageSchema.nullish(),
-  /** Present in full OpenHands metrics dumps; latency in seconds. */
-  response_latencies: z.array(z.looseObject({ latency: amount })).nullish(),
-});
+const OpenHandsMetricsSchema = lazySchema(() =>
+  z.looseObject({
+    model_name: z.string().nullish(),
+    accumulated_cost: maybeAmount,
+    accumulated_token_usage: OpenHandsTokenUsageSchema.nullish(),
+    /** Present in full OpenHands metrics dumps; latency in seconds. */
+    response_latencies: z.array(z.looseObject({ latency: amount })).nullish(),
+  }),
+);
 
 /** Value of OpenHands' `stats` update (ConversationStats). */
-export const StatsValueSchema = z.looseObject({
-  usage_to_metrics: z.record(z.string(), OpenHandsMetricsSchema),
-});
+export const StatsValueSchema = lazySchema(() =>
+  z.looseObject({
+    usage_to_metrics: z.record(z.string(), OpenHandsMetricsSchema),
+  }),
+);
 export type StatsValue = z.output<typeof StatsValueSchema>;
 
 /** Adds one call. Returns null (and the caller warns) when the value is not a valid `llm_usage`. */

@@ -8,14 +8,17 @@
  * re-run (the runtime executes the action again) or skip (`resolveInDoubt` answers the call).
  */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { type AgentErrorEvent, type ConversationStateUpdateEvent, createEvent } from '../events';
 import type { ConversationState, PendingAction } from './conversation-state';
 import { EXECUTION_STATUS_KEY, RECOVERY_KEY } from './reducer';
 
-export const RecoveryValueSchema = z.looseObject({
-  reason: z.string(),
-  in_doubt_action_ids: z.array(z.string()),
-});
+export const RecoveryValueSchema = lazySchema(() =>
+  z.looseObject({
+    reason: z.string(),
+    in_doubt_action_ids: z.array(z.string()),
+  }),
+);
 export type RecoveryValue = z.output<typeof RecoveryValueSchema>;
 
 /** Ids and time for the events built here: passed in so these functions stay pure. */

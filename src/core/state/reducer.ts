@@ -7,6 +7,7 @@
  * is decided by branch.ts; `deriveState` and the holders there feed it that branch.
  */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import {
   type ActionEvent,
   type AgentErrorEvent,
@@ -76,9 +77,11 @@ export const REVIEW_REJECTED_KEY = 'review_rejected';
  * when the set changes (agent/offered-tools.ts): `{tools: [definitions], sha256}`.
  */
 export const TOOLS_OFFERED_KEY = 'tools_offered';
-export const ToolRatingsSchema = z.record(
-  z.string(),
-  z.object({ risk: SecurityRiskSchema, reasons: z.array(z.string()), read_only: z.boolean() }),
+export const ToolRatingsSchema = lazySchema(() =>
+  z.record(
+    z.string(),
+    z.object({ risk: SecurityRiskSchema, reasons: z.array(z.string()), read_only: z.boolean() }),
+  ),
 );
 
 export const TASK_TRACKER_TOOL_NAME = 'task_tracker';
@@ -88,21 +91,27 @@ const TITLE_MAX = 80;
  * Value of the `action_started` update the runtime appends (and fsyncs) right before a tool runs:
  * an action started but never answered may have had its side effect before a crash.
  */
-export const ActionStartedValueSchema = z.looseObject({
-  action_id: z.string().min(1),
-  tool_call_id: z.string().optional(),
-});
+export const ActionStartedValueSchema = lazySchema(() =>
+  z.looseObject({
+    action_id: z.string().min(1),
+    tool_call_id: z.string().optional(),
+  }),
+);
 export type ActionStartedValue = z.output<typeof ActionStartedValueSchema>;
 
-const TaskSchema = z.looseObject({
-  title: z.string(),
-  notes: z.string().nullish(),
-  status: z.string().nullish(),
-});
-const TaskTrackerPlanSchema = z.looseObject({
-  command: z.literal('plan'),
-  task_list: z.array(TaskSchema),
-});
+const TaskSchema = lazySchema(() =>
+  z.looseObject({
+    title: z.string(),
+    notes: z.string().nullish(),
+    status: z.string().nullish(),
+  }),
+);
+const TaskTrackerPlanSchema = lazySchema(() =>
+  z.looseObject({
+    command: z.literal('plan'),
+    task_list: z.array(TaskSchema),
+  }),
+);
 
 export function reduce(state: ConversationState, event: Event): ConversationState {
   const next = byKind(countAgentEvent(state, event), event);
@@ -359,11 +368,13 @@ function onActionStarted(s: ConversationState, value: unknown, eventId: string):
   return s.inDoubt.includes(id) ? s : { ...s, inDoubt: [...s.inDoubt, id] };
 }
 
-const ApprovedValueSchema = z.looseObject({
-  action_ids: z.array(z.string()),
-  /** The risk each action had when approved; an approval recorded without one counts as LOW. */
-  risks: z.record(z.string(), SecurityRiskSchema).optional(),
-});
+const ApprovedValueSchema = lazySchema(() =>
+  z.looseObject({
+    action_ids: z.array(z.string()),
+    /** The risk each action had when approved; an approval recorded without one counts as LOW. */
+    risks: z.record(z.string(), SecurityRiskSchema).optional(),
+  }),
+);
 
 /** Approvals count for pending actions only; an answered action cannot be approved again. */
 function onApproved(s: ConversationState, value: unknown, eventId: string): ConversationState {
@@ -382,14 +393,16 @@ function onApproved(s: ConversationState, value: unknown, eventId: string): Conv
   return { ...s, approved: [...s.approved, ...fresh], approvedRisks };
 }
 
-export const ReconfirmValueSchema = z.looseObject({
-  action_id: z.string().min(1),
-  /** The rating right before it was to run. */
-  risk: SecurityRiskSchema,
-  /** The rating it was approved at (LOW when it was approved without asking). */
-  approved_risk: SecurityRiskSchema,
-  reasons: z.array(z.string()),
-});
+export const ReconfirmValueSchema = lazySchema(() =>
+  z.looseObject({
+    action_id: z.string().min(1),
+    /** The rating right before it was to run. */
+    risk: SecurityRiskSchema,
+    /** The rating it was approved at (LOW when it was approved without asking). */
+    approved_risk: SecurityRiskSchema,
+    reasons: z.array(z.string()),
+  }),
+);
 export type ReconfirmValue = z.output<typeof ReconfirmValueSchema>;
 
 /** The action's approval no longer stands: it waits for the user's decision again. */

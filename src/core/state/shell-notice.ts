@@ -3,13 +3,16 @@
 // command finds the same environment (the PATH, variables and aliases the user's startup files set)
 // and a startup file's chatter is not taken for a change in the command.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 
 export const SHELL_KEY = 'shell';
 
-export const ShellNoticeSchema = z.object({
-  /** user: the shell loaded the user's startup files (an editor's terminal); none: a plain shell. */
-  startup: z.enum(['user', 'none']),
-});
+export const ShellNoticeSchema = lazySchema(() =>
+  z.object({
+    /** user: the shell loaded the user's startup files (an editor's terminal); none: a plain shell. */
+    startup: z.enum(['user', 'none']),
+  }),
+);
 
 export type ShellNotice = z.infer<typeof ShellNoticeSchema>;
 export type ShellStartup = ShellNotice['startup'];

@@ -4,6 +4,7 @@
  * replayed from the events, never trusted half-way.
  */
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { SandboxNoticeSchema } from './sandbox-notice';
 import { ShellNoticeSchema } from './shell-notice';
 import { SecurityRiskSchema } from '../events';
@@ -17,7 +18,7 @@ import { EXECUTION_STATUSES } from './transitions';
  */
 export const SNAPSHOT_VERSION = 3;
 
-const n = z.number();
+const n = lazySchema(() => z.number());
 const TotalsShape = {
   promptTokens: n,
   completionTokens: n,
@@ -27,63 +28,65 @@ const TotalsShape = {
   cost: n,
   calls: n,
 };
-const TaskSchema = z.object({ title: z.string(), notes: z.string(), status: z.string() });
-const JsonSchema: z.ZodType<unknown> = z.json();
+const TaskSchema = lazySchema(() => z.object({ title: z.string(), notes: z.string(), status: z.string() }));
+const JsonSchema: z.ZodType<unknown> = lazySchema(() => z.json());
 
-export const ConversationStateSchema = z.object({
-  id: z.string().nullable(),
-  status: z.enum(EXECUTION_STATUSES),
-  iteration: n,
-  iterationsThisRun: n,
-  metrics: z.object({
-    byUsage: z.record(
-      z.string(),
+export const ConversationStateSchema = lazySchema(() =>
+  z.object({
+    id: z.string().nullable(),
+    status: z.enum(EXECUTION_STATUSES),
+    iteration: n,
+    iterationsThisRun: n,
+    metrics: z.object({
+      byUsage: z.record(
+        z.string(),
+        z.object({
+          usageId: z.string(),
+          model: z.string().nullable(),
+          ...TotalsShape,
+          latency: z.object({ count: n, totalMs: n, maxMs: n, recentMs: z.array(n) }),
+        }),
+      ),
+      total: z.object(TotalsShape),
+    }),
+    tasks: z.array(TaskSchema),
+    activatedSkills: z.array(z.string()),
+    pendingActions: z.array(
       z.object({
-        usageId: z.string(),
-        model: z.string().nullable(),
-        ...TotalsShape,
-        latency: z.object({ count: n, totalMs: n, maxMs: n, recentMs: z.array(n) }),
+        actionId: z.string(),
+        toolCallId: z.string(),
+        toolName: z.string(),
+        llmResponseId: z.string(),
+        plannedTasks: z.array(TaskSchema).nullable(),
       }),
     ),
-    total: z.object(TotalsShape),
+    pendingBatchIds: z.array(z.string()),
+    inDoubt: z.array(z.string()),
+    approved: z.array(z.string()),
+    approvedRisks: z.record(z.string(), SecurityRiskSchema),
+    costUnknownModels: z.array(z.string()).default([]),
+    checkpointsUnavailable: z.boolean().default(false),
+    mode: z.enum(['plan', 'act']).default('act'),
+    sandbox: SandboxNoticeSchema.nullable().default(null),
+    shell: ShellNoticeSchema.nullable().default(null),
+    shellCwd: z.string().nullable().default(null),
+    toolsOfferedSha: z.string().nullable().default(null),
+    toolRatings: ToolRatingsSchema.default({}),
+    lastUserMessageId: z.string().nullable(),
+    lastError: z.object({ eventId: z.string(), kind: z.string(), message: z.string() }).nullable(),
+    title: z.string().nullable(),
+    eventCount: n,
+    createdAt: z.string().nullable(),
+    updatedAt: z.string().nullable(),
+    head: z.string().nullable(),
+    confirmationPolicy: JsonSchema,
+    condensations: n,
+    warnings: z.array(z.string()),
+    recentResponseIds: z.array(z.string()),
+    // Unknown (null) in a snapshot written before agents' events were counted.
+    agentEvents: n.nullable().default(null),
   }),
-  tasks: z.array(TaskSchema),
-  activatedSkills: z.array(z.string()),
-  pendingActions: z.array(
-    z.object({
-      actionId: z.string(),
-      toolCallId: z.string(),
-      toolName: z.string(),
-      llmResponseId: z.string(),
-      plannedTasks: z.array(TaskSchema).nullable(),
-    }),
-  ),
-  pendingBatchIds: z.array(z.string()),
-  inDoubt: z.array(z.string()),
-  approved: z.array(z.string()),
-  approvedRisks: z.record(z.string(), SecurityRiskSchema),
-  costUnknownModels: z.array(z.string()).default([]),
-  checkpointsUnavailable: z.boolean().default(false),
-  mode: z.enum(['plan', 'act']).default('act'),
-  sandbox: SandboxNoticeSchema.nullable().default(null),
-  shell: ShellNoticeSchema.nullable().default(null),
-  shellCwd: z.string().nullable().default(null),
-  toolsOfferedSha: z.string().nullable().default(null),
-  toolRatings: ToolRatingsSchema.default({}),
-  lastUserMessageId: z.string().nullable(),
-  lastError: z.object({ eventId: z.string(), kind: z.string(), message: z.string() }).nullable(),
-  title: z.string().nullable(),
-  eventCount: n,
-  createdAt: z.string().nullable(),
-  updatedAt: z.string().nullable(),
-  head: z.string().nullable(),
-  confirmationPolicy: JsonSchema,
-  condensations: n,
-  warnings: z.array(z.string()),
-  recentResponseIds: z.array(z.string()),
-  // Unknown (null) in a snapshot written before agents' events were counted.
-  agentEvents: n.nullable().default(null),
-});
+);
 
 // Compile-time guard: the schema and the interface must describe the same object.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

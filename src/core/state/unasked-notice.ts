@@ -2,16 +2,19 @@
 // it contained in the sandbox and undoable by a checkpoint. An `unasked` state update, recorded
 // right before the action starts; the chat shows it on the action's card, `logbook run` beside it.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 
 export const UNASKED_KEY = 'unasked';
 
-export const UnaskedSchema = z.object({
-  action_id: z.string(),
-  /** One line a user reads ("contained; undo with checkpoint 1a2b3c4": it stays in the sandbox, and that checkpoint undoes it). */
-  reason: z.string(),
-  /** The checkpoint taken right before it, which undoes it. */
-  checkpoint: z.string().optional(),
-});
+export const UnaskedSchema = lazySchema(() =>
+  z.object({
+    action_id: z.string(),
+    /** One line a user reads ("contained; undo with checkpoint 1a2b3c4": it stays in the sandbox, and that checkpoint undoes it). */
+    reason: z.string(),
+    /** The checkpoint taken right before it, which undoes it. */
+    checkpoint: z.string().optional(),
+  }),
+);
 
 export type Unasked = z.infer<typeof UnaskedSchema>;
 

@@ -5,6 +5,7 @@
 // slices of `max_length` characters; a page read once is kept for the rest of the conversation,
 // so the next slices cost no new request. What a page says is wrapped and labelled untrusted.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { RiskAssessment } from '../security/risk';
 import type { ImagePort, WebDocument, WebPort, WebTarget } from './ports';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
@@ -18,26 +19,28 @@ const OBSERVATION_KIND = 'FetchObservation';
 export const DEFAULT_FETCH_LENGTH = 20_000;
 const MAX_FETCH_LENGTH = 100_000;
 
-const FetchArgsSchema = z.object({
-  url: z.string().min(1).describe('The http(s) URL to fetch.'),
-  max_length: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_FETCH_LENGTH)
-    .default(DEFAULT_FETCH_LENGTH)
-    .describe(`Most characters returned (default ${DEFAULT_FETCH_LENGTH}).`),
-  start_index: z
-    .number()
-    .int()
-    .min(0)
-    .default(0)
-    .describe('Character to start at: to read on where the previous call stopped.'),
-  raw: z
-    .boolean()
-    .default(false)
-    .describe('Return the HTML as it is instead of the page turned into Markdown.'),
-});
+const FetchArgsSchema = lazySchema(() =>
+  z.object({
+    url: z.string().min(1).describe('The http(s) URL to fetch.'),
+    max_length: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_FETCH_LENGTH)
+      .default(DEFAULT_FETCH_LENGTH)
+      .describe(`Most characters returned (default ${DEFAULT_FETCH_LENGTH}).`),
+    start_index: z
+      .number()
+      .int()
+      .min(0)
+      .default(0)
+      .describe('Character to start at: to read on where the previous call stopped.'),
+    raw: z
+      .boolean()
+      .default(false)
+      .describe('Return the HTML as it is instead of the page turned into Markdown.'),
+  }),
+);
 export type FetchArgs = z.infer<typeof FetchArgsSchema>;
 
 export interface FetchToolOptions {

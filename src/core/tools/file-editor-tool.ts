@@ -3,6 +3,7 @@
 // user can review an edit and the host can restore it (a create's new content is the action's
 // file_text, which the observation refers to instead of repeating).
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import { type FilePort, PathMovedError } from './ports';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { securityArgsShape } from './security-args';
@@ -32,54 +33,59 @@ export interface FileEditorToolOptions {
   writable?: () => readonly string[];
 }
 
-const FileEditorArgsSchema = z
-  .object({
-    command: z.enum(COMMANDS).describe('What to do: view, create, str_replace, insert or undo_edit.'),
-    path: z.string().min(1).describe('The file or directory: absolute, or relative to the workspace folder.'),
-    file_text: z.string().optional().describe('create: the whole content of the new file.'),
-    old_str: z
-      .string()
-      .optional()
-      .describe(
-        'str_replace: the exact text to replace, whitespace included. It must occur exactly once in the file.',
-      ),
-    new_str: z
-      .string()
-      .optional()
-      .describe(
-        'str_replace: the replacement (empty or omitted deletes old_str). insert: the text to insert.',
-      ),
-    insert_line: z
-      .number()
-      .int()
-      .min(0)
-      .optional()
-      .describe('insert: new_str goes after this line (0 inserts at the top of the file).'),
-    view_range: z
-      // A plain 2-item array rather than a tuple: `prefixItems` trips up some OpenAI-compatible servers.
-      .array(z.number().int())
-      .length(2)
-      .optional()
-      .describe(
-        'view of a file: [first, last] line numbers, 1-based and inclusive; last -1 reads to the end.',
-      ),
-    ...securityArgsShape,
-  })
-  .superRefine((args, ctx) => {
-    const need = (field: keyof typeof args, why: string) => {
-      if (args[field] === undefined)
-        ctx.addIssue({ code: 'custom', path: [field], message: `required ${why}` });
-    };
-    if (args.command === 'create') need('file_text', 'by create');
-    if (args.command === 'str_replace') need('old_str', 'by str_replace');
-    if (args.command === 'insert') {
-      need('insert_line', 'by insert');
-      need('new_str', 'by insert');
-    }
-    if (args.command === 'str_replace' && args.old_str === '') {
-      ctx.addIssue({ code: 'custom', path: ['old_str'], message: 'must not be empty' });
-    }
-  });
+const FileEditorArgsSchema = lazySchema(() =>
+  z
+    .object({
+      command: z.enum(COMMANDS).describe('What to do: view, create, str_replace, insert or undo_edit.'),
+      path: z
+        .string()
+        .min(1)
+        .describe('The file or directory: absolute, or relative to the workspace folder.'),
+      file_text: z.string().optional().describe('create: the whole content of the new file.'),
+      old_str: z
+        .string()
+        .optional()
+        .describe(
+          'str_replace: the exact text to replace, whitespace included. It must occur exactly once in the file.',
+        ),
+      new_str: z
+        .string()
+        .optional()
+        .describe(
+          'str_replace: the replacement (empty or omitted deletes old_str). insert: the text to insert.',
+        ),
+      insert_line: z
+        .number()
+        .int()
+        .min(0)
+        .optional()
+        .describe('insert: new_str goes after this line (0 inserts at the top of the file).'),
+      view_range: z
+        // A plain 2-item array rather than a tuple: `prefixItems` trips up some OpenAI-compatible servers.
+        .array(z.number().int())
+        .length(2)
+        .optional()
+        .describe(
+          'view of a file: [first, last] line numbers, 1-based and inclusive; last -1 reads to the end.',
+        ),
+      ...securityArgsShape(),
+    })
+    .superRefine((args, ctx) => {
+      const need = (field: keyof typeof args, why: string) => {
+        if (args[field] === undefined)
+          ctx.addIssue({ code: 'custom', path: [field], message: `required ${why}` });
+      };
+      if (args.command === 'create') need('file_text', 'by create');
+      if (args.command === 'str_replace') need('old_str', 'by str_replace');
+      if (args.command === 'insert') {
+        need('insert_line', 'by insert');
+        need('new_str', 'by insert');
+      }
+      if (args.command === 'str_replace' && args.old_str === '') {
+        ctx.addIssue({ code: 'custom', path: ['old_str'], message: 'must not be empty' });
+      }
+    }),
+);
 export type FileEditorArgs = z.infer<typeof FileEditorArgsSchema>;
 
 const DESCRIPTION = `View, create and edit files.
@@ -90,22 +96,26 @@ const DESCRIPTION = `View, create and edit files.
 * undo_edit: reverts your last edit of that file (repeat to go further back).
 Paths are absolute, or relative to the workspace folder.`;
 
-const ActionPayloadSchema = z.looseObject({
-  command: z.string(),
-  path: z.string(),
-  file_text: z.string().nullable().optional(),
-  old_str: z.string().nullable().optional(),
-  new_str: z.string().nullable().optional(),
-  insert_line: z.number().nullable().optional(),
-  view_range: z.array(z.number()).nullable().optional(),
-});
-const ObservationPayloadSchema = z.looseObject({
-  command: z.string().optional(),
-  path: z.string().nullable().optional(),
-  prev_exist: z.boolean().optional(),
-  old_content: z.string().nullable().optional(),
-  new_content: z.string().nullable().optional(),
-});
+const ActionPayloadSchema = lazySchema(() =>
+  z.looseObject({
+    command: z.string(),
+    path: z.string(),
+    file_text: z.string().nullable().optional(),
+    old_str: z.string().nullable().optional(),
+    new_str: z.string().nullable().optional(),
+    insert_line: z.number().nullable().optional(),
+    view_range: z.array(z.number()).nullable().optional(),
+  }),
+);
+const ObservationPayloadSchema = lazySchema(() =>
+  z.looseObject({
+    command: z.string().optional(),
+    path: z.string().nullable().optional(),
+    prev_exist: z.boolean().optional(),
+    old_content: z.string().nullable().optional(),
+    new_content: z.string().nullable().optional(),
+  }),
+);
 
 /** Image files `view` returns as image content (as OpenHands does), not as text. */
 const IMAGE_FILE = /\.(png|jpe?g|webp|gif)$/i;

@@ -1,15 +1,18 @@
 // `finish` (OpenHands FinishAction): the agent says it is done; the message is its final answer.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { ToolSpec } from './tool';
 import { observation } from './observation';
 
 export const FINISH_TOOL_NAME = 'finish';
 
-const FinishArgsSchema = z.object({
-  message: z
-    .string()
-    .describe('Your final message to the user: what you did, what is left, anything to check.'),
-});
+const FinishArgsSchema = lazySchema(() =>
+  z.object({
+    message: z
+      .string()
+      .describe('Your final message to the user: what you did, what is left, anything to check.'),
+  }),
+);
 export type FinishArgs = z.infer<typeof FinishArgsSchema>;
 
 export function createFinishTool(): ToolSpec<FinishArgs> {

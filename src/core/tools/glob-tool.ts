@@ -1,6 +1,7 @@
 // `glob` (OpenHands GlobAction): find files by name pattern, read-only, through SearchPort.
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
 import { realPath, resolveToolPath } from '../security/resolve-path';
@@ -9,10 +10,12 @@ import { movedSinceRated, withRealPath } from './recorded-path';
 export const GLOB_TOOL_NAME = 'glob';
 const OBSERVATION_KIND = 'GlobObservation';
 
-const GlobArgsSchema = z.object({
-  pattern: z.string().min(1).describe('A glob such as "**/*.ts" or "src/**/test_*.py".'),
-  path: z.string().optional().describe('Directory to search in (default: the workspace folder).'),
-});
+const GlobArgsSchema = lazySchema(() =>
+  z.object({
+    pattern: z.string().min(1).describe('A glob such as "**/*.ts" or "src/**/test_*.py".'),
+    path: z.string().optional().describe('Directory to search in (default: the workspace folder).'),
+  }),
+);
 export type GlobArgs = z.infer<typeof GlobArgsSchema>;
 
 export interface SearchToolOptions {

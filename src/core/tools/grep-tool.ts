@@ -2,6 +2,7 @@
 // through SearchPort.
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
 import { realPath, resolveToolPath } from '../security/resolve-path';
@@ -12,14 +13,16 @@ export const GREP_TOOL_NAME = 'grep';
 const OBSERVATION_KIND = 'GrepObservation';
 const MAX_LINE_CHARS = 300;
 
-const GrepArgsSchema = z.object({
-  pattern: z.string().min(1).describe('A regular expression, e.g. "function\\s+load" or "TODO".'),
-  path: z.string().optional().describe('Directory or file to search (default: the workspace folder).'),
-  include: z
-    .string()
-    .optional()
-    .describe('Only search files matching this glob, e.g. "*.ts" or "*.{js,jsx}".'),
-});
+const GrepArgsSchema = lazySchema(() =>
+  z.object({
+    pattern: z.string().min(1).describe('A regular expression, e.g. "function\\s+load" or "TODO".'),
+    path: z.string().optional().describe('Directory or file to search (default: the workspace folder).'),
+    include: z
+      .string()
+      .optional()
+      .describe('Only search files matching this glob, e.g. "*.ts" or "*.{js,jsx}".'),
+  }),
+);
 export type GrepArgs = z.infer<typeof GrepArgsSchema>;
 
 export function createGrepTool(options: SearchToolOptions = {}): ToolSpec<GrepArgs> {

@@ -5,20 +5,26 @@ import type { SecurityRisk } from '../events';
 
 export const SECURITY_ARG_NAMES = ['security_risk', 'summary'] as const;
 
-export const securityArgsShape = {
-  security_risk: z
-    .enum(['LOW', 'MEDIUM', 'HIGH'])
-    .describe(
-      'Your assessment of the risk of this action: LOW (read-only or easily undone), MEDIUM (changes ' +
-        'files or state in the workspace), HIGH (destructive, irreversible, touches secrets or things ' +
-        'outside the workspace, or uses the network to send data).',
-    )
-    .optional(),
-  summary: z
-    .string()
-    .describe('A few words saying what this action does, shown to the user (e.g. "Run the unit tests").')
-    .optional(),
-};
+let shape: ReturnType<typeof buildShape> | undefined;
+/** The fields, built on first use (not when the extension loads); the same objects every call. */
+export const securityArgsShape = () => (shape ??= buildShape());
+
+function buildShape() {
+  return {
+    security_risk: z
+      .enum(['LOW', 'MEDIUM', 'HIGH'])
+      .describe(
+        'Your assessment of the risk of this action: LOW (read-only or easily undone), MEDIUM (changes ' +
+          'files or state in the workspace), HIGH (destructive, irreversible, touches secrets or things ' +
+          'outside the workspace, or uses the network to send data).',
+      )
+      .optional(),
+    summary: z
+      .string()
+      .describe('A few words saying what this action does, shown to the user (e.g. "Run the unit tests").')
+      .optional(),
+  };
+}
 
 /** Normalises whatever the model sent as `security_risk`; anything unusable is UNKNOWN. */
 export function normaliseSecurityRisk(value: unknown): SecurityRisk {

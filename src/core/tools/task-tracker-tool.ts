@@ -2,6 +2,7 @@
 // conversation state derives the task list from these events; the tool keeps the latest plan only
 // to answer `view`. It touches nothing outside the conversation, so it is read-only.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { ToolObservation, ToolSpec } from './tool';
 import { errorObservation, observation } from './observation';
 
@@ -9,29 +10,35 @@ export const TASK_TRACKER_TOOL_NAME = 'task_tracker';
 const ACTION_KIND = 'TaskTrackerAction';
 const OBSERVATION_KIND = 'TaskTrackerObservation';
 
-export const TaskStatusSchema = z.enum(['todo', 'in_progress', 'done']);
-export const TaskItemSchema = z.object({
-  title: z.string().min(1).describe('What the task achieves, in a few words.'),
-  notes: z.string().default('').describe('Details, findings or the next step.'),
-  status: TaskStatusSchema.default('todo').describe('todo, in_progress or done.'),
-});
+export const TaskStatusSchema = lazySchema(() => z.enum(['todo', 'in_progress', 'done']));
+export const TaskItemSchema = lazySchema(() =>
+  z.object({
+    title: z.string().min(1).describe('What the task achieves, in a few words.'),
+    notes: z.string().default('').describe('Details, findings or the next step.'),
+    status: TaskStatusSchema.default('todo').describe('todo, in_progress or done.'),
+  }),
+);
 export type TaskItem = z.infer<typeof TaskItemSchema>;
 
-const TaskTrackerArgsSchema = z
-  .object({
-    command: z
-      .enum(['view', 'plan'])
-      .describe('view: show the current task list. plan: replace it with task_list.'),
-    task_list: z
-      .array(TaskItemSchema)
-      .optional()
-      .describe('plan: the complete list of tasks, in order (send all of them, not only the changed ones).'),
-  })
-  .superRefine((args, ctx) => {
-    if (args.command === 'plan' && args.task_list === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['task_list'], message: 'required by plan' });
-    }
-  });
+const TaskTrackerArgsSchema = lazySchema(() =>
+  z
+    .object({
+      command: z
+        .enum(['view', 'plan'])
+        .describe('view: show the current task list. plan: replace it with task_list.'),
+      task_list: z
+        .array(TaskItemSchema)
+        .optional()
+        .describe(
+          'plan: the complete list of tasks, in order (send all of them, not only the changed ones).',
+        ),
+    })
+    .superRefine((args, ctx) => {
+      if (args.command === 'plan' && args.task_list === undefined) {
+        ctx.addIssue({ code: 'custom', path: ['task_list'], message: 'required by plan' });
+      }
+    }),
+);
 export type TaskTrackerArgs = z.infer<typeof TaskTrackerArgsSchema>;
 
 const DESCRIPTION = `Keep a plan for multi-step work and show progress to the user.
@@ -39,14 +46,18 @@ const DESCRIPTION = `Keep a plan for multi-step work and show progress to the us
 * view: show the current list.
 Use it for work with several steps; skip it for a single quick change.`;
 
-const ActionPayloadSchema = z.looseObject({
-  command: z.string(),
-  task_list: z.array(z.looseObject({ title: z.string() })).optional(),
-});
-const ObservationPayloadSchema = z.looseObject({
-  command: z.string().optional(),
-  task_list: z.array(z.looseObject({ title: z.string() })).optional(),
-});
+const ActionPayloadSchema = lazySchema(() =>
+  z.looseObject({
+    command: z.string(),
+    task_list: z.array(z.looseObject({ title: z.string() })).optional(),
+  }),
+);
+const ObservationPayloadSchema = lazySchema(() =>
+  z.looseObject({
+    command: z.string().optional(),
+    task_list: z.array(z.looseObject({ title: z.string() })).optional(),
+  }),
+);
 
 export interface TaskTrackerToolOptions {
   /** The plan so far, e.g. derived from the log when a conversation is reopened. */

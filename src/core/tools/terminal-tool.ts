@@ -3,6 +3,7 @@
 // then reads more, types into them, or interrupts them with `C-c`.
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { TerminalRunOptions, TerminalRunResult } from './ports';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { securityArgsShape } from './security-args';
@@ -25,34 +26,36 @@ export interface TerminalToolOptions {
   interruptWaitSec?: number;
 }
 
-const TerminalArgsSchema = z.object({
-  command: z
-    .string()
-    .describe(
-      'The bash command to run. With is_input true: text to type into the running command (sent with ' +
-        'Enter), "" to read output it produced since the last call, or a key such as "C-c" (Ctrl+C).',
-    ),
-  is_input: z
-    .boolean()
-    .default(false)
-    .describe('True to send `command` to the command that is still running instead of starting a new one.'),
-  timeout: z
-    .number()
-    .positive()
-    .optional()
-    .describe(
-      'A hard limit in seconds: a command still running then is stopped with Ctrl+C. Leave it out to ' +
-        'get the output so far after the default wait (30 s) while the command keeps running.',
-    ),
-  reset: z
-    .boolean()
-    .default(false)
-    .describe(
-      'True to kill the shell and start a fresh one (working directory and variables are lost), e.g. ' +
-        'when it is stuck. Then `command`, if not empty, runs in the new shell.',
-    ),
-  ...securityArgsShape,
-});
+const TerminalArgsSchema = lazySchema(() =>
+  z.object({
+    command: z
+      .string()
+      .describe(
+        'The bash command to run. With is_input true: text to type into the running command (sent with ' +
+          'Enter), "" to read output it produced since the last call, or a key such as "C-c" (Ctrl+C).',
+      ),
+    is_input: z
+      .boolean()
+      .default(false)
+      .describe('True to send `command` to the command that is still running instead of starting a new one.'),
+    timeout: z
+      .number()
+      .positive()
+      .optional()
+      .describe(
+        'A hard limit in seconds: a command still running then is stopped with Ctrl+C. Leave it out to ' +
+          'get the output so far after the default wait (30 s) while the command keeps running.',
+      ),
+    reset: z
+      .boolean()
+      .default(false)
+      .describe(
+        'True to kill the shell and start a fresh one (working directory and variables are lost), e.g. ' +
+          'when it is stuck. Then `command`, if not empty, runs in the new shell.',
+      ),
+    ...securityArgsShape(),
+  }),
+);
 export type TerminalArgs = z.infer<typeof TerminalArgsSchema>;
 
 const DESCRIPTION = `Run a command in a persistent bash shell. The working directory and exported variables carry over from one call to the next; several commands can be chained with && or ; or written on separate lines.
@@ -64,20 +67,24 @@ const DESCRIPTION = `Run a command in a persistent bash shell. The working direc
 * Use file_editor, not cat/sed/echo, to view, create and edit files.`;
 
 /** Lenient stored-payload schemas: imported OpenHands events must validate too. */
-const ActionPayloadSchema = z.looseObject({
-  command: z.string(),
-  is_input: z.boolean().optional(),
-  timeout: z.number().nullable().optional(),
-  reset: z.boolean().optional(),
-});
-const ObservationPayloadSchema = z.looseObject({
-  command: z.string().nullable().optional(),
-  exit_code: z.number().nullable().optional(),
-  timeout: z.boolean().optional(),
-  metadata: z.looseObject({}).optional(),
-  full_output_save_dir: z.string().nullable().optional(),
-  full_output_path: z.string().nullable().optional(),
-});
+const ActionPayloadSchema = lazySchema(() =>
+  z.looseObject({
+    command: z.string(),
+    is_input: z.boolean().optional(),
+    timeout: z.number().nullable().optional(),
+    reset: z.boolean().optional(),
+  }),
+);
+const ObservationPayloadSchema = lazySchema(() =>
+  z.looseObject({
+    command: z.string().nullable().optional(),
+    exit_code: z.number().nullable().optional(),
+    timeout: z.boolean().optional(),
+    metadata: z.looseObject({}).optional(),
+    full_output_save_dir: z.string().nullable().optional(),
+    full_output_path: z.string().nullable().optional(),
+  }),
+);
 
 export function createTerminalTool(options: TerminalToolOptions = {}): ToolSpec<TerminalArgs> {
   const defaultTimeoutSec = options.defaultTimeoutSec ?? 30;

@@ -1,11 +1,12 @@
 // `think` (OpenHands ThinkAction): room to reason about a problem; it changes nothing.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { ToolSpec } from './tool';
 import { observation } from './observation';
 
 export const THINK_TOOL_NAME = 'think';
 
-const ThinkArgsSchema = z.object({ thought: z.string().describe('Your reasoning.') });
+const ThinkArgsSchema = lazySchema(() => z.object({ thought: z.string().describe('Your reasoning.') }));
 export type ThinkArgs = z.infer<typeof ThinkArgsSchema>;
 
 export function createThinkTool(): ToolSpec<ThinkArgs> {

@@ -67,7 +67,7 @@ function withSecurityArgs(spec: ToolSpec): JsonObject {
   const schema: JsonObject = { type: 'object', ...spec.jsonSchema };
   if (spec.readOnly) return schema;
   const own = (schema.properties ?? {}) as JsonObject;
-  const added = z.toJSONSchema(z.object(securityArgsShape), { io: 'input' }) as JsonObject;
+  const added = z.toJSONSchema(z.object(securityArgsShape()), { io: 'input' }) as JsonObject;
   schema.properties = { ...(added.properties as JsonObject), ...own };
   return schema;
 }

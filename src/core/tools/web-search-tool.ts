@@ -3,6 +3,7 @@
 // is configured. The query goes to a service the user chose, so a search asks nothing (LOW); the
 // pages it finds are read with `fetch`, whose confirmation rules apply.
 import { z } from 'zod';
+import { lazySchema } from '../schema/lazy-schema';
 import type { WebSearchPort } from './ports';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
@@ -11,10 +12,12 @@ import { wrapUntrusted } from './untrusted-text';
 export const WEB_SEARCH_TOOL_NAME = 'web_search';
 const OBSERVATION_KIND = 'WebSearchObservation';
 
-const WebSearchArgsSchema = z.object({
-  query: z.string().trim().min(1).max(500).describe('What to search the web for.'),
-  limit: z.number().int().min(1).max(20).default(8).describe('Most results returned (default 8).'),
-});
+const WebSearchArgsSchema = lazySchema(() =>
+  z.object({
+    query: z.string().trim().min(1).max(500).describe('What to search the web for.'),
+    limit: z.number().int().min(1).max(20).default(8).describe('Most results returned (default 8).'),
+  }),
+);
 export type WebSearchArgs = z.infer<typeof WebSearchArgsSchema>;
 
 export function createWebSearchTool(search: WebSearchPort): ToolSpec<WebSearchArgs> {

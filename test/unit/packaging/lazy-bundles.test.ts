@@ -123,6 +123,55 @@ describe('lazy bundles', () => {
     }
   });
 
+  /** Runs `script` in a Node where `require('vscode')` from the bundles finds the bench's stand-in. */
+  const withStandIn = (script: string) => {
+    // Every member of the stand-in is a function: enough to load the bundle, not to use it.
+    const standIn = join(posix.dirname(out), 'node_modules', 'vscode');
+    mkdirSync(standIn, { recursive: true });
+    writeFileSync(
+      join(standIn, 'index.js'),
+      readFileSync(join(root, 'bench', 'activation', 'vscode-stand-in.cjs')),
+    );
+    const types = readFileSync(join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8');
+    const names = [...types.matchAll(/^\s*export (?:namespace|class|enum|const|function|let) (\w+)/gm)];
+    writeFileSync(join(standIn, 'names.json'), JSON.stringify([...new Set(names.map((m) => m[1]))]));
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as unknown;
+  };
+
+  it("extension.js requires Node's built-ins on first use, not when it loads", function () {
+    this.timeout(30_000);
+    const loaded = withStandIn(`const before = new Set(process.moduleLoadList);
+      require(${JSON.stringify(join(out, 'extension.js'))});
+      console.log(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`) as string[];
+    for (const m of ['crypto', 'http', 'https', 'child_process', 'dns/promises', 'readline', 'zlib'])
+      assert.ok(!loaded.includes(`NativeModule ${m}`), `loading extension.js loads node:${m}`);
+  });
+
+  it('extension.js builds no zod schema when it loads: each is built on first use', function () {
+    this.timeout(30_000);
+    // lazy/zod.js as every bundle finds it, with each call of a builder (z.object, zod/mini's
+    // object, ...) counted; classes and the configuration are left as they are.
+    const calls = withStandIn(`const Module = require('node:module');
+      const file = ${JSON.stringify(join(out, 'lazy', 'zod.js'))};
+      const zod = require(file);
+      const calls = [];
+      const counted = (ns, name) => {
+        const copy = { ...ns };
+        for (const [k, v] of Object.entries(ns))
+          if (typeof v === 'function' && /^[a-z]/.test(k) && k !== 'config')
+            copy[k] = (...args) => (calls.push(name + '.' + k), v(...args));
+        return copy;
+      };
+      const m = new Module(file);
+      Object.assign(m, { filename: file, loaded: true, exports: { ...zod, z: counted(zod.z, 'z'), mini: counted(zod.mini, 'mini') } });
+      require.cache[file] = m;
+      require(${JSON.stringify(join(out, 'extension.js'))});
+      console.log(JSON.stringify(calls));`) as string[];
+    assert.deepEqual(calls.slice(0, 10), [], `${calls.length} schema builders called at load`);
+  });
+
   it('the extension parses at most 1 MB of code at activation', () => {
     const loaded = loadedAtStart('extension.js');
     assert.ok(

@@ -4,34 +4,37 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { lazySchema } from '../../../core/schema/lazy-schema';
 import { writeFileDurable } from '../../../core/log/durable-file';
 
 export const SESSION_FILE = 'session.json';
 
-const SessionInfoSchema = z.object({
-  format: z.literal('logbook-cli-session'),
-  version: z.literal(1),
-  id: z.string().min(1),
-  /** Absolute path of the workspace the agent works in. */
-  workspace: z.string().min(1),
-  confirmation: z.enum(['never', 'risky', 'always']),
-  max_iterations: z.number().int().positive().nullable(),
-  /** Absent in files written before the cap existed. */
-  max_tool_calls_per_reply: z.number().int().positive().nullable().optional(),
-  model: z.string().min(1).nullable(),
-  /**
-   * The endpoint the run talked to, without any credentials its URL carried; approve, reject and
-   * resolve go there again. Absent in files written before it was recorded.
-   */
-  base_url: z.string().min(1).nullable().optional(),
-  /** The run talked to the built-in demo model, which approve, reject and resolve start again. */
-  demo: z.boolean().optional(),
-  /** Absolute path of the --mcp-config file of the run; approve/reject start the same servers. */
-  mcp_config: z.string().min(1).nullable().optional(),
-  /** The conversation's title as last noted (what an editor's session list shows); absent: none yet. */
-  title: z.string().min(1).optional(),
-  created_at: z.string(),
-});
+const SessionInfoSchema = lazySchema(() =>
+  z.object({
+    format: z.literal('logbook-cli-session'),
+    version: z.literal(1),
+    id: z.string().min(1),
+    /** Absolute path of the workspace the agent works in. */
+    workspace: z.string().min(1),
+    confirmation: z.enum(['never', 'risky', 'always']),
+    max_iterations: z.number().int().positive().nullable(),
+    /** Absent in files written before the cap existed. */
+    max_tool_calls_per_reply: z.number().int().positive().nullable().optional(),
+    model: z.string().min(1).nullable(),
+    /**
+     * The endpoint the run talked to, without any credentials its URL carried; approve, reject and
+     * resolve go there again. Absent in files written before it was recorded.
+     */
+    base_url: z.string().min(1).nullable().optional(),
+    /** The run talked to the built-in demo model, which approve, reject and resolve start again. */
+    demo: z.boolean().optional(),
+    /** Absolute path of the --mcp-config file of the run; approve/reject start the same servers. */
+    mcp_config: z.string().min(1).nullable().optional(),
+    /** The conversation's title as last noted (what an editor's session list shows); absent: none yet. */
+    title: z.string().min(1).optional(),
+    created_at: z.string(),
+  }),
+);
 
 export type SessionInfo = z.infer<typeof SessionInfoSchema>;
 

@@ -5,8 +5,10 @@
 // `logbook.mcp.servers` setting.
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { lazySchema } from '../../../core/schema/lazy-schema';
 
-const Common = {
+// Fields both kinds of server take; a function, so that nothing is built when the module loads.
+const common = () => ({
   /** Tool names (the server's own) that run without asking. */
   alwaysAllow: z.array(z.string()).optional(),
   /** The same list under the name newer Cline files use. */
@@ -14,31 +16,35 @@ const Common = {
   disabled: z.boolean().optional(),
   /** Seconds a call may take (default 60). */
   timeout: z.number().positive().optional(),
-};
+});
 
 /** A host name, `*.example.com` for every name under it, or `*` for any (as `logbook.sandbox.allowedHosts`). */
 const HOST_PATTERN = /^(\*|(\*\.)?[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*)$/;
 const HOST_MESSAGE = 'a host is a name like "api.example.com" or "*.example.com" (no scheme, port or path)';
 
-const StdioServerSchema = z.looseObject({
-  type: z.literal('stdio').optional(),
-  command: z.string().min(1, 'command must not be empty'),
-  args: z.array(z.string()).optional(),
-  env: z.record(z.string(), z.string()).optional(),
-  cwd: z.string().optional(),
-  /** `false`: the server runs outside the command sandbox, with the user's permissions. */
-  sandbox: z.boolean().optional(),
-  /** Hosts this server may reach besides `logbook.sandbox.allowedHosts` (when sandboxed). */
-  allowedHosts: z.array(z.string().regex(HOST_PATTERN, HOST_MESSAGE)).optional(),
-  ...Common,
-});
+const StdioServerSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.literal('stdio').optional(),
+    command: z.string().min(1, 'command must not be empty'),
+    args: z.array(z.string()).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    cwd: z.string().optional(),
+    /** `false`: the server runs outside the command sandbox, with the user's permissions. */
+    sandbox: z.boolean().optional(),
+    /** Hosts this server may reach besides `logbook.sandbox.allowedHosts` (when sandboxed). */
+    allowedHosts: z.array(z.string().regex(HOST_PATTERN, HOST_MESSAGE)).optional(),
+    ...common(),
+  }),
+);
 
-const HttpServerSchema = z.looseObject({
-  type: z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
-  url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
-  headers: z.record(z.string(), z.string()).optional(),
-  ...Common,
-});
+const HttpServerSchema = lazySchema(() =>
+  z.looseObject({
+    type: z.enum(['http', 'streamable-http', 'streamableHttp', 'sse']).optional(),
+    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
+    headers: z.record(z.string(), z.string()).optional(),
+    ...common(),
+  }),
+);
 
 export type StdioServerConfig = z.infer<typeof StdioServerSchema>;
 export type HttpServerConfig = z.infer<typeof HttpServerSchema>;

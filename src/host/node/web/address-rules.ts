@@ -51,12 +51,15 @@ const KINDS: readonly { what: string; v4?: Range[]; v6?: Range[] }[] = [
   },
 ];
 
-const LISTS = KINDS.map((k) => {
-  const list = new BlockList();
-  for (const r of k.v4 ?? []) list.addSubnet(r.net, r.prefix, 'ipv4');
-  for (const r of k.v6 ?? []) list.addSubnet(r.net, r.prefix, 'ipv6');
-  return { what: k.what, list };
-});
+// Built on the first check, not when the extension loads (node:net's BlockList, a few milliseconds).
+let lists: { what: string; list: BlockList }[] | undefined;
+const listsOf = () =>
+  (lists ??= KINDS.map((k) => {
+    const list = new BlockList();
+    for (const r of k.v4 ?? []) list.addSubnet(r.net, r.prefix, 'ipv4');
+    for (const r of k.v6 ?? []) list.addSubnet(r.net, r.prefix, 'ipv6');
+    return { what: k.what, list };
+  }));
 
 /** The eight 16-bit groups of an IPv6 address (with or without an embedded IPv4 tail). */
 function ipv6Groups(address: string): number[] {
@@ -92,5 +95,5 @@ export function blockedAddressReason(address: string): string | undefined {
     if (inner) return blockedAddressReason(inner);
   }
   const type = family === 4 ? 'ipv4' : 'ipv6';
-  return LISTS.find((l) => l.list.check(address, type))?.what;
+  return listsOf().find((l) => l.list.check(address, type))?.what;
 }

@@ -2,6 +2,7 @@
 // the file (the baseline; null when the agent created it), the text the agent last wrote, and the
 // actions that wrote it. Plain data, so it can be saved with the conversation and restored.
 import { z } from 'zod';
+import { lazySchema } from '../../../core/schema/lazy-schema';
 import { changedLines } from './hunk-owners';
 
 export interface FileReview {
@@ -17,19 +18,23 @@ export interface FileReview {
   sequence: number;
 }
 
-const fileReviewSchema = z.object({
-  path: z.string(),
-  baseline: z.string().nullable(),
-  agentText: z.string(),
-  actionIds: z.array(z.string()),
-  actionLines: z.optional(z.record(z.string(), z.array(z.string()))),
-  sequence: z.number().int(),
-});
+const fileReviewSchema = lazySchema(() =>
+  z.object({
+    path: z.string(),
+    baseline: z.string().nullable(),
+    agentText: z.string(),
+    actionIds: z.array(z.string()),
+    actionLines: z.optional(z.record(z.string(), z.array(z.string()))),
+    sequence: z.number().int(),
+  }),
+);
 
-export const reviewSnapshotSchema = z.object({
-  version: z.literal(1),
-  conversations: z.record(z.string(), z.array(fileReviewSchema)),
-});
+export const reviewSnapshotSchema = lazySchema(() =>
+  z.object({
+    version: z.literal(1),
+    conversations: z.record(z.string(), z.array(fileReviewSchema)),
+  }),
+);
 
 export type ReviewSnapshot = z.infer<typeof reviewSnapshotSchema>;
 
