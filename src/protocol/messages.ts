@@ -109,7 +109,7 @@ export const ConversationHeader = z.strictObject({
     z.strictObject({
       name: z.string().check(z.maxLength(LIMITS.title)),
       /** `acp`: an external agent of `logbook.acp.agents` answers instead of a model. */
-      provider: z.enum(['openai', 'vscode', 'acp']),
+      provider: z.enum(['openai', 'vscode', 'acp', 'remote']),
     }),
   ),
   /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */

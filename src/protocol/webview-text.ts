@@ -328,6 +328,7 @@ export const WEBVIEW_TEXT = {
   modelTitleEndpoint: 'Model: {0}, the OpenAI-compatible endpoint. Click to choose another.',
   modelLabel: 'Model: {0}. Choose another model',
   agentTitle: 'Agent: {0} (an external ACP agent)',
+  remoteTitle: 'Runs on the agent-server at {0}',
   tokensIn: ' in',
   tokensInLong: ' (prompt tokens)',
   tokensOut: ' out',

@@ -150,6 +150,19 @@ export async function pauseConversation(target: AgentServerTarget, conversationI
   await call(target, 'POST', `/api/conversations/${conversationId}/pause`);
 }
 
+/** Sends the user's next message, and runs the conversation on it. */
+export async function sendUserMessage(
+  target: AgentServerTarget,
+  conversationId: string,
+  text: string,
+): Promise<void> {
+  await call(target, 'POST', `/api/conversations/${conversationId}/events`, {
+    role: 'user',
+    content: [{ type: 'text', text }],
+    run: true,
+  });
+}
+
 /** Every event of the conversation, oldest first, a page at a time. */
 export async function allEvents(
   target: AgentServerTarget,
