@@ -159,6 +159,8 @@ export const WEBVIEW_TEXT = {
   riskByRules: "by Logbook's rules",
   riskModelSaid: '(the model said {0})',
   riskModelSaidNothing: '(the model said nothing)',
+  riskLineTitleServer: "Logbook's rules rate it {0}; the agent-server rated it {1}.",
+  riskServerSaid: '(the server said {0})',
   awaitingApproval: 'Awaiting approval',
   cancel: 'Cancel',
 

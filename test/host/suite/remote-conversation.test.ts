@@ -172,6 +172,10 @@ describe('A remote conversation in the chat (the real agent-server)', function (
     const shownByCli = JSON.parse(show.stdout) as { status: string };
     assert.equal(shownByCli.status, 'finished');
     assert.ok(!readFileSync(join(dir, 'remote.json'), 'utf8').includes(server!.key), 'no key beside the log');
+    // Every event once, in the chat as in the log; the window's Verify vouches for what was received.
+    const ids = view.posted.flatMap((m) => (m.type === 'events' && m.conversationId === id ? m.events : []));
+    assert.equal(new Set(ids.map((e) => e.event.id)).size, ids.length, 'an event shown twice');
+    assert.equal((await service.verify(id)).verdict, 'verified');
   });
 
   it('Reject sends the reason the model reads; nothing runs', async () => {
@@ -190,10 +194,12 @@ describe('A remote conversation in the chat (the real agent-server)', function (
       'the model never read the reason',
     );
     assert.equal(existsSync(join(remoteDir, 'out.txt')), false);
-    const rejected = view.posted.some(
-      (m) => m.type === 'events' && m.events.some((e) => e.event.kind === 'UserRejectObservation'),
-    );
-    assert.ok(rejected, 'the rejection reached the chat');
+    // The stream's last events (taken from the server's list once it stops) follow the status.
+    const rejected = () =>
+      view.posted.some(
+        (m) => m.type === 'events' && m.events.some((e) => e.event.kind === 'UserRejectObservation'),
+      );
+    await until(rejected, 'the rejection in the chat', 10_000);
   });
 });
 
