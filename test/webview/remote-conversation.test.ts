@@ -45,6 +45,10 @@ describe('webview: a remote conversation', function () {
         const model = p.page.locator('.model-button');
         assert.equal(await model.getAttribute('title'), `Runs on the agent-server at ${SERVER}`);
         assert.equal(await p.page.locator('article[data-kind="MessageEvent"]').count(), 1, 'the task shown');
+        // Confirm and Reject, but no local allow rule: the server's policy decides what it asks.
+        const bar = p.page.locator('section.approval');
+        assert.equal(await bar.getByRole('button', { name: 'Confirm' }).count(), 1);
+        assert.equal(await bar.locator('.link-button').count(), 0, 'no "Always allow" for a remote action');
         await p.page.screenshot({ path: join(SHOTS, `remote-held-${theme}-300.png`) });
         assert.deepEqual(p.errors, [], 'no uncaught page errors');
       } finally {
