@@ -125,7 +125,6 @@ export class RemoteConversations {
       throw err;
     }
     await this.remember(url);
-    if (!/^[\w.-]+$/.test(id)) throw new Error(`the agent-server named its conversation "${id}".`);
     const dir = join(this.deps.root, id);
     // The store makes the folder; remote.json goes beside the log before any event.
     const store = await openConversationStore(dir, {
