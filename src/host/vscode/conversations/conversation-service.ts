@@ -33,7 +33,7 @@ import { type ResolvedAttachments, resolveAttachments } from '../mentions/resolv
 import { TerminalHistory } from '../mentions/terminal-history';
 import type { SignatureCheck } from '../signing/verify';
 import { errorText } from '../../../core/text/l10n';
-import { RemoteSession } from '../remote/remote-session';
+import type { RemoteSession } from '../remote/remote-session';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
 /**
@@ -289,15 +289,15 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   async resume(conversationId: string): Promise<void> {
-    const s = await this.opened(conversationId);
-    if (s instanceof RemoteSession) await s.resume();
-    else s.startRun();
+    const remote = await this.remote.of(conversationId);
+    if (remote) return remote.resume();
+    (await this.session(conversationId)).startRun();
   }
 
   async stop(conversationId: string): Promise<void> {
-    const s = await this.opened(conversationId);
     // On an agent-server, stopping is pausing between two steps (the log receives the PauseEvent).
-    await (s instanceof RemoteSession ? s.pause() : s.stop());
+    const remote = await this.remote.of(conversationId);
+    await (remote ? remote.pause() : (await this.session(conversationId)).stop());
   }
 
   /**

@@ -9,12 +9,14 @@ import * as vscode from 'vscode';
 import type { SigningIdentity } from '../../../core/signing';
 import { entryFromState, type IndexEntry } from '../../../core/state';
 import { openConversationStore } from '../../node/session/conversation-store';
-import { normalizeServerUrl, RemoteError, startConversation } from '../../node/remote/agent-server-api';
 import { readRemoteOrigin, REMOTE_ORIGIN_FILE, writeRemoteOrigin } from '../../node/remote/remote-risk';
 import type { SequencedEvent } from '../chat/chat-backend';
 import { windowLockHolder } from '../handoff/lock-holder';
 import { editorSetting, readLlmSettings, writeSetting } from '../settings/config';
-import { RemoteSession } from './remote-session';
+import type { RemoteSession } from './remote-session';
+
+/** The remote stack, loaded on first use (a bundle of its own). */
+const stack = () => import('./remote-session');
 
 export interface RemoteConversationsDeps {
   root: string;
@@ -78,7 +80,9 @@ export class RemoteConversations {
       headFile: this.deps.headFile(id),
       lockHolder: windowLockHolder(),
     });
-    const session = await RemoteSession.open({
+    const session = await (
+      await stack()
+    ).RemoteSession.open({
       dir,
       origin,
       store,
@@ -106,6 +110,7 @@ export class RemoteConversations {
    */
   async start(req: RemoteTask): Promise<string> {
     assertTrusted();
+    const { normalizeServerUrl, refusedKey, startConversation } = await stack();
     const url = normalizeServerUrl(req.server);
     const key = await this.key(url);
     if (!key) throw new Error(vscode.l10n.t('No session key for {0}: nothing was sent.', url));
@@ -120,8 +125,7 @@ export class RemoteConversations {
         model: { model: llm.model, baseUrl: llm.baseUrl || undefined, apiKey: llm.apiKey || undefined },
       });
     } catch (err) {
-      if (err instanceof RemoteError && (err.status === 401 || err.status === 403))
-        await this.deps.secrets.delete(KEY_PREFIX + url);
+      if (refusedKey(err)) await this.deps.secrets.delete(KEY_PREFIX + url);
       throw err;
     }
     await this.remember(url);
@@ -160,6 +164,7 @@ export class RemoteConversations {
 
   /** Keeps a server's key in secret storage (what the prompt does; for callers that have it). */
   async setKey(server: string, key: string): Promise<void> {
+    const { normalizeServerUrl } = await stack();
     await this.deps.secrets.store(KEY_PREFIX + normalizeServerUrl(server), key);
   }
 

@@ -13,10 +13,12 @@ import { EXIT } from '../../node/cli/exit-codes';
 import {
   type AgentServerTarget,
   RemoteError,
+  normalizeServerUrl,
   pauseConversation,
   respondToConfirmation,
   runConversation,
   sendUserMessage,
+  startConversation,
 } from '../../node/remote/agent-server-api';
 import { streamRemote } from '../../node/remote/remote-run';
 import { remoteRisk } from '../../node/remote/remote-risk';
@@ -40,6 +42,15 @@ export interface RemoteSessionDeps {
 }
 
 const STATUS_LINE = /^logbook run: /;
+
+// This module is a bundle of its own (scripts/lazy-bundles.mjs), loaded when a remote conversation
+// is first started or opened; what the window needs of the API comes through it.
+export { normalizeServerUrl, startConversation };
+
+/** The server refused the key (a class is told apart by name across bundles, not by instanceof). */
+export function refusedKey(err: unknown): boolean {
+  return err instanceof RemoteError && (err.status === 401 || err.status === 403);
+}
 
 export class RemoteSession {
   readonly id: string;
@@ -191,7 +202,7 @@ export class RemoteSession {
     try {
       await step(target);
     } catch (err) {
-      if (err instanceof RemoteError && (err.status === 401 || err.status === 403)) await this.deps.refused();
+      if (refusedKey(err)) await this.deps.refused();
       throw err;
     }
     this.stream(target);

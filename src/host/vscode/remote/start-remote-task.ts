@@ -1,7 +1,6 @@
 // "Logbook: Start Agent Task on Server…": which agent-server (a recent one, or a URL typed), the
 // task, and the working folder on the server's machine; each can be given as an argument instead.
 import * as vscode from 'vscode';
-import { normalizeServerUrl } from '../../node/remote/agent-server-api';
 import { recentServers, type RemoteTask } from './remote-conversations';
 
 export async function askRemoteTask(
@@ -10,7 +9,8 @@ export async function askRemoteTask(
 ): Promise<RemoteTask | undefined> {
   const server = typeof args.server === 'string' && args.server ? args.server : await pickServer();
   if (!server) return undefined;
-  normalizeServerUrl(server); // a bad URL is said before the task is asked for
+  // A bad URL is said before the task is asked for.
+  (await import('./remote-session')).normalizeServerUrl(server);
   const asked = await askTask(args.task);
   if (!asked) return undefined;
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
