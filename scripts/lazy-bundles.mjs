@@ -29,6 +29,8 @@ export const LAZY_BUNDLES = [
   // Worktree tasks in the editor: the Tasks view's rows and its commands, with the task store,
   // git, the CLI's settings and a task's log state they use (and 'vscode').
   { name: 'task-commands', entry: 'src/host/vscode/tasks/task-commands.ts' },
+  // A conversation on an agent-server in the editor: its session, the server's API and event stream.
+  { name: 'remote-session', entry: 'src/host/vscode/remote/remote-session.ts' },
 ];
 
 const COMMANDS_DIR = 'src/host/node/cli';

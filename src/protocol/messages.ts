@@ -116,8 +116,8 @@ export const ConversationHeader = lazySchema(() =>
     model: z.optional(
       z.strictObject({
         name: z.string().check(z.maxLength(LIMITS.title)),
-        /** `acp`: an external agent of `logbook.acp.agents` answers instead of a model. */
-        provider: z.enum(['openai', 'vscode', 'acp']),
+        /** `acp`: an external agent of `logbook.acp.agents` answers instead of a model; `remote`: an agent-server. */
+        provider: z.enum(['openai', 'vscode', 'acp', 'remote']),
       }),
     ),
     /** What verifying it found (on open, or Logbook: Verify Conversation); absent: not checked yet. */

@@ -159,6 +159,8 @@ export const WEBVIEW_TEXT = {
   riskByRules: "by Logbook's rules",
   riskModelSaid: '(the model said {0})',
   riskModelSaidNothing: '(the model said nothing)',
+  riskLineTitleServer: "Logbook's rules rate it {0}; the agent-server rated it {1}.",
+  riskServerSaid: '(the server said {0})',
   awaitingApproval: 'Awaiting approval',
   cancel: 'Cancel',
 
@@ -328,6 +330,7 @@ export const WEBVIEW_TEXT = {
   modelTitleEndpoint: 'Model: {0}, the OpenAI-compatible endpoint. Click to choose another.',
   modelLabel: 'Model: {0}. Choose another model',
   agentTitle: 'Agent: {0} (an external ACP agent)',
+  remoteTitle: 'Runs on the agent-server at {0}',
   tokensIn: ' in',
   tokensInLong: ' (prompt tokens)',
   tokensOut: ' out',

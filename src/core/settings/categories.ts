@@ -93,6 +93,7 @@ export const SETTING_CATEGORIES: readonly SettingCategory[] = [
       'web.allowPrivateAddresses',
       'web.allowedHosts',
       'web.searxngUrl',
+      'remote.servers',
       'signing.keyFile',
     ],
   },

@@ -208,6 +208,15 @@ export const SETTINGS: readonly SettingDef[] = [
       "Hosts whose pages are fetched without asking (by the agent's `fetch` tool, rated LOW, or when a URL is mentioned), e.g. `docs.python.org`, or `*.example.com` for a domain and its subdomains. Any other host is rated MEDIUM, so in the default `risky` mode a fetch from it asks first. Their addresses are checked all the same (see `logbook.web.allowPrivateAddresses`). A machine setting.",
   }),
   setting({
+    key: 'remote.servers',
+    kind: list(),
+    default: [],
+    hosts: ['vscode'],
+    scope: 'machine',
+    description:
+      'The agent-servers (OpenHands) that **Logbook: Start Agent Task on Server…** offers, newest first; a URL typed there is added. Each server\'s session key is kept in the editor\'s secret storage, asked for once, never in settings. A machine setting: a repository cannot add a server to the list.',
+  }),
+  setting({
     key: 'web.searxngUrl',
     kind: text(),
     default: '',

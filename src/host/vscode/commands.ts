@@ -16,6 +16,7 @@ import { errorText } from '../../core/text/l10n';
 import { delegatedAgentTarget, REVEAL_DELEGATED_AGENT } from './agents/reveal-delegated-agent';
 import { editorContextParts } from './mentions/attachment-text';
 import { pickAgent } from './acp/pick-agent';
+import { askRemoteTask } from './remote/start-remote-task';
 
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -59,6 +60,17 @@ export function registerCommands(
       if (!asked) return undefined;
       const id = await service.startTaskWith(asked.task, asked.context, agent);
       log.info(`Started conversation ${id}`);
+      await revealChat();
+      return id;
+    }),
+    register('logbook.startRemoteTask', async (serverArg?: unknown, taskArg?: unknown, dirArg?: unknown) => {
+      const title = vscode.l10n.t('Logbook: Start Agent Task on Server');
+      const req = await askRemoteTask({ server: serverArg, task: taskArg, workingDir: dirArg }, (t) =>
+        askTask(t, title),
+      );
+      if (!req) return undefined;
+      const id = await service.remote.start(req);
+      await service.setActive(id);
       await revealChat();
       return id;
     }),

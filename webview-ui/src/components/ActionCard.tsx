@@ -66,7 +66,14 @@ export function ActionCard({ row, rev, tools }: { row: Row; rev: number; tools?:
         </span>
       </div>
       {rewrite && <HookRewriteLine rewrite={rewrite} />}
-      {raised && <RiskLine risk={raised.risk} reason={raised.reason ?? ''} modelRisk={modelRisk} />}
+      {raised && (
+        <RiskLine
+          risk={raised.risk}
+          reason={raised.reason ?? ''}
+          modelRisk={modelRisk}
+          server={h?.model?.provider === 'remote'}
+        />
+      )}
       {unasked && (
         <div class="unasked-line muted" title={unasked}>
           <Icon name="shield" />

@@ -63,6 +63,8 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
     focusComposer();
   };
   const items = pending.map((id) => ({ id, ...describe(id) }));
+  // Logbook's allow rules hold no sway over what an agent-server asks: no "Always allow" there.
+  const remote = h.model?.provider === 'remote';
 
   return (
     <section class="approval" aria-label={t('approvalNeeded')}>
@@ -77,7 +79,7 @@ export function ApprovalBar({ focusComposer }: { focusComposer: () => void }) {
             <code class="approval-text" title={it.text}>
               {it.text}
             </code>
-            {it.command !== undefined && mode.t === 'ask' && (
+            {it.command !== undefined && mode.t === 'ask' && !remote && (
               <button
                 type="button"
                 class="link-button"

@@ -150,10 +150,14 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
 /** The model the next step uses; a click opens Logbook: Select Model (the host's quick pick). */
 function ModelButton({ model }: { model: NonNullable<ConversationHeader['model']> }) {
   // An external agent is the conversation's for good: nothing to pick instead.
-  if (model.provider === 'acp')
+  if (model.provider === 'acp' || model.provider === 'remote')
     return (
-      <span class="model-button" title={t('agentTitle', model.name)} role="note">
-        <Icon name="robot" />
+      <span
+        class="model-button"
+        title={t(model.provider === 'acp' ? 'agentTitle' : 'remoteTitle', model.name)}
+        role="note"
+      >
+        <Icon name={model.provider === 'acp' ? 'robot' : 'remote'} />
         <span class="model-name">{model.name}</span>
       </span>
     );

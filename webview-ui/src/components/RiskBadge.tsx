@@ -40,22 +40,42 @@ export function RiskBadge({ risk }: { risk: string | undefined }) {
 /**
  * The risk that counts once Logbook's rules had their say, when it differs from the model's: one
  * line that names whose each rating is, "MEDIUM by Logbook's rules: runs package scripts (the
- * model said LOW)". The card shows no other badge, before or after the action ran.
+ * model said LOW)". The card shows no other badge, before or after the action ran. On an
+ * agent-server the other rating is the server's (its action's security_risk): "(the server said …)".
  */
-export function RiskLine({ risk, reason, modelRisk }: { risk: string; reason: string; modelRisk?: string }) {
+export function RiskLine({
+  risk,
+  reason,
+  modelRisk,
+  server,
+}: {
+  risk: string;
+  reason: string;
+  modelRisk?: string;
+  server?: boolean;
+}) {
   const level = levelOf(risk);
   const model = modelRisk && RISKS.has(modelRisk) ? modelRisk : undefined;
+  const other = model ? levelWord(model) : t('riskLineWithoutRisk');
   return (
     <div
       class={`risk-line risk-${level.toLowerCase()}`}
-      title={t('riskLineTitle', levelWord(level), model ? levelWord(model) : t('riskLineWithoutRisk'))}
+      title={
+        server
+          ? t('riskLineTitleServer', levelWord(level), other)
+          : t('riskLineTitle', levelWord(level), other)
+      }
     >
       <Icon name={riskIcon(level)} />
       <span>
         <span class="risk-level">{levelWord(level)}</span> <span class="risk-whose">{t('riskByRules')}</span>
         {reason ? `: ${reason}` : ''}{' '}
         <span class="risk-model">
-          {model ? t('riskModelSaid', levelWord(model)) : t('riskModelSaidNothing')}
+          {server
+            ? t('riskServerSaid', model ? levelWord(model) : levelWord('UNKNOWN'))
+            : model
+              ? t('riskModelSaid', levelWord(model))
+              : t('riskModelSaidNothing')}
         </span>
       </span>
     </div>

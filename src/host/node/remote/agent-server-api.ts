@@ -1,6 +1,8 @@
 // The OpenHands agent-server's REST API, as much of it as a remote run uses: start a conversation,
 // answer a held action, page through events. Every request carries the session key; a refusal
 // becomes an error that says what to do.
+import { printableLine } from '../../../core/text/printable';
+
 export interface AgentServerTarget {
   /** The server's base URL, without a trailing slash. */
   url: string;
@@ -126,6 +128,11 @@ export async function startConversation(target: AgentServerTarget, req: StartReq
   } | null;
   if (typeof info?.id !== 'string')
     throw new RemoteError('the agent-server started no conversation (no id).');
+  // The id names the local log's folder: a path ("../x", "a/b") would put it elsewhere.
+  if (!/^[A-Za-z0-9][\w-]{0,127}$/.test(info.id))
+    throw new RemoteError(
+      `the agent-server answered "${printableLine(info.id.slice(0, 80))}", which is not a conversation id.`,
+    );
   return info.id;
 }
 
@@ -148,6 +155,19 @@ export async function runConversation(target: AgentServerTarget, conversationId:
 /** Pauses the conversation: the server stops after the step it is in, and records a PauseEvent. */
 export async function pauseConversation(target: AgentServerTarget, conversationId: string): Promise<void> {
   await call(target, 'POST', `/api/conversations/${conversationId}/pause`);
+}
+
+/** Sends the user's next message, and runs the conversation on it. */
+export async function sendUserMessage(
+  target: AgentServerTarget,
+  conversationId: string,
+  text: string,
+): Promise<void> {
+  await call(target, 'POST', `/api/conversations/${conversationId}/events`, {
+    role: 'user',
+    content: [{ type: 'text', text }],
+    run: true,
+  });
 }
 
 /** Every event of the conversation, oldest first, a page at a time. */

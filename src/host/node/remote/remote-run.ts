@@ -80,7 +80,10 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
 }
 
 /** What streaming a remote conversation into its log needs. */
-export type RemoteStreamOptions = Pick<RemoteRunOptions, 'target' | 'remoteDir' | 'askInPlace' | 'json'>;
+export type RemoteStreamOptions = Pick<RemoteRunOptions, 'target' | 'remoteDir' | 'askInPlace' | 'json'> & {
+  /** Told of each event once it is in the log, with its place there (the editor's chat shows it). */
+  appended?: (event: StoredConversationEvent, seq: number) => void;
+};
 
 /**
  * Streams a conversation the log already holds events of (`known`, oldest first) until its next
@@ -283,7 +286,8 @@ class RemoteStream {
     const event = parsed.event as StoredConversationEvent;
     this.writes = this.writes.then(async () => {
       if (this.writeFailed) return;
-      await this.store.append(event, { durable: true });
+      const seq = await this.store.append(event, { durable: true });
+      this.opts.appended?.(event, seq);
     });
     this.writes.catch((err: unknown) => this.failWrite(`writing the log failed: ${(err as Error).message}`));
   }

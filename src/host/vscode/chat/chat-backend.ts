@@ -50,8 +50,11 @@ export interface ConversationHeader {
   signatureNote?: string;
   /** When broken: the first bad event, which the chat reveals and marks. */
   brokenAt?: { seq: number; id: string | null; reason: string };
-  /** The model the next step will use, and where it runs (`acp`: the external agent that answers). */
-  model?: { name: string; provider: 'openai' | 'vscode' | 'acp' };
+  /**
+   * The model the next step will use, and where it runs (`acp`: the external agent that answers;
+   * `remote`: the agent-server, by URL, whose agent runs the conversation).
+   */
+  model?: { name: string; provider: 'openai' | 'vscode' | 'acp' | 'remote' };
   /** The agents it delegated to (the chat nests each under its delegation). */
   children?: ChildAgentView[];
 }

@@ -33,6 +33,7 @@ import { type ResolvedAttachments, resolveAttachments } from '../mentions/resolv
 import { TerminalHistory } from '../mentions/terminal-history';
 import type { SignatureCheck } from '../signing/verify';
 import { errorText } from '../../../core/text/l10n';
+import type { RemoteSession } from '../remote/remote-session';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
 /**
@@ -91,7 +92,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
       this.activeConversationId = undefined;
     }
     if (this.activeConversationId) {
-      await this.session(this.activeConversationId).catch((err: unknown) =>
+      await this.opened(this.activeConversationId).catch((err: unknown) =>
         this.log.error(`Could not reopen the conversation: ${String(err)}`),
       );
       this.activeEmitter.fire(this.activeConversationId);
@@ -145,25 +146,28 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   header(conversationId: string): ConversationHeader | undefined {
-    return this.sessions.get(conversationId)?.header();
+    return (this.remote.opened(conversationId) ?? this.sessions.get(conversationId))?.header();
+  }
+
+  /** The open session of a conversation, local or remote (remote/remote-session.ts). */
+  private async opened(id: string): Promise<ConversationSession | RemoteSession> {
+    return (await this.remote.of(id)) ?? (await this.session(id));
   }
 
   async eventsAfter(conversationId: string, afterSeq: number): Promise<SequencedEvent[]> {
-    const s = await this.session(conversationId);
-    return s.eventsAfter(afterSeq);
+    return (await this.opened(conversationId)).eventsAfter(afterSeq);
   }
 
   async eventsBefore(conversationId: string, beforeSeq: number, max: number): Promise<SequencedEvent[]> {
-    const s = await this.session(conversationId);
-    return s.eventsBefore(beforeSeq, max);
+    return (await this.opened(conversationId)).eventsBefore(beforeSeq, max);
   }
 
   async eventCount(conversationId: string): Promise<number> {
-    return (await this.session(conversationId)).eventCount;
+    return (await this.opened(conversationId)).eventCount;
   }
 
   async setActive(id: string | undefined): Promise<void> {
-    if (id) await this.session(id);
+    if (id) await this.opened(id);
     this.activeConversationId = id;
     this.writeLastShown(id);
     await this.context.workspaceState.update(ACTIVE_KEY, id);
@@ -210,6 +214,8 @@ export class ConversationService extends ConversationSessions implements ChatBac
     attachments?: { activeFile?: boolean; selection?: boolean; mentions?: Attachment[] },
     mode?: AgentMode,
   ): Promise<void> {
+    const remote = this.activeConversationId ? await this.remote.of(this.activeConversationId) : undefined;
+    if (remote) return remote.sendMessage(text);
     const existing = this.activeSession;
     const s = existing ?? (await this.create());
     if (!this.activeConversationId) await this.setActive(s.id);
@@ -244,6 +250,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   async setMode(conversationId: string, mode: AgentMode): Promise<void> {
+    if (this.remote.isRemote(conversationId)) return; // the server's agent has no plan mode
     await (await this.session(conversationId)).setMode(mode);
   }
 
@@ -264,11 +271,11 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   async approve(conversationId: string, actionIds: string[]): Promise<void> {
-    await (await this.session(conversationId)).approve(actionIds);
+    await (await this.opened(conversationId)).approve(actionIds);
   }
 
   async reject(conversationId: string, actionIds: string[], reason: string): Promise<void> {
-    await (await this.session(conversationId)).reject(actionIds, reason);
+    await (await this.opened(conversationId)).reject(actionIds, reason);
   }
 
   async alwaysAllow(conversationId: string, actionId: string, commandPrefix: string): Promise<void> {
@@ -278,15 +285,19 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   async pause(conversationId: string): Promise<void> {
-    await (await this.session(conversationId)).pause();
+    await (await this.opened(conversationId)).pause();
   }
 
   async resume(conversationId: string): Promise<void> {
+    const remote = await this.remote.of(conversationId);
+    if (remote) return remote.resume();
     (await this.session(conversationId)).startRun();
   }
 
   async stop(conversationId: string): Promise<void> {
-    await (await this.session(conversationId)).stop();
+    // On an agent-server, stopping is pausing between two steps (the log receives the PauseEvent).
+    const remote = await this.remote.of(conversationId);
+    await (remote ? remote.pause() : (await this.session(conversationId)).stop());
   }
 
   /**

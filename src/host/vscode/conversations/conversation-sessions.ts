@@ -31,6 +31,7 @@ import { editorAgentDefinitions, type EditorMainAgent, editorMainAgent } from '.
 import { holdNewAgentDefinitions } from '../agents/held-agents';
 import { recordAcceptance, recordAcceptancesSince } from '../../node/agents/accepted-definitions';
 import type { AcceptedDefinition } from '../../node/agents/held-definitions';
+import { RemoteConversations } from '../remote/remote-conversations';
 
 export interface ServiceHooks {
   openInEditor(): Promise<void>;
@@ -111,7 +112,24 @@ export class ConversationSessions implements vscode.Disposable {
     this.home = context.storageUri ? workspaceHome(context.storageUri.fsPath) : undefined;
     this.root = join(this.home?.home ?? context.globalStorageUri.fsPath, CONVERSATIONS_DIR);
     this.index = new SharedConversationIndex(this.root, log, () => this.listEmitter.fire());
+    this.remote = new RemoteConversations({
+      root: this.root,
+      secrets: context.secrets,
+      signing: () => this.signingKey.identity(),
+      headFile: (id) => this.headFile(id),
+      log,
+      onAppend: (conversationId, events) => this.appendEmitter.fire({ conversationId, events }),
+      onHeader: (id) => {
+        const h = this.remote.opened(id)?.header();
+        if (h) this.headerEmitter.fire(h);
+      },
+      onEntry: (entry) =>
+        this.index.update((index) => (this.deleted.has(entry.id) ? undefined : upsertEntry(index, entry))),
+    });
   }
+
+  /** Conversations whose agent runs on an agent-server (remote/). */
+  readonly remote: RemoteConversations;
 
   readonly root: string;
   private readonly home: ReturnType<typeof workspaceHome> | undefined;
@@ -192,6 +210,9 @@ export class ConversationSessions implements vscode.Disposable {
   /** Opens (once) the session of a conversation. */
   session(id: string): Promise<ConversationSession> {
     if (this.deleted.has(id)) return Promise.reject(new Error('This conversation was deleted.'));
+    // Its agent runs on the server: the local agent must never write into its log.
+    if (this.remote.isRemote(id))
+      return Promise.reject(new Error(vscode.l10n.t('This conversation runs on an agent-server.')));
     const letGo = this.handingOver.get(id);
     if (letGo) return letGo.then(() => this.session(id));
     const open = this.sessions.get(id);
@@ -412,6 +433,7 @@ export class ConversationSessions implements vscode.Disposable {
     this.heldWatch.dispose();
     this.handoffWatch.dispose();
     for (const s of this.sessions.values()) await s.dispose().catch(() => {});
+    await this.remote.dispose();
     await this.mcp.dispose().catch(() => {});
     this.llm.knownSecrets.dispose();
     this.configListener.dispose();

@@ -25,7 +25,8 @@ export function connectEditProposals(
           if (!(await wasRejected(service, conversationId, actionId))) revealWhenWritten(path, log);
         }
       }
-      if (!pending.size) return;
+      // A remote conversation's edits are to the server's files: no local diff to propose.
+      if (!pending.size || service.remote.isRemote(header.id)) return;
       const session = await service.session(header.id);
       for (const action of session.conversation.awaitingConfirmation()) {
         if (action.tool_name !== 'file_editor' || shown.has(action.id)) continue;

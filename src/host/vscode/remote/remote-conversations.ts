@@ -1,0 +1,196 @@
+// The window's remote conversations (their agent runs on an OpenHands agent-server): starting one
+// from "Logbook: Start Agent Task on Server…", and opening one the list shows (its folder holds
+// remote.json). The server's session key lives in the editor's secret storage, one per server URL,
+// asked for once; it is never written to settings, events, logs or exports. An untrusted window
+// connects to no server.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { SigningIdentity } from '../../../core/signing';
+import { entryFromState, type IndexEntry } from '../../../core/state';
+import { openConversationStore } from '../../node/session/conversation-store';
+import { readRemoteOrigin, REMOTE_ORIGIN_FILE, writeRemoteOrigin } from '../../node/remote/remote-risk';
+import type { SequencedEvent } from '../chat/chat-backend';
+import { windowLockHolder } from '../handoff/lock-holder';
+import { editorSetting, readLlmSettings, writeSetting } from '../settings/config';
+import type { RemoteSession } from './remote-session';
+
+/** The remote stack, loaded on first use (a bundle of its own). */
+const stack = () => import('./remote-session');
+
+export interface RemoteConversationsDeps {
+  root: string;
+  secrets: vscode.SecretStorage;
+  signing: () => Promise<SigningIdentity>;
+  headFile: (id: string) => string;
+  log: vscode.LogOutputChannel;
+  onAppend: (id: string, events: SequencedEvent[]) => void;
+  onHeader: (id: string) => void;
+  /** The conversation's entry in the list changed. */
+  onEntry: (entry: IndexEntry) => Promise<void>;
+}
+
+/** What starting a remote task needs; the command asks for what is not given. */
+export interface RemoteTask {
+  server: string;
+  task: string;
+  /** The working folder on the server's machine (default: the workspace folder's path). */
+  workingDir: string;
+}
+
+const SERVERS_SETTING = 'remote.servers';
+const KEY_PREFIX = 'logbook.remote.key:';
+
+export class RemoteConversations {
+  private readonly sessions = new Map<string, RemoteSession>();
+  private readonly opening = new Map<string, Promise<RemoteSession>>();
+
+  constructor(private readonly deps: RemoteConversationsDeps) {}
+
+  /** Whether the conversation's folder is a remote conversation's. */
+  isRemote(id: string): boolean {
+    return this.sessions.has(id) || existsSync(join(this.deps.root, id, REMOTE_ORIGIN_FILE));
+  }
+
+  /** The open session of a remote conversation, opened once; undefined for a local one. */
+  async of(id: string): Promise<RemoteSession | undefined> {
+    const open = this.sessions.get(id);
+    if (open) return open;
+    if (!this.isRemote(id)) return undefined;
+    let pending = this.opening.get(id);
+    if (!pending) {
+      pending = this.open(id).finally(() => this.opening.delete(id));
+      this.opening.set(id, pending);
+    }
+    return pending;
+  }
+
+  /** Only when it is open already (the header is asked for synchronously). */
+  opened(id: string): RemoteSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  private async open(id: string): Promise<RemoteSession> {
+    const dir = join(this.deps.root, id);
+    const origin = readRemoteOrigin(dir);
+    if (!origin) throw new Error(`${join(dir, REMOTE_ORIGIN_FILE)} cannot be read.`);
+    const store = await openConversationStore(dir, {
+      signing: await this.deps.signing(),
+      conversationId: id,
+      headFile: this.deps.headFile(id),
+      lockHolder: windowLockHolder(),
+    });
+    const session = await (
+      await stack()
+    ).RemoteSession.open({
+      dir,
+      origin,
+      store,
+      key: () => this.key(origin.server),
+      refused: async () => void (await this.deps.secrets.delete(KEY_PREFIX + origin.server)),
+      log: this.deps.log,
+      onAppend: (events) => this.deps.onAppend(id, events),
+      onHeader: () => {
+        this.deps.onHeader(id);
+        void this.deps.onEntry(this.entry(session));
+      },
+      onProblem: (message) => void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', message)),
+    });
+    this.sessions.set(id, session);
+    return session;
+  }
+
+  entry(s: RemoteSession): IndexEntry {
+    return { ...entryFromState(s.id, s.conversationState), status: s.status as IndexEntry['status'] };
+  }
+
+  /**
+   * Starts the task on the server and streams its events into a new conversation's log; resolves
+   * to the conversation's id (the server's) once its folder exists.
+   */
+  async start(req: RemoteTask): Promise<string> {
+    assertTrusted();
+    const { normalizeServerUrl, refusedKey, startConversation } = await stack();
+    const url = normalizeServerUrl(req.server);
+    const key = await this.key(url);
+    if (!key) throw new Error(vscode.l10n.t('No session key for {0}: nothing was sent.', url));
+    const llm = await readLlmSettings(this.deps.secrets);
+    const target = { url, key };
+    let id: string;
+    try {
+      id = await startConversation(target, {
+        workingDir: req.workingDir,
+        task: req.task,
+        confirmation: editorSetting<string>('confirmation.mode'),
+        model: { model: llm.model, baseUrl: llm.baseUrl || undefined, apiKey: llm.apiKey || undefined },
+      });
+    } catch (err) {
+      if (refusedKey(err)) await this.deps.secrets.delete(KEY_PREFIX + url);
+      throw err;
+    }
+    await this.remember(url);
+    const dir = join(this.deps.root, id);
+    // The store makes the folder; remote.json goes beside the log before any event.
+    const store = await openConversationStore(dir, {
+      signing: await this.deps.signing(),
+      conversationId: id,
+      headFile: this.deps.headFile(id),
+      lockHolder: windowLockHolder(),
+    });
+    writeRemoteOrigin(dir, { server: url, conversation_id: id, working_dir: req.workingDir });
+    await store.close();
+    const session = (await this.of(id))!;
+    this.deps.log.info(`Remote conversation ${id}: started on ${url}`);
+    session.follow(target);
+    await this.deps.onEntry(this.entry(session));
+    return id;
+  }
+
+  /** The server's key from secret storage, else asked for once (and kept there). */
+  async key(server: string): Promise<string | undefined> {
+    assertTrusted();
+    const stored = await this.deps.secrets.get(KEY_PREFIX + server);
+    if (stored) return stored;
+    const typed = await vscode.window.showInputBox({
+      title: vscode.l10n.t('Logbook: Session Key of {0}', server),
+      prompt: vscode.l10n.t("The agent-server's session API key (kept in the editor's secret storage)."),
+      password: true,
+      ignoreFocusOut: true,
+    });
+    if (!typed?.trim()) return undefined;
+    await this.deps.secrets.store(KEY_PREFIX + server, typed.trim());
+    return typed.trim();
+  }
+
+  /** Keeps a server's key in secret storage (what the prompt does; for callers that have it). */
+  async setKey(server: string, key: string): Promise<void> {
+    const { normalizeServerUrl } = await stack();
+    await this.deps.secrets.store(KEY_PREFIX + normalizeServerUrl(server), key);
+  }
+
+  /** The server goes first in the recent list (the user's settings). */
+  private async remember(url: string): Promise<void> {
+    const recent = editorSetting<string[]>(SERVERS_SETTING).filter((s) => s !== url);
+    await writeSetting(SERVERS_SETTING, [url, ...recent].slice(0, 10), 'user').catch((err: unknown) =>
+      this.deps.log.warn(`Could not remember the agent-server ${url}: ${String(err)}`),
+    );
+  }
+
+  async dispose(): Promise<void> {
+    for (const s of this.sessions.values()) await s.dispose().catch(() => undefined);
+    this.sessions.clear();
+  }
+}
+
+/** An untrusted workspace connects to no server (its settings could name one to send the key to). */
+function assertTrusted(): void {
+  if (!vscode.workspace.isTrusted)
+    throw new Error(
+      vscode.l10n.t('This workspace is not trusted: Logbook connects to no agent-server from it.'),
+    );
+}
+
+/** The servers the user used, newest first (logbook.remote.servers). */
+export function recentServers(): string[] {
+  return editorSetting<string[]>(SERVERS_SETTING).filter((s) => s.trim() !== '');
+}

@@ -1,0 +1,275 @@
+// A conversation whose agent runs on an OpenHands agent-server, in the chat. Its log is the one
+// `logbook run --remote` writes (the same folder layout, remote.json, every event received marked
+// with its server): the CLI's stream writes it here too, and each event appended goes to the chat
+// as a local conversation's does. Between two streams the conversation waits on the server; each
+// answer (Confirm, Reject, Resume, a new message) is sent, then a stream runs until the next stop.
+import type { StoredConversationEvent } from '../../../core/agent/event-codec';
+import type { Event } from '../../../core/events';
+import { isCorruptRecord, type Slot } from '../../../core/log/event-store';
+import { type ConversationState, IncrementalState } from '../../../core/state';
+import type { ConversationStore } from '../../node/session/conversation-store';
+import type { CliIo, StopSignal } from '../../node/cli/io';
+import { EXIT } from '../../node/cli/exit-codes';
+import {
+  type AgentServerTarget,
+  RemoteError,
+  normalizeServerUrl,
+  pauseConversation,
+  respondToConfirmation,
+  runConversation,
+  sendUserMessage,
+  startConversation,
+} from '../../node/remote/agent-server-api';
+import { streamRemote } from '../../node/remote/remote-run';
+import { remoteRisk } from '../../node/remote/remote-risk';
+import type { RemoteOrigin } from '../../node/remote/remote-risk';
+import { heldActions, lastStatus } from '../../node/remote/remote-status';
+import type { ConversationHeader, SequencedEvent } from '../chat/chat-backend';
+
+export interface RemoteSessionDeps {
+  dir: string;
+  origin: RemoteOrigin;
+  store: ConversationStore;
+  /** The server's session key (from the editor's secret storage, asked once); undefined: none given. */
+  key: () => Promise<string | undefined>;
+  /** The server refused the key: it is forgotten, so the next answer asks again. */
+  refused: () => Promise<void>;
+  log: { info(m: string): void; warn(m: string): void };
+  onAppend: (events: SequencedEvent[]) => void;
+  onHeader: () => void;
+  /** A stream ended on something the user must read (the server gone, a refused key). */
+  onProblem: (message: string) => void;
+}
+
+const STATUS_LINE = /^logbook run: /;
+
+// This module is a bundle of its own (scripts/lazy-bundles.mjs), loaded when a remote conversation
+// is first started or opened; what the window needs of the API comes through it.
+export { normalizeServerUrl, startConversation };
+
+/** The server refused the key (a class is told apart by name across bundles, not by instanceof). */
+export function refusedKey(err: unknown): boolean {
+  return err instanceof RemoteError && (err.status === 401 || err.status === 403);
+}
+
+export class RemoteSession {
+  readonly id: string;
+  readonly dir: string;
+  private readonly known: Record<string, unknown>[] = [];
+  private readonly state: IncrementalState;
+  private streaming: Promise<number> | undefined;
+  private interrupt: ((signal: StopSignal) => void) | undefined;
+  /** What went wrong last (the server gone, a refused key), shown until the next stream. */
+  private problem: string | undefined;
+
+  private constructor(
+    private readonly deps: RemoteSessionDeps,
+    records: readonly Slot<StoredConversationEvent>[],
+  ) {
+    this.id = deps.origin.conversation_id;
+    this.dir = deps.dir;
+    this.state = new IncrementalState(this.id);
+    for (const r of records) if (!isCorruptRecord(r)) this.take(r as Event);
+  }
+
+  static async open(deps: RemoteSessionDeps): Promise<RemoteSession> {
+    return new RemoteSession(deps, await deps.store.slice());
+  }
+
+  private take(e: Event): void {
+    this.known.push(e as unknown as Record<string, unknown>);
+    this.state.apply(e);
+  }
+
+  get server(): string {
+    return this.deps.origin.server;
+  }
+
+  get conversationState(): ConversationState {
+    return this.state.state;
+  }
+
+  /** The server's status as its events last said, or `running` while a stream waits for the first. */
+  get status(): string {
+    if (this.problem) return 'error';
+    return lastStatus(this.known) ?? (this.streaming ? 'running' : 'idle');
+  }
+
+  get busy(): boolean {
+    return this.streaming !== undefined;
+  }
+
+  header(): ConversationHeader {
+    const s = this.state.state;
+    const t = s.metrics.total;
+    const waiting = !this.streaming && this.status === 'waiting_for_confirmation';
+    const held = waiting ? heldActions(this.known) : [];
+    return {
+      id: this.id,
+      title: s.title ?? 'Remote conversation',
+      status: this.status,
+      promptTokens: t.promptTokens,
+      completionTokens: t.completionTokens,
+      cachedTokens: t.cachedTokens,
+      reasoningTokens: t.reasoningTokens,
+      cost: t.cost,
+      pendingActionIds: held.map((a) => String(a.id)),
+      // Logbook's rules' rating and why; the card puts the server's own (security_risk) beside it.
+      pendingRisks: held.map((a) => {
+        const r = remoteRisk(a, this.deps.origin.working_dir);
+        return { actionId: String(a.id), risk: r.logbook, reason: r.reasons.join('; '), byRules: true };
+      }),
+      readOnly: false,
+      model: { name: this.server, provider: 'remote' },
+    };
+  }
+
+  get eventCount(): number {
+    return this.deps.store.length;
+  }
+
+  async eventsAfter(afterSeq: number): Promise<SequencedEvent[]> {
+    const from = Math.max(0, afterSeq + 1);
+    return this.viewOf(from, await this.deps.store.slice(from));
+  }
+
+  async eventsBefore(beforeSeq: number, max: number): Promise<SequencedEvent[]> {
+    const to = Math.min(Math.max(0, beforeSeq), this.deps.store.length);
+    const from = Math.max(0, to - Math.max(0, max));
+    return this.viewOf(from, await this.deps.store.slice(from, to));
+  }
+
+  private viewOf(from: number, slots: readonly Slot<StoredConversationEvent>[]): SequencedEvent[] {
+    return slots.map((slot, i) => ({
+      seq: from + i,
+      event: JSON.parse(JSON.stringify(slot)) as SequencedEvent['event'],
+    }));
+  }
+
+  /** Streams the events of a conversation just started on the server (none received yet). */
+  follow(target: AgentServerTarget): void {
+    this.stream(target);
+  }
+
+  async approve(ids: readonly string[]): Promise<void> {
+    await this.answer(ids, true);
+  }
+
+  async reject(ids: readonly string[], reason: string): Promise<void> {
+    await this.answer(ids, false, reason);
+  }
+
+  private async answer(ids: readonly string[], accept: boolean, reason?: string): Promise<void> {
+    const held = heldActions(this.known).map((a) => String(a.id));
+    if (!ids.some((id) => held.includes(id))) return;
+    await this.send(async (target) => {
+      // The server answers every held action at once.
+      await respondToConfirmation(target, this.id, {
+        accept,
+        ...(reason?.trim() ? { reason: reason.trim() } : {}),
+      });
+      // After a rejection the server stops; the agent goes on with the reason, as in a local run.
+      if (!accept) await runConversation(target, this.id);
+    });
+  }
+
+  /** Resume (or continue): the server runs the conversation on. */
+  async resume(): Promise<void> {
+    await this.send((target) => runConversation(target, this.id));
+  }
+
+  /** A new message from the user: posted to the conversation, which runs on it. */
+  async sendMessage(text: string): Promise<void> {
+    await this.send((target) => sendUserMessage(target, this.id, text));
+  }
+
+  /** Pause: the server stops between two steps and records a PauseEvent, which the log receives. */
+  async pause(): Promise<void> {
+    if (this.interrupt) return this.interrupt('SIGINT');
+    const target = await this.target();
+    await pauseConversation(target, this.id);
+  }
+
+  private async target(): Promise<AgentServerTarget> {
+    const key = await this.deps.key();
+    if (!key) throw new Error(`No session key for the agent-server at ${this.server}: nothing was sent.`);
+    return { url: this.server, key };
+  }
+
+  private async send(step: (target: AgentServerTarget) => Promise<void>): Promise<void> {
+    if (this.streaming) await this.streaming;
+    const target = await this.target();
+    try {
+      await step(target);
+    } catch (err) {
+      if (refusedKey(err)) await this.deps.refused();
+      throw err;
+    }
+    this.stream(target);
+  }
+
+  /** Streams from the last event in the log until the server's next stop. */
+  private stream(target: AgentServerTarget): void {
+    this.problem = undefined;
+    const lines: string[] = [];
+    const io: CliIo = {
+      out: () => undefined,
+      err: (line) => {
+        lines.push(line);
+        this.deps.log.info(`Remote conversation ${this.id}: ${line}`);
+      },
+      env: {},
+      cwd: this.dir,
+      onInterrupt: (handler) => {
+        this.interrupt = handler;
+        return () => (this.interrupt = undefined);
+      },
+    };
+    const opts = {
+      target,
+      remoteDir: this.deps.origin.working_dir,
+      // The chat asks: the stream stops at a held action and the card's answer starts the next one.
+      askInPlace: false,
+      json: false,
+      appended: (event: StoredConversationEvent, seq: number) => {
+        this.take(event as Event);
+        this.deps.onAppend([{ seq, event: JSON.parse(JSON.stringify(event)) as SequencedEvent['event'] }]);
+        this.deps.onHeader();
+      },
+    };
+    this.streaming = streamRemote(io, opts, this.id, this.deps.store, [...this.known]);
+    this.deps.onHeader();
+    void this.streaming.then(
+      (code) => this.ended(code, lines),
+      (err: unknown) => this.ended(EXIT.failure, [...lines, String(err)]),
+    );
+  }
+
+  private ended(code: number, lines: readonly string[]): void {
+    this.streaming = undefined;
+    if (code === EXIT.failure) {
+      const why = lines.filter((l) => STATUS_LINE.test(l) || /agent-server/.test(l)).at(-1) ?? lines.at(-1);
+      this.problem = (why ?? 'the event stream ended').replace(STATUS_LINE, '');
+      if (/refused the session key/.test(this.problem)) void this.deps.refused();
+      this.deps.onProblem(this.problem);
+    }
+    this.deps.onHeader();
+  }
+
+  /** Waits for the stream in flight (if any) to stop. */
+  async settled(): Promise<void> {
+    await this.streaming;
+  }
+
+  /**
+   * The window closes: a stream in flight pauses the conversation on the server (as a local run is
+   * interrupted), so nothing runs there unwatched; one that waits for an answer keeps waiting.
+   */
+  async dispose(): Promise<void> {
+    if (this.interrupt) {
+      this.interrupt('SIGTERM');
+      await Promise.race([this.streaming, new Promise((r) => setTimeout(r, 2_000))]);
+    }
+    await this.deps.store.close();
+  }
+}
