@@ -97,7 +97,10 @@ export function resumeRemote(io: CliIo, f: RemoteFolder): Promise<number> {
  * remote.json is not signed: before the key goes to the server it names, that server must be the
  * one the signed log says every event came from, and its conversation the folder's.
  */
-function assertFromServer(f: RemoteFolder, known: readonly Record<string, unknown>[]): void {
+export function assertFromServer(
+  f: Pick<RemoteFolder, 'dir' | 'origin'>,
+  known: readonly Record<string, unknown>[],
+): void {
   const other = known.find(
     (e) => (e.received_from as { server?: unknown } | undefined)?.server !== f.origin.server,
   );
