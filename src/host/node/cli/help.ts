@@ -367,11 +367,15 @@ does not hold (ignored, excluded, over the size cap) are not compared; a file wi
 as "Binary files ... differ".
 
 Options:
-  --from ID       the earlier point (required)
-  --to ID         the later point (required)
+  --from ID       the earlier point (required, but for a remote conversation)
+  --to ID         the later point (required, but for a remote conversation)
   --stat          only the changed files, one a line: A added, M modified, D deleted, R renamed
                   (old -> new), T type changed
   -h, --help      show this help
+
+A conversation that ran on an agent-server (logbook run --remote) has one diff: the server's
+change in its working folder now (its git, against HEAD there), without --from and --to; it needs
+LOGBOOK_REMOTE_KEY. logbook apply CONV_DIR brings it into this working tree.
 
 Exit codes: 0 printed (also when nothing changed); 1 a failure (unknown or ambiguous ID, no
 checkpoints recorded, a checkpoint the store no longer holds).`,
