@@ -1,5 +1,6 @@
 // Help texts: one per command, and the overview `logbook --help` prints.
 import { TASK_HELP, TASK_OVERVIEW, WORKTREE_RUN_HELP } from './help-tasks';
+import { REMOTE_HELP, REMOTE_OVERVIEW } from './help-remote';
 import {
   EXIT_CODES_HELP,
   LLM_ENV_HELP,
@@ -407,6 +408,7 @@ Options:
 Exit codes: 0 no divergence; 4 a divergence (or the replay stopped on an error the recording did
 not); 1 a failure (no session.json, no checkpoint recorded, bad usage).`,
   ...TASK_HELP,
+  ...REMOTE_HELP,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -435,6 +437,7 @@ Commands:
   config              print the settings, each with where it came from
   agents              list the agents the main agent can hand work to
 ${TASK_OVERVIEW}
+${REMOTE_OVERVIEW}
 
 Options:
   -h, --help      show help (also: logbook <command> --help)
