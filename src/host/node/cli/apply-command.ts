@@ -11,7 +11,7 @@ import { cliTaskStore, workingTreeOf } from './task-cli';
 import { applyObstacle, applyTask } from '../worktrees/apply-task';
 import { existsSync, realpathSync } from 'node:fs';
 import { resolvePath } from './conversation-dir';
-import { readRemoteOrigin } from '../remote/remote-risk';
+import { readRemoteOrigin } from '../remote/remote-origin';
 
 export async function applyCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('apply', argv, { force: { type: 'boolean' } });

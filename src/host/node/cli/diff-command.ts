@@ -19,7 +19,7 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { conversationDirArg } from './newest-conversation';
 import { readSessionInfo, SESSION_FILE } from './session-file';
-import { readRemoteOrigin } from '../remote/remote-risk';
+import { readRemoteOrigin } from '../remote/remote-origin';
 
 type Log = EventStore<StoredConversationEvent>;
 

@@ -11,7 +11,7 @@ import type { CliIo } from './io';
 import { conversationDirArg } from './newest-conversation';
 import { openRemoteConversation } from '../remote/remote-folder';
 import { forkRemote } from '../remote/remote-fork';
-import { readRemoteOrigin } from '../remote/remote-risk';
+import { readRemoteOrigin } from '../remote/remote-origin';
 
 export async function forkCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('fork', argv, { at: { type: 'string' } });

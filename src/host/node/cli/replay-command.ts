@@ -18,7 +18,7 @@ import type { CliIo } from './io';
 import { conversationDirArg } from './newest-conversation';
 import { cliSandbox, SANDBOX_OPTION } from './sandbox-option';
 import { readSessionInfo, SESSION_FILE } from './session-file';
-import { readRemoteOrigin } from '../remote/remote-risk';
+import { readRemoteOrigin } from '../remote/remote-origin';
 
 /** `replay`'s exit codes: 0 the same results, 1 a failure (no checkpoint, bad usage), 4 a divergence. */
 export const REPLAY_EXIT = { same: 0, failure: 1, diverged: 4 } as const;

@@ -27,7 +27,7 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { conversationDirArg } from './newest-conversation';
 import { readSessionInfo, SESSION_FILE } from './session-file';
-import { REMOTE_ORIGIN_FILE } from '../remote/remote-risk';
+import { REMOTE_ORIGIN_FILE } from '../remote/remote-origin';
 import { cliSigningIdentity } from './signing';
 import { ioSettings } from './cli-settings';
 import { printableLine } from '../../../core/text/printable';

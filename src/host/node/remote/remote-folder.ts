@@ -6,8 +6,7 @@ import { openReadOnly } from '../cli/conversation-dir';
 import { UsageError } from '../cli/exit-codes';
 import type { CliIo } from '../cli/io';
 import type { AgentServerTarget } from './agent-server-api';
-import { assertFromServer, REMOTE_KEY_VARIABLE } from './remote-decide';
-import { readRemoteOrigin, type RemoteOrigin } from './remote-risk';
+import { assertFromServer, readRemoteOrigin, REMOTE_KEY_VARIABLE, type RemoteOrigin } from './remote-origin';
 
 export interface RemoteConversation {
   dir: string;

@@ -15,7 +15,7 @@ import { EXIT } from '../cli/exit-codes';
 import { allEvents, call, RemoteError } from './agent-server-api';
 import { chainRemoteEvent } from './remote-chain';
 import type { RemoteConversation } from './remote-folder';
-import { writeRemoteOrigin } from './remote-risk';
+import { writeRemoteOrigin } from './remote-origin';
 
 export interface ForkRequest {
   /** The server's event id the fork ends at; undefined: the whole conversation. */

@@ -10,7 +10,7 @@ import { type ServerChange, serverChanges } from './agent-server-git';
 import { applyServerChanges } from './remote-apply';
 import { changesPatch, changeStatLines } from './remote-diff';
 import { openRemoteConversation } from './remote-folder';
-import type { RemoteOrigin } from './remote-risk';
+import type { RemoteOrigin } from './remote-origin';
 
 async function fetchChanges(
   io: CliIo,
