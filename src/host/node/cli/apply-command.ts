@@ -12,6 +12,7 @@ import { applyObstacle, applyTask } from '../worktrees/apply-task';
 import { existsSync, realpathSync } from 'node:fs';
 import { resolvePath } from './conversation-dir';
 import { readRemoteOrigin } from '../remote/remote-origin';
+import { remoteApply } from '../remote/remote-review-command';
 
 export async function applyCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('apply', argv, { force: { type: 'boolean' } });
@@ -23,7 +24,6 @@ export async function applyCommand(argv: readonly string[], io: CliIo): Promise<
   // A remote conversation's folder: the server's change, into this working tree.
   const origin = existsSync(resolvePath(io, name!)) ? readRemoteOrigin(resolvePath(io, name!)) : undefined;
   if (origin) {
-    const { remoteApply } = await import('../remote/remote-review-command');
     return remoteApply(io, resolvePath(io, name!), origin, workingTreeOf(io.cwd), values.force === true);
   }
   const store = cliTaskStore('apply', io);

@@ -20,6 +20,7 @@ import type { CliIo } from './io';
 import { conversationDirArg } from './newest-conversation';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import { readRemoteOrigin } from '../remote/remote-origin';
+import { remoteDiff } from '../remote/remote-review-command';
 
 type Log = EventStore<StoredConversationEvent>;
 
@@ -46,7 +47,6 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
   const to = nonEmpty('diff', 'to', values.to);
   const origin = readRemoteOrigin(dir);
   if (origin) {
-    const { remoteDiff } = await import('../remote/remote-review-command');
     return remoteDiff(io, dir, origin, { from, to, stat: values.stat === true });
   }
   if (from === undefined || to === undefined)
