@@ -42,6 +42,8 @@ export async function standIn(opts: {
   startStatus?: number;
   /** Called with the socket once the client's key checked out, instead of sending `frames`. */
   stream?: (socket: Socket) => void;
+  /** Answers a GET the stand-in does not know (the git and file routes): the JSON or bytes to send. */
+  get?: (url: URL) => unknown;
 }): Promise<{
   url: string;
   server: Server;
@@ -60,6 +62,10 @@ export async function standIn(opts: {
         .writeHead(200, { 'Content-Type': 'application/json' })
         .end('{"items":[],"next_page_id":null}');
     }
+    const answer = req.method === 'GET' ? opts.get?.(new URL(req.url ?? '/', 'http://stand-in')) : undefined;
+    if (Buffer.isBuffer(answer)) return res.writeHead(200).end(answer);
+    if (answer !== undefined)
+      return res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer));
     res.writeHead(404).end();
   });
   server.on('upgrade', (req, socket: Socket) => {

@@ -23,6 +23,10 @@
  *   error text, and an opaque V0 record is left out.
  * - `agent_name` and `branch` (on every event Logbook writes) are left out; the agents' starts and
  *   ends stay as `agent_start`/`agent_end` state updates.
+ * - the mark of an event received from an agent-server (`received_from`) is left out: the SDK's
+ *   models forbid it, and its `parent_id` (the server's) can name an event received after it,
+ *   which the export's order forbids. The event keeps the log's parent (the event received
+ *   before it); the mark, the server's parent with it, is in the records the export keeps.
  * Anything else passes as it is, so an imported SDK conversation exports byte for byte as it came.
  */
 import { isLlmConvertible } from './accessors';
@@ -59,6 +63,11 @@ const TOOLS_OFFERED_KEY = 'tools_offered';
 
 /** Actions whose tools record where their path led (core/tools/recorded-path.ts). */
 const RECORDS_REAL_PATH = new Set(['FileEditorAction', 'GlobAction', 'GrepAction']);
+
+/** The mark of an event received from an agent-server (host/node/remote/remote-chain.ts). */
+function receivedFrom(event: Event): boolean {
+  return 'received_from' in event;
+}
 
 export class SdkExporter {
   private readonly refs = new ObservationRefResolver();
@@ -129,9 +138,12 @@ export class SdkExporter {
   }
 
   private unstamped(event: Event): Event {
-    if (!('agent_name' in event) && !('branch' in event)) return event;
-    this.count(this.notes.droppedFields, 'agent_name and branch');
-    const { agent_name: _name, branch: _branch, ...rest } = event as unknown as Json;
+    const received = receivedFrom(event);
+    if (!('agent_name' in event) && !('branch' in event) && !received) return event;
+    const { agent_name: _name, branch: _branch, received_from: _from, ...rest } = event as unknown as Json;
+    if ('agent_name' in event || 'branch' in event)
+      this.count(this.notes.droppedFields, 'agent_name and branch');
+    if (received) this.count(this.notes.droppedFields, 'received_from');
     return rest as unknown as Event;
   }
 

@@ -2,7 +2,7 @@
 // names an earlier event, so the server's parents branch. The local log of a remote conversation is
 // one line in arrival order (each event's parent is the one appended before it) and keeps the
 // server's own parent in received_from, so show finds a held action whatever order the stream used,
-// and verify and export still say which parent the server named.
+// verify still says which parent the server named, and an export imported back does too.
 // The server is the recorded-protocol stand-in (test/support/agent-server-stand-in.ts).
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -126,16 +126,30 @@ describe('hostile: a remote conversation whose server parents branch', function 
       const out = join(root, 'exported');
       const exported = await runCli(['export-openhands', storeOf(), out], { env });
       assert.equal(exported.code, 0, exported.stdout + exported.stderr);
-      // The export is the same line, and still says which parent the server named.
+      // The export is the same line, without the mark the SDK's models forbid; imported back, the
+      // mark (the server's parent with it) is there again, as signed.
       const files = readdirSync(join(out, 'events')).sort();
       const written = files.map((f) => JSON.parse(readFileSync(join(out, 'events', f), 'utf8')) as Ev);
       assert.deepEqual(
-        written.map((x) => [
-          x.id,
-          x.parent_id ?? null,
-          (x.received_from as { parent_id?: unknown }).parent_id ?? null,
-        ]),
-        sent.map((x, i) => [x.id, i === 0 ? null : sent[i - 1]!.id, x.parent_id ?? null]),
+        written.map((x) => [x.id, x.parent_id ?? null, 'received_from' in x]),
+        sent.map((x, i) => [x.id, i === 0 ? null : sent[i - 1]!.id, false]),
+      );
+      const back = join(root, 'reimported');
+      const imported = await runCli(['import-openhands', out, '--store', back], { env });
+      assert.equal(imported.code, 0, imported.stdout + imported.stderr);
+      const again = await runCli(['verify', back], { env });
+      assert.equal(again.code, 0, again.stdout + again.stderr);
+      const marks = new Map(
+        readdirSync(join(back, 'segments'))
+          .sort()
+          .flatMap((f) => readFileSync(join(back, 'segments', f), 'utf8').split('\n'))
+          .filter((l) => l.trim())
+          .map((l) => JSON.parse(l.split(' ').slice(3).join(' ')) as Ev)
+          .map((x) => [x.id, (x.received_from as { parent_id?: unknown } | undefined)?.parent_id ?? null]),
+      );
+      assert.deepEqual(
+        sent.map((x) => marks.get(x.id)),
+        sent.map((x) => x.parent_id ?? null),
       );
     });
   }

@@ -10,6 +10,9 @@ import type { CliIo } from './io';
 import { cliTaskStore, workingTreeOf } from './task-cli';
 import { applyObstacle, applyTask } from '../worktrees/apply-task';
 import { existsSync, realpathSync } from 'node:fs';
+import { resolvePath } from './conversation-dir';
+import { readRemoteOrigin } from '../remote/remote-origin';
+import { remoteApply } from '../remote/remote-review-command';
 
 export async function applyCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('apply', argv, { force: { type: 'boolean' } });
@@ -18,6 +21,11 @@ export async function applyCommand(argv: readonly string[], io: CliIo): Promise<
     return EXIT.ok;
   }
   const [name] = expectPositionals('apply', positionals, ['TASK']);
+  // A remote conversation's folder: the server's change, into this working tree.
+  const origin = existsSync(resolvePath(io, name!)) ? readRemoteOrigin(resolvePath(io, name!)) : undefined;
+  if (origin) {
+    return remoteApply(io, resolvePath(io, name!), origin, workingTreeOf(io.cwd), values.force === true);
+  }
   const store = cliTaskStore('apply', io);
   const task = store.get(name!);
   if (task.status === 'discarded') throw new Error(`task ${task.name} was discarded; its branch is gone.`);

@@ -19,6 +19,8 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { conversationDirArg } from './newest-conversation';
 import { readSessionInfo, SESSION_FILE } from './session-file';
+import { readRemoteOrigin } from '../remote/remote-origin';
+import { remoteDiff } from '../remote/remote-review-command';
 
 type Log = EventStore<StoredConversationEvent>;
 
@@ -43,6 +45,10 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
   const { dir, dirArg } = conversationDirArg('diff', positionals, io);
   const from = nonEmpty('diff', 'from', values.from);
   const to = nonEmpty('diff', 'to', values.to);
+  const origin = readRemoteOrigin(dir);
+  if (origin) {
+    return remoteDiff(io, dir, origin, { from, to, stat: values.stat === true });
+  }
   if (from === undefined || to === undefined)
     throw new UsageError('logbook diff: --from ID and --to ID are both required.');
   assertConversationDir(dir);

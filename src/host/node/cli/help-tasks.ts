@@ -42,7 +42,7 @@ Options:
 Tasks, logs and worktrees are kept under worktrees.dir (LOGBOOK_WORKTREES_DIR; default
 $XDG_DATA_HOME/logbook/worktrees). logbook show, approve and reject take a task's name for its log.
 See docs/WORKTREES.md.`,
-  apply: `Usage: logbook apply TASK [--force]
+  apply: `Usage: logbook apply TASK|CONV_DIR [--force]
 
 Brings the task's change into the working tree of the current folder: what the task left
 uncommitted in its worktree is first committed on its branch (logbook/TASK), then the branch is
@@ -56,7 +56,13 @@ nothing is resolved for you: resolve them and git commit, or git merge --abort.
 Options:
   --force                merge over uncommitted changes here; git still refuses to overwrite a
                          file you changed that the task changed too
-  -h, --help             show this help`,
+  -h, --help             show this help
+
+CONV_DIR, the folder of a conversation that ran on an agent-server (logbook run --remote): the
+server's change in its working folder (its git, against HEAD there; LOGBOOK_REMOTE_KEY) is written
+into this working tree, uncommitted, by the same rules: uncommitted changes here stop it unless
+--force; a file changed here too is merged (git merge-file), and what does not merge is left with
+conflict markers and listed (exit 1). See docs/REMOTE.md.`,
   discard: `Usage: logbook discard TASK
 
 Removes the task's worktree (with anything uncommitted in it) and its branch logbook/TASK. The

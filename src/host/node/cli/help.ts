@@ -1,5 +1,6 @@
 // Help texts: one per command, and the overview `logbook --help` prints.
 import { TASK_HELP, TASK_OVERVIEW, WORKTREE_RUN_HELP } from './help-tasks';
+import { REMOTE_HELP, REMOTE_OVERVIEW } from './help-remote';
 import {
   EXIT_CODES_HELP,
   LLM_ENV_HELP,
@@ -367,11 +368,15 @@ does not hold (ignored, excluded, over the size cap) are not compared; a file wi
 as "Binary files ... differ".
 
 Options:
-  --from ID       the earlier point (required)
-  --to ID         the later point (required)
+  --from ID       the earlier point (required, but for a remote conversation)
+  --to ID         the later point (required, but for a remote conversation)
   --stat          only the changed files, one a line: A added, M modified, D deleted, R renamed
                   (old -> new), T type changed
   -h, --help      show this help
+
+A conversation that ran on an agent-server (logbook run --remote) has one diff: the server's
+change in its working folder now (its git, against HEAD there), without --from and --to; it needs
+LOGBOOK_REMOTE_KEY. logbook apply CONV_DIR brings it into this working tree.
 
 Exit codes: 0 printed (also when nothing changed); 1 a failure (unknown or ambiguous ID, no
 checkpoints recorded, a checkpoint the store no longer holds).`,
@@ -403,6 +408,7 @@ Options:
 Exit codes: 0 no divergence; 4 a divergence (or the replay stopped on an error the recording did
 not); 1 a failure (no session.json, no checkpoint recorded, bad usage).`,
   ...TASK_HELP,
+  ...REMOTE_HELP,
 } as const;
 
 export type CommandName = keyof typeof COMMAND_HELP;
@@ -431,6 +437,7 @@ Commands:
   config              print the settings, each with where it came from
   agents              list the agents the main agent can hand work to
 ${TASK_OVERVIEW}
+${REMOTE_OVERVIEW}
 
 Options:
   -h, --help      show help (also: logbook <command> --help)

@@ -38,6 +38,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   tasks: async () => (await import('./tasks-command')).tasksCommand,
   apply: async () => (await import('./apply-command')).applyCommand,
   discard: async () => (await import('./discard-command')).discardCommand,
+  fork: async () => (await import('./fork-command')).forkCommand,
 };
 
 /**

@@ -18,6 +18,7 @@ import type { CliIo } from './io';
 import { conversationDirArg } from './newest-conversation';
 import { cliSandbox, SANDBOX_OPTION } from './sandbox-option';
 import { readSessionInfo, SESSION_FILE } from './session-file';
+import { readRemoteOrigin } from '../remote/remote-origin';
 
 /** `replay`'s exit codes: 0 the same results, 1 a failure (no checkpoint, bad usage), 4 a divergence. */
 export const REPLAY_EXIT = { same: 0, failure: 1, diverged: 4 } as const;
@@ -37,6 +38,13 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   const { dir, dirArg } = conversationDirArg('replay', positionals, io);
   const to = nonEmpty('replay', 'to', values.to);
   assertConversationDir(dir);
+  const remote = readRemoteOrigin(dir);
+  if (remote)
+    throw new Error(
+      `${dirArg} ran on the agent-server at ${remote.server}: a replay runs Logbook's own agent again on a copy of ` +
+        "the files a local run recorded, and the server's agent and files are not here. " +
+        `show, verify and export-openhands read its log; logbook fork ${dirArg} --at ID runs it again from a point, on the server.`,
+    );
   const info = readSessionInfo(dir);
   if (!info)
     throw new Error(`${dir} has no ${SESSION_FILE}: the CLI does not know which workspace it ran in.`);

@@ -1,6 +1,8 @@
 // `logbook restore CONV_DIR --at EVENT_ID [--yes]`: puts the files of the workspace the conversation
 // ran in back as they were at that event. Shows what it will change and asks first; the files as
 // they were before are recorded as a checkpoint event of the conversation, so the restore can be undone.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { cliHeadFile } from '../config-dir';
 import { conversationEventCodecWith, type StoredConversationEvent } from '../../../core/agent/event-codec';
 import {
@@ -25,6 +27,7 @@ import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { conversationDirArg } from './newest-conversation';
 import { readSessionInfo, SESSION_FILE } from './session-file';
+import { REMOTE_ORIGIN_FILE } from '../remote/remote-origin';
 import { cliSigningIdentity } from './signing';
 import { ioSettings } from './cli-settings';
 import { printableLine } from '../../../core/text/printable';
@@ -43,6 +46,11 @@ export async function restoreCommand(argv: readonly string[], io: CliIo): Promis
   const at = nonEmpty('restore', 'at', values.at);
   if (at === undefined) throw new UsageError('logbook restore: --at EVENT_ID is required.');
   assertConversationDir(dir);
+  if (existsSync(join(dir, REMOTE_ORIGIN_FILE)))
+    throw new UsageError(
+      `logbook restore: ${dirArg} ran on an agent-server, which keeps no file checkpoints Logbook can restore. ` +
+        `To go on from an earlier point, fork it there: logbook fork ${dirArg} --at ${at}`,
+    );
   const info = readSessionInfo(dir);
   if (!info)
     throw new Error(`${dir} has no ${SESSION_FILE}: the CLI does not know which workspace it ran in.`);

@@ -79,12 +79,13 @@ export function startConversationBody(req: StartRequest): Record<string, unknown
   };
 }
 
-async function call(
+/** One request to the server with the session key; a refusal or a failure becomes a RemoteError. */
+async function request(
   target: AgentServerTarget,
   method: 'GET' | 'POST',
   path: string,
   body?: unknown,
-): Promise<unknown> {
+): Promise<Buffer> {
   let res: Response;
   try {
     res = await fetch(`${target.url}${path}`, {
@@ -102,7 +103,7 @@ async function call(
       `the agent-server at ${target.url} cannot be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`,
     );
   }
-  const text = await res.text();
+  const bytes = Buffer.from(await res.arrayBuffer());
   if (res.status === 401 || res.status === 403) {
     throw new RemoteError(
       `the agent-server at ${target.url} refused the session key (HTTP ${res.status}): check LOGBOOK_REMOTE_KEY.`,
@@ -111,15 +112,31 @@ async function call(
   }
   if (!res.ok) {
     throw new RemoteError(
-      `the agent-server answered ${method} ${path} with HTTP ${res.status}: ${text.slice(0, 500)}`,
+      `the agent-server answered ${method} ${path} with HTTP ${res.status}: ${bytes.toString('utf8').slice(0, 500)}`,
       res.status,
     );
   }
+  return bytes;
+}
+
+/** A JSON request (see request). */
+export async function call(
+  target: AgentServerTarget,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
+  const text = (await request(target, method, path, body)).toString('utf8');
   try {
     return text ? (JSON.parse(text) as unknown) : null;
   } catch {
     throw new RemoteError(`the agent-server answered ${method} ${path} with something that is not JSON.`);
   }
+}
+
+/** A file's exact bytes on the server's machine (`/api/file/download`, an absolute path there). */
+export function downloadFile(target: AgentServerTarget, path: string): Promise<Buffer> {
+  return request(target, 'GET', `/api/file/download?${new URLSearchParams({ path })}`);
 }
 
 export async function startConversation(target: AgentServerTarget, req: StartRequest): Promise<string> {

@@ -2,7 +2,6 @@
 // `logbook reject --reason` answer on the agent-server (respond_to_confirmation), and
 // `logbook run --remote URL --store DIR` resumes a paused one (/run). Either way the run streams on
 // into the local log from the last event it holds until the next stop, nothing written twice.
-import { basename } from 'node:path';
 import { isCorruptRecord } from '../../../core/log';
 import { cliHeadFile } from '../config-dir';
 import { openConversationStore } from '../session/conversation-store';
@@ -16,11 +15,11 @@ import {
   respondToConfirmation,
   runConversation,
 } from './agent-server-api';
-import { REMOTE_ORIGIN_FILE, type RemoteOrigin } from './remote-risk';
+import { assertFromServer, REMOTE_KEY_VARIABLE, type RemoteOrigin } from './remote-origin';
 import { streamRemote } from './remote-run';
 import { heldActions } from './remote-status';
 
-export const REMOTE_KEY_VARIABLE = 'LOGBOOK_REMOTE_KEY';
+export { REMOTE_KEY_VARIABLE, assertFromServer };
 
 export interface RemoteFolder {
   dir: string;
@@ -91,20 +90,4 @@ export function resumeRemote(io: CliIo, f: RemoteFolder): Promise<number> {
     await runConversation(target, id);
     return 'resumed';
   });
-}
-
-/**
- * remote.json is not signed: before the key goes to the server it names, that server must be the
- * one the signed log says every event came from, and its conversation the folder's.
- */
-function assertFromServer(f: RemoteFolder, known: readonly Record<string, unknown>[]): void {
-  const other = known.find(
-    (e) => (e.received_from as { server?: unknown } | undefined)?.server !== f.origin.server,
-  );
-  if (basename(f.dir) !== f.origin.conversation_id || known.length === 0 || other) {
-    throw new Error(
-      `${f.dir}/${REMOTE_ORIGIN_FILE} names ${f.origin.server}, which is not the server its log ` +
-        `received the conversation from; nothing was sent.`,
-    );
-  }
 }

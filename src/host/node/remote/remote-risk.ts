@@ -2,8 +2,6 @@
 // local gate applies to a terminal command or a file edit, judged against the working folder on
 // the server's machine. The server's agent rates its actions itself; a user deciding on one sees
 // both, and Logbook's reasons.
-import { writeFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { analyzeAction, ruleAnalyzer, type SecurityRisk } from '../../../core/security';
 import { printableLine } from '../../../core/text/printable';
 
@@ -52,31 +50,4 @@ export function remoteRiskText(r: RemoteRisk): string {
   return printableLine(`risk (server) ${r.server}; risk (Logbook) ${r.logbook}${why}`);
 }
 
-/** What a remote conversation's folder records of where it runs (for show, approve and resume). */
-export interface RemoteOrigin {
-  server: string;
-  conversation_id: string;
-  working_dir: string;
-}
-
-export const REMOTE_ORIGIN_FILE = 'remote.json';
-
-export function writeRemoteOrigin(dir: string, origin: RemoteOrigin): void {
-  writeFileSync(join(dir, REMOTE_ORIGIN_FILE), `${JSON.stringify(origin)}\n`, { mode: 0o600 });
-}
-
-/** The folder's remote origin, or undefined for a local conversation (or an unreadable file). */
-export function readRemoteOrigin(dir: string): RemoteOrigin | undefined {
-  try {
-    const v = JSON.parse(readFileSync(join(dir, REMOTE_ORIGIN_FILE), 'utf8')) as Partial<RemoteOrigin>;
-    if (
-      typeof v.server === 'string' &&
-      typeof v.conversation_id === 'string' &&
-      typeof v.working_dir === 'string'
-    )
-      return { server: v.server, conversation_id: v.conversation_id, working_dir: v.working_dir };
-  } catch {
-    // no file: a local conversation
-  }
-  return undefined;
-}
+export { type RemoteOrigin, REMOTE_ORIGIN_FILE, readRemoteOrigin, writeRemoteOrigin } from './remote-origin';

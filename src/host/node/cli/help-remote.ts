@@ -1,0 +1,25 @@
+// Help texts of the commands that reach an agent-server for a remote conversation (help.ts is full).
+
+/** The line `logbook --help` lists them with. */
+export const REMOTE_OVERVIEW = `  fork                copy a remote conversation (up to an event) into a new one on its server`;
+
+export const REMOTE_HELP = {
+  fork: `Usage: logbook fork [CONV_DIR] [--at ID]
+
+Asks the agent-server a conversation ran on (logbook run --remote) to copy it into a new
+conversation of its own (POST /api/conversations/{id}/fork): the whole conversation, or with --at
+the branch up to and including that event, the way to go back to an earlier point and go on from
+there. The fork waits on the server, idle; its folder is made beside CONV_DIR (printed on stdout),
+with its own signed log holding the events the server copied, each marked as received from it,
+and its own remote.json. logbook run --remote URL --store DIR runs it on. The files in the working
+folder on the server are shared, not copied: the fork goes on from them as they are.
+Needs LOGBOOK_REMOTE_KEY. A local conversation cannot be forked.
+
+Options:
+  --at ID         the last event the fork keeps (an event id, #INDEX, a unique prefix, start or
+                  now, as for show --at); default: the whole conversation
+  -h, --help      show this help
+
+Exit codes: 0 forked; 1 a failure (the server refused or is gone, an unknown ID, a local conversation).
+See docs/REMOTE.md.`,
+} as const;

@@ -1,0 +1,79 @@
+// The agent-server's view of the change its agent made in the working folder: the files git
+// reports changed against the folder's HEAD on the server (`/api/git/changes`, so the agent's
+// uncommitted work is the change), each one's text at HEAD (`/api/git/diff`) and its bytes now
+// (`/api/file/download`). The server's diff trims both texts (a final newline is lost), so the
+// file as it is now is read whole; the HEAD text is what the diff gives, its final newline put back.
+import { posix } from 'node:path';
+import { type AgentServerTarget, call, downloadFile, RemoteError } from './agent-server-api';
+
+/** The server's git statuses; a rename comes as DELETED (old path) and ADDED (new path). */
+export type ServerChangeStatus = 'ADDED' | 'UPDATED' | 'DELETED';
+
+export interface ServerChange {
+  status: ServerChangeStatus;
+  /** Relative to the working folder, `/`-separated, checked to stay inside it. */
+  path: string;
+  /**
+   * The file at the server's HEAD as its diff gives it (trimmed, a final newline put back); null
+   * when it was added, or deleted (the server sends no text for a file that is gone).
+   */
+  original: string | null;
+  /** The file's bytes now on the server; null when deleted. */
+  modified: Buffer | null;
+}
+
+const STATUSES: readonly string[] = ['ADDED', 'UPDATED', 'DELETED', 'MOVED'];
+
+/**
+ * A path the server names, as a path inside the working folder, or an error: a server could
+ * name `../x`, an absolute path or the repository's own `.git`, and applying its change must
+ * never write there.
+ */
+export function safeChangePath(raw: unknown): string {
+  if (typeof raw !== 'string' || raw === '' || raw.includes('\0'))
+    throw new RemoteError(
+      `the agent-server named a changed file that is not a path: ${JSON.stringify(raw)}.`,
+    );
+  const norm = posix.normalize(raw.replace(/\\/g, '/'));
+  const parts = norm.split('/');
+  if (posix.isAbsolute(norm) || parts[0] === '..' || parts.some((p) => p.toLowerCase() === '.git'))
+    throw new RemoteError(
+      `the agent-server named a changed file outside the working folder: ${JSON.stringify(raw)}; nothing was taken.`,
+    );
+  return norm;
+}
+
+/** Every file the server's git reports changed against HEAD in `workingDir`, with its text before and after. */
+export async function serverChanges(target: AgentServerTarget, workingDir: string): Promise<ServerChange[]> {
+  const q = new URLSearchParams({ path: workingDir, ref: 'HEAD' });
+  const listed = await call(target, 'GET', `/api/git/changes?${q}`);
+  if (!Array.isArray(listed))
+    throw new RemoteError('the agent-server answered /api/git/changes with something that is not a list.');
+  const out: ServerChange[] = [];
+  for (const item of listed as { status?: unknown; path?: unknown }[]) {
+    const status = String(item?.status);
+    if (!STATUSES.includes(status))
+      throw new RemoteError(
+        `the agent-server named an unknown change status: ${JSON.stringify(item?.status)}.`,
+      );
+    const path = safeChangePath(item.path);
+    if (status === 'DELETED') {
+      out.push({ status, path, original: null, modified: null });
+      continue;
+    }
+    const onServer = posix.join(workingDir, path);
+    let original: string | null = null;
+    if (status !== 'ADDED') {
+      const d = (await call(
+        target,
+        'GET',
+        `/api/git/diff?${new URLSearchParams({ path: onServer, ref: 'HEAD' })}`,
+      )) as { original?: unknown } | null;
+      const text = typeof d?.original === 'string' ? d.original : '';
+      original = text === '' ? '' : `${text}\n`;
+    }
+    const modified = await downloadFile(target, onServer);
+    out.push({ status: original === null ? 'ADDED' : 'UPDATED', path, original, modified });
+  }
+  return out;
+}

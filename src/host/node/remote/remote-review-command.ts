@@ -1,0 +1,83 @@
+// `logbook diff` and `logbook apply` on a remote conversation's folder: the change the server's
+// agent made in its working folder (git, against HEAD there), shown, and brought into the local
+// working tree only when asked, by a worktree task's rules (remote-apply.ts).
+import { printableLine } from '../../../core/text/printable';
+import { EXIT, UsageError } from '../cli/exit-codes';
+import type { CliIo } from '../cli/io';
+import { applyObstacle } from '../worktrees/apply-task';
+import { RemoteError } from './agent-server-api';
+import { type ServerChange, serverChanges } from './agent-server-git';
+import { applyServerChanges } from './remote-apply';
+import { changesPatch, changeStatLines } from './remote-diff';
+import { openRemoteConversation } from './remote-folder';
+import type { RemoteOrigin } from './remote-origin';
+
+async function fetchChanges(
+  io: CliIo,
+  command: string,
+  dir: string,
+  origin: RemoteOrigin,
+): Promise<ServerChange[]> {
+  const conv = await openRemoteConversation(io, command, dir, origin);
+  try {
+    return await serverChanges(conv.target, origin.working_dir);
+  } catch (err) {
+    if (err instanceof RemoteError) throw new Error(`logbook ${command}: ${err.message}`);
+    throw err;
+  }
+}
+
+export async function remoteDiff(
+  io: CliIo,
+  dir: string,
+  origin: RemoteOrigin,
+  opts: { from: string | undefined; to: string | undefined; stat: boolean },
+): Promise<number> {
+  const whole =
+    (opts.from === undefined || opts.from === 'start') && (opts.to === undefined || opts.to === 'now');
+  if (!whole)
+    throw new UsageError(
+      `logbook diff: ${dir} ran on ${origin.server}, which keeps no file checkpoints Logbook can read; ` +
+        'a remote conversation has one diff, its change now (no --from/--to, or --from start --to now).',
+    );
+  const changes = await fetchChanges(io, 'diff', dir, origin);
+  const n = changes.length;
+  io.out(
+    `diff on ${origin.server} in ${origin.working_dir} (against HEAD there): ${n} file${n === 1 ? '' : 's'} changed`,
+  );
+  if (opts.stat) {
+    for (const l of changeStatLines(changes)) io.out(l);
+    return EXIT.ok;
+  }
+  if (n > 0) io.out(changesPatch(changes));
+  return EXIT.ok;
+}
+
+export async function remoteApply(
+  io: CliIo,
+  dir: string,
+  origin: RemoteOrigin,
+  into: string,
+  force: boolean,
+): Promise<number> {
+  const obstacle = applyObstacle(into, force);
+  if (obstacle) throw new Error(obstacle);
+  const changes = await fetchChanges(io, 'apply', dir, origin);
+  if (changes.length === 0) {
+    io.out(`${origin.server} reports no change in ${origin.working_dir}: nothing to apply.`);
+    return EXIT.ok;
+  }
+  const r = applyServerChanges(into, changes);
+  const done = r.applied.length + r.merged.length;
+  io.out(
+    `applied the change from ${origin.server} to ${into}: ${done} file(s)` +
+      (r.merged.length ? ` (${r.merged.length} merged with changes here)` : '') +
+      '; nothing was committed.',
+  );
+  for (const f of [...r.applied, ...r.merged]) io.out(printableLine(`  ${f}`));
+  if (r.conflicts.length === 0) return EXIT.ok;
+  io.err(`logbook apply: ${r.conflicts.length} file(s) need you:`);
+  for (const c of r.conflicts) io.err(printableLine(`  ${c.path}: ${c.why}`));
+  io.err('Nothing was resolved for you: resolve the conflict markers, then review with git diff.');
+  return EXIT.failure;
+}
