@@ -24,6 +24,7 @@ import { DEMO_TASKS } from '../../node/demo-model/demo-tasks';
 import { activeDemo } from '../lm/demo-model';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';
+import type { TaskConversationPlace } from './task-conversation-place';
 import { bindAgent } from '../acp/editor-agent';
 import { type ForkContext, forkFrom, restoreFilesAt } from '../checkpoints/fork-and-restore';
 import { editorContextParts } from '../mentions/attachment-text';
@@ -192,6 +193,24 @@ export class ConversationService extends ConversationSessions implements ChatBac
   ): Promise<void> {
     if (!context.length) return s.send(task, attached);
     await s.send(task, { texts: [...context, ...(attached?.texts ?? [])], images: attached?.images ?? [] });
+  }
+
+  /** A worktree task's conversation, on the task's log with its worktree as workspace, shown in the chat. */
+  async showTask(id: string, place: TaskConversationPlace): Promise<ConversationSession> {
+    if (!this.places.has(id)) this.places.set(id, place);
+    await this.setActive(id);
+    return this.session(id);
+  }
+
+  /** Closes a task's conversation held here (its writer lock goes), unless a step of it runs. */
+  async letGoOfTask(dir: string): Promise<boolean> {
+    for (const [id, s] of this.sessions) {
+      if (s.dir !== dir) continue;
+      if (s.busy) return false;
+      this.sessions.delete(id);
+      await s.dispose();
+    }
+    return true;
   }
 
   /** A new conversation; with `agent`, one the external agent of that name runs. */
