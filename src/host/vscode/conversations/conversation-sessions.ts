@@ -190,6 +190,11 @@ export class ConversationSessions implements vscode.Disposable {
     return this.checkpoints.store;
   }
 
+  /** The folder a conversation works in: a worktree task's worktree, else the window's first folder. */
+  workspaceOf(id: string): string | undefined {
+    return this.places.get(id)?.worktree ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
   /** The checkpoints of a conversation's workspace: a worktree task's own, else the window's. */
   checkpointStoreOf(id: string | undefined): WorkspaceCheckpointStore {
     const place = id === undefined ? undefined : this.places.get(id);
