@@ -199,7 +199,9 @@ export class ConversationSessions implements vscode.Disposable {
   checkpointStoreOf(id: string | undefined): WorkspaceCheckpointStore {
     const place = id === undefined ? undefined : this.places.get(id);
     if (!place) return this.checkpointStore();
-    return (place.checkpoints ??= checkpointStoreFor(this.root, [{ name: place.name, path: place.worktree }]));
+    return (place.checkpoints ??= checkpointStoreFor(this.root, [
+      { name: place.name, path: place.worktree },
+    ]));
   }
 
   // --- sessions ---------------------------------------------------------------------------
