@@ -293,5 +293,60 @@ describe('worktree tasks in the editor', function () {
       assert.deepEqual([line1('alpha'), line1('beta')], ['line 1 by alpha', 'line 1 by beta']);
       assert.deepEqual(treeHashes(root), before, 'a task wrote the main working tree');
     });
+
+    it('a task in the chat writes nothing of the main working tree: its file tool refuses it, its sandbox keeps a command off it', async () => {
+      const escaped = join(root, 'escaped-by-tool.txt');
+      const byCommand = join(root, 'escaped-by-command.txt');
+      const call = (id: string, name: string, args: Record<string, unknown>) => ({
+        reply: { toolCalls: [{ id, name, arguments: { ...args, security_risk: 'LOW' } }] },
+      });
+      llms.push(
+        await scriptedModel({
+          name: 'chat-task-escape',
+          turns: [
+            {
+              match: { lastRole: 'user' as const, lastContentIncludes: '(escape)' },
+              ...call('call_tool', 'file_editor', { command: 'create', path: escaped, file_text: 'out\n' }),
+            },
+            {
+              match: { lastRole: 'tool' as const },
+              ...call('call_cmd', 'terminal', {
+                command: `echo out > ${byCommand}; echo out >> ${join(root, FILE)}; echo tried`,
+              }),
+            },
+            finishTurn,
+          ],
+        }),
+      );
+      const before = treeHashes(root);
+      const { service } = await logbook();
+      const started = await vscode.commands.executeCommand<{ name: string; id: string }>(
+        'logbook.tasks.start',
+        {
+          task: 'write outside (escape)',
+          name: 'escape',
+          carry: false,
+        },
+      );
+      const session = await service.session(started!.id);
+      // Whatever it asks is confirmed: the boundary must hold without the user's help.
+      await untilValue(
+        'the escaping task to end',
+        async () => {
+          const pending = session.conversation.awaitingConfirmation().map((a) => a.id);
+          if (pending.length) await service.approve(started!.id, pending);
+          const status = session.conversation.status;
+          return status === 'finished' || status === 'error' ? status : undefined;
+        },
+        90_000,
+        200,
+      );
+      assert.deepEqual(
+        [existsSync(escaped), existsSync(byCommand)],
+        [false, false],
+        'the task wrote into the main tree',
+      );
+      assert.deepEqual(treeHashes(root), before, 'the task changed the main working tree');
+    });
   });
 });
