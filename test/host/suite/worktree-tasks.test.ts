@@ -231,7 +231,12 @@ describe('worktree tasks in the editor', function () {
         }),
       );
       const before = treeHashes(root);
-      const { service, id, session, actionId } = await startInChat('started', 'rewrite line 1 (started)');
+      // The user's setup step (worktrees.setup from the environment) runs first, in the worktree.
+      process.env.LOGBOOK_WORKTREES_SETUP = 'echo setup-ran > setup.txt';
+      const { service, id, session, actionId } = await startInChat(
+        'started',
+        'rewrite line 1 (started)',
+      ).finally(() => delete process.env.LOGBOOK_WORKTREES_SETUP);
       assert.equal(service.activeId, id, 'the chat does not show the task');
       assert.deepEqual(service.header(id)?.task, { name: 'started', branch: 'logbook/started' });
       const record = (await taskPlace()).store.get('started');
@@ -259,7 +264,16 @@ describe('worktree tasks in the editor', function () {
       const facts = ((await tree.getChildren()) as TaskNode[]).find(
         (r) => r.record.name === 'started',
       )!.facts;
-      assert.deepEqual([facts.status, facts.files_changed], ['finished', 1]);
+      assert.deepEqual([facts.status, facts.files_changed], ['finished', 2]);
+      assert.equal(readFileSync(join(record.worktree, 'setup.txt'), 'utf8'), 'setup-ran\n');
+      const setup = (await session.conversation.events()).find(
+        (e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'worktree_setup',
+      ) as { value?: { exit_code?: number } } | undefined;
+      assert.equal(setup?.value?.exit_code, 0, "the setup step is not in the task's log");
+
+      // Discard goes on although the chat holds its log: a finished conversation held here is let go.
+      assert.equal(await vscode.commands.executeCommand('logbook.tasks.discard', 'started', true), true);
+      assert.ok(!existsSync(record.worktree), 'the worktree is still there');
     });
 
     it('two tasks at once edit the same file differently, each confirmed in its own session', async () => {
