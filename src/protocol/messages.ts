@@ -108,6 +108,13 @@ export const ConversationHeader = lazySchema(() =>
     readOnly: z.boolean(),
     /** Read-only because another window writes it: that window, in words (absent otherwise). */
     heldBy: z.optional(z.string().check(z.maxLength(LIMITS.title))),
+    /** The worktree task it runs (its own branch and worktree). */
+    task: z.optional(
+      z.strictObject({
+        name: z.string().check(z.maxLength(LIMITS.title)),
+        branch: z.string().check(z.maxLength(LIMITS.title)),
+      }),
+    ),
     /** The conversation's agent mode (absent: act). */
     mode: z.optional(AgentMode),
     /** In plan mode, the run ended with a plan that waits for Approve plan (derived from the log). */

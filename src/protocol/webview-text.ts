@@ -59,6 +59,8 @@ export const WEBVIEW_TEXT = {
   pause: 'Pause',
   stop: 'Stop',
   readOnly: 'Read-only',
+  taskBranchTitle:
+    'Worktree task {0}, on its branch {1} in a worktree of its own: your working tree stays as it is until you apply the task.',
 
   // Rows of the conversation and what can be done from them.
   conversationFeed: 'Conversation',

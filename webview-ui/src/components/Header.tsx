@@ -97,6 +97,12 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
             {t('readOnly')}
           </span>
         )}
+        {header.task && (
+          <span class="badge task-branch" title={t('taskBranchTitle', header.task.name, header.task.branch)}>
+            <Icon name="git-branch" />
+            {header.task.branch}
+          </span>
+        )}
         {header.signature && (
           <SignatureBadge
             signature={header.signature}

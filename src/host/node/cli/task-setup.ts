@@ -6,15 +6,13 @@ import { printableLine } from '../../../core/text/printable';
 import type { Conversation } from '../../../core/agent/conversation';
 import { llmSecrets } from '../../../core/secrets';
 import type { LlmSettings } from '../../../core/llm';
-import { NodeTerminalPort } from '../ports/node-terminal-port';
 import type { CliSettings } from './cli-settings';
 import type { CliIo } from './io';
 import { cliSandbox } from './sandbox-option';
+import { runSetupSteps, SETUP_KEY } from '../worktrees/setup-run';
 import { acceptSetup, repositorySetup, type SetupStep, setupAccepted } from '../worktrees/setup-source';
 
-export const SETUP_KEY = 'worktree_setup';
-const SETUP_TIMEOUT_MS = 15 * 60_000;
-const OUTPUT_KEPT = 8000;
+export { SETUP_KEY };
 
 /** The steps to run, asking about an unaccepted repository file first; throws when it is not accepted. */
 export async function setupSteps(io: CliIo, settings: CliSettings, repo: string): Promise<SetupStep[]> {
@@ -58,32 +56,18 @@ export async function runSetup(
 ): Promise<void> {
   if (steps.length === 0) return;
   const sandbox = cliSandbox(settings, io.env);
-  const terminal = new NodeTerminalPort({
-    cwd: worktree,
-    passEnvironment: settings.get<string[]>('terminal.passEnvironment'),
-    secretValues: llmSecrets(llm).map((s) => s.value),
-    sandbox: { sandbox, workspaces: [worktree], readOnly: () => false },
-  });
   try {
-    for (const step of steps) {
-      io.err(printableLine(`setup (${step.origin}): ${step.command.trim().split('\n').join('; ')}`));
-      const r = await terminal.run(step.command, { timeoutMs: SETUP_TIMEOUT_MS });
-      const exitCode = r.timedOut ? null : r.exitCode;
-      await conversation.recordAgentUpdate(SETUP_KEY, {
-        origin: step.origin,
-        command: step.command,
-        exit_code: exitCode,
-        timed_out: r.timedOut,
-        output: r.output.length > OUTPUT_KEPT ? `…${r.output.slice(-OUTPUT_KEPT)}` : r.output,
-      });
-      if (exitCode !== 0)
-        throw new Error(
-          `the setup step of ${step.origin} ${r.timedOut ? 'timed out' : `exited with ${exitCode}`}; the agent did not start. ` +
-            `Its output is in the task's log; the task is kept (logbook discard it, or fix the step).`,
-        );
-    }
+    await runSetupSteps({
+      worktree,
+      steps,
+      sandbox,
+      passEnvironment: settings.get<string[]>('terminal.passEnvironment'),
+      secretValues: llmSecrets(llm).map((s) => s.value),
+      record: (value) => conversation.recordAgentUpdate(SETUP_KEY, value),
+      say: (step) =>
+        io.err(printableLine(`setup (${step.origin}): ${step.command.trim().split('\n').join('; ')}`)),
+    });
   } finally {
-    terminal.dispose();
     await sandbox.dispose(); // its network proxy would keep the process alive
   }
 }

@@ -13,9 +13,15 @@ import { repositoryAt, TaskStore, worktreesRoot } from './task-store';
 type Env = Readonly<Record<string, string | undefined>>;
 
 export { applyObstacle, applyTask, discardTask, gitTry, lines, TaskStore };
+export { createTask } from './create-task';
+export { runSetupSteps, SETUP_KEY } from './setup-run';
+export { acceptSetup, repositorySetup, setupAccepted } from './setup-source';
+export { newSessionInfo, readSessionInfo, writeSessionInfo } from '../cli/session-file';
 
 export interface TaskPlace {
   store: TaskStore;
+  /** The user's own setup command for new worktrees (`worktrees.setup` of the CLI's config or env). */
+  setup: string | null;
   /** The root of every repository's tasks (passed on to the CLI a task runs in). */
   root: string;
   /** The working tree of the folder: where a task starts from and is applied to. */
@@ -24,10 +30,11 @@ export interface TaskPlace {
 
 /** The tasks of `folder`'s repository, under the root the CLI uses (worktrees.dir, its env). */
 export function taskPlaceOf(folder: string, env: Env): TaskPlace {
-  const configured = cliSettings('tasks', env).get<string | null>('worktrees.dir');
-  const root = worktreesRoot(configured, env);
+  const settings = cliSettings('tasks', env);
+  const root = worktreesRoot(settings.get<string | null>('worktrees.dir'), env);
   const store = new TaskStore(root, repositoryAt(folder));
-  return { store, root, workingTree: git(folder, ['rev-parse', '--show-toplevel']).trim() };
+  const setup = settings.get<string | null>('worktrees.setup')?.trim() || null;
+  return { store, root, setup, workingTree: git(folder, ['rev-parse', '--show-toplevel']).trim() };
 }
 
 export function factsOf(record: TaskRecord): Promise<TaskFactsReport> {

@@ -36,6 +36,8 @@ export interface ConversationHeader {
   readOnly: boolean;
   /** Read-only because another window writes it: that window, in words. */
   heldBy?: string;
+  /** The worktree task it runs: its name and branch. */
+  task?: { name: string; branch: string };
   /** The conversation's agent mode (absent: act). */
   mode?: 'plan' | 'act';
   /** In plan mode, the run ended with a plan that waits for Approve plan (derived from the log). */

@@ -32,6 +32,9 @@ export function clampHeader(h: ConversationHeader): ConversationHeader {
     }),
     readOnly: h.readOnly,
     ...(h.heldBy && { heldBy: h.heldBy.slice(0, LIMITS.title) }),
+    ...(h.task && {
+      task: { name: h.task.name.slice(0, LIMITS.title), branch: h.task.branch.slice(0, LIMITS.title) },
+    }),
     ...(h.signature && { signature: h.signature }),
     ...(h.model && {
       model: { name: h.model.name.slice(0, LIMITS.title), provider: h.model.provider },

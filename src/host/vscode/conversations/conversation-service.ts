@@ -1,9 +1,9 @@
 // Owns the workspace's conversations: which exist (the index), which one the chat panel shows, and
 // what the user asks of them (messages, approvals, forks, restores, imports, verification, deletion);
 // the open sessions themselves are kept by ConversationSessions. Implements the ChatBackend the
-// panel talks to, and is what the commands, the tree and the status bar read. Conversations live in the workspace's own storage folder, whichever one
-// VS Code hands this window (storage/workspace-home.ts); a conversation another live window writes
-// opens read-only here and turns writable once that window is gone.
+// panel talks to, and is what the commands, the tree and the status bar read. Conversations live in
+// the workspace's own storage folder, whichever one VS Code hands this window
+// (storage/workspace-home.ts); one another live window writes opens read-only until it is gone.
 import { ChildReveals, type DelegatedAgentTarget } from '../agents/reveal-delegated-agent';
 import type { AgentMode } from '../../../core/state';
 import type { RestoreOutcome, RestoreUi } from '../checkpoints/restore-files';
@@ -24,6 +24,7 @@ import { DEMO_TASKS } from '../../node/demo-model/demo-tasks';
 import { activeDemo } from '../lm/demo-model';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';
+import { closeTaskSessions, type TaskConversationPlace } from './task-conversation-place';
 import { bindAgent } from '../acp/editor-agent';
 import { type ForkContext, forkFrom, restoreFilesAt } from '../checkpoints/fork-and-restore';
 import { editorContextParts } from '../mentions/attachment-text';
@@ -36,10 +37,7 @@ import { errorText } from '../../../core/text/l10n';
 import type { RemoteSession } from '../remote/remote-session';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
-/**
- * The conversation last shown in any window of the workspace, beside its conversations: a browser
- * tab opened again (code-server) may get a window whose own state never saw the closed tab's.
- */
+/** The conversation last shown in any window: a reopened browser tab's window may never have seen it. */
 const LAST_SHOWN_FILE = 'last-shown.json';
 
 /** A conversation as the list shows it. */
@@ -196,6 +194,18 @@ export class ConversationService extends ConversationSessions implements ChatBac
   ): Promise<void> {
     if (!context.length) return s.send(task, attached);
     await s.send(task, { texts: [...context, ...(attached?.texts ?? [])], images: attached?.images ?? [] });
+  }
+
+  /** A worktree task's conversation, on the task's log with its worktree as workspace, shown in the chat. */
+  async showTask(id: string, place: TaskConversationPlace): Promise<ConversationSession> {
+    if (!this.places.has(id)) this.places.set(id, place);
+    await this.setActive(id);
+    return this.session(id);
+  }
+
+  /** Closes a task's conversation held here (its writer lock goes), unless a step of it runs. */
+  letGoOfTask(dir: string): Promise<boolean> {
+    return closeTaskSessions(this.sessions, dir);
   }
 
   /** A new conversation; with `agent`, one the external agent of that name runs. */

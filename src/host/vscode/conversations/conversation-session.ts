@@ -182,6 +182,7 @@ export class ConversationSession {
       })),
       readOnly: this.readOnly,
       ...(this.readOnly ? heldBy(this.dir) : {}),
+      ...(this.deps.task ? { task: this.deps.task } : {}),
       mode: s.mode,
       ...(!this.readOnly && planAwaitsApproval(s) ? { planAwaitsApproval: true } : {}),
       ...(this.signature ? signatureFields(this.signature) : {}),

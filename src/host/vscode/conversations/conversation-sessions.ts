@@ -32,6 +32,7 @@ import { holdNewAgentDefinitions } from '../agents/held-agents';
 import { recordAcceptance, recordAcceptancesSince } from '../../node/agents/accepted-definitions';
 import type { AcceptedDefinition } from '../../node/agents/held-definitions';
 import { RemoteConversations } from '../remote/remote-conversations';
+import { type TaskConversationPlace, taskCheckpoints, taskSessionParts } from './task-conversation-place';
 
 export interface ServiceHooks {
   openInEditor(): Promise<void>;
@@ -88,6 +89,8 @@ export class ConversationSessions implements vscode.Disposable {
   /** conversations deleted in this window: late updates from their closing sessions are ignored */
   protected readonly deleted = new Set<string>();
   private checkpoints: { key: string; store: WorkspaceCheckpointStore } | undefined;
+  /** Conversations of worktree tasks: their log where the task keeps it, their worktree as workspace. */
+  protected readonly places = new Map<string, TaskConversationPlace>();
   readonly onDidAppend = this.appendEmitter.event;
   readonly onDidChangeHeader = this.headerEmitter.event;
   readonly onDidStream = this.streamEmitter.event;
@@ -205,6 +208,17 @@ export class ConversationSessions implements vscode.Disposable {
     return this.checkpoints.store;
   }
 
+  /** The folder a conversation works in: a worktree task's worktree, else the window's first folder. */
+  workspaceOf(id: string): string | undefined {
+    return this.places.get(id)?.worktree ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
+  /** The checkpoints of a conversation's workspace: a worktree task's own, else the window's. */
+  checkpointStoreOf(id: string | undefined): WorkspaceCheckpointStore {
+    const place = id === undefined ? undefined : this.places.get(id);
+    return place ? taskCheckpoints(place, this.root) : this.checkpointStore();
+  }
+
   // --- sessions ---------------------------------------------------------------------------
 
   /** Opens (once) the session of a conversation. */
@@ -226,7 +240,8 @@ export class ConversationSessions implements vscode.Disposable {
   }
 
   private async openSession(id: string): Promise<ConversationSession> {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const place = this.places.get(id);
+    const folder = place?.worktree ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
     const cwd = folder ?? this.root;
     this.skills ??= await loadSkills(new NodeFilePort([cwd]), cwd).catch(() => []);
     const signing = await this.signingKey.identity();
@@ -235,7 +250,7 @@ export class ConversationSessions implements vscode.Disposable {
     if (vscode.workspace.isTrusted) this.sandboxWarning.maybeWarn(sandbox.sandbox.state);
     // Definitions written from now on are held until the user accepts them (agents/held-agents.ts).
     const hold = holdNewAgentDefinitions(cwd, this.log);
-    const dir = join(this.root, id);
+    const dir = place?.dir ?? join(this.root, id);
     // A conversation started with an external agent runs it (started at its first turn).
     const agentName = boundAgent(dir);
     const external = agentName ? await editorAgent(agentName, cwd, sandbox.sandbox, this.log) : undefined;
@@ -261,7 +276,7 @@ export class ConversationSessions implements vscode.Disposable {
       },
       onStream: (delta) => this.streamEmitter.fire({ conversationId: id, delta }),
       userEditNotes: () => this.hooks.userEditNotes(id),
-      ...(folder ? { checkpoints: this.checkpointStore() } : {}),
+      ...(place ? taskSessionParts(place, this.root) : folder ? { checkpoints: this.checkpointStore() } : {}),
       mcp: this.mcp,
       sandbox,
       ...(external ? { external } : {}),
@@ -419,6 +434,8 @@ export class ConversationSessions implements vscode.Disposable {
 
   /** Updates the index entry of a session from its state. */
   protected refreshEntry(s: ConversationSession): Promise<void> {
+    // A task's conversation is listed by the Tasks view, which finds its log after a reload too.
+    if (this.places.has(s.id)) return Promise.resolve();
     const entry = entryFromState(s.id, s.conversation.state);
     return this.index.update((index) => {
       if (this.deleted.has(s.id)) return undefined;

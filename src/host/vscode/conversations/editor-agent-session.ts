@@ -74,7 +74,10 @@ export async function openEditorAgentSession(
       return joinToolSources(mcpSource ? [mcpSource, editor] : [editor]);
     },
     ports: {
-      files: new WorkspaceFilePort({ writable: () => box?.sandbox.writableFolders ?? [] }),
+      files: new WorkspaceFilePort({
+        writable: () => box?.sandbox.writableFolders ?? [],
+        roots: () => workspaceRoots(deps),
+      }),
       terminal: (place) =>
         (terminal.port = new IntegratedTerminalPort({
           title: terminal.title(),
@@ -91,7 +94,7 @@ export async function openEditorAgentSession(
             ? {
                 sandbox: {
                   sandbox: box.sandbox,
-                  workspaces: () => workspaceRoots(deps.cwd),
+                  workspaces: () => workspaceRoots(deps),
                   readOnly: place.readOnly,
                   launcherDir: box.launcherDir,
                 },
@@ -99,7 +102,7 @@ export async function openEditorAgentSession(
             : {}),
         })),
     },
-    roots: () => workspaceRoots(deps.cwd),
+    roots: () => workspaceRoots(deps),
     secrets: mcp ? joinSecrets(ownSecrets, () => mcp.knownSecrets()) : ownSecrets,
     condenser: new LlmSummarizingCondenser(readCondenserSettings()),
     // The editor's Language Model API takes text only: its models get the note, not the bytes.
@@ -118,7 +121,9 @@ export async function openEditorAgentSession(
   return { ...session, terminal, hooks };
 }
 
-function workspaceRoots(cwd: string): string[] {
+/** A worktree task's own folder, else the window's folders (or where the conversation runs, without any). */
+function workspaceRoots({ roots, cwd }: SessionDeps): string[] {
+  if (roots) return [...roots];
   const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
   return folders.length ? folders : [cwd];
 }

@@ -19,6 +19,10 @@ export interface SessionDeps {
   id: string;
   dir: string;
   cwd: string;
+  /** Its workspace folders when not the window's: a worktree task's worktree (files, terminals, sandbox). */
+  roots?: readonly string[];
+  /** The worktree task it runs, named in the chat's header. */
+  task?: { name: string; branch: string };
   llm: ConfiguredLlm;
   skills: Skill[];
   log: vscode.LogOutputChannel;

@@ -32,7 +32,7 @@ export function connectEditProposals(
         if (action.tool_name !== 'file_editor' || shown.has(action.id)) continue;
         const args = action.action as EditArgs | null;
         if (!args?.path) continue;
-        const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+        const cwd = service.workspaceOf(header.id) ?? '';
         // The path the tool will write, resolved as the tool and the risk rules resolve it.
         const resolved = resolveToolPath(args.path, cwd);
         if (!resolved.ok) continue;

@@ -19,7 +19,7 @@ export async function openActionDiff(
     await review.showChanges(conversationId);
     return;
   }
-  const cwd = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+  const cwd = service.workspaceOf(conversationId) ?? '';
   const path = isAbsolute(raw) ? raw : join(cwd, raw);
   const answered = events.some((e) => e.kind === 'ObservationEvent' && e.action_id === actionId);
   if (!answered) {

@@ -141,10 +141,9 @@ async function recordCommandChanges(
   checkpoint: string,
   afterState: string | undefined,
 ): Promise<void> {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  if (!folder) return;
+  if (!service.workspaceOf(conversationId)) return;
   try {
-    const store = service.checkpointStore();
+    const store = service.checkpointStoreOf(conversationId);
     // Compared with the checkpoint before the command: D = made by the command, M = changed.
     const { changes } = afterState
       ? await store.planFrom(afterState, checkpoint)

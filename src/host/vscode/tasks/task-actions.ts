@@ -8,16 +8,18 @@ import { hasLiveWriter } from '../../../core/log';
 import type { TaskRecord } from '../../../core/worktrees';
 import type { ApplyResult } from '../../node/worktrees/apply-task';
 import { editorTasks, taskPlace } from './task-place';
+import type { TaskChat } from './task-chat';
 
-function refuseRunning(task: TaskRecord): boolean {
-  if (!hasLiveWriter(task.log)) return false;
+/** A task's conversation this window holds is closed first, unless a step of it runs. */
+async function refuseRunning(task: TaskRecord, chat: TaskChat): Promise<boolean> {
+  if ((await chat.letGoOfTask(task.log)) && !hasLiveWriter(task.log)) return false;
   void vscode.window.showWarningMessage(
     vscode.l10n.t('Logbook: task {0} is running; wait until it has stopped.', task.name),
   );
   return true;
 }
 
-export async function applyTaskHere(name: string): Promise<ApplyResult | undefined> {
+export async function applyTaskHere(name: string, chat: TaskChat): Promise<ApplyResult | undefined> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage(
       vscode.l10n.t('Logbook: this workspace is not trusted; trust it to apply a task (git runs its hooks).'),
@@ -29,7 +31,7 @@ export async function applyTaskHere(name: string): Promise<ApplyResult | undefin
   const task = store.get(name);
   if (task.status === 'discarded')
     throw new Error(vscode.l10n.t('Task {0} was discarded; its branch is gone.', task.name));
-  if (refuseRunning(task)) return undefined;
+  if (await refuseRunning(task, chat)) return undefined;
   const blocked = applyObstacle(workingTree, true);
   if (blocked) throw new Error(blocked);
   if (applyObstacle(workingTree, false)) {
@@ -79,12 +81,12 @@ export async function applyTaskHere(name: string): Promise<ApplyResult | undefin
   return result;
 }
 
-export async function discardTaskHere(name: string, confirmed = false): Promise<boolean> {
+export async function discardTaskHere(name: string, chat: TaskChat, confirmed = false): Promise<boolean> {
   const { store } = await taskPlace();
   const { discardTask } = await editorTasks();
   const task = store.get(name);
   if (task.status === 'discarded') return false;
-  if (refuseRunning(task)) return false;
+  if (await refuseRunning(task, chat)) return false;
   if (!confirmed) {
     const discard = vscode.l10n.t('Discard');
     const choice = await vscode.window.showWarningMessage(

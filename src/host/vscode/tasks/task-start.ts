@@ -1,36 +1,23 @@
 // "Logbook: Start Agent Task in Worktree": asks for the task, a name (optional) and whether the
-// uncommitted change goes along, then runs `logbook run --worktree` in a terminal of its own. The
-// CLI makes the branch and worktree, runs the setup step (asking at that terminal before a
-// repository's setup file runs) and the conversation, with the worktree as its workspace, its own
-// log, checkpoints and sandbox: one implementation of a task, whichever host starts it.
-import { join } from 'node:path';
+// uncommitted change goes along, then makes the branch and worktree as `logbook run --worktree`
+// does (the same code), runs the setup step, and starts the task's conversation in the chat: its
+// log where the CLI keeps that task's log, its worktree as its only workspace folder (edits,
+// terminals, the sandbox's writable set, checkpoints). Your working tree stays as it is.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { taskNameProblem } from '../../../core/worktrees';
-import { urlSecrets } from '../../../core/secrets/url-secrets';
-import { editorSetting } from '../settings/config';
-import { taskPlace } from './task-place';
-
-/**
- * The editor's endpoint and model, so the task talks to the model the chat does. Never the key
- * (the CLI reads its own, from the user's environment or config file), nor a URL holding one.
- */
-function endpointEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  const url = editorSetting<string>('model.baseURL');
-  if (url && urlSecrets(url, '').length === 0) env.LOGBOOK_BASE_URL = url;
-  const model = editorSetting<string | null>('model.name');
-  if (model) env.LOGBOOK_MODEL = model;
-  return env;
-}
+import { urlSecrets, withoutUrlCredentials } from '../../../core/secrets/url-secrets';
+import type { ConfirmationMode } from '../../../core/agent/settings';
+import { editorSetting, readDefaultMode } from '../settings/config';
+import { editorTasks, taskPlace } from './task-place';
+import { placeOf, type TaskChat } from './task-chat';
+import { runTaskSetup, setupStepsFor } from './task-setup-run';
 
 export interface StartedTask {
-  terminal: vscode.Terminal;
-  args: string[];
-}
-
-/** The `logbook run` arguments of a task; the task's text comes after `--`, so it is never an option. */
-export function startArgs(task: string, name: string | undefined, carry: boolean): string[] {
-  return ['run', name ? `--worktree=${name}` : '--worktree', ...(carry ? ['--carry'] : []), '--', task];
+  name: string;
+  /** The task's conversation, shown in the chat. */
+  id: string;
 }
 
 /** What a caller may give beforehand (the rest is asked). */
@@ -42,6 +29,8 @@ export interface StartOptions {
 
 export async function startTaskInWorktree(
   context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  chat: TaskChat,
   given?: StartOptions,
 ): Promise<StartedTask | undefined> {
   if (!vscode.workspace.isTrusted) {
@@ -85,21 +74,40 @@ export async function startTaskInWorktree(
     if (!picked) return undefined;
     carry = picked === yes;
   }
-  const args = startArgs(task.trim(), name || undefined, carry);
-  const terminal = vscode.window.createTerminal({
-    name: vscode.l10n.t('Logbook task {0}', name || task.trim().slice(0, 24)),
-    cwd: place.workingTree,
-    shellPath: process.execPath,
-    shellArgs: [join(context.extensionPath, 'dist', 'cli.js'), ...args],
-    env: {
-      // In the desktop editor the extension host is Electron: this makes it run the CLI as Node.
-      ELECTRON_RUN_AS_NODE: '1',
-      // The terminal's environment is the editor's, not this process's: the root said again.
-      LOGBOOK_WORKTREES_DIR: place.root,
-      ...endpointEnv(),
-    },
-    iconPath: new vscode.ThemeIcon('git-branch'),
+  const steps = await setupStepsFor(place);
+  if (!steps) return undefined;
+  const tasks = await editorTasks();
+  const { record, carried } = tasks.createTask(place.store, {
+    from: place.workingTree,
+    task: task.trim(),
+    carry,
+    ...(name ? { name } : {}),
   });
-  terminal.show(true);
-  return { terminal, args };
+  log.info(
+    `Task ${record.name}: branch ${record.branch} from ${record.base.slice(0, 10)}, worktree ${record.worktree}` +
+      (carried ? ` (carried ${carried.tracked} tracked, ${carried.untracked} untracked file(s))` : ''),
+  );
+  const id = randomUUID();
+  mkdirSync(record.log, { recursive: true });
+  const session = await chat.showTask(id, placeOf(record));
+  // What `logbook show`, `approve` and `run --store` read: the conversation's id and workspace.
+  tasks.writeSessionInfo(record.log, tasks.newSessionInfo({ id, workspace: record.worktree, ...recorded() }));
+  await vscode.commands.executeCommand('logbook.chat.focus');
+  if (await runTaskSetup(context, log, session, record.worktree, steps)) {
+    await session.setMode(readDefaultMode());
+    await session.send(record.task);
+  }
+  return { name: record.name, id };
+}
+
+/** The editor's settings as session.json records them: never a key, nor a URL's credentials. */
+function recorded() {
+  const url = editorSetting<string>('model.baseURL');
+  return {
+    confirmation: editorSetting<ConfirmationMode>('confirmation.mode'),
+    max_iterations: null,
+    max_tool_calls_per_reply: null,
+    model: editorSetting<string | null>('model.name') ?? null,
+    base_url: url && urlSecrets(url, '').length === 0 ? withoutUrlCredentials(url) : null,
+  };
 }

@@ -1,13 +1,14 @@
 // The Tasks view's behaviour, loaded with its commands on first use: each command's handler (errors
 // shown, the view refreshed after), and the view's refresh (a task's record changing, a task's
 // terminal closing, and every few seconds while it is visible, since a running task's status lives
-// in its log, written by another process).
+// in its log, written by the chat or by another process).
 import * as vscode from 'vscode';
 import { errorText } from '../../../core/text/l10n';
 import { gitTry } from '../../node/worktrees/git-run';
 import { applyTaskHere, discardTaskHere } from './task-actions';
 import { reviewTask } from './task-review';
 import { type StartOptions, startTaskInWorktree } from './task-start';
+import { openTaskConversation, type TaskChat } from './task-chat';
 import { taskPlace } from './task-place';
 import type { TaskNode } from './tasks-tree';
 
@@ -39,6 +40,7 @@ export function wireTasks(
   log: vscode.LogOutputChannel,
   view: vscode.TreeView<unknown>,
   refresh: () => void,
+  chat: TaskChat,
 ): TaskWiring {
   const named =
     (fn: (name: string, rest: unknown[]) => Promise<unknown>) =>
@@ -48,13 +50,11 @@ export function wireTasks(
     };
   const handlers: Record<string, (args: unknown[]) => Promise<unknown>> = {
     refresh: async () => undefined,
-    start: async ([given]) => {
-      const s = await startTaskInWorktree(context, given as StartOptions | undefined);
-      return s ? { args: s.args, name: s.terminal.name } : undefined;
-    },
+    start: ([given]) => startTaskInWorktree(context, log, chat, given as StartOptions | undefined),
+    openConversation: named(async (name) => openTaskConversation(chat, (await taskPlace()).store.get(name))),
     review: named(async (name) => reviewTask((await taskPlace()).store.get(name))),
-    apply: named((name) => applyTaskHere(name)),
-    discard: named((name, [confirmed]) => discardTaskHere(name, confirmed === true)),
+    apply: named((name) => applyTaskHere(name, chat)),
+    discard: named((name, [confirmed]) => discardTaskHere(name, chat, confirmed === true)),
     openWorktree: named(async (name) => {
       const task = (await taskPlace()).store.get(name);
       await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(task.worktree), {

@@ -67,6 +67,12 @@ export class TasksTree implements vscode.TreeDataProvider<TaskNode | string> {
     item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[facts.status] ?? 'circle-outline');
     item.contextValue = `logbookTask.${record.status}`;
     item.id = `task:${record.name}`;
+    // A click shows its conversation in the chat (Confirm and Reject there when it waits for you).
+    item.command = {
+      command: 'logbook.tasks.openConversation',
+      title: vscode.l10n.t('Open Task Conversation'),
+      arguments: [record.name],
+    };
     return item;
   }
 }

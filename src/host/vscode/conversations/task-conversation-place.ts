@@ -1,0 +1,45 @@
+// Where a worktree task's conversation lives and works: its log in the folder the CLI keeps that
+// task's log in (so `logbook tasks`, `apply` and `discard` and the Tasks view read it), and the
+// task's worktree as its only workspace folder (file edits, terminals, the sandbox, checkpoints).
+import type { ConversationSession } from './conversation-session';
+import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-store';
+import { checkpointStoreFor } from '../checkpoints/checkpoints';
+
+export interface TaskConversationPlace {
+  /** The task's name (its branch is `logbook/<name>`). */
+  name: string;
+  branch: string;
+  worktree: string;
+  /** The conversation's log folder (the task record's `log`). */
+  dir: string;
+  /** The worktree's checkpoint store, made on first use. */
+  checkpoints?: WorkspaceCheckpointStore;
+}
+
+/** The worktree's checkpoint store, made once per place. */
+export function taskCheckpoints(place: TaskConversationPlace, root: string): WorkspaceCheckpointStore {
+  return (place.checkpoints ??= checkpointStoreFor(root, [{ name: place.name, path: place.worktree }]));
+}
+
+/** What a task's session gets beyond a window conversation's: its worktree as the only root. */
+export function taskSessionParts(place: TaskConversationPlace, root: string) {
+  return {
+    roots: [place.worktree],
+    task: { name: place.name, branch: place.branch },
+    checkpoints: taskCheckpoints(place, root),
+  };
+}
+
+/** Closes the sessions of a task's log held here (their writer lock goes), unless a step of one runs. */
+export async function closeTaskSessions(
+  sessions: Map<string, ConversationSession>,
+  dir: string,
+): Promise<boolean> {
+  for (const [id, s] of sessions) {
+    if (s.dir !== dir) continue;
+    if (s.busy) return false;
+    sessions.delete(id);
+    await s.dispose();
+  }
+  return true;
+}
