@@ -1,12 +1,13 @@
 // The Tasks view and its commands, registered at activation as thin stubs: the rows' code, the
 // commands and the view's refresh load on first use (the lazy task-commands bundle).
 import * as vscode from 'vscode';
+import type { ReviewController } from '../review/review-controller';
 import type { TaskWiring } from './task-wiring';
 import type { TaskNode, TasksTree } from './tasks-tree';
 import { TASK_BASE_SCHEME } from './task-scheme';
 
 const commands = () => import('./task-commands');
-const COMMANDS = ['refresh', 'start', 'review', 'apply', 'discard', 'openWorktree'];
+const COMMANDS = ['refresh', 'start', 'review', 'reviewHunks', 'apply', 'discard', 'openWorktree'];
 
 /** The Tasks view's provider; the rows' code loads when the view first asks for them. */
 class LazyTasksTree implements vscode.TreeDataProvider<TaskNode | string> {
@@ -34,12 +35,13 @@ class LazyTasksTree implements vscode.TreeDataProvider<TaskNode | string> {
 export function registerTasks(
   context: vscode.ExtensionContext,
   log: vscode.LogOutputChannel,
+  review: ReviewController,
 ): vscode.Disposable[] {
   const tree = new LazyTasksTree();
   const view = vscode.window.createTreeView('logbook.tasks', { treeDataProvider: tree });
   let wired: Promise<TaskWiring> | undefined;
   const wire = () =>
-    (wired ??= commands().then((m) => m.wireTasks(context, log, view, () => tree.refresh())));
+    (wired ??= commands().then((m) => m.wireTasks(context, log, view, () => tree.refresh(), review)));
   if (view.visible) void wire();
   return [
     view,

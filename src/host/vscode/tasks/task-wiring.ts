@@ -6,9 +6,11 @@ import * as vscode from 'vscode';
 import { errorText } from '../../../core/text/l10n';
 import { gitTry } from '../../node/worktrees/git-run';
 import { applyTaskHere, discardTaskHere } from './task-actions';
+import type { ReviewController } from '../review/review-controller';
+import { connectTaskReview, reviewTaskHunks } from './task-hunk-review';
 import { reviewTask } from './task-review';
 import { type StartOptions, startTaskInWorktree } from './task-start';
-import { taskPlace } from './task-place';
+import { editorTasks, taskPlace } from './task-place';
 import type { TaskNode } from './tasks-tree';
 
 const POLL_MS = 3000;
@@ -39,7 +41,14 @@ export function wireTasks(
   log: vscode.LogOutputChannel,
   view: vscode.TreeView<unknown>,
   refresh: () => void,
+  review: ReviewController,
 ): TaskWiring {
+  // Connected when a task is first reviewed per hunk: no task's review exists before that.
+  let reviews: vscode.Disposable | undefined;
+  const reviewHunks = async (name: string) => {
+    reviews ??= connectTaskReview(review, log, await taskPlace(), await editorTasks());
+    return reviewTaskHunks(review, name);
+  };
   const named =
     (fn: (name: string, rest: unknown[]) => Promise<unknown>) =>
     async ([arg, ...rest]: unknown[]): Promise<unknown> => {
@@ -53,6 +62,7 @@ export function wireTasks(
       return s ? { args: s.args, name: s.terminal.name } : undefined;
     },
     review: named(async (name) => reviewTask((await taskPlace()).store.get(name))),
+    reviewHunks: named(reviewHunks),
     apply: named((name) => applyTaskHere(name)),
     discard: named((name, [confirmed]) => discardTaskHere(name, confirmed === true)),
     openWorktree: named(async (name) => {
@@ -100,6 +110,7 @@ export function wireTasks(
     dispose() {
       clearInterval(timer);
       watcher?.dispose();
+      reviews?.dispose();
       for (const s of subscriptions) s.dispose();
     },
   };
