@@ -13,10 +13,13 @@ import { git, gitTry } from './git-run';
  */
 export function commitRejection(task: TaskRecord, path: string, wholeFile: boolean): string | null {
   const cwd = task.worktree;
-  git(cwd, ['add', '--all', '--', path]);
-  if (gitTry(cwd, ['diff', '--cached', '--quiet', '--', path]).code === 0) return null;
+  // The path is a name, never a pattern: a file the task named `*.txt` is that file alone.
+  const literal = { GIT_LITERAL_PATHSPECS: '1' };
+  git(cwd, ['add', '--all', '--', path], literal);
+  if (gitTry(cwd, ['diff', '--cached', '--quiet', '--', path], literal).code === 0) return null;
   const [subject, body] = rejectionCommitMessage(task, path, wholeFile);
   // Only this path: anything else the user changed meanwhile stays as it is, uncommitted.
-  git(cwd, [...identity(cwd), 'commit', '--quiet', '--no-verify', '-m', subject, '-m', body, '--', path]);
+  const args = ['commit', '--quiet', '--no-verify', '-m', subject, '-m', body, '--', path];
+  git(cwd, [...identity(cwd), ...args], literal);
   return git(cwd, ['rev-parse', 'HEAD']).trim();
 }
