@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import { hasLiveWriter } from '../../../core/log';
 import { type TaskRecord, taskOfReviewId, taskReviewId } from '../../../core/worktrees';
+import { pathToUri } from '../ports/workspace-paths';
 import type { ReviewController } from '../review/review-controller';
 import { type EditorTasks, editorTasks, type TaskPlace, taskPlace } from './task-place';
 import { taskChanges } from './task-review';
@@ -87,6 +88,9 @@ export async function reviewTaskHunks(
       ),
     );
   await review.showChanges(id);
+  // A diff editor draws no CodeLens: the first file opens as itself too, its Accept / Reject shown.
+  if (reviewed[0] !== undefined)
+    await vscode.window.showTextDocument(pathToUri(join(task.worktree, reviewed[0])), { preview: false });
   return { reviewed, skipped };
 }
 
