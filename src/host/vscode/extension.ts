@@ -97,7 +97,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     registerSandboxStatus(context),
     ...registerDiagnostics(context, service),
     ...registerShowAgents(),
-    ...registerTasks(context, log, service),
+    ...registerTasks(context, log, service, review),
     ...registerDemoModel(),
     ...registerWalkthrough(context, () => chat.inView),
     vscode.commands.registerCommand('logbook.addMcpServer', (arg?: unknown) =>

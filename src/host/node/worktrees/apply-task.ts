@@ -15,13 +15,16 @@ export type ApplyResult =
 /** Logbook's name on a commit when the user's git has none configured. */
 const FALLBACK_IDENTITY = ['-c', 'user.name=Logbook', '-c', 'user.email=logbook@localhost'];
 
-function identity(cwd: string): string[] {
+export function identity(cwd: string): string[] {
   const has = (k: string) => gitTry(cwd, ['config', '--get', k]).stdout.trim() !== '';
   return has('user.name') && has('user.email') ? [] : FALLBACK_IDENTITY;
 }
 
-/** Commits what the task left uncommitted in its worktree, on its branch; whether there was any. */
-export function commitPending(task: TaskRecord): boolean {
+/**
+ * Commits what the task left uncommitted in its worktree, on its branch; whether there was any.
+ * `by`: what commits it (apply, or the review before it), said in the commit's body.
+ */
+export function commitPending(task: TaskRecord, by = 'logbook apply'): boolean {
   if (!existsSync(task.worktree)) return false;
   if (git(task.worktree, ['status', '--porcelain', '--untracked-files=all']).trim() === '') return false;
   git(task.worktree, ['add', '--all']);
@@ -33,7 +36,7 @@ export function commitPending(task: TaskRecord): boolean {
     '-m',
     `Logbook task ${task.name}: the task's uncommitted work`,
     '-m',
-    `Committed by logbook apply from the worktree of ${task.branch}.\nTask: ${task.task}`,
+    `Committed by ${by} from the worktree of ${task.branch}.\nTask: ${task.task}`,
   ]);
   return true;
 }

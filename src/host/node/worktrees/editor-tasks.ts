@@ -4,7 +4,8 @@
 import { openReadOnly } from '../cli/conversation-dir';
 import { cliSettings } from '../cli/cli-settings';
 import type { TaskRecord } from '../../../core/worktrees';
-import { applyObstacle, applyTask } from './apply-task';
+import { applyObstacle, applyTask, commitPending } from './apply-task';
+import { commitRejection } from './review-commit';
 import { discardTask } from './discard-task';
 import { git, gitTry, lines } from './git-run';
 import { type TaskFactsReport, taskFacts } from './task-facts';
@@ -12,7 +13,7 @@ import { repositoryAt, TaskStore, worktreesRoot } from './task-store';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export { applyObstacle, applyTask, discardTask, gitTry, lines, TaskStore };
+export { applyObstacle, applyTask, commitPending, commitRejection, discardTask, gitTry, lines, TaskStore };
 export { createTask } from './create-task';
 export { runSetupSteps, SETUP_KEY } from './setup-run';
 export { acceptSetup, repositorySetup, setupAccepted } from './setup-source';

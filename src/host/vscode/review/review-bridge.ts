@@ -5,9 +5,11 @@ import { readFileSync, statSync } from 'node:fs';
 import * as vscode from 'vscode';
 import { CHECKPOINT_AFTER_KEY, CHECKPOINT_KEY } from '../../../core/checkpoints/types';
 import { newContentSource, observationNewContent } from '../../../core/events';
+import { taskOfReviewId } from '../../../core/worktrees/task-review';
 import type { SequencedEvent } from '../chat/chat-backend';
 import type { ConversationService } from '../conversations/conversation-service';
 import type { ReviewController } from './review-controller';
+import type { ReviewSnapshot } from './review-state';
 
 const REVIEW_KEY = 'logbook.review';
 
@@ -55,6 +57,8 @@ export function connectReview(
   const subs = [
     // A change rejected in the editor goes into the conversation's log: its card and the feed say so.
     review.onDidReject(({ conversationId, path, actionIds, wholeFile }) => {
+      // A task's review records its rejections on the task's branch (tasks/task-hunk-review.ts).
+      if (taskOfReviewId(conversationId) !== undefined) return;
       void service
         .session(conversationId)
         .then((s) =>
@@ -119,9 +123,21 @@ export function connectReview(
           );
       }
     }),
-    review.onDidChange(() => void context.workspaceState.update(REVIEW_KEY, review.toJSON())),
+    review.onDidChange(() => void context.workspaceState.update(REVIEW_KEY, conversationReviews(review))),
   ];
   return vscode.Disposable.from(...subs);
+}
+
+/**
+ * What is kept over a reload: the conversations' reviews. A task's review is read again from its
+ * branch when the user opens it, never decided on from a stale copy.
+ */
+function conversationReviews(review: ReviewController): ReviewSnapshot {
+  const all = review.toJSON();
+  const conversations = Object.fromEntries(
+    Object.entries(all.conversations).filter(([id]) => taskOfReviewId(id) === undefined),
+  );
+  return { ...all, conversations };
 }
 
 /** Largest file a command changed that the review takes (as text) from a checkpoint. */

@@ -25,6 +25,9 @@ export interface RejectedChange {
   wholeFile: boolean;
 }
 
+/** A check every accept and reject passes first: a message refuses the decision (an error says it). */
+export type ReviewGuard = (conversationId: string) => string | undefined | Promise<string | undefined>;
+
 export interface ReviewControllerOptions {
   /** Prefix of the command ids the CodeLenses invoke (default `logbook.review`). */
   commandPrefix?: string;
@@ -52,6 +55,7 @@ export class ReviewController implements vscode.Disposable {
   private readonly pendingRecompute = new Map<string, NodeJS.Timeout>();
   /** Per conversation, agent changes still being recorded (a command's files, read from git). */
   private readonly recording = new Map<string, number>();
+  private readonly guards = new Set<ReviewGuard>();
 
   constructor(options: ReviewControllerOptions = {}) {
     this.commands = reviewCommandIds(options.commandPrefix);
@@ -114,7 +118,14 @@ export class ReviewController implements vscode.Disposable {
 
   // ---- accept / reject ---------------------------------------------------------------------------
 
+  /** Adds a check the decisions on a review pass first (a task's: not while it runs). */
+  guard(check: ReviewGuard): vscode.Disposable {
+    this.guards.add(check);
+    return { dispose: () => this.guards.delete(check) };
+  }
+
   async acceptHunk(ref: HunkRef): Promise<boolean> {
+    await this.allowed(ref.conversationId);
     const review = this.state.get(ref.conversationId, ref.path);
     if (!review) return false;
     const document = await vscode.workspace.openTextDocument(pathToUri(ref.path));
@@ -126,6 +137,7 @@ export class ReviewController implements vscode.Disposable {
   }
 
   async rejectHunk(ref: HunkRef): Promise<boolean> {
+    await this.allowed(ref.conversationId);
     const review = this.state.get(ref.conversationId, ref.path);
     if (!review) return false;
     const document = await vscode.workspace.openTextDocument(pathToUri(ref.path));
@@ -146,6 +158,7 @@ export class ReviewController implements vscode.Disposable {
   }
 
   async acceptFile(ref: FileRef): Promise<void> {
+    await this.allowed(ref.conversationId);
     const review = this.state.get(ref.conversationId, ref.path);
     if (!review) return;
     const document = await vscode.workspace.openTextDocument(pathToUri(ref.path));
@@ -154,6 +167,7 @@ export class ReviewController implements vscode.Disposable {
   }
 
   async rejectFile(ref: FileRef): Promise<void> {
+    await this.allowed(ref.conversationId);
     const review = this.state.get(ref.conversationId, ref.path);
     if (!review) return;
     if (review.baseline === null) await this.deleteCreated(review);
@@ -327,6 +341,13 @@ export class ReviewController implements vscode.Disposable {
   }
 
   // ---- internals -------------------------------------------------------------------------------
+
+  private async allowed(conversationId: string): Promise<void> {
+    for (const check of this.guards) {
+      const refused = await check(conversationId);
+      if (refused) throw new Error(refused);
+    }
+  }
 
   private find(
     path: string,

@@ -2,12 +2,22 @@
 // commands and the view's refresh load on first use (the lazy task-commands bundle).
 import * as vscode from 'vscode';
 import type { TaskChat } from './task-chat';
+import type { ReviewController } from '../review/review-controller';
 import type { TaskWiring } from './task-wiring';
 import type { TaskNode, TasksTree } from './tasks-tree';
 import { TASK_BASE_SCHEME } from './task-scheme';
 
 const commands = () => import('./task-commands');
-const COMMANDS = ['refresh', 'start', 'openConversation', 'review', 'apply', 'discard', 'openWorktree'];
+const COMMANDS = [
+  'refresh',
+  'start',
+  'openConversation',
+  'review',
+  'reviewHunks',
+  'apply',
+  'discard',
+  'openWorktree',
+];
 
 /** The Tasks view's provider; the rows' code loads when the view first asks for them. */
 class LazyTasksTree implements vscode.TreeDataProvider<TaskNode | string> {
@@ -36,12 +46,13 @@ export function registerTasks(
   context: vscode.ExtensionContext,
   log: vscode.LogOutputChannel,
   chat: TaskChat,
+  review: ReviewController,
 ): vscode.Disposable[] {
   const tree = new LazyTasksTree();
   const view = vscode.window.createTreeView('logbook.tasks', { treeDataProvider: tree });
   let wired: Promise<TaskWiring> | undefined;
   const wire = () =>
-    (wired ??= commands().then((m) => m.wireTasks(context, log, view, () => tree.refresh(), chat)));
+    (wired ??= commands().then((m) => m.wireTasks(context, log, view, () => tree.refresh(), chat, review)));
   if (view.visible) void wire();
   return [
     view,

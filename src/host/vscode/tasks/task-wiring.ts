@@ -6,10 +6,12 @@ import * as vscode from 'vscode';
 import { errorText } from '../../../core/text/l10n';
 import { gitTry } from '../../node/worktrees/git-run';
 import { applyTaskHere, discardTaskHere } from './task-actions';
+import type { ReviewController } from '../review/review-controller';
+import { connectTaskReview, reviewTaskHunks } from './task-hunk-review';
 import { reviewTask } from './task-review';
 import { type StartOptions, startTaskInWorktree } from './task-start';
 import { openTaskConversation, type TaskChat } from './task-chat';
-import { taskPlace } from './task-place';
+import { editorTasks, taskPlace } from './task-place';
 import type { TaskNode } from './tasks-tree';
 
 const POLL_MS = 3000;
@@ -41,7 +43,16 @@ export function wireTasks(
   view: vscode.TreeView<unknown>,
   refresh: () => void,
   chat: TaskChat,
+  review: ReviewController,
 ): TaskWiring {
+  // Connected when a task is first reviewed per hunk: no task's review exists before that.
+  let reviews: vscode.Disposable | undefined;
+  const reviewHunks = async (name: string) => {
+    reviews ??= connectTaskReview(review, log, await taskPlace(), await editorTasks());
+    // A task's idle conversation held open here would read as running (its writer lock).
+    await chat.letGoOfTask((await taskPlace()).store.get(name).log);
+    return reviewTaskHunks(review, name);
+  };
   const named =
     (fn: (name: string, rest: unknown[]) => Promise<unknown>) =>
     async ([arg, ...rest]: unknown[]): Promise<unknown> => {
@@ -53,6 +64,7 @@ export function wireTasks(
     start: ([given]) => startTaskInWorktree(context, log, chat, given as StartOptions | undefined),
     openConversation: named(async (name) => openTaskConversation(chat, (await taskPlace()).store.get(name))),
     review: named(async (name) => reviewTask((await taskPlace()).store.get(name))),
+    reviewHunks: named(reviewHunks),
     apply: named((name) => applyTaskHere(name, chat)),
     discard: named((name, [confirmed]) => discardTaskHere(name, chat, confirmed === true)),
     openWorktree: named(async (name) => {
@@ -100,6 +112,7 @@ export function wireTasks(
     dispose() {
       clearInterval(timer);
       watcher?.dispose();
+      reviews?.dispose();
       for (const s of subscriptions) s.dispose();
     },
   };
