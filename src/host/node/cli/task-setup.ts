@@ -1,7 +1,8 @@
 // The setup step of `logbook run --worktree`: decided before the worktree is made (an unaccepted
 // repository setup file is asked about at a terminal, refused elsewhere), run after the
 // conversation opens, in the task's worktree, in the sandbox, with the agent's clean environment;
-// each step's command, exit code and output recorded in the task's log (`worktree_setup`).
+// each step recorded in the task's log as a terminal action of the user's, with its observation
+// (exit code and output), after the task's message and before the agent's first request.
 import { printableLine } from '../../../core/text/printable';
 import type { Conversation } from '../../../core/agent/conversation';
 import { llmSecrets } from '../../../core/secrets';
@@ -12,7 +13,6 @@ import type { CliIo } from './io';
 import { cliSandbox } from './sandbox-option';
 import { acceptSetup, repositorySetup, type SetupStep, setupAccepted } from '../worktrees/setup-source';
 
-export const SETUP_KEY = 'worktree_setup';
 const SETUP_TIMEOUT_MS = 15 * 60_000;
 const OUTPUT_KEPT = 8000;
 
@@ -67,15 +67,24 @@ export async function runSetup(
   try {
     for (const step of steps) {
       io.err(printableLine(`setup (${step.origin}): ${step.command.trim().split('\n').join('; ')}`));
-      const r = await terminal.run(step.command, { timeoutMs: SETUP_TIMEOUT_MS });
-      const exitCode = r.timedOut ? null : r.exitCode;
-      await conversation.recordAgentUpdate(SETUP_KEY, {
-        origin: step.origin,
-        command: step.command,
-        exit_code: exitCode,
-        timed_out: r.timedOut,
-        output: r.output.length > OUTPUT_KEPT ? `…${r.output.slice(-OUTPUT_KEPT)}` : r.output,
-      });
+      const r = await conversation.runHostCommand(
+        {
+          command: step.command,
+          summary: `Worktree setup (${step.origin})`,
+          note: `[The worktree's setup step from ${step.origin}, run by Logbook in the sandbox before the agent started.]`,
+        },
+        async () => {
+          const ran = await terminal.run(step.command, { timeoutMs: SETUP_TIMEOUT_MS });
+          const output = ran.output.length > OUTPUT_KEPT ? `…${ran.output.slice(-OUTPUT_KEPT)}` : ran.output;
+          return {
+            output,
+            exitCode: ran.timedOut ? null : ran.exitCode,
+            timedOut: ran.timedOut,
+            cwd: worktree,
+          };
+        },
+      );
+      const exitCode = r.exitCode;
       if (exitCode !== 0)
         throw new Error(
           `the setup step of ${step.origin} ${r.timedOut ? 'timed out' : `exited with ${exitCode}`}; the agent did not start. ` +
