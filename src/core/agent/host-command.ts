@@ -4,9 +4,16 @@
 // doubt like any other. Its source is the user (their settings, or a repository file they
 // accepted, chose it), never the agent.
 import { newEventId } from '../events';
+import { ACTION_STARTED_KEY } from '../state';
 import type { ConversationLog } from './conversation-journal';
 
 const TOOL = 'terminal';
+/** What the call ids of such commands start with: a list tells a task's setup by it. */
+const CALL_PREFIX = 'host_';
+
+export function isHostCommandCall(toolCallId: string): boolean {
+  return toolCallId.startsWith(CALL_PREFIX);
+}
 
 export interface HostCommand {
   command: string;
@@ -34,7 +41,7 @@ export async function runHostCommand(
   cmd: HostCommand,
   run: () => Promise<HostCommandResult>,
 ): Promise<HostCommandResult> {
-  const callId = `host_${newEventId()}`;
+  const callId = `${CALL_PREFIX}${newEventId()}`;
   const args = { command: cmd.command, is_input: false, reset: false };
   const action = await log.append(
     'ActionEvent',
@@ -48,6 +55,12 @@ export async function runHostCommand(
       summary: cmd.summary,
       reasoning_content: null,
     },
+    true,
+  );
+  // Started, as any action the dispatcher runs: a crash before its result leaves it in doubt, never run again unasked.
+  await log.append(
+    'ConversationStateUpdateEvent',
+    { key: ACTION_STARTED_KEY, value: { action_id: action.id } },
     true,
   );
   const answer = (

@@ -4,12 +4,13 @@
 // call, exported as valid OpenHands SDK events; a task whose process is alive but has recorded
 // nothing yet, or runs its setup, is listed as starting or setting up, never as crashed.
 import * as assert from 'node:assert/strict';
-import { readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { outsideFolder } from '../../support/outside-folder';
 import { printed, runCli } from '../cli/cli-runner';
 import { exportProblems } from '../cli/export-contract';
-import { CliFixture, readLogJson } from '../cli/fixtures';
+import { CliFixture, readLogJson, terminalCall } from '../cli/fixtures';
 import { createCall, finishCall, makeRepo } from '../cli/worktree-fixtures';
 
 type Json = Record<string, unknown>;
@@ -127,5 +128,90 @@ describe('worktree tasks: the setup step as an action, and a task that is starti
     assert.equal(payload.exit_code, 3);
     assert.equal(payload.is_error, true);
     assert.match(r.stdout, /\[env\] exit 3: \[The worktree's setup step/);
+  });
+
+  /**
+   * Runs `logbook run --worktree NAME` and, once `ready()` holds, reads `logbook tasks` while its
+   * process lives, then kills it with kill -9; gives the status seen alive and the one after.
+   */
+  async function statusAliveThenKilled(
+    repo: string,
+    env: Record<string, string>,
+    name: string,
+    ready: () => boolean,
+  ): Promise<{ alive: Json; killed: Json; run: Awaited<ReturnType<typeof runCli>> }> {
+    let alive: Json | undefined;
+    let failed: unknown;
+    const watch = (child: ChildProcess) => {
+      const poll = setInterval(() => {
+        if (!ready()) return;
+        clearInterval(poll);
+        tasks(repo, env)
+          .then((list) => (alive = list.find((t) => t.name === name)))
+          .catch((err: unknown) => (failed = err))
+          .finally(() => child.kill('SIGKILL'));
+      }, 25);
+      child.once('exit', () => clearInterval(poll));
+    };
+    const run = await runCli(['run', '--worktree', name, '--confirm', 'never', 'be slow'], {
+      cwd: repo,
+      env,
+      onSpawn: watch,
+    });
+    if (failed) throw failed;
+    assert.ok(alive, `the task was not listed while its process ran\n${printed(run)}`);
+    const killed = (await tasks(repo, env)).find((t) => t.name === name)!;
+    return { alive, killed, run };
+  }
+
+  it('a task whose log holds nothing yet (its worktree being made) is starting while its process lives, crashed once killed', async () => {
+    const { base, repo, data } = places();
+    // git runs post-checkout in the new worktree: the task's record is written, its log not yet.
+    const mark = join(base, 'checkout-started');
+    const hook = join(repo, '.git', 'hooks', 'post-checkout');
+    writeFileSync(hook, `#!/bin/sh\nexec >/dev/null 2>&1\ntouch '${mark}'\nsleep 3\n`);
+    chmodSync(hook, 0o755);
+    const env = {
+      ...(await fx.startLlm({ name: 'never-asked', turns: [{ reply: { toolCalls: [finishCall()] } }] })),
+      LOGBOOK_WORKTREES_DIR: data,
+    };
+    const { alive, killed, run } = await statusAliveThenKilled(repo, env, 'making', () => existsSync(mark));
+    assert.equal(run.code, null, printed(run));
+    assert.equal(alive.status, 'starting');
+    assert.equal(alive.waiting_for_you, false);
+    assert.equal(killed.status, 'crashed');
+    assert.equal(killed.waiting_for_you, true);
+    const text = await runCli(['tasks'], { cwd: repo, env });
+    assert.match(text.stdout, /making\s+crashed/);
+  });
+
+  it('a task running its setup step is setting up while its process lives; killed, it is crashed with the setup in doubt', async () => {
+    const { repo, data } = places();
+    const env = {
+      ...(await fx.startLlm({
+        name: 'after-setup',
+        turns: [
+          { reply: { toolCalls: [terminalCall('call_1', 'echo hi')] } },
+          { reply: { toolCalls: [finishCall()] } },
+        ],
+      })),
+      LOGBOOK_WORKTREES_DIR: data,
+      LOGBOOK_WORKTREES_SETUP: 'touch setup-started; sleep 20',
+    };
+    const started = () => {
+      const keys = existsSync(data) ? readdirSync(data) : [];
+      return keys.some((k) => existsSync(join(data, k, 'deps', 'setup-started')));
+    };
+    const { alive, killed } = await statusAliveThenKilled(repo, env, 'deps', started);
+    assert.equal(alive.status, 'setting up');
+    assert.equal(alive.waiting_for_you, false);
+    assert.equal(killed.status, 'crashed');
+    const shown = JSON.parse((await runCli(['show', 'deps', '--json'], { cwd: repo, env })).stdout) as Json;
+    assert.equal((shown.in_doubt as unknown[]).length, 1, JSON.stringify(shown));
+    assert.equal(fx.llm!.completionBodies().length, 0, 'the model was asked');
+    // Decided like any action in doubt: skipped, the agent goes on from there.
+    const resolved = await runCli(['resolve', 'deps', '--skip'], { cwd: repo, env });
+    assert.equal(resolved.code, 0, printed(resolved));
+    assert.equal((await tasks(repo, env))[0]!.status, 'finished');
   });
 });

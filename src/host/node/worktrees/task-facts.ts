@@ -1,4 +1,4 @@
-// What `logbook tasks` shows of one task: the status its log and worktree give, the files its
+// What `logbook tasks` shows of one task: the status its log, its process and worktree give, the files its
 // branch and worktree changed against the base, and the cost its log recorded.
 import { existsSync } from 'node:fs';
 import type { StoredConversationEvent } from '../../../core/agent/event-codec';
@@ -6,6 +6,8 @@ import { type EventStore, hasLiveWriter } from '../../../core/log';
 import { type ExecutionStatus, stateFromStore } from '../../../core/state';
 import { type TaskRecord, type TaskStatus, taskStatus } from '../../../core/worktrees';
 import { gitTry, lines } from './git-run';
+import { taskOwnerAlive } from './task-owner';
+import { isHostCommandCall } from '../../../core/agent/host-command';
 
 export interface TaskFactsReport {
   name: string;
@@ -27,8 +29,10 @@ type Open = (dir: string) => Promise<EventStore<StoredConversationEvent>>;
 
 export async function taskFacts(t: TaskRecord, open: Open): Promise<TaskFactsReport> {
   const worktreeExists = existsSync(t.worktree);
-  const writerAlive = hasLiveWriter(t.log);
+  // The log's writer, or before there is one, the process that started the task.
+  const writerAlive = hasLiveWriter(t.log) || taskOwnerAlive(t.log);
   let execution: ExecutionStatus | null = null;
+  let settingUp = false;
   let cost: number | null = null;
   if (existsSync(t.log)) {
     const store = await open(t.log).catch(() => undefined);
@@ -38,13 +42,14 @@ export async function taskFacts(t: TaskRecord, open: Open): Promise<TaskFactsRep
           const { state } = await stateFromStore(store, { id: t.name });
           execution = state.status;
           cost = state.metrics.total.cost;
+          settingUp = state.pendingActions.some((p) => isHostCommandCall(p.toolCallId));
         }
       } finally {
         await store.close();
       }
     }
   }
-  const seen = taskStatus({ lifecycle: t.status, execution, writerAlive, worktreeExists });
+  const seen = taskStatus({ lifecycle: t.status, execution, writerAlive, worktreeExists, settingUp });
   return {
     name: t.name,
     status: seen.status,
