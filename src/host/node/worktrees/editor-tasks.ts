@@ -9,10 +9,12 @@ import { discardTask } from './discard-task';
 import { git, gitTry, lines } from './git-run';
 import { type TaskFactsReport, taskFacts } from './task-facts';
 import { repositoryAt, TaskStore, worktreesRoot } from './task-store';
+import { type ChildWorktree, childWorktree, childWorktreeNote } from '../agents/child-worktree';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export { applyObstacle, applyTask, discardTask, gitTry, lines, TaskStore };
+export { applyObstacle, applyTask, discardTask, childWorktreeNote, gitTry, lines, TaskStore };
+export type { ChildWorktree };
 
 export interface TaskPlace {
   store: TaskStore;
@@ -32,4 +34,19 @@ export function taskPlaceOf(folder: string, env: Env): TaskPlace {
 
 export function factsOf(record: TaskRecord): Promise<TaskFactsReport> {
   return taskFacts(record, openReadOnly);
+}
+
+/**
+ * A delegated agent's own worktree (`isolation: worktree`), made as the CLI makes it
+ * (child-worktree.ts), under the root the CLI uses: `<worktrees.dir>/<repo-key>/.agents/`.
+ */
+export function editorChildWorktree(
+  workspace: string,
+  parentId: string,
+  agentName: string,
+  childId: string,
+  env: Env,
+): ChildWorktree {
+  const root = worktreesRoot(cliSettings('tasks', env).get<string | null>('worktrees.dir'), env);
+  return childWorktree(workspace, parentId, agentName, childId, root);
 }

@@ -52,6 +52,7 @@ export async function openEditorAgentSession(
     : () => knownSecrets.current;
   // Read once as the conversation opens: a changed hook file asks again in the next one.
   const hooks = editorHooks(deps.cwd);
+  const roots = () => (deps.roots ? [...deps.roots] : workspaceRoots(deps.cwd));
   const session = await openAgentSession({
     id: deps.id,
     dir: deps.dir,
@@ -91,7 +92,7 @@ export async function openEditorAgentSession(
             ? {
                 sandbox: {
                   sandbox: box.sandbox,
-                  workspaces: () => workspaceRoots(deps.cwd),
+                  workspaces: roots,
                   readOnly: place.readOnly,
                   launcherDir: box.launcherDir,
                 },
@@ -99,7 +100,7 @@ export async function openEditorAgentSession(
             : {}),
         })),
     },
-    roots: () => workspaceRoots(deps.cwd),
+    roots,
     secrets: mcp ? joinSecrets(ownSecrets, () => mcp.knownSecrets()) : ownSecrets,
     condenser: new LlmSummarizingCondenser(readCondenserSettings()),
     // The editor's Language Model API takes text only: its models get the note, not the bytes.

@@ -19,6 +19,8 @@ export interface SessionDeps {
   id: string;
   dir: string;
   cwd: string;
+  /** The folders the agent works in (a delegated agent's own worktree); absent: the window's folders. */
+  roots?: readonly string[];
   llm: ConfiguredLlm;
   skills: Skill[];
   log: vscode.LogOutputChannel;
