@@ -29,8 +29,7 @@ type Open = (dir: string) => Promise<EventStore<StoredConversationEvent>>;
 
 export async function taskFacts(t: TaskRecord, open: Open): Promise<TaskFactsReport> {
   const worktreeExists = existsSync(t.worktree);
-  // The log's writer, or before there is one, the process that started the task.
-  const writerAlive = hasLiveWriter(t.log) || taskOwnerAlive(t.log);
+  const logWriter = hasLiveWriter(t.log);
   let execution: ExecutionStatus | null = null;
   let settingUp = false;
   let cost: number | null = null;
@@ -49,6 +48,9 @@ export async function taskFacts(t: TaskRecord, open: Open): Promise<TaskFactsRep
       }
     }
   }
+  // The log's writer; while the log holds nothing yet, the process that started the task (the editor
+  // that made it holds that lock as long as the window lives: it counts only before the log does).
+  const writerAlive = logWriter || (execution === null && taskOwnerAlive(t.log));
   const seen = taskStatus({ lifecycle: t.status, execution, writerAlive, worktreeExists, settingUp });
   return {
     name: t.name,
