@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { agentTree } from '../../../src/core/agents/agent-tree';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { chatTask, EXTENSION_ID, logbook, scriptedModel, until, workspaceRoot } from './helpers';
 
@@ -105,16 +106,22 @@ describe('Sub-agents: isolation: worktree in the editor', function () {
         { match: { lastRole: 'tool' }, reply: call('c_pf', 'finish', { message: 'Done.' }) },
       ],
     });
-    const { controller, session } = await chatTask('get notes');
+    const { controller, session, service } = await chatTask('get notes');
     try {
       await until(() => !['running', 'idle'].includes(session.conversation.status), 'the parent ends');
       assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
-      assert.ok(!existsSync(join(root, 'notes.txt')), 'written in the window’s folder');
+      // What the child did, for a failure's message.
+      const child = agentTree(await session.conversation.events()).children[0]!;
+      const did = (await service.childEventsAfter(session.id, child.conversationId, -1))
+        .map((e) => JSON.stringify(e.event).slice(0, 600))
+        .join('\n');
+      assert.ok(!existsSync(join(root, 'notes.txt')), `written in the window’s folder\n${did}`);
       assert.ok(!existsSync(join(root, 'draft.txt')), 'written in the window’s folder');
       assert.equal(git(root, 'rev-parse', 'HEAD'), head);
       assert.equal(git(root, 'status', '--porcelain'), '');
       const branch = git(root, 'branch', '--list', 'logbook/*', '--format=%(refname:short)');
       assert.match(branch, /^logbook\/[a-z0-9]{8}-writer-[a-z0-9]{8}$/);
+      assert.equal(git(root, 'log', '-1', '--format=%s', branch), 'notes', did);
       assert.equal(git(root, 'show', `${branch}:notes.txt`), 'the notes');
       assert.equal(git(root, 'log', '-1', '--format=%s', branch), 'notes');
       // Where the CLI makes it: under worktrees.dir, the repository's .agents/ folder.

@@ -52,7 +52,6 @@ export async function openEditorAgentSession(
     : () => knownSecrets.current;
   // Read once as the conversation opens: a changed hook file asks again in the next one.
   const hooks = editorHooks(deps.cwd);
-  const roots = () => (deps.roots ? [...deps.roots] : workspaceRoots(deps.cwd));
   const session = await openAgentSession({
     id: deps.id,
     dir: deps.dir,
@@ -75,7 +74,10 @@ export async function openEditorAgentSession(
       return joinToolSources(mcpSource ? [mcpSource, editor] : [editor]);
     },
     ports: {
-      files: new WorkspaceFilePort({ writable: () => box?.sandbox.writableFolders ?? [] }),
+      files: new WorkspaceFilePort({
+        writable: () => box?.sandbox.writableFolders ?? [],
+        roots: () => workspaceRoots(deps),
+      }),
       terminal: (place) =>
         (terminal.port = new IntegratedTerminalPort({
           title: terminal.title(),
@@ -92,7 +94,7 @@ export async function openEditorAgentSession(
             ? {
                 sandbox: {
                   sandbox: box.sandbox,
-                  workspaces: roots,
+                  workspaces: () => workspaceRoots(deps),
                   readOnly: place.readOnly,
                   launcherDir: box.launcherDir,
                 },
@@ -100,7 +102,7 @@ export async function openEditorAgentSession(
             : {}),
         })),
     },
-    roots,
+    roots: () => workspaceRoots(deps),
     secrets: mcp ? joinSecrets(ownSecrets, () => mcp.knownSecrets()) : ownSecrets,
     condenser: new LlmSummarizingCondenser(readCondenserSettings()),
     // The editor's Language Model API takes text only: its models get the note, not the bytes.
@@ -119,7 +121,9 @@ export async function openEditorAgentSession(
   return { ...session, terminal, hooks };
 }
 
-function workspaceRoots(cwd: string): string[] {
+/** A worktree task's own folder, else the window's folders (or where the conversation runs, without any). */
+function workspaceRoots({ roots, cwd }: SessionDeps): string[] {
+  if (roots) return [...roots];
   const folders = vscode.workspace.workspaceFolders?.map((f) => f.uri.fsPath) ?? [];
   return folders.length ? folders : [cwd];
 }

@@ -19,7 +19,7 @@ export interface SessionDeps {
   id: string;
   dir: string;
   cwd: string;
-  /** The folders the agent works in (a delegated agent's own worktree); absent: the window's folders. */
+  /** Its workspace folders when not the window's: a worktree task's worktree (files, terminals, sandbox). */
   roots?: readonly string[];
   llm: ConfiguredLlm;
   skills: Skill[];

@@ -27,6 +27,8 @@ export interface WorkspaceFilePortOptions {
    * without that warning. The file tools refuse every other place before they reach the port.
    */
   writable?: () => readonly string[];
+  /** The conversation's workspace folders (a worktree task's: its worktree); default: the window's. */
+  roots?: () => readonly string[];
 }
 
 export class OutsideWorkspaceError extends Error {
@@ -49,7 +51,7 @@ export class WorkspaceFilePort implements FilePort {
   constructor(private readonly options: WorkspaceFilePortOptions = {}) {}
 
   get roots(): readonly string[] {
-    return workspaceRoots();
+    return this.options.roots?.() ?? workspaceRoots();
   }
 
   async readText(path: string): Promise<string | undefined> {
@@ -115,7 +117,7 @@ export class WorkspaceFilePort implements FilePort {
   }
 
   private async ensureAllowed(abs: string): Promise<void> {
-    if (isInWorkspace(abs)) return;
+    if (isInWorkspace(abs, this.roots)) return;
     // Remembered by where it leads, so a symlink retargeted later is asked about again.
     const real = realPath(abs);
     if (isInsideAny(real, this.options.writable?.() ?? [])) return;
