@@ -2,12 +2,15 @@
 // CLI (issue 43): in a git worktree of its own on a branch `logbook/<parent>-<agent>-<child>`, under
 // `<worktrees.dir>/<repo-key>/.agents/`, with the same sandbox; what it writes and commits stays out
 // of the window's folder, and its parent reads its branch, its commits and what it left
-// uncommitted. The window's folder is made a git repository for this suite only; the worktrees live
-// in a folder the sandbox can reach (not under /tmp, which it replaces).
+// uncommitted. The Tasks view lists a task whose CLI process runs its setup as setting up, and as
+// crashed once that process is killed. The window's folder is made a git repository for this suite
+// only; the worktrees live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import {
   appendFileSync,
+  readdirSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -18,6 +21,7 @@ import {
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { agentTree } from '../../../src/core/agents/agent-tree';
+import { type TaskNode, TasksTree } from '../../../src/host/vscode/tasks/tasks-tree';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { chatTask, EXTENSION_ID, logbook, scriptedModel, until, workspaceRoot } from './helpers';
 
@@ -32,7 +36,7 @@ const call = (id: string, name: string, args: Record<string, unknown>) => ({
   toolCalls: [{ id, name, arguments: { security_risk: 'LOW', summary: id, ...args } }],
 });
 
-describe('Sub-agents: isolation: worktree in the editor', function () {
+describe('Sub-agents: isolation: worktree in the editor; the Tasks view while a task starts', function () {
   this.timeout(120_000);
   let root: string;
   let data: string;
@@ -143,6 +147,42 @@ describe('Sub-agents: isolation: worktree in the editor', function () {
       assert.match(told, /Not committed: 1 file/);
     } finally {
       controller.dispose();
+    }
+  });
+
+  it('the Tasks view lists a task whose process runs its setup as setting up, and as crashed once that process is killed', async () => {
+    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    const child = spawn(
+      process.execPath,
+      [cli, 'run', '--worktree=slow-setup', '--confirm', 'never', 'wait'],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          ELECTRON_RUN_AS_NODE: '1',
+          LOGBOOK_BASE_URL: 'http://127.0.0.1:9/v1',
+          LOGBOOK_MODEL: 'scripted-model',
+          LOGBOOK_WORKTREES_DIR: data,
+          LOGBOOK_WORKTREES_SETUP: 'touch setup-started; sleep 30',
+        },
+        stdio: 'ignore',
+      },
+    );
+    const exit = once(child, 'exit');
+    try {
+      const tree = new TasksTree();
+      const status = async () =>
+        ((await tree.getChildren()) as TaskNode[]).find((r) => r.record.name === 'slow-setup')?.facts.status;
+      await until(() => {
+        const key = existsSync(data) ? readdirSync(data) : [];
+        return key.some((k) => existsSync(join(data, k, 'slow-setup', 'setup-started')));
+      }, 'the setup step runs');
+      assert.equal(await status(), 'setting up');
+      child.kill('SIGKILL');
+      await exit;
+      assert.equal(await status(), 'crashed');
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });
