@@ -28,7 +28,8 @@ import { DEFAULT_AGENT_SETTINGS, type AgentSettings } from './settings';
 import { triggeredSkills } from '../skills/skills';
 import { type UserMessageParts, userMessageFields } from './user-message';
 import { ConversationMemory, type MemoryLoad, SNAPSHOT_EVERY } from './conversation-memory';
-import { forkInto } from './fork';
+import { forkStore } from './fork';
+import { type HostCommand, type HostCommandResult, runHostCommand } from './host-command';
 import { SecretGuard } from '../secrets';
 import { ACT_AFTER_PLAN_NOTE, approvedPlanMessage } from './plan-mode';
 import { CHECKPOINT_KEY } from '../checkpoints/record';
@@ -444,24 +445,12 @@ export class Conversation {
    * to continue from there. Open the fork with `Conversation.open` on that store.
    */
   async fork(fromEventId: string, target: EventStore<StoredConversationEvent>): Promise<void> {
-    // Signed first, so the fork can carry this log's signatures over everything it copies.
-    if (!this.store.readOnly) await this.store.flush();
-    const events: Event[] = [];
-    const indices: number[] = [];
-    let index = 0;
-    for await (const slot of this.store.iterate(0)) {
-      if (!isCorruptRecord(slot)) {
-        events.push(slot as Event);
-        indices.push(index);
-      }
-      index++;
-    }
-    const dir = (this.store as { dir?: unknown }).dir;
-    await forkInto(
-      { id: this.id, events, indices, ...(typeof dir === 'string' ? { dir } : {}) },
-      fromEventId,
-      target,
-    );
+    await forkStore(this.store, this.id, fromEventId, target);
+  }
+
+  /** Runs a command of the host's before the agent (a worktree's setup), recorded as an action: host-command.ts. */
+  runHostCommand(cmd: HostCommand, run: () => Promise<HostCommandResult>): Promise<HostCommandResult> {
+    return runHostCommand(this.journal, cmd, run);
   }
 
   /** Events from the log, in order, skipping unreadable records. */

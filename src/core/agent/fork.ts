@@ -2,7 +2,7 @@
 // verbatim (ids and parent links kept), then a record of where it came from, a title and a status that waits for the user.
 // The source log is never changed.
 import { createEvent, type Event } from '../events';
-import type { EventStore } from '../log/event-store';
+import { isCorruptRecord, type EventStore } from '../log/event-store';
 import { branchOf, deriveState, EXECUTION_STATUS_KEY, TITLE_KEY } from '../state';
 import type { StoredConversationEvent } from './event-codec';
 import { WordedError } from '../text/l10n';
@@ -19,6 +19,31 @@ interface CopyingStore {
 
 function copies(target: object): target is CopyingStore {
   return typeof (target as Partial<CopyingStore>).appendCopies === 'function';
+}
+
+/**
+ * Writes a fork of a conversation's log into an empty store: its branch up to `fromEventId`, its
+ * signatures carried over (the source is flushed first, so everything it copies is signed).
+ */
+export async function forkStore(
+  store: EventStore<StoredConversationEvent>,
+  id: string,
+  fromEventId: string,
+  target: EventStore<StoredConversationEvent>,
+): Promise<void> {
+  if (!store.readOnly) await store.flush();
+  const events: Event[] = [];
+  const indices: number[] = [];
+  let index = 0;
+  for await (const slot of store.iterate(0)) {
+    if (!isCorruptRecord(slot)) {
+      events.push(slot as Event);
+      indices.push(index);
+    }
+    index++;
+  }
+  const dir = (store as { dir?: unknown }).dir;
+  await forkInto({ id, events, indices, ...(typeof dir === 'string' ? { dir } : {}) }, fromEventId, target);
 }
 
 export async function forkInto(

@@ -145,11 +145,13 @@ export function createEvent<K extends EventKind>(
 ): EventOfKind<K> {
   const given = jsonClone(fields) as Record<string, unknown>;
   const { id, timestamp, source, ...rest } = given;
+  // The default source must not overwrite the one given (a user's ActionEvent stays the user's).
+  const { source: defaultSource, ...defaults } = jsonClone(DEFAULTS[kind]) as Record<string, unknown>;
   const record: Record<string, unknown> = {
     id: id ?? newEventId(),
     timestamp: timestamp ?? nowTimestamp(),
-    source: source ?? DEFAULTS[kind].source ?? defaultMessageSource(rest),
-    ...(jsonClone(DEFAULTS[kind]) as Record<string, unknown>),
+    source: source ?? defaultSource ?? defaultMessageSource(rest),
+    ...defaults,
     ...rest,
   };
   delete record.kind;

@@ -1,11 +1,13 @@
 // What a task's status reads as in a list: derived from its conversation's state, whether a
-// process still writes its log, and whether its worktree is there. A log left `running` by a process
-// that is gone (killed, crashed) is a crashed task: its worktree is kept, to look at and continue.
+// process still writes its log (or, before it has one, the process that started the task lives), and
+// whether its worktree is there. A log left `running`, empty, or in its setup by a process that is
+// gone (killed, crashed) is a crashed task: its worktree is kept, to look at and continue.
 import type { ExecutionStatus } from '../state/transitions';
 import type { TaskLifecycle } from './task-record';
 
 export const TASK_STATUSES = [
   'starting',
+  'setting up',
   'running',
   'waiting',
   'finished',
@@ -21,8 +23,11 @@ export interface TaskFacts {
   lifecycle: TaskLifecycle;
   /** The conversation's status as its log says; null when the log holds no event yet. */
   execution: ExecutionStatus | null;
+  /** A process writes the log, or, before the log has anything, the one that started the task lives. */
   writerAlive: boolean;
   worktreeExists: boolean;
+  /** The log holds a setup command without its result. */
+  settingUp?: boolean;
 }
 
 export interface SeenStatus {
@@ -37,10 +42,12 @@ export function taskStatus(f: TaskFacts): SeenStatus {
   if (f.lifecycle === 'applied') return seen('applied');
   if (!f.worktreeExists) return seen('missing', true);
   if (f.writerAlive) {
-    return f.execution === 'waiting_for_confirmation'
-      ? seen('waiting', true)
-      : seen(f.execution ? 'running' : 'starting');
+    if (f.execution === 'waiting_for_confirmation') return seen('waiting', true);
+    if (f.settingUp) return seen('setting up');
+    return seen(f.execution ? 'running' : 'starting');
   }
+  // Its setup left without a result: the process died in it.
+  if (f.settingUp) return seen('crashed', true);
   switch (f.execution) {
     case null:
     case 'running':

@@ -266,10 +266,12 @@ describe('worktree tasks in the editor', function () {
       )!.facts;
       assert.deepEqual([facts.status, facts.files_changed], ['finished', 2]);
       assert.equal(readFileSync(join(record.worktree, 'setup.txt'), 'utf8'), 'setup-ran\n');
-      const setup = (await session.conversation.events()).find(
-        (e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'worktree_setup',
-      ) as { value?: { exit_code?: number } } | undefined;
-      assert.equal(setup?.value?.exit_code, 0, "the setup step is not in the task's log");
+      // The setup step is a command of the user's in the task's log, answered by its observation.
+      const events = await session.conversation.events();
+      const setup = events.find((e) => e.kind === 'ActionEvent' && e.summary?.startsWith('Worktree setup ('));
+      const answer = events.find((e) => e.kind === 'ObservationEvent' && e.action_id === setup?.id) as
+        { observation?: { exit_code?: number } } | undefined;
+      assert.equal(answer?.observation?.exit_code, 0, "the setup step is not in the task's log");
 
       // Discard goes on although the chat holds its log: a finished conversation held here is let go.
       assert.equal(await vscode.commands.executeCommand('logbook.tasks.discard', 'started', true), true);

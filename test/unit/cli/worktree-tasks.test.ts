@@ -238,12 +238,13 @@ describe('logbook run --worktree, tasks, apply, discard', function () {
     const [task] = await tasks(repo, env);
     assert.equal(readFileSync(join(task!.worktree as string, 'setup.txt'), 'utf8'), 'setup-ran\n');
     assert.deepEqual(treeHashes(repo), before);
-    const setup = (await readLogJson(task!.log as string)).filter((e) => e.key === 'worktree_setup');
+    const events = await readLogJson(task!.log as string);
+    const setup = events.filter((e) => e.kind === 'ActionEvent' && e.source === 'user');
     assert.equal(setup.length, 1);
-    const value = setup[0]!.value as Json;
+    assert.equal(setup[0]!.summary, 'Worktree setup (worktrees.setup)');
+    const value = events.find((e) => e.action_id === setup[0]!.id)!.observation as Json;
     assert.equal(value.exit_code, 0);
-    assert.equal(value.origin, 'worktrees.setup');
-    assert.match(value.output as string, new RegExp(`${task!.worktree as string}`));
+    assert.ok(JSON.stringify(value.content).includes(task!.worktree as string));
   });
 
   it('a failing setup step stops the task before the agent; the task and its log are kept', async () => {
@@ -257,10 +258,10 @@ describe('logbook run --worktree, tasks, apply, discard', function () {
     assert.equal(fx.llm!.remainingTurns(), 2, 'the model was asked');
     const [task] = await tasks(repo, env);
     assert.equal(task!.name, 'broken');
-    const value = (await readLogJson(task!.log as string)).find((e) => e.key === 'worktree_setup')!
-      .value as Json;
+    const value = (await readLogJson(task!.log as string)).find((e) => e.kind === 'ObservationEvent')!
+      .observation as Json;
     assert.equal(value.exit_code, 3);
-    assert.match(value.output as string, /no-deps/);
+    assert.match(JSON.stringify(value.content), /no-deps/);
   });
 
   it("the repository's .logbook/worktree-setup runs only once accepted, and is asked about again when it changes", async () => {

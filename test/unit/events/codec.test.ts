@@ -121,6 +121,24 @@ describe('events codec', () => {
     assert.equal(a.source, 'user');
   });
 
+  it("createEvent keeps a source given over the kind's default (a user's action is not the agent's)", () => {
+    const call = { id: 'c1', name: 'terminal', arguments: '{}' };
+    const fields = { tool_name: 'terminal', tool_call_id: 'c1', tool_call: call, llm_response_id: 'r1' };
+    const e = createEvent('ActionEvent', { ...fields, action: null, reasoning_content: null, summary: null });
+    assert.equal(e.source, 'agent');
+    assert.equal(
+      createEvent('ActionEvent', {
+        ...fields,
+        action: null,
+        source: 'user',
+        reasoning_content: null,
+        summary: null,
+      }).source,
+      'user',
+    );
+    assert.deepEqual(Object.keys(e).slice(0, 3), ['id', 'timestamp', 'source']);
+  });
+
   it('createEvent throws with the field path on invalid input', () => {
     assert.throws(
       () => createEvent('ConversationErrorEvent', { code: 'E', detail: 5 as unknown as string }),

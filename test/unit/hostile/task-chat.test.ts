@@ -39,7 +39,9 @@ describe('hostile: a worktree task setup step stays in its worktree', function (
     assert.equal(r.code, 0, printed(r));
     const list = await runCli(['tasks', '--json'], { cwd: repo, env });
     const [task] = (JSON.parse(list.stdout) as { tasks: { worktree: string; log: string }[] }).tasks;
-    const setup = (await readLogJson(task!.log)).find((e) => e.key === 'worktree_setup');
+    const setup = (await readLogJson(task!.log)).find(
+      (e) => e.kind === 'ActionEvent' && e.summary === 'Worktree setup (worktrees.setup)',
+    );
     assert.ok(setup, 'the setup step was not recorded');
     assert.deepEqual(
       {

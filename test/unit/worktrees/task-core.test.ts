@@ -28,6 +28,8 @@ describe('worktree task status', () => {
       waitingForYou: true,
     });
     assert.deepEqual(taskStatus(facts), { status: 'crashed', waitingForYou: true });
+    // Killed in its setup: the log says idle, but a setup command has no result.
+    assert.equal(taskStatus({ ...facts, execution: 'idle', settingUp: true }).status, 'crashed');
   });
   it('is running, starting or waiting while a process writes it', () => {
     const alive = { ...facts, writerAlive: true };
@@ -36,6 +38,10 @@ describe('worktree task status', () => {
       waitingForYou: false,
     });
     assert.deepEqual(taskStatus(alive), { status: 'starting', waitingForYou: false });
+    assert.deepEqual(taskStatus({ ...alive, execution: 'idle', settingUp: true }), {
+      status: 'setting up',
+      waitingForYou: false,
+    });
     assert.deepEqual(taskStatus({ ...alive, execution: 'waiting_for_confirmation' }), {
       status: 'waiting',
       waitingForYou: true,

@@ -68,7 +68,10 @@ function describeEvent(e: Event): string {
       return `[${who}] ${clip(terminalText(textOf(e.llm_message.content, ' ')))}`;
     }
     case 'ActionEvent':
-      return `[agent] ${actionText(e)}`;
+      // A command the host ran for the user (a worktree's setup) says what it was.
+      return e.source === 'user' && e.summary
+        ? `[user] ${e.summary}: ${actionWhat(e)}`
+        : `[agent] ${actionText(e)}`;
     case 'ObservationEvent':
       return `[env] ${observationLine(e)}`;
     case 'UserRejectObservation':

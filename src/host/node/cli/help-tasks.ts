@@ -23,10 +23,10 @@ export const TASK_HELP = {
        logbook tasks --accept-setup
 
 Lists the worktree tasks of the current folder's repository (logbook run --worktree starts one):
-name, status, branch, files changed against the base, and cost. Statuses: starting, running,
-waiting (for a confirmation, a plan approval or a look), finished, failed (error or stuck), crashed
-(its process is gone while running: worktree and log are kept, to look at and continue with
-logbook run --store LOG), missing (its worktree folder is gone), applied, discarded. A * marks a
+name, status, branch, files changed against the base, and cost. Statuses: starting, setting up
+(its setup step runs), running, waiting (for a confirmation, a plan approval or a look), finished,
+failed (error or stuck), crashed (its process is gone while starting, setting up or running:
+worktree and log are kept, to look at and continue with logbook run --store LOG), missing (its worktree folder is gone), applied, discarded. A * marks a
 task that waits for you.
 
 Options:

@@ -230,7 +230,6 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
     writeSessionInfo(storeDir, info);
     // Out of the workspace's reach: what approve, reject and resolve trust for the guarding settings.
     keepRecord(io.env, storeDir, info, prepared.mcpConfigSha256);
-    if (started) await runSetup(io, settings, llmSettings, started.worktree, setup, conversation);
     if (task === undefined) {
       if (conversation.state.mode !== 'plan' || conversation.state.tasks.length === 0) {
         throw new UsageError(
@@ -244,6 +243,8 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
       // What an editor's session list (`logbook acp`'s session/list) names it by.
       noteTitle(storeDir, conversation.state.title);
     }
+    // After the task's message, so the model reads the setup's commands as answered calls of its turn.
+    if (started) await runSetup(io, settings, llmSettings, started.worktree, setup, conversation);
     return await driveToStop(io, mode, session, storeDir, opened.children, inPlaceAt(io, values, workspace));
   } finally {
     await opened.close();

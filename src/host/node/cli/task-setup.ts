@@ -1,7 +1,8 @@
 // The setup step of `logbook run --worktree`: decided before the worktree is made (an unaccepted
 // repository setup file is asked about at a terminal, refused elsewhere), run after the
 // conversation opens, in the task's worktree, in the sandbox, with the agent's clean environment;
-// each step's command, exit code and output recorded in the task's log (`worktree_setup`).
+// each step recorded in the task's log as a terminal action of the user's, with its observation
+// (exit code and output), after the task's message and before the agent's first request.
 import { printableLine } from '../../../core/text/printable';
 import type { Conversation } from '../../../core/agent/conversation';
 import { llmSecrets } from '../../../core/secrets';
@@ -9,10 +10,8 @@ import type { LlmSettings } from '../../../core/llm';
 import type { CliSettings } from './cli-settings';
 import type { CliIo } from './io';
 import { cliSandbox } from './sandbox-option';
-import { runSetupSteps, SETUP_KEY } from '../worktrees/setup-run';
+import { runSetupSteps } from '../worktrees/setup-run';
 import { acceptSetup, repositorySetup, type SetupStep, setupAccepted } from '../worktrees/setup-source';
-
-export { SETUP_KEY };
 
 /** The steps to run, asking about an unaccepted repository file first; throws when it is not accepted. */
 export async function setupSteps(io: CliIo, settings: CliSettings, repo: string): Promise<SetupStep[]> {
@@ -63,7 +62,7 @@ export async function runSetup(
       sandbox,
       passEnvironment: settings.get<string[]>('terminal.passEnvironment'),
       secretValues: llmSecrets(llm).map((s) => s.value),
-      record: (value) => conversation.recordAgentUpdate(SETUP_KEY, value),
+      conversation,
       say: (step) =>
         io.err(printableLine(`setup (${step.origin}): ${step.command.trim().split('\n').join('; ')}`)),
     });

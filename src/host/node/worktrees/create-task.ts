@@ -18,6 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { type TaskRecord, taskBranch, taskNameFrom, taskNameProblem } from '../../../core/worktrees';
 import { git, gitTry, lines } from './git-run';
 import type { TaskStore } from './task-store';
+import { holdTaskOwner } from './task-owner';
 
 export interface CreateOptions {
   /** The user's working tree the task starts from (its HEAD is the base). */
@@ -60,6 +61,8 @@ export function createTask(store: TaskStore, opts: CreateOptions): Created {
     created: new Date().toISOString(),
     status: 'active',
   };
+  // Held before the record is written: a task listed while its worktree is made reads as starting.
+  holdTaskOwner(record.log);
   store.put(record);
   mkdirSync(dirname(worktree), { recursive: true });
   git(opts.from, ['worktree', 'add', '--quiet', '-b', branch, worktree, record.base]);

@@ -10,12 +10,24 @@ import { discardTask } from './discard-task';
 import { git, gitTry, lines } from './git-run';
 import { type TaskFactsReport, taskFacts } from './task-facts';
 import { repositoryAt, TaskStore, worktreesRoot } from './task-store';
+import { type ChildWorktree, childWorktree, childWorktreeNote } from '../agents/child-worktree';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-export { applyObstacle, applyTask, commitPending, commitRejection, discardTask, gitTry, lines, TaskStore };
+export {
+  applyObstacle,
+  applyTask,
+  childWorktreeNote,
+  commitPending,
+  commitRejection,
+  discardTask,
+  gitTry,
+  lines,
+  TaskStore,
+};
+export type { ChildWorktree };
 export { createTask } from './create-task';
-export { runSetupSteps, SETUP_KEY } from './setup-run';
+export { runSetupSteps } from './setup-run';
 export { acceptSetup, repositorySetup, setupAccepted } from './setup-source';
 export { newSessionInfo, readSessionInfo, writeSessionInfo } from '../cli/session-file';
 
@@ -40,4 +52,19 @@ export function taskPlaceOf(folder: string, env: Env): TaskPlace {
 
 export function factsOf(record: TaskRecord): Promise<TaskFactsReport> {
   return taskFacts(record, openReadOnly);
+}
+
+/**
+ * A delegated agent's own worktree (`isolation: worktree`), made as the CLI makes it
+ * (child-worktree.ts), under the root the CLI uses: `<worktrees.dir>/<repo-key>/.agents/`.
+ */
+export function editorChildWorktree(
+  workspace: string,
+  parentId: string,
+  agentName: string,
+  childId: string,
+  env: Env,
+): ChildWorktree {
+  const root = worktreesRoot(cliSettings('tasks', env).get<string | null>('worktrees.dir'), env);
+  return childWorktree(workspace, parentId, agentName, childId, root);
 }

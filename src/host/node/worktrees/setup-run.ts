@@ -1,11 +1,12 @@
 // The setup step of a worktree task, as both hosts run it: each command in the task's worktree, in
 // the sandbox (the worktree's writable set, as for the agent's commands), with the agent's clean
-// environment, and its command, exit code and output recorded in the task's log (`worktree_setup`).
+// environment; each step recorded in the task's log as a terminal action of the user's with its
+// observation (exit code and output), after the task's message and before the agent's first request.
+import type { Conversation } from '../../../core/agent/conversation';
 import type { CommandSandbox } from '../sandbox/command-sandbox';
 import { NodeTerminalPort } from '../ports/node-terminal-port';
 import type { SetupStep } from './setup-source';
 
-export const SETUP_KEY = 'worktree_setup';
 const SETUP_TIMEOUT_MS = 15 * 60_000;
 const OUTPUT_KEPT = 8000;
 
@@ -17,8 +18,8 @@ export interface SetupRun {
   passEnvironment: readonly string[];
   /** Values never shown to a step (the model's key). */
   secretValues: readonly string[];
-  /** Records one step's result in the task's log. */
-  record(value: Record<string, unknown>): Promise<unknown>;
+  /** The task's conversation, which records each step as an action and its observation. */
+  conversation: Pick<Conversation, 'runHostCommand'>;
   /** Says which step starts (stderr in the CLI, the output channel in the editor). */
   say(step: SetupStep): void;
 }
@@ -35,15 +36,24 @@ export async function runSetupSteps(run: SetupRun): Promise<void> {
   try {
     for (const step of run.steps) {
       run.say(step);
-      const r = await terminal.run(step.command, { timeoutMs: SETUP_TIMEOUT_MS });
-      const exitCode = r.timedOut ? null : r.exitCode;
-      await run.record({
-        origin: step.origin,
-        command: step.command,
-        exit_code: exitCode,
-        timed_out: r.timedOut,
-        output: r.output.length > OUTPUT_KEPT ? `…${r.output.slice(-OUTPUT_KEPT)}` : r.output,
-      });
+      const r = await run.conversation.runHostCommand(
+        {
+          command: step.command,
+          summary: `Worktree setup (${step.origin})`,
+          note: `[The worktree's setup step from ${step.origin}, run by Logbook in the sandbox before the agent started.]`,
+        },
+        async () => {
+          const ran = await terminal.run(step.command, { timeoutMs: SETUP_TIMEOUT_MS });
+          const output = ran.output.length > OUTPUT_KEPT ? `…${ran.output.slice(-OUTPUT_KEPT)}` : ran.output;
+          return {
+            output,
+            exitCode: ran.timedOut ? null : ran.exitCode,
+            timedOut: ran.timedOut,
+            cwd: run.worktree,
+          };
+        },
+      );
+      const exitCode = r.exitCode;
       if (exitCode !== 0)
         throw new Error(
           `the setup step of ${step.origin} ${r.timedOut ? 'timed out' : `exited with ${exitCode}`}; the agent did not start. ` +

@@ -1,4 +1,4 @@
-// What `logbook tasks` shows of one task: the status its log and worktree give, the files its
+// What `logbook tasks` shows of one task: the status its log, its process and worktree give, the files its
 // branch and worktree changed against the base, and the cost its log recorded.
 import { existsSync } from 'node:fs';
 import type { StoredConversationEvent } from '../../../core/agent/event-codec';
@@ -6,6 +6,8 @@ import { type EventStore, hasLiveWriter } from '../../../core/log';
 import { type ExecutionStatus, stateFromStore } from '../../../core/state';
 import { type TaskRecord, type TaskStatus, taskStatus } from '../../../core/worktrees';
 import { gitTry, lines } from './git-run';
+import { taskOwnerAlive } from './task-owner';
+import { isHostCommandCall } from '../../../core/agent/host-command';
 
 export interface TaskFactsReport {
   name: string;
@@ -27,8 +29,9 @@ type Open = (dir: string) => Promise<EventStore<StoredConversationEvent>>;
 
 export async function taskFacts(t: TaskRecord, open: Open): Promise<TaskFactsReport> {
   const worktreeExists = existsSync(t.worktree);
-  const writerAlive = hasLiveWriter(t.log);
+  const logWriter = hasLiveWriter(t.log);
   let execution: ExecutionStatus | null = null;
+  let settingUp = false;
   let cost: number | null = null;
   if (existsSync(t.log)) {
     const store = await open(t.log).catch(() => undefined);
@@ -38,13 +41,17 @@ export async function taskFacts(t: TaskRecord, open: Open): Promise<TaskFactsRep
           const { state } = await stateFromStore(store, { id: t.name });
           execution = state.status;
           cost = state.metrics.total.cost;
+          settingUp = state.pendingActions.some((p) => isHostCommandCall(p.toolCallId));
         }
       } finally {
         await store.close();
       }
     }
   }
-  const seen = taskStatus({ lifecycle: t.status, execution, writerAlive, worktreeExists });
+  // The log's writer; while the log holds nothing yet, the process that started the task (the editor
+  // that made it holds that lock as long as the window lives: it counts only before the log does).
+  const writerAlive = logWriter || (execution === null && taskOwnerAlive(t.log));
+  const seen = taskStatus({ lifecycle: t.status, execution, writerAlive, worktreeExists, settingUp });
   return {
     name: t.name,
     status: seen.status,

@@ -1,8 +1,9 @@
 // Sub-agents in the editor, as in the CLI: the main agent gets `delegate` and `transfer_to_agent`
 // over the agent definitions, and its events carry `agent_name`/`branch`. Each delegated agent runs
 // as a conversation session of its own (its folder inside the parent's, its own key and tools), with
-// the editor's ports and the same confirmation settings as the parent. Children stay open while the
-// parent is, so the chat can show their steps and the user can answer what they wait on.
+// the editor's ports and the same confirmation settings as the parent; one whose definition says
+// `isolation: worktree` works in a git worktree of its own, as in the CLI. Children stay open while
+// the parent is, so the chat can show their steps and the user can answer what they wait on.
 import * as vscode from 'vscode';
 import { MAIN_STAMP } from '../../../core/agents/agent-events';
 import { endedStatus } from '../../../core/agents/agent-tree';
@@ -30,6 +31,7 @@ import {
 import { AgentLinks, type TreeLink } from './agent-links';
 import { agentFolders } from './closed-agent-logs';
 import { configuredMcpServerNames } from '../mcp/editor-mcp-servers';
+import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-store';
 
 /**
  * The agents a conversation here may hand work to. An untrusted workspace loads none (not even the
@@ -58,6 +60,30 @@ export interface EditorAgentOptions {
   onChildAppend(childId: string, events: SequencedEvent[]): void;
   /** A definition of this name the user has not accepted yet (held-agents.ts): refused, saying why. */
   held?: (name: string) => HeldDefinition | null;
+  /** The checkpoints of a delegated agent's own worktree; absent: it records none. */
+  checkpointsFor?: (folder: string) => WorkspaceCheckpointStore;
+}
+
+/** A delegated agent's own worktree: its folder, its workspace there, and what it left, for its parent. */
+interface ChildWorktreePlace {
+  dir: string;
+  workspace: string;
+  note(): string;
+}
+
+/**
+ * The worktree of a child whose definition says `isolation: worktree` (none in plan mode, where it
+ * writes nothing and reads its parent's folder), from the lazy task bundle the Tasks view loads.
+ * Throws, saying why, where none can be made: the child never runs in its parent's folder instead.
+ */
+async function isolate(
+  spec: ChildSpec,
+  parent: { cwd: string; id: string },
+): Promise<ChildWorktreePlace | undefined> {
+  if (spec.agent.isolation !== 'worktree' || spec.agent.mode === 'plan') return undefined;
+  const m = await import('../tasks/task-commands');
+  const wt = m.editorChildWorktree(parent.cwd, parent.id, spec.agent.name, spec.id, process.env);
+  return { dir: wt.dir, workspace: wt.workspace, note: () => m.childWorktreeNote(wt) };
 }
 
 export interface EditorMainAgent {
@@ -84,16 +110,16 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
   // Every delegated agent of the tree: a child's own children are opened through here too.
   const open = new Map<string, ConversationSession>();
   const links = new AgentLinks();
+  const worktrees = new Map<string, ChildWorktreePlace>();
   const openChild = async (spec: ChildSpec): Promise<OpenedChild> => {
-    // Never in the parent's folder instead: the editor makes no worktree for a child yet.
-    if (spec.agent.isolation === 'worktree' && spec.agent.mode !== 'plan')
-      throw new Error(
-        `The agent "${spec.agent.name}" works in a git worktree of its own (isolation: worktree), which the editor does not make yet; the logbook CLI does.`,
-      );
     let s = open.get(spec.id);
     if (!s) {
+      // `isolation: worktree`: its own worktree, made (or found again) as the CLI makes it.
+      const wt = await isolate(spec, o.parent);
+      if (wt) worktrees.set(spec.id, wt);
       // The window's MCP tools: all for an agent given every tool (no `tools` list), else those its list names.
-      const { mcp, ...parent } = o.parent;
+      const { mcp, checkpoints: windowCheckpoints, ...parent } = o.parent;
+      const checkpoints = wt ? o.checkpointsFor?.(wt.dir) : windowCheckpoints;
       const mcpTools = mcpToolRefs(spec.agent.tools);
       s = await ConversationSession.open({
         ...parent,
@@ -101,6 +127,9 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
         ...(mcpTools?.length ? { mcpTools } : {}),
         // A definition's model: the same endpoint (or the editor's models) under that name.
         ...(spec.agent.model ? { llm: parent.llm.withModel(spec.agent.model) } : {}),
+        // In its worktree: its workspace, the sandbox's writable folder and its checkpoints are there.
+        ...(wt ? { cwd: wt.workspace, roots: [wt.workspace] } : {}),
+        ...(checkpoints ? { checkpoints } : {}),
         id: spec.id,
         dir: spec.dir,
         signing: spec.identity ?? o.parent.signing,
@@ -131,7 +160,13 @@ export function editorMainAgent(o: EditorAgentOptions): EditorMainAgent {
     }
     o.parent.onHeader();
     // Kept open: the chat reads its steps and answers its questions; it closes with the parent.
-    return { conversation: s.conversation, close: async () => o.parent.onHeader() };
+    const wt = worktrees.get(spec.id);
+    return {
+      conversation: s.conversation,
+      close: async () => o.parent.onHeader(),
+      // Where it left its work (branch, commits, what is uncommitted), read by its parent.
+      ...(wt ? { note: () => wt.note() } : {}),
+    };
   };
   // The agent holding exactly these actions, at any depth (the map holds grandchildren too).
   // Agents not opened here (ended before this window opened the conversation): their own children

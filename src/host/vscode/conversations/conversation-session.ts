@@ -239,9 +239,11 @@ export class ConversationSession {
     return this.imageStore;
   }
 
+  /** Records the user's message and runs; `beforeRun` (a worktree task's setup) may hold the run back. */
   async send(
     text: string,
     attached?: { texts: readonly string[]; images: readonly string[] },
+    beforeRun?: () => Promise<boolean>,
   ): Promise<void> {
     this.ensureWritable();
     // Declined hooks refuse the run before the message is recorded, as the CLI refuses it.
@@ -259,6 +261,7 @@ export class ConversationSession {
       this.refuse(errorText(err, vscode.l10n));
       return;
     }
+    if (beforeRun && !(await beforeRun())) return;
     this.startRun();
   }
 

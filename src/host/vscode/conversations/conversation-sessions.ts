@@ -4,7 +4,7 @@
 // date with its state. ConversationService adds what the user asks of them.
 import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-store';
 import { checkpointStoreFor } from '../checkpoints/checkpoints';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { NamedSecret } from '../../../core/secrets';
 import { joinSecrets } from '../../node/mcp';
@@ -291,6 +291,8 @@ export class ConversationSessions implements vscode.Disposable {
         hold.afterEvents(events);
       },
       held: (name) => hold.held(name),
+      // A child in a worktree of its own keeps its checkpoints beside the window's.
+      checkpointsFor: (folder) => checkpointStoreFor(this.root, [{ name: basename(folder), path: folder }]),
     });
     const withAgents: SessionDeps = {
       ...deps,

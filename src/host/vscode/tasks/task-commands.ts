@@ -1,5 +1,7 @@
 // The editor's worktree tasks past their registration, loaded on first use (a lazy bundle,
 // scripts/lazy-bundles.mjs): the Tasks view's rows, its commands (start, review, apply, discard)
-// and its refresh. A window that never shows its tasks never parses them.
+// and its refresh, and the worktree of a delegated agent with `isolation: worktree`. A window that
+// never shows its tasks never parses them.
 export { baseContent, wireTasks } from './task-wiring';
 export { TasksTree } from './tasks-tree';
+export { childWorktreeNote, editorChildWorktree } from '../../node/worktrees/editor-tasks';

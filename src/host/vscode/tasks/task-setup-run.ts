@@ -46,7 +46,7 @@ export async function runTaskSetup(
   steps: readonly SetupStep[],
 ): Promise<boolean> {
   if (steps.length === 0) return true;
-  const { runSetupSteps, SETUP_KEY } = await editorTasks();
+  const { runSetupSteps } = await editorTasks();
   const { sandbox } = createEditorSandbox(context);
   try {
     await runSetupSteps({
@@ -55,7 +55,7 @@ export async function runTaskSetup(
       sandbox,
       passEnvironment: terminalPassEnvironment(),
       secretValues: session.secrets.map((s) => s.value),
-      record: (value) => session.conversation.recordAgentUpdate(SETUP_KEY, value),
+      conversation: session.conversation,
       say: (step) => log.info(`Task setup (${step.origin}): ${step.command.trim().split('\n').join('; ')}`),
     });
     return true;

@@ -93,10 +93,11 @@ export async function startTaskInWorktree(
   // What `logbook show`, `approve` and `run --store` read: the conversation's id and workspace.
   tasks.writeSessionInfo(record.log, tasks.newSessionInfo({ id, workspace: record.worktree, ...recorded() }));
   await vscode.commands.executeCommand('logbook.chat.focus');
-  if (await runTaskSetup(context, log, session, record.worktree, steps)) {
-    await session.setMode(readDefaultMode());
-    await session.send(record.task);
-  }
+  await session.setMode(readDefaultMode());
+  // After the task's message, so the model reads the setup's commands as answered calls of its turn.
+  await session.send(record.task, undefined, () =>
+    runTaskSetup(context, log, session, record.worktree, steps),
+  );
   return { name: record.name, id };
 }
 

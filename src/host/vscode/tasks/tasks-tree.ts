@@ -15,6 +15,7 @@ export interface TaskNode {
 
 const STATUS_ICONS: Record<string, string> = {
   starting: 'loading~spin',
+  'setting up': 'loading~spin',
   running: 'loading~spin',
   waiting: 'bell-dot',
   finished: 'check',
