@@ -79,15 +79,29 @@ function moduleOfLine(bundle: string): (line: number) => string {
   };
 }
 
+/** The source module of a line of any bundle in `dir` (the CLI and its lazily loaded bundles), else the url. */
+function moduleOfFrame(dir: string): (f: Frame) => string {
+  const byUrl = new Map<string, ((line: number) => string) | null>();
+  return (f) => {
+    let of = byUrl.get(f.url);
+    if (of === undefined) {
+      const file = f.url.startsWith('file://') ? new URL(f.url).pathname : f.url;
+      of = file.startsWith(dir) && fs.existsSync(file) ? moduleOfLine(fs.readFileSync(file, 'utf8')) : null;
+      byUrl.set(f.url, of);
+    }
+    return of ? of(f.lineNumber) : f.url;
+  };
+}
+
 function breakdown(profile: Profile, bundlePath: string, top: number): string[] {
-  const moduleOf = moduleOfLine(fs.readFileSync(bundlePath, 'utf8'));
+  const moduleOf = moduleOfFrame(path.dirname(bundlePath));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const phaseOf = new Map<number, string>();
   const own = (n: ProfileNode): string | undefined => {
     const f = n.callFrame;
-    const module = f.url.endsWith(path.basename(bundlePath)) ? moduleOf(f.lineNumber) : f.url;
+    const module = moduleOf(f);
     return PHASES.find(
       (p) =>
         (!p.module || p.module.test(module)) && (!p.fn || p.fn.test(f.functionName)) && (p.module || p.fn),
@@ -111,7 +125,7 @@ function breakdown(profile: Profile, bundlePath: string, top: number): string[] 
     const p = phase(id);
     perPhase.set(p, (perPhase.get(p) ?? 0) + dt);
     const f = byId.get(id)!.callFrame;
-    const where = f.url.endsWith(path.basename(bundlePath)) ? moduleOf(f.lineNumber) : f.url || '(native)';
+    const where = moduleOf(f) || '(native)';
     const key = `${f.functionName || '(anonymous)'} (${where})`;
     selfTime.set(key, (selfTime.get(key) ?? 0) + dt);
   });
