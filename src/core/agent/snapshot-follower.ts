@@ -20,8 +20,9 @@ import type { Event } from '../events';
 import type { EventStore } from '../log/event-store';
 import { snapshotsToKeep } from '../log/snapshot-thinning';
 import { encodeSnapshot, initialState, reduce } from '../state';
-import { resumeDataOf, SNAPSHOT_EVERY } from './conversation-memory';
+import { SNAPSHOT_EVERY } from './conversation-memory';
 import type { StoredConversationEvent } from './event-codec';
+import { RunningCheckpoint } from './running-checkpoint';
 
 type Store = EventStore<StoredConversationEvent>;
 
@@ -47,6 +48,7 @@ export function followWithSnapshots(store: Store, id: string, opts: FollowOption
   const wanted = opts.expectedLength === undefined ? null : keptSnapshots(opts.expectedLength, every);
   let state = initialState(id);
   const view = new ViewLedger((e) => ({ id: e.id, kind: e.kind }));
+  const resume = new RunningCheckpoint(view);
   const held = new Map<number, string>();
   const written: number[] = [];
   let last = -1;
@@ -57,7 +59,7 @@ export function followWithSnapshots(store: Store, id: string, opts: FollowOption
     writes = writes.then(() => store.writeSnapshot(index, json));
   };
   const snapshot = (index: number): void => {
-    const json = encodeSnapshot(state, resumeDataOf(view.checkpoint(), view.showsKind('SystemPromptEvent')));
+    const json = encodeSnapshot(state, resume.resumeData());
     if (wanted) held.set(index, json);
     else write(index, json);
   };
