@@ -175,17 +175,39 @@ async function main(): Promise<void> {
       { encoding: 'utf8', env: { ...process.env, LOGBOOK_SIGNING_KEY: path.join(work, 'key') } },
     );
     if (r.status !== 0) throw new Error(`import failed (${r.status}): ${r.stderr}`);
-    const file = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
-    if (!file) throw new Error('node wrote no profile');
+    // One profile per thread (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): the main thread's
+    // is broken down; a worker's (the files read ahead) is only summed.
+    const files = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
+    const threadOf = (f: string) => Number(f.split('.').at(-3));
+    const file = files.find((f) => threadOf(f) === 0);
+    if (!file) throw new Error('node wrote no profile of its main thread');
     const profile = JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')) as Profile;
+    // A worker's samples that are not its reading are it waiting for the main thread to catch up.
+    const reading = (p: Profile) => {
+      const byId = new Map(p.nodes.map((x) => [x.id, x]));
+      const up = new Map<number, number>();
+      for (const x of p.nodes) for (const c of x.children ?? []) up.set(c, x.id);
+      const reads = (id: number | undefined): boolean =>
+        id !== undefined && (byId.get(id)!.callFrame.functionName === 'readFileSync' || reads(up.get(id)));
+      return p.samples.reduce((a, id, i) => a + (reads(id) ? (p.timeDeltas[i] ?? 0) : 0), 0) / 1000;
+    };
+    const workers = files
+      .filter((f) => f !== file)
+      .map((f) => reading(JSON.parse(fs.readFileSync(path.join(profDir, f), 'utf8')) as Profile));
     const loadavg = os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' / ');
     process.stdout.write(
-      [`${n} sample events; load average ${loadavg}`, '', ...breakdown(profile, cli, arg('--top', 15))].join(
-        '\n',
-      ) + '\n',
+      [
+        `${n} sample events; load average ${loadavg}`,
+        ...workers.map(
+          (ms) =>
+            `A worker thread read the event files ahead, ${ms.toFixed(0)} ms of reading (not in the table).`,
+        ),
+        '',
+        ...breakdown(profile, cli, arg('--top', 15)),
+      ].join('\n') + '\n',
     );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

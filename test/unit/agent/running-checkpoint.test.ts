@@ -7,7 +7,6 @@ import { conversationEventCodec, type StoredConversationEvent } from '../../../s
 import { RunningCheckpoint } from '../../../src/core/agent/running-checkpoint';
 import { followWithSnapshots } from '../../../src/core/agent/snapshot-follower';
 import { ViewLedger } from '../../../src/core/context';
-import type { Event } from '../../../src/core/events';
 import { MemoryEventStore } from '../../../src/core/log/memory-store';
 import { encodeSnapshot } from '../../../src/core/state';
 import { materialize, type Op, opArb } from '../context/random-log';
