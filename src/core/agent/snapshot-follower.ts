@@ -7,7 +7,8 @@
  *
  * Only what a snapshot needs is kept: the state, and of the view the ids and positions of the
  * events it shows (a ViewLedger of ids), never the events themselves or their prompt messages, so
- * memory follows the view's length and not its bytes. When the caller knows how long the log will
+ * memory follows the view's length and not its bytes. The view's part of each snapshot is carried
+ * from the one before (running-checkpoint.ts): a snapshot costs the events since, not the whole view. When the caller knows how long the log will
  * be, only the snapshots the store would keep of that length (snapshot-thinning.ts) are taken at
  * all, held until `finish` and written newest first, so none is written only to be thinned away.
  *

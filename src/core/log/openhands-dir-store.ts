@@ -93,7 +93,7 @@ export class OpenHandsDirStore<E extends StoredEvent = StoredEvent> implements E
   private queue: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   private closed = false;
-  private readonly readAheadFrom: number;
+  private readAheadFrom: number;
   private ahead: FileReadAhead | null = null;
 
   static async open<E extends StoredEvent = StoredEvent>(
@@ -318,7 +318,11 @@ export class OpenHandsDirStore<E extends StoredEvent = StoredEvent> implements E
   private readingAhead(from: number): FileReadAhead | null {
     if (this.ahead || this.names.length < this.readAheadFrom || this.closed) return this.ahead;
     const names = this.names.map((n, i) => (n === undefined || this.corrupt.has(i) ? null : n));
-    this.ahead = new FileReadAhead(this.eventsDir, names, from);
+    try {
+      this.ahead = new FileReadAhead(this.eventsDir, names, from);
+    } catch {
+      this.readAheadFrom = Infinity; // no thread to be had: the files are read here, as always
+    }
     return this.ahead;
   }
 
