@@ -14,7 +14,9 @@ const BATCH = 256;
 const AHEAD = 8;
 
 // The worker's source, evaluated as it is: a bundled file has no module of its own to start a
-// Worker from. `taken` counts batches taken; the worker sleeps while it is AHEAD batches ahead.
+// Worker from. `taken`: [batches taken, the count that wakes the worker]. Once AHEAD batches ahead
+// it sleeps until half of them are taken, so the taker wakes it once per AHEAD / 2 batches, not
+// for each one (a wake-up costs the taker a context switch on a busy machine).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
@@ -22,7 +24,10 @@ const path = require('node:path');
 const { dir, names, from, batch, ahead, taken } = workerData;
 const counter = new Int32Array(taken);
 for (let b = 0, start = from; start < names.length; b++, start += batch) {
-  for (let t = Atomics.load(counter, 0); b - t >= ahead; t = Atomics.load(counter, 0)) Atomics.wait(counter, 0, t);
+  if (b - Atomics.load(counter, 0) >= ahead) {
+    Atomics.store(counter, 1, b - ahead / 2);
+    for (let t = Atomics.load(counter, 0); b - t > ahead / 2; t = Atomics.load(counter, 0)) Atomics.wait(counter, 0, t);
+  }
   const texts = [];
   for (let i = start; i < Math.min(names.length, start + batch); i++) {
     const name = names[i];
@@ -40,7 +45,7 @@ for (let b = 0, start = from; start < names.length; b++, start += batch) {
 
 export class FileReadAhead {
   private readonly worker: Worker;
-  private readonly taken = new Int32Array(new SharedArrayBuffer(4));
+  private readonly taken = new Int32Array(new SharedArrayBuffer(8)).fill(-1, 1);
   private readonly ready: (string | null)[][] = [];
   private current: (string | null)[] = [];
   /** Index of the file `current[0]` stands for. */
@@ -94,8 +99,7 @@ export class FileReadAhead {
     }
     this.base += this.current.length;
     this.current = this.ready.shift()!;
-    Atomics.add(this.taken, 0, 1);
-    Atomics.notify(this.taken, 0);
+    if (Atomics.add(this.taken, 0, 1) + 1 === Atomics.load(this.taken, 1)) Atomics.notify(this.taken, 0);
     return true;
   }
 
