@@ -79,15 +79,29 @@ function moduleOfLine(bundle: string): (line: number) => string {
   };
 }
 
+/** The source module of a line of any bundle in `dir` (the CLI and its lazily loaded bundles), else the url. */
+function moduleOfFrame(dir: string): (f: Frame) => string {
+  const byUrl = new Map<string, ((line: number) => string) | null>();
+  return (f) => {
+    let of = byUrl.get(f.url);
+    if (of === undefined) {
+      const file = f.url.startsWith('file://') ? new URL(f.url).pathname : f.url;
+      of = file.startsWith(dir) && fs.existsSync(file) ? moduleOfLine(fs.readFileSync(file, 'utf8')) : null;
+      byUrl.set(f.url, of);
+    }
+    return of ? of(f.lineNumber) : f.url;
+  };
+}
+
 function breakdown(profile: Profile, bundlePath: string, top: number): string[] {
-  const moduleOf = moduleOfLine(fs.readFileSync(bundlePath, 'utf8'));
+  const moduleOf = moduleOfFrame(path.dirname(bundlePath));
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const phaseOf = new Map<number, string>();
   const own = (n: ProfileNode): string | undefined => {
     const f = n.callFrame;
-    const module = f.url.endsWith(path.basename(bundlePath)) ? moduleOf(f.lineNumber) : f.url;
+    const module = moduleOf(f);
     return PHASES.find(
       (p) =>
         (!p.module || p.module.test(module)) && (!p.fn || p.fn.test(f.functionName)) && (p.module || p.fn),
@@ -111,7 +125,7 @@ function breakdown(profile: Profile, bundlePath: string, top: number): string[] 
     const p = phase(id);
     perPhase.set(p, (perPhase.get(p) ?? 0) + dt);
     const f = byId.get(id)!.callFrame;
-    const where = f.url.endsWith(path.basename(bundlePath)) ? moduleOf(f.lineNumber) : f.url || '(native)';
+    const where = moduleOf(f) || '(native)';
     const key = `${f.functionName || '(anonymous)'} (${where})`;
     selfTime.set(key, (selfTime.get(key) ?? 0) + dt);
   });
@@ -161,17 +175,39 @@ async function main(): Promise<void> {
       { encoding: 'utf8', env: { ...process.env, LOGBOOK_SIGNING_KEY: path.join(work, 'key') } },
     );
     if (r.status !== 0) throw new Error(`import failed (${r.status}): ${r.stderr}`);
-    const file = fs.readdirSync(profDir).find((f) => f.endsWith('.cpuprofile'));
-    if (!file) throw new Error('node wrote no profile');
+    // One profile per thread (CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile): the main thread's
+    // is broken down; a worker's (the files read ahead) is only summed.
+    const files = fs.readdirSync(profDir).filter((f) => f.endsWith('.cpuprofile'));
+    const threadOf = (f: string) => Number(f.split('.').at(-3));
+    const file = files.find((f) => threadOf(f) === 0);
+    if (!file) throw new Error('node wrote no profile of its main thread');
     const profile = JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')) as Profile;
+    // A worker's samples that are not its reading are it waiting for the main thread to catch up.
+    const reading = (p: Profile) => {
+      const byId = new Map(p.nodes.map((x) => [x.id, x]));
+      const up = new Map<number, number>();
+      for (const x of p.nodes) for (const c of x.children ?? []) up.set(c, x.id);
+      const reads = (id: number | undefined): boolean =>
+        id !== undefined && (byId.get(id)!.callFrame.functionName === 'readFileSync' || reads(up.get(id)));
+      return p.samples.reduce((a, id, i) => a + (reads(id) ? (p.timeDeltas[i] ?? 0) : 0), 0) / 1000;
+    };
+    const workers = files
+      .filter((f) => f !== file)
+      .map((f) => reading(JSON.parse(fs.readFileSync(path.join(profDir, f), 'utf8')) as Profile));
     const loadavg = os
       .loadavg()
       .map((l) => l.toFixed(1))
       .join(' / ');
     process.stdout.write(
-      [`${n} sample events; load average ${loadavg}`, '', ...breakdown(profile, cli, arg('--top', 15))].join(
-        '\n',
-      ) + '\n',
+      [
+        `${n} sample events; load average ${loadavg}`,
+        ...workers.map(
+          (ms) =>
+            `A worker thread read the event files ahead, ${ms.toFixed(0)} ms of reading (not in the table).`,
+        ),
+        '',
+        ...breakdown(profile, cli, arg('--top', 15)),
+      ].join('\n') + '\n',
     );
   } finally {
     fs.rmSync(work, { recursive: true, force: true });

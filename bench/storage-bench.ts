@@ -107,15 +107,28 @@ interface Measured {
   importRssMB: number;
   readParse: Cost;
   least: Cost;
+  /** import ÷ floor of each pair, in run order */
+  ratios: string;
 }
+
+/** Floor and import, one after the other, this many times: the machine is shared, one pair can be unlucky. */
+const PAIRS = 3;
 
 function measure(cli: string, work: string, n: number): Measured {
   const source = path.join(work, `oh-${n}`);
   const store = path.join(work, `store-${n}`);
   const jsonBytes = writeSampleLayout(source, n);
   const readParse = readAndParse(source);
-  const least = leastImportWork(source, path.join(work, 'least.log'));
-  const imp = timed([cli, 'import-openhands', source, '--store', store]);
+  const pairs = Array.from({ length: PAIRS }, () => {
+    fs.rmSync(store, { recursive: true, force: true });
+    const least = leastImportWork(source, path.join(work, 'least.log'));
+    return { least, imp: timed([cli, 'import-openhands', source, '--store', store]) };
+  });
+  // The pair with the median ratio, its import's store kept (the last one written is the same log).
+  const { least, imp } = [...pairs].sort((a, b) => a.imp.ms / a.least.ms - b.imp.ms / b.least.ms)[
+    PAIRS >> 1
+  ]!;
+  const ratios = pairs.map((p) => x(p.imp.ms / p.least.ms)).join(' / ');
   const snapDir = path.join(store, 'snapshots');
   const snaps = fs.readdirSync(snapDir).sort();
   return {
@@ -127,9 +140,10 @@ function measure(cli: string, work: string, n: number): Measured {
     newestSnapshot: fs.statSync(path.join(snapDir, snaps.at(-1)!)).size,
     importMs: imp.ms,
     importCpuMs: imp.cpuMs,
-    importRssMB: imp.rssMB,
+    importRssMB: Math.max(...pairs.map((p) => p.imp.rssMB)),
     readParse,
     least,
+    ratios,
   };
 }
 
@@ -255,15 +269,16 @@ async function main(): Promise<void> {
       {
         workload: w,
         metric:
-          'import wall time (whole process) ÷ the least an import must do (in process, the row below): what the import does beyond the floor',
-        value: `${x(b.importMs / b.least.ms)} (${sec(b.importMs)} ÷ ${sec(b.least.ms)})`,
+          'import wall time (whole process) ÷ the least an import must do (in process, the row below): what the import does beyond the floor; median of 3 pairs, each the floor then the import',
+        value: `${x(b.importMs / b.least.ms)} (${sec(b.importMs)} ÷ ${sec(b.least.ms)}; pairs: ${b.ratios})`,
         target: '≤ 1.5×',
         pass: b.importMs / b.least.ms <= 1.5,
       },
       {
         workload: w,
-        metric: 'the same in CPU time (user + system), which others on the machine disturb less',
-        value: `${x(b.importCpuMs / b.readParse.cpuMs)} (${sec(b.importCpuMs)} ÷ ${sec(b.readParse.cpuMs)})`,
+        metric:
+          'the same in CPU time (user + system, of every thread), which others on the machine disturb less',
+        value: `${x(b.importCpuMs / b.least.cpuMs)} (${sec(b.importCpuMs)} ÷ ${sec(b.least.cpuMs)})`,
         target: '',
         pass: null,
       },
@@ -330,6 +345,9 @@ async function main(): Promise<void> {
         '  cycled with fresh ids, in the OpenHands SDK layout (one JSON file per event), nothing condensed.',
         '- Import and show: the bundled CLI as it ships, one process each, timed by GNU time.',
         '- Reading and parsing: every event file read and `JSON.parse`d in this process, nothing kept.',
+        '- The least an import must do and the import: three pairs, one after the other; the row gives',
+        '  the pair with the median ratio. The import reads the event files ahead on a second thread',
+        '  (the floor reads them on one), so a busy second core slows it more than the floor.',
         '- VS Code: bench/vscode-open.ts, a fresh code-server and Chromium per run, interleaved with',
         "  the open of the small conversation so the machine's load hits both alike.",
         '',

@@ -46,6 +46,9 @@ export const EXPORTED_SIGNATURES = 'logbook-signatures.log';
 /** Bytes of records an import writes with one call. */
 const IMPORT_WRITE_BATCH = 1024 * 1024;
 
+/** Events from which an import reads the files ahead on a worker thread (starting one costs a few ms). */
+const READ_AHEAD_FROM = 2048;
+
 /** The key of the event that records an import. */
 export const IMPORTED_FROM_KEY = 'imported_from';
 
@@ -182,6 +185,8 @@ async function copySdkEvents(
     const source = await OpenHandsDirStore.open<StoredConversationEvent>(from, {
       codec: originals ? conversationEventCodec : importEventCodec,
       readOnly: true,
+      // A long folder's files are read on a second thread while this one stores them.
+      readAheadFrom: READ_AHEAD_FROM,
     });
     try {
       const snapshots = followWithSnapshots(target, id, { expectedLength: source.length });

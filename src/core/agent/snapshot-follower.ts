@@ -7,7 +7,8 @@
  *
  * Only what a snapshot needs is kept: the state, and of the view the ids and positions of the
  * events it shows (a ViewLedger of ids), never the events themselves or their prompt messages, so
- * memory follows the view's length and not its bytes. When the caller knows how long the log will
+ * memory follows the view's length and not its bytes. The view's part of each snapshot is carried
+ * from the one before (running-checkpoint.ts): a snapshot costs the events since, not the whole view. When the caller knows how long the log will
  * be, only the snapshots the store would keep of that length (snapshot-thinning.ts) are taken at
  * all, held until `finish` and written newest first, so none is written only to be thinned away.
  *
@@ -20,8 +21,9 @@ import type { Event } from '../events';
 import type { EventStore } from '../log/event-store';
 import { snapshotsToKeep } from '../log/snapshot-thinning';
 import { encodeSnapshot, initialState, reduce } from '../state';
-import { resumeDataOf, SNAPSHOT_EVERY } from './conversation-memory';
+import { SNAPSHOT_EVERY } from './conversation-memory';
 import type { StoredConversationEvent } from './event-codec';
+import { RunningCheckpoint } from './running-checkpoint';
 
 type Store = EventStore<StoredConversationEvent>;
 
@@ -47,6 +49,7 @@ export function followWithSnapshots(store: Store, id: string, opts: FollowOption
   const wanted = opts.expectedLength === undefined ? null : keptSnapshots(opts.expectedLength, every);
   let state = initialState(id);
   const view = new ViewLedger((e) => ({ id: e.id, kind: e.kind }));
+  const resume = new RunningCheckpoint(view);
   const held = new Map<number, string>();
   const written: number[] = [];
   let last = -1;
@@ -57,7 +60,7 @@ export function followWithSnapshots(store: Store, id: string, opts: FollowOption
     writes = writes.then(() => store.writeSnapshot(index, json));
   };
   const snapshot = (index: number): void => {
-    const json = encodeSnapshot(state, resumeDataOf(view.checkpoint(), view.showsKind('SystemPromptEvent')));
+    const json = encodeSnapshot(state, resume.resumeData());
     if (wanted) held.set(index, json);
     else write(index, json);
   };

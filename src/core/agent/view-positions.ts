@@ -39,7 +39,12 @@ export function encodePositions(
   const first = known[0]!;
   const bitmap = Buffer.alloc(((known.at(-1)! - first) >> 3) + 1);
   for (const p of known) bitmap[(p - first) >> 3]! |= 1 << ((p - first) & 7);
-  return { first, count: known.length, bits: deflateRawSync(bitmap).toString('base64'), idsCrc: idsCrc(ids) };
+  return packPositions(first, known.length, bitmap, crc32(ids.join('\n')));
+}
+
+/** Positions from their bitmap (bit k: position first + k) and the crc32 of their ids joined by newlines. */
+export function packPositions(first: number, count: number, bitmap: Uint8Array, crc: number): KeptPositions {
+  return { first, count, bits: deflateRawSync(bitmap).toString('base64'), idsCrc: crcHex(crc) };
 }
 
 /** Positions decoded, by checkpoint: an open checks them, then reads the view at them. */
@@ -69,5 +74,7 @@ function inflatePositions(kept: KeptPositions): number[] | null {
 }
 
 export function idsCrc(ids: readonly string[]): string {
-  return crc32(ids.join('\n')).toString(16).padStart(8, '0');
+  return crcHex(crc32(ids.join('\n')));
 }
+
+const crcHex = (crc: number): string => crc.toString(16).padStart(8, '0');

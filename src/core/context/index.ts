@@ -1,7 +1,7 @@
 /** Public API of the context module. Import from `src/core/context`, not from the files inside. */
 export { View, type ViewLike } from './view';
 export { ViewBuilder, type ViewCheckpoint } from './view-builder';
-export { ViewLedger } from './view-ledger';
+export { type LedgerEvent, ViewLedger } from './view-ledger';
 export {
   type CondensationFields,
   type CondenseOptions,

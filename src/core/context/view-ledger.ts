@@ -55,9 +55,19 @@ export class ViewLedger<E extends LedgerEvent> {
   unhandledRequest = false;
   /** Something changed what is kept in a way only a pass over `log` resolves (see `settle`). */
   private stale = false;
+  private changes = 0;
 
   /** `keep`: what an entry holds of its event. */
   constructor(private readonly keep: (e: LlmConvertibleEvent) => E) {}
+
+  /**
+   * Grows whenever an entry already in `log` may change whether it is shown or checkpointed, or
+   * `log` itself is compacted; between two changes, appends only add entries at its end. A reader
+   * that follows the checkpoint as events come (running-checkpoint.ts) starts over when it grows.
+   */
+  get generation(): number {
+    return this.changes;
+  }
 
   /**
    * Notes the next event of the log; `at`, its index there, only serves `checkpoint`. Returns its
@@ -77,6 +87,7 @@ export class ViewLedger<E extends LedgerEvent> {
       if (hasSummary(e)) this.summarySource = { condensation: e, logLength: this.log.length, at };
       this.unhandledRequest = false;
       this.stale = true;
+      this.changes++;
       return undefined;
     }
     if (isKind(e, 'CondensationRequest')) {
@@ -86,14 +97,18 @@ export class ViewLedger<E extends LedgerEvent> {
     if (!isLlmConvertible(e)) return undefined;
     const entry: LedgerEntry<E> = { e: this.keep(e), role: this.pairing.add(e), at };
     this.log.push(entry);
+    const role = entry.role;
+    // The action it answers is no longer pending: checkpointed only while it was, if not shown.
+    if (role.type === 'result' && (this.forgotten.has(role.actionId) || this.dropped.has(role.actionId)))
+      this.changes++;
     if (this.stale) return undefined; // the coming settle sees it
 
-    const role = entry.role;
     if (this.forgotten.has(e.id)) {
       // Forgotten before it arrived: drop it and its pair; settle again only if the pair is shown.
       const pair = role.type === 'action' ? e.id : role.type === 'result' ? role.actionId : undefined;
       if (pair !== undefined && !this.dropped.has(pair)) {
         this.dropped.add(pair);
+        this.changes++;
         if (role.type === 'result') this.stale = true;
       }
       return undefined;
@@ -109,6 +124,7 @@ export class ViewLedger<E extends LedgerEvent> {
   settle(): boolean {
     if (!this.stale) return false;
     this.stale = false;
+    this.changes++;
     this.dropped.clear();
     for (const id of droppedActions(this.log, this.forgotten)) this.dropped.add(id);
     this.compact();
@@ -147,6 +163,16 @@ export class ViewLedger<E extends LedgerEvent> {
       at.push(entry.at ?? null);
       if (source && i < source.logLength) before++;
     });
+    return this.checkpointOf(entries, at, before);
+  }
+
+  /**
+   * The checkpoint of a settled ledger whose checkpointed entries (those `mayShowLater` keeps, in
+   * order) are `entries` at `at`, `before` of them ahead of the summary: for a reader that keeps
+   * them up to date itself instead of walking `log` each time.
+   */
+  checkpointOf(entries: string[], at: (number | null)[], before: number): ViewCheckpoint {
+    const source = this.summarySource;
     return {
       entries,
       at,
@@ -191,8 +217,8 @@ export class ViewLedger<E extends LedgerEvent> {
     return [...this.forgotten].filter((id) => retained.has(id) || !logIds.has(id));
   }
 
-  /** Shown now, or may be later: an action still waiting for its result. */
-  private mayShowLater(entry: LedgerEntry<E>): boolean {
+  /** Shown now, or may be later: an action still waiting for its result. What `checkpoint` names. */
+  mayShowLater(entry: LedgerEntry<E>): boolean {
     return this.isShown(entry) || (entry.role.type === 'action' && this.pairing.isPending(entry.e.id));
   }
 

@@ -59,23 +59,29 @@ export function writeFileAtomic(file: string, data: string | Uint8Array): void {
   }
 }
 
-/** fsyncs each of `files` that still exists (one removed since is skipped), then their folder `dir`. */
-export function fsyncFilesSync(dir: string, files: Iterable<string>): void {
-  for (const file of files) {
-    let fd: number;
-    try {
-      fd = fs.openSync(file, 'r');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
-      throw err;
-    }
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  }
+/**
+ * fsyncs each of `files` that still exists (one removed since is skipped), all at once, then their
+ * folder `dir`. Syncs in flight together share the file system's journal commits, where one after
+ * the other each waits for its own.
+ */
+export async function fsyncFiles(dir: string, files: Iterable<string>): Promise<void> {
+  await Promise.all([...files].map(fsyncIfExists));
   fsyncDirSync(dir);
+}
+
+async function fsyncIfExists(file: string): Promise<void> {
+  let h: fs.promises.FileHandle;
+  try {
+    h = await fs.promises.open(file, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  try {
+    await h.sync();
+  } finally {
+    await h.close();
+  }
 }
 
 /** Async version; `syncDir` false skips the directory fsync (the rename may then be lost in a power cut). */

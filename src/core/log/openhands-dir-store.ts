@@ -36,6 +36,7 @@ import { type HeldLock, type LockInfo, acquireLock } from './lock';
 import { SnapshotDir } from './snapshot-dir';
 import { TMP_SUFFIX, writeFileDurable, writeFileDurableAsync } from './durable-file';
 import { removeLeftoverTemps } from './leftover-temps';
+import { FileReadAhead } from './file-read-ahead';
 
 /** The SDK's own pattern (persistence_const.py): index of 5+ digits, id of hex digits and dashes. */
 const EVENT_FILE = /^event-(\d{5,})-([0-9a-fA-F-]{8,})\.json$/;
@@ -50,6 +51,11 @@ export interface OpenHandsStoreOptions<E extends StoredEvent> {
   codec?: EventCodec<E>;
   readOnly?: boolean;
   onListenerError?: (err: unknown) => void;
+  /**
+   * Read-only, and the folder holds at least this many events: `slice` and `iterate` read the
+   * event files ahead on a worker thread (file-read-ahead.ts). For an import, which reads them all.
+   */
+  readAheadFrom?: number;
 }
 
 export interface OpenHandsOpenReport {
@@ -87,6 +93,8 @@ export class OpenHandsDirStore<E extends StoredEvent = StoredEvent> implements E
   private queue: Promise<void> = Promise.resolve();
   private failure: unknown = null;
   private closed = false;
+  private readAheadFrom: number;
+  private ahead: FileReadAhead | null = null;
 
   static async open<E extends StoredEvent = StoredEvent>(
     dir: string,
@@ -100,6 +108,7 @@ export class OpenHandsDirStore<E extends StoredEvent = StoredEvent> implements E
     this.dir = dir;
     this.codec = opts.codec ?? jsonCodec<E>();
     this.onListenerError = opts.onListenerError ?? defaultListenerError;
+    this.readAheadFrom = opts.readOnly ? (opts.readAheadFrom ?? Infinity) : Infinity;
     this.eventsDir = path.join(dir, EVENTS_DIR);
     this.snapshots = new SnapshotDir(path.join(dir, 'snapshots'));
     let lock: HeldLock | null = null;
@@ -228,11 +237,12 @@ export class OpenHandsDirStore<E extends StoredEvent = StoredEvent> implements E
     return this.read(index);
   }
 
-  private read(index: number): Slot<E> {
+  /** `text`: the file's text, when it was read already (null or undefined: it is read here). */
+  private read(index: number, text?: string | null): Slot<E> {
     const c = this.corrupt.get(index);
     if (c) return c;
     const name = this.names[index]!;
-    let text = this.pending.get(index);
+    text ??= this.pending.get(index);
     try {
       text ??= fs.readFileSync(path.join(this.eventsDir, name), 'utf8');
     } catch (err) {
@@ -291,15 +301,29 @@ export class OpenHandsDirStore<E extends StoredEvent = StoredEvent> implements E
     if (this.closed) throw closedError();
     const [a, b] = sliceBounds(this.names.length, from, to);
     const out: Slot<E>[] = [];
-    for (let i = a; i < b; i++) out.push(this.read(i));
+    const ahead = this.readingAhead(a);
+    for (let i = a; i < b; i++) out.push(this.read(i, ahead && (await ahead.take(i))));
     return out;
   }
 
   async *iterate(from = 0): AsyncIterableIterator<Slot<E>> {
+    const ahead = this.readingAhead(Math.max(0, from));
     for (let i = Math.max(0, from); i < this.names.length; i++) {
       if (this.closed) throw closedError();
-      yield this.read(i);
+      yield this.read(i, ahead && (await ahead.take(i)));
     }
+  }
+
+  /** The reader ahead, started at `from` by the first read of a long folder (see `readAheadFrom`). */
+  private readingAhead(from: number): FileReadAhead | null {
+    if (this.ahead || this.names.length < this.readAheadFrom || this.closed) return this.ahead;
+    const names = this.names.map((n, i) => (n === undefined || this.corrupt.has(i) ? null : n));
+    try {
+      this.ahead = new FileReadAhead(this.eventsDir, names, from);
+    } catch {
+      this.readAheadFrom = Infinity; // no thread to be had: the files are read here, as always
+    }
+    return this.ahead;
   }
 
   subscribe(listener: AppendListener<E>): () => void {
@@ -351,6 +375,7 @@ export class OpenHandsDirStore<E extends StoredEvent = StoredEvent> implements E
       await this.queue;
     } finally {
       this.closed = true;
+      this.ahead?.stop();
       this.lock?.release();
       this.listeners.clear();
     }

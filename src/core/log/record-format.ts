@@ -12,7 +12,7 @@ type Crc32 = (data: Uint8Array | string, value?: number) => number;
 let nativeCrc: Crc32 | null | undefined;
 
 let table: Uint32Array | undefined;
-export function tableCrc32(data: Uint8Array): number {
+export function tableCrc32(data: Uint8Array, value = 0): number {
   if (!table) {
     table = new Uint32Array(256);
     for (let n = 0; n < 256; n++) {
@@ -21,16 +21,19 @@ export function tableCrc32(data: Uint8Array): number {
       table[n] = c >>> 0;
     }
   }
-  let c = 0xffffffff;
+  let c = (value ^ 0xffffffff) >>> 0;
   for (let i = 0; i < data.length; i++) c = table[(c ^ data[i]!) & 0xff]! ^ (c >>> 8);
   return (c ^ 0xffffffff) >>> 0;
 }
 
-/** zlib.crc32 (Node >= 20.15) when present, else a table-driven fallback with the same result. */
-export function crc32(data: Uint8Array | string): number {
+/**
+ * zlib.crc32 (Node >= 20.15) when present, else a table-driven fallback with the same result.
+ * `value`: the crc of what came before, to continue it.
+ */
+export function crc32(data: Uint8Array | string, value = 0): number {
   if (nativeCrc === undefined) nativeCrc = (zlib as { crc32?: Crc32 }).crc32 ?? null;
-  if (nativeCrc) return nativeCrc(data) >>> 0;
-  return tableCrc32(typeof data === 'string' ? Buffer.from(data, 'utf8') : data);
+  if (nativeCrc) return nativeCrc(data, value) >>> 0;
+  return tableCrc32(typeof data === 'string' ? Buffer.from(data, 'utf8') : data, value);
 }
 
 export const NL = 0x0a;

@@ -440,7 +440,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     try {
       if (this.writable && !this.writer?.failure && !this.committer.failed) {
         await this.committer.flush();
-        this.snapshots.syncWritten();
+        await this.snapshots.syncWritten();
         await this.checkpoints.pending;
         // Leave meta.json saying exactly where the log ends, so the next open validates one record.
         const { covered, metaHasEnd } = this.checkpoints;

@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type Snapshot } from './event-store';
 import { crc32 } from './record-format';
-import { fsyncFilesSync, writeFileAtomic, writeFileDurable } from './durable-file';
+import { fsyncFiles, writeFileAtomic, writeFileDurable } from './durable-file';
 import { snapshotsToKeep } from './snapshot-thinning';
 
 const NAME = /^snap-(\d{12})\.json$/;
@@ -36,10 +36,11 @@ export class SnapshotDir {
   }
 
   /** Syncs the snapshots written since the last call (those thinned away meanwhile are skipped) and the folder. */
-  syncWritten(): void {
+  async syncWritten(): Promise<void> {
     if (this.unsynced.size === 0) return;
-    fsyncFilesSync(this.dir, this.unsynced);
-    this.unsynced.clear();
+    const files = [...this.unsynced];
+    await fsyncFiles(this.dir, files);
+    for (const f of files) this.unsynced.delete(f);
   }
 
   /** Newest snapshot with index <= limit that passes `stillValid(index, eventId)`. */

@@ -6,18 +6,27 @@ import path from 'node:path';
 import { SegmentEventStore } from '../../../src/core/log';
 import { cleanupTmp, ev, tmpDir, type TestEvent } from './helpers';
 
-/** Runs `f` counting the fsyncs it makes (each still made). */
+/** Runs `f` counting the fsyncs it makes, blocking or through a FileHandle (each still made). */
 async function countingFsyncs<T>(f: () => Promise<T>): Promise<{ result: T; fsyncs: number }> {
   const real = fs.fsyncSync;
+  const probe = await fs.promises.open(__filename, 'r');
+  const handle = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
+  await probe.close();
+  const realSync = handle.sync;
   let fsyncs = 0;
   fs.fsyncSync = (fd: number) => {
     fsyncs++;
     real(fd);
   };
+  handle.sync = function (this: unknown) {
+    fsyncs++;
+    return realSync.call(this);
+  };
   try {
     return { result: await f(), fsyncs };
   } finally {
     fs.fsyncSync = real;
+    handle.sync = realSync;
   }
 }
 
