@@ -50,6 +50,11 @@ const bundleOf = new Map([
 // requires, not a copy in each.
 const SHARED = /^zod(\/v4|\/mini)?$/;
 const SHARED_ENTRY = 'src/shared-zod.ts';
+/**
+ * The built-in modules of Node's that most of Logbook's files import, and that every command loads
+ * at start anyway (a built-in routed here is required when its bundle loads, not when first used).
+ */
+const BUILTIN = /^node:(fs|path|os|crypto)$/;
 
 /** The plugin for a bundle written to `dir` of the output folder ('' for the main bundles). */
 function lazyPlugin(dir) {
@@ -80,6 +85,22 @@ function lazyPlugin(dir) {
       build.onResolve({ filter: /zod\.js$/ }, (args) =>
         args.namespace === 'shared' ? { path: args.path, external: true } : undefined,
       );
+      // Node's built-in modules the same way, through one module of the bundle each: a default or
+      // namespace import of `node:fs` in each of the CLI's files copied fs's exports once per file
+      // (esbuild's interop); `logbook run` made some eighty such copies before it did anything.
+      // The main bundles have their own plugin for this (external-namespaces.mjs), which also
+      // requires each built-in on first use: only the commands' and lazy bundles' go through here.
+      if (dir !== '') {
+        build.onResolve({ filter: BUILTIN }, (args) =>
+          args.namespace === 'builtin'
+            ? { path: args.path, external: true }
+            : { path: args.path, namespace: 'builtin' },
+        );
+        build.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+          const name = JSON.stringify(args.path);
+          return { contents: `export * from ${name};\nexport { default } from ${name};\n`, loader: 'js' };
+        });
+      }
       build.onResolve({ filter: /^\./ }, (args) => {
         if (args.kind !== 'dynamic-import') return undefined;
         const target = bundleOf.get(resolve(args.resolveDir, args.path).replace(/\.(ts|js)$/, ''));

@@ -419,6 +419,12 @@ async function restoreView(
  * in runs of nearby positions.
  */
 async function readAt(store: Store, positions: readonly number[]): Promise<(Event | undefined)[]> {
+  if (store.readAt && positions.every((p, i) => i === 0 || p > positions[i - 1]!)) {
+    // Decodes only these records: a view's positions skip the forgotten events between them.
+    const slots = await store.readAt(positions);
+    if (slots.length === positions.length)
+      return slots.map((slot) => (isCorruptRecord(slot) ? undefined : (slot as Event)));
+  }
   const out: (Event | undefined)[] = [];
   for (let i = 0; i < positions.length;) {
     const from = positions[i]!;

@@ -139,6 +139,11 @@ export interface EventStore<E extends StoredEvent = StoredEvent> {
   indexOf(id: string): Promise<number>;
   /** Array.prototype.slice semantics, negative indices count from the end */
   slice(from?: number, to?: number): Promise<Slot<E>[]>;
+  /**
+   * The slots at these positions (those inside the log), in increasing position order, each once;
+   * records passed over between them are not decoded. Absent: the backend reads them with slice.
+   */
+  readAt?(positions: readonly number[]): Promise<Slot<E>[]>;
   /** Reads lazily from `from` until it catches up with `length` (re-read at each step). */
   iterate(from?: number): AsyncIterableIterator<Slot<E>>;
   /** Called synchronously, in index order, once per record as soon as it is written. */

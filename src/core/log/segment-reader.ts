@@ -16,6 +16,9 @@ import { type SegmentFiles } from './segment-files';
 import { type ScanHooks, type ScanStart, scanForward, staleAsGarbage } from './segment-recovery';
 import { type SparseIndex } from './sparse-index';
 
+/** Positions this close together are read by readAt in one walk. */
+const READ_AT_GAP = 64;
+
 export class SegmentReader<E extends StoredEvent> {
   /** slots known to be unreadable */
   readonly corrupt = new Map<number, CorruptRecord>();
@@ -37,19 +40,53 @@ export class SegmentReader<E extends StoredEvent> {
     return out!;
   }
 
-  /** Emits slots [from, to) in order, reading sequentially from the nearest known position. */
-  walk(from: number, to: number, emit: (seq: number, slot: Slot<E>) => void): void {
+  /**
+   * The slots at these positions (each inside the log), in increasing order, each once. Positions
+   * close together are read in one walk that does not decode the records between them; far-apart
+   * ones are located afresh, which costs less than reading the gap.
+   */
+  readAt(positions: readonly number[]): Slot<E>[] {
+    const at = new Set(positions);
+    const sorted = [...at].sort((x, y) => x - y);
+    const keep = (seq: number) => at.has(seq);
+    const out: Slot<E>[] = [];
+    for (let i = 0; i < sorted.length;) {
+      let j = i;
+      while (j + 1 < sorted.length && sorted[j + 1]! - sorted[j]! <= READ_AT_GAP) j++;
+      this.walk(sorted[i]!, sorted[j]! + 1, (_seq, slot) => out.push(slot), keep);
+      i = j + 1;
+    }
+    return out;
+  }
+
+  /**
+   * Emits slots [from, to) in order, reading sequentially from the nearest known position. With
+   * `wanted`, only the slots it accepts are emitted, and the records it skips are not decoded (the
+   * costly part of a read that passes over many records).
+   */
+  walk(
+    from: number,
+    to: number,
+    emit: (seq: number, slot: Slot<E>) => void,
+    wanted?: (seq: number) => boolean,
+  ): void {
+    const out = wanted ? (seq: number, slot: Slot<E>) => wanted(seq) && emit(seq, slot) : emit;
     let seq = from;
     while (seq < to) {
       const c = this.corrupt.get(seq);
       if (c) {
-        emit(seq, c);
+        out(seq, c);
         seq++;
-      } else seq = this.walkRun(seq, to, emit);
+      } else seq = this.walkRun(seq, to, out, wanted);
     }
   }
 
-  private walkRun(from: number, to: number, emit: (seq: number, slot: Slot<E>) => void): number {
+  private walkRun(
+    from: number,
+    to: number,
+    emit: (seq: number, slot: Slot<E>) => void,
+    wanted?: (seq: number) => boolean,
+  ): number {
     const start = this.locate(from);
     const cur = new SegmentCursor(this.files, start.segPos, start.offset, 256 * 1024);
     let expected = start.seq;
@@ -77,7 +114,7 @@ export class SegmentReader<E extends StoredEvent> {
       }
       expected = item.seq + 1;
       if (item.seq === seq && seq < to) {
-        emit(seq, this.decode(item));
+        if (!wanted || wanted(seq)) emit(seq, this.decode(item));
         seq++;
       }
     }

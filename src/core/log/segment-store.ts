@@ -393,6 +393,12 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     return out;
   }
 
+  async readAt(positions: readonly number[]): Promise<Slot<E>[]> {
+    if (this.closed) throw closedError();
+    this.readable();
+    return this.reader.readAt(positions.filter((p) => Number.isInteger(p) && p >= 0 && p < this.len));
+  }
+
   async *iterate(from = 0): AsyncIterableIterator<Slot<E>> {
     let i = Math.max(0, from);
     while (i < this.len) {

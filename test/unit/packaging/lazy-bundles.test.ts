@@ -172,6 +172,24 @@ describe('lazy bundles', () => {
     assert.deepEqual(calls.slice(0, 10), [], `${calls.length} schema builders called at load`);
   });
 
+  it('a command or lazy bundle requires fs, path, os and crypto once, not once per importing file', () => {
+    // Most of the CLI's files import these: a copy of each one's members per file was some eighty
+    // copies made before `logbook run` did anything.
+    const names = [
+      ...COMMAND_BUNDLES.map((b) => `cli/${b.name}.js`),
+      ...LAZY_BUNDLES.map((b) => `lazy/${b.name}.js`),
+    ];
+    const over: string[] = [];
+    for (const name of names) {
+      const code = readFileSync(join(out, name), 'utf8');
+      for (const m of ['fs', 'path', 'os', 'crypto']) {
+        const n = code.split(`require("node:${m}")`).length - 1;
+        if (n > 2) over.push(`${name}: node:${m} ×${n}`);
+      }
+    }
+    assert.deepEqual(over, [], 'bundles that require a built-in once per importing file');
+  });
+
   it('the extension parses at most 1 MB of code at activation', () => {
     const loaded = loadedAtStart('extension.js');
     assert.ok(
