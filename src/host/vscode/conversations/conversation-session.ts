@@ -86,6 +86,7 @@ export class ConversationSession {
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
     const session = new ConversationSession(deps, conversation, store, tools, gate, images, hooks);
+    if (!store.readOnly) deps.stepGuard?.hold();
     // Reopened while an action waits: its server must run for its tool to be rated and shown.
     if (conversation.status === 'waiting_for_confirmation' && toolSource)
       void toolSource.prepare().then(
@@ -271,7 +272,17 @@ export class ConversationSession {
       this.runAgain = true;
       return;
     }
+    const step = this.deps.stepGuard?.step();
+    if (this.deps.stepGuard && !step) {
+      const why = vscode.l10n.t(
+        'Logbook: the task is being applied or discarded; its agent does not run now.',
+      );
+      this.deps.log.warn(`Conversation ${this.id}: ${why}`);
+      void vscode.window.showErrorMessage(why);
+      return;
+    }
     this.running = this.runUntilSettled().finally(() => {
+      step?.release();
       this.running = undefined;
       // The task is over: its terminal tab goes (the next command opens one where it left off).
       if (RUN_ENDED.has(this.conversation.status)) this.terminalRef.port?.closeTab();
@@ -366,6 +377,7 @@ export class ConversationSession {
     await this.deps.external?.close();
     this.terminalRef.port?.dispose();
     if (!this.deps.sharedSandbox) await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);
+    this.deps.stepGuard?.dispose();
     await this.store.close();
   }
 
