@@ -4,7 +4,7 @@
 // The window's folder is made a git repository for this suite only (its .git is removed after);
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -76,36 +76,37 @@ describe('worktree task conversations read their worktree', function () {
     rmSync(data, { recursive: true, force: true });
   });
 
-  it("the timeline, a restore and Continue from here use the task's worktree; the main tree stays byte-identical", async () => {
-    llms.push(
-      await scriptedModel({
-        name: 'task-place',
-        turns: [
-          {
-            match: { lastRole: 'user' as const },
-            reply: {
-              toolCalls: [
-                {
-                  id: 'call_edit',
-                  name: 'file_editor',
-                  arguments: {
-                    command: 'str_replace',
-                    path: FILE,
-                    old_str: 'line 1\n',
-                    new_str: 'line 1 by the task\n',
-                    security_risk: 'LOW',
-                  },
-                },
-              ],
+  /** A scripted model whose task, named by `tag`, replaces line 1 of FILE with `text`, then finishes. */
+  const editLine1 = (tag: string, text: string) => ({
+    name: `task-place-${tag}`,
+    turns: [
+      {
+        match: { lastRole: 'user' as const, lastContentIncludes: tag },
+        reply: {
+          toolCalls: [
+            {
+              id: 'call_edit',
+              name: 'file_editor',
+              arguments: {
+                command: 'str_replace',
+                path: FILE,
+                old_str: 'line 1\n',
+                new_str: text,
+                security_risk: 'LOW',
+              },
             },
-          },
-          {
-            match: { lastRole: 'tool' as const },
-            reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
-          },
-        ],
-      }),
-    );
+          ],
+        },
+      },
+      {
+        match: { lastRole: 'tool' as const },
+        reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
+      },
+    ],
+  });
+
+  it("the timeline, a restore and Continue from here use the task's worktree; the main tree stays byte-identical", async () => {
+    llms.push(await scriptedModel(editLine1('(placed)', 'line 1 by the task\n')));
     const before = treeHashes(root);
     const { service } = await logbook();
     const started = await vscode.commands.executeCommand<{ name: string; id: string }>(
@@ -162,5 +163,28 @@ describe('worktree task conversations read their worktree', function () {
         (await vscode.workspace.openTextDocument(nowTab.modified)).getText() === ORIGINAL || undefined,
       10_000,
     );
+  });
+
+  it('logbook apply in a terminal applies a task whose conversation the window holds open between steps', async () => {
+    llms.push(await scriptedModel(editLine1('(held)', 'line 1 by the held task\n')));
+    const { service } = await logbook();
+    const started = await vscode.commands.executeCommand<{ name: string; id: string }>(
+      'logbook.tasks.start',
+      { task: 'rewrite line 1 (held)', name: 'held', carry: false },
+    );
+    assert.equal(started?.name, 'held', 'the task did not start');
+    const session = await service.session(started.id);
+    assert.equal(await session.settled(), 'finished', session.conversation.state.lastError?.message);
+    assert.equal(service.activeId, started.id, 'the chat does not hold the task open');
+    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    const r = spawnSync(process.execPath, [cli, 'apply', 'held'], {
+      cwd: root,
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', LOGBOOK_WORKTREES_DIR: data },
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
+    assert.equal(readFileSync(join(root, FILE), 'utf8'), 'line 1 by the held task\nline 2\n');
+    // The conversation stays open in the chat, and a next step still runs there.
+    assert.equal(session.readOnly, false);
   });
 });
