@@ -13,7 +13,8 @@ export class TaskStepGuard {
   private held: HeldLock | undefined;
 
   constructor(
-    private readonly dir: string,
+    /** The task's log folder. */
+    readonly dir: string,
     private readonly holder: string,
   ) {}
 

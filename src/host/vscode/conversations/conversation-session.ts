@@ -25,6 +25,7 @@ import { errorText } from '../../../core/text/l10n';
 import { openWritable } from '../handoff/writable-log';
 import { configuredModel, heldBy, signatureFields } from './session-header';
 import type { SessionDeps } from './session-deps';
+import type { TaskStepGuard } from '../../node/worktrees/task-steps';
 import { planAwaitsApproval } from '../../../core/state/plan-approval';
 
 export type { ChildDecisions, SessionDeps } from './session-deps';
@@ -86,7 +87,7 @@ export class ConversationSession {
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
     const session = new ConversationSession(deps, conversation, store, tools, gate, images, hooks);
-    if (!store.readOnly) deps.stepGuard?.hold();
+    if (!store.readOnly) session.stepGuard?.hold();
     // Reopened while an action waits: its server must run for its tool to be rated and shown.
     if (conversation.status === 'waiting_for_confirmation' && toolSource)
       void toolSource.prepare().then(
@@ -118,6 +119,11 @@ export class ConversationSession {
 
   get readOnly(): boolean {
     return this.store.readOnly;
+  }
+
+  /** The task's step guard, for the task's own log only (a sub-agent runs inside its parent's step). */
+  private get stepGuard(): TaskStepGuard | undefined {
+    return this.deps.stepGuard?.dir === this.dir ? this.deps.stepGuard : undefined;
   }
 
   /** A step is running in this window. */
@@ -272,8 +278,8 @@ export class ConversationSession {
       this.runAgain = true;
       return;
     }
-    const step = this.deps.stepGuard?.step();
-    if (this.deps.stepGuard && !step) {
+    const step = this.stepGuard?.step();
+    if (this.stepGuard && !step) {
       const why = vscode.l10n.t(
         'Logbook: the task is being applied or discarded; its agent does not run now.',
       );
@@ -377,7 +383,7 @@ export class ConversationSession {
     await this.deps.external?.close();
     this.terminalRef.port?.dispose();
     if (!this.deps.sharedSandbox) await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);
-    this.deps.stepGuard?.dispose();
+    this.stepGuard?.dispose();
     await this.store.close();
   }
 
