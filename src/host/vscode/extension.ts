@@ -88,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
       treeDataProvider: new ConversationsTree(service),
     }),
     createStatusBar(service),
-    registerCheckpointDocuments(() => service.checkpointStore(), service.onDidAppend),
+    registerCheckpointDocuments((id) => service.checkpointStoreOf(id), service.onDidAppend),
     connectReview(service, review, context),
     // A deleted conversation's edits stay in the files; its review decorations go with it.
     service.onDidDelete((id) => review.clear(id)),

@@ -1,7 +1,6 @@
 // `logbook apply TASK`: the task's change merged into the working tree of the current folder. The
 // task's uncommitted work is committed on its branch first; uncommitted changes here stop it unless
 // --force; a conflict is left in git's conflict state for the user, never resolved here.
-import { hasLiveWriter } from '../../../core/log';
 import { printableLine } from '../../../core/text/printable';
 import { expectPositionals, parseCommandArgs } from './args';
 import { EXIT } from './exit-codes';
@@ -13,6 +12,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { resolvePath } from './conversation-dir';
 import { readRemoteOrigin } from '../remote/remote-origin';
 import { remoteApply } from '../remote/remote-review-command';
+import { unlessStepRuns } from '../worktrees/task-steps';
 
 export async function applyCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('apply', argv, { force: { type: 'boolean' } });
@@ -29,10 +29,6 @@ export async function applyCommand(argv: readonly string[], io: CliIo): Promise<
   const store = cliTaskStore('apply', io);
   const task = store.get(name!);
   if (task.status === 'discarded') throw new Error(`task ${task.name} was discarded; its branch is gone.`);
-  if (hasLiveWriter(task.log))
-    throw new Error(
-      `task ${task.name} is running; apply it when it has stopped (logbook tasks shows its status).`,
-    );
   const into = workingTreeOf(io.cwd);
   if (existsSync(task.worktree) && realpathSync(into) === realpathSync(task.worktree))
     throw new Error(
@@ -40,7 +36,10 @@ export async function applyCommand(argv: readonly string[], io: CliIo): Promise<
     );
   const obstacle = applyObstacle(into, values.force === true);
   if (obstacle) throw new Error(obstacle);
-  const result = applyTask(task, into);
+  // A window may hold the task's conversation open: applied only while no step of it runs.
+  const running = () =>
+    new Error(`task ${task.name} is running; apply it when it has stopped (logbook tasks shows its status).`);
+  const result = await unlessStepRuns(task.log, running, () => applyTask(task, into));
   if (result.committedPending)
     io.out(`task ${task.name}: committed its uncommitted work on ${task.branch} first.`);
   switch (result.kind) {

@@ -1,12 +1,12 @@
 // `logbook discard TASK`: the task's worktree and branch removed; its conversation log and record
 // kept, so what it did can still be read (logbook show TASK) and verified.
-import { hasLiveWriter } from '../../../core/log';
 import { expectPositionals, parseCommandArgs } from './args';
 import { EXIT } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { cliTaskStore } from './task-cli';
 import { discardTask } from '../worktrees/discard-task';
+import { unlessStepRuns } from '../worktrees/task-steps';
 
 export async function discardCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('discard', argv, {});
@@ -21,10 +21,14 @@ export async function discardCommand(argv: readonly string[], io: CliIo): Promis
     io.out(`task ${task.name} was discarded already; its log is in ${task.log}.`);
     return EXIT.ok;
   }
-  if (hasLiveWriter(task.log))
-    throw new Error(`task ${task.name} is running; stop it first (logbook tasks shows its status).`);
-  const done = discardTask(task, store.repo.top);
-  store.put({ ...task, status: 'discarded', updated: new Date().toISOString() });
+  // A window may hold the task's conversation open: discarded only while no step of it runs.
+  const running = () =>
+    new Error(`task ${task.name} is running; stop it first (logbook tasks shows its status).`);
+  const done = await unlessStepRuns(task.log, running, () => {
+    const removed = discardTask(task, store.repo.top);
+    store.put({ ...task, status: 'discarded', updated: new Date().toISOString() });
+    return removed;
+  });
   const what = [done.worktreeRemoved ? 'worktree' : '', done.branchDeleted ? `branch ${task.branch}` : '']
     .filter((w) => w !== '')
     .join(' and ');

@@ -5,6 +5,8 @@
 // like the live file's. A checkpoint never changes; "now" does, so every open "now"
 // document is told to reload right after a restore or its undo, after every step of an agent, and
 // when the editor saves or reloads the file: an open diff never shows a "now" that is gone.
+// `conversation=<id>` names whose checkpoints and files these are: a worktree task's conversation
+// reads its worktree's, every other one the window's.
 //
 // No file system watcher: in code-server a watcher an extension makes also feeds the editor's own
 // file events, and a file with unsaved changes could then be taken as changed on disk and refused
@@ -15,14 +17,19 @@ import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-
 
 export const CHECKPOINT_SCHEME = 'logbook-checkpoint';
 
-export function checkpointUri(checkpoint: string, path: string): vscode.Uri {
-  const query = new URLSearchParams({ checkpoint }).toString();
+/** The conversation a document belongs to, as a query parameter (none: the window's). */
+function of(conversation: string | undefined): Record<string, string> {
+  return conversation === undefined ? {} : { conversation };
+}
+
+export function checkpointUri(checkpoint: string, path: string, conversation?: string): vscode.Uri {
+  const query = new URLSearchParams({ checkpoint, ...of(conversation) }).toString();
   return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: '/' + path, query });
 }
 
 /** The file as the checkpoint of `event` (1-based, as the timeline counts) holds it, named so. */
-export function pointUri(checkpoint: string, path: string, event: number): vscode.Uri {
-  const query = new URLSearchParams({ checkpoint, file: path }).toString();
+export function pointUri(checkpoint: string, path: string, event: number, conversation?: string): vscode.Uri {
+  const query = new URLSearchParams({ checkpoint, file: path, ...of(conversation) }).toString();
   return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: `/${pointName(path, event)}`, query });
 }
 
@@ -31,8 +38,9 @@ export function pointName(path: string, event: number): string {
   return `${path} (at event ${event}, read-only)`;
 }
 
-export function nowUri(path: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: '/' + path, query: 'now=1' });
+export function nowUri(path: string, conversation?: string): vscode.Uri {
+  const query = new URLSearchParams({ now: '1', ...of(conversation) }).toString();
+  return vscode.Uri.from({ scheme: CHECKPOINT_SCHEME, path: '/' + path, query });
 }
 
 class CheckpointDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
@@ -41,7 +49,7 @@ class CheckpointDocuments implements vscode.TextDocumentContentProvider, vscode.
   private readonly disposables: vscode.Disposable[];
 
   constructor(
-    private readonly store: () => WorkspaceCheckpointStore,
+    private readonly store: (conversation?: string) => WorkspaceCheckpointStore,
     agentSteps: vscode.Event<unknown>,
   ) {
     const fileChanged = (doc: vscode.TextDocument) => {
@@ -60,7 +68,7 @@ class CheckpointDocuments implements vscode.TextDocumentContentProvider, vscode.
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const q = new URLSearchParams(uri.query);
     const path = q.get('file') ?? uri.path.replace(/^\//, '');
-    const store = this.store();
+    const store = this.store(q.get('conversation') ?? undefined);
     if (q.get('now')) return readFile(store.absolutePath(path), 'utf8').catch(() => '');
     const id = q.get('checkpoint');
     if (!id) return '';
@@ -71,9 +79,11 @@ class CheckpointDocuments implements vscode.TextDocumentContentProvider, vscode.
   /** Tells the open "now" documents (of `fsPath`, or all) to reload. */
   refresh(fsPath?: string): void {
     for (const doc of vscode.workspace.textDocuments) {
-      if (doc.uri.scheme !== CHECKPOINT_SCHEME || !new URLSearchParams(doc.uri.query).get('now')) continue;
+      const q = new URLSearchParams(doc.uri.query);
+      if (doc.uri.scheme !== CHECKPOINT_SCHEME || !q.get('now')) continue;
       const path = doc.uri.path.replace(/^\//, '');
-      if (fsPath === undefined || this.store().absolutePath(path) === fsPath) this.changes.fire(doc.uri);
+      const store = this.store(q.get('conversation') ?? undefined);
+      if (fsPath === undefined || store.absolutePath(path) === fsPath) this.changes.fire(doc.uri);
     }
   }
 
@@ -84,9 +94,9 @@ class CheckpointDocuments implements vscode.TextDocumentContentProvider, vscode.
 
 let current: CheckpointDocuments | undefined;
 
-/** Serves the diffs' documents from the window's checkpoint store (as it is when one is read). */
+/** Serves the diffs' documents from their conversation's checkpoint store (as it is when one is read). */
 export function registerCheckpointDocuments(
-  store: () => WorkspaceCheckpointStore,
+  store: (conversation?: string) => WorkspaceCheckpointStore,
   agentSteps: vscode.Event<unknown>,
 ): vscode.Disposable {
   current?.dispose();

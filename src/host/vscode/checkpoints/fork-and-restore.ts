@@ -17,7 +17,12 @@ export interface ForkContext {
   root(): string;
   log(): Pick<vscode.LogOutputChannel, 'warn' | 'error'>;
   session(id: string): Promise<ConversationSession>;
-  checkpointStore(): WorkspaceCheckpointStore;
+  /** A conversation's checkpoints: a worktree task's are its worktree's. */
+  checkpointStore(id: string): WorkspaceCheckpointStore;
+  /** The folder a conversation works in (a worktree task's worktree), if any. */
+  workspace(id: string): string | undefined;
+  /** The conversation is a worktree task's (it cannot be forked: a fork has no worktree of its own). */
+  isTask(id: string): boolean;
   signing(): Promise<SigningIdentity>;
   headFile(id: string): string;
   /** A new conversation (the fork) was opened: list it and show it. */
@@ -30,13 +35,14 @@ export async function forkFrom(
   eventId: string,
   ui: { offerRestore?: (paths: string[]) => Promise<boolean>; restore?: RestoreUi } = {},
 ): Promise<{ forkId: string; offer?: Promise<RestoreOutcome | undefined> }> {
+  refuseTaskFork(ctx, conversationId);
   const source = await ctx.session(conversationId);
   const fork = await forkAndOpen(ctx, conversationId, eventId);
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const folder = ctx.workspace(conversationId);
   // The checkpoint of "here" is in the source: an action's is recorded just after it.
   const entry = folder ? checkpointAt(await source.conversation.events(), eventId) : undefined;
   if (!folder || !entry) return { forkId: fork.id };
-  const store = ctx.checkpointStore();
+  const store = ctx.checkpointStore(conversationId);
   const plan = await store.plan(entry.value.checkpoint).catch(() => undefined);
   if (!plan?.changes.length) return { forkId: fork.id };
   const offerRestore = ui.offerRestore ?? offerRestoreAfterFork;
@@ -62,6 +68,7 @@ async function forkAndOpen(
   conversationId: string,
   eventId: string,
 ): Promise<ConversationSession> {
+  refuseTaskFork(ctx, conversationId);
   const source = await ctx.session(conversationId);
   const id = randomUUID();
   await forkConversation(source, eventId, join(ctx.root(), id), await ctx.signing(), {
@@ -79,14 +86,14 @@ async function forkAndOpen(
 
 /** The fork's copied checkpoint events stay restorable when the conversation it came from is deleted. */
 async function adoptCheckpoints(ctx: ForkContext, fork: ConversationSession): Promise<void> {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const folder = ctx.workspace(fork.id);
   const events = await fork.conversation.events();
   const last = checkpointEntries(events).pop();
   if (!folder || !last) return;
   // And the newest after-state it copied: the restore preview compares them to name user edits.
   const after = lastAfterState(events);
   await ctx
-    .checkpointStore()
+    .checkpointStore(fork.id)
     .adopt(fork.id, last.value.checkpoint, after)
     .catch((err: unknown) =>
       ctx.log().warn(`Keeping the checkpoints of fork ${fork.id} failed: ${String(err)}`),
@@ -99,17 +106,36 @@ export async function restoreFilesAt(
   eventId: string,
   ui?: RestoreUi,
 ): Promise<RestoreOutcome> {
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const folder = ctx.workspace(conversationId);
   if (!folder) throw new Error(vscode.l10n.t('Restoring files needs a workspace folder.'));
   const session = await ctx.session(conversationId);
   if (session.conversation.isRunning) {
     throw new Error('The agent is running in this conversation: pause or stop it before restoring files.');
   }
   return restoreFilesTo(
-    { session, store: ctx.checkpointStore(), fork: (id) => forkAndOpen(ctx, conversationId, id) },
+    {
+      session,
+      // A task's checkpoints restore its worktree, never the window's folder.
+      store: ctx.checkpointStore(conversationId),
+      fork: (id) => forkAndOpen(ctx, conversationId, id),
+      canFork: !ctx.isTask(conversationId),
+    },
     eventId,
     ui,
   );
+}
+
+/**
+ * A fork would be a conversation of the window, working in its folder: a worktree task's history
+ * continued there could write the main working tree the task was kept off.
+ */
+function refuseTaskFork(ctx: ForkContext, conversationId: string): void {
+  if (ctx.isTask(conversationId))
+    throw new Error(
+      vscode.l10n.t(
+        "Continue from here is not available in a worktree task's conversation: restore its files to here, or start a new task.",
+      ),
+    );
 }
 
 /** The editor's offer after "Continue from here": a notification, answered whenever the user likes. */

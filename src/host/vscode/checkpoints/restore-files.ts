@@ -61,6 +61,8 @@ export interface RestoreDeps {
   fork(eventId: string): Promise<ConversationSession>;
   /** The fork "Continue from here" just made: the restore is recorded there, and no fork is offered. */
   recordIn?: ConversationSession;
+  /** False: no fork is offered (a worktree task's conversation). */
+  canFork?: boolean;
 }
 
 export interface RestoreOutcome {
@@ -98,8 +100,14 @@ export async function restoreFilesTo(
   const files = plan.changes.map((c) => describe(store, c, edited.paths.has(c.path)));
   const checkpoint = entry.value.checkpoint;
   const choice = await ui.preview(
-    { checkpoint, workspace: store.workspace, files, editedBy: edited.source, canFork: !deps.recordIn },
-    (f) => showDiff(checkpoint, f),
+    {
+      checkpoint,
+      workspace: store.workspace,
+      files,
+      editedBy: edited.source,
+      canFork: !deps.recordIn && deps.canFork !== false,
+    },
+    (f) => showDiff(checkpoint, f, session.id),
   );
   if (!choice) return { restored: 0 };
   const unsaved = files.filter((f) => f.unsaved).map((f) => f.path);
@@ -162,12 +170,12 @@ function openDocument(store: WorkspaceCheckpointStore, path: string): vscode.Tex
  * Logbook's documents: the right one follows the disk (checkpoint-documents.ts), so the diff stays
  * true after a restore, an undo, or any other change of the file.
  */
-async function showDiff(checkpoint: string, f: PreviewFile): Promise<void> {
-  const left = checkpointUri(checkpoint, f.path);
+async function showDiff(checkpoint: string, f: PreviewFile, conversation: string): Promise<void> {
+  const left = checkpointUri(checkpoint, f.path, conversation);
   await vscode.commands.executeCommand(
     'vscode.diff',
     left,
-    nowUri(f.path),
+    nowUri(f.path, conversation),
     vscode.l10n.t('{0} (checkpoint ↔ now)', f.path),
     {
       preview: true,

@@ -65,7 +65,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
   /** The chat's timeline: each conversation as it was at any event. */
   readonly timeline = new TimelineHost(
     (id) => this.session(id),
-    () => this.checkpointStore(),
+    (id) => this.checkpointStoreOf(id),
   );
 
   constructor(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, hooks: ServiceHooks) {
@@ -337,7 +337,9 @@ export class ConversationService extends ConversationSessions implements ChatBac
     root: () => this.root,
     log: () => this.log,
     session: (id) => this.session(id),
-    checkpointStore: () => this.checkpointStore(),
+    checkpointStore: (id) => this.checkpointStoreOf(id),
+    workspace: (id) => this.workspaceOf(id),
+    isTask: (id) => this.places.has(id),
     signing: () => this.signingKey.identity(),
     headFile: (id) => this.headFile(id),
     opened: async (s) => {

@@ -25,6 +25,7 @@ import { errorText } from '../../../core/text/l10n';
 import { openWritable } from '../handoff/writable-log';
 import { configuredModel, heldBy, signatureFields } from './session-header';
 import type { SessionDeps } from './session-deps';
+import type { TaskStepGuard } from '../../node/worktrees/task-steps';
 import { planAwaitsApproval } from '../../../core/state/plan-approval';
 
 export type { ChildDecisions, SessionDeps } from './session-deps';
@@ -86,6 +87,7 @@ export class ConversationSession {
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
     const session = new ConversationSession(deps, conversation, store, tools, gate, images, hooks);
+    if (!store.readOnly) session.stepGuard?.hold();
     // Reopened while an action waits: its server must run for its tool to be rated and shown.
     if (conversation.status === 'waiting_for_confirmation' && toolSource)
       void toolSource.prepare().then(
@@ -117,6 +119,11 @@ export class ConversationSession {
 
   get readOnly(): boolean {
     return this.store.readOnly;
+  }
+
+  /** The task's step guard, for the task's own log only (a sub-agent runs inside its parent's step). */
+  private get stepGuard(): TaskStepGuard | undefined {
+    return this.deps.stepGuard?.dir === this.dir ? this.deps.stepGuard : undefined;
   }
 
   /** A step is running in this window. */
@@ -274,7 +281,17 @@ export class ConversationSession {
       this.runAgain = true;
       return;
     }
+    const step = this.stepGuard?.step();
+    if (this.stepGuard && !step) {
+      const why = vscode.l10n.t(
+        'Logbook: the task is being applied or discarded; its agent does not run now.',
+      );
+      this.deps.log.warn(`Conversation ${this.id}: ${why}`);
+      void vscode.window.showErrorMessage(why);
+      return;
+    }
     this.running = this.runUntilSettled().finally(() => {
+      step?.release();
       this.running = undefined;
       // The task is over: its terminal tab goes (the next command opens one where it left off).
       if (RUN_ENDED.has(this.conversation.status)) this.terminalRef.port?.closeTab();
@@ -369,6 +386,7 @@ export class ConversationSession {
     await this.deps.external?.close();
     this.terminalRef.port?.dispose();
     if (!this.deps.sharedSandbox) await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);
+    this.stepGuard?.dispose();
     await this.store.close();
   }
 

@@ -14,6 +14,7 @@ import type { EditorMcpServers } from '../mcp/editor-mcp-servers';
 import type { McpToolRef } from '../../../core/agents/mcp-tool-refs';
 import type { EditorSandbox } from '../sandbox/editor-sandbox';
 import type { EditorAgent } from '../acp/editor-agent';
+import type { TaskStepGuard } from '../../node/worktrees/task-steps';
 
 export interface SessionDeps {
   id: string;
@@ -23,6 +24,8 @@ export interface SessionDeps {
   roots?: readonly string[];
   /** The worktree task it runs, named in the chat's header. */
   task?: { name: string; branch: string };
+  /** A worktree task's: STEP is taken for each run, so the CLI applies or discards only between them. */
+  stepGuard?: TaskStepGuard;
   llm: ConfiguredLlm;
   skills: Skill[];
   log: vscode.LogOutputChannel;

@@ -4,6 +4,8 @@
 import type { ConversationSession } from './conversation-session';
 import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-store';
 import { checkpointStoreFor } from '../checkpoints/checkpoints';
+import { TaskStepGuard } from '../../node/worktrees/task-steps';
+import { windowLockHolder } from '../handoff/lock-holder';
 
 export interface TaskConversationPlace {
   /** The task's name (its branch is `logbook/<name>`). */
@@ -27,6 +29,8 @@ export function taskSessionParts(place: TaskConversationPlace, root: string) {
     roots: [place.worktree],
     task: { name: place.name, branch: place.branch },
     checkpoints: taskCheckpoints(place, root),
+    // Tells `logbook apply` and `discard` whether a step runs (they wait for none while it is held open).
+    stepGuard: new TaskStepGuard(place.dir, windowLockHolder()),
   };
 }
 

@@ -20,7 +20,8 @@ export class TimelineHost {
 
   constructor(
     private readonly logOf: (conversationId: string) => Promise<TimelineLog>,
-    private readonly store: () => WorkspaceCheckpointStore,
+    /** A conversation's checkpoints: a worktree task's are its worktree's. */
+    private readonly store: (conversationId: string) => WorkspaceCheckpointStore,
   ) {}
 
   async pointAt(conversationId: string, seq: number): Promise<TimelinePoint> {
@@ -36,15 +37,15 @@ export class TimelineHost {
     if (against === 'start')
       await vscode.commands.executeCommand(
         'vscode.diff',
-        checkpointUri(f.start, f.change.from ?? path),
-        checkpointUri(f.at, path),
+        checkpointUri(f.start, f.change.from ?? path, conversationId),
+        checkpointUri(f.at, path, conversationId),
         `${name} (start ↔ event ${seq + 1})`,
       );
     else
       await vscode.commands.executeCommand(
         'vscode.diff',
-        checkpointUri(f.at, path),
-        nowUri(path),
+        checkpointUri(f.at, path, conversationId),
+        nowUri(path, conversationId),
         `${name} (event ${seq + 1} ↔ now)`,
       );
   }
@@ -62,12 +63,14 @@ export class TimelineHost {
       return [];
     }
     const shown = present.slice(0, OPEN_FILES_MAX);
-    const uris = shown.map((c) => pointUri(at, c.path, seq + 1));
+    const uris = shown.map((c) => pointUri(at, c.path, seq + 1, conversationId));
     for (const [i, uri] of uris.entries()) {
       let doc = await vscode.workspace.openTextDocument(uri);
       // Its name ends in the point, not the file's extension: take the language the file's own
       // name gives (a checkpoint document of the plain path, never shown).
-      const plain = await vscode.workspace.openTextDocument(checkpointUri(at, shown[i]!.path));
+      const plain = await vscode.workspace.openTextDocument(
+        checkpointUri(at, shown[i]!.path, conversationId),
+      );
       if (doc.languageId !== plain.languageId)
         doc = await vscode.languages.setTextDocumentLanguage(doc, plain.languageId);
       await vscode.window.showTextDocument(doc, { preview: false, preserveFocus: true });
@@ -97,7 +100,11 @@ export class TimelineHost {
       this.timelines.set(conversationId, t);
       return t;
     }
-    t = new ConversationTimeline(conversationId, () => this.logOf(conversationId), this.store);
+    t = new ConversationTimeline(
+      conversationId,
+      () => this.logOf(conversationId),
+      () => this.store(conversationId),
+    );
     this.timelines.set(conversationId, t);
     while (this.timelines.size > KEPT) this.timelines.delete(this.timelines.keys().next().value!);
     return t;
