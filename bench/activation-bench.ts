@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { installVscodeStandIn } from './activation/install-stand-in';
 import { machineLines, prettierMarkdown, resultsTable, type Row } from './report';
 
 const RUNS = 15;
@@ -37,18 +38,6 @@ function build(outdir: string, eager: boolean): void {
   if (r.status !== 0) throw new Error(`esbuild.mjs ${args.join(' ')} failed: ${r.stderr}`);
 }
 
-/** The stand-in for 'vscode' where both builds' `require('vscode')` finds it, with the API's names. */
-function installStandIn(work: string): void {
-  const dir = path.join(work, 'node_modules', 'vscode');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.copyFileSync(path.join(__dirname, 'activation', 'vscode-stand-in.cjs'), path.join(dir, 'index.js'));
-  const types = fs.readFileSync(path.join(repoRoot, 'node_modules/@types/vscode/index.d.ts'), 'utf8');
-  const names = [...types.matchAll(/^\s*export (?:namespace|class|enum|const|function|let) (\w+)/gm)].map(
-    (m) => m[1]!,
-  );
-  fs.writeFileSync(path.join(dir, 'names.json'), JSON.stringify([...new Set(names)]));
-}
-
 function activate(dir: string, storage: string): Activation {
   const child = path.join(__dirname, 'activation', 'activate-child.cjs');
   const r = spawnSync(process.execPath, [child, dir, storage], { encoding: 'utf8' });
@@ -73,7 +62,7 @@ async function main(): Promise<void> {
     const eager = path.join(work, 'eager');
     build(lazy, false);
     build(eager, true);
-    installStandIn(work);
+    installVscodeStandIn(work);
     const storage = path.join(work, 'storage');
     fs.mkdirSync(storage);
     activate(lazy, storage); // first read of the files, not measured
