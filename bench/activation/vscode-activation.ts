@@ -74,12 +74,17 @@ export async function vscodeActivation(extension: string, work: string): Promise
 
 /** Logbook's row of "Extension Activation Stats", by the names of its columns. */
 function readRow(r: { found: boolean; header: string[]; row: string[] | null }): VsCodeActivation {
-  if (!r.found || !r.row) throw new Error(`Startup Performance lists no activation of Logbook: ${JSON.stringify(r)}`);
+  if (!r.found || !r.row)
+    throw new Error(`Startup Performance lists no activation of Logbook: ${JSON.stringify(r)}`);
   const cell = (name: string) => {
     const i = r.header.indexOf(name);
     const v = Number(r.row![i]);
     if (i < 0 || !Number.isFinite(v)) throw new Error(`no "${name}" in ${JSON.stringify(r)}`);
     return v;
   };
-  return { loadCode: cell('Load Code'), callActivate: cell('Call Activate'), finishActivate: cell('Finish Activate') };
+  return {
+    loadCode: cell('Load Code'),
+    callActivate: cell('Call Activate'),
+    finishActivate: cell('Finish Activate'),
+  };
 }
