@@ -7,6 +7,7 @@
 // @types/vscode by the bench.
 const names = require('./names.json');
 const defaults = require('./defaults.json');
+const userSetAll = process.env.LOGBOOK_STAND_IN_SETTINGS === 'user';
 
 const handler = {
   get(target, key) {
@@ -37,8 +38,12 @@ function configuration(section) {
   return {
     get: (key, fallback) => (full(key) in defaults ? defaults[full(key)] : fallback),
     has: (key) => full(key) in defaults,
-    inspect: (key) =>
-      full(key) in defaults ? { key: full(key), defaultValue: defaults[full(key)] } : undefined,
+    inspect: (key) => {
+      if (!(full(key) in defaults)) return undefined;
+      const value = defaults[full(key)];
+      // LOGBOOK_STAND_IN_SETTINGS=user: as if the user had written every setting, at its default.
+      return { key: full(key), defaultValue: value, ...(userSetAll ? { globalValue: value } : {}) };
+    },
     update: async () => {},
   };
 }
