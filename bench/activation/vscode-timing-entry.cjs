@@ -13,8 +13,14 @@ exports.run = async function run() {
   // The view's document is served once the view has been shown (the workbench makes its provider then).
   await vscode.commands.executeCommand('perfview.show');
   const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse('perf:Startup Performance'));
-  const lines = doc.getText().split('\n');
-  const at = lines.findIndex((l) => /^#+ Extension Activation Stats/.test(l));
+  // The workbench fills the document once the window has settled: read it until Logbook's row is in.
+  let lines = [];
+  let at = -1;
+  for (const end = Date.now() + 60_000; Date.now() < end; await new Promise((r) => setTimeout(r, 200))) {
+    lines = doc.getText().split('\n');
+    at = lines.findIndex((l) => /^#+ Extension Activation Stats/.test(l));
+    if (at >= 0 && lines.slice(at).some((l) => l.toLowerCase().includes(ID))) break;
+  }
   const table = lines.slice(at + 1).filter((l) => l.trim().startsWith('|'));
   const cells = (l) =>
     l
