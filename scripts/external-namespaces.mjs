@@ -17,7 +17,7 @@ const ON_FIRST_USE = 'builtin-on-first-use';
 
 let words;
 /** Every word of the sources: a member of a built-in that none names is never read, so needs no getter. */
-function sourceWords() {
+export function sourceWords() {
   if (words) return words;
   words = new Set();
   const src = join(import.meta.dirname, '..', 'src');

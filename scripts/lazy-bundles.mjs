@@ -9,6 +9,7 @@
 // told apart by its name there, never by `instanceof` (two bundles have two copies of it).
 import { readdirSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
+import { sourceWords } from './external-namespaces.mjs';
 
 const root = join(import.meta.dirname, '..');
 
@@ -55,6 +56,7 @@ const SHARED_ENTRY = 'src/shared-zod.ts';
  * at start anyway (a built-in routed here is required when its bundle loads, not when first used).
  */
 const BUILTIN = /^node:(fs|path|os|crypto)$/;
+const SHARED_ON_FIRST_USE = 'zod-on-first-use';
 
 /** The plugin for a bundle written to `dir` of the output folder ('' for the main bundles). */
 function lazyPlugin(dir) {
@@ -65,25 +67,46 @@ function lazyPlugin(dir) {
   return {
     name: 'lazy-bundles',
     setup(build) {
-      // Through one module of the bundle that names zod's exports: an import of the external bundle
-      // per importing file (esbuild's CommonJS interop) copied its hundreds of exports once per file
-      // at load, which showed in the extension's activation time.
-      build.onResolve({ filter: SHARED }, (args) => ({
-        path: args.path === 'zod/mini' ? 'zod/mini' : 'zod',
-        namespace: 'shared',
+      // Through one module of the bundle that re-exports zod's: an import of the external bundle per
+      // importing file (esbuild's CommonJS interop) copied its hundreds of exports once per file at
+      // load, which showed in the extension's activation time. Its members are getters that require
+      // the bundle when one is first read: a window whose settings need no schema never loads zod.
+      build.onResolve({ filter: SHARED }, (args) =>
+        args.namespace === SHARED_ON_FIRST_USE
+          ? undefined
+          : { path: args.path === 'zod/mini' ? 'zod/mini' : 'zod', namespace: 'shared' },
+      );
+      build.onLoad({ filter: /.*/, namespace: 'shared' }, (args) => {
+        const lazy = JSON.stringify(`${SHARED_ON_FIRST_USE}:${args.path}`);
+        return { contents: `export * from ${lazy};\nexport { default } from ${lazy};\n`, loader: 'js' };
+      });
+      build.onResolve({ filter: new RegExp(`^${SHARED_ON_FIRST_USE}:`) }, (args) => ({
+        path: args.path.slice(SHARED_ON_FIRST_USE.length + 1),
+        namespace: SHARED_ON_FIRST_USE,
       }));
-      build.onLoad({ filter: /.*/, namespace: 'shared' }, async (args) => {
+      // CommonJS, so that esbuild reads zod's members at run time (through the getters), not at load.
+      build.onLoad({ filter: /.*/, namespace: SHARED_ON_FIRST_USE }, async (args) => {
         const mini = args.path === 'zod/mini';
-        const names = Object.keys(await import(args.path)).filter((n) => n !== 'default');
+        // The main bundles hold Logbook's modules only (the lazy ones hold the MCP SDK, which uses
+        // zod too): a getter for each member Logbook's sources name, which keeps the extension small.
+        const used = dir === '' ? sourceWords() : undefined;
+        const names = Object.keys(await import(args.path)).filter(
+          (n) => n !== 'default' && (used?.has(n) ?? true),
+        );
         const bundle = JSON.stringify(from('lazy/zod.js'));
-        const source = mini ? 'require(' + bundle + ').mini' : 'require(' + bundle + ')';
-        return {
-          contents: `const zod = ${source};\nexport const { ${names.join(', ')} } = zod;\nexport default zod.default;\n`,
-          loader: 'js',
-        };
+        const contents = [
+          // Marked as compiled from ESM, so that a default import reads zod's default, not this object.
+          "Object.defineProperty(exports, '__esModule', { value: true });",
+          'let loaded;',
+          `const load = () => (loaded ??= require(${bundle}))${mini ? '.mini' : ''};`,
+          `for (const name of ${JSON.stringify([...names, 'default'])})`,
+          '  Object.defineProperty(exports, name, { enumerable: true, get: () => load()[name] });',
+          '',
+        ].join('\n');
+        return { contents, loader: 'js' };
       });
       build.onResolve({ filter: /zod\.js$/ }, (args) =>
-        args.namespace === 'shared' ? { path: args.path, external: true } : undefined,
+        args.namespace === SHARED_ON_FIRST_USE ? { path: args.path, external: true } : undefined,
       );
       // Node's built-in modules the same way, through one module of the bundle each: a default or
       // namespace import of `node:fs` in each of the CLI's files copied fs's exports once per file

@@ -4,9 +4,10 @@
 import * as z from 'zod/mini';
 import { lazySchema } from '../core/schema/lazy-schema';
 
-// zod/mini comes without error messages (full zod sets English ones when loaded): without them a
-// refused message would only say "Invalid input".
-if (!z.config().localeError) z.config(z.locales.en());
+// zod/mini comes without error messages: without them a refused message would only say "Invalid
+// input". English ones are set where zod is loaded (src/shared-zod.ts for the extension and the
+// CLI, webview-ui/src/zod-config.ts for the webview), not here: a module the extension loads at
+// activation calls no zod at top level, so a window that parses nothing yet never loads zod.
 
 /** Bounds shared by both sides; the webview uses them to disable inputs before the schema would refuse. */
 export const LIMITS = {

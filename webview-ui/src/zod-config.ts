@@ -3,3 +3,5 @@
 import * as z from 'zod/mini';
 
 z.config({ jitless: true });
+// zod/mini comes without error messages: without them a refused message would only say "Invalid input".
+if (!z.config().localeError) z.config(z.locales.en());

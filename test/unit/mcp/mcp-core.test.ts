@@ -10,7 +10,14 @@ import {
   type McpServerPort,
 } from '../../../src/core/mcp';
 import { SecretRedactor, serverSecrets } from '../../../src/core/secrets';
-import { parametersOf, toolDefinition, validateToolCall } from '../../../src/core/tools';
+import {
+  defaultTools,
+  parametersOf,
+  toolDefinition,
+  validateToolCall,
+  type WebPort,
+  type WebSearchPort,
+} from '../../../src/core/tools';
 import { parseMcpServers } from '../../../src/host/node/mcp';
 import { builtInToolNames } from '../../../src/host/node/session/agent-tools';
 import { expandReferences } from '../../../src/host/node/mcp/references';
@@ -198,6 +205,17 @@ describe('MCP tools: risk, names, schemas', () => {
     assert.deepEqual(
       assigned.map((a) => a.exposed),
       clashing.map((name) => `srv_${name}`),
+    );
+  });
+
+  it('names: every built-in tool, the web ones included, is a name MCP tools must not take', () => {
+    const web = { fetch: async () => ({}) } as unknown as WebPort;
+    const search = { search: async () => [] } as unknown as WebSearchPort;
+    const tools = defaultTools({ web, webSearch: search }).map((t) => t.name);
+    const reserved = builtInToolNames();
+    assert.deepEqual(
+      tools.filter((name) => !reserved.includes(name)),
+      [],
     );
   });
 });

@@ -8,6 +8,7 @@ import type * as OpenAiSdk from '../../../src/core/llm/openai-sdk';
 import type * as McpConnectionModule from '../../../src/host/node/mcp/mcp-connection';
 import type * as PageMarkdown from '../../../src/host/node/web/page-markdown';
 import { COMMAND_BUNDLES, LAZY_BUNDLES } from '../../../scripts/lazy-bundles.mjs';
+import { installVscodeStandIn } from '../../../bench/activation/install-stand-in';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -35,10 +36,12 @@ describe('lazy bundles', () => {
     assert.ok(o, `${name} was built`);
     return o;
   };
-  // The bundles an `import()` in the sources loads (lazy/zod.js is required at load). The build
+  // The bundles an `import()` in the sources loads, and lazy/zod.js, required when a member of zod
+  // is first read (a test below activates the extension and checks that it is not). The build
   // emits those imports as a `require` run when the import runs, so the metafile calls them
   // require-calls; only the build's plugin makes such a bundle external, for a dynamic import.
   const onFirstUse = new Set([
+    'lazy/zod.js',
     ...LAZY_BUNDLES.map((b) => `lazy/${b.name}.js`),
     ...COMMAND_BUNDLES.map((b) => `cli/${b.name}.js`),
   ]);
@@ -125,16 +128,9 @@ describe('lazy bundles', () => {
 
   /** Runs `script` in a Node where `require('vscode')` from the bundles finds the bench's stand-in. */
   const withStandIn = (script: string) => {
-    // Every member of the stand-in is a function: enough to load the bundle, not to use it.
-    const standIn = join(posix.dirname(out), 'node_modules', 'vscode');
-    mkdirSync(standIn, { recursive: true });
-    writeFileSync(
-      join(standIn, 'index.js'),
-      readFileSync(join(root, 'bench', 'activation', 'vscode-stand-in.cjs')),
-    );
-    const types = readFileSync(join(root, 'node_modules', '@types', 'vscode', 'index.d.ts'), 'utf8');
-    const names = [...types.matchAll(/^\s*export (?:namespace|class|enum|const|function|let) (\w+)/gm)];
-    writeFileSync(join(standIn, 'names.json'), JSON.stringify([...new Set(names.map((m) => m[1]))]));
+    // Every member of the stand-in is a function, and no setting is set: enough to load and
+    // activate the bundle as a fresh window does, not to use it.
+    installVscodeStandIn(posix.dirname(out));
     const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout) as unknown;
@@ -188,6 +184,20 @@ describe('lazy bundles', () => {
       }
     }
     assert.deepEqual(over, [], 'bundles that require a built-in once per importing file');
+  });
+
+  it('activating the extension in a window where no setting is set loads no zod', function () {
+    this.timeout(30_000);
+    const storage = mkdtempSync(join(tmpdir(), 'logbook-activation-'));
+    try {
+      withStandIn('console.log(1)');
+      const child = join(root, 'bench', 'activation', 'activate-child.cjs');
+      const r = spawnSync(process.execPath, [child, out, storage], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+      assert.deepEqual((JSON.parse(r.stdout) as { loaded: string[] }).loaded, ['extension.js']);
+    } finally {
+      rmSync(storage, { recursive: true, force: true });
+    }
   });
 
   it('the extension parses at most 1 MB of code at activation', () => {

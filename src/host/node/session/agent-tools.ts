@@ -4,6 +4,13 @@
 import {
   defaultTools,
   FETCH_TOOL_NAME,
+  FILE_EDITOR_TOOL_NAME,
+  FINISH_TOOL_NAME,
+  GLOB_TOOL_NAME,
+  GREP_TOOL_NAME,
+  TASK_TRACKER_TOOL_NAME,
+  TERMINAL_TOOL_NAME,
+  THINK_TOOL_NAME,
   type ToolSpec,
   WEB_SEARCH_TOOL_NAME,
   type WebSearchPort,
@@ -55,11 +62,18 @@ export function agentTools(options: AgentToolOptions = {}): ToolSpec[] {
 /**
  * Every name a built-in tool may have, whatever the settings and whichever agent holds it (the
  * agents' own tools included: a delegated agent gets `escalate` beside the MCP tools it names):
- * names outside tools must not take.
+ * names outside tools must not take. Named, not read from the tools: activation asks, and building
+ * the tools builds their schemas (a test checks that every default tool is named here).
  */
 export function builtInToolNames(): string[] {
   return [
-    ...defaultTools().map((t) => t.name),
+    TERMINAL_TOOL_NAME,
+    FILE_EDITOR_TOOL_NAME,
+    TASK_TRACKER_TOOL_NAME,
+    GLOB_TOOL_NAME,
+    GREP_TOOL_NAME,
+    THINK_TOOL_NAME,
+    FINISH_TOOL_NAME,
     FETCH_TOOL_NAME,
     WEB_SEARCH_TOOL_NAME,
     DELEGATE_TOOL_NAME,
