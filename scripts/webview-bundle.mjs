@@ -1,6 +1,6 @@
 // How the chat webview is bundled, shared by esbuild.mjs, the webview benchmark and the test that
 // keeps the bundle within its size budget, so all three measure the bundle that ships.
-import { join, sep } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
 /** dist/webview.js may not grow past this (bytes): the page parses it each time the chat is shown. */
 export const WEBVIEW_BUDGET_BYTES = 280 * 1024;
@@ -22,6 +22,18 @@ export const zodEnglishOnly = {
   },
 };
 
+// The extension builds its schemas on first use (core/schema/lazy-schema.ts) so activation stays
+// cheap; the webview parses a message as soon as it loads, so it builds them at once and ships none
+// of the deferral (webview-ui/src/eager-schema.ts).
+const eagerSchemas = (root) => ({
+  name: 'eager-schemas',
+  setup(build) {
+    build.onResolve({ filter: /\/core\/schema\/lazy-schema$/ }, () => ({
+      path: resolve(root, 'webview-ui', 'src', 'eager-schema.ts'),
+    }));
+  },
+});
+
 /**
  * esbuild options for dist/webview.js (and its CSS) under `outdir`, from the repository at `root`.
  * @param {{ root?: string; outdir: string; sourcemap?: import('esbuild').BuildOptions['sourcemap'] }} where
@@ -30,7 +42,7 @@ export const zodEnglishOnly = {
 export function webviewOptions({ root = '.', outdir, sourcemap = 'linked' }) {
   return {
     bundle: true,
-    plugins: [zodEnglishOnly],
+    plugins: [zodEnglishOnly, eagerSchemas(root)],
     sourcemap,
     // Minified in every build (its source map says where things are): the page parses it on each
     // show, tests and benches measure the bundle that ships, and its size has a budget.

@@ -8,11 +8,14 @@ const root = join(__dirname, '..', '..', '..');
 const CID = '7f3c2a10-5b1e-4c8d-9a0f-123456789abc';
 
 /**
- * Parses each message in a fresh process that loads only the protocol module, as the webview does
- * (there, full zod is never loaded to lend zod/mini its English messages). Prints one JSON line.
+ * Parses each message in a fresh process that loads only the protocol module and what sets zod's
+ * messages where that side parses: the webview's zod-config.ts (there, full zod is never loaded to
+ * lend zod/mini its English messages), or the host's zod bundle entry. Prints one JSON line.
  */
 function parseAlone(direction: 'host' | 'webview', messages: unknown[]): { ok: boolean; error?: string }[] {
+  const config = direction === 'host' ? 'webview-ui/src/zod-config.ts' : 'src/shared-zod.ts';
   const script = `
+    await import(${JSON.stringify(join(root, config))});
     const m = await import(${JSON.stringify(join(root, 'src/protocol/messages.ts'))});
     const { parseHostMessage, parseWebviewMessage } = m.parseHostMessage ? m : m.default;
     const parse = ${direction === 'host' ? 'parseHostMessage' : 'parseWebviewMessage'};
