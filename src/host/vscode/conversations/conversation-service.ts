@@ -424,6 +424,9 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   async openDiff(conversationId: string, actionId: string): Promise<void> {
+    // The file of a remote edit is the server's: its diff is the server's change (remote-review.ts).
+    const remote = await this.remote.of(conversationId);
+    if (remote) return void (await remote.review());
     await this.hooks.openDiff(conversationId, actionId);
   }
 

@@ -177,6 +177,7 @@ export class RemoteConversations {
   }
 
   async dispose(): Promise<void> {
+    if (this.sessions.size > 0) (await stack()).disposeRemoteReview();
     for (const s of this.sessions.values()) await s.dispose().catch(() => undefined);
     this.sessions.clear();
   }

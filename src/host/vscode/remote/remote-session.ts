@@ -24,6 +24,8 @@ import { streamRemote } from '../../node/remote/remote-run';
 import { remoteRisk } from '../../node/remote/remote-risk';
 import type { RemoteOrigin } from '../../node/remote/remote-risk';
 import { heldActions, lastStatus } from '../../node/remote/remote-status';
+import type { RemoteApplyResult } from '../../node/remote/remote-apply';
+import { applyRemoteChanges, disposeRemoteReview, reviewRemoteChanges } from './remote-review';
 import type { ConversationHeader, SequencedEvent } from '../chat/chat-backend';
 
 export interface RemoteSessionDeps {
@@ -45,7 +47,7 @@ const STATUS_LINE = /^logbook run: /;
 
 // This module is a bundle of its own (scripts/lazy-bundles.mjs), loaded when a remote conversation
 // is first started or opened; what the window needs of the API comes through it.
-export { normalizeServerUrl, startConversation };
+export { disposeRemoteReview, normalizeServerUrl, startConversation };
 
 /** The server refused the key (a class is told apart by name across bundles, not by instanceof). */
 export function refusedKey(err: unknown): boolean {
@@ -188,6 +190,30 @@ export class RemoteSession {
     if (this.interrupt) return this.interrupt('SIGINT');
     const target = await this.target();
     await pauseConversation(target, this.id);
+  }
+
+  /** The server's change in its working folder, in the diff editor; resolves to the files changed. */
+  async review(): Promise<number> {
+    return this.withTarget((target) =>
+      reviewRemoteChanges({ id: this.id, origin: this.deps.origin, target }),
+    );
+  }
+
+  /** The server's change into the local working tree, only when the user asks (remote-review.ts). */
+  async applyHere(confirmed = false): Promise<RemoteApplyResult | undefined> {
+    return this.withTarget((target) =>
+      applyRemoteChanges({ id: this.id, origin: this.deps.origin, target }, confirmed),
+    );
+  }
+
+  private async withTarget<T>(step: (target: AgentServerTarget) => Promise<T>): Promise<T> {
+    const target = await this.target();
+    try {
+      return await step(target);
+    } catch (err) {
+      if (refusedKey(err)) await this.deps.refused();
+      throw err;
+    }
   }
 
   private async target(): Promise<AgentServerTarget> {
