@@ -305,9 +305,9 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   async stop(conversationId: string): Promise<void> {
-    // On an agent-server, stopping is pausing between two steps (the log receives the PauseEvent).
+    // On an agent-server, Stop is its /interrupt: the model call in flight is cancelled, then paused.
     const remote = await this.remote.of(conversationId);
-    await (remote ? remote.pause() : (await this.session(conversationId)).stop());
+    await (remote ? remote.stop() : (await this.session(conversationId)).stop());
   }
 
   /**

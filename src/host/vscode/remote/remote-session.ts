@@ -13,6 +13,7 @@ import { EXIT } from '../../node/cli/exit-codes';
 import {
   type AgentServerTarget,
   RemoteError,
+  interruptConversation,
   normalizeServerUrl,
   pauseConversation,
   respondToConfirmation,
@@ -190,6 +191,16 @@ export class RemoteSession {
     if (this.interrupt) return this.interrupt('SIGINT');
     const target = await this.target();
     await pauseConversation(target, this.id);
+  }
+
+  /**
+   * Stop: `/interrupt`, which cancels the server's model call in flight (Pause waits for the step to
+   * end) and leaves the conversation paused there; the stream then ends as after a Pause, taking
+   * the server's last events into the log.
+   */
+  async stop(): Promise<void> {
+    await this.withTarget((target) => interruptConversation(target, this.id));
+    this.interrupt?.('SIGINT');
   }
 
   /** The server's change in its working folder, in the diff editor; resolves to the files changed. */
