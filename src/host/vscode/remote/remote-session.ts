@@ -45,6 +45,7 @@ export interface RemoteSessionDeps {
 }
 
 const STATUS_LINE = /^logbook run: /;
+const RESUME_WAIT_MS = 30_000;
 
 // This module is a bundle of its own (scripts/lazy-bundles.mjs), loaded when a remote conversation
 // is first started or opened; what the window needs of the API comes through it.
@@ -178,7 +179,18 @@ export class RemoteSession {
 
   /** Resume (or continue): the server runs the conversation on. */
   async resume(): Promise<void> {
-    await this.send((target) => runConversation(target, this.id));
+    await this.send(async (target) => {
+      // Paused while a model call was in flight, the server finishes that step before it can run
+      // again, and answers 409 until then: Resume waits for it (up to RESUME_WAIT_MS).
+      for (let waited = 0; ; waited += 500) {
+        try {
+          return await runConversation(target, this.id);
+        } catch (err) {
+          if (!(err instanceof RemoteError && err.status === 409) || waited >= RESUME_WAIT_MS) throw err;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    });
   }
 
   /** A new message from the user: posted to the conversation, which runs on it. */
