@@ -194,4 +194,44 @@ describe("A remote conversation's change: review and apply (the real agent-serve
     );
     await until(() => tabLabels().includes('a.txt'), 'the conflicted file opened', 10_000);
   });
+
+  it('Continue from here forks on the server up to the event and opens the fork in the chat', async () => {
+    const { service } = await logbook();
+    const task = view.posted
+      .flatMap((m) => (m.type === 'events' && m.conversationId === id ? m.events : []))
+      .find((e) => e.event.kind === 'MessageEvent' && e.event.source === 'user');
+    assert.ok(task, 'the task reached the chat');
+    view.send({ type: 'forkFrom', conversationId: id, eventId: task.event.id });
+    await until(
+      () => service.activeId !== undefined && service.activeId !== id,
+      'the fork open in the chat',
+      30_000,
+    );
+    const forkId = service.activeId!;
+    const origin = JSON.parse(readFileSync(join(service.root, forkId, 'remote.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    assert.deepEqual(origin, { server: server!.url, conversation_id: forkId, working_dir: remoteDir });
+    // The branch up to the task, as the server copied it, each event marked as received from it.
+    const fork = (await service.remote.of(forkId))!;
+    const events = (await fork.eventsAfter(-1)).map((e) => e.event);
+    assert.ok(
+      events.some((e) => e.kind === 'MessageEvent' && e.source === 'user'),
+      'the task in the fork',
+    );
+    assert.ok(!events.some((e) => e.kind === 'ActionEvent'), 'an event after the fork point');
+    assert.ok(
+      events.every(
+        (e) => (e as { received_from?: { server?: string } }).received_from?.server === server!.url,
+      ),
+    );
+    assert.equal(fork.header().model?.provider, 'remote');
+    assert.equal((await service.verify(forkId)).verdict, 'verified');
+    await until(
+      () => view.posted.some((m) => m.type === 'conversation' && m.header?.id === forkId),
+      'the fork shown in the chat',
+      10_000,
+    );
+  });
 });

@@ -320,7 +320,9 @@ export class ConversationService extends ConversationSessions implements ChatBac
     eventId: string,
     ui: { offerRestore?: (paths: string[]) => Promise<boolean>; restore?: RestoreUi } = {},
   ): Promise<{ forkId: string; offer?: Promise<RestoreOutcome | undefined> }> {
-    return forkFrom(this.forks, conversationId, eventId, ui);
+    return this.remote.isRemote(conversationId)
+      ? this.remote.fork(conversationId, eventId, (id) => this.setActive(id))
+      : forkFrom(this.forks, conversationId, eventId, ui);
   }
 
   /**

@@ -21,6 +21,7 @@ import {
   sendUserMessage,
   startConversation,
 } from '../../node/remote/agent-server-api';
+import { forkOnServer, recordFork } from '../../node/remote/remote-fork-record';
 import { streamRemote } from '../../node/remote/remote-run';
 import { remoteRisk } from '../../node/remote/remote-risk';
 import type { RemoteOrigin } from '../../node/remote/remote-risk';
@@ -49,7 +50,7 @@ const RESUME_WAIT_MS = 30_000;
 
 // This module is a bundle of its own (scripts/lazy-bundles.mjs), loaded when a remote conversation
 // is first started or opened; what the window needs of the API comes through it.
-export { disposeRemoteReview, normalizeServerUrl, startConversation };
+export { disposeRemoteReview, forkOnServer, normalizeServerUrl, recordFork, startConversation };
 
 /** The server refused the key (a class is told apart by name across bundles, not by instanceof). */
 export function refusedKey(err: unknown): boolean {
