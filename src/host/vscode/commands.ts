@@ -33,6 +33,16 @@ export function registerCommands(
     }
     return service.session(id);
   };
+  /** The remote conversation a command is about (the argument, else the chat's), or why there is none. */
+  const remoteOf = async (idArg?: unknown) => {
+    const id = conversationIdOf(idArg) ?? service.activeId;
+    const remote = id ? await service.remote.of(id) : undefined;
+    if (!remote)
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Logbook: the conversation open is not one that runs on an agent-server.'),
+      );
+    return remote;
+  };
   const register = (id: string, fn: (...args: unknown[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {
@@ -169,8 +179,14 @@ export function registerCommands(
       if (reason === undefined) return;
       await s.reject(s.header().pendingActionIds, reason);
     }),
-    register('logbook.reviewChanges', async (id?: unknown) =>
-      review.showChanges(conversationIdOf(id) ?? service.activeId),
+    register('logbook.reviewChanges', async (idArg?: unknown) => {
+      const id = conversationIdOf(idArg) ?? service.activeId;
+      const remote = id ? await service.remote.of(id) : undefined;
+      return remote ? remote.review() : review.showChanges(id);
+    }),
+    register('logbook.reviewRemoteChanges', async (idArg?: unknown) => (await remoteOf(idArg))?.review()),
+    register('logbook.applyRemoteChanges', async (idArg?: unknown, confirmed?: unknown) =>
+      (await remoteOf(idArg))?.applyHere(confirmed === true),
     ),
     register('logbook.selectModel', () => selectModel()),
     register('logbook.connectModel', (given?: unknown) =>

@@ -1,9 +1,11 @@
 // In an untrusted workspace Logbook connects to no agent-server: Start Agent Task on Server…
 // starts no conversation and sends nothing, not even with the server's key already stored.
 import * as assert from 'node:assert/strict';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { logbook } from './helpers';
+import { logbook, workspaceRoot } from './helpers';
 
 describe('Remote conversations: untrusted workspace', function () {
   this.timeout(60_000);
@@ -30,5 +32,25 @@ describe('Remote conversations: untrusted workspace', function () {
     assert.equal(id, undefined);
     assert.equal(service.list().length, before);
     assert.deepEqual(requests, []);
+  });
+
+  it("Review and Apply of a remote conversation's change contact no server and write nothing", async () => {
+    const { service } = await logbook();
+    await service.remote.setKey(url, 'a-key');
+    const id = 'untrusted-remote';
+    const dir = join(service.root, id);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'remote.json'),
+      JSON.stringify({ server: url, conversation_id: id, working_dir: '/srv/project' }),
+    );
+    try {
+      assert.equal(await vscode.commands.executeCommand('logbook.reviewRemoteChanges', id), undefined);
+      assert.equal(await vscode.commands.executeCommand('logbook.applyRemoteChanges', id, true), undefined);
+      assert.deepEqual(requests, []);
+      assert.equal(existsSync(join(workspaceRoot(), 'out.txt')), false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -174,6 +174,14 @@ export async function pauseConversation(target: AgentServerTarget, conversationI
   await call(target, 'POST', `/api/conversations/${conversationId}/pause`);
 }
 
+/** Stops at once: the server cancels the model call in flight (a pause waits for it) and pauses. */
+export async function interruptConversation(
+  target: AgentServerTarget,
+  conversationId: string,
+): Promise<void> {
+  await call(target, 'POST', `/api/conversations/${conversationId}/interrupt`);
+}
+
 /** Sends the user's next message, and runs the conversation on it. */
 export async function sendUserMessage(
   target: AgentServerTarget,

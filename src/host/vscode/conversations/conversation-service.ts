@@ -304,23 +304,21 @@ export class ConversationService extends ConversationSessions implements ChatBac
     (await this.session(conversationId)).startRun();
   }
 
+  /** On an agent-server, Stop is its /interrupt: the model call in flight is cancelled, then paused. */
   async stop(conversationId: string): Promise<void> {
-    // On an agent-server, stopping is pausing between two steps (the log receives the PauseEvent).
     const remote = await this.remote.of(conversationId);
-    await (remote ? remote.pause() : (await this.session(conversationId)).stop());
+    await (remote ? remote.stop() : (await this.session(conversationId)).stop());
   }
 
-  /**
-   * "Continue from here": forks at the event. When the files have changed since that point the user
-   * is offered to restore them too ("and restore files"), without being stopped to answer.
-   * `ui`: the offer and the restore's questions (tests script them); the editor's by default.
-   */
+  /** "Continue from here" (a remote conversation forks on its server); `ui`: the offer to restore files. */
   forkFrom(
     conversationId: string,
     eventId: string,
     ui: { offerRestore?: (paths: string[]) => Promise<boolean>; restore?: RestoreUi } = {},
   ): Promise<{ forkId: string; offer?: Promise<RestoreOutcome | undefined> }> {
-    return forkFrom(this.forks, conversationId, eventId, ui);
+    return this.remote.isRemote(conversationId)
+      ? this.remote.fork(conversationId, eventId, (id) => this.setActive(id))
+      : forkFrom(this.forks, conversationId, eventId, ui);
   }
 
   /**
@@ -425,7 +423,10 @@ export class ConversationService extends ConversationSessions implements ChatBac
     this.deleteEmitter.fire(conversationId);
   }
 
+  /** A remote edit's diff is the server's whole change (remote-review.ts). */
   async openDiff(conversationId: string, actionId: string): Promise<void> {
+    if (this.remote.isRemote(conversationId))
+      return void (await (await this.remote.of(conversationId))?.review());
     await this.hooks.openDiff(conversationId, actionId);
   }
 

@@ -146,6 +146,56 @@ export class RemoteConversations {
     return id;
   }
 
+  /**
+   * "Continue from here" on an event of a remote conversation: the server forks it up to that
+   * event (`logbook fork --at`'s request), and the fork, idle on the server, gets a folder of its
+   * own beside the source with the events the server copied; resolves to the fork's id.
+   */
+  async fork(
+    id: string,
+    eventId: string,
+    open: (forkId: string) => Promise<void>,
+  ): Promise<{ forkId: string }> {
+    assertTrusted();
+    const { forkOnServer, normalizeServerUrl, recordFork, refusedKey } = await stack();
+    const origin = readRemoteOrigin(join(this.deps.root, id));
+    if (!origin) throw new Error(`${join(this.deps.root, id, REMOTE_ORIGIN_FILE)} cannot be read.`);
+    const url = normalizeServerUrl(origin.server);
+    const key = await this.key(url);
+    if (!key) throw new Error(vscode.l10n.t('No session key for {0}: nothing was sent.', url));
+    const fork = await forkOnServer({ url, key }, origin, eventId).catch(async (err: unknown) => {
+      if (refusedKey(err)) await this.deps.secrets.delete(KEY_PREFIX + url);
+      throw err;
+    });
+    const dir = join(this.deps.root, fork.forkId);
+    const store = await openConversationStore(dir, {
+      signing: await this.deps.signing(),
+      conversationId: fork.forkId,
+      headFile: this.deps.headFile(fork.forkId),
+      lockHolder: windowLockHolder(),
+    });
+    try {
+      writeRemoteOrigin(dir, { ...origin, conversation_id: fork.forkId });
+      const r = await recordFork(store, url, fork.events);
+      if (r.unreadable !== undefined)
+        throw new Error(
+          vscode.l10n.t(
+            'The agent-server sent an event Logbook cannot read: {0}. The {1} event(s) before it are in {2}.',
+            r.unreadable,
+            String(r.written),
+            dir,
+          ),
+        );
+    } finally {
+      await store.close();
+    }
+    this.deps.log.info(`Remote conversation ${id}: forked on ${url} at ${eventId} as ${fork.forkId}`);
+    const session = (await this.of(fork.forkId))!;
+    await this.deps.onEntry(this.entry(session));
+    await open(fork.forkId);
+    return { forkId: fork.forkId };
+  }
+
   /** The server's key from secret storage, else asked for once (and kept there). */
   async key(server: string): Promise<string | undefined> {
     assertTrusted();
@@ -177,6 +227,7 @@ export class RemoteConversations {
   }
 
   async dispose(): Promise<void> {
+    if (this.sessions.size > 0) (await stack()).disposeRemoteReview();
     for (const s of this.sessions.values()) await s.dispose().catch(() => undefined);
     this.sessions.clear();
   }

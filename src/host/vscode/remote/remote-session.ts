@@ -13,6 +13,7 @@ import { EXIT } from '../../node/cli/exit-codes';
 import {
   type AgentServerTarget,
   RemoteError,
+  interruptConversation,
   normalizeServerUrl,
   pauseConversation,
   respondToConfirmation,
@@ -20,10 +21,13 @@ import {
   sendUserMessage,
   startConversation,
 } from '../../node/remote/agent-server-api';
+import { forkOnServer, recordFork } from '../../node/remote/remote-fork-record';
 import { streamRemote } from '../../node/remote/remote-run';
 import { remoteRisk } from '../../node/remote/remote-risk';
 import type { RemoteOrigin } from '../../node/remote/remote-risk';
 import { heldActions, lastStatus } from '../../node/remote/remote-status';
+import type { RemoteApplyResult } from '../../node/remote/remote-apply';
+import { applyRemoteChanges, disposeRemoteReview, reviewRemoteChanges } from './remote-review';
 import type { ConversationHeader, SequencedEvent } from '../chat/chat-backend';
 
 export interface RemoteSessionDeps {
@@ -42,10 +46,11 @@ export interface RemoteSessionDeps {
 }
 
 const STATUS_LINE = /^logbook run: /;
+const RESUME_WAIT_MS = 30_000;
 
 // This module is a bundle of its own (scripts/lazy-bundles.mjs), loaded when a remote conversation
 // is first started or opened; what the window needs of the API comes through it.
-export { normalizeServerUrl, startConversation };
+export { disposeRemoteReview, forkOnServer, normalizeServerUrl, recordFork, startConversation };
 
 /** The server refused the key (a class is told apart by name across bundles, not by instanceof). */
 export function refusedKey(err: unknown): boolean {
@@ -175,7 +180,18 @@ export class RemoteSession {
 
   /** Resume (or continue): the server runs the conversation on. */
   async resume(): Promise<void> {
-    await this.send((target) => runConversation(target, this.id));
+    await this.send(async (target) => {
+      // Paused while a model call was in flight, the server finishes that step before it can run
+      // again, and answers 409 until then: Resume waits for it (up to RESUME_WAIT_MS).
+      for (let waited = 0; ; waited += 500) {
+        try {
+          return await runConversation(target, this.id);
+        } catch (err) {
+          if (!(err instanceof RemoteError && err.status === 409) || waited >= RESUME_WAIT_MS) throw err;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    });
   }
 
   /** A new message from the user: posted to the conversation, which runs on it. */
@@ -188,6 +204,40 @@ export class RemoteSession {
     if (this.interrupt) return this.interrupt('SIGINT');
     const target = await this.target();
     await pauseConversation(target, this.id);
+  }
+
+  /**
+   * Stop: `/interrupt`, which cancels the server's model call in flight (Pause waits for the step to
+   * end) and leaves the conversation paused there; the stream then ends as after a Pause, taking
+   * the server's last events into the log.
+   */
+  async stop(): Promise<void> {
+    await this.withTarget((target) => interruptConversation(target, this.id));
+    this.interrupt?.('SIGINT');
+  }
+
+  /** The server's change in its working folder, in the diff editor; resolves to the files changed. */
+  async review(): Promise<number> {
+    return this.withTarget((target) =>
+      reviewRemoteChanges({ id: this.id, origin: this.deps.origin, target }),
+    );
+  }
+
+  /** The server's change into the local working tree, only when the user asks (remote-review.ts). */
+  async applyHere(confirmed = false): Promise<RemoteApplyResult | undefined> {
+    return this.withTarget((target) =>
+      applyRemoteChanges({ id: this.id, origin: this.deps.origin, target }, confirmed),
+    );
+  }
+
+  private async withTarget<T>(step: (target: AgentServerTarget) => Promise<T>): Promise<T> {
+    const target = await this.target();
+    try {
+      return await step(target);
+    } catch (err) {
+      if (refusedKey(err)) await this.deps.refused();
+      throw err;
+    }
   }
 
   private async target(): Promise<AgentServerTarget> {

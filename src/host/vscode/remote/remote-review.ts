@@ -1,0 +1,155 @@
+// Review and Apply of a remote conversation's change in the editor, through the CLI's modules: the
+// files the server's git reports changed in its working folder (against HEAD there) in one
+// multi-file diff, both sides read-only documents of what the server sent, and Apply writing that
+// change into this window's working tree only when the user asks, by `logbook apply`'s rules
+// (uncommitted changes here need a confirmation, conflicts are opened and named, never resolved).
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AgentServerTarget } from '../../node/remote/agent-server-api';
+import { type ServerChange, serverChanges } from '../../node/remote/agent-server-git';
+import { applyServerChanges, type RemoteApplyResult } from '../../node/remote/remote-apply';
+import type { RemoteOrigin } from '../../node/remote/remote-origin';
+import { gitTry } from '../../node/worktrees/git-run';
+import { applyObstacle } from '../../node/worktrees/apply-task';
+
+export const REMOTE_FILE_SCHEME = 'logbook-remote';
+
+/** The texts the diff editor shows, by URI: what the server sent, held for the window's life. */
+const shown = new Map<string, string>();
+let provider: vscode.Disposable | undefined;
+
+function ensureProvider(): void {
+  provider ??= vscode.workspace.registerTextDocumentContentProvider(REMOTE_FILE_SCHEME, {
+    provideTextDocumentContent: (uri) => shown.get(uri.toString()) ?? '',
+  });
+}
+
+export function disposeRemoteReview(): void {
+  provider?.dispose();
+  provider = undefined;
+  shown.clear();
+}
+
+/** logbook-remote:/<conversation>/<side>/<path>: one side of a file the server changed. */
+function sideUri(id: string, side: 'head' | 'now', path: string, text: string): vscode.Uri {
+  const uri = vscode.Uri.from({ scheme: REMOTE_FILE_SCHEME, path: `/${id}/${side}/${path}` });
+  shown.set(uri.toString(), text);
+  return uri;
+}
+
+function nowText(c: ServerChange): string {
+  if (c.modified?.includes(0)) return vscode.l10n.t('(a binary file: its bytes are not shown)');
+  return c.modified?.toString('utf8') ?? '';
+}
+
+export interface RemoteReviewArgs {
+  id: string;
+  origin: RemoteOrigin;
+  target: AgentServerTarget;
+}
+
+/** Opens the server's change in one multi-file diff; resolves to the number of files changed. */
+export async function reviewRemoteChanges({ id, origin, target }: RemoteReviewArgs): Promise<number> {
+  const changes = await serverChanges(target, origin.working_dir);
+  if (changes.length === 0) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Logbook: {0} reports no change in {1}.', origin.server, origin.working_dir),
+    );
+    return 0;
+  }
+  ensureProvider();
+  const resources = changes.map((c) => {
+    // The server sends no text for a deleted file: its HEAD side stays empty.
+    const head = c.status === 'ADDED' ? undefined : sideUri(id, 'head', c.path, c.original ?? '');
+    const now = c.status === 'DELETED' ? undefined : sideUri(id, 'now', c.path, nowText(c));
+    return [now ?? head!, head, now];
+  });
+  await vscode.commands.executeCommand(
+    'vscode.changes',
+    vscode.l10n.t('Changes on {0} ({1})', origin.server, origin.working_dir),
+    resources,
+  );
+  return changes.length;
+}
+
+/** The working tree the change goes into: the window's first folder's repository. */
+function localWorkingTree(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!folder) throw new Error(vscode.l10n.t('Open a folder to apply a remote change into.'));
+  const top = gitTry(folder, ['rev-parse', '--show-toplevel']);
+  if (top.code !== 0) throw new Error(vscode.l10n.t('{0} is not in a git repository.', folder));
+  return top.stdout.trim();
+}
+
+/**
+ * Applies the server's change to the local working tree; undefined when nothing was applied (the
+ * user said no, or the tree has nothing to take). `confirmed`: the user already agreed to apply over
+ * uncommitted changes (a command argument, as for tests).
+ */
+export async function applyRemoteChanges(
+  { origin, target }: RemoteReviewArgs,
+  confirmed = false,
+): Promise<RemoteApplyResult | undefined> {
+  if (!vscode.workspace.isTrusted)
+    throw new Error(
+      vscode.l10n.t('This workspace is not trusted: Logbook applies no change from an agent-server to it.'),
+    );
+  const into = localWorkingTree();
+  const blocked = applyObstacle(into, true);
+  if (blocked) throw new Error(blocked);
+  if (!confirmed && applyObstacle(into, false)) {
+    const anyway = vscode.l10n.t('Apply Anyway');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'Your working tree has uncommitted changes. Apply the change from {0} over them?',
+        origin.server,
+      ),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'A file changed here and on the server is merged; what does not merge is left with conflict markers for you. Committing or stashing your changes first is safer.',
+        ),
+      },
+      anyway,
+    );
+    if (choice !== anyway) return undefined;
+  }
+  const changes = await serverChanges(target, origin.working_dir);
+  if (changes.length === 0) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'Logbook: {0} reports no change in {1}: nothing to apply.',
+        origin.server,
+        origin.working_dir,
+      ),
+    );
+    return undefined;
+  }
+  const r = applyServerChanges(into, changes);
+  const done = r.applied.length + r.merged.length;
+  if (r.conflicts.length === 0) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'Logbook: applied the change from {0}: {1} file(s), {2} merged with changes here. Nothing was committed: review it in Source Control.',
+        origin.server,
+        String(done),
+        String(r.merged.length),
+      ),
+    );
+    return r;
+  }
+  for (const c of r.conflicts) {
+    const file = vscode.Uri.file(join(into, c.path));
+    await Promise.resolve(vscode.window.showTextDocument(file, { preview: false })).catch(() => undefined);
+  }
+  void vscode.window.showWarningMessage(
+    vscode.l10n.t(
+      'Logbook: applied {0} file(s) from {1}; {2} need you: {3}. Nothing was resolved for you.',
+      String(done),
+      origin.server,
+      String(r.conflicts.length),
+      r.conflicts.map((c) => `${c.path} (${c.why})`).join('; '),
+    ),
+  );
+  return r;
+}

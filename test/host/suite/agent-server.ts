@@ -1,0 +1,45 @@
+// The real OpenHands agent-server for host tests: why it cannot run here, and starting it (the
+// process prints its URL and key, and stops when its stdin ends).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import * as vscode from 'vscode';
+import { EXTENSION_ID } from './helpers';
+
+export const extensionPath = () => vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+
+/** Why the real server cannot run here (its source or its prepared Python is missing), or undefined. */
+export function agentServerMissing(): string | undefined {
+  const src = process.env.LOGBOOK_AGENT_SERVER_SRC
+    ? resolve(process.env.LOGBOOK_AGENT_SERVER_SRC)
+    : resolve(extensionPath(), '..', 'shared', 'vendor', 'openhands-software-agent-sdk-611629e6');
+  if (!existsSync(join(src, 'openhands-agent-server'))) return `the agent-server's source is not at ${src}`;
+  if (!existsSync(join(extensionPath(), '.agent-server', 'python')))
+    return 'the agent-server is not prepared (.agent-server/; run node scripts/setup-agent-server.mjs)';
+  return undefined;
+}
+
+export interface AgentServer {
+  url: string;
+  key: string;
+  child: ChildProcess;
+}
+
+export function startAgentServer(): Promise<AgentServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/agent-server-process.ts'], {
+    cwd: extensionPath(),
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((done, fail) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) done({ ...(JSON.parse(line) as { url: string; key: string }), child });
+    });
+    child.once('exit', (code) => fail(new Error(`the agent-server process exited (${code}): ${err}`)));
+  });
+}
