@@ -3,14 +3,15 @@
 // Logbook's own, Confirm runs it on the server, Reject sends the reason the model reads, and the
 // log is the signed one `logbook show` reads. The server's model calls go to the scripted model.
 import * as assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
-import { EXTENSION_ID, logbook, recordingWebview, scriptedModel, until } from './helpers';
+import { spawn } from 'node:child_process';
+import { type AgentServer, agentServerMissing, extensionPath, startAgentServer } from './agent-server';
+import { logbook, recordingWebview, scriptedModel, until } from './helpers';
 
 const WRITE_THEN_FINISH: Scenario = {
   name: 'remote-chat',
@@ -39,59 +40,21 @@ const WRITE_THEN_FINISH: Scenario = {
   ],
 };
 
-const extensionPath = () => vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
-
-/** Why the real server cannot run here (its source or its prepared Python is missing), or undefined. */
-function missing(): string | undefined {
-  const src = process.env.LOGBOOK_AGENT_SERVER_SRC
-    ? resolve(process.env.LOGBOOK_AGENT_SERVER_SRC)
-    : resolve(extensionPath(), '..', 'shared', 'vendor', 'openhands-software-agent-sdk-611629e6');
-  if (!existsSync(join(src, 'openhands-agent-server'))) return `the agent-server's source is not at ${src}`;
-  if (!existsSync(join(extensionPath(), '.agent-server', 'python')))
-    return 'the agent-server is not prepared (.agent-server/; run node scripts/setup-agent-server.mjs)';
-  return undefined;
-}
-
-interface Server {
-  url: string;
-  key: string;
-  child: ChildProcess;
-}
-
-function startServer(): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/agent-server-process.ts'], {
-    cwd: extensionPath(),
-    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((done, fail) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) done({ ...(JSON.parse(line) as { url: string; key: string }), child });
-    });
-    child.once('exit', (code) => fail(new Error(`the agent-server process exited (${code}): ${err}`)));
-  });
-}
-
 describe('A remote conversation in the chat (the real agent-server)', function () {
   this.timeout(180_000);
-  let server: Server | undefined;
+  let server: AgentServer | undefined;
   let llm: ScriptedLlm | undefined;
   let controller: ChatController | undefined;
   let remoteDir: string;
   const cfg = () => vscode.workspace.getConfiguration('logbook');
 
   before(async function () {
-    const why = missing();
+    const why = agentServerMissing();
     if (why) {
       console.log(`  skipped: ${why}`);
       this.skip();
     }
-    server = await startServer();
+    server = await startAgentServer();
     const { service } = await logbook();
     await service.remote.setKey(server.url, server.key);
   });
