@@ -126,7 +126,9 @@ Options:
   --remote URL           run on an OpenHands agent-server (key in LOGBOOK_REMOTE_KEY; --remote-dir
                          DIR: its working folder, default the workspace's path); every event is
                          logged here, marked with the server (docs/REMOTE.md); with --store
-                         CONV_DIR and no task, resumes that remote conversation
+                         CONV_DIR and no task, resumes that remote conversation; with a task,
+                         sends it as the conversation's next message (refused while it runs
+                         or waits for an answer on the server)
   --max-iterations N     agent steps before it stops (default 100)
   --max-tool-calls N     tool calls of one model reply that run; the others get an error (default
                          32, or LOGBOOK_MAX_TOOL_CALLS)

@@ -195,6 +195,16 @@ export async function sendUserMessage(
   });
 }
 
+/** The conversation's execution status as the server holds it now (`GET /api/conversations/{id}`). */
+export async function conversationStatus(target: AgentServerTarget, conversationId: string): Promise<string> {
+  const info = (await call(target, 'GET', `/api/conversations/${conversationId}`)) as {
+    execution_status?: unknown;
+  } | null;
+  if (typeof info?.execution_status !== 'string')
+    throw new RemoteError(`the agent-server at ${target.url} did not say the conversation's status.`);
+  return info.execution_status;
+}
+
 /** Every event of the conversation, oldest first, a page at a time. */
 export async function allEvents(
   target: AgentServerTarget,

@@ -8,7 +8,7 @@ import { inPlaceAt } from '../cli/ask-in-place';
 import type { CliIo } from '../cli/io';
 import { normalizeServerUrl, RemoteError } from './agent-server-api';
 import { remoteRun } from './remote-run';
-import { REMOTE_KEY_VARIABLE, resumeRemote } from './remote-decide';
+import { REMOTE_KEY_VARIABLE, resumeRemote, sendTaskRemote } from './remote-decide';
 import { readRemoteOrigin } from './remote-risk';
 
 export { REMOTE_KEY_VARIABLE };
@@ -59,7 +59,10 @@ export async function runRemote(io: CliIo, input: RemoteCommandInput): Promise<n
   }
 }
 
-/** `--store DIR`: the conversation in DIR, which ran on this server, runs on from where it stopped. */
+/**
+ * `--store DIR`: the conversation in DIR, which ran on this server, runs on from where it stopped,
+ * or, with a task, on that task as its next message.
+ */
 function resume(io: CliIo, input: RemoteCommandInput, url: string): Promise<number> {
   const dir = input.storeDir!;
   const origin = readRemoteOrigin(dir);
@@ -69,17 +72,20 @@ function resume(io: CliIo, input: RemoteCommandInput, url: string): Promise<numb
     throw new UsageError(
       `logbook run --remote: the conversation in ${dir} runs on ${origin.server}, not ${url}.`,
     );
-  if (input.task !== undefined)
-    throw new UsageError('logbook run --remote --store resumes the conversation; it sends no new task yet.');
+  if (input.task !== undefined && !input.task.trim())
+    throw new UsageError('logbook run --remote --store: the task is empty.');
   if (input.values['remote-dir'] !== undefined && input.values['remote-dir'] !== origin.working_dir)
     throw new UsageError(
       `logbook run --remote: the conversation works in ${origin.working_dir} on the server.`,
     );
-  return resumeRemote(io, {
+  const folder = {
     dir,
     origin,
     settings: input.settings,
     askInPlace: inPlaceAt(io, input.values, input.workspace) !== undefined,
     json: input.values.json === true,
-  });
+  };
+  return input.task === undefined
+    ? resumeRemote(io, folder)
+    : sendTaskRemote(io, { ...folder, task: input.task });
 }

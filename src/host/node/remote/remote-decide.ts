@@ -1,6 +1,7 @@
 // Going on with a remote conversation from its folder, in a new process: `logbook approve` /
 // `logbook reject --reason` answer on the agent-server (respond_to_confirmation), and
-// `logbook run --remote URL --store DIR` resumes a paused one (/run). Either way the run streams on
+// `logbook run --remote URL --store DIR` resumes a paused one (/run), or with a task sends it as the
+// next user message (`POST …/events`). Either way the run streams on
 // into the local log from the last event it holds until the next stop, nothing written twice.
 import { isCorruptRecord } from '../../../core/log';
 import { cliHeadFile } from '../config-dir';
@@ -12,8 +13,10 @@ import { UsageError } from '../cli/exit-codes';
 import {
   type AgentServerTarget,
   RemoteError,
+  conversationStatus,
   respondToConfirmation,
   runConversation,
+  sendUserMessage,
 } from './agent-server-api';
 import { assertFromServer, REMOTE_KEY_VARIABLE, type RemoteOrigin } from './remote-origin';
 import { streamRemote } from './remote-run';
@@ -32,7 +35,13 @@ export interface RemoteFolder {
 /** What is sent before streaming on; `known` is what the log holds. */
 type Step = (target: AgentServerTarget, id: string, known: Record<string, unknown>[]) => Promise<string>;
 
-async function goOn(io: CliIo, command: string, f: RemoteFolder, step: Step): Promise<number> {
+async function goOn(
+  io: CliIo,
+  command: string,
+  f: RemoteFolder,
+  step: Step,
+  send?: (target: AgentServerTarget, id: string) => Promise<void>,
+): Promise<number> {
   const key = io.env[REMOTE_KEY_VARIABLE];
   if (!key) {
     throw new UsageError(
@@ -61,7 +70,13 @@ async function goOn(io: CliIo, command: string, f: RemoteFolder, step: Step): Pr
       throw err;
     }
     io.err(`${done} on ${target.url} (conversation ${id}); streaming on`);
-    const opts = { target, remoteDir: f.origin.working_dir, askInPlace: f.askInPlace, json: f.json };
+    const opts = {
+      target,
+      remoteDir: f.origin.working_dir,
+      askInPlace: f.askInPlace,
+      json: f.json,
+      ...(send ? { send: () => send(target, id) } : {}),
+    };
     return await streamRemote(io, opts, id, store, known);
   } finally {
     await store.close();
@@ -90,4 +105,33 @@ export function resumeRemote(io: CliIo, f: RemoteFolder): Promise<number> {
     await runConversation(target, id);
     return 'resumed';
   });
+}
+
+/** What the server must not be doing when a new task is sent, and what to do instead. */
+const BUSY: Record<string, string> = {
+  running: 'it is running there; wait for it to stop, or pause it (Ctrl+C in its run), then send the task',
+  waiting_for_confirmation:
+    'it waits there for an answer to a held action; answer it first (logbook approve, or logbook reject --reason)',
+  deleting: 'it is being deleted there',
+};
+
+/**
+ * `run --remote URL --store DIR "task"`: the conversation, stopped on the server, gets the task as
+ * its next user message and runs on it, streamed into the same log after the last event it holds.
+ */
+export function sendTaskRemote(io: CliIo, f: RemoteFolder & { task: string }): Promise<number> {
+  return goOn(
+    io,
+    'run --remote',
+    f,
+    async (target, id) => {
+      const status = await conversationStatus(target, id);
+      const busy = BUSY[status];
+      if (busy)
+        throw new Error(`logbook run --remote: the conversation in ${f.dir} takes no new task now: ${busy}.`);
+      return `sending the task (the conversation was ${status})`;
+    },
+    // Sent once the stream is open, so that the statuses of the run it starts are all received.
+    (target, id) => sendUserMessage(target, id, f.task),
+  );
 }

@@ -83,7 +83,15 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
 export type RemoteStreamOptions = Pick<RemoteRunOptions, 'target' | 'remoteDir' | 'askInPlace' | 'json'> & {
   /** Told of each event once it is in the log, with its place there (the editor's chat shows it). */
   appended?: (event: StoredConversationEvent, seq: number) => void;
+  /**
+   * Sends the next task once the stream is open and the server's snapshot of the conversation has
+   * arrived: that snapshot's status is the one from before the task, and every later one is its run's.
+   */
+  send?: () => Promise<void>;
 };
+
+/** How long the stream waits for the server's snapshot before it sends the task anyway. */
+const SNAPSHOT_MS = 5_000;
 
 /**
  * Streams a conversation the log already holds events of (`known`, oldest first) until its next
@@ -114,13 +122,16 @@ class RemoteStream {
   private link: WebSocketLink | undefined;
   private settle!: (code: number) => void;
   private writes: Promise<void> = Promise.resolve();
+  private sendState: 'none' | 'pending' | 'sending' | 'sent';
 
   constructor(
     private readonly io: CliIo,
     private readonly opts: RemoteStreamOptions,
     private readonly id: string,
     private readonly store: ConversationStore,
-  ) {}
+  ) {
+    this.sendState = opts.send ? 'pending' : 'none';
+  }
 
   /** Events already in the log: not written again, and the stream resumes after the last. */
   seed(known: readonly Record<string, unknown>[]): void {
@@ -207,6 +218,20 @@ class RemoteStream {
     // A link that opened after the run ended would keep the process alive.
     if (this.finished) return this.link.close();
     this.link.send(JSON.stringify({ type: 'auth', session_api_key: this.opts.target.key }));
+    if (this.sendState === 'pending') setTimeout(() => void this.sendTask(), SNAPSHOT_MS).unref();
+  }
+
+  /** The next task goes to the server, once. */
+  private async sendTask(): Promise<void> {
+    if (this.sendState !== 'pending' || this.finished) return;
+    this.sendState = 'sending';
+    try {
+      await this.opts.send!();
+      this.sendState = 'sent';
+    } catch (err) {
+      this.io.err(`logbook run --remote: sending the task failed: ${(err as Error).message}`);
+      this.finish(EXIT.failure);
+    }
   }
 
   /** The stream dropped: try again (from the last event received) until the server is gone. */
@@ -264,7 +289,12 @@ class RemoteStream {
     if (line && !this.opts.json) this.io.out(line);
     if (this.opts.json) this.io.out(JSON.stringify(e));
     const status = remoteStatus(e);
-    if (status) this.onStatus(status);
+    if (status && this.sendState === 'pending') {
+      // The status from before the task (the snapshot sent on connecting): the task goes now.
+      // Any status after it is the task's run (the server's answer to the send can come later).
+      this.status = status;
+      void this.sendTask();
+    } else if (status) this.onStatus(status);
     else if (this.heldToCome && e.kind === 'ActionEvent') void this.held();
   }
 
