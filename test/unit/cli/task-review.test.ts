@@ -5,6 +5,8 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { CliIo } from '../../../src/host/node/cli/io';
+import { main } from '../../../src/host/node/cli/main';
 import { printed, runCli } from './cli-runner';
 import { CliFixture } from './fixtures';
 import { createCall, finishCall, gitIn, makeRepo } from './worktree-fixtures';
@@ -118,5 +120,35 @@ describe('logbook review: a worktree task per hunk', function () {
     assert.equal(whole.code, 0, printed(whole));
     assert.match(whole.stdout, /rejected every change to new\.txt/);
     assert.match(gitIn(repo, 'log', '--format=%s', '-1', 'logbook/two'), /reject every change to new\.txt/);
+  });
+
+  it('takes several hunks back in one run, a commit each; colours only on a terminal', async () => {
+    const { repo, env } = await finishedTask();
+    // In this process, as a terminal that shows colour: added and removed lines in colour.
+    let raw = '';
+    const io: CliIo = {
+      out: (l) => void (raw += l + '\n'),
+      err: (l) => void (raw += l + '\n'),
+      env: { ...process.env, ...env },
+      cwd: repo,
+      onInterrupt: () => () => undefined,
+      colour: true,
+      outRaw: (t) => void (raw += t),
+    };
+    assert.equal(await main(['review', 'two'], io), 0, raw);
+    assert.match(raw, /\x1b\[32m {4}\+line 2, first edit\x1b\[0m/);
+    assert.match(raw, /\x1b\[31m {4}-line 2\x1b\[0m/);
+    const digest = digestOf(raw);
+
+    const r = await runCli(['review', 'two', '--reject', '1,2', '--digest', digest], { cwd: repo, env });
+    assert.equal(r.code, 0, printed(r));
+    const subjects = gitIn(repo, 'log', '--format=%s', '-2', 'logbook/two').trim().split('\n');
+    assert.deepEqual(subjects, [
+      'Logbook review of task two: reject a hunk of a.txt',
+      'Logbook review of task two: reject a hunk of a.txt',
+    ]);
+    assert.equal(gitIn(repo, 'show', 'logbook/two:a.txt'), ORIGINAL);
+    const left = await runCli(['review', 'two'], { cwd: repo, env });
+    assert.match(left.stdout, /task two: 1 hunk\(s\) in 1 file\(s\)/);
   });
 });
