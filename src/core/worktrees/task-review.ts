@@ -19,12 +19,14 @@ export function rejectionCommitMessage(
   task: { name: string; branch: string },
   path: string,
   wholeFile: boolean,
+  /** Where the decision was taken: the editor's review, or `logbook review`. */
+  where = "the editor's review",
 ): [string, string] {
   const subject = wholeFile
     ? `Logbook review of task ${task.name}: reject every change to ${path}`
     : `Logbook review of task ${task.name}: reject a hunk of ${path}`;
   const body =
-    `Rejected in the editor's review of ${task.branch} before apply; this commit takes ` +
+    `Rejected in ${where} of ${task.branch} before apply; this commit takes ` +
     (wholeFile ? 'the whole change to the file back.' : 'that hunk back.') +
     '\nIt holds the file as the review left it: what apply brings of it is its accepted change.';
   return [subject, body];

@@ -1,7 +1,9 @@
-// Help texts of the worktree tasks: `run --worktree`, `tasks`, `apply`, `discard` (help.ts is full).
+// Help texts of the worktree tasks: `run --worktree`, `tasks`, `review`, `apply`, `discard` (help.ts
+// is full).
 
 /** The lines `logbook --help` lists them with (after agents). */
 export const TASK_OVERVIEW = `  tasks               list the worktree tasks of this repository (run --worktree starts one)
+  review              list a worktree task's change as numbered hunks; take hunks or files back
   apply               merge a worktree task's change into this working tree
   discard             remove a worktree task's worktree and branch (its log is kept)`;
 
@@ -41,6 +43,27 @@ Options:
 
 Tasks, logs and worktrees are kept under worktrees.dir (LOGBOOK_WORKTREES_DIR; default
 $XDG_DATA_HOME/logbook/worktrees). logbook show, approve and reject take a task's name for its log.
+See docs/WORKTREES.md.`,
+  review: `Usage: logbook review TASK
+       logbook review TASK --reject N[,M...] --digest DIGEST
+       logbook review TASK --reject-file PATH [--reject-file PATH...]
+
+Lists the task's change against its base (its branch logbook/TASK), file by file, as numbered
+hunks, and the listing's digest. What the task left uncommitted in its worktree is first committed
+on its branch, as logbook apply does. Colours only on a terminal.
+
+With --reject, those hunks are taken back as the editor's review does: each is reverted in the
+task's worktree and committed on its branch, one commit per hunk. --reject-file takes the task's
+whole change to a file back (a file the task added is removed), one commit per file. logbook apply
+then brings exactly the rest. A running or discarded task is refused.
+
+Options:
+  --reject N[,M...]      the hunks to take back, by the listing's numbers
+  --digest DIGEST        with --reject: the listing's digest; when the task changed since, nothing
+                         is taken back (list it again and use its numbers)
+  --reject-file PATH     a file as the listing names it (a path, never a pattern)
+  -h, --help             show this help
+
 See docs/WORKTREES.md.`,
   apply: `Usage: logbook apply TASK|CONV_DIR [--force]
 

@@ -36,6 +36,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   agents: async () => (await import('./agents-command')).agentsCommand,
   doctor: async () => (await import('./doctor-command')).doctorCommand,
   tasks: async () => (await import('./tasks-command')).tasksCommand,
+  review: async () => (await import('./review-command')).reviewCommand,
   apply: async () => (await import('./apply-command')).applyCommand,
   discard: async () => (await import('./discard-command')).discardCommand,
   fork: async () => (await import('./fork-command')).forkCommand,
