@@ -129,6 +129,12 @@ Options:
                          CONV_DIR and no task, resumes that remote conversation; with a task,
                          sends it as the conversation's next message (refused while it runs
                          or waits for an answer on the server)
+  --runtime-api URL      ask a runtime API (a cluster) to start an agent-server for a new session
+                         (its key in LOGBOOK_RUNTIME_API_KEY), wait until it is ready, then run
+                         the task there as --remote does; --image IMAGE: the server's image
+                         (default ghcr.io/openhands/agent-server:latest-python);
+                         --runtime-timeout SECONDS: how long to wait for it (default 300); the
+                         runtime keeps running afterwards unless --pause-runtime
   --max-iterations N     agent steps before it stops (default 100)
   --max-tool-calls N     tool calls of one model reply that run; the others get an error (default
                          32, or LOGBOOK_MAX_TOOL_CALLS)

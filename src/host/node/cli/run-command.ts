@@ -37,6 +37,7 @@ import { startTask } from './task-start';
 import { runSetup, setupSteps } from './task-setup';
 import { workingTreeOf } from './task-cli';
 import { runRemote } from '../remote/remote-command';
+import { runOnRuntime } from '../remote/runtime-command';
 
 export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise<number> {
   const split = splitWorktreeName(rawArgv);
@@ -54,6 +55,10 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
     agent: { type: 'string' },
     remote: { type: 'string' },
     'remote-dir': { type: 'string' },
+    'runtime-api': { type: 'string' },
+    image: { type: 'string' },
+    'runtime-timeout': { type: 'string' },
+    'pause-runtime': { type: 'boolean' },
     'no-checkpoints': { type: 'boolean' },
     ...DEMO_OPTION,
     ...NO_INPUT_OPTION,
@@ -95,6 +100,21 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
   let workspace = resolvePath(io, workspaceArg);
   if (!isDirectory(workspace))
     throw new UsageError(`logbook run: the workspace ${workspace} is not a directory.`);
+  if (values['runtime-api'] !== undefined) {
+    if (inWorktree)
+      throw new UsageError('logbook run: --runtime-api runs on the cluster; it takes no --worktree.');
+    return runOnRuntime(io, {
+      values,
+      task,
+      workspace,
+      settings,
+      ...(values.store !== undefined ? { storeDir: resolvePath(io, values.store) } : {}),
+    });
+  }
+  if (values.image !== undefined || values['runtime-timeout'] !== undefined || values['pause-runtime'])
+    throw new UsageError(
+      'logbook run: --image, --runtime-timeout and --pause-runtime go with --runtime-api.',
+    );
   if (values.remote !== undefined) {
     if (inWorktree) throw new UsageError('logbook run: --remote runs on the server; it takes no --worktree.');
     return runRemote(io, {

@@ -10,6 +10,7 @@ import { normalizeServerUrl, RemoteError } from './agent-server-api';
 import { remoteRun } from './remote-run';
 import { REMOTE_KEY_VARIABLE, resumeRemote, sendTaskRemote } from './remote-decide';
 import { readRemoteOrigin } from './remote-risk';
+import type { RuntimeOrigin } from './remote-origin';
 
 export { REMOTE_KEY_VARIABLE };
 
@@ -23,7 +24,7 @@ export interface RemoteCommandInput {
 }
 
 export async function runRemote(io: CliIo, input: RemoteCommandInput): Promise<number> {
-  const { values, settings } = input;
+  const { values } = input;
   let url: string;
   try {
     url = normalizeServerUrl(values.remote ?? '');
@@ -38,11 +39,22 @@ export async function runRemote(io: CliIo, input: RemoteCommandInput): Promise<n
   }
   if (input.storeDir !== undefined) return resume(io, input, url);
   if (input.task === undefined) throw new UsageError('logbook run --remote: a task is required.');
-  const task = input.task;
+  return runTaskOn(io, input, input.task, { target: { url, key } });
+}
+
+/** A new conversation on the task, on the server `target` names (also a runtime API's). */
+export async function runTaskOn(
+  io: CliIo,
+  input: RemoteCommandInput,
+  task: string,
+  where: { target: { url: string; key: string }; runtime?: RuntimeOrigin },
+  flag = '--remote',
+): Promise<number> {
+  const { values, settings } = input;
   const llm = llmSettingsFrom(settings.resolved);
   try {
     return await remoteRun(io, {
-      target: { url, key },
+      ...where,
       task,
       workspace: input.workspace,
       remoteDir: values['remote-dir'] ?? input.workspace,
@@ -54,7 +66,7 @@ export async function runRemote(io: CliIo, input: RemoteCommandInput): Promise<n
       json: values.json === true,
     });
   } catch (err) {
-    if (err instanceof RemoteError) throw new Error(`logbook run --remote: ${err.message}`);
+    if (err instanceof RemoteError) throw new Error(`logbook run ${flag}: ${err.message}`);
     throw err;
   }
 }

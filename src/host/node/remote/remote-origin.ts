@@ -11,6 +11,14 @@ export interface RemoteOrigin {
   server: string;
   conversation_id: string;
   working_dir: string;
+  /** Where the server came from when a runtime API started it (never its key or the server's). */
+  runtime?: RuntimeOrigin;
+}
+
+export interface RuntimeOrigin {
+  api_url: string;
+  session_id: string;
+  runtime_id: string;
 }
 
 export const REMOTE_ORIGIN_FILE = 'remote.json';
@@ -27,8 +35,17 @@ export function readRemoteOrigin(dir: string): RemoteOrigin | undefined {
       typeof v.server === 'string' &&
       typeof v.conversation_id === 'string' &&
       typeof v.working_dir === 'string'
-    )
-      return { server: v.server, conversation_id: v.conversation_id, working_dir: v.working_dir };
+    ) {
+      const r = v.runtime;
+      const runtime =
+        r &&
+        typeof r.api_url === 'string' &&
+        typeof r.session_id === 'string' &&
+        typeof r.runtime_id === 'string'
+          ? { runtime: { api_url: r.api_url, session_id: r.session_id, runtime_id: r.runtime_id } }
+          : {};
+      return { server: v.server, conversation_id: v.conversation_id, working_dir: v.working_dir, ...runtime };
+    }
   } catch {
     // no file: a local conversation
   }

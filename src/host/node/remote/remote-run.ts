@@ -31,6 +31,7 @@ import { heldActions, lastStatus, remoteStatus, type RemoteStatus } from './remo
 import { describeRemoteEvent } from './remote-lines';
 import { chainRemoteEvent } from './remote-chain';
 import { remoteRisk, remoteRiskText, writeRemoteOrigin } from './remote-risk';
+import type { RuntimeOrigin } from './remote-origin';
 
 export interface RemoteRunOptions {
   target: AgentServerTarget;
@@ -46,6 +47,8 @@ export interface RemoteRunOptions {
   /** Asks in place when held actions wait (a person at a terminal). */
   askInPlace: boolean;
   json: boolean;
+  /** The runtime API that started the server, recorded in remote.json. */
+  runtime?: RuntimeOrigin;
 }
 
 /** How long a dropped stream is tried again before the server counts as gone. */
@@ -72,7 +75,12 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
     lockHolder: `logbook run --remote (pid ${process.pid})`,
   });
   try {
-    writeRemoteOrigin(storeDir, { server: target.url, conversation_id: id, working_dir: opts.remoteDir });
+    writeRemoteOrigin(storeDir, {
+      server: target.url,
+      conversation_id: id,
+      working_dir: opts.remoteDir,
+      ...(opts.runtime ? { runtime: opts.runtime } : {}),
+    });
     return await new RemoteStream(io, opts, id, store).run();
   } finally {
     await store.close();
