@@ -63,9 +63,9 @@ export async function runOnRuntime(io: CliIo, input: RuntimeCommandInput): Promi
     let serverUrl: string;
     try {
       serverUrl = normalizeServerUrl(started.url);
-    } catch (err) {
+    } catch {
       throw new RemoteError(
-        `the runtime API answered a server URL Logbook cannot use: ${(err as Error).message}`,
+        'the runtime API answered a server URL Logbook cannot use (an http: or https: URL without credentials).',
       );
     }
     await waitForRuntime(api, sessionId, serverUrl, seconds * 1000);
