@@ -214,7 +214,7 @@ export const SETTINGS: readonly SettingDef[] = [
     hosts: ['vscode'],
     scope: 'machine',
     description:
-      'The agent-servers (OpenHands) that **Logbook: Start Agent Task on Server…** offers, newest first; a URL typed there is added. Each server\'s session key is kept in the editor\'s secret storage, asked for once, never in settings. A machine setting: a repository cannot add a server to the list.',
+      "The agent-servers (OpenHands) that **Logbook: Start Agent Task on Server…** offers, newest first; a URL typed there is added. Each server's session key is kept in the editor's secret storage, asked for once, never in settings. A machine setting: a repository cannot add a server to the list.",
   }),
   setting({
     key: 'web.searxngUrl',
