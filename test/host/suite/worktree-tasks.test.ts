@@ -227,7 +227,15 @@ describe('worktree tasks in the editor', function () {
       llms.push(
         await scriptedModel({
           name: 'chat-task',
-          turns: [editTurn('(started)', 'line 1 by started\n', 'line 1\n'), finishTurn],
+          // The setup step is the user's command answered before the model's first turn: that
+          // request ends with its result, after the task's message.
+          turns: [
+            {
+              ...editTurn('(started)', 'line 1 by started\n', 'line 1\n'),
+              match: { lastRole: 'tool' as const, toolResultIncludes: 'setup step from worktrees.setup' },
+            },
+            finishTurn,
+          ],
         }),
       );
       const before = treeHashes(root);
