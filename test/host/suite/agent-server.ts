@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID } from './helpers';
+import { EXTENSION_ID, logbook } from './helpers';
 
 export const extensionPath = () => vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
 
@@ -42,4 +42,26 @@ export function startAgentServer(): Promise<AgentServer> {
     });
     child.once('exit', (code) => fail(new Error(`the agent-server process exited (${code}): ${err}`)));
   });
+}
+
+/**
+ * The real agent-server for a describe block: skipped with its reason when it cannot run here,
+ * started once with its key given to the editor, stopped after. Returns the running server.
+ */
+export function useAgentServer(): () => AgentServer {
+  let server: AgentServer | undefined;
+  before(async function () {
+    const why = agentServerMissing();
+    if (why) {
+      console.log(`  skipped: ${why}`);
+      this.skip();
+    }
+    server = await startAgentServer();
+    const { service } = await logbook();
+    await service.remote.setKey(server.url, server.key);
+  });
+  after(() => {
+    server?.child.stdin!.end();
+  });
+  return () => server!;
 }

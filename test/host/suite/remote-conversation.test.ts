@@ -10,7 +10,7 @@ import { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
 import { spawn } from 'node:child_process';
-import { type AgentServer, agentServerMissing, extensionPath, startAgentServer } from './agent-server';
+import { extensionPath, useAgentServer } from './agent-server';
 import { logbook, recordingWebview, scriptedModel, until } from './helpers';
 
 const WRITE_THEN_FINISH: Scenario = {
@@ -42,25 +42,12 @@ const WRITE_THEN_FINISH: Scenario = {
 
 describe('A remote conversation in the chat (the real agent-server)', function () {
   this.timeout(180_000);
-  let server: AgentServer | undefined;
+  const server = useAgentServer();
   let llm: ScriptedLlm | undefined;
   let controller: ChatController | undefined;
   let remoteDir: string;
   const cfg = () => vscode.workspace.getConfiguration('logbook');
 
-  before(async function () {
-    const why = agentServerMissing();
-    if (why) {
-      console.log(`  skipped: ${why}`);
-      this.skip();
-    }
-    server = await startAgentServer();
-    const { service } = await logbook();
-    await service.remote.setKey(server.url, server.key);
-  });
-  after(() => {
-    server?.child.stdin!.end();
-  });
   beforeEach(async () => {
     const base = join(extensionPath(), 'test-results', 'remote');
     mkdirSync(base, { recursive: true });
@@ -88,7 +75,7 @@ describe('A remote conversation in the chat (the real agent-server)', function (
     view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
     const id = await vscode.commands.executeCommand<string>(
       'logbook.startRemoteTask',
-      server!.url,
+      server().url,
       task,
       remoteDir,
     );
@@ -107,7 +94,7 @@ describe('A remote conversation in the chat (the real agent-server)', function (
 
   it('shows the events live, both ratings on the held command; Confirm runs it on the server; show reads the log', async () => {
     const { service, view, id, header, shown } = await startHeld('write out.txt');
-    assert.deepEqual(header.model, { name: server!.url, provider: 'remote' });
+    assert.deepEqual(header.model, { name: server().url, provider: 'remote' });
     // The chat got the server's events as a local conversation's: the task and the held action.
     assert.ok(
       shown.some((e) => e.event.kind === 'MessageEvent' && e.event.source === 'user'),
@@ -129,12 +116,15 @@ describe('A remote conversation in the chat (the real agent-server)', function (
     // The list shows it; the log is the CLI's: logbook show reads it, remote.json beside it.
     await until(() => service.list().some((e) => e.id === id && e.status === 'finished'), 'the list entry');
     const dir = join(service.root, id);
-    assert.equal(JSON.parse(readFileSync(join(dir, 'remote.json'), 'utf8')).server, server!.url);
+    assert.equal(JSON.parse(readFileSync(join(dir, 'remote.json'), 'utf8')).server, server().url);
     const show = await cli(['show', dir, '--json']);
     assert.equal(show.code, 0, show.stderr);
     const shownByCli = JSON.parse(show.stdout) as { status: string };
     assert.equal(shownByCli.status, 'finished');
-    assert.ok(!readFileSync(join(dir, 'remote.json'), 'utf8').includes(server!.key), 'no key beside the log');
+    assert.ok(
+      !readFileSync(join(dir, 'remote.json'), 'utf8').includes(server().key),
+      'no key beside the log',
+    );
     // Every event once, in the chat as in the log; the window's Verify vouches for what was received.
     const ids = view.posted.flatMap((m) => (m.type === 'events' && m.conversationId === id ? m.events : []));
     assert.equal(new Set(ids.map((e) => e.event.id)).size, ids.length, 'an event shown twice');

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
-import { type AgentServer, agentServerMissing, extensionPath, startAgentServer } from './agent-server';
+import { extensionPath, useAgentServer } from './agent-server';
 import { logbook, recordingWebview, scriptedModel, until } from './helpers';
 
 const finish = { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] };
@@ -43,25 +43,12 @@ const kindOf = (e: Record<string, unknown>) => (e.kind === 'OpaqueEvent' ? e.ori
 
 describe('A remote conversation: Stop, Pause and Resume from the chat (the real agent-server)', function () {
   this.timeout(180_000);
-  let server: AgentServer | undefined;
+  const server = useAgentServer();
   let llm: ScriptedLlm | undefined;
   let controller: ChatController | undefined;
   let remoteDir: string;
   const cfg = () => vscode.workspace.getConfiguration('logbook');
 
-  before(async function () {
-    const why = agentServerMissing();
-    if (why) {
-      console.log(`  skipped: ${why}`);
-      this.skip();
-    }
-    server = await startAgentServer();
-    const { service } = await logbook();
-    await service.remote.setKey(server.url, server.key);
-  });
-  after(() => {
-    server?.child.stdin!.end();
-  });
   beforeEach(async () => {
     const base = join(extensionPath(), 'test-results', 'remote');
     mkdirSync(base, { recursive: true });
@@ -89,7 +76,7 @@ describe('A remote conversation: Stop, Pause and Resume from the chat (the real 
     view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
     const id = (await vscode.commands.executeCommand<string>(
       'logbook.startRemoteTask',
-      server!.url,
+      server().url,
       'write p.txt',
       remoteDir,
     ))!;
