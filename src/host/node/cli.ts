@@ -2,6 +2,14 @@
 import { processIo } from './cli/io';
 import { dropSecretsFor } from './cli/secret-environment';
 import { printableText } from '../../core/text/printable';
+import { installCompileCache } from './cli/compile-cache';
+import { usableCompileCacheDir, workspacesOf } from './cli/compile-cache-dir';
+
+/** Before any command's bundle loads: its bytecode from an earlier run (compile-cache.ts). */
+function useCompileCache(): void {
+  const dir = usableCompileCacheDir(process.env, workspacesOf(process.argv.slice(2), process.cwd()));
+  if (dir) installCompileCache({ root: __dirname, dir });
+}
 
 function run(): void {
   // Loaded only here: a command's code loads when it runs (scripts/lazy-bundles.mjs).
@@ -22,6 +30,7 @@ function run(): void {
 // secret-environment.ts).
 try {
   dropSecretsFor(process.argv[2]);
+  useCompileCache();
   run();
 } catch (err) {
   process.stderr.write(`logbook: ${printableText(err instanceof Error ? err.message : String(err))}\n`);

@@ -1,0 +1,70 @@
+// Where the CLI keeps V8's code cache (compile-cache.ts): $XDG_CACHE_HOME/logbook/compile-cache
+// (~/.cache/logbook/compile-cache by default). What is there runs as the CLI's own code, outside
+// any sandbox, so the folder is used only where no sandboxed command can write: never in a
+// temporary folder (every user's, and what a sandbox replaces with its own), never in the folder
+// the CLI runs in or a workspace it is given (commands write there); the sandbox hides it as it
+// hides Logbook's other folders (secret-locations.ts). It must be the user's own and closed to
+// others. LOGBOOK_NO_COMPILE_CACHE=1 turns the cache off.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The folder the cache would use, whether or not it is usable. */
+export function compileCacheDir(env: Env): string | undefined {
+  const xdg = env.XDG_CACHE_HOME;
+  // The XDG spec ignores a relative value.
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'logbook', 'compile-cache');
+  const home = env.HOME || os.homedir();
+  return home ? path.join(home, '.cache', 'logbook', 'compile-cache') : undefined;
+}
+
+/** Folders a sandboxed command, or another user, can write: the cache is never inside one. */
+function unsafeRoots(workspaces: readonly string[]): string[] {
+  return ['/tmp', '/var/tmp', '/dev/shm', os.tmpdir(), ...workspaces];
+}
+
+/**
+ * The cache's folder, made (mode 0700) when missing, or undefined when the cache is off or the
+ * folder is not safe: inside a temporary folder or one of `workspaces` (by real paths, so a link
+ * does not hide it), not the user's own, or writable by others.
+ */
+export function usableCompileCacheDir(env: Env, workspaces: readonly string[]): string | undefined {
+  if (env.LOGBOOK_NO_COMPILE_CACHE && env.LOGBOOK_NO_COMPILE_CACHE !== '0') return undefined;
+  const dir = compileCacheDir(env);
+  if (!dir) return undefined;
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const real = fs.realpathSync(dir);
+    const inside = (root: string) => {
+      const r = realOrSame(root);
+      return real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep);
+    };
+    if (unsafeRoots(workspaces).some(inside)) return undefined;
+    const st = fs.lstatSync(real);
+    if (!st.isDirectory() || (st.mode & 0o022) !== 0) return undefined;
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return undefined;
+    return real;
+  } catch {
+    return undefined;
+  }
+}
+
+function realOrSame(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+/** The workspaces a command line names (`--workspace DIR`, `--workspace=DIR`), and the folder it runs in. */
+export function workspacesOf(argv: readonly string[], cwd: string): string[] {
+  const found = [cwd];
+  argv.forEach((arg, i) => {
+    if (arg === '--workspace' && argv[i + 1]) found.push(path.resolve(cwd, argv[i + 1]!));
+    else if (arg.startsWith('--workspace=')) found.push(path.resolve(cwd, arg.slice('--workspace='.length)));
+  });
+  return found;
+}
