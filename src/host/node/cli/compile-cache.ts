@@ -63,8 +63,9 @@ export function installCompileCache(opts: { root: string; dir: string }): Compil
   const root = opts.root.endsWith(path.sep) ? opts.root : opts.root + path.sep;
   const stats: CompileCacheStats = { used: 0, compiled: 0, rejected: 0, written: 0 };
   const unsaved: { file: string; script: vm.Script }[] = [];
-  // The cache must match the V8 that reads it and the flags it runs with (V8 refuses another's).
-  const runtime = [process.version, process.arch, process.versions.v8, ...process.execArgv].join('\0');
+  // The cache must match the V8 that reads it (V8 turns down another's, or one made under other
+  // V8 flags: that entry is then written again).
+  const runtime = [process.version, process.arch, process.versions.v8].join('\0');
 
   mod.prototype._compile = function (this: CjsModule, content: string, filename: string, ...rest: unknown[]) {
     if (!filename.startsWith(root) || !filename.endsWith('.js'))
@@ -73,7 +74,7 @@ export function installCompileCache(opts: { root: string; dir: string }): Compil
     const file = path.join(opts.dir, `${key.slice(0, 40)}.bin`);
     const cachedData = readEntry(file);
     if (cachedData === 'corrupt') stats.rejected++;
-    const script = new vm.Script(mod.wrap(content), {
+    const script = new vm.Script(mod.wrap(withoutHashbang(content)), {
       filename,
       ...(cachedData instanceof Buffer ? { cachedData } : {}),
       // Bundles turn `import()` into `require`; any left keeps Node's own loader.
@@ -121,6 +122,11 @@ export function installCompileCache(opts: { root: string; dir: string }): Compil
   };
 }
 
+/** A `#!` line is a comment at the very start of a script only: inside the wrapper it would not be. */
+function withoutHashbang(content: string): string {
+  return content.startsWith('#!') ? `//${content.slice(2)}` : content;
+}
+
 /** The bytecode in `file`, undefined when there is none, 'corrupt' when its hash does not match. */
 function readEntry(file: string): Buffer | undefined | 'corrupt' {
   let bytes: Buffer;
@@ -144,19 +150,28 @@ function writeEntry(dir: string, file: string, script: vm.Script): boolean {
     const digest = crypto.createHash('sha256').update(data).digest();
     fs.writeFileSync(tmp, Buffer.concat([MAGIC, digest, data]), { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, file);
-    pruneOld(dir);
-    return true;
   } catch {
-    fs.rmSync(tmp, { force: true });
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // Nothing was written there either.
+    }
     return false;
   }
+  pruneOld(dir);
+  return true;
 }
 
+/** Keeps the newest entries: each build of the CLI adds its own, and earlier builds' go. */
 function pruneOld(dir: string): void {
-  const entries = fs
-    .readdirSync(dir)
-    .filter((n) => n.endsWith('.bin') || n.endsWith('.tmp'))
-    .map((n) => ({ file: path.join(dir, n), at: fs.statSync(path.join(dir, n)).mtimeMs }))
-    .sort((a, b) => b.at - a.at);
-  for (const old of entries.slice(KEEP)) fs.rmSync(old.file, { force: true });
+  try {
+    const entries = fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.bin') || n.endsWith('.tmp'))
+      .map((n) => ({ file: path.join(dir, n), at: fs.statSync(path.join(dir, n)).mtimeMs }))
+      .sort((a, b) => b.at - a.at);
+    for (const old of entries.slice(KEEP)) fs.rmSync(old.file, { force: true });
+  } catch {
+    // Another process pruned at the same time; the next write tries again.
+  }
 }
