@@ -11,7 +11,7 @@
 // goes wrong (a missing, corrupt or unwritable cache) only costs the compile it would have saved.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import Module from 'node:module';
+import { Module } from 'node:module';
 import path from 'node:path';
 import vm from 'node:vm';
 
