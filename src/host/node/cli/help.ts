@@ -451,4 +451,8 @@ Options:
   -h, --help      show help (also: logbook <command> --help)
   -v, --version   print the version
 
+Each command's compiled code is kept for its next start in $XDG_CACHE_HOME/logbook/compile-cache
+(~/.cache/logbook/compile-cache; never in a temporary folder or a workspace);
+LOGBOOK_NO_COMPILE_CACHE=1 turns that off.
+
 ${EXIT_CODES_HELP}`;
