@@ -7,7 +7,10 @@ import { usableCompileCacheDir, workspacesOf } from './cli/compile-cache-dir';
 
 /** Before any command's bundle loads: its bytecode from an earlier run (compile-cache.ts). */
 function useCompileCache(): void {
-  const dir = usableCompileCacheDir(process.env, workspacesOf(process.argv.slice(2), process.cwd()));
+  const dir = usableCompileCacheDir(
+    process.env,
+    workspacesOf(process.argv.slice(2), process.cwd(), process.env),
+  );
   if (dir) installCompileCache({ root: __dirname, dir });
 }
 

@@ -205,11 +205,17 @@ describe('where the CLI keeps its code cache', () => {
     }
   });
 
-  it('is never in a workspace or the folder the CLI runs in, also through a link', () => {
+  it('is never in a workspace, a writable folder or the folder the CLI runs in, also through a link', () => {
     assert.equal(usableCompileCacheDir({ HOME: home }, [home]), undefined);
     assert.deepEqual(workspacesOf(['run', '--workspace', home, '--task', 'x'], '/w'), ['/w', home]);
     assert.deepEqual(workspacesOf(['run', `--workspace=${home}`], '/w'), ['/w', home]);
     assert.deepEqual(workspacesOf(['run', '--workspace', 'rel'], '/w'), ['/w', '/w/rel']);
+    // The folders the agent may write besides: flags and the variable.
+    assert.deepEqual(workspacesOf(['run', '--writable', '/c', '--writable=/d'], '/w'), ['/w', '/c', '/d']);
+    assert.deepEqual(
+      workspacesOf(['run'], '/w', { HOME: '/h', LOGBOOK_SANDBOX_WRITABLE: '~/.cache, /e rel' }),
+      ['/w', '/h/.cache', '/e', '/w/rel'],
+    );
     // A cache home that is a link into the workspace is the workspace.
     const link = join(home, 'cache-link');
     symlinkSync(ws, link);

@@ -2,7 +2,7 @@
 // (~/.cache/logbook/compile-cache by default). What is there runs as the CLI's own code, outside
 // any sandbox, so the folder is used only where no sandboxed command can write: never in a
 // temporary folder (every user's, and what a sandbox replaces with its own), never in the folder
-// the CLI runs in or a workspace it is given (commands write there); the sandbox hides it as it
+// the CLI runs in or a workspace or writable folder it is given (commands write there); the sandbox hides it as it
 // hides Logbook's other folders (secret-locations.ts). It must be the user's own and closed to
 // others. LOGBOOK_NO_COMPILE_CACHE=1 turns the cache off.
 import fs from 'node:fs';
@@ -59,12 +59,28 @@ function realOrSame(p: string): string {
   }
 }
 
-/** The workspaces a command line names (`--workspace DIR`, `--workspace=DIR`), and the folder it runs in. */
-export function workspacesOf(argv: readonly string[], cwd: string): string[] {
+/**
+ * The folders a command line may let the agent write: the folder it runs in, `--workspace DIR`
+ * and `--writable DIR` (either as `--flag=DIR` too), and LOGBOOK_SANDBOX_WRITABLE's (comma or space
+ * separated). The file tools write into writable folders whatever the sandbox hides there; the
+ * config file's `sandbox.writable` is not read here, before any command loads (the sandbox still
+ * hides the cache from commands).
+ */
+export function workspacesOf(argv: readonly string[], cwd: string, env: Env = {}): string[] {
   const found = [cwd];
+  const flags = ['--workspace', '--writable'];
   argv.forEach((arg, i) => {
-    if (arg === '--workspace' && argv[i + 1]) found.push(path.resolve(cwd, argv[i + 1]!));
-    else if (arg.startsWith('--workspace=')) found.push(path.resolve(cwd, arg.slice('--workspace='.length)));
+    if (flags.includes(arg) && argv[i + 1]) found.push(path.resolve(cwd, argv[i + 1]!));
+    const eq = flags.find((f) => arg.startsWith(`${f}=`));
+    if (eq) found.push(path.resolve(cwd, arg.slice(eq.length + 1)));
   });
+  for (const dir of (env.LOGBOOK_SANDBOX_WRITABLE ?? '').split(/[,\s]+/)) {
+    if (dir) found.push(path.resolve(cwd, expandHome(dir, env)));
+  }
   return found;
+}
+
+function expandHome(dir: string, env: Env): string {
+  const home = env.HOME || os.homedir();
+  return dir === '~' ? home : dir.startsWith('~/') ? path.join(home, dir.slice(2)) : dir;
 }
