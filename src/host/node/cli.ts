@@ -11,7 +11,9 @@ function useCompileCache(): void {
     process.env,
     workspacesOf(process.argv.slice(2), process.cwd(), process.env),
   );
-  if (dir) installCompileCache({ root: __dirname, dir });
+  const [command, ...rest] = process.argv.slice(2);
+  const help = rest.some((a) => a === '--help' || a === '-h');
+  if (dir) installCompileCache({ root: __dirname, dir, variant: `${command ?? ''}${help ? ' --help' : ''}` });
 }
 
 function run(): void {

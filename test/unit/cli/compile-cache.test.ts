@@ -61,8 +61,9 @@ describe('the CLI keeps V8 code cache of its bundles', function () {
       driver,
       [
         "const { installCompileCache } = require('./compile-cache.js');",
-        'const [root, dir] = process.argv.slice(2);',
-        'const cache = installCompileCache({ root, dir });',
+        'const [root, dir, variant, code] = process.argv.slice(2);',
+        'const cache = installCompileCache({ root, dir, variant });',
+        'if (code) process.exitCode = Number(code);',
         "const m = require(require('node:path').join(root, 'bundle.js'));",
         "process.on('exit', () => console.log(JSON.stringify({ sum: m.sum(), here: m.here, ...cache.stats })));",
         '',
@@ -78,9 +79,14 @@ describe('the CLI keeps V8 code cache of its bundles', function () {
 
   const EXPECTED_SUM = Array.from({ length: 200 }, (_, i) => 2 * (i + 1) + i).reduce((a, b) => a + b, 0);
 
-  function start(dir = cache): CompileCacheStats & { sum: number; here: string } {
-    const r = spawnSync(process.execPath, [driver, bundles, dir], { encoding: 'utf8' });
-    assert.equal(r.status, 0, r.stderr);
+  function start(
+    dir = cache,
+    { variant = 'run', code = 0 } = {},
+  ): CompileCacheStats & { sum: number; here: string } {
+    const r = spawnSync(process.execPath, [driver, bundles, dir, variant, String(code)], {
+      encoding: 'utf8',
+    });
+    assert.equal(r.status, code, r.stderr);
     assert.equal(r.stderr, '', 'nothing is said about the cache');
     const out = JSON.parse(r.stdout.trim()) as CompileCacheStats & { sum: number; here: string };
     assert.equal(out.sum, EXPECTED_SUM, 'the bundle runs as compiled by Node');
@@ -99,6 +105,23 @@ describe('the CLI keeps V8 code cache of its bundles', function () {
     const second = start();
     assert.deepEqual([second.used, second.compiled, second.written, second.rejected], [1, 0, 0, 0]);
     assert.deepEqual(readFileSync(file), saved, 'a used entry is not written again');
+  });
+
+  it('a process that fails saves nothing: it ran a fraction of the command', () => {
+    const failed = start(cache, { code: 1 });
+    assert.deepEqual([failed.compiled, failed.written], [1, 0]);
+    assert.deepEqual(entries(), []);
+    assert.equal(start().written, 1, 'the next one that succeeds saves');
+    assert.equal(start().used, 1);
+  });
+
+  it('each command keeps its own entry of the same bundle', () => {
+    start(cache, { variant: 'run' });
+    const help = start(cache, { variant: 'run --help' });
+    assert.deepEqual([help.used, help.written], [0, 1]);
+    assert.equal(entries().length, 2);
+    assert.equal(start(cache, { variant: 'run' }).used, 1);
+    assert.equal(start(cache, { variant: 'run --help' }).used, 1);
   });
 
   it('another text of the bundle is another entry (its own content names it)', () => {

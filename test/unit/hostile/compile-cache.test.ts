@@ -31,8 +31,9 @@ describe('hostile: a command plants bytecode in the CLI`s code cache', function 
       const cache = join(cacheHome, 'logbook', 'compile-cache');
       // The folder the CLI runs in is not the cache's (the cache is never inside it).
       const cwd = fx.tmp();
-      // A first command fills the cache (show's bundle and zod's), whatever its answer.
-      await runCli(['show', join(fx.tmp(), 'none')], { cwd, env: { XDG_CACHE_HOME: cacheHome } });
+      // A first command fills the cache (config's bundle and zod's).
+      const config = await runCli(['config'], { cwd, env: { XDG_CACHE_HOME: cacheHome } });
+      assert.equal(config.code, 0, printed(config));
       const before = new Map(entries(cache).map((n) => [n, readFileSync(join(cache, n))]));
       assert.ok(before.size > 0, 'the cache holds the first command’s bundles');
 
@@ -95,21 +96,24 @@ describe('hostile: a command plants bytecode in the CLI`s code cache', function 
   it('the cache is written and used by the real CLI, and LOGBOOK_NO_COMPILE_CACHE=1 turns it off', async () => {
     const cache = join(cacheHome, 'logbook', 'compile-cache');
     const cwd = fx.tmp();
-    const off = await runCli(['show', join(fx.tmp(), 'none')], {
-      cwd,
-      env: { XDG_CACHE_HOME: cacheHome, LOGBOOK_NO_COMPILE_CACHE: '1' },
-    });
-    assert.equal(off.code, 1, printed(off));
+    const env = { XDG_CACHE_HOME: cacheHome };
+    const off = await runCli(['config'], { cwd, env: { ...env, LOGBOOK_NO_COMPILE_CACHE: '1' } });
+    assert.equal(off.code, 0, printed(off));
     assert.deepEqual(entries(cache), [], 'nothing is cached when it is off');
-    await runCli(['show', join(fx.tmp(), 'none')], { cwd, env: { XDG_CACHE_HOME: cacheHome } });
-    const first = entries(cache);
-    assert.ok(first.length >= 2, `show's bundle and zod's: ${first.join(', ')}`);
-    // A second start finds them: the same entries, none written again.
-    const stamps = first.map((n) => readFileSync(join(cache, n)));
-    const again = await runCli(['show', join(fx.tmp(), 'none')], { cwd, env: { XDG_CACHE_HOME: cacheHome } });
-    assert.equal(again.code, 1);
-    assert.match(again.stderr, /logbook show/, 'the same answer as without the cache');
-    assert.deepEqual(entries(cache), first);
-    first.forEach((n, i) => assert.deepEqual(readFileSync(join(cache, n)), stamps[i]));
+    // A command that fails saves nothing (it ran a fraction of its code).
+    const failed = await runCli(['show', join(fx.tmp(), 'none')], { cwd, env });
+    assert.equal(failed.code, 1, printed(failed));
+    assert.deepEqual(entries(cache), []);
+    const first = await runCli(['config'], { cwd, env });
+    const saved = entries(cache);
+    assert.ok(saved.length >= 2, `config's bundle and zod's: ${saved.join(', ')}`);
+    // A second start finds them: the same answer, the same entries, none written again.
+    const stamps = saved.map((n) => readFileSync(join(cache, n)));
+    const again = await runCli(['config'], { cwd, env });
+    assert.equal(again.code, 0, printed(again));
+    assert.equal(again.stdout, first.stdout, 'the same answer as the start that compiled it');
+    assert.equal(again.stdout, off.stdout, 'the same answer as without the cache');
+    assert.deepEqual(entries(cache), saved);
+    saved.forEach((n, i) => assert.deepEqual(readFileSync(join(cache, n)), stamps[i]));
   });
 });

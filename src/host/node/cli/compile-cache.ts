@@ -1,8 +1,9 @@
 // V8's code cache for the CLI's own bundles. A `logbook` process lives for a fraction of a second,
 // and parsing and compiling its command's bundle (hundreds of KB) was a large part of what it
 // spent; Node 20 has no built-in compile cache, so the CLI keeps one: each bundle it loads is
-// compiled with the bytecode an earlier run saved, and a run that found none (or one V8 turned
-// down) saves it as the process exits, when the functions the command ran have been compiled too.
+// compiled with the bytecode an earlier run of the same command saved, and a run that found none
+// (or one V8 turned down) saves it as the process exits successfully, when the functions the
+// command ran have been compiled too.
 //
 // Cached bytecode is code the CLI runs, so the folder it lives in is chosen and checked by
 // compile-cache-dir.ts: never where a sandboxed command could write. Each file is named by the
@@ -28,7 +29,7 @@ export interface CompileCacheStats {
 
 export interface CompileCache {
   readonly stats: CompileCacheStats;
-  /** Saves what this process compiled without a cache (done by itself as the process exits). */
+  /** Saves what this process compiled without a cache (done by itself as the process exits with 0). */
   save(): void;
   /** Puts Node's own compile back (tests). */
   uninstall(): void;
@@ -51,7 +52,16 @@ const KEEP = 64;
  * Compiles every CommonJS file under `root` (the folder of the CLI's bundles) through the code
  * cache in `dir`, a folder compile-cache-dir.ts accepted.
  */
-export function installCompileCache(opts: { root: string; dir: string }): CompileCache {
+export function installCompileCache(opts: {
+  root: string;
+  dir: string;
+  /**
+   * What this process does (the command): an entry holds the functions the process that wrote it
+   * ran, so `run --help` keeps another entry than `run`, and `show` another than `run` of the same
+   * shared bundle.
+   */
+  variant?: string;
+}): CompileCache {
   const mod = Module as unknown as {
     prototype: CjsModule;
     wrap(source: string): string;
@@ -65,7 +75,7 @@ export function installCompileCache(opts: { root: string; dir: string }): Compil
   const unsaved: { file: string; script: vm.Script }[] = [];
   // The cache must match the V8 that reads it (V8 turns down another's, or one made under other
   // V8 flags: that entry is then written again).
-  const runtime = [process.version, process.arch, process.versions.v8].join('\0');
+  const runtime = [process.version, process.arch, process.versions.v8, opts.variant ?? ''].join('\0');
 
   mod.prototype._compile = function (this: CjsModule, content: string, filename: string, ...rest: unknown[]) {
     if (!filename.startsWith(root) || !filename.endsWith('.js'))
@@ -111,13 +121,18 @@ export function installCompileCache(opts: { root: string; dir: string }): Compil
   const save = () => {
     for (const { file, script } of unsaved.splice(0)) if (writeEntry(opts.dir, file, script)) stats.written++;
   };
-  process.once('exit', save);
+  // Only a process that did its work saves it: one that failed early (a usage error, no model
+  // key) compiled a fraction of what the command runs, and an entry once written is kept.
+  const saveOnSuccess = (code: number) => {
+    if (code === 0) save();
+  };
+  process.once('exit', saveOnSuccess);
   return {
     stats,
     save,
     uninstall: () => {
       mod.prototype._compile = original;
-      process.removeListener('exit', save);
+      process.removeListener('exit', saveOnSuccess);
     },
   };
 }
