@@ -118,6 +118,20 @@ describe('webview: restore lines', function () {
     await p.page.close();
   });
 
+  it('renders restores that name each other (a tampered log) without hanging', async () => {
+    const p = await Panel.open(h);
+    const events = [userMessage(eid(1), 'Tidy up'), restore(eid(2), eid(3)), restore(eid(3), eid(2))];
+    await p.showConversation(
+      events.map((event, seq) => ({ seq, event })),
+      makeHeader({ status: 'idle' }),
+    );
+    const lines = p.row('ConversationStateUpdateEvent');
+    await lines.nth(1).waitFor({ timeout: 5_000 });
+    assert.equal(await lines.count(), 2);
+    assert.deepEqual(p.errors, []);
+    await p.page.close();
+  });
+
   it("names the point by what the action did, not by the model's summary of it", async () => {
     const p = await Panel.open(h);
     const events: ViewEvent[] = [
