@@ -6,7 +6,8 @@
 // code back into the bundle that imports it, which test/unit/packaging/lazy-bundles.test.ts
 // refuses for the main bundles. A bundle keeps its own copy of what it imports but zod (below):
 // what crosses a boundary is plain data and the entry's own classes, and a class of Logbook's is
-// told apart by its name there, never by `instanceof` (two bundles have two copies of it).
+// told apart by a mark all copies share (LlmError's registered symbol, isLlmError), never by
+// `instanceof` (two bundles have two copies of it).
 import { readdirSync } from 'node:fs';
 import { join, posix, resolve } from 'node:path';
 import { sourceWords } from './external-namespaces.mjs';

@@ -79,6 +79,8 @@ export const WEBVIEW_TEXT = {
   restoreTitle: 'Restore files to here',
   undoRestore: 'Undo',
   undoRestoreTitle: 'Undo: put the files back as they were before this line',
+  redo: 'Redo',
+  redoTitle: 'Redo: restore what this line undid',
   showEarlierEvents: 'Show earlier events ({0} not shown)',
   agentAnswering: 'The agent is answering',
   jumpToLatest: 'Jump to the latest event',
@@ -262,8 +264,7 @@ export const WEBVIEW_TEXT = {
   filesRestoredBefore: 'Files restored to before: {0}',
   filesRestoredDetail: 'The files as they were just before are kept: Undo on this line brings them back.',
   restoreUndone: 'Restore undone',
-  restoreUndoneDetail:
-    'The files are back as they were before the restore. Undo on this line restores again what it had put back.',
+  restoreUndoneDetail: 'The files are as they were before the restore. Redo on this line restores it again.',
   sandboxOn: 'Commands run in a sandbox',
   noCheckpoints: 'No checkpoints for this workspace',
   mcpServerUnavailable: 'MCP server “{0}” is unavailable; the agent goes on without its tools',

@@ -15,7 +15,12 @@ import type { StoredConversationEvent } from '../../src/core/agent/event-codec';
 import { conversationEventCodec } from '../../src/core/agent/event-codec';
 import type { AgentSettings } from '../../src/core/agent/settings';
 import type { HistoryCondenser, ToolSource } from '../../src/core/agent/ports';
-import { OpenAiLlmClient, type LlmSettings, type OpenAiLlmClientDeps } from '../../src/core/llm';
+import {
+  type LlmClient,
+  OpenAiLlmClient,
+  type LlmSettings,
+  type OpenAiLlmClientDeps,
+} from '../../src/core/llm';
 import type { Skill } from '../../src/core/skills/skills';
 import { MemoryEventStore } from '../../src/core/log/memory-store';
 import type { EventStore } from '../../src/core/log/event-store';
@@ -62,6 +67,8 @@ export interface HarnessOptions {
   toolSource?: ToolSource;
   /** Built-in tools offered besides the default ones (the web tools, built on a test WebPort). */
   extraTools?: ToolSpec[];
+  /** A model client in place of the scripted server's (which still starts, unused). */
+  llm?: LlmClient;
 }
 
 export async function createHarness(
@@ -108,7 +115,7 @@ export async function createHarness(
       const deps: ConversationDeps = {
         id: 'test-conversation',
         store,
-        llm: client,
+        llm: options.llm ?? client,
         tools,
         ports: { ...ports, ...opts.ports },
         cwd: workspace,

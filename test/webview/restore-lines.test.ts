@@ -1,6 +1,6 @@
-// A restore says where it went back to in the user's words, its undo reads differently, and the
-// Undo stays on the restore's line without hover. Where no pointer hovers (touch), a row's Fork and
-// Restore show without it.
+// A restore says where it went back to in the user's words, its undo reads differently (and offers
+// Redo, not a second Undo), and the Undo stays on the restore's line without hover. Where no pointer
+// hovers (touch), a row's Fork and Restore show without it.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { EventJson, ViewEvent } from '../../src/protocol/messages';
@@ -77,6 +77,59 @@ describe('webview: restore lines', function () {
       assert.deepEqual(p.errors, []);
       await p.page.close();
     }
+  });
+
+  it('offers Redo on an undo (it restores again), and Undo on that redo', async () => {
+    const p = await Panel.open(h);
+    const REDO = eid(6);
+    const events = [...restoredThenUndone().map((v) => v.event), restore(REDO, eid(4))];
+    await p.showConversation(
+      events.map((event, seq) => ({ seq, event })),
+      makeHeader({ status: 'idle' }),
+    );
+    const lines = p.row('ConversationStateUpdateEvent');
+    const button = (line: number, name: RegExp) => lines.nth(line).getByRole('button', { name });
+    await lines.nth(2).waitFor();
+    await p.page.mouse.move(0, 0);
+    const texts = await lines.locator('.notice').allInnerTexts();
+    assert.match(texts[1]!, /Restore undone/);
+    // The redo puts back what the restore did: it reads as that restore.
+    assert.match(texts[2]!, /Files restored to before: npm test/);
+
+    // The undo's line: no second Undo, a Redo that says what it does.
+    assert.equal(await button(1, /^Undo/).count(), 0);
+    const redo = button(1, /^Redo:/);
+    assert.equal((await redo.innerText()).trim(), 'Redo');
+    assert.match((await redo.getAttribute('aria-label')) ?? '', /restore what this line undid/);
+    await redo.click();
+    assert.deepEqual((await p.posted()).at(-1), {
+      type: 'restoreFiles',
+      conversationId: CONVERSATION_ID,
+      eventId: eid(4),
+    });
+    // The redo's line undoes it again; the restore's own line still offers its Undo.
+    assert.equal(await button(2, /^Redo/).count(), 0);
+    assert.equal((await button(2, /^Undo:/).innerText()).trim(), 'Undo');
+    assert.equal(await button(0, /^Undo:/).count(), 1);
+    // The details say the same.
+    await lines.nth(1).locator('.collapsible-toggle').click();
+    assert.match(await lines.nth(1).locator('pre.detail').innerText(), /Redo on this line/);
+    assert.deepEqual(p.errors, []);
+    await p.page.close();
+  });
+
+  it('renders restores that name each other (a tampered log) without hanging', async () => {
+    const p = await Panel.open(h);
+    const events = [userMessage(eid(1), 'Tidy up'), restore(eid(2), eid(3)), restore(eid(3), eid(2))];
+    await p.showConversation(
+      events.map((event, seq) => ({ seq, event })),
+      makeHeader({ status: 'idle' }),
+    );
+    const lines = p.row('ConversationStateUpdateEvent');
+    await lines.nth(1).waitFor({ timeout: 5_000 });
+    assert.equal(await lines.count(), 2);
+    assert.deepEqual(p.errors, []);
+    await p.page.close();
   });
 
   it("names the point by what the action did, not by the model's summary of it", async () => {

@@ -83,4 +83,22 @@ describe('webview: the sandbox notice', function () {
       await p.page.close();
     });
   }
+
+  it("the quiet line's folded detail opens on a click, and closes on another", async () => {
+    const p = await Panel.open(h);
+    await p.showConversation(conversation(ON), makeHeader({ status: 'finished' }));
+    const line = p.row('ConversationStateUpdateEvent');
+    const toggle = line.getByRole('button', { name: 'Commands run in a sandbox' });
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    await toggle.click();
+    await p.settle();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    assert.match(await line.locator('pre.detail').innerText({ timeout: 5_000 }), /bubblewrap 0\.9\.0/);
+    await toggle.click();
+    await p.settle();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+    assert.equal(await line.locator('pre.detail').count(), 0);
+    assert.deepEqual(p.errors, []);
+    await p.page.close();
+  });
 });

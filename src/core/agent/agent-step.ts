@@ -2,7 +2,7 @@
 // longer fits, the policies asked, the prompt built, the model called, its retries recorded), then
 // its reply and the actions it asks for (reply-actions.ts).
 import type { CreateFields } from '../events';
-import { LlmError, type LlmClient, type LlmDelta, type LlmResponse } from '../llm/types';
+import { isLlmError, LlmError, type LlmClient, type LlmDelta, type LlmResponse } from '../llm/types';
 import { toolDefinition, type ToolSpec } from '../tools';
 import { projectImages } from '../attachments/project-images';
 import type { ConversationLog } from './conversation-journal';
@@ -131,10 +131,9 @@ export class AgentStep {
 
   /** A call that failed: stopped by the user, a history to condense, or the run's error. */
   private async failed(err: unknown): Promise<'stopped' | 'error' | 'condensed'> {
-    const e =
-      err instanceof LlmError
-        ? err
-        : new LlmError('connection', err instanceof Error ? err.message : String(err));
+    const e = isLlmError(err)
+      ? err
+      : new LlmError('connection', err instanceof Error ? err.message : String(err));
     if (e.kind === 'aborted') return 'stopped';
     if (e.kind === 'context_window_exceeded' && this.deps.condenser) {
       await this.deps.log.append('CondensationRequest', {} as CreateFields<'CondensationRequest'>);

@@ -76,6 +76,11 @@ export class ViewLedger<E extends LedgerEvent> {
    */
   append(e: Event, at?: number): LedgerEntry<E> | undefined {
     if (isKind(e, 'Condensation')) {
+      // First let go of all that can never be shown, however often the view was read before: an id
+      // it names of an event let go of is then missing from `log` whether or not a read settled the
+      // view in between, so a ledger kept up to date and one rebuilt from the log note it alike.
+      this.stale = true;
+      this.settle();
       // Its own id is not noted (View.fromEvents does): a Condensation is never shown, and ids
       // are unique, so it would only make `forgotten` and every checkpoint grow with the log.
       for (const id of e.forgotten_event_ids) this.forgotten.add(id);

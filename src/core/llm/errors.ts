@@ -4,7 +4,7 @@
  */
 import type { APIError } from 'openai';
 import type * as OpenAiSdk from './openai-sdk';
-import { LlmError, type LlmErrorKind } from './types';
+import { isLlmError, LlmError, type LlmErrorKind } from './types';
 import { redactUrlCredentials } from '../secrets/url-secrets';
 
 export interface ClassifiedError {
@@ -52,7 +52,7 @@ export function classifyError(err: unknown, ctx: ErrorContext): ClassifiedError 
     error: new LlmError(kind, redact(message, ctx.secrets), status, { cause }),
     retryable,
   });
-  if (err instanceof LlmError) return { error: err, retryable: false };
+  if (isLlmError(err)) return { error: err, retryable: false };
   const cancelled = `The request to ${ctx.endpoint} was cancelled.`;
   if (ctx.aborted) return make('aborted', cancelled, false);
   if (ctx.timedOut || (sdk && err instanceof sdk.APIConnectionTimeoutError)) {

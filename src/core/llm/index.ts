@@ -3,6 +3,7 @@ export {
   type LlmCallOptions,
   type LlmClient,
   type LlmDelta,
+  isLlmError,
   LlmError,
   type LlmErrorKind,
   type LlmRequest,

@@ -43,6 +43,7 @@ import {
   type LlmCallOptions,
   type LlmClient,
   type LlmDelta,
+  isLlmError,
   LlmError,
   type LlmRequest,
   type LlmResponse,
@@ -129,8 +130,7 @@ export class OpenAiLlmClient implements LlmClient {
         await this.streamOnce(req, assembler, opts.signal);
         return this.toResponse(assembler, started);
       } catch (err) {
-        failure =
-          err instanceof LlmError ? { error: err, retryable: false } : this.classify(err, opts.signal);
+        failure = isLlmError(err) ? { error: err, retryable: false } : this.classify(err, opts.signal);
       }
       // A failed attempt's partial reply is never used: whoever showed it must drop it, retry or not.
       const discarded = assembler.deliveredAnything;

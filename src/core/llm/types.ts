@@ -101,8 +101,17 @@ export type LlmErrorKind =
   | 'connection'
   | 'empty_response';
 
+/**
+ * The mark every LlmError carries. A bundle loaded on first use (the external agent's) has its own
+ * copy of the class, whose errors `instanceof` does not know; a registered symbol is the same in
+ * every copy.
+ */
+const LLM_ERROR = Symbol.for('logbook.LlmError');
+
 /** Every failure of `complete` is an LlmError with a kind the agent can act on. */
 export class LlmError extends Error {
+  readonly [LLM_ERROR] = true;
+
   constructor(
     readonly kind: LlmErrorKind,
     message: string,
@@ -112,4 +121,9 @@ export class LlmError extends Error {
     super(message, options);
     this.name = 'LlmError';
   }
+}
+
+/** Whether `err` is an LlmError of any bundle's copy of the class (tell them apart by this, not `instanceof`). */
+export function isLlmError(err: unknown): err is LlmError {
+  return err instanceof Error && (err as Partial<Record<typeof LLM_ERROR, unknown>>)[LLM_ERROR] === true;
 }

@@ -45,8 +45,12 @@ describe('External ACP agents: untrusted workspace', function () {
     const session = await service.create('writer');
     await session.send('Do it');
     assert.equal(await session.settled(), 'error');
-    const text = JSON.stringify(await session.conversation.events());
+    const events = await session.conversation.events();
+    const text = JSON.stringify(events);
     assert.match(text, /not trusted, so Logbook starts no external agent/);
+    // The agent's bundle throws its own copy of LlmError: its kind still reaches the conversation.
+    const errors = events.filter((e) => e.kind === 'ConversationErrorEvent').map((e) => e.code);
+    assert.deepEqual(errors, ['llm_bad_request']);
     assert.equal(existsSync(marker()), false);
     await service.delete(session.id);
   });

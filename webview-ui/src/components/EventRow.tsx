@@ -36,7 +36,7 @@ function Content({ row, rev, tools }: { row: Row; rev: number; tools: ComponentC
     case 'system':
       return <SystemPromptView row={row} />;
     default:
-      return <Notice row={row} />;
+      return <Notice row={row} rev={rev} />;
   }
 }
 

@@ -264,7 +264,9 @@ function describeRow(row: Row, current: boolean): Line {
   return line;
 }
 
-export function Notice({ row }: { row: Row }) {
+// `rev`, unused, is what redraws the line when its detail is opened: a component reading a signal
+// skips redrawing while its props are shallow-equal, and the row is mutated in place.
+export function Notice({ row }: { row: Row; rev: number }) {
   if (row.event.kind === 'ConversationErrorEvent' && isLlmFailure(str(row.event['code']) ?? ''))
     return <LlmErrorCard row={row} />;
   if (isSandboxWarning(row)) return <SandboxWarning row={row} />;

@@ -2,16 +2,18 @@
 // there. Shown while the row is hovered or holds keyboard focus; in a card's head they take room from
 // the summary (as inline actions do in the Source Control view), never from the badges.
 import { send } from '../vscode-api';
-import type { Row } from '../state/store';
+import { restoreMeaning, type Row } from '../state/store';
 import { IconButton } from './IconButton';
 import { t } from '../lib/text';
 
 export function RowTools({ row, conversationId }: { row: Row; conversationId: string }) {
   // The files as they were at a user's message or before an action: what a checkpoint holds.
-  // A restore's own line: back to the files as they were before it, which undoes it.
-  const undo = row.view === 'notice' && (row.event as { key?: unknown }).key === 'checkpoint';
+  // A restore's own line: back to the files as they were before it, which undoes it (or, on the
+  // line of an undo, restores again what it undid: a redo).
+  const restoreLine = row.view === 'notice' && (row.event as { key?: unknown }).key === 'checkpoint';
+  const redo = restoreLine && restoreMeaning(row.event).undo;
   const restorable =
-    undo ||
+    restoreLine ||
     row.view === 'action' ||
     (row.view === 'message' && (row.event as { source?: unknown }).source === 'user');
   return (
@@ -25,8 +27,8 @@ export function RowTools({ row, conversationId }: { row: Row; conversationId: st
       {restorable && (
         <IconButton
           icon="discard"
-          text={undo ? t('undoRestore') : t('restore')}
-          label={undo ? t('undoRestoreTitle') : t('restoreTitle')}
+          text={t(redo ? 'redo' : restoreLine ? 'undoRestore' : 'restore')}
+          label={t(redo ? 'redoTitle' : restoreLine ? 'undoRestoreTitle' : 'restoreTitle')}
           onClick={() => send({ type: 'restoreFiles', conversationId, eventId: row.event.id })}
         />
       )}

@@ -73,8 +73,8 @@ const actionByCall = new Map<string, string>();
  * each be read for them.
  */
 const pointEvents = new Map<string, EventJson>();
-/** Ids of the restores held: a restore back to one of them is its undo. */
-const restoreIds = new Set<string>();
+/** Each restore held, by id: the event it went back to (a restore back to a restore undoes it). */
+const restoreTargets = new Map<string, string>();
 /** Actions whose change the user rejected in the editor's review (a `review_rejected` record). */
 const rejectedInReview = new Set<string>();
 /** What the user chose for each toggle they used: open or closed, whatever its default becomes. */
@@ -147,7 +147,7 @@ function dropRows(): void {
   actionRows.clear();
   actionByCall.clear();
   pointEvents.clear();
-  restoreIds.clear();
+  restoreTargets.clear();
   rejectedInReview.clear();
   clearHookRewrites();
   latestBatch = undefined;
@@ -278,7 +278,8 @@ function notePoint(e: EventJson): void {
     const before = pointEvents.get(cp.action_id);
     if (before) pointEvents.set(e.id, before);
   }
-  if (restoredTo(e) !== undefined) restoreIds.add(e.id);
+  const target = restoredTo(e);
+  if (target !== undefined) restoreTargets.set(e.id, target);
   if (stateKey(e) === 'review_rejected') {
     const ids = (e.value as { action_ids?: unknown } | null)?.action_ids;
     for (const id of Array.isArray(ids) ? ids : []) {
@@ -330,10 +331,19 @@ export function restoredTo(e: EventJson): string | undefined {
   return value?.reason === 'restore' && typeof value.restored_to === 'string' ? value.restored_to : undefined;
 }
 
-/** What a restore did, in the user's words: undid a restore, went back to before a named point, or neither known. */
+/**
+ * What a restore did, in the user's words. Back to a restore undoes it; back to that undo restores
+ * again (the files as the first restore left them, so it reads as that restore), and so on: the
+ * length of the chain of restores says which. Otherwise it went back to before a named point, or
+ * one not known.
+ */
 export function restoreMeaning(e: EventJson): { undo: true } | { before: string | undefined; undo: false } {
-  const target = restoredTo(e);
-  if (target !== undefined && restoreIds.has(target)) return { undo: true };
+  let target = restoredTo(e);
+  let depth = 0;
+  // Bounded: a tampered log could make the chain loop. (No key is undefined: `has` says no to it.)
+  for (; restoreTargets.has(target!) && depth <= restoreTargets.size; depth++)
+    target = restoreTargets.get(target!);
+  if (depth % 2) return { undo: true };
   return { before: target === undefined ? undefined : pointName(target), undo: false };
 }
 

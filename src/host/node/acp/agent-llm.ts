@@ -4,6 +4,7 @@
 import {
   type LlmCallOptions,
   type LlmClient,
+  isLlmError,
   LlmError,
   type LlmRequest,
   type LlmResponse,
@@ -72,9 +73,7 @@ export class AgentLlm implements LlmClient {
     this.launched ??= this.launch().catch((err: unknown) => {
       // The next turn tries again (the user may fix the entry, or install the program).
       this.launched = undefined;
-      throw err instanceof LlmError
-        ? err
-        : new LlmError('server_error', (err as Error).message ?? String(err));
+      throw isLlmError(err) ? err : new LlmError('server_error', (err as Error).message ?? String(err));
     });
     return this.launched;
   }

@@ -25,6 +25,7 @@ import { version } from '../../../../package.json';
 import {
   type LlmCallOptions,
   type LlmClient,
+  isLlmError,
   LlmError,
   type LlmRequest,
   type LlmResponse,
@@ -309,8 +310,8 @@ export class ExternalAgentModel implements LlmClient {
     try {
       await Promise.race([begin(), failed, silent]);
     } catch (err) {
-      if (err instanceof LlmError && err.kind === 'timeout') await this.close();
-      if (err instanceof LlmError) throw err;
+      if (isLlmError(err) && err.kind === 'timeout') await this.close();
+      if (isLlmError(err)) throw err;
       throw new LlmError(
         'bad_request',
         `The agent "${this.opts.name}" did not start a session: ${messageOf(err)}`,

@@ -6,7 +6,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { LlmError } from '../../../core/llm';
 import type { AgentEntry } from '../../node/acp/agent-launch';
 import type { AgentLlm } from '../../node/acp/agent-llm';
 import type { CommandSandbox } from '../../node/sandbox';
@@ -57,11 +56,6 @@ export async function editorAgent(
     replyTimeoutSec: () => editorSetting<number>('acp.replyTimeoutSeconds'),
     log: (line) => log.info(`Agent "${name}": ${line}`),
   });
-  const complete = agent.complete.bind(agent);
-  // The stack's bundle has its own LlmError class: this bundle's keeps the kind (a stop is "aborted").
-  agent.complete = (req, opts) =>
-    complete(req, opts).catch((e: LlmError) => {
-      throw e.name === 'LlmError' ? new LlmError(e.kind, e.message) : e;
-    });
+  // Its bundle has its own copy of LlmError: the conversation knows its errors by isLlmError.
   return agent;
 }

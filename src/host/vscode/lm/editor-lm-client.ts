@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import {
   type LlmCallOptions,
   type LlmClient,
+  isLlmError,
   LlmError,
   type LlmRequest,
   type LlmResponse,
@@ -115,7 +116,7 @@ export class EditorLmClient implements LlmClient {
   }
 
   private llmError(err: unknown, model: LmChatModel, signal: AbortSignal | undefined): LlmError {
-    if (err instanceof LlmError) return err;
+    if (isLlmError(err)) return err;
     if (signal?.aborted || err instanceof vscode.CancellationError) {
       return new LlmError('aborted', `The request to ${model.name} was cancelled.`);
     }
