@@ -444,24 +444,22 @@ export type WebviewTextKey = keyof typeof WEBVIEW_TEXT;
 export type WebviewText = Record<WebviewTextKey, string>;
 
 /**
- * The words the document carries, read defensively: a missing or odd entry falls back to English
- * (the document is the host's own, but a half-translated bundle must not blank a button).
+ * The words the document carries, read defensively: an odd entry is left out. The host always
+ * writes every word (English where a translation has none), so the webview bundles no English of
+ * its own; a word still missing shows its key rather than a blank button.
  */
-export function readWebviewText(json: string | undefined): WebviewText {
-  let given: Record<string, unknown> = {};
+export function readWebviewText(json: string | undefined): Partial<WebviewText> {
+  const out: Partial<Record<string, string>> = {};
   try {
     const parsed: unknown = json ? JSON.parse(json) : {};
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
-      given = parsed as Record<string, unknown>;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+      if (typeof value === 'string' && value.trim() && value.length <= 1000) out[key] = value;
+    }
   } catch {
-    // English, then.
+    // Keys, then.
   }
-  const out = { ...WEBVIEW_TEXT } as WebviewText;
-  for (const key of Object.keys(WEBVIEW_TEXT) as WebviewTextKey[]) {
-    const value = given[key];
-    if (typeof value === 'string' && value.trim() && value.length <= 1000) out[key] = value;
-  }
-  return out;
+  return out as Partial<WebviewText>;
 }
 
 /** `{0}`, `{1}`… replaced by the arguments, in any order the translation puts them. */

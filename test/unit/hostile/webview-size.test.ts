@@ -1,8 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WEBVIEW_TEXT } from '../../../src/protocol/webview-text';
 
 const root = join(__dirname, '..', '..', '..');
 const CID = '7f3c2a10-5b1e-4c8d-9a0f-123456789abc';
@@ -123,6 +124,9 @@ describe('hostile: the webview protocol with zod/mini, and the webview bundle si
         [],
         'the webview uses zod/mini and preact alone',
       );
+      // Its words come in the document the host serves (webview-html.ts), not twice.
+      const js = readFileSync(join(out, 'webview.js'), 'utf8');
+      assert.equal(js.includes(WEBVIEW_TEXT.emptyBody), false, 'webview.js carries the English words');
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -1,4 +1,5 @@
-// The chat's fixed words as the host gave them in the document (its display language), else English.
+// The chat's fixed words as the host gave them in the document (its display language, English where
+// no translation exists): the bundle carries no words of its own.
 // Read through globalThis: Node tests import the formatters that use these words, without a DOM.
 import { fillText, readWebviewText, type WebviewTextKey } from '../../../src/protocol/webview-text';
 
@@ -21,7 +22,7 @@ try {
 }
 
 export function t(key: WebviewTextKey, ...args: (string | number)[]): string {
-  return fillText(words[key], ...args);
+  return fillText(words[key] ?? key, ...args);
 }
 
 /** A count in the display language's digits: "1,024". */

@@ -2,7 +2,7 @@
 // `webviewDocument` is pure so the browser tests serve exactly this document (and CSP) too.
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
-import type { WebviewText } from '../../../protocol/webview-text';
+import { WEBVIEW_TEXT, type WebviewText } from '../../../protocol/webview-text';
 import { htmlPage } from './html-page';
 
 /** Where the app runs; the editor tab hides "Open in Editor". */
@@ -16,7 +16,7 @@ export interface WebviewDocumentOptions {
   nonce: string;
   title: string;
   surface: ChatSurface;
-  /** The chat's fixed words in the display language (English when absent). */
+  /** The chat's fixed words in the display language (English when absent: the webview has none). */
   l10n?: WebviewL10n;
   /** The demo model's tasks while it answers: the empty chat offers them from its first paint. */
   demoTasks?: readonly string[];
@@ -36,7 +36,7 @@ export function webviewDocument(o: WebviewDocumentOptions): string {
     stylesheets: [o.asset('codicon.css'), o.asset('webview.css')],
     bodyAttributes: {
       'data-surface': o.surface,
-      ...(o.l10n ? { 'data-l10n': JSON.stringify(o.l10n.text) } : {}),
+      'data-l10n': JSON.stringify(o.l10n?.text ?? WEBVIEW_TEXT),
       ...(o.demoTasks?.length ? { 'data-demo-tasks': JSON.stringify(o.demoTasks) } : {}),
     },
     body: '<div id="root"></div>',
