@@ -67,6 +67,8 @@ export function startConversationBody(req: StartRequest): Record<string, unknown
     model: req.model.model.includes('/') ? req.model.model : `openai/${req.model.model}`,
     ...(req.model.baseUrl ? { base_url: req.model.baseUrl } : {}),
     ...(req.model.apiKey ? { api_key: req.model.apiKey } : {}),
+    // The server then sends the reply's text as it comes (StreamingDeltaEvent), for the chat to show.
+    stream: true,
   };
   return {
     agent: { kind: 'Agent', llm, tools: [{ name: 'terminal' }, { name: 'file_editor' }] },

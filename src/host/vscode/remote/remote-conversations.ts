@@ -11,6 +11,7 @@ import { entryFromState, type IndexEntry } from '../../../core/state';
 import { openConversationStore } from '../../node/session/conversation-store';
 import { readRemoteOrigin, REMOTE_ORIGIN_FILE, writeRemoteOrigin } from '../../node/remote/remote-risk';
 import type { SequencedEvent } from '../chat/chat-backend';
+import type { StreamDelta } from '../../../protocol/messages';
 import { windowLockHolder } from '../handoff/lock-holder';
 import { editorSetting, readLlmSettings, writeSetting } from '../settings/config';
 import type { RemoteSession } from './remote-session';
@@ -25,6 +26,8 @@ export interface RemoteConversationsDeps {
   headFile: (id: string) => string;
   log: vscode.LogOutputChannel;
   onAppend: (id: string, events: SequencedEvent[]) => void;
+  /** A remote reply's text as it streams in (transient, as a local model's stream). */
+  onStream: (id: string, delta: StreamDelta) => void;
   onHeader: (id: string) => void;
   /** The conversation's entry in the list changed. */
   onEntry: (entry: IndexEntry) => Promise<void>;
@@ -90,6 +93,7 @@ export class RemoteConversations {
       refused: async () => void (await this.deps.secrets.delete(KEY_PREFIX + origin.server)),
       log: this.deps.log,
       onAppend: (events) => this.deps.onAppend(id, events),
+      onStream: (delta) => this.deps.onStream(id, delta),
       onHeader: () => {
         this.deps.onHeader(id);
         void this.deps.onEntry(this.entry(session));

@@ -21,6 +21,7 @@ import {
   sendUserMessage,
   startConversation,
 } from '../../node/remote/agent-server-api';
+import type { RemoteDelta } from '../../node/remote/remote-deltas';
 import { forkOnServer, recordFork } from '../../node/remote/remote-fork-record';
 import { streamRemote } from '../../node/remote/remote-run';
 import { remoteRisk } from '../../node/remote/remote-risk';
@@ -40,6 +41,8 @@ export interface RemoteSessionDeps {
   refused: () => Promise<void>;
   log: { info(m: string): void; warn(m: string): void };
   onAppend: (events: SequencedEvent[]) => void;
+  /** The reply's text while the server streams it: the chat's live preview, never in the log. */
+  onStream: (delta: RemoteDelta) => void;
   onHeader: () => void;
   /** A stream ended on something the user must read (the server gone, a refused key). */
   onProblem: (message: string) => void;
@@ -286,6 +289,7 @@ export class RemoteSession {
         this.deps.onAppend([{ seq, event: JSON.parse(JSON.stringify(event)) as SequencedEvent['event'] }]);
         this.deps.onHeader();
       },
+      delta: (delta: RemoteDelta) => this.deps.onStream(delta),
     };
     this.streaming = streamRemote(io, opts, this.id, this.deps.store, [...this.known]);
     this.deps.onHeader();
