@@ -174,7 +174,17 @@ def stream_chunk_builder(chunks, messages=None):
 async def acompletion(**kwargs):
     import asyncio
 
-    return await asyncio.to_thread(completion, **kwargs)
+    answer = await asyncio.to_thread(completion, **kwargs)
+    return _async_chunks(answer) if kwargs.get("stream") else answer
+
+
+async def _async_chunks(chunks):
+    """A stream's chunks for the async caller, each as it is read (a thread waits on the socket)."""
+    import asyncio
+
+    done = object()
+    while (chunk := await asyncio.to_thread(next, chunks, done)) is not done:
+        yield chunk
 
 
 def token_counter(*_args, **_kwargs):

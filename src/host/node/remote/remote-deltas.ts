@@ -5,7 +5,8 @@
 // was shown of that reply is dropped and the rest of it waits for the final event.
 
 /** Partial reply text for the chat, in the shape of the local conversation's stream. */
-export type RemoteDelta = { type: 'text' | 'reasoning'; text: string } | { type: 'end' } | { type: 'discard' };
+export type RemoteDelta =
+  { type: 'text' | 'reasoning'; text: string } | { type: 'end' } | { type: 'discard' };
 
 export const STREAMING_DELTA_KIND = 'StreamingDeltaEvent';
 
