@@ -110,9 +110,10 @@ export class RemoteConversations {
 
   /**
    * Starts the task on the server and streams its events into a new conversation's log; resolves
-   * to the conversation's id (the server's) once its folder exists.
+   * to the conversation's id (the server's) once its folder exists. `show` opens it in the chat
+   * before the stream does, so the reply's first streamed words are not sent to another conversation.
    */
-  async start(req: RemoteTask): Promise<string> {
+  async start(req: RemoteTask, show?: (id: string) => Promise<void>): Promise<string> {
     assertTrusted();
     const { normalizeServerUrl, refusedKey, startConversation } = await stack();
     const url = normalizeServerUrl(req.server);
@@ -122,9 +123,10 @@ export class RemoteConversations {
     const target = { url, key };
     let id: string;
     try {
+      // The task is sent once the event stream is open (follow): the server streams a reply's
+      // text only to those listening when it is written.
       id = await startConversation(target, {
         workingDir: req.workingDir,
-        task: req.task,
         confirmation: editorSetting<string>('confirmation.mode'),
         model: { model: llm.model, baseUrl: llm.baseUrl || undefined, apiKey: llm.apiKey || undefined },
       });
@@ -145,8 +147,9 @@ export class RemoteConversations {
     await store.close();
     const session = (await this.of(id))!;
     this.deps.log.info(`Remote conversation ${id}: started on ${url}`);
-    session.follow(target);
     await this.deps.onEntry(this.entry(session));
+    await show?.(id);
+    session.follow(target, req.task);
     return id;
   }
 

@@ -154,9 +154,12 @@ export class RemoteSession {
     }));
   }
 
-  /** Streams the events of a conversation just started on the server (none received yet). */
-  follow(target: AgentServerTarget): void {
-    this.stream(target);
+  /**
+   * Streams the events of a conversation just started on the server (none received yet); `task`,
+   * its first message, is sent once the stream is open, so the chat sees all of its run.
+   */
+  follow(target: AgentServerTarget, task?: string): void {
+    this.stream(target, task === undefined ? undefined : () => sendUserMessage(target, this.id, task));
   }
 
   async approve(ids: readonly string[]): Promise<void> {
@@ -262,7 +265,7 @@ export class RemoteSession {
   }
 
   /** Streams from the last event in the log until the server's next stop. */
-  private stream(target: AgentServerTarget): void {
+  private stream(target: AgentServerTarget, send?: () => Promise<void>): void {
     this.problem = undefined;
     const lines: string[] = [];
     const io: CliIo = {
@@ -290,6 +293,7 @@ export class RemoteSession {
         this.deps.onHeader();
       },
       delta: (delta: RemoteDelta) => this.deps.onStream(delta),
+      ...(send ? { send } : {}),
     };
     this.streaming = streamRemote(io, opts, this.id, this.deps.store, [...this.known]);
     this.deps.onHeader();
