@@ -44,6 +44,8 @@ export async function standIn(opts: {
   stream?: (socket: Socket) => void;
   /** Answers a GET the stand-in does not know (the git and file routes): the JSON or bytes to send. */
   get?: (url: URL) => unknown;
+  /** Told of each event stream opened (its path and query: where a resumed stream starts). */
+  upgraded?: (url: string) => void;
 }): Promise<{
   url: string;
   server: Server;
@@ -69,6 +71,7 @@ export async function standIn(opts: {
     res.writeHead(404).end();
   });
   server.on('upgrade', (req, socket: Socket) => {
+    opts.upgraded?.(req.url ?? '');
     const accept = createHash('sha1')
       .update(`${String(req.headers['sec-websocket-key'])}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
       .digest('base64');

@@ -79,8 +79,8 @@ export function registerCommands(
         askTask(t, title),
       );
       if (!req) return undefined;
-      const id = await service.remote.start(req);
-      await service.setActive(id);
+      // Shown before its events stream in, as a local task is before its model call.
+      const id = await service.remote.start(req, (started) => service.setActive(started));
       await revealChat();
       return id;
     }),

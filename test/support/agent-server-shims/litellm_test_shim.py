@@ -2,7 +2,9 @@
 
 litellm only makes network model calls; here `completion` posts the same Chat Completions request
 to the OpenAI-compatible server named by `api_base` (the scripted test server) and wraps its
-answer in the attribute-and-subscript objects the SDK reads.
+answer in the attribute-and-subscript objects the SDK reads. Asked to stream (the agent's
+`llm.stream`), it yields the server's chunks as they arrive, and `stream_chunk_builder` joins them
+into the whole answer afterwards, as litellm does.
 """
 
 import json
@@ -16,6 +18,7 @@ __all__ = [
     "drop_params",
     "completion",
     "acompletion",
+    "stream_chunk_builder",
     "ModelResponse",
     "Message",
     "ChatCompletionMessageToolCall",
@@ -80,7 +83,17 @@ class ChatCompletionToolParamFunctionChunk(_Record):
     pass
 
 
-_FORWARDED = ("model", "messages", "tools", "tool_choice", "temperature", "max_tokens", "top_p", "stop")
+_FORWARDED = (
+    "model",
+    "messages",
+    "tools",
+    "tool_choice",
+    "temperature",
+    "max_tokens",
+    "top_p",
+    "stop",
+    "stream",
+)
 
 
 def completion(**kwargs):
@@ -95,16 +108,83 @@ def completion(**kwargs):
     request = urllib.request.Request(
         f"{base}/chat/completions", data=json.dumps(body).encode(), headers=headers
     )
-    with urllib.request.urlopen(request, timeout=kwargs.get("timeout") or 60) as response:
+    timeout = kwargs.get("timeout") or 60
+    if body.get("stream"):
+        return _chunks(request, timeout)
+    with urllib.request.urlopen(request, timeout=timeout) as response:
         answer = json.loads(response.read())
-    answer.setdefault("usage", {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0})
+    answer.setdefault("usage", dict(_NO_USAGE))
     return ModelResponse(answer)
+
+
+_NO_USAGE = {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0}
+
+
+def _chunks(request, timeout):
+    """The server-sent events of a streamed answer, one chunk each, as each line is read."""
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        for raw in response:
+            line = raw.decode("utf-8").strip()
+            if not line.startswith("data:"):
+                continue
+            data = line[len("data:") :].strip()
+            if data == "[DONE]":
+                return
+            yield _Record(json.loads(data))
+
+
+def stream_chunk_builder(chunks, messages=None):
+    """The whole answer the chunks of a stream make: its text, reasoning and tool calls joined."""
+    content, reasoning, calls = [], [], {}
+    head, finish, usage = {}, None, None
+    for chunk in chunks:
+        head = head or {k: chunk.get(k) for k in ("id", "created", "model")}
+        usage = chunk.get("usage") or usage
+        for choice in chunk.get("choices") or []:
+            finish = choice.get("finish_reason") or finish
+            delta = choice.get("delta") or {}
+            if delta.get("content"):
+                content.append(delta["content"])
+            if delta.get("reasoning_content"):
+                reasoning.append(delta["reasoning_content"])
+            for part in delta.get("tool_calls") or []:
+                call = calls.setdefault(
+                    part.get("index", 0),
+                    {"id": None, "type": "function", "function": {"name": "", "arguments": ""}},
+                )
+                call["id"] = part.get("id") or call["id"]
+                function = part.get("function") or {}
+                call["function"]["name"] += function.get("name") or ""
+                call["function"]["arguments"] += function.get("arguments") or ""
+    message = {"role": "assistant", "content": "".join(content) or None}
+    if reasoning:
+        message["reasoning_content"] = "".join(reasoning)
+    if calls:
+        message["tool_calls"] = [calls[i] for i in sorted(calls)]
+    return ModelResponse(
+        {
+            **head,
+            "object": "chat.completion",
+            "choices": [{"index": 0, "message": message, "finish_reason": finish or "stop"}],
+            "usage": usage or dict(_NO_USAGE),
+        }
+    )
 
 
 async def acompletion(**kwargs):
     import asyncio
 
-    return await asyncio.to_thread(completion, **kwargs)
+    answer = await asyncio.to_thread(completion, **kwargs)
+    return _async_chunks(answer) if kwargs.get("stream") else answer
+
+
+async def _async_chunks(chunks):
+    """A stream's chunks for the async caller, each as it is read (a thread waits on the socket)."""
+    import asyncio
+
+    done = object()
+    while (chunk := await asyncio.to_thread(next, chunks, done)) is not done:
+        yield chunk
 
 
 def token_counter(*_args, **_kwargs):

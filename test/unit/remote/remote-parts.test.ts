@@ -91,6 +91,8 @@ describe('remote run parts', () => {
       model: { model: 'gpt-x', baseUrl: 'http://127.0.0.1:1/v1', apiKey: 'k' },
     });
     assert.equal((body.agent as { llm: { model: string } }).llm.model, 'openai/gpt-x');
+    // The server streams the reply's text only when the agent's model is set to stream.
+    assert.equal((body.agent as { llm: { stream?: boolean } }).llm.stream, true);
     assert.equal(body.autotitle, false);
     assert.deepEqual(body.workspace, { working_dir: '/w' });
   });

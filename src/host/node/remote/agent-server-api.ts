@@ -28,7 +28,12 @@ export interface RemoteModel {
 
 export interface StartRequest {
   workingDir: string;
-  task: string;
+  /**
+   * The first message, run at once. Without it the conversation waits, idle, for a message sent
+   * once its event stream is open, so that none of its run (the reply's streamed text included) is
+   * missed.
+   */
+  task?: string;
   /** Logbook's confirmation mode, mapped onto the server's policy. */
   confirmation: string;
   maxIterations?: number;
@@ -67,12 +72,16 @@ export function startConversationBody(req: StartRequest): Record<string, unknown
     model: req.model.model.includes('/') ? req.model.model : `openai/${req.model.model}`,
     ...(req.model.baseUrl ? { base_url: req.model.baseUrl } : {}),
     ...(req.model.apiKey ? { api_key: req.model.apiKey } : {}),
+    // The server then sends the reply's text as it comes (StreamingDeltaEvent), for the chat to show.
+    stream: true,
   };
   return {
     agent: { kind: 'Agent', llm, tools: [{ name: 'terminal' }, { name: 'file_editor' }] },
     workspace: { working_dir: req.workingDir },
     confirmation_policy: confirmationPolicy(req.confirmation),
-    initial_message: { role: 'user', content: [{ type: 'text', text: req.task }], run: true },
+    ...(req.task !== undefined
+      ? { initial_message: { role: 'user', content: [{ type: 'text', text: req.task }], run: true } }
+      : {}),
     // Logbook keeps its own titles: no model call the user did not ask for.
     autotitle: false,
     ...(req.maxIterations ? { max_iterations: req.maxIterations } : {}),

@@ -30,6 +30,7 @@ import { openWebSocket, type WebSocketLink } from './websocket-client';
 import { heldActions, lastStatus, remoteStatus, type RemoteStatus } from './remote-status';
 import { describeRemoteEvent } from './remote-lines';
 import { chainRemoteEvent } from './remote-chain';
+import { type RemoteDelta, RemoteReplyPreview } from './remote-deltas';
 import { remoteRisk, remoteRiskText, writeRemoteOrigin } from './remote-risk';
 import type { RuntimeOrigin } from './remote-origin';
 
@@ -91,6 +92,8 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
 export type RemoteStreamOptions = Pick<RemoteRunOptions, 'target' | 'remoteDir' | 'askInPlace' | 'json'> & {
   /** Told of each event once it is in the log, with its place there (the editor's chat shows it). */
   appended?: (event: StoredConversationEvent, seq: number) => void;
+  /** Told of the reply's text as the server streams it (the chat's live preview); never logged. */
+  delta?: (delta: RemoteDelta) => void;
   /**
    * Sends the next task once the stream is open and the server's snapshot of the conversation has
    * arrived: that snapshot's status is the one from before the task, and every later one is its run's.
@@ -131,6 +134,7 @@ class RemoteStream {
   private settle!: (code: number) => void;
   private writes: Promise<void> = Promise.resolve();
   private sendState: 'none' | 'pending' | 'sending' | 'sent';
+  private readonly preview: RemoteReplyPreview;
 
   constructor(
     private readonly io: CliIo,
@@ -139,6 +143,7 @@ class RemoteStream {
     private readonly store: ConversationStore,
   ) {
     this.sendState = opts.send ? 'pending' : 'none';
+    this.preview = new RemoteReplyPreview(opts.delta);
   }
 
   /** Events already in the log: not written again, and the stream resumes after the last. */
@@ -192,6 +197,7 @@ class RemoteStream {
   private finish(code: number, serverGone = false): void {
     if (this.finished) return;
     this.finished = true;
+    this.preview.ended();
     // Every event received is written before the run ends.
     void (async () => {
       // The server's list has what a resumed stream skipped (its resend goes by timestamp, and
@@ -220,6 +226,7 @@ class RemoteStream {
       message: (text) => this.receive(text),
       closed: (why) => {
         if (this.finished) return;
+        this.preview.dropped();
         void this.reconnect(why);
       },
     });
@@ -288,7 +295,9 @@ class RemoteStream {
     const e = value as Record<string, unknown> | null;
     if (!e || typeof e.id !== 'string' || typeof e.kind !== 'string') return;
     if (this.seen.has(e.id)) return; // a resend after a reconnect
-    if (/Streaming|Delta/.test(e.kind)) return; // partial text: the whole message follows
+    // Partial text: shown live, never recorded; the whole message follows.
+    if (/Streaming|Delta/.test(e.kind)) return this.preview.delta(e);
+    this.preview.event(e);
     this.seen.add(e.id);
     if (typeof e.timestamp === 'string') this.lastTimestamp = e.timestamp;
     this.events.push(e);

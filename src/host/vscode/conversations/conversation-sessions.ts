@@ -122,6 +122,7 @@ export class ConversationSessions implements vscode.Disposable {
       headFile: (id) => this.headFile(id),
       log,
       onAppend: (conversationId, events) => this.appendEmitter.fire({ conversationId, events }),
+      onStream: (conversationId, delta) => this.streamEmitter.fire({ conversationId, delta }),
       onHeader: (id) => {
         const h = this.remote.opened(id)?.header();
         if (h) this.headerEmitter.fire(h);

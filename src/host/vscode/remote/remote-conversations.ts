@@ -11,6 +11,7 @@ import { entryFromState, type IndexEntry } from '../../../core/state';
 import { openConversationStore } from '../../node/session/conversation-store';
 import { readRemoteOrigin, REMOTE_ORIGIN_FILE, writeRemoteOrigin } from '../../node/remote/remote-risk';
 import type { SequencedEvent } from '../chat/chat-backend';
+import type { StreamDelta } from '../../../protocol/messages';
 import { windowLockHolder } from '../handoff/lock-holder';
 import { editorSetting, readLlmSettings, writeSetting } from '../settings/config';
 import type { RemoteSession } from './remote-session';
@@ -25,6 +26,8 @@ export interface RemoteConversationsDeps {
   headFile: (id: string) => string;
   log: vscode.LogOutputChannel;
   onAppend: (id: string, events: SequencedEvent[]) => void;
+  /** A remote reply's text as it streams in (transient, as a local model's stream). */
+  onStream: (id: string, delta: StreamDelta) => void;
   onHeader: (id: string) => void;
   /** The conversation's entry in the list changed. */
   onEntry: (entry: IndexEntry) => Promise<void>;
@@ -90,6 +93,7 @@ export class RemoteConversations {
       refused: async () => void (await this.deps.secrets.delete(KEY_PREFIX + origin.server)),
       log: this.deps.log,
       onAppend: (events) => this.deps.onAppend(id, events),
+      onStream: (delta) => this.deps.onStream(id, delta),
       onHeader: () => {
         this.deps.onHeader(id);
         void this.deps.onEntry(this.entry(session));
@@ -106,9 +110,10 @@ export class RemoteConversations {
 
   /**
    * Starts the task on the server and streams its events into a new conversation's log; resolves
-   * to the conversation's id (the server's) once its folder exists.
+   * to the conversation's id (the server's) once its folder exists. `show` opens it in the chat
+   * before the stream does, so the reply's first streamed words are not sent to another conversation.
    */
-  async start(req: RemoteTask): Promise<string> {
+  async start(req: RemoteTask, show?: (id: string) => Promise<void>): Promise<string> {
     assertTrusted();
     const { normalizeServerUrl, refusedKey, startConversation } = await stack();
     const url = normalizeServerUrl(req.server);
@@ -118,9 +123,10 @@ export class RemoteConversations {
     const target = { url, key };
     let id: string;
     try {
+      // The task is sent once the event stream is open (follow): the server streams a reply's
+      // text only to those listening when it is written.
       id = await startConversation(target, {
         workingDir: req.workingDir,
-        task: req.task,
         confirmation: editorSetting<string>('confirmation.mode'),
         model: { model: llm.model, baseUrl: llm.baseUrl || undefined, apiKey: llm.apiKey || undefined },
       });
@@ -141,8 +147,9 @@ export class RemoteConversations {
     await store.close();
     const session = (await this.of(id))!;
     this.deps.log.info(`Remote conversation ${id}: started on ${url}`);
-    session.follow(target);
     await this.deps.onEntry(this.entry(session));
+    await show?.(id);
+    session.follow(target, req.task);
     return id;
   }
 

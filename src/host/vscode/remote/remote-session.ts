@@ -21,6 +21,7 @@ import {
   sendUserMessage,
   startConversation,
 } from '../../node/remote/agent-server-api';
+import type { RemoteDelta } from '../../node/remote/remote-deltas';
 import { forkOnServer, recordFork } from '../../node/remote/remote-fork-record';
 import { streamRemote } from '../../node/remote/remote-run';
 import { remoteRisk } from '../../node/remote/remote-risk';
@@ -40,6 +41,8 @@ export interface RemoteSessionDeps {
   refused: () => Promise<void>;
   log: { info(m: string): void; warn(m: string): void };
   onAppend: (events: SequencedEvent[]) => void;
+  /** The reply's text while the server streams it: the chat's live preview, never in the log. */
+  onStream: (delta: RemoteDelta) => void;
   onHeader: () => void;
   /** A stream ended on something the user must read (the server gone, a refused key). */
   onProblem: (message: string) => void;
@@ -151,9 +154,12 @@ export class RemoteSession {
     }));
   }
 
-  /** Streams the events of a conversation just started on the server (none received yet). */
-  follow(target: AgentServerTarget): void {
-    this.stream(target);
+  /**
+   * Streams the events of a conversation just started on the server (none received yet); `task`,
+   * its first message, is sent once the stream is open, so the chat sees all of its run.
+   */
+  follow(target: AgentServerTarget, task?: string): void {
+    this.stream(target, task === undefined ? undefined : () => sendUserMessage(target, this.id, task));
   }
 
   async approve(ids: readonly string[]): Promise<void> {
@@ -259,7 +265,7 @@ export class RemoteSession {
   }
 
   /** Streams from the last event in the log until the server's next stop. */
-  private stream(target: AgentServerTarget): void {
+  private stream(target: AgentServerTarget, send?: () => Promise<void>): void {
     this.problem = undefined;
     const lines: string[] = [];
     const io: CliIo = {
@@ -286,6 +292,8 @@ export class RemoteSession {
         this.deps.onAppend([{ seq, event: JSON.parse(JSON.stringify(event)) as SequencedEvent['event'] }]);
         this.deps.onHeader();
       },
+      delta: (delta: RemoteDelta) => this.deps.onStream(delta),
+      ...(send ? { send } : {}),
     };
     this.streaming = streamRemote(io, opts, this.id, this.deps.store, [...this.known]);
     this.deps.onHeader();
