@@ -81,6 +81,14 @@ describe('the CLI’s fetch for the model', () => {
     }
   });
 
+  it('leaves a URL with credentials to Node’s fetch, which refuses it as before', async () => {
+    const err = await modelFetch()('http://user:secret@127.0.0.1:1/v1', { method: 'POST', body: '{}' }).catch(
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof TypeError, String(err));
+    assert.match(err.message, /URL that includes credentials/);
+  });
+
   for (const coding of ['gzip', 'deflate', 'br'] as const) {
     it(`reads a ${coding} body as text, as Node’s fetch does`, async () => {
       const packed =
