@@ -1,11 +1,13 @@
 // The CLI asks the model through a fetch of its own (host/node/model-fetch.ts), not Node's. A
 // hostile endpoint that redirects the request to another origin must not get the API key sent
 // there: the redirect is left to Node's fetch, which drops credentials across origins, as it did
-// before. The real CLI runs as a child process, in act and in plan mode, against two servers of
-// this process: the endpoint and the origin it redirects to.
+// before. One that answers with a compressed endless line (a few KB that inflate without end) is
+// cut at the reply's size limit as it inflates, not after. The real CLI runs as a child process,
+// in act and in plan mode, against servers of this process.
 import * as assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture } from '../cli/fixtures';
 
@@ -92,6 +94,50 @@ describe('hostile endpoint: the CLI’s own fetch for the model', function () {
       } finally {
         await endpoint.close();
         await other.close();
+      }
+    });
+
+  for (const mode of ['act', 'plan'] as Mode[])
+    it(`${mode} mode: a gzip answer that inflates into an endless line is stopped at the size limit`, async () => {
+      let sent = 0;
+      const endpoint = await listen((req, res) => {
+        req.resume().on('end', () => {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' });
+          const gzip = zlib.createGzip();
+          gzip.pipe(res);
+          gzip.write('data: {"choices":[{"index":0,"delta":{"content":"');
+          const block = 'a'.repeat(64 * 1024);
+          // Endless: until the client goes away (a few KB on the wire per MB inflated).
+          const more = () => {
+            if (res.destroyed || sent > 4096) return;
+            sent++;
+            if (gzip.write(block)) setImmediate(more);
+            else gzip.once('drain', more);
+          };
+          res.on('close', () => gzip.destroy());
+          more();
+        });
+      });
+      try {
+        const started = Date.now();
+        const r = await runCli(
+          ['run', '--workspace', fx.tmp(), '--store', fx.tmp(), '--mode', mode, '--task', 'say done'],
+          {
+            env: {
+              OPENAI_BASE_URL: `${endpoint.url}/v1`,
+              OPENAI_API_KEY: KEY,
+              LOGBOOK_MODEL: 'scripted-model',
+              LOGBOOK_MAX_REPLY_BYTES: String(64 * 1024),
+            },
+          },
+        );
+        assert.notEqual(r.code, 0, printed(r));
+        assert.match(r.stdout, /passed 448 KiB, the size limit for one reply; it was stopped/, printed(r));
+        // The line cap is 6 × the reply limit + 64 KiB of inflated text: far below what was offered.
+        assert.ok(sent < 4096, `the endpoint was read to its end (${sent} blocks)`);
+        assert.ok(Date.now() - started < 30_000);
+      } finally {
+        await endpoint.close();
       }
     });
 });
