@@ -2,10 +2,9 @@
  * The model client's fetch in the CLI: one request on `node:http`/`node:https` for the common case
  * (a string body, a URL without credentials, an answer that is not a redirect). Node's own fetch
  * cost a short `logbook run` about 70 ms more CPU time for the same request (its HTTP parser is
- * WebAssembly, compiled on first use, and its dispatcher is set up);
- * the rest goes to Node's fetch unchanged (a redirect is asked again there, so it is followed, with
- * credentials dropped across origins, exactly as before). Failures look like Node's fetch's to the
- * SDK and to classifyError: `TypeError('fetch failed')` before the answer, `TypeError('terminated')`
+ * WebAssembly, compiled on first use, and its dispatcher is set up). The rest goes to Node's fetch
+ * unchanged (a redirect is asked again there, so it is followed, with credentials dropped across
+ * origins, exactly as before). Failures look like Node's fetch's to the SDK and to classifyError: `TypeError('fetch failed')` before the answer, `TypeError('terminated')`
  * when the body breaks off, the signal's AbortError when aborted.
  */
 import type { IncomingMessage } from 'node:http';
