@@ -1,8 +1,10 @@
 // id -> index without keeping every id string in memory or reading every record at open:
 // `ids.idx` holds one u32 per record, crc32(id), in record order (little-endian). It is loaded
-// lazily (first append or id lookup) into an open-addressing table of typed arrays (a JS Map of
-// 100k entries takes ~20 ms to build; this takes ~1 ms). A hit is confirmed by the caller reading
-// the record's id, because 32-bit hashes collide (about n / 4e9 per lookup, so such reads are rare).
+// lazily (first append or id lookup). The first lookups scan the hashes (a few tens of µs at 100k);
+// only a process that looks up many ids builds the open-addressing table of typed arrays (a JS Map of
+// 100k entries takes ~20 ms to build; the table several ms, more than a short run's lookups cost).
+// A hit is confirmed by the caller reading the record's id, because 32-bit hashes collide (about
+// n / 4e9 per lookup, so such reads are rare).
 // Only the prefix covered by the last checkpoint is trusted; the rest is recomputed from the log.
 import fs from 'node:fs';
 import { crc32 } from './record-format';
@@ -19,6 +21,7 @@ class HashSlots {
   private mask: number;
   private count = 0;
   private readonly found: number[] = [];
+  private readonly needle = new Uint32Array(1);
 
   constructor(expected: number) {
     let cap = 1024;
@@ -68,10 +71,17 @@ class HashSlots {
   }
 }
 
+/** Lookups answered by scanning the hashes before the table is built: its build costs about as much. */
+const SCANS_BEFORE_TABLE = 128;
+
 export class IdIndex {
-  /** every record's hash, in order (kept to rebuild the table after a truncation) */
+  /** every record's hash, in order (scanned before the table is built; kept to rebuild it after a truncation) */
   private hashes: Uint32Array;
-  private table: HashSlots;
+  /** built after SCANS_BEFORE_TABLE lookups */
+  private table: HashSlots | null = null;
+  private scans = 0;
+  private readonly found: number[] = [];
+  private readonly needle = new Uint32Array(1);
   private fileCount = 0;
   private covered = 0;
 
@@ -82,8 +92,6 @@ export class IdIndex {
   ) {
     this.hashes = new Uint32Array(Math.max(1024, initial.length * 2));
     this.hashes.set(initial);
-    this.table = new HashSlots(initial.length + 1024);
-    for (let i = 0; i < initial.length; i++) this.table.insert(initial[i]!, i);
     this.fileCount = initial.length;
     this.covered = initial.length;
   }
@@ -119,21 +127,45 @@ export class IdIndex {
       this.hashes = bigger;
     }
     this.hashes[this.covered] = hash;
-    this.table.insert(hash, this.covered);
+    this.table?.insert(hash, this.covered);
     this.covered++;
   }
 
   /** Indices whose id has this hash (to be confirmed by the caller), valid until the next call. */
   candidates(hash: number): readonly number[] {
-    return this.table.find(hash);
+    if (this.table) return this.table.find(hash);
+    if (++this.scans > SCANS_BEFORE_TABLE) {
+      this.table = this.tableOf(this.covered);
+      return this.table.find(hash);
+    }
+    return this.scan(hash);
+  }
+
+  /** Every index holding `hash`, found by a byte search of the hashes (native, far faster than a loop). */
+  private scan(hash: number): readonly number[] {
+    const out = this.found;
+    out.length = 0;
+    this.needle[0] = hash;
+    const needle = new Uint8Array(this.needle.buffer);
+    const bytes = Buffer.from(this.hashes.buffer, this.hashes.byteOffset, this.covered * 4);
+    // A match may straddle two hashes: only one at a multiple of 4 is a record's.
+    for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + 1)) {
+      if (at % 4 === 0) out.push(at / 4);
+    }
+    return out;
+  }
+
+  private tableOf(count: number): HashSlots {
+    const table = new HashSlots(count + 1024);
+    for (let i = 0; i < count; i++) table.insert(this.hashes[i]!, i);
+    return table;
   }
 
   /** Drops records >= count. */
   truncate(count: number): void {
     if (count >= this.covered) return;
     this.covered = count;
-    this.table = new HashSlots(count + 1024);
-    for (let i = 0; i < count; i++) this.table.insert(this.hashes[i]!, i);
+    if (this.table) this.table = this.tableOf(count);
     if (count < this.fileCount) {
       this.fileCount = count;
       if (this.writable) fs.ftruncateSync(this.fd, count * 4);

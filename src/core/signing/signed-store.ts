@@ -182,6 +182,10 @@ export class SignedEventStore<E extends StoredEvent = StoredEvent> implements Ev
   slice(from?: number, to?: number): Promise<Slot<E>[]> {
     return this.inner.slice(from, to);
   }
+  /** Passed through: without it, a view restored from a snapshot decodes every event between its own. */
+  readAt(positions: readonly number[]): Promise<Slot<E>[]> {
+    return this.inner.readAt(positions);
+  }
   iterate(from?: number): AsyncIterableIterator<Slot<E>> {
     return this.inner.iterate(from);
   }

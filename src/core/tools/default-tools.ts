@@ -62,9 +62,19 @@ export function payloadSchemasOfBuiltIns(): PayloadSchemas {
   return payloadSchemasOf(defaultTools({ web: NO_WEB }));
 }
 
+/** Every built-in tool (fetch and web_search too), for what is read of their specs, never run. */
+export function everyBuiltInTool(): ToolSpec[] {
+  return defaultTools({ web: NO_WEB, webSearch: NO_SEARCH });
+}
+
 /** Only the tool's schemas are read: a port for a tool that is never run. */
 const NO_WEB: WebPort = {
   check: (url) => Promise.resolve({ ok: false, url, reason: 'not for use' }),
   read: () => Promise.reject(new Error('not for use')),
   isAllowedHost: () => false,
+};
+
+const NO_SEARCH: WebSearchPort = {
+  name: 'none',
+  search: () => Promise.reject(new Error('not for use')),
 };

@@ -12,6 +12,7 @@ import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
 import { formatCount } from './output-cap';
 import { wrapUntrusted } from './untrusted-text';
+import { BUILTIN_PARAMETERS } from './builtin-parameters';
 
 export const FETCH_TOOL_NAME = 'fetch';
 const ACTION_KIND = 'FetchAction';
@@ -106,6 +107,7 @@ export function createFetchTool(options: FetchToolOptions): ToolSpec<FetchArgs> 
     actionKind: ACTION_KIND,
     observationKind: OBSERVATION_KIND,
     argsSchema: FetchArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.fetch,
     execute,
     async prepareAction(args, action) {
       const url = String(args.url);

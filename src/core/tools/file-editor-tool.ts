@@ -14,6 +14,7 @@ import { outsideWriteReason } from '../security/file-write-risk';
 import { movedSinceRated, withRealPath } from './recorded-path';
 import { insertAfterLine, replaceUnique, snippetAround, splitLines } from './file-edits';
 import { DEFAULT_VIEW_LIMITS, viewDirectory, viewFileText, type ViewLimits } from './file-editor-view';
+import { BUILTIN_PARAMETERS } from './builtin-parameters';
 
 export const FILE_EDITOR_TOOL_NAME = 'file_editor';
 const ACTION_KIND = 'FileEditorAction';
@@ -328,6 +329,7 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     actionKind: ACTION_KIND,
     observationKind: OBSERVATION_KIND,
     argsSchema: FileEditorArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.file_editor,
     execute,
     // Where the path leads when the call arrives, recorded so the rating, the confirmation and the
     // log name it, and the tool refuses to act if it leads elsewhere by the time it runs.

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { lazySchema } from '../schema/lazy-schema';
 import type { ToolSpec } from './tool';
 import { observation } from './observation';
+import { BUILTIN_PARAMETERS } from './builtin-parameters';
 
 export const FINISH_TOOL_NAME = 'finish';
 
@@ -25,6 +26,7 @@ export function createFinishTool(): ToolSpec<FinishArgs> {
     actionKind: 'FinishAction',
     observationKind: 'FinishObservation',
     argsSchema: FinishArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.finish,
     execute: async (args) => observation('FinishObservation', args.message),
     actionPayloadSchema: z.looseObject({ message: z.string() }),
   };

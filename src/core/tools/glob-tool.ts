@@ -6,6 +6,7 @@ import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
 import { realPath, resolveToolPath } from '../security/resolve-path';
 import { movedSinceRated, withRealPath } from './recorded-path';
+import { BUILTIN_PARAMETERS } from './builtin-parameters';
 
 export const GLOB_TOOL_NAME = 'glob';
 const OBSERVATION_KIND = 'GlobObservation';
@@ -83,6 +84,7 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobAr
     actionKind: 'GlobAction',
     observationKind: OBSERVATION_KIND,
     argsSchema: GlobArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.glob,
     execute,
     // Where the folder searched leads, so that what runs is what was rated (see recorded-path.ts).
     prepareAction: (args, action) =>

@@ -8,6 +8,7 @@ import { errorMessage, errorObservation, observation } from './observation';
 import { realPath, resolveToolPath } from '../security/resolve-path';
 import { movedSinceRated, withRealPath } from './recorded-path';
 import type { SearchToolOptions } from './glob-tool';
+import { BUILTIN_PARAMETERS } from './builtin-parameters';
 
 export const GREP_TOOL_NAME = 'grep';
 const OBSERVATION_KIND = 'GrepObservation';
@@ -83,6 +84,7 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolSpec<GrepAr
     actionKind: 'GrepAction',
     observationKind: OBSERVATION_KIND,
     argsSchema: GrepArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.grep,
     execute,
     // Where the folder or file searched leads, so that what runs is what was rated (recorded-path.ts).
     prepareAction: (args, action) =>

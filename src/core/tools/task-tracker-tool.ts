@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { lazySchema } from '../schema/lazy-schema';
 import type { ToolObservation, ToolSpec } from './tool';
 import { errorObservation, observation } from './observation';
+import { BUILTIN_PARAMETERS } from './builtin-parameters';
 
 export const TASK_TRACKER_TOOL_NAME = 'task_tracker';
 const ACTION_KIND = 'TaskTrackerAction';
@@ -94,6 +95,7 @@ export function createTaskTrackerTool(options: TaskTrackerToolOptions = {}): Too
     actionKind: ACTION_KIND,
     observationKind: OBSERVATION_KIND,
     argsSchema: TaskTrackerArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.task_tracker,
     execute,
     toActionFields: (args) => ({ command: args.command, task_list: args.task_list ?? [] }),
     actionPayloadSchema: ActionPayloadSchema,

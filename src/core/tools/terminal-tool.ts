@@ -10,6 +10,7 @@ import { securityArgsShape } from './security-args';
 import { errorMessage, errorObservation, observation } from './observation';
 import { capMiddle, DEFAULT_MAX_OUTPUT_CHARS, formatCount } from './output-cap';
 import { completedNote, NO_OUTPUT, STOPPED_WAITING_NOTE, stillRunningNote } from './terminal-notes';
+import { BUILTIN_PARAMETERS } from './builtin-parameters';
 
 export const TERMINAL_TOOL_NAME = 'terminal';
 const ACTION_KIND = 'TerminalAction';
@@ -237,6 +238,7 @@ export function createTerminalTool(options: TerminalToolOptions = {}): ToolSpec<
     actionKind: ACTION_KIND,
     observationKind: OBSERVATION_KIND,
     argsSchema: TerminalArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.terminal,
     execute,
     toActionFields: (args) => ({
       command: args.command,

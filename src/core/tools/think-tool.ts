@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { lazySchema } from '../schema/lazy-schema';
 import type { ToolSpec } from './tool';
 import { observation } from './observation';
+import { BUILTIN_PARAMETERS } from './builtin-parameters';
 
 export const THINK_TOOL_NAME = 'think';
 
@@ -19,6 +20,7 @@ export function createThinkTool(): ToolSpec<ThinkArgs> {
     actionKind: 'ThinkAction',
     observationKind: 'ThinkObservation',
     argsSchema: ThinkArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.think,
     execute: async () => observation('ThinkObservation', 'Your thought has been recorded.'),
     actionPayloadSchema: z.looseObject({ thought: z.string() }),
   };

@@ -25,13 +25,14 @@ const schemaTexts = new WeakMap<ToolSpec, string>();
 export function parametersOf(spec: ToolSpec): JsonObject {
   let text = schemaTexts.get(spec);
   if (text === undefined) {
-    text = JSON.stringify(schemaOf(spec));
+    text = spec.parametersJson ?? JSON.stringify(derivedParameters(spec));
     schemaTexts.set(spec, text);
   }
   return JSON.parse(text) as JsonObject;
 }
 
-function schemaOf(spec: ToolSpec): JsonObject {
+/** The parameters' JSON schema derived from the spec's zod schema, whatever `parametersJson` says. */
+export function derivedParameters(spec: ToolSpec): JsonObject {
   const schema = spec.jsonSchema
     ? withSecurityArgs(spec)
     : (tidy(z.toJSONSchema(spec.argsSchema, { io: 'input', unrepresentable: 'any' })) as JsonObject);

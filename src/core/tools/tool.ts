@@ -58,6 +58,12 @@ export interface ToolSpec<Args = Record<string, unknown>> {
   mcp?: { server: string; tool: string };
   /** Validates the model's arguments (after JSON parsing). */
   argsSchema: z.ZodType<Args>;
+  /**
+   * The JSON text of the parameters sent to the model, computed ahead from `argsSchema` and
+   * `readOnly` (a built-in tool's, tools/builtin-parameters.ts): deriving it costs a short run more
+   * than the whole text. A copy of a spec that changes either must leave this out.
+   */
+  parametersJson?: string;
   execute(args: Args, ctx: ToolContext): Promise<ToolObservation>;
   /** `kind` of the observation payloads `execute` returns, e.g. TerminalObservation. */
   observationKind?: string;

@@ -8,6 +8,7 @@ import type { WebSearchPort } from './ports';
 import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
 import { wrapUntrusted } from './untrusted-text';
+import { BUILTIN_PARAMETERS } from './builtin-parameters';
 
 export const WEB_SEARCH_TOOL_NAME = 'web_search';
 const OBSERVATION_KIND = 'WebSearchObservation';
@@ -56,6 +57,7 @@ export function createWebSearchTool(search: WebSearchPort): ToolSpec<WebSearchAr
     actionKind: 'WebSearchAction',
     observationKind: OBSERVATION_KIND,
     argsSchema: WebSearchArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.web_search,
     execute,
     ruleRisk: () => ({
       risk: 'LOW',

@@ -12,6 +12,7 @@ import type { AgentSettings, ConfirmationMode } from '../../core/agent/settings'
 import type { ActionEvent, Event } from '../../core/events';
 import type { ShellStartup } from '../../core/state';
 import { type LlmClient, type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../core/llm';
+import { modelFetch } from './model-fetch';
 import type { EventStore } from '../../core/log';
 import type { SigningIdentity } from '../../core/signing';
 import { llmSecrets, type NamedSecret } from '../../core/secrets';
@@ -134,7 +135,9 @@ export async function openNodeConversation(opts: NodeSessionOptions): Promise<No
   const workspace = resolve(opts.workspace);
   const scratchDir = resolve(opts.scratchDir ?? join(storeDir, 'scratch'));
   // Built first: invalid settings fail before any file or process is created.
-  const llm: LlmClient = opts.llm ?? new OpenAiLlmClient(opts.llmSettings, opts.llmDeps);
+  // The model is asked through the CLI's own fetch (model-fetch.ts says why) unless told otherwise.
+  const llm: LlmClient =
+    opts.llm ?? new OpenAiLlmClient(opts.llmSettings, { fetch: modelFetch(), ...opts.llmDeps });
   mkdirSync(storeDir, { recursive: true });
   const store = await openConversationStore(storeDir, {
     ...(opts.signing ? { signing: opts.signing } : {}),

@@ -1,5 +1,6 @@
 // Shared setup for client tests: one scripted server per suite, a client whose sleeps are recorded.
 import { type LlmSettings, OpenAiLlmClient, type OpenAiLlmClientDeps } from '../../../src/core/llm';
+import { modelFetch } from '../../../src/host/node/model-fetch';
 import { type Scenario, type ScriptedLlm, startScriptedLlm } from '../../support/llm-server';
 
 export const MODEL = 'test-model';
@@ -16,8 +17,23 @@ export interface Harness {
   bodies(): Record<string, unknown>[];
 }
 
-/** Registers before/after hooks in the calling describe block. */
-export function useScriptedLlm(): Harness {
+/**
+ * The fetches a client is tested through: Node's (the editor's default) and the CLI's own
+ * (host/node/model-fetch.ts); each suite of the client runs once per fetch.
+ */
+export const FETCHES: readonly { name: string; fetch: typeof fetch | undefined }[] = [
+  { name: "Node's fetch", fetch: undefined },
+  { name: 'the CLI’s fetch', fetch: modelFetch() },
+];
+
+/** One describe block per fetch of FETCHES, each with its own harness. */
+export function describeEachFetch(title: string, suite: (h: Harness) => void): void {
+  for (const via of FETCHES)
+    describe(`${title}, through ${via.name}`, () => suite(useScriptedLlm(via.fetch)));
+}
+
+/** Registers before/after hooks in the calling describe block; clients use `fetch` unless told otherwise. */
+export function useScriptedLlm(fetch?: typeof globalThis.fetch): Harness {
   let llm: ScriptedLlm | undefined;
   let firstBody = 0;
   const h: Harness = {
@@ -39,6 +55,7 @@ export function useScriptedLlm(): Harness {
             h.sleeps.push(ms);
           },
           random: () => 0.5,
+          ...(fetch ? { fetch } : {}),
           ...deps,
         },
       );

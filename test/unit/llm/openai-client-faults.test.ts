@@ -8,7 +8,7 @@ import {
   type LlmErrorKind,
   type LlmRetryNotice,
 } from '../../../src/core/llm';
-import { API_KEY, rejectionOf, USER, useScriptedLlm } from './harness';
+import { API_KEY, describeEachFetch, rejectionOf, USER } from './harness';
 
 async function llmError(promise: Promise<unknown>, kind: LlmErrorKind): Promise<LlmError> {
   const err = await rejectionOf(promise);
@@ -17,9 +17,7 @@ async function llmError(promise: Promise<unknown>, kind: LlmErrorKind): Promise<
   return err;
 }
 
-describe('OpenAiLlmClient: faults, retries and cancellation', () => {
-  const h = useScriptedLlm();
-
+describeEachFetch('OpenAiLlmClient: faults, retries and cancellation', (h) => {
   describe('retries', () => {
     it('retries a 429 after the Retry-After seconds the server asked for', async () => {
       h.play([{ fault: { status: 429, retryAfter: 3 } }, { reply: { content: 'after the wait' } }]);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { type LlmDelta, LlmError } from '../../../src/core/llm';
-import { API_KEY, MODEL, rejectionOf, USER, useScriptedLlm } from './harness';
+import { API_KEY, MODEL, describeEachFetch, rejectionOf, USER } from './harness';
 
 const TOOLS = [
   {
@@ -21,9 +21,7 @@ const TOOLS = [
   },
 ];
 
-describe('OpenAiLlmClient: replies', () => {
-  const h = useScriptedLlm();
-
+describeEachFetch('OpenAiLlmClient: replies', (h) => {
   it('streams text and reasoning deltas in order and returns the assembled reply', async () => {
     const content = 'The answer is 42, as computed from the inputs.';
     h.play([{ reply: { content, reasoning: 'think first, then answer', chunkSize: 5 } }]);

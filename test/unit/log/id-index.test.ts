@@ -26,6 +26,37 @@ describe('id index', () => {
     idx.close();
   });
 
+  it('gives the same indices while it scans the hashes and once it has built its table', () => {
+    const idx = IdIndex.load(path.join(tmpDir('ids'), 'ids.idx'), true, 0);
+    const hashes = Array.from({ length: 3000 }, (_, i) =>
+      i % 500 === 3 ? 0xdeadbeef : (i * 2654435761) >>> 0,
+    );
+    hashes.forEach((h) => idx.add(h));
+    const expected = (h: number) => hashes.flatMap((x, i) => (x === h ? [i] : []));
+    const sorted = (xs: readonly number[]) => [...xs].sort((a, b) => a - b);
+    // Enough lookups to pass from scanning to the table, and appends on both sides of it.
+    for (let k = 0; k < 400; k++) {
+      const h = k % 3 === 0 ? 0xdeadbeef : hashes[(k * 7) % hashes.length]!;
+      assert.deepEqual(sorted(idx.candidates(h)), expected(h), `lookup ${k}`);
+      if (k % 50 === 0) {
+        hashes.push(0xdeadbeef);
+        idx.add(0xdeadbeef);
+      }
+    }
+    idx.close();
+  });
+
+  it('never takes bytes that straddle two hashes for a hash', () => {
+    const idx = IdIndex.load(path.join(tmpDir('ids'), 'ids.idx'), true, 0);
+    idx.add(0x11223344);
+    idx.add(0x55667788);
+    // Little- or big-endian, some 4 bytes across the two records read as one of these.
+    for (const h of [0x77881122, 0x22114433, 0x33445566, 0x44556677, 0x22334455, 0x66778811])
+      assert.deepEqual(idx.candidates(h), [], h.toString(16));
+    assert.deepEqual(idx.candidates(0x55667788), [1]);
+    idx.close();
+  });
+
   it('tells apart two ids with the same crc32 ("plumless" / "buckeroo"), also after reopening', async () => {
     assert.equal(idHash('plumless'), idHash('buckeroo'));
     const dir = tmpDir('ids');

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { type EventCodec, isCorruptRecord, jsonCodec } from '../../../src/core/log/event-store';
 import { SegmentEventStore } from '../../../src/core/log/segment-store';
+import { identityFromPem, newSigningKeyPem, openSignedStore } from '../../../src/core/signing';
 import { type TestEvent, cleanupTmp, ev, flipByteInLine, lineOffsets, segmentPath, tmpDir } from './helpers';
 
 /** The JSON codec, counting what it decodes. */
@@ -50,6 +51,27 @@ describe('SegmentEventStore.readAt', () => {
       codec.decoded.length = 0;
       await s.slice(3, 42);
       assert.equal(codec.decoded.length, 39);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('reads the same way through a signed store (a conversation’s log), decoding only those', async () => {
+    const dir = await written(3000);
+    const codec = countingCodec();
+    const s = await openSignedStore<TestEvent>(dir, { codec, identity: identityFromPem(newSigningKeyPem()) });
+    try {
+      codec.decoded.length = 0;
+      const at = [3, 5, 40, 41, 1500, 2999];
+      const slots = await s.readAt(at);
+      assert.deepEqual(
+        slots.map((x) => x.id),
+        at.map((i) => `e${i}`),
+      );
+      assert.deepEqual(
+        [...codec.decoded].sort((a, b) => a - b),
+        at,
+      );
     } finally {
       await s.close();
     }
