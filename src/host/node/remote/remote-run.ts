@@ -96,6 +96,13 @@ export type RemoteStreamOptions = Pick<RemoteRunOptions, 'target' | 'remoteDir' 
    * arrived: that snapshot's status is the one from before the task, and every later one is its run's.
    */
   send?: () => Promise<void>;
+  /** The server went away (the stream could not be opened again, or a request failed): why. */
+  gone?: (why: string) => void;
+  /**
+   * Ends the stream at a paused or idle status too (catching up with a conversation that waits
+   * there; a stream after an answer waits for the run that answer starts instead).
+   */
+  endWhenStopped?: boolean;
 };
 
 /** How long the stream waits for the server's snapshot before it sends the task anyway. */
@@ -275,6 +282,7 @@ class RemoteStream {
         `The ${this.seen.size} event(s) received are in ${this.store.dir}; the conversation's state on the ` +
         `server is unknown (last known: ${this.status}).`,
     );
+    this.opts.gone?.(why);
     this.finish(EXIT.failure, true);
   }
 
@@ -348,6 +356,8 @@ class RemoteStream {
     else if (status === 'error' || status === 'stuck')
       setTimeout(() => this.finish(EXIT.agentError), SETTLE_MS);
     else if (status === 'waiting_for_confirmation') void this.held();
+    else if (this.opts.endWhenStopped && (status === 'paused' || status === 'idle'))
+      setTimeout(() => this.finish(EXIT.ok), SETTLE_MS);
   }
 
   /** What a held action does, with the server's rating and Logbook's own (and its reasons). */
