@@ -2,7 +2,8 @@
 // the same port with the conversations it kept: the chat says since when the server has not
 // answered and that it is asked again; every event received stays in the signed log (Verify
 // passes); Resume, Confirm and Reject fail at once with that, instead of waiting on it; once the
-// server answers, the chat catches up from the last event received, each event once, and goes on.
+// server answers, the chat catches up from the last event received, each event once, and goes on
+// (Resume runs the interrupted run to the end; a held command is offered again, and answered).
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -143,7 +144,7 @@ describe('A remote conversation whose agent-server disappears and comes back (th
     await c.intact();
   });
 
-  it('waiting for an answer when the server goes: Confirm and Reject fail at once, saying why; back, Confirm runs it', async () => {
+  it('waiting for an answer when the server goes: Confirm and Reject fail at once, saying why; back, Reject goes through and the agent reads it', async () => {
     const c = await start(scenario(), 'always');
     const held = () => c.remote.header().pendingActionIds;
     await until(() => held().length > 0 && !c.remote.busy, 'the held command', 90_000);
@@ -159,8 +160,13 @@ describe('A remote conversation whose agent-server disappears and comes back (th
     await server().restart();
     await until(() => c.remote.unreachable === undefined && !c.remote.busy, 'the chat to catch up', 60_000);
     await until(() => held().length > 0, 'the held command again', 30_000);
-    await c.service.approve(c.id, held());
+    // The answer goes through now: the agent reads the reason and goes on to the end.
+    await c.service.reject(c.id, held(), 'not now, after all');
     await until(() => c.view.posted.some(c.status('finished')), 'the conversation to finish', 90_000);
+    assert.ok(
+      llm!.requests.some((q) => JSON.stringify(q).includes('not now, after all')),
+      'the model never read the reason',
+    );
     await c.intact();
   });
 });
