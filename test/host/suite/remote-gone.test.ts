@@ -46,6 +46,8 @@ describe('A remote conversation whose agent-server disappears and comes back (th
   let llm: ScriptedLlm | undefined;
   let controller: ChatController | undefined;
   let remoteDir: string;
+  /** The server was killed and not started again: the next test gets it back. */
+  let down = false;
   const cfg = () => vscode.workspace.getConfiguration('logbook');
 
   beforeEach(async () => {
@@ -54,6 +56,8 @@ describe('A remote conversation whose agent-server disappears and comes back (th
     remoteDir = mkdtempSync(join(base, 'gone-'));
   });
   afterEach(async () => {
+    if (down) await server().restart();
+    down = false;
     controller?.dispose();
     await llm?.close();
     await cfg().update('confirmation.mode', undefined, vscode.ConfigurationTarget.Global);
@@ -121,6 +125,7 @@ describe('A remote conversation whose agent-server disappears and comes back (th
     const c = await start(scenario('gone'), 'never');
     await until(() => llm!.completionBodies().length > 0, 'the first model call', 90_000);
     await until(() => c.shown().length > 0, 'the first events in the chat', 30_000);
+    down = true;
     await server().kill();
     await c.seenAway();
     const before = c.shown().length;
@@ -130,6 +135,7 @@ describe('A remote conversation whose agent-server disappears and comes back (th
     await assert.rejects(c.service.resume(c.id), /has not answered since .*Nothing was sent/);
     assert.ok(Date.now() - t0 < 10_000, `Resume took ${Date.now() - t0} ms`);
     await server().restart();
+    down = false;
     // Back: the stream catches up by itself (the server marks the interrupted run as an error).
     await until(() => c.remote.unreachable === undefined && !c.remote.busy, 'the chat to catch up', 60_000);
     assert.ok(c.shown().length > before, 'nothing came from the server once it was back');
@@ -149,6 +155,7 @@ describe('A remote conversation whose agent-server disappears and comes back (th
     const held = () => c.remote.header().pendingActionIds;
     await until(() => held().length > 0 && !c.remote.busy, 'the held command', 90_000);
     const ids = held();
+    down = true;
     await server().kill();
     for (const answer of [() => c.service.approve(c.id, ids), () => c.service.reject(c.id, ids, 'not now')]) {
       const t0 = Date.now();
@@ -158,11 +165,19 @@ describe('A remote conversation whose agent-server disappears and comes back (th
     await c.seenAway();
     await c.intact();
     await server().restart();
+    down = false;
     await until(() => c.remote.unreachable === undefined && !c.remote.busy, 'the chat to catch up', 60_000);
     await until(() => held().length > 0, 'the held command again', 30_000);
     // The answer goes through now: the agent reads the reason and goes on to the end.
     await c.service.reject(c.id, held(), 'not now, after all');
-    await until(() => c.view.posted.some(c.status('finished')), 'the conversation to finish', 90_000);
+    await until(() => c.view.posted.some(c.status('finished')), 'the conversation to finish', 60_000).catch(
+      async (err: unknown) => {
+        const events = await fetch(`${server().url}/api/conversations/${c.id}/events/search?limit=100`, {
+          headers: { 'X-Session-API-Key': server().key },
+        }).then((r) => r.text(), String);
+        throw new Error(`${String(err)}; ${llm!.requests.length} model calls; server events: ${events.slice(-3000)}`);
+      },
+    );
     assert.ok(
       llm!.requests.some((q) => JSON.stringify(q).includes('not now, after all')),
       'the model never read the reason',

@@ -1,7 +1,8 @@
 // Hostile cases of a remote conversation whose agent-server is gone for good: a conversation left
 // waiting for an answer, then approve, reject and a resume (`run --remote --store`) once nothing
 // listens at the server's address any more. Each stops at once with a message naming the server
-// and what became of the log, exit code 1; the log is not touched and `verify` passes.
+// and what became of the log, exit code 1; the log is not touched and `verify` passes. And a run
+// the server stops without saying so on the stream is not waited on for ever.
 // The server is the recorded-protocol stand-in (test/support/agent-server-stand-in.ts); the real
 // server killed mid-run is test/remote/remote-faults.test.ts, and in the chat
 // test/host/suite/remote-gone.test.ts.
@@ -9,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { CONVERSATION, event, KEY, standIn, status } from '../../support/agent-server-stand-in';
+import { CONVERSATION, event, KEY, standIn, status, text } from '../../support/agent-server-stand-in';
 import { runCli } from '../cli/cli-runner';
 
 function heldWrite(): string[] {
@@ -98,5 +99,46 @@ describe('hostile: a remote conversation whose agent-server is gone for good', f
     }
     const v = await runCli(['verify', storeOf()], { env });
     assert.equal(v.code, 0, v.stdout + v.stderr);
+  });
+
+  it('a run the server stops without a status on the stream is not waited on for ever: its status is asked, and the stream reopened', async () => {
+    const msg = event('MessageEvent', {
+      source: 'user',
+      parent_id: null,
+      llm_message: { role: 'user', content: [{ type: 'text', text: 'write x' }] },
+    });
+    let connections = 0;
+    const s = await standIn({
+      // The first stream says running, then nothing; the server's state says error (as after a
+      // failure it records only there); a stream opened again gets its snapshot, which says so.
+      stream: (socket) => {
+        connections += 1;
+        if (connections === 1) {
+          socket.write(text(JSON.stringify(msg)));
+          socket.write(text(JSON.stringify(status('running', msg.id))));
+        } else {
+          const snapshot = event('ConversationStateUpdateEvent', {
+            key: 'full_state',
+            value: { execution_status: 'error' },
+            parent_id: msg.id,
+          });
+          socket.write(text(JSON.stringify(snapshot)));
+        }
+      },
+      get: (url) =>
+        url.pathname === `/api/conversations/${CONVERSATION}` ? { execution_status: 'error' } : undefined,
+    });
+    const streams: Socket[] = [];
+    s.server.on('upgrade', (_req, socket: Socket) => streams.push(socket));
+    try {
+      const r = await runCli(['run', '--remote', s.url, '--no-input', 'write x'], { env, cwd: root });
+      assert.equal(r.code, 3, r.stdout + r.stderr);
+      assert.equal(connections, 2);
+      const v = await runCli(['verify', storeOf()], { env });
+      assert.equal(v.code, 0, v.stdout + v.stderr);
+    } finally {
+      for (const socket of streams) socket.destroy();
+      s.server.close();
+    }
   });
 });

@@ -20,6 +20,7 @@ import {
   type AgentServerTarget,
   RemoteError,
   allEvents,
+  conversationStatus,
   eventsSocketUrl,
   pauseConversation,
   respondToConfirmation,
@@ -55,6 +56,8 @@ export interface RemoteRunOptions {
 const RECONNECT_MS = 5_000;
 /** How long the run waits after the server's last status for the updates written with it. */
 const SETTLE_MS = 300;
+/** How long a running conversation's stream may stay silent before the server is asked its status. */
+const QUIET_MS = 10_000;
 
 export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<number> {
   const { target } = opts;
@@ -163,7 +166,10 @@ class RemoteStream {
     const done = new Promise<number>((resolve) => (this.settle = resolve));
     const stopInterrupt = this.io.onInterrupt((signal) => void this.pause(signal));
     void this.connect().catch((err: unknown) => this.gone(err));
+    const quiet = setInterval(() => void this.checkQuiet(), QUIET_MS);
+    quiet.unref();
     return done.finally(() => {
+      clearInterval(quiet);
       stopInterrupt();
       this.link?.close();
     });
@@ -286,7 +292,25 @@ class RemoteStream {
     this.finish(EXIT.failure, true);
   }
 
+  private lastFrame = Date.now();
+
+  /**
+   * A server can stop a run without a status on the stream (an error it records only in its
+   * state): after QUIET_MS of silence while running, it is asked; if it says otherwise, the stream
+   * is opened again after the last event received, and the server's snapshot on connecting (a
+   * state update, recorded like any other) brings its status.
+   */
+  private async checkQuiet(): Promise<void> {
+    if (this.finished || this.answering || this.pausing || this.status !== 'running' || !this.link) return;
+    if (Date.now() - this.lastFrame < QUIET_MS) return;
+    const now = await conversationStatus(this.opts.target, this.id).catch(() => undefined);
+    if (!now || now === 'running' || this.finished || this.status !== 'running') return;
+    this.lastFrame = Date.now();
+    this.link.close();
+  }
+
   private receive(text: string): void {
+    this.lastFrame = Date.now();
     let value: unknown;
     try {
       value = JSON.parse(text);
