@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // Runs the test suites (unit, webview, host, e2e, remote; all by default), then prints one closing
 // line that sums them: "N passed, N failed". Exits non-zero if any suite failed or could not run.
-// The remote suite runs against the real OpenHands agent-server when its source is beside the
-// clone (scripts/setup-agent-server.mjs prepares it first); without it, it says it was skipped and why.
+// The remote suite, and the host suite's remote conversation tests, run against the real OpenHands
+// agent-server when its source is beside the clone: scripts/setup-agent-server.mjs prepares it once,
+// before the first of them (scripts/test-plan.mjs). Without the source, the remote suite says it
+// was skipped and why (the host tests that need the server say so each).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentServerSource } from './setup-agent-server.mjs';
+import { testPlan } from './test-plan.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const node = process.execPath;
@@ -41,19 +44,7 @@ const suites = {
   host: { cmd: [node, join(root, 'test', 'host', 'run.mjs')] },
   webview: mochaSuite('test/webview/*.test.ts', 120_000),
   e2e: mochaSuite('test/e2e/**/*.test.ts', 180_000),
-  remote: {
-    ...mochaSuite('test/remote/**/*.test.ts', 180_000),
-    // The server's Python and packages, unpacked beside the project once (idempotent).
-    prepare: [node, join(root, 'scripts', 'setup-agent-server.mjs')],
-    skipWhy: () => {
-      try {
-        agentServerSource();
-        return null;
-      } catch (err) {
-        return err.message;
-      }
-    },
-  },
+  remote: mochaSuite('test/remote/**/*.test.ts', 180_000),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -66,29 +57,54 @@ let broken = false;
 /** Suites skipped whole, said again beside the closing line so a long log cannot hide them. */
 const notRun = [];
 
+/** Why the agent-server's source is not there, or undefined. */
+function agentServerMissing() {
+  try {
+    agentServerSource();
+    return undefined;
+  } catch (err) {
+    return err.message;
+  }
+}
+
 for (const name of order) {
-  const suite = suites[name];
-  if (!suite) {
+  if (!suites[name]) {
     console.error(`unknown suite "${name}" (choose from ${Object.keys(suites).join(', ')})`);
     process.exit(2);
   }
-  const statsFile = join(statsDir, `${name}.json`);
-  console.log(`\n=== ${name} ===`);
-  const skipWhy = suite.skipWhy?.();
-  if (skipWhy) {
-    console.log(`${name}: SKIPPED, not run: ${skipWhy}`);
-    notRun.push(`${name} suite SKIPPED: ${skipWhy}`);
-    continue;
-  }
-  if (suite.prepare) {
-    const prep = spawnSync(suite.prepare[0], suite.prepare.slice(1), { cwd: root, stdio: 'inherit' });
+}
+
+/** Why the agent-server could not be prepared (counted once as a failure), or undefined. */
+let preparationFailed;
+for (const step of testPlan(order, agentServerMissing())) {
+  if (step.prepare) {
+    // The server's Python and packages, unpacked beside the project once (idempotent).
+    console.log('\n=== agent-server (preparing) ===');
+    const prep = spawnSync(node, [join(root, 'scripts', 'setup-agent-server.mjs')], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     if (prep.status !== 0) {
-      // Counted as one failure: a suite that could not start never reads as passed.
-      console.error(`${name}: preparing the suite failed (exit ${prep.status ?? prep.signal}); not run`);
+      // Counted as one failure: the tests that need the server never read as passed.
+      preparationFailed = `preparing the agent-server failed (exit ${prep.status ?? prep.signal})`;
+      console.error(preparationFailed);
       failed += 1;
       broken = true;
-      continue;
     }
+    continue;
+  }
+  const name = step.suite;
+  const suite = suites[name];
+  const statsFile = join(statsDir, `${name}.json`);
+  console.log(`\n=== ${name} ===`);
+  if (step.skip) {
+    console.log(`${name}: SKIPPED, not run: ${step.skip}`);
+    notRun.push(`${name} suite SKIPPED: ${step.skip}`);
+    continue;
+  }
+  if (step.needsAgentServer && preparationFailed) {
+    console.error(`${name}: not run: ${preparationFailed} (counted above)`);
+    continue;
   }
   const res = spawnSync(suite.cmd[0], suite.cmd.slice(1), {
     cwd: root,

@@ -39,11 +39,19 @@ export function testRoot(name: string): string {
   return mkdtempSync(join(base, `${name}-`));
 }
 
-export async function startAgentServer(opts: { key?: string; startMs?: number } = {}): Promise<AgentServer> {
+export interface AgentServerOptions {
+  key?: string;
+  startMs?: number;
+  /** Start on this port and folder (a server started again after `kill`, with the conversations it kept). */
+  port?: number;
+  home?: string;
+}
+
+export async function startAgentServer(opts: AgentServerOptions = {}): Promise<AgentServer> {
   const python = setupAgentServer();
-  const home = testRoot('agent-server');
+  const home = opts.home ?? testRoot('agent-server');
   const key = opts.key ?? `test-key-${Math.random().toString(36).slice(2)}`;
-  const port = await freePort();
+  const port = opts.port ?? (await freePort());
   const child: ChildProcess = spawn(
     python,
     ['-m', 'agent_server_test_main', '--host', '127.0.0.1', '--port', String(port)],

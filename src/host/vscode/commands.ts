@@ -25,13 +25,20 @@ export function registerCommands(
   log: vscode.LogOutputChannel,
 ): vscode.Disposable[] {
   const revealChat = () => vscode.commands.executeCommand(`${ChatViewProvider.viewId}.focus`);
-  const active = async (idArg?: unknown) => {
+  /** The conversation a command is about (the argument, else the chat's), or undefined, said. */
+  const activeId = (idArg?: unknown) => {
     const id = conversationIdOf(idArg) ?? service.activeId;
-    if (!id) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Logbook: no conversation is open.'));
-      return undefined;
-    }
-    return service.session(id);
+    if (!id) void vscode.window.showInformationMessage(vscode.l10n.t('Logbook: no conversation is open.'));
+    return id;
+  };
+  const active = async (idArg?: unknown) => {
+    const id = activeId(idArg);
+    return id ? service.session(id) : undefined;
+  };
+  /** The session that answers it: a remote conversation's answers go to its agent-server, as the chat's do. */
+  const answering = async (idArg?: unknown) => {
+    const id = activeId(idArg);
+    return id ? ((await service.remote.of(id)) ?? (await service.session(id))) : undefined;
   };
   /** The remote conversation a command is about (the argument, else the chat's), or why there is none. */
   const remoteOf = async (idArg?: unknown) => {
@@ -159,15 +166,25 @@ export function registerCommands(
       await service.delete(id);
       log.info(`Deleted conversation ${id}`);
     }),
-    register('logbook.pause', async (id?: unknown) => (await active(id))?.pause()),
-    register('logbook.resume', async (id?: unknown) => (await active(id))?.startRun()),
-    register('logbook.stop', async (id?: unknown) => (await active(id))?.stop()),
+    // The chat's Pause, Resume and Stop: on an agent-server, its /pause, /run and /interrupt.
+    register('logbook.pause', async (idArg?: unknown) => {
+      const id = activeId(idArg);
+      if (id) await service.pause(id);
+    }),
+    register('logbook.resume', async (idArg?: unknown) => {
+      const id = activeId(idArg);
+      if (id) await service.resume(id);
+    }),
+    register('logbook.stop', async (idArg?: unknown) => {
+      const id = activeId(idArg);
+      if (id) await service.stop(id);
+    }),
     register('logbook.approvePending', async (id?: unknown) => {
-      const s = await active(id);
+      const s = await answering(id);
       if (s) await s.approve(s.header().pendingActionIds);
     }),
     register('logbook.rejectPending', async (id?: unknown, reasonArg?: unknown) => {
-      const s = await active(id);
+      const s = await answering(id);
       if (!s) return;
       const reason =
         typeof reasonArg === 'string'

@@ -23,6 +23,10 @@ export interface AgentServer {
   url: string;
   key: string;
   child: ChildProcess;
+  /** SIGKILL: the server disappears without a word; resolves once nothing answers at its URL. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and folder, with the conversations it kept and the same key. */
+  restart(): Promise<void>;
 }
 
 export function startAgentServer(): Promise<AgentServer> {
@@ -33,12 +37,35 @@ export function startAgentServer(): Promise<AgentServer> {
   });
   let out = '';
   let err = '';
+  /** Waiters for the next JSON line with this key. */
+  const waiting = new Map<string, () => void>();
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  const ask = (line: 'kill' | 'restart', answer: string) =>
+    new Promise<void>((done) => {
+      waiting.set(answer, done);
+      child.stdin!.write(`${line}\n`);
+    });
   return new Promise((done, fail) => {
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) done({ ...(JSON.parse(line) as { url: string; key: string }), child });
+      const lines = out.split('\n');
+      out = lines.pop()!;
+      for (const line of lines.filter((l) => l.startsWith('{'))) {
+        const said = JSON.parse(line) as Record<string, unknown>;
+        if (typeof said.url === 'string' && typeof said.key === 'string')
+          done({
+            url: said.url,
+            key: said.key,
+            child,
+            kill: () => ask('kill', 'killed'),
+            restart: () => ask('restart', 'restarted'),
+          });
+        for (const [answer, resolve] of waiting)
+          if (said[answer] === true) {
+            waiting.delete(answer);
+            resolve();
+          }
+      }
     });
     child.once('exit', (code) => fail(new Error(`the agent-server process exited (${code}): ${err}`)));
   });

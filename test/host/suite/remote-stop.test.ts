@@ -1,7 +1,7 @@
 // Stop, Pause and Resume of a remote conversation from the chat, against the real agent-server:
 // Stop is the server's /interrupt (the model call in flight is cancelled: an InterruptEvent, where
 // a pause waits for the call and records a PauseEvent), Pause is /pause, Resume /run; every event
-// reaches the chat once.
+// reaches the chat once. Logbook: Stop, Pause and Resume from the palette do the same.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,6 +112,44 @@ describe('A remote conversation: Stop, Pause and Resume from the chat (the real 
     );
     const ids = shown().map((e) => e.event.id);
     assert.equal(new Set(ids).size, ids.length, 'an event shown twice');
+  });
+
+  it("Logbook: Stop from the palette is the server's /interrupt, and Logbook: Resume its /run, as the chat's buttons", async () => {
+    const { service, view, id, shown, status } = await startWaiting('palette-stop');
+    assert.equal(service.activeId, id, 'the remote conversation is the one open');
+    // As from the palette: no argument, the conversation open in the chat.
+    await vscode.commands.executeCommand('logbook.stop');
+    await until(
+      () => shown().some((e) => kindOf(e.event) === 'InterruptEvent'),
+      'the InterruptEvent in the chat',
+      30_000,
+    );
+    const remote = (await service.remote.of(id))!;
+    await until(() => !remote.busy, 'the stream to end', 30_000);
+    assert.equal(remote.status, 'paused');
+    assert.equal(existsSync(join(remoteDir, 'p.txt')), false, 'the cancelled step ran its command');
+    llm!.release('palette-stop');
+    await vscode.commands.executeCommand('logbook.resume');
+    await until(
+      () => view.posted.some(status('finished')),
+      'the conversation to finish after Logbook: Resume',
+      90_000,
+    );
+    const ids = shown().map((e) => e.event.id);
+    assert.equal(new Set(ids).size, ids.length, 'an event shown twice');
+  });
+
+  it("Logbook: Pause from the palette is the server's /pause (a PauseEvent)", async () => {
+    const { view, shown, status } = await startWaiting('palette-pause');
+    await vscode.commands.executeCommand('logbook.pause');
+    await until(
+      () => shown().some((e) => kindOf(e.event) === 'PauseEvent'),
+      'the PauseEvent in the chat',
+      30_000,
+    );
+    llm!.release('palette-pause');
+    await until(() => view.posted.some(status('paused')), 'the conversation paused', 30_000);
+    assert.ok(!shown().some((e) => kindOf(e.event) === 'InterruptEvent'), 'Pause interrupted the model call');
   });
 
   it('Pause lets the step in flight end and pauses (a PauseEvent); Resume runs it to the end', async () => {

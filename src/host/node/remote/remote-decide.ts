@@ -20,7 +20,7 @@ import {
 } from './agent-server-api';
 import { assertFromServer, REMOTE_KEY_VARIABLE, type RemoteOrigin } from './remote-origin';
 import { streamRemote } from './remote-run';
-import { heldActions } from './remote-status';
+import { heldActions, lastStatus } from './remote-status';
 
 export { REMOTE_KEY_VARIABLE, assertFromServer };
 
@@ -66,8 +66,14 @@ async function goOn(
     try {
       done = await step(target, id, known);
     } catch (err) {
-      if (err instanceof RemoteError) throw new Error(`logbook ${command}: ${err.message}`);
-      throw err;
+      // One line, prefixed once with the command (cli/main.ts).
+      if (!(err instanceof RemoteError)) throw err;
+      if (err.status !== undefined || !/cannot be reached/.test(err.message)) throw new Error(err.message);
+      // The server is away: say what became of the log, which nothing here changed.
+      throw new Error(
+        `${err.message} Nothing was sent; the ${known.length} event(s) received are in ${f.dir}, unchanged ` +
+          `(last known: ${lastStatus(known) ?? 'unknown'}). Run it again once the server answers.`,
+      );
     }
     io.err(`${done} on ${target.url} (conversation ${id}); streaming on`);
     const opts = {

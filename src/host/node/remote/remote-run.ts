@@ -20,6 +20,7 @@ import {
   type AgentServerTarget,
   RemoteError,
   allEvents,
+  conversationStatus,
   eventsSocketUrl,
   pauseConversation,
   respondToConfirmation,
@@ -56,6 +57,8 @@ export interface RemoteRunOptions {
 const RECONNECT_MS = 5_000;
 /** How long the run waits after the server's last status for the updates written with it. */
 const SETTLE_MS = 300;
+/** How long a running conversation's stream may stay silent before the server is asked its status. */
+const QUIET_MS = 10_000;
 
 export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<number> {
   const { target } = opts;
@@ -99,6 +102,13 @@ export type RemoteStreamOptions = Pick<RemoteRunOptions, 'target' | 'remoteDir' 
    * arrived: that snapshot's status is the one from before the task, and every later one is its run's.
    */
   send?: () => Promise<void>;
+  /** The server went away (the stream could not be opened again, or a request failed): why. */
+  gone?: (why: string) => void;
+  /**
+   * Ends the stream at a paused or idle status too (catching up with a conversation that waits
+   * there; a stream after an answer waits for the run that answer starts instead).
+   */
+  endWhenStopped?: boolean;
 };
 
 /** How long the stream waits for the server's snapshot before it sends the task anyway. */
@@ -161,7 +171,10 @@ class RemoteStream {
     const done = new Promise<number>((resolve) => (this.settle = resolve));
     const stopInterrupt = this.io.onInterrupt((signal) => void this.pause(signal));
     void this.connect().catch((err: unknown) => this.gone(err));
+    const quiet = setInterval(() => void this.checkQuiet(), QUIET_MS);
+    quiet.unref();
     return done.finally(() => {
+      clearInterval(quiet);
       stopInterrupt();
       this.link?.close();
     });
@@ -282,10 +295,29 @@ class RemoteStream {
         `The ${this.seen.size} event(s) received are in ${this.store.dir}; the conversation's state on the ` +
         `server is unknown (last known: ${this.status}).`,
     );
+    this.opts.gone?.(why);
     this.finish(EXIT.failure, true);
   }
 
+  private lastFrame = Date.now();
+
+  /**
+   * A server can stop a run without a status on the stream (an error it records only in its
+   * state): after QUIET_MS of silence while running, it is asked; if it says otherwise, the stream
+   * is opened again after the last event received, and the server's snapshot on connecting (a
+   * state update, recorded like any other) brings its status.
+   */
+  private async checkQuiet(): Promise<void> {
+    if (this.finished || this.answering || this.pausing || this.status !== 'running' || !this.link) return;
+    if (Date.now() - this.lastFrame < QUIET_MS) return;
+    const now = await conversationStatus(this.opts.target, this.id).catch(() => undefined);
+    if (!now || now === 'running' || this.finished || this.status !== 'running') return;
+    this.lastFrame = Date.now();
+    this.link.close();
+  }
+
   private receive(text: string): void {
+    this.lastFrame = Date.now();
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -357,6 +389,8 @@ class RemoteStream {
     else if (status === 'error' || status === 'stuck')
       setTimeout(() => this.finish(EXIT.agentError), SETTLE_MS);
     else if (status === 'waiting_for_confirmation') void this.held();
+    else if (this.opts.endWhenStopped && (status === 'paused' || status === 'idle'))
+      setTimeout(() => this.finish(EXIT.ok), SETTLE_MS);
   }
 
   /** What a held action does, with the server's rating and Logbook's own (and its reasons). */

@@ -99,6 +99,13 @@ export class RemoteConversations {
         void this.deps.onEntry(this.entry(session));
       },
       onProblem: (message) => void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', message)),
+      unreachableLabel: (server, since, every) =>
+        vscode.l10n.t(
+          '{0}: not answering since {1}, asked again every {2} s',
+          server,
+          since.toLocaleTimeString(),
+          String(every),
+        ),
     });
     this.sessions.set(id, session);
     return session;

@@ -13,6 +13,7 @@ import { EXIT } from '../../node/cli/exit-codes';
 import {
   type AgentServerTarget,
   RemoteError,
+  conversationStatus,
   interruptConversation,
   normalizeServerUrl,
   pauseConversation,
@@ -46,10 +47,14 @@ export interface RemoteSessionDeps {
   onHeader: () => void;
   /** A stream ended on something the user must read (the server gone, a refused key). */
   onProblem: (message: string) => void;
+  /** The header's name of a server that has not answered since `since` (in the editor's words). */
+  unreachableLabel?: (server: string, since: Date, everySeconds: number) => string;
 }
 
 const STATUS_LINE = /^logbook run: /;
 const RESUME_WAIT_MS = 30_000;
+/** How often a server that went away is asked again whether it answers. */
+export const RETRY_MS = 3_000;
 
 // This module is a bundle of its own (scripts/lazy-bundles.mjs), loaded when a remote conversation
 // is first started or opened; what the window needs of the API comes through it.
@@ -69,6 +74,14 @@ export class RemoteSession {
   private interrupt: ((signal: StopSignal) => void) | undefined;
   /** What went wrong last (the server gone, a refused key), shown until the next stream. */
   private problem: string | undefined;
+  /** Since when the server has not answered; undefined while it does (as far as known). */
+  private unreachableSince: Date | undefined;
+  /** Why the stream in flight found the server gone (set by the stream, read when it ends). */
+  private goneWhy: string | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The server and key last used: what the retries ask with (never a prompt in the background). */
+  private lastTarget: AgentServerTarget | undefined;
+  private disposed = false;
 
   private constructor(
     private readonly deps: RemoteSessionDeps,
@@ -128,8 +141,28 @@ export class RemoteSession {
         return { actionId: String(a.id), risk: r.logbook, reason: r.reasons.join('; '), byRules: true };
       }),
       readOnly: false,
-      model: { name: this.server, provider: 'remote' },
+      model: { name: this.serverLabel(), provider: 'remote' },
     };
+  }
+
+  /** The server's name in the header; while it does not answer, since when (the chat's clear state). */
+  private serverLabel(): string {
+    const since = this.unreachableSince;
+    if (!since) return this.server;
+    return (
+      this.deps.unreachableLabel?.(this.server, since, RETRY_MS / 1000) ??
+      `${this.server}: unreachable since ${since.toISOString()}, retrying every ${RETRY_MS / 1000} s`
+    );
+  }
+
+  /** Since when the server has not answered, or undefined. */
+  get unreachable(): Date | undefined {
+    return this.unreachableSince;
+  }
+
+  /** What the user was last told went wrong, or undefined. */
+  get problemText(): string | undefined {
+    return this.problem;
   }
 
   get eventCount(): number {
@@ -159,7 +192,7 @@ export class RemoteSession {
    * its first message, is sent once the stream is open, so the chat sees all of its run.
    */
   follow(target: AgentServerTarget, task?: string): void {
-    this.stream(target, task === undefined ? undefined : () => sendUserMessage(target, this.id, task));
+    this.stream(target, task === undefined ? {} : { send: () => sendUserMessage(target, this.id, task) });
   }
 
   async approve(ids: readonly string[]): Promise<void> {
@@ -208,8 +241,7 @@ export class RemoteSession {
   /** Pause: the server stops between two steps and records a PauseEvent, which the log receives. */
   async pause(): Promise<void> {
     if (this.interrupt) return this.interrupt('SIGINT');
-    const target = await this.target();
-    await pauseConversation(target, this.id);
+    await this.withTarget((target) => pauseConversation(target, this.id));
   }
 
   /**
@@ -238,35 +270,124 @@ export class RemoteSession {
 
   private async withTarget<T>(step: (target: AgentServerTarget) => Promise<T>): Promise<T> {
     const target = await this.target();
+    await this.reachable(target);
     try {
       return await step(target);
     } catch (err) {
       if (refusedKey(err)) await this.deps.refused();
-      throw err;
+      throw this.unreachableError(err);
     }
   }
 
   private async target(): Promise<AgentServerTarget> {
     const key = await this.deps.key();
     if (!key) throw new Error(`No session key for the agent-server at ${this.server}: nothing was sent.`);
-    return { url: this.server, key };
+    this.lastTarget = { url: this.server, key };
+    return this.lastTarget;
   }
 
   private async send(step: (target: AgentServerTarget) => Promise<void>): Promise<void> {
     if (this.streaming) await this.streaming;
     const target = await this.target();
+    await this.reachable(target);
+    // Back from an outage, the stream first catches up with what the server did meanwhile.
+    if (this.streaming) await this.streaming;
     try {
       await step(target);
     } catch (err) {
       if (refusedKey(err)) await this.deps.refused();
-      throw err;
+      throw this.unreachableError(err);
     }
     this.stream(target);
   }
 
+  /**
+   * While the server is away, an answer is not sent: it is asked at once whether it is back (then
+   * the answer goes), else this fails with since when it is away, instead of waiting on it.
+   */
+  private async reachable(target: AgentServerTarget): Promise<void> {
+    if (!this.unreachableSince) return;
+    if (await this.probe(target)) return;
+    const message = `${this.unreachableText()} Nothing was sent.`;
+    this.deps.onProblem(message);
+    throw new RemoteError(message);
+  }
+
+  /** A request that could not reach the server: it counts as away from now, said clearly. */
+  private unreachableError(err: unknown): unknown {
+    if (!(err instanceof RemoteError) || err.status !== undefined || !/cannot be reached/.test(err.message))
+      return err;
+    this.lost(err.message);
+    const message = `${this.unreachableText()} Nothing was sent.`;
+    this.deps.onProblem(message);
+    return new RemoteError(message);
+  }
+
+  private unreachableText(): string {
+    const since = (this.unreachableSince ?? new Date()).toISOString();
+    return (
+      `The agent-server at ${this.server} has not answered since ${since}. Every event received is in ` +
+      `the log; Logbook asks it again every ${RETRY_MS / 1000} s and goes on from the last event ` +
+      `received once it answers.`
+    );
+  }
+
+  /** The server went away: said once, then asked again every RETRY_MS until it answers. */
+  private lost(why: string): void {
+    const first = !this.unreachableSince;
+    this.unreachableSince ??= new Date();
+    this.problem = `${this.unreachableText()} (${why})`;
+    this.deps.log.warn(`Remote conversation ${this.id}: ${this.problem}`);
+    if (first) this.deps.onProblem(this.problem);
+    this.deps.onHeader();
+    this.scheduleRetry();
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer || this.disposed || !this.lastTarget) return;
+    const target = this.lastTarget;
+    this.retryTimer = setTimeout(() => {
+      void this.probe(target).then((back) => {
+        this.retryTimer = undefined;
+        if (!back && this.unreachableSince) this.scheduleRetry();
+      });
+    }, RETRY_MS);
+  }
+
+  /**
+   * Asks the server for the conversation's status. When it answers, the outage ends and a stream
+   * catches up from the last event received (each event once), until the server's next stop.
+   */
+  private async probe(target: AgentServerTarget): Promise<boolean> {
+    try {
+      await conversationStatus(target, this.id);
+    } catch (err) {
+      if (refusedKey(err)) {
+        this.unreachableSince = undefined;
+        this.problem = (err as Error).message;
+        await this.deps.refused();
+        this.deps.onProblem(this.problem);
+        this.deps.onHeader();
+        return false;
+      }
+      return false;
+    }
+    if (!this.unreachableSince || this.disposed) return true;
+    this.deps.log.info(`Remote conversation ${this.id}: the agent-server at ${this.server} answers again`);
+    this.unreachableSince = undefined;
+    if (!this.streaming) this.stream(target, { catchUp: true });
+    return true;
+  }
+
   /** Streams from the last event in the log until the server's next stop. */
-  private stream(target: AgentServerTarget, send?: () => Promise<void>): void {
+  private stream(
+    target: AgentServerTarget,
+    how: { send?: () => Promise<void>; catchUp?: boolean } = {},
+  ): void {
+    const { send, catchUp = false } = how;
     this.problem = undefined;
+    this.goneWhy = undefined;
+    this.lastTarget = target;
     const lines: string[] = [];
     const io: CliIo = {
       out: () => undefined,
@@ -287,6 +408,10 @@ export class RemoteSession {
       // The chat asks: the stream stops at a held action and the card's answer starts the next one.
       askInPlace: false,
       json: false,
+      endWhenStopped: catchUp,
+      gone: (why: string) => {
+        if (!/refused/.test(why)) this.goneWhy = why;
+      },
       appended: (event: StoredConversationEvent, seq: number) => {
         this.take(event as Event);
         this.deps.onAppend([{ seq, event: JSON.parse(JSON.stringify(event)) as SequencedEvent['event'] }]);
@@ -305,6 +430,11 @@ export class RemoteSession {
 
   private ended(code: number, lines: readonly string[]): void {
     this.streaming = undefined;
+    if (code === EXIT.failure && this.goneWhy !== undefined && !this.disposed) {
+      const why = this.goneWhy;
+      this.goneWhy = undefined;
+      return this.lost(why);
+    }
     if (code === EXIT.failure) {
       const why = lines.filter((l) => STATUS_LINE.test(l) || /agent-server/.test(l)).at(-1) ?? lines.at(-1);
       this.problem = (why ?? 'the event stream ended').replace(STATUS_LINE, '');
@@ -324,6 +454,8 @@ export class RemoteSession {
    * interrupted), so nothing runs there unwatched; one that waits for an answer keeps waiting.
    */
   async dispose(): Promise<void> {
+    this.disposed = true;
+    clearTimeout(this.retryTimer);
     if (this.interrupt) {
       this.interrupt('SIGTERM');
       await Promise.race([this.streaming, new Promise((r) => setTimeout(r, 2_000))]);
