@@ -6,6 +6,7 @@ import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
 import { realPath, resolveToolPath } from '../security/resolve-path';
 import { movedSinceRated, withRealPath } from './recorded-path';
+import { hiddenCheck, hiddenReason, type HiddenPaths } from '../security/hidden-paths';
 
 export const GLOB_TOOL_NAME = 'glob';
 const OBSERVATION_KIND = 'GlobObservation';
@@ -23,6 +24,35 @@ export interface SearchToolOptions {
   limit?: number;
   /** The workspace folder relative paths resolve against, for recording where a call's path leads. */
   cwd?: string;
+  /** What the sandbox hides from commands: not searched, and left out of what is found. */
+  hidden?: HiddenPaths;
+}
+
+/** Why the folder or file to search must not be, or undefined. */
+export function hiddenSearchReason(path: string, hidden: HiddenPaths | undefined): string | undefined {
+  const real = realPath(path);
+  const why = hiddenReason(real === path ? path : `${path} (a symlink to ${real})`, real, hidden, true);
+  return why && `Refused: ${why}. Nothing was searched; the user cannot allow it here.`;
+}
+
+/** Found paths without those that lead into a hidden place, and a note saying how many went. */
+export function withoutHidden<T>(
+  found: readonly T[],
+  pathOf: (item: T) => string,
+  hidden: HiddenPaths | undefined,
+): { kept: T[]; note: string[] } {
+  const check = hiddenCheck(hidden, true);
+  const kept = found.filter((item) => {
+    const path = pathOf(item);
+    return check(path, realPath(path)) === undefined;
+  });
+  const left = found.length - kept.length;
+  const note = left
+    ? [
+        `[${left} result${left === 1 ? '' : 's'} in places hidden from the agent (as from its commands) left out.]`,
+      ]
+    : [];
+  return { kept, note };
 }
 
 export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobArgs> {
@@ -43,6 +73,8 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobAr
     const fields = { pattern: args.pattern, search_path: searchPath };
     const moved = movedSinceRated(searchPath, realPath(searchPath), ctx, 'searched');
     if (moved) return errorObservation(OBSERVATION_KIND, moved, { ...fields, files: [], truncated: false });
+    const hidden = hiddenSearchReason(searchPath, options.hidden);
+    if (hidden) return errorObservation(OBSERVATION_KIND, hidden, { ...fields, files: [], truncated: false });
     try {
       const stat = await ctx.ports.files.stat(searchPath);
       if (stat?.type !== 'directory') {
@@ -53,16 +85,23 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobAr
         });
       }
       // One more than the limit tells whether there were more.
-      const found = await ctx.ports.search.glob(args.pattern, { cwd: searchPath, limit: limit + 1 });
+      const all = await ctx.ports.search.glob(args.pattern, { cwd: searchPath, limit: limit + 1 });
+      const shown = withoutHidden(
+        all.map((f) => (isAbsolute(f) ? f : resolve(searchPath, f))),
+        (f) => f,
+        options.hidden,
+      );
+      const found = shown.kept;
       const truncated = found.length > limit;
-      const files = found.slice(0, limit).map((f) => (isAbsolute(f) ? f : resolve(searchPath, f)));
+      const files = found.slice(0, limit);
       const text =
         files.length === 0
-          ? `No files match ${args.pattern} in ${searchPath}.`
+          ? [`No files match ${args.pattern} in ${searchPath}.`, ...shown.note].join('\n')
           : [
               `${files.length}${truncated ? '+' : ''} file${files.length === 1 ? '' : 's'} match ${args.pattern} in ${searchPath}:`,
               ...files,
               ...(truncated ? [`[Only the first ${limit} are shown; narrow the pattern or the path.]`] : []),
+              ...shown.note,
             ].join('\n');
       return observation(OBSERVATION_KIND, text, { ...fields, files, truncated });
     } catch (err) {

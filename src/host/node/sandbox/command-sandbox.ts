@@ -186,6 +186,7 @@ export class CommandSandbox {
       home: this.home,
       ...(env['XDG_CONFIG_HOME'] ? { configHome: env['XDG_CONFIG_HOME'] } : {}),
       ...(env['XDG_STATE_HOME'] ? { stateHome: env['XDG_STATE_HOME'] } : {}),
+      ...(env['XDG_CACHE_HOME'] ? { cacheHome: env['XDG_CACHE_HOME'] } : {}),
       extra: this.opts.denyRead ?? [],
       own: this.opts.ownSecrets ?? [],
     });

@@ -19,6 +19,8 @@ const HOME_SECRETS = [
   '.config/hub',
   '.config/logbook',
   '.local/state/logbook',
+  // The CLI's compiled code (cli/compile-cache-dir.ts): what a command put there would run later.
+  '.cache/logbook',
   '.config/git/credentials',
   '.config/op',
   '.config/rclone',
@@ -66,6 +68,8 @@ export interface SecretLocationOptions {
   configHome?: string;
   /** XDG_STATE_HOME when it is set (the CLI's checkpoint stores are under it). */
   stateHome?: string;
+  /** XDG_CACHE_HOME when it is set (the CLI's compile cache is under it). */
+  cacheHome?: string;
   /** Added by the user (`~` expanded, relative paths taken from the home folder). */
   extra?: readonly string[];
   /** Where Logbook keeps keys or logs outside the home folder (the CLI's LOGBOOK_SIGNING_KEY, say). */
@@ -85,6 +89,7 @@ export function secretLocations(opts: SecretLocationOptions = {}): string[] {
         ]
       : []),
     ...(opts.stateHome ? [join(opts.stateHome, 'logbook')] : []),
+    ...(opts.cacheHome ? [join(opts.cacheHome, 'logbook')] : []),
     ...SYSTEM_SECRETS,
     ...(opts.own ?? []),
     ...(opts.extra ?? []).map((p) => expandHome(p, home)),
