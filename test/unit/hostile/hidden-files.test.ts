@@ -61,7 +61,12 @@ describe('hostile model: the file tools honour what the sandbox hides', function
   });
 
   /** Runs the CLI (its HOME the fake one) with a model that makes `calls` in one reply, then says "done". */
-  async function attempt(calls: Call[], mode: Mode, writable: readonly string[]): Promise<CliResult> {
+  async function attempt(
+    calls: Call[],
+    mode: Mode,
+    writable: readonly string[],
+    more: { confirm?: 'risky' | 'never'; denyRead?: string } = {},
+  ): Promise<CliResult> {
     store = join(fx.tmp('logbook-hostile-hidden-store-'), `conv-${++attempts}`);
     const env = await fx.startLlm({
       name: 'hostile-hidden-files',
@@ -70,8 +75,10 @@ describe('hostile model: the file tools honour what the sandbox hides', function
         { match: { lastRole: 'tool' }, reply: { content: 'done' } },
       ],
     });
-    const args = ['run', '--workspace', ws, '--store', store, '--mode', mode, '--confirm', 'never'];
+    const confirm = more.confirm ?? 'never';
+    const args = ['run', '--workspace', ws, '--store', store, '--mode', mode, '--confirm', confirm];
     for (const dir of writable) args.push('--writable', dir);
+    if (more.denyRead) args.push('--deny-read', more.denyRead);
     return runCli([...args, '--json', '--task', 'go'], { env: { ...env, HOME: home } });
   }
 
@@ -175,6 +182,24 @@ describe('hostile model: the file tools honour what the sandbox hides', function
         await assertLogged(r, /KEY-CANARY-5519/);
       });
 
+      it("a folder of the user's --deny-read is not read with ~ writable", async () => {
+        mkdirSync(join(home, 'private'));
+        writeFileSync(join(home, 'private', 'plan.txt'), 'DENIED-CANARY-3141\n');
+        const r = await attempt(
+          [
+            call('file_editor', { command: 'view', path: join(home, 'private', 'plan.txt') }),
+            call('grep', { pattern: 'CANARY', path: home }),
+          ],
+          mode,
+          [home],
+          { denyRead: '~/private' },
+        );
+        assert.equal(r.code, 0, printed(r));
+        assert.doesNotMatch(toolAnswers(), /DENIED-CANARY-3141/);
+        assert.match(toolAnswers('call_file_editor'), HIDDEN);
+        await assertLogged(r, /DENIED-CANARY-3141/);
+      });
+
       it('a search of ~/.config (writable) leaves out what lies in ~/.config/logbook', async () => {
         const r = await attempt(
           [
@@ -195,6 +220,29 @@ describe('hostile model: the file tools honour what the sandbox hides', function
       });
     });
   }
+
+  it("act mode, the default level: a write to Logbook's config is refused without asking", async () => {
+    const config = join(home, '.config', 'logbook', 'config.json');
+    const r = await attempt(
+      [
+        call('file_editor', {
+          command: 'create',
+          path: join(home, '.config', 'logbook', 'agents', 'x.md'),
+          file_text: 'x\n',
+        }),
+      ],
+      'act',
+      [join(home, '.config')],
+      { confirm: 'risky' },
+    );
+    assert.equal(r.code, 0, `nothing waits for an answer: ${printed(r)}`);
+    assert.ok(!existsSync(join(home, '.config', 'logbook', 'agents')), 'nothing was written');
+    assert.equal(readFileSync(config, 'utf8'), CONFIG);
+    assert.match(toolAnswers(), HIDDEN);
+    const log = await assertLogged(r);
+    const answer = log.find((e) => e.kind === 'ObservationEvent')!;
+    assert.equal((answer.observation as Json).refused, true, 'the card shows it refused');
+  });
 
   it("act mode: the workspace's own .cache/logbook is not hidden (only the places the sandbox hides are)", async () => {
     mkdirSync(join(ws, '.cache', 'logbook'), { recursive: true });
