@@ -19,6 +19,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, jsonLines, printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson } from '../cli/fixtures';
+import { agentEnv, conversationDir } from './acp-test-agent';
 
 type Json = Record<string, unknown>;
 type Call = { id: string; name: string; arguments: Record<string, unknown> };
@@ -243,6 +244,42 @@ describe('hostile model: the file tools honour what the sandbox hides', function
     const answer = log.find((e) => e.kind === 'ObservationEvent')!;
     assert.equal((answer.observation as Json).refused, true, 'the card shows it refused');
   });
+
+  for (const mode of ['act', 'plan'] as const) {
+    it(`${mode} mode: an external ACP agent (run --agent) neither reads nor rewrites ~/.ssh with ~ writable`, async () => {
+      const key = join(home, '.ssh', 'id_ed25519');
+      for (const ask of [
+        { read: { path: key } },
+        { write: { path: key, content: 'ssh-ed25519 AAAA planted\n' } },
+      ]) {
+        const r = await runCli(
+          [
+            'run',
+            '--workspace',
+            ws,
+            '--agent',
+            'writer',
+            '--mode',
+            mode,
+            '--writable',
+            home,
+            '--sandbox',
+            'off',
+            '--task',
+            JSON.stringify(ask),
+          ],
+          { env: { ...agentEnv(), HOME: home }, timeoutMs: 60_000 },
+        );
+        assert.equal(r.code, 0, printed(r));
+        assert.equal(readFileSync(key, 'utf8'), KEY, 'the key is unchanged');
+        const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
+        // Not read, not put in the log as the edit's old text, not confirmed by a "done".
+        assert.doesNotMatch(log, /KEY-CANARY-5519/);
+        assert.doesNotMatch(log, /write: done/);
+        if ('read' in ask || mode === 'act') assert.match(log, HIDDEN);
+      }
+    });
+  }
 
   it("act mode: the workspace's own .cache/logbook is not hidden (only the places the sandbox hides are)", async () => {
     mkdirSync(join(ws, '.cache', 'logbook'), { recursive: true });
