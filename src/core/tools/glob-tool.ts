@@ -6,7 +6,8 @@ import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
 import { realPath, resolveToolPath } from '../security/resolve-path';
 import { movedSinceRated, withRealPath } from './recorded-path';
-import { hiddenCheck, hiddenReason, type HiddenPaths } from '../security/hidden-paths';
+import type { HiddenPaths } from '../security/hidden-paths';
+import { hiddenSearchReason, withoutHidden } from './search-hidden';
 
 export const GLOB_TOOL_NAME = 'glob';
 const OBSERVATION_KIND = 'GlobObservation';
@@ -26,33 +27,6 @@ export interface SearchToolOptions {
   cwd?: string;
   /** What the sandbox hides from commands: not searched, and left out of what is found. */
   hidden?: HiddenPaths;
-}
-
-/** Why the folder or file to search must not be, or undefined. */
-export function hiddenSearchReason(path: string, hidden: HiddenPaths | undefined): string | undefined {
-  const real = realPath(path);
-  const why = hiddenReason(real === path ? path : `${path} (a symlink to ${real})`, real, hidden, true);
-  return why && `Refused: ${why}. Nothing was searched; the user cannot allow it here.`;
-}
-
-/** Found paths without those that lead into a hidden place, and a note saying how many went. */
-export function withoutHidden<T>(
-  found: readonly T[],
-  pathOf: (item: T) => string,
-  hidden: HiddenPaths | undefined,
-): { kept: T[]; note: string[] } {
-  const check = hiddenCheck(hidden, true);
-  const kept = found.filter((item) => {
-    const path = pathOf(item);
-    return check(path, realPath(path)) === undefined;
-  });
-  const left = found.length - kept.length;
-  const note = left
-    ? [
-        `[${left} result${left === 1 ? '' : 's'} in places hidden from the agent (as from its commands) left out.]`,
-      ]
-    : [];
-  return { kept, note };
 }
 
 export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobArgs> {

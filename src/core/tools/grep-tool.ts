@@ -7,7 +7,8 @@ import type { ToolContext, ToolObservation, ToolSpec } from './tool';
 import { errorMessage, errorObservation, observation } from './observation';
 import { realPath, resolveToolPath } from '../security/resolve-path';
 import { movedSinceRated, withRealPath } from './recorded-path';
-import { hiddenSearchReason, type SearchToolOptions, withoutHidden } from './glob-tool';
+import type { SearchToolOptions } from './glob-tool';
+import { hiddenSearchReason, withoutHidden } from './search-hidden';
 
 export const GREP_TOOL_NAME = 'grep';
 const OBSERVATION_KIND = 'GrepObservation';
