@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { type CliResult, jsonLines, printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson } from '../cli/fixtures';
 import { agentEnv, conversationDir } from './acp-test-agent';
+import { childDirs, delegateCall, finish } from '../agents/agents-fixture';
 
 type Json = Record<string, unknown>;
 type Call = { id: string; name: string; arguments: Record<string, unknown> };
@@ -278,6 +279,50 @@ describe('hostile model: the file tools honour what the sandbox hides', function
         assert.doesNotMatch(log, /write: done/);
         if ('read' in ask || mode === 'act') assert.match(log, HIDDEN);
       }
+    });
+  }
+
+  for (const mode of ['act', 'plan'] as const) {
+    it(`${mode} mode: a delegated agent's file tools get the same list (--deny-read, with ~ writable)`, async () => {
+      mkdirSync(join(home, 'private'));
+      writeFileSync(join(home, 'private', 'plan.txt'), 'DENIED-CANARY-3141\n');
+      const key = join(home, 'private', 'plan.txt');
+      store = join(fx.tmp('logbook-hostile-hidden-store-'), `conv-${++attempts}`);
+      const env = await fx.startLlm({
+        name: 'hostile-hidden-child',
+        turns: [
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'find the key' },
+            reply: { toolCalls: [delegateCall('c_d', 'read the key file', 'explore')] },
+          },
+          {
+            note: 'the child tries to read the key',
+            match: { lastRole: 'user', lastContentIncludes: 'read the key file' },
+            reply: { toolCalls: [call('file_editor', { command: 'view', path: key }, 'c_v')] },
+          },
+          {
+            match: { lastRole: 'tool', toolResultIncludes: 'hidden from the agent' },
+            reply: finish('c_f', 'refused'),
+          },
+          { match: { lastRole: 'tool' }, reply: { content: 'done' } },
+        ],
+      });
+      const args = ['run', '--workspace', ws, '--store', store, '--mode', mode, '--confirm', 'never'];
+      const r = await runCli(
+        [...args, '--writable', home, '--deny-read', '~/private', '--json', '--task', 'find the key'],
+        {
+          env: { ...env, HOME: home },
+        },
+      );
+      assert.equal(r.code, 0, printed(r));
+      const [child] = childDirs(store);
+      assert.ok(child, 'the child ran');
+      const childLog = JSON.stringify(await readLogJson(child));
+      assert.match(childLog, HIDDEN);
+      assert.doesNotMatch(childLog, /DENIED-CANARY-3141/);
+      // The child's events are printed too: only the canary is looked for in the parent's log.
+      assert.doesNotMatch(JSON.stringify(await readLogJson(store)), /DENIED-CANARY-3141/);
+      assert.doesNotMatch(JSON.stringify(fx.llm!.completionBodies()), /DENIED-CANARY-3141/);
     });
   }
 
