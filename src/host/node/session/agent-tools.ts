@@ -38,7 +38,7 @@ export interface AgentToolOptions {
    * Where file_editor resolves relative paths, the folders besides the workspace it may write, and
    * what the sandbox hides, which the file tools (file_editor, glob, grep) neither read nor write.
    */
-  files?: { cwd: string; writable: () => readonly string[]; hidden?: HiddenPaths };
+  files?: { cwd: string; writable: () => readonly string[]; hidden: HiddenPaths };
 }
 
 /** Fresh instances of the built-in tools (some keep per-conversation memory). */
@@ -50,12 +50,9 @@ export function agentTools(options: AgentToolOptions = {}): ToolSpec[] {
           fileEditor: {
             cwd: options.files.cwd,
             writable: options.files.writable,
-            ...(options.files.hidden ? { hidden: options.files.hidden } : {}),
+            hidden: options.files.hidden,
           },
-          search: {
-            cwd: options.files.cwd,
-            ...(options.files.hidden ? { hidden: options.files.hidden } : {}),
-          },
+          search: { cwd: options.files.cwd, hidden: options.files.hidden },
         }
       : {}),
     ...(options.terminalTimeoutSec !== undefined
