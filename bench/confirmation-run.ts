@@ -135,7 +135,9 @@ export class Session {
       search: new NodeSearchPort(),
       scratch: new TempScratchPort(path.join(places.base, 'scratch')),
     };
-    this.tools = agentTools({ files: { cwd: places.ws, writable: () => [] } });
+    this.tools = agentTools({
+      files: { cwd: places.ws, writable: () => [], hidden: { locations: () => [] } },
+    });
     this.store = new GitCheckpointStore({
       workspace: places.ws,
       storeDir: path.join(places.storeRoot, 'ws'),

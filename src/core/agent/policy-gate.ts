@@ -67,6 +67,7 @@ export class PolicyGate implements ConfirmationGate {
           shellCwd: cwd,
           ...(policy.commandsSandboxed ? { commandsSandboxed: true } : {}),
           ...(policy.writable ? { writableRoots: policy.writable } : {}),
+          ...(policy.hidden ? { hiddenRoots: policy.hidden } : {}),
           ...(a.action ? { action: a.action as Readonly<Record<string, unknown>> } : {}),
           ...(spec?.ruleRisk ? { analyzers: ownRules(spec, a.action) } : {}),
         }),

@@ -6,8 +6,9 @@ import { commandRisk } from './command-risk';
 import { gitConfigRunsPrograms } from './git-config-programs';
 import { readFileSync, statSync } from 'node:fs';
 import { fileWriteRisk, type FileChange } from './file-write-risk';
-import { readPathRisk } from './path-risk';
-import { isInsideAny } from './resolve-path';
+import { hiddenCheck } from './hidden-paths';
+import { described, readPathRisk } from './path-risk';
+import { isInsideAny, resolveToolPath } from './resolve-path';
 import { maxRisk, type RiskAssessment, riskRank, type SecurityRisk } from './risk';
 
 export interface AnalyzerContext {
@@ -23,6 +24,8 @@ export interface AnalyzerContext {
   commandsSandboxed?: boolean;
   /** Folders besides the workspace the file tools may write (`logbook.sandbox.writable`). */
   writableRoots?: readonly string[];
+  /** What the sandbox hides from commands: the file tools refuse it (hidden-paths.ts). */
+  hiddenRoots?: readonly string[];
   /** The recorded action (a file_editor call records where its path led: `real_path`). */
   action?: Readonly<Record<string, unknown>>;
 }
@@ -52,6 +55,8 @@ export interface AnalyzeOptions {
   commandsSandboxed?: boolean;
   /** Folders besides the workspace the file tools may write. */
   writableRoots?: readonly string[];
+  /** What the sandbox hides from commands, which the file tools refuse. */
+  hiddenRoots?: readonly string[];
   /** The recorded action payload, when there is one. */
   action?: Readonly<Record<string, unknown>>;
 }
@@ -72,6 +77,8 @@ export const ruleAnalyzer: Analyzer = {
   name: 'rules',
   analyze(toolName, args, ctx) {
     // Tool names are the OpenHands ones (see src/core/tools).
+    const hidden = hiddenRisk(toolName, args, ctx);
+    if (hidden) return hidden;
     switch (toolName) {
       case 'terminal':
         return terminalRisk(args, ctx);
@@ -111,6 +118,7 @@ export function analyzeAction(
     gitConfigRunsPrograms: options.gitConfigRunsPrograms ?? gitConfigRunsPrograms,
     ...(options.commandsSandboxed ? { commandsSandboxed: true } : {}),
     ...(options.writableRoots ? { writableRoots: options.writableRoots } : {}),
+    ...(options.hiddenRoots ? { hiddenRoots: options.hiddenRoots } : {}),
     ...(options.action ? { action: options.action } : {}),
   };
   const byAnalyzer = (options.analyzers ?? DEFAULT_ANALYZERS).map((analyzer): AnalyzerResult => {
@@ -156,6 +164,28 @@ function terminalRisk(args: Readonly<Record<string, unknown>>, ctx: AnalyzerCont
 function recordedReal(ctx: AnalyzerContext): string | undefined {
   const recorded = ctx.action?.real_path;
   return typeof recorded === 'string' ? recorded : undefined;
+}
+
+/**
+ * A file tool's call whose path leads into a place the sandbox hides: the tool refuses it, in every
+ * confirmation mode, so it is not asked about (as a write outside the writable folders is not).
+ */
+function hiddenRisk(
+  toolName: string,
+  args: Readonly<Record<string, unknown>>,
+  ctx: AnalyzerContext,
+): RiskAssessment | undefined {
+  const hiddenRoots = ctx.hiddenRoots ?? [];
+  if (hiddenRoots.length === 0 || !['file_editor', 'glob', 'grep'].includes(toolName)) return undefined;
+  const raw = typeof args.path === 'string' ? args.path : toolName === 'file_editor' ? undefined : '.';
+  if (raw === undefined) return undefined;
+  const resolved = resolveToolPath(raw, ctx.roots[0] ?? '.');
+  if (!resolved.ok) return undefined;
+  const real = recordedReal(ctx) ?? resolved.real;
+  const reading = toolName !== 'file_editor' || args.command === 'view';
+  const check = hiddenCheck({ locations: () => hiddenRoots, readable: () => ctx.readableRoots }, reading);
+  const why = check(described(resolved.path, real), real);
+  return why ? { risk: 'LOW', reasons: [`refused without touching anything: ${why}`] } : undefined;
 }
 
 /** What the file tools may read without asking: the workspace's neighbours they may also write. */

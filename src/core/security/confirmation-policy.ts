@@ -32,6 +32,8 @@ export interface ConfirmationPolicy {
    * write nowhere else, whatever the mode.
    */
   writable?: readonly string[];
+  /** What the sandbox hides from commands: the file tools refuse it whatever the mode. */
+  hidden?: readonly string[];
   /**
    * Whether the agent's commands run inside an OS sandbox. false (none could start, or the user
    * turned it off): every command asks, as in `always`, since nothing but these rules holds the

@@ -11,6 +11,7 @@ import { NEW_CONTENT_FROM_ACTION } from '../events/observation-refs';
 import { errorMessage, errorObservation, observation } from './observation';
 import { realPath, resolveToolPath } from '../security/resolve-path';
 import { outsideWriteReason } from '../security/file-write-risk';
+import { hiddenCheck, hiddenReason, type HiddenPaths } from '../security/hidden-paths';
 import { movedSinceRated, withRealPath } from './recorded-path';
 import { insertAfterLine, replaceUnique, snippetAround, splitLines } from './file-edits';
 import { DEFAULT_VIEW_LIMITS, viewDirectory, viewFileText, type ViewLimits } from './file-editor-view';
@@ -32,6 +33,8 @@ export interface FileEditorToolOptions {
    * writable folders. Nowhere else is written, whatever the confirmation mode.
    */
   writable?: () => readonly string[];
+  /** What the sandbox hides from commands: neither read nor written here either. */
+  hidden?: HiddenPaths;
 }
 
 const FileEditorArgsSchema = lazySchema(() =>
@@ -232,8 +235,9 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
 
   /**
    * Why this call must not touch `path`, before anything is read or written: its path now leads
-   * elsewhere than where it led when it was recorded and rated (a symlink changed in between), or
-   * a write leads outside the folders the agent may write. The confirmation mode changes neither.
+   * elsewhere than where it led when it was recorded and rated (a symlink changed in between), it
+   * leads into a place the sandbox hides, or a write leads outside the folders the agent may
+   * write. The confirmation mode changes none of these.
    */
   function boundaryRefusal(
     command: string,
@@ -243,8 +247,14 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
   ): { text: string; real: string } | undefined {
     const moved = movedSinceRated(path, real, ctx, 'read or written');
     if (moved) return { real, text: moved };
-    if (command === 'view') return undefined;
     const name = real === path ? path : `${path} (a symlink to ${real})`;
+    const hidden = hiddenReason(name, real, options.hidden, command === 'view');
+    if (hidden)
+      return {
+        real,
+        text: `Refused: ${hidden}. Nothing was read or written; the user cannot allow it here.`,
+      };
+    if (command === 'view') return undefined;
     const outside = outsideWriteReason(name, real, ctx.ports.files.roots, options.writable?.() ?? []);
     if (!outside) return undefined;
     return {
@@ -267,7 +277,9 @@ export function createFileEditorTool(options: FileEditorToolOptions = {}): ToolS
     if (type === undefined) return fail(`${path} does not exist.`);
     if (type === 'directory') {
       if (viewRange) return fail('view_range applies to files, not directories.', true);
-      return observation(OBSERVATION_KIND, await viewDirectory(files, path, viewLimits), {
+      const check = hiddenCheck(options.hidden, true);
+      const hidden = (entry: string) => check(entry, realPath(entry)) !== undefined;
+      return observation(OBSERVATION_KIND, await viewDirectory(files, path, viewLimits, hidden), {
         ...fields,
         prev_exist: true,
       });

@@ -75,12 +75,14 @@ export function viewFileText(
 /**
  * Entries two levels deep, hidden ones left out, node_modules listed but not opened. A folder that
  * is a symlink leading out of the viewed one is listed but not opened: what was rated (and maybe
- * asked about) is the viewed folder, not where its links go.
+ * asked about) is the viewed folder, not where its links go. Nor is a folder the sandbox hides
+ * (`hiddenPlace`): commands see it empty.
  */
 export async function viewDirectory(
   files: FilePort,
   path: string,
   limits: ViewLimits = DEFAULT_VIEW_LIMITS,
+  hiddenPlace: (path: string) => boolean = () => false,
 ): Promise<string> {
   const root = path.endsWith('/') ? path : `${path}/`;
   const out: string[] = [];
@@ -91,10 +93,18 @@ export async function viewDirectory(
   };
   const realRoot = realPath(path);
   for (const name of visible(await files.list(path))) {
-    const leadsOut = name.endsWith('/') && !isInsideRoot(realPath(root + name.slice(0, -1)), realRoot);
-    add(leadsOut ? `${root}${name} (a symlink leading out of ${root}: not listed)` : root + name);
-    if (!name.endsWith('/') || name === 'node_modules/' || leadsOut) continue;
-    for (const child of visible(await files.list(root + name.slice(0, -1)))) add(root + name + child);
+    const folder = root + name.slice(0, -1);
+    const leadsOut = name.endsWith('/') && !isInsideRoot(realPath(folder), realRoot);
+    const hidden = name.endsWith('/') && !leadsOut && hiddenPlace(folder);
+    add(
+      leadsOut
+        ? `${root}${name} (a symlink leading out of ${root}: not listed)`
+        : hidden
+          ? `${root}${name} (hidden from the agent like from its commands: not listed)`
+          : root + name,
+    );
+    if (!name.endsWith('/') || name === 'node_modules/' || leadsOut || hidden) continue;
+    for (const child of visible(await files.list(folder))) add(root + name + child);
   }
   const header = `Files and directories up to 2 levels deep in ${root} (hidden entries left out, node_modules not expanded):`;
   const tail =

@@ -7,6 +7,8 @@ import { errorMessage, errorObservation, observation } from './observation';
 import { realPath, resolveToolPath } from '../security/resolve-path';
 import { movedSinceRated, withRealPath } from './recorded-path';
 import { BUILTIN_PARAMETERS } from './builtin-parameters';
+import type { HiddenPaths } from '../security/hidden-paths';
+import { hiddenSearchReason, withoutHidden } from './search-hidden';
 
 export const GLOB_TOOL_NAME = 'glob';
 const OBSERVATION_KIND = 'GlobObservation';
@@ -24,6 +26,8 @@ export interface SearchToolOptions {
   limit?: number;
   /** The workspace folder relative paths resolve against, for recording where a call's path leads. */
   cwd?: string;
+  /** What the sandbox hides from commands: not searched, and left out of what is found. */
+  hidden?: HiddenPaths;
 }
 
 export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobArgs> {
@@ -44,6 +48,8 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobAr
     const fields = { pattern: args.pattern, search_path: searchPath };
     const moved = movedSinceRated(searchPath, realPath(searchPath), ctx, 'searched');
     if (moved) return errorObservation(OBSERVATION_KIND, moved, { ...fields, files: [], truncated: false });
+    const hidden = hiddenSearchReason(searchPath, options.hidden);
+    if (hidden) return errorObservation(OBSERVATION_KIND, hidden, { ...fields, files: [], truncated: false });
     try {
       const stat = await ctx.ports.files.stat(searchPath);
       if (stat?.type !== 'directory') {
@@ -54,16 +60,23 @@ export function createGlobTool(options: SearchToolOptions = {}): ToolSpec<GlobAr
         });
       }
       // One more than the limit tells whether there were more.
-      const found = await ctx.ports.search.glob(args.pattern, { cwd: searchPath, limit: limit + 1 });
+      const all = await ctx.ports.search.glob(args.pattern, { cwd: searchPath, limit: limit + 1 });
+      const shown = withoutHidden(
+        all.map((f) => (isAbsolute(f) ? f : resolve(searchPath, f))),
+        (f) => f,
+        options.hidden,
+      );
+      const found = shown.kept;
       const truncated = found.length > limit;
-      const files = found.slice(0, limit).map((f) => (isAbsolute(f) ? f : resolve(searchPath, f)));
+      const files = found.slice(0, limit);
       const text =
         files.length === 0
-          ? `No files match ${args.pattern} in ${searchPath}.`
+          ? [`No files match ${args.pattern} in ${searchPath}.`, ...shown.note].join('\n')
           : [
               `${files.length}${truncated ? '+' : ''} file${files.length === 1 ? '' : 's'} match ${args.pattern} in ${searchPath}:`,
               ...files,
               ...(truncated ? [`[Only the first ${limit} are shown; narrow the pattern or the path.]`] : []),
+              ...shown.note,
             ].join('\n');
       return observation(OBSERVATION_KIND, text, { ...fields, files, truncated });
     } catch (err) {

@@ -9,6 +9,7 @@ import { realPath, resolveToolPath } from '../security/resolve-path';
 import { movedSinceRated, withRealPath } from './recorded-path';
 import type { SearchToolOptions } from './glob-tool';
 import { BUILTIN_PARAMETERS } from './builtin-parameters';
+import { hiddenSearchReason, withoutHidden } from './search-hidden';
 
 export const GREP_TOOL_NAME = 'grep';
 const OBSERVATION_KIND = 'GrepObservation';
@@ -39,6 +40,8 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolSpec<GrepAr
     if (!resolved.ok) return fail(resolved.error);
     const moved = movedSinceRated(resolved.path, realPath(resolved.path), ctx, 'searched');
     if (moved) return fail(moved);
+    const hidden = hiddenSearchReason(resolved.path, options.hidden);
+    if (hidden) return fail(hidden);
     try {
       new RegExp(args.pattern);
     } catch (err) {
@@ -46,27 +49,34 @@ export function createGrepTool(options: SearchToolOptions = {}): ToolSpec<GrepAr
     }
     try {
       if (!(await ctx.ports.files.stat(resolved.path))) return fail(`${resolved.path} does not exist.`);
-      const found = await ctx.ports.search.grep(args.pattern, {
+      const all = await ctx.ports.search.grep(args.pattern, {
         cwd: resolved.path,
         limit: limit + 1,
         ...(args.include ? { include: args.include } : {}),
       });
+      const shown = withoutHidden(
+        all.map((m) => ({ ...m, path: isAbsolute(m.path) ? m.path : resolve(resolved.path, m.path) })),
+        (m) => m.path,
+        options.hidden,
+      );
+      const found = shown.kept;
       const truncated = found.length > limit;
       const matches = found.slice(0, limit).map((m) => ({
-        path: isAbsolute(m.path) ? m.path : resolve(resolved.path, m.path),
+        path: m.path,
         line: m.line,
         text: m.text.length > MAX_LINE_CHARS ? `${m.text.slice(0, MAX_LINE_CHARS)} [...]` : m.text,
       }));
       const where = `${resolved.path}${args.include ? ` (files matching ${args.include})` : ''}`;
       const text =
         matches.length === 0
-          ? `No matches for ${args.pattern} in ${where}.`
+          ? [`No matches for ${args.pattern} in ${where}.`, ...shown.note].join('\n')
           : [
               `${matches.length}${truncated ? '+' : ''} match${matches.length === 1 ? '' : 'es'} for ${args.pattern} in ${where}:`,
               ...matches.map((m) => `${m.path}:${m.line}: ${m.text}`),
               ...(truncated
                 ? [`[Only the first ${limit} are shown; narrow the pattern, the path or include.]`]
                 : []),
+              ...shown.note,
             ].join('\n');
       return observation(OBSERVATION_KIND, text, { ...fields, matches, truncated });
     } catch (err) {

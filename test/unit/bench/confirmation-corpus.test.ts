@@ -57,7 +57,7 @@ describe('bench: the confirmation corpus', () => {
   it("is made of calls the agent's tools accept, git push among them", async () => {
     const ws = mkdtempSync(join(tmpdir(), 'logbook-corpus-'));
     try {
-      const tools = agentTools({ files: { cwd: ws, writable: () => [] } });
+      const tools = agentTools({ files: { cwd: ws, writable: () => [], hidden: { locations: () => [] } } });
       for (const task of corpus.tasks)
         for (const [i, a] of task.actions.entries()) await actionEventFor(tools, a, `${task.name}-${i}`);
       const commands = corpus.tasks.flatMap((t) => t.actions.map((a) => String(a.command)));
@@ -129,7 +129,7 @@ describe('bench: counting the questions', () => {
   it("counts a tiny corpus as the agent's gate answers it at each level", async () => {
     const ws = realpathSync(mkdtempSync(join(tmpdir(), 'logbook-corpus-tiny-')));
     try {
-      const tools = agentTools({ files: { cwd: ws, writable: () => [] } });
+      const tools = agentTools({ files: { cwd: ws, writable: () => [], hidden: { locations: () => [] } } });
       const tiny: CorpusAction[] = [
         { tool: 'grep', pattern: 'TODO' },
         { tool: 'terminal', command: 'ls' },

@@ -56,6 +56,7 @@ export async function launchAgent(opts: {
     launch: launched.launch ?? { command: entry.command, args: entry.args ?? [], env },
     workspace,
     log,
+    hidden: () => sandbox.hiddenLocations(),
     ...(opts.replyTimeoutSec !== undefined ? { replyTimeoutSec: opts.replyTimeoutSec } : {}),
   });
   const secrets: NamedSecret[] = [];

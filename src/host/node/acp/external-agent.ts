@@ -22,6 +22,8 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import { version } from '../../../../package.json';
+import { hiddenCheck } from '../../../core/security/hidden-paths';
+import { realPath } from '../../../core/security/resolve-path';
 import {
   type LlmCallOptions,
   type LlmClient,
@@ -64,6 +66,8 @@ export interface ExternalAgentOptions {
   log: (line: string) => void;
   /** How long the agent may say nothing (starting, or in a turn) before its turn is given up. */
   replyTimeoutSec?: number;
+  /** What the sandbox hides: a write there is never read to build the edit (the tool refuses it). */
+  hidden?: () => readonly string[];
 }
 
 /** Appends what the agent did to the conversation's log, before the reply it belongs to. */
@@ -375,6 +379,8 @@ export class ExternalAgentModel implements LlmClient {
   private writeArgs(w: Extract<Stop, { kind: 'write' }>): Record<string, unknown> {
     const shown = this.shown(w.path);
     const summary = `${this.opts.name} writes ${shown}`;
+    // A hidden file's text would land in the log as old_str: the call names only the new text.
+    if (this.isHidden(w.path)) return { command: 'create', path: shown, file_text: w.content, summary };
     let current: string | undefined;
     try {
       current = readFileSync(w.path, 'utf8');
@@ -387,11 +393,19 @@ export class ExternalAgentModel implements LlmClient {
     return { command: 'str_replace', path: shown, old_str: current, new_str: w.content, summary };
   }
 
+  private isHidden(path: string): boolean {
+    const hidden = this.opts.hidden;
+    return (
+      hidden !== undefined && hiddenCheck({ locations: hidden }, false)(path, realPath(path)) !== undefined
+    );
+  }
+
   /** The write's recorded result answers the agent: done when the file holds what it asked. */
   private answerWrite(w: Extract<Stop, { kind: 'write' }>, result: string): void {
     let now: string | undefined;
     try {
-      now = readFileSync(w.path, 'utf8');
+      // Not compared with a hidden file: "done" would tell the agent what it holds.
+      now = this.isHidden(w.path) ? undefined : readFileSync(w.path, 'utf8');
     } catch {
       now = undefined;
     }

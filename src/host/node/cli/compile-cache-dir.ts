@@ -34,14 +34,16 @@ export function usableCompileCacheDir(env: Env, workspaces: readonly string[]): 
   if (env.LOGBOOK_NO_COMPILE_CACHE && env.LOGBOOK_NO_COMPILE_CACHE !== '0') return undefined;
   const dir = compileCacheDir(env);
   if (!dir) return undefined;
+  const inside = (p: string) => (root: string) => {
+    const r = realOrSame(root);
+    return p === r || p.startsWith(r.endsWith(path.sep) ? r : r + path.sep);
+  };
   try {
+    // Judged before it is made, too: a refused place is left as it was.
+    if (unsafeRoots(workspaces).some(inside(realOrSame(dir)))) return undefined;
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const real = fs.realpathSync(dir);
-    const inside = (root: string) => {
-      const r = realOrSame(root);
-      return real === r || real.startsWith(r.endsWith(path.sep) ? r : r + path.sep);
-    };
-    if (unsafeRoots(workspaces).some(inside)) return undefined;
+    if (unsafeRoots(workspaces).some(inside(real))) return undefined;
     const st = fs.lstatSync(real);
     if (!st.isDirectory() || (st.mode & 0o022) !== 0) return undefined;
     if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return undefined;
@@ -51,11 +53,14 @@ export function usableCompileCacheDir(env: Env, workspaces: readonly string[]): 
   }
 }
 
+/** The real path of `p`, or of its nearest existing parent with the rest of `p` after it. */
 function realOrSame(p: string): string {
+  const abs = path.resolve(p);
   try {
-    return fs.realpathSync(p);
+    return fs.realpathSync(abs);
   } catch {
-    return path.resolve(p);
+    const parent = path.dirname(abs);
+    return parent === abs ? abs : path.join(realOrSame(parent), path.basename(abs));
   }
 }
 

@@ -34,7 +34,8 @@ import { assembleConversation } from './conversation-assembly';
 import { NodeSearchPort, TempScratchPort } from '../ports';
 import { shellStartDir } from '../ports/shell-start';
 import type { ShellNotice } from '../../../core/state';
-import type { CommandSandbox } from '../sandbox';
+import { type CommandSandbox, secretLocations } from '../sandbox';
+import type { HiddenPaths } from '../../../core/security/hidden-paths';
 import { type AgentToolOptions, agentTools } from './agent-tools';
 
 /** Where the agent's shell is to start and whether it may write, as the open conversation says. */
@@ -134,7 +135,13 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
   };
   // The file tools write only where a sandboxed command could: the workspace and these folders.
   const writable = (): readonly string[] => opts.sandbox?.writableFolders ?? [];
-  const builtIn = agentTools({ ...opts.tools, files: { cwd, writable } });
+  // Nor do they read or write what the sandbox hides from commands (its own list, read at each
+  // call), but for the scratch folder, where Logbook keeps what the agent is told to read.
+  const hidden: HiddenPaths = {
+    locations: () => opts.sandbox?.hiddenLocations() ?? secretLocations(),
+    readable: () => [scratchDir],
+  };
+  const builtIn = agentTools({ ...opts.tools, files: { cwd, writable, hidden } });
   const opened: { conversation?: Conversation } = {};
   const { store } = opts;
   const tools = opts.hostTools
@@ -191,6 +198,7 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
     },
     roots: opts.roots,
     writable,
+    hidden: hidden.locations,
     readableRoots: () => [scratchDir],
     shellCwd: () => shell?.cwd ?? place.startDir(),
   });

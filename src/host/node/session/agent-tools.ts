@@ -18,6 +18,7 @@ import {
 import { DELEGATE_TOOL_NAME } from '../../../core/agents/delegate-tool';
 import { ESCALATE_TOOL_NAME } from '../../../core/agents/escalate-tool';
 import { TRANSFER_TOOL_NAME } from '../../../core/agents/transfer-tool';
+import type { HiddenPaths } from '../../../core/security/hidden-paths';
 import type { Lookup, WebRules } from '../web/guarded-fetch';
 import { NodeWebPort } from '../web/node-web-port';
 import { SearxngSearch } from '../web/searxng';
@@ -33,8 +34,11 @@ export interface AgentToolOptions {
     /** Name resolution for fetches (tests give their own). */
     lookup?: Lookup;
   };
-  /** Where file_editor resolves relative paths, and the folders besides the workspace it may write. */
-  files?: { cwd: string; writable: () => readonly string[] };
+  /**
+   * Where file_editor resolves relative paths, the folders besides the workspace it may write, and
+   * what the sandbox hides, which the file tools (file_editor, glob, grep) neither read nor write.
+   */
+  files?: { cwd: string; writable: () => readonly string[]; hidden: HiddenPaths };
 }
 
 /** Fresh instances of the built-in tools (some keep per-conversation memory). */
@@ -43,8 +47,12 @@ export function agentTools(options: AgentToolOptions = {}): ToolSpec[] {
   return defaultTools({
     ...(options.files
       ? {
-          fileEditor: { cwd: options.files.cwd, writable: options.files.writable },
-          search: { cwd: options.files.cwd },
+          fileEditor: {
+            cwd: options.files.cwd,
+            writable: options.files.writable,
+            hidden: options.files.hidden,
+          },
+          search: { cwd: options.files.cwd, hidden: options.files.hidden },
         }
       : {}),
     ...(options.terminalTimeoutSec !== undefined

@@ -15,6 +15,8 @@ export interface ConversationParts extends Omit<ConversationDeps, 'gate' | 'sand
   roots: () => readonly string[];
   /** Folders besides the workspace the agent may write (`logbook.sandbox.writable`); none: only the workspace. */
   writable?: () => readonly string[];
+  /** What the sandbox hides from commands, which the file tools refuse (rated so, never asked). */
+  hidden?: () => readonly string[];
   /** Folders besides the workspace the agent may read freely (where full command output is kept). */
   readableRoots: () => readonly string[];
   /** Where the agent's shell is now: a command's relative paths are judged from there. */
@@ -32,7 +34,7 @@ export interface AssembledConversation {
 }
 
 export async function assembleConversation(parts: ConversationParts): Promise<AssembledConversation> {
-  const { confirmation, roots, writable, readableRoots, shellCwd, sandbox, ...deps } = parts;
+  const { confirmation, roots, writable, hidden, readableRoots, shellCwd, sandbox, ...deps } = parts;
   const { tools, toolSource } = parts;
   // The gate rates each action by the model's rating and the rule-based checks together.
   const gate = new PolicyGate(
@@ -44,6 +46,7 @@ export async function assembleConversation(parts: ConversationParts): Promise<As
         allowRules: allowRules ?? [],
         roots: roots(),
         writable: writable?.() ?? [],
+        ...(hidden ? { hidden: hidden() } : {}),
         ...(sandbox ? { commandsSandboxed: sandbox.active } : {}),
       };
     },
