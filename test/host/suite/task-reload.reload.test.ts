@@ -82,8 +82,8 @@ describe('worktree tasks over a window reload', function () {
         name: 'reload-before',
         turns: [
           editTurn('(done)', 'line 1\n', 'line 1 by done\n'),
-          editTurn('(waits)', 'line 2\n', 'line 2 by waits\n'),
           finishTurn,
+          editTurn('(waits)', 'line 2\n', 'line 2 by waits\n'),
         ],
       });
       const done = await start('done', 'rewrite line 1 (done)');

@@ -38,8 +38,6 @@ describe('task views: a task conversation where the user looks for it', function
   let root: string;
   let data: string;
   const llms: ScriptedLlm[] = [];
-  /** The conversation of the task the first test starts in the chat. */
-  let viewedId = '';
   const cfg = () => vscode.workspace.getConfiguration('logbook');
 
   before(async () => {
@@ -90,7 +88,6 @@ describe('task views: a task conversation where the user looks for it', function
       { task: 'rewrite line 1 (viewed)', name: 'viewed', carry: false },
     );
     assert.equal(started?.name, 'viewed', 'the task did not start');
-    viewedId = started.id;
     const session = await service.session(started.id);
     await untilValue(
       'the edit to wait for Confirm',
@@ -182,23 +179,48 @@ describe('task views: a task conversation where the user looks for it', function
   });
 
   it("names the task in its review's multi-file diffs", async () => {
+    llms.push(
+      await scriptedModel({
+        name: 'task-views-titles',
+        turns: [
+          {
+            match: { lastRole: 'user' as const, lastContentIncludes: '(titled)' },
+            reply: { toolCalls: [editCall('call_edit', 'line 1\n', 'line 1 by titled\n')] },
+          },
+          finishTurn,
+        ],
+      }),
+    );
     const { service } = await logbook();
+    const started = await vscode.commands.executeCommand<{ name: string; id: string }>(
+      'logbook.tasks.start',
+      { task: 'rewrite line 1 (titled)', name: 'titled', carry: false },
+    );
+    assert.equal(started?.name, 'titled', 'the task did not start');
+    const session = await service.session(started.id);
+    const pending = await untilValue(
+      'the edit to wait for Confirm',
+      () => session.conversation.awaitingConfirmation()[0],
+      60_000,
+    );
+    await service.approve(started.id, [pending.id]);
+    assert.equal(await session.settled(), 'finished');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    assert.equal(await vscode.commands.executeCommand('logbook.tasks.review', 'viewed'), 1);
-    await until(() => tabLabels().includes('Task viewed: 1 file(s)'), 'the task review tab');
 
     // The chat's Review Changes of the task's conversation: what its agent edited.
-    await vscode.commands.executeCommand('logbook.tasks.openConversation', 'viewed');
-    assert.equal(service.activeId, viewedId);
-    await vscode.commands.executeCommand('logbook.reviewChanges', viewedId);
+    await vscode.commands.executeCommand('logbook.reviewChanges', started.id);
     await until(
-      () => tabLabels().includes("Task viewed: the agent's changes to 1 file(s)"),
-      'the agent changes tab',
+      () => tabLabels().includes("Task titled: the agent's changes to 1 file(s)"),
+      `the agent changes tab (tabs: ${tabLabels().join(', ')})`,
     );
 
+    // Review Task Changes: its whole change against its base.
+    assert.equal(await vscode.commands.executeCommand('logbook.tasks.review', 'titled'), 1);
+    await until(() => tabLabels().includes('Task titled: 1 file(s)'), 'the task review tab');
+
     // Per hunk: the task's files under the inline review, in a diff named after the task too.
-    await vscode.commands.executeCommand('logbook.tasks.reviewHunks', 'viewed');
-    await until(() => tabLabels().includes('Task viewed: 1 file(s), per hunk'), 'the per-hunk tab');
+    await vscode.commands.executeCommand('logbook.tasks.reviewHunks', 'titled');
+    await until(() => tabLabels().includes('Task titled: 1 file(s), per hunk'), 'the per-hunk tab');
     assert.ok(!tabLabels().some((l) => /Agent Changes/.test(l)), tabLabels().join(', '));
   });
 });
