@@ -138,11 +138,11 @@ describe('task views: a task conversation where the user looks for it', function
     );
 
     // Verify reads the task's log (where the signatures are), not a folder of the window's.
-    const check = await vscode.commands.executeCommand<{ verdict: string }>(
+    const check = await vscode.commands.executeCommand<{ result: { verdict: string } }>(
       'logbook.verifyConversation',
       started.id,
     );
-    assert.equal(check?.verdict, 'verified');
+    assert.equal(check?.result.verdict, 'verified');
 
     // A task the CLI ran is listed too, and opens on its own log.
     const llm = await startScriptedLlm({
@@ -210,17 +210,23 @@ describe('task views: a task conversation where the user looks for it', function
     // The chat's Review Changes of the task's conversation: what its agent edited.
     await vscode.commands.executeCommand('logbook.reviewChanges', started.id);
     await until(
-      () => tabLabels().includes("Task titled: the agent's changes to 1 file(s)"),
+      () => tabLabels().some((l) => l.startsWith("Task titled: the agent's changes")),
       `the agent changes tab (tabs: ${tabLabels().join(', ')})`,
     );
 
     // Review Task Changes: its whole change against its base.
     assert.equal(await vscode.commands.executeCommand('logbook.tasks.review', 'titled'), 1);
-    await until(() => tabLabels().includes('Task titled: 1 file(s)'), 'the task review tab');
+    await until(
+      () => tabLabels().some((l) => l.startsWith('Task titled (logbook/titled)')),
+      'the task review tab',
+    );
 
     // Per hunk: the task's files under the inline review, in a diff named after the task too.
     await vscode.commands.executeCommand('logbook.tasks.reviewHunks', 'titled');
-    await until(() => tabLabels().includes('Task titled: 1 file(s), per hunk'), 'the per-hunk tab');
+    await until(
+      () => tabLabels().some((l) => l.startsWith('Task titled: review per hunk')),
+      'the per-hunk tab',
+    );
     assert.ok(!tabLabels().some((l) => /Agent Changes/.test(l)), tabLabels().join(', '));
   });
 });

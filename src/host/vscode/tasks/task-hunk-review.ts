@@ -88,7 +88,7 @@ export async function reviewTaskHunks(
         skipped.join(', '),
       ),
     );
-  await review.showChanges(id, (files) => taskHunksTitle(task.name, files));
+  await review.showChanges(id, taskHunksTitle(task.name));
   // A diff editor draws no CodeLens: the first file opens as itself too, its Accept / Reject shown.
   if (reviewed[0] !== undefined)
     await vscode.window.showTextDocument(pathToUri(join(task.worktree, reviewed[0])), { preview: false });

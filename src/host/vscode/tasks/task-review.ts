@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskRecord } from '../../../core/worktrees';
 import { editorTasks } from './task-place';
+
 import { TASK_BASE_SCHEME } from './task-scheme';
-import { taskChangesTitle } from './task-titles';
 
 /** A file as it was at the task's base commit: logbook-task-base:/<path>?<repo>#<commit>. */
 function baseUri(task: TaskRecord, path: string): vscode.Uri {
@@ -52,7 +52,7 @@ export async function reviewTask(task: TaskRecord): Promise<number> {
   });
   await vscode.commands.executeCommand(
     'vscode.changes',
-    taskChangesTitle(task.name, changes.length),
+    vscode.l10n.t('Task {0} ({1})', task.name, task.branch),
     resources,
   );
   return changes.length;

@@ -1,21 +1,12 @@
-// The titles of a task's multi-file diffs: the tab names the task, so several tasks' reviews (and
-// the window's own "Agent Changes") are told apart at a glance. Imported by the main bundle (the
-// chat's Review Changes of a task's conversation) and the lazy task commands alike.
+// The titles of a task's multi-file diffs under the inline review: the tab names the task (VS Code
+// adds the count of files), as Review Task Changes' does, so several tasks' reviews and the
+// window's own "Agent Changes" are told apart at a glance. Imported by the main bundle (the chat's
+// Review Changes of a task's conversation) and the lazy task commands alike.
 import * as vscode from 'vscode';
 
-/** Review Task Changes: the task's whole change against its base. */
-export const taskChangesTitle = (name: string, files: number): string =>
-  vscode.l10n.t('Task {0}: {1} file(s)', name, String(files));
-
 /** Review Task per Hunk: the same files under the inline review. */
-export const taskHunksTitle = (name: string, files: number): string =>
-  vscode.l10n.t('Task {0}: {1} file(s), per hunk', name, String(files));
+export const taskHunksTitle = (name: string): string => vscode.l10n.t('Task {0}: review per hunk', name);
 
-/** Review Changes of a task's conversation: what its agent edited, reviewed inline. */
-export const taskAgentChangesTitle = (name: string, files: number): string =>
-  vscode.l10n.t("Task {0}: the agent's changes to {1} file(s)", name, String(files));
-
-/** The title of a conversation's Review Changes: a task's names it; the default otherwise. */
-export const agentChangesTitleOf = (
-  task: { name: string } | undefined,
-): ((files: number) => string) | undefined => task && ((files) => taskAgentChangesTitle(task.name, files));
+/** Review Changes of a task's conversation (what its agent edited, reviewed inline); else the default. */
+export const agentChangesTitleOf = (task: { name: string } | undefined): string | undefined =>
+  task && vscode.l10n.t("Task {0}: the agent's changes", task.name);
