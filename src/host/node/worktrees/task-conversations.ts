@@ -1,7 +1,7 @@
 // A worktree task's conversation as the editor's Conversations view lists it: the conversation's id
 // (its session.json), its entry (title, status, times, events, cost) read from its log without a
 // writer lock, and the task's status as `logbook tasks` says it. A task with no conversation yet
-// (its start failed before its log) is not listed.
+// (its start failed before its log), or whose session file or log cannot be read, is not listed.
 import { existsSync } from 'node:fs';
 import type { StoredConversationEvent } from '../../../core/agent/event-codec';
 import { isHostCommandCall } from '../../../core/agent/host-command';
@@ -25,7 +25,13 @@ export async function taskConversation(
   record: TaskRecord,
   open: Open,
 ): Promise<TaskConversation | undefined> {
-  const info = readSessionInfo(record.log);
+  // An unreadable session file leaves the task out here; its Tasks view row says why when opened.
+  let info;
+  try {
+    info = readSessionInfo(record.log);
+  } catch {
+    return undefined;
+  }
   if (!info) return undefined;
   const store = await open(record.log).catch(() => undefined);
   if (!store) return undefined;
