@@ -10,10 +10,10 @@ export function run(): Promise<void> {
   const dir = join(__dirname, 'suite');
   const only = process.env.LOGBOOK_HOST_GREP;
   if (only) mocha.grep(only);
-  // The untrusted and multiroot profiles run only their own suites (*.untrusted, *.multiroot), the
-  // trusted one everything else.
+  // The untrusted, multiroot and reload profiles run only their own suites (*.untrusted,
+  // *.multiroot, *.reload), the trusted one everything else.
   const profile = process.env.LOGBOOK_HOST_PROFILE ?? 'trusted';
-  const own = (n: string) => /\.(untrusted|multiroot)\.test\.js$/.exec(n)?.[1] ?? 'trusted';
+  const own = (n: string) => /\.(untrusted|multiroot|reload)\.test\.js$/.exec(n)?.[1] ?? 'trusted';
   const files = readdirSync(dir)
     .filter((n) => n.endsWith('.test.js'))
     .filter((n) => own(n) === profile)

@@ -2,11 +2,11 @@
 // Runs the host suites (test/host/suite/*.test.ts, built to out/test/host) inside a real VS Code
 // extension host: an isolated code-server instance, opened by headless Chromium with the
 // extension under development and the mocha entry passed in the workbench URL.
-// Three profiles, each its own instance: `trusted` (most suites), `untrusted` (workspace trust on
-// and never granted, for *.untrusted.test.ts) and `multiroot` (a window of two folders, for
-// *.multiroot.test.ts).
+// Four profiles, each its own instance: `trusted` (most suites), `untrusted` (workspace trust on
+// and never granted, for *.untrusted.test.ts), `multiroot` (a window of two folders, for
+// *.multiroot.test.ts) and `reload` (a window reloaded mid-suite, for *.reload.test.ts).
 import { format } from 'node:util';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startCodeServer, repoRoot, removeRunDir } from '../../scripts/code-server/instance.mjs';
 import { launchBrowser } from '../../scripts/code-server/browser.mjs';
@@ -20,6 +20,14 @@ const PROFILES = [
   { name: 'untrusted', trust: true },
   // A multi-root window (the workspace folder and a second one), for *.multiroot.test.ts.
   { name: 'multiroot', trust: false, secondFolder: true },
+  // A window reloaded mid-suite, for *.reload.test.ts: the suite runs again in the new extension
+  // host and finds what it left (a file of its own says which half it is in). Its worktree tasks
+  // live where the sandbox can reach them, named in the window's environment (it outlives a reload).
+  {
+    name: 'reload',
+    trust: false,
+    env: () => ({ LOGBOOK_WORKTREES_DIR: mkdtempSync(join(repoRoot, 'test-results', 'reload-tasks-')) }),
+  },
 ];
 
 let active = { server: undefined, browser: undefined };
@@ -39,6 +47,8 @@ async function runProfile(profile) {
   let skipped = 0;
   let exitCode = 1;
   console.log(`\n--- host profile: ${profile.name} ---`);
+  if (profile.env) mkdirSync(join(repoRoot, 'test-results'), { recursive: true });
+  const profileEnv = profile.env?.() ?? {};
   try {
     active.server = await startCodeServer({
       trust: profile.trust,
@@ -58,6 +68,7 @@ async function runProfile(profile) {
         LOGBOOK_TEST_MODE: '1',
         LOGBOOK_HOST_PROFILE: profile.name,
         OPENAI_API_KEY: 'sk-host-window-env-1a2b3c4d-KEEP-OUT',
+        ...profileEnv,
       },
     });
     active.browser = await launchBrowser();
@@ -102,6 +113,8 @@ async function runProfile(profile) {
     failed += 1;
   } finally {
     await cleanup();
+    if (profileEnv.LOGBOOK_WORKTREES_DIR)
+      rmSync(profileEnv.LOGBOOK_WORKTREES_DIR, { recursive: true, force: true });
   }
   if (exitCode !== 0 && failed === 0) failed = 1; // a non-zero exit must never read as green
   return { passed, failed, skipped };

@@ -17,6 +17,8 @@ import { delegatedAgentTarget, REVEAL_DELEGATED_AGENT } from './agents/reveal-de
 import { editorContextParts } from './mentions/attachment-text';
 import { pickAgent } from './acp/pick-agent';
 import { askRemoteTask } from './remote/start-remote-task';
+import { agentChangesTitleOf } from './tasks/task-titles';
+import { refuseTaskDelete } from './conversations/task-conversation-place';
 
 export function registerCommands(
   context: vscode.ExtensionContext,
@@ -144,6 +146,8 @@ export function registerCommands(
     }),
     register('logbook.deleteConversation', async (idArg?: unknown, confirmedArg?: unknown) => {
       const id = conversationIdOf(idArg) ?? service.activeId;
+      // A task's conversation (its row offers no Delete; the palette may name it): said why not.
+      if (id) refuseTaskDelete(service.places.get(id));
       const entry = service.list().find((e) => e.id === id);
       if (!id || !entry) {
         void vscode.window.showInformationMessage(vscode.l10n.t('Logbook: no conversation to delete.'));
@@ -199,7 +203,8 @@ export function registerCommands(
     register('logbook.reviewChanges', async (idArg?: unknown) => {
       const id = conversationIdOf(idArg) ?? service.activeId;
       const remote = id ? await service.remote.of(id) : undefined;
-      return remote ? remote.review() : review.showChanges(id);
+      const task = id ? service.header(id)?.task : undefined;
+      return remote ? remote.review() : review.showChanges(id, agentChangesTitleOf(task));
     }),
     register('logbook.reviewRemoteChanges', async (idArg?: unknown) => (await remoteOf(idArg))?.review()),
     register('logbook.applyRemoteChanges', async (idArg?: unknown, confirmed?: unknown) =>

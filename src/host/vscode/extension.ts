@@ -85,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): LogbookApi {
     vscode.window.registerWebviewViewProvider(ChatViewProvider.viewId, chat),
     registerChatPanelSerializer(context, service, log),
     vscode.window.createTreeView('logbook.conversations', {
-      treeDataProvider: new ConversationsTree(service),
+      treeDataProvider: new ConversationsTree(service, log),
     }),
     createStatusBar(service),
     registerCheckpointDocuments((id) => service.checkpointStoreOf(id), service.onDidAppend),

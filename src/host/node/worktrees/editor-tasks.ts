@@ -10,6 +10,7 @@ import { discardTask } from './discard-task';
 import { git, gitTry, lines } from './git-run';
 import { type TaskFactsReport, taskFacts } from './task-facts';
 import { repositoryAt, TaskStore, worktreesRoot } from './task-store';
+import { type TaskConversation, taskConversation } from './task-conversations';
 import { type ChildWorktree, childWorktree, childWorktreeNote } from '../agents/child-worktree';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -25,7 +26,7 @@ export {
   lines,
   TaskStore,
 };
-export type { ChildWorktree };
+export type { ChildWorktree, TaskConversation };
 export { createTask } from './create-task';
 export { runSetupSteps } from './setup-run';
 export { acceptSetup, repositorySetup, setupAccepted } from './setup-source';
@@ -52,6 +53,11 @@ export function taskPlaceOf(folder: string, env: Env): TaskPlace {
 
 export function factsOf(record: TaskRecord): Promise<TaskFactsReport> {
   return taskFacts(record, openReadOnly);
+}
+
+/** The task's conversation as the Conversations view lists it; undefined when it has none yet. */
+export function conversationOf(record: TaskRecord): Promise<TaskConversation | undefined> {
+  return taskConversation(record, openReadOnly);
 }
 
 /**

@@ -9,8 +9,8 @@ import type { AgentMode } from '../../../core/state';
 import type { RestoreOutcome, RestoreUi } from '../checkpoints/restore-files';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { removeEntry, statusForReader, type IndexEntry } from '../../../core/state';
 import { hasLiveWriter } from '../../../core/log';
@@ -24,7 +24,8 @@ import { DEMO_TASKS } from '../../node/demo-model/demo-tasks';
 import { activeDemo } from '../lm/demo-model';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';
-import { closeTaskSessions, type TaskConversationPlace } from './task-conversation-place';
+import { closeTaskSessions, refuseTaskDelete, type TaskConversationPlace } from './task-conversation-place';
+import { readLastShown, writeLastShown } from './last-shown';
 import { bindAgent } from '../acp/editor-agent';
 import { type ForkContext, forkFrom, restoreFilesAt } from '../checkpoints/fork-and-restore';
 import { editorContextParts } from '../mentions/attachment-text';
@@ -37,8 +38,6 @@ import { errorText } from '../../../core/text/l10n';
 import type { RemoteSession } from '../remote/remote-session';
 
 const ACTIVE_KEY = 'logbook.activeConversation';
-/** The conversation last shown in any window: a reopened browser tab's window may never have seen it. */
-const LAST_SHOWN_FILE = 'last-shown.json';
 
 /** A conversation as the list shows it. */
 export type ListedConversation = IndexEntry & {
@@ -85,8 +84,12 @@ export class ConversationService extends ConversationSessions implements ChatBac
     this.adoptStrays();
     await this.index.load();
     this.listEmitter.fire();
-    this.activeConversationId = this.readLastShown() ?? this.activeConversationId;
-    if (this.activeConversationId && !this.index.has(this.activeConversationId)) {
+    const last = readLastShown(this.root);
+    this.activeConversationId = last?.id ?? this.activeConversationId;
+    // A task's conversation shown last comes back after a reload, found again by its task's name.
+    if (last?.task) await this.places.find(last.id, last.task, this.log);
+    const id = this.activeConversationId;
+    if (id && !this.index.has(id) && !this.places.has(id)) {
       this.activeConversationId = undefined;
     }
     if (this.activeConversationId) {
@@ -94,25 +97,6 @@ export class ConversationService extends ConversationSessions implements ChatBac
         this.log.error(`Could not reopen the conversation: ${String(err)}`),
       );
       this.activeEmitter.fire(this.activeConversationId);
-    }
-  }
-
-  private readLastShown(): string | undefined {
-    try {
-      const v = JSON.parse(readFileSync(join(dirname(this.root), LAST_SHOWN_FILE), 'utf8')) as {
-        id?: unknown;
-      };
-      return typeof v.id === 'string' ? v.id : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-
-  private writeLastShown(id: string | undefined): void {
-    try {
-      writeFileSync(join(dirname(this.root), LAST_SHOWN_FILE), JSON.stringify({ id: id ?? null }) + '\n');
-    } catch (err) {
-      this.log.warn(`Could not note the conversation shown: ${String(err)}`);
     }
   }
 
@@ -167,7 +151,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
   async setActive(id: string | undefined): Promise<void> {
     if (id) await this.opened(id);
     this.activeConversationId = id;
-    this.writeLastShown(id);
+    writeLastShown(this.root, id ? { id, task: this.places.get(id)?.name } : undefined, this.log);
     await this.context.workspaceState.update(ACTIVE_KEY, id);
     this.activeEmitter.fire(id);
     this.listEmitter.fire();
@@ -198,9 +182,14 @@ export class ConversationService extends ConversationSessions implements ChatBac
 
   /** A worktree task's conversation, on the task's log with its worktree as workspace, shown in the chat. */
   async showTask(id: string, place: TaskConversationPlace): Promise<ConversationSession> {
-    if (!this.places.has(id)) this.places.set(id, place);
+    this.places.know(id, place);
     await this.setActive(id);
     return this.session(id);
+  }
+
+  /** The Tasks view saw a task change (its record, its log): its conversation's row may too. */
+  tasksChanged(): void {
+    this.listEmitter.fire();
   }
 
   /** Closes a task's conversation held here (its writer lock goes), unless a step of it runs. */
@@ -371,12 +360,17 @@ export class ConversationService extends ConversationSessions implements ChatBac
    * conversation is flushed first, so the signature over its newest events is on disk.
    */
   async verify(conversationId: string): Promise<SignatureCheck> {
-    if (!this.index.entries.some((e) => e.id === conversationId) && !this.sessions.has(conversationId)) {
+    if (
+      !this.index.has(conversationId) &&
+      !this.sessions.has(conversationId) &&
+      !this.places.has(conversationId)
+    ) {
       throw new Error(vscode.l10n.t('There is no conversation {0}.', conversationId));
     }
     const session = this.sessions.get(conversationId);
     await session?.flush();
-    const result = await this.signatures.check(conversationId, join(this.root, conversationId));
+    const dir = this.places.get(conversationId)?.dir ?? join(this.root, conversationId);
+    const result = await this.signatures.check(conversationId, dir);
     this.signatures.record(conversationId, result);
     return result;
   }
@@ -392,6 +386,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
    * index entry. Refused while another window has it open. Files the agent changed stay as they are.
    */
   async delete(conversationId: string): Promise<void> {
+    refuseTaskDelete(this.places.get(conversationId));
     if (!this.sessions.has(conversationId) && !this.index.entries.some((e) => e.id === conversationId)) {
       throw new Error(vscode.l10n.t('There is no conversation {0}.', conversationId));
     }

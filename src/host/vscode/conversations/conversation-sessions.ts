@@ -32,7 +32,8 @@ import { holdNewAgentDefinitions } from '../agents/held-agents';
 import { recordAcceptance, recordAcceptancesSince } from '../../node/agents/accepted-definitions';
 import type { AcceptedDefinition } from '../../node/agents/held-definitions';
 import { RemoteConversations } from '../remote/remote-conversations';
-import { type TaskConversationPlace, taskCheckpoints, taskSessionParts } from './task-conversation-place';
+import { taskCheckpoints, taskSessionParts } from './task-conversation-place';
+import { TaskPlaces } from './task-places';
 
 export interface ServiceHooks {
   openInEditor(): Promise<void>;
@@ -90,7 +91,7 @@ export class ConversationSessions implements vscode.Disposable {
   protected readonly deleted = new Set<string>();
   private checkpoints: { key: string; store: WorkspaceCheckpointStore } | undefined;
   /** Conversations of worktree tasks: their log where the task keeps it, their worktree as workspace. */
-  protected readonly places = new Map<string, TaskConversationPlace>();
+  readonly places = new TaskPlaces();
   readonly onDidAppend = this.appendEmitter.event;
   readonly onDidChangeHeader = this.headerEmitter.event;
   readonly onDidStream = this.streamEmitter.event;
@@ -437,8 +438,8 @@ export class ConversationSessions implements vscode.Disposable {
 
   /** Updates the index entry of a session from its state. */
   protected refreshEntry(s: ConversationSession): Promise<void> {
-    // A task's conversation is listed by the Tasks view, which finds its log after a reload too.
-    if (this.places.has(s.id)) return Promise.resolve();
+    // A task's conversation is listed from its task's log (both views find it after a reload too).
+    if (this.places.has(s.id)) return Promise.resolve(this.listEmitter.fire());
     const entry = entryFromState(s.id, s.conversation.state);
     return this.index.update((index) => {
       if (this.deleted.has(s.id)) return undefined;

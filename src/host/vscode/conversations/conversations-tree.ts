@@ -17,6 +17,12 @@ import { printableLine } from '../../../core/text/printable';
 import { formatCost } from '../../../core/format/counts';
 import type { Verdict } from '../../../core/signing';
 import { INTERRUPTED_REASON } from '../../../core/state/interrupted';
+import {
+  isTaskConversation,
+  type TaskConversationNode,
+  taskConversationItem,
+  taskConversationNodes,
+} from './task-conversation-items';
 
 /** The word the description starts with once the signatures were checked. */
 function signatureWord(verdict: Verdict): string {
@@ -44,26 +50,51 @@ const STATUS_ICONS: Record<string, string> = {
   idle: 'comment',
 };
 
-type TreeNode = ListedConversation | DelegatedAgentNode;
+type TreeNode = ListedConversation | DelegatedAgentNode | TaskConversationNode;
 
 const isAgent = (n: TreeNode): n is DelegatedAgentNode => 'kind' in n && n.kind === 'delegated-agent';
 
 export class ConversationsTree implements vscode.TreeDataProvider<TreeNode> {
   readonly onDidChangeTreeData: vscode.Event<void>;
 
-  constructor(private readonly service: ConversationService) {
+  constructor(
+    private readonly service: ConversationService,
+    private readonly log?: Pick<vscode.LogOutputChannel, 'warn'>,
+  ) {
     this.onDidChangeTreeData = service.onDidChangeList;
   }
 
   async getChildren(element?: TreeNode): Promise<TreeNode[]> {
-    if (!element) return this.service.list();
+    if (!element) return this.withTasks(this.service.list());
+    if (isTaskConversation(element)) return [];
     return isAgent(element)
       ? delegatedAgents(element.dir, element.target)
       : delegatedAgents(join(this.service.root, element.id), { conversationId: element.id, childIds: [] });
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
+    if (isTaskConversation(node)) return taskConversationItem(node, this.service.activeId);
     return isAgent(node) ? delegatedAgentItem(node) : this.conversationItem(node);
+  }
+
+  /**
+   * The window's conversations and its repository's tasks' conversations, newest first. Each task's
+   * is made known to the service, so a command on its row acts on the task's own log.
+   */
+  private async withTasks(listed: ListedConversation[]): Promise<TreeNode[]> {
+    const tasks = await taskConversationNodes().catch((err: unknown) => {
+      this.log?.warn(`Could not list the tasks' conversations: ${String(err)}`);
+      return [];
+    });
+    const ids = new Set(listed.map((c) => c.id));
+    const shown = tasks.filter((t) => !ids.has(t.id));
+    for (const t of shown) this.service.places.know(t.id, t.place);
+    const updated = (n: ListedConversation | TaskConversationNode) =>
+      (isTaskConversation(n) ? n.entry.updated : n.updated) ?? '';
+    // Newest first, as the index orders the window's own; a stable sort keeps its order among equals.
+    return [...listed, ...shown].sort((a, b) =>
+      updated(a) < updated(b) ? 1 : updated(a) > updated(b) ? -1 : 0,
+    );
   }
 
   private conversationItem(c: ListedConversation): vscode.TreeItem {

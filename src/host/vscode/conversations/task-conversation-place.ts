@@ -1,6 +1,7 @@
 // Where a worktree task's conversation lives and works: its log in the folder the CLI keeps that
 // task's log in (so `logbook tasks`, `apply` and `discard` and the Tasks view read it), and the
 // task's worktree as its only workspace folder (file edits, terminals, the sandbox, checkpoints).
+import * as vscode from 'vscode';
 import type { ConversationSession } from './conversation-session';
 import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-store';
 import { checkpointStoreFor } from '../checkpoints/checkpoints';
@@ -46,4 +47,15 @@ export async function closeTaskSessions(
     await s.dispose();
   }
   return true;
+}
+
+/** A task's conversation is never deleted from the window: its log goes only with its task. */
+export function refuseTaskDelete(place: TaskConversationPlace | undefined): void {
+  if (!place) return;
+  throw new Error(
+    vscode.l10n.t(
+      'This is the conversation of worktree task {0}: its log is kept with the task, and discarding the task keeps it too. It is not deleted here; review, apply or discard the task from the Tasks view.',
+      place.name,
+    ),
+  );
 }

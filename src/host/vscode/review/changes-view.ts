@@ -14,11 +14,15 @@ export interface ChangedResource {
 /** The multi-file diff's title (a function: the bundle is read once the extension runs). */
 export const changesTitle = (): string => vscode.l10n.t('Logbook: Agent Changes');
 
-export async function openChanges(resources: readonly ChangedResource[]): Promise<void> {
+/** `title`: the tab's title (a task's review names the task); the agent's changes by default. */
+export async function openChanges(
+  resources: readonly ChangedResource[],
+  title = changesTitle(),
+): Promise<void> {
   const commands = await vscode.commands.getCommands(true);
   if (commands.includes('vscode.changes')) {
     const list = resources.map((r) => [r.file, r.original, r.file]);
-    await vscode.commands.executeCommand('vscode.changes', changesTitle(), list);
+    await vscode.commands.executeCommand('vscode.changes', title, list);
     return;
   }
   for (const r of resources) {

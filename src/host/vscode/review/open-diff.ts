@@ -4,6 +4,7 @@ import { basename, isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConversationService } from '../conversations/conversation-service';
 import type { ReviewController } from './review-controller';
+import { agentChangesTitleOf } from '../tasks/task-titles';
 
 export async function openActionDiff(
   service: ConversationService,
@@ -14,9 +15,10 @@ export async function openActionDiff(
   const session = await service.session(conversationId);
   const events = await session.conversation.events();
   const action = events.find((e) => e.id === actionId);
+  const title = agentChangesTitleOf(service.header(conversationId)?.task);
   const raw = action?.kind === 'ActionEvent' ? (action.action as { path?: unknown } | null)?.path : undefined;
   if (typeof raw !== 'string') {
-    await review.showChanges(conversationId);
+    await review.showChanges(conversationId, title);
     return;
   }
   const cwd = service.workspaceOf(conversationId) ?? '';
@@ -24,7 +26,7 @@ export async function openActionDiff(
   const answered = events.some((e) => e.kind === 'ObservationEvent' && e.action_id === actionId);
   if (!answered) {
     // Not applied yet: the proposal diff (opened while it waits for confirmation) is the view.
-    await review.showChanges(conversationId);
+    await review.showChanges(conversationId, title);
     return;
   }
   await vscode.commands.executeCommand(

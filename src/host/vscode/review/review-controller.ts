@@ -243,8 +243,8 @@ export class ReviewController implements vscode.Disposable {
 
   // ---- review changes / proposals ---------------------------------------------------------------
 
-  /** Opens every file the conversation changed against its baseline (one multi-file diff). */
-  async showChanges(conversationId?: string): Promise<void> {
+  /** Opens every file the conversation changed against its baseline (one multi-file diff, `title`). */
+  async showChanges(conversationId?: string, title?: string): Promise<void> {
     const files = this.changedFiles(conversationId);
     if (files.length === 0) {
       void vscode.window.showInformationMessage(vscode.l10n.t('Logbook: no agent changes to review.'));
@@ -256,6 +256,7 @@ export class ReviewController implements vscode.Disposable {
         original: this.state.get(id, path)?.baseline === null ? undefined : this.baselineUri(id, path),
         empty: this.baselineUri(id, path),
       })),
+      title,
     );
   }
 

@@ -49,10 +49,15 @@ export function registerTasks(
   review: ReviewController,
 ): vscode.Disposable[] {
   const tree = new LazyTasksTree();
+  // The Conversations view lists the tasks' conversations too.
+  const refresh = () => {
+    tree.refresh();
+    chat.tasksChanged();
+  };
   const view = vscode.window.createTreeView('logbook.tasks', { treeDataProvider: tree });
   let wired: Promise<TaskWiring> | undefined;
   const wire = () =>
-    (wired ??= commands().then((m) => m.wireTasks(context, log, view, () => tree.refresh(), chat, review)));
+    (wired ??= commands().then((m) => m.wireTasks(context, log, view, refresh, chat, review)));
   if (view.visible) void wire();
   return [
     view,

@@ -11,6 +11,8 @@ export interface TaskChat {
   showTask(id: string, place: TaskConversationPlace): Promise<ConversationSession>;
   /** False while a step of it runs here. */
   letGoOfTask(dir: string): Promise<boolean>;
+  /** A task changed (its record, its log): its conversation's row in the Conversations view may too. */
+  tasksChanged(): void;
 }
 
 export function placeOf(record: TaskRecord): TaskConversationPlace {

@@ -5,3 +5,4 @@
 export { baseContent, wireTasks } from './task-wiring';
 export { TasksTree } from './tasks-tree';
 export { childWorktreeNote, editorChildWorktree } from '../../node/worktrees/editor-tasks';
+export { taskConversationPlace, taskConversationRows } from './task-conversation-rows';

@@ -12,6 +12,7 @@ import { pathToUri } from '../ports/workspace-paths';
 import type { ReviewController } from '../review/review-controller';
 import { type EditorTasks, editorTasks, type TaskPlace, taskPlace } from './task-place';
 import { taskChanges } from './task-review';
+import { taskHunksTitle } from './task-titles';
 
 /** Why no decision on `task`'s review may be taken now, or undefined when one may. */
 function refusal(task: TaskRecord): string | undefined {
@@ -87,7 +88,7 @@ export async function reviewTaskHunks(
         skipped.join(', '),
       ),
     );
-  await review.showChanges(id);
+  await review.showChanges(id, taskHunksTitle(task.name));
   // A diff editor draws no CodeLens: the first file opens as itself too, its Accept / Reject shown.
   if (reviewed[0] !== undefined)
     await vscode.window.showTextDocument(pathToUri(join(task.worktree, reviewed[0])), { preview: false });
