@@ -164,6 +164,17 @@ export async function respondToConfirmation(
   });
 }
 
+/** Sets the conversation's confirmation policy (Logbook's mode, as confirmationPolicy maps it). */
+export async function setConfirmationPolicy(
+  target: AgentServerTarget,
+  conversationId: string,
+  mode: string,
+): Promise<void> {
+  await call(target, 'POST', `/api/conversations/${conversationId}/confirmation_policy`, {
+    policy: confirmationPolicy(mode),
+  });
+}
+
 /** Runs the conversation on (after a rejection the server stops; Logbook's agent goes on). */
 export async function runConversation(target: AgentServerTarget, conversationId: string): Promise<void> {
   await call(target, 'POST', `/api/conversations/${conversationId}/run`);

@@ -1,6 +1,7 @@
 // `logbook run --remote URL "task"`: checks what the remote run needs (the URL, the session key
 // from LOGBOOK_REMOTE_KEY, the model Logbook is configured with), then runs it (remote-run.ts).
 import type { ConfirmationMode } from '../../../core/agent/settings';
+import { isAgentMode } from '../../../core/agent/plan-mode';
 import { llmSettingsFrom } from '../../../core/settings';
 import type { CliSettings } from '../cli/cli-settings';
 import { UsageError } from '../cli/exit-codes';
@@ -10,12 +11,20 @@ import { normalizeServerUrl, RemoteError } from './agent-server-api';
 import { remoteRun } from './remote-run';
 import { REMOTE_KEY_VARIABLE, resumeRemote, sendTaskRemote } from './remote-decide';
 import { readRemoteOrigin } from './remote-risk';
+import { remoteGate } from './remote-gate';
 import type { RuntimeOrigin } from './remote-origin';
 
 export { REMOTE_KEY_VARIABLE };
 
 export interface RemoteCommandInput {
-  values: { remote?: string; 'remote-dir'?: string; json?: boolean; 'no-input'?: boolean };
+  values: {
+    remote?: string;
+    'remote-dir'?: string;
+    json?: boolean;
+    'no-input'?: boolean;
+    /** plan or act (checked by run). */
+    mode?: string;
+  };
   task: string | undefined;
   /** The folder of a remote conversation to resume (`--store`). */
   storeDir?: string;
@@ -52,15 +61,17 @@ export async function runTaskOn(
 ): Promise<number> {
   const { values, settings } = input;
   const llm = llmSettingsFrom(settings.resolved);
+  const remoteDir = values['remote-dir'] ?? input.workspace;
   try {
     return await remoteRun(io, {
       ...where,
       task,
       workspace: input.workspace,
-      remoteDir: values['remote-dir'] ?? input.workspace,
+      remoteDir,
       settings,
       model: { model: llm.model, baseUrl: llm.baseUrl, apiKey: llm.apiKey },
       confirmation: settings.get<ConfirmationMode>('confirmation.mode'),
+      gate: remoteGate(settings, values.mode === 'plan' ? 'plan' : 'act', remoteDir),
       maxIterations: settings.get<number>('maxIterations'),
       askInPlace: inPlaceAt(io, values, input.workspace) !== undefined,
       json: values.json === true,
@@ -96,6 +107,7 @@ function resume(io: CliIo, input: RemoteCommandInput, url: string): Promise<numb
     settings: input.settings,
     askInPlace: inPlaceAt(io, input.values, input.workspace) !== undefined,
     json: input.values.json === true,
+    ...(isAgentMode(input.values.mode) ? { mode: input.values.mode } : {}),
   };
   return input.task === undefined
     ? resumeRemote(io, folder)
