@@ -7,7 +7,7 @@ import type { CliSettings } from '../cli/cli-settings';
 import { UsageError } from '../cli/exit-codes';
 import { inPlaceAt } from '../cli/ask-in-place';
 import type { CliIo } from '../cli/io';
-import { normalizeServerUrl, RemoteError } from './agent-server-api';
+import { type AgentServerTarget, normalizeServerUrl, RemoteError } from './agent-server-api';
 import { remoteRun } from './remote-run';
 import { REMOTE_KEY_VARIABLE, resumeRemote, sendTaskRemote } from './remote-decide';
 import { readRemoteOrigin } from './remote-risk';
@@ -46,7 +46,7 @@ export async function runRemote(io: CliIo, input: RemoteCommandInput): Promise<n
       `logbook run --remote: set ${REMOTE_KEY_VARIABLE} to the agent-server's session API key.`,
     );
   }
-  if (input.storeDir !== undefined) return resume(io, input, url);
+  if (input.storeDir !== undefined) return continueRemote(io, input, url);
   if (input.task === undefined) throw new UsageError('logbook run --remote: a task is required.');
   return runTaskOn(io, input, input.task, { target: { url, key } });
 }
@@ -86,7 +86,13 @@ export async function runTaskOn(
  * `--store DIR`: the conversation in DIR, which ran on this server, runs on from where it stopped,
  * or, with a task, on that task as its next message.
  */
-function resume(io: CliIo, input: RemoteCommandInput, url: string): Promise<number> {
+export function continueRemote(
+  io: CliIo,
+  input: RemoteCommandInput,
+  url: string,
+  /** The server and its key, found through the runtime API that started it. */
+  target?: AgentServerTarget,
+): Promise<number> {
   const dir = input.storeDir!;
   const origin = readRemoteOrigin(dir);
   if (!origin)
@@ -108,6 +114,7 @@ function resume(io: CliIo, input: RemoteCommandInput, url: string): Promise<numb
     askInPlace: inPlaceAt(io, input.values, input.workspace) !== undefined,
     json: input.values.json === true,
     ...(isAgentMode(input.values.mode) ? { mode: input.values.mode } : {}),
+    ...(target ? { target } : {}),
   };
   return input.task === undefined
     ? resumeRemote(io, folder)

@@ -35,6 +35,8 @@ export interface RemoteFolder {
   json: boolean;
   /** `--mode`: plan or act from now on (default: the mode remote.json records). */
   mode?: AgentMode;
+  /** The server's key when a runtime API gave it (else LOGBOOK_REMOTE_KEY). */
+  target?: AgentServerTarget;
 }
 
 /** What is sent before streaming on; `known` is what the log holds. */
@@ -47,7 +49,7 @@ async function goOn(
   step: Step,
   send?: (target: AgentServerTarget, id: string) => Promise<void>,
 ): Promise<number> {
-  const key = io.env[REMOTE_KEY_VARIABLE];
+  const key = f.target?.key ?? io.env[REMOTE_KEY_VARIABLE];
   if (!key) {
     throw new UsageError(
       `logbook ${command}: the conversation runs on ${f.origin.server}; set ${REMOTE_KEY_VARIABLE} to its session API key.`,
