@@ -205,4 +205,31 @@ describe('remote plan mode (logbook run --remote --mode plan, the real agent-ser
     assert.equal(await policy(dir), 'NeverConfirm');
     assert.equal(JSON.parse(readFileSync(join(dir, 'remote.json'), 'utf8')).mode, undefined);
   });
+
+  it("in act mode the server holds every action and Logbook's rules decide: a write the model rates LOW waits, a read runs unasked", async () => {
+    const scenario: Scenario = {
+      name: 'remote-risky',
+      turns: [
+        {
+          match: { hasTools: true, lastRole: 'user' },
+          reply: { toolCalls: [terminal('call_read', 'cat in.txt')] },
+        },
+        {
+          match: { lastRole: 'tool', toolResultIncludes: 'from-the-server' },
+          reply: { toolCalls: [terminal('call_write', 'echo risky > out.txt')] },
+        },
+      ],
+    };
+    const e = await env(scenario);
+    // The default mode (risky), without a terminal: what Logbook would ask about waits.
+    const r = await runCli(['run', '--remote', server.url, '--remote-dir', remoteDir, 'write it'], {
+      env: e,
+      cwd: local,
+    });
+    assert.equal(r.code, 2, r.stdout + r.stderr + server.output().slice(-3000));
+    assert.match(r.stderr, /approved 1 action\(s\) Logbook's rules let run unasked/);
+    assert.match(r.stderr, /risk \(server\) UNKNOWN; risk \(Logbook\) MEDIUM: writes to out\.txt/);
+    assert.equal(existsSync(join(remoteDir, 'out.txt')), false, 'the write ran unasked');
+    assert.equal(await policy(conversationDir()), 'AlwaysConfirm');
+  });
 });

@@ -52,12 +52,13 @@ export function normalizeServerUrl(raw: string): string {
 }
 
 /**
- * Logbook's confirmation modes as the server's policies: `always` asks for every action, `never`
- * for none; Logbook's default (ask for what is risky) is the server's ConfirmRisky.
+ * Logbook's confirmation modes as the server's policies: `never` asks for nothing; every other mode
+ * holds every action (AlwaysConfirm), and Logbook's own rules decide which to ask the user about
+ * (remote-gate.ts). The server's ConfirmRisky would go by the risk its model gives each action
+ * itself: a model that calls a write LOW would pass what Logbook's `risky` asks about.
  */
 export function confirmationPolicy(mode: string): Record<string, unknown> {
   if (mode === 'never' || mode === 'auto') return { kind: 'NeverConfirm' };
-  if (mode === 'risky') return { kind: 'ConfirmRisky', threshold: 'HIGH' };
   return { kind: 'AlwaysConfirm' };
 }
 

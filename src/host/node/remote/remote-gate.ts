@@ -1,7 +1,8 @@
-// Logbook's boundary on the actions an agent-server holds. In plan mode the server is told to hold
-// every action (AlwaysConfirm), and Logbook answers each one itself: what would write or run is
-// rejected, with the reason the model reads, by the rules local plan mode applies; what only reads
-// passes, or is asked about, by the user's confirmation settings, as a local read would.
+// Logbook's boundary on the actions an agent-server holds. Unless confirmation is off, the server is
+// told to hold every action (AlwaysConfirm), and Logbook decides on each one as it would locally:
+// what its rules would let run unasked is approved, the rest is asked about. In plan mode, what would
+// write or run is rejected, with the reason the model reads, by the rules local plan mode applies;
+// what only reads passes, or is asked about, by the user's confirmation settings.
 import type { ConfirmationMode } from '../../../core/agent/settings';
 import { writeReason } from '../../../core/agent/plan-mode';
 import { analyzeAction, needsConfirmation, ruleAnalyzer } from '../../../core/security';
@@ -70,10 +71,15 @@ function wouldAsk(action: Readonly<Record<string, unknown>>, gate: RemoteGate): 
 /**
  * What Logbook answers for the actions the server holds now (it answers them all at once): in plan
  * mode, one that writes or runs rejects them all; otherwise the user is asked, unless no action
- * would be asked about were it local.
+ * would be asked about were it local (then Logbook approves them).
  */
 export function gateHeld(held: readonly Readonly<Record<string, unknown>>[], gate: RemoteGate): GateVerdict {
-  if (gate.mode !== 'plan') return { kind: 'ask' };
+  if (gate.mode !== 'plan') {
+    // The server holds every action (see confirmationPolicy): what Logbook's rules would let run
+    // here unasked runs there unasked, the rest is the user's to answer.
+    if (held.some((a) => wouldAsk(a, gate))) return { kind: 'ask' };
+    return { kind: 'accept', line: `approved ${held.length} action(s) Logbook's rules let run unasked` };
+  }
   for (const action of held) {
     const why = remotePlanRefusal(action, gate.workingDir);
     if (why === null) continue;

@@ -50,7 +50,7 @@ export interface RemoteRunOptions {
   json: boolean;
   /** The runtime API that started the server, recorded in remote.json. */
   runtime?: RuntimeOrigin;
-  /** Logbook's answers to what the server holds (plan mode); the policy sent follows its mode. */
+  /** Logbook's answers to what the server holds (its rules, plan mode); the policy sent follows its mode. */
   gate?: RemoteGate;
 }
 
@@ -405,7 +405,7 @@ class RemoteStream {
     }
   }
 
-  /** Logbook's own answer (plan mode), sent as the user's would be; after a rejection the agent goes on. */
+  /** Logbook's own answer (its rules, plan mode), sent as the user's would be; after a rejection the agent goes on. */
   private async answer(verdict: Exclude<GateVerdict, { kind: 'ask' }>): Promise<void> {
     this.answering = true;
     try {

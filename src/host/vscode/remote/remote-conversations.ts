@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { ConfirmationMode } from '../../../core/agent/settings';
 import type { SigningIdentity } from '../../../core/signing';
 import { entryFromState, type IndexEntry } from '../../../core/state';
 import { openConversationStore } from '../../node/session/conversation-store';
@@ -95,6 +96,10 @@ export class RemoteConversations {
         void this.deps.onEntry(this.entry(session));
       },
       onProblem: (message) => void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', message)),
+      confirmation: () => ({
+        confirmation: editorSetting<ConfirmationMode>('confirmation.mode'),
+        allowRules: editorSetting<string[]>('confirmation.allowRules'),
+      }),
     });
     this.sessions.set(id, session);
     return session;

@@ -24,6 +24,7 @@ import {
 import { forkOnServer, recordFork } from '../../node/remote/remote-fork-record';
 import { streamRemote } from '../../node/remote/remote-run';
 import { remoteRisk } from '../../node/remote/remote-risk';
+import type { RemoteGate } from '../../node/remote/remote-gate';
 import type { RemoteOrigin } from '../../node/remote/remote-risk';
 import { heldActions, lastStatus } from '../../node/remote/remote-status';
 import type { RemoteApplyResult } from '../../node/remote/remote-apply';
@@ -43,6 +44,8 @@ export interface RemoteSessionDeps {
   onHeader: () => void;
   /** A stream ended on something the user must read (the server gone, a refused key). */
   onProblem: (message: string) => void;
+  /** The user's confirmation settings now: Logbook's rules answer what they let run unasked. */
+  confirmation: () => Pick<RemoteGate, 'confirmation' | 'allowRules'>;
 }
 
 const STATUS_LINE = /^logbook run: /;
@@ -280,6 +283,11 @@ export class RemoteSession {
       remoteDir: this.deps.origin.working_dir,
       // The chat asks: the stream stops at a held action and the card's answer starts the next one.
       askInPlace: false,
+      gate: {
+        mode: this.deps.origin.mode ?? ('act' as const),
+        workingDir: this.deps.origin.working_dir,
+        ...this.deps.confirmation(),
+      },
       json: false,
       appended: (event: StoredConversationEvent, seq: number) => {
         this.take(event as Event);
