@@ -225,7 +225,10 @@ export class ConversationService extends ConversationSessions implements ChatBac
     mode?: AgentMode,
   ): Promise<void> {
     const remote = this.activeConversationId ? await this.remote.of(this.activeConversationId) : undefined;
-    if (remote) return remote.sendMessage(text);
+    if (remote) {
+      if (mode) await remote.setMode(mode);
+      return remote.sendMessage(text);
+    }
     const existing = this.activeSession;
     const s = existing ?? (await this.create());
     if (!this.activeConversationId) await this.setActive(s.id);
@@ -260,7 +263,9 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   async setMode(conversationId: string, mode: AgentMode): Promise<void> {
-    if (this.remote.isRemote(conversationId)) return; // the server's agent has no plan mode
+    // A remote conversation's plan mode is Logbook's answers to what its server holds.
+    const remote = await this.remote.of(conversationId);
+    if (remote) return remote.setMode(mode);
     await (await this.session(conversationId)).setMode(mode);
   }
 

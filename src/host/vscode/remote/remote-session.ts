@@ -19,8 +19,11 @@ import {
   respondToConfirmation,
   runConversation,
   sendUserMessage,
+  setConfirmationPolicy,
   startConversation,
 } from '../../node/remote/agent-server-api';
+import { writeRemoteOrigin } from '../../node/remote/remote-origin';
+import type { AgentMode } from '../../../core/state';
 import { forkOnServer, recordFork } from '../../node/remote/remote-fork-record';
 import { streamRemote } from '../../node/remote/remote-run';
 import { remoteRisk } from '../../node/remote/remote-risk';
@@ -33,6 +36,7 @@ import type { ConversationHeader, SequencedEvent } from '../chat/chat-backend';
 
 export interface RemoteSessionDeps {
   dir: string;
+  /** remote.json; its mode changes with setMode. */
   origin: RemoteOrigin;
   store: ConversationStore;
   /** The server's session key (from the editor's secret storage, asked once); undefined: none given. */
@@ -67,6 +71,8 @@ export class RemoteSession {
   private readonly state: IncrementalState;
   private streaming: Promise<number> | undefined;
   private interrupt: ((signal: StopSignal) => void) | undefined;
+  /** Logbook's answers in the stream under way (its mode follows setMode). */
+  private gate: RemoteGate | undefined;
   /** What went wrong last (the server gone, a refused key), shown until the next stream. */
   private problem: string | undefined;
 
@@ -128,6 +134,7 @@ export class RemoteSession {
         return { actionId: String(a.id), risk: r.logbook, reason: r.reasons.join('; '), byRules: true };
       }),
       readOnly: false,
+      mode: this.mode,
       model: { name: this.server, provider: 'remote' },
     };
   }
@@ -195,6 +202,27 @@ export class RemoteSession {
         }
       }
     });
+  }
+
+  /** Plan or act, as remote.json records it. */
+  get mode(): AgentMode {
+    return this.deps.origin.mode ?? 'act';
+  }
+
+  /**
+   * Plan mode: the server holds every action, and Logbook rejects what writes or runs (remote-gate.ts);
+   * act gives the server the user's own policy back. Takes effect at the next action the server holds.
+   */
+  async setMode(mode: AgentMode): Promise<void> {
+    if (mode === this.mode) return;
+    const policy = mode === 'plan' ? 'always' : this.deps.confirmation().confirmation;
+    await this.withTarget((target) => setConfirmationPolicy(target, this.id, policy));
+    const { mode: _was, ...rest } = this.deps.origin;
+    this.deps.origin = mode === 'plan' ? { ...rest, mode } : rest;
+    writeRemoteOrigin(this.dir, this.deps.origin);
+    // A stream under way answers the next held action by the new mode.
+    if (this.gate) this.gate.mode = mode;
+    this.deps.onHeader();
   }
 
   /** A new message from the user: posted to the conversation, which runs on it. */
@@ -283,11 +311,11 @@ export class RemoteSession {
       remoteDir: this.deps.origin.working_dir,
       // The chat asks: the stream stops at a held action and the card's answer starts the next one.
       askInPlace: false,
-      gate: {
-        mode: this.deps.origin.mode ?? ('act' as const),
+      gate: (this.gate = {
+        mode: this.mode,
         workingDir: this.deps.origin.working_dir,
         ...this.deps.confirmation(),
-      },
+      }),
       json: false,
       appended: (event: StoredConversationEvent, seq: number) => {
         this.take(event as Event);
