@@ -225,10 +225,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
     mode?: AgentMode,
   ): Promise<void> {
     const remote = this.activeConversationId ? await this.remote.of(this.activeConversationId) : undefined;
-    if (remote) {
-      if (mode) await remote.setMode(mode);
-      return remote.sendMessage(text);
-    }
+    if (remote) return remote.sendMessage(text, mode);
     const existing = this.activeSession;
     const s = existing ?? (await this.create());
     if (!this.activeConversationId) await this.setActive(s.id);
@@ -263,9 +260,8 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   async setMode(conversationId: string, mode: AgentMode): Promise<void> {
-    // A remote conversation's plan mode is Logbook's answers to what its server holds.
-    const remote = await this.remote.of(conversationId);
-    if (remote) return remote.setMode(mode);
+    // A remote conversation's plan mode: Logbook's answers to what its server holds.
+    if (this.remote.isRemote(conversationId)) return (await this.remote.of(conversationId))?.setMode(mode);
     await (await this.session(conversationId)).setMode(mode);
   }
 

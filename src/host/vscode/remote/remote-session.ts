@@ -225,8 +225,9 @@ export class RemoteSession {
     this.deps.onHeader();
   }
 
-  /** A new message from the user: posted to the conversation, which runs on it. */
-  async sendMessage(text: string): Promise<void> {
+  /** A new message from the user (in the composer's mode): posted to the conversation, which runs on it. */
+  async sendMessage(text: string, mode?: AgentMode): Promise<void> {
+    if (mode) await this.setMode(mode);
     await this.send((target) => sendUserMessage(target, this.id, text));
   }
 
