@@ -99,6 +99,11 @@ describe('hostile: remote plan mode and resuming a runtime API conversation', fu
       assert.equal(gateHeld(reads, plan('always')).kind, 'ask');
     });
 
+    it("in act mode, a tool Logbook's rules do not know is asked about, not approved", () => {
+      const browse = [held('browser_navigate', { url: 'http://example.com' })];
+      assert.equal(gateHeld(browse, { ...plan('risky'), mode: 'act' }).kind, 'ask');
+    });
+
     it('a read of a secret outside the working folder: refused in plan mode, asked about in act mode', () => {
       const shadow = [held('terminal', { command: 'cat /etc/shadow' })];
       assert.equal(gateHeld(shadow, plan('never')).kind, 'reject');

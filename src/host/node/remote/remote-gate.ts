@@ -57,6 +57,8 @@ function wouldAsk(action: Readonly<Record<string, unknown>>, gate: RemoteGate): 
   const name = typeof action.tool_name === 'string' ? action.tool_name : '';
   const args = argumentsOf(action);
   if (READ_ONLY_TOOLS.has(name)) return false;
+  // A tool Logbook did not give the server's agent (its rules know only these two) is asked about.
+  if (name !== 'terminal' && name !== 'file_editor') return gate.confirmation !== 'never';
   const analysis = analyzeAction(name, args, [gate.workingDir], {
     analyzers: [ruleAnalyzer],
     gitConfigRunsPrograms: SERVER_GIT_CONFIG,
