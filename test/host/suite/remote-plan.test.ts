@@ -121,4 +121,49 @@ describe('A remote conversation in plan mode in the chat (the real agent-server)
     const dir = join(service.root, id);
     assert.equal(JSON.parse(readFileSync(join(dir, 'remote.json'), 'utf8')).mode, 'plan');
   });
+
+  it('a task started with logbook.agent.defaultMode plan runs in plan mode: its write is rejected', async () => {
+    await cfg().update('agent.defaultMode', 'plan', vscode.ConfigurationTarget.Global);
+    try {
+      await llm?.close();
+      llm = await scriptedModel({
+        name: 'remote-chat-default-plan',
+        turns: FINISH_THEN_WRITE.turns.slice(1),
+      });
+      const { service } = await logbook();
+      const view = recordingWebview();
+      controller = new ChatController(view.port, service, {
+        info: () => undefined,
+        warn: () => undefined,
+        error: (m) => assert.fail(m),
+      });
+      view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+      const id = await vscode.commands.executeCommand<string>(
+        'logbook.startRemoteTask',
+        server().url,
+        'now plan the change',
+        remoteDir,
+      );
+      assert.ok(id, 'a remote conversation started');
+      await until(
+        () =>
+          view.posted.some(
+            (m) =>
+              m.type === 'header' &&
+              m.header.id === id &&
+              m.header.mode === 'plan' &&
+              m.header.status === 'finished',
+          ),
+        'the plan-mode task to finish',
+        90_000,
+      );
+      assert.equal(existsSync(join(remoteDir, 'out.txt')), false, 'the write ran on the server');
+      assert.ok(
+        llm.requests.some((q) => JSON.stringify(q).includes('Refused by Logbook')),
+        'the model never read why',
+      );
+    } finally {
+      await cfg().update('agent.defaultMode', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
 });

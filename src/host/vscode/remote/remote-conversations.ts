@@ -13,7 +13,7 @@ import { openConversationStore } from '../../node/session/conversation-store';
 import { readRemoteOrigin, REMOTE_ORIGIN_FILE, writeRemoteOrigin } from '../../node/remote/remote-risk';
 import type { SequencedEvent } from '../chat/chat-backend';
 import { windowLockHolder } from '../handoff/lock-holder';
-import { editorSetting, readLlmSettings, writeSetting } from '../settings/config';
+import { editorSetting, readDefaultMode, readLlmSettings, writeSetting } from '../settings/config';
 import type { RemoteSession } from './remote-session';
 
 /** The remote stack, loaded on first use (a bundle of its own). */
@@ -121,12 +121,14 @@ export class RemoteConversations {
     if (!key) throw new Error(vscode.l10n.t('No session key for {0}: nothing was sent.', url));
     const llm = await readLlmSettings(this.deps.secrets);
     const target = { url, key };
+    const mode = readDefaultMode();
     let id: string;
     try {
       id = await startConversation(target, {
         workingDir: req.workingDir,
         task: req.task,
-        confirmation: editorSetting<string>('confirmation.mode'),
+        // A new conversation starts in logbook.agent.defaultMode: in plan the server holds every action.
+        confirmation: mode === 'plan' ? 'always' : editorSetting<string>('confirmation.mode'),
         model: { model: llm.model, baseUrl: llm.baseUrl || undefined, apiKey: llm.apiKey || undefined },
       });
     } catch (err) {
@@ -142,7 +144,12 @@ export class RemoteConversations {
       headFile: this.deps.headFile(id),
       lockHolder: windowLockHolder(),
     });
-    writeRemoteOrigin(dir, { server: url, conversation_id: id, working_dir: req.workingDir });
+    writeRemoteOrigin(dir, {
+      server: url,
+      conversation_id: id,
+      working_dir: req.workingDir,
+      ...(mode === 'plan' ? { mode } : {}),
+    });
     await store.close();
     const session = (await this.of(id))!;
     this.deps.log.info(`Remote conversation ${id}: started on ${url}`);
