@@ -192,4 +192,77 @@ describe('logbook run --runtime-api (a runtime API starting the real agent-serve
     assert.match(r.stderr, /set LOGBOOK_RUNTIME_API_KEY to the runtime API's key/);
     assert.deepEqual(api.requests, []);
   });
+
+  it('a later run --store asks the runtime API again for the server and its key, resuming the paused runtime', async () => {
+    api = await startRuntimeApiStandIn();
+    llm = await startScriptedLlm({
+      scenario: {
+        name: 'runtime-continue',
+        turns: [
+          { match: { lastRole: 'user', lastContentIncludes: 'first' }, reply: { content: 'Nothing to do.' } },
+          {
+            match: { lastRole: 'user', lastContentIncludes: 'second' },
+            reply: {
+              toolCalls: [
+                {
+                  id: 'call_second',
+                  name: 'terminal',
+                  arguments: { command: 'echo second > two.txt', security_risk: 'LOW', summary: 'write' },
+                },
+              ],
+            },
+          },
+          {
+            match: { lastRole: 'tool' },
+            reply: { toolCalls: [{ id: 'call_done', name: 'finish', arguments: { message: 'Done.' } }] },
+          },
+        ],
+      },
+    });
+    const e: Record<string, string> = {
+      OPENAI_BASE_URL: llm.baseUrl,
+      OPENAI_API_KEY: 'sk-test',
+      LOGBOOK_MODEL: 'scripted-model',
+      LOGBOOK_RUNTIME_API_KEY: api.key,
+    };
+    const args = ['run', '--runtime-api', api.url, '--confirm', 'never'];
+    const first = await runCli([...args, '--pause-runtime', '--remote-dir', remoteDir, 'first'], {
+      env: e,
+      cwd: local,
+    });
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    const [dir] = conversations();
+    const session = String((api.requests[0]!.body as Record<string, unknown>).session_id);
+    const server = api.servers.get(session)!;
+    // Another runtime API's URL than the one that started it: refused, nothing asked.
+    const before = api.requests.length;
+    const other = await runCli(['run', '--runtime-api', 'http://127.0.0.1:9', '--store', dir!, 'second'], {
+      env: e,
+      cwd: local,
+    });
+    assert.equal(other.code, 1, other.stdout + other.stderr);
+    assert.match(
+      other.stderr,
+      new RegExp(`was started by the runtime API at ${api.url}, not http://127\.0\.0\.1:9`),
+    );
+    // No LOGBOOK_REMOTE_KEY: the runtime API gives the server's key again.
+    const r = await runCli([...args, '--store', dir!, 'second'], { env: e, cwd: local });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.equal(readFileSync(join(remoteDir, 'two.txt'), 'utf8'), 'second\n');
+    const asked = api.requests.slice(before).map((q) => `${q.method} ${q.path}`);
+    assert.deepEqual(asked.slice(0, 2), [`GET /sessions/${session}`, 'POST /resume'], asked.join(', '));
+    assert.ok(
+      api.requests.some(
+        (q) => q.path === '/resume' && (q.body as { runtime_id?: string }).runtime_id === `rt-${session}`,
+      ),
+    );
+    assert.match(r.stderr, /is paused; resuming it on/);
+    for (const secret of [api.key, server.key]) {
+      assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), 'a key was printed');
+      assert.ok(!readFileSync(join(dir!, 'remote.json'), 'utf8').includes(secret), 'a key in remote.json');
+      assert.ok(!segments(dir!).includes(secret), 'a key in the log');
+    }
+    const verify = await runCli(['verify', dir!], { env: e });
+    assert.equal(verify.code, 0, verify.stdout + verify.stderr);
+  });
 });

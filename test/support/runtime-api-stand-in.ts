@@ -1,5 +1,6 @@
 // Test-only: a runtime API of the tests' own, speaking the requests the OpenHands SDK's remote
 // workspace makes (POST /start, GET /sessions/{id}, POST /pause and /resume, its key in X-API-Key).
+// A paused session's pod is not ready until /resume.
 // On /start it launches the real agent-server on this machine (test/support/agent-server.ts) and
 // answers that server's URL and session key, as a cluster would answer a pod's.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -70,7 +71,15 @@ export async function startRuntimeApiStandIn(opts: StandInOptions = {}): Promise
       if (opts.ready === 'never') return send(res, 200, { status: 'pending', pod_status: 'pending' });
       if (!servers.has(id)) return send(res, 404, { detail: 'no such session' });
       const state = paused.has(id) ? 'paused' : 'running';
-      return send(res, 200, { status: state, pod_status: state === 'running' ? 'ready' : 'paused' });
+      // As the SDK reads it to find a session's runtime again: its id, URL and session key.
+      const server = servers.get(id)!;
+      return send(res, 200, {
+        status: state,
+        pod_status: state === 'running' ? 'ready' : 'paused',
+        runtime_id: `rt-${id}`,
+        url: server.url,
+        session_api_key: server.key,
+      });
     }
     if (req.method === 'POST' && (path === '/pause' || path === '/resume')) {
       const id = String(b.runtime_id).replace(/^rt-/, '');

@@ -1,6 +1,6 @@
 // A conversation that runs on an agent-server, as the chat shows it at 300 px: its events render as
 // a local conversation's, the header names the server, and a held command's card gives Logbook's
-// rating with its reason beside the server's own; the composer has no Plan/Act toggle. Screenshots of Light, Dark and High Contrast go
+// rating with its reason beside the server's own; the composer's Plan/Act toggle switches its mode. Screenshots of Light, Dark and High Contrast go
 // to test-results/webview/.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -49,13 +49,16 @@ describe('webview: a remote conversation', function () {
         const bar = p.page.locator('section.approval');
         assert.equal(await bar.getByRole('button', { name: 'Confirm' }).count(), 1);
         assert.equal(await bar.locator('.link-button').count(), 0, 'no "Always allow" for a remote action');
-        // The server's agent has no plan mode: no Plan/Act toggle that would do nothing.
-        assert.equal(await p.page.locator('.composer-bar').count(), 1);
-        assert.equal(
-          await p.page.locator('.mode-toggle').count(),
-          0,
-          'a Plan/Act toggle for a remote conversation',
-        );
+        // Plan mode holds there too (Logbook rejects what the server holds that writes or runs).
+        const plan = p.page.getByRole('group', { name: 'Agent mode' }).getByRole('button', { name: 'Plan' });
+        assert.equal(await plan.getAttribute('aria-pressed'), 'false');
+        await plan.click();
+        const posted = await p.posted();
+        assert.deepEqual(posted[posted.length - 1], {
+          type: 'setMode',
+          conversationId: header.id,
+          mode: 'plan',
+        });
         await p.page.screenshot({ path: join(SHOTS, `remote-held-${theme}-300.png`) });
         assert.deepEqual(p.errors, [], 'no uncaught page errors');
       } finally {

@@ -40,16 +40,22 @@ export function planModeRefusal(
   );
 }
 
-function writeReason(
-  spec: ToolSpec,
+/**
+ * Why this call would write or run something, or null when it only reads. Also judges the actions
+ * an agent-server holds (remote plan mode), whose repository settings are not on this machine:
+ * `gitConfig` then says what a git command's configuration is not known to do.
+ */
+export function writeReason(
+  spec: Pick<ToolSpec, 'name' | 'readOnly'>,
   args: Readonly<Record<string, unknown>>,
   roots: readonly string[],
   shellCwd: string | undefined,
+  gitConfig: typeof gitConfigRunsPrograms = gitConfigRunsPrograms,
 ): string | null {
   if (spec.readOnly) return null;
   if (spec.name === 'file_editor')
     return args.command === 'view' ? null : `file_editor ${String(args.command)} changes files`;
-  if (spec.name === 'terminal') return terminalWriteReason(args, roots, shellCwd);
+  if (spec.name === 'terminal') return terminalWriteReason(args, roots, shellCwd, gitConfig);
   return `${spec.name} is not a read-only tool`;
 }
 
@@ -57,6 +63,7 @@ function terminalWriteReason(
   args: Readonly<Record<string, unknown>>,
   roots: readonly string[],
   shellCwd: string | undefined,
+  gitConfig: typeof gitConfigRunsPrograms,
 ): string | null {
   const command = typeof args.command === 'string' ? args.command : '';
   if (args.reset === true) return 'restarting the shell stops what runs in it';
@@ -69,7 +76,7 @@ function terminalWriteReason(
   const verdict = commandReadOnly(command, {
     roots,
     ...(shellCwd ? { cwd: shellCwd } : {}),
-    gitConfigRunsPrograms,
+    gitConfigRunsPrograms: gitConfig,
   });
   return verdict.readOnly ? null : `\`${command}\` is not read-only (${verdict.reason})`;
 }

@@ -86,7 +86,11 @@ describe('hostile: a remote conversation whose server parents branch', function 
       const sent = order(e);
       const s = await standIn({ frames: () => sent.map((x) => JSON.stringify(x)) });
       servers.push(s.server);
-      const r = await runCli(['run', '--remote', s.url, '--no-input', 'list files'], { env, cwd: root });
+      // Every action asks (in risky mode Logbook's rules would approve the `ls` themselves).
+      const r = await runCli(['run', '--remote', s.url, '--confirm', 'always', '--no-input', 'list files'], {
+        env,
+        cwd: root,
+      });
       assert.equal(r.code, 2, r.stdout + r.stderr);
 
       const shown = await runCli(['show', storeOf(), '--json'], { env });

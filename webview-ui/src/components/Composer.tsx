@@ -265,25 +265,23 @@ export function Composer({ readOnly, inputRef }: Props) {
         {problem}
       </div>
       <div class="composer-bar">
-        {/* An agent-server's agent has no plan mode: a toggle there would do nothing. */}
-        {h?.model?.provider !== 'remote' && (
-          <div class="mode-toggle" role="group" aria-label={t('agentMode')}>
-            {MODES.map((m) => (
-              <button
-                key={m.mode}
-                type="button"
-                class={`mode-option${mode === m.mode ? ' selected' : ''}`}
-                aria-pressed={mode === m.mode}
-                title={m.title}
-                disabled={readOnly}
-                onClick={() => choose(m.mode)}
-              >
-                <Icon name={m.icon} />
-                <span>{m.label}</span>
-              </button>
-            ))}
-          </div>
-        )}
+        {/* On an agent-server's conversation too: there Logbook rejects what the server holds. */}
+        <div class="mode-toggle" role="group" aria-label={t('agentMode')}>
+          {MODES.map((m) => (
+            <button
+              key={m.mode}
+              type="button"
+              class={`mode-option${mode === m.mode ? ' selected' : ''}`}
+              aria-pressed={mode === m.mode}
+              title={m.title}
+              disabled={readOnly}
+              onClick={() => choose(m.mode)}
+            >
+              <Icon name={m.icon} />
+              <span>{m.label}</span>
+            </button>
+          ))}
+        </div>
         {/* Toggles with a word each: an icon alone did not say what it attaches. */}
         <button
           type="button"

@@ -128,13 +128,17 @@ Options:
                          logged here, marked with the server (docs/REMOTE.md); with --store
                          CONV_DIR and no task, resumes that remote conversation; with a task,
                          sends it as the conversation's next message (refused while it runs
-                         or waits for an answer on the server)
+                         or waits for an answer on the server); with --mode plan the server holds
+                         every action and Logbook rejects what writes or runs (kept for the next
+                         task; --mode act ends it)
   --runtime-api URL      ask a runtime API (a cluster) to start an agent-server for a new session
                          (its key in LOGBOOK_RUNTIME_API_KEY), wait until it is ready, then run
                          the task there as --remote does; --image IMAGE: the server's image
                          (default ghcr.io/openhands/agent-server:latest-python);
                          --runtime-timeout SECONDS: how long to wait for it (default 300); the
-                         runtime keeps running afterwards unless --pause-runtime
+                         runtime keeps running afterwards unless --pause-runtime; with --store
+                         CONV_DIR [task], asks the runtime API again for the server and its key
+                         (resuming a paused runtime) and goes on as --remote --store does
   --max-iterations N     agent steps before it stops (default 100)
   --max-tool-calls N     tool calls of one model reply that run; the others get an error (default
                          32, or LOGBOOK_MAX_TOOL_CALLS)

@@ -92,8 +92,9 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
     throw new UsageError(`logbook run: --mode must be plan or act, got "${values.mode}".`);
   }
   // `--mode act` on a conversation in plan mode without a task approves its plan.
-  // `--remote URL --store DIR` without a task resumes a remote conversation.
-  const resumesRemote = values.remote !== undefined && values.store !== undefined;
+  // `--remote URL --store DIR` (or `--runtime-api URL --store DIR`) without a task resumes a remote conversation.
+  const resumesRemote =
+    (values.remote !== undefined || values['runtime-api'] !== undefined) && values.store !== undefined;
   if (task === undefined && !(agentMode === 'act' && values.store !== undefined) && !resumesRemote)
     throw new UsageError('logbook run: a task is required: logbook run "TEXT" (or --task TEXT).');
   const settings = cliSettings('run', io.env, { flags: values, warn: (line) => io.err(line) });

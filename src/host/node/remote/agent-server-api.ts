@@ -57,12 +57,13 @@ export function normalizeServerUrl(raw: string): string {
 }
 
 /**
- * Logbook's confirmation modes as the server's policies: `always` asks for every action, `never`
- * for none; Logbook's default (ask for what is risky) is the server's ConfirmRisky.
+ * Logbook's confirmation modes as the server's policies: `never` asks for nothing; every other mode
+ * holds every action (AlwaysConfirm), and Logbook's own rules decide which to ask the user about
+ * (remote-gate.ts). The server's ConfirmRisky would go by the risk its model gives each action
+ * itself: a model that calls a write LOW would pass what Logbook's `risky` asks about.
  */
 export function confirmationPolicy(mode: string): Record<string, unknown> {
   if (mode === 'never' || mode === 'auto') return { kind: 'NeverConfirm' };
-  if (mode === 'risky') return { kind: 'ConfirmRisky', threshold: 'HIGH' };
   return { kind: 'AlwaysConfirm' };
 }
 
@@ -170,6 +171,17 @@ export async function respondToConfirmation(
   await call(target, 'POST', `/api/conversations/${conversationId}/events/respond_to_confirmation`, {
     accept: answer.accept,
     ...(answer.reason ? { reason: answer.reason } : {}),
+  });
+}
+
+/** Sets the conversation's confirmation policy (Logbook's mode, as confirmationPolicy maps it). */
+export async function setConfirmationPolicy(
+  target: AgentServerTarget,
+  conversationId: string,
+  mode: string,
+): Promise<void> {
+  await call(target, 'POST', `/api/conversations/${conversationId}/confirmation_policy`, {
+    policy: confirmationPolicy(mode),
   });
 }
 

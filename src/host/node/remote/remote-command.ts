@@ -1,21 +1,30 @@
 // `logbook run --remote URL "task"`: checks what the remote run needs (the URL, the session key
 // from LOGBOOK_REMOTE_KEY, the model Logbook is configured with), then runs it (remote-run.ts).
 import type { ConfirmationMode } from '../../../core/agent/settings';
+import { isAgentMode } from '../../../core/agent/plan-mode';
 import { llmSettingsFrom } from '../../../core/settings';
 import type { CliSettings } from '../cli/cli-settings';
 import { UsageError } from '../cli/exit-codes';
 import { inPlaceAt } from '../cli/ask-in-place';
 import type { CliIo } from '../cli/io';
-import { normalizeServerUrl, RemoteError } from './agent-server-api';
+import { type AgentServerTarget, normalizeServerUrl, RemoteError } from './agent-server-api';
 import { remoteRun } from './remote-run';
 import { REMOTE_KEY_VARIABLE, resumeRemote, sendTaskRemote } from './remote-decide';
 import { readRemoteOrigin } from './remote-risk';
+import { remoteGate } from './remote-gate';
 import type { RuntimeOrigin } from './remote-origin';
 
 export { REMOTE_KEY_VARIABLE };
 
 export interface RemoteCommandInput {
-  values: { remote?: string; 'remote-dir'?: string; json?: boolean; 'no-input'?: boolean };
+  values: {
+    remote?: string;
+    'remote-dir'?: string;
+    json?: boolean;
+    'no-input'?: boolean;
+    /** plan or act (checked by run). */
+    mode?: string;
+  };
   task: string | undefined;
   /** The folder of a remote conversation to resume (`--store`). */
   storeDir?: string;
@@ -37,7 +46,7 @@ export async function runRemote(io: CliIo, input: RemoteCommandInput): Promise<n
       `logbook run --remote: set ${REMOTE_KEY_VARIABLE} to the agent-server's session API key.`,
     );
   }
-  if (input.storeDir !== undefined) return resume(io, input, url);
+  if (input.storeDir !== undefined) return continueRemote(io, input, url);
   if (input.task === undefined) throw new UsageError('logbook run --remote: a task is required.');
   return runTaskOn(io, input, input.task, { target: { url, key } });
 }
@@ -52,15 +61,17 @@ export async function runTaskOn(
 ): Promise<number> {
   const { values, settings } = input;
   const llm = llmSettingsFrom(settings.resolved);
+  const remoteDir = values['remote-dir'] ?? input.workspace;
   try {
     return await remoteRun(io, {
       ...where,
       task,
       workspace: input.workspace,
-      remoteDir: values['remote-dir'] ?? input.workspace,
+      remoteDir,
       settings,
       model: { model: llm.model, baseUrl: llm.baseUrl, apiKey: llm.apiKey },
       confirmation: settings.get<ConfirmationMode>('confirmation.mode'),
+      gate: remoteGate(settings, values.mode === 'plan' ? 'plan' : 'act', remoteDir),
       maxIterations: settings.get<number>('maxIterations'),
       askInPlace: inPlaceAt(io, values, input.workspace) !== undefined,
       json: values.json === true,
@@ -75,7 +86,13 @@ export async function runTaskOn(
  * `--store DIR`: the conversation in DIR, which ran on this server, runs on from where it stopped,
  * or, with a task, on that task as its next message.
  */
-function resume(io: CliIo, input: RemoteCommandInput, url: string): Promise<number> {
+export function continueRemote(
+  io: CliIo,
+  input: RemoteCommandInput,
+  url: string,
+  /** The server and its key, found through the runtime API that started it. */
+  target?: AgentServerTarget,
+): Promise<number> {
   const dir = input.storeDir!;
   const origin = readRemoteOrigin(dir);
   if (!origin)
@@ -96,6 +113,8 @@ function resume(io: CliIo, input: RemoteCommandInput, url: string): Promise<numb
     settings: input.settings,
     askInPlace: inPlaceAt(io, input.values, input.workspace) !== undefined,
     json: input.values.json === true,
+    ...(isAgentMode(input.values.mode) ? { mode: input.values.mode } : {}),
+    ...(target ? { target } : {}),
   };
   return input.task === undefined
     ? resumeRemote(io, folder)

@@ -3,6 +3,7 @@
 // `logbook run --remote URL --store DIR` resumes a paused one (/run), or with a task sends it as the
 // next user message (`POST …/events`). Either way the run streams on
 // into the local log from the last event it holds until the next stop, nothing written twice.
+import type { AgentMode } from '../../../core/agent/plan-mode';
 import { isCorruptRecord } from '../../../core/log';
 import { cliHeadFile } from '../config-dir';
 import { openConversationStore } from '../session/conversation-store';
@@ -17,8 +18,10 @@ import {
   respondToConfirmation,
   runConversation,
   sendUserMessage,
+  setConfirmationPolicy,
 } from './agent-server-api';
-import { assertFromServer, REMOTE_KEY_VARIABLE, type RemoteOrigin } from './remote-origin';
+import { assertFromServer, REMOTE_KEY_VARIABLE, type RemoteOrigin, writeRemoteOrigin } from './remote-origin';
+import { remoteConfirmation, remoteGate } from './remote-gate';
 import { streamRemote } from './remote-run';
 import { heldActions, lastStatus } from './remote-status';
 
@@ -30,6 +33,10 @@ export interface RemoteFolder {
   settings: CliSettings;
   askInPlace: boolean;
   json: boolean;
+  /** `--mode`: plan or act from now on (default: the mode remote.json records). */
+  mode?: AgentMode;
+  /** The server's key when a runtime API gave it (else LOGBOOK_REMOTE_KEY). */
+  target?: AgentServerTarget;
 }
 
 /** What is sent before streaming on; `known` is what the log holds. */
@@ -42,7 +49,7 @@ async function goOn(
   step: Step,
   send?: (target: AgentServerTarget, id: string) => Promise<void>,
 ): Promise<number> {
-  const key = io.env[REMOTE_KEY_VARIABLE];
+  const key = f.target?.key ?? io.env[REMOTE_KEY_VARIABLE];
   if (!key) {
     throw new UsageError(
       `logbook ${command}: the conversation runs on ${f.origin.server}; set ${REMOTE_KEY_VARIABLE} to its session API key.`,
@@ -62,8 +69,10 @@ async function goOn(
       unknown
     >[];
     assertFromServer(f, known);
+    const gate = remoteGate(f.settings, f.mode ?? f.origin.mode ?? 'act', f.origin.working_dir);
     let done: string;
     try {
+      await holdFor(gate.mode, f, target, id);
       done = await step(target, id, known);
     } catch (err) {
       // One line, prefixed once with the command (cli/main.ts).
@@ -81,11 +90,31 @@ async function goOn(
       remoteDir: f.origin.working_dir,
       askInPlace: f.askInPlace,
       json: f.json,
+      gate,
       ...(send ? { send: () => send(target, id) } : {}),
     };
     return await streamRemote(io, opts, id, store, known);
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * Plan mode makes the server hold every action before anything runs on; leaving it gives the
+ * server the user's own policy back. The mode is recorded beside the log for the next command.
+ */
+async function holdFor(
+  mode: AgentMode,
+  f: RemoteFolder,
+  target: AgentServerTarget,
+  id: string,
+): Promise<void> {
+  const was = f.origin.mode ?? 'act';
+  if (mode !== 'plan' && was !== 'plan') return;
+  await setConfirmationPolicy(target, id, mode === 'plan' ? 'always' : remoteConfirmation(f.settings));
+  if (mode !== was) {
+    const { mode: _old, ...rest } = f.origin;
+    writeRemoteOrigin(f.dir, mode === 'plan' ? { ...rest, mode } : rest);
   }
 }
 

@@ -13,6 +13,8 @@ export interface RemoteOrigin {
   working_dir: string;
   /** Where the server came from when a runtime API started it (never its key or the server's). */
   runtime?: RuntimeOrigin;
+  /** Plan mode: the server holds every action and Logbook refuses what writes or runs (act when absent). */
+  mode?: 'plan';
 }
 
 export interface RuntimeOrigin {
@@ -44,7 +46,13 @@ export function readRemoteOrigin(dir: string): RemoteOrigin | undefined {
         typeof r.runtime_id === 'string'
           ? { runtime: { api_url: r.api_url, session_id: r.session_id, runtime_id: r.runtime_id } }
           : {};
-      return { server: v.server, conversation_id: v.conversation_id, working_dir: v.working_dir, ...runtime };
+      return {
+        server: v.server,
+        conversation_id: v.conversation_id,
+        working_dir: v.working_dir,
+        ...runtime,
+        ...(v.mode === 'plan' ? { mode: 'plan' as const } : {}),
+      };
     }
   } catch {
     // no file: a local conversation

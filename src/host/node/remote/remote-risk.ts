@@ -14,7 +14,7 @@ export interface RemoteRisk {
 }
 
 /** The arguments the tool was called with: the call's own JSON, else the stored action. */
-function argumentsOf(e: Readonly<Record<string, unknown>>): Record<string, unknown> {
+export function argumentsOf(e: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const call = e.tool_call as { arguments?: unknown } | undefined;
   if (typeof call?.arguments === 'string') {
     try {

@@ -34,6 +34,7 @@ import { chainRemoteEvent } from './remote-chain';
 import { type RemoteDelta, RemoteReplyPreview } from './remote-deltas';
 import { remoteRisk, remoteRiskText, writeRemoteOrigin } from './remote-risk';
 import type { RuntimeOrigin } from './remote-origin';
+import { gateHeld, type GateVerdict, type RemoteGate } from './remote-gate';
 
 export interface RemoteRunOptions {
   target: AgentServerTarget;
@@ -51,6 +52,8 @@ export interface RemoteRunOptions {
   json: boolean;
   /** The runtime API that started the server, recorded in remote.json. */
   runtime?: RuntimeOrigin;
+  /** Logbook's answers to what the server holds (its rules, plan mode); the policy sent follows its mode. */
+  gate?: RemoteGate;
 }
 
 /** How long a dropped stream is tried again before the server counts as gone. */
@@ -65,7 +68,8 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
   const id = await startConversation(target, {
     workingDir: opts.remoteDir,
     task: opts.task,
-    confirmation: opts.confirmation,
+    // In plan mode the server holds every action, for Logbook to refuse what writes or runs.
+    confirmation: opts.gate?.mode === 'plan' ? 'always' : opts.confirmation,
     model: opts.model,
     ...(opts.maxIterations ? { maxIterations: opts.maxIterations } : {}),
   });
@@ -84,6 +88,7 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
       conversation_id: id,
       working_dir: opts.remoteDir,
       ...(opts.runtime ? { runtime: opts.runtime } : {}),
+      ...(opts.gate?.mode === 'plan' ? { mode: 'plan' as const } : {}),
     });
     return await new RemoteStream(io, opts, id, store).run();
   } finally {
@@ -92,7 +97,10 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
 }
 
 /** What streaming a remote conversation into its log needs. */
-export type RemoteStreamOptions = Pick<RemoteRunOptions, 'target' | 'remoteDir' | 'askInPlace' | 'json'> & {
+export type RemoteStreamOptions = Pick<
+  RemoteRunOptions,
+  'target' | 'remoteDir' | 'askInPlace' | 'json' | 'gate'
+> & {
   /** Told of each event once it is in the log, with its place there (the editor's chat shows it). */
   appended?: (event: StoredConversationEvent, seq: number) => void;
   /** Told of the reply's text as the server streams it (the chat's live preview); never logged. */
@@ -406,6 +414,8 @@ class RemoteStream {
     // The status can overtake the action it is about (the stream does not keep their order).
     this.heldToCome = held.length === 0;
     if (this.heldToCome) return;
+    const verdict = this.opts.gate ? gateHeld(held, this.opts.gate) : undefined;
+    if (verdict && verdict.kind !== 'ask') return this.answer(verdict);
     if (!this.opts.askInPlace || !this.io.ask) {
       this.io.err(
         `${held.length} action(s) wait for confirmation on the server; the conversation stays there, waiting.`,
@@ -431,6 +441,24 @@ class RemoteStream {
         // The server answers every held action at once.
         break;
       }
+    } catch (err) {
+      this.gone(err);
+    } finally {
+      this.answering = false;
+    }
+  }
+
+  /** Logbook's own answer (its rules, plan mode), sent as the user's would be; after a rejection the agent goes on. */
+  private async answer(verdict: Exclude<GateVerdict, { kind: 'ask' }>): Promise<void> {
+    this.answering = true;
+    try {
+      const accept = verdict.kind === 'accept';
+      this.io.err(verdict.line);
+      await respondToConfirmation(this.opts.target, this.id, {
+        accept,
+        ...(verdict.kind === 'reject' ? { reason: verdict.reason } : {}),
+      });
+      if (!accept) await runConversation(this.opts.target, this.id);
     } catch (err) {
       this.gone(err);
     } finally {

@@ -93,6 +93,33 @@ export async function startRuntime(
   return { runtimeId, url, sessionApiKey };
 }
 
+/** What the runtime API says of a session (`GET /sessions/{id}`, the SDK's check for a runtime). */
+export interface RuntimeSession {
+  status: string;
+  runtimeId: string;
+  url: string;
+  /** Absent when the API does not give the key again. */
+  sessionApiKey: string | undefined;
+}
+
+export async function runtimeSession(api: RuntimeApi, sessionId: string): Promise<RuntimeSession> {
+  const v = (await request(api, 'GET', `/sessions/${encodeURIComponent(sessionId)}`)) as Record<
+    string,
+    unknown
+  >;
+  const str = (x: unknown) => (typeof x === 'string' ? x : '');
+  return {
+    status: printableLine(str(v.status).toLowerCase() || str(v.pod_status).toLowerCase() || 'no status'),
+    runtimeId: str(v.runtime_id) || str(v.id),
+    url: str(v.url),
+    sessionApiKey: str(v.session_api_key) || undefined,
+  };
+}
+
+export async function resumeRuntime(api: RuntimeApi, runtimeId: string): Promise<void> {
+  await request(api, 'POST', '/resume', { runtime_id: runtimeId });
+}
+
 /** Statuses after which waiting longer does not help. */
 const FAILED = new Set(['failed', 'unknown', 'crashloopbackoff', 'stopped', 'error']);
 

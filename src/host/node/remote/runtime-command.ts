@@ -6,7 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { UsageError } from '../cli/exit-codes';
 import type { CliIo } from '../cli/io';
 import { normalizeServerUrl, RemoteError } from './agent-server-api';
-import { type RemoteCommandInput, runTaskOn } from './remote-command';
+import { continueRemote, type RemoteCommandInput, runTaskOn } from './remote-command';
+import { findRuntimeServer, runtimeOriginOf } from './runtime-resume';
 import {
   DEFAULT_RUNTIME_IMAGE,
   pauseRuntime,
@@ -43,15 +44,15 @@ export async function runOnRuntime(io: CliIo, input: RuntimeCommandInput): Promi
   }
   const key = io.env[RUNTIME_KEY_VARIABLE];
   if (!key) throw usage(`set ${RUNTIME_KEY_VARIABLE} to the runtime API's key.`);
-  if (input.storeDir !== undefined || values.remote !== undefined)
-    throw usage('starts a new server for a new conversation; it takes no --remote or --store.');
-  if (input.task === undefined || !input.task.trim()) throw usage('a task is required.');
-  const image = values.image ?? DEFAULT_RUNTIME_IMAGE;
-  if (!image.trim()) throw usage('--image is empty.');
+  if (values.remote !== undefined) throw usage('finds its server itself; it takes no --remote.');
   const seconds =
     values['runtime-timeout'] === undefined ? DEFAULT_TIMEOUT_S : Number(values['runtime-timeout']);
   if (!Number.isFinite(seconds) || seconds <= 0)
     throw usage(`--runtime-timeout must be a number of seconds, got "${values['runtime-timeout']}".`);
+  if (input.storeDir !== undefined) return continueOnRuntime(io, input, { url: apiUrl, key }, seconds);
+  if (input.task === undefined || !input.task.trim()) throw usage('a task is required.');
+  const image = values.image ?? DEFAULT_RUNTIME_IMAGE;
+  if (!image.trim()) throw usage('--image is empty.');
 
   const api: RuntimeApi = { url: apiUrl, key };
   const sessionId = `logbook-${randomUUID()}`;
@@ -85,6 +86,29 @@ export async function runOnRuntime(io: CliIo, input: RuntimeCommandInput): Promi
     throw err;
   } finally {
     if (runtimeId !== undefined) await leave(io, api, runtimeId, values['pause-runtime'] === true);
+  }
+}
+
+/**
+ * `--store DIR`: the conversation its server ran goes on (or takes the task), the server found
+ * again through the runtime API; a paused runtime is resumed first.
+ */
+async function continueOnRuntime(
+  io: CliIo,
+  input: RuntimeCommandInput,
+  api: RuntimeApi,
+  seconds: number,
+): Promise<number> {
+  if (input.values.image !== undefined) throw usage('--image starts a new server; it takes no --store.');
+  const origin = runtimeOriginOf(input.storeDir!, api.url, FLAG);
+  try {
+    const target = await findRuntimeServer(io, api, origin, seconds * 1000);
+    return await continueRemote(io, input, origin.server, target);
+  } catch (err) {
+    if (err instanceof RemoteError) throw new Error(`logbook run ${FLAG}: ${err.message}`);
+    throw err;
+  } finally {
+    await leave(io, api, origin.runtime!.runtime_id, input.values['pause-runtime'] === true);
   }
 }
 

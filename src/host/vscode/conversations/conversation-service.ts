@@ -214,7 +214,7 @@ export class ConversationService extends ConversationSessions implements ChatBac
     mode?: AgentMode,
   ): Promise<void> {
     const remote = this.activeConversationId ? await this.remote.of(this.activeConversationId) : undefined;
-    if (remote) return remote.sendMessage(text);
+    if (remote) return remote.sendMessage(text, mode);
     const existing = this.activeSession;
     const s = existing ?? (await this.create());
     if (!this.activeConversationId) await this.setActive(s.id);
@@ -249,7 +249,8 @@ export class ConversationService extends ConversationSessions implements ChatBac
   }
 
   async setMode(conversationId: string, mode: AgentMode): Promise<void> {
-    if (this.remote.isRemote(conversationId)) return; // the server's agent has no plan mode
+    // A remote conversation's plan mode: Logbook's answers to what its server holds.
+    if (this.remote.isRemote(conversationId)) return (await this.remote.of(conversationId))?.setMode(mode);
     await (await this.session(conversationId)).setMode(mode);
   }
 

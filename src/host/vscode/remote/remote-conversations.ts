@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import type { ConfirmationMode } from '../../../core/agent/settings';
 import type { SigningIdentity } from '../../../core/signing';
 import { entryFromState, type IndexEntry } from '../../../core/state';
 import { openConversationStore } from '../../node/session/conversation-store';
@@ -13,7 +14,7 @@ import { readRemoteOrigin, REMOTE_ORIGIN_FILE, writeRemoteOrigin } from '../../n
 import type { SequencedEvent } from '../chat/chat-backend';
 import type { StreamDelta } from '../../../protocol/messages';
 import { windowLockHolder } from '../handoff/lock-holder';
-import { editorSetting, readLlmSettings, writeSetting } from '../settings/config';
+import { editorSetting, readDefaultMode, readLlmSettings, writeSetting } from '../settings/config';
 import type { RemoteSession } from './remote-session';
 
 /** The remote stack, loaded on first use (a bundle of its own). */
@@ -106,6 +107,10 @@ export class RemoteConversations {
           since.toLocaleTimeString(),
           String(every),
         ),
+      confirmation: () => ({
+        confirmation: editorSetting<ConfirmationMode>('confirmation.mode'),
+        allowRules: editorSetting<string[]>('confirmation.allowRules'),
+      }),
     });
     this.sessions.set(id, session);
     return session;
@@ -128,13 +133,15 @@ export class RemoteConversations {
     if (!key) throw new Error(vscode.l10n.t('No session key for {0}: nothing was sent.', url));
     const llm = await readLlmSettings(this.deps.secrets);
     const target = { url, key };
+    const mode = readDefaultMode();
     let id: string;
     try {
       // The task is sent once the event stream is open (follow): the server streams a reply's
       // text only to those listening when it is written.
       id = await startConversation(target, {
         workingDir: req.workingDir,
-        confirmation: editorSetting<string>('confirmation.mode'),
+        // A new conversation starts in logbook.agent.defaultMode: in plan the server holds every action.
+        confirmation: mode === 'plan' ? 'always' : editorSetting<string>('confirmation.mode'),
         model: { model: llm.model, baseUrl: llm.baseUrl || undefined, apiKey: llm.apiKey || undefined },
       });
     } catch (err) {
@@ -150,7 +157,12 @@ export class RemoteConversations {
       headFile: this.deps.headFile(id),
       lockHolder: windowLockHolder(),
     });
-    writeRemoteOrigin(dir, { server: url, conversation_id: id, working_dir: req.workingDir });
+    writeRemoteOrigin(dir, {
+      server: url,
+      conversation_id: id,
+      working_dir: req.workingDir,
+      ...(mode === 'plan' ? { mode } : {}),
+    });
     await store.close();
     const session = (await this.of(id))!;
     this.deps.log.info(`Remote conversation ${id}: started on ${url}`);

@@ -6,7 +6,7 @@
 import type { StoredConversationEvent } from '../../../core/agent/event-codec';
 import type { Event } from '../../../core/events';
 import { isCorruptRecord, type Slot } from '../../../core/log/event-store';
-import { type ConversationState, IncrementalState } from '../../../core/state';
+import { type AgentMode, type ConversationState, IncrementalState } from '../../../core/state';
 import type { ConversationStore } from '../../node/session/conversation-store';
 import type { CliIo, StopSignal } from '../../node/cli/io';
 import { EXIT } from '../../node/cli/exit-codes';
@@ -20,13 +20,15 @@ import {
   respondToConfirmation,
   runConversation,
   sendUserMessage,
+  setConfirmationPolicy,
   startConversation,
 } from '../../node/remote/agent-server-api';
 import type { RemoteDelta } from '../../node/remote/remote-deltas';
+import { writeRemoteOrigin } from '../../node/remote/remote-origin';
 import { forkOnServer, recordFork } from '../../node/remote/remote-fork-record';
 import { streamRemote } from '../../node/remote/remote-run';
-import { remoteRisk } from '../../node/remote/remote-risk';
-import type { RemoteOrigin } from '../../node/remote/remote-risk';
+import { remoteRisk, type RemoteOrigin } from '../../node/remote/remote-risk';
+import type { RemoteGate } from '../../node/remote/remote-gate';
 import { heldActions, lastStatus } from '../../node/remote/remote-status';
 import type { RemoteApplyResult } from '../../node/remote/remote-apply';
 import { applyRemoteChanges, disposeRemoteReview, reviewRemoteChanges } from './remote-review';
@@ -34,6 +36,7 @@ import type { ConversationHeader, SequencedEvent } from '../chat/chat-backend';
 
 export interface RemoteSessionDeps {
   dir: string;
+  /** remote.json; its mode changes with setMode. */
   origin: RemoteOrigin;
   store: ConversationStore;
   /** The server's session key (from the editor's secret storage, asked once); undefined: none given. */
@@ -49,6 +52,8 @@ export interface RemoteSessionDeps {
   onProblem: (message: string) => void;
   /** The header's name of a server that has not answered since `since` (in the editor's words). */
   unreachableLabel?: (server: string, since: Date, everySeconds: number) => string;
+  /** The user's confirmation settings now: Logbook's rules answer what they let run unasked. */
+  confirmation: () => Pick<RemoteGate, 'confirmation' | 'allowRules'>;
 }
 
 const STATUS_LINE = /^logbook run: /;
@@ -72,6 +77,8 @@ export class RemoteSession {
   private readonly state: IncrementalState;
   private streaming: Promise<number> | undefined;
   private interrupt: ((signal: StopSignal) => void) | undefined;
+  /** Logbook's answers in the stream under way (its mode follows setMode). */
+  private gate: RemoteGate | undefined;
   /** What went wrong last (the server gone, a refused key), shown until the next stream. */
   private problem: string | undefined;
   /** Since when the server has not answered; undefined while it does (as far as known). */
@@ -141,6 +148,7 @@ export class RemoteSession {
         return { actionId: String(a.id), risk: r.logbook, reason: r.reasons.join('; '), byRules: true };
       }),
       readOnly: false,
+      mode: this.mode,
       model: { name: this.serverLabel(), provider: 'remote' },
     };
   }
@@ -233,8 +241,30 @@ export class RemoteSession {
     });
   }
 
-  /** A new message from the user: posted to the conversation, which runs on it. */
-  async sendMessage(text: string): Promise<void> {
+  /** Plan or act, as remote.json records it. */
+  get mode(): AgentMode {
+    return this.deps.origin.mode ?? 'act';
+  }
+
+  /**
+   * Plan mode: the server holds every action, and Logbook rejects what writes or runs (remote-gate.ts);
+   * act gives the server the user's own policy back. Takes effect at the next action the server holds.
+   */
+  async setMode(mode: AgentMode): Promise<void> {
+    if (mode === this.mode) return;
+    const policy = mode === 'plan' ? 'always' : this.deps.confirmation().confirmation;
+    await this.withTarget((target) => setConfirmationPolicy(target, this.id, policy));
+    const { mode: _was, ...rest } = this.deps.origin;
+    this.deps.origin = mode === 'plan' ? { ...rest, mode } : rest;
+    writeRemoteOrigin(this.dir, this.deps.origin);
+    // A stream under way answers the next held action by the new mode.
+    if (this.gate) this.gate.mode = mode;
+    this.deps.onHeader();
+  }
+
+  /** A new message from the user (in the composer's mode): posted to the conversation, which runs on it. */
+  async sendMessage(text: string, mode?: AgentMode): Promise<void> {
+    if (mode) await this.setMode(mode);
     await this.send((target) => sendUserMessage(target, this.id, text));
   }
 
@@ -407,6 +437,11 @@ export class RemoteSession {
       remoteDir: this.deps.origin.working_dir,
       // The chat asks: the stream stops at a held action and the card's answer starts the next one.
       askInPlace: false,
+      gate: (this.gate = {
+        mode: this.mode,
+        workingDir: this.deps.origin.working_dir,
+        ...this.deps.confirmation(),
+      }),
       json: false,
       endWhenStopped: catchUp,
       gone: (why: string) => {
