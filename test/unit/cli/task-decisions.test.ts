@@ -97,7 +97,9 @@ describe('logbook review, apply and discard: decisions in the task log', functio
         ['discard', 'cli', undefined],
       ],
     );
-    const verified = await runCli(['verify', 'rec'], { cwd: repo, env });
+    const list = await runCli(['tasks', '--json'], { cwd: repo, env });
+    const [task] = (JSON.parse(list.stdout) as { tasks: { log: string }[] }).tasks;
+    const verified = await runCli(['verify', task!.log], { cwd: repo, env });
     assert.equal(verified.code, 0, printed(verified));
   });
 
