@@ -125,7 +125,9 @@ export async function reviewCommand(argv: readonly string[], io: CliIo): Promise
       'review',
       io,
       task,
-      rejected.map((r) => rejectDecision(task, 'cli', r.path, r.commit, header(r.hunk))),
+      rejected.map((r) =>
+        rejectDecision(task, 'cli', r.path, r.commit, r.hunk === undefined, header(r.hunk)),
+      ),
     );
     return { committed, diff, rejected };
   });

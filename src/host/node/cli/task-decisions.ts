@@ -16,7 +16,7 @@ export async function recordFromCli(
   const settings = cliSettings(command, io.env, { warn: (line) => io.err(line) });
   const how = await recordTaskDecisions(task.log, decisions, {
     signing: cliSigningIdentity(io, settings),
-    headFile: (dir) => cliHeadFile(io.env, dir),
+    headFile: (_id, dir) => cliHeadFile(io.env, dir),
     holder: `logbook ${command} (pid ${process.pid})`,
   });
   if (how === 'queued')

@@ -2,62 +2,27 @@
 // it. Nobody writes the log: the deciding process opens it, taking the writer lock as `logbook run`
 // does, and appends. A window holds it open between two steps (HELD): the decision is left in the
 // log's DECISIONS folder, written whole and renamed, and that window appends it (task-decision-
-// inbox.ts); a window that closes first leaves it to the next process that opens the log to write.
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+// inbox.ts); one that closes first leaves it to the next window that holds the log, or to the next
+// decision recorded here.
 import { createEvent } from '../../../core/events';
 import { hasLiveWriter, isCorruptRecord } from '../../../core/log';
 import type { SigningIdentity } from '../../../core/signing';
-import { isTaskDecision, TASK_DECISION_KEY, type TaskDecision } from '../../../core/worktrees/task-decision';
+import { TASK_DECISION_KEY, type TaskDecision } from '../../../core/worktrees/task-decision';
 import { readSessionInfo } from '../cli/session-file';
 import { openConversationStore } from '../session/conversation-store';
 import { HELD_FILE } from './task-steps';
-
-export const DECISIONS_DIR = 'DECISIONS';
+import { queuedTaskDecisions, queueTaskDecisions } from './task-decision-queue';
 
 export interface DecisionWriter {
   signing?: SigningIdentity;
   /** Where this process keeps the log's signed head (the CLI's and the editor's differ). */
-  headFile?: (dir: string) => string;
+  headFile?: (conversationId: string, dir: string) => string;
   /** This process, in words, for the writer lock. */
   holder: string;
 }
 
 /** Where the decisions went: into the log, left for the window that holds it, or nowhere (no log yet). */
 export type Recorded = 'appended' | 'queued' | 'no log';
-
-/** Leaves `decisions` for the process that holds the log (one file, never seen half written). */
-export function queueTaskDecisions(log: string, decisions: readonly TaskDecision[]): void {
-  const dir = join(log, DECISIONS_DIR);
-  mkdirSync(dir, { recursive: true });
-  const name = `${Date.now().toString().padStart(15, '0')}-${randomUUID()}.json`;
-  const tmp = join(dir, `.${name}.tmp`);
-  writeFileSync(tmp, JSON.stringify(decisions), { mode: 0o600 });
-  renameSync(tmp, join(dir, name));
-}
-
-/** Decisions left for the log's holder, oldest first; `done` removes them once they are appended. */
-export function queuedTaskDecisions(log: string): { decisions: TaskDecision[]; done: () => void } {
-  const dir = join(log, DECISIONS_DIR);
-  let names: string[];
-  try {
-    names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
-  } catch {
-    return { decisions: [], done: () => undefined };
-  }
-  names.sort();
-  const decisions: TaskDecision[] = [];
-  for (const n of names) {
-    try {
-      const parsed: unknown = JSON.parse(readFileSync(join(dir, n), 'utf8'));
-      if (Array.isArray(parsed)) decisions.push(...parsed.filter(isTaskDecision));
-    } catch {
-      // A file that does not read is not a decision; it is removed with the rest.
-    }
-  }
-  return { decisions, done: () => names.forEach((n) => rmSync(join(dir, n), { force: true })) };
-}
 
 /** The event that records `d` in the log, after `parent`. */
 export function taskDecisionEvent(d: TaskDecision, parent: string | null) {
@@ -89,7 +54,7 @@ export async function recordTaskDecisions(
   const store = await openConversationStore(log, {
     ...(w.signing ? { signing: w.signing } : {}),
     conversationId: info.id,
-    ...(w.headFile ? { headFile: w.headFile(log) } : {}),
+    ...(w.headFile ? { headFile: w.headFile(info.id, log) } : {}),
     lockHolder: w.holder,
   });
   try {
@@ -139,16 +104,17 @@ export function applyDecision(
   }
 }
 
-/** A rejection (a hunk when `hunk` names its header, else the whole file) as the decision recorded. */
+/** A rejection (of one hunk, whose header the CLI's listing gives, or of the whole file) as recorded. */
 export function rejectDecision(
   task: Task,
   via: TaskDecision['via'],
   path: string,
   commit: string | null,
+  wholeFile: boolean,
   hunk?: string,
 ): TaskDecision {
   return {
-    decision: hunk === undefined ? 'reject_file' : 'reject_hunk',
+    decision: wholeFile ? 'reject_file' : 'reject_hunk',
     task: task.name,
     branch: task.branch,
     via,

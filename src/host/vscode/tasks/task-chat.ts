@@ -2,6 +2,7 @@
 // task's log, with its worktree as the workspace), and to close one this window holds before
 // apply or discard (its log's writer lock would read as a running task).
 import * as vscode from 'vscode';
+import type { SigningIdentity } from '../../../core/signing';
 import type { TaskRecord } from '../../../core/worktrees';
 import type { ConversationSession } from '../conversations/conversation-session';
 import type { TaskConversationPlace } from '../conversations/task-conversation-place';
@@ -11,6 +12,10 @@ export interface TaskChat {
   showTask(id: string, place: TaskConversationPlace): Promise<ConversationSession>;
   /** False while a step of it runs here. */
   letGoOfTask(dir: string): Promise<boolean>;
+  /** The window's key, signing what it appends to a task's log (its decisions on the task). */
+  readonly signingKey: { identity(): Promise<SigningIdentity> };
+  /** Where the window keeps a conversation's signed head. */
+  headFile(conversationId: string): string;
 }
 
 export function placeOf(record: TaskRecord): TaskConversationPlace {

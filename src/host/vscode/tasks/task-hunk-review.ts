@@ -12,6 +12,8 @@ import { pathToUri } from '../ports/workspace-paths';
 import type { ReviewController } from '../review/review-controller';
 import { type EditorTasks, editorTasks, type TaskPlace, taskPlace } from './task-place';
 import { taskChanges } from './task-review';
+import type { TaskChat } from './task-chat';
+import { recordFromEditor } from './task-decisions';
 
 /** Why no decision on `task`'s review may be taken now, or undefined when one may. */
 function refusal(task: TaskRecord): string | undefined {
@@ -103,6 +105,7 @@ export function connectTaskReview(
   log: vscode.LogOutputChannel,
   place: TaskPlace,
   tasks: EditorTasks,
+  chat: TaskChat,
 ): vscode.Disposable {
   const taskOf = (conversationId: string) => {
     const name = taskOfReviewId(conversationId);
@@ -117,7 +120,11 @@ export function connectTaskReview(
       try {
         const task = taskOf(conversationId);
         if (!task) return;
-        const commit = tasks.commitRejection(task, relative(task.worktree, path), wholeFile);
+        const file = relative(task.worktree, path);
+        const commit = tasks.commitRejection(task, file, wholeFile);
+        void recordFromEditor(chat, log, task, [
+          tasks.rejectDecision(task, 'editor', file, commit, wholeFile),
+        ]);
         log.info(
           `Tasks: the review of ${task.name} rejected a change of ${path} (commit ${commit ?? 'none'})`,
         );
