@@ -26,6 +26,8 @@ export interface TaskDecision {
   into?: string;
   /** The files apply merged, or those it stopped on. */
   files?: string[];
+  /** The decision in words, as the chat shows it (taskDecisionText when it was recorded). */
+  summary?: string;
 }
 
 const KINDS: readonly string[] = ['reject_hunk', 'reject_file', 'apply', 'discard'];
@@ -36,27 +38,27 @@ export function isTaskDecision(v: unknown): v is TaskDecision {
   return KINDS.includes(String(d.decision)) && typeof d.task === 'string' && typeof d.branch === 'string';
 }
 
-/** The decision in one English sentence (the CLI's `show`; the chat has its own words). */
+/** The decision in one English sentence: `logbook show` prints it, the record keeps it for the chat. */
 export function taskDecisionText(d: TaskDecision): string {
   const by = d.via === 'cli' ? 'at the terminal' : 'in the editor';
   const commit = d.commit ? ` (commit ${d.commit.slice(0, 10)})` : '';
   switch (d.decision) {
     case 'reject_hunk':
-      return `you rejected a hunk of ${d.path ?? '?'}${d.hunk ? ` ${d.hunk}` : ''} ${by}${commit}`;
+      return `You rejected a hunk of ${d.path ?? '?'}${d.hunk ? ` ${d.hunk}` : ''} ${by}${commit}`;
     case 'reject_file':
-      return `you rejected every change to ${d.path ?? '?'} ${by}${commit}`;
+      return `You rejected every change to ${d.path ?? '?'} ${by}${commit}`;
     case 'apply':
       return d.outcome === 'conflict'
-        ? `you applied ${d.branch} ${by}; it stopped on conflicts in ${(d.files ?? []).join(', ')}`
+        ? `You applied ${d.branch} ${by}; it stopped on conflicts in ${(d.files ?? []).join(', ')}`
         : d.outcome === 'nothing'
-          ? `you applied ${d.branch} ${by}; it held nothing new`
-          : `you applied ${d.branch} ${by}: ${(d.files ?? []).length} file(s) merged${commit}`;
+          ? `You applied ${d.branch} ${by}; it held nothing new`
+          : `You applied ${d.branch} ${by}: ${(d.files ?? []).length} file(s) merged${commit}`;
     case 'discard':
-      return `you discarded task ${d.task} ${by}: its worktree and branch are removed, this log is kept`;
+      return `You discarded task ${d.task} ${by}: its worktree and branch are removed, this log is kept`;
   }
 }
 
-/** The task is over for its conversation: no message may be sent to it any more. */
-export function endsTask(d: TaskDecision): boolean {
-  return d.decision === 'discard';
+/** `d` with its summary, as it is recorded. */
+export function withSummary(d: TaskDecision): TaskDecision {
+  return { ...d, summary: taskDecisionText(d) };
 }

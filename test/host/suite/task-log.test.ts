@@ -116,7 +116,8 @@ describe('task decisions in the task log, a terminal discard seen by the window'
         .map((e) => e.event as { kind?: string; key?: string; value?: { decision?: string; via?: string } })
         .filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'task_decision')
         .map((e) => `${e.value?.decision} ${e.value?.via}`);
-    return { service, session, id: started.id, shown };
+    const headers = () => view.posted.flatMap((m: HostMessage) => (m.type === 'header' ? [m.header] : []));
+    return { service, session, id: started.id, shown, headers };
   }
 
   function cli(...args: string[]) {
@@ -156,6 +157,9 @@ describe('task decisions in the task log, a terminal discard seen by the window'
     assert.ok(!existsSync(worktree), 'the worktree is still there');
     await until(() => t.shown().includes('discard cli'), 'the chat to show the discard', 15_000);
     assert.deepEqual(await logged(t.session), ['discard cli']);
+    // The chat's composer and resume go: the header it is sent reads the conversation as read-only.
+    await until(() => t.headers().at(-1)?.readOnly === true, 'the chat to take no more messages', 15_000);
+    assert.equal(t.session.header().readOnly, true);
     await assert.rejects(t.session.send('go on'), /discarded/);
     assert.equal((await taskPlace()).store.get('gone').status, 'discarded');
   });

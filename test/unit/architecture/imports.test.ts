@@ -202,7 +202,6 @@ const WEBVIEW_CORE_LEAVES = [
   'src/core/security/command-prefix.ts',
   'src/core/text/html-escape.ts',
   'src/core/tools/terminal-notes.ts',
-  'src/core/worktrees/task-decision.ts',
 ];
 
 describe('import graph of webview-ui/', () => {

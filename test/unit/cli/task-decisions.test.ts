@@ -72,17 +72,17 @@ describe('logbook review, apply and discard: decisions in the task log', functio
     assert.equal(lines.length, 4, shown.stdout);
     assert.match(
       lines[0]!,
-      /\[task\] you rejected a hunk of a\.txt @@ -15,6 \+15,6 @@.* at the terminal \(commit [0-9a-f]{10}\)/,
+      /\[task\] You rejected a hunk of a\.txt @@ -15,6 \+15,6 @@.* at the terminal \(commit [0-9a-f]{10}\)/,
     );
     assert.match(
       lines[1]!,
-      /\[task\] you rejected every change to new\.txt at the terminal \(commit [0-9a-f]{10}\)/,
+      /\[task\] You rejected every change to new\.txt at the terminal \(commit [0-9a-f]{10}\)/,
     );
     assert.match(
       lines[2]!,
-      /\[task\] you applied logbook\/rec at the terminal: 1 file\(s\) merged \(commit [0-9a-f]{10}\)/,
+      /\[task\] You applied logbook\/rec at the terminal: 1 file\(s\) merged \(commit [0-9a-f]{10}\)/,
     );
-    assert.match(lines[3]!, /\[task\] you discarded task rec at the terminal/);
+    assert.match(lines[3]!, /\[task\] You discarded task rec at the terminal/);
 
     const json = await runCli(['show', 'rec', '--json'], { cwd: repo, env });
     const report = JSON.parse(json.stdout) as {
@@ -115,6 +115,6 @@ describe('logbook review, apply and discard: decisions in the task log', functio
     const check = checkSdkFolder(out);
     assert.deepEqual(check.problems, []);
     const shown = await runCli(['show', 'exp'], { cwd: repo, env });
-    assert.match(shown.stdout, /\[task\] you rejected every change to new\.txt at the terminal/);
+    assert.match(shown.stdout, /\[task\] You rejected every change to new\.txt at the terminal/);
   });
 });

@@ -146,7 +146,7 @@ describe('hostile: decisions on a task recorded in its log', function () {
     const shown = await runCli(['show', 'escapes'], { cwd: t.repo, env: t.env });
     assert.equal(shown.code, 0, printed(shown));
     assert.doesNotMatch(shown.stdout, /\x1b|\x07/, 'a terminal escape reached the output');
-    assert.match(shown.stdout, /\[task\] you rejected a hunk of a\.txt @@ .*pwned.* at the terminal/);
+    assert.match(shown.stdout, /\[task\] You rejected a hunk of a\.txt @@ .*pwned.* at the terminal/);
   });
 
   it('a task run in plan mode: its discard is recorded, though the task wrote nothing', async () => {

@@ -1,7 +1,7 @@
 // The panel: header, the timeline and the replay card, the conversation (or the empty state), the
 // approval bar and the composer.
 import { useRef } from 'preact/hooks';
-import { header, taskDiscarded } from '../state/store';
+import { header } from '../state/store';
 import { ApprovalBar } from './ApprovalBar';
 import { Composer } from './Composer';
 import { EmptyState } from './EmptyState';
@@ -22,7 +22,7 @@ export function App({ surface }: { surface: string }) {
       {h && <ReplayCard />}
       <main class="main">{h ? <EventList /> : <EmptyState />}</main>
       <ApprovalBar focusComposer={() => input.current?.focus()} />
-      <Composer readOnly={(h?.readOnly ?? false) || taskDiscarded.value} inputRef={input} />
+      <Composer readOnly={h?.readOnly ?? false} inputRef={input} />
     </div>
   );
 }

@@ -10,7 +10,7 @@ import { type AgentMode, LIMITS, type MentionItem } from '../../../src/protocol/
 import { type Chip, chipFor, droppedUris, fileChip, imageChip, mentionToken } from '../lib/attachments';
 import { mentionAt, type MentionTrigger } from '../lib/mention-trigger';
 import { cancelMentions, mentionItems, queryMentions } from '../state/mentions';
-import { defaultMode, header, newConversationMode, taskDiscarded } from '../state/store';
+import { defaultMode, header, newConversationMode } from '../state/store';
 import { Icon } from './Icon';
 import {
   flushPersist,
@@ -236,13 +236,7 @@ export function Composer({ readOnly, inputRef }: Props) {
         aria-controls={listOpen ? MENTION_LIST_ID : undefined}
         aria-activedescendant={listOpen && items[active] ? optionId(active) : undefined}
         placeholder={
-          taskDiscarded.value
-            ? t('taskDiscardedPlaceholder')
-            : readOnly
-              ? t('readOnlyPlaceholder')
-              : mode === 'plan'
-                ? t('planPlaceholder')
-                : t('askPlaceholder')
+          readOnly ? t('readOnlyPlaceholder') : mode === 'plan' ? t('planPlaceholder') : t('askPlaceholder')
         }
         rows={1}
         maxLength={LIMITS.messageText}

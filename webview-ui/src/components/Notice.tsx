@@ -13,11 +13,6 @@ import { isSandboxWarning, SandboxWarning } from './SandboxWarning';
 import { t } from '../lib/text';
 import type { WebviewTextKey } from '../../../src/protocol/webview-text';
 import { levelWord } from './RiskBadge';
-import {
-  isTaskDecision,
-  TASK_DECISION_KEY,
-  type TaskDecision,
-} from '../../../src/core/worktrees/task-decision';
 
 interface Line {
   icon: string;
@@ -41,33 +36,6 @@ function firstNames(named: { name: string }[]): string {
     .slice(0, 6)
     .map((n) => n.name)
     .join(', ');
-}
-
-/** A decision on the worktree task's change, taken in the editor or at the terminal. */
-function taskDecisionLine(d: TaskDecision): Line {
-  const via = t(d.via === 'cli' ? 'taskAtTerminal' : 'taskInEditor');
-  const path = d.path ?? '?';
-  switch (d.decision) {
-    case 'reject_hunk':
-      return {
-        icon: 'discard',
-        text: t('taskRejectedHunk', path, via),
-        tone: 'neutral',
-        ...(d.hunk ? { detail: d.hunk } : {}),
-      };
-    case 'reject_file':
-      return { icon: 'discard', text: t('taskRejectedFile', path, via), tone: 'neutral' };
-    case 'apply':
-      return d.outcome === 'conflict'
-        ? {
-            icon: 'warning',
-            text: t('taskApplyConflict', d.branch, (d.files ?? []).join(', '), via),
-            tone: 'warn',
-          }
-        : { icon: 'git-merge', text: t('taskApplied', d.branch, via), tone: 'neutral' };
-    case 'discard':
-      return { icon: 'trash', text: t('taskDiscarded', via), tone: 'warn' };
-  }
 }
 
 function describe(e: EventJson): Line {
@@ -104,7 +72,9 @@ function describe(e: EventJson): Line {
         };
       if (key === 'title')
         return { icon: 'edit', text: t('renamedTo', shortValue(e.value)), tone: 'neutral' };
-      if (key === TASK_DECISION_KEY && isTaskDecision(e.value)) return taskDecisionLine(e.value);
+      // A decision on a worktree task (a rejection, apply, discard): the record says it in words.
+      if (key === 'task_decision')
+        return { icon: 'git-merge', text: str(value['summary']) ?? key, tone: 'neutral' };
       if (key === 'llm_retry')
         return {
           icon: 'sync',

@@ -2,7 +2,6 @@
 // the user has expanded. Everything here is derived from what the host sent; nothing the log lacks.
 // Rows live in a plain array mutated in place (10k events must not be copied per append); the
 // `version` signal tells components it changed, and a row's `rev` tells its memoized view to redraw.
-import { endsTask, isTaskDecision, TASK_DECISION_KEY } from '../../../src/core/worktrees/task-decision';
 import { signal } from '@preact/signals';
 import { pointWords } from '../lib/point-words';
 import type { AgentMode, ConversationHeader, EventJson, ViewEvent } from '../../../src/protocol/messages';
@@ -54,8 +53,6 @@ export const latestStatusEvent = signal<string | null>(null);
 /** The first bad event of a conversation found broken: the feed scrolls to its row and marks it. */
 export const brokenEvent = signal<NonNullable<ConversationHeader['brokenAt']> | null>(null);
 export const version = signal(0);
-/** The shown task's conversation was discarded (its log says so): nothing more is sent to it. */
-export const taskDiscarded = signal(false);
 export const rows: Row[] = [];
 /** Every event held, in order: what the persisted cache is made of. */
 export const held: ViewEvent[] = [];
@@ -105,7 +102,6 @@ export function showConversation(next: ConversationHeader | null): void {
     firstSeq = 0;
     lastSeq = -1;
     conversationId = id;
-    taskDiscarded.value = false;
     version.value++;
   }
   if (next) rememberAskedRisks(next);
@@ -238,9 +234,6 @@ function bumpSoon(): void {
 }
 
 function ingest({ seq, event }: ViewEvent): void {
-  if (event.kind === 'ConversationStateUpdateEvent' && event.key === TASK_DECISION_KEY) {
-    if (isTaskDecision(event.value) && endsTask(event.value)) taskDiscarded.value = true;
-  }
   noteAskedRisk(event);
   notePoint(event);
   const rewritten = noteHookRun(event);

@@ -7,7 +7,7 @@
 import { createEvent } from '../../../core/events';
 import { hasLiveWriter, isCorruptRecord } from '../../../core/log';
 import type { SigningIdentity } from '../../../core/signing';
-import { TASK_DECISION_KEY, type TaskDecision } from '../../../core/worktrees/task-decision';
+import { TASK_DECISION_KEY, type TaskDecision, withSummary } from '../../../core/worktrees/task-decision';
 import { readSessionInfo } from '../cli/session-file';
 import { openConversationStore } from '../session/conversation-store';
 import { HELD_FILE } from './task-steps';
@@ -28,7 +28,7 @@ export type Recorded = 'appended' | 'queued' | 'no log';
 export function taskDecisionEvent(d: TaskDecision, parent: string | null) {
   return createEvent('ConversationStateUpdateEvent', {
     key: TASK_DECISION_KEY,
-    value: d,
+    value: d.summary === undefined ? withSummary(d) : d,
     source: 'user',
     parent_id: parent,
   } as Parameters<typeof createEvent<'ConversationStateUpdateEvent'>>[1]);

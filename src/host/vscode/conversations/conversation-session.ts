@@ -28,7 +28,7 @@ import type { SessionDeps } from './session-deps';
 import type { TaskStepGuard } from '../../node/worktrees/task-steps';
 import { planAwaitsApproval } from '../../../core/state/plan-approval';
 import { existsSync } from 'node:fs';
-import { TASK_DECISION_KEY } from '../../../core/worktrees/task-decision';
+import { TASK_DECISION_KEY, withSummary } from '../../../core/worktrees/task-decision';
 import { TaskDecisionInbox } from '../../node/worktrees/task-decision-inbox';
 
 export type { ChildDecisions, SessionDeps } from './session-deps';
@@ -141,7 +141,7 @@ export class ConversationSession {
     guard.hold();
     this.inbox = new TaskDecisionInbox(
       this.dir,
-      (d) => this.conversation.recordAgentUpdate(TASK_DECISION_KEY, d),
+      (d) => this.conversation.recordAgentUpdate(TASK_DECISION_KEY, withSummary(d)),
       (err) =>
         this.deps.log.warn(`Conversation ${this.id}: a task decision was not recorded: ${String(err)}`),
     );
@@ -214,7 +214,8 @@ export class ConversationSession {
         ].join('; '),
         ...(d.ruleReasons ? { byRules: true } : {}),
       })),
-      readOnly: this.readOnly,
+      // A discarded task's conversation is kept to read: no message, no resume.
+      readOnly: this.readOnly || this.taskGone,
       ...(this.readOnly ? heldBy(this.dir) : {}),
       ...(this.deps.task ? { task: this.deps.task } : {}),
       mode: s.mode,
