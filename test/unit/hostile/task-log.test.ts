@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { acquireLock } from '../../../src/core/log';
 import { DECISIONS_DIR } from '../../../src/host/node/worktrees/task-decision-queue';
 import { TaskStepGuard } from '../../../src/host/node/worktrees/task-steps';
+import type { ScriptedToolCall } from '../../support/llm-server/scenario';
 import { outsideFolder } from '../../support/outside-folder';
 import { printed, runCli } from '../cli/cli-runner';
 import { CliFixture } from '../cli/fixtures';
@@ -31,7 +32,7 @@ describe('hostile: decisions on a task recorded in its log', function () {
     file: string,
     mode: 'act' | 'plan' = 'act',
     files: Record<string, string> = { 'README.md': '# project\n' },
-    call: unknown = createCall('call_new', file, 'by the task\n'),
+    call: ScriptedToolCall = createCall('call_new', file, 'by the task\n'),
   ) {
     const base = outsideFolder('task-log-');
     const repo = makeRepo(join(base, 'repo'), files);
