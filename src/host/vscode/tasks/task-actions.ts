@@ -9,10 +9,11 @@ import type { TaskRecord } from '../../../core/worktrees';
 import type { ApplyResult } from '../../node/worktrees/apply-task';
 import { editorTasks, taskPlace } from './task-place';
 import type { TaskChat } from './task-chat';
-import { recordFromEditor } from './task-decisions';
+import { recordFromEditor, recordsSettled } from './task-decisions';
 
 /** A task's conversation this window holds is closed first, unless a step of it runs. */
 async function refuseRunning(task: TaskRecord, chat: TaskChat): Promise<boolean> {
+  await recordsSettled();
   if ((await chat.letGoOfTask(task.log)) && !hasLiveWriter(task.log)) return false;
   void vscode.window.showWarningMessage(
     vscode.l10n.t('Logbook: task {0} is running; wait until it has stopped.', task.name),

@@ -13,7 +13,7 @@ import type { ReviewController } from '../review/review-controller';
 import { type EditorTasks, editorTasks, type TaskPlace, taskPlace } from './task-place';
 import { taskChanges } from './task-review';
 import type { TaskChat } from './task-chat';
-import { recordFromEditor } from './task-decisions';
+import { isRecording, recordFromEditor } from './task-decisions';
 
 /** Why no decision on `task`'s review may be taken now, or undefined when one may. */
 function refusal(task: TaskRecord): string | undefined {
@@ -24,7 +24,7 @@ function refusal(task: TaskRecord): string | undefined {
     );
   if (task.status === 'discarded')
     return vscode.l10n.t('Task {0} was discarded; its branch is gone.', task.name);
-  if (hasLiveWriter(task.log))
+  if (hasLiveWriter(task.log) && !isRecording(task.log))
     return vscode.l10n.t('Task {0} is running; wait until it has stopped.', task.name);
   return undefined;
 }

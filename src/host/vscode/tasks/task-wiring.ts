@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { errorText } from '../../../core/text/l10n';
 import { gitTry } from '../../node/worktrees/git-run';
 import { applyTaskHere, discardTaskHere } from './task-actions';
+import { recordsSettled } from './task-decisions';
 import type { ReviewController } from '../review/review-controller';
 import { connectTaskReview, reviewTaskHunks } from './task-hunk-review';
 import { reviewTask } from './task-review';
@@ -49,7 +50,9 @@ export function wireTasks(
   let reviews: vscode.Disposable | undefined;
   const reviewHunks = async (name: string) => {
     reviews ??= connectTaskReview(review, log, await taskPlace(), await editorTasks(), chat);
-    // A task's idle conversation held open here would read as running (its writer lock).
+    // A task's idle conversation held open here would read as running (its writer lock), and so
+    // would a record of an earlier decision still being appended.
+    await recordsSettled();
     await chat.letGoOfTask((await taskPlace()).store.get(name).log);
     return reviewTaskHunks(review, name);
   };
