@@ -147,6 +147,10 @@ describe('task decisions in the task log, a terminal discard seen by the window'
     await until(() => t.shown().length === 2, 'the chat to show both decisions', 15_000);
     assert.deepEqual(t.shown(), ['reject_file cli', 'apply cli']);
     assert.deepEqual(await logged(t.session), ['reject_file cli', 'apply cli']);
+    const sources = (await t.session.conversation.events())
+      .filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'task_decision')
+      .map((e) => e.source);
+    assert.deepEqual(sources, ['user', 'user'], 'the window did not record them as the user’s');
     assert.equal(t.session.readOnly, false, 'the window let go of the conversation');
   });
 

@@ -141,7 +141,7 @@ export class ConversationSession {
     guard.hold();
     this.inbox = new TaskDecisionInbox(
       this.dir,
-      (d) => this.conversation.recordAgentUpdate(TASK_DECISION_KEY, withSummary(d)),
+      (d) => this.conversation.recordAgentUpdate(TASK_DECISION_KEY, withSummary(d), 'user'),
       (err) =>
         this.deps.log.warn(`Conversation ${this.id}: a task decision was not recorded: ${String(err)}`),
     );
