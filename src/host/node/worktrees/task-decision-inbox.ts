@@ -9,7 +9,7 @@ const INBOX_POLL_MS = 700;
 
 export class TaskDecisionInbox {
   private readonly timer: ReturnType<typeof setInterval>;
-  private draining = false;
+  private current: Promise<void> | undefined;
 
   constructor(
     private readonly log: string,
@@ -20,19 +20,20 @@ export class TaskDecisionInbox {
     void this.drain();
   }
 
-  /** Appends what is waiting; a decision is removed only once the log holds it. */
-  async drain(): Promise<void> {
-    if (this.draining) return;
-    this.draining = true;
+  /** Appends what is waiting (joining a look under way); a command's decisions go once the log holds them. */
+  drain(): Promise<void> {
+    this.current ??= this.look().finally(() => (this.current = undefined));
+    return this.current;
+  }
+
+  private async look(): Promise<void> {
     try {
-      const waiting = queuedTaskDecisions(this.log);
-      if (waiting.decisions.length === 0) return;
-      for (const d of waiting.decisions) await this.append(d);
-      waiting.done();
+      for (const batch of queuedTaskDecisions(this.log)) {
+        for (const d of batch.decisions) await this.append(d);
+        batch.done();
+      }
     } catch (err) {
       this.onError(err);
-    } finally {
-      this.draining = false;
     }
   }
 

@@ -62,19 +62,25 @@ export async function recordTaskDecisions(
       queueTaskDecisions(log, decisions);
       return 'queued';
     }
-    const left = queuedTaskDecisions(log);
     let parent: string | null = null;
     for (let i = store.length - 1; i >= 0 && parent === null; i--) {
       const slot = await store.get(i);
       if (!isCorruptRecord(slot)) parent = slot.id;
     }
-    for (const d of [...left.decisions, ...decisions]) {
-      const event = taskDecisionEvent(d, parent);
-      await store.append(event, { durable: true });
-      parent = event.id;
+    const append = async (batch: readonly TaskDecision[]) => {
+      for (const d of batch) {
+        const event = taskDecisionEvent(d, parent);
+        await store.append(event, { durable: true });
+        parent = event.id;
+      }
+      await store.flush();
+    };
+    // Those a window left behind first, each removed once the log holds it: the order is kept.
+    for (const left of queuedTaskDecisions(log)) {
+      await append(left.decisions);
+      left.done();
     }
-    await store.flush();
-    left.done();
+    await append(decisions);
     return 'appended';
   } finally {
     await store.close();

@@ -17,24 +17,33 @@ export function queueTaskDecisions(log: string, decisions: readonly TaskDecision
   renameSync(tmp, join(dir, name));
 }
 
-/** Decisions left for the log's holder, oldest first; `done` removes them once they are appended. */
-export function queuedTaskDecisions(log: string): { decisions: TaskDecision[]; done: () => void } {
+/** One command's decisions; `done` removes its file once they are in the log. */
+export interface QueuedBatch {
+  decisions: TaskDecision[];
+  done: () => void;
+}
+
+/**
+ * The decisions left for the log's holder, one batch per command, oldest first. Each batch is
+ * removed once appended, so a holder that stops half way appends none of them twice.
+ */
+export function queuedTaskDecisions(log: string): QueuedBatch[] {
   const dir = join(log, DECISIONS_DIR);
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith('.json') && !n.startsWith('.'));
   } catch {
-    return { decisions: [], done: () => undefined };
+    return [];
   }
-  names.sort();
-  const decisions: TaskDecision[] = [];
-  for (const n of names) {
+  return names.sort().map((n) => {
+    const file = join(dir, n);
+    let decisions: TaskDecision[] = [];
     try {
-      const parsed: unknown = JSON.parse(readFileSync(join(dir, n), 'utf8'));
-      if (Array.isArray(parsed)) decisions.push(...parsed.filter(isTaskDecision));
+      const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'));
+      if (Array.isArray(parsed)) decisions = parsed.filter(isTaskDecision);
     } catch {
-      // A file that does not read is not a decision; it is removed with the rest.
+      // A file that does not read is not a decision: nothing of it is appended, and it goes.
     }
-  }
-  return { decisions, done: () => names.forEach((n) => rmSync(join(dir, n), { force: true })) };
+    return { decisions, done: () => rmSync(file, { force: true }) };
+  });
 }
