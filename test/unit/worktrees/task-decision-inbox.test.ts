@@ -31,7 +31,7 @@ describe('task decision inbox', () => {
     const inbox = new TaskDecisionInbox(
       log,
       async (d) => appended.push(`${d.decision} ${d.path ?? ''}`.trim()),
-      assert.fail,
+      (err) => assert.fail(String(err)),
     );
     try {
       await inbox.drain();
