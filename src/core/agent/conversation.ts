@@ -351,11 +351,11 @@ export class Conversation {
     );
   }
 
-  /** Records an agent's start, end or usage (a delegated child's, mirrored into this log). */
-  async recordAgentUpdate(key: string, value: unknown): Promise<Event> {
+  /** Records an agent's start, end or usage (a child's, mirrored here), or the user's task decision. */
+  async recordAgentUpdate(key: string, value: unknown, source?: 'user'): Promise<Event> {
     return this.journal.append(
       'ConversationStateUpdateEvent',
-      { key, value } as CreateFields<'ConversationStateUpdateEvent'>,
+      { key, value, ...(source && { source }) } as CreateFields<'ConversationStateUpdateEvent'>,
       true,
     );
   }

@@ -177,5 +177,18 @@ describe('a worktree task reviewed per hunk', function () {
       `Logbook review of task hunks: reject a hunk of ${A}`,
       "Logbook task hunks: the task's uncommitted work",
     ]);
+    // The rejection and the apply are in the task's signed log too, as `logbook show` reads it.
+    const logged = execFileSync(process.execPath, [cli, 'show', task.log, '--json'], {
+      cwd: root,
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', LOGBOOK_WORKTREES_DIR: data },
+      encoding: 'utf8',
+    });
+    const decisions = (
+      JSON.parse(logged) as { task_decisions: { decision: string; via: string; path?: string }[] }
+    ).task_decisions;
+    assert.deepEqual(
+      decisions.map((d) => `${d.decision} ${d.via} ${d.path ?? ''}`.trim()),
+      [`reject_hunk editor ${A}`, 'apply editor'],
+    );
   });
 });

@@ -72,6 +72,9 @@ function describe(e: EventJson): Line {
         };
       if (key === 'title')
         return { icon: 'edit', text: t('renamedTo', shortValue(e.value)), tone: 'neutral' };
+      // A decision on a worktree task (a rejection, apply, discard): the record says it in words.
+      if (key === 'task_decision')
+        return { icon: 'git-merge', text: str(value['summary']) ?? key, tone: 'neutral' };
       if (key === 'llm_retry')
         return {
           icon: 'sync',

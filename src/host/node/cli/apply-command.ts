@@ -13,6 +13,8 @@ import { resolvePath } from './conversation-dir';
 import { readRemoteOrigin } from '../remote/remote-origin';
 import { remoteApply } from '../remote/remote-review-command';
 import { unlessStepRuns } from '../worktrees/task-steps';
+import { applyDecision } from '../worktrees/task-decision-log';
+import { recordFromCli } from './task-decisions';
 
 export async function applyCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('apply', argv, { force: { type: 'boolean' } });
@@ -39,7 +41,11 @@ export async function applyCommand(argv: readonly string[], io: CliIo): Promise<
   // A window may hold the task's conversation open: applied only while no step of it runs.
   const running = () =>
     new Error(`task ${task.name} is running; apply it when it has stopped (logbook tasks shows its status).`);
-  const result = await unlessStepRuns(task.log, running, () => applyTask(task, into));
+  const result = await unlessStepRuns(task.log, running, async () => {
+    const applied = applyTask(task, into);
+    await recordFromCli('apply', io, task, [applyDecision(task, 'cli', into, applied)]);
+    return applied;
+  });
   if (result.committedPending)
     io.out(`task ${task.name}: committed its uncommitted work on ${task.branch} first.`);
   switch (result.kind) {

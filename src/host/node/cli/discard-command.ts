@@ -7,6 +7,8 @@ import type { CliIo } from './io';
 import { cliTaskStore } from './task-cli';
 import { discardTask } from '../worktrees/discard-task';
 import { unlessStepRuns } from '../worktrees/task-steps';
+import { discardDecision } from '../worktrees/task-decision-log';
+import { recordFromCli } from './task-decisions';
 
 export async function discardCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('discard', argv, {});
@@ -24,9 +26,10 @@ export async function discardCommand(argv: readonly string[], io: CliIo): Promis
   // A window may hold the task's conversation open: discarded only while no step of it runs.
   const running = () =>
     new Error(`task ${task.name} is running; stop it first (logbook tasks shows its status).`);
-  const done = await unlessStepRuns(task.log, running, () => {
+  const done = await unlessStepRuns(task.log, running, async () => {
     const removed = discardTask(task, store.repo.top);
     store.put({ ...task, status: 'discarded', updated: new Date().toISOString() });
+    await recordFromCli('discard', io, task, [discardDecision(task, 'cli')]);
     return removed;
   });
   const what = [done.worktreeRemoved ? 'worktree' : '', done.branchDeleted ? `branch ${task.branch}` : '']

@@ -30,6 +30,7 @@ import { HOOK_RUN_KEY, type HookRunRecord } from '../../../core/hooks/hook-runne
 import { printableLine } from '../../../core/text/printable';
 import { AGENT_START_KEY, AgentStartValueSchema } from '../../../core/agents/agent-events';
 import { acpRecordLine } from '../acp/record-lines';
+import { isTaskDecision, TASK_DECISION_KEY, taskDecisionText } from '../../../core/worktrees/task-decision';
 
 const MAX_CHARS = 160;
 
@@ -216,6 +217,8 @@ function stateUpdateLine(key: string, value: unknown): string {
     // In full: which server failed and why is what the user must act on.
     return `[tools] ${String((value as Partial<ToolSourceNotice>).message)}`;
   }
+  // In full: which file was taken back, or that the task is gone, is the record's point.
+  if (key === TASK_DECISION_KEY && isTaskDecision(value)) return `[task] ${taskDecisionText(value)}`;
   if (key === DEFINITION_ACCEPTED_KEY && value && typeof value === 'object') {
     const v = value as Partial<HeldDefinition> & { accepted_at?: unknown };
     const when = typeof v.accepted_at === 'string' ? ` on ${v.accepted_at}` : '';

@@ -19,6 +19,8 @@ import {
   taskDiff,
 } from '../worktrees/task-hunks';
 import { unlessStepRuns } from '../worktrees/task-steps';
+import { rejectDecision } from '../worktrees/task-decision-log';
+import { recordFromCli } from './task-decisions';
 
 const SGR = { added: '\x1b[32m', removed: '\x1b[31m', hunk: '\x1b[36m', bold: '\x1b[1m', reset: '\x1b[0m' };
 
@@ -97,7 +99,7 @@ export async function reviewCommand(argv: readonly string[], io: CliIo): Promise
     new Error(
       `task ${task.name} is running; review it when it has stopped (logbook tasks shows its status).`,
     );
-  const result = await unlessStepRuns(task.log, running, () => {
+  const result = await unlessStepRuns(task.log, running, async () => {
     const committed = commitPending(task, 'logbook review');
     const diff = taskDiff(task);
     const known = new Set(diff.files.map((f) => f.path));
@@ -117,6 +119,16 @@ export async function reviewCommand(argv: readonly string[], io: CliIo): Promise
       throw new Error(`task ${task.name} has no hunk ${unknown} (the listing numbers 1 to ${all.size}).`);
     const rejected: Rejected[] =
       numbers.length > 0 ? rejectHunks(task, diff, numbers) : files.map((f) => rejectFile(task, f));
+    const header = (n: number | undefined) =>
+      diff.files.flatMap((f) => f.hunks).find((h) => h.number === n)?.lines[0];
+    await recordFromCli(
+      'review',
+      io,
+      task,
+      rejected.map((r) =>
+        rejectDecision(task, 'cli', r.path, r.commit, r.hunk === undefined, header(r.hunk)),
+      ),
+    );
     return { committed, diff, rejected };
   });
   if (result.committed) io.out(`task ${task.name}: committed its uncommitted work on ${task.branch} first.`);

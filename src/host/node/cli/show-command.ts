@@ -24,6 +24,8 @@ import { withLostEvents, withLostLines } from './lost-report';
 import { reportLines, stateReport, withWriterLiveness } from './state-report';
 import { type RemoteOrigin, readRemoteOrigin } from '../remote/remote-risk';
 import { agentsLines, agentsReport } from './agents-report';
+import { recordedTaskDecisions, taskDecisionLines } from './task-decisions-report';
+import type { TaskDecision } from '../../../core/worktrees/task-decision';
 
 export async function showCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('show', argv, {
@@ -51,10 +53,12 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
   let read: ReadState;
   let hookRuns: HookRunRecord[];
   let hookFrom: number;
+  let decisions: TaskDecision[];
   try {
     read = await readState(store, id);
     hookFrom = read.fromSnapshot ?? 0;
     hookRuns = await recordedHookRuns(store, hookFrom);
+    decisions = await recordedTaskDecisions(store, hookFrom);
   } finally {
     await store.close();
   }
@@ -70,13 +74,15 @@ export async function showCommand(argv: readonly string[], io: CliIo): Promise<n
   // Who signed it, as signatures.log names them; `logbook verify` checks the signatures.
   const signers = chainSigners(dir);
   const agents = await agentsReport(dir);
-  if (values.json) io.out(JSON.stringify({ ...seen, signers, agents, hook_runs: hookRuns }));
+  if (values.json)
+    io.out(JSON.stringify({ ...seen, signers, agents, hook_runs: hookRuns, task_decisions: decisions }));
   else {
     const lines = withLostLines(reportLines(seen), seen);
     const at = lines.findIndex((l) => l.startsWith('  tokens'));
     lines.splice(at + 1, 0, `  signed by  ${signers.length > 0 ? signers.join(', ') : 'nobody (unsigned)'}`);
     lines.push(...agentsLines(agents));
     lines.push(...hookRunsLines(hookRuns, hookFrom).map(printableLine));
+    lines.push(...taskDecisionLines(decisions, hookFrom).map(printableLine));
     for (const line of lines) io.out(line);
   }
   return EXIT.ok;

@@ -27,6 +27,9 @@ import { configuredModel, heldBy, signatureFields } from './session-header';
 import type { SessionDeps } from './session-deps';
 import type { TaskStepGuard } from '../../node/worktrees/task-steps';
 import { planAwaitsApproval } from '../../../core/state/plan-approval';
+import { existsSync } from 'node:fs';
+import { TASK_DECISION_KEY, withSummary } from '../../../core/worktrees/task-decision';
+import { TaskDecisionInbox } from '../../node/worktrees/task-decision-inbox';
 
 export type { ChildDecisions, SessionDeps } from './session-deps';
 
@@ -38,6 +41,8 @@ export class ConversationSession {
   readonly dir: string;
   private terminalRef: { port?: IntegratedTerminalPort } = {};
   private running: Promise<ExecutionStatus> | undefined;
+  /** Decisions the CLI left for this window to record, while it holds a task's log. */
+  private inbox: TaskDecisionInbox | undefined;
   /** A run was asked for while one was ending (an approval as it stopped to wait): run again after. */
   private runAgain = false;
   /** The last verification's verdict, shown as a badge in the chat header. */
@@ -87,7 +92,7 @@ export class ConversationSession {
         : `Conversation ${deps.id}: opened from its snapshot at event ${fromSnapshot} and ${replayed} events after it`,
     );
     const session = new ConversationSession(deps, conversation, store, tools, gate, images, hooks);
-    if (!store.readOnly) session.stepGuard?.hold();
+    if (!store.readOnly) session.holdTask();
     // Reopened while an action waits: its server must run for its tool to be rated and shown.
     if (conversation.status === 'waiting_for_confirmation' && toolSource)
       void toolSource.prepare().then(
@@ -124,6 +129,28 @@ export class ConversationSession {
   /** The task's step guard, for the task's own log only (a sub-agent runs inside its parent's step). */
   private get stepGuard(): TaskStepGuard | undefined {
     return this.deps.stepGuard?.dir === this.dir ? this.deps.stepGuard : undefined;
+  }
+
+  /**
+   * Holds the task's log for the CLI (HELD), and appends the decisions `logbook review`, `apply`
+   * and `discard` leave for this window while it holds it.
+   */
+  private holdTask(): void {
+    const guard = this.stepGuard;
+    if (!guard) return;
+    guard.hold();
+    this.inbox = new TaskDecisionInbox(
+      this.dir,
+      (d) => this.conversation.recordAgentUpdate(TASK_DECISION_KEY, withSummary(d), 'user'),
+      (err) =>
+        this.deps.log.warn(`Conversation ${this.id}: a task decision was not recorded: ${String(err)}`),
+    );
+  }
+
+  /** The task's worktree is gone (discarded): its conversation is kept to read, nothing more is sent. */
+  private get taskGone(): boolean {
+    const worktree = this.deps.task ? this.deps.roots?.[0] : undefined;
+    return worktree !== undefined && !existsSync(worktree);
   }
 
   /** A step is running in this window. */
@@ -187,7 +214,8 @@ export class ConversationSession {
         ].join('; '),
         ...(d.ruleReasons ? { byRules: true } : {}),
       })),
-      readOnly: this.readOnly,
+      // A discarded task's conversation is kept to read: no message, no resume.
+      readOnly: this.readOnly || this.taskGone,
       ...(this.readOnly ? heldBy(this.dir) : {}),
       ...(this.deps.task ? { task: this.deps.task } : {}),
       mode: s.mode,
@@ -274,7 +302,7 @@ export class ConversationSession {
 
   /** Starts (or joins) a run in the background with the current settings. */
   startRun(): void {
-    if (this.readOnly) return;
+    if (this.readOnly || this.taskGone) return;
     if (this.running) {
       // The run may already be past the point where it would see what was just recorded (an
       // approval recorded while it ends to wait for one): run again once it ended, if so.
@@ -386,6 +414,7 @@ export class ConversationSession {
     await this.deps.external?.close();
     this.terminalRef.port?.dispose();
     if (!this.deps.sharedSandbox) await this.deps.sandbox?.sandbox.dispose().catch(() => undefined);
+    this.inbox?.dispose();
     this.stepGuard?.dispose();
     await this.store.close();
   }
@@ -406,6 +435,13 @@ export class ConversationSession {
   }
 
   private ensureWritable(): void {
+    if (this.taskGone)
+      throw new Error(
+        vscode.l10n.t(
+          'Task {0} was discarded; its conversation is kept to read.',
+          this.deps.task?.name ?? '',
+        ),
+      );
     if (this.readOnly) {
       const writer = liveWriter(this.dir);
       const who = writer ? describeHolder(writer) : (this.store.lockHeldBy ?? 'unknown');

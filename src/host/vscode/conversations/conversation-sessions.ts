@@ -50,7 +50,7 @@ export class ConversationSessions implements vscode.Disposable {
   protected readonly index: SharedConversationIndex;
   protected readonly llm: ConfiguredLlm;
   private skills: Skill[] | undefined;
-  protected readonly signingKey: SecretSigningKey;
+  readonly signingKey: SecretSigningKey;
   /** The last verification of each conversation in this window. */
   protected readonly signatures = new SignatureChecks<ConversationSession>({
     headFile: (id) => this.headFile(id),

@@ -9,9 +9,11 @@ import type { TaskRecord } from '../../../core/worktrees';
 import type { ApplyResult } from '../../node/worktrees/apply-task';
 import { editorTasks, taskPlace } from './task-place';
 import type { TaskChat } from './task-chat';
+import { recordFromEditor, recordsSettled } from './task-decisions';
 
 /** A task's conversation this window holds is closed first, unless a step of it runs. */
 async function refuseRunning(task: TaskRecord, chat: TaskChat): Promise<boolean> {
+  await recordsSettled();
   if ((await chat.letGoOfTask(task.log)) && !hasLiveWriter(task.log)) return false;
   void vscode.window.showWarningMessage(
     vscode.l10n.t('Logbook: task {0} is running; wait until it has stopped.', task.name),
@@ -19,7 +21,11 @@ async function refuseRunning(task: TaskRecord, chat: TaskChat): Promise<boolean>
   return true;
 }
 
-export async function applyTaskHere(name: string, chat: TaskChat): Promise<ApplyResult | undefined> {
+export async function applyTaskHere(
+  name: string,
+  chat: TaskChat,
+  log: { warn(message: string): void },
+): Promise<ApplyResult | undefined> {
   if (!vscode.workspace.isTrusted) {
     void vscode.window.showWarningMessage(
       vscode.l10n.t('Logbook: this workspace is not trusted; trust it to apply a task (git runs its hooks).'),
@@ -27,7 +33,7 @@ export async function applyTaskHere(name: string, chat: TaskChat): Promise<Apply
     return undefined;
   }
   const { store, workingTree } = await taskPlace();
-  const { applyObstacle, applyTask } = await editorTasks();
+  const { applyDecision, applyObstacle, applyTask } = await editorTasks();
   const task = store.get(name);
   if (task.status === 'discarded')
     throw new Error(vscode.l10n.t('Task {0} was discarded; its branch is gone.', task.name));
@@ -49,6 +55,7 @@ export async function applyTaskHere(name: string, chat: TaskChat): Promise<Apply
     if (choice !== anyway) return undefined;
   }
   const result = applyTask(task, workingTree);
+  await recordFromEditor(chat, log, task, [applyDecision(task, 'editor', workingTree, result)]);
   switch (result.kind) {
     case 'nothing':
       void vscode.window.showInformationMessage(
@@ -81,9 +88,14 @@ export async function applyTaskHere(name: string, chat: TaskChat): Promise<Apply
   return result;
 }
 
-export async function discardTaskHere(name: string, chat: TaskChat, confirmed = false): Promise<boolean> {
+export async function discardTaskHere(
+  name: string,
+  chat: TaskChat,
+  log: { warn(message: string): void },
+  confirmed = false,
+): Promise<boolean> {
   const { store } = await taskPlace();
-  const { discardTask } = await editorTasks();
+  const { discardDecision, discardTask } = await editorTasks();
   const task = store.get(name);
   if (task.status === 'discarded') return false;
   if (await refuseRunning(task, chat)) return false;
@@ -104,6 +116,7 @@ export async function discardTaskHere(name: string, chat: TaskChat, confirmed = 
   }
   discardTask(task, store.repo.top);
   store.put({ ...task, status: 'discarded', updated: new Date().toISOString() });
+  await recordFromEditor(chat, log, task, [discardDecision(task, 'editor')]);
   void vscode.window.showInformationMessage(
     vscode.l10n.t('Logbook: discarded task {0}; its log is kept in {1}.', task.name, task.log),
   );

@@ -2,6 +2,7 @@
 // task's log, with its worktree as the workspace), and to close one this window holds before
 // apply or discard (its log's writer lock would read as a running task).
 import * as vscode from 'vscode';
+import type { SigningIdentity } from '../../../core/signing';
 import type { TaskRecord } from '../../../core/worktrees';
 import type { ConversationSession } from '../conversations/conversation-session';
 import type { TaskConversationPlace } from '../conversations/task-conversation-place';
@@ -13,6 +14,10 @@ export interface TaskChat {
   letGoOfTask(dir: string): Promise<boolean>;
   /** A task changed (its record, its log): its conversation's row in the Conversations view may too. */
   tasksChanged(): void;
+  /** The window's key, signing what it appends to a task's log (its decisions on the task). */
+  readonly signingKey: { identity(): Promise<SigningIdentity> };
+  /** Where the window keeps a conversation's signed head. */
+  headFile(conversationId: string): string;
 }
 
 export function placeOf(record: TaskRecord): TaskConversationPlace {

@@ -13,6 +13,8 @@ import type { ReviewController } from '../review/review-controller';
 import { type EditorTasks, editorTasks, type TaskPlace, taskPlace } from './task-place';
 import { taskChanges } from './task-review';
 import { taskHunksTitle } from './task-titles';
+import type { TaskChat } from './task-chat';
+import { isRecording, recordFromEditor } from './task-decisions';
 
 /** Why no decision on `task`'s review may be taken now, or undefined when one may. */
 function refusal(task: TaskRecord): string | undefined {
@@ -23,7 +25,7 @@ function refusal(task: TaskRecord): string | undefined {
     );
   if (task.status === 'discarded')
     return vscode.l10n.t('Task {0} was discarded; its branch is gone.', task.name);
-  if (hasLiveWriter(task.log))
+  if (hasLiveWriter(task.log) && !isRecording(task.log))
     return vscode.l10n.t('Task {0} is running; wait until it has stopped.', task.name);
   return undefined;
 }
@@ -104,6 +106,7 @@ export function connectTaskReview(
   log: vscode.LogOutputChannel,
   place: TaskPlace,
   tasks: EditorTasks,
+  chat: TaskChat,
 ): vscode.Disposable {
   const taskOf = (conversationId: string) => {
     const name = taskOfReviewId(conversationId);
@@ -118,7 +121,11 @@ export function connectTaskReview(
       try {
         const task = taskOf(conversationId);
         if (!task) return;
-        const commit = tasks.commitRejection(task, relative(task.worktree, path), wholeFile);
+        const file = relative(task.worktree, path);
+        const commit = tasks.commitRejection(task, file, wholeFile);
+        void recordFromEditor(chat, log, task, [
+          tasks.rejectDecision(task, 'editor', file, commit, wholeFile),
+        ]);
         log.info(
           `Tasks: the review of ${task.name} rejected a change of ${path} (commit ${commit ?? 'none'})`,
         );

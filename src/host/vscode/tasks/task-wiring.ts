@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { errorText } from '../../../core/text/l10n';
 import { gitTry } from '../../node/worktrees/git-run';
 import { applyTaskHere, discardTaskHere } from './task-actions';
+import { recordsSettled } from './task-decisions';
 import type { ReviewController } from '../review/review-controller';
 import { connectTaskReview, reviewTaskHunks } from './task-hunk-review';
 import { reviewTask } from './task-review';
@@ -48,8 +49,10 @@ export function wireTasks(
   // Connected when a task is first reviewed per hunk: no task's review exists before that.
   let reviews: vscode.Disposable | undefined;
   const reviewHunks = async (name: string) => {
-    reviews ??= connectTaskReview(review, log, await taskPlace(), await editorTasks());
-    // A task's idle conversation held open here would read as running (its writer lock).
+    reviews ??= connectTaskReview(review, log, await taskPlace(), await editorTasks(), chat);
+    // A task's idle conversation held open here would read as running (its writer lock), and so
+    // would a record of an earlier decision still being appended.
+    await recordsSettled();
     await chat.letGoOfTask((await taskPlace()).store.get(name).log);
     return reviewTaskHunks(review, name);
   };
@@ -65,8 +68,8 @@ export function wireTasks(
     openConversation: named(async (name) => openTaskConversation(chat, (await taskPlace()).store.get(name))),
     review: named(async (name) => reviewTask((await taskPlace()).store.get(name))),
     reviewHunks: named(reviewHunks),
-    apply: named((name) => applyTaskHere(name, chat)),
-    discard: named((name, [confirmed]) => discardTaskHere(name, chat, confirmed === true)),
+    apply: named((name) => applyTaskHere(name, chat, log)),
+    discard: named((name, [confirmed]) => discardTaskHere(name, chat, log, confirmed === true)),
     openWorktree: named(async (name) => {
       const task = (await taskPlace()).store.get(name);
       await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(task.worktree), {
