@@ -1,14 +1,15 @@
-// Writes src/core/tools/builtin-parameters.ts: the parameters each built-in tool is offered to the
-// model with, derived from its zod schema as tool-definition.ts derives them. Run after changing a
-// built-in tool's arguments (test/unit/tools/builtin-parameters.test.ts fails until then):
+// Writes src/core/tools/builtin-parameters.ts: the parameters each built-in tool (and each agent
+// tool: delegate, transfer, escalate) is offered to the model with, derived from its zod schema as
+// tool-definition.ts derives them. Run after changing such a tool's arguments (test/unit/tools/builtin-parameters.test.ts fails until then):
 //   node --import tsx scripts/builtin-parameters.ts && npx prettier --write src/core/tools/builtin-parameters.ts
 import fs from 'node:fs';
 import path from 'node:path';
+import { everyAgentTool } from '../src/core/agents/agent-tool-specs';
 import { everyBuiltInTool } from '../src/core/tools/default-tools';
 import { derivedParameters } from '../src/core/tools/tool-definition';
 
 const file = path.join(__dirname, '..', 'src', 'core', 'tools', 'builtin-parameters.ts');
-const entries = everyBuiltInTool().map(
+const entries = [...everyBuiltInTool(), ...everyAgentTool()].map(
   (spec) => `  ${spec.name}: ${JSON.stringify(JSON.stringify(derivedParameters(spec)))},`,
 );
 fs.writeFileSync(

@@ -9,6 +9,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../schema/lazy-schema';
 import type { ToolSpec } from '../tools';
+import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters';
 import { errorObservation, observation } from '../tools/observation';
 import { SuspendAction } from '../tools/suspend';
 import { type AgentDefinition, isReadOnlyAgent } from './definition';
@@ -117,6 +118,7 @@ export function createDelegateTool(deps: DelegateDeps): DelegateTool {
     actionKind: 'DelegateAction',
     observationKind: 'DelegateObservation',
     argsSchema: DelegateArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.delegate,
     toActionFields: (args) => ({
       command: args.command,
       ids: args.ids ?? null,

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { lazySchema } from '../schema/lazy-schema';
 import { ESCALATE_TOOL_NAME } from '../state/reducer';
 import type { ToolSpec } from '../tools';
+import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters';
 import { observation } from '../tools/observation';
 
 export { ESCALATE_TOOL_NAME };
@@ -31,6 +32,7 @@ export function createEscalateTool(): ToolSpec<EscalateArgs> {
     actionKind: 'FinishAction',
     observationKind: 'FinishObservation',
     argsSchema: EscalateArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.escalate,
     execute: async (args) => observation('FinishObservation', args.message),
   };
 }

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { lazySchema } from '../schema/lazy-schema';
 import type { ToolSpec } from '../tools';
+import { BUILTIN_PARAMETERS } from '../tools/builtin-parameters';
 import { errorObservation, observation } from '../tools/observation';
 import type { AgentMode } from '../state';
 import type { AgentDefinition } from './definition';
@@ -58,6 +59,7 @@ export function createTransferTool(deps: TransferDeps): ToolSpec<TransferArgs> {
     actionKind: 'MCPToolAction',
     observationKind: 'MCPToolObservation',
     argsSchema: TransferArgsSchema,
+    parametersJson: BUILTIN_PARAMETERS.transfer_to_agent,
     toActionFields: (args) => ({ data: { ...args } }),
     execute: async (args) => {
       const defined = deps.agents().find((a) => a.name === args.agent_name);

@@ -18,4 +18,10 @@ export const BUILTIN_PARAMETERS = {
     '{"type":"object","properties":{"thought":{"type":"string","description":"Your reasoning."}},"required":["thought"]}',
   finish:
     '{"type":"object","properties":{"message":{"type":"string","description":"Your final message to the user: what you did, what is left, anything to check."}},"required":["message"]}',
+  delegate:
+    '{"type":"object","properties":{"command":{"type":"string","enum":["spawn","delegate"],"description":"`spawn` names sub-agents (ids with agent_types); `delegate` gives each id a task and runs them."},"ids":{"description":"Sub-agent ids, e.g. [\\"find-auth\\", \\"find-tests\\"].","anyOf":[{"type":"array","items":{"type":"string","minLength":1}},{"type":"null"}]},"agent_types":{"description":"The agent of each id, in the order of ids (default: the id itself when it names an agent).","anyOf":[{"type":"array","items":{"type":"string","minLength":1}},{"type":"null"}]},"tasks":{"description":"For `delegate`: {\\"<id>\\": \\"<self-contained task>\\"}.","anyOf":[{"type":"object","propertyNames":{"type":"string"},"additionalProperties":{"type":"string","minLength":1}},{"type":"null"}]}},"required":["command"]}',
+  transfer_to_agent:
+    '{"type":"object","properties":{"agent_name":{"type":"string","minLength":1,"description":"The agent to hand the conversation to."},"reason":{"description":"Why: what the next agent should do.","type":"string"}},"required":["agent_name"]}',
+  escalate:
+    '{"type":"object","properties":{"message":{"type":"string","minLength":1,"description":"Why you stop, what you found so far, and what the agent that gave you the task must decide."}},"required":["message"]}',
 } as const;
