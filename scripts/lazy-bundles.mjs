@@ -9,7 +9,8 @@
 // told apart by a mark all copies share (LlmError's registered symbol, isLlmError), never by
 // `instanceof` (two bundles have two copies of it).
 import { readdirSync } from 'node:fs';
-import { join, posix, resolve } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, posix, resolve } from 'node:path';
 import { sourceWords } from './external-namespaces.mjs';
 
 const root = join(import.meta.dirname, '..');
@@ -58,6 +59,24 @@ const SHARED_ENTRY = 'src/shared-zod.ts';
  */
 const BUILTIN = /^node:(fs|path|os|crypto)$/;
 const SHARED_ON_FIRST_USE = 'zod-on-first-use';
+/**
+ * The openai SDK's modules (its ESM build, which bundles take) that name a global of Node's fetch
+ * stack, whose first use loads the whole stack (about 10 ms of a short run), and what each gets
+ * instead: Logbook's HeaderList for `Headers` (src/core/llm/header-list.ts); for `FormData`, which
+ * the client names only to ask whether a body is one, a test of the body's own tag.
+ */
+const SDK_PRELUDES = [
+  {
+    file: /[\\/]node_modules[\\/]openai[\\/]internal[\\/](headers|utils[\\/]log)\.mjs$/,
+    prelude: `import { HeaderList as Headers } from ${JSON.stringify(join(root, 'src/core/llm/header-list.ts'))};`,
+  },
+  {
+    file: /[\\/]node_modules[\\/]openai[\\/]client\.mjs$/,
+    prelude:
+      'const FormData = { [Symbol.hasInstance]: (v) => ' +
+      "v !== null && typeof v === 'object' && Object.prototype.toString.call(v) === '[object FormData]' };",
+  },
+];
 
 /** The plugin for a bundle written to `dir` of the output folder ('' for the main bundles). */
 function lazyPlugin(dir) {
@@ -125,6 +144,12 @@ function lazyPlugin(dir) {
           return { contents: `export * from ${name};\nexport { default } from ${name};\n`, loader: 'js' };
         });
       }
+      for (const { file, prelude } of SDK_PRELUDES)
+        build.onLoad({ filter: file }, async (args) => ({
+          contents: `${prelude}\n${await readFile(args.path, 'utf8')}`,
+          loader: 'js',
+          resolveDir: dirname(args.path),
+        }));
       build.onResolve({ filter: /^\./ }, (args) => {
         if (args.kind !== 'dynamic-import') return undefined;
         const target = bundleOf.get(resolve(args.resolveDir, args.path).replace(/\.(ts|js)$/, ''));

@@ -4,6 +4,7 @@
  * total time limit, a size cap on the assembled reply, and a cap on one SSE line (the SDK buffers a
  * line whole before parsing it, so an endless line would grow without ever yielding a chunk).
  */
+import { ModelResponse } from './model-response';
 
 export interface ReplyLimits {
   /** Longest wait for the first byte and between two chunks that carry part of the reply. */
@@ -97,11 +98,14 @@ export function withLineCap(base: typeof fetch, maxLineBytes: number): typeof fe
         out.enqueue(chunk);
       },
     });
-    return new Response(res.body.pipeThrough(cap), {
+    // Not a new Response: a ModelResponse keeps Node's fetch stack unloaded (model-response.ts).
+    const capped = new ModelResponse(res.body.pipeThrough(cap), {
       status: res.status,
       statusText: res.statusText,
       headers: res.headers,
+      url: res.url,
     });
+    return capped as unknown as Response;
   };
 }
 

@@ -5,10 +5,13 @@
  * WebAssembly, compiled on first use, and its dispatcher is set up). The rest goes to Node's fetch
  * unchanged (a redirect is asked again there, so it is followed, with credentials dropped across
  * origins, exactly as before). Failures look like Node's fetch's to the SDK and to classifyError: `TypeError('fetch failed')` before the answer, `TypeError('terminated')`
- * when the body breaks off, the signal's AbortError when aborted.
+ * when the body breaks off, the signal's AbortError when aborted. Its answer is a ModelResponse with
+ * a HeaderList, not Node's Response and Headers: their first use loads Node's fetch stack all the same.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import { HeaderList, type HeaderListInit } from '../../core/llm/header-list';
+import { ModelResponse } from '../../core/llm/model-response';
 
 /** Statuses Node's fetch answers by asking again elsewhere. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -25,7 +28,7 @@ export function modelFetch(fallback?: typeof fetch): typeof fetch {
       res.destroy();
       return other(input, init);
     }
-    return asResponse(res, init?.signal ?? undefined);
+    return asResponse(res, url, init?.signal ?? undefined);
   };
 }
 
@@ -54,7 +57,7 @@ async function send(url: string, init: RequestInit, body: string): Promise<Incom
   if (signal?.aborted) throw abortReason(signal);
   const { request } = /^https:/i.test(url) ? await import('node:https') : await import('node:http');
   const headers: Record<string, string> = {};
-  new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+  new HeaderList(init.headers as HeaderListInit).forEach((value, name) => (headers[name] = value));
   headers['accept-encoding'] ??= 'gzip, deflate, br';
   if (body !== '' || init.method?.toUpperCase() === 'POST')
     headers['content-length'] = String(Buffer.byteLength(body));
@@ -74,8 +77,12 @@ async function send(url: string, init: RequestInit, body: string): Promise<Incom
   });
 }
 
-async function asResponse(res: IncomingMessage, signal: AbortSignal | undefined): Promise<Response> {
-  const headers = new Headers();
+async function asResponse(
+  res: IncomingMessage,
+  url: string,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  const headers = new HeaderList();
   const raw = res.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
   const status = res.statusCode ?? 0;
@@ -87,11 +94,13 @@ async function asResponse(res: IncomingMessage, signal: AbortSignal | undefined)
     headers.delete('content-encoding');
     headers.delete('content-length');
   }
-  return new Response(decoded ? webStream(res, decoded, signal) : null, {
+  const answer = new ModelResponse(decoded ? webStream(res, decoded, signal) : null, {
     status,
     statusText: res.statusMessage ?? '',
     headers,
+    url,
   });
+  return answer as unknown as Response;
 }
 
 /** The body with its content coding undone (none, or one Node's fetch undoes). */
