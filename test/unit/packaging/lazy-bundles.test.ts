@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import type * as McpConnectionModule from '../../../src/host/node/mcp/mcp-connec
 import type * as PageMarkdown from '../../../src/host/node/web/page-markdown';
 import { COMMAND_BUNDLES, LAZY_BUNDLES } from '../../../scripts/lazy-bundles.mjs';
 import { installVscodeStandIn } from '../../../bench/activation/install-stand-in';
+import { startScriptedLlm } from '../../support/llm-server';
 
 const root = join(__dirname, '..', '..', '..');
 
@@ -265,5 +266,54 @@ describe('lazy bundles', () => {
       .filter((f) => !f.startsWith('..'))
       .sort();
     assert.deepEqual(loaded, ['cli.js', 'cli/show-command.js', 'lazy/zod.js']);
+  });
+
+  it('`logbook run` asks the model and records its answer without loading Node’s fetch stack', async function () {
+    this.timeout(60_000);
+    // Node's Headers, Response, FormData and fetch load it (undici) on first use: some 10 ms.
+    const dir = posix.dirname(out);
+    const probe = join(dir, 'fetch-stack.cjs');
+    writeFileSync(
+      probe,
+      "process.on('exit', () => process.stderr.write('FETCH STACK ' + " +
+        "process.moduleLoadList.some((m) => m.includes('undici')) + '\\n'));",
+    );
+    const workspace = join(dir, 'run-workspace');
+    mkdirSync(workspace);
+    const finish = { toolCalls: [{ name: 'finish', arguments: { message: 'Done.' } }] };
+    const llm = await startScriptedLlm({ scenario: { name: 'one-turn', turns: [{ reply: finish }] } });
+    try {
+      const store = join(dir, 'run-store');
+      const args = [
+        '-r',
+        probe,
+        join(out, 'cli.js'),
+        'run',
+        '--workspace',
+        workspace,
+        '--store',
+        store,
+        'say done',
+      ];
+      const child = spawn(process.execPath, args, {
+        env: {
+          ...process.env,
+          XDG_CONFIG_HOME: join(dir, 'config'),
+          OPENAI_BASE_URL: llm.baseUrl,
+          OPENAI_API_KEY: 'test',
+          LOGBOOK_MODEL: 'scripted-model',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const code = await new Promise<number | null>((r) => child.on('close', r));
+      assert.equal(code, 0, stderr);
+      assert.equal(llm.remainingTurns(), 0, 'the model was asked');
+      assert.match(readFileSync(join(store, 'session.json'), 'utf8'), /scripted-model/);
+      assert.match(stderr, /^FETCH STACK false$/m);
+    } finally {
+      await llm.close();
+    }
   });
 });
