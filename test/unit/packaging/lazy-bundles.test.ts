@@ -268,15 +268,17 @@ describe('lazy bundles', () => {
     assert.deepEqual(loaded, ['cli.js', 'cli/show-command.js', 'lazy/zod.js']);
   });
 
-  it('`logbook run` asks the model and records its answer without loading Node’s fetch stack', async function () {
+  it('`logbook run` asks an http model and records its answer without loading Node’s fetch stack or TLS', async function () {
     this.timeout(60_000);
-    // Node's Headers, Response, FormData and fetch load it (undici) on first use: some 10 ms.
+    // Node's Headers, Response, FormData and fetch load it (undici) on first use: some 10 ms; TLS
+    // (node:https) some 4 ms, for tools few runs use (the fetch tool, an agent-server's link).
     const dir = posix.dirname(out);
     const probe = join(dir, 'fetch-stack.cjs');
     writeFileSync(
       probe,
       "process.on('exit', () => process.stderr.write('FETCH STACK ' + " +
-        "process.moduleLoadList.some((m) => m.includes('undici')) + '\\n'));",
+        "process.moduleLoadList.some((m) => m.includes('undici')) + ' TLS ' + " +
+        "process.moduleLoadList.includes('NativeModule tls') + '\\n'));",
     );
     const workspace = join(dir, 'run-workspace');
     mkdirSync(workspace);
@@ -311,7 +313,7 @@ describe('lazy bundles', () => {
       assert.equal(code, 0, stderr);
       assert.equal(llm.remainingTurns(), 0, 'the model was asked');
       assert.match(readFileSync(join(store, 'session.json'), 'utf8'), /scripted-model/);
-      assert.match(stderr, /^FETCH STACK false$/m);
+      assert.match(stderr, /^FETCH STACK false TLS false$/m);
     } finally {
       await llm.close();
     }

@@ -1,8 +1,6 @@
 // A small WebSocket client (RFC 6455) on node:http, for the agent-server's event stream: text
 // messages in and out, pings answered, close reported. Node 20 has no WebSocket of its own.
 import { createHash, randomBytes } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 
 const OP = { continuation: 0, text: 1, binary: 2, close: 8, ping: 9, pong: 10 } as const;
@@ -22,14 +20,16 @@ export interface WebSocketHandlers {
 }
 
 /** Opens `url` (ws: or wss:); rejects when the upgrade is refused, naming the HTTP status. */
-export function openWebSocket(
+export async function openWebSocket(
   url: string,
   handlers: WebSocketHandlers,
   timeoutMs = 10_000,
 ): Promise<WebSocketLink> {
   const u = new URL(url);
   const key = randomBytes(16).toString('base64');
-  const request = u.protocol === 'wss:' ? httpsRequest : httpRequest;
+  // Loaded here: `logbook run` bundles this client, and most runs talk to no server (TLS alone took
+  // a short run some 4 ms to load).
+  const { request } = u.protocol === 'wss:' ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
     const req = request({
       protocol: u.protocol === 'wss:' ? 'https:' : 'http:',

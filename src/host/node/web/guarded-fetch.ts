@@ -2,9 +2,9 @@
 // checked, and the connection goes to the checked address (so a second, different DNS answer
 // cannot redirect it). Redirects are followed by hand and each hop is checked the same way. The
 // body is capped, the whole fetch has a deadline, and the result names where it really came from.
-import { lookup as dnsLookup } from 'node:dns/promises';
-import * as http from 'node:http';
-import * as https from 'node:https';
+// node:https (TLS), node:http and node:dns load on the first fetch: every `logbook run` offers the
+// fetch tool, few use it, and TLS alone took a short run some 4 ms to load.
+import type * as http from 'node:http';
 import { isIP } from 'node:net';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
@@ -67,7 +67,7 @@ export class FetchRefused extends Error {
 export const MAX_REDIRECTS = 5;
 
 const defaultLookup: Lookup = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
+  (await (await import('node:dns/promises')).lookup(hostname, { all: true, verbatim: true })).map((a) => ({
     address: a.address,
     family: a.family,
   }));
@@ -195,13 +195,13 @@ async function follow(text: string, opts: GuardedFetchOptions): Promise<FetchedP
   }
 }
 
-function request(
+async function request(
   target: CheckedTarget,
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<http.IncomingMessage> {
   const { url, address, family } = target;
-  const client = url.protocol === 'https:' ? https : http;
+  const client = url.protocol === 'https:' ? await import('node:https') : await import('node:http');
   return new Promise((resolve, reject) => {
     const req = client.request(
       url,
