@@ -2,6 +2,8 @@
 // answers (their first use loads Node's fetch stack): they must read as Node's do where the SDK and
 // a fetch read them.
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { HeaderList } from '../../../src/core/llm/header-list';
 import { ModelResponse } from '../../../src/core/llm/model-response';
 
@@ -49,6 +51,25 @@ describe('HeaderList, as Node’s Headers', () => {
     const seen: string[] = [];
     ours.forEach((value, name) => seen.push(`${name}=${value}`));
     assert.deepEqual(seen, ['a=1']);
+  });
+
+  it('goes as the headers of Node’s fetch (the editor’s model requests)', async () => {
+    let got: http.IncomingHttpHeaders = {};
+    const server = http.createServer((req, res) => {
+      got = req.headers;
+      res.end('ok');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const headers = new HeaderList({ Authorization: 'Bearer k', 'X-Title': 'Logbook' });
+      const res = await fetch(`http://127.0.0.1:${port}/`, { headers: headers as unknown as HeadersInit });
+      assert.equal(await res.text(), 'ok');
+      assert.equal(got.authorization, 'Bearer k');
+      assert.equal(got['x-title'], 'Logbook');
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   it('refuses a name or value Node’s Headers refuses, with a TypeError', () => {
