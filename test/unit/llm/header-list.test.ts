@@ -7,6 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { HeaderList } from '../../../src/core/llm/header-list';
 import { ModelResponse } from '../../../src/core/llm/model-response';
 
+/** What Node's fetch and Headers take as headers. */
+type FetchHeaders = NonNullable<Parameters<typeof fetch>[1]>['headers'];
+
 /** The same steps on Node's Headers and on a HeaderList: what each then lists. */
 function both(steps: (h: Pick<Headers, 'append' | 'set' | 'delete'>) => void, init?: Record<string, string>) {
   const node = new Headers(init);
@@ -47,7 +50,7 @@ describe('HeaderList, as Node’s Headers', () => {
     const ours = new HeaderList([['A', '1']]);
     assert.deepEqual([...new HeaderList(ours)], [['a', '1']]);
     assert.deepEqual([...new HeaderList(new Headers({ B: '2' }))], [['b', '2']]);
-    assert.deepEqual([...new Headers(ours as unknown as HeadersInit)], [['a', '1']]);
+    assert.deepEqual([...new Headers(ours as unknown as FetchHeaders)], [['a', '1']]);
     const seen: string[] = [];
     ours.forEach((value, name) => seen.push(`${name}=${value}`));
     assert.deepEqual(seen, ['a=1']);
@@ -63,7 +66,7 @@ describe('HeaderList, as Node’s Headers', () => {
     try {
       const port = (server.address() as AddressInfo).port;
       const headers = new HeaderList({ Authorization: 'Bearer k', 'X-Title': 'Logbook' });
-      const res = await fetch(`http://127.0.0.1:${port}/`, { headers: headers as unknown as HeadersInit });
+      const res = await fetch(`http://127.0.0.1:${port}/`, { headers: headers as unknown as FetchHeaders });
       assert.equal(await res.text(), 'ok');
       assert.equal(got.authorization, 'Bearer k');
       assert.equal(got['x-title'], 'Logbook');
