@@ -337,8 +337,13 @@ describe('hostile model: paths out of the workspace', function () {
       await assertAsked(await attempt(searchCall('grep', { pattern: 'root', path: 'link' })));
     });
 
-    it('grep of the real /etc/shadow asks in risky mode', async () => {
-      await assertAsked(await attempt(searchCall('grep', { pattern: 'root', path: '/etc/shadow' })));
+    it('grep of the real /etc/shadow is refused without asking: it is hidden as from commands', async () => {
+      const r = await attempt(searchCall('grep', { pattern: 'root', path: '/etc/shadow' }));
+      assert.equal(r.code, 0, printed(r));
+      const answer = JSON.stringify(fx.llm!.completionBodies().at(-1));
+      assert.match(answer, /hidden from the agent like from its commands/);
+      assert.doesNotMatch(answer, /root:[^"]*:\d+:/);
+      assertNotLeaked();
     });
 
     it('glob and grep outside the workspace ask in --confirm always', async () => {
