@@ -115,13 +115,15 @@ describe('packaging', () => {
     assert.match(manifest.icon, /\.png$/, 'the Marketplace takes no SVG icon');
   });
 
-  // 1.25 MB: each stack loaded on first use (dist/lazy/: web pages, MCP, the model client, ACP
-  // agents, the OpenHands formats) carries its own copy of the core it needs, the price of an
-  // activation that parses under 1 MB; the budget still catches a stray asset or source map.
-  it('packages without a warning into a .vsix of at most 1.25 MB', () => {
+  // 1.5 MB: each stack loaded on first use (dist/lazy/: web pages, MCP, the model client, ACP
+  // agents, the OpenHands formats) and each CLI command (dist/cli/, about 25) carries its own copy
+  // of the core it needs, the price of an activation that parses under 1 MB and of a command that
+  // parses only itself (1.32 MB with 25 commands); the budget still catches a stray asset or a
+  // source map (extension.js's alone is over 3 MB).
+  it('packages without a warning into a .vsix of at most 1.5 MB', () => {
     assert.doesNotMatch(packageOutput, /WARNING/);
     const bytes = statSync(vsix).size;
-    assert.ok(bytes <= 1.25 * 1024 * 1024, `the .vsix is ${bytes} bytes`);
+    assert.ok(bytes <= 1.5 * 1024 * 1024, `the .vsix is ${bytes} bytes`);
   });
 
   it("passes vsce's Marketplace rules for README images once given a public address", function () {
