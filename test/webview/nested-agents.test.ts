@@ -246,7 +246,9 @@ describe('webview: nested delegated agents', function () {
     } as unknown as EventJson;
     await p.showConversation([ev(0, userMessage(eid(9), 'Hand it over')), ev(1, start)], makeHeader());
     const notice = p.page.locator('.notice', { hasText: 'writer' }).first();
-    await notice.locator('.collapsible-toggle').first().click();
+    // A short warning's detail starts open; a click would fold it.
+    const toggle = notice.locator('.collapsible-toggle').first();
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
     await p.settle();
     for (const n of narrowed) assert.ok((await notice.innerText()).includes(n), n);
     const wide = Number(await p.page.evaluate('document.documentElement.scrollWidth'));
