@@ -17,8 +17,9 @@ async function fetchChanges(
   command: string,
   dir: string,
   origin: RemoteOrigin,
+  runtimeApi: string | undefined,
 ): Promise<ServerChange[]> {
-  const conv = await openRemoteConversation(io, command, dir, origin);
+  const conv = await openRemoteConversation(io, command, dir, origin, runtimeApi);
   try {
     return await serverChanges(conv.target, origin.working_dir);
   } catch (err) {
@@ -31,7 +32,7 @@ export async function remoteDiff(
   io: CliIo,
   dir: string,
   origin: RemoteOrigin,
-  opts: { from: string | undefined; to: string | undefined; stat: boolean },
+  opts: { from: string | undefined; to: string | undefined; stat: boolean; runtimeApi?: string },
 ): Promise<number> {
   const whole =
     (opts.from === undefined || opts.from === 'start') && (opts.to === undefined || opts.to === 'now');
@@ -40,7 +41,7 @@ export async function remoteDiff(
       `logbook diff: ${dir} ran on ${origin.server}, which keeps no file checkpoints Logbook can read; ` +
         'a remote conversation has one diff, its change now (no --from/--to, or --from start --to now).',
     );
-  const changes = await fetchChanges(io, 'diff', dir, origin);
+  const changes = await fetchChanges(io, 'diff', dir, origin, opts.runtimeApi);
   const n = changes.length;
   io.out(
     `diff on ${origin.server} in ${origin.working_dir} (against HEAD there): ${n} file${n === 1 ? '' : 's'} changed`,
@@ -59,10 +60,11 @@ export async function remoteApply(
   origin: RemoteOrigin,
   into: string,
   force: boolean,
+  runtimeApi?: string,
 ): Promise<number> {
   const obstacle = applyObstacle(into, force);
   if (obstacle) throw new Error(obstacle);
-  const changes = await fetchChanges(io, 'apply', dir, origin);
+  const changes = await fetchChanges(io, 'apply', dir, origin, runtimeApi);
   if (changes.length === 0) {
     io.out(`${origin.server} reports no change in ${origin.working_dir}: nothing to apply.`);
     return EXIT.ok;

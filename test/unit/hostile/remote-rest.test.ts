@@ -1,0 +1,119 @@
+// approve, reject, diff, apply and fork of a conversation a runtime API started, against a folder
+// that tries to get the runtime API's key (LOGBOOK_RUNTIME_API_KEY) sent where the user did not
+// name: remote.json is not signed, so the key goes only to the runtime API given with
+// --runtime-api, when it is the one remote.json names, and only once the signed log vouches for
+// the server. (test/remote/runtime-commands.test.ts runs them against the real agent-server.)
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { runCli } from '../cli/cli-runner';
+
+interface Listener {
+  url: string;
+  server: Server;
+  requests: string[];
+}
+
+/** A runtime API that records what reaches it and answers a running session on `serverUrl`. */
+async function runtimeApi(serverUrl = 'http://127.0.0.1:9'): Promise<Listener> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    req.resume();
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(
+      JSON.stringify({
+        status: 'running',
+        pod_status: 'ready',
+        runtime_id: 'rt-s',
+        url: serverUrl,
+        session_api_key: 'server-secret',
+      }),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, requests };
+}
+
+const ID = 'c0ffee00-0000-4000-8000-000000000002';
+
+/** Each command on the folder, with what it needs besides. */
+const COMMANDS: [string, (dir: string) => string[]][] = [
+  ['approve', (dir) => ['approve', dir, '--no-input']],
+  ['reject', (dir) => ['reject', dir, '--no-input', '--reason', 'no']],
+  ['diff', (dir) => ['diff', dir]],
+  ['apply', (dir) => ['apply', dir]],
+  ['fork', (dir) => ['fork', dir]],
+];
+
+describe('hostile: the commands of a runtime API conversation and its key', function () {
+  this.timeout(60_000);
+  let root: string;
+  const listeners: Listener[] = [];
+  const env = { LOGBOOK_RUNTIME_API_KEY: 'runtime-secret', OPENAI_API_KEY: 'sk-test' };
+
+  beforeEach(() => {
+    const base = join(__dirname, '..', '..', '..', 'test-results');
+    mkdirSync(base, { recursive: true });
+    root = mkdtempSync(join(base, 'hostile-remote-rest-'));
+    // apply writes into the working tree it runs in: a clean repository.
+    execFileSync('git', ['init', '-q'], { cwd: root });
+  });
+  afterEach(() => {
+    for (const l of listeners.splice(0)) l.server.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  function folder(apiUrl: string, server = 'http://127.0.0.1:9'): string {
+    const dir = join(root, '.logbook', 'conversations', ID);
+    // A log of nothing received: remote.json alone says where the conversation runs.
+    mkdirSync(join(dir, 'segments'), { recursive: true });
+    const runtime = { api_url: apiUrl, session_id: 'logbook-s', runtime_id: 'rt-s' };
+    writeFileSync(
+      join(dir, 'remote.json'),
+      JSON.stringify({ server, conversation_id: ID, working_dir: '/srv', runtime }),
+    );
+    return dir;
+  }
+
+  for (const [name, argv] of COMMANDS) {
+    it(`${name}: the runtime API remote.json names gets no key unless the user names it with --runtime-api`, async () => {
+      const api = await runtimeApi();
+      listeners.push(api);
+      const r = await runCli(argv(folder(api.url)), { env, cwd: root });
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(
+        r.stderr,
+        /set LOGBOOK_REMOTE_KEY to its session API key, or LOGBOOK_RUNTIME_API_KEY and --runtime-api http:/,
+      );
+      assert.deepEqual(api.requests, []);
+      assert.ok(!(r.stdout + r.stderr).includes('runtime-secret'));
+    });
+
+    it(`${name} --runtime-api: another API than remote.json's is refused; neither is asked anything`, async () => {
+      const named = await runtimeApi();
+      const mine = await runtimeApi();
+      listeners.push(named, mine);
+      const r = await runCli([...argv(folder(named.url)), '--runtime-api', mine.url], { env, cwd: root });
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.match(r.stderr, /was started by the runtime API at http:\S+, not http:\S+; nothing was sent/);
+      assert.deepEqual(named.requests, []);
+      assert.deepEqual(mine.requests, []);
+    });
+
+    it(`${name} --runtime-api: a folder whose log does not vouch for the server asks the runtime API nothing`, async () => {
+      const api = await runtimeApi();
+      listeners.push(api);
+      const r = await runCli([...argv(folder(api.url)), '--runtime-api', api.url], { env, cwd: root });
+      assert.equal(r.code, 1, r.stdout + r.stderr);
+      assert.deepEqual(api.requests, []);
+      assert.ok(!(r.stdout + r.stderr).includes('secret'));
+      assert.match(
+        r.stderr,
+        /which is not the server its log received the conversation from; nothing was sent/,
+      );
+    });
+  }
+});
