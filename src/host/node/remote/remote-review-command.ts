@@ -21,11 +21,18 @@ async function fetchChanges(
 ): Promise<ServerChange[]> {
   const conv = await openRemoteConversation(io, command, dir, origin, runtimeApi);
   try {
-    return await serverChanges(conv.target, origin.working_dir);
+    return await serverChanges(conv.target, origin.working_dir, origin.base_commit);
   } catch (err) {
     if (err instanceof RemoteError) throw new Error(`logbook ${command}: ${err.message}`);
     throw err;
   }
+}
+
+/** What the change is taken against, as the diff's first line says it. */
+function baseText(origin: RemoteOrigin): string {
+  return origin.base_commit
+    ? `commit ${origin.base_commit.slice(0, 12)} there, its HEAD when the conversation started`
+    : 'HEAD there; work committed there since the start is not in it';
 }
 
 export async function remoteDiff(
@@ -44,7 +51,7 @@ export async function remoteDiff(
   const changes = await fetchChanges(io, 'diff', dir, origin, opts.runtimeApi);
   const n = changes.length;
   io.out(
-    `diff on ${origin.server} in ${origin.working_dir} (against HEAD there): ${n} file${n === 1 ? '' : 's'} changed`,
+    `diff on ${origin.server} in ${origin.working_dir} (against ${baseText(origin)}): ${n} file${n === 1 ? '' : 's'} changed`,
   );
   if (opts.stat) {
     for (const l of changeStatLines(changes)) io.out(l);

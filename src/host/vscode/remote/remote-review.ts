@@ -50,7 +50,7 @@ export interface RemoteReviewArgs {
 
 /** Opens the server's change in one multi-file diff; resolves to the number of files changed. */
 export async function reviewRemoteChanges({ id, origin, target }: RemoteReviewArgs): Promise<number> {
-  const changes = await serverChanges(target, origin.working_dir);
+  const changes = await serverChanges(target, origin.working_dir, origin.base_commit);
   if (changes.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t('Logbook: {0} reports no change in {1}.', origin.server, origin.working_dir),
@@ -114,7 +114,7 @@ export async function applyRemoteChanges(
     );
     if (choice !== anyway) return undefined;
   }
-  const changes = await serverChanges(target, origin.working_dir);
+  const changes = await serverChanges(target, origin.working_dir, origin.base_commit);
   if (changes.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
