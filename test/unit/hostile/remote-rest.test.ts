@@ -9,6 +9,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { serverChanges, serverHeadCommit } from '../../../src/host/node/remote/agent-server-git';
+import { readRemoteOrigin } from '../../../src/host/node/remote/remote-origin';
 import { runCli } from '../cli/cli-runner';
 
 interface Listener {
@@ -116,4 +118,68 @@ describe('hostile: the commands of a runtime API conversation and its key', func
       );
     });
   }
+
+  describe("the base of the server's change (remote.json's base_commit)", () => {
+    /** An agent-server that records each request's URL and answers `answer(path)`. */
+    async function agentServer(answer: (path: string) => unknown): Promise<Listener> {
+      const requests: string[] = [];
+      const server = createServer((req, res) => {
+        requests.push(req.url ?? '');
+        req.resume();
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer(req.url ?? '')));
+      });
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      const l = { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, requests };
+      listeners.push(l);
+      return l;
+    }
+
+    it('a base_commit that is not a commit id (a git option, a ref expression) is dropped when read', () => {
+      const dir = join(root, 'c');
+      mkdirSync(dir);
+      for (const bad of ['--output=/x', 'HEAD~100', 'main', 'ABCDEF'.repeat(7), 'a'.repeat(39), 7]) {
+        const o = {
+          server: 'http://127.0.0.1:9',
+          conversation_id: 'c',
+          working_dir: '/srv',
+          base_commit: bad,
+        };
+        writeFileSync(join(dir, 'remote.json'), JSON.stringify(o));
+        assert.equal(readRemoteOrigin(dir)?.base_commit, undefined, String(bad));
+      }
+      writeFileSync(
+        join(dir, 'remote.json'),
+        JSON.stringify({
+          server: 'http://127.0.0.1:9',
+          conversation_id: 'c',
+          working_dir: '/srv',
+          base_commit: 'a'.repeat(40),
+        }),
+      );
+      assert.equal(readRemoteOrigin(dir)?.base_commit, 'a'.repeat(40));
+    });
+
+    it('serverChanges sends only a commit id or HEAD as the ref, whatever it is given', async () => {
+      const s = await agentServer(() => []);
+      const target = { url: s.url, key: 'k' };
+      await serverChanges(target, '/srv', '--output=/x');
+      await serverChanges(target, '/srv', 'b'.repeat(40));
+      assert.deepEqual(
+        s.requests.map((u) => new URL(u, s.url).searchParams.get('ref')),
+        ['HEAD', 'b'.repeat(40)],
+      );
+    });
+
+    it("a server's HEAD that is not a commit id is not recorded; an empty history is git's empty tree", async () => {
+      let sha: unknown = '--upload-pack=x';
+      const s = await agentServer(() => ({ commits: sha === null ? [] : [{ sha }], has_more: false }));
+      const target = { url: s.url, key: 'k' };
+      assert.equal(await serverHeadCommit(target, '/srv'), undefined);
+      sha = null;
+      assert.equal(await serverHeadCommit(target, '/srv'), '4b825dc642cb6eb9a060e54bf8d69288fbee4904');
+      sha = 'c'.repeat(40);
+      assert.equal(await serverHeadCommit(target, '/srv'), 'c'.repeat(40));
+      assert.match(s.requests[0]!, /^\/api\/git\/commits\?path=%2Fsrv&limit=1$/);
+    });
+  });
 });
