@@ -84,7 +84,8 @@ ${RUNTIME_API_OPTION_HELP}
   -h, --help             show this help
 
 CONV_DIR, the folder of a conversation that ran on an agent-server (logbook run --remote): the
-server's change in its working folder (its git, against HEAD there; LOGBOOK_REMOTE_KEY or --runtime-api) is written
+server's change in its working folder (its git, against the commit HEAD was on at the start;
+LOGBOOK_REMOTE_KEY or --runtime-api) is written
 into this working tree, uncommitted, by the same rules: uncommitted changes here stop it unless
 --force; a file changed here too is merged (git merge-file), and what does not merge is left with
 conflict markers and listed (exit 1). See docs/REMOTE.md.`,

@@ -390,7 +390,8 @@ ${RUNTIME_API_OPTION_HELP}
   -h, --help      show this help
 
 A conversation that ran on an agent-server (logbook run --remote) has one diff: the server's
-change in its working folder now (its git, against HEAD there), without --from and --to; it needs
+change in its working folder now (its git, against the commit HEAD was on when it started, so
+what the agent committed is in it), without --from and --to; it needs
 LOGBOOK_REMOTE_KEY (or --runtime-api). logbook apply CONV_DIR brings it into this working tree.
 
 Exit codes: 0 printed (also when nothing changed); 1 a failure (unknown or ambiguous ID, no
