@@ -3,7 +3,7 @@
 // `logbook apply` take the change against it, not against HEAD now (the real agent-server).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
 import { type ScriptedLlm, type Scenario, startScriptedLlm } from '../support/llm-server';
@@ -37,6 +37,36 @@ const COMMIT_THEN_LOOSE: Scenario = {
     },
   ],
 };
+
+/** A tracked script made executable, and a new executable script. */
+const MODES: Scenario = {
+  name: 'remote-modes',
+  turns: [
+    {
+      match: { hasTools: true, lastRole: 'user' },
+      reply: {
+        toolCalls: [
+          {
+            id: 'call_modes',
+            name: 'terminal',
+            arguments: {
+              command:
+                "chmod +x run.sh && printf '#!/bin/sh\\necho new\\n' > new.sh && chmod +x new.sh && chmod -x tool.sh",
+              security_risk: 'LOW',
+              summary: 'modes',
+            },
+          },
+        ],
+      },
+    },
+    {
+      match: { lastRole: 'tool' },
+      reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Modes set.' } }] },
+    },
+  ],
+};
+
+const executable = (file: string) => (statSync(file).mode & 0o111) !== 0;
 
 function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@t', ...args], {
@@ -107,5 +137,44 @@ describe("the server's committed work in diff and apply (the real agent-server)"
     assert.equal(readFileSync(join(local, 'a.txt'), 'utf8'), 'changed\n');
     assert.equal(readFileSync(join(local, 'c.txt'), 'utf8'), 'committed\n');
     assert.equal(readFileSync(join(local, 'loose.txt'), 'utf8'), 'loose\n');
+  });
+
+  it('apply gives the files the executable bit they have on the server (set, and taken away)', async () => {
+    root = testRoot('remote-modes');
+    const remoteDir = join(root, 'remote');
+    const local = join(root, 'local');
+    for (const d of [remoteDir, local]) {
+      gitRepo(d);
+      writeFileSync(join(d, 'run.sh'), '#!/bin/sh\necho run\n');
+      writeFileSync(join(d, 'tool.sh'), '#!/bin/sh\necho tool\n');
+      chmodSync(join(d, 'tool.sh'), 0o755);
+      git(d, 'add', '.');
+      git(d, 'commit', '-qm', 'scripts');
+    }
+    await llm?.close();
+    llm = await startScriptedLlm({ scenario: MODES });
+    const env = {
+      OPENAI_BASE_URL: llm.baseUrl,
+      OPENAI_API_KEY: 'sk-test',
+      LOGBOOK_MODEL: 'scripted-model',
+      LOGBOOK_REMOTE_KEY: server!.key,
+    };
+    const r = await runCli(
+      ['run', '--remote', server!.url, '--remote-dir', remoteDir, '--confirm', 'never', 'modes'],
+      { env, cwd: local },
+    );
+    assert.equal(r.code, 0, r.stdout + r.stderr + server!.output().slice(-3000));
+    assert.ok(executable(join(remoteDir, 'run.sh')) && !executable(join(remoteDir, 'tool.sh')));
+    const base = join(local, '.logbook', 'conversations');
+    const dir = join(base, readdirSync(base)[0]!);
+    const apply = await runCli(['apply', dir], { env, cwd: local });
+    assert.equal(apply.code, 0, apply.stdout + apply.stderr);
+    assert.doesNotMatch(apply.stderr, /gave no file modes/);
+    assert.equal(readFileSync(join(local, 'new.sh'), 'utf8'), '#!/bin/sh\necho new\n');
+    assert.ok(executable(join(local, 'new.sh')), 'new.sh is not executable here');
+    assert.ok(executable(join(local, 'run.sh')), 'run.sh is not executable here');
+    assert.ok(!executable(join(local, 'tool.sh')), 'tool.sh is still executable here');
+    // git sees the mode changes as the change here.
+    assert.match(git(local, 'diff', '--summary'), /mode change 100644 => 100755 run\.sh/);
   });
 });

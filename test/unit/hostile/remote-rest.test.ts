@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serverChanges, serverHeadCommit } from '../../../src/host/node/remote/agent-server-git';
+import { modesFromPatch } from '../../../src/host/node/remote/remote-modes';
 import { readRemoteOrigin } from '../../../src/host/node/remote/remote-origin';
 import { runCli } from '../cli/cli-runner';
 
@@ -180,6 +181,42 @@ describe('hostile: the commands of a runtime API conversation and its key', func
       sha = 'c'.repeat(40);
       assert.equal(await serverHeadCommit(target, '/srv'), 'c'.repeat(40));
       assert.match(s.requests[0]!, /^\/api\/git\/commits\?path=%2Fsrv&limit=1$/);
+    });
+  });
+
+  describe("the executable bit from the server's patch", () => {
+    it('reads only the headers: a mode line in a file, a quoted or renamed name, is not taken', () => {
+      const patch = [
+        'diff --git a/run.sh b/run.sh',
+        'old mode 100644',
+        'new mode 100755',
+        'diff --git a/notes.txt b/notes.txt',
+        'index 1..2 100644',
+        '--- a/notes.txt',
+        '+++ b/notes.txt',
+        '@@ -1 +1,3 @@',
+        '+diff --git a/evil b/evil',
+        'new mode 100755',
+        'diff --git "a/odd\\tname" "b/odd\\tname"',
+        'new file mode 100755',
+        'diff --git a/old.sh b/new.sh',
+        'similarity index 100%',
+        'new mode 100755',
+        'diff --git a/gone.sh b/gone.sh',
+        'new file mode 100644',
+        'GIT binary patch',
+        'new mode 100755',
+        'diff --git a/a b/c b/a b/c',
+        'new file mode 100755',
+      ].join('\n');
+      assert.deepEqual(
+        [...modesFromPatch(patch)],
+        [
+          ['run.sh', true],
+          ['gone.sh', false],
+          ['a b/c', true],
+        ],
+      );
     });
   });
 });

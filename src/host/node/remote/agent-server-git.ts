@@ -21,6 +21,8 @@ export interface ServerChange {
   original: string | null;
   /** The file's bytes now on the server; null when deleted. */
   modified: Buffer | null;
+  /** Whether the server's file is executable; absent when not known (remote-modes.ts). */
+  executable?: boolean;
 }
 
 const STATUSES: readonly string[] = ['ADDED', 'UPDATED', 'DELETED', 'MOVED'];

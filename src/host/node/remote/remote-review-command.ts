@@ -8,6 +8,7 @@ import { applyObstacle } from '../worktrees/apply-task';
 import { RemoteError } from './agent-server-api';
 import { type ServerChange, serverChanges } from './agent-server-git';
 import { applyServerChanges } from './remote-apply';
+import { withServerModes } from './remote-modes';
 import { changesPatch, changeStatLines } from './remote-diff';
 import { openRemoteConversation } from './remote-folder';
 import type { RemoteOrigin } from './remote-origin';
@@ -18,10 +19,15 @@ async function fetchChanges(
   dir: string,
   origin: RemoteOrigin,
   runtimeApi: string | undefined,
-): Promise<ServerChange[]> {
+  modes = false,
+): Promise<{ changes: ServerChange[]; known: boolean }> {
   const conv = await openRemoteConversation(io, command, dir, origin, runtimeApi);
   try {
-    return await serverChanges(conv.target, origin.working_dir, origin.base_commit);
+    const base = origin.base_commit ?? 'HEAD';
+    const changes = await serverChanges(conv.target, origin.working_dir, base);
+    return modes
+      ? await withServerModes(conv.target, origin.working_dir, base, changes)
+      : { changes, known: true };
   } catch (err) {
     if (err instanceof RemoteError) throw new Error(`logbook ${command}: ${err.message}`);
     throw err;
@@ -48,7 +54,7 @@ export async function remoteDiff(
       `logbook diff: ${dir} ran on ${origin.server}, which keeps no file checkpoints Logbook can read; ` +
         'a remote conversation has one diff, its change now (no --from/--to, or --from start --to now).',
     );
-  const changes = await fetchChanges(io, 'diff', dir, origin, opts.runtimeApi);
+  const { changes } = await fetchChanges(io, 'diff', dir, origin, opts.runtimeApi);
   const n = changes.length;
   io.out(
     `diff on ${origin.server} in ${origin.working_dir} (against ${baseText(origin)}): ${n} file${n === 1 ? '' : 's'} changed`,
@@ -71,7 +77,7 @@ export async function remoteApply(
 ): Promise<number> {
   const obstacle = applyObstacle(into, force);
   if (obstacle) throw new Error(obstacle);
-  const changes = await fetchChanges(io, 'apply', dir, origin, runtimeApi);
+  const { changes, known } = await fetchChanges(io, 'apply', dir, origin, runtimeApi, true);
   if (changes.length === 0) {
     io.out(`${origin.server} reports no change in ${origin.working_dir}: nothing to apply.`);
     return EXIT.ok;
@@ -84,6 +90,7 @@ export async function remoteApply(
       '; nothing was committed.',
   );
   for (const f of [...r.applied, ...r.merged]) io.out(printableLine(`  ${f}`));
+  if (!known) io.err(`${origin.server} gave no file modes: an executable bit set there is not set here.`);
   if (r.conflicts.length === 0) return EXIT.ok;
   io.err(`logbook apply: ${r.conflicts.length} file(s) need you:`);
   for (const c of r.conflicts) io.err(printableLine(`  ${c.path}: ${c.why}`));
