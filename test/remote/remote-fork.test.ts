@@ -97,7 +97,18 @@ describe('logbook fork of a remote conversation (the real agent-server)', functi
     assert.equal(dirname(dir), dirname(source));
     assert.notEqual(basename(dir), basename(source));
     const origin = JSON.parse(readFileSync(join(dir, 'remote.json'), 'utf8')) as Record<string, string>;
-    assert.deepEqual(origin, { server: server.url, conversation_id: basename(dir), working_dir: remoteDir });
+    // The same working folder: the fork's change is taken against its source's start.
+    const { base_commit: base } = JSON.parse(readFileSync(join(source, 'remote.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    assert.match(base ?? '', /^[0-9a-f]{40}$/);
+    assert.deepEqual(origin, {
+      server: server.url,
+      conversation_id: basename(dir),
+      working_dir: remoteDir,
+      base_commit: base,
+    });
     const held = (await serverEvents(basename(dir))).map((e) => e.id);
     const logged = loggedEvents(dir);
     assert.ok(held.length > 0);

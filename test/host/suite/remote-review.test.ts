@@ -1,10 +1,10 @@
-// The change a remote conversation's agent made, in the editor, against the real agent-server: the
-// chat's Open diff and Review the Server's Changes show it in one multi-file diff without writing a
+// The change a remote conversation's agent made (committed there or not), in the editor, against
+// the real agent-server: the chat's Open diff and Review the Server's Changes show it in one multi-file diff without writing a
 // local file; Apply the Server's Changes Here writes it into the window's working tree only when
 // asked, merging a file changed here too and leaving a conflict marked, opened and named.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../../src/host/vscode/chat/chat-view';
@@ -27,9 +27,12 @@ const EDIT_AND_ADD: Scenario = {
             id: 'call_edit',
             name: 'terminal',
             arguments: {
-              command: 'echo server-line >> a.txt && echo remote-ok > out.txt',
+              // a.txt's change committed on the server: still the conversation's change.
+              command:
+                'echo server-line >> a.txt && git add a.txt && git -c user.name=A -c user.email=a@a ' +
+                'commit --quiet -m agent && echo remote-ok > out.txt && chmod +x out.txt',
               security_risk: 'LOW',
-              summary: 'edit a.txt, add out.txt',
+              summary: 'edit and commit a.txt, add an executable out.txt',
             },
           },
         ],
@@ -157,6 +160,10 @@ describe("A remote conversation's change: review and apply (the real agent-serve
     assert.deepEqual(r?.conflicts, []);
     assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), `${BASE}server-line\n`);
     assert.equal(readFileSync(join(root, 'out.txt'), 'utf8'), 'remote-ok\n');
+    assert.ok(
+      (statSync(join(root, 'out.txt')).mode & 0o111) !== 0,
+      "out.txt without the server's executable bit",
+    );
     assert.equal(git(root, 'rev-list', '--count', 'HEAD').trim(), '1', 'apply committed something');
   });
 
@@ -212,7 +219,14 @@ describe("A remote conversation's change: review and apply (the real agent-serve
       string,
       unknown
     >;
-    assert.deepEqual(origin, { server: server!.url, conversation_id: forkId, working_dir: remoteDir });
+    // The fork keeps its source's base: the commit the server's HEAD was on at the start.
+    assert.match(String(origin.base_commit), /^[0-9a-f]{40}$/);
+    assert.deepEqual(origin, {
+      server: server!.url,
+      conversation_id: forkId,
+      working_dir: remoteDir,
+      base_commit: origin.base_commit,
+    });
     // The branch up to the task, as the server copied it, each event marked as received from it.
     const fork = (await service.remote.of(forkId))!;
     const events = (await fork.eventsAfter(-1)).map((e) => e.event);

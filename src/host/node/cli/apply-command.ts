@@ -3,7 +3,7 @@
 // --force; a conflict is left in git's conflict state for the user, never resolved here.
 import { printableLine } from '../../../core/text/printable';
 import { expectPositionals, parseCommandArgs } from './args';
-import { EXIT } from './exit-codes';
+import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { cliTaskStore, workingTreeOf } from './task-cli';
@@ -17,7 +17,10 @@ import { applyDecision } from '../worktrees/task-decision-log';
 import { recordFromCli } from './task-decisions';
 
 export async function applyCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs('apply', argv, { force: { type: 'boolean' } });
+  const { values, positionals } = parseCommandArgs('apply', argv, {
+    force: { type: 'boolean' },
+    'runtime-api': { type: 'string' },
+  });
   if (values.help) {
     io.out(COMMAND_HELP.apply);
     return EXIT.ok;
@@ -26,8 +29,18 @@ export async function applyCommand(argv: readonly string[], io: CliIo): Promise<
   // A remote conversation's folder: the server's change, into this working tree.
   const origin = existsSync(resolvePath(io, name!)) ? readRemoteOrigin(resolvePath(io, name!)) : undefined;
   if (origin) {
-    return remoteApply(io, resolvePath(io, name!), origin, workingTreeOf(io.cwd), values.force === true);
+    const into = workingTreeOf(io.cwd);
+    return remoteApply(
+      io,
+      resolvePath(io, name!),
+      origin,
+      into,
+      values.force === true,
+      values['runtime-api'],
+    );
   }
+  if (values['runtime-api'] !== undefined)
+    throw new UsageError('logbook apply: --runtime-api is for a conversation that ran on an agent-server.');
   const store = cliTaskStore('apply', io);
   const task = store.get(name!);
   if (task.status === 'discarded') throw new Error(`task ${task.name} was discarded; its branch is gone.`);

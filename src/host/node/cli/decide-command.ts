@@ -58,6 +58,7 @@ async function decide(
     ...MCP_CONFIG_OPTION,
     ...SANDBOX_OPTION,
     ...(command === 'reject' ? { reason: { type: 'string' } as const } : {}),
+    ...(command === 'resolve' ? {} : { 'runtime-api': { type: 'string' } as const }),
     ...(command === 'resolve' ? IN_DOUBT_OPTIONS : {}),
   });
   if (values.help) {
@@ -74,6 +75,7 @@ async function decide(
   assertConversationDir(dir);
   // A remote conversation is answered on its agent-server, and streams on from there.
   const origin = command === 'resolve' ? undefined : readRemoteOrigin(dir);
+  const runtimeApi = (values as { 'runtime-api'?: string })['runtime-api'];
   if (origin) {
     return decideRemote(io, command, {
       dir,
@@ -83,8 +85,13 @@ async function decide(
       settings: cliSettings(command, io.env, { flags: values, warn: (line) => io.err(line) }),
       askInPlace: inPlaceAt(io, values, dir) !== undefined,
       json: values.json === true,
+      ...(runtimeApi !== undefined ? { runtimeApi } : {}),
     });
   }
+  if (runtimeApi !== undefined)
+    throw new UsageError(
+      `logbook ${command}: --runtime-api is for a conversation that ran on an agent-server.`,
+    );
   const info = readSessionInfo(dir);
   if (!info) {
     throw new Error(

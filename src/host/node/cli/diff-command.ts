@@ -37,6 +37,7 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
     from: { type: 'string' },
     to: { type: 'string' },
     stat: { type: 'boolean' },
+    'runtime-api': { type: 'string' },
   });
   if (values.help) {
     io.out(COMMAND_HELP.diff);
@@ -47,8 +48,16 @@ export async function diffCommand(argv: readonly string[], io: CliIo): Promise<n
   const to = nonEmpty('diff', 'to', values.to);
   const origin = readRemoteOrigin(dir);
   if (origin) {
-    return remoteDiff(io, dir, origin, { from, to, stat: values.stat === true });
+    const runtimeApi = values['runtime-api'];
+    return remoteDiff(io, dir, origin, {
+      from,
+      to,
+      stat: values.stat === true,
+      ...(runtimeApi !== undefined ? { runtimeApi } : {}),
+    });
   }
+  if (values['runtime-api'] !== undefined)
+    throw new UsageError('logbook diff: --runtime-api is for a conversation that ran on an agent-server.');
   if (from === undefined || to === undefined)
     throw new UsageError('logbook diff: --from ID and --to ID are both required.');
   assertConversationDir(dir);

@@ -14,7 +14,10 @@ import { forkRemote } from '../remote/remote-fork';
 import { readRemoteOrigin } from '../remote/remote-origin';
 
 export async function forkCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseCommandArgs('fork', argv, { at: { type: 'string' } });
+  const { values, positionals } = parseCommandArgs('fork', argv, {
+    at: { type: 'string' },
+    'runtime-api': { type: 'string' },
+  });
   if (values.help) {
     io.out(COMMAND_HELP.fork);
     return EXIT.ok;
@@ -27,7 +30,7 @@ export async function forkCommand(argv: readonly string[], io: CliIo): Promise<n
       `logbook fork: ${dirArg} is not a conversation that ran on an agent-server (no remote.json); ` +
         'only a remote conversation can be forked (its server makes the copy).',
     );
-  const conv = await openRemoteConversation(io, 'fork', dir, origin);
+  const conv = await openRemoteConversation(io, 'fork', dir, origin, values['runtime-api']);
   let fromEventId: string | undefined;
   if (at !== undefined && at !== 'now') {
     const log = await openReadOnly(dir);

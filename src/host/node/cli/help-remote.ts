@@ -1,5 +1,11 @@
 // Help texts of the commands that reach an agent-server for a remote conversation (help.ts is full).
 
+/** The option of approve, reject, diff, apply and fork for a conversation a runtime API started. */
+export const RUNTIME_API_OPTION_HELP = `  --runtime-api URL      a remote conversation a runtime API started (logbook run --runtime-api):
+                         ask that API (its key in LOGBOOK_RUNTIME_API_KEY) for the server's URL
+                         and session key, instead of LOGBOOK_REMOTE_KEY; URL must be the API
+                         remote.json names`;
+
 /** The line `logbook --help` lists them with. */
 export const REMOTE_OVERVIEW = `  fork                copy a remote conversation (up to an event) into a new one on its server`;
 
@@ -13,11 +19,12 @@ there. The fork waits on the server, idle; its folder is made beside CONV_DIR (p
 with its own signed log holding the events the server copied, each marked as received from it,
 and its own remote.json. logbook run --remote URL --store DIR runs it on. The files in the working
 folder on the server are shared, not copied: the fork goes on from them as they are.
-Needs LOGBOOK_REMOTE_KEY. A local conversation cannot be forked.
+Needs LOGBOOK_REMOTE_KEY (or --runtime-api). A local conversation cannot be forked.
 
 Options:
   --at ID         the last event the fork keeps (an event id, #INDEX, a unique prefix, start or
                   now, as for show --at); default: the whole conversation
+\${RUNTIME_API_OPTION_HELP}
   -h, --help      show this help
 
 Exit codes: 0 forked; 1 a failure (the server refused or is gone, an unknown ID, a local conversation).

@@ -1,5 +1,6 @@
 // Help texts of the worktree tasks: `run --worktree`, `tasks`, `review`, `apply`, `discard` (help.ts
 // is full).
+import { RUNTIME_API_OPTION_HELP } from './help-remote';
 
 /** The lines `logbook --help` lists them with (after agents). */
 export const TASK_OVERVIEW = `  tasks               list the worktree tasks of this repository (run --worktree starts one)
@@ -79,10 +80,12 @@ nothing is resolved for you: resolve them and git commit, or git merge --abort.
 Options:
   --force                merge over uncommitted changes here; git still refuses to overwrite a
                          file you changed that the task changed too
+${RUNTIME_API_OPTION_HELP}
   -h, --help             show this help
 
 CONV_DIR, the folder of a conversation that ran on an agent-server (logbook run --remote): the
-server's change in its working folder (its git, against HEAD there; LOGBOOK_REMOTE_KEY) is written
+server's change in its working folder (its git, against the commit HEAD was on at the start;
+LOGBOOK_REMOTE_KEY or --runtime-api) is written
 into this working tree, uncommitted, by the same rules: uncommitted changes here stop it unless
 --force; a file changed here too is merged (git merge-file), and what does not merge is left with
 conflict markers and listed (exit 1). See docs/REMOTE.md.`,

@@ -1,6 +1,6 @@
 // Help texts: one per command, and the overview `logbook --help` prints.
 import { TASK_HELP, TASK_OVERVIEW, WORKTREE_RUN_HELP } from './help-tasks';
-import { REMOTE_HELP, REMOTE_OVERVIEW } from './help-remote';
+import { REMOTE_HELP, REMOTE_OVERVIEW, RUNTIME_API_OPTION_HELP } from './help-remote';
 import {
   EXIT_CODES_HELP,
   LLM_ENV_HELP,
@@ -213,6 +213,7 @@ ${CONV_DIR_HELP}
 Options:
   --json                 print events as JSON lines
   --no-input             never ask in place: exit 2 when the agent waits again
+${RUNTIME_API_OPTION_HELP}
 ${PASS_ENV_HELP}
   -h, --help             show this help
 
@@ -226,6 +227,7 @@ Options:
   --reason TEXT          why the actions were rejected; the agent reads it (required)
   --json                 print events as JSON lines
   --no-input             never ask in place: exit 2 when the agent waits again
+${RUNTIME_API_OPTION_HELP}
 ${PASS_ENV_HELP}
   -h, --help             show this help
 
@@ -384,11 +386,13 @@ Options:
   --to ID         the later point (required, but for a remote conversation)
   --stat          only the changed files, one a line: A added, M modified, D deleted, R renamed
                   (old -> new), T type changed
+${RUNTIME_API_OPTION_HELP}
   -h, --help      show this help
 
 A conversation that ran on an agent-server (logbook run --remote) has one diff: the server's
-change in its working folder now (its git, against HEAD there), without --from and --to; it needs
-LOGBOOK_REMOTE_KEY. logbook apply CONV_DIR brings it into this working tree.
+change in its working folder now (its git, against the commit HEAD was on when it started, so
+what the agent committed is in it), without --from and --to; it needs
+LOGBOOK_REMOTE_KEY (or --runtime-api). logbook apply CONV_DIR brings it into this working tree.
 
 Exit codes: 0 printed (also when nothing changed); 1 a failure (unknown or ambiguous ID, no
 checkpoints recorded, a checkpoint the store no longer holds).`,

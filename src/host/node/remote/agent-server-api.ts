@@ -149,6 +149,21 @@ export function downloadFile(target: AgentServerTarget, path: string): Promise<B
   return request(target, 'GET', `/api/file/download?${new URLSearchParams({ path })}`);
 }
 
+/** The working folder's change against `baseRef` as a git patch (`/api/file/archive`, git-delta). */
+export async function changePatch(
+  target: AgentServerTarget,
+  workingDir: string,
+  baseRef: string,
+): Promise<string> {
+  const q = new URLSearchParams({
+    path: workingDir,
+    format: 'git-delta',
+    base_ref: baseRef,
+    use_default_excludes: 'false',
+  });
+  return (await request(target, 'GET', `/api/file/archive?${q}`)).toString('utf8');
+}
+
 export async function startConversation(target: AgentServerTarget, req: StartRequest): Promise<string> {
   const info = (await call(target, 'POST', '/api/conversations', startConversationBody(req))) as {
     id?: unknown;

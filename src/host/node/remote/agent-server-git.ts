@@ -1,6 +1,7 @@
 // The agent-server's view of the change its agent made in the working folder: the files git
-// reports changed against the folder's HEAD on the server (`/api/git/changes`, so the agent's
-// uncommitted work is the change), each one's text at HEAD (`/api/git/diff`) and its bytes now
+// reports changed against a base on the server (`/api/git/changes`): the commit HEAD was on when
+// the conversation started, so what the agent committed there is in the change too, else HEAD
+// now (its uncommitted work only); each one's text at the base (`/api/git/diff`) and its bytes now
 // (`/api/file/download`). The server's diff trims both texts (a final newline is lost), so the
 // file as it is now is read whole; the HEAD text is what the diff gives, its final newline put back.
 import { posix } from 'node:path';
@@ -14,12 +15,14 @@ export interface ServerChange {
   /** Relative to the working folder, `/`-separated, checked to stay inside it. */
   path: string;
   /**
-   * The file at the server's HEAD as its diff gives it (trimmed, a final newline put back); null
+   * The file at the base (the start's commit, or HEAD) as the server's diff gives it (trimmed, a final newline put back); null
    * when it was added, or deleted (the server sends no text for a file that is gone).
    */
   original: string | null;
   /** The file's bytes now on the server; null when deleted. */
   modified: Buffer | null;
+  /** Whether the server's file is executable; absent when not known (remote-modes.ts). */
+  executable?: boolean;
 }
 
 const STATUSES: readonly string[] = ['ADDED', 'UPDATED', 'DELETED', 'MOVED'];
@@ -43,9 +46,43 @@ export function safeChangePath(raw: unknown): string {
   return norm;
 }
 
-/** Every file the server's git reports changed against HEAD in `workingDir`, with its text before and after. */
-export async function serverChanges(target: AgentServerTarget, workingDir: string): Promise<ServerChange[]> {
-  const q = new URLSearchParams({ path: workingDir, ref: 'HEAD' });
+/** git's empty tree: the base of a repository with no commit yet, so a first commit is work too. */
+const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+/** A commit id as git writes one (SHA-1 or SHA-256): nothing else is sent back as a ref. */
+export const COMMIT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+/**
+ * The commit HEAD is on in `workingDir` on the server (`GET /api/git/commits?limit=1`), the empty
+ * tree when it has none yet; undefined when the server cannot say (no such endpoint, an odd
+ * answer): the change is then taken against HEAD, as before.
+ */
+export async function serverHeadCommit(
+  target: AgentServerTarget,
+  workingDir: string,
+): Promise<string | undefined> {
+  try {
+    const q = new URLSearchParams({ path: workingDir, limit: '1' });
+    const page = (await call(target, 'GET', `/api/git/commits?${q}`)) as { commits?: { sha?: unknown }[] };
+    if (!Array.isArray(page?.commits)) return undefined;
+    if (page.commits.length === 0) return EMPTY_TREE;
+    const sha = page.commits[0]?.sha;
+    return typeof sha === 'string' && COMMIT_ID.test(sha) ? sha : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every file the server's git reports changed in `workingDir` against `base` (a commit id, or HEAD
+ * when none was recorded), with its text before and after.
+ */
+export async function serverChanges(
+  target: AgentServerTarget,
+  workingDir: string,
+  base: string = 'HEAD',
+): Promise<ServerChange[]> {
+  const ref = COMMIT_ID.test(base) ? base : 'HEAD';
+  const q = new URLSearchParams({ path: workingDir, ref });
   const listed = await call(target, 'GET', `/api/git/changes?${q}`);
   if (!Array.isArray(listed))
     throw new RemoteError('the agent-server answered /api/git/changes with something that is not a list.');
@@ -67,7 +104,7 @@ export async function serverChanges(target: AgentServerTarget, workingDir: strin
       const d = (await call(
         target,
         'GET',
-        `/api/git/diff?${new URLSearchParams({ path: onServer, ref: 'HEAD' })}`,
+        `/api/git/diff?${new URLSearchParams({ path: onServer, ref })}`,
       )) as { original?: unknown } | null;
       const text = typeof d?.original === 'string' ? d.original : '';
       original = text === '' ? '' : `${text}\n`;

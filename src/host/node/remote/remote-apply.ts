@@ -4,8 +4,10 @@
 // with git's conflict markers and named, never resolved here. Nothing is committed: the change
 // lands as uncommitted work to review.
 import {
+  chmodSync,
   existsSync,
   lstatSync,
+  statSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -61,6 +63,13 @@ function localPath(into: string, rel: string): { file: string } | { why: string 
 function write(file: string, text: string | Buffer): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, text);
+}
+
+/** The executable bit as the server has it (where it is known), for whoever may read the file. */
+function setMode(file: string, executable: boolean | undefined): void {
+  if (executable === undefined || !existsSync(file)) return;
+  const mode = statSync(file).mode & 0o777;
+  chmodSync(file, executable ? mode | ((mode & 0o444) >> 2) : mode & ~0o111);
 }
 
 /** `git merge-file` of here / the server's HEAD / the server's file; the merged text and whether it conflicted. */
@@ -125,9 +134,17 @@ export function applyServerChanges(into: string, changes: readonly ServerChange[
       continue;
     }
     const theirs = c.modified ?? Buffer.alloc(0);
-    if (here !== undefined && here.equals(theirs)) continue;
+    // Written or merged below, or the same bytes here: the file gets the server's mode.
+    const settle = () => setMode(file, c.executable);
+    if (here !== undefined && here.equals(theirs)) {
+      const was = statSync(file).mode;
+      settle();
+      if (statSync(file).mode !== was) result.applied.push(c.path);
+      continue;
+    }
     if (here === undefined) {
       write(file, theirs);
+      settle();
       if (c.original === null) result.applied.push(c.path);
       // As git does with a modify/delete conflict: the changed side is left for the user to judge.
       else
@@ -140,6 +157,7 @@ export function applyServerChanges(into: string, changes: readonly ServerChange[
     const base = c.original === null ? '' : baseText(into, c.path, c.original);
     if (c.original !== null && here.toString('utf8') === base) {
       write(file, theirs);
+      settle();
       result.applied.push(c.path);
       continue;
     }
@@ -152,6 +170,7 @@ export function applyServerChanges(into: string, changes: readonly ServerChange[
     }
     const m = mergeThree(into, c.path, here.toString('utf8'), base, theirs.toString('utf8'));
     write(file, m.text);
+    settle();
     if (m.conflicted)
       result.conflicts.push({
         path: c.path,

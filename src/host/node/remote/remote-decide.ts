@@ -10,7 +10,6 @@ import { openConversationStore } from '../session/conversation-store';
 import { cliSigningIdentity } from '../cli/signing';
 import type { CliSettings } from '../cli/cli-settings';
 import type { CliIo } from '../cli/io';
-import { UsageError } from '../cli/exit-codes';
 import {
   type AgentServerTarget,
   RemoteError,
@@ -22,6 +21,7 @@ import {
 } from './agent-server-api';
 import { assertFromServer, REMOTE_KEY_VARIABLE, type RemoteOrigin, writeRemoteOrigin } from './remote-origin';
 import { remoteConfirmation, remoteGate } from './remote-gate';
+import { remoteTargetOf } from './remote-target';
 import { streamRemote } from './remote-run';
 import { heldActions, lastStatus } from './remote-status';
 
@@ -35,8 +35,10 @@ export interface RemoteFolder {
   json: boolean;
   /** `--mode`: plan or act from now on (default: the mode remote.json records). */
   mode?: AgentMode;
-  /** The server's key when a runtime API gave it (else LOGBOOK_REMOTE_KEY). */
+  /** The server's key when a runtime API gave it (else remote-target.ts finds it). */
   target?: AgentServerTarget;
+  /** `--runtime-api URL` of approve and reject: the runtime API asked for the server's key. */
+  runtimeApi?: string;
 }
 
 /** What is sent before streaming on; `known` is what the log holds. */
@@ -49,13 +51,10 @@ async function goOn(
   step: Step,
   send?: (target: AgentServerTarget, id: string) => Promise<void>,
 ): Promise<number> {
-  const key = f.target?.key ?? io.env[REMOTE_KEY_VARIABLE];
-  if (!key) {
-    throw new UsageError(
-      `logbook ${command}: the conversation runs on ${f.origin.server}; set ${REMOTE_KEY_VARIABLE} to its session API key.`,
-    );
-  }
-  const target = { url: f.origin.server, key };
+  const given = f.target;
+  const findTarget = given
+    ? () => Promise.resolve(given)
+    : remoteTargetOf(io, command, f.origin, f.runtimeApi);
   const id = f.origin.conversation_id;
   const store = await openConversationStore(f.dir, {
     signing: cliSigningIdentity(io, f.settings),
@@ -69,6 +68,8 @@ async function goOn(
       unknown
     >[];
     assertFromServer(f, known);
+    // Only once the log vouches for the server (the runtime API's answer is checked against it too).
+    const target = { url: f.origin.server, key: (await findTarget()).key };
     const gate = remoteGate(f.settings, f.mode ?? f.origin.mode ?? 'act', f.origin.working_dir);
     let done: string;
     try {

@@ -1,12 +1,12 @@
 // A remote conversation's folder as the commands that reach its server (diff, apply, fork) need
-// it: where it runs (remote.json), the session key from the environment, and the check that the
+// it: where it runs (remote.json), the session key (remote-target.ts), and the check that the
 // signed log received its events from that server before the key is sent there.
 import { isCorruptRecord } from '../../../core/log';
 import { openReadOnly } from '../cli/conversation-dir';
-import { UsageError } from '../cli/exit-codes';
 import type { CliIo } from '../cli/io';
 import type { AgentServerTarget } from './agent-server-api';
-import { assertFromServer, readRemoteOrigin, REMOTE_KEY_VARIABLE, type RemoteOrigin } from './remote-origin';
+import { assertFromServer, readRemoteOrigin, type RemoteOrigin } from './remote-origin';
+import { remoteTargetOf } from './remote-target';
 
 export interface RemoteConversation {
   dir: string;
@@ -24,12 +24,10 @@ export async function openRemoteConversation(
   command: string,
   dir: string,
   origin: RemoteOrigin,
+  /** `--runtime-api URL`: the server and its key asked of the runtime API that started it. */
+  runtimeApi?: string,
 ): Promise<RemoteConversation> {
-  const key = io.env[REMOTE_KEY_VARIABLE];
-  if (!key)
-    throw new UsageError(
-      `logbook ${command}: the conversation runs on ${origin.server}; set ${REMOTE_KEY_VARIABLE} to its session API key.`,
-    );
+  const findTarget = remoteTargetOf(io, command, origin, runtimeApi);
   const log = await openReadOnly(dir);
   let events: Record<string, unknown>[];
   try {
@@ -38,5 +36,5 @@ export async function openRemoteConversation(
     await log.close();
   }
   assertFromServer({ dir, origin }, events);
-  return { dir, origin, target: { url: origin.server, key }, events };
+  return { dir, origin, target: await findTarget(), events };
 }

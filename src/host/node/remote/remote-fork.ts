@@ -44,6 +44,8 @@ export async function forkRemote(io: CliIo, conv: RemoteConversation, req: ForkR
       server: origin.server,
       conversation_id: forkId,
       working_dir: origin.working_dir,
+      // The same working folder: the fork's change is taken against the same start.
+      ...(origin.base_commit ? { base_commit: origin.base_commit } : {}),
     });
     const r = await recordFork(store, origin.server, fork.events);
     written = r.written;

@@ -15,6 +15,11 @@ export interface RemoteOrigin {
   runtime?: RuntimeOrigin;
   /** Plan mode: the server holds every action and Logbook refuses what writes or runs (act when absent). */
   mode?: 'plan';
+  /**
+   * The commit HEAD was on in the working folder when the conversation started (git's empty tree
+   * when it had none): the base of the server's change, so what the agent commits there is in it.
+   */
+  base_commit?: string;
 }
 
 export interface RuntimeOrigin {
@@ -52,6 +57,10 @@ export function readRemoteOrigin(dir: string): RemoteOrigin | undefined {
         working_dir: v.working_dir,
         ...runtime,
         ...(v.mode === 'plan' ? { mode: 'plan' as const } : {}),
+        // Sent back to the server as a git ref: a commit id only.
+        ...(typeof v.base_commit === 'string' && /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(v.base_commit)
+          ? { base_commit: v.base_commit }
+          : {}),
       };
     }
   } catch {

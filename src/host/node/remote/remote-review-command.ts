@@ -8,6 +8,7 @@ import { applyObstacle } from '../worktrees/apply-task';
 import { RemoteError } from './agent-server-api';
 import { type ServerChange, serverChanges } from './agent-server-git';
 import { applyServerChanges } from './remote-apply';
+import { withServerModes } from './remote-modes';
 import { changesPatch, changeStatLines } from './remote-diff';
 import { openRemoteConversation } from './remote-folder';
 import type { RemoteOrigin } from './remote-origin';
@@ -17,21 +18,34 @@ async function fetchChanges(
   command: string,
   dir: string,
   origin: RemoteOrigin,
-): Promise<ServerChange[]> {
-  const conv = await openRemoteConversation(io, command, dir, origin);
+  runtimeApi: string | undefined,
+  modes = false,
+): Promise<{ changes: ServerChange[]; known: boolean }> {
+  const conv = await openRemoteConversation(io, command, dir, origin, runtimeApi);
   try {
-    return await serverChanges(conv.target, origin.working_dir);
+    const base = origin.base_commit ?? 'HEAD';
+    const changes = await serverChanges(conv.target, origin.working_dir, base);
+    return modes
+      ? await withServerModes(conv.target, origin.working_dir, base, changes)
+      : { changes, known: true };
   } catch (err) {
     if (err instanceof RemoteError) throw new Error(`logbook ${command}: ${err.message}`);
     throw err;
   }
 }
 
+/** What the change is taken against, as the diff's first line says it. */
+function baseText(origin: RemoteOrigin): string {
+  return origin.base_commit
+    ? `commit ${origin.base_commit.slice(0, 12)} there, its HEAD when the conversation started`
+    : 'HEAD there; work committed there since the start is not in it';
+}
+
 export async function remoteDiff(
   io: CliIo,
   dir: string,
   origin: RemoteOrigin,
-  opts: { from: string | undefined; to: string | undefined; stat: boolean },
+  opts: { from: string | undefined; to: string | undefined; stat: boolean; runtimeApi?: string },
 ): Promise<number> {
   const whole =
     (opts.from === undefined || opts.from === 'start') && (opts.to === undefined || opts.to === 'now');
@@ -40,10 +54,10 @@ export async function remoteDiff(
       `logbook diff: ${dir} ran on ${origin.server}, which keeps no file checkpoints Logbook can read; ` +
         'a remote conversation has one diff, its change now (no --from/--to, or --from start --to now).',
     );
-  const changes = await fetchChanges(io, 'diff', dir, origin);
+  const { changes } = await fetchChanges(io, 'diff', dir, origin, opts.runtimeApi);
   const n = changes.length;
   io.out(
-    `diff on ${origin.server} in ${origin.working_dir} (against HEAD there): ${n} file${n === 1 ? '' : 's'} changed`,
+    `diff on ${origin.server} in ${origin.working_dir} (against ${baseText(origin)}): ${n} file${n === 1 ? '' : 's'} changed`,
   );
   if (opts.stat) {
     for (const l of changeStatLines(changes)) io.out(l);
@@ -59,10 +73,11 @@ export async function remoteApply(
   origin: RemoteOrigin,
   into: string,
   force: boolean,
+  runtimeApi?: string,
 ): Promise<number> {
   const obstacle = applyObstacle(into, force);
   if (obstacle) throw new Error(obstacle);
-  const changes = await fetchChanges(io, 'apply', dir, origin);
+  const { changes, known } = await fetchChanges(io, 'apply', dir, origin, runtimeApi, true);
   if (changes.length === 0) {
     io.out(`${origin.server} reports no change in ${origin.working_dir}: nothing to apply.`);
     return EXIT.ok;
@@ -75,6 +90,7 @@ export async function remoteApply(
       '; nothing was committed.',
   );
   for (const f of [...r.applied, ...r.merged]) io.out(printableLine(`  ${f}`));
+  if (!known) io.err(`${origin.server} gave no file modes: an executable bit set there is not set here.`);
   if (r.conflicts.length === 0) return EXIT.ok;
   io.err(`logbook apply: ${r.conflicts.length} file(s) need you:`);
   for (const c of r.conflicts) io.err(printableLine(`  ${c.path}: ${c.why}`));

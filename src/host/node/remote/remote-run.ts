@@ -27,6 +27,7 @@ import {
   runConversation,
   startConversation,
 } from './agent-server-api';
+import { serverHeadCommit } from './agent-server-git';
 import { openWebSocket, type WebSocketLink } from './websocket-client';
 import { heldActions, lastStatus, remoteStatus, type RemoteStatus } from './remote-status';
 import { describeRemoteEvent } from './remote-lines';
@@ -65,6 +66,8 @@ const QUIET_MS = 10_000;
 
 export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<number> {
   const { target } = opts;
+  // Before the agent can commit anything: the base its change is taken against.
+  const base = await serverHeadCommit(target, opts.remoteDir);
   const id = await startConversation(target, {
     workingDir: opts.remoteDir,
     task: opts.task,
@@ -89,6 +92,7 @@ export async function remoteRun(io: CliIo, opts: RemoteRunOptions): Promise<numb
       working_dir: opts.remoteDir,
       ...(opts.runtime ? { runtime: opts.runtime } : {}),
       ...(opts.gate?.mode === 'plan' ? { mode: 'plan' as const } : {}),
+      ...(base ? { base_commit: base } : {}),
     });
     return await new RemoteStream(io, opts, id, store).run();
   } finally {

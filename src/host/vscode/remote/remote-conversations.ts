@@ -134,10 +134,14 @@ export class RemoteConversations {
     const llm = await readLlmSettings(this.deps.secrets);
     const target = { url, key };
     const mode = readDefaultMode();
+    const { serverHeadCommit } = await import('../../node/remote/agent-server-git');
+    let base: string | undefined;
     let id: string;
     try {
       // The task is sent once the event stream is open (follow): the server streams a reply's
       // text only to those listening when it is written.
+      // Before the agent can commit anything: the base its change is taken against.
+      base = await serverHeadCommit(target, req.workingDir);
       id = await startConversation(target, {
         workingDir: req.workingDir,
         // A new conversation starts in logbook.agent.defaultMode: in plan the server holds every action.
@@ -162,6 +166,7 @@ export class RemoteConversations {
       conversation_id: id,
       working_dir: req.workingDir,
       ...(mode === 'plan' ? { mode } : {}),
+      ...(base ? { base_commit: base } : {}),
     });
     await store.close();
     const session = (await this.of(id))!;

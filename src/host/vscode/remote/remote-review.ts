@@ -1,5 +1,6 @@
 // Review and Apply of a remote conversation's change in the editor, through the CLI's modules: the
-// files the server's git reports changed in its working folder (against HEAD there) in one
+// files the server's git reports changed in its working folder (against the commit HEAD was on
+// when the conversation started, remote.json's base_commit, else HEAD) in one
 // multi-file diff, both sides read-only documents of what the server sent, and Apply writing that
 // change into this window's working tree only when the user asks, by `logbook apply`'s rules
 // (uncommitted changes here need a confirmation, conflicts are opened and named, never resolved).
@@ -8,6 +9,7 @@ import * as vscode from 'vscode';
 import type { AgentServerTarget } from '../../node/remote/agent-server-api';
 import { type ServerChange, serverChanges } from '../../node/remote/agent-server-git';
 import { applyServerChanges, type RemoteApplyResult } from '../../node/remote/remote-apply';
+import { withServerModes } from '../../node/remote/remote-modes';
 import type { RemoteOrigin } from '../../node/remote/remote-origin';
 import { gitTry } from '../../node/worktrees/git-run';
 import { applyObstacle } from '../../node/worktrees/apply-task';
@@ -50,7 +52,7 @@ export interface RemoteReviewArgs {
 
 /** Opens the server's change in one multi-file diff; resolves to the number of files changed. */
 export async function reviewRemoteChanges({ id, origin, target }: RemoteReviewArgs): Promise<number> {
-  const changes = await serverChanges(target, origin.working_dir);
+  const changes = await serverChanges(target, origin.working_dir, origin.base_commit);
   if (changes.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t('Logbook: {0} reports no change in {1}.', origin.server, origin.working_dir),
@@ -114,7 +116,10 @@ export async function applyRemoteChanges(
     );
     if (choice !== anyway) return undefined;
   }
-  const changes = await serverChanges(target, origin.working_dir);
+  const base = origin.base_commit ?? 'HEAD';
+  const listed = await serverChanges(target, origin.working_dir, base);
+  // With the executable bit of each file where the server gives it (else left as it is here).
+  const { changes } = await withServerModes(target, origin.working_dir, base, listed);
   if (changes.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
