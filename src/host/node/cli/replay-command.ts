@@ -9,16 +9,17 @@ import { replayRecorded, replayStart } from '../replay/replay-run';
 import { nonEmpty, parseCommandArgs } from './args';
 import { checkpointStore } from './checkpoint-env';
 import { cliSettings } from './cli-settings';
-import { assertConversationDir, openReadOnly, readEvents } from './conversation-dir';
+import { assertConversationDir, openReadOnly, readEvents, resolvePath } from './conversation-dir';
 import { actionWhat } from './event-line';
 import { indexNote, resolveRef } from './event-ref';
-import { EXIT } from './exit-codes';
+import { EXIT, UsageError } from './exit-codes';
 import { COMMAND_HELP } from './help';
 import type { CliIo } from './io';
 import { conversationDirArg } from './newest-conversation';
 import { cliSandbox, SANDBOX_OPTION } from './sandbox-option';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import { readRemoteOrigin } from '../remote/remote-origin';
+import { remoteReplayBase } from '../remote/remote-replay-base';
 
 /** `replay`'s exit codes: 0 the same results, 1 a failure (no checkpoint, bad usage), 4 a divergence. */
 export const REPLAY_EXIT = { same: 0, failure: 1, diverged: 4 } as const;
@@ -29,6 +30,7 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
     confirm: { type: 'string' },
     keep: { type: 'boolean' },
     to: { type: 'string' },
+    workspace: { type: 'string' },
     ...SANDBOX_OPTION,
   });
   if (values.help) {
@@ -39,14 +41,17 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   const to = nonEmpty('replay', 'to', values.to);
   assertConversationDir(dir);
   const remote = readRemoteOrigin(dir);
-  if (remote)
-    throw new Error(
-      `${dirArg} ran on the agent-server at ${remote.server}: a replay runs Logbook's own agent again on a copy of ` +
-        "the files a local run recorded, and the server's agent and files are not here. " +
-        `show, verify and export-openhands read its log; logbook fork ${dirArg} --at ID runs it again from a point, on the server.`,
+  const workspaceArg = nonEmpty('replay', 'workspace', values.workspace);
+  if (!remote && workspaceArg !== undefined)
+    throw new UsageError(
+      'logbook replay: --workspace is for a remote conversation (the clone that has its base commit); ' +
+        "a local one replays on its own checkpoint's files.",
     );
-  const info = readSessionInfo(dir);
-  if (!info)
+  // A remote conversation starts from its base commit in the local clone, a local one from its
+  // first checkpoint in the workspace it ran in.
+  const base = remote ? await remoteReplayBase(dir, remote, resolvePath(io, workspaceArg ?? '.')) : undefined;
+  const info = remote ? undefined : readSessionInfo(dir);
+  if (!remote && !info)
     throw new Error(`${dir} has no ${SESSION_FILE}: the CLI does not know which workspace it ran in.`);
   // The throwaway copy runs every action unless told otherwise.
   const { confirm, to: _to, ...flags } = values;
@@ -71,15 +76,19 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   } finally {
     await log.close();
   }
-  replayStart(recorded, dir);
+  if (!base) replayStart(recorded, dir);
   let root: string | undefined;
   try {
     const outcome = await replayRecorded({
       recorded,
-      recordedWorkspace: info.workspace,
+      // The server's working folder is the one the remote recording's paths name.
+      recordedWorkspace: remote ? remote.working_dir : info!.workspace,
       recordedDir: dir,
+      ...(base ? { start: base.commit } : {}),
       materialize: (checkpoint, target) =>
-        checkpointStore(info.workspace, settings, io.env).materialize(checkpoint, target),
+        base
+          ? base.materialize(target)
+          : checkpointStore(info!.workspace, settings, io.env).materialize(checkpoint, target),
       session: {
         llmSettings: llmSettingsFrom(settings.resolved),
         confirmationMode: settings.get<ConfirmationMode>('confirmation.mode'),
@@ -90,7 +99,11 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
       },
       onStart: (at, checkpoint) => {
         root = at;
-        io.out(`replaying in ${at} (the workspace as checkpoint ${checkpoint.slice(0, 12)} holds it)`);
+        io.out(
+          base
+            ? `replaying in ${at} (the files of commit ${checkpoint.slice(0, 12)}, the server's HEAD at the start)`
+            : `replaying in ${at} (the workspace as checkpoint ${checkpoint.slice(0, 12)} holds it)`,
+        );
       },
       approve: async () => {
         const answer = io.ask ? await io.ask('Run the actions the replay waits on? [y/N] ') : undefined;

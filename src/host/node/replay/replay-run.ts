@@ -44,6 +44,11 @@ export interface ReplayRequest {
   /** Where the recording ran, and its log folder: both stand for the same words as the copy's. */
   recordedWorkspace: string;
   recordedDir: string;
+  /**
+   * What the copy starts as, when not the recording's first checkpoint (a remote conversation's
+   * base commit): passed to `materialize`.
+   */
+  start?: string;
   /** Writes a checkpoint's files into an empty folder (the store the recording checkpointed into). */
   materialize(checkpoint: string, target: string): Promise<void>;
   /** The session's settings; the folders, the model and the id are the replay's own. */
@@ -84,7 +89,7 @@ export function replayStart(recorded: readonly Event[], dir: string): string {
 }
 
 export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome> {
-  const checkpoint = replayStart(req.recorded, req.recordedDir);
+  const checkpoint = req.start ?? replayStart(req.recorded, req.recordedDir);
   const root = realpathSync(mkdtempSync(join(tmpdir(), 'logbook-replay-')));
   const workspace = join(root, 'workspace');
   const convDir = join(root, 'conversation');
