@@ -57,12 +57,15 @@ export const DIFF_LINES = 12;
 
 const RESULT_KINDS = new Set(['ObservationEvent', 'UserRejectObservation', 'AgentErrorEvent']);
 
-function results(events: readonly Event[]): Map<string, { index: number; text: string }> {
+function results(
+  events: readonly Event[],
+  form: (e: Event) => string,
+): Map<string, { index: number; text: string }> {
   const out = new Map<string, { index: number; text: string }>();
   events.forEach((e, index) => {
     if (!RESULT_KINDS.has(e.kind)) return;
     const id = (e as { tool_call_id?: string }).tool_call_id;
-    if (id && !out.has(id)) out.set(id, { index, text: text(e) });
+    if (id && !out.has(id)) out.set(id, { index, text: form(e) });
   });
   return out;
 }
@@ -70,10 +73,15 @@ function results(events: readonly Event[]): Map<string, { index: number; text: s
 /**
  * The recorded tool calls that have a recorded result, in order, each with its replayed result.
  * A call the recording left without a result (it stopped waiting for confirmation) is not compared.
+ * `form`: what of a result is compared (default its text as the model saw it).
  */
-export function compareCalls(recorded: readonly Event[], replayed: readonly Event[]): CallOutcome[] {
-  const was = results(recorded);
-  const now = results(replayed);
+export function compareCalls(
+  recorded: readonly Event[],
+  replayed: readonly Event[],
+  form: (e: Event) => string = text,
+): CallOutcome[] {
+  const was = results(recorded, form);
+  const now = results(replayed, form);
   const out: CallOutcome[] = [];
   const seen = new Set<string>();
   recorded.forEach((e, i) => {

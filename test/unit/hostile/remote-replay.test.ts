@@ -50,7 +50,10 @@ describe('hostile: replay of a remote conversation and the base commit remote.js
       it(`${label}: base_commit ${JSON.stringify(bad)} is refused, and git never sees it`, async () => {
         const r = await runCli(['replay', folder({ ...mode, base_commit: bad })], { env, cwd: root });
         assert.equal(r.code, 1, r.stdout + r.stderr);
-        assert.match(r.stderr, /base_commit is not a commit id \(40 or 64 hex digits\); nothing was asked of git/);
+        assert.match(
+          r.stderr,
+          /base_commit is not a commit id \(40 or 64 hex digits\); nothing was asked of git/,
+        );
         assert.ok(!gitCalls().includes(String(bad)), gitCalls());
         assert.ok(!gitCalls().includes('cat-file'), gitCalls());
       });

@@ -84,7 +84,7 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
       // The server's working folder is the one the remote recording's paths name.
       recordedWorkspace: remote ? remote.working_dir : info!.workspace,
       recordedDir: dir,
-      ...(base ? { start: base.commit } : {}),
+      ...(base ? { start: base.commit, crossAgent: true } : {}),
       materialize: (checkpoint, target) =>
         base
           ? base.materialize(target)

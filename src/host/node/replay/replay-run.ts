@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Divergence, firstDivergence, compareCalls } from '../../../core/agent/replay-divergence';
+import { crossAgentForm } from '../../../core/agent/replay-cross-agent';
 import { type FolderMap, mapCallArguments, outsideTheCopy } from '../../../core/agent/replay-paths';
 import { checkpointEntries } from '../../../core/checkpoints/timeline';
 import { type ActionEvent, textOf, type Event } from '../../../core/events';
@@ -49,6 +50,11 @@ export interface ReplayRequest {
    * base commit): passed to `materialize`.
    */
   start?: string;
+  /**
+   * The recording's tools were another agent's (a remote conversation's server): compare what
+   * both state of a result (replay-cross-agent.ts), not its words.
+   */
+  crossAgent?: boolean;
   /** Writes a checkpoint's files into an empty folder (the store the recording checkpointed into). */
   materialize(checkpoint: string, target: string): Promise<void>;
   /** The session's settings; the folders, the model and the id are the replay's own. */
@@ -121,7 +127,8 @@ export async function replayRecorded(req: ReplayRequest): Promise<ReplayOutcome>
     });
     // The results come from the whole recording: a call kept may have its result after the point.
     const kept = callIds(upTo);
-    const calls = compareCalls(req.recorded, replayed).filter((c) => kept.has(c.callId));
+    const form = req.crossAgent ? crossAgentForm : undefined;
+    const calls = compareCalls(req.recorded, replayed, form).filter((c) => kept.has(c.callId));
     const normaliser = {
       shellStartup,
       folders: [
