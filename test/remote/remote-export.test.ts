@@ -1,6 +1,6 @@
 // `logbook export-openhands` and `logbook replay` of a conversation that ran on the real
 // agent-server: the export is one the SDK's schemas accept, and imported back it is the log as
-// signed; a replay says why it cannot run. Run with `npm run test:remote`.
+// signed; a replay outside a clone says where its files come from. Run with `npm run test:remote`.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -105,10 +105,16 @@ describe('export-openhands and replay of a remote conversation (the real agent-s
       );
   });
 
-  it('replay of a remote conversation says why it cannot run, and what reads it instead', async () => {
-    const r = await runCli(['replay', conv], { env });
+  it('replay of a remote conversation outside a git repository says where its files come from', async () => {
+    // (test/remote/remote-replay.test.ts replays one in a clone that has its base commit.)
+    const r = await runCli(['replay', conv], {
+      env: { ...env, GIT_CEILING_DIRECTORIES: root },
+      cwd: join(root, 'local'),
+    });
     assert.equal(r.code, 1, r.stdout + r.stderr);
-    assert.match(r.stderr, /ran on the agent-server at http:\S+: a replay runs Logbook's own agent again/);
-    assert.match(r.stderr, /logbook fork \S+ --at ID/);
+    assert.match(
+      r.stderr,
+      /is not a git repository: a remote conversation replays on the files of the commit/,
+    );
   });
 });

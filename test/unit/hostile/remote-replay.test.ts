@@ -5,7 +5,16 @@
 // (test/remote/remote-replay.test.ts replays a real server's conversation.)
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../cli/cli-runner';
 
@@ -93,5 +102,30 @@ describe('hostile: replay of a remote conversation and the base commit remote.js
     const r = await runCli(['replay', dir, '--workspace', root], { env, cwd: root });
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stderr, /--workspace is for a remote conversation/);
+  });
+
+  it("the folder asked in is the commit's folder the copy holds; one the commit lacks is refused", async () => {
+    mkdirSync(join(root, 'sub'));
+    writeFileSync(join(root, 'sub', 'in.txt'), 'in\n');
+    writeFileSync(join(root, 'top.txt'), 'top\n');
+    execFileSync(realGit, ['add', 'sub', 'top.txt'], { cwd: root });
+    execFileSync(realGit, ['-c', 'user.name=T', '-c', 'user.email=t@t', 'commit', '-qm', 'base'], {
+      cwd: root,
+    });
+    const id = execFileSync(realGit, ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const dir = folder({ base_commit: id });
+    const r = await runCli(['replay', dir, '--keep'], { env, cwd: join(root, 'sub') });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const kept = /^kept (\S+)$/m.exec(r.stdout)?.[1];
+    assert.ok(kept, r.stdout);
+    try {
+      assert.deepEqual(readdirSync(join(kept, 'workspace')), ['in.txt']);
+    } finally {
+      rmSync(kept, { recursive: true, force: true });
+    }
+    mkdirSync(join(root, 'later'));
+    const lacks = await runCli(['replay', dir], { env, cwd: join(root, 'later') });
+    assert.equal(lacks.code, 1, lacks.stdout + lacks.stderr);
+    assert.match(lacks.stderr, /has no folder later, the folder of \S+ the replay was asked in/);
   });
 });

@@ -47,7 +47,7 @@ export async function remoteReplayBase(
     );
   }
   if (commit === EMPTY_TREE) return { commit, materialize: async () => {} };
-  const repo = await gitRepoAt(workspace);
+  const { repo, prefix } = await gitRepoAt(workspace);
   try {
     await git(repo, ['cat-file', '-e', `${commit}^{commit}`]);
   } catch {
@@ -57,7 +57,17 @@ export async function remoteReplayBase(
         `--workspace a clone that has it.`,
     );
   }
-  return { commit, materialize: (target) => checkoutInto(repo, commit, target) };
+  // The folder given stands for the server's working folder: the copy is that folder of the commit.
+  const tree = prefix ? `${commit}:${prefix}` : commit;
+  // (`commit:path^{tree}` would read the suffix as part of the path: ask the object's type.)
+  const type = await git(repo, ['cat-file', '-t', tree]).catch(() => '');
+  if (type.trim() !== 'tree' && type.trim() !== 'commit') {
+    throw new Error(
+      `Commit ${commit.slice(0, 12)} has no folder ${prefix}, the folder of ${repo} the replay was asked in: run it ` +
+        "in the folder of the clone that is the server's working folder (or give it with --workspace).",
+    );
+  }
+  return { commit, materialize: (target) => checkoutInto(repo, tree, target) };
 }
 
 function rawBaseCommit(dir: string): unknown {
@@ -69,9 +79,13 @@ function rawBaseCommit(dir: string): unknown {
   }
 }
 
-async function gitRepoAt(workspace: string): Promise<string> {
+/** The repository's top folder, and where `workspace` is in it (no trailing slash; '' at the top). */
+async function gitRepoAt(workspace: string): Promise<{ repo: string; prefix: string }> {
   try {
-    return (await git(workspace, ['rev-parse', '--show-toplevel'])).trim();
+    const [repo = '', prefix = ''] = (
+      await git(workspace, ['rev-parse', '--show-toplevel', '--show-prefix'])
+    ).split('\n');
+    return { repo, prefix: prefix.replace(/\/$/, '') };
   } catch {
     throw new Error(
       `${workspace} is not a git repository: a remote conversation replays on the files of the commit it ` +
@@ -80,12 +94,12 @@ async function gitRepoAt(workspace: string): Promise<string> {
   }
 }
 
-/** The commit's files into `target`, through an index of the replay's own (the user's is left as it is). */
-async function checkoutInto(repo: string, commit: string, target: string): Promise<void> {
+/** The tree's files into `target`, through an index of the replay's own (the user's is left as it is). */
+async function checkoutInto(repo: string, tree: string, target: string): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'logbook-replay-index-'));
   const env = { ...process.env, GIT_INDEX_FILE: join(scratch, 'index') };
   try {
-    await git(repo, ['read-tree', commit], env);
+    await git(repo, ['read-tree', tree], env);
     await git(repo, ['checkout-index', '--all', '--force', `--prefix=${target}/`], env);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
