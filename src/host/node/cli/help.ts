@@ -397,6 +397,7 @@ LOGBOOK_REMOTE_KEY (or --runtime-api). logbook apply CONV_DIR brings it into thi
 Exit codes: 0 printed (also when nothing changed); 1 a failure (unknown or ambiguous ID, no
 checkpoints recorded, a checkpoint the store no longer holds).`,
   replay: `Usage: logbook replay [CONV_DIR] [--to ID] [--confirmation-mode never|risky|always] [--sandbox MODE] [--keep]
+       [--workspace DIR]
 
 Runs a recorded conversation again, as a regression test for the agent (after changing a tool, a
 prompt or a dependency). The workspace is restored from the conversation's first checkpoint into a
@@ -409,6 +410,12 @@ divergence (event index, the action, recorded and replayed result, the lines tha
 "replayed N actions, no divergence". Files the first checkpoint does not hold (ignored, excluded,
 over the size cap, the workspace's .git) are not in the copy. MCP servers are not started.
 
+A conversation that ran on an agent-server starts instead from the commit the server's HEAD was on
+(remote.json's base_commit), taken from a local clone that has it: the folder of the clone that
+stands for the server's working folder (--workspace, default the current folder). Its results came
+from the server's tools: a command's output is compared as words with its exit code, another
+tool's result by how it ended.
+
 Options:
   --to ID                   replay only up to this point (an event index N or #N, an event id, a
                             checkpoint id, or a unique prefix, start or now, as for show --at):
@@ -419,10 +426,12 @@ Options:
   --sandbox MODE, --allow-host HOST, --deny-read PATH, --home-readable PATH, --writable DIR
                             the sandbox, as for run
   --keep                    keep the temp folder (workspace/ and conversation/) to look at
+  --workspace DIR           a remote conversation: the clone's folder for the server's (default .)
   -h, --help                show this help
 
 Exit codes: 0 no divergence; 4 a divergence (or the replay stopped on an error the recording did
-not); 1 a failure (no session.json, no checkpoint recorded, bad usage).`,
+not); 1 a failure (no session.json, no checkpoint recorded, a remote conversation's base commit
+missing here, bad usage).`,
   ...TASK_HELP,
   ...REMOTE_HELP,
 } as const;
