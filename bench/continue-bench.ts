@@ -20,7 +20,7 @@ import { f0, f1, f2, int, log, median, now, type ProcessRun, runs, timed } from 
 
 const EVENTS = 100_000;
 const SEED = 7;
-const RUNS = 3;
+const RUNS = 7;
 const TARGET_RATIO = 1.5;
 const TARGET_RSS_MB = 200;
 const TARGET_RECORD_KB = 64;
