@@ -11,6 +11,7 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ import {
   usableCompileCacheDir,
   workspacesOf,
 } from '../../../src/host/node/cli/compile-cache-dir';
-import type { CompileCacheStats } from '../../../src/host/node/cli/compile-cache';
+import { type CompileCacheStats, pruneOld } from '../../../src/host/node/cli/compile-cache';
 import { outsideFolder } from '../../support/outside-folder';
 
 const root = join(__dirname, '..', '..', '..');
@@ -122,6 +123,23 @@ describe('the CLI keeps V8 code cache of its bundles', function () {
     assert.equal(entries().length, 2);
     assert.equal(start(cache, { variant: 'run' }).used, 1);
     assert.equal(start(cache, { variant: 'run --help' }).used, 1);
+  });
+
+  it('keeps the newest entries within a count and a size, the newest whatever its size', () => {
+    const at = Date.now() / 1000;
+    const put = (name: string, bytes: number, age: number) => {
+      writeFileSync(join(cache, name), Buffer.alloc(bytes));
+      utimesSync(join(cache, name), at - age, at - age);
+    };
+    put('a.bin', 40, 4);
+    put('b.bin', 30, 3);
+    put('c.bin', 30, 2);
+    put('d.bin', 50, 1);
+    pruneOld(cache, { entries: 3, bytes: 100 });
+    assert.deepEqual(entries().sort(), ['c.bin', 'd.bin'], 'b.bin passes the size, a.bin the count');
+    put('e.bin', 500, 0);
+    pruneOld(cache, { entries: 3, bytes: 100 });
+    assert.deepEqual(entries(), ['e.bin']);
   });
 
   it('another text of the bundle is another entry (its own content names it)', () => {

@@ -45,8 +45,11 @@ interface CjsModule {
 const MAIN = typeof require === 'function' ? require.main : undefined;
 const MAGIC = Buffer.from('LBCC1\n');
 const DIGEST = 32;
-/** Old entries beyond this many (earlier builds' bundles) are removed when one is written. */
-const KEEP = 64;
+/**
+ * Old entries beyond this many, or beyond this many bytes in all (an entry of a large command is a
+ * few MB), are removed when one is written: earlier builds' bundles, commands not run lately.
+ */
+const KEEP = { entries: 64, bytes: 64 * 1024 * 1024 };
 
 /**
  * Compiles every CommonJS file under `root` (the folder of the CLI's bundles) through the code
@@ -178,14 +181,22 @@ function writeEntry(dir: string, file: string, script: vm.Script): boolean {
 }
 
 /** Keeps the newest entries: each build of the CLI adds its own, and earlier builds' go. */
-function pruneOld(dir: string): void {
+export function pruneOld(dir: string, keep = KEEP): void {
   try {
     const entries = fs
       .readdirSync(dir)
       .filter((n) => n.endsWith('.bin') || n.endsWith('.tmp'))
-      .map((n) => ({ file: path.join(dir, n), at: fs.statSync(path.join(dir, n)).mtimeMs }))
+      .map((n) => {
+        const st = fs.statSync(path.join(dir, n));
+        return { file: path.join(dir, n), at: st.mtimeMs, size: st.size };
+      })
       .sort((a, b) => b.at - a.at);
-    for (const old of entries.slice(KEEP)) fs.rmSync(old.file, { force: true });
+    let bytes = 0;
+    entries.forEach((entry, i) => {
+      bytes += entry.size;
+      // The newest one stays whatever its size: it is the one just written.
+      if (i > 0 && (i >= keep.entries || bytes > keep.bytes)) fs.rmSync(entry.file, { force: true });
+    });
   } catch {
     // Another process pruned at the same time; the next write tries again.
   }
