@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { ReplayRequest } from '../replay/replay-run';
 import { REMOTE_ORIGIN_FILE, type RemoteOrigin } from './remote-origin';
 
 const run = promisify(execFile);
@@ -68,6 +69,26 @@ export async function remoteReplayBase(
     );
   }
   return { commit, materialize: (target) => checkoutInto(repo, tree, target) };
+}
+
+/**
+ * What a replay of remote conversation `dir` takes from its base (the CLI's `replay --workspace`
+ * and the editor's Replay Conversation): the copy starts as the base commit's files from the clone
+ * at `workspace`, the server's working folder stands for the copy's, results compare across agents.
+ */
+export async function remoteReplayRequest(
+  dir: string,
+  origin: RemoteOrigin,
+  workspace: string,
+): Promise<Pick<ReplayRequest, 'recordedWorkspace' | 'start' | 'crossAgent' | 'materialize'>> {
+  const base = await remoteReplayBase(dir, origin, workspace);
+  return {
+    // The server's working folder is the one the remote recording's paths name.
+    recordedWorkspace: origin.working_dir,
+    start: base.commit,
+    crossAgent: true,
+    materialize: (_checkpoint, target) => base.materialize(target),
+  };
 }
 
 function rawBaseCommit(dir: string): unknown {
