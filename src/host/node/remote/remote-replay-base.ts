@@ -10,8 +10,6 @@ import { promisify } from 'node:util';
 import type { ReplayRequest } from '../replay/replay-run';
 import { REMOTE_ORIGIN_FILE, type RemoteOrigin } from './remote-origin';
 
-const run = promisify(execFile);
-
 /** git's empty tree: the base of a working folder that had no commit when the conversation started. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
@@ -128,6 +126,7 @@ async function checkoutInto(repo: string, tree: string, target: string): Promise
 }
 
 async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const { stdout } = await run('git', args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
+  // promisify here, not at load: the editor's bundle requires child_process on first use.
+  const { stdout } = await promisify(execFile)('git', args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
   return stdout;
 }
