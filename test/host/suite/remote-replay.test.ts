@@ -187,6 +187,33 @@ describe('Replay Conversation of a remote conversation (the real agent-server)',
     assert.ok(!view.posted.some((m) => m.type === 'replay' && m.conversationId === id), 'no card shown');
   });
 
+  it("asks first, in words that name the server's start commit the copy holds", async () => {
+    git(root, 'init', '--quiet', '--initial-branch=main');
+    git(root, 'fetch', '--quiet', remoteDir, 'main');
+    const asked: { message: string; detail?: string }[] = [];
+    const original = vscode.window.showWarningMessage;
+    (vscode.window as { showWarningMessage: unknown }).showWarningMessage = (
+      message: string,
+      options: { detail?: string },
+    ) => {
+      asked.push({ message, ...(options?.detail ? { detail: options.detail } : {}) });
+      return Promise.resolve(undefined);
+    };
+    let report: ReplayReport | undefined;
+    try {
+      report = await vscode.commands.executeCommand<ReplayReport | undefined>(
+        'logbook.replayConversation',
+        id,
+      );
+    } finally {
+      (vscode.window as { showWarningMessage: unknown }).showWarningMessage = original;
+    }
+    assert.equal(report, undefined, 'the user said no: nothing ran');
+    assert.equal(asked.length, 1);
+    const commit = git(remoteDir, 'rev-parse', 'main').trim().slice(0, 12);
+    assert.match(asked[0]!.detail ?? '', new RegExp(`files of commit ${commit}, the agent-server's HEAD`));
+  });
+
   it("replays on the files of the server's start commit: no divergence, the folder byte-identical", async () => {
     // The window's folder is a clone that has the commit (fetched, not checked out: only its objects).
     git(root, 'init', '--quiet', '--initial-branch=main');
