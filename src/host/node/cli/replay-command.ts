@@ -19,7 +19,7 @@ import { conversationDirArg } from './newest-conversation';
 import { cliSandbox, SANDBOX_OPTION } from './sandbox-option';
 import { readSessionInfo, SESSION_FILE } from './session-file';
 import { readRemoteOrigin } from '../remote/remote-origin';
-import { remoteReplayBase } from '../remote/remote-replay-base';
+import { remoteReplayRequest } from '../remote/remote-replay-base';
 
 /** `replay`'s exit codes: 0 the same results, 1 a failure (no checkpoint, bad usage), 4 a divergence. */
 export const REPLAY_EXIT = { same: 0, failure: 1, diverged: 4 } as const;
@@ -49,7 +49,9 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
     );
   // A remote conversation starts from its base commit in the local clone, a local one from its
   // first checkpoint in the workspace it ran in.
-  const base = remote ? await remoteReplayBase(dir, remote, resolvePath(io, workspaceArg ?? '.')) : undefined;
+  const base = remote
+    ? await remoteReplayRequest(dir, remote, resolvePath(io, workspaceArg ?? '.'))
+    : undefined;
   const info = remote ? undefined : readSessionInfo(dir);
   if (!remote && !info)
     throw new Error(`${dir} has no ${SESSION_FILE}: the CLI does not know which workspace it ran in.`);
@@ -81,14 +83,12 @@ export async function replayCommand(argv: readonly string[], io: CliIo): Promise
   try {
     const outcome = await replayRecorded({
       recorded,
-      // The server's working folder is the one the remote recording's paths name.
-      recordedWorkspace: remote ? remote.working_dir : info!.workspace,
       recordedDir: dir,
-      ...(base ? { start: base.commit, crossAgent: true } : {}),
-      materialize: (checkpoint, target) =>
-        base
-          ? base.materialize(target)
-          : checkpointStore(info!.workspace, settings, io.env).materialize(checkpoint, target),
+      ...(base ?? {
+        recordedWorkspace: info!.workspace,
+        materialize: (checkpoint, target) =>
+          checkpointStore(info!.workspace, settings, io.env).materialize(checkpoint, target),
+      }),
       session: {
         llmSettings: llmSettingsFrom(settings.resolved),
         confirmationMode: settings.get<ConfirmationMode>('confirmation.mode'),

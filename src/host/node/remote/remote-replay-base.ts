@@ -7,9 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { ReplayRequest } from '../replay/replay-run';
 import { REMOTE_ORIGIN_FILE, type RemoteOrigin } from './remote-origin';
-
-const run = promisify(execFile);
 
 /** git's empty tree: the base of a working folder that had no commit when the conversation started. */
 const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -70,6 +69,26 @@ export async function remoteReplayBase(
   return { commit, materialize: (target) => checkoutInto(repo, tree, target) };
 }
 
+/**
+ * What a replay of remote conversation `dir` takes from its base (the CLI's `replay --workspace`
+ * and the editor's Replay Conversation): the copy starts as the base commit's files from the clone
+ * at `workspace`, the server's working folder stands for the copy's, results compare across agents.
+ */
+export async function remoteReplayRequest(
+  dir: string,
+  origin: RemoteOrigin,
+  workspace: string,
+): Promise<Pick<ReplayRequest, 'recordedWorkspace' | 'start' | 'crossAgent' | 'materialize'>> {
+  const base = await remoteReplayBase(dir, origin, workspace);
+  return {
+    // The server's working folder is the one the remote recording's paths name.
+    recordedWorkspace: origin.working_dir,
+    start: base.commit,
+    crossAgent: true,
+    materialize: (_checkpoint, target) => base.materialize(target),
+  };
+}
+
 function rawBaseCommit(dir: string): unknown {
   try {
     return (JSON.parse(readFileSync(join(dir, REMOTE_ORIGIN_FILE), 'utf8')) as { base_commit?: unknown })
@@ -107,6 +126,7 @@ async function checkoutInto(repo: string, tree: string, target: string): Promise
 }
 
 async function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  const { stdout } = await run('git', args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
+  // promisify here, not at load: the editor's bundle requires child_process on first use.
+  const { stdout } = await promisify(execFile)('git', args, { cwd, env, maxBuffer: 16 * 1024 * 1024 });
   return stdout;
 }

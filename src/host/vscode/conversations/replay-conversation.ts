@@ -2,18 +2,31 @@
 // (replay-run.ts: a temp copy of its first checkpoint, the recorded model replies, the tools for
 // real there) and shows what it found in the chat, as a card: the first divergence, or that it
 // replayed identically. Delegated agents replay with their own recorded replies; a divergence in
-// one names its branch. The conversation's own log and workspace are never touched.
+// one names its branch. The conversation's own log and workspace are never touched. A remote
+// conversation replays as `logbook replay --workspace` does, the window's first folder its clone.
 import * as vscode from 'vscode';
 import { actionWhat } from '../../node/cli/event-line';
 import { GitCheckpointStore } from '../../node/checkpoints/git-checkpoint-store';
-import { replayRecorded, replayStart, type ReplayOutcome } from '../../node/replay/replay-run';
+import {
+  replayRecorded,
+  replayStart,
+  type ReplayOutcome,
+  type ReplayRequest,
+} from '../../node/replay/replay-run';
+import { readRemoteOrigin, REMOTE_ORIGIN_FILE } from '../../node/remote/remote-origin';
+import { remoteReplayRequest } from '../../node/remote/remote-replay-base';
+import type { Event } from '../../../core/events';
+import { isCorruptRecord } from '../../../core/log/event-store';
 import { LIMITS, type ReplayReport } from '../../../protocol/messages';
 import { readLlmSettings, terminalPassEnvironment } from '../settings/config';
 import type { ConversationService } from './conversation-service';
 import { createEditorSandbox } from '../sandbox/editor-sandbox';
 
-/** The question before a replay: its tools run again without asking for each one. */
-async function confirmReplay(calls: number): Promise<boolean> {
+/**
+ * The question before a replay: its tools run again without asking for each one. `baseCommit`: a
+ * remote conversation's copy holds the files of the server's HEAD when it started.
+ */
+async function confirmReplay(calls: number, baseCommit?: string): Promise<boolean> {
   const go = vscode.l10n.t('Replay');
   const choice = await vscode.window.showWarningMessage(
     calls === 1
@@ -26,9 +39,14 @@ async function confirmReplay(calls: number): Promise<boolean> {
         ),
     {
       modal: true,
-      detail: vscode.l10n.t(
-        'The copy is the workspace as the first checkpoint holds it; your files and the conversation stay as they are. Commands run with the sandbox settings of this window. Replay only conversations whose commands you trust (an imported one ran elsewhere).',
-      ),
+      detail: baseCommit
+        ? vscode.l10n.t(
+            "The copy holds the files of commit {0}, the agent-server's HEAD when the conversation started, taken from this folder's repository; your files, the repository and the conversation stay as they are. Commands run here with the sandbox settings of this window, not on the server. Replay only conversations whose commands you trust.",
+            baseCommit.slice(0, 12),
+          )
+        : vscode.l10n.t(
+            'The copy is the workspace as the first checkpoint holds it; your files and the conversation stay as they are. Commands run with the sandbox settings of this window. Replay only conversations whose commands you trust (an imported one ran elsewhere).',
+          ),
     },
     go,
   );
@@ -49,16 +67,10 @@ export async function replayConversation(
     throw new Error('A replay runs the recorded tools for real: trust this workspace first.');
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!folder) throw new Error('Replaying a conversation needs the workspace folder it ran in.');
-  const session = await service.session(conversationId);
-  const read = await session.readableEvents(0);
+  const { read, dir, from } = await replaySource(service, conversationId, folder);
   const recorded = read.map((r) => r.event);
-  const store = service.checkpointStore();
-  // Before anything shows: a conversation without checkpoints cannot be replayed (said in words).
-  replayStart(recorded, session.dir);
-  if (!(store instanceof GitCheckpointStore))
-    throw new Error('This window has several folders; replay the conversation in a window of its folder.');
   const calls = recorded.filter((e) => e.kind === 'ActionEvent').length;
-  if (!confirmed && !(await confirmReplay(calls))) return undefined;
+  if (!confirmed && !(await confirmReplay(calls, from.start))) return undefined;
   if (service.activeId !== conversationId) await service.setActive(conversationId);
   service.showReplay(conversationId);
   const sandbox = createEditorSandbox(context).sandbox;
@@ -72,9 +84,8 @@ export async function replayConversation(
       async () =>
         replayRecorded({
           recorded,
-          recordedWorkspace: folder,
-          recordedDir: session.dir,
-          materialize: (checkpoint, target) => store.materialize(checkpoint, target),
+          recordedDir: dir,
+          ...from,
           // Conversations recorded before the log said so ran in the editor's terminal.
           shellOfOlderLogs: 'user',
           session: {
@@ -94,6 +105,50 @@ export async function replayConversation(
   }
   service.showReplay(conversationId, report);
   return report;
+}
+
+/**
+ * The recorded events, the log's folder, and where the copy starts: a local conversation from its
+ * first checkpoint in the workspace, a remote one from its base commit in `folder`'s repository
+ * (remote-replay-base.ts, as the CLI). Refusals are errors in words, before anything shows.
+ */
+async function replaySource(
+  service: ConversationService,
+  conversationId: string,
+  folder: string,
+): Promise<{
+  read: { seq: number; event: Event }[];
+  dir: string;
+  from: Pick<ReplayRequest, 'recordedWorkspace' | 'start' | 'crossAgent' | 'materialize'>;
+}> {
+  const remote = await service.remote.of(conversationId);
+  if (remote) {
+    // The remote conversation's local log, the events received from its server.
+    const read = (await remote.eventsAfter(-1))
+      .filter((r) => !isCorruptRecord(r.event))
+      .map((r) => ({ seq: r.seq, event: r.event as unknown as Event }));
+    const origin = readRemoteOrigin(remote.dir);
+    if (!origin) throw new Error(`${remote.dir}/${REMOTE_ORIGIN_FILE} cannot be read.`);
+    return { read, dir: remote.dir, from: await remoteReplayRequest(remote.dir, origin, folder) };
+  }
+  const session = await service.session(conversationId);
+  const read = await session.readableEvents(0);
+  const store = service.checkpointStore();
+  // A conversation without checkpoints cannot be replayed (said in words).
+  replayStart(
+    read.map((r) => r.event),
+    session.dir,
+  );
+  if (!(store instanceof GitCheckpointStore))
+    throw new Error('This window has several folders; replay the conversation in a window of its folder.');
+  return {
+    read,
+    dir: session.dir,
+    from: {
+      recordedWorkspace: folder,
+      materialize: (checkpoint, target) => store.materialize(checkpoint, target),
+    },
+  };
 }
 
 /** The outcome as the chat's card shows it, cut to the protocol's bounds. */

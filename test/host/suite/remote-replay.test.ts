@@ -1,0 +1,240 @@
+// Replay Conversation of a conversation that ran on the real agent-server: it replays as `logbook
+// replay --workspace` does, the window's folder standing for the clone. The copy holds the files of
+// the server's HEAD at the start, taken from the folder's repository; the chat shows the card; the
+// folder and its repository are not touched. Without the commit there it is refused in words.
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join, relative } from 'node:path';
+import * as vscode from 'vscode';
+import { ChatController } from '../../../src/host/vscode/chat/chat-view';
+import type { HostMessage, ReplayReport } from '../../../src/protocol/messages';
+import type { Scenario, ScriptedLlm } from '../../support/llm-server';
+import { type AgentServer, agentServerMissing, extensionPath, startAgentServer } from './agent-server';
+import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
+
+/** An edit, then a command that reads the edited file back. */
+function editAndCommand(remoteDir: string): Scenario {
+  return {
+    name: 'host-remote-replay',
+    turns: [
+      {
+        match: { hasTools: true, lastRole: 'user' },
+        reply: {
+          toolCalls: [
+            {
+              id: 'call_edit',
+              name: 'file_editor',
+              arguments: {
+                command: 'str_replace',
+                path: join(remoteDir, 'a.txt'),
+                old_str: 'one\n',
+                new_str: 'ONE\n',
+                security_risk: 'LOW',
+                summary: 'edit a.txt',
+              },
+            },
+          ],
+        },
+      },
+      {
+        match: { lastRole: 'tool' },
+        reply: {
+          toolCalls: [
+            {
+              id: 'call_cat',
+              name: 'terminal',
+              arguments: { command: 'cat a.txt b.txt; ls', security_risk: 'LOW', summary: 'read them' },
+            },
+          ],
+        },
+      },
+      {
+        match: { lastRole: 'tool' },
+        reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
+      },
+    ],
+  };
+}
+
+function git(cwd: string, ...args: string[]): string {
+  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
+    cwd,
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Every file under `dir` (with .git) and its bytes and mode, to see that nothing changed. */
+function snapshot(dir: string, only: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, name.name);
+      if (name.isDirectory()) walk(p);
+      else out.set(relative(dir, p), `${statSync(p).mode} ${readFileSync(p).toString('base64')}`);
+    }
+  };
+  for (const name of only) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p);
+    else out.set(name, `${statSync(p).mode} ${readFileSync(p).toString('base64')}`);
+  }
+  return out;
+}
+
+describe('Replay Conversation of a remote conversation (the real agent-server)', function () {
+  this.timeout(180_000);
+  let server: AgentServer | undefined;
+  let llm: ScriptedLlm | undefined;
+  let controller: ChatController | undefined;
+  let remoteDir: string;
+  let root: string;
+  let id: string;
+  let view: ReturnType<typeof recordingWebview>;
+  const cfg = () => vscode.workspace.getConfiguration('logbook');
+  const cleanRoot = () => {
+    for (const f of ['.git', 'a.txt', 'b.txt']) rmSync(join(root, f), { recursive: true, force: true });
+  };
+
+  before(async function () {
+    const why = agentServerMissing();
+    if (why) {
+      console.log(`  skipped: ${why}`);
+      this.skip();
+    }
+    root = workspaceRoot();
+    assert.ok(!existsSync(join(root, '.git')), 'the workspace folder is already a repository');
+    server = await startAgentServer();
+    const { service } = await logbook();
+    await service.remote.setKey(server.url, server.key);
+    const base = join(extensionPath(), 'test-results', 'remote');
+    mkdirSync(base, { recursive: true });
+    remoteDir = mkdtempSync(join(base, 'replay-'));
+    writeFileSync(join(remoteDir, 'a.txt'), 'one\ntwo\n');
+    writeFileSync(join(remoteDir, 'b.txt'), 'bee\n');
+    git(remoteDir, 'init', '--quiet', '--initial-branch=main');
+    git(remoteDir, 'add', '--all');
+    git(remoteDir, 'commit', '--quiet', '-m', 'base');
+    await cfg().update('confirmation.mode', 'never', vscode.ConfigurationTarget.Global);
+    llm = await scriptedModel(editAndCommand(remoteDir));
+    view = recordingWebview();
+    controller = new ChatController(view.port, service, {
+      info: () => undefined,
+      warn: () => undefined,
+      error: (m) => assert.fail(m),
+    });
+    view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+    id = (await vscode.commands.executeCommand<string>(
+      'logbook.startRemoteTask',
+      server.url,
+      'edit',
+      remoteDir,
+    ))!;
+    assert.ok(id, 'a remote conversation started');
+    const finished = (m: HostMessage) =>
+      m.type === 'header' && m.header.id === id && m.header.status === 'finished';
+    await until(() => view.posted.some(finished), 'the conversation to finish', 90_000);
+  });
+  after(async () => {
+    controller?.dispose();
+    await llm?.close();
+    server?.child.stdin!.end();
+    await cfg().update('confirmation.mode', undefined, vscode.ConfigurationTarget.Global);
+    await cfg().update('remote.servers', undefined, vscode.ConfigurationTarget.Global);
+    if (root) cleanRoot();
+    if (remoteDir) rmSync(remoteDir, { recursive: true, force: true });
+  });
+  afterEach(() => cleanRoot());
+
+  /** The command's outcome and the error messages it showed. */
+  async function replay(): Promise<{ report: ReplayReport | undefined; errors: string[] }> {
+    const errors: string[] = [];
+    const original = vscode.window.showErrorMessage;
+    (vscode.window as { showErrorMessage: unknown }).showErrorMessage = (msg: string) => {
+      errors.push(msg);
+      return Promise.resolve(undefined);
+    };
+    try {
+      const report = await vscode.commands.executeCommand<ReplayReport | undefined>(
+        'logbook.replayConversation',
+        id,
+        { confirmed: true },
+      );
+      return { report, errors };
+    } finally {
+      (vscode.window as { showErrorMessage: unknown }).showErrorMessage = original;
+    }
+  }
+
+  it("is refused in words when the folder's repository lacks the server's start commit", async () => {
+    git(root, 'init', '--quiet', '--initial-branch=main');
+    const { report, errors } = await replay();
+    assert.equal(report, undefined);
+    const baseCommit = git(remoteDir, 'rev-parse', 'main').trim();
+    assert.equal(errors.length, 1, errors.join('\n'));
+    assert.match(errors[0]!, new RegExp(`does not have commit ${baseCommit}`));
+    assert.ok(!view.posted.some((m) => m.type === 'replay' && m.conversationId === id), 'no card shown');
+  });
+
+  it("asks first, in words that name the server's start commit the copy holds", async () => {
+    git(root, 'init', '--quiet', '--initial-branch=main');
+    git(root, 'fetch', '--quiet', remoteDir, 'main');
+    const asked: { message: string; detail?: string }[] = [];
+    const original = vscode.window.showWarningMessage;
+    (vscode.window as { showWarningMessage: unknown }).showWarningMessage = (
+      message: string,
+      options: { detail?: string },
+    ) => {
+      asked.push({ message, ...(options?.detail ? { detail: options.detail } : {}) });
+      return Promise.resolve(undefined);
+    };
+    let report: ReplayReport | undefined;
+    try {
+      report = await vscode.commands.executeCommand<ReplayReport | undefined>(
+        'logbook.replayConversation',
+        id,
+      );
+    } finally {
+      (vscode.window as { showWarningMessage: unknown }).showWarningMessage = original;
+    }
+    assert.equal(report, undefined, 'the user said no: nothing ran');
+    assert.equal(asked.length, 1);
+    const commit = git(remoteDir, 'rev-parse', 'main').trim().slice(0, 12);
+    assert.match(asked[0]!.detail ?? '', new RegExp(`files of commit ${commit}, the agent-server's HEAD`));
+  });
+
+  it("replays on the files of the server's start commit: no divergence, the folder byte-identical", async () => {
+    // The window's folder is a clone that has the commit (fetched, not checked out: only its objects).
+    git(root, 'init', '--quiet', '--initial-branch=main');
+    git(root, 'fetch', '--quiet', remoteDir, 'main');
+    const before = snapshot(root, ['.git']);
+    const { report, errors } = await replay();
+    assert.deepEqual(errors, []);
+    assert.ok(report, 'a report');
+    assert.equal(report.outcome, 'same', JSON.stringify(report));
+    // The edit, the command and the finish.
+    assert.equal(report.actions, 3);
+    // The chat showed the card: the replay started, then its outcome.
+    const cards = view.posted.filter((m) => m.type === 'replay' && m.conversationId === id);
+    assert.ok(
+      cards.some((m) => m.type === 'replay' && m.report?.outcome === 'same'),
+      JSON.stringify(cards),
+    );
+    assert.deepEqual(snapshot(root, ['.git']), before);
+    assert.ok(
+      !existsSync(join(root, 'a.txt')) && !existsSync(join(root, 'b.txt')),
+      'nothing checked out here',
+    );
+  });
+});
