@@ -1,11 +1,15 @@
-// The Tasks view at the sidebar's narrow default (300 px): each task's row (name, status, files
-// changed) in view, in Light, Dark and High Contrast. Screenshots go under test-results/.
+// The Tasks view and the Conversations view at the sidebar's narrow default (300 px): each task's
+// row (name, status, files changed) and its conversation's row (title, branch) in view, in Light,
+// Dark and High Contrast. The tasks are run as a user runs them (`logbook run --worktree` against
+// the scripted model), so each has a conversation log and a status its finished run gives it.
+// Screenshots go under test-results/.
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createTask } from '../../src/host/node/worktrees/create-task';
 import { repositoryAt, TaskStore } from '../../src/host/node/worktrees/task-store';
+import { startScriptedLlm, type Scenario } from '../support/llm-server';
+import { printed, runCli } from '../unit/cli/cli-runner';
 import {
   openWorkbench,
   screenshotRoot,
@@ -13,11 +17,89 @@ import {
   setTheme,
   type Workbench,
 } from './support/workbench';
+import type { Locator } from 'playwright-core';
 
 const THEMES = ['Light Modern', 'Dark Modern', 'Dark High Contrast'];
 const ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
+const TASKS = [
+  ['fix-login-test', 'Fix the failing login test'],
+  ['rename-config-loader', 'Rename the config loader and update its callers'],
+  ['add-retry', 'Add a retry to the HTTP client'],
+] as const;
 
-describe('e2e: the Tasks view at 300 px', function () {
+/** A task's run: it edits app.txt, writes a note named after the task, and finishes. */
+function taskScenario(name: string, task: string): Scenario {
+  const edit = (id: string, args: Record<string, string>) => ({
+    id,
+    name: 'file_editor',
+    arguments: { ...args, security_risk: 'LOW', summary: `edit for ${name}` },
+  });
+  return {
+    name: `tasks-view-${name}`,
+    turns: [
+      {
+        match: { lastRole: 'user' },
+        reply: {
+          toolCalls: [
+            edit('call_edit', {
+              command: 'str_replace',
+              path: 'app.txt',
+              old_str: 'line 2\n',
+              new_str: `line 2 by ${name}\n`,
+            }),
+          ],
+        },
+      },
+      {
+        match: { lastRole: 'tool' },
+        reply: {
+          toolCalls: [edit('call_note', { command: 'create', path: `${name}.md`, file_text: `${task}\n` })],
+        },
+      },
+      {
+        match: { lastRole: 'tool' },
+        reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
+      },
+    ],
+  };
+}
+
+/**
+ * The text `el` holds is laid out whole inside every box that clips it (the row, the view, the
+ * sidebar): an ellipsis or a clipped edge cuts it. Text laid out past a clip is what is cut.
+ */
+async function assertWhole(el: Locator, what: string): Promise<void> {
+  const cut = await el.evaluate((node) => {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const text = range.getBoundingClientRect();
+    if (text.width === 0) return 'not shown';
+    for (let box: Element | null = node; box; box = box.parentElement) {
+      const style = getComputedStyle(box);
+      const clip = box.getBoundingClientRect();
+      if (style.overflowX !== 'visible' && text.right > clip.right + 0.5)
+        return `cut at ${Math.round(clip.right)} px (the text ends at ${Math.round(text.right)} px)`;
+    }
+    return '';
+  });
+  assert.equal(cut, '', `${what} is ${cut}`);
+}
+
+/** `el`'s text starts inside the row's visible part (its beginning can be read). */
+async function assertStartsInView(el: Locator, what: string): Promise<void> {
+  const shown = await el.evaluate((node) => {
+    const start = node.getBoundingClientRect().left;
+    for (let box: Element | null = node.parentElement; box; box = box.parentElement)
+      if (getComputedStyle(box).overflowX !== 'visible' && start + 40 > box.getBoundingClientRect().right)
+        return false;
+    return true;
+  });
+  assert.ok(shown, `${what} cannot be seen`);
+}
+
+describe('e2e: the Tasks and Conversations views at 300 px', function () {
+  // Three CLI runs besides the workbench.
+  this.timeout(300_000);
   let wb: Workbench;
   let data: string;
 
@@ -39,19 +121,32 @@ describe('e2e: the Tasks view at 300 px', function () {
       ['commit', '--quiet', '-m', 'first'],
     ])
       execFileSync('git', [...ID, ...args], { cwd: ws });
-    const store = new TaskStore(data, repositoryAt(ws));
-    for (const [name, task] of [
-      ['fix-login-test', 'Fix the failing login test'],
-      ['rename-config-loader', 'Rename the config loader and update its callers'],
-      ['add-retry', 'Add a retry to the HTTP client'],
-    ] as const) {
-      const { record } = createTask(store, { from: ws, name, task });
-      writeFileSync(join(record.worktree, 'app.txt'), `line 1\nline 2 by ${name}\n`);
-      writeFileSync(join(record.worktree, `${name}.md`), `${task}\n`);
+    for (const [name, task] of TASKS) {
+      const llm = await startScriptedLlm({ scenario: taskScenario(name, task) });
+      try {
+        const run = await runCli(['run', `--worktree=${name}`, '--confirm', 'never', task], {
+          cwd: ws,
+          env: {
+            LOGBOOK_BASE_URL: llm.baseUrl,
+            LOGBOOK_MODEL: 'scripted-model',
+            LOGBOOK_WORKTREES_DIR: data,
+          },
+          timeoutMs: 120_000,
+        });
+        assert.equal(run.code, 0, printed(run));
+      } finally {
+        await llm.close();
+      }
     }
+    const store = new TaskStore(data, repositoryAt(ws));
     store.put({ ...store.get('add-retry'), status: 'applied' });
     await wb.openLogbookView();
+    await wb.showConversations();
     await setSidebarWidth(wb, 300);
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === 'failed') await wb?.shot('FAILED');
   });
 
   after(async () => {
@@ -59,7 +154,7 @@ describe('e2e: the Tasks view at 300 px', function () {
     rmSync(data, { recursive: true, force: true });
   });
 
-  it('lists each task with its status and files changed, in view, in Light, Dark and High Contrast', async () => {
+  it('lists each task with its status and files changed, and its conversation with its branch, in view, in Light, Dark and High Contrast', async () => {
     const header = wb.page
       .locator('.pane-header')
       .filter({ has: wb.page.locator('h3.title', { hasText: /^Tasks$/i }) });
@@ -70,10 +165,29 @@ describe('e2e: the Tasks view at 300 px', function () {
     await rows.first().waitFor({ timeout: 30_000 });
     assert.equal(await rows.count(), 3);
     const row = rows.filter({ hasText: 'fix-login-test' });
-    assert.match((await row.innerText()).replace(/\s+/g, ' '), /fix-login-test ?\w+ · 2 file\(s\)/);
-    const sidebar = await wb.page.locator('.part.sidebar').boundingBox();
-    const label = await row.locator('.label-name').boundingBox();
-    assert.ok(sidebar && label && label.x + label.width <= sidebar.x + sidebar.width, 'the name is cut off');
+    assert.match((await row.innerText()).replace(/\s+/g, ' '), /fix-login-test ?finished · 2 file\(s\)/);
+    await assertWhole(row.locator('.label-name'), "the task's name");
+    await assertWhole(row.locator('.label-description'), "the task's status");
+    // The task's conversation, beside the window's own: at 300 px its label (when, status, the
+    // task's name) is whole, and the task's words start after it.
+    const conversations = wb.page
+      .locator('.pane')
+      .filter({ has: wb.page.locator('.pane-header h3.title', { hasText: /^Conversations$/i }) })
+      .locator('.monaco-list-row');
+    await conversations.first().waitFor({ timeout: 30_000 });
+    assert.equal(await conversations.count(), 3);
+    const conversation = conversations.filter({ hasText: 'fix-login-test' });
+    assert.match(
+      await conversation.locator('.label-name').innerText(),
+      /^\d\d:\d\d · finished · fix-login-test$/,
+    );
+    assert.equal(await conversation.locator('.label-description').innerText(), 'Fix the failing login test');
+    await assertWhole(conversation.locator('.label-name'), "the conversation's label");
+    await assertStartsInView(conversation.locator('.label-description'), "the task's words");
+    // The applied task says so where it can be seen, not after a cut.
+    const applied = conversations.filter({ hasText: 'add-retry' });
+    assert.match(await applied.locator('.label-name').innerText(), /^\d\d:\d\d · applied · add-retry$/);
+    await assertWhole(applied.locator('.label-name'), "the applied task's label");
     for (const theme of THEMES) {
       await setTheme(wb, theme);
       await wb.shot(`tasks-view-${theme.toLowerCase().replace(/\s+/g, '-')}`);

@@ -1,7 +1,7 @@
 // Worktree tasks' conversations in the Conversations view, beside the window's own: their logs live
 // with the tasks (the window's index does not hold them), so the rows are read from the task store
 // (the lazy task commands, loaded only when the window's folder is in a git repository). A row is
-// marked as a task (a branch icon, the branch) and opens as the Tasks view's row opens it: the same
+// marked as a task (a branch icon, the task's name) and opens as the Tasks view's row opens it: the same
 // session in the chat. Rename, Delete and Replay are not offered on it: a task's log goes only with
 // its task, and `logbook discard` keeps it.
 import { existsSync } from 'node:fs';
@@ -54,15 +54,25 @@ export const isTaskConversation = (n: object): n is TaskConversationNode =>
 /** Statuses of a task that its conversation's own status does not say. */
 const TASK_ONLY = new Set(['applied', 'discarded', 'missing', 'crashed']);
 
+/** The status the row's label says: the task's own when its conversation's does not say it. */
+function rowStatus(n: TaskConversationNode): string {
+  // A task whose process is gone mid-run reads as a window's interrupted conversation does.
+  if (n.status === 'crashed') return n.entry.status === 'running' ? 'paused' : n.entry.status;
+  return TASK_ONLY.has(n.status) ? n.status : n.entry.status;
+}
+
 export function taskConversationItem(n: TaskConversationNode, activeId: string | undefined): vscode.TreeItem {
   const { entry, place } = n;
-  // A task whose process is gone mid-run reads as a window's interrupted conversation does.
   const crashed = n.status === 'crashed';
+  const title = entry.title ? printableLine(entry.title) : '';
+  // At 300 px only the label is seen (a description after it is cut off): the label says what tells
+  // this task apart, its name (as the Tasks view and `logbook tasks` say it) and a status the
+  // conversation's own does not (applied, discarded), and the task's words follow as the description.
   const row = conversationRow(
     {
-      title: entry.title ? printableLine(entry.title) : undefined,
+      title: place.name,
       updated: entry.updated ?? undefined,
-      status: crashed && entry.status === 'running' ? 'paused' : entry.status,
+      status: rowStatus(n),
       interrupted: crashed ? INTERRUPTED_REASON : undefined,
     },
     new Date(),
@@ -70,14 +80,14 @@ export function taskConversationItem(n: TaskConversationNode, activeId: string |
   );
   const item = new vscode.TreeItem(row.label);
   item.id = n.id;
-  item.description = TASK_ONLY.has(n.status) ? `${place.branch} · ${n.status}` : place.branch;
+  item.description = title;
   const events =
     entry.eventCount === 1
       ? vscode.l10n.t('1 event')
       : vscode.l10n.t('{0} events', entry.eventCount.toLocaleString(usableLocale(vscode.env.language)));
   item.tooltip = new vscode.MarkdownString().appendText(
     [
-      printableLine(entry.title ?? ''),
+      title,
       vscode.l10n.t('Worktree task {0}: {1}', place.name, n.status) +
         (n.waitingForYou ? ` (${vscode.l10n.t('waits for you')})` : ''),
       vscode.l10n.t('Branch: {0}', place.branch),
