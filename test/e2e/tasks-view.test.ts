@@ -154,7 +154,7 @@ describe('e2e: the Tasks and Conversations views at 300 px', function () {
     rmSync(data, { recursive: true, force: true });
   });
 
-  it('lists each task with its status and files changed, and its conversation with its branch, in view, in Light, Dark and High Contrast', async () => {
+  it('lists each task with its status and files changed, and its conversation with its name, in view, in Light, Dark and High Contrast', async () => {
     const header = wb.page
       .locator('.pane-header')
       .filter({ has: wb.page.locator('h3.title', { hasText: /^Tasks$/i }) });
