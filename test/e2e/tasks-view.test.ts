@@ -64,20 +64,38 @@ function taskScenario(name: string, task: string): Scenario {
   };
 }
 
+/** What the checks below read of an element in the page (the tests compile without the DOM's types). */
+interface Rect {
+  left: number;
+  right: number;
+  width: number;
+}
+interface Box {
+  parentElement: Box | null;
+  getBoundingClientRect(): Rect;
+  ownerDocument: {
+    createRange(): { selectNodeContents(node: Box): void; getBoundingClientRect(): Rect };
+    defaultView: { getComputedStyle(node: Box): { overflowX: string } };
+  };
+}
+
 /**
  * The text `el` holds is laid out whole inside every box that clips it (the row, the view, the
  * sidebar): an ellipsis or a clipped edge cuts it. Text laid out past a clip is what is cut.
  */
 async function assertWhole(el: Locator, what: string): Promise<void> {
-  const cut = await el.evaluate((node) => {
-    const range = document.createRange();
+  const cut = await el.evaluate((element) => {
+    const node = element as unknown as Box;
+    const range = node.ownerDocument.createRange();
     range.selectNodeContents(node);
     const text = range.getBoundingClientRect();
     if (text.width === 0) return 'not shown';
-    for (let box: Element | null = node; box; box = box.parentElement) {
-      const style = getComputedStyle(box);
+    for (let box: Box | null = node; box; box = box.parentElement) {
       const clip = box.getBoundingClientRect();
-      if (style.overflowX !== 'visible' && text.right > clip.right + 0.5)
+      if (
+        node.ownerDocument.defaultView.getComputedStyle(box).overflowX !== 'visible' &&
+        text.right > clip.right + 0.5
+      )
         return `cut at ${Math.round(clip.right)} px (the text ends at ${Math.round(text.right)} px)`;
     }
     return '';
@@ -85,12 +103,16 @@ async function assertWhole(el: Locator, what: string): Promise<void> {
   assert.equal(cut, '', `${what} is ${cut}`);
 }
 
-/** `el`'s text starts inside the row's visible part (its beginning can be read). */
+/** `el`'s text starts inside the row's visible part (its first few characters can be read). */
 async function assertStartsInView(el: Locator, what: string): Promise<void> {
-  const shown = await el.evaluate((node) => {
+  const shown = await el.evaluate((element) => {
+    const node = element as unknown as Box;
     const start = node.getBoundingClientRect().left;
-    for (let box: Element | null = node.parentElement; box; box = box.parentElement)
-      if (getComputedStyle(box).overflowX !== 'visible' && start + 40 > box.getBoundingClientRect().right)
+    for (let box: Box | null = node.parentElement; box; box = box.parentElement)
+      if (
+        node.ownerDocument.defaultView.getComputedStyle(box).overflowX !== 'visible' &&
+        start + 40 > box.getBoundingClientRect().right
+      )
         return false;
     return true;
   });
