@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ConversationsTree } from '../../../src/host/vscode/conversations/conversations-tree';
 import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
+import { type TaskNode, TasksTree } from '../../../src/host/vscode/tasks/tasks-tree';
 import { startScriptedLlm, type ScriptedLlm } from '../../support/llm-server';
 import { EXTENSION_ID, logbook, scriptedModel, until, untilValue, workspaceRoot } from './helpers';
 
@@ -137,6 +138,11 @@ describe('task views: a task conversation where the user looks for it', function
     await untilValue('the row to say finished', async () =>
       /finished/.test(String((await rowOf(started.id)).label)) ? true : undefined,
     );
+    // The Tasks view says so too while the window still holds the task's log open.
+    const taskRow = ((await new TasksTree().getChildren()) as TaskNode[]).find(
+      (r) => r.record.name === 'viewed',
+    );
+    assert.equal(taskRow?.facts.status, 'finished');
 
     // Verify reads the task's log (where the signatures are), not a folder of the window's.
     const check = await vscode.commands.executeCommand<{ result: { verdict: string } }>(
