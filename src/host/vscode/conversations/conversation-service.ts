@@ -25,6 +25,7 @@ import { activeDemo } from '../lm/demo-model';
 import type { ConversationSession } from './conversation-session';
 import { ConversationSessions, type ServiceHooks } from './conversation-sessions';
 import { closeTaskSessions, refuseTaskDelete, type TaskConversationPlace } from './task-conversation-place';
+import { heldTaskSession } from './task-conversation-place';
 import { readLastShown, writeLastShown } from './last-shown';
 import { bindAgent } from '../acp/editor-agent';
 import { type ForkContext, forkFrom, restoreFilesAt } from '../checkpoints/fork-and-restore';
@@ -195,6 +196,11 @@ export class ConversationService extends ConversationSessions implements ChatBac
   /** Closes a task's conversation held here (its writer lock goes), unless a step of it runs. */
   letGoOfTask(dir: string): Promise<boolean> {
     return closeTaskSessions(this.sessions, dir);
+  }
+
+  /** A task's session this window writes (the Tasks view's Pause and Stop act on it). */
+  heldTask(dir: string): { id: string; running: boolean } | undefined {
+    return heldTaskSession(this.sessions, dir);
   }
 
   /** A new conversation; with `agent`, one the external agent of that name runs. */

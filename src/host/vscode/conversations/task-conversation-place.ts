@@ -49,6 +49,22 @@ export async function closeTaskSessions(
   return true;
 }
 
+/**
+ * The writable session of a task's log held here: its id, and whether it runs (a step in flight,
+ * or a step it waits on a confirmation for). Undefined when another process writes the log.
+ */
+export function heldTaskSession(
+  sessions: Map<string, ConversationSession>,
+  dir: string,
+): { id: string; running: boolean } | undefined {
+  for (const [id, s] of sessions) {
+    if (s.dir !== dir || s.readOnly) continue;
+    const status = s.conversation.status;
+    return { id, running: s.busy || status === 'running' || status === 'waiting_for_confirmation' };
+  }
+  return undefined;
+}
+
 /** A task's conversation is never deleted from the window: its log goes only with its task. */
 export function refuseTaskDelete(place: TaskConversationPlace | undefined): void {
   if (!place) return;

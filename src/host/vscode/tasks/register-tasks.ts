@@ -17,6 +17,10 @@ const COMMANDS = [
   'apply',
   'discard',
   'openWorktree',
+  'pauseAll',
+  'stopAll',
+  'pause',
+  'stop',
 ];
 
 /** The Tasks view's provider; the rows' code loads when the view first asks for them. */

@@ -12,6 +12,8 @@ export interface TaskChat {
   showTask(id: string, place: TaskConversationPlace): Promise<ConversationSession>;
   /** False while a step of it runs here. */
   letGoOfTask(dir: string): Promise<boolean>;
+  /** The task's session this window writes, if any: Pause and Stop act on it as the chat's do. */
+  heldTask(dir: string): { id: string; running: boolean } | undefined;
   /** A task changed (its record, its log): its conversation's row in the Conversations view may too. */
   tasksChanged(): void;
   /** The window's key, signing what it appends to a task's log (its decisions on the task). */

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { errorText } from '../../../core/text/l10n';
 import { gitTry } from '../../node/worktrees/git-run';
 import { applyTaskHere, discardTaskHere } from './task-actions';
+import { haltTasks } from './task-halt';
 import { recordsSettled } from './task-decisions';
 import type { ReviewController } from '../review/review-controller';
 import { connectTaskReview, reviewTaskHunks } from './task-hunk-review';
@@ -70,6 +71,10 @@ export function wireTasks(
     reviewHunks: named(reviewHunks),
     apply: named((name) => applyTaskHere(name, chat, log)),
     discard: named((name, [confirmed]) => discardTaskHere(name, chat, log, confirmed === true)),
+    pauseAll: () => haltTasks('pause', chat),
+    stopAll: () => haltTasks('stop', chat),
+    pause: named((name) => haltTasks('pause', chat, name)),
+    stop: named((name) => haltTasks('stop', chat, name)),
     openWorktree: named(async (name) => {
       const task = (await taskPlace()).store.get(name);
       await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(task.worktree), {

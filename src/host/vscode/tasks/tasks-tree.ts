@@ -7,6 +7,7 @@ import type { TaskRecord } from '../../../core/worktrees';
 import { formatCost } from '../../../core/format/counts';
 import { printableLine } from '../../../core/text/printable';
 import { editorTasks, taskPlace } from './task-place';
+import { LIVE_STATUSES } from './task-halt';
 
 export interface TaskNode {
   record: TaskRecord;
@@ -66,7 +67,9 @@ export class TasksTree implements vscode.TreeDataProvider<TaskNode | string> {
       ].join('\n\n'),
     );
     item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[facts.status] ?? 'circle-outline');
-    item.contextValue = `logbookTask.${record.status}`;
+    // A running task's row offers Pause and Stop too.
+    const live = record.status === 'active' && LIVE_STATUSES.has(facts.status);
+    item.contextValue = `logbookTask.${record.status}${live ? '.running' : ''}`;
     item.id = `task:${record.name}`;
     // A click shows its conversation in the chat (Confirm and Reject there when it waits for you).
     item.command = {
