@@ -4,15 +4,16 @@
 // The window's folder is made a git repository for this suite only (its .git is removed after);
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { ConversationSession } from '../../../src/host/vscode/conversations/conversation-session';
 import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import { type TaskNode, TasksTree } from '../../../src/host/vscode/tasks/tasks-tree';
-import type { Scenario, ScriptedLlm } from '../../support/llm-server';
-import { EXTENSION_ID, logbook, scriptedModel, until, workspaceRoot } from './helpers';
+import { type Scenario, type ScriptedLlm, startScriptedLlm } from '../../support/llm-server';
+import { EXTENSION_ID, logbook, scriptedModel, until, untilValue, workspaceRoot } from './helpers';
 
 const ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
 const git = (cwd: string, ...args: string[]) =>
@@ -136,5 +137,38 @@ describe('worktree tasks: Pause and Stop, per task and for all', function () {
     assert.equal(store.get('row-other').status, 'active');
     await vscode.commands.executeCommand('logbook.tasks.stopAll');
     assert.equal(other!.busy, false);
+  });
+
+  it('a task a terminal runs is not touched by Stop All Tasks; the message names it', async () => {
+    const cliLlm = await startScriptedLlm({ scenario: held('terminal') });
+    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    const child = spawn(process.execPath, [cli, 'run', '--worktree=in-terminal', 'wait a while'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ELECTRON_RUN_AS_NODE: '1',
+        LOGBOOK_BASE_URL: cliLlm.baseUrl,
+        LOGBOOK_MODEL: 'scripted-model',
+        LOGBOOK_WORKTREES_DIR: data,
+      },
+      stdio: 'ignore',
+    });
+    const ended = once(child, 'exit');
+    try {
+      await until(() => cliLlm.completionBodies().length >= 1, 'the terminal task to call the model');
+      await untilValue('the terminal task to read as running', async () => {
+        const rows = (await new TasksTree().getChildren()) as TaskNode[];
+        return rows.find((r) => r.record.name === 'in-terminal')?.facts.status === 'running' || undefined;
+      });
+      const result = await vscode.commands.executeCommand<{ halted: string[]; elsewhere: string[] }>(
+        'logbook.tasks.stopAll',
+      );
+      assert.deepEqual(result, { halted: [], elsewhere: ['in-terminal'] });
+      assert.equal(child.exitCode, null, 'the terminal task was stopped');
+    } finally {
+      child.kill('SIGINT');
+      await ended;
+      await cliLlm.close();
+    }
   });
 });
