@@ -123,11 +123,13 @@ describe('worktree tasks: Pause and Stop, per task and for all', function () {
   it("a running task's row offers Pause and Stop, and its Stop stops that task only", async () => {
     const [one, other] = await startHeld('row-stop', 'row-one', 'row-other');
     const store = (await taskPlace()).store;
-    const tree = new TasksTree();
+    const { service } = await logbook();
+    // As the Tasks view makes it: told which tasks this window runs.
+    const tree = new TasksTree((dir) => !!service.heldTask(dir)?.running);
     const rows = (await tree.getChildren()).filter((n): n is TaskNode => typeof n !== 'string');
     const row = rows.find((n) => n.record.name === 'row-one');
     assert.ok(row, 'no row for the task');
-    assert.equal(tree.getTreeItem(row).contextValue, 'logbookTask.active.running');
+    assert.equal(tree.getTreeItem(row).contextValue, 'logbookTask.active.running', row.facts.status);
     const result = await vscode.commands.executeCommand<{ halted: string[] }>('logbook.tasks.stop', row);
     assert.deepEqual(result?.halted, ['row-one']);
     assert.equal(one!.busy, false, 'the stopped task still runs');

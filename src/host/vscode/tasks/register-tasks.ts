@@ -29,8 +29,12 @@ class LazyTasksTree implements vscode.TreeDataProvider<TaskNode | string> {
   readonly onDidChangeTreeData = this.changed.event;
   private tree: Promise<TasksTree> | undefined;
 
+  constructor(private readonly chat: TaskChat) {}
+
   private real(): Promise<TasksTree> {
-    return (this.tree ??= commands().then((m) => new m.TasksTree()));
+    return (this.tree ??= commands().then(
+      (m) => new m.TasksTree((dir) => !!this.chat.heldTask(dir)?.running),
+    ));
   }
 
   refresh(): void {
@@ -52,7 +56,7 @@ export function registerTasks(
   chat: TaskChat,
   review: ReviewController,
 ): vscode.Disposable[] {
-  const tree = new LazyTasksTree();
+  const tree = new LazyTasksTree(chat);
   // The Conversations view lists the tasks' conversations too.
   const refresh = () => {
     tree.refresh();

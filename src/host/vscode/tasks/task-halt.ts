@@ -21,14 +21,19 @@ export async function haltTasks(
   const { factsOf } = await editorTasks();
   const halted: string[] = [];
   const elsewhere: string[] = [];
+  const asked: Thenable<unknown>[] = [];
   for (const task of store.list()) {
     if (task.status !== 'active' || (only !== undefined && task.name !== only)) continue;
     const held = chat.heldTask(task.log);
     if (held?.running) {
-      await vscode.commands.executeCommand(halt === 'pause' ? 'logbook.pause' : 'logbook.stop', held.id);
+      // All at once: a pause waits for its task's model call or command to end.
+      asked.push(
+        vscode.commands.executeCommand(halt === 'pause' ? 'logbook.pause' : 'logbook.stop', held.id),
+      );
       halted.push(task.name);
     } else if (!held && LIVE_STATUSES.has((await factsOf(task)).status)) elsewhere.push(task.name);
   }
+  await Promise.all(asked);
   say(halted, elsewhere, only);
   return { halted, elsewhere };
 }

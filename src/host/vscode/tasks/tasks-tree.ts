@@ -31,6 +31,9 @@ export class TasksTree implements vscode.TreeDataProvider<TaskNode | string> {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
 
+  /** `runsHere`: whether this window runs the task whose log is `dir` (its row offers Pause and Stop). */
+  constructor(private readonly runsHere: (dir: string) => boolean = () => false) {}
+
   refresh(): void {
     this.changed.fire();
   }
@@ -68,7 +71,7 @@ export class TasksTree implements vscode.TreeDataProvider<TaskNode | string> {
     );
     item.iconPath = new vscode.ThemeIcon(STATUS_ICONS[facts.status] ?? 'circle-outline');
     // A running task's row offers Pause and Stop too.
-    const live = record.status === 'active' && LIVE_STATUSES.has(facts.status);
+    const live = record.status === 'active' && (this.runsHere(record.log) || LIVE_STATUSES.has(facts.status));
     item.contextValue = `logbookTask.${record.status}${live ? '.running' : ''}`;
     item.id = `task:${record.name}`;
     // A click shows its conversation in the chat (Confirm and Reject there when it waits for you).
