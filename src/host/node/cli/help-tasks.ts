@@ -24,6 +24,7 @@ export const TASK_HELP = {
   tasks: `Usage: logbook tasks [--json]
        logbook tasks --prune [--yes]
        logbook tasks --accept-setup
+       logbook tasks --stop-all
 
 Lists the worktree tasks of the current folder's repository (logbook run --worktree starts one):
 name, status, branch, files changed against the base, and cost. Statuses: starting, setting up
@@ -40,6 +41,9 @@ Options:
   --yes                  with --prune: do it
   --accept-setup         print the repository's .logbook/worktree-setup (as committed at HEAD) and
                          accept it as it is, to run before each new task's agent; a change asks again
+  --stop-all             interrupt every running task's logbook run, as Ctrl+C in its terminal
+                         would (its log records the pause; run --store LOG goes on). A task an
+                         editor window runs is left to the window
   -h, --help             show this help
 
 Tasks, logs and worktrees are kept under worktrees.dir (LOGBOOK_WORKTREES_DIR; default

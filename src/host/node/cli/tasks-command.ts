@@ -12,6 +12,7 @@ import { cliTaskStore, workingTreeOf } from './task-cli';
 import { acceptSetup, repositorySetup, SETUP_FILE } from '../worktrees/setup-source';
 import { type TaskFactsReport, taskFacts } from '../worktrees/task-facts';
 import { applyPrunePlan, prunePlan } from '../worktrees/prune-tasks';
+import { stopTaskProcess } from '../worktrees/stop-tasks';
 import type { TaskStore } from '../worktrees/task-store';
 
 export async function tasksCommand(argv: readonly string[], io: CliIo): Promise<number> {
@@ -20,6 +21,7 @@ export async function tasksCommand(argv: readonly string[], io: CliIo): Promise<
     prune: { type: 'boolean' },
     yes: { type: 'boolean' },
     'accept-setup': { type: 'boolean' },
+    'stop-all': { type: 'boolean' },
   });
   if (values.help) {
     io.out(COMMAND_HELP.tasks);
@@ -30,6 +32,7 @@ export async function tasksCommand(argv: readonly string[], io: CliIo): Promise<
   if (values.yes && !values.prune) throw new UsageError('logbook tasks: --yes goes with --prune.');
   if (values['accept-setup']) return acceptRepositorySetup(io);
   const store = cliTaskStore('tasks', io);
+  if (values['stop-all']) return stopAll(io, store);
   if (values.prune) return prune(io, store, values.yes === true);
   const records = store.list((file, err) => io.err(`logbook tasks: skipped ${file}: ${err.message}`));
   const reports: TaskFactsReport[] = [];
@@ -93,6 +96,24 @@ function prune(io: CliIo, store: TaskStore, yes: boolean): number {
   }
   applyPrunePlan(store, plan);
   io.out('Pruned.');
+  return EXIT.ok;
+}
+
+/** Interrupts every running task's CLI process, as Ctrl+C in its terminal would. */
+function stopAll(io: CliIo, store: TaskStore): number {
+  let running = 0;
+  for (const task of store.list()) {
+    if (task.status !== 'active') continue;
+    const outcome = stopTaskProcess(task, process.argv[1]);
+    if (outcome.kind === 'idle') continue;
+    running += 1;
+    io.out(
+      outcome.kind === 'stopped'
+        ? `task ${task.name}: stopped (process ${outcome.pid} interrupted, as Ctrl+C would)`
+        : `task ${task.name}: left running: ${outcome.why}`,
+    );
+  }
+  if (running === 0) io.out('No task is running.');
   return EXIT.ok;
 }
 
