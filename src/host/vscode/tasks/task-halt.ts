@@ -8,8 +8,11 @@ import { editorTasks, taskPlace } from './task-place';
 
 export type Halt = 'pause' | 'stop';
 
-/** Statuses of a task whose log a live process writes (`logbook tasks`' words). */
-export const LIVE_STATUSES = new Set(['starting', 'setting up', 'running', 'waiting']);
+/**
+ * Statuses of a task a live process runs (`logbook tasks`' words); `waiting` is not among them, as
+ * it reads the same for a task paused with no process left.
+ */
+export const LIVE_STATUSES = new Set(['starting', 'setting up', 'running']);
 
 /** Pauses or stops the named tasks (all when none is named); returns how many it acted on. */
 export async function haltTasks(
