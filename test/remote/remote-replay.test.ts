@@ -7,53 +7,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
-import { type ScriptedLlm, type Scenario, startScriptedLlm } from '../support/llm-server';
+import { type ScriptedLlm, startScriptedLlm } from '../support/llm-server';
+import { remoteEditAndCommand } from '../support/remote-replay-scenario';
 import { runCli } from '../unit/cli/cli-runner';
 
 /** An edit, then a command that reads the edited file back. */
-function editAndCommand(remoteDir: string): Scenario {
-  return {
-    name: 'remote-replay',
-    turns: [
-      {
-        match: { hasTools: true, lastRole: 'user' },
-        reply: {
-          toolCalls: [
-            {
-              id: 'call_edit',
-              name: 'file_editor',
-              arguments: {
-                command: 'str_replace',
-                path: join(remoteDir, 'a.txt'),
-                old_str: 'one\n',
-                new_str: 'ONE\n',
-                security_risk: 'LOW',
-                summary: 'edit a.txt',
-              },
-            },
-          ],
-        },
-      },
-      {
-        match: { lastRole: 'tool' },
-        reply: {
-          toolCalls: [
-            {
-              id: 'call_cat',
-              name: 'terminal',
-              arguments: { command: 'cat a.txt b.txt; ls', security_risk: 'LOW', summary: 'read them' },
-            },
-          ],
-        },
-      },
-      {
-        match: { lastRole: 'tool' },
-        reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
-      },
-    ],
-  };
-}
-
 function git(dir: string, ...args: string[]): string {
   return execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@t', ...args], {
     cwd: dir,
@@ -113,7 +71,7 @@ describe('replay of a remote conversation on its base commit (the real agent-ser
     // The server works in a clone: its HEAD at the start is a commit the local repository has.
     git(root, 'clone', '-q', local, remoteDir);
     base = git(local, 'rev-parse', 'HEAD').trim();
-    llm = await startScriptedLlm({ scenario: editAndCommand(remoteDir) });
+    llm = await startScriptedLlm({ scenario: remoteEditAndCommand(remoteDir, 'remote-replay') });
     env = {
       OPENAI_BASE_URL: llm.baseUrl,
       OPENAI_API_KEY: 'sk-test',

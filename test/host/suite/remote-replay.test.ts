@@ -18,54 +18,12 @@ import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { HostMessage, ReplayReport } from '../../../src/protocol/messages';
-import type { Scenario, ScriptedLlm } from '../../support/llm-server';
+import type { ScriptedLlm } from '../../support/llm-server';
+import { remoteEditAndCommand } from '../../support/remote-replay-scenario';
 import { type AgentServer, agentServerMissing, extensionPath, startAgentServer } from './agent-server';
 import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
 
 /** An edit, then a command that reads the edited file back. */
-function editAndCommand(remoteDir: string): Scenario {
-  return {
-    name: 'host-remote-replay',
-    turns: [
-      {
-        match: { hasTools: true, lastRole: 'user' },
-        reply: {
-          toolCalls: [
-            {
-              id: 'call_edit',
-              name: 'file_editor',
-              arguments: {
-                command: 'str_replace',
-                path: join(remoteDir, 'a.txt'),
-                old_str: 'one\n',
-                new_str: 'ONE\n',
-                security_risk: 'LOW',
-                summary: 'edit a.txt',
-              },
-            },
-          ],
-        },
-      },
-      {
-        match: { lastRole: 'tool' },
-        reply: {
-          toolCalls: [
-            {
-              id: 'call_cat',
-              name: 'terminal',
-              arguments: { command: 'cat a.txt b.txt; ls', security_risk: 'LOW', summary: 'read them' },
-            },
-          ],
-        },
-      },
-      {
-        match: { lastRole: 'tool' },
-        reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
-      },
-    ],
-  };
-}
-
 function git(cwd: string, ...args: string[]): string {
   const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
     cwd,
@@ -127,7 +85,7 @@ describe('Replay Conversation of a remote conversation (the real agent-server)',
     git(remoteDir, 'add', '--all');
     git(remoteDir, 'commit', '--quiet', '-m', 'base');
     await cfg().update('confirmation.mode', 'never', vscode.ConfigurationTarget.Global);
-    llm = await scriptedModel(editAndCommand(remoteDir));
+    llm = await scriptedModel(remoteEditAndCommand(remoteDir, 'host-remote-replay'));
     view = recordingWebview();
     controller = new ChatController(view.port, service, {
       info: () => undefined,
