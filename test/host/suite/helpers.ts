@@ -1,6 +1,7 @@
 // Shared by host suites: the activated extension's API and a scripted model wired into settings.
 import * as assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../../src/host/vscode/chat/chat-view';
@@ -111,4 +112,31 @@ export async function chatTask(text: string) {
     controller.dispose();
     throw err;
   }
+}
+
+/**
+ * The workspace folder made a git repository of `file` (one commit), and the window's worktree
+ * tasks pointed at a fresh folder outside it (under the extension's ignored test output, not /tmp,
+ * which a sandbox replaces): that folder is returned. The caller removes both after.
+ */
+export function repositoryForTasks(prefix: string, file: string, text: string): string {
+  const root = workspaceRoot();
+  assert.ok(!existsSync(join(root, '.git')), 'the workspace folder is already a repository');
+  const outside = join(
+    vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath,
+    'test-results',
+    'outside',
+  );
+  mkdirSync(outside, { recursive: true });
+  const data = mkdtempSync(join(outside, prefix));
+  process.env.LOGBOOK_WORKTREES_DIR = data;
+  writeFileSync(join(root, file), text);
+  const id = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
+  for (const args of [
+    ['init', '--quiet', '--initial-branch=main'],
+    ['add', '--all'],
+    ['commit', '--quiet', '-m', 'first'],
+  ])
+    execFileSync('git', [...id, ...args], { cwd: root, encoding: 'utf8' });
+  return data;
 }

@@ -4,19 +4,24 @@
 // The window's folder is made a git repository for this suite only (its .git is removed after);
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { RestorePreview, RestoreUi } from '../../../src/host/vscode/checkpoints/restore-files';
 import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { treeHashes } from '../../unit/cli/worktree-fixtures';
-import { EXTENSION_ID, logbook, scriptedModel, until, untilValue, workspaceRoot } from './helpers';
+import {
+  EXTENSION_ID,
+  logbook,
+  scriptedModel,
+  until,
+  untilValue,
+  workspaceRoot,
+  repositoryForTasks,
+} from './helpers';
 
-const ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', [...ID, ...args], { cwd, encoding: 'utf8' });
 const FILE = 'task-place-target.txt';
 const ORIGINAL = 'line 1\nline 2\n';
 
@@ -50,19 +55,7 @@ describe('worktree task conversations read their worktree', function () {
   before(async () => {
     await logbook();
     root = workspaceRoot();
-    assert.ok(!existsSync(join(root, '.git')), 'the workspace folder is already a repository');
-    const outside = join(
-      vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath,
-      'test-results',
-      'outside',
-    );
-    mkdirSync(outside, { recursive: true });
-    data = mkdtempSync(join(outside, 'task-places-'));
-    process.env.LOGBOOK_WORKTREES_DIR = data;
-    writeFileSync(join(root, FILE), ORIGINAL);
-    git(root, 'init', '--quiet', '--initial-branch=main');
-    git(root, 'add', '--all');
-    git(root, 'commit', '--quiet', '-m', 'first');
+    data = repositoryForTasks('task-places-', FILE, ORIGINAL);
     await cfg().update('confirmation.mode', 'never', vscode.ConfigurationTarget.Global);
   });
 

@@ -5,19 +5,24 @@
 // from the editor are recorded by the window itself. The window's folder is made a git repository
 // for this suite only; the tasks live where the sandbox can reach them (not under /tmp).
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { ScriptedLlm } from '../../support/llm-server';
-import { EXTENSION_ID, logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
+import {
+  EXTENSION_ID,
+  logbook,
+  recordingWebview,
+  scriptedModel,
+  until,
+  workspaceRoot,
+  repositoryForTasks,
+} from './helpers';
 
-const ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', [...ID, ...args], { cwd, encoding: 'utf8' });
 const FILE = 'task-log-target.txt';
 
 describe('task decisions in the task log, a terminal discard seen by the window', function () {
@@ -31,19 +36,7 @@ describe('task decisions in the task log, a terminal discard seen by the window'
   before(async () => {
     await logbook();
     root = workspaceRoot();
-    assert.ok(!existsSync(join(root, '.git')), 'the workspace folder is already a repository');
-    const outside = join(
-      vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath,
-      'test-results',
-      'outside',
-    );
-    mkdirSync(outside, { recursive: true });
-    data = mkdtempSync(join(outside, 'task-log-'));
-    process.env.LOGBOOK_WORKTREES_DIR = data;
-    writeFileSync(join(root, FILE), 'line 1\nline 2\n');
-    git(root, 'init', '--quiet', '--initial-branch=main');
-    git(root, 'add', '--all');
-    git(root, 'commit', '--quiet', '-m', 'first');
+    data = repositoryForTasks('task-log-', FILE, 'line 1\nline 2\n');
     await cfg().update('confirmation.mode', 'never', vscode.ConfigurationTarget.Global);
   });
 

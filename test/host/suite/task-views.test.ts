@@ -6,20 +6,25 @@
 // The window's folder is made a git repository for this suite only (its .git is removed after);
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { ConversationsTree } from '../../../src/host/vscode/conversations/conversations-tree';
 import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import { type TaskNode, TasksTree } from '../../../src/host/vscode/tasks/tasks-tree';
 import { startScriptedLlm, type ScriptedLlm } from '../../support/llm-server';
-import { EXTENSION_ID, logbook, scriptedModel, until, untilValue, workspaceRoot } from './helpers';
+import {
+  EXTENSION_ID,
+  logbook,
+  scriptedModel,
+  until,
+  untilValue,
+  workspaceRoot,
+  repositoryForTasks,
+} from './helpers';
 
-const ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', [...ID, ...args], { cwd, encoding: 'utf8' });
 const FILE = 'task-views-target.txt';
 
 const editCall = (id: string, old: string, text: string) => ({
@@ -44,19 +49,7 @@ describe('task views: a task conversation where the user looks for it', function
   before(async () => {
     await logbook();
     root = workspaceRoot();
-    assert.ok(!existsSync(join(root, '.git')), 'the workspace folder is already a repository');
-    const outside = join(
-      vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath,
-      'test-results',
-      'outside',
-    );
-    mkdirSync(outside, { recursive: true });
-    data = mkdtempSync(join(outside, 'task-views-'));
-    process.env.LOGBOOK_WORKTREES_DIR = data;
-    writeFileSync(join(root, FILE), 'line 1\nline 2\n');
-    git(root, 'init', '--quiet', '--initial-branch=main');
-    git(root, 'add', '--all');
-    git(root, 'commit', '--quiet', '-m', 'first');
+    data = repositoryForTasks('task-views-', FILE, 'line 1\nline 2\n');
     await cfg().update('confirmation.mode', 'always', vscode.ConfigurationTarget.Global);
   });
 
