@@ -18,24 +18,42 @@ export const runs = (xs: readonly number[], f: (x: number) => string) => xs.map(
 export interface ProcessRun {
   /** From spawn to exit in this process, so Node's start and exit are included. */
   ms: number;
-  /** User + system CPU time of the process and the children it waited for (GNU time). */
+  /**
+   * User + system CPU time of the process and the children it waited for, in ms (bash's `times`:
+   * GNU time prints it in 10 ms steps, too coarse for a ratio of two ~150 ms runs).
+   */
   cpuMs: number;
   /** The process's own peak RSS (GNU time), not time's. */
   maxRssMB: number;
   stdout: string;
 }
 
-const TIME_FORMAT = ['-f', '%U %S %M'];
+/**
+ * `node args…` under GNU time (its peak RSS) under bash, whose `times` then prints the CPU time of
+ * the children it waited for to the millisecond: time and node (time's own is a fraction of one).
+ */
+function measuredCommand(args: string[]): [string, string[]] {
+  const script = '"$@"; status=$?; times >&2; exit $status';
+  return ['bash', ['-c', script, 'bash', '/usr/bin/time', '-f', '%M', process.execPath, ...args]];
+}
 
 function parseTime(stderr: string): { cpuMs: number; maxRssMB: number } {
-  const [user, sys, kb] = stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
-  return { cpuMs: (user! + sys!) * 1000, maxRssMB: kb! / 1024 };
+  const lines = stderr.trim().split('\n');
+  const seconds = (text: string) => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(text);
+    if (!m) throw new Error(`not a time from bash's times: ${text}`);
+    return Number(m[1]) * 60 + Number(m[2]);
+  };
+  const [user, sys] = lines.at(-1)!.split(' ').map(seconds);
+  const kb = Number(lines.at(-3));
+  return { cpuMs: (user! + sys!) * 1000, maxRssMB: kb / 1024 };
 }
 
 /** `node args…` run to its end, measured; throws when it fails. */
 export function timedSync(args: string[]): ProcessRun {
   const t0 = now();
-  const r = spawnSync('/usr/bin/time', [...TIME_FORMAT, process.execPath, ...args], { encoding: 'utf8' });
+  const [command, argv] = measuredCommand(args);
+  const r = spawnSync(command, argv, { encoding: 'utf8' });
   const ms = now() - t0;
   if (r.status !== 0) throw new Error(`${args.join(' ')} failed (${r.status}): ${r.stderr}`);
   return { ms, ...parseTime(r.stderr), stdout: r.stdout };
@@ -47,7 +65,8 @@ export function timedSync(args: string[]): ProcessRun {
  */
 export function timed(args: string[], env: Record<string, string> = {}): Promise<ProcessRun> {
   const t0 = now();
-  const child = spawn('/usr/bin/time', [...TIME_FORMAT, process.execPath, ...args], {
+  const [command, argv] = measuredCommand(args);
+  const child = spawn(command, argv, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -20,7 +20,7 @@ import { f0, f1, f2, int, log, median, now, type ProcessRun, runs, timed } from 
 
 const EVENTS = 100_000;
 const SEED = 7;
-const RUNS = 7;
+const RUNS = 9;
 const TARGET_RATIO = 1.5;
 const TARGET_RSS_MB = 200;
 const TARGET_RECORD_KB = 64;
@@ -179,6 +179,8 @@ async function main(): Promise<void> {
         conts.map((r) => r.cpuMs),
         f0,
       )})`,
+      `≤ ${TARGET_RATIO}×`,
+      cpu(conts) / cpu(shows) <= TARGET_RATIO,
     );
     row(
       `C1 continue ${L}`,
@@ -270,8 +272,10 @@ function report(m: Record<string, string>, rows: Row[], events: number, total: n
     `  state benchmark (bench/conversation-generator.ts, seed ${SEED}), with the Condensations the default`,
     '  condenser would write; and the real OpenHands sample events cycled with fresh ids, which no',
     '  condenser ever touched. The CLI is bundled as `npm run package` ships it.',
-    "- Each measurement is a whole process (GNU `time -f '%U %S %M' node cli.js ...`: CPU time of it and",
-    "  the processes it waited for, and its peak RSS), Node's start included: a",
+    "- Each measurement is a whole process, Node's start included: its wall time from spawn to exit, its",
+    "  CPU time and that of the processes it waited for (bash's `times`, to the millisecond; GNU time's",
+    '  10 ms steps are too coarse for this ratio) and its peak RSS (GNU `time -f %M`). C1 holds in wall',
+    "  and CPU time both; on a loaded machine the wall ratio carries the others' noise, the CPU one less. The run is a",
     '  `logbook run --store COPY --task ...` on a fresh copy of the imported conversation (copied and',
     '  synced to disk untimed, so that the run does not wait for the copy to be written) against the',
     '  scripted OpenAI-compatible server (test/support/llm-server) in this process,',
