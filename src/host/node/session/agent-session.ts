@@ -203,6 +203,7 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
     roots: opts.roots,
     writable,
     hidden: hidden.locations,
+    ...(hidden.links ? { hiddenLinks: hidden.links } : {}),
     readableRoots: () => [scratchDir],
     shellCwd: () => shell?.cwd ?? place.startDir(),
   });
