@@ -9,7 +9,7 @@ import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, write
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, jsonLines, printed, runCli } from '../cli/cli-runner';
-import { CliFixture, readLogJson } from '../cli/fixtures';
+import { CliFixture, readLogJson, terminalCall } from '../cli/fixtures';
 
 type Call = { id: string; name: string; arguments: Record<string, unknown> };
 type Mode = 'act' | 'plan';
@@ -150,6 +150,30 @@ describe('hostile model: a hard link in the workspace to a hidden file', functio
           assert.match(toolAnswers(id), mode === 'act' ? LINKED : /plan mode/, id);
         assert.doesNotMatch(toolAnswers(), /CONFIG-CANARY-0917/);
         await assertLogged(r, /CONFIG-CANARY-0917/);
+      });
+
+      it('a command in the sandbox cannot open the links and writes nothing through them', async () => {
+        linkSync(join(ws, 'readme.txt'), join(ws, 'readme-copy.txt'));
+        const r = await attempt(
+          [
+            terminalCall(
+              'call_cat',
+              'cat notes.txt settings.json readme-copy.txt; echo "[$(wc -c < notes.txt) bytes]"' +
+                // Plan mode refuses a command that writes before it runs: only act mode tries.
+                (mode === 'act' ? '; echo planted > settings.json; cp notes.txt copy.txt; echo exit=$?' : ''),
+            ),
+          ],
+          mode,
+        );
+        assert.equal(r.code, 0, printed(r));
+        const sent = toolAnswers('call_cat');
+        assert.match(sent, /commands cannot open them/, `the output says why: ${sent}`);
+        assert.match(sent, /\[ bytes\]/, 'nothing was read');
+        assert.match(sent, /an ordinary KEY-CANARY-free file/, 'an ordinary linked file still reads');
+        assert.doesNotMatch(sent, /KEY-CANARY-7731|CONFIG-CANARY-0917/);
+        assert.equal(readFileSync(key, 'utf8'), KEY);
+        assert.equal(readFileSync(config, 'utf8'), CONFIG, 'the config is unchanged');
+        await assertLogged(r, /KEY-CANARY-7731/, /CONFIG-CANARY-0917/);
       });
 
       it('an ordinary file with another link in the workspace is still read', async () => {

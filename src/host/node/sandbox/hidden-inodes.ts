@@ -24,6 +24,14 @@ export interface HiddenInodes {
   incomplete(dev: number): string | undefined;
   /** The hidden regular files with more than one link: only their other names can be links to them. */
   readonly multiLinked: readonly { path: string; dev: number; ino: number }[];
+  /** Whether the walk saw everything (else `incomplete` names the devices it did not finish). */
+  readonly complete: boolean;
+}
+
+/** How far a walk goes (the defaults but in tests). */
+export interface WalkLimits {
+  entries: number;
+  depth: number;
 }
 
 interface Walk extends HiddenInodes {
@@ -39,11 +47,14 @@ const walks = new Map<string, Walk>();
  * The files of `places` (absolute paths, folders or files, existing or not) as they are now: the
  * last walk of the same places when nothing it saw has changed since, else a new one.
  */
-export function hiddenInodes(places: readonly string[]): HiddenInodes {
-  const key = [...places].sort().join('\0');
+export function hiddenInodes(
+  places: readonly string[],
+  limits: WalkLimits = { entries: HIDDEN_WALK_LIMIT, depth: HIDDEN_WALK_DEPTH },
+): HiddenInodes {
+  const key = [limits.entries, limits.depth, ...[...places].sort()].join('\0');
   const last = walks.get(key);
   if (last && !last.racy && unchanged(last.seen)) return last;
-  const walk = walkPlaces(places);
+  const walk = walkPlaces(places, limits);
   walks.set(key, walk);
   return walk;
 }
@@ -72,7 +83,7 @@ function unchanged(seen: Map<string, string>): boolean {
   return true;
 }
 
-function walkPlaces(places: readonly string[]): Walk {
+function walkPlaces(places: readonly string[], limits: WalkLimits): Walk {
   const started = Date.now();
   const files = new Map<number, Set<number>>();
   const short = new Map<number, string>();
@@ -120,15 +131,17 @@ function walkPlaces(places: readonly string[]): Walk {
         names = readdirSync(dir);
       } catch (err) {
         // Named without the folder: the reason reaches the model, and a hidden place's names are hidden too.
-        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') stop(dev, 'a folder there cannot be listed');
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+          stop(dev, 'a folder of the hidden places cannot be listed');
         continue;
       }
       for (const name of names) {
-        if (++entries > HIDDEN_WALK_LIMIT) {
+        if (++entries > limits.entries) {
           // What is left unwalked lies on the devices of the folders not yet listed (a mount point
           // deeper in one of them is not known either: its device is not seen).
-          stop(dev, `more than ${HIDDEN_WALK_LIMIT} entries`);
-          for (const rest of stack) stop(rest.dev, `more than ${HIDDEN_WALK_LIMIT} entries`);
+          const why = `the hidden places hold more than ${limits.entries} entries`;
+          stop(dev, why);
+          for (const rest of stack) stop(rest.dev, why);
           return { ...answers(files, short, multiLinked), seen, racy };
         }
         const p = join(dir, name);
@@ -137,7 +150,8 @@ function walkPlaces(places: readonly string[]): Walk {
         if (st.isFile()) addFile(p, st);
         else if (st.isDirectory()) {
           note(p, st);
-          if (depth + 1 >= HIDDEN_WALK_DEPTH) stop(st.dev, `folders deeper than ${HIDDEN_WALK_DEPTH} levels`);
+          if (depth + 1 >= limits.depth)
+            stop(st.dev, `the hidden places nest folders deeper than ${limits.depth} levels`);
           else stack.push({ dir: p, dev: st.dev, depth: depth + 1 });
         }
         // A symlink is not followed: the sandbox hides its name, not where it leads.
@@ -156,6 +170,7 @@ function answers(
     holds: (dev, ino) => files.get(dev)?.has(ino) === true,
     incomplete: (dev) => short.get(dev),
     multiLinked,
+    complete: short.size === 0,
   };
 }
 
