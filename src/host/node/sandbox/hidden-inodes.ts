@@ -45,15 +45,18 @@ const walks = new Map<string, Walk>();
 
 /**
  * The files of `places` (absolute paths, folders or files, existing or not) as they are now: the
- * last walk of the same places when nothing it saw has changed since, else a new one.
+ * last walk of the same places when nothing it saw has changed since, else a new one. Every file
+ * is kept, so a link made later to one is known; but which have other links (`multiLinked`) is
+ * only sure after a new walk (`fresh`): a new link changes no folder of the hidden places.
  */
 export function hiddenInodes(
   places: readonly string[],
-  limits: WalkLimits = { entries: HIDDEN_WALK_LIMIT, depth: HIDDEN_WALK_DEPTH },
+  opts: { fresh?: boolean; limits?: WalkLimits } = {},
 ): HiddenInodes {
+  const limits = opts.limits ?? { entries: HIDDEN_WALK_LIMIT, depth: HIDDEN_WALK_DEPTH };
   const key = [limits.entries, limits.depth, ...[...places].sort()].join('\0');
   const last = walks.get(key);
-  if (last && !last.racy && unchanged(last.seen)) return last;
+  if (!opts.fresh && last && !last.racy && unchanged(last.seen)) return last;
   const walk = walkPlaces(places, limits);
   walks.set(key, walk);
   return walk;

@@ -1,9 +1,10 @@
 // Bubblewrap hides places by path, so a hard link in the workspace to a hidden file (made by the
 // user or a tool: from inside, a link across mounts fails) is another name commands could read it
-// by. When a shell starts, the hidden files with other links are looked for (hidden-inodes.ts: in
-// most homes there are none, and that look is all it costs); only if there are, the workspaces and
-// writable folders are walked for their other names (workspace-scan.ts, the same bounded walk that
-// holds linked files read-only), and each is covered as a hidden file is (it cannot be opened).
+// by. When a shell starts, the hidden files with other links are looked for (a new walk of the
+// hidden places, hidden-inodes.ts: in most homes there are none, and that walk is all it costs);
+// only if there are, the workspaces and writable folders are walked for their other names
+// (workspace-scan.ts, the same bounded walk that holds linked files read-only), and each is covered
+// as a hidden file is (it cannot be opened).
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { hiddenInodes } from './hidden-inodes';
@@ -17,7 +18,7 @@ export interface HiddenLinkNames {
 }
 
 export function hiddenLinkNames(folders: readonly string[], places: readonly string[]): HiddenLinkNames {
-  const inodes = hiddenInodes(places);
+  const inodes = hiddenInodes(places, { fresh: true });
   if (inodes.complete && inodes.multiLinked.length === 0) return { names: [], note: '' };
   const names = new Set<string>();
   let unknown = false;
