@@ -61,6 +61,7 @@ describe('hostile model: a hard link in the workspace to a hidden file', functio
     calls: Call[],
     mode: Mode,
     confirm: 'never' | 'risky' = 'never',
+    writable: readonly string[] = [],
   ): Promise<CliResult> {
     store = join(fx.tmp('logbook-hostile-hardlink-store-'), `conv-${++attempts}`);
     const env = await fx.startLlm({
@@ -71,6 +72,7 @@ describe('hostile model: a hard link in the workspace to a hidden file', functio
       ],
     });
     const args = ['run', '--workspace', ws, '--store', store, '--mode', mode, '--confirm', confirm];
+    for (const dir of writable) args.push('--writable', dir);
     return runCli([...args, '--json', '--task', 'go'], { env: { ...env, HOME: home } });
   }
 
@@ -174,6 +176,31 @@ describe('hostile model: a hard link in the workspace to a hidden file', functio
         assert.equal(readFileSync(key, 'utf8'), KEY);
         assert.equal(readFileSync(config, 'utf8'), CONFIG, 'the config is unchanged');
         await assertLogged(r, /KEY-CANARY-7731/, /CONFIG-CANARY-0917/);
+      });
+
+      it('a link in a writable folder outside the workspace cannot be opened by a command, nor read by view', async () => {
+        const shared = join(base, 'shared');
+        mkdirSync(shared);
+        linkSync(key, join(shared, 'key.txt'));
+        const r = await attempt(
+          [
+            terminalCall(
+              'call_cat',
+              `cat ${join(shared, 'key.txt')}; echo "[$(wc -c < ${join(shared, 'key.txt')}) bytes]"`,
+            ),
+            call('file_editor', { command: 'view', path: join(shared, 'key.txt') }, 'call_view'),
+          ],
+          mode,
+          'never',
+          [shared],
+        );
+        assert.equal(r.code, 0, printed(r));
+        assert.doesNotMatch(toolAnswers(), /KEY-CANARY-7731/);
+        // Plan mode's rules refuse a read of the home folder outside the workspace before the sandbox.
+        if (mode === 'act')
+          assert.match(toolAnswers('call_cat'), /key\.txt are hard links to files the sandbox hides/);
+        assert.match(toolAnswers('call_view'), LINKED);
+        await assertLogged(r, /KEY-CANARY-7731/);
       });
 
       it('an ordinary file with another link in the workspace is still read', async () => {

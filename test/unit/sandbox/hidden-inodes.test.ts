@@ -66,10 +66,16 @@ describe('hidden files by identity (hidden-inodes)', () => {
 
   it('the sandbox covers the names of hidden files with other links, and nothing when there are none', () => {
     settle(ssh);
-    assert.deepEqual(hiddenLinkNames([ws], [ssh]).names, [], 'no hidden file has other links');
+    const folders = { workspaces: [ws], writable: [ws] };
+    assert.deepEqual(hiddenLinkNames(undefined, folders, [ssh]).names, [], 'no hidden file has other links');
     linkSync(join(ssh, 'id_old'), join(ws, 'notes.txt'));
-    const found = hiddenLinkNames([ws, ws], [ssh]);
+    const found = hiddenLinkNames(undefined, folders, [ssh]);
     assert.deepEqual(found.names, [join(ws, 'notes.txt')]);
+    // A writable launch names the workspace's linked files: they are judged without a walk.
+    const known = [join(ws, 'a.txt'), join(ws, 'notes.txt')];
+    assert.deepEqual(hiddenLinkNames(known, { workspaces: [ws], writable: [] }, [ssh]).names, [
+      join(ws, 'notes.txt'),
+    ]);
     assert.match(found.note, /notes\.txt are hard links to files the sandbox hides/);
     assert.doesNotMatch(found.note, /\.ssh|id_old/, 'the note does not name the hidden file');
   });

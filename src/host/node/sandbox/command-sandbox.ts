@@ -310,7 +310,10 @@ export class CommandSandbox {
     const filtered = !state.socketFilterMissing && !state.socketsAllowed;
     const ids = hostIds();
     const hidden = this.hiddenLocations();
-    const covered = hiddenLinkNames([...req.workspaces, ...(this.opts.writable ?? [])], hidden);
+    // A writable launch's walk found the workspaces' files with other links (holdWorkspaces).
+    const known = req.readOnly ? undefined : this.linked;
+    const folders = { workspaces: req.workspaces, writable: this.opts.writable ?? [] };
+    const covered = hiddenLinkNames(known, folders, hidden);
     this.coveredNote = covered.note;
     const profile: SandboxProfile = {
       workspaces: req.workspaces,
