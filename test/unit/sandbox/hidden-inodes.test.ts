@@ -25,8 +25,8 @@ describe('hidden files by identity (hidden-inodes)', () => {
   afterEach(() => rmSync(base, { recursive: true, force: true }));
 
   /** The folder's time set back, so the walk is not taken for one that raced a change. */
-  const settle = (dir: string) =>
-    utimesSync(dir, new Date(Date.now() - 10_000), new Date(Date.now() - 10_000));
+  const settle = (dir: string, ago = 10_000) =>
+    utimesSync(dir, new Date(Date.now() - ago), new Date(Date.now() - ago));
 
   it('knows a link to a hidden file, and not an ordinary file with other links', () => {
     linkSync(join(ssh, 'id_old'), join(ws, 'notes.txt'));
