@@ -10,6 +10,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, jsonLines, printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson, terminalCall } from '../cli/fixtures';
+import { agentEnv, conversationDir } from './acp-test-agent';
 
 type Call = { id: string; name: string; arguments: Record<string, unknown> };
 type Mode = 'act' | 'plan';
@@ -233,4 +234,37 @@ describe('hostile model: a hard link in the workspace to a hidden file', functio
     assert.equal((answer.observation as Record<string, unknown>).refused, true, 'the card shows it refused');
     assert.doesNotMatch(JSON.stringify(log), /CONFIG-CANARY-0917/);
   });
+
+  for (const mode of ['act', 'plan'] as const) {
+    it(`${mode} mode: an external ACP agent (run --agent) neither reads the key nor rewrites the config through the links`, async () => {
+      for (const ask of [
+        { read: { path: join(ws, 'notes.txt') } },
+        { write: { path: join(ws, 'settings.json'), content: '{"confirmation":{"mode":"never"}}\n' } },
+      ]) {
+        const r = await runCli(
+          [
+            'run',
+            '--workspace',
+            ws,
+            '--agent',
+            'writer',
+            '--mode',
+            mode,
+            '--sandbox',
+            'off',
+            '--task',
+            JSON.stringify(ask),
+          ],
+          { env: { ...agentEnv(), HOME: home }, timeoutMs: 60_000 },
+        );
+        assert.equal(r.code, 0, printed(r));
+        assert.equal(readFileSync(config, 'utf8'), CONFIG, 'the config is unchanged');
+        const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
+        // Not read, not put in the log as the edit's old text, not confirmed by a "done".
+        assert.doesNotMatch(log, /KEY-CANARY-7731|CONFIG-CANARY-0917/);
+        assert.doesNotMatch(log, /write: done/);
+        if ('read' in ask || mode === 'act') assert.match(log, LINKED);
+      }
+    });
+  }
 });
