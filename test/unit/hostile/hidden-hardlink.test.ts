@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { type CliResult, jsonLines, printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson, terminalCall } from '../cli/fixtures';
 import { agentEnv, conversationDir } from './acp-test-agent';
+import { CommandSandbox } from '../../../src/host/node/sandbox';
+import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
 
 type Call = { id: string; name: string; arguments: Record<string, unknown> };
 type Mode = 'act' | 'plan';
@@ -267,4 +269,29 @@ describe('hostile model: a hard link in the workspace to a hidden file', functio
       }
     });
   }
+
+  it('act mode: a link to the key made between two commands cannot be opened by the next one', async () => {
+    const sandbox = new CommandSandbox({
+      setting: 'required',
+      allowedHosts: () => [],
+      hostEnv: { PATH: process.env['PATH'], HOME: home, LANG: 'C.UTF-8' },
+    });
+    const port = new NodeTerminalPort({
+      cwd: ws,
+      env: { HOME: home },
+      sandbox: { sandbox, workspaces: [ws], readOnly: () => false },
+    });
+    try {
+      const first = await port.run('cat notes.txt; echo started', { timeoutMs: 20_000 });
+      assert.doesNotMatch(first.output, /KEY-CANARY-7731/);
+      writeFileSync(join(home, '.ssh', 'id_new'), 'NEW-KEY-CANARY-2208\n');
+      linkSync(join(home, '.ssh', 'id_new'), join(ws, 'later.txt'));
+      const r = await port.run('cat later.txt; echo read=$?', { timeoutMs: 20_000 });
+      assert.doesNotMatch(r.output, /NEW-KEY-CANARY-2208/);
+      assert.match(r.output, /later\.txt[^\]]* are hard links to files the sandbox hides/, r.output);
+    } finally {
+      port.dispose();
+      await sandbox.dispose();
+    }
+  });
 });
