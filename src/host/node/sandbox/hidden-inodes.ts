@@ -58,6 +58,7 @@ export function hiddenInodes(
   const last = walks.get(key);
   if (!opts.fresh && last && !last.racy && unchanged(last.seen)) return last;
   const walk = walkPlaces(places, limits);
+  if (walks.size >= 8 && !walks.has(key)) walks.clear(); // lists of places a process no longer uses
   walks.set(key, walk);
   return walk;
 }
