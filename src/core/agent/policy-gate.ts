@@ -68,6 +68,7 @@ export class PolicyGate implements ConfirmationGate {
           ...(policy.commandsSandboxed ? { commandsSandboxed: true } : {}),
           ...(policy.writable ? { writableRoots: policy.writable } : {}),
           ...(policy.hidden ? { hiddenRoots: policy.hidden } : {}),
+          ...(policy.hiddenLinks ? { hiddenLinks: policy.hiddenLinks } : {}),
           ...(a.action ? { action: a.action as Readonly<Record<string, unknown>> } : {}),
           ...(spec?.ruleRisk ? { analyzers: ownRules(spec, a.action) } : {}),
         }),

@@ -6,7 +6,7 @@ import { commandRisk } from './command-risk';
 import { gitConfigRunsPrograms } from './git-config-programs';
 import { readFileSync, statSync } from 'node:fs';
 import { fileWriteRisk, type FileChange } from './file-write-risk';
-import { hiddenCheck } from './hidden-paths';
+import { hiddenCheck, type HiddenPaths } from './hidden-paths';
 import { described, readPathRisk } from './path-risk';
 import { isInsideAny, resolveToolPath } from './resolve-path';
 import { maxRisk, type RiskAssessment, riskRank, type SecurityRisk } from './risk';
@@ -26,6 +26,8 @@ export interface AnalyzerContext {
   writableRoots?: readonly string[];
   /** What the sandbox hides from commands: the file tools refuse it (hidden-paths.ts). */
   hiddenRoots?: readonly string[];
+  /** The host's look at hard links to hidden files (hidden-paths.ts). */
+  hiddenLinks?: HiddenPaths['links'];
   /** The recorded action (a file_editor call records where its path led: `real_path`). */
   action?: Readonly<Record<string, unknown>>;
 }
@@ -57,6 +59,8 @@ export interface AnalyzeOptions {
   writableRoots?: readonly string[];
   /** What the sandbox hides from commands, which the file tools refuse. */
   hiddenRoots?: readonly string[];
+  /** The host's look at hard links to hidden files, which the file tools refuse too. */
+  hiddenLinks?: HiddenPaths['links'];
   /** The recorded action payload, when there is one. */
   action?: Readonly<Record<string, unknown>>;
 }
@@ -119,6 +123,7 @@ export function analyzeAction(
     ...(options.commandsSandboxed ? { commandsSandboxed: true } : {}),
     ...(options.writableRoots ? { writableRoots: options.writableRoots } : {}),
     ...(options.hiddenRoots ? { hiddenRoots: options.hiddenRoots } : {}),
+    ...(options.hiddenLinks ? { hiddenLinks: options.hiddenLinks } : {}),
     ...(options.action ? { action: options.action } : {}),
   };
   const byAnalyzer = (options.analyzers ?? DEFAULT_ANALYZERS).map((analyzer): AnalyzerResult => {
@@ -183,7 +188,14 @@ function hiddenRisk(
   if (!resolved.ok) return undefined;
   const real = recordedReal(ctx) ?? resolved.real;
   const reading = toolName !== 'file_editor' || args.command === 'view';
-  const check = hiddenCheck({ locations: () => hiddenRoots, readable: () => ctx.readableRoots }, reading);
+  const check = hiddenCheck(
+    {
+      locations: () => hiddenRoots,
+      readable: () => ctx.readableRoots,
+      ...(ctx.hiddenLinks ? { links: ctx.hiddenLinks } : {}),
+    },
+    reading,
+  );
   const why = check(described(resolved.path, real), real);
   return why ? { risk: 'LOW', reasons: [`refused without touching anything: ${why}`] } : undefined;
 }

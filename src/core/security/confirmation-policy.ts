@@ -13,6 +13,7 @@
 // rule-based analyzer: a prefix rule such as `rm -rf build` must not let `rm -rf build /` through.
 import type { ActionAnalysis } from './analyzers';
 import type { CheckpointCoverage } from '../checkpoints/types';
+import type { HiddenPaths } from './hidden-paths';
 import { matchAllowRules } from './allow-rules';
 import { containedVerdict } from './contained';
 import { maxRisk, type RiskLevel, riskRank, type SecurityRisk } from './risk';
@@ -34,6 +35,8 @@ export interface ConfirmationPolicy {
   writable?: readonly string[];
   /** What the sandbox hides from commands: the file tools refuse it whatever the mode. */
   hidden?: readonly string[];
+  /** The host's look at hard links to hidden files (hidden-paths.ts): refused too, whatever the mode. */
+  hiddenLinks?: HiddenPaths['links'];
   /**
    * Whether the agent's commands run inside an OS sandbox. false (none could start, or the user
    * turned it off): every command asks, as in `always`, since nothing but these rules holds the

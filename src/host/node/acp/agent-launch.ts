@@ -4,6 +4,7 @@
 import { serverLaunch } from '../mcp/server-sandbox';
 import type { NamedSecret } from '../../../core/secrets';
 import type { CommandSandbox } from '../sandbox';
+import { hiddenLinkCheck } from '../sandbox/hidden-inodes';
 import { ExternalAgentModel } from './external-agent';
 import type { AgentEntry } from './agent-entry';
 
@@ -56,7 +57,10 @@ export async function launchAgent(opts: {
     launch: launched.launch ?? { command: entry.command, args: entry.args ?? [], env },
     workspace,
     log,
-    hidden: () => sandbox.hiddenLocations(),
+    hidden: {
+      locations: () => sandbox.hiddenLocations(),
+      links: () => hiddenLinkCheck(sandbox.hiddenLocations()),
+    },
     ...(opts.replyTimeoutSec !== undefined ? { replyTimeoutSec: opts.replyTimeoutSec } : {}),
   });
   const secrets: NamedSecret[] = [];

@@ -22,7 +22,7 @@ import {
   type SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import { version } from '../../../../package.json';
-import { hiddenCheck } from '../../../core/security/hidden-paths';
+import { hiddenCheck, type HiddenPaths } from '../../../core/security/hidden-paths';
 import { realPath } from '../../../core/security/resolve-path';
 import {
   type LlmCallOptions,
@@ -66,8 +66,8 @@ export interface ExternalAgentOptions {
   log: (line: string) => void;
   /** How long the agent may say nothing (starting, or in a turn) before its turn is given up. */
   replyTimeoutSec?: number;
-  /** What the sandbox hides: a write there is never read to build the edit (the tool refuses it). */
-  hidden?: () => readonly string[];
+  /** What the sandbox hides (and links to it): a write there is never read to build the edit (the tool refuses it). */
+  hidden?: HiddenPaths;
 }
 
 /** Appends what the agent did to the conversation's log, before the reply it belongs to. */
@@ -395,9 +395,7 @@ export class ExternalAgentModel implements LlmClient {
 
   private isHidden(path: string): boolean {
     const hidden = this.opts.hidden;
-    return (
-      hidden !== undefined && hiddenCheck({ locations: hidden }, false)(path, realPath(path)) !== undefined
-    );
+    return hidden !== undefined && hiddenCheck(hidden, false)(path, realPath(path)) !== undefined;
   }
 
   /** The write's recorded result answers the agent: done when the file holds what it asked. */

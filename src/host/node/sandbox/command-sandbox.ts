@@ -16,6 +16,7 @@ import { heldNameTest, heldPlan } from './held-paths';
 import { HeldFilesWatch, heldChangesText } from './held-files-watch';
 import { acquirePlaceholder, isPlaceholder, releasePlaceholder } from './placeholders';
 import { scanWorkspace } from './workspace-scan';
+import { hiddenLinkNames } from './hidden-link-names';
 import { findLinkedWorktree, linkedWorktreeGit } from './linked-worktree';
 import { ObjectStoreWatch, objectChangesText } from './object-store-watch';
 import { probeWithCache } from './probe-cache';
@@ -119,6 +120,8 @@ export class CommandSandbox {
   private linked = new Set<string>();
   /** New hard links the last `beforeCommand` found, for the command's output. */
   private linkNote: string[] = [];
+  /** Hard links to hidden files the last launch covers (hidden-link-names.ts), for the command's output. */
+  private coveredNote = '';
   /** Placeholders removed since the last launch, found by `beforeCommand`, for the command's output. */
   private lostNote: string[] = [];
   /** A linked worktree's shared object stores, checked around each command (object-store-watch.ts). */
@@ -259,8 +262,10 @@ export class CommandSandbox {
         `[Folders Logbook holds read-only were removed: ${this.lostNote.join(', ')}. Logbook started ` +
           'a new shell that holds them again.]',
       );
+    if (this.coveredNote) notes.push(this.coveredNote);
     this.linkNote = [];
     this.lostNote = [];
+    this.coveredNote = '';
     return notes.filter(Boolean).join('\n');
   }
 
@@ -304,6 +309,12 @@ export class CommandSandbox {
     // Every launch's command gets the Unix socket filter where this machine can apply it.
     const filtered = !state.socketFilterMissing && !state.socketsAllowed;
     const ids = hostIds();
+    const hidden = this.hiddenLocations();
+    // A writable launch's walk found the workspaces' files with other links (holdWorkspaces).
+    const known = req.readOnly ? undefined : this.linked;
+    const folders = { workspaces: req.workspaces, writable: this.opts.writable ?? [] };
+    const covered = hiddenLinkNames(known, folders, hidden);
+    this.coveredNote = covered.note;
     const profile: SandboxProfile = {
       workspaces: req.workspaces,
       readOnlyWorkspace: req.readOnly,
@@ -313,7 +324,8 @@ export class CommandSandbox {
       ...linked,
       hiddenHomes: this.hiddenHomes(),
       homeReadable: [...this.homeReadable(), ...this.runtimeReadable(state.bwrap), ...(req.readable ?? [])],
-      hidden: this.hiddenLocations(),
+      // A hard link's other name is hidden like the file (an empty file in its place).
+      hidden: [...hidden, ...covered.names],
       env: sandboxEnvironment(this.hostEnv, {
         pass: req.pass ?? [],
         ...(req.extraEnv ? { extra: req.extraEnv } : {}),

@@ -36,6 +36,7 @@ import { shellStartDir } from '../ports/shell-start';
 import type { ShellNotice } from '../../../core/state';
 import { type CommandSandbox, secretLocations } from '../sandbox';
 import type { HiddenPaths } from '../../../core/security/hidden-paths';
+import { hiddenLinkCheck } from '../sandbox/hidden-inodes';
 import { type AgentToolOptions, agentTools } from './agent-tools';
 
 /** Where the agent's shell is to start and whether it may write, as the open conversation says. */
@@ -136,10 +137,13 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
   // The file tools write only where a sandboxed command could: the workspace and these folders.
   const writable = (): readonly string[] => opts.sandbox?.writableFolders ?? [];
   // Nor do they read or write what the sandbox hides from commands (its own list, read at each
-  // call), but for the scratch folder, where Logbook keeps what the agent is told to read.
+  // call), but for the scratch folder, where Logbook keeps what the agent is told to read, nor
+  // through a hard link to one of their files.
+  const locations = (): readonly string[] => opts.sandbox?.hiddenLocations() ?? secretLocations();
   const hidden: HiddenPaths = {
-    locations: () => opts.sandbox?.hiddenLocations() ?? secretLocations(),
+    locations,
     readable: () => [scratchDir],
+    links: () => hiddenLinkCheck(locations()),
   };
   const builtIn = agentTools({ ...opts.tools, files: { cwd, writable, hidden } });
   const opened: { conversation?: Conversation } = {};
@@ -199,6 +203,7 @@ export async function openAgentSession(opts: AgentSessionOptions): Promise<Agent
     roots: opts.roots,
     writable,
     hidden: hidden.locations,
+    ...(hidden.links ? { hiddenLinks: hidden.links } : {}),
     readableRoots: () => [scratchDir],
     shellCwd: () => shell?.cwd ?? place.startDir(),
   });

@@ -6,6 +6,7 @@ import type { ConversationDeps } from '../../../core/agent/conversation-deps';
 import { PolicyGate } from '../../../core/agent/policy-gate';
 import type { ConfirmationMode } from '../../../core/agent/settings';
 import type { NamedSecret } from '../../../core/secrets';
+import type { HiddenPaths } from '../../../core/security/hidden-paths';
 import { type CommandSandbox, sandboxNotice } from '../sandbox';
 
 export interface ConversationParts extends Omit<ConversationDeps, 'gate' | 'sandbox' | 'secrets'> {
@@ -17,6 +18,8 @@ export interface ConversationParts extends Omit<ConversationDeps, 'gate' | 'sand
   writable?: () => readonly string[];
   /** What the sandbox hides from commands, which the file tools refuse (rated so, never asked). */
   hidden?: () => readonly string[];
+  /** The host's look at hard links to hidden files (refused like the hidden places themselves). */
+  hiddenLinks?: HiddenPaths['links'];
   /** Folders besides the workspace the agent may read freely (where full command output is kept). */
   readableRoots: () => readonly string[];
   /** Where the agent's shell is now: a command's relative paths are judged from there. */
@@ -34,7 +37,8 @@ export interface AssembledConversation {
 }
 
 export async function assembleConversation(parts: ConversationParts): Promise<AssembledConversation> {
-  const { confirmation, roots, writable, hidden, readableRoots, shellCwd, sandbox, ...deps } = parts;
+  const { confirmation, roots, writable, hidden, hiddenLinks, readableRoots, shellCwd, sandbox, ...deps } =
+    parts;
   const { tools, toolSource } = parts;
   // The gate rates each action by the model's rating and the rule-based checks together.
   const gate = new PolicyGate(
@@ -47,6 +51,7 @@ export async function assembleConversation(parts: ConversationParts): Promise<As
         roots: roots(),
         writable: writable?.() ?? [],
         ...(hidden ? { hidden: hidden() } : {}),
+        ...(hiddenLinks ? { hiddenLinks } : {}),
         ...(sandbox ? { commandsSandboxed: sandbox.active } : {}),
       };
     },
