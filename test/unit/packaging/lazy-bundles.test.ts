@@ -7,7 +7,7 @@ import { join, posix } from 'node:path';
 import type * as OpenAiSdk from '../../../src/core/llm/openai-sdk';
 import type * as McpConnectionModule from '../../../src/host/node/mcp/mcp-connection';
 import type * as PageMarkdown from '../../../src/host/node/web/page-markdown';
-import { COMMAND_BUNDLES, LAZY_BUNDLES } from '../../../scripts/lazy-bundles.mjs';
+import { CLI_LAZY_BUNDLES, COMMAND_BUNDLES, LAZY_BUNDLES } from '../../../scripts/lazy-bundles.mjs';
 import { installVscodeStandIn } from '../../../bench/activation/install-stand-in';
 import { startScriptedLlm } from '../../support/llm-server';
 
@@ -44,7 +44,7 @@ describe('lazy bundles', () => {
   const onFirstUse = new Set([
     'lazy/zod.js',
     ...LAZY_BUNDLES.map((b) => `lazy/${b.name}.js`),
-    ...COMMAND_BUNDLES.map((b) => `cli/${b.name}.js`),
+    ...[...COMMAND_BUNDLES, ...CLI_LAZY_BUNDLES].map((b) => `cli/${b.name}.js`),
   ]);
   /** A bundle and every bundle it requires when it loads (not on a later `import()`), in bytes. */
   const loadedAtStart = (name: string, seen = new Map<string, number>()): Map<string, number> => {
@@ -173,7 +173,7 @@ describe('lazy bundles', () => {
     // Most of the CLI's files import these: a copy of each one's members per file was some eighty
     // copies made before `logbook run` did anything.
     const names = [
-      ...COMMAND_BUNDLES.map((b) => `cli/${b.name}.js`),
+      ...[...COMMAND_BUNDLES, ...CLI_LAZY_BUNDLES].map((b) => `cli/${b.name}.js`),
       ...LAZY_BUNDLES.map((b) => `lazy/${b.name}.js`),
     ];
     const over: string[] = [];
@@ -228,6 +228,27 @@ describe('lazy bundles', () => {
         assert.ok(!inputs.some((p) => p.endsWith(module)), `${command} loads ${module}`);
       }
     }
+  });
+
+  it('`logbook run` holds none of the stacks a run on this machine without --agent never uses', () => {
+    // Each loads on first use, from a bundle of its own: a static import (or an import() of a
+    // module that is no lazy entry, which esbuild inlines) would have every run parse it again.
+    const unused: Record<string, RegExp> = {
+      'the ACP SDK (run --agent)': /node_modules\/@agentclientprotocol\/sdk\//,
+      'the external agent (run --agent)':
+        /src\/host\/node\/acp\/(agent-launch|external-agent|permission-tool)\.ts$/,
+      'the agent-server and runtime clients (run --remote, --runtime-api)': /src\/host\/node\/remote\//,
+    };
+    const inputs = Object.keys(output('cli/run-command.js').inputs);
+    for (const [stack, re] of Object.entries(unused))
+      assert.deepEqual(
+        inputs.filter((p) => re.test(p)),
+        [],
+        `cli/run-command.js holds ${stack}`,
+      );
+    const required = output('cli/run-command.js').imports.map((i) => i.path);
+    for (const bundle of ['../lazy/acp-agent.js', './remote-runs.js'])
+      assert.ok(required.includes(bundle), `cli/run-command.js requires ${bundle} when it is needed`);
   });
 
   it('the lazy bundles load from their folder and work', () => {
