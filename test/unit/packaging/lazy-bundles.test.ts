@@ -137,20 +137,13 @@ describe('lazy bundles', () => {
     return JSON.parse(r.stdout) as unknown;
   };
 
-  it("extension.js requires Node's built-ins on first use, not when it loads", function () {
-    this.timeout(30_000);
-    const loaded = withStandIn(`const before = new Set(process.moduleLoadList);
-      require(${JSON.stringify(join(out, 'extension.js'))});
-      console.log(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`) as string[];
-    for (const m of ['crypto', 'http', 'https', 'child_process', 'dns/promises', 'readline', 'zlib'])
-      assert.ok(!loaded.includes(`NativeModule ${m}`), `loading extension.js loads node:${m}`);
-  });
-
-  it('extension.js builds no zod schema when it loads: each is built on first use', function () {
-    this.timeout(30_000);
-    // lazy/zod.js as every bundle finds it, with each call of a builder (z.object, zod/mini's
-    // object, ...) counted; classes and the configuration are left as they are.
-    const calls = withStandIn(`const Module = require('node:module');
+  /**
+   * The zod builders (z.object, zod/mini's object, ...) called while `bundle` loads: lazy/zod.js as
+   * every bundle finds it, each builder counted; classes and the configuration left as they are.
+   */
+  const schemaBuildersCalledLoading = (bundle: string) =>
+    withStandIn(
+      `const Module = require('node:module');
       const file = ${JSON.stringify(join(out, 'lazy', 'zod.js'))};
       const zod = require(file);
       const calls = [];
@@ -164,9 +157,34 @@ describe('lazy bundles', () => {
       const m = new Module(file);
       Object.assign(m, { filename: file, loaded: true, exports: { ...zod, z: counted(zod.z, 'z'), mini: counted(zod.mini, 'mini') } });
       require.cache[file] = m;
+      require(${JSON.stringify(join(out, '$BUNDLE'))});
+      console.log(JSON.stringify(calls));`.replace('$BUNDLE', bundle),
+    ) as string[];
+
+  it("extension.js requires Node's built-ins on first use, not when it loads", function () {
+    this.timeout(30_000);
+    const loaded = withStandIn(`const before = new Set(process.moduleLoadList);
       require(${JSON.stringify(join(out, 'extension.js'))});
-      console.log(JSON.stringify(calls));`) as string[];
+      console.log(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`) as string[];
+    for (const m of ['crypto', 'http', 'https', 'child_process', 'dns/promises', 'readline', 'zlib'])
+      assert.ok(!loaded.includes(`NativeModule ${m}`), `loading extension.js loads node:${m}`);
+  });
+
+  it('extension.js builds no zod schema when it loads: each is built on first use', function () {
+    this.timeout(30_000);
+    const calls = schemaBuildersCalledLoading('extension.js');
     assert.deepEqual(calls.slice(0, 10), [], `${calls.length} schema builders called at load`);
+  });
+
+  it('no command of the CLI builds a zod schema when its bundle loads', function () {
+    this.timeout(60_000);
+    // What a command's modules build at top level, every run of it pays for, whatever it does.
+    const built: Record<string, string[]> = {};
+    for (const { name } of COMMAND_BUNDLES) {
+      const calls = schemaBuildersCalledLoading(`cli/${name}.js`);
+      if (calls.length > 0) built[name] = calls.slice(0, 5);
+    }
+    assert.deepEqual(built, {}, 'commands that build schemas as their bundle loads');
   });
 
   it('a command or lazy bundle requires fs, path, os and crypto once, not once per importing file', () => {
