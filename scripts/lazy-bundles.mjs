@@ -42,10 +42,22 @@ export const COMMAND_BUNDLES = readdirSync(join(root, COMMANDS_DIR))
   .filter((f) => f.endsWith('-command.ts'))
   .map((f) => ({ name: f.replace(/\.ts$/, ''), entry: `${COMMANDS_DIR}/${f}` }));
 
+/**
+ * Stacks only some runs of a command load, which the extension never does: beside the commands in
+ * <outdir>/cli/ (cli/<name>.js), so that the package does not ship them.
+ */
+export const CLI_LAZY_BUNDLES = [
+  // `logbook run --remote` and `--runtime-api`: the agent-server's and the runtime API's clients.
+  { name: 'remote-runs', entry: 'src/host/node/remote/remote-runs.ts' },
+];
+
 /** Each entry (absolute, without extension) and its bundle, relative to the output folder. */
 const bundleOf = new Map([
   ...LAZY_BUNDLES.map((b) => [resolve(root, b.entry).replace(/\.ts$/, ''), `lazy/${b.name}.js`]),
-  ...COMMAND_BUNDLES.map((b) => [resolve(root, b.entry).replace(/\.ts$/, ''), `cli/${b.name}.js`]),
+  ...[...COMMAND_BUNDLES, ...CLI_LAZY_BUNDLES].map((b) => [
+    resolve(root, b.entry).replace(/\.ts$/, ''),
+    `cli/${b.name}.js`,
+  ]),
 ]);
 
 // zod ('zod' for Logbook, 'zod/v4' for the MCP SDK: the same module; 'zod/mini' for the protocol's
@@ -195,7 +207,7 @@ export function lazyBundleBuilds(outdir, options = {}) {
       ...options,
       ...node,
       outdir: join(outdir, 'cli'),
-      entryPoints: entries(COMMAND_BUNDLES),
+      entryPoints: entries([...COMMAND_BUNDLES, ...CLI_LAZY_BUNDLES]),
       plugins: plugins('cli'),
     },
     { ...options, ...node, outdir: join(outdir, 'lazy'), entryPoints: { zod: join(root, SHARED_ENTRY) } },

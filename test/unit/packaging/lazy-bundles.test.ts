@@ -7,7 +7,7 @@ import { join, posix } from 'node:path';
 import type * as OpenAiSdk from '../../../src/core/llm/openai-sdk';
 import type * as McpConnectionModule from '../../../src/host/node/mcp/mcp-connection';
 import type * as PageMarkdown from '../../../src/host/node/web/page-markdown';
-import { COMMAND_BUNDLES, LAZY_BUNDLES } from '../../../scripts/lazy-bundles.mjs';
+import { CLI_LAZY_BUNDLES, COMMAND_BUNDLES, LAZY_BUNDLES } from '../../../scripts/lazy-bundles.mjs';
 import { installVscodeStandIn } from '../../../bench/activation/install-stand-in';
 import { startScriptedLlm } from '../../support/llm-server';
 
@@ -44,7 +44,7 @@ describe('lazy bundles', () => {
   const onFirstUse = new Set([
     'lazy/zod.js',
     ...LAZY_BUNDLES.map((b) => `lazy/${b.name}.js`),
-    ...COMMAND_BUNDLES.map((b) => `cli/${b.name}.js`),
+    ...[...COMMAND_BUNDLES, ...CLI_LAZY_BUNDLES].map((b) => `cli/${b.name}.js`),
   ]);
   /** A bundle and every bundle it requires when it loads (not on a later `import()`), in bytes. */
   const loadedAtStart = (name: string, seen = new Map<string, number>()): Map<string, number> => {
@@ -137,20 +137,13 @@ describe('lazy bundles', () => {
     return JSON.parse(r.stdout) as unknown;
   };
 
-  it("extension.js requires Node's built-ins on first use, not when it loads", function () {
-    this.timeout(30_000);
-    const loaded = withStandIn(`const before = new Set(process.moduleLoadList);
-      require(${JSON.stringify(join(out, 'extension.js'))});
-      console.log(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`) as string[];
-    for (const m of ['crypto', 'http', 'https', 'child_process', 'dns/promises', 'readline', 'zlib'])
-      assert.ok(!loaded.includes(`NativeModule ${m}`), `loading extension.js loads node:${m}`);
-  });
-
-  it('extension.js builds no zod schema when it loads: each is built on first use', function () {
-    this.timeout(30_000);
-    // lazy/zod.js as every bundle finds it, with each call of a builder (z.object, zod/mini's
-    // object, ...) counted; classes and the configuration are left as they are.
-    const calls = withStandIn(`const Module = require('node:module');
+  /**
+   * The zod builders (z.object, zod/mini's object, ...) called while `bundle` loads: lazy/zod.js as
+   * every bundle finds it, each builder counted; classes and the configuration left as they are.
+   */
+  const schemaBuildersCalledLoading = (bundle: string) =>
+    withStandIn(
+      `const Module = require('node:module');
       const file = ${JSON.stringify(join(out, 'lazy', 'zod.js'))};
       const zod = require(file);
       const calls = [];
@@ -164,16 +157,41 @@ describe('lazy bundles', () => {
       const m = new Module(file);
       Object.assign(m, { filename: file, loaded: true, exports: { ...zod, z: counted(zod.z, 'z'), mini: counted(zod.mini, 'mini') } });
       require.cache[file] = m;
+      require(${JSON.stringify(join(out, '$BUNDLE'))});
+      console.log(JSON.stringify(calls));`.replace('$BUNDLE', bundle),
+    ) as string[];
+
+  it("extension.js requires Node's built-ins on first use, not when it loads", function () {
+    this.timeout(30_000);
+    const loaded = withStandIn(`const before = new Set(process.moduleLoadList);
       require(${JSON.stringify(join(out, 'extension.js'))});
-      console.log(JSON.stringify(calls));`) as string[];
+      console.log(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`) as string[];
+    for (const m of ['crypto', 'http', 'https', 'child_process', 'dns/promises', 'readline', 'zlib'])
+      assert.ok(!loaded.includes(`NativeModule ${m}`), `loading extension.js loads node:${m}`);
+  });
+
+  it('extension.js builds no zod schema when it loads: each is built on first use', function () {
+    this.timeout(30_000);
+    const calls = schemaBuildersCalledLoading('extension.js');
     assert.deepEqual(calls.slice(0, 10), [], `${calls.length} schema builders called at load`);
+  });
+
+  it('no command of the CLI builds a zod schema when its bundle loads', function () {
+    this.timeout(60_000);
+    // What a command's modules build at top level, every run of it pays for, whatever it does.
+    const built: Record<string, string[]> = {};
+    for (const { name } of COMMAND_BUNDLES) {
+      const calls = schemaBuildersCalledLoading(`cli/${name}.js`);
+      if (calls.length > 0) built[name] = calls.slice(0, 5);
+    }
+    assert.deepEqual(built, {}, 'commands that build schemas as their bundle loads');
   });
 
   it('a command or lazy bundle requires fs, path, os and crypto once, not once per importing file', () => {
     // Most of the CLI's files import these: a copy of each one's members per file was some eighty
     // copies made before `logbook run` did anything.
     const names = [
-      ...COMMAND_BUNDLES.map((b) => `cli/${b.name}.js`),
+      ...[...COMMAND_BUNDLES, ...CLI_LAZY_BUNDLES].map((b) => `cli/${b.name}.js`),
       ...LAZY_BUNDLES.map((b) => `lazy/${b.name}.js`),
     ];
     const over: string[] = [];
@@ -228,6 +246,27 @@ describe('lazy bundles', () => {
         assert.ok(!inputs.some((p) => p.endsWith(module)), `${command} loads ${module}`);
       }
     }
+  });
+
+  it('`logbook run` holds none of the stacks a run on this machine without --agent never uses', () => {
+    // Each loads on first use, from a bundle of its own: a static import (or an import() of a
+    // module that is no lazy entry, which esbuild inlines) would have every run parse it again.
+    const unused: Record<string, RegExp> = {
+      'the ACP SDK (run --agent)': /node_modules\/@agentclientprotocol\/sdk\//,
+      'the external agent (run --agent)':
+        /src\/host\/node\/acp\/(agent-launch|external-agent|permission-tool)\.ts$/,
+      'the agent-server and runtime clients (run --remote, --runtime-api)': /src\/host\/node\/remote\//,
+    };
+    const inputs = Object.keys(output('cli/run-command.js').inputs);
+    for (const [stack, re] of Object.entries(unused))
+      assert.deepEqual(
+        inputs.filter((p) => re.test(p)),
+        [],
+        `cli/run-command.js holds ${stack}`,
+      );
+    const required = output('cli/run-command.js').imports.map((i) => i.path);
+    for (const bundle of ['../lazy/acp-agent.js', './remote-runs.js'])
+      assert.ok(required.includes(bundle), `cli/run-command.js requires ${bundle} when it is needed`);
   });
 
   it('the lazy bundles load from their folder and work', () => {

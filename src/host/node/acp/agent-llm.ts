@@ -16,6 +16,10 @@ import { type AgentEntry, type LaunchedAgent, launchAgent } from './agent-launch
 import type { AgentRecorder } from './external-agent';
 import { agentPermissionTool } from './permission-tool';
 
+// `logbook run --agent` starts the agent itself, before its first turn: what it needs of this
+// bundle, so that the CLI's run loads the ACP stack only for such a run.
+export { launchAgent, agentPermissionTool };
+
 export interface AgentLlmOptions {
   name: string;
   cwd: string;

@@ -9,6 +9,7 @@ import {
   McpObservationPayloadSchema,
 } from '../../../core/mcp/mcp-tool';
 import { MCP_OBSERVATION_KIND } from '../../../core/mcp/call-result';
+import { lazySchema } from '../../../core/schema/lazy-schema';
 import { commandRisk } from '../../../core/security/command-risk';
 import { AGENT_PERMISSION_TOOL } from '../../../core/security/confirmation-policy';
 import type { ToolSpec } from '../../../core/tools/tool';
@@ -18,15 +19,18 @@ export { AGENT_PERMISSION_TOOL };
 /** The observation's text when the permission is granted; the agent is told so. */
 export const GRANTED = 'Permission granted: the agent runs its tool.';
 
-const ArgsSchema = z.looseObject({
-  title: z.string(),
-  /** ACP's tool kind: read, edit, delete, move, search, execute, think, fetch, other. */
-  kind: z.string().optional(),
-  /** The command line, for an `execute` call that names one: rated as a terminal command is. */
-  command: z.string().optional(),
-  /** The ACP tool call as the agent sent it. */
-  tool_call: z.unknown().optional(),
-});
+// Built on first use: `logbook approve` and `reject` load this module whether or not an agent asks.
+const ArgsSchema = lazySchema(() =>
+  z.looseObject({
+    title: z.string(),
+    /** ACP's tool kind: read, edit, delete, move, search, execute, think, fetch, other. */
+    kind: z.string().optional(),
+    /** The command line, for an `execute` call that names one: rated as a terminal command is. */
+    command: z.string().optional(),
+    /** The ACP tool call as the agent sent it. */
+    tool_call: z.unknown().optional(),
+  }),
+);
 
 export function agentPermissionTool(agentName: string): ToolSpec<Record<string, unknown>> {
   return {

@@ -36,8 +36,6 @@ import { splitWorktreeName, WORKTREE_OPTIONS, worktreeArgs } from './worktree-op
 import { startTask } from './task-start';
 import { runSetup, setupSteps } from './task-setup';
 import { workingTreeOf } from './task-cli';
-import { runRemote } from '../remote/remote-command';
-import { runOnRuntime } from '../remote/runtime-command';
 
 export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise<number> {
   const split = splitWorktreeName(rawArgv);
@@ -104,6 +102,7 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
   if (values['runtime-api'] !== undefined) {
     if (inWorktree)
       throw new UsageError('logbook run: --runtime-api runs on the cluster; it takes no --worktree.');
+    const { runOnRuntime } = await import('../remote/remote-runs');
     return runOnRuntime(io, {
       values,
       task,
@@ -118,6 +117,7 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
     );
   if (values.remote !== undefined) {
     if (inWorktree) throw new UsageError('logbook run: --remote runs on the server; it takes no --worktree.');
+    const { runRemote } = await import('../remote/remote-runs');
     return runRemote(io, {
       values,
       task,
@@ -163,14 +163,11 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
   const id = previous?.id ?? (imported ? conversationId(storeDir) : newId);
   const mode = { json: values.json === true };
   const demo = settings.get<boolean>('demo');
-  // The ACP stack (its SDK's schemas) loads only for a run with --agent.
-  const acp =
-    agentName !== undefined && agentCfg
-      ? await Promise.all([import('../acp/agent-launch'), import('../acp/permission-tool')])
-      : undefined;
+  // The ACP stack (its SDK's schemas) loads only for a run with --agent: the editor's agent bundle.
+  const acp = agentName !== undefined && agentCfg ? await import('../acp/agent-llm') : undefined;
   const external =
     acp && agentName !== undefined && agentCfg
-      ? await acp[0].launchAgent({
+      ? await acp.launchAgent({
           name: agentName,
           entry: agentCfg,
           sandbox: cliSandbox(settings, io.env),
@@ -189,7 +186,7 @@ export async function runCommand(rawArgv: readonly string[], io: CliIo): Promise
     ...(acp && external
       ? {
           llm: external.model,
-          extraTools: [acp[1].agentPermissionTool(agentName!)],
+          extraTools: [acp.agentPermissionTool(agentName!)],
           extraSecrets: external.secrets,
         }
       : {}),
