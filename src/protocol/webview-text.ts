@@ -63,6 +63,7 @@ export const WEBVIEW_TEXT = {
   readOnly: 'Read-only',
   taskBranchTitle:
     'Worktree task {0}, on its branch {1} in a worktree of its own: your working tree stays as it is until you apply the task.',
+  taskBranchGoneTitle: 'Worktree task {0} was discarded: its branch {1} and its worktree are removed.',
 
   // Rows of the conversation and what can be done from them.
   conversationFeed: 'Conversation',

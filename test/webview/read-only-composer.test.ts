@@ -1,7 +1,7 @@
 // A read-only conversation's composer offers nothing it cannot do: no Plan/Act toggle, no File or
 // Selection toggle, no Send; it says why instead (its task was discarded, another window writes it).
-// A writable conversation's composer keeps them all. At 300 px, in dark, light and high contrast,
-// with screenshots under test-results/webview/.
+// A writable conversation's composer keeps them all; a discarded task's branch badge reads as gone.
+// At 300 px, in dark, light and high contrast, with screenshots under test-results/webview/.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { ConversationHeader } from '../../src/protocol/messages';
@@ -80,6 +80,15 @@ describe('webview: a read-only conversation’s composer', function () {
             boxDisabled: true,
           },
         );
+        // A discarded task's branch badge is struck through, its tooltip says the branch is gone.
+        const branch = p.page.locator('.badge.task-branch');
+        if (c.header.readOnlyBecause === 'task-discarded') {
+          assert.equal(await branch.locator('s').innerText(), TASK.branch);
+          assert.match(
+            (await branch.getAttribute('title')) ?? '',
+            /was discarded: its branch \S+ and its worktree are removed/,
+          );
+        }
         const name = `read-only-composer-${c.header.readOnlyBecause ?? 'plain'}-${theme}-300.png`;
         await p.page.screenshot({ path: join(SHOTS, name) });
         if (theme !== 'high-contrast') {
