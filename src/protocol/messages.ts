@@ -108,6 +108,8 @@ export const ConversationHeader = lazySchema(() =>
     readOnly: z.boolean(),
     /** Read-only because another window writes it: that window, in words (absent otherwise). */
     heldBy: z.optional(z.string().check(z.maxLength(LIMITS.title))),
+    /** Why it is read-only, for the composer to say (absent: not read-only, or no reason known). */
+    readOnlyBecause: z.optional(z.enum(['another-window', 'task-discarded'])),
     /** The worktree task it runs (its own branch and worktree). */
     task: z.optional(
       z.strictObject({

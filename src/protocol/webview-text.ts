@@ -32,6 +32,8 @@ export const WEBVIEW_TEXT = {
   dropOnlyImages: 'Only images can be dropped from outside the editor; drop files from the Explorer.',
   messageLabel: 'Message to the agent',
   readOnlyPlaceholder: 'This conversation is read-only',
+  readOnlyTaskDiscarded: 'Task {0} was discarded: its conversation is kept to read.',
+  readOnlyAnotherWindow: 'Read-only here while another window writes it.',
   planPlaceholder: 'What to plan (the agent only reads)… @ to attach',
   askPlaceholder: 'Ask Logbook… type @ to attach',
   agentMode: 'Agent mode',
@@ -61,6 +63,7 @@ export const WEBVIEW_TEXT = {
   readOnly: 'Read-only',
   taskBranchTitle:
     'Worktree task {0}, on its branch {1} in a worktree of its own: your working tree stays as it is until you apply the task.',
+  taskBranchGoneTitle: 'Worktree task {0} was discarded: its branch {1} and its worktree are removed.',
 
   // Rows of the conversation and what can be done from them.
   conversationFeed: 'Conversation',

@@ -109,6 +109,17 @@ describe('e2e: history after closing the tab and opening it again', function () 
     const note = chat.getByRole('note').filter({ hasText: `pid ${oldHost}` });
     await note.waitFor({ timeout: 30_000 });
     assert.match(await note.innerText(), /window on “ws” opened .* \(pid \d+\)\. It becomes writable here/);
+    // The composer offers nothing it cannot do (no mode, no attach toggles, no Send) and says why.
+    await chat
+      .getByRole('note')
+      .filter({ hasText: 'Read-only here while another window writes it.' })
+      .waitFor({ timeout: 10_000 });
+    for (const name of ['Agent mode', 'Attach the active file', 'Send (Enter)'])
+      assert.equal(
+        await chat.getByRole(name === 'Agent mode' ? 'group' : 'button', { name }).count(),
+        0,
+        name,
+      );
     await wb.page
       .getByText(
         /this conversation is open in the .* window on “ws”.*so it is read-only here\. Take it over here\?/,
@@ -143,6 +154,7 @@ describe('e2e: history after closing the tab and opening it again', function () 
       .first()
       .waitFor({ timeout: 30_000 });
     assert.equal(await chat.getByRole('note').filter({ hasText: 'becomes writable' }).count(), 0);
+    await chat.getByRole('group', { name: 'Agent mode' }).waitFor({ timeout: 10_000 });
     const box = chat.getByRole('textbox', { name: 'Message to the agent' });
     await box.fill('Add a second note');
     await box.press('Enter');

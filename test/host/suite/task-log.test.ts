@@ -157,6 +157,8 @@ describe('task decisions in the task log, a terminal discard seen by the window'
     // The chat's composer and resume go: the header it is sent reads the conversation as read-only.
     await until(() => t.headers().at(-1)?.readOnly === true, 'the chat to take no more messages', 15_000);
     assert.equal(t.session.header().readOnly, true);
+    // …and says why, for the composer to say it where the toggles and Send were.
+    assert.equal(t.headers().at(-1)?.readOnlyBecause, 'task-discarded');
     await assert.rejects(t.session.send('go on'), /discarded/);
     assert.equal((await taskPlace()).store.get('gone').status, 'discarded');
   });

@@ -100,9 +100,10 @@ describe('task views: a task conversation where the user looks for it', function
     };
     let item = await rowOf(started.id);
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'git-branch');
-    // The task's name in the label (a 300 px sidebar cuts what follows it), its words after.
-    assert.match(String(item.label), /waiting for approval · viewed$/);
-    assert.equal(item.description, 'rewrite line 1 (viewed)');
+    // The task's name alone in the label (a 300 px sidebar cuts what follows it); its status, its
+    // time and its words after.
+    assert.equal(item.label, 'viewed');
+    assert.match(String(item.description), /^waiting for approval · \d\d:\d\d · rewrite line 1 \(viewed\)$/);
     assert.equal(item.contextValue, 'conversation.task.active');
     assert.deepEqual(
       [item.command?.command, item.command?.arguments],
@@ -129,7 +130,7 @@ describe('task views: a task conversation where the user looks for it', function
     assert.equal(await session.settled(), 'finished');
     assert.ok(session.length > events);
     await untilValue('the row to say finished', async () =>
-      /finished/.test(String((await rowOf(started.id)).label)) ? true : undefined,
+      /^finished · /.test(String((await rowOf(started.id)).description)) ? true : undefined,
     );
     // The Tasks view says so too while the window still holds the task's log open.
     const taskRow = ((await new TasksTree().getChildren()) as TaskNode[]).find(
@@ -172,8 +173,8 @@ describe('task views: a task conversation where the user looks for it', function
     );
     assert.ok(cliRow && 'id' in cliRow, "the CLI task's conversation is not listed");
     item = tree.getTreeItem(cliRow);
-    assert.match(String(item.label), /finished · from-cli$/);
-    assert.equal(item.description, 'edit');
+    assert.equal(item.label, 'from-cli');
+    assert.match(String(item.description), /^finished · \d\d:\d\d · edit$/);
     await vscode.commands.executeCommand(item.command!.command, ...item.command!.arguments!);
     assert.equal(service.activeId, cliRow.id);
     assert.equal((await service.session(cliRow.id)).dir, cliRecord.log);

@@ -18,6 +18,7 @@ const full: Required<ConversationHeader> = {
   pendingRisks: [{ actionId: 'a1', risk: 'HIGH', reason: 'deletes files' }],
   readOnly: true,
   heldBy: 'the window on “ws”',
+  readOnlyBecause: 'another-window',
   task: { name: 'login-fix', branch: 'logbook/login-fix' },
   mode: 'plan',
   planAwaitsApproval: true,

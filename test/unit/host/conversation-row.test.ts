@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { conversationRow, shortWhen } from '../../../src/host/vscode/conversations/conversation-row';
+import {
+  conversationRow,
+  shortWhen,
+  taskConversationRow,
+} from '../../../src/host/vscode/conversations/conversation-row';
 
 describe('a row of the Conversations view', () => {
   const now = new Date(2026, 10, 26, 15, 0);
@@ -33,6 +37,29 @@ describe('a row of the Conversations view', () => {
       now,
     );
     assert.equal(r.label, 'paused, interrupted · New conversation');
+  });
+
+  it("a task's row leads with its name alone, its status, time and words after (a long name is whole at 300 px)", () => {
+    const r = taskConversationRow(
+      {
+        name: 'rename-config-loader-and-callers',
+        title: 'Rename the config loader and update its callers',
+        updated: new Date(2026, 10, 26, 15, 46).toISOString(),
+        status: 'applied',
+      },
+      now,
+    );
+    assert.equal(r.label, 'rename-config-loader-and-callers');
+    assert.equal(r.description, 'applied · 15:46 · Rename the config loader and update its callers');
+    const crashed = taskConversationRow(
+      { name: 'fix-login', title: '', updated: undefined, status: 'paused', interrupted: 'gone' },
+      now,
+    );
+    assert.deepEqual(crashed, {
+      label: 'fix-login',
+      description: 'paused, interrupted',
+      status: 'paused, interrupted',
+    });
   });
 
   it('dates an earlier day, and gives the year when it is not this one', () => {

@@ -6,7 +6,12 @@
 // The host reads each attachment when the message is sent.
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Ref } from 'preact';
-import { type AgentMode, LIMITS, type MentionItem } from '../../../src/protocol/messages';
+import {
+  type AgentMode,
+  type ConversationHeader,
+  LIMITS,
+  type MentionItem,
+} from '../../../src/protocol/messages';
 import { type Chip, chipFor, droppedUris, fileChip, imageChip, mentionToken } from '../lib/attachments';
 import { mentionAt, type MentionTrigger } from '../lib/mention-trigger';
 import { cancelMentions, mentionItems, queryMentions } from '../state/mentions';
@@ -264,65 +269,77 @@ export function Composer({ readOnly, inputRef }: Props) {
       <div class="composer-problem" aria-live="polite">
         {problem}
       </div>
-      <div class="composer-bar">
-        {/* On an agent-server's conversation too: there Logbook rejects what the server holds. */}
-        <div class="mode-toggle" role="group" aria-label={t('agentMode')}>
-          {MODES.map((m) => (
-            <button
-              key={m.mode}
-              type="button"
-              class={`mode-option${mode === m.mode ? ' selected' : ''}`}
-              aria-pressed={mode === m.mode}
-              title={m.title}
-              disabled={readOnly}
-              onClick={() => choose(m.mode)}
-            >
-              <Icon name={m.icon} />
-              <span>{m.label}</span>
-            </button>
-          ))}
+      {readOnly ? (
+        // Nothing here can be sent: no mode to switch, nothing to attach; the reason instead.
+        <p class="composer-read-only" role="note">
+          <Icon name="lock" />
+          <span>{readOnlyReason(h)}</span>
+        </p>
+      ) : (
+        <div class="composer-bar">
+          {/* On an agent-server's conversation too: there Logbook rejects what the server holds. */}
+          <div class="mode-toggle" role="group" aria-label={t('agentMode')}>
+            {MODES.map((m) => (
+              <button
+                key={m.mode}
+                type="button"
+                class={`mode-option${mode === m.mode ? ' selected' : ''}`}
+                aria-pressed={mode === m.mode}
+                title={m.title}
+                onClick={() => choose(m.mode)}
+              >
+                <Icon name={m.icon} />
+                <span>{m.label}</span>
+              </button>
+            ))}
+          </div>
+          {/* Toggles with a word each: an icon alone did not say what it attaches. */}
+          <button
+            type="button"
+            class="attach-toggle"
+            aria-label={t('attachFileLabel')}
+            title={t('attachFileTitle')}
+            aria-pressed={file}
+            onClick={() => setFile(!file)}
+          >
+            <Icon name="file" />
+            <span aria-hidden="true">{t('attachFile')}</span>
+          </button>
+          <button
+            type="button"
+            class="attach-toggle"
+            aria-label={t('attachSelectionLabel')}
+            title={t('attachSelectionTitle')}
+            aria-pressed={selection}
+            onClick={() => setSelection(!selection)}
+          >
+            <Icon name="selection" />
+            <span aria-hidden="true">{t('attachSelection')}</span>
+          </button>
+          <span class="attach-note" aria-live="polite">
+            {notes ? t('attached', notes) : ''}
+          </span>
+          <span class="spacer" />
+          <button
+            type="submit"
+            class="icon-button send"
+            aria-label={t('send')}
+            title={t('send')}
+            disabled={empty}
+          >
+            <span class="codicon codicon-send" aria-hidden="true" />
+          </button>
         </div>
-        {/* Toggles with a word each: an icon alone did not say what it attaches. */}
-        <button
-          type="button"
-          class="attach-toggle"
-          aria-label={t('attachFileLabel')}
-          title={t('attachFileTitle')}
-          aria-pressed={file}
-          disabled={readOnly}
-          onClick={() => setFile(!file)}
-        >
-          <Icon name="file" />
-          <span aria-hidden="true">{t('attachFile')}</span>
-        </button>
-        <button
-          type="button"
-          class="attach-toggle"
-          aria-label={t('attachSelectionLabel')}
-          title={t('attachSelectionTitle')}
-          aria-pressed={selection}
-          disabled={readOnly}
-          onClick={() => setSelection(!selection)}
-        >
-          <Icon name="selection" />
-          <span aria-hidden="true">{t('attachSelection')}</span>
-        </button>
-        <span class="attach-note" aria-live="polite">
-          {notes ? t('attached', notes) : ''}
-        </span>
-        <span class="spacer" />
-        <button
-          type="submit"
-          class="icon-button send"
-          aria-label={t('send')}
-          title={t('send')}
-          disabled={empty || readOnly}
-        >
-          <span class="codicon codicon-send" aria-hidden="true" />
-        </button>
-      </div>
+      )}
     </form>
   );
+}
+
+/** Why nothing can be written here, as the host says it (a conversation with no reason: read-only). */
+function readOnlyReason(h: ConversationHeader | null): string {
+  if (h?.readOnlyBecause === 'task-discarded' && h.task) return t('readOnlyTaskDiscarded', h.task.name);
+  if (h?.readOnlyBecause === 'another-window') return t('readOnlyAnotherWindow');
+  return t('readOnlyPlaceholder');
 }
 
 /** Says which pasted images did not come back after a reload (they were too large to keep). */

@@ -97,12 +97,25 @@ export function Header({ header, surface }: { header: ConversationHeader | null;
             {t('readOnly')}
           </span>
         )}
-        {header.task && (
-          <span class="badge task-branch" title={t('taskBranchTitle', header.task.name, header.task.branch)}>
-            <Icon name="git-branch" />
-            {header.task.branch}
-          </span>
-        )}
+        {header.task &&
+          // A discarded task's branch is gone: struck through, and its tooltip says so.
+          (header.readOnlyBecause === 'task-discarded' ? (
+            <span
+              class="badge task-branch gone"
+              title={t('taskBranchGoneTitle', header.task.name, header.task.branch)}
+            >
+              <Icon name="git-branch" />
+              <s>{header.task.branch}</s>
+            </span>
+          ) : (
+            <span
+              class="badge task-branch"
+              title={t('taskBranchTitle', header.task.name, header.task.branch)}
+            >
+              <Icon name="git-branch" />
+              {header.task.branch}
+            </span>
+          ))}
         {header.signature && (
           <SignatureBadge
             signature={header.signature}

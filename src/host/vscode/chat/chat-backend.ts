@@ -36,6 +36,8 @@ export interface ConversationHeader {
   readOnly: boolean;
   /** Read-only because another window writes it: that window, in words. */
   heldBy?: string;
+  /** Why it is read-only: another window writes it, or its task was discarded. */
+  readOnlyBecause?: 'another-window' | 'task-discarded';
   /** The worktree task it runs: its name and branch. */
   task?: { name: string; branch: string };
   /** The conversation's agent mode (absent: act). */

@@ -32,6 +32,7 @@ export function clampHeader(h: ConversationHeader): ConversationHeader {
     }),
     readOnly: h.readOnly,
     ...(h.heldBy && { heldBy: h.heldBy.slice(0, LIMITS.title) }),
+    ...(h.readOnlyBecause && { readOnlyBecause: h.readOnlyBecause }),
     ...(h.task && {
       task: { name: h.task.name.slice(0, LIMITS.title), branch: h.task.branch.slice(0, LIMITS.title) },
     }),

@@ -1,6 +1,7 @@
 // How a conversation reads in the Conversations view, where a 300 px sidebar shows about 35
 // characters: what tells two rows apart (when it last changed, its status) comes first, the title
-// after it, so two tasks with the same title are told apart without a hover.
+// after it, so two conversations with the same title are told apart without a hover. A worktree
+// task's row is told apart by its name, which comes first and alone in its label.
 // No `vscode` import: the wording is checked by unit tests; the tree passes vscode.l10n and the
 // display language, so the words and the times are the user's.
 import { ENGLISH, type L10n } from '../../../core/text/l10n';
@@ -74,6 +75,12 @@ export function shortWhen(iso: string | undefined, now: Date, locale = 'en'): st
   return d.toISOString().slice(0, 10);
 }
 
+/** The row's status in words, interrupted or not. */
+function statusOf(c: RowFacts, l10n: L10n): string {
+  const word = statusText(c.status, l10n);
+  return c.interrupted ? l10n.t('{0}, interrupted', word) : word;
+}
+
 /** The row's label (time, status, then the title) and its status in words (for the tooltip). */
 export function conversationRow(
   c: RowFacts,
@@ -81,9 +88,24 @@ export function conversationRow(
   language: RowLanguage = ENGLISH_ROWS,
 ): { label: string; status: string } {
   const { l10n } = language;
-  const word = statusText(c.status, l10n);
-  const status = c.interrupted ? l10n.t('{0}, interrupted', word) : word;
+  const status = statusOf(c, l10n);
   const when = shortWhen(c.updated, now, language.locale);
   const title = c.title?.trim() || l10n.t('New conversation');
   return { label: `${when ? `${when} · ` : ''}${status} · ${title}`, status };
+}
+
+/**
+ * A worktree task's conversation row, as the Tasks view's row reads: the task's name is the label
+ * (names are long, and it is the name that tells tasks apart, so nothing goes before it), then its
+ * status, when it last changed and the task's words as the description.
+ */
+export function taskConversationRow(
+  c: RowFacts & { name: string },
+  now: Date,
+  language: RowLanguage = ENGLISH_ROWS,
+): { label: string; description: string; status: string } {
+  const status = statusOf(c, language.l10n);
+  const when = shortWhen(c.updated, now, language.locale);
+  const words = c.title?.trim() ?? '';
+  return { label: c.name, description: [status, when, words].filter((s) => s !== '').join(' · '), status };
 }

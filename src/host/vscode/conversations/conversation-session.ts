@@ -23,7 +23,7 @@ import type { EditorHooks } from '../hooks/editor-hooks';
 import { HookRefusal } from '../../../core/agent/conversation-hooks';
 import { errorText } from '../../../core/text/l10n';
 import { openWritable } from '../handoff/writable-log';
-import { configuredModel, heldBy, signatureFields } from './session-header';
+import { configuredModel, heldBy, readOnlyBecause, signatureFields } from './session-header';
 import type { SessionDeps } from './session-deps';
 import type { TaskStepGuard } from '../../node/worktrees/task-steps';
 import { planAwaitsApproval } from '../../../core/state/plan-approval';
@@ -216,6 +216,7 @@ export class ConversationSession {
       })),
       // A discarded task's conversation is kept to read: no message, no resume.
       readOnly: this.readOnly || this.taskGone,
+      ...readOnlyBecause(this.taskGone, this.readOnly),
       ...(this.readOnly ? heldBy(this.dir) : {}),
       ...(this.deps.task ? { task: this.deps.task } : {}),
       mode: s.mode,

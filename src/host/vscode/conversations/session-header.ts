@@ -16,6 +16,15 @@ export function heldBy(dir: string): Pick<ConversationHeader, 'heldBy'> {
   return writer ? { heldBy: describeHolder(writer).slice(0, LIMITS.title) } : {};
 }
 
+/** Why the chat cannot write it, for the composer to say: its task is gone, or another window writes it. */
+export function readOnlyBecause(
+  taskGone: boolean,
+  heldElsewhere: boolean,
+): Pick<ConversationHeader, 'readOnlyBecause'> {
+  if (taskGone) return { readOnlyBecause: 'task-discarded' };
+  return heldElsewhere ? { readOnlyBecause: 'another-window' } : {};
+}
+
 /** The header's view of a verification: the badge, the signers, and where it broke. */
 export function signatureFields(
   r: SignatureCheck,

@@ -12,7 +12,7 @@ import { INTERRUPTED_REASON } from '../../../core/state/interrupted';
 import { printableLine } from '../../../core/text/printable';
 import type { TaskConversationRow } from '../tasks/task-conversation-rows';
 import type { TaskConversationPlace } from './task-conversation-place';
-import { conversationRow, usableLocale } from './conversation-row';
+import { taskConversationRow, usableLocale } from './conversation-row';
 
 export interface TaskConversationNode extends TaskConversationRow {
   kind: 'task-conversation';
@@ -65,12 +65,13 @@ export function taskConversationItem(n: TaskConversationNode, activeId: string |
   const { entry, place } = n;
   const crashed = n.status === 'crashed';
   const title = entry.title ? printableLine(entry.title) : '';
-  // At 300 px only the label is seen (a description after it is cut off): the label says what tells
-  // this task apart, its name (as the Tasks view and `logbook tasks` say it) and a status the
-  // conversation's own does not (applied, discarded), and the task's words follow as the description.
-  const row = conversationRow(
+  // At 300 px a label is cut after about 35 characters, and a task's name can fill them: the name
+  // alone is the label, as in the Tasks view; its status (the task's own when the conversation's
+  // does not say it: applied, discarded), its time and the task's words follow as the description.
+  const row = taskConversationRow(
     {
-      title: place.name,
+      name: place.name,
+      title,
       updated: entry.updated ?? undefined,
       status: rowStatus(n),
       interrupted: crashed ? INTERRUPTED_REASON : undefined,
@@ -80,7 +81,7 @@ export function taskConversationItem(n: TaskConversationNode, activeId: string |
   );
   const item = new vscode.TreeItem(row.label);
   item.id = n.id;
-  item.description = title;
+  item.description = row.description;
   const events =
     entry.eventCount === 1
       ? vscode.l10n.t('1 event')
