@@ -37,7 +37,7 @@ const MOVES: Scenario = {
             arguments: {
               command:
                 "mv a.txt moved.txt && printf 'eight\\n' >> moved.txt && rm gone.txt b.bin && " +
-                'ln -s moved.txt alias && ln -s ../outside.txt out && chmod +x run.sh',
+                'ln -s moved.txt alias && ln -s ../outside.txt out && chmod +x run.sh && mv same.txt renamed.txt',
               security_risk: 'LOW',
               summary: 'rename, delete, link',
             },
@@ -66,6 +66,7 @@ function gitRepo(dir: string): void {
   writeFileSync(join(dir, 'gone.txt'), 'to be removed\n');
   writeFileSync(join(dir, 'b.bin'), Buffer.from([0, 1, 2, 3, 0, 255]));
   writeFileSync(join(dir, 'run.sh'), '#!/bin/sh\necho run\n');
+  writeFileSync(join(dir, 'same.txt'), 'renamed whole\n');
   git(dir, 'add', '.');
   git(dir, 'commit', '-qm', 'base');
 }
@@ -112,7 +113,8 @@ describe('renames, symlinks and deletions in diff and apply of a remote conversa
   it('logbook diff shows the rename as one file, each symlink by its target, a deleted file by its text', async () => {
     const stat = await runCli(['diff', convDir, '--stat'], { env });
     assert.equal(stat.code, 0, stat.stdout + stat.stderr);
-    assert.match(stat.stdout, /6 files changed/);
+    assert.match(stat.stdout, /7 files changed/);
+    assert.match(stat.stdout, /^ {2}R same\.txt -> renamed\.txt$/m);
     assert.match(stat.stdout, /^ {2}R a\.txt -> moved\.txt$/m);
     assert.match(stat.stdout, /^ {2}A alias$/m);
     assert.match(stat.stdout, /^ {2}A out$/m);
@@ -124,6 +126,7 @@ describe('renames, symlinks and deletions in diff and apply of a remote conversa
     assert.equal(r.code, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /rename from a\.txt\nrename to moved\.txt\n--- a\/a\.txt\n\+\+\+ b\/moved\.txt/);
     assert.match(r.stdout, /^ seven\n\+eight$/m);
+    assert.match(r.stdout, /rename from same\.txt\nrename to renamed\.txt\n[^\n]*\n[^\n]*\n\(renamed whole/);
     assert.match(
       r.stdout,
       /\(a new symlink: its target\)\n--- \/dev\/null\n\+\+\+ b\/out\n@@[^\n]*\n\+\.\.\/outside\.txt/,
@@ -140,6 +143,8 @@ describe('renames, symlinks and deletions in diff and apply of a remote conversa
     assert.match(r.stdout, /^ {2}a\.txt -> moved\.txt$/m);
     assert.match(r.stderr, /out: a symlink to \.\.\/outside\.txt, which leads outside the working tree/);
     assert.equal(existsSync(join(local, 'a.txt')), false, 'a.txt is still here');
+    assert.equal(existsSync(join(local, 'same.txt')), false, 'same.txt is still here');
+    assert.equal(readFileSync(join(local, 'renamed.txt'), 'utf8'), 'renamed whole\n');
     assert.equal(readFileSync(join(local, 'moved.txt'), 'utf8'), `${BASE}eight\n`);
     assert.ok(lstatSync(join(local, 'alias')).isSymbolicLink(), 'alias is not a symlink');
     assert.equal(readlinkSync(join(local, 'alias')), 'moved.txt');

@@ -128,6 +128,58 @@ describe("the agent-server's git patch in diff and apply", () => {
     );
   });
 
+  it('a file and a symlink renamed whole are moved here as they are; a moved symlink is judged from its new place', () => {
+    const dir = join(root, 'server');
+    repository(dir);
+    git(dir, 'mv', 'old-link', 'new-link');
+    mkdirSync(join(dir, 'sub'));
+    git(dir, 'mv', 'run.sh', 'sub/run.sh');
+    const files = readGitPatch(serverPatch(dir));
+    const listed: ServerChange[] = [
+      { status: 'ADDED', path: 'new-link', original: null, modified: null },
+      { status: 'DELETED', path: 'old-link', original: null, modified: null },
+      { status: 'DELETED', path: 'run.sh', original: null, modified: null },
+      { status: 'ADDED', path: 'sub/run.sh', original: null, modified: null },
+    ];
+    const changes = completeFromPatch(listed, files);
+    assert.deepEqual(
+      changes.map((c) => [c.status, c.from, c.path, c.modified]),
+      [
+        ['RENAMED', 'old-link', 'new-link', null],
+        ['RENAMED', 'run.sh', 'sub/run.sh', null],
+      ],
+    );
+    assert.match(
+      changesPatch(changes),
+      /rename to new-link\n--- a\/old-link\n\+\+\+ b\/new-link\n\(renamed whole/,
+    );
+    const tree = join(root, 'tree');
+    repository(tree);
+    writeFileSync(join(tree, 'run.sh'), 'echo here\n');
+    const r = applyServerChanges(tree, changes);
+    assert.deepEqual(r.conflicts, []);
+    assert.deepEqual(r.applied, ['old-link -> new-link']);
+    assert.deepEqual(r.merged, ['run.sh -> sub/run.sh']);
+    assert.equal(readlinkSync(join(tree, 'new-link')), 'a.txt');
+    assert.equal(readFileSync(join(tree, 'sub', 'run.sh'), 'utf8'), 'echo here\n');
+    // sub/up -> ../a.txt leads to a.txt; moved to the top, the same target climbs out of the tree.
+    const tree2 = join(root, 'tree2');
+    repository(tree2);
+    mkdirSync(join(tree2, 'sub'));
+    symlinkSync('../a.txt', join(tree2, 'sub', 'up'));
+    git(tree2, 'add', 'sub/up');
+    git(tree2, 'commit', '-qm', 'a link in sub');
+    const r2 = applyServerChanges(tree2, [
+      { status: 'RENAMED', path: 'up', from: 'sub/up', original: null, modified: null },
+    ]);
+    assert.match(
+      r2.conflicts[0]?.why ?? '',
+      /a symlink to \.\.\/a\.txt, which leads outside the working tree/,
+    );
+    assert.equal(readlinkSync(join(tree2, 'sub', 'up')), '../a.txt');
+    assert.equal(lstatSync(join(tree2, 'up'), { throwIfNoEntry: false }), undefined);
+  });
+
   it('apply: a rename over a different file here, a symlink here that leads elsewhere, are left and named', () => {
     const tree = join(root, 'tree');
     repository(tree);

@@ -8,6 +8,7 @@
 import {
   chmodSync,
   existsSync,
+  renameSync,
   lstatSync,
   statSync,
   mkdirSync,
@@ -142,13 +143,19 @@ export function applyServerChanges(
   hidden: readonly string[] = [],
 ): RemoteApplyResult {
   const result: RemoteApplyResult = { applied: [], merged: [], conflicts: [] };
+  // A file renamed whole is moved here as it is (it may be a symlink): with the symlinks, last.
+  const last = (c: ServerChange) =>
+    c.symlink !== undefined || (c.status === 'RENAMED' && c.modified === null);
   for (const c of changes) {
-    if (c.symlink !== undefined) continue;
+    if (last(c)) continue;
     if (c.status === 'RENAMED') applyRename(into, c, result);
     else applyFile(into, c, result);
   }
   // Last: no file above is written through a symlink this change makes.
-  for (const c of changes) if (c.symlink !== undefined) applyLink(into, c, c.symlink, result, hidden);
+  for (const c of changes) {
+    if (c.symlink !== undefined) applyLink(into, c, c.symlink, result, hidden);
+    else if (last(c)) applyMove(into, c, result, hidden);
+  }
   return result;
 }
 
@@ -302,4 +309,43 @@ function applyLink(
   unlinkSync(where.file);
   symlinkSync(target, where.file);
   result.applied.push(c.path);
+}
+
+/**
+ * A file the server renamed whole (no change of content; git gives no mode for it): the file here
+ * is moved to the new name as it is, with its changes here; a symlink is moved only where its
+ * target, read from the new place, leads inside the tree and nowhere hidden.
+ */
+function applyMove(
+  into: string,
+  c: ServerChange,
+  result: RemoteApplyResult,
+  hidden: readonly string[],
+): void {
+  const from = c.from!;
+  const label = `${from} -> ${c.path}`;
+  const need = (why: string) => result.conflicts.push({ path: label, why });
+  const src = localPath(into, from, 'allow');
+  const dst = localPath(into, c.path, 'allow');
+  if ('why' in src) return void need(src.why);
+  if ('why' in dst) return void need(dst.why);
+  const old = entry(src.file);
+  const there = entry(dst.file);
+  if (old === undefined) {
+    if (there === undefined) need('renamed on the server, gone here; nothing moved');
+    return; // else renamed here already
+  }
+  if (there !== undefined)
+    return void need('renamed on the server; another file is here under the new name; left as it is');
+  if (old.isDirectory()) return void need('renamed on the server, a folder here; left as it is');
+  const root = realpathSync(into);
+  if (old.isSymbolicLink()) {
+    const refused = symlinkRefusal(root, relative(root, dst.file), readlinkSync(src.file), hidden);
+    if (refused) return void need(refused);
+  }
+  const clean = trackedAndClean(into, relative(root, src.file));
+  mkdirSync(dirname(dst.file), { recursive: true });
+  renameSync(src.file, dst.file);
+  if (!old.isSymbolicLink()) setMode(dst.file, c.executable);
+  (clean ? result.applied : result.merged).push(label);
 }

@@ -3,7 +3,8 @@
 // leave out: each file's executable bit, a symlink's target (a symlink is never downloaded: the
 // download follows it), a rename as one change, and a deleted file's text where the patch has it.
 import { applyPatch, parsePatch, reversePatch } from 'diff';
-import { type AgentServerTarget, changePatch } from './agent-server-api';
+import { posix } from 'node:path';
+import { type AgentServerTarget, changePatch, downloadFile } from './agent-server-api';
 import { COMMIT_ID, type ServerChange, serverChanges } from './agent-server-git';
 import { hunkSide, type PatchFile, readGitPatch, SYMLINK_MODE } from './remote-patch';
 
@@ -23,19 +24,32 @@ export async function serverChangeSet(
   } catch {
     files = undefined;
   }
-  const links = new Set(
-    (files ?? []).filter((f) => f.newMode === SYMLINK_MODE && !f.deleted).map((f) => f.path),
+  // Not downloaded: a symlink (the download follows it), and a file renamed whole (its bytes are
+  // the old name's, and it may be a symlink: the patch gives no mode for it).
+  const skip = new Set(
+    (files ?? [])
+      .filter((f) => !f.deleted && (f.newMode === SYMLINK_MODE || renamedWhole(f)))
+      .map((f) => f.path),
   );
-  const listed = await serverChanges(target, workingDir, ref, links);
-  return { changes: files ? completeFromPatch(listed, files) : listed, known: files !== undefined };
+  const listed = await serverChanges(target, workingDir, ref, skip);
+  if (!files) return { changes: listed, known: false };
+  const changes = completeFromPatch(listed, files);
+  // A file the patch named renamed whole whose old name the server did not list: its bytes after all.
+  for (const c of changes)
+    if (c.status !== 'DELETED' && c.status !== 'RENAMED' && c.symlink === undefined && c.modified === null)
+      c.modified = await downloadFile(target, posix.join(workingDir, c.path));
+  return { changes, known: true };
 }
+
+/** A rename with no change of content: git writes no hunk for it. */
+const renamedWhole = (f: PatchFile): boolean => f.moved === 'rename' && f.hunks.length === 0 && !f.binary;
 
 const executableOf = (mode: string | undefined): boolean | undefined =>
   mode === '100755' ? true : mode === '100644' ? false : undefined;
 
 /** A renamed file's text at the base: its text now with the patch's hunks taken back. */
 function renamedBase(f: PatchFile, now: Buffer | null): string | null {
-  if (f.binary || now === null || now.includes(0)) return null;
+  if (f.binary || now === null || now.includes(0)) return null; // (null: renamed whole, not downloaded)
   const text = now.toString('utf8');
   if (f.hunks.length === 0) return text; // renamed whole, unchanged
   const [parsed] = parsePatch(`--- a\n+++ b\n${f.hunks.join('\n')}\n`);
@@ -100,8 +114,10 @@ export function completeFromPatch(
       continue;
     }
     if (f.newMode === SYMLINK_MODE) {
+      // A renamed symlink is a new one here (its old name is listed deleted); renamed whole, the
+      // patch has no line of it, and its target is not known.
       const symlink = hunkSide(f.hunks, '+');
-      const wasSymlink = f.oldMode === SYMLINK_MODE && !f.added;
+      const wasSymlink = f.oldMode === SYMLINK_MODE && !f.added && f.moved === undefined;
       out.push({
         status: wasSymlink ? 'UPDATED' : 'ADDED',
         path: c.path,

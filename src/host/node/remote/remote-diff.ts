@@ -43,6 +43,10 @@ export function changesPatch(changes: readonly ServerChange[]): string {
       parts.push(`${head}--- ${from}\n+++ ${to}\nBinary file differs`);
       continue;
     }
+    if (c.status === 'RENAMED' && c.modified === null) {
+      parts.push(`${head}--- ${from}\n+++ ${to}\n(renamed whole: its content is unchanged)`);
+      continue;
+    }
     if (c.status === 'RENAMED' && c.original === null) {
       parts.push(`${head}--- ${from}\n+++ ${to}\n(its text before the rename is not known)`);
       continue;

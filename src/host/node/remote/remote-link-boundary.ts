@@ -22,7 +22,8 @@ export function symlinkRefusal(
   target: string,
   hidden: readonly string[],
 ): string | undefined {
-  if (target === '' || NOT_PLAIN.test(target))
+  if (target === '') return "the server's patch gives no target for this symlink (renamed whole?); not made";
+  if (NOT_PLAIN.test(target))
     return `the server's symlink has no plain target (${JSON.stringify(target)}); not made`;
   const folder = realPath(dirname(join(root, rel)));
   const leads = realPath(isAbsolute(target) ? resolve(target) : resolve(folder, target));
