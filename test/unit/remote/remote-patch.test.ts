@@ -200,6 +200,7 @@ describe("the agent-server's git patch in diff and apply", () => {
       {
         path: 'a.txt -> moved.txt',
         why: 'renamed on the server; another file is here under the new name; left as it is',
+        file: 'a.txt',
       },
       { path: 'link', why: 'a symlink here leads elsewhere (to mine); left as it is' },
     ]);

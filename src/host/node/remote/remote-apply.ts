@@ -32,8 +32,11 @@ export interface RemoteApplyResult {
   applied: string[];
   /** Files merged with local changes, cleanly. */
   merged: string[];
-  /** Files left with conflict markers, or left as they are, and why. */
-  conflicts: { path: string; why: string }[];
+  /**
+   * Files left with conflict markers, or left as they are, and why; a rename's `path` names both
+   * names (`old -> new`), its `file` the one here to open.
+   */
+  conflicts: { path: string; why: string; file?: string }[];
 }
 
 function readLocal(file: string): Buffer | undefined {
@@ -237,7 +240,7 @@ function applyFile(into: string, c: ServerChange, result: RemoteApplyResult): vo
 function applyRename(into: string, c: ServerChange, result: RemoteApplyResult): void {
   const from = c.from!;
   const label = `${from} -> ${c.path}`;
-  const need = (why: string) => result.conflicts.push({ path: label, why });
+  const need = (why: string, file = from) => result.conflicts.push({ path: label, why, file });
   const src = localPath(into, from);
   const dst = localPath(into, c.path);
   if ('why' in src) return void need(src.why);
@@ -257,7 +260,10 @@ function applyRename(into: string, c: ServerChange, result: RemoteApplyResult): 
   if (old === undefined) {
     if (there !== undefined) return; // renamed here already
     place(theirs);
-    return void need("renamed on the server, deleted here; the server's version written under the new name");
+    return void need(
+      "renamed on the server, deleted here; the server's version written under the new name",
+      c.path,
+    );
   }
   const base = c.original === null ? undefined : baseText(into, from, c.original);
   if (trackedAndClean(into, relative(realpathSync(into), src.file)) || old.toString('utf8') === base) {
@@ -271,7 +277,7 @@ function applyRename(into: string, c: ServerChange, result: RemoteApplyResult): 
   const m = mergeThree(into, c.path, old.toString('utf8'), base, theirs.toString('utf8'));
   place(m.text);
   unlinkSync(src.file);
-  if (m.conflicted) need('renamed on the server, changed here; conflict markers under the new name');
+  if (m.conflicted) need('renamed on the server, changed here; conflict markers under the new name', c.path);
   else result.merged.push(label);
 }
 
@@ -324,7 +330,7 @@ function applyMove(
 ): void {
   const from = c.from!;
   const label = `${from} -> ${c.path}`;
-  const need = (why: string) => result.conflicts.push({ path: label, why });
+  const need = (why: string) => result.conflicts.push({ path: label, why, file: from });
   const src = localPath(into, from, 'allow');
   const dst = localPath(into, c.path, 'allow');
   if ('why' in src) return void need(src.why);

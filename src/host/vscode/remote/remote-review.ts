@@ -146,7 +146,7 @@ export async function applyRemoteChanges(
     return r;
   }
   for (const c of r.conflicts) {
-    const file = vscode.Uri.file(join(into, c.path));
+    const file = vscode.Uri.file(join(into, c.file ?? c.path));
     await Promise.resolve(vscode.window.showTextDocument(file, { preview: false })).catch(() => undefined);
   }
   void vscode.window.showWarningMessage(
