@@ -169,7 +169,7 @@ describe("the server's committed work in diff and apply (the real agent-server)"
     const dir = join(base, readdirSync(base)[0]!);
     const apply = await runCli(['apply', dir], { env, cwd: local });
     assert.equal(apply.code, 0, apply.stdout + apply.stderr);
-    assert.doesNotMatch(apply.stderr, /gave no file modes/);
+    assert.doesNotMatch(apply.stderr, /gave no git patch/);
     assert.equal(readFileSync(join(local, 'new.sh'), 'utf8'), '#!/bin/sh\necho new\n');
     assert.ok(executable(join(local, 'new.sh')), 'new.sh is not executable here');
     assert.ok(executable(join(local, 'run.sh')), 'run.sh is not executable here');

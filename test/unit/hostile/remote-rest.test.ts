@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { serverChanges, serverHeadCommit } from '../../../src/host/node/remote/agent-server-git';
-import { modesFromPatch } from '../../../src/host/node/remote/remote-modes';
+import { readGitPatch } from '../../../src/host/node/remote/remote-patch';
 import { readRemoteOrigin } from '../../../src/host/node/remote/remote-origin';
 import { runCli } from '../cli/cli-runner';
 
@@ -185,7 +185,7 @@ describe('hostile: the commands of a runtime API conversation and its key', func
   });
 
   describe("the executable bit from the server's patch", () => {
-    it('reads only the headers: a mode line in a file, a quoted or renamed name, is not taken', () => {
+    it('reads only the headers: a mode line in a file, a name it cannot split, is not taken', () => {
       const patch = [
         'diff --git a/run.sh b/run.sh',
         'old mode 100644',
@@ -209,14 +209,16 @@ describe('hostile: the commands of a runtime API conversation and its key', func
         'diff --git a/a b/c b/a b/c',
         'new file mode 100755',
       ].join('\n');
-      assert.deepEqual(
-        [...modesFromPatch(patch)],
-        [
-          ['run.sh', true],
-          ['gone.sh', false],
-          ['a b/c', true],
-        ],
-      );
+      const modes = readGitPatch(patch)
+        .filter((f) => f.newMode === '100755' || f.newMode === '100644')
+        .map((f) => [f.path, f.newMode === '100755']);
+      assert.deepEqual(modes, [
+        ['run.sh', true],
+        // Its index line's mode, not the line inside its text.
+        ['notes.txt', false],
+        ['gone.sh', false],
+        ['a b/c', true],
+      ]);
     });
   });
 });

@@ -7,8 +7,11 @@
 import { posix } from 'node:path';
 import { type AgentServerTarget, call, downloadFile, RemoteError } from './agent-server-api';
 
-/** The server's git statuses; a rename comes as DELETED (old path) and ADDED (new path). */
-export type ServerChangeStatus = 'ADDED' | 'UPDATED' | 'DELETED';
+/**
+ * The server's git statuses; a rename comes from its git endpoints as DELETED (old path) and ADDED
+ * (new path), and is made one RENAMED change where its patch names it (remote-change-set.ts).
+ */
+export type ServerChangeStatus = 'ADDED' | 'UPDATED' | 'DELETED' | 'RENAMED';
 
 export interface ServerChange {
   status: ServerChangeStatus;
@@ -21,8 +24,14 @@ export interface ServerChange {
   original: string | null;
   /** The file's bytes now on the server; null when deleted. */
   modified: Buffer | null;
-  /** Whether the server's file is executable; absent when not known (remote-modes.ts). */
+  /** Whether the server's file is executable; absent when not known (remote-change-set.ts). */
   executable?: boolean;
+  /** RENAMED: the file's path at the base (checked as `path` is). */
+  from?: string;
+  /** The target of a symlink the server has at `path` (`modified` holds it too): never downloaded. */
+  symlink?: string;
+  /** DELETED or changed: the path was a symlink at the base. */
+  wasSymlink?: boolean;
 }
 
 const STATUSES: readonly string[] = ['ADDED', 'UPDATED', 'DELETED', 'MOVED'];
@@ -80,6 +89,11 @@ export async function serverChanges(
   target: AgentServerTarget,
   workingDir: string,
   base: string = 'HEAD',
+  /**
+   * Paths the server's patch names as symlinks: their bytes are not asked for (a download follows
+   * the link, and fails on one that leads nowhere); their target comes from the patch.
+   */
+  links: ReadonlySet<string> = new Set(),
 ): Promise<ServerChange[]> {
   const ref = COMMIT_ID.test(base) ? base : 'HEAD';
   const q = new URLSearchParams({ path: workingDir, ref });
@@ -96,6 +110,10 @@ export async function serverChanges(
     const path = safeChangePath(item.path);
     if (status === 'DELETED') {
       out.push({ status, path, original: null, modified: null });
+      continue;
+    }
+    if (links.has(path)) {
+      out.push({ status: status === 'ADDED' ? 'ADDED' : 'UPDATED', path, original: null, modified: null });
       continue;
     }
     const onServer = posix.join(workingDir, path);

@@ -2,13 +2,15 @@
 // agent made in its working folder (git, against HEAD there), shown, and brought into the local
 // working tree only when asked, by a worktree task's rules (remote-apply.ts).
 import { printableLine } from '../../../core/text/printable';
+import { ioSettings } from '../cli/cli-settings';
 import { EXIT, UsageError } from '../cli/exit-codes';
+import { cliSandbox } from '../cli/sandbox-option';
 import type { CliIo } from '../cli/io';
 import { applyObstacle } from '../worktrees/apply-task';
 import { RemoteError } from './agent-server-api';
-import { type ServerChange, serverChanges } from './agent-server-git';
+import type { ServerChange } from './agent-server-git';
 import { applyServerChanges } from './remote-apply';
-import { withServerModes } from './remote-modes';
+import { serverChangeSet } from './remote-change-set';
 import { changesPatch, changeStatLines } from './remote-diff';
 import { openRemoteConversation } from './remote-folder';
 import type { RemoteOrigin } from './remote-origin';
@@ -19,15 +21,10 @@ async function fetchChanges(
   dir: string,
   origin: RemoteOrigin,
   runtimeApi: string | undefined,
-  modes = false,
 ): Promise<{ changes: ServerChange[]; known: boolean }> {
   const conv = await openRemoteConversation(io, command, dir, origin, runtimeApi);
   try {
-    const base = origin.base_commit ?? 'HEAD';
-    const changes = await serverChanges(conv.target, origin.working_dir, base);
-    return modes
-      ? await withServerModes(conv.target, origin.working_dir, base, changes)
-      : { changes, known: true };
+    return await serverChangeSet(conv.target, origin.working_dir, origin.base_commit ?? 'HEAD');
   } catch (err) {
     if (err instanceof RemoteError) throw new Error(`logbook ${command}: ${err.message}`);
     throw err;
@@ -77,12 +74,13 @@ export async function remoteApply(
 ): Promise<number> {
   const obstacle = applyObstacle(into, force);
   if (obstacle) throw new Error(obstacle);
-  const { changes, known } = await fetchChanges(io, 'apply', dir, origin, runtimeApi, true);
+  const { changes, known } = await fetchChanges(io, 'apply', dir, origin, runtimeApi);
   if (changes.length === 0) {
     io.out(`${origin.server} reports no change in ${origin.working_dir}: nothing to apply.`);
     return EXIT.ok;
   }
-  const r = applyServerChanges(into, changes);
+  // A symlink of the server's may lead nowhere the sandbox hides, as the local file tools may not.
+  const r = applyServerChanges(into, changes, cliSandbox(ioSettings('apply', io), io.env).hiddenLocations());
   const done = r.applied.length + r.merged.length;
   io.out(
     `applied the change from ${origin.server} to ${into}: ${done} file(s)` +
@@ -90,7 +88,11 @@ export async function remoteApply(
       '; nothing was committed.',
   );
   for (const f of [...r.applied, ...r.merged]) io.out(printableLine(`  ${f}`));
-  if (!known) io.err(`${origin.server} gave no file modes: an executable bit set there is not set here.`);
+  if (!known)
+    io.err(
+      `${origin.server} gave no git patch of its change: an executable bit set there is not set here, ` +
+        'a rename is applied as a deletion and an addition, a symlink as a file.',
+    );
   if (r.conflicts.length === 0) return EXIT.ok;
   io.err(`logbook apply: ${r.conflicts.length} file(s) need you:`);
   for (const c of r.conflicts) io.err(printableLine(`  ${c.path}: ${c.why}`));

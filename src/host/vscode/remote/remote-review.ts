@@ -7,9 +7,11 @@
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentServerTarget } from '../../node/remote/agent-server-api';
-import { type ServerChange, serverChanges } from '../../node/remote/agent-server-git';
+import type { ServerChange } from '../../node/remote/agent-server-git';
 import { applyServerChanges, type RemoteApplyResult } from '../../node/remote/remote-apply';
-import { withServerModes } from '../../node/remote/remote-modes';
+import { serverChangeSet } from '../../node/remote/remote-change-set';
+import { secretLocations } from '../../node/sandbox/secret-locations';
+import { readDenyRead } from '../sandbox/sandbox-settings';
 import type { RemoteOrigin } from '../../node/remote/remote-origin';
 import { gitTry } from '../../node/worktrees/git-run';
 import { applyObstacle } from '../../node/worktrees/apply-task';
@@ -52,7 +54,7 @@ export interface RemoteReviewArgs {
 
 /** Opens the server's change in one multi-file diff; resolves to the number of files changed. */
 export async function reviewRemoteChanges({ id, origin, target }: RemoteReviewArgs): Promise<number> {
-  const changes = await serverChanges(target, origin.working_dir, origin.base_commit);
+  const { changes } = await serverChangeSet(target, origin.working_dir, origin.base_commit);
   if (changes.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t('Logbook: {0} reports no change in {1}.', origin.server, origin.working_dir),
@@ -61,8 +63,9 @@ export async function reviewRemoteChanges({ id, origin, target }: RemoteReviewAr
   }
   ensureProvider();
   const resources = changes.map((c) => {
-    // The server sends no text for a deleted file: its HEAD side stays empty.
-    const head = c.status === 'ADDED' ? undefined : sideUri(id, 'head', c.path, c.original ?? '');
+    // The server sends no text for a deleted file (unless its patch has it): its HEAD side stays
+    // empty. A rename is one file, its HEAD side under the old name.
+    const head = c.status === 'ADDED' ? undefined : sideUri(id, 'head', c.from ?? c.path, c.original ?? '');
     const now = c.status === 'DELETED' ? undefined : sideUri(id, 'now', c.path, nowText(c));
     return [now ?? head!, head, now];
   });
@@ -116,10 +119,8 @@ export async function applyRemoteChanges(
     );
     if (choice !== anyway) return undefined;
   }
-  const base = origin.base_commit ?? 'HEAD';
-  const listed = await serverChanges(target, origin.working_dir, base);
-  // With the executable bit of each file where the server gives it (else left as it is here).
-  const { changes } = await withServerModes(target, origin.working_dir, base, listed);
+  // With the executable bit, renames and symlinks where the server's patch gives them.
+  const { changes } = await serverChangeSet(target, origin.working_dir, origin.base_commit ?? 'HEAD');
   if (changes.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
@@ -130,7 +131,8 @@ export async function applyRemoteChanges(
     );
     return undefined;
   }
-  const r = applyServerChanges(into, changes);
+  // No symlink of the server's leads where the sandbox hides (as for the CLI; the editor's list).
+  const r = applyServerChanges(into, changes, secretLocations({ extra: readDenyRead() }));
   const done = r.applied.length + r.merged.length;
   if (r.conflicts.length === 0) {
     void vscode.window.showInformationMessage(
@@ -144,7 +146,7 @@ export async function applyRemoteChanges(
     return r;
   }
   for (const c of r.conflicts) {
-    const file = vscode.Uri.file(join(into, c.path));
+    const file = vscode.Uri.file(join(into, c.file ?? c.path));
     await Promise.resolve(vscode.window.showTextDocument(file, { preview: false })).catch(() => undefined);
   }
   void vscode.window.showWarningMessage(

@@ -1,0 +1,172 @@
+// What the server's git endpoints leave out of `logbook diff` and `logbook apply`, taken from its
+// git patch (the real agent-server): a renamed file is one change, applied as a rename (a change
+// here goes with it); a new symlink is made as a symlink where it leads inside the tree and is
+// refused, named, where it leads out; deleted files (text and binary) are removed; an executable
+// bit change still lands.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { join } from 'node:path';
+import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
+import { type ScriptedLlm, type Scenario, startScriptedLlm } from '../support/llm-server';
+import { runCli } from '../unit/cli/cli-runner';
+
+const BASE = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
+
+/** One command: a.txt renamed and changed, files deleted, two symlinks, a script made executable. */
+const MOVES: Scenario = {
+  name: 'remote-moves',
+  turns: [
+    {
+      match: { hasTools: true, lastRole: 'user' },
+      reply: {
+        toolCalls: [
+          {
+            id: 'call_moves',
+            name: 'terminal',
+            arguments: {
+              command:
+                "mv a.txt moved.txt && printf 'eight\\n' >> moved.txt && rm gone.txt b.bin && " +
+                'ln -s moved.txt alias && ln -s ../outside.txt out && chmod +x run.sh && mv same.txt renamed.txt',
+              security_risk: 'LOW',
+              summary: 'rename, delete, link',
+            },
+          },
+        ],
+      },
+    },
+    {
+      match: { lastRole: 'tool' },
+      reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Moved.' } }] },
+    },
+  ],
+};
+
+function git(dir: string, ...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@t', ...args], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
+}
+
+function gitRepo(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  git(dir, 'init', '-q');
+  writeFileSync(join(dir, 'a.txt'), BASE);
+  writeFileSync(join(dir, 'gone.txt'), 'to be removed\n');
+  writeFileSync(join(dir, 'b.bin'), Buffer.from([0, 1, 2, 3, 0, 255]));
+  writeFileSync(join(dir, 'run.sh'), '#!/bin/sh\necho run\n');
+  writeFileSync(join(dir, 'same.txt'), 'renamed whole\n');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'base');
+}
+
+const executable = (file: string) => (statSync(file).mode & 0o111) !== 0;
+
+describe('renames, symlinks and deletions in diff and apply of a remote conversation (the real agent-server)', function () {
+  this.timeout(180_000);
+  let server: AgentServer;
+  let llm: ScriptedLlm;
+  let root: string;
+  let convDir: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    server = await startAgentServer();
+    root = testRoot('remote-moves');
+    const remoteDir = join(root, 'remote');
+    gitRepo(remoteDir);
+    llm = await startScriptedLlm({ scenario: MOVES });
+    env = {
+      OPENAI_BASE_URL: llm.baseUrl,
+      OPENAI_API_KEY: 'sk-test',
+      LOGBOOK_MODEL: 'scripted-model',
+      LOGBOOK_REMOTE_KEY: server.key,
+    };
+    const runFrom = join(root, 'runner');
+    mkdirSync(runFrom);
+    const r = await runCli(
+      ['run', '--remote', server.url, '--remote-dir', remoteDir, '--confirm', 'never', 'move things'],
+      { env, cwd: runFrom },
+    );
+    assert.equal(r.code, 0, r.stdout + r.stderr + server.output().slice(-3000));
+    assert.equal(readlinkSync(join(remoteDir, 'out')), '../outside.txt', 'the agent made no symlink');
+    const dirs = readdirSync(join(runFrom, '.logbook', 'conversations'));
+    convDir = join(runFrom, '.logbook', 'conversations', dirs[0]!);
+  });
+  after(async () => {
+    await llm?.close();
+    await server?.stop();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('logbook diff shows the rename as one file, each symlink by its target, a deleted file by its text', async () => {
+    const stat = await runCli(['diff', convDir, '--stat'], { env });
+    assert.equal(stat.code, 0, stat.stdout + stat.stderr);
+    assert.match(stat.stdout, /7 files changed/);
+    assert.match(stat.stdout, /^ {2}R same\.txt -> renamed\.txt$/m);
+    assert.match(stat.stdout, /^ {2}R a\.txt -> moved\.txt$/m);
+    assert.match(stat.stdout, /^ {2}A alias$/m);
+    assert.match(stat.stdout, /^ {2}A out$/m);
+    assert.match(stat.stdout, /^ {2}D b\.bin$/m);
+    assert.match(stat.stdout, /^ {2}D gone\.txt$/m);
+    assert.match(stat.stdout, /^ {2}M run\.sh$/m);
+    assert.doesNotMatch(stat.stdout, /^ {2}[AD] (a|moved)\.txt$/m);
+    const r = await runCli(['diff', convDir], { env });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /rename from a\.txt\nrename to moved\.txt\n--- a\/a\.txt\n\+\+\+ b\/moved\.txt/);
+    assert.match(r.stdout, /^ seven\n\+eight$/m);
+    assert.match(r.stdout, /rename from same\.txt\nrename to renamed\.txt\n[^\n]*\n[^\n]*\n\(renamed whole/);
+    assert.match(
+      r.stdout,
+      /\(a new symlink: its target\)\n--- \/dev\/null\n\+\+\+ b\/out\n@@[^\n]*\n\+\.\.\/outside\.txt/,
+    );
+    assert.match(r.stdout, /--- a\/gone\.txt\n\+\+\+ \/dev\/null\n@@[^\n]*\n-to be removed/);
+  });
+
+  it('logbook apply renames, removes, makes the symlink that stays inside, refuses the one that leads out', async () => {
+    const local = join(root, 'local');
+    gitRepo(local);
+    writeFileSync(join(root, 'outside.txt'), 'outside\n');
+    const r = await runCli(['apply', convDir], { env, cwd: local });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /^ {2}a\.txt -> moved\.txt$/m);
+    assert.match(r.stderr, /out: a symlink to \.\.\/outside\.txt, which leads outside the working tree/);
+    assert.equal(existsSync(join(local, 'a.txt')), false, 'a.txt is still here');
+    assert.equal(existsSync(join(local, 'same.txt')), false, 'same.txt is still here');
+    assert.equal(readFileSync(join(local, 'renamed.txt'), 'utf8'), 'renamed whole\n');
+    assert.equal(readFileSync(join(local, 'moved.txt'), 'utf8'), `${BASE}eight\n`);
+    assert.ok(lstatSync(join(local, 'alias')).isSymbolicLink(), 'alias is not a symlink');
+    assert.equal(readlinkSync(join(local, 'alias')), 'moved.txt');
+    assert.equal(existsSync(join(local, 'out')), false);
+    assert.equal(existsSync(join(local, 'gone.txt')), false);
+    assert.equal(existsSync(join(local, 'b.bin')), false, 'the binary file is still here');
+    assert.ok(executable(join(local, 'run.sh')), 'run.sh is not executable here');
+    // git finds the rename in what is left uncommitted.
+    git(local, 'add', '-A');
+    assert.match(git(local, 'diff', '--cached', '-M', '--name-status'), /^R\d+\ta\.txt\tmoved\.txt$/m);
+  });
+
+  it('a change here to the renamed file is merged under its new name', async () => {
+    const local = join(root, 'local-changed');
+    gitRepo(local);
+    writeFileSync(join(local, 'a.txt'), BASE.replace('one\n', 'ONE here\n'));
+    const r = await runCli(['apply', convDir, '--force'], { env, cwd: local });
+    assert.match(r.stdout, /1 merged with changes here/);
+    assert.equal(existsSync(join(local, 'a.txt')), false);
+    assert.equal(
+      readFileSync(join(local, 'moved.txt'), 'utf8'),
+      `${BASE.replace('one\n', 'ONE here\n')}eight\n`,
+    );
+  });
+});
