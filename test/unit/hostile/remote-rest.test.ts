@@ -91,6 +91,8 @@ describe('hostile: the commands of a runtime API conversation and its key', func
         r.stderr,
         /set LOGBOOK_REMOTE_KEY to its session API key, or LOGBOOK_RUNTIME_API_KEY and --runtime-api http:/,
       );
+      // The command is named once, not "logbook diff: logbook diff: ...".
+      assert.doesNotMatch(r.stderr, /(logbook \w+: ){2}/);
       assert.deepEqual(api.requests, []);
       assert.ok(!(r.stdout + r.stderr).includes('runtime-secret'));
     });

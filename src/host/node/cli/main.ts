@@ -78,8 +78,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
       io.err(err.message);
       io.err(`See logbook ${name} --help.`);
     } else if (err instanceof Error) {
-      // Expected failures (locked conversation, missing directory, bad settings) read as one line.
-      io.err(`logbook ${name}: ${err.message}`);
+      // Expected failures (locked conversation, missing directory, bad settings) read as one line,
+      // named once (some messages already start with the command's name).
+      io.err(err.message.startsWith(`logbook ${name}`) ? err.message : `logbook ${name}: ${err.message}`);
       if (errorNamed(err, 'EventStoreError') && err.code === 'LOST_DATA') io.err(repairHint('CONV_DIR'));
       if (io.env.LOGBOOK_DEBUG) io.err(err.stack ?? '');
     } else {
