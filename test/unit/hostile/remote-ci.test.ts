@@ -91,6 +91,8 @@ describe('hostile: applying a remote conversation whose server names files outsi
       const d = await runCli(['diff', conv], { env });
       assert.equal(d.code, 1, d.stdout + d.stderr);
       assert.match(d.stderr, /outside the working folder/);
+      // Each command is named once, not "logbook diff: logbook diff: ...".
+      for (const err of [r.stderr, d.stderr]) assert.doesNotMatch(err, /(logbook \w+: ){2}/);
     });
   }
 
