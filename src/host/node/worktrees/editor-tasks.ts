@@ -28,7 +28,13 @@ export {
 };
 export type { ChildWorktree, TaskConversation };
 export { createTask } from './create-task';
-export { applyDecision, discardDecision, recordTaskDecisions, rejectDecision } from './task-decision-log';
+export {
+  acceptDecision,
+  applyDecision,
+  discardDecision,
+  recordTaskDecisions,
+  rejectDecision,
+} from './task-decision-log';
 export { runSetupSteps } from './setup-run';
 export { acceptSetup, repositorySetup, setupAccepted } from './setup-source';
 export { newSessionInfo, readSessionInfo, writeSessionInfo } from '../cli/session-file';
