@@ -7,12 +7,7 @@
 export const TASK_DECISION_KEY = 'task_decision';
 
 export type TaskDecisionKind =
-  | 'accept_hunk'
-  | 'accept_file'
-  | 'reject_hunk'
-  | 'reject_file'
-  | 'apply'
-  | 'discard';
+  'accept_hunk' | 'accept_file' | 'reject_hunk' | 'reject_file' | 'apply' | 'discard';
 
 export interface TaskDecision {
   decision: TaskDecisionKind;
@@ -39,7 +34,14 @@ export interface TaskDecision {
   summary?: string;
 }
 
-const KINDS: readonly string[] = ['accept_hunk', 'accept_file', 'reject_hunk', 'reject_file', 'apply', 'discard'];
+const KINDS: readonly string[] = [
+  'accept_hunk',
+  'accept_file',
+  'reject_hunk',
+  'reject_file',
+  'apply',
+  'discard',
+];
 
 export function isTaskDecision(v: unknown): v is TaskDecision {
   if (!v || typeof v !== 'object') return false;

@@ -1,7 +1,7 @@
 // A worktree task reviewed per file and per hunk before apply, in real VS Code (issue 43): the
 // task's files under the inline review (its Accept / Reject CodeLens), one hunk of one file
 // rejected through its lens, the rest accepted, then applied. The main tree holds exactly the
-// accepted change, the branch a commit for the rejection. Decisions are refused while the task
+// accepted change, the branch a commit for the rejection, the task's log every decision. Decisions are refused while the task
 // runs. The window's folder is made a git repository for this suite only (its .git removed after);
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
@@ -184,11 +184,20 @@ describe('a worktree task reviewed per hunk', function () {
       encoding: 'utf8',
     });
     const decisions = (
-      JSON.parse(logged) as { task_decisions: { decision: string; via: string; path?: string }[] }
+      JSON.parse(logged) as {
+        task_decisions: { decision: string; via: string; path?: string; hunk?: string; commit?: string }[];
+      }
     ).task_decisions;
     assert.deepEqual(
       decisions.map((d) => `${d.decision} ${d.via} ${d.path ?? ''}`.trim()),
-      [`reject_hunk editor ${A}`, 'apply editor'],
+      [`reject_hunk editor ${A}`, `accept_hunk editor ${A}`, `accept_file editor ${B}`, 'apply editor'],
+    );
+    // An acceptance names the hunk (GRAPE, A's last line) and the branch's commit it was made on.
+    assert.equal(decisions[1]!.hunk, '@@ -7,1 +7,1 @@');
+    assert.equal(decisions[1]!.commit, decisions[2]!.commit);
+    assert.equal(
+      git(task.worktree, 'log', '-1', '--format=%s', decisions[1]!.commit!).trim(),
+      `Logbook review of task hunks: reject a hunk of ${A}`,
     );
   });
 });

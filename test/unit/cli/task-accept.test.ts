@@ -80,7 +80,9 @@ describe('logbook review --accept: acceptances recorded in the task log', functi
     );
     assert.match(
       lines[1]!,
-      new RegExp(`\\[task\\] You accepted every change to new\\.txt at the terminal \\(as on commit ${head.slice(0, 10)}\\)`),
+      new RegExp(
+        `\\[task\\] You accepted every change to new\\.txt at the terminal \\(as on commit ${head.slice(0, 10)}\\)`,
+      ),
     );
     const json = await runCli(['show', 'acc', '--json'], { cwd: repo, env });
     const report = JSON.parse(json.stdout) as {

@@ -147,9 +147,7 @@ export async function reviewCommand(argv: readonly string[], io: CliIo): Promise
         'review',
         io,
         task,
-        accepted.map((a) =>
-          acceptDecision(task, 'cli', a.path, head, a.hunk === undefined, header(a.hunk)),
-        ),
+        accepted.map((a) => acceptDecision(task, 'cli', a.path, head, a.hunk === undefined, header(a.hunk))),
       );
       return { committed, diff, rejected: [], accepted };
     }

@@ -146,5 +146,8 @@ export function acceptDecision(
   wholeFile: boolean,
   hunk?: string,
 ): TaskDecision {
-  return { ...rejectDecision(task, via, path, commit, wholeFile, hunk), decision: wholeFile ? 'accept_file' : 'accept_hunk' };
+  return {
+    ...rejectDecision(task, via, path, commit, wholeFile, hunk),
+    decision: wholeFile ? 'accept_file' : 'accept_hunk',
+  };
 }
