@@ -28,6 +28,7 @@ export {
 };
 export type { ChildWorktree, TaskConversation };
 export { createTask } from './create-task';
+export { createContinuedTask, filesAt } from './fork-task';
 export {
   acceptDecision,
   applyDecision,
