@@ -41,7 +41,17 @@ export async function continueTaskFrom(
   const tasks = await editorTasks();
   const record = await tasks.createContinuedTask(place.store, source, {
     files: tasks.filesAt(req.events, req.eventId),
-    materialize: req.materialize,
+    materialize: async (checkpoint, target) => {
+      try {
+        await req.materialize(checkpoint, target);
+      } catch (err) {
+        // A task run at a terminal keeps its checkpoints where the CLI does, not with the window's.
+        await tasks
+          .cliCheckpointsOf(source.worktree, process.env)
+          .materialize(checkpoint, target)
+          .catch(() => Promise.reject(err));
+      }
+    },
   });
   const id = randomUUID();
   mkdirSync(record.log, { recursive: true });
