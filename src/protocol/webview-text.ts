@@ -78,6 +78,7 @@ export const WEBVIEW_TEXT = {
   notAsSignedAfter: 'Not as signed right after this: event {0}, {1}',
   fork: 'Fork',
   forkTitle: 'Fork: continue from here',
+  forkTaskTitle: 'Fork: continue from here as a new task, in a worktree of its own',
   restore: 'Restore',
   restoreTitle: 'Restore files to here',
   undoRestore: 'Undo',

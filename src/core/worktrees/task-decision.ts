@@ -1,12 +1,13 @@
-// What the user decided about a worktree task's change: a hunk or a file taken back, the rest
-// applied, the task discarded. Each decision is recorded in the task's own signed log, as a
+// What the user decided about a worktree task's change: a hunk or a file accepted as it is or taken
+// back, the rest applied, the task discarded. Each decision is recorded in the task's own signed log, as a
 // ConversationStateUpdateEvent under TASK_DECISION_KEY, beside the commit it made on the branch,
 // so the log alone says what became of the task's work and where that was decided. This module
 // imports nothing: the CLI, the editor and the webview read the same record.
 
 export const TASK_DECISION_KEY = 'task_decision';
 
-export type TaskDecisionKind = 'reject_hunk' | 'reject_file' | 'apply' | 'discard';
+export type TaskDecisionKind =
+  'accept_hunk' | 'accept_file' | 'reject_hunk' | 'reject_file' | 'apply' | 'discard';
 
 export interface TaskDecision {
   decision: TaskDecisionKind;
@@ -14,11 +15,14 @@ export interface TaskDecision {
   branch: string;
   /** Where it was decided: `logbook review`/`apply`/`discard`, or the editor. */
   via: 'cli' | 'editor';
-  /** The file a rejection took back (relative to the worktree). */
+  /** The file a review decision is about (relative to the worktree). */
   path?: string;
-  /** The rejected hunk's header line (`@@ -3,2 +3,4 @@`), as the review listed it. */
+  /** The hunk's header line (`@@ -3,2 +3,4 @@`), as the review listed it. */
   hunk?: string;
-  /** The rejection's commit on the branch, or apply's merge commit. */
+  /**
+   * The rejection's commit on the branch, apply's merge commit, or the branch's commit an
+   * acceptance was made on (an acceptance changes nothing: this says which version was accepted).
+   */
   commit?: string;
   /** What apply did: merged, found nothing to bring, or stopped on conflicts. */
   outcome?: 'merged' | 'nothing' | 'conflict';
@@ -30,7 +34,14 @@ export interface TaskDecision {
   summary?: string;
 }
 
-const KINDS: readonly string[] = ['reject_hunk', 'reject_file', 'apply', 'discard'];
+const KINDS: readonly string[] = [
+  'accept_hunk',
+  'accept_file',
+  'reject_hunk',
+  'reject_file',
+  'apply',
+  'discard',
+];
 
 export function isTaskDecision(v: unknown): v is TaskDecision {
   if (!v || typeof v !== 'object') return false;
@@ -43,6 +54,10 @@ export function taskDecisionText(d: TaskDecision): string {
   const by = d.via === 'cli' ? 'at the terminal' : 'in the editor';
   const commit = d.commit ? ` (commit ${d.commit.slice(0, 10)})` : '';
   switch (d.decision) {
+    case 'accept_hunk':
+      return `You accepted a hunk of ${d.path ?? '?'}${d.hunk ? ` ${d.hunk}` : ''} ${by}${at(d)}`;
+    case 'accept_file':
+      return `You accepted every change to ${d.path ?? '?'} ${by}${at(d)}`;
     case 'reject_hunk':
       return `You rejected a hunk of ${d.path ?? '?'}${d.hunk ? ` ${d.hunk}` : ''} ${by}${commit}`;
     case 'reject_file':
@@ -56,6 +71,11 @@ export function taskDecisionText(d: TaskDecision): string {
     case 'discard':
       return `You discarded task ${d.task} ${by}: its worktree and branch are removed, this log is kept`;
   }
+}
+
+/** The branch's commit an acceptance was made on, in words. */
+function at(d: TaskDecision): string {
+  return d.commit ? ` (as on commit ${d.commit.slice(0, 10)})` : '';
 }
 
 /** `d` with its summary, as it is recorded. */

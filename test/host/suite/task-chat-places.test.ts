@@ -1,6 +1,7 @@
 // A worktree task's conversation in the chat reads and restores its own worktree (issue 43): the
-// timeline's points and diffs, "Restore files to here" and "Continue from here" of a task started
-// from the palette use the task's worktree and checkpoints, and never write the main working tree.
+// timeline's points and diffs, "Restore files to here" and "Continue from here" (a new task, in a
+// worktree of its own) of a task started from the palette use the task's worktree and checkpoints,
+// and never write the main working tree.
 // The window's folder is made a git repository for this suite only (its .git is removed after);
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
@@ -137,10 +138,61 @@ describe('worktree task conversations read their worktree', function () {
     const startTab = tabs().find((t) => t.label === startLabel)!.input as vscode.TabInputTextDiff;
     assert.equal((await vscode.workspace.openTextDocument(startTab.original)).getText(), ORIGINAL);
 
-    // Continue from here would make a conversation of the window (its folder the main tree): refused.
-    const action = (await session.conversation.events()).find((e) => e.kind === 'ActionEvent');
+    // Continue from here makes a new task: its own branch and worktree, holding the files at that
+    // point (before the edit, at the action), never a conversation of the window's folder.
+    const events = await session.conversation.events();
+    const action = events.find((e) => e.kind === 'ActionEvent');
     assert.ok(action);
-    await assert.rejects(service.forkFrom(id, action.id), /worktree task/);
+    const sourceBefore = treeHashes(worktree);
+    const atAction = await service.forkFrom(id, action.id);
+    const store = (await taskPlace()).store;
+    const second = store.get('placed-2');
+    assert.equal(service.activeId, atAction.forkId, 'the chat does not show the continued task');
+    assert.equal(second.base, store.get('placed').base);
+    assert.equal(readFileSync(join(second.worktree, FILE), 'utf8'), ORIGINAL);
+    assert.ok(
+      (await (await service.session(atAction.forkId)).conversation.events()).some((e) => e.id === action.id),
+    );
+    // After the edit's result: the files as the task left them; the continued task goes on there.
+    const seen = events.find((e) => e.kind === 'ObservationEvent')!;
+    llms.push(
+      await scriptedModel({
+        name: 'task-place-continued',
+        turns: [
+          {
+            match: { lastRole: 'user' as const, lastContentIncludes: '(continued)' },
+            reply: {
+              toolCalls: [
+                {
+                  id: 'call_more',
+                  name: 'file_editor',
+                  arguments: {
+                    command: 'str_replace',
+                    path: FILE,
+                    old_str: 'line 2\n',
+                    new_str: 'line 2 continued\n',
+                    security_risk: 'LOW',
+                  },
+                },
+              ],
+            },
+          },
+          {
+            match: { lastRole: 'tool' as const },
+            reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
+          },
+        ],
+      }),
+    );
+    const afterEdit = await service.forkFrom(id, seen.id);
+    const third = store.get('placed-3');
+    const continued = await service.session(afterEdit.forkId);
+    assert.equal(readFileSync(join(third.worktree, FILE), 'utf8'), 'line 1 by the task\nline 2\n');
+    await continued.send('go on (continued)');
+    assert.equal(await continued.settled(), 'finished', continued.conversation.state.lastError?.message);
+    assert.equal(readFileSync(join(third.worktree, FILE), 'utf8'), 'line 1 by the task\nline 2 continued\n');
+    assert.deepEqual(treeHashes(worktree), sourceBefore, 'continuing wrote the source task');
+    assert.deepEqual(treeHashes(root), before, 'continuing wrote the main working tree');
 
     // Restore files to here: the worktree goes back, the main tree is not written.
     const ui = new RestoreAll();

@@ -1,7 +1,7 @@
 // A worktree task reviewed per file and per hunk before apply, in real VS Code (issue 43): the
 // task's files under the inline review (its Accept / Reject CodeLens), one hunk of one file
 // rejected through its lens, the rest accepted, then applied. The main tree holds exactly the
-// accepted change, the branch a commit for the rejection. Decisions are refused while the task
+// accepted change, the branch a commit for the rejection, the task's log every decision. Decisions are refused while the task
 // runs. The window's folder is made a git repository for this suite only (its .git removed after);
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
@@ -90,7 +90,7 @@ describe('a worktree task reviewed per hunk', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     delete process.env.LOGBOOK_WORKTREES_DIR;
     rmSync(join(root, '.git'), { recursive: true, force: true });
-    for (const f of [A, B]) rmSync(join(root, f), { force: true });
+    for (const f of [A, B, 'hunks-continued.txt']) rmSync(join(root, f), { force: true });
     rmSync(data, { recursive: true, force: true });
   });
 
@@ -184,11 +184,80 @@ describe('a worktree task reviewed per hunk', function () {
       encoding: 'utf8',
     });
     const decisions = (
-      JSON.parse(logged) as { task_decisions: { decision: string; via: string; path?: string }[] }
+      JSON.parse(logged) as {
+        task_decisions: { decision: string; via: string; path?: string; hunk?: string; commit?: string }[];
+      }
     ).task_decisions;
     assert.deepEqual(
       decisions.map((d) => `${d.decision} ${d.via} ${d.path ?? ''}`.trim()),
-      [`reject_hunk editor ${A}`, 'apply editor'],
+      [`reject_hunk editor ${A}`, `accept_hunk editor ${A}`, `accept_file editor ${B}`, 'apply editor'],
     );
+    // An acceptance names the hunk (GRAPE, A's last line) and the branch's commit it was made on.
+    assert.equal(decisions[1]!.hunk, '@@ -7,1 +7,1 @@');
+    assert.equal(decisions[1]!.commit, decisions[2]!.commit);
+    assert.equal(
+      git(task.worktree, 'log', '-1', '--format=%s', decisions[1]!.commit!).trim(),
+      `Logbook review of task hunks: reject a hunk of ${A}`,
+    );
+  });
+
+  it('a task run at a terminal is continued from a point in the chat, from the CLI checkpoints', async () => {
+    await llm?.close();
+    const C = 'hunks-continued.txt';
+    llm = await startScriptedLlm({
+      scenario: {
+        name: 'task-continued',
+        turns: [
+          {
+            reply: {
+              toolCalls: [
+                {
+                  id: 'call_c1',
+                  name: 'file_editor',
+                  arguments: { command: 'create', path: C, file_text: 'one\n', security_risk: 'LOW' },
+                },
+              ],
+            },
+          },
+          {
+            match: { lastRole: 'tool' as const },
+            reply: { toolCalls: [edit('call_c2', C, 'one\n', 'two\n')] },
+          },
+          {
+            match: { lastRole: 'tool' as const },
+            reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
+          },
+        ],
+      },
+    });
+    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    const child = spawn(process.execPath, [cli, 'run', '--worktree=cont', '--confirm', 'never', 'make C'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        ELECTRON_RUN_AS_NODE: '1',
+        LOGBOOK_BASE_URL: llm.baseUrl,
+        LOGBOOK_MODEL: 'scripted-model',
+        LOGBOOK_WORKTREES_DIR: data,
+      },
+      stdio: 'ignore',
+    });
+    assert.equal((await once(child, 'exit'))[0], 0, 'the task failed');
+    const source = (await taskPlace()).store.get('cont');
+    const sourceBefore = treeHashes(source.worktree);
+    const mainBefore = treeHashes(root);
+    const id = await vscode.commands.executeCommand<string>('logbook.tasks.openConversation', 'cont');
+    const { service } = await logbook();
+    const events = await (await service.session(id)).conversation.events();
+    const second = events.find(
+      (e) => e.kind === 'ActionEvent' && (e as { tool_call_id?: string }).tool_call_id === 'call_c2',
+    )!;
+    const { forkId } = await service.forkFrom(id, second.id);
+    assert.equal(service.activeId, forkId);
+    const continued = (await taskPlace()).store.get('cont-2');
+    assert.equal(readFileSync(join(continued.worktree, C), 'utf8'), 'one\n', 'not the files before call_c2');
+    assert.equal(readFileSync(join(source.worktree, C), 'utf8'), 'two\n');
+    assert.deepEqual(treeHashes(source.worktree), sourceBefore, 'the source task changed');
+    assert.deepEqual(treeHashes(root), mainBefore, 'the main working tree changed');
   });
 });

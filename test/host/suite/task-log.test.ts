@@ -134,16 +134,18 @@ describe('task decisions in the task log, a terminal discard seen by the window'
 
   it('a terminal review and apply beside the window: the window records them, the chat shows them', async () => {
     const t = await shownTask('beside');
+    const accepted = cli('review', 'beside', '--accept-file', 'beside.txt');
+    assert.match(accepted.stderr, /the window that holds its conversation records this/);
     const review = cli('review', 'beside', '--reject-file', 'beside.txt');
     assert.match(review.stderr, /the window that holds its conversation records this/);
     cli('apply', 'beside');
-    await until(() => t.shown().length === 2, 'the chat to show both decisions', 15_000);
-    assert.deepEqual(t.shown(), ['reject_file cli', 'apply cli']);
-    assert.deepEqual(await logged(t.session), ['reject_file cli', 'apply cli']);
+    await until(() => t.shown().length === 3, 'the chat to show the three decisions', 15_000);
+    assert.deepEqual(t.shown(), ['accept_file cli', 'reject_file cli', 'apply cli']);
+    assert.deepEqual(await logged(t.session), ['accept_file cli', 'reject_file cli', 'apply cli']);
     const sources = (await t.session.conversation.events())
       .filter((e) => e.kind === 'ConversationStateUpdateEvent' && e.key === 'task_decision')
       .map((e) => e.source);
-    assert.deepEqual(sources, ['user', 'user'], 'the window did not record them as the user’s');
+    assert.deepEqual(sources, ['user', 'user', 'user'], 'the window did not record them as the user’s');
     assert.equal(t.session.readOnly, false, 'the window let go of the conversation');
   });
 

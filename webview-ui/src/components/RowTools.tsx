@@ -2,7 +2,7 @@
 // there. Shown while the row is hovered or holds keyboard focus; in a card's head they take room from
 // the summary (as inline actions do in the Source Control view), never from the badges.
 import { send } from '../vscode-api';
-import { restoreMeaning, type Row } from '../state/store';
+import { header, restoreMeaning, type Row } from '../state/store';
 import { IconButton } from './IconButton';
 import { t } from '../lib/text';
 
@@ -21,7 +21,8 @@ export function RowTools({ row, conversationId }: { row: Row; conversationId: st
       <IconButton
         icon="repo-forked"
         text={t('fork')}
-        label={t('forkTitle')}
+        // A worktree task's conversation continues as a new task (its own branch and worktree).
+        label={t(header.value?.task ? 'forkTaskTitle' : 'forkTitle')}
         onClick={() => send({ type: 'forkFrom', conversationId, eventId: row.event.id })}
       />
       {restorable && (

@@ -4,7 +4,7 @@ import { RUNTIME_API_OPTION_HELP } from './help-remote';
 
 /** The lines `logbook --help` lists them with (after agents). */
 export const TASK_OVERVIEW = `  tasks               list the worktree tasks of this repository (run --worktree starts one)
-  review              list a worktree task's change as numbered hunks; take hunks or files back
+  review              list a worktree task's change as numbered hunks; take back or accept them
   apply               merge a worktree task's change into this working tree
   discard             remove a worktree task's worktree and branch (its log is kept)`;
 
@@ -52,6 +52,8 @@ See docs/WORKTREES.md.`,
   review: `Usage: logbook review TASK
        logbook review TASK --reject N[,M...] --digest DIGEST
        logbook review TASK --reject-file PATH [--reject-file PATH...]
+       logbook review TASK --accept N[,M...] --digest DIGEST
+       logbook review TASK --accept-file PATH [--accept-file PATH...]
 
 Lists the task's change against its base (its branch logbook/TASK), file by file, as numbered
 hunks, and the listing's digest. What the task left uncommitted in its worktree is first committed
@@ -60,13 +62,17 @@ on its branch, as logbook apply does. Colours only on a terminal.
 With --reject, those hunks are taken back as the editor's review does: each is reverted in the
 task's worktree and committed on its branch, one commit per hunk. --reject-file takes the task's
 whole change to a file back (a file the task added is removed), one commit per file. logbook apply
-then brings exactly the rest. A running or discarded task is refused.
+then brings exactly the rest. --accept and --accept-file change nothing on the branch: they record
+in the task's log that you reviewed and accepted those hunks or files, and on which commit. One kind
+of decision per run. A running or discarded task is refused.
 
 Options:
   --reject N[,M...]      the hunks to take back, by the listing's numbers
   --digest DIGEST        with --reject: the listing's digest; when the task changed since, nothing
                          is taken back (list it again and use its numbers)
   --reject-file PATH     a file as the listing names it (a path, never a pattern)
+  --accept N[,M...]      the hunks you accept, by the listing's numbers (with --digest)
+  --accept-file PATH     a file whose whole change you accept
   -h, --help             show this help
 
 See docs/WORKTREES.md.`,

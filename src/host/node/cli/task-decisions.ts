@@ -21,4 +21,6 @@ export async function recordFromCli(
   });
   if (how === 'queued')
     io.err(`task ${task.name}: the window that holds its conversation records this in its log.`);
+  if (how === 'no log')
+    io.err(`task ${task.name} has no conversation log (its start failed): this is not recorded in one.`);
 }

@@ -26,6 +26,10 @@ export interface CreateOptions {
   task: string;
   name?: string;
   carry?: boolean;
+  /** The commit to start from instead of HEAD (a continued task starts from its source's base). */
+  base?: string;
+  /** false: the worktree is made without its files (a continued task's come from a checkpoint). */
+  checkout?: boolean;
 }
 
 export interface Created {
@@ -45,7 +49,9 @@ export function createTask(store: TaskStore, opts: CreateOptions): Created {
     throw new Error(`the branch ${branch} exists already; pick another name, or delete that branch first.`);
   const worktree = store.worktreeDir(name);
   if (existsSync(worktree)) throw new Error(`${worktree} exists already; pick another name.`);
-  const head = gitTry(opts.from, ['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+  const head = gitTry(opts.from, ['rev-parse', '--verify', '--quiet', `${opts.base ?? 'HEAD'}^{commit}`]);
+  if (head.code !== 0 && opts.base !== undefined)
+    throw new Error(`the commit ${opts.base} is not in ${opts.from} any more.`);
   if (head.code !== 0)
     throw new Error(`${opts.from} has no commit yet; a task starts from one (make a first commit).`);
 
@@ -65,7 +71,8 @@ export function createTask(store: TaskStore, opts: CreateOptions): Created {
   holdTaskOwner(record.log);
   store.put(record);
   mkdirSync(dirname(worktree), { recursive: true });
-  git(opts.from, ['worktree', 'add', '--quiet', '-b', branch, worktree, record.base]);
+  const checkout = opts.checkout === false ? ['--no-checkout'] : [];
+  git(opts.from, ['worktree', 'add', '--quiet', ...checkout, '-b', branch, worktree, record.base]);
   const carried = opts.carry ? carryChange(opts.from, worktree) : null;
   return { record, carried };
 }

@@ -3,6 +3,7 @@
 // parses the task store, git runs, the CLI's settings or a log's state.
 import { openReadOnly } from '../cli/conversation-dir';
 import { cliSettings } from '../cli/cli-settings';
+import { checkpointStore } from '../cli/checkpoint-env';
 import type { TaskRecord } from '../../../core/worktrees';
 import { applyObstacle, applyTask, commitPending } from './apply-task';
 import { commitRejection } from './review-commit';
@@ -28,7 +29,14 @@ export {
 };
 export type { ChildWorktree, TaskConversation };
 export { createTask } from './create-task';
-export { applyDecision, discardDecision, recordTaskDecisions, rejectDecision } from './task-decision-log';
+export { createContinuedTask, filesAt } from './fork-task';
+export {
+  acceptDecision,
+  applyDecision,
+  discardDecision,
+  recordTaskDecisions,
+  rejectDecision,
+} from './task-decision-log';
 export { runSetupSteps } from './setup-run';
 export { acceptSetup, repositorySetup, setupAccepted } from './setup-source';
 export { newSessionInfo, readSessionInfo, writeSessionInfo } from '../cli/session-file';
@@ -50,6 +58,14 @@ export function taskPlaceOf(folder: string, env: Env): TaskPlace {
   const store = new TaskStore(root, repositoryAt(folder));
   const setup = settings.get<string | null>('worktrees.setup')?.trim() || null;
   return { store, root, setup, workingTree: git(folder, ['rev-parse', '--show-toplevel']).trim() };
+}
+
+/** The checkpoints `logbook run` keeps of `worktree` (a task run at a terminal), as the CLI's settings place them. */
+export function cliCheckpointsOf(
+  worktree: string,
+  env: Env,
+): { materialize(c: string, to: string): Promise<void> } {
+  return checkpointStore(worktree, cliSettings('fork', env), env);
 }
 
 export function factsOf(record: TaskRecord): Promise<TaskFactsReport> {

@@ -133,3 +133,21 @@ export function rejectDecision(
 export function discardDecision(task: Task, via: TaskDecision['via']): TaskDecision {
   return { decision: 'discard', task: task.name, branch: task.branch, via };
 }
+
+/**
+ * An acceptance (of one hunk, with its header, or of the whole file) as recorded: nothing changes on
+ * the branch, so `commit` is the branch's commit the reviewed change was on.
+ */
+export function acceptDecision(
+  task: Task,
+  via: TaskDecision['via'],
+  path: string,
+  commit: string | null,
+  wholeFile: boolean,
+  hunk?: string,
+): TaskDecision {
+  return {
+    ...rejectDecision(task, via, path, commit, wholeFile, hunk),
+    decision: wholeFile ? 'accept_file' : 'accept_hunk',
+  };
+}

@@ -10,13 +10,24 @@ function ownerLock(log: string): { dir: string; file: string } {
   return { dir: dirname(log), file: `${basename(log)}.owner` };
 }
 
+const held = new Map<string, () => void>();
+
 /** Takes the task's owner lock for this process, released when it exits; throws when another holds it. */
 export function holdTaskOwner(log: string): void {
   const { dir, file } = ownerLock(log);
   const got = acquireLock(dir, file, 'logbook run --worktree');
   if (!got.acquired)
     throw new Error(`the task whose log is ${log} is being started by another process: ${got.message}`);
-  process.once('exit', () => got.lock.release());
+  const release = () => {
+    if (held.delete(log)) got.lock.release();
+  };
+  held.set(log, release);
+  process.once('exit', release);
+}
+
+/** Lets go of the owner lock of a task this process made and then removed again. */
+export function releaseTaskOwner(log: string): void {
+  held.get(log)?.();
 }
 
 /** Whether the process that started the task still runs. */

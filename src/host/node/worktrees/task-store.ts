@@ -7,7 +7,7 @@
 //   <root>/<repo-key>/.conversations/<name>/  its conversation log, kept when the task is discarded
 // A task name never starts with a dot, so no task's folder meets the registry's.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { writeFileDurable } from '../../../core/log/durable-file';
@@ -98,6 +98,11 @@ export class TaskStore {
   put(record: TaskRecord): void {
     mkdirSync(join(this.dir, '.tasks'), { recursive: true });
     writeFileDurable(this.recordFile(record.name), JSON.stringify(record, null, 2) + '\n');
+  }
+
+  /** Removes the record of a task made and undone again in one go (a continued task that failed). */
+  remove(name: string): void {
+    rmSync(this.recordFile(name), { force: true });
   }
 
   /** Every task of the repository, oldest first; a damaged record is reported, not skipped silently. */

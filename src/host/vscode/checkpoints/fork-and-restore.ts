@@ -21,7 +21,7 @@ export interface ForkContext {
   checkpointStore(id: string): WorkspaceCheckpointStore;
   /** The folder a conversation works in (a worktree task's worktree), if any. */
   workspace(id: string): string | undefined;
-  /** The conversation is a worktree task's (it cannot be forked: a fork has no worktree of its own). */
+  /** The conversation is a worktree task's (Continue from here makes a new task of it). */
   isTask(id: string): boolean;
   signing(): Promise<SigningIdentity>;
   headFile(id: string): string;
@@ -35,7 +35,7 @@ export async function forkFrom(
   eventId: string,
   ui: { offerRestore?: (paths: string[]) => Promise<boolean>; restore?: RestoreUi } = {},
 ): Promise<{ forkId: string; offer?: Promise<RestoreOutcome | undefined> }> {
-  refuseTaskFork(ctx, conversationId);
+  if (ctx.isTask(conversationId)) return { forkId: await continueTask(ctx, conversationId, eventId) };
   const source = await ctx.session(conversationId);
   const fork = await forkAndOpen(ctx, conversationId, eventId);
   const folder = ctx.workspace(conversationId);
@@ -60,6 +60,30 @@ export async function forkFrom(
     void vscode.window.showErrorMessage(vscode.l10n.t('Logbook: {0}', errorText(err, vscode.l10n)));
   });
   return { forkId: fork.id, offer };
+}
+
+/**
+ * A worktree task's conversation continues as a new task, with a branch and worktree of its own
+ * holding the files at that point (tasks/task-continue.ts, in the Tasks bundle): a fork here would be
+ * a conversation of the window, working in the main working tree the task was kept off.
+ */
+async function continueTask(ctx: ForkContext, conversationId: string, eventId: string): Promise<string> {
+  const source = await ctx.session(conversationId);
+  const store = ctx.checkpointStore(conversationId) as WorkspaceCheckpointStore & {
+    materialize?(checkpoint: string, target: string): Promise<void>;
+  };
+  const signing = await ctx.signing();
+  return vscode.commands.executeCommand<string>('logbook.tasks.continueFrom', {
+    worktree: ctx.workspace(conversationId),
+    eventId,
+    events: await source.conversation.events(),
+    fork: (dir: string, chain: { conversationId: string; headFile: string }) =>
+      forkConversation(source, eventId, dir, signing, chain),
+    materialize: (checkpoint: string, target: string) => {
+      if (!store.materialize) throw new Error('The task has no checkpoints of its own to continue from.');
+      return store.materialize(checkpoint, target);
+    },
+  });
 }
 
 /** Forks and opens the fork; resolves to its session. */
@@ -126,14 +150,14 @@ export async function restoreFilesAt(
 }
 
 /**
- * A fork would be a conversation of the window, working in its folder: a worktree task's history
- * continued there could write the main working tree the task was kept off.
+ * A fork in the window would be a conversation of the window, working in its folder: a worktree
+ * task's history continued there could write the main working tree the task was kept off.
  */
 function refuseTaskFork(ctx: ForkContext, conversationId: string): void {
   if (ctx.isTask(conversationId))
     throw new Error(
       vscode.l10n.t(
-        "Continue from here is not available in a worktree task's conversation: restore its files to here, or start a new task.",
+        "A worktree task's conversation is not forked into the window: use Continue from here, which makes a new task of it.",
       ),
     );
 }

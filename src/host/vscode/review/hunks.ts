@@ -87,6 +87,15 @@ export function findHunk(hunks: readonly Hunk[], key: HunkKey): Hunk | undefined
   return hunks.find((h) => same(h) && h.oldStart === key.oldStart) ?? hunks.find(same);
 }
 
+/**
+ * The hunk's header as a unified diff without context names it (`@@ -3,2 +3,4 @@`): 1-based lines,
+ * and for an empty side the line it follows.
+ */
+export function hunkHeader(h: Hunk): string {
+  const side = (line: number, count: number) => `${count === 0 ? line : line + 1},${count}`;
+  return `@@ -${side(h.oldLine, h.removedLines)} +${side(h.newLine, h.addedLines)} @@`;
+}
+
 /** A short unified diff (no file headers), capped at `maxLines`. */
 export function briefDiff(before: string, after: string, maxLines = 40): string {
   const patch = structuredPatch('a', 'b', before, after, '', '', { context: 1 });

@@ -9,7 +9,15 @@ import { displayPath, openDocument, pathToUri, sameResource } from '../ports/wor
 import { openChanges } from './changes-view';
 import { deleteCreatedFile, readCurrentText, restoreText, revertHunk } from './document-edits';
 import { hunkOwners } from './hunk-owners';
-import { acceptIntoBaseline, briefDiff, computeHunks, findHunk, revertInCurrent, type Hunk } from './hunks';
+import {
+  acceptIntoBaseline,
+  briefDiff,
+  computeHunks,
+  findHunk,
+  hunkHeader,
+  revertInCurrent,
+  type Hunk,
+} from './hunks';
 import { Proposals, type ProposalDecision, type ProposalRequest } from './proposals';
 import { ReviewCodeLensProvider, type ReviewedDocument } from './review-codelens';
 import { reviewCommandIds, type FileRef, type HunkRef, type ReviewCommandIds } from './review-commands';
@@ -23,6 +31,15 @@ export interface RejectedChange {
   /** The agent's actions that wrote the file in that conversation. */
   actionIds: string[];
   wholeFile: boolean;
+}
+
+/** A change the user accepted: a hunk (its header, as a unified diff names it) or a whole file. */
+export interface AcceptedChange {
+  conversationId: string;
+  path: string;
+  wholeFile: boolean;
+  /** The hunk's `@@ -a,b +c,d @@` line, for a hunk. */
+  hunk?: string;
 }
 
 /** A check every accept and reject passes first: a message refuses the decision (an error says it). */
@@ -47,6 +64,9 @@ export class ReviewController implements vscode.Disposable {
   private readonly rejected = new vscode.EventEmitter<RejectedChange>();
   /** Fires when the user rejects an agent's change (a hunk or a whole file), for the chat to say so. */
   readonly onDidReject = this.rejected.event;
+  private readonly accepted = new vscode.EventEmitter<AcceptedChange>();
+  /** Fires when the user accepts a change (a worktree task records it in its log). */
+  readonly onDidAccept = this.accepted.event;
   private readonly decorations = new ReviewDecorations();
   private readonly codeLenses: ReviewCodeLensProvider;
   private readonly baselines: VirtualDocumentProvider;
@@ -132,6 +152,12 @@ export class ReviewController implements vscode.Disposable {
     const hunk = findHunk(computeHunks(review.baseline ?? '', document.getText()), ref);
     if (!hunk) return false;
     review.baseline = acceptIntoBaseline(review.baseline ?? '', hunk);
+    this.accepted.fire({
+      conversationId: ref.conversationId,
+      path: ref.path,
+      wholeFile: false,
+      hunk: hunkHeader(hunk),
+    });
     this.afterReviewChange(ref.conversationId, ref.path);
     return true;
   }
@@ -162,7 +188,9 @@ export class ReviewController implements vscode.Disposable {
     const review = this.state.get(ref.conversationId, ref.path);
     if (!review) return;
     const document = await vscode.workspace.openTextDocument(pathToUri(ref.path));
+    const changed = review.baseline !== document.getText();
     review.baseline = document.getText();
+    if (changed) this.accepted.fire({ conversationId: ref.conversationId, path: ref.path, wholeFile: true });
     this.afterReviewChange(ref.conversationId, ref.path);
   }
 
@@ -339,6 +367,7 @@ export class ReviewController implements vscode.Disposable {
       d.dispose();
     this.changed.dispose();
     this.rejected.dispose();
+    this.accepted.dispose();
   }
 
   // ---- internals -------------------------------------------------------------------------------

@@ -2,6 +2,7 @@
 // commands and the view's refresh load on first use (the lazy task-commands bundle).
 import * as vscode from 'vscode';
 import type { TaskChat } from './task-chat';
+import type { ContinueRequest } from './task-continue';
 import type { ReviewController } from '../review/review-controller';
 import type { TaskWiring } from './task-wiring';
 import type { TaskNode, TasksTree } from './tasks-tree';
@@ -78,6 +79,15 @@ export function registerTasks(
         (await wire()).run(id, args),
       ),
     ),
+    // The chat's Continue from here on a task's conversation (not in the palette): its errors go
+    // back to the chat, which shows them.
+    vscode.commands.registerCommand('logbook.tasks.continueFrom', async (req: ContinueRequest) => {
+      try {
+        return await (await commands()).continueTaskFrom(log, chat, req);
+      } finally {
+        refresh();
+      }
+    }),
     { dispose: () => void wired?.then((w) => w.dispose()) },
   ];
 }

@@ -100,6 +100,8 @@ export async function reviewTaskHunks(
 /**
  * Ties the tasks' reviews to their branches: no decision while a task runs or in an untrusted
  * window, and each rejection committed on the task's branch before the reject command returns.
+ * An acceptance changes nothing on the branch; the task's log records it, with the branch's commit
+ * the accepted change is on.
  */
 export function connectTaskReview(
   review: ReviewController,
@@ -135,6 +137,17 @@ export function connectTaskReview(
           vscode.l10n.t('Logbook: the rejection could not be committed on the task branch: {0}', String(err)),
         );
       }
+    }),
+    review.onDidAccept(({ conversationId, path, wholeFile, hunk }) => {
+      const task = taskOf(conversationId);
+      if (!task) return;
+      const head = tasks.gitTry(task.worktree, ['rev-parse', '--verify', `${task.branch}^{commit}`]);
+      const commit = head.code === 0 ? head.stdout.trim() : null;
+      const file = relative(task.worktree, path);
+      void recordFromEditor(chat, log, task, [
+        tasks.acceptDecision(task, 'editor', file, commit, wholeFile, hunk),
+      ]);
+      log.info(`Tasks: the review of ${task.name} accepted a change of ${path}`);
     }),
   );
 }

@@ -91,7 +91,10 @@ export async function startTaskInWorktree(
   mkdirSync(record.log, { recursive: true });
   const session = await chat.showTask(id, placeOf(record));
   // What `logbook show`, `approve` and `run --store` read: the conversation's id and workspace.
-  tasks.writeSessionInfo(record.log, tasks.newSessionInfo({ id, workspace: record.worktree, ...recorded() }));
+  tasks.writeSessionInfo(
+    record.log,
+    tasks.newSessionInfo({ id, workspace: record.worktree, ...recordedSettings() }),
+  );
   await vscode.commands.executeCommand('logbook.chat.focus');
   await session.setMode(readDefaultMode());
   // After the task's message, so the model reads the setup's commands as answered calls of its turn.
@@ -102,7 +105,7 @@ export async function startTaskInWorktree(
 }
 
 /** The editor's settings as session.json records them: never a key, nor a URL's credentials. */
-function recorded() {
+export function recordedSettings() {
   const url = editorSetting<string>('model.baseURL');
   return {
     confirmation: editorSetting<ConfirmationMode>('confirmation.mode'),

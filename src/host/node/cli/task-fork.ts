@@ -1,0 +1,120 @@
+// `logbook fork TASK|LOG [--at ID] [--name NEW]` on a worktree task's conversation: a new task,
+// on a branch and worktree of its own, holding the source task's files at that point and its
+// conversation up to it (worktrees/fork-task.ts). `logbook run --store LOG "…"` goes on there, in
+// the new task's worktree, with the sandbox and confirmations of any task.
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { forkStore } from '../../../core/agent/fork';
+import type { TaskRecord } from '../../../core/worktrees';
+import { printableLine } from '../../../core/text/printable';
+import { cliHeadFile } from '../config-dir';
+import { openConversationStore } from '../session/conversation-store';
+import { createContinuedTask, filesAt } from '../worktrees/fork-task';
+import type { TaskStore } from '../worktrees/task-store';
+import { checkpointStore } from './checkpoint-env';
+import { cliSettings } from './cli-settings';
+import { openReadOnly, readEvents } from './conversation-dir';
+import { EXIT } from './exit-codes';
+import { findEvent } from './find-event';
+import type { CliIo } from './io';
+import { keepRecord } from './kept-record';
+import { newSessionInfo, readSessionInfo, writeSessionInfo } from './session-file';
+import { cliSigningIdentity } from './signing';
+import { cliTaskStore } from './task-cli';
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** The task whose log is `dir`, looked for in the repository here and in the one the log works in. */
+export function taskOfLog(io: CliIo, dir: string): { store: TaskStore; task: TaskRecord } | undefined {
+  const wanted = real(dir);
+  const places = [io.cwd, readSessionInfo(dir)?.workspace].filter((p): p is string => !!p);
+  for (const from of places) {
+    let store: TaskStore;
+    try {
+      store = cliTaskStore('fork', io, from);
+    } catch {
+      continue; // not a repository (or gone): the log is no task of it
+    }
+    const task = store.list().find((t) => real(t.log) === wanted);
+    if (task) return { store, task };
+  }
+  return undefined;
+}
+
+export async function forkTask(
+  io: CliIo,
+  found: { store: TaskStore; task: TaskRecord },
+  at: string | undefined,
+  name: string | undefined,
+): Promise<number> {
+  const { store, task: source } = found;
+  const settings = cliSettings('fork', io.env, { warn: (line) => io.err(line) });
+  const log = await openReadOnly(source.log);
+  let eventId: string;
+  let files: ReturnType<typeof filesAt>;
+  try {
+    const { events } = await readEvents(log);
+    eventId =
+      at === undefined || at === 'now'
+        ? (events.at(-1)?.id ?? '')
+        : (await findEvent(log, at, source.name)).eventId;
+    files = filesAt(events, eventId);
+  } catch (err) {
+    await log.close();
+    throw err;
+  }
+  const checkpoints = checkpointStore(source.worktree, settings, io.env);
+  try {
+    const record = await createContinuedTask(store, source, {
+      ...(name !== undefined ? { name } : {}),
+      files,
+      materialize: (checkpoint, target) => checkpoints.materialize(checkpoint, target),
+    });
+    const id = randomUUID();
+    mkdirSync(record.log, { recursive: true });
+    const target = await openConversationStore(record.log, {
+      signing: cliSigningIdentity(io, settings),
+      conversationId: id,
+      headFile: cliHeadFile(io.env, record.log),
+      lockHolder: `logbook fork (pid ${process.pid})`,
+    });
+    try {
+      await forkStore(log, readSessionInfo(source.log)?.id ?? source.name, eventId, target);
+    } finally {
+      await target.close();
+    }
+    const before = readSessionInfo(source.log);
+    const {
+      title: _title,
+      created_at: _created,
+      ...kept
+    } = before ?? {
+      created_at: '',
+      confirmation: 'risky' as const,
+      max_iterations: null,
+      max_tool_calls_per_reply: null,
+      model: null,
+    };
+    const info = newSessionInfo({ ...kept, id, workspace: record.worktree });
+    writeSessionInfo(record.log, info);
+    keepRecord(io.env, record.log, info);
+    io.err(
+      printableLine(
+        `task ${record.name}: continued from task ${source.name} at event ${eventId}; branch ${record.branch} ` +
+          `from ${record.base.slice(0, 10)}, worktree ${record.worktree}` +
+          ('base' in files ? ' (no action had run: the base commit’s files)' : ' (the files at that point)'),
+      ),
+    );
+    io.err(`task ${source.name} is left as it was. Go on with: logbook run --store ${record.log} "MESSAGE"`);
+    io.out(record.log);
+    return EXIT.ok;
+  } finally {
+    await log.close();
+  }
+}
