@@ -6,17 +6,7 @@ import { join } from 'node:path';
 import { checkSdkFolder } from '../../support/openhands-sdk-schema';
 import { printed, runCli } from './cli-runner';
 import { CliFixture } from './fixtures';
-import { createCall, finishCall, gitIn, makeRepo } from './worktree-fixtures';
-
-const ORIGINAL = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-
-function replaceCall(id: string, from: string, to: string) {
-  return {
-    id,
-    name: 'file_editor',
-    arguments: { command: 'str_replace', path: 'a.txt', old_str: from, new_str: to, security_risk: 'LOW' },
-  };
-}
+import { finishedWorktreeTask, gitIn, threeHunkTurns } from './worktree-fixtures';
 
 describe('logbook review --accept: acceptances recorded in the task log', function () {
   this.timeout(120_000);
@@ -25,30 +15,8 @@ describe('logbook review --accept: acceptances recorded in the task log', functi
 
   async function finishedTask(name: string) {
     const base = fx.tmp('logbook-accept-');
-    const repo = makeRepo(join(base, 'repo'), { 'a.txt': ORIGINAL });
-    const env = {
-      ...(await fx.startLlm({
-        name: `accept-${name}`,
-        turns: [
-          {
-            reply: {
-              toolCalls: [
-                replaceCall('call_a', 'line 2\n', 'line 2, edited\n'),
-                replaceCall('call_b', 'line 18\n', 'line 18, edited\n'),
-                createCall('call_c', 'new.txt', 'new file\n'),
-              ],
-            },
-          },
-          { match: { lastRole: 'tool' as const }, reply: { toolCalls: [finishCall()] } },
-        ],
-      })),
-      LOGBOOK_WORKTREES_DIR: join(base, 'data'),
-    };
-    const r = await runCli(['run', '--worktree', name, 'edit a.txt', '--confirm', 'never'], {
-      cwd: repo,
-      env,
-    });
-    assert.equal(r.code, 0, printed(r));
+    const turns = threeHunkTurns('line 2, edited\n', 'line 18, edited\n');
+    const { repo, env } = await finishedWorktreeTask(fx, base, name, `accept-${name}`, turns);
     const listed = await runCli(['review', name], { cwd: repo, env });
     assert.equal(listed.code, 0, printed(listed));
     const digest = /digest ([0-9a-f]{12})/.exec(listed.stdout)?.[1] ?? '';

@@ -8,17 +8,14 @@ import { join } from 'node:path';
 import { outsideFolder } from '../../support/outside-folder';
 import { printed, runCli } from './cli-runner';
 import { CliFixture, readLogJson } from './fixtures';
-import { finishCall, gitIn, makeRepo, treeHashes } from './worktree-fixtures';
-
-const ORIGINAL = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-
-function replaceCall(id: string, from: string, to: string) {
-  return {
-    id,
-    name: 'file_editor',
-    arguments: { command: 'str_replace', path: 'a.txt', old_str: from, new_str: to, security_risk: 'LOW' },
-  };
-}
+import {
+  finishCall,
+  finishedWorktreeTask,
+  gitIn,
+  replaceCall,
+  treeHashes,
+  TWENTY_LINES,
+} from './worktree-fixtures';
 
 type Task = { name: string; log: string; worktree: string; branch: string; base: string; status: string };
 
@@ -29,28 +26,14 @@ describe('logbook fork of a worktree task: continued as a new task', function ()
 
   /** A task that edited line 2, then line 18, in two turns. */
   async function finishedTask(name: string) {
-    const base = outsideFolder('task-fork-');
-    const repo = makeRepo(join(base, 'repo'), { 'a.txt': ORIGINAL });
-    const env = {
-      ...(await fx.startLlm({
-        name: `fork-${name}`,
-        turns: [
-          { reply: { toolCalls: [replaceCall('call_a', 'line 2\n', 'line 2, first\n')] } },
-          {
-            match: { lastRole: 'tool' as const },
-            reply: { toolCalls: [replaceCall('call_b', 'line 18\n', 'line 18, second\n')] },
-          },
-          { match: { lastRole: 'tool' as const }, reply: { toolCalls: [finishCall()] } },
-        ],
-      })),
-      LOGBOOK_WORKTREES_DIR: join(base, 'data'),
-    };
-    const r = await runCli(['run', '--worktree', name, 'edit a.txt', '--confirm', 'never'], {
-      cwd: repo,
-      env,
-    });
-    assert.equal(r.code, 0, printed(r));
-    return { repo, env, base };
+    return finishedWorktreeTask(fx, outsideFolder('task-fork-'), name, `fork-${name}`, [
+      { reply: { toolCalls: [replaceCall('call_a', 'line 2\n', 'line 2, first\n')] } },
+      {
+        match: { lastRole: 'tool' },
+        reply: { toolCalls: [replaceCall('call_b', 'line 18\n', 'line 18, second\n')] },
+      },
+      { match: { lastRole: 'tool' }, reply: { toolCalls: [finishCall()] } },
+    ]);
   }
 
   const tasks = async (repo: string, env: Record<string, string>) =>
@@ -81,7 +64,7 @@ describe('logbook fork of a worktree task: continued as a new task', function ()
     // The files as they were before the second edit, as uncommitted work against the base.
     assert.equal(
       readFileSync(join(f.worktree, 'a.txt'), 'utf8'),
-      ORIGINAL.replace('line 2\n', 'line 2, first\n'),
+      TWENTY_LINES.replace('line 2\n', 'line 2, first\n'),
     );
     assert.equal(gitIn(f.worktree, 'status', '--porcelain').trim(), 'M a.txt');
     assert.equal(gitIn(f.worktree, 'rev-parse', 'HEAD').trim(), source!.base);
@@ -135,7 +118,7 @@ describe('logbook fork of a worktree task: continued as a new task', function ()
     const other = (await tasks(repo, env)).find((t) => t.name === 'other')!;
     assert.equal(
       readFileSync(join(other.worktree, 'a.txt'), 'utf8'),
-      ORIGINAL.replace('line 2\n', 'line 2, first\n').replace('line 10\n', 'line 10, other\n'),
+      TWENTY_LINES.replace('line 2\n', 'line 2, first\n').replace('line 10\n', 'line 10, other\n'),
     );
     assert.deepEqual(treeHashes(source!.worktree), sourceBefore, 'the source task changed');
     assert.deepEqual(treeHashes(repo), mainBefore, 'the main tree changed');
@@ -143,7 +126,7 @@ describe('logbook fork of a worktree task: continued as a new task', function ()
     assert.equal(applied.code, 0, printed(applied));
     assert.equal(
       readFileSync(join(repo, 'a.txt'), 'utf8'),
-      ORIGINAL.replace('line 2\n', 'line 2, first\n').replace('line 10\n', 'line 10, other\n'),
+      TWENTY_LINES.replace('line 2\n', 'line 2, first\n').replace('line 10\n', 'line 10, other\n'),
     );
   });
 

@@ -9,24 +9,7 @@ import type { CliIo } from '../../../src/host/node/cli/io';
 import { main } from '../../../src/host/node/cli/main';
 import { printed, runCli } from './cli-runner';
 import { CliFixture } from './fixtures';
-import { createCall, finishCall, gitIn, makeRepo } from './worktree-fixtures';
-
-const ORIGINAL = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
-
-function replaceCall(id: string, from: string, to: string) {
-  return {
-    id,
-    name: 'file_editor',
-    arguments: {
-      command: 'str_replace',
-      path: 'a.txt',
-      old_str: from,
-      new_str: to,
-      security_risk: 'LOW',
-      summary: `edit ${from}`,
-    },
-  };
-}
+import { finishedWorktreeTask, gitIn, threeHunkTurns, TWENTY_LINES } from './worktree-fixtures';
 
 describe('logbook review: a worktree task per hunk', function () {
   this.timeout(120_000);
@@ -34,32 +17,8 @@ describe('logbook review: a worktree task per hunk', function () {
   afterEach(() => fx.cleanup());
 
   async function finishedTask() {
-    const base = fx.tmp('logbook-review-');
-    const repo = makeRepo(join(base, 'repo'), { 'a.txt': ORIGINAL });
-    const env = {
-      ...(await fx.startLlm({
-        name: 'two-hunks',
-        turns: [
-          {
-            reply: {
-              toolCalls: [
-                replaceCall('call_a', 'line 2\n', 'line 2, first edit\n'),
-                replaceCall('call_b', 'line 18\n', 'line 18, second edit\n'),
-                createCall('call_c', 'new.txt', 'new file\n'),
-              ],
-            },
-          },
-          { match: { lastRole: 'tool' as const }, reply: { toolCalls: [finishCall()] } },
-        ],
-      })),
-      LOGBOOK_WORKTREES_DIR: join(base, 'data'),
-    };
-    const r = await runCli(['run', '--worktree', 'two', 'edit a.txt', '--confirm', 'never'], {
-      cwd: repo,
-      env,
-    });
-    assert.equal(r.code, 0, printed(r));
-    return { repo, env };
+    const turns = threeHunkTurns('line 2, first edit\n', 'line 18, second edit\n', true);
+    return finishedWorktreeTask(fx, fx.tmp('logbook-review-'), 'two', 'two-hunks', turns);
   }
 
   const digestOf = (stdout: string) => /digest ([0-9a-f]{12})/.exec(stdout)?.[1] ?? '';
@@ -88,7 +47,7 @@ describe('logbook review: a worktree task per hunk', function () {
     assert.equal(applied.code, 0, printed(applied));
     assert.equal(
       readFileSync(join(repo, 'a.txt'), 'utf8'),
-      ORIGINAL.replace('line 2\n', 'line 2, first edit\n'),
+      TWENTY_LINES.replace('line 2\n', 'line 2, first edit\n'),
     );
     assert.equal(readFileSync(join(repo, 'new.txt'), 'utf8'), 'new file\n');
   });
@@ -147,7 +106,7 @@ describe('logbook review: a worktree task per hunk', function () {
       'Logbook review of task two: reject a hunk of a.txt',
       'Logbook review of task two: reject a hunk of a.txt',
     ]);
-    assert.equal(gitIn(repo, 'show', 'logbook/two:a.txt'), ORIGINAL);
+    assert.equal(gitIn(repo, 'show', 'logbook/two:a.txt'), TWENTY_LINES);
     const left = await runCli(['review', 'two'], { cwd: repo, env });
     assert.match(left.stdout, /task two: 1 hunk\(s\) in 1 file\(s\)/);
   });

@@ -4,6 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, lstatSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import * as assert from 'node:assert/strict';
+import type { Turn } from '../../support/llm-server';
+import { printed, runCli } from './cli-runner';
+import type { CliFixture } from './fixtures';
 
 export const GIT_ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
 
@@ -66,6 +70,66 @@ export function createCall(id: string, path: string, text: string) {
     name: 'file_editor',
     arguments: { command: 'create', path, file_text: text, security_risk: 'LOW', summary: `create ${path}` },
   };
+}
+
+/** a.txt of the task tests: twenty numbered lines, so edits near each end make two hunks. */
+export const TWENTY_LINES = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
+
+/** A file_editor call that replaces `from` with `to` in a.txt (with `summary` when given). */
+export function replaceCall(id: string, from: string, to: string, summary?: string) {
+  return {
+    id,
+    name: 'file_editor',
+    arguments: {
+      command: 'str_replace',
+      path: 'a.txt',
+      old_str: from,
+      new_str: to,
+      security_risk: 'LOW',
+      ...(summary === undefined ? {} : { summary }),
+    },
+  };
+}
+
+/**
+ * A repository under `base` holding a.txt (TWENTY_LINES), and worktree task `name` run to its end
+ * on it with the scripted model's `turns` (scenario `scenario`), never asking to confirm.
+ */
+export async function finishedWorktreeTask(
+  fx: CliFixture,
+  base: string,
+  name: string,
+  scenario: string,
+  turns: Turn[],
+) {
+  const repo = makeRepo(join(base, 'repo'), { 'a.txt': TWENTY_LINES });
+  const env = {
+    ...(await fx.startLlm({ name: scenario, turns })),
+    LOGBOOK_WORKTREES_DIR: join(base, 'data'),
+  };
+  const r = await runCli(['run', '--worktree', name, 'edit a.txt', '--confirm', 'never'], { cwd: repo, env });
+  assert.equal(r.code, 0, printed(r));
+  return { repo, env, base };
+}
+
+/**
+ * One turn making three hunks in two files (line 2 of a.txt becomes `two`, line 18 `eighteen`, and
+ * new.txt is created), then finish. `summarize` gives each edit a summary.
+ */
+export function threeHunkTurns(two: string, eighteen: string, summarize = false): Turn[] {
+  const summary = (from: string) => (summarize ? `edit ${from}` : undefined);
+  return [
+    {
+      reply: {
+        toolCalls: [
+          replaceCall('call_a', 'line 2\n', two, summary('line 2\n')),
+          replaceCall('call_b', 'line 18\n', eighteen, summary('line 18\n')),
+          createCall('call_c', 'new.txt', 'new file\n'),
+        ],
+      },
+    },
+    { match: { lastRole: 'tool' }, reply: { toolCalls: [finishCall()] } },
+  ];
 }
 
 export function finishCall(id = 'call_finish') {
