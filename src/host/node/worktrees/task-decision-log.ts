@@ -110,25 +110,30 @@ export function applyDecision(
   }
 }
 
-/** A rejection (of one hunk, whose header the CLI's listing gives, or of the whole file) as recorded. */
-export function rejectDecision(
+/** A decision on one hunk (with the header the listing gives) or on a whole file, as recorded. */
+type FileDecision = (
   task: Task,
   via: TaskDecision['via'],
   path: string,
   commit: string | null,
   wholeFile: boolean,
   hunk?: string,
-): TaskDecision {
-  return {
-    decision: wholeFile ? 'reject_file' : 'reject_hunk',
+) => TaskDecision;
+
+const fileDecision =
+  (onFile: 'reject_file' | 'accept_file', onHunk: 'reject_hunk' | 'accept_hunk'): FileDecision =>
+  (task, via, path, commit, wholeFile, hunk) => ({
+    decision: wholeFile ? onFile : onHunk,
     task: task.name,
     branch: task.branch,
     via,
     path,
     ...(hunk !== undefined ? { hunk } : {}),
     ...(commit ? { commit } : {}),
-  };
-}
+  });
+
+/** A rejection (of one hunk, whose header the CLI's listing gives, or of the whole file) as recorded. */
+export const rejectDecision: FileDecision = fileDecision('reject_file', 'reject_hunk');
 
 export function discardDecision(task: Task, via: TaskDecision['via']): TaskDecision {
   return { decision: 'discard', task: task.name, branch: task.branch, via };
@@ -138,16 +143,4 @@ export function discardDecision(task: Task, via: TaskDecision['via']): TaskDecis
  * An acceptance (of one hunk, with its header, or of the whole file) as recorded: nothing changes on
  * the branch, so `commit` is the branch's commit the reviewed change was on.
  */
-export function acceptDecision(
-  task: Task,
-  via: TaskDecision['via'],
-  path: string,
-  commit: string | null,
-  wholeFile: boolean,
-  hunk?: string,
-): TaskDecision {
-  return {
-    ...rejectDecision(task, via, path, commit, wholeFile, hunk),
-    decision: wholeFile ? 'accept_file' : 'accept_hunk',
-  };
-}
+export const acceptDecision: FileDecision = fileDecision('accept_file', 'accept_hunk');
