@@ -19,10 +19,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, jsonLines, printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson } from '../cli/fixtures';
+import { type Call, type Mode, runOneReply } from './one-reply-run';
 
 type Json = Record<string, unknown>;
-type Call = { id: string; name: string; arguments: Record<string, unknown> };
-type Mode = 'act' | 'plan';
 
 const editorCall = (args: Record<string, unknown>, id = 'call_file'): Call => ({
   id,
@@ -62,30 +61,7 @@ describe('hostile model: the file tools hold the sandbox boundary', function () 
     confirm: 'risky' | 'never' = 'risky',
   ): Promise<CliResult> {
     store = join(fx.tmp('logbook-hostile-files-store-'), `conv-${++attempts}`);
-    const env = await fx.startLlm({
-      name: 'hostile-file-tools',
-      turns: [
-        { match: { lastRole: 'user' }, reply: { toolCalls: calls } },
-        { match: { lastRole: 'tool' }, reply: { content: 'done' } },
-      ],
-    });
-    return runCli(
-      [
-        'run',
-        '--workspace',
-        ws,
-        '--store',
-        store,
-        '--mode',
-        mode,
-        '--confirm',
-        confirm,
-        '--json',
-        '--task',
-        'go',
-      ],
-      { env },
-    );
+    return runOneReply(fx, { scenario: 'hostile-file-tools', ws, store, mode, confirm }, calls);
   }
 
   async function held(): Promise<Json> {

@@ -17,24 +17,24 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CliResult, jsonLines, printed, runCli } from '../cli/cli-runner';
+import { type CliResult, printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson } from '../cli/fixtures';
 import { agentEnv, conversationDir } from './acp-test-agent';
+import {
+  assertLogged as logged,
+  call,
+  type Call,
+  type Mode,
+  runOneReply,
+  toolAnswers as answersOf,
+} from './one-reply-run';
 import { childDirs, delegateCall, finish } from '../agents/agents-fixture';
 
 type Json = Record<string, unknown>;
-type Call = { id: string; name: string; arguments: Record<string, unknown> };
-type Mode = 'act' | 'plan';
 
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nKEY-CANARY-5519\n-----END OPENSSH PRIVATE KEY-----\n';
 const CONFIG = `${JSON.stringify({ confirmation: { mode: 'risky' }, note: 'CONFIG-CANARY-0042' }, null, 2)}\n`;
 const HIDDEN = /hidden from the agent like from its commands/;
-
-const call = (name: string, args: Record<string, unknown>, id = `call_${name}`): Call => ({
-  id,
-  name,
-  arguments: name === 'file_editor' ? { security_risk: 'LOW', summary: 'an ordinary step', ...args } : args,
-});
 
 describe('hostile model: the file tools honour what the sandbox hides', function () {
   this.timeout(120_000);
@@ -70,38 +70,23 @@ describe('hostile model: the file tools honour what the sandbox hides', function
     more: { confirm?: 'risky' | 'never'; denyRead?: string } = {},
   ): Promise<CliResult> {
     store = join(fx.tmp('logbook-hostile-hidden-store-'), `conv-${++attempts}`);
-    const env = await fx.startLlm({
-      name: 'hostile-hidden-files',
-      turns: [
-        { match: { lastRole: 'user' }, reply: { toolCalls: calls } },
-        { match: { lastRole: 'tool' }, reply: { content: 'done' } },
-      ],
-    });
-    const confirm = more.confirm ?? 'never';
-    const args = ['run', '--workspace', ws, '--store', store, '--mode', mode, '--confirm', confirm];
-    for (const dir of writable) args.push('--writable', dir);
-    if (more.denyRead) args.push('--deny-read', more.denyRead);
-    return runCli([...args, '--json', '--task', 'go'], { env: { ...env, HOME: home } });
+    const run = {
+      scenario: 'hostile-hidden-files',
+      ws,
+      store,
+      mode,
+      confirm: more.confirm ?? 'never',
+      writable,
+      home,
+    };
+    return runOneReply(fx, { ...run, denyRead: more.denyRead }, calls);
   }
 
   /** What the model was sent after its calls: each call's answer. */
   const lastRequest = (): string => JSON.stringify(fx.llm!.completionBodies().at(-1));
-  /** Only the answers of the tools (the model's own calls name what it asked for), or of one call. */
-  const toolAnswers = (id?: string): string => {
-    const body = fx.llm!.completionBodies().at(-1) as { messages: { role: string; tool_call_id?: string }[] };
-    const answers = body.messages.filter((m) => m.role === 'tool' && (!id || m.tool_call_id === id));
-    return JSON.stringify(answers);
-  };
-
-  /** Every event printed is in the log, and the log holds none of `canaries`. */
-  async function assertLogged(r: CliResult, ...canaries: RegExp[]): Promise<Json[]> {
-    const log = await readLogJson(store);
-    const ids = new Set(log.map((e) => e.id));
-    for (const e of jsonLines(r).filter((x) => typeof x.id === 'string'))
-      assert.ok(ids.has(e.id), `event ${String(e.id)} was printed but is not in the log`);
-    for (const canary of canaries) assert.doesNotMatch(JSON.stringify(log), canary);
-    return log;
-  }
+  const toolAnswers = (id?: string): string => answersOf(fx, id);
+  const assertLogged = (r: CliResult, ...canaries: RegExp[]): Promise<Json[]> =>
+    logged(store, r, ...canaries);
 
   for (const mode of ['act', 'plan'] as const) {
     describe(`${mode} mode, --confirm never`, () => {
