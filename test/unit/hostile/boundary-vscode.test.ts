@@ -8,30 +8,8 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
-import { CommandSandbox } from '../../../src/host/node/sandbox';
 import { outsideFolder } from '../../support/outside-folder';
-
-/** A conversation's sandboxed shell in `ws`, as each conversation of the window has its own. */
-function conversationShell(ws: string, home: string) {
-  const sandbox = new CommandSandbox({
-    setting: 'required',
-    allowedHosts: () => [],
-    hostEnv: { PATH: process.env['PATH'], HOME: home, LANG: 'C.UTF-8' },
-  });
-  const port = new NodeTerminalPort({
-    cwd: ws,
-    env: { HOME: home },
-    sandbox: { sandbox, workspaces: [ws], readOnly: () => false },
-  });
-  return {
-    run: (command: string) => port.run(command, { timeoutMs: 20_000 }),
-    dispose: async () => {
-      port.dispose();
-      await sandbox.dispose();
-    },
-  };
-}
+import { sandboxedShell } from '../../support/sandboxed-shell';
 
 describe('hostile commands: held folders the user removed while a sandbox of the window holds them (issue 47)', function () {
   this.timeout(60_000);
@@ -41,8 +19,8 @@ describe('hostile commands: held folders the user removed while a sandbox of the
     const ws = join(base, 'ws');
     const home = join(base, 'home');
     for (const d of [ws, home]) mkdirSync(d, { recursive: true });
-    const first = conversationShell(ws, home);
-    const second = conversationShell(ws, home);
+    const first = sandboxedShell(ws, home);
+    const second = sandboxedShell(ws, home);
     try {
       await first.run('echo started');
       assert.ok(existsSync(join(ws, '.vscode')), 'the first shell holds an empty .vscode');
@@ -72,7 +50,7 @@ describe('hostile commands: held folders the user removed while a sandbox of the
     const ws = join(base, 'ws');
     const home = join(base, 'home');
     for (const d of [ws, home]) mkdirSync(d, { recursive: true });
-    const sh = conversationShell(ws, home);
+    const sh = sandboxedShell(ws, home);
     try {
       await sh.run('echo started');
       // The user deletes the empty folder while the shell runs: its read-only mount goes with it.

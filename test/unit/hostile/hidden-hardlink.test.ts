@@ -8,25 +8,23 @@ import * as assert from 'node:assert/strict';
 import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { type CliResult, jsonLines, printed, runCli } from '../cli/cli-runner';
+import { type CliResult, printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson, terminalCall } from '../cli/fixtures';
 import { agentEnv, conversationDir } from './acp-test-agent';
-import { CommandSandbox } from '../../../src/host/node/sandbox';
-import { NodeTerminalPort } from '../../../src/host/node/ports/node-terminal-port';
-
-type Call = { id: string; name: string; arguments: Record<string, unknown> };
-type Mode = 'act' | 'plan';
+import {
+  assertLogged as logged,
+  call,
+  type Call,
+  type Mode,
+  runOneReply,
+  toolAnswers as answersOf,
+} from './one-reply-run';
+import { sandboxedShell } from '../../support/sandboxed-shell';
 
 const KEY = '-----BEGIN OPENSSH PRIVATE KEY-----\nKEY-CANARY-7731\n-----END OPENSSH PRIVATE KEY-----\n';
 const CONFIG = `${JSON.stringify({ confirmation: { mode: 'risky' }, note: 'CONFIG-CANARY-0917' }, null, 2)}\n`;
 const LINKED =
   /hidden from the agent like from its commands: it is a hard link to a file in a place the sandbox hides/;
-
-const call = (name: string, args: Record<string, unknown>, id = `call_${name}`): Call => ({
-  id,
-  name,
-  arguments: name === 'file_editor' ? { security_risk: 'LOW', summary: 'an ordinary step', ...args } : args,
-});
 
 describe('hostile model: a hard link in the workspace to a hidden file', function () {
   this.timeout(120_000);
@@ -67,32 +65,14 @@ describe('hostile model: a hard link in the workspace to a hidden file', functio
     writable: readonly string[] = [],
   ): Promise<CliResult> {
     store = join(fx.tmp('logbook-hostile-hardlink-store-'), `conv-${++attempts}`);
-    const env = await fx.startLlm({
-      name: 'hostile-hidden-hardlink',
-      turns: [
-        { match: { lastRole: 'user' }, reply: { toolCalls: calls } },
-        { match: { lastRole: 'tool' }, reply: { content: 'done' } },
-      ],
-    });
-    const args = ['run', '--workspace', ws, '--store', store, '--mode', mode, '--confirm', confirm];
-    for (const dir of writable) args.push('--writable', dir);
-    return runCli([...args, '--json', '--task', 'go'], { env: { ...env, HOME: home } });
+    const run = { scenario: 'hostile-hidden-hardlink', ws, store, mode, confirm, writable, home };
+    return runOneReply(fx, run, calls);
   }
 
-  /** The answers of the tools (the model's own calls name what it asked for), or of one call. */
-  const toolAnswers = (id?: string): string => {
-    const body = fx.llm!.completionBodies().at(-1) as { messages: { role: string; tool_call_id?: string }[] };
-    return JSON.stringify(body.messages.filter((m) => m.role === 'tool' && (!id || m.tool_call_id === id)));
+  const toolAnswers = (id?: string): string => answersOf(fx, id);
+  const assertLogged = async (r: CliResult, ...canaries: RegExp[]) => {
+    await logged(store, r, ...canaries);
   };
-
-  /** Every event printed is in the log, and the log holds none of `canaries`. */
-  async function assertLogged(r: CliResult, ...canaries: RegExp[]): Promise<void> {
-    const log = await readLogJson(store);
-    const ids = new Set(log.map((e) => e.id));
-    for (const e of jsonLines(r).filter((x) => typeof x.id === 'string'))
-      assert.ok(ids.has(e.id), `event ${String(e.id)} was printed but is not in the log`);
-    for (const canary of canaries) assert.doesNotMatch(JSON.stringify(log), canary);
-  }
 
   for (const mode of ['act', 'plan'] as const) {
     describe(`${mode} mode, --confirm never`, () => {
@@ -271,27 +251,17 @@ describe('hostile model: a hard link in the workspace to a hidden file', functio
   }
 
   it('act mode: a link to the key made between two commands cannot be opened by the next one', async () => {
-    const sandbox = new CommandSandbox({
-      setting: 'required',
-      allowedHosts: () => [],
-      hostEnv: { PATH: process.env['PATH'], HOME: home, LANG: 'C.UTF-8' },
-    });
-    const port = new NodeTerminalPort({
-      cwd: ws,
-      env: { HOME: home },
-      sandbox: { sandbox, workspaces: [ws], readOnly: () => false },
-    });
+    const sh = sandboxedShell(ws, home);
     try {
-      const first = await port.run('cat notes.txt; echo started', { timeoutMs: 20_000 });
+      const first = await sh.run('cat notes.txt; echo started');
       assert.doesNotMatch(first.output, /KEY-CANARY-7731/);
       writeFileSync(join(home, '.ssh', 'id_new'), 'NEW-KEY-CANARY-2208\n');
       linkSync(join(home, '.ssh', 'id_new'), join(ws, 'later.txt'));
-      const r = await port.run('cat later.txt; echo read=$?', { timeoutMs: 20_000 });
+      const r = await sh.run('cat later.txt; echo read=$?');
       assert.doesNotMatch(r.output, /NEW-KEY-CANARY-2208/);
       assert.match(r.output, /later\.txt[^\]]* are hard links to files the sandbox hides/, r.output);
     } finally {
-      port.dispose();
-      await sandbox.dispose();
+      await sh.dispose();
     }
   });
 });
