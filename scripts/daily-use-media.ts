@@ -14,8 +14,7 @@ import {
   setTheme,
   type Workbench,
 } from '../test/e2e/support/workbench';
-
-const THEMES = ['Light Modern', 'Dark Modern', 'Dark High Contrast'];
+import { shot, THEMES, themeSlug } from './media-shots';
 
 const HEADER = {
   id: 'call_header',
@@ -43,13 +42,6 @@ const SUBTRACT = {
   },
 };
 
-async function shot(wb: Workbench, step: string, theme: string): Promise<void> {
-  const size = wb.page.viewportSize();
-  if (size) await wb.page.mouse.move(size.width - 4, size.height - 40);
-  await wb.page.waitForTimeout(600);
-  await wb.shot(`${step}-${theme.replace(/\s+/g, '-').toLowerCase()}`);
-}
-
 async function step(wb: Workbench, name: string, theme: string, run: () => Promise<void>): Promise<void> {
   try {
     await run();
@@ -62,7 +54,7 @@ async function step(wb: Workbench, name: string, theme: string, run: () => Promi
 
 async function session(theme: string): Promise<void> {
   const wb = await openWorkbench({
-    name: `daily-use-${theme.replace(/\s+/g, '-').toLowerCase()}`,
+    name: `daily-use-${themeSlug(theme)}`,
     settings: { 'logbook.confirmation.mode': 'always' },
     scenario: {
       name: 'daily-use-media',
@@ -81,7 +73,7 @@ async function session(theme: string): Promise<void> {
     await wb.openLogbookView();
     // The empty chat as first painted, before anything else is done.
     await wb.page.waitForTimeout(1_500);
-    await wb.shot(`first-paint-${theme.replace(/\s+/g, '-').toLowerCase()}`);
+    await wb.shot(`first-paint-${themeSlug(theme)}`);
     await setTheme(wb, theme);
     await wb.openLogbookView();
     await setSidebarWidth(wb, 300);
@@ -116,7 +108,7 @@ async function session(theme: string): Promise<void> {
       const reject = wb.page.locator('.codelens-decoration a', { hasText: /^\W*Reject$/ }).first();
       await reject.hover();
       await wb.page.waitForTimeout(1_500);
-      await wb.shot(`hover-reject-${theme.replace(/\s+/g, '-').toLowerCase()}`);
+      await wb.shot(`hover-reject-${themeSlug(theme)}`);
       await reject.click();
       await wb.page.waitForTimeout(2_000);
     });

@@ -14,8 +14,8 @@ import {
   setTheme,
   type Workbench,
 } from '../test/e2e/support/workbench';
+import { answer, shot, THEMES } from './media-shots';
 
-const THEMES = ['Light Modern', 'Dark Modern', 'Dark High Contrast'];
 const NAME = 'rename-config-loader';
 
 const EDIT = {
@@ -31,24 +31,12 @@ const EDIT = {
   },
 };
 
+/** A picture of `step` in each theme. */
 async function shots(wb: Workbench, step: string): Promise<void> {
   for (const theme of THEMES) {
     await setTheme(wb, theme);
-    const size = wb.page.viewportSize();
-    if (size) await wb.page.mouse.move(size.width - 4, size.height - 40);
-    await wb.page.waitForTimeout(600);
-    await wb.shot(`${step}-${theme.replace(/\s+/g, '-').toLowerCase()}`);
+    await shot(wb, step, theme);
   }
-}
-
-/** Answers the quick input showing `title` with `value` (a text, or the label of a pick). */
-async function answer(wb: Workbench, title: string, value: string): Promise<void> {
-  const widget = wb.page.locator('.quick-input-widget', { hasText: title });
-  await widget.waitFor();
-  const box = wb.page.locator('.quick-input-widget .quick-input-box input');
-  await box.fill(value);
-  await box.press('Enter');
-  await widget.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => box.press('Enter'));
 }
 
 void (async () => {

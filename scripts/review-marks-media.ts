@@ -4,15 +4,8 @@
 // per-hunk Accept and Reject). Then one hunk is accepted and the marks must go. Each state is
 // taken at a 300 px sidebar in Light, Dark and High Contrast, under test-results/e2e/<run>/.
 // Run: node --import tsx scripts/review-marks-media.ts
-import {
-  openWorkbench,
-  screenshotRoot,
-  setSidebarWidth,
-  setTheme,
-  type Workbench,
-} from '../test/e2e/support/workbench';
-
-const THEMES = ['Light Modern', 'Dark Modern', 'Dark High Contrast'];
+import { openWorkbench, screenshotRoot, setSidebarWidth, setTheme } from '../test/e2e/support/workbench';
+import { shot, THEMES, themeSlug } from './media-shots';
 
 const EDIT = {
   id: 'call_edit',
@@ -27,17 +20,10 @@ const EDIT = {
   },
 };
 
-async function shot(wb: Workbench, step: string, theme: string): Promise<void> {
-  const size = wb.page.viewportSize();
-  if (size) await wb.page.mouse.move(size.width - 4, size.height - 40);
-  await wb.page.waitForTimeout(600);
-  await wb.shot(`${step}-${theme.replace(/\s+/g, '-').toLowerCase()}`);
-}
-
 /** One session in `theme`, set first: later the chat takes the focus from the palette. */
 async function session(theme: string): Promise<void> {
   const wb = await openWorkbench({
-    name: `review-marks-${theme.replace(/\s+/g, '-').toLowerCase()}`,
+    name: `review-marks-${themeSlug(theme)}`,
     settings: { 'logbook.confirmation.mode': 'always' },
     scenario: {
       name: 'review-marks-media',

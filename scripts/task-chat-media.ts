@@ -6,15 +6,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  openWorkbench,
-  screenshotRoot,
-  setSidebarWidth,
-  setTheme,
-  type Workbench,
-} from '../test/e2e/support/workbench';
-
-const THEMES = ['Light Modern', 'Dark Modern', 'Dark High Contrast'];
+import { openWorkbench, screenshotRoot, setSidebarWidth, setTheme } from '../test/e2e/support/workbench';
+import { answer, shot, THEMES, themeSlug } from './media-shots';
 
 const EDIT = {
   id: 'call_edit',
@@ -29,25 +22,8 @@ const EDIT = {
   },
 };
 
-async function shot(wb: Workbench, step: string, theme: string): Promise<void> {
-  const size = wb.page.viewportSize();
-  if (size) await wb.page.mouse.move(size.width - 4, size.height - 40);
-  await wb.page.waitForTimeout(600);
-  await wb.shot(`${step}-${theme.replace(/\s+/g, '-').toLowerCase()}`);
-}
-
-/** Answers the quick input showing `title` with `value` (a text, or the label of a pick). */
-async function answer(wb: Workbench, title: string, value: string): Promise<void> {
-  const widget = wb.page.locator('.quick-input-widget', { hasText: title });
-  await widget.waitFor();
-  const box = wb.page.locator('.quick-input-widget .quick-input-box input');
-  await box.fill(value);
-  await box.press('Enter');
-  await widget.waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => box.press('Enter'));
-}
-
 async function session(theme: string): Promise<void> {
-  const slug = theme.replace(/\s+/g, '-').toLowerCase();
+  const slug = themeSlug(theme);
   // Not under /tmp, which the sandbox replaces with its own.
   const tasks = join(screenshotRoot, `task-chat-${slug}-worktrees`);
   mkdirSync(tasks, { recursive: true });

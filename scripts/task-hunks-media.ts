@@ -8,15 +8,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTask } from '../src/host/node/worktrees/create-task';
 import { repositoryAt, TaskStore } from '../src/host/node/worktrees/task-store';
-import {
-  openWorkbench,
-  screenshotRoot,
-  setSidebarWidth,
-  setTheme,
-  type Workbench,
-} from '../test/e2e/support/workbench';
+import { openWorkbench, screenshotRoot, setSidebarWidth, setTheme } from '../test/e2e/support/workbench';
+import { shot, THEMES, themeSlug } from './media-shots';
 
-const THEMES = ['Light Modern', 'Dark Modern', 'Dark High Contrast'];
 const ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
 const BASE = [
   'function total(items) {',
@@ -37,16 +31,9 @@ const CHANGED = BASE.replace(
   '  for (const item of items) sum += item.price * (item.quantity ?? 1);',
 ).replace('  return item.name;', '  return `${item.name} (${item.quantity ?? 1})`;');
 
-async function shot(wb: Workbench, step: string, theme: string): Promise<void> {
-  const size = wb.page.viewportSize();
-  if (size) await wb.page.mouse.move(size.width - 4, size.height - 40);
-  await wb.page.waitForTimeout(800);
-  await wb.shot(`${step}-${theme.replace(/\s+/g, '-').toLowerCase()}`);
-}
-
 async function session(theme: string, data: string): Promise<void> {
   const wb = await openWorkbench({
-    name: `task-hunks-${theme.replace(/\s+/g, '-').toLowerCase()}`,
+    name: `task-hunks-${themeSlug(theme)}`,
     env: { LOGBOOK_WORKTREES_DIR: data },
   });
   try {
@@ -71,13 +58,13 @@ async function session(theme: string, data: string): Promise<void> {
     await pick.waitFor({ timeout: 30_000 });
     await pick.click();
     await wb.page.locator('.codelens-decoration').first().waitFor({ timeout: 30_000 });
-    await shot(wb, 'review', theme);
+    await shot(wb, 'review', theme, 800);
     await wb.page
       .locator('.codelens-decoration a', { hasText: /^\s*Reject\s*$/ })
       .first()
       .click();
     await wb.page.waitForTimeout(1_500);
-    await shot(wb, 'rejected', theme);
+    await shot(wb, 'rejected', theme, 800);
   } finally {
     await wb.close();
   }
