@@ -3,35 +3,12 @@
 // the server's HEAD at the start, taken from the folder's repository; the chat shows the card; the
 // folder and its repository are not touched. Without the commit there it is refused in words.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat/chat-view';
-import type { HostMessage, ReplayReport } from '../../../src/protocol/messages';
-import type { ScriptedLlm } from '../../support/llm-server';
+import type { ReplayReport } from '../../../src/protocol/messages';
 import { remoteEditAndCommand } from '../../support/remote-replay-scenario';
-import { type AgentServer, agentServerMissing, extensionPath, startAgentServer } from './agent-server';
-import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
-
-/** An edit, then a command that reads the edited file back. */
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
+import { endRemote, finishedRemote, type FinishedRemote, git } from './remote-finished';
 
 /** Every file under `dir` (with .git) and its bytes and mode, to see that nothing changed. */
 function snapshot(dir: string, only: readonly string[]): Map<string, string> {
@@ -53,66 +30,25 @@ function snapshot(dir: string, only: readonly string[]): Map<string, string> {
 
 describe('Replay Conversation of a remote conversation (the real agent-server)', function () {
   this.timeout(180_000);
-  let server: AgentServer | undefined;
-  let llm: ScriptedLlm | undefined;
-  let controller: ChatController | undefined;
+  let remote: FinishedRemote | undefined;
   let remoteDir: string;
   let root: string;
   let id: string;
-  let view: ReturnType<typeof recordingWebview>;
-  const cfg = () => vscode.workspace.getConfiguration('logbook');
+  let view: FinishedRemote['view'];
   const cleanRoot = () => {
     for (const f of ['.git', 'a.txt', 'b.txt']) rmSync(join(root, f), { recursive: true, force: true });
   };
 
   before(async function () {
-    const why = agentServerMissing();
-    if (why) {
-      console.log(`  skipped: ${why}`);
-      this.skip();
-    }
-    root = workspaceRoot();
-    assert.ok(!existsSync(join(root, '.git')), 'the workspace folder is already a repository');
-    server = await startAgentServer();
-    const { service } = await logbook();
-    await service.remote.setKey(server.url, server.key);
-    const base = join(extensionPath(), 'test-results', 'remote');
-    mkdirSync(base, { recursive: true });
-    remoteDir = mkdtempSync(join(base, 'replay-'));
-    writeFileSync(join(remoteDir, 'a.txt'), 'one\ntwo\n');
-    writeFileSync(join(remoteDir, 'b.txt'), 'bee\n');
-    git(remoteDir, 'init', '--quiet', '--initial-branch=main');
-    git(remoteDir, 'add', '--all');
-    git(remoteDir, 'commit', '--quiet', '-m', 'base');
-    await cfg().update('confirmation.mode', 'never', vscode.ConfigurationTarget.Global);
-    llm = await scriptedModel(remoteEditAndCommand(remoteDir, 'host-remote-replay'));
-    view = recordingWebview();
-    controller = new ChatController(view.port, service, {
-      info: () => undefined,
-      warn: () => undefined,
-      error: (m) => assert.fail(m),
+    remote = await finishedRemote(this, {
+      prefix: 'replay-',
+      files: { 'a.txt': 'one\ntwo\n', 'b.txt': 'bee\n' },
+      scenario: (dir) => remoteEditAndCommand(dir, 'host-remote-replay'),
+      task: 'edit',
     });
-    view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-    id = (await vscode.commands.executeCommand<string>(
-      'logbook.startRemoteTask',
-      server.url,
-      'edit',
-      remoteDir,
-    ))!;
-    assert.ok(id, 'a remote conversation started');
-    const finished = (m: HostMessage) =>
-      m.type === 'header' && m.header.id === id && m.header.status === 'finished';
-    await until(() => view.posted.some(finished), 'the conversation to finish', 90_000);
+    ({ remoteDir, root, id, view } = remote);
   });
-  after(async () => {
-    controller?.dispose();
-    await llm?.close();
-    server?.child.stdin!.end();
-    await cfg().update('confirmation.mode', undefined, vscode.ConfigurationTarget.Global);
-    await cfg().update('remote.servers', undefined, vscode.ConfigurationTarget.Global);
-    if (root) cleanRoot();
-    if (remoteDir) rmSync(remoteDir, { recursive: true, force: true });
-  });
+  after(() => endRemote(remote, ['.git', 'a.txt', 'b.txt']));
   afterEach(() => cleanRoot());
 
   /** The command's outcome and the error messages it showed. */

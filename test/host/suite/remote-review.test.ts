@@ -3,15 +3,13 @@
 // local file; Apply the Server's Changes Here writes it into the window's working tree only when
 // asked, merging a file changed here too and leaving a conflict marked, opened and named.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat/chat-view';
-import type { HostMessage } from '../../../src/protocol/messages';
-import type { Scenario, ScriptedLlm } from '../../support/llm-server';
-import { type AgentServer, agentServerMissing, extensionPath, startAgentServer } from './agent-server';
-import { logbook, recordingWebview, scriptedModel, until, workspaceRoot } from './helpers';
+import type { Scenario } from '../../support/llm-server';
+import type { AgentServer } from './agent-server';
+import { endRemote, finishedRemote, type FinishedRemote, git, repoWithFiles } from './remote-finished';
+import { logbook, until } from './helpers';
 
 const BASE = 'line 1\nline 2\nline 3\n';
 
@@ -45,81 +43,29 @@ const EDIT_AND_ADD: Scenario = {
   ],
 };
 
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-    cwd,
-    encoding: 'utf8',
-  });
-  assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout;
-}
-
-function repoWithBase(dir: string): void {
-  writeFileSync(join(dir, 'a.txt'), BASE);
-  git(dir, 'init', '--quiet', '--initial-branch=main');
-  git(dir, 'add', '--all');
-  git(dir, 'commit', '--quiet', '-m', 'base');
-}
+const repoWithBase = (dir: string): void => repoWithFiles(dir, { 'a.txt': BASE });
 
 const tabLabels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
 
 describe("A remote conversation's change: review and apply (the real agent-server)", function () {
   this.timeout(180_000);
-  let server: AgentServer | undefined;
-  let llm: ScriptedLlm | undefined;
-  let controller: ChatController | undefined;
+  let remote: FinishedRemote | undefined;
+  let server: AgentServer;
   let remoteDir: string;
   let root: string;
   let id: string;
-  let view: ReturnType<typeof recordingWebview>;
-  const cfg = () => vscode.workspace.getConfiguration('logbook');
+  let view: FinishedRemote['view'];
 
   before(async function () {
-    const why = agentServerMissing();
-    if (why) {
-      console.log(`  skipped: ${why}`);
-      this.skip();
-    }
-    root = workspaceRoot();
-    assert.ok(!existsSync(join(root, '.git')), 'the workspace folder is already a repository');
-    server = await startAgentServer();
-    const { service } = await logbook();
-    await service.remote.setKey(server.url, server.key);
-    const base = join(extensionPath(), 'test-results', 'remote');
-    mkdirSync(base, { recursive: true });
-    remoteDir = mkdtempSync(join(base, 'review-'));
-    repoWithBase(remoteDir);
-    await cfg().update('confirmation.mode', 'never', vscode.ConfigurationTarget.Global);
-    llm = await scriptedModel(EDIT_AND_ADD);
-    view = recordingWebview();
-    controller = new ChatController(view.port, service, {
-      info: () => undefined,
-      warn: () => undefined,
-      error: (m) => assert.fail(m),
+    remote = await finishedRemote(this, {
+      prefix: 'review-',
+      files: { 'a.txt': BASE },
+      scenario: EDIT_AND_ADD,
+      task: 'edit',
     });
-    view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-    id = (await vscode.commands.executeCommand<string>(
-      'logbook.startRemoteTask',
-      server.url,
-      'edit',
-      remoteDir,
-    ))!;
-    assert.ok(id, 'a remote conversation started');
-    const finished = (m: HostMessage) =>
-      m.type === 'header' && m.header.id === id && m.header.status === 'finished';
-    await until(() => view.posted.some(finished), 'the conversation to finish', 90_000);
+    ({ server, remoteDir, root, id, view } = remote);
   });
-  after(async () => {
-    controller?.dispose();
-    await llm?.close();
-    server?.child.stdin!.end();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await cfg().update('confirmation.mode', undefined, vscode.ConfigurationTarget.Global);
-    await cfg().update('remote.servers', undefined, vscode.ConfigurationTarget.Global);
-    if (root)
-      for (const f of ['.git', 'a.txt', 'out.txt']) rmSync(join(root, f), { recursive: true, force: true });
-    if (remoteDir) rmSync(remoteDir, { recursive: true, force: true });
-  });
+  after(() => endRemote(remote, ['.git', 'a.txt', 'out.txt']));
   afterEach(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     for (const f of ['.git', 'a.txt', 'out.txt']) rmSync(join(root, f), { recursive: true, force: true });
@@ -222,7 +168,7 @@ describe("A remote conversation's change: review and apply (the real agent-serve
     // The fork keeps its source's base: the commit the server's HEAD was on at the start.
     assert.match(String(origin.base_commit), /^[0-9a-f]{40}$/);
     assert.deepEqual(origin, {
-      server: server!.url,
+      server: server.url,
       conversation_id: forkId,
       working_dir: remoteDir,
       base_commit: origin.base_commit,
@@ -237,7 +183,7 @@ describe("A remote conversation's change: review and apply (the real agent-serve
     assert.ok(!events.some((e) => e.kind === 'ActionEvent'), 'an event after the fork point');
     assert.ok(
       events.every(
-        (e) => (e as { received_from?: { server?: string } }).received_from?.server === server!.url,
+        (e) => (e as { received_from?: { server?: string } }).received_from?.server === server.url,
       ),
     );
     assert.equal(fork.header().model?.provider, 'remote');
