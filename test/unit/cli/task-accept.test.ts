@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { checkSdkFolder } from '../../support/openhands-sdk-schema';
 import { printed, runCli } from './cli-runner';
 import { CliFixture } from './fixtures';
-import { finishedWorktreeTask, gitIn, threeHunkTurns } from './worktree-fixtures';
+import { gitIn, threeHunkTurns } from './worktree-fixtures';
+import { finishedWorktreeTask } from './worktree-task-run';
 
 describe('logbook review --accept: acceptances recorded in the task log', function () {
   this.timeout(120_000);

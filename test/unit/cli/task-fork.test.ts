@@ -8,14 +8,8 @@ import { join } from 'node:path';
 import { outsideFolder } from '../../support/outside-folder';
 import { printed, runCli } from './cli-runner';
 import { CliFixture, readLogJson } from './fixtures';
-import {
-  finishCall,
-  finishedWorktreeTask,
-  gitIn,
-  replaceCall,
-  treeHashes,
-  TWENTY_LINES,
-} from './worktree-fixtures';
+import { finishCall, gitIn, replaceCall, treeHashes, TWENTY_LINES } from './worktree-fixtures';
+import { finishedWorktreeTask } from './worktree-task-run';
 
 type Task = { name: string; log: string; worktree: string; branch: string; base: string; status: string };
 

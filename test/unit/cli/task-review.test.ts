@@ -9,7 +9,8 @@ import type { CliIo } from '../../../src/host/node/cli/io';
 import { main } from '../../../src/host/node/cli/main';
 import { printed, runCli } from './cli-runner';
 import { CliFixture } from './fixtures';
-import { finishedWorktreeTask, gitIn, threeHunkTurns, TWENTY_LINES } from './worktree-fixtures';
+import { gitIn, threeHunkTurns, TWENTY_LINES } from './worktree-fixtures';
+import { finishedWorktreeTask } from './worktree-task-run';
 
 describe('logbook review: a worktree task per hunk', function () {
   this.timeout(120_000);

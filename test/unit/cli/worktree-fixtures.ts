@@ -4,10 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, lstatSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import * as assert from 'node:assert/strict';
 import type { Turn } from '../../support/llm-server';
-import { printed, runCli } from './cli-runner';
-import type { CliFixture } from './fixtures';
 
 export const GIT_ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
 
@@ -89,27 +86,6 @@ export function replaceCall(id: string, from: string, to: string, summary?: stri
       ...(summary === undefined ? {} : { summary }),
     },
   };
-}
-
-/**
- * A repository under `base` holding a.txt (TWENTY_LINES), and worktree task `name` run to its end
- * on it with the scripted model's `turns` (scenario `scenario`), never asking to confirm.
- */
-export async function finishedWorktreeTask(
-  fx: CliFixture,
-  base: string,
-  name: string,
-  scenario: string,
-  turns: Turn[],
-) {
-  const repo = makeRepo(join(base, 'repo'), { 'a.txt': TWENTY_LINES });
-  const env = {
-    ...(await fx.startLlm({ name: scenario, turns })),
-    LOGBOOK_WORKTREES_DIR: join(base, 'data'),
-  };
-  const r = await runCli(['run', '--worktree', name, 'edit a.txt', '--confirm', 'never'], { cwd: repo, env });
-  assert.equal(r.code, 0, printed(r));
-  return { repo, env, base };
 }
 
 /**
