@@ -4,12 +4,10 @@
 // refused, named, where it leads out; deleted files (text and binary) are removed; an executable
 // bit change still lands.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
   mkdirSync,
-  readdirSync,
   readFileSync,
   readlinkSync,
   rmSync,
@@ -20,6 +18,7 @@ import { join } from 'node:path';
 import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
 import { type ScriptedLlm, type Scenario, startScriptedLlm } from '../support/llm-server';
 import { runCli } from '../unit/cli/cli-runner';
+import { git, remoteEnv, repoWithFiles, runRemote } from './remote-run';
 
 const BASE = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
 
@@ -52,24 +51,14 @@ const MOVES: Scenario = {
   ],
 };
 
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@t', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
+const gitRepo = (dir: string): void =>
+  repoWithFiles(dir, {
+    'a.txt': BASE,
+    'gone.txt': 'to be removed\n',
+    'b.bin': Buffer.from([0, 1, 2, 3, 0, 255]),
+    'run.sh': '#!/bin/sh\necho run\n',
+    'same.txt': 'renamed whole\n',
   });
-}
-
-function gitRepo(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  git(dir, 'init', '-q');
-  writeFileSync(join(dir, 'a.txt'), BASE);
-  writeFileSync(join(dir, 'gone.txt'), 'to be removed\n');
-  writeFileSync(join(dir, 'b.bin'), Buffer.from([0, 1, 2, 3, 0, 255]));
-  writeFileSync(join(dir, 'run.sh'), '#!/bin/sh\necho run\n');
-  writeFileSync(join(dir, 'same.txt'), 'renamed whole\n');
-  git(dir, 'add', '.');
-  git(dir, 'commit', '-qm', 'base');
-}
 
 const executable = (file: string) => (statSync(file).mode & 0o111) !== 0;
 
@@ -87,22 +76,11 @@ describe('renames, symlinks and deletions in diff and apply of a remote conversa
     const remoteDir = join(root, 'remote');
     gitRepo(remoteDir);
     llm = await startScriptedLlm({ scenario: MOVES });
-    env = {
-      OPENAI_BASE_URL: llm.baseUrl,
-      OPENAI_API_KEY: 'sk-test',
-      LOGBOOK_MODEL: 'scripted-model',
-      LOGBOOK_REMOTE_KEY: server.key,
-    };
+    env = remoteEnv(llm, server);
     const runFrom = join(root, 'runner');
     mkdirSync(runFrom);
-    const r = await runCli(
-      ['run', '--remote', server.url, '--remote-dir', remoteDir, '--confirm', 'never', 'move things'],
-      { env, cwd: runFrom },
-    );
-    assert.equal(r.code, 0, r.stdout + r.stderr + server.output().slice(-3000));
+    convDir = await runRemote(server, env, remoteDir, runFrom, 'move things');
     assert.equal(readlinkSync(join(remoteDir, 'out')), '../outside.txt', 'the agent made no symlink');
-    const dirs = readdirSync(join(runFrom, '.logbook', 'conversations'));
-    convDir = join(runFrom, '.logbook', 'conversations', dirs[0]!);
   });
   after(async () => {
     await llm?.close();

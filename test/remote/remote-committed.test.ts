@@ -2,12 +2,12 @@
 // was on when the conversation started (remote.json's base_commit), and `logbook diff` and
 // `logbook apply` take the change against it, not against HEAD now (the real agent-server).
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
 import { type ScriptedLlm, type Scenario, startScriptedLlm } from '../support/llm-server';
 import { runCli } from '../unit/cli/cli-runner';
+import { git, remoteEnv, repoWithFiles, runRemote } from './remote-run';
 
 /** One command: a change to a.txt and a new file committed there, then a file left uncommitted. */
 const COMMIT_THEN_LOOSE: Scenario = {
@@ -68,20 +68,7 @@ const MODES: Scenario = {
 
 const executable = (file: string) => (statSync(file).mode & 0o111) !== 0;
 
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@t', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-}
-
-function gitRepo(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  git(dir, 'init', '-q');
-  writeFileSync(join(dir, 'a.txt'), 'base\n');
-  git(dir, 'add', '.');
-  git(dir, 'commit', '-qm', 'base');
-}
+const gitRepo = (dir: string): void => repoWithFiles(dir, { 'a.txt': 'base\n' });
 
 describe("the server's committed work in diff and apply (the real agent-server)", function () {
   this.timeout(180_000);
@@ -106,20 +93,9 @@ describe("the server's committed work in diff and apply (the real agent-server)"
     gitRepo(local);
     const start = git(remoteDir, 'rev-parse', 'HEAD').trim();
     llm = await startScriptedLlm({ scenario: COMMIT_THEN_LOOSE });
-    const env = {
-      OPENAI_BASE_URL: llm.baseUrl,
-      OPENAI_API_KEY: 'sk-test',
-      LOGBOOK_MODEL: 'scripted-model',
-      LOGBOOK_REMOTE_KEY: server!.key,
-    };
-    const r = await runCli(
-      ['run', '--remote', server!.url, '--remote-dir', remoteDir, '--confirm', 'never', 'commit'],
-      { env, cwd: local },
-    );
-    assert.equal(r.code, 0, r.stdout + r.stderr + server!.output().slice(-3000));
+    const env = remoteEnv(llm, server!);
+    const dir = await runRemote(server!, env, remoteDir, local, 'commit');
     assert.notEqual(git(remoteDir, 'rev-parse', 'HEAD').trim(), start, 'the agent did not commit');
-    const base = join(local, '.logbook', 'conversations');
-    const dir = join(base, readdirSync(base)[0]!);
     const origin = JSON.parse(readFileSync(join(dir, 'remote.json'), 'utf8')) as { base_commit?: string };
     assert.equal(origin.base_commit, start);
 
@@ -153,20 +129,9 @@ describe("the server's committed work in diff and apply (the real agent-server)"
     }
     await llm?.close();
     llm = await startScriptedLlm({ scenario: MODES });
-    const env = {
-      OPENAI_BASE_URL: llm.baseUrl,
-      OPENAI_API_KEY: 'sk-test',
-      LOGBOOK_MODEL: 'scripted-model',
-      LOGBOOK_REMOTE_KEY: server!.key,
-    };
-    const r = await runCli(
-      ['run', '--remote', server!.url, '--remote-dir', remoteDir, '--confirm', 'never', 'modes'],
-      { env, cwd: local },
-    );
-    assert.equal(r.code, 0, r.stdout + r.stderr + server!.output().slice(-3000));
+    const env = remoteEnv(llm, server!);
+    const dir = await runRemote(server!, env, remoteDir, local, 'modes');
     assert.ok(executable(join(remoteDir, 'run.sh')) && !executable(join(remoteDir, 'tool.sh')));
-    const base = join(local, '.logbook', 'conversations');
-    const dir = join(base, readdirSync(base)[0]!);
     const apply = await runCli(['apply', dir], { env, cwd: local });
     assert.equal(apply.code, 0, apply.stdout + apply.stderr);
     assert.doesNotMatch(apply.stderr, /gave no git patch/);

@@ -3,11 +3,12 @@
 // working tree only when asked, by a worktree task's rules. Run with `npm run test:remote`.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
 import { type ScriptedLlm, type Scenario, startScriptedLlm } from '../support/llm-server';
 import { runCli } from '../unit/cli/cli-runner';
+import { remoteEnv, repoWithFiles, runRemote } from './remote-run';
 
 const BASE = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
 
@@ -54,16 +55,7 @@ function editScenario(remoteDir: string): Scenario {
   };
 }
 
-function gitRepo(dir: string): void {
-  mkdirSync(dir, { recursive: true });
-  const g = (...args: string[]) =>
-    execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' });
-  g('init', '-q');
-  writeFileSync(join(dir, 'a.txt'), BASE);
-  writeFileSync(join(dir, 'gone.txt'), 'to be removed\n');
-  g('add', '.');
-  g('commit', '-qm', 'base');
-}
+const gitRepo = (dir: string): void => repoWithFiles(dir, { 'a.txt': BASE, 'gone.txt': 'to be removed\n' });
 
 function status(dir: string): string {
   return execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], {
@@ -87,23 +79,12 @@ describe('logbook diff and apply of a remote conversation (the real agent-server
     remoteDir = join(root, 'remote');
     gitRepo(remoteDir);
     llm = await startScriptedLlm({ scenario: editScenario(remoteDir) });
-    env = {
-      OPENAI_BASE_URL: llm.baseUrl,
-      OPENAI_API_KEY: 'sk-test',
-      LOGBOOK_MODEL: 'scripted-model',
-      LOGBOOK_REMOTE_KEY: server.key,
-    };
+    env = remoteEnv(llm, server);
     const runFrom = join(root, 'runner');
     mkdirSync(runFrom);
-    const r = await runCli(
-      ['run', '--remote', server.url, '--remote-dir', remoteDir, '--confirm', 'never', 'edit a.txt'],
-      { env, cwd: runFrom },
-    );
-    assert.equal(r.code, 0, r.stdout + r.stderr + server.output().slice(-3000));
+    convDir = await runRemote(server, env, remoteDir, runFrom, 'edit a.txt');
     // The agent deletes a tracked file outside the scenario: the server reports it DELETED.
     rmSync(join(remoteDir, 'gone.txt'));
-    const dirs = readdirSync(join(runFrom, '.logbook', 'conversations'));
-    convDir = join(runFrom, '.logbook', 'conversations', dirs[0]!);
   });
   after(async () => {
     await llm?.close();
