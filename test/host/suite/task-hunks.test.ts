@@ -6,7 +6,6 @@
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +16,7 @@ import type { TaskHunkReview } from '../../../src/host/vscode/tasks/task-hunk-re
 import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import { startScriptedLlm, type ScriptedLlm } from '../../support/llm-server';
 import { treeHashes } from '../../unit/cli/worktree-fixtures';
+import { cliWorktreeTask, extensionCli } from './cli-worktree-task';
 import { EXTENSION_ID, logbook, workspaceRoot } from './helpers';
 
 const ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
@@ -96,19 +96,7 @@ describe('a worktree task reviewed per hunk', function () {
 
   it('one hunk of one file rejected, the rest accepted, applied: the main tree has exactly the accepted change, the branch the rejection', async () => {
     llm = await startScriptedLlm({ scenario });
-    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const child = spawn(process.execPath, [cli, 'run', '--worktree=hunks', '--confirm', 'never', 'edit'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ELECTRON_RUN_AS_NODE: '1',
-        LOGBOOK_BASE_URL: llm.baseUrl,
-        LOGBOOK_MODEL: 'scripted-model',
-        LOGBOOK_WORKTREES_DIR: data,
-      },
-      stdio: 'ignore',
-    });
-    assert.equal((await once(child, 'exit'))[0], 0, 'the task failed');
+    assert.equal(await cliWorktreeTask(root, 'hunks', 'edit', llm, data), 0, 'the task failed');
     const before = treeHashes(root);
     const task = (await taskPlace()).store.get('hunks');
 
@@ -178,7 +166,7 @@ describe('a worktree task reviewed per hunk', function () {
       "Logbook task hunks: the task's uncommitted work",
     ]);
     // The rejection and the apply are in the task's signed log too, as `logbook show` reads it.
-    const logged = execFileSync(process.execPath, [cli, 'show', task.log, '--json'], {
+    const logged = execFileSync(process.execPath, [extensionCli(), 'show', task.log, '--json'], {
       cwd: root,
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1', LOGBOOK_WORKTREES_DIR: data },
       encoding: 'utf8',
@@ -230,19 +218,7 @@ describe('a worktree task reviewed per hunk', function () {
         ],
       },
     });
-    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const child = spawn(process.execPath, [cli, 'run', '--worktree=cont', '--confirm', 'never', 'make C'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ELECTRON_RUN_AS_NODE: '1',
-        LOGBOOK_BASE_URL: llm.baseUrl,
-        LOGBOOK_MODEL: 'scripted-model',
-        LOGBOOK_WORKTREES_DIR: data,
-      },
-      stdio: 'ignore',
-    });
-    assert.equal((await once(child, 'exit'))[0], 0, 'the task failed');
+    assert.equal(await cliWorktreeTask(root, 'cont', 'make C', llm, data), 0, 'the task failed');
     const source = (await taskPlace()).store.get('cont');
     const sourceBefore = treeHashes(source.worktree);
     const mainBefore = treeHashes(root);

@@ -6,8 +6,6 @@
 // The window's folder is made a git repository for this suite only (its .git is removed after);
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -15,15 +13,8 @@ import { ConversationsTree } from '../../../src/host/vscode/conversations/conver
 import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import { type TaskNode, TasksTree } from '../../../src/host/vscode/tasks/tasks-tree';
 import { startScriptedLlm, type ScriptedLlm } from '../../support/llm-server';
-import {
-  EXTENSION_ID,
-  logbook,
-  scriptedModel,
-  until,
-  untilValue,
-  workspaceRoot,
-  repositoryForTasks,
-} from './helpers';
+import { logbook, scriptedModel, until, untilValue, workspaceRoot, repositoryForTasks } from './helpers';
+import { cliWorktreeTask } from './cli-worktree-task';
 
 const FILE = 'task-views-target.txt';
 
@@ -153,19 +144,7 @@ describe('task views: a task conversation where the user looks for it', function
       },
     });
     llms.push(llm);
-    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const child = spawn(process.execPath, [cli, 'run', '--worktree=from-cli', '--confirm', 'never', 'edit'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        ELECTRON_RUN_AS_NODE: '1',
-        LOGBOOK_BASE_URL: llm.baseUrl,
-        LOGBOOK_MODEL: 'scripted-model',
-        LOGBOOK_WORKTREES_DIR: data,
-      },
-      stdio: 'ignore',
-    });
-    assert.equal((await once(child, 'exit'))[0], 0, 'the CLI task failed');
+    assert.equal(await cliWorktreeTask(root, 'from-cli', 'edit', llm, data), 0, 'the CLI task failed');
     const cliRecord = (await taskPlace()).store.get('from-cli');
     const rows = await tree.getChildren();
     const cliRow = rows.find(

@@ -4,8 +4,7 @@
 // The window's folder is made a git repository for this suite only (its .git is removed after);
 // the tasks live in a folder the sandbox can reach (not under /tmp, which it replaces).
 import * as assert from 'node:assert/strict';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -14,6 +13,7 @@ import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import { type TaskNode, TasksTree } from '../../../src/host/vscode/tasks/tasks-tree';
 import { startScriptedLlm, type ScriptedLlm } from '../../support/llm-server';
 import { treeHashes } from '../../unit/cli/worktree-fixtures';
+import { cliWorktreeTask } from './cli-worktree-task';
 import { EXTENSION_ID, logbook, scriptedModel, untilValue, workspaceRoot } from './helpers';
 
 const ID = ['-c', 'user.name=Tester', '-c', 'user.email=tester@example.com'];
@@ -52,11 +52,6 @@ function editScenario(name: string, text: string, old = 'line 2\n') {
   };
 }
 
-async function exited(child: ChildProcess): Promise<number | null> {
-  const [code] = (await once(child, 'exit')) as [number | null];
-  return code;
-}
-
 describe('worktree tasks in the editor', function () {
   this.timeout(180_000);
   let root: string;
@@ -91,23 +86,8 @@ describe('worktree tasks in the editor', function () {
     const llm = await startScriptedLlm({ scenario: editScenario(name, text) });
     llms.push(llm);
     // In the window's folder, as a terminal there would run it (the task's repository is that folder's).
-    const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
-    const child = spawn(
-      process.execPath,
-      [cli, 'run', `--worktree=${name}`, '--confirm', 'never', `rewrite line 2 (${name})`],
-      {
-        cwd: root,
-        env: {
-          ...process.env,
-          ELECTRON_RUN_AS_NODE: '1',
-          LOGBOOK_BASE_URL: llm.baseUrl,
-          LOGBOOK_MODEL: 'scripted-model',
-          LOGBOOK_WORKTREES_DIR: data,
-        },
-        stdio: 'ignore',
-      },
-    );
-    assert.equal(await exited(child), 0, `task ${name} failed`);
+    const code = await cliWorktreeTask(root, name, `rewrite line 2 (${name})`, llm, data);
+    assert.equal(code, 0, `task ${name} failed`);
   }
 
   it('two tasks on one file: listed, reviewed, the tree byte-identical until apply; one applied, the other a conflict opened; one discarded, its log kept', async () => {
