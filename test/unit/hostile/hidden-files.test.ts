@@ -8,18 +8,17 @@ import * as assert from 'node:assert/strict';
 import {
   existsSync,
   mkdirSync,
-  mkdtempSync,
   readdirSync,
   readFileSync,
   rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type CliResult, printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson } from '../cli/fixtures';
 import { agentEnv, conversationDir } from './acp-test-agent';
+import { homeWithSecrets } from './home-with-secrets';
 import {
   assertLogged as logged,
   call,
@@ -46,15 +45,8 @@ describe('hostile model: the file tools honour what the sandbox hides', function
   let attempts = 0;
 
   beforeEach(() => {
-    base = mkdtempSync(join(homedir(), '.logbook-hostile-hidden-'));
-    home = join(base, 'home');
-    ws = join(base, 'ws');
-    mkdirSync(ws, { recursive: true });
-    mkdirSync(join(home, '.ssh'), { recursive: true });
-    mkdirSync(join(home, '.config', 'logbook'), { recursive: true });
+    ({ base, home, ws } = homeWithSecrets('.logbook-hostile-hidden-', KEY, CONFIG));
     mkdirSync(join(home, '.cache', 'logbook'), { recursive: true });
-    writeFileSync(join(home, '.ssh', 'id_ed25519'), KEY, { mode: 0o600 });
-    writeFileSync(join(home, '.config', 'logbook', 'config.json'), CONFIG);
     writeFileSync(join(home, '.config', 'tool.conf'), 'ordinary CONFIG-CANARY-0042 setting\n');
   });
   afterEach(async () => {

@@ -5,12 +5,12 @@
 // with a home folder of its own under a folder of the user's home (not under /tmp, which the
 // sandbox replaces): hard links need the workspace and the hidden file on one file system.
 import * as assert from 'node:assert/strict';
-import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CliResult, printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson, terminalCall } from '../cli/fixtures';
 import { agentEnv, conversationDir } from './acp-test-agent';
+import { homeWithSecrets } from './home-with-secrets';
 import {
   assertLogged as logged,
   call,
@@ -38,16 +38,7 @@ describe('hostile model: a hard link in the workspace to a hidden file', functio
   let attempts = 0;
 
   beforeEach(() => {
-    base = mkdtempSync(join(homedir(), '.logbook-hostile-hardlink-'));
-    home = join(base, 'home');
-    ws = join(base, 'ws');
-    mkdirSync(ws, { recursive: true });
-    mkdirSync(join(home, '.ssh'), { recursive: true });
-    mkdirSync(join(home, '.config', 'logbook'), { recursive: true });
-    key = join(home, '.ssh', 'id_ed25519');
-    config = join(home, '.config', 'logbook', 'config.json');
-    writeFileSync(key, KEY, { mode: 0o600 });
-    writeFileSync(config, CONFIG);
+    ({ base, home, ws, key, config } = homeWithSecrets('.logbook-hostile-hardlink-', KEY, CONFIG));
     writeFileSync(join(ws, 'readme.txt'), 'an ordinary KEY-CANARY-free file\n');
     linkSync(key, join(ws, 'notes.txt'));
     linkSync(config, join(ws, 'settings.json'));
