@@ -23,16 +23,20 @@ export function conversationDir(ws: string, stdout: string): string {
   return m[1]!;
 }
 
-/** `logbook run --agent writer` in `ws`, the agent told what to do by `ask` (its task, as JSON). */
+/**
+ * `logbook run --agent writer` in `ws`, the agent told what to do by `ask` (its task, as JSON);
+ * `env` adds to agentEnv() (a HOME of the test's own, say).
+ */
 export function runTestAgent(
   ws: string,
   mode: 'act' | 'plan',
   ask: unknown,
   extra: string[] = [],
   timeoutMs = 60_000,
+  env: Record<string, string> = {},
 ): Promise<CliResult> {
   return runCli(
     ['run', '--workspace', ws, '--agent', 'writer', '--mode', mode, '--task', JSON.stringify(ask), ...extra],
-    { env: agentEnv(), timeoutMs },
+    { env: { ...agentEnv(), ...env }, timeoutMs },
   );
 }

@@ -17,7 +17,7 @@ import {
 import { join } from 'node:path';
 import { type CliResult, printed, runCli } from '../cli/cli-runner';
 import { CliFixture, readLogJson } from '../cli/fixtures';
-import { agentEnv, conversationDir } from './acp-test-agent';
+import { conversationDir, runTestAgent } from './acp-test-agent';
 import { homeWithSecrets } from './home-with-secrets';
 import {
   assertLogged as logged,
@@ -230,24 +230,8 @@ describe('hostile model: the file tools honour what the sandbox hides', function
         { read: { path: key } },
         { write: { path: key, content: 'ssh-ed25519 AAAA planted\n' } },
       ]) {
-        const r = await runCli(
-          [
-            'run',
-            '--workspace',
-            ws,
-            '--agent',
-            'writer',
-            '--mode',
-            mode,
-            '--writable',
-            home,
-            '--sandbox',
-            'off',
-            '--task',
-            JSON.stringify(ask),
-          ],
-          { env: { ...agentEnv(), HOME: home }, timeoutMs: 60_000 },
-        );
+        const extra = ['--writable', home, '--sandbox', 'off'];
+        const r = await runTestAgent(ws, mode, ask, extra, 60_000, { HOME: home });
         assert.equal(r.code, 0, printed(r));
         assert.equal(readFileSync(key, 'utf8'), KEY, 'the key is unchanged');
         const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));

@@ -7,9 +7,9 @@
 import * as assert from 'node:assert/strict';
 import { linkSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type CliResult, printed, runCli } from '../cli/cli-runner';
+import { type CliResult, printed } from '../cli/cli-runner';
 import { CliFixture, readLogJson, terminalCall } from '../cli/fixtures';
-import { agentEnv, conversationDir } from './acp-test-agent';
+import { conversationDir, runTestAgent } from './acp-test-agent';
 import { homeWithSecrets } from './home-with-secrets';
 import {
   assertLogged as logged,
@@ -214,22 +214,7 @@ describe('hostile model: a hard link in the workspace to a hidden file', functio
         { read: { path: join(ws, 'notes.txt') } },
         { write: { path: join(ws, 'settings.json'), content: '{"confirmation":{"mode":"never"}}\n' } },
       ]) {
-        const r = await runCli(
-          [
-            'run',
-            '--workspace',
-            ws,
-            '--agent',
-            'writer',
-            '--mode',
-            mode,
-            '--sandbox',
-            'off',
-            '--task',
-            JSON.stringify(ask),
-          ],
-          { env: { ...agentEnv(), HOME: home }, timeoutMs: 60_000 },
-        );
+        const r = await runTestAgent(ws, mode, ask, ['--sandbox', 'off'], 60_000, { HOME: home });
         assert.equal(r.code, 0, printed(r));
         assert.equal(readFileSync(config, 'utf8'), CONFIG, 'the config is unchanged');
         const log = JSON.stringify(await readLogJson(conversationDir(ws, r.stdout)));
