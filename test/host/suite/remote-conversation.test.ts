@@ -6,11 +6,12 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat/chat-view';
+import type { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
 import { spawn } from 'node:child_process';
 import { extensionPath, useAgentServer } from './agent-server';
+import { chatOn, startRemoteTask } from './remote-finished';
 import { logbook, recordingWebview, scriptedModel, until } from './helpers';
 
 const WRITE_THEN_FINISH: Scenario = {
@@ -67,19 +68,8 @@ describe('A remote conversation in the chat (the real agent-server)', function (
   async function startHeld(task: string) {
     const { service } = await logbook();
     const view = recordingWebview();
-    controller = new ChatController(view.port, service, {
-      info: () => undefined,
-      warn: () => undefined,
-      error: (m) => assert.fail(m),
-    });
-    view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-    const id = await vscode.commands.executeCommand<string>(
-      'logbook.startRemoteTask',
-      server().url,
-      task,
-      remoteDir,
-    );
-    assert.ok(id, 'a remote conversation started');
+    controller = chatOn(view, service);
+    const id = await startRemoteTask(server().url, task, remoteDir);
     const held = (m: HostMessage) =>
       (m.type === 'header' || m.type === 'conversation') &&
       m.header?.id === id &&

@@ -44,6 +44,26 @@ export interface FinishedRemote {
 
 const cfg = () => vscode.workspace.getConfiguration('logbook');
 
+type Service = Awaited<ReturnType<typeof logbook>>['service'];
+
+/** The chat controller on `view`, which has said it is ready, as an opened chat would; an error fails the test. */
+export function chatOn(view: ReturnType<typeof recordingWebview>, service: Service): ChatController {
+  const controller = new ChatController(view.port, service, {
+    info: () => undefined,
+    warn: () => undefined,
+    error: (m) => assert.fail(m),
+  });
+  view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
+  return controller;
+}
+
+/** Start Remote Task: `task` in `remoteDir` on the server at `url`; the conversation's id. */
+export async function startRemoteTask(url: string, task: string, remoteDir: string): Promise<string> {
+  const id = await vscode.commands.executeCommand<string>('logbook.startRemoteTask', url, task, remoteDir);
+  assert.ok(id, 'a remote conversation started');
+  return id;
+}
+
 /**
  * A remote conversation run to its end with the scripted `scenario` (which may depend on the
  * server's workspace), confirmations off; skips the suite when the agent-server is not installed.
@@ -76,19 +96,8 @@ export async function finishedRemote(
     typeof opts.scenario === 'function' ? opts.scenario(remoteDir) : opts.scenario,
   );
   const view = recordingWebview();
-  const controller = new ChatController(view.port, service, {
-    info: () => undefined,
-    warn: () => undefined,
-    error: (m) => assert.fail(m),
-  });
-  view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-  const id = (await vscode.commands.executeCommand<string>(
-    'logbook.startRemoteTask',
-    server.url,
-    opts.task,
-    remoteDir,
-  ))!;
-  assert.ok(id, 'a remote conversation started');
+  const controller = chatOn(view, service);
+  const id = await startRemoteTask(server.url, opts.task, remoteDir);
   const finished = (m: HostMessage) =>
     m.type === 'header' && m.header.id === id && m.header.status === 'finished';
   await until(() => view.posted.some(finished), 'the conversation to finish', 90_000);

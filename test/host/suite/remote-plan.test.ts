@@ -5,10 +5,11 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat/chat-view';
+import type { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
 import { extensionPath, useAgentServer } from './agent-server';
+import { chatOn, startRemoteTask } from './remote-finished';
 import { logbook, recordingWebview, scriptedModel, until } from './helpers';
 
 const FINISH_THEN_WRITE: Scenario = {
@@ -64,19 +65,8 @@ describe('A remote conversation in plan mode in the chat (the real agent-server)
   it('a message sent in Plan mode: the write is rejected with the reason the model reads, nothing runs', async () => {
     const { service } = await logbook();
     const view = recordingWebview();
-    controller = new ChatController(view.port, service, {
-      info: () => undefined,
-      warn: () => undefined,
-      error: (m) => assert.fail(m),
-    });
-    view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-    const id = await vscode.commands.executeCommand<string>(
-      'logbook.startRemoteTask',
-      server().url,
-      'look around',
-      remoteDir,
-    );
-    assert.ok(id, 'a remote conversation started');
+    controller = chatOn(view, service);
+    const id = await startRemoteTask(server().url, 'look around', remoteDir);
     const finished = (n: number) => () =>
       view.posted.filter(
         (m: HostMessage) => m.type === 'header' && m.header.id === id && m.header.status === 'finished',
@@ -132,19 +122,8 @@ describe('A remote conversation in plan mode in the chat (the real agent-server)
       });
       const { service } = await logbook();
       const view = recordingWebview();
-      controller = new ChatController(view.port, service, {
-        info: () => undefined,
-        warn: () => undefined,
-        error: (m) => assert.fail(m),
-      });
-      view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-      const id = await vscode.commands.executeCommand<string>(
-        'logbook.startRemoteTask',
-        server().url,
-        'now plan the change',
-        remoteDir,
-      );
-      assert.ok(id, 'a remote conversation started');
+      controller = chatOn(view, service);
+      const id = await startRemoteTask(server().url, 'now plan the change', remoteDir);
       await until(
         () =>
           view.posted.some(

@@ -6,10 +6,11 @@ import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat/chat-view';
+import type { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
 import { extensionPath, useAgentServer } from './agent-server';
+import { chatOn, startRemoteTask } from './remote-finished';
 import { logbook, recordingWebview, scriptedModel, until } from './helpers';
 
 const finish = { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] };
@@ -68,19 +69,8 @@ describe('A remote conversation: Stop, Pause and Resume from the chat (the real 
     llm = await scriptedModel(heldFirst(hold));
     const { service } = await logbook();
     const view = recordingWebview();
-    controller = new ChatController(view.port, service, {
-      info: () => undefined,
-      warn: () => undefined,
-      error: (m) => assert.fail(m),
-    });
-    view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-    const id = (await vscode.commands.executeCommand<string>(
-      'logbook.startRemoteTask',
-      server().url,
-      'write p.txt',
-      remoteDir,
-    ))!;
-    assert.ok(id, 'a remote conversation started');
+    controller = chatOn(view, service);
+    const id = await startRemoteTask(server().url, 'write p.txt', remoteDir);
     await until(() => llm!.completionBodies().length > 0, 'the first model call', 90_000);
     const shown = () =>
       view.posted.flatMap((m) => (m.type === 'events' && m.conversationId === id ? m.events : []));

@@ -6,10 +6,11 @@ import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { ChatController } from '../../../src/host/vscode/chat/chat-view';
+import type { ChatController } from '../../../src/host/vscode/chat/chat-view';
 import type { HostMessage } from '../../../src/protocol/messages';
 import type { Scenario, ScriptedLlm } from '../../support/llm-server';
 import { extensionPath, useAgentServer } from './agent-server';
+import { chatOn, startRemoteTask } from './remote-finished';
 import { logbook, recordingWebview, scriptedModel, until } from './helpers';
 
 const REPLY = 'Reading the task first, then writing s.txt, one small piece of this reply at a time.';
@@ -63,19 +64,8 @@ describe('A remote conversation: the reply streams into the chat (the real agent
     llm = await scriptedModel(SLOW_REPLY);
     const { service } = await logbook();
     const view = recordingWebview();
-    controller = new ChatController(view.port, service, {
-      info: () => undefined,
-      warn: () => undefined,
-      error: (m) => assert.fail(m),
-    });
-    view.send({ type: 'ready', conversationId: null, lastSeq: -1 });
-    const id = (await vscode.commands.executeCommand<string>(
-      'logbook.startRemoteTask',
-      server().url,
-      'write s.txt',
-      remoteDir,
-    ))!;
-    assert.ok(id, 'a remote conversation started');
+    controller = chatOn(view, service);
+    const id = await startRemoteTask(server().url, 'write s.txt', remoteDir);
     const finished = (m: HostMessage) =>
       m.type === 'header' && m.header.id === id && m.header.status === 'finished';
     await until(() => view.posted.some(finished), 'the conversation to finish', 120_000);
