@@ -3,7 +3,7 @@
 // asks and the request still goes to the user's endpoint, while the "attacker" endpoint hears
 // nothing. Once the user accepts each value by name (Logbook: Use a Workspace Setting), it applies.
 import * as assert from 'node:assert/strict';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { DiagnosticsReport } from '../../../src/core/diagnostics/report';
@@ -50,6 +50,24 @@ describe('settings that guard the user: a workspace cannot change them', functio
   const workspaceSettings = join(workspaceRoot(), '.vscode', 'settings.json');
   let user: ScriptedLlm | undefined;
   let attacker: ScriptedLlm | undefined;
+
+  /**
+   * Removes the workspace's settings file and waits until VS Code reads none of the values it
+   * held: until its watcher has seen the file go, the editor refuses a write to the workspace's
+   * settings ("the content of the file is newer"). A key the file did not hold reads unset before
+   * and after, so waiting on it waits for nothing.
+   */
+  async function removeWorkspaceSettings(): Promise<void> {
+    let held: string[] = [];
+    try {
+      held = Object.keys(JSON.parse(readFileSync(workspaceSettings, 'utf8')) as object);
+    } catch {
+      // No file (or not JSON): nothing VS Code could still read from it.
+    }
+    rmSync(dirname(workspaceSettings), { recursive: true, force: true });
+    for (const key of held.filter((k) => k.startsWith('logbook.')))
+      await workspaceValueBecomes(key.slice('logbook.'.length), undefined);
+  }
 
   after(async () => {
     rmSync(dirname(workspaceSettings), { recursive: true, force: true });
@@ -102,8 +120,7 @@ describe('settings that guard the user: a workspace cannot change them', functio
     assert.equal(attacker.completionBodies().length, 2, "accepted: the workspace's endpoint answered");
   });
   it('the agent\'s own file_editor create of .vscode/settings.json with "never" (act mode): the next risky action still asks', async () => {
-    rmSync(dirname(workspaceSettings), { recursive: true, force: true });
-    await workspaceValueBecomes('confirmation.mode', undefined);
+    await removeWorkspaceSettings();
     await user?.close();
     user = await scriptedModel({
       name: 'writes-settings',
@@ -156,8 +173,7 @@ describe('settings that guard the user: a workspace cannot change them', functio
     await session.settled();
   });
   it('allow rules: "Always allow" writes and accepts the list; a list changed by anything else is ignored again', async () => {
-    rmSync(dirname(workspaceSettings), { recursive: true, force: true });
-    await workspaceValueBecomes('confirmation.allowRules', undefined);
+    await removeWorkspaceSettings();
     const medium = (id: string, command: string) => ({
       match: { lastRole: 'user' as const },
       reply: {

@@ -115,7 +115,13 @@ describe('logbook and the sandbox', function () {
           match: { lastRole: 'user' },
           reply: {
             toolCalls: [
-              terminalCall('call_long', `sleep ${marker} & echo started > started.txt; sleep ${marker}`),
+              // The file is written by the foreground process itself, once it runs: a signal sent
+              // before it existed (between `echo` and its fork) would miss it, and the shell then
+              // waits for it as for a command that chose to outlive Ctrl+C.
+              terminalCall(
+                'call_long',
+                `sleep ${marker} & sh -c 'echo started > started.txt; exec sleep ${marker}'`,
+              ),
             ],
           },
         },
@@ -136,8 +142,8 @@ describe('logbook and the sandbox', function () {
     assert.equal(r.code, 143, printed(r));
     const observation = jsonLines(r).find((e) => e.kind === 'ObservationEvent');
     assert.equal((observation?.observation as { exit_code?: number } | undefined)?.exit_code, 130);
-    await new Promise((res) => setTimeout(res, 500));
-    assert.deepEqual(processesWith(marker), [], 'a process of the sandbox still runs');
+    // Killed as the CLI exits: each is gone once the kernel has reaped it.
+    assert.deepEqual(await processesGone(marker), [], 'a process of the sandbox still runs');
   });
 
   it('logbook sandbox: the diagnostics, and exit 1 with the fix where none can start', async () => {
@@ -166,6 +172,17 @@ describe('logbook and the sandbox', function () {
     assert.ok(!existsSync(join(ws, 'none')));
   });
 });
+
+/** The processes with `text` in their command line still there after 10 s (none, at once, if none is). */
+async function processesGone(text: string): Promise<string[]> {
+  const deadline = Date.now() + 10_000;
+  let left = processesWith(text);
+  while (left.length && Date.now() < deadline) {
+    await new Promise((res) => setTimeout(res, 50));
+    left = processesWith(text);
+  }
+  return left;
+}
 
 /** Host processes whose command line holds `text`. */
 function processesWith(text: string): string[] {

@@ -7,6 +7,7 @@ import type { CheckpointChange } from '../../../core/checkpoints/types';
 import { TMP_SUFFIX, removeStaleTempFilesOnce } from '../../../core/log/durable-file';
 import { GitError, runGit, splitNul, type GitPaths } from './git-process';
 import { isMultiFolderCheckpoint } from './store-contract';
+import { ensureStoreRepository } from './store-init';
 
 const REF_PREFIX = 'refs/logbook/conversations/';
 /** Where a store keeps its conversations' refs (loose files, never packed: see readRef). */
@@ -139,7 +140,7 @@ export class CheckpointRepo {
       try {
         return await runGit(this.paths, args, { ...(input === undefined ? {} : { input }), config });
       } catch (err) {
-        if (!(err instanceof GitError) || !/index\.lock/.test(err.stderr) || attempt >= 50) throw err;
+        if (!(err instanceof GitError) || !lockTaken(err, args) || attempt >= 50) throw err;
         await new Promise((r) => setTimeout(r, 100));
       }
     }
@@ -147,17 +148,7 @@ export class CheckpointRepo {
 
   async init(): Promise<void> {
     if (this.initialized) return;
-    if (!existsSync(join(this.paths.gitDir, 'HEAD'))) {
-      mkdirSync(this.paths.gitDir, { recursive: true });
-      await runGit(this.paths, ['init', '-q', '--bare', this.paths.gitDir], { bare: true });
-      await runGit(this.paths, ['config', 'core.bare', 'false'], { bare: true });
-      mkdirSync(join(this.paths.gitDir, 'info'), { recursive: true });
-      // Byte for byte: no end-of-line conversion, filter or encoding from the workspace's .gitattributes.
-      writeFileSync(
-        join(this.paths.gitDir, 'info', 'attributes'),
-        '* -text -filter -ident -working-tree-encoding -diff -merge\n',
-      );
-    }
+    await ensureStoreRepository(this.paths);
     this.initialized = true;
   }
 
@@ -197,6 +188,15 @@ export class CheckpointRepo {
     writeIfChanged(files.ignored, ignored);
     writeIfChanged(files.exclude, [...excluded, ...leftOut].join('\n') + '\n');
   }
+}
+
+/**
+ * Whether git failed because another process holds the index's lock. `update-index -q` says
+ * nothing then: it exits 128 without a word.
+ */
+function lockTaken(err: GitError, args: readonly string[]): boolean {
+  if (/index\.lock/.test(err.stderr)) return true;
+  return args[0] === 'update-index' && args.includes('-q') && err.code === 128 && err.stderr === '';
 }
 
 function writeIfChanged(file: string, text: string): void {
