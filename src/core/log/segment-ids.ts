@@ -8,6 +8,8 @@ import type { SegmentReader } from './segment-reader';
 export class SegmentIds<E extends StoredEvent> {
   private index: IdIndex | null = null;
   private readonly recent = new RecentIds(32_768);
+  /** the seq of the last record `add` indexed, -1 before the first */
+  private lastSeq = -1;
 
   constructor(
     private readonly file: string,
@@ -52,10 +54,20 @@ export class SegmentIds<E extends StoredEvent> {
     return -1;
   }
 
+  /**
+   * Whether a readable record has `id`. The record appended last is checked first, without
+   * hashing: it is the parent of most events (an observation's action, a reply's message).
+   */
+  has(id: string): boolean {
+    if (this.lastSeq >= 0 && this.recent.idAt(this.lastSeq) === id) return true;
+    return this.find(id) >= 0;
+  }
+
   /** Indexes a record just appended (after `find` has loaded the index). */
   add(hash: number, id: string, seq: number): void {
     this.index!.add(hash);
     this.recent.add(id, seq);
+    this.lastSeq = seq;
   }
 
   writePending(): void {

@@ -300,7 +300,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     const dup = this.ids.find(e.id, hash);
     if (dup >= 0) throw duplicateError(e.id, dup);
     const parent = e.parent_id;
-    if (typeof parent === 'string' && this.ids.find(parent) < 0) throw unknownParentError(e.id, parent);
+    if (typeof parent === 'string' && !this.ids.has(parent)) throw unknownParentError(e.id, parent);
     const seq = this.len;
     const json = encodeChecked(this.codec, e);
     const writer = this.writer!;

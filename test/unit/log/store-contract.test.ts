@@ -147,6 +147,27 @@ for (const b of backends) {
       assert.equal(store.length, 3);
     });
 
+    it('finds a parent that is the event just appended, an older one or one from before a reopen, and no other', async () => {
+      const ids = [uuid(), uuid(), uuid()];
+      await store.append(ev(ids[0]!));
+      await store.append(ev(ids[1]!, { parent_id: ids[0]! }));
+      await store.append(ev(ids[2]!, { parent_id: ids[0]! }));
+      // the event appended last has the id the new one names as its own, not as its parent
+      const ghost = uuid();
+      await rejectsWith(store.append(ev(ghost, { parent_id: ghost })), 'UNKNOWN_PARENT');
+      await rejectsWith(store.append(ev(uuid(), { parent_id: uuid() })), 'UNKNOWN_PARENT');
+      if (b.persistent) {
+        await store.close();
+        store = await b.open(dir);
+      }
+      await rejectsWith(store.append(ev(uuid(), { parent_id: ghost })), 'UNKNOWN_PARENT');
+      const next = uuid();
+      await store.append(ev(next, { parent_id: ids[2]! }));
+      await store.append(ev(uuid(), { parent_id: next }));
+      await store.append(ev(uuid(), { parent_id: ids[1]! }));
+      assert.equal(store.length, 6);
+    });
+
     it('copies appended events: mutating the object afterwards does not change the log', async () => {
       const e = ev(uuid(), { text: 'before' });
       await store.append(e);
