@@ -16,40 +16,21 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
-import { type ScriptedLlm, type Scenario, startScriptedLlm } from '../support/llm-server';
+import { commandThenFinish } from '../support/command-scenario';
+import { type ScriptedLlm, startScriptedLlm } from '../support/llm-server';
 import { runCli } from '../unit/cli/cli-runner';
 import { git, remoteEnv, repoWithFiles, runRemote } from './remote-run';
 
 const BASE = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
 
 /** One command: a.txt renamed and changed, files deleted, two symlinks, a script made executable. */
-const MOVES: Scenario = {
-  name: 'remote-moves',
-  turns: [
-    {
-      match: { hasTools: true, lastRole: 'user' },
-      reply: {
-        toolCalls: [
-          {
-            id: 'call_moves',
-            name: 'terminal',
-            arguments: {
-              command:
-                "mv a.txt moved.txt && printf 'eight\\n' >> moved.txt && rm gone.txt b.bin && " +
-                'ln -s moved.txt alias && ln -s ../outside.txt out && chmod +x run.sh && mv same.txt renamed.txt',
-              security_risk: 'LOW',
-              summary: 'rename, delete, link',
-            },
-          },
-        ],
-      },
-    },
-    {
-      match: { lastRole: 'tool' },
-      reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Moved.' } }] },
-    },
-  ],
-};
+const MOVES = commandThenFinish(
+  'remote-moves',
+  "mv a.txt moved.txt && printf 'eight\\n' >> moved.txt && rm gone.txt b.bin && " +
+    'ln -s moved.txt alias && ln -s ../outside.txt out && chmod +x run.sh && mv same.txt renamed.txt',
+  'rename, delete, link',
+  'Moved.',
+);
 
 const gitRepo = (dir: string): void =>
   repoWithFiles(dir, {

@@ -6,38 +6,17 @@ import * as assert from 'node:assert/strict';
 import { existsSync, lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { Scenario } from '../../support/llm-server';
+import { commandThenFinish } from '../../support/command-scenario';
 import { endRemote, finishedRemote, type FinishedRemote, repoWithFiles } from './remote-finished';
 
 const BASE = 'line 1\nline 2\nline 3\nline 4\n';
 
-const MOVES: Scenario = {
-  name: 'remote-moves-editor',
-  turns: [
-    {
-      match: { hasTools: true, lastRole: 'user' },
-      reply: {
-        toolCalls: [
-          {
-            id: 'call_moves',
-            name: 'terminal',
-            arguments: {
-              command:
-                "mv a.txt moved.txt && printf 'line 5\\n' >> moved.txt && ln -s moved.txt alias && " +
-                'ln -s ../../../../outside-of-it out',
-              security_risk: 'LOW',
-              summary: 'rename a.txt, link to it, link out',
-            },
-          },
-        ],
-      },
-    },
-    {
-      match: { lastRole: 'tool' },
-      reply: { toolCalls: [{ id: 'call_finish', name: 'finish', arguments: { message: 'Done.' } }] },
-    },
-  ],
-};
+const MOVES = commandThenFinish(
+  'remote-moves-editor',
+  "mv a.txt moved.txt && printf 'line 5\\n' >> moved.txt && ln -s moved.txt alias && " +
+    'ln -s ../../../../outside-of-it out',
+  'rename a.txt, link to it, link out',
+);
 
 const repoWithBase = (dir: string): void => repoWithFiles(dir, { 'a.txt': BASE });
 
