@@ -7,28 +7,34 @@
 // n / 4e9 per lookup, so such reads are rare).
 // Only the prefix covered by the last checkpoint is trusted; the rest is recomputed from the log.
 import fs from 'node:fs';
-import { crc32 } from './record-format';
+import { crc32Text } from './record-format';
 import { writeAllSync, fdatasync } from './sparse-index';
 
 export function idHash(id: string): number {
-  return crc32(id);
+  return crc32Text(id);
 }
 
-/** hash -> record indices; linear probing, load factor <= 1/2 */
+/**
+ * hash -> record indices; linear probing, load factor <= 1/2. Each slot is a (hash, index) pair
+ * side by side in one array, so a probe reads one cache line, not one in each of two arrays: the
+ * table is probed at every append (W1).
+ */
 class HashSlots {
-  private keys: Uint32Array;
-  private vals: Int32Array;
+  /** slot k: its hash at 2k, its record index at 2k+1 (-1: empty) */
+  private slots: Int32Array;
   private mask: number;
   private count = 0;
   private readonly found: number[] = [];
-  private readonly needle = new Uint32Array(1);
 
   constructor(expected: number) {
     let cap = 1024;
     while (cap < expected * 2) cap *= 2;
-    this.keys = new Uint32Array(cap);
-    this.vals = new Int32Array(cap).fill(-1);
+    this.slots = HashSlots.empty(cap);
     this.mask = cap - 1;
+  }
+
+  private static empty(cap: number): Int32Array {
+    return new Int32Array(2 * cap).fill(-1);
   }
 
   /** a cheap mix, so sequential-looking hashes still spread over the table */
@@ -37,11 +43,12 @@ class HashSlots {
   }
 
   insert(h: number, index: number): void {
-    if ((this.count + 1) * 2 > this.vals.length) this.grow();
+    if ((this.count + 1) * 2 > this.mask + 1) this.grow();
+    const slots = this.slots;
     let p = this.start(h);
-    while (this.vals[p] !== -1) p = (p + 1) & this.mask;
-    this.keys[p] = h;
-    this.vals[p] = index;
+    while (slots[2 * p + 1] !== -1) p = (p + 1) & this.mask;
+    slots[2 * p] = h | 0;
+    slots[2 * p + 1] = index;
     this.count++;
   }
 
@@ -52,22 +59,22 @@ class HashSlots {
   find(h: number): readonly number[] {
     const out = this.found;
     out.length = 0;
-    const { keys, vals, mask } = this;
+    const { slots, mask } = this;
+    const key = h | 0;
     let p = this.start(h);
-    while (vals[p] !== -1) {
-      if (keys[p] === h) out.push(vals[p]!);
+    for (let v = slots[2 * p + 1]!; v !== -1; v = slots[2 * p + 1]!) {
+      if (slots[2 * p] === key) out.push(v);
       p = (p + 1) & mask;
     }
     return out;
   }
 
   private grow(): void {
-    const { keys, vals } = this;
-    this.keys = new Uint32Array(keys.length * 2);
-    this.vals = new Int32Array(vals.length * 2).fill(-1);
-    this.mask = this.vals.length - 1;
+    const old = this.slots;
+    this.slots = HashSlots.empty(old.length * 2);
+    this.mask = old.length - 1;
     this.count = 0;
-    for (let i = 0; i < vals.length; i++) if (vals[i] !== -1) this.insert(keys[i]!, vals[i]!);
+    for (let i = 0; i < old.length; i += 2) if (old[i + 1] !== -1) this.insert(old[i]! >>> 0, old[i + 1]!);
   }
 }
 
@@ -156,7 +163,8 @@ export class IdIndex {
   }
 
   private tableOf(count: number): HashSlots {
-    const table = new HashSlots(count + 1024);
+    // Room for a few thousand appends before the first rehash: a writer's table keeps growing.
+    const table = new HashSlots(Math.max(count + 1024, 8192));
     for (let i = 0; i < count; i++) table.insert(this.hashes[i]!, i);
     return table;
   }

@@ -1,6 +1,8 @@
 // The id index: hash collisions never make a new id look like a duplicate, nor hide a real one.
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { SegmentEventStore } from '../../../src/core/log';
 import { IdIndex, idHash } from '../../../src/core/log/id-index';
 import { cleanupTmp, ev, tmpDir } from './helpers';
@@ -44,6 +46,41 @@ describe('id index', () => {
       }
     }
     idx.close();
+  });
+
+  it('keeps every index once its table has grown past its first size', () => {
+    const idx = IdIndex.load(path.join(tmpDir('ids'), 'ids.idx'), true, 0);
+    const dup = 0x9e3779b9;
+    for (let k = 0; k < 200; k++) idx.candidates(k); // past the scans: the table is built
+    const n = 40_000; // several times the table's first size, so it grows while holding them
+    for (let i = 0; i < n; i++) idx.add(i % 4096 === 5 ? dup : (Math.imul(i, 0x85ebca6b) ^ 0x5bd1e995) >>> 0);
+    const dupAt = Array.from({ length: n }, (_, i) => i).filter((i) => i % 4096 === 5);
+    assert.deepEqual(
+      [...idx.candidates(dup)].sort((a, b) => a - b),
+      dupAt,
+    );
+    for (const i of [0, 1, 8191, 8192, 16_385, n - 1]) {
+      if (i % 4096 === 5) continue;
+      const h = (Math.imul(i, 0x85ebca6b) ^ 0x5bd1e995) >>> 0;
+      assert.ok(idx.candidates(h).includes(i), `index ${i}`);
+    }
+    idx.close();
+  });
+
+  it('hashes an id as crc32 of its UTF-8 bytes, whatever its characters and length', () => {
+    const ids = [
+      '',
+      'a',
+      'évènement',
+      '事件-1',
+      '\u{1F600}',
+      'x'.repeat(64),
+      'y'.repeat(65),
+      crypto.randomUUID(),
+    ];
+    // node:zlib's own crc32 (Node >= 20.15) is the reference.
+    const reference = (zlib as unknown as { crc32(d: Uint8Array): number }).crc32;
+    for (const id of ids) assert.equal(idHash(id), reference(Buffer.from(id, 'utf8')), JSON.stringify(id));
   });
 
   it('never takes bytes that straddle two hashes for a hash', () => {
