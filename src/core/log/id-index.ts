@@ -6,7 +6,10 @@
 // A hit is confirmed by the caller reading the record's id, because 32-bit hashes collide (about
 // n / 4e9 per lookup, so such reads are rare).
 // Only the prefix covered by the last checkpoint is trusted; the rest is recomputed from the log.
+// A writer's appends ask a Bloom filter (id-filter.ts) whether their id is new, so they seldom probe
+// the table; the table takes in the hashes appended since at its next lookup.
 import fs from 'node:fs';
+import { IdFilter } from './id-filter';
 import { crc32Text } from './record-format';
 import { writeAllSync, fdatasync } from './sparse-index';
 
@@ -84,8 +87,15 @@ const SCANS_BEFORE_TABLE = 128;
 export class IdIndex {
   /** every record's hash, in order (scanned before the table is built; kept to rebuild it after a truncation) */
   private hashes: Uint32Array;
-  /** built after SCANS_BEFORE_TABLE lookups */
+  /**
+   * built after SCANS_BEFORE_TABLE lookups; holds the first `tableCovered` hashes, and takes in the
+   * rest at the next lookup (appends only check the filter, so they never probe the table)
+   */
   private table: HashSlots | null = null;
+  private tableCovered = 0;
+  /** built at the first `mightHave`, then kept up to date by `add` (null again when it must grow) */
+  private filter: IdFilter | null = null;
+  private questions = 0;
   private scans = 0;
   private readonly found: number[] = [];
   private readonly needle = new Uint32Array(1);
@@ -134,18 +144,38 @@ export class IdIndex {
       this.hashes = bigger;
     }
     this.hashes[this.covered] = hash;
-    this.table?.insert(hash, this.covered);
     this.covered++;
+    const f = this.filter;
+    if (f) {
+      if (f.full) this.filter = null;
+      else f.add(hash);
+    }
+  }
+
+  /**
+   * False when no record has this hash (the common answer for a new id); true when one may have.
+   * The filter is built at the SCANS_BEFORE_TABLE-th question: a process that asks a few (a short
+   * run's appends, one `--at ID`) is answered by scanning the hashes, which costs less than building it.
+   */
+  mightHave(hash: number): boolean {
+    if (!this.filter) {
+      if (++this.questions <= SCANS_BEFORE_TABLE) return true;
+      this.filter = IdFilter.of(this.hashes, this.covered);
+    }
+    return this.filter.mightHave(hash);
   }
 
   /** Indices whose id has this hash (to be confirmed by the caller), valid until the next call. */
   candidates(hash: number): readonly number[] {
-    if (this.table) return this.table.find(hash);
-    if (++this.scans > SCANS_BEFORE_TABLE) {
+    if (!this.table && ++this.scans > SCANS_BEFORE_TABLE) {
       this.table = this.tableOf(this.covered);
-      return this.table.find(hash);
+      this.tableCovered = this.covered;
     }
-    return this.scan(hash);
+    if (!this.table) return this.scan(hash);
+    for (; this.tableCovered < this.covered; this.tableCovered++) {
+      this.table.insert(this.hashes[this.tableCovered]!, this.tableCovered);
+    }
+    return this.table.find(hash);
   }
 
   /** Every index holding `hash`, found by a byte search of the hashes (native, far faster than a loop). */
@@ -173,7 +203,12 @@ export class IdIndex {
   truncate(count: number): void {
     if (count >= this.covered) return;
     this.covered = count;
-    if (this.table) this.table = this.tableOf(count);
+    if (this.table) {
+      this.table = this.tableOf(count);
+      this.tableCovered = count;
+    }
+    // A filter may say "maybe" for a dropped hash, never "no" for a kept one; rebuilt smaller at need.
+    this.filter = null;
     if (count < this.fileCount) {
       this.fileCount = count;
       if (this.writable) fs.ftruncateSync(this.fd, count * 4);

@@ -44,7 +44,9 @@ export class SegmentIds<E extends StoredEvent> {
 
   /** The index of the record with `id`, or -1. */
   find(id: string, hash = idHash(id)): number {
-    const cands = this.ensure().candidates(hash);
+    const index = this.ensure();
+    if (!index.mightHave(hash)) return -1;
+    const cands = index.candidates(hash);
     for (let i = 0; i < cands.length; i++) {
       const c = cands[i]!;
       if (this.reader.corrupt.has(c)) continue;
