@@ -75,7 +75,10 @@ const SHARED_ON_FIRST_USE = 'zod-on-first-use';
  * The openai SDK's modules (its ESM build, which bundles take) that name a global of Node's fetch
  * stack, whose first use loads the whole stack (about 10 ms of a short run), and what each gets
  * instead: Logbook's HeaderList for `Headers` (src/core/llm/header-list.ts); for `FormData`, which
- * the client names only to ask whether a body is one, a test of the body's own tag.
+ * the client names only to ask whether a body is one, a test of the body's own tag. The client asks
+ * the same of `globalThis.ReadableStream`, whose first read loads Node's web streams (about 2 ms):
+ * `replace` gives it the same kind of test under another name, in that module only (the SDK's
+ * other modules make streams with it, which no call of Logbook's asks for).
  */
 const SDK_PRELUDES = [
   {
@@ -86,7 +89,10 @@ const SDK_PRELUDES = [
     file: /[\\/]node_modules[\\/]openai[\\/]client\.mjs$/,
     prelude:
       'const FormData = { [Symbol.hasInstance]: (v) => ' +
-      "v !== null && typeof v === 'object' && Object.prototype.toString.call(v) === '[object FormData]' };",
+      "v !== null && typeof v === 'object' && Object.prototype.toString.call(v) === '[object FormData]' };\n" +
+      'const ReadableStreamByTag = { [Symbol.hasInstance]: (v) => ' +
+      "v !== null && typeof v === 'object' && Object.prototype.toString.call(v) === '[object ReadableStream]' };",
+    replace: [[/\bglobalThis\.ReadableStream\b/g, 'ReadableStreamByTag']],
   },
 ];
 
@@ -156,9 +162,9 @@ function lazyPlugin(dir) {
           return { contents: `export * from ${name};\nexport { default } from ${name};\n`, loader: 'js' };
         });
       }
-      for (const { file, prelude } of SDK_PRELUDES)
+      for (const { file, prelude, replace = [] } of SDK_PRELUDES)
         build.onLoad({ filter: file }, async (args) => ({
-          contents: `${prelude}\n${await readFile(args.path, 'utf8')}`,
+          contents: `${prelude}\n${replace.reduce((text, [from, to]) => text.replace(from, to), await readFile(args.path, 'utf8'))}`,
           loader: 'js',
           resolveDir: dirname(args.path),
         }));

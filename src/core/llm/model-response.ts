@@ -1,7 +1,9 @@
-// A model's answer as the openai SDK reads it (status, headers, a body stream, text and json),
-// made without Node's `Response`, whose first use loads Node's whole fetch stack (header-list.ts
-// says why that matters). Given where `fetch` would give a Response: the CLI's model fetch and the
-// reply's line cap (reply-limits.ts).
+// A model's answer as the openai SDK reads it (status, headers, a body, text and json), made
+// without Node's `Response`, whose first use loads Node's whole fetch stack (header-list.ts says why
+// that matters). Given where `fetch` would give a Response: the CLI's model fetch and the reply's
+// line cap (reply-limits.ts). Its body is chunks read as an async iterable, which the SDK reads
+// as it reads a web stream (it asks for the iterator first), so no web stream is made either: Node
+// loads and compiles its web streams on their first use, a cost a short run noticed.
 import { HeaderList } from './header-list';
 
 /** What a model answer's headers are read through: a HeaderList, or a fetch's own Headers. */
@@ -28,10 +30,12 @@ export class ModelResponse {
   readonly ok: boolean;
   readonly redirected = false;
   readonly type = 'basic';
-  readonly #body: ReadableStream<Uint8Array> | null;
+  readonly #body: AsyncIterable<Uint8Array> | null;
+  #chunks: AsyncIterator<Uint8Array> | undefined;
   #read = false;
 
-  constructor(body: ReadableStream<Uint8Array> | null, init: ModelResponseInit) {
+  /** `body`: the answer's bytes in chunks (a web stream is one too), or null for none. */
+  constructor(body: AsyncIterable<Uint8Array> | null, init: ModelResponseInit) {
     this.#body = body;
     this.status = init.status;
     this.statusText = init.statusText ?? '';
@@ -40,12 +44,18 @@ export class ModelResponse {
     this.ok = init.status >= 200 && init.status <= 299;
   }
 
-  get body(): ReadableStream<Uint8Array> | null {
-    return this.#body;
+  /**
+   * The chunks, once: every iterator asked of it is the same one, so that the SDK's cancel (which
+   * asks for an iterator to close) closes the one being read.
+   */
+  get body(): AsyncIterable<Uint8Array> | null {
+    if (!this.#body) return null;
+    const source = this.#body;
+    return { [Symbol.asyncIterator]: () => (this.#chunks ??= source[Symbol.asyncIterator]()) };
   }
 
   get bodyUsed(): boolean {
-    return this.#read || (this.#body?.locked ?? false);
+    return this.#read || this.#chunks !== undefined;
   }
 
   async arrayBuffer(): Promise<ArrayBuffer> {
@@ -66,13 +76,8 @@ export class ModelResponse {
     if (this.bodyUsed) throw new TypeError('Body is unusable: Body has already been read');
     this.#read = true;
     if (!this.#body) return new Uint8Array(0);
-    const reader = this.#body.getReader();
     const chunks: Uint8Array[] = [];
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-    }
+    for await (const chunk of this.#body) chunks.push(chunk);
     if (chunks.length === 1) return chunks[0]!;
     const all = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
     let at = 0;

@@ -85,21 +85,10 @@ export function withLineCap(base: typeof fetch, maxLineBytes: number): typeof fe
   return async (input, init) => {
     const res = await base(input, init);
     if (!res.body) return res;
-    let run = 0;
-    const cap = new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, out) {
-        let i = chunk.length - 1;
-        while (i >= 0 && chunk[i] !== LF && chunk[i] !== CR) i--;
-        run = i < 0 ? run + chunk.length : chunk.length - 1 - i;
-        if (run > maxLineBytes) {
-          out.error(new SseLineTooLong(maxLineBytes));
-          return;
-        }
-        out.enqueue(chunk);
-      },
-    });
     // Not a new Response: a ModelResponse keeps Node's fetch stack unloaded (model-response.ts).
-    const capped = new ModelResponse(res.body.pipeThrough(cap), {
+    // Node's web stream (another fetch's body) is an async iterable of its chunks too.
+    const body = res.body as unknown as AsyncIterable<Uint8Array>;
+    const capped = new ModelResponse(lineCapped(body, maxLineBytes), {
       status: res.status,
       statusText: res.statusText,
       headers: res.headers,
@@ -107,6 +96,24 @@ export function withLineCap(base: typeof fetch, maxLineBytes: number): typeof fe
     });
     return capped as unknown as Response;
   };
+}
+
+/**
+ * The chunks as they come, failing with SseLineTooLong at the first that makes a line too long;
+ * stopping early (a failure, the reader's cancel) closes the body below.
+ */
+async function* lineCapped(
+  body: AsyncIterable<Uint8Array>,
+  maxLineBytes: number,
+): AsyncGenerator<Uint8Array> {
+  let run = 0;
+  for await (const chunk of body) {
+    let i = chunk.length - 1;
+    while (i >= 0 && chunk[i] !== LF && chunk[i] !== CR) i--;
+    run = i < 0 ? run + chunk.length : chunk.length - 1 - i;
+    if (run > maxLineBytes) throw new SseLineTooLong(maxLineBytes);
+    yield chunk;
+  }
 }
 
 /**

@@ -94,7 +94,7 @@ async function asResponse(
     headers.delete('content-encoding');
     headers.delete('content-length');
   }
-  const answer = new ModelResponse(decoded ? webStream(res, decoded, signal) : null, {
+  const answer = new ModelResponse(decoded ? bodyChunks(res, decoded, signal) : null, {
     status,
     statusText: res.statusMessage ?? '',
     headers,
@@ -125,54 +125,76 @@ async function decodedBody(res: IncomingMessage, coding: string | null): Promise
 }
 
 /**
- * The body as a web stream, read as the reader asks for it. It fails with `TypeError('terminated')`
- * when the connection breaks off before its end, with the signal's reason when aborted.
+ * The body as chunks, each read when the reader asks for it (the body is paused in between). It
+ * fails with `TypeError('terminated')` when the connection breaks off before its end, with the
+ * signal's reason when aborted (chunks not yet read are dropped then, as a web stream drops them);
+ * a reader that stops early closes the connection.
  */
-function webStream(
+function bodyChunks(
   res: IncomingMessage,
   body: Readable,
   signal: AbortSignal | undefined,
-): ReadableStream<Uint8Array> {
-  let onAbort: (() => void) | undefined;
-  const detach = () => {
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
+): AsyncIterableIterator<Uint8Array> {
+  const queue: Uint8Array[] = [];
+  let ended = false;
+  let failure: { reason: unknown } | undefined;
+  let wake: (() => void) | undefined;
+  const notify = () => {
+    const w = wake;
+    wake = undefined;
+    w?.();
   };
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      let done = false;
-      const fail = (err: unknown) => {
-        if (done) return;
-        done = true;
-        detach();
-        controller.error(err);
-        res.destroy();
-      };
-      onAbort = () => fail(abortReason(signal!));
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      body.on('data', (chunk: Buffer) => {
-        if (done) return;
-        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if ((controller.desiredSize ?? 1) <= 0) body.pause();
-      });
-      body.once('end', () => {
-        if (done) return;
-        done = true;
-        detach();
-        controller.close();
-      });
-      const broken = (err?: unknown) => fail(new TypeError('terminated', { cause: err }));
-      body.once('error', broken);
-      res.once('close', () => {
-        if (!res.complete) broken(Object.assign(new Error('other side closed'), { code: 'ECONNRESET' }));
-      });
-    },
-    pull() {
-      body.resume();
-    },
-    cancel() {
-      detach();
-      res.destroy();
-    },
+  const onAbort = () => fail(abortReason(signal!));
+  const detach = () => signal?.removeEventListener('abort', onAbort);
+  const fail = (reason: unknown) => {
+    if (ended || failure) return;
+    failure = { reason };
+    queue.length = 0;
+    detach();
+    res.destroy();
+    notify();
+  };
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  body.on('data', (chunk: Buffer) => {
+    if (ended || failure) return;
+    queue.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    body.pause();
+    notify();
   });
+  body.once('end', () => {
+    if (ended || failure) return;
+    ended = true;
+    detach();
+    notify();
+  });
+  const broken = (err?: unknown) => fail(new TypeError('terminated', { cause: err }));
+  body.once('error', broken);
+  res.once('close', () => {
+    if (!res.complete) broken(Object.assign(new Error('other side closed'), { code: 'ECONNRESET' }));
+  });
+  const chunks: AsyncIterableIterator<Uint8Array> = {
+    async next() {
+      for (;;) {
+        if (failure) throw failure.reason;
+        const chunk = queue.shift();
+        if (chunk) return { done: false, value: chunk };
+        if (ended) return { done: true, value: undefined };
+        const woken = new Promise<void>((resolve) => (wake = resolve));
+        body.resume();
+        await woken;
+      }
+    },
+    async return() {
+      if (!ended && !failure) {
+        ended = true;
+        queue.length = 0;
+        detach();
+        res.destroy();
+      }
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]: () => chunks,
+  };
+  return chunks;
 }

@@ -307,17 +307,19 @@ describe('lazy bundles', () => {
     assert.deepEqual(loaded, ['cli.js', 'cli/show-command.js', 'lazy/zod.js']);
   });
 
-  it('`logbook run` asks an http model and records its answer without loading Node’s fetch stack or TLS', async function () {
+  it('`logbook run` asks an http model and records its answer without loading Node’s fetch stack, TLS or web streams', async function () {
     this.timeout(60_000);
     // Node's Headers, Response, FormData and fetch load it (undici) on first use: some 10 ms; TLS
-    // (node:https) some 4 ms, for tools few runs use (the fetch tool, an agent-server's link).
+    // (node:https) some 4 ms, for tools few runs use (the fetch tool, an agent-server's link); web
+    // streams some 2 ms to load, and promises on every chunk (the answer is read as chunks).
     const dir = posix.dirname(out);
     const probe = join(dir, 'fetch-stack.cjs');
     writeFileSync(
       probe,
       "process.on('exit', () => process.stderr.write('FETCH STACK ' + " +
         "process.moduleLoadList.some((m) => m.includes('undici')) + ' TLS ' + " +
-        "process.moduleLoadList.includes('NativeModule tls') + '\\n'));",
+        "process.moduleLoadList.includes('NativeModule tls') + ' WEB STREAMS ' + " +
+        "process.moduleLoadList.includes('NativeModule internal/webstreams/readablestream') + '\\n'));",
     );
     const workspace = join(dir, 'run-workspace');
     mkdirSync(workspace);
@@ -352,7 +354,7 @@ describe('lazy bundles', () => {
       assert.equal(code, 0, stderr);
       assert.equal(llm.remainingTurns(), 0, 'the model was asked');
       assert.match(readFileSync(join(store, 'session.json'), 'utf8'), /scripted-model/);
-      assert.match(stderr, /^FETCH STACK false TLS false$/m);
+      assert.match(stderr, /^FETCH STACK false TLS false WEB STREAMS false$/m);
     } finally {
       await llm.close();
     }

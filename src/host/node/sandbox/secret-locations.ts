@@ -76,9 +76,20 @@ export interface SecretLocationOptions {
   own?: readonly string[];
 }
 
+/** The list last made, and what from: a run asks at every decision, file tool call and launch. */
+let last: { from: string; list: readonly string[] } | undefined;
+
 /** Every location the sandbox hides, absolute, without duplicates (existing or not). */
 export function secretLocations(opts: SecretLocationOptions = {}): string[] {
   const home = opts.home ?? homedir();
+  const { configHome, stateHome, cacheHome, own, extra } = opts;
+  // The working folder too: a relative path is resolved against it.
+  const from = JSON.stringify([process.cwd(), home, configHome, stateHome, cacheHome, own, extra]);
+  if (last?.from !== from) last = { from, list: locationsFor(home, opts) };
+  return [...last.list];
+}
+
+function locationsFor(home: string, opts: SecretLocationOptions): string[] {
   const found = [
     ...HOME_SECRETS.map((p) => join(home, p)),
     ...(opts.configHome
