@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GitCheckpointStore, storeDirFor } from '../../../src/host/node/checkpoints/git-checkpoint-store';
-import { ABANDONED_BUILD_AGE_MS } from '../../../src/host/node/checkpoints/store-init';
+import { ABANDONED_BUILD_AGE_MS, BUILD_GRACE_MS } from '../../../src/host/node/checkpoints/store-init';
 
 /** The pid of a process that has exited. */
 function deadPid(): number {
@@ -50,10 +50,10 @@ describe('checkpoint store: build folders left by a process that died', function
     });
 
   it("removes a dead process's build folder, whether the store is made by this opener or was there already", async () => {
-    const first = leaveBuild(`git.${deadPid()}.0a1b2c3d.init`);
+    const first = leaveBuild(`git.${deadPid()}.0a1b2c3d.init`, BUILD_GRACE_MS + 60_000);
     await open();
     assert.equal(existsSync(first), false, 'left beside a store that did not exist yet');
-    const second = leaveBuild(`git.${deadPid()}.4e5f6a7b.init`);
+    const second = leaveBuild(`git.${deadPid()}.4e5f6a7b.init`, BUILD_GRACE_MS + 60_000);
     await open();
     assert.equal(existsSync(second), false, 'left beside a finished store');
     assert.deepEqual(readdirSync(storeDir).sort(), ['git', 'index']);
@@ -62,7 +62,10 @@ describe('checkpoint store: build folders left by a process that died', function
   it("keeps a live process's build folder while it is young, and removes it once too old to be in the making", async () => {
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     try {
-      const live = [process.pid, sleeper.pid!].map((pid) => leaveBuild(`git.${pid}.0a1b2c3d.init`));
+      // Past the grace a folder of a dead pid gets, so only the pid being alive keeps these.
+      const live = [process.pid, sleeper.pid!].map((pid) =>
+        leaveBuild(`git.${pid}.0a1b2c3d.init`, BUILD_GRACE_MS + 60_000),
+      );
       const reused = leaveBuild(`git.${sleeper.pid!}.99999999.init`, ABANDONED_BUILD_AGE_MS + 60_000);
       await open();
       for (const folder of live) assert.equal(existsSync(folder), true, folder);
@@ -70,6 +73,12 @@ describe('checkpoint store: build folders left by a process that died', function
     } finally {
       sleeper.kill();
     }
+  });
+
+  it('keeps a young build folder whose pid is not alive here: its maker may be a process this one cannot see', async () => {
+    const young = leaveBuild(`git.${deadPid()}.0a1b2c3d.init`, 10_000);
+    await open();
+    assert.equal(existsSync(young), true);
   });
 
   it('leaves folders that only look alike: another store, another name, no pid', async () => {

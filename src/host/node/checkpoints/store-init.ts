@@ -51,8 +51,15 @@ export async function ensureStoreRepository(paths: GitPaths): Promise<void> {
 export const ABANDONED_BUILD_AGE_MS = 60 * 60 * 1000;
 
 /**
+ * A folder younger than this is kept even when its pid is not alive here: its maker may be a
+ * process this one cannot see (another container or machine sharing the folder).
+ */
+export const BUILD_GRACE_MS = 5 * 60 * 1000;
+
+/**
  * Removes the `<name>.<pid>.<hex>.init` folders beside the store that a process left when it died
- * while building: those whose pid is not alive, or that are too old to be still in the making.
+ * while building: those whose pid is not alive (past a few minutes' grace), or that are too old to
+ * be still in the making.
  * Best effort: a folder that cannot be read or removed is left for a later opener.
  */
 export function removeAbandonedBuilds(gitDir: string, now = Date.now()): void {
@@ -69,8 +76,9 @@ export function removeAbandonedBuilds(gitDir: string, now = Date.now()): void {
     if (!name.startsWith(prefix) || !match) continue;
     const folder = join(parent, name);
     try {
-      const old = now - statSync(folder).mtimeMs > ABANDONED_BUILD_AGE_MS;
-      if (old || !processAlive(Number(match[1]))) rmSync(folder, { recursive: true, force: true });
+      const age = now - statSync(folder).mtimeMs;
+      if (age > ABANDONED_BUILD_AGE_MS || (age > BUILD_GRACE_MS && !processAlive(Number(match[1]))))
+        rmSync(folder, { recursive: true, force: true });
     } catch {
       // Gone already (another opener removed it) or not ours to remove.
     }
