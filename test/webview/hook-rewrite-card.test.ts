@@ -88,7 +88,8 @@ describe('webview: a card whose call a hook rewrote', function () {
       assert.doesNotMatch(testText, /Run the whole suite/);
 
       const edit = cards.nth(1);
-      assert.equal((await edit.locator('.file-path').innerText()).trim(), 'src/main.ts');
+      // textContent: the folder and the name are laid out as two boxes (innerText breaks between them).
+      assert.equal(await edit.locator('.file-path').textContent(), 'src/main.ts');
       assert.match(await edit.innerText(), /Rewritten by the hook `fix-call\.sh`/);
       assert.match(await edit.innerText(), /The model asked for: path: src\/app\.ts/);
 

@@ -42,7 +42,9 @@ export function FileEditBody({ action, row }: { action: Json; row: Row; rev: num
   const obs = result?.kind === 'ObservationEvent' ? obj(result.observation) : undefined;
   const edit = command === 'view' ? null : editTexts(action, obs);
   const conversationId = header.value?.id;
-  const name = path.split(/[\\/]/).pop() ?? path;
+  // The name is shown whole when it fits; the folder before it takes what is left, cut from its start.
+  const folder = path.slice(0, path.search(/[^\\/]*$/));
+  const name = path.slice(folder.length);
   // Where the file really is when a symlink took the path elsewhere (the tool records it).
   const recordedReal = str(obs?.real_path);
   const realPath = recordedReal && recordedReal !== path ? recordedReal : undefined;
@@ -52,7 +54,12 @@ export function FileEditBody({ action, row }: { action: Json; row: Row; rev: num
         <Icon name={command === 'view' ? 'eye' : command === 'create' ? 'file-add' : 'file-code'} />
         <span class="file-verb">{VERBS[command] ? t(VERBS[command]) : command}</span>
         <span class="file-path" title={path}>
-          {path}
+          {folder && (
+            <span class="file-folder">
+              <bdi>{folder}</bdi>
+            </span>
+          )}
+          <span class="file-name">{name}</span>
         </span>
         {obs?.refused === true && <span class="file-refused">{t('fileRefused')}</span>}
         {realPath && obs?.refused !== true && (

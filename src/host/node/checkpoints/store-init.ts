@@ -1,9 +1,10 @@
 // Creates the checkpoint store's git folder so that no other opener ever sees it half made. Two
 // windows, or a window and the CLI, may open the same workspace's store at once: the store is
 // built in a folder of its own and renamed into place whole. A folder found in place without the
-// store's attributes file (left by an init that died part way) is finished where it is.
+// store's attributes file (left by an init that died part way) is finished where it is. A folder
+// being built whose maker died is removed by the next opener.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { GitError, runGit, type GitPaths } from './git-process';
 
@@ -18,6 +19,7 @@ function attributesFile(gitDir: string): string {
 /** Makes sure a finished store is at `paths.gitDir` (creating it if none is). */
 export async function ensureStoreRepository(paths: GitPaths): Promise<void> {
   const { gitDir } = paths;
+  removeAbandonedBuilds(gitDir);
   if (existsSync(attributesFile(gitDir))) return;
   if (existsSync(join(gitDir, 'HEAD'))) return finish(paths);
   mkdirSync(dirname(gitDir), { recursive: true });
@@ -38,6 +40,59 @@ export async function ensureStoreRepository(paths: GitPaths): Promise<void> {
     }
   } finally {
     rmSync(building, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A build folder is never older than this while its maker works on it (a `git init` and a config
+ * write take seconds): past it, a folder whose pid is alive belongs to a later process that got
+ * the same pid.
+ */
+export const ABANDONED_BUILD_AGE_MS = 60 * 60 * 1000;
+
+/**
+ * A folder younger than this is kept even when its pid is not alive here: its maker may be a
+ * process this one cannot see (another container or machine sharing the folder).
+ */
+export const BUILD_GRACE_MS = 5 * 60 * 1000;
+
+/**
+ * Removes the `<name>.<pid>.<hex>.init` folders beside the store that a process left when it died
+ * while building: those whose pid is not alive (past a few minutes' grace), or that are too old to
+ * be still in the making.
+ * Best effort: a folder that cannot be read or removed is left for a later opener.
+ */
+export function removeAbandonedBuilds(gitDir: string, now = Date.now()): void {
+  const parent = dirname(gitDir);
+  const prefix = `${basename(gitDir)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = /^([1-9][0-9]{0,9})\.[0-9a-f]+\.init$/.exec(name.slice(prefix.length));
+    if (!name.startsWith(prefix) || !match) continue;
+    const folder = join(parent, name);
+    try {
+      const age = now - statSync(folder).mtimeMs;
+      if (age > ABANDONED_BUILD_AGE_MS || (age > BUILD_GRACE_MS && !processAlive(Number(match[1]))))
+        rmSync(folder, { recursive: true, force: true });
+    } catch {
+      // Gone already (another opener removed it) or not ours to remove.
+    }
+  }
+}
+
+/** Whether a process with this pid exists (another user's too: it may still be working). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // ESRCH: no such process; a pid out of range cannot be one either.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
