@@ -54,6 +54,8 @@ export interface RemoteSessionDeps {
   unreachableLabel?: (server: string, since: Date, everySeconds: number) => string;
   /** The user's confirmation settings now: Logbook's rules answer what they let run unasked. */
   confirmation: () => Pick<RemoteGate, 'confirmation' | 'allowRules'>;
+  /** The window's own folders (storage, logs): Apply makes no symlink that leads there. */
+  ownFolders: readonly string[];
 }
 
 const STATUS_LINE = /^logbook run: /;
@@ -287,14 +289,21 @@ export class RemoteSession {
   /** The server's change in its working folder, in the diff editor; resolves to the files changed. */
   async review(): Promise<number> {
     return this.withTarget((target) =>
-      reviewRemoteChanges({ id: this.id, origin: this.deps.origin, target }),
+      reviewRemoteChanges({ id: this.id, origin: this.deps.origin, target, ownFolders: this.deps.ownFolders }),
     );
   }
 
   /** The server's change into the local working tree, only when the user asks (remote-review.ts). */
-  async applyHere(confirmed = false): Promise<RemoteApplyResult | undefined> {
+  async applyHere(
+    confirmed = false,
+    agreedLinks?: readonly string[],
+  ): Promise<RemoteApplyResult | undefined> {
     return this.withTarget((target) =>
-      applyRemoteChanges({ id: this.id, origin: this.deps.origin, target }, confirmed),
+      applyRemoteChanges(
+        { id: this.id, origin: this.deps.origin, target, ownFolders: this.deps.ownFolders },
+        confirmed,
+        agreedLinks,
+      ),
     );
   }
 
