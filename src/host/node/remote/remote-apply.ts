@@ -26,7 +26,13 @@ import { dirname, join, relative, sep } from 'node:path';
 import { hiddenReason } from '../../../core/security/hidden-paths';
 import { gitTry } from '../worktrees/git-run';
 import type { ServerChange } from './agent-server-git';
-import { NONE_AGREED, type OutsideAgreed, type OutsideLink, outsideOnly, symlinkRefusal } from './remote-link-boundary';
+import {
+  NONE_AGREED,
+  type OutsideAgreed,
+  type OutsideLink,
+  outsideOnly,
+  symlinkRefusal,
+} from './remote-link-boundary';
 
 export interface RemoteApplyResult {
   /** Files written or removed as the server has them. */
@@ -222,7 +228,7 @@ function applyFile(
   if (linkToFile && existsSync(file) && !readFileSync(file).equals(c.modified ?? Buffer.alloc(0)))
     return void result.conflicts.push({
       path: c.path,
-      why: 'a symlink on the server\'s base, a file there now; a different file is here; left as it is',
+      why: "a symlink on the server's base, a file there now; a different file is here; left as it is",
     });
   if (c.status === 'DELETED') {
     const there = entry(file);
@@ -379,7 +385,9 @@ function applyLink(
     // A file the server made a symlink of: replaced only when it is here as the base had it.
     const same = c.original !== null && readFileSync(where.file).toString('utf8') === c.original;
     if (!same && !trackedAndClean(into, rel))
-      return void need('a file on the server\'s base, a symlink there now; the file is changed here; left as it is');
+      return void need(
+        "a file on the server's base, a symlink there now; the file is changed here; left as it is",
+      );
     unlinkSync(where.file);
     symlinkSync(target, where.file);
     return void made();

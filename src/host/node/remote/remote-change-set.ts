@@ -5,7 +5,13 @@
 import { applyPatch, parsePatch, reversePatch } from 'diff';
 import { posix } from 'node:path';
 import { type AgentServerTarget, changePatch, downloadFile, RemoteError } from './agent-server-api';
-import { COMMIT_ID, type ListedChange, listChanges, type ServerChange, serverChanges } from './agent-server-git';
+import {
+  COMMIT_ID,
+  type ListedChange,
+  listChanges,
+  type ServerChange,
+  serverChanges,
+} from './agent-server-git';
 import { hunkSide, type PatchFile, readGitPatch, SYMLINK_MODE } from './remote-patch';
 import { listingFromPatch } from './remote-patch-listing';
 

@@ -34,7 +34,8 @@ interface Judgement {
 }
 
 function judge(root: string, rel: string, target: string, hidden: readonly string[]): Judgement {
-  if (target === '') return { why: "the server's patch gives no target for this symlink (renamed whole?); not made" };
+  if (target === '')
+    return { why: "the server's patch gives no target for this symlink (renamed whole?); not made" };
   if (NOT_PLAIN.test(target))
     return { why: `the server's symlink has no plain target (${JSON.stringify(target)}); not made` };
   const folder = realPath(dirname(join(root, rel)));

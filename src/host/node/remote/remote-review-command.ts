@@ -102,7 +102,11 @@ export async function remoteApply(
   );
   for (const f of [...r.applied, ...r.merged]) io.out(printableLine(`  ${f}`));
   for (const l of r.outside)
-    io.out(printableLine(`  ${l.path}: a symlink that leads outside the working tree, to ${l.leads} (--links-outside)`));
+    io.out(
+      printableLine(
+        `  ${l.path}: a symlink that leads outside the working tree, to ${l.leads} (--links-outside)`,
+      ),
+    );
   if (!known)
     io.err(
       `${origin.server} gave no git patch of its change: an executable bit set there is not set here, ` +
@@ -114,7 +118,7 @@ export async function remoteApply(
   if (askable.length > 0)
     io.err(
       printableLine(
-        `logbook apply --links-outside makes the ${askable.length} symlink(s) above that lead outside the working tree (${askable.map((l) => l.path).join(", ")}).`,
+        `logbook apply --links-outside makes the ${askable.length} symlink(s) above that lead outside the working tree (${askable.map((l) => l.path).join(', ')}).`,
       ),
     );
   io.err('Nothing was resolved for you: resolve the conflict markers, then review with git diff.');

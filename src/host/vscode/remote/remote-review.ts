@@ -225,7 +225,9 @@ async function askOutsideLinks(
     {
       modal: true,
       detail: [
-        ...offered.map((l) => printableLine(`${l.path} → ${l.target} (${vscode.l10n.t('leads to {0}', l.leads)})`)),
+        ...offered.map((l) =>
+          printableLine(`${l.path} → ${l.target} (${vscode.l10n.t('leads to {0}', l.leads)})`),
+        ),
         '',
         vscode.l10n.t(
           "What follows a symlink reaches that place: your tools and the editor do; the agent's file tools still ask before they read or write outside the working tree. Not made, each is listed with the reason and the rest of the change is applied.",

@@ -289,7 +289,12 @@ export class RemoteSession {
   /** The server's change in its working folder, in the diff editor; resolves to the files changed. */
   async review(): Promise<number> {
     return this.withTarget((target) =>
-      reviewRemoteChanges({ id: this.id, origin: this.deps.origin, target, ownFolders: this.deps.ownFolders }),
+      reviewRemoteChanges({
+        id: this.id,
+        origin: this.deps.origin,
+        target,
+        ownFolders: this.deps.ownFolders,
+      }),
     );
   }
 
