@@ -215,26 +215,29 @@ async function askOutsideLinks(
   offered: readonly OutsideLink[],
 ): Promise<readonly OutsideLink[]> {
   const make = vscode.l10n.t('Make Them');
-  const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t(
-      'The change from {0} has {1} symlink(s) that lead outside {2}. Make them too?',
-      server,
-      String(offered.length),
-      into,
+  // A question that cannot be shown (a window without dialogs) is a no: none is made.
+  const choice = await Promise.resolve(
+    vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The change from {0} has {1} symlink(s) that lead outside {2}. Make them too?',
+        server,
+        String(offered.length),
+        into,
+      ),
+      {
+        modal: true,
+        detail: [
+          ...offered.map((l) =>
+            printableLine(`${l.path} → ${l.target} (${vscode.l10n.t('leads to {0}', l.leads)})`),
+          ),
+          '',
+          vscode.l10n.t(
+            "Whatever follows a symlink reaches that place: your tools and the editor do, and the agent's file tools judge a path through it by where it really leads, as any path outside the working tree. Not made, each is listed with the reason and the rest of the change is applied.",
+          ),
+        ].join('\n'),
+      },
+      make,
     ),
-    {
-      modal: true,
-      detail: [
-        ...offered.map((l) =>
-          printableLine(`${l.path} → ${l.target} (${vscode.l10n.t('leads to {0}', l.leads)})`),
-        ),
-        '',
-        vscode.l10n.t(
-          "What follows a symlink reaches that place: your tools and the editor do; the agent's file tools still ask before they read or write outside the working tree. Not made, each is listed with the reason and the rest of the change is applied.",
-        ),
-      ].join('\n'),
-    },
-    make,
-  );
+  ).catch(() => undefined);
   return choice === make ? offered : [];
 }
