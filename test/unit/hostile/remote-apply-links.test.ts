@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
+  linkSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -184,5 +185,17 @@ describe('hostile: applying a remote change whose symlinks lead where the local 
     assert.match(r.stderr, /\.ssh\/authorized_keys: .*which the sandbox hides.*; left as it is/);
     assert.equal(lexists(join(tree, '.ssh', 'authorized_keys')), false, 'the server wrote into ~/.ssh');
     assert.equal(readFileSync(join(tree, 'notes.txt'), 'utf8'), 'notes\n', 'the rest was not applied');
+  });
+
+  it('a file here that is a hard link to a hidden one is not written through', async () => {
+    repository(tree);
+    writeFileSync(join(home, '.ssh', 'authorized_keys'), 'ssh-ed25519 AAAA mine\n');
+    linkSync(join(home, '.ssh', 'authorized_keys'), join(tree, 'keys.txt'));
+    const conv = await ranOn({}, { 'keys.txt': 'ssh-ed25519 AAAA attacker\n', 'notes.txt': 'notes\n' });
+    const r = await runCli(['apply', conv, '--force'], { env: env(), cwd: tree });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /keys\.txt: .*; left as it is/);
+    assert.equal(readFileSync(join(home, '.ssh', 'authorized_keys'), 'utf8'), 'ssh-ed25519 AAAA mine\n');
+    assert.equal(readFileSync(join(tree, 'notes.txt'), 'utf8'), 'notes\n');
   });
 });

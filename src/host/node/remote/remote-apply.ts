@@ -24,6 +24,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
 import { hiddenReason } from '../../../core/security/hidden-paths';
+import { hiddenLinkCheck } from '../sandbox/hidden-inodes';
 import { gitTry } from '../worktrees/git-run';
 import type { ServerChange } from './agent-server-git';
 import {
@@ -61,10 +62,19 @@ function baseText(into: string, path: string, server: string): string {
   return r.code === 0 && r.stdout.trim() === server.trim() ? r.stdout : server;
 }
 
+/** One look at the hidden places' hard links per list: made when a file with other links is met. */
+const linkChecks = new WeakMap<readonly string[], ReturnType<typeof hiddenLinkCheck>>();
+function linkCheck(hidden: readonly string[]): ReturnType<typeof hiddenLinkCheck> {
+  let check = linkChecks.get(hidden);
+  if (!check) linkChecks.set(hidden, (check = hiddenLinkCheck(hidden)));
+  return check;
+}
+
 /**
  * The local path of a change, or why it cannot be written: through a symlink a file inside the
  * tree by name could be one outside it, and a tree that holds a place the sandbox hides (a home
- * folder's ~/.ssh, the editor's storage) gets nothing of the server's written there.
+ * folder's ~/.ssh, the editor's storage) gets nothing of the server's written there, nor into a
+ * file here that is a hard link to a hidden one.
  */
 function localPath(
   into: string,
@@ -79,7 +89,12 @@ function localPath(
   const real = realpathSync(probe);
   if (real !== root && !real.startsWith(root + sep))
     return { why: 'its folder here leads outside the working tree (a symlink); left as it is' };
-  const hiddenWhy = hiddenReason(rel, join(real, relative(probe, file)), { locations: () => hidden }, false);
+  const hiddenWhy = hiddenReason(
+    rel,
+    join(real, relative(probe, file)),
+    { locations: () => hidden, links: () => linkCheck(hidden) },
+    false,
+  );
   if (hiddenWhy) return { why: `${hiddenWhy}; left as it is` };
   if (linkHere === 'refuse' && isLink(file)) return { why: 'it is a symlink here; left as it is' };
   return { file };
