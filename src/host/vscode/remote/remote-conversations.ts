@@ -32,7 +32,7 @@ export interface RemoteConversationsDeps {
   onHeader: (id: string) => void;
   /** The conversation's entry in the list changed. */
   onEntry: (entry: IndexEntry) => Promise<void>;
-  /** The window's own folders (storage, logs): what a remote change's Apply never links to. */
+  /** The window's own folders (storage, logs): a remote change's Apply writes or links nothing there. */
   ownFolders: readonly string[];
 }
 

@@ -61,8 +61,6 @@ export interface RemoteReviewArgs {
   id: string;
   origin: RemoteOrigin;
   target: AgentServerTarget;
-  /** The window's own folders (its storage, its logs): no symlink of the server's may lead there. */
-  ownFolders: readonly string[];
 }
 
 /** Opens the server's change in one multi-file diff; resolves to the number of files changed. */
@@ -108,7 +106,14 @@ function localWorkingTree(): string {
  * uncommitted changes (a command argument, as for tests).
  */
 export async function applyRemoteChanges(
-  { origin, target, ownFolders }: RemoteReviewArgs,
+  {
+    origin,
+    target,
+    ownFolders,
+  }: RemoteReviewArgs & {
+    /** The window's own folders (storage, logs): nothing of the server's is written or linked there. */
+    ownFolders: readonly string[];
+  },
   confirmed = false,
   /** The symlinks (by path) the user already agreed may lead outside the tree (as for tests). */
   agreedLinks?: readonly string[],
@@ -149,8 +154,8 @@ export async function applyRemoteChanges(
     );
     return undefined;
   }
-  // No symlink of the server's leads where the sandbox hides (as for the CLI; the editor's list,
-  // with the window's own storage and logs).
+  // Nothing of the server's is written, and no symlink of its leads, where the sandbox hides (as
+  // for the CLI; the editor's list, with the window's own storage and logs).
   const hidden = secretLocations({
     ...xdgHomes(),
     extra: readDenyRead(),

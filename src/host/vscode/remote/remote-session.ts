@@ -54,8 +54,7 @@ export interface RemoteSessionDeps {
   unreachableLabel?: (server: string, since: Date, everySeconds: number) => string;
   /** The user's confirmation settings now: Logbook's rules answer what they let run unasked. */
   confirmation: () => Pick<RemoteGate, 'confirmation' | 'allowRules'>;
-  /** The window's own folders (storage, logs): Apply makes no symlink that leads there. */
-  ownFolders: readonly string[];
+  ownFolders: readonly string[]; // the window's own (storage, logs): Apply writes nowhere there
 }
 
 const STATUS_LINE = /^logbook run: /;
@@ -289,27 +288,14 @@ export class RemoteSession {
   /** The server's change in its working folder, in the diff editor; resolves to the files changed. */
   async review(): Promise<number> {
     return this.withTarget((target) =>
-      reviewRemoteChanges({
-        id: this.id,
-        origin: this.deps.origin,
-        target,
-        ownFolders: this.deps.ownFolders,
-      }),
+      reviewRemoteChanges({ id: this.id, origin: this.deps.origin, target }),
     );
   }
 
   /** The server's change into the local working tree, only when the user asks (remote-review.ts). */
-  async applyHere(
-    confirmed = false,
-    agreedLinks?: readonly string[],
-  ): Promise<RemoteApplyResult | undefined> {
-    return this.withTarget((target) =>
-      applyRemoteChanges(
-        { id: this.id, origin: this.deps.origin, target, ownFolders: this.deps.ownFolders },
-        confirmed,
-        agreedLinks,
-      ),
-    );
+  async applyHere(confirmed = false, links?: readonly string[]): Promise<RemoteApplyResult | undefined> {
+    const args = { id: this.id, origin: this.deps.origin, ownFolders: this.deps.ownFolders };
+    return this.withTarget((target) => applyRemoteChanges({ ...args, target }, confirmed, links));
   }
 
   private async withTarget<T>(step: (target: AgentServerTarget) => Promise<T>): Promise<T> {
