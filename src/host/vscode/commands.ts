@@ -207,8 +207,11 @@ export function registerCommands(
       return remote ? remote.review() : review.showChanges(id, agentChangesTitleOf(task));
     }),
     register('logbook.reviewRemoteChanges', async (idArg?: unknown) => (await remoteOf(idArg))?.review()),
-    register('logbook.applyRemoteChanges', async (idArg?: unknown, confirmed?: unknown) =>
-      (await remoteOf(idArg))?.applyHere(confirmed === true),
+    register('logbook.applyRemoteChanges', async (idArg?: unknown, confirmed?: unknown, links?: unknown) =>
+      (await remoteOf(idArg))?.applyHere(
+        confirmed === true,
+        Array.isArray(links) ? links.filter((l): l is string => typeof l === 'string') : undefined,
+      ),
     ),
     register('logbook.selectModel', () => selectModel()),
     register('logbook.connectModel', (given?: unknown) =>

@@ -5,7 +5,17 @@
 // inside the tree is made as one. The server is the recorded-protocol stand-in.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { CONVERSATION, event, KEY, standIn, status } from '../../support/agent-server-stand-in';
@@ -86,19 +96,24 @@ describe('hostile: applying a remote change whose symlinks lead where the local 
     });
   }
 
-  /** A conversation whose server reports `links` (path → target) as new symlinks. */
-  async function ranOn(links: Record<string, string>): Promise<string> {
+  /**
+   * A conversation whose server reports `links` (path → target) as new symlinks, and `files` (path
+   * → text) as new files.
+   */
+  async function ranOn(links: Record<string, string>, files: Record<string, string> = {}): Promise<string> {
     const s = await standIn({
       frames: finished,
       get: (url) => {
         if (url.pathname === '/api/git/changes')
-          return Object.keys(links).map((path) => ({ status: 'ADDED', path }));
+          return [...Object.keys(links), ...Object.keys(files)].map((path) => ({ status: 'ADDED', path }));
         if (url.pathname === '/api/file/archive')
           return Buffer.from(
             `${Object.entries(links)
               .map(([p, t]) => linkPatch(p, t))
               .join('\n')}\n`,
           );
+        const named = Object.entries(files).find(([p]) => url.searchParams.get('path')?.endsWith(`/${p}`));
+        if (url.pathname === '/api/file/download' && named) return Buffer.from(named[1]);
         if (url.pathname === '/api/file/download') {
           downloads.push(url.searchParams.get('path') ?? '');
           // What a server's download of a symlink gives: the bytes where it leads there.
@@ -155,5 +170,32 @@ describe('hostile: applying a remote change whose symlinks lead where the local 
     assert.equal(lexists(join(tree, 'b')), false);
     // a leads to b/secret in the tree, where nothing is (b was refused): made, and leads nowhere out.
     assert.equal(readlinkSync(join(tree, 'a')), 'b/secret');
+  });
+
+  it('a working tree that is the home folder: no file of the server is written into its ~/.ssh', async () => {
+    home = tree;
+    repository(tree);
+    mkdirSync(join(tree, '.ssh'));
+    const conv = await ranOn(
+      {},
+      { '.ssh/authorized_keys': 'ssh-ed25519 AAAA attacker\n', 'notes.txt': 'notes\n' },
+    );
+    const r = await runCli(['apply', conv], { env: env(), cwd: tree });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /\.ssh\/authorized_keys: .*which the sandbox hides.*; left as it is/);
+    assert.equal(lexists(join(tree, '.ssh', 'authorized_keys')), false, 'the server wrote into ~/.ssh');
+    assert.equal(readFileSync(join(tree, 'notes.txt'), 'utf8'), 'notes\n', 'the rest was not applied');
+  });
+
+  it('a file here that is a hard link to a hidden one is not written through', async () => {
+    repository(tree);
+    writeFileSync(join(home, '.ssh', 'authorized_keys'), 'ssh-ed25519 AAAA mine\n');
+    linkSync(join(home, '.ssh', 'authorized_keys'), join(tree, 'keys.txt'));
+    const conv = await ranOn({}, { 'keys.txt': 'ssh-ed25519 AAAA attacker\n', 'notes.txt': 'notes\n' });
+    const r = await runCli(['apply', conv, '--force'], { env: env(), cwd: tree });
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stderr, /keys\.txt: .*; left as it is/);
+    assert.equal(readFileSync(join(home, '.ssh', 'authorized_keys'), 'utf8'), 'ssh-ed25519 AAAA mine\n');
+    assert.equal(readFileSync(join(tree, 'notes.txt'), 'utf8'), 'notes\n');
   });
 });

@@ -19,6 +19,7 @@ import { recordFromCli } from './task-decisions';
 export async function applyCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseCommandArgs('apply', argv, {
     force: { type: 'boolean' },
+    'links-outside': { type: 'boolean' },
     'runtime-api': { type: 'string' },
   });
   if (values.help) {
@@ -37,8 +38,11 @@ export async function applyCommand(argv: readonly string[], io: CliIo): Promise<
       into,
       values.force === true,
       values['runtime-api'],
+      values['links-outside'] === true,
     );
   }
+  if (values['links-outside'] !== undefined)
+    throw new UsageError('logbook apply: --links-outside is for a conversation that ran on an agent-server.');
   if (values['runtime-api'] !== undefined)
     throw new UsageError('logbook apply: --runtime-api is for a conversation that ran on an agent-server.');
   const store = cliTaskStore('apply', io);

@@ -76,7 +76,7 @@ Options:
   -h, --help             show this help
 
 See docs/WORKTREES.md.`,
-  apply: `Usage: logbook apply TASK|CONV_DIR [--force]
+  apply: `Usage: logbook apply TASK|CONV_DIR [--force] [--links-outside]
 
 Brings the task's change into the working tree of the current folder: what the task left
 uncommitted in its worktree is first committed on its branch (logbook/TASK), then the branch is
@@ -90,6 +90,9 @@ nothing is resolved for you: resolve them and git commit, or git merge --abort.
 Options:
   --force                merge over uncommitted changes here; git still refuses to overwrite a
                          file you changed that the task changed too
+  --links-outside        CONV_DIR: also make the server's symlinks that lead outside this working
+                         tree (each is printed with the real place it leads); never one that
+                         leads where the sandbox hides or into .git
 ${RUNTIME_API_OPTION_HELP}
   -h, --help             show this help
 

@@ -32,6 +32,17 @@ export interface ServerChange {
   symlink?: string;
   /** DELETED or changed: the path was a symlink at the base. */
   wasSymlink?: boolean;
+  /**
+   * UPDATED: the path changed kind, a file that became a symlink (`symlink` set) or a symlink that
+   * became a file (`wasSymlink` set); `original` is what it was (a file's text, a link's target).
+   */
+  typeChanged?: boolean;
+}
+
+/** One file as `/api/git/changes` lists it (or as its list is read from the patch). */
+export interface ListedChange {
+  status: unknown;
+  path: unknown;
 }
 
 const STATUSES: readonly string[] = ['ADDED', 'UPDATED', 'DELETED', 'MOVED'];
@@ -81,6 +92,19 @@ export async function serverHeadCommit(
   }
 }
 
+/** `/api/git/changes`: the files the server's git reports changed against `ref`. */
+export async function listChanges(
+  target: AgentServerTarget,
+  workingDir: string,
+  ref: string,
+): Promise<ListedChange[]> {
+  const q = new URLSearchParams({ path: workingDir, ref });
+  const listed = await call(target, 'GET', `/api/git/changes?${q}`);
+  if (!Array.isArray(listed))
+    throw new RemoteError('the agent-server answered /api/git/changes with something that is not a list.');
+  return listed as ListedChange[];
+}
+
 /**
  * Every file the server's git reports changed in `workingDir` against `base` (a commit id, or HEAD
  * when none was recorded), with its text before and after.
@@ -94,14 +118,13 @@ export async function serverChanges(
    * the link, and fails on one that leads nowhere); their target comes from the patch.
    */
   links: ReadonlySet<string> = new Set(),
+  /** The list of changed files when it is known already (read from the patch): not asked for. */
+  given?: readonly ListedChange[],
 ): Promise<ServerChange[]> {
   const ref = COMMIT_ID.test(base) ? base : 'HEAD';
-  const q = new URLSearchParams({ path: workingDir, ref });
-  const listed = await call(target, 'GET', `/api/git/changes?${q}`);
-  if (!Array.isArray(listed))
-    throw new RemoteError('the agent-server answered /api/git/changes with something that is not a list.');
+  const listed = given ?? (await listChanges(target, workingDir, ref));
   const out: ServerChange[] = [];
-  for (const item of listed as { status?: unknown; path?: unknown }[]) {
+  for (const item of listed) {
     const status = String(item?.status);
     if (!STATUSES.includes(status))
       throw new RemoteError(

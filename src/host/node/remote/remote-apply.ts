@@ -23,9 +23,17 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, sep } from 'node:path';
+import { hiddenReason } from '../../../core/security/hidden-paths';
+import { hiddenLinkCheck } from '../sandbox/hidden-inodes';
 import { gitTry } from '../worktrees/git-run';
 import type { ServerChange } from './agent-server-git';
-import { symlinkRefusal } from './remote-link-boundary';
+import {
+  NONE_AGREED,
+  type OutsideAgreed,
+  type OutsideLink,
+  outsideOnly,
+  symlinkRefusal,
+} from './remote-link-boundary';
 
 export interface RemoteApplyResult {
   /** Files written or removed as the server has them. */
@@ -37,6 +45,8 @@ export interface RemoteApplyResult {
    * names (`old -> new`), its `file` the one here to open.
    */
   conflicts: { path: string; why: string; file?: string }[];
+  /** Symlinks made that lead outside the working tree, as the user agreed (among `applied`). */
+  outside: { path: string; leads: string }[];
 }
 
 function readLocal(file: string): Buffer | undefined {
@@ -52,13 +62,24 @@ function baseText(into: string, path: string, server: string): string {
   return r.code === 0 && r.stdout.trim() === server.trim() ? r.stdout : server;
 }
 
+/** One look at the hidden places' hard links per list: made when a file with other links is met. */
+const linkChecks = new WeakMap<readonly string[], ReturnType<typeof hiddenLinkCheck>>();
+function linkCheck(hidden: readonly string[]): ReturnType<typeof hiddenLinkCheck> {
+  let check = linkChecks.get(hidden);
+  if (!check) linkChecks.set(hidden, (check = hiddenLinkCheck(hidden)));
+  return check;
+}
+
 /**
  * The local path of a change, or why it cannot be written: through a symlink a file inside the
- * tree by name could be one outside it.
+ * tree by name could be one outside it, and a tree that holds a place the sandbox hides (a home
+ * folder's ~/.ssh, the editor's storage) gets nothing of the server's written there, nor into a
+ * file here that is a hard link to a hidden one.
  */
 function localPath(
   into: string,
   rel: string,
+  hidden: readonly string[],
   linkHere: 'refuse' | 'allow' = 'refuse',
 ): { file: string } | { why: string } {
   const root = realpathSync(into);
@@ -68,6 +89,13 @@ function localPath(
   const real = realpathSync(probe);
   if (real !== root && !real.startsWith(root + sep))
     return { why: 'its folder here leads outside the working tree (a symlink); left as it is' };
+  const hiddenWhy = hiddenReason(
+    rel,
+    join(real, relative(probe, file)),
+    { locations: () => hidden, links: () => linkCheck(hidden) },
+    false,
+  );
+  if (hiddenWhy) return { why: `${hiddenWhy}; left as it is` };
   if (linkHere === 'refuse' && isLink(file)) return { why: 'it is a symlink here; left as it is' };
   return { file };
 }
@@ -137,39 +165,86 @@ function trackedAndClean(into: string, path: string): boolean {
 }
 
 /**
+ * The server's symlinks that would be refused only because they lead outside the working tree
+ * (to a place nothing hides): what the user may be asked about before the change is applied.
+ */
+export function outsideLinks(
+  into: string,
+  changes: readonly ServerChange[],
+  hidden: readonly string[] = [],
+): OutsideLink[] {
+  const root = realpathSync(into);
+  const out: OutsideLink[] = [];
+  for (const c of changes) {
+    if (c.symlink === undefined) continue;
+    const leads = outsideOnly(root, c.path, c.symlink, hidden);
+    if (leads !== undefined) out.push({ path: c.path, target: c.symlink, leads });
+  }
+  return out;
+}
+
+/**
  * The server's change into the working tree `into`. `hidden`: the places the sandbox hides, where
- * no symlink of the server's may lead.
+ * no symlink of the server's may lead. `agreed`: the symlinks the user agreed may lead outside the
+ * tree (judged again here, by where each really leads when it is made).
  */
 export function applyServerChanges(
   into: string,
   changes: readonly ServerChange[],
   hidden: readonly string[] = [],
+  agreed: OutsideAgreed = NONE_AGREED,
 ): RemoteApplyResult {
-  const result: RemoteApplyResult = { applied: [], merged: [], conflicts: [] };
+  const result: RemoteApplyResult = { applied: [], merged: [], conflicts: [], outside: [] };
   // A file renamed whole is moved here as it is (it may be a symlink): with the symlinks, last.
   const last = (c: ServerChange) =>
     c.symlink !== undefined || (c.status === 'RENAMED' && c.modified === null);
   for (const c of changes) {
     if (last(c)) continue;
-    if (c.status === 'RENAMED') applyRename(into, c, result);
-    else applyFile(into, c, result);
+    if (c.status === 'RENAMED') applyRename(into, c, result, hidden);
+    else applyFile(into, c, result, hidden);
   }
   // Last: no file above is written through a symlink this change makes.
   for (const c of changes) {
-    if (c.symlink !== undefined) applyLink(into, c, c.symlink, result, hidden);
+    if (c.symlink !== undefined) applyLink(into, c, c.symlink, result, hidden, agreed);
     else if (last(c)) applyMove(into, c, result, hidden);
   }
   return result;
 }
 
-function applyFile(into: string, c: ServerChange, result: RemoteApplyResult): void {
-  // A symlink here is removed when the server deleted its path and it is as HEAD has it.
-  const where = localPath(into, c.path, c.status === 'DELETED' ? 'allow' : 'refuse');
+function applyFile(
+  into: string,
+  c: ServerChange,
+  result: RemoteApplyResult,
+  hidden: readonly string[],
+): void {
+  // A symlink here is removed when the server deleted its path and it is as HEAD has it, or when
+  // the server made a file of it and it leads where the base's did.
+  const linkToFile = c.typeChanged === true && c.wasSymlink === true;
+  const where = localPath(into, c.path, hidden, c.status === 'DELETED' || linkToFile ? 'allow' : 'refuse');
   if ('why' in where) {
     result.conflicts.push({ path: c.path, why: where.why });
     return;
   }
   const { file } = where;
+  if (linkToFile && isLink(file)) {
+    const now = readlinkSync(file);
+    if (now !== c.original)
+      return void result.conflicts.push({
+        path: c.path,
+        why: `a symlink on the server's base, a file there now; the symlink here leads elsewhere (to ${now}); left as it is`,
+      });
+    // Removed first: the file is written in its place, never through it.
+    unlinkSync(file);
+    write(file, c.modified ?? Buffer.alloc(0));
+    setMode(file, c.executable);
+    result.applied.push(c.path);
+    return;
+  }
+  if (linkToFile && existsSync(file) && !readFileSync(file).equals(c.modified ?? Buffer.alloc(0)))
+    return void result.conflicts.push({
+      path: c.path,
+      why: "a symlink on the server's base, a file there now; a different file is here; left as it is",
+    });
   if (c.status === 'DELETED') {
     const there = entry(file);
     if (there === undefined) return;
@@ -237,12 +312,17 @@ function applyFile(into: string, c: ServerChange, result: RemoteApplyResult): vo
  * goes, when the old file is here as the base had it; changed here, the change here is merged into
  * it under the new name, as git merges a rename.
  */
-function applyRename(into: string, c: ServerChange, result: RemoteApplyResult): void {
+function applyRename(
+  into: string,
+  c: ServerChange,
+  result: RemoteApplyResult,
+  hidden: readonly string[],
+): void {
   const from = c.from!;
   const label = `${from} -> ${c.path}`;
   const need = (why: string, file = from) => result.conflicts.push({ path: label, why, file });
-  const src = localPath(into, from);
-  const dst = localPath(into, c.path);
+  const src = localPath(into, from, hidden);
+  const dst = localPath(into, c.path, hidden);
   if ('why' in src) return void need(src.why);
   if ('why' in dst) return void need(dst.why);
   const theirs = c.modified ?? Buffer.alloc(0);
@@ -291,20 +371,41 @@ function applyLink(
   target: string,
   result: RemoteApplyResult,
   hidden: readonly string[],
+  agreed: OutsideAgreed,
 ): void {
   const need = (why: string) => result.conflicts.push({ path: c.path, why });
-  const where = localPath(into, c.path, 'allow');
+  const where = localPath(into, c.path, hidden, 'allow');
   if ('why' in where) return void need(where.why);
   const root = realpathSync(into);
-  const refused = symlinkRefusal(root, relative(root, where.file), target, hidden);
+  const rel = relative(root, where.file);
+  let leadsOut: string | undefined;
+  const refused = symlinkRefusal(root, rel, target, hidden, (path, leads) => {
+    leadsOut = leads;
+    return agreed(path, leads);
+  });
   if (refused) return void need(refused);
+  const made = () => {
+    result.applied.push(c.path);
+    if (leadsOut !== undefined) result.outside.push({ path: c.path, leads: leadsOut });
+  };
   const here = entry(where.file);
   if (here === undefined) {
     mkdirSync(dirname(where.file), { recursive: true });
     symlinkSync(target, where.file);
-    if (c.wasSymlink) need("changed on the server, deleted here; the server's symlink made");
-    else result.applied.push(c.path);
+    if (c.wasSymlink || c.typeChanged) need("changed on the server, deleted here; the server's symlink made");
+    else made();
     return;
+  }
+  if (!here.isSymbolicLink() && c.typeChanged && !here.isDirectory()) {
+    // A file the server made a symlink of: replaced only when it is here as the base had it.
+    const same = c.original !== null && readFileSync(where.file).toString('utf8') === c.original;
+    if (!same && !trackedAndClean(into, rel))
+      return void need(
+        "a file on the server's base, a symlink there now; the file is changed here; left as it is",
+      );
+    unlinkSync(where.file);
+    symlinkSync(target, where.file);
+    return void made();
   }
   if (!here.isSymbolicLink())
     return void need('the server has a symlink here, this tree a file; left as it is');
@@ -314,7 +415,7 @@ function applyLink(
     return void need(`a symlink here leads elsewhere (to ${now}); left as it is`);
   unlinkSync(where.file);
   symlinkSync(target, where.file);
-  result.applied.push(c.path);
+  made();
 }
 
 /**
@@ -331,8 +432,8 @@ function applyMove(
   const from = c.from!;
   const label = `${from} -> ${c.path}`;
   const need = (why: string) => result.conflicts.push({ path: label, why, file: from });
-  const src = localPath(into, from, 'allow');
-  const dst = localPath(into, c.path, 'allow');
+  const src = localPath(into, from, hidden, 'allow');
+  const dst = localPath(into, c.path, hidden, 'allow');
   if ('why' in src) return void need(src.why);
   if ('why' in dst) return void need(dst.why);
   const old = entry(src.file);

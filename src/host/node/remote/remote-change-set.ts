@@ -4,9 +4,16 @@
 // download follows it), a rename as one change, and a deleted file's text where the patch has it.
 import { applyPatch, parsePatch, reversePatch } from 'diff';
 import { posix } from 'node:path';
-import { type AgentServerTarget, changePatch, downloadFile } from './agent-server-api';
-import { COMMIT_ID, type ServerChange, serverChanges } from './agent-server-git';
+import { type AgentServerTarget, changePatch, downloadFile, RemoteError } from './agent-server-api';
+import {
+  COMMIT_ID,
+  type ListedChange,
+  listChanges,
+  type ServerChange,
+  serverChanges,
+} from './agent-server-git';
 import { hunkSide, type PatchFile, readGitPatch, SYMLINK_MODE } from './remote-patch';
+import { listingFromPatch } from './remote-patch-listing';
 
 /**
  * The change against `base`; `known` is false when the server gave no patch: then every mode is
@@ -16,7 +23,7 @@ export async function serverChangeSet(
   target: AgentServerTarget,
   workingDir: string,
   base: string = 'HEAD',
-): Promise<{ changes: ServerChange[]; known: boolean }> {
+): Promise<{ changes: ServerChange[]; known: boolean; listedFromPatch?: string }> {
   const ref = COMMIT_ID.test(base) ? base : 'HEAD';
   let files: PatchFile[] | undefined;
   try {
@@ -31,14 +38,25 @@ export async function serverChangeSet(
       .filter((f) => !f.deleted && (f.newMode === SYMLINK_MODE || renamedWhole(f)))
       .map((f) => f.path),
   );
-  const listed = await serverChanges(target, workingDir, ref, skip);
+  // The server's list fails whole on one path that changed kind (a file became a symlink): the
+  // patch, which it answered, lists the change then.
+  let listing: ListedChange[];
+  let listedFromPatch: string | undefined;
+  try {
+    listing = await listChanges(target, workingDir, ref);
+  } catch (err) {
+    if (!files || !(err instanceof RemoteError) || err.status === undefined) throw err;
+    listing = listingFromPatch(files);
+    listedFromPatch = err.message;
+  }
+  const listed = await serverChanges(target, workingDir, ref, skip, listing);
   if (!files) return { changes: listed, known: false };
   const changes = completeFromPatch(listed, files);
   // A file the patch named renamed whole whose old name the server did not list: its bytes after all.
   for (const c of changes)
     if (c.status !== 'DELETED' && c.status !== 'RENAMED' && c.symlink === undefined && c.modified === null)
       c.modified = await downloadFile(target, posix.join(workingDir, c.path));
-  return { changes, known: true };
+  return { changes, known: true, ...(listedFromPatch === undefined ? {} : { listedFromPatch }) };
 }
 
 /** A rename with no change of content: git writes no hunk for it. */
@@ -55,6 +73,24 @@ function renamedBase(f: PatchFile, now: Buffer | null): string | null {
   const [parsed] = parsePatch(`--- a\n+++ b\n${f.hunks.join('\n')}\n`);
   const back = parsed ? applyPatch(text, reversePatch(parsed)) : false;
   return back === false ? null : back;
+}
+
+/**
+ * A path that changed kind: a file that became a symlink, a symlink that became a file (or a
+ * file and its executable bit, which is no change of kind). What it was comes from the patch's
+ * deletion (a binary file's text is not known).
+ */
+function typeChange(c: ServerChange, before: PatchFile, after: PatchFile): ServerChange {
+  const original = before.binary ? null : hunkSide(before.hunks, '-');
+  const wasSymlink = before.oldMode === SYMLINK_MODE;
+  if (after.newMode === SYMLINK_MODE) {
+    const symlink = hunkSide(after.hunks, '+');
+    if (wasSymlink) return { ...c, original, modified: Buffer.from(symlink), symlink, wasSymlink };
+    return { ...c, original, modified: Buffer.from(symlink), symlink, typeChanged: true };
+  }
+  const executable = executableOf(after.newMode);
+  const kind = wasSymlink ? { wasSymlink, typeChanged: true } : {};
+  return { ...c, original, ...kind, ...(executable === undefined ? {} : { executable }) };
 }
 
 /** The listed changes with what the patch says of each (only the paths the server listed). */
@@ -111,6 +147,12 @@ export function completeFromPatch(
     const f = files.find((p) => !p.deleted && p.path === c.path);
     if (!f) {
       out.push(c);
+      continue;
+    }
+    // Written by git as a deletion and an addition of one path: the path changed kind.
+    const before = f.added ? files.find((p) => p.deleted && p.path === c.path) : undefined;
+    if (before && c.status === 'UPDATED') {
+      out.push(typeChange(c, before, f));
       continue;
     }
     if (f.newMode === SYMLINK_MODE) {

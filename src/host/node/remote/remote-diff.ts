@@ -21,6 +21,10 @@ export function changeStatLines(changes: readonly ServerChange[]): string[] {
 
 /** A line that names what the text below is when it is not a file's text: git's modes, in words. */
 function kind(c: ServerChange): string | undefined {
+  if (c.typeChanged)
+    return c.symlink !== undefined
+      ? '(a file, now a symlink: its text, then its target)'
+      : '(a symlink, now a file: its target, then its text)';
   if (c.symlink !== undefined)
     return c.wasSymlink ? '(a symlink: its target changed)' : '(a new symlink: its target)';
   if (c.wasSymlink) return '(a symlink, deleted: its target)';

@@ -9,7 +9,7 @@ import type { CliIo } from '../cli/io';
 import { applyObstacle } from '../worktrees/apply-task';
 import { RemoteError } from './agent-server-api';
 import type { ServerChange } from './agent-server-git';
-import { applyServerChanges } from './remote-apply';
+import { applyServerChanges, outsideLinks } from './remote-apply';
 import { serverChangeSet } from './remote-change-set';
 import { changesPatch, changeStatLines } from './remote-diff';
 import { openRemoteConversation } from './remote-folder';
@@ -21,7 +21,7 @@ async function fetchChanges(
   dir: string,
   origin: RemoteOrigin,
   runtimeApi: string | undefined,
-): Promise<{ changes: ServerChange[]; known: boolean }> {
+): Promise<{ changes: ServerChange[]; known: boolean; listedFromPatch?: string }> {
   const conv = await openRemoteConversation(io, command, dir, origin, runtimeApi);
   try {
     return await serverChangeSet(conv.target, origin.working_dir, origin.base_commit ?? 'HEAD');
@@ -51,7 +51,8 @@ export async function remoteDiff(
       `logbook diff: ${dir} ran on ${origin.server}, which keeps no file checkpoints Logbook can read; ` +
         'a remote conversation has one diff, its change now (no --from/--to, or --from start --to now).',
     );
-  const { changes } = await fetchChanges(io, 'diff', dir, origin, opts.runtimeApi);
+  const { changes, listedFromPatch } = await fetchChanges(io, 'diff', dir, origin, opts.runtimeApi);
+  if (listedFromPatch) io.err(listedFromPatchNote(origin, listedFromPatch));
   const n = changes.length;
   io.out(
     `diff on ${origin.server} in ${origin.working_dir} (against ${baseText(origin)}): ${n} file${n === 1 ? '' : 's'} changed`,
@@ -64,6 +65,13 @@ export async function remoteDiff(
   return EXIT.ok;
 }
 
+/** Said when the server's list of changed files failed and its patch listed them instead. */
+function listedFromPatchNote(origin: RemoteOrigin, why: string): string {
+  return printableLine(
+    `${origin.server} could not list its changed files (${why.slice(0, 200)}); they are read from its git patch.`,
+  );
+}
+
 export async function remoteApply(
   io: CliIo,
   dir: string,
@@ -71,16 +79,21 @@ export async function remoteApply(
   into: string,
   force: boolean,
   runtimeApi?: string,
+  linksOutside = false,
 ): Promise<number> {
   const obstacle = applyObstacle(into, force);
   if (obstacle) throw new Error(obstacle);
-  const { changes, known } = await fetchChanges(io, 'apply', dir, origin, runtimeApi);
+  const { changes, known, listedFromPatch } = await fetchChanges(io, 'apply', dir, origin, runtimeApi);
+  if (listedFromPatch) io.err(listedFromPatchNote(origin, listedFromPatch));
   if (changes.length === 0) {
     io.out(`${origin.server} reports no change in ${origin.working_dir}: nothing to apply.`);
     return EXIT.ok;
   }
   // A symlink of the server's may lead nowhere the sandbox hides, as the local file tools may not.
-  const r = applyServerChanges(into, changes, cliSandbox(ioSettings('apply', io), io.env).hiddenLocations());
+  // One that leads outside the tree is made only when --links-outside says yes (printed below).
+  const hidden = cliSandbox(ioSettings('apply', io), io.env).hiddenLocations();
+  const askable = linksOutside ? [] : outsideLinks(into, changes, hidden);
+  const r = applyServerChanges(into, changes, hidden, () => linksOutside);
   const done = r.applied.length + r.merged.length;
   io.out(
     `applied the change from ${origin.server} to ${into}: ${done} file(s)` +
@@ -88,6 +101,12 @@ export async function remoteApply(
       '; nothing was committed.',
   );
   for (const f of [...r.applied, ...r.merged]) io.out(printableLine(`  ${f}`));
+  for (const l of r.outside)
+    io.out(
+      printableLine(
+        `  ${l.path}: a symlink that leads outside the working tree, to ${l.leads} (--links-outside)`,
+      ),
+    );
   if (!known)
     io.err(
       `${origin.server} gave no git patch of its change: an executable bit set there is not set here, ` +
@@ -96,6 +115,12 @@ export async function remoteApply(
   if (r.conflicts.length === 0) return EXIT.ok;
   io.err(`logbook apply: ${r.conflicts.length} file(s) need you:`);
   for (const c of r.conflicts) io.err(printableLine(`  ${c.path}: ${c.why}`));
+  if (askable.length > 0)
+    io.err(
+      printableLine(
+        `logbook apply --links-outside makes the ${askable.length} symlink(s) above that lead outside the working tree (${askable.map((l) => l.path).join(', ')}).`,
+      ),
+    );
   io.err('Nothing was resolved for you: resolve the conflict markers, then review with git diff.');
   return EXIT.failure;
 }

@@ -23,7 +23,7 @@ import { clearHandoff, HandoffWatch, type HandoffRequest, requestHandoff } from 
 import { SignatureChecks } from '../signing/signature-checks';
 import { SecretSigningKey } from '../signing/signing-key';
 import { EditorMcpServers } from '../mcp/editor-mcp-servers';
-import { createEditorSandbox } from '../sandbox/editor-sandbox';
+import { createEditorSandbox, ownFolders } from '../sandbox/editor-sandbox';
 import { boundAgent, editorAgent } from '../acp/editor-agent';
 import { SandboxWarning } from '../sandbox/sandbox-status';
 import { closedLogEventsAfter } from '../agents/closed-agent-logs';
@@ -130,6 +130,7 @@ export class ConversationSessions implements vscode.Disposable {
       },
       onEntry: (entry) =>
         this.index.update((index) => (this.deleted.has(entry.id) ? undefined : upsertEntry(index, entry))),
+      ownFolders: ownFolders(context),
     });
   }
 

@@ -32,6 +32,8 @@ export interface RemoteConversationsDeps {
   onHeader: (id: string) => void;
   /** The conversation's entry in the list changed. */
   onEntry: (entry: IndexEntry) => Promise<void>;
+  /** The window's own folders (storage, logs): a remote change's Apply writes or links nothing there. */
+  ownFolders: readonly string[];
 }
 
 /** What starting a remote task needs; the command asks for what is not given. */
@@ -111,6 +113,7 @@ export class RemoteConversations {
         confirmation: editorSetting<ConfirmationMode>('confirmation.mode'),
         allowRules: editorSetting<string[]>('confirmation.allowRules'),
       }),
+      ownFolders: this.deps.ownFolders,
     });
     this.sessions.set(id, session);
     return session;

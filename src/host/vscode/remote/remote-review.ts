@@ -8,10 +8,12 @@ import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentServerTarget } from '../../node/remote/agent-server-api';
 import type { ServerChange } from '../../node/remote/agent-server-git';
-import { applyServerChanges, type RemoteApplyResult } from '../../node/remote/remote-apply';
+import { applyServerChanges, outsideLinks, type RemoteApplyResult } from '../../node/remote/remote-apply';
+import type { OutsideLink } from '../../node/remote/remote-link-boundary';
 import { serverChangeSet } from '../../node/remote/remote-change-set';
 import { secretLocations } from '../../node/sandbox/secret-locations';
 import { readDenyRead } from '../sandbox/sandbox-settings';
+import { printableLine } from '../../../core/text/printable';
 import type { RemoteOrigin } from '../../node/remote/remote-origin';
 import { gitTry } from '../../node/worktrees/git-run';
 import { applyObstacle } from '../../node/worktrees/apply-task';
@@ -41,6 +43,15 @@ function sideUri(id: string, side: 'head' | 'now', path: string, text: string): 
   return uri;
 }
 
+/** Both sides of a file renamed whole: the patch has no text of it, and it is not downloaded. */
+function renamedWholeText(c: ServerChange): string {
+  return vscode.l10n.t(
+    "(renamed from {0} to {1}, no change: the server's patch gives no text for a file renamed whole)",
+    c.from ?? '',
+    c.path,
+  );
+}
+
 function nowText(c: ServerChange): string {
   if (c.modified?.includes(0)) return vscode.l10n.t('(a binary file: its bytes are not shown)');
   return c.modified?.toString('utf8') ?? '';
@@ -65,8 +76,11 @@ export async function reviewRemoteChanges({ id, origin, target }: RemoteReviewAr
   const resources = changes.map((c) => {
     // The server sends no text for a deleted file (unless its patch has it): its HEAD side stays
     // empty. A rename is one file, its HEAD side under the old name.
-    const head = c.status === 'ADDED' ? undefined : sideUri(id, 'head', c.from ?? c.path, c.original ?? '');
-    const now = c.status === 'DELETED' ? undefined : sideUri(id, 'now', c.path, nowText(c));
+    // Renamed whole: no text on either side would read as a file emptied; both say what it is.
+    const whole = c.status === 'RENAMED' && c.modified === null ? renamedWholeText(c) : undefined;
+    const head =
+      c.status === 'ADDED' ? undefined : sideUri(id, 'head', c.from ?? c.path, whole ?? c.original ?? '');
+    const now = c.status === 'DELETED' ? undefined : sideUri(id, 'now', c.path, whole ?? nowText(c));
     return [now ?? head!, head, now];
   });
   await vscode.commands.executeCommand(
@@ -92,8 +106,17 @@ function localWorkingTree(): string {
  * uncommitted changes (a command argument, as for tests).
  */
 export async function applyRemoteChanges(
-  { origin, target }: RemoteReviewArgs,
+  {
+    origin,
+    target,
+    ownFolders,
+  }: RemoteReviewArgs & {
+    /** The window's own folders (storage, logs): nothing of the server's is written or linked there. */
+    ownFolders: readonly string[];
+  },
   confirmed = false,
+  /** The symlinks (by path) the user already agreed may lead outside the tree (as for tests). */
+  agreedLinks?: readonly string[],
 ): Promise<RemoteApplyResult | undefined> {
   if (!vscode.workspace.isTrusted)
     throw new Error(
@@ -131,8 +154,23 @@ export async function applyRemoteChanges(
     );
     return undefined;
   }
-  // No symlink of the server's leads where the sandbox hides (as for the CLI; the editor's list).
-  const r = applyServerChanges(into, changes, secretLocations({ extra: readDenyRead() }));
+  // Nothing of the server's is written, and no symlink of its leads, where the sandbox hides (as
+  // for the CLI; the editor's list, with the window's own storage and logs).
+  const hidden = secretLocations({
+    ...xdgHomes(),
+    extra: readDenyRead(),
+    own: ownFolders,
+  });
+  const offered = outsideLinks(into, changes, hidden);
+  const agreed =
+    offered.length === 0
+      ? []
+      : agreedLinks !== undefined
+        ? offered.filter((l) => agreedLinks.includes(l.path))
+        : await askOutsideLinks(origin.server, into, offered);
+  const r = applyServerChanges(into, changes, hidden, (path, leads) =>
+    agreed.some((l) => l.path === path && l.leads === leads),
+  );
   const done = r.applied.length + r.merged.length;
   if (r.conflicts.length === 0) {
     void vscode.window.showInformationMessage(
@@ -159,4 +197,52 @@ export async function applyRemoteChanges(
     ),
   );
   return r;
+}
+
+/** The XDG folders the sandbox reads Logbook's own places from, when they are set. */
+function xdgHomes(): { configHome?: string; stateHome?: string; cacheHome?: string } {
+  const env = process.env;
+  return {
+    ...(env['XDG_CONFIG_HOME'] ? { configHome: env['XDG_CONFIG_HOME'] } : {}),
+    ...(env['XDG_STATE_HOME'] ? { stateHome: env['XDG_STATE_HOME'] } : {}),
+    ...(env['XDG_CACHE_HOME'] ? { cacheHome: env['XDG_CACHE_HOME'] } : {}),
+  };
+}
+
+/**
+ * Asks once whether the server's symlinks that lead outside the working tree are made, each shown
+ * with the real place it leads; the ones agreed to (all or none). A place the sandbox hides is
+ * never asked about: those are refused.
+ */
+async function askOutsideLinks(
+  server: string,
+  into: string,
+  offered: readonly OutsideLink[],
+): Promise<readonly OutsideLink[]> {
+  const make = vscode.l10n.t('Make Them');
+  // A question that cannot be shown (a window without dialogs) is a no: none is made.
+  const choice = await Promise.resolve(
+    vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The change from {0} has {1} symlink(s) that lead outside {2}. Make them too?',
+        server,
+        String(offered.length),
+        into,
+      ),
+      {
+        modal: true,
+        detail: [
+          ...offered.map((l) =>
+            printableLine(`${l.path} → ${l.target} (${vscode.l10n.t('leads to {0}', l.leads)})`),
+          ),
+          '',
+          vscode.l10n.t(
+            "Whatever follows a symlink reaches that place: your tools and the editor do, and the agent's file tools judge a path through it by where it really leads, as any path outside the working tree. Not made, each is listed with the reason and the rest of the change is applied.",
+          ),
+        ].join('\n'),
+      },
+      make,
+    ),
+  ).catch(() => undefined);
+  return choice === make ? offered : [];
 }

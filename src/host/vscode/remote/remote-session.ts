@@ -54,6 +54,7 @@ export interface RemoteSessionDeps {
   unreachableLabel?: (server: string, since: Date, everySeconds: number) => string;
   /** The user's confirmation settings now: Logbook's rules answer what they let run unasked. */
   confirmation: () => Pick<RemoteGate, 'confirmation' | 'allowRules'>;
+  ownFolders: readonly string[]; // the window's own (storage, logs): Apply writes nowhere there
 }
 
 const STATUS_LINE = /^logbook run: /;
@@ -292,10 +293,9 @@ export class RemoteSession {
   }
 
   /** The server's change into the local working tree, only when the user asks (remote-review.ts). */
-  async applyHere(confirmed = false): Promise<RemoteApplyResult | undefined> {
-    return this.withTarget((target) =>
-      applyRemoteChanges({ id: this.id, origin: this.deps.origin, target }, confirmed),
-    );
+  async applyHere(confirmed = false, links?: readonly string[]): Promise<RemoteApplyResult | undefined> {
+    const args = { id: this.id, origin: this.deps.origin, ownFolders: this.deps.ownFolders };
+    return this.withTarget((target) => applyRemoteChanges({ ...args, target }, confirmed, links));
   }
 
   private async withTarget<T>(step: (target: AgentServerTarget) => Promise<T>): Promise<T> {
