@@ -146,7 +146,9 @@ export async function forkTask(
         printableLine(
           `task ${record.name}: continued from task ${source.name} at event ${eventId}; branch ${record.branch} ` +
             `from ${record.base.slice(0, 10)}, worktree ${record.worktree}` +
-            ('base' in files ? ' (no action had run: the base commit’s files)' : ' (the files at that point)'),
+            ('base' in files
+              ? ' (no action had run: the base commit’s files)'
+              : ' (the files at that point)'),
         ),
       );
       io.out(record.log);

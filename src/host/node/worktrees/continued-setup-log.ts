@@ -17,7 +17,10 @@ export function hostCommandLog(store: EventStore<StoredConversationEvent>, head:
   let parent = head;
   const log = {
     async append<K extends EventKind>(kind: K, fields: CreateFields<K>, durable = false) {
-      const event = createEvent(kind, { ...(fields as object), parent_id: parent } as unknown as CreateFields<K>);
+      const event = createEvent(kind, {
+        ...(fields as object),
+        parent_id: parent,
+      } as unknown as CreateFields<K>);
       await store.append(event as Event as StoredConversationEvent, { durable });
       parent = event.id;
       return event;

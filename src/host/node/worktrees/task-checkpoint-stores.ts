@@ -12,8 +12,9 @@ export const EDITOR_CHECKPOINTS_FILE = 'editor-checkpoints.json';
 /** The editor's checkpoints root noted in the task's log folder; undefined when none is (or it is damaged). */
 export function editorCheckpointsRoot(logDir: string): string | undefined {
   try {
-    const root = (JSON.parse(readFileSync(join(logDir, EDITOR_CHECKPOINTS_FILE), 'utf8')) as { root?: unknown })
-      .root;
+    const root = (
+      JSON.parse(readFileSync(join(logDir, EDITOR_CHECKPOINTS_FILE), 'utf8')) as { root?: unknown }
+    ).root;
     return typeof root === 'string' && isAbsolute(root) ? root : undefined;
   } catch {
     return undefined;

@@ -73,7 +73,9 @@ export async function continueTaskFrom(
     )
     .then((missing) => {
       if (missing.length)
-        log.warn(`Task ${record.name}: ${missing.length} checkpoint(s) of the points it copied are in no store.`);
+        log.warn(
+          `Task ${record.name}: ${missing.length} checkpoint(s) of the points it copied are in no store.`,
+        );
     })
     .catch((err: unknown) =>
       log.warn(`Task ${record.name}: the copied points' checkpoints were not kept: ${String(err)}`),
