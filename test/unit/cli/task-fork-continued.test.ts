@@ -115,7 +115,8 @@ describe('logbook fork: the continued task works like a task', function () {
     const editorRoot = join(base, 'editor-storage', 'checkpoints');
     // The task's checkpoints where the editor would keep them, not where `logbook fork` looks by itself.
     const { repo, env } = await finishedTask('ed', { LOGBOOK_CHECKPOINTS_DIR: editorRoot });
-    const { LOGBOOK_CHECKPOINTS_DIR: _elsewhere, ...plain } = env;
+    const plain: Record<string, string> = { ...env };
+    delete plain.LOGBOOK_CHECKPOINTS_DIR;
     const [source] = await tasks(repo, plain);
     const events = await readLogJson(source!.log);
     const second = events.find((e) => e.kind === 'ActionEvent' && e.tool_call_id === 'call_b')!;
