@@ -174,5 +174,17 @@ describe('continued worktree tasks work like tasks', function () {
     assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
     const record = (await taskPlace()).store.get('at-cli');
     assert.equal(readFileSync(join(record.worktree, FILE), 'utf8'), FIRST);
+    // Opened in the editor, a copied point whose checkpoint the window's store lacks (the CLI copied
+    // it into its own) is not restored: the message says why, and nothing is written.
+    const { service } = await logbook();
+    const opened = await vscode.commands.executeCommand<string>('logbook.tasks.openConversation', 'at-cli');
+    const ui = new RestoreAll();
+    const outcome = await service.restoreFiles(opened, action('call_one').id, ui);
+    assert.equal(outcome.restored, 0);
+    assert.match(
+      ui.messages.join('\n'),
+      /cannot be restored: this conversation's checkpoints do not hold them/,
+    );
+    assert.equal(readFileSync(join(record.worktree, FILE), 'utf8'), FIRST);
   });
 });
