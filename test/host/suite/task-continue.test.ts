@@ -13,6 +13,10 @@ import * as vscode from 'vscode';
 import type { RestorePreview, RestoreUi } from '../../../src/host/vscode/checkpoints/restore-files';
 import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import type { Event } from '../../../src/core/events';
+import { checkpointAt } from '../../../src/core/checkpoints/timeline';
+import { GitCheckpointStore } from '../../../src/host/node/checkpoints/git-checkpoint-store';
+import { cliCheckpointsOf } from '../../../src/host/node/worktrees/editor-tasks';
+import { editorStoreDirOf } from '../../../src/host/node/worktrees/task-checkpoint-stores';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { treeHashes } from '../../unit/cli/worktree-fixtures';
 import { EXTENSION_ID, logbook, repositoryForTasks, scriptedModel, workspaceRoot } from './helpers';
@@ -131,6 +135,13 @@ describe('continued worktree tasks work like tasks', function () {
     const answer = copied.find((e) => e.kind === 'ObservationEvent' && e.action_id === step?.id) as
       { observation?: { exit_code?: number } } | undefined;
     assert.equal(answer?.observation?.exit_code, 0, "the setup step is not in the continued task's log");
+    // The copied points' checkpoints are in the CLI's store of the new worktree too (logbook restore).
+    const cliStore = new GitCheckpointStore({
+      workspace: record.worktree,
+      storeDir: cliCheckpointsOf(record.worktree, process.env).storeDir,
+    });
+    const atFirst = checkpointAt(events, action('call_one').id);
+    assert.ok(atFirst && (await cliStore.held(continued.forkId)).includes(atFirst.value.checkpoint));
     assert.ok(!existsSync(join(sourceWorktree, 'planted.txt')), "the setup wrote the source's worktree");
     assert.deepEqual(treeHashes(sourceWorktree), sourceBefore, "the setup wrote the source's worktree");
     assert.deepEqual(treeHashes(root), mainBefore, 'the setup wrote the main working tree');
@@ -156,35 +167,55 @@ describe('continued worktree tasks work like tasks', function () {
 
   it('logbook fork at a terminal continues the task the editor ran, from the checkpoints the editor keeps', async () => {
     const cli = join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'dist', 'cli.js');
+    const env = {
+      ...process.env,
+      ELECTRON_RUN_AS_NODE: '1',
+      LOGBOOK_WORKTREES_DIR: data,
+      // The CLI's own checkpoints are elsewhere: only the editor's hold the task's files.
+      LOGBOOK_CHECKPOINTS_DIR: join(data, 'cli-checkpoints'),
+    };
     const r = spawnSync(
       process.execPath,
       [cli, 'fork', 'cont', '--at', action('call_two').id, '--name', 'at-cli'],
       {
         cwd: root,
-        env: {
-          ...process.env,
-          ELECTRON_RUN_AS_NODE: '1',
-          LOGBOOK_WORKTREES_DIR: data,
-          // The CLI's own checkpoints are elsewhere: only the editor's hold the task's files.
-          LOGBOOK_CHECKPOINTS_DIR: join(data, 'cli-checkpoints'),
-        },
+        env,
         encoding: 'utf8',
       },
     );
     assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
     const record = (await taskPlace()).store.get('at-cli');
     assert.equal(readFileSync(join(record.worktree, FILE), 'utf8'), FIRST);
-    // Opened in the editor, a copied point whose checkpoint the window's store lacks (the CLI copied
-    // it into its own) is not restored: the message says why, and nothing is written.
+    // Opened in the editor, its copied points restore from the window's store (the source's note
+    // told the fork where it is).
     const { service } = await logbook();
     const opened = await vscode.commands.executeCommand<string>('logbook.tasks.openConversation', 'at-cli');
     const ui = new RestoreAll();
     const outcome = await service.restoreFiles(opened, action('call_one').id, ui);
-    assert.equal(outcome.restored, 0);
+    assert.equal(outcome.restored, 1, ui.messages.join('\n'));
+    assert.equal(readFileSync(join(record.worktree, FILE), 'utf8'), ORIGINAL);
+
+    // A copied point whose checkpoint the window's store does not hold (here: its store removed, as
+    // a release would) is not restored: the message says why, and nothing is written.
+    const bare = spawnSync(
+      process.execPath,
+      [cli, 'fork', 'cont', '--at', action('call_two').id, '--name', 'not-held'],
+      { cwd: root, env, encoding: 'utf8' },
+    );
+    assert.equal(bare.status, 0, `${bare.stdout}${bare.stderr}`);
+    const notHeld = (await taskPlace()).store.get('not-held');
+    rmSync(editorStoreDirOf(notHeld.log, notHeld.worktree)!, { recursive: true });
+    const reopened = await vscode.commands.executeCommand<string>(
+      'logbook.tasks.openConversation',
+      'not-held',
+    );
+    const told = new RestoreAll();
+    const none = await service.restoreFiles(reopened, action('call_one').id, told);
+    assert.equal(none.restored, 0);
     assert.match(
-      ui.messages.join('\n'),
+      told.messages.join('\n'),
       /cannot be restored: this conversation's checkpoints do not hold them/,
     );
-    assert.equal(readFileSync(join(record.worktree, FILE), 'utf8'), FIRST);
+    assert.equal(readFileSync(join(notHeld.worktree, FILE), 'utf8'), FIRST);
   });
 });

@@ -5,6 +5,9 @@
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkpointAt } from '../../../src/core/checkpoints/timeline';
+import type { Event } from '../../../src/core/events';
+import { GitCheckpointStore, storeDirFor } from '../../../src/host/node/checkpoints/git-checkpoint-store';
 import { outsideFolder } from '../../support/outside-folder';
 import { printed, runCli } from './cli-runner';
 import { CliFixture, readLogJson } from './fixtures';
@@ -132,8 +135,19 @@ describe('logbook fork: the continued task works like a task', function () {
       TWENTY_LINES.replace('line 2\n', 'line 2, first\n'),
     );
     assert.equal(gitIn(f.worktree, 'status', '--porcelain').trim(), 'M a.txt');
-    // Its copied points restore from the CLI's own store of the new worktree.
+    // The new task's log notes the editor's checkpoints too, and its copied points went into both
+    // stores: the editor's (read here as a CLI run pointed at it reads it) and the CLI's.
+    assert.deepEqual(JSON.parse(readFileSync(join(f.log, 'editor-checkpoints.json'), 'utf8')), {
+      root: editorRoot,
+    });
     const first = events.find((e) => e.kind === 'ActionEvent' && e.tool_call_id === 'call_a')!;
+    const atFirst = checkpointAt(events as unknown as Event[], first.id as string);
+    const newId = (JSON.parse(readFileSync(join(f.log, 'session.json'), 'utf8')) as { id: string }).id;
+    const editorStore = new GitCheckpointStore({
+      workspace: f.worktree,
+      storeDir: storeDirFor(editorRoot, f.worktree),
+    });
+    assert.ok(atFirst && (await editorStore.held(newId)).includes(atFirst.value.checkpoint));
     const restored = await runCli(['restore', f.log, '--at', first.id as string, '--yes'], {
       cwd: repo,
       env: plain,

@@ -14,10 +14,14 @@ import { printableLine } from '../../../core/text/printable';
 import { cliHeadFile } from '../config-dir';
 import { openConversationStore } from '../session/conversation-store';
 import { copyCheckpoints } from '../checkpoints/checkpoint-copy';
-import { GitCheckpointStore } from '../checkpoints/git-checkpoint-store';
+import { GitCheckpointStore, storeDirFor } from '../checkpoints/git-checkpoint-store';
 import { hostCommandLog } from '../worktrees/continued-setup-log';
 import { checkpointsToCopy, createContinuedTask, filesAt } from '../worktrees/fork-task';
-import { editorStoreDirOf } from '../worktrees/task-checkpoint-stores';
+import {
+  editorCheckpointsRoot,
+  editorStoreDirOf,
+  noteEditorCheckpoints,
+} from '../worktrees/task-checkpoint-stores';
 import type { TaskStore } from '../worktrees/task-store';
 import { checkpointStore } from './checkpoint-env';
 import { cliSettings } from './cli-settings';
@@ -62,6 +66,17 @@ function sourceStores(source: TaskRecord, cli: GitCheckpointStore): GitCheckpoin
   return editorDir && editorDir !== cli.storeDir
     ? [cli, new GitCheckpointStore({ workspace: source.worktree, storeDir: editorDir })]
     : [cli];
+}
+
+/** The stores the new task's copied points go into; the editor's root is noted for it as for the source. */
+function newStores(source: TaskRecord, record: TaskRecord, cli: GitCheckpointStore): GitCheckpointStore[] {
+  const root = editorCheckpointsRoot(source.log);
+  if (!root) return [cli];
+  noteEditorCheckpoints(record.log, root);
+  const storeDir = storeDirFor(root, record.worktree);
+  return storeDir === cli.storeDir
+    ? [cli]
+    : [cli, new GitCheckpointStore({ workspace: record.worktree, storeDir })];
 }
 
 /** Writes the checkpoint from the first store that holds it; the first store's error when none does. */
@@ -123,10 +138,9 @@ export async function forkTask(
     });
     try {
       await forkStore(log, readSessionInfo(source.log)?.id ?? source.name, eventId, target);
-      await keepCopiedCheckpoints(io, stores, checkpointStore(record.worktree, settings, io.env), id, {
-        events,
-        eventId,
-      });
+      // Into the CLI's store of the new worktree, and the editor's when the source notes where it is.
+      for (const into of newStores(source, record, checkpointStore(record.worktree, settings, io.env)))
+        await keepCopiedCheckpoints(io, stores, into, id, { events, eventId });
       const before = readSessionInfo(source.log);
       const {
         title: _title,

@@ -64,22 +64,31 @@ export async function continueTaskFrom(
   const id = randomUUID();
   mkdirSync(record.log, { recursive: true });
   await req.fork(record.log, { conversationId: id, headFile: chat.headFile(id) });
-  await tasks
-    .copyCheckpoints(
-      [req.storeDirOf(source.worktree), cli.storeDir],
-      { storeDir: req.storeDirOf(record.worktree), workspace: record.worktree },
-      id,
-      tasks.checkpointsToCopy(req.events, req.eventId),
-    )
-    .then((missing) => {
-      if (missing.length)
+  // Into the window's store of the new worktree, and the CLI's (`logbook restore` at a terminal).
+  const copied = tasks.checkpointsToCopy(req.events, req.eventId);
+  const into = [
+    req.storeDirOf(record.worktree),
+    tasks.cliCheckpointsOf(record.worktree, process.env).storeDir,
+  ];
+  for (const storeDir of into)
+    await tasks
+      .copyCheckpoints(
+        [req.storeDirOf(source.worktree), cli.storeDir],
+        { storeDir, workspace: record.worktree },
+        id,
+        copied,
+      )
+      .then((missing) => {
+        if (missing.length)
+          log.warn(
+            `Task ${record.name}: ${missing.length} checkpoint(s) of the points it copied are in no store.`,
+          );
+      })
+      .catch((err: unknown) =>
         log.warn(
-          `Task ${record.name}: ${missing.length} checkpoint(s) of the points it copied are in no store.`,
-        );
-    })
-    .catch((err: unknown) =>
-      log.warn(`Task ${record.name}: the copied points' checkpoints were not kept: ${String(err)}`),
-    );
+          `Task ${record.name}: the copied points' checkpoints were not kept in ${storeDir}: ${String(err)}`,
+        ),
+      );
   // What `logbook show`, `run --store` and the Tasks view read: the conversation's id and workspace.
   tasks.writeSessionInfo(
     record.log,
