@@ -72,7 +72,11 @@ function sourceStores(source: TaskRecord, cli: GitCheckpointStore): GitCheckpoin
 function newStores(source: TaskRecord, record: TaskRecord, cli: GitCheckpointStore): GitCheckpointStore[] {
   const root = editorCheckpointsRoot(source.log);
   if (!root) return [cli];
-  noteEditorCheckpoints(record.log, root);
+  try {
+    noteEditorCheckpoints(record.log, root);
+  } catch {
+    // Unnoted, the editor's copy is still there; only a later fork of the new task looks elsewhere.
+  }
   const storeDir = storeDirFor(root, record.worktree);
   return storeDir === cli.storeDir
     ? [cli]
