@@ -37,7 +37,7 @@ export interface HostCommandResult {
  * failed observation, then the error goes on: nothing is left without its result.
  */
 export async function runHostCommand(
-  log: ConversationLog,
+  log: Pick<ConversationLog, 'append'>,
   cmd: HostCommand,
   run: () => Promise<HostCommandResult>,
 ): Promise<HostCommandResult> {

@@ -121,6 +121,11 @@ export class CheckpointUnavailableError extends Error {
   override name = 'CheckpointUnavailableError';
 }
 
+/** The store does not hold that checkpoint (released, or recorded in another store). */
+export class CheckpointNotHeldError extends Error {
+  override name = 'CheckpointNotHeldError';
+}
+
 /**
  * A restore that stopped part way: `before` is the checkpoint of the files as they were just
  * before it (recorded first), so restoring that one puts them back.

@@ -17,11 +17,13 @@ export async function finishedWorktreeTask(
   name: string,
   scenario: string,
   turns: Turn[],
+  extraEnv: Record<string, string> = {},
 ) {
   const repo = makeRepo(join(base, 'repo'), { 'a.txt': TWENTY_LINES });
   const env = {
     ...(await fx.startLlm({ name: scenario, turns })),
     LOGBOOK_WORKTREES_DIR: join(base, 'data'),
+    ...extraEnv,
   };
   const r = await runCli(['run', '--worktree', name, 'edit a.txt', '--confirm', 'never'], { cwd: repo, env });
   assert.equal(r.code, 0, printed(r));

@@ -3,7 +3,7 @@
 // the workspace's files. The user's .git is never read for commands nor written.
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { CheckpointChange } from '../../../core/checkpoints/types';
+import { type CheckpointChange, CheckpointNotHeldError } from '../../../core/checkpoints/types';
 import { TMP_SUFFIX, removeStaleTempFilesOnce } from '../../../core/log/durable-file';
 import { GitError, runGit, splitNul, type GitPaths } from './git-process';
 import { isMultiFolderCheckpoint } from './store-contract';
@@ -85,7 +85,7 @@ export class CheckpointRepo {
     });
     const tree = r.stdout.toString().trim();
     if (r.code !== 0 || !tree) {
-      throw new Error(
+      throw new CheckpointNotHeldError(
         `Checkpoint ${checkpoint.slice(0, 12)} is not in the store ${this.storeDir} (released or never recorded here).`,
       );
     }

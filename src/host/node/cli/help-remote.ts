@@ -24,9 +24,10 @@ Needs LOGBOOK_REMOTE_KEY (or --runtime-api).
 
 A worktree task's conversation (its name, or its log) continues as a new task: a branch
 logbook/NEW and a worktree of its own, from the task's base commit, holding the task's files as
-they were at that event (from its checkpoints) as uncommitted work, and the conversation up to that
-event. The task itself is left as it was. The new task's log is printed on stdout; logbook run
---store LOG "MESSAGE" goes on there. Any other local conversation cannot be forked.
+they were at that event (from its checkpoints, the CLI's or the editor's) as uncommitted work, and
+the conversation up to that event; the setup step then runs there, as for a new task. The task
+itself is left as it was. The new task's log is printed on stdout; logbook run --store LOG
+"MESSAGE" goes on there. Any other local conversation cannot be forked.
 
 Options:
   --at ID         the last event the fork keeps (an event id, #INDEX, a unique prefix, start or
@@ -35,6 +36,7 @@ Options:
 \${RUNTIME_API_OPTION_HELP}
   -h, --help      show this help
 
-Exit codes: 0 forked; 1 a failure (the server refused or is gone, an unknown ID, a local conversation).
+Exit codes: 0 forked; 1 a failure (the server refused or is gone, an unknown ID, a local conversation,
+a setup step that failed: that task is kept).
 See docs/REMOTE.md and docs/WORKTREES.md.`,
 } as const;

@@ -51,7 +51,8 @@ export async function runSetup(
   llm: Pick<LlmSettings, 'apiKey' | 'extraHeaders'>,
   worktree: string,
   steps: readonly SetupStep[],
-  conversation: Conversation,
+  conversation: Pick<Conversation, 'runHostCommand'>,
+  continued = false,
 ): Promise<void> {
   if (steps.length === 0) return;
   const sandbox = cliSandbox(settings, io.env);
@@ -63,6 +64,7 @@ export async function runSetup(
       passEnvironment: settings.get<string[]>('terminal.passEnvironment'),
       secretValues: llmSecrets(llm).map((s) => s.value),
       conversation,
+      continued,
       say: (step) =>
         io.err(printableLine(`setup (${step.origin}): ${step.command.trim().split('\n').join('; ')}`)),
     });

@@ -29,7 +29,8 @@ export {
 };
 export type { ChildWorktree, TaskConversation };
 export { createTask } from './create-task';
-export { createContinuedTask, filesAt } from './fork-task';
+export { checkpointsToCopy, createContinuedTask, filesAt } from './fork-task';
+export { copyCheckpoints } from '../checkpoints/checkpoint-copy';
 export {
   acceptDecision,
   applyDecision,
@@ -64,7 +65,7 @@ export function taskPlaceOf(folder: string, env: Env): TaskPlace {
 export function cliCheckpointsOf(
   worktree: string,
   env: Env,
-): { materialize(c: string, to: string): Promise<void> } {
+): { storeDir: string; materialize(c: string, to: string): Promise<void> } {
   return checkpointStore(worktree, cliSettings('fork', env), env);
 }
 

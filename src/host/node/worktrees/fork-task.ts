@@ -5,7 +5,10 @@
 // new task starts from the source's base commit, so its review and apply show its whole change.
 import { rmSync } from 'node:fs';
 import { checkpointAt, checkpointEntries, lastAfterState } from '../../../core/checkpoints/timeline';
+import { CHECKPOINT_AFTER_KEY, CHECKPOINT_KEY } from '../../../core/checkpoints/types';
 import type { Event } from '../../../core/events';
+import { branchOf } from '../../../core/state';
+import type { CheckpointsToCopy } from '../checkpoints/checkpoint-copy';
 import { type TaskRecord, isTaskName } from '../../../core/worktrees';
 import { createTask } from './create-task';
 import { discardTask } from './discard-task';
@@ -37,6 +40,23 @@ export function filesAt(events: readonly Event[], eventId: string): FilesAt {
   throw new Error(
     'no checkpoint holds the files at that point (checkpoints were off while the task ran), so it cannot be continued from there; start a new task instead.',
   );
+}
+
+/** The checkpoints the events a fork at `eventId` copies name: what the new task's store must hold. */
+export function checkpointsToCopy(events: readonly Event[], eventId: string): CheckpointsToCopy {
+  const ids: string[] = [];
+  let newest: string | undefined;
+  let after: string | undefined;
+  for (const e of branchOf(events, eventId)) {
+    if (e.kind !== 'ConversationStateUpdateEvent') continue;
+    if (e.key !== CHECKPOINT_KEY && e.key !== CHECKPOINT_AFTER_KEY) continue;
+    const id = (e.value as { checkpoint?: unknown } | null)?.checkpoint;
+    if (typeof id !== 'string') continue;
+    ids.push(id);
+    if (e.key === CHECKPOINT_KEY) newest = id;
+    else after = id;
+  }
+  return { ids, ...(newest ? { newest } : {}), ...(after ? { after } : {}) };
 }
 
 /** `source`'s name with the first free number after it (`fix-login-2`), a task name and branch of its own. */

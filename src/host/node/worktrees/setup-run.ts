@@ -22,6 +22,8 @@ export interface SetupRun {
   conversation: Pick<Conversation, 'runHostCommand'>;
   /** Says which step starts (stderr in the CLI, the output channel in the editor). */
   say(step: SetupStep): void;
+  /** A continued task's worktree: the agent goes on after the step, it does not start. */
+  continued?: boolean;
 }
 
 /** Runs the steps in order; throws on the first that fails (the task is kept, to look at or discard). */
@@ -40,7 +42,7 @@ export async function runSetupSteps(run: SetupRun): Promise<void> {
         {
           command: step.command,
           summary: `Worktree setup (${step.origin})`,
-          note: `[The worktree's setup step from ${step.origin}, run by Logbook in the sandbox before the agent started.]`,
+          note: `[The worktree's setup step from ${step.origin}, run by Logbook in the sandbox before the agent ${run.continued ? 'went on in this new worktree' : 'started'}.]`,
         },
         async () => {
           const ran = await terminal.run(step.command, { timeoutMs: SETUP_TIMEOUT_MS });
@@ -56,7 +58,7 @@ export async function runSetupSteps(run: SetupRun): Promise<void> {
       const exitCode = r.exitCode;
       if (exitCode !== 0)
         throw new Error(
-          `the setup step of ${step.origin} ${r.timedOut ? 'timed out' : `exited with ${exitCode}`}; the agent did not start. ` +
+          `the setup step of ${step.origin} ${r.timedOut ? 'timed out' : `exited with ${exitCode}`}; the agent did not ${run.continued ? 'go on' : 'start'}. ` +
             `Its output is in the task's log; the task is kept (logbook discard it, or fix the step).`,
         );
     }

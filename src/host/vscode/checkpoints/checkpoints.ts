@@ -23,6 +23,16 @@ export function readCheckpointSettings(): CheckpointSettings {
   };
 }
 
+/** Where the window keeps the checkpoint stores: beside the conversations in its storage folder. */
+export function editorCheckpointsRoot(conversationsRoot: string): string {
+  return join(dirname(conversationsRoot), 'checkpoints');
+}
+
+/** The window's store of one folder (what a task's worktree, or the window's only folder, records into). */
+export function editorStoreDir(conversationsRoot: string, workspace: string): string {
+  return storeDirFor(editorCheckpointsRoot(conversationsRoot), workspace);
+}
+
 /**
  * The store of the window's folders, under the storage folder that holds `conversationsRoot`: one
  * git store per folder (named by its path, so a folder keeps its checkpoints when the window gains
@@ -36,7 +46,7 @@ export function checkpointStoreFor(
   const storeOf = (workspace: string) =>
     new GitCheckpointStore({
       workspace,
-      storeDir: storeDirFor(join(dirname(conversationsRoot), 'checkpoints'), workspace),
+      storeDir: editorStoreDir(conversationsRoot, workspace),
       exclude: () => readCheckpointSettings().exclude,
       limits: { maxFileBytes: s.maxFileBytes },
     });

@@ -8,6 +8,7 @@ import { checkpointAt, checkpointEntries, lastAfterState } from '../../../core/c
 import type { SigningIdentity } from '../../../core/signing';
 import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-store';
 import type { ConversationSession } from '../conversations/conversation-session';
+import { editorStoreDir } from './checkpoints';
 import { forkConversation } from './fork';
 import { restoreFilesTo, type RestoreOutcome, type RestoreUi } from './restore-files';
 import { errorText } from '../../../core/text/l10n';
@@ -83,6 +84,7 @@ async function continueTask(ctx: ForkContext, conversationId: string, eventId: s
       if (!store.materialize) throw new Error('The task has no checkpoints of its own to continue from.');
       return store.materialize(checkpoint, target);
     },
+    storeDirOf: (worktree: string) => editorStoreDir(ctx.root(), worktree),
   });
 }
 

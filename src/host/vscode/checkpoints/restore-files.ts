@@ -8,6 +8,7 @@ import { checkpointAt } from '../../../core/checkpoints/timeline';
 import {
   checkpointEventValue,
   type CheckpointChange,
+  CheckpointNotHeldError,
   RESTORE_VERB,
   RestoreFailedError,
 } from '../../../core/checkpoints/types';
@@ -91,7 +92,20 @@ export async function restoreFilesTo(
     );
     return { restored: 0 };
   }
-  const plan = await store.plan(entry.value.checkpoint);
+  const plan = await store.plan(entry.value.checkpoint).catch((err: unknown) => {
+    if (!(err instanceof CheckpointNotHeldError)) throw err;
+    return undefined;
+  });
+  if (!plan) {
+    // A point a continued task copied from its source whose checkpoint was not copied along
+    // (released there, or recorded where this window does not look): said, not a failure.
+    ui.info(
+      vscode.l10n.t(
+        "Logbook: the files at this point cannot be restored: this conversation's checkpoints do not hold them (they were released, or recorded for another worktree).",
+      ),
+    );
+    return { restored: 0 };
+  }
   if (!plan.changes.length) {
     ui.info(vscode.l10n.t('Logbook: the files already match this point.'));
     return { restored: 0 };

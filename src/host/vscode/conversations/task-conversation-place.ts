@@ -4,7 +4,8 @@
 import * as vscode from 'vscode';
 import type { ConversationSession } from './conversation-session';
 import type { WorkspaceCheckpointStore } from '../../node/checkpoints/workspace-store';
-import { checkpointStoreFor } from '../checkpoints/checkpoints';
+import { checkpointStoreFor, editorCheckpointsRoot } from '../checkpoints/checkpoints';
+import { noteEditorCheckpoints } from '../../node/worktrees/task-checkpoint-stores';
 import { TaskStepGuard } from '../../node/worktrees/task-steps';
 import { windowLockHolder } from '../handoff/lock-holder';
 
@@ -21,6 +22,14 @@ export interface TaskConversationPlace {
 
 /** The worktree's checkpoint store, made once per place. */
 export function taskCheckpoints(place: TaskConversationPlace, root: string): WorkspaceCheckpointStore {
+  if (!place.checkpoints) {
+    // `logbook fork` at a terminal looks for the task's checkpoints where this note says.
+    try {
+      noteEditorCheckpoints(place.dir, editorCheckpointsRoot(root));
+    } catch {
+      // A log folder that cannot be written: the fork then looks where the CLI keeps checkpoints.
+    }
+  }
   return (place.checkpoints ??= checkpointStoreFor(root, [{ name: place.name, path: place.worktree }]));
 }
 

@@ -83,7 +83,7 @@ export function registerTasks(
     // back to the chat, which shows them.
     vscode.commands.registerCommand('logbook.tasks.continueFrom', async (req: ContinueRequest) => {
       try {
-        return await (await commands()).continueTaskFrom(log, chat, req);
+        return await (await commands()).continueTaskFrom(context, log, chat, req);
       } finally {
         refresh();
       }

@@ -44,6 +44,7 @@ export async function runTaskSetup(
   session: ConversationSession,
   worktree: string,
   steps: readonly SetupStep[],
+  continued = false,
 ): Promise<boolean> {
   if (steps.length === 0) return true;
   const { runSetupSteps } = await editorTasks();
@@ -56,6 +57,7 @@ export async function runTaskSetup(
       passEnvironment: terminalPassEnvironment(),
       secretValues: session.secrets.map((s) => s.value),
       conversation: session.conversation,
+      continued,
       say: (step) => log.info(`Task setup (${step.origin}): ${step.command.trim().split('\n').join('; ')}`),
     });
     return true;
