@@ -76,13 +76,21 @@ class Reader {
     throw new JsoncSyntaxError('an unclosed string', at);
   }
 
+  private key(start: number, end: number): string {
+    try {
+      return JSON.parse(this.text.slice(start, end)) as string;
+    } catch {
+      throw new JsoncSyntaxError('a property name that is not a JSON string', start);
+    }
+  }
+
   private object(start: number): JsoncNode {
     const members: Member[] = [];
     let at = this.skip(start + 1);
     while (this.text[at] !== '}') {
       if (this.text[at] !== '"') throw new JsoncSyntaxError('a property name missing', at);
       const keyEnd = this.string(at);
-      const key = JSON.parse(this.text.slice(at, keyEnd)) as string;
+      const key = this.key(at, keyEnd);
       const colon = this.skip(keyEnd);
       if (this.text[colon] !== ':') throw new JsoncSyntaxError('a colon missing', colon);
       const value = this.value(colon + 1);

@@ -55,6 +55,7 @@ describe("settings writes when VS Code's copy of settings.json is behind the dis
     // Another hand changes the file, and Logbook writes before VS Code's copy has read the change.
     writeFileSync(file, JSON.stringify({ 'logbook.terminal.timeoutSeconds': 22 }, null, 2));
     await writeAcceptedWorkspaceValue('confirmation.allowRules', ['echo']);
+    assert.deepEqual(inspect('confirmation.allowRules')?.workspaceValue, ['echo'], 'read once written');
     assert.equal(doc.isDirty, false, 'no unsaved edit of Logbook is left in settings.json');
     const onDisk = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     assert.deepEqual(onDisk['logbook.confirmation.allowRules'], ['echo'], 'the write landed');
@@ -70,6 +71,7 @@ describe("settings writes when VS Code's copy of settings.json is behind the dis
     rmSync(file);
     await workspaceValueBecomes('terminal.timeoutSeconds', undefined);
     await writeAcceptedWorkspaceValue('confirmation.allowRules', ['ls']);
+    assert.deepEqual(inspect('confirmation.allowRules')?.workspaceValue, ['ls'], 'read once written');
     assert.equal(doc.isDirty, false, 'no unsaved edit of Logbook is left in settings.json');
     assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), { 'logbook.confirmation.allowRules': ['ls'] });
     await workspaceValueBecomes('confirmation.allowRules', ['ls']);

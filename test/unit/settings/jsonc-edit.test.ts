@@ -59,6 +59,7 @@ describe('setting one property of a JSON-with-comments settings file', () => {
       '{"a": tru}',
       '{/* open',
       '{"a": "b\n"}',
+      '{"\\q": 1}',
     ])
       assert.throws(() => setJsoncProperty(bad, ['a'], 2), JsoncSyntaxError, bad);
     assert.doesNotThrow(() => checkJsonc('// only a comment\n'));
