@@ -61,7 +61,10 @@ class Reader {
     if (c === '"') return { kind: 'scalar', start: at, end: this.string(at) };
     SCALAR.lastIndex = at;
     const m = SCALAR.exec(this.text);
-    if (!m) throw new JsoncSyntaxError(c === undefined ? 'a value missing' : 'an unexpected character', at);
+    if (!m) {
+      const missing = c === undefined || '}],'.includes(c);
+      throw new JsoncSyntaxError(missing ? 'a value missing' : 'an unexpected character', at);
+    }
     return { kind: 'scalar', start: at, end: at + m[0].length };
   }
 

@@ -78,6 +78,17 @@ describe("settings writes when VS Code's copy of settings.json is behind the dis
     assert.equal(inspect('terminal.timeoutSeconds')?.workspaceValue, undefined);
   });
 
+  it('a settings.json that is not JSON: the write is refused, naming the file, and the file is left as it is', async () => {
+    mkdirSync(dirname(file), { recursive: true });
+    const broken = '{\n  "logbook.terminal.timeoutSeconds": 66,\n  "logbook.model.name": \n}\n';
+    writeFileSync(file, broken);
+    await assert.rejects(
+      writeSettingAt('model.name', 'm', { kind: 'workspace' }),
+      /\.vscode\/settings\.json is not valid JSON \(a value missing at offset \d+\)/,
+    );
+    assert.equal(readFileSync(file, 'utf8'), broken);
+  });
+
   it("the user's own unsaved edit: the write is refused, saying so, and the edit is kept", async () => {
     const doc = await openedWith({ 'logbook.terminal.timeoutSeconds': 44 });
     const edit = new vscode.WorkspaceEdit();
