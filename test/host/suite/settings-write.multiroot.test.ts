@@ -1,8 +1,8 @@
 // Logbook's writes to the settings of a multi-root window (the `multiroot` host profile: folders
 // "app" and "lib" in a .code-workspace file): the workspace's go into the file's "settings", kept
 // beside a change made on disk that VS Code's open copy has not read yet; a key is removed from a
-// folder's .vscode/settings.json, and a value VS Code would not read there is refused as VS Code
-// refuses it. None leaves an unsaved copy.
+// folder's .vscode/settings.json, its comments kept, and a value VS Code would not read there is
+// refused as VS Code refuses it. None leaves an unsaved copy.
 import * as assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -65,7 +65,7 @@ describe('settings writes in a multi-root window', function () {
     );
   });
 
-  it("a folder's: a key removed from that folder's .vscode/settings.json; a value VS Code would not read there refused", async () => {
+  it("a folder's: a key removed from that folder's .vscode/settings.json, the rest kept; a value VS Code would not read there refused", async () => {
     const file = join(lib().uri.fsPath, '.vscode', 'settings.json');
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, '{\n  // the user\'s\n  "logbook.notASetting": 1,\n  "editor.tabSize": 2\n}\n');

@@ -133,6 +133,18 @@ export async function writeAcceptedWorkspaceValue(
 }
 
 /**
+ * Whether VS Code's API refuses this write, before it touches the file: a value for a key it does
+ * not know, for a machine setting in a workspace, or for a setting in a folder of a multi-root
+ * window (no Logbook setting has the resource scope VS Code reads from a folder's file there).
+ */
+function checkedByVscode(key: string, value: unknown, layer: WorkspaceLayer): boolean {
+  if (value === undefined) return false;
+  const def = SETTINGS_BY_KEY.get(key);
+  if (def === undefined || def.scope === 'machine') return true;
+  return layer === 'folder' && vscode.workspace.workspaceFile !== undefined;
+}
+
+/**
  * Writes (or, with undefined, removes) `key` in the workspace's or a folder's settings file: on
  * disk, not through VS Code's open copy of the file (see settings-file.ts), so the write lands or
  * fails with a message, and never leaves the user's settings.json with an unsaved edit.
@@ -144,13 +156,19 @@ async function writeWorkspaceSetting(
   folder?: vscode.WorkspaceFolder,
 ): Promise<void> {
   const scope = folder?.uri ?? (layer === 'folder' ? vscode.workspace.workspaceFolders?.[0]?.uri : undefined);
+  // In a one-folder window the folder's settings file is the workspace's.
+  const ownFolderFile = layer === 'folder' && vscode.workspace.workspaceFile !== undefined;
   const reads = () => {
     const seen = cfg(scope).inspect(key);
-    return layer === 'folder' ? seen?.workspaceFolderValue : seen?.workspaceValue;
+    return ownFolderFile ? seen?.workspaceFolderValue : seen?.workspaceValue;
   };
-  // A machine setting never belongs in a workspace: VS Code's API says so.
-  const machine = SETTINGS_BY_KEY.get(key)?.scope === 'machine' && value !== undefined;
-  if (!machine && (await writeSettingsFile(`logbook.${key}`, value, layer, scope, reads))) return;
+  if (
+    !checkedByVscode(key, value, layer) &&
+    (await writeSettingsFile(`logbook.${key}`, value, layer, scope, reads))
+  )
+    return;
+  // VS Code's API: where there is no file of the workspace's own, or a write it refuses before it
+  // edits the file (so it leaves no unsaved copy), saying why.
   const target =
     layer === 'folder' ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
   await cfg(scope).update(key, value, target);
