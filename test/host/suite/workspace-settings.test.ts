@@ -53,9 +53,8 @@ describe('settings that guard the user: a workspace cannot change them', functio
 
   /**
    * Removes the workspace's settings file and waits until VS Code reads none of the values it
-   * held: until its watcher has seen the file go, the editor refuses a write to the workspace's
-   * settings ("the content of the file is newer"). A key the file did not hold reads unset before
-   * and after, so waiting on it waits for nothing.
+   * held, so the next test starts from a workspace that sets nothing. A key the file did not hold
+   * reads unset before and after, so waiting on it waits for nothing.
    */
   async function removeWorkspaceSettings(): Promise<void> {
     let held: string[] = [];

@@ -20,6 +20,7 @@ import {
   valuesLayer,
   valueText,
 } from '../../../core/settings';
+import { writeSettingsFile } from './settings-file';
 
 // The key in VS Code's secret storage keeps the settings' old prefix: renaming it would lose every
 // stored key.
@@ -128,23 +129,50 @@ export async function writeAcceptedWorkspaceValue(
     const accepted = acceptances.get<Record<string, string>>(ACCEPTED_KEY, {});
     await acceptances.update(ACCEPTED_KEY, { ...accepted, [at]: valueText(value) });
   }
-  const target =
-    layer === 'folder' ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
-  // The editor refuses a write when the settings file changed on disk since it last read it ("the
-  // content of the file is newer"), until its watcher has read the change: a moment later it takes
-  // it. Its message is localized, so any refusal is tried again a few times before it is reported.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await cfg().update(key, value, target);
-      return;
-    } catch (err) {
-      if (attempt >= SETTINGS_WRITE_ATTEMPTS) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
-    }
-  }
+  await writeWorkspaceSetting(key, value, layer);
 }
 
-const SETTINGS_WRITE_ATTEMPTS = 4;
+/**
+ * Whether VS Code's API refuses this write, before it touches the file: a value for a key it does
+ * not know, for a machine setting in a workspace, or for a setting in a folder of a multi-root
+ * window (no Logbook setting has the resource scope VS Code reads from a folder's file there).
+ */
+function checkedByVscode(key: string, value: unknown, layer: WorkspaceLayer): boolean {
+  if (value === undefined) return false;
+  const def = SETTINGS_BY_KEY.get(key);
+  if (def === undefined || def.scope === 'machine') return true;
+  return layer === 'folder' && vscode.workspace.workspaceFile !== undefined;
+}
+
+/**
+ * Writes (or, with undefined, removes) `key` in the workspace's or a folder's settings file: on
+ * disk, not through VS Code's open copy of the file (see settings-file.ts), so the write lands or
+ * fails with a message, and never leaves the user's settings.json with an unsaved edit.
+ */
+async function writeWorkspaceSetting(
+  key: string,
+  value: unknown,
+  layer: WorkspaceLayer,
+  folder?: vscode.WorkspaceFolder,
+): Promise<void> {
+  const scope = folder?.uri ?? (layer === 'folder' ? vscode.workspace.workspaceFolders?.[0]?.uri : undefined);
+  // In a one-folder window the folder's settings file is the workspace's.
+  const ownFolderFile = layer === 'folder' && vscode.workspace.workspaceFile !== undefined;
+  const reads = () => {
+    const seen = cfg(scope).inspect(key);
+    return ownFolderFile ? seen?.workspaceFolderValue : seen?.workspaceValue;
+  };
+  if (
+    !checkedByVscode(key, value, layer) &&
+    (await writeSettingsFile(`logbook.${key}`, value, layer, scope, reads))
+  )
+    return;
+  // VS Code's API: where there is no file of the workspace's own, or a write it refuses before it
+  // edits the file (so it leaves no unsaved copy), saying why.
+  const target =
+    layer === 'folder' ? vscode.ConfigurationTarget.WorkspaceFolder : vscode.ConfigurationTarget.Workspace;
+  await cfg(scope).update(key, value, target);
+}
 
 /**
  * Forgets the acceptances of values the workspace no longer sets: an accepted value that is
@@ -233,11 +261,8 @@ export function settingIn<T>(key: string, target: SettingTarget): T | undefined 
 
 /** Writes `key` into the user's or the workspace's settings. */
 export async function writeSetting(key: string, value: unknown, target: SettingTarget): Promise<void> {
-  await cfg().update(
-    key,
-    value,
-    target === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global,
-  );
+  if (target === 'workspace') await writeWorkspaceSetting(key, value, 'workspace');
+  else await cfg().update(key, value, vscode.ConfigurationTarget.Global);
 }
 
 /**
@@ -255,13 +280,10 @@ export async function writeSettingWhereSet(key: string, value: unknown): Promise
     : used('workspace', seen?.workspaceValue)
       ? vscode.ConfigurationTarget.Workspace
       : vscode.ConfigurationTarget.Global;
-  if (target === vscode.ConfigurationTarget.Global || !guards) await cfg().update(key, value, target);
-  else
-    await writeAcceptedWorkspaceValue(
-      key,
-      value,
-      target === vscode.ConfigurationTarget.Workspace ? 'workspace' : 'folder',
-    );
+  const layer = target === vscode.ConfigurationTarget.Workspace ? 'workspace' : 'folder';
+  if (target === vscode.ConfigurationTarget.Global) await cfg().update(key, value, target);
+  else if (guards) await writeAcceptedWorkspaceValue(key, value, layer);
+  else await writeWorkspaceSetting(key, value, layer);
 }
 
 /** One settings file's scope: the user's, the workspace's, or a folder's of a multi-root workspace. */
@@ -288,13 +310,9 @@ export function settingAt(key: string, scope: SettingScope): unknown {
 
 /** Writes (or, with undefined, removes) `key` in `scope`'s own settings. */
 export async function writeSettingAt(key: string, value: unknown, scope: SettingScope): Promise<void> {
-  if (scope.kind === 'folder') {
-    await cfg(scope.folder.uri).update(key, value, vscode.ConfigurationTarget.WorkspaceFolder);
-    return;
-  }
-  const target =
-    scope.kind === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-  await cfg().update(key, value, target);
+  if (scope.kind === 'user') await cfg().update(key, value, vscode.ConfigurationTarget.Global);
+  else if (scope.kind === 'folder') await writeWorkspaceSetting(key, value, 'folder', scope.folder);
+  else await writeWorkspaceSetting(key, value, 'workspace');
 }
 
 /** A setting of VS Code's own (`files.exclude`, `terminal.integrated.…`), with its full name. */
