@@ -14,6 +14,9 @@ export class SegmentFiles {
   private nos: number[];
   private readonly posByNo = new Map<number, number>();
   private readonly sizes = new Map<number, number>();
+  /** the segment appends go to, whose size changes at every append: kept out of `sizes` (W1) */
+  private liveNo = -1;
+  private liveSize = 0;
   private readonly fds = new Map<number, number>();
 
   constructor(readonly dir: string) {
@@ -85,6 +88,7 @@ export class SegmentFiles {
 
   sizeAt(pos: number): number {
     const no = this.nos[pos]!;
+    if (no === this.liveNo) return this.liveSize;
     let s = this.sizes.get(no);
     if (s === undefined) {
       s = fs.fstatSync(this.fdOf(no)).size;
@@ -95,7 +99,18 @@ export class SegmentFiles {
 
   /** The readable size of a segment (the active one grows as we append, shrinks on repair). */
   setSize(no: number, size: number): void {
-    this.sizes.set(no, size);
+    if (no === this.liveNo) this.liveSize = size;
+    else this.sizes.set(no, size);
+  }
+
+  /** The segment whose size now changes at every append (its size so far is known here). */
+  setLive(no: number): void {
+    if (no === this.liveNo) return;
+    const size = this.sizeAt(this.posOf(no));
+    if (this.liveNo >= 0) this.sizes.set(this.liveNo, this.liveSize);
+    this.sizes.delete(no);
+    this.liveNo = no;
+    this.liveSize = size;
   }
 
   read(pos: number, buf: Buffer, bufOffset: number, length: number, fileOffset: number): number {

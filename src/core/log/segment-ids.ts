@@ -7,7 +7,7 @@ import type { SegmentReader } from './segment-reader';
 
 export class SegmentIds<E extends StoredEvent> {
   private index: IdIndex | null = null;
-  private readonly recent = new RecentIds(32_768);
+  private readonly recent = new RecentIds(4096);
   /** the seq of the last record `add` indexed, -1 before the first */
   private lastSeq = -1;
 

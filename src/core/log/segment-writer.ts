@@ -59,6 +59,7 @@ export class SegmentWriter {
     this.activeNo = files.noAt(files.count - 1);
     this.activeFd = files.openForWrite(this.activeNo);
     this.size = files.sizeAt(files.count - 1);
+    files.setLive(this.activeNo);
   }
 
   /** Directories whose new entries must be durable before the next sync completes. */
@@ -143,6 +144,7 @@ export class SegmentWriter {
     this.activeFd = fd;
     this.activeDirty = false;
     this.size = 0;
+    this.files.setLive(no);
     // The new file's directory entry must reach the disk before anything in it is durable.
     this.dirsToSync.add(this.files.dir);
   }

@@ -72,6 +72,7 @@ describe('id index', () => {
       '',
       'a',
       'évènement',
+      'abcdé',
       '事件-1',
       '\u{1F600}',
       'x'.repeat(64),
