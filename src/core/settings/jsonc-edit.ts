@@ -14,11 +14,11 @@ import {
   modify,
   parseTree,
   printParseErrorCode,
-  type SyntaxKind,
   type Edit,
   type FormattingOptions,
   type Node,
   type ParseError,
+  type SyntaxKind,
 } from 'jsonc-parser';
 
 /** The text is not JSON with comments; `offset` is where reading it stopped. */
