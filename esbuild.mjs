@@ -29,6 +29,9 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's main file is a UMD wrapper whose requires esbuild cannot follow (it calls them
+  // through a parameter): its ES module build is the same code, bundled whole.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // One bundle holds zod and the protocol's zod/mini schemas together, as the host suites do: with
   // zod's "sideEffects": false honoured, the call that runs zod/mini's modules was dropped.
   ...(eager ? { ignoreAnnotations: true } : {}),

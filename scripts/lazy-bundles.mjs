@@ -29,6 +29,8 @@ export const LAZY_BUNDLES = [
   { name: 'acp-agent', entry: 'src/host/node/acp/agent-llm.ts' },
   // The OpenHands import and the SDK exporter: the editor's Import and Export Conversation.
   { name: 'openhands-files', entry: 'src/core/agent/openhands-files.ts' },
+  // jsonc-parser and the settings file editor over it: Logbook's first write of a setting.
+  { name: 'settings-edit', entry: 'src/core/settings/jsonc-edit.ts' },
   // Worktree tasks in the editor: the Tasks view's rows and its commands, with the task store,
   // git, the CLI's settings and a task's log state they use (and 'vscode').
   { name: 'task-commands', entry: 'src/host/vscode/tasks/task-commands.ts' },

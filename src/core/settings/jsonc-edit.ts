@@ -1,26 +1,25 @@
 /**
  * Sets or removes one property of a settings file written in JSON with comments (VS Code's
  * settings.json, a .code-workspace file), changing only the text of that property: the comments,
- * order and layout of everything else stay as the user wrote them.
+ * order and layout of everything else stay as the user wrote them. jsonc-parser (the parser VS
+ * Code edits its own settings with) reads and edits the text; this module adds the file's own
+ * layout, a kept byte order mark, and the last copy of a key written twice (the one readers use).
  */
-
-/** A value's place in the text: [start, end). */
-interface Span {
-  start: number;
-  end: number;
-}
-
-type JsoncNode =
-  (Span & { kind: 'object'; members: Member[] }) | (Span & { kind: 'array' }) | (Span & { kind: 'scalar' });
-
-interface Member {
-  key: string;
-  /** Where the key's opening quote is. */
-  start: number;
-  value: JsoncNode;
-  /** Where the comma after the value is, if one follows it. */
-  comma?: number;
-}
+import {
+  applyEdits,
+  createScanner,
+  findNodeAtLocation,
+  format,
+  getNodePath,
+  modify,
+  parseTree,
+  printParseErrorCode,
+  type Edit,
+  type FormattingOptions,
+  type Node,
+  type ParseError,
+  type SyntaxKind,
+} from 'jsonc-parser';
 
 /** The text is not JSON with comments; `offset` is where reading it stopped. */
 export class JsoncSyntaxError extends Error {
@@ -32,101 +31,34 @@ export class JsoncSyntaxError extends Error {
   }
 }
 
-const SCALAR = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null/y;
-
-class Reader {
-  constructor(private readonly text: string) {}
-
-  /** The offset of the next character that is not blank or part of a comment. */
-  skip(at: number): number {
-    const t = this.text;
-    for (;;) {
-      while (at < t.length && /\s/.test(t[at]!)) at++;
-      if (t.startsWith('//', at)) {
-        const eol = t.indexOf('\n', at);
-        at = eol < 0 ? t.length : eol + 1;
-      } else if (t.startsWith('/*', at)) {
-        const close = t.indexOf('*/', at + 2);
-        if (close < 0) throw new JsoncSyntaxError('an unclosed comment', at);
-        at = close + 2;
-      } else return at;
-    }
-  }
-
-  value(from: number): JsoncNode {
-    const at = this.skip(from);
-    const c = this.text[at];
-    if (c === '{') return this.object(at);
-    if (c === '[') return this.array(at);
-    if (c === '"') return { kind: 'scalar', start: at, end: this.string(at) };
-    SCALAR.lastIndex = at;
-    const m = SCALAR.exec(this.text);
-    if (!m) {
-      const missing = c === undefined || '}],'.includes(c);
-      throw new JsoncSyntaxError(missing ? 'a value missing' : 'an unexpected character', at);
-    }
-    return { kind: 'scalar', start: at, end: at + m[0].length };
-  }
-
-  /** The end of the string that opens at `at`. */
-  private string(at: number): number {
-    for (let i = at + 1; i < this.text.length; i++) {
-      const c = this.text[i];
-      if (c === '\\') i++;
-      else if (c === '"') return i + 1;
-      else if (c === '\n') break;
-    }
-    throw new JsoncSyntaxError('an unclosed string', at);
-  }
-
-  private key(start: number, end: number): string {
-    try {
-      return JSON.parse(this.text.slice(start, end)) as string;
-    } catch {
-      throw new JsoncSyntaxError('a property name that is not a JSON string', start);
-    }
-  }
-
-  private object(start: number): JsoncNode {
-    const members: Member[] = [];
-    let at = this.skip(start + 1);
-    while (this.text[at] !== '}') {
-      if (this.text[at] !== '"') throw new JsoncSyntaxError('a property name missing', at);
-      const keyEnd = this.string(at);
-      const key = this.key(at, keyEnd);
-      const colon = this.skip(keyEnd);
-      if (this.text[colon] !== ':') throw new JsoncSyntaxError('a colon missing', colon);
-      const value = this.value(colon + 1);
-      const member: Member = { key, start: at, value };
-      members.push(member);
-      at = this.skip(value.end);
-      if (this.text[at] === ',') {
-        member.comma = at;
-        at = this.skip(at + 1);
-      } else if (this.text[at] !== '}') throw new JsoncSyntaxError('a comma or } missing', at);
-    }
-    return { kind: 'object', start, end: at + 1, members };
-  }
-
-  private array(start: number): JsoncNode {
-    let at = this.skip(start + 1);
-    while (this.text[at] !== ']') {
-      at = this.skip(this.value(at).end);
-      if (this.text[at] === ',') at = this.skip(at + 1);
-      else if (this.text[at] !== ']') throw new JsoncSyntaxError('a comma or ] missing', at);
-    }
-    return { kind: 'array', start, end: at + 1 };
-  }
-}
+/** What each of jsonc-parser's errors means to someone reading the file. */
+const PROBLEMS: Record<ReturnType<typeof printParseErrorCode>, string> = {
+  InvalidSymbol: 'an unexpected character',
+  InvalidNumberFormat: 'a number that is not written as JSON',
+  PropertyNameExpected: 'a property name missing',
+  ValueExpected: 'a value missing',
+  ColonExpected: 'a colon missing',
+  CommaExpected: 'a comma missing',
+  CloseBraceExpected: 'a } missing',
+  CloseBracketExpected: 'a ] missing',
+  EndOfFileExpected: 'more text after the end',
+  InvalidCommentToken: 'a comment that is not closed properly',
+  UnexpectedEndOfComment: 'an unclosed comment',
+  UnexpectedEndOfString: 'an unclosed string',
+  UnexpectedEndOfNumber: 'an unfinished number',
+  InvalidUnicode: 'an invalid \\u escape',
+  InvalidEscapeCharacter: 'an invalid escape in a string',
+  InvalidCharacter: 'a control character in a string',
+  '<unknown ParseErrorCode>': 'text that is not JSON',
+};
 
 /** The top-level object of `text`, or undefined when it holds none (blank, or only comments). */
-function parseRoot(text: string): Extract<JsoncNode, { kind: 'object' }> | undefined {
-  const reader = new Reader(text);
-  if (reader.skip(0) === text.length) return undefined;
-  const root = reader.value(0);
-  const after = reader.skip(root.end);
-  if (after !== text.length) throw new JsoncSyntaxError('more text after the end', after);
-  if (root.kind !== 'object') throw new JsoncSyntaxError('not an object', root.start);
+function parseRoot(text: string): Node | undefined {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { allowTrailingComma: true, allowEmptyContent: true });
+  const first = errors[0];
+  if (first) throw new JsoncSyntaxError(PROBLEMS[printParseErrorCode(first.error)], first.offset);
+  if (root && root.type !== 'object') throw new JsoncSyntaxError('not an object', root.offset);
   return root;
 }
 
@@ -135,30 +67,20 @@ export function checkJsonc(text: string): void {
   parseRoot(text);
 }
 
-interface Layout {
-  /** One level of indentation. */
-  unit: string;
-  eol: string;
-}
-
-function layoutOf(text: string): Layout {
-  const indented = /^([ \t]+)\S/m.exec(text)?.[1];
+/** The file's own indentation (its first indented line's) and line ends, for the text added. */
+function layoutOf(text: string): FormattingOptions {
+  const indent = /^([ \t]+)\S/m.exec(text)?.[1];
+  const tabs = indent?.startsWith('\t') ?? false;
   return {
-    unit: indented === undefined ? '    ' : indented.startsWith('\t') ? '\t' : indented,
+    insertSpaces: !tabs,
+    tabSize: tabs || indent === undefined ? 4 : indent.length,
     eol: text.includes('\r\n') ? '\r\n' : '\n',
   };
 }
 
-/** The blanks that open the line `at` is on. */
-function indentAt(text: string, at: number): string {
-  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart))![0];
-}
-
-function serialized(value: unknown, indent: string, layout: Layout): string {
-  return JSON.stringify(value, null, layout.unit)
-    .split('\n')
-    .join(layout.eol + indent);
+/** The value of `object`'s property `key`, the last copy when it is written twice. */
+function memberValue(object: Node, key: string): Node | undefined {
+  return object.children?.findLast((p) => p.children?.[0]?.value === key)?.children?.[1];
 }
 
 /** `value` under the keys of `path`, innermost last: {a: {b: value}} for [a, b]. */
@@ -166,51 +88,15 @@ function nested(path: readonly string[], value: unknown): unknown {
   return path.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
 }
 
-const splice = (text: string, span: Span, insert: string) =>
-  text.slice(0, span.start) + insert + text.slice(span.end);
-
-function withMember(
-  text: string,
-  object: Extract<JsoncNode, { kind: 'object' }>,
-  key: string,
-  value: unknown,
-  layout: Layout,
-): string {
-  const last = object.members.at(-1);
-  const outer = indentAt(text, object.start);
-  if (last === undefined) {
-    const inner = outer + layout.unit;
-    const member = `${JSON.stringify(key)}: ${serialized(value, inner, layout)}`;
-    const body = text.slice(object.start + 1, object.end - 1);
-    // An empty object keeps what it held (a comment) before the new member.
-    const kept = body.trim() === '' ? '' : body.trimEnd();
-    const insert = `${kept}${layout.eol}${inner}${member}${layout.eol}${outer}`;
-    return splice(text, { start: object.start + 1, end: object.end - 1 }, insert);
-  }
-  const onOneLine = !text.slice(object.start, last.start).includes('\n');
-  if (onOneLine) {
-    const member = `${JSON.stringify(key)}: ${JSON.stringify(value)}`;
-    return splice(text, { start: last.value.end, end: last.value.end }, `, ${member}`);
-  }
-  const inner = indentAt(text, object.members[0]!.start);
-  const member = `${JSON.stringify(key)}: ${serialized(value, inner, layout)}`;
-  return splice(text, { start: last.value.end, end: last.value.end }, `,${layout.eol}${inner}${member}`);
-}
-
-function withoutMember(text: string, object: Extract<JsoncNode, { kind: 'object' }>, index: number): string {
-  const member = object.members[index]!;
-  const previous = object.members[index - 1];
-  if (member.comma === undefined) {
-    // The last member: the comma before it goes with it.
-    const start = previous?.comma ?? object.start + 1;
-    return splice(text, { start, end: member.value.end }, '');
-  }
-  // A member with its comma: its whole line goes when nothing else is on it.
-  const lineStart = text.lastIndexOf('\n', member.start - 1) + 1;
-  const alone = text.slice(lineStart, member.start).trim() === '';
-  const blanks = /^[ \t]*(\r?\n)?/.exec(text.slice(member.comma + 1))!;
-  const end = member.comma + 1 + blanks[0].length - (alone ? 0 : (blanks[1]?.length ?? 0));
-  return splice(text, { start: alone ? lineStart : member.start, end }, '');
+/**
+ * `node`'s value replaced by `value`, laid out as the file is, as jsonc-parser's `modify` does; here
+ * because `modify` finds the first copy of a key written twice, and readers take the last.
+ */
+function replaced(text: string, node: Node, value: unknown, layout: FormattingOptions): string {
+  const content = JSON.stringify(value);
+  const edited = applyEdits(text, [{ offset: node.offset, length: node.length, content }]);
+  const range = { offset: node.offset, length: content.length };
+  return applyEdits(edited, format(edited, range, { ...layout, keepLines: false }));
 }
 
 /**
@@ -225,31 +111,92 @@ export function setJsoncProperty(text: string, path: readonly string[], value: u
   return bom + edited(body, path, value, layoutOf(body));
 }
 
-function edited(text: string, path: readonly string[], value: unknown, layout: Layout): string {
+function edited(text: string, path: readonly string[], value: unknown, layout: FormattingOptions): string {
   const root = parseRoot(text);
   if (root === undefined) {
     if (value === undefined) return text;
+    // Only comments, or nothing: they stay, and the object follows them.
+    const made = applyEdits('{}', modify('{}', [...path], value, { formattingOptions: layout }));
     const prefix = text.trimEnd();
-    return `${prefix}${prefix ? layout.eol : ''}${serialized(nested(path, value), '', layout)}${layout.eol}`;
+    return `${prefix}${prefix ? layout.eol : ''}${made}${layout.eol}`;
   }
+  // The objects on the way, each the last copy of its key, as readers of the file take it.
   let object = root;
-  for (let depth = 0; ; depth++) {
-    const key = path[depth]!;
-    // Of a key written twice the last is the one read: that one is changed.
-    const index = object.members.findLastIndex((m) => m.key === key);
-    const member = object.members[index];
-    if (depth === path.length - 1 || member?.value.kind !== 'object') {
-      const inner = nested(path.slice(depth + 1), value);
-      if (member === undefined)
-        return value === undefined ? text : withMember(text, object, key, inner, layout);
-      if (value === undefined) {
-        if (depth < path.length - 1) return text;
-        // Each copy of a key written twice goes.
-        return edited(withoutMember(text, object, index), path, value, layout);
-      }
-      const indent = indentAt(text, member.start);
-      return splice(text, member.value, serialized(inner, indent, layout));
-    }
-    object = member.value;
+  let depth = 0;
+  for (; depth < path.length - 1; depth++) {
+    const inner = memberValue(object, path[depth]!);
+    if (inner?.type !== 'object') break;
+    object = inner;
   }
+  const key = path[depth]!;
+  const current = memberValue(object, key);
+  if (value === undefined) {
+    if (current === undefined || depth < path.length - 1) return text;
+    // Each copy of a key written twice goes.
+    return edited(applyEdits(text, removal(text, current.parent!)), path, value, layout);
+  }
+  const inner = nested(path.slice(depth + 1), value);
+  if (current !== undefined) return replaced(text, current, inner, layout);
+  const insertion = modify(text, [...pathTo(root, object), key], inner, { formattingOptions: layout });
+  return applyEdits(text, insertion);
+}
+
+/**
+ * The keys that lead jsonc-parser's `modify` to `object`. It takes the first copy of a key written
+ * twice: when that is not the copy on the way (the one readers take), the file is refused, saying
+ * which key to write once, rather than edited where no reader looks.
+ */
+function pathTo(root: Node, object: Node): string[] {
+  const path = getNodePath(object) as string[];
+  if (findNodeAtLocation(root, path) === object) return path;
+  let node = root;
+  for (const [i, key] of path.entries()) {
+    node = memberValue(node, key)!;
+    if (findNodeAtLocation(root, path.slice(0, i + 1)) !== node)
+      throw new JsoncSyntaxError(`the key ${JSON.stringify(key)} written twice`, node.parent!.offset);
+  }
+  return path;
+}
+
+/** jsonc-parser's token kind for a comma: its enum is declared `const`, with no values at run time. */
+const COMMA: SyntaxKind.CommaToken = 5;
+
+/** Where the comma after `offset` is, when the next thing there (past blanks and comments) is one. */
+function commaAfter(text: string, offset: number): number | undefined {
+  const scanner = createScanner(text, true);
+  scanner.setPosition(offset);
+  return scanner.scan() === COMMA ? scanner.getTokenOffset() : undefined;
+}
+
+/**
+ * The edits that remove `property` with one comma, and its line when nothing else is on it.
+ * jsonc-parser's `modify` removes everything from the previous value's end (or the object's
+ * start), and with it the comments written in between: those stay here.
+ */
+function removal(text: string, property: Node): Edit[] {
+  const end = property.offset + property.length;
+  const lineStart = text.lastIndexOf('\n', property.offset - 1) + 1;
+  const alone = text.slice(lineStart, property.offset).trim() === '';
+  const cut = (from: number, to: number): Edit => ({ offset: from, length: to - from, content: '' });
+  const comma = commaAfter(text, end);
+  if (comma !== undefined) {
+    // With the comma after it; with its whole line when nothing but blanks is left on it.
+    const [blanks, lineBreak] = /^[ \t]*(\r?\n)?/.exec(text.slice(comma + 1))!;
+    const wholeLine = alone && lineBreak !== undefined;
+    const to = comma + 1 + blanks.length - (wholeLine ? 0 : (lineBreak?.length ?? 0));
+    return [cut(wholeLine ? lineStart : property.offset, to)];
+  }
+  // The last one: with the comma before it, and the line break before it when its line goes.
+  const siblings = property.parent!.children!;
+  const previous = siblings[siblings.indexOf(property) - 1];
+  const before = previous && commaAfter(text, previous.offset + previous.length);
+  const commaCut = before === undefined ? [] : [cut(before, before + 1)];
+  const [blanksAfter, restOfLine] = /^[ \t]*(\r?\n|$)?/.exec(text.slice(end))!;
+  const lineBreakBefore = /\r?\n[ \t]*$/.exec(text.slice(0, property.offset));
+  if (alone && restOfLine !== undefined && lineBreakBefore)
+    return [...commaCut, cut(lineBreakBefore.index, end)];
+  // A comment after it on its line stays where it was.
+  if (alone) return [...commaCut, cut(property.offset, end + blanksAfter.length)];
+  const blanksBefore = /[ \t]*$/.exec(text.slice(0, property.offset))![0];
+  return [...commaCut, cut(property.offset - blanksBefore.length, end)];
 }

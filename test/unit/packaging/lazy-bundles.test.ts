@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
+import type * as JsoncEdit from '../../../src/core/settings/jsonc-edit';
 import type * as OpenAiSdk from '../../../src/core/llm/openai-sdk';
 import type * as McpConnectionModule from '../../../src/host/node/mcp/mcp-connection';
 import type * as PageMarkdown from '../../../src/host/node/web/page-markdown';
@@ -25,6 +26,7 @@ const LAZY_STACKS: Record<string, RegExp> = {
   mcp: /node_modules\/(@modelcontextprotocol\/sdk|ajv)\//,
   openai: /node_modules\/openai\//,
   'acp-agent': /node_modules\/@agentclientprotocol\/sdk\//,
+  'settings-edit': /node_modules\/jsonc-parser\//,
 };
 
 // The bundles as `npm run package` builds them (esbuild.mjs --production), with what each is made
@@ -84,7 +86,7 @@ describe('lazy bundles', () => {
   });
 
   for (const main of ['extension.js', 'cli.js']) {
-    it(`${main} loads none of the web page, MCP and openai stacks up front`, () => {
+    it(`${main} loads none of the web page, MCP, openai, ACP and settings editing stacks up front`, () => {
       for (const name of loadedAtStart(main).keys()) {
         const inputs = Object.keys(output(name).inputs);
         for (const [stack, re] of Object.entries(LAZY_STACKS)) {
@@ -281,6 +283,9 @@ describe('lazy bundles', () => {
     assert.equal(typeof mcp.McpConnection.connect, 'function');
     const sdk = load('./lazy/openai.js') as typeof OpenAiSdk;
     assert.ok(new sdk.APIError(500, undefined, 'boom', undefined) instanceof Error);
+    // jsonc-parser's main file requires its parts in a way a bundle does not follow.
+    const edit = load('./lazy/settings-edit.js') as typeof JsoncEdit;
+    assert.equal(edit.setJsoncProperty('{\n  "a": 1\n}', ['b'], 2), '{\n  "a": 1,\n  "b": 2\n}');
   });
 
   it('`logbook show` loads its own command and nothing else of the CLI', function () {

@@ -18,7 +18,8 @@ describe('setting one property of a JSON-with-comments settings file', () => {
       setJsoncProperty('{\r\n  "a": 1 // one\r\n}\r\n', ['b'], { k: 2 }),
       '{\r\n  "a": 1,\r\n  "b": {\r\n    "k": 2\r\n  } // one\r\n}\r\n',
     );
-    assert.equal(setJsoncProperty('{"a":1}', ['b'], [2]), '{"a":1, "b": [2]}');
+    // A file on one line is laid out afresh, as VS Code's own settings editor does.
+    assert.equal(setJsoncProperty('{"a":1}', ['b'], [2]), '{\n    "a": 1,\n    "b": [\n        2\n    ]\n}');
   });
 
   it('makes the file, or the objects on the way, when missing', () => {
@@ -41,9 +42,37 @@ describe('setting one property of a JSON-with-comments settings file', () => {
     );
     assert.equal(setJsoncProperty('{\n  "a": 1,\n  "b": 2\n}', ['b'], undefined), '{\n  "a": 1\n}');
     assert.equal(setJsoncProperty('{ "b": 2 }', ['b'], undefined), '{ }');
+    assert.equal(setJsoncProperty('{\r\n  "a": 1,\r\n  "b": 2\r\n}', ['b'], undefined), '{\r\n  "a": 1\r\n}');
     assert.equal(setJsoncProperty('{"b": 1, "a": 0, "b": 2}', ['b'], undefined), '{"a": 0}');
     assert.equal(setJsoncProperty('{"a": 0}', ['gone'], undefined), '{"a": 0}');
     assert.equal(setJsoncProperty('', ['gone'], undefined), '');
+  });
+
+  it('keeps the comments around a removed property', () => {
+    const text = '{\n  // about a\n  "a": 1, // one\n  "b": 2 // two\n}';
+    assert.equal(setJsoncProperty(text, ['a'], undefined), '{\n  // about a\n  // one\n  "b": 2 // two\n}');
+    assert.equal(setJsoncProperty(text, ['b'], undefined), '{\n  // about a\n  "a": 1 // one\n  // two\n}');
+  });
+
+  it('keeps the comments of a file that holds no object yet, and replaces a value that is no object on the way', () => {
+    assert.equal(
+      setJsoncProperty('// mine\r\n', ['a', 'b'], 1),
+      '// mine\r\n{\r\n    "a": {\r\n        "b": 1\r\n    }\r\n}\r\n',
+    );
+    assert.equal(setJsoncProperty('{\n  "s": 3\n}', ['s', 'k'], true), '{\n  "s": {\n    "k": true\n  }\n}');
+    assert.equal(setJsoncProperty('{\n  "s": 3\n}', ['s', 'k'], undefined), '{\n  "s": 3\n}');
+  });
+
+  it('changes the last copy of a key written twice, the one readers take, or says which key it is', () => {
+    assert.equal(setJsoncProperty('{"b": 1, "a": 0, "b": 2}', ['b'], 5), '{"b": 1, "a": 0, "b": 5}');
+    assert.equal(
+      setJsoncProperty('{"s": {"a": 1}, "s": {"a": 2}}', ['s', 'a'], 5),
+      '{"s": {"a": 1}, "s": {"a": 5}}',
+    );
+    assert.throws(
+      () => setJsoncProperty('{"s": {}, "s": {"a": 1}}', ['s', 'b'], 5),
+      (err: unknown) => err instanceof JsoncSyntaxError && /"s" written twice/.test(err.message),
+    );
   });
 
   it('keeps a byte order mark', () => {
@@ -62,6 +91,10 @@ describe('setting one property of a JSON-with-comments settings file', () => {
       '{"\\q": 1}',
     ])
       assert.throws(() => setJsoncProperty(bad, ['a'], 2), JsoncSyntaxError, bad);
+    assert.throws(
+      () => setJsoncProperty('{\n  "a": 1\n  "b": 2\n}', ['a'], 2),
+      (err: unknown) => err instanceof JsoncSyntaxError && err.message === 'a comma missing at offset 13',
+    );
     assert.doesNotThrow(() => checkJsonc('// only a comment\n'));
   });
 

@@ -6,7 +6,6 @@
 // copy (if open and unsaved-free) reloads from the disk. A copy with unsaved changes is the user's
 // work: the write is refused and the copy left as it is.
 import * as vscode from 'vscode';
-import { JsoncSyntaxError, setJsoncProperty } from '../../../core/settings/jsonc-edit';
 import { valueText } from '../../../core/settings';
 
 /** A settings file other than the user's: the workspace's, or a folder's. */
@@ -82,6 +81,8 @@ export async function writeSettingsFile(
       ),
     );
   const before = await textOf(target.uri);
+  // The editor (with jsonc-parser) loads on the first write, not with the extension.
+  const { JsoncSyntaxError, setJsoncProperty } = await import('../../../core/settings/jsonc-edit');
   let after: string;
   try {
     after = setJsoncProperty(before ?? '', [...target.path, name], value);
