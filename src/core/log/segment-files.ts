@@ -56,11 +56,36 @@ export class SegmentFiles {
     return path.join(this.dir, segmentName(no));
   }
 
-  /** A new segment numbered after the last; the caller writes through the returned fd. */
-  create(): { no: number; fd: number } {
+  /** The number the next segment gets. */
+  get nextNo(): number {
+    return (this.nos.length > 0 ? this.nos[this.nos.length - 1]! : 0) + 1;
+  }
+
+  /**
+   * A new segment numbered after the last; the caller writes through the returned fd. With
+   * `emptyMayExist`, an empty file of that name is taken as the new segment (one opened ahead whose
+   * open had not reported back); a file with bytes in it is never taken.
+   */
+  create(emptyMayExist = false): { no: number; fd: number } {
     fs.mkdirSync(this.dir, { recursive: true });
-    const no = (this.nos.length > 0 ? this.nos[this.nos.length - 1]! : 0) + 1;
-    const fd = fs.openSync(this.pathOf(no), 'wx+');
+    const no = this.nextNo;
+    let fd: number;
+    try {
+      fd = fs.openSync(this.pathOf(no), 'wx+');
+    } catch (err) {
+      if (!emptyMayExist || (err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      fd = fs.openSync(this.pathOf(no), 'r+');
+      if (fs.fstatSync(fd).size !== 0) {
+        fs.closeSync(fd);
+        throw err;
+      }
+    }
+    return this.adopt(no, fd);
+  }
+
+  /** Makes the empty file `no` (the next number), opened read-write as `fd`, the last segment. */
+  adopt(no: number, fd: number): { no: number; fd: number } {
+    if (no !== this.nextNo) throw new Error(`segment ${no} is not the next one (${this.nextNo})`);
     this.posByNo.set(no, this.nos.length);
     this.nos.push(no);
     this.sizes.set(no, 0);

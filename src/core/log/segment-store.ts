@@ -462,6 +462,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
       this.committer.dispose();
       await this.committer.idle();
       await this.checkpoints.pending;
+      await this.writer?.closeSpare();
       this.files.closeAll();
       this.sparse.close();
       this.ids.close();

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import { RecordEncoder } from './record-format';
 import { type SegmentFiles } from './segment-files';
+import { SpareSegment } from './segment-spare';
 import { fdatasync } from './sparse-index';
 
 export interface SegmentIo {
@@ -40,6 +41,9 @@ export class SegmentWriter {
   private heldAt = 0;
   /** why held records never reached the file: every later read and sync fails with it */
   private heldLost: unknown = null;
+  /** the next segment, created ahead once the active one passes `spareAt` bytes */
+  private readonly spare: SpareSegment;
+  private spareAt: number;
 
   /**
    * Continues the last segment (creating the first one for a new log). With `batchBytes`, records
@@ -52,6 +56,8 @@ export class SegmentWriter {
     batchBytes = 0,
   ) {
     this.held = batchBytes > 0 ? Buffer.allocUnsafeSlow(batchBytes) : null;
+    this.spare = new SpareSegment(files);
+    this.spareAt = segmentBytes / 2;
     if (files.count === 0) {
       files.create();
       this.dirsToSync.add(files.dir);
@@ -96,6 +102,10 @@ export class SegmentWriter {
     }
     this.lastOffset = pos;
     this.size = pos + len;
+    if (this.size > this.spareAt) {
+      this.spareAt = Infinity;
+      this.spare.prepare();
+    }
     if (!this.activeDirty) {
       this.activeDirty = true;
       this.dirtyFds.add(this.activeFd);
@@ -139,7 +149,8 @@ export class SegmentWriter {
 
   private roll(): void {
     this.writeHeld();
-    const { no, fd } = this.files.create();
+    const { no, fd } = this.spare.take();
+    this.spareAt = this.segmentBytes / 2;
     this.activeNo = no;
     this.activeFd = fd;
     this.activeDirty = false;
@@ -147,6 +158,11 @@ export class SegmentWriter {
     this.files.setLive(no);
     // The new file's directory entry must reach the disk before anything in it is durable.
     this.dirsToSync.add(this.files.dir);
+  }
+
+  /** Waits for the next segment's open, if one is on its way, and closes it (the file stays). */
+  closeSpare(): Promise<void> {
+    return this.spare.close();
   }
 
   /** fdatasyncs every segment written since the last sync, then fsyncs new directory entries. */
