@@ -4,22 +4,11 @@
 // refused, named, where it leads out; deleted files (text and binary) are removed; an executable
 // bit change still lands.
 import assert from 'node:assert/strict';
-import {
-  existsSync,
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, lstatSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
 import { commandThenFinish } from '../support/command-scenario';
-import { type ScriptedLlm, startScriptedLlm } from '../support/llm-server';
 import { runCli } from '../unit/cli/cli-runner';
-import { git, remoteEnv, repoWithFiles, runRemote } from './remote-run';
+import { type RemoteRun, git, repoWithFiles, startRemoteRun, stopRemoteRun } from './remote-run';
 
 const BASE = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
 
@@ -45,29 +34,17 @@ const executable = (file: string) => (statSync(file).mode & 0o111) !== 0;
 
 describe('renames, symlinks and deletions in diff and apply of a remote conversation (the real agent-server)', function () {
   this.timeout(180_000);
-  let server: AgentServer;
-  let llm: ScriptedLlm;
+  const run = {} as RemoteRun;
   let root: string;
   let convDir: string;
   let env: Record<string, string>;
 
   before(async () => {
-    server = await startAgentServer();
-    root = testRoot('remote-moves');
-    const remoteDir = join(root, 'remote');
-    gitRepo(remoteDir);
-    llm = await startScriptedLlm({ scenario: MOVES });
-    env = remoteEnv(llm, server);
-    const runFrom = join(root, 'runner');
-    mkdirSync(runFrom);
-    convDir = await runRemote(server, env, remoteDir, runFrom, 'move things');
-    assert.equal(readlinkSync(join(remoteDir, 'out')), '../outside.txt', 'the agent made no symlink');
+    await startRemoteRun(run, 'remote-moves', gitRepo, MOVES, 'move things');
+    ({ root, convDir, env } = run as Required<RemoteRun>);
+    assert.equal(readlinkSync(join(run.remoteDir, 'out')), '../outside.txt', 'the agent made no symlink');
   });
-  after(async () => {
-    await llm?.close();
-    await server?.stop();
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  after(() => stopRemoteRun(run));
 
   it('logbook diff shows the rename as one file, each symlink by its target, a deleted file by its text', async () => {
     const stat = await runCli(['diff', convDir, '--stat'], { env });

@@ -3,10 +3,10 @@
 // conversation folder it made, for `logbook diff` and `apply`.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentServer } from '../support/agent-server';
-import type { ScriptedLlm } from '../support/llm-server';
+import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
+import { type Scenario, type ScriptedLlm, startScriptedLlm } from '../support/llm-server';
 import { runCli } from '../unit/cli/cli-runner';
 
 export function git(dir: string, ...args: string[]): string {
@@ -54,4 +54,43 @@ export async function runRemote(
   assert.equal(r.code, 0, r.stdout + r.stderr + server.output().slice(-3000));
   const conversations = join(cwd, '.logbook', 'conversations');
   return join(conversations, readdirSync(conversations)[0]!);
+}
+
+/** What a suite's one `logbook run --remote` leaves for its tests (filled in as each part starts). */
+export interface RemoteRun {
+  server?: AgentServer;
+  llm?: ScriptedLlm;
+  root?: string;
+  remoteDir: string;
+  convDir: string;
+  env: Record<string, string>;
+}
+
+/**
+ * Starts the real agent-server and the scripted model, makes the repository the run works in with
+ * `makeRepo`, and runs `task` there from a local folder; the parts that started are kept in `run`
+ * as they start, so that `stopRemoteRun` stops them even when a later part failed.
+ */
+export async function startRemoteRun(
+  run: RemoteRun,
+  name: string,
+  makeRepo: (dir: string) => void,
+  scenario: Scenario,
+  task: string,
+): Promise<void> {
+  const server = (run.server = await startAgentServer());
+  const root = (run.root = testRoot(name));
+  run.remoteDir = join(root, 'remote');
+  makeRepo(run.remoteDir);
+  run.llm = await startScriptedLlm({ scenario });
+  run.env = remoteEnv(run.llm, server);
+  const runFrom = join(root, 'runner');
+  mkdirSync(runFrom);
+  run.convDir = await runRemote(server, run.env, run.remoteDir, runFrom, task);
+}
+
+export async function stopRemoteRun(run: RemoteRun): Promise<void> {
+  await run.llm?.close();
+  await run.server?.stop();
+  if (run.root) rmSync(run.root, { recursive: true, force: true });
 }

@@ -4,21 +4,11 @@
 // files and symlinks, one that would lead out of the tree is refused by name while the rest lands,
 // and a new symlink that leads out is made only with --links-outside.
 import assert from 'node:assert/strict';
-import {
-  lstatSync,
-  mkdirSync,
-  readFileSync,
-  readlinkSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { lstatSync, mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type AgentServer, startAgentServer, testRoot } from '../support/agent-server';
 import { commandThenFinish } from '../support/command-scenario';
-import { type ScriptedLlm, startScriptedLlm } from '../support/llm-server';
 import { runCli } from '../unit/cli/cli-runner';
-import { git, remoteEnv, runRemote } from './remote-run';
+import { type RemoteRun, git, startRemoteRun, stopRemoteRun } from './remote-run';
 
 /** c.txt becomes a symlink, lnk a file, d.txt a symlink out of the tree; other.txt changes; out is new. */
 const KINDS = commandThenFinish(
@@ -45,30 +35,18 @@ const isLink = (p: string): boolean => lstatSync(p, { throwIfNoEntry: false })?.
 
 describe('a file that became a symlink, and back, in diff and apply of a remote conversation (the real agent-server)', function () {
   this.timeout(180_000);
-  let server: AgentServer;
-  let llm: ScriptedLlm;
+  const run = {} as RemoteRun;
   let root: string;
   let convDir: string;
   let env: Record<string, string>;
 
   before(async () => {
-    server = await startAgentServer();
-    root = testRoot('remote-typechange');
-    const remoteDir = join(root, 'remote');
-    baseRepo(remoteDir);
-    llm = await startScriptedLlm({ scenario: KINDS });
-    env = remoteEnv(llm, server);
-    const runFrom = join(root, 'runner');
-    mkdirSync(runFrom);
-    convDir = await runRemote(server, env, remoteDir, runFrom, 'change kinds');
-    assert.equal(readlinkSync(join(remoteDir, 'c.txt')), 'other.txt', 'the agent made no symlink');
-    assert.match(git(remoteDir, 'diff', '--name-status', 'HEAD'), /^T\tc\.txt$/m);
+    await startRemoteRun(run, 'remote-typechange', baseRepo, KINDS, 'change kinds');
+    ({ root, convDir, env } = run as Required<RemoteRun>);
+    assert.equal(readlinkSync(join(run.remoteDir, 'c.txt')), 'other.txt', 'the agent made no symlink');
+    assert.match(git(run.remoteDir, 'diff', '--name-status', 'HEAD'), /^T\tc\.txt$/m);
   });
-  after(async () => {
-    await llm?.close();
-    await server?.stop();
-    if (root) rmSync(root, { recursive: true, force: true });
-  });
+  after(() => stopRemoteRun(run));
 
   it('logbook diff shows each path that changed kind as one change, from the patch', async () => {
     const stat = await runCli(['diff', convDir, '--stat'], { env });
