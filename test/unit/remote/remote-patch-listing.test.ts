@@ -3,15 +3,12 @@
 // and what apply does with it in a local working tree: a file moved away and replaced by a symlink
 // to its new name, and a file replaced by a symlink to another.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import {
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readlinkSync,
   renameSync,
-  rmSync,
   symlinkSync,
   unlinkSync,
   writeFileSync,
@@ -20,11 +17,9 @@ import { join } from 'node:path';
 import type { ServerChange, ServerChangeStatus } from '../../../src/host/node/remote/agent-server-git';
 import { applyServerChanges } from '../../../src/host/node/remote/remote-apply';
 import { completeFromPatch } from '../../../src/host/node/remote/remote-change-set';
+import { git, freshRootPerTest, serverPatch } from './server-patch';
 import { readGitPatch } from '../../../src/host/node/remote/remote-patch';
 import { listingFromPatch } from '../../../src/host/node/remote/remote-patch-listing';
-
-const git = (dir: string, ...args: string[]): string =>
-  execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' });
 
 function repository(dir: string): void {
   mkdirSync(dir, { recursive: true });
@@ -35,29 +30,11 @@ function repository(dir: string): void {
   git(dir, 'commit', '-qm', 'base');
 }
 
-/** The working tree's change against HEAD as the agent-server's git-delta archive writes it. */
-function serverPatch(dir: string): string {
-  const env = { ...process.env, GIT_INDEX_FILE: join(dir, '..', 'scratch-index') };
-  execFileSync('git', ['read-tree', 'HEAD'], { cwd: dir, env });
-  execFileSync('git', ['add', '-A', '--', '.'], { cwd: dir, env });
-  return execFileSync('git', ['diff', '--binary', '--cached', 'HEAD', '--', '.'], {
-    cwd: dir,
-    env,
-    encoding: 'utf8',
-  });
-}
-
 describe("the server's change list read from its git patch", () => {
-  let root: string;
-  beforeEach(() => {
-    const base = join(__dirname, '..', '..', '..', 'test-results');
-    mkdirSync(base, { recursive: true });
-    root = mkdtempSync(join(base, 'remote-listing-'));
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const fresh = freshRootPerTest('remote-listing-');
 
   it('a path that changed kind is one UPDATED change; apply makes each symlink in the file’s place', () => {
-    const server = join(root, 'server');
+    const server = join(fresh.path, 'server');
     repository(server);
     renameSync(join(server, 'a.txt'), join(server, 'b.txt'));
     symlinkSync('b.txt', join(server, 'a.txt'));
@@ -88,7 +65,7 @@ describe("the server's change list read from its git patch", () => {
     assert.equal(a.symlink, 'b.txt');
     assert.equal(a.original, 'one\ntwo\nthree\n');
 
-    const local = join(root, 'local');
+    const local = join(fresh.path, 'local');
     repository(local);
     const r = applyServerChanges(local, changes);
     assert.deepEqual(r.conflicts, []);
@@ -98,7 +75,7 @@ describe("the server's change list read from its git patch", () => {
     assert.equal(readFileSync(join(local, 'b.txt'), 'utf8'), 'one\ntwo\nthree\n');
 
     // A file changed here is not replaced by the server's symlink: named, left as it is.
-    const changed = join(root, 'changed');
+    const changed = join(fresh.path, 'changed');
     repository(changed);
     writeFileSync(join(changed, 'c.txt'), 'hello, changed here\n');
     const r2 = applyServerChanges(changed, changes);

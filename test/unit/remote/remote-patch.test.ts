@@ -2,16 +2,13 @@
 // agent-server does (a scratch index of the working tree, `git diff --binary --cached BASE`), and
 // what apply does with a rename, a symlink and a deletion in a local working tree.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import {
   chmodSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readlinkSync,
   renameSync,
-  rmSync,
   symlinkSync,
   unlinkSync,
   writeFileSync,
@@ -21,16 +18,10 @@ import type { ServerChange } from '../../../src/host/node/remote/agent-server-gi
 import { applyServerChanges } from '../../../src/host/node/remote/remote-apply';
 import { completeFromPatch } from '../../../src/host/node/remote/remote-change-set';
 import { changesPatch, changeStatLines } from '../../../src/host/node/remote/remote-diff';
+import { git, freshRootPerTest, serverPatch } from './server-patch';
 import { hunkSide, readGitPatch, unquoteGitName } from '../../../src/host/node/remote/remote-patch';
 
 const BASE = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\n';
-
-function git(dir: string, ...args: string[]): string {
-  return execFileSync('git', ['-c', 'user.name=T', '-c', 'user.email=t@t', ...args], {
-    cwd: dir,
-    encoding: 'utf8',
-  });
-}
 
 function repository(dir: string): void {
   mkdirSync(dir, { recursive: true });
@@ -44,32 +35,11 @@ function repository(dir: string): void {
   git(dir, 'commit', '-qm', 'base');
 }
 
-/** The working tree's change against HEAD as the agent-server's git-delta archive writes it. */
-function serverPatch(dir: string): string {
-  const index = join(dir, '..', 'scratch-index');
-  const env = { ...process.env, GIT_INDEX_FILE: index };
-  execFileSync('git', ['read-tree', 'HEAD'], { cwd: dir, env });
-  execFileSync('git', ['add', '-A', '--', '.'], { cwd: dir, env });
-  const patch = execFileSync('git', ['diff', '--binary', '--cached', 'HEAD', '--', '.'], {
-    cwd: dir,
-    env,
-    encoding: 'utf8',
-  });
-  rmSync(index, { force: true });
-  return patch;
-}
-
 describe("the agent-server's git patch in diff and apply", () => {
-  let root: string;
-  beforeEach(() => {
-    const base = join(__dirname, '..', '..', '..', 'test-results');
-    mkdirSync(base, { recursive: true });
-    root = mkdtempSync(join(base, 'remote-patch-'));
-  });
-  afterEach(() => rmSync(root, { recursive: true, force: true }));
+  const fresh = freshRootPerTest('remote-patch-');
 
   it("reads git's own patch: a rename and its hunks, symlinks' targets, a deletion, modes, a quoted name", () => {
-    const dir = join(root, 'server');
+    const dir = join(fresh.path, 'server');
     repository(dir);
     renameSync(join(dir, 'a.txt'), join(dir, 'moved.txt'));
     writeFileSync(join(dir, 'moved.txt'), BASE.replace('seven\n', 'SEVEN\n'));
@@ -99,7 +69,7 @@ describe("the agent-server's git patch in diff and apply", () => {
   });
 
   it('a rename is one change whose text before is the base exactly; the stat and the diff show it so', () => {
-    const dir = join(root, 'server');
+    const dir = join(fresh.path, 'server');
     repository(dir);
     renameSync(join(dir, 'a.txt'), join(dir, 'moved.txt'));
     writeFileSync(join(dir, 'moved.txt'), BASE.replace('seven\n', 'SEVEN'));
@@ -129,7 +99,7 @@ describe("the agent-server's git patch in diff and apply", () => {
   });
 
   it('a file and a symlink renamed whole are moved here as they are; a moved symlink is judged from its new place', () => {
-    const dir = join(root, 'server');
+    const dir = join(fresh.path, 'server');
     repository(dir);
     git(dir, 'mv', 'old-link', 'new-link');
     mkdirSync(join(dir, 'sub'));
@@ -153,7 +123,7 @@ describe("the agent-server's git patch in diff and apply", () => {
       changesPatch(changes),
       /rename to new-link\n--- a\/old-link\n\+\+\+ b\/new-link\n\(renamed whole/,
     );
-    const tree = join(root, 'tree');
+    const tree = join(fresh.path, 'tree');
     repository(tree);
     writeFileSync(join(tree, 'run.sh'), 'echo here\n');
     const r = applyServerChanges(tree, changes);
@@ -163,7 +133,7 @@ describe("the agent-server's git patch in diff and apply", () => {
     assert.equal(readlinkSync(join(tree, 'new-link')), 'a.txt');
     assert.equal(readFileSync(join(tree, 'sub', 'run.sh'), 'utf8'), 'echo here\n');
     // sub/up -> ../a.txt leads to a.txt; moved to the top, the same target climbs out of the tree.
-    const tree2 = join(root, 'tree2');
+    const tree2 = join(fresh.path, 'tree2');
     repository(tree2);
     mkdirSync(join(tree2, 'sub'));
     symlinkSync('../a.txt', join(tree2, 'sub', 'up'));
@@ -181,7 +151,7 @@ describe("the agent-server's git patch in diff and apply", () => {
   });
 
   it('apply: a rename over a different file here, a symlink here that leads elsewhere, are left and named', () => {
-    const tree = join(root, 'tree');
+    const tree = join(fresh.path, 'tree');
     repository(tree);
     writeFileSync(join(tree, 'moved.txt'), 'mine\n');
     symlinkSync('mine', join(tree, 'link'));
@@ -210,9 +180,9 @@ describe("the agent-server's git patch in diff and apply", () => {
   });
 
   it('apply: a deleted symlink is removed (not what it leads to); a changed one is replaced when it is as the base had it', () => {
-    const tree = join(root, 'tree');
+    const tree = join(fresh.path, 'tree');
     repository(tree);
-    const outside = join(root, 'outside.txt');
+    const outside = join(fresh.path, 'outside.txt');
     writeFileSync(outside, 'keep me\n');
     symlinkSync(outside, join(tree, 'door'));
     git(tree, 'add', 'door');
