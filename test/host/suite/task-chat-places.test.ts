@@ -9,7 +9,6 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { RestorePreview, RestoreUi } from '../../../src/host/vscode/checkpoints/restore-files';
 import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import type { ScriptedLlm } from '../../support/llm-server';
 import { treeHashes } from '../../unit/cli/worktree-fixtures';
@@ -22,28 +21,10 @@ import {
   workspaceRoot,
   repositoryForTasks,
 } from './helpers';
+import { RestoreAll } from './restore-ui';
 
 const FILE = 'task-place-target.txt';
 const ORIGINAL = 'line 1\nline 2\n';
-
-/** Restores when asked, and keeps what it was shown. */
-class RestoreAll implements RestoreUi {
-  shown: RestorePreview | undefined;
-  messages: string[] = [];
-  async preview(p: RestorePreview) {
-    this.shown = p;
-    return 'restore' as const;
-  }
-  async saveUnsaved() {
-    return true;
-  }
-  done(message: string) {
-    this.messages.push(message);
-  }
-  info(message: string) {
-    this.messages.push(message);
-  }
-}
 
 describe('worktree task conversations read their worktree', function () {
   this.timeout(180_000);

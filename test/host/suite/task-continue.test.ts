@@ -10,7 +10,6 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { RestorePreview, RestoreUi } from '../../../src/host/vscode/checkpoints/restore-files';
 import { taskPlace } from '../../../src/host/vscode/tasks/task-place';
 import type { Event } from '../../../src/core/events';
 import { checkpointAt } from '../../../src/core/checkpoints/timeline';
@@ -20,29 +19,12 @@ import { editorStoreDirOf } from '../../../src/host/node/worktrees/task-checkpoi
 import type { ScriptedLlm } from '../../support/llm-server';
 import { treeHashes } from '../../unit/cli/worktree-fixtures';
 import { EXTENSION_ID, logbook, repositoryForTasks, scriptedModel, workspaceRoot } from './helpers';
+import { RestoreAll } from './restore-ui';
 
 const FILE = 'task-continue-target.txt';
 const ORIGINAL = 'line 1\nline 2\n';
 const FIRST = 'line 1 by the task\nline 2\n';
 const BOTH = 'line 1 by the task\nline 2 by the task\n';
-
-class RestoreAll implements RestoreUi {
-  shown: RestorePreview | undefined;
-  messages: string[] = [];
-  async preview(p: RestorePreview) {
-    this.shown = p;
-    return 'restore' as const;
-  }
-  async saveUnsaved() {
-    return true;
-  }
-  done(message: string) {
-    this.messages.push(message);
-  }
-  info(message: string) {
-    this.messages.push(message);
-  }
-}
 
 const edit = (id: string, from: string, to: string) => ({
   toolCalls: [
