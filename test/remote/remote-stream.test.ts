@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { newSigningKeyPem } from '../../src/core/signing';
 import { identityFromPem } from '../../src/core/signing/identity';
 import { cliHeadFile } from '../../src/host/node/config-dir';
-import { startConversation } from '../../src/host/node/remote/agent-server-api';
+import { sendUserMessage, startConversation } from '../../src/host/node/remote/agent-server-api';
 import type { RemoteDelta } from '../../src/host/node/remote/remote-deltas';
 import { streamRemote } from '../../src/host/node/remote/remote-run';
 import type { CliIo } from '../../src/host/node/cli/io';
@@ -122,7 +122,6 @@ describe('a remote reply streams in (the real agent-server)', function () {
     const target = { url, key: server.key };
     const id = await startConversation(target, {
       workingDir: remoteDir,
-      task: 'say something',
       confirmation: 'never',
       model: { model: 'scripted-model', baseUrl: llm.baseUrl, apiKey: 'sk-test' },
     });
@@ -155,6 +154,9 @@ describe('a remote reply streams in (the real agent-server)', function () {
         appended: (event) =>
           told.push({ event: event as unknown as { id: string; kind: string }, at: Date.now() }),
         delta: (delta) => told.push({ delta, at: Date.now() }),
+        // As the editor's remote session does: the task goes once the stream listens (the server
+        // streams a reply's text only to those listening when it is written), so no word is missed.
+        send: () => sendUserMessage(target, id, 'say something'),
       },
       id,
       store,
