@@ -185,6 +185,20 @@ export function checkShape(e: unknown): asserts e is StoredEvent {
   }
 }
 
+/**
+ * What checkShape accepts, judged from the id and parent the caller has already read (appends read
+ * each field once); false sends the caller to checkShape, which says what is wrong.
+ */
+export function wellShaped(e: unknown, id: unknown, parent: unknown): boolean {
+  if (typeof id !== 'string' || id.length === 0 || Array.isArray(e)) return false;
+  const kind = (e as { kind?: unknown }).kind;
+  return (
+    typeof kind === 'string' &&
+    kind.length > 0 &&
+    (parent === undefined || parent === null || typeof parent === 'string')
+  );
+}
+
 export function duplicateError(id: string, at: number): EventStoreError {
   return new EventStoreError('DUPLICATE_ID', `event id "${id}" is already in the log (index ${at})`);
 }

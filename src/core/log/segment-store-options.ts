@@ -15,7 +15,7 @@ export interface SegmentStoreOptions<E extends StoredEvent> {
    * intervals, snapshot-thinning.ts), for tests and benchmarks that compare against each one.
    */
   keepAllSnapshots?: boolean;
-  /** roll to a new segment when the current one would exceed this (default 8 MiB) */
+  /** roll to a new segment when the current one would exceed this (default 32 MiB) */
   segmentBytes?: number;
   /** a sparse-index entry every N records (default 32); an existing log keeps its own */
   sparseStride?: number;
