@@ -4,6 +4,13 @@ import type { AcceptedLoss, LostEvents } from './lost-events';
 import type { LockInfo } from './lock';
 import type { SegmentIo } from './segment-writer';
 
+/**
+ * A new segment past this size. Each new file costs the file system more than the bytes written
+ * into it (W1 measured about 1 point of the append rate per roll every 8 MiB), and nothing reads a
+ * segment whole except `logbook verify`, one at a time.
+ */
+export const DEFAULT_SEGMENT_BYTES = 32 * 1024 * 1024;
+
 export interface SegmentStoreOptions<E extends StoredEvent> {
   codec?: EventCodec<E>;
   /** open read-only even when the lock is free */

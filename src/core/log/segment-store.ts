@@ -54,7 +54,7 @@ import { SegmentReader } from './segment-reader';
 import { type SegmentIo, SegmentWriter, defaultIo } from './segment-writer';
 import { SparseIndex } from './sparse-index';
 import { removeLeftoverTemps } from './leftover-temps';
-import type { OpenReport, SegmentStoreOptions } from './segment-store-options';
+import { DEFAULT_SEGMENT_BYTES, type OpenReport, type SegmentStoreOptions } from './segment-store-options';
 import { RESERVE, keepReserve, releaseReserve } from './disk-reserve';
 import { ioError, lostDataError } from './segment-store-errors';
 
@@ -64,12 +64,6 @@ export type { OpenReport, SegmentStoreOptions } from './segment-store-options';
 const SPARSE = 'sparse.idx';
 const IDS = 'ids.idx';
 const SEGMENTS = 'segments';
-/**
- * A new segment past this size. Each new file costs the file system more than the bytes written
- * into it (W1 measured about 1 point of the append rate per roll every 8 MiB), and nothing reads a
- * segment whole except `logbook verify`, one at a time.
- */
-const SEGMENT_BYTES = 32 * 1024 * 1024;
 
 export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements EventStore<E> {
   readonly readOnly: boolean;
@@ -116,7 +110,7 @@ export class SegmentEventStore<E extends StoredEvent = StoredEvent> implements E
     this.onListenerError = options.onListenerError ?? defaultListenerError;
     this.keepAllSnapshots = options.keepAllSnapshots ?? false;
     this.opts = {
-      segmentBytes: options.segmentBytes ?? SEGMENT_BYTES,
+      segmentBytes: options.segmentBytes ?? DEFAULT_SEGMENT_BYTES,
       checkpointRecords: options.checkpointRecords ?? 4096,
       checkpointBytes: options.checkpointBytes ?? 8 * 1024 * 1024,
     };
