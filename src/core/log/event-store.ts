@@ -174,15 +174,14 @@ export function checkIndex(index: number, length: number): void {
   }
 }
 
-/** Shape checks every backend applies before looking at ids. */
+/** Shape checks every backend applies before looking at ids; what passes is what wellShaped accepts. */
 export function checkShape(e: unknown): asserts e is StoredEvent {
+  const o = typeof e === 'object' && e !== null ? (e as Record<string, unknown>) : undefined;
+  if (o && wellShaped(o, o.id, o.parent_id)) return;
   if (!isStoredEvent(e)) {
     throw new EventStoreError('INVALID_EVENT', 'an event needs a non-empty string "id" and "kind"');
   }
-  const p = e.parent_id;
-  if (p !== undefined && p !== null && typeof p !== 'string') {
-    throw new EventStoreError('INVALID_EVENT', `event ${e.id}: parent_id must be a string or null`);
-  }
+  throw new EventStoreError('INVALID_EVENT', `event ${e.id}: parent_id must be a string or null`);
 }
 
 /**

@@ -135,10 +135,13 @@ for (const b of backends) {
       await rejectsWith(store.append(ev(a)), 'DUPLICATE_ID', new RegExp(a));
       const ghost = uuid();
       await rejectsWith(store.append(ev(uuid(), { parent_id: ghost })), 'UNKNOWN_PARENT', new RegExp(ghost));
-      await rejectsWith(store.append({ id: '', kind: 'X' } as TestEvent), 'INVALID_EVENT');
+      const noId = /non-empty string "id" and "kind"/;
+      for (const bad of [{ id: '', kind: 'X' }, { id: uuid() }, { id: 'a', kind: '' }, [], null, 'e'])
+        await rejectsWith(store.append(bad as unknown as TestEvent), 'INVALID_EVENT', noId);
       await rejectsWith(
         store.append({ id: uuid(), kind: 'X', parent_id: 5 } as unknown as TestEvent),
         'INVALID_EVENT',
+        /parent_id must be a string or null/,
       );
       assert.equal(store.length, 1);
       // null parent and a known parent are fine
