@@ -57,6 +57,12 @@ function row(
 }
 const f1 = (x: number) => x.toFixed(1);
 const f2 = (x: number) => x.toFixed(2);
+/** Paired ratios as a row lists them: smallest first, two decimals. */
+const sortedRatios = (xs: readonly number[]) =>
+  [...xs]
+    .sort((a, b) => a - b)
+    .map(f2)
+    .join(' / ');
 const us = (ms: number) => `${(ms * 1000).toFixed(0)} µs`;
 const fmtMs = (ms: number) => (ms < 1 ? us(ms) : `${f2(ms)} ms`);
 const int = (x: number) => Math.round(x).toLocaleString('en-US');
@@ -427,20 +433,14 @@ async function main(): Promise<void> {
   row(
     'W1 append 10k',
     `ordinary appends ÷ the floor (encode + frame + one write() per event into a plain file), paired runs: each store run next to a floor run; median of ${W1_PAIRS} pairs`,
-    `${ordOverFloor.toFixed(3)}× (pairs: ${[...pairRatios]
-      .sort((a, b) => a - b)
-      .map(f2)
-      .join(' / ')})`,
+    `${ordOverFloor.toFixed(3)}× (pairs: ${sortedRatios(pairRatios)})`,
     `≥ ${f2(W1_FLOOR_SHARE)}×`,
     ordOverFloor >= W1_FLOOR_SHARE,
   );
   row(
     'W1 append 10k',
     `informational: the same pairs by CPU time (this process's, every thread: the store's group commit included), which other work on the machine disturbs less than wall time; median of ${W1_PAIRS} pairs`,
-    `${f2(median(cpuPairRatios))}× (pairs: ${[...cpuPairRatios]
-      .sort((a, b) => a - b)
-      .map(f2)
-      .join(' / ')})`,
+    `${f2(median(cpuPairRatios))}× (pairs: ${sortedRatios(cpuPairRatios)})`,
   );
   row(
     'W1 append 10k',
@@ -504,10 +504,7 @@ async function main(): Promise<void> {
   row(
     'W1 append 10k',
     'reference: the floor with a promise per event, awaited as appends are (what returning a promise costs before any bookkeeping) ÷ the floor; median of 5 pairs',
-    `${f2(median(awaitedRatios))}× (pairs: ${[...awaitedRatios]
-      .sort((a, b) => a - b)
-      .map(f2)
-      .join(' / ')})`,
+    `${f2(median(awaitedRatios))}× (pairs: ${sortedRatios(awaitedRatios)})`,
   );
 
   // Informational: events sized like the real OpenHands sample the tests use (10 events, cycled with
@@ -603,10 +600,7 @@ async function main(): Promise<void> {
   row(
     'S1 signed append 10k',
     `signed ordinary appends ÷ unsigned ordinary appends (same events, default policy, awaited one by one), paired runs taking turns at going first; median of ${W1_PAIRS} pairs`,
-    `${f2(sRatio)}× (pairs: ${[...sRatios]
-      .sort((a, b) => a - b)
-      .map(f2)
-      .join(' / ')})`,
+    `${f2(sRatio)}× (pairs: ${sortedRatios(sRatios)})`,
     `≥ ${f2(S1_SIGNED_SHARE)}×`,
     sRatio >= S1_SIGNED_SHARE,
   );
@@ -780,10 +774,7 @@ async function main(): Promise<void> {
   row(
     'S2 verify 100k',
     'verify ÷ reading without verifying (median of the per-round ratios)',
-    `${f2(median(vOverRaw))}× (rounds: ${[...vOverRaw]
-      .sort((a, b) => a - b)
-      .map(f2)
-      .join(' / ')})`,
+    `${f2(median(vOverRaw))}× (rounds: ${sortedRatios(vOverRaw)})`,
   );
   row(
     'S2 verify 100k',
