@@ -249,15 +249,35 @@ export function withoutZeroTail(text: string): string {
   return at >= 0 && /^\0*$/.test(text.slice(at)) ? text.slice(0, at) : text;
 }
 
-/** The did:keys named by a conversation's signature lines, in the order they first sign, unverified. */
+/**
+ * The did:keys named by a conversation's signature lines, in the order they first sign, unverified.
+ * The file holds a hash line per event and a signature line only now and then, so it is searched as
+ * bytes for the lines that start with `s ` or `q `: `logbook show` of a long conversation then
+ * neither decodes nor splits megabytes of hash lines it does not need.
+ */
 export function chainSigners(dir: string): string[] {
-  const text = readChainText(dir);
-  if (text === null) return [];
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(path.join(dir, SIGNATURES_FILE));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return [];
+  }
+  // Each kind is found in one forward search of its own, then the lines are taken in file order.
+  const starts = SIGNATURE_TAGS.some((tag) => bytes.subarray(0, tag.length).equals(tag)) ? [0] : [];
+  for (const tag of SIGNATURE_TAGS) {
+    const needle = Buffer.concat([Buffer.of(NEWLINE), tag]);
+    for (let at = bytes.indexOf(needle); at >= 0; at = bytes.indexOf(needle, at + 1)) starts.push(at + 1);
+  }
   const seen = new Set<string>();
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('s ') && !line.startsWith('q ')) continue;
-    const did = line.split(' ')[3];
+  for (const at of starts.sort((x, y) => x - y)) {
+    const end = bytes.indexOf(NEWLINE, at);
+    const did = bytes.toString('utf8', at, end < 0 ? bytes.length : end).split(' ')[3];
     if (did) seen.add(did);
   }
   return [...seen];
 }
+
+const NEWLINE = 0x0a;
+/** How signature lines start: this conversation's own, and a fork's copies of its source's. */
+const SIGNATURE_TAGS = [Buffer.from('s '), Buffer.from('q ')];
