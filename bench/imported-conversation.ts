@@ -8,7 +8,9 @@ import { build } from 'esbuild';
 import { serializeEvent } from '../src/core/events';
 import { eventFileName } from '../src/core/log';
 import { generateConversation } from './conversation-generator';
+import { oneNamespacePerExternal } from '../scripts/external-namespaces.mjs';
 import { lazyBundleBuilds, lazyBundlesPlugin, REQUIRE_ON_IMPORT } from '../scripts/lazy-bundles.mjs';
+import { zodEnglishOnly } from '../scripts/webview-bundle.mjs';
 
 const repoRoot = path.resolve(__dirname, '..');
 
@@ -23,7 +25,13 @@ export async function bundleCli(
   opts: { readable?: boolean; eager?: boolean } = {},
 ): Promise<string> {
   const outfile = path.join(dir, 'cli.js');
-  const options = { minify: !opts.readable, legalComments: 'none', logLevel: 'warning' } as const;
+  // The plugins esbuild.mjs builds with: zod's English messages only, and the lazy bundles.
+  const options = {
+    minify: !opts.readable,
+    legalComments: 'none' as const,
+    logLevel: 'warning' as const,
+    plugins: [zodEnglishOnly],
+  };
   await build({
     ...options,
     entryPoints: [path.join(repoRoot, 'src/host/node/cli.ts')],
@@ -33,7 +41,7 @@ export async function bundleCli(
     format: 'cjs',
     target: 'node20',
     supported: REQUIRE_ON_IMPORT,
-    plugins: opts.eager ? [] : [lazyBundlesPlugin],
+    plugins: opts.eager ? [zodEnglishOnly] : [zodEnglishOnly, lazyBundlesPlugin, oneNamespacePerExternal],
   });
   if (!opts.eager) await Promise.all(lazyBundleBuilds(dir, options).map(build));
   return outfile;

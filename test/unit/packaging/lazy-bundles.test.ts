@@ -4,6 +4,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
+import type * as Zod from 'zod';
+import type * as ZodMini from 'zod/mini';
 import type * as JsoncEdit from '../../../src/core/settings/jsonc-edit';
 import type * as OpenAiSdk from '../../../src/core/llm/openai-sdk';
 import type * as McpConnectionModule from '../../../src/host/node/mcp/mcp-connection';
@@ -286,6 +288,24 @@ describe('lazy bundles', () => {
     // jsonc-parser's main file requires its parts in a way a bundle does not follow.
     const edit = load('./lazy/settings-edit.js') as typeof JsoncEdit;
     assert.equal(edit.setJsoncProperty('{\n  "a": 1\n}', ['b'], 2), '{\n  "a": 1,\n  "b": 2\n}');
+  });
+
+  it("zod's bundle carries English as its only locale, and its messages are English", () => {
+    const locales = Object.keys(output('lazy/zod.js').inputs).filter((p) => /\/zod\/v4\/locales\//.test(p));
+    assert.deepEqual(
+      locales.map((p) => p.replace(/.*\/locales\//, '')),
+      ['en.js'],
+      'the locales in lazy/zod.js',
+    );
+    const zod = createRequire(join(out, 'extension.js'))('./lazy/zod.js') as typeof Zod & {
+      mini: typeof ZodMini;
+    };
+    for (const ns of [zod.locales, zod.core.locales, zod.mini.locales])
+      assert.deepEqual(Object.keys(ns), ['en']);
+    const refused = zod.object({ a: zod.string() }).safeParse({ a: 1 });
+    assert.equal(refused.error?.issues[0]?.message, 'Invalid input: expected string, received number');
+    const mini = zod.mini.object({ a: zod.mini.string() }).safeParse({ a: 1 });
+    assert.equal(mini.error?.issues[0]?.message, 'Invalid input: expected string, received number');
   });
 
   it('`logbook show` loads its own command and nothing else of the CLI', function () {
