@@ -23,8 +23,12 @@ const SEED = 7;
 const RUNS = 9;
 /** C1's target: continuing the long conversation ÷ continuing a short one by the same turn. */
 const TARGET_RATIO = 1.25;
-/** The short conversation's events: the same generator's first ones. */
-const SHORT_EVENTS = 10;
+/**
+ * The short conversation's events: the same generator's first ones, enough that the condenser has
+ * run on it too, so its view (and the request to the model) is as large as the long one's: what
+ * the ratio then shows is what the longer history costs, not a larger prompt.
+ */
+const SHORT_EVENTS = 1_000;
 /** C1's first target, now printed for information: continuing it ÷ `logbook show` of it. */
 const SHOW_RATIO = 1.5;
 const TARGET_RSS_MB = 200;
@@ -157,8 +161,8 @@ async function main(): Promise<void> {
     await continued(condensed); // warm-up
     await continued(short);
     const shows: ProcessRun[] = [];
-    const conts: ProcessRun[] = [];
-    const shorts: ProcessRun[] = [];
+    const conts: Awaited<ReturnType<typeof continueOnce>>[] = [];
+    const shorts: typeof conts = [];
     for (let r = 0; r < RUNS; r++) {
       shows.push(await show());
       if (r % 2 === 0) {
@@ -173,11 +177,11 @@ async function main(): Promise<void> {
     const cpu = (rs: ProcessRun[]) => median(rs.map((r) => r.cpuMs));
     const mb = (rs: ProcessRun[]) => median(rs.map((r) => r.maxRssMB));
     log(
-      `C1 continue ${f0(ms(conts))} ms (${f1(mb(conts))} MB), of ${SHORT_EVENTS} events ${f0(ms(shorts))} ms, show ${f0(ms(shows))} ms`,
+      `C1 continue ${f0(ms(conts))} ms (${f1(mb(conts))} MB), of ${int(SHORT_EVENTS)} events ${f0(ms(shorts))} ms, show ${f0(ms(shows))} ms`,
     );
     row(
       `C1 continue ${L}`,
-      `\`logbook run\` continuing the imported conversation by one scripted turn (the model finishes): process wall time; median of ${RUNS}, taking turns with the same run on a conversation of the generator's first ${SHORT_EVENTS} events, and with show`,
+      `\`logbook run\` continuing the imported conversation by one scripted turn (the model finishes): process wall time; median of ${RUNS}, taking turns with the same run on a conversation of the generator's first ${int(SHORT_EVENTS)} events, and with show; the request to the model ${f1(median(conts.map((r) => r.requestBytes)) / 1024)} KB (${f1(median(shorts.map((r) => r.requestBytes)) / 1024)} KB on the short one)`,
       `${f0(ms(conts))} ms (runs: ${runs(
         conts.map((r) => r.ms),
         f0,
@@ -187,7 +191,7 @@ async function main(): Promise<void> {
       const ratio = of(conts) / of(shorts);
       row(
         `C1 continue ${L}`,
-        `${what} ÷ the same run on ${SHORT_EVENTS} events (${f0(of(shorts))} ms; runs: ${runs(
+        `${what} ÷ the same run on ${int(SHORT_EVENTS)} events (${f0(of(shorts))} ms; runs: ${runs(
           shorts.map((r) => r[field]),
           f0,
         )})`,
@@ -312,9 +316,10 @@ function report(m: Record<string, string>, rows: Row[], events: number, total: n
     '  synced to disk untimed, so that the run does not wait for the copy to be written) against the',
     '  scripted OpenAI-compatible server (test/support/llm-server) in this process,',
     '  with the sandbox as the CLI sets it up by default.',
-    `- C1 compares the run with the same run on a conversation of the generator's first ${SHORT_EVENTS} events, imported`,
-    '  the same way: the same command, model turn and sandbox, so the ratio is what the history costs a',
-    '  continue. It was first stated against `logbook show --json` of the long conversation (≤ 1.5×), which',
+    `- C1 compares the run with the same run on a conversation of the generator's first ${int(SHORT_EVENTS)} events, imported`,
+    '  the same way: the same command, model turn and sandbox, and a view the condenser kept as large (the',
+    '  requests to the model are about the same size), so the ratio is what the history costs a continue.',
+    '  It was first stated against `logbook show --json` of the long conversation (≤ 1.5×), which',
     "  reads it the same way but does none of a run's fixed work (the model client, the agent loop, the",
     '  signed appends and their syncs): that ratio rose whenever show got faster (a faster listing of the',
     "  log's signers took it from 1.2× to 1.5×), so it is printed for information, the three processes",
