@@ -130,8 +130,13 @@ export function signatureHolds(s: ChainSignature, head: Uint8Array): boolean {
 
 /** The text of a conversation's signatures.log, or null when it has none. */
 export function readChainText(dir: string): string | null {
+  return unlessMissing(() => fs.readFileSync(path.join(dir, SIGNATURES_FILE), 'utf8'));
+}
+
+/** What `read` returns, or null when the file it reads does not exist. */
+function unlessMissing<T>(read: () => T): T | null {
   try {
-    return fs.readFileSync(path.join(dir, SIGNATURES_FILE), 'utf8');
+    return read();
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     return null;
@@ -256,13 +261,8 @@ export function withoutZeroTail(text: string): string {
  * neither decodes nor splits megabytes of hash lines it does not need.
  */
 export function chainSigners(dir: string): string[] {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(path.join(dir, SIGNATURES_FILE));
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    return [];
-  }
+  const bytes = unlessMissing(() => fs.readFileSync(path.join(dir, SIGNATURES_FILE)));
+  if (bytes === null) return [];
   // Each kind is found in one forward search of its own, then the lines are taken in file order.
   const starts = SIGNATURE_TAGS.some((tag) => bytes.subarray(0, tag.length).equals(tag)) ? [0] : [];
   for (const tag of SIGNATURE_TAGS) {
