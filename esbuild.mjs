@@ -7,9 +7,13 @@
 import * as esbuild from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { oneNamespacePerExternal } from './scripts/external-namespaces.mjs';
-import { lazyBundleBuilds, lazyBundlesPlugin, REQUIRE_ON_IMPORT } from './scripts/lazy-bundles.mjs';
-import { webviewOptions, zodEnglishOnly } from './scripts/webview-bundle.mjs';
+import {
+  lazyBundleBuilds,
+  mainBundlePlugins,
+  NODE_PLUGINS,
+  REQUIRE_ON_IMPORT,
+} from './scripts/lazy-bundles.mjs';
+import { webviewOptions } from './scripts/webview-bundle.mjs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -24,7 +28,7 @@ if (!outdir) throw new Error('--outdir needs a folder');
 
 const common = {
   bundle: true,
-  plugins: [zodEnglishOnly],
+  plugins: NODE_PLUGINS,
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',
@@ -38,7 +42,7 @@ const common = {
 };
 
 // The eager build stays the layout before either change: the activation bench's baseline.
-const mainPlugins = eager ? [zodEnglishOnly] : [zodEnglishOnly, lazyBundlesPlugin, oneNamespacePerExternal];
+const mainPlugins = mainBundlePlugins(eager);
 
 const hostTests = readdirSync('test/host/suite')
   .filter((f) => f.endsWith('.test.ts'))

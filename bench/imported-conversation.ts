@@ -8,9 +8,12 @@ import { build } from 'esbuild';
 import { serializeEvent } from '../src/core/events';
 import { eventFileName } from '../src/core/log';
 import { generateConversation } from './conversation-generator';
-import { oneNamespacePerExternal } from '../scripts/external-namespaces.mjs';
-import { lazyBundleBuilds, lazyBundlesPlugin, REQUIRE_ON_IMPORT } from '../scripts/lazy-bundles.mjs';
-import { zodEnglishOnly } from '../scripts/webview-bundle.mjs';
+import {
+  lazyBundleBuilds,
+  mainBundlePlugins,
+  NODE_PLUGINS,
+  REQUIRE_ON_IMPORT,
+} from '../scripts/lazy-bundles.mjs';
 
 const repoRoot = path.resolve(__dirname, '..');
 
@@ -25,12 +28,12 @@ export async function bundleCli(
   opts: { readable?: boolean; eager?: boolean } = {},
 ): Promise<string> {
   const outfile = path.join(dir, 'cli.js');
-  // The plugins esbuild.mjs builds with: zod's English messages only, and the lazy bundles.
+  // The plugins esbuild.mjs builds with (scripts/lazy-bundles.mjs), so the benches run the CLI that ships.
   const options = {
     minify: !opts.readable,
     legalComments: 'none' as const,
     logLevel: 'warning' as const,
-    plugins: [zodEnglishOnly],
+    plugins: NODE_PLUGINS,
   };
   await build({
     ...options,
@@ -41,7 +44,7 @@ export async function bundleCli(
     format: 'cjs',
     target: 'node20',
     supported: REQUIRE_ON_IMPORT,
-    plugins: opts.eager ? [zodEnglishOnly] : [zodEnglishOnly, lazyBundlesPlugin, oneNamespacePerExternal],
+    plugins: mainBundlePlugins(opts.eager),
   });
   if (!opts.eager) await Promise.all(lazyBundleBuilds(dir, options).map(build));
   return outfile;

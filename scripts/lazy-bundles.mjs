@@ -11,7 +11,8 @@
 import { readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, posix, resolve } from 'node:path';
-import { sourceWords } from './external-namespaces.mjs';
+import { oneNamespacePerExternal, sourceWords } from './external-namespaces.mjs';
+import { zodEnglishOnly } from './webview-bundle.mjs';
 
 const root = join(import.meta.dirname, '..');
 
@@ -189,6 +190,17 @@ export const REQUIRE_ON_IMPORT = { 'dynamic-import': false };
 
 /** For the main bundles: `import('…/page-markdown')` becomes `require('./lazy/web-page.js')`. */
 export const lazyBundlesPlugin = lazyPlugin('');
+
+/** What every Node bundle is built with: zod's messages in English only. */
+export const NODE_PLUGINS = [zodEnglishOnly];
+
+/**
+ * The main bundles' plugins (extension.js, cli.js), for esbuild.mjs and the benches' CLI alike;
+ * `eager`: one bundle each, every stack in it, the layout before stacks loaded on first use.
+ */
+export function mainBundlePlugins(eager = false) {
+  return eager ? NODE_PLUGINS : [...NODE_PLUGINS, lazyBundlesPlugin, oneNamespacePerExternal];
+}
 
 /** esbuild options of the lazy, command and shared bundles beside main bundles in `outdir`. */
 export function lazyBundleBuilds(outdir, options = {}) {
