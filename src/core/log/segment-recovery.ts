@@ -3,7 +3,8 @@
 // every record from there to the end, and classify what is not a valid record:
 //   - garbage followed by valid records: a hole in the middle -> quarantined, its slots served as
 //     CorruptRecord placeholders (seq numbers in the records say exactly how many slots were lost);
-//   - garbage with nothing valid after it, in the last segment: a torn tail -> truncated, reported.
+//   - garbage with nothing valid after it, in the last segment with bytes (a spare made ahead of a
+//     roll may follow it, empty): a torn tail -> truncated, reported.
 import fs from 'node:fs';
 import { type CursorGarbage, SegmentCursor } from './segment-cursor';
 import { type SegmentFiles } from './segment-files';
@@ -79,23 +80,23 @@ export function validatedStart(files: SegmentFiles, sparse: SparseIndex): ScanSt
 }
 
 /**
- * Cuts trailing garbage off the last segment (writable) or just hides it (read-only: the writer
+ * Cuts trailing garbage off the tail segment (writable) or just hides it (read-only: the writer
  * may be in the middle of that very record). Garbage at the end of an earlier segment, with no
- * valid record after it anywhere, is returned for quarantine instead: only the last segment's
- * tail can be a torn write.
+ * valid record after it anywhere, is returned for quarantine instead: only the tail can be a torn
+ * write.
  */
 export function cutTail(
   files: SegmentFiles,
   trailing: CursorGarbage[],
   writable: boolean,
 ): { truncatedBytes: number; elsewhere: CursorGarbage[] } {
-  const last = files.count - 1;
-  const inLast = trailing.filter((g) => g.segPos === last);
-  const elsewhere = trailing.filter((g) => g.segPos !== last);
-  if (inLast.length === 0) return { truncatedBytes: 0, elsewhere };
-  const cutAt = inLast[0]!.offset;
-  const size = files.sizeAt(last);
-  const no = files.noAt(last);
+  const tail = tailSegment(files);
+  const inTail = trailing.filter((g) => g.segPos === tail);
+  const elsewhere = trailing.filter((g) => g.segPos !== tail);
+  if (inTail.length === 0) return { truncatedBytes: 0, elsewhere };
+  const cutAt = inTail[0]!.offset;
+  const size = files.sizeAt(tail);
+  const no = files.noAt(tail);
   if (writable) {
     const fd = files.openForWrite(no);
     fs.ftruncateSync(fd, cutAt);
@@ -103,6 +104,16 @@ export function cutTail(
   }
   files.setSize(no, cutAt);
   return { truncatedBytes: size - cutAt, elsewhere };
+}
+
+/**
+ * The segment the last write went to: the last one with bytes. Empty segments after it are the
+ * spare made ahead of a roll, or a roll the crash came right after; they hold nothing to cut.
+ */
+function tailSegment(files: SegmentFiles): number {
+  let pos = files.count - 1;
+  while (pos > 0 && files.sizeAt(pos) === 0) pos--;
+  return pos;
 }
 
 /**

@@ -83,4 +83,37 @@ describe('segment spare', () => {
     );
     await last.close();
   });
+
+  it('a crash mid-write with the spare already made: the torn record is cut as the tail, not quarantined', async () => {
+    const dir = tmpDir('spare');
+    const store = await SegmentEventStore.open(dir, { segmentBytes: 4096 });
+    let i = 0;
+    while (fs.statSync(segmentPath(dir, 1)).size < 2600) await store.append(ev(`e${i++}`, { text }));
+    assert.ok(await holdsWithin(() => fs.existsSync(segmentPath(dir, 2)), 10_000, 5), 'spare made');
+    await store.close();
+    // As a SIGKILL in the middle of the last write leaves it: no clean-close marker, the indexes
+    // checkpointed short of the last record, and half of that record.
+    const metaFile = path.join(dir, 'meta.json');
+    const meta = JSON.parse(fs.readFileSync(metaFile, 'utf8')) as { end?: unknown; checkpoint: number };
+    delete meta.end;
+    meta.checkpoint = i - 1;
+    fs.writeFileSync(metaFile, JSON.stringify(meta));
+    const full = fs.statSync(segmentPath(dir, 1)).size;
+    fs.truncateSync(segmentPath(dir, 1), full - 150);
+    assert.equal(fs.statSync(segmentPath(dir, 2)).size, 0);
+
+    const again = await SegmentEventStore.open(dir, { segmentBytes: 4096 });
+    assert.deepEqual(again.openReport.quarantined, []);
+    assert.ok(again.openReport.truncatedBytes > 0, 'the torn bytes are reported as cut');
+    assert.equal(again.length, i - 1);
+    await again.append(ev('after', { text }));
+    await again.close();
+    const last = await SegmentEventStore.open(dir, { readOnly: true });
+    assert.deepEqual(last.openReport.quarantined, []);
+    assert.deepEqual(
+      (await last.slice(-2)).map((e) => e.id),
+      [`e${i - 2}`, 'after'],
+    );
+    await last.close();
+  });
 });
