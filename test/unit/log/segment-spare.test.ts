@@ -102,6 +102,13 @@ describe('segment spare', () => {
     fs.truncateSync(segmentPath(dir, 1), full - 150);
     assert.equal(fs.statSync(segmentPath(dir, 2)).size, 0);
 
+    // A reader (another process, the writer maybe mid-record) hides the partial record, cuts nothing.
+    const reader = await SegmentEventStore.open(dir, { readOnly: true });
+    assert.deepEqual(reader.openReport.quarantined, []);
+    assert.equal(reader.length, i - 1);
+    await reader.close();
+    assert.equal(fs.statSync(segmentPath(dir, 1)).size, full - 150);
+
     const again = await SegmentEventStore.open(dir, { segmentBytes: 4096 });
     assert.deepEqual(again.openReport.quarantined, []);
     assert.ok(again.openReport.truncatedBytes > 0, 'the torn bytes are reported as cut');
