@@ -15,6 +15,7 @@ export function sandboxedShell(ws: string, home: string) {
     sandbox: { sandbox, workspaces: [ws], readOnly: () => false },
   });
   return {
+    sandbox,
     run: (command: string) => port.run(command, { timeoutMs: 20_000 }),
     dispose: async () => {
       port.dispose();

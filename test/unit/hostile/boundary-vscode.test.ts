@@ -4,7 +4,9 @@
 // user deleted the stray empty folders. The next conversation's sandbox must make them again, or
 // its command creates `.vscode/tasks.json` (runs at folder open) and an act-mode agent definition.
 // And a folder removed while a shell runs takes that shell's read-only mount with it: the next
-// command must run in a new shell that holds it again.
+// command must run in a new shell that holds it again. Another process (a second window, a
+// `logbook run` on the same workspace) removes the placeholder it made once it is done with it,
+// whether or not this process's shell holds that folder too.
 import * as assert from 'node:assert/strict';
 import { existsSync, mkdirSync, rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -62,6 +64,62 @@ describe('hostile commands: held folders the user removed while a sandbox of the
           said: /Folders Logbook holds read-only were removed: .*\.vscode/.test(r.output),
         },
         { tasks: false, said: true },
+        r.output,
+      );
+    } finally {
+      await sh.dispose();
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  // What another process's placeholder looks like from here: an empty folder this process did not make.
+  const anotherProcessMade = (ws: string) => mkdirSync(join(ws, '.vscode'));
+
+  it("another process's placeholder removed while the shell runs: the next command runs in a shell that holds it again", async () => {
+    const base = outsideFolder('boundary-vscode-');
+    const ws = join(base, 'ws');
+    const home = join(base, 'home');
+    for (const d of [ws, home]) mkdirSync(d, { recursive: true });
+    anotherProcessMade(ws);
+    const sh = sandboxedShell(ws, home);
+    try {
+      await sh.run('echo started');
+      rmdirSync(join(ws, '.vscode')); // that process is done with it
+      const r = await sh.run("mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo done");
+      assert.deepEqual(
+        {
+          tasks: existsSync(join(ws, '.vscode', 'tasks.json')),
+          said: /Folders Logbook holds read-only were removed: .*\.vscode/.test(r.output),
+        },
+        { tasks: false, said: true },
+        r.output,
+      );
+    } finally {
+      await sh.dispose();
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
+  it("another process's placeholder removed while the sandbox is mounting it: the shell starts again and holds it", async () => {
+    const base = outsideFolder('boundary-vscode-');
+    const ws = join(base, 'ws');
+    const home = join(base, 'home');
+    for (const d of [ws, home]) mkdirSync(d, { recursive: true });
+    anotherProcessMade(ws);
+    const sh = sandboxedShell(ws, home);
+    // The other process removes it after this launch planned its mounts, before bubblewrap made them.
+    const launch = sh.sandbox.launch.bind(sh.sandbox);
+    let launches = 0;
+    sh.sandbox.launch = async (req) => {
+      const planned = await launch(req);
+      if (++launches === 1) rmdirSync(join(ws, '.vscode'));
+      return planned;
+    };
+    try {
+      const r = await sh.run("mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo done");
+      assert.deepEqual(
+        { launches, tasks: existsSync(join(ws, '.vscode', 'tasks.json')), done: /done/.test(r.output) },
+        { launches: 2, tasks: false, done: true },
         r.output,
       );
     } finally {

@@ -202,11 +202,24 @@ export class NodeTerminalPort implements TerminalPort {
   private ensureShell(): Promise<ChildProcessWithoutNullStreams> {
     if (this.disposed) return Promise.reject(new Error('The terminal has been disposed.'));
     if (this.child) return Promise.resolve(this.child);
-    this.starting ??= this.startShell().finally(() => (this.starting = undefined));
+    this.starting ??= this.startShellOnce().finally(() => (this.starting = undefined));
     return this.starting.then(() => {
       if (!this.child) throw new Error('The shell did not start.');
       return this.child;
     });
+  }
+
+  /**
+   * Starts the shell, once more if a held folder went away while the sandbox was mounting it
+   * (another process removed its empty placeholder): the second launch makes it again.
+   */
+  private async startShellOnce(): Promise<void> {
+    try {
+      await this.startShell();
+    } catch (err) {
+      if (this.disposed || !this.options.sandbox?.sandbox.lostHeldFolders().length) throw err;
+      await this.startShell();
+    }
   }
 
   private async startShell(): Promise<void> {

@@ -5,16 +5,15 @@
 import type { L10n } from '../../../core/text/l10n';
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
-import { bwrapArguments } from './bwrap-arguments';
+import { basename, join } from 'node:path';
+import { bwrapArguments, PROXY_SOCKET_INSIDE } from './bwrap-arguments';
 import { hostAllowed, NetworkProxy } from './network-proxy';
 import { BRIDGE_PORT, withBridge } from './network-bridge';
-import { PROXY_SOCKET_INSIDE } from './bwrap-arguments';
 import type { SandboxProfile } from './sandbox-profile';
 import { hiddenHomes, homeReadable, installFolder } from './home-readable';
 import { heldNameTest, heldPlan } from './held-paths';
 import { HeldFilesWatch, heldChangesText } from './held-files-watch';
-import { acquirePlaceholder, isPlaceholder, releasePlaceholder } from './placeholders';
+import { acquirePlaceholder, goneFolders, isPlaceholder, releasePlaceholder } from './placeholders';
 import { scanWorkspace } from './workspace-scan';
 import { hiddenLinkNames } from './hidden-link-names';
 import { findLinkedWorktree, linkedWorktreeGit } from './linked-worktree';
@@ -122,6 +121,8 @@ export class CommandSandbox {
   private linkNote: string[] = [];
   /** Hard links to hidden files the last launch covers (hidden-link-names.ts), for the command's output. */
   private coveredNote = '';
+  /** Held folders of the last writable launch; another process may remove its placeholder among them. */
+  private heldFolders: string[] = [];
   /** Placeholders removed since the last launch, found by `beforeCommand`, for the command's output. */
   private lostNote: string[] = [];
   /** A linked worktree's shared object stores, checked around each command (object-store-watch.ts). */
@@ -237,13 +238,15 @@ export class CommandSandbox {
     if (!this.watch) return false;
     const fresh = this.watch.snapshot().linked.filter((p) => !this.linked.has(p));
     if (fresh.length) this.linkNote = fresh;
-    // A placeholder removed on the host takes the shell's read-only mount on it away: a new shell
-    // makes and holds it again.
-    const lost = [...new Set(this.placeholders)].filter(
-      (p) => pathKind(dirname(p)) === 'dir' && pathKind(p) !== 'dir',
-    );
+    // A held folder removed on the host takes the shell's mount on it away: a new shell holds it again.
+    const lost = this.lostHeldFolders();
     if (lost.length) this.lostNote = lost;
     return fresh.length > 0 || lost.length > 0;
+  }
+
+  /** Held folders of the last writable launch that are gone from the host (their parent is not). */
+  lostHeldFolders(): string[] {
+    return goneFolders([...this.heldFolders, ...this.placeholders]);
   }
 
   /** After each command: undoes what it wrote to held files no mount holds; the text ends its output. */
@@ -415,6 +418,7 @@ export class CommandSandbox {
     }
     this.watch = watch;
     watch.snapshot();
+    this.heldFolders = held.filter((p) => pathKind(p) === 'dir');
     return { held, selfBound };
   }
 

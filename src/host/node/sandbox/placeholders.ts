@@ -6,7 +6,8 @@
 //
 // Counted per process: removing a folder that another sandbox still has a mount on would take
 // that mount away (the kernel detaches mounts from a removed folder in every namespace).
-import { lstatSync, mkdirSync, rmdirSync } from 'node:fs';
+import { lstatSync, mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 const users = new Map<string, number>();
 let cleanupOnExit = false;
@@ -76,4 +77,19 @@ export function releasePlaceholder(path: string): void {
 /** Whether this process made `path` and still holds it. */
 export function isPlaceholder(path: string): boolean {
   return users.has(path);
+}
+
+/**
+ * Of `paths`, the folders gone from the host while the folder they were in is still there: a
+ * placeholder some process removed (this one's or another's), which takes every mount on it away.
+ */
+export function goneFolders(paths: Iterable<string>): string[] {
+  const isDir = (p: string) => {
+    try {
+      return statSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  return [...new Set(paths)].filter((p) => isDir(dirname(p)) && !isDir(p));
 }
