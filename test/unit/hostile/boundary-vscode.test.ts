@@ -13,14 +13,35 @@ import { join } from 'node:path';
 import { outsideFolder } from '../../support/outside-folder';
 import { sandboxedShell } from '../../support/sandboxed-shell';
 
+/** A workspace and a home in a folder the sandbox could reach (not under /tmp, which it replaces). */
+function workspaceAndHome() {
+  const base = outsideFolder('boundary-vscode-');
+  const ws = join(base, 'ws');
+  const home = join(base, 'home');
+  for (const d of [ws, home]) mkdirSync(d, { recursive: true });
+  return { base, ws, home };
+}
+
+const WRITE_TASKS_JSON = "mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo done";
+
+/** The next command, a hostile one, runs in a shell that holds `.vscode` again, and says why. */
+async function assertHeldAgain(sh: ReturnType<typeof sandboxedShell>, ws: string): Promise<void> {
+  const r = await sh.run(WRITE_TASKS_JSON);
+  assert.deepEqual(
+    {
+      tasks: existsSync(join(ws, '.vscode', 'tasks.json')),
+      said: /Folders Logbook holds read-only were removed: .*\.vscode/.test(r.output),
+    },
+    { tasks: false, said: true },
+    r.output,
+  );
+}
+
 describe('hostile commands: held folders the user removed while a sandbox of the window holds them (issue 47)', function () {
   this.timeout(60_000);
 
   it('the next conversation holds them again: .vscode/tasks.json and .logbook/agents/helper.md cannot be made', async () => {
-    const base = outsideFolder('boundary-vscode-');
-    const ws = join(base, 'ws');
-    const home = join(base, 'home');
-    for (const d of [ws, home]) mkdirSync(d, { recursive: true });
+    const { base, ws, home } = workspaceAndHome();
     const first = sandboxedShell(ws, home);
     const second = sandboxedShell(ws, home);
     try {
@@ -48,24 +69,13 @@ describe('hostile commands: held folders the user removed while a sandbox of the
   });
 
   it('the same conversation: a held folder removed between two commands is held again by a new shell, and the output says so', async () => {
-    const base = outsideFolder('boundary-vscode-');
-    const ws = join(base, 'ws');
-    const home = join(base, 'home');
-    for (const d of [ws, home]) mkdirSync(d, { recursive: true });
+    const { base, ws, home } = workspaceAndHome();
     const sh = sandboxedShell(ws, home);
     try {
       await sh.run('echo started');
       // The user deletes the empty folder while the shell runs: its read-only mount goes with it.
       rmdirSync(join(ws, '.vscode'));
-      const r = await sh.run("mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo done");
-      assert.deepEqual(
-        {
-          tasks: existsSync(join(ws, '.vscode', 'tasks.json')),
-          said: /Folders Logbook holds read-only were removed: .*\.vscode/.test(r.output),
-        },
-        { tasks: false, said: true },
-        r.output,
-      );
+      await assertHeldAgain(sh, ws);
     } finally {
       await sh.dispose();
       rmSync(base, { recursive: true, force: true });
@@ -76,24 +86,13 @@ describe('hostile commands: held folders the user removed while a sandbox of the
   const anotherProcessMade = (ws: string) => mkdirSync(join(ws, '.vscode'));
 
   it("another process's placeholder removed while the shell runs: the next command runs in a shell that holds it again", async () => {
-    const base = outsideFolder('boundary-vscode-');
-    const ws = join(base, 'ws');
-    const home = join(base, 'home');
-    for (const d of [ws, home]) mkdirSync(d, { recursive: true });
+    const { base, ws, home } = workspaceAndHome();
     anotherProcessMade(ws);
     const sh = sandboxedShell(ws, home);
     try {
       await sh.run('echo started');
       rmdirSync(join(ws, '.vscode')); // that process is done with it
-      const r = await sh.run("mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo done");
-      assert.deepEqual(
-        {
-          tasks: existsSync(join(ws, '.vscode', 'tasks.json')),
-          said: /Folders Logbook holds read-only were removed: .*\.vscode/.test(r.output),
-        },
-        { tasks: false, said: true },
-        r.output,
-      );
+      await assertHeldAgain(sh, ws);
     } finally {
       await sh.dispose();
       rmSync(base, { recursive: true, force: true });
@@ -101,10 +100,7 @@ describe('hostile commands: held folders the user removed while a sandbox of the
   });
 
   it("another process's placeholder removed while the sandbox is mounting it: the shell starts again and holds it", async () => {
-    const base = outsideFolder('boundary-vscode-');
-    const ws = join(base, 'ws');
-    const home = join(base, 'home');
-    for (const d of [ws, home]) mkdirSync(d, { recursive: true });
+    const { base, ws, home } = workspaceAndHome();
     anotherProcessMade(ws);
     const sh = sandboxedShell(ws, home);
     // The other process removes it after this launch planned its mounts, before bubblewrap made them.
@@ -116,7 +112,7 @@ describe('hostile commands: held folders the user removed while a sandbox of the
       return planned;
     };
     try {
-      const r = await sh.run("mkdir -p .vscode && echo '{}' > .vscode/tasks.json; echo done");
+      const r = await sh.run(WRITE_TASKS_JSON);
       assert.deepEqual(
         { launches, tasks: existsSync(join(ws, '.vscode', 'tasks.json')), done: /done/.test(r.output) },
         { launches: 2, tasks: false, done: true },

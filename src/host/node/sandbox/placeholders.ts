@@ -84,12 +84,13 @@ export function isPlaceholder(path: string): boolean {
  * placeholder some process removed (this one's or another's), which takes every mount on it away.
  */
 export function goneFolders(paths: Iterable<string>): string[] {
-  const isDir = (p: string) => {
+  const parentThere = (p: string) => {
     try {
-      return statSync(p).isDirectory();
+      return statSync(dirname(p)).isDirectory(); // the workspace may be reached through a symlink
     } catch {
       return false;
     }
   };
-  return [...new Set(paths)].filter((p) => isDir(dirname(p)) && !isDir(p));
+  // A symlink put in its place is gone too: the mount was on the folder.
+  return [...new Set(paths)].filter((p) => parentThere(p) && !isFolder(p));
 }
